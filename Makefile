@@ -1,0 +1,37 @@
+# chicago — the two commands of the quick start are `make run` and `make test`.
+# Both create .venv on first use and install what they need.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck bench check clean
+
+$(STAMP): pyproject.toml setup.py
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	touch $(STAMP)
+
+## Start the main program on its embedded defaults.
+run: $(STAMP)
+	$(VENV)/bin/chicago
+
+## Run the whole test suite.
+test: $(STAMP)
+	$(PY) -m pytest -q -n 2
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests benchmarks
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy --strict src
+
+check: test lint typecheck
+
+## Benchmarks (not part of the tests).
+bench: $(STAMP)
+	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info

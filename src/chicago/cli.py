@@ -1,0 +1,67 @@
+"""The ``chicago`` command: one sub-command per module of :mod:`chicago.commands`.
+
+Each sub-command lives in its own module ``chicago.commands.<name>`` with two functions,
+``add_arguments(parser)`` and ``run(args) -> int``, so that shells stay independent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+import chicago.commands as commands_package
+
+__all__ = ["main"]
+
+DEFAULT_COMMAND = "odds"
+"""What ``chicago`` with no arguments runs (``make run``)."""
+
+
+def _command_modules() -> dict[str, ModuleType]:
+    modules: dict[str, ModuleType] = {}
+    for info in sorted(pkgutil.iter_modules(commands_package.__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        modules[info.name] = importlib.import_module(f"chicago.commands.{info.name}")
+    return modules
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
+    """The argument parser with every sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="chicago",
+        description="The Swedish card game Chicago: play, analyse, simulate and serve.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    modules = _command_modules()
+    for name, module in modules.items():
+        doc = (module.__doc__ or "").strip().splitlines()
+        summary = doc[0] if doc else name
+        command_parser = sub.add_parser(
+            name, help=summary, description=module.__doc__,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        module.add_arguments(command_parser)
+    return parser, modules
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``chicago`` console script."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser, modules = build_parser()
+    if not args_list:
+        args_list = [DEFAULT_COMMAND]
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    result = modules[args.command].run(args)
+    return int(result or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,474 @@
+"""Rules: every rule option of the specification, the four presets and the variations.
+
+A :class:`Rules` is frozen and typed. Build one from a preset and overrides::
+
+    >>> from chicago.rules import Rules
+    >>> r = Rules.preset("pagat", lock_at=42)
+    >>> r.exchanges, r.scoring_rounds, r.lock_at
+    (3, 2, 42)
+    >>> Rules.from_json(r.to_json()) == r
+    True
+    >>> Rules.preset("wikipedia").with_variations("V-TIE-SUIT").suit_order
+    'hdsc'
+
+Unknown presets, options or variations, wrong types and impossible combinations raise
+:class:`RulesError`, which names the problem and lists what is valid. ``docs/RULES.md`` of
+the project describes each option in plain words with its rule id and default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from chicago.poker import Category
+
+__all__ = [
+    "PRESETS",
+    "VARIATIONS",
+    "Rules",
+    "RulesError",
+    "Variation",
+]
+
+
+class RulesError(ValueError):
+    """An unknown preset, option or variation, a wrong type or an impossible combination."""
+
+
+TieMode = Literal["staged", "category"]
+RedealLow = Literal["off", "below-ten", "ten-and-below"]
+ChicagoRequired = Literal["none", "made", "declared"]
+ChicagoCallers = Literal["first"]
+
+DEFAULT_POINTS: Mapping[str, int] = types.MappingProxyType(
+    {
+        "HIGH_CARD": 0,
+        "PAIR": 1,
+        "TWO_PAIR": 2,
+        "THREE_OF_A_KIND": 3,
+        "STRAIGHT": 4,
+        "FLUSH": 5,
+        "FULL_HOUSE": 6,
+        "FOUR_OF_A_KIND": 7,
+        "STRAIGHT_FLUSH": 8,
+        "ROYAL_FLUSH": 52,
+    }
+)
+
+
+def _points_tuple(points: Mapping[str, int] | None = None) -> tuple[int, ...]:
+    table = dict(DEFAULT_POINTS)
+    if points:
+        table.update(points)
+    return tuple(table[c.name] for c in Category)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule option of Chicago. Build with :meth:`preset`; defaults are ``pagat``'s."""
+
+    preset_name: str = "pagat"
+    """The preset this rule set started from (informational; overrides may follow)."""
+
+    # -- table (R-TABLE-*) --
+    min_players: int = 2
+    max_players: int = 4
+    """R-TABLE-1 / V-LARGE: most seats a table may have (up to 6)."""
+
+    # -- hands (R-HAND-*) --
+    points: tuple[int, ...] = field(default_factory=_points_tuple)
+    """R-HAND-1: points per category, indexed by :class:`Category` (HIGH_CARD … ROYAL_FLUSH)."""
+    royal_separate: bool = True
+    """V-ROYAL: an ace-high straight flush is its own category, ROYAL_FLUSH (P, D: 52 points)."""
+    royal_wins: bool = False
+    """V-ROYAL: a royal flush that scores wins the whole game at once."""
+    straight_flush_wins: bool = False
+    """V-SF-WIN: a straight flush (or royal) that scores wins the whole game at once."""
+    wheel_straight: bool = True
+    """R-HAND-3: A-2-3-4-5 is a straight (five high)."""
+    suit_order: str | None = None
+    """V-TIE-SUIT: suits highest first (``"hdsc"``) to break exactly equal hands; None = off."""
+    tie_mode: TieMode = "staged"
+    """R-ANN-3 / V-TIE-CATEGORY: ``staged`` tie-break by ranks, or ``category`` (ties score 0)."""
+
+    # -- exchanges (R-PHASE-1, R-EX-*) --
+    exchanges: int = 3
+    """R-PHASE-1: exchange rounds per deal; a scoring round follows every one but the last."""
+    max_discard: int = 5
+    """R-EX-2 / V-LARGE: most cards one player may discard in one exchange round."""
+    show_on_break: bool = True
+    """R-EX-4: breaking a highest announced combination shows the whole hand first."""
+    lock_at: int | None = 46
+    """R-EX-5 / V-LOCK-42 / V-LOCK-45: a score at deal start >= this locks; None = never."""
+    lock_six: bool = False
+    """V-LOCK-6: a locked player is dealt six cards and discards one before the first scoring."""
+    one_up: bool = False
+    """V-ONE-UP: exchanging exactly one card, a player may ask for the new card face up."""
+    redeal_low: RedealLow = "off"
+    """V-REDEAL-LOW: five cards all below ten (or ten and below) may be redrawn once."""
+
+    # -- Chicago (R-CHI-*) --
+    chicago_enabled: bool = True
+    """R-CHI-1: the Chicago call exists (D has none)."""
+    chicago_points: int = 15
+    """R-CHI-3 / R-CHI-4 / V-CHI-13: won by a made Chicago, lost by a failed one."""
+    chicago_min_score: int | None = 15
+    """R-CHI-2: score needed to declare; None = any score (V-NEG)."""
+    chicago_callers: ChicagoCallers = "first"
+    """R-CHI-1: at most one declarer, the first to declare in turn order."""
+    chicago_caller_leads: bool = False
+    """R-CHI-6: the declarer leads the first trick (V-CHI-13) instead of the dealer's left."""
+    chicago_final_showdown: bool = True
+    """R-CHI-3: after a made Chicago the final showdown still scores."""
+    chicago_breaker_points: int = 0
+    """V-CHI-BREAKER: points for the player whose trick breaks a Chicago (8); 0 = off."""
+    chicago_required: ChicagoRequired = "none"
+    """V-CHI-REQ3 (``made``) / V-CHI-DECLARED (``declared``): what a player needs to win."""
+
+    # -- tricks and showdown (R-TRICK-*, R-FIN-*) --
+    last_trick_points: int = 5
+    """R-TRICK-4: points for winning the last trick."""
+    deuce_bonus: bool = False
+    """V-DEUCE: last trick won with a 2 scores 10; a Chicago ended with a 2 scores 30."""
+
+    # -- game end (R-END-*, §5) --
+    target: int = 52
+    """R-END-1: the game ends after a deal in which someone reaches this score."""
+    stake: float = 1.0
+    """R-END-2: money per point of difference (kr)."""
+    negative_scores: bool = False
+    """R-CHI-5 / V-NEG: scores may fall below zero (and R-END-3 doubles their payment)."""
+    win_again: bool = False
+    """V-WIN-AGAIN: a player at the target must win a later last trick to take the game."""
+    quads_reset: bool = False
+    """V-QUADS-RESET: four of a kind may reset every other player's score instead of scoring."""
+    quads_end_deal: bool = False
+    """V-QUADS-RESET: scoring the 7 for four of a kind also ends the deal."""
+
+    # ------------------------------------------------------------------ validation
+    def __post_init__(self) -> None:
+        _check_types(self)
+        problems: list[str] = []
+        if not 2 <= self.min_players <= self.max_players <= 6:
+            problems.append(
+                f"players must satisfy 2 <= min_players <= max_players <= 6 "
+                f"(got {self.min_players}..{self.max_players})"
+            )
+        if len(self.points) != len(Category):
+            problems.append(f"points needs {len(Category)} entries, one per category")
+        elif any(p < 0 for p in self.points):
+            problems.append("points cannot be negative")
+        if not 1 <= self.exchanges <= 5:
+            problems.append(f"exchanges must be 1-5 (got {self.exchanges})")
+        if not 0 <= self.max_discard <= 5:
+            problems.append(f"max_discard must be 0-5 (got {self.max_discard})")
+        if self.suit_order is not None and sorted(self.suit_order) != sorted("cdhs"):
+            problems.append(
+                f"suit_order {self.suit_order!r} must name each of c, d, h, s once, highest first"
+            )
+        if self.lock_six and self.lock_at is None:
+            problems.append("lock_six (V-LOCK-6) needs a lock threshold: set lock_at")
+        if self.lock_six and self.max_players > 6:
+            problems.append("lock_six needs max_players <= 6")
+        if self.target <= 0:
+            problems.append(f"target must be positive (got {self.target})")
+        if self.chicago_points < 0 or self.last_trick_points < 0:
+            problems.append("chicago_points and last_trick_points cannot be negative")
+        if self.chicago_breaker_points < 0:
+            problems.append("chicago_breaker_points cannot be negative")
+        if self.stake < 0:
+            problems.append("stake cannot be negative")
+        if self.chicago_required != "none" and not self.chicago_enabled:
+            problems.append(
+                f"chicago_required={self.chicago_required!r} needs the Chicago call "
+                "(chicago_enabled=True)"
+            )
+        if self.quads_end_deal and not self.quads_reset:
+            problems.append("quads_end_deal is part of V-QUADS-RESET: set quads_reset too")
+        if (
+            self.chicago_min_score is not None
+            and self.chicago_min_score <= 0
+            and not self.negative_scores
+        ):
+            problems.append("chicago_min_score must be positive or None")
+        if problems:
+            raise RulesError("; ".join(problems))
+
+    # ------------------------------------------------------------------ derived
+    @property
+    def scoring_rounds(self) -> int:
+        """Scoring rounds per deal: one after every exchange round but the last."""
+        return self.exchanges - 1
+
+    def points_for(self, category: Category) -> int:
+        """Points of a category (R-HAND-1); HIGH_CARD scores nothing."""
+        return self.points[category]
+
+    @property
+    def points_table(self) -> dict[str, int]:
+        """The points table by category name (HIGH_CARD omitted; ROYAL_FLUSH only if separate)."""
+        return {
+            c.name: self.points[c]
+            for c in Category
+            if c is not Category.HIGH_CARD
+            and (c is not Category.ROYAL_FLUSH or self.royal_separate)
+        }
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def preset(cls, name: str = "pagat", **overrides: Any) -> Rules:
+        """The rule set of a preset, with overrides: ``Rules.preset("pagat", lock_at=42)``.
+
+        ``points`` overrides are merged by category name: ``points={"STRAIGHT_FLUSH": 10}``.
+        """
+        try:
+            base = PRESETS[name]
+        except KeyError:
+            raise RulesError(
+                f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}"
+            ) from None
+        return base.replace(**overrides) if overrides else base
+
+    def replace(self, **overrides: Any) -> Rules:
+        """A copy with some options changed; names and values are checked."""
+        valid = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(overrides) - valid)
+        if unknown:
+            raise RulesError(
+                f"unknown rule option{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(repr(u) for u in unknown)}; valid options: {', '.join(sorted(valid))}"
+            )
+        if "points" in overrides:
+            overrides["points"] = self._merge_points(overrides["points"])
+        return dataclasses.replace(self, **overrides)
+
+    def _merge_points(self, points: object) -> tuple[int, ...]:
+        if isinstance(points, tuple | list) and len(points) == len(Category):
+            return tuple(points)
+        if not isinstance(points, Mapping):
+            raise RulesError(
+                "points must be a mapping of category name to points, e.g. {'STRAIGHT_FLUSH': 10}"
+            )
+        table = {c.name: self.points[c] for c in Category}
+        for key, value in points.items():
+            name = str(key).upper().replace(" ", "_")
+            if name not in table:
+                raise RulesError(
+                    f"unknown category {key!r} in points; valid: {', '.join(table)}"
+                )
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RulesError(f"points for {name} must be an int, not {value!r}")
+            table[name] = value
+        return tuple(table[c.name] for c in Category)
+
+    def with_variations(self, *ids: str) -> Rules:
+        """Turn on variations by id (``"V-SF-10"``, ``"V-NEG"`` …) on top of these rules."""
+        rules = self
+        for vid in ids:
+            key = vid.strip().upper()
+            if key not in VARIATIONS:
+                raise RulesError(
+                    f"unknown variation {vid!r}; valid variations: {', '.join(VARIATIONS)}"
+                )
+            overrides = dict(VARIATIONS[key].options)
+            if key == "V-LOCK-6" and rules.lock_at is not None:
+                del overrides["lock_at"]  # keep the rule set's own threshold
+            rules = rules.replace(**overrides)
+        return rules
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict of every option (``points`` by category name)."""
+        data: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name == "points":
+                value = {c.name: value[c] for c in Category}
+            data[f.name] = value
+        return data
+
+    def to_json(self) -> str:
+        """The rules as a JSON text."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Rules from :meth:`to_dict` output; missing options take the named preset's value."""
+        if not isinstance(data, Mapping):
+            raise RulesError("rules must be a JSON object")
+        items = dict(data)
+        base = cls.preset(str(items.pop("preset_name", "pagat")))
+        return base.replace(**items) if items else base
+
+    @classmethod
+    def from_json(cls, text: str) -> Rules:
+        """Rules from :meth:`to_json` output."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RulesError(f"rules are not valid JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    def differences(self, other: Rules | None = None) -> dict[str, Any]:
+        """Options that differ from ``other`` (default: the preset this started from)."""
+        base = other if other is not None else PRESETS.get(self.preset_name, Rules())
+        mine, theirs = self.to_dict(), base.to_dict()
+        return {k: v for k, v in mine.items() if theirs.get(k) != v and k != "preset_name"}
+
+
+def _check_types(rules: Rules) -> None:
+    hints = typing.get_type_hints(Rules)
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        expected = hints[f.name]
+        if not _is_instance(value, expected):
+            raise RulesError(
+                f"rule option {f.name!r} must be {_type_name(expected)}, not {value!r}"
+            )
+
+
+def _is_instance(value: object, expected: Any) -> bool:
+    origin = typing.get_origin(expected)
+    if origin is Literal:
+        return value in typing.get_args(expected)
+    if origin in (types.UnionType, typing.Union):
+        return any(_is_instance(value, arg) for arg in typing.get_args(expected))
+    if origin is tuple:
+        return isinstance(value, tuple) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        )
+    if expected is type(None):
+        return value is None
+    if expected is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if expected is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(expected, type):
+        return isinstance(value, expected)
+    return True
+
+
+def _type_name(expected: Any) -> str:
+    origin = typing.get_origin(expected)
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(expected))
+    if origin in (types.UnionType, typing.Union):
+        return " or ".join(_type_name(a) for a in typing.get_args(expected))
+    if expected is type(None):
+        return "None"
+    if origin is tuple:
+        return "a points table"
+    return getattr(expected, "__name__", str(expected))
+
+
+_PAGAT = Rules()
+
+PRESETS: dict[str, Rules] = {
+    "pagat": _PAGAT,
+    "denexa": dataclasses.replace(_PAGAT, preset_name="denexa", chicago_enabled=False),
+    "wikipedia": dataclasses.replace(
+        _PAGAT,
+        preset_name="wikipedia",
+        exchanges=2,
+        royal_separate=False,
+        lock_at=None,
+        one_up=True,
+        show_on_break=False,
+        chicago_min_score=None,
+        negative_scores=True,
+        chicago_final_showdown=True,
+    ),
+}
+PRESETS["wikipedia-42"] = dataclasses.replace(
+    PRESETS["wikipedia"],
+    preset_name="wikipedia-42",
+    lock_at=42,
+    lock_six=True,
+    chicago_required="declared",
+)
+"""The four presets of RULES.md §6: the rule sets of the four source documents."""
+
+
+@dataclass(frozen=True, slots=True)
+class Variation:
+    """A variation of RULES.md §5: its id, a short description and the options it sets."""
+
+    id: str
+    description: str
+    options: tuple[tuple[str, Any], ...]
+
+
+def _variation(vid: str, description: str, **options: Any) -> tuple[str, Variation]:
+    return vid, Variation(vid, description, tuple(options.items()))
+
+
+VARIATIONS: dict[str, Variation] = dict(
+    [
+        _variation(
+            "V-QUADS-RESET", "Four of a kind may reset every other score to zero",
+            quads_reset=True,
+        ),
+        _variation(
+            "V-TIE-CATEGORY", "Equal categories score nothing: no staged tie-break",
+            tie_mode="category",
+        ),
+        _variation(
+            "V-TIE-SUIT", "Exactly equal hands: the suit of the highest card decides (h>d>s>c)",
+            suit_order="hdsc",
+        ),
+        _variation("V-SF-10", "A straight flush scores 10", points={"STRAIGHT_FLUSH": 10}),
+        _variation(
+            "V-SF-WIN", "A straight flush that scores wins the game at once",
+            straight_flush_wins=True,
+        ),
+        _variation(
+            "V-ROYAL", "Royal flush scored on its own (9 points)",
+            royal_separate=True, points={"ROYAL_FLUSH": 9},
+        ),
+        _variation("V-LOCK-42", "No exchanges from 42 points", lock_at=42),
+        _variation("V-LOCK-45", "No exchanges from 45 points", lock_at=45),
+        _variation(
+            "V-LOCK-6", "A locked player is dealt six cards and discards one",
+            lock_six=True, lock_at=42,
+        ),
+        _variation(
+            "V-CHI-REQ3", "A player must have made a Chicago to win (meant for three players)",
+            chicago_required="made", chicago_enabled=True,
+        ),
+        _variation(
+            "V-CHI-DECLARED", "A player must have declared a Chicago to win",
+            chicago_required="declared", chicago_enabled=True,
+        ),
+        _variation("V-CHI-BREAKER", "Breaking a Chicago scores 8", chicago_breaker_points=8),
+        _variation(
+            "V-CHI-13", "Chicago is worth 13, needs 13 points, and the declarer leads",
+            chicago_points=13, chicago_min_score=13, chicago_caller_leads=True,
+            chicago_enabled=True,
+        ),
+        _variation(
+            "V-NEG", "Negative scores; Chicago at any score; negatives pay double",
+            negative_scores=True, chicago_min_score=None,
+        ),
+        _variation("V-ONE-UP", "Exchanging one card, ask for it face up", one_up=True),
+        _variation(
+            "V-REDEAL-LOW", "Five cards all below ten may be redrawn once",
+            redeal_low="below-ten",
+        ),
+        _variation(
+            "V-DEUCE", "Last trick with a 2 scores 10; a Chicago ended with a 2 scores 30",
+            deuce_bonus=True,
+        ),
+        _variation(
+            "V-WIN-AGAIN", "At the target, win a later last trick to take the game",
+            win_again=True,
+        ),
+        _variation("V-LARGE", "Five or six players", max_players=6),
+    ]
+)
+"""Each variation of RULES.md §5 by id."""
