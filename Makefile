@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck bench check clean
 
-$(STAMP): pyproject.toml setup.py
+$(STAMP): pyproject.toml setup.py $(wildcard src/chicago/*.c src/chicago/*/*.c)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev,bench]'
