@@ -5,6 +5,19 @@ V-LOCK-6). Values are hashable and totally ordered: a higher value beats a lower
 equal values are exactly equal (suits never break ties unless a ``suit_order`` is given,
 V-TIE-SUIT).
 
+For speed there are three more entry points, all backed by the C accelerator
+``chicago._poker`` (with a pure-Python fallback when it is not built, see
+:data:`ACCELERATED`):
+
+- :func:`rank` — one hand to one comparable ``int``;
+- :func:`evaluate_many` — a numpy array of hands (shape ``(n, 5)`` or ``(n, 6)``) at once;
+- :func:`category_of` — just the :class:`Category`.
+
+The integers of :func:`rank` and :func:`evaluate_many` are exactly
+``rank_value(category, ranks)`` with the royal flush as its own category: they equal
+``HandValue.key`` under the default options (wheel on, royal separate, no suit order), order
+exactly like it under any royal option, and ``value >> 20`` is the category.
+
 >>> from chicago.cards import parse_cards
 >>> a = evaluate(parse_cards("8c 8d 8h Ks 2c"))
 >>> b = evaluate(parse_cards("8s 8c 8d Qh Jc"))
@@ -15,23 +28,42 @@ V-TIE-SUIT).
 from __future__ import annotations
 
 import enum
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from chicago.cards import RANKS, SUITS, Card
+from chicago.cards import DECK, RANKS, SUITS, Card, parse_cards
+
+try:
+    if os.environ.get("CHICAGO_PURE_PYTHON"):
+        raise ImportError("CHICAGO_PURE_PYTHON is set")
+    from chicago import _poker
+except ImportError:  # the extension is not built: the pure-Python paths below serve
+    _poker = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from chicago.rules import Rules
 
 __all__ = [
+    "ACCELERATED",
     "DEFAULT_SUIT_ORDER",
     "Category",
     "HandValue",
+    "category_of",
     "evaluate",
+    "evaluate_many",
+    "rank",
     "rank_value",
 ]
+
+ACCELERATED: bool = _poker is not None
+"""Whether the C accelerator ``chicago._poker`` is in use (set ``CHICAGO_PURE_PYTHON=1`` in
+the environment before the import to force the pure-Python paths)."""
 
 
 class Category(enum.IntEnum):
@@ -142,18 +174,36 @@ def rank_value(category: Category, ranks: Sequence[int]) -> int:
     return value
 
 
-def _options(
-    rules: Rules | None, wheel: bool | None, royal: bool | None, suit_order: str | None
-) -> tuple[bool, bool, str | None]:
-    if rules is not None:
-        wheel = rules.wheel_straight if wheel is None else wheel
-        royal = rules.royal_separate if royal is None else royal
-        suit_order = rules.suit_order if suit_order is None else suit_order
-    return (True if wheel is None else wheel, True if royal is None else royal, suit_order)
+_CATEGORIES: tuple[Category, ...] = tuple(Category)
+_HAND_FIELDS = ("category", "ranks", "cards", "key", "suit_rank")
+
+if _poker is not None:
+    _poker.setup(
+        DECK, _CATEGORIES, HandValue, tuple(HandValue.__dict__[name] for name in _HAND_FIELDS)
+    )
+
+_SUIT_RANKS: dict[str, bytes] = {}
+
+
+def _suit_ranks(order: str) -> bytes:
+    """The V-TIE-SUIT rank (3 best … 0) of each suit index, as the accelerator wants it."""
+    ranks = _SUIT_RANKS.get(order)
+    if ranks is None:
+        _check_suit_order(order)
+        ranks = bytes(3 - order.index(letter) for letter in SUITS)
+        _SUIT_RANKS[order] = ranks
+    return ranks
+
+
+def _as_cards(cards: Iterable[int | str] | str) -> tuple[Card, ...]:
+    """Cards from text, Card objects, ids or tokens; bad tokens raise as :class:`Card` does."""
+    if isinstance(cards, str):
+        return parse_cards(cards, allow_duplicates=True)
+    return tuple(Card(c) for c in cards)
 
 
 def evaluate(
-    cards: Iterable[int | str],
+    cards: Iterable[int | str] | str,
     rules: Rules | None = None,
     *,
     wheel: bool | None = None,
@@ -162,22 +212,118 @@ def evaluate(
 ) -> HandValue:
     """Evaluate five cards, or the best five of six.
 
-    Options come from ``rules`` (``wheel_straight``, ``royal_separate``, ``suit_order``) and
-    can be overridden one by one: ``wheel`` (A-2-3-4-5 is a straight, R-HAND-3, default on),
-    ``royal`` (an ace-high straight flush is ROYAL_FLUSH, not STRAIGHT_FLUSH; V-ROYAL, default
-    on), ``suit_order`` (V-TIE-SUIT: suit letters highest first, e.g. ``"hdsc"``; default
-    none, so exactly equal hands stay equal).
+    ``cards`` are :class:`Card` objects, ids 0-51, tokens like ``"As"`` or one text like
+    ``"As Kd Tc 9h 2s"``. Options come from ``rules`` (``wheel_straight``,
+    ``royal_separate``, ``suit_order``) and can be overridden one by one: ``wheel``
+    (A-2-3-4-5 is a straight, R-HAND-3, default on), ``royal`` (an ace-high straight flush is
+    ROYAL_FLUSH, not STRAIGHT_FLUSH; V-ROYAL, default on), ``suit_order`` (V-TIE-SUIT: suit
+    letters highest first, e.g. ``"hdsc"``; default none, so exactly equal hands stay
+    equal). Of six cards, the first best five in :func:`itertools.combinations` order make
+    the value; cards of equal rank keep their given order (best suit first under a suit
+    order).
     """
-    hand = tuple(Card(c) for c in cards)
+    if rules is None:
+        use_wheel = True if wheel is None else wheel
+        use_royal = True if royal is None else royal
+        order = suit_order
+    else:
+        use_wheel = rules.wheel_straight if wheel is None else wheel
+        use_royal = rules.royal_separate if royal is None else royal
+        order = rules.suit_order if suit_order is None else suit_order
+    if _poker is None:
+        return _evaluate_py(_as_cards(cards), use_wheel, use_royal, order)
+    suit_ranks = None if order is None else _suit_ranks(order)
+    if type(cards) is not tuple and type(cards) is not list:
+        cards = _as_cards(cards)  # text, generators, other iterables
+    try:
+        return _poker.evaluate(cards, use_wheel, use_royal, suit_ranks)
+    except TypeError:  # tokens like "As" among the cards
+        return _poker.evaluate(_as_cards(cards), use_wheel, use_royal, suit_ranks)
+
+
+def category_of(cards: Iterable[int | str] | str, rules: Rules | None = None) -> Category:
+    """The category of five cards (or the best five of six) under ``rules``: fast.
+
+    Honours ``rules.wheel_straight`` (R-HAND-3) and ``rules.royal_separate`` (V-ROYAL); the
+    defaults are wheel on, royal separate. Same inputs and errors as :func:`evaluate`.
+    """
+    wheel = True if rules is None else rules.wheel_straight
+    royal = True if rules is None else rules.royal_separate
+    if _poker is None:
+        return _evaluate_py(_as_cards(cards), wheel, royal, None).category
+    if type(cards) is not tuple and type(cards) is not list:
+        cards = _as_cards(cards)
+    try:
+        return _poker.category(cards, wheel, royal)
+    except TypeError:
+        return _poker.category(_as_cards(cards), wheel, royal)
+
+
+def _rank_py(cards: Sequence[int], wheel: bool = True) -> int:
+    """The value of five cards (or the best five of six) as one comparable ``int``.
+
+    ``rank(cards, wheel=True)`` is the fastest single-hand evaluation (this is its
+    pure-Python fallback). ``cards`` is a list or tuple of :class:`Card` objects or ids 0-51.
+    The value is ``rank_value(category, ranks)`` with the royal flush as its own category,
+    so a higher value beats a lower one, equal means exactly equal (no suit tie-break), and
+    ``value >> 20`` is the category. ``wheel`` (default on) makes A-2-3-4-5 a straight
+    (R-HAND-3). Bad ids, duplicates or a wrong count raise ``ValueError``.
+    """
+    return _evaluate_py(_as_cards(cards), wheel, True, None).key
+
+
+if _poker is not None:
+    rank = _poker.rank
+else:  # pragma: no cover - exercised in a subprocess by the tests
+    rank = _rank_py
+
+
+def evaluate_many(
+    cards_array: npt.ArrayLike, *, wheel: bool = True
+) -> npt.NDArray[np.int32]:
+    """Evaluate a batch of hands at once: shape ``(n, 5)``, or ``(n, 6)`` for best of six.
+
+    ``cards_array`` holds card ids 0-51 (any integer dtype; ``uint8`` avoids a copy). The
+    result is an ``int32`` array of ``n`` values, the same numbers :func:`rank` gives, so
+    they compare exactly like poker and ``values >> 20`` are the categories. ``wheel``
+    (default on) makes A-2-3-4-5 a straight. A bad id or a hand holding a card twice raises
+    ``ValueError`` naming the row.
+    """
+    import numpy as np  # imported here: most users of this module never need numpy
+
+    array = np.asarray(cards_array)
+    if array.ndim != 2 or array.shape[1] not in (5, 6):
+        raise ValueError(f"hands must be an array of shape (n, 5) or (n, 6), not {array.shape}")
+    if array.dtype != np.uint8:
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"hands must hold integer card ids, not {array.dtype}")
+        if array.size and (int(array.min()) < 0 or int(array.max()) > 51):
+            raise ValueError("card ids must be 0-51")
+        array = array.astype(np.uint8)
+    array = np.ascontiguousarray(array)
+    out = np.empty(array.shape[0], dtype=np.int32)
+    if _poker is not None:
+        _poker.rank_batch(array, int(array.shape[1]), out, bool(wheel))
+        return out
+    for row, hand in enumerate(array.tolist()):
+        if len(set(hand)) != len(hand):
+            raise ValueError(f"row {row} is not a hand of distinct card ids 0-51")
+        out[row] = _rank_py(hand, wheel)
+    return out
+
+
+def _evaluate_py(
+    hand: tuple[Card, ...], wheel: bool, royal: bool, suit_order: str | None
+) -> HandValue:
+    """The pure-Python reference evaluator: slow, simple, and an independent cross-check."""
     if len(set(hand)) != len(hand):
         raise ValueError("a hand cannot hold the same card twice")
-    use_wheel, use_royal, order = _options(rules, wheel, royal, suit_order)
-    if order is not None:
-        _check_suit_order(order)
+    if suit_order is not None:
+        _check_suit_order(suit_order)
     if len(hand) == 5:
-        return _evaluate5(hand, use_wheel, use_royal, order)
+        return _evaluate5(hand, wheel, royal, suit_order)
     if len(hand) == 6:
-        return max(_evaluate5(five, use_wheel, use_royal, order) for five in combinations(hand, 5))
+        return max(_evaluate5(five, wheel, royal, suit_order) for five in combinations(hand, 5))
     raise ValueError(f"a poker hand has 5 cards (or 6 to choose from), not {len(hand)}")
 
 

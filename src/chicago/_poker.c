@@ -1,0 +1,763 @@
+/*
+ * chicago._poker: the C accelerator of chicago.poker and chicago.odds.
+ *
+ * Cards are ids 0-51 (rank_index * 4 + suit_index, rank index 0 = two ... 12 = ace).
+ *
+ * A hand's value is the integer of chicago.poker.rank_value(category, ranks) with the royal
+ * flush as its own category (ROYAL_FLUSH = 9): category << 20, then up to five 4-bit rank
+ * values (2 ... 14) in comparison order. So values compare exactly like poker, one number
+ * serves everywhere, and `value >> 20` is the category.
+ *
+ * Evaluation: the five ranks are sorted by a 9-comparator network, the sorted multiset is
+ * turned into its index among the C(17, 5) = 6188 multisets of five ranks (combinatorial
+ * number system), and that index reads a table: one for flushes, one for everything else,
+ * each with the wheel straight (R-HAND-3) on and off. The four tables hold 6188 int32 each
+ * (97 KB together) and are built when the module is imported (well under a millisecond).
+ *
+ * Exact draw odds: for each of the 32 ways to keep cards, the draws are enumerated as
+ * multisets of ranks (at most 6188 of them) weighted by the number of ways to pick such
+ * cards from the unseen cards, with incremental rank-count bookkeeping; flushes and
+ * straight flushes, which need suits, are then counted combinatorially and moved out of
+ * the straight and high-card counts. The result is exact integer counts.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+enum {
+    HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE,
+    FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH, NCAT
+};
+
+#define NMULTI 6188 /* C(17, 5): multisets of 5 ranks out of 13 */
+#define ROYAL_MASK 0x1F00u
+#define WHEEL_MASK 0x100Fu
+
+static int32_t NF[2][NMULTI]; /* non-flush values by rank multiset, [wheel] */
+static int32_t FL[2][NMULTI]; /* flush values by rank multiset (distinct ranks), [wheel] */
+static uint16_t T4[13], T3[13], T2[13], T1[13]; /* combinatorial-number-system terms */
+static uint8_t STRAIGHT_TOP[2][8192]; /* rank value of a straight's top card by rank mask */
+static int64_t BINOM[53][6]; /* C(n, k) for k <= 5 */
+
+/* ------------------------------------------------------------------ tables */
+
+static int64_t binom(int n, int k)
+{
+    if (k < 0 || n < k) return 0;
+    int64_t r = 1;
+    for (int i = 1; i <= k; i++) r = r * (n - k + i) / i;
+    return r;
+}
+
+static int32_t pack(int category, const int *values, int n)
+{
+    int32_t v = category;
+    for (int i = 0; i < 5; i++) v = v * 16 + (i < n ? values[i] : 0);
+    return v;
+}
+
+/* The value of five rank indices sorted high to low. */
+static int32_t value_of_sorted(const int *r, int flush, int wheel)
+{
+    int count[13] = {0};
+    for (int i = 0; i < 5; i++) count[r[i]]++;
+    int groups[5], values[5], ng = 0;
+    for (int c = 4; c >= 1; c--)
+        for (int rank = 12; rank >= 0; rank--)
+            if (count[rank] == c) groups[ng++] = rank;
+    for (int i = 0; i < ng; i++) values[i] = groups[i] + 2;
+    if (ng == 5) {
+        int top = -1;
+        if (groups[0] - groups[4] == 4)
+            top = groups[0];
+        else if (wheel && groups[0] == 12 && groups[1] == 3 && groups[4] == 0)
+            top = 3;
+        if (top >= 0) {
+            int category = flush ? (top == 12 ? ROYAL_FLUSH : STRAIGHT_FLUSH) : STRAIGHT;
+            int v = top + 2;
+            return pack(category, &v, 1);
+        }
+        return pack(flush ? FLUSH : HIGH_CARD, values, 5);
+    }
+    int category;
+    if (count[groups[0]] == 4)
+        category = FOUR_OF_A_KIND;
+    else if (count[groups[0]] == 3)
+        category = ng == 2 ? FULL_HOUSE : THREE_OF_A_KIND;
+    else
+        category = ng == 3 ? TWO_PAIR : PAIR;
+    return pack(category, values, ng);
+}
+
+static void build_tables(void)
+{
+    for (int n = 0; n <= 52; n++)
+        for (int k = 0; k <= 5; k++) BINOM[n][k] = binom(n, k);
+    for (int x = 0; x < 13; x++) {
+        T4[x] = (uint16_t)binom(x + 4, 5);
+        T3[x] = (uint16_t)binom(x + 3, 4);
+        T2[x] = (uint16_t)binom(x + 2, 3);
+        T1[x] = (uint16_t)binom(x + 1, 2);
+    }
+    int r[5];
+    for (r[0] = 0; r[0] < 13; r[0]++)
+    for (r[1] = 0; r[1] <= r[0]; r[1]++)
+    for (r[2] = 0; r[2] <= r[1]; r[2]++)
+    for (r[3] = 0; r[3] <= r[2]; r[3]++)
+    for (r[4] = 0; r[4] <= r[3]; r[4]++) {
+        int index = T4[r[0]] + T3[r[1]] + T2[r[2]] + T1[r[3]] + r[4];
+        int distinct = r[0] > r[1] && r[1] > r[2] && r[2] > r[3] && r[3] > r[4];
+        for (int w = 0; w < 2; w++) {
+            if (r[0] == r[4]) { /* five of one rank: no such hand */
+                NF[w][index] = FL[w][index] = -1;
+                continue;
+            }
+            NF[w][index] = value_of_sorted(r, 0, w);
+            FL[w][index] = distinct ? value_of_sorted(r, 1, w) : NF[w][index];
+        }
+    }
+    memset(STRAIGHT_TOP, 0, sizeof STRAIGHT_TOP);
+    for (int top = 4; top <= 12; top++) {
+        STRAIGHT_TOP[0][0x1Fu << (top - 4)] = (uint8_t)(top + 2);
+        STRAIGHT_TOP[1][0x1Fu << (top - 4)] = (uint8_t)(top + 2);
+    }
+    STRAIGHT_TOP[1][WHEEL_MASK] = 5;
+}
+
+/* ------------------------------------------------------------------ evaluation */
+
+/* Order two values high first without branches the compiler cannot turn into moves. */
+#define CS(a, b) do { unsigned hi_ = (a) > (b) ? (a) : (b); unsigned lo_ = (a) > (b) ? (b) : (a); \
+    (a) = hi_; (b) = lo_; } while (0)
+
+static inline int32_t eval5(unsigned c0, unsigned c1, unsigned c2, unsigned c3, unsigned c4,
+                            int wheel)
+{
+    unsigned r0 = c0 >> 2, r1 = c1 >> 2, r2 = c2 >> 2, r3 = c3 >> 2, r4 = c4 >> 2;
+    int flush = (((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3u) == 0;
+    /* Knuth's 9-comparator sorting network for five elements, high to low */
+    CS(r0, r1); CS(r3, r4); CS(r2, r4); CS(r2, r3); CS(r0, r3);
+    CS(r0, r2); CS(r1, r4); CS(r1, r3); CS(r1, r2);
+    unsigned index = T4[r0] + T3[r1] + T2[r2] + T1[r3] + r4;
+    return flush ? FL[wheel][index] : NF[wheel][index];
+}
+
+static inline int32_t eval6(const unsigned *c, int wheel)
+{
+    int32_t best = eval5(c[0], c[1], c[2], c[3], c[4], wheel), v;
+    v = eval5(c[0], c[1], c[2], c[3], c[5], wheel); if (v > best) best = v;
+    v = eval5(c[0], c[1], c[2], c[4], c[5], wheel); if (v > best) best = v;
+    v = eval5(c[0], c[1], c[3], c[4], c[5], wheel); if (v > best) best = v;
+    v = eval5(c[0], c[2], c[3], c[4], c[5], wheel); if (v > best) best = v;
+    v = eval5(c[1], c[2], c[3], c[4], c[5], wheel); if (v > best) best = v;
+    return best;
+}
+
+/* ------------------------------------------------------------------ argument parsing */
+
+/* Read up to 6 distinct card ids from a sequence of ints; returns the count or -1. */
+static Py_ssize_t read_cards(PyObject *obj, unsigned *ids)
+{
+    PyObject *seq = PySequence_Fast(obj, "cards must be a sequence of card ids");
+    if (seq == NULL) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n != 5 && n != 6) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError,
+                     "a poker hand has 5 cards (or 6 to choose from), not %zd", n);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    uint64_t seen = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = items[i];
+        long v;
+        if (PyLong_Check(item) && !PyBool_Check(item)) {
+            v = PyLong_AsLong(item);
+        } else if (!PyBool_Check(item) && !PyUnicode_Check(item) && PyIndex_Check(item)) {
+            PyObject *index = PyNumber_Index(item); /* a numpy integer, say */
+            v = index ? PyLong_AsLong(index) : -1;
+            Py_XDECREF(index);
+        } else {
+            PyErr_Format(PyExc_TypeError, "a card is an int 0-51 (or a Card), not %R", item);
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < 0 || v > 51) {
+            PyErr_Format(PyExc_ValueError, "%ld is not a card id (0-51)", v);
+            Py_DECREF(seq);
+            return -1;
+        }
+        uint64_t bit = (uint64_t)1 << v;
+        if (seen & bit) {
+            PyErr_SetString(PyExc_ValueError, "a hand cannot hold the same card twice");
+            Py_DECREF(seq);
+            return -1;
+        }
+        seen |= bit;
+        ids[i] = (unsigned)v;
+    }
+    Py_DECREF(seq);
+    return n;
+}
+
+static inline int32_t eval_ids(const unsigned *ids, Py_ssize_t n, int wheel)
+{
+    return n == 5 ? eval5(ids[0], ids[1], ids[2], ids[3], ids[4], wheel) : eval6(ids, wheel);
+}
+
+/* ------------------------------------------------------------------ rank() */
+
+PyDoc_STRVAR(rank_doc,
+"rank(cards, wheel=True) -> int\n--\n\n"
+"The value of 5 cards (or the best 5 of 6) as one comparable int.\n\n"
+"``cards`` is a sequence of card ids (``Card`` or int 0-51). The value equals\n"
+"``rank_value(category, ranks)`` with the royal flush as its own category, so higher\n"
+"beats lower, equal means exactly equal, and ``value >> 20`` is the category.\n"
+"``wheel`` makes A-2-3-4-5 a straight (R-HAND-3).");
+
+static PyObject *py_rank(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames)
+{
+    (void)self;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs < 1 || nargs + nkw > 2) {
+        PyErr_SetString(PyExc_TypeError, "rank(cards, wheel=True) takes 1 or 2 arguments");
+        return NULL;
+    }
+    int wheel = 1;
+    PyObject *wheel_obj = nargs == 2 ? args[1] : NULL;
+    if (nkw == 1) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, 0);
+        if (!PyUnicode_Check(name) || PyUnicode_CompareWithASCIIString(name, "wheel") != 0) {
+            PyErr_Format(PyExc_TypeError, "rank() got an unexpected keyword argument %R", name);
+            return NULL;
+        }
+        wheel_obj = args[nargs];
+    }
+    if (wheel_obj != NULL && (wheel = PyObject_IsTrue(wheel_obj)) < 0) return NULL;
+    unsigned ids[6];
+    Py_ssize_t n = read_cards(args[0], ids);
+    if (n < 0) return NULL;
+    return PyLong_FromLong(eval_ids(ids, n, wheel));
+}
+
+/* ------------------------------------------------------------------ rank_batch() */
+
+PyDoc_STRVAR(rank_batch_doc,
+"rank_batch(cards, width, out, wheel) -> None\n--\n\n"
+"Evaluate rows of ``width`` (5 or 6) uint8 card ids from the C-contiguous buffer\n"
+"``cards`` into the int32 buffer ``out``. Raises ValueError naming the first bad row.");
+
+static PyObject *py_rank_batch(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer in, out;
+    int width, wheel;
+    if (!PyArg_ParseTuple(args, "y*iw*p", &in, &width, &out, &wheel)) return NULL;
+    PyObject *result = NULL;
+    if (width != 5 && width != 6) {
+        PyErr_SetString(PyExc_ValueError, "rows must hold 5 or 6 cards");
+        goto done;
+    }
+    Py_ssize_t n = in.len / width;
+    if (in.len % width != 0 || out.len != n * (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "buffer sizes do not match");
+        goto done;
+    }
+    const uint8_t *src = (const uint8_t *)in.buf;
+    int32_t *dst = (int32_t *)out.buf;
+    Py_ssize_t bad = -1;
+    Py_BEGIN_ALLOW_THREADS
+    if (width == 5) {
+        for (Py_ssize_t i = 0; i < n; i++, src += 5) {
+            unsigned c0 = src[0], c1 = src[1], c2 = src[2], c3 = src[3], c4 = src[4];
+            uint64_t m = ((uint64_t)1 << (c0 & 63)) | ((uint64_t)1 << (c1 & 63))
+                       | ((uint64_t)1 << (c2 & 63)) | ((uint64_t)1 << (c3 & 63))
+                       | ((uint64_t)1 << (c4 & 63));
+            if ((c0 | c1 | c2 | c3 | c4) > 63 || (m >> 52) || __builtin_popcountll(m) != 5) {
+                bad = i;
+                break;
+            }
+            dst[i] = eval5(c0, c1, c2, c3, c4, wheel);
+        }
+    } else {
+        unsigned c[6];
+        for (Py_ssize_t i = 0; i < n; i++, src += 6) {
+            uint64_t m = 0;
+            unsigned any = 0;
+            for (int j = 0; j < 6; j++) {
+                c[j] = src[j];
+                any |= c[j];
+                m |= (uint64_t)1 << (c[j] & 63);
+            }
+            if (any > 63 || (m >> 52) || __builtin_popcountll(m) != 6) {
+                bad = i;
+                break;
+            }
+            dst[i] = eval6(c, wheel);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (bad >= 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "row %zd is not a hand of %d distinct card ids 0-51", bad, width);
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* ------------------------------------------------------------------ Python objects */
+
+static PyObject *g_deck;        /* tuple of the 52 Card objects */
+static PyObject *g_categories;  /* tuple of the 10 Category members */
+static PyTypeObject *g_hv_type; /* HandValue */
+static PyObject *g_hv_fields[5]; /* slot descriptors: category, ranks, cards, key, suit_rank */
+static PyObject *g_empty;
+
+PyDoc_STRVAR(setup_doc,
+"setup(deck, categories, hand_value_type, field_descriptors) -> None\n--\n\n"
+"Register the Python objects the accelerator returns (called once by chicago.poker).");
+
+static PyObject *py_setup(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *deck, *categories, *type, *fields;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!", &PyTuple_Type, &deck, &PyTuple_Type, &categories,
+                          &PyType_Type, &type, &PyTuple_Type, &fields))
+        return NULL;
+    if (PyTuple_GET_SIZE(deck) != 52 || PyTuple_GET_SIZE(categories) != NCAT
+        || PyTuple_GET_SIZE(fields) != 5) {
+        PyErr_SetString(PyExc_ValueError, "setup() needs 52 cards, 10 categories, 5 fields");
+        return NULL;
+    }
+    for (int i = 0; i < 5; i++) {
+        PyObject *d = PyTuple_GET_ITEM(fields, i);
+        if (Py_TYPE(d)->tp_descr_set == NULL) {
+            PyErr_SetString(PyExc_TypeError, "field descriptors must be settable");
+            return NULL;
+        }
+    }
+    Py_XSETREF(g_deck, Py_NewRef(deck));
+    Py_XSETREF(g_categories, Py_NewRef(categories));
+    Py_XSETREF(g_hv_type, (PyTypeObject *)Py_NewRef(type));
+    for (int i = 0; i < 5; i++)
+        Py_XSETREF(g_hv_fields[i], Py_NewRef(PyTuple_GET_ITEM(fields, i)));
+    Py_RETURN_NONE;
+}
+
+static int ready(void)
+{
+    if (g_deck == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "chicago._poker.setup() has not been called");
+        return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ category() */
+
+PyDoc_STRVAR(category_doc,
+"category(cards, wheel, royal) -> Category\n--\n\n"
+"The category of 5 cards (or the best 5 of 6); with ``royal`` false an ace-high\n"
+"straight flush is a STRAIGHT_FLUSH.");
+
+static PyObject *py_category(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "category(cards, wheel, royal) takes 3 arguments");
+        return NULL;
+    }
+    if (!ready()) return NULL;
+    int wheel = PyObject_IsTrue(args[1]), royal = PyObject_IsTrue(args[2]);
+    if (wheel < 0 || royal < 0) return NULL;
+    unsigned ids[6];
+    Py_ssize_t n = read_cards(args[0], ids);
+    if (n < 0) return NULL;
+    int category = eval_ids(ids, n, wheel) >> 20;
+    if (category == ROYAL_FLUSH && !royal) category = STRAIGHT_FLUSH;
+    return Py_NewRef(PyTuple_GET_ITEM(g_categories, category));
+}
+
+/* ------------------------------------------------------------------ evaluate() */
+
+typedef struct {
+    int category;
+    int nranks;
+    int ranks[5];   /* rank values 2..14 in comparison order */
+    unsigned cards[5]; /* card ids, most significant first */
+    int suit_rank;  /* -1 without a suit order */
+    int32_t key;
+} Described;
+
+/* The full description of five cards, exactly as the reference evaluator gives it: cards of
+ * equal rank keep their input order (or go best suit first under a suit order). */
+static void describe5(const unsigned *c, int wheel, int royal, const int *suit_rank,
+                      Described *d)
+{
+    unsigned by_rank[5];
+    int key_of[5];
+    /* stable sort, high (rank, suit rank) first */
+    for (int i = 0; i < 5; i++) {
+        int k = (int)(c[i] >> 2) * 4 + (suit_rank ? suit_rank[c[i] & 3] : 0);
+        int j = i;
+        while (j > 0 && key_of[j - 1] < k) {
+            key_of[j] = key_of[j - 1];
+            by_rank[j] = by_rank[j - 1];
+            j--;
+        }
+        key_of[j] = k;
+        by_rank[j] = c[i];
+    }
+    int count[13] = {0};
+    for (int i = 0; i < 5; i++) count[c[i] >> 2]++;
+    int groups[5], ng = 0, position[13];
+    for (int n = 4; n >= 1; n--)
+        for (int r = 12; r >= 0; r--)
+            if (count[r] == n) {
+                position[r] = ng;
+                groups[ng++] = r;
+            }
+    int flush = (((c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4])) & 3u) == 0;
+    int top = -1;
+    if (ng == 5) {
+        if (groups[0] - groups[4] == 4)
+            top = groups[0];
+        else if (wheel && groups[0] == 12 && groups[1] == 3 && groups[4] == 0)
+            top = 3;
+    }
+    if (top >= 0) {
+        if (flush)
+            d->category = (royal && top == 12) ? ROYAL_FLUSH : STRAIGHT_FLUSH;
+        else
+            d->category = STRAIGHT;
+        d->nranks = 1;
+        d->ranks[0] = top + 2;
+        if (top == 3) { /* the ace plays low */
+            for (int i = 0; i < 4; i++) d->cards[i] = by_rank[i + 1];
+            d->cards[4] = by_rank[0];
+        } else {
+            memcpy(d->cards, by_rank, sizeof by_rank);
+        }
+    } else {
+        if (flush)
+            d->category = FLUSH;
+        else if (count[groups[0]] == 4)
+            d->category = FOUR_OF_A_KIND;
+        else if (count[groups[0]] == 3)
+            d->category = ng == 2 ? FULL_HOUSE : THREE_OF_A_KIND;
+        else if (count[groups[0]] == 2)
+            d->category = ng == 3 ? TWO_PAIR : PAIR;
+        else
+            d->category = HIGH_CARD;
+        d->nranks = ng;
+        for (int i = 0; i < ng; i++) d->ranks[i] = groups[i] + 2;
+        int out = 0;
+        for (int g = 0; g < ng; g++)
+            for (int i = 0; i < 5; i++)
+                if (position[by_rank[i] >> 2] == g) d->cards[out++] = by_rank[i];
+    }
+    d->key = pack(d->category, d->ranks, d->nranks);
+    d->suit_rank = -1;
+    if (suit_rank) {
+        unsigned highest = top == 3 ? d->cards[0] : by_rank[0];
+        d->suit_rank = suit_rank[highest & 3];
+        d->key = d->key * 4 + d->suit_rank;
+    }
+}
+
+static PyObject *make_hand_value(const Described *d)
+{
+    PyObject *values[5] = {NULL, NULL, NULL, NULL, NULL};
+    PyObject *obj = NULL;
+    values[0] = Py_NewRef(PyTuple_GET_ITEM(g_categories, d->category));
+    values[1] = PyTuple_New(d->nranks);
+    values[2] = PyTuple_New(5);
+    values[3] = PyLong_FromLong(d->key);
+    values[4] = d->suit_rank < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(d->suit_rank);
+    for (int i = 0; i < 5; i++)
+        if (values[i] == NULL) goto done;
+    for (int i = 0; i < d->nranks; i++) {
+        PyObject *v = PyLong_FromLong(d->ranks[i]);
+        if (v == NULL) goto done;
+        PyTuple_SET_ITEM(values[1], i, v);
+    }
+    for (int i = 0; i < 5; i++)
+        PyTuple_SET_ITEM(values[2], i, Py_NewRef(PyTuple_GET_ITEM(g_deck, d->cards[i])));
+    obj = PyBaseObject_Type.tp_new(g_hv_type, g_empty, NULL);
+    if (obj == NULL) goto done;
+    for (int i = 0; i < 5; i++) {
+        if (Py_TYPE(g_hv_fields[i])->tp_descr_set(g_hv_fields[i], obj, values[i]) < 0) {
+            Py_CLEAR(obj);
+            goto done;
+        }
+    }
+done:
+    for (int i = 0; i < 5; i++) Py_XDECREF(values[i]);
+    return obj;
+}
+
+PyDoc_STRVAR(evaluate_doc,
+"evaluate(cards, wheel, royal, suit_ranks) -> HandValue\n--\n\n"
+"The HandValue of 5 cards (or the best 5 of 6). ``suit_ranks`` is None or a bytes of\n"
+"four suit ranks (3 for the best suit ... 0) by suit index, for V-TIE-SUIT.");
+
+static PyObject *py_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "evaluate(cards, wheel, royal, suit_ranks)");
+        return NULL;
+    }
+    if (!ready()) return NULL;
+    int wheel = PyObject_IsTrue(args[1]), royal = PyObject_IsTrue(args[2]);
+    if (wheel < 0 || royal < 0) return NULL;
+    int suit_rank_buf[4];
+    const int *suit_rank = NULL;
+    if (args[3] != Py_None) {
+        if (!PyBytes_Check(args[3]) || PyBytes_GET_SIZE(args[3]) != 4) {
+            PyErr_SetString(PyExc_TypeError, "suit_ranks must be None or 4 bytes");
+            return NULL;
+        }
+        const char *s = PyBytes_AS_STRING(args[3]);
+        for (int i = 0; i < 4; i++) suit_rank_buf[i] = s[i];
+        suit_rank = suit_rank_buf;
+    }
+    unsigned ids[6];
+    Py_ssize_t n = read_cards(args[0], ids);
+    if (n < 0) return NULL;
+    Described d;
+    if (n == 5) {
+        describe5(ids, wheel, royal, suit_rank, &d);
+    } else {
+        /* the first best five in itertools.combinations order: drop card 5, 4, ... 0 */
+        Described best;
+        for (int drop = 5; drop >= 0; drop--) {
+            unsigned five[5];
+            for (int i = 0, j = 0; i < 6; i++)
+                if (i != drop) five[j++] = ids[i];
+            if (suit_rank == NULL) {
+                /* the cheap value decides; describe only the winner */
+                int32_t v = eval5(five[0], five[1], five[2], five[3], five[4], wheel);
+                if (drop == 5 || v > best.key) {
+                    best.key = v;
+                    memcpy(best.cards, five, sizeof five);
+                }
+            } else {
+                describe5(five, wheel, royal, suit_rank, &d);
+                if (drop == 5 || d.key > best.key) best = d;
+            }
+        }
+        if (suit_rank == NULL)
+            describe5(best.cards, wheel, royal, NULL, &d);
+        else
+            d = best;
+    }
+    return make_hand_value(&d);
+}
+
+/* ------------------------------------------------------------------ draw_counts() */
+
+typedef struct {
+    int avail[13];       /* unseen cards of each rank */
+    int avail_after[14]; /* unseen cards of ranks >= r */
+    int kept[13];        /* kept cards of each rank */
+    /* final-count pattern of the kept cards of ranks >= r alone */
+    int sfx_n2[14], sfx_n3[14], sfx_n4[14];
+    unsigned sfx_mask[14];
+    const uint8_t *straight_top;
+    int64_t counts[NCAT];
+} Enum;
+
+static inline int classify(int n2, int n3, int n4, unsigned mask, const uint8_t *straight_top)
+{
+    if (n4) return FOUR_OF_A_KIND;
+    if (n3) return n2 ? FULL_HOUSE : THREE_OF_A_KIND;
+    if (n2) return n2 >= 2 ? TWO_PAIR : PAIR;
+    return straight_top[mask] ? STRAIGHT : HIGH_CARD;
+}
+
+/* Enumerate the multisets of `left` drawn ranks among ranks >= r. */
+static void enumerate(Enum *e, int r, int left, int64_t weight, int n2, int n3, int n4,
+                      unsigned mask)
+{
+    if (left == 0) {
+        int category = classify(n2 + e->sfx_n2[r], n3 + e->sfx_n3[r], n4 + e->sfx_n4[r],
+                                mask | e->sfx_mask[r], e->straight_top);
+        e->counts[category] += weight;
+        return;
+    }
+    if (left > e->avail_after[r]) return;
+    int most = e->avail[r] < left ? e->avail[r] : left;
+    for (int c = 0; c <= most; c++) {
+        int f = e->kept[r] + c;
+        enumerate(e, r + 1, left - c, weight * BINOM[e->avail[r]][c],
+                  n2 + (f == 2), n3 + (f == 3), n4 + (f == 4),
+                  f ? mask | (1u << r) : mask);
+    }
+}
+
+PyDoc_STRVAR(draw_counts_doc,
+"draw_counts(hand, dead_mask, wheel) -> tuple\n--\n\n"
+"Exact outcome counts of the 32 holds of a 5-card hand. ``dead_mask`` is the 52-bit mask\n"
+"of the dead cards (not in the hand). Item ``h`` (bit i of h set: keep hand[i]) is a\n"
+"tuple ``(draws, count of HIGH_CARD, ..., count of ROYAL_FLUSH)``, where ``draws`` is the\n"
+"number of equally likely draws; the counts add up to it.");
+
+static PyObject *py_draw_counts(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *hand_obj;
+    unsigned long long dead;
+    int wheel;
+    if (!PyArg_ParseTuple(args, "OKp", &hand_obj, &dead, &wheel)) return NULL;
+    unsigned hand[6];
+    Py_ssize_t n = read_cards(hand_obj, hand);
+    if (n < 0) return NULL;
+    if (n != 5) {
+        PyErr_SetString(PyExc_ValueError, "draw odds need a hand of 5 cards");
+        return NULL;
+    }
+    uint64_t hand_mask = 0;
+    for (int i = 0; i < 5; i++) hand_mask |= (uint64_t)1 << hand[i];
+    if ((dead >> 52) || (dead & hand_mask)) {
+        PyErr_SetString(PyExc_ValueError, "dead cards must be card ids not in the hand");
+        return NULL;
+    }
+    uint64_t unseen = ~(hand_mask | dead) & (((uint64_t)1 << 52) - 1);
+    int n_unseen = __builtin_popcountll(unseen);
+
+    Enum e;
+    e.straight_top = STRAIGHT_TOP[wheel];
+    unsigned suit_ranks[4] = {0, 0, 0, 0}; /* unseen ranks of each suit */
+    memset(e.avail, 0, sizeof e.avail);
+    for (int card = 0; card < 52; card++)
+        if (unseen >> card & 1) {
+            e.avail[card >> 2]++;
+            suit_ranks[card & 3] |= 1u << (card >> 2);
+        }
+    e.avail_after[13] = 0;
+    for (int r = 12; r >= 0; r--) e.avail_after[r] = e.avail_after[r + 1] + e.avail[r];
+
+    /* the straights as rank masks with their top rank index */
+    unsigned straights[10];
+    int n_straights = 0;
+    for (int top = 12; top >= 4; top--) straights[n_straights++] = 0x1Fu << (top - 4);
+    if (wheel) straights[n_straights++] = WHEEL_MASK;
+
+    PyObject *result = PyTuple_New(32);
+    if (result == NULL) return NULL;
+    for (int hold = 0; hold < 32; hold++) {
+        int n_keep = 0;
+        unsigned kept_mask = 0, kept_suits = 0;
+        memset(e.kept, 0, sizeof e.kept);
+        for (int i = 0; i < 5; i++)
+            if (hold >> i & 1) {
+                e.kept[hand[i] >> 2]++;
+                kept_mask |= 1u << (hand[i] >> 2);
+                kept_suits |= 1u << (hand[i] & 3);
+                n_keep++;
+            }
+        int k = 5 - n_keep;
+        memset(e.counts, 0, sizeof e.counts);
+        int64_t draws = BINOM[n_unseen][k];
+        if (draws > 0) {
+            e.sfx_n2[13] = e.sfx_n3[13] = e.sfx_n4[13] = 0;
+            e.sfx_mask[13] = 0;
+            for (int r = 12; r >= 0; r--) {
+                int f = e.kept[r];
+                e.sfx_n2[r] = e.sfx_n2[r + 1] + (f == 2);
+                e.sfx_n3[r] = e.sfx_n3[r + 1] + (f == 3);
+                e.sfx_n4[r] = e.sfx_n4[r + 1] + (f == 4);
+                e.sfx_mask[r] = e.sfx_mask[r + 1] | (f ? 1u << r : 0);
+            }
+            enumerate(&e, 0, k, 1, 0, 0, 0, 0);
+            /* flushes: every card of one suit; they were counted as straights or high cards */
+            if (n_keep == 0 || (kept_suits & (kept_suits - 1)) == 0) {
+                for (int s = 0; s < 4; s++) {
+                    if (n_keep > 0 && !(kept_suits >> s & 1)) continue;
+                    int64_t suited = BINOM[__builtin_popcount(suit_ranks[s])][k];
+                    int64_t straight_flushes = 0, royals = 0;
+                    for (int i = 0; i < n_straights; i++) {
+                        unsigned st = straights[i];
+                        if ((kept_mask & ~st) == 0 && ((st & ~kept_mask) & ~suit_ranks[s]) == 0) {
+                            if (st == ROYAL_MASK)
+                                royals++;
+                            else
+                                straight_flushes++;
+                        }
+                    }
+                    int64_t plain = suited - straight_flushes - royals;
+                    e.counts[FLUSH] += plain;
+                    e.counts[HIGH_CARD] -= plain;
+                    e.counts[STRAIGHT] -= straight_flushes + royals;
+                    e.counts[STRAIGHT_FLUSH] += straight_flushes;
+                    e.counts[ROYAL_FLUSH] += royals;
+                }
+            }
+        }
+        PyObject *row = PyTuple_New(NCAT + 1);
+        if (row == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, hold, row);
+        PyObject *v = PyLong_FromLongLong(draws);
+        if (v == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(row, 0, v);
+        for (int c = 0; c < NCAT; c++) {
+            v = PyLong_FromLongLong(e.counts[c]);
+            if (v == NULL) {
+                Py_DECREF(result);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(row, c + 1, v);
+        }
+    }
+    return result;
+}
+
+/* ------------------------------------------------------------------ module */
+
+static PyMethodDef methods[] = {
+    {"rank", (PyCFunction)(void (*)(void))py_rank, METH_FASTCALL | METH_KEYWORDS, rank_doc},
+    {"rank_batch", py_rank_batch, METH_VARARGS, rank_batch_doc},
+    {"category", (PyCFunction)(void (*)(void))py_category, METH_FASTCALL, category_doc},
+    {"evaluate", (PyCFunction)(void (*)(void))py_evaluate, METH_FASTCALL, evaluate_doc},
+    {"draw_counts", py_draw_counts, METH_VARARGS, draw_counts_doc},
+    {"setup", py_setup, METH_VARARGS, setup_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "chicago._poker",
+    "C accelerator of chicago.poker and chicago.odds (tables built at import).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__poker(void)
+{
+    build_tables();
+    g_empty = PyTuple_New(0);
+    if (g_empty == NULL) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    if (PyModule_AddIntConstant(m, "TABLE_ENTRIES", 4 * NMULTI) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,24 @@
+"""Type stubs of the C accelerator ``chicago._poker`` (see ``_poker.c``)."""
+
+from collections.abc import Sequence
+
+from chicago.cards import Card
+from chicago.poker import Category, HandValue
+
+TABLE_ENTRIES: int
+
+def rank(cards: Sequence[int], wheel: bool = True) -> int: ...
+def rank_batch(cards: object, width: int, out: object, wheel: bool) -> None: ...
+def category(cards: Sequence[int], wheel: bool, royal: bool) -> Category: ...
+def evaluate(
+    cards: Sequence[int], wheel: bool, royal: bool, suit_ranks: bytes | None
+) -> HandValue: ...
+def draw_counts(
+    hand: Sequence[int], dead_mask: int, wheel: bool
+) -> tuple[tuple[int, ...], ...]: ...
+def setup(
+    deck: tuple[Card, ...],
+    categories: tuple[Category, ...],
+    hand_value_type: type[HandValue],
+    field_descriptors: tuple[object, ...],
+) -> None: ...
