@@ -1,0 +1,89 @@
+"""Shared command-line helpers for rule options: ``--rules PRESET`` and ``--set OPTION=VALUE``.
+
+Every sub-command that takes rules (odds, play, simulate, serve …) uses the same two
+arguments::
+
+    >>> from chicago.commands._options import parse_rules
+    >>> rules = parse_rules("pagat", ["lock_at=42", "suit_order=hdsc", "wheel_straight=false"])
+    >>> rules.lock_at, rules.suit_order, rules.wheel_straight
+    (42, 'hdsc', False)
+
+A value is read as a JSON literal (``42``, ``true``, ``null``, ``{"ROYAL_FLUSH": 9}``) and
+otherwise taken as a string (``hdsc``); ``True``/``False``/``None`` are accepted too, and
+``-`` in option names may stand for ``_``. Errors are :class:`~chicago.rules.RulesError`
+(a ``ValueError``) naming the option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from chicago.rules import PRESETS, Rules, RulesError
+
+__all__ = ["add_rules_arguments", "parse_rules", "parse_value", "rules_from_args"]
+
+_WORDS: dict[str, Any] = {"true": True, "false": False, "none": None, "null": None}
+
+
+def parse_value(text: str) -> Any:
+    """A ``--set`` value: a JSON literal if it is one, else the text itself."""
+    stripped = text.strip()
+    if stripped.lower() in _WORDS:
+        return _WORDS[stripped.lower()]
+    try:
+        return json.loads(stripped)
+    except json.JSONDecodeError:
+        return text
+
+
+def parse_rules(
+    preset: str, sets: Sequence[str] | None = None, variations: Sequence[str] = ()
+) -> Rules:
+    """The rules of ``preset`` with ``option=value`` overrides, then the ``variations`` by id.
+
+    Raises :class:`~chicago.rules.RulesError` naming the preset, the option or the variation
+    that is wrong.
+    """
+    rules = Rules.preset(preset)
+    overrides: dict[str, Any] = {}
+    for item in sets or ():
+        name, sep, value = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name:
+            raise RulesError(f"--set {item!r}: expected OPTION=VALUE, e.g. lock_at=42")
+        overrides[name] = parse_value(value)
+    for name, value in overrides.items():
+        try:
+            rules = rules.replace(**{name: value})
+        except RulesError as exc:
+            raise RulesError(f"--set {name}: {exc}") from None
+        except (TypeError, ValueError) as exc:
+            raise RulesError(f"--set {name}: bad value {value!r} ({exc})") from None
+    if variations:
+        rules = rules.with_variations(*variations)
+    return rules
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--rules PRESET``, ``--set OPTION=VALUE`` (repeatable) and ``--variation ID``."""
+    parser.add_argument(
+        "--rules", default="pagat", metavar="PRESET",
+        help=f"rule preset: {', '.join(PRESETS)} (default pagat)",
+    )
+    parser.add_argument(
+        "--set", dest="set", action="append", default=[], metavar="OPTION=VALUE",
+        help="change one rule option, e.g. --set lock_at=42 --set wheel_straight=false "
+        "(values are JSON literals or plain text; repeatable)",
+    )
+    parser.add_argument(
+        "--variation", dest="variations", action="append", default=[], metavar="ID",
+        help="turn on a variation by id, e.g. --variation V-ROYAL (repeatable)",
+    )
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The rules that :func:`add_rules_arguments`' arguments describe."""
+    return parse_rules(args.rules, args.set, getattr(args, "variations", ()) or ())
