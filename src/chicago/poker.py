@@ -28,6 +28,7 @@ exactly like it under any royal option, and ``value >> 20`` is the category.
 from __future__ import annotations
 
 import enum
+import operator
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -199,7 +200,10 @@ def _as_cards(cards: Iterable[int | str] | str) -> tuple[Card, ...]:
     """Cards from text, Card objects, ids or tokens; bad tokens raise as :class:`Card` does."""
     if isinstance(cards, str):
         return parse_cards(cards, allow_duplicates=True)
-    return tuple(Card(c) for c in cards)
+    return tuple(
+        Card(c) if isinstance(c, int | str) else Card(operator.index(c))  # numpy ints too
+        for c in cards
+    )
 
 
 def evaluate(
@@ -234,7 +238,7 @@ def evaluate(
         return _evaluate_py(_as_cards(cards), use_wheel, use_royal, order)
     suit_ranks = None if order is None else _suit_ranks(order)
     if type(cards) is not tuple and type(cards) is not list:
-        cards = _as_cards(cards)  # text, generators, other iterables
+        cards = _as_cards(cards) if isinstance(cards, str) else tuple(cards)
     try:
         return _poker.evaluate(cards, use_wheel, use_royal, suit_ranks)
     except TypeError:  # tokens like "As" among the cards
@@ -252,7 +256,7 @@ def category_of(cards: Iterable[int | str] | str, rules: Rules | None = None) ->
     if _poker is None:
         return _evaluate_py(_as_cards(cards), wheel, royal, None).category
     if type(cards) is not tuple and type(cards) is not list:
-        cards = _as_cards(cards)
+        cards = _as_cards(cards) if isinstance(cards, str) else tuple(cards)
     try:
         return _poker.category(cards, wheel, royal)
     except TypeError:
