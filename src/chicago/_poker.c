@@ -14,16 +14,17 @@
  * each with the wheel straight (R-HAND-3) on and off. The four tables hold 6188 int32 each
  * (97 KB together) and are built when the module is imported (well under a millisecond).
  *
- * Exact draw odds: for each of the 32 ways to keep cards, the draws are enumerated as
- * multisets of ranks (at most 6188 of them) weighted by the number of ways to pick such
- * cards from the unseen cards, with incremental rank-count bookkeeping; flushes and
- * straight flushes, which need suits, are then counted combinatorially and moved out of
- * the straight and high-card counts. The result is exact integer counts.
+ * Exact draw odds: for each of the 32 ways to keep cards, the draws are counted by dynamic
+ * programming over the ranks (state: cards left to draw and the rank pattern so far,
+ * weighted by the number of ways to pick the cards from the unseen ones); straights,
+ * flushes and straight flushes are counted combinatorially. The result is exact integer
+ * counts, never a sample (see count_hold).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 enum {
     HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE,
@@ -568,42 +569,87 @@ static PyObject *py_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 /* ------------------------------------------------------------------ draw_counts() */
 
-typedef struct {
-    int avail[13];       /* unseen cards of each rank */
-    int avail_after[14]; /* unseen cards of ranks >= r */
-    int kept[13];        /* kept cards of each rank */
-    /* final-count pattern of the kept cards of ranks >= r alone */
-    int sfx_n2[14], sfx_n3[14], sfx_n4[14];
-    unsigned sfx_mask[14];
-    const uint8_t *straight_top;
-    int64_t counts[NCAT];
-} Enum;
-
-static inline int classify(int n2, int n3, int n4, unsigned mask, const uint8_t *straight_top)
+/* The draws of one hold, counted exactly by dynamic programming over the 13 ranks.
+ *
+ * The state after ranks 0..r-1 is (cards still to draw, how many ranks hold exactly 2, 3
+ * and 4 cards of the final hand), weighted by the number of ways to pick the drawn cards
+ * from the unseen ones: C(avail, c) for c cards of a rank. Five cards' rank pattern, and so
+ * every category but straight and flush, follows from (n2, n3, n4). Straights are counted
+ * directly: for each straight that contains the kept ranks, the product over its missing
+ * ranks of the unseen cards of that rank. Flushes are then moved out of the straight and
+ * high-card counts: every draw of the kept cards' suit (all of one suit) is a flush, a
+ * straight flush or a royal flush. */
+static void count_hold(const int *avail, const int *kept, unsigned kept_mask, unsigned kept_suits,
+                       int n_keep, const unsigned *suit_ranks, const unsigned *straights,
+                       int n_straights, int64_t *counts)
 {
-    if (n4) return FOUR_OF_A_KIND;
-    if (n3) return n2 ? FULL_HOUSE : THREE_OF_A_KIND;
-    if (n2) return n2 >= 2 ? TWO_PAIR : PAIR;
-    return straight_top[mask] ? STRAIGHT : HIGH_CARD;
-}
-
-/* Enumerate the multisets of `left` drawn ranks among ranks >= r. */
-static void enumerate(Enum *e, int r, int left, int64_t weight, int n2, int n3, int n4,
-                      unsigned mask)
-{
-    if (left == 0) {
-        int category = classify(n2 + e->sfx_n2[r], n3 + e->sfx_n3[r], n4 + e->sfx_n4[r],
-                                mask | e->sfx_mask[r], e->straight_top);
-        e->counts[category] += weight;
-        return;
+    int k = 5 - n_keep;
+    /* w[left][n2 * 4 + n3 * 2 + n4] */
+    int64_t w[6][12], nw[6][12];
+    memset(w, 0, sizeof w);
+    w[k][0] = 1;
+    int most_kept = 0;
+    for (int r = 0; r < 13; r++) {
+        int a = avail[r], kc = kept[r];
+        if (kc > most_kept) most_kept = kc;
+        if (a == 0 && kc == 0) continue;
+        memset(nw, 0, sizeof nw);
+        for (int left = 0; left <= k; left++) {
+            int top = a < left ? a : left;
+            for (int p = 0; p < 12; p++) {
+                int64_t weight = w[left][p];
+                if (weight == 0) continue;
+                for (int c = 0; c <= top; c++) {
+                    int f = kc + c;
+                    int q = p + (f == 2 ? 4 : 0) + (f == 3 ? 2 : 0) + (f == 4 ? 1 : 0);
+                    nw[left - c][q] += weight * BINOM[a][c];
+                }
+            }
+        }
+        memcpy(w, nw, sizeof w);
     }
-    if (left > e->avail_after[r]) return;
-    int most = e->avail[r] < left ? e->avail[r] : left;
-    for (int c = 0; c <= most; c++) {
-        int f = e->kept[r] + c;
-        enumerate(e, r + 1, left - c, weight * BINOM[e->avail[r]][c],
-                  n2 + (f == 2), n3 + (f == 3), n4 + (f == 4),
-                  f ? mask | (1u << r) : mask);
+    int64_t *final = w[0];
+    memset(counts, 0, NCAT * sizeof *counts);
+    counts[PAIR] = final[4];
+    counts[TWO_PAIR] = final[8];
+    counts[THREE_OF_A_KIND] = final[2];
+    counts[FULL_HOUSE] = final[6];
+    counts[FOUR_OF_A_KIND] = final[1];
+    int64_t distinct = final[0], straight = 0;
+    if (most_kept <= 1) {
+        for (int i = 0; i < n_straights; i++) {
+            unsigned st = straights[i];
+            if (kept_mask & ~st) continue;
+            int64_t ways = 1;
+            for (unsigned missing = st & ~kept_mask; missing && ways; missing &= missing - 1)
+                ways *= avail[__builtin_ctz(missing)];
+            straight += ways;
+        }
+    }
+    counts[STRAIGHT] = straight;
+    counts[HIGH_CARD] = distinct - straight;
+    /* flushes: every card of one suit (so of distinct ranks) */
+    if (n_keep == 0 || (kept_suits & (kept_suits - 1)) == 0) {
+        for (int s = 0; s < 4; s++) {
+            if (n_keep > 0 && !(kept_suits >> s & 1)) continue;
+            int64_t suited = BINOM[__builtin_popcount(suit_ranks[s])][k];
+            int64_t straight_flushes = 0, royals = 0;
+            for (int i = 0; i < n_straights; i++) {
+                unsigned st = straights[i];
+                if ((kept_mask & ~st) == 0 && ((st & ~kept_mask) & ~suit_ranks[s]) == 0) {
+                    if (st == ROYAL_MASK)
+                        royals++;
+                    else
+                        straight_flushes++;
+                }
+            }
+            int64_t plain = suited - straight_flushes - royals;
+            counts[FLUSH] += plain;
+            counts[HIGH_CARD] -= plain;
+            counts[STRAIGHT] -= straight_flushes + royals;
+            counts[STRAIGHT_FLUSH] += straight_flushes;
+            counts[ROYAL_FLUSH] += royals;
+        }
     }
 }
 
@@ -637,19 +683,13 @@ static PyObject *py_draw_counts(PyObject *self, PyObject *args)
     uint64_t unseen = ~(hand_mask | dead) & (((uint64_t)1 << 52) - 1);
     int n_unseen = __builtin_popcountll(unseen);
 
-    Enum e;
-    e.straight_top = STRAIGHT_TOP[wheel];
+    int avail[13] = {0};
     unsigned suit_ranks[4] = {0, 0, 0, 0}; /* unseen ranks of each suit */
-    memset(e.avail, 0, sizeof e.avail);
     for (int card = 0; card < 52; card++)
         if (unseen >> card & 1) {
-            e.avail[card >> 2]++;
+            avail[card >> 2]++;
             suit_ranks[card & 3] |= 1u << (card >> 2);
         }
-    e.avail_after[13] = 0;
-    for (int r = 12; r >= 0; r--) e.avail_after[r] = e.avail_after[r + 1] + e.avail[r];
-
-    /* the straights as rank masks with their top rank index */
     unsigned straights[10];
     int n_straights = 0;
     for (int top = 12; top >= 4; top--) straights[n_straights++] = 0x1Fu << (top - 4);
@@ -658,73 +698,33 @@ static PyObject *py_draw_counts(PyObject *self, PyObject *args)
     PyObject *result = PyTuple_New(32);
     if (result == NULL) return NULL;
     for (int hold = 0; hold < 32; hold++) {
-        int n_keep = 0;
+        int n_keep = 0, kept[13] = {0};
         unsigned kept_mask = 0, kept_suits = 0;
-        memset(e.kept, 0, sizeof e.kept);
         for (int i = 0; i < 5; i++)
             if (hold >> i & 1) {
-                e.kept[hand[i] >> 2]++;
+                kept[hand[i] >> 2]++;
                 kept_mask |= 1u << (hand[i] >> 2);
                 kept_suits |= 1u << (hand[i] & 3);
                 n_keep++;
             }
-        int k = 5 - n_keep;
-        memset(e.counts, 0, sizeof e.counts);
-        int64_t draws = BINOM[n_unseen][k];
-        if (draws > 0) {
-            e.sfx_n2[13] = e.sfx_n3[13] = e.sfx_n4[13] = 0;
-            e.sfx_mask[13] = 0;
-            for (int r = 12; r >= 0; r--) {
-                int f = e.kept[r];
-                e.sfx_n2[r] = e.sfx_n2[r + 1] + (f == 2);
-                e.sfx_n3[r] = e.sfx_n3[r + 1] + (f == 3);
-                e.sfx_n4[r] = e.sfx_n4[r + 1] + (f == 4);
-                e.sfx_mask[r] = e.sfx_mask[r + 1] | (f ? 1u << r : 0);
-            }
-            enumerate(&e, 0, k, 1, 0, 0, 0, 0);
-            /* flushes: every card of one suit; they were counted as straights or high cards */
-            if (n_keep == 0 || (kept_suits & (kept_suits - 1)) == 0) {
-                for (int s = 0; s < 4; s++) {
-                    if (n_keep > 0 && !(kept_suits >> s & 1)) continue;
-                    int64_t suited = BINOM[__builtin_popcount(suit_ranks[s])][k];
-                    int64_t straight_flushes = 0, royals = 0;
-                    for (int i = 0; i < n_straights; i++) {
-                        unsigned st = straights[i];
-                        if ((kept_mask & ~st) == 0 && ((st & ~kept_mask) & ~suit_ranks[s]) == 0) {
-                            if (st == ROYAL_MASK)
-                                royals++;
-                            else
-                                straight_flushes++;
-                        }
-                    }
-                    int64_t plain = suited - straight_flushes - royals;
-                    e.counts[FLUSH] += plain;
-                    e.counts[HIGH_CARD] -= plain;
-                    e.counts[STRAIGHT] -= straight_flushes + royals;
-                    e.counts[STRAIGHT_FLUSH] += straight_flushes;
-                    e.counts[ROYAL_FLUSH] += royals;
-                }
-            }
-        }
+        int64_t draws = BINOM[n_unseen][5 - n_keep];
+        int64_t counts[NCAT] = {0};
+        if (draws > 0)
+            count_hold(avail, kept, kept_mask, kept_suits, n_keep, suit_ranks, straights,
+                       n_straights, counts);
         PyObject *row = PyTuple_New(NCAT + 1);
         if (row == NULL) {
             Py_DECREF(result);
             return NULL;
         }
         PyTuple_SET_ITEM(result, hold, row);
-        PyObject *v = PyLong_FromLongLong(draws);
-        if (v == NULL) {
-            Py_DECREF(result);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(row, 0, v);
-        for (int c = 0; c < NCAT; c++) {
-            v = PyLong_FromLongLong(e.counts[c]);
+        for (int c = 0; c <= NCAT; c++) {
+            PyObject *v = PyLong_FromLongLong(c == 0 ? draws : counts[c - 1]);
             if (v == NULL) {
                 Py_DECREF(result);
                 return NULL;
             }
-            PyTuple_SET_ITEM(row, c + 1, v);
+            PyTuple_SET_ITEM(row, c, v);
         }
     }
     return result;
@@ -750,12 +750,19 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__poker(void)
 {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     build_tables();
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    long build_ns = (t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec);
     g_empty = PyTuple_New(0);
     if (g_empty == NULL) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    if (PyModule_AddIntConstant(m, "TABLE_ENTRIES", 4 * NMULTI) < 0) {
+    if (PyModule_AddIntConstant(m, "TABLE_ENTRIES", 4 * NMULTI) < 0
+        || PyModule_AddIntConstant(m, "TABLE_BYTES", (long)(sizeof NF + sizeof FL
+                                   + sizeof STRAIGHT_TOP + sizeof BINOM)) < 0
+        || PyModule_AddIntConstant(m, "TABLE_BUILD_NS", build_ns) < 0) {
         Py_DECREF(m);
         return NULL;
     }

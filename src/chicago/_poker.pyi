@@ -6,6 +6,8 @@ from chicago.cards import Card
 from chicago.poker import Category, HandValue
 
 TABLE_ENTRIES: int
+TABLE_BYTES: int
+TABLE_BUILD_NS: int
 
 def rank(cards: Sequence[int], wheel: bool = True) -> int: ...
 def rank_batch(cards: object, width: int, out: object, wheel: bool) -> None: ...

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from math import comb
+from operator import itemgetter, mul
 from typing import Any
 
 from chicago.cards import Card, mask_of, parse_cards
@@ -122,27 +123,42 @@ def draw_odds(
         raise ValueError(f"max_discard must be 0-5, not {limit}")
 
     table = draw_counts(cards, mask_of(dead_cards), wheel=rules.wheel_straight)
-    points = rules.points
+    points = rules.points[::-1]  # best first, like CATEGORY_NAMES
     royal_separate = rules.royal_separate
-    holds: list[tuple[tuple[float, int, tuple[int, ...]], Hold]] = []
+    bits_of = [1 << c for c in cards]
+    holds: list[tuple[tuple[float, int, int], Hold]] = []
     for hold_bits, row in enumerate(table):
         draws = row[0]
-        keep = tuple(c for i, c in enumerate(cards) if hold_bits >> i & 1)
-        discard = tuple(c for i, c in enumerate(cards) if not hold_bits >> i & 1)
-        if len(discard) > limit or draws == 0:
+        keep_at, discard_at = _SPLITS[hold_bits]
+        if len(discard_at) > limit or draws == 0:
             continue
-        counts = list(row[1:])
+        counts = list(row[:0:-1])  # ROYAL_FLUSH … HIGH_CARD
         if not royal_separate:
-            counts[Category.STRAIGHT_FLUSH] += counts[Category.ROYAL_FLUSH]
-            counts[Category.ROYAL_FLUSH] = 0
-        total_points = sum(p * n for p, n in zip(points, counts, strict=True))
-        expected = total_points / draws
-        by_name = {name: counts[Category[name]] for name in CATEGORY_NAMES}
-        probabilities = {name: n / draws for name, n in by_name.items()}
-        order = (-expected, len(discard), tuple(sorted(-int(c) for c in keep)))
-        holds.append((order, Hold(keep, discard, expected, probabilities, by_name, draws)))
-    holds.sort(key=lambda item: item[0])
+            counts[1] += counts[0]
+            counts[0] = 0
+        expected = sum(map(mul, points, counts)) / draws
+        hold = Hold(
+            tuple([cards[i] for i in keep_at]),
+            tuple([cards[i] for i in discard_at]),
+            expected,
+            dict(zip(CATEGORY_NAMES, [n / draws for n in counts], strict=True)),
+            dict(zip(CATEGORY_NAMES, counts, strict=True)),
+            draws,
+        )
+        # ties: fewer discards, then the higher kept cards (the larger mask of card ids)
+        holds.append(((-expected, len(discard_at), -sum(bits_of[i] for i in keep_at)), hold))
+    holds.sort(key=itemgetter(0))
     return [hold for _, hold in holds]
+
+
+_SPLITS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
+    (
+        tuple(i for i in range(5) if bits >> i & 1),
+        tuple(i for i in range(5) if not bits >> i & 1),
+    )
+    for bits in range(32)
+)
+"""For each hold (bit i set: keep card i), the positions kept and the positions discarded."""
 
 
 def draw_counts(
