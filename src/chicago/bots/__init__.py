@@ -1,0 +1,1 @@
+"""Bots that play Chicago, and the search machinery they use."""
