@@ -146,6 +146,8 @@ class Rules:
     """R-CHI-5 / V-NEG: scores may fall below zero (and R-END-3 doubles their payment)."""
     win_again: bool = False
     """V-WIN-AGAIN: a player at the target must win a later last trick to take the game."""
+    max_deals: int | None = None
+    """House option: the game also ends after this many deals; the most points win."""
     quads_reset: bool = False
     """V-QUADS-RESET: four of a kind may reset every other player's score instead of scoring."""
     quads_end_deal: bool = False
@@ -176,6 +178,8 @@ class Rules:
             problems.append("lock_six (V-LOCK-6) needs a lock threshold: set lock_at")
         if self.lock_six and self.max_players > 6:
             problems.append("lock_six needs max_players <= 6")
+        if self.max_deals is not None and self.max_deals < 1:
+            problems.append(f"max_deals must be at least 1 or None (got {self.max_deals})")
         if self.target <= 0:
             problems.append(f"target must be positive (got {self.target})")
         if self.chicago_points < 0 or self.last_trick_points < 0:

@@ -1,0 +1,250 @@
+"""Actions and their text notation.
+
+An :class:`Action` is small and immutable; ``str(action)`` is its text form and
+``Action.parse(text)`` reads it back. The notation (see ``docs/NOTATION.md``):
+
+=====================  ==============================================================
+text                   meaning
+=====================  ==============================================================
+``discard 2h 7c``      exchange these cards (R-EX-1); ``keep`` = discard nothing
+``one up 7c``          V-ONE-UP: discard one card and ask for its replacement face up
+``accept`` / ``reject``  take the face-up card, or reject it for the next one face down
+``redeal``             V-REDEAL-LOW: throw in a low hand and draw five new cards
+``announce pair``      announce the hand's category in a scoring round (R-ANN-1)
+``pass``               announce nothing (scoring round, or the quads round)
+``chicago``            declare Chicago (R-CHI-1); ``no chicago`` declines
+``play Ah``            play a card to the trick (R-TRICK-*)
+``reset`` / ``score``  V-QUADS-RESET: reset the others' scores, or score the points
+=====================  ==============================================================
+
+>>> Action.parse("discard 7c 2h")
+Action.parse('discard 2h 7c')
+>>> str(Action.parse("announce two pairs"))
+'announce two pair'
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+
+from chicago.cards import DECK, Card, cards_from_mask, parse_card, parse_cards
+from chicago.poker import Category
+
+__all__ = ["Action", "ActionKind", "NotationError"]
+
+
+class NotationError(ValueError):
+    """A text that is not an action of the notation."""
+
+
+class ActionKind(enum.Enum):
+    """What an action does; the value is its keyword in the text notation."""
+
+    DISCARD = "discard"
+    ONE_UP = "one up"
+    ACCEPT = "accept"
+    REJECT = "reject"
+    REDEAL = "redeal"
+    ANNOUNCE = "announce"
+    PASS = "pass"
+    CHICAGO = "chicago"
+    NO_CHICAGO = "no chicago"
+    PLAY = "play"
+    RESET = "reset"
+    SCORE = "score"
+
+
+_K = ActionKind
+
+
+class Action(tuple[ActionKind, int, "Category | None"]):
+    """One decision of one player. Immutable, hashable, and equal by meaning.
+
+    An action is the tuple ``(kind, card_mask, category)``; build it with :meth:`parse` or the
+    constructors (:meth:`discard`, :meth:`play` …). It also compares equal to its text form.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls, kind: ActionKind, cards: Iterable[int] = (), category: Category | None = None
+    ) -> Action:
+        mask = 0
+        count = 0
+        for card in cards:
+            mask |= 1 << Card(card)
+            count += 1
+        if count != mask.bit_count():
+            raise NotationError("the same card is named twice")
+        _check_shape(kind, count, category)
+        return tuple.__new__(cls, (kind, mask, category))
+
+    @classmethod
+    def _of_mask(cls, kind: ActionKind, mask: int) -> Action:
+        """Fast internal constructor for a card action from a valid mask."""
+        return tuple.__new__(cls, (kind, mask, None))
+
+    @property
+    def kind(self) -> ActionKind:
+        """What the action does."""
+        return self[0]
+
+    @property
+    def card_mask(self) -> int:
+        """The action's cards as a 52-bit mask."""
+        return self[1]
+
+    @property
+    def category(self) -> Category | None:
+        """The announced category, for ``announce``."""
+        return self[2]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards of a discard (lowest id first), a one-up discard or a play."""
+        return cards_from_mask(self[1])
+
+    @property
+    def card(self) -> Card:
+        """The single card of a ``play`` or ``one up`` action."""
+        mask = self[1]
+        if mask.bit_count() != 1:
+            raise AttributeError(f"{self} has no single card")
+        return DECK[mask.bit_length() - 1]
+
+    # -- constructors ---------------------------------------------------------------
+    @classmethod
+    def discard(cls, cards: Iterable[int | str] = ()) -> Action:
+        """Exchange these cards (none: keep the hand)."""
+        return cls(_K.DISCARD, [Card(c) for c in cards])
+
+    @classmethod
+    def play(cls, card: int | str) -> Action:
+        """Play this card to the trick."""
+        return cls(_K.PLAY, (Card(card),))
+
+    @classmethod
+    def announce(cls, category: Category | str) -> Action:
+        """Announce a category in a scoring round."""
+        cat = category if isinstance(category, Category) else Category.parse(category)
+        return cls(_K.ANNOUNCE, (), cat)
+
+    @classmethod
+    def one_up(cls, card: int | str) -> Action:
+        """V-ONE-UP: discard this card and ask for the replacement face up."""
+        return cls(_K.ONE_UP, (Card(card),))
+
+    @classmethod
+    def simple(cls, kind: ActionKind) -> Action:
+        """An action without cards or category: pass, chicago, accept …"""
+        return cls(kind)
+
+    @classmethod
+    def parse(cls, text: str | Action) -> Action:
+        """Read the text notation (case-insensitive); raise :class:`NotationError` if not valid."""
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str):
+            raise NotationError(f"an action is a text like 'play Ah', not {type(text).__name__}")
+        cached = _PARSE_CACHE.get(text)
+        if cached is not None:
+            return cached
+        words = text.strip().lower().split()
+        if not words:
+            raise NotationError("empty action")
+        try:
+            action = _parse_words(words)
+        except ValueError as exc:
+            raise NotationError(f"{text!r} is not an action: {exc}") from None
+        if len(_PARSE_CACHE) < 100_000:
+            _PARSE_CACHE[text] = action
+        return action
+
+    # -- dunder ---------------------------------------------------------------------
+    def __str__(self) -> str:
+        kind, mask, category = self
+        if kind is _K.DISCARD:
+            return "discard " + " ".join(map(str, cards_from_mask(mask))) if mask else "keep"
+        if kind is _K.ANNOUNCE:
+            assert category is not None
+            return f"announce {category.text}"
+        if mask:
+            return f"{kind.value} {DECK[mask.bit_length() - 1]}"
+        return str(kind.value)
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            try:
+                other = Action.parse(other)
+            except NotationError:
+                return False
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    __hash__ = tuple.__hash__
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Action.parse, (str(self),))
+
+    def to_json(self) -> str:
+        """The JSON form of an action is its text."""
+        return str(self)
+
+
+_PARSE_CACHE: dict[str, Action] = {}
+
+
+def _check_shape(kind: ActionKind, count: int, category: Category | None) -> None:
+    if kind is _K.ANNOUNCE:
+        if category is None or category is Category.HIGH_CARD:
+            raise NotationError("announce needs a category from pair upwards")
+    elif category is not None:
+        raise NotationError(f"{kind.value} takes no category")
+    if kind in (_K.PLAY, _K.ONE_UP):
+        if count != 1:
+            raise NotationError(f"{kind.value} takes exactly one card")
+    elif kind is _K.DISCARD:
+        if count > 5:
+            raise NotationError("at most five cards can be discarded")
+    elif count:
+        raise NotationError(f"{kind.value} takes no cards")
+
+
+_SIMPLE = {
+    "accept": _K.ACCEPT,
+    "reject": _K.REJECT,
+    "redeal": _K.REDEAL,
+    "pass": _K.PASS,
+    "chicago": _K.CHICAGO,
+    "reset": _K.RESET,
+    "score": _K.SCORE,
+}
+
+
+def _parse_words(words: list[str]) -> Action:
+    head, rest = words[0], words[1:]
+    if head == "keep" and not rest:
+        return Action(_K.DISCARD)
+    if head in ("discard", "exchange", "change"):
+        return Action(_K.DISCARD, parse_cards(rest))
+    if head == "play" and len(rest) == 1:
+        return Action(_K.PLAY, (parse_card(rest[0]),))
+    if head == "announce" and rest:
+        return Action(_K.ANNOUNCE, (), Category.parse(" ".join(rest)))
+    if head == "one" and len(rest) == 2 and rest[0] == "up":
+        return Action(_K.ONE_UP, (parse_card(rest[1]),))
+    if head == "no" and rest == ["chicago"]:
+        return Action(_K.NO_CHICAGO)
+    if head in _SIMPLE and not rest:
+        return Action(_SIMPLE[head])
+    raise ValueError(
+        "expected one of: discard CARDS, keep, one up CARD, accept, reject, redeal, "
+        "announce CATEGORY, pass, chicago, no chicago, play CARD, reset, score"
+    )

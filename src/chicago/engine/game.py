@@ -1,0 +1,1206 @@
+"""The game: a pure, deterministic state machine for whole games of Chicago.
+
+An action goes in (:meth:`Game.apply`), the state moves on and emits :class:`Event` records;
+:meth:`Game.view` gives what one seat may know. No I/O, no clocks: a seed fixes every shuffle.
+
+>>> from chicago import Game, Rules
+>>> g = Game(Rules.preset("pagat"), players=4, seed=7)
+>>> g.to_act is not None, len(g.legal_actions()) > 1
+(True, True)
+>>> g.apply(g.legal_actions()[0]) is None
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from chicago.cards import DECK, RANKS, Card, parse_cards
+from chicago.engine.actions import Action, ActionKind, NotationError
+from chicago.engine.events import Event
+from chicago.engine.settlement import settlement as settle
+from chicago.poker import Category, HandValue, evaluate
+from chicago.rules import Rules
+
+__all__ = ["Game", "IllegalAction", "Phase"]
+
+_K = ActionKind
+_SUIT_LETTERS = "cdhs"
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now; the game is exactly as before.
+
+    ``reason`` says why in words; ``action`` and ``seat`` say what was tried by whom.
+    """
+
+    def __init__(self, reason: str, action: object = None, seat: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.action = action
+        self.seat = seat
+
+
+class Phase(enum.Enum):
+    """Where a deal is: whose kind of decision comes next."""
+
+    REDEAL = "redeal"
+    """V-REDEAL-LOW: each player may throw in a hand of low cards once."""
+    EXCHANGE = "exchange"
+    """An exchange round (R-EX-1)."""
+    ONE_UP = "one up"
+    """V-ONE-UP: the player decides on the face-up card."""
+    ANNOUNCE = "announce"
+    """A scoring round (R-ANN-1)."""
+    QUADS_CHOICE = "quads choice"
+    """V-QUADS-RESET: the scoring round's winner with four of a kind: reset or score."""
+    QUADS = "quads"
+    """V-QUADS-RESET after the last exchange: each player may reset with four of a kind."""
+    CHICAGO = "chicago"
+    """The Chicago call (R-CHI-1)."""
+    PLAY = "play"
+    """Trick play (R-TRICK-*)."""
+    OVER = "over"
+    """The game has ended."""
+
+
+# number of cards that make each category's combination (R-EX-4)
+_COMBINATION_SIZE = {
+    Category.PAIR: 2,
+    Category.TWO_PAIR: 4,
+    Category.THREE_OF_A_KIND: 3,
+    Category.STRAIGHT: 5,
+    Category.FLUSH: 5,
+    Category.FULL_HOUSE: 5,
+    Category.FOUR_OF_A_KIND: 4,
+    Category.STRAIGHT_FLUSH: 5,
+    Category.ROYAL_FLUSH: 5,
+}
+
+_KEEP = Action(_K.DISCARD)
+_PASS = Action(_K.PASS)
+_ACCEPT = Action(_K.ACCEPT)
+_REJECT = Action(_K.REJECT)
+_REDEAL = Action(_K.REDEAL)
+_CHICAGO = Action(_K.CHICAGO)
+_NO_CHICAGO = Action(_K.NO_CHICAGO)
+_RESET = Action(_K.RESET)
+_SCORE = Action(_K.SCORE)
+_PLAY = tuple(Action(_K.PLAY, (card,)) for card in DECK)
+_ONE_UP = tuple(Action(_K.ONE_UP, (card,)) for card in DECK)
+_ANNOUNCE = {c: Action(_K.ANNOUNCE, (), c) for c in Category if c is not Category.HIGH_CARD}
+_discard_action = Action._of_mask
+
+# The 32 ways to discard from five cards, as patterns over the hand's cards in id order:
+# fewest cards first, then lowest cards first. _LOW_INDEX maps a pattern's lowest bit to its index.
+_PATTERNS = sorted(range(32), key=lambda p: (p.bit_count(), [i for i in range(5) if p >> i & 1]))
+_LOW_INDEX = {1 << i: i for i in range(6)}
+
+
+def _mask(cards: Sequence[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def _texts(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+class Game:
+    """A whole game of Chicago, from the first deal to the settlement.
+
+    ``Game(rules, players=4, seed=7)`` picks the first dealer and every shuffle from the seed.
+    ``decks=[d1, d2, …]`` stacks the decks of the first deals (52 cards each, first card dealt
+    first, one at a time from the dealer's left, the stock continuing in list order); later
+    deals and reshuffles come from the seed. ``dealer`` fixes the first dealer.
+    """
+
+    # ------------------------------------------------------------------ construction
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        players: int = 4,
+        *,
+        seed: int | None = None,
+        decks: Sequence[Sequence[int | str]] | None = None,
+        dealer: int | None = None,
+    ) -> None:
+        rules = rules if rules is not None else Rules.preset("pagat")
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a chicago.Rules, not {type(rules).__name__}")
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise TypeError(f"players must be an int, not {players!r}")
+        if not rules.min_players <= players <= rules.max_players:
+            hint = " (V-LARGE: set max_players=6 for five or six)" if players in (5, 6) else ""
+            raise ValueError(
+                f"these rules allow {rules.min_players}-{rules.max_players} players, "
+                f"not {players}{hint}"
+            )
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an int, not {seed!r}")
+        self.rules: Rules = rules
+        self.players: int = players
+        self.seed: int = seed
+        self._rng = random.Random(seed)
+        self._decks: tuple[tuple[Card, ...], ...] = tuple(
+            _check_deck(d, i) for i, d in enumerate(decks or ())
+        )
+        drawn_dealer = self._rng.randrange(players)  # always drawn: same shuffles either way
+        if dealer is None:
+            dealer = drawn_dealer
+        elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise ValueError(f"dealer must be a seat 0-{players - 1}, not {dealer!r}")
+        self.first_dealer: int = dealer
+
+        n = players
+        self.scores: list[int] = [0] * n
+        self.dealer: int = (dealer - 1) % n  # _start_deal moves it on
+        self.deal_number: int = 0
+        self.events: list[Event] = []
+        self.actions: list[tuple[int, Action]] = []
+        self.phase: Phase = Phase.EXCHANGE
+        self.to_act: int | None = None
+        self.round: int = 0
+        self.winners: list[int] = []
+        self._made_chicago = [False] * n
+        self._declared_chicago = [False] * n
+        self._deal_history: list[dict[str, Any]] = []
+        self._instant_winner: int | None = None
+        self._reset_deal_state()
+        self._start_deal()
+        self._advance()
+
+    def _reset_deal_state(self) -> None:
+        n = self.players
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self._stock: list[Card] = []  # next card last
+        self._discards: list[Card] = []
+        self._own_discards: list[list[Card]] = [[] for _ in range(n)]
+        self.locked: list[bool] = [False] * n
+        self._order: list[int] = []
+        self._turn = 0
+        self._highest: Category | None = None
+        self._announced: list[tuple[int, Category | None]] = []
+        self._protected = [0] * n
+        self._categories: list[Category | None] = [None] * n
+        self._pending_one_up: tuple[Card, Card] | None = None  # (discarded, face-up card)
+        self._quads_claims: list[tuple[int, HandValue]] = []
+        self._quads_choice: tuple[int, HandValue] | None = None
+        self.declarer: int | None = None
+        self.trick: list[tuple[int, Card]] = []
+        self.trick_number = 0
+        self.tricks: list[tuple[int, list[tuple[int, Card]]]] = []
+        self.played: list[list[Card]] = [[] for _ in range(n)]
+        self._on_game = [False] * n
+        self._last_trick_winner: int | None = None
+        self._deal_start_event = len(self.events)
+        self._deal_start_scores = list(self.scores)
+        self.exchange_counts: list[list[int]] = []
+        self.shown: dict[int, list[Card]] = {}
+        self.one_up_card: tuple[int, Card] | None = None
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def is_over(self) -> bool:
+        """True when the game has ended."""
+        return self.phase is Phase.OVER
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, and nothing else ([] when the game is over)."""
+        seat = self.to_act
+        if seat is None:
+            return []
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return [_PLAY[c] for c in self._playable(seat)]
+        if phase is Phase.EXCHANGE:
+            return self._exchange_options(seat)
+        if phase is Phase.ANNOUNCE:
+            category = self._category(seat)
+            if category is not Category.HIGH_CARD and (
+                self._highest is None or category >= self._highest
+            ):
+                return [_PASS, _ANNOUNCE[category]]
+            return [_PASS]
+        if phase is Phase.CHICAGO:
+            return [_NO_CHICAGO, _CHICAGO]
+        if phase is Phase.ONE_UP:
+            return [_ACCEPT, _REJECT]
+        if phase is Phase.REDEAL:
+            return [_KEEP, _REDEAL] if self._may_redeal(seat) else [_KEEP]
+        if phase is Phase.QUADS:
+            if self._category(seat) is Category.FOUR_OF_A_KIND:
+                return [_PASS, _RESET]
+            return [_PASS]
+        if phase is Phase.QUADS_CHOICE:
+            return [_SCORE, _RESET]
+        return []
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Would :meth:`apply` accept this action now?"""
+        try:
+            act = Action.parse(action)
+        except NotationError:
+            return False
+        return self.to_act is not None and self._why_illegal(self.to_act, act) is None
+
+    def apply(self, action: Action | str) -> None:
+        """Apply the seat-to-act's action (an :class:`Action` or its text).
+
+        Raises :class:`IllegalAction` with the reason, leaving the game exactly as before.
+        """
+        try:
+            act = Action.parse(action)
+        except NotationError as exc:
+            raise IllegalAction(str(exc), action, self.to_act) from None
+        seat = self.to_act
+        if seat is None:
+            raise IllegalAction("the game is over", act, None)
+        reason = self._why_illegal(seat, act)
+        if reason is not None:
+            raise IllegalAction(reason, act, seat)
+        self.actions.append((seat, act))
+        self._HANDLERS[self.phase](self, seat, act)
+        self._advance()
+
+    def copy(self) -> Game:
+        """An independent copy (for search): same state, same future shuffles."""
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        rng = random.Random()
+        rng.setstate(self._rng.getstate())
+        other._rng = rng
+        other.scores = list(self.scores)
+        other.events = list(self.events)
+        other.actions = list(self.actions)
+        other.winners = list(self.winners)
+        other._made_chicago = list(self._made_chicago)
+        other._declared_chicago = list(self._declared_chicago)
+        other._deal_history = list(self._deal_history)
+        other.hands = [list(h) for h in self.hands]
+        other._stock = list(self._stock)
+        other._discards = list(self._discards)
+        other._own_discards = [list(h) for h in self._own_discards]
+        other.locked = list(self.locked)
+        other._order = list(self._order)
+        other._announced = list(self._announced)
+        other._protected = list(self._protected)
+        other._categories = list(self._categories)
+        other._quads_claims = list(self._quads_claims)
+        other.trick = list(self.trick)
+        other.tricks = list(self.tricks)
+        other.played = [list(p) for p in self.played]
+        other._on_game = list(self._on_game)
+        other._deal_start_scores = list(self._deal_start_scores)
+        other.exchange_counts = [list(r) for r in self.exchange_counts]
+        other.shown = dict(self.shown)
+        return other
+
+    def settlement(self) -> list[float]:
+        """Money per seat at the end (R-END-2/3); raises ValueError before the game is over."""
+        if not self.is_over:
+            raise ValueError("the game is not over yet")
+        return settle(self.scores, self.rules, self.winners)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` knows, JSON-able; ``None`` gives a spectator's (public) view."""
+        from chicago.engine.views import seat_view
+
+        return seat_view(self, seat)
+
+    def events_for(self, seat: int | None) -> list[dict[str, Any]]:
+        """The whole event log as ``seat`` may see it (``None``: public only), JSON-able."""
+        return [e.to_json() for e in self.events if e.audience is None or e.audience == seat]
+
+    def record(self) -> dict[str, Any]:
+        """A JSON-able game record that :meth:`replay` turns back into this game."""
+        from chicago.record import game_record
+
+        return game_record(self)
+
+    @classmethod
+    def replay(cls, record: dict[str, Any]) -> Game:
+        """The game of a record, action by action; a bad record raises RecordError."""
+        from chicago.record import replay_record
+
+        return replay_record(record)
+
+    @property
+    def deal_events(self) -> list[Event]:
+        """The events of the current (or last) deal."""
+        return self.events[self._deal_start_event :]
+
+    @property
+    def deal_history(self) -> list[dict[str, Any]]:
+        """One summary per finished deal: deal number, dealer, points gained, scores after."""
+        return [dict(d) for d in self._deal_history]
+
+    @property
+    def stock_count(self) -> int:
+        """Cards left in the stock."""
+        return len(self._stock)
+
+    @property
+    def discard_count(self) -> int:
+        """Cards in the discard pile (they form the next stock if it runs out, R-EX-2)."""
+        return len(self._discards)
+
+    def hand_value(self, seat: int) -> HandValue | None:
+        """The poker value of a seat's current five cards under these rules (None if not 5)."""
+        hand = self.hands[seat] if self.phase is not Phase.OVER else self.played[seat]
+        if len(hand) != 5:
+            return None
+        return evaluate(hand, self.rules)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game players={self.players} deal={self.deal_number} phase={self.phase.value} "
+            f"to_act={self.to_act} scores={self.scores}>"
+        )
+
+    # ------------------------------------------------------------------ helpers
+    def _emit(self, data: dict[str, Any], audience: int | None = None) -> None:
+        self.events.append(Event(data, audience))
+
+    def _category(self, seat: int) -> Category:
+        category = self._categories[seat]
+        if category is None:
+            category = evaluate(self.hands[seat], self.rules).category
+            self._categories[seat] = category
+        return category
+
+    def _available(self) -> int:
+        """Cards that can still be drawn now: the stock plus the discard pile (R-EX-2)."""
+        return len(self._stock) + len(self._discards)
+
+    def _draw(self, count: int) -> list[Card]:
+        drawn: list[Card] = []
+        for _ in range(count):
+            if not self._stock:
+                self._reshuffle()
+            drawn.append(self._stock.pop())
+        return drawn
+
+    def _reshuffle(self) -> None:
+        pile = self._discards
+        self._rng.shuffle(pile)
+        self._stock = pile
+        self._discards = []
+        self._emit({"type": "reshuffle", "count": len(pile)})
+
+    def _playable(self, seat: int) -> list[Card]:
+        hand = self.hands[seat]
+        if self.trick:
+            led = self.trick[0][1] & 3
+            follow = [c for c in hand if c & 3 == led]
+            if follow:
+                return sorted(follow)
+        return sorted(hand)
+
+    def _may_redeal(self, seat: int) -> bool:
+        limit = 9 if self.rules.redeal_low == "below-ten" else 10
+        return (
+            not self.locked[seat]
+            and self._available() >= 5
+            and all(card.rank <= limit for card in self.hands[seat])
+        )
+
+    def _chicago_eligible(self, seat: int) -> bool:
+        minimum = self.rules.chicago_min_score
+        return minimum is None or self.scores[seat] >= minimum
+
+    def _lock_six_pending(self, seat: int) -> bool:
+        return self.locked[seat] and len(self.hands[seat]) == 6
+
+    def _exchange_options(self, seat: int) -> list[Action]:
+        hand = sorted(self.hands[seat])
+        if self._lock_six_pending(seat):
+            return [_discard_action(_K.DISCARD, 1 << c) for c in hand]
+        limit = min(self.rules.max_discard, self._available(), len(hand))
+        bits = [1 << c for c in hand]
+        masks = [0] * 32
+        for pattern in range(1, 32):
+            low = pattern & -pattern
+            masks[pattern] = masks[pattern ^ low] | bits[_LOW_INDEX[low]]
+        make = Action._of_mask
+        discard = _K.DISCARD
+        options = [make(discard, masks[p]) for p in _PATTERNS if p.bit_count() <= limit]
+        if self.rules.one_up and limit >= 1 and self._available() >= 2:
+            options.extend(_ONE_UP[c] for c in sorted(hand))
+        return options
+
+    # ------------------------------------------------------------------ legality
+    def _why_illegal(self, seat: int, act: Action) -> str | None:
+        phase = self.phase
+        kind = act.kind
+        expected = _PHASE_KINDS[phase]
+        if kind not in expected:
+            words = " or ".join(sorted({k.value for k in expected}))
+            return f"it is {self._phase_words()}: seat {seat} may {words}, not {act}"
+        hand = self.hands[seat]
+        if kind is _K.PLAY:
+            card = act.card
+            if card not in hand:
+                return f"you do not hold {card}"
+            if card not in self._playable(seat):
+                led = self.trick[0][1]
+                return f"you must follow suit ({led.suit_letter}) with one of " + " ".join(
+                    map(str, self._playable(seat))
+                )
+            return None
+        if kind is _K.DISCARD:
+            if phase is Phase.REDEAL and act.card_mask:
+                return "before the exchanges you may keep your hand or redeal it (V-REDEAL-LOW)"
+            missing = [c for c in act.cards if c not in hand]
+            if missing:
+                return f"you do not hold {' '.join(map(str, missing))}"
+            count = len(act.cards)
+            if self._lock_six_pending(seat):
+                if count != 1:
+                    return "you were dealt six cards (V-LOCK-6): discard exactly one"
+                return None
+            if count > self.rules.max_discard:
+                return f"at most {self.rules.max_discard} cards may be discarded (max_discard)"
+            if count > self._available():
+                return (
+                    f"only {self._available()} cards are left to draw from (R-EX-2): "
+                    f"discard at most that many"
+                )
+            return None
+        if kind is _K.ONE_UP:
+            if not self.rules.one_up:
+                return "one up is not played under these rules (V-ONE-UP)"
+            if self._lock_six_pending(seat):
+                return "you were dealt six cards (V-LOCK-6): discard one, no one up"
+            if act.card not in hand:
+                return f"you do not hold {act.card}"
+            if self.rules.max_discard < 1 or self._available() < 2:
+                return "too few cards are left to draw for one up"
+            return None
+        if kind is _K.ANNOUNCE:
+            category = self._category(seat)
+            assert act.category is not None
+            if act.category != category:
+                return (
+                    f"your hand is {category.text}, not {act.category.text}: announce exactly "
+                    f"what the hand is (R-ANN-1, R-ANN-2)"
+                )
+            if self._highest is not None and category < self._highest:
+                return f"{self._highest.text} has been announced: announce that or higher, or pass"
+            return None
+        if kind is _K.REDEAL and not self._may_redeal(seat):
+            return "only a hand of five low cards may be redealt (V-REDEAL-LOW)"
+        if (
+            kind is _K.RESET
+            and phase is Phase.QUADS
+            and self._category(seat) is not Category.FOUR_OF_A_KIND
+        ):
+            return "only four of a kind may reset the scores (V-QUADS-RESET)"
+        return None
+
+    def _phase_words(self) -> str:
+        if self.phase in (Phase.EXCHANGE, Phase.ANNOUNCE):
+            return f"{self.phase.value} round {self.round + 1}"
+        if self.phase is Phase.PLAY:
+            return f"trick {self.trick_number}"
+        return f"the {self.phase.value} phase"
+
+    # ------------------------------------------------------------------ flow
+    def _advance(self) -> None:
+        """Run automatic steps until a seat must decide or the game is over."""
+        while True:
+            phase = self.phase
+            if phase is Phase.OVER:
+                self.to_act = None
+                return
+            if phase in (Phase.ONE_UP, Phase.QUADS_CHOICE):
+                return  # to_act was set by the step that opened it
+            if self._turn >= len(self._order):
+                self._end_of_turns()
+                continue
+            seat = self._order[self._turn]
+            if self._needs_decision(seat):
+                self.to_act = seat
+                return
+            self._skip(seat)
+            self._turn += 1
+
+    def _needs_decision(self, seat: int) -> bool:
+        phase = self.phase
+        if phase is Phase.EXCHANGE or phase is Phase.REDEAL:
+            return not self.locked[seat] or (
+                phase is Phase.EXCHANGE and self._lock_six_pending(seat)
+            )
+        if phase is Phase.CHICAGO:
+            return self.declarer is None and self._chicago_eligible(seat)
+        return True
+
+    def _skip(self, seat: int) -> None:
+        if self.phase is Phase.EXCHANGE:
+            self.exchange_counts[self.round][seat] = 0
+            self._emit(
+                {
+                    "type": "exchange",
+                    "seat": seat,
+                    "round": self.round + 1,
+                    "discarded": 0,
+                    "drawn": 0,
+                    "locked": True,
+                }
+            )
+
+    def _start_turns(self, phase: Phase, first: int | None = None) -> None:
+        n = self.players
+        start = (self.dealer + 1) % n if first is None else first
+        self.phase = phase
+        self._order = [(start + i) % n for i in range(n)]
+        self._turn = 0
+
+    def _end_of_turns(self) -> None:
+        phase = self.phase
+        if phase is Phase.REDEAL:
+            self._begin_exchange(0)
+        elif phase is Phase.EXCHANGE:
+            if self.round < self.rules.exchanges - 1:
+                self._begin_announce()
+            else:
+                self._after_last_exchange()
+        elif phase is Phase.ANNOUNCE:
+            self._resolve_announcements()
+        elif phase is Phase.QUADS:
+            self._resolve_quads_round()
+        elif phase is Phase.CHICAGO:
+            self._begin_play()
+        elif phase is Phase.PLAY:
+            self._resolve_trick()
+
+    # ------------------------------------------------------------------ deals
+    def _start_deal(self) -> None:
+        rules = self.rules
+        n = self.players
+        self.deal_number += 1
+        self.dealer = (self.dealer + 1) % n
+        self._reset_deal_state()
+        index = self.deal_number - 1
+        if index < len(self._decks):
+            deck = list(self._decks[index])
+        else:
+            deck = list(DECK)
+            self._rng.shuffle(deck)
+        if rules.lock_at is not None:
+            self.locked = [score >= rules.lock_at for score in self.scores]
+        if rules.win_again:
+            self._on_game = [score >= rules.target for score in self.scores]
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
+        position = 0
+        for _ in range(5):
+            for seat in order:
+                self.hands[seat].append(deck[position])
+                position += 1
+        if rules.lock_six:
+            for seat in order:
+                if self.locked[seat]:
+                    self.hands[seat].append(deck[position])
+                    position += 1
+        rest = deck[position:]
+        rest.reverse()
+        self._stock = rest
+        self._emit(
+            {
+                "type": "deal",
+                "deal": self.deal_number,
+                "dealer": self.dealer,
+                "scores": list(self.scores),
+                "locked": list(self.locked),
+            }
+        )
+        for seat in order:
+            self._emit({"type": "dealt", "seat": seat, "cards": _texts(self.hands[seat])}, seat)
+        if rules.redeal_low != "off":
+            self._start_turns(Phase.REDEAL)
+        else:
+            self._begin_exchange(0)
+
+    def _begin_exchange(self, round_index: int) -> None:
+        self.round = round_index
+        self.exchange_counts.append([0] * self.players)
+        self._start_turns(Phase.EXCHANGE)
+
+    def _begin_announce(self) -> None:
+        self._highest = None
+        self._announced = []
+        self._start_turns(Phase.ANNOUNCE)
+
+    def _after_last_exchange(self) -> None:
+        if self.rules.quads_reset:
+            self._quads_claims = []
+            self._start_turns(Phase.QUADS)
+        else:
+            self._begin_chicago()
+
+    def _begin_chicago(self) -> None:
+        if self.rules.chicago_enabled:
+            self._start_turns(Phase.CHICAGO)
+        else:
+            self._begin_play()
+
+    def _begin_play(self) -> None:
+        if self.declarer is not None and self.rules.chicago_caller_leads:
+            leader = self.declarer
+        else:
+            leader = (self.dealer + 1) % self.players
+        self.trick_number = 1
+        self.trick = []
+        self._start_turns(Phase.PLAY, leader)
+
+    def _end_deal(self) -> None:
+        gained = [s - b for s, b in zip(self.scores, self._deal_start_scores, strict=True)]
+        summary = {
+            "deal": self.deal_number,
+            "dealer": self.dealer,
+            "points": gained,
+            "scores": list(self.scores),
+        }
+        self._deal_history.append(summary)
+        self._emit({"type": "deal_end", **summary})
+        winners = self._game_winners()
+        if winners:
+            self.winners = winners
+            self.phase = Phase.OVER
+            self.to_act = None
+            self._emit(
+                {
+                    "type": "game_end",
+                    "winners": winners,
+                    "scores": list(self.scores),
+                    "settlement": settle(self.scores, self.rules, winners),
+                }
+            )
+            return
+        self._start_deal()
+
+    def _game_winners(self) -> list[int]:
+        rules = self.rules
+        if self._instant_winner is not None:
+            return [self._instant_winner]
+        eligible = [s for s in range(self.players) if self.scores[s] >= rules.target]
+        if rules.chicago_required == "declared":
+            eligible = [s for s in eligible if self._declared_chicago[s]]
+        elif rules.chicago_required == "made":
+            eligible = [s for s in eligible if self._made_chicago[s]]
+        if rules.win_again:
+            eligible = [s for s in eligible if self._on_game[s] and self._last_trick_winner == s]
+        if not eligible and rules.max_deals is not None and self.deal_number >= rules.max_deals:
+            eligible = list(range(self.players))
+        if not eligible:
+            return []
+        best = max(self.scores[s] for s in eligible)
+        return [s for s in eligible if self.scores[s] == best]
+
+    # ------------------------------------------------------------------ scoring
+    def _add_score(self, seat: int, points: int, reason: str) -> None:
+        rules = self.rules
+        total = self.scores[seat] + points
+        if total < 0 and not rules.negative_scores:
+            total = 0
+        self.scores[seat] = total
+        self._emit(
+            {"type": "score", "seat": seat, "points": points, "reason": reason, "total": total}
+        )
+        if (
+            rules.chicago_required == "made"
+            and total >= rules.target
+            and not self._made_chicago[seat]
+        ):
+            self.scores[seat] = 0
+            self._emit(
+                {
+                    "type": "score",
+                    "seat": seat,
+                    "points": -total,
+                    "total": 0,
+                    "reason": "reached the target without a made Chicago (V-CHI-REQ3)",
+                }
+            )
+
+    def _score_hand(self, seat: int, value: HandValue, reason: str) -> bool:
+        """Score a winning hand; return True if that ended the game (V-SF-WIN, V-ROYAL)."""
+        rules = self.rules
+        self._add_score(seat, rules.points_for(value.category), reason)
+        category = value.category
+        instant = (
+            rules.straight_flush_wins
+            and category in (Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH)
+        ) or (rules.royal_wins and category is Category.ROYAL_FLUSH)
+        if instant:
+            if self.scores[seat] < rules.target:
+                self._add_score(seat, rules.target - self.scores[seat], "instant win")
+            self._instant_winner = seat
+            self._end_deal()
+            return True
+        return False
+
+    def _tiebreak(
+        self, seats: list[int], values: dict[int, HandValue], stage_event: str
+    ) -> int | None:
+        """R-ANN-3: reveal ranks stage by stage among the tied seats; the one left wins."""
+        if len(seats) == 1:
+            return seats[0]
+        if self.rules.tie_mode == "category":
+            return None
+        remaining = list(seats)
+        stages = {s: values[s].reveal_stages() for s in seats}
+        depth = len(stages[seats[0]])
+        for index in range(depth):
+            for s in remaining:
+                rank = stages[s][index]
+                self._emit(
+                    {
+                        "type": stage_event,
+                        "seat": s,
+                        "stage": index + 1,
+                        "rank": RANKS[rank - 2] if rank >= 2 else "A",
+                    }
+                )
+            best = max(stages[s][index] for s in remaining)
+            remaining = [s for s in remaining if stages[s][index] == best]
+            if len(remaining) == 1:
+                return remaining[0]
+        if self.rules.suit_order is not None:
+            for s in remaining:
+                suit_rank = values[s].suit_rank or 0
+                letter = self.rules.suit_order[3 - suit_rank]
+                self._emit({"type": stage_event, "seat": s, "stage": depth + 1, "suit": letter})
+            best = max(values[s].suit_rank or 0 for s in remaining)
+            remaining = [s for s in remaining if (values[s].suit_rank or 0) == best]
+            if len(remaining) == 1:
+                return remaining[0]
+        return None
+
+    def _resolve_announcements(self) -> None:
+        round_number = self.round + 1
+        claims = [(s, c) for s, c in self._announced if c is not None]
+        if not claims:
+            self._emit(
+                {
+                    "type": "round_result",
+                    "round": round_number,
+                    "winner": None,
+                    "category": None,
+                    "points": 0,
+                    "reason": "everyone passed",
+                }
+            )
+            self._begin_exchange(self.round + 1)
+            return
+        top = max(c for _, c in claims)
+        tied = [s for s, c in claims if c == top]
+        values = {s: evaluate(self.hands[s], self.rules) for s in tied}
+        if self.rules.show_on_break:
+            size = _COMBINATION_SIZE[top]
+            for s in tied:
+                self._protected[s] |= _mask(values[s].cards[:size])
+        winner = self._tiebreak(tied, values, "reveal")
+        if winner is None:
+            self._emit(
+                {
+                    "type": "round_result",
+                    "round": round_number,
+                    "winner": None,
+                    "category": top.name,
+                    "points": 0,
+                    "reason": "tie",
+                }
+            )
+            self._begin_exchange(self.round + 1)
+            return
+        points = self.rules.points_for(top)
+        if top is Category.FOUR_OF_A_KIND and self.rules.quads_reset:
+            self._emit(
+                {
+                    "type": "round_result",
+                    "round": round_number,
+                    "winner": winner,
+                    "category": top.name,
+                    "points": 0,
+                    "reason": "four of a kind: reset the others or score",
+                }
+            )
+            self._quads_choice = (winner, values[winner])
+            self.phase = Phase.QUADS_CHOICE
+            self.to_act = winner
+            return
+        self._emit(
+            {
+                "type": "round_result",
+                "round": round_number,
+                "winner": winner,
+                "category": top.name,
+                "points": points,
+                "reason": "best hand",
+            }
+        )
+        if self._score_hand(winner, values[winner], f"scoring round {round_number}"):
+            return
+        if top is Category.FOUR_OF_A_KIND and self.rules.quads_end_deal:
+            self._end_deal()
+            return
+        self._begin_exchange(self.round + 1)
+
+    def _resolve_quads_round(self) -> None:
+        if self._quads_claims:
+            seat, _ = max(self._quads_claims, key=lambda claim: claim[1])
+            self._quads_reset(seat)
+        else:
+            self._begin_chicago()
+
+    def _quads_reset(self, seat: int) -> None:
+        value = evaluate(self.hands[seat], self.rules)
+        quads = list(value.cards[:4])
+        self.shown[seat] = quads
+        self._emit({"type": "show", "seat": seat, "cards": _texts(quads), "reason": "quads reset"})
+        self._emit({"type": "quads_reset", "seat": seat})
+        for other in range(self.players):
+            if other != seat and self.scores[other] != 0:
+                self._add_score(other, -self.scores[other], "reset by four of a kind")
+        self._end_deal()
+
+    def _resolve_trick(self) -> None:
+        trick = self.trick
+        led = trick[0][1] & 3
+        winner, card = max(((s, c) for s, c in trick if c & 3 == led), key=lambda sc: sc[1])
+        self.tricks.append((winner, list(trick)))
+        self._emit(
+            {"type": "trick", "trick": self.trick_number, "winner": winner, "card": str(card)}
+        )
+        rules = self.rules
+        declarer = self.declarer
+        if declarer is not None and winner != declarer:
+            self._emit(
+                {"type": "chicago_result", "seat": declarer, "made": False, "broken_by": winner}
+            )
+            self._add_score(declarer, -rules.chicago_points, "Chicago failed")
+            if rules.chicago_breaker_points:
+                self._add_score(winner, rules.chicago_breaker_points, "broke the Chicago")
+            self._end_deal()
+            return
+        if self.trick_number < 5:
+            self.trick_number += 1
+            self.trick = []
+            self._start_turns(Phase.PLAY, winner)
+            return
+        deuce = rules.deuce_bonus and card.rank == 2
+        self._last_trick_winner = winner
+        if declarer is not None:
+            self._made_chicago[declarer] = True
+            self._emit(
+                {"type": "chicago_result", "seat": declarer, "made": True, "broken_by": None}
+            )
+            points = 30 if deuce else rules.chicago_points
+            self._add_score(declarer, points, "Chicago")
+            if not rules.chicago_final_showdown:
+                self._end_deal()
+                return
+        else:
+            points = 2 * rules.last_trick_points if deuce else rules.last_trick_points
+            self._add_score(winner, points, "last trick")
+        self._final_showdown()
+
+    def _final_showdown(self) -> None:
+        """R-FIN-1: every hand is face up; the best scores, exact ties score nothing."""
+        values = {s: evaluate(self.played[s], self.rules) for s in range(self.players)}
+        top = max(values.values())
+        if self.rules.tie_mode == "category":
+            best_category = top.category
+            leaders = [s for s, v in values.items() if v.category == best_category]
+        else:
+            leaders = [s for s, v in values.items() if v == top]
+        winner = leaders[0] if len(leaders) == 1 else None
+        category = top.category
+        points = self.rules.points_for(category) if winner is not None else 0
+        self._emit(
+            {
+                "type": "showdown",
+                "winner": winner,
+                "category": category.name,
+                "points": points,
+                "hands": {str(s): _texts(values[s].cards) for s in range(self.players)},
+            }
+        )
+        if (
+            winner is not None
+            and points > 0
+            and self._score_hand(winner, values[winner], "final showdown")
+        ):
+            return
+        self._end_deal()
+
+    # ------------------------------------------------------------------ handlers
+    def _on_exchange(self, seat: int, act: Action) -> None:
+        if act.kind is _K.ONE_UP:
+            self._on_one_up_request(seat, act.card)
+            return
+        hand = self.hands[seat]
+        cards = act.cards
+        if self._lock_six_pending(seat):
+            hand.remove(cards[0])
+            self._discards.append(cards[0])
+            self._own_discards[seat].append(cards[0])
+            self._categories[seat] = None
+            self._emit(
+                {
+                    "type": "exchange",
+                    "seat": seat,
+                    "round": self.round + 1,
+                    "discarded": 1,
+                    "drawn": 0,
+                    "locked": True,
+                }
+            )
+            self._emit(
+                {
+                    "type": "exchanged",
+                    "seat": seat,
+                    "round": self.round + 1,
+                    "discarded": _texts(cards),
+                    "drawn": [],
+                },
+                seat,
+            )
+            self._turn += 1
+            return
+        self._show_if_breaking(seat, act.card_mask)
+        for card in cards:
+            hand.remove(card)
+        drawn = self._draw(len(cards))
+        hand.extend(drawn)
+        self._discards.extend(cards)
+        self._own_discards[seat].extend(cards)
+        self._categories[seat] = None
+        self.exchange_counts[self.round][seat] = len(cards)
+        self._emit(
+            {
+                "type": "exchange",
+                "seat": seat,
+                "round": self.round + 1,
+                "discarded": len(cards),
+                "drawn": len(cards),
+            }
+        )
+        if cards:
+            self._emit(
+                {
+                    "type": "exchanged",
+                    "seat": seat,
+                    "round": self.round + 1,
+                    "discarded": _texts(cards),
+                    "drawn": _texts(drawn),
+                },
+                seat,
+            )
+        self._turn += 1
+
+    def _show_if_breaking(self, seat: int, discard_mask: int) -> None:
+        """R-EX-4: breaking an earlier highest combination shows the whole hand first."""
+        if self.rules.show_on_break and self._protected[seat] & discard_mask:
+            self._protected[seat] &= ~discard_mask
+            hand = sorted(self.hands[seat])
+            self.shown[seat] = hand
+            self._emit(
+                {
+                    "type": "show",
+                    "seat": seat,
+                    "cards": _texts(hand),
+                    "reason": "breaks a combination announced as highest",
+                }
+            )
+
+    def _on_one_up_request(self, seat: int, card: Card) -> None:
+        self._show_if_breaking(seat, 1 << card)
+        self.hands[seat].remove(card)
+        self._own_discards[seat].append(card)
+        self._categories[seat] = None
+        face_up = self._draw(1)[0]
+        self._pending_one_up = (card, face_up)
+        self.one_up_card = (seat, face_up)
+        self.exchange_counts[self.round][seat] = 1
+        self._emit(
+            {
+                "type": "exchange",
+                "seat": seat,
+                "round": self.round + 1,
+                "discarded": 1,
+                "drawn": 1,
+                "one_up": True,
+            }
+        )
+        self._emit(
+            {
+                "type": "exchanged",
+                "seat": seat,
+                "round": self.round + 1,
+                "discarded": [str(card)],
+                "drawn": [],
+            },
+            seat,
+        )
+        self._emit({"type": "one_up", "seat": seat, "card": str(face_up)})
+        self.phase = Phase.ONE_UP
+        self.to_act = seat
+
+    def _on_one_up_choice(self, seat: int, act: Action) -> None:
+        assert self._pending_one_up is not None
+        discarded, face_up = self._pending_one_up
+        if act.kind is _K.ACCEPT:
+            self.hands[seat].append(face_up)
+            self._discards.append(discarded)
+            self._emit(
+                {"type": "one_up_choice", "seat": seat, "card": str(face_up), "accepted": True}
+            )
+        else:
+            drawn = self._draw(1)[0]
+            self.hands[seat].append(drawn)
+            self._discards.extend((discarded, face_up))
+            self._emit(
+                {"type": "one_up_choice", "seat": seat, "card": str(face_up), "accepted": False}
+            )
+            self._emit(
+                {
+                    "type": "exchanged",
+                    "seat": seat,
+                    "round": self.round + 1,
+                    "discarded": [],
+                    "drawn": [str(drawn)],
+                },
+                seat,
+            )
+        self._pending_one_up = None
+        self.one_up_card = None
+        self._categories[seat] = None
+        self.phase = Phase.EXCHANGE
+        self._turn += 1
+
+    def _on_redeal(self, seat: int, act: Action) -> None:
+        if act.kind is _K.REDEAL:
+            hand = self.hands[seat]
+            old = list(hand)
+            drawn = self._draw(5)
+            self._discards.extend(old)
+            self._own_discards[seat].extend(old)
+            hand[:] = drawn
+            self._categories[seat] = None
+            self._emit({"type": "redeal", "seat": seat, "redealt": True})
+            self._emit(
+                {
+                    "type": "exchanged",
+                    "seat": seat,
+                    "round": 0,
+                    "discarded": _texts(old),
+                    "drawn": _texts(drawn),
+                },
+                seat,
+            )
+        else:
+            self._emit({"type": "redeal", "seat": seat, "redealt": False})
+        self._turn += 1
+
+    def _on_announce(self, seat: int, act: Action) -> None:
+        round_number = self.round + 1
+        if act.kind is _K.PASS:
+            self._announced.append((seat, None))
+            self._emit({"type": "pass", "seat": seat, "round": round_number})
+        else:
+            assert act.category is not None
+            self._announced.append((seat, act.category))
+            self._highest = act.category
+            self._emit(
+                {
+                    "type": "announce",
+                    "seat": seat,
+                    "round": round_number,
+                    "category": act.category.name,
+                }
+            )
+        self._turn += 1
+
+    def _on_quads_choice(self, seat: int, act: Action) -> None:
+        assert self._quads_choice is not None
+        _, value = self._quads_choice
+        self._quads_choice = None
+        self._emit({"type": "quads_choice", "seat": seat, "reset": act.kind is _K.RESET})
+        if act.kind is _K.RESET:
+            self._quads_reset(seat)
+            return
+        if self._score_hand(seat, value, f"scoring round {self.round + 1}"):
+            return
+        if self.rules.quads_end_deal:
+            self._end_deal()
+            return
+        self._begin_exchange(self.round + 1)
+
+    def _on_quads_round(self, seat: int, act: Action) -> None:
+        if act.kind is _K.RESET:
+            self._quads_claims.append((seat, evaluate(self.hands[seat], self.rules)))
+            self._emit({"type": "quads_claim", "seat": seat, "reset": True})
+        else:
+            self._emit({"type": "quads_claim", "seat": seat, "reset": False})
+        self._turn += 1
+
+    def _on_chicago(self, seat: int, act: Action) -> None:
+        if act.kind is _K.CHICAGO:
+            self.declarer = seat
+            self._declared_chicago[seat] = True
+            self._emit({"type": "chicago", "seat": seat, "declared": True})
+            self._turn = len(self._order)
+        else:
+            self._emit({"type": "chicago", "seat": seat, "declared": False})
+            self._turn += 1
+
+    def _on_play(self, seat: int, act: Action) -> None:
+        card = act.card
+        self.hands[seat].remove(card)
+        self.played[seat].append(card)
+        self.trick.append((seat, card))
+        self._emit({"type": "play", "seat": seat, "card": str(card), "trick": self.trick_number})
+        self._turn += 1
+
+    _HANDLERS: ClassVar[dict[Phase, Any]] = {
+        Phase.EXCHANGE: _on_exchange,
+        Phase.ONE_UP: _on_one_up_choice,
+        Phase.REDEAL: _on_redeal,
+        Phase.ANNOUNCE: _on_announce,
+        Phase.QUADS_CHOICE: _on_quads_choice,
+        Phase.QUADS: _on_quads_round,
+        Phase.CHICAGO: _on_chicago,
+        Phase.PLAY: _on_play,
+    }
+
+
+_PHASE_KINDS: dict[Phase, frozenset[ActionKind]] = {
+    Phase.REDEAL: frozenset({_K.REDEAL, _K.DISCARD}),
+    Phase.EXCHANGE: frozenset({_K.DISCARD, _K.ONE_UP}),
+    Phase.ONE_UP: frozenset({_K.ACCEPT, _K.REJECT}),
+    Phase.ANNOUNCE: frozenset({_K.ANNOUNCE, _K.PASS}),
+    Phase.QUADS_CHOICE: frozenset({_K.RESET, _K.SCORE}),
+    Phase.QUADS: frozenset({_K.RESET, _K.PASS}),
+    Phase.CHICAGO: frozenset({_K.CHICAGO, _K.NO_CHICAGO}),
+    Phase.PLAY: frozenset({_K.PLAY}),
+    Phase.OVER: frozenset(),
+}
+
+
+def _check_deck(deck: Sequence[int | str], index: int) -> tuple[Card, ...]:
+    try:
+        cards = parse_cards([c if isinstance(c, str) else int(c) for c in deck])
+    except ValueError as exc:
+        raise ValueError(f"deck {index}: {exc}") from None
+    if len(cards) != 52:
+        raise ValueError(f"deck {index} has {len(cards)} cards, not 52")
+    return cards

@@ -1,0 +1,91 @@
+"""Seat views: exactly what one player at a real table knows, as JSON-able data.
+
+A view holds the seat's own cards (and the cards it discarded or drew this deal), what is
+public (exchange counts, announcements, revealed tie-break stages, shown hands, face-up
+one-up cards, played cards, scores) and nothing else: no other hand, no stock order, no seed.
+The event list in a view is filtered by :meth:`Event.visible_to`; a spectator (seat ``None``)
+sees only public events.
+
+Schema (every card is its text form, ``"Ah"``)::
+
+    seat, players, rules, deal, dealer, phase, round, to_act, scores, locked,
+    hand, hand_category, discarded, stock, discard_pile, exchanges, announcements,
+    shown, one_up, chicago, leader, trick_number, trick, tricks, played, legal_actions,
+    events, history, over, winners, settlement
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from chicago.poker import evaluate
+
+if TYPE_CHECKING:
+    from chicago.engine.game import Game
+
+__all__ = ["seat_view"]
+
+
+def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: spectator) of ``game``; JSON-able."""
+    if seat is not None and (isinstance(seat, bool) or not 0 <= seat < game.players):
+        raise ValueError(f"seat must be 0-{game.players - 1} or None, not {seat!r}")
+    events = [e for e in game.deal_events if e.audience is None or e.audience == seat]
+    announcements = [
+        {k: e.data[k] for k in ("round", "seat")} | {"category": e.data.get("category")}
+        for e in events
+        if e.data["type"] in ("announce", "pass")
+    ]
+    reveals = [dict(e.data) for e in events if e.data["type"] == "reveal"]
+    round_results = [dict(e.data) for e in events if e.data["type"] == "round_result"]
+    view: dict[str, Any] = {
+        "seat": seat,
+        "players": game.players,
+        "rules": game.rules.to_dict(),
+        "deal": game.deal_number,
+        "dealer": game.dealer,
+        "phase": game.phase.value,
+        "round": game.round + 1,
+        "to_act": game.to_act,
+        "scores": list(game.scores),
+        "locked": list(game.locked),
+        "stock": game.stock_count,
+        "discard_pile": game.discard_count,
+        "exchanges": [list(r) for r in game.exchange_counts],
+        "announcements": announcements,
+        "reveals": reveals,
+        "round_results": round_results,
+        "shown": {str(s): [str(c) for c in cards] for s, cards in game.shown.items()},
+        "one_up": (
+            {"seat": game.one_up_card[0], "card": str(game.one_up_card[1])}
+            if game.one_up_card is not None
+            else None
+        ),
+        "chicago": game.declarer,
+        "trick_number": game.trick_number,
+        "trick": [{"seat": s, "card": str(c)} for s, c in game.trick],
+        "tricks": [
+            {"winner": w, "cards": [{"seat": s, "card": str(c)} for s, c in plays]}
+            for w, plays in game.tricks
+        ],
+        "played": [[str(c) for c in pile] for pile in game.played],
+        "events": [e.to_json() for e in events],
+        "history": game.deal_history,
+        "over": game.is_over,
+        "winners": list(game.winners),
+        "settlement": game.settlement() if game.is_over else None,
+    }
+    if seat is not None:
+        hand = game.hands[seat]
+        view["hand"] = [str(c) for c in sorted(hand)]
+        view["hand_category"] = evaluate(hand, game.rules).category.name if len(hand) == 5 else None
+        view["discarded"] = [str(c) for c in game._own_discards[seat]]
+        view["legal_actions"] = (
+            [str(a) for a in game.legal_actions()] if game.to_act == seat else []
+        )
+    else:
+        view["hand"] = []
+        view["hand_category"] = None
+        view["discarded"] = []
+        view["legal_actions"] = []
+    return view

@@ -1,0 +1,306 @@
+"""Game records: JSON records, replay, and the text notation (chicago's PGN).
+
+A record holds the rules, the player count, the seed (and any stacked decks), the first
+dealer and every action in order, plus the result. :func:`replay_record` plays it again and
+reaches the identical final state; a tampered record raises :class:`RecordError` naming the
+action number.
+
+The text notation (``docs/NOTATION.md``) is a header of tags and one action per line::
+
+    [Rules "pagat"]
+    [Players "4"]
+    [Seed "7"]
+    [Dealer "2"]
+    [Result "53 45 53 47"]
+
+    ; deal 1, dealer 2
+    3: discard 2h 7c
+    0: keep
+
+:func:`read_text` collects every problem it finds instead of stopping at the first.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from chicago.engine.actions import Action, NotationError
+from chicago.rules import Rules, RulesError
+
+if TYPE_CHECKING:
+    from chicago.engine.game import Game
+
+__all__ = [
+    "FORMAT",
+    "ParsedText",
+    "RecordError",
+    "game_record",
+    "read_text",
+    "replay_record",
+    "write_text",
+]
+
+FORMAT = "chicago-record"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be replayed; ``action_number`` (1-based) says where, if known."""
+
+    def __init__(self, message: str, action_number: int | None = None) -> None:
+        super().__init__(message)
+        self.action_number = action_number
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The JSON-able record of a game so far."""
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": game.rules.to_dict(),
+        "players": game.players,
+        "seed": game.seed,
+        "dealer": game.first_dealer,
+        "actions": [[seat, str(action)] for seat, action in game.actions],
+        "result": _result(game),
+    }
+    if game._decks:
+        record["decks"] = [[str(c) for c in deck] for deck in game._decks]
+    return record
+
+
+def _result(game: Game) -> dict[str, Any]:
+    return {
+        "over": game.is_over,
+        "deals": game.deal_number,
+        "scores": list(game.scores),
+        "winners": list(game.winners),
+        "settlement": game.settlement() if game.is_over else None,
+    }
+
+
+def replay_record(record: dict[str, Any]) -> Game:
+    """Replay a record action by action and check its result; raise RecordError if it differs."""
+    from chicago.engine.game import Game, IllegalAction
+
+    if not isinstance(record, dict):
+        raise RecordError("a record is a JSON object")
+    if record.get("format", FORMAT) != FORMAT:
+        raise RecordError(f"not a chicago record (format {record.get('format')!r})")
+    try:
+        rules = Rules.from_dict(record.get("rules", {}))
+        game = Game(
+            rules,
+            players=int(record["players"]),
+            seed=int(record["seed"]),
+            decks=record.get("decks"),
+            dealer=record.get("dealer"),
+        )
+    except (KeyError, TypeError, ValueError, RulesError) as exc:
+        raise RecordError(f"bad record header: {exc}") from None
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        raise RecordError("the record's actions must be a list")
+    for number, entry in enumerate(actions, start=1):
+        if not (isinstance(entry, list | tuple) and len(entry) == 2):
+            raise RecordError(f"action {number}: expected [seat, action], got {entry!r}", number)
+        seat, text = entry
+        if game.to_act is None:
+            raise RecordError(f"action {number} ({text!r}): the game was already over", number)
+        if seat != game.to_act:
+            raise RecordError(
+                f"action {number} ({text!r}): seat {seat} acted but seat {game.to_act} was to act",
+                number,
+            )
+        try:
+            game.apply(text)
+        except IllegalAction as exc:
+            raise RecordError(f"action {number} ({text!r}) by seat {seat}: {exc}", number) from None
+    expected = record.get("result")
+    if isinstance(expected, dict):
+        actual = _result(game)
+        for key in ("over", "scores", "winners"):
+            if key in expected and expected[key] != actual[key]:
+                raise RecordError(
+                    f"the record's result differs after replay: {key} {expected[key]!r} "
+                    f"recorded, {actual[key]!r} replayed"
+                )
+    return game
+
+
+# ---------------------------------------------------------------------- text notation
+@dataclass
+class ParsedText:
+    """What :func:`read_text` found: the record, the tags, and every problem with its line."""
+
+    record: dict[str, Any]
+    tags: dict[str, str] = field(default_factory=dict)
+    errors: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when the text had no problems."""
+        return not self.errors
+
+
+def write_text(record: dict[str, Any], tags: dict[str, str] | None = None) -> str:
+    """The record in the text notation; ``tags`` adds header tags such as ``Event``."""
+    game = replay_record({**record, "result": None})
+    rules = Rules.from_dict(record.get("rules", {}))
+    lines: list[str] = []
+    for key, value in (tags or {}).items():
+        lines.append(f"[{key} {_quote(value)}]")
+    lines.append(f"[Rules {_quote(rules.preset_name)}]")
+    for option, value in sorted(rules.differences().items()):
+        lines.append(f"[Set {_quote(option + '=' + json.dumps(value))}]")
+    lines.append(f"[Players {_quote(str(record['players']))}]")
+    lines.append(f"[Seed {_quote(str(record['seed']))}]")
+    lines.append(f"[Dealer {_quote(str(record.get('dealer', game.first_dealer)))}]")
+    for index, deck in enumerate(record.get("decks") or [], start=1):
+        lines.append(f"[Deck{index} {_quote(' '.join(deck))}]")
+    if game.is_over:
+        lines.append(f"[Result {_quote(' '.join(map(str, game.scores)))}]")
+        lines.append(f"[Winners {_quote(' '.join(map(str, game.winners)))}]")
+    lines.append("")
+    # Walk the game again to place deal markers.
+    from chicago.engine.game import Game
+
+    walker = Game(
+        rules,
+        players=game.players,
+        seed=game.seed,
+        decks=record.get("decks"),
+        dealer=game.first_dealer,
+    )
+    deal_seen = 0
+    for seat, text in record["actions"]:
+        if walker.deal_number != deal_seen:
+            deal_seen = walker.deal_number
+            lines.append(
+                f"; deal {deal_seen}, dealer {walker.dealer}, scores "
+                + " ".join(map(str, walker.scores))
+            )
+        lines.append(f"{seat}: {text}")
+        walker.apply(text)
+    if walker.is_over:
+        lines.append("; game over, winners " + " ".join(map(str, walker.winners)))
+    return "\n".join(lines) + "\n"
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _unquote(value: str) -> str:
+    out = []
+    escaped = False
+    for ch in value:
+        if escaped:
+            out.append(ch)
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def read_text(text: str) -> ParsedText:
+    """Read the text notation; every problem is collected in ``errors`` with its line number.
+
+    The record is checked by replaying it; an illegal action is reported at its line.
+    """
+    tags: dict[str, str] = {}
+    sets: list[tuple[int, str]] = []
+    decks: dict[int, tuple[int, str]] = {}  # deck number -> (line, cards)
+    actions: list[tuple[int, int, str]] = []
+    errors: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split(";", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("["):
+            if not (line.endswith("]") and " " in line and line[-2] == '"'):
+                errors.append((number, f"bad tag line {raw.strip()!r}"))
+                continue
+            key, _, value = line[1:-1].partition(" ")
+            value = value.strip()
+            if not (value.startswith('"') and value.endswith('"') and len(value) >= 2):
+                errors.append((number, f"tag {key} needs a quoted value"))
+                continue
+            value = _unquote(value[1:-1])
+            if key == "Set":
+                sets.append((number, value))
+            elif key.startswith("Deck") and key[4:].isdigit():
+                decks[int(key[4:])] = (number, value)
+            else:
+                tags[key] = value
+            continue
+        seat_text, colon, action_text = line.partition(":")
+        if not colon or not seat_text.strip().isdigit():
+            errors.append((number, f"expected 'SEAT: ACTION', got {raw.strip()!r}"))
+            continue
+        try:
+            Action.parse(action_text)
+        except NotationError as exc:
+            errors.append((number, str(exc)))
+            continue
+        actions.append((number, int(seat_text), action_text.strip()))
+
+    record: dict[str, Any] = {"format": FORMAT, "version": VERSION, "result": None}
+    try:
+        rules = Rules.preset(tags.get("Rules", "pagat"))
+        for number, assignment in sets:
+            option, eq, value = assignment.partition("=")
+            if not eq:
+                errors.append((number, f"Set needs option=value, got {assignment!r}"))
+                continue
+            try:
+                rules = rules.replace(**{option.strip(): _json_value(value)})
+            except RulesError as exc:
+                errors.append((number, str(exc)))
+        record["rules"] = rules.to_dict()
+    except RulesError as exc:
+        errors.append((0, str(exc)))
+        return ParsedText(record, tags, errors)
+    for key in ("Players", "Seed"):
+        if key not in tags or not tags[key].lstrip("-").isdigit():
+            errors.append((0, f'the header needs a [{key} "<number>"] tag'))
+    if errors and any(n == 0 for n, _ in errors):
+        return ParsedText(record, tags, errors)
+    record["players"] = int(tags["Players"])
+    record["seed"] = int(tags["Seed"])
+    if tags.get("Dealer", "").isdigit():
+        record["dealer"] = int(tags["Dealer"])
+    if decks:
+        record["decks"] = [decks[k][1].split() for k in sorted(decks)]
+    record["actions"] = [[seat, act] for _, seat, act in actions]
+    if errors:
+        return ParsedText(record, tags, errors)
+    try:
+        game = replay_record(record)
+    except RecordError as exc:
+        where = actions[exc.action_number - 1][0] if exc.action_number else 0
+        errors.append((where, str(exc)))
+        return ParsedText(record, tags, errors)
+    record["result"] = _result(game)
+    if "Result" in tags:
+        expected = tags["Result"].split()
+        if expected != [str(s) for s in game.scores]:
+            errors.append(
+                (
+                    0,
+                    f"Result tag {tags['Result']!r} differs from the replayed scores "
+                    + " ".join(map(str, game.scores)),
+                )
+            )
+    return ParsedText(record, tags, errors)
+
+
+def _json_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text.strip()
