@@ -282,3 +282,26 @@ def test_pure_python_counts_agree_with_the_accelerator() -> None:
             assert draw_counts(hand, mask_of(dead), wheel=wheel) == _draw_counts_py(
                 [int(c) for c in hand], mask_of(dead), wheel
             )
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules.preset("wikipedia"),
+        Rules.preset("pagat", wheel_straight=False, max_discard=3),
+        Rules.preset("pagat").with_variations("V-SF-10", "V-ROYAL"),
+    ],
+    ids=["pagat", "wikipedia", "no-wheel-max3", "sf10-royal9"],
+)
+def test_pure_python_holds_equal_the_accelerator(rules: Rules) -> None:
+    """The whole fallback path (no C extension) builds exactly the same sorted holds."""
+    from chicago.odds import _draw_odds_py
+
+    for seed in range(6):
+        hand, dead = deal(200 + seed, 4 * seed)
+        ours = draw_odds(hand, dead, rules)
+        assert ours == _draw_odds_py(hand, mask_of(dead), rules, rules.max_discard)
+        assert [h.to_dict() for h in ours] == [
+            h.to_dict() for h in _draw_odds_py(hand, mask_of(dead), rules, rules.max_discard)
+        ]

@@ -730,6 +730,206 @@ static PyObject *py_draw_counts(PyObject *self, PyObject *args)
     return result;
 }
 
+/* ------------------------------------------------------------------ draw_odds() */
+
+static PyTypeObject *g_hold_type;  /* chicago.odds.Hold */
+static PyObject *g_hold_fields[6]; /* keep, discard, expected_points, probabilities, counts, draws */
+static PyObject *g_names;          /* category names, best first */
+
+PyDoc_STRVAR(setup_odds_doc,
+"setup_odds(hold_type, field_descriptors, names) -> None\n--\n\n"
+"Register chicago.odds.Hold, its six slot descriptors and the category names best first.");
+
+static PyObject *py_setup_odds(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *type, *fields, *names;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyType_Type, &type, &PyTuple_Type, &fields,
+                          &PyTuple_Type, &names))
+        return NULL;
+    if (PyTuple_GET_SIZE(fields) != 6 || PyTuple_GET_SIZE(names) != NCAT) {
+        PyErr_SetString(PyExc_ValueError, "setup_odds() needs 6 fields and 10 names");
+        return NULL;
+    }
+    for (int i = 0; i < 6; i++)
+        if (Py_TYPE(PyTuple_GET_ITEM(fields, i))->tp_descr_set == NULL) {
+            PyErr_SetString(PyExc_TypeError, "field descriptors must be settable");
+            return NULL;
+        }
+    Py_XSETREF(g_hold_type, (PyTypeObject *)Py_NewRef(type));
+    for (int i = 0; i < 6; i++)
+        Py_XSETREF(g_hold_fields[i], Py_NewRef(PyTuple_GET_ITEM(fields, i)));
+    Py_XSETREF(g_names, Py_NewRef(names));
+    Py_RETURN_NONE;
+}
+
+typedef struct {
+    int bits;       /* bit i set: keep hand[i] */
+    int n_discard;
+    uint64_t keep_mask;
+    int64_t draws;
+    double expected;
+    int64_t counts[NCAT]; /* best first: ROYAL_FLUSH ... HIGH_CARD */
+} HoldRow;
+
+static int compare_rows(const void *pa, const void *pb)
+{
+    const HoldRow *a = pa, *b = pb;
+    if (a->expected != b->expected) return a->expected > b->expected ? -1 : 1;
+    if (a->n_discard != b->n_discard) return a->n_discard < b->n_discard ? -1 : 1;
+    if (a->keep_mask != b->keep_mask) return a->keep_mask > b->keep_mask ? -1 : 1;
+    return 0;
+}
+
+static PyObject *cards_tuple(const unsigned *hand, int bits, int want)
+{
+    int n = 0;
+    for (int i = 0; i < 5; i++) n += ((bits >> i & 1) == want);
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) return NULL;
+    for (int i = 0, j = 0; i < 5; i++)
+        if ((bits >> i & 1) == want)
+            PyTuple_SET_ITEM(t, j++, Py_NewRef(PyTuple_GET_ITEM(g_deck, hand[i])));
+    return t;
+}
+
+static PyObject *make_hold(const unsigned *hand, const HoldRow *row)
+{
+    PyObject *values[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    PyObject *obj = NULL;
+    values[0] = cards_tuple(hand, row->bits, 1);
+    values[1] = cards_tuple(hand, row->bits, 0);
+    values[2] = PyFloat_FromDouble(row->expected);
+    values[3] = PyDict_New();
+    values[4] = PyDict_New();
+    values[5] = PyLong_FromLongLong(row->draws);
+    for (int i = 0; i < 6; i++)
+        if (values[i] == NULL) goto done;
+    for (int c = 0; c < NCAT; c++) {
+        PyObject *name = PyTuple_GET_ITEM(g_names, c);
+        PyObject *p = PyFloat_FromDouble((double)row->counts[c] / (double)row->draws);
+        PyObject *n = PyLong_FromLongLong(row->counts[c]);
+        int bad = p == NULL || n == NULL || PyDict_SetItem(values[3], name, p) < 0
+                  || PyDict_SetItem(values[4], name, n) < 0;
+        Py_XDECREF(p);
+        Py_XDECREF(n);
+        if (bad) goto done;
+    }
+    obj = PyBaseObject_Type.tp_new(g_hold_type, g_empty, NULL);
+    if (obj == NULL) goto done;
+    for (int i = 0; i < 6; i++)
+        if (Py_TYPE(g_hold_fields[i])->tp_descr_set(g_hold_fields[i], obj, values[i]) < 0) {
+            Py_CLEAR(obj);
+            goto done;
+        }
+done:
+    for (int i = 0; i < 6; i++) Py_XDECREF(values[i]);
+    return obj;
+}
+
+PyDoc_STRVAR(draw_odds_doc,
+"draw_odds(hand, dead_mask, wheel, royal, points, max_discard) -> list[Hold]\n--\n\n"
+"The sorted holds of chicago.odds.draw_odds (inputs already checked there). ``points`` is\n"
+"the points table in Category order.");
+
+static PyObject *py_draw_odds(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *hand_obj, *points_obj;
+    unsigned long long dead;
+    int wheel, royal, limit;
+    if (!PyArg_ParseTuple(args, "OKppO!i", &hand_obj, &dead, &wheel, &royal, &PyTuple_Type,
+                          &points_obj, &limit))
+        return NULL;
+    if (g_hold_type == NULL || !ready()) {
+        PyErr_SetString(PyExc_RuntimeError, "chicago._poker.setup_odds() has not been called");
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(points_obj) != NCAT) {
+        PyErr_SetString(PyExc_ValueError, "points needs one entry per category");
+        return NULL;
+    }
+    int64_t points[NCAT];
+    for (int c = 0; c < NCAT; c++) {
+        points[c] = PyLong_AsLongLong(PyTuple_GET_ITEM(points_obj, c));
+        if (points[c] == -1 && PyErr_Occurred()) return NULL;
+    }
+    unsigned hand[6];
+    Py_ssize_t n = read_cards(hand_obj, hand);
+    if (n < 0) return NULL;
+    if (n != 5) {
+        PyErr_SetString(PyExc_ValueError, "draw odds need a hand of 5 cards");
+        return NULL;
+    }
+    uint64_t hand_mask = 0;
+    for (int i = 0; i < 5; i++) hand_mask |= (uint64_t)1 << hand[i];
+    if ((dead >> 52) || (dead & hand_mask)) {
+        PyErr_SetString(PyExc_ValueError, "dead cards must be card ids not in the hand");
+        return NULL;
+    }
+    uint64_t unseen = ~(hand_mask | dead) & (((uint64_t)1 << 52) - 1);
+    int n_unseen = __builtin_popcountll(unseen);
+    int avail[13] = {0};
+    unsigned suit_ranks[4] = {0, 0, 0, 0};
+    for (int card = 0; card < 52; card++)
+        if (unseen >> card & 1) {
+            avail[card >> 2]++;
+            suit_ranks[card & 3] |= 1u << (card >> 2);
+        }
+    unsigned straights[10];
+    int n_straights = 0;
+    for (int top = 12; top >= 4; top--) straights[n_straights++] = 0x1Fu << (top - 4);
+    if (wheel) straights[n_straights++] = WHEEL_MASK;
+
+    HoldRow rows[32];
+    int n_rows = 0;
+    for (int bits = 0; bits < 32; bits++) {
+        int n_keep = 0, kept[13] = {0};
+        unsigned kept_mask = 0, kept_suits = 0;
+        uint64_t keep_cards = 0;
+        for (int i = 0; i < 5; i++)
+            if (bits >> i & 1) {
+                kept[hand[i] >> 2]++;
+                kept_mask |= 1u << (hand[i] >> 2);
+                kept_suits |= 1u << (hand[i] & 3);
+                keep_cards |= (uint64_t)1 << hand[i];
+                n_keep++;
+            }
+        int64_t draws = BINOM[n_unseen][5 - n_keep];
+        if (5 - n_keep > limit || draws == 0) continue;
+        int64_t counts[NCAT];
+        count_hold(avail, kept, kept_mask, kept_suits, n_keep, suit_ranks, straights,
+                   n_straights, counts);
+        if (!royal) {
+            counts[STRAIGHT_FLUSH] += counts[ROYAL_FLUSH];
+            counts[ROYAL_FLUSH] = 0;
+        }
+        HoldRow *row = &rows[n_rows++];
+        row->bits = bits;
+        row->n_discard = 5 - n_keep;
+        row->keep_mask = keep_cards;
+        row->draws = draws;
+        int64_t total = 0;
+        for (int c = 0; c < NCAT; c++) {
+            total += points[c] * counts[c];
+            row->counts[NCAT - 1 - c] = counts[c];
+        }
+        row->expected = (double)total / (double)draws;
+    }
+    qsort(rows, (size_t)n_rows, sizeof rows[0], compare_rows);
+    PyObject *result = PyList_New(n_rows);
+    if (result == NULL) return NULL;
+    for (int i = 0; i < n_rows; i++) {
+        PyObject *hold = make_hold(hand, &rows[i]);
+        if (hold == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, hold);
+    }
+    return result;
+}
+
 /* ------------------------------------------------------------------ module */
 
 static PyMethodDef methods[] = {
@@ -738,6 +938,8 @@ static PyMethodDef methods[] = {
     {"category", (PyCFunction)(void (*)(void))py_category, METH_FASTCALL, category_doc},
     {"evaluate", (PyCFunction)(void (*)(void))py_evaluate, METH_FASTCALL, evaluate_doc},
     {"draw_counts", py_draw_counts, METH_VARARGS, draw_counts_doc},
+    {"draw_odds", py_draw_odds, METH_VARARGS, draw_odds_doc},
+    {"setup_odds", py_setup_odds, METH_VARARGS, setup_odds_doc},
     {"setup", py_setup, METH_VARARGS, setup_doc},
     {NULL, NULL, 0, NULL},
 };

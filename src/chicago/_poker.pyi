@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 from chicago.cards import Card
+from chicago.odds import Hold
 from chicago.poker import Category, HandValue
 
 TABLE_ENTRIES: int
@@ -23,4 +24,15 @@ def setup(
     categories: tuple[Category, ...],
     hand_value_type: type[HandValue],
     field_descriptors: tuple[object, ...],
+) -> None: ...
+def draw_odds(
+    hand: Sequence[int],
+    dead_mask: int,
+    wheel: bool,
+    royal: bool,
+    points: tuple[int, ...],
+    max_discard: int,
+) -> list[Hold]: ...
+def setup_odds(
+    hold_type: type[Hold], field_descriptors: tuple[object, ...], names: tuple[str, ...]
 ) -> None: ...

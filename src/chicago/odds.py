@@ -122,7 +122,19 @@ def draw_odds(
     if not 0 <= limit <= 5:
         raise ValueError(f"max_discard must be 0-5, not {limit}")
 
-    table = draw_counts(cards, mask_of(dead_cards), wheel=rules.wheel_straight)
+    dead_mask = mask_of(dead_cards)
+    if _poker is not None:
+        return _poker.draw_odds(
+            cards, dead_mask, rules.wheel_straight, rules.royal_separate, rules.points, limit
+        )
+    return _draw_odds_py(cards, dead_mask, rules, limit)
+
+
+def _draw_odds_py(
+    cards: tuple[Card, ...], dead_mask: int, rules: Rules, limit: int
+) -> list[Hold]:
+    """:func:`draw_odds` after its checks, in Python (the accelerator does the same in C)."""
+    table = draw_counts(cards, dead_mask, wheel=rules.wheel_straight)
     points = rules.points[::-1]  # best first, like CATEGORY_NAMES
     royal_separate = rules.royal_separate
     bits_of = [1 << c for c in cards]
@@ -274,3 +286,12 @@ def _walk(
         _walk(counts, kept, final, avail, avail_after, straights, r + 1, left - c,
               weight * comb(avail[r], c))
     final[r] = kept[r]
+
+
+if _poker is not None:
+    _poker.setup_odds(
+        Hold,
+        tuple(Hold.__dict__[name] for name in
+              ("keep", "discard", "expected_points", "probabilities", "counts", "draws")),
+        CATEGORY_NAMES,
+    )
