@@ -305,3 +305,12 @@ def test_pure_python_holds_equal_the_accelerator(rules: Rules) -> None:
         assert [h.to_dict() for h in ours] == [
             h.to_dict() for h in _draw_odds_py(hand, mask_of(dead), rules, rules.max_discard)
         ]
+
+
+def test_holds_pickle_and_copy() -> None:
+    import copy
+    import pickle
+
+    hold = draw_odds("Ah Kh Qh Jh 2c", "Th")[0]
+    assert pickle.loads(pickle.dumps(hold)) == hold
+    assert copy.deepcopy(hold) == hold

@@ -379,3 +379,16 @@ def test_hand_values_are_immutable_and_hashable() -> None:
 def test_reference_evaluator_rejects_duplicates() -> None:
     with pytest.raises(ValueError, match="same card twice"):
         _evaluate_py(parse_cards("As As", allow_duplicates=True) * 3, True, True, None)
+
+
+def test_hand_values_pickle_and_copy() -> None:
+    """Values built by the accelerator behave like ordinary dataclass instances."""
+    import copy
+    import pickle
+
+    for value in (ev("As Ks Qs Js Ts"), ev("Ah Kd Qc Js 9c", suit_order="hdsc")):
+        for clone in (pickle.loads(pickle.dumps(value)), copy.deepcopy(value)):
+            assert clone == value
+            assert (clone.category, clone.ranks, clone.cards, clone.suit_rank) == (
+                value.category, value.ranks, value.cards, value.suit_rank
+            )
