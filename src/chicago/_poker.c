@@ -40,6 +40,7 @@ static int32_t FL[2][NMULTI]; /* flush values by rank multiset (distinct ranks),
 static uint16_t T4[13], T3[13], T2[13], T1[13]; /* combinatorial-number-system terms */
 static uint8_t STRAIGHT_TOP[2][8192]; /* rank value of a straight's top card by rank mask */
 static int64_t BINOM[53][6]; /* C(n, k) for k <= 5 */
+static PyObject *VALUE_OBJECTS[2][2][NMULTI]; /* int objects of NF/FL values: [wheel][flush] */
 
 /* ------------------------------------------------------------------ tables */
 
@@ -131,6 +132,16 @@ static void build_tables(void)
 /* Order two values high first without branches the compiler cannot turn into moves. */
 #define CS(a, b) do { unsigned hi_ = (a) > (b) ? (a) : (b); unsigned lo_ = (a) > (b) ? (b) : (a); \
     (a) = hi_; (b) = lo_; } while (0)
+
+/* The table slot of five cards: index * 2 + flush, into VALUE_OBJECTS[wheel]. */
+static inline unsigned slot5(unsigned c0, unsigned c1, unsigned c2, unsigned c3, unsigned c4)
+{
+    unsigned r0 = c0 >> 2, r1 = c1 >> 2, r2 = c2 >> 2, r3 = c3 >> 2, r4 = c4 >> 2;
+    unsigned flush = (((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3u) == 0;
+    CS(r0, r1); CS(r3, r4); CS(r2, r4); CS(r2, r3); CS(r0, r3);
+    CS(r0, r2); CS(r1, r4); CS(r1, r3); CS(r1, r2);
+    return (T4[r0] + T3[r1] + T2[r2] + T1[r3] + r4) * 2 + flush;
+}
 
 static inline int32_t eval5(unsigned c0, unsigned c1, unsigned c2, unsigned c3, unsigned c4,
                             int wheel)
@@ -245,6 +256,10 @@ static PyObject *py_rank(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     unsigned ids[6];
     Py_ssize_t n = read_cards(args[0], ids);
     if (n < 0) return NULL;
+    if (n == 5) {
+        unsigned slot = slot5(ids[0], ids[1], ids[2], ids[3], ids[4]);
+        return Py_NewRef(VALUE_OBJECTS[wheel][slot & 1][slot >> 1]);
+    }
     return PyLong_FromLong(eval_ids(ids, n, wheel));
 }
 
@@ -959,6 +974,12 @@ PyMODINIT_FUNC PyInit__poker(void)
     long build_ns = (t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec);
     g_empty = PyTuple_New(0);
     if (g_empty == NULL) return NULL;
+    for (int w = 0; w < 2; w++)
+        for (int i = 0; i < NMULTI; i++) {
+            VALUE_OBJECTS[w][0][i] = PyLong_FromLong(NF[w][i]);
+            VALUE_OBJECTS[w][1][i] = PyLong_FromLong(FL[w][i]);
+            if (VALUE_OBJECTS[w][0][i] == NULL || VALUE_OBJECTS[w][1][i] == NULL) return NULL;
+        }
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddIntConstant(m, "TABLE_ENTRIES", 4 * NMULTI) < 0
