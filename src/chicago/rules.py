@@ -283,6 +283,8 @@ class Rules:
             overrides = dict(VARIATIONS[key].options)
             if key == "V-LOCK-6" and rules.lock_at is not None:
                 del overrides["lock_at"]  # keep the rule set's own threshold
+            if key == "V-ROYAL" and rules.royal_separate:
+                del overrides["points"]  # already separate: keep its points (52 in P, D)
             rules = rules.replace(**overrides)
         return rules
 
@@ -381,6 +383,7 @@ PRESETS: dict[str, Rules] = {
         preset_name="wikipedia",
         exchanges=2,
         royal_separate=False,
+        points=_points_tuple({"ROYAL_FLUSH": 9}),  # used only if V-ROYAL separates it
         lock_at=None,
         one_up=True,
         show_on_break=False,
