@@ -131,7 +131,8 @@ def test_parse_rules() -> None:
     assert rules.lock_at == 42 and rules.suit_order == "hdsc"
     assert rules.points[8] == 10
     assert parse_rules("pagat", ["lock_at=null"]).lock_at is None
-    assert parse_rules("pagat", [], ["V-ROYAL"]).points[9] == 9
+    with_royal = parse_rules("wikipedia", [], ["V-ROYAL"])
+    assert with_royal.royal_separate and with_royal.points[9] == 9
     assert parse_rules("pagat") == parse_rules("pagat", [])
 
 

@@ -81,12 +81,18 @@ def run(args: argparse.Namespace) -> int:
         if dealt:
             if seed is None:
                 seed = random.SystemRandom().randrange(1_000_000)
-            dead = parse_cards(args.dead) if args.dead else ()
+            try:
+                dead = parse_cards(args.dead)
+            except ValueError as exc:
+                raise ValueError(f"bad dead cards: {exc}") from None
             stock = [c for c in DECK if c not in dead]
+            if len(stock) < 5:
+                raise ValueError("too many dead cards to deal a hand from the rest")
             hand: tuple[Card, ...] = tuple(random.Random(seed).sample(stock, 5))
+            holds = draw_odds(hand, dead, rules)
         else:
+            holds = draw_odds(text, args.dead, rules)
             hand = parse_cards(text)
-        holds = draw_odds(hand, args.dead, rules)
     except ValueError as exc:
         return _fail(str(exc))
     if args.json:
