@@ -20,6 +20,7 @@ def _extensions() -> list[Extension]:
                 module,
                 sources=[str(source.relative_to(Path(__file__).parent))],
                 extra_compile_args=["-O3"],
+                optional=True,  # without a compiler the pure-Python fallback runs
             )
         )
     return extensions
