@@ -1,0 +1,124 @@
+"""Play Chicago in the terminal against bots: full screen, or plain lines with --plain.
+
+You sit at seat 0; the bots take the other seats. The game is saved after every action in
+the data directory ($CHICAGO_DATA, else $XDG_DATA_HOME/chicago, else
+~/.local/share/chicago; files in games/) or in --save FILE; a finished game's file is its
+record for `chicago replay`. When stdin or stdout is not a terminal, --plain is implied.
+
+Examples:
+  chicago play
+  chicago play --rules wikipedia --players 3 --bots basic,expert
+  chicago play --set lock_at=42 --seed 7 --name Anna
+  chicago play --plain < answers.txt
+  chicago play --resume               (the most recent unfinished game)
+  chicago play --resume game.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+from chicago.commands._options import add_rules_arguments, rules_from_args
+from chicago.record import RecordError
+from chicago.tui.plain import play_plain
+from chicago.tui.session import PlaySession
+from chicago.tui.storage import games_dir, latest_unfinished, new_game_path
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``chicago play``."""
+    add_rules_arguments(parser)
+    parser.add_argument(
+        "--players", type=int, default=None, metavar="N",
+        help="seats at the table, you included (default 4, or one more than --bots lists)",
+    )
+    parser.add_argument(
+        "--bots", default="", metavar="LEVELS",
+        help="bot levels for the other seats in order, comma-separated, e.g. basic,expert "
+        "(the last one fills the remaining seats; default basic, random if basic is missing)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed of the shuffles (default: random)"
+    )
+    parser.add_argument("--name", default="You", help="your name on the score table")
+    parser.add_argument(
+        "--plain", action="store_true",
+        help="plain lines on stdin/stdout: numbered choices, no colours (screen readers, scripts)",
+    )
+    parser.add_argument(
+        "--resume", nargs="?", const="", default=None, metavar="FILE",
+        help="continue a saved game (JSON record or text notation); without FILE the most "
+        "recent unfinished game in the data directory",
+    )
+    parser.add_argument(
+        "--save", type=Path, default=None, metavar="FILE",
+        help="save the game here (.json, or .txt for the text notation; default: a new file "
+        f"in {games_dir()})",
+    )
+    parser.add_argument("--no-save", action="store_true", help="do not save the game")
+    parser.add_argument(
+        "--delay", type=float, default=0.25, metavar="SECONDS",
+        help="full screen: pause between the bots' actions (default 0.25)",
+    )
+    parser.add_argument(
+        "--no-auto", action="store_true",
+        help="answer forced decisions (a single legal action) yourself",
+    )
+
+
+def _fail(message: str) -> int:
+    print(f"chicago play: {message}", file=sys.stderr)
+    return 2
+
+
+def _session(args: argparse.Namespace) -> PlaySession:
+    auto = not args.no_auto
+    if args.resume is not None:
+        path = Path(args.resume) if args.resume else latest_unfinished()
+        if path is None:
+            raise ValueError(f"no unfinished game to resume in {games_dir()}")
+        save = None if args.no_save else args.save
+        session = PlaySession.resume(path, save_path=save, auto=auto)
+        if args.no_save:
+            session.save_path = None
+        return session
+    rules = rules_from_args(args)
+    bots = [b for b in args.bots.split(",") if b.strip()]
+    players = args.players if args.players is not None else (len(bots) + 1 if bots else 4)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000_000)
+    if args.no_save:
+        save_path = None
+    else:
+        save_path = args.save if args.save is not None else new_game_path(seed)
+    return PlaySession.new(
+        rules, players=players, bot_specs=bots, seed=seed, name=args.name,
+        save_path=save_path, auto=auto,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play a game; exit code 0, or 2 with a one-line message for bad options or files."""
+    try:
+        session = _session(args)
+    except (ValueError, OSError, RecordError) as exc:
+        return _fail(str(exc))
+    resumed = args.resume is not None
+    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return play_plain(session, sys.stdin, sys.stdout, resumed=resumed)
+    from chicago.tui.app import PlayApp
+
+    PlayApp(session, delay=max(0.0, args.delay)).run()
+    if session.save_path is not None:
+        session.save()
+        if session.over:
+            print(f"The game record is in {session.save_path}; watch it with: "
+                  f"chicago replay {session.save_path}")
+        else:
+            print(f"The game is saved in {session.save_path}; continue with: "
+                  f"chicago play --resume {session.save_path}")
+    return 0

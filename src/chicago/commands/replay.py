@@ -1,0 +1,95 @@
+"""Replay a recorded game step by step: full screen with keys, or printed with --plain.
+
+A finished game is shown with every card face up unless --seat N asks for one player's
+view. An unfinished game is only shown as one seat saw it (--seat, default the human's seat
+of `chicago play`). Records may be JSON (`chicago play` saves, Game.record()) or the text
+notation. Without FILE: the most recent game in the data directory.
+
+Examples:
+  chicago replay game.json
+  chicago replay game.txt --seat 2
+  chicago replay game.json --plain | less
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from chicago.record import RecordError
+from chicago.tui.plain import replay_plain
+from chicago.tui.replayer import Replayer
+from chicago.tui.storage import games_dir, load_record
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``chicago replay``."""
+    parser.add_argument(
+        "file", nargs="?", type=Path, default=None, metavar="FILE",
+        help=f"a game record (default: the most recent game in {games_dir()})",
+    )
+    parser.add_argument(
+        "--seat", type=int, default=None, metavar="N",
+        help="show only what seat N saw (default for a finished game: every card face up)",
+    )
+    parser.add_argument(
+        "--plain", action="store_true", help="print the whole game as plain lines"
+    )
+    parser.add_argument(
+        "--step", type=int, default=0, metavar="N", help="full screen: start at step N"
+    )
+
+
+def _fail(message: str) -> int:
+    print(f"chicago replay: {message}", file=sys.stderr)
+    return 2
+
+
+def _latest() -> Path | None:
+    folder = games_dir()
+    if not folder.is_dir():
+        return None
+    files = [p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")]
+    return max(files, key=lambda p: p.stat().st_mtime, default=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Show the replay; exit code 0, or 2 with a one-line message for a bad file or seat."""
+    path = args.file if args.file is not None else _latest()
+    if path is None:
+        return _fail(f"no FILE given and no saved game in {games_dir()}")
+    try:
+        loaded = load_record(path)
+        seat = args.seat
+        notices = []
+        result = loaded.record.get("result")
+        finished = isinstance(result, dict) and bool(result.get("over"))
+        if seat is None and not finished:
+            try:
+                seat = int(loaded.tags.get("Human", "0"))
+            except ValueError:
+                seat = 0
+            notices.append(
+                f"The game is not finished: showing only what seat {seat} saw (--seat N for "
+                "another seat)."
+            )
+        try:
+            replayer = Replayer(loaded.record, seat=seat, tags=loaded.tags)
+        except ValueError as exc:
+            if seat is not None or "not finished" not in str(exc):
+                raise
+            seat = int(loaded.tags.get("Human", "0") or 0)
+            replayer = Replayer(loaded.record, seat=seat, tags=loaded.tags)
+            notices.append(f"The game is not finished: showing only what seat {seat} saw.")
+        replayer.notices.extend(notices)
+    except (OSError, ValueError, RecordError) as exc:
+        return _fail(str(exc))
+    if args.plain or not sys.stdout.isatty():
+        return replay_plain(replayer, sys.stdout)
+    from chicago.tui.replay_app import ReplayApp
+
+    ReplayApp(replayer, start=max(0, min(args.step, replayer.steps))).run()
+    return 0

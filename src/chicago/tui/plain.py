@@ -1,0 +1,174 @@
+"""The plain line mode: a game or a replay as plain lines on stdin/stdout.
+
+No colours and no cursor movement, so it works with screen readers, pipes and scripts.
+Every question is one line; the answer is a number, cards or the action text (see
+:mod:`chicago.tui.inputs`). ``help``, ``hint``, ``look`` and ``quit`` work at any question.
+A wrong answer gets a one-line reason and the same question again. End of input saves the
+game and exits cleanly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+from chicago.tui.hints import hint, hint_lines
+from chicago.tui.inputs import command_of, parse_answer
+from chicago.tui.replayer import Replayer
+from chicago.tui.rules_help import rules_help
+from chicago.tui.session import PlaySession, Step
+from chicago.tui.words import Words, plain_card
+
+__all__ = ["play_plain", "replay_plain"]
+
+
+class _Out:
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def __call__(self, line: str = "") -> None:
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def _names_line(session: PlaySession, words: Words) -> str:
+    seats = []
+    for seat in range(session.players):
+        if seat == session.human:
+            seats.append(f"seat {seat}: you ({session.names[seat]})")
+        else:
+            seats.append(f"seat {seat}: {session.names[seat]} ({session.tags.get(f'Bot{seat}')})")
+    return "Players: " + "; ".join(seats) + "."
+
+
+def _report(out: _Out, words: Words, step: Step) -> None:
+    lines = [text for ev in step.events if (text := words.event(ev))]
+    if step.automatic and lines:
+        lines[0] = "Only one choice, taken for you: " + lines[0]
+    for line in lines:
+        out(line)
+
+
+def play_plain(
+    session: PlaySession, stdin: TextIO, stdout: TextIO, *, resumed: bool = False
+) -> int:
+    """Play ``session`` to the end (or to the end of input) over plain lines; exit code 0."""
+    out = _Out(stdout)
+    words = Words(session.names, me=session.human, card=plain_card)
+    interactive = stdin.isatty()
+    out(
+        f"Chicago, rules {session.rules.preset_name}, {session.players} players, "
+        f"seed {session.seed}. Type help for the rules, hint for the odds of your hand, "
+        "look to see the table, quit to save and stop."
+    )
+    out(_names_line(session, words))
+    if session.save_path is not None:
+        out(f"The game is saved after every action in {session.save_path}.")
+    for notice in session.notices:
+        out(notice)
+    if resumed:
+        out("Resumed. This deal so far:")
+        for ev in session.view()["events"]:
+            if text := words.event(ev):
+                out(text)
+    else:
+        for ev in session.history():
+            if text := words.event(ev):
+                out(text)
+    shown_notices = len(session.notices)
+    while True:
+        while (step := session.step()) is not None:
+            _report(out, words, step)
+        for notice in session.notices[shown_notices:]:
+            out(notice)
+        shown_notices = len(session.notices)
+        if session.save_error:
+            out(f"Warning: {session.save_error}")
+        if session.over:
+            _finish(out, session)
+            return 0
+        view = session.view()
+        for line in words.state_lines(view):
+            out(line)
+        asking = True
+        while asking:
+            out(words.question(view) + _choices(words, view))
+            if interactive:
+                stdout.write("> ")
+                stdout.flush()
+            line = stdin.readline()
+            if not line:
+                return _stop(out, session, "End of input")
+            text = line.strip()
+            request = command_of(text)
+            if request == "quit":
+                return _stop(out, session, "Stopped")
+            if request == "help":
+                for help_line in rules_help(session.rules).splitlines():
+                    out(help_line)
+                continue
+            if request == "hint":
+                try:
+                    for hint_line in hint_lines(hint(view)):
+                        out(hint_line)
+                except ValueError as exc:
+                    out(f"No hint: {exc}.")
+                continue
+            if request == "state":
+                for state_line in words.state_lines(view):
+                    out(state_line)
+                continue
+            try:
+                step = session.act(parse_answer(text, view, menu=True))
+            except ValueError as exc:
+                out(f"Not accepted: {exc}.")
+                continue
+            _report(out, words, step)
+            asking = False
+
+
+def _choices(words: Words, view: dict[str, Any]) -> str:
+    if view.get("phase") == "exchange":
+        return ""
+    legal = [str(a) for a in view.get("legal_actions", [])]
+    return " Choices: " + words.menu(legal) + "."
+
+
+def _stop(out: _Out, session: PlaySession, why: str) -> int:
+    if session.save_path is None:
+        out(f"{why}: the game was not saved.")
+        return 0
+    if session.save():
+        out(f"{why}: the game is saved in {session.save_path}.")
+        out(f"Continue it with: chicago play --resume {session.save_path}")
+    else:
+        out(f"{why}: {session.save_error}")
+    return 0
+
+
+def _finish(out: _Out, session: PlaySession) -> None:
+    view = session.view()
+    words = Words(session.names, me=session.human, card=plain_card)
+    out(f"Final scores: {words.scores(view['scores'])}.")
+    settlement = view.get("settlement")
+    if settlement:
+        out(f"Settlement (stake {session.rules.stake:g} per point): {words.money(settlement)}.")
+    if session.save_path is not None and session.save():
+        out(f"The game record is in {session.save_path}.")
+        out(f"Watch it again with: chicago replay {session.save_path}")
+
+
+def replay_plain(replayer: Replayer, stdout: TextIO) -> int:
+    """Print a recorded game step by step, as the replayer's seat (or everyone) saw it."""
+    out = _Out(stdout)
+    words = Words(replayer.names, me=replayer.you, card=plain_card)
+    out(replayer.title())
+    for line in replayer.notices:
+        out(line)
+    for step in range(replayer.steps + 1):
+        for ev in replayer.events_of(step):
+            if text := words.event(ev):
+                out(text)
+    final = replayer.view_at(replayer.steps)
+    if not final["over"]:
+        out(f"The record ends here, before the game is over (after {replayer.steps} actions).")
+    return 0

@@ -1,0 +1,157 @@
+"""Step through a recorded game, as one seat saw it or with every card face up.
+
+Step 0 is the position before the first action (the first deal dealt); step ``i`` is the
+position after the record's ``i``-th action. :meth:`Replayer.events_of` gives the events an
+action caused, :meth:`Replayer.view_at` the view at a step, :meth:`Replayer.hands_at` the
+hands that may be shown.
+
+A finished game may be shown with every card face up (``seat=None``). A record of an
+unfinished game is shown only from one seat: only that seat's cards and the public events,
+exactly what that seat saw while playing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chicago.engine import Game
+from chicago.record import replay_record
+
+__all__ = ["CHECKPOINT_EVERY", "Replayer"]
+
+CHECKPOINT_EVERY = 32
+"""A copy of the game is kept every this many actions, so any step is reached quickly."""
+
+
+class Replayer:
+    """The steps of a recorded game; ``seat`` None shows everything (finished games only).
+
+    Raises :class:`~chicago.record.RecordError` for a bad record, and ``ValueError`` for a
+    seat out of range or ``seat=None`` with an unfinished game.
+    """
+
+    def __init__(
+        self, record: dict[str, Any], seat: int | None = None, tags: dict[str, str] | None = None
+    ) -> None:
+        final = replay_record(record)  # checks the whole record and its result
+        self.finished = final.is_over
+        self.players = final.players
+        self.rules = final.rules
+        self.seed = final.seed
+        if seat is not None and not 0 <= seat < final.players:
+            raise ValueError(f"seat must be 0-{final.players - 1}, not {seat}")
+        if seat is None and not self.finished:
+            raise ValueError(
+                "the game is not finished: a replay shows only what one seat saw (give --seat)"
+            )
+        self.seat = seat
+        self.tags = dict(tags or {})
+        self.names = [self.tags.get(f"Name{s}", f"Seat {s}") for s in range(self.players)]
+        human = self.tags.get("Human", "")
+        self.you: int | None = (
+            int(human) if human.isdigit() and int(human) < self.players
+            and self.names[int(human)] == "You" else None
+        )
+        """The seat called "You" in the record (``chicago play``'s human), for the grammar."""
+        self.notices: list[str] = []
+        actions = [str(text) for _, text in record.get("actions", [])]
+        self._actions = actions
+        self._seats = [int(seat) for seat, _ in record.get("actions", [])]
+        walker = replay_record({**record, "actions": [], "result": None})
+        self._checkpoints: list[Game] = []
+        self._bounds = [len(walker.events)]
+        self.deal_starts = [0]
+        for index, text in enumerate(actions):
+            if index % CHECKPOINT_EVERY == 0:
+                self._checkpoints.append(walker.copy())
+            deal = walker.deal_number
+            walker.apply(text)
+            self._bounds.append(len(walker.events))
+            if walker.deal_number != deal:
+                self.deal_starts.append(index + 1)
+        self._events = walker.events
+        self._final = walker
+
+    # ------------------------------------------------------------------ steps
+    @property
+    def steps(self) -> int:
+        """The number of actions (the last step's number)."""
+        return len(self._actions)
+
+    def title(self) -> str:
+        """One line: rules, players, seed, and whose view is shown."""
+        who = (
+            "every card face up" if self.seat is None
+            else f"as {self.names[self.seat]} (seat {self.seat}) saw it"
+        )
+        state = "finished" if self.finished else "unfinished"
+        return (
+            f"Replay of a {state} game: rules {self.rules.preset_name}, {self.players} players "
+            f"({', '.join(self.names)}), seed {self.seed}, {self.steps} actions; {who}."
+        )
+
+    def _visible(self, audience: int | None) -> bool:
+        return self.seat is None or audience is None or audience == self.seat
+
+    def events_of(self, step: int) -> list[dict[str, Any]]:
+        """The events shown at ``step``: those its action caused (step 0: the first deal)."""
+        step = self._check(step)
+        start = 0 if step == 0 else self._bounds[step - 1]
+        return [
+            e.to_json() for e in self._events[start : self._bounds[step]]
+            if self._visible(e.audience)
+        ]
+
+    def deal_events(self, step: int) -> list[dict[str, Any]]:
+        """The shown events of the deal in play at ``step``, up to and including the step."""
+        step = self._check(step)
+        first = max(s for s in self.deal_starts if s <= step)
+        start = 0 if first == 0 else self._bounds[first - 1]
+        # the deal that ``first`` starts begins at its "deal" event
+        events = self._events[start : self._bounds[step]]
+        for index in range(len(events) - 1, -1, -1):
+            if events[index].data["type"] == "deal":
+                events = events[index:]
+                break
+        return [e.to_json() for e in events if self._visible(e.audience)]
+
+    def game_at(self, step: int) -> Game:
+        """An independent game in the position of ``step``."""
+        step = self._check(step)
+        if step == self.steps:
+            return self._final.copy()
+        index = step // CHECKPOINT_EVERY
+        game = self._checkpoints[index].copy()
+        for text in self._actions[index * CHECKPOINT_EVERY : step]:
+            game.apply(text)
+        return game
+
+    def view_at(self, step: int) -> dict[str, Any]:
+        """The shown seat's view at ``step`` (a spectator's view when every card is shown)."""
+        return self.game_at(step).view(self.seat)
+
+    def hands_at(self, step: int) -> dict[int, list[str]]:
+        """The hands shown at ``step``: every seat's face up, or only the shown seat's."""
+        game = self.game_at(step)
+        seats = range(self.players) if self.seat is None else [self.seat]
+        return {s: game.view(s)["hand"] for s in seats}
+
+    def actor_of(self, step: int) -> int | None:
+        """Who acted at ``step`` (None for step 0)."""
+        step = self._check(step)
+        return None if step == 0 else self._seats[step - 1]
+
+    def next_deal(self, step: int) -> int:
+        """The first step of the next deal (or the last step)."""
+        later = [s for s in self.deal_starts if s > step]
+        return later[0] if later else self.steps
+
+    def previous_deal(self, step: int) -> int:
+        """The first step of this deal, or of the previous one when already there."""
+        earlier = [s for s in self.deal_starts if s < step]
+        return earlier[-1] if earlier else 0
+
+    def _check(self, step: int) -> int:
+        if not 0 <= step <= self.steps:
+            raise IndexError(f"step must be 0-{self.steps}, not {step}")
+        return step

@@ -1,0 +1,315 @@
+"""A game of one human against bots, with saving and resuming; shared by every terminal shell.
+
+:class:`PlaySession` owns the :class:`~chicago.Game`, asks the bots for their actions, takes
+forced decisions for the human (a single legal action, such as "pass" with nothing to
+announce) and saves the record after every action. The shells only call :meth:`view`,
+:meth:`step`, :meth:`act` and read the returned events, which are those the human's seat may
+see: the session never hands out another seat's cards.
+
+Bots get a fresh random generator per decision, seeded from the game's seed and the number
+of actions so far, so a resumed game goes on exactly as it would have without the break.
+
+>>> from chicago import Rules
+>>> s = PlaySession.new(Rules.preset("pagat"), players=3, bot_specs=["random"], seed=5)
+>>> while s.step() is not None:
+...     pass
+>>> s.waiting_for_human
+True
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chicago.bots import Bot, make_bot
+from chicago.engine import Action, Game, IllegalAction
+from chicago.rules import Rules
+from chicago.tui.storage import is_text_name, load_record, save_record
+
+__all__ = ["BOT_NAMES", "DEFAULT_BOT", "PlaySession", "Step", "make_bots"]
+
+DEFAULT_BOT = "basic"
+"""The bot level used when none is asked for (``random`` if it is not installed)."""
+
+BOT_NAMES = ("Astrid", "Bosse", "Cissi", "Dagge", "Eskil")
+"""Names of the bot seats, in seat order after the human."""
+
+_LEVELS = ("basic", "ev", "expert")
+
+
+@dataclass
+class Step:
+    """One action and what the human saw of it."""
+
+    seat: int
+    """Who acted."""
+    action: str | None
+    """The action's text when the human may know it (their own actions), else None."""
+    automatic: bool
+    """True for a forced action the session took for the human (the only legal one)."""
+    events: list[dict[str, Any]] = field(default_factory=list)
+    """The events the action caused that the human's seat may see, JSON-able."""
+
+
+def make_bots(
+    specs: Sequence[str], players: int, human: int = 0
+) -> tuple[dict[int, Bot], list[str], list[str]]:
+    """Bots for every seat but ``human``: ``(bots by seat, specs used, notices)``.
+
+    ``specs`` are given for the other seats in seat order; a shorter list repeats its last
+    entry (none: :data:`DEFAULT_BOT`). A bot level that is not available yet (``basic``,
+    ``ev``, ``expert``) falls back to ``random`` with a notice; an unknown name raises
+    ``ValueError``.
+    """
+    others = [s for s in range(players) if s != human]
+    wanted = [spec.strip() for spec in specs if spec.strip()] or [DEFAULT_BOT]
+    if len(wanted) > len(others):
+        raise ValueError(
+            f"{len(wanted)} bots given for {len(others)} other seats (--players {players})"
+        )
+    wanted += [wanted[-1]] * (len(others) - len(wanted))
+    bots: dict[int, Bot] = {}
+    used: list[str] = []
+    notices: list[str] = []
+    for seat, spec in zip(others, wanted, strict=True):
+        try:
+            bot = make_bot(spec)
+        except ValueError:
+            if spec.split(":", 1)[0].lower() not in _LEVELS:
+                raise
+            note = f"The {spec} bot is not available yet: playing against random bots instead."
+            if note not in notices:
+                notices.append(note)
+            spec = "random"
+            bot = make_bot(spec)
+        bots[seat] = bot
+        used.append(spec)
+    return bots, used, notices
+
+
+class PlaySession:
+    """A game between the human at seat ``human`` and bots at every other seat.
+
+    Build one with :meth:`new` or :meth:`resume`. ``save_path`` (None: no saving) receives
+    the record after every action; ``auto`` lets :meth:`step` take forced decisions for the
+    human.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        bots: dict[int, Bot],
+        names: Sequence[str],
+        *,
+        human: int = 0,
+        save_path: Path | None = None,
+        tags: dict[str, str] | None = None,
+        auto: bool = True,
+        notices: Sequence[str] = (),
+        text_format: bool = False,
+    ) -> None:
+        if sorted(bots) != [s for s in range(game.players) if s != human]:
+            raise ValueError("every seat but the human's needs a bot")
+        self._game = game
+        self.bots = dict(bots)
+        self.names = list(names)
+        self.human = human
+        self.save_path = save_path
+        self.tags = dict(tags or {})
+        self.auto = auto
+        self.notices = list(notices)
+        self.text_format = text_format
+        self.save_error: str | None = None
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        players: int = 4,
+        bot_specs: Sequence[str] = (),
+        seed: int | None = None,
+        name: str = "You",
+        save_path: Path | None = None,
+        *,
+        human: int = 0,
+        auto: bool = True,
+    ) -> PlaySession:
+        """A new game; raises ``ValueError`` for a bad player count or an unknown bot."""
+        game = Game(rules, players=players, seed=seed)
+        bots, used, notices = make_bots(bot_specs, players, human)
+        names = [name] * players
+        others = iter(BOT_NAMES * 2)
+        for seat in range(players):
+            if seat != human:
+                names[seat] = next(others)
+        tags = {
+            "Event": "chicago play",
+            "Date": datetime.date.today().strftime("%Y.%m.%d"),
+            "Human": str(human),
+        }
+        for seat in range(players):
+            tags[f"Name{seat}"] = names[seat]
+        for seat, spec in zip((s for s in range(players) if s != human), used, strict=True):
+            tags[f"Bot{seat}"] = spec
+        session = cls(
+            game, bots, names, human=human, save_path=save_path, tags=tags, auto=auto,
+            notices=notices, text_format=save_path is not None and is_text_name(save_path),
+        )
+        session.save()
+        return session
+
+    @classmethod
+    def resume(
+        cls, path: str | Path, save_path: Path | None = None, *, auto: bool = True
+    ) -> PlaySession:
+        """Continue a saved game (JSON or text record). By default it keeps saving to ``path``.
+
+        Raises :class:`~chicago.record.RecordError` (a ``ValueError``) for a bad record and
+        ``OSError`` if the file cannot be read.
+        """
+        loaded = load_record(path)
+        game = Game.replay(loaded.record)
+        tags = dict(loaded.tags)
+        try:
+            human = int(tags.get("Human", "0"))
+        except ValueError:
+            human = 0
+        if not 0 <= human < game.players:
+            human = 0
+        specs = [tags.get(f"Bot{s}", DEFAULT_BOT) for s in range(game.players) if s != human]
+        bots, used, notices = make_bots(specs, game.players, human)
+        for seat, spec in zip((s for s in range(game.players) if s != human), used, strict=True):
+            tags[f"Bot{seat}"] = spec
+        fallback = iter(BOT_NAMES * 2)
+        names = []
+        for seat in range(game.players):
+            default = "You" if seat == human else next(fallback)
+            names.append(tags.setdefault(f"Name{seat}", default))
+        tags.setdefault("Human", str(human))
+        return cls(
+            game, bots, names, human=human,
+            save_path=Path(path) if save_path is None else save_path,
+            tags=tags, auto=auto, notices=notices, text_format=loaded.text_format,
+        )
+
+    # ------------------------------------------------------------------ what the human sees
+    @property
+    def rules(self) -> Rules:
+        """The rule set of the game."""
+        return self._game.rules
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self._game.players
+
+    @property
+    def seed(self) -> int:
+        """The game's seed."""
+        return self._game.seed
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, None when the game is over."""
+        return self._game.to_act
+
+    @property
+    def over(self) -> bool:
+        """True when the game has ended."""
+        return self._game.is_over
+
+    @property
+    def waiting_for_human(self) -> bool:
+        """True when the human must decide (and it is not a forced decision for :meth:`step`)."""
+        game = self._game
+        if game.to_act != self.human:
+            return False
+        return not (self.auto and len(game.legal_actions()) == 1)
+
+    def view(self) -> dict[str, Any]:
+        """The human's seat view (:meth:`chicago.Game.view`)."""
+        return self._game.view(self.human)
+
+    def legal(self) -> list[Action]:
+        """The human's legal actions now ([] when it is not the human's turn)."""
+        return [Action.parse(text) for text in self.view()["legal_actions"]]
+
+    def history(self) -> list[dict[str, Any]]:
+        """Every event of the game so far that the human may see."""
+        return self._game.events_for(self.human)
+
+    def record(self) -> dict[str, Any]:
+        """The game record so far, with this session's tags."""
+        return {**self._game.record(), "tags": dict(self.tags)}
+
+    # ------------------------------------------------------------------ moving on
+    def step(self) -> Step | None:
+        """Take the next action that is not the human's to choose.
+
+        That is a bot's action, or the human's only legal action when ``auto`` is on.
+        Returns None when the human must decide or the game is over.
+        """
+        game = self._game
+        seat = game.to_act
+        if seat is None:
+            return None
+        legal = game.legal_actions()
+        if seat == self.human:
+            if not (self.auto and len(legal) == 1):
+                return None
+            return self._apply(seat, legal[0], automatic=True)
+        rng = random.Random(f"chicago-play:{game.seed}:{len(game.actions)}")
+        action = self.bots[seat].decide(game.view(seat), legal, rng)
+        if not game.is_legal(action):
+            self.notices.append(
+                f"{self.names[seat]}'s bot chose an illegal action; a legal one was played."
+            )
+            action = legal[0]
+        return self._apply(seat, action, automatic=False)
+
+    def act(self, action: Action | str) -> Step:
+        """The human's action (an Action or its text).
+
+        Raises :class:`~chicago.IllegalAction` with the reason, changing nothing, when it is
+        not the human's turn or the action is not legal.
+        """
+        game = self._game
+        if game.to_act != self.human:
+            reason = "the game is over" if game.is_over else "it is not your turn"
+            raise IllegalAction(reason, action, self.human)
+        return self._apply(self.human, action, automatic=False)
+
+    def _apply(self, seat: int, action: Action | str, automatic: bool) -> Step:
+        game = self._game
+        start = len(game.events)
+        game.apply(action)
+        events = [e.to_json() for e in game.events[start:] if e.visible_to(self.human)]
+        text = str(Action.parse(action)) if seat == self.human else None
+        self._autosave()
+        return Step(seat, text, automatic, events)
+
+    # ------------------------------------------------------------------ saving
+    def _autosave(self) -> None:
+        if self.text_format and not (self.over or self._game.to_act == self.human):
+            return  # the text notation replays the game to write it: save at decisions only
+        self.save()
+
+    def save(self) -> bool:
+        """Write the record to ``save_path`` now; False (and ``save_error``) if that failed."""
+        if self.save_path is None:
+            return True
+        try:
+            save_record(
+                self.save_path, self._game.record(), self.tags, text_format=self.text_format
+            )
+        except OSError as exc:
+            self.save_error = f"could not save to {self.save_path}: {exc}"
+            return False
+        self.save_error = None
+        return True

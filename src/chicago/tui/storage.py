@@ -1,0 +1,161 @@
+"""Where games are saved, and reading and writing record files.
+
+The data directory is ``$CHICAGO_DATA`` if set, else ``$XDG_DATA_HOME/chicago``, else
+``~/.local/share/chicago``. ``chicago play`` saves each game in ``<data>/games/`` as a JSON
+record (:meth:`chicago.Game.record` plus a ``"tags"`` object: names, bots, the human seat),
+rewritten after every action; a finished game's file is its final record.
+
+A record file is JSON (it starts with ``{``) or the text notation of
+:func:`chicago.record.write_text` (any other content). Files are written to a temporary
+name first and then renamed, so a crash never leaves half a record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chicago.record import RecordError, read_text, write_text
+
+__all__ = [
+    "LoadedRecord",
+    "data_dir",
+    "games_dir",
+    "is_text_name",
+    "latest_unfinished",
+    "load_record",
+    "new_game_path",
+    "save_record",
+]
+
+
+def data_dir() -> Path:
+    """The data directory (see the module docs); not created here."""
+    env = os.environ.get("CHICAGO_DATA")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_DATA_HOME")
+    if xdg:
+        return Path(xdg).expanduser() / "chicago"
+    return Path.home() / ".local" / "share" / "chicago"
+
+
+def games_dir() -> Path:
+    """``<data>/games``, where ``chicago play`` saves games by default."""
+    return data_dir() / "games"
+
+
+def new_game_path(seed: int, now: float | None = None) -> Path:
+    """A fresh file name for a new game: ``<data>/games/20240131-142501-seed7.json``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    base = games_dir() / f"{stamp}-seed{seed}"
+    path = base.with_suffix(".json")
+    number = 2
+    while path.exists():
+        path = Path(f"{base}-{number}.json")
+        number += 1
+    return path
+
+
+@dataclass
+class LoadedRecord:
+    """A record read from a file: the JSON record, its tags, and the file's format."""
+
+    record: dict[str, Any]
+    tags: dict[str, str] = field(default_factory=dict)
+    text_format: bool = False
+
+
+def load_record(path: str | Path) -> LoadedRecord:
+    """Read a record file (JSON or text notation).
+
+    Raises :class:`RecordError` (a ``ValueError``) with a one-line reason when the file
+    cannot be read or is not a valid record, and ``OSError`` if it cannot be opened.
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    if text.lstrip().startswith("{"):
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{path}: not valid JSON ({exc})") from None
+        if not isinstance(record, dict):
+            raise RecordError(f"{path}: a record is a JSON object")
+        raw_tags = record.get("tags") or {}
+        tags = {str(k): str(v) for k, v in raw_tags.items()} if isinstance(raw_tags, dict) else {}
+        return LoadedRecord(record, tags, text_format=False)
+    parsed = read_text(text)
+    if not parsed.ok:
+        line, message = parsed.errors[0]
+        where = f" line {line}" if line else ""
+        more = f" (and {len(parsed.errors) - 1} more problems)" if len(parsed.errors) > 1 else ""
+        raise RecordError(f"{path}{where}: {message}{more}")
+    return LoadedRecord(parsed.record, _own_tags(parsed.tags), text_format=True)
+
+
+_RESERVED_TAGS = {"Rules", "Set", "Players", "Seed", "Dealer", "Result", "Winners"}
+
+
+def _own_tags(tags: dict[str, str]) -> dict[str, str]:
+    """Tags other than those the text notation writes from the record itself."""
+    return {
+        k: v for k, v in tags.items()
+        if k not in _RESERVED_TAGS and not (k.startswith("Deck") and k[4:].isdigit())
+    }
+
+
+def save_record(
+    path: str | Path, record: dict[str, Any], tags: dict[str, str] | None = None,
+    *, text_format: bool | None = None,
+) -> None:
+    """Write a record atomically: JSON (tags under ``"tags"``), or the text notation.
+
+    ``text_format`` None chooses by the file name (:func:`is_text_name`).
+    """
+    target = Path(path)
+    if text_format is None:
+        text_format = is_text_name(target)
+    if text_format:
+        clean = {k: v for k, v in record.items() if k != "tags"}
+        content = write_text(clean, _own_tags(tags or {}) or None)
+    else:
+        content = json.dumps({**record, "tags": dict(tags or {})}, indent=1) + "\n"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(content)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+TEXT_SUFFIXES = (".txt", ".chicago", ".pgn")
+"""File name endings that mean the text notation; any other name is JSON."""
+
+
+def is_text_name(path: str | Path) -> bool:
+    """True when a file of this name is written in the text notation (``.txt``, ``.chicago``)."""
+    return Path(path).suffix.lower() in TEXT_SUFFIXES
+
+
+def latest_unfinished(directory: Path | None = None) -> Path | None:
+    """The most recently changed unfinished JSON game in ``directory`` (default the games dir)."""
+    folder = directory if directory is not None else games_dir()
+    if not folder.is_dir():
+        return None
+    candidates = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for candidate in candidates:
+        try:
+            record = json.loads(candidate.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        result = record.get("result") if isinstance(record, dict) else None
+        if isinstance(result, dict) and not result.get("over", False):
+            return candidate
+    return None
