@@ -1,0 +1,129 @@
+"""The ``basic`` bot: sensible fixed rules, no search, no odds tables (well under 1 ms).
+
+- Exchanges: keep made hands, four-flushes and open-ended four-straights, aces and high cards
+  for the last trick (:func:`~chicago.bots.heuristics.basic_keep`).
+- Announcements: announce whenever it may; pass only to hide a weak claim (a low pair with at
+  least two players still to speak, who would likely beat it anyway).
+- Tricks: save the top card of a long suit for trick five, play low until then, win trick
+  four cheaply to lead the saved card (:func:`~chicago.bots.heuristics.basic_play`).
+- Chicago: only with a hand of top sequences that cannot lose a trick.
+- Variations: redeal a low hand with no pair (V-REDEAL-LOW), never ask one up, accept a
+  one-up card that improves the hand, reset with four of a kind when the others have more
+  to lose than the 7 points are worth (V-QUADS-RESET), keep the best five of six (V-LOCK-6).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from chicago.bots.base import register_bot
+from chicago.bots.heuristics import basic_keep, basic_play, best_five, top_sequence_chicago
+from chicago.bots.knowledge import Knowledge, knowledge
+from chicago.cards import Card
+from chicago.engine.actions import Action, ActionKind
+from chicago.poker import Category, evaluate
+
+__all__ = ["BasicBot", "common_decision"]
+
+_K = ActionKind
+
+
+def _find(legal: Sequence[Action], kind: ActionKind) -> Action | None:
+    for action in legal:
+        if action.kind is kind:
+            return action
+    return None
+
+
+def _discard_action(legal: Sequence[Action], hand: Sequence[Card], keep: Sequence[Card]) -> Action:
+    """The legal plain discard that throws every card not in ``keep`` (or the nearest one)."""
+    throw = {c for c in hand if c not in keep}
+    best: Action | None = None
+    for action in legal:
+        if action.kind is not _K.DISCARD:
+            continue
+        cards = set(action.cards)
+        if cards == throw:
+            return action
+        if cards <= throw and (best is None or len(cards) > len(best.cards)):
+            best = action
+    return best if best is not None else legal[0]
+
+
+def reset_is_better(k: Knowledge) -> bool:
+    """V-QUADS-RESET: reset the others' scores rather than score 7, when they lose more."""
+    others = [s for i, s in enumerate(k.scores) if i != k.seat]
+    return max(others, default=0) >= k.scores[k.seat] or sum(others) > 3 * 7
+
+
+def common_decision(k: Knowledge, legal: Sequence[Action]) -> Action | None:
+    """Decisions every level takes the same way (variations and forced moves), or None."""
+    if len(legal) == 1:
+        return legal[0]
+    phase = k.phase
+    if phase == "redeal":
+        redeal = _find(legal, _K.REDEAL)
+        if redeal is not None and evaluate(k.hand, k.rules).category is Category.HIGH_CARD:
+            return redeal
+        return _find(legal, _K.DISCARD) or legal[0]
+    if phase == "one up" and k.one_up is not None:
+        card = k.one_up[1]
+        hand = list(k.hand)
+        with_card = evaluate([*hand, card], k.rules) if len(hand) == 4 else None
+        take = card.rank >= 13 or (
+            with_card is not None and with_card.category > Category.HIGH_CARD
+        )
+        return _find(legal, _K.ACCEPT if take else _K.REJECT) or legal[0]
+    if phase in ("quads choice", "quads"):
+        reset = _find(legal, _K.RESET)
+        if reset is not None and reset_is_better(k):
+            return reset
+        return _find(legal, _K.SCORE) or _find(legal, _K.PASS) or legal[0]
+    if phase == "exchange" and len(k.hand) == 6:
+        drop = best_five(k.hand, k.rules)
+        return _discard_action(legal, k.hand, [c for c in k.hand if c != drop])
+    return None
+
+
+class BasicBot:
+    """``basic``: fixed, sensible rules of thumb (see the module docstring)."""
+
+    name = "basic"
+
+    def decide(
+        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The rule-of-thumb action for this view."""
+        if not legal_actions:
+            raise ValueError("no legal actions to choose from")
+        k = knowledge(view)
+        common = common_decision(k, legal_actions)
+        if common is not None:
+            return common
+        phase = k.phase
+        if phase == "exchange":
+            keep = basic_keep(k.hand, k.rules, last=k.round >= k.exchanges_total)
+            return _discard_action(legal_actions, k.hand, keep)
+        if phase == "announce":
+            announce = _find(legal_actions, _K.ANNOUNCE)
+            if announce is None:
+                return legal_actions[0]
+            value = evaluate(k.hand, k.rules)
+            weak = value.category is Category.PAIR and value.ranks[0] <= 6
+            if weak and len(k.to_speak_after()) >= 2:
+                return _find(legal_actions, _K.PASS) or announce
+            return announce
+        if phase == "chicago":
+            leads = k.rules.chicago_caller_leads or k.leader == k.seat
+            call = top_sequence_chicago(k, leads=leads)
+            return _find(legal_actions, _K.CHICAGO if call else _K.NO_CHICAGO) or legal_actions[0]
+        if phase == "play":
+            cards = [a.card for a in legal_actions if a.kind is _K.PLAY]
+            card = basic_play(k, cards)
+            return Action.play(card)
+        return legal_actions[0]
+
+
+register_bot("basic", lambda spec: BasicBot())

@@ -1,0 +1,182 @@
+"""Plain-rule decisions shared by the ``basic`` bot (and used as fallbacks by stronger ones).
+
+Every function takes what the seat knows (a :class:`~chicago.bots.knowledge.Knowledge`) or
+plain cards, and returns a decision; none looks at anything hidden.
+
+- :func:`basic_keep`: which cards to keep in an exchange (made hands, four-flushes, open-ended
+  four-straights, aces and high cards for the last trick).
+- :func:`keeper`: the card to save for trick five (the top card of a long suit).
+- :func:`basic_play`: a card for the current trick (play low, save the keeper, win trick four
+  cheaply to lead the keeper).
+- :func:`top_sequence_chicago`: whether a hand of top sequences makes a Chicago sure.
+- :func:`best_five`: the discard that leaves the best five of six cards (V-LOCK-6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from chicago.bots.knowledge import Knowledge
+from chicago.cards import Card
+from chicago.poker import Category, evaluate
+from chicago.rules import Rules
+
+__all__ = [
+    "basic_keep",
+    "basic_play",
+    "best_five",
+    "flush_draw",
+    "keeper",
+    "straight_draw",
+    "top_sequence_chicago",
+]
+
+
+def _by_suit(cards: Iterable[Card]) -> dict[int, list[Card]]:
+    suits: dict[int, list[Card]] = {}
+    for card in cards:
+        suits.setdefault(card.suit, []).append(card)
+    return suits
+
+
+def flush_draw(hand: Sequence[Card]) -> tuple[Card, ...] | None:
+    """The four cards of one suit in a five-card hand, if it holds exactly four."""
+    for cards in _by_suit(hand).values():
+        if len(cards) == 4:
+            return tuple(cards)
+    return None
+
+
+def straight_draw(hand: Sequence[Card], *, open_only: bool = True) -> tuple[Card, ...] | None:
+    """Four cards of distinct ranks forming four in a row (open-ended: not ending at the ace
+    or starting at the ace of a wheel), one card per rank; None if there are none."""
+    by_rank: dict[int, Card] = {}
+    for card in sorted(hand, reverse=True):
+        by_rank.setdefault(card.rank, card)
+    ranks = set(by_rank)
+    for low in range(10, 1, -1):
+        run = range(low, low + 4)
+        if all(r in ranks for r in run):
+            if open_only and (low + 3 == 14):
+                continue
+            return tuple(by_rank[r] for r in run)
+    if not open_only and {14, 2, 3, 4} <= ranks:
+        return tuple(by_rank[r] for r in (14, 2, 3, 4))
+    return None
+
+
+def basic_keep(hand: Sequence[Card], rules: Rules, *, last: bool) -> tuple[Card, ...]:
+    """The cards the ``basic`` bot keeps from five; ``last``: this is the last exchange.
+
+    Straights and better are kept whole; trips, two pairs and a pair are kept (a pair with an
+    ace beside it for the last trick); a four-flush is kept over a pair, an open-ended
+    four-straight over a low pair; with nothing, aces (or the single highest card if it is a
+    king or queen) are kept for the last trick.
+    """
+    value = evaluate(hand, rules)
+    category = value.category
+    if category >= Category.STRAIGHT:
+        return tuple(hand)
+    if category in (Category.THREE_OF_A_KIND, Category.TWO_PAIR):
+        size = 3 if category is Category.THREE_OF_A_KIND else 4
+        kept = list(value.cards[:size])
+        if category is Category.THREE_OF_A_KIND and value.cards[size].rank == 14:
+            kept.append(value.cards[size])
+        return tuple(kept)
+    four_flush = flush_draw(hand)
+    open_straight = straight_draw(hand)
+    if category is Category.PAIR:
+        pair_rank = value.cards[0].rank
+        if four_flush is not None and not last:
+            return four_flush
+        if open_straight is not None and pair_rank < 10 and not last:
+            return open_straight
+        kept = list(value.cards[:2])
+        aces = [c for c in value.cards[2:] if c.rank == 14]
+        return tuple(kept + aces[:1])
+    if four_flush is not None:
+        return four_flush
+    if open_straight is not None:
+        return open_straight
+    aces = tuple(c for c in hand if c.rank == 14)
+    if aces:
+        return aces
+    top = max(hand)
+    return (top,) if top.rank >= 12 else ()
+
+
+def keeper(hand: Sequence[Card], gone: int = 0) -> Card:
+    """The card to save for trick five: the top card of the longest suit.
+
+    A suit counts longer when fewer of its cards are unaccounted for elsewhere; among equally
+    long suits the higher top card wins. ``gone`` (a mask) are cards known to be out of play,
+    so a king is as good as an ace once the ace is gone.
+    """
+    suits = _by_suit(hand)
+
+    def strength(card: Card) -> tuple[int, int, int]:
+        higher_out = sum(
+            1 for r in range(card.rank + 1, 15)
+            if not gone >> ((r - 2) * 4 + card.suit) & 1
+            and Card.of(r - 2, card.suit) not in hand
+        )
+        return (-higher_out, len(suits[card.suit]), card.rank)
+
+    tops = [max(cards) for cards in suits.values()]
+    return max(tops, key=strength)
+
+
+def basic_play(k: Knowledge, legal: Sequence[Card]) -> Card:
+    """The ``basic`` bot's card: save the keeper, play low, win trick four cheaply."""
+    if len(legal) == 1:
+        return legal[0]
+    hand = list(k.hand)
+    keep = keeper(hand, k.dead)
+    others = [c for c in legal if c != keep]
+    trick = k.trick
+    if len(hand) == 2:
+        # Trick four: win it with the other card if that is possible, to lead the keeper.
+        if not trick:
+            return others[0] if others else legal[0]
+        led = trick[0][1].suit
+        best = max((c for _, c in trick if c.suit == led), default=trick[0][1])
+        winners = [c for c in others if c.suit == led and c > best]
+        if winners:
+            return min(winners)
+        return min(others) if others else min(legal)
+    if not trick:
+        return min(others, key=lambda c: (c.rank, c.suit)) if others else legal[0]
+    led = trick[0][1].suit
+    following = [c for c in others if c.suit == led]
+    if following:
+        return min(following)
+    if others:
+        suits = _by_suit(hand)
+        return min(others, key=lambda c: (len(suits[c.suit]), c.rank))
+    return min(legal)
+
+
+def top_sequence_chicago(k: Knowledge, *, leads: bool) -> bool:
+    """Whether the hand is all top sequences: in every suit it holds, its cards are the
+    highest ones not known to be out of play; if it does not lead the first trick it must
+    also hold all four suits (any suit may be led to it)."""
+    hand = list(k.hand)
+    suits = _by_suit(hand)
+    if not leads and len(suits) < 4:
+        return False
+    held = k.hand_mask
+    for suit, cards in suits.items():
+        lowest = min(cards).rank
+        for rank in range(lowest + 1, 15):
+            card = (rank - 2) * 4 + suit
+            if not (held | k.dead) >> card & 1:
+                return False
+    return True
+
+
+def best_five(hand: Sequence[Card], rules: Rules) -> Card:
+    """The card to discard from six so that the best five remain (V-LOCK-6)."""
+    def value(card: Card) -> tuple[int, int]:
+        rest = [c for c in hand if c != card]
+        return (evaluate(rest, rules).key, -card.rank)
+    return max(hand, key=value)

@@ -1,0 +1,305 @@
+"""What one seat knows, read from its view: the common ground of every bot.
+
+:func:`knowledge` turns a seat's view (the JSON-able dict of :meth:`chicago.Game.view`) into a
+:class:`Knowledge`: the seat's own cards, the cards it has seen leave play, and for each
+opponent what the table showed of them (exchange counts, announcements, revealed tie-break
+stages, shown hands, face-up one-up cards, voids shown by not following suit, whether they
+are locked). Nothing here reads anything but the view, so nothing hidden can leak into a bot.
+
+>>> from chicago import Game, Rules
+>>> game = Game(Rules.preset("pagat"), players=4, seed=3)
+>>> k = knowledge(game.view(game.to_act))
+>>> len(k.hand), k.players, k.phase
+(5, 4, 'exchange')
+>>> len(k.unseen) == 52 - 5
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from chicago.cards import RANKS, Card, mask_of, parse_cards
+from chicago.poker import Category
+from chicago.rules import Rules
+
+__all__ = ["Claim", "Knowledge", "Opponent", "knowledge", "rank_of_text"]
+
+
+def rank_of_text(letter: str) -> int:
+    """The rank value (2 … 14) of a rank letter of a reveal event (``"T"`` → 10, ``"A"`` → 14)."""
+    return RANKS.index(letter) + 2
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """An announcement that still describes the player's hand.
+
+    The player announced ``category`` in scoring round ``round`` and has exchanged no card
+    since, so the five cards it holds now plus those it played to tricks are exactly of that
+    category, and their tie-break stages start with ``stages`` (the ranks revealed, R-ANN-3).
+    """
+
+    round: int
+    category: Category
+    stages: tuple[int, ...] = ()
+
+
+@dataclass(slots=True)
+class Opponent:
+    """What the table showed of one other seat in the current deal."""
+
+    seat: int
+    locked: bool = False
+    score: int = 0
+    exchanges: list[int] = field(default_factory=list)
+    """Cards exchanged in each exchange round so far (0 for a locked player)."""
+    announcements: dict[int, Category | None] = field(default_factory=dict)
+    """Scoring round → the category announced, or None for a pass."""
+    stages: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """Scoring round → the ranks it revealed in the staged tie-break, in order."""
+    claim: Claim | None = None
+    """The latest announcement that still holds (no exchange since), if any."""
+    known: int = 0
+    """Mask of cards known to be in its hand now (an accepted one-up card kept since)."""
+    shown: tuple[Card, ...] = ()
+    """The last hand it had to show (R-EX-4, a quads reset), if any."""
+    shown_round: int = 0
+    """The exchange round in which it showed that hand (0 if none)."""
+    kept_from_shown: int | None = None
+    """How many of the shown cards it still holds, when no exchange followed (else None)."""
+    voids: int = 0
+    """Suits it showed it has none of (bit ``1 << suit``), by not following suit."""
+    played: tuple[Card, ...] = ()
+    """Cards it played to tricks this deal, in order."""
+    holding: int = 5
+    """How many cards it holds now."""
+    drawn_total: int = 0
+    """Cards it drew in all exchange rounds of this deal."""
+    drawn_last: int = 0
+    """Cards it exchanged in the most recent exchange round it has acted in."""
+
+    @property
+    def exchanged_since_claim(self) -> bool:
+        """Whether it has exchanged since its last announcement (or never announced)."""
+        return self.claim is None
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """Everything one seat knows about the current deal (see :func:`knowledge`)."""
+
+    seat: int
+    players: int
+    rules: Rules
+    phase: str
+    round: int
+    """The current exchange or scoring round, from 1."""
+    dealer: int
+    scores: list[int]
+    locked: list[bool]
+    hand: tuple[Card, ...]
+    discarded: tuple[Card, ...]
+    """The cards this seat discarded this deal."""
+    dead: int
+    """Mask of cards known not to be in any opponent's hand nor in the stock's next draws:
+    every card played, this seat's own discards (unless reshuffled back into the stock),
+    rejected one-up cards."""
+    unseen: tuple[Card, ...]
+    """Cards whose place this seat does not know (not in its hand, not dead)."""
+    opponents: dict[int, Opponent]
+    stock: int
+    discard_pile: int
+    declarer: int | None
+    trick: list[tuple[int, Card]]
+    """The current trick: (seat, card) in playing order."""
+    tricks: list[tuple[int, list[tuple[int, Card]]]]
+    """Completed tricks: (winner, plays)."""
+    trick_number: int
+    exchanges_total: int
+    """Exchange rounds per deal (the rules' ``exchanges``)."""
+    reshuffled: bool = False
+    one_up: tuple[int, Card] | None = None
+    """The face-up one-up card waiting for a decision (seat, card), if any."""
+
+    @property
+    def hand_mask(self) -> int:
+        """This seat's hand as a card mask."""
+        return mask_of(self.hand)
+
+    @property
+    def exchanges_left(self) -> int:
+        """Exchange rounds still to come after the current phase (0 from the Chicago call on)."""
+        if self.phase in ("exchange", "one up"):
+            return self.exchanges_total - self.round
+        if self.phase in ("announce", "quads choice"):
+            return self.exchanges_total - self.round
+        if self.phase == "redeal":
+            return self.exchanges_total
+        return 0
+
+    @property
+    def leader(self) -> int:
+        """The seat that leads (or led) the current trick, or leads the first one."""
+        if self.trick:
+            return self.trick[0][0]
+        if self.tricks:
+            return self.tricks[-1][0]
+        if self.declarer is not None and self.rules.chicago_caller_leads:
+            return self.declarer
+        return (self.dealer + 1) % self.players
+
+    def order_from_dealer(self) -> list[int]:
+        """Seats in turn order, from the dealer's left to the dealer (R-PHASE-2)."""
+        return [(self.dealer + 1 + i) % self.players for i in range(self.players)]
+
+    def to_speak_after(self) -> list[int]:
+        """Seats that act after this one in the current round (turn order from the dealer's
+        left)."""
+        order = self.order_from_dealer()
+        return order[order.index(self.seat) + 1 :]
+
+
+def _cards(texts: Sequence[str]) -> tuple[Card, ...]:
+    return parse_cards(list(texts)) if texts else ()
+
+
+def knowledge(view: dict[str, Any]) -> Knowledge:
+    """What the seat of ``view`` knows about the current deal, from the view alone."""
+    seat = view["seat"]
+    if seat is None:
+        raise ValueError("a spectator's view has no seat: bots need a seat's view")
+    players = int(view["players"])
+    rules = Rules.from_dict(view["rules"])
+    hand = _cards(view["hand"])
+    discarded = _cards(view.get("discarded", []))
+    opponents = {
+        s: Opponent(seat=s, locked=bool(view["locked"][s]), score=int(view["scores"][s]))
+        for s in range(players)
+        if s != seat
+    }
+    exchanges: list[list[int]] = view.get("exchanges", [])
+    for opp in opponents.values():
+        opp.exchanges = [int(r[opp.seat]) for r in exchanges]
+
+    # Walk the events in order: exchanges, announcements, reveals, shows, one-up cards.
+    reshuffled = False
+    rejected = 0
+    exchange_seen: dict[int, list[int]] = {s: [] for s in opponents}
+    claims: dict[int, Claim | None] = dict.fromkeys(opponents)
+    accepted: dict[int, int] = dict.fromkeys(opponents, 0)
+    own_discards = 0
+    exchange_round = 1
+    for event in view.get("events", []):
+        kind = event.get("type")
+        who = event.get("seat")
+        if kind == "reshuffle":
+            reshuffled = True
+            own_discards = 0  # they went back into the stock (R-EX-2)
+            rejected = 0
+        elif kind == "exchanged" and who == seat:
+            own_discards |= mask_of(_cards(event.get("discarded", [])))
+        elif kind == "exchange" and who in opponents:
+            count = int(event.get("discarded", 0))
+            opp = opponents[who]
+            exchange_seen[who].append(count)
+            opp.drawn_last = count
+            if not event.get("locked"):
+                opp.drawn_total += count
+            if count:
+                claims[who] = None
+                accepted[who] = 0
+                if opp.shown and opp.shown_round == exchange_round:
+                    opp.kept_from_shown = max(0, len(opp.shown) - count)
+                elif opp.shown:
+                    opp.kept_from_shown = None
+        elif kind == "round_result":
+            exchange_round = int(event.get("round", 0)) + 1
+        elif kind == "announce" and who in opponents:
+            category = Category[event["category"]]
+            rnd = int(event["round"])
+            opponents[who].announcements[rnd] = category
+            claims[who] = Claim(rnd, category)
+        elif kind == "pass" and who in opponents and "round" in event:
+            opponents[who].announcements[int(event["round"])] = None
+        elif kind == "reveal" and who in opponents and "rank" in event:
+            opp = opponents[who]
+            rnd = max(opp.announcements) if opp.announcements else 0
+            stages = (*opp.stages.get(rnd, ()), rank_of_text(str(event["rank"])))
+            opp.stages[rnd] = stages
+            claim = claims[who]
+            if claim is not None and claim.round == rnd:
+                claims[who] = Claim(claim.round, claim.category, stages)
+        elif kind == "show" and who in opponents:
+            opp = opponents[who]
+            opp.shown = _cards(event.get("cards", []))
+            opp.shown_round = exchange_round
+            opp.kept_from_shown = len(opp.shown)
+        elif kind == "one_up_choice" and who in opponents:
+            card = Card(str(event["card"]))
+            if event.get("accepted"):
+                accepted[who] = 1 << card
+            else:
+                rejected |= 1 << card
+        elif kind == "one_up_choice" and who == seat and not event.get("accepted"):
+            rejected |= 1 << Card(str(event["card"]))
+
+    for s, opp in opponents.items():
+        opp.claim = claims[s]
+        opp.known = accepted[s]
+
+    trick = [(int(p["seat"]), Card(str(p["card"]))) for p in view.get("trick", [])]
+    tricks = [
+        (int(t["winner"]), [(int(p["seat"]), Card(str(p["card"]))) for p in t["cards"]])
+        for t in view.get("tricks", [])
+    ]
+    played_mask = 0
+    for _, plays in [*tricks, (None, trick)]:
+        if not plays:
+            continue
+        led = plays[0][1] & 3
+        for who, card in plays:
+            played_mask |= 1 << card
+            if who in opponents and card & 3 != led:
+                opponents[who].voids |= 1 << led
+    for opp in opponents.values():
+        opp.known &= ~played_mask
+    for s, pile in enumerate(view.get("played", [])):
+        if s in opponents:
+            opponents[s].played = _cards(pile)
+            opponents[s].holding = 5 - len(pile)
+    if rules.lock_six and view["phase"] in ("exchange", "redeal") and exchange_round == 1:
+        for opp in opponents.values():
+            if opp.locked and not exchange_seen[opp.seat]:
+                opp.holding = 6
+
+    dead = played_mask | own_discards | rejected
+    hand_mask = mask_of(hand)
+    unseen = tuple(Card(c) for c in range(52) if not (hand_mask | dead) >> c & 1)
+    one_up = view.get("one_up")
+    return Knowledge(
+        seat=seat,
+        players=players,
+        rules=rules,
+        phase=str(view["phase"]),
+        round=int(view.get("round", 1)),
+        dealer=int(view["dealer"]),
+        scores=[int(s) for s in view["scores"]],
+        locked=[bool(x) for x in view["locked"]],
+        hand=hand,
+        discarded=discarded,
+        dead=dead,
+        unseen=unseen,
+        opponents=opponents,
+        stock=int(view.get("stock", 0)),
+        discard_pile=int(view.get("discard_pile", 0)),
+        declarer=view.get("chicago"),
+        trick=trick,
+        tricks=tricks,
+        trick_number=int(view.get("trick_number", 0)),
+        exchanges_total=rules.exchanges,
+        reshuffled=reshuffled,
+        one_up=(int(one_up["seat"]), Card(str(one_up["card"]))) if one_up else None,
+    )

@@ -1,0 +1,306 @@
+"""Determinization: deal the hidden cards in a way consistent with everything public.
+
+A search bot does not know the other hands. It samples them many times ("determinizes") and
+solves each sample as if every card were face up. Each sample must agree with what the table
+has shown (see :class:`~chicago.bots.knowledge.Knowledge`):
+
+- cards the seat has seen leave play (played, its own discards, rejected one-up cards) are in
+  no hand; an accepted one-up card is in its taker's hand (if not exchanged since);
+- a player who announced a category and has exchanged nothing since holds exactly that
+  category (counting the cards it has played to tricks since), and its hand starts with the
+  ranks it revealed in the tie-break (R-ANN-1, R-ANN-3);
+- a player who had to show its hand (R-EX-4) and then exchanged ``k`` cards still holds
+  ``5 - k`` of the shown cards (if it has not exchanged again);
+- a player who did not follow suit holds no card of that suit (R-TRICK-2);
+- each hand has the right number of cards.
+
+Hands are built constrained players first; a claimed category is built from its defining
+cards (the revealed ranks when known) and checked with the evaluator, so rare categories do
+not need blind rejection. If a sample cannot be completed in a few tries (it always can when
+the constraints are consistent, except in freak cases) the softest constraint is dropped.
+
+>>> import random
+>>> from chicago import Game, Rules
+>>> from chicago.bots.knowledge import knowledge
+>>> game = Game(Rules.preset("pagat"), players=4, seed=3)
+>>> k = knowledge(game.view(game.to_act))
+>>> hands = sample_hands(k, random.Random(1))
+>>> [h.bit_count() for h in hands], hands[k.seat] == k.hand_mask
+([5, 5, 5, 5], True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from chicago.bots.knowledge import Claim, Knowledge, Opponent
+from chicago.cards import Card
+from chicago.poker import Category, evaluate
+from chicago.rules import Rules
+
+__all__ = ["consistent", "sample_hands", "sample_many"]
+
+_SUIT_BITS = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
+
+# The groups of equal ranks that make each category, in tie-break order.
+_GROUPS: dict[Category, tuple[int, ...]] = {
+    Category.PAIR: (2,),
+    Category.TWO_PAIR: (2, 2),
+    Category.THREE_OF_A_KIND: (3,),
+    Category.FULL_HOUSE: (3, 2),
+    Category.FOUR_OF_A_KIND: (4,),
+}
+_CLAIM_TRIES = 60
+_SAMPLE_TRIES = 20
+
+
+def _card(rank: int, suit: int) -> int:
+    """The card id of rank value ``rank`` (1 or 14 = ace) and suit index ``suit``."""
+    return ((rank - 2) if rank >= 2 else 12) * 4 + suit
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _matches(cards: Sequence[int], claim: Claim, rules: Rules) -> bool:
+    value = evaluate([Card(c) for c in cards], rules)
+    return value.category == claim.category and value.ranks[: len(claim.stages)] == claim.stages
+
+
+def _propose(
+    available: int, fixed: list[int], claim: Claim, rng: random.Random
+) -> list[int] | None:
+    """Defining cards of the claimed category (fixed cards included where they fit)."""
+    category = claim.category
+    stages = claim.stages
+    chosen: set[int] = set(fixed)
+    pool = available | sum(1 << c for c in fixed)
+    groups = _GROUPS.get(category)
+    if groups is not None:
+        used_ranks: list[int] = []
+        for index, size in enumerate(groups):
+            if index < len(stages):
+                rank = stages[index]
+            else:
+                options = [
+                    r for r in range(2, 15)
+                    if r not in used_ranks
+                    and sum(1 for s in range(4) if pool >> _card(r, s) & 1) >= size
+                ]
+                if not options:
+                    return None
+                rank = rng.choice(options)
+            used_ranks.append(rank)
+            have = [c for c in chosen if (c >> 2) + 2 == rank]
+            free = [_card(rank, s) for s in range(4) if available >> _card(rank, s) & 1]
+            free = [c for c in free if c not in chosen]
+            missing = size - len(have)
+            if missing < 0 or len(free) < missing:
+                return None
+            chosen.update(rng.sample(free, missing))
+        kickers = stages[len(groups):]
+        for rank in kickers:
+            if any((c >> 2) + 2 == rank for c in chosen):
+                continue
+            free = [_card(rank, s) for s in range(4) if available >> _card(rank, s) & 1]
+            free = [c for c in free if c not in chosen]
+            if not free:
+                return None
+            chosen.add(rng.choice(free))
+        return list(chosen)
+    straight = category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH)
+    flush = category in (Category.FLUSH, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH)
+    suits = [0, 1, 2, 3]
+    if flush:
+        fixed_suits = {c & 3 for c in fixed}
+        if len(fixed_suits) > 1:
+            return None
+        suits = list(fixed_suits) if fixed_suits else [
+            s for s in range(4) if (pool & _SUIT_BITS[s]).bit_count() >= 5
+        ]
+        if not suits:
+            return None
+    suit = rng.choice(suits)
+    if straight:
+        if category is Category.ROYAL_FLUSH:
+            top = 14
+        elif stages:
+            top = stages[0]
+        else:
+            top = rng.randrange(5, 15)
+        for rank in range(top - 4, top + 1):
+            r = 14 if rank == 1 else rank
+            if any((c >> 2) + 2 == r for c in chosen):
+                continue
+            options = [s for s in (suits if flush else range(4)) if available >> _card(r, s) & 1]
+            if flush:
+                options = [s for s in options if s == suit]
+            if not options:
+                return None
+            chosen.add(_card(r, rng.choice(options)))
+        return list(chosen)
+    # A plain flush: the revealed ranks, then any others of the suit.
+    for rank in stages:
+        if any((c >> 2) + 2 == rank for c in chosen):
+            continue
+        card = _card(rank, suit)
+        if not available >> card & 1:
+            return None
+        chosen.add(card)
+    free = [c for c in _bits(available & _SUIT_BITS[suit]) if c not in chosen]
+    missing = 5 - len(chosen)
+    if missing > len(free):
+        return None
+    chosen.update(rng.sample(free, missing))
+    return list(chosen)
+
+
+def _claimed_hidden(
+    available: int, fixed: list[int], need: int, claim: Claim, rules: Rules,
+    rng: random.Random,
+) -> list[int] | None:
+    """``need`` hidden cards that with ``fixed`` make the claimed hand, or None."""
+    for _ in range(_CLAIM_TRIES):
+        core = _propose(available, fixed, claim, rng)
+        if core is None or len(core) > len(fixed) + need:
+            continue
+        hidden = [c for c in core if c not in fixed]
+        rest = [c for c in _bits(available) if c not in core]
+        missing = need - len(hidden)
+        if missing > len(rest):
+            continue
+        hidden += rng.sample(rest, missing)
+        if len(fixed) + len(hidden) == 5 and _matches(fixed + hidden, claim, rules):
+            return hidden
+    return None
+
+
+def _order(k: Knowledge) -> list[Opponent]:
+    """Opponents, most constrained first."""
+    def weight(opp: Opponent) -> tuple[int, int, int, int]:
+        return (
+            0 if opp.claim is not None else 1,
+            0 if opp.shown and opp.kept_from_shown is not None else 1,
+            -opp.voids.bit_count(),
+            opp.seat,
+        )
+    return sorted(k.opponents.values(), key=weight)
+
+
+def _void_mask(voids: int) -> int:
+    mask = 0
+    for s in range(4):
+        if voids >> s & 1:
+            mask |= _SUIT_BITS[s]
+    return mask
+
+
+def _try_sample(k: Knowledge, rng: random.Random, strict: int) -> list[int] | None:
+    """One sample; ``strict`` 2 keeps every constraint, 1 drops claims and shows, 0 voids too."""
+    pool = 0
+    for card in k.unseen:
+        pool |= 1 << card
+    for opp in k.opponents.values():
+        pool &= ~opp.known
+    hands = [0] * k.players
+    hands[k.seat] = k.hand_mask
+    for opp in _order(k):
+        known = opp.known
+        need = opp.holding - known.bit_count()
+        allowed = pool & ~_void_mask(opp.voids) if strict >= 1 else pool
+        hidden: list[int] | None = None
+        if strict >= 2 and opp.claim is not None and opp.holding + len(opp.played) == 5:
+            fixed = [*map(int, opp.played), *_bits(known)]
+            hidden = _claimed_hidden(allowed, fixed, need, opp.claim, k.rules, rng)
+            if hidden is None:
+                return None
+            if opp.shown and opp.kept_from_shown is not None:
+                held = set(hidden) | set(fixed)
+                if sum(1 for c in opp.shown if c in held) != opp.kept_from_shown:
+                    return None
+        elif strict >= 2 and opp.shown and opp.kept_from_shown is not None:
+            shown = [int(c) for c in opp.shown]
+            kept_played = [c for c in shown if c in opp.played]
+            candidates = [c for c in shown if allowed >> c & 1 and not known >> c & 1]
+            keep = opp.kept_from_shown - len(kept_played) - sum(
+                1 for c in shown if known >> c & 1
+            )
+            if keep < 0 or keep > len(candidates) or keep > need:
+                return None
+            hidden = rng.sample(candidates, keep)
+            for c in shown:
+                pool &= ~(1 << c)  # the shown cards not kept went to the discard pile
+            allowed &= pool
+            rest = _bits(allowed & ~sum(1 << c for c in hidden))
+            if need - keep > len(rest):
+                return None
+            hidden += rng.sample(rest, need - keep)
+        else:
+            cards = _bits(allowed)
+            if need > len(cards):
+                return None
+            hidden = rng.sample(cards, need)
+        mask = known
+        for c in hidden:
+            mask |= 1 << c
+        pool &= ~mask
+        hands[opp.seat] = mask
+    return hands
+
+
+def sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
+    """One determinization: a card mask per seat of the cards each holds now.
+
+    The seat's own hand is its real hand; every other hand is drawn from the cards the seat
+    has not seen, consistent with the public information (see the module docstring).
+    """
+    for strict in (2, 1, 0):
+        for _ in range(_SAMPLE_TRIES if strict else 1):
+            hands = _try_sample(k, rng, strict)
+            if hands is not None:
+                return hands
+    raise ValueError("no deal of the hidden cards fits what this seat knows")
+
+
+def sample_many(k: Knowledge, rng: random.Random, count: int) -> list[list[int]]:
+    """``count`` independent determinizations (see :func:`sample_hands`)."""
+    return [sample_hands(k, rng) for _ in range(count)]
+
+
+def consistent(k: Knowledge, hands: Sequence[int]) -> list[str]:
+    """The ways a deal of hands breaks what the seat knows (empty when it fits): for tests."""
+    problems: list[str] = []
+    seen = 0
+    for seat, hand in enumerate(hands):
+        if hand & seen:
+            problems.append(f"seat {seat} holds a card held twice")
+        seen |= hand
+    if hands[k.seat] != k.hand_mask:
+        problems.append("own hand differs")
+    for opp in k.opponents.values():
+        hand = hands[opp.seat]
+        if hand.bit_count() != opp.holding:
+            problems.append(f"seat {opp.seat} holds {hand.bit_count()} cards, not {opp.holding}")
+        if hand & k.dead:
+            problems.append(f"seat {opp.seat} holds a dead card")
+        if hand & _void_mask(opp.voids):
+            problems.append(f"seat {opp.seat} holds a card of a suit it showed void")
+        if opp.known & ~hand:
+            problems.append(f"seat {opp.seat} lacks its known one-up card")
+        if opp.claim is not None and opp.holding + len(opp.played) == 5:
+            cards = [*map(int, opp.played), *_bits(hand)]
+            if not _matches(cards, opp.claim, k.rules):
+                problems.append(f"seat {opp.seat} does not hold its claim {opp.claim}")
+        if opp.shown and opp.kept_from_shown is not None:
+            held = sum(1 for c in opp.shown if hand >> c & 1 or c in opp.played)
+            if held != opp.kept_from_shown:
+                problems.append(f"seat {opp.seat} keeps {held} shown cards, not "
+                                f"{opp.kept_from_shown}")
+    return problems

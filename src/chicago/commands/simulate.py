@@ -1,0 +1,136 @@
+"""Fair matches between bots: duplicate play, a table of results per bot.
+
+Every deal sequence is played once per rotation of the seats, so each bot plays every seat
+on the same cards; each seat draws from its own queue of the stock (see docs/BOTS.md).
+
+Examples:
+  chicago simulate --bots expert,basic,basic,basic --games 200
+  chicago simulate --bots basic,random,random,random --games 1000 --jobs 2 --json
+  chicago simulate --bots ev,basic,basic --rules wikipedia --set lock_at=45 --seed 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rich import box
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
+
+from chicago.commands._options import add_rules_arguments, rules_from_args
+from chicago.sim import MatchResult, run_match, split_specs
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``chicago simulate``."""
+    parser.add_argument(
+        "--bots", required=True, metavar="SPECS",
+        help="one bot spec per seat, separated by commas: random, basic, ev, expert, "
+        "expert:budget=0.2 …",
+    )
+    parser.add_argument(
+        "--games", type=int, default=100,
+        help="games to play (rounded up to whole sets, one game per seat rotation; "
+        "default 100)",
+    )
+    add_rules_arguments(parser)
+    parser.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="worker processes (same results for any number)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument(
+        "--no-progress", action="store_true", help="no progress bar on stderr"
+    )
+
+
+def _fail(message: str) -> int:
+    print(f"chicago simulate: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the match, then print a table (or JSON); exit code 2 for bad input."""
+    try:
+        rules = rules_from_args(args)
+        specs = split_specs(args.bots)
+        if args.games < 1:
+            raise ValueError(f"--games must be at least 1, not {args.games}")
+        if args.jobs < 1:
+            raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
+        n = len(specs)
+        if not rules.min_players <= n <= rules.max_players:
+            raise ValueError(
+                f"{n} bots given; these rules allow {rules.min_players}-{rules.max_players}"
+            )
+        from chicago.bots import make_bot
+
+        for spec in specs:
+            make_bot(spec)
+    except ValueError as exc:
+        return _fail(str(exc))
+    total = -(-args.games // n) * n
+    stderr = Console(stderr=True)
+    show = not args.no_progress
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=stderr,
+        disable=not show,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("games", total=total)
+        result = run_match(
+            specs, args.games, rules, seed=args.seed, jobs=args.jobs,
+            progress=lambda k: progress.advance(task, k),
+        )
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return 0
+    Console().print(_table(result, rules.preset_name, args.seed))
+    return 0
+
+
+def _table(result: MatchResult, preset: str, seed: int) -> Table:
+    games = len(result.games)
+    capped = sum(1 for g in result.games if g.capped)
+    caption = (
+        f"{games} duplicate games, rules {preset}, seed {seed}. Wins: games won (ties "
+        "shared), 95% Wilson interval. pts/deal: mean points per deal. Rating: OpenSkill "
+        "mean ± sigma."
+    )
+    if capped:
+        caption += f" {capped} games stopped at the deal cap."
+    table = Table(title="chicago simulate", caption=caption, box=box.SIMPLE_HEAD)
+    for name, justify in (
+        ("seat", "right"), ("bot", "left"), ("wins", "right"), ("win %", "right"),
+        ("95% CI", "right"), ("pts/deal", "right"), ("Chicago", "right"),
+        ("made", "right"), ("ann. wins", "right"), ("last tricks", "right"),
+        ("rating", "right"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for index, b in enumerate(result.bots):
+        made = f"{b.chicago_made} ({b.chicago_made / b.chicago_calls:.0%})" if (
+            b.chicago_calls
+        ) else "-"
+        table.add_row(
+            str(index + 1),
+            b.bot,
+            f"{b.wins:g}",
+            f"{b.win_rate:.1%}",
+            f"{b.ci95[0]:.1%}-{b.ci95[1]:.1%}",
+            f"{b.points_per_deal:.2f}",
+            str(b.chicago_calls),
+            made,
+            str(b.announce_wins),
+            str(b.last_tricks),
+            f"{b.rating:.1f} ± {b.rating_sigma:.1f}",
+        )
+    return table

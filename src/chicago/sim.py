@@ -1,0 +1,461 @@
+"""Fair bot matches: duplicate play, per-seat stocks, statistics and ratings (pure: no output).
+
+:func:`run_match` plays games between bots given by their specs (``"expert"``, ``"basic"``,
+``"cmd:python bot.py"`` …), one bot per seat, and sums up each bot's results.
+
+Duplicate play
+    Games come in *sets*, one game per rotation of the seats: in rotation ``r`` the bot
+    listed ``i``-th sits at seat ``(i + r) % players``. Every game of a set uses the same
+    seed, so the same first dealer and the same cards: each bot plays every seat on the same
+    deals, which removes most of the seat and card luck from the comparison.
+
+A stock ordered per seat
+    With one shared stock, a player who discards one card more shifts every later player's
+    draws by one card, so the duplicate games would drift apart at the first different
+    discard. Instead the stock of every deal is cut into one *draw queue per seat*: the card
+    after the deal goes to the queue of the dealer's left, the next to the next seat, and so
+    on round the table. A player draws from the front of its own queue; only when that is
+    empty does it take cards from the back of the longest other queue (so the others' next
+    cards stay where they were); only when the whole stock is empty is the discard pile
+    reshuffled (R-EX-2, from the game's seed). So a seat's draws depend only on its own
+    discards unless the stock runs short. The deck of each deal comes from the match seed,
+    the set and the deal number, so it is the same in every rotation however long the
+    previous deals took. This is done by :class:`DuplicateGame`, a :class:`~chicago.Game`
+    whose dealing and drawing follow these queues and that is otherwise the engine unchanged.
+
+Determinism
+    Every random choice comes from seeds derived from the match seed, the set, the rotation
+    and the seat, never from the clock or the process; sets are independent, so splitting
+    them over ``jobs`` worker processes gives the same results as one process.
+
+A game that reaches ``deal_cap`` deals (bots that never finish) is stopped and counted as
+won by its top scorers (``capped`` in its result).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from chicago.bots.base import Bot, make_bot
+from chicago.cards import DECK, Card
+from chicago.engine.actions import Action
+from chicago.engine.game import Game, IllegalAction
+from chicago.rules import Rules
+
+__all__ = [
+    "COUNTERS",
+    "BotSummary",
+    "DuplicateGame",
+    "GameResult",
+    "MatchResult",
+    "deal_deck",
+    "play_game",
+    "run_match",
+    "split_specs",
+    "summarize",
+    "wilson_interval",
+]
+
+DEFAULT_DEAL_CAP = 400
+"""Deals after which a game is stopped (its top scorers win)."""
+
+COUNTERS = (
+    "deals",
+    "points",
+    "chicago_calls",
+    "chicago_made",
+    "announce_wins",
+    "showdown_wins",
+    "last_tricks",
+    "decisions",
+    "illegal",
+)
+"""The counters every game keeps per bot (more may be added by other code)."""
+
+_MIX = 0x9E3779B97F4A7C15
+
+
+def _derive(*parts: int) -> int:
+    """A 64-bit seed derived from integers, the same in every process and Python run."""
+    value = 0x2545F4914F6CDD1D
+    for part in parts:
+        value = (value ^ (part & 0xFFFFFFFFFFFFFFFF)) * _MIX & 0xFFFFFFFFFFFFFFFF
+        value ^= value >> 31
+    return value
+
+
+def deal_deck(deck_seed: int, deal_index: int) -> list[Card]:
+    """The shuffled deck of deal ``deal_index`` (0-based) of a set with ``deck_seed``."""
+    deck = list(DECK)
+    random.Random(_derive(deck_seed, deal_index)).shuffle(deck)
+    return deck
+
+
+class DuplicateGame(Game):
+    """A game whose decks come from ``deck_seed`` deal by deal and whose stock is drawn in
+    per-seat queues (see the module docstring); in every other way the engine's game."""
+
+    def __init__(
+        self, rules: Rules, players: int, *, seed: int, deck_seed: int
+    ) -> None:
+        self._deck_seed = deck_seed
+        self._queues: dict[int, list[Card]] = {}
+        super().__init__(rules, players, seed=seed)
+
+    def _start_deal(self) -> None:
+        index = self.deal_number
+        if index >= len(self._decks):
+            self._decks = (*self._decks, tuple(deal_deck(self._deck_seed, index)))
+        super()._start_deal()
+        rest = self._stock[::-1]  # the engine keeps the next card last
+        n = self.players
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
+        self._queues = {seat: rest[i::n] for i, seat in enumerate(order)}
+
+    def _draw(self, count: int) -> list[Card]:
+        seat = self.to_act
+        drawn: list[Card] = []
+        for _ in range(count):
+            if not self._stock:
+                self._reshuffle()
+                self._queues = {}
+            if not self._queues:
+                drawn.append(self._stock.pop())
+                continue
+            own = self._queues.get(seat) if seat is not None else None
+            if own:
+                card = own.pop(0)
+            else:
+                donor = max(
+                    (s for s in self._queues if self._queues[s]),
+                    key=lambda s: (len(self._queues[s]), -((s - (seat or 0)) % self.players)),
+                )
+                card = self._queues[donor].pop()
+            self._stock.remove(card)
+            drawn.append(card)
+        return drawn
+
+
+@dataclass
+class GameResult:
+    """One finished game, by bot index (the bot's place in the list of specs)."""
+
+    set: int
+    rotation: int
+    seats: list[int]
+    """``seats[seat]`` is the index of the bot that sat there."""
+    winners: list[int]
+    """Indices of the winning bots."""
+    scores: list[int]
+    """Final score of each bot."""
+    deals: int
+    capped: bool = False
+    counters: list[dict[str, int]] = field(default_factory=list)
+    """Per bot: a dict of counters (see :data:`COUNTERS`; extensible)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {
+            "set": self.set,
+            "rotation": self.rotation,
+            "seats": self.seats,
+            "winners": self.winners,
+            "scores": self.scores,
+            "deals": self.deals,
+            "capped": self.capped,
+            "counters": self.counters,
+        }
+
+
+def split_specs(text: str) -> list[str]:
+    """The bot specs of ``--bots``: split on commas, blanks trimmed (a spec may hold a colon
+    and options, ``cmd:python bot.py``)."""
+    specs = [part.strip() for part in text.split(",")]
+    if not specs or any(not s for s in specs):
+        raise ValueError(f"--bots needs bot specs separated by commas, not {text!r}")
+    return specs
+
+
+def _collect(game: Game, seats: list[int], counters: list[dict[str, int]]) -> None:
+    """Add the game's events to the bots' counters."""
+    for deal in game.deal_history:
+        for seat, points in enumerate(deal["points"]):
+            counters[seats[seat]]["points"] += points
+            counters[seats[seat]]["deals"] += 1
+    for event in game.events:
+        if event.audience is not None:
+            continue
+        data = event.data
+        kind = data["type"]
+        if kind == "chicago" and data.get("declared"):
+            counters[seats[data["seat"]]]["chicago_calls"] += 1
+        elif kind == "chicago_result" and data.get("made"):
+            counters[seats[data["seat"]]]["chicago_made"] += 1
+        elif kind == "round_result" and data.get("winner") is not None and data.get("points"):
+            counters[seats[data["winner"]]]["announce_wins"] += 1
+        elif kind == "showdown" and data.get("winner") is not None and data.get("points"):
+            counters[seats[data["winner"]]]["showdown_wins"] += 1
+        elif kind == "trick" and data.get("trick") == 5:
+            counters[seats[data["winner"]]]["last_tricks"] += 1
+
+
+def play_game(
+    bots: Sequence[Bot],
+    rules: Rules,
+    *,
+    seed: int,
+    set_index: int = 0,
+    rotation: int = 0,
+    deal_cap: int = DEFAULT_DEAL_CAP,
+) -> GameResult:
+    """One duplicate game: bot ``i`` sits at seat ``(i + rotation) % n``."""
+    n = len(bots)
+    game_seed = _derive(seed, set_index, 1)
+    deck_seed = _derive(seed, set_index, 2)
+    game = DuplicateGame(rules, n, seed=game_seed, deck_seed=deck_seed)
+    seats = [(seat - rotation) % n for seat in range(n)]
+    rngs = [random.Random(_derive(seed, set_index, 3, i)) for i in range(n)]
+    counters = [dict.fromkeys(COUNTERS, 0) for _ in range(n)]
+    capped = False
+    while not game.is_over:
+        if game.deal_number > deal_cap:
+            capped = True
+            break
+        seat = game.to_act
+        assert seat is not None
+        index = seats[seat]
+        legal = game.legal_actions()
+        action: Action | str = bots[index].decide(game.view(seat), legal, rngs[index])
+        counters[index]["decisions"] += 1
+        try:
+            game.apply(action)
+        except IllegalAction:
+            counters[index]["illegal"] += 1
+            game.apply(legal[0])
+    _collect(game, seats, counters)
+    scores = [0] * n
+    for seat in range(n):
+        scores[seats[seat]] = game.scores[seat]
+    if capped:
+        best = max(game.scores)
+        winners = [seats[s] for s in range(n) if game.scores[s] == best]
+    else:
+        winners = [seats[s] for s in game.winners]
+    return GameResult(
+        set=set_index,
+        rotation=rotation,
+        seats=seats,
+        winners=sorted(winners),
+        scores=scores,
+        deals=game.deal_number,
+        capped=capped,
+        counters=counters,
+    )
+
+
+def _play_sets(
+    specs: Sequence[str], rules_data: dict[str, Any], seed: int, sets: Sequence[int],
+    deal_cap: int,
+) -> list[GameResult]:
+    """Every rotation of the given sets, in order (runs in a worker process)."""
+    rules = Rules.from_dict(rules_data)
+    bots = [make_bot(spec) for spec in specs]
+    results = []
+    for set_index in sets:
+        for rotation in range(len(specs)):
+            results.append(
+                play_game(bots, rules, seed=seed, set_index=set_index, rotation=rotation,
+                          deal_cap=deal_cap)
+            )
+    return results
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.959963984540054) -> tuple[
+    float, float
+]:
+    """The Wilson score interval (95% by default) of a proportion."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class BotSummary:
+    """One bot's results over a match."""
+
+    bot: str
+    games: int
+    wins: float
+    """Games won; a game won by k tied bots counts 1/k for each."""
+    win_rate: float
+    ci95: tuple[float, float]
+    points_per_deal: float
+    chicago_calls: int
+    chicago_made: int
+    announce_wins: int
+    showdown_wins: int
+    last_tricks: int
+    rating: float
+    """OpenSkill (Plackett-Luce) mean rating after the whole match, games in order."""
+    rating_sigma: float
+    counters: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form (the ``--json`` entry of ``chicago simulate``)."""
+        return {
+            "bot": self.bot,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "ci95": list(self.ci95),
+            "points_per_deal": self.points_per_deal,
+            "chicago_calls": self.chicago_calls,
+            "chicago_made": self.chicago_made,
+            "chicago_rate": (self.chicago_made / self.chicago_calls
+                             if self.chicago_calls else None),
+            "announce_wins": self.announce_wins,
+            "showdown_wins": self.showdown_wins,
+            "last_tricks": self.last_tricks,
+            "rating": self.rating,
+            "rating_sigma": self.rating_sigma,
+            "counters": dict(self.counters),
+        }
+
+
+@dataclass
+class MatchResult:
+    """A whole match: every game's result and each bot's summary."""
+
+    specs: list[str]
+    games: list[GameResult]
+    bots: list[BotSummary]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"games": N, "bots": [...]}`` as ``chicago simulate --json`` prints it."""
+        return {
+            "games": len(self.games),
+            "capped": sum(1 for g in self.games if g.capped),
+            "bots": [b.to_dict() for b in self.bots],
+        }
+
+
+def summarize(specs: Sequence[str], games: Sequence[GameResult]) -> list[BotSummary]:
+    """Each bot's totals, win interval and OpenSkill rating over ``games`` (in order)."""
+    from openskill.models import PlackettLuce
+
+    n = len(specs)
+    model = PlackettLuce()
+    ratings = [model.rating(name=str(i)) for i in range(n)]
+    totals = [dict.fromkeys(COUNTERS, 0) for _ in range(n)]
+    wins = [0.0] * n
+    for result in games:
+        for i in range(n):
+            for key, value in result.counters[i].items():
+                totals[i][key] = totals[i].get(key, 0) + value
+        for w in result.winners:
+            wins[w] += 1 / len(result.winners)
+        # Rank: winners first, then by final score.
+        order = sorted(
+            range(n), key=lambda i: (0 if i in result.winners else 1, -result.scores[i])
+        )
+        ranks = [0] * n
+        place = 0
+        previous: tuple[int, int] | None = None
+        for position, i in enumerate(order):
+            key = (0 if i in result.winners else 1, -result.scores[i])
+            if key != previous:
+                place = position + 1
+                previous = key
+            ranks[i] = place
+        rated = model.rate([[r] for r in ratings], ranks=ranks)
+        ratings = [team[0] for team in rated]
+    count = len(games)
+    summaries = []
+    for i, spec in enumerate(specs):
+        t = totals[i]
+        summaries.append(
+            BotSummary(
+                bot=spec,
+                games=count,
+                wins=wins[i],
+                win_rate=wins[i] / count if count else 0.0,
+                ci95=wilson_interval(wins[i], count),
+                points_per_deal=t["points"] / t["deals"] if t["deals"] else 0.0,
+                chicago_calls=t["chicago_calls"],
+                chicago_made=t["chicago_made"],
+                announce_wins=t["announce_wins"],
+                showdown_wins=t["showdown_wins"],
+                last_tricks=t["last_tricks"],
+                rating=float(ratings[i].mu),
+                rating_sigma=float(ratings[i].sigma),
+                counters=t,
+            )
+        )
+    return summaries
+
+
+def run_match(
+    specs: Sequence[str],
+    games: int,
+    rules: Rules | None = None,
+    *,
+    seed: int = 0,
+    jobs: int = 1,
+    deal_cap: int = DEFAULT_DEAL_CAP,
+    progress: Callable[[int], None] | None = None,
+) -> MatchResult:
+    """Play ``games`` duplicate games (rounded up to whole sets of one game per rotation).
+
+    ``specs`` gives one bot per seat (2 to 6, as the rules allow); ``jobs`` worker processes
+    share the sets; the results are the same for any ``jobs``. ``progress(k)`` is called as
+    k more games finish.
+    """
+    specs = list(specs)
+    rules = rules if rules is not None else Rules.preset("pagat")
+    n = len(specs)
+    if not rules.min_players <= n <= rules.max_players:
+        raise ValueError(
+            f"{n} bots given, but these rules allow {rules.min_players}-{rules.max_players} "
+            "players"
+        )
+    if games < 1:
+        raise ValueError(f"games must be at least 1, not {games}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    for spec in specs:
+        make_bot(spec)  # fail early on an unknown spec
+    sets = math.ceil(games / n)
+    rules_data = rules.to_dict()
+    results: list[GameResult] = []
+    if jobs == 1 or sets == 1:
+        for set_index in range(sets):
+            batch = _play_sets(specs, rules_data, seed, [set_index], deal_cap)
+            results.extend(batch)
+            if progress is not None:
+                progress(len(batch))
+    else:
+        chunk = max(1, min(8, sets // (jobs * 4) or 1))
+        chunks = [list(range(i, min(sets, i + chunk))) for i in range(0, sets, chunk)]
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {
+                pool.submit(_play_sets, specs, rules_data, seed, c, deal_cap): index
+                for index, c in enumerate(chunks)
+            }
+            batches: dict[int, list[GameResult]] = {}
+            for future in as_completed(futures):
+                batch = future.result()
+                batches[futures[future]] = batch
+                if progress is not None:
+                    progress(len(batch))
+            for index in range(len(chunks)):
+                results.extend(batches[index])
+    return MatchResult(specs=specs, games=results, bots=summarize(specs, results))
