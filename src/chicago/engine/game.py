@@ -359,6 +359,33 @@ class Game:
             return None
         return evaluate(hand, self.rules)
 
+    def _check_invariants(self) -> None:
+        """Internal consistency check for tests; raises AssertionError on a broken state.
+
+        Every one of the 52 cards is in exactly one place (a hand, the stock, the discard
+        pile, the played cards, or the pending one-up pair), hand sizes fit the phase, scores
+        respect the floor, and only a finished game has nobody to act.
+        """
+        cards = [c for hand in self.hands for c in hand]
+        cards += self._stock + self._discards
+        cards += [c for pile in self.played for c in pile]
+        if self._pending_one_up is not None:
+            cards += self._pending_one_up
+        if sorted(cards) != list(DECK):
+            raise AssertionError(f"cards are not accounted for: {len(cards)} cards")
+        phase = self.phase
+        for seat, hand in enumerate(self.hands):
+            size = len(hand) + len(self.played[seat])
+            expected = {5, 6} if self.rules.lock_six else {5}
+            if phase is Phase.ONE_UP and seat == self.to_act:
+                expected = {4}
+            if size not in expected and phase is not Phase.OVER:
+                raise AssertionError(f"seat {seat} holds {size} cards in {phase.value}")
+        if not self.rules.negative_scores and min(self.scores) < 0:
+            raise AssertionError(f"negative score {self.scores}")
+        if (self.to_act is None) != (phase is Phase.OVER):
+            raise AssertionError(f"to_act {self.to_act} in phase {phase.value}")
+
     def __repr__(self) -> str:
         return (
             f"<Game players={self.players} deal={self.deal_number} phase={self.phase.value} "
@@ -385,8 +412,17 @@ class Game:
         for _ in range(count):
             if not self._stock:
                 self._reshuffle()
-            drawn.append(self._stock.pop())
+            drawn.append(self._take_card(self._stock))
         return drawn
+
+    def _take_card(self, stock: list[Card]) -> Card:
+        """Remove and return the next card of ``stock`` (the next card is the last one).
+
+        Every card a player receives (the deal and every draw) passes through here, so this
+        is the one hook for a subclass that supplies the unseen cards itself, e.g. as the
+        chance outcomes of :mod:`chicago.env.openspiel`. It must return a card of ``stock``.
+        """
+        return stock.pop()
 
     def _reshuffle(self) -> None:
         pile = self._discards
@@ -599,19 +635,15 @@ class Game:
         if rules.win_again:
             self._on_game = [score >= rules.target for score in self.scores]
         order = [(self.dealer + 1 + i) % n for i in range(n)]
-        position = 0
+        deck.reverse()  # the stock: next card last
+        self._stock = deck
         for _ in range(5):
             for seat in order:
-                self.hands[seat].append(deck[position])
-                position += 1
+                self.hands[seat].append(self._take_card(deck))
         if rules.lock_six:
             for seat in order:
                 if self.locked[seat]:
-                    self.hands[seat].append(deck[position])
-                    position += 1
-        rest = deck[position:]
-        rest.reverse()
-        self._stock = rest
+                    self.hands[seat].append(self._take_card(deck))
         self._emit(
             {
                 "type": "deal",
