@@ -45,8 +45,11 @@ class Event:
         return self.audience is None or self.audience == seat
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-able copy: the data plus ``"to"`` (the seat, for a private event)."""
-        out = dict(self.data)
+        """A JSON-able copy: the data plus ``"to"`` (the seat, for a private event).
+
+        The copy is deep, so a caller that changes it cannot change the game's log.
+        """
+        out = {key: _copy(value) for key, value in self.data.items()}
         if self.audience is not None:
             out["to"] = self.audience
         return out
@@ -54,3 +57,12 @@ class Event:
     def __repr__(self) -> str:
         who = "public" if self.audience is None else f"seat {self.audience}"
         return f"Event({self.data!r}, {who})"
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (lists and dicts; the rest is immutable)."""
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value

@@ -340,7 +340,8 @@ class Game:
     @property
     def deal_history(self) -> list[dict[str, Any]]:
         """One summary per finished deal: deal number, dealer, points gained, scores after."""
-        return [dict(d) for d in self._deal_history]
+        return [{k: list(v) if isinstance(v, list) else v for k, v in d.items()}
+                for d in self._deal_history]
 
     @property
     def stock_count(self) -> int:

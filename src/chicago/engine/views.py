@@ -36,8 +36,8 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
         for e in events
         if e.data["type"] in ("announce", "pass")
     ]
-    reveals = [dict(e.data) for e in events if e.data["type"] == "reveal"]
-    round_results = [dict(e.data) for e in events if e.data["type"] == "round_result"]
+    reveals = [e.to_json() for e in events if e.data["type"] == "reveal"]
+    round_results = [e.to_json() for e in events if e.data["type"] == "round_result"]
     view: dict[str, Any] = {
         "seat": seat,
         "players": game.players,
