@@ -544,3 +544,17 @@ def test_v_large_limit_on_discards() -> None:
     rules = rules_with("pagat", "V-LARGE", max_discard=3)
     g = Game(rules, 6, seed=2)
     assert max(len(a.cards) for a in g.legal_actions()) == 3
+
+
+@pytest.mark.parametrize("preset", TWO)
+def test_v_sf_win_beats_v_chi_req3(preset: str) -> None:
+    """V-SF-WIN with V-CHI-REQ3: the instant win stands without a made Chicago.
+
+    (Engine choice: "wins the game at once" is the stronger rule; the reset of V-CHI-REQ3
+    is not applied to the winning straight flush.)
+    """
+    rules = rules_with(preset, "V-SF-WIN", "V-CHI-REQ3", lock_at=None)
+    g = game(rules, 3, dealer=2, hands=["5h 6h 7h 8h 9h"], scores=[45, 0, 0])
+    keep_all(g)
+    run(g, ["0: announce straight flush", "1: pass", "2: pass"])
+    assert g.is_over and g.winners == [0] and g.scores == [53, 0, 0]

@@ -738,7 +738,7 @@ class Game:
         return [s for s in eligible if self.scores[s] == best]
 
     # ------------------------------------------------------------------ scoring
-    def _add_score(self, seat: int, points: int, reason: str) -> None:
+    def _add_score(self, seat: int, points: int, reason: str, *, instant: bool = False) -> None:
         rules = self.rules
         total = self.scores[seat] + points
         if total < 0 and not rules.negative_scores:
@@ -749,6 +749,7 @@ class Game:
         )
         if (
             rules.chicago_required == "made"
+            and not instant
             and total >= rules.target
             and not self._made_chicago[seat]
         ):
@@ -766,15 +767,18 @@ class Game:
     def _score_hand(self, seat: int, value: HandValue, reason: str) -> bool:
         """Score a winning hand; return True if that ended the game (V-SF-WIN, V-ROYAL)."""
         rules = self.rules
-        self._add_score(seat, rules.points_for(value.category), reason)
         category = value.category
         instant = (
             rules.straight_flush_wins
             and category in (Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH)
         ) or (rules.royal_wins and category is Category.ROYAL_FLUSH)
+        # An instant win ends the game even without a made Chicago (V-CHI-REQ3 does not reset it).
+        self._add_score(seat, rules.points_for(category), reason, instant=instant)
         if instant:
             if self.scores[seat] < rules.target:
-                self._add_score(seat, rules.target - self.scores[seat], "instant win")
+                self._add_score(
+                    seat, rules.target - self.scores[seat], "instant win", instant=True
+                )
             self._instant_winner = seat
             self._end_deal()
             return True
