@@ -254,6 +254,7 @@ def test_v_lock_6_six_cards_discard_one(preset: str) -> None:
     assert len(g.hands[0]) == 5 and g.discard_count == 1
     # the count is public, the card private
     assert "Qh" not in view_text(g, 1) and "Qh" in view_text(g, 0)
+    assert g.view(1)["exchanges"] == [[1, 0, 0]]
     keep_all(g)
     run(g, ["0: announce two pair", "1: pass", "2: pass"])
     assert g.scores[0] == lock + 2

@@ -991,6 +991,7 @@ class Game:
             self._discards.append(cards[0])
             self._own_discards[seat].append(cards[0])
             self._categories[seat] = None
+            self.exchange_counts[self.round][seat] = 1
             self._emit(
                 {
                     "type": "exchange",
