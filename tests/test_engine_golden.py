@@ -1,0 +1,105 @@
+"""Golden records: stored full games whose replay must keep giving the same result.
+
+The files under ``tests/golden/`` are written by ``scripts/make_golden.py``; after a
+deliberate rule change, run it again and review the diff. One game per preset (R-END-1 for
+every preset) plus games with variations, and one in the text notation.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chicago import Game
+from chicago.record import RecordError, read_text, write_text
+
+GOLDEN = Path(__file__).parent / "golden"
+FILES = sorted(GOLDEN.glob("*.json"))
+
+
+def _load(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def _result(game: Game) -> dict[str, Any]:
+    return {
+        "scores": game.scores,
+        "winners": game.winners,
+        "settlement": game.settlement(),
+        "deals": game.deal_number,
+        "actions": len(game.actions),
+        "events": len(game.events),
+        "deal_points": [d["points"] for d in game.deal_history],
+    }
+
+
+def test_golden_files_exist() -> None:
+    """One golden game per preset at least, and one in the text notation."""
+    presets = {_load(p)["record"]["rules"]["preset_name"] for p in FILES}
+    assert presets == {"pagat", "denexa", "wikipedia", "wikipedia-42"}
+    assert list(GOLDEN.glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_golden_replay(path: Path) -> None:
+    """R-END-1 / R-END-2: replaying a golden record gives the stored result exactly."""
+    data = _load(path)
+    game = Game.replay(data["record"])
+    assert game.is_over
+    assert _result(game) == data["expected"]
+    assert game.record() == data["record"]
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.txt")), ids=lambda p: p.stem)
+def test_golden_text(path: Path) -> None:
+    """The text notation: read, replay, same result; writing it again gives the same text."""
+    text = path.read_text()
+    parsed = read_text(text)
+    assert parsed.ok, parsed.errors
+    game = Game.replay(parsed.record)
+    assert [str(s) for s in game.scores] == parsed.tags["Result"].split()
+    assert [str(s) for s in game.winners] == parsed.tags["Winners"].split()
+    assert len(game.events) == int(parsed.tags["Events"])
+    same = _load(GOLDEN / f"{path.stem}.json")
+    assert game.scores == same["expected"]["scores"]
+    tags = {k: parsed.tags[k] for k in ("Event", "Events")}
+    assert write_text(game.record(), tags) == text
+
+
+def test_tampered_record_names_the_action() -> None:
+    """A tampered record raises RecordError with the number of the first bad action."""
+    data = _load(GOLDEN / "pagat.json")["record"]
+    bad = copy.deepcopy(data)
+    bad["actions"][10][1] = "play As"
+    with pytest.raises(RecordError) as info:
+        Game.replay(bad)
+    assert info.value.action_number == 11 and "action 11" in str(info.value)
+    bad = copy.deepcopy(data)
+    bad["actions"][5][0] = (bad["actions"][5][0] + 1) % 4
+    with pytest.raises(RecordError, match="action 6"):
+        Game.replay(bad)
+    bad = copy.deepcopy(data)
+    bad["result"]["scores"] = [0, 0, 0, 0]
+    with pytest.raises(RecordError, match="differs"):
+        Game.replay(bad)
+    bad = copy.deepcopy(data)
+    bad["actions"].append([0, "keep"])
+    with pytest.raises(RecordError, match="already over"):
+        Game.replay(bad)
+
+
+def test_text_errors_are_collected_with_lines() -> None:
+    """read_text reports every problem with its line number."""
+    text = (GOLDEN / "pagat.txt").read_text().splitlines()
+    first_action = next(i for i, line in enumerate(text) if line[:1].isdigit())
+    text[first_action] = "9: flap"
+    text[first_action + 1] = text[first_action + 1].split(":")[0] + ": fold"
+    parsed = read_text("\n".join(text) + "\n")
+    assert not parsed.ok
+    lines = [line for line, _ in parsed.errors]
+    assert lines == [first_action + 1, first_action + 2]
