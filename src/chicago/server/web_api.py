@@ -1,0 +1,125 @@
+"""What the browser app needs beyond docs/PROTOCOL.md: replay steps and the hint button.
+
+Routes (``/api/web``; errors in the lobby's JSON error form):
+
+- ``GET /api/web/replay/{table}/{game}?view=all|public|SEAT&deal=N``: one deal of a finished
+  game's replay as that perspective saw it (:func:`chicago.web.replay.replay_page`), with an
+  index of every deal. A game still in play is 404, like its record.
+- ``POST /api/web/odds`` ``{"hand": [...5 cards], "dead": [...], "rules": {...}, "top": 8}``:
+  the exact draw odds of a hand (:func:`chicago.web.hints.odds_answer`).
+
+:func:`install` adds the routes to the server app, ahead of the static files' catch-all
+mount at ``/``, whatever the order of installation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.routing import Mount
+
+from chicago.record import RecordError
+from chicago.rules import RulesError
+from chicago.server.tables import TableError
+from chicago.web.hints import odds_answer
+from chicago.web.replay import Perspective, parse_perspective, replay_page, replay_steps
+
+__all__ = ["install", "router"]
+
+router = APIRouter(prefix="/api/web")
+
+_CACHE_SIZE = 24
+_cache: OrderedDict[tuple[str, int, Perspective], list[list[dict[str, Any]]]] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+class OddsRequest(BaseModel):
+    """``POST /api/web/odds``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hand: list[str] = Field(min_length=5, max_length=5)
+    dead: list[str] = Field(default_factory=list, max_length=47)
+    rules: dict[str, Any] = Field(default_factory=dict)
+    top: int = Field(8, ge=1, le=32)
+
+
+@router.post("/odds")
+async def odds(body: OddsRequest) -> dict[str, Any]:
+    """Exact draw odds of a five-card hand, best holds first."""
+    try:
+        return await asyncio.to_thread(odds_answer, body.hand, body.dead, body.rules, body.top)
+    except RulesError as exc:
+        raise TableError("bad_rules", str(exc)) from None
+    except ValueError as exc:
+        raise TableError("bad_request", str(exc)) from None
+
+
+def _steps(
+    key: tuple[str, int, Perspective], record: dict[str, Any]
+) -> list[list[dict[str, Any]]]:
+    with _cache_lock:
+        found = _cache.get(key)
+        if found is not None:
+            _cache.move_to_end(key)
+            return found
+    steps = replay_steps(record, key[2])
+    with _cache_lock:
+        _cache[key] = steps
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return steps
+
+
+@router.get("/replay/{table_id}/{number}")
+async def replay(
+    table_id: str,
+    number: int,
+    request: Request,
+    view: str = "all",
+    deal: Annotated[int | None, Query(ge=1)] = None,
+) -> dict[str, Any]:
+    """One deal of a finished game's replay, as one seat, a spectator or everyone saw it."""
+    store = request.app.state.manager.store
+    game = await asyncio.to_thread(store.game, table_id, number)
+    if game is None or game.status != "finished" or game.record is None:
+        raise TableError("unknown_game", f"no finished game {number} at table {table_id!r} "
+                         "(replays are served once a game is over)", 404)
+    record: dict[str, Any] = game.record
+    try:
+        perspective = parse_perspective(view, int(record["players"]))
+    except ValueError as exc:
+        raise TableError("bad_request", str(exc)) from None
+    key = (table_id, number, perspective)
+    try:
+        steps = await asyncio.to_thread(_steps, key, record)
+        page = replay_page(record, perspective, deal, steps=steps)
+    except RecordError as exc:
+        raise TableError("internal", f"the stored record cannot be replayed: {exc}", 500) from None
+    except ValueError as exc:
+        raise TableError("bad_request", str(exc)) from None
+    page["table"] = table_id
+    page["game"] = number
+    page["names"] = game.names
+    page["result"] = record.get("result")
+    return page
+
+
+def install(app: FastAPI) -> None:
+    """Add the routes to ``app``, ahead of a static catch-all mount at ``/`` if there is one.
+
+    Calling it again on the same app changes nothing.
+    """
+    if not getattr(app.state, "web_api", False):
+        app.include_router(router)
+        app.state.web_api = True
+    routes = app.router.routes
+    catch_all = [r for r in routes if isinstance(r, Mount) and r.path in ("", "/")]
+    for mount in catch_all:
+        routes.remove(mount)
+        routes.append(mount)
