@@ -17,15 +17,16 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chicago.cards import RANKS, Card, mask_of, parse_cards
+from chicago.cards import DECK, RANKS, Card, mask_of, parse_cards
 from chicago.poker import Category
 from chicago.rules import Rules
 
-__all__ = ["Claim", "Knowledge", "Opponent", "knowledge", "rank_of_text"]
+__all__ = ["Claim", "Knowledge", "Opponent", "knowledge", "rank_of_text", "rules_of"]
 
 
 def rank_of_text(letter: str) -> int:
@@ -162,8 +163,30 @@ class Knowledge:
         return order[order.index(self.seat) + 1 :]
 
 
+_RULES_CACHE: dict[str, Rules] = {}
+
+
+def rules_of(data: dict[str, Any]) -> Rules:
+    """The rules of a view's ``rules`` dict (cached: building and checking them is slow)."""
+    key = json.dumps(data, sort_keys=True)
+    rules = _RULES_CACHE.get(key)
+    if rules is None:
+        if len(_RULES_CACHE) > 64:
+            _RULES_CACHE.clear()
+        rules = _RULES_CACHE[key] = Rules.from_dict(data)
+    return rules
+
+
+_CARD_OF_TEXT: dict[str, Card] = {str(card): card for card in DECK}
+
+
+def _card(text: str) -> Card:
+    card = _CARD_OF_TEXT.get(text)
+    return card if card is not None else parse_cards(text)[0]
+
+
 def _cards(texts: Sequence[str]) -> tuple[Card, ...]:
-    return parse_cards(list(texts)) if texts else ()
+    return tuple(_card(t) for t in texts)
 
 
 def knowledge(view: dict[str, Any]) -> Knowledge:
@@ -172,7 +195,7 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     if seat is None:
         raise ValueError("a spectator's view has no seat: bots need a seat's view")
     players = int(view["players"])
-    rules = Rules.from_dict(view["rules"])
+    rules = rules_of(view["rules"])
     hand = _cards(view["hand"])
     discarded = _cards(view.get("discarded", []))
     opponents = {
@@ -238,21 +261,21 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
             opp.shown_round = exchange_round
             opp.kept_from_shown = len(opp.shown)
         elif kind == "one_up_choice" and who in opponents:
-            card = Card(str(event["card"]))
+            card = _card(event["card"])
             if event.get("accepted"):
                 accepted[who] = 1 << card
             else:
                 rejected |= 1 << card
         elif kind == "one_up_choice" and who == seat and not event.get("accepted"):
-            rejected |= 1 << Card(str(event["card"]))
+            rejected |= 1 << _card(event["card"])
 
     for s, opp in opponents.items():
         opp.claim = claims[s]
         opp.known = accepted[s]
 
-    trick = [(int(p["seat"]), Card(str(p["card"]))) for p in view.get("trick", [])]
+    trick = [(int(p["seat"]), _card(p["card"])) for p in view.get("trick", [])]
     tricks = [
-        (int(t["winner"]), [(int(p["seat"]), Card(str(p["card"]))) for p in t["cards"]])
+        (int(t["winner"]), [(int(p["seat"]), _card(p["card"])) for p in t["cards"]])
         for t in view.get("tricks", [])
     ]
     played_mask = 0
@@ -277,7 +300,8 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
 
     dead = played_mask | own_discards | rejected
     hand_mask = mask_of(hand)
-    unseen = tuple(Card(c) for c in range(52) if not (hand_mask | dead) >> c & 1)
+    known = hand_mask | dead
+    unseen = tuple(card for card in DECK if not known >> card & 1)
     one_up = view.get("one_up")
     return Knowledge(
         seat=seat,
@@ -301,5 +325,5 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
         trick_number=int(view.get("trick_number", 0)),
         exchanges_total=rules.exchanges,
         reshuffled=reshuffled,
-        one_up=(int(one_up["seat"]), Card(str(one_up["card"]))) if one_up else None,
+        one_up=(int(one_up["seat"]), _card(one_up["card"])) if one_up else None,
     )

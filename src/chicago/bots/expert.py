@@ -1,0 +1,180 @@
+"""The ``expert`` bot: ``ev`` exchanges, then determinized search for tricks and the Chicago call.
+
+For the trick play and the Chicago call it samples the hidden cards many times, consistently
+with everything public (:mod:`chicago.bots.sampling`: exchange counts, announcements, revealed
+stages, shown hands, voids), solves every sample exactly with the perfect-information solver
+(:mod:`chicago.bots.solver`) and takes the action that works in the most samples:
+
+- a card: the one whose guaranteed last-trick points (:func:`~chicago.bots.solver.last_trick_values`,
+  deuce-aware) add up highest over the samples; with a Chicago declared, the card that keeps
+  the declarer's guarantee (declarer) or makes sure to break it (defenders) most often; ties
+  go to the ``basic`` rules of thumb;
+- Chicago: declared when ``p × points − (1 − p) × loss`` beats the last trick it would give
+  up, ``p`` being the share of samples in which the Chicago is sure to be made.
+
+Options in the spec: ``expert:samples=48`` (samples per decision, default 40) and
+``expert:budget=0.2`` (seconds; an upper cap on the search time per decision: the samples are
+drawn from the rng, so the choice depends on the clock only when the cap cuts a search
+short). ``make_bot("expert")`` uses the defaults.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from chicago.bots.base import register_bot
+from chicago.bots.basic import _find, common_decision
+from chicago.bots.ev import ev_decision
+from chicago.bots.heuristics import basic_play
+from chicago.bots.knowledge import Knowledge, knowledge
+from chicago.bots.sampling import sample_hands
+from chicago.bots.solver import (
+    Position,
+    can_make_chicago,
+    can_win_last_trick,
+    chicago_moves,
+    last_trick_values,
+)
+from chicago.cards import Card
+from chicago.engine.actions import Action, ActionKind
+
+__all__ = ["ExpertBot", "parse_options"]
+
+_K = ActionKind
+DEFAULT_SAMPLES = 40
+DEFAULT_BUDGET = 1.0
+
+
+def parse_options(spec: str) -> dict[str, float]:
+    """The ``key=value`` options of a spec such as ``expert:samples=32,budget=0.2``.
+
+    Options are separated by ``,`` or ``;`` (use ``;`` inside ``--bots``, which splits on
+    commas).
+    """
+    _, _, rest = spec.partition(":")
+    options: dict[str, float] = {}
+    for part in rest.replace(";", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        key = key.strip().lower()
+        if not sep or key not in ("samples", "budget"):
+            raise ValueError(
+                f"bad option {part!r} in bot spec {spec!r}: use samples=N or budget=SECONDS"
+            )
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"option {key} of {spec!r} needs a number, not {value!r}") from None
+        if number <= 0:
+            raise ValueError(f"option {key} of {spec!r} must be positive")
+        options[key] = number
+    return options
+
+
+class ExpertBot:
+    """``expert``: ``ev`` draws plus determinized exact search (see the module docstring)."""
+
+    name = "expert"
+
+    def __init__(self, samples: int = DEFAULT_SAMPLES, budget: float = DEFAULT_BUDGET) -> None:
+        if samples < 1 or budget <= 0:
+            raise ValueError("samples must be >= 1 and budget > 0")
+        self.samples = samples
+        self.budget = budget
+
+    def decide(
+        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """Search the trick play and the Chicago call; ``ev`` for everything else."""
+        if not legal_actions:
+            raise ValueError("no legal actions to choose from")
+        k = knowledge(view)
+        common = common_decision(k, legal_actions)
+        if common is not None:
+            return common
+        if k.phase == "chicago":
+            return self._chicago(k, legal_actions, rng)
+        if k.phase == "play":
+            return self._play(k, legal_actions, rng)
+        return ev_decision(k, legal_actions)
+
+    # ------------------------------------------------------------------ searches
+    def _positions(self, k: Knowledge, rng: random.Random, declarer: int | None) -> Any:
+        """Yield sampled positions until the sample count (or the time cap) is reached."""
+        deadline = time.perf_counter() + self.budget
+        leader = k.leader
+        played = tuple(card for _, card in k.trick)
+        for index in range(self.samples):
+            if index and time.perf_counter() > deadline:
+                return
+            hands = sample_hands(k, rng)
+            yield Position(tuple(hands), leader, played, declarer)
+
+    def _chicago(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
+        call = _find(legal, _K.CHICAGO)
+        no_call = _find(legal, _K.NO_CHICAGO)
+        if call is None or no_call is None:
+            return legal[0]
+        rules = k.rules
+        leader = k.seat if rules.chicago_caller_leads else k.leader
+        made = lasts = total = 0
+        deadline = time.perf_counter() + self.budget
+        for index in range(self.samples):
+            if index and time.perf_counter() > deadline:
+                break
+            hands = sample_hands(k, rng)
+            position = Position(tuple(hands), leader)
+            total += 1
+            if can_make_chicago(position, k.seat):
+                made += 1
+                lasts += 1
+            elif can_win_last_trick(Position(tuple(hands), k.leader), k.seat):
+                lasts += 1
+        p = made / total
+        q = lasts / total
+        loss = rules.chicago_points if rules.negative_scores else min(
+            rules.chicago_points, k.scores[k.seat]
+        )
+        gain = p * rules.chicago_points - (1 - p) * (loss + rules.chicago_breaker_points / 3)
+        keep = q * rules.last_trick_points
+        return call if gain > keep + 1.0 else no_call
+
+    def _play(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
+        cards = [a.card for a in legal if a.kind is _K.PLAY]
+        if len(cards) == 1:
+            return Action.play(cards[0])
+        fallback = basic_play(k, cards)
+        rules = k.rules
+        declarer = k.declarer
+        scores: dict[Card, float] = dict.fromkeys(cards, 0.0)
+        deuce = 2 * rules.last_trick_points if rules.deuce_bonus else None
+        for position in self._positions(k, rng, declarer):
+            if declarer is not None:
+                for card, ok in chicago_moves(position, declarer).items():
+                    scores[card] += 1.0 if ok else 0.0
+            else:
+                values = last_trick_values(
+                    position, points=rules.last_trick_points, deuce_points=deuce
+                )
+                for card, value in values.items():
+                    scores[card] += value
+        best = max(scores.values())
+        choices = [c for c in cards if scores[c] >= best - 1e-9]
+        card = fallback if fallback in choices else min(choices, key=lambda c: (c.rank, c.suit))
+        return Action.play(card)
+
+
+def _factory(spec: str) -> ExpertBot:
+    options = parse_options(spec)
+    return ExpertBot(
+        samples=int(options.get("samples", DEFAULT_SAMPLES)),
+        budget=options.get("budget", DEFAULT_BUDGET),
+    )
+
+
+register_bot("expert", _factory)
