@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from chicago.cards import DECK, RANKS, Card, parse_cards
+from chicago.cards import DECK, RANKS, Card, cards_from_mask, parse_cards
 from chicago.engine.actions import Action, ActionKind, NotationError
 from chicago.engine.events import Event
 from chicago.engine.settlement import settlement as settle
@@ -46,6 +46,8 @@ class IllegalAction(ValueError):
 
 class Phase(enum.Enum):
     """Where a deal is: whose kind of decision comes next."""
+
+    __hash__ = object.__hash__  # members are unique: identity hashing is faster than by name
 
     REDEAL = "redeal"
     """V-REDEAL-LOW: each player may throw in a hand of low cards once."""
@@ -95,9 +97,10 @@ _ANNOUNCE = {c: Action(_K.ANNOUNCE, (), c) for c in Category if c is not Categor
 _discard_action = Action._of_mask
 
 # The 32 ways to discard from five cards, as patterns over the hand's cards in id order:
-# fewest cards first, then lowest cards first. _LOW_INDEX maps a pattern's lowest bit to its index.
+# fewest cards first, then lowest cards first. _PATTERNS_UP_TO[k]: the patterns of at most k cards.
 _PATTERNS = sorted(range(32), key=lambda p: (p.bit_count(), [i for i in range(5) if p >> i & 1]))
-_LOW_INDEX = {1 << i: i for i in range(6)}
+_PATTERNS_UP_TO = tuple(tuple(p for p in _PATTERNS if p.bit_count() <= k) for k in range(6))
+_new_action = tuple.__new__
 
 
 def _mask(cards: Sequence[int]) -> int:
@@ -107,8 +110,12 @@ def _mask(cards: Sequence[int]) -> int:
     return mask
 
 
+_CARD_TEXT = tuple(str(c) for c in DECK)
+
+
 def _texts(cards: Sequence[Card]) -> list[str]:
-    return [str(c) for c in cards]
+    text = _CARD_TEXT
+    return [text[c] for c in cards]
 
 
 class Game:
@@ -149,6 +156,7 @@ class Game:
         self.players: int = players
         self.seed: int = seed
         self._rng = random.Random(seed)
+        self._rng_shared = False  # copy() shares the generator until one side draws from it
         self._decks: tuple[tuple[Card, ...], ...] = tuple(
             _check_deck(d, i) for i, d in enumerate(decks or ())
         )
@@ -274,9 +282,8 @@ class Game:
         """An independent copy (for search): same state, same future shuffles."""
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
-        rng = random.Random()
-        rng.setstate(self._rng.getstate())
-        other._rng = rng
+        # The generator is copied only when one of the two draws from it (_random()).
+        self._rng_shared = other._rng_shared = True
         other.scores = list(self.scores)
         other.events = list(self.events)
         other.actions = list(self.actions)
@@ -404,6 +411,15 @@ class Game:
             self._categories[seat] = category
         return category
 
+    def _random(self) -> random.Random:
+        """The game's own random generator, copied first if a copy() still shares it."""
+        if self._rng_shared:
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(self._rng.getstate())
+            self._rng = rng
+            self._rng_shared = False
+        return self._rng
+
     def _available(self) -> int:
         """Cards that can still be drawn now: the stock plus the discard pile (R-EX-2)."""
         return len(self._stock) + len(self._discards)
@@ -427,7 +443,7 @@ class Game:
 
     def _reshuffle(self) -> None:
         pile = self._discards
-        self._rng.shuffle(pile)
+        self._random().shuffle(pile)
         self._stock = pile
         self._discards = []
         self._emit({"type": "reshuffle", "count": len(pile)})
@@ -460,17 +476,22 @@ class Game:
         hand = sorted(self.hands[seat])
         if self._lock_six_pending(seat):
             return [_discard_action(_K.DISCARD, 1 << c) for c in hand]
-        limit = min(self.rules.max_discard, self._available(), len(hand))
-        bits = [1 << c for c in hand]
-        masks = [0] * 32
-        for pattern in range(1, 32):
-            low = pattern & -pattern
-            masks[pattern] = masks[pattern ^ low] | bits[_LOW_INDEX[low]]
-        make = Action._of_mask
-        discard = _K.DISCARD
-        options = [make(discard, masks[p]) for p in _PATTERNS if p.bit_count() <= limit]
-        if self.rules.one_up and limit >= 1 and self._available() >= 2:
-            options.extend(_ONE_UP[c] for c in sorted(hand))
+        available = len(self._stock) + len(self._discards)
+        limit = min(self.rules.max_discard, available, len(hand))
+        b0, b1, b2, b3, b4 = [1 << c for c in hand]
+        # the card mask of every pattern (bit i of a pattern = the hand's i-th card)
+        masks = (
+            0, b0, b1, b0 | b1, b2, b0 | b2, b1 | b2, b0 | b1 | b2,
+            b3, b0 | b3, b1 | b3, b0 | b1 | b3, b2 | b3, b0 | b2 | b3, b1 | b2 | b3,
+            b0 | b1 | b2 | b3,
+            b4, b0 | b4, b1 | b4, b0 | b1 | b4, b2 | b4, b0 | b2 | b4, b1 | b2 | b4,
+            b0 | b1 | b2 | b4, b3 | b4, b0 | b3 | b4, b1 | b3 | b4, b0 | b1 | b3 | b4,
+            b2 | b3 | b4, b0 | b2 | b3 | b4, b1 | b2 | b3 | b4, b0 | b1 | b2 | b3 | b4,
+        )
+        new, discard = _new_action, _K.DISCARD
+        options = [new(Action, (discard, masks[p], None)) for p in _PATTERNS_UP_TO[limit]]
+        if self.rules.one_up and limit >= 1 and available >= 2:
+            options.extend(_ONE_UP[c] for c in hand)
         return options
 
     # ------------------------------------------------------------------ legality
@@ -486,19 +507,27 @@ class Game:
             card = act.card
             if card not in hand:
                 return f"you do not hold {card}"
-            if card not in self._playable(seat):
-                led = self.trick[0][1]
+            trick = self.trick
+            if (
+                trick
+                and card & 3 != (suit := trick[0][1] & 3)
+                and any(c & 3 == suit for c in hand)
+            ):
+                led = trick[0][1]
                 return f"you must follow suit ({led.suit_letter}) with one of " + " ".join(
                     map(str, self._playable(seat))
                 )
             return None
         if kind is _K.DISCARD:
-            if phase is Phase.REDEAL and act.card_mask:
+            mask = act[1]
+            if phase is Phase.REDEAL and mask:
                 return "before the exchanges you may keep your hand or redeal it (V-REDEAL-LOW)"
-            missing = [c for c in act.cards if c not in hand]
-            if missing:
-                return f"you do not hold {' '.join(map(str, missing))}"
-            count = len(act.cards)
+            if mask:
+                for c in hand:
+                    mask &= ~(1 << c)
+                if mask:
+                    return f"you do not hold {' '.join(map(str, cards_from_mask(mask)))}"
+            count = act[1].bit_count()
             if self._lock_six_pending(seat):
                 if count != 1:
                     return "you were dealt six cards (V-LOCK-6): discard exactly one"
@@ -630,7 +659,7 @@ class Game:
             deck = list(self._decks[index])
         else:
             deck = list(DECK)
-            self._rng.shuffle(deck)
+            self._random().shuffle(deck)
         if rules.lock_at is not None:
             self.locked = [score >= rules.lock_at for score in self.scores]
         if rules.win_again:
@@ -915,7 +944,8 @@ class Game:
         winner, card = max(((s, c) for s, c in trick if c & 3 == led), key=lambda sc: sc[1])
         self.tricks.append((winner, list(trick)))
         self._emit(
-            {"type": "trick", "trick": self.trick_number, "winner": winner, "card": str(card)}
+            {"type": "trick", "trick": self.trick_number, "winner": winner,
+             "card": _CARD_TEXT[card]}
         )
         rules = self.rules
         declarer = self.declarer
@@ -1206,7 +1236,9 @@ class Game:
         self.hands[seat].remove(card)
         self.played[seat].append(card)
         self.trick.append((seat, card))
-        self._emit({"type": "play", "seat": seat, "card": str(card), "trick": self.trick_number})
+        self._emit(
+            {"type": "play", "seat": seat, "card": _CARD_TEXT[card], "trick": self.trick_number}
+        )
         self._turn += 1
 
     _HANDLERS: ClassVar[dict[Phase, Any]] = {
