@@ -367,15 +367,15 @@ def summarize(specs: Sequence[str], games: Sequence[GameResult]) -> list[BotSumm
         order = sorted(
             range(n), key=lambda i: (0 if i in result.winners else 1, -result.scores[i])
         )
-        ranks = [0] * n
+        ranks = [0.0] * n
         place = 0
         previous: tuple[int, int] | None = None
         for position, i in enumerate(order):
-            key = (0 if i in result.winners else 1, -result.scores[i])
-            if key != previous:
+            standing = (0 if i in result.winners else 1, -result.scores[i])
+            if standing != previous:
                 place = position + 1
-                previous = key
-            ranks[i] = place
+                previous = standing
+            ranks[i] = float(place)
         rated = model.rate([[r] for r in ratings], ranks=ranks)
         ratings = [team[0] for team in rated]
     count = len(games)

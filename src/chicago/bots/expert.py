@@ -5,8 +5,9 @@ with everything public (:mod:`chicago.bots.sampling`: exchange counts, announcem
 stages, shown hands, voids), solves every sample exactly with the perfect-information solver
 (:mod:`chicago.bots.solver`) and takes the action that works in the most samples:
 
-- a card: the one whose guaranteed last-trick points (:func:`~chicago.bots.solver.last_trick_values`,
-  deuce-aware) add up highest over the samples; with a Chicago declared, the card that keeps
+- a card: the one whose guaranteed last-trick points
+  (:func:`~chicago.bots.solver.last_trick_values`, deuce-aware) add up highest over the
+  samples; with a Chicago declared, the card that keeps
   the declarer's guarantee (declarer) or makes sure to break it (defenders) most often; ties
   go to the ``basic`` rules of thumb;
 - Chicago: declared when ``p × points − (1 − p) × loss`` beats the last trick it would give

@@ -98,9 +98,9 @@ def basic_keep(hand: Sequence[Card], rules: Rules, *, last: bool) -> tuple[Card,
         return four_flush
     if open_straight is not None:
         return open_straight
-    aces = tuple(c for c in hand if c.rank == 14)
-    if aces:
-        return aces
+    held_aces = tuple(c for c in hand if c.rank == 14)
+    if held_aces:
+        return held_aces
     top = max(hand)
     return (top,) if top.rank >= 12 else ()
 

@@ -102,35 +102,31 @@ def _table(result: MatchResult, preset: str, seed: int) -> Table:
     games = len(result.games)
     capped = sum(1 for g in result.games if g.capped)
     caption = (
-        f"{games} duplicate games, rules {preset}, seed {seed}. Wins: games won (ties "
-        "shared), 95% Wilson interval. pts/deal: mean points per deal. Rating: OpenSkill "
-        "mean ± sigma."
+        f"{games} duplicate games, rules {preset}, seed {seed}. wins: games won (ties "
+        "shared), 95% Wilson interval; pts/deal: mean points per deal; Chic.: Chicagos "
+        "made/declared; ann.: scoring rounds won; last: last tricks won; rating: OpenSkill "
+        "mean (--json has sigma too)."
     )
     if capped:
         caption += f" {capped} games stopped at the deal cap."
-    table = Table(title="chicago simulate", caption=caption, box=box.SIMPLE_HEAD)
-    for name, justify in (
-        ("seat", "right"), ("bot", "left"), ("wins", "right"), ("win %", "right"),
-        ("95% CI", "right"), ("pts/deal", "right"), ("Chicago", "right"),
-        ("made", "right"), ("ann. wins", "right"), ("last tricks", "right"),
-        ("rating", "right"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for index, b in enumerate(result.bots):
-        made = f"{b.chicago_made} ({b.chicago_made / b.chicago_calls:.0%})" if (
-            b.chicago_calls
-        ) else "-"
+    table = Table(title="chicago simulate", caption=caption, box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("bot", no_wrap=True)
+    table.add_column("wins", justify="right", no_wrap=True)
+    table.add_column("win % (95% CI)", justify="right", no_wrap=True)
+    table.add_column("pts/deal", justify="right", no_wrap=True)
+    table.add_column("Chic.", justify="right", no_wrap=True)
+    table.add_column("ann.", justify="right", no_wrap=True)
+    table.add_column("last", justify="right", no_wrap=True)
+    table.add_column("rating", justify="right", no_wrap=True)
+    for b in result.bots:
         table.add_row(
-            str(index + 1),
             b.bot,
             f"{b.wins:g}",
-            f"{b.win_rate:.1%}",
-            f"{b.ci95[0]:.1%}-{b.ci95[1]:.1%}",
+            f"{b.win_rate:.1%} ({b.ci95[0]:.0%}-{b.ci95[1]:.0%})",
             f"{b.points_per_deal:.2f}",
-            str(b.chicago_calls),
-            made,
+            f"{b.chicago_made}/{b.chicago_calls}",
             str(b.announce_wins),
             str(b.last_tricks),
-            f"{b.rating:.1f} ± {b.rating_sigma:.1f}",
+            f"{b.rating:.1f}",
         )
     return table

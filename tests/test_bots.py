@@ -1,0 +1,225 @@
+"""Bots: one interface, legal moves only, no hidden information, deterministic given the rng.
+
+Each level plays short games under several presets; a bot's decision depends only on its
+seat's view (the same view with different hidden cards gives the same decision) and it never
+imports or touches the game object (static check of chicago.bots).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from chicago import Action, Game, Rules
+from chicago.bots import BOT_LEVELS, make_bot
+from chicago.bots.expert import ExpertBot, parse_options
+from chicago.cards import DECK, parse_cards
+
+LEVELS = ["random", "basic", "ev", "expert:samples=8"]
+BOTS_DIR = Path(__file__).resolve().parents[1] / "src" / "chicago" / "bots"
+
+
+def test_levels_are_registered_in_order():
+    make_bot("basic")
+    assert BOT_LEVELS[:4] == ["random", "basic", "ev", "expert"]
+
+
+def test_unknown_bot_and_bad_options_are_refused():
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("grandmaster")
+    with pytest.raises(ValueError, match="samples=N"):
+        make_bot("expert:depth=3")
+    with pytest.raises(ValueError, match="number"):
+        make_bot("expert:samples=many")
+
+
+def test_expert_options():
+    assert parse_options("expert:samples=12;budget=0.2") == {"samples": 12.0, "budget": 0.2}
+    bot = make_bot("expert:budget=0.2")
+    assert isinstance(bot, ExpertBot) and bot.budget == 0.2 and bot.samples == 40
+
+
+@pytest.mark.parametrize("preset", ["pagat", "wikipedia", "wikipedia-42", "denexa"])
+def test_every_level_plays_legal_games(preset):
+    """R-ANN-1, R-TRICK-2, R-EX-1: every decision is one of the legal actions."""
+    rules = Rules.preset(preset, max_deals=3)
+    bots = [make_bot(spec) for spec in LEVELS]
+    game = Game(rules, players=4, seed=21)
+    rng = random.Random(1)
+    while not game.is_over:
+        seat = game.to_act
+        legal = game.legal_actions()
+        action = bots[seat].decide(game.view(seat), legal, rng)
+        assert action in legal
+        game.apply(action)
+    assert game.winners
+
+
+def test_variations_are_handled():
+    """V-REDEAL-LOW, V-ONE-UP, V-QUADS-RESET, V-LOCK-6, V-DEUCE, V-CHI-13 under all levels."""
+    rules = Rules.preset("wikipedia", max_deals=4, redeal_low="ten-and-below",
+                         quads_reset=True, deuce_bonus=True, lock_at=10, lock_six=True,
+                         chicago_caller_leads=True)
+    bots = [make_bot(spec) for spec in ["basic", "ev", "expert:samples=6"]]
+    for seed in range(3):
+        game = Game(rules, players=3, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act
+            legal = game.legal_actions()
+            action = bots[seat].decide(game.view(seat), legal, rng)
+            assert action in legal
+            game.apply(action)
+
+
+def _decisions(spec: str, seed: int, limit: int = 400) -> list[str]:
+    bot = make_bot(spec)
+    game = Game(Rules.preset("pagat"), players=4, seed=seed)
+    rng = random.Random(seed)
+    out = []
+    while not game.is_over and len(out) < limit:
+        seat = game.to_act
+        action = bot.decide(game.view(seat), game.legal_actions(), rng)
+        out.append(str(action))
+        game.apply(action)
+    return out
+
+
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=6"])
+def test_deterministic_given_the_rng(spec):
+    assert _decisions(spec, 3, 150) == _decisions(spec, 3, 150)
+
+
+def _swap_hidden(deck: list, seat_positions: set[int]) -> list:
+    """The same deck with every card outside ``seat_positions`` permuted."""
+    others = [i for i in range(52) if i not in seat_positions]
+    cards = [deck[i] for i in others]
+    cards = cards[7:] + cards[:7]
+    out = list(deck)
+    for i, card in zip(others, cards, strict=True):
+        out[i] = card
+    return out
+
+
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=10"])
+def test_decision_ignores_hidden_cards(spec):
+    """Two games that differ only in cards the seat cannot see give the seat the same view
+    and the bot the same decision: it reaches neither other hands nor the stock."""
+    rules = Rules.preset("pagat")
+    deck = list(DECK)
+    random.Random(8).shuffle(deck)
+    first = Game(rules, players=4, seed=1, decks=[deck])
+    seat = first.to_act
+    order = [(first.dealer + 1 + i) % 4 for i in range(4)]
+    positions = {r * 4 + order.index(seat) for r in range(5)}
+    second = Game(rules, players=4, seed=1, decks=[_swap_hidden(deck, positions)])
+    assert second.to_act == seat
+    assert first.hands[seat] == second.hands[seat]
+    assert first.hands != second.hands
+    view_a, view_b = first.view(seat), second.view(seat)
+    assert view_a == view_b
+    bot = make_bot(spec)
+    a = bot.decide(view_a, first.legal_actions(), random.Random(4))
+    b = bot.decide(view_b, second.legal_actions(), random.Random(4))
+    assert a == b
+
+
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=10"])
+def test_bot_sees_only_a_plain_json_copy(spec):
+    """The view is plain JSON data: a JSON round trip or a deep copy decides the same, and a
+    bot cannot change the game through it."""
+    game = Game(Rules.preset("pagat"), players=4, seed=9)
+    basic = make_bot("basic")
+    rng = random.Random(2)
+    while game.phase.value != "play" or game.trick_number < 2:
+        seat = game.to_act
+        game.apply(basic.decide(game.view(seat), game.legal_actions(), rng))
+    seat = game.to_act
+    view = game.view(seat)
+    round_trip = json.loads(json.dumps(view))
+    assert round_trip == view
+    legal = [Action.parse(text) for text in round_trip["legal_actions"]]
+    assert legal == game.legal_actions()
+    bot = make_bot(spec)
+    before = game.record()
+    a = bot.decide(round_trip, legal, random.Random(5))
+    b = bot.decide(copy.deepcopy(view), game.legal_actions(), random.Random(5))
+    assert a == b and a in legal
+    assert game.record() == before
+
+
+_GAME_INTERNALS = {"_stock", "_rng", "_discards", "_own_discards", "_decks", "deal_events",
+                   "seed", "legal_actions_for", "_draw"}
+
+
+def test_bots_never_import_the_game():
+    """No bot module imports chicago.engine.game, chicago.sim or the Game class."""
+    for path in sorted(BOTS_DIR.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                names = {alias.name for alias in node.names}
+                assert module not in ("chicago.engine.game", "chicago.sim", "chicago.engine"), (
+                    path.name, module)
+                assert not (module == "chicago" and names & {"Game"}), path.name
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert alias.name not in ("chicago.engine.game", "chicago.sim"), path.name
+            elif isinstance(node, ast.Attribute):
+                assert node.attr not in _GAME_INTERNALS, (path.name, node.attr)
+            elif isinstance(node, ast.Name):
+                assert node.id != "Game", path.name
+
+
+def _chicago_game(hand: str, caller_leads: bool = False) -> Game:
+    """A deal where the dealer's left holds ``hand``; everyone keeps their cards."""
+    rules = Rules.preset("pagat", chicago_min_score=None, negative_scores=True,
+                         chicago_caller_leads=caller_leads)
+    mine = list(parse_cards(hand))
+    rest = [c for c in DECK if c not in mine]
+    random.Random(3).shuffle(rest)
+    deck = []
+    for r in range(5):
+        deck.append(mine[r])
+        deck.extend(rest[r * 3 : r * 3 + 3])
+    deck.extend(rest[15:])
+    game = Game(rules, players=4, seed=1, dealer=3, decks=[deck])
+    while game.phase.value != "chicago":
+        legal = game.legal_actions()
+        keep = next((a for a in legal if str(a) in ("keep", "pass")), legal[0])
+        game.apply(keep)
+    return game
+
+
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=16"])
+def test_chicago_with_top_sequences_R_CHI_1(spec):
+    """A hand of top sequences on lead is a sure Chicago: every level declares it."""
+    game = _chicago_game("As Ks Qs Ah Ad")
+    assert game.to_act == 0
+    action = make_bot(spec).decide(game.view(0), game.legal_actions(), random.Random(0))
+    assert str(action) == "chicago"
+
+
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=16"])
+def test_no_chicago_with_a_weak_hand_R_CHI_1(spec):
+    game = _chicago_game("7s 5s Qd 8h 2c")
+    action = make_bot(spec).decide(game.view(0), game.legal_actions(), random.Random(0))
+    assert str(action) == "no chicago"
+
+
+def test_expert_weighs_the_chicago_by_samples_R_CHI_3_R_CHI_4():
+    """On lead with As Ks Ah Ad Ac every trick is sure; with 7c instead of the ace of clubs
+    the last lead loses to almost any higher club, so the expert does not declare."""
+    game = _chicago_game("As Ks Ah Ad Ac")
+    game_bad = _chicago_game("As Ks Ah Ad 7c")
+    expert = make_bot("expert:samples=24")
+    good = expert.decide(game.view(0), game.legal_actions(), random.Random(1))
+    bad = expert.decide(game_bad.view(0), game_bad.legal_actions(), random.Random(1))
+    assert str(good) == "chicago"
+    assert str(bad) == "no chicago"

@@ -1,0 +1,136 @@
+"""What a seat knows (chicago.bots.knowledge) and the determinization sampler
+(chicago.bots.sampling): every sample agrees with the public information — exchange counts
+(R-EX-3), announcements and revealed stages (R-ANN-1, R-ANN-3, R-ANN-5), shown hands (R-EX-4),
+voids from not following suit (R-TRICK-2), one-up cards (V-ONE-UP) — and the real deal does too.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from chicago import Game, Rules
+from chicago.bots import make_bot
+from chicago.bots.knowledge import Claim, knowledge
+from chicago.bots.sampling import _matches, consistent, sample_hands, sample_many
+from chicago.cards import mask_of, parse_cards
+from chicago.poker import Category
+
+
+def _masks(game: Game) -> list[int]:
+    return [mask_of(hand) for hand in game.hands]
+
+
+def _walk(preset: str, bots: list[str], seeds: range, deals: int = 4):
+    """Yield (game, knowledge) at every decision of some bot games."""
+    players = [make_bot(spec) for spec in bots]
+    for seed in seeds:
+        game = Game(Rules.preset(preset), players=len(bots), seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over and game.deal_number <= deals:
+            seat = game.to_act
+            assert seat is not None
+            view = game.view(seat)
+            yield game, knowledge(view)
+            game.apply(players[seat].decide(view, game.legal_actions(), rng))
+
+
+@pytest.mark.parametrize(
+    ("preset", "bots"),
+    [
+        ("pagat", ["basic", "basic", "ev", "random"]),
+        ("wikipedia", ["random", "basic", "random"]),
+        ("wikipedia-42", ["basic", "random", "basic", "basic"]),
+    ],
+)
+def test_real_deal_fits_knowledge_R_EX_3_R_ANN_3_R_EX_4_R_TRICK_2(preset, bots):
+    """The true hands always satisfy what the seat inferred (no false inference)."""
+    checked = 0
+    for game, k in _walk(preset, bots, range(3)):
+        assert not k.hand_mask & k.dead
+        problems = consistent(k, _masks(game))
+        assert problems == [], (game.phase, problems)
+        checked += 1
+    assert checked > 100
+
+
+def test_samples_fit_public_information_R_ANN_1_R_TRICK_2():
+    """Samples during the Chicago call and trick play are always consistent."""
+    rng = random.Random(5)
+    sampled = claims = voids = 0
+    for game, k in _walk("pagat", ["basic", "ev", "basic", "basic"], range(4), deals=6):
+        if k.phase not in ("chicago", "play"):
+            continue
+        claims += sum(1 for o in k.opponents.values() if o.claim is not None)
+        voids += sum(1 for o in k.opponents.values() if o.voids)
+        for hands in sample_many(k, rng, 3):
+            assert consistent(k, hands) == []
+            sampled += 1
+        del game
+    assert sampled > 100 and claims > 10 and voids > 10
+
+
+def test_knowledge_reads_exchanges_announcements_and_voids_R_EX_3_R_ANN_5():
+    game = Game(Rules.preset("pagat"), players=3, seed=11)
+    basic = make_bot("basic")
+    rng = random.Random(0)
+    while game.phase.value != "play" or game.trick_number < 3:
+        seat = game.to_act
+        game.apply(basic.decide(game.view(seat), game.legal_actions(), rng))
+    seat = game.to_act
+    k = knowledge(game.view(seat))
+    assert k.seat == seat and k.players == 3
+    for opp in k.opponents.values():
+        assert opp.exchanges == [r[opp.seat] for r in game.exchange_counts]
+        assert opp.holding == len(game.hands[opp.seat])
+        assert list(opp.played) == game.played[opp.seat]
+        for suit in range(4):
+            if opp.voids >> suit & 1:
+                assert all(c.suit != suit for c in game.hands[opp.seat])
+    # own discards and played cards are dead; the seat's hand is not unseen
+    assert all(k.dead >> c & 1 for pile in game.played for c in pile)
+    assert not set(k.unseen) & set(k.hand)
+
+
+def test_knowledge_refuses_a_spectator_view():
+    game = Game(Rules.preset("pagat"), players=4, seed=1)
+    with pytest.raises(ValueError, match="spectator"):
+        knowledge(game.view(None))
+
+
+def test_claim_matching_uses_category_and_revealed_stages_R_ANN_3():
+    rules = Rules.preset("pagat")
+    hand = [int(c) for c in parse_cards("9h 9c Kd 7s 2c")]
+    assert _matches(hand, Claim(1, Category.PAIR, (9, 13)), rules)
+    assert not _matches(hand, Claim(1, Category.PAIR, (10,)), rules)
+    assert not _matches(hand, Claim(1, Category.TWO_PAIR), rules)
+
+
+@pytest.mark.parametrize(
+    "category",
+    [Category.PAIR, Category.TWO_PAIR, Category.THREE_OF_A_KIND, Category.STRAIGHT,
+     Category.FLUSH, Category.FULL_HOUSE, Category.FOUR_OF_A_KIND, Category.STRAIGHT_FLUSH],
+)
+def test_sampler_builds_claimed_categories_R_ANN_1(category):
+    """A player who announced and has not exchanged since holds exactly that category."""
+    game = Game(Rules.preset("pagat"), players=4, seed=2)
+    k = knowledge(game.view(game.to_act))
+    opp = next(iter(k.opponents.values()))
+    opp.claim = Claim(1, category)
+    rng = random.Random(3)
+    for _ in range(20):
+        hands = sample_hands(k, rng)
+        assert consistent(k, hands) == []
+
+
+def test_sampler_respects_revealed_stage_and_voids_R_ANN_3_R_TRICK_2():
+    game = Game(Rules.preset("pagat"), players=4, seed=2)
+    k = knowledge(game.view(game.to_act))
+    opps = list(k.opponents.values())
+    opps[0].claim = Claim(1, Category.PAIR, (14, 13))
+    opps[1].voids = 0b0101  # no clubs, no hearts
+    rng = random.Random(4)
+    for hands in sample_many(k, rng, 30):
+        assert consistent(k, hands) == []
+        assert not any(c & 3 in (0, 2) for c in range(52) if hands[opps[1].seat] >> c & 1)

@@ -1,0 +1,186 @@
+"""chicago simulate and chicago.sim: duplicate play, per-seat stock queues, statistics,
+identical results for any --jobs, the JSON report, and a short match per bot level."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from chicago import Rules
+from chicago.bots import make_bot, register_bot
+from chicago.bots.base import RandomBot
+from chicago.cli import main
+from chicago.sim import (
+    DuplicateGame,
+    deal_deck,
+    play_game,
+    run_match,
+    split_specs,
+    summarize,
+    wilson_interval,
+)
+
+PAGAT = Rules.preset("pagat")
+
+
+def test_split_specs_keeps_colons_and_options():
+    assert split_specs("expert, basic,cmd:python bot.py --fast") == [
+        "expert", "basic", "cmd:python bot.py --fast"]
+    with pytest.raises(ValueError):
+        split_specs("basic,,basic")
+
+
+def test_specs_with_colons_reach_the_factory():
+    seen: list[str] = []
+
+    def factory(spec: str) -> RandomBot:
+        seen.append(spec)
+        return RandomBot()
+
+    register_bot("echotest", factory, level=False)
+    result = run_match(split_specs("basic,echotest:python my bot.py,basic"), 3,
+                       Rules.preset("pagat", max_deals=2), seed=1)
+    assert "echotest:python my bot.py" in seen
+    assert [b.bot for b in result.bots] == ["basic", "echotest:python my bot.py", "basic"]
+
+
+def test_wilson_interval():
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert wilson_interval(0, 10)[0] == 0.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_deal_decks_depend_on_seed_and_deal_only():
+    assert deal_deck(5, 3) == deal_deck(5, 3)
+    assert deal_deck(5, 3) != deal_deck(5, 4)
+    assert sorted(deal_deck(1, 0)) == sorted(deal_deck(2, 0))
+
+
+def _exchange_draws(own: str, other: str) -> list:
+    """Seat 1's draws when seat 0 (first to act) discards ``other``-many cards."""
+    game = DuplicateGame(PAGAT, 4, seed=3, deck_seed=77)
+    first = (game.dealer + 1) % 4
+    drawn = {}
+    while game.phase.value == "exchange" and game.round == 0:
+        seat = game.to_act
+        hand = sorted(game.hands[seat])
+        count = int(other) if seat == first else int(own)
+        before = set(hand)
+        game.apply("discard " + " ".join(map(str, hand[:count])) if count else "keep")
+        drawn[seat] = sorted(set(game.hands[seat]) - before)
+    return [drawn[(first + i) % 4] for i in range(1, 4)]
+
+
+def test_per_seat_queues_isolate_draws():
+    """A seat's draws depend on its own discards, not on how many the others threw."""
+    assert _exchange_draws("2", "0") == _exchange_draws("2", "4")
+    assert _exchange_draws("3", "1") == _exchange_draws("3", "5")
+
+
+def test_duplicate_game_deals_the_same_cards_in_every_rotation():
+    a = DuplicateGame(PAGAT, 4, seed=3, deck_seed=9)
+    b = DuplicateGame(PAGAT, 4, seed=3, deck_seed=9)
+    assert a.hands == b.hands and a.dealer == b.dealer
+    assert a.stock_count == 32
+
+
+def test_rotations_put_each_bot_in_each_seat():
+    bots = [make_bot("basic") for _ in range(4)]
+    rules = Rules.preset("pagat", max_deals=1)
+    results = [play_game(bots, rules, seed=4, rotation=r) for r in range(4)]
+    assert sorted(tuple(r.seats) for r in results) == sorted(
+        tuple((s - r) % 4 for s in range(4)) for r in range(4))
+    # identical bots on identical cards: every rotation ends with the same seat scores
+    by_seat = [[r.scores[r.seats[s]] for s in range(4)] for r in results]
+    assert all(row == by_seat[0] for row in by_seat)
+
+
+def test_mirror_match_is_symmetric():
+    result = run_match(["basic"] * 4, 8, Rules.preset("pagat", max_deals=6), seed=2)
+    wins = {b.wins for b in result.bots}
+    assert len(wins) == 1
+    assert sum(b.wins for b in result.bots) == pytest.approx(8)
+
+
+def test_results_identical_for_any_jobs():
+    rules = Rules.preset("pagat", max_deals=4)
+    specs = ["ev", "basic", "random"]
+    one = run_match(specs, 6, rules, seed=5, jobs=1)
+    two = run_match(specs, 6, rules, seed=5, jobs=2)
+    assert one.to_dict() == two.to_dict()
+    assert [g.to_dict() for g in one.games] == [g.to_dict() for g in two.games]
+
+
+def test_summary_counts_and_ratings():
+    rules = Rules.preset("pagat", max_deals=5)
+    result = run_match(["basic", "random"], 4, rules, seed=1)
+    assert len(result.games) == 4
+    totals = summarize(result.specs, result.games)
+    assert totals[0].games == 4
+    for bot in totals:
+        assert bot.counters["decisions"] > 0 and bot.counters["illegal"] == 0
+        assert 0 <= bot.ci95[0] <= bot.win_rate <= bot.ci95[1] <= 1
+    assert totals[0].rating > totals[1].rating
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="unknown bot"):
+        run_match(["basic", "nobot"], 2)
+    with pytest.raises(ValueError, match="players"):
+        run_match(["basic"] * 5, 2)
+    with pytest.raises(ValueError):
+        run_match(["basic"] * 2, 0)
+
+
+def test_cli_json_report(capsys):
+    code = main(["simulate", "--bots", "basic,random,random", "--games", "3",
+                 "--set", "max_deals=3", "--seed", "2", "--json", "--no-progress"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 3
+    assert [b["bot"] for b in data["bots"]] == ["basic", "random", "random"]
+    for entry in data["bots"]:
+        for key in ("wins", "win_rate", "ci95", "points_per_deal", "chicago_calls",
+                    "chicago_made", "rating"):
+            assert key in entry
+        assert len(entry["ci95"]) == 2
+
+
+def test_cli_table_and_errors(capsys):
+    assert main(["simulate", "--bots", "basic,random", "--games", "2", "--set",
+                 "max_deals=2", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "basic" in out and "random" in out
+    assert main(["simulate", "--bots", "basic,wizard", "--no-progress"]) == 2
+    assert "unknown bot" in capsys.readouterr().err
+    assert main(["simulate", "--bots", "basic", "--no-progress"]) == 2
+    assert main(["simulate", "--bots", "basic,basic", "--games", "0", "--no-progress"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("specs", "games"),
+    [
+        (["basic", "random", "random", "random"], 8),
+        (["ev", "basic", "basic", "basic"], 4),
+        (["expert:samples=8", "ev", "ev", "ev"], 4),
+    ],
+)
+def test_short_match_per_level(specs, games):
+    """A short duplicate match per level plays to the end with legal moves only."""
+    result = run_match(specs, games, Rules.preset("pagat", max_deals=8), seed=3)
+    assert len(result.games) == games
+    assert all(b.counters["illegal"] == 0 for b in result.bots)
+    if specs[1] == "random":
+        assert result.bots[0].wins >= 6  # basic beats random nearly always
+
+
+def test_play_game_is_deterministic():
+    bots = [make_bot("ev"), make_bot("basic"), make_bot("random")]
+    rules = Rules.preset("pagat", max_deals=3)
+    a = play_game(bots, rules, seed=8, set_index=1, rotation=2)
+    b = play_game(bots, rules, seed=8, set_index=1, rotation=2)
+    assert a.to_dict() == b.to_dict()
+    random.Random(0)
