@@ -103,3 +103,22 @@ def test_text_errors_are_collected_with_lines() -> None:
     assert not parsed.ok
     lines = [line for line, _ in parsed.errors]
     assert lines == [first_action + 1, first_action + 2]
+
+
+def test_stacked_deck_record_round_trips() -> None:
+    """A record with stacked decks replays, and survives the text notation (Deck tags)."""
+    import random
+
+    from engine_helpers import game, play_random
+
+    g = game("pagat", 3, dealer=1, hands=["9c 9d Kh 7s 2c", "Ac Ad 5h 5s 4c"], seed=9)
+    play_random(g, random.Random(9))
+    record = g.record()
+    assert record["decks"] and len(record["decks"][0]) == 52
+    again = Game.replay(record)
+    assert again.scores == g.scores and len(again.events) == len(g.events)
+    text = write_text(record)
+    assert '[Deck1 "' in text
+    parsed = read_text(text)
+    assert parsed.ok, parsed.errors
+    assert Game.replay(parsed.record).scores == g.scores

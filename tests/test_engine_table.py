@@ -241,8 +241,8 @@ def test_r_phase_2_order_from_dealers_left_in_every_phase() -> None:
         assert seats == [2, 3, 0, 1], key
 
 
-def test_r_phase_1_parse_helpers_consistent() -> None:
-    """R-PHASE-1: a stacked deal starts with exchange round 1 for the dealer's left."""
+def test_r_phase_1_a_deal_starts_with_exchange_round_1() -> None:
+    """R-PHASE-1 / R-PHASE-2: a deal starts with exchange round 1 at the dealer's left."""
     g = game("pagat", 3, dealer=0, hands=["9c 9d Kh 7s 2c"])
     assert g.phase.value == "exchange" and g.round == 0 and g.to_act == 1
     assert list(parse_cards("9c 9d Kh 7s 2c")) == g.hands[0]

@@ -334,8 +334,6 @@ def test_v_chi_breaker_scores_8(preset: str) -> None:
     g = game(rules_with(preset, "V-CHI-BREAKER"), 2, dealer=1,
              hands=["2h As Ks Qs Js", "3h 4d 5c 6d 8c"], scores=[20, 4])
     chicago_phase(g)
-    if g.to_act == 1:  # wikipedia asks everybody; seat 0 is first anyway
-        pass
     run(g, ["0: chicago", "0: play 2h", "1: play 3h"])
     assert g.scores == [5, 12] and g.deal_number == 2
     deal1 = [e.data["type"] for e in g.events[: g._deal_start_event]]
