@@ -151,6 +151,10 @@ def test_random_games_invariants_and_views(case: tuple[Game, random.Random]) -> 
                 g.apply(bad)
             assert snapshot(g) == before
             assert not g.is_legal(bad)
+        if g.phase.value == "play":  # R-TRICK-2, computed independently
+            hand = g.hands[g.to_act]  # type: ignore[index]
+            led = [c for c in hand if g.trick and c.suit == g.trick[0][1].suit]
+            assert sorted(a.card for a in legal) == sorted(led or hand)
         action = random_action(g, rng)
         assert g.is_legal(action) and g.is_legal(str(action))
         g.apply(action)
@@ -164,6 +168,31 @@ def test_random_games_invariants_and_views(case: tuple[Game, random.Random]) -> 
     for seat in [None, *range(g.players)]:
         check_view(g, seat)
         check_log(g, seat)
+    check_tricks_and_points(g)
+
+
+def check_tricks_and_points(g: Game) -> None:
+    """R-TRICK-3: each trick goes to the highest card of the suit led. R-FIN-2: the score
+    events of each deal lead from the scores at its start to the scores at its end."""
+    order = "23456789TJQKA"
+    plays: list[tuple[int, str]] = []
+    totals: list[int] = []
+    for event in g.events_for(None):
+        kind = event["type"]
+        if kind == "deal":
+            totals = list(event["scores"])
+            plays = []
+        elif kind == "play":
+            plays.append((event["seat"], event["card"]))
+        elif kind == "trick":
+            led = plays[0][1][1]
+            best = max((p for p in plays if p[1][1] == led), key=lambda p: order.index(p[1][0]))
+            assert (event["winner"], event["card"]) == best, (event, plays)
+            plays = []
+        elif kind == "score":
+            totals[event["seat"]] = event["total"]
+        elif kind == "deal_end":
+            assert event["scores"] == totals, (event, totals)
 
 
 @PROPERTY_SETTINGS
