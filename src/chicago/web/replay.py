@@ -63,7 +63,9 @@ def parse_perspective(text: str | int | None, players: int) -> Perspective:
         if word == "spectator":
             return "public"
         if not word.isdigit():
-            raise ValueError(f"view must be 'all', 'public' or a seat 0-{players - 1}, not {text!r}")
+            raise ValueError(
+                f"view must be 'all', 'public' or a seat 0-{players - 1}, not {text!r}"
+            )
         seat = int(word)
     if not 0 <= seat < players:
         raise ValueError(f"seat must be 0-{players - 1}, not {seat}")

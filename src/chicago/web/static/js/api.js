@@ -1,0 +1,59 @@
+// The lobby's HTTP API (docs/PROTOCOL.md) and the app's extra routes (docs/WEB_NEEDS.md).
+// Every failure becomes an ApiError with the server's code and its message in words.
+
+export class ApiError extends Error {
+  constructor(code, message, status = 0) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function call(method, path, { body, token, text = false } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError("network", String(err && err.message ? err.message : err), 0);
+  }
+  if (!response.ok) {
+    let code = "http_error";
+    let message = `${response.status} ${response.statusText}`;
+    try {
+      const data = await response.json();
+      if (data && data.error) {
+        code = data.error.code || code;
+        message = data.error.message || message;
+      }
+    } catch {
+      /* not JSON */
+    }
+    throw new ApiError(code, message, response.status);
+  }
+  return text ? response.text() : response.json();
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  info: () => call("GET", "api/info"),
+  tables: (limit = 50) => call("GET", `api/tables?limit=${limit}`),
+  table: (id) => call("GET", `api/tables/${enc(id)}`),
+  create: (request) => call("POST", "api/tables", { body: request }),
+  join: (id, seat, name) => call("POST", `api/tables/${enc(id)}/join`, { body: { seat, name: name || null } }),
+  rematch: (id, token) => call("POST", `api/tables/${enc(id)}/rematch`, { token }),
+  games: (limit = 30, before = null) =>
+    call("GET", `api/games?limit=${limit}` + (before ? `&before=${enc(before)}` : "")),
+  game: (table, number) => call("GET", `api/games/${enc(table)}/${number}`),
+  gameText: (table, number) => call("GET", `api/games/${enc(table)}/${number}/text`, { text: true }),
+  replay: (table, number, view, deal) =>
+    call("GET", `api/web/replay/${enc(table)}/${number}?view=${enc(view)}&deal=${deal}`),
+  odds: (hand, dead, rules) => call("POST", "api/web/odds", { body: { hand, dead, rules, top: 6 } }),
+};

@@ -1,0 +1,68 @@
+// The app: a hash router over the pages, the language switch, the suit symbols.
+//   #/                      lobby
+//   #/games                 finished games
+//   #/table/ID              a table (your seat if this browser holds its token; else join or watch)
+//   #/watch/ID              a table as a spectator
+//   #/replay/TABLE/GAME     the replay of a finished game
+//   #/help                  how to play
+
+import { h, replace } from "./dom.js";
+import { t, lang, setLang, onLangChange, LANGS } from "./i18n.js";
+import { installCardSymbols } from "./cards.js";
+import { LobbyPage, GamesPage } from "./lobby.js";
+import { TablePage } from "./table.js";
+import { ReplayPage } from "./replay.js";
+
+const main = document.getElementById("app");
+let page = null;
+
+class HelpPage {
+  constructor(root) {
+    this.root = root;
+    this.off = onLangChange(() => this.mount());
+  }
+  mount() {
+    replace(this.root, h("section", { class: "panel help" }, h("h1", {}, t("help.title")),
+      t("help.body").map((p) => h("p", {}, p)),
+      h("p", {}, h("a", { class: "button primary", href: "#/" }, t("lobby.quick")))));
+  }
+  unmount() {
+    this.off();
+  }
+}
+
+function route() {
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  page?.unmount?.();
+  window.chicago = {};
+  const [head, a, b] = parts;
+  if (head === "table" && a) page = new TablePage(main, a);
+  else if (head === "watch" && a) page = new TablePage(main, a, { watch: true });
+  else if (head === "replay" && a && b) page = new ReplayPage(main, a, b);
+  else if (head === "games") page = new GamesPage(main);
+  else if (head === "help") page = new HelpPage(main);
+  else page = new LobbyPage(main);
+  document.body.dataset.page = head || "lobby";
+  page.mount();
+}
+
+function chrome() {
+  document.title = t("app.title");
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.lang === lang()));
+  }
+}
+
+function start() {
+  installCardSymbols();
+  const switcher = document.getElementById("lang-switch");
+  replace(switcher, Object.keys(LANGS).map((code) =>
+    h("button", { type: "button", dataset: { lang: code }, lang: code, onclick: () => setLang(code) }, code === "sv" ? "Svenska" : "English")));
+  onLangChange(chrome);
+  chrome();
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+start();

@@ -1,0 +1,323 @@
+// The table drawn from a seat view: seat panels, the centre (trick, face-up card, scoring
+// round), deal summaries and the scoreboard. Shared by the live table and the replay page.
+// Everything is built from the view and the events the seat was sent.
+
+import { h } from "./dom.js";
+import { t, num, signed } from "./i18n.js";
+import { cardSvg, backSvg, cardText, sortCards } from "./cards.js";
+import { option } from "./store.js";
+import { cardName, category, categoryA, levelName, rankWord } from "./words.js";
+
+/** A card face: a button when it can be clicked, else an image with a spoken name. */
+export function cardEl(code, { size = "md", button = false, selected = null, disabled = false, onClick = null, cls = "" } = {}) {
+  const fourColor = option("fourColor", false);
+  const compact = size === "xs" || size === "sm";
+  const classes = `card card-${size}${selected ? " selected" : ""}${disabled ? " not-playable" : ""}${cls ? " " + cls : ""}`;
+  if (button) {
+    return h("button", {
+      type: "button",
+      class: classes,
+      "aria-label": cardName(code),
+      "aria-pressed": selected === null ? null : String(Boolean(selected)),
+      disabled,
+      dataset: { card: code },
+      onclick: onClick,
+      html: cardSvg(code, { fourColor, compact }),
+    });
+  }
+  return h("span", { class: classes, role: "img", "aria-label": cardName(code), dataset: { card: code }, html: cardSvg(code, { fourColor, compact }) });
+}
+
+export function backEl(size = "sm") {
+  return h("span", { class: `card card-${size} back`, "aria-hidden": "true", html: backSvg() });
+}
+
+export function cardRow(codes, size = "sm", cls = "") {
+  return h("span", { class: `card-row ${cls}` }, codes.map((c) => cardEl(c, { size })));
+}
+
+/** Seats in order around the table, starting at the player's left (or seat 0 for onlookers). */
+export function seatOrder(players, me) {
+  const start = me === null || me === undefined ? 0 : (me + 1) % players;
+  const order = [];
+  for (let i = 0; i < players; i++) order.push((start + i) % players);
+  return me === null || me === undefined ? order : order.filter((s) => s !== me);
+}
+
+/** Has `seat` already acted in the current exchange round? */
+function actedThisRound(state, seat) {
+  if (state.phase !== "exchange" && state.phase !== "one up" && state.phase !== "redeal") return true;
+  if (state.to_act === null || state.to_act === undefined) return true;
+  const n = state.players;
+  const pos = (s) => (s - state.dealer - 1 + 2 * n) % n;
+  return pos(seat) < pos(state.to_act);
+}
+
+function handSize(state, seat) {
+  if (state.hands) return (state.hands[String(seat)] || []).length;
+  if (state.phase === "play" || state.phase === "deal over") return Math.max(0, 5 - (state.played[seat] || []).length);
+  const rules = state.rules || {};
+  if (rules.lock_six && state.locked[seat] && state.round === 1 && state.phase === "exchange" && !actedThisRound(state, seat)) return 6;
+  return 5;
+}
+
+/** The latest scoring round as the events tell it: who announced what, tie-break stages, the result. */
+export function roundInfo(events) {
+  let info = null;
+  for (const ev of events || []) {
+    if (ev.type === "announce" || ev.type === "pass") {
+      if (!info || info.round !== ev.round) info = { round: ev.round, said: {}, reveals: {}, result: null, order: [] };
+      info.said[ev.seat] = ev.type === "announce" ? ev.category : null;
+      info.order.push(ev.seat);
+    } else if (ev.type === "reveal" && info) {
+      (info.reveals[ev.seat] ||= []).push("suit" in ev ? t(`suit.${ev.suit}`) : ev.rank === "T" ? "10" : ev.rank);
+    } else if (ev.type === "round_result" && info) {
+      info.result = ev;
+    } else if (ev.type === "exchange" && info && info.result) {
+      info.stale = true; // an exchange round has started since
+    }
+  }
+  return info;
+}
+
+/**
+ * One seat's panel. ctx: {names: Names, me, seats (table seat infos or null), events,
+ * presence, clock: {seat, until} | null, showHand: bool (all cards face up)}.
+ */
+export function seatPanel(state, seat, ctx) {
+  const isMe = seat === ctx.me;
+  const toAct = state.to_act === seat;
+  const info = ctx.seats ? ctx.seats[seat] : null;
+  const badges = [];
+  if (state.dealer === seat) badges.push(h("span", { class: "chip dealer", title: t("table.dealer"), "aria-label": t("table.dealer") }, t("table.dealer_chip")));
+  if (info && info.kind === "bot") badges.push(h("span", { class: "badge bot", title: t("table.bot") }, levelName(info.level)));
+  if (info && info.kind === "open") badges.push(h("span", { class: "badge open" }, t("table.open")));
+  if (info && info.away) badges.push(h("span", { class: "badge away" }, t("table.away")));
+  else if (info && info.kind === "human" && ctx.presence && ctx.presence[seat] === false) badges.push(h("span", { class: "badge offline" }, t("table.offline")));
+  if (state.locked && state.locked[seat]) badges.push(h("span", { class: "badge locked" }, t("table.locked")));
+  if (state.chicago === seat) badges.push(h("span", { class: "badge chicago" }, "Chicago"));
+
+  // exchange counts per round: "2 · 3 · –"
+  const rounds = (state.rules && state.rules.exchanges) || Math.max(1, (state.exchanges || []).length);
+  const counts = [];
+  const rows = state.exchanges || [];
+  for (let r = 0; r < rounds; r++) {
+    const row = rows[r];
+    let text = "–";
+    if (state.locked && state.locked[seat]) text = row && row[seat] ? String(row[seat]) : "×";
+    else if (row && (r < rows.length - 1 || actedThisRound(state, seat))) text = String(row[seat]);
+    counts.push(text);
+  }
+
+  // the latest scoring round's word and tie-break stages
+  const round = roundInfo(ctx.events);
+  let said = null;
+  if (round && !round.stale && seat in round.said && state.phase !== "play") {
+    const cat = round.said[seat];
+    const stages = round.reveals[seat] || [];
+    const won = round.result && round.result.winner === seat;
+    said = h(
+      "div",
+      { class: `said${cat ? "" : " passed"}${won ? " won" : ""}` },
+      cat ? category(cat) : t("center.passed"),
+      stages.length ? h("span", { class: "stages", title: t("center.tiebreak") }, " · " + stages.join(" · ")) : null,
+    );
+  }
+
+  // cards: all face up (replay), shown hands, or backs
+  let cards;
+  const shown = (state.shown || {})[String(seat)];
+  if (ctx.showHand && state.hands) {
+    cards = cardRow(state.hands[String(seat)] || [], "sm", "hand-up");
+  } else if (shown && !isMe) {
+    cards = h("div", { class: "shown" }, h("span", { class: "label" }, t("table.shown")), cardRow(shown, "sm"));
+  } else if (!isMe) {
+    const n = handSize(state, seat);
+    cards = h("span", { class: "card-row backs", "aria-label": t("table.cards_left", { n }) }, Array.from({ length: n }, () => backEl("xs")));
+  }
+  const pile = (state.played || [])[seat] || [];
+  let clock = null;
+  if (ctx.clock && ctx.clock.seat === seat) {
+    const secs = Math.max(0, Math.ceil((ctx.clock.until - performance.now()) / 1000));
+    clock = h("span", { class: "clock", dataset: { clock: "1" } }, "⏱ " + t("table.clock", { s: secs }));
+  }
+  const name = ctx.names.plain(seat) + (isMe ? ` (${t("you")})` : "");
+  return h(
+    "section",
+    {
+      class: `seat${toAct ? " to-act" : ""}${isMe ? " mine" : ""}`,
+      dataset: { seat },
+      "aria-label": name,
+      "aria-current": toAct ? "true" : null,
+    },
+    h("div", { class: "seat-head" },
+      h("span", { class: "seat-name" }, name),
+      badges,
+      h("span", { class: "seat-score", title: t("table.points", { n: state.scores[seat] }) }, num(state.scores[seat])),
+    ),
+    h("div", { class: "seat-line" },
+      h("span", { class: "exchanges", title: t("table.exchanges") }, t("table.exchanges") + ": " + counts.join(" · ")),
+      toAct ? h("span", { class: "turn-mark" }, t("table.to_act")) : null,
+      clock,
+    ),
+    said,
+    cards,
+    pile.length ? h("div", { class: "pile", "aria-label": t("table.played") }, cardRow(pile, "xs")) : null,
+  );
+}
+
+/** The middle of the table: the trick, the face-up card, the scoring round, stock counts. */
+export function centerPanel(state, ctx) {
+  const parts = [];
+  if (state.chicago !== null && state.chicago !== undefined) {
+    parts.push(h("p", { class: "banner chicago-banner" }, t("center.chicago", { who: ctx.names.who(state.chicago) })));
+  }
+  if (state.one_up) {
+    parts.push(h("div", { class: "one-up" },
+      h("span", { class: "label" }, t("center.face_up", { who: ctx.names.who(state.one_up.seat) })),
+      cardEl(state.one_up.card, { size: "md" })));
+  }
+  if (state.phase === "play" || (state.phase === "deal over" && (state.trick || []).length)) {
+    const trick = state.trick || [];
+    const last = (state.tricks || [])[state.tricks.length - 1];
+    parts.push(h("h3", { class: "center-title" }, t("center.trick", { n: state.trick_number || (state.tricks || []).length })));
+    if (trick.length) {
+      parts.push(h("div", { class: "trick" }, trick.map((p, i) =>
+        h("figure", { class: `played-card${i === 0 ? " lead" : ""}` },
+          cardEl(p.card, { size: "md" }),
+          h("figcaption", {}, ctx.names.who(p.seat))))));
+    } else {
+      parts.push(h("p", { class: "muted" }, t("center.nothing")));
+    }
+    if (last && !trick.length) {
+      const win = last.cards.find((p) => p.seat === last.winner);
+      parts.push(h("p", { class: "last-trick" }, t("center.last_trick", { who: ctx.names.who(last.winner), card: win ? cardText(win.card) : "" })));
+    }
+  } else {
+    const round = roundInfo(ctx.events);
+    if (round && !round.stale && (state.phase === "announce" || state.phase === "quads choice" || round.result)) {
+      parts.push(roundBox(round, state, ctx));
+    }
+    if (state.phase === "exchange" || state.phase === "redeal" || state.phase === "one up") {
+      parts.push(h("p", { class: "stock", dataset: { stock: state.stock } },
+        `${t("table.stock")}: ${state.stock} · ${t("table.pile")}: ${state.discard_pile}`));
+    }
+  }
+  return h("div", { class: "center-inner" }, parts);
+}
+
+function roundBox(round, state, ctx) {
+  const rows = round.order.map((seat) => {
+    const cat = round.said[seat];
+    const stages = round.reveals[seat] || [];
+    return h("li", { class: round.result && round.result.winner === seat ? "won" : "" },
+      h("span", { class: "who" }, ctx.names.who(seat)), ": ",
+      cat ? category(cat) : t("center.passed"),
+      stages.length ? h("span", { class: "stages" }, ` (${t("center.tiebreak")}: ${stages.join(" · ")})`) : null);
+  });
+  let result = null;
+  if (round.result) {
+    const r = round.result;
+    if (r.winner === null || r.winner === undefined) {
+      result = r.category ? t("ev.round_tie", { r: r.round, cat: categoryA(r.category) }) : t("ev.round_nobody", { r: r.round });
+    } else {
+      result = t("ev.round_win", { r: r.round, who: ctx.names.who(r.winner), you: ctx.names.you(r.winner), cat: categoryA(r.category) });
+    }
+  }
+  return h("div", { class: "round-box" },
+    h("h3", { class: "center-title" }, t("center.round", { r: round.round })),
+    h("ul", {}, rows),
+    result ? h("p", { class: "round-result" }, result) : null);
+}
+
+/** What happened at the end of a deal, from its events (the last trick, Chicago, showdown, points). */
+export function dealSummary(events) {
+  const summary = { deal: null, lastTrick: null, plays: [], chicago: null, showdown: null, end: null, scoreEvents: [], quads: false };
+  const playsByTrick = {};
+  for (const ev of events) {
+    if (ev.type === "deal") summary.deal = ev.deal;
+    else if (ev.type === "play") (playsByTrick[ev.trick] ||= []).push(ev);
+    else if (ev.type === "trick") summary.lastTrick = ev;
+    else if (ev.type === "chicago_result") summary.chicago = ev;
+    else if (ev.type === "showdown") summary.showdown = ev;
+    else if (ev.type === "score") summary.scoreEvents.push(ev);
+    else if (ev.type === "quads_reset") summary.quads = true;
+    else if (ev.type === "deal_end") summary.end = ev;
+  }
+  if (summary.end) summary.deal = summary.end.deal;
+  if (summary.lastTrick) summary.plays = playsByTrick[summary.lastTrick.trick] || [];
+  return summary;
+}
+
+/** The deal summary in words and cards. */
+export function summaryPanel(summary, names, { onClose = null } = {}) {
+  const items = [];
+  const lt = summary.lastTrick;
+  if (summary.chicago) {
+    items.push(h("p", { class: "sum-chicago" }, summary.chicago.made
+      ? t("sum.chicago_made", { who: names.who(summary.chicago.seat), you: names.you(summary.chicago.seat) })
+      : t("sum.chicago_failed", { who: names.who(summary.chicago.seat), breaker: names.who(summary.chicago.broken_by) })));
+  }
+  if (summary.quads) items.push(h("p", {}, t("sum.quads")));
+  if (lt && lt.trick === 5) {
+    const scored = summary.scoreEvents.find((e) => e.seat === lt.winner && (e.reason === "last trick" || e.reason === "Chicago"));
+    items.push(h("h3", {}, t("sum.last_trick")));
+    items.push(h("div", { class: "trick small" }, summary.plays.map((p) =>
+      h("figure", { class: `played-card${p.seat === lt.winner ? " winner" : ""}` }, cardEl(p.card, { size: "sm" }), h("figcaption", {}, names.who(p.seat))))));
+    items.push(h("p", { class: "sum-last-trick" }, t("sum.last_trick_text", { who: names.who(lt.winner), you: names.you(lt.winner), card: cardText(lt.card), points: scored ? scored.points : 0 })));
+  }
+  const sd = summary.showdown;
+  if (sd) {
+    items.push(h("h3", {}, t("sum.showdown")));
+    items.push(h("div", { class: "showdown" }, Object.entries(sd.hands || {}).sort((a, b) => Number(a[0]) - Number(b[0])).map(([s, cards]) =>
+      h("div", { class: `showdown-hand${Number(s) === sd.winner ? " winner" : ""}` },
+        h("span", { class: "who" }, names.who(Number(s))), cardRow(sortCards(cards).reverse(), "xs")))));
+    items.push(h("p", { class: "sum-showdown" }, sd.winner === null || sd.winner === undefined
+      ? t("sum.showdown_tie", { cat: categoryA(sd.category) })
+      : t("sum.showdown_win", { who: names.who(sd.winner), you: names.you(sd.winner), cat: categoryA(sd.category), points: sd.points })));
+  }
+  if (summary.end) {
+    items.push(h("h3", {}, t("sum.points")));
+    items.push(h("table", { class: "points" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("sum.points")), h("th", {}, t("sum.total")))),
+      h("tbody", {}, summary.end.points.map((p, s) =>
+        h("tr", {}, h("th", { scope: "row" }, names.who(s)), h("td", {}, signed(p)), h("td", {}, num(summary.end.scores[s])))))));
+  }
+  return h("section", { class: "deal-summary", "aria-label": t("sum.title", { deal: summary.deal }) },
+    h("h2", {}, t("sum.title", { deal: summary.deal })),
+    items,
+    onClose ? h("button", { type: "button", class: "primary", dataset: { action: "continue" }, onclick: onClose }, t("btn.continue")) : null);
+}
+
+/** The scoreboard: points per deal (from the view's history) and totals. */
+export function scoreTable(history, scores, names) {
+  if (!history || !history.length) return h("p", {}, t("score.none"));
+  const n = scores.length;
+  return h("table", { class: "scoreboard" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("score.deal")), Array.from({ length: n }, (_, s) => h("th", { scope: "col" }, names.who(s))))),
+    h("tbody", {}, history.map((d) => h("tr", {}, h("th", { scope: "row" }, String(d.deal)), d.points.map((p, s) => h("td", {}, `${signed(p)} (${num(d.scores[s])})`))))),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("score.total")), scores.map((x) => h("td", {}, num(x))))));
+}
+
+/** Settlement at the end of a game: who wins, final scores, money. */
+export function settlementPanel(result, names, stake = 1) {
+  const winners = result.winners || [];
+  const rows = (result.scores || []).map((score, s) => {
+    const money = result.settlement ? result.settlement[s] : 0;
+    return h("tr", { class: winners.includes(s) ? "winner" : "" },
+      h("th", { scope: "row" }, names.who(s)),
+      h("td", {}, num(score)),
+      h("td", { class: money < 0 ? "neg" : "pos" }, t("over.money", { amount: signed(money, Number.isInteger(money) ? 0 : 2) })));
+  });
+  return h("div", { class: "settlement" },
+    h("p", { class: "winners" }, t("over.winner", { names: winners.map((s) => names.who(s)).join(t("and")) || t("nobody"), plural: winners.length !== 1 || names.you(winners[0]) })),
+    h("table", {},
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("over.final")), h("th", {}, t("over.settlement")))),
+      h("tbody", {}, rows)),
+    stake !== 1 ? h("p", { class: "muted" }, `${stake} kr / ${t("table.points", { n: 1 })}`) : null);
+}
+
+/** Words for a stage reveal list (for tests and screen readers). */
+export function stageWords(ranks) {
+  return ranks.map(rankWord).join(", ");
+}

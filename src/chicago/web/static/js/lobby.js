@@ -1,0 +1,285 @@
+// The lobby: quick play against bots, the create-a-table form, your tables, open tables and
+// finished games; and the page of all finished games.
+
+import { h, replace } from "./dom.js";
+import { t, onLangChange, num } from "./i18n.js";
+import { api } from "./api.js";
+import * as store from "./store.js";
+import { levelName } from "./words.js";
+import { showError, showNotice } from "./notice.js";
+
+const SPEEDS = [["slow", 1.2], ["normal", 0.6], ["fast", 0.2], ["instant", 0]];
+const CLOCKS = [null, 30, 60, 120];
+const LENGTHS = [null, 1, 3, 5];
+
+async function createAndSit(request) {
+  const table = await api.create(request);
+  const open = table.seats.find((s) => s.kind === "open");
+  if (open) {
+    const joined = await api.join(table.id, open.seat, store.playerName() || null);
+    store.saveSeat(table.id, joined.token, joined.seat, table.name);
+    location.hash = `#/table/${table.id}`;
+  } else {
+    location.hash = `#/watch/${table.id}`;
+  }
+  return table;
+}
+
+export class LobbyPage {
+  constructor(root) {
+    this.root = root;
+    this.info = null;
+    this.tables = null;
+    this.games = null;
+    this.form = null;
+    this.busy = false;
+    this.offLang = onLangChange(() => this.render());
+  }
+
+  async mount() {
+    replace(this.root, h("p", { class: "loading" }, t("loading")));
+    try {
+      this.info = await api.info();
+    } catch (err) {
+      showError(err.code || "network", err.message);
+      replace(this.root, h("p", { role: "alert" }, t("err.network")));
+      return;
+    }
+    const levels = this.info.bot_levels;
+    const bot = levels.includes("basic") ? "basic" : levels[0];
+    this.form = {
+      name: "",
+      preset: this.info.default_preset || "pagat",
+      players: 4,
+      seats: ["open", `bot:${bot}`, `bot:${bot}`, `bot:${bot}`, `bot:${bot}`, `bot:${bot}`],
+      variations: new Set(),
+      length: null,
+      clock: null,
+      speed: 0.6,
+      private: false,
+    };
+    this.render();
+    this.refresh();
+  }
+
+  unmount() {
+    this.offLang();
+  }
+
+  async refresh() {
+    try {
+      const [tables, games] = await Promise.all([api.tables(30), api.games(10)]);
+      this.tables = tables.tables;
+      this.games = games.games;
+    } catch (err) {
+      showError(err.code || "network", err.message);
+    }
+    this.render();
+  }
+
+  render() {
+    if (!this.info) return;
+    const focusId = document.activeElement && document.activeElement.id;
+    replace(this.root, h("div", { class: "lobby" },
+      this.intro(),
+      this.createForm(),
+      this.myTables(),
+      this.openTables(),
+      this.finishedGames()));
+    if (focusId) document.getElementById(focusId)?.focus();
+  }
+
+  intro() {
+    const name = h("input", {
+      id: "player-name", type: "text", maxlength: 40, value: store.playerName(), autocomplete: "nickname",
+      oninput: (e) => store.setPlayerName(e.target.value.trim()),
+    });
+    const levels = this.info.bot_levels;
+    const bot = levels.includes("basic") ? "basic" : levels[0];
+    return h("section", { class: "panel intro" },
+      h("h1", {}, t("lobby.title")),
+      h("p", {}, t("lobby.intro")),
+      h("div", { class: "field" }, h("label", { for: "player-name" }, t("lobby.name")), name,
+        h("small", { class: "muted" }, t("lobby.name_hint"))),
+      h("button", {
+        type: "button", class: "primary big", dataset: { action: "quick-play" }, disabled: this.busy,
+        onclick: () => this.submit({ preset: this.info.default_preset || "pagat", seats: ["open", `bot:${bot}`, `bot:${bot}`, `bot:${bot}`], bot_delay: 0.6 }),
+      }, t("lobby.quick")),
+      h("p", { class: "muted" }, t("lobby.quick_hint")));
+  }
+
+  async submit(request) {
+    if (this.busy) return;
+    this.busy = true;
+    this.render();
+    try {
+      await createAndSit(request);
+    } catch (err) {
+      showError(err.code || "network", err.message);
+    } finally {
+      this.busy = false;
+      if (location.hash === "" || location.hash === "#/") this.render();
+    }
+  }
+
+  createForm() {
+    const f = this.form;
+    const info = this.info;
+    const rerender = () => this.render();
+    const presetSelect = h("select", { id: "f-preset", onchange: (e) => { f.preset = e.target.value; rerender(); } },
+      info.presets.map((p) => h("option", { value: p, selected: p === f.preset }, p)));
+    const [lo, hi] = info.limits.players;
+    const playersSelect = h("select", { id: "f-players", onchange: (e) => {
+      f.players = Number(e.target.value);
+      if (f.players > 4) f.variations.add("V-LARGE");
+      rerender();
+    } }, Array.from({ length: hi - lo + 1 }, (_, i) => lo + i).map((n) => h("option", { value: n, selected: n === f.players }, String(n))));
+    const seatRows = Array.from({ length: f.players }, (_, i) =>
+      h("div", { class: "seat-row" },
+        h("label", { for: `f-seat-${i}` }, t("form.seat_n", { n: i + 1 })),
+        h("select", { id: `f-seat-${i}`, dataset: { seat: i }, onchange: (e) => { f.seats[i] = e.target.value; rerender(); } },
+          h("option", { value: "open", selected: f.seats[i] === "open" }, t("form.seat_open")),
+          info.bot_levels.map((level) => h("option", { value: `bot:${level}`, selected: f.seats[i] === `bot:${level}` }, t("form.seat_bot", { level: levelName(level) }))))));
+    const large = f.players > 4;
+    const variations = Object.entries(info.variations).map(([id, english]) => {
+      const key = `var.${id}`;
+      const text = t(key) === key ? english : t(key);
+      const forced = id === "V-LARGE" && large;
+      return h("li", {},
+        h("input", {
+          type: "checkbox", id: `f-var-${id}`, value: id, checked: f.variations.has(id) || forced, disabled: forced,
+          dataset: { variation: id },
+          onchange: (e) => { if (e.target.checked) f.variations.add(id); else f.variations.delete(id); },
+        }),
+        h("label", { for: `f-var-${id}` }, h("strong", {}, id), " ", text));
+    });
+    const target = (info.rules[f.preset] || {}).target || 52;
+    const radio = (name, values, current, label, set) => h("fieldset", { class: "choices" },
+      h("legend", {}, t(`form.${name}`)),
+      values.map((value, i) => h("label", { class: "choice" },
+        h("input", { type: "radio", name: `f-${name}`, value: String(i), checked: value === current, dataset: { [name]: String(value) }, onchange: () => set(value) }),
+        " ", label(value))));
+    const anyOpen = f.seats.slice(0, f.players).includes("open");
+    const submit = (e) => {
+      e.preventDefault();
+      const variations = [...f.variations].filter((id) => id !== "V-LARGE" || large);
+      if (large && !variations.includes("V-LARGE")) variations.push("V-LARGE");
+      const request = {
+        name: document.getElementById("f-name").value.trim(),
+        preset: f.preset,
+        seats: f.seats.slice(0, f.players),
+        variations,
+        private: f.private,
+        clock: f.clock,
+        bot_delay: f.speed,
+      };
+      if (f.length) request.rules = { max_deals: f.length };
+      this.submit(request);
+    };
+    return h("section", { class: "panel create" },
+      h("h2", {}, t("lobby.create")),
+      h("form", { id: "create-form", onsubmit: submit },
+        h("div", { class: "field" }, h("label", { for: "f-name" }, t("form.table_name")),
+          h("input", { id: "f-name", type: "text", maxlength: 40, placeholder: t("form.table_name_ph"), value: f.name, oninput: (e) => { f.name = e.target.value; } })),
+        h("div", { class: "field" }, h("label", { for: "f-preset" }, t("form.preset")), presetSelect,
+          h("small", { class: "preset-text" }, t(`preset.${f.preset}`))),
+        h("div", { class: "field" }, h("label", { for: "f-players" }, t("form.players")), playersSelect),
+        h("fieldset", { class: "seats" }, h("legend", {}, t("form.seats")), seatRows, h("small", { class: "muted" }, t("form.seats_hint"))),
+        h("details", { class: "variations", open: f.showVariations || f.variations.size > 0 || large, ontoggle: (e) => { f.showVariations = e.target.open; } },
+          h("summary", {}, t("form.variations")),
+          h("small", { class: "muted" }, t("form.variations_hint")),
+          large ? h("p", { class: "muted" }, t("form.large_needed")) : null,
+          h("ul", {}, variations)),
+        radio("length", LENGTHS, f.length, (n) => (n ? t("form.length_deals", { n }) : t("form.length_full", { target })), (n) => { f.length = n; }),
+        radio("speed", SPEEDS.map((s) => s[1]), f.speed, (value) => t(`speed.${SPEEDS.find((s) => s[1] === value)[0]}`), (value) => { f.speed = value; }),
+        radio("clock", CLOCKS, f.clock, (n) => (n ? t("form.clock_s", { n }) : t("form.clock_none")), (n) => { f.clock = n; }),
+        h("label", { class: "choice" }, h("input", { type: "checkbox", id: "f-private", checked: f.private, onchange: (e) => { f.private = e.target.checked; } }), " ", t("form.private")),
+        h("button", { type: "submit", class: "primary", dataset: { action: "create" }, disabled: this.busy }, anyOpen ? t("form.submit") : t("form.submit_watch"))));
+  }
+
+  myTables() {
+    const mine = Object.entries(store.seats());
+    if (!mine.length) return null;
+    return h("section", { class: "panel mine" },
+      h("h2", {}, t("lobby.my_tables")),
+      h("ul", { class: "rows" }, mine.map(([id, s]) => h("li", {},
+        h("a", { href: `#/table/${id}` }, s.name || t("lobby.unnamed")), " ",
+        h("span", { class: "muted" }, t("seat_n", { n: s.seat + 1 })), " ",
+        h("button", { type: "button", class: "link", onclick: () => { store.forgetSeat(id); this.render(); } }, t("lobby.forget"))))));
+  }
+
+  openTables() {
+    const tables = this.tables;
+    return h("section", { class: "panel open-tables" },
+      h("div", { class: "panel-head" }, h("h2", {}, t("lobby.open_tables")),
+        h("button", { type: "button", class: "link", onclick: () => this.refresh() }, t("lobby.refresh"))),
+      tables === null ? h("p", {}, t("loading")) : !tables.length ? h("p", { class: "muted" }, t("lobby.no_tables")) :
+        h("ul", { class: "rows" }, tables.map((tb) => {
+          const free = tb.seats.filter((s) => s.kind === "open").length;
+          return h("li", { dataset: { table: tb.id } },
+            h("strong", {}, tb.name || t("lobby.unnamed")), " ",
+            h("span", { class: "muted" }, `${tb.preset}${tb.variations.length ? " + " + tb.variations.join(", ") : ""} · ${t("lobby.seats_free", { free, n: tb.players })}`), " ",
+            h("a", { class: "button", href: `#/table/${tb.id}` }, t("lobby.join")), " ",
+            h("a", { class: "button", href: `#/watch/${tb.id}` }, t("lobby.watch")));
+        })));
+  }
+
+  finishedGames() {
+    const games = this.games;
+    return h("section", { class: "panel finished" },
+      h("div", { class: "panel-head" }, h("h2", {}, t("lobby.finished")), h("a", { href: "#/games" }, t("lobby.more"))),
+      games === null ? h("p", {}, t("loading")) : gamesList(games));
+  }
+}
+
+export function gamesList(games) {
+  if (!games.length) return h("p", { class: "muted" }, t("lobby.no_games"));
+  return h("ul", { class: "rows games" }, games.map((g) => {
+    const names = g.names || [];
+    const winners = (g.winners || []).map((s) => names[s] || t("seat_n", { n: s + 1 })).join(", ");
+    return h("li", { dataset: { game: `${g.table}/${g.game}` } },
+      h("strong", {}, g.name || t("lobby.unnamed")), " ",
+      h("span", { class: "muted" }, `${g.preset} · ${t("games.deals", { n: g.deals || 0 })} · ${t("games.winners")}: ${winners}`), " ",
+      h("span", { class: "scores" }, names.map((n, i) => `${n} ${num((g.scores || [])[i] ?? 0)}`).join(", ")), " ",
+      h("a", { class: "button", href: `#/replay/${g.table}/${g.game}` }, t("lobby.replay")));
+  }));
+}
+
+export class GamesPage {
+  constructor(root) {
+    this.root = root;
+    this.games = [];
+    this.done = false;
+    this.offLang = onLangChange(() => this.render());
+  }
+
+  async mount() {
+    this.render();
+    await this.more();
+  }
+
+  unmount() {
+    this.offLang();
+  }
+
+  async more() {
+    const last = this.games[this.games.length - 1];
+    try {
+      const page = await api.games(30, last ? last.finished : null);
+      this.games.push(...page.games);
+      this.done = page.games.length < 30;
+    } catch (err) {
+      showError(err.code || "network", err.message);
+    }
+    this.render();
+  }
+
+  render() {
+    replace(this.root, h("section", { class: "panel" },
+      h("h1", {}, t("lobby.finished")),
+      gamesList(this.games),
+      this.done ? null : h("button", { type: "button", onclick: () => this.more() }, t("lobby.more"))));
+  }
+}
+
+export { showNotice };

@@ -1,0 +1,44 @@
+// Messages for the player: errors from the server in words, short confirmations.
+// One live region at the top of the page (role="alert" for errors, "status" otherwise).
+
+import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+
+let timer = null;
+
+function area() {
+  return document.getElementById("notice");
+}
+
+function show(kind, text, ms) {
+  const el = area();
+  if (!el) return;
+  clearTimeout(timer);
+  el.className = `notice ${kind}`;
+  el.setAttribute("role", kind === "error" ? "alert" : "status");
+  replace(el, h("span", { class: "notice-text", dataset: { kind } }, text),
+    h("button", { type: "button", class: "close", "aria-label": t("btn.close"), onclick: hide }, "×"));
+  el.hidden = false;
+  timer = setTimeout(hide, ms);
+}
+
+export function hide() {
+  const el = area();
+  if (el) {
+    el.hidden = true;
+    replace(el);
+  }
+}
+
+/** An error in words: the known code in the player's language, plus the server's own message. */
+export function showError(code, message = "") {
+  const key = `err.${code}`;
+  let text = t(key);
+  if (text === key) text = t("err.title");
+  if (message && code !== "network" && message !== code) text += " " + t("err.server", { message });
+  show("error", text, 9000);
+}
+
+export function showNotice(text) {
+  show("info", text, 4000);
+}

@@ -1,0 +1,196 @@
+// The replay page: step forward and back through a finished game, as one seat saw it, as a
+// spectator, or with every card face up; download the record as JSON or in the text notation.
+// The server replays the record (GET /api/web/replay/...), one deal per request.
+
+import { h, replace, download } from "./dom.js";
+import { t, onLangChange } from "./i18n.js";
+import { api } from "./api.js";
+import { Names, describe, phaseText } from "./words.js";
+import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, settlementPanel } from "./board.js";
+import { sortCards } from "./cards.js";
+import { showError } from "./notice.js";
+import { errorText } from "./table.js";
+
+export class ReplayPage {
+  constructor(root, tableId, game) {
+    this.root = root;
+    this.tableId = tableId;
+    this.game = Number(game);
+    this.view = "all";
+    this.summary = null;
+    this.record = null;
+    this.index = null;
+    this.pages = new Map();
+    this.deal = 1;
+    this.step = 0;
+    this.error = null;
+    this.offLang = onLangChange(() => this.render());
+    this.onKey = (e) => this.key(e);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  async mount() {
+    replace(this.root, h("p", { class: "loading" }, t("loading")));
+    try {
+      const data = await api.game(this.tableId, this.game);
+      this.summary = data.game;
+      this.record = data.record;
+      await this.load(1);
+    } catch (err) {
+      this.error = err;
+    }
+    this.render();
+  }
+
+  unmount() {
+    this.offLang();
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  async load(deal) {
+    const key = `${this.view}/${deal}`;
+    if (!this.pages.has(key)) {
+      const page = await api.replay(this.tableId, this.game, this.view, deal);
+      this.index = page.deals;
+      this.total = page.total;
+      this.pages.set(key, page.steps);
+    }
+    return this.pages.get(key);
+  }
+
+  steps() {
+    return this.pages.get(`${this.view}/${this.deal}`) || [];
+  }
+
+  async go(deal, step) {
+    if (!this.index) return;
+    deal = Math.max(1, Math.min(this.index.length, deal));
+    try {
+      const steps = await this.load(deal);
+      this.deal = deal;
+      this.step = step < 0 ? steps.length - 1 : Math.max(0, Math.min(steps.length - 1, step));
+    } catch (err) {
+      showError(err.code || "network", err.message);
+    }
+    this.render();
+  }
+
+  next() {
+    if (this.step < this.steps().length - 1) return this.go(this.deal, this.step + 1);
+    if (this.deal < this.index.length) return this.go(this.deal + 1, 0);
+    return null;
+  }
+
+  prev() {
+    if (this.step > 0) return this.go(this.deal, this.step - 1);
+    if (this.deal > 1) return this.go(this.deal - 1, -1);
+    return null;
+  }
+
+  async setView(view) {
+    this.view = view;
+    await this.go(this.deal, this.step);
+  }
+
+  key(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || !this.index) return;
+    const tag = (e.target && e.target.tagName) || "";
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    const actions = {
+      ArrowRight: () => this.next(),
+      ArrowLeft: () => this.prev(),
+      Home: () => this.go(1, 0),
+      End: () => this.go(this.index.length, -1),
+      PageDown: () => this.go(this.deal + 1, 0),
+      PageUp: () => this.go(this.deal - 1, 0),
+    };
+    if (actions[e.key]) {
+      e.preventDefault();
+      actions[e.key]();
+    }
+  }
+
+  names() {
+    const list = this.summary.names || [];
+    return new Names(list.map((n, i) => n || t("seat_n", { n: i + 1 })), null);
+  }
+
+  render() {
+    if (this.error) {
+      replace(this.root, h("section", { class: "panel" }, h("h1", {}, t("replay.title")),
+        h("p", { role: "alert" }, this.error.status === 404 ? t("replay.none") : errorText(this.error)),
+        h("p", {}, h("a", { href: "#/" }, t("btn.lobby")))));
+      return;
+    }
+    if (!this.index) return;
+    const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.action : null;
+    const names = this.names();
+    const steps = this.steps();
+    const step = steps[this.step];
+    const players = this.record.players;
+    const seat = typeof step.state.seat === "number" ? step.state.seat : null;
+    const state = { ...step.state, rules: this.record.rules };
+    const events = steps.slice(0, this.step + 1).flatMap((s) => s.events);
+    const ctx = { names, me: seat, seats: null, events, showHand: this.view === "all" };
+    const views = [["all", t("replay.view_all")], ["public", t("replay.view_public")],
+      ...Array.from({ length: players }, (_, s) => [String(s), t("replay.view_seat", { who: names.plain(s) })])];
+    const select = h("select", { id: "replay-view", onchange: (e) => this.setView(e.target.value) },
+      views.map(([value, label]) => h("option", { value, selected: value === this.view }, label)));
+    const globalIndex = step.index + 1;
+    const btn = (label, action, fn, disabled = false) =>
+      h("button", { type: "button", dataset: { action }, disabled, onclick: fn }, label);
+    const atStart = this.deal === 1 && this.step === 0;
+    const atEnd = this.deal === this.index.length && this.step === steps.length - 1;
+    const stepText = step.seat === null
+      ? t("replay.dealt", { deal: step.deal })
+      : t("replay.acted", { who: names.who(step.seat), action: step.action ?? t("replay.hidden") });
+    const lines = step.events.map((ev) => describe(ev, names)).filter(Boolean);
+    const closing = state.phase === "deal over" || (state.over && this.step === steps.length - 1);
+    const summary = closing ? dealSummary(events) : null;
+    const page = h("div", { class: "replay-page", dataset: { deal: this.deal, step: this.step, index: step.index, view: this.view } },
+      h("header", { class: "table-head" },
+        h("div", { class: "title-block" },
+          h("h1", {}, `${t("replay.title")}: ${this.summary.name || t("lobby.unnamed")}`),
+          h("p", { class: "phase-line" }, `${t("phase.line", { deal: state.deal, dealer: names.who(state.dealer) })} · ${phaseText(state)}`)),
+        h("div", { class: "tools" },
+          h("button", { type: "button", dataset: { action: "download-json" }, onclick: () =>
+            download(`chicago-${this.tableId}-${this.game}.json`, JSON.stringify(this.record, null, 2), "application/json") }, t("replay.download_json")),
+          h("button", { type: "button", dataset: { action: "download-text" }, onclick: async () => {
+            try {
+              download(`chicago-${this.tableId}-${this.game}.txt`, await api.gameText(this.tableId, this.game));
+            } catch (err) {
+              showError(err.code || "network", err.message);
+            }
+          } }, t("replay.download_text")))),
+      h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.title") },
+        h("label", { for: "replay-view" }, t("replay.view")), select,
+        btn("⏮ " + t("replay.first"), "first", () => this.go(1, 0), atStart),
+        btn("◀ " + t("replay.prev_deal"), "prev-deal", () => this.go(this.deal - 1, 0), this.deal === 1),
+        btn("‹ " + t("replay.prev"), "prev", () => this.prev(), atStart),
+        btn(t("replay.next") + " ›", "next", () => this.next(), atEnd),
+        btn(t("replay.next_deal") + " ▶", "next-deal", () => this.go(this.deal + 1, 0), this.deal === this.index.length),
+        btn(t("replay.last") + " ⏭", "last", () => this.go(this.index.length, -1), atEnd),
+        h("input", { type: "range", min: 0, max: steps.length - 1, value: this.step, "aria-label": t("replay.step", { i: this.step + 1, n: steps.length }),
+          oninput: (e) => this.go(this.deal, Number(e.target.value)) }),
+        h("span", { class: "position", dataset: { testid: "position" } },
+          `${t("replay.deal", { deal: this.deal, n: this.index.length })} · ${t("replay.step", { i: globalIndex, n: this.total })}`),
+        h("small", { class: "muted" }, t("replay.keys"))),
+      h("div", { class: "table-grid" },
+        h("div", { class: "board" },
+          h("div", { class: `opponents n${seatOrder(players, seat).length}` }, seatOrder(players, seat).map((s) => seatPanel(state, s, ctx))),
+          h("div", { class: "center" }, centerPanel(state, ctx), summary ? summaryPanel(summary, names) : null,
+            state.over && atEnd && this.record.result ? settlementPanel(this.record.result, names, (this.record.rules || {}).stake ?? 1) : null),
+          seat !== null ? h("div", { class: "me" }, seatPanel(state, seat, ctx),
+            h("div", { class: "hand-area" }, h("div", { class: "hand", role: "group", "aria-label": names.plain(seat) },
+              sortCards(state.hand || []).map((c) => cardEl(c, { size: "lg" }))))) : null),
+        h("aside", { class: "side" },
+          h("h2", {}, stepText),
+          h("ul", { class: "step-events" }, lines.map((l) => h("li", {}, l))),
+          h("h2", {}, t("table.log")),
+          h("ul", { class: "log-list" }, events.map((ev) => describe(ev, names)).filter(Boolean).map((l) => h("li", {}, l))))));
+    replace(this.root, page);
+    const log = this.root.querySelector(".log-list");
+    if (log) log.scrollTop = log.scrollHeight;
+    if (focus) this.root.querySelector(`[data-action="${focus}"]:not([disabled])`)?.focus();
+  }
+}

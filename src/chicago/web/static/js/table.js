@@ -1,0 +1,792 @@
+// The live table: one seat's view of a game (or a spectator's), kept up to date over the
+// websocket; the player's cards as SVG buttons, the choices of the moment as buttons.
+
+import { h, replace, copyText } from "./dom.js";
+import { t, onLangChange, num } from "./i18n.js";
+import { api, ApiError } from "./api.js";
+import { TableConnection } from "./connection.js";
+import * as store from "./store.js";
+import { cardId, cardText, sortCards } from "./cards.js";
+import { Names, seatNames, describe, category, categoryA, phaseText, cards as cardsText } from "./words.js";
+import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, scoreTable, settlementPanel, cardRow } from "./board.js";
+import { showError, showNotice } from "./notice.js";
+
+const LOG_LIMIT = 400;
+
+/** The cards a seat knows are out of the stock (for the odds), from its deal's events. */
+export function knownDead(events, hand) {
+  const pile = new Set();
+  const held = new Set();
+  for (const ev of events || []) {
+    if (ev.type === "deal") {
+      pile.clear();
+      held.clear();
+    } else if (ev.type === "exchanged") {
+      for (const c of ev.discarded || []) pile.add(c);
+    } else if (ev.type === "reshuffle") {
+      pile.clear();
+      held.clear();
+    } else if (ev.type === "one_up_choice") {
+      (ev.accepted ? held : pile).add(ev.card);
+    } else if (ev.type === "show") {
+      for (const c of ev.cards || []) held.add(c);
+    }
+  }
+  const mine = new Set(hand);
+  return sortCards([...new Set([...pile, ...held])].filter((c) => !mine.has(c)));
+}
+
+function sameSet(a, b) {
+  if (a.length !== b.length) return false;
+  const set = new Set(a);
+  return b.every((x) => set.has(x));
+}
+
+export class TablePage {
+  constructor(root, tableId, { watch = false } = {}) {
+    this.root = root;
+    this.id = tableId;
+    this.watchOnly = watch;
+    const saved = watch ? null : store.seatFor(tableId);
+    this.token = saved ? saved.token : null;
+    this.table = null;
+    this.view = null;
+    this.you = null;
+    this.clock = null;
+    this.presence = null;
+    this.selection = new Set();
+    this.log = [];
+    this.summary = null;
+    this.gameOver = null;
+    this.dialog = null;
+    this.hint = null;
+    this.pending = null;
+    this.autoSeq = null;
+    this.status = "connecting";
+    this.conn = null;
+    this.offLang = onLangChange(() => this.render());
+    this.onKey = (e) => this.key(e);
+    document.addEventListener("keydown", this.onKey);
+    this.clockTimer = setInterval(() => this.tickClock(), 1000);
+  }
+
+  async mount() {
+    replace(this.root, h("p", { class: "loading" }, t("loading")));
+    try {
+      this.table = await api.table(this.id);
+    } catch (err) {
+      replace(this.root, h("section", { class: "panel" }, h("h1", {}, t("table.title")),
+        h("p", { role: "alert" }, err instanceof ApiError && err.status === 404 ? t("table.not_found") : errorText(err)),
+        h("p", {}, h("a", { href: "#/" }, t("btn.lobby")))));
+      return;
+    }
+    this.connect();
+    this.render();
+  }
+
+  unmount() {
+    this.conn?.close();
+    this.offLang();
+    document.removeEventListener("keydown", this.onKey);
+    clearInterval(this.clockTimer);
+    clearTimeout(this.autoTimer);
+  }
+
+  connect() {
+    this.conn?.close();
+    this.conn = new TableConnection(this.id, this.token, {
+      onMessage: (msg) => this.message(msg),
+      onStatus: (status) => {
+        this.status = status;
+        this.renderStatus();
+      },
+    });
+    this.conn.start();
+    // for tests and debugging: window.chicago.drop(ms) cuts the connection like a network failure
+    window.chicago = Object.assign(window.chicago || {}, {
+      table: this,
+      drop: (ms) => this.conn.drop(ms),
+      reconnect: () => this.conn.reconnectNow(),
+    });
+  }
+
+  // ------------------------------------------------------------------ messages
+  message(msg) {
+    switch (msg.type) {
+      case "snapshot":
+        this.snapshot(msg);
+        break;
+      case "update":
+        this.update(msg);
+        break;
+      case "game_over":
+        this.gameOver = msg;
+        this.render();
+        break;
+      case "seats":
+        if (this.table) this.table.seats = msg.seats;
+        this.render();
+        break;
+      case "presence":
+        this.presence = msg.connected;
+        this.render();
+        break;
+      case "chat":
+        this.pushLog({ chat: true, seat: msg.seat, name: msg.name, text: msg.text });
+        this.render();
+        break;
+      case "resumed":
+        this.table = msg.table;
+        this.you = msg.you;
+        this.setClock(msg.clock);
+        this.pending = null;
+        this.render();
+        break;
+      case "error":
+        this.pending = null;
+        if (msg.code === "bad_token") {
+          store.forgetSeat(this.id);
+          this.token = null;
+        }
+        showError(msg.code, msg.message);
+        if (msg.code === "stale" || msg.code === "internal") this.conn.request("view");
+        this.render();
+        break;
+      default:
+        break;
+    }
+  }
+
+  snapshot(msg) {
+    const newGame = msg.reason === "rematch" || (this.view && msg.table && this.table && msg.table.game !== this.table.game);
+    this.table = msg.table;
+    this.you = msg.you;
+    this.view = msg.view;
+    this.setClock(msg.clock);
+    this.pending = null;
+    if (newGame) {
+      this.gameOver = null;
+      this.summary = null;
+      this.log = [];
+    }
+    if (this.view && this.view.over && !this.gameOver) {
+      this.gameOver = { winners: this.view.winners, scores: this.view.scores, settlement: this.view.settlement, game: this.table.game };
+    }
+    if (!this.log.length && this.view) {
+      this.logDeal = this.view.deal;
+      for (const ev of this.view.events || []) this.pushLog({ ev });
+    }
+    this.cleanSelection();
+    this.render();
+  }
+
+  update(msg) {
+    const view = this.view;
+    if (!view) return;
+    for (const ev of msg.events || []) {
+      if (ev.type === "deal") view.events = [];
+      view.events.push(ev);
+      if (ev.type === "deal_end") {
+        this.summary = dealSummary(view.events);
+        (view.history ||= []).push(ev);
+      }
+      if (ev.type === "game_end") {
+        this.gameOver = { winners: ev.winners, scores: ev.scores, settlement: ev.settlement, game: msg.game };
+      }
+      this.pushLog({ ev });
+    }
+    if (msg.state) Object.assign(view, msg.state);
+    if (msg.state || msg.clock) this.setClock(msg.clock);
+    if (this.table && msg.state) {
+      this.table.to_act = msg.state.to_act;
+      this.table.scores = msg.state.scores;
+    }
+    this.pending = null;
+    this.cleanSelection();
+    this.render();
+  }
+
+  setClock(clock) {
+    this.clock = clock ? { seat: clock.seat, until: performance.now() + clock.ms } : null;
+  }
+
+  tickClock() {
+    if (!this.clock) return;
+    const el = this.root.querySelector("[data-clock]");
+    if (el) el.textContent = "⏱ " + t("table.clock", { s: Math.max(0, Math.ceil((this.clock.until - performance.now()) / 1000)) });
+  }
+
+  pushLog(entry) {
+    if (entry.ev && entry.ev.type === "deal") this.logDeal = entry.ev.deal;
+    entry.deal = this.logDeal ?? (this.view ? this.view.deal : null);
+    this.log.push(entry);
+    if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
+  }
+
+  cleanSelection() {
+    const hand = new Set(this.view?.hand || []);
+    for (const c of [...this.selection]) if (!hand.has(c)) this.selection.delete(c);
+    if (!this.myTurn() || !["exchange"].includes(this.view.phase)) this.selection.clear();
+  }
+
+  // ------------------------------------------------------------------ state helpers
+  seated() {
+    return this.you !== null && this.you !== undefined;
+  }
+
+  myTurn() {
+    return Boolean(this.view && this.seated() && this.view.to_act === this.you && (this.view.legal_actions || []).length);
+  }
+
+  legal() {
+    return this.myTurn() ? this.view.legal_actions : [];
+  }
+
+  names() {
+    return new Names(seatNames(this.table.seats), this.you);
+  }
+
+  act(text) {
+    if (this.pending) return;
+    const id = this.conn.act(text);
+    if (!id) {
+      showError("network");
+      return;
+    }
+    this.pending = text;
+    this.selection.clear();
+    this.hint = null;
+    if (this.dialog === "hint") this.dialog = null;
+    this.render();
+  }
+
+  // ------------------------------------------------------------------ rendering
+  render() {
+    if (!this.table) return;
+    const focusKey = focusKeyOf(document.activeElement);
+    const logEl = this.root.querySelector(".log-list");
+    const atBottom = !logEl || logEl.scrollTop + logEl.clientHeight >= logEl.scrollHeight - 8;
+    const names = this.names();
+    const page = h("div", {
+      class: "table-page",
+      dataset: {
+        phase: this.view ? this.view.phase : "waiting",
+        you: this.seated() ? this.you : "none",
+        toAct: this.view && this.view.to_act !== null ? this.view.to_act : "none",
+        myTurn: this.myTurn() ? "1" : "0",
+        deal: this.view ? this.view.deal : 0,
+        status: this.table.status,
+      },
+    },
+      this.header(names),
+      this.table.status === "waiting" && (!this.view || this.table.seats.some((s) => s.kind === "open")) ? this.waitingRoom(names) : null,
+      this.view ? this.board(names) : null,
+      this.dialogs(names),
+    );
+    replace(this.root, page);
+    const newLog = this.root.querySelector(".log-list");
+    if (newLog && atBottom) newLog.scrollTop = newLog.scrollHeight;
+    if (focusKey) {
+      const el = this.root.querySelector(focusKey);
+      if (el && !el.disabled) el.focus({ preventScroll: true });
+    }
+    this.maybeAuto();
+  }
+
+  renderStatus() {
+    const el = this.root.querySelector(".conn");
+    if (el) {
+      el.dataset.status = this.status;
+      el.textContent = t(`conn.${this.status}`);
+    } else {
+      this.render();
+    }
+  }
+
+  header(names) {
+    const v = this.view;
+    let line = "";
+    if (v) {
+      line = `${t("phase.line", { deal: v.deal, dealer: names.who(v.dealer) })} · ${phaseText(v)}`;
+    }
+    return h("header", { class: "table-head" },
+      h("div", { class: "title-block" },
+        h("h1", {}, this.table.name || t("table.title")),
+        h("p", { class: "phase-line", dataset: { testid: "phase" } }, line)),
+      h("span", { class: "conn", role: "status", dataset: { status: this.status } }, t(`conn.${this.status}`)),
+      h("div", { class: "tools" },
+        h("button", { type: "button", dataset: { action: "invite" }, onclick: () => this.open("invite") }, t("table.invite")),
+        v ? h("button", { type: "button", dataset: { action: "scores" }, onclick: () => this.open("scores") }, t("table.scores")) : null,
+        h("button", { type: "button", dataset: { action: "rules" }, onclick: () => this.open("rules") }, t("table.rules")),
+        h("button", { type: "button", dataset: { action: "keys" }, onclick: () => this.open("keys") }, t("table.keys"))));
+  }
+
+  waitingRoom(names) {
+    const open = this.table.seats.filter((s) => s.kind === "open");
+    const canJoin = !this.seated() && !this.token && open.length > 0;
+    return h("section", { class: "panel waiting" },
+      open.length ? h("p", { class: "waiting-text" }, t("table.waiting", { n: open.length })) : null,
+      h("ul", { class: "seat-list" }, this.table.seats.map((s) =>
+        h("li", { dataset: { seat: s.seat } },
+          h("strong", {}, names.plain(s.seat)), " ",
+          s.kind === "open" ? h("span", { class: "badge open" }, t("table.open")) : s.kind === "bot" ? h("span", { class: "badge bot" }, t("table.bot")) : null,
+          s.seat === this.you ? ` (${t("you")})` : null))),
+      this.inviteLinks(),
+      canJoin ? this.joinForm(names) : null);
+  }
+
+  joinForm(names) {
+    const nameInput = h("input", { id: "join-name", type: "text", maxlength: 40, value: store.playerName(), autocomplete: "nickname" });
+    const join = async (seat) => {
+      const name = nameInput.value.trim();
+      store.setPlayerName(name);
+      try {
+        const res = await api.join(this.id, seat, name);
+        store.saveSeat(this.id, res.token, res.seat, this.table.name);
+        this.token = res.token;
+        this.table = res.table;
+        this.conn.token = res.token;
+        this.conn.lastSeq = null; // a fresh snapshot for the seat
+        this.conn.hello();
+        this.render();
+      } catch (err) {
+        showError(err.code || "network", err.message);
+      }
+    };
+    const open = this.table.seats.filter((s) => s.kind === "open");
+    return h("div", { class: "join-form" },
+      h("h2", {}, t("table.join_title")),
+      h("label", { for: "join-name" }, t("lobby.name")), nameInput,
+      h("div", { class: "buttons" }, open.map((s) =>
+        h("button", { type: "button", class: "primary", dataset: { action: "join", seat: s.seat }, onclick: () => join(s.seat) },
+          t("table.join_seat", { name: names.plain(s.seat) })))));
+  }
+
+  inviteLinks() {
+    const base = location.href.split("#")[0];
+    const invite = `${base}#/table/${this.id}`;
+    const watch = `${base}#/watch/${this.id}`;
+    const row = (label, url, key) => h("div", { class: "link-row" },
+      h("label", { for: `link-${key}` }, label),
+      h("input", { id: `link-${key}`, type: "text", readonly: true, value: url, dataset: { link: key }, onfocus: (e) => e.target.select() }),
+      h("button", { type: "button", dataset: { action: `copy-${key}` }, onclick: async () => {
+        const ok = await copyText(url);
+        showNotice(ok ? t("table.copied") : t("table.copy_failed"));
+      } }, t("table.copy")));
+    return h("div", { class: "invite-links" }, row(t("table.invite_link"), invite, "invite"), row(t("table.watch_link"), watch, "watch"));
+  }
+
+  board(names) {
+    const v = this.view;
+    v.rules = v.rules || this.table.rules;
+    const ctx = { names, me: this.seated() ? this.you : null, seats: this.table.seats, events: v.events, presence: this.presence, clock: this.clock };
+    const others = seatOrder(v.players, ctx.me);
+    const mySeat = this.seated() ? this.table.seats[this.you] : null;
+    return h("div", { class: "table-grid" },
+      h("div", { class: "board" },
+        h("div", { class: `opponents n${others.length}` }, others.map((s) => seatPanel(v, s, ctx))),
+        h("div", { class: "center", "aria-live": "polite" }, centerPanel(v, ctx),
+          this.summary && !this.gameOver ? summaryPanel(this.summary, names, { onClose: () => { this.summary = null; this.render(); } }) : null),
+        this.seated() ? h("div", { class: "me" },
+          mySeat && mySeat.away ? h("p", { class: "banner" }, t("table.back"), " ",
+            h("button", { type: "button", dataset: { action: "back" }, onclick: () => this.conn.request("back") }, t("btn.back"))) : null,
+          seatPanel(v, this.you, ctx),
+          this.handArea(names),
+          this.prompt(names),
+          this.actions(names))
+          : h("div", { class: "me watching" }, h("p", {}, t("table.watching"))),
+      ),
+      this.sidePanel(names));
+  }
+
+  handArea() {
+    const v = this.view;
+    const hand = v.hand || [];
+    const legal = this.legal();
+    const playable = new Set(legal.filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
+    const selecting = this.myTurn() && v.phase === "exchange" && !this.pending;
+    const playing = this.myTurn() && v.phase === "play" && !this.pending;
+    const cards = sortCards(hand).map((code, i) => {
+      if (playing) {
+        const ok = playable.has(code);
+        return cardEl(code, { size: "lg", button: true, disabled: !ok, onClick: () => this.act(`play ${code}`), cls: ok ? "playable" : "" });
+      }
+      if (selecting) {
+        return cardEl(code, { size: "lg", button: true, selected: this.selection.has(code), onClick: () => this.toggle(code) });
+      }
+      return cardEl(code, { size: "lg" });
+    });
+    let sub = null;
+    if (v.hand_category && hand.length === 5) sub = h("span", { class: "hand-category" }, category(v.hand_category));
+    return h("div", { class: "hand-area" },
+      h("div", { class: "hand", role: "group", "aria-label": t("table.hand"), dataset: { hand: hand.length } }, cards),
+      sub);
+  }
+
+  maxDiscard() {
+    const sizes = this.legal().filter((a) => a.startsWith("discard ")).map((a) => a.split(" ").length - 1);
+    return sizes.length ? Math.max(...sizes) : 0;
+  }
+
+  toggle(code) {
+    if (this.selection.has(code)) {
+      this.selection.delete(code);
+    } else {
+      const max = this.maxDiscard();
+      if (this.selection.size >= max) {
+        showNotice(t("sel.too_many", { max }));
+        return;
+      }
+      this.selection.add(code);
+    }
+    this.render();
+  }
+
+  discardAction() {
+    const chosen = [...this.selection];
+    return this.legal().find((a) => a.startsWith("discard ") && sameSet(a.split(" ").slice(1), chosen)) || null;
+  }
+
+  prompt(names) {
+    const v = this.view;
+    let text;
+    if (v.over) text = t("phase.over");
+    else if (this.myTurn()) {
+      const legal = this.legal();
+      switch (v.phase) {
+        case "exchange":
+          text = (v.hand || []).length === 6 ? t("q.exchange_six") : t("q.exchange", { r: v.round, max: this.maxDiscard() });
+          break;
+        case "announce":
+          text = t("q.announce", { r: v.round });
+          break;
+        case "chicago":
+          text = t("q.chicago");
+          break;
+        case "one up":
+          text = t("q.one_up", { card: v.one_up ? cardText(v.one_up.card) : "" });
+          break;
+        case "redeal":
+          text = t("q.redeal");
+          break;
+        case "quads choice":
+          text = t("q.quads_choice");
+          break;
+        case "quads":
+          text = t("q.quads");
+          break;
+        case "play":
+          text = (v.trick || []).length ? t("q.play_follow", { r: v.trick_number }) : t("q.play_lead", { r: v.trick_number });
+          break;
+        default:
+          text = legal.join(", ");
+      }
+    } else if (v.to_act !== null && v.to_act !== undefined) {
+      text = t("q.wait", { who: names.who(v.to_act) });
+    } else {
+      text = phaseText(v);
+    }
+    return h("p", { class: `prompt${this.myTurn() ? " your-turn" : ""}`, "aria-live": "polite", dataset: { testid: "prompt" } },
+      this.myTurn() ? h("strong", {}, t("table.your_turn") + ": ") : null, text);
+  }
+
+  actions() {
+    const v = this.view;
+    const legal = this.legal();
+    const buttons = [];
+    const btn = (label, action, opts = {}) => h("button", {
+      type: "button",
+      class: opts.primary ? "primary" : "",
+      disabled: Boolean(this.pending) || opts.disabled,
+      dataset: { action: opts.key || action },
+      onclick: () => this.act(action),
+    }, label);
+    if (this.myTurn()) {
+      switch (v.phase) {
+        case "exchange": {
+          const chosen = this.discardAction();
+          const n = this.selection.size;
+          if (legal.some((a) => a.startsWith("discard "))) {
+            buttons.push(h("button", {
+              type: "button", class: "primary", disabled: !chosen || Boolean(this.pending), dataset: { action: "exchange" },
+              onclick: () => chosen && this.act(chosen),
+            }, n ? t("btn.exchange", { n }) : t("btn.exchange0")));
+          }
+          if (legal.includes("keep")) buttons.push(btn(t("btn.keep"), "keep", { key: "keep" }));
+          if (legal.some((a) => a.startsWith("one up "))) {
+            const one = n === 1 ? `one up ${[...this.selection][0]}` : null;
+            buttons.push(btn(t("btn.one_up"), one || "", { key: "one-up", disabled: !one || !legal.includes(one) }));
+          }
+          if (n) {
+            buttons.push(h("button", { type: "button", dataset: { action: "clear" }, onclick: () => { this.selection.clear(); this.render(); } }, t("btn.clear")));
+          }
+          break;
+        }
+        case "one up":
+          buttons.push(btn(t("btn.accept", { card: v.one_up ? cardText(v.one_up.card) : "" }), "accept", { primary: true }));
+          buttons.push(btn(t("btn.reject"), "reject"));
+          break;
+        case "redeal":
+          if (legal.includes("redeal")) buttons.push(btn(t("btn.redeal"), "redeal", { primary: true }));
+          buttons.push(btn(t("btn.keep_hand"), "keep", { key: "keep" }));
+          break;
+        case "chicago":
+          buttons.push(btn(t("btn.chicago"), "chicago", { primary: true }));
+          buttons.push(btn(t("btn.no_chicago"), "no chicago", { key: "no-chicago" }));
+          break;
+        case "quads choice":
+          buttons.push(btn(t("btn.reset"), "reset", { primary: true }));
+          buttons.push(btn(t("btn.score"), "score"));
+          break;
+        default:
+          for (const a of legal) {
+            if (a.startsWith("announce ")) {
+              const name = a.slice(9).toUpperCase().replace(/ /g, "_");
+              buttons.push(btn(t("btn.announce", { cat: categoryA(name) }), a, { primary: true, key: "announce" }));
+            } else if (a === "pass") buttons.push(btn(t("btn.pass"), "pass"));
+            else if (a === "reset") buttons.push(btn(t("btn.reset"), "reset", { primary: true }));
+            else if (!a.startsWith("play ")) buttons.push(btn(a, a));
+          }
+      }
+    }
+    const v5 = (v.hand || []).length === 5 && v.phase !== "play" && !v.over;
+    const hintBtn = v5 ? h("button", { type: "button", class: "hint-button", dataset: { action: "hint" }, onclick: () => this.showHint() }, t("table.hint")) : null;
+    let info = null;
+    if (this.myTurn() && v.phase === "exchange") {
+      info = h("p", { class: "selection-info muted" }, t("sel.count", { n: this.selection.size, max: this.maxDiscard() }));
+    }
+    return h("div", { class: "actions-area" }, h("div", { class: "actions" }, buttons, hintBtn), info);
+  }
+
+  sidePanel(names) {
+    const items = this.log.map((entry) => {
+      if (entry.chat) {
+        return h("li", { class: "chat", dataset: { deal: entry.deal } }, h("strong", {}, (entry.name || names.plain(entry.seat)) + ": "), entry.text);
+      }
+      const text = describe(entry.ev, names);
+      if (!text) return null;
+      return h("li", { class: `ev ev-${entry.ev.type}`, dataset: { deal: entry.deal } }, text);
+    });
+    const input = h("input", { type: "text", maxlength: 300, placeholder: t("table.chat_ph"), "aria-label": t("table.chat_ph") });
+    const form = this.seated() ? h("form", { class: "chat-form", onsubmit: (e) => {
+      e.preventDefault();
+      const text = input.value.trim();
+      if (text) this.conn.request("chat", { text });
+      input.value = "";
+    } }, input, h("button", { type: "submit" }, t("btn.send"))) : null;
+    return h("aside", { class: "side", "aria-label": t("table.log") },
+      h("h2", {}, t("table.log")),
+      h("ul", { class: "log-list", "aria-live": "polite", "aria-relevant": "additions" }, items),
+      form);
+  }
+
+  // ------------------------------------------------------------------ dialogs
+  open(which) {
+    this.dialog = which;
+    this.render();
+    const first = this.root.querySelector(".dialog button, .dialog input");
+    first?.focus();
+  }
+
+  close() {
+    this.dialog = null;
+    this.render();
+  }
+
+  dialogs(names) {
+    const v = this.view;
+    if (this.gameOver) {
+      const seated = this.seated();
+      return overlay(t("over.title"), [
+        settlementPanel(this.gameOver, names, (this.table.rules || {}).stake ?? 1),
+        this.summary ? summaryPanel(this.summary, names) : null,
+        h("div", { class: "buttons" },
+          seated ? h("button", { type: "button", class: "primary", dataset: { action: "rematch" }, onclick: () => this.conn.request("rematch") }, t("btn.rematch")) : null,
+          h("a", { class: "button", href: `#/replay/${this.id}/${this.gameOver.game || this.table.game}`, dataset: { action: "replay" } }, t("btn.replay")),
+          h("a", { class: "button", href: "#/" }, t("btn.lobby"))),
+      ], null, "game-over");
+    }
+    if (!this.dialog) return null;
+    const close = () => this.close();
+    switch (this.dialog) {
+      case "invite":
+        return overlay(t("table.invite_title"), [this.inviteLinks()], close, "invite");
+      case "scores":
+        return overlay(t("score.title"), [scoreTable(v ? v.history : [], v ? v.scores : this.table.scores, names)], close, "scores");
+      case "keys":
+        return overlay(t("keys.title"), [h("dl", { class: "keys" }, t("keys.list").map(([k, d]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, d)]))], close, "keys");
+      case "rules":
+        return overlay(t("table.rules"), [rulesSummary(this.table)], close, "rules");
+      case "hint":
+        return overlay(t("hint.title"), [this.hintBody()], close, "hint");
+      default:
+        return null;
+    }
+  }
+
+  async showHint() {
+    const v = this.view;
+    const hand = v.hand || [];
+    this.dialog = "hint";
+    this.hint = { loading: true };
+    this.render();
+    if (hand.length !== 5) {
+      this.hint = { error: t("hint.need_five") };
+      this.render();
+      return;
+    }
+    const dead = knownDead(v.events, hand);
+    try {
+      const answer = await api.odds(hand, dead, v.rules || this.table.rules);
+      this.hint = { answer };
+    } catch (err) {
+      this.hint = { error: errorText(err) };
+    }
+    this.render();
+    this.root.querySelector(".dialog button")?.focus();
+  }
+
+  hintBody() {
+    const hint = this.hint || {};
+    if (hint.loading) return h("p", {}, t("loading"));
+    if (hint.error) return h("p", { role: "alert" }, hint.error);
+    const a = hint.answer;
+    const canSelect = this.myTurn() && this.view.phase === "exchange";
+    const shown = a.categories.filter((c) => a.holds.some((hold) => hold.probabilities[c] >= 0.0005));
+    return h("div", { class: "hint" },
+      h("p", {}, t("hint.now", { cat: categoryA(a.category) }), " ", h("span", { class: "muted" }, t("hint.explain"))),
+      a.dead.length ? h("p", { class: "muted" }, t("hint.dead", { cards: cardsText(a.dead) })) : null,
+      h("div", { class: "table-scroll" }, h("table", { class: "odds" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("hint.keep")), h("th", {}, t("hint.throw")), h("th", {}, t("hint.expected")),
+          shown.map((c) => h("th", {}, category(c))), canSelect ? h("th", {}, "") : null)),
+        h("tbody", {}, a.holds.map((hold, i) => h("tr", { dataset: { hold: i } },
+          h("td", {}, hold.keep.length ? cardRow(hold.keep, "xs") : t("hint.nothing")),
+          h("td", {}, String(hold.discard.length)),
+          h("td", {}, num(hold.expected_points, 2)),
+          shown.map((c) => h("td", {}, pct(hold.probabilities[c]))),
+          canSelect ? h("td", {}, h("button", { type: "button", dataset: { action: "hint-select" }, onclick: () => {
+            this.selection = new Set(hold.discard);
+            this.dialog = null;
+            this.render();
+          } }, t("hint.select"))) : null))))));
+  }
+
+  // ------------------------------------------------------------------ automation and keys
+  maybeAuto() {
+    clearTimeout(this.autoTimer);
+    if (!this.myTurn() || this.pending || this.gameOver) return;
+    const legal = this.legal();
+    if (legal.length !== 1 || this.view.phase === "play" || this.view.phase === "exchange") return;
+    const only = legal[0];
+    const seq = this.conn.lastSeq;
+    this.autoTimer = setTimeout(() => {
+      if (this.conn.lastSeq !== seq || !this.myTurn()) return;
+      this.act(only);
+    }, 450);
+  }
+
+  key(e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = (e.target && e.target.tagName) || "";
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    const k = e.key;
+    if (k === "Escape") {
+      if (this.dialog) this.close();
+      else if (this.selection.size) {
+        this.selection.clear();
+        this.render();
+      } else if (this.summary && !this.gameOver) {
+        this.summary = null;
+        this.render();
+      }
+      return;
+    }
+    if (k === "?") return this.open("keys");
+    if (k === "s") return this.open("scores");
+    if (!this.view) return;
+    const v = this.view;
+    const hand = sortCards(v.hand || []);
+    const legal = this.legal();
+    if (/^[1-6]$/.test(k)) {
+      const code = hand[Number(k) - 1];
+      if (!code) return;
+      e.preventDefault();
+      if (v.phase === "play" && legal.includes(`play ${code}`)) this.act(`play ${code}`);
+      else if (v.phase === "exchange" && this.myTurn()) this.toggle(code);
+      this.root.querySelector(`.hand [data-card="${code}"]`)?.focus();
+      return;
+    }
+    if (k === "ArrowLeft" || k === "ArrowRight") {
+      const buttons = [...this.root.querySelectorAll(".hand button:not([disabled])")];
+      if (!buttons.length) return;
+      const i = buttons.indexOf(document.activeElement);
+      const next = i < 0 ? 0 : (i + (k === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length;
+      buttons[next].focus();
+      e.preventDefault();
+      return;
+    }
+    if (k === "h" && (v.hand || []).length === 5 && v.phase !== "play") return this.showHint();
+    if (!this.myTurn() || this.pending) return;
+    if (k === "Enter" && tag !== "BUTTON" && tag !== "A" && v.phase === "exchange") {
+      const chosen = this.discardAction();
+      if (chosen) this.act(chosen);
+      else if (!this.selection.size && legal.includes("keep")) this.act("keep");
+      e.preventDefault();
+      return;
+    }
+    const map = { p: "pass", c: "chicago", n: "no chicago", y: "accept", r: "reject" };
+    if (map[k] && legal.includes(map[k])) return this.act(map[k]);
+    if (k === "a") {
+      const ann = legal.find((x) => x.startsWith("announce "));
+      if (ann) this.act(ann);
+    }
+  }
+}
+
+function pct(p) {
+  if (!p) return "–";
+  const value = p * 100;
+  return value < 0.1 ? `<${num(0.1, 1)}\u00a0%` : `${num(value, value < 10 ? 1 : 0)}\u00a0%`;
+}
+
+function focusKeyOf(el) {
+  if (!el || el === document.body) return null;
+  if (el.dataset && el.dataset.card) return `[data-card="${el.dataset.card}"]`;
+  if (el.dataset && el.dataset.action) return `[data-action="${el.dataset.action}"]`;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  return null;
+}
+
+export function errorText(err) {
+  if (err && err.code) {
+    const key = `err.${err.code}`;
+    const known = t(key);
+    if (known !== key) return err.message && err.code !== "network" ? `${known} ${t("err.server", { message: err.message })}` : known;
+    return t("err.server", { message: err.message });
+  }
+  return String(err);
+}
+
+function overlay(title, body, onClose, key) {
+  return h("div", { class: "overlay", dataset: { dialog: key } },
+    h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-label": title },
+      h("div", { class: "dialog-head" }, h("h2", {}, title),
+        onClose ? h("button", { type: "button", class: "close", "aria-label": t("btn.close"), dataset: { action: "close" }, onclick: onClose }, "×") : null),
+      body));
+}
+
+/** The table's rules in a few lines: preset, variations with explanations, main numbers. */
+export function rulesSummary(table) {
+  const r = table.rules || {};
+  const items = [
+    h("p", {}, h("strong", {}, table.preset), ": ", t(`preset.${table.preset}`)),
+    (table.variations || []).length
+      ? h("ul", {}, table.variations.map((id) => h("li", {}, h("strong", {}, id), ": ", t(`var.${id}`))))
+      : null,
+    h("ul", { class: "muted" },
+      h("li", {}, `${t("form.length")}: ${r.max_deals ? t("form.length_deals", { n: r.max_deals }) : t("form.length_full", { target: r.target })}`),
+      h("li", {}, `${t("table.exchanges")}: ${r.exchanges}`),
+      r.chicago_enabled ? h("li", {}, `Chicago: ${r.chicago_points}`) : null),
+  ];
+  return h("div", { class: "rules-summary" }, items);
+}

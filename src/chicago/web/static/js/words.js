@@ -1,0 +1,194 @@
+// The game in words, in the current language: events, phases, categories, card names.
+// Works only on what a seat was sent (events, views), so it can never name a hidden card.
+
+import { t } from "./i18n.js";
+import { cardText } from "./cards.js";
+
+/** Names for sentences: "You"/"Du" for the player's own seat. */
+export class Names {
+  constructor(names, me = null) {
+    this.names = names;
+    this.me = me;
+  }
+  who(seat) {
+    if (seat === null || seat === undefined) return t("nobody");
+    return seat === this.me ? t("you") : this.names[seat] ?? t("seat_n", { n: seat + 1 });
+  }
+  plain(seat) {
+    return this.names[seat] ?? t("seat_n", { n: seat + 1 });
+  }
+  you(seat) {
+    return seat === this.me;
+  }
+}
+
+/** Display names of a table's seats (info.seats): the joined name, a bot's level, or "Seat n". */
+export function seatNames(seats) {
+  return seats.map((s) => {
+    if (s.kind === "bot") return t("bot_name", { n: s.seat + 1, level: levelName(s.level) });
+    if (s.name) return s.name;
+    return t("seat_n", { n: s.seat + 1 });
+  });
+}
+
+export function levelName(level) {
+  const key = `level.${level}`;
+  const text = t(key);
+  return text === key ? String(level) : text;
+}
+
+export function cards(list) {
+  return list.map(cardText).join(" ");
+}
+
+/** "Pair" (for badges and buttons). */
+export function category(name) {
+  return name ? t(`cat.${name}`) : t("cat.none");
+}
+
+/** "a pair" (inside sentences). */
+export function categoryA(name) {
+  return name ? t(`cata.${name}`) : t("cata.none");
+}
+
+/** The long name of a card for screen readers: "ace of hearts" / "hjärter ess". */
+export function cardName(code) {
+  return t("card.name", { rank: t(`rank.${code[0]}`), suit: t(`suit.${code[1]}`) });
+}
+
+export function rankWord(letter) {
+  return t(`rank.${letter}`);
+}
+
+/** Engine reasons (English strings in score/round events) in the current language. */
+export function reason(text) {
+  if (!text) return "";
+  const round = /^scoring round (\d+)$/.exec(text);
+  if (round) return t("reason.scoring_round", { r: round[1] });
+  const key = `reason.${text}`;
+  const found = t(key);
+  return found === key ? text : found;
+}
+
+/** One event in words, or null for events that need none. */
+export function describe(ev, names) {
+  const fn = EVENTS[ev.type];
+  return fn ? fn(ev, names) : null;
+}
+
+function base(ev, names, seatKey = "seat") {
+  const seat = ev[seatKey];
+  return { who: names.who(seat), you: names.you(seat) };
+}
+
+const EVENTS = {
+  deal: (ev, n) => {
+    let text = t("ev.deal", { deal: ev.deal, ...base(ev, n, "dealer") });
+    const locked = (ev.locked || []).map((f, s) => (f ? s : null)).filter((s) => s !== null);
+    if (locked.length) text += " " + t("ev.deal_locked", { names: locked.map((s) => n.who(s)).join(", ") });
+    return text;
+  },
+  dealt: (ev, n) => t("ev.dealt", { ...base(ev, n), cards: cards(ev.cards) }),
+  redeal: (ev, n) => t(ev.redealt ? "ev.redeal_yes" : "ev.redeal_no", base(ev, n)),
+  exchange: (ev, n) => {
+    const b = base(ev, n);
+    const count = ev.discarded || 0;
+    if (ev.locked) return t(count ? "ev.exchange_locked_six" : "ev.exchange_locked", b);
+    if (ev.one_up) return t("ev.exchange_one_up", b);
+    if (!count) return t("ev.exchange_keep", b);
+    return t("ev.exchange", { ...b, n: count });
+  },
+  exchanged: (ev, n) => {
+    const b = base(ev, n);
+    const out = ev.discarded && ev.discarded.length ? cards(ev.discarded) : "";
+    const got = ev.drawn && ev.drawn.length ? cards(ev.drawn) : "";
+    if (!out && !got) return null;
+    return t("ev.exchanged", { ...b, out: out || "–", got: got || "–" });
+  },
+  reshuffle: (ev) => t("ev.reshuffle", { n: ev.count }),
+  show: (ev, n) => t("ev.show", { ...base(ev, n), cards: cards(ev.cards), reason: reason(ev.reason) }),
+  one_up: (ev, n) => t("ev.one_up", { ...base(ev, n), card: cardText(ev.card) }),
+  one_up_choice: (ev, n) =>
+    t(ev.accepted ? "ev.one_up_accept" : "ev.one_up_reject", { ...base(ev, n), card: cardText(ev.card) }),
+  pass: (ev, n) => t("ev.pass", base(ev, n)),
+  announce: (ev, n) => t("ev.announce", { ...base(ev, n), cat: categoryA(ev.category) }),
+  reveal: (ev, n) => {
+    const shown = "suit" in ev ? t("ev.reveal_suit", { suit: t(`suit.${ev.suit}`) }) : rankWord(ev.rank);
+    return t("ev.reveal", { ...base(ev, n), stage: ev.stage, shown });
+  },
+  round_result: (ev, n) => {
+    if (ev.winner === null || ev.winner === undefined) {
+      if (!ev.category) return t("ev.round_nobody", { r: ev.round });
+      return t("ev.round_tie", { r: ev.round, cat: categoryA(ev.category) });
+    }
+    const b = base(ev, n, "winner");
+    if ((ev.reason || "").startsWith("four of a kind")) return t("ev.round_quads", { r: ev.round, ...b });
+    return t("ev.round_win", { r: ev.round, ...b, cat: categoryA(ev.category), points: ev.points });
+  },
+  quads_choice: (ev, n) => t(ev.reset ? "ev.quads_reset_choice" : "ev.quads_score_choice", base(ev, n)),
+  quads_claim: (ev, n) => t(ev.reset ? "ev.quads_claim" : "ev.quads_no_claim", base(ev, n)),
+  quads_reset: (ev, n) => t("ev.quads_reset", base(ev, n)),
+  chicago: (ev, n) => t(ev.declared ? "ev.chicago_yes" : "ev.chicago_no", base(ev, n)),
+  play: (ev, n) => t("ev.play", { ...base(ev, n), card: cardText(ev.card) }),
+  trick: (ev, n) => t("ev.trick", { ...base(ev, n, "winner"), trick: ev.trick, card: cardText(ev.card) }),
+  chicago_result: (ev, n) =>
+    ev.made
+      ? t("ev.chicago_made", base(ev, n))
+      : t("ev.chicago_failed", { ...base(ev, n), breaker: n.who(ev.broken_by) }),
+  score: (ev, n) => {
+    const b = { ...base(ev, n), total: ev.total, reason: reason(ev.reason) };
+    return ev.points >= 0 ? t("ev.score", { ...b, points: ev.points }) : t("ev.score_lose", { ...b, points: -ev.points });
+  },
+  showdown: (ev, n) => {
+    const hands = Object.entries(ev.hands || {})
+      .sort((a, b) => Number(a[0]) - Number(b[0]))
+      .map(([s, c]) => `${n.who(Number(s))} ${cards(c)}`)
+      .join("; ");
+    if (ev.winner === null || ev.winner === undefined) {
+      return t("ev.showdown_tie", { hands, cat: categoryA(ev.category) });
+    }
+    return t("ev.showdown", { hands, ...base(ev, n, "winner"), cat: categoryA(ev.category), points: ev.points });
+  },
+  deal_end: (ev, n) => t("ev.deal_end", { deal: ev.deal, scores: scoresText(ev.scores, n) }),
+  game_end: (ev, n) => {
+    const winners = ev.winners || [];
+    return t("ev.game_end", {
+      names: winners.map((s) => n.who(s)).join(t("and")) || t("nobody"),
+      plural: winners.length !== 1 || n.you(winners[0]),
+      scores: scoresText(ev.scores, n),
+    });
+  },
+};
+
+export function scoresText(scores, names) {
+  return scores.map((s, i) => `${names.who(i)} ${s}`).join(", ");
+}
+
+/** Where the deal is, in a few words. */
+export function phaseText(view) {
+  const rules = view.rules || {};
+  const exchanges = rules.exchanges || 3;
+  switch (view.phase) {
+    case "exchange":
+      return t("phase.exchange", { r: view.round, n: exchanges });
+    case "announce":
+      return t("phase.announce", { r: view.round, n: exchanges - 1 });
+    case "play":
+      return t("phase.play", { r: view.trick_number });
+    case "one up":
+      return t("phase.one_up");
+    case "redeal":
+      return t("phase.redeal");
+    case "chicago":
+      return t("phase.chicago");
+    case "quads":
+    case "quads choice":
+      return t("phase.quads");
+    case "over":
+      return t("phase.over");
+    case "deal over":
+      return t("phase.deal_over");
+    default:
+      return view.phase;
+  }
+}

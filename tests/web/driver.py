@@ -1,0 +1,269 @@
+"""Playing through the browser app like a person: waiting for one's turn, clicking choices.
+
+:class:`Player` drives one page (one browser context = one person). At each of its turns it
+checks two things before clicking: the page shows no opponent's hidden card (compared with
+the server's true game), and in trick play exactly the legal cards can be clicked (R-TRICK-2).
+Every wait is on a condition in the page, never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from .serving import LiveServer
+
+WAIT_MS = 30_000
+
+_STATE_JS = """() => {
+  const p = document.querySelector('.table-page');
+  if (!p) return false;
+  if (document.querySelector('[data-dialog=game-over]')) return 'over';
+  if (document.querySelector('.deal-summary [data-action=continue]')) return 'summary';
+  const tb = window.chicago && window.chicago.table;
+  if (p.dataset.myTurn === '1' && tb && !tb.pending) return 'turn';
+  return false;
+}"""
+
+_CARD_RE = re.compile(r"^[2-9TJQKA][cdhs]$")
+RANK_TEXT = {"T": "10"}
+SUIT_TEXT = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def card_text(code: str) -> str:
+    """The short text form the app writes in sentences: ``10♥``."""
+    return RANK_TEXT.get(code[0], code[0]) + SUIT_TEXT[code[1]]
+
+
+def hidden_from(live: LiveServer, table_id: str, seat: int) -> set[str]:
+    """Cards in other seats' hands right now that ``seat`` has no way to know.
+
+    Known are: cards shown or played in public, a face-up one-up card, and every card the
+    seat itself held or discarded this deal (an opponent may draw them after a reshuffle).
+    Read only while the table waits for ``seat`` (nothing moves then).
+    """
+    game = live.manager.tables[table_id].game
+    hidden = {str(c) for s in range(game.players) if s != seat for c in game.hands[s]}
+    known: set[str] = set()
+    for event in game.view(seat)["events"]:
+        for key in ("cards", "discarded", "drawn"):
+            value = event.get(key)
+            if isinstance(value, list):
+                known.update(value)
+        if isinstance(event.get("card"), str):
+            known.add(event["card"])
+        for cards in (event.get("hands") or {}).values():
+            known.update(cards)
+    for cards in game.shown.values():
+        known.update(str(c) for c in cards)
+    return hidden - known
+
+
+def page_cards(page: Any) -> dict[str, Any]:
+    """Every card the page shows outside the log of earlier deals: data-card values, the
+    board's text, this deal's log lines and the client's copy of its view."""
+    return page.evaluate(_PAGE_CARDS_JS)
+
+
+_PAGE_CARDS_JS = """() => {
+  const all = (selector) => [...document.querySelectorAll(selector)];
+  const tb = window.chicago && window.chicago.table;
+  const deal = tb && tb.view ? String(tb.view.deal) : null;
+  return {
+    cards: all('[data-card]').map(e => e.dataset.card),
+    labels: all('[aria-label]').map(e => e.getAttribute('aria-label')),
+    boardText: all('.board, .dialog').map(e => e.innerText).join('\\n'),
+    log: all('.log-list li').filter(li => li.dataset.deal === deal).map(li => li.innerText)
+      .join('\\n'),
+    view: tb && tb.view ? JSON.stringify(tb.view) : '',
+  };
+}"""
+
+
+def assert_no_leak(page: Any, live: LiveServer, table_id: str, seat: int) -> int:
+    """The page of ``seat`` shows none of the opponents' hidden cards; returns how many."""
+    hidden = hidden_from(live, table_id, seat)
+    shown = page_cards(page)
+    on_page = set(shown["cards"])
+    for card in hidden:
+        assert card not in on_page, f"seat {seat}'s page shows {card}, hidden in another hand"
+        assert card_text(card) not in shown["boardText"], f"board text names hidden {card}"
+        assert card_text(card) not in shown["log"], f"this deal's log names hidden {card}"
+        assert f'"{card}"' not in shown["view"], f"the client's view holds hidden {card}"
+    return len(hidden)
+
+
+class Player:
+    """One person at a table in one page."""
+
+    def __init__(self, page: Any, live: LiveServer, shots: Path | None = None,
+                 name: str = "player") -> None:
+        self.page = page
+        self.live = live
+        self.shots = shots
+        self.name = name
+        self.turns = 0
+        self.leak_checks = 0
+        self.must_follow_checks = 0
+        self.disabled_seen = 0
+        self.phases: set[str] = set()
+
+    @property
+    def table_id(self) -> str:
+        match = re.search(r"#/(?:table|watch)/([^/?]+)", self.page.url)
+        assert match, self.page.url
+        return match.group(1)
+
+    @property
+    def seat(self) -> int:
+        return int(self.page.get_attribute(".table-page", "data-you"))
+
+    def shot(self, label: str) -> None:
+        if self.shots is not None:
+            self.page.screenshot(path=str(self.shots / f"{self.name}-{label}.png"), full_page=True)
+
+    def state(self, timeout: int = WAIT_MS) -> str:
+        """Wait until this player must do something: 'turn', 'summary' or 'over'."""
+        handle = self.page.wait_for_function(_STATE_JS, timeout=timeout)
+        return str(handle.json_value())
+
+    def view(self) -> dict[str, Any]:
+        result: dict[str, Any] = self.page.evaluate("window.chicago.table.view")
+        return result
+
+    def seq(self) -> int:
+        return int(self.page.evaluate("window.chicago.table.conn.lastSeq ?? -1"))
+
+    def check_must_follow(self) -> None:
+        """R-TRICK-2: exactly the legal cards can be clicked, the others are disabled."""
+        view = self.view()
+        legal = {a[5:] for a in view["legal_actions"] if a.startswith("play ")}
+        buttons = self.page.eval_on_selector_all(
+            ".hand button[data-card]", "els => els.map(e => [e.dataset.card, e.disabled])")
+        enabled = {card for card, disabled in buttons if not disabled}
+        assert enabled == legal, (enabled, legal)
+        assert {card for card, _ in buttons} == set(view["hand"])
+        trick = view["trick"]
+        if trick:
+            led = trick[0]["card"][1]
+            if any(c[1] == led for c in view["hand"]):
+                assert all(c[1] == led for c in enabled), "must follow the suit led"
+        self.disabled_seen += len(buttons) - len(enabled)
+        self.must_follow_checks += 1
+
+    def click_and_wait(self, selector: str) -> None:
+        before = self.seq()
+        self.page.locator(selector).first.click()
+        self.page.wait_for_function(
+            """(before) => {
+          const tb = window.chicago && window.chicago.table;
+          const note = document.querySelector('.notice.error:not([hidden])');
+          if (note) return 'error: ' + note.innerText;
+          return tb && !tb.pending && tb.conn.lastSeq > before;
+        }""", arg=before, timeout=WAIT_MS)
+        error = self.page.evaluate(
+            "document.querySelector('.notice.error:not([hidden])')?.innerText || ''")
+        assert not error, f"the server refused a click: {error}"
+
+    def act(self) -> str:
+        """Make one decision by clicking, the way a careful beginner would."""
+        page = self.page
+        phase = page.get_attribute(".table-page", "data-phase")
+        self.phases.add(phase)
+        self.turns += 1
+        assert_no_leak(page, self.live, self.table_id, self.seat)
+        self.leak_checks += 1
+        view = self.view()
+        if phase == "exchange":
+            if view["round"] == 1 and len(view["hand"]) == 5:
+                cards = page.locator(".hand button[data-card]")
+                cards.nth(0).click()
+                cards.nth(1).click()
+                assert page.locator(".hand button[aria-pressed=true]").count() == 2
+                self.click_and_wait("[data-action=exchange]")
+            elif len(view["hand"]) == 6:
+                page.locator(".hand button[data-card]").first.click()
+                self.click_and_wait("[data-action=exchange]")
+            else:
+                self.click_and_wait("[data-action=keep]")
+        elif phase == "play":
+            self.check_must_follow()
+            self.click_and_wait(".hand button[data-card]:not([disabled])")
+        elif phase == "chicago":
+            self.click_and_wait("[data-action=no-chicago]")
+        elif phase == "one up":
+            self.click_and_wait("[data-action=accept]")
+        elif phase == "redeal":
+            self.click_and_wait("[data-action=keep]")
+        else:
+            for selector in ("[data-action=announce]", "[data-action=score]",
+                             "[data-action=pass]", ".actions button:not([disabled])"):
+                if page.locator(selector).count():
+                    self.click_and_wait(selector)
+                    break
+        return phase
+
+    def play_deal(self, stop_when: Any = None) -> str:
+        """Play until the deal ends ('summary' or 'over'); ``stop_when(player)`` may stop early."""
+        while True:
+            what = self.state()
+            if what in ("summary", "over"):
+                return what
+            if stop_when is not None and stop_when(self):
+                return "stopped"
+            self.act()
+
+
+def record_frames(page: Any) -> list[dict[str, Any]]:
+    """Collect every websocket frame the page receives (parsed), for assertions."""
+    frames: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        def received(payload: Any) -> None:
+            with contextlib.suppress(TypeError, ValueError):
+                frames.append(json.loads(payload))
+
+        def sent(payload: Any) -> None:
+            with contextlib.suppress(TypeError, ValueError):
+                frames.append({"sent": json.loads(payload)})
+
+        ws.on("framereceived", received)
+        ws.on("framesent", sent)
+
+    page.on("websocket", on_socket)
+    return frames
+
+
+def is_card(text: str) -> bool:
+    return bool(_CARD_RE.match(text))
+
+
+def api(live: LiveServer, method: str, path: str, body: Any = None) -> Any:
+    """Call the server's HTTP API (JSON in, JSON out)."""
+    import urllib.request
+
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(live.url + path.lstrip("/"), data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        text = response.read().decode()
+    return json.loads(text) if text.startswith(("{", "[")) else text
+
+
+def seated_page(context: Any, live: LiveServer, seats: list[str], *, name: str = "Anna",
+                **options: Any) -> tuple[Any, str, int]:
+    """Create a table through the API, join its first open seat, open it in a new page of
+    ``context`` (the token put in the page's storage as the app keeps it)."""
+    body = {"seats": seats, "bot_delay": 0.0, **options}
+    table = api(live, "POST", "api/tables", body)
+    joined = api(live, "POST", f"api/tables/{table['id']}/join", {"name": name})
+    saved = {table["id"]: {"token": joined["token"], "seat": joined["seat"], "name": "",
+                           "joined": 1}}
+    page = context.new_page()
+    page.add_init_script(f"localStorage.setItem('chicago.seats', {json.dumps(json.dumps(saved))});")
+    page.goto(f"{live.url}#/table/{table['id']}")
+    page.wait_for_selector(".hand [data-card]")
+    return page, table["id"], int(joined["seat"])

@@ -1,0 +1,100 @@
+"""The page recovers by itself: a reload in the middle of a deal, a dropped connection.
+
+A reload starts from scratch (hello without a seq, a snapshot) and must show the same seat,
+hand and deal. A dropped socket reconnects and resyncs by sequence number: hello with the
+last seq it saw, the server sends exactly the missed messages and ``resumed``; afterwards the
+page's view equals the server's true view of the seat.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .driver import Player, record_frames, seated_page
+from .serving import LiveServer
+
+_COMPARED = ("deal", "phase", "round", "to_act", "scores", "hand", "stock", "exchanges",
+             "trick", "played", "legal_actions", "announcements")
+
+
+def _same_as_server(player: Player, table_id: str, seat: int) -> None:
+    true_view = player.live.manager.tables[table_id].game.view(seat)
+    page_view = player.view()
+    for key in _COMPARED:
+        assert page_view[key] == true_view[key], key
+    kinds = [e["type"] for e in page_view["events"]]
+    assert kinds == [e["type"] for e in true_view["events"]]
+
+
+def test_quick_play_reload_in_the_middle_of_a_deal_resumes(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.goto(live.url)
+    page.click("[data-action=quick-play]")  # the newcomer's button: three bots, classic rules
+    page.wait_for_selector(".hand [data-card]")
+    player = Player(page, live, artifacts, "reload")
+    table_id, seat = player.table_id, player.seat
+    assert player.state() == "turn"
+    player.act()  # the first exchange
+    player.state()
+    before = player.view()
+    assert before["deal"] == 1
+
+    page.reload()
+    page.wait_for_selector(".hand [data-card]")
+    assert player.seat == seat and player.table_id == table_id
+    after = player.view()
+    assert after["hand"] == before["hand"] and after["deal"] == before["deal"]
+    assert page.locator(".hand [data-card]").count() == len(before["hand"])
+    assert player.state() == "turn"
+    _same_as_server(player, table_id, seat)
+    player.shot("after-reload")
+    # ... and play on to the end of the deal.
+    assert player.play_deal() in ("summary", "over")
+    player.shot("deal-done")
+    context.close()
+
+
+def test_dropped_connection_resyncs_by_sequence_number(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page, table_id, seat = seated_page(
+        context, live, ["open", "bot:basic", "bot:basic", "bot:random"], rules={"max_deals": 1})
+    frames = record_frames(page)
+    page.reload()  # a socket whose frames are recorded
+    page.wait_for_selector(".hand [data-card]")
+    player = Player(page, live, artifacts, "drop")
+    assert player.state() == "turn"
+    missed_from = player.seq()
+    # Keep all five cards and cut the socket in the same moment, as a network failure
+    # would: the server gets the action, the page hears nothing more until it reconnects.
+    page.evaluate("() => { window.chicago.table.act('keep'); window.chicago.drop(600000); }")
+    page.wait_for_selector(".conn[data-status=reconnecting]")
+    table = live.manager.tables[table_id]
+    for _ in range(600):
+        if table.seq > missed_from and table.game.to_act == seat:
+            break
+        page.wait_for_timeout(50)
+    assert table.game.to_act == seat and table.seq >= missed_from + 4, "the bots did not act"
+    assert player.seq() == missed_from
+    page.evaluate("window.chicago.reconnect()")
+    page.wait_for_selector(".conn[data-status=open]")
+    assert player.state() == "turn"
+    hello_at = max(i for i, f in enumerate(frames)
+                   if "sent" in f and f["sent"].get("type") == "hello")
+    assert frames[hello_at]["sent"]["last_seq"] == missed_from
+    after = frames[hello_at + 1:]
+    resumed = [i for i, f in enumerate(after) if f.get("type") == "resumed"]
+    assert resumed, "the server replays what was missed and says resumed"
+    replayed = [f["seq"] for f in after[:resumed[0]] if f.get("type") == "update"]
+    assert replayed == list(range(missed_from + 1, table.seq + 1))
+    assert not any(f.get("type") == "snapshot" for f in after[:resumed[0]])
+    assert player.seq() == table.seq
+    _same_as_server(player, table_id, seat)
+    player.shot("after-drop")
+    assert player.play_deal() == "over"
+    context.close()

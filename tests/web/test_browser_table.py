@@ -1,0 +1,180 @@
+"""The browser app at a live table, end to end in chromium against a real server.
+
+Covers: creating a table with three bots in the lobby and playing a whole deal by clicking
+(R-EX-1 exchanges, R-ANN-1 announcing, R-TRICK-2 must-follow enforced by disabled cards),
+the hint's draw odds, the deal summary and settlement in words, rematch; a spectator link;
+two people in two browser contexts at one table through an invite link. At every turn the
+page is checked against the server's true game: no opponent's hidden card is ever in it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .driver import Player, api, assert_no_leak, hidden_from, page_cards
+from .serving import LiveServer
+
+
+def test_create_table_with_three_bots_and_play_a_whole_deal_by_clicking(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live.url)
+    page.fill("#player-name", "Anna")
+    page.select_option("#f-seat-1", "bot:random")
+    page.check("[data-length='1']")
+    page.check("[data-speed='0']")
+    page.click(".variations summary")
+    page.check("[data-variation='V-DEUCE']")
+    page.click("[data-action=create]")
+    page.wait_for_selector(".hand [data-card]")
+    player = Player(page, live, artifacts, "three-bots")
+    assert page.locator(".seat .seat-name", has_text="Anna").count() == 1
+    assert page.locator(".opponents .seat").count() == 3
+    info = api(live, "GET", f"api/tables/{player.table_id}")
+    assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot"]
+    assert info["variations"] == ["V-DEUCE"] and info["rules"]["max_deals"] == 1
+
+    # The hint: exact draw odds, and "Select" picks the best hold's discards.
+    assert player.state() == "turn"
+    page.click("[data-action=hint]")
+    page.wait_for_selector(".hint table.odds tbody tr")
+    player.shot("hint")
+    best = page.locator(".hint tbody tr").first
+    assert best.locator("td").nth(2).inner_text().replace(".", "").isdigit()
+    hand = player.view()["hand"]
+    answer = api(live, "POST", "api/web/odds", {"hand": hand, "dead": [], "top": 1})
+    best.locator("[data-action=hint-select]").click()
+    selected = page.eval_on_selector_all(".hand button[aria-pressed=true]",
+                                         "els => els.map(e => e.dataset.card)")
+    assert sorted(selected) == sorted(answer["holds"][0]["discard"])
+    page.keyboard.press("Escape")
+    assert page.locator(".hand button[aria-pressed=true]").count() == 0
+
+    # A spectator link, opened while the table waits for Anna: the public view only.
+    spectator = browser.new_context().new_page()
+    spectator.goto(f"{live.url}#/watch/{player.table_id}")
+    spectator.wait_for_selector(".table-page .me.watching")
+    spectator.wait_for_function(
+        "s => window.chicago.table.conn.lastSeq === s", arg=player.seq())
+    assert spectator.locator(".hand [data-card]").count() == 0
+    game = live.manager.tables[player.table_id].game
+    every_hand = {str(c) for h in game.hands for c in h}
+    shown = page_cards(spectator)
+    assert not every_hand & set(shown["cards"])
+    assert json.loads(shown["view"])["hand"] == []
+    spectator.context.close()
+
+    player.shot("start")
+    result = player.play_deal()
+    player.shot("game-over")
+    assert result == "over"
+    assert {"exchange", "announce"} <= player.phases and player.turns >= 5
+    assert player.leak_checks == player.turns
+
+    # Settlement and the deal in words; then a rematch at the same seats.
+    dialog = page.locator("[data-dialog=game-over]")
+    text = dialog.inner_text()
+    assert "Settlement" in text and "Deal 1 is over" in text
+    assert "Final score" in text
+    final = api(live, "GET", f"api/tables/{player.table_id}")
+    assert final["status"] == "finished"
+    money = dialog.locator(".settlement tbody tr")
+    assert money.count() == 4
+    page.click("[data-action=rematch]")
+    page.wait_for_selector("[data-dialog=game-over]", state="detached")
+    page.wait_for_selector(".hand [data-card]")
+    assert api(live, "GET", f"api/tables/{player.table_id}")["game"] == 2
+    assert page.get_attribute(".table-page", "data-deal") == "1"
+    assert not errors, errors
+    context.close()
+
+
+def _either_turn(players: list[Player]) -> Player | None:
+    for player in players:
+        state = player.page.evaluate(
+            """() => {
+          if (document.querySelector('[data-dialog=game-over]')) return 'over';
+          const p = document.querySelector('.table-page');
+          const tb = window.chicago && window.chicago.table;
+          return p && p.dataset.myTurn === '1' && tb && !tb.pending ? 'turn' : '';
+        }""")
+        if state == "turn":
+            return player
+    return None
+
+
+def test_two_browser_contexts_play_at_one_table_through_the_invite_link(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    anna_page = browser.new_context(viewport={"width": 1100, "height": 850}).new_page()
+    anna_page.goto(live.url)
+    anna_page.fill("#player-name", "Anna")
+    anna_page.fill("#f-name", "Two friends")
+    anna_page.select_option("#f-players", "3")
+    anna_page.select_option("#f-seat-1", "open")
+    anna_page.check("[data-length='1']")
+    anna_page.check("[data-speed='0']")
+    anna_page.click("[data-action=create]")
+    anna_page.wait_for_selector("[data-link=invite]")
+    invite = anna_page.input_value("[data-link=invite]")
+    assert "#/table/" in invite
+    assert anna_page.locator(".waiting-text").inner_text().startswith("Waiting for 1 more player")
+
+    bo_context = browser.new_context(viewport={"width": 1100, "height": 850})
+    bo_page = bo_context.new_page()
+    # The open table is listed in the lobby.
+    bo_page.goto(live.url)
+    bo_page.locator(".open-tables li", has_text="Two friends").wait_for()
+    bo_page.goto(invite)
+    bo_page.wait_for_selector("#join-name")
+    bo_page.fill("#join-name", "Bo")
+    bo_page.click("[data-action=join]")
+    for page in (anna_page, bo_page):
+        page.wait_for_selector(".hand [data-card]")
+    assert anna_page.locator(".opponents .seat-name").get_by_text("Bo", exact=True).count() == 1
+    assert bo_page.locator(".opponents .seat-name").get_by_text("Anna", exact=True).count() == 1
+    players = [Player(anna_page, live, artifacts, "anna"), Player(bo_page, live, artifacts, "bo")]
+    assert {p.seat for p in players} == {0, 1}
+
+    # Each clicks when it is their turn until the game (one deal) is over.
+    for _ in range(200):
+        if all(p.page.locator("[data-dialog=game-over]").count() for p in players):
+            break
+        player = _either_turn(players)
+        if player is None:
+            players[0].page.wait_for_timeout(30)
+            continue
+        player.act()
+    else:  # pragma: no cover - a failure message
+        raise AssertionError("the game did not end")
+    players[0].shot("game-over")
+    players[1].shot("game-over")
+    assert all(p.turns >= 5 for p in players)
+    # Both saw the same result.
+    texts = [p.page.locator("[data-dialog=game-over] .settlement tbody").inner_text()
+             for p in players]
+    assert texts[0].replace("You", "Anna") == texts[1].replace("You", "Bo")
+
+
+def test_no_hidden_card_in_a_seat_page_or_its_data(browser: Any, live: LiveServer) -> None:
+    """The leak check on its own: a six-seat table, every turn of one deal (V-LARGE)."""
+    from .driver import seated_page
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, table_id, seat = seated_page(
+        context, live, ["open"] + ["bot:random"] * 5, variations=["V-LARGE"],
+        rules={"max_deals": 1})
+    player = Player(page, live)
+    checked = 0
+    while player.state() == "turn":
+        checked += len(hidden_from(live, table_id, seat))
+        assert_no_leak(page, live, table_id, seat)
+        player.act()
+    assert checked > 0 and player.leak_checks == player.turns
+    context.close()
