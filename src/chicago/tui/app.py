@@ -7,7 +7,8 @@ Keys (also shown on the buttons and in the footer):
 - ``Enter``/``x`` exchange the selected cards (none selected: keep all), ``k`` keep all,
   ``u`` one up with the one selected card; ``a`` announce / accept, ``p`` pass,
   ``c`` Chicago, ``n`` no Chicago, ``r`` reject / redeal / reset, ``s`` score;
-- ``:`` type an answer as in the line mode (``1 3``, ``2h 7c``, ``play Ah``, ``pass``);
+- ``:`` type an answer as in the line mode (card numbers, card names, ``play`` and a
+  card, ``pass``);
 - ``h`` the exact draw odds of your hand, ``?`` the rules, ``q`` save and quit.
 
 Everything on screen comes from the human's seat view and the events that seat may see.
@@ -55,7 +56,8 @@ KEYS_HELP = """## Keys
 - `u`: ask for the new card face up (one up), with exactly one card selected
 - `a` announce or accept · `p` pass · `c` Chicago · `n` no Chicago
 - `r` reject, redeal or reset · `s` score
-- `:` type an answer: `1 3`, `2h 7c`, `keep`, `play Ah`, `pass`, `announce pair`
+- `:` type an answer: card numbers (`1 3`), card names (rank and suit letter), `keep`,
+  `play` and a card, `pass`, `announce pair`
 - `h` draw odds of your hand · `?` these rules · `q` save and quit
 """
 
@@ -177,6 +179,7 @@ class PlayApp(App[None]):
         self._timer: Timer | None = None
         self._shown_notices = 0
         self._keys: dict[str, Action] = {}
+        self._queue: list[Text] = []
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -195,7 +198,7 @@ class PlayApp(App[None]):
                         yield KeyButton("", id=f"key-{key}", compact=True)
                     yield KeyButton(Content("[Enter] continue"), id="key-continue", compact=True)
                 yield Input(
-                    placeholder="press : to type an answer (1 3 · 2h 7c · play Ah · pass · help)",
+                    placeholder="press : to type an answer (card numbers, cards, pass, help …)",
                     id="command",
                 )
             with Vertical(id="right"):
@@ -209,7 +212,8 @@ class PlayApp(App[None]):
         log = self.query_one("#log", RichLog)
         history = self.session.history()
         for ev in history[-300:]:
-            self._log_event(log, ev)
+            if (text := self._log_text(ev)) is not None:
+                log.write(text)
         self._deal_lines = [
             line for ev in self.session.view()["events"] if (line := self.words.event(ev))
         ]
@@ -217,24 +221,47 @@ class PlayApp(App[None]):
 
     # ------------------------------------------------------------------ the bots' turns
     def _pump(self) -> None:
-        """Let bots (and forced decisions) act until the human decides or a deal ends."""
-        self._timer = None
+        """Let bots (and forced decisions) act until the human decides or a deal ends.
+
+        With a delay, one bot action (or one stage of a tie-break in the log) is shown per
+        tick, so the table can be followed as it happens.
+        """
+        if self._timer is not None:
+            return  # a tick is already due
+        if self._queue:
+            self.query_one("#log", RichLog).write(self._queue.pop(0))
+            self._schedule()
+            return
         while self.paused_summary is None:
             step = self.session.step()
             if step is None:
                 break
             self._take(step)
-            if self.delay > 0 and self.paused_summary is None and step.seat != self.session.human:
+            if self.delay > 0 and self.paused_summary is None and (
+                step.seat != self.session.human or self._queue
+            ):
                 self._refresh_all()
-                self._timer = self.set_timer(self.delay, self._pump)
+                self._schedule()
                 return
         self._refresh_all()
+
+    def _schedule(self) -> None:
+        self._timer = self.set_timer(self.delay, self._tick)
+
+    def _tick(self) -> None:
+        self._timer = None
+        self._pump()
 
     def _take(self, step: Step) -> None:
         log = self.query_one("#log", RichLog)
         for index, ev in enumerate(step.events):
             prefix = "(automatic) " if step.automatic and index == 0 else ""
-            self._log_event(log, ev, prefix)
+            text = self._log_text(ev, prefix)
+            if text is not None:
+                if self.delay > 0 and (self._queue or ev.get("type") == "reveal"):
+                    self._queue.append(text)  # shown one stage at a time
+                else:
+                    log.write(text)
             if ev.get("type") == "deal":
                 self._deal_lines = []
                 self.selected.clear()
@@ -256,14 +283,14 @@ class PlayApp(App[None]):
                 start = index
         return lines[start:]
 
-    def _log_event(self, log: RichLog, ev: dict[str, Any], prefix: str = "") -> None:
+    def _log_text(self, ev: dict[str, Any], prefix: str = "") -> Text | None:
         line = self.words.event(ev)
         if line is None:
-            return
+            return None
         text = colour_cards(prefix + line)
         if ev.get("type") in ("deal", "deal_end", "game_end"):
             text.stylize("bold")
-        log.write(text)
+        return text
 
     # ------------------------------------------------------------------ drawing
     def _refresh_all(self) -> None:
@@ -331,7 +358,7 @@ class PlayApp(App[None]):
             text.append("The game is over. Press q to quit.", style="bold")
         elif self.paused_summary is not None:
             text.append("Press Enter to go on to the next deal.", style="bold")
-        elif self.session.waiting_for_human:
+        elif self.session.waiting_for_human and not self._queue:
             text.append(self._question(view), style="bold")
         else:
             who = self.words.who(view.get("to_act"))
@@ -380,7 +407,7 @@ class PlayApp(App[None]):
 
     def _key_actions(self, view: dict[str, Any]) -> dict[str, Action]:
         """The letter keys that mean an action now."""
-        if self.paused_summary is not None or not self.session.waiting_for_human:
+        if self.paused_summary is not None or not self.session.waiting_for_human or self._queue:
             return {}
         legal = [Action.parse(a) for a in view.get("legal_actions", [])]
         kinds = {a.kind: a for a in legal}
@@ -424,7 +451,7 @@ class PlayApp(App[None]):
             self.error = "The game is over. Press q to quit."
         elif self.paused_summary is not None:
             self.error = "Press Enter to go on to the next deal."
-        elif not self.session.waiting_for_human:
+        elif self._queue or not self.session.waiting_for_human:
             self.error = "Wait for your turn."
         else:
             return True

@@ -143,13 +143,19 @@ def _maybe_card(token: str) -> Card | None:
         return None
 
 
+def _example(view: dict[str, Any]) -> str:
+    """Two cards of the seat's own hand, as an example of card names."""
+    hand = view.get("hand", [])
+    return " ".join(hand[:3:2]) if len(hand) >= 3 else "Qh 3c"
+
+
 def _expected(view: dict[str, Any], menu: bool) -> str:
     """A short reminder of what may be typed now."""
     phase = view.get("phase")
     legal = [str(a) for a in view.get("legal_actions", [])]
     if phase == "exchange":
         kinds = {Action.parse(a).kind for a in legal}
-        text = "type card numbers (1 3) or cards (2h 7c) to discard, or 0 to keep all"
+        text = f"type card numbers (1 3) or cards ({_example(view)}) to discard, or 0 to keep all"
         if ActionKind.ONE_UP in kinds:
             text += ", or 'one up N'"
         return text

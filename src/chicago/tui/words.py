@@ -400,9 +400,11 @@ class Words:
             if len(view.get("hand", [])) == 6:
                 return "You hold six cards (locked): discard exactly one, by number or card."
             most = max((len(a.split()) - 1 for a in legal if a.startswith("discard")), default=0)
+            hand = view.get("hand", [])
+            example = " ".join(hand[:3:2]) if len(hand) >= 3 else "Qh 3c"
             text = (
                 f"Exchange round {view['round']}: discard which cards? Card numbers (1 3) or "
-                f"cards (2h 7c); 0 keeps all"
+                f"cards ({example}); 0 keeps all"
             )
             if most < 5:
                 text += f"; at most {most} cards"

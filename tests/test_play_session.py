@@ -1,0 +1,147 @@
+"""The play session behind both terminal shells: bots, forced decisions, saving, data directory."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from chicago import IllegalAction, Rules
+from chicago.bots import BOT_LEVELS
+from chicago.tui.session import PlaySession, make_bots
+from chicago.tui.storage import data_dir, games_dir, latest_unfinished, new_game_path
+
+
+def test_default_bots_are_basic_or_random_with_a_notice() -> None:
+    bots, used, notices = make_bots([], players=4)
+    assert sorted(bots) == [1, 2, 3]
+    if "basic" in BOT_LEVELS:
+        assert used == ["basic"] * 3 and notices == []
+    else:
+        assert used == ["random"] * 3
+        assert notices == ["The basic bot is not available yet: playing against random bots "
+                           "instead."]
+
+
+def test_bot_list_repeats_its_last_entry_and_checks_names() -> None:
+    _, used, _ = make_bots(["random"], players=3)
+    assert used == ["random", "random"]
+    with pytest.raises(ValueError, match="3 bots given for 2 other seats"):
+        make_bots(["random"] * 3, players=3)
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bots(["nosuchbot"], players=3)
+
+
+def test_forced_decisions_are_taken_and_marked_automatic() -> None:
+    """R-ANN-1: a player who can only pass is still asked; the shell answers it, visibly."""
+    session = PlaySession.new(Rules.preset("pagat"), 3, ["random"], seed=1)
+    automatic = []
+    for _ in range(400):
+        step = session.step()
+        if step is None:
+            if session.over:
+                break
+            session.act(session.legal()[0])
+            continue
+        if step.automatic:
+            automatic.append(step)
+    assert automatic
+    for step in automatic:
+        assert step.seat == 0 and step.action is not None
+        assert step.events and step.events[0]["seat"] == 0
+
+
+def test_without_auto_every_decision_is_the_humans() -> None:
+    session = PlaySession.new(Rules.preset("pagat"), 3, ["random"], seed=1, auto=False)
+    for _ in range(300):
+        while session.step() is not None:
+            pass
+        if session.over:
+            break
+        assert session.waiting_for_human
+        legal = session.legal()
+        step = session.act(legal[0])
+        assert not step.automatic
+
+
+def test_steps_carry_only_what_the_human_may_see() -> None:
+    """R-EX-3: private events of other seats never reach the shell."""
+    session = PlaySession.new(Rules.preset("pagat", max_deals=2), 4, ["random"], seed=5)
+    while not session.over:
+        step = session.step()
+        if step is None:
+            step = session.act(session.legal()[-1])
+        assert all(ev.get("to", 0) == 0 for ev in step.events)
+        if step.seat != 0:
+            assert step.action is None
+
+
+def test_acting_out_of_turn_changes_nothing() -> None:
+    session = PlaySession.new(Rules.preset("pagat"), 4, ["random"], seed=2)
+    while session.to_act == 0:
+        session.act(session.legal()[0])
+    before = session.record()
+    with pytest.raises(IllegalAction, match="not your turn"):
+        session.act("keep")
+    assert session.record() == before
+
+
+def test_saved_after_every_action_and_resumed(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    session = PlaySession.new(Rules.preset("pagat"), 3, ["random"], seed=3, save_path=path,
+                              name="Anna")
+    assert json.loads(path.read_text())["actions"] == []
+    for _ in range(10):
+        step = session.step() or session.act(session.legal()[0])
+        saved = json.loads(path.read_text())
+        assert saved["actions"] == session.record()["actions"]
+        assert step is not None
+    resumed = PlaySession.resume(path)
+    assert resumed.names == session.names and resumed.names[0] == "Anna"
+    assert resumed.tags["Bot1"] == session.tags["Bot1"]
+    assert resumed.record() == session.record()
+    assert resumed.save_path == path
+
+
+def test_a_failed_save_is_reported_not_raised(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    session = PlaySession.new(Rules.preset("pagat"), 3, ["random"], seed=3,
+                              save_path=blocker / "g.json")
+    assert session.save_error and "could not save" in session.save_error
+
+
+def test_data_directory_follows_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path: Path) -> None:
+    monkeypatch.setenv("CHICAGO_DATA", str(tmp_path / "d"))
+    assert data_dir() == tmp_path / "d"
+    assert games_dir() == tmp_path / "d" / "games"
+    monkeypatch.delenv("CHICAGO_DATA")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "x"))
+    assert data_dir() == tmp_path / "x" / "chicago"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "h"))
+    assert data_dir() == tmp_path / "h" / ".local" / "share" / "chicago"
+
+
+def test_new_game_paths_are_fresh_and_latest_unfinished_is_found(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CHICAGO_DATA", str(tmp_path))
+    now = time.mktime((2024, 1, 31, 14, 25, 1, 0, 0, -1))
+    first = new_game_path(7, now)
+    assert first == tmp_path / "games" / "20240131-142501-seed7.json"
+    assert latest_unfinished() is None
+    done = PlaySession.new(Rules.preset("pagat", max_deals=1), 2, ["random"], seed=7,
+                           save_path=first)
+    while not done.over:
+        if done.step() is None:
+            done.act(done.legal()[0])
+    second = new_game_path(7, now)
+    assert second.name == "20240131-142501-seed7-2.json"
+    PlaySession.new(Rules.preset("pagat"), 2, ["random"], seed=7, save_path=second)
+    os.utime(first, (now + 10, now + 10))
+    assert latest_unfinished() == second

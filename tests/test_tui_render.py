@@ -1,0 +1,144 @@
+"""Words, tables, rules help and odds hints of the terminal shells."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from rich.console import Console
+
+from chicago import Game, Rules
+from chicago.rules import PRESETS, VARIATIONS
+from chicago.tui.hints import hint, hint_lines, known_dead
+from chicago.tui.render import hint_table, scores_table, table_panel
+from chicago.tui.rules_help import option_descriptions, rules_help, variations_on
+from chicago.tui.words import Words, category_phrase, plain_card, rank_phrase, symbol_card
+
+
+def render(renderable: object, width: int = 100) -> str:
+    console = Console(width=width, record=True, color_system=None, file=None)
+    with console.capture() as capture:
+        console.print(renderable)
+    return capture.get()
+
+
+def random_game(rules: Rules, seed: int, players: int = 4) -> Game:
+    game = Game(rules, players=players, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+    return game
+
+
+RULE_SETS = [
+    *(Rules.preset(name, max_deals=3) for name in PRESETS),
+    *(Rules.preset("pagat", max_deals=3).with_variations(v) for v in VARIATIONS
+      if v not in ("V-LARGE",)),
+    Rules.preset("pagat", max_deals=3, negative_scores=True, chicago_min_score=None),
+]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: str(sorted(r.differences())))
+def test_every_event_and_view_renders(rules: Rules) -> None:
+    """Every event has words, and every view renders, for each preset and variation."""
+    game = random_game(rules, seed=3)
+    words = Words(["You", "Astrid", "Bosse", "Cissi"], me=0, card=symbol_card)
+    onlooker = Words(["Anna", "Astrid", "Bosse", "Cissi"], me=None, card=plain_card)
+    for event in game.events:
+        data = event.to_json()
+        assert words.event(data), data
+        assert onlooker.event(data), data
+    view = game.view(0)
+    assert "Final scores" in render(scores_table(view, words, title="Final scores"))
+    render(table_panel(view, words))
+    for seat in range(game.players):
+        render(table_panel(game.view(seat), words, {seat: game.view(seat)["hand"]}))
+
+
+def test_words_agree_with_you() -> None:
+    words = Words(["You", "Bo"], me=0)
+    assert words.event({"type": "play", "seat": 0, "card": "Ah", "trick": 1}) == "You play Ah."
+    assert words.event({"type": "play", "seat": 1, "card": "Ah", "trick": 1}) == "Bo plays Ah."
+    assert words.event({"type": "chicago", "seat": 0, "declared": False}) == \
+        "You do not declare Chicago."
+    assert words.event({"type": "score", "seat": 1, "points": -15, "reason": "Chicago failed",
+                        "total": 0}) == "Bo loses 15 points (Chicago failed), total 0."
+    assert words.event({"type": "unknown"}) is None
+    assert category_phrase("TWO_PAIR") == "two pair"
+    assert rank_phrase("A") == "an ace" and rank_phrase("8") == "an eight"
+    assert words.action(0, "announce three of a kind") == "You announce three of a kind."
+    assert words.menu(["pass", "play Th"]) == "1) pass, 2) play Th"
+
+
+def test_staged_tie_break_is_shown_stage_by_stage() -> None:
+    """R-ANN-3, R-ANN-5: the table shows each revealed stage and who won the round."""
+    events = [
+        {"type": "announce", "seat": 0, "round": 1, "category": "PAIR"},
+        {"type": "announce", "seat": 1, "round": 1, "category": "PAIR"},
+        {"type": "announce", "seat": 2, "round": 1, "category": "PAIR"},
+        {"type": "pass", "seat": 3, "round": 1},
+        {"type": "reveal", "seat": 0, "stage": 1, "rank": "9"},
+        {"type": "reveal", "seat": 1, "stage": 1, "rank": "5"},
+        {"type": "reveal", "seat": 2, "stage": 1, "rank": "9"},
+        {"type": "reveal", "seat": 0, "stage": 2, "rank": "K"},
+        {"type": "reveal", "seat": 2, "stage": 2, "rank": "K"},
+        {"type": "reveal", "seat": 0, "stage": 3, "rank": "7"},
+        {"type": "reveal", "seat": 2, "stage": 3, "rank": "T"},
+        {"type": "round_result", "round": 1, "winner": 2, "category": "PAIR", "points": 1,
+         "reason": "best hand"},
+    ]
+    game = Game(Rules.preset("pagat"), players=4, seed=1)
+    view = {**game.view(0), "events": events}
+    words = Words(["You", "A", "B", "C"], me=0)
+    text = render(table_panel(view, words))
+    assert "Scoring round 1: You a pair · A a pair · B a pair · C pass" in text
+    assert "tie-break: You nine, king, seven; A five; B nine, king, ten" in text
+    assert "→ B wins with a pair" in text
+    lines = [words.event(e) for e in events]
+    assert "Tie-break stage 2: You show a king." in lines
+    assert "Scoring round 1: B wins with a pair." in lines
+
+
+def test_rules_help_describes_each_preset() -> None:
+    for name, rules in PRESETS.items():
+        text = rules_help(rules)
+        assert text.startswith(f"# Rules: {name}")
+        assert f"{rules.exchanges} exchange rounds" in text
+        for field in dataclasses.fields(rules):
+            assert f"`{field.name}`" in text
+    assert "There is no Chicago call" in rules_help(PRESETS["denexa"])
+    assert "46 points or more" in rules_help(PRESETS["pagat"])
+    assert "**One up.**" in rules_help(PRESETS["wikipedia"])
+    changed = rules_help(Rules.preset("pagat", lock_at=42))
+    assert "with changes" in changed and "lock_at=42" in changed
+    assert "V-LOCK-42" in variations_on(Rules.preset("pagat", lock_at=42))
+    assert variations_on(PRESETS["pagat"]) == []
+    assert "R-EX-5" in option_descriptions()["lock_at"]
+
+
+def test_known_dead_cards_for_the_hint() -> None:
+    """R-EX-2: discards are out of the stock until a reshuffle brings them back."""
+    events = [
+        {"type": "deal", "deal": 1},
+        {"type": "exchanged", "seat": 0, "discarded": ["2c", "3d"], "drawn": ["4h", "5s"]},
+        {"type": "show", "seat": 1, "cards": ["Ah", "Ad", "9c", "8c", "7c"]},
+        {"type": "one_up_choice", "seat": 2, "card": "Kd", "accepted": False},
+    ]
+    assert known_dead(events, ["4h"]) == ["2c", "3d", "7c", "8c", "9c", "Kd", "Ad", "Ah"]
+    assert known_dead([*events, {"type": "reshuffle", "count": 20}], []) == []
+
+
+def test_hint_uses_only_the_view() -> None:
+    game = Game(Rules.preset("pagat"), players=4, seed=5)
+    while game.to_act != 0:
+        game.apply(game.legal_actions()[0])
+    result = hint(game.view(0))
+    assert len(result.holds) == 32
+    assert set(result.hand) == set(game.view(0)["hand"])
+    lines = hint_lines(result)
+    assert lines[0].startswith("Draw odds for ") and lines[1].startswith("1. keep ")
+    assert "Draw odds of your hand" in render(hint_table(result))
+    with pytest.raises(ValueError, match="five cards"):
+        hint({"hand": ["2c"], "rules": {}, "events": []})
