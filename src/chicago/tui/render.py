@@ -102,7 +102,9 @@ def scores_table(
         if settlement:
             amount = settlement[seat]
             marks.append(f"{amount:+g}")
-        name = words.who(seat)
+        name = words.names[seat]
+        if seat == words.me and name != "You":
+            name += " (you)"
         if levels and seat < len(levels) and levels[seat]:
             marks.append(levels[seat])
         arrow = "▶" if view.get("to_act") == seat else ""
