@@ -5,6 +5,8 @@ Routes (``/api/web``; errors in the lobby's JSON error form):
 - ``GET /api/web/replay/{table}/{game}?view=all|public|SEAT&deal=N``: one deal of a finished
   game's replay as that perspective saw it (:func:`chicago.web.replay.replay_page`), with an
   index of every deal. A game still in play is 404, like its record.
+- ``GET /api/web/record/{table}/{game}``: a finished game's JSON record as a file to save
+  (the browser cannot round-trip the 64-bit seed through JavaScript numbers).
 - ``POST /api/web/odds`` ``{"hand": [...5 cards], "dead": [...], "rules": {...}, "top": 8}``:
   the exact draw odds of a hand (:func:`chicago.web.hints.odds_answer`).
 
@@ -15,11 +17,13 @@ mount at ``/``, whatever the order of installation.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections import OrderedDict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.routing import Mount
 
@@ -60,6 +64,15 @@ async def odds(body: OddsRequest) -> dict[str, Any]:
         raise TableError("bad_request", str(exc)) from None
 
 
+async def _finished(request: Request, table_id: str, number: int) -> Any:
+    store = request.app.state.manager.store
+    game = await asyncio.to_thread(store.game, table_id, number)
+    if game is None or game.status != "finished" or game.record is None:
+        raise TableError("unknown_game", f"no finished game {number} at table {table_id!r} "
+                         "(replays and records are served once a game is over)", 404)
+    return game
+
+
 def _steps(
     key: tuple[str, int, Perspective], record: dict[str, Any]
 ) -> list[list[dict[str, Any]]]:
@@ -85,11 +98,7 @@ async def replay(
     deal: Annotated[int | None, Query(ge=1)] = None,
 ) -> dict[str, Any]:
     """One deal of a finished game's replay, as one seat, a spectator or everyone saw it."""
-    store = request.app.state.manager.store
-    game = await asyncio.to_thread(store.game, table_id, number)
-    if game is None or game.status != "finished" or game.record is None:
-        raise TableError("unknown_game", f"no finished game {number} at table {table_id!r} "
-                         "(replays are served once a game is over)", 404)
+    game = await _finished(request, table_id, number)
     record: dict[str, Any] = game.record
     try:
         perspective = parse_perspective(view, int(record["players"]))
@@ -108,6 +117,16 @@ async def replay(
     page["names"] = game.names
     page["result"] = record.get("result")
     return page
+
+
+@router.get("/record/{table_id}/{number}")
+async def record_file(table_id: str, number: int, request: Request) -> Response:
+    """A finished game's JSON record as a file to save (exact: the seed keeps every digit)."""
+    game = await _finished(request, table_id, number)
+    body = json.dumps(game.record, indent=1, sort_keys=True)
+    name = f"chicago-{table_id}-{number}.json"
+    return Response(body, media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 def install(app: FastAPI) -> None:

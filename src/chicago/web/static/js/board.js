@@ -141,7 +141,7 @@ export function seatPanel(state, seat, ctx) {
     const secs = Math.max(0, Math.ceil((ctx.clock.until - performance.now()) / 1000));
     clock = h("span", { class: "clock", dataset: { clock: "1" } }, "⏱ " + t("table.clock", { s: secs }));
   }
-  const name = ctx.names.plain(seat) + (isMe ? ` (${t("you")})` : "");
+  const name = ctx.names.plain(seat) + (ctx.names.me === seat ? ` (${t("you")})` : "");
   return h(
     "section",
     {
@@ -156,7 +156,8 @@ export function seatPanel(state, seat, ctx) {
       h("span", { class: "seat-score", title: t("table.points", { n: state.scores[seat] }) }, num(state.scores[seat])),
     ),
     h("div", { class: "seat-line" },
-      h("span", { class: "exchanges", title: t("table.exchanges") }, t("table.exchanges") + ": " + counts.join(" · ")),
+      h("span", { class: "exchanges", title: t("table.exchanges"), "aria-label": `${t("table.exchanges")}: ${counts.join(", ")}` },
+        h("span", { "aria-hidden": "true" }, "⇄ " + counts.join(" · "))),
       toAct ? h("span", { class: "turn-mark" }, t("table.to_act")) : null,
       clock,
     ),

@@ -65,13 +65,3 @@ export async function copyText(text) {
     return ok;
   }
 }
-
-/** Save text as a file download. */
-export function download(name, text, type = "text/plain") {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = h("a", { href: url, download: name });
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}

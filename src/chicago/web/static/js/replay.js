@@ -2,10 +2,10 @@
 // spectator, or with every card face up; download the record as JSON or in the text notation.
 // The server replays the record (GET /api/web/replay/...), one deal per request.
 
-import { h, replace, download } from "./dom.js";
+import { h, replace } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { api } from "./api.js";
-import { Names, describe, phaseText } from "./words.js";
+import { Names, describe, phaseText, seatNames } from "./words.js";
 import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, settlementPanel } from "./board.js";
 import { sortCards } from "./cards.js";
 import { showError } from "./notice.js";
@@ -34,6 +34,11 @@ export class ReplayPage {
     try {
       const data = await api.game(this.tableId, this.game);
       this.summary = data.game;
+      try {
+        this.seats = (await api.table(this.tableId)).seats;
+      } catch {
+        this.seats = null; // the names of the game summary will do
+      }
       this.record = data.record;
       await this.load(1);
     } catch (err) {
@@ -62,7 +67,13 @@ export class ReplayPage {
     return this.pages.get(`${this.view}/${this.deal}`) || [];
   }
 
-  async go(deal, step) {
+  /** Navigation runs in order: a key pressed while a deal loads applies after it. */
+  go(deal, step) {
+    this.queue = (this.queue || Promise.resolve()).then(() => this.goNow(deal, step));
+    return this.queue;
+  }
+
+  async goNow(deal, step) {
     if (!this.index) return;
     deal = Math.max(1, Math.min(this.index.length, deal));
     try {
@@ -76,20 +87,30 @@ export class ReplayPage {
   }
 
   next() {
-    if (this.step < this.steps().length - 1) return this.go(this.deal, this.step + 1);
-    if (this.deal < this.index.length) return this.go(this.deal + 1, 0);
-    return null;
+    this.queue = (this.queue || Promise.resolve()).then(() => {
+      if (this.step < this.steps().length - 1) return this.goNow(this.deal, this.step + 1);
+      if (this.deal < this.index.length) return this.goNow(this.deal + 1, 0);
+      return null;
+    });
   }
 
   prev() {
-    if (this.step > 0) return this.go(this.deal, this.step - 1);
-    if (this.deal > 1) return this.go(this.deal - 1, -1);
-    return null;
+    this.queue = (this.queue || Promise.resolve()).then(() => {
+      if (this.step > 0) return this.goNow(this.deal, this.step - 1);
+      if (this.deal > 1) return this.goNow(this.deal - 1, -1);
+      return null;
+    });
   }
 
-  async setView(view) {
-    this.view = view;
-    await this.go(this.deal, this.step);
+  relDeal(delta) {
+    this.queue = (this.queue || Promise.resolve()).then(() => this.goNow(this.deal + delta, 0));
+  }
+
+  setView(view) {
+    this.queue = (this.queue || Promise.resolve()).then(() => {
+      this.view = view;
+      return this.goNow(this.deal, this.step);
+    });
   }
 
   key(e) {
@@ -101,8 +122,8 @@ export class ReplayPage {
       ArrowLeft: () => this.prev(),
       Home: () => this.go(1, 0),
       End: () => this.go(this.index.length, -1),
-      PageDown: () => this.go(this.deal + 1, 0),
-      PageUp: () => this.go(this.deal - 1, 0),
+      PageDown: () => this.relDeal(1),
+      PageUp: () => this.relDeal(-1),
     };
     if (actions[e.key]) {
       e.preventDefault();
@@ -112,7 +133,8 @@ export class ReplayPage {
 
   names() {
     const list = this.summary.names || [];
-    return new Names(list.map((n, i) => n || t("seat_n", { n: i + 1 })), null);
+    const fromSeats = this.seats && this.seats.length === list.length ? seatNames(this.seats) : null;
+    return new Names(list.map((n, i) => (fromSeats && this.seats[i].kind === "bot" ? fromSeats[i] : n) || t("seat_n", { n: i + 1 })), null);
   }
 
   render() {
@@ -153,23 +175,18 @@ export class ReplayPage {
           h("h1", {}, `${t("replay.title")}: ${this.summary.name || t("lobby.unnamed")}`),
           h("p", { class: "phase-line" }, `${t("phase.line", { deal: state.deal, dealer: names.who(state.dealer) })} · ${phaseText(state)}`)),
         h("div", { class: "tools" },
-          h("button", { type: "button", dataset: { action: "download-json" }, onclick: () =>
-            download(`chicago-${this.tableId}-${this.game}.json`, JSON.stringify(this.record, null, 2), "application/json") }, t("replay.download_json")),
-          h("button", { type: "button", dataset: { action: "download-text" }, onclick: async () => {
-            try {
-              download(`chicago-${this.tableId}-${this.game}.txt`, await api.gameText(this.tableId, this.game));
-            } catch (err) {
-              showError(err.code || "network", err.message);
-            }
-          } }, t("replay.download_text")))),
+          h("a", { class: "button", dataset: { action: "download-json" }, download: `chicago-${this.tableId}-${this.game}.json`,
+            href: `api/web/record/${encodeURIComponent(this.tableId)}/${this.game}` }, t("replay.download_json")),
+          h("a", { class: "button", dataset: { action: "download-text" }, download: `chicago-${this.tableId}-${this.game}.txt`,
+            href: `api/games/${encodeURIComponent(this.tableId)}/${this.game}/text` }, t("replay.download_text")))),
       h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.title") },
         h("label", { for: "replay-view" }, t("replay.view")), select,
-        btn("⏮ " + t("replay.first"), "first", () => this.go(1, 0), atStart),
-        btn("◀ " + t("replay.prev_deal"), "prev-deal", () => this.go(this.deal - 1, 0), this.deal === 1),
+        btn("« " + t("replay.first"), "first", () => this.go(1, 0), atStart),
+        btn("◀ " + t("replay.prev_deal"), "prev-deal", () => this.relDeal(-1), this.deal === 1),
         btn("‹ " + t("replay.prev"), "prev", () => this.prev(), atStart),
         btn(t("replay.next") + " ›", "next", () => this.next(), atEnd),
-        btn(t("replay.next_deal") + " ▶", "next-deal", () => this.go(this.deal + 1, 0), this.deal === this.index.length),
-        btn(t("replay.last") + " ⏭", "last", () => this.go(this.index.length, -1), atEnd),
+        btn(t("replay.next_deal") + " ▶", "next-deal", () => this.relDeal(1), this.deal === this.index.length),
+        btn(t("replay.last") + " »", "last", () => this.go(this.index.length, -1), atEnd),
         h("input", { type: "range", min: 0, max: steps.length - 1, value: this.step, "aria-label": t("replay.step", { i: this.step + 1, n: steps.length }),
           oninput: (e) => this.go(this.deal, Number(e.target.value)) }),
         h("span", { class: "position", dataset: { testid: "position" } },

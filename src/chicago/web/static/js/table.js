@@ -727,7 +727,8 @@ export class TablePage {
     }
     if (k === "h" && (v.hand || []).length === 5 && v.phase !== "play") return this.showHint();
     if (!this.myTurn() || this.pending) return;
-    if (k === "Enter" && tag !== "BUTTON" && tag !== "A" && v.phase === "exchange") {
+    const onHandCard = tag === "BUTTON" && e.target.closest(".hand");
+    if (k === "Enter" && ((tag !== "BUTTON" && tag !== "A") || onHandCard) && v.phase === "exchange") {
       const chosen = this.discardAction();
       if (chosen) this.act(chosen);
       else if (!this.selection.size && legal.includes("keep")) this.act("keep");

@@ -1,0 +1,166 @@
+"""Languages, phone-sized screens, the keyboard and server errors in words (in chromium)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .driver import Player, seated_page
+from .serving import LiveServer
+
+
+def test_swedish_switch_is_remembered_and_translates_the_table(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-GB")
+    page = context.new_page()
+    page.goto(live.url)
+    page.wait_for_selector("[data-action=quick-play]")
+    assert page.locator("h1").first.inner_text() == "Play Chicago"
+    assert page.get_attribute("html", "lang") == "en"
+    page.click("[data-lang=sv]")
+    assert page.locator("h1").first.inner_text() == "Spela Chicago"
+    assert page.get_attribute("html", "lang") == "sv"
+    assert page.get_attribute("[data-lang=sv]", "aria-pressed") == "true"
+    assert page.locator("nav").inner_text().split() == ["Lobby", "Spelade", "partier", "Så",
+                                                        "spelar", "man"]
+    page.reload()
+    page.wait_for_selector("[data-action=quick-play]")
+    assert page.locator("h1").first.inner_text() == "Spela Chicago"  # remembered
+    assert page.evaluate("localStorage.getItem('chicago.lang')") == "sv"
+
+    # Every English text has a Swedish one.
+    missing = page.evaluate("""async () => {
+      const en = (await import('./js/lang/en.js')).default;
+      const sv = (await import('./js/lang/sv.js')).default;
+      return Object.keys(en).filter(k => !(k in sv));
+    }""")
+    assert missing == []
+
+    table_page, _, _ = seated_page(context, live, ["open", "bot:basic", "bot:basic"],
+                                   rules={"max_deals": 1})
+    player = Player(table_page, live, artifacts, "swedish")
+    assert player.state() == "turn"
+    prompt = table_page.locator("[data-testid=prompt]").inner_text()
+    assert prompt.startswith("Din tur: Byte 1")
+    assert table_page.locator("[data-action=keep]").inner_text() == "Behåll alla"
+    labels = table_page.eval_on_selector_all(".hand [data-card]",
+                                             "els => els.map(e => e.getAttribute('aria-label'))")
+    suits = ("hjärter", "ruter", "spader", "klöver")
+    assert all(label.split()[0] in suits for label in labels), labels
+    player.shot("sv")
+    table_page.click("[data-lang=en]")
+    assert table_page.locator("[data-testid=prompt]").inner_text().startswith(
+        "Your turn: Exchange 1")
+    context.close()
+
+
+def test_phone_sized_screen_fits_and_plays_by_tapping(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                  has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(live.url)
+    page.wait_for_selector("[data-action=quick-play]")
+    no_overflow = "document.documentElement.scrollWidth <= window.innerWidth"
+    assert page.evaluate(no_overflow)
+    page.screenshot(path=str(artifacts / "phone-lobby.png"), full_page=True)
+    table_page, _, _ = seated_page(context, live, ["open", "bot:basic", "bot:basic",
+                                                   "bot:random"], rules={"max_deals": 1})
+    page.close()
+    player = Player(table_page, live, artifacts, "phone")
+    assert player.state() == "turn"
+    assert table_page.evaluate(no_overflow)
+    boxes = table_page.eval_on_selector_all(
+        ".hand [data-card]", "els => els.map(e => e.getBoundingClientRect().toJSON())")
+    assert len(boxes) == 5
+    assert all(b["left"] >= 0 and b["right"] <= 360 and b["width"] >= 44 for b in boxes)
+    cards = table_page.locator(".hand button[data-card]")
+    cards.nth(0).tap()
+    cards.nth(4).tap()
+    assert table_page.locator(".hand button[aria-pressed=true]").count() == 2
+    exchange = table_page.locator("[data-action=exchange]")
+    assert exchange.inner_text() == "Exchange 2 cards"
+    box = exchange.bounding_box()
+    assert box is not None and box["height"] >= 40
+    player.shot("selected")
+    exchange.tap()
+    assert player.play_deal() == "over"
+    assert table_page.evaluate(no_overflow)
+    player.shot("over")
+    context.close()
+
+
+def test_keyboard_only_exchange_announce_and_play(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page, _, _ = seated_page(context, live, ["open", "bot:random", "bot:random"],
+                             rules={"max_deals": 1})
+    player = Player(page, live, artifacts, "keys")
+    keyboard = page.keyboard
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    keyboard.press("?")
+    page.wait_for_selector("[data-dialog=keys] dl.keys")
+    keyboard.press("Escape")
+    page.wait_for_selector("[data-dialog=keys]", state="detached")
+    used: set[str] = set()
+    while player.state() == "turn":
+        view = player.view()
+        before = player.seq()
+        phase = view["phase"]
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        if phase == "exchange":
+            keyboard.press("1")
+            keyboard.press("3")
+            assert page.locator(".hand button[aria-pressed=true]").count() == 2
+            keyboard.press("Escape")
+            assert page.locator(".hand button[aria-pressed=true]").count() == 0
+            keyboard.press("2")
+            keyboard.press("Enter")
+        elif phase == "play":
+            hand = sorted(view["hand"], key=lambda c: ("23456789TJQKA".index(c[0]),
+                                                       "cdhs".index(c[1])))
+            legal = {a[5:] for a in view["legal_actions"] if a.startswith("play ")}
+            index = next(i for i, c in enumerate(hand) if c in legal)
+            # Arrow keys move between the playable cards; Enter on the focused card plays it.
+            keyboard.press("ArrowRight")
+            focused = page.evaluate("document.activeElement.dataset.card")
+            assert focused in legal
+            keyboard.press(str(index + 1))
+        elif phase == "chicago":
+            keyboard.press("n")
+        elif phase == "announce":
+            keyboard.press("a" if any(a.startswith("announce") for a in view["legal_actions"])
+                           else "p")
+        else:
+            page.locator(".actions button:not([disabled])").first.press("Enter")
+        used.add(phase)
+        player.turns += 1
+        page.wait_for_function("b => window.chicago.table.conn.lastSeq > b", arg=before)
+    assert {"exchange", "announce"} <= used
+    context.close()
+
+
+def test_server_errors_are_shown_in_words(browser: Any, live: LiveServer) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page, _, _ = seated_page(context, live, ["open", "bot:random"], rules={"max_deals": 1})
+    player = Player(page, live)
+    assert player.state() == "turn"
+    # An action the engine refuses: the reason is shown, the table is unchanged.
+    page.evaluate("window.chicago.table.conn.act('announce royal flush')")
+    note = page.locator(".notice.error")
+    note.wait_for()
+    text = note.inner_text()
+    assert text.startswith("That move is not allowed.") and "The server says:" in text
+    assert player.state() == "turn"
+    # The same in Swedish.
+    page.click("[data-lang=sv]")
+    page.evaluate("window.chicago.table.conn.act('play 2c')")
+    page.locator(".notice.error", has_text="Det draget är inte tillåtet.").wait_for()
+    page.click("[data-lang=en]")
+    # A lobby error: joining a table that does not exist.
+    page.goto(f"{live.url}#/table/no-such-table")
+    page.locator("[role=alert]", has_text="There is no such table.").wait_for()
+    context.close()

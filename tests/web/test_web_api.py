@@ -1,0 +1,193 @@
+"""The browser app's server side: replay steps, the hint's odds, the static files (no browser).
+
+Replays are checked for leaks the way the table is: a seat's steps never name a card that
+seat had not seen by then (R-EX-3: which cards were exchanged is private).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from chicago import Game, Rules
+from chicago.server import Settings, create_app, web_api
+from chicago.web import STATIC_DIR
+from chicago.web.hints import odds_answer
+from chicago.web.replay import parse_perspective, replay_page, replay_steps
+
+CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
+
+
+def _played(rules: Rules, players: int, seed: int) -> Game:
+    game = Game(rules, players=players, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+RULE_SETS = [
+    Rules.preset("pagat", max_deals=2),
+    Rules.preset("wikipedia-42", max_deals=2).with_variations("V-QUADS-RESET", "V-REDEAL-LOW"),
+]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=["pagat", "wikipedia-42+quads+redeal"])
+def test_replay_steps_of_a_seat_never_name_an_unseen_card(rules: Rules) -> None:
+    """R-EX-3, R-TRICK-5: a seat's replay holds only its own cards and public ones."""
+    for seed in range(3):
+        game = _played(rules, 4, seed)
+        record = game.record()
+        for seat in (0, 2, "public"):
+            known: set[str] = set()
+            for deal in replay_steps(record, seat):
+                for step in deal:
+                    known.update(CARD.findall(json.dumps(step["events"])))
+                    known.update(step["state"].get("hand", []))
+                    named = set(CARD.findall(json.dumps(step)))
+                    assert named <= known, (seat, step["index"], named - known)
+                    if seat == "public":
+                        assert step["state"]["hand"] == []
+
+
+def test_replay_steps_cover_every_action_and_split_deal_ends() -> None:
+    game = _played(Rules.preset("pagat", max_deals=3), 3, 11)
+    record = game.record()
+    deals = replay_steps(record, "all")
+    steps = [s for d in deals for s in d]
+    assert [s["index"] for s in steps] == list(range(len(steps)))
+    acted = [s for s in steps if s["seat"] is not None]
+    assert [[s["seat"], s["action"]] for s in acted] == record["actions"]
+    assert len(deals) == game.deal_number == 3
+    assert len(steps) == 1 + len(record["actions"]) + (len(deals) - 1)
+    for deal in deals[:-1]:
+        closing = deal[-1]["state"]
+        end = next(e for e in deal[-1]["events"] if e["type"] == "deal_end")
+        assert closing["phase"] == "deal over" and closing["scores"] == end["scores"]
+        assert closing["to_act"] is None
+        if closing["trick_number"] == 5:
+            assert len(closing["trick"]) == 3  # the last trick stays on the table
+    final = steps[-1]["state"]
+    assert final["over"] and final["scores"] == list(game.scores)
+    assert set(steps[0]["state"]["hands"]) == {"0", "1", "2"}
+
+
+def test_replay_hides_other_seats_discards_but_not_ones_own() -> None:
+    """R-EX-3: how many cards were exchanged is public, which ones only the player knows."""
+    game = _played(Rules.preset("pagat", max_deals=1), 3, 4)
+    record = game.record()
+    for seat in range(3):
+        for step in replay_steps(record, seat)[0]:
+            if step["seat"] is not None and step["seat"] != seat:
+                action = record["actions"][step["index"] - 1][1]
+                hidden = action.startswith(("discard", "one up"))
+                assert (step["action"] is None) == hidden
+
+
+def test_replay_page_and_perspective_errors() -> None:
+    record = _played(Rules.preset("pagat", max_deals=2), 4, 2).record()
+    page = replay_page(record, "all", 2)
+    assert page["deal"] == 2 and [d["deal"] for d in page["deals"]] == [1, 2]
+    assert page["total"] == sum(d["steps"] for d in page["deals"])
+    assert page["deals"][1]["first"] == page["deals"][0]["steps"]
+    with pytest.raises(ValueError, match="deal must be 1-2"):
+        replay_page(record, "all", 3)
+    assert parse_perspective("spectator", 4) == "public"
+    assert parse_perspective("3", 4) == 3
+    for bad in ("4", "-1", "seat"):
+        with pytest.raises(ValueError):
+            parse_perspective(bad, 4)
+
+
+def test_odds_answer_matches_the_exact_odds() -> None:
+    answer = odds_answer(["Ah", "Kh", "Qh", "Jh", "2c"], ["3c"], {"preset_name": "pagat"}, top=3)
+    assert answer["holds"][0]["keep"] == ["Ah", "Kh", "Qh", "Jh"]
+    assert answer["holds"][0]["probabilities"]["ROYAL_FLUSH"] == round(1 / 46, 6)
+    assert answer["categories"][0] == "ROYAL_FLUSH" and len(answer["holds"]) == 3
+    wiki = odds_answer(["Ah", "Kh", "Qh", "Jh", "2c"], [], {"preset_name": "wikipedia"})
+    assert "ROYAL_FLUSH" not in wiki["categories"]
+    with pytest.raises(ValueError, match="5 cards"):
+        odds_answer(["Ah", "Kh"], [], None)
+
+
+# ---------------------------------------------------------------------- HTTP
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(Settings(db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}"))
+    web_api.install(app)
+    web_api.install(app)  # twice changes nothing
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def _finished_table(client: TestClient) -> str:
+    response = client.post("/api/tables", json={
+        "seats": ["bot:random", "bot:random", "bot:random"], "bot_delay": 0,
+        "rules": {"max_deals": 1}})
+    assert response.status_code == 201
+    table: str = response.json()["id"]
+    for _ in range(400):
+        if client.get(f"/api/tables/{table}").json()["status"] == "finished":
+            return table
+        time.sleep(0.05)
+    raise AssertionError("the bot game did not finish")
+
+
+def _error(response: Any, status: int, code: str) -> str:
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error["code"] == code
+    message: str = error["message"]
+    return message
+
+
+def test_http_replay_record_and_odds(client: TestClient) -> None:
+    table = _finished_table(client)
+    page = client.get(f"/api/web/replay/{table}/1", params={"view": "1", "deal": 1})
+    assert page.status_code == 200
+    data = page.json()
+    assert data["perspective"] == 1 and data["steps"][0]["state"]["seat"] == 1
+    assert data["names"] == ["random", "random", "random"]
+    assert client.get(f"/api/web/replay/{table}/1").json()["perspective"] == "all"
+    assert "seat must be" in _error(
+        client.get(f"/api/web/replay/{table}/1", params={"view": "7"}), 400, "bad_request")
+    assert "deal must be" in _error(
+        client.get(f"/api/web/replay/{table}/1", params={"deal": 9}), 400, "bad_request")
+    _error(client.get(f"/api/web/replay/{table}/2"), 404, "unknown_game")
+    saved = client.get(f"/api/web/record/{table}/1")
+    assert saved.status_code == 200
+    assert "attachment" in saved.headers["content-disposition"]
+    assert saved.json() == client.get(f"/api/games/{table}/1").json()["record"]
+
+    odds = client.post("/api/web/odds", json={"hand": ["7d", "7h", "2c", "Ks", "As"]})
+    assert odds.status_code == 200 and odds.json()["holds"][0]["keep"] == ["7d", "7h"]
+    assert "bad hand" in _error(client.post("/api/web/odds", json={
+        "hand": ["7d", "7h", "2c", "Ks", "Zz"]}), 400, "bad_request")
+    assert "unknown rule option" in _error(client.post("/api/web/odds", json={
+        "hand": ["7d", "7h", "2c", "Ks", "As"], "rules": {"nonsense": 1}}), 400, "bad_rules")
+    _error(client.post("/api/web/odds", json={"hand": ["7d"]}), 400, "bad_request")
+
+
+def test_static_app_is_served_and_self_contained(client: TestClient) -> None:
+    index = client.get("/")
+    assert index.status_code == 200 and '<script type="module" src="js/app.js">' in index.text
+    script = client.get("/js/app.js")
+    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    files = sorted(p for p in STATIC_DIR.rglob("*") if p.is_file())
+    assert files, "the app has files"
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        # No downloads from elsewhere: no external URLs, no image files.
+        assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text), path
+        assert path.suffix in (".html", ".css", ".js", ".svg"), path
+        if path.suffix == ".js":
+            for target in re.findall(r'from "(\.[^"]+)"', text):
+                assert (path.parent / target).resolve().is_file(), (path, target)
