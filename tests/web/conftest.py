@@ -1,7 +1,8 @@
 """Fixtures of the browser tests: a real table server, Debian's chromium through Playwright.
 
 The browser tests skip (with the reason) only when chromium is missing; ``.ci/run`` installs
-it. Screenshots go to ``tests/artifacts/`` (ignored by git).
+it (``.ci/install-chromium``) and sets ``CHICAGO_REQUIRE_CHROMIUM`` so that CI fails instead.
+``CHICAGO_CHROMIUM`` may name another chromium binary. Screenshots go to ``tests/artifacts/`` (ignored by git).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import pytest
 
 from .serving import LiveServer
 
-CHROMIUM = os.environ.get("CHICAGO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM = (os.environ.get("CHICAGO_CHROMIUM") or shutil.which("chromium")
+            or shutil.which("chromium-browser") or "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -54,6 +56,8 @@ def browser() -> Iterator[Any]:
     """Debian's chromium, headless, driven by Playwright."""
     reason = _chromium_missing()
     if reason:
+        if os.environ.get("CHICAGO_REQUIRE_CHROMIUM"):  # set by .ci/run, which installs it
+            pytest.fail(reason)
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
