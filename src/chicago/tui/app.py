@@ -24,7 +24,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.timer import Timer
@@ -139,14 +139,14 @@ class PlayApp(App[None]):
     CSS = """
     #main { height: 1fr; }
     #left { width: 1fr; padding: 0 1; }
-    #right { width: 42%; min-width: 40; border-left: solid $panel-lighten-1; }
+    #right { width: 40%; min-width: 30; border-left: solid $panel-lighten-1; }
     #status { height: auto; color: $text-muted; }
-    #table { height: 1fr; overflow-y: auto; }
+    #table-box { height: 1fr; }
     #hand { height: 5; }
     #prompt { height: auto; min-height: 2; }
     #actions { height: auto; }
     #actions Button { margin: 0 1 0 0; }
-    #command { height: 3; }
+    #command { height: 1; margin-top: 1; }
     #scores { height: auto; }
     #log { height: 1fr; }
     """
@@ -188,7 +188,8 @@ class PlayApp(App[None]):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield Static(id="status")
-                yield Static(id="table")
+                with VerticalScroll(id="table-box"):
+                    yield Static(id="table")
                 with Horizontal(id="hand"):
                     for index in range(6):
                         yield CardView(index)
@@ -200,6 +201,7 @@ class PlayApp(App[None]):
                 yield Input(
                     placeholder="press : to type an answer (card numbers, cards, pass, help …)",
                     id="command",
+                    compact=True,
                 )
             with Vertical(id="right"):
                 yield Static(id="scores")
@@ -273,15 +275,13 @@ class PlayApp(App[None]):
             self.selected.clear()
 
     def _summary_of_deal(self) -> list[str]:
+        """The end of the deal in words: from the last trick (or what ended it) on."""
         lines = self._deal_lines
-        start = 0
         for index, line in enumerate(lines):
-            if line.startswith(("Final showdown", "The Chicago fails", "Four of a kind:")):
-                start = index
-                break
-            if " wins trick 5 " in line or " win trick 5 " in line:
-                start = index
-        return lines[start:]
+            last_trick = " trick 5 with " in line
+            if last_trick or line.startswith(("The Chicago fails", "Four of a kind:")):
+                return lines[index:]
+        return lines[-6:]
 
     def _log_text(self, ev: dict[str, Any], prefix: str = "") -> Text | None:
         line = self.words.event(ev)

@@ -82,11 +82,10 @@ def scores_table(
 ) -> Table:
     """Seats with name, score, exchanges this deal and marks: dealer, to act, locked, Chicago."""
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, expand=True)
-    table.add_column("", no_wrap=True, width=1)
-    table.add_column("player", no_wrap=True, ratio=3)
+    table.add_column("player", no_wrap=True, min_width=8)
     table.add_column("pts", justify="right", no_wrap=True)
     table.add_column("exch.", no_wrap=True)
-    table.add_column("", no_wrap=True, ratio=2)
+    table.add_column("", ratio=1)
     counts = _exchange_counts(view.get("events", []), view["players"])
     settlement = view.get("settlement")
     for seat in range(view["players"]):
@@ -107,10 +106,10 @@ def scores_table(
             name += " (you)"
         if levels and seat < len(levels) and levels[seat]:
             marks.append(levels[seat])
-        arrow = "▶" if view.get("to_act") == seat else ""
+        arrow = "▶ " if view.get("to_act") == seat else "  "
         style = "bold" if seat == words.me else ""
         table.add_row(
-            arrow, Text(name, style=style), str(view["scores"][seat]),
+            Text(arrow + name, style=style), str(view["scores"][seat]),
             " ".join(counts[seat]), " ".join(marks),
         )
     return table
