@@ -98,3 +98,22 @@ def test_dropped_connection_resyncs_by_sequence_number(
     player.shot("after-drop")
     assert player.play_deal() == "over"
     context.close()
+
+
+def test_turn_clock_stand_in_bot_and_taking_the_seat_back(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    """With a turn clock, a bot plays for an absent player until the player comes back."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page, table_id, seat = seated_page(context, live, ["open", "bot:random"], clock=1,
+                                       stand_in="random", bot_delay=0.5)
+    page.locator(".seat.mine [data-clock]").wait_for()  # the countdown on the seat to act
+    back = page.locator("[data-action=back]")
+    back.wait_for(timeout=20_000)  # the clock ran out: the stand-in plays
+    assert "a bot plays for you" in page.locator(".me .banner").inner_text()
+    assert live.manager.tables[table_id].seats[seat].away
+    Player(page, live, artifacts, "clock").shot("away")
+    back.click()
+    back.wait_for(state="detached")
+    assert not live.manager.tables[table_id].seats[seat].away
+    context.close()

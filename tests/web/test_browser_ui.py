@@ -164,3 +164,49 @@ def test_server_errors_are_shown_in_words(browser: Any, live: LiveServer) -> Non
     page.goto(f"{live.url}#/table/no-such-table")
     page.locator("[role=alert]", has_text="There is no such table.").wait_for()
     context.close()
+
+
+def test_one_up_card_and_the_chicago_call(browser: Any, live: LiveServer, artifacts: Path) -> None:
+    """V-ONE-UP: one card exchanged face up, then taken; R-CHI-1: declaring Chicago."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page, _, seat = seated_page(context, live, ["open", "bot:random"], preset="wikipedia",
+                                rules={"max_deals": 1})
+    player = Player(page, live, artifacts, "one-up")
+    assert player.state() == "turn"
+    one_up = page.locator("[data-action=one-up]")
+    assert one_up.is_disabled()  # needs exactly one selected card
+    first = page.locator(".hand button[data-card]").first
+    thrown = first.get_attribute("data-card")
+    first.click()
+    assert one_up.is_enabled()
+    player.click_and_wait("[data-action=one-up]")
+    assert player.state() == "turn"
+    face_up = page.locator(".one-up [data-card]").get_attribute("data-card")
+    assert page.locator(".one-up .label").inner_text() == "Face up for You"
+    assert page.locator("[data-action=accept]").inner_text().startswith("Take ")
+    player.shot("face-up")
+    player.click_and_wait("[data-action=accept]")
+    hand = player.view()["hand"]
+    assert face_up in hand and thrown not in hand
+    # Play on. At the Chicago call (wikipedia: any score may declare) say Chicago; if the bot
+    # declared first (it is asked first when it sits left of the dealer), its call shows.
+    declared = None
+    while player.state() == "turn":
+        view = player.view()
+        if view["phase"] == "chicago":
+            player.click_and_wait("[data-action=chicago]")
+            declared = "You"
+        elif view["chicago"] is not None and declared is None:
+            declared = "Bot 2"
+        if declared and view["phase"] != "chicago":
+            banner = page.locator(".chicago-banner").inner_text()
+            assert banner == f"{declared} declared Chicago!"
+            player.shot("chicago")
+            break
+        if view["phase"] != "chicago":
+            player.act()
+    assert declared is not None, "the Chicago call was never made"
+    assert player.play_deal() == "over"
+    text = page.locator("[data-dialog=game-over]").inner_text()
+    assert "the Chicago" in text or "The Chicago failed" in text
+    context.close()

@@ -59,7 +59,7 @@ export function installCardSymbols(doc = document) {
 }
 
 // Pip positions on a 200 x 280 card: [x, y]; pips below the middle are drawn upside down.
-const L = 62, C = 100, R = 138;
+const L = 60, C = 100, R = 140;
 const PIPS = {
   "2": [[C, 62], [C, 218]],
   "3": [[C, 62], [C, 140], [C, 218]],
@@ -114,7 +114,8 @@ export function cardSvg(code, { fourColor = false, compact = false } = {}) {
     `letter-spacing="${label.length > 1 ? -3 : 0}">${label}</text>` + use(suit, 22, 66, 26);
   let middle = "";
   if (PIPS[rank]) {
-    for (const [x, y] of PIPS[rank]) middle += use(suit, x, y, 40, y > 140);
+    const size = rank === "9" || rank === "T" ? 32 : 36;
+    for (const [x, y] of PIPS[rank]) middle += use(suit, x, y, size, y > 140);
   } else if (rank === "A") {
     middle = use(suit, 100, 140, 92);
   } else {

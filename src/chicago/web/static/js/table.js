@@ -147,6 +147,9 @@ export class TablePage {
         if (msg.code === "bad_token") {
           store.forgetSeat(this.id);
           this.token = null;
+          this.conn.token = null;
+          this.conn.lastSeq = null;
+          this.conn.hello(); // go on watching
         }
         showError(msg.code, msg.message);
         if (msg.code === "stale" || msg.code === "internal") this.conn.request("view");

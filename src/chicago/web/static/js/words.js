@@ -103,7 +103,9 @@ const EVENTS = {
     const out = ev.discarded && ev.discarded.length ? cards(ev.discarded) : "";
     const got = ev.drawn && ev.drawn.length ? cards(ev.drawn) : "";
     if (!out && !got) return null;
-    return t("ev.exchanged", { ...b, out: out || "–", got: got || "–" });
+    if (!got) return t("ev.exchanged_out", { ...b, out });
+    if (!out) return t("ev.exchanged_in", { ...b, got });
+    return t("ev.exchanged", { ...b, out, got });
   },
   reshuffle: (ev) => t("ev.reshuffle", { n: ev.count }),
   show: (ev, n) => t("ev.show", { ...base(ev, n), cards: cards(ev.cards), reason: reason(ev.reason) }),

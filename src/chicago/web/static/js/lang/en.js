@@ -218,7 +218,7 @@ export default {
   "sum.last_trick_text": ({ who, you, card, points }) =>
     `${who} ${v(you, "win", "wins")} the last trick with ${card}` + (points ? ` and ${v(you, "score", "scores")} ${points} ${s(points, "point", "points")}.` : "."),
   "sum.chicago_made": ({ who, you }) => `${who} ${v(you, "make", "makes")} the Chicago: all five tricks!`,
-  "sum.chicago_failed": ({ who, breaker }) => `The Chicago of ${who} failed: ${breaker} took a trick.`,
+  "sum.chicago_failed": "The Chicago failed: {breaker} took a trick ({who} had declared it).",
   "sum.showdown": "The final showdown",
   "sum.showdown_win": ({ who, you, cat, points }) => `${who} ${v(you, "have", "has")} the best hand, ${cat}: ${points} ${s(points, "point", "points")}.`,
   "sum.showdown_tie": "Equal best hands ({cat}): nobody scores.",
@@ -386,6 +386,8 @@ export default {
   "ev.exchange_locked_six": ({ who, you }) => `${who} ${v(you, "are", "is")} locked with six cards and ${v(you, "throw", "throws")} one away.`,
   "ev.exchange_one_up": ({ who, you }) => `${who} ${v(you, "throw", "throws")} one card away and ${v(you, "ask", "asks")} for the new one face up.`,
   "ev.exchanged": ({ who, you, out, got }) => `(${who} ${v(you, "throw", "throws")} away ${out} and ${v(you, "draw", "draws")} ${got}.)`,
+  "ev.exchanged_out": ({ who, you, out }) => `(${who} ${v(you, "throw", "throws")} away ${out}.)`,
+  "ev.exchanged_in": ({ who, you, got }) => `(${who} ${v(you, "draw", "draws")} ${got}.)`,
   "ev.reshuffle": ({ n }) => `The stock ran out: ${n} discarded ${s(n, "card is", "cards are")} shuffled into a new stock.`,
   "ev.show": ({ who, you, cards, reason }) => `${who} ${v(you, "show", "shows")} ${cards}` + (reason ? ` (${reason}).` : "."),
   "ev.one_up": "Face up for {who}: {card}.",

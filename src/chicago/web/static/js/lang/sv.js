@@ -210,7 +210,7 @@ export default {
   "sum.last_trick_text": ({ who, card, points }) =>
     `${who} tar sista sticket med ${card}` + (points ? ` och får ${points} poäng.` : "."),
   "sum.chicago_made": "{who} klarar sin Chicago: alla fem sticken!",
-  "sum.chicago_failed": "Chicagon för {who} sprack: {breaker} tog ett stick.",
+  "sum.chicago_failed": "Chicagon sprack: {breaker} tog ett stick ({who} hade sagt Chicago).",
   "sum.showdown": "Slutvisningen",
   "sum.showdown_win": ({ who, cat, points }) => `${who} har bästa handen, ${cat}: ${points} poäng.`,
   "sum.showdown_tie": "Lika bästa händer ({cat}): ingen får poäng.",
@@ -367,6 +367,8 @@ export default {
   "ev.exchange_locked_six": "{who} är låst med sex kort och slänger ett.",
   "ev.exchange_one_up": "{who} slänger ett kort och vill ha det nya uppvänt.",
   "ev.exchanged": "({who} slänger {out} och drar {got}.)",
+  "ev.exchanged_out": "({who} slänger {out}.)",
+  "ev.exchanged_in": "({who} drar {got}.)",
   "ev.reshuffle": "Talongen tog slut: {n} slängda kort blandas till en ny talong.",
   "ev.show": ({ who, cards, reason }) => `${who} visar ${cards}` + (reason ? ` (${reason}).` : "."),
   "ev.one_up": "Uppvänt för {who}: {card}.",
