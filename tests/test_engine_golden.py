@@ -122,3 +122,15 @@ def test_stacked_deck_record_round_trips() -> None:
     parsed = read_text(text)
     assert parsed.ok, parsed.errors
     assert Game.replay(parsed.record).scores == g.scores
+
+
+def test_text_tags_may_hold_semicolons_and_quotes() -> None:
+    """Text notation: a ';' inside a quoted tag value is not a comment; comments still work."""
+    record = _load(GOLDEN / "denexa.json")["record"]
+    tags = {"Event": "Club night; final", "Site": 'the "Blue" room \\ 2; upstairs'}
+    text = write_text(record, tags)
+    parsed = read_text(text)
+    assert parsed.ok, parsed.errors
+    assert parsed.tags["Event"] == tags["Event"] and parsed.tags["Site"] == tags["Site"]
+    commented = text.replace('[Players "3"]', '[Players "3"] ; three of us', 1)
+    assert read_text(commented).ok

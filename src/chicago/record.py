@@ -218,7 +218,7 @@ def read_text(text: str) -> ParsedText:
     actions: list[tuple[int, int, str]] = []
     errors: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split(";", 1)[0].strip()
+        line = _strip_comment(raw)
         if not line:
             continue
         if line.startswith("["):
@@ -297,6 +297,21 @@ def read_text(text: str) -> ParsedText:
                 )
             )
     return ParsedText(record, tags, errors)
+
+
+def _strip_comment(raw: str) -> str:
+    """The line without its ``;`` comment; a ``;`` inside a tag's quoted value is kept."""
+    in_quote = escaped = False
+    for index, ch in enumerate(raw):
+        if escaped:
+            escaped = False
+        elif ch == "\\" and in_quote:
+            escaped = True
+        elif ch == '"':
+            in_quote = not in_quote
+        elif ch == ";" and not in_quote:
+            return raw[:index].strip()
+    return raw.strip()
 
 
 def _json_value(text: str) -> Any:
