@@ -28,7 +28,8 @@ from engine_helpers import card_strings, play_random, random_action, seen_cards,
 PROPERTY_SETTINGS = settings(
     max_examples=30,
     deadline=None,
-    derandomize=True,
+    derandomize=True,  # the same examples on every run: CI never flakes
+    database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 
