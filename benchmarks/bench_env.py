@@ -1,0 +1,130 @@
+"""Benchmark of the research environments: encoding, PettingZoo steps, OpenSpiel playouts.
+
+Prints, on one core (CPU time of this process):
+
+- ``encode_view`` per call and the view it is built from (``Game.view``), per decision of
+  random pagat games;
+- PettingZoo ``chicago_v0`` steps per second with random legal actions (observe + step);
+- OpenSpiel ``python_chicago`` random playouts: actions per second (chance nodes included)
+  and the time of ``resample_from_infostate``;
+- one ISMCTS decision (20 simulations, random rollouts) in a two-deal game.
+
+Run with ``make bench`` or ``.venv/bin/python benchmarks/bench_env.py [--quick]``. The
+PettingZoo and OpenSpiel parts are skipped when their extras are not installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from chicago import Game, Rules
+from chicago.env.observation import encode_view
+
+
+def _cpu() -> float:
+    return time.process_time()
+
+
+def bench_encoding(games: int) -> None:
+    views: list[float] = []
+    encodes: list[float] = []
+    for seed in range(games):
+        game = Game(Rules.preset("pagat", max_deals=2), 4, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act
+            start = _cpu()
+            view = game.view(seat)
+            middle = _cpu()
+            encode_view(view)
+            views.append(middle - start)
+            encodes.append(_cpu() - middle)
+            game.apply(rng.choice(game.legal_actions()))
+    print(f"Game.view: {statistics.mean(views) * 1e6:.0f} us, "
+          f"encode_view: {statistics.mean(encodes) * 1e6:.0f} us per decision "
+          f"({len(encodes)} decisions)")
+
+
+def bench_pettingzoo(steps: int) -> None:
+    try:
+        from chicago.env.pettingzoo import env
+    except ImportError:
+        print("PettingZoo: not installed (extra rl)")
+        return
+    e = env(players=4, max_deals=3)
+    e.reset(seed=1)
+    rng = random.Random(1)
+    done = 0
+    start = _cpu()
+    while done < steps:
+        for _agent in e.agent_iter():
+            observation, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            legal = [i for i, x in enumerate(observation["action_mask"]) if x]
+            e.step(rng.choice(legal))
+            done += 1
+        e.reset(seed=done)
+    elapsed = _cpu() - start
+    print(f"PettingZoo chicago_v0: {done / elapsed:,.0f} steps/s (last() + step())")
+
+
+def bench_openspiel(games: int) -> None:
+    try:
+        import numpy as np
+        import pyspiel
+
+        import chicago.env.openspiel  # noqa: F401 - registers the game
+    except ImportError:
+        print("OpenSpiel: not installed (extra openspiel)")
+        return
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("python_chicago", {"players": 4, "max_deals": 2})
+    rng = np.random.RandomState(1)
+    actions = 0
+    resamples: list[float] = []
+    start = _cpu()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+            else:
+                if actions % 7 == 0:
+                    t = _cpu()
+                    state.resample_from_infostate(state.current_player(), rng.random_sample)
+                    resamples.append(_cpu() - t)
+                state.apply_action(int(rng.choice(state.legal_actions())))
+            actions += 1
+    elapsed = _cpu() - start - sum(resamples)
+    print(f"OpenSpiel python_chicago: {actions / elapsed:,.0f} actions/s in random playouts "
+          f"(chance nodes included), resample_from_infostate "
+          f"{statistics.mean(resamples) * 1e3:.2f} ms")
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=10.0, max_simulations=20, random_state=rng)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+    t = _cpu()
+    bot.step(state)
+    print(f"ISMCTS, 20 simulations, first decision of a two-deal game: {_cpu() - t:.2f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer games")
+    args = parser.parse_args()
+    bench_encoding(5 if args.quick else 30)
+    bench_pettingzoo(2_000 if args.quick else 20_000)
+    bench_openspiel(2 if args.quick else 10)
+
+
+if __name__ == "__main__":
+    main()
