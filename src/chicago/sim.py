@@ -204,6 +204,12 @@ def _collect(game: Game, seats: list[int], counters: list[dict[str, int]]) -> No
             counters[seats[data["winner"]]]["last_tricks"] += 1
 
 
+def _failures(bot: Bot) -> int:
+    """Turns an external bot lost so far (crash, timeout, illegal answer); 0 for others."""
+    failures = getattr(bot, "failures", None)
+    return sum(failures.values()) if isinstance(failures, dict) else 0
+
+
 def play_game(
     bots: Sequence[Bot],
     rules: Rules,
@@ -221,6 +227,7 @@ def play_game(
     seats = [(seat - rotation) % n for seat in range(n)]
     rngs = [random.Random(_derive(seed, set_index, 3, i)) for i in range(n)]
     counters = [dict.fromkeys(COUNTERS, 0) for _ in range(n)]
+    failures_before = [_failures(bot) for bot in bots]
     capped = False
     while not game.is_over:
         if game.deal_number > deal_cap:
@@ -238,6 +245,14 @@ def play_game(
             counters[index]["illegal"] += 1
             game.apply(legal[0])
     _collect(game, seats, counters)
+    for seat in range(n):
+        index = seats[seat]
+        game_over = getattr(bots[index], "game_over", None)
+        if game_over is not None:
+            game_over(game.view(seat))
+        lost = _failures(bots[index]) - failures_before[index]
+        if lost:
+            counters[index]["bot_failures"] = lost
     scores = [0] * n
     for seat in range(n):
         scores[seats[seat]] = game.scores[seat]
@@ -266,12 +281,18 @@ def _play_sets(
     rules = Rules.from_dict(rules_data)
     bots = [make_bot(spec) for spec in specs]
     results = []
-    for set_index in sets:
-        for rotation in range(len(specs)):
-            results.append(
-                play_game(bots, rules, seed=seed, set_index=set_index, rotation=rotation,
-                          deal_cap=deal_cap)
-            )
+    try:
+        for set_index in sets:
+            for rotation in range(len(specs)):
+                results.append(
+                    play_game(bots, rules, seed=seed, set_index=set_index, rotation=rotation,
+                              deal_cap=deal_cap)
+                )
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
     return results
 
 

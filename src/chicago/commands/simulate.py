@@ -109,6 +109,10 @@ def _table(result: MatchResult, preset: str, seed: int) -> Table:
     )
     if capped:
         caption += f" {capped} games stopped at the deal cap."
+    lost = any(b.counters.get("bot_failures") for b in result.bots)
+    if lost:
+        caption += (" lost: turns an external bot lost to its fallback (crash, timeout or "
+                    "illegal answer).")
     table = Table(title="chicago simulate", caption=caption, box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("bot", no_wrap=True)
     table.add_column("wins", justify="right", no_wrap=True)
@@ -118,7 +122,10 @@ def _table(result: MatchResult, preset: str, seed: int) -> Table:
     table.add_column("ann.", justify="right", no_wrap=True)
     table.add_column("last", justify="right", no_wrap=True)
     table.add_column("rating", justify="right", no_wrap=True)
+    if lost:
+        table.add_column("lost", justify="right", no_wrap=True)
     for b in result.bots:
+        extra = [str(b.counters.get("bot_failures", 0))] if lost else []
         table.add_row(
             b.bot,
             f"{b.wins:g}",
@@ -128,5 +135,6 @@ def _table(result: MatchResult, preset: str, seed: int) -> Table:
             str(b.announce_wins),
             str(b.last_tricks),
             f"{b.rating:.1f}",
+            *extra,
         )
     return table

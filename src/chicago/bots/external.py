@@ -1,0 +1,332 @@
+"""External bots: a program in any language plays a seat over stdin/stdout (``cmd:`` specs).
+
+``make_bot("cmd:python mybot.py")`` starts the program and talks to it one JSON object per
+line (docs/BOT_PROTOCOL.md): ``hello`` when it starts, ``new_game`` before its first
+decision of a game, ``act`` for every decision (the seat's view, the legal actions as text,
+the time allowed, a seed), ``game_over`` at the end (when the shell reports it) and ``bye``
+when it is closed. The program answers each ``act`` with one line: the action's text
+(``play Ah``), or a JSON string or object (``{"action": "play Ah"}``).
+
+Options may precede the command, as ``name=value`` words: ``time_ms`` (time per decision,
+default 1000), ``startup_ms`` (extra time for the first decision after the program starts,
+default 5000), ``fallback`` (the bot that plays a lost turn, default ``basic``, or
+``random`` when ``basic`` is not installed), ``restarts`` (how often a program that died is
+started again, default 3)::
+
+    cmd:time_ms=200 fallback=random ./mybot --level 3
+
+A program that crashes, does not answer in time, or answers something that is not one of
+the legal actions loses that turn to the fallback bot, and the game goes on. Each lost
+turn is counted in :attr:`ExternalBot.failures` (``crash``, ``timeout``, ``illegal``); a late
+answer is read and thrown away before the next question, so the program stays in step.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+import shlex
+import shutil
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Sequence
+from typing import IO, Any
+
+import chicago
+from chicago.bots.base import Bot, make_bot, register_bot
+from chicago.engine.actions import Action, NotationError
+
+__all__ = ["PROTOCOL_VERSION", "ExternalBot", "parse_spec"]
+
+PROTOCOL_VERSION = 1
+TRANSPORT_SLACK_MS = 100
+"""Added to the time a program is given, for the pipes and the operating system."""
+
+_OPTIONS = {"time_ms": int, "startup_ms": int, "fallback": str, "restarts": int}
+_EOF = object()
+
+
+def parse_spec(spec: str) -> tuple[list[str], dict[str, Any]]:
+    """The command line and options of a ``cmd:`` spec (raises ``ValueError``)."""
+    prefix, sep, rest = spec.partition(":")
+    if prefix.strip().lower() != "cmd" or not sep:
+        raise ValueError(f"an external bot spec is 'cmd:COMMAND', not {spec!r}")
+    try:
+        words = shlex.split(rest)
+    except ValueError as exc:
+        raise ValueError(f"cannot split the command of {spec!r}: {exc}") from None
+    options: dict[str, Any] = {"time_ms": 1000, "startup_ms": 5000, "fallback": None,
+                               "restarts": 3}
+    while words and "=" in words[0] and words[0].split("=", 1)[0] in _OPTIONS:
+        name, value = words.pop(0).split("=", 1)
+        try:
+            options[name] = _OPTIONS[name](value)
+        except ValueError:
+            raise ValueError(f"option {name} of {spec!r} needs a number, not {value!r}") \
+                from None
+    if not words:
+        raise ValueError(f"{spec!r} names no command to run")
+    for name in ("time_ms", "startup_ms", "restarts"):
+        if options[name] < 0:
+            raise ValueError(f"option {name} of {spec!r} cannot be negative")
+    return words, options
+
+
+def _default_fallback() -> Bot:
+    try:
+        return make_bot("basic")
+    except ValueError:
+        return make_bot("random")
+
+
+def _pump(stream: IO[str], lines: queue.Queue[object]) -> None:
+    """Reader thread: every line the program writes, then _EOF."""
+    try:
+        for line in stream:
+            lines.put(line)
+    except (OSError, ValueError):
+        pass
+    lines.put(_EOF)
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    """Ask the program to end (close its input), then kill it if it does not."""
+    if process.poll() is not None:
+        return
+    try:
+        if process.stdin is not None:
+            process.stdin.close()
+    except OSError:
+        pass
+    try:
+        process.wait(timeout=0.5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+class ExternalBot:
+    """A seat played by an external program (see the module docstring).
+
+    ``failures`` counts the turns the program lost, by cause; ``decisions`` counts every
+    decision asked of it.
+    """
+
+    def __init__(self, spec: str) -> None:
+        self.name = spec
+        self.command, options = parse_spec(spec)
+        if shutil.which(self.command[0]) is None:
+            raise ValueError(f"{spec!r}: cannot find the program {self.command[0]!r}")
+        self.time_ms: int = options["time_ms"]
+        self.startup_ms: int = options["startup_ms"]
+        self.restarts_left: int = options["restarts"]
+        self.fallback: Bot = (
+            make_bot(options["fallback"]) if options["fallback"] else _default_fallback()
+        )
+        self.failures: dict[str, int] = {"crash": 0, "timeout": 0, "illegal": 0}
+        self.decisions = 0
+        self.last_error: str | None = None
+        self._process: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[object] = queue.Queue()
+        self._fresh = False
+        self._owed = 0
+        self._game_key: tuple[Any, ...] | None = None
+        self._finalizer: weakref.finalize[Any, Any] | None = None
+        self._asked = 0
+
+    # -- the Bot interface ----------------------------------------------------------------
+    def decide(
+        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """Ask the program; on a crash, a timeout or an illegal answer the fallback decides."""
+        if not legal_actions:
+            raise ValueError("no legal actions to choose from")
+        self.decisions += 1
+        seed = rng.getrandbits(63)
+        cause = self._ask(view, legal_actions, seed)
+        if isinstance(cause, Action):
+            return cause
+        self.failures[cause] += 1
+        return self.fallback.decide(view, legal_actions, random.Random(seed))
+
+    def game_over(self, view: dict[str, Any]) -> None:
+        """Tell the program the game has ended (``view`` is its seat's final view)."""
+        if self._alive():
+            self._send({"type": "game_over", "seat": view.get("seat"), "view": view})
+        self._game_key = None
+
+    def close(self) -> None:
+        """Say ``bye`` and stop the program (it is killed if it does not end in 0.5 s)."""
+        process = self._process
+        if process is None:
+            return
+        if process.poll() is None:
+            self._send({"type": "bye"})
+        _stop(process)
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        self._process = None
+
+    def __enter__(self) -> ExternalBot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the conversation -----------------------------------------------------------------
+    def _ask(
+        self, view: dict[str, Any], legal_actions: Sequence[Action], seed: int
+    ) -> Action | str:
+        """The program's legal answer, or the cause of the failure."""
+        if not self._alive() and not self._start():
+            return "crash"
+        key = (view.get("seat"), view.get("players"), json.dumps(view.get("rules"), sort_keys=True))
+        progress = (int(view.get("deal", 0)), len(view.get("events", ())))
+        if self._game_key is None or self._game_key[:3] != key or self._game_key[3] >= progress:
+            self._send(
+                {"type": "new_game", "seat": view.get("seat"), "players": view.get("players"),
+                 "rules": view.get("rules")}
+            )
+        self._game_key = (*key, progress)
+        self._drain()
+        self._asked += 1
+        question = {
+            "type": "act",
+            "id": self._asked,
+            "view": view,
+            "legal": [str(a) for a in legal_actions],
+            "time_ms": self.time_ms,
+            "seed": seed,
+        }
+        if not self._send(question):
+            return "crash"
+        allowed = self.time_ms + TRANSPORT_SLACK_MS + (self.startup_ms if self._fresh else 0)
+        self._fresh = False
+        deadline = time.monotonic() + allowed / 1000.0
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self._owed += 1
+                self.last_error = f"no answer within {allowed} ms"
+                return "timeout"
+            try:
+                line = self._lines.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if line is _EOF:
+                self.last_error = "the program ended (or closed its output)"
+                if self._process is not None:
+                    _stop(self._process)
+                return "crash"
+            assert isinstance(line, str)
+            if self._owed:  # the late answer to a question that timed out
+                self._owed -= 1
+                continue
+            text, answer_id = _answer_text(line)
+            if answer_id is not None and answer_id != self._asked:
+                continue
+            return self._legal(text, legal_actions)
+
+    def _legal(self, text: str | None, legal_actions: Sequence[Action]) -> Action | str:
+        if text is None:
+            self.last_error = "the answer is not an action"
+            return "illegal"
+        try:
+            action = Action.parse(text)
+        except NotationError as exc:
+            self.last_error = str(exc)
+            return "illegal"
+        for legal in legal_actions:
+            if legal == action:
+                return legal
+        self.last_error = f"{text.strip()!r} is not a legal action now"
+        return "illegal"
+
+    def _drain(self) -> None:
+        """Throw away lines written since the last answer (late or unasked)."""
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is _EOF:
+                self._lines.put(_EOF)
+                return
+            if self._owed:
+                self._owed -= 1
+
+    def _alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def _start(self) -> bool:
+        """Start (or restart) the program and say hello; False if it cannot run."""
+        if self._process is not None:
+            if self.restarts_left <= 0:
+                return False
+            self.restarts_left -= 1
+            _stop(self._process)
+            self._process = None
+        try:
+            process = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                bufsize=1,
+            )
+        except OSError as exc:
+            self.last_error = f"cannot start {self.command[0]!r}: {exc}"
+            self.restarts_left = 0
+            self._process = None
+            return False
+        self._process = process
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        self._finalizer = weakref.finalize(self, _stop, process)
+        self._lines = queue.Queue()
+        self._owed = 0
+        self._game_key = None
+        assert process.stdout is not None
+        threading.Thread(target=_pump, args=(process.stdout, self._lines), daemon=True).start()
+        self._fresh = True
+        return self._send(
+            {"type": "hello", "protocol": PROTOCOL_VERSION, "program": "chicago",
+             "version": chicago.__version__}
+        )
+
+    def _send(self, message: dict[str, Any]) -> bool:
+        process = self._process
+        if process is None or process.stdin is None:
+            return False
+        try:
+            process.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
+            process.stdin.flush()
+        except (OSError, ValueError):
+            self.last_error = "the program closed its input"
+            return False
+        return True
+
+
+def _answer_text(line: str) -> tuple[str | None, int | None]:
+    """The action text of an answer line and the question id it names (if any)."""
+    text = line.strip()
+    if text.startswith(("{", '"')):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None, None
+        if isinstance(data, str):
+            return data, None
+        if isinstance(data, dict) and isinstance(data.get("action"), str):
+            answer_id = data.get("id")
+            return data["action"], answer_id if isinstance(answer_id, int) else None
+        return None, None
+    return text, None
+
+
+register_bot("cmd", ExternalBot, level=False)
