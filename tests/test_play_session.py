@@ -6,6 +6,7 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -145,3 +146,31 @@ def test_new_game_paths_are_fresh_and_latest_unfinished_is_found(
     PlaySession.new(Rules.preset("pagat"), 2, ["random"], seed=7, save_path=second)
     os.utime(first, (now + 10, now + 10))
     assert latest_unfinished() == second
+
+
+class BrokenBot:
+    name = "broken"
+
+    def decide(self, view: object, legal_actions: object, rng: object) -> object:
+        raise RuntimeError("out of order")
+
+
+class CheatingBot:
+    name = "cheat"
+
+    def decide(self, view: object, legal_actions: object, rng: object) -> str:
+        return "announce royal flush"
+
+
+def test_a_failing_or_illegal_bot_does_not_end_the_game() -> None:
+    from chicago import Game
+
+    game = Game(Rules.preset("pagat", max_deals=1), players=3, seed=2)
+    bots: dict[int, Any] = {1: BrokenBot(), 2: CheatingBot()}
+    session = PlaySession(game, bots, ["You", "B", "C"])
+    while not session.over:
+        if session.step() is None:
+            session.act(session.legal()[0])
+    assert any("B's bot failed (RuntimeError: out of order)" in n for n in session.notices)
+    assert any("C's bot chose announce royal flush, which is illegal" in n
+               for n in session.notices)

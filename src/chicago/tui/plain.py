@@ -95,7 +95,12 @@ def play_plain(
             if interactive:
                 stdout.write("> ")
                 stdout.flush()
-            line = stdin.readline()
+            try:
+                line = stdin.readline()
+            except KeyboardInterrupt:
+                out()
+                _stop(out, session, "Interrupted")
+                return 130
             if not line:
                 return _stop(out, session, "End of input")
             text = line.strip()

@@ -265,12 +265,16 @@ class PlaySession:
                 return None
             return self._apply(seat, legal[0], automatic=True)
         rng = random.Random(f"chicago-play:{game.seed}:{len(game.actions)}")
-        action = self.bots[seat].decide(game.view(seat), legal, rng)
-        if not game.is_legal(action):
+        try:
+            action = self.bots[seat].decide(game.view(seat), legal, rng)
+            problem = None if game.is_legal(action) else f"chose {action}, which is illegal"
+        except Exception as exc:  # a broken bot must not end the human's game
+            problem = f"failed ({type(exc).__name__}: {exc})"
+        if problem is not None:
             self.notices.append(
-                f"{self.names[seat]}'s bot chose an illegal action; a legal one was played."
+                f"{self.names[seat]}'s bot {problem}; a random legal action was played."
             )
-            action = legal[0]
+            action = legal[rng.randrange(len(legal))]
         return self._apply(seat, action, automatic=False)
 
     def act(self, action: Action | str) -> Step:
