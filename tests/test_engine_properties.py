@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from chicago import Action, Game, IllegalAction, Rules, RulesError
+from chicago import Action, Category, Game, HandValue, IllegalAction, Rules, RulesError, evaluate
 from chicago.cards import DECK
 from chicago.record import read_text, write_text
 from chicago.rules import PRESETS, VARIATIONS
@@ -134,6 +134,7 @@ def test_random_games_invariants_and_views(case: tuple[Game, random.Random]) -> 
     """R-TABLE-2, R-CHI-5, R-EX-3, R-ANN-5: cards accounted for, floors kept, nothing leaks."""
     g, rng = case
     steps = 0
+    values: dict[int, HandValue] = {}  # hands of the current scoring round
     while not g.is_over:
         g._check_invariants()
         legal = g.legal_actions()
@@ -156,9 +157,13 @@ def test_random_games_invariants_and_views(case: tuple[Game, random.Random]) -> 
             hand = g.hands[g.to_act]  # type: ignore[index]
             led = [c for c in hand if g.trick and c.suit == g.trick[0][1].suit]
             assert sorted(a.card for a in legal) == sorted(led or hand)
+        if g.phase.value == "announce":
+            check_announce_options(g, legal, values)
         action = random_action(g, rng)
         assert g.is_legal(action) and g.is_legal(str(action))
+        seen_events = len(g.events)
         g.apply(action)
+        check_round_results(g, seen_events, values)
         steps += 1
         assert steps < 5000, "the game does not end"
     g._check_invariants()
@@ -172,9 +177,47 @@ def test_random_games_invariants_and_views(case: tuple[Game, random.Random]) -> 
     check_tricks_and_points(g)
 
 
+def check_announce_options(g: Game, legal: list[Action], values: dict[int, HandValue]) -> None:
+    """R-ANN-1/2: pass, plus the hand's exact category if it is at least the highest so far."""
+    seat = g.to_act
+    assert seat is not None
+    value = evaluate(g.hands[seat], g.rules)
+    values[seat] = value
+    round_events = [e.data for e in g.deal_events if e.data.get("round") == g.round + 1]
+    announced = [Category[e["category"]] for e in round_events if e["type"] == "announce"]
+    expected = ["pass"]
+    if value.category is not Category.HIGH_CARD and all(value.category >= c for c in announced):
+        expected.append(f"announce {value.category.text}")
+    assert [str(a) for a in legal] == expected
+
+
+def check_round_results(g: Game, start: int, values: dict[int, HandValue]) -> None:
+    """R-ANN-3/4/6, V-TIE-CATEGORY, V-TIE-SUIT: a round's result, computed independently."""
+    for index in range(start, len(g.events)):
+        result = g.events[index].data
+        if result["type"] != "round_result":
+            continue
+        deal_start = max(i for i in range(index) if g.events[i].data["type"] == "deal")
+        claims = [e.data for e in g.events[deal_start:index] if e.data["type"] == "announce"
+                  and e.data["round"] == result["round"]]
+        if not claims:
+            assert result["winner"] is None
+        else:
+            top = max(Category[c["category"]] for c in claims)
+            tied = [c["seat"] for c in claims if Category[c["category"]] == top]
+            best = max(values[s] for s in tied)
+            leaders = [s for s in tied if values[s] == best]
+            if g.rules.tie_mode == "category":
+                leaders = tied
+            assert result["winner"] == (leaders[0] if len(leaders) == 1 else None), (
+                result, claims)
+        values.clear()
+
+
 def check_tricks_and_points(g: Game) -> None:
-    """R-TRICK-3: each trick goes to the highest card of the suit led. R-FIN-2: the score
-    events of each deal lead from the scores at its start to the scores at its end."""
+    """R-TRICK-3: each trick goes to the highest card of the suit led. R-FIN-1: the showdown's
+    best hand wins. R-FIN-2: the score events of each deal lead from the scores at its start
+    to the scores at its end."""
     order = "23456789TJQKA"
     plays: list[tuple[int, str]] = []
     totals: list[int] = []
@@ -192,6 +235,15 @@ def check_tricks_and_points(g: Game) -> None:
             plays = []
         elif kind == "score":
             totals[event["seat"]] = event["total"]
+        elif kind == "showdown":  # R-FIN-1, computed independently
+            values = {int(s): evaluate(cards, g.rules) for s, cards in event["hands"].items()}
+            best = max(values.values())
+            if g.rules.tie_mode == "category":
+                leaders = [s for s, v in values.items() if v.category == best.category]
+            else:
+                leaders = [s for s, v in values.items() if v == best]
+            assert event["winner"] == (leaders[0] if len(leaders) == 1 else None), event
+            assert event["category"] == best.category.name
         elif kind == "deal_end":
             assert event["scores"] == totals, (event, totals)
 
