@@ -2,7 +2,8 @@
 
 The browser tests skip (with the reason) only when chromium is missing; ``.ci/run`` installs
 it (``.ci/install-chromium``) and sets ``CHICAGO_REQUIRE_CHROMIUM`` so that CI fails instead.
-``CHICAGO_CHROMIUM`` may name another chromium binary. Screenshots go to ``tests/artifacts/`` (ignored by git).
+``CHICAGO_CHROMIUM`` may name another chromium binary. Screenshots go to ``tests/artifacts/``
+(ignored by git).
 """
 
 from __future__ import annotations

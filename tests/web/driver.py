@@ -177,6 +177,13 @@ class Player:
         assert_no_leak(page, self.live, self.table_id, self.seat)
         self.leak_checks += 1
         view = self.view()
+        legal = view["legal_actions"]
+        if len(legal) == 1 and phase not in ("exchange", "play"):
+            # The page answers a question with one possible answer by itself (docs/RULES.md).
+            before = self.seq()
+            self.page.wait_for_function(
+                "b => window.chicago.table.conn.lastSeq > b", arg=before, timeout=WAIT_MS)
+            return phase
         if phase == "exchange":
             if view["round"] == 1 and len(view["hand"]) == 5:
                 cards = page.locator(".hand button[data-card]")
@@ -200,7 +207,7 @@ class Player:
             self.click_and_wait("[data-action=keep]")
         else:
             for selector in ("[data-action=announce]", "[data-action=score]",
-                             "[data-action=pass]", ".actions button:not([disabled])"):
+                             "[data-action=pass]"):
                 if page.locator(selector).count():
                     self.click_and_wait(selector)
                     break

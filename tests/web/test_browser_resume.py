@@ -52,9 +52,11 @@ def test_quick_play_reload_in_the_middle_of_a_deal_resumes(
     assert player.state() == "turn"
     _same_as_server(player, table_id, seat)
     player.shot("after-reload")
-    # ... and play on to the end of the deal.
-    assert player.play_deal() in ("summary", "over")
-    player.shot("deal-done")
+    # ... and play on: three more decisions at the resumed table.
+    played = player.turns
+    assert player.play_deal(stop_when=lambda p: p.turns >= played + 3) == "stopped"
+    _same_as_server(player, table_id, seat)
+    player.shot("played-on")
     context.close()
 
 

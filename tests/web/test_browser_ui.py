@@ -169,7 +169,7 @@ def test_server_errors_are_shown_in_words(browser: Any, live: LiveServer) -> Non
 def test_one_up_card_and_the_chicago_call(browser: Any, live: LiveServer, artifacts: Path) -> None:
     """V-ONE-UP: one card exchanged face up, then taken; R-CHI-1: declaring Chicago."""
     context = browser.new_context(viewport={"width": 1200, "height": 900})
-    page, _, seat = seated_page(context, live, ["open", "bot:random"], preset="wikipedia",
+    page, _, _ = seated_page(context, live, ["open", "bot:random"], preset="wikipedia",
                                 rules={"max_deals": 1})
     player = Player(page, live, artifacts, "one-up")
     assert player.state() == "turn"

@@ -191,3 +191,18 @@ def test_static_app_is_served_and_self_contained(client: TestClient) -> None:
         if path.suffix == ".js":
             for target in re.findall(r'from "(\.[^"]+)"', text):
                 assert (path.parent / target).resolve().is_file(), (path, target)
+
+
+def test_every_variation_preset_and_bot_level_is_explained_in_both_languages() -> None:
+    from chicago.bots.base import BOT_LEVELS, _load_builtin_bots
+    from chicago.rules import PRESETS, VARIATIONS
+
+    _load_builtin_bots()
+    for lang in ("en", "sv"):
+        text = (STATIC_DIR / "js" / "lang" / f"{lang}.js").read_text(encoding="utf-8")
+        keys = set(re.findall(r'^\s*"?([\w.-]+)"?\s*:', text, re.MULTILINE))
+        assert {f"var.{v}" for v in VARIATIONS} <= keys, lang
+        assert {f"preset.{p}" for p in PRESETS} <= keys, lang
+        assert {f"level.{b}" for b in BOT_LEVELS} <= keys, lang
+        assert {f"err.{code}" for code in ("not_your_turn", "illegal_action", "stale",
+                                           "bad_token", "rate_limited", "internal")} <= keys

@@ -42,3 +42,11 @@ export function showError(code, message = "") {
 export function showNotice(text) {
   show("info", text, 4000);
 }
+
+/** Say something to screen readers (a persistent live region outside the re-drawn page). */
+export function announce(text) {
+  const el = document.getElementById("announcer");
+  if (!el || !text) return;
+  el.appendChild(h("p", {}, text));
+  while (el.childNodes.length > 6) el.removeChild(el.firstChild);
+}

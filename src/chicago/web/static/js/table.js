@@ -9,7 +9,7 @@ import * as store from "./store.js";
 import { cardId, cardText, sortCards } from "./cards.js";
 import { Names, seatNames, describe, category, categoryA, phaseText, cards as cardsText } from "./words.js";
 import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, scoreTable, settlementPanel, cardRow } from "./board.js";
-import { showError, showNotice } from "./notice.js";
+import { announce, showError, showNotice } from "./notice.js";
 
 const LOG_LIMIT = 400;
 
@@ -133,6 +133,7 @@ export class TablePage {
         break;
       case "chat":
         this.pushLog({ chat: true, seat: msg.seat, name: msg.name, text: msg.text });
+        announce(`${msg.name || this.names().plain(msg.seat)}: ${msg.text}`);
         this.render();
         break;
       case "resumed":
@@ -197,8 +198,11 @@ export class TablePage {
         this.gameOver = { winners: ev.winners, scores: ev.scores, settlement: ev.settlement, game: msg.game };
       }
       this.pushLog({ ev });
+      announce(describe(ev, this.names()));
     }
+    const wasMyTurn = this.myTurn();
     if (msg.state) Object.assign(view, msg.state);
+    if (!wasMyTurn && this.myTurn()) announce(t("table.your_turn"));
     if (msg.state || msg.clock) this.setClock(msg.clock);
     if (this.table && msg.state) {
       this.table.to_act = msg.state.to_act;
@@ -388,7 +392,7 @@ export class TablePage {
     return h("div", { class: "table-grid" },
       h("div", { class: "board" },
         h("div", { class: `opponents n${others.length}` }, others.map((s) => seatPanel(v, s, ctx))),
-        h("div", { class: "center", "aria-live": "polite" }, centerPanel(v, ctx),
+        h("div", { class: "center" }, centerPanel(v, ctx),
           this.summary && !this.gameOver ? summaryPanel(this.summary, names, { onClose: () => { this.summary = null; this.render(); } }) : null),
         this.seated() ? h("div", { class: "me" },
           mySeat && mySeat.away ? h("p", { class: "banner" }, t("table.back"), " ",
@@ -489,7 +493,7 @@ export class TablePage {
     } else {
       text = phaseText(v);
     }
-    return h("p", { class: `prompt${this.myTurn() ? " your-turn" : ""}`, "aria-live": "polite", dataset: { testid: "prompt" } },
+    return h("p", { class: `prompt${this.myTurn() ? " your-turn" : ""}`, dataset: { testid: "prompt" } },
       this.myTurn() ? h("strong", {}, t("table.your_turn") + ": ") : null, text);
   }
 
@@ -579,7 +583,7 @@ export class TablePage {
     } }, input, h("button", { type: "submit" }, t("btn.send"))) : null;
     return h("aside", { class: "side", "aria-label": t("table.log") },
       h("h2", {}, t("table.log")),
-      h("ul", { class: "log-list", "aria-live": "polite", "aria-relevant": "additions" }, items),
+      h("ul", { class: "log-list" }, items),
       form);
   }
 
