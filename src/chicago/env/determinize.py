@@ -12,7 +12,6 @@ This is what OpenSpiel's ``resample_from_infostate`` asks for (``chicago.env.ope
 and what its ISMCTS bot calls before every simulation.
 
 >>> import random
-from typing import TypeVar, cast
 >>> from chicago import Game, Rules
 >>> game = Game(Rules.preset("pagat"), players=4, seed=5)
 >>> seat = game.to_act
