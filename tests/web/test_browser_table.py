@@ -125,6 +125,7 @@ def test_two_browser_contexts_play_at_one_table_through_the_invite_link(
     invite = anna_page.input_value("[data-link=invite]")
     assert "#/table/" in invite
     assert anna_page.locator(".waiting-text").inner_text().startswith("Waiting for 1 more player")
+    assert anna_page.locator(".hand [data-card]").count() == 0  # no play before the table is full
 
     bo_context = browser.new_context(viewport={"width": 1100, "height": 850})
     bo_page = bo_context.new_page()

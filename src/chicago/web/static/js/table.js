@@ -124,7 +124,12 @@ export class TablePage {
         this.render();
         break;
       case "seats":
-        if (this.table) this.table.seats = msg.seats;
+        if (this.table) {
+          this.table.seats = msg.seats;
+          // The table starts when its last open seat is taken (docs/PROTOCOL.md: status).
+          const open = msg.seats.some((s) => s.kind === "open");
+          this.table.status = open ? "waiting" : this.view && this.view.over ? "finished" : "playing";
+        }
         this.render();
         break;
       case "presence":
@@ -286,8 +291,8 @@ export class TablePage {
       },
     },
       this.header(names),
-      this.table.status === "waiting" && (!this.view || this.table.seats.some((s) => s.kind === "open")) ? this.waitingRoom(names) : null,
-      this.view ? this.board(names) : null,
+      this.table.status === "waiting" ? this.waitingRoom(names) : null,
+      this.view && this.table.status !== "waiting" ? this.board(names) : null,
       this.dialogs(names),
     );
     replace(this.root, page);
