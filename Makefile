@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench check clean
+.PHONY: run test lint typecheck bench bench-bots check clean
 
 $(STAMP): pyproject.toml setup.py $(wildcard src/chicago/*.c src/chicago/*/*.c)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ check: test lint typecheck
 ## Benchmarks (not part of the tests).
 bench: $(STAMP)
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+## Bot strength and speed: the long duplicate matches of issue 4 (about an hour on 2 cores).
+bench-bots: $(STAMP)
+	$(PY) benchmarks/bench_bots.py --full --jobs 2
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info

@@ -6,11 +6,13 @@
   announcements, reveals, locks) and the category's points, counted for every scoring event
   the hand may still win; plus the value of the kept cards for the last trick, which counts
   most in the last exchange.
-- Announcements: announce when the estimated chance to win the round is worth the
-  information given away; pass a hopeless weak claim.
-- Chicago: only when the hand cannot lose a trick (top sequences, judged against the cards it
-  knows are gone); the search bot ``expert`` does better.
-- Tricks: the ``basic`` rules (save the top card of a long suit for trick five).
+- Announcements: announce whenever it may (bots gain nothing by hiding a claim).
+- Chicago: declared when the estimated chance to win every trick (no opponent holding a
+  higher card of a suit it holds, from the unseen cards) makes the expected gain beat the
+  last trick it gives up; the search bot ``expert`` does this exactly on samples.
+- Tricks: the ``basic`` rules, saving the card most likely to win the last trick, and on
+  trick four comparing the chances of its two cards
+  (:func:`~chicago.bots.heuristics.ev_play`).
 """
 
 from __future__ import annotations
@@ -22,14 +24,21 @@ from typing import Any
 from chicago.bots.base import register_bot
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.estimates import win_chances
-from chicago.bots.heuristics import basic_play, top_sequence_chicago
+from chicago.bots.heuristics import ev_play, lead_chance, top_sequence_chicago
 from chicago.bots.knowledge import Knowledge, knowledge
 from chicago.cards import Card
 from chicago.engine.actions import Action, ActionKind
 from chicago.odds import draw_odds
-from chicago.poker import Category, evaluate
+from chicago.poker import Category
 
-__all__ = ["EvBot", "ev_keep", "last_trick_chance"]
+__all__ = [
+    "EvBot",
+    "chicago_chance",
+    "ev_decision",
+    "ev_keep",
+    "last_trick_chance",
+    "should_call_chicago",
+]
 
 _K = ActionKind
 _CATEGORY_INDEX = {c.name: int(c) for c in Category}
@@ -39,6 +48,10 @@ _CATEGORY_INDEX = {c.name: int(c) for c in Category}
 _CARD_CHANCE = {14: 0.25, 13: 0.12, 12: 0.06, 11: 0.03}
 _OTHER_CHANCE = 0.015
 _DRAWN_CHANCE = 0.04
+_EVENTS = 0.25
+"""How much more a hand counts per exchange round still to come (it may score again)."""
+_EARLY_TRICK = 0.7
+"""Weight of the last-trick value of the kept cards before the last exchange."""
 
 
 def last_trick_chance(kept: Sequence[Card], drawn: int) -> float:
@@ -62,8 +75,8 @@ def ev_keep(k: Knowledge, max_discard: int | None = None) -> tuple[tuple[Card, .
     holds = draw_odds(k.hand, dead, rules, max_discard=max_discard)
     # Scoring events this hand may still win: the round after this exchange (if any) and
     # the final showdown; a made hand kept through later exchanges wins again.
-    events = 1.0 + (0.5 * (k.exchanges_total - round_) if not last else 0.0)
-    trick_weight = rules.last_trick_points * (1.0 if last else 0.35)
+    events = 1.0 + (_EVENTS * (k.exchanges_total - round_) if not last else 0.0)
+    trick_weight = rules.last_trick_points * (1.0 if last else _EARLY_TRICK)
     best: tuple[float, tuple[Card, ...]] | None = None
     for hold in holds:
         hand = sum(p * value_of[_CATEGORY_INDEX[name]] for name, p in hold.probabilities.items())
@@ -74,16 +87,60 @@ def ev_keep(k: Knowledge, max_discard: int | None = None) -> tuple[tuple[Card, .
     return best[1], best[0]
 
 
-def should_announce(k: Knowledge) -> bool:
-    """Announce unless the claim is weak and almost surely beaten by those still to speak."""
-    value = evaluate(k.hand, k.rules)
-    if value.category >= Category.TWO_PAIR:
+def chicago_chance(k: Knowledge, *, leads: bool) -> float:
+    """An estimate of the chance to win all five tricks with the current hand (R-CHI-4).
+
+    Leading, the bot plays its suits from the top; a suit is safe when no opponent holds a
+    card of it above the bot's lowest card of it (the chance that none of those unseen cards
+    is among the opponents' cards). Not leading, the first trick's suit must also be one the
+    bot holds (taken as one suit in four).
+    """
+    unseen = len(k.unseen)
+    held = sum(opp.holding for opp in k.opponents.values())
+    mine_or_gone = k.hand_mask | k.dead
+    chance = 1.0
+    suits = {card.suit for card in k.hand}
+    for suit in suits:
+        lowest = min(c.rank for c in k.hand if c.suit == suit)
+        higher = sum(
+            1 for rank in range(lowest + 1, 15)
+            if not mine_or_gone >> ((rank - 2) * 4 + suit) & 1
+        )
+        for i in range(higher):
+            chance *= max(0.0, (unseen - held - i) / max(1, unseen - i))
+    if not leads:
+        chance *= len(suits) / 4
+    return chance
+
+
+def should_call_chicago(k: Knowledge) -> bool:
+    """Declare when the estimated Chicago gain beats the last trick given up (``ev``)."""
+    rules = k.rules
+    leads = rules.chicago_caller_leads or k.leader == k.seat
+    if top_sequence_chicago(k, leads=leads):
         return True
-    later = len(k.to_speak_after())
-    if later == 0:
+    p = chicago_chance(k, leads=leads)
+    loss = rules.chicago_points if rules.negative_scores else min(
+        rules.chicago_points, k.scores[k.seat]
+    )
+    gain = p * rules.chicago_points - (1 - p) * (loss + rules.chicago_breaker_points / 3)
+    best = max(lead_chance(k, card) for card in k.hand)
+    if desperate(k) and p >= 0.25:
         return True
-    win = win_chances(k)[value.category]
-    return win >= 0.12 or value.ranks[0] >= 10
+    return gain > 0.6 * best * rules.last_trick_points + 0.5
+
+
+def desperate(k: Knowledge) -> bool:
+    """Whether a made Chicago would take the bot to the target while an opponent is about to
+    get there anyway (within one last trick of it): then a risky Chicago is worth trying."""
+    rules = k.rules
+    me = k.scores[k.seat]
+    best_other = max((s for i, s in enumerate(k.scores) if i != k.seat), default=0)
+    return (
+        me + rules.chicago_points >= rules.target
+        and best_other + rules.last_trick_points >= rules.target
+        and best_other >= me
+    )
 
 
 class EvBot:
@@ -115,14 +172,13 @@ def ev_decision(k: Knowledge, legal: Sequence[Action]) -> Action:
         announce = _find(legal, _K.ANNOUNCE)
         if announce is None:
             return legal[0]
-        return announce if should_announce(k) else (_find(legal, _K.PASS) or announce)
+        return announce
     if phase == "chicago":
-        leads = k.rules.chicago_caller_leads or k.leader == k.seat
-        call = top_sequence_chicago(k, leads=leads)
+        call = should_call_chicago(k)
         return _find(legal, _K.CHICAGO if call else _K.NO_CHICAGO) or legal[0]
     if phase == "play":
         cards = [a.card for a in legal if a.kind is _K.PLAY]
-        return Action.play(basic_play(k, cards))
+        return Action.play(ev_play(k, cards))
     return legal[0]
 
 

@@ -9,7 +9,7 @@ stages, shown hands, voids), solves every sample exactly with the perfect-inform
   (:func:`~chicago.bots.solver.last_trick_values`, deuce-aware) add up highest over the
   samples; with a Chicago declared, the card that keeps
   the declarer's guarantee (declarer) or makes sure to break it (defenders) most often; ties
-  go to the ``basic`` rules of thumb;
+  go to the rules of thumb of ``ev``;
 - Chicago: declared when ``p × points − (1 − p) × loss`` beats the last trick it would give
   up, ``p`` being the share of samples in which the Chicago is sure to be made.
 
@@ -28,8 +28,8 @@ from typing import Any
 
 from chicago.bots.base import register_bot
 from chicago.bots.basic import _find, common_decision
-from chicago.bots.ev import ev_decision
-from chicago.bots.heuristics import basic_play
+from chicago.bots.ev import desperate, ev_decision
+from chicago.bots.heuristics import ev_play
 from chicago.bots.knowledge import Knowledge, knowledge
 from chicago.bots.sampling import sample_hands
 from chicago.bots.solver import (
@@ -47,6 +47,7 @@ __all__ = ["ExpertBot", "parse_options"]
 _K = ActionKind
 DEFAULT_SAMPLES = 40
 DEFAULT_BUDGET = 1.0
+DEFAULT_CONTESTED = float(__import__("os").environ.get("EXPERT_CONTESTED", "0.4"))
 
 
 def parse_options(spec: str) -> dict[str, float]:
@@ -82,11 +83,17 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, budget: float = DEFAULT_BUDGET) -> None:
-        if samples < 1 or budget <= 0:
-            raise ValueError("samples must be >= 1 and budget > 0")
+    def __init__(
+        self,
+        samples: int = DEFAULT_SAMPLES,
+        budget: float = DEFAULT_BUDGET,
+        contested: float = DEFAULT_CONTESTED,
+    ) -> None:
+        if samples < 1 or budget <= 0 or not 0 <= contested <= 1:
+            raise ValueError("samples must be >= 1, budget > 0 and contested in 0..1")
         self.samples = samples
         self.budget = budget
+        self.contested = contested
 
     def decide(
         self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
@@ -143,13 +150,15 @@ class ExpertBot:
         )
         gain = p * rules.chicago_points - (1 - p) * (loss + rules.chicago_breaker_points / 3)
         keep = q * rules.last_trick_points
-        return call if gain > keep + 1.0 else no_call
+        if desperate(k) and p >= 0.25:
+            return call
+        return call if gain > keep + 0.5 else no_call
 
     def _play(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
         cards = [a.card for a in legal if a.kind is _K.PLAY]
         if len(cards) == 1:
             return Action.play(cards[0])
-        fallback = basic_play(k, cards)
+        fallback = ev_play(k, cards)
         rules = k.rules
         declarer = k.declarer
         scores: dict[Card, float] = dict.fromkeys(cards, 0.0)
@@ -163,7 +172,13 @@ class ExpertBot:
                     position, points=rules.last_trick_points, deuce_points=deuce
                 )
                 for card, value in values.items():
-                    scores[card] += value
+                    if value:
+                        scores[card] += value
+                    elif self.contested:
+                        after = position.play(card)
+                        others = [s for s in range(k.players) if s != k.seat]
+                        if not any(can_win_last_trick(after, s) for s in others):
+                            scores[card] += self.contested * rules.last_trick_points
         best = max(scores.values())
         choices = [c for c in cards if scores[c] >= best - 1e-9]
         card = fallback if fallback in choices else min(choices, key=lambda c: (c.rank, c.suit))

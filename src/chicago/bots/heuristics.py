@@ -5,7 +5,8 @@ plain cards, and returns a decision; none looks at anything hidden.
 
 - :func:`basic_keep`: which cards to keep in an exchange (made hands, four-flushes, open-ended
   four-straights, aces and high cards for the last trick).
-- :func:`keeper`: the card to save for trick five (the top card of a long suit).
+- :func:`keeper`: the card to save for trick five (the top card of a long suit);
+  :func:`best_keeper` the one ``ev`` saves (most likely to win when led).
 - :func:`basic_play`: a card for the current trick (play low, save the keeper, win trick four
   cheaply to lead the keeper).
 - :func:`top_sequence_chicago`: whether a hand of top sequences makes a Chicago sure.
@@ -25,8 +26,12 @@ __all__ = [
     "basic_keep",
     "basic_play",
     "best_five",
+    "best_keeper",
+    "ev_play",
     "flush_draw",
+    "is_top",
     "keeper",
+    "lead_chance",
     "straight_draw",
     "top_sequence_chicago",
 ]
@@ -105,33 +110,22 @@ def basic_keep(hand: Sequence[Card], rules: Rules, *, last: bool) -> tuple[Card,
     return (top,) if top.rank >= 12 else ()
 
 
-def keeper(hand: Sequence[Card], gone: int = 0) -> Card:
-    """The card to save for trick five: the top card of the longest suit.
-
-    A suit counts longer when fewer of its cards are unaccounted for elsewhere; among equally
-    long suits the higher top card wins. ``gone`` (a mask) are cards known to be out of play,
-    so a king is as good as an ace once the ace is gone.
-    """
+def keeper(hand: Sequence[Card]) -> Card:
+    """The card ``basic`` saves for trick five: the top card of its longest suit (between
+    equally long suits, the higher top card)."""
     suits = _by_suit(hand)
-
-    def strength(card: Card) -> tuple[int, int, int]:
-        higher_out = sum(
-            1 for r in range(card.rank + 1, 15)
-            if not gone >> ((r - 2) * 4 + card.suit) & 1
-            and Card.of(r - 2, card.suit) not in hand
-        )
-        return (-higher_out, len(suits[card.suit]), card.rank)
-
     tops = [max(cards) for cards in suits.values()]
-    return max(tops, key=strength)
+    return max(tops, key=lambda card: (len(suits[card.suit]), card.rank))
 
 
-def basic_play(k: Knowledge, legal: Sequence[Card]) -> Card:
-    """The ``basic`` bot's card: save the keeper, play low, win trick four cheaply."""
+def basic_play(k: Knowledge, legal: Sequence[Card], keep: Card | None = None) -> Card:
+    """The ``basic`` bot's card: save the keeper (``keep``, by default :func:`keeper`), play
+    low, win trick four cheaply."""
     if len(legal) == 1:
         return legal[0]
     hand = list(k.hand)
-    keep = keeper(hand, k.dead)
+    if keep is None:
+        keep = keeper(hand)
     others = [c for c in legal if c != keep]
     trick = k.trick
     if len(hand) == 2:
@@ -180,3 +174,71 @@ def best_five(hand: Sequence[Card], rules: Rules) -> Card:
         rest = [c for c in hand if c != card]
         return (evaluate(rest, rules).key, -card.rank)
     return max(hand, key=value)
+
+
+def is_top(k: Knowledge, card: Card) -> bool:
+    """Whether no card of ``card``'s suit above it can be in another hand."""
+    mine_or_gone = k.hand_mask | k.dead
+    return all(
+        mine_or_gone >> ((rank - 2) * 4 + card.suit) & 1 for rank in range(card.rank + 1, 15)
+    )
+
+
+def lead_chance(k: Knowledge, card: Card) -> float:
+    """A rough chance that ``card``, led to the last trick, wins it: no opponent still holds
+    a higher card of its suit (players keep high cards for the end, hence the factor 2)."""
+    mine_or_gone = k.hand_mask | k.dead
+    higher = sum(
+        1 for rank in range(card.rank + 1, 15)
+        if not mine_or_gone >> ((rank - 2) * 4 + card.suit) & 1
+    )
+    unseen = max(1, len(k.unseen))
+    chance = 1.0
+    for opp in k.opponents.values():
+        if opp.voids >> card.suit & 1:
+            continue
+        chance *= max(0.0, 1 - min(1.0, 2 * higher / unseen))
+    return chance
+
+
+def best_keeper(k: Knowledge) -> Card:
+    """The card ``ev`` saves for trick five: the one most likely to win it when led
+    (:func:`lead_chance`), then the one of the longer suit, then the higher."""
+    suits = _by_suit(k.hand)
+    return max(k.hand, key=lambda c: (round(lead_chance(k, c), 3), len(suits[c.suit]), c.rank))
+
+
+def ev_play(k: Knowledge, legal: Sequence[Card]) -> Card:
+    """The ``ev`` bot's card: the ``basic`` rules, with trick four chosen by estimated chances.
+
+    On trick four the bot wins the trick with a card that surely takes it when the card it
+    then leads to the last trick is likely to win, and otherwise keeps its best card.
+    """
+    if len(legal) == 1:
+        return legal[0]
+    if len(k.hand) != 2:
+        keep = best_keeper(k)
+        if k.trick and not any(c.suit == k.trick[0][1].suit for c in legal):
+            # Void in the suit led: throw the lowest card, never a sure winner if avoidable.
+            others = [c for c in legal if c != keep] or list(legal)
+            suits = _by_suit(k.hand)
+            return min(others, key=lambda c: (is_top(k, c), c.rank, len(suits[c.suit])))
+        return basic_play(k, legal, keep)
+    a, b = k.hand
+    if not k.trick:
+        # Lead a sure winner first and keep the lead, when the other card is the better lead.
+        options = []
+        for first, second in ((a, b), (b, a)):
+            value = lead_chance(k, second) if is_top(k, first) else 0.3 * lead_chance(k, first)
+            options.append((value, first))
+        return max(options, key=lambda o: (o[0], -o[1].rank))[1]
+    led = k.trick[0][1].suit
+    best = max((c for _, c in k.trick if c.suit == led), default=k.trick[0][1])
+    last_to_play = len(k.trick) == k.players - 1
+    scored = []
+    for card in legal:
+        other = b if card == a else a
+        wins = card.suit == led and card > best and (last_to_play or is_top(k, card))
+        value = lead_chance(k, other) if wins else (0.35 if is_top(k, other) else 0.05)
+        scored.append((value, -card.rank, card))
+    return max(scored)[2]
