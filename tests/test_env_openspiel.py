@@ -45,7 +45,8 @@ def _to_decision(state, rng: random.Random):
 def test_openspiel_random_simulation_test(params):
     """OpenSpiel's own consistency checks over whole random games, serialization included."""
     game = pyspiel.load_game("python_chicago", params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    sims = 2 if params is GAMES[0] else 1
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
 
 
 def test_game_facts():

@@ -126,20 +126,38 @@ def action_to_index(
     """
     act = Action.parse(action)
     kind = act.kind
+    if kind is _K.PLAY or kind is _K.ANNOUNCE or kind in _SIMPLE_INDEX:
+        return _index(act, {})
+    return _index(act, _bit_positions(_sorted_hand(hand)))
+
+
+def _bit_positions(cards: tuple[Card, ...]) -> dict[int, int]:
+    """Card bit -> position in the sorted hand."""
+    return {1 << card: i for i, card in enumerate(cards)}
+
+
+def _index(act: Action, positions: dict[int, int]) -> int:
+    kind, mask, category = act
     if kind is _K.PLAY:
-        return PLAY_BASE + int(act.card)
+        return PLAY_BASE + mask.bit_length() - 1
     if kind is _K.ANNOUNCE:
-        assert act.category is not None
-        return _ANNOUNCE_INDEX[act.category]
-    if kind in _SIMPLE_INDEX:
-        return _SIMPLE_INDEX[kind]
-    cards = _sorted_hand(hand)
-    position = {card: i for i, card in enumerate(cards)}
-    try:
-        places = [position[c] for c in act.cards]
-    except KeyError as exc:
-        raise ValueError(f"{act} names a card that is not in the hand {list(map(str, cards))}") \
-            from exc
+        assert category is not None
+        return _ANNOUNCE_INDEX[category]
+    simple = _SIMPLE_INDEX.get(kind)
+    if simple is not None:
+        return simple
+    places: list[int] = []
+    rest = mask
+    while rest:
+        low = rest & -rest
+        place = positions.get(low)
+        if place is None:
+            hand = sorted(bit.bit_length() - 1 for bit in positions)
+            raise ValueError(
+                f"{act} names a card that is not in the hand {[str(DECK[c]) for c in hand]}"
+            )
+        places.append(place)
+        rest ^= low
     if kind is _K.ONE_UP:
         if places[0] > 4:
             raise ValueError(f"{act}: one up takes one of the first five cards")
@@ -191,8 +209,8 @@ def legal_indices(
     legal_actions: Iterable[Action | str], hand: dict[str, Any] | Iterable[int | str]
 ) -> list[int]:
     """The ids of the legal actions, ascending (one id per action)."""
-    cards = _sorted_hand(hand)
-    return sorted(action_to_index(a, cards) for a in legal_actions)
+    positions = _bit_positions(_sorted_hand(hand))
+    return sorted(_index(Action.parse(a), positions) for a in legal_actions)
 
 
 def action_mask(
