@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from chicago import Rules
 from chicago.tui.app import CardView, PlayApp
@@ -136,7 +137,7 @@ def test_typed_answers_bad_input_hint_help_and_quit(tmp_path: Path) -> None:
         await pilot.pause()
         assert "Not accepted: 'zz' is not a card or a card number" in app.error
         assert "Not accepted" in screen_text(app)
-        await pilot.press("colon", *"9", "enter")
+        await type_answer(app, pilot, "9")
         assert "there is no card 9" in app.error
         await pilot.press("p")
         assert "The key p means nothing now" in app.error
@@ -154,7 +155,7 @@ def test_typed_answers_bad_input_hint_help_and_quit(tmp_path: Path) -> None:
         await pilot.pause()
 
         hand = session.view()["hand"]
-        await pilot.press("colon", *f"{hand[0]} 3", "enter")
+        await type_answer(app, pilot, f"{hand[0]} 3")
         await pilot.pause()
         assert app.error == ""
         mine = [t for s, t in session.record()["actions"] if s == 0]
@@ -165,6 +166,13 @@ def test_typed_answers_bad_input_hint_help_and_quit(tmp_path: Path) -> None:
     record = json.loads((tmp_path / "game.json").read_text())
     assert record["result"]["over"] is False
     assert next(t for s, t in record["actions"] if s == 0).startswith("discard ")
+
+
+async def type_answer(app: PlayApp, pilot: Pilot[None], text: str) -> None:
+    """``:`` opens the input line; the text is put in it at once (typing is slow), Enter."""
+    await pilot.press("colon")
+    app.query_one("#command", Input).value = text
+    await pilot.press("enter")
 
 
 def _card_id(text: str) -> int:

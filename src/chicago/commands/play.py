@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_arguments(parser)
     parser.add_argument(
         "--players", type=int, default=None, metavar="N",
-        help="seats at the table, you included (default 4, or one more than --bots lists)",
+        help="seats at the table, you included (default 4, or more if --bots lists more)",
     )
     parser.add_argument(
         "--bots", default="", metavar="LEVELS",
@@ -89,7 +89,7 @@ def _session(args: argparse.Namespace) -> PlaySession:
         return session
     rules = rules_from_args(args)
     bots = [b for b in args.bots.split(",") if b.strip()]
-    players = args.players if args.players is not None else (len(bots) + 1 if bots else 4)
+    players = args.players if args.players is not None else max(4, len(bots) + 1)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000_000)
     if args.no_save:
         save_path = None

@@ -84,9 +84,9 @@ class Replayer:
             "every card face up" if self.seat is None
             else f"as {self.names[self.seat]} (seat {self.seat}) saw it"
         )
-        state = "finished" if self.finished else "unfinished"
+        state = "a finished" if self.finished else "an unfinished"
         return (
-            f"Replay of a {state} game: rules {self.rules.preset_name}, {self.players} players "
+            f"Replay of {state} game: rules {self.rules.preset_name}, {self.players} players "
             f"({', '.join(self.names)}), seed {self.seed}, {self.steps} actions; {who}."
         )
 
