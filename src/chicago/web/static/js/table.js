@@ -713,6 +713,7 @@ export class TablePage {
       }
       return;
     }
+    if (this.dialog || this.gameOver) return; // keys act on the table only when no window is open
     if (k === "?") return this.open("keys");
     if (k === "s") return this.open("scores");
     if (!this.view) return;
