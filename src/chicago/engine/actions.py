@@ -190,7 +190,9 @@ class Action(tuple[ActionKind, int, "Category | None"]):
         result = self.__eq__(other)
         return result if result is NotImplemented else not result
 
-    __hash__ = tuple.__hash__
+    def __hash__(self) -> int:
+        # An action equals its text, so it must hash like it: {"keep"} finds Action("keep").
+        return hash(str(self))
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Action.parse, (str(self),))

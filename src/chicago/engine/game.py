@@ -324,6 +324,8 @@ class Game:
 
     def events_for(self, seat: int | None) -> list[dict[str, Any]]:
         """The whole event log as ``seat`` may see it (``None``: public only), JSON-able."""
+        if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.players):
+            raise ValueError(f"seat must be 0-{self.players - 1} or None, not {seat!r}")
         return [e.to_json() for e in self.events if e.audience is None or e.audience == seat]
 
     def record(self) -> dict[str, Any]:
