@@ -1,0 +1,71 @@
+"""Run the table server: lobby, live tables with bots, and the browser app, on one address.
+
+Examples:
+  chicago serve                          (http://127.0.0.1:8000/, data in ./data/)
+  chicago serve --host 0.0.0.0 --port 8080
+  chicago serve --db postgresql://chicago:secret@localhost/chicago
+
+Data: SQLite in $CHICAGO_DATA/chicago.sqlite3 when CHICAGO_DATA is set, else
+./data/chicago.sqlite3; --db URL picks another database (PostgreSQL: postgresql://…).
+The schema is created or upgraded at every start. docs/PROTOCOL.md describes the API.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``chicago serve``."""
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
+    parser.add_argument("--port", type=int, default=8000,
+                        help="port (default 8000; 0 picks a free one)")
+    parser.add_argument("--db", metavar="URL", default=None,
+                        help="database URL (default: SQLite in $CHICAGO_DATA or ./data); "
+                        "e.g. postgresql://user:password@host/dbname")
+    parser.add_argument("--log-level", default="warning",
+                        choices=["critical", "error", "warning", "info", "debug"],
+                        help="server log level (default warning)")
+    parser.add_argument("--no-resume", action="store_true",
+                        help="do not load the tables in play at start-up (they load on use)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Bind, print the address, serve until interrupted."""
+    import uvicorn
+
+    from chicago.server import Settings, create_app, default_db_url
+    from chicago.server.storage import normalize_url
+
+    db_url = normalize_url(args.db) if args.db else default_db_url()
+    settings = Settings(db_url=db_url, resume_tables=not args.no_resume)
+    try:
+        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        print(f"chicago serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 1
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    config = uvicorn.Config(
+        create_app(settings), log_level=args.log_level, ws_max_size=64 * 1024,
+        ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_graceful_shutdown=5,
+    )
+    server = uvicorn.Server(config)
+    print(f"chicago serve: http://{shown}:{port}/  (database: {_safe(db_url)})", flush=True)
+    server.run(sockets=[sock])
+    return 0
+
+
+def _safe(url: str) -> str:
+    """The URL without its password."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

@@ -1,0 +1,19 @@
+"""The table server behind ``chicago serve``: live tables over HTTP and websockets.
+
+- :func:`create_app` (:mod:`chicago.server.app`): the ASGI application.
+- :class:`Settings` (:mod:`chicago.server.settings`): database URL, limits; where data lives.
+- :mod:`chicago.server.lobby`: the JSON API; :mod:`chicago.server.ws`: the websocket;
+  :mod:`chicago.server.protocol`: the messages (docs/PROTOCOL.md).
+- :class:`TableManager` (:mod:`chicago.server.tables`): the engine game of every live table,
+  rebuilt from the stored log; bots; turn clocks.
+- :mod:`chicago.server.storage`: SQLAlchemy schema, Alembic migrations, the :class:`Store`.
+- :mod:`chicago.server.bus`: the table bus that carries stored changes to the connections.
+
+docs/SERVER.md describes the design.
+"""
+
+from chicago.server.app import create_app
+from chicago.server.settings import Settings, default_db_url
+from chicago.server.tables import TableManager
+
+__all__ = ["Settings", "TableManager", "create_app", "default_db_url"]

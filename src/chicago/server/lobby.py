@@ -1,0 +1,315 @@
+"""The lobby's HTTP JSON API: create, list, join and rematch tables; finished games' records.
+
+Every route is under ``/api`` (docs/PROTOCOL.md describes requests and answers). Errors are
+``{"error": {"code": …, "message": …}}`` with a fitting status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import unicodedata
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import chicago
+from chicago.bots.base import BOT_LEVELS, _load_builtin_bots
+from chicago.engine.game import Game
+from chicago.record import write_text
+from chicago.rules import PRESETS, VARIATIONS, Rules, RulesError
+from chicago.server.storage import GameRow, TableRow
+from chicago.server.tables import TableError, TableManager, TableSpec
+
+__all__ = ["LIMITS", "bot_levels", "install", "make_spec", "router"]
+
+router = APIRouter(prefix="/api")
+
+LIMITS: dict[str, Any] = {"players": [2, 6], "clock": [1, 3600], "bot_delay": [0, 5],
+                          "name": 40, "chat": 300}
+"""Bounds of the lobby's inputs, also served by ``GET /api/info``."""
+
+
+def bot_levels() -> list[str]:
+    """The bot levels this installation has, weakest first."""
+    _load_builtin_bots()
+    return list(BOT_LEVELS)
+
+
+def _clean_name(value: str | None, what: str) -> str | None:
+    if value is None:
+        return None
+    text = " ".join(value.split())
+    if not text:
+        return None
+    if any(unicodedata.category(ch).startswith("C") for ch in text):
+        raise TableError("bad_request", f"{what} may not contain control characters")
+    if len(text) > LIMITS["name"]:
+        raise TableError("bad_request", f"{what} has at most {LIMITS['name']} characters")
+    return text
+
+
+class CreateTable(BaseModel):
+    """``POST /api/tables``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field("", max_length=80)
+    preset: str = "pagat"
+    rules: dict[str, Any] = Field(default_factory=dict)
+    variations: list[str] = Field(default_factory=list, max_length=40)
+    seats: list[str] = Field(default_factory=lambda: ["open"] * 4, min_length=2, max_length=6)
+    private: bool = False
+    clock: float | None = Field(None, ge=LIMITS["clock"][0], le=LIMITS["clock"][1])
+    stand_in: str | None = None
+    bot_delay: float = Field(0.5, ge=LIMITS["bot_delay"][0], le=LIMITS["bot_delay"][1])
+
+
+class JoinTable(BaseModel):
+    """``POST /api/tables/{id}/join``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int | None = Field(None, ge=0, le=5)
+    name: str | None = Field(None, max_length=80)
+
+
+def make_spec(request: CreateTable) -> TableSpec:
+    """Check a create request and turn it into a :class:`TableSpec` (TableError if bad)."""
+    levels = bot_levels()
+    if request.preset not in PRESETS:
+        raise TableError("bad_request", f"unknown preset {request.preset!r}; valid presets: "
+                         f"{', '.join(PRESETS)}")
+    try:
+        rules = Rules.preset(request.preset)
+        if request.rules:
+            rules = rules.replace(**request.rules)
+        variations = [v.strip().upper() for v in request.variations]
+        if variations:
+            rules = rules.with_variations(*variations)
+    except RulesError as exc:
+        raise TableError("bad_rules", str(exc)) from None
+    except (TypeError, ValueError) as exc:
+        raise TableError("bad_rules", f"bad rule option value: {exc}") from None
+    seats: list[str] = []
+    for index, raw in enumerate(request.seats):
+        spec = raw.strip().lower()
+        if spec == "open":
+            seats.append("open")
+            continue
+        level = spec[4:] if spec.startswith("bot:") else spec
+        if level not in levels:
+            raise TableError("bad_request", f"seat {index}: {raw!r} is neither \"open\" nor "
+                             f"a bot (bot:LEVEL, LEVEL one of {', '.join(levels)})")
+        seats.append(f"bot:{level}")
+    try:
+        Game(rules, players=len(seats), seed=0)
+    except (TypeError, ValueError) as exc:
+        raise TableError("bad_rules", f"{len(seats)} seats: {exc}") from None
+    stand_in = (request.stand_in or ("basic" if "basic" in levels else "random")).lower()
+    if stand_in.startswith("bot:"):
+        stand_in = stand_in[4:]
+    if stand_in not in levels:
+        raise TableError("bad_request", f"stand_in {request.stand_in!r} is not a bot level; "
+                         f"valid: {', '.join(levels)}")
+    return TableSpec(
+        rules=rules, seats=seats, name=_clean_name(request.name, "name") or "",
+        preset=request.preset, variations=variations, private=request.private,
+        clock=request.clock, stand_in=stand_in, bot_delay=request.bot_delay,
+    )
+
+
+def _manager(request: Request) -> TableManager:
+    manager: TableManager = request.app.state.manager
+    return manager
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization and authorization[:7].lower() == "bearer ":
+        return authorization[7:].strip() or None
+    return None
+
+
+def _iso(timestamp: float | None) -> str | None:
+    if timestamp is None:
+        return None
+    moment = datetime.datetime.fromtimestamp(timestamp, datetime.UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _parse_time(text: str) -> float:
+    try:
+        moment = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise TableError("bad_request", f"before: {text!r} is not an ISO time") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.UTC)
+    return moment.timestamp()
+
+
+def game_summary(game: GameRow, table: TableRow) -> dict[str, Any]:
+    """A finished game as ``GET /api/games`` lists it."""
+    result = game.result or {}
+    return {
+        "table": game.table_id, "game": game.number, "name": table.name,
+        "players": game.players, "preset": table.preset, "variations": table.variations,
+        "names": game.names, "scores": result.get("scores"), "winners": result.get("winners"),
+        "settlement": result.get("settlement"), "deals": result.get("deals"),
+        "started": _iso(game.started_at), "finished": _iso(game.finished_at),
+    }
+
+
+# ---------------------------------------------------------------------- routes
+@router.get("/info")
+async def info() -> dict[str, Any]:
+    """What a lobby needs to offer choices: presets, variations, bot levels, limits."""
+    return {
+        "version": chicago.__version__,
+        "presets": list(PRESETS),
+        "default_preset": "pagat",
+        "rules": {name: rules.to_dict() for name, rules in PRESETS.items()},
+        "variations": {vid: v.description for vid, v in VARIATIONS.items()},
+        "bot_levels": bot_levels(),
+        "limits": LIMITS,
+    }
+
+
+@router.get("/health")
+async def health(request: Request) -> dict[str, Any]:
+    """Liveness and a few counters."""
+    manager = _manager(request)
+    return {"ok": True, "tables_in_memory": len(manager.tables),
+            "database": manager.store.dialect, **manager.stats}
+
+
+@router.post("/tables", status_code=201)
+async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+    """Create a table."""
+    table = await _manager(request).create(make_spec(body))
+    return table.info()
+
+
+@router.get("/tables")
+async def list_tables(
+    request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50
+) -> dict[str, Any]:
+    """Public tables with an open seat, newest first."""
+    manager = _manager(request)
+    rows = await asyncio.to_thread(manager.store.open_tables, limit)
+    tables = []
+    for row in rows:
+        live = manager.tables.get(row.id)
+        if live is None:
+            live = await manager.get(row.id)
+        if live is not None and live.status == "waiting":
+            tables.append(live.info())
+    return {"tables": tables}
+
+
+@router.get("/tables/{table_id}")
+async def get_table(table_id: str, request: Request) -> dict[str, Any]:
+    """One table's info."""
+    return (await _manager(request).require(table_id)).info()
+
+
+@router.post("/tables/{table_id}/join")
+async def join_table(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
+    """Take an open seat; the answer holds the seat token."""
+    manager = _manager(request)
+    name = _clean_name(body.name, "name")
+    token, seat = await manager.join(table_id, body.seat, name)
+    table = await manager.require(table_id)
+    return {"token": token, "seat": seat, "table": table.info()}
+
+
+@router.post("/tables/{table_id}/rematch")
+async def rematch(
+    table_id: str, request: Request,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    """Start the next game at a finished table (a seated player's token)."""
+    manager = _manager(request)
+    table, seat = await manager.authenticate(table_id, _bearer(authorization))
+    await manager.rematch(table, seat)
+    return table.info()
+
+
+@router.get("/games")
+async def list_games(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    before: str | None = None,
+) -> dict[str, Any]:
+    """Finished games of public tables, newest first."""
+    manager = _manager(request)
+    cutoff = _parse_time(before) if before else None
+    rows = await asyncio.to_thread(manager.store.finished_games, limit, cutoff)
+    return {"games": [game_summary(game, table) for game, table in rows]}
+
+
+async def _finished(request: Request, table_id: str, number: int) -> tuple[GameRow, TableRow]:
+    store = _manager(request).store
+    game = await asyncio.to_thread(store.game, table_id, number)
+    if game is None or game.status != "finished" or game.record is None:
+        raise TableError("unknown_game", f"no finished game {number} at table {table_id!r} "
+                         "(records are served once a game is over)", 404)
+    table = await asyncio.to_thread(store.table, table_id)
+    if table is None:
+        raise TableError("unknown_table", f"no table {table_id!r}", 404)
+    return game, table
+
+
+@router.get("/games/{table_id}/{number}")
+async def game_record(table_id: str, number: int, request: Request) -> dict[str, Any]:
+    """A finished game's summary and full JSON record."""
+    game, table = await _finished(request, table_id, number)
+    return {"game": game_summary(game, table), "record": game.record}
+
+
+@router.get("/games/{table_id}/{number}/text", response_class=PlainTextResponse)
+async def game_text(table_id: str, number: int, request: Request) -> PlainTextResponse:
+    """A finished game's record in the text notation."""
+    game, table = await _finished(request, table_id, number)
+    tags = {"Event": table.name or "chicago serve", "Table": table_id, "Game": str(number),
+            "Date": _iso(game.finished_at) or "",
+            "Names": ", ".join(game.names or [])}
+    record = game.record or {}
+    text = await asyncio.to_thread(write_text, record, tags)
+    return PlainTextResponse(text)
+
+
+# ---------------------------------------------------------------------- errors
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+async def _table_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, TableError)
+    return _error(exc.status, exc.code, exc.message)
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    problems = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+        problems.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
+    return _error(400, "bad_request", "; ".join(problems) or "bad request")
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+    return _error(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail))
+
+
+def install(app: FastAPI) -> None:
+    """Add the lobby's routes and JSON error handlers to ``app``."""
+    app.include_router(router)
+    app.add_exception_handler(TableError, _table_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)

@@ -1,0 +1,250 @@
+"""The websocket protocol: client messages (parsed and checked) and server frames.
+
+docs/PROTOCOL.md is the reference. Client messages are JSON objects with a ``type``; a
+message that is not valid raises :class:`ProtocolError` with the error ``code`` and words for
+the person. Server frames are built here as JSON text, once per audience (a seat or the
+spectators) and shared by every connection of that audience.
+
+>>> parse_client('{"type": "act", "action": "play Ah", "seq": 4}')
+ClientMessage(type='act', id=None, token=None, last_seq=None, action='play Ah', seq=4, text=None)
+>>> parse_client('{"type": "act"}')
+Traceback (most recent call last):
+...
+chicago.server.protocol.ProtocolError: bad_message: act needs "action", a text such as "play Ah"
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from chicago.engine.game import Game
+from chicago.poker import evaluate
+
+__all__ = [
+    "CLIENT_TYPES",
+    "ERROR_CODES",
+    "STATE_KEYS",
+    "ClientMessage",
+    "ProtocolError",
+    "dumps",
+    "error_frame",
+    "parse_client",
+    "public_state",
+    "seat_state",
+]
+
+MAX_MESSAGE = 16 * 1024
+"""Largest client message in bytes (docs/PROTOCOL.md)."""
+
+CLIENT_TYPES = ("hello", "act", "back", "rematch", "chat", "view", "ping")
+
+ERROR_CODES = {
+    "bad_json": "not a JSON object",
+    "too_large": "message too large",
+    "bad_message": "not a valid message",
+    "hello_required": "send hello first",
+    "bad_token": "not a seat token of this table",
+    "unknown_table": "no such table",
+    "not_seated": "spectators cannot do that",
+    "not_started": "the table is still waiting for players",
+    "not_your_turn": "another seat is to act",
+    "illegal_action": "illegal action",
+    "stale": "the table has moved on",
+    "game_over": "the game is over",
+    "not_over": "the game is not over",
+    "rate_limited": "too many messages",
+    "internal": "the server could not store the change",
+}
+"""Every error code the server sends, with a default message."""
+
+STATE_KEYS = (
+    "seat", "players", "deal", "dealer", "phase", "round", "to_act", "scores", "locked",
+    "stock", "discard_pile", "exchanges", "announcements", "reveals", "round_results", "shown",
+    "one_up", "chicago", "trick_number", "trick", "tricks", "played", "over", "winners",
+    "settlement", "hand", "hand_category", "discarded", "legal_actions",
+)
+"""The keys of an update's ``state``: the view without ``rules``, ``events`` and ``history``."""
+
+
+class ProtocolError(Exception):
+    """A refused client message: ``code`` (see :data:`ERROR_CODES`) and a message in words."""
+
+    def __init__(self, code: str, message: str | None = None, msg_id: Any = None) -> None:
+        self.code = code
+        self.message = message or ERROR_CODES.get(code, code)
+        self.msg_id = msg_id
+        super().__init__(f"{code}: {self.message}")
+
+
+@dataclass(frozen=True, slots=True)
+class ClientMessage:
+    """A checked client message; fields not used by its type are None."""
+
+    type: str
+    id: str | int | None = None
+    token: str | None = None
+    last_seq: int | None = None
+    action: str | None = None
+    seq: int | None = None
+    text: str | None = None
+
+
+def _int_or_none(data: dict[str, Any], key: str, msg_id: Any) -> int | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
+        raise ProtocolError("bad_message", f'"{key}" must be a whole number >= 0 or null', msg_id)
+    return value
+
+
+def parse_client(raw: str | bytes, max_size: int = MAX_MESSAGE) -> ClientMessage:
+    """Parse and check one client message; raise :class:`ProtocolError` naming the problem."""
+    if len(raw) > max_size:
+        raise ProtocolError("too_large", f"a message may have at most {max_size} bytes")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolError("bad_json", f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "a message must be a JSON object")
+    msg_id = data.get("id")
+    if msg_id is not None and not (
+        (isinstance(msg_id, str) and len(msg_id) <= 64)
+        or (isinstance(msg_id, int) and not isinstance(msg_id, bool) and abs(msg_id) < 2**53)
+    ):
+        raise ProtocolError("bad_message", '"id" must be a string of at most 64 characters '
+                            "or a number")
+    kind = data.get("type")
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError(
+            "bad_message",
+            f"unknown message type {kind!r}; valid: {', '.join(CLIENT_TYPES)}",
+            msg_id,
+        )
+    if kind == "hello":
+        token = data.get("token")
+        if token is not None and not (isinstance(token, str) and 0 < len(token) <= 128):
+            raise ProtocolError("bad_message", '"token" must be a seat token or null', msg_id)
+        return ClientMessage("hello", msg_id, token=token,
+                             last_seq=_int_or_none(data, "last_seq", msg_id))
+    if kind == "act":
+        action = data.get("action")
+        if not isinstance(action, str) or not action.strip():
+            raise ProtocolError(
+                "bad_message", 'act needs "action", a text such as "play Ah"', msg_id
+            )
+        if len(action) > 100:
+            raise ProtocolError("bad_message", "an action has at most 100 characters", msg_id)
+        return ClientMessage("act", msg_id, action=action.strip(),
+                             seq=_int_or_none(data, "seq", msg_id))
+    if kind == "chat":
+        text = data.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise ProtocolError("bad_message", 'chat needs "text"', msg_id)
+        text = " ".join(text.split())
+        if len(text) > 300:
+            raise ProtocolError("bad_message", "a chat line has at most 300 characters", msg_id)
+        return ClientMessage("chat", msg_id, text=text)
+    return ClientMessage(kind, msg_id)
+
+
+def dumps(frame: dict[str, Any]) -> str:
+    """A frame as compact JSON text."""
+    return json.dumps(frame, separators=(",", ":"))
+
+
+def error_frame(seq: int, code: str, message: str | None = None, msg_id: Any = None) -> str:
+    """An ``error`` frame (JSON text)."""
+    frame: dict[str, Any] = {
+        "type": "error", "seq": seq, "code": code,
+        "message": message or ERROR_CODES.get(code, code),
+    }
+    if msg_id is not None:
+        frame["id"] = msg_id
+    return dumps(frame)
+
+
+# ---------------------------------------------------------------------- states
+def public_state(game: Game) -> dict[str, Any]:
+    """The part of every seat's update ``state`` that is the same for all (public).
+
+    Field for field what :func:`chicago.engine.views.seat_view` gives, built without the
+    heavy ``rules``, ``events`` and ``history`` (tests check that the two agree).
+    """
+    announcements: list[dict[str, Any]] = []
+    reveals: list[dict[str, Any]] = []
+    round_results: list[dict[str, Any]] = []
+    for event in game.deal_events:
+        if event.audience is not None:
+            continue
+        data = event.data
+        kind = data["type"]
+        if kind == "announce" or kind == "pass":
+            announcements.append(
+                {"round": data["round"], "seat": data["seat"], "category": data.get("category")}
+            )
+        elif kind == "reveal":
+            reveals.append(dict(data))
+        elif kind == "round_result":
+            round_results.append(dict(data))
+    return {
+        "players": game.players,
+        "deal": game.deal_number,
+        "dealer": game.dealer,
+        "phase": game.phase.value,
+        "round": game.round + 1,
+        "to_act": game.to_act,
+        "scores": list(game.scores),
+        "locked": list(game.locked),
+        "stock": game.stock_count,
+        "discard_pile": game.discard_count,
+        "exchanges": [list(r) for r in game.exchange_counts],
+        "announcements": announcements,
+        "reveals": reveals,
+        "round_results": round_results,
+        "shown": {str(s): [str(c) for c in cards] for s, cards in game.shown.items()},
+        "one_up": (
+            {"seat": game.one_up_card[0], "card": str(game.one_up_card[1])}
+            if game.one_up_card is not None
+            else None
+        ),
+        "chicago": game.declarer,
+        "trick_number": game.trick_number,
+        "trick": [{"seat": s, "card": str(c)} for s, c in game.trick],
+        "tricks": [
+            {"winner": w, "cards": [{"seat": s, "card": str(c)} for s, c in plays]}
+            for w, plays in game.tricks
+        ],
+        "played": [[str(c) for c in pile] for pile in game.played],
+        "over": game.is_over,
+        "winners": list(game.winners),
+        "settlement": game.settlement() if game.is_over else None,
+    }
+
+
+def seat_state(game: Game, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+    """One audience's update ``state``: ``public`` plus the seat's own cards and choices.
+
+    Only ``seat``'s own hand and discards are read; a spectator (None) gets none.
+    """
+    state = dict(public)
+    state["seat"] = seat
+    if seat is None:
+        state["hand"] = []
+        state["hand_category"] = None
+        state["discarded"] = []
+        state["legal_actions"] = []
+        return state
+    hand = game.hands[seat]
+    state["hand"] = [str(c) for c in sorted(hand)]
+    state["hand_category"] = (
+        evaluate(hand, game.rules).category.name if len(hand) == 5 else None
+    )
+    state["discarded"] = [str(c) for c in game._own_discards[seat]]
+    state["legal_actions"] = (
+        [str(a) for a in game.legal_actions()] if game.to_act == seat else []
+    )
+    return state

@@ -1,0 +1,68 @@
+"""Settings of the table server, and where its data lives.
+
+The database is SQLite in ``$CHICAGO_DATA/chicago.sqlite3`` when the environment variable
+``CHICAGO_DATA`` names a directory, else ``./data/chicago.sqlite3`` under the directory the
+server is started from. ``--db URL`` (``Settings.db_url``) picks another database, such as
+``postgresql://user:password@host/dbname``.
+
+>>> default_db_path(env={"CHICAGO_DATA": "/srv/chicago"})
+PosixPath('/srv/chicago/chicago.sqlite3')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["DEFAULT_STATIC", "Settings", "default_db_path", "default_db_url"]
+
+DEFAULT_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+"""Where the browser app's files are (served at ``/`` when the directory exists)."""
+
+
+def default_db_path(env: Mapping[str, str] | None = None) -> Path:
+    """The default SQLite file: ``$CHICAGO_DATA/chicago.sqlite3`` or ``./data/chicago.sqlite3``."""
+    env = os.environ if env is None else env
+    base = env.get("CHICAGO_DATA")
+    directory = Path(base).expanduser() if base else Path.cwd() / "data"
+    return directory / "chicago.sqlite3"
+
+
+def default_db_url(env: Mapping[str, str] | None = None) -> str:
+    """The SQLAlchemy URL of :func:`default_db_path`."""
+    return f"sqlite:///{default_db_path(env).resolve()}"
+
+
+@dataclass
+class Settings:
+    """Everything the server can be told; the defaults suit one process on one machine."""
+
+    db_url: str = field(default_factory=default_db_url)
+    """SQLAlchemy URL; ``postgresql://…`` URLs use psycopg 3."""
+    static_dir: Path | None = DEFAULT_STATIC
+    """The browser app's files, served at ``/`` if the directory exists."""
+    max_message: int = 16 * 1024
+    """Largest client websocket message in bytes."""
+    rate: float = 20.0
+    """Client messages per second per connection, on average."""
+    burst: int = 40
+    """Client messages a connection may send at once."""
+    flood_close: int = 400
+    """Dropped (rate-limited) messages in a row after which the connection is closed."""
+    send_queue: int = 2000
+    """Frames waiting for a slow client before its connection is closed (it can resync)."""
+    max_body: int = 16 * 1024
+    """Largest HTTP request body in bytes."""
+    resume_tables: bool = True
+    """At start-up, load every table in play so that its bots and clocks go on."""
+    bot_threads: bool = True
+    """Let bots other than ``random`` think in a worker thread (keeps the loop responsive)."""
+    idle_evict: float = 600.0
+    """Seconds after which a table nobody watches is dropped from memory (reloaded on use)."""
+    list_limit: int = 200
+    """Most rows a lobby list returns."""
+    seed: int | None = None
+    """Tests and benchmarks only: draw table ids, seat tokens and game seeds from this seed
+    (reproducible, so guessable). None (always in real use): from :mod:`secrets`."""

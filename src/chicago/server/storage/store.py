@@ -1,0 +1,393 @@
+"""The store: every write and read of the table server's database, synchronous.
+
+The server calls it from worker threads (:class:`chicago.server.tables.TableManager` owns
+one writer task that batches the changes of all tables into one transaction: a group commit).
+The same code runs on SQLite (a file; WAL journal, so readers never wait for the writer) and
+on PostgreSQL (psycopg 3).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Connection,
+    Engine,
+    create_engine,
+    event,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+
+from chicago.server.storage.models import games, log, tables
+
+__all__ = [
+    "Change",
+    "Conflict",
+    "GameRow",
+    "LoadedTable",
+    "LogEntry",
+    "Store",
+    "TableRow",
+    "normalize_url",
+]
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+_PG_MIGRATION_LOCK = 0x43686963  # "Chic": one migrating worker at a time
+
+
+class Conflict(Exception):
+    """Another writer stored a change with the same table sequence number first."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One stored change of a table's stream (see :mod:`chicago.server.storage.models`)."""
+
+    seq: int
+    game: int
+    kind: str
+    seat: int | None
+    data: dict[str, Any]
+    created_at: float
+
+
+@dataclass(slots=True)
+class TableRow:
+    """A ``tables`` row, JSON columns decoded."""
+
+    id: str
+    name: str
+    players: int
+    preset: str
+    rules: dict[str, Any]
+    variations: list[str]
+    seats: list[str]
+    options: dict[str, Any]
+    private: bool
+    secret: str
+    status: str
+    open_seats: int
+    game: int
+    created_at: float
+    updated_at: float
+
+
+@dataclass(slots=True)
+class GameRow:
+    """A ``games`` row, JSON columns decoded."""
+
+    table_id: str
+    number: int
+    seed: int
+    rules: dict[str, Any]
+    players: int
+    status: str
+    started_at: float
+    names: list[str] | None = None
+    result: dict[str, Any] | None = None
+    record: dict[str, Any] | None = None
+    finished_at: float | None = None
+
+
+@dataclass(slots=True)
+class LoadedTable:
+    """What rebuilding a live table needs: its row, its current game and its log entries
+    (every entry that is not an action, and the actions of the current game)."""
+
+    table: TableRow
+    game: GameRow
+    entries: list[LogEntry]
+
+
+@dataclass(slots=True)
+class Change:
+    """One atomic write for one table: new log entries and the row changes that go with them."""
+
+    table_id: str
+    entries: list[LogEntry] = field(default_factory=list)
+    new_table: TableRow | None = None
+    table_updates: dict[str, Any] = field(default_factory=dict)
+    new_game: GameRow | None = None
+    game_updates: dict[str, Any] = field(default_factory=dict)
+    game_number: int | None = None  # the game row that game_updates change
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` become ``postgresql+psycopg://`` (psycopg 3)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _loads(value: str | None) -> Any:
+    return None if value is None else json.loads(value)
+
+
+class Store:
+    """The database of one server: ``Store(url)``, then :meth:`migrate`."""
+
+    def __init__(self, url: str, *, echo: bool = False) -> None:
+        self.url = normalize_url(url)
+        parsed = make_url(self.url)
+        self.dialect = parsed.get_backend_name()
+        kwargs: dict[str, Any] = {"echo": echo}
+        if self.dialect == "sqlite":
+            database = parsed.database
+            if database and database != ":memory:":
+                Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+            kwargs["pool_size"] = 8
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.dialect == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._write_lock = threading.Lock()
+
+    # ------------------------------------------------------------------ schema
+    def migrate(self) -> None:
+        """Bring the schema up to the newest Alembic revision (safe to run every start)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        with self.engine.begin() as conn:
+            if self.dialect == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    def revision(self) -> str | None:
+        """The schema revision the database is at (None before :meth:`migrate`)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
+    def close(self) -> None:
+        """Release every connection."""
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes
+    def write(self, changes: Sequence[Change]) -> list[Exception | None]:
+        """Store changes, all in one transaction when possible; one result per change.
+
+        If the batch fails (a :class:`Conflict`: another writer took a sequence number), each
+        change is tried again on its own, so one bad change never loses the others.
+        """
+        with self._write_lock:
+            try:
+                with self.engine.begin() as conn:
+                    for change in changes:
+                        self._apply(conn, change)
+                return [None] * len(changes)
+            except Exception:
+                if len(changes) == 1:
+                    return [self._write_one(changes[0])]
+            return [self._write_one(change) for change in changes]
+
+    def _write_one(self, change: Change) -> Exception | None:
+        try:
+            with self.engine.begin() as conn:
+                self._apply(conn, change)
+        except IntegrityError as exc:
+            return Conflict(f"table {change.table_id}: a change with that seq exists ({exc.orig})")
+        except Exception as exc:
+            return exc
+        return None
+
+    def _apply(self, conn: Connection, change: Change) -> None:
+        if change.new_table is not None:
+            row = change.new_table
+            conn.execute(insert(tables).values(
+                id=row.id, name=row.name, players=row.players, preset=row.preset,
+                rules=_dumps(row.rules), variations=_dumps(row.variations),
+                seats=_dumps(row.seats), options=_dumps(row.options), private=row.private,
+                secret=row.secret, status=row.status, open_seats=row.open_seats,
+                game=row.game, created_at=row.created_at, updated_at=row.updated_at,
+            ))
+        if change.new_game is not None:
+            g = change.new_game
+            conn.execute(insert(games).values(
+                table_id=g.table_id, number=g.number, seed=g.seed, rules=_dumps(g.rules),
+                players=g.players, status=g.status, started_at=g.started_at,
+                names=None if g.names is None else _dumps(g.names),
+            ))
+        if change.entries:
+            conn.execute(insert(log), [
+                {"table_id": change.table_id, "seq": e.seq, "game": e.game, "kind": e.kind,
+                 "seat": e.seat, "data": _dumps(e.data), "created_at": e.created_at}
+                for e in change.entries
+            ])
+        if change.table_updates:
+            values = {
+                k: (_dumps(v) if k in ("rules", "variations", "seats", "options") else v)
+                for k, v in change.table_updates.items()
+            }
+            conn.execute(update(tables).where(tables.c.id == change.table_id).values(**values))
+        if change.game_updates:
+            if change.game_number is None:
+                raise ValueError("game_updates need game_number")
+            values = {
+                k: (_dumps(v) if k in ("names", "result", "record", "rules") else v)
+                for k, v in change.game_updates.items()
+            }
+            conn.execute(
+                update(games)
+                .where(games.c.table_id == change.table_id, games.c.number == change.game_number)
+                .values(**values)
+            )
+
+    # ------------------------------------------------------------------ reads
+    def load(self, table_id: str) -> LoadedTable | None:
+        """Everything needed to rebuild a table in memory, or None if there is no such table."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            table = _table_row(row)
+            game_row = conn.execute(
+                select(games).where(games.c.table_id == table_id, games.c.number == table.game)
+            ).mappings().first()
+            if game_row is None:
+                raise RuntimeError(f"table {table_id}: game {table.game} is missing")
+            entries = conn.execute(
+                select(log)
+                .where(log.c.table_id == table_id,
+                       or_(log.c.kind != "act", log.c.game == table.game))
+                .order_by(log.c.seq)
+            ).mappings().all()
+        return LoadedTable(table, _game_row(game_row), [_entry(e) for e in entries])
+
+    def entries_after(self, table_id: str, seq: int) -> list[LogEntry]:
+        """The log entries of a table after ``seq``, in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(log).where(log.c.table_id == table_id, log.c.seq > seq).order_by(log.c.seq)
+            ).mappings().all()
+        return [_entry(r) for r in rows]
+
+    def table(self, table_id: str) -> TableRow | None:
+        """One table's row."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+        return None if row is None else _table_row(row)
+
+    def open_tables(self, limit: int = 50) -> list[TableRow]:
+        """Public tables waiting for players, newest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables)
+                .where(tables.c.status == "waiting", tables.c.private.is_(False))
+                .order_by(tables.c.created_at.desc())
+                .limit(limit)
+            ).mappings().all()
+        return [_table_row(r) for r in rows]
+
+    def live_table_ids(self) -> list[str]:
+        """Tables whose game is in play (to resume their bots at start-up)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables.c.id).where(tables.c.status == "playing")
+                .order_by(tables.c.updated_at)
+            ).all()
+        return [r[0] for r in rows]
+
+    def finished_games(
+        self, limit: int = 50, before: float | None = None
+    ) -> list[tuple[GameRow, TableRow]]:
+        """Finished games of public tables, newest first (with their table rows)."""
+        query = (
+            select(games, tables.c.name.label("table_name"))
+            .join(tables, tables.c.id == games.c.table_id)
+            .where(games.c.status == "finished", tables.c.private.is_(False))
+        )
+        if before is not None:
+            query = query.where(games.c.finished_at < before)
+        query = query.order_by(games.c.finished_at.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).mappings().all()
+            ids = {r["table_id"] for r in rows}
+            table_rows = {
+                r["id"]: _table_row(r)
+                for r in conn.execute(select(tables).where(tables.c.id.in_(ids))).mappings()
+            } if ids else {}
+        return [(_game_row(r), table_rows[r["table_id"]]) for r in rows]
+
+    def game(self, table_id: str, number: int) -> GameRow | None:
+        """One game's row (with its record once it is finished)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(games).where(games.c.table_id == table_id, games.c.number == number)
+            ).mappings().first()
+        return None if row is None else _game_row(row)
+
+    def count(self, what: str) -> int:
+        """Rows in ``tables``, ``games`` or ``log`` (for tests and status pages)."""
+        table = {"tables": tables, "games": games, "log": log}[what]
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(text("count(*)")).select_from(table)).scalar_one())
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL: readers do not block the writer; NORMAL: a commit is in the WAL file before the call
+    # returns, so it survives a killed process (not necessarily a power cut).
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(
+        id=r["id"], name=r["name"], players=r["players"], preset=r["preset"],
+        rules=json.loads(r["rules"]), variations=json.loads(r["variations"]),
+        seats=json.loads(r["seats"]), options=json.loads(r["options"]),
+        private=bool(r["private"]), secret=r["secret"], status=r["status"],
+        open_seats=r["open_seats"], game=r["game"], created_at=r["created_at"],
+        updated_at=r["updated_at"],
+    )
+
+
+def _game_row(r: Any) -> GameRow:
+    return GameRow(
+        table_id=r["table_id"], number=r["number"], seed=int(r["seed"]),
+        rules=json.loads(r["rules"]), players=r["players"], status=r["status"],
+        started_at=r["started_at"], names=_loads(r["names"]), result=_loads(r["result"]),
+        record=_loads(r["record"]), finished_at=r["finished_at"],
+    )
+
+
+def _entry(r: Any) -> LogEntry:
+    return LogEntry(
+        seq=r["seq"], game=r["game"], kind=r["kind"], seat=r["seat"],
+        data=json.loads(r["data"]), created_at=r["created_at"],
+    )
+
+
+def entries_json(entries: Iterable[LogEntry]) -> list[dict[str, Any]]:
+    """Log entries as JSON-able dicts (for debugging and tests)."""
+    return [
+        {"seq": e.seq, "game": e.game, "kind": e.kind, "seat": e.seat, "data": e.data}
+        for e in entries
+    ]

@@ -1,0 +1,193 @@
+"""The websocket endpoint ``/ws/{table}``: one connection per player or spectator.
+
+A :class:`Connection` checks every incoming message (size, rate, JSON, fields; see
+:mod:`chicago.server.protocol`), hands it to the :class:`~chicago.server.tables.TableManager`
+and answers refusals with an ``error`` frame; the connection stays open. Outgoing frames go
+through a queue with its own sender task, so a slow client never holds up a table (one that
+falls too far behind is closed and resyncs when it reconnects).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from chicago.server import protocol
+from chicago.server.protocol import ClientMessage, ProtocolError
+from chicago.server.settings import Settings
+from chicago.server.tables import LiveTable, TableError, TableManager
+
+__all__ = ["Connection", "table_socket"]
+
+log = logging.getLogger("chicago.server")
+
+_CLOSE = object()
+
+
+class Connection:
+    """One websocket: its seat (None: spectator), its send queue and its rate limit."""
+
+    def __init__(self, websocket: WebSocket, settings: Settings) -> None:
+        self.websocket = websocket
+        self.settings = settings
+        self.seat: int | None = None
+        self.greeted = False
+        self.closed = False
+        self._queue: asyncio.Queue[object] = asyncio.Queue()
+        self._close_code = 1000
+        self._close_reason = ""
+        self._tokens = float(settings.burst)
+        self._refilled = time.monotonic()
+        self._dropped = 0
+        self._last_limited = 0.0
+
+    # ------------------------------------------------------------------ sending
+    def send(self, text: str) -> None:
+        """Queue a frame; a client that falls too far behind is disconnected."""
+        if self.closed:
+            return
+        if self._queue.qsize() >= self.settings.send_queue:
+            self.close(1013, "too far behind: reconnect and resync")
+            return
+        self._queue.put_nowait(text)
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close after the frames already queued."""
+        if self.closed:
+            return
+        self.closed = True
+        self._close_code, self._close_reason = code, reason
+        self._queue.put_nowait(_CLOSE)
+
+    async def sender(self) -> None:
+        """Send queued frames until closed."""
+        try:
+            while True:
+                item = await self._queue.get()
+                if item is _CLOSE:
+                    await self.websocket.close(self._close_code, self._close_reason)
+                    return
+                assert isinstance(item, str)
+                await self.websocket.send_text(item)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.closed = True
+
+    # ------------------------------------------------------------------ rate limit
+    def refund(self) -> None:
+        """Give back the token of a message that turned out to be an accepted action: the
+        game itself bounds how fast those come, so a fast (bot) client is never limited."""
+        self._tokens = min(float(self.settings.burst), self._tokens + 1.0)
+
+    def allow(self) -> bool:
+        """Token bucket: ``rate`` messages per second, bursts of ``burst``."""
+        now = time.monotonic()
+        self._tokens = min(float(self.settings.burst),
+                           self._tokens + (now - self._refilled) * self.settings.rate)
+        self._refilled = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            self._dropped = 0
+            return True
+        self._dropped += 1
+        return False
+
+
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """The websocket of one table (docs/PROTOCOL.md)."""
+    manager: TableManager = websocket.app.state.manager
+    settings: Settings = websocket.app.state.settings
+    await websocket.accept()
+    conn = Connection(websocket, settings)
+    sender = asyncio.create_task(conn.sender())
+    table = await manager.get(table_id)
+    try:
+        if table is None:
+            conn.send(protocol.error_frame(0, "unknown_table", f"no table {table_id!r}"))
+            conn.close(4404, "unknown table")
+            return
+        await _serve(manager, table, conn)
+    finally:
+        if table is not None:
+            manager.detach(table, conn)
+        conn.close()
+        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(sender, 5.0)
+        sender.cancel()
+
+
+async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> None:
+    websocket = conn.websocket
+    settings = conn.settings
+    while not conn.closed:
+        try:
+            message = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        raw: str | bytes | None = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        if not conn.allow():
+            now = time.monotonic()
+            if now - conn._last_limited >= 1.0:
+                conn._last_limited = now
+                conn.send(protocol.error_frame(
+                    table.seq, "rate_limited",
+                    f"at most {settings.rate:g} messages per second (bursts of "
+                    f"{settings.burst}); this one was dropped"))
+            if conn._dropped >= settings.flood_close:
+                conn.close(1008, "flooding")
+            continue
+        try:
+            size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+            if size > settings.max_message:
+                raise ProtocolError("too_large",
+                                    f"a message may have at most {settings.max_message} bytes")
+            msg = protocol.parse_client(raw, settings.max_message)
+        except ProtocolError as exc:
+            conn.send(protocol.error_frame(table.seq, exc.code, exc.message, exc.msg_id))
+            continue
+        try:
+            await _handle(manager, table, conn, msg)
+            if msg.type == "act":
+                conn.refund()
+        except ProtocolError as exc:
+            conn.send(protocol.error_frame(table.seq, exc.code, exc.message, msg.id))
+        except TableError as exc:
+            conn.send(protocol.error_frame(table.seq, exc.code, exc.message, msg.id))
+
+
+async def _handle(manager: TableManager, table: LiveTable, conn: Connection,
+                  msg: ClientMessage) -> None:
+    kind = msg.type
+    if kind == "ping":
+        conn.send(protocol.dumps({"type": "pong", "seq": table.seq}))
+        return
+    if kind == "hello":
+        await manager.hello(table, conn, msg.token, msg.last_seq)
+        conn.greeted = True
+        return
+    if not conn.greeted:
+        raise ProtocolError("hello_required", 'send {"type": "hello", …} first', msg.id)
+    if kind == "view":
+        manager.snapshot(table, conn, "view")
+        return
+    seat = conn.seat
+    if seat is None:
+        raise ProtocolError("not_seated", f"spectators cannot {kind}; join a seat to play",
+                            msg.id)
+    if kind == "act":
+        assert msg.action is not None
+        await manager.act(table, seat, msg.action, msg.seq)
+    elif kind == "back":
+        await manager.back(table, seat)
+    elif kind == "rematch":
+        await manager.rematch(table, seat)
+    elif kind == "chat":
+        assert msg.text is not None
+        await manager.chat(table, seat, msg.text)

@@ -1,0 +1,84 @@
+"""Fixtures of the table-server tests: a server app on a fresh SQLite file, PostgreSQL URLs."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import server_support
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+with warnings.catch_warnings():  # starlette suggests httpx2, which is not needed here
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient
+
+from chicago.server import Settings, create_app
+from chicago.server.storage import normalize_url
+
+PG_ENV = "CHICAGO_TEST_PG_URL"
+
+
+def close_all() -> None:
+    """Close every websocket a test left open (else the test client waits for them)."""
+    while server_support.OPEN:
+        server_support.OPEN.pop().close()
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """Server settings on a fresh SQLite file, no static files."""
+    return Settings(db_url=f"sqlite:///{tmp_path / 'chicago.sqlite3'}", static_dir=None,
+                    seed=20250131)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    """A running app (lifespan entered: migrated, writer started)."""
+    with TestClient(create_app(settings)) as test_client:
+        try:
+            yield test_client
+        finally:
+            close_all()
+
+
+def pg_base_url() -> str | None:
+    """The PostgreSQL URL from the environment; under CI its absence is an error."""
+    url = os.environ.get(PG_ENV)
+    if not url:
+        if os.environ.get("CI"):
+            pytest.fail(f"{PG_ENV} is not set: .ci/run must start PostgreSQL and export it")
+        pytest.skip(f"PostgreSQL tests need {PG_ENV} (run: export {PG_ENV}="
+                    '"$(bash .ci/start-postgres)")')
+    return normalize_url(url)
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test (dropped afterwards)."""
+    base = pg_base_url()
+    assert base is not None
+    name = "chicago_t_" + secrets.token_hex(6)
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(base).set(database=name).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each storage test runs on a SQLite file and on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    url: str = request.getfixturevalue("pg_url")
+    return url

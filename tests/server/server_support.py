@@ -1,0 +1,170 @@
+"""Helpers of the table-server tests: a websocket player that keeps its view, and drivers."""
+
+from __future__ import annotations
+
+import json
+import random
+from contextlib import AbstractContextManager, suppress
+from typing import Any
+
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+QUICK_RULES = {"max_deals": 2}
+"""Rules override that keeps games short (house option: the game ends after two deals)."""
+
+OPEN: list[WsPlayer] = []
+"""Every connection a test opened (the client fixture closes them before the app stops)."""
+
+
+def create_table(client: TestClient, seats: list[str], **options: Any) -> dict[str, Any]:
+    """Create a table (bots act at once unless bot_delay is given); its info."""
+    body: dict[str, Any] = {"seats": seats, "bot_delay": 0, "rules": dict(QUICK_RULES)}
+    body.update(options)
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    info: dict[str, Any] = response.json()
+    return info
+
+
+def join(client: TestClient, table_id: str, seat: int | None = None,
+         name: str | None = None) -> str:
+    """Join a seat; the token."""
+    body: dict[str, Any] = {}
+    if seat is not None:
+        body["seat"] = seat
+    if name is not None:
+        body["name"] = name
+    response = client.post(f"/api/tables/{table_id}/join", json=body)
+    assert response.status_code == 200, response.text
+    token: str = response.json()["token"]
+    return token
+
+
+class WsPlayer:
+    """One websocket connection; records every frame and keeps the view up to date the way
+    docs/PROTOCOL.md tells clients to."""
+
+    def __init__(self, client: TestClient, table_id: str, token: str | None = None,
+                 last_seq: int | None = None, *, hello: bool = True) -> None:
+        self.table_id = table_id
+        self.token = token
+        self._cm: AbstractContextManager[Any] = client.websocket_connect(f"/ws/{table_id}")
+        self.ws = self._cm.__enter__()
+        OPEN.append(self)
+        self.frames: list[dict[str, Any]] = []
+        self.texts: list[str] = []
+        self.view: dict[str, Any] | None = None
+        self.seq = 0
+        self.you: int | None = None
+        self.over = False
+        self.closed = False
+        if hello:
+            self.hello(last_seq)
+
+    # ------------------------------------------------------------------ io
+    def send(self, **message: Any) -> None:
+        self.ws.send_text(json.dumps(message))
+
+    def send_raw(self, text: str) -> None:
+        self.ws.send_text(text)
+
+    def hello(self, last_seq: int | None = None) -> dict[str, Any]:
+        """Send hello and read until the snapshot or the resumed frame."""
+        self.send(type="hello", token=self.token, last_seq=last_seq)
+        return self.until(lambda f: f["type"] in ("snapshot", "resumed", "error"))
+
+
+    def recv(self) -> dict[str, Any]:
+        text = self.ws.receive_text()
+        frame: dict[str, Any] = json.loads(text)
+        self.texts.append(text)
+        self.frames.append(frame)
+        self._apply(frame)
+        return frame
+
+    def until(self, predicate: Any, *, errors_ok: bool = False) -> dict[str, Any]:
+        """Read until a frame satisfies ``predicate``; an error frame on the way fails the
+        test (unless ``errors_ok`` or the predicate accepts it)."""
+        while True:
+            frame = self.recv()
+            if predicate(frame):
+                return frame
+            if frame["type"] == "error" and not errors_ok:
+                raise AssertionError(f"unexpected error frame {frame}")
+
+    def sync(self, seq: int) -> None:
+        """Read until this connection has seen ``seq``."""
+        while self.seq < seq:
+            self.recv()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with suppress(WebSocketDisconnect):
+                self._cm.__exit__(None, None, None)
+
+    # ------------------------------------------------------------------ view
+    def _apply(self, frame: dict[str, Any]) -> None:
+        assert "seq" in frame, frame
+        assert frame["seq"] >= self.seq, f"seq went down: {frame['seq']} after {self.seq}"
+        kind = frame["type"]
+        if kind == "snapshot":
+            self.view = frame["view"]
+            self.you = frame["you"]
+            self.over = bool(frame["view"]["over"])
+        elif kind == "update":
+            assert self.view is not None
+            for event in frame["events"]:
+                if event["type"] == "deal":
+                    self.view["events"] = []
+                self.view["events"].append(event)
+                if event["type"] == "deal_end":
+                    summary = {k: v for k, v in event.items() if k != "type"}
+                    self.view["history"].append(summary)
+            if frame["state"] is not None:
+                self.view.update(frame["state"])
+        elif kind == "game_over":
+            self.over = True
+        elif kind == "resumed":
+            self.you = frame["you"]
+        self.seq = max(self.seq, frame["seq"])
+
+    @property
+    def state(self) -> dict[str, Any]:
+        assert self.view is not None
+        return self.view
+
+    def errors(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["type"] == "error"]
+
+
+def play_out(players: dict[int, WsPlayer], watcher: WsPlayer, rng: random.Random,
+             max_actions: int = 5000) -> int:
+    """Play until the game is over: humans (``players``) choose random legal actions, bots
+    move on the server. Returns the number of actions sent by the humans."""
+    sent = 0
+    while not watcher.over:
+        view = watcher.state
+        seat = view["to_act"]
+        if view["over"] or seat is None:
+            watcher.until(lambda f: f["type"] == "game_over")
+            break
+        if seat in players:
+            player = players[seat]
+            player.sync(watcher.seq)
+            legal = player.state["legal_actions"]
+            assert legal, f"seat {seat} to act but no legal actions in its state"
+            before = watcher.seq
+            player.send(type="act", action=rng.choice(legal), seq=player.seq)
+            sent += 1
+            assert sent <= max_actions, "game too long"
+            watcher.until(lambda f, b=before: f["seq"] > b and f["type"] == "update")
+        else:
+            watcher.until(lambda f: f["type"] == "update")
+    for player in players.values():
+        if player is not watcher:
+            player.sync(watcher.seq)
+            if not player.over:
+                player.until(lambda f: f["type"] == "game_over")
+    return sent
