@@ -13,9 +13,10 @@ $(STAMP): pyproject.toml setup.py $(wildcard src/chicago/*.c src/chicago/*/*.c)
 	$(PY) -m pip install --quiet -e '.[dev,bench,rl,openspiel]'
 	touch $(STAMP)
 
-## Start the main program on its embedded defaults.
+## Start the main program on its embedded defaults: the table server with the browser app
+## (chicago serve; it prints the address to open).
 run: $(STAMP)
-	$(VENV)/bin/chicago
+	$(VENV)/bin/chicago serve
 
 ## Run the whole test suite.
 test: $(STAMP)

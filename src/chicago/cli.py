@@ -17,8 +17,8 @@ import chicago.commands as commands_package
 
 __all__ = ["main"]
 
-DEFAULT_COMMAND = "odds"
-"""What ``chicago`` with no arguments runs (``make run``)."""
+DEFAULT_COMMAND = "serve"
+"""What ``chicago`` with no arguments runs: the table server with the browser app."""
 
 
 def _command_modules() -> dict[str, ModuleType]:
