@@ -6,7 +6,7 @@ import { h } from "./dom.js";
 import { t, num, signed } from "./i18n.js";
 import { cardSvg, backSvg, cardText, sortCards } from "./cards.js";
 import { option } from "./store.js";
-import { cardName, category, categoryA, levelName, rankWord } from "./words.js";
+import { cardName, category, categoryA, levelName } from "./words.js";
 
 /** A card face: a button when it can be clicked, else an image with a spoken name. */
 export function cardEl(code, { size = "md", button = false, selected = null, disabled = false, onClick = null, cls = "" } = {}) {
@@ -316,9 +316,4 @@ export function settlementPanel(result, names, stake = 1) {
       h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("over.final")), h("th", {}, t("over.settlement")))),
       h("tbody", {}, rows)),
     stake !== 1 ? h("p", { class: "muted" }, `${stake} kr / ${t("table.points", { n: 1 })}`) : null);
-}
-
-/** Words for a stage reveal list (for tests and screen readers). */
-export function stageWords(ranks) {
-  return ranks.map(rankWord).join(", ");
 }

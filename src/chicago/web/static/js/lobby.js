@@ -6,7 +6,7 @@ import { t, onLangChange, num } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
 import { levelName } from "./words.js";
-import { showError, showNotice } from "./notice.js";
+import { showError } from "./notice.js";
 
 const SPEEDS = [["slow", 1.2], ["normal", 0.6], ["fast", 0.2], ["instant", 0]];
 const CLOCKS = [null, 30, 60, 120];
@@ -282,4 +282,3 @@ export class GamesPage {
   }
 }
 
-export { showNotice };

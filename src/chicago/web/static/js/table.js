@@ -6,7 +6,7 @@ import { t, onLangChange, num } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { TableConnection } from "./connection.js";
 import * as store from "./store.js";
-import { cardId, cardText, sortCards } from "./cards.js";
+import { cardText, sortCards } from "./cards.js";
 import { Names, seatNames, describe, category, categoryA, phaseText, cards as cardsText } from "./words.js";
 import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, scoreTable, settlementPanel, cardRow } from "./board.js";
 import { announce, showError, showNotice } from "./notice.js";
