@@ -85,7 +85,7 @@ def main() -> int:
         for b in result.bots[:2]:
             print(
                 f"   {b.bot:8s} wins {b.win_rate:6.1%}  95% CI [{b.ci95[0]:.1%}, {b.ci95[1]:.1%}]"
-                f"  pts/deal {b.points_per_deal:.2f}  Chicago {b.chicago_made}/"
+                f"  pts/deal {b.points_per_deal:.2f}  Chicago made/declared {b.chicago_made}/"
                 f"{b.chicago_calls}  last tricks {b.last_tricks}  rating {b.rating:.1f}"
             )
         sys.stdout.flush()

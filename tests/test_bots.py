@@ -40,6 +40,8 @@ def test_unknown_bot_and_bad_options_are_refused():
 
 def test_expert_options():
     assert parse_options("expert:samples=12;budget=0.2") == {"samples": 12.0, "budget": 0.2}
+    assert parse_options("expert:contested=0") == {"contested": 0.0}
+    assert make_bot("expert:contested=0.5").contested == 0.5
     bot = make_bot("expert:budget=0.2")
     assert isinstance(bot, ExpertBot) and bot.budget == 0.2 and bot.samples == 40
 

@@ -138,3 +138,17 @@ def test_ev_keeps_a_straight_and_plays_for_the_trick_against_a_full_house():
 def test_last_trick_chance():
     assert last_trick_chance(parse_cards("As Ah"), 3) > last_trick_chance(parse_cards("As"), 4)
     assert last_trick_chance((), 5) < last_trick_chance(parse_cards("Ac"), 4)
+
+
+def test_ev_chicago_chance_R_CHI_1_R_CHI_4():
+    from chicago.bots.ev import chicago_chance
+
+    _, k = _view_knowledge()
+    k.hand = parse_cards("As Ks Qs Ah Ad")
+    assert chicago_chance(k, leads=True) == 1.0
+    assert chicago_chance(k, leads=False) == pytest.approx(0.75)  # clubs could be led
+    k.hand = parse_cards("As Ks Qs Ah Kd")
+    sure = chicago_chance(k, leads=True)
+    assert 0.3 < sure < 0.9  # the ace of diamonds may be out
+    k.hand = parse_cards("As Ks Qs Ah 7d")
+    assert chicago_chance(k, leads=True) < sure
