@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml setup.py $(wildcard src/chicago/*.c src/chicago/*/*.c)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,bench,rl,openspiel]'
+	$(PY) -m pip install --quiet -e '.[dev,bench,rl,openspiel,cluster]'
 	touch $(STAMP)
 
 ## Start the main program on its embedded defaults: the table server with the browser app

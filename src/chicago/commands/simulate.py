@@ -7,6 +7,7 @@ Examples:
   chicago simulate --bots expert,basic,basic,basic --games 200
   chicago simulate --bots basic,random,random,random --games 1000 --jobs 2 --json
   chicago simulate --bots ev,basic,basic --rules wikipedia --set lock_at=45 --seed 7
+  chicago simulate --bots expert,basic,basic,basic --games 2000 --cluster tcp://head:8786
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs", type=int, default=1, help="worker processes (same results for any number)"
     )
+    parser.add_argument(
+        "--cluster", metavar="ADDRESS", default=None,
+        help="run on a Dask cluster: its scheduler (tcp://host:8786), or local / local:N "
+        "for N worker processes here; same results as a local run (docs/SCALING.md)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr"
@@ -63,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--games must be at least 1, not {args.games}")
         if args.jobs < 1:
             raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
+        if args.cluster is not None and args.jobs > 1:
+            raise ValueError("give --jobs or --cluster, not both")
         n = len(specs)
         if not rules.min_players <= n <= rules.max_players:
             raise ValueError(
@@ -87,10 +95,21 @@ def run(args: argparse.Namespace) -> int:
         transient=True,
     ) as progress:
         task = progress.add_task("games", total=total)
-        result = run_match(
-            specs, args.games, rules, seed=args.seed, jobs=args.jobs,
-            progress=lambda k: progress.advance(task, k),
-        )
+        if args.cluster is not None:
+            from chicago.cluster import ClusterError, run_match_on_cluster
+
+            try:
+                result = run_match_on_cluster(
+                    specs, args.games, rules, seed=args.seed, address=args.cluster,
+                    progress=lambda k: progress.advance(task, k),
+                )
+            except ClusterError as exc:
+                return _fail(str(exc))
+        else:
+            result = run_match(
+                specs, args.games, rules, seed=args.seed, jobs=args.jobs,
+                progress=lambda k: progress.advance(task, k),
+            )
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0
