@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from contextlib import AbstractContextManager, suppress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
 
 QUICK_RULES = {"max_deals": 2}
 """Rules override that keeps games short (house option: the game ends after two deals)."""
@@ -46,7 +49,9 @@ class WsPlayer:
     docs/PROTOCOL.md tells clients to."""
 
     def __init__(self, client: TestClient, table_id: str, token: str | None = None,
-                 last_seq: int | None = None, *, hello: bool = True) -> None:
+                 last_seq: int | None = None, *, hello: bool = True,
+                 view: dict[str, Any] | None = None) -> None:
+        """Connect (and say hello); ``view``: the view kept before a reconnection."""
         self.table_id = table_id
         self.token = token
         self._cm: AbstractContextManager[Any] = client.websocket_connect(f"/ws/{table_id}")
@@ -54,7 +59,7 @@ class WsPlayer:
         OPEN.append(self)
         self.frames: list[dict[str, Any]] = []
         self.texts: list[str] = []
-        self.view: dict[str, Any] | None = None
+        self.view: dict[str, Any] | None = copy.deepcopy(view)
         self.seq = 0
         self.you: int | None = None
         self.over = False

@@ -3,7 +3,8 @@
 The database is SQLite in ``$CHICAGO_DATA/chicago.sqlite3`` when the environment variable
 ``CHICAGO_DATA`` names a directory, else ``./data/chicago.sqlite3`` under the directory the
 server is started from. ``--db URL`` (``Settings.db_url``) picks another database, such as
-``postgresql://user:password@host/dbname``.
+``postgresql://user:password@host/dbname``; with PostgreSQL, ``--redis URL``
+(``Settings.redis_url``) lets several worker processes serve the same tables.
 
 >>> default_db_path(env={"CHICAGO_DATA": "/srv/chicago"})
 PosixPath('/srv/chicago/chicago.sqlite3')
@@ -63,6 +64,15 @@ class Settings:
     """Seconds after which a table nobody watches is dropped from memory (reloaded on use)."""
     list_limit: int = 200
     """Most rows a lobby list returns."""
+    redis_url: str | None = None
+    """Redis (``redis://host:6379/0``) when several worker processes serve the same tables on
+    one PostgreSQL database: each stored change reaches the other workers over Redis pub/sub,
+    and a PostgreSQL advisory lock per table keeps one writer at a time (docs/SCALING.md).
+    None: this process is the tables' only server."""
+    takeover: float = 2.0
+    """With several workers: seconds a worker that did not store a table's last change waits,
+    on top of the bot delay or the turn clock, before it moves that table's bot or runs out
+    its clock itself. The worker that stored it normally does both; this covers its death."""
     seed: int | None = None
     """Tests and benchmarks only: draw table ids, seat tokens and game seeds from this seed
     (reproducible, so guessable). None (always in real use): from :mod:`secrets`."""

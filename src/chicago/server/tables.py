@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from chicago.bots import Bot, make_bot
+from chicago.engine.actions import Action, ActionKind
 from chicago.engine.game import Game, IllegalAction
 from chicago.rules import Rules
 from chicago.server import protocol
@@ -104,6 +105,11 @@ class TableSpec:
     clock: float | None = None
     stand_in: str = "random"
     bot_delay: float = 0.0
+
+
+def _now() -> float:
+    """UNIX time rounded to whole microseconds (so ISO times round-trip exactly)."""
+    return round(time.time(), 6)
 
 
 def _iso(timestamp: float) -> str:
@@ -269,10 +275,13 @@ class LiveTable:
             game = self.current
             start, end = self.spans[entry.seq]
             events = [e.to_json() for e in game.events[start:end] if e.visible_to(audience)]
+            text = entry.data["action"]
+            kind, shown = _action_kind(text)
             frame: dict[str, Any] = {
                 "type": "update", "seq": entry.seq, "game": entry.game, "seat": entry.seat,
-                "action": entry.data["action"], "by": entry.data.get("by", "player"),
-                "events": events, "state": None, "clock": None,
+                "action": text if shown or audience == entry.seat else None, "kind": kind,
+                "by": entry.data.get("by", "player"), "events": events, "state": None,
+                "clock": None,
             }
             if state:
                 if public is None:
@@ -327,6 +336,16 @@ class LiveTable:
             "clock": self.clock_info(loop_time),
         }))
         return out
+
+
+_HIDDEN_KINDS = (ActionKind.DISCARD, ActionKind.ONE_UP)
+
+
+def _action_kind(text: str) -> tuple[str, bool]:
+    """An action's kind word, and whether its text may be shown to every seat: the cards of a
+    discard (R-EX-2) or of a one-up request (V-ONE-UP) are for the actor's eyes only."""
+    action = Action.parse(text)
+    return action.kind.value, not (action.kind in _HIDDEN_KINDS and action.cards)
 
 
 def build_table(row: TableRow, entries: list[LogEntry]) -> LiveTable:
@@ -463,7 +482,7 @@ class TableManager:
 
     def _entry(self, table: LiveTable, kind: str, seat: int | None, data: dict[str, Any],
                offset: int = 1) -> LogEntry:
-        return LogEntry(table.seq + offset, table.game_number, kind, seat, data, time.time())
+        return LogEntry(table.seq + offset, table.game_number, kind, seat, data, _now())
 
     # ------------------------------------------------------------------ tables in memory
     async def get(self, table_id: str) -> LiveTable | None:
@@ -626,7 +645,7 @@ class TableManager:
     # ------------------------------------------------------------------ lobby
     async def create(self, spec: TableSpec) -> LiveTable:
         """Create and store a table; it starts at once when no seat is open."""
-        now = time.time()
+        now = _now()
         table_id = self._secret_text(16)
         seed = self._secret_bits()
         open_seats = sum(1 for s in spec.seats if s == "open")
@@ -694,7 +713,7 @@ class TableManager:
         async with table.lock:
             if not table.current.is_over:
                 raise TableError("not_over", "the game is not over yet", 409)
-            now = time.time()
+            now = _now()
             number = table.game_number + 1
             seed = self._secret_bits()
             entry = LogEntry(table.seq + 1, number, "game", seat,

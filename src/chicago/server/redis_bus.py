@@ -1,0 +1,260 @@
+"""A :class:`~chicago.server.bus.TableBus` over Redis pub/sub, for several server workers.
+
+Each table has a channel ``{prefix}table:{id}``; a worker subscribes to the channel of every
+table it has in memory (the tables its clients watch) and publishes every change it stores
+there. The payload is the stored :class:`~chicago.server.storage.LogEntry` as JSON, with the
+id of the publishing worker, which skips its own messages (its own handlers were already
+called in-process, at once and in order).
+
+Redis only carries news; PostgreSQL is the record of truth. A message that is lost (Redis
+restarted, a worker killed between storing and publishing) shows up as a gap in the sequence
+numbers of the next one, and the receiving worker then reads the missing entries from the
+database (:mod:`chicago.server.tables`). So Redis needs no persistence.
+
+The prefix keeps sites apart on one Redis server: by default it is derived from the database
+(:func:`channel_prefix`), so workers share channels exactly when they share tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import secrets
+from typing import Any
+
+from sqlalchemy.engine import make_url
+
+from chicago.server.bus import EntryHandler, Subscription
+from chicago.server.storage import LogEntry
+
+__all__ = ["RedisBus", "channel_prefix", "decode_entry", "encode_entry"]
+
+log = logging.getLogger("chicago.server")
+
+READY_TIMEOUT = 5.0
+"""Seconds :meth:`_RedisSubscription.ready` waits for Redis to confirm a subscription."""
+
+
+def channel_prefix(db_url: str) -> str:
+    """``chicago:`` and a short digest of the database's host, port and name.
+
+    >>> channel_prefix("postgresql://a:secret@db:5432/chicago") == channel_prefix(
+    ...     "postgresql+psycopg://b:other@db:5432/chicago")
+    True
+    """
+    url = make_url(db_url)
+    place = f"{url.host or ''}:{url.port or ''}/{url.database or ''}"
+    return "chicago:" + hashlib.sha256(place.encode("utf-8")).hexdigest()[:12] + ":"
+
+
+def encode_entry(origin: str, entry: LogEntry) -> str:
+    """The JSON payload of one published entry."""
+    return json.dumps({
+        "origin": origin, "seq": entry.seq, "game": entry.game, "kind": entry.kind,
+        "seat": entry.seat, "data": entry.data, "created_at": entry.created_at,
+    }, separators=(",", ":"))
+
+
+def decode_entry(payload: str | bytes) -> tuple[str, LogEntry]:
+    """(origin, entry) of a payload made by :func:`encode_entry`.
+
+    >>> decode_entry(encode_entry("w1", LogEntry(3, 1, "chat", 0, {"text": "hi"}, 1.5)))
+    ('w1', LogEntry(seq=3, game=1, kind='chat', seat=0, data={'text': 'hi'}, created_at=1.5))
+    """
+    raw = json.loads(payload)
+    entry = LogEntry(int(raw["seq"]), int(raw["game"]), str(raw["kind"]), raw["seat"],
+                     dict(raw["data"]), float(raw["created_at"]))
+    return str(raw["origin"]), entry
+
+
+class _RedisSubscription:
+    def __init__(self, bus: RedisBus, table_id: str, handler: EntryHandler) -> None:
+        self._bus = bus
+        self._table_id = table_id
+        self._handler = handler
+
+    def close(self) -> None:
+        self._bus._remove(self._table_id, self._handler)
+
+    async def ready(self) -> None:
+        await self._bus._ready(self._table_id)
+
+
+class RedisBus:
+    """The bus of several workers: in-process handlers at once, other workers via Redis.
+
+    ``RedisBus(url, prefix)``; ``url`` like ``redis://host:6379/0``. The connection is made
+    on first use, inside the server's event loop.
+    """
+
+    def __init__(self, url: str, prefix: str = "chicago:") -> None:
+        self.url = url
+        self.prefix = prefix
+        self.origin = secrets.token_hex(8)
+        """This worker's id in the payloads."""
+        self._handlers: dict[str, list[EntryHandler]] = {}
+        self._client: Any = None
+        self._pubsub: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._commands: asyncio.Lock | None = None
+        self._sent: dict[str, int] = {}  # channel -> SUBSCRIBE commands sent
+        self._confirmed: dict[str, int] = {}  # channel -> their confirmations received
+        self._events: dict[str, asyncio.Event] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+        self.received = 0
+        """Messages from other workers handled so far (for tests and status pages)."""
+
+    def _channel(self, table_id: str) -> str:
+        return f"{self.prefix}table:{table_id}"
+
+    # ------------------------------------------------------------------ TableBus
+    async def publish(self, table_id: str, entry: LogEntry) -> None:
+        """Call this worker's handlers of ``table_id``, then publish to the others.
+
+        A failed publish is logged, not raised: the entry is stored, and the other workers
+        read it from the database when they notice the gap.
+        """
+        for handler in list(self._handlers.get(table_id, ())):
+            handler(table_id, entry)
+        try:
+            client = await self._connect()
+            await client.publish(self._channel(table_id), encode_entry(self.origin, entry))
+        except Exception as exc:
+            log.warning("table %s: publishing seq %d on Redis failed: %s", table_id,
+                        entry.seq, exc)
+
+    def subscribe(self, table_id: str, handler: EntryHandler) -> Subscription:
+        """Call ``handler`` for the entries of ``table_id`` (this worker's and the others');
+        the Redis subscription is made in the background (:meth:`ready` waits for it)."""
+        handlers = self._handlers.setdefault(table_id, [])
+        handlers.append(handler)
+        if len(handlers) == 1:
+            channel = self._channel(table_id)
+            self._events[channel] = asyncio.Event()
+            self._spawn(self._command("SUBSCRIBE", channel))
+        return _RedisSubscription(self, table_id, handler)
+
+    async def close(self) -> None:
+        """Stop the reader and close the connections."""
+        self._closed = True
+        self._handlers.clear()
+        tasks = list(self._tasks)
+        if self._reader is not None:
+            tasks.append(self._reader)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for resource in (self._pubsub, self._client):
+            if resource is not None:
+                with contextlib.suppress(Exception):
+                    await resource.aclose()
+        self._pubsub = self._client = None
+
+    # ------------------------------------------------------------------ internals
+    def _spawn(self, coro: Any) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _connect(self) -> Any:
+        if self._client is None:
+            from redis.asyncio import Redis
+
+            self._client = Redis.from_url(self.url, health_check_interval=30)
+        return self._client
+
+    def _remove(self, table_id: str, handler: EntryHandler) -> None:
+        handlers = self._handlers.get(table_id)
+        if handlers and handler in handlers:
+            handlers.remove(handler)
+            if not handlers:
+                del self._handlers[table_id]
+                channel = self._channel(table_id)
+                self._events.pop(channel, None)
+                if not self._closed:
+                    self._spawn(self._command("UNSUBSCRIBE", channel))
+
+    async def _command(self, command: str, channel: str) -> None:
+        """SUBSCRIBE or UNSUBSCRIBE, one at a time, in the order asked; starts the reader."""
+        if self._commands is None:
+            self._commands = asyncio.Lock()
+        async with self._commands:
+            try:
+                client = await self._connect()
+                if self._pubsub is None:
+                    self._pubsub = client.pubsub()
+                    # one channel that stays subscribed, so the reader always has a stream
+                    await self._pubsub.subscribe(self.prefix + "workers")
+                if command == "SUBSCRIBE":
+                    self._sent[channel] = self._sent.get(channel, 0) + 1
+                    await self._pubsub.subscribe(channel)
+                else:
+                    await self._pubsub.unsubscribe(channel)
+            except Exception as exc:
+                log.warning("Redis %s %s failed: %s", command, channel, exc)
+                return
+            if self._reader is None and not self._closed:
+                self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _ready(self, table_id: str) -> None:
+        event = self._events.get(self._channel(table_id))
+        if event is None or event.is_set():
+            return
+        try:
+            await asyncio.wait_for(event.wait(), READY_TIMEOUT)
+        except TimeoutError:
+            log.warning("table %s: Redis did not confirm the subscription in %g s",
+                        table_id, READY_TIMEOUT)
+
+    async def _read(self) -> None:
+        """Receive messages until closed; reconnects (and resubscribes) after errors."""
+        while not self._closed:
+            try:
+                message = await self._pubsub.get_message(timeout=None)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("Redis bus: %s; reconnecting", exc)
+                for channel, event in self._events.items():
+                    event.clear()
+                    self._confirmed[channel] = self._sent[channel] = 0
+                await asyncio.sleep(0.5)
+                continue
+            if message is not None:
+                self._dispatch(message)
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        channel = message.get("channel")
+        if isinstance(channel, bytes):
+            channel = channel.decode("utf-8")
+        if not isinstance(channel, str):
+            return
+        if kind == "subscribe":
+            # after a reconnect redis-py resubscribes by itself: count those too
+            self._confirmed[channel] = self._confirmed.get(channel, 0) + 1
+            self._sent[channel] = max(self._sent.get(channel, 0), self._confirmed[channel])
+            event = self._events.get(channel)
+            if event is not None and self._confirmed[channel] >= self._sent[channel]:
+                event.set()
+            return
+        if kind != "message" or not channel.startswith(self.prefix + "table:"):
+            return
+        table_id = channel[len(self.prefix) + len("table:"):]
+        try:
+            origin, entry = decode_entry(message["data"])
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("Redis bus: a bad message on %s: %s", channel, exc)
+            return
+        if origin == self.origin:
+            return
+        self.received += 1
+        for handler in list(self._handlers.get(table_id, ())):
+            try:
+                handler(table_id, entry)
+            except Exception:
+                log.exception("table %s: handling seq %d failed", table_id, entry.seq)

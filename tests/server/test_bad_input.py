@@ -1,0 +1,183 @@
+"""Bad input on the websocket: malformed, oversized, out-of-turn, illegal, stale, unauthorised
+and flooding messages get an error naming the problem; the connection stays up and the table
+is unchanged (same seq, same view)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import close_all
+from server_support import WsPlayer, create_table, join
+from starlette.testclient import TestClient
+
+from chicago.server import Settings, create_app
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _snapshot(player: WsPlayer) -> dict[str, object]:
+    player.send(type="view")
+    return player.until(lambda f: f["type"] == "snapshot")
+
+
+def _assert_unchanged(client: TestClient, player: WsPlayer, table_id: str,
+                      seq: int, view: object) -> None:
+    player.send(type="ping", id="alive")
+    assert player.until(lambda f: f["type"] == "pong")["seq"] == seq
+    assert client.get(f"/api/tables/{table_id}").json()["seq"] == seq
+    assert _snapshot(player)["view"] == view
+
+
+def _error(player: WsPlayer) -> dict[str, object]:
+    return player.until(lambda f: f["type"] == "error", errors_ok=True)
+
+
+@pytest.fixture
+def table(client: TestClient) -> tuple[str, dict[int, WsPlayer]]:
+    info = create_table(client, ["open", "open"])
+    players = {seat: WsPlayer(client, info["id"], join(client, info["id"], seat))
+               for seat in (0, 1)}
+    return info["id"], players
+
+
+def test_malformed_messages(client: TestClient,
+                            table: tuple[str, dict[int, WsPlayer]]) -> None:
+    table_id, players = table
+    me = players[0]
+    snap = _snapshot(me)
+    seq, view = snap["seq"], snap["view"]
+    cases: list[tuple[str, str, str]] = [
+        ("this is not json", "bad_json", "not valid JSON"),
+        ("[1, 2, 3]", "bad_json", "JSON object"),
+        ('{"type": "teleport"}', "bad_message", "unknown message type 'teleport'"),
+        ('{"type": "act", "id": "a1"}', "bad_message", 'act needs "action"'),
+        ('{"type": "act", "action": "keep", "seq": "x", "id": 7}', "bad_message", '"seq"'),
+        ('{"type": "hello", "token": ["x"]}', "bad_message", '"token"'),
+        ('{"type": "ping", "pad": "' + "x" * 17000 + '"}', "too_large", "at most 16384 bytes"),
+    ]
+    for raw, code, words in cases:
+        me.send_raw(raw)
+        error = _error(me)
+        assert error["code"] == code, raw[:60]
+        assert words in str(error["message"]), error
+        assert error["seq"] == seq
+    ids = [f.get("id") for f in me.errors()]
+    assert "a1" in ids and 7 in ids
+    me.ws.send_bytes(json.dumps({"type": "ping"}).encode())
+    assert me.until(lambda f: f["type"] == "pong")["seq"] == seq
+    _assert_unchanged(client, me, table_id, seq, view)
+
+
+def test_out_of_turn_illegal_and_stale_actions(client: TestClient,
+                                               table: tuple[str, dict[int, WsPlayer]]) -> None:
+    table_id, players = table
+    to_act = players[0].state["to_act"]
+    mover, waiter = players[to_act], players[1 - to_act]
+    snap = _snapshot(mover)
+    seq, view = snap["seq"], snap["view"]
+    waiter.sync(seq)
+    legal = mover.state["legal_actions"]
+    assert legal and waiter.state["legal_actions"] == []
+
+    waiter.send(type="act", action=legal[0], id="w")
+    error = _error(waiter)
+    assert error["code"] == "not_your_turn" and error["id"] == "w"
+    assert f"seat {to_act} is to act" in str(error["message"])
+
+    for text, words in [("play 2c", "illegal_action"), ("fly away", "illegal_action"),
+                        ("discard 2c 2c", "illegal_action")]:
+        mover.send(type="act", action=text)
+        error = _error(mover)
+        assert error["code"] == words and text in str(error["message"])
+
+    mover.send(type="act", action=legal[0], seq=seq - 1)
+    error = _error(mover)
+    assert error["code"] == "stale" and f"the table is at {seq}" in str(error["message"])
+
+    mover.send(type="rematch")
+    assert _error(mover)["code"] == "not_over"
+    _assert_unchanged(client, mover, table_id, seq, view)
+
+    mover.send(type="act", action=legal[0], seq=seq)  # and the right one still works
+    update = mover.until(lambda f: f["type"] == "update")
+    assert update["seq"] == seq + 1 and update["action"] == legal[0]
+
+
+def test_spectators_and_strangers_cannot_act(client: TestClient,
+                                             table: tuple[str, dict[int, WsPlayer]]) -> None:
+    table_id, players = table
+    seat = players[0].state["to_act"]
+    legal = players[seat].state["legal_actions"]
+    snap = _snapshot(players[seat])
+    seq, view = snap["seq"], snap["view"]
+
+    fresh = WsPlayer(client, table_id, hello=False)
+    fresh.send(type="act", action=legal[0])
+    assert _error(fresh)["code"] == "hello_required"
+    fresh.token = "not-a-token"
+    assert fresh.hello()["code"] == "bad_token"
+    other = create_table(client, ["open", "open"])
+    fresh.token = join(client, other["id"], 0)  # a real token, of another table
+    assert fresh.hello()["code"] == "bad_token"
+    fresh.token = None
+    assert fresh.hello()["type"] == "snapshot"  # the connection is still usable
+    for message in ({"type": "act", "action": legal[0]}, {"type": "rematch"},
+                    {"type": "back"}, {"type": "chat", "text": "hi"}):
+        fresh.send(**message)
+        error = _error(fresh)
+        assert error["code"] == "not_seated"
+    _assert_unchanged(client, players[seat], table_id, seq, view)
+
+
+def test_acting_before_the_table_is_full(client: TestClient) -> None:
+    info = create_table(client, ["open", "open", "open"])
+    seat = WsPlayer(client, info["id"]).state["to_act"]
+    me = WsPlayer(client, info["id"], join(client, info["id"], seat))
+    me.send(type="act", action=me.state["legal_actions"][0])
+    error = _error(me)
+    assert error["code"] == "not_started" and "waiting for a player" in str(error["message"])
+
+
+def test_unknown_table_socket(client: TestClient) -> None:
+    with client.websocket_connect("/ws/no-such-table") as ws:
+        frame = ws.receive_json()
+        assert frame["type"] == "error" and frame["code"] == "unknown_table"
+
+
+@pytest.fixture
+def strict_client(tmp_path: Path) -> Iterator[TestClient]:
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'strict.sqlite3'}", static_dir=None,
+                        seed=7, rate=1.0, burst=5, flood_close=60)
+    with TestClient(create_app(settings)) as test_client:
+        try:
+            yield test_client
+        finally:
+            close_all()
+
+
+def test_rate_limit_and_flood(strict_client: TestClient) -> None:
+    client = strict_client
+    info = create_table(client, ["open", "open"])
+    me = WsPlayer(client, info["id"], join(client, info["id"], 0))  # hello used 1 token
+    start = time.monotonic()
+    for _ in range(30):
+        me.send(type="ping")
+    me.send(type="view")
+    elapsed = time.monotonic() - start
+    limited = me.until(lambda f: f["type"] == "error", errors_ok=True)
+    assert limited["code"] == "rate_limited" and "this one was dropped" in str(limited["message"])
+    time.sleep(1.2)  # one token comes back: the connection still works
+    me.send(type="ping", id="again")
+    me.until(lambda f: f["type"] == "pong" and f["seq"] == me.seq, errors_ok=True)
+    pongs = sum(1 for f in me.frames if f["type"] == "pong")
+    assert 4 <= pongs <= 5 + int(elapsed + 2.5)
+    for _ in range(200):  # flooding closes the connection (code 1008)
+        me.send(type="ping")
+    with pytest.raises(Exception) as info_close:
+        while True:
+            me.recv()
+    assert getattr(info_close.value, "code", 1008) == 1008

@@ -1,0 +1,170 @@
+"""The lobby's HTTP API: info, create (preset, rule overrides, variations, seats), list,
+join (unguessable tokens), records of finished games (JSON and text notation), and its
+answers to bad requests (a JSON error naming the problem, nothing created)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from server_support import WsPlayer, create_table, join, play_out
+from starlette.testclient import TestClient
+
+from chicago import Game
+from chicago.record import read_text
+from chicago.rules import PRESETS, VARIATIONS
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_info_lists_the_choices(client: TestClient) -> None:
+    info = client.get("/api/info").json()
+    assert info["presets"] == list(PRESETS)
+    assert set(info["variations"]) == set(VARIATIONS)
+    assert info["bot_levels"][0] == "random" and "basic" in info["bot_levels"]
+    assert info["rules"]["pagat"]["target"] == 52
+    assert client.get("/api/health").json()["ok"] is True
+
+
+def test_create_with_preset_overrides_and_variations(client: TestClient) -> None:
+    """R-EX-5 lock_at override, V-ONE-UP and V-NEG on the wikipedia preset."""
+    info = create_table(client, ["open", "bot:basic", "open"], preset="wikipedia",
+                        rules={"lock_at": 42}, variations=["v-one-up", "V-NEG"],
+                        name="  Fredag  kväll ", clock=30, stand_in="bot:random")
+    assert info["status"] == "waiting" and info["players"] == 3
+    assert info["rules"]["lock_at"] == 42 and info["rules"]["one_up"] is True
+    assert info["rules"]["negative_scores"] is True
+    assert info["variations"] == ["V-ONE-UP", "V-NEG"]
+    assert info["name"] == "Fredag kväll"
+    assert info["clock"] == 30 and info["stand_in"] == "random"
+    assert [s["kind"] for s in info["seats"]] == ["open", "bot", "open"]
+    assert info["seats"][1]["level"] == "basic"
+    assert len(info["id"]) >= 20
+    assert client.get(f"/api/tables/{info['id']}").json()["id"] == info["id"]
+
+
+def test_ids_and_tokens_are_unguessable(client: TestClient) -> None:
+    ids = {create_table(client, ["open", "open"])["id"] for _ in range(5)}
+    assert len(ids) == 5 and all(len(i) >= 20 for i in ids)
+    table = next(iter(ids))
+    tokens = {join(client, table, seat) for seat in (0, 1)}
+    assert len(tokens) == 2 and all(len(t) >= 32 for t in tokens)
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"preset": "nope"}, 400, "unknown preset 'nope'"),
+        ({"rules": {"lock_att": 3}}, 400, "lock_att"),
+        ({"rules": {"exchanges": 9}}, 400, "exchanges must be 1-5"),
+        ({"variations": ["V-NOPE"]}, 400, "unknown variation 'V-NOPE'"),
+        ({"seats": ["open"]}, 400, "seats"),
+        ({"seats": ["open"] * 7}, 400, "seats"),
+        ({"seats": ["open"] * 5}, 400, "V-LARGE"),
+        ({"seats": ["open", "bot:genius"]}, 400, "seat 1: 'bot:genius'"),
+        ({"seats": "open"}, 400, "seats"),
+        ({"clock": 0.1}, 400, "clock"),
+        ({"bot_delay": 60}, 400, "bot_delay"),
+        ({"stand_in": "genius"}, 400, "stand_in 'genius'"),
+        ({"colour": "red"}, 400, "colour"),
+        ({"name": "a\u0007b"}, 400, "control characters"),
+    ],
+)
+def test_bad_create_requests(client: TestClient, body: dict[str, object], status: int,
+                             words: str) -> None:
+    before = client.get("/api/tables").json()["tables"]
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == status
+    error = response.json()["error"]
+    assert words in error["message"], error
+    assert error["code"] in ("bad_request", "bad_rules")
+    assert client.get("/api/tables").json()["tables"] == before
+
+
+def test_not_json_and_too_large_bodies(client: TestClient) -> None:
+    response = client.post("/api/tables", content=b"{nope", headers={
+        "content-type": "application/json"})
+    assert response.status_code == 400 and response.json()["error"]["code"] == "bad_request"
+    response = client.post("/api/tables", content=b'{"name": "' + b"x" * 20000 + b'"}',
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 413 and response.json()["error"]["code"] == "too_large"
+
+
+def test_unknown_tables_and_games_are_404(client: TestClient) -> None:
+    for url in ("/api/tables/nope", "/api/tables/" + "x" * 40, "/api/games/nope/1",
+                "/api/games/nope/1/text"):
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert "error" in response.json()
+    assert client.post("/api/tables/nope/join", json={}).status_code == 404
+
+
+def test_list_open_tables_hides_private_and_full_ones(client: TestClient) -> None:
+    public = create_table(client, ["open", "open"], name="public")
+    private = create_table(client, ["open", "open"], name="private", private=True)
+    full = create_table(client, ["open", "bot:random"], name="full", bot_delay=5)
+    join(client, full["id"], 0)
+    listed = {t["id"] for t in client.get("/api/tables").json()["tables"]}
+    assert public["id"] in listed
+    assert private["id"] not in listed and full["id"] not in listed
+    assert client.get(f"/api/tables/{private['id']}").status_code == 200  # by link
+
+
+def test_join_seats(client: TestClient) -> None:
+    info = create_table(client, ["open", "bot:random", "open"], bot_delay=5)
+    table = info["id"]
+    response = client.post(f"/api/tables/{table}/join", json={"name": "Anna"})
+    body = response.json()
+    assert body["seat"] == 0 and body["table"]["seats"][0]["name"] == "Anna"
+    assert "token" not in str(body["table"])
+    for request, status, code in [
+        ({"seat": 0}, 409, "seat_taken"),
+        ({"seat": 1}, 409, "seat_taken"),
+        ({"seat": 3}, 400, "bad_request"),
+        ({"seat": -1}, 400, "bad_request"),
+        ({"seat": "two"}, 400, "bad_request"),
+        ({"name": "x" * 41}, 400, "bad_request"),
+    ]:
+        response = client.post(f"/api/tables/{table}/join", json=request)
+        assert (response.status_code, response.json()["error"]["code"]) == (status, code)
+    body = client.post(f"/api/tables/{table}/join", json={}).json()
+    assert body["seat"] == 2 and body["table"]["seats"][2]["name"] == "Player 3"
+    assert body["table"]["status"] == "playing"
+    response = client.post(f"/api/tables/{table}/join", json={})
+    assert response.status_code == 409 and "every seat" in response.json()["error"]["message"]
+
+
+def test_finished_games_and_their_records(client: TestClient) -> None:
+    info = create_table(client, ["open", "bot:basic", "bot:random"], name="record me")
+    token = join(client, info["id"], 0, "Anna")
+    # a record of a game in play would show its seed, so it is not served
+    assert client.get(f"/api/games/{info['id']}/1").status_code == 404
+    me = WsPlayer(client, info["id"], token)
+    play_out({0: me}, me, random.Random(5))
+    games = client.get("/api/games").json()["games"]
+    mine = [g for g in games if g["table"] == info["id"]]
+    assert len(mine) == 1
+    summary = mine[0]
+    assert summary["names"] == ["Anna", "basic", "random"] and summary["name"] == "record me"
+    body = client.get(f"/api/games/{info['id']}/1").json()
+    record = body["record"]
+    game = Game.replay(record)
+    assert game.is_over and game.scores == summary["scores"] and game.winners == summary["winners"]
+    final = me.state
+    assert final["scores"] == game.scores
+    updates = [f for f in me.frames if f["type"] == "update"]
+    assert len(updates) == len(record["actions"])
+    for (seat, text), frame in zip(record["actions"], updates, strict=True):
+        # others' discards are secret (R-EX-2): only their kind reaches seat 0
+        assert frame["seat"] == seat
+        assert frame["action"] == (text if seat == 0 or not text.startswith("discard ")
+                                   else None)
+        assert text.startswith(frame["kind"]) or (text, frame["kind"]) == ("keep", "discard")
+    text = client.get(f"/api/games/{info['id']}/1/text")
+    assert text.status_code == 200 and text.headers["content-type"].startswith("text/plain")
+    parsed = read_text(text.text)
+    assert not parsed.errors
+    assert parsed.tags["Names"] == "Anna, basic, random"
+    later = client.get("/api/games", params={"before": summary["finished"]}).json()["games"]
+    assert all(g["table"] != info["id"] for g in later)
+    assert client.get("/api/games", params={"before": "yesterday"}).status_code == 400
