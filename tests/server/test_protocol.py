@@ -5,6 +5,7 @@ V-QUADS-RESET, V-LOCK-6, V-LARGE)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -65,7 +66,7 @@ def test_good_client_messages() -> None:
     chat = parse_client(b'{"type": "chat", "text": "bra  spelat\\n"}')
     assert chat.text == "bra spelat"
     for kind in ("back", "rematch", "view", "ping"):
-        assert parse_client('{"type": "%s", "extra": 1}' % kind).type == kind
+        assert parse_client(json.dumps({"type": kind, "extra": 1})).type == kind
 
 
 RULE_SETS = [
