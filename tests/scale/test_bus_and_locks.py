@@ -1,0 +1,199 @@
+"""The Redis table bus and the PostgreSQL table-writer locks on their own (real servers).
+
+- RedisBus: an entry published by one worker reaches the other workers' handlers of that
+  table once and in order (never its own handlers twice, never another table's handlers).
+- AdvisoryLocks: one holder per table at a time across connections, other tables are free,
+  a holder's death (its session closed) frees the table at once, and waiting has a limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+import psycopg
+import pytest
+from sqlalchemy import insert
+
+from chicago.server.locking import (
+    AdvisoryLocks,
+    NoLocks,
+    TableBusy,
+    libpq_url,
+    lock_key,
+    make_locks,
+)
+from chicago.server.redis_bus import RedisBus, channel_prefix, decode_entry, encode_entry
+from chicago.server.storage import LogEntry, Store
+from chicago.server.storage.models import log as log_table
+from chicago.server.storage.models import tables as tables_table
+
+
+def entry(seq: int, text: str = "hi") -> LogEntry:
+    return LogEntry(seq, 1, "chat", 0, {"text": text}, 1700000000.0 + seq)
+
+
+def test_entries_round_trip_through_the_payload() -> None:
+    origin, back = decode_entry(encode_entry("w", entry(7, "é ✓")))
+    assert (origin, back) == ("w", entry(7, "é ✓"))
+
+
+def test_channel_prefix_separates_databases_not_passwords() -> None:
+    one = channel_prefix("postgresql+psycopg://a:x@db:5432/chicago")
+    assert one == channel_prefix("postgresql://b:y@db:5432/chicago")
+    assert one != channel_prefix("postgresql://a:x@db:5432/other")
+    assert "x@" not in one
+
+
+def test_bus_carries_entries_to_the_other_workers_once_in_order(redis_url: str) -> None:
+    prefix = "chicago-test:" + secrets.token_hex(4) + ":"  # apart from other tests
+
+    async def scenario() -> dict[str, list[Any]]:
+        first, second = RedisBus(redis_url, prefix), RedisBus(redis_url, prefix)
+        got: dict[str, list[Any]] = {"first": [], "second": [], "second_t2": []}
+        try:
+            sub1 = first.subscribe("t1", lambda t, e: got["first"].append((t, e.seq)))
+            sub2 = second.subscribe("t1", lambda t, e: got["second"].append((t, e.seq)))
+            second.subscribe("t2", lambda t, e: got["second_t2"].append((t, e.seq)))
+            await sub1.ready()
+            await sub2.ready()
+            for seq in range(1, 6):
+                await first.publish("t1", entry(seq))
+            await first.publish("t3", entry(1))  # nobody listens
+            for _ in range(200):
+                if len(got["second"]) == 5:
+                    break
+                await asyncio.sleep(0.01)
+            sub2.close()
+            await second.publish("t1", entry(6))  # reaches the first worker only
+            for _ in range(200):
+                if len(got["first"]) == 6:
+                    break
+                await asyncio.sleep(0.01)
+            got["received"] = [first.received, second.received]
+        finally:
+            await first.close()
+            await second.close()
+        return got
+
+    got = asyncio.run(scenario())
+    assert got["first"] == [("t1", seq) for seq in range(1, 7)]
+    assert got["second"] == [("t1", seq) for seq in range(1, 6)]
+    assert got["second_t2"] == []
+    assert got["received"] == [1, 5]
+
+
+def test_no_locks_and_make_locks() -> None:
+    async def hold() -> Any:
+        async with NoLocks().hold("t") as held:
+            return held.last_seq
+
+    assert asyncio.run(hold()) is None
+    assert isinstance(make_locks("sqlite:///x.db", shared=False), NoLocks)
+    assert isinstance(make_locks("postgresql://u@h/d", shared=True), AdvisoryLocks)
+    with pytest.raises(ValueError, match="PostgreSQL"):
+        make_locks("sqlite:///x.db", shared=True)
+    assert lock_key("a") != lock_key("b")
+
+
+def _store_with_log(pg_url: str, table_id: str, seqs: int) -> Store:
+    store = Store(pg_url)
+    store.migrate()
+    with store.engine.begin() as conn:
+        conn.execute(insert(tables_table).values(
+            id=table_id, name="", players=2, preset="pagat", rules="{}", variations="[]",
+            seats="[]", options="{}", private=False, secret="s", status="playing",
+            open_seats=0, game=1, created_at=0.0, updated_at=0.0))
+        for seq in range(1, seqs + 1):
+            conn.execute(insert(log_table).values(
+                table_id=table_id, seq=seq, game=1, kind="chat", seat=0, data="{}",
+                created_at=0.0))
+    return store
+
+
+def test_advisory_locks_one_holder_per_table(pg_url: str) -> None:
+    """A second holder of the same table waits for the first; another table does not; the
+    holder learns the table's last stored seq."""
+    store = _store_with_log(pg_url, "t1", 3)
+
+    async def scenario() -> list[str]:
+        first, second = AdvisoryLocks(pg_url), AdvisoryLocks(pg_url)
+        order: list[str] = []
+        try:
+            entered = asyncio.Event()
+            release = asyncio.Event()
+
+            async def holder() -> None:
+                async with first.hold("t1") as held:
+                    order.append(f"first holds t1 at seq {held.last_seq}")
+                    entered.set()
+                    await release.wait()
+                    order.append("first releases t1")
+
+            async def waiter() -> None:
+                await entered.wait()
+                async with second.hold("t1") as held:
+                    order.append(f"second holds t1 at seq {held.last_seq}")
+
+            task = asyncio.create_task(holder())
+            wait = asyncio.create_task(waiter())
+            await entered.wait()
+            async with second.hold("other") as held:  # another table is free
+                order.append(f"second holds other at seq {held.last_seq}")
+            await asyncio.sleep(0.3)  # the waiter is still waiting (it would be listed)
+            release.set()
+            await asyncio.gather(task, wait)
+        finally:
+            await first.close()
+            await second.close()
+        return order
+
+    try:
+        order = asyncio.run(scenario())
+    finally:
+        store.close()
+    assert order == [
+        "first holds t1 at seq 3",
+        "second holds other at seq 0",
+        "first releases t1",
+        "second holds t1 at seq 3",
+    ]
+
+
+def test_a_dead_holder_frees_the_table_and_waiting_has_a_limit(pg_url: str) -> None:
+    """While a holder lives, another worker gives up after its timeout (TableBusy, nothing
+    held); when the holder's session dies, the lock is free at once."""
+    store = _store_with_log(pg_url, "t1", 1)
+
+    async def scenario() -> list[str]:
+        holder = AdvisoryLocks(pg_url)
+        other = AdvisoryLocks(pg_url, timeout=0.2)
+        events: list[str] = []
+        try:
+            context = holder.hold("t1")
+            await context.__aenter__()
+            with pytest.raises(TableBusy):
+                async with other.hold("t1"):
+                    events.append("other got it while held")
+            events.append("busy")
+            # the holder's worker dies: PostgreSQL ends its session (as when its process is
+            # killed); this also ends the other's idle session, which it must survive
+            admin = await psycopg.AsyncConnection.connect(libpq_url(pg_url), autocommit=True)
+            async with admin:
+                await admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                    "application_name = 'chicago table locks' AND datname = current_database()")
+            async with other.hold("t1") as held:
+                events.append(f"other holds t1 at seq {held.last_seq}")
+            await context.__aexit__(None, None, None)  # the dead holder's unlock just fails
+        finally:
+            await holder.close()
+            await other.close()
+        return events
+
+    try:
+        events = asyncio.run(scenario())
+    finally:
+        store.close()
+    assert events == ["busy", "other holds t1 at seq 1"]
