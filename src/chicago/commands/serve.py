@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     config = uvicorn.Config(
         create_app(settings), log_level=args.log_level, ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
         ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_graceful_shutdown=5,
     )
     server = uvicorn.Server(config)

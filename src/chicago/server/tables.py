@@ -286,9 +286,17 @@ class LiveTable:
             if state:
                 if public is None:
                     public = protocol.public_state(game)
-                frame["state"] = protocol.seat_state(game, audience, public)
                 frame["clock"] = self.clock_info(loop_time)
-            out = [protocol.dumps(frame)]
+                del frame["state"]
+                head = protocol.dumps(frame)
+                # the public part of the state is encoded once per action and shared
+                public_json = public.get("__json__")
+                if public_json is None:
+                    public_json = public["__json__"] = protocol.dumps(public)
+                private = protocol.dumps(protocol.seat_state(game, audience, {}))
+                out = [f'{head[:-1]},"state":{public_json[:-1]},{private[1:]}}}']
+            else:
+                out = [protocol.dumps(frame)]
             end_event = next((e for e in events if e["type"] == "game_end"), None)
             if end_event is not None:
                 out.append(protocol.dumps({
