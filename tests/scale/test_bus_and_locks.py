@@ -14,6 +14,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from scale_fixtures import pg_url_fixture, redis_url_fixture  # noqa: F401 (fixtures)
 from sqlalchemy import insert
 
 from chicago.server.locking import (

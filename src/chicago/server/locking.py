@@ -5,10 +5,10 @@ Every change of a table is decided and stored while its writer holds the table's
 in-process ``asyncio.Lock`` of each table is enough and :class:`NoLocks` does nothing. With
 several workers on one PostgreSQL database (``chicago serve --redis …``),
 :class:`AdvisoryLocks` takes a PostgreSQL *session advisory lock* whose key is derived from
-the table id, on a connection kept for locks only:
+the table id, on one of a few connections kept for locks only:
 
-- a second worker asking for the same table waits in PostgreSQL until the first releases it
-  (or gives up after ``timeout`` seconds with :class:`TableBusy`);
+- a second worker asking for the same table tries again until the first releases it (or
+  gives up after ``timeout`` seconds with :class:`TableBusy`);
 - a worker that dies (even by SIGKILL) loses its database session, and PostgreSQL releases
   its locks at once, so another worker can take the table over;
 - while holding the lock, the worker learns the table's last stored sequence number
@@ -113,92 +113,122 @@ _Conn = psycopg.AsyncConnection[Any]
 
 
 class AdvisoryLocks:
-    """PostgreSQL session advisory locks, one per table, on a small pool of connections.
+    """PostgreSQL session advisory locks, one per table, on a few shared connections.
 
-    ``size`` connections at most (each held lock uses one while it is held); ``timeout``
-    seconds a worker waits for a lock before :class:`TableBusy`.
+    A lock is taken with ``pg_try_advisory_lock`` on one of ``sessions`` connections (which
+    many held locks share: each statement is short and never waits inside PostgreSQL) and
+    released on the same connection. When another worker holds it, the worker retries with
+    growing pauses (2 ms to 50 ms) for at most ``timeout`` seconds, then :class:`TableBusy`.
+    Two workers want the same table at the same moment only for conflicting actions or a bot
+    taken over, so the pauses are rare; in exchange a worker needs only ``sessions``
+    database connections for any number of tables.
     """
 
     shared = True
 
-    def __init__(self, url: str, *, size: int = 16, timeout: float = 10.0) -> None:
+    def __init__(self, url: str, *, sessions: int = 4, timeout: float = 10.0) -> None:
         self.url = libpq_url(url)
         self.timeout = timeout
-        self._idle: list[_Conn] = []
-        self._slots = asyncio.Semaphore(size)
+        self._sessions: list[_Conn | None] = [None] * max(1, sessions)
+        self._opening: list[asyncio.Lock] = [asyncio.Lock() for _ in self._sessions]
+        self._turn = 0
+        self._local: dict[int, asyncio.Lock] = {}  # one holder per key inside this process
+        self._users: dict[int, int] = {}
 
-    async def _connect(self) -> _Conn:
-        conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-        await conn.execute(f"SET lock_timeout = {max(1, int(self.timeout * 1000))}")
-        await conn.execute("SET application_name = 'chicago table locks'")
-        return conn
+    async def _session(self, index: int) -> _Conn:
+        conn = self._sessions[index]
+        if conn is not None and not conn.closed:
+            return conn
+        async with self._opening[index]:
+            conn = self._sessions[index]
+            if conn is None or conn.closed:
+                conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                await conn.execute("SET application_name = 'chicago table locks'")
+                self._sessions[index] = conn
+            return conn
 
-    async def _lock(self, conn: _Conn, key: int, table_id: str) -> None:
-        try:
-            await conn.execute("SELECT pg_advisory_lock(%s)", (key,))
-        except psycopg.errors.LockNotAvailable:
-            # lock_timeout ended the wait; the session is fine and holds nothing new
-            self._idle.append(conn)
-            raise TableBusy(f"table {table_id}: another worker kept it over "
-                            f"{self.timeout:g} s") from None
-        except BaseException:
-            await _close(conn)
-            raise
+    async def _drop_session(self, index: int, conn: _Conn) -> None:
+        if self._sessions[index] is conn:
+            self._sessions[index] = None
+        await _close(conn)
 
-    async def _acquire(self, key: int, table_id: str) -> _Conn:
-        """A connection that holds the table's lock."""
-        if self._idle:
-            conn = self._idle.pop()
+    async def _try(self, key: int, table_id: str) -> tuple[int, _Conn]:
+        """Take the lock: (session index, connection) that holds it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        pause = 0.002
+        failures = 0
+        while True:
+            index = self._turn % len(self._sessions)
+            self._turn += 1
+            conn = None
             try:
-                await self._lock(conn, key, table_id)
-                return conn
-            except psycopg.OperationalError as exc:
-                if isinstance(exc, psycopg.errors.LockNotAvailable):
-                    raise
-                # an idle connection the server closed meanwhile: one try on a fresh one
-        conn = await self._connect()
-        await self._lock(conn, key, table_id)
-        return conn
+                conn = await self._session(index)
+                cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (key,))
+                row = await cursor.fetchone()
+            except asyncio.CancelledError:
+                if conn is not None:  # it may have been granted: never leave it behind
+                    with contextlib.suppress(Exception):
+                        await asyncio.shield(
+                            conn.execute("SELECT pg_advisory_unlock(%s)", (key,)))
+                raise
+            except psycopg.OperationalError as exc:  # a session the server closed: a new one
+                failures += 1
+                if failures > len(self._sessions):
+                    raise TableBusy(f"table {table_id}: no lock session ({exc})") from exc
+                current = self._sessions[index]
+                if current is not None:
+                    await self._drop_session(index, current)
+                continue
+            if row is not None and row[0]:
+                return index, conn
+            if loop.time() + pause > deadline:
+                raise TableBusy(f"table {table_id}: another worker kept it over "
+                                f"{self.timeout:g} s")
+            await asyncio.sleep(pause)
+            pause = min(0.05, pause * 2)
 
     @contextlib.asynccontextmanager
     async def hold(self, table_id: str) -> AsyncIterator[Held]:
         """Hold the table's advisory lock; yields the table's last stored seq."""
         key = lock_key(table_id)
-        async with self._slots:
-            conn = await self._acquire(key, table_id)
-            try:
-                cursor = await conn.execute(
-                    "SELECT coalesce(max(seq), 0) FROM log WHERE table_id = %s", (table_id,)
-                )
-                row = await cursor.fetchone()
-            except BaseException:
-                await _close(conn)  # closing the session releases its locks
-                raise
-            broken = False
-            try:
-                yield Held(int(row[0]) if row is not None else 0)
-            except asyncio.CancelledError:
-                broken = True
-                raise
-            finally:
-                if broken:
-                    await _close(conn)
-                else:
-                    await self._release(conn, key, table_id)
-
-    async def _release(self, conn: _Conn, key: int, table_id: str) -> None:
+        local = self._local.get(key)
+        if local is None:
+            local = self._local[key] = asyncio.Lock()
+        self._users[key] = self._users.get(key, 0) + 1
         try:
-            await conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+            async with local:
+                index, conn = await self._try(key, table_id)
+                try:
+                    cursor = await conn.execute(
+                        "SELECT coalesce(max(seq), 0) FROM log WHERE table_id = %s",
+                        (table_id,))
+                    row = await cursor.fetchone()
+                    yield Held(int(row[0]) if row is not None else 0)
+                finally:
+                    await self._release(index, conn, key, table_id)
+        finally:
+            self._users[key] -= 1
+            if not self._users[key]:
+                del self._users[key]
+                del self._local[key]
+
+    async def _release(self, index: int, conn: _Conn, key: int, table_id: str) -> None:
+        try:
+            await asyncio.shield(conn.execute("SELECT pg_advisory_unlock(%s)", (key,)))
         except Exception as exc:
-            log.warning("table %s: unlock failed (%s); closing its connection", table_id, exc)
-            await _close(conn)
-        else:
-            self._idle.append(conn)
+            # the lock cannot stay behind: ending the session releases every lock it holds
+            # (the other holders on it lose theirs; the log's primary key still protects
+            # their writes)
+            log.warning("table %s: unlock failed (%s); closing its lock session",
+                        table_id, exc)
+            await self._drop_session(index, conn)
 
     async def close(self) -> None:
-        """Close the idle connections (a held lock's connection closes when released)."""
-        while self._idle:
-            await _close(self._idle.pop())
+        """Close the lock sessions (which releases whatever they still hold)."""
+        for index, conn in enumerate(self._sessions):
+            if conn is not None:
+                await self._drop_session(index, conn)
 
 
 async def _close(conn: _Conn) -> None:

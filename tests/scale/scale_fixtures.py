@@ -1,0 +1,68 @@
+"""Fixtures of the several-worker tests: Redis and a fresh PostgreSQL database per test.
+
+(Imported by the test modules rather than kept in a conftest.py: tests/server imports its
+own ``conftest`` by that name, which a second conftest module would shadow.)
+
+Both come from the environment (``.ci/run`` starts the servers and exports the URLs; locally:
+``export CHICAGO_TEST_PG_URL="$(bash .ci/start-postgres)"`` and
+``export CHICAGO_TEST_REDIS_URL="$(bash .ci/start-redis)"``). Without them the tests skip
+saying so; under CI (``CI`` set) a missing URL fails them.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
+
+from chicago.server.storage import normalize_url
+
+PG_ENV = "CHICAGO_TEST_PG_URL"
+REDIS_ENV = "CHICAGO_TEST_REDIS_URL"
+
+
+def _env(name: str, script: str) -> str:
+    url = os.environ.get(name)
+    if not url:
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} is not set: .ci/run must start the server and export it")
+        pytest.skip(f"several-worker tests need {name} (run: export {name}="
+                    f'"$(bash .ci/{script})")')
+    return url
+
+
+@pytest.fixture(name="redis_url")
+def redis_url_fixture() -> str:
+    """The Redis server's URL."""
+    pytest.importorskip("redis", reason="needs the cluster extra (the redis package)")
+    return _env(REDIS_ENV, "start-redis")
+
+
+@pytest.fixture(name="pg_url")
+def pg_url_fixture() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test (dropped afterwards)."""
+    base = normalize_url(_env(PG_ENV, "start-postgres"))
+    name = "chicago_s_" + secrets.token_hex(6)
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    for attempt in range(20):  # CREATE DATABASE fails while another one copies template1
+        try:
+            with admin.connect() as conn:
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+            break
+        except OperationalError:
+            if attempt == 19:
+                raise
+            time.sleep(0.1 * (attempt + 1))
+    url = make_url(base).set(database=name).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
