@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import server_support
+from server_support import close_all
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -22,11 +22,6 @@ from chicago.server.storage import normalize_url
 
 PG_ENV = "CHICAGO_TEST_PG_URL"
 
-
-def close_all() -> None:
-    """Close every websocket a test left open (else the test client waits for them)."""
-    while server_support.OPEN:
-        server_support.OPEN.pop().close()
 
 
 @pytest.fixture

@@ -20,6 +20,12 @@ OPEN: list[WsPlayer] = []
 """Every connection a test opened (the client fixture closes them before the app stops)."""
 
 
+def close_all() -> None:
+    """Close every websocket a test left open (else the test client waits for them)."""
+    while OPEN:
+        OPEN.pop().close()
+
+
 def create_table(client: TestClient, seats: list[str], **options: Any) -> dict[str, Any]:
     """Create a table (bots act at once unless bot_delay is given); its info."""
     body: dict[str, Any] = {"seats": seats, "bot_delay": 0, "rules": dict(QUICK_RULES)}

@@ -10,8 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import close_all
-from server_support import WsPlayer, create_table, join
+from server_support import WsPlayer, close_all, create_table, join
 from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app

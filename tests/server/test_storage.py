@@ -8,8 +8,7 @@ import random
 import time
 
 import pytest
-from conftest import close_all
-from server_support import WsPlayer, create_table, join, play_out
+from server_support import WsPlayer, close_all, create_table, join, play_out
 from sqlalchemy import inspect
 from starlette.testclient import TestClient
 
