@@ -4,10 +4,13 @@ Examples:
   chicago serve                          (http://127.0.0.1:8000/, data in ./data/)
   chicago serve --host 0.0.0.0 --port 8080
   chicago serve --db postgresql://chicago:secret@localhost/chicago
+  chicago serve --db postgresql://chicago:secret@db/chicago --redis redis://cache:6379/0
 
 Data: SQLite in $CHICAGO_DATA/chicago.sqlite3 when CHICAGO_DATA is set, else
 ./data/chicago.sqlite3; --db URL picks another database (PostgreSQL: postgresql://…).
 The schema is created or upgraded at every start. docs/PROTOCOL.md describes the API.
+With --redis, any number of such workers (on one or many machines, behind any load
+balancer) serve the same tables of one PostgreSQL database (docs/SCALING.md).
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="URL", default=None,
                         help="database URL (default: SQLite in $CHICAGO_DATA or ./data); "
                         "e.g. postgresql://user:password@host/dbname")
+    parser.add_argument("--redis", metavar="URL", default=None,
+                        help="Redis URL (redis://host:6379/0): serve the tables together with "
+                        "every other worker on the same PostgreSQL database and Redis")
     parser.add_argument("--log-level", default="warning",
                         choices=["critical", "error", "warning", "info", "debug"],
                         help="server log level (default warning)")
@@ -43,7 +49,23 @@ def run(args: argparse.Namespace) -> int:
     from chicago.server.storage import normalize_url
 
     db_url = normalize_url(args.db) if args.db else default_db_url()
-    settings = Settings(db_url=db_url, resume_tables=not args.no_resume)
+    if args.redis is not None:
+        if not db_url.startswith("postgresql"):
+            print("chicago serve: --redis (several workers) needs a PostgreSQL database "
+                  "(--db postgresql://…); SQLite serves one process", file=sys.stderr)
+            return 2
+        if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+            print(f"chicago serve: --redis needs a redis:// URL, not {args.redis!r}",
+                  file=sys.stderr)
+            return 2
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            print("chicago serve: --redis needs the redis package: "
+                  "pip install 'chicago[cluster]'", file=sys.stderr)
+            return 2
+    settings = Settings(db_url=db_url, resume_tables=not args.no_resume,
+                        redis_url=args.redis)
     try:
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
@@ -60,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_graceful_shutdown=5,
     )
     server = uvicorn.Server(config)
-    print(f"chicago serve: http://{shown}:{port}/  (database: {_safe(db_url)})", flush=True)
+    workers = f", redis: {_safe(args.redis)}" if args.redis else ""
+    print(f"chicago serve: http://{shown}:{port}/  (database: {_safe(db_url)}{workers})",
+          flush=True)
     server.run(sockets=[sock])
     return 0
 

@@ -3,7 +3,9 @@
 Routes: the lobby's JSON API under ``/api`` (:mod:`chicago.server.lobby`), the websocket
 ``/ws/{table}`` (:mod:`chicago.server.ws`), the API's OpenAPI page at ``/api/docs``, and the
 browser app's static files at ``/`` when ``src/chicago/web/static/`` exists. At start-up the
-database is migrated to the newest schema and the tables in play are resumed.
+database is migrated to the newest schema and the tables in play are resumed. With
+``Settings.redis_url`` the process is one of several workers (Redis bus, PostgreSQL table
+locks; docs/SCALING.md).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import chicago
 from chicago.server import lobby, ws
 from chicago.server.bus import TableBus
+from chicago.server.locking import make_locks
+from chicago.server.redis_bus import RedisBus, channel_prefix
 from chicago.server.settings import Settings
 from chicago.server.storage import Store
 from chicago.server.tables import TableManager
@@ -89,7 +93,12 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.db_url)
         await asyncio.to_thread(store.migrate)
-        manager = TableManager(store, settings, bus)
+        shared = settings.redis_url is not None
+        table_bus = bus
+        if table_bus is None and settings.redis_url is not None:
+            table_bus = RedisBus(settings.redis_url, channel_prefix(settings.db_url))
+        manager = TableManager(store, settings, table_bus,
+                               make_locks(settings.db_url, shared=shared))
         app.state.store = store
         app.state.manager = manager
         await manager.start()

@@ -3,8 +3,8 @@
 A change is stored first (it gets its table sequence number), then published on the bus;
 each subscriber (a server process with clients watching that table) applies it to its own
 copy of the table and sends the frames to its clients. :class:`InProcessBus` serves one
-process; a Redis pub/sub bus with the same interface lets several workers share tables
-(one channel per table, the payload being the stored log entry).
+process; :class:`chicago.server.redis_bus.RedisBus` (Redis pub/sub, one channel per table,
+the payload being the stored log entry) lets several workers share tables.
 """
 
 from __future__ import annotations
@@ -25,6 +25,11 @@ class Subscription(Protocol):
 
     def close(self) -> None:
         """Stop receiving this table's entries."""
+        ...
+
+    async def ready(self) -> None:
+        """Wait until every entry published from now on will reach the handler (a network
+        bus subscribes in the background)."""
         ...
 
 
@@ -56,6 +61,9 @@ class _InProcessSubscription:
             handlers.remove(self._handler)
             if not handlers:
                 del self._bus._handlers[self._table_id]
+
+    async def ready(self) -> None:
+        return
 
 
 class InProcessBus:

@@ -24,7 +24,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -34,6 +34,7 @@ from chicago.engine.game import Game, IllegalAction
 from chicago.rules import Rules
 from chicago.server import protocol
 from chicago.server.bus import InProcessBus, Subscription, TableBus
+from chicago.server.locking import NoLocks, TableBusy, TableLocks
 from chicago.server.settings import Settings
 from chicago.server.storage import Change, GameRow, LogEntry, Store, TableRow
 
@@ -137,6 +138,7 @@ class LiveTable:
         self.game_number = 0
         self.game_start_seq = 0
         self.seq = 0
+        self.sent = 0  # the highest seq whose frames this process has sent its connections
         self.entries: list[LogEntry] = []  # the current game's entries, from its "game" entry
         self.spans: dict[int, tuple[int, int]] = {}  # act seq -> its events in game.events
         self.conns: set[Client] = set()
@@ -367,10 +369,14 @@ def build_table(row: TableRow, entries: list[LogEntry]) -> LiveTable:
 class TableManager:
     """Every live table of this server process, and the only writer of their logs."""
 
-    def __init__(self, store: Store, settings: Settings, bus: TableBus | None = None) -> None:
+    def __init__(self, store: Store, settings: Settings, bus: TableBus | None = None,
+                 locks: TableLocks | None = None) -> None:
         self.store = store
         self.settings = settings
         self.bus: TableBus = bus if bus is not None else InProcessBus()
+        self.locks: TableLocks = locks if locks is not None else NoLocks()
+        """The table-writer locks: shared ones when other workers write the same tables
+        (docs/SCALING.md); then every change is decided on the stored state."""
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self._queue: asyncio.Queue[tuple[Change, asyncio.Future[None]]] = asyncio.Queue()
@@ -430,6 +436,7 @@ class TableManager:
                 with contextlib.suppress(asyncio.CancelledError):
                     await service
         await self.bus.close()
+        await self.locks.close()
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.create_task(coro)
@@ -488,6 +495,51 @@ class TableManager:
         for entry in change.entries:
             await self.bus.publish(table.id, entry)
 
+    @contextlib.asynccontextmanager
+    async def _writing(self, table: LiveTable) -> AsyncIterator[None]:
+        """Hold the table for a change: its in-process lock and, with several workers, its
+        shared writer lock, having first applied what other workers stored meanwhile."""
+        async with table.lock:
+            try:
+                async with self.locks.hold(table.id) as held:
+                    if held.last_seq is not None and held.last_seq > table.seq:
+                        await self._follow(table, wait=False)
+                        if table.seq != held.last_seq or self.tables.get(table.id) is not table:
+                            raise TableError("internal", "the table could not be brought up "
+                                             "to date; reconnect to resync", 503)
+                    yield
+            except TableBusy as exc:
+                raise TableError("internal", f"{exc}; try again", 503) from None
+
+    async def _follow(self, table: LiveTable, *, wait: bool = True) -> None:
+        """Apply and send the entries other workers stored after ``table.seq`` (read from the
+        store). ``wait``: first wait until the bus delivers this table's news, so that
+        nothing published after the read can be missed."""
+        if not self.locks.shared or self.tables.get(table.id) is not table:
+            return
+        if wait and table.subscription is not None:
+            await table.subscription.ready()
+        entries = await asyncio.to_thread(self.store.entries_after, table.id, table.seq)
+        for entry in entries:
+            if not self._receive(table, entry):
+                break
+
+    def _receive(self, table: LiveTable, entry: LogEntry) -> bool:
+        """One entry for this process's copy of the table: apply it if it is the next one
+        (stored by another worker), send its frames unless sent. False on a gap."""
+        if entry.seq > table.seq + 1:
+            return False
+        if entry.seq == table.seq + 1:
+            try:
+                table.apply(entry)
+            except Exception as exc:  # this copy cannot follow: rebuild from the log on use
+                log.error("table %s: cannot apply seq %d: %s", table.id, entry.seq, exc)
+                self._drop(table, 1011, "resync")
+                return False
+            self._schedule(table, self.settings.takeover)
+        self._send(table, entry)
+        return True
+
     def _entry(self, table: LiveTable, kind: str, seat: int | None, data: dict[str, Any],
                offset: int = 1) -> LogEntry:
         return LogEntry(table.seq + offset, table.game_number, kind, seat, data, _now())
@@ -510,7 +562,9 @@ class TableManager:
             result = None
             if loaded is not None:
                 result = await asyncio.to_thread(build_table, loaded.table, loaded.entries)
-                self._install(result)
+                self._install(result, writer=False)
+                if self.locks.shared:  # what was stored between the read and the subscription
+                    self._spawn(self._follow(result))
             future.set_result(result)
             return result
         except BaseException as exc:
@@ -520,10 +574,12 @@ class TableManager:
         finally:
             del self._loading[table_id]
 
-    def _install(self, table: LiveTable) -> None:
+    def _install(self, table: LiveTable, writer: bool = True) -> None:
         self.tables[table.id] = table
+        table.sent = table.seq
         table.subscription = self.bus.subscribe(table.id, self._on_entry)
-        self._schedule(table)
+        self._schedule(table, self.settings.takeover if self.locks.shared and not writer
+                       else 0.0)
 
     def _drop(self, table: LiveTable, code: int, reason: str) -> None:
         if self.tables.get(table.id) is table:
@@ -547,15 +603,21 @@ class TableManager:
                     self._drop(table, 1000, "")
 
     def _on_entry(self, table_id: str, entry: LogEntry) -> None:
-        """Bus handler: send the frames of a stored entry to this process's connections."""
+        """Bus handler: a stored entry (this process's, or another worker's to follow)."""
         table = self.tables.get(table_id)
         if table is None:
             return
-        if entry.seq > table.seq:  # written by another process: follow (or rebuild on a gap)
-            if entry.seq != table.seq + 1:
+        if not self._receive(table, entry) and self.tables.get(table_id) is table:
+            if self.locks.shared:  # news went missing: read it from the store
+                self._spawn(self._follow(table, wait=False))
+            else:
                 self._drop(table, 1012, "resync")
-                return
-            table.apply(entry)
+
+    def _send(self, table: LiveTable, entry: LogEntry) -> None:
+        """Send the frames of an applied entry to this process's connections, once."""
+        if entry.seq <= table.sent:
+            return
+        table.sent = entry.seq
         if not table.conns:
             return
         loop_time = asyncio.get_running_loop().time()
@@ -572,8 +634,12 @@ class TableManager:
                 conn.send(text)
 
     # ------------------------------------------------------------------ bots and clocks
-    def _schedule(self, table: LiveTable) -> None:
-        """After every change: start the bot whose turn it is, or the turn clock."""
+    def _schedule(self, table: LiveTable, grace: float = 0.0) -> None:
+        """After every change: start the bot whose turn it is, or the turn clock.
+
+        ``grace``: extra seconds before the bot moves or the clock runs out, for a worker
+        that did not store the last change (the one that did normally acts first; this one
+        takes over if it died)."""
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
@@ -589,12 +655,14 @@ class TableManager:
         if info.kind == "bot" or info.away:
             by = "bot" if info.kind == "bot" else "stand-in"
             table.timer = loop.call_later(
-                table.bot_delay, self._spawn_later, lambda: self._bot_move(table, seq, seat, by)
+                table.bot_delay + grace, self._spawn_later,
+                lambda: self._bot_move(table, seq, seat, by),
             )
         elif table.clock:
             table.deadline = (seat, loop.time() + table.clock)
             table.timer = loop.call_later(
-                table.clock, self._spawn_later, lambda: self._clock_expired(table, seq, seat)
+                table.clock + grace, self._spawn_later,
+                lambda: self._clock_expired(table, seq, seat),
             )
 
     def _spawn_later(self, make: Callable[[], Coroutine[Any, Any, Any]]) -> None:
@@ -607,7 +675,7 @@ class TableManager:
         return bot
 
     async def _bot_move(self, table: LiveTable, seq: int, seat: int, by: str) -> None:
-        async with table.lock:
+        async with self._writing(table):
             if table.seq != seq or self.tables.get(table.id) is not table:
                 return
             table.timer = None
@@ -631,7 +699,7 @@ class TableManager:
                 log.error("table %s: bot %s at seat %d: %s", table.id, level, seat, exc)
 
     async def _clock_expired(self, table: LiveTable, seq: int, seat: int) -> None:
-        async with table.lock:
+        async with self._writing(table):
             if table.seq != seq or self.tables.get(table.id) is not table:
                 return
             table.timer = None
@@ -686,7 +754,7 @@ class TableManager:
     async def join(self, table_id: str, seat: int | None, name: str | None) -> tuple[str, int]:
         """Take an open seat: returns (seat token, seat)."""
         table = await self.require(table_id)
-        async with table.lock:
+        async with self._writing(table):
             if seat is None:
                 seat = next((i for i, s in enumerate(table.seats) if s.kind == "open"), None)
                 if seat is None:
@@ -712,13 +780,16 @@ class TableManager:
         """The table and seat of a token, or TableError 401."""
         table = await self.require(table_id)
         seat = table.seat_of(token) if token else None
+        if seat is None and token and self.locks.shared:  # joined on another worker?
+            await self._follow(table)
+            seat = table.seat_of(token)
         if seat is None:
             raise TableError("bad_token", "not a seat token of this table", 401)
         return table, seat
 
     async def rematch(self, table: LiveTable, seat: int) -> None:
         """Start the next game at a finished table: same seats, a fresh seed."""
-        async with table.lock:
+        async with self._writing(table):
             if not table.current.is_over:
                 raise TableError("not_over", "the game is not over yet", 409)
             now = _now()
@@ -739,7 +810,7 @@ class TableManager:
     async def act(self, table: LiveTable, seat: int, text: str,
                   expected_seq: int | None = None) -> None:
         """A player's action (``text`` in the notation); TableError names why it is refused."""
-        async with table.lock:
+        async with self._writing(table):
             if expected_seq is not None and expected_seq != table.seq:
                 raise TableError(
                     "stale", f"you saw seq {expected_seq} but the table is at {table.seq}; "
@@ -785,14 +856,14 @@ class TableManager:
 
     async def back(self, table: LiveTable, seat: int) -> None:
         """The player of ``seat`` takes the seat back from the stand-in bot."""
-        async with table.lock:
+        async with self._writing(table):
             if table.seats[seat].away:
                 entry = self._entry(table, "back", seat, {})
                 await self._store_and_publish(table, Change(table.id, [entry]))
 
     async def chat(self, table: LiveTable, seat: int, text: str) -> None:
         """A chat line from a seated player."""
-        async with table.lock:
+        async with self._writing(table):
             entry = self._entry(table, "chat", seat, {"text": text})
             await self._store_and_publish(table, Change(table.id, [entry]))
 
@@ -800,6 +871,7 @@ class TableManager:
     async def hello(self, table: LiveTable, client: Client, token: str | None,
                     last_seq: int | None) -> None:
         """(Re)identify a connection and bring it up to date: replay or snapshot."""
+        await self._follow(table)  # with several workers: what the others stored
         seat = None
         if token is not None:
             seat = table.seat_of(token)
@@ -809,6 +881,9 @@ class TableManager:
                 await self.back(table, seat)
         before = table.connected()
         table.conns.discard(client)
+        for entry in table.entries:  # stored but not yet sent: the others first, in order
+            if entry.seq > table.sent:
+                self._send(table, entry)
         client.seat = seat
         loop_time = asyncio.get_running_loop().time()
         frames = table.replay(seat, last_seq, loop_time) if last_seq is not None else None
