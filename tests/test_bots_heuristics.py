@@ -4,6 +4,8 @@ trick (R-TRICK-4), top-sequence Chicagos (R-CHI-1, R-CHI-4), best five of six (V
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from chicago import Game, Rules
@@ -109,7 +111,7 @@ def test_estimates_are_distributions():
         assert sum(opponent_distribution(k, opp)) == pytest.approx(1.0, abs=0.01)
     chances = win_chances(k)
     assert chances[0] == 0.0
-    assert all(a <= b + 1e-12 for a, b in zip(chances[1:], chances[2:], strict=False))
+    assert all(a <= b + 1e-12 for a, b in itertools.pairwise(chances[1:]))
     del game
 
 

@@ -4,7 +4,6 @@ identical results for any --jobs, the JSON report, and a short match per bot lev
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -183,4 +182,3 @@ def test_play_game_is_deterministic():
     a = play_game(bots, rules, seed=8, set_index=1, rotation=2)
     b = play_game(bots, rules, seed=8, set_index=1, rotation=2)
     assert a.to_dict() == b.to_dict()
-    random.Random(0)
