@@ -123,6 +123,7 @@ class Player:
         self.stream: list[tuple[int, str, Any]] = []  # (seq, type, what) of stream frames
         self.errors: list[dict[str, Any]] = []
         self.connections = 0
+        self.connected: list[bool] = []  # per seat, as the last presence or table info said
         self.rng = random.Random(seed)
 
     async def connect(self, worker: Worker) -> dict[str, Any]:
@@ -180,6 +181,10 @@ class Player:
                     f"seat {self.you}: {kind} seq {frame['seq']} after {last}"
             what = (frame.get("seat"), frame.get("kind") or frame.get("change"))
             self.stream.append((frame["seq"], kind, what))
+        if kind == "presence":
+            self.connected = list(frame["connected"])
+        elif kind in ("snapshot", "resumed"):
+            self.connected = [seat["connected"] for seat in frame["table"]["seats"]]
         if kind == "snapshot":
             self.view = copy.deepcopy(frame["view"])
             self.you = frame["you"]
@@ -195,6 +200,11 @@ class Player:
         elif kind == "resumed":
             self.you = frame["you"]
         self.seq = max(self.seq, frame["seq"])
+
+    async def until_connected(self, seat: int) -> None:
+        """Read until this connection has been told that ``seat`` is connected."""
+        while not (len(self.connected) > seat and self.connected[seat]):
+            await self.recv()
 
     @property
     def my_turn(self) -> bool:

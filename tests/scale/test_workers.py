@@ -88,8 +88,9 @@ def check_record(worker: Worker, table_id: str, entries: list[LogEntry]) -> Game
 def test_two_players_on_two_workers_play_a_whole_game(
     workers: tuple[Worker, Worker], pg_url: str
 ) -> None:
-    """Seat 0 plays through worker A, seat 1 through worker B: both see every change, in
-    the same numbered order, and the stored log is exactly that order."""
+    """Seat 0 plays through worker A, seat 1 through worker B: each sees the other as
+    connected, both see every change, in the same numbered order, and the stored log is
+    exactly that order."""
     a, b = workers
     table = create_table(a, ["open", "open"])["id"]
     zero = Player(table, join(a, table, 0), seed=1)
@@ -98,6 +99,8 @@ def test_two_players_on_two_workers_play_a_whole_game(
     async def scenario() -> None:
         await zero.connect(a)
         await one.connect(b)
+        # each is told the other is connected, though at another worker (presence over Redis)
+        await asyncio.gather(zero.until_connected(1), one.until_connected(0))
         await asyncio.gather(play(zero), play(one))
 
     asyncio.run(scenario())

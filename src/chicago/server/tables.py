@@ -52,6 +52,12 @@ log = logging.getLogger("chicago.server")
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 
+PRESENCE_EVERY = 10.0
+"""With several workers: seconds between a worker's presence messages for the tables its
+clients watch (who is connected there; not stored, carried by the bus)."""
+PRESENCE_TTL = 3 * PRESENCE_EVERY
+"""Seconds after which another worker's presence message no longer counts (it died)."""
+
 
 class TableError(Exception):
     """A refused request: an error ``code`` (docs/PROTOCOL.md), words, and an HTTP status."""
@@ -149,6 +155,8 @@ class LiveTable:
         self.touched = time.monotonic()
         self.updated_at = row.updated_at
         self.subscription: Subscription | None = None
+        self.remote: dict[str, tuple[float, frozenset[int]]] = {}
+        """Other workers' connected seats: worker id -> (monotonic time heard, seats)."""
 
     # ------------------------------------------------------------------ state
     @property
@@ -185,8 +193,14 @@ class LiveTable:
         return found
 
     def connected(self) -> list[bool]:
-        """Per seat: a bot, or a person with an open connection."""
+        """Per seat: a bot, or a person with an open connection (here or, with several
+        workers, at another worker that said so in the last :data:`PRESENCE_TTL` seconds)."""
         people = {c.seat for c in self.conns}
+        if self.remote:
+            now = time.monotonic()
+            for heard, seats in self.remote.values():
+                if now - heard <= PRESENCE_TTL:
+                    people |= seats
         return [s.kind == "bot" or i in people for i, s in enumerate(self.seats)]
 
     def seat_infos(self) -> list[dict[str, Any]]:
@@ -385,6 +399,8 @@ class TableManager:
         self._sweeper: asyncio.Task[None] | None = None
         self._stopping = False
         self.stats = {"actions": 0, "commits": 0, "batches": 0}
+        self.worker = secrets.token_hex(8)
+        """This process's id in presence messages (several workers)."""
         self._random: random.Random | None = (
             random.Random(settings.seed) if settings.seed is not None else None
         )
@@ -406,6 +422,8 @@ class TableManager:
         """Start the writer; resume the tables in play (their bots and clocks go on)."""
         self._writer = asyncio.create_task(self._write_loop(), name="chicago-writer")
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="chicago-sweeper")
+        if self.locks.shared:
+            self._spawn(self._presence_loop())
         if self.settings.resume_tables:
             self._spawn(self._resume())
 
@@ -580,6 +598,8 @@ class TableManager:
         table.subscription = self.bus.subscribe(table.id, self._on_entry)
         self._schedule(table, self.settings.takeover if self.locks.shared and not writer
                        else 0.0)
+        if self.locks.shared and not self._stopping:  # who is connected at the others?
+            self._spawn(self._announce(table, ask=True))
 
     def _drop(self, table: LiveTable, code: int, reason: str) -> None:
         if self.tables.get(table.id) is table:
@@ -606,6 +626,9 @@ class TableManager:
         """Bus handler: a stored entry (this process's, or another worker's to follow)."""
         table = self.tables.get(table_id)
         if table is None:
+            return
+        if entry.kind == "presence":  # not a stored entry: another worker's connected seats
+            self._heard(table, entry.data)
             return
         if not self._receive(table, entry) and self.tables.get(table_id) is table:
             if self.locks.shared:  # news went missing: read it from the store
@@ -908,12 +931,65 @@ class TableManager:
             self._presence(table, before)
 
     def _presence(self, table: LiveTable, before: list[bool]) -> None:
+        if self.locks.shared and not self._stopping:
+            self._spawn(self._announce(table))
         now = table.connected()
         if now == before:
             return
         text = protocol.dumps({"type": "presence", "seq": table.seq, "connected": now})
         for conn in table.conns:
             conn.send(text)
+
+    # ------------------------------------------------------------------ presence of workers
+    async def _announce(self, table: LiveTable, ask: bool = False) -> None:
+        """Tell the other workers which seats are connected here (``ask``: and ask them to
+        say the same), through the bus; not stored."""
+        if ask and table.subscription is not None:
+            await table.subscription.ready()
+        seats = sorted({c.seat for c in table.conns if c.seat is not None})
+        await self.bus.publish(table.id, LogEntry(
+            0, 0, "presence", None, {"worker": self.worker, "seats": seats, "ask": ask},
+            _now()))
+
+    def _heard(self, table: LiveTable, data: dict[str, Any]) -> None:
+        worker = str(data.get("worker"))
+        if worker == self.worker:
+            return
+        before = table.connected()
+        seats = frozenset(s for s in data.get("seats", ()) if isinstance(s, int))
+        if seats:
+            table.remote[worker] = (time.monotonic(), seats)
+        else:
+            table.remote.pop(worker, None)
+        if data.get("ask") and table.conns and not self._stopping:
+            self._spawn(self._announce(table))
+        self._presence_frame(table, before)
+
+    def _presence_frame(self, table: LiveTable, before: list[bool]) -> None:
+        now = table.connected()
+        if now != before:
+            text = protocol.dumps({"type": "presence", "seq": table.seq, "connected": now})
+            for conn in table.conns:
+                conn.send(text)
+
+    async def _presence_loop(self) -> None:
+        """With several workers: repeat this worker's presence for the tables its clients
+        watch, and forget what dead workers said (after :data:`PRESENCE_TTL`)."""
+        while True:
+            await asyncio.sleep(PRESENCE_EVERY)
+            now = time.monotonic()
+            for table in list(self.tables.values()):
+                if table.conns:
+                    await self._announce(table)
+                stale = [w for w, (heard, _) in table.remote.items()
+                         if now - heard > PRESENCE_TTL]
+                if stale:
+                    shown = [s.kind == "bot" or i in {c.seat for c in table.conns} or any(
+                        i in seats for _, seats in table.remote.values())
+                        for i, s in enumerate(table.seats)]
+                    for worker in stale:
+                        del table.remote[worker]
+                    self._presence_frame(table, shown)
 
     # ------------------------------------------------------------------ queries
     async def table_info(self, row: TableRow) -> dict[str, Any]:
