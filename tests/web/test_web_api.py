@@ -206,3 +206,13 @@ def test_every_variation_preset_and_bot_level_is_explained_in_both_languages() -
         assert {f"level.{b}" for b in BOT_LEVELS} <= keys, lang
         assert {f"err.{code}" for code in ("not_your_turn", "illegal_action", "stale",
                                            "bad_token", "rate_limited", "internal")} <= keys
+
+
+def test_the_server_app_mounts_the_browser_routes(tmp_path: Path) -> None:
+    """``chicago serve``'s app has the replay, record and odds routes ahead of the static files."""
+    app = create_app(Settings(db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}"))
+    with TestClient(app) as test_client:
+        odds = test_client.post("/api/web/odds", json={"hand": ["7d", "7h", "2c", "Ks", "As"]})
+        assert odds.status_code == 200 and odds.json()["category"] == "PAIR"
+        _error(test_client.get("/api/web/replay/nothing/1"), 404, "unknown_game")
+        assert test_client.get("/").status_code == 200

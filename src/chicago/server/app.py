@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import chicago
-from chicago.server import lobby, ws
+from chicago.server import lobby, web_api, ws
 from chicago.server.bus import TableBus
 from chicago.server.locking import make_locks
 from chicago.server.redis_bus import RedisBus, channel_prefix
@@ -115,6 +115,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
     app.state.settings = settings
     app.add_middleware(BodyLimit, limit=settings.max_body)
     lobby.install(app)
+    web_api.install(app)  # the browser app's routes (docs/WEB_NEEDS.md)
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
     static = settings.static_dir
     if static is not None and static.is_dir():
