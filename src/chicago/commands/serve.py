@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((args.host, args.port))
+        sock.listen(2048)  # connections wait in the backlog while the app starts up
     except OSError as exc:
         print(f"chicago serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 1
