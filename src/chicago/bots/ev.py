@@ -35,6 +35,7 @@ __all__ = [
     "EvBot",
     "chicago_chance",
     "ev_decision",
+    "ev_holds",
     "ev_keep",
     "last_trick_chance",
     "should_call_chicago",
@@ -63,8 +64,14 @@ def last_trick_chance(kept: Sequence[Card], drawn: int) -> float:
     return 1 - miss
 
 
-def ev_keep(k: Knowledge, max_discard: int | None = None) -> tuple[tuple[Card, ...], float]:
-    """The cards to keep in this exchange and the estimated points of keeping them."""
+def ev_holds(
+    k: Knowledge, max_discard: int | None = None
+) -> list[tuple[float, float, tuple[Card, ...]]]:
+    """Every way to keep cards in this exchange, in :func:`chicago.odds.draw_odds` order, as
+    ``(hand, trick, keep)``: the estimated points of the poker hand it leads to (counted for
+    every scoring event it may still win) and the weight of the last trick (its points, less
+    before the last exchange) times the rough chance of winning it (:func:`last_trick_chance`).
+    ``ev`` keeps the hold with the largest ``hand + trick``."""
     rules = k.rules
     round_ = k.round
     last = round_ >= k.exchanges_total
@@ -77,12 +84,21 @@ def ev_keep(k: Knowledge, max_discard: int | None = None) -> tuple[tuple[Card, .
     # the final showdown; a made hand kept through later exchanges wins again.
     events = 1.0 + (_EVENTS * (k.exchanges_total - round_) if not last else 0.0)
     trick_weight = rules.last_trick_points * (1.0 if last else _EARLY_TRICK)
-    best: tuple[float, tuple[Card, ...]] | None = None
+    out = []
     for hold in holds:
         hand = sum(p * value_of[_CATEGORY_INDEX[name]] for name, p in hold.probabilities.items())
-        total = events * hand + trick_weight * last_trick_chance(hold.keep, len(hold.discard))
+        trick = trick_weight * last_trick_chance(hold.keep, len(hold.discard))
+        out.append((events * hand, trick, tuple(hold.keep)))
+    return out
+
+
+def ev_keep(k: Knowledge, max_discard: int | None = None) -> tuple[tuple[Card, ...], float]:
+    """The cards to keep in this exchange and the estimated points of keeping them."""
+    best: tuple[float, tuple[Card, ...]] | None = None
+    for hand, trick, keep in ev_holds(k, max_discard):
+        total = hand + trick
         if best is None or total > best[0] + 1e-9:
-            best = (total, hold.keep)
+            best = (total, keep)
     assert best is not None
     return best[1], best[0]
 

@@ -32,10 +32,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from chicago.bots.base import register_bot
-from chicago.bots.basic import _find, common_decision
-from chicago.bots.ev import desperate, ev_decision
+from chicago.bots.basic import _discard_action, _find, common_decision
+from chicago.bots.ev import desperate, ev_decision, ev_holds
 from chicago.bots.heuristics import ev_play
 from chicago.bots.knowledge import Knowledge, knowledge
+from chicago.bots.model import model_moves, model_wins
 from chicago.bots.sampling import sample_hands
 from chicago.bots.solver import (
     Position,
@@ -53,6 +54,11 @@ _K = ActionKind
 DEFAULT_SAMPLES = 40
 DEFAULT_BUDGET = 0.8
 DEFAULT_CONTESTED = 0.4
+DEFAULT_MODEL = 0.6
+DEFAULT_WEIGHTED = True
+DEFAULT_CHICAGO = 0.75
+DEFAULT_HOLDS = 5
+_OPTIONS = ("samples", "budget", "contested", "model", "weighted", "chicago", "holds")
 
 
 def parse_options(spec: str) -> dict[str, float]:
@@ -69,16 +75,16 @@ def parse_options(spec: str) -> dict[str, float]:
             continue
         key, sep, value = part.partition("=")
         key = key.strip().lower()
-        if not sep or key not in ("samples", "budget", "contested"):
+        if not sep or key not in _OPTIONS:
             raise ValueError(
-                f"bad option {part!r} in bot spec {spec!r}: use samples=N, budget=SECONDS "
-                "or contested=X"
+                f"bad option {part!r} in bot spec {spec!r}: use samples=N, budget=SECONDS, "
+                "contested=X, model=X, weighted=0|1 or chicago=P"
             )
         try:
             number = float(value)
         except ValueError:
             raise ValueError(f"option {key} of {spec!r} needs a number, not {value!r}") from None
-        if number < 0 or (number == 0 and key != "contested"):
+        if number < 0 or (number == 0 and key in ("samples", "budget", "chicago")):
             raise ValueError(f"option {key} of {spec!r} must be positive")
         options[key] = number
     return options
@@ -94,12 +100,22 @@ class ExpertBot:
         samples: int = DEFAULT_SAMPLES,
         budget: float = DEFAULT_BUDGET,
         contested: float = DEFAULT_CONTESTED,
+        model: float = DEFAULT_MODEL,
+        weighted: bool = DEFAULT_WEIGHTED,
+        chicago: float = DEFAULT_CHICAGO,
+        holds: int = DEFAULT_HOLDS,
     ) -> None:
-        if samples < 1 or budget <= 0 or not 0 <= contested <= 1:
-            raise ValueError("samples must be >= 1, budget > 0 and contested in 0..1")
+        if samples < 1 or budget <= 0 or not 0 <= contested <= 1 or not 0 <= model <= 1:
+            raise ValueError("samples must be >= 1, budget > 0, contested and model in 0..1")
+        if not 0 < chicago <= 1:
+            raise ValueError("chicago must be in 0..1")
         self.samples = samples
         self.budget = budget
         self.contested = contested
+        self.model = model
+        self.weighted = weighted
+        self.chicago = chicago
+        self.holds = holds
 
     def decide(
         self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
@@ -115,6 +131,8 @@ class ExpertBot:
             return self._chicago(k, legal_actions, rng)
         if k.phase == "play":
             return self._play(k, legal_actions, rng)
+        if k.phase == "exchange" and self.holds and k.round >= k.exchanges_total:
+            return self._last_exchange(k, legal_actions, rng)
         return ev_decision(k, legal_actions)
 
     # ------------------------------------------------------------------ searches
@@ -126,7 +144,7 @@ class ExpertBot:
         for index in range(self.samples):
             if index and time.perf_counter() > deadline:
                 return
-            hands = sample_hands(k, rng)
+            hands = sample_hands(k, rng, weighted=self.weighted)
             yield Position(tuple(hands), leader, played, declarer)
 
     def _chicago(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -141,7 +159,7 @@ class ExpertBot:
         for index in range(self.samples):
             if index and time.perf_counter() > deadline:
                 break
-            hands = sample_hands(k, rng)
+            hands = sample_hands(k, rng, weighted=self.weighted)
             position = Position(tuple(hands), leader)
             total += 1
             if can_make_chicago(position, k.seat):
@@ -160,7 +178,58 @@ class ExpertBot:
             return call
         # The samples deal the unseen cards evenly, while real players keep their high cards:
         # the share of sure makes is optimistic, so a clear margin is asked for.
-        return call if p >= 0.75 and gain > keep + 0.5 else no_call
+        return call if p >= self.chicago and gain > keep + 0.5 else no_call
+
+    def _trick_chance(self, position: Position, seat: int) -> float:
+        """The value (0 to 1) of a deal for ``seat``'s last trick: 1 when it is sure,
+        ``model`` when the seat wins it against the model of sensible opponents, else 0."""
+        if can_win_last_trick(position, seat):
+            return 1.0
+        if self.model and model_wins(position, seat):
+            return self.model
+        return 0.0
+
+    def _last_exchange(
+        self, k: Knowledge, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The last exchange: ``ev``'s best few holds, their last-trick value searched."""
+        if len(k.hand) != 5:
+            return ev_decision(k, legal)
+        limit = max((len(a.cards) for a in legal if a.kind is _K.DISCARD), default=0)
+        holds = ev_holds(k, max_discard=limit)
+        order = sorted(range(len(holds)), key=lambda i: -(holds[i][0] + holds[i][1]))
+        candidates = [holds[i] for i in order[: int(self.holds)]]
+        if len(candidates) < 2:
+            return ev_decision(k, legal)
+        leader = k.leader
+        seat = k.seat
+        unseen = [int(c) for c in k.unseen]
+        value = [0.0] * len(candidates)
+        total = 0
+        deadline = time.perf_counter() + self.budget
+        for index in range(max(1, int(self.samples * 0.6))):
+            if index and time.perf_counter() > deadline:
+                break
+            hands = sample_hands(k, rng, weighted=self.weighted)
+            taken = 0
+            for h in hands:
+                taken |= h
+            pool = [c for c in unseen if not taken >> c & 1]
+            draws = rng.sample(pool, min(5, len(pool)))
+            total += 1
+            for i, (_, _, keep) in enumerate(candidates):
+                need = 5 - len(keep)
+                if need > len(draws):
+                    continue
+                mine = sum(1 << c for c in keep) | sum(1 << c for c in draws[:need])
+                hands[seat] = mine
+                value[i] += self._trick_chance(Position(tuple(hands), leader), seat)
+        points = k.rules.last_trick_points
+        best = max(
+            range(len(candidates)),
+            key=lambda i: (candidates[i][0] + points * value[i] / total, -i),
+        )
+        return _discard_action(legal, k.hand, candidates[best][2])
 
     def _play(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
         cards = [a.card for a in legal if a.kind is _K.PLAY]
@@ -179,10 +248,14 @@ class ExpertBot:
                 values = last_trick_values(
                     position, points=rules.last_trick_points, deuce_points=deuce
                 )
+                modelled = model_moves(position) if self.model else {}
                 for card, value in values.items():
                     if value:
                         scores[card] += value
-                    elif self.contested:
+                        continue
+                    if modelled.get(card):
+                        scores[card] += self.model * rules.last_trick_points
+                    if self.contested:
                         after = position.play(card)
                         others = [s for s in range(k.players) if s != k.seat]
                         if not any(can_win_last_trick(after, s) for s in others):
@@ -199,6 +272,10 @@ def _factory(spec: str) -> ExpertBot:
         samples=int(options.get("samples", DEFAULT_SAMPLES)),
         budget=options.get("budget", DEFAULT_BUDGET),
         contested=options.get("contested", DEFAULT_CONTESTED),
+        model=options.get("model", DEFAULT_MODEL),
+        weighted=bool(options.get("weighted", DEFAULT_WEIGHTED)),
+        chicago=options.get("chicago", DEFAULT_CHICAGO),
+        holds=int(options.get("holds", DEFAULT_HOLDS)),
     )
 
 

@@ -39,7 +39,7 @@ from chicago.cards import Card
 from chicago.poker import Category, evaluate
 from chicago.rules import Rules
 
-__all__ = ["consistent", "sample_hands", "sample_many"]
+__all__ = ["consistent", "hand_weight", "keep_weight", "sample_hands", "sample_many"]
 
 _SUIT_BITS = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
 
@@ -53,6 +53,15 @@ _GROUPS: dict[Category, tuple[int, ...]] = {
 }
 _CLAIM_TRIES = 60
 _SAMPLE_TRIES = 20
+_WEIGHT_TRIES = 12
+"""Draws of one opponent's hidden cards before a weighted sample takes the last one."""
+
+# How plausible it is that a player kept a set of cards, by how many it kept (see
+# :func:`keep_weight`): the chance, relative to the likeliest keep, that a sensible player
+# keeps such cards.
+_SINGLE_KEEP = {12: 1.0, 11: 0.7, 10: 0.45, 9: 0.25}
+"""Keeping one card: an ace, else a king or queen (rank index → weight)."""
+_LOW_KEEP = 0.15
 
 
 def _card(rank: int, suit: int) -> int:
@@ -182,6 +191,77 @@ def _claimed_hidden(
     return None
 
 
+def keep_weight(cards: Sequence[int], kept: int) -> float:
+    """How plausible the five ``cards`` are for a player who kept ``kept`` of them in its
+    latest exchange (and drew the rest), relative to the likeliest hands (weight 1).
+
+    Sensible players keep made combinations, four-card draws and high cards for the last
+    trick, so the kept cards are probably among such cards: one kept card is an ace (or a
+    king or queen), two a pair (or two high cards), three trips or a pair with an ace or
+    king beside it, four two pairs, trips, a four-flush or a four-straight, five a straight
+    or better. The weight is that of the most plausible subset of ``kept`` cards in the hand
+    (the drawn cards are random and could complete anything).
+    """
+    if kept <= 0:
+        return 1.0
+    ranks = [c >> 2 for c in cards]
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    pairs = sorted((r for r, n in counts.items() if n >= 2), reverse=True)
+    most = max(counts.values())
+    high = max(ranks)
+    if kept == 1:
+        return _SINGLE_KEEP.get(high, _LOW_KEEP)
+    if kept == 2:
+        if pairs:
+            return 1.0
+        tops = sorted(ranks, reverse=True)
+        if tops[0] == 12:
+            return 0.5 if tops[1] >= 11 else 0.3
+        return 0.2 if tops[1] >= 10 else 0.1
+    if kept == 3:
+        if most >= 3:
+            return 1.0
+        if pairs:
+            kicker = max((r for r in ranks if r != pairs[0]), default=0)
+            return 1.0 if kicker >= 11 or len(pairs) >= 2 else 0.4
+        return 0.1
+    suits = [0, 0, 0, 0]
+    for c in cards:
+        suits[c & 3] += 1
+    if kept == 4:
+        if len(pairs) >= 2 or most >= 3 or max(suits) >= 4:
+            return 1.0
+        distinct = set(ranks)
+        if 12 in distinct:
+            distinct.add(-1)  # the ace also ends a wheel
+        if any(all(r + i in distinct for i in range(4)) for r in range(-1, 10)):
+            return 0.8
+        return 0.25 if pairs and high == 12 else 0.05
+    if max(suits) >= 5 or most >= 4 or (most == 3 and len(pairs) >= 2):
+        return 1.0
+    distinct = set(ranks)
+    if len(distinct) == 5 and (max(distinct) - min(distinct) == 4 or distinct == {12, 0, 1, 2, 3}):
+        return 1.0
+    return 0.15 if len(pairs) >= 2 or most >= 3 else 0.03
+
+
+def hand_weight(k: Knowledge, opp: Opponent, cards: Sequence[int]) -> float:
+    """How plausible the five cards ``cards`` (held plus played) are as ``opp``'s hand after
+    its latest exchange, given how many cards it drew (:func:`keep_weight`); 1 for a locked
+    player (dealt cards) or before it has exchanged."""
+    if opp.locked or not opp.exchanges or len(cards) != 5:
+        return 1.0
+    acted = len(opp.exchanges)
+    if k.phase in ("exchange", "one up") and opp.seat in k.to_speak_after():
+        acted -= 1
+    if acted <= 0:
+        return 1.0
+    drawn = opp.exchanges[acted - 1]
+    return keep_weight(cards, 5 - drawn)
+
+
 def _order(k: Knowledge) -> list[Opponent]:
     """Opponents, most constrained first."""
     def weight(opp: Opponent) -> tuple[int, int, int, int]:
@@ -202,8 +282,12 @@ def _void_mask(voids: int) -> int:
     return mask
 
 
-def _try_sample(k: Knowledge, rng: random.Random, strict: int) -> list[int] | None:
-    """One sample; ``strict`` 2 keeps every constraint, 1 drops claims and shows, 0 voids too."""
+def _try_sample(
+    k: Knowledge, rng: random.Random, strict: int, weighted: bool = False
+) -> list[int] | None:
+    """One sample; ``strict`` 2 keeps every constraint, 1 drops claims and shows, 0 voids too;
+    ``weighted``: an opponent's freely drawn cards are redrawn until accepted with the chance
+    :func:`hand_weight` (at most a few times)."""
     pool = 0
     for card in k.unseen:
         pool |= 1 << card
@@ -247,6 +331,12 @@ def _try_sample(k: Knowledge, rng: random.Random, strict: int) -> list[int] | No
             if need > len(cards):
                 return None
             hidden = rng.sample(cards, need)
+            if weighted and not opp.locked and opp.exchanges:
+                fixed = [*map(int, opp.played), *_bits(known)]
+                for _ in range(_WEIGHT_TRIES):
+                    if rng.random() < hand_weight(k, opp, fixed + hidden):
+                        break
+                    hidden = rng.sample(cards, need)
         mask = known
         for c in hidden:
             mask |= 1 << c
@@ -255,15 +345,18 @@ def _try_sample(k: Knowledge, rng: random.Random, strict: int) -> list[int] | No
     return hands
 
 
-def sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
+def sample_hands(k: Knowledge, rng: random.Random, *, weighted: bool = False) -> list[int]:
     """One determinization: a card mask per seat of the cards each holds now.
 
     The seat's own hand is its real hand; every other hand is drawn from the cards the seat
-    has not seen, consistent with the public information (see the module docstring).
+    has not seen, consistent with the public information (see the module docstring). With
+    ``weighted``, an opponent's hand that is not fixed by a claim or a shown hand is drawn
+    in proportion to how plausible it is after its latest exchange (:func:`hand_weight`:
+    players keep pairs, draws and high cards), by rejection.
     """
     for strict in (2, 1, 0):
         for _ in range(_SAMPLE_TRIES if strict else 1):
-            hands = _try_sample(k, rng, strict)
+            hands = _try_sample(k, rng, strict, weighted)
             if hands is not None:
                 return hands
     raise ValueError("no deal of the hidden cards fits what this seat knows")
