@@ -23,25 +23,43 @@ from chicago.poker import evaluate
 if TYPE_CHECKING:
     from chicago.engine.game import Game
 
-__all__ = ["seat_view"]
+__all__ = ["public_state", "seat_state", "seat_view"]
 
 
 def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: spectator) of ``game``; JSON-able."""
     if seat is not None and (isinstance(seat, bool) or not 0 <= seat < game.players):
         raise ValueError(f"seat must be 0-{game.players - 1} or None, not {seat!r}")
-    events = [e for e in game.deal_events if e.audience is None or e.audience == seat]
-    announcements = [
-        {k: e.data[k] for k in ("round", "seat")} | {"category": e.data.get("category")}
-        for e in events
-        if e.data["type"] in ("announce", "pass")
+    view = seat_state(game, seat, public_state(game))
+    view["rules"] = game.rules.to_dict()
+    view["events"] = [
+        e.to_json() for e in game.deal_events if e.audience is None or e.audience == seat
     ]
-    reveals = [e.to_json() for e in events if e.data["type"] == "reveal"]
-    round_results = [e.to_json() for e in events if e.data["type"] == "round_result"]
-    view: dict[str, Any] = {
-        "seat": seat,
+    view["history"] = game.deal_history
+    return view
+
+
+def public_state(game: Game) -> dict[str, Any]:
+    """The part of a view that is the same for every seat, without ``rules``, ``events``
+    and ``history`` (the heavy fields): built from public information only."""
+    announcements: list[dict[str, Any]] = []
+    reveals: list[dict[str, Any]] = []
+    round_results: list[dict[str, Any]] = []
+    for event in game.deal_events:
+        if event.audience is not None:
+            continue
+        data = event.data
+        kind = data["type"]
+        if kind == "announce" or kind == "pass":
+            announcements.append(
+                {"round": data["round"], "seat": data["seat"], "category": data.get("category")}
+            )
+        elif kind == "reveal":
+            reveals.append(event.to_json())
+        elif kind == "round_result":
+            round_results.append(event.to_json())
+    return {
         "players": game.players,
-        "rules": game.rules.to_dict(),
         "deal": game.deal_number,
         "dealer": game.dealer,
         "phase": game.phase.value,
@@ -69,23 +87,30 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
             for w, plays in game.tricks
         ],
         "played": [[str(c) for c in pile] for pile in game.played],
-        "events": [e.to_json() for e in events],
-        "history": game.deal_history,
         "over": game.is_over,
         "winners": list(game.winners),
         "settlement": game.settlement() if game.is_over else None,
     }
-    if seat is not None:
-        hand = game.hands[seat]
-        view["hand"] = [str(c) for c in sorted(hand)]
-        view["hand_category"] = evaluate(hand, game.rules).category.name if len(hand) == 5 else None
-        view["discarded"] = [str(c) for c in game._own_discards[seat]]
-        view["legal_actions"] = (
-            [str(a) for a in game.legal_actions()] if game.to_act == seat else []
-        )
-    else:
-        view["hand"] = []
-        view["hand_category"] = None
-        view["discarded"] = []
-        view["legal_actions"] = []
-    return view
+
+
+def seat_state(game: Game, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+    """``public`` (from :func:`public_state`) plus one seat's own cards and choices.
+
+    Only ``seat``'s own hand and discards are read; a spectator (None) gets none.
+    """
+    state = dict(public)
+    state["seat"] = seat
+    if seat is None:
+        state["hand"] = []
+        state["hand_category"] = None
+        state["discarded"] = []
+        state["legal_actions"] = []
+        return state
+    hand = game.hands[seat]
+    state["hand"] = [str(c) for c in sorted(hand)]
+    state["hand_category"] = evaluate(hand, game.rules).category.name if len(hand) == 5 else None
+    state["discarded"] = [str(c) for c in game._own_discards[seat]]
+    state["legal_actions"] = (
+        [str(a) for a in game.legal_actions()] if game.to_act == seat else []
+    )
+    return state

@@ -19,8 +19,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from chicago.engine.game import Game
-from chicago.poker import evaluate
+from chicago.engine import views
 
 __all__ = [
     "CLIENT_TYPES",
@@ -168,83 +167,7 @@ def error_frame(seq: int, code: str, message: str | None = None, msg_id: Any = N
 
 
 # ---------------------------------------------------------------------- states
-def public_state(game: Game) -> dict[str, Any]:
-    """The part of every seat's update ``state`` that is the same for all (public).
-
-    Field for field what :func:`chicago.engine.views.seat_view` gives, built without the
-    heavy ``rules``, ``events`` and ``history`` (tests check that the two agree).
-    """
-    announcements: list[dict[str, Any]] = []
-    reveals: list[dict[str, Any]] = []
-    round_results: list[dict[str, Any]] = []
-    for event in game.deal_events:
-        if event.audience is not None:
-            continue
-        data = event.data
-        kind = data["type"]
-        if kind == "announce" or kind == "pass":
-            announcements.append(
-                {"round": data["round"], "seat": data["seat"], "category": data.get("category")}
-            )
-        elif kind == "reveal":
-            reveals.append(dict(data))
-        elif kind == "round_result":
-            round_results.append(dict(data))
-    return {
-        "players": game.players,
-        "deal": game.deal_number,
-        "dealer": game.dealer,
-        "phase": game.phase.value,
-        "round": game.round + 1,
-        "to_act": game.to_act,
-        "scores": list(game.scores),
-        "locked": list(game.locked),
-        "stock": game.stock_count,
-        "discard_pile": game.discard_count,
-        "exchanges": [list(r) for r in game.exchange_counts],
-        "announcements": announcements,
-        "reveals": reveals,
-        "round_results": round_results,
-        "shown": {str(s): [str(c) for c in cards] for s, cards in game.shown.items()},
-        "one_up": (
-            {"seat": game.one_up_card[0], "card": str(game.one_up_card[1])}
-            if game.one_up_card is not None
-            else None
-        ),
-        "chicago": game.declarer,
-        "trick_number": game.trick_number,
-        "trick": [{"seat": s, "card": str(c)} for s, c in game.trick],
-        "tricks": [
-            {"winner": w, "cards": [{"seat": s, "card": str(c)} for s, c in plays]}
-            for w, plays in game.tricks
-        ],
-        "played": [[str(c) for c in pile] for pile in game.played],
-        "over": game.is_over,
-        "winners": list(game.winners),
-        "settlement": game.settlement() if game.is_over else None,
-    }
-
-
-def seat_state(game: Game, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
-    """One audience's update ``state``: ``public`` plus the seat's own cards and choices.
-
-    Only ``seat``'s own hand and discards are read; a spectator (None) gets none.
-    """
-    state = dict(public)
-    state["seat"] = seat
-    if seat is None:
-        state["hand"] = []
-        state["hand_category"] = None
-        state["discarded"] = []
-        state["legal_actions"] = []
-        return state
-    hand = game.hands[seat]
-    state["hand"] = [str(c) for c in sorted(hand)]
-    state["hand_category"] = (
-        evaluate(hand, game.rules).category.name if len(hand) == 5 else None
-    )
-    state["discarded"] = [str(c) for c in game._own_discards[seat]]
-    state["legal_actions"] = (
-        [str(a) for a in game.legal_actions()] if game.to_act == seat else []
-    )
-    return state
+# The update ``state`` of a seat is the engine's view without its heavy fields; both are
+# built by the engine (one public part per action, then each seat's own cards).
+public_state = views.public_state
+seat_state = views.seat_state
