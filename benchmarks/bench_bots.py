@@ -42,14 +42,17 @@ MATCHES = [
 ]
 
 
-def _decision_times(spec: str, games: int, seed: int) -> tuple[list[float], list[float]]:
+def _decision_times(
+    spec: str, games: int, seed: int
+) -> tuple[list[float], list[float], list[float]]:
     """Seconds per decision of ``spec`` over ``games`` games it plays in every seat: all
-    decisions, and the real choices of the trick play and the Chicago call (where the
-    expert searches)."""
+    decisions, the real choices of the trick play and the Chicago call, and the decisions of
+    the last exchange (where the expert searches)."""
     rules = Rules.preset("pagat", max_deals=TIMING_DEALS)
     bot = make_bot(spec)
     times: list[float] = []
     searched: list[float] = []
+    exchange: list[float] = []
     for g in range(games):
         game = Game(rules, players=4, seed=seed + g)
         rng = random.Random(g)
@@ -64,8 +67,10 @@ def _decision_times(spec: str, games: int, seed: int) -> tuple[list[float], list
             times.append(elapsed)
             if view["phase"] in ("play", "chicago") and len(legal) > 1:
                 searched.append(elapsed)
+            if view["phase"] == "exchange" and view["round"] == rules.exchanges:
+                exchange.append(elapsed)
             game.apply(action)
-    return times, searched
+    return times, searched, exchange
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -103,8 +108,12 @@ def main() -> int:
     if not args.no_times:
         print("== decision times per level (4 players, pagat; all decisions of the level)")
         for spec, games in (("random", 2), ("basic", 4), ("ev", 4), ("expert", 2)):
-            times, searched = _decision_times(spec, games if args.full else 1, args.seed)
-            for label, values in (("all", times), ("tricks+Chicago", searched)):
+            times, searched, exchange = _decision_times(
+                spec, games if args.full else 1, args.seed
+            )
+            for label, values in (
+                ("all", times), ("tricks+Chicago", searched), ("last exchange", exchange)
+            ):
                 median = statistics.median(values)
                 p99 = _percentile(values, 0.99)
                 print(f"   {spec:8s} {label:15s} median {median * 1e3:8.3f} ms   "

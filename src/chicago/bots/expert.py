@@ -1,27 +1,33 @@
 """The ``expert`` bot: ``ev`` exchanges, then determinized search for tricks and the Chicago call.
 
-For the trick play and the Chicago call it samples the hidden cards many times, consistently
-with everything public (:mod:`chicago.bots.sampling`: exchange counts, announcements, revealed
-stages, shown hands, voids), solves every sample exactly with the perfect-information solver
-(:mod:`chicago.bots.solver`) and takes the action that works in the most samples:
+It samples the hidden cards many times, consistently with everything public
+(:mod:`chicago.bots.sampling`: exchange counts, announcements, revealed stages, shown hands,
+voids) and weighted by how plausible each opponent's hand is after its latest exchange
+(players keep pairs, draws and high cards: :func:`~chicago.bots.sampling.hand_weight`), and
+solves every sample twice: exactly with the perfect-information solver
+(:mod:`chicago.bots.solver`, where the others all play against the bot), and against a model
+of sensible opponents who play by rules of thumb from their own cards
+(:mod:`chicago.bots.model`). A deal is worth 1 for the last trick when the bot is sure to win
+it, ``model`` (0.6) when it wins it against the model only, else 0.
 
-- a card: the one whose guaranteed last-trick points
-  (:func:`~chicago.bots.solver.last_trick_values`, deuce-aware) add up highest over the
-  samples; with a Chicago declared, the card that keeps
-  the declarer's guarantee (declarer) or makes sure to break it (defenders) most often; ties
-  go to the rules of thumb of ``ev``;
+- A card: the one whose value (in last-trick points, deuce-aware) adds up highest over the
+  samples; a card that leaves the last trick open (no opponent can make sure of it either)
+  also earns a share ``contested`` of the points. With a Chicago declared, the card that
+  keeps the declarer's guarantee (declarer) or makes sure to break it (defenders) most
+  often. Ties go to the rules of thumb of ``ev``.
+- The last exchange: ``ev`` scores every way to keep cards; the best ``holds`` (5) of them
+  are searched: on each sample the bot draws the missing cards and values the deal as
+  above, and the hold with the best poker estimate plus last-trick value is kept.
 - Chicago: declared when ``p × points − (1 − p) × loss`` beats the last trick it would give
-  up and ``p`` is at least 0.75, ``p`` being the share of samples in which the Chicago is
-  sure to be made (the samples spread the unseen cards evenly, while players keep their high
-  cards, so ``p`` is optimistic); at 0.4 when an opponent is about to win anyway.
-
-A card that cannot guarantee the last trick but leaves it open (no opponent can guarantee it
-either) earns a share ``contested`` of its points in that sample.
+  up and ``p`` is at least ``chicago`` (0.75), ``p`` being the share of samples in which the
+  Chicago is sure to be made; at 0.4 when an opponent is about to win anyway.
 
 Options in the spec: ``expert:samples=48`` (samples per decision, default 40),
 ``expert:budget=0.2`` (seconds; an upper cap on the search time per decision: the samples are
 drawn from the rng, so the choice depends on the clock only when the cap cuts a search
-short; default 0.8) and ``expert:contested=0.4``. ``make_bot("expert")`` uses the defaults.
+short; default 0.8), ``contested=0.4``, ``model=0.6`` (0 turns the model off),
+``weighted=1`` (0: uniform samples), ``chicago=0.75`` and ``holds=5`` (0: ``ev``'s last
+exchange). ``make_bot("expert")`` uses the defaults.
 """
 
 from __future__ import annotations
@@ -58,6 +64,8 @@ DEFAULT_MODEL = 0.6
 DEFAULT_WEIGHTED = True
 DEFAULT_CHICAGO = 0.75
 DEFAULT_HOLDS = 5
+_EXCHANGE_SHARE = 0.6
+"""Samples of the last-exchange search, as a share of ``samples`` (each values every hold)."""
 _OPTIONS = ("samples", "budget", "contested", "model", "weighted", "chicago", "holds")
 
 
@@ -207,7 +215,7 @@ class ExpertBot:
         value = [0.0] * len(candidates)
         total = 0
         deadline = time.perf_counter() + self.budget
-        for index in range(max(1, int(self.samples * 0.6))):
+        for index in range(max(1, int(self.samples * _EXCHANGE_SHARE))):
             if index and time.perf_counter() > deadline:
                 break
             hands = sample_hands(k, rng, weighted=self.weighted)
