@@ -258,3 +258,59 @@ def test_serve_refuses_a_bad_redis_url(capsys: pytest.CaptureFixture[str]) -> No
                  "--port", "0"])
     assert code == 2
     assert "redis:// URL" in capsys.readouterr().err
+
+
+def test_rematch_on_one_worker_then_the_other_serves_the_table(
+    workers: tuple[Worker, Worker], pg_url: str
+) -> None:
+    """Seat 0 finishes game 1 on worker A, starts game 2 there (rematch) and plays a little;
+    worker B, which never had the table in memory, then loads it from the log on first
+    contact: the player resumes there by seq, a client with a seq of game 1 gets a snapshot
+    of game 2, and game 2 finishes on B with every stored action seen once, in order."""
+    a, b = workers
+    table = create_table(a, ["open", "bot:random"], rules={"max_deals": 1})["id"]
+    zero = Player(table, join(a, table, 0), seed=8)
+    outcome: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        await zero.connect(a)
+        await play(zero)
+        outcome["game_one_seq"] = zero.seq
+        await zero.send(type="rematch")
+        await zero.until(lambda f: f["type"] == "snapshot" and f["reason"] == "rematch")
+        actions = 0
+
+        def enough(player: Player) -> bool:
+            return actions >= 3 and player.my_turn
+
+        while not enough(zero):
+            if zero.my_turn:
+                await zero.send(type="act", action=zero.choose(), seq=zero.seq)
+                actions += 1
+            await zero.until(lambda f: f["type"] == "update")
+        outcome["before"] = zero.seq
+        info = httpx.get(f"{b.url}/api/tables/{table}", timeout=WAIT)
+        outcome["info"] = (info.status_code, info.json().get("game"), info.json().get("seq"))
+        frame = await zero.connect(b)
+        outcome["resume"] = frame["type"]
+        late = Player(table, zero.token)
+        late.view, late.seq = {}, outcome["game_one_seq"]
+        outcome["late"] = await late.connect(b)
+        await late.close()
+        await play(zero)
+
+    asyncio.run(scenario())
+    assert outcome["info"] == (200, 2, outcome["before"])
+    assert outcome["resume"] == "resumed"
+    late = outcome["late"]
+    assert late["type"] == "snapshot" and late["table"]["game"] == 2
+    assert zero.over
+    entries = stored(pg_url, table)
+    assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+    assert zero.seq == entries[-1].seq
+    start = zero.stream[0][0]
+    assert seen_acts(zero, start) == acts(entries, start)
+    for number in (1, 2):
+        response = httpx.get(f"{b.url}/api/games/{table}/{number}", timeout=WAIT)
+        assert response.status_code == 200, response.text
+        assert Game.replay(response.json()["record"]).is_over

@@ -207,3 +207,72 @@ def test_sigkill_mid_deal_and_restart(db: Path) -> None:
             assert len(record["actions"]) > len(before)
     finally:
         server.kill()
+
+
+def _play_game(human: Client, seat: int, rng: random.Random) -> None:
+    """Play the seat's turns (a bot plays the others) until the game is over."""
+    while not human.over:
+        view = human.view
+        assert view is not None
+        if view["to_act"] == seat:
+            human.conn.send(json.dumps({"type": "act", "action": rng.choice(
+                view["legal_actions"]), "seq": human.seq}))
+        human.until(lambda f: f["type"] in ("update", "game_over"))
+    if not any(f["type"] == "game_over" and f["seq"] == human.seq for f in human.frames):
+        human.until(lambda f: f["type"] == "game_over")
+
+
+def test_sigkill_after_rematches_and_restart(db: Path) -> None:
+    """A table that finished two games (two rematches) and is in the middle of its third is
+    killed with SIGKILL: after the restart it resumes exactly (the same seq and view; a client
+    resyncs by seq inside the current game and gets a snapshot for a seq of an earlier game),
+    the third game finishes, and all three records are served."""
+    server = Server(db)
+    info = server.post("/api/tables", {"seats": ["open", "bot:random"], "bot_delay": 0,
+                                       "rules": {"max_deals": 1}})
+    table = info["id"]
+    token = server.post(f"/api/tables/{table}/join", {"seat": 0})["token"]
+    human = Client(server, table, token)
+    rng = random.Random(9)
+    first_game_seq = 0
+    for number in (1, 2):
+        _play_game(human, 0, rng)
+        if number == 1:
+            first_game_seq = human.seq
+        human.conn.send(json.dumps({"type": "rematch"}))
+        human.until(lambda f: f["type"] == "snapshot" and f["reason"] == "rematch")
+    made = 0
+    while made < 4 or human.view["to_act"] != 0:  # type: ignore[index]
+        if human.view["to_act"] == 0:  # type: ignore[index]
+            human.conn.send(json.dumps({"type": "act", "action": rng.choice(
+                human.view["legal_actions"]), "seq": human.seq}))  # type: ignore[index]
+            made += 1
+        human.until(lambda f: f["type"] == "update")
+    view = json.loads(json.dumps(human.view))
+    seq = human.seq
+    server.kill()
+
+    store = Store(f"sqlite:///{db}")
+    seqs, _ = _stored_actions(store, table)
+    assert seqs == list(range(1, seq + 1))
+    store.close()
+
+    server = Server(db)
+    try:
+        info = httpx.get(f"{server.http}/api/tables/{table}").json()
+        assert info["game"] == 3 and info["seq"] == seq and info["status"] == "playing"
+        again = Client(server, table, token, last_seq=seq, view=view)
+        assert again.frames[-1]["type"] == "resumed" and again.seq == seq
+        again.conn.send(json.dumps({"type": "view"}))
+        assert again.until(lambda f: f["type"] == "snapshot")["view"] == view
+        old = Client(server, table, token, last_seq=first_game_seq)
+        snap = old.frames[-1]
+        assert snap["type"] == "snapshot" and snap["table"]["game"] == 3
+        assert snap["view"] == view
+        _play_game(again, 0, rng)
+        for number in (1, 2, 3):
+            response = httpx.get(f"{server.http}/api/games/{table}/{number}")
+            assert response.status_code == 200, response.text
+            assert Game.replay(response.json()["record"]).is_over
+    finally:
+        server.kill()

@@ -4,8 +4,10 @@ again on the same database and rebuilds every table from its log."""
 
 from __future__ import annotations
 
+import logging
 import random
 import time
+from pathlib import Path
 
 import pytest
 from server_support import WsPlayer, close_all, create_table, join, play_out
@@ -158,3 +160,126 @@ def test_server_stops_and_starts_again_on_the_same_database(db_url: str) -> None
             assert store.dialect in ("sqlite", "postgresql")
         finally:
             close_all()
+
+
+def _rematch(player: WsPlayer) -> None:
+    """Ask for the next game and read until its snapshot."""
+    player.send(type="rematch")
+    player.until(lambda f: f["type"] == "snapshot" and f["reason"] == "rematch")
+
+
+def _play_some(player: WsPlayer, rng: random.Random, actions: int) -> None:
+    """Play ``actions`` of the seat's turns (the bot plays the others), ending on its turn."""
+    made = 0
+    while made < actions or player.state["to_act"] != player.you:
+        if player.state["to_act"] == player.you:
+            player.send(type="act", action=rng.choice(player.state["legal_actions"]),
+                        seq=player.seq)
+            made += 1
+        player.until(lambda f: f["type"] == "update")
+
+
+def test_a_table_after_rematches_reloads_exactly(db_url: str) -> None:
+    """Two finished games and one in play: the stored log (earlier games' actions left out
+    by Store.load) rebuilds the same table; after the table is dropped from memory (as by
+    idle eviction or a storage failure) and after a restart, a client resumes by seq inside
+    the current game and gets a snapshot for a seq of an earlier game."""
+    settings = Settings(db_url=db_url, static_dir=None, seed=5)
+    rng = random.Random(4)
+    with TestClient(create_app(settings)) as client:
+        try:
+            info = create_table(client, ["open", "bot:random"], rules={"max_deals": 1})
+            table = info["id"]
+            token = join(client, table, 0, "Anna")
+            me = WsPlayer(client, table, token)
+            game_one_seq = 0
+            for number in (1, 2):
+                play_out({0: me}, me, rng)
+                if number == 1:
+                    game_one_seq = me.seq
+                _rematch(me)
+            _play_some(me, rng, 3)
+            manager = client.app.state.manager  # type: ignore[attr-defined]
+            live = manager.tables[table]
+            store: Store = client.app.state.store  # type: ignore[attr-defined]
+            loaded = store.load(table)
+            assert loaded is not None and loaded.game.number == 3
+            assert any(e.kind == "act" for e in store.entries_after(table, 0)
+                       if e.game == 1)
+            assert all(e.game == 3 for e in loaded.entries if e.kind == "act")
+            rebuilt = build_table(loaded.table, loaded.entries)
+            assert (rebuilt.seq, rebuilt.game_number, rebuilt.game_start_seq) == (
+                live.seq, 3, live.game_start_seq)
+            assert rebuilt.current.record() == live.current.record()
+            assert {**rebuilt.info(), "seats": None} == {**live.info(), "seats": None}
+            assert rebuilt.seats == live.seats  # who joined, names, tokens, away
+            seq, view = me.seq, dict(me.state)
+            client.portal.call(manager._drop, live, 1012, "test")  # type: ignore[union-attr]
+            assert table not in manager.tables
+            with client.websocket_connect(f"/ws/{table}") as ws:
+                ws.send_json({"type": "hello", "token": token, "last_seq": seq - 2})
+                frames = [ws.receive_json()]
+                while frames[-1]["type"] != "resumed":
+                    frames.append(ws.receive_json())
+                ws.send_json({"type": "view"})
+                snap = ws.receive_json()
+                while snap["type"] != "snapshot":  # (a presence frame may come first)
+                    snap = ws.receive_json()
+                assert snap["view"] == view
+            assert frames[-1]["seq"] == seq
+            missed = [(f["seq"], f["events"]) for f in frames if f["type"] == "update"]
+            assert missed == [(f["seq"], f["events"]) for f in me.frames
+                              if f["type"] == "update" and f["seq"] > seq - 2]
+            assert client.get(f"/api/tables/{table}").json()["game"] == 3
+            close_all()
+        finally:
+            close_all()
+    with TestClient(create_app(settings)) as client:
+        try:
+            back = WsPlayer(client, table, token, last_seq=seq, view=me.view)
+            assert back.frames[-1]["type"] == "resumed"
+            old = WsPlayer(client, table, token, last_seq=game_one_seq)
+            snap = old.frames[-1]
+            assert snap["type"] == "snapshot" and snap["seq"] == seq
+            assert snap["view"] == view and snap["table"]["game"] == 3
+            play_out({0: back}, back, rng)
+            for number in (1, 2, 3):
+                record = client.get(f"/api/games/{table}/{number}").json()["record"]
+                assert record["result"]["over"] is True
+        finally:
+            close_all()
+
+
+def test_one_table_that_cannot_load_does_not_stop_the_others_resuming(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """At start-up the tables in play are resumed one by one; a table whose log cannot be
+    applied is logged and skipped, and the tables after it are resumed all the same."""
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'resume.sqlite3'}", static_dir=None,
+                        seed=6)
+    with TestClient(create_app(settings)) as client:
+        try:
+            ids = []
+            for _ in range(3):
+                info = create_table(client, ["open", "bot:random"])
+                join(client, info["id"], 0)
+                ids.append(info["id"])
+            store: Store = client.app.state.store  # type: ignore[attr-defined]
+            assert store.live_table_ids() == ids  # resumed in this order
+            broken = ids[0]
+            seq = client.get(f"/api/tables/{broken}").json()["seq"]
+        finally:
+            close_all()
+    store = Store(settings.db_url)
+    store.write([Change(broken, [LogEntry(seq + 1, 1, "act", 1, {"action": "fly away"},
+                                          time.time())])])
+    store.close()
+    with caplog.at_level(logging.ERROR, logger="chicago.server"), \
+            TestClient(create_app(settings)) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 20
+        while not all(t in manager.tables for t in ids[1:]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert all(t in manager.tables for t in ids[1:])
+        assert broken not in manager.tables
+    assert any(broken in r.getMessage() and "cannot be resumed" in r.getMessage()
+               for r in caplog.records)

@@ -36,7 +36,7 @@ from chicago.server import protocol
 from chicago.server.bus import InProcessBus, Subscription, TableBus
 from chicago.server.locking import NoLocks, TableBusy, TableLocks
 from chicago.server.settings import Settings
-from chicago.server.storage import Change, GameRow, LogEntry, Store, TableRow
+from chicago.server.storage import SEAT_KINDS, Change, GameRow, LogEntry, Store, TableRow
 
 __all__ = [
     "Client",
@@ -263,18 +263,44 @@ class LiveTable:
                 game.apply(data["action"])
             self.game = game
             self.spans[entry.seq] = (start, len(game.events))
-        elif kind == "join":
-            seat = self.seats[entry.seat if entry.seat is not None else -1]
-            seat.kind, seat.name, seat.token_hash = "human", data["name"], data["token"]
-        elif kind == "away":
-            self.seats[entry.seat if entry.seat is not None else -1].away = True
-        elif kind == "back":
-            self.seats[entry.seat if entry.seat is not None else -1].away = False
+        elif kind in SEAT_KINDS:
+            self._seat_change(entry)
         elif kind != "chat":
             raise RuntimeError(f"table {self.id}: unknown entry kind {kind!r}")
         self.seq = entry.seq
         self.entries.append(entry)
         self.updated_at = entry.created_at
+
+    def _seat_change(self, entry: LogEntry) -> None:
+        """Apply a ``join``, ``away`` or ``back`` entry to the seats."""
+        if entry.seat is None or not 0 <= entry.seat < self.players:
+            raise RuntimeError(f"table {self.id}: {entry.kind} entry {entry.seq} has no seat")
+        seat = self.seats[entry.seat]
+        if entry.kind == "join":
+            seat.kind, seat.name = "human", entry.data["name"]
+            seat.token_hash = entry.data["token"]
+        else:
+            seat.away = entry.kind == "away"
+
+    def restore(self, entries: list[LogEntry]) -> None:
+        """Rebuild a fresh table from stored entries (:meth:`Store.load`): the seat changes
+        before the current game's ``game`` entry (earlier games' actions may be left out, so
+        their seqs need not follow each other), then every entry from that ``game`` entry on,
+        which must follow each other without a gap (:meth:`apply`)."""
+        if self.seq or self.game is not None:
+            raise RuntimeError(f"table {self.id}: restore needs a fresh table")
+        start = next((i for i in range(len(entries) - 1, -1, -1)
+                      if entries[i].kind == "game"), None)
+        if start is None:
+            raise RuntimeError(f"table {self.id}: the log has no game entry")
+        for entry in entries[:start]:
+            if entry.seq >= entries[start].seq:
+                raise RuntimeError(f"table {self.id}: entries out of order at {entry.seq}")
+            if entry.kind in SEAT_KINDS:
+                self._seat_change(entry)
+        self.seq = entries[start].seq - 1
+        for entry in entries[start:]:
+            self.apply(entry)
 
     # ------------------------------------------------------------------ frames
     def frames(
@@ -375,8 +401,7 @@ def _action_kind(text: str) -> tuple[str, bool]:
 def build_table(row: TableRow, entries: list[LogEntry]) -> LiveTable:
     """A live table rebuilt from its row and log entries (runs in a worker thread)."""
     table = LiveTable(row)
-    for entry in entries:
-        table.apply(entry)
+    table.restore(entries)
     return table
 
 
@@ -428,11 +453,24 @@ class TableManager:
             self._spawn(self._resume())
 
     async def _resume(self) -> None:
-        ids = await asyncio.to_thread(self.store.live_table_ids)
+        """Load every table in play (so their bots and clocks go on). A table that cannot be
+        loaded is logged and skipped: the others are resumed all the same."""
+        try:
+            ids = await asyncio.to_thread(self.store.live_table_ids)
+        except Exception:
+            log.exception("cannot list the tables in play to resume them")
+            return
+        failed = 0
         for table_id in ids:
             if self._stopping:
                 return
-            await self.get(table_id)
+            try:
+                await self.get(table_id)
+            except Exception:
+                failed += 1
+                log.exception("table %s cannot be resumed; skipping it", table_id)
+        if failed:
+            log.error("%d of %d tables in play could not be resumed", failed, len(ids))
 
     async def stop(self) -> None:
         """Stop bots, clocks and the writer (pending writes are finished first)."""

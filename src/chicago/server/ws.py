@@ -103,8 +103,16 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     await websocket.accept()
     conn = Connection(websocket, settings)
     sender = asyncio.create_task(conn.sender())
-    table = await manager.get(table_id)
+    table: LiveTable | None = None
     try:
+        try:
+            table = await manager.get(table_id)
+        except Exception:
+            log.exception("table %s cannot be loaded", table_id)
+            conn.send(protocol.error_frame(0, "internal", "the table cannot be loaded now; "
+                                           "try again later"))
+            conn.close(1011, "table unavailable")
+            return
         if table is None:
             conn.send(protocol.error_frame(0, "unknown_table", f"no table {table_id!r}"))
             conn.close(4404, "unknown table")

@@ -6,6 +6,7 @@ start (:meth:`Store.migrate`).
 """
 
 from chicago.server.storage.store import (
+    SEAT_KINDS,
     Change,
     Conflict,
     GameRow,
@@ -17,6 +18,7 @@ from chicago.server.storage.store import (
 )
 
 __all__ = [
+    "SEAT_KINDS",
     "Change",
     "Conflict",
     "GameRow",

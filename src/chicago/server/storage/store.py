@@ -20,6 +20,7 @@ from sqlalchemy import (
     Engine,
     create_engine,
     event,
+    func,
     insert,
     or_,
     select,
@@ -32,6 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from chicago.server.storage.models import games, log, tables
 
 __all__ = [
+    "SEAT_KINDS",
     "Change",
     "Conflict",
     "GameRow",
@@ -41,6 +43,9 @@ __all__ = [
     "TableRow",
     "normalize_url",
 ]
+
+SEAT_KINDS = ("join", "away", "back")
+"""Log entry kinds that change a table's seats (they outlast the game they were stored in)."""
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _PG_MIGRATION_LOCK = 0x43686963  # "Chic": one migrating worker at a time
@@ -103,7 +108,8 @@ class GameRow:
 @dataclass(slots=True)
 class LoadedTable:
     """What rebuilding a live table needs: its row, its current game and its log entries
-    (every entry that is not an action, and the actions of the current game)."""
+    (the seat changes of earlier games, then every entry of the current game; see
+    :meth:`Store.load`)."""
 
     table: TableRow
     game: GameRow
@@ -258,24 +264,38 @@ class Store:
 
     # ------------------------------------------------------------------ reads
     def load(self, table_id: str) -> LoadedTable | None:
-        """Everything needed to rebuild a table in memory, or None if there is no such table."""
+        """Everything needed to rebuild a table in memory, or None if there is no such table.
+
+        The entries are every entry from the current game's ``game`` entry on (the last
+        ``game`` entry of the log: so a game started by another worker after the table row
+        was read is loaded whole) and, before it, only the seat changes (``join``, ``away``,
+        ``back``): earlier games' actions and chat lines do not shape the live table.
+        """
         with self.engine.connect() as conn:
             row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
             if row is None:
                 return None
             table = _table_row(row)
-            game_row = conn.execute(
-                select(games).where(games.c.table_id == table_id, games.c.number == table.game)
-            ).mappings().first()
-            if game_row is None:
-                raise RuntimeError(f"table {table_id}: game {table.game} is missing")
-            entries = conn.execute(
+            start = (
+                select(func.max(log.c.seq))
+                .where(log.c.table_id == table_id, log.c.kind == "game")
+                .scalar_subquery()
+            )
+            rows = conn.execute(
                 select(log)
                 .where(log.c.table_id == table_id,
-                       or_(log.c.kind != "act", log.c.game == table.game))
+                       or_(log.c.seq >= start, log.c.kind.in_(SEAT_KINDS)))
                 .order_by(log.c.seq)
             ).mappings().all()
-        return LoadedTable(table, _game_row(game_row), [_entry(e) for e in entries])
+            entries = [_entry(e) for e in rows]
+            number = next((int(e.data["number"]) for e in reversed(entries)
+                           if e.kind == "game"), table.game)
+            game_row = conn.execute(
+                select(games).where(games.c.table_id == table_id, games.c.number == number)
+            ).mappings().first()
+            if game_row is None:
+                raise RuntimeError(f"table {table_id}: game {number} is missing")
+        return LoadedTable(table, _game_row(game_row), entries)
 
     def entries_after(self, table_id: str, seq: int) -> list[LogEntry]:
         """The log entries of a table after ``seq``, in order."""
