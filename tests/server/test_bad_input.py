@@ -57,6 +57,21 @@ def test_malformed_messages(client: TestClient,
         ('{"type": "act", "action": "keep", "seq": "x", "id": 7}', "bad_message", '"seq"'),
         ('{"type": "hello", "token": ["x"]}', "bad_message", '"token"'),
         ('{"type": "ping", "pad": "' + "x" * 17000 + '"}', "too_large", "at most 16384 bytes"),
+        # deeper than the JSON parser goes (a RecursionError inside it), under the size limit
+        ("[" * 5000 + "]" * 5000, "bad_json", "nested too deeply"),
+        ('{"type": "ping", "id": ' + "[" * 3000 + "]" * 3000 + "}", "bad_json",
+         "nested too deeply"),
+        ('{"type": "act", "action": "keep", "seq": ' + "9" * 5000 + "}", "bad_json",
+         "not valid JSON"),
+        # a lone surrogate (valid JSON, not encodable text) where a token is expected
+        (r'{"type": "hello", "token": "\ud800"}', "bad_message", '"token" must be a seat token'),
+        (r'{"type": "hello", "token": "tok en"}', "bad_message", '"token" must be a seat token'),
+        (r'{"type": "chat", "text": "\ud800 hi", "id": "c1"}', "bad_message",
+         "control characters or lone surrogates"),
+        (r'{"type": "chat", "text": "ring\u0007"}', "bad_message", "control characters"),
+        (r'{"type": "chat", "text": "\u202egg"}', "bad_message", "control characters"),
+        (r'{"type": "act", "action": "play \u0000"}', "bad_message", "control characters"),
+        (r'{"type": "act", "action": "play \udfff"}', "bad_message", "lone surrogates"),
     ]
     for raw, code, words in cases:
         me.send_raw(raw)
@@ -65,7 +80,10 @@ def test_malformed_messages(client: TestClient,
         assert words in str(error["message"]), error
         assert error["seq"] == seq
     ids = [f.get("id") for f in me.errors()]
-    assert "a1" in ids and 7 in ids
+    assert "a1" in ids and 7 in ids and "c1" in ids
+    me.ws.send_bytes(b'{"type": "ping", "x": "\xff\xfe"}')  # bytes that are not UTF-8
+    error = _error(me)
+    assert error["code"] == "bad_json" and "not valid JSON" in str(error["message"])
     me.ws.send_bytes(json.dumps({"type": "ping"}).encode())
     assert me.until(lambda f: f["type"] == "pong")["seq"] == seq
     _assert_unchanged(client, me, table_id, seq, view)
@@ -180,3 +198,24 @@ def test_rate_limit_and_flood(strict_client: TestClient) -> None:
         while True:
             me.recv()
     assert getattr(info_close.value, "code", 1008) == 1008
+
+
+def test_a_server_fault_answers_internal_and_keeps_the_connection(
+        client: TestClient, table: tuple[str, dict[int, WsPlayer]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message whose handling fails inside the server (a bug, simulated here) gets an
+    ``internal`` error naming its id; the connection stays up for the next message."""
+    _table_id, players = table
+    me = players[0]
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+
+    async def broken(*args: object) -> None:
+        raise RuntimeError("simulated fault")
+
+    monkeypatch.setattr(manager, "chat", broken)
+    me.send(type="chat", text="hello", id="fault")
+    error = _error(me)
+    assert error["code"] == "internal" and error["id"] == "fault"
+    monkeypatch.undo()
+    me.send(type="chat", text="hello again")
+    assert me.until(lambda f: f["type"] == "chat")["text"] == "hello again"

@@ -16,6 +16,8 @@ chicago.server.protocol.ProtocolError: bad_message: act needs "action", a text s
 from __future__ import annotations
 
 import json
+import string
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +92,16 @@ class ClientMessage:
     text: str | None = None
 
 
+_TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
+"""The characters of a seat token (URL-safe base64, as :func:`secrets.token_urlsafe`)."""
+
+
+def _unprintable(text: str) -> bool:
+    """Does ``text`` hold a character of Unicode category C (controls, format characters,
+    lone surrogates, private use, unassigned)? The same rule as for names in the lobby."""
+    return any(unicodedata.category(ch).startswith("C") for ch in text)
+
+
 def _int_or_none(data: dict[str, Any], key: str, msg_id: Any) -> int | None:
     value = data.get(key)
     if value is None:
@@ -105,6 +117,8 @@ def parse_client(raw: str | bytes, max_size: int = MAX_MESSAGE) -> ClientMessage
         raise ProtocolError("too_large", f"a message may have at most {max_size} bytes")
     try:
         data = json.loads(raw)
+    except RecursionError:  # e.g. "[[[[…]]]]": deeper than the parser goes
+        raise ProtocolError("bad_json", "not valid JSON: nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError("bad_json", f"not valid JSON: {exc}") from None
     if not isinstance(data, dict):
@@ -125,8 +139,11 @@ def parse_client(raw: str | bytes, max_size: int = MAX_MESSAGE) -> ClientMessage
         )
     if kind == "hello":
         token = data.get("token")
-        if token is not None and not (isinstance(token, str) and 0 < len(token) <= 128):
-            raise ProtocolError("bad_message", '"token" must be a seat token or null', msg_id)
+        if token is not None and not (
+            isinstance(token, str) and 0 < len(token) <= 128 and _TOKEN_CHARS.issuperset(token)
+        ):
+            raise ProtocolError("bad_message", '"token" must be a seat token (letters, digits, '
+                                '"-" and "_") or null', msg_id)
         return ClientMessage("hello", msg_id, token=token,
                              last_seq=_int_or_none(data, "last_seq", msg_id))
     if kind == "act":
@@ -137,15 +154,21 @@ def parse_client(raw: str | bytes, max_size: int = MAX_MESSAGE) -> ClientMessage
             )
         if len(action) > 100:
             raise ProtocolError("bad_message", "an action has at most 100 characters", msg_id)
+        if _unprintable(action):
+            raise ProtocolError("bad_message", "an action may not contain control characters "
+                                "or lone surrogates", msg_id)
         return ClientMessage("act", msg_id, action=action.strip(),
                              seq=_int_or_none(data, "seq", msg_id))
     if kind == "chat":
         text = data.get("text")
         if not isinstance(text, str) or not text.strip():
             raise ProtocolError("bad_message", 'chat needs "text"', msg_id)
-        text = " ".join(text.split())
+        text = " ".join(text.split())  # line breaks and tabs become single spaces
         if len(text) > 300:
             raise ProtocolError("bad_message", "a chat line has at most 300 characters", msg_id)
+        if _unprintable(text):
+            raise ProtocolError("bad_message", "a chat line may not contain control "
+                                "characters or lone surrogates", msg_id)
         return ClientMessage("chat", msg_id, text=text)
     return ClientMessage(kind, msg_id)
 

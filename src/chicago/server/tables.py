@@ -84,8 +84,9 @@ class Client(Protocol):
 
 
 def hash_token(token: str) -> str:
-    """How seat tokens are stored: SHA-256, hex."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    """How seat tokens are stored: SHA-256, hex. Never raises: any text hashes (a lone
+    surrogate too, which is simply not a token of any seat)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass

@@ -152,7 +152,7 @@ async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> N
                 conn.close(1008, "flooding")
             continue
         try:
-            size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+            size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
             if size > settings.max_message:
                 raise ProtocolError("too_large",
                                     f"a message may have at most {settings.max_message} bytes")
@@ -168,6 +168,11 @@ async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> N
             conn.send(protocol.error_frame(table.seq, exc.code, exc.message, msg.id))
         except TableError as exc:
             conn.send(protocol.error_frame(table.seq, exc.code, exc.message, msg.id))
+        except Exception:  # a bug, not the client's fault: say so and keep the connection
+            log.exception("table %s: %s message failed", table.id, msg.type)
+            conn.send(protocol.error_frame(table.seq, "internal", "the server failed to "
+                                           "handle this message; send hello to resync",
+                                           msg.id))
 
 
 async def _handle(manager: TableManager, table: LiveTable, conn: Connection,
