@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
 from contextlib import AbstractContextManager, suppress
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import httpx
 from starlette.websockets import WebSocketDisconnect
 
 if TYPE_CHECKING:
@@ -179,3 +188,50 @@ def play_out(players: dict[int, WsPlayer], watcher: WsPlayer, rng: random.Random
             if not player.over:
                 player.until(lambda f: f["type"] == "game_over")
     return sent
+
+
+class Server:
+    """A real ``chicago serve`` child process (uvicorn) on a free port of 127.0.0.1."""
+
+    def __init__(self, db: Path, *extra: str) -> None:
+        """Start it on the SQLite file ``db`` (``extra``: more options) and wait until it
+        answers."""
+        self.db = db
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "chicago.cli", "serve", "--port", "0",
+             "--db", f"sqlite:///{db}", *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        match = re.search(r"http://([\d.]+):(\d+)/", line)
+        assert match, f"no address in {line!r}"
+        self.output: list[str] = []
+        """What the process printed after its address line (read by a thread, so a full
+        pipe never blocks the server)."""
+        threading.Thread(target=self._read, daemon=True).start()
+        self.http = f"http://{match[1]}:{match[2]}"
+        self.ws = f"ws://{match[1]}:{match[2]}"
+        for _ in range(200):
+            try:
+                if httpx.get(self.http + "/api/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.05)
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.output.append(line)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        response = httpx.post(self.http + path, json=body)
+        assert response.status_code in (200, 201), response.text
+        return response.json()

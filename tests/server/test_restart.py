@@ -7,59 +7,20 @@ its bots play on, and the games finish with no action lost: each table's log is 
 from __future__ import annotations
 
 import json
-import os
 import random
-import re
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from server_support import Server
 from websockets.sync.client import ClientConnection, connect
 
 from chicago import Game
 from chicago.server.storage import Store
 
 pytestmark = pytest.mark.timeout(240)
-
-
-class Server:
-    """A ``chicago serve`` child process on a free port."""
-
-    def __init__(self, db: Path) -> None:
-        self.db = db
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "chicago.cli", "serve", "--port", "0",
-             "--db", f"sqlite:///{db}"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-        )
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        match = re.search(r"http://([\d.]+):(\d+)/", line)
-        assert match, f"no address in {line!r}"
-        self.http = f"http://{match[1]}:{match[2]}"
-        self.ws = f"ws://{match[1]}:{match[2]}"
-        for _ in range(200):
-            try:
-                if httpx.get(self.http + "/api/health").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def post(self, path: str, body: dict[str, Any]) -> Any:
-        response = httpx.post(self.http + path, json=body)
-        assert response.status_code in (200, 201), response.text
-        return response.json()
 
 
 class Client:

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     config = uvicorn.Config(
-        create_app(settings), log_level=args.log_level, ws_max_size=64 * 1024,
+        create_app(settings), log_level=args.log_level, ws_max_size=settings.ws_max_size,
         ws_per_message_deflate=False,
         ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_graceful_shutdown=5,
     )

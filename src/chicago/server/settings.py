@@ -45,7 +45,12 @@ class Settings:
     static_dir: Path | None = DEFAULT_STATIC
     """The browser app's files, served at ``/`` if the directory exists."""
     max_message: int = 16 * 1024
-    """Largest client websocket message in bytes."""
+    """Largest client websocket message in bytes: a larger one gets a ``too_large`` error
+    and the connection stays up (docs/PROTOCOL.md)."""
+    ws_max_size: int = 1024 * 1024
+    """The websocket transport's own limit (uvicorn's ``ws_max_size``), far above
+    :attr:`max_message` so that the application sees, and answers, every oversized message
+    up to it; a frame over this closes the connection with code 1009 (message too big)."""
     rate: float = 20.0
     """Client messages per second per connection, on average."""
     burst: int = 40
