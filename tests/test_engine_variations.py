@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chicago import Game, Rules, settlement
-from chicago.cards import DECK
+from chicago.cards import DECK, parse_cards
 from engine_helpers import (
     advance_to,
     assert_illegal,
@@ -101,6 +101,82 @@ def test_v_quads_reset_only_the_higher_quads(preset: str) -> None:
     run(g, ["0: reset", "1: reset"])
     assert g.scores == [0, 30]
     assert [e["seat"] for e in events_of(g, "quads_reset", deal=False)] == [1]
+
+
+@pytest.mark.parametrize("preset", TWO)
+def test_v_quads_reset_lower_quads_objected_in_a_scoring_round(preset: str) -> None:
+    """V-QUADS-RESET: only the higher four of a kind may reset. The higher holder passed, so
+    the lower one wins the round; its reset is void: the higher four are shown to everyone
+    (the objection a real table would hear) and the winner scores the 7 instead."""
+    g = game(rules_with(preset, "V-QUADS-RESET"), 2, dealer=1,
+             hands=["9c 9d 9h 9s 2c", "Kc Kd Kh Ks 3c"], scores=[10, 30])
+    keep_all(g)
+    run(g, ["0: announce four of a kind", "1: pass"])
+    # reset is offered as to any four of a kind: the choice tells nothing of other hands
+    assert g.phase.value == "quads choice" and [str(a) for a in g.legal_actions()] == [
+        "score", "reset"]
+    run(g, ["0: reset"])
+    assert g.scores == [17, 30] and g.deal_number == 1 and g.phase.value == "exchange"
+    objection = events_of(g, "quads_objection")
+    assert objection == [{"type": "quads_objection", "seat": 1, "against": 0}]
+    show = events_of(g, "show")[-1]
+    assert show["seat"] == 1 and sorted(show["cards"]) == ["Kc", "Kd", "Kh", "Ks"]
+    assert g.view(None)["shown"] == {"1": show["cards"]}  # public: spectators see it too
+    assert events_of(g, "quads_reset") == []
+    ended = rules_with(preset, "V-QUADS-RESET", quads_end_deal=True)
+    g = game(ended, 2, dealer=1, hands=["9c 9d 9h 9s 2c", "Kc Kd Kh Ks 3c"], scores=[10, 30])
+    keep_all(g)
+    run(g, ["0: announce four of a kind", "1: pass", "0: reset"])
+    assert g.scores == [17, 30] and g.deal_number == 2  # scoring the 7 ends the deal
+
+
+@pytest.mark.parametrize("preset", TWO)
+def test_v_quads_reset_lower_claim_objected_after_the_last_exchange(preset: str) -> None:
+    """V-QUADS-RESET: after the last exchange the lower four of a kind claims, the higher
+    passes: the higher objects (its four shown), nobody resets, the deal goes on."""
+    g = game(rules_with(preset, "V-QUADS-RESET"), 2, dealer=1,
+             hands=["9c 9d 9h 9s 2c", "Kc Kd Kh Ks 3c"], scores=[10, 30])
+    advance_to(g, "quads")
+    run(g, ["0: reset", "1: pass"])
+    assert g.scores == [10, 30] and g.deal_number == 1
+    assert g.phase.value in ("chicago", "play")
+    assert [e["seat"] for e in events_of(g, "quads_objection")] == [1]
+    assert sorted(g.shown[1]) == sorted(parse_cards("Kc Kd Kh Ks"))
+    # the higher one claims after the lower: the higher resets, nobody objects
+    g = game(rules_with(preset, "V-QUADS-RESET"), 2, dealer=1,
+             hands=["9c 9d 9h 9s 2c", "Kc Kd Kh Ks 3c"], scores=[10, 30])
+    advance_to(g, "quads")
+    run(g, ["0: reset", "1: reset"])
+    assert g.scores == [0, 30] and events_of(g, "quads_objection", deal=False) == []
+    # the higher one resets, the lower one passes: a plain reset
+    g = game(rules_with(preset, "V-QUADS-RESET"), 3, dealer=2,
+             hands=["9c 9d 9h 9s 2c", "Kc Kd Kh Ks 3c"], scores=[10, 30, 20])
+    advance_to(g, "quads")
+    run(g, ["0: pass", "1: reset", "2: pass"])
+    assert g.scores == [0, 30, 0]
+
+
+def test_v_quads_reset_lower_claim_objected_by_the_highest_of_three() -> None:
+    """V-QUADS-RESET: of three fours of a kind, the highest objects to the others' claims."""
+    g = game(rules_with("pagat", "V-QUADS-RESET"), 3, dealer=2,
+             hands=["9c 9d 9h 9s 2c", "Qc Qd Qh Qs 3c", "Kc Kd Kh Ks 4c"], scores=[10, 20, 30])
+    advance_to(g, "quads")
+    run(g, ["0: reset", "1: reset", "2: pass"])
+    assert g.scores == [10, 20, 30]
+    assert events_of(g, "quads_objection") == [
+        {"type": "quads_objection", "seat": 2, "against": 1}]
+
+
+def test_v_quads_reset_legal_actions_do_not_tell_of_a_higher_four() -> None:
+    """V-QUADS-RESET, R-ANN-5: the lower holder is offered the same choices whether or not
+    a higher four of a kind is out, so the question leaks nothing before the reset."""
+    rules = rules_with("pagat", "V-QUADS-RESET")
+    with_higher = game(rules, 2, dealer=1, hands=["9c 9d 9h 9s 2c", "Kc Kd Kh Ks 3c"])
+    without = game(rules, 2, dealer=1, hands=["9c 9d 9h 9s 2c", "Kc Kd 5h 7s 3c"])
+    for g in (with_higher, without):
+        advance_to(g, "quads")
+    assert with_higher.legal_actions() == without.legal_actions()
+    assert with_higher.view(0)["legal_actions"] == without.view(0)["legal_actions"]
 
 
 def test_v_quads_reset_off_by_default() -> None:

@@ -925,9 +925,48 @@ class Game:
     def _resolve_quads_round(self) -> None:
         if self._quads_claims:
             seat, _ = max(self._quads_claims, key=lambda claim: claim[1])
-            self._quads_reset(seat)
-        else:
-            self._begin_chicago()
+            if not self._quads_objection(seat):
+                self._quads_reset(seat)
+                return
+        self._begin_chicago()
+
+    def _higher_quads(self, seat: int) -> int | None:
+        """The holder of the highest four of a kind above ``seat``'s, if anyone holds one."""
+        rules = self.rules
+        mine = evaluate(self.hands[seat], rules).ranks[0]
+        best: tuple[int, int] | None = None
+        for other in range(self.players):
+            if other == seat:
+                continue
+            value = evaluate(self.hands[other], rules)
+            rank = value.ranks[0]
+            if (
+                value.category is Category.FOUR_OF_A_KIND
+                and rank > mine
+                and (best is None or rank > best[0])
+            ):
+                best = (rank, other)
+        return None if best is None else best[1]
+
+    def _quads_objection(self, seat: int) -> bool:
+        """V-QUADS-RESET: only the highest four of a kind may reset. If a higher one is held,
+        its holder objects: those four cards are shown to everyone and the reset of
+        ``seat`` is void. Return True if the reset was void."""
+        objector = self._higher_quads(seat)
+        if objector is None:
+            return False
+        quads = list(evaluate(self.hands[objector], self.rules).cards[:4])
+        self.shown[objector] = quads
+        self._emit(
+            {
+                "type": "show",
+                "seat": objector,
+                "cards": _texts(quads),
+                "reason": "a higher four of a kind objects to the reset",
+            }
+        )
+        self._emit({"type": "quads_objection", "seat": objector, "against": seat})
+        return True
 
     def _quads_reset(self, seat: int) -> None:
         value = evaluate(self.hands[seat], self.rules)
@@ -1205,9 +1244,10 @@ class Game:
         _, value = self._quads_choice
         self._quads_choice = None
         self._emit({"type": "quads_choice", "seat": seat, "reset": act.kind is _K.RESET})
-        if act.kind is _K.RESET:
+        if act.kind is _K.RESET and not self._quads_objection(seat):
             self._quads_reset(seat)
             return
+        # scored, or a void reset (a higher four of a kind objected): the winner scores
         if self._score_hand(seat, value, f"scoring round {self.round + 1}"):
             return
         if self.rules.quads_end_deal:
