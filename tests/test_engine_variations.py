@@ -279,6 +279,22 @@ def test_v_sf_win_at_the_showdown(preset: str) -> None:
     assert g.is_over and g.winners == [0] and g.deal_number == 1
 
 
+@pytest.mark.parametrize("preset", TWO)
+def test_v_sf_win_instant_win_score_keep(preset: str) -> None:
+    """V-SF-WIN with instant_win_score="keep": the game ends at once, the winner's score is
+    not raised to the target, and the settlement follows the scores as they stand."""
+    rules = rules_with(preset, "V-SF-WIN", instant_win_score="keep")
+    g = game(rules, 3, dealer=2, hands=["5h 6h 7h 8h 9h"], scores=[3, 40, 20])
+    keep_all(g)
+    run(g, ["0: announce straight flush", "1: pass", "2: pass"])
+    assert g.is_over and g.winners == [0] and g.scores == [11, 40, 20]
+    assert g.settlement() == [0.0, 0.0, 0.0]  # nobody is below the winner's 11
+    g = game(rules, 3, dealer=2, hands=["5h 6h 7h 8h 9h"], scores=[30, 10, 20])
+    keep_all(g)
+    run(g, ["0: announce straight flush", "1: pass", "2: pass"])
+    assert g.scores == [38, 10, 20] and g.settlement() == [46.0, -28.0, -18.0]
+
+
 # ------------------------------------------------------------------------------ V-ROYAL
 @pytest.mark.parametrize(("preset", "points"), [
     ("wikipedia", 9), ("wikipedia-42", 9), ("pagat", 52), ("denexa", 52)])
@@ -382,6 +398,25 @@ def test_v_chi_req3_made_chicago_may_win(preset: str) -> None:
     assert g.is_over and g.winners == [0] and g.scores[0] >= 52
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_v_chi_req3_is_a_three_player_rule(players: int) -> None:
+    """V-CHI-REQ3: "in a three-player game" (P): at other table sizes the requirement is not
+    in force unless chicago_made_any_size; then it resets there too."""
+    hands = ["As Ad Kc 2h 3s"]
+    for any_size in (False, True):
+        rules = rules_with("pagat", "V-CHI-REQ3", lock_at=None, chicago_made_any_size=any_size)
+        g = game(rules, players, dealer=players - 1, hands=hands, scores=[51] + [0] * (
+            players - 1))
+        keep_all(g)
+        run(g, ["0: announce pair"] + ["pass"] * (players - 1))
+        assert g.scores[0] == (0 if any_size else 52)
+    rules = rules_with("pagat", "V-CHI-REQ3", lock_at=None)
+    g = game(rules, 3, dealer=2, hands=hands, scores=[51, 0, 0])
+    keep_all(g)
+    run(g, ["0: announce pair", "1: pass", "2: pass"])
+    assert g.scores[0] == 0  # three players: in force by default
+
+
 # ------------------------------------------------------------------------------ V-CHI-DECLARED
 @pytest.mark.parametrize("preset", TWO)
 def test_v_chi_declared_no_win_without_a_declaration(preset: str) -> None:
@@ -414,6 +449,25 @@ def test_v_chi_breaker_scores_8(preset: str) -> None:
     assert g.scores == [5, 12] and g.deal_number == 2
     deal1 = [e.data["type"] for e in g.events[: g._deal_start_event]]
     assert "showdown" not in deal1
+
+
+def test_chicago_variations_switch_the_call_on_for_denexa() -> None:
+    """V-CHI-BREAKER, V-NEG, V-DEUCE (and V-CHI-13, V-CHI-REQ3, V-CHI-DECLARED) applied to
+    denexa, which has no Chicago call, switch the call on: none of them is a no-op."""
+    for vid in ("V-CHI-BREAKER", "V-NEG", "V-DEUCE", "V-CHI-13", "V-CHI-REQ3",
+                "V-CHI-DECLARED"):
+        assert rules_with("denexa", vid).chicago_enabled, vid
+    g = game(rules_with("denexa", "V-CHI-BREAKER"), 2, dealer=1,
+             hands=["2h As Ks Qs Js", "3h 4d 5c 6d 8c"], scores=[20, 4])
+    chicago_phase(g)
+    run(g, ["0: chicago", "0: play 2h", "1: play 3h"])
+    assert g.scores == [5, 12]
+    g = game(rules_with("denexa", "V-DEUCE"), 2, dealer=1,
+             hands=["As Ks Qs Js 2h", "3c 4d 5c 6d 8c"], scores=[20, 0])
+    chicago_phase(g)
+    run(g, ["0: chicago", "0: play As", "1: play 3c", "0: play Ks", "1: play 4d",
+            "0: play Qs", "1: play 5c", "0: play Js", "1: play 6d", "0: play 2h", "1: play 8c"])
+    assert next(e.data for e in g.events if e.data["type"] == "score")["points"] == 30
 
 
 # ------------------------------------------------------------------------------ V-CHI-13
@@ -450,8 +504,7 @@ def test_v_neg_negative_scores_and_any_score_may_declare(preset: str) -> None:
     rules = rules_with(preset, "V-NEG")
     assert rules.negative_scores and rules.chicago_min_score is None
     assert settlement([52, -4], rules) == [112.0, -112.0]
-    if not rules.chicago_enabled:
-        return  # denexa: no Chicago call, so nothing can go negative
+    assert rules.chicago_enabled  # on denexa V-NEG switches the Chicago call on
     g = game(rules, 2, dealer=1, hands=["2h As Ks Qs Js", "3h 4d 5c 6d 8c"], scores=[0, 0])
     chicago_phase(g)
     assert g.to_act == 0  # at 0 points
@@ -562,6 +615,20 @@ def test_v_deuce_chicago_with_a_two(preset: str) -> None:
             "0: play Qs", "1: play 5c", "0: play Js", "1: play 6d", "0: play 2h", "1: play 8c"])
     score = next(e.data for e in g.events if e.data["type"] == "score")
     assert score["reason"] == "Chicago" and score["points"] == 30
+
+
+@pytest.mark.parametrize(("points", "expected"), [(None, 30), (26, 26)])
+def test_v_deuce_chicago_points_under_v_chi_13(points: int | None, expected: int) -> None:
+    """V-DEUCE with V-CHI-13: a Chicago ended with a 2 scores deuce_chicago_points, 30 by
+    default as RULES.md says (not twice the 13); 26 if the table doubles the 13."""
+    overrides = {} if points is None else {"deuce_chicago_points": points}
+    rules = rules_with("pagat", "V-CHI-13", "V-DEUCE", **overrides)
+    g = game(rules, 2, dealer=1, hands=["As Ks Qs Js 2h", "3c 4d 5c 6d 8c"], scores=[20, 0])
+    chicago_phase(g)
+    run(g, ["0: chicago", "0: play As", "1: play 3c", "0: play Ks", "1: play 4d",
+            "0: play Qs", "1: play 5c", "0: play Js", "1: play 6d", "0: play 2h", "1: play 8c"])
+    score = next(e.data for e in g.events if e.data["type"] == "score")
+    assert score["reason"] == "Chicago" and score["points"] == expected
 
 
 def test_v_deuce_off_by_default() -> None:

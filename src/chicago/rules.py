@@ -45,6 +45,7 @@ TieMode = Literal["staged", "category"]
 RedealLow = Literal["off", "below-ten", "ten-and-below"]
 ChicagoRequired = Literal["none", "made", "declared"]
 ChicagoCallers = Literal["first"]
+InstantWinScore = Literal["target", "keep"]
 
 DEFAULT_POINTS: Mapping[str, int] = types.MappingProxyType(
     {
@@ -90,6 +91,9 @@ class Rules:
     """V-ROYAL: a royal flush that scores wins the whole game at once."""
     straight_flush_wins: bool = False
     """V-SF-WIN: a straight flush (or royal) that scores wins the whole game at once."""
+    instant_win_score: InstantWinScore = "target"
+    """V-SF-WIN / V-ROYAL: an instant winner's score is raised to the target (``target``,
+    W's "elevated to 52") or kept as it is (``keep``); settlement follows from it."""
     wheel_straight: bool = True
     """R-HAND-3: A-2-3-4-5 is a straight (five high)."""
     suit_order: str | None = None
@@ -130,12 +134,18 @@ class Rules:
     """V-CHI-BREAKER: points for the player whose trick breaks a Chicago (8); 0 = off."""
     chicago_required: ChicagoRequired = "none"
     """V-CHI-REQ3 (``made``) / V-CHI-DECLARED (``declared``): what a player needs to win."""
+    chicago_made_any_size: bool = False
+    """V-CHI-REQ3: ``made`` holds at every table size; off: only when three play (as P says)."""
 
     # -- tricks and showdown (R-TRICK-*, R-FIN-*) --
     last_trick_points: int = 5
     """R-TRICK-4: points for winning the last trick."""
     deuce_bonus: bool = False
-    """V-DEUCE: last trick won with a 2 scores 10; a Chicago ended with a 2 scores 30."""
+    """V-DEUCE: last trick won with a 2 scores twice ``last_trick_points`` (10); a made
+    Chicago whose last trick is won with a 2 scores ``deuce_chicago_points``."""
+    deuce_chicago_points: int = 30
+    """V-DEUCE: a made Chicago whose last trick is won with a 2 scores this (30, also under
+    V-CHI-13; 26 would double a 13-point Chicago)."""
 
     # -- game end (R-END-*, §5) --
     target: int = 52
@@ -156,51 +166,7 @@ class Rules:
     # ------------------------------------------------------------------ validation
     def __post_init__(self) -> None:
         _check_types(self)
-        problems: list[str] = []
-        if not 2 <= self.min_players <= self.max_players <= 6:
-            problems.append(
-                f"players must satisfy 2 <= min_players <= max_players <= 6 "
-                f"(got {self.min_players}..{self.max_players})"
-            )
-        if len(self.points) != len(Category):
-            problems.append(f"points needs {len(Category)} entries, one per category")
-        elif any(p < 0 for p in self.points):
-            problems.append("points cannot be negative")
-        if not 1 <= self.exchanges <= 5:
-            problems.append(f"exchanges must be 1-5 (got {self.exchanges})")
-        if not 0 <= self.max_discard <= 5:
-            problems.append(f"max_discard must be 0-5 (got {self.max_discard})")
-        if self.suit_order is not None and sorted(self.suit_order) != sorted("cdhs"):
-            problems.append(
-                f"suit_order {self.suit_order!r} must name each of c, d, h, s once, highest first"
-            )
-        if self.lock_six and self.lock_at is None:
-            problems.append("lock_six (V-LOCK-6) needs a lock threshold: set lock_at")
-        if self.lock_six and self.max_players > 6:
-            problems.append("lock_six needs max_players <= 6")
-        if self.max_deals is not None and self.max_deals < 1:
-            problems.append(f"max_deals must be at least 1 or None (got {self.max_deals})")
-        if self.target <= 0:
-            problems.append(f"target must be positive (got {self.target})")
-        if self.chicago_points < 0 or self.last_trick_points < 0:
-            problems.append("chicago_points and last_trick_points cannot be negative")
-        if self.chicago_breaker_points < 0:
-            problems.append("chicago_breaker_points cannot be negative")
-        if self.stake < 0:
-            problems.append("stake cannot be negative")
-        if self.chicago_required != "none" and not self.chicago_enabled:
-            problems.append(
-                f"chicago_required={self.chicago_required!r} needs the Chicago call "
-                "(chicago_enabled=True)"
-            )
-        if self.quads_end_deal and not self.quads_reset:
-            problems.append("quads_end_deal is part of V-QUADS-RESET: set quads_reset too")
-        if (
-            self.chicago_min_score is not None
-            and self.chicago_min_score <= 0
-            and not self.negative_scores
-        ):
-            problems.append("chicago_min_score must be positive or None")
+        problems = _value_problems(self) + _combination_problems(self)
         if problems:
             raise RulesError("; ".join(problems))
 
@@ -272,20 +238,32 @@ class Rules:
         return tuple(table[c.name] for c in Category)
 
     def with_variations(self, *ids: str) -> Rules:
-        """Turn on variations by id (``"V-SF-10"``, ``"V-NEG"`` …) on top of these rules."""
-        rules = self
+        """Turn on variations by id (``"V-SF-10"``, ``"V-NEG"`` …) on top of these rules.
+
+        Each variation also turns on what it needs to be in force (V-ROYAL separates the
+        royal flush, every Chicago variation switches the Chicago call on, V-TIE-SUIT makes
+        the tie-break staged …), so it is never a no-op; see ``docs/RULES.md``. Two
+        variations that contradict each other in one call raise :class:`RulesError`.
+        """
+        keys: list[str] = []
         for vid in ids:
             key = vid.strip().upper()
             if key not in VARIATIONS:
                 raise RulesError(
                     f"unknown variation {vid!r}; valid variations: {', '.join(VARIATIONS)}"
                 )
-            overrides = dict(VARIATIONS[key].options)
-            if key == "V-LOCK-6" and rules.lock_at is not None:
-                del overrides["lock_at"]  # keep the rule set's own threshold
-            if key == "V-ROYAL" and rules.royal_separate:
-                del overrides["points"]  # already separate: keep its points (52 in P, D)
-            rules = rules.replace(**overrides)
+            if key not in keys:
+                keys.append(key)
+        for pair, reason in _CONFLICTS.items():
+            if pair <= set(keys):
+                first, second = sorted(pair, key=keys.index)
+                raise RulesError(
+                    f"variations {first} and {second} contradict each other: {reason}; "
+                    "apply one of them"
+                )
+        rules = self
+        for key in keys:
+            rules = rules.replace(**_variation_overrides(key, rules))
         return rules
 
     # ------------------------------------------------------------------ JSON
@@ -326,6 +304,122 @@ class Rules:
         base = other if other is not None else PRESETS.get(self.preset_name, Rules())
         mine, theirs = self.to_dict(), base.to_dict()
         return {k: v for k, v in mine.items() if theirs.get(k) != v and k != "preset_name"}
+
+
+def _value_problems(r: Rules) -> list[str]:
+    """Options whose value is out of range on its own."""
+    problems: list[str] = []
+    if not 2 <= r.min_players <= r.max_players <= 6:
+        problems.append(
+            f"players must satisfy 2 <= min_players <= max_players <= 6 "
+            f"(got {r.min_players}..{r.max_players})"
+        )
+    if len(r.points) != len(Category):
+        problems.append(f"points needs {len(Category)} entries, one per category")
+    elif any(p < 0 for p in r.points):
+        problems.append("points cannot be negative")
+    elif r.points[Category.HIGH_CARD] != 0:
+        problems.append(
+            f"points for HIGH_CARD must be 0, not {r.points[Category.HIGH_CARD]}: a hand "
+            "without a pair scores nothing (R-HAND-1)"
+        )
+    if not 1 <= r.exchanges <= 5:
+        problems.append(f"exchanges must be 1-5 (got {r.exchanges})")
+    if not 0 <= r.max_discard <= 5:
+        problems.append(f"max_discard must be 0-5 (got {r.max_discard})")
+    if r.suit_order is not None and sorted(r.suit_order) != sorted("cdhs"):
+        problems.append(
+            f"suit_order {r.suit_order!r} must name each of c, d, h, s once, highest first"
+        )
+    if r.lock_at is not None and r.lock_at <= 0:
+        problems.append(f"lock_at must be positive or None (no lock), not {r.lock_at}")
+    if r.max_deals is not None and r.max_deals < 1:
+        problems.append(f"max_deals must be at least 1 or None (got {r.max_deals})")
+    if r.target <= 0:
+        problems.append(f"target must be positive (got {r.target})")
+    if r.chicago_points < 0 or r.last_trick_points < 0:
+        problems.append("chicago_points and last_trick_points cannot be negative")
+    if r.chicago_breaker_points < 0:
+        problems.append("chicago_breaker_points cannot be negative")
+    if r.deuce_chicago_points < 0:
+        problems.append("deuce_chicago_points cannot be negative")
+    if r.stake < 0:
+        problems.append("stake cannot be negative")
+    if r.chicago_min_score is not None and r.chicago_min_score <= 0 and not r.negative_scores:
+        problems.append(
+            "chicago_min_score must be positive or None (any score) when scores cannot go "
+            "below zero"
+        )
+    return problems
+
+
+def _default(name: str) -> Any:
+    """The default (``pagat``) value of an option that has a plain default."""
+    return Rules.__dataclass_fields__[name].default
+
+# Options that only matter with the Chicago call (R-CHI-*): a value other than the default
+# on a rule set without the call would do nothing, so it is refused.
+_CHICAGO_OPTIONS = (
+    "chicago_points",
+    "chicago_min_score",
+    "chicago_caller_leads",
+    "chicago_final_showdown",
+    "chicago_breaker_points",
+    "chicago_required",
+    "chicago_made_any_size",
+    "deuce_chicago_points",
+    "negative_scores",
+)
+
+
+def _combination_problems(r: Rules) -> list[str]:
+    """Options that contradict each other, or that would do nothing with the others.
+
+    Every rule of the combination table in ``docs/RULES.md`` ("Combinations") is here.
+    """
+    problems: list[str] = []
+    if r.lock_six and r.lock_at is None:
+        problems.append(
+            "lock_six (V-LOCK-6) needs a lock threshold: set lock_at (42 in wikipedia-42) "
+            "or apply V-LOCK-6, which sets 42 when there is none"
+        )
+    if r.royal_wins and not r.royal_separate:
+        problems.append(
+            "royal_wins needs royal_separate=True: without V-ROYAL a royal flush is a "
+            "straight flush (set royal_separate, apply V-ROYAL, or use straight_flush_wins)"
+        )
+    if r.suit_order is not None and r.tie_mode == "category":
+        problems.append(
+            f"suit_order={r.suit_order!r} (V-TIE-SUIT) breaks exactly equal hands, but "
+            "tie_mode='category' (V-TIE-CATEGORY) never compares hands of one category: "
+            "set suit_order=None or tie_mode='staged'"
+        )
+    if r.one_up and r.max_discard < 1:
+        problems.append("one_up (V-ONE-UP) needs max_discard >= 1: one up exchanges one card")
+    if r.quads_end_deal and not r.quads_reset:
+        problems.append("quads_end_deal is part of V-QUADS-RESET: set quads_reset too")
+    if r.instant_win_score != "target" and not (r.straight_flush_wins or r.royal_wins):
+        problems.append(
+            f"instant_win_score={r.instant_win_score!r} needs an instant win: set "
+            "straight_flush_wins (V-SF-WIN) or royal_wins (V-ROYAL)"
+        )
+    if r.chicago_made_any_size and r.chicago_required != "made":
+        problems.append(
+            "chicago_made_any_size is part of V-CHI-REQ3: set chicago_required='made' too"
+        )
+    if r.deuce_chicago_points != _default("deuce_chicago_points") and not r.deuce_bonus:
+        problems.append("deuce_chicago_points is part of V-DEUCE: set deuce_bonus=True too")
+    if not r.chicago_enabled:
+        changed = [name for name in _CHICAGO_OPTIONS if getattr(r, name) != _default(name)]
+        if changed:
+            problems.append(
+                f"{', '.join(changed)} only matter{'s' if len(changed) == 1 else ''} with "
+                "the Chicago call, which these rules do not have"
+                + (" (only a failed Chicago loses points)" if "negative_scores" in changed else "")
+                + ": set chicago_enabled=True, or leave "
+                + ", ".join(f"{name}={_default(name)!r}" for name in changed)
+            )
+    return problems
 
 
 def _check_types(rules: Rules) -> None:
@@ -423,11 +517,11 @@ VARIATIONS: dict[str, Variation] = dict(
         ),
         _variation(
             "V-TIE-CATEGORY", "Equal categories score nothing: no staged tie-break",
-            tie_mode="category",
+            tie_mode="category", suit_order=None,
         ),
         _variation(
             "V-TIE-SUIT", "Exactly equal hands: the suit of the highest card decides (h>d>s>c)",
-            suit_order="hdsc",
+            suit_order="hdsc", tie_mode="staged",
         ),
         _variation("V-SF-10", "A straight flush scores 10", points={"STRAIGHT_FLUSH": 10}),
         _variation(
@@ -445,14 +539,17 @@ VARIATIONS: dict[str, Variation] = dict(
             lock_six=True, lock_at=42,
         ),
         _variation(
-            "V-CHI-REQ3", "A player must have made a Chicago to win (meant for three players)",
+            "V-CHI-REQ3", "In a three-player game a player must have made a Chicago to win",
             chicago_required="made", chicago_enabled=True,
         ),
         _variation(
             "V-CHI-DECLARED", "A player must have declared a Chicago to win",
             chicago_required="declared", chicago_enabled=True,
         ),
-        _variation("V-CHI-BREAKER", "Breaking a Chicago scores 8", chicago_breaker_points=8),
+        _variation(
+            "V-CHI-BREAKER", "Breaking a Chicago scores 8",
+            chicago_breaker_points=8, chicago_enabled=True,
+        ),
         _variation(
             "V-CHI-13", "Chicago is worth 13, needs 13 points, and the declarer leads",
             chicago_points=13, chicago_min_score=13, chicago_caller_leads=True,
@@ -460,16 +557,18 @@ VARIATIONS: dict[str, Variation] = dict(
         ),
         _variation(
             "V-NEG", "Negative scores; Chicago at any score; negatives pay double",
-            negative_scores=True, chicago_min_score=None,
+            negative_scores=True, chicago_min_score=None, chicago_enabled=True,
         ),
-        _variation("V-ONE-UP", "Exchanging one card, ask for it face up", one_up=True),
+        _variation(
+            "V-ONE-UP", "Exchanging one card, ask for it face up", one_up=True, max_discard=1,
+        ),
         _variation(
             "V-REDEAL-LOW", "Five cards all below ten may be redrawn once",
             redeal_low="below-ten",
         ),
         _variation(
             "V-DEUCE", "Last trick with a 2 scores 10; a Chicago ended with a 2 scores 30",
-            deuce_bonus=True,
+            deuce_bonus=True, chicago_enabled=True,
         ),
         _variation(
             "V-WIN-AGAIN", "At the target, win a later last trick to take the game",
@@ -479,3 +578,42 @@ VARIATIONS: dict[str, Variation] = dict(
     ]
 )
 """Each variation of RULES.md §5 by id."""
+
+
+_CONFLICTS: dict[frozenset[str], str] = {
+    frozenset({"V-TIE-CATEGORY", "V-TIE-SUIT"}): (
+        "under V-TIE-CATEGORY equal categories score nothing, so the suits of V-TIE-SUIT "
+        "would never be compared"
+    ),
+    frozenset({"V-LOCK-42", "V-LOCK-45"}): "a rule set has one lock threshold (lock_at)",
+    frozenset({"V-CHI-REQ3", "V-CHI-DECLARED"}): (
+        "a player needs either a made Chicago (V-CHI-REQ3) or a declared one "
+        "(V-CHI-DECLARED) to win (chicago_required)"
+    ),
+    frozenset({"V-CHI-13", "V-NEG"}): (
+        "V-CHI-13 needs 13 points to declare a Chicago, V-NEG allows one at any score "
+        "(chicago_min_score)"
+    ),
+}
+"""Pairs of variations that cannot both be in force, and why."""
+
+
+def _variation_overrides(key: str, rules: Rules) -> dict[str, Any]:
+    """The options that put variation ``key`` in force on top of ``rules``.
+
+    A variation sets its own options and turns on what it needs; where the rule set already
+    has its own form of the variation (a royal flush of 52, a suit order, a lock
+    threshold, a low-hand limit), that form is kept.
+    """
+    overrides = dict(VARIATIONS[key].options)
+    if key == "V-LOCK-6" and rules.lock_at is not None:
+        del overrides["lock_at"]  # keep the rule set's own threshold
+    elif key == "V-ROYAL" and rules.royal_separate:
+        del overrides["points"]  # already separate: keep its points (52 in P, D)
+    elif key == "V-TIE-SUIT" and rules.suit_order is not None:
+        del overrides["suit_order"]  # keep the agreed order
+    elif key == "V-REDEAL-LOW" and rules.redeal_low != "off":
+        del overrides["redeal_low"]  # keep the rule set's limit
+    elif key == "V-ONE-UP" and rules.max_discard >= 1:
+        del overrides["max_discard"]
+    return overrides

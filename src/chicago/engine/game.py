@@ -181,6 +181,10 @@ class Game:
         self._declared_chicago = [False] * n
         self._deal_history: list[dict[str, Any]] = []
         self._instant_winner: int | None = None
+        # V-CHI-REQ3 holds in a three-player game (P), at any size with chicago_made_any_size
+        self._made_required: bool = rules.chicago_required == "made" and (
+            players == 3 or rules.chicago_made_any_size
+        )
         self._reset_deal_state()
         self._start_deal()
         self._advance()
@@ -757,7 +761,7 @@ class Game:
         eligible = [s for s in range(self.players) if self.scores[s] >= rules.target]
         if rules.chicago_required == "declared":
             eligible = [s for s in eligible if self._declared_chicago[s]]
-        elif rules.chicago_required == "made":
+        elif self._made_required:
             eligible = [s for s in eligible if self._made_chicago[s]]
         if rules.win_again:
             eligible = [s for s in eligible if self._on_game[s] and self._last_trick_winner == s]
@@ -779,7 +783,7 @@ class Game:
             {"type": "score", "seat": seat, "points": points, "reason": reason, "total": total}
         )
         if (
-            rules.chicago_required == "made"
+            self._made_required
             and not instant
             and total >= rules.target
             and not self._made_chicago[seat]
@@ -806,7 +810,7 @@ class Game:
         # An instant win ends the game even without a made Chicago (V-CHI-REQ3 does not reset it).
         self._add_score(seat, rules.points_for(category), reason, instant=instant)
         if instant:
-            if self.scores[seat] < rules.target:
+            if rules.instant_win_score == "target" and self.scores[seat] < rules.target:
                 self._add_score(
                     seat, rules.target - self.scores[seat], "instant win", instant=True
                 )
@@ -1011,7 +1015,7 @@ class Game:
             self._emit(
                 {"type": "chicago_result", "seat": declarer, "made": True, "broken_by": None}
             )
-            points = 30 if deuce else rules.chicago_points
+            points = rules.deuce_chicago_points if deuce else rules.chicago_points
             self._add_score(declarer, points, "Chicago")
             if not rules.chicago_final_showdown:
                 self._end_deal()
