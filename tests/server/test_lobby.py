@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 from chicago import Game
 from chicago.record import read_text
 from chicago.rules import PRESETS, VARIATIONS
+from chicago.server import Settings, create_app
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -168,3 +169,53 @@ def test_finished_games_and_their_records(client: TestClient) -> None:
     later = client.get("/api/games", params={"before": summary["finished"]}).json()["games"]
     assert all(g["table"] != info["id"] for g in later)
     assert client.get("/api/games", params={"before": "yesterday"}).status_code == 400
+
+
+HUGE = "99999999999999999999"  # beyond every integer column (SQLite raised OverflowError)
+
+
+@pytest.mark.parametrize("number", [HUGE, "-1", "0", "1e3", "x"])
+@pytest.mark.parametrize("path", ["/api/games/{t}/{n}", "/api/games/{t}/{n}/text",
+                                  "/api/web/replay/{t}/{n}", "/api/web/record/{t}/{n}"])
+def test_game_numbers_out_of_range_are_a_json_400(client: TestClient, path: str,
+                                                   number: str) -> None:
+    table = create_table(client, ["open", "open"])["id"]
+    response = client.get(path.format(t=table, n=number))
+    assert response.status_code == 400, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    error = response.json()["error"]
+    assert error["code"] == "bad_request" and "number" in error["message"]
+
+
+def test_a_replay_deal_out_of_range_is_a_json_400(client: TestClient) -> None:
+    table = create_table(client, ["open", "open"])["id"]
+    response = client.get(f"/api/web/replay/{table}/1?deal={HUGE}")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "bad_request"
+
+
+def test_the_store_answers_none_for_impossible_game_numbers(client: TestClient) -> None:
+    store = client.app.state.store  # type: ignore[attr-defined]
+    table = create_table(client, ["open", "open"])["id"]
+    assert store.game(table, 1) is not None
+    for number in (0, -5, 2**31, int(HUGE)):
+        assert store.game(table, number) is None
+
+
+def test_an_unforeseen_server_error_is_still_json(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The general guard: whatever fails inside a request handler, the answer is the JSON
+    error form with status 500 (here the store raises what SQLite raised for huge ints)."""
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        table = create_table(client, ["open", "open"])["id"]
+        store = client.app.state.store  # type: ignore[attr-defined]
+
+        def overflow(*args: object) -> None:
+            raise OverflowError("Python int too large to convert to SQLite INTEGER")
+
+        monkeypatch.setattr(store, "game", overflow)
+        for path in (f"/api/games/{table}/1", f"/api/web/replay/{table}/1",
+                     f"/api/web/record/{table}/1"):
+            response = client.get(path)
+            assert response.status_code == 500
+            assert response.headers["content-type"].startswith("application/json")
+            assert response.json()["error"]["code"] == "internal"

@@ -274,12 +274,18 @@ def test_one_table_that_cannot_load_does_not_stop_the_others_resuming(
                                           time.time())])])
     store.close()
     with caplog.at_level(logging.ERROR, logger="chicago.server"), \
-            TestClient(create_app(settings)) as client:
+            TestClient(create_app(settings), raise_server_exceptions=False) as client:
         manager = client.app.state.manager  # type: ignore[attr-defined]
         deadline = time.monotonic() + 20
         while not all(t in manager.tables for t in ids[1:]) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert all(t in manager.tables for t in ids[1:])
         assert broken not in manager.tables
+        # the broken table itself: a JSON error, and an error frame on its websocket
+        response = client.get(f"/api/tables/{broken}")
+        assert response.status_code == 500 and response.json()["error"]["code"] == "internal"
+        with client.websocket_connect(f"/ws/{broken}") as ws:
+            frame = ws.receive_json()
+            assert frame["type"] == "error" and frame["code"] == "internal"
     assert any(broken in r.getMessage() and "cannot be resumed" in r.getMessage()
                for r in caplog.records)

@@ -11,7 +11,7 @@ import datetime
 import unicodedata
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Header, Query, Request
+from fastapi import APIRouter, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -25,13 +25,20 @@ from chicago.rules import PRESETS, VARIATIONS, Rules, RulesError
 from chicago.server.storage import GameRow, TableRow
 from chicago.server.tables import TableError, TableManager, TableSpec
 
-__all__ = ["LIMITS", "bot_levels", "install", "make_spec", "router"]
+__all__ = ["LIMITS", "MAX_NUMBER", "GameNumber", "bot_levels", "install", "make_spec", "router"]
 
 router = APIRouter(prefix="/api")
 
 LIMITS: dict[str, Any] = {"players": [2, 6], "clock": [1, 3600], "bot_delay": [0, 5],
                           "name": 40, "chat": 300}
 """Bounds of the lobby's inputs, also served by ``GET /api/info``."""
+
+MAX_NUMBER = 2**31 - 1
+"""The largest whole number a request may carry where the database stores an integer (the
+``INTEGER`` columns of SQLite and PostgreSQL); a larger one is refused before any query."""
+
+GameNumber = Annotated[int, Path(ge=1, le=MAX_NUMBER, description="the game's number, from 1")]
+"""A game number in a path: out of range (or not a number) is 400 ``bad_request``."""
 
 
 def bot_levels() -> list[str]:
@@ -264,14 +271,14 @@ async def _finished(request: Request, table_id: str, number: int) -> tuple[GameR
 
 
 @router.get("/games/{table_id}/{number}")
-async def game_record(table_id: str, number: int, request: Request) -> dict[str, Any]:
+async def game_record(table_id: str, number: GameNumber, request: Request) -> dict[str, Any]:
     """A finished game's summary and full JSON record."""
     game, table = await _finished(request, table_id, number)
     return {"game": game_summary(game, table), "record": game.record}
 
 
 @router.get("/games/{table_id}/{number}/text", response_class=PlainTextResponse)
-async def game_text(table_id: str, number: int, request: Request) -> PlainTextResponse:
+async def game_text(table_id: str, number: GameNumber, request: Request) -> PlainTextResponse:
     """A finished game's record in the text notation."""
     game, table = await _finished(request, table_id, number)
     tags = {"Event": table.name or "chicago serve", "Table": table_id, "Game": str(number),
@@ -301,6 +308,11 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return _error(400, "bad_request", "; ".join(problems) or "bad request")
 
 
+async def _internal_error(request: Request, exc: Exception) -> JSONResponse:
+    """Anything unforeseen: still a JSON error (the server logs the exception)."""
+    return _error(500, "internal", "the server failed to answer this request")
+
+
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
@@ -313,3 +325,4 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(TableError, _table_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _internal_error)

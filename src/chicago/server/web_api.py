@@ -29,6 +29,7 @@ from starlette.routing import Mount
 
 from chicago.record import RecordError
 from chicago.rules import RulesError
+from chicago.server.lobby import MAX_NUMBER, GameNumber
 from chicago.server.tables import TableError
 from chicago.web.hints import odds_answer
 from chicago.web.replay import Perspective, parse_perspective, replay_page, replay_steps
@@ -92,10 +93,10 @@ def _steps(
 @router.get("/replay/{table_id}/{number}")
 async def replay(
     table_id: str,
-    number: int,
+    number: GameNumber,
     request: Request,
     view: str = "all",
-    deal: Annotated[int | None, Query(ge=1)] = None,
+    deal: Annotated[int | None, Query(ge=1, le=MAX_NUMBER)] = None,
 ) -> dict[str, Any]:
     """One deal of a finished game's replay, as one seat, a spectator or everyone saw it."""
     game = await _finished(request, table_id, number)
@@ -120,7 +121,7 @@ async def replay(
 
 
 @router.get("/record/{table_id}/{number}")
-async def record_file(table_id: str, number: int, request: Request) -> Response:
+async def record_file(table_id: str, number: GameNumber, request: Request) -> Response:
     """A finished game's JSON record as a file to save (exact: the seed keeps every digit)."""
     game = await _finished(request, table_id, number)
     body = json.dumps(game.record, indent=1, sort_keys=True)

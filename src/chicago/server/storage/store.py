@@ -47,6 +47,8 @@ __all__ = [
 SEAT_KINDS = ("join", "away", "back")
 """Log entry kinds that change a table's seats (they outlast the game they were stored in)."""
 
+_MAX_INT = 2**31 - 1  # the INTEGER columns (game numbers, seqs)
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _PG_MIGRATION_LOCK = 0x43686963  # "Chic": one migrating worker at a time
 
@@ -353,7 +355,10 @@ class Store:
         return [(_game_row(r), table_rows[r["table_id"]]) for r in rows]
 
     def game(self, table_id: str, number: int) -> GameRow | None:
-        """One game's row (with its record once it is finished)."""
+        """One game's row (with its record once it is finished); None for a number no game
+        can have (below 1 or beyond the 32-bit column), without asking the database."""
+        if not 1 <= number <= _MAX_INT:
+            return None
         with self.engine.connect() as conn:
             row = conn.execute(
                 select(games).where(games.c.table_id == table_id, games.c.number == number)
