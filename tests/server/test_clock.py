@@ -4,10 +4,16 @@ for it; the player takes the seat back with ``back``, an action or a reconnectio
 from __future__ import annotations
 
 import random
+import time
+from pathlib import Path
 
 import pytest
-from server_support import WsPlayer, create_table, join
+from server_support import WsPlayer, close_all, create_table, join
+from sqlalchemy import text
 from starlette.testclient import TestClient
+
+from chicago.server import Settings, create_app
+from chicago.server.storage import Store
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -101,3 +107,81 @@ def test_the_clock_runs_out_by_itself(client: TestClient) -> None:
     assert away["seats"][away["seat"]]["away"] is True
     frame = watcher.until(lambda f: f["type"] == "update")
     assert frame["by"] == "stand-in"
+
+
+def _clock_ms(player: WsPlayer) -> int:
+    player.send(type="view")
+    clock = player.until(lambda f: f["type"] == "snapshot")["clock"]
+    assert clock is not None
+    ms: int = clock["ms"]
+    return ms
+
+
+def _age_log(db_url: str, seconds: float) -> None:
+    """Make every stored change ``seconds`` older (as if the server had been down)."""
+    store = Store(db_url)
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE log SET created_at = created_at - :s"), {"s": seconds})
+    store.close()
+
+
+def test_a_restart_keeps_the_turn_clock_running(tmp_path: Path) -> None:
+    """The deadline is stored with the change that began the turn: after a restart the seat
+    to act has what was left, not a fresh clock (here 600 s, 590 of them gone)."""
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'clock.sqlite3'}", static_dir=None,
+                        seed=11)
+    with TestClient(create_app(settings)) as client:
+        try:
+            table = create_table(client, ["open", "open"], clock=600)["id"]
+            tokens = [join(client, table, seat) for seat in (0, 1)]
+            watcher = WsPlayer(client, table)
+            assert 590_000 < _clock_ms(watcher) <= 600_000
+        finally:
+            close_all()
+    _age_log(settings.db_url, 590)
+    with TestClient(create_app(settings)) as client:
+        try:
+            watcher = WsPlayer(client, table)
+            left = watcher.frames[-1]["clock"]["ms"]
+            assert 5_000 < left <= 10_000
+            seat = watcher.state["to_act"]
+            me = WsPlayer(client, table, tokens[seat])
+            me.send(type="act", action=me.state["legal_actions"][0])  # the next turn: full
+            update = watcher.until(lambda f: f["type"] == "update")
+            assert update["clock"]["ms"] > 590_000
+        finally:
+            close_all()
+
+
+def test_a_clock_that_ran_out_while_down_gets_a_short_grace_then_the_stand_in(
+        tmp_path: Path) -> None:
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'grace.sqlite3'}", static_dir=None,
+                        seed=12, clock_grace=0.5)
+    with TestClient(create_app(settings)) as client:
+        try:
+            table = create_table(client, ["open", "open"], clock=60, stand_in="random")["id"]
+            for seat in (0, 1):
+                join(client, table, seat)
+        finally:
+            close_all()
+    _age_log(settings.db_url, 3600)
+    with TestClient(create_app(settings)) as client:
+        try:
+            watcher = WsPlayer(client, table)
+            assert watcher.frames[-1]["clock"]["ms"] <= 500
+            away = watcher.until(lambda f: f["type"] == "seats")
+            assert away["change"] == "away" and away["seats"][away["seat"]]["away"] is True
+        finally:
+            close_all()
+
+
+def test_chat_does_not_extend_the_turn_clock(client: TestClient) -> None:
+    table = create_table(client, ["open", "open"], clock=600)["id"]
+    tokens = [join(client, table, seat) for seat in (0, 1)]
+    watcher = WsPlayer(client, table)
+    me = WsPlayer(client, table, tokens[watcher.state["to_act"]])
+    before = _clock_ms(me)
+    time.sleep(0.3)
+    me.send(type="chat", text="thinking")
+    me.until(lambda f: f["type"] == "chat")
+    assert _clock_ms(me) <= before - 250

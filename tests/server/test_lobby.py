@@ -4,7 +4,9 @@ answers to bad requests (a JSON error naming the problem, nothing created)."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from server_support import WsPlayer, create_table, join, play_out
@@ -14,6 +16,7 @@ from chicago import Game
 from chicago.record import read_text
 from chicago.rules import PRESETS, VARIATIONS
 from chicago.server import Settings, create_app
+from chicago.server.lobby import LIMITS
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -219,3 +222,11 @@ def test_an_unforeseen_server_error_is_still_json(
             assert response.status_code == 500
             assert response.headers["content-type"].startswith("application/json")
             assert response.json()["error"]["code"] == "internal"
+
+
+def test_the_limits_in_protocol_md_are_the_served_ones(client: TestClient) -> None:
+    """docs/PROTOCOL.md shows GET /api/info's "limits" exactly as the server serves them."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md").read_text()
+    line = next(x for x in doc.splitlines() if x.lstrip().startswith('"limits"'))
+    shown, _ = json.JSONDecoder().raw_decode(line.split(":", 1)[1].strip())
+    assert shown == client.get("/api/info").json()["limits"] == LIMITS

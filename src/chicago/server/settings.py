@@ -78,6 +78,11 @@ class Settings:
     """With several workers: seconds a worker that did not store a table's last change waits,
     on top of the bot delay or the turn clock, before it moves that table's bot or runs out
     its clock itself. The worker that stored it normally does both; this covers its death."""
+    clock_grace: float = 5.0
+    """Seconds a turn clock gets at least when its table is loaded from storage (after a
+    restart, say) with less left: its deadline is stored (the time the turn began, with the
+    entry that began it), so a restart never gives a fresh full clock, but a player whose
+    time ran out while no server was up gets these few seconds to act first."""
     seed: int | None = None
     """Tests and benchmarks only: draw table ids, seat tokens and game seeds from this seed
     (reproducible, so guessable). None (always in real use): from :mod:`secrets`."""

@@ -152,6 +152,11 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.timer: asyncio.TimerHandle | None = None
         self.deadline: tuple[int, float] | None = None  # (seat, loop time) of the turn clock
+        self.turn_started: float | None = None
+        """UNIX time at which the seat to act got its turn: the ``created_at`` of the stored
+        entry that gave it (``game``, ``act``, ``join``, or that seat's ``back``), so the turn
+        clock's deadline (this plus :attr:`clock`) survives restarts and is the same on every
+        worker. Chat lines and other seats' changes do not move it."""
         self.bots: dict[tuple[int, str], Bot] = {}
         self.touched = time.monotonic()
         self.updated_at = row.updated_at
@@ -230,6 +235,23 @@ class LiveTable:
             "created": _iso(self.row.created_at), "updated": _iso(self.updated_at),
         }
 
+    def clock_left(self, now: float) -> float | None:
+        """Seconds left on the turn clock at UNIX time ``now`` (negative: it ran out), or
+        None when the table has no clock."""
+        if not self.clock or self.turn_started is None:
+            return None
+        return self.turn_started + self.clock - now
+
+    def grant_grace(self, now: float, grace: float) -> None:
+        """After loading from storage: a turn clock with less than ``grace`` seconds left (it
+        ran out, or nearly, while no server held the table) gets ``grace`` seconds, but never
+        more than the clock itself."""
+        left = self.clock_left(now)
+        if left is not None and self.clock:
+            floor = min(grace, self.clock)
+            if left < floor:
+                self.turn_started = now + floor - self.clock
+
     def clock_info(self, loop_time: float) -> dict[str, int] | None:
         """The running turn clock: ``{"seat", "ms"}`` left, or None."""
         if self.deadline is None:
@@ -268,6 +290,9 @@ class LiveTable:
             self._seat_change(entry)
         elif kind != "chat":
             raise RuntimeError(f"table {self.id}: unknown entry kind {kind!r}")
+        if kind in ("game", "act", "join") or (
+                kind == "back" and self.game is not None and entry.seat == self.game.to_act):
+            self.turn_started = entry.created_at
         self.seq = entry.seq
         self.entries.append(entry)
         self.updated_at = entry.created_at
@@ -619,6 +644,7 @@ class TableManager:
             result = None
             if loaded is not None:
                 result = await asyncio.to_thread(build_table, loaded.table, loaded.entries)
+                result.grant_grace(time.time(), self.settings.clock_grace)
                 self._install(result, writer=False)
                 if self.locks.shared:  # what was stored between the read and the subscription
                     self._spawn(self._follow(result))
@@ -721,9 +747,11 @@ class TableManager:
                 lambda: self._bot_move(table, seq, seat, by),
             )
         elif table.clock:
-            table.deadline = (seat, loop.time() + table.clock)
+            left = table.clock_left(time.time())
+            left = table.clock if left is None else max(0.0, left)
+            table.deadline = (seat, loop.time() + left)
             table.timer = loop.call_later(
-                table.clock + grace, self._spawn_later,
+                left + grace, self._spawn_later,
                 lambda: self._clock_expired(table, seq, seat),
             )
 
