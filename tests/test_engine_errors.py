@@ -19,7 +19,11 @@ from engine_helpers import advance_to, assert_illegal, game, keep_all, run, snap
         ("", ["empty"]),
         ("   ", ["empty"]),
         ("fold", ["not an action", "expected one of"]),
-        ("play", ["not an action"]),
+        ("play", ["not an action", "play needs the card", "play Ah"]),
+        ("one up", ["not an action", "needs the card you discard", "'one up 7c'"]),
+        ("ONE  UP", ["needs the card you discard"]),
+        ("announce", ["needs the hand's category", "announce pair"]),
+        ("no", ["no chicago"]),
         ("play Zz", ["not a card"]),
         ("discard 2c 2c", ["duplicate"]),
         ("discard 2c 3c 4c 5c 6c 7c", ["at most five"]),
@@ -33,6 +37,24 @@ def test_bad_notation(text: str, words: list[str]) -> None:
     """Texts that are not actions at all raise IllegalAction with the notation error."""
     g = game("pagat", 2, dealer=1, hands=["2c 5d 9h Js Kc"])
     assert_illegal(g, text, *words)
+
+
+def test_one_up_texts_of_the_notation() -> None:
+    """V-ONE-UP: the one-up flow's legal actions are exactly the documented texts
+    (docs/NOTATION.md): 'one up CARD' for each card in the exchange, then 'accept'/'reject'.
+    Plain 'one up' is refused by Action.parse saying which card to name."""
+    from chicago import NotationError
+
+    g = game(Rules.preset("pagat", one_up=True), 2, dealer=1, hands=["2c 5d 9h Js Kc"])
+    texts = [str(a) for a in g.legal_actions()]
+    assert [t for t in texts if t.startswith("one up")] == [
+        "one up 2c", "one up 5d", "one up 9h", "one up Js", "one up Kc"]
+    assert all(Action.parse(t) == t for t in texts)
+    with pytest.raises(NotationError, match=r"one up needs the card you discard, e\.g\. 'one up"):
+        Action.parse("one up")
+    assert not g.is_legal("one up")
+    run(g, ["0: one up 9h"])
+    assert [str(a) for a in g.legal_actions()] == ["accept", "reject"]
 
 
 def test_not_a_text() -> None:

@@ -103,6 +103,40 @@ def test_tampered_record_names_the_action() -> None:
         Game.replay(bad)
 
 
+def test_truncated_or_changed_result_names_the_action_and_field() -> None:
+    """A truncated record names its first missing action; a changed result names the field
+    that differs and the last action, after which the difference is found."""
+    data = _load(GOLDEN / "pagat.json")["record"]
+    count = len(data["actions"])
+    for keep in (count - 1, count - 40):
+        bad = copy.deepcopy(data)
+        del bad["actions"][keep:]
+        with pytest.raises(RecordError, match="truncated") as info:
+            Game.replay(bad)
+        assert info.value.action_number == keep + 1
+        assert f"action {keep + 1} is missing" in str(info.value)
+    replayed = Game.replay(data)
+    for key, value in [("scores", [0, 0, 0, 0]), ("winners", [(replayed.winners[0] + 1) % 4]),
+                       ("deals", 99), ("settlement", [0.0, 0.0, 0.0, 0.0])]:
+        bad = copy.deepcopy(data)
+        bad["result"][key] = value
+        with pytest.raises(RecordError, match=f"result field '{key}'") as info:
+            Game.replay(bad)
+        assert info.value.action_number == count
+    bad = copy.deepcopy(data)
+    bad["result"]["over"] = False
+    with pytest.raises(RecordError, match="result field 'over'"):
+        Game.replay(bad)
+    # the text notation: a truncated text is reported at its last action's line
+    text = (GOLDEN / "pagat.txt").read_text().splitlines()
+    last = max(i for i, line in enumerate(text) if line[:1].isdigit())
+    parsed = read_text("\n".join(text[:last] + text[last + 1:]) + "\n")
+    previous = max(i for i, line in enumerate(text[:last]) if line[:1].isdigit())
+    assert [(line, "truncated" in message) for line, message in parsed.errors] == [
+        (previous + 1, True)]
+    assert f"action {count} is missing" in parsed.errors[0][1]
+
+
 def test_text_errors_are_collected_with_lines() -> None:
     """read_text reports every problem with its line number."""
     text = (GOLDEN / "pagat.txt").read_text().splitlines()

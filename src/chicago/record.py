@@ -120,14 +120,31 @@ def replay_record(record: dict[str, Any]) -> Game:
             raise RecordError(f"action {number} ({text!r}) by seat {seat}: {exc}", number) from None
     expected = record.get("result")
     if isinstance(expected, dict):
-        actual = _result(game)
-        for key in ("over", "scores", "winners"):
-            if key in expected and expected[key] != actual[key]:
-                raise RecordError(
-                    f"the record's result differs after replay: {key} {expected[key]!r} "
-                    f"recorded, {actual[key]!r} replayed"
-                )
+        _check_result(expected, _result(game), len(actions))
     return game
+
+
+def _check_result(expected: dict[str, Any], actual: dict[str, Any], count: int) -> None:
+    """The recorded result against the replayed one; RecordError with the action number.
+
+    A record whose result says the game is over while the replay is not is truncated: the
+    error names the first missing action (``count + 1``). Any other field that differs is
+    found after the last action (``count``) and named.
+    """
+    if expected.get("over") is True and actual["over"] is False:
+        raise RecordError(
+            f"the record is truncated: its result says the game is over, but after its "
+            f"{count} actions the game goes on; action {count + 1} is missing",
+            count + 1,
+        )
+    for key in ("over", "deals", "scores", "winners", "settlement"):
+        if key in expected and expected[key] != actual[key]:
+            raise RecordError(
+                f"the record's result differs after replay of its {count} actions: "
+                f"result field {key!r} is {expected[key]!r} in the record, "
+                f"{actual[key]!r} replayed",
+                count if count else None,
+            )
 
 
 # ---------------------------------------------------------------------- text notation
@@ -282,13 +299,24 @@ def read_text(text: str) -> ParsedText:
     try:
         game = replay_record(record)
     except RecordError as exc:
-        where = actions[exc.action_number - 1][0] if exc.action_number else 0
+        failed = exc.action_number
+        where = actions[failed - 1][0] if failed and failed <= len(actions) else 0
         errors.append((where, str(exc)))
         return ParsedText(record, tags, errors)
     record["result"] = _result(game)
     if "Result" in tags:
         expected = tags["Result"].split()
-        if expected != [str(s) for s in game.scores]:
+        if not game.is_over:
+            count = len(actions)
+            errors.append(
+                (
+                    actions[-1][0] if actions else 0,
+                    f"the record is truncated: its Result tag says the game is over, but "
+                    f"after its {count} actions the game goes on; action {count + 1} is "
+                    "missing",
+                )
+            )
+        elif expected != [str(s) for s in game.scores]:
             errors.append(
                 (
                     0,

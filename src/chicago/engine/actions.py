@@ -232,8 +232,21 @@ _SIMPLE = {
 }
 
 
+_NEEDS = {
+    ("one", "up"): "one up needs the card you discard, e.g. 'one up 7c' (the new card comes "
+    "face up; then 'accept' or 'reject')",
+    ("play",): "play needs the card, e.g. 'play Ah'",
+    ("announce",): "announce needs the hand's category, e.g. 'announce pair' (pair, two pair, "
+    "three of a kind, straight, flush, full house, four of a kind, straight flush, royal flush)",
+    ("no",): "did you mean 'no chicago'?",
+}
+
+
 def _parse_words(words: list[str]) -> Action:
     head, rest = words[0], words[1:]
+    need = _NEEDS.get(tuple(words))
+    if need is not None:
+        raise ValueError(need)
     if head == "keep" and not rest:
         return Action(_K.DISCARD)
     if head in ("discard", "exchange", "change"):
