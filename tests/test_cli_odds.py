@@ -146,3 +146,23 @@ def test_parse_rules() -> None:
 def test_parse_rules_errors_name_the_option(sets: list[str], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         parse_rules("pagat", sets)
+
+
+@pytest.mark.parametrize("json_flag", [["--json"], []])
+def test_a_closed_pipe_ends_quietly(json_flag: list[str]) -> None:
+    """``chicago odds … --json | head``: the reader goes away; nothing on stderr, no
+    traceback, exit code 1 (Python's advice for EPIPE; rich's console does the same)."""
+    import subprocess
+    import sys
+
+    code = "import sys; from chicago.cli import main; sys.exit(main(sys.argv[1:]))"
+    for _ in range(3):
+        child = subprocess.Popen(
+            [sys.executable, "-c", code, "odds", "Ah Kh Qh Jh 2c", *json_flag],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        assert child.stdout is not None and child.stderr is not None
+        child.stdout.close()  # like `| true`: nothing is read
+        errors = child.stderr.read().decode()
+        assert child.wait(timeout=60) == 1, errors
+        assert errors == ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 
@@ -95,14 +96,35 @@ def run(args: argparse.Namespace) -> int:
             hand = parse_cards(text)
     except ValueError as exc:
         return _fail(str(exc))
-    if args.json:
-        print(json.dumps([hold.to_dict() for hold in holds], indent=2))
-        return 0
-    console = Console()
-    if dealt:
-        console.print(f"A random hand (--seed {seed}). {_USAGE}", highlight=False)
-    console.print(_table(hand, args.dead, rules, holds))
+    try:
+        if args.json:
+            print(json.dumps([hold.to_dict() for hold in holds], indent=2))
+            sys.stdout.flush()
+            return 0
+        console = Console()
+        if dealt:
+            console.print(f"A random hand (--seed {seed}). {_USAGE}", highlight=False)
+        console.print(_table(hand, args.dead, rules, holds))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _closed_pipe()
     return 0
+
+
+def _closed_pipe() -> int:
+    """The reader went away (``chicago odds … | head``): stop quietly, exit code 1.
+
+    That is what the Python documentation advises for EPIPE, and what rich's console does
+    for the table. Standard output is pointed at /dev/null so that the interpreter's last
+    flush at exit does not raise (and print) the same error again.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real file descriptor (a test's captured stdout)
+        pass
+    return 1
 
 
 def _hold_text(hand: tuple[Card, ...], hold: Hold) -> Text:
