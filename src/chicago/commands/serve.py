@@ -5,6 +5,7 @@ Examples:
   chicago serve --host 0.0.0.0 --port 8080
   chicago serve --db postgresql://chicago:secret@localhost/chicago
   chicago serve --db postgresql://chicago:secret@db/chicago --redis redis://cache:6379/0
+  chicago serve --bot mybot="python mybot.py"   (seats may then be bot:mybot)
 
 Data: SQLite in $CHICAGO_DATA/chicago.sqlite3 when CHICAGO_DATA is set, else
 ./data/chicago.sqlite3; --db URL picks another database (PostgreSQL: postgresql://…).
@@ -39,6 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="server log level (default warning)")
     parser.add_argument("--no-resume", action="store_true",
                         help="do not load the tables in play at start-up (they load on use)")
+    parser.add_argument("--bot", metavar="NAME=COMMAND", action="append", default=[],
+                        help="offer an external bot program (docs/BOT_PROTOCOL.md) as the bot "
+                        "level NAME: seats bot:NAME and stand-ins run COMMAND, as in "
+                        "cmd:COMMAND (options such as time_ms=500 may come first); "
+                        "repeatable. Players can only choose NAME, never a command")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from chicago.server import Settings, create_app, default_db_url
+    from chicago.server.settings import external_bot
     from chicago.server.storage import normalize_url
 
     db_url = normalize_url(args.db) if args.db else default_db_url()
@@ -64,8 +71,19 @@ def run(args: argparse.Namespace) -> int:
             print("chicago serve: --redis needs the redis package: "
                   "pip install 'chicago[cluster]'", file=sys.stderr)
             return 2
+    external: dict[str, str] = {}
+    for option in args.bot:
+        try:
+            name, command = external_bot(option)
+        except ValueError as exc:
+            print(f"chicago serve: --bot: {exc}", file=sys.stderr)
+            return 2
+        if name in external:
+            print(f"chicago serve: --bot: {name!r} is named twice", file=sys.stderr)
+            return 2
+        external[name] = command
     settings = Settings(db_url=db_url, resume_tables=not args.no_resume,
-                        redis_url=args.redis)
+                        redis_url=args.redis, external_bots=external)
     try:
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)

@@ -22,6 +22,7 @@ from chicago.bots.base import BOT_LEVELS, _load_builtin_bots
 from chicago.engine.game import Game
 from chicago.record import write_text
 from chicago.rules import PRESETS, VARIATIONS, Rules, RulesError
+from chicago.server.settings import Settings
 from chicago.server.storage import GameRow, TableRow
 from chicago.server.tables import TableError, TableManager, TableSpec
 
@@ -41,10 +42,12 @@ GameNumber = Annotated[int, Path(ge=1, le=MAX_NUMBER, description="the game's nu
 """A game number in a path: out of range (or not a number) is 400 ``bad_request``."""
 
 
-def bot_levels() -> list[str]:
-    """The bot levels this installation has, weakest first."""
+def bot_levels(settings: Settings | None = None) -> list[str]:
+    """The bot levels this server offers: the installed ones, weakest first, then the
+    external bots its operator named (``Settings.external_bots``)."""
     _load_builtin_bots()
-    return list(BOT_LEVELS)
+    named = list(settings.external_bots) if settings is not None else []
+    return list(BOT_LEVELS) + [n for n in named if n not in BOT_LEVELS]
 
 
 def _clean_name(value: str | None, what: str) -> str | None:
@@ -85,9 +88,10 @@ class JoinTable(BaseModel):
     name: str | None = Field(None, max_length=80)
 
 
-def make_spec(request: CreateTable) -> TableSpec:
-    """Check a create request and turn it into a :class:`TableSpec` (TableError if bad)."""
-    levels = bot_levels()
+def make_spec(request: CreateTable, levels: list[str] | None = None) -> TableSpec:
+    """Check a create request and turn it into a :class:`TableSpec` (TableError if bad).
+    ``levels``: the bot levels allowed (default: the installed ones)."""
+    levels = levels if levels is not None else bot_levels()
     if request.preset not in PRESETS:
         raise TableError("bad_request", f"unknown preset {request.preset!r}; valid presets: "
                          f"{', '.join(PRESETS)}")
@@ -172,7 +176,7 @@ def game_summary(game: GameRow, table: TableRow) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- routes
 @router.get("/info")
-async def info() -> dict[str, Any]:
+async def info(request: Request) -> dict[str, Any]:
     """What a lobby needs to offer choices: presets, variations, bot levels, limits."""
     return {
         "version": chicago.__version__,
@@ -180,7 +184,7 @@ async def info() -> dict[str, Any]:
         "default_preset": "pagat",
         "rules": {name: rules.to_dict() for name, rules in PRESETS.items()},
         "variations": {vid: v.description for vid, v in VARIATIONS.items()},
-        "bot_levels": bot_levels(),
+        "bot_levels": bot_levels(request.app.state.settings),
         "limits": LIMITS,
     }
 
@@ -196,7 +200,8 @@ async def health(request: Request) -> dict[str, Any]:
 @router.post("/tables", status_code=201)
 async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     """Create a table."""
-    table = await _manager(request).create(make_spec(body))
+    levels = bot_levels(request.app.state.settings)
+    table = await _manager(request).create(make_spec(body, levels))
     return table.info()
 
 

@@ -13,11 +13,12 @@ PosixPath('/srv/chicago/chicago.sqlite3')
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["DEFAULT_STATIC", "Settings", "default_db_path", "default_db_url"]
+__all__ = ["DEFAULT_STATIC", "Settings", "default_db_path", "default_db_url", "external_bot"]
 
 DEFAULT_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 """Where the browser app's files are (served at ``/`` when the directory exists)."""
@@ -83,6 +84,46 @@ class Settings:
     restart, say) with less left: its deadline is stored (the time the turn began, with the
     entry that began it), so a restart never gives a fresh full clock, but a player whose
     time ran out while no server was up gets these few seconds to act first."""
+    external_bots: dict[str, str] = field(default_factory=dict)
+    """Named external bots the operator allows (``chicago serve --bot NAME=COMMAND``): NAME
+    -> COMMAND, played as ``make_bot("cmd:" + COMMAND)`` (docs/BOT_PROTOCOL.md). Each NAME
+    is offered as a bot level (``GET /api/info``, seats ``bot:NAME``, ``stand_in``); a web
+    client can only pick a name, never give a command. Check entries with
+    :func:`external_bot`."""
     seed: int | None = None
     """Tests and benchmarks only: draw table ids, seat tokens and game seeds from this seed
     (reproducible, so guessable). None (always in real use): from :mod:`secrets`."""
+
+
+_BOT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+
+
+def external_bot(option: str) -> tuple[str, str]:
+    """Check one ``--bot NAME=COMMAND`` option: ``(name, command)``, or ``ValueError`` naming
+    the problem. NAME: 1-32 lower-case letters, digits, ``-`` or ``_``, starting with a
+    letter, not a built-in level; COMMAND: what follows ``cmd:`` in an external bot spec
+    (options such as ``time_ms=500`` may come first), whose program must exist.
+
+    >>> external_bot("echo=cmd:time_ms=300 echo")
+    ('echo', 'time_ms=300 echo')
+    """
+    from chicago.bots import make_bot
+    from chicago.bots.base import BOT_LEVELS, _load_builtin_bots
+
+    name, sep, command = option.partition("=")
+    name, command = name.strip(), command.strip()
+    if not sep or not name or not command:
+        raise ValueError(f"--bot needs NAME=COMMAND, not {option!r}")
+    if not _BOT_NAME.fullmatch(name):
+        raise ValueError(f"bot name {name!r}: 1-32 lower-case letters, digits, '-' or '_', "
+                         "starting with a letter")
+    _load_builtin_bots()
+    if name in BOT_LEVELS or name in ("open", "cmd", "bot"):
+        raise ValueError(f"bot name {name!r} is taken by a built-in level; choose another")
+    if command.lower().startswith("cmd:"):
+        command = command[4:].strip()
+    bot = make_bot("cmd:" + command)  # checks the options and that the program exists
+    close = getattr(bot, "close", None)
+    if close is not None:
+        close()
+    return name, command

@@ -510,6 +510,10 @@ class TableManager:
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+        releases = [r for r in (self._bots_release(t) for t in self.tables.values())
+                    if r is not None]
+        if releases:
+            await asyncio.gather(*(asyncio.to_thread(r) for r in releases))
         while not self._queue.empty():
             await asyncio.sleep(0.01)
         for service in (self._writer, self._sweeper):
@@ -677,6 +681,8 @@ class TableManager:
         for conn in list(table.conns):
             conn.close(code, reason)
         table.conns.clear()
+        if not self._stopping:
+            self._release_bots(table)
 
     async def _sweep_loop(self) -> None:
         while True:
@@ -733,6 +739,8 @@ class TableManager:
             table.timer = None
         table.deadline = None
         if self._stopping or table.game is None or table.status != PLAYING:
+            if not self._stopping and table.game is not None and table.game.is_over:
+                self._release_bots(table, game_over=True)  # their programs end with the game
             return
         seat = table.current.to_act
         if seat is None:
@@ -759,10 +767,56 @@ class TableManager:
         self._spawn(make())
 
     def _bot(self, table: LiveTable, seat: int, level: str) -> Bot:
+        """The table's bot of ``level`` for ``seat`` (made once, kept for the game).
+
+        A level named by the operator (``Settings.external_bots``) is that external program
+        (``make_bot("cmd:" + COMMAND)``); a level this server does not know (a table stored
+        by a worker with other ``--bot`` options) is logged and played by ``basic``."""
         bot = table.bots.get((seat, level))
         if bot is None:
-            bot = table.bots[(seat, level)] = make_bot(level)
+            command = self.settings.external_bots.get(level)
+            spec = level if command is None else "cmd:" + command
+            try:
+                bot = make_bot(spec)
+            except ValueError as exc:
+                log.error("table %s seat %d: bot %r cannot play here (%s); basic plays for it",
+                          table.id, seat, level, exc)
+                bot = make_bot("basic")
+            table.bots[(seat, level)] = bot
         return bot
+
+    def _release_bots(self, table: LiveTable, *, game_over: bool = False) -> None:
+        """Stop the table's external bot programs, in a worker thread (each may take half a
+        second to end). ``game_over``: first tell each the game has ended, with its seat's
+        final view. A later decision starts a program again if needed."""
+        release = self._bots_release(table, game_over=game_over)
+        if release is not None:
+            self._spawn(asyncio.to_thread(release))
+
+    def _bots_release(self, table: LiveTable, *,
+                      game_over: bool = False) -> Callable[[], None] | None:
+        """Take the table's bots that run programs (those with ``close``) out of it and give
+        back the function that stops them, or None when there are none."""
+        external = {key: bot for key, bot in table.bots.items()
+                    if callable(getattr(bot, "close", None))}
+        if not external:
+            return None
+        for key in external:
+            del table.bots[key]
+        views = ({seat: table.current.view(seat) for seat, _ in external}
+                 if game_over and table.game is not None else {})
+
+        def release() -> None:
+            for (seat, _), bot in external.items():
+                try:
+                    if seat in views and callable(getattr(bot, "game_over", None)):
+                        bot.game_over(views[seat])  # type: ignore[attr-defined]
+                    bot.close()  # type: ignore[attr-defined]
+                except Exception:
+                    log.exception("table %s: stopping the bot of seat %d failed",
+                                  table.id, seat)
+
+        return release
 
     async def _bot_move(self, table: LiveTable, seq: int, seat: int, by: str) -> None:
         async with self._writing(table):
@@ -777,10 +831,15 @@ class TableManager:
             view = game.view(seat)
             legal = game.legal_actions()
             rng = random.Random(f"{table.row.secret}:{seq}:{seat}")
+            failures = getattr(bot, "failures", None)
+            lost = sum(failures.values()) if isinstance(failures, dict) else 0
             if self.settings.bot_threads and level != "random":
                 action = await asyncio.to_thread(bot.decide, view, legal, rng)
             else:
                 action = bot.decide(view, legal, rng)
+            if isinstance(failures, dict) and sum(failures.values()) > lost:
+                log.warning("table %s seat %d: the %s program lost its turn to its fallback "
+                            "(%s)", table.id, seat, level, getattr(bot, "last_error", None))
             if table.seq != seq:
                 return
             try:
