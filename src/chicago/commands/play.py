@@ -23,7 +23,13 @@ from pathlib import Path
 
 from chicago.commands._options import add_rules_arguments, rules_from_args
 from chicago.record import RecordError
-from chicago.tui.plain import play_plain
+from chicago.tui.plain import (
+    BROKEN_PIPE_STATUS,
+    INTERRUPTED_STATUS,
+    ignoring_interrupts,
+    play_plain,
+    silence_stdout,
+)
 from chicago.tui.session import PlaySession
 from chicago.tui.storage import games_dir, latest_unfinished, new_game_path
 
@@ -102,14 +108,41 @@ def _session(args: argparse.Namespace) -> PlaySession:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play a game; exit code 0, or 2 with a one-line message for bad options or files."""
+    """Play a game; exit code 0, or 2 with a one-line message for bad options or files.
+
+    Ctrl-C saves the game and ends with one line (status 130); when the reader of the
+    output goes away (``chicago play --plain | head``) the game is saved and the command
+    ends silently with status 141, as command-line tools do on a broken pipe.
+    """
+    session: PlaySession | None = None
     try:
-        session = _session(args)
-    except (ValueError, OSError, RecordError) as exc:
-        return _fail(str(exc))
-    resumed = args.resume is not None
-    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return play_plain(session, sys.stdin, sys.stdout, resumed=resumed)
+        try:
+            session = _session(args)
+        except (ValueError, OSError, RecordError) as exc:
+            return _fail(str(exc))
+        resumed = args.resume is not None
+        if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+            return play_plain(session, sys.stdin, sys.stdout, resumed=resumed)
+        return _full_screen(session, args)
+    except KeyboardInterrupt:
+        with ignoring_interrupts():
+            if session is not None and session.save_path is not None and session.save():
+                print(f"\nchicago play: interrupted; the game is saved in {session.save_path} "
+                      f"(continue with: chicago play --resume {session.save_path})",
+                      file=sys.stderr)
+            else:
+                print("\nchicago play: interrupted", file=sys.stderr)
+        return INTERRUPTED_STATUS
+    except BrokenPipeError:
+        if session is not None:
+            with ignoring_interrupts():
+                session.save()
+        silence_stdout()
+        return BROKEN_PIPE_STATUS
+
+
+def _full_screen(session: PlaySession, args: argparse.Namespace) -> int:
+    """The Textual app; after it, save and print where the game is."""
     from chicago.tui.app import PlayApp
 
     PlayApp(session, delay=max(0.0, args.delay)).run()

@@ -14,11 +14,17 @@ Examples:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
 from chicago.record import RecordError
-from chicago.tui.plain import replay_plain
+from chicago.tui.plain import (
+    BROKEN_PIPE_STATUS,
+    INTERRUPTED_STATUS,
+    replay_plain,
+    silence_stdout,
+)
 from chicago.tui.replayer import Replayer
 from chicago.tui.storage import games_dir, load_record
 
@@ -57,7 +63,23 @@ def _latest() -> Path | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Show the replay; exit code 0, or 2 with a one-line message for a bad file or seat."""
+    """Show the replay; exit code 0, or 2 with a one-line message for a bad file or seat.
+
+    Ctrl-C ends it with one line (status 130); a closed output (``… --plain | head``) ends
+    it silently with status 141, as command-line tools do on a broken pipe.
+    """
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        with contextlib.suppress(OSError, ValueError):
+            print("\nchicago replay: interrupted", file=sys.stderr)
+        return INTERRUPTED_STATUS
+    except BrokenPipeError:
+        silence_stdout()
+        return BROKEN_PIPE_STATUS
+
+
+def _run(args: argparse.Namespace) -> int:
     path = args.file if args.file is not None else _latest()
     if path is None:
         return _fail(f"no FILE given and no saved game in {games_dir()}")

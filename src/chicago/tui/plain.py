@@ -4,11 +4,18 @@ No colours and no cursor movement, so it works with screen readers, pipes and sc
 Every question is one line; the answer is a number, cards or the action text (see
 :mod:`chicago.tui.inputs`). ``help``, ``hint``, ``look`` and ``quit`` work at any question.
 A wrong answer gets a one-line reason and the same question again. End of input saves the
-game and exits cleanly.
+game and exits cleanly; Ctrl-C (at a question or while a bot thinks) saves it and ends with
+one line; a closed output (``chicago play --plain | head``) saves it and ends silently.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 from chicago.tui.hints import hint, hint_lines
@@ -18,7 +25,47 @@ from chicago.tui.rules_help import rules_help
 from chicago.tui.session import PlaySession, Step
 from chicago.tui.words import Words, plain_card
 
-__all__ = ["play_plain", "replay_plain"]
+__all__ = [
+    "BROKEN_PIPE_STATUS",
+    "INTERRUPTED_STATUS",
+    "ignoring_interrupts",
+    "play_plain",
+    "replay_plain",
+    "silence_stdout",
+]
+
+INTERRUPTED_STATUS = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report an interrupted command."""
+
+BROKEN_PIPE_STATUS = 141
+"""Exit status when the reader of the output went away (128 + SIGPIPE), as for ``cat | head``."""
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null after a broken pipe, so exiting flushes nothing and says nothing.
+
+    Python flushes ``sys.stdout`` once more at exit; with the reader gone that flush would
+    print "Exception ignored … BrokenPipeError". Nothing more is said: the reader is gone.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor
+        pass
+
+
+@contextlib.contextmanager
+def ignoring_interrupts() -> Iterator[None]:
+    """Ignore Ctrl-C inside the block (the final save), where the main thread allows it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class _Out:
@@ -51,8 +98,49 @@ def _report(out: _Out, words: Words, step: Step) -> None:
 def play_plain(
     session: PlaySession, stdin: TextIO, stdout: TextIO, *, resumed: bool = False
 ) -> int:
-    """Play ``session`` to the end (or to the end of input) over plain lines; exit code 0."""
+    """Play ``session`` to the end (or to the end of input) over plain lines; exit code 0.
+
+    Ctrl-C anywhere (at a question, or while a bot decides) saves the game, prints one
+    line and returns :data:`INTERRUPTED_STATUS`. A ``BrokenPipeError`` from ``stdout``
+    (its reader went away) saves the game and is raised again for the caller to exit
+    quietly (see :func:`silence_stdout`).
+    """
     out = _Out(stdout)
+    try:
+        return _play(session, stdin, stdout, out, resumed)
+    except KeyboardInterrupt:
+        return _interrupted(out, session)
+    except BrokenPipeError:
+        with ignoring_interrupts():
+            session.save()
+        raise
+
+
+def _interrupted(out: _Out, session: PlaySession) -> int:
+    """Save after Ctrl-C and say so in one line (on stderr if stdout is gone)."""
+    with ignoring_interrupts():
+        if session.save_path is None:
+            line = "Interrupted: the game was not saved."
+        elif session.save():
+            line = (
+                f"Interrupted: the game is saved in {session.save_path}; continue it with: "
+                f"chicago play --resume {session.save_path}"
+            )
+        else:
+            line = f"Interrupted: {session.save_error}"
+        try:
+            out()
+            out(line)
+        except (BrokenPipeError, OSError, ValueError):
+            with contextlib.suppress(OSError, ValueError):
+                print(line, file=sys.stderr)
+    return INTERRUPTED_STATUS
+
+
+def _play(
+    session: PlaySession, stdin: TextIO, stdout: TextIO, out: _Out, resumed: bool
+) -> int:
+    """The game loop of :func:`play_plain`."""
     words = Words(session.names, me=session.human, card=plain_card)
     interactive = stdin.isatty()
     out(
@@ -95,12 +183,7 @@ def play_plain(
             if interactive:
                 stdout.write("> ")
                 stdout.flush()
-            try:
-                line = stdin.readline()
-            except KeyboardInterrupt:
-                out()
-                _stop(out, session, "Interrupted")
-                return 130
+            line = stdin.readline()
             if not line:
                 return _stop(out, session, "End of input")
             text = line.strip()
