@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import time
@@ -152,7 +153,7 @@ class BrokenBot:
     name = "broken"
 
     def decide(self, view: object, legal_actions: object, rng: object) -> object:
-        raise RuntimeError("out of order")
+        raise RuntimeError("cannot play 6h")  # a message may name hidden cards too
 
 
 class CheatingBot:
@@ -160,6 +161,20 @@ class CheatingBot:
 
     def decide(self, view: object, legal_actions: object, rng: object) -> str:
         return "announce royal flush"
+
+
+class HiddenCardBot:
+    """Answers an illegal ``play`` of a card of its own hand at every decision."""
+
+    name = "hidden"
+
+    def __init__(self) -> None:
+        self.named: list[str] = []
+
+    def decide(self, view: dict[str, Any], legal_actions: object, rng: object) -> str:
+        card = view["hand"][-1]
+        self.named.append(card)
+        return f"play {card}" if view["phase"] != "play" else "play Xx"
 
 
 def test_a_failing_or_illegal_bot_does_not_end_the_game() -> None:
@@ -171,6 +186,30 @@ def test_a_failing_or_illegal_bot_does_not_end_the_game() -> None:
     while not session.over:
         if session.step() is None:
             session.act(session.legal()[0])
-    assert any("B's bot failed (RuntimeError: out of order)" in n for n in session.notices)
-    assert any("C's bot chose announce royal flush, which is illegal" in n
-               for n in session.notices)
+    assert "B's bot failed (RuntimeError); the basic bot played for it." in session.notices
+    assert "C's bot gave an illegal answer; the basic bot played for it." in session.notices
+    assert not any("royal" in n or "6h" in n for n in session.notices)
+
+
+def test_a_misbehaving_bots_notice_never_names_what_it_wanted(tmp_path: Path) -> None:
+    """An illegal ``play 6h`` from a bot must not tell the human that the bot holds 6h."""
+    from chicago import Game
+    from chicago.tui.plain import play_plain
+    from test_play_support import cards_mentioned
+
+    game = Game(Rules.preset("pagat", max_deals=1), players=3, seed=2)
+    cheat = HiddenCardBot()
+    session = PlaySession(game, {1: cheat, 2: make_bots(["random"], 3)[0][2]},
+                          ["You", "Astrid", "Bosse"])
+    out = io.StringIO()
+    assert play_plain(session, io.StringIO("0\n" * 40), out) == 0
+    assert cheat.named
+    notices = [n for n in session.notices if n.startswith("Astrid's bot")]
+    assert notices and all(
+        n == "Astrid's bot gave an illegal answer; the basic bot played for it."
+        for n in notices
+    )
+    for line in out.getvalue().splitlines():
+        if line.startswith("Astrid's bot"):
+            assert not cards_mentioned(line), line
+    assert "play " + cheat.named[0] not in out.getvalue()

@@ -264,18 +264,38 @@ class PlaySession:
             if not (self.auto and len(legal) == 1):
                 return None
             return self._apply(seat, legal[0], automatic=True)
-        rng = random.Random(f"chicago-play:{game.seed}:{len(game.actions)}")
+        key = f"chicago-play:{game.seed}:{len(game.actions)}"
+        view = game.view(seat)
+        problem: str | None = None
         try:
-            action = self.bots[seat].decide(game.view(seat), legal, rng)
-            problem = None if game.is_legal(action) else f"chose {action}, which is illegal"
+            action = self.bots[seat].decide(view, legal, random.Random(key))
+            if not game.is_legal(action):
+                problem = "gave an illegal answer"
         except Exception as exc:  # a broken bot must not end the human's game
-            problem = f"failed ({type(exc).__name__}: {exc})"
+            # never its message: it could name the bot's hidden cards
+            problem = f"failed ({type(exc).__name__})"
         if problem is not None:
-            self.notices.append(
-                f"{self.names[seat]}'s bot {problem}; a random legal action was played."
-            )
-            action = legal[rng.randrange(len(legal))]
+            # Never say what the bot wanted to do: an illegal "play 6h" names a hidden card.
+            action, instead = self._stand_in(view, legal, random.Random(key + ":fallback"))
+            self.notices.append(f"{self.names[seat]}'s bot {problem}; {instead}.")
         return self._apply(seat, action, automatic=False)
+
+    def _stand_in(
+        self, view: dict[str, Any], legal: list[Action], rng: random.Random
+    ) -> tuple[Action, str]:
+        """The action that replaces a misbehaving bot's, and what happened, in words.
+
+        The stand-in is the ``basic`` bot deciding from the same seat view; a random legal
+        action if it is not installed or fails too.
+        """
+        try:
+            action = make_bot(DEFAULT_BOT).decide(view, legal, rng)
+            chosen = Action.parse(action)
+            if chosen in legal:
+                return chosen, f"the {DEFAULT_BOT} bot played for it"
+        except Exception:  # the stand-in must not end the game either
+            pass
+        return legal[rng.randrange(len(legal))], "a random legal action was played for it"
 
     def act(self, action: Action | str) -> Step:
         """The human's action (an Action or its text).
