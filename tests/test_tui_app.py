@@ -195,7 +195,7 @@ def test_one_up_with_keys(tmp_path: Path) -> None:
         assert view["phase"] == "one up"
         face_up = view["one_up"]["card"]
         text = screen_text(app)
-        assert "Face up for You:" in text
+        assert "Face up for you:" in text
         await pilot.press("a")
         await pilot.pause()
         assert face_up in session.view()["hand"] or session.view()["phase"] != "exchange"

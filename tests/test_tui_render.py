@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 
 import pytest
 from rich.console import Console
@@ -70,6 +71,57 @@ def test_words_agree_with_you() -> None:
     assert rank_phrase("A") == "an ace" and rank_phrase("8") == "an eight"
     assert words.action(0, "announce three of a kind") == "You announce three of a kind."
     assert words.menu(["pass", "play Th"]) == "1) pass, 2) play Th"
+
+
+_THIRD_PERSON_YOU = re.compile(r"\bYou (?!pass\b)(?:[a-z]+s|is|has|does)\b")
+_CAPITAL_YOU_INSIDE = re.compile(r"\b(?:for|by|dealer|as|Waiting for) You\b")
+
+
+def _grammar_problems(text: str) -> list[str]:
+    return [m.group(0) for m in _THIRD_PERSON_YOU.finditer(text)] + [
+        m.group(0) for m in _CAPITAL_YOU_INSIDE.finditer(text)
+    ]
+
+
+@pytest.mark.parametrize("rules", [
+    Rules.preset("pagat", max_deals=4),
+    Rules.preset("wikipedia", max_deals=4),
+    Rules.preset("pagat", max_deals=4).with_variations("V-QUADS-RESET"),
+    Rules.preset("pagat", max_deals=4, lock_at=1).with_variations("V-LOCK-6"),
+], ids=lambda r: str(sorted(r.differences())))
+def test_you_never_takes_a_third_person_verb(rules: Rules) -> None:
+    """"You win", never "You wins": every event, state line, question, action and table."""
+    words = Words(["You", "Astrid", "Bosse", "Cissi"], me=0, card=symbol_card)
+    for seed in range(2):
+        game = Game(rules, players=4, seed=seed)
+        rng = random.Random(seed)
+        texts: list[str] = []
+        while not game.is_over:
+            view = game.view(0)
+            texts += words.state_lines(view)
+            texts.append(render(table_panel(view, words)))
+            if game.to_act == 0:
+                texts.append(words.question(view))
+                texts += [words.action(0, a) for a in view["legal_actions"]]
+            start = len(game.events)
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+            texts += [t for e in game.events[start:] if (t := words.event(e.to_json()))]
+        texts.append(render(scores_table(game.view(0), words, title="Final scores")))
+        problems = [p for text in texts for p in _grammar_problems(text)]
+        assert not problems, problems[:5]
+
+
+def test_round_result_on_the_table_agrees_with_you() -> None:
+    events = [
+        {"type": "announce", "seat": 0, "round": 1, "category": "FOUR_OF_A_KIND"},
+        {"type": "pass", "seat": 1, "round": 1},
+        {"type": "round_result", "round": 1, "winner": 0, "category": "FOUR_OF_A_KIND",
+         "points": 8, "reason": "best hand"},
+    ]
+    game = Game(Rules.preset("pagat"), players=2, seed=1)
+    text = render(table_panel({**game.view(0), "events": events}, Words(["You", "A"], me=0)))
+    assert "→ You win with four of a kind" in text
 
 
 def test_staged_tie_break_is_shown_stage_by_stage() -> None:

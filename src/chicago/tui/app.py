@@ -361,7 +361,7 @@ class PlayApp(App[None]):
         elif self.session.waiting_for_human and not self._queue:
             text.append(self._question(view), style="bold")
         else:
-            who = self.words.who(view.get("to_act"))
+            who = self.words.whom(view.get("to_act"))
             text.append(f"Waiting for {who}…", style="dim")
         if self.error:
             text.append(f"\n{self.error}", style="bold red")

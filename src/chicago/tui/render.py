@@ -145,7 +145,8 @@ def _rounds(view: dict[str, Any], words: Words) -> list[Text]:
             if winner is None:
                 outcome = "nobody scores"
             else:
-                outcome = f"{words.who(winner)} wins with {category_phrase(ev.get('category'))}"
+                wins = words.verb(winner, "wins", "win")
+                outcome = f"{wins} with {category_phrase(ev.get('category'))}"
             lines.append(Text(f"   → {outcome}", style="green"))
             current = None
     if current is not None:
@@ -173,7 +174,7 @@ def table_panel(
         parts.append(Text(f"{words.who(view['chicago'])} declared CHICAGO!", style="bold magenta"))
     one_up = view.get("one_up")
     if one_up:
-        line = Text(f"Face up for {words.who(one_up['seat'])}: ", style="bold")
+        line = Text(f"Face up for {words.whom(one_up['seat'])}: ", style="bold")
         line.append_text(card_text(one_up["card"]))
         parts.append(line)
     for seat, cards in sorted(view.get("shown", {}).items(), key=lambda item: int(item[0])):
@@ -186,7 +187,7 @@ def table_panel(
         tricks = view.get("tricks", [])
         if tricks and not view.get("trick"):
             last = tricks[-1]
-            line = Text(f"Trick {len(tricks)} (won by {words.who(last['winner'])}): ", style="dim")
+            line = Text(f"Trick {len(tricks)} (won by {words.whom(last['winner'])}): ", style="dim")
             for index, play in enumerate(last["cards"]):
                 if index:
                     line.append("  ")

@@ -92,7 +92,7 @@ class ReplayApp(App[None]):
         view = replayer.view_at(step)
         hands = replayer.hands_at(step)
         who = "every card face up" if replayer.seat is None else (
-            f"as {self.words.who(replayer.seat)} saw it"
+            f"as {self.words.whom(replayer.seat)} saw it"
         )
         self.query_one("#status", Static).update(
             f"Step {step} of {replayer.steps} · {self.words.phase_line(view)} · {who}"

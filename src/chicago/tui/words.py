@@ -105,6 +105,12 @@ class Words:
             return "nobody"
         return "You" if seat == self.me else self.names[seat]
 
+    def whom(self, seat: int | None) -> str:
+        """The seat's name inside a sentence (after "for", "by" …): "you" for the player."""
+        if seat is None:
+            return "nobody"
+        return "you" if seat == self.me else self.names[seat]
+
     def whose(self, seat: int) -> str:
         """Possessive: "your" / "Bo's"."""
         return "your" if seat == self.me else f"{self.names[seat]}'s"
@@ -201,7 +207,7 @@ class Words:
         )
 
     def _ev_one_up(self, ev: dict[str, Any]) -> str:
-        return f"Face up for {self.who(ev['seat'])}: {self.card(ev['card'])}."
+        return f"Face up for {self.whom(ev['seat'])}: {self.card(ev['card'])}."
 
     def _ev_one_up_choice(self, ev: dict[str, Any]) -> str:
         seat = ev["seat"]
@@ -325,7 +331,7 @@ class Words:
         """Deal, dealer and where the deal is, in one line."""
         rules = view["rules"]
         phase = view["phase"]
-        head = f"Deal {view['deal']}, dealer {self.who(view['dealer'])}"
+        head = f"Deal {view['deal']}, dealer {self.whom(view['dealer'])}"
         if phase == "over":
             return f"{head}. The game is over."
         if phase == "exchange":
@@ -364,7 +370,7 @@ class Words:
             lines.append(f"{self.who(view['chicago'])} declared Chicago.")
         one_up = view.get("one_up")
         if one_up:
-            lines.append(f"Face up for {self.who(one_up['seat'])}: {self.card(one_up['card'])}.")
+            lines.append(f"Face up for {self.whom(one_up['seat'])}: {self.card(one_up['card'])}.")
         for seat, cards in sorted(view.get("shown", {}).items(), key=lambda i: int(i[0])):
             lines.append(f"{self.who(int(seat))} showed {self.cards(cards)}.")
         if view["phase"] == "play":
