@@ -141,7 +141,8 @@ export function seatPanel(state, seat, ctx) {
     const secs = Math.max(0, Math.ceil((ctx.clock.until - performance.now()) / 1000));
     clock = h("span", { class: "clock", dataset: { clock: "1" } }, "⏱ " + t("table.clock", { s: secs }));
   }
-  const name = ctx.names.plain(seat) + (ctx.names.me === seat ? ` (${t("you")})` : "");
+  const mine = ctx.names.me === seat;
+  const name = ctx.names.plain(seat) + (mine ? ` (${t("you")})` : "");
   return h(
     "section",
     {
@@ -151,7 +152,8 @@ export function seatPanel(state, seat, ctx) {
       "aria-current": toAct ? "true" : null,
     },
     h("div", { class: "seat-head" },
-      h("span", { class: "seat-name" }, name),
+      h("span", { class: "seat-name" }, h("span", { class: "name-text" }, ctx.names.plain(seat)),
+        mine ? h("span", { class: "you-mark" }, `\u00a0(${t("you")})`) : null),
       badges,
       h("span", { class: "seat-score", title: t("table.points", { n: state.scores[seat] }) }, num(state.scores[seat])),
     ),
@@ -186,7 +188,9 @@ export function centerPanel(state, ctx) {
       parts.push(h("div", { class: "trick" }, trick.map((p, i) =>
         h("figure", { class: `played-card${i === 0 ? " lead" : ""}` },
           cardEl(p.card, { size: "md" }),
-          h("figcaption", {}, ctx.names.who(p.seat))))));
+          h("figcaption", {}, ctx.names.Who(p.seat))))));
+    } else if (state.phase === "play" && state.to_act !== null && state.to_act !== undefined) {
+      parts.push(h("p", { class: "muted lead-text" }, t("center.lead", { Who: ctx.names.Who(state.to_act), you: ctx.names.you(state.to_act) })));
     } else {
       parts.push(h("p", { class: "muted" }, t("center.nothing")));
     }
@@ -212,7 +216,7 @@ function roundBox(round, state, ctx) {
     const cat = round.said[seat];
     const stages = round.reveals[seat] || [];
     return h("li", { class: round.result && round.result.winner === seat ? "won" : "" },
-      h("span", { class: "who" }, ctx.names.who(seat)), ": ",
+      h("span", { class: "who" }, ctx.names.Who(seat)), ": ",
       cat ? category(cat) : t("center.passed"),
       stages.length ? h("span", { class: "stages" }, ` (${t("center.tiebreak")}: ${stages.join(" · ")})`) : null);
   });
@@ -256,7 +260,7 @@ export function summaryPanel(summary, names, { onClose = null } = {}) {
   const lt = summary.lastTrick;
   if (summary.chicago) {
     items.push(h("p", { class: "sum-chicago" }, summary.chicago.made
-      ? t("sum.chicago_made", { who: names.who(summary.chicago.seat), you: names.you(summary.chicago.seat) })
+      ? t("sum.chicago_made", { Who: names.Who(summary.chicago.seat), you: names.you(summary.chicago.seat) })
       : t("sum.chicago_failed", { who: names.who(summary.chicago.seat), breaker: names.who(summary.chicago.broken_by) })));
   }
   if (summary.quads) items.push(h("p", {}, t("sum.quads")));
@@ -264,25 +268,25 @@ export function summaryPanel(summary, names, { onClose = null } = {}) {
     const scored = summary.scoreEvents.find((e) => e.seat === lt.winner && (e.reason === "last trick" || e.reason === "Chicago"));
     items.push(h("h3", {}, t("sum.last_trick")));
     items.push(h("div", { class: "trick small" }, summary.plays.map((p) =>
-      h("figure", { class: `played-card${p.seat === lt.winner ? " winner" : ""}` }, cardEl(p.card, { size: "sm" }), h("figcaption", {}, names.who(p.seat))))));
-    items.push(h("p", { class: "sum-last-trick" }, t("sum.last_trick_text", { who: names.who(lt.winner), you: names.you(lt.winner), card: cardText(lt.card), points: scored ? scored.points : 0 })));
+      h("figure", { class: `played-card${p.seat === lt.winner ? " winner" : ""}` }, cardEl(p.card, { size: "sm" }), h("figcaption", {}, names.Who(p.seat))))));
+    items.push(h("p", { class: "sum-last-trick" }, t("sum.last_trick_text", { Who: names.Who(lt.winner), you: names.you(lt.winner), card: cardText(lt.card), points: scored ? scored.points : 0 })));
   }
   const sd = summary.showdown;
   if (sd) {
     items.push(h("h3", {}, t("sum.showdown")));
     items.push(h("div", { class: "showdown" }, Object.entries(sd.hands || {}).sort((a, b) => Number(a[0]) - Number(b[0])).map(([s, cards]) =>
       h("div", { class: `showdown-hand${Number(s) === sd.winner ? " winner" : ""}` },
-        h("span", { class: "who" }, names.who(Number(s))), cardRow(sortCards(cards).reverse(), "xs")))));
+        h("span", { class: "who" }, names.Who(Number(s))), cardRow(sortCards(cards).reverse(), "xs")))));
     items.push(h("p", { class: "sum-showdown" }, sd.winner === null || sd.winner === undefined
       ? t("sum.showdown_tie", { cat: categoryA(sd.category) })
-      : t("sum.showdown_win", { who: names.who(sd.winner), you: names.you(sd.winner), cat: categoryA(sd.category), points: sd.points })));
+      : t("sum.showdown_win", { Who: names.Who(sd.winner), you: names.you(sd.winner), cat: categoryA(sd.category), points: sd.points })));
   }
   if (summary.end) {
     items.push(h("h3", {}, t("sum.points")));
     items.push(h("table", { class: "points" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("sum.points")), h("th", {}, t("sum.total")))),
       h("tbody", {}, summary.end.points.map((p, s) =>
-        h("tr", {}, h("th", { scope: "row" }, names.who(s)), h("td", {}, signed(p)), h("td", {}, num(summary.end.scores[s])))))));
+        h("tr", {}, h("th", { scope: "row" }, names.Who(s)), h("td", {}, signed(p)), h("td", {}, num(summary.end.scores[s])))))));
   }
   return h("section", { class: "deal-summary", "aria-label": t("sum.title", { deal: summary.deal }) },
     h("h2", {}, t("sum.title", { deal: summary.deal })),
@@ -295,7 +299,7 @@ export function scoreTable(history, scores, names) {
   if (!history || !history.length) return h("p", {}, t("score.none"));
   const n = scores.length;
   return h("table", { class: "scoreboard" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("score.deal")), Array.from({ length: n }, (_, s) => h("th", { scope: "col" }, names.who(s))))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("score.deal")), Array.from({ length: n }, (_, s) => h("th", { scope: "col" }, names.Who(s))))),
     h("tbody", {}, history.map((d) => h("tr", {}, h("th", { scope: "row" }, String(d.deal)), d.points.map((p, s) => h("td", {}, `${signed(p)} (${num(d.scores[s])})`))))),
     h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("score.total")), scores.map((x) => h("td", {}, num(x))))));
 }
@@ -306,12 +310,12 @@ export function settlementPanel(result, names, stake = 1) {
   const rows = (result.scores || []).map((score, s) => {
     const money = result.settlement ? result.settlement[s] : 0;
     return h("tr", { class: winners.includes(s) ? "winner" : "" },
-      h("th", { scope: "row" }, names.who(s)),
+      h("th", { scope: "row" }, names.Who(s)),
       h("td", {}, num(score)),
       h("td", { class: money < 0 ? "neg" : "pos" }, t("over.money", { amount: signed(money, Number.isInteger(money) ? 0 : 2) })));
   });
   return h("div", { class: "settlement" },
-    h("p", { class: "winners" }, t("over.winner", { names: winners.map((s) => names.who(s)).join(t("and")) || t("nobody"), plural: winners.length !== 1 || names.you(winners[0]) })),
+    h("p", { class: "winners" }, t("over.winner", { names: names.list(winners, true), plural: winners.length !== 1 || names.you(winners[0]) })),
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("over.final")), h("th", {}, t("over.settlement")))),
       h("tbody", {}, rows)),

@@ -5,7 +5,7 @@ import { h, replace } from "./dom.js";
 import { t, onLangChange, num } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
-import { levelName } from "./words.js";
+import { gameNames, levelName } from "./words.js";
 import { showError } from "./notice.js";
 
 const SPEEDS = [["slow", 1.2], ["normal", 0.6], ["fast", 0.2], ["instant", 0]];
@@ -79,14 +79,21 @@ export class LobbyPage {
 
   render() {
     if (!this.info) return;
-    const focusId = document.activeElement && document.activeElement.id;
+    const active = document.activeElement;
+    const focusId = active && active.id;
+    const caret = active && active.tagName === "INPUT" && typeof active.selectionStart === "number" && active.type === "text"
+      ? [active.selectionStart, active.selectionEnd] : null;
     replace(this.root, h("div", { class: "lobby" },
       this.intro(),
       this.createForm(),
       this.myTables(),
       this.openTables(),
       this.finishedGames()));
-    if (focusId) document.getElementById(focusId)?.focus();
+    const again = focusId ? document.getElementById(focusId) : null;
+    if (again) {
+      again.focus();
+      if (caret) again.setSelectionRange(...caret);
+    }
   }
 
   intro() {
@@ -154,8 +161,8 @@ export class LobbyPage {
         h("label", { for: `f-var-${id}` }, h("strong", {}, id), " ", text));
     });
     const target = (info.rules[f.preset] || {}).target || 52;
-    const radio = (name, values, current, label, set) => h("fieldset", { class: "choices" },
-      h("legend", {}, t(`form.${name}`)),
+    const radio = (name, legend, values, current, label, set) => h("fieldset", { class: "choices" },
+      h("legend", {}, legend),
       values.map((value, i) => h("label", { class: "choice" },
         h("input", { type: "radio", name: `f-${name}`, value: String(i), checked: value === current, dataset: { [name]: String(value) }, onchange: () => set(value) }),
         " ", label(value))));
@@ -190,9 +197,9 @@ export class LobbyPage {
           h("small", { class: "muted" }, t("form.variations_hint")),
           large ? h("p", { class: "muted" }, t("form.large_needed")) : null,
           h("ul", {}, variations)),
-        radio("length", LENGTHS, f.length, (n) => (n ? t("form.length_deals", { n }) : t("form.length_full", { target })), (n) => { f.length = n; }),
-        radio("speed", SPEEDS.map((s) => s[1]), f.speed, (value) => t(`speed.${SPEEDS.find((s) => s[1] === value)[0]}`), (value) => { f.speed = value; }),
-        radio("clock", CLOCKS, f.clock, (n) => (n ? t("form.clock_s", { n }) : t("form.clock_none")), (n) => { f.clock = n; }),
+        radio("length", t("form.length"), LENGTHS, f.length, (n) => (n ? t("form.length_deals", { n }) : t("form.length_full", { target })), (n) => { f.length = n; }),
+        radio("speed", t("form.speed"), SPEEDS.map((s) => s[1]), f.speed, (value) => t(`speed.${SPEEDS.find((s) => s[1] === value)[0]}`), (value) => { f.speed = value; }),
+        radio("clock", t("form.clock"), CLOCKS, f.clock, (n) => (n ? t("form.clock_s", { n }) : t("form.clock_none")), (n) => { f.clock = n; }),
         h("label", { class: "choice" }, h("input", { type: "checkbox", id: "f-private", checked: f.private, onchange: (e) => { f.private = e.target.checked; } }), " ", t("form.private")),
         h("button", { type: "submit", class: "primary", dataset: { action: "create" }, disabled: this.busy }, anyOpen ? t("form.submit") : t("form.submit_watch"))));
   }
@@ -228,14 +235,15 @@ export class LobbyPage {
     const games = this.games;
     return h("section", { class: "panel finished" },
       h("div", { class: "panel-head" }, h("h2", {}, t("lobby.finished")), h("a", { href: "#/games" }, t("lobby.more"))),
-      games === null ? h("p", {}, t("loading")) : gamesList(games));
+      games === null ? h("p", {}, t("loading")) : gamesList(games, this.info.bot_levels));
   }
 }
 
-export function gamesList(games) {
+/** Finished games; `levels` are the server's bot levels (a seat named by one is a bot). */
+export function gamesList(games, levels = []) {
   if (!games.length) return h("p", { class: "muted" }, t("lobby.no_games"));
   return h("ul", { class: "rows games" }, games.map((g) => {
-    const names = g.names || [];
+    const names = gameNames(g.names || [], levels);
     const winners = (g.winners || []).map((s) => names[s] || t("seat_n", { n: s + 1 })).join(", ");
     return h("li", { dataset: { game: `${g.table}/${g.game}` } },
       h("strong", {}, g.name || t("lobby.unnamed")), " ",

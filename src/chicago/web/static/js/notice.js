@@ -2,7 +2,7 @@
 // One live region at the top of the page (role="alert" for errors, "status" otherwise).
 
 import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, has, lang } from "./i18n.js";
 
 let timer = null;
 
@@ -30,13 +30,25 @@ export function hide() {
   }
 }
 
-/** An error in words: the known code in the player's language, plus the server's own message. */
-export function showError(code, message = "") {
+/**
+ * An error in words, in the player's language. The server's own message is English: it
+ * follows the explanation on an English page (it often names the detail, such as the rule
+ * an action broke); on a Swedish page it is shown only for a code without a translation,
+ * labelled as the server's message.
+ */
+export function errorText(err) {
+  const code = (err && err.code) || "network";
+  const message = (err && err.message) || "";
   const key = `err.${code}`;
-  let text = t(key);
-  if (text === key) text = t("err.title");
-  if (message && code !== "network" && message !== code) text += " " + t("err.server", { message });
-  show("error", text, 9000);
+  const known = has(key);
+  let text = known ? t(key) : t("err.title");
+  const detail = message && code !== "network" && message !== code;
+  if (detail && (!known || lang() === "en")) text += " " + t("err.server", { message });
+  return text;
+}
+
+export function showError(code, message = "") {
+  show("error", errorText({ code, message }), 9000);
 }
 
 export function showNotice(text) {

@@ -5,11 +5,10 @@
 import { h, replace } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { api } from "./api.js";
-import { Names, describe, phaseText, seatNames } from "./words.js";
+import { Names, describe, displayName, gameNames, phaseText, stepText } from "./words.js";
 import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, settlementPanel } from "./board.js";
 import { sortCards } from "./cards.js";
-import { showError } from "./notice.js";
-import { errorText } from "./table.js";
+import { errorText, showError } from "./notice.js";
 
 export class ReplayPage {
   constructor(root, tableId, game) {
@@ -131,10 +130,14 @@ export class ReplayPage {
     }
   }
 
+  /** The seats' names: the table's seat list tells bots apart ("Bot 2"); else the game's names. */
   names() {
     const list = this.summary.names || [];
-    const fromSeats = this.seats && this.seats.length === list.length ? seatNames(this.seats) : null;
-    return new Names(list.map((n, i) => (fromSeats && this.seats[i].kind === "bot" ? fromSeats[i] : n) || t("seat_n", { n: i + 1 })), null);
+    const seats = this.seats && this.seats.length === list.length ? this.seats : null;
+    const names = seats
+      ? list.map((n, i) => displayName(seats[i].kind === "bot" ? null : n, i, { kind: seats[i].kind === "bot" ? "bot" : null }))
+      : gameNames(list);
+    return new Names(names, null);
   }
 
   render() {
@@ -163,9 +166,7 @@ export class ReplayPage {
       h("button", { type: "button", dataset: { action }, disabled, onclick: fn }, label);
     const atStart = this.deal === 1 && this.step === 0;
     const atEnd = this.deal === this.index.length && this.step === steps.length - 1;
-    const stepText = step.seat === null
-      ? t("replay.dealt", { deal: step.deal })
-      : t("replay.acted", { who: names.who(step.seat), action: step.action ?? t("replay.hidden") });
+    const heading = stepText(step, names);
     const lines = step.events.map((ev) => describe(ev, names)).filter(Boolean);
     const closing = state.phase === "deal over" || (state.over && this.step === steps.length - 1);
     const summary = closing ? dealSummary(events) : null;
@@ -173,7 +174,7 @@ export class ReplayPage {
       h("header", { class: "table-head" },
         h("div", { class: "title-block" },
           h("h1", {}, `${t("replay.title")}: ${this.summary.name || t("lobby.unnamed")}`),
-          h("p", { class: "phase-line" }, `${t("phase.line", { deal: state.deal, dealer: names.who(state.dealer) })} · ${phaseText(state)}`)),
+          h("p", { class: "phase-line" }, `${t("phase.line", { deal: state.deal, dealer: names.who(state.dealer), you: names.you(state.dealer) })} · ${phaseText(state)}`)),
         h("div", { class: "tools" },
           h("a", { class: "button", dataset: { action: "download-json" }, download: `chicago-${this.tableId}-${this.game}.json`,
             href: `api/web/record/${encodeURIComponent(this.tableId)}/${this.game}` }, t("replay.download_json")),

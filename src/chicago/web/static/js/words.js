@@ -1,10 +1,15 @@
 // The game in words, in the current language: events, phases, categories, card names.
 // Works only on what a seat was sent (events, views), so it can never name a hidden card.
 
-import { t } from "./i18n.js";
-import { cardText } from "./cards.js";
+import { t, has } from "./i18n.js";
+import { cardText, sortCards } from "./cards.js";
 
-/** Names for sentences: "You"/"Du" for the player's own seat. */
+/**
+ * Names for sentences. The player's own seat is "you" in three forms: `who` is the subject
+ * inside a sentence ("you"/"du"), `Who` the subject at the start of a sentence and the name
+ * on labels ("You"/"Du"), `whom` the object ("you"/"dig": "Face up for you", "Uppvänt för
+ * dig"). Other seats are their names in every form.
+ */
 export class Names {
   constructor(names, me = null) {
     this.names = names;
@@ -12,7 +17,15 @@ export class Names {
   }
   who(seat) {
     if (seat === null || seat === undefined) return t("nobody");
-    return seat === this.me ? t("you") : this.names[seat] ?? t("seat_n", { n: seat + 1 });
+    return seat === this.me ? t("you") : this.plain(seat);
+  }
+  Who(seat) {
+    if (seat === null || seat === undefined) return cap(t("nobody"));
+    return seat === this.me ? t("you_cap") : this.plain(seat);
+  }
+  whom(seat) {
+    if (seat === null || seat === undefined) return t("nobody");
+    return seat === this.me ? t("you_obj") : this.plain(seat);
   }
   plain(seat) {
     return this.names[seat] ?? t("seat_n", { n: seat + 1 });
@@ -20,14 +33,47 @@ export class Names {
   you(seat) {
     return seat === this.me;
   }
+  /** Several seats as one subject: "you and Bot 2"; `start` for the start of a sentence. */
+  list(seats, start = false) {
+    if (!seats.length) return start ? cap(t("nobody")) : t("nobody");
+    return seats.map((s, i) => (i === 0 && start ? this.Who(s) : this.who(s))).join(t("and"));
+  }
 }
 
-/** Display names of a table's seats (info.seats): the joined name, a bot's level, or "Seat n". */
+/** The first letter in upper case (for a sentence that starts with a word like "nobody"). */
+export function cap(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+const DEFAULT_NAME = /^Player (\d+)$/;
+
+/**
+ * A seat's name in the page's language. The server names a person who gave no name
+ * "Player N" (N = seat + 1) and a bot by its level; those become "Spelare N" and "Dator N"
+ * in Swedish. `withLevel` adds a bot's level ("Bot 2 (basic)") where no badge shows it.
+ */
+export function displayName(name, seat, { kind = null, level = null, withLevel = false } = {}) {
+  if (kind === "bot") {
+    return withLevel && level ? t("bot_name_level", { n: seat + 1, level: levelName(level) }) : t("bot_name", { n: seat + 1 });
+  }
+  const match = DEFAULT_NAME.exec(name || "");
+  if (match && Number(match[1]) === seat + 1) return t("player_n", { n: seat + 1 });
+  return name || t("seat_n", { n: seat + 1 });
+}
+
+/** Display names of a table's seats (info.seats): the joined name, "Bot n", or "Seat n". */
 export function seatNames(seats) {
-  return seats.map((s) => {
-    if (s.kind === "bot") return t("bot_name", { n: s.seat + 1, level: levelName(s.level) });
-    if (s.name) return s.name;
-    return t("seat_n", { n: s.seat + 1 });
+  return seats.map((s) => displayName(s.name, s.seat, { kind: s.kind, level: s.level }));
+}
+
+/**
+ * The names of a finished game (GET /api/games names bots by their level only): a name
+ * that is a bot level is taken for a bot seat and shown as "Bot 2 (basic)".
+ */
+export function gameNames(names, levels = []) {
+  return names.map((name, i) => {
+    const bot = levels.includes(name) || has(`level.${name}`);
+    return displayName(name, i, bot ? { kind: "bot", level: name, withLevel: true } : {});
   });
 }
 
@@ -78,14 +124,14 @@ export function describe(ev, names) {
 
 function base(ev, names, seatKey = "seat") {
   const seat = ev[seatKey];
-  return { who: names.who(seat), you: names.you(seat) };
+  return { who: names.who(seat), Who: names.Who(seat), whom: names.whom(seat), you: names.you(seat) };
 }
 
 const EVENTS = {
   deal: (ev, n) => {
     let text = t("ev.deal", { deal: ev.deal, ...base(ev, n, "dealer") });
     const locked = (ev.locked || []).map((f, s) => (f ? s : null)).filter((s) => s !== null);
-    if (locked.length) text += " " + t("ev.deal_locked", { names: locked.map((s) => n.who(s)).join(", ") });
+    if (locked.length) text += " " + t("ev.deal_locked", { names: locked.map((s) => n.who(s)).join(", "), n: locked.length });
     return text;
   },
   dealt: (ev, n) => t("ev.dealt", { ...base(ev, n), cards: cards(ev.cards) }),
@@ -144,7 +190,7 @@ const EVENTS = {
   showdown: (ev, n) => {
     const hands = Object.entries(ev.hands || {})
       .sort((a, b) => Number(a[0]) - Number(b[0]))
-      .map(([s, c]) => `${n.who(Number(s))} ${cards(c)}`)
+      .map(([s, c]) => `${n.who(Number(s))} ${cards(sortCards(c).reverse())}`)
       .join("; ");
     if (ev.winner === null || ev.winner === undefined) {
       return t("ev.showdown_tie", { hands, cat: categoryA(ev.category) });
@@ -155,7 +201,7 @@ const EVENTS = {
   game_end: (ev, n) => {
     const winners = ev.winners || [];
     return t("ev.game_end", {
-      names: winners.map((s) => n.who(s)).join(t("and")) || t("nobody"),
+      names: n.list(winners),
       plural: winners.length !== 1 || n.you(winners[0]),
       scores: scoresText(ev.scores, n),
     });
@@ -193,4 +239,26 @@ export function phaseText(view) {
     default:
       return view.phase;
   }
+}
+
+// The events that say what a seat did, in the order an action emits them.
+const ACTION_EVENTS = new Set(["exchange", "redeal", "one_up_choice", "announce", "pass", "quads_claim", "quads_choice", "chicago", "play"]);
+
+/**
+ * A replay step in words: "Deal 2 is dealt.", "Bot 1 announces a pair.", "Dator 3 spelar A♠.".
+ * The notation of the step's action only adds the cards a perspective may see (a discard
+ * is null for other seats); everything else comes from the step's events.
+ */
+export function stepText(step, names) {
+  if (step.seat === null || step.seat === undefined) return t("replay.dealt", { deal: step.deal });
+  const b = { who: names.who(step.seat), Who: names.Who(step.seat), you: names.you(step.seat) };
+  const action = step.action || "";
+  if (action.startsWith("discard ")) {
+    const thrown = action.split(" ").slice(1);
+    return t("act.discard", { ...b, cards: cards(thrown), n: thrown.length });
+  }
+  if (action.startsWith("one up ")) return t("act.one_up", { ...b, card: cardText(action.slice(7)) });
+  const ev = (step.events || []).find((e) => ACTION_EVENTS.has(e.type) && e.seat === step.seat);
+  if (ev) return describe(ev, names);
+  return t("act.unknown", b);
 }
