@@ -55,7 +55,11 @@ function actedThisRound(state, seat) {
 
 function handSize(state, seat) {
   if (state.hands) return (state.hands[String(seat)] || []).length;
-  if (state.phase === "play" || state.phase === "deal over") return Math.max(0, 5 - (state.played[seat] || []).length);
+  // From the first trick on (and after the game, whether it ended after the tricks or before
+  // them) a seat holds its five cards less the ones it played.
+  if (state.phase === "play" || state.phase === "deal over" || state.phase === "over" || state.over) {
+    return Math.max(0, 5 - ((state.played || [])[seat] || []).length);
+  }
   const rules = state.rules || {};
   if (rules.lock_six && state.locked[seat] && state.round === 1 && state.phase === "exchange" && !actedThisRound(state, seat)) return 6;
   return 5;
@@ -124,17 +128,21 @@ export function seatPanel(state, seat, ctx) {
     );
   }
 
-  // cards: all face up (replay), shown hands, or backs
-  let cards;
-  const shown = (state.shown || {})[String(seat)];
+  // cards: all face up (replay) or the backs of the hand as it is now; a hand shown earlier
+  // in the deal (R-EX-4: before breaking a combination) is a labelled row of its own, the
+  // cards as they were shown (some may have been exchanged or played since)
+  let cards = null;
   if (ctx.showHand && state.hands) {
     cards = cardRow(state.hands[String(seat)] || [], "sm", "hand-up");
-  } else if (shown && !isMe) {
-    cards = h("div", { class: "shown" }, h("span", { class: "label" }, t("table.shown")), cardRow(shown, "sm"));
   } else if (!isMe) {
     const n = handSize(state, seat);
-    cards = h("span", { class: "card-row backs", "aria-label": t("table.cards_left", { n }) }, Array.from({ length: n }, () => backEl("xs")));
+    cards = h("span", { class: "card-row backs", role: "img", "aria-label": t("table.cards_left", { n }) }, Array.from({ length: n }, () => backEl("xs")));
   }
+  const shownCards = (state.shown || {})[String(seat)];
+  const shown = shownCards && shownCards.length && !isMe
+    ? h("div", { class: "shown", dataset: { shown: seat } },
+      h("span", { class: "label" }, shownLabel(ctx.events, seat)), cardRow(shownCards, "xs"))
+    : null;
   const pile = (state.played || [])[seat] || [];
   let clock = null;
   if (ctx.clock && ctx.clock.seat === seat) {
@@ -165,19 +173,32 @@ export function seatPanel(state, seat, ctx) {
     ),
     said,
     cards,
+    shown,
     pile.length ? h("div", { class: "pile", "aria-label": t("table.played") }, cardRow(pile, "xs")) : null,
   );
+}
+
+/** What a seat's shown cards are, from the latest event that showed them. */
+function shownLabel(events, seat) {
+  let label = t("table.shown");
+  for (const ev of events || []) {
+    if (ev.type === "deal") label = t("table.shown");
+    else if (ev.type === "show" && ev.seat === seat) {
+      label = ev.reason === "quads reset" ? t("table.shown_quads") : t("table.shown_break");
+    } else if (ev.type === "showdown" && String(seat) in (ev.hands || {})) label = t("table.shown_showdown");
+  }
+  return label;
 }
 
 /** The middle of the table: the trick, the face-up card, the scoring round, stock counts. */
 export function centerPanel(state, ctx) {
   const parts = [];
   if (state.chicago !== null && state.chicago !== undefined) {
-    parts.push(h("p", { class: "banner chicago-banner" }, t("center.chicago", { who: ctx.names.who(state.chicago) })));
+    parts.push(h("p", { class: "banner chicago-banner" }, t("center.chicago", { Who: ctx.names.Who(state.chicago) })));
   }
   if (state.one_up) {
     parts.push(h("div", { class: "one-up" },
-      h("span", { class: "label" }, t("center.face_up", { who: ctx.names.who(state.one_up.seat) })),
+      h("span", { class: "label" }, t("center.face_up", { whom: ctx.names.whom(state.one_up.seat) })),
       cardEl(state.one_up.card, { size: "md" })));
   }
   if (state.phase === "play" || (state.phase === "deal over" && (state.trick || []).length)) {
@@ -204,8 +225,11 @@ export function centerPanel(state, ctx) {
       parts.push(roundBox(round, state, ctx));
     }
     if (state.phase === "exchange" || state.phase === "redeal" || state.phase === "one up") {
-      parts.push(h("p", { class: "stock", dataset: { stock: state.stock } },
-        `${t("table.stock")}: ${state.stock} · ${t("table.pile")}: ${state.discard_pile}`));
+      // While a face-up card waits for its answer, the card thrown for it is not yet on the
+      // engine's discard pile (it goes there whatever the answer), so it is counted here.
+      const pile = (state.discard_pile || 0) + (state.one_up ? 1 : 0);
+      parts.push(h("p", { class: "stock", dataset: { stock: state.stock, pile } },
+        `${t("table.stock")}: ${state.stock} · ${t("table.pile")}: ${pile}`));
     }
   }
   return h("div", { class: "center-inner" }, parts);
