@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from playwright.sync_api import expect
 
 from chicago.web.replay import replay_steps
 
-from .driver import api
+from .driver import api, card_text
 from .serving import LiveServer
 
 
@@ -99,4 +100,85 @@ def test_replay_steps_views_and_downloads(
     text = path.read_text()
     first_seat, first_action = record["actions"][0]
     assert '[Players "3"]' in text and f"{first_seat}: {first_action}" in text
+    context.close()
+
+
+SV_CATA = {"PAIR": "ett par", "TWO_PAIR": "två par", "THREE_OF_A_KIND": "triss",
+           "STRAIGHT": "en stege", "FLUSH": "en färg", "FULL_HOUSE": "en kåk",
+           "FOUR_OF_A_KIND": "fyrtal", "STRAIGHT_FLUSH": "en färgstege",
+           "ROYAL_FLUSH": "en royal flush"}
+
+
+def _contrast(fg: str, bg: str) -> float:
+    """WCAG contrast ratio of two CSS rgb() colours."""
+    def luminance(css: str) -> float:
+        r, g, b = (int(x) / 255 for x in re.findall(r"\d+", css)[:3])
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_replay_in_swedish_tells_each_step_in_words_and_the_result_is_readable(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    table_id, record = _finished_game(live)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="sv-SE")
+    page = context.new_page()
+    # The list of finished games names bots as the table does, with their level.
+    page.goto(live.url)
+    row = page.locator(f".finished [data-game='{table_id}/1']")
+    row.wait_for()
+    text = row.inner_text()
+    assert "Dator 1 (enkel)" in text and "Dator 2 (slump)" in text and "Dator 3 (enkel)" in text
+    assert "basic" not in text and "random" not in text
+    page.goto(f"{live.url}#/replay/{table_id}/1")
+    page.wait_for_selector(".replay-page")
+    root = page.locator(".replay-page")
+    names = ["Dator 1", "Dator 2", "Dator 3"]
+    steps = replay_steps(record, "all")[0]
+    checked = set()
+    for i, step in enumerate(steps):
+        expect(root).to_have_attribute("data-index", str(i))
+        heading = page.locator("[data-testid=step]").inner_text()
+        # never the notation: no English keyword, no card code
+        assert not re.search(r"\b(announce|play|discard|keep|pass|accept|reject)\b", heading)
+        assert not re.search(r"\b[2-9TJQKA][cdhs]\b", heading), heading
+        action, who = step["action"] or "", names[step["seat"]] if step["seat"] is not None else ""
+        if action.startswith("play "):
+            assert heading == f"{who} spelar {card_text(action[5:])}."
+            checked.add("play")
+        elif action.startswith("announce "):
+            cat = action[9:].upper().replace(" ", "_")
+            assert heading == f"{who} säger {SV_CATA[cat]}."
+            checked.add("announce")
+        elif action == "pass":
+            assert heading == f"{who} passar."
+            checked.add("pass")
+        elif action.startswith("discard "):
+            cards = " ".join(card_text(c) for c in action.split()[1:])
+            assert heading == f"{who} slänger {cards}."
+            checked.add("discard")
+        elif step["seat"] is None:
+            assert heading == f"Giv {step['deal']} delas ut."
+        page.keyboard.press("ArrowRight")
+    assert {"play", "pass"} <= checked
+    page.screenshot(path=str(artifacts / "replay-sv.png"), full_page=True)
+
+    # The final result sits on paper, its colours readable.
+    page.keyboard.press("End")
+    panel = page.locator(".center .result-panel")
+    panel.wait_for()
+    colours = page.evaluate("""() => {
+      const panel = document.querySelector('.center .result-panel');
+      const style = (sel) => getComputedStyle(panel.querySelector(sel)).color;
+      return { bg: getComputedStyle(panel).backgroundColor, winner: style('tr.winner th'),
+               loss: style('td.neg'), text: getComputedStyle(panel).color };
+    }""")
+    assert colours["bg"] == "rgb(251, 250, 246)"
+    for key in ("winner", "loss", "text"):
+        assert _contrast(colours[key], colours["bg"]) >= 4.5, (key, colours)
+    assert panel.locator("h2").inner_text() == "Partiet är slut"
+    panel.screenshot(path=str(artifacts / "replay-result-sv.png"))
     context.close()

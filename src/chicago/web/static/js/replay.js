@@ -197,12 +197,15 @@ export class ReplayPage {
         h("div", { class: "board" },
           h("div", { class: `opponents n${seatOrder(players, seat).length}` }, seatOrder(players, seat).map((s) => seatPanel(state, s, ctx))),
           h("div", { class: "center" }, centerPanel(state, ctx), summary ? summaryPanel(summary, names) : null,
-            state.over && atEnd && this.record.result ? settlementPanel(this.record.result, names, (this.record.rules || {}).stake ?? 1) : null),
+            state.over && atEnd && this.record.result
+              ? h("section", { class: "result-panel", "aria-label": t("over.title") }, h("h2", {}, t("over.title")),
+                settlementPanel(this.record.result, names, (this.record.rules || {}).stake ?? 1))
+              : null),
           seat !== null ? h("div", { class: "me" }, seatPanel(state, seat, ctx),
             h("div", { class: "hand-area" }, h("div", { class: "hand", role: "group", "aria-label": names.plain(seat) },
               sortCards(state.hand || []).map((c) => cardEl(c, { size: "lg" }))))) : null),
         h("aside", { class: "side" },
-          h("h2", {}, stepText),
+          h("h2", { class: "step-heading", dataset: { testid: "step" } }, heading),
           h("ul", { class: "step-events" }, lines.map((l) => h("li", {}, l))),
           h("h2", {}, t("table.log")),
           h("ul", { class: "log-list" }, events.map((ev) => describe(ev, names)).filter(Boolean).map((l) => h("li", {}, l))))));
