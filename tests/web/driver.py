@@ -260,7 +260,7 @@ def api(live: LiveServer, method: str, path: str, body: Any = None) -> Any:
     return json.loads(text) if text.startswith(("{", "[")) else text
 
 
-def seated_page(context: Any, live: LiveServer, seats: list[str], *, name: str = "Anna",
+def seated_page(context: Any, live: LiveServer, seats: list[str], *, name: str | None = "Anna",
                 **options: Any) -> tuple[Any, str, int]:
     """Create a table through the API, join its first open seat, open it in a new page of
     ``context`` (the token put in the page's storage as the app keeps it)."""

@@ -92,6 +92,38 @@ def test_phone_sized_screen_fits_and_plays_by_tapping(
     context.close()
 
 
+def test_nothing_is_wider_than_a_phone_without_the_mobile_viewport(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    """With is_mobile the phone widens its layout viewport to the content, so an overflow
+    does not show in scrollWidth there; a plain 360 px window shows it."""
+    for locale, lang in (("en-GB", "en"), ("sv-SE", "sv")):
+        context = browser.new_context(viewport={"width": 360, "height": 740}, locale=locale)
+        page = context.new_page()
+        page.add_init_script(f"localStorage.setItem('chicago.lang', '{lang}')")
+        page.goto(live.url)
+        page.wait_for_selector("[data-action=quick-play]")
+        page.select_option("#f-players", "6")  # the longest form: six seats, V-LARGE note
+        wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > 360.5)
+          .map((e) => e.tagName + '.' + e.className)""")
+        assert wide == [], (lang, wide)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.screenshot(path=str(artifacts / f"phone-lobby-{lang}.png"), full_page=True)
+        # A six-seat table: one's own seat shows the whole name and "(du)".
+        table_page, _, _ = seated_page(context, live, ["open"] + ["bot:random"] * 5,
+                                       variations=["V-LARGE"], rules={"max_deals": 1}, name=None)
+        own = table_page.locator(".seat.mine .seat-name")
+        expected = {"en": "Player 1\xa0(you)", "sv": "Spelare 1\xa0(du)"}[lang]
+        assert own.text_content() == expected
+        assert table_page.evaluate("""() =>
+          [...document.querySelectorAll('.seat-name, .seat-name *')]
+            .every((e) => e.scrollWidth <= e.clientWidth + 1)"""), "a seat name is cut"
+        assert table_page.evaluate("document.documentElement.scrollWidth") <= 360
+        table_page.screenshot(path=str(artifacts / f"phone-six-{lang}.png"), full_page=True)
+        context.close()
+
+
 def test_keyboard_only_exchange_announce_and_play(
     browser: Any, live: LiveServer, artifacts: Path
 ) -> None:
@@ -158,7 +190,14 @@ def test_server_errors_are_shown_in_words(browser: Any, live: LiveServer) -> Non
     # The same in Swedish.
     page.click("[data-lang=sv]")
     page.evaluate("window.chicago.table.conn.act('play 2c')")
-    page.locator(".notice.error", has_text="Det draget är inte tillåtet.").wait_for()
+    sv_note = page.locator(".notice.error", has_text="Det draget är inte tillåtet.")
+    sv_note.wait_for()
+    assert sv_note.inner_text().split("\n")[0] == "Det draget är inte tillåtet."  # no English
+    # A code the app has no words for: the Swedish fallback, the server's words labelled.
+    page.evaluate("""() => import('./js/notice.js').then((n) => n.showError('brand_new_code',
+      'something new'))""")
+    page.locator(".notice.error", has_text="Det gick inte. Serverns meddelande (på engelska): "
+                 "something new").wait_for()
     page.click("[data-lang=en]")
     # A lobby error: joining a table that does not exist.
     page.goto(f"{live.url}#/table/no-such-table")
@@ -182,7 +221,12 @@ def test_one_up_card_and_the_chicago_call(browser: Any, live: LiveServer, artifa
     player.click_and_wait("[data-action=one-up]")
     assert player.state() == "turn"
     face_up = page.locator(".one-up [data-card]").get_attribute("data-card")
-    assert page.locator(".one-up .label").inner_text() == "Face up for You"
+    assert page.locator(".one-up .label").inner_text() == "Face up for you"
+    # The card thrown for the face-up one is not on the engine's pile until the answer; the
+    # page counts it among the discards all the same.
+    pile = int(page.get_attribute(".stock", "data-pile"))
+    assert pile == player.view()["discard_pile"] + 1 and f"Discards: {pile}" in page.locator(
+        ".stock").inner_text()
     assert page.locator("[data-action=accept]").inner_text().startswith("Take ")
     player.shot("face-up")
     player.click_and_wait("[data-action=accept]")
