@@ -86,13 +86,54 @@ def test_create_table_with_three_bots_and_play_a_whole_deal_by_clicking(
     assert final["status"] == "finished"
     money = dialog.locator(".settlement tbody tr")
     assert money.count() == 4
-    page.click("[data-action=rematch]")
+
+    # The main buttons stay in view at 1280 x 900 however long the result is, and nothing
+    # covers them; focus is in the window and Tab cannot leave it (aria-modal).
+    _in_view_and_on_top(page, "[data-dialog=game-over] [data-action=rematch]")
+    _in_view_and_on_top(page, "[data-dialog=game-over] [data-action=replay]")
+    assert page.evaluate("document.activeElement.dataset.action") == "rematch"
+    for key in ["Tab"] * 8 + ["Shift+Tab"] * 8:
+        page.keyboard.press(key)
+        assert page.evaluate("!!document.activeElement.closest('[data-dialog=game-over]')"), key
+    # Closed with Esc (or its ×): the final table can be looked at; every card was played,
+    # so no seat shows a back any more. The result opens again from a button.
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-dialog=game-over]", state="detached")
+    assert page.locator(".opponents .seat").count() == 3
+    assert page.locator(".opponents .backs .card").count() == 0
+    assert page.locator(".opponents .pile [data-card]").count() == 15
+    player.shot("game-over-closed")
+    page.click("[data-action=show-result]")
+    dialog.wait_for()
+    page.click("[data-dialog=game-over] [data-action=close]")
+    page.wait_for_selector("[data-dialog=game-over]", state="detached")
+    page.click("[data-action=result]")  # the same from the tools at the top
+    dialog.wait_for()
+    # The click asks once: the button waits for the next game.
+    waiting = page.evaluate("""() => {
+      document.querySelector('[data-action=rematch]').click();
+      const b = document.querySelector('[data-action=rematch]');
+      return b ? [b.disabled, b.textContent] : [true, 'gone'];
+    }""")
+    assert waiting in ([True, "Waiting for the next game…"], [True, "gone"])
     page.wait_for_selector("[data-dialog=game-over]", state="detached")
     page.wait_for_selector(".hand [data-card]")
     assert api(live, "GET", f"api/tables/{player.table_id}")["game"] == 2
     assert page.get_attribute(".table-page", "data-deal") == "1"
     assert not errors, errors
     context.close()
+
+
+def _in_view_and_on_top(page: Any, selector: str) -> None:
+    """The element is inside the viewport and is what a click at its centre hits."""
+    ok = page.evaluate("""(selector) => {
+      const el = document.querySelector(selector);
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return r.top >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth
+        && (hit === el || el.contains(hit));
+    }""", selector)
+    assert ok, f"{selector} is not in view"
 
 
 def _either_turn(players: list[Player]) -> Player | None:

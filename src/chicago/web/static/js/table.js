@@ -7,33 +7,91 @@ import { api, ApiError } from "./api.js";
 import { TableConnection } from "./connection.js";
 import * as store from "./store.js";
 import { cardText, sortCards } from "./cards.js";
-import { Names, seatNames, describe, category, categoryA, phaseText, cards as cardsText } from "./words.js";
+import { Names, cap, seatNames, describe, category, categoryA, phaseText, cards as cardsText } from "./words.js";
 import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, scoreTable, settlementPanel, cardRow } from "./board.js";
-import { announce, showError, showNotice } from "./notice.js";
+import { announce, errorText, showError, showNotice } from "./notice.js";
+
 
 const LOG_LIMIT = 400;
 
-/** The cards a seat knows are out of the stock (for the odds), from its deal's events. */
+/**
+ * The cards a seat knows are out of the stock (for the odds), from its deal's events.
+ *
+ * Out of the stock are: the cards on the discard pile that the seat knows (its own discards,
+ * rejected face-up cards), and cards known to be in another seat's hand (a hand shown
+ * before breaking a combination, R-EX-4; an accepted face-up card). A reshuffle puts the
+ * discard pile back into the stock, but not the cards in the players' hands: a card known
+ * to be held stays out. Once its holder exchanges again, a held card may have been thrown
+ * away (which cards is secret): it is out of the stock until the next reshuffle, and after
+ * that it may be in the stock or still in the hand, so it no longer counts.
+ */
 export function knownDead(events, hand) {
-  const pile = new Set();
-  const held = new Set();
+  const pile = new Set(); // known cards on the discard pile
+  const held = new Map(); // seat -> cards known to be in that seat's hand
+  const thrownOrHeld = new Set(); // known cards either in a hand or on the pile
+  let waiting = new Set(); // the seat's own one-up discard: on the pile only after the answer
+  let oneUpSeat = null;
+  const hold = (seat) => {
+    if (!held.has(seat)) held.set(seat, new Set());
+    return held.get(seat);
+  };
+  const release = (seat) => {
+    for (const c of held.get(seat) || []) thrownOrHeld.add(c);
+    held.delete(seat);
+  };
   for (const ev of events || []) {
-    if (ev.type === "deal") {
-      pile.clear();
-      held.clear();
-    } else if (ev.type === "exchanged") {
-      for (const c of ev.discarded || []) pile.add(c);
-    } else if (ev.type === "reshuffle") {
-      pile.clear();
-      held.clear();
-    } else if (ev.type === "one_up_choice") {
-      (ev.accepted ? held : pile).add(ev.card);
-    } else if (ev.type === "show") {
-      for (const c of ev.cards || []) held.add(c);
+    switch (ev.type) {
+      case "deal":
+        pile.clear();
+        held.clear();
+        thrownOrHeld.clear();
+        waiting = new Set();
+        oneUpSeat = null;
+        break;
+      case "reshuffle":
+        pile.clear();
+        thrownOrHeld.clear();
+        break;
+      case "show":
+        held.set(ev.seat, new Set(ev.cards || []));
+        break;
+      case "exchange":
+        if (ev.discarded) release(ev.seat);
+        if (ev.one_up) oneUpSeat = ev.seat;
+        break;
+      case "redeal":
+        if (ev.redealt) release(ev.seat);
+        break;
+      case "exchanged": {
+        const out = ev.discarded || [];
+        if (oneUpSeat === ev.seat && out.length && !(ev.drawn || []).length) for (const c of out) waiting.add(c);
+        else for (const c of out) pile.add(c);
+        break;
+      }
+      case "one_up_choice":
+        if (ev.accepted) hold(ev.seat).add(ev.card);
+        else pile.add(ev.card);
+        for (const c of waiting) pile.add(c);
+        waiting = new Set();
+        oneUpSeat = null;
+        break;
+      default:
+        break;
     }
   }
   const mine = new Set(hand);
-  return sortCards([...new Set([...pile, ...held])].filter((c) => !mine.has(c)));
+  const dead = new Set([...pile, ...waiting, ...thrownOrHeld]);
+  for (const cards of held.values()) for (const c of cards) dead.add(c);
+  return sortCards([...dead].filter((c) => !mine.has(c)));
+}
+
+/** The words of a button for an action (for "answered for you" messages). */
+function actionLabel(action) {
+  const keys = { pass: "btn.pass", keep: "btn.keep_hand", redeal: "btn.redeal", reset: "btn.reset", score: "btn.score",
+    chicago: "btn.chicago", "no chicago": "btn.no_chicago", reject: "btn.reject" };
+  if (keys[action]) return t(keys[action]);
+  if (action.startsWith("announce ")) return t("btn.announce", { cat: categoryA(action.slice(9).toUpperCase().replace(/ /g, "_")) });
+  return action;
 }
 
 function sameSet(a, b) {
@@ -58,7 +116,13 @@ export class TablePage {
     this.log = [];
     this.summary = null;
     this.gameOver = null;
+    this.overOpen = false; // the game-over window is open (it can be closed to look at the table)
+    this.rematchSent = false;
     this.dialog = null;
+    this.chatDraft = ""; // what is typed in the chat and join fields survives every re-render
+    this.joinDraft = null;
+    this.stateSeq = null; // seq of the last message that changed the table (not a chat line)
+    this.staleWait = null;
     this.hint = null;
     this.pending = null;
     this.autoSeq = null;
@@ -112,6 +176,7 @@ export class TablePage {
 
   // ------------------------------------------------------------------ messages
   message(msg) {
+    if (["snapshot", "update", "seats", "resumed"].includes(msg.type)) this.stateSeq = this.conn.lastSeq;
     switch (msg.type) {
       case "snapshot":
         this.snapshot(msg);
@@ -120,7 +185,7 @@ export class TablePage {
         this.update(msg);
         break;
       case "game_over":
-        this.gameOver = msg;
+        this.setGameOver(msg);
         this.render();
         break;
       case "seats":
@@ -138,7 +203,7 @@ export class TablePage {
         break;
       case "chat":
         this.pushLog({ chat: true, seat: msg.seat, name: msg.name, text: msg.text });
-        announce(`${msg.name || this.names().plain(msg.seat)}: ${msg.text}`);
+        announce(`${this.chatName(msg.seat, msg.name)}: ${msg.text}`);
         this.render();
         break;
       case "resumed":
@@ -149,7 +214,9 @@ export class TablePage {
         this.render();
         break;
       case "error":
+        if (msg.code === "stale" && this.pending && msg.id === this.pending.id && this.retryStale(msg)) break;
         this.pending = null;
+        this.rematchSent = false; // a refused rematch may be asked for again
         if (msg.code === "bad_token") {
           store.forgetSeat(this.id);
           this.token = null;
@@ -164,6 +231,57 @@ export class TablePage {
       default:
         break;
     }
+    this.checkStale();
+  }
+
+  /**
+   * A click refused as stale only because chat lines raised the table's seq in the meantime
+   * (a chat line changes nothing in the game) is sent again with the new seq, at most three
+   * times; when the game itself moved on, the refusal stands. The server's seq check stays
+   * in force: a re-sent action is refused again if anything else happened.
+   */
+  retryStale(msg) {
+    const p = this.pending;
+    if ((p.retries || 0) >= 3 || (this.stateSeq ?? -1) > p.seq) return false;
+    this.staleWait = { pending: p, until: typeof msg.seq === "number" ? msg.seq : p.seq + 1 };
+    return true;
+  }
+
+  checkStale() {
+    const w = this.staleWait;
+    if (!w) return;
+    if ((this.stateSeq ?? -1) > w.pending.seq) {
+      // the game moved on after all: the click stays refused, the screen is current
+      this.staleWait = null;
+      this.pending = null;
+      showError("stale");
+      this.render();
+      return;
+    }
+    if ((this.conn.lastSeq ?? -1) < w.until) return; // the chat lines are still on their way
+    this.staleWait = null;
+    const id = this.conn.act(w.pending.text);
+    if (!id) {
+      this.pending = null;
+      showError("network");
+      this.render();
+      return;
+    }
+    this.pending = { ...w.pending, id, seq: this.conn.lastSeq, retries: (w.pending.retries || 0) + 1 };
+  }
+
+  /** The game is over: the result window opens once (it can be closed and opened again). */
+  setGameOver(result) {
+    if (!this.gameOver) {
+      this.overOpen = true;
+      this.focusDialog = true;
+    }
+    this.gameOver = result;
+  }
+
+  chatName(seat, name) {
+    if (typeof seat === "number" && this.table && this.table.seats[seat]) return this.names().plain(seat);
+    return name || "?";
   }
 
   snapshot(msg) {
@@ -175,11 +293,13 @@ export class TablePage {
     this.pending = null;
     if (newGame) {
       this.gameOver = null;
+      this.overOpen = false;
+      this.rematchSent = false;
       this.summary = null;
       this.log = [];
     }
     if (this.view && this.view.over && !this.gameOver) {
-      this.gameOver = { winners: this.view.winners, scores: this.view.scores, settlement: this.view.settlement, game: this.table.game };
+      this.setGameOver({ winners: this.view.winners, scores: this.view.scores, settlement: this.view.settlement, game: this.table.game });
     }
     if (!this.log.length && this.view) {
       this.logDeal = this.view.deal;
@@ -200,7 +320,7 @@ export class TablePage {
         (view.history ||= []).push(ev);
       }
       if (ev.type === "game_end") {
-        this.gameOver = { winners: ev.winners, scores: ev.scores, settlement: ev.settlement, game: msg.game };
+        this.setGameOver({ winners: ev.winners, scores: ev.scores, settlement: ev.settlement, game: msg.game });
       }
       this.pushLog({ ev });
       announce(describe(ev, this.names()));
@@ -260,12 +380,13 @@ export class TablePage {
 
   act(text) {
     if (this.pending) return;
+    const seq = this.conn.lastSeq;
     const id = this.conn.act(text);
     if (!id) {
       showError("network");
       return;
     }
-    this.pending = text;
+    this.pending = { text, id, seq };
     this.selection.clear();
     this.hint = null;
     if (this.dialog === "hint") this.dialog = null;
@@ -275,7 +396,10 @@ export class TablePage {
   // ------------------------------------------------------------------ rendering
   render() {
     if (!this.table) return;
-    const focusKey = focusKeyOf(document.activeElement);
+    const active = document.activeElement;
+    const focusKey = this.root.contains(active) ? focusKeyOf(active) : null;
+    const caret = active && active.tagName === "INPUT" && typeof active.selectionStart === "number"
+      ? [active.selectionStart, active.selectionEnd, active.selectionDirection || "none"] : null;
     const logEl = this.root.querySelector(".log-list");
     const atBottom = !logEl || logEl.scrollTop + logEl.clientHeight >= logEl.scrollHeight - 8;
     const names = this.names();
@@ -300,7 +424,21 @@ export class TablePage {
     if (newLog && atBottom) newLog.scrollTop = newLog.scrollHeight;
     if (focusKey) {
       const el = this.root.querySelector(focusKey);
-      if (el && !el.disabled) el.focus({ preventScroll: true });
+      if (el && !el.disabled) {
+        el.focus({ preventScroll: true });
+        if (caret && el.tagName === "INPUT" && typeof el.setSelectionRange === "function") {
+          try {
+            el.setSelectionRange(...caret);
+          } catch {
+            /* not a text field */
+          }
+        }
+      }
+    }
+    if (this.focusDialog && this.gameOver && this.overOpen) {
+      this.focusDialog = false;
+      const target = this.root.querySelector('.dialog [data-action="rematch"]') || this.root.querySelector('.dialog [data-action="close"]');
+      target?.focus({ preventScroll: true });
     }
     this.maybeAuto();
   }
@@ -319,7 +457,7 @@ export class TablePage {
     const v = this.view;
     let line = "";
     if (v) {
-      line = `${t("phase.line", { deal: v.deal, dealer: names.who(v.dealer) })} · ${phaseText(v)}`;
+      line = `${t("phase.line", { deal: v.deal, dealer: names.who(v.dealer), you: names.you(v.dealer) })} · ${phaseText(v)}`;
     }
     return h("header", { class: "table-head" },
       h("div", { class: "title-block" },
@@ -328,6 +466,7 @@ export class TablePage {
       h("span", { class: "conn", role: "status", dataset: { status: this.status } }, t(`conn.${this.status}`)),
       h("div", { class: "tools" },
         h("button", { type: "button", dataset: { action: "invite" }, onclick: () => this.open("invite") }, t("table.invite")),
+        this.gameOver && !this.overOpen ? h("button", { type: "button", dataset: { action: "result" }, onclick: () => this.openResult() }, t("over.show")) : null,
         v ? h("button", { type: "button", dataset: { action: "scores" }, onclick: () => this.open("scores") }, t("table.scores")) : null,
         h("button", { type: "button", dataset: { action: "rules" }, onclick: () => this.open("rules") }, t("table.rules")),
         h("button", { type: "button", dataset: { action: "keys" }, onclick: () => this.open("keys") }, t("table.keys"))));
@@ -348,7 +487,10 @@ export class TablePage {
   }
 
   joinForm(names) {
-    const nameInput = h("input", { id: "join-name", type: "text", maxlength: 40, value: store.playerName(), autocomplete: "nickname" });
+    const nameInput = h("input", {
+      id: "join-name", type: "text", maxlength: 40, value: this.joinDraft ?? store.playerName(), autocomplete: "nickname",
+      oninput: (e) => { this.joinDraft = e.target.value; },
+    });
     const join = async (seat) => {
       const name = nameInput.value.trim();
       store.setPlayerName(name);
@@ -406,7 +548,10 @@ export class TablePage {
           this.handArea(names),
           this.prompt(names),
           this.actions(names))
-          : h("div", { class: "me watching" }, h("p", {}, t("table.watching"))),
+          : h("div", { class: "me watching" },
+            !this.watchOnly && !this.table.seats.some((s) => s.kind === "open") ? h("p", {}, t("table.full")) : null,
+            h("p", {}, t("table.watching")),
+            v.to_act !== null && v.to_act !== undefined && !v.over ? h("p", { class: "muted", dataset: { testid: "watch-turn" } }, t("q.watch", { who: names.who(v.to_act) })) : null),
       ),
       this.sidePanel(names));
   }
@@ -494,12 +639,12 @@ export class TablePage {
           text = legal.join(", ");
       }
     } else if (v.to_act !== null && v.to_act !== undefined) {
-      text = t("q.wait", { who: names.who(v.to_act) });
+      text = t("q.wait", { whom: names.whom(v.to_act) });
     } else {
       text = phaseText(v);
     }
     return h("p", { class: `prompt${this.myTurn() ? " your-turn" : ""}`, dataset: { testid: "prompt" } },
-      this.myTurn() ? h("strong", {}, t("table.your_turn") + ": ") : null, text);
+      this.myTurn() ? h("strong", {}, t("table.your_turn") + ": ") : null, this.myTurn() ? text : cap(text));
   }
 
   actions() {
@@ -565,7 +710,12 @@ export class TablePage {
     const hintBtn = v5 ? h("button", { type: "button", class: "hint-button", dataset: { action: "hint" }, onclick: () => this.showHint() }, t("table.hint")) : null;
     let info = null;
     if (this.myTurn() && v.phase === "exchange") {
-      info = h("p", { class: "selection-info muted" }, t("sel.count", { n: this.selection.size, max: this.maxDiscard() }));
+      const oneUp = legal.some((a) => a.startsWith("one up ")) && this.selection.size !== 1;
+      info = h("p", { class: "selection-info muted" }, t("sel.count", { n: this.selection.size, max: this.maxDiscard() }),
+        oneUp ? h("span", { class: "one-up-hint" }, " " + t("sel.one_up_hint")) : null);
+    }
+    if (this.gameOver && !this.overOpen) {
+      buttons.push(h("button", { type: "button", class: "primary", dataset: { action: "show-result" }, onclick: () => this.openResult() }, t("over.show")));
     }
     return h("div", { class: "actions-area" }, h("div", { class: "actions" }, buttons, hintBtn), info);
   }
@@ -573,19 +723,27 @@ export class TablePage {
   sidePanel(names) {
     const items = this.log.map((entry) => {
       if (entry.chat) {
-        return h("li", { class: "chat", dataset: { deal: entry.deal } }, h("strong", {}, (entry.name || names.plain(entry.seat)) + ": "), entry.text);
+        return h("li", { class: "chat", dataset: { deal: entry.deal } }, h("strong", {}, this.chatName(entry.seat, entry.name) + ": "), entry.text);
       }
+      if (entry.auto) return h("li", { class: "auto muted", dataset: { deal: entry.deal } }, t("auto.only", { action: actionLabel(entry.auto) }));
       const text = describe(entry.ev, names);
       if (!text) return null;
       return h("li", { class: `ev ev-${entry.ev.type}`, dataset: { deal: entry.deal } }, text);
     });
-    const input = h("input", { type: "text", maxlength: 300, placeholder: t("table.chat_ph"), "aria-label": t("table.chat_ph") });
+    const input = h("input", {
+      id: "chat-input", type: "text", maxlength: 300, placeholder: t("table.chat_ph"), "aria-label": t("table.chat_ph"),
+      value: this.chatDraft, autocomplete: "off", oninput: (e) => { this.chatDraft = e.target.value; },
+    });
     const form = this.seated() ? h("form", { class: "chat-form", onsubmit: (e) => {
       e.preventDefault();
       const text = input.value.trim();
-      if (text) this.conn.request("chat", { text });
-      input.value = "";
-    } }, input, h("button", { type: "submit" }, t("btn.send"))) : null;
+      if (text && this.conn.request("chat", { text })) {
+        input.value = "";
+        this.chatDraft = "";
+      } else if (text) {
+        showError("network");
+      }
+    } }, input, h("button", { type: "submit", dataset: { action: "send" } }, t("btn.send"))) : null;
     return h("aside", { class: "side", "aria-label": t("table.log") },
       h("h2", {}, t("table.log")),
       h("ul", { class: "log-list" }, items),
@@ -605,18 +763,43 @@ export class TablePage {
     this.render();
   }
 
+  closeResult() {
+    this.overOpen = false;
+    this.render();
+    this.root.querySelector('[data-action="show-result"], [data-action="result"]')?.focus({ preventScroll: true });
+  }
+
+  openResult() {
+    this.dialog = null;
+    this.overOpen = true;
+    this.focusDialog = true;
+    this.render();
+  }
+
+  rematch() {
+    if (this.rematchSent) return;
+    if (!this.conn.request("rematch")) {
+      showError("network");
+      return;
+    }
+    this.rematchSent = true;
+    this.render();
+  }
+
   dialogs(names) {
     const v = this.view;
-    if (this.gameOver) {
+    if (this.gameOver && this.overOpen) {
       const seated = this.seated();
       return overlay(t("over.title"), [
         settlementPanel(this.gameOver, names, (this.table.rules || {}).stake ?? 1),
         this.summary ? summaryPanel(this.summary, names) : null,
-        h("div", { class: "buttons" },
-          seated ? h("button", { type: "button", class: "primary", dataset: { action: "rematch" }, onclick: () => this.conn.request("rematch") }, t("btn.rematch")) : null,
-          h("a", { class: "button", href: `#/replay/${this.id}/${this.gameOver.game || this.table.game}`, dataset: { action: "replay" } }, t("btn.replay")),
-          h("a", { class: "button", href: "#/" }, t("btn.lobby"))),
-      ], null, "game-over");
+      ], () => this.closeResult(), "game-over",
+      h("div", { class: "buttons dialog-foot" },
+        seated ? h("button", {
+          type: "button", class: "primary", dataset: { action: "rematch" }, disabled: this.rematchSent, onclick: () => this.rematch(),
+        }, this.rematchSent ? t("over.rematch_wait") : t("btn.rematch")) : null,
+        h("a", { class: "button", href: `#/replay/${this.id}/${this.gameOver.game || this.table.game}`, dataset: { action: "replay" } }, t("btn.replay")),
+        h("a", { class: "button", href: "#/" }, t("btn.lobby"))));
     }
     if (!this.dialog) return null;
     const close = () => this.close();
@@ -692,16 +875,53 @@ export class TablePage {
     const only = legal[0];
     const seq = this.conn.lastSeq;
     this.autoTimer = setTimeout(() => {
-      if (this.conn.lastSeq !== seq || !this.myTurn()) return;
+      if (this.conn.lastSeq !== seq || !this.myTurn() || this.pending) return;
+      // Say so: the log keeps a line, and a short message tells the player at once.
+      this.pushLog({ auto: only });
+      const text = t("auto.only", { action: actionLabel(only) });
+      announce(text);
+      showNotice(text);
       this.act(only);
     }, 450);
   }
 
+  /** Keep Tab and Shift+Tab inside an open window (the page behind it is aria-modal). */
+  trapTab(e) {
+    const dialog = this.root.querySelector(".overlay .dialog");
+    if (!dialog) return;
+    const focusable = [...dialog.querySelectorAll('button:not([disabled]), a[href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])')]
+      .filter((el) => el.getClientRects().length > 0);
+    if (!focusable.length) return;
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    const inside = dialog.contains(document.activeElement);
+    if (!inside) {
+      e.preventDefault();
+      (e.shiftKey ? last : first).focus();
+    } else if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  }
+
   key(e) {
+    if (e.key === "Tab" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      this.trapTab(e);
+      return;
+    }
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     const tag = (e.target && e.target.tagName) || "";
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
     const k = e.key;
+    if (k === "Escape" && this.root.querySelector(".overlay")) {
+      // Esc closes a window wherever the focus is in it (also in a text field)
+      if (this.gameOver && this.overOpen) this.closeResult();
+      else if (this.dialog) this.close();
+      return;
+    }
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
     if (k === "Escape") {
       if (this.dialog) this.close();
       else if (this.selection.size) {
@@ -713,7 +933,7 @@ export class TablePage {
       }
       return;
     }
-    if (this.dialog || this.gameOver) return; // keys act on the table only when no window is open
+    if (this.dialog || (this.gameOver && this.overOpen)) return; // keys act on the table only when no window is open
     if (k === "?") return this.open("keys");
     if (k === "s") return this.open("scores");
     if (!this.view) return;
@@ -771,22 +991,14 @@ function focusKeyOf(el) {
   return null;
 }
 
-export function errorText(err) {
-  if (err && err.code) {
-    const key = `err.${err.code}`;
-    const known = t(key);
-    if (known !== key) return err.message && err.code !== "network" ? `${known} ${t("err.server", { message: err.message })}` : known;
-    return t("err.server", { message: err.message });
-  }
-  return String(err);
-}
-
-function overlay(title, body, onClose, key) {
-  return h("div", { class: "overlay", dataset: { dialog: key } },
+/** A modal window: title and close button, the body (scrolls), an optional footer that stays in view. */
+function overlay(title, body, onClose, key, footer = null) {
+  return h("div", { class: "overlay", dataset: { dialog: key }, onclick: (e) => { if (e.target === e.currentTarget && onClose) onClose(); } },
     h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-label": title },
       h("div", { class: "dialog-head" }, h("h2", {}, title),
         onClose ? h("button", { type: "button", class: "close", "aria-label": t("btn.close"), dataset: { action: "close" }, onclick: onClose }, "×") : null),
-      body));
+      h("div", { class: "dialog-body" }, body),
+      footer));
 }
 
 /** The table's rules in a few lines: preset, variations with explanations, main numbers. */
