@@ -1,0 +1,368 @@
+"""The app's words and the logic behind what it shows, run in chromium on the real modules.
+
+- The two language files have the same keys, every key is used by the app, every key the
+  app asks for exists, and every error code the server can send has a text in both.
+- "You" has its subject and object forms ("du"/"dig"); the server's default names ("Player
+  N", bots named by level) are shown in the page's language.
+- The hint's known-dead cards (``knownDead``) against the engine's true stock over many
+  random games with reshuffles and face-up cards: never a card that is in the stock, and
+  always a card known to be in another hand, also after a reshuffle.
+- A hand shown before breaking a combination (R-EX-4) is drawn as a labelled row while the
+  seat's backs follow the hand it holds now, on real engine views.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chicago import Game, Rules
+from chicago.web import STATIC_DIR
+
+from .serving import LiveServer
+
+JS = STATIC_DIR / "js"
+SERVER = Path(__file__).resolve().parents[2] / "src" / "chicago" / "server"
+
+# Keys looked up with a computed name: the family, the template that builds it, the members.
+FAMILIES = {
+    "err.": "`err.${",
+    "conn.": "`conn.${",
+    "level.": "`level.${",
+    "cat.": "`cat.${",
+    "cata.": "`cata.${",
+    "rank.": "`rank.${",
+    "suit.": "`suit.${",
+    "preset.": "`preset.${",
+    "var.": "`var.${",
+    "speed.": "`speed.${",
+    "reason.": "`reason.${",
+}
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, live: LiveServer) -> Any:
+    context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
+    page = context.new_page()
+    page.goto(live.url)
+    page.wait_for_selector("[data-action=quick-play]")
+    yield page
+    context.close()
+
+
+def _lang_keys(page: Any) -> dict[str, list[str]]:
+    keys: dict[str, list[str]] = page.evaluate("""async () => {
+      const en = (await import('./js/lang/en.js')).default;
+      const sv = (await import('./js/lang/sv.js')).default;
+      return { en: Object.keys(en), sv: Object.keys(sv) };
+    }""")
+    return keys
+
+
+def _app_sources() -> str:
+    files = [p for p in JS.rglob("*.js") if p.parent.name != "lang"]
+    return "\n".join(p.read_text(encoding="utf-8") for p in files)
+
+
+def server_error_codes() -> set[str]:
+    """Every error code the server sends: the protocol's table and every code it raises."""
+    from chicago.server.protocol import ERROR_CODES
+
+    codes = set(ERROR_CODES)
+    for path in SERVER.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        codes |= set(re.findall(r'(?:TableError|ProtocolError)\(\s*"([a-z_]+)"', text))
+        codes |= set(re.findall(r'error_frame\(\s*[^,()]+,\s*"([a-z_]+)"', text))
+        codes |= set(re.findall(r'"code":\s*"([a-z_]+)"', text))
+        codes |= set(re.findall(r'\b\d{3}: "([a-z_]+)"', text))  # HTTP status -> code
+        codes |= set(re.findall(r'"(http_error)"', text))
+    return codes
+
+
+def test_both_languages_have_the_same_keys_and_every_key_is_used(page: Any) -> None:
+    keys = _lang_keys(page)
+    en, sv = set(keys["en"]), set(keys["sv"])
+    assert en - sv == set(), "English keys without Swedish"
+    assert sv - en == set(), "Swedish keys without English"
+
+    source = _app_sources()
+    html = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+    in_html = set(re.findall(r'data-i18n="([^"]+)"', html))
+    unused = []
+    for key in sorted(en):
+        family = next((f for f in FAMILIES if key.startswith(f)), None)
+        if family is not None:
+            assert FAMILIES[family] in source, f"{family}* keys need {FAMILIES[family]}"
+            continue
+        literal = any(f"{q}{key}{q}" in source for q in ('"', "'", "`"))
+        if not literal and key not in in_html:
+            unused.append(key)
+    assert unused == [], f"keys no page uses: {unused}"
+
+    # Every key the app asks for by name exists (t("…") and data-i18n).
+    code = "\n".join(line for line in source.splitlines()
+                     if not line.lstrip().startswith(("//", "*", "/*")))
+    asked = set(re.findall(r'\bt\(\s*"([^"]+)"', code)) | in_html
+    assert sorted(asked - en) == []
+
+    # The computed families hold exactly what can be asked for.
+    from chicago.bots.base import BOT_LEVELS, _load_builtin_bots
+    from chicago.poker import Category
+    from chicago.rules import PRESETS, VARIATIONS
+
+    _load_builtin_bots()
+
+    def family(prefix: str) -> set[str]:
+        return {k[len(prefix):] for k in en if k.startswith(prefix)}
+
+    assert family("cat.") == family("cata.") == {c.name for c in Category} | {"none"}
+    assert family("rank.") == set("23456789TJQKA") and family("suit.") == set("cdhs")
+    assert family("preset.") == set(PRESETS) and family("var.") == set(VARIATIONS)
+    assert family("level.") == set(BOT_LEVELS)
+    assert family("conn.") == {"open", "connecting", "reconnecting", "closed"}
+    assert family("speed.") == {"slow", "normal", "fast", "instant"}
+    engine = (STATIC_DIR.parent.parent / "engine" / "game.py").read_text(encoding="utf-8")
+    for reason in family("reason.") - {"scoring_round"}:
+        assert f'"{reason}"' in engine, f"reason.{reason}: the engine has no such reason"
+
+
+def test_every_server_error_code_has_words_in_both_languages(page: Any) -> None:
+    keys = _lang_keys(page)
+    codes = server_error_codes()
+    assert {"bad_json", "bad_message", "hello_required", "not_found", "method_not_allowed",
+            "http_error", "stale", "rate_limited", "not_your_turn", "too_large"} <= codes
+    for lang in ("en", "sv"):
+        have = {k[4:] for k in keys[lang] if k.startswith("err.")}
+        assert codes - have == set(), (lang, sorted(codes - have))
+        # ... and no text for a code nobody sends (the app's own: title, server, network)
+        assert have - codes == {"title", "server", "network"}, (lang, sorted(have - codes))
+
+
+_WORDS_JS = """async (lang) => {
+  const i18n = await import('./js/i18n.js');
+  const w = await import('./js/words.js');
+  i18n.setLang(lang);
+  const names = new w.Names(w.seatNames([
+    { seat: 0, kind: 'human', name: 'Player 1' },
+    { seat: 1, kind: 'bot', level: 'basic', name: 'basic' },
+    { seat: 2, kind: 'human', name: 'Bo' }, { seat: 3, kind: 'human', name: 'Player 9' }]), 0);
+  const ev = (e) => w.describe(e, names);
+  const out = {
+    plain: [0, 1, 2, 3].map((s) => names.plain(s)),
+    faceUp: i18n.t('center.face_up', { whom: names.whom(0) }),
+    oneUp: ev({ type: 'one_up', seat: 0, card: 'Ah' }),
+    line: i18n.t('phase.line', { deal: 1, dealer: names.who(0), you: true }),
+    lineBo: i18n.t('phase.line', { deal: 2, dealer: names.who(2), you: false }),
+    pass: ev({ type: 'pass', seat: 0, round: 1 }),
+    passBo: ev({ type: 'pass', seat: 2, round: 1 }),
+    locked: ev({ type: 'deal', deal: 3, dealer: 2, locked: [true, false, true, false] }),
+    roundWin: ev({ type: 'round_result', round: 1, winner: 0, category: 'PAIR', points: 1,
+                   reason: 'best hand' }),
+    winner: names.list([0, 2], true),
+    wait: i18n.t('q.wait', { whom: names.whom(1) }),
+    games: w.gameNames(['Player 1', 'basic', 'random', 'Eva']),
+    step: w.stepText({ seat: 1, deal: 1, action: 'announce pair',
+      events: [{ type: 'announce', seat: 1, round: 1, category: 'PAIR' }] }, names),
+    stepPlay: w.stepText({ seat: 2, deal: 1, action: 'play As',
+      events: [{ type: 'play', seat: 2, card: 'As', trick: 1 }] }, names),
+    stepHidden: w.stepText({ seat: 2, deal: 1, action: null,
+      events: [{ type: 'exchange', seat: 2, round: 1, discarded: 2, drawn: 2 }] }, names),
+    stepDiscard: w.stepText({ seat: 0, deal: 1, action: 'discard 2h Tc', events: [] }, names),
+  };
+  i18n.setLang('en');
+  return out;
+}"""
+
+
+def test_you_has_subject_and_object_forms_and_default_names_are_translated(page: Any) -> None:
+    en = page.evaluate(_WORDS_JS, "en")
+    assert en["plain"] == ["Player 1", "Bot 2", "Bo", "Player 9"]  # "Player 9" at seat 4 is a name
+    assert en["faceUp"] == "Face up for you"
+    assert en["oneUp"] == "Face up for you: A♥."
+    assert en["line"] == "Deal 1 · you deal" and en["lineBo"] == "Deal 2 · dealer Bo"
+    assert en["pass"] == "You pass." and en["passBo"] == "Bo passes."
+    assert en["locked"] == "Deal 3: Bo deals. Locked, no exchanges this deal: you, Bo."
+    assert en["roundWin"] == "Scoring round 1: you win with a pair."
+    assert en["winner"] == "You and Bo" and en["wait"] == "Waiting for Bot 2."
+    assert en["games"] == ["Player 1", "Bot 2 (basic)", "Bot 3 (random)", "Eva"]
+    assert en["step"] == "Bot 2 announces a pair." and en["stepPlay"] == "Bo plays A♠."
+    assert en["stepHidden"] == "Bo exchanges 2 cards."
+    assert en["stepDiscard"] == "You throw away 2♥ 10♣."
+
+    sv = page.evaluate(_WORDS_JS, "sv")
+    assert sv["plain"] == ["Spelare 1", "Dator 2", "Bo", "Player 9"]
+    assert sv["faceUp"] == "Öppet kort för dig"
+    assert sv["oneUp"] == "Öppet kort för dig: A♥."
+    assert sv["line"] == "Giv 1 · du ger" and sv["lineBo"] == "Giv 2 · Bo ger"
+    assert sv["pass"] == "Du passar." and sv["passBo"] == "Bo passar."
+    assert sv["locked"] == "Giv 3: Bo ger. Låsta (köpstopp), inga byten i den här given: du, Bo."
+    assert sv["roundWin"] == "Poängrunda 1: du vinner med ett par."
+    assert sv["winner"] == "Du och Bo" and sv["wait"] == "Väntar på Dator 2."
+    assert sv["games"] == ["Spelare 1", "Dator 2 (enkel)", "Dator 3 (slump)", "Eva"]
+    assert sv["step"] == "Dator 2 säger ett par." and sv["stepPlay"] == "Bo spelar A♠."
+    assert sv["stepHidden"] == "Bo byter 2 kort."
+    assert sv["stepDiscard"] == "Du slänger 2♥ 10♣."
+
+
+def test_swedish_words_a_club_player_uses() -> None:
+    """The Swedish file says "säga" (not "anmäla"), "öppet kort"/"neka" (not "uppvänt"/
+    "vägra"), "givare", "förväntade poäng", and has no English server words in errors."""
+    text = (JS / "lang" / "sv.js").read_text(encoding="utf-8")
+    for wrong in ("nmäl", "ppvänt", "ägra", "Väntade poäng", "Inte gjort", '"Ger"'):
+        assert wrong not in text, wrong
+    for right in ('"btn.announce": "Säg {cat}"', '"ev.announce": "{Who} säger {cat}."',
+                  '"table.dealer": "Givare"', '"hint.expected": "Förväntade poäng"',
+                  '"btn.reject": "Neka"', '"btn.one_up": "Öppet kort"',
+                  '"err.title": "Det gick inte."'):
+        assert right in text, right
+
+
+# ------------------------------------------------------------------ knownDead vs the engine
+def _dead_cases(games: int) -> tuple[list[dict[str, Any]], int]:
+    """Exchange decisions of random six-seat games with the face-up card (wikipedia rules:
+    two exchanges, so the 22-card stock often runs out): the seat's events and hand, the
+    cards really in the stock, and the cards known to be in another hand.
+    Returns the cases and how many of them came after a reshuffle with a held card known."""
+    rules = Rules.preset("wikipedia", max_deals=1).with_variations("V-LARGE")
+    cases: list[dict[str, Any]] = []
+    after_reshuffle = 0
+    for seed in range(games):
+        game = Game(rules, players=6, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            view = game.view(seat)
+            if view["phase"] == "exchange" and len(view["hand"]) == 5:
+                events = view["events"]
+                known_held = _known_held(events, game, seat)
+                cases.append({
+                    "events": events, "hand": view["hand"],
+                    "stock": sorted(str(c) for c in game._stock),  # the engine's true stock
+                    "held": sorted(known_held),
+                })
+                if known_held and any(e["type"] == "reshuffle" for e in events):
+                    after_reshuffle += 1
+            actions = game.legal_actions()
+            texts = [str(a) for a in actions]
+            # take a face-up card now and then, so that some hands hold a known card
+            accept = [a for a, t in zip(actions, texts, strict=True) if t == "accept"]
+            game.apply(accept[0] if accept and rng.random() < 0.7 else rng.choice(actions))
+    return cases, after_reshuffle
+
+
+def _known_held(events: list[dict[str, Any]], game: Game, seat: int) -> set[str]:
+    """Cards that are, in truth, in another seat's hand and that this seat saw go there (a
+    shown hand, an accepted face-up card) with no exchange by the holder since."""
+    known: dict[int, set[str]] = {}
+    for ev in events:
+        if ev["type"] == "show":
+            known[ev["seat"]] = set(ev["cards"])
+        elif ev["type"] == "exchange" and ev.get("discarded"):
+            known.pop(ev["seat"], None)
+        elif ev["type"] == "one_up_choice" and ev["accepted"]:
+            known.setdefault(ev["seat"], set()).add(ev["card"])
+    hands = {s: {str(c) for c in game.hands[s]} for s in range(game.players)}
+    return {c for s, cards in known.items() if s != seat for c in cards if c in hands[s]}
+
+
+def test_known_dead_cards_are_never_in_the_stock_and_keep_held_cards_after_a_reshuffle(
+    page: Any
+) -> None:
+    cases, after_reshuffle = _dead_cases(60)
+    assert after_reshuffle >= 5, "too few decisions after a reshuffle with a held card known"
+    results = page.evaluate("""async (cases) => {
+      const { knownDead } = await import('./js/table.js');
+      return cases.map((c) => knownDead(c.events, c.hand));
+    }""", cases)
+    for case, dead in zip(cases, results, strict=True):
+        assert not set(dead) & set(case["stock"]), "a card counted out of the stock is in it"
+        assert set(case["held"]) <= set(dead), "a card known to be held counts as drawable"
+        assert not set(dead) & set(case["hand"])
+
+
+# ------------------------------------------------------------------ shown hands
+def _show_game() -> tuple[Game, int, list[str], list[tuple[str, dict[str, Any], int]]]:
+    """A seeded random game in which a seat shows its hand before breaking a combination;
+    the views of another seat at each later decision (phase, view, the shower's hand size)."""
+    for seed in range(500):
+        game = Game(Rules.preset("pagat", max_deals=1), players=4, seed=seed)
+        rng = random.Random(seed)
+        shower = None
+        shown: list[str] = []
+        snaps: list[tuple[str, dict[str, Any], int]] = []
+        while not game.is_over:
+            if shower is not None and game.to_act != shower:
+                viewer = (shower + 1) % 4
+                view = game.view(viewer)
+                snaps.append((view["phase"], view, len(game.hands[shower])))
+            game.apply(rng.choice(game.legal_actions()))
+            for ev in game.view(None)["events"]:
+                if (shower is None and ev["type"] == "show"
+                        and ev["reason"] == "breaks a combination announced as highest"):
+                    shower, shown = ev["seat"], ev["cards"]
+        if shower is not None and any(p == "play" for p, _, _ in snaps):
+            return game, shower, shown, snaps
+    raise AssertionError("no game with a shown hand")
+
+
+def test_a_shown_hand_is_a_labelled_row_and_the_backs_follow_the_hand(page: Any) -> None:
+    _, shower, _, snaps = _show_game()
+    exchanges = [s for s in snaps if s[0] == "exchange"]
+    picked = exchanges[:1] + [s for s in snaps if s[0] == "play"][-2:]
+    for phase, view, held in picked:
+        viewer = view["seat"]
+        panel = page.evaluate("""async ([view, seat, lang]) => {
+          const i18n = await import('./js/i18n.js');
+          const w = await import('./js/words.js');
+          const b = await import('./js/board.js');
+          i18n.setLang(lang);
+          const names = new w.Names(['A', 'B', 'C', 'D'], view.seat);
+          const ctx = { names, me: view.seat, seats: null, events: view.events };
+          const el = b.seatPanel(view, seat, ctx);
+          const out = {
+            backs: el.querySelectorAll('.backs .card').length,
+            shown: [...el.querySelectorAll('.shown [data-card]')].map((e) => e.dataset.card),
+            label: el.querySelector('.shown .label')?.textContent,
+            cards: [...el.querySelectorAll('[data-card]')].map((e) => e.dataset.card),
+          };
+          i18n.setLang('en');
+          return out;
+        }""", [view, shower, "en"])
+        assert panel["backs"] == held, (phase, panel["backs"], held)
+        now_shown = view["shown"][str(shower)]  # the latest show (a seat may show twice)
+        assert panel["shown"] == now_shown and panel["label"] == "Shown before exchanging"
+        played = set(view["played"][shower])
+        assert set(panel["cards"]) <= set(now_shown) | played  # nothing this seat has not seen
+        assert viewer != shower
+    sv = page.evaluate("""async () => {
+      const i18n = await import('./js/i18n.js');
+      i18n.setLang('sv');
+      const text = i18n.t('table.shown_break');
+      i18n.setLang('en');
+      return text;
+    }""")
+    assert sv == "Visade före bytet"
+
+
+def test_the_page_holds_no_card_of_a_seat_that_the_view_does_not_hold(page: Any) -> None:
+    """The shown-hand row draws only ``state.shown`` (public) and the pile: a spectator's
+    rendering of a whole seat view holds no card that is not in that view."""
+    game, shower, _, snaps = _show_game()
+    _, view, _ = snaps[-1]
+    public = game.view(None)
+    rendered = page.evaluate("""async (view) => {
+      const w = await import('./js/words.js');
+      const b = await import('./js/board.js');
+      const names = new w.Names(['A', 'B', 'C', 'D'], null);
+      const ctx = { names, me: null, seats: null, events: view.events };
+      return [0, 1, 2, 3].flatMap((s) =>
+        [...b.seatPanel(view, s, ctx).querySelectorAll('[data-card]')].map((e) => e.dataset.card));
+    }""", public)
+    assert set(rendered) <= set(re.findall(r'"([2-9TJQKA][cdhs])"', json.dumps(public)))
+    assert view["seat"] != shower
