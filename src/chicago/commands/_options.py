@@ -1,7 +1,7 @@
 """Shared command-line helpers for rule options: ``--rules PRESET`` and ``--set OPTION=VALUE``.
 
-Every sub-command that takes rules (odds, play, simulate, serve …) uses the same two
-arguments::
+Every sub-command that takes rules (odds, play, simulate …) uses the same arguments
+(``--rules``, ``--set``, ``--variation``; see :func:`add_rules_arguments`)::
 
     >>> from chicago.commands._options import parse_rules
     >>> rules = parse_rules("pagat", ["lock_at=42", "suit_order=hdsc", "wheel_straight=false"])
@@ -67,17 +67,36 @@ def parse_rules(
     return rules
 
 
-def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--rules PRESET``, ``--set OPTION=VALUE`` (repeatable) and ``--variation ID``."""
+def add_rules_arguments(
+    parser: argparse.ArgumentParser, *, several: bool | None = None
+) -> None:
+    """Add ``--rules PRESET``, ``--set OPTION=VALUE …`` (repeatable) and ``--variation ID``.
+
+    With ``several`` one ``--set`` takes any number of ``OPTION=VALUE`` words
+    (``--set lock_at=42 target=60``), and ``--set`` may still be repeated; without it each
+    ``--set`` takes one. The default (None) is ``several`` unless the parser already has
+    positional arguments (``chicago odds HAND``): a ``--set`` that takes several words
+    would swallow the positional words that follow it.
+    """
+    if several is None:
+        several = not any(not action.option_strings for action in parser._actions)
     parser.add_argument(
         "--rules", default="pagat", metavar="PRESET",
         help=f"rule preset: {', '.join(PRESETS)} (default pagat)",
     )
-    parser.add_argument(
-        "--set", dest="set", action="append", default=[], metavar="OPTION=VALUE",
-        help="change one rule option, e.g. --set lock_at=42 --set wheel_straight=false "
-        "(values are JSON literals or plain text; repeatable)",
-    )
+    if several:
+        parser.add_argument(
+            "--set", dest="set", nargs="+", action="extend", default=[],
+            metavar="OPTION=VALUE",
+            help="change rule options, e.g. --set lock_at=42 wheel_straight=false "
+            "(values are JSON literals or plain text; repeatable)",
+        )
+    else:
+        parser.add_argument(
+            "--set", dest="set", action="append", default=[], metavar="OPTION=VALUE",
+            help="change one rule option, e.g. --set lock_at=42 --set wheel_straight=false "
+            "(values are JSON literals or plain text; repeatable)",
+        )
     parser.add_argument(
         "--variation", dest="variations", action="append", default=[], metavar="ID",
         help="turn on a variation by id, e.g. --variation V-ROYAL (repeatable)",

@@ -21,7 +21,7 @@ import random
 import sys
 from pathlib import Path
 
-from chicago.commands._options import add_rules_arguments, rules_from_args
+from chicago.commands._options import add_rules_arguments, parse_rules
 from chicago.record import RecordError
 from chicago.tui.plain import (
     BROKEN_PIPE_STATUS,
@@ -38,7 +38,8 @@ __all__ = ["add_arguments", "run"]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``chicago play``."""
-    add_rules_arguments(parser)
+    add_rules_arguments(parser, several=True)
+    parser.set_defaults(rules=None)  # None: not given (pagat), so that --resume can tell
     parser.add_argument(
         "--players", type=int, default=None, metavar="N",
         help="seats at the table, you included (default 4, or more if --bots lists more)",
@@ -51,15 +52,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=None, help="seed of the shuffles (default: random)"
     )
-    parser.add_argument("--name", default="You", help="your name on the score table")
+    parser.add_argument(
+        "--name", default=None, help="your name on the score table (default You)"
+    )
     parser.add_argument(
         "--plain", action="store_true",
         help="plain lines on stdin/stdout: numbered choices, no colours (screen readers, scripts)",
     )
     parser.add_argument(
         "--resume", nargs="?", const="", default=None, metavar="FILE",
-        help="continue a saved game (JSON record or text notation); without FILE the most "
-        "recent unfinished game in the data directory",
+        help="continue a saved game (JSON record or text notation) with its own rules, "
+        "seed, players, bots and names; without FILE the most recent unfinished game in the "
+        "data directory",
     )
     parser.add_argument(
         "--save", type=Path, default=None, metavar="FILE",
@@ -74,6 +78,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-auto", action="store_true",
         help="answer forced decisions (a single legal action) yourself",
+    )
+
+
+_GAME_FLAGS = (
+    ("--rules", "rules"), ("--set", "set"), ("--variation", "variations"),
+    ("--players", "players"), ("--bots", "bots"), ("--seed", "seed"), ("--name", "name"),
+)
+"""Flags that choose a new game; a resumed game has its own (checked by :func:`_check`)."""
+
+
+def _check(args: argparse.Namespace) -> str | None:
+    """A one-line complaint about flags that do not go together, or None."""
+    if args.name is not None and not args.name.strip():
+        return "--name needs a name"
+    if args.resume is None:
+        return None
+    given = [flag for flag, dest in _GAME_FLAGS if getattr(args, dest, None) not in (None, [], "")]
+    if not given:
+        return None
+    return (
+        f"{' and '.join([', '.join(given[:-1]), given[-1]] if len(given) > 1 else given)} "
+        f"cannot be used with --resume: a saved game goes on with its own rules, seed, "
+        "players, bots and names"
     )
 
 
@@ -93,7 +120,7 @@ def _session(args: argparse.Namespace) -> PlaySession:
         if args.no_save:
             session.save_path = None
         return session
-    rules = rules_from_args(args)
+    rules = parse_rules(args.rules or "pagat", args.set, args.variations)
     bots = [b for b in args.bots.split(",") if b.strip()]
     players = args.players if args.players is not None else max(4, len(bots) + 1)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000_000)
@@ -102,7 +129,7 @@ def _session(args: argparse.Namespace) -> PlaySession:
     else:
         save_path = args.save if args.save is not None else new_game_path(seed)
     return PlaySession.new(
-        rules, players=players, bot_specs=bots, seed=seed, name=args.name,
+        rules, players=players, bot_specs=bots, seed=seed, name=args.name or "You",
         save_path=save_path, auto=auto,
     )
 
@@ -114,6 +141,9 @@ def run(args: argparse.Namespace) -> int:
     output goes away (``chicago play --plain | head``) the game is saved and the command
     ends silently with status 141, as command-line tools do on a broken pipe.
     """
+    problem = _check(args)
+    if problem is not None:
+        return _fail(problem)
     session: PlaySession | None = None
     try:
         try:
