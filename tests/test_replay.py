@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,6 +88,52 @@ def test_plain_replay_of_an_unfinished_game_names_no_hidden_card() -> None:
         for event in replayer.events_of(step):
             line = words.event(event) or ""
             assert not leaked(line, hidden), (step, line)
+
+
+UNFINISHED_TAGS = {"Human": "1", "Name0": "Astrid", "Name1": "You", "Name2": "Bosse"}
+
+
+def test_unfinished_game_is_shown_from_the_saving_players_seat() -> None:
+    """Without --seat: the seat of the player who saved it (the Human tag), with a notice."""
+    record = random_game(7, actions=40).record()
+    replayer = Replayer.for_record(record, UNFINISHED_TAGS)
+    assert replayer.seat == 1 and not replayer.warnings
+    assert replayer.notices == [
+        "The game is not finished: showing only what seat 1 (You) saw; --seat N shows "
+        "another seat."
+    ]
+    assert "as you (seat 1) saw it" in replayer.title()
+    assert Replayer.for_record(record, {}).seat == 0  # no player recorded: seat 0
+    same = Replayer.for_record(record, UNFINISHED_TAGS, seat=1)
+    assert same.seat == 1 and not same.warnings
+
+
+def test_another_seat_of_an_unfinished_game_only_when_asked_and_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    record = random_game(7, actions=40).record()
+    replayer = Replayer.for_record(record, UNFINISHED_TAGS, seat=2)
+    assert replayer.seat == 2
+    assert replayer.warnings == [
+        "Warning: this game is not finished and was played from seat 1 (You); you are shown "
+        "the cards of seat 2 (Bosse), which that player did not see."
+    ]
+    out = io.StringIO()
+    replay_plain(replayer, out)
+    assert out.getvalue().splitlines()[1] == replayer.warnings[0]
+    finished = random_game(4, max_deals=3).record()
+    assert not Replayer.for_record(finished, UNFINISHED_TAGS, seat=2).warnings
+    assert Replayer.for_record(finished, UNFINISHED_TAGS).seat is None
+
+    path = tmp_path / "unfinished.json"
+    save_record(path, record, UNFINISHED_TAGS)
+    env = {**os.environ, "CHICAGO_DATA": str(tmp_path), "PYTHONIOENCODING": "utf-8"}
+    for seat, first in [(None, "The game is not finished"), ("2", "Warning: ")]:
+        args = [sys.executable, "-m", "chicago.cli", "replay", str(path), "--plain"]
+        result = subprocess.run(args + (["--seat", seat] if seat else []), capture_output=True,
+                                text=True, env=env, timeout=120, check=False)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.splitlines()[1].startswith(first)
 
 
 def test_plain_replay_prints_the_whole_game(finished: Game) -> None:

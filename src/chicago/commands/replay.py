@@ -1,9 +1,10 @@
 """Replay a recorded game step by step: full screen with keys, or printed with --plain.
 
 A finished game is shown with every card face up unless --seat N asks for one player's
-view. An unfinished game is only shown as one seat saw it (--seat, default the human's seat
-of `chicago play`). Records may be JSON (`chicago play` saves, Game.record()) or the text
-notation. Without FILE: the most recent game in the data directory.
+view. An unfinished game is only shown as one seat saw it: the seat of the player who saved
+it (`chicago play`), or --seat N, with a warning when that is another player's seat.
+Records may be JSON (`chicago play` saves, Game.record()) or the text notation. Without
+FILE: the most recent game in the data directory.
 
 Examples:
   chicago replay game.json
@@ -39,7 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seat", type=int, default=None, metavar="N",
-        help="show only what seat N saw (default for a finished game: every card face up)",
+        help="show only what seat N saw (default: every card face up for a finished game, "
+        "the saving player's seat for an unfinished one)",
     )
     parser.add_argument(
         "--plain", action="store_true", help="print the whole game as plain lines"
@@ -85,28 +87,7 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(f"no FILE given and no saved game in {games_dir()}")
     try:
         loaded = load_record(path)
-        seat = args.seat
-        notices = []
-        result = loaded.record.get("result")
-        finished = isinstance(result, dict) and bool(result.get("over"))
-        if seat is None and not finished:
-            try:
-                seat = int(loaded.tags.get("Human", "0"))
-            except ValueError:
-                seat = 0
-            notices.append(
-                f"The game is not finished: showing only what seat {seat} saw (--seat N for "
-                "another seat)."
-            )
-        try:
-            replayer = Replayer(loaded.record, seat=seat, tags=loaded.tags)
-        except ValueError as exc:
-            if seat is not None or "not finished" not in str(exc):
-                raise
-            seat = int(loaded.tags.get("Human", "0") or 0)
-            replayer = Replayer(loaded.record, seat=seat, tags=loaded.tags)
-            notices.append(f"The game is not finished: showing only what seat {seat} saw.")
-        replayer.notices.extend(notices)
+        replayer = Replayer.for_record(loaded.record, loaded.tags, args.seat)
     except (OSError, ValueError, RecordError) as exc:
         return _fail(str(exc))
     if args.plain or not sys.stdout.isatty():

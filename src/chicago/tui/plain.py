@@ -250,7 +250,7 @@ def replay_plain(replayer: Replayer, stdout: TextIO) -> int:
     out = _Out(stdout)
     words = Words(replayer.names, me=replayer.you, card=plain_card)
     out(replayer.title())
-    for line in replayer.notices:
+    for line in [*replayer.warnings, *replayer.notices]:
         out(line)
     for step in range(replayer.steps + 1):
         for ev in replayer.events_of(step):

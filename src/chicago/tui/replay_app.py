@@ -105,7 +105,9 @@ class ReplayApp(App[None]):
             "Start of the game" if actor is None else f"Step {step}: {self.words.who(actor)}",
             style="bold",
         )
-        notices = [Text(n, style="yellow") for n in replayer.notices] if step == 0 else []
+        notices = [Text(n, style="bold red") for n in replayer.warnings]
+        if step == 0:
+            notices += [Text(n, style="yellow") for n in replayer.notices]
         self.query_one("#step", Static).update(Group(head, *lines, *notices))
         self.query_one("#scores", Static).update(scores_table(view, self.words, self.levels))
         log = self.query_one("#log", RichLog)

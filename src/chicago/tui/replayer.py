@@ -7,7 +7,9 @@ hands that may be shown.
 
 A finished game may be shown with every card face up (``seat=None``). A record of an
 unfinished game is shown only from one seat: only that seat's cards and the public events,
-exactly what that seat saw while playing.
+exactly what that seat saw while playing. :meth:`Replayer.for_record` is the choice that
+``chicago replay`` makes: an unfinished game from the seat of the player who saved it
+(``chicago play``'s ``Human`` tag), another seat only when asked for, with a warning.
 """
 
 from __future__ import annotations
@@ -17,10 +19,19 @@ from typing import Any
 from chicago.engine import Game
 from chicago.record import replay_record
 
-__all__ = ["CHECKPOINT_EVERY", "Replayer"]
+__all__ = ["CHECKPOINT_EVERY", "Replayer", "human_seat"]
 
 CHECKPOINT_EVERY = 32
 """A copy of the game is kept every this many actions, so any step is reached quickly."""
+
+
+def human_seat(tags: dict[str, str], players: int | None = None) -> int | None:
+    """The seat of the player who saved the game (the ``Human`` tag), None if not recorded."""
+    text = tags.get("Human", "").strip()
+    if not text.isdigit():
+        return None
+    seat = int(text)
+    return seat if players is None or seat < players else None
 
 
 class Replayer:
@@ -31,13 +42,20 @@ class Replayer:
     """
 
     def __init__(
-        self, record: dict[str, Any], seat: int | None = None, tags: dict[str, str] | None = None
+        self,
+        record: dict[str, Any],
+        seat: int | None = None,
+        tags: dict[str, str] | None = None,
+        *,
+        unfinished_seat: int | None = None,
     ) -> None:
         final = replay_record(record)  # checks the whole record and its result
         self.finished = final.is_over
         self.players = final.players
         self.rules = final.rules
         self.seed = final.seed
+        if seat is None and not self.finished and unfinished_seat is not None:
+            seat = unfinished_seat if 0 <= unfinished_seat < final.players else 0
         if seat is not None and not 0 <= seat < final.players:
             raise ValueError(f"seat must be 0-{final.players - 1}, not {seat}")
         if seat is None and not self.finished:
@@ -54,6 +72,9 @@ class Replayer:
         )
         """The seat called "You" in the record (``chicago play``'s human), for the grammar."""
         self.notices: list[str] = []
+        """Lines shown with the first step (how the replay was chosen)."""
+        self.warnings: list[str] = []
+        """Lines shown with every step (another seat's cards of an unfinished game)."""
         actions = [str(text) for _, text in record.get("actions", [])]
         self._actions = actions
         self._seats = [int(seat) for seat, _ in record.get("actions", [])]
@@ -72,6 +93,43 @@ class Replayer:
         self._events = walker.events
         self._final = walker
 
+    @classmethod
+    def for_record(
+        cls, record: dict[str, Any], tags: dict[str, str] | None = None, seat: int | None = None
+    ) -> Replayer:
+        """The replay ``chicago replay`` shows of ``record``, with ``--seat`` if given.
+
+        A finished game: every card face up, or only ``seat``'s view. An unfinished game:
+        only one seat's view, by default the seat of the player who saved it (the
+        ``Human`` tag, else seat 0), with a notice. Asking for another seat of an unfinished
+        game that a player saved shows it, with a warning: those cards were hidden from
+        that player, and the game may still be played on.
+        """
+        tags = dict(tags or {})
+        human = human_seat(tags)
+        replayer = cls(record, seat, tags, unfinished_seat=0 if human is None else human)
+        if replayer.finished:
+            return replayer
+        shown = replayer.seat
+        assert shown is not None
+        if seat is None:
+            replayer.notices.append(
+                f"The game is not finished: showing only what seat {shown} "
+                f"({replayer.names[shown]}) saw; --seat N shows another seat."
+            )
+        elif human is not None and human < replayer.players and seat != human:
+            replayer.warnings.append(
+                f"Warning: this game is not finished and was played from seat {human} "
+                f"({replayer.names[human]}); you are shown the cards of seat {seat} "
+                f"({replayer.names[seat]}), which that player did not see."
+            )
+        else:
+            replayer.notices.append(
+                f"The game is not finished: showing only what seat {shown} "
+                f"({replayer.names[shown]}) saw."
+            )
+        return replayer
+
     # ------------------------------------------------------------------ steps
     @property
     def steps(self) -> int:
@@ -80,10 +138,11 @@ class Replayer:
 
     def title(self) -> str:
         """One line: rules, players, seed, and whose view is shown."""
-        who = (
-            "every card face up" if self.seat is None
-            else f"as {self.names[self.seat]} (seat {self.seat}) saw it"
-        )
+        if self.seat is None:
+            who = "every card face up"
+        else:
+            name = "you" if self.seat == self.you else self.names[self.seat]
+            who = f"as {name} (seat {self.seat}) saw it"
         state = "a finished" if self.finished else "an unfinished"
         return (
             f"Replay of {state} game: rules {self.rules.preset_name}, {self.players} players "
