@@ -1,9 +1,23 @@
 """The hint key: exact draw odds of the seat's hand, from what the seat knows.
 
-:func:`known_dead` collects the cards the seat knows are not in the stock (its own discards
-of this deal, rejected face-up cards, cards shown or taken face up by others); after a
-reshuffle of the discards into a new stock (R-EX-2) the discards count as unseen again.
-:func:`hint` runs :func:`chicago.odds.draw_odds` on the hand with those dead cards.
+:func:`knowledge` follows one deal's events as the seat saw them and keeps apart the cards
+whose place the seat knows: in another player's hand (shown, a face-up card taken), in the
+discard pile (its own discards, rejected face-up cards), or in one of the two (a shown card
+of a player who has exchanged since). None of these can be drawn from the stock. At a
+reshuffle (R-EX-2) the discard pile becomes the new stock: what was known to be in the pile
+can be drawn again, cards known to be in a hand still cannot, and what is discarded after
+the reshuffle is out of the stock again. :func:`known_dead` is the set of cards known not to
+be drawable; :func:`hint` runs :func:`chicago.odds.draw_odds` on the hand with them.
+
+What the odds assume: every card that is neither in the hand nor known to be out of the
+stock is equally likely to be drawn. That is exact before the first reshuffle of a deal.
+After one, the seat's own discards from before it are certainly in the new stock unless
+drawn since, so they are in fact somewhat likelier than other unseen cards; and a hold that
+discards more cards than the stock holds draws the rest from the discards shuffled anew,
+for which the pile counts as drawable as well. :func:`notes` says so when it applies.
+
+A locked player (R-EX-5) gets no odds: the hint names the hand and says it cannot exchange;
+a locked six-card hand (V-LOCK-6) gets the six ways to discard its one card instead.
 
 >>> view = {"hand": ["2c", "7d", "7h", "Ks", "As"], "rules": {}, "events": []}
 >>> result = hint(view)
@@ -13,58 +27,281 @@ reshuffle of the discards into a new stock (R-EX-2) the discards count as unseen
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
-from chicago.cards import parse_cards
+from chicago.cards import mask_of, parse_cards
 from chicago.odds import Hold, draw_odds
-from chicago.poker import Category
+from chicago.poker import Category, evaluate
 from chicago.rules import Rules
+from chicago.tui.words import category_phrase
 
-__all__ = ["Hint", "hint", "hint_lines", "known_dead"]
+__all__ = [
+    "Hint",
+    "Knowledge",
+    "SixChoice",
+    "category_columns",
+    "hand_summary",
+    "hint",
+    "hint_lines",
+    "knowledge",
+    "known_dead",
+    "notes",
+    "six_lines",
+]
+
+_NO_EXCHANGE_PHASES = ("chicago", "play", "over")
+"""Phases after the last exchange of a deal: there is nothing left to draw."""
 
 
-def known_dead(events: Iterable[dict[str, Any]], hand: Iterable[str]) -> list[str]:
-    """Cards known to be out of the stock, from one deal's events as a seat sees them."""
-    pile: set[str] = set()  # known to be among the discards
-    held: set[str] = set()  # known to be in another hand
+@dataclass
+class Knowledge:
+    """Where the seat knows cards of this deal to be, outside its own hand."""
+
+    held: dict[str, int] = field(default_factory=dict)
+    """Card -> the other seat known to hold it (shown, or taken face up)."""
+    pile: set[str] = field(default_factory=set)
+    """Cards known to be in the discard pile (since the last reshuffle)."""
+    out: set[str] = field(default_factory=set)
+    """Cards known to be in someone's hand or in the discard pile, not which."""
+    pending: set[str] = field(default_factory=set)
+    """The seat's own one-up discard, which joins the pile when the face-up card is decided."""
+    returned: set[str] = field(default_factory=set)
+    """Cards known to have gone into the new stock at the last reshuffle, not seen since."""
+    reshuffles: int = 0
+    """Reshuffles of the discards into a new stock this deal."""
+
+    def out_of_stock(self) -> set[str]:
+        """Every card known not to be in the stock now."""
+        return set(self.held) | self.pile | self.out | self.pending
+
+    def _forget(self, card: str) -> None:
+        self.held.pop(card, None)
+        self.pile.discard(card)
+        self.out.discard(card)
+        self.returned.discard(card)
+
+    def _exchanged(self, seat: int) -> None:
+        """``seat`` discarded: the cards it was known to hold are in its hand or the pile."""
+        for card in [c for c, owner in self.held.items() if owner == seat]:
+            del self.held[card]
+            self.out.add(card)
+
+
+def _my_seat(events: list[dict[str, Any]]) -> int | None:
+    """The seat of a seat's event list: private events carry it in ``"to"``."""
     for ev in events:
+        if "to" in ev:
+            return int(ev["to"])
+    return None
+
+
+def knowledge(events: Iterable[dict[str, Any]], seat: int | None = None) -> Knowledge:
+    """What ``seat`` knows of where cards are, from one deal's events as it sees them.
+
+    ``seat`` defaults to the seat the private events are addressed to.
+    """
+    evs = list(events)
+    me = seat if seat is not None else _my_seat(evs)
+    known = Knowledge()
+    one_up_open: set[int] = set()  # seats whose one-up discard has not joined the pile yet
+    for ev in evs:
         kind = ev.get("type")
         if kind == "deal":
-            pile.clear()
-            held.clear()
-        elif kind == "exchanged":
-            pile.update(ev.get("discarded", []))
-        elif kind == "reshuffle":
-            pile.clear()  # the discards became the new stock
-            held.clear()  # shown cards may have been discarded since
+            known = Knowledge()
+            one_up_open.clear()
+        elif kind == "exchanged":  # private: the seat's own discards and draws
+            for card in ev.get("drawn", []):
+                known._forget(card)
+            discarded = ev.get("discarded", [])
+            # the discards of an exchange join the pile after the draw (R-EX-2): any
+            # reshuffle for that draw came before this event
+            (known.pending if me in one_up_open else known.pile).update(discarded)
+        elif kind == "exchange":
+            who = int(ev["seat"])
+            if ev.get("one_up"):
+                one_up_open.add(who)  # its discard joins the pile at the choice
+            elif who != me and ev.get("discarded", 0):
+                known._exchanged(who)
+        elif kind == "redeal":
+            who = int(ev["seat"])
+            if ev.get("redealt") and who != me:
+                for card in [c for c, owner in known.held.items() if owner == who]:
+                    del known.held[card]
+                    known.pile.add(card)  # a thrown-in hand goes to the pile whole
+        elif kind == "one_up":
+            card = str(ev["card"])
+            known._forget(card)
+            known.held[card] = int(ev["seat"])  # face up: it is taken or put on the pile
         elif kind == "one_up_choice":
-            (held if ev.get("accepted") else pile).add(ev["card"])
+            who, card = int(ev["seat"]), str(ev["card"])
+            one_up_open.discard(who)
+            known._forget(card)
+            if who == me:
+                known.pile |= known.pending
+                known.pending.clear()
+            else:
+                known._exchanged(who)
+            if not ev.get("accepted"):
+                known.pile.add(card)
+            elif who != me:
+                known.held[card] = who
         elif kind == "show":
-            held.update(ev.get("cards", []))
-    mine = set(hand)
-    return sorted((pile | held) - mine, key=lambda c: parse_cards(c)[0])
+            who = int(ev["seat"])
+            if who == me:
+                continue  # the seat's own cards: it knows them, and follows its discards
+            for card in ev.get("cards", []):
+                known._forget(card)
+                known.held[card] = who
+        elif kind == "reshuffle":
+            # the pile is the new stock; what is only known to be in a hand or the pile
+            # may be in it now; cards known to be in a hand are not
+            known.returned = set(known.pile)
+            known.pile.clear()
+            known.out.clear()
+            known.reshuffles += 1
+    return known
+
+
+def _sorted_cards(cards: Iterable[str]) -> list[str]:
+    return sorted(cards, key=lambda c: parse_cards(c)[0])
+
+
+def known_dead(
+    events: Iterable[dict[str, Any]], hand: Iterable[str], seat: int | None = None
+) -> list[str]:
+    """Cards known not to be drawable from the stock, from one deal's events as a seat sees them.
+
+    These are the cards known to be in another hand, in the discard pile, or in one of the
+    two; after a reshuffle what was in the pile is drawable again (see :func:`knowledge`).
+    """
+    return _sorted_cards(knowledge(events, seat).out_of_stock() - set(hand))
+
+
+@dataclass(frozen=True)
+class SixChoice:
+    """One way to discard from a locked six-card hand (V-LOCK-6): the hand that stays."""
+
+    discard: str
+    keep: tuple[str, ...]
+    category: str
+    """The category name of the five cards kept."""
+    points: int
+    """What that category scores under the rules."""
+    key: int = field(repr=False)
+    """The poker value of the five cards kept (higher is better)."""
 
 
 @dataclass(frozen=True)
 class Hint:
-    """The odds of a hand: its holds best first, the dead cards used, and the hand."""
+    """The odds of a hand: its holds best first, the dead cards used, and the hand.
+
+    When the hand cannot exchange (``can_exchange`` False: locked, or the deal's exchanges
+    are over) ``holds`` is empty and ``reason`` says why; a locked six-card hand has its
+    discards in ``six``. :func:`notes` words the assumptions that matter for this hand.
+    """
 
     hand: tuple[str, ...]
     dead: tuple[str, ...]
     holds: list[Hold]
     rules: Rules
+    category: str | None = None
+    """The category name of the hand now (five cards), None for six."""
+    points: int = 0
+    """What the hand scores now."""
+    can_exchange: bool = True
+    reason: str = ""
+    six: list[SixChoice] = field(default_factory=list)
+    short_stock: int | None = None
+    """The stock's size when some holds discard more cards than it holds (R-EX-2)."""
+    returned: tuple[str, ...] = ()
+    """Cards the seat knows went back into the stock at a reshuffle (its earlier discards)."""
+
+
+def _six_choices(hand: tuple[str, ...], rules: Rules) -> list[SixChoice]:
+    choices = []
+    for card in hand:
+        keep = tuple(c for c in hand if c != card)
+        value = evaluate(list(keep), rules)
+        choices.append(SixChoice(
+            card, keep, value.category.name, rules.points_for(value.category), value.key
+        ))
+    return sorted(choices, key=lambda c: -c.key)
+
+
+def _hold_order(hold: Hold) -> tuple[float, int, int]:
+    """draw_odds' own order: expected points, then fewer discards, then higher kept cards."""
+    return (-hold.expected_points, len(hold.discard), -mask_of(hold.keep))
 
 
 def hint(view: dict[str, Any]) -> Hint:
-    """The draw odds of the hand in ``view`` (a seat view); ``ValueError`` unless five cards."""
+    """The draw odds of the hand in ``view`` (a seat view) from what the seat knows.
+
+    ``ValueError`` unless the hand has five cards (or six, locked under V-LOCK-6).
+    """
     hand = tuple(view.get("hand", []))
+    rules = Rules.from_dict(view.get("rules", {}))
+    seat = view.get("seat")
+    locked_flags = view.get("locked") or []
+    locked = isinstance(seat, int) and 0 <= seat < len(locked_flags) and bool(locked_flags[seat])
+    if len(hand) == 6 and locked:
+        return Hint(
+            hand, (), [], rules, can_exchange=False,
+            reason="you are locked with six cards: discard exactly one, and draw none",
+            six=_six_choices(hand, rules),
+        )
     if len(hand) != 5:
         raise ValueError(f"the odds need a hand of five cards (you hold {len(hand)})")
-    rules = Rules.from_dict(view.get("rules", {}))
-    dead = tuple(known_dead(view.get("events", []), hand))
-    return Hint(hand, dead, draw_odds(hand, dead, rules), rules)
+    value = evaluate(list(hand), rules)
+    category, points = value.category.name, rules.points_for(value.category)
+    if locked:
+        return Hint(hand, (), [], rules, category, points, can_exchange=False,
+                    reason="you are locked and cannot exchange this deal")
+    if view.get("phase") in _NO_EXCHANGE_PHASES:
+        return Hint(hand, (), [], rules, category, points, can_exchange=False,
+                    reason="the exchanges of this deal are over")
+    known = knowledge(view.get("events", []), seat if isinstance(seat, int) else None)
+    dead = tuple(_sorted_cards(known.out_of_stock() - set(hand)))
+    stock, pile = view.get("stock"), view.get("discard_pile")
+    limit = rules.max_discard
+    if isinstance(stock, int) and isinstance(pile, int):
+        limit = min(limit, stock + pile)  # the engine's limit (R-EX-2)
+    holds = draw_odds(hand, dead, rules, max_discard=limit)
+    short_stock: int | None = None
+    if isinstance(stock, int) and stock < limit:
+        # a larger discard empties the stock and draws the rest from the pile shuffled anew:
+        # then only cards known to be in another hand cannot come
+        in_hands = _sorted_cards(set(known.held) - set(hand))
+        beyond = draw_odds(hand, in_hands, rules, max_discard=limit)
+        holds = sorted(
+            [h for h in holds if len(h.discard) <= stock]
+            + [h for h in beyond if len(h.discard) > stock],
+            key=_hold_order,
+        )
+        short_stock = stock
+    returned = tuple(_sorted_cards(known.returned - set(hand)))
+    return Hint(hand, dead, holds, rules, category, points, short_stock=short_stock,
+                returned=returned)
+
+
+def notes(result: Hint, card: Callable[[str], str] = str) -> list[str]:
+    """The assumptions of the odds that matter for this hand, in words (``card`` formats)."""
+    lines = []
+    if result.short_stock is not None:
+        count = result.short_stock
+        lines.append(
+            f"The stock has {count} card{'s' if count != 1 else ''}: discarding more draws "
+            "the rest from the discards shuffled into a new stock, so for those holds the "
+            "discard pile counts as drawable too."
+        )
+    if result.returned:
+        lines.append(
+            "The discards were shuffled into a new stock: "
+            f"{' '.join(card(c) for c in result.returned)} went back into it and may be drawn "
+            "again (counted like any unseen card, though they are a little likelier)."
+        )
+    return lines
 
 
 def category_columns(rules: Rules) -> list[str]:
@@ -75,8 +312,39 @@ def category_columns(rules: Rules) -> list[str]:
     ]
 
 
+def _points_words(points: int) -> str:
+    return f"{points} point" if points == 1 else f"{points} points"
+
+
+def hand_summary(result: Hint) -> str:
+    """The hand now in words: ``Your hand 7d 7h 2c Ks As is a pair (1 point).``"""
+    if result.category is None:
+        return f"Your hand {' '.join(result.hand)}."
+    text = category_phrase(result.category)
+    return f"Your hand {' '.join(result.hand)} is {text} ({_points_words(result.points)})."
+
+
+def six_lines(result: Hint) -> list[str]:
+    """The discards of a locked six-card hand, best resulting hand first."""
+    lines = []
+    for number, choice in enumerate(result.six, start=1):
+        lines.append(
+            f"{number}. discard {choice.discard}: keep {' '.join(choice.keep)}, "
+            f"{category_phrase(choice.category)} ({_points_words(choice.points)})"
+        )
+    return lines
+
+
 def hint_lines(result: Hint, top: int = 8) -> list[str]:
     """The best ``top`` holds as plain text lines (for the line mode and screen readers)."""
+    if result.six:
+        return [
+            f"No draw: {result.reason}. Your six cards: {' '.join(result.hand)}. "
+            "The hand each discard leaves, best first:",
+            *six_lines(result),
+        ]
+    if not result.can_exchange:
+        return [f"No draw odds: {result.reason}. {hand_summary(result)}"]
     lines = [
         f"Draw odds for {' '.join(result.hand)}"
         + (f" (known out of the stock: {' '.join(result.dead)})" if result.dead else "")
@@ -93,4 +361,5 @@ def hint_lines(result: Hint, top: int = 8) -> list[str]:
             f"{number}. keep {keep} (discard {len(hold.discard)}): expected "
             f"{hold.expected_points:.2f} points; " + (", ".join(chances) or "no pair likely")
         )
+    lines.extend(notes(result))
     return lines

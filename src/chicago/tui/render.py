@@ -17,7 +17,7 @@ from rich.text import Text
 
 from chicago.cards import Card
 from chicago.poker import Category
-from chicago.tui.hints import Hint, category_columns
+from chicago.tui.hints import Hint, category_columns, notes
 from chicago.tui.words import Words, category_phrase, rank_phrase, symbol_card
 
 __all__ = [
@@ -219,8 +219,36 @@ def table_panel(
     return Group(*parts)
 
 
-def hint_table(result: Hint, top: int = 10) -> Table:
-    """The best holds of a hand: kept cards (discards as ··), expected points, chances."""
+def hint_table(result: Hint, top: int = 10) -> RenderableType:
+    """The best holds of a hand: kept cards (discards as ··), expected points, chances.
+
+    A hand that cannot exchange gets its category and the reason instead; a locked six-card
+    hand (V-LOCK-6) a table of its six discards with the hand each leaves.
+    """
+    if result.six:
+        table = Table(
+            title="Locked with six cards: the hand each discard leaves, best first",
+            caption="You draw nothing: discard exactly one card.",
+            box=box.SIMPLE_HEAD, pad_edge=False,
+        )
+        table.add_column("discard", no_wrap=True)
+        table.add_column("keep", no_wrap=True)
+        table.add_column("hand")
+        table.add_column("points", justify="right", style="bold")
+        for choice in result.six:
+            table.add_row(
+                card_text(choice.discard), cards_text(list(choice.keep)),
+                category_phrase(choice.category), str(choice.points),
+            )
+        return table
+    if not result.can_exchange:
+        line = Text("No draw odds: ", style="bold")
+        line.append(f"{result.reason}. ")
+        line.append(
+            f"The hand is {category_phrase(result.category)} "
+            f"({result.points} point{'s' if result.points != 1 else ''})."
+        )
+        return line
     names = category_columns(result.rules)
     short = {
         "ROYAL_FLUSH": "RF", "STRAIGHT_FLUSH": "SF", "FOUR_OF_A_KIND": "4K",
@@ -230,6 +258,8 @@ def hint_table(result: Hint, top: int = 10) -> Table:
     caption = "·· = discard; exp. = expected points after the draw; % chance of each hand."
     if result.dead:
         caption += " Known out of the stock: " + " ".join(symbol_card(c) for c in result.dead)
+    for note in notes(result, symbol_card):
+        caption += " " + note
     table = Table(
         title="Draw odds of your hand, best holds first", caption=caption,
         box=box.SIMPLE_HEAD, pad_edge=False,
