@@ -213,3 +213,58 @@ def test_a_misbehaving_bots_notice_never_names_what_it_wanted(tmp_path: Path) ->
         if line.startswith("Astrid's bot"):
             assert not cards_mentioned(line), line
     assert "play " + cheat.named[0] not in out.getvalue()
+
+
+def test_the_saved_record_is_the_engines_record_at_every_action(tmp_path: Path) -> None:
+    """The session keeps the action texts as they come; the record stays Game.record()."""
+    from chicago import Game
+
+    save = tmp_path / "game.json"
+    session = PlaySession.new(Rules.preset("wikipedia", max_deals=2), 3, ["random"], seed=4,
+                              save_path=save)
+    game = session._game
+    count = 0
+    while not session.over:
+        if session.step() is None:
+            session.act(session.legal()[-1])
+        assert session.record() == {**game.record(), "tags": session.tags}
+        count += 1
+        if count == 25:  # and after a resume
+            session = PlaySession.resume(save)
+            game = session._game
+            assert session.record() == {**game.record(), "tags": session.tags}
+    assert json.loads(save.read_text(encoding="utf-8")) == session.record()
+    assert Game.replay(session.record()).is_over
+
+
+def test_record_files_have_one_action_per_line(tmp_path: Path) -> None:
+    from chicago.tui.storage import load_record, record_json, save_record
+
+    record = {"format": "chicago-record", "actions": [[0, "keep"], [1, "discard 7c 2h"]],
+              "result": {"over": False}}
+    text = record_json(record, {"Human": "0"})
+    assert '\n  [0, "keep"],\n  [1, "discard 7c 2h"]\n ],' in text
+    assert json.loads(text) == {**record, "tags": {"Human": "0"}}
+    odd = {**record, "actions": [[0, 'a "], [" b'], [1, "keep"]]}
+    assert json.loads(record_json(odd))["actions"] == odd["actions"]
+    assert json.loads(record_json({**record, "actions": []}))["actions"] == []
+    session = PlaySession.new(Rules.preset("pagat"), 2, ["random"], seed=1,
+                              save_path=tmp_path / "g.json")
+    save_record(tmp_path / "copy.json", session.record(), session.tags)
+    assert load_record(tmp_path / "copy.json").record["actions"] == session.record()["actions"]
+
+
+def test_a_game_that_goes_on_past_the_target_says_why_once() -> None:
+    """V-CHI-DECLARED: nobody wins before declaring a Chicago; the human is told so, once."""
+    rules = Rules.preset("pagat", target=6, max_deals=12).with_variations("V-CHI-DECLARED")
+    session = PlaySession.new(rules, 3, ["random"], seed=3)
+    while not session.over:
+        if session.step() is None:
+            legal = [a for a in session.legal() if str(a) != "chicago"]
+            session.act(legal[0] if legal else session.legal()[0])
+    notes = [n for n in session.notices if n.startswith("The game goes on")]
+    assert len(notes) == 1, session.notices
+    assert notes[0].startswith(
+        "The game goes on: under these rules only a player who has declared a Chicago can "
+        "win (V-CHI-DECLARED), and nobody at 6 or more has declared one ("
+    )

@@ -125,6 +125,9 @@ class PlaySession:
         self.notices = list(notices)
         self.text_format = text_format
         self.save_error: str | None = None
+        self._texts: list[list[Any]] | None = None  # [seat, action text], as in the record
+        self._header: dict[str, Any] = {}
+        self._told_why_on = False
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -246,7 +249,38 @@ class PlaySession:
 
     def record(self) -> dict[str, Any]:
         """The game record so far, with this session's tags."""
-        return {**self._game.record(), "tags": dict(self.tags)}
+        record = self._game_record()
+        return {**record, "actions": list(record["actions"]), "tags": dict(self.tags)}
+
+    def _game_record(self) -> dict[str, Any]:
+        """:meth:`chicago.Game.record`, without turning every action into text again.
+
+        The game is saved after every action, and a long game (hundreds of deals under
+        V-CHI-DECLARED) has many thousands: the action texts are kept as they come, and
+        the record is built from them and the game's public state. A finished game (and
+        anything unusual, such as a record with fixed decks) gets the engine's own record.
+        """
+        game = self._game
+        texts = self._texts
+        if game.is_over or texts is None or len(texts) != len(game.actions):
+            full = game.record()
+            if not game.is_over and "decks" not in full:
+                self._texts = [list(item) for item in full["actions"]]
+                self._header = {
+                    k: v for k, v in full.items() if k not in ("actions", "result")
+                }
+            return full
+        return {
+            **self._header,
+            "actions": texts,
+            "result": {
+                "over": False,
+                "deals": game.deal_number,
+                "scores": list(game.scores),
+                "winners": list(game.winners),
+                "settlement": None,
+            },
+        }
 
     # ------------------------------------------------------------------ moving on
     def step(self) -> Step | None:
@@ -313,10 +347,52 @@ class PlaySession:
         game = self._game
         start = len(game.events)
         game.apply(action)
+        if self._texts is not None:
+            done_by, done = game.actions[-1]
+            self._texts.append([done_by, str(done)])
         events = [e.to_json() for e in game.events[start:] if e.visible_to(self.human)]
         text = str(Action.parse(action)) if seat == self.human else None
+        if not self._told_why_on and any(e["type"] == "deal_end" for e in events):
+            self._tell_why_the_game_goes_on()
         self._autosave()
         return Step(seat, text, automatic, events)
+
+    def _tell_why_the_game_goes_on(self) -> None:
+        """Once, a notice when a deal ends above the target and the game still goes on.
+
+        Under V-CHI-DECLARED only a player who has declared a Chicago can win, and under
+        V-WIN-AGAIN a player at the target must win a later last trick, so a game can go on
+        for many deals; the notice says why (from public events only).
+        """
+        game, rules = self._game, self.rules
+        if game.is_over:
+            return
+        above = [s for s in range(game.players) if game.scores[s] >= rules.target]
+        if not above:
+            return
+        if rules.chicago_required == "declared":
+            declared = {
+                ev["seat"] for ev in game.events_for(self.human)
+                if ev["type"] == "chicago" and ev.get("declared")
+            }
+            waiting = [s for s in above if s not in declared]
+            if not waiting:
+                return
+            scores = ", ".join(f"{self.names[s]} {game.scores[s]}" for s in waiting)
+            note = (
+                "The game goes on: under these rules only a player who has declared a "
+                f"Chicago can win (V-CHI-DECLARED), and nobody at {rules.target} or more "
+                f"has declared one ({scores})."
+            )
+        elif rules.win_again:
+            note = (
+                f"The game goes on: a player who is at {rules.target} or more when a deal "
+                "starts must win that deal's last trick to take the game (V-WIN-AGAIN)."
+            )
+        else:
+            return
+        self._told_why_on = True
+        self.notices.append(note)
 
     # ------------------------------------------------------------------ saving
     def _autosave(self) -> None:
@@ -330,7 +406,7 @@ class PlaySession:
             return True
         try:
             save_record(
-                self.save_path, self._game.record(), self.tags, text_format=self.text_format
+                self.save_path, self._game_record(), self.tags, text_format=self.text_format
             )
         except OSError as exc:
             self.save_error = f"could not save to {self.save_path}: {exc}"
