@@ -268,3 +268,34 @@ def test_with_a_delay_the_tie_break_is_shown_stage_by_stage(tmp_path: Path) -> N
 async def _try_key(app: PlayApp, pilot: Pilot[None]) -> str:
     await pilot.press("p")
     return app.error
+
+
+def test_hint_key_of_a_locked_six_card_hand_shows_what_to_discard(tmp_path: Path) -> None:
+    """V-LOCK-6: no draw odds; the six discards with the hand each leaves."""
+    rules = Rules.preset("pagat", lock_at=1, max_deals=8).with_variations("V-LOCK-6")
+    session = None
+    for seed in range(30):
+        candidate = PlaySession.new(rules, players=3, bot_specs=["random"], seed=seed,
+                                    save_path=tmp_path / f"g{seed}.json")
+        while not candidate.over:
+            while candidate.step() is not None:
+                pass
+            view = candidate.view()
+            if candidate.over or (view["phase"] == "exchange" and len(view["hand"]) == 6):
+                break
+            candidate.act(candidate.legal()[-1])
+        if not candidate.over:
+            session = candidate
+            break
+    assert session is not None
+
+    async def script(app: PlayApp, pilot: Pilot[None]) -> None:
+        await pilot.press("h")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Locked with six cards" in text and "discard" in text
+        assert "Draw odds of your hand" not in text
+        await pilot.press("escape")
+        await pilot.press("q")
+
+    run_app(session, script)
