@@ -51,6 +51,16 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``chicago`` console script."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # A command with something to save catches Ctrl-C itself; one stopped before it gets
+        # that far (while importing, say) or with nothing to save ends with one line.
+        print("Interrupted.", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser, modules = build_parser()
     if not args_list:
