@@ -19,11 +19,20 @@ A program that crashes, does not answer in time, or answers something that is no
 the legal actions loses that turn to the fallback bot, and the game goes on. Each lost
 turn is counted in :attr:`ExternalBot.failures` (``crash``, ``timeout``, ``illegal``); a late
 answer is read and thrown away before the next question, so the program stays in step.
+
+Nothing waits on the program without a limit. Messages are written by a writer thread, and
+every write must be done within the decision's time: a program that stops reading its input
+(so that the pipe fills up) is stopped at once, the turn counts as a ``timeout``, and the
+program is started again for the next decision like a crashed one (within ``restarts``).
+Answers are read by a reader thread; a line longer than :data:`MAX_LINE` bytes is an
+illegal answer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import queue
 import random
 import shlex
@@ -45,8 +54,14 @@ PROTOCOL_VERSION = 1
 TRANSPORT_SLACK_MS = 100
 """Added to the time a program is given, for the pipes and the operating system."""
 
+MAX_LINE = 1 << 20
+"""Longest answer line read (bytes); a longer line is read to its end and counts as illegal."""
+
 _OPTIONS = {"time_ms": int, "startup_ms": int, "fallback": str, "restarts": int}
 _EOF = object()
+_TOO_LONG = "\x00 line too long"
+_STOP_WAIT = 0.5
+"""Seconds a program is given to end after its input is closed, before it is killed."""
 
 
 def parse_spec(spec: str) -> tuple[list[str], dict[str, Any]]:
@@ -82,30 +97,82 @@ def _default_fallback() -> Bot:
         return make_bot("random")
 
 
-def _pump(stream: IO[str], lines: queue.Queue[object]) -> None:
-    """Reader thread: every line the program writes, then _EOF."""
+def _pump(stream: IO[bytes], lines: queue.Queue[object]) -> None:
+    """Reader thread: every line the program writes (decoded), then _EOF."""
     try:
-        for line in stream:
-            lines.put(line)
+        while True:
+            raw = stream.readline(MAX_LINE)
+            if not raw:
+                break
+            if len(raw) >= MAX_LINE and not raw.endswith(b"\n"):
+                while raw and not raw.endswith(b"\n"):  # skip the rest of the line
+                    raw = stream.readline(MAX_LINE)
+                lines.put(_TOO_LONG)
+                continue
+            lines.put(raw.decode("utf-8", "replace"))
     except (OSError, ValueError):
         pass
     lines.put(_EOF)
 
 
-def _stop(process: subprocess.Popen[str]) -> None:
-    """Ask the program to end (close its input), then kill it if it does not."""
-    if process.poll() is not None:
-        return
-    try:
-        if process.stdin is not None:
-            process.stdin.close()
-    except OSError:
-        pass
-    try:
-        process.wait(timeout=0.5)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+class _Writer:
+    """Writes to a program's input on a thread of its own, so that a program that stops
+    reading can block only that thread, never the game (see :meth:`write`)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+        self._queue: queue.Queue[tuple[bytes, threading.Event] | None] = queue.Queue()
+        self.broken = False
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                break
+            data, done = item
+            if not self.broken:
+                try:
+                    view = memoryview(data)
+                    fd = self._stream.fileno()
+                    while view:
+                        view = view[os.write(fd, view):]
+                except (OSError, ValueError):
+                    self.broken = True
+            done.set()
+        with contextlib.suppress(OSError):
+            self._stream.close()
+
+    def write(self, data: bytes, timeout: float) -> bool | None:
+        """Write ``data``: True when done, False when the input is closed (the program
+        ended), None when it was not done within ``timeout`` seconds (the program does not
+        read; it must then be stopped, which ends the blocked write)."""
+        if self.broken:
+            return False
+        done = threading.Event()
+        self._queue.put((data, done))
+        if not done.wait(max(0.0, timeout)):
+            return None
+        return not self.broken
+
+    def close(self) -> None:
+        """Close the input once everything queued is written (at once if nothing is)."""
+        self._queue.put(None)
+
+
+def _stop(process: subprocess.Popen[bytes], writer: _Writer | None, *, kill: bool = False) -> None:
+    """Ask the program to end (close its input), then kill it if it does not end within
+    :data:`_STOP_WAIT` seconds; ``kill``: at once (a program that does not read)."""
+    if process.poll() is None:
+        if writer is not None and not kill:
+            writer.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=_STOP_WAIT)
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    if writer is not None:
+        writer.close()  # lets the writer thread end; its blocked write failed with the kill
 
 
 class ExternalBot:
@@ -129,7 +196,8 @@ class ExternalBot:
         self.failures: dict[str, int] = {"crash": 0, "timeout": 0, "illegal": 0}
         self.decisions = 0
         self.last_error: str | None = None
-        self._process: subprocess.Popen[str] | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._writer: _Writer | None = None
         self._lines: queue.Queue[object] = queue.Queue()
         self._fresh = False
         self._owed = 0
@@ -155,7 +223,8 @@ class ExternalBot:
     def game_over(self, view: dict[str, Any]) -> None:
         """Tell the program the game has ended (``view`` is its seat's final view)."""
         if self._alive():
-            self._send({"type": "game_over", "seat": view.get("seat"), "view": view})
+            self._send({"type": "game_over", "seat": view.get("seat"), "view": view},
+                       self._deadline(self.time_ms + TRANSPORT_SLACK_MS))
         self._game_key = None
 
     def close(self) -> None:
@@ -163,12 +232,14 @@ class ExternalBot:
         process = self._process
         if process is None:
             return
+        stuck = False
         if process.poll() is None:
-            self._send({"type": "bye"})
-        _stop(process)
+            stuck = self._send({"type": "bye"}, self._deadline(TRANSPORT_SLACK_MS)) is None
+        _stop(process, self._writer, kill=stuck)
         if self._finalizer is not None:
             self._finalizer.detach()
         self._process = None
+        self._writer = None
 
     def __enter__(self) -> ExternalBot:
         return self
@@ -177,19 +248,32 @@ class ExternalBot:
         self.close()
 
     # -- the conversation -----------------------------------------------------------------
+    @staticmethod
+    def _deadline(ms: float) -> float:
+        return time.monotonic() + ms / 1000.0
+
     def _ask(
         self, view: dict[str, Any], legal_actions: Sequence[Action], seed: int
     ) -> Action | str:
-        """The program's legal answer, or the cause of the failure."""
+        """The program's legal answer, or the cause of the failure.
+
+        One deadline covers the whole decision: writing the messages and reading the answer.
+        """
         if not self._alive() and not self._start():
             return "crash"
+        allowed = self.time_ms + TRANSPORT_SLACK_MS + (self.startup_ms if self._fresh else 0)
+        self._fresh = False
+        deadline = self._deadline(allowed)
         key = (view.get("seat"), view.get("players"), json.dumps(view.get("rules"), sort_keys=True))
         progress = (int(view.get("deal", 0)), len(view.get("events", ())))
         if self._game_key is None or self._game_key[:3] != key or self._game_key[3] >= progress:
-            self._send(
+            sent = self._send(
                 {"type": "new_game", "seat": view.get("seat"), "players": view.get("players"),
-                 "rules": view.get("rules")}
+                 "rules": view.get("rules")},
+                deadline,
             )
+            if not sent:
+                return "crash" if sent is False else "timeout"
         self._game_key = (*key, progress)
         self._drain()
         self._asked += 1
@@ -201,11 +285,9 @@ class ExternalBot:
             "time_ms": self.time_ms,
             "seed": seed,
         }
-        if not self._send(question):
-            return "crash"
-        allowed = self.time_ms + TRANSPORT_SLACK_MS + (self.startup_ms if self._fresh else 0)
-        self._fresh = False
-        deadline = time.monotonic() + allowed / 1000.0
+        sent = self._send(question, deadline)
+        if not sent:
+            return "crash" if sent is False else "timeout"
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -219,12 +301,15 @@ class ExternalBot:
             if line is _EOF:
                 self.last_error = "the program ended (or closed its output)"
                 if self._process is not None:
-                    _stop(self._process)
+                    _stop(self._process, self._writer)
                 return "crash"
             assert isinstance(line, str)
             if self._owed:  # the late answer to a question that timed out
                 self._owed -= 1
                 continue
+            if line is _TOO_LONG:
+                self.last_error = f"the answer is longer than {MAX_LINE} bytes"
+                return "illegal"
             text, answer_id = _answer_text(line)
             if answer_id is not None and answer_id != self._asked:
                 continue
@@ -267,49 +352,50 @@ class ExternalBot:
             if self.restarts_left <= 0:
                 return False
             self.restarts_left -= 1
-            _stop(self._process)
+            _stop(self._process, self._writer)
             self._process = None
+            self._writer = None
         try:
-            process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
-            )
+            process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         except OSError as exc:
             self.last_error = f"cannot start {self.command[0]!r}: {exc}"
             self.restarts_left = 0
             self._process = None
             return False
+        assert process.stdin is not None and process.stdout is not None
         self._process = process
+        self._writer = _Writer(process.stdin)
         if self._finalizer is not None:
             self._finalizer.detach()
-        self._finalizer = weakref.finalize(self, _stop, process)
+        self._finalizer = weakref.finalize(self, _stop, process, self._writer)
         self._lines = queue.Queue()
         self._owed = 0
         self._game_key = None
-        assert process.stdout is not None
         threading.Thread(target=_pump, args=(process.stdout, self._lines), daemon=True).start()
         self._fresh = True
-        return self._send(
+        allowed = self.time_ms + TRANSPORT_SLACK_MS + self.startup_ms
+        return bool(self._send(
             {"type": "hello", "protocol": PROTOCOL_VERSION, "program": "chicago",
-             "version": chicago.__version__}
-        )
+             "version": chicago.__version__},
+            self._deadline(allowed),
+        ))
 
-    def _send(self, message: dict[str, Any]) -> bool:
-        process = self._process
-        if process is None or process.stdin is None:
+    def _send(self, message: dict[str, Any], deadline: float) -> bool | None:
+        """Write one message by ``deadline``: True when written; False when the program
+        closed its input; None when it did not take the message in time (it does not read
+        its input): then it is killed, and started again at the next decision."""
+        process, writer = self._process, self._writer
+        if process is None or writer is None:
             return False
-        try:
-            process.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
-            process.stdin.flush()
-        except (OSError, ValueError):
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
+        done = writer.write(data, deadline - time.monotonic())
+        if done is None:
+            self.last_error = "the program did not read its input in time (stopped)"
+            _stop(process, writer, kill=True)
+            return None
+        if not done:
             self.last_error = "the program closed its input"
-            return False
-        return True
+        return done
 
 
 def _answer_text(line: str) -> tuple[str | None, int | None]:
