@@ -1,6 +1,7 @@
 """External bots over stdin/stdout (chicago.bots.external, docs/BOT_PROTOCOL.md): whole
-matches with a bot process, and bots that answer garbage, hang, crash or answer late, each
-losing only its turn to the fallback bot while the game goes on."""
+matches with a bot process, and bots that answer garbage, hang, never read their input,
+crash or answer late, each losing only its turn to the fallback bot while the game goes on
+(and never for longer than its time)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import random
 import shlex
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -96,6 +98,102 @@ def test_match_with_an_external_bot_and_the_report(tmp_path):
     assert example.counters.get("bot_failures", 0) == 0
     assert answers_garbage.counters["bot_failures"] == answers_garbage.counters["decisions"] > 0
     assert result.bots[2].counters.get("bot_failures", 0) == 0
+    data = result.to_dict()["bots"]
+    assert data[0]["lost_turns"] == {"crash": 0, "timeout": 0, "illegal": 0}
+    decisions = answers_garbage.counters["decisions"]
+    assert data[1]["lost_turns"] == {"crash": 0, "timeout": 0, "illegal": decisions}
+
+
+NEVER_READS = """
+    import time
+    time.sleep(3600)
+"""
+HANGS = """
+    import sys, time
+    for line in sys.stdin:
+        if '"type":"act"' in line:
+            time.sleep(3600)
+"""
+GARBAGE = """
+    import sys
+    for line in sys.stdin:
+        if '"type":"act"' in line:
+            print("garbage", flush=True)
+"""
+
+
+@pytest.mark.timeout(120)
+def test_a_bot_that_never_reads_its_input_cannot_block_the_game(tmp_path):
+    """A program that never reads fills the pipe to its input; the write that no longer
+    fits is given up at the decision's deadline, the program is killed and started again
+    (once here), then the fallback plays on. Every decision ends within its time."""
+    deaf = _script(tmp_path, "deaf.py", NEVER_READS)
+    rules = Rules.preset("pagat", max_deals=6)
+    with ExternalBot(f"cmd:time_ms=10 startup_ms=0 restarts=1 {deaf}") as bot:
+        slowest = 0.0
+        game = Game(rules, 4, seed=1)
+        rng = random.Random(1)
+        others = [make_bot("basic") for _ in range(3)]
+        while not game.is_over:
+            seat = game.to_act
+            if seat == 0:
+                start = time.monotonic()
+                action = bot.decide(game.view(0), game.legal_actions(), rng)
+                slowest = max(slowest, time.monotonic() - start)
+            else:
+                action = others[seat - 1].decide(game.view(seat), game.legal_actions(), rng)
+            game.apply(action)
+        assert bot.failures["timeout"] > 0 and bot.failures["illegal"] == 0
+        # it never ends by itself: only a write given up stops it, and it was started again
+        assert bot.restarts_left == 0 and bot.failures["crash"] > 0
+        assert sum(bot.failures.values()) == bot.decisions
+    # 110 ms per decision (time_ms + the pipes' slack) plus stopping a program
+    assert slowest < 2.0
+
+
+@pytest.mark.timeout(180)
+def test_a_match_with_deaf_hanging_and_garbage_bots_finishes_promptly(tmp_path):
+    """A whole four-player match of several deals: one program never reads its input, one
+    hangs at its first question, one answers garbage. Each loses its turns to the fallback,
+    the report says why, and the match ends in seconds, not never."""
+    specs = [
+        f"cmd:time_ms=10 startup_ms=0 restarts=1 {_script(tmp_path, 'deaf.py', NEVER_READS)}",
+        f"cmd:time_ms=10 startup_ms=0 restarts=1 {_script(tmp_path, 'hang.py', HANGS)}",
+        f"cmd:time_ms=1000 {_script(tmp_path, 'garbage.py', GARBAGE)}",
+        "basic",
+    ]
+    start = time.monotonic()
+    result = run_match(specs, 4, Rules.preset("pagat", max_deals=4), seed=3)
+    elapsed = time.monotonic() - start
+    assert len(result.games) == 4 and all(g.deals == 4 for g in result.games)
+    deaf, hang, garbage, basic = (b.to_dict() for b in result.bots)
+    for entry in (deaf, hang, garbage):
+        assert sum(entry["lost_turns"].values()) == entry["counters"]["decisions"] > 0
+    assert deaf["lost_turns"]["timeout"] > 0 and deaf["lost_turns"]["illegal"] == 0
+    assert hang["lost_turns"]["timeout"] > 0 and hang["lost_turns"]["illegal"] == 0
+    assert garbage["lost_turns"] == {"crash": 0, "timeout": 0,
+                                     "illegal": garbage["counters"]["decisions"]}
+    assert basic["lost_turns"] == {"crash": 0, "timeout": 0, "illegal": 0}
+    # each of the two silent programs times out at most (1 + restarts) pipes full of
+    # questions, 110 ms each; everything else is the fallback's instant play
+    assert elapsed < 90
+
+
+def test_a_line_too_long_is_an_illegal_answer(tmp_path):
+    flood = _script(tmp_path, "flood.py", """
+        import json, sys
+        for line in sys.stdin:
+            message = json.loads(line)
+            if message["type"] == "act":
+                sys.stdout.write("x" * (3 << 20) + "\\n")
+                print(message["legal"][0], flush=True)
+    """)
+    with ExternalBot(f"cmd:time_ms=5000 fallback=random {flood}") as bot:
+        view = Game(SHORT, 2, seed=1)
+        action = bot.decide(view.view(view.to_act), view.legal_actions(), random.Random(1))
+        assert action in view.legal_actions()
+        assert bot.failures == {"crash": 0, "timeout": 0, "illegal": 1}
+        assert "longer than" in (bot.last_error or "")
 
 
 def test_garbage_answers_lose_the_turn(tmp_path):
@@ -212,3 +310,24 @@ def test_simulate_command_with_an_external_bot(capsys):
     assert data["games"] == 2
     assert data["bots"][0]["bot"] == spec
     assert data["bots"][0]["counters"].get("bot_failures", 0) == 0
+
+
+def test_simulate_table_stays_readable_with_a_long_cmd_spec(tmp_path, capsys, monkeypatch):
+    """Output that is not a terminal is 80 columns wide: a long cmd: spec is shortened in
+    the table and given in full under it, every number is printed whole, and the lost
+    turns are given by cause."""
+    import re
+
+    monkeypatch.setenv("COLUMNS", "80")
+    garbage = _script(tmp_path, "a_rather_long_name_for_a_garbage_bot.py", GARBAGE)
+    spec = f"cmd:time_ms=5000 startup_ms=5000 {garbage}"
+    assert main(["simulate", "--bots", f"{spec},basic", "--games", "2", "--set", "max_deals=1",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert len(re.findall(r"\d+\.\d% \(\d+%-\d+%\)", out)) == 2  # both win rates, whole
+    assert f"= {spec}" in out.replace("\n", "")  # the full spec under the table
+    rows = [line.rstrip() for line in lines if line.lstrip().startswith("cmd:") and "…" in line]
+    decisions = re.search(r"\s0\s+0\s+(\d+)\s+(\d+)\s+(\d+)$", rows[-1])  # crash timeout …
+    assert decisions is not None and len(set(decisions.groups())) == 1  # all illegal

@@ -4,6 +4,8 @@ identical results for any --jobs, the JSON report, and a short match per bot lev
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 
 import pytest
 
@@ -111,6 +113,40 @@ def test_results_identical_for_any_jobs():
     two = run_match(specs, 6, rules, seed=5, jobs=2)
     assert one.to_dict() == two.to_dict()
     assert [g.to_dict() for g in one.games] == [g.to_dict() for g in two.games]
+
+
+CRASH_ON_THIRD = """
+import json, sys
+n = 0
+for line in sys.stdin:
+    if json.loads(line)["type"] == "act":
+        n += 1
+        if n == 3:
+            sys.exit(1)
+        print(json.loads(line)["legal"][0], flush=True)
+"""
+
+
+@pytest.mark.timeout(300)
+def test_results_identical_for_any_jobs_with_a_crashing_external_bot(tmp_path):
+    """A bot's life is one set for any --jobs: a program that crashes at its third
+    question, started again once, then replaced by its fallback, loses the same turns in
+    every set whether the sets run one by one (--jobs 1) or several to a worker process
+    (16 sets with --jobs 2 are 8 chunks of 2 sets)."""
+    script = tmp_path / "crash3.py"
+    script.write_text(CRASH_ON_THIRD, encoding="utf-8")
+    specs = [f"cmd:restarts=1 time_ms=5000 {shlex.quote(sys.executable)} {script}", "basic"]
+    rules = Rules.preset("pagat", max_deals=1)
+    one = run_match(specs, 32, rules, seed=4, jobs=1)
+    two = run_match(specs, 32, rules, seed=4, jobs=2)
+    assert [g.to_dict() for g in one.games] == [g.to_dict() for g in two.games]
+    assert one.to_dict() == two.to_dict()
+    # every set: 2 answers, a crash, 2 answers after the restart, a crash, then fallback
+    per_set = [sum(g.counters[0]["lost_crash"] for g in one.games if g.set == s)
+               for s in range(16)]
+    decisions = [sum(g.counters[0]["decisions"] for g in one.games if g.set == s)
+                 for s in range(16)]
+    assert per_set == [d - 4 for d in decisions]
 
 
 def test_summary_counts_and_ratings():

@@ -25,8 +25,9 @@ A stock ordered per seat
 
 Determinism
     Every random choice comes from seeds derived from the match seed, the set, the rotation
-    and the seat, never from the clock or the process; sets are independent, so splitting
-    them over ``jobs`` worker processes gives the same results as one process.
+    and the seat, never from the clock or the process; sets are independent (every set has
+    new bot objects, so an external program and its restart budget last one set), so
+    splitting them over ``jobs`` worker processes gives the same results as one process.
 
 A game that reaches ``deal_cap`` deals (bots that never finish) is stopped and counted as
 won by its top scorers (``capped`` in its result).
@@ -49,6 +50,7 @@ from chicago.rules import Rules
 
 __all__ = [
     "COUNTERS",
+    "LOST_CAUSES",
     "BotSummary",
     "DuplicateGame",
     "GameResult",
@@ -204,10 +206,17 @@ def _collect(game: Game, seats: list[int], counters: list[dict[str, int]]) -> No
             counters[seats[data["winner"]]]["last_tricks"] += 1
 
 
-def _failures(bot: Bot) -> int:
-    """Turns an external bot lost so far (crash, timeout, illegal answer); 0 for others."""
+LOST_CAUSES = ("crash", "timeout", "illegal")
+"""Why an external bot lost a turn to its fallback (``ExternalBot.failures``)."""
+
+
+def _failures(bot: Bot) -> dict[str, int]:
+    """Turns an external bot lost so far, by cause (crash, timeout, illegal answer); all 0
+    for other bots."""
     failures = getattr(bot, "failures", None)
-    return sum(failures.values()) if isinstance(failures, dict) else 0
+    if not isinstance(failures, dict):
+        return dict.fromkeys(LOST_CAUSES, 0)
+    return {cause: int(failures.get(cause, 0)) for cause in LOST_CAUSES}
 
 
 def play_game(
@@ -250,9 +259,12 @@ def play_game(
         game_over = getattr(bots[index], "game_over", None)
         if game_over is not None:
             game_over(game.view(seat))
-        lost = _failures(bots[index]) - failures_before[index]
-        if lost:
-            counters[index]["bot_failures"] = lost
+        now = _failures(bots[index])
+        lost = {c: now[c] - failures_before[index][c] for c in LOST_CAUSES}
+        if any(lost.values()):
+            counters[index]["bot_failures"] = sum(lost.values())
+            for cause, count in lost.items():
+                counters[index][f"lost_{cause}"] = count
     scores = [0] * n
     for seat in range(n):
         scores[seats[seat]] = game.scores[seat]
@@ -277,22 +289,28 @@ def _play_sets(
     specs: Sequence[str], rules_data: dict[str, Any], seed: int, sets: Sequence[int],
     deal_cap: int,
 ) -> list[GameResult]:
-    """Every rotation of the given sets, in order (runs in a worker process)."""
+    """Every rotation of the given sets, in order (runs in a worker process).
+
+    Each set gets bots of its own, made from the specs and closed after the set's last
+    rotation: a bot's life (an external program, its restarts, anything it remembers) is one
+    set everywhere, so how sets are shared among processes (``jobs``, a cluster's chunks)
+    cannot change a result.
+    """
     rules = Rules.from_dict(rules_data)
-    bots = [make_bot(spec) for spec in specs]
     results = []
-    try:
-        for set_index in sets:
+    for set_index in sets:
+        bots = [make_bot(spec) for spec in specs]
+        try:
             for rotation in range(len(specs)):
                 results.append(
                     play_game(bots, rules, seed=seed, set_index=set_index, rotation=rotation,
                               deal_cap=deal_cap)
                 )
-    finally:
-        for bot in bots:
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+        finally:
+            for bot in bots:
+                close = getattr(bot, "close", None)
+                if close is not None:
+                    close()
     return results
 
 
@@ -330,6 +348,11 @@ class BotSummary:
     rating_sigma: float
     counters: dict[str, int] = field(default_factory=dict)
 
+    @property
+    def lost_turns(self) -> dict[str, int]:
+        """Turns the bot lost to its fallback, by cause (all 0 but for external bots)."""
+        return {cause: self.counters.get(f"lost_{cause}", 0) for cause in LOST_CAUSES}
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (the ``--json`` entry of ``chicago simulate``)."""
         return {
@@ -348,6 +371,7 @@ class BotSummary:
             "last_tricks": self.last_tricks,
             "rating": self.rating,
             "rating_sigma": self.rating_sigma,
+            "lost_turns": self.lost_turns,
             "counters": dict(self.counters),
         }
 

@@ -17,12 +17,13 @@ import json
 import sys
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, Group
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from chicago.commands._options import add_rules_arguments, rules_from_args
-from chicago.sim import MatchResult, run_match, split_specs
+from chicago.sim import LOST_CAUSES, MatchResult, run_match, split_specs
 
 __all__ = ["add_arguments", "run"]
 
@@ -117,7 +118,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _table(result: MatchResult, preset: str, seed: int) -> Table:
+LABEL_WIDTH = 18
+"""Longest bot label in the table (so that it fits 80 columns); a longer spec is shortened
+and given in full below the table."""
+
+
+def _label(spec: str) -> str:
+    """A bot's label for the table: its spec, or a short form of a long one (a ``cmd:``
+    spec without its options and with file names instead of paths)."""
+    if len(spec) <= LABEL_WIDTH:
+        return spec
+    short = spec
+    if spec.lower().startswith("cmd:"):
+        words = [w for w in spec[4:].split() if not (
+            "=" in w and w.split("=", 1)[0] in ("time_ms", "startup_ms", "fallback", "restarts")
+        )]
+        short = "cmd:" + " ".join(w.rstrip("/").rsplit("/", 1)[-1] for w in words)
+    if len(short) > LABEL_WIDTH:
+        short = short[: LABEL_WIDTH - 1] + "…"
+    return short
+
+
+def _table(result: MatchResult, preset: str, seed: int) -> Group:
+    """The results table; under it the full specs of shortened labels and, when an external
+    bot lost turns, a table of them by cause."""
     games = len(result.games)
     capped = sum(1 for g in result.games if g.capped)
     caption = (
@@ -128,25 +152,24 @@ def _table(result: MatchResult, preset: str, seed: int) -> Table:
     )
     if capped:
         caption += f" {capped} games stopped at the deal cap."
-    lost = any(b.counters.get("bot_failures") for b in result.bots)
-    if lost:
-        caption += (" lost: turns an external bot lost to its fallback (crash, timeout or "
-                    "illegal answer).")
-    table = Table(title="chicago simulate", caption=caption, box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("bot", no_wrap=True)
-    table.add_column("wins", justify="right", no_wrap=True)
-    table.add_column("win % (95% CI)", justify="right", no_wrap=True)
-    table.add_column("pts/deal", justify="right", no_wrap=True)
-    table.add_column("Chic.", justify="right", no_wrap=True)
-    table.add_column("ann.", justify="right", no_wrap=True)
-    table.add_column("last", justify="right", no_wrap=True)
-    table.add_column("rating", justify="right", no_wrap=True)
-    if lost:
-        table.add_column("lost", justify="right", no_wrap=True)
-    for b in result.bots:
-        extra = [str(b.counters.get("bot_failures", 0))] if lost else []
+    specs = [b.bot for b in result.bots]
+    short = [_label(spec) for spec in specs]
+    labels = list(short)
+    for i, label in enumerate(short):
+        if any(short[j] == label and specs[j] != specs[i] for j in range(len(specs))):
+            # two different long specs with one short form: numbered
+            prefix = f"{i + 1}:"
+            room = LABEL_WIDTH - len(prefix)
+            labels[i] = prefix + (label if len(label) <= room else label[: room - 1] + "…")
+    table = Table(title="chicago simulate", caption=caption, box=box.SIMPLE_HEAD, pad_edge=False,
+                  collapse_padding=True)
+    # The bot column may wrap (never needed below LABEL_WIDTH); the numbers never do.
+    table.add_column("bot", overflow="fold")
+    for header in ("wins", "win % (95% CI)", "pts/deal", "Chic.", "ann.", "last", "rating"):
+        table.add_column(header, justify="right", no_wrap=True)
+    for label, b in zip(labels, result.bots, strict=True):
         table.add_row(
-            b.bot,
+            label,
             f"{b.wins:g}",
             f"{b.win_rate:.1%} ({b.ci95[0]:.0%}-{b.ci95[1]:.0%})",
             f"{b.points_per_deal:.2f}",
@@ -154,6 +177,29 @@ def _table(result: MatchResult, preset: str, seed: int) -> Table:
             str(b.announce_wins),
             str(b.last_tricks),
             f"{b.rating:.1f}",
-            *extra,
         )
-    return table
+    parts: list[Table | Text] = [table]
+    shown: set[str] = set()
+    for label, spec in zip(labels, specs, strict=True):
+        if label != spec and label not in shown:
+            shown.add(label)
+            parts.append(Text(f"{label} = {spec}", overflow="fold"))
+    if any(b.counters.get("bot_failures") for b in result.bots):
+        lost = Table(
+            title="turns lost to the fallback bot",
+            caption="crash: the program ended or could not start; timeout: no answer in "
+            "time, or it did not read its input; illegal: an answer that is not a legal "
+            "action.",
+            box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
+        )
+        lost.add_column("bot", overflow="fold")
+        for header in ("crash", "timeout", "illegal", "total", "decisions"):
+            lost.add_column(header, justify="right", no_wrap=True)
+        for label, b in zip(labels, result.bots, strict=True):
+            causes = b.lost_turns
+            if not any(causes.values()):
+                continue
+            lost.add_row(label, *(str(causes[c]) for c in LOST_CAUSES),
+                         str(sum(causes.values())), str(b.counters.get("decisions", 0)))
+        parts.append(lost)
+    return Group(*parts)
