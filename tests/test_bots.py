@@ -32,8 +32,10 @@ def test_levels_are_registered_in_order():
 def test_unknown_bot_and_bad_options_are_refused():
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")
-    with pytest.raises(ValueError, match="samples=N"):
+    with pytest.raises(ValueError, match="samples=N") as refused:
         make_bot("expert:depth=3")
+    for option in ("budget=", "contested=", "model=", "weighted=", "chicago=", "holds="):
+        assert option in str(refused.value)
     with pytest.raises(ValueError, match="number"):
         make_bot("expert:samples=many")
 

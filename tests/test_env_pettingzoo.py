@@ -135,3 +135,18 @@ def test_render_shows_only_public_information():
     assert isinstance(text, str) and "phase exchange" in text
     for seat in range(4):
         assert " ".join(e.game.view(seat)["hand"]) not in text
+
+
+@pytest.mark.timeout(60)
+def test_the_documented_example_runs():
+    """The PettingZoo example of docs/ENVIRONMENTS.md plays its game to the end quickly."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "ENVIRONMENTS.md").read_text(
+        encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    example = next(b for b in blocks if "chicago.env.pettingzoo import env" in b)
+    scope: dict = {}
+    exec(compile(example, "ENVIRONMENTS.md", "exec"), scope)
+    assert scope["e"].unwrapped.game.is_over

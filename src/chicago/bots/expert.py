@@ -86,7 +86,7 @@ def parse_options(spec: str) -> dict[str, float]:
         if not sep or key not in _OPTIONS:
             raise ValueError(
                 f"bad option {part!r} in bot spec {spec!r}: use samples=N, budget=SECONDS, "
-                "contested=X, model=X, weighted=0|1 or chicago=P"
+                "contested=X, model=X, weighted=0|1, chicago=P or holds=N"
             )
         try:
             number = float(value)
