@@ -111,7 +111,12 @@ def test_out_of_turn_illegal_and_stale_actions(client: TestClient,
         error = _error(mover)
         assert error["code"] == words and text in str(error["message"])
 
-    mover.send(type="act", action=legal[0], seq=seq - 1)
+    # seq 0 is before the game began (seq 1); seq + 1 is beyond the table
+    mover.send(type="act", action=legal[0], seq=0)
+    error = _error(mover)
+    assert error["code"] == "stale" and f"the table is at {seq}" in str(error["message"])
+    assert "the game changed at seq 1" in str(error["message"])
+    mover.send(type="act", action=legal[0], seq=seq + 1)
     error = _error(mover)
     assert error["code"] == "stale" and f"the table is at {seq}" in str(error["message"])
 
@@ -122,6 +127,56 @@ def test_out_of_turn_illegal_and_stale_actions(client: TestClient,
     mover.send(type="act", action=legal[0], seq=seq)  # and the right one still works
     update = mover.until(lambda f: f["type"] == "update")
     assert update["seq"] == seq + 1 and update["action"] == legal[0]
+
+
+def test_chat_and_seat_changes_do_not_make_an_act_stale_but_game_changes_do(
+        client: TestClient) -> None:
+    """An act carries the seq of the state it was decided on. A chat line or a seat change
+    (here: another seat's stand-in taking over and giving the seat back) stored after that
+    seq changes nothing in the game, so the act is accepted; an act decided before another
+    action (or before a new game) is refused as ``stale`` and changes nothing."""
+    info = create_table(client, ["open", "open", "open"], clock=600, bot_delay=5)
+    table_id = info["id"]
+    players = {seat: WsPlayer(client, table_id, join(client, table_id, seat))
+               for seat in range(3)}
+    for player in players.values():
+        player.sync(4)
+    to_act = players[0].state["to_act"]
+    mover = players[to_act]
+    seen = mover.seq
+    legal = mover.state["legal_actions"]
+    chatter = players[(to_act + 1) % 3]
+    chatter.send(type="chat", text="a line before the click")
+    mover.until(lambda f: f["type"] == "chat")
+    assert mover.seq == seen + 1
+    mover.send(type="act", action=legal[0], seq=seen, id="after-chat")
+    update = mover.until(lambda f: f["type"] == "update")
+    assert update["seq"] == seen + 2 and update["seat"] == to_act
+    assert not [f for f in mover.frames if f["type"] == "error"]
+
+    # an act decided on the game before that action: refused, nothing changed
+    nxt = players[0].state["to_act"]
+    late = players[nxt]
+    late.sync(mover.seq)
+    snap = _snapshot(late)
+    late.send(type="act", action=late.state["legal_actions"][0], seq=seen, id="old")
+    error = _error(late)
+    assert error["code"] == "stale" and error["id"] == "old"
+    assert f"the game changed at seq {seen + 2}" in str(error["message"])
+    _assert_unchanged(client, late, table_id, snap["seq"], snap["view"])
+
+    # a seat change in between: the seat to act runs out of time and its stand-in takes
+    # over (away, stored after the seq the click was decided on); the click is still on
+    # the same game, so it is accepted and takes the seat back (back, then the act)
+    seen = late.seq
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    assert client.portal.call(manager.expire_clock, table_id)  # type: ignore[union-attr]
+    late.until(lambda f: f["type"] == "seats" and f["change"] == "away")
+    late.send(type="act", action=late.state["legal_actions"][0], seq=seen, id="away")
+    late.until(lambda f: f["type"] == "seats" and f["change"] == "back")
+    update = late.until(lambda f: f["type"] == "update")
+    assert update["seat"] == nxt and update["by"] == "player" and update["seq"] == seen + 3
+    assert not [f for f in late.frames if f["type"] == "error" and f.get("id") == "away"]
 
 
 def test_spectators_and_strangers_cannot_act(client: TestClient,

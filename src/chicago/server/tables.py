@@ -144,6 +144,10 @@ class LiveTable:
         self.game: Game | None = None
         self.game_number = 0
         self.game_start_seq = 0
+        self.game_seq = 0
+        """The seq of the last entry that changed the game: its ``game`` entry or its latest
+        ``act``. An action decided at this seq or later is not stale (chat lines and seat
+        changes since do not change what the action means)."""
         self.seq = 0
         self.sent = 0  # the highest seq whose frames this process has sent its connections
         self.entries: list[LogEntry] = []  # the current game's entries, from its "game" entry
@@ -270,6 +274,7 @@ class LiveTable:
             self.game = Game(self.rules, self.players, seed=int(data["seed"]))
             self.game_number = int(data["number"])
             self.game_start_seq = entry.seq
+            self.game_seq = entry.seq
             self.entries = []
             self.spans = {}
         elif kind == "act":
@@ -285,6 +290,7 @@ class LiveTable:
                     )
                 game.apply(data["action"])
             self.game = game
+            self.game_seq = entry.seq
             self.spans[entry.seq] = (start, len(game.events))
         elif kind in SEAT_KINDS:
             self._seat_change(entry)
@@ -422,6 +428,21 @@ def _action_kind(text: str) -> tuple[str, bool]:
     discard (R-EX-2) or of a one-up request (V-ONE-UP) are for the actor's eyes only."""
     action = Action.parse(text)
     return action.kind.value, not (action.kind in _HIDDEN_KINDS and action.cards)
+
+
+def check_fresh(table: LiveTable, seen: int) -> None:
+    """Refuse (``stale``) an action decided at seq ``seen`` when the game changed after it
+    (an action was accepted or a new game began: :attr:`LiveTable.game_seq`), or when
+    ``seen`` is beyond the table's seq. Chat lines and seat changes (``join``, ``away``,
+    ``back``) since ``seen`` change nothing the action depends on, so they do not count."""
+    if seen < table.game_seq:
+        raise TableError(
+            "stale", f"you saw seq {seen}, but the game changed at seq {table.game_seq} "
+            f"(the table is at {table.seq}); the action was not applied", 409)
+    if seen > table.seq:
+        raise TableError(
+            "stale", f"you saw seq {seen}, but the table is at {table.seq}; "
+            "the action was not applied", 409)
 
 
 def build_table(row: TableRow, entries: list[LogEntry]) -> LiveTable:
@@ -960,10 +981,8 @@ class TableManager:
                   expected_seq: int | None = None) -> None:
         """A player's action (``text`` in the notation); TableError names why it is refused."""
         async with self._writing(table):
-            if expected_seq is not None and expected_seq != table.seq:
-                raise TableError(
-                    "stale", f"you saw seq {expected_seq} but the table is at {table.seq}; "
-                    "the action was not applied", 409)
+            if expected_seq is not None:
+                check_fresh(table, expected_seq)
             await self._act_locked(table, seat, text, "player")
 
     async def _act_locked(self, table: LiveTable, seat: int, text: str, by: str) -> None:
