@@ -121,8 +121,6 @@ export class TablePage {
     this.dialog = null;
     this.chatDraft = ""; // what is typed in the chat and join fields survives every re-render
     this.joinDraft = null;
-    this.stateSeq = null; // seq of the last message that changed the table (not a chat line)
-    this.staleWait = null;
     this.hint = null;
     this.pending = null;
     this.autoSeq = null;
@@ -176,7 +174,6 @@ export class TablePage {
 
   // ------------------------------------------------------------------ messages
   message(msg) {
-    if (["snapshot", "update", "seats", "resumed"].includes(msg.type)) this.stateSeq = this.conn.lastSeq;
     switch (msg.type) {
       case "snapshot":
         this.snapshot(msg);
@@ -214,7 +211,6 @@ export class TablePage {
         this.render();
         break;
       case "error":
-        if (msg.code === "stale" && this.pending && msg.id === this.pending.id && this.retryStale(msg)) break;
         this.pending = null;
         this.rematchSent = false; // a refused rematch may be asked for again
         if (msg.code === "bad_token") {
@@ -231,43 +227,6 @@ export class TablePage {
       default:
         break;
     }
-    this.checkStale();
-  }
-
-  /**
-   * A click refused as stale only because chat lines raised the table's seq in the meantime
-   * (a chat line changes nothing in the game) is sent again with the new seq, at most three
-   * times; when the game itself moved on, the refusal stands. The server's seq check stays
-   * in force: a re-sent action is refused again if anything else happened.
-   */
-  retryStale(msg) {
-    const p = this.pending;
-    if ((p.retries || 0) >= 3 || (this.stateSeq ?? -1) > p.seq) return false;
-    this.staleWait = { pending: p, until: typeof msg.seq === "number" ? msg.seq : p.seq + 1 };
-    return true;
-  }
-
-  checkStale() {
-    const w = this.staleWait;
-    if (!w) return;
-    if ((this.stateSeq ?? -1) > w.pending.seq) {
-      // the game moved on after all: the click stays refused, the screen is current
-      this.staleWait = null;
-      this.pending = null;
-      showError("stale");
-      this.render();
-      return;
-    }
-    if ((this.conn.lastSeq ?? -1) < w.until) return; // the chat lines are still on their way
-    this.staleWait = null;
-    const id = this.conn.act(w.pending.text);
-    if (!id) {
-      this.pending = null;
-      showError("network");
-      this.render();
-      return;
-    }
-    this.pending = { ...w.pending, id, seq: this.conn.lastSeq, retries: (w.pending.retries || 0) + 1 };
   }
 
   /** The game is over: the result window opens once (it can be closed and opened again). */
