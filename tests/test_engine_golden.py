@@ -178,3 +178,27 @@ def test_text_tags_may_hold_semicolons_and_quotes() -> None:
     assert parsed.tags["Event"] == tags["Event"] and parsed.tags["Site"] == tags["Site"]
     commented = text.replace('[Players "3"]', '[Players "3"] ; three of us', 1)
     assert read_text(commented).ok
+
+
+def test_text_set_tags_apply_together() -> None:
+    """The text notation's [Set] tags are one rule set: options that need each other
+    (instant_win_score needs straight_flush_wins, V-SF-WIN) are read in any order, and a
+    refused combination is reported at the line of the tag that causes it."""
+    from chicago import Rules
+
+    rules = Rules.preset("pagat", straight_flush_wins=True, instant_win_score="keep",
+                         max_deals=1)
+    game = Game(rules, 2, seed=5)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    text = write_text(game.record())
+    assert text.index("instant_win_score") < text.index("straight_flush_wins")  # sorted
+    parsed = read_text(text)
+    assert parsed.ok, parsed.errors
+    assert Rules.from_dict(parsed.record["rules"]) == rules
+    lines = text.splitlines()
+    bad = [line for line in lines if "straight_flush_wins" not in line]
+    parsed = read_text("\n".join(bad) + "\n")
+    where = next(i for i, line in enumerate(bad, start=1) if "instant_win_score" in line)
+    assert [line for line, _ in parsed.errors] == [where]
+    assert "instant_win_score" in parsed.errors[0][1]

@@ -268,16 +268,7 @@ def read_text(text: str) -> ParsedText:
 
     record: dict[str, Any] = {"format": FORMAT, "version": VERSION, "result": None}
     try:
-        rules = Rules.preset(tags.get("Rules", "pagat"))
-        for number, assignment in sets:
-            option, eq, value = assignment.partition("=")
-            if not eq:
-                errors.append((number, f"Set needs option=value, got {assignment!r}"))
-                continue
-            try:
-                rules = rules.replace(**{option.strip(): _json_value(value)})
-            except RulesError as exc:
-                errors.append((number, str(exc)))
+        rules = _rules_of_sets(Rules.preset(tags.get("Rules", "pagat")), sets, errors)
         record["rules"] = rules.to_dict()
     except RulesError as exc:
         errors.append((0, str(exc)))
@@ -325,6 +316,41 @@ def read_text(text: str) -> ParsedText:
                 )
             )
     return ParsedText(record, tags, errors)
+
+
+def _rules_of_sets(
+    base: Rules, sets: list[tuple[int, str]], errors: list[tuple[int, str]]
+) -> Rules:
+    """The preset with every ``Set`` tag applied at once (options may depend on each other:
+    ``instant_win_score`` needs ``straight_flush_wins``, whatever the order of the tags).
+
+    A problem is reported at the line of the tag that causes it: the one without which the
+    others apply, else the first of them.
+    """
+    options: dict[str, tuple[int, Any]] = {}
+    for number, assignment in sets:
+        option, eq, value = assignment.partition("=")
+        if not eq:
+            errors.append((number, f"Set needs option=value, got {assignment!r}"))
+            continue
+        options[option.strip()] = (number, _json_value(value))
+    if not options:
+        return base
+    try:
+        return base.replace(**{name: value for name, (_, value) in options.items()})
+    except RulesError as exc:
+        problem = str(exc)
+    for name, (number, _) in options.items():
+        try:
+            rules = base.replace(
+                **{other: value for other, (_, value) in options.items() if other != name}
+            )
+        except RulesError:
+            continue
+        errors.append((number, problem))
+        return rules
+    errors.append((min(number for number, _ in options.values()), problem))
+    return base
 
 
 def _strip_comment(raw: str) -> str:
