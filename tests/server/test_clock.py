@@ -185,3 +185,30 @@ def test_chat_does_not_extend_the_turn_clock(client: TestClient) -> None:
     me.send(type="chat", text="thinking")
     me.until(lambda f: f["type"] == "chat")
     assert _clock_ms(me) <= before - 250
+
+
+def test_seats_messages_say_the_status_and_the_clock(client: TestClient) -> None:
+    """The game starts when the last open seat is joined, with a ``seats`` message and no new
+    snapshot: it says ``status`` (waiting, then playing) and the turn clock that starts then;
+    while the stand-in plays for the seat to act there is no clock, and given back it runs
+    again (docs/PROTOCOL.md)."""
+    info = create_table(client, ["open", "open", "bot:random"], clock=600, stand_in="random",
+                        bot_delay=5)
+    table = info["id"]
+    watcher = WsPlayer(client, table)
+    tokens = [join(client, table, 0)]
+    joined = watcher.until(lambda f: f["type"] == "seats")
+    assert (joined["change"], joined["status"], joined["clock"]) == ("join", "waiting", None)
+    tokens.append(join(client, table, 1))
+    joined = watcher.until(lambda f: f["type"] == "seats")
+    assert joined["change"] == "join" and joined["status"] == "playing"
+    seat = watcher.state["to_act"]
+    assert seat in (0, 1), "the tests' seed makes a person act first"
+    assert joined["clock"]["seat"] == seat and 590_000 < joined["clock"]["ms"] <= 600_000
+    assert not [f for f in watcher.frames if f["type"] == "snapshot" and f["reason"] != "hello"]
+    assert _expire(client, table)
+    away = watcher.until(lambda f: f["type"] == "seats")
+    assert (away["change"], away["status"], away["clock"]) == ("away", "playing", None)
+    WsPlayer(client, table, tokens[seat])  # hello with the token gives the seat back
+    back = watcher.until(lambda f: f["type"] == "seats")
+    assert back["change"] == "back" and back["clock"]["seat"] == seat

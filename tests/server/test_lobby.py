@@ -9,7 +9,8 @@ import random
 from pathlib import Path
 
 import pytest
-from server_support import WsPlayer, create_table, join, play_out
+import sqlalchemy
+from server_support import WsPlayer, close_all, create_table, join, play_out
 from starlette.testclient import TestClient
 
 from chicago import Game
@@ -17,6 +18,7 @@ from chicago.record import read_text
 from chicago.rules import PRESETS, VARIATIONS
 from chicago.server import Settings, create_app
 from chicago.server.lobby import LIMITS
+from chicago.tui.replayer import Replayer
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -132,7 +134,8 @@ def test_join_seats(client: TestClient) -> None:
         response = client.post(f"/api/tables/{table}/join", json=request)
         assert (response.status_code, response.json()["error"]["code"]) == (status, code)
     body = client.post(f"/api/tables/{table}/join", json={}).json()
-    assert body["seat"] == 2 and body["table"]["seats"][2]["name"] == "Player 3"
+    # no name given: null, so that every client names the seat in its own language
+    assert body["seat"] == 2 and body["table"]["seats"][2]["name"] is None
     assert body["table"]["status"] == "playing"
     response = client.post(f"/api/tables/{table}/join", json={})
     assert response.status_code == 409 and "every seat" in response.json()["error"]["message"]
@@ -150,6 +153,10 @@ def test_finished_games_and_their_records(client: TestClient) -> None:
     assert len(mine) == 1
     summary = mine[0]
     assert summary["names"] == ["Anna", "basic", "random"] and summary["name"] == "record me"
+    assert summary["seats"] == [
+        {"seat": 0, "kind": "human", "level": None, "name": "Anna"},
+        {"seat": 1, "kind": "bot", "level": "basic", "name": "basic"},
+        {"seat": 2, "kind": "bot", "level": "random", "name": "random"}]
     body = client.get(f"/api/games/{info['id']}/1").json()
     record = body["record"]
     game = Game.replay(record)
@@ -172,6 +179,78 @@ def test_finished_games_and_their_records(client: TestClient) -> None:
     later = client.get("/api/games", params={"before": summary["finished"]}).json()["games"]
     assert all(g["table"] != info["id"] for g in later)
     assert client.get("/api/games", params={"before": "yesterday"}).status_code == 400
+
+
+def _finished_game(client: TestClient) -> tuple[str, list[WsPlayer]]:
+    """A finished game at a table of a person who called themselves "basic" (seat 0), a basic
+    bot (seat 1) and a person who gave no name (seat 2), who chatted."""
+    info = create_table(client, ["open", "bot:basic", "open"], rules={"max_deals": 1})
+    table = info["id"]
+    players = [WsPlayer(client, table, join(client, table, 0, "basic")),
+               WsPlayer(client, table, join(client, table, 2))]
+    players[1].send(type="chat", text="hej")
+    chat = players[1].until(lambda f: f["type"] == "chat")
+    assert chat["seat"] == 2 and chat["name"] is None
+    play_out({0: players[0], 2: players[1]}, players[0], random.Random(8))
+    return table, players
+
+
+def test_finished_games_tell_bots_from_people_and_name_no_one_player_n(
+        client: TestClient) -> None:
+    """``GET /api/games`` gives each seat's kind and level (a person called "basic" is not a
+    bot) and null for a person who gave no name; ``names`` stay texts for other programs
+    ("Player 3"), as do the text notation's tags, one per seat as ``chicago play`` writes
+    them, so ``chicago replay`` names the seats."""
+    table, players = _finished_game(client)
+    assert players[0].frames[0]["table"]["seats"][2]["name"] is None
+    summary = next(g for g in client.get("/api/games").json()["games"] if g["table"] == table)
+    assert summary["seats"] == [
+        {"seat": 0, "kind": "human", "level": None, "name": "basic"},
+        {"seat": 1, "kind": "bot", "level": "basic", "name": "basic"},
+        {"seat": 2, "kind": "human", "level": None, "name": None}]
+    assert summary["names"] == ["basic", "basic", "Player 3"]
+    assert client.get(f"/api/games/{table}/1").json()["game"] == summary
+    page = client.get(f"/api/web/replay/{table}/1").json()
+    assert page["seats"] == summary["seats"] and page["names"] == summary["names"]
+    text = client.get(f"/api/games/{table}/1/text").text
+    parsed = read_text(text)
+    assert not parsed.errors and parsed.tags["Names"] == "basic, basic, Player 3"
+    assert [parsed.tags[f"Name{s}"] for s in range(3)] == ["basic", "basic", "Player 3"]
+    replayer = Replayer(parsed.record, None, parsed.tags)
+    assert replayer.names == ["basic", "basic", "Player 3"]
+
+
+def test_names_stored_by_earlier_versions_read_as_no_name(tmp_path: Path) -> None:
+    """Earlier versions stored "Player N" for a person at seat N-1 who gave no name (in the
+    join entry and in the game's names): such a table and game read back with null."""
+    db = tmp_path / "old.sqlite3"
+    settings = Settings(db_url=f"sqlite:///{db}", static_dir=None, seed=9)
+    with TestClient(create_app(settings)) as client:
+        try:
+            table, _ = _finished_game(client)
+        finally:
+            close_all()
+    engine = sqlalchemy.create_engine(f"sqlite:///{db}")
+    with engine.begin() as conn:
+        sql = sqlalchemy.text
+        rows = conn.execute(sql("SELECT seq, data FROM log WHERE kind = 'join' AND seat = 2 "
+                                "AND table_id = :t"), {"t": table}).all()
+        assert len(rows) == 1 and json.loads(rows[0][1])["name"] is None
+        data = {**json.loads(rows[0][1]), "name": "Player 3"}
+        conn.execute(sql("UPDATE log SET data = :d WHERE table_id = :t AND seq = :s"),
+                     {"d": json.dumps(data), "t": table, "s": rows[0][0]})
+        names = conn.execute(sql("SELECT names FROM games WHERE table_id = :t"),
+                             {"t": table}).scalar_one()
+        assert json.loads(names) == ["basic", "basic", None]
+        conn.execute(sql("UPDATE games SET names = :n WHERE table_id = :t"),
+                     {"n": json.dumps(["basic", "basic", "Player 3"]), "t": table})
+    engine.dispose()
+    with TestClient(create_app(settings)) as client:
+        info = client.get(f"/api/tables/{table}").json()
+        assert [s["name"] for s in info["seats"]] == ["basic", "basic", None]
+        summary = client.get(f"/api/games/{table}/1").json()["game"]
+        assert [s["name"] for s in summary["seats"]] == ["basic", "basic", None]
+        assert summary["names"] == ["basic", "basic", "Player 3"]
 
 
 HUGE = "99999999999999999999"  # beyond every integer column (SQLite raised OverflowError)

@@ -11,7 +11,12 @@ Schema (every card is its text form, ``"Ah"``)::
     seat, players, rules, deal, dealer, phase, round, to_act, scores, locked,
     hand, hand_category, discarded, stock, discard_pile, exchanges, announcements,
     shown, one_up, chicago, leader, trick_number, trick, tricks, played, legal_actions,
-    events, history, over, winners, settlement
+    events, history, over, winners, settlement, chicago_declared, chicago_made
+
+``chicago_declared`` and ``chicago_made`` hold one flag per seat: whether that player has
+declared (made) a Chicago in any deal of this game so far. Everyone at the table saw it
+happen; V-CHI-DECLARED and V-CHI-REQ3 make it decide who can win, and ``events`` covers the
+current deal only.
 """
 
 from __future__ import annotations
@@ -89,6 +94,9 @@ def public_state(game: Game) -> dict[str, Any]:
         "played": [[str(c) for c in pile] for pile in game.played],
         "over": game.is_over,
         "winners": list(game.winners),
+        # public: every declaration and every made Chicago was seen by the whole table
+        "chicago_declared": list(game._declared_chicago),
+        "chicago_made": list(game._made_chicago),
         "settlement": game.settlement() if game.is_over else None,
     }
 

@@ -24,9 +24,20 @@ from chicago.record import write_text
 from chicago.rules import PRESETS, VARIATIONS, Rules, RulesError
 from chicago.server.settings import Settings
 from chicago.server.storage import GameRow, TableRow
-from chicago.server.tables import TableError, TableManager, TableSpec
+from chicago.server.tables import TableError, TableManager, TableSpec, default_name, stored_name
 
-__all__ = ["LIMITS", "MAX_NUMBER", "GameNumber", "bot_levels", "install", "make_spec", "router"]
+__all__ = [
+    "LIMITS",
+    "MAX_NUMBER",
+    "GameNumber",
+    "bot_levels",
+    "game_names",
+    "game_seats",
+    "game_summary",
+    "install",
+    "make_spec",
+    "router",
+]
 
 router = APIRouter(prefix="/api")
 
@@ -162,13 +173,40 @@ def _parse_time(text: str) -> float:
     return moment.timestamp()
 
 
+def game_seats(game: GameRow, table: TableRow) -> list[dict[str, Any]]:
+    """The seats of a finished game: ``{"seat", "kind", "level", "name"}`` each, ``kind``
+    ``human`` or ``bot`` (from the table's seats: an open seat was joined by a person before
+    the game could be played), ``level`` a bot's level, ``name`` the person's name or None
+    when they gave none (a bot's name is its level, as in the table info)."""
+    names = list(game.names or [])
+    seats: list[dict[str, Any]] = []
+    for index, spec in enumerate(table.seats):
+        stored = names[index] if index < len(names) else None
+        if spec.startswith("bot:"):
+            level = spec[4:]
+            seats.append({"seat": index, "kind": "bot", "level": level,
+                          "name": stored or level})
+        else:
+            seats.append({"seat": index, "kind": "human", "level": None,
+                          "name": stored_name(stored, index)})
+    return seats
+
+
+def game_names(seats: list[dict[str, Any]]) -> list[str]:
+    """The seats' names as texts, for other programs and the text notation: a person who
+    gave no name is :func:`~chicago.server.tables.default_name` (``"Player N"``)."""
+    return [s["name"] or default_name(s["seat"]) for s in seats]
+
+
 def game_summary(game: GameRow, table: TableRow) -> dict[str, Any]:
     """A finished game as ``GET /api/games`` lists it."""
     result = game.result or {}
+    seats = game_seats(game, table)
     return {
         "table": game.table_id, "game": game.number, "name": table.name,
         "players": game.players, "preset": table.preset, "variations": table.variations,
-        "names": game.names, "scores": result.get("scores"), "winners": result.get("winners"),
+        "names": game_names(seats), "seats": seats,
+        "scores": result.get("scores"), "winners": result.get("winners"),
         "settlement": result.get("settlement"), "deals": result.get("deals"),
         "started": _iso(game.started_at), "finished": _iso(game.finished_at),
     }
@@ -286,9 +324,11 @@ async def game_record(table_id: str, number: GameNumber, request: Request) -> di
 async def game_text(table_id: str, number: GameNumber, request: Request) -> PlainTextResponse:
     """A finished game's record in the text notation."""
     game, table = await _finished(request, table_id, number)
+    names = game_names(game_seats(game, table))
     tags = {"Event": table.name or "chicago serve", "Table": table_id, "Game": str(number),
-            "Date": _iso(game.finished_at) or "",
-            "Names": ", ".join(game.names or [])}
+            "Date": _iso(game.finished_at) or "", "Names": ", ".join(names)}
+    # one tag per seat as well, as chicago play writes them (chicago replay shows the names)
+    tags.update({f"Name{seat}": name for seat, name in enumerate(names)})
     record = game.record or {}
     text = await asyncio.to_thread(write_text, record, tags)
     return PlainTextResponse(text)

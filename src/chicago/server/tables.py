@@ -45,7 +45,9 @@ __all__ = [
     "TableError",
     "TableManager",
     "TableSpec",
+    "default_name",
     "hash_token",
+    "stored_name",
 ]
 
 log = logging.getLogger("chicago.server")
@@ -113,6 +115,22 @@ class TableSpec:
     clock: float | None = None
     stand_in: str = "random"
     bot_delay: float = 0.0
+
+
+def default_name(seat: int) -> str:
+    """The name a seat is called by where a text is required (records, the text notation's
+    tags, ``GET /api/games`` ``names``) when its player gave none: ``"Player N"``, N =
+    seat + 1. Views and frames carry ``null`` instead, so that each client names the seat in
+    its own language."""
+    return f"Player {seat + 1}"
+
+
+def stored_name(name: str | None, seat: int) -> str | None:
+    """A person's name as stored (a ``join`` entry, a game's ``names``): None when they gave
+    none. Earlier versions stored :func:`default_name` for that; it is read back as None."""
+    if name is None or name == default_name(seat):
+        return None
+    return name
 
 
 def _now() -> float:
@@ -309,7 +327,7 @@ class LiveTable:
             raise RuntimeError(f"table {self.id}: {entry.kind} entry {entry.seq} has no seat")
         seat = self.seats[entry.seat]
         if entry.kind == "join":
-            seat.kind, seat.name = "human", entry.data["name"]
+            seat.kind, seat.name = "human", stored_name(entry.data.get("name"), entry.seat)
             seat.token_hash = entry.data["token"]
         else:
             seat.away = entry.kind == "away"
@@ -381,9 +399,13 @@ class LiveTable:
                 }))
             return out
         if kind in ("join", "away", "back"):
+            # status: a join that takes the last open seat starts the game ("playing");
+            # clock: the turn clock as it runs now (it starts then, stops while a stand-in
+            # plays, and starts again when the seat to act is given back)
             return [protocol.dumps({
                 "type": "seats", "seq": entry.seq, "change": kind, "seat": entry.seat,
-                "seats": self.seat_infos(),
+                "seats": self.seat_infos(), "status": self.status,
+                "clock": self.clock_info(loop_time),
             })]
         if kind == "chat":
             seat = entry.seat if entry.seat is not None else -1
@@ -936,8 +958,8 @@ class TableManager:
                 what = "a bot's" if table.seats[seat].kind == "bot" else "taken"
                 raise TableError("seat_taken", f"seat {seat} is {what}", 409)
             token = self._secret_text(24)
-            name = name or f"Player {seat + 1}"
-            entry = self._entry(table, "join", seat, {"name": name, "token": hash_token(token)})
+            entry = self._entry(table, "join", seat, {"name": name or None,
+                                                      "token": hash_token(token)})
             open_after = table.open_seats - 1
             status = WAITING if open_after else (FINISHED if table.current.is_over else PLAYING)
             change = Change(table.id, [entry], table_updates={
@@ -1016,7 +1038,7 @@ class TableManager:
             change.game_updates = {
                 "status": "finished", "finished_at": now, "record": record,
                 "result": record["result"],
-                "names": [s.name or f"Player {i + 1}" for i, s in enumerate(table.seats)],
+                "names": [s.name for s in table.seats],  # None: a person gave no name
             }
             change.table_updates = {"status": FINISHED, "updated_at": now}
         await self._store_and_publish(table, change, games)

@@ -29,7 +29,7 @@ from starlette.routing import Mount
 
 from chicago.record import RecordError
 from chicago.rules import RulesError
-from chicago.server.lobby import MAX_NUMBER, GameNumber
+from chicago.server.lobby import MAX_NUMBER, GameNumber, game_names, game_seats
 from chicago.server.tables import TableError
 from chicago.web.hints import odds_answer
 from chicago.web.replay import Perspective, parse_perspective, replay_page, replay_steps
@@ -74,6 +74,12 @@ async def _finished(request: Request, table_id: str, number: int) -> Any:
     return game
 
 
+async def _seats(request: Request, game: Any) -> list[dict[str, Any]] | None:
+    """The game's seats as ``GET /api/games`` gives them (None if the table row is gone)."""
+    table = await asyncio.to_thread(request.app.state.manager.store.table, game.table_id)
+    return None if table is None else game_seats(game, table)
+
+
 def _steps(
     key: tuple[str, int, Perspective], record: dict[str, Any]
 ) -> list[list[dict[str, Any]]]:
@@ -115,7 +121,9 @@ async def replay(
         raise TableError("bad_request", str(exc)) from None
     page["table"] = table_id
     page["game"] = number
-    page["names"] = game.names
+    seats = await _seats(request, game)
+    page["seats"] = seats
+    page["names"] = game_names(seats) if seats is not None else game.names
     page["result"] = record.get("result")
     return page
 

@@ -101,7 +101,9 @@ class GameRow:
     players: int
     status: str
     started_at: float
-    names: list[str] | None = None
+    names: list[str | None] | None = None
+    """Set when the game ends: each seat's name (a bot's is its level), None for a person
+    who gave no name."""
     result: dict[str, Any] | None = None
     record: dict[str, Any] | None = None
     finished_at: float | None = None
