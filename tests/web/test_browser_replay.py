@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
 import re
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
+from websockets.sync.client import connect
 
 from chicago.web.replay import replay_steps
 
@@ -181,4 +184,66 @@ def test_replay_in_swedish_tells_each_step_in_words_and_the_result_is_readable(
         assert _contrast(colours[key], colours["bg"]) >= 4.5, (key, colours)
     assert panel.locator("h2").inner_text() == "Partiet är slut"
     panel.screenshot(path=str(artifacts / "replay-result-sv.png"))
+    context.close()
+
+
+def _play_seat(live: LiveServer, table_id: str, token: str, seed: int) -> None:
+    """Play one seat over a websocket with random legal actions until the game is over."""
+    rng = random.Random(seed)
+    url = live.url.replace("http://", "ws://") + f"ws/{table_id}"
+    with connect(url, open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        view: dict[str, Any] = {}
+        seq = 0
+        while True:
+            frame = json.loads(ws.recv(60))
+            seq = max(seq, frame.get("seq", 0))
+            if frame["type"] == "snapshot":
+                view = frame["view"]
+            elif frame["type"] == "update" and frame["state"] is not None:
+                view.update(frame["state"])
+            elif frame["type"] == "game_over":
+                return
+            if frame["type"] in ("snapshot", "update") and view.get("over"):
+                return
+            if frame["type"] in ("snapshot", "update", "seats") and view.get("legal_actions"):
+                ws.send(json.dumps({"type": "act", "action": rng.choice(view["legal_actions"]),
+                                    "seq": seq}))
+
+
+def test_finished_games_tell_a_person_called_basic_from_a_bot(
+    browser: Any, live: LiveServer
+) -> None:
+    """Seat 1 is a person who called themselves "basic", seat 2 a person who gave no name:
+    the lists of finished games and the replay name them as people (from the summary's
+    seats), in the page's language."""
+    table = api(live, "POST", "api/tables", {
+        "name": "People", "seats": ["bot:basic", "open", "open"], "bot_delay": 0.0,
+        "rules": {"max_deals": 1}})
+    table_id = table["id"]
+    tokens = [api(live, "POST", f"api/tables/{table_id}/join", body)["token"]
+              for body in ({"seat": 1, "name": "basic"}, {"seat": 2})]
+    threads = [threading.Thread(target=_play_seat, args=(live, table_id, token, seat))
+               for seat, token in enumerate(tokens)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert api(live, "GET", f"api/tables/{table_id}")["status"] == "finished"
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="sv-SE")
+    page = context.new_page()
+    page.goto(live.url)
+    row = page.locator(f".finished [data-game='{table_id}/1']")
+    row.wait_for()
+    text = row.inner_text()
+    assert "Dator 1 (enkel)" in text and "basic" in text and "Spelare 3" in text
+    assert "Dator 2" not in text and "Player" not in text
+    page.goto(f"{live.url}#/games")
+    all_games = page.locator(f".rows.games [data-game='{table_id}/1']")
+    all_games.wait_for()
+    assert all_games.inner_text() == text
+    page.goto(f"{live.url}#/replay/{table_id}/1")
+    page.wait_for_selector(".replay-page")
+    names = page.locator(".replay-page .seat-name .name-text").all_inner_texts()
+    assert sorted(names) == ["Dator 1", "Spelare 3", "basic"]
     context.close()

@@ -2,8 +2,9 @@
 
 - The two language files have the same keys, every key is used by the app, every key the
   app asks for exists, and every error code the server can send has a text in both.
-- "You" has its subject and object forms ("du"/"dig"); the server's default names ("Player
-  N", bots named by level) are shown in the page's language.
+- "You" has its subject and object forms ("du"/"dig"); a person who gave no name (the
+  server's `null`) and bots (by their seat's kind) are named in the page's language, and a
+  finished game's seats tell a bot from a person who called themselves "basic".
 - The hint's known-dead cards (``knownDead``) against the engine's true stock over many
   random games with reshuffles and face-up cards: never a card that is in the stock, and
   always a card known to be in another hand, also after a reshuffle.
@@ -148,7 +149,7 @@ _WORDS_JS = """async (lang) => {
   const w = await import('./js/words.js');
   i18n.setLang(lang);
   const names = new w.Names(w.seatNames([
-    { seat: 0, kind: 'human', name: 'Player 1' },
+    { seat: 0, kind: 'human', name: null },
     { seat: 1, kind: 'bot', level: 'basic', name: 'basic' },
     { seat: 2, kind: 'human', name: 'Bo' }, { seat: 3, kind: 'human', name: 'Player 9' }]), 0);
   const ev = (e) => w.describe(e, names);
@@ -165,7 +166,13 @@ _WORDS_JS = """async (lang) => {
                    reason: 'best hand' }),
     winner: names.list([0, 2], true),
     wait: i18n.t('q.wait', { whom: names.whom(1) }),
-    games: w.gameNames(['Player 1', 'basic', 'random', 'Eva']),
+    games: w.gameNames({ names: ['Player 1', 'basic', 'random', 'basic'], seats: [
+      { seat: 0, kind: 'human', level: null, name: null },
+      { seat: 1, kind: 'bot', level: 'basic', name: 'basic' },
+      { seat: 2, kind: 'bot', level: 'random', name: 'random' },
+      { seat: 3, kind: 'human', level: null, name: 'basic' }] }),
+    typed: w.seatNames([{ seat: 0, kind: 'human', name: 'Player 1' },
+                        { seat: 1, kind: 'open', name: null }]),
     step: w.stepText({ seat: 1, deal: 1, action: 'announce pair',
       events: [{ type: 'announce', seat: 1, round: 1, category: 'PAIR' }] }, names),
     stepPlay: w.stepText({ seat: 2, deal: 1, action: 'play As',
@@ -189,7 +196,8 @@ def test_you_has_subject_and_object_forms_and_default_names_are_translated(page:
     assert en["locked"] == "Deal 3: Bo deals. Locked, no exchanges this deal: you, Bo."
     assert en["roundWin"] == "Scoring round 1: you win with a pair."
     assert en["winner"] == "You and Bo" and en["wait"] == "Waiting for Bot 2."
-    assert en["games"] == ["Player 1", "Bot 2 (basic)", "Bot 3 (random)", "Eva"]
+    assert en["games"] == ["Player 1", "Bot 2 (basic)", "Bot 3 (random)", "basic"]
+    assert en["typed"] == ["Player 1", "Seat 2"]
     assert en["step"] == "Bot 2 announces a pair." and en["stepPlay"] == "Bo plays A♠."
     assert en["stepHidden"] == "Bo exchanges 2 cards."
     assert en["stepDiscard"] == "You throw away 2♥ 10♣."
@@ -203,7 +211,8 @@ def test_you_has_subject_and_object_forms_and_default_names_are_translated(page:
     assert sv["locked"] == "Giv 3: Bo ger. Låsta (köpstopp), inga byten i den här given: du, Bo."
     assert sv["roundWin"] == "Poängrunda 1: du vinner med ett par."
     assert sv["winner"] == "Du och Bo" and sv["wait"] == "Väntar på Dator 2."
-    assert sv["games"] == ["Spelare 1", "Dator 2 (enkel)", "Dator 3 (slump)", "Eva"]
+    assert sv["games"] == ["Spelare 1", "Dator 2 (enkel)", "Dator 3 (slump)", "basic"]
+    assert sv["typed"] == ["Player 1", "Plats 2"]  # a name someone typed stays as typed
     assert sv["step"] == "Dator 2 säger ett par." and sv["stepPlay"] == "Bo spelar A♠."
     assert sv["stepHidden"] == "Bo byter 2 kort."
     assert sv["stepDiscard"] == "Du slänger 2♥ 10♣."

@@ -235,15 +235,15 @@ export class LobbyPage {
     const games = this.games;
     return h("section", { class: "panel finished" },
       h("div", { class: "panel-head" }, h("h2", {}, t("lobby.finished")), h("a", { href: "#/games" }, t("lobby.more"))),
-      games === null ? h("p", {}, t("loading")) : gamesList(games, this.info.bot_levels));
+      games === null ? h("p", {}, t("loading")) : gamesList(games));
   }
 }
 
-/** Finished games; `levels` are the server's bot levels (a seat named by one is a bot). */
-export function gamesList(games, levels = []) {
+/** Finished games; each summary's `seats` tell bots from people (GET /api/games). */
+export function gamesList(games) {
   if (!games.length) return h("p", { class: "muted" }, t("lobby.no_games"));
   return h("ul", { class: "rows games" }, games.map((g) => {
-    const names = gameNames(g.names || [], levels);
+    const names = gameNames(g);
     const winners = (g.winners || []).map((s) => names[s] || t("seat_n", { n: s + 1 })).join(", ");
     return h("li", { dataset: { game: `${g.table}/${g.game}` } },
       h("strong", {}, g.name || t("lobby.unnamed")), " ",

@@ -5,7 +5,7 @@
 import { h, replace } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { api } from "./api.js";
-import { Names, describe, displayName, gameNames, phaseText, stepText } from "./words.js";
+import { Names, describe, gameNames, phaseText, stepText } from "./words.js";
 import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, settlementPanel } from "./board.js";
 import { sortCards } from "./cards.js";
 import { errorText, showError } from "./notice.js";
@@ -33,11 +33,6 @@ export class ReplayPage {
     try {
       const data = await api.game(this.tableId, this.game);
       this.summary = data.game;
-      try {
-        this.seats = (await api.table(this.tableId)).seats;
-      } catch {
-        this.seats = null; // the names of the game summary will do
-      }
       this.record = data.record;
       await this.load(1);
     } catch (err) {
@@ -130,14 +125,9 @@ export class ReplayPage {
     }
   }
 
-  /** The seats' names: the table's seat list tells bots apart ("Bot 2"); else the game's names. */
+  /** The seats' names, from the game's seats ("Bot 2", a person's name, "Player 3"). */
   names() {
-    const list = this.summary.names || [];
-    const seats = this.seats && this.seats.length === list.length ? this.seats : null;
-    const names = seats
-      ? list.map((n, i) => displayName(seats[i].kind === "bot" ? null : n, i, { kind: seats[i].kind === "bot" ? "bot" : null }))
-      : gameNames(list);
-    return new Names(names, null);
+    return new Names(gameNames(this.summary, { withLevel: false }), null);
   }
 
   render() {

@@ -188,9 +188,10 @@ export class TablePage {
       case "seats":
         if (this.table) {
           this.table.seats = msg.seats;
-          // The table starts when its last open seat is taken (docs/PROTOCOL.md: status).
-          const open = msg.seats.some((s) => s.kind === "open");
-          this.table.status = open ? "waiting" : this.view && this.view.over ? "finished" : "playing";
+          // The game starts when its last open seat is taken: status "playing", the turn clock
+          // (if any) running (docs/PROTOCOL.md: seats).
+          this.table.status = msg.status;
+          this.setClock(msg.clock);
         }
         this.render();
         break;

@@ -1,7 +1,7 @@
 // The game in words, in the current language: events, phases, categories, card names.
 // Works only on what a seat was sent (events, views), so it can never name a hidden card.
 
-import { t, has } from "./i18n.js";
+import { t } from "./i18n.js";
 import { cardText, sortCards } from "./cards.js";
 
 /**
@@ -45,20 +45,18 @@ export function cap(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
-const DEFAULT_NAME = /^Player (\d+)$/;
-
 /**
- * A seat's name in the page's language. The server names a person who gave no name
- * "Player N" (N = seat + 1) and a bot by its level; those become "Spelare N" and "Dator N"
- * in Swedish. `withLevel` adds a bot's level ("Bot 2 (basic)") where no badge shows it.
+ * A seat's name in the page's language. The server gives `null` for a person who gave no
+ * name (shown as "Player N"/"Spelare N", N = seat + 1) and says which seats are bots (their
+ * name is their level): "Bot N"/"Dator N". `withLevel` adds a bot's level ("Bot 2 (basic)")
+ * where no badge shows it.
  */
 export function displayName(name, seat, { kind = null, level = null, withLevel = false } = {}) {
   if (kind === "bot") {
     return withLevel && level ? t("bot_name_level", { n: seat + 1, level: levelName(level) }) : t("bot_name", { n: seat + 1 });
   }
-  const match = DEFAULT_NAME.exec(name || "");
-  if (match && Number(match[1]) === seat + 1) return t("player_n", { n: seat + 1 });
-  return name || t("seat_n", { n: seat + 1 });
+  if (name) return name;
+  return kind === "human" ? t("player_n", { n: seat + 1 }) : t("seat_n", { n: seat + 1 });
 }
 
 /** Display names of a table's seats (info.seats): the joined name, "Bot n", or "Seat n". */
@@ -67,14 +65,11 @@ export function seatNames(seats) {
 }
 
 /**
- * The names of a finished game (GET /api/games names bots by their level only): a name
- * that is a bot level is taken for a bot seat and shown as "Bot 2 (basic)".
+ * The names of a finished game (a summary of GET /api/games): its `seats` say which are bots
+ * (shown as "Bot 2 (basic)" with `withLevel`) and name the people (`null`: "Player 3").
  */
-export function gameNames(names, levels = []) {
-  return names.map((name, i) => {
-    const bot = levels.includes(name) || has(`level.${name}`);
-    return displayName(name, i, bot ? { kind: "bot", level: name, withLevel: true } : {});
-  });
+export function gameNames(game, { withLevel = true } = {}) {
+  return (game.seats || []).map((s) => displayName(s.name, s.seat, { kind: s.kind, level: s.level, withLevel }));
 }
 
 export function levelName(level) {
