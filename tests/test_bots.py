@@ -181,10 +181,13 @@ def test_bots_never_import_the_game():
                 assert node.id != "Game", path.name
 
 
-def _chicago_game(hand: str, caller_leads: bool = False) -> Game:
-    """A deal where the dealer's left holds ``hand``; everyone keeps their cards."""
+def _chicago_game(
+    hand: str, caller_leads: bool = False, stop_at: str = "chicago", **options
+) -> Game:
+    """A deal where the dealer's left holds ``hand``; everyone keeps their cards (and
+    passes) until the phase ``stop_at``."""
     rules = Rules.preset("pagat", chicago_min_score=None, negative_scores=True,
-                         chicago_caller_leads=caller_leads)
+                         chicago_caller_leads=caller_leads, **options)
     mine = list(parse_cards(hand))
     rest = [c for c in DECK if c not in mine]
     random.Random(3).shuffle(rest)
@@ -194,7 +197,7 @@ def _chicago_game(hand: str, caller_leads: bool = False) -> Game:
         deck.extend(rest[r * 3 : r * 3 + 3])
     deck.extend(rest[15:])
     game = Game(rules, players=4, seed=1, dealer=3, decks=[deck])
-    while game.phase.value != "chicago":
+    while game.phase.value != stop_at:
         legal = game.legal_actions()
         keep = next((a for a in legal if str(a) in ("keep", "pass")), legal[0])
         game.apply(keep)
@@ -227,3 +230,85 @@ def test_expert_weighs_the_chicago_by_samples_R_CHI_3_R_CHI_4():
     bad = expert.decide(game_bad.view(0), game_bad.legal_actions(), random.Random(1))
     assert str(good) == "chicago"
     assert str(bad) == "no chicago"
+
+
+def _with(view: dict, **changes) -> dict:
+    """The view with some public fields changed (a bot decides from the view alone)."""
+    changed = copy.deepcopy(view)
+    changed.update(changes)
+    return changed
+
+
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=8"])
+def test_a_required_chicago_is_declared_near_the_target_V_CHI_DECLARED(spec):
+    """Under V-CHI-DECLARED only a player who has declared a Chicago can win: at or near
+    the target a player who never did declares, whatever its hand; one who did, or one far
+    from the target, does not with a weak hand."""
+    game = _chicago_game("7s 5s Qd 8h 2c", chicago_required="declared")
+    view, legal = game.view(0), game.legal_actions()
+    bot = make_bot(spec)
+    near = _with(view, scores=[48, 30, 30, 30])
+    assert str(bot.decide(near, legal, random.Random(0))) == "chicago"
+    above = _with(view, scores=[70, 30, 30, 30])
+    assert str(bot.decide(above, legal, random.Random(0))) == "chicago"
+    done = _with(near, chicago_declared=[True, False, False, False])
+    assert str(bot.decide(done, legal, random.Random(0))) == "no chicago"
+    far = _with(view, scores=[20, 30, 30, 30])
+    assert str(bot.decide(far, legal, random.Random(0))) == "no chicago"
+
+
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=8"])
+def test_a_required_chicago_near_the_target_and_no_reset_V_CHI_REQ3(spec):
+    """Under V-CHI-REQ3 reaching the target without a made Chicago resets the score: close
+    to the target the bot tries a Chicago, and it passes an announcement whose points
+    would take it to the target."""
+    game = _chicago_game("7s 5s Qd 8h 2c", chicago_required="made",
+                         chicago_made_any_size=True)
+    view, legal = game.view(0), game.legal_actions()
+    bot = make_bot(spec)
+    assert str(bot.decide(_with(view, scores=[45, 30, 30, 30]), legal,
+                          random.Random(0))) == "chicago"
+    made = _with(view, scores=[45, 30, 30, 30], chicago_made=[True, False, False, False])
+    assert str(bot.decide(made, legal, random.Random(0))) == "no chicago"
+    assert str(bot.decide(_with(view, scores=[20, 30, 30, 30]), legal,
+                          random.Random(0))) == "no chicago"
+    # an announcement: a pair of aces scores 1 point, which would reach 52 from 51
+    announce = _chicago_game("Ah Ad Kc Qd 9h", chicago_required="made",
+                             chicago_made_any_size=True, stop_at="announce")
+    legal = announce.legal_actions()
+    assert "announce pair" in [str(a) for a in legal]
+    view = announce.view(0)
+    assert str(bot.decide(_with(view, scores=[51, 30, 30, 30]), legal,
+                          random.Random(0))) == "pass"
+    assert str(bot.decide(_with(view, scores=[30, 30, 30, 30]), legal,
+                          random.Random(0))) == "announce pair"
+
+
+@pytest.mark.parametrize(
+    ("preset", "specs", "seed"),
+    [
+        ("wikipedia-42", ["basic"] * 4, 1),
+        ("wikipedia-42", ["ev"] * 4, 1),
+        ("wikipedia-42", ["expert:samples=4", "ev", "basic", "expert:samples=4"], 3),
+        ("req3", ["basic"] * 3, 1),
+        ("req3", ["ev"] * 3, 1),
+        ("req3", ["expert:samples=4", "ev", "basic"], 2),
+    ],
+)
+def test_games_needing_a_chicago_end_V_CHI_DECLARED_V_CHI_REQ3(preset, specs, seed):
+    """Whole games under V-CHI-DECLARED (wikipedia-42, four players) and V-CHI-REQ3 (three
+    players) end: the bots declare the Chicago the rules require (before, they never
+    did, and such games went on past deal 200)."""
+    if preset == "req3":
+        rules = Rules.preset("pagat").with_variations("V-CHI-REQ3")
+    else:
+        rules = Rules.preset(preset)
+    bots = [make_bot(spec) for spec in specs]
+    game = Game(rules, players=len(specs), seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over and game.deal_number <= 100:
+        seat = game.to_act
+        game.apply(bots[seat].decide(game.view(seat), game.legal_actions(), rng))
+    assert game.is_over, f"still playing at deal {game.deal_number}: {game.scores}"
+    flags = game.view(0)["chicago_declared" if preset != "req3" else "chicago_made"]
+    assert all(flags[w] for w in game.winners)

@@ -128,3 +128,38 @@ def test_environments_doc_lists_every_block():
 def test_blocks_are_contiguous(name):
     part = block(name)
     assert 0 <= part.start < part.stop <= OBSERVATION_SIZE
+
+
+def test_chicago_flags_cover_earlier_deals():
+    """Who has declared or made a Chicago in the game (public, and what V-CHI-DECLARED and
+    V-CHI-REQ3 turn on) is encoded seat-relative, from earlier deals too; it agrees with
+    the whole game's public events."""
+    game = Game(Rules.preset("wikipedia-42", max_deals=12), 4, seed=5)
+    rng = random.Random(5)
+    checked = 0
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+        declared = [False] * 4
+        made = [False] * 4
+        for event in game.events:
+            if event.audience is None and event.data["type"] == "chicago" \
+                    and event.data.get("declared"):
+                declared[event.data["seat"]] = True
+            if event.audience is None and event.data["type"] == "chicago_result" \
+                    and event.data.get("made"):
+                made[event.data["seat"]] = True
+        for seat in range(4):
+            view = game.view(seat)
+            assert view["chicago_declared"] == declared and view["chicago_made"] == made
+            obs = encode_view(view)
+            relative = [(seat + i) % 4 for i in range(4)]
+            assert list(obs[block("chicago_declared")][:4]) == [declared[s] for s in relative]
+            assert list(obs[block("chicago_made")][:4]) == [made[s] for s in relative]
+            assert not obs[block("chicago_declared")][4:].any()
+        this_deal = any(e.data["type"] == "chicago" and e.data.get("declared")
+                        for e in game.deal_events)
+        if any(declared) and not this_deal:
+            checked += 1  # the flags come from an earlier deal
+    assert checked > 0
+    text = view_text(game.view(0))
+    assert "declared chicago " + " ".join(str(s) for s in range(4) if declared[s]) in text

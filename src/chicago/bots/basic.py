@@ -10,6 +10,10 @@
 - Variations: redeal a low hand with no pair (V-REDEAL-LOW), never ask one up, accept a
   one-up card that improves the hand, reset with four of a kind when the others have more
   to lose than the 7 points are worth (V-QUADS-RESET), keep the best five of six (V-LOCK-6).
+  When only a player who declared (made) a Chicago can win (V-CHI-DECLARED, V-CHI-REQ3)
+  and it has not: declare at or near the target (:func:`~chicago.bots.heuristics.
+  chicago_is_due`), and under V-CHI-REQ3 pass an announcement whose points would take it
+  to the target, which would reset its score (every level does these).
 """
 
 from __future__ import annotations
@@ -19,7 +23,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from chicago.bots.base import register_bot
-from chicago.bots.heuristics import basic_keep, basic_play, best_five, top_sequence_chicago
+from chicago.bots.heuristics import (
+    basic_keep,
+    basic_play,
+    best_five,
+    chicago_is_due,
+    top_sequence_chicago,
+    would_reset,
+)
 from chicago.bots.knowledge import Knowledge, knowledge
 from chicago.cards import Card
 from chicago.engine.actions import Action, ActionKind
@@ -84,6 +95,16 @@ def common_decision(k: Knowledge, legal: Sequence[Action]) -> Action | None:
     if phase == "exchange" and len(k.hand) == 6:
         drop = best_five(k.hand, k.rules)
         return _discard_action(legal, k.hand, [c for c in k.hand if c != drop])
+    if phase == "announce":
+        announce = _find(legal, _K.ANNOUNCE)
+        if announce is not None and announce.category is not None:
+            rules = k.rules
+            category = announce.category
+            instant = (rules.straight_flush_wins and category >= Category.STRAIGHT_FLUSH) or (
+                rules.royal_wins and category is Category.ROYAL_FLUSH
+            )
+            if not instant and would_reset(k, rules.points_for(category)):
+                return _find(legal, _K.PASS) or announce
     return None
 
 
@@ -117,7 +138,7 @@ class BasicBot:
             return announce
         if phase == "chicago":
             leads = k.rules.chicago_caller_leads or k.leader == k.seat
-            call = top_sequence_chicago(k, leads=leads)
+            call = top_sequence_chicago(k, leads=leads) or chicago_is_due(k)
             return _find(legal_actions, _K.CHICAGO if call else _K.NO_CHICAGO) or legal_actions[0]
         if phase == "play":
             cards = [a.card for a in legal_actions if a.kind is _K.PLAY]

@@ -24,7 +24,7 @@ from typing import Any
 from chicago.bots.base import register_bot
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.estimates import win_chances
-from chicago.bots.heuristics import ev_play, lead_chance, top_sequence_chicago
+from chicago.bots.heuristics import chicago_is_due, ev_play, lead_chance, top_sequence_chicago
 from chicago.bots.knowledge import Knowledge, knowledge
 from chicago.cards import Card
 from chicago.engine.actions import Action, ActionKind
@@ -136,6 +136,8 @@ def should_call_chicago(k: Knowledge) -> bool:
     if top_sequence_chicago(k, leads=leads):
         return True
     p = chicago_chance(k, leads=leads)
+    if chicago_is_due(k, p):
+        return True
     loss = rules.chicago_points if rules.negative_scores else min(
         rules.chicago_points, k.scores[k.seat]
     )

@@ -40,7 +40,7 @@ from typing import Any
 from chicago.bots.base import register_bot
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.ev import desperate, ev_decision, ev_holds
-from chicago.bots.heuristics import ev_play
+from chicago.bots.heuristics import chicago_is_due, ev_play
 from chicago.bots.knowledge import Knowledge, knowledge
 from chicago.bots.model import model_moves, model_wins
 from chicago.bots.sampling import sample_hands
@@ -182,7 +182,7 @@ class ExpertBot:
         )
         gain = p * rules.chicago_points - (1 - p) * (loss + rules.chicago_breaker_points / 3)
         keep = q * rules.last_trick_points
-        if desperate(k) and p >= 0.4:
+        if (desperate(k) and p >= 0.4) or chicago_is_due(k, p):
             return call
         # The samples deal the unseen cards evenly, while real players keep their high cards:
         # the share of sure makes is optimistic, so a clear margin is asked for.

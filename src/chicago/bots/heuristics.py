@@ -11,6 +11,8 @@ plain cards, and returns a decision; none looks at anything hidden.
   cheaply to lead the keeper).
 - :func:`top_sequence_chicago`: whether a hand of top sequences makes a Chicago sure.
 - :func:`best_five`: the discard that leaves the best five of six cards (V-LOCK-6).
+- :func:`required_chicago`, :func:`chicago_is_due` and :func:`would_reset`: V-CHI-DECLARED
+  and V-CHI-REQ3, under which only a player who has declared (made) a Chicago can win.
 """
 
 from __future__ import annotations
@@ -27,14 +29,21 @@ __all__ = [
     "basic_play",
     "best_five",
     "best_keeper",
+    "chicago_is_due",
     "ev_play",
     "flush_draw",
     "is_top",
     "keeper",
     "lead_chance",
+    "required_chicago",
     "straight_draw",
     "top_sequence_chicago",
+    "would_reset",
 ]
+
+REQUIRED_CHANCE = 0.2
+"""Under V-CHI-REQ3, the chance of making a Chicago at which a bot a made Chicago would
+take to the target declares (see :func:`chicago_is_due`)."""
 
 
 def _by_suit(cards: Iterable[Card]) -> dict[int, list[Card]]:
@@ -242,3 +251,56 @@ def ev_play(k: Knowledge, legal: Sequence[Card]) -> Card:
         value = lead_chance(k, other) if wins else (0.35 if is_top(k, other) else 0.05)
         scored.append((value, -card.rank, card))
     return max(scored)[2]
+
+
+def required_chicago(k: Knowledge) -> str | None:
+    """``"declared"`` (V-CHI-DECLARED) or ``"made"`` (V-CHI-REQ3, when in force at this
+    table size) when only a player who has declared (made) a Chicago can win and this seat
+    has not yet; else None."""
+    rules = k.rules
+    seat = k.seat
+    if not rules.chicago_enabled:
+        return None
+    if rules.chicago_required == "declared" and not k.chicago_declared[seat]:
+        return "declared"
+    if (
+        rules.chicago_required == "made"
+        and (k.players == 3 or rules.chicago_made_any_size)
+        and not k.chicago_made[seat]
+    ):
+        return "made"
+    return None
+
+
+def chicago_is_due(k: Knowledge, chance: float | None = None) -> bool:
+    """Whether the seat should declare Chicago now because the rules require one it lacks.
+
+    V-CHI-DECLARED: at or near the target (within two last tricks of it) a player who never
+    declared cannot win, so it declares at its first chance whatever its hand; a failed
+    call costs 15 points but meets the requirement for good. V-CHI-REQ3: reaching the
+    target without a made Chicago resets the score to zero, so once a made Chicago would
+    take the seat to the target it declares when its estimated ``chance`` of making it is
+    at least :data:`REQUIRED_CHANCE` (``None``: no estimate, the ``basic`` bot), and
+    always when one more good deal would reach the target anyway (within two last tricks).
+    """
+    need = required_chicago(k)
+    if need is None:
+        return False
+    rules = k.rules
+    score = k.scores[k.seat]
+    close = score + 2 * rules.last_trick_points >= rules.target
+    if need == "declared":
+        return close
+    if score + rules.chicago_points < rules.target:
+        return False
+    return close or (chance is not None and chance >= REQUIRED_CHANCE)
+
+
+def would_reset(k: Knowledge, points: int) -> bool:
+    """Whether scoring ``points`` now would take the seat to the target without the made
+    Chicago V-CHI-REQ3 requires, which resets its score to zero."""
+    return (
+        points > 0
+        and required_chicago(k) == "made"
+        and k.scores[k.seat] + points >= k.rules.target
+    )

@@ -124,6 +124,10 @@ class Knowledge:
     reshuffled: bool = False
     one_up: tuple[int, Card] | None = None
     """The face-up one-up card waiting for a decision (seat, card), if any."""
+    chicago_declared: list[bool] = field(default_factory=list)
+    """Per seat: has declared a Chicago in this game (any deal; V-CHI-DECLARED)."""
+    chicago_made: list[bool] = field(default_factory=list)
+    """Per seat: has made a Chicago in this game (any deal; V-CHI-REQ3)."""
 
     @property
     def hand_mask(self) -> int:
@@ -326,4 +330,13 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
         exchanges_total=rules.exchanges,
         reshuffled=reshuffled,
         one_up=(int(one_up["seat"]), _card(one_up["card"])) if one_up else None,
+        chicago_declared=_flags(view.get("chicago_declared"), players),
+        chicago_made=_flags(view.get("chicago_made"), players),
     )
+
+
+def _flags(values: Any, players: int) -> list[bool]:
+    """One flag per seat from a view's list (all False when the view has none)."""
+    if not isinstance(values, list) or len(values) != players:
+        return [False] * players
+    return [bool(v) for v in values]

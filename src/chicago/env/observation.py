@@ -90,6 +90,9 @@ LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("players", (5,), "table size 2 … 6"),
     ("counts", (3,), "cards in the stock / 52, in the discard pile / 52, deal number / 50"),
     ("rules", (_RULE_FEATURES,), "the rule options (see _rule_features)"),
+    ("chicago_declared", (S,),
+     "the seat has declared a Chicago in this game, any deal (V-CHI-DECLARED)"),
+    ("chicago_made", (S,), "the seat has made a Chicago in this game, any deal (V-CHI-REQ3)"),
 )
 """The blocks of the encoding: name, shape and meaning, in order."""
 
@@ -241,6 +244,10 @@ def encode_view(
         min(int(view.get("deal", 0)) / 50.0, 1.0),
     )
     w["rules"][:] = _cached_rule_features(rules)
+    for name in ("chicago_declared", "chicago_made"):
+        for seat, flag in enumerate(view.get(name) or ()):
+            if flag:
+                w[name][rel(seat)] = 1.0
     return out
 
 
@@ -317,7 +324,8 @@ def view_text(view: dict[str, Any]) -> str:
     """A compact one-line text of a view: the OpenSpiel observation string.
 
     Everything in it comes from the view: deal, dealer, phase, whose turn, scores, own hand,
-    exchange counts, announcements and reveals, shown and face-up cards, tricks.
+    exchange counts, announcements and reveals, shown and face-up cards, tricks, who has
+    declared or made a Chicago in the game.
     """
     parts = [
         f"seat {view['seat']}",
@@ -356,6 +364,10 @@ def view_text(view: dict[str, Any]) -> str:
         parts.append(f"trick {plays} won {t['winner']}")
     if view.get("trick"):
         parts.append("trick " + " ".join(f"{p['seat']}:{p['card']}" for p in view["trick"]))
+    for name, words in (("chicago_declared", "declared chicago"), ("chicago_made", "made chicago")):
+        seats = [str(s) for s, flag in enumerate(view.get(name) or ()) if flag]
+        if seats:
+            parts.append(f"{words} " + " ".join(seats))
     if view.get("over"):
         parts.append("over, winners " + " ".join(map(str, view.get("winners", ()))))
     return "; ".join(parts)
