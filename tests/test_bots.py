@@ -1,8 +1,8 @@
 """Bots: one interface, legal moves only, no hidden information, deterministic given the rng.
 
 Each level plays short games under several presets; a bot's decision depends only on its
-seat's view (the same view with different hidden cards gives the same decision) and it never
-imports or touches the game object (static check of chicago.bots).
+seat's view (tests/test_bots_isolation.py proves it over whole games) and it never imports or
+touches the game object (static check of chicago.bots).
 """
 
 from __future__ import annotations
@@ -97,40 +97,6 @@ def _decisions(spec: str, seed: int, limit: int = 400) -> list[str]:
 @pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=6"])
 def test_deterministic_given_the_rng(spec):
     assert _decisions(spec, 3, 150) == _decisions(spec, 3, 150)
-
-
-def _swap_hidden(deck: list, seat_positions: set[int]) -> list:
-    """The same deck with every card outside ``seat_positions`` permuted."""
-    others = [i for i in range(52) if i not in seat_positions]
-    cards = [deck[i] for i in others]
-    cards = cards[7:] + cards[:7]
-    out = list(deck)
-    for i, card in zip(others, cards, strict=True):
-        out[i] = card
-    return out
-
-
-@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=10"])
-def test_decision_ignores_hidden_cards(spec):
-    """Two games that differ only in cards the seat cannot see give the seat the same view
-    and the bot the same decision: it reaches neither other hands nor the stock."""
-    rules = Rules.preset("pagat")
-    deck = list(DECK)
-    random.Random(8).shuffle(deck)
-    first = Game(rules, players=4, seed=1, decks=[deck])
-    seat = first.to_act
-    order = [(first.dealer + 1 + i) % 4 for i in range(4)]
-    positions = {r * 4 + order.index(seat) for r in range(5)}
-    second = Game(rules, players=4, seed=1, decks=[_swap_hidden(deck, positions)])
-    assert second.to_act == seat
-    assert first.hands[seat] == second.hands[seat]
-    assert first.hands != second.hands
-    view_a, view_b = first.view(seat), second.view(seat)
-    assert view_a == view_b
-    bot = make_bot(spec)
-    a = bot.decide(view_a, first.legal_actions(), random.Random(4))
-    b = bot.decide(view_b, second.legal_actions(), random.Random(4))
-    assert a == b
 
 
 @pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=10"])
