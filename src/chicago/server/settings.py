@@ -18,7 +18,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["DEFAULT_STATIC", "Settings", "default_db_path", "default_db_url", "external_bot"]
+__all__ = [
+    "DEFAULT_STATIC",
+    "Settings",
+    "default_bot_workers",
+    "default_db_path",
+    "default_db_url",
+    "external_bot",
+]
 
 DEFAULT_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 """Where the browser app's files are (served at ``/`` when the directory exists)."""
@@ -65,7 +72,19 @@ class Settings:
     resume_tables: bool = True
     """At start-up, load every table in play so that its bots and clocks go on."""
     bot_threads: bool = True
-    """Let bots other than ``random`` think in a worker thread (keeps the loop responsive)."""
+    """Let built-in bots other than ``random`` think in a worker thread of their own pool
+    (:attr:`bot_workers`; keeps the loop responsive). External bots always do (in
+    :attr:`external_bot_workers`)."""
+    bot_workers: int | None = None
+    """Threads of the pool in which built-in bots decide, shared by every table; None:
+    :func:`default_bot_workers` (4 per core, 8 to 32). The pool is their own: the default
+    executor (database reads and writes, loading tables, replays) is never kept waiting by
+    bots, and more decisions than threads wait their turn in it."""
+    external_bot_workers: int = 64
+    """Threads of the pool in which external bot programs are asked (``--bot``) and stopped.
+    Each decision holds its thread while the program thinks, up to its time limit (1 s by
+    default, more for its first decision), mostly waiting on a pipe; a pool of their own keeps
+    a slow or hanging program from delaying built-in bots or the database."""
     idle_evict: float = 600.0
     """Seconds after which a table nobody watches is dropped from memory (reloaded on use)."""
     list_limit: int = 200
@@ -96,6 +115,19 @@ class Settings:
 
 
 _BOT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+
+
+def default_bot_workers(cores: int | None = None) -> int:
+    """The size of the built-in bots' thread pool: 4 per core (``os.cpu_count()``), at least
+    8, at most 32. Their decisions are Python work under one interpreter lock, so more threads
+    do not think faster; they let a quick decision (basic: well under a millisecond) share the
+    processor with slow ones (expert: up to half a second) instead of queueing behind them.
+
+    >>> default_bot_workers(2), default_bot_workers(16)
+    (8, 32)
+    """
+    count = cores if cores is not None else (os.cpu_count() or 1)
+    return max(8, min(32, 4 * count))
 
 
 def external_bot(option: str) -> tuple[str, str]:

@@ -25,6 +25,7 @@ import random
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -35,7 +36,7 @@ from chicago.rules import Rules
 from chicago.server import protocol
 from chicago.server.bus import InProcessBus, Subscription, TableBus
 from chicago.server.locking import NoLocks, TableBusy, TableLocks
-from chicago.server.settings import Settings
+from chicago.server.settings import Settings, default_bot_workers
 from chicago.server.storage import SEAT_KINDS, Change, GameRow, LogEntry, Store, TableRow
 
 __all__ = [
@@ -498,6 +499,13 @@ class TableManager:
         self._random: random.Random | None = (
             random.Random(settings.seed) if settings.seed is not None else None
         )
+        self._bot_pool = ThreadPoolExecutor(
+            settings.bot_workers or default_bot_workers(), thread_name_prefix="chicago-bot")
+        """Where built-in bots decide (not the default executor: the database's)."""
+        self._external_pool = ThreadPoolExecutor(
+            settings.external_bot_workers, thread_name_prefix="chicago-program")
+        """Where external bot programs are asked and stopped: each holds its thread while it
+        thinks, so they never keep built-in bots or the database waiting."""
 
     def _secret_bits(self) -> int:
         """63 random bits: a game seed."""
@@ -556,7 +564,12 @@ class TableManager:
         releases = [r for r in (self._bots_release(t) for t in self.tables.values())
                     if r is not None]
         if releases:
-            await asyncio.gather(*(asyncio.to_thread(r) for r in releases))
+            loop = asyncio.get_running_loop()
+            await asyncio.gather(*(loop.run_in_executor(self._external_pool, r)
+                                   for r in releases))
+        # decisions still running finish in their threads (an external one by its time limit)
+        self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        self._external_pool.shutdown(wait=False, cancel_futures=True)
         while not self._queue.empty():
             await asyncio.sleep(0.01)
         for service in (self._writer, self._sweeper):
@@ -834,7 +847,11 @@ class TableManager:
         final view. A later decision starts a program again if needed."""
         release = self._bots_release(table, game_over=game_over)
         if release is not None:
-            self._spawn(asyncio.to_thread(release))
+            self._spawn(self._in_pool(self._external_pool, release))
+
+    @staticmethod
+    async def _in_pool(pool: ThreadPoolExecutor, work: Callable[[], None]) -> None:
+        await asyncio.get_running_loop().run_in_executor(pool, work)
 
     def _bots_release(self, table: LiveTable, *,
                       game_over: bool = False) -> Callable[[], None] | None:
@@ -876,8 +893,13 @@ class TableManager:
             rng = random.Random(f"{table.row.secret}:{seq}:{seat}")
             failures = getattr(bot, "failures", None)
             lost = sum(failures.values()) if isinstance(failures, dict) else 0
-            if self.settings.bot_threads and level != "random":
-                action = await asyncio.to_thread(bot.decide, view, legal, rng)
+            loop = asyncio.get_running_loop()
+            if callable(getattr(bot, "close", None)):  # a program: waits on its pipe
+                action = await loop.run_in_executor(self._external_pool, bot.decide,
+                                                    view, legal, rng)
+            elif self.settings.bot_threads and level != "random":
+                action = await loop.run_in_executor(self._bot_pool, bot.decide,
+                                                    view, legal, rng)
             else:
                 action = bot.decide(view, legal, rng)
             if isinstance(failures, dict) and sum(failures.values()) > lost:
