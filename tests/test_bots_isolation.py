@@ -24,6 +24,7 @@ import random
 import re
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -44,6 +45,8 @@ SETUPS = [
 """(preset, variations, players, seed) of the games played for each level."""
 
 LEVELS = ["random", "basic", "ev", "expert:samples=6;budget=60"]
+_PLAYED: list[weakref.ref[Game]] = []
+"""The games :func:`_check_games` played (they must be gone before the JSON replay)."""
 
 
 def _relabelled(game: Game, seat: int, rng: random.Random) -> Game:
@@ -81,11 +84,13 @@ def _check_games(
     seen and how many copies had other hands than their game."""
     changed = 0
     mismatches: list[str] = []
+    _PLAYED.clear()
     records: list[tuple[str, int, str]] = []
     phases: set[str] = set()
     for preset, variations, players, seed in setups:
         rules = Rules.preset(preset, max_deals=max_deals).with_variations(*variations)
         game = Game(rules, players, seed=seed)
+        _PLAYED.append(weakref.ref(game))
         bots = [new_bot() for _ in range(players)]
         rng = random.Random(seed)
         step = 0
@@ -130,7 +135,7 @@ def _isolated_mismatches(
     """Decide every recorded view again on a thread that holds nothing but the view's JSON
     text (no game on its stack, none left alive), and list the decisions that differ."""
     gc.collect()
-    assert not [o for o in gc.get_objects() if isinstance(o, Game)], "a game is still alive"
+    assert _PLAYED and all(ref() is None for ref in _PLAYED), "a game is still alive"
     mismatches: list[str] = []
 
     def run(texts: list[tuple[str, int, str]]) -> None:
