@@ -64,7 +64,8 @@ STATE_KEYS = (
     "seat", "players", "deal", "dealer", "phase", "round", "to_act", "scores", "locked",
     "stock", "discard_pile", "exchanges", "announcements", "reveals", "round_results", "shown",
     "one_up", "chicago", "trick_number", "trick", "tricks", "played", "over", "winners",
-    "settlement", "hand", "hand_category", "discarded", "legal_actions",
+    "settlement", "chicago_declared", "chicago_made", "hand", "hand_category", "discarded",
+    "legal_actions",
 )
 """The keys of an update's ``state``: the view without ``rules``, ``events`` and ``history``."""
 
