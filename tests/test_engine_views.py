@@ -16,7 +16,7 @@ VIEW_KEYS = {
     "locked", "hand", "hand_category", "discarded", "stock", "discard_pile", "exchanges",
     "announcements", "reveals", "round_results", "shown", "one_up", "chicago",
     "trick_number", "trick", "tricks", "played", "legal_actions", "events", "history", "over",
-    "winners", "settlement",
+    "winners", "settlement", "chicago_declared", "chicago_made",
 }
 
 
