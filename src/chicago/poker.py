@@ -31,9 +31,8 @@ import enum
 import operator
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from chicago.cards import DECK, RANKS, SUITS, Card, parse_cards
 
@@ -114,22 +113,58 @@ DEFAULT_SUIT_ORDER = "hdsc"
 """V-TIE-SUIT's usual order, highest first: hearts > diamonds > spades > clubs."""
 
 
-@dataclass(frozen=True, eq=False, slots=True)
+_Options = tuple[bool, bool, "bytes | None"]
+"""How a hand was evaluated: (wheel straight, royal separate, suit ranks or None)."""
+_new = object.__new__
+
+
 class HandValue:
     """The value of a poker hand: category, defining ranks and the five cards that make it.
 
-    Compare values with ``<``, ``==`` …; ``key`` is the integer they compare by.
+    Compare values with ``<``, ``==`` …; ``key`` is the integer they compare by. Values are
+    immutable and hashable. Only ``key`` is computed when a hand is evaluated (the table
+    lookup of :func:`rank`): the category and the ranks are read from it, and the five cards
+    in order are worked out from the hand when they are asked for.
     """
 
-    category: Category
-    ranks: tuple[int, ...]
-    """Rank values (2 … 14, a wheel's ace counts as 1 in a straight) in comparison order."""
-    cards: tuple[Card, ...]
-    """The five cards, most significant first."""
-    key: int = field(repr=False)
-    """Integer that orders values exactly like poker (with the suit tie-break if enabled)."""
-    suit_rank: int | None = field(default=None, repr=False)
-    """Under V-TIE-SUIT: 3 for the best suit of the order … 0 for the worst, else None."""
+    __slots__ = ("_hand", "_key")
+
+    _options: _Options = (True, True, None)
+    """How the hand was evaluated; a value with other options is a :class:`_OptionedValue`."""
+
+    _key: int
+    _hand: tuple[int, ...]
+
+    @property
+    def key(self) -> int:
+        """Integer that orders values exactly like poker (with the suit tie-break if enabled)."""
+        return self._key
+
+    @property
+    def category(self) -> Category:
+        """The hand's category (R-HAND-1)."""
+        key = self._key
+        return _CATEGORIES[key >> 22 if self._options[2] is not None else key >> 20]
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """Rank values (2 … 14, a wheel's ace counts as 1 in a straight) in comparison order."""
+        key = self._key >> 2 if self._options[2] is not None else self._key
+        ranks = _RANKS_OF_KEY.get(key)
+        if ranks is None:
+            ranks = tuple(r for r in ((key >> s) & 15 for s in (16, 12, 8, 4, 0)) if r)
+            _RANKS_OF_KEY[key] = ranks
+        return ranks
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The five cards, most significant first."""
+        return _describe(self._hand, self._options).cards
+
+    @property
+    def suit_rank(self) -> int | None:
+        """Under V-TIE-SUIT: 3 for the best suit of the order … 0 for the worst, else None."""
+        return self._key & 3 if self._options[2] is not None else None
 
     def reveal_stages(self) -> tuple[int, ...]:
         """Rank values in the order the staged tie-break reveals them (R-ANN-3).
@@ -146,25 +181,65 @@ class HandValue:
         names = [RANKS[r - 2] if r >= 2 else "A" for r in self.ranks]
         return f"{self.category.text} ({' '.join(names)})"
 
+    def __repr__(self) -> str:
+        return f"HandValue(category={self.category!r}, ranks={self.ranks!r}, cards={self.cards!r})"
+
     def __lt__(self, other: HandValue) -> bool:
-        return self.key < other.key
+        return self._key < other._key
 
     def __le__(self, other: HandValue) -> bool:
-        return self.key <= other.key
+        return self._key <= other._key
 
     def __gt__(self, other: HandValue) -> bool:
-        return self.key > other.key
+        return self._key > other._key
 
     def __ge__(self, other: HandValue) -> bool:
-        return self.key >= other.key
+        return self._key >= other._key
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HandValue):
             return NotImplemented
-        return self.key == other.key
+        return self._key == other._key
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return hash(self._key)
+
+
+class _OptionedValue(HandValue):
+    """A :class:`HandValue` evaluated with other options than the defaults (no wheel, royal
+    as a straight flush, a suit order)."""
+
+    __slots__ = ("_options",)  # the instance's own, over the class default
+
+
+class _Described:
+    """The full description of a hand, as the accelerator and the reference evaluator build
+    it (``HandValue.cards`` reads it; the reference evaluator returns it)."""
+
+    __slots__ = ("cards", "category", "key", "ranks", "suit_rank")
+
+    category: Category
+    ranks: tuple[int, ...]
+    cards: tuple[Card, ...]
+    key: int
+    suit_rank: int | None
+
+    def __init__(
+        self,
+        category: Category,
+        ranks: tuple[int, ...],
+        cards: tuple[Card, ...],
+        key: int,
+        suit_rank: int | None,
+    ) -> None:
+        self.category, self.ranks, self.cards = category, ranks, cards
+        self.key, self.suit_rank = key, suit_rank
+
+    def __repr__(self) -> str:
+        return f"HandValue(category={self.category!r}, ranks={self.ranks!r}, cards={self.cards!r})"
+
+
+_RANKS_OF_KEY: dict[int, tuple[int, ...]] = {}  # at most 7,462 x the wheel and royal options
 
 
 def rank_value(category: Category, ranks: Sequence[int]) -> int:
@@ -178,10 +253,40 @@ def rank_value(category: Category, ranks: Sequence[int]) -> int:
 _CATEGORIES: tuple[Category, ...] = tuple(Category)
 _HAND_FIELDS = ("category", "ranks", "cards", "key", "suit_rank")
 
-if _poker is not None:
+if _poker is not None:  # the accelerator builds _Described objects (its stub says HandValue)
     _poker.setup(
-        DECK, _CATEGORIES, HandValue, tuple(HandValue.__dict__[name] for name in _HAND_FIELDS)
+        DECK,
+        _CATEGORIES,
+        cast(Any, _Described),
+        tuple(_Described.__dict__[name] for name in _HAND_FIELDS),
     )
+
+_ROYAL_KEY = int(Category.ROYAL_FLUSH) << 20  # every royal flush: the royal is its own value
+_ACE_HIGH_STRAIGHT_FLUSH = (int(Category.STRAIGHT_FLUSH) << 20) | (14 << 16)
+_OPTIONS: dict[tuple[bool, bool, bytes | None], _Options] = {}
+
+
+def _options(wheel: bool, royal: bool, suit_ranks: bytes | None) -> _Options:
+    """One shared options tuple per combination (values keep a reference to it)."""
+    key = (bool(wheel), bool(royal), suit_ranks)
+    options = _OPTIONS.get(key)
+    if options is None:
+        options = _OPTIONS[key] = key
+    return options
+
+
+def _describe(hand: tuple[int, ...], options: _Options) -> _Described:
+    """The full description of an evaluated hand (for ``HandValue.cards``)."""
+    wheel, royal, suit_ranks = options
+    if _poker is not None:
+        return cast(_Described, _poker.evaluate(hand, wheel, royal, suit_ranks))
+    order = None if suit_ranks is None else _order_of_suit_ranks(suit_ranks)
+    return _evaluate_py(_as_cards(hand), wheel, royal, order)
+
+
+def _order_of_suit_ranks(suit_ranks: bytes) -> str:
+    """The suit order (highest first) of :func:`_suit_ranks` bytes."""
+    return "".join(sorted(SUITS, key=lambda letter: -suit_ranks[SUITS.index(letter)]))
 
 _SUIT_RANKS: dict[str, bytes] = {}
 
@@ -209,7 +314,6 @@ def _as_cards(cards: Iterable[int | str] | str) -> tuple[Card, ...]:
 def evaluate(
     cards: Iterable[int | str] | str,
     rules: Rules | None = None,
-    *,
     wheel: bool | None = None,
     royal: bool | None = None,
     suit_order: str | None = None,
@@ -218,14 +322,52 @@ def evaluate(
 
     ``cards`` are :class:`Card` objects, ids 0-51, tokens like ``"As"`` or one text like
     ``"As Kd Tc 9h 2s"``. Options come from ``rules`` (``wheel_straight``,
-    ``royal_separate``, ``suit_order``) and can be overridden one by one: ``wheel``
-    (A-2-3-4-5 is a straight, R-HAND-3, default on), ``royal`` (an ace-high straight flush is
-    ROYAL_FLUSH, not STRAIGHT_FLUSH; V-ROYAL, default on), ``suit_order`` (V-TIE-SUIT: suit
-    letters highest first, e.g. ``"hdsc"``; default none, so exactly equal hands stay
-    equal). Of six cards, the first best five in :func:`itertools.combinations` order make
-    the value; cards of equal rank keep their given order (best suit first under a suit
-    order).
+    ``royal_separate``, ``suit_order``) and can be overridden one by one, by keyword:
+    ``wheel`` (A-2-3-4-5 is a straight, R-HAND-3, default on), ``royal`` (an ace-high
+    straight flush is ROYAL_FLUSH, not STRAIGHT_FLUSH; V-ROYAL, default on), ``suit_order``
+    (V-TIE-SUIT: suit letters highest first, e.g. ``"hdsc"``; default none, so exactly
+    equal hands stay equal). Of six cards, the first best five in
+    :func:`itertools.combinations` order make the value; cards of equal rank keep their
+    given order (best suit first under a suit order).
+
+    Only the value's ``key`` is computed here (the table lookup of :func:`rank`); the rest
+    of the :class:`HandValue` is read from the key, or from the hand when asked for. (The
+    options are plain parameters, not keyword-only ones, for speed: Python fills a missing
+    keyword-only default by a dictionary lookup on every call.)
     """
+    if (
+        wheel is None and royal is None and suit_order is None and type(cards) is list
+        and (
+            rules is None
+            or (rules.wheel_straight and rules.royal_separate and rules.suit_order is None)
+        )
+    ):  # the common case, fast: the defaults (wheel on, royal separate, no suit order)
+        value = _new(HandValue)
+        try:
+            value._key = _rank(cards)
+        except TypeError:  # tokens like "As" among the cards
+            return _evaluate(_as_cards(cards), None, None, None, None)
+        value._hand = tuple(cards)  # the value keeps the hand: a copy nobody can change
+        return value
+    return _evaluate(cards, rules, wheel, royal, suit_order)
+
+
+def _evaluate(
+    cards: Iterable[int | str] | str,
+    rules: Rules | None,
+    wheel: bool | None,
+    royal: bool | None,
+    suit_order: str | None,
+) -> HandValue:
+    """:func:`evaluate` for every other case: options, or texts, tuples, other iterables."""
+    value: HandValue
+    hand: tuple[Any, ...]  # Card objects, ids (numpy ints too) or tokens; checked below
+    if type(cards) is tuple:
+        hand = cards
+    elif isinstance(cards, str):
+        hand = _as_cards(cards)
+    else:
+        hand = tuple(cards)
     if rules is None:
         use_wheel = True if wheel is None else wheel
         use_royal = True if royal is None else royal
@@ -234,15 +376,32 @@ def evaluate(
         use_wheel = rules.wheel_straight if wheel is None else wheel
         use_royal = rules.royal_separate if royal is None else royal
         order = rules.suit_order if suit_order is None else suit_order
-    if _poker is None:
-        return _evaluate_py(_as_cards(cards), use_wheel, use_royal, order)
     suit_ranks = None if order is None else _suit_ranks(order)
-    if type(cards) is not tuple and type(cards) is not list:
-        cards = _as_cards(cards) if isinstance(cards, str) else tuple(cards)
-    try:
-        return _poker.evaluate(cards, use_wheel, use_royal, suit_ranks)
-    except TypeError:  # tokens like "As" among the cards
-        return _poker.evaluate(_as_cards(cards), use_wheel, use_royal, suit_ranks)
+    if _poker is None:
+        hand = _as_cards(hand)
+        key = _evaluate_py(hand, use_wheel, use_royal, order).key
+    elif suit_ranks is not None:  # the suit of the highest card is part of the key
+        try:
+            key = _poker.evaluate(hand, use_wheel, use_royal, suit_ranks).key
+        except TypeError:
+            hand = _as_cards(hand)
+            key = _poker.evaluate(hand, use_wheel, use_royal, suit_ranks).key
+    else:
+        try:
+            key = _rank(hand, use_wheel)
+        except TypeError:
+            hand = _as_cards(hand)
+            key = _rank(hand, use_wheel)
+        if key >= _ROYAL_KEY and not use_royal:
+            key = _ACE_HIGH_STRAIGHT_FLUSH
+    if use_wheel and use_royal and suit_ranks is None:
+        value = _new(HandValue)
+    else:
+        value = _new(_OptionedValue)
+        value._options = _options(use_wheel, use_royal, suit_ranks)
+    value._key = key
+    value._hand = hand
+    return value
 
 
 def category_of(cards: Iterable[int | str] | str, rules: Rules | None = None) -> Category:
@@ -280,6 +439,7 @@ if _poker is not None:
     rank = _poker.rank
 else:  # pragma: no cover - exercised in a subprocess by the tests
     rank = _rank_py
+_rank = rank
 
 
 def evaluate_many(
@@ -318,8 +478,10 @@ def evaluate_many(
 
 def _evaluate_py(
     hand: tuple[Card, ...], wheel: bool, royal: bool, suit_order: str | None
-) -> HandValue:
-    """The pure-Python reference evaluator: slow, simple, and an independent cross-check."""
+) -> _Described:
+    """The pure-Python reference evaluator: slow, simple, and an independent cross-check.
+
+    It returns the full description (category, ranks, cards, key, suit_rank) at once."""
     if len(set(hand)) != len(hand):
         raise ValueError("a hand cannot hold the same card twice")
     if suit_order is not None:
@@ -327,7 +489,10 @@ def _evaluate_py(
     if len(hand) == 5:
         return _evaluate5(hand, wheel, royal, suit_order)
     if len(hand) == 6:
-        return max(_evaluate5(five, wheel, royal, suit_order) for five in combinations(hand, 5))
+        return max(
+            (_evaluate5(five, wheel, royal, suit_order) for five in combinations(hand, 5)),
+            key=operator.attrgetter("key"),
+        )
     raise ValueError(f"a poker hand has 5 cards (or 6 to choose from), not {len(hand)}")
 
 
@@ -338,7 +503,7 @@ def _check_suit_order(order: str) -> None:
 
 def _evaluate5(
     hand: Sequence[Card], wheel: bool, royal: bool, suit_order: str | None
-) -> HandValue:
+) -> _Described:
     by_rank = sorted(hand, key=lambda c: (c.rank, _suit_rank(c, suit_order)), reverse=True)
     counts: dict[int, int] = {}
     for card in by_rank:
@@ -381,7 +546,7 @@ def _evaluate5(
         highest = cards[0] if top_of_straight == 5 else by_rank[0]
         suit_rank = _suit_rank(highest, suit_order)
         key = key * 4 + suit_rank
-    return HandValue(category, ranks, cards, key, suit_rank)
+    return _Described(category, ranks, cards, key, suit_rank)
 
 
 def _suit_rank(card: Card, suit_order: str | None) -> int:

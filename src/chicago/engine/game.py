@@ -22,7 +22,7 @@ from chicago.cards import DECK, RANKS, Card, cards_from_mask, parse_cards
 from chicago.engine.actions import Action, ActionKind, NotationError
 from chicago.engine.events import Event
 from chicago.engine.settlement import settlement as settle
-from chicago.poker import Category, HandValue, evaluate
+from chicago.poker import Category, HandValue, category_of, evaluate
 from chicago.rules import Rules
 
 __all__ = ["Game", "IllegalAction", "Phase"]
@@ -413,7 +413,7 @@ class Game:
     def _category(self, seat: int) -> Category:
         category = self._categories[seat]
         if category is None:
-            category = evaluate(self.hands[seat], self.rules).category
+            category = category_of(self.hands[seat], self.rules)
             self._categories[seat] = category
         return category
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from chicago.poker import evaluate
+from chicago.poker import category_of
 
 if TYPE_CHECKING:
     from chicago.engine.game import Game
@@ -116,7 +116,7 @@ def seat_state(game: Game, seat: int | None, public: dict[str, Any]) -> dict[str
         return state
     hand = game.hands[seat]
     state["hand"] = [str(c) for c in sorted(hand)]
-    state["hand_category"] = evaluate(hand, game.rules).category.name if len(hand) == 5 else None
+    state["hand_category"] = category_of(hand, game.rules).name if len(hand) == 5 else None
     state["discarded"] = [str(c) for c in game._own_discards[seat]]
     state["legal_actions"] = (
         [str(a) for a in game.legal_actions()] if game.to_act == seat else []
