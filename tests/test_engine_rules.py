@@ -84,6 +84,41 @@ def test_every_pair_of_variations_is_in_force_or_refused(preset: str) -> None:
         assert IN_FORCE[a](rules) and IN_FORCE[b](rules), (a, b, rules.differences())
 
 
+OPTION_SETS: list[dict[str, object]] = [
+    {},
+    {"royal_wins": True},
+    {"straight_flush_wins": True, "instant_win_score": "keep"},
+    {"suit_order": "sdhc"},
+    {"tie_mode": "category"},
+    {"quads_reset": True, "quads_end_deal": True},
+    {"chicago_required": "made", "chicago_made_any_size": True},
+    {"deuce_bonus": True, "deuce_chicago_points": 26},
+    {"chicago_breaker_points": 4, "chicago_caller_leads": True, "chicago_points": 10},
+    {"max_discard": 0, "one_up": False},
+    {"lock_at": None},
+    {"redeal_low": "ten-and-below", "wheel_straight": False, "show_on_break": False},
+]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_variation_applies_on_top_of_any_valid_rule_set(preset: str) -> None:
+    """Every variation, then every other one, is in force on top of rule sets that already
+    use the options a variation might contradict (an option that is part of another
+    variation is switched off with it: V-CHI-DECLARED ends V-CHI-REQ3's any-size option)."""
+    for options in OPTION_SETS:
+        try:
+            base = Rules.preset(preset, **options)
+        except RulesError:  # e.g. Chicago options on denexa, royal_wins without V-ROYAL
+            assert preset != "pagat", options  # every option set means something in pagat
+            continue
+        for first in VARIATIONS:
+            once = base.with_variations(first)
+            assert IN_FORCE[first](once), (options, first)
+            for second in VARIATIONS:
+                twice = once.with_variations(second)
+                assert IN_FORCE[second](twice), (options, first, second)
+
+
 def test_variations_keep_the_rule_sets_own_form() -> None:
     """V-ROYAL keeps a separate royal's 52, V-LOCK-6 the threshold, V-TIE-SUIT an agreed
     order, V-REDEAL-LOW the limit; otherwise they bring their own (9, 42, hdsc, below-ten)."""

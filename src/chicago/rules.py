@@ -544,7 +544,7 @@ VARIATIONS: dict[str, Variation] = dict(
         ),
         _variation(
             "V-CHI-DECLARED", "A player must have declared a Chicago to win",
-            chicago_required="declared", chicago_enabled=True,
+            chicago_required="declared", chicago_enabled=True, chicago_made_any_size=False,
         ),
         _variation(
             "V-CHI-BREAKER", "Breaking a Chicago scores 8",
