@@ -134,3 +134,41 @@ def test_sampler_respects_revealed_stage_and_voids_R_ANN_3_R_TRICK_2():
     for hands in sample_many(k, rng, 30):
         assert consistent(k, hands) == []
         assert not any(c & 3 in (0, 2) for c in range(52) if hands[opps[1].seat] >> c & 1)
+
+
+def test_protected_combinations_are_known_and_sampled_R_EX_4():
+    """A player who announced a round's highest category and exchanged since without
+    showing kept the combination (R-EX-4): the seat knows it (the real hand always holds
+    it), and every sample gives that player the combination with its revealed ranks."""
+    from chicago.bots.sampling import holds_kept
+
+    situations = samples = 0
+    ranked = 0
+    for game, k in _walk("pagat", ["basic", "basic", "ev", "basic"], range(12)):
+        for opp in k.opponents.values():
+            if not opp.kept or opp.claim is not None or opp.drawn_last == 0:
+                continue
+            situations += 1
+            ranked += any(c.stages for c in opp.kept)
+            real = [*map(int, opp.played), *map(int, game.hands[opp.seat])]
+            assert all(holds_kept(real, c, k.rules) for c in opp.kept)
+            assert game._protected[opp.seat]  # the engine protects cards of it
+            for i in range(5):
+                hands = sample_hands(k, random.Random(i), weighted=True)
+                assert consistent(k, hands) == [], (opp.kept, opp.seat)
+                samples += 1
+    assert situations > 20 and ranked > 0 and samples == 5 * situations
+
+
+def test_protection_is_forgotten_at_a_show_and_absent_without_the_rule_R_EX_4():
+    shown = 0
+    for _, k in _walk("pagat", ["random", "basic", "random", "basic"], range(8)):
+        for opp in k.opponents.values():
+            # shown in this exchange round, no scoring round since (which might protect
+            # a new combination)
+            if opp.shown and opp.shown_round == k.round and k.phase in ("exchange", "announce"):
+                assert not opp.kept
+                shown += 1
+    assert shown > 0
+    for _, k in _walk("wikipedia", ["basic"] * 3, range(3)):
+        assert all(not opp.kept for opp in k.opponents.values())

@@ -172,3 +172,33 @@ def test_resample_of_a_chance_game_is_a_chance_game():
     assert table.game is not None
     world = resample(table.game, table.game.to_act, random.Random(1))
     assert isinstance(world, ChanceGame)
+
+
+def test_resampled_worlds_protect_kept_combinations_R_EX_4():
+    """A player who announced a round's highest category and exchanged since without
+    showing kept that combination: in every resampled world it holds one such
+    combination, and it is protected there as in the game (breaking it would show the
+    hand)."""
+    from chicago.bots import make_bot
+    from chicago.bots.knowledge import knowledge
+    from chicago.bots.sampling import holds_kept
+
+    bots = [make_bot("basic") for _ in range(4)]
+    checked = 0
+    for seed in range(10):
+        game = Game(Rules.preset("pagat"), 4, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over and game.deal_number <= 3:
+            seat = game.to_act
+            view = game.view(seat)
+            k = knowledge(view)
+            for other, opp in k.opponents.items():
+                if opp.kept and opp.claim is None and k.phase in ("exchange", "announce"):
+                    world = resample(game, seat, random.Random(checked))
+                    held = [*map(int, world.played[other]), *map(int, world.hands[other])]
+                    assert all(holds_kept(held, c, game.rules) for c in opp.kept)
+                    assert world._protected[other]
+                    assert world._protected[other] & ~sum(1 << c for c in held) == 0
+                    checked += 1
+            game.apply(bots[seat].decide(view, game.legal_actions(), rng))
+    assert checked > 10

@@ -26,7 +26,31 @@ from chicago.cards import DECK, RANKS, Card, mask_of, parse_cards
 from chicago.poker import Category
 from chicago.rules import Rules
 
-__all__ = ["Claim", "Knowledge", "Opponent", "knowledge", "rank_of_text", "rules_of"]
+__all__ = [
+    "DEFINING_STAGES",
+    "Claim",
+    "Knowledge",
+    "Opponent",
+    "knowledge",
+    "rank_of_text",
+    "rules_of",
+]
+
+
+DEFINING_STAGES: dict[Category, int] = {
+    Category.PAIR: 1,
+    Category.TWO_PAIR: 2,
+    Category.THREE_OF_A_KIND: 1,
+    Category.STRAIGHT: 1,
+    Category.FLUSH: 5,
+    Category.FULL_HOUSE: 2,
+    Category.FOUR_OF_A_KIND: 1,
+    Category.STRAIGHT_FLUSH: 1,
+    Category.ROYAL_FLUSH: 1,
+}
+"""How many tie-break stages (R-ANN-3) name the cards of a category's combination, the ones
+R-EX-4 protects: the pair's rank, both pairs', the trips', a straight's top card, a flush's
+five ranks …; later stages are odd cards."""
 
 
 def rank_of_text(letter: str) -> int:
@@ -63,6 +87,16 @@ class Opponent:
     """Scoring round → the ranks it revealed in the staged tie-break, in order."""
     claim: Claim | None = None
     """The latest announcement that still holds (no exchange since), if any."""
+    kept: tuple[Claim, ...] = ()
+    """Combinations it is known to hold still (R-EX-4, rules with ``show_on_break``): it
+    announced the highest category of a scoring round (won it or tied), which protects the
+    cards of the combination (the pair, both pairs, the trips, the four, all five of a
+    straight, flush or full house), and it has not shown its hand since, so it kept them
+    through every exchange; only its odd cards may have gone. Each is a :class:`Claim` whose
+    ``stages`` are the combination's defining ranks revealed in the tie-break (the pair's
+    rank, both pairs' ranks …; none when it won without a tie-break). Its hand now, with the
+    cards it played since, contains each of them. Forgotten once it shows its hand (then
+    :attr:`shown` tells more)."""
     known: int = 0
     """Mask of cards known to be in its hand now (an accepted one-up card kept since)."""
     shown: tuple[Card, ...] = ()
@@ -216,6 +250,7 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     rejected = 0
     exchange_seen: dict[int, list[int]] = {s: [] for s in opponents}
     claims: dict[int, Claim | None] = dict.fromkeys(opponents)
+    kept: dict[int, list[Claim]] = {s: [] for s in opponents}
     accepted: dict[int, int] = dict.fromkeys(opponents, 0)
     own_discards = 0
     exchange_round = 1
@@ -243,7 +278,17 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
                 elif opp.shown:
                     opp.kept_from_shown = None
         elif kind == "round_result":
-            exchange_round = int(event.get("round", 0)) + 1
+            rnd = int(event.get("round", 0))
+            exchange_round = rnd + 1
+            top = event.get("category")
+            if top and rules.show_on_break:
+                # R-EX-4: everyone who announced the round's highest category has those
+                # cards protected: breaking them later shows the whole hand first
+                category = Category[top]
+                for opp in opponents.values():
+                    if opp.announcements.get(rnd) is category:
+                        stages = opp.stages.get(rnd, ())[: DEFINING_STAGES[category]]
+                        kept[opp.seat].append(Claim(rnd, category, stages))
         elif kind == "announce" and who in opponents:
             category = Category[event["category"]]
             rnd = int(event["round"])
@@ -261,6 +306,7 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
                 claims[who] = Claim(claim.round, claim.category, stages)
         elif kind == "show" and who in opponents:
             opp = opponents[who]
+            kept[who] = []
             opp.shown = _cards(event.get("cards", []))
             opp.shown_round = exchange_round
             opp.kept_from_shown = len(opp.shown)
@@ -276,6 +322,7 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     for s, opp in opponents.items():
         opp.claim = claims[s]
         opp.known = accepted[s]
+        opp.kept = tuple(kept[s])
 
     trick = [(int(p["seat"]), _card(p["card"])) for p in view.get("trick", [])]
     tricks = [

@@ -11,6 +11,9 @@ has shown (see :class:`~chicago.bots.knowledge.Knowledge`):
   ranks it revealed in the tie-break (R-ANN-1, R-ANN-3);
 - a player who had to show its hand (R-EX-4) and then exchanged ``k`` cards still holds
   ``5 - k`` of the shown cards (if it has not exchanged again);
+- a player who announced the highest category of a scoring round and has not shown its hand
+  since kept that combination (R-EX-4 protects it), with the ranks it revealed: its odd
+  cards may have been exchanged, the combination was not;
 - a player who did not follow suit holds no card of that suit (R-TRICK-2);
 - each hand has the right number of cards.
 
@@ -31,6 +34,7 @@ the constraints are consistent, except in freak cases) the softest constraint is
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -39,9 +43,19 @@ from chicago.cards import Card
 from chicago.poker import Category, evaluate
 from chicago.rules import Rules
 
-__all__ = ["consistent", "hand_weight", "keep_weight", "sample_hands", "sample_many"]
+__all__ = [
+    "consistent",
+    "hand_weight",
+    "holds_kept",
+    "keep_weight",
+    "kept_cards",
+    "sample_hands",
+    "sample_many",
+]
 
 _SUIT_BITS = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
+_RANK_BITS = {r: 0xF << ((r - 2) * 4) for r in range(2, 15)}
+"""Rank value (2 … 14) → mask of its four cards."""
 
 # The groups of equal ranks that make each category, in tie-break order.
 _GROUPS: dict[Category, tuple[int, ...]] = {
@@ -105,7 +119,7 @@ def _propose(
                 ]
                 if not options:
                     return None
-                rank = rng.choice(options)
+                rank = _pick_rank(options, chosen, available, size, rng)
             used_ranks.append(rank)
             have = [c for c in chosen if (c >> 2) + 2 == rank]
             free = [_card(rank, s) for s in range(4) if available >> _card(rank, s) & 1]
@@ -173,11 +187,20 @@ def _propose(
 
 def _claimed_hidden(
     available: int, fixed: list[int], need: int, claim: Claim, rules: Rules,
-    rng: random.Random,
+    rng: random.Random, kept: Sequence[Claim] = (),
 ) -> list[int] | None:
-    """``need`` hidden cards that with ``fixed`` make the claimed hand, or None."""
+    """``need`` hidden cards that with ``fixed`` make the claimed hand, containing the
+    protected combinations ``kept`` (from earlier rounds), or None."""
     for _ in range(_CLAIM_TRIES):
-        core = _propose(available, fixed, claim, rng)
+        base = fixed
+        pool = available
+        if kept:
+            core = _kept_core(available, fixed, kept, rng)
+            if core is None or len(core) > len(fixed) + need:
+                continue
+            base = core
+            pool = available & ~_mask(core)
+        core = _propose(pool, base, claim, rng)
         if core is None or len(core) > len(fixed) + need:
             continue
         hidden = [c for c in core if c not in fixed]
@@ -186,9 +209,146 @@ def _claimed_hidden(
         if missing > len(rest):
             continue
         hidden += rng.sample(rest, missing)
-        if len(fixed) + len(hidden) == 5 and _matches(fixed + hidden, claim, rules):
+        if len(fixed) + len(hidden) == 5 and _matches(fixed + hidden, claim, rules) and all(
+            holds_kept(fixed + hidden, c, rules) for c in kept
+        ):
             return hidden
     return None
+
+
+def _pick_rank(
+    options: Sequence[int], chosen: set[int], available: int, size: int, rng: random.Random
+) -> int:
+    """A rank for a group of ``size`` equal cards not revealed, among ``options``, drawn in
+    proportion to the number of five-card hands that hold it: the ways to add the missing
+    cards of that rank (cards already ``chosen`` count) times the ways to fill the other
+    places from ``available``. So a rank the chosen cards already hold is much likelier
+    (a hand holding two played sevens and claiming a pair holds the sevens' pair)."""
+    slots = 5 - len(chosen)
+    pool = available.bit_count()
+    held_mask = _mask(chosen)
+    weights = []
+    for r in options:
+        bits = _RANK_BITS[r]
+        held = (held_mask & bits).bit_count()
+        free = (available & bits & ~held_mask).bit_count()
+        missing = max(0, size - held)
+        if missing > slots or missing > free:
+            weights.append(0)
+            continue
+        weights.append(math.comb(free, missing) * math.comb(pool - free, slots - missing))
+    if not any(weights):
+        return rng.choice(list(options))
+    return rng.choices(list(options), weights=weights)[0]
+
+
+def _with_kept(claim: Claim, kept: Sequence[Claim]) -> tuple[Claim, list[Claim]]:
+    """A claim and the protected combinations that still say more than it: one protected
+    in the claim's round or later says nothing more; one of the claim's own category from
+    an earlier round *is* the claimed combination (the hand holds it and is of that
+    category), so its revealed ranks join the claim's."""
+    earlier: list[Claim] = []
+    for combination in kept:
+        if combination.round >= claim.round:
+            continue
+        if combination.category is claim.category:
+            stages = combination.stages
+            if len(stages) > len(claim.stages) and stages[: len(claim.stages)] == claim.stages:
+                claim = Claim(claim.round, claim.category, stages)
+            continue
+        earlier.append(combination)
+    return claim, earlier
+
+
+def _rank(card: int) -> int:
+    """The rank value (2 … 14) of a card id."""
+    return (card >> 2) + 2
+
+
+def _kept_core(
+    available: int, fixed: Sequence[int], kept: Sequence[Claim], rng: random.Random
+) -> list[int] | None:
+    """The cards of the protected combinations ``kept`` (R-EX-4), added to ``fixed`` from
+    ``available``: each combination's groups of equal ranks (a revealed rank where known,
+    else one drawn by :func:`_pick_rank`), or all five cards of a five-card combination.
+    None if they do not fit in five cards."""
+    chosen = set(fixed)
+    for claim in sorted(kept, key=lambda c: -int(c.category)):
+        groups = _GROUPS.get(claim.category)
+        if groups is None or claim.category is Category.FULL_HOUSE:
+            core = _propose(available & ~_mask(chosen), sorted(chosen), claim, rng)
+            if core is None or len(core) > 5:
+                return None
+            chosen = set(core)
+            continue
+        used: list[int] = []
+        for index, size in enumerate(groups):
+            held_mask = _mask(chosen)
+            if index < len(claim.stages):
+                rank = claim.stages[index]
+            else:
+                options = [
+                    r for r in range(2, 15)
+                    if r not in used and ((held_mask | available) & _RANK_BITS[r]).bit_count()
+                    >= size
+                ]
+                if not options:
+                    return None
+                rank = _pick_rank(options, chosen, available, size, rng)
+            used.append(rank)
+            missing = size - (held_mask & _RANK_BITS[rank]).bit_count()
+            if missing > 0:
+                free = _bits(available & _RANK_BITS[rank] & ~held_mask)
+                if len(free) < missing:
+                    return None
+                chosen.update(rng.sample(free, missing))
+    if len(chosen) > 5:
+        return None
+    return sorted(chosen)
+
+
+def _mask(cards: Sequence[int] | set[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def kept_cards(cards: Sequence[int], claim: Claim, rules: Rules) -> list[int] | None:
+    """The cards of ``cards`` (five, held plus played) that make the protected combination
+    ``claim`` (R-EX-4: the pair, both pairs, the trips, the four, or all five), or None if
+    they do not hold it; an unrevealed group is the highest rank that has enough cards."""
+    groups = _GROUPS.get(claim.category)
+    if groups is None or claim.category is Category.FULL_HOUSE:
+        value = evaluate([Card(c) for c in cards], rules)
+        if value.category != claim.category or value.ranks[: len(claim.stages)] != claim.stages:
+            return None
+        return list(cards)
+    by_rank: dict[int, list[int]] = {}
+    for c in cards:
+        by_rank.setdefault(_rank(c), []).append(c)
+    out: list[int] = []
+    used: list[int] = []
+    for index, size in enumerate(groups):
+        if index < len(claim.stages):
+            rank = claim.stages[index]
+            if rank in used or len(by_rank.get(rank, ())) < size:
+                return None
+        else:
+            options = [r for r in range(14, 1, -1)
+                       if r not in used and len(by_rank.get(r, ())) >= size]
+            if not options:
+                return None
+            rank = options[0]
+        used.append(rank)
+        out.extend(sorted(by_rank[rank])[:size])
+    return out
+
+
+def holds_kept(cards: Sequence[int], claim: Claim, rules: Rules) -> bool:
+    """Whether the five ``cards`` (held plus played) contain the protected combination
+    ``claim`` (see :attr:`~chicago.bots.knowledge.Opponent.kept`)."""
+    return kept_cards(cards, claim, rules) is not None
 
 
 def keep_weight(cards: Sequence[int], kept: int) -> float:
@@ -300,9 +460,12 @@ def _try_sample(
         need = opp.holding - known.bit_count()
         allowed = pool & ~_void_mask(opp.voids) if strict >= 1 else pool
         hidden: list[int] | None = None
-        if strict >= 2 and opp.claim is not None and opp.holding + len(opp.played) == 5:
+        whole = opp.holding + len(opp.played) == 5
+        kept = opp.kept if strict >= 2 and whole else ()
+        if strict >= 2 and opp.claim is not None and whole:
             fixed = [*map(int, opp.played), *_bits(known)]
-            hidden = _claimed_hidden(allowed, fixed, need, opp.claim, k.rules, rng)
+            claim, earlier = _with_kept(opp.claim, kept)
+            hidden = _claimed_hidden(allowed, fixed, need, claim, k.rules, rng, earlier)
             if hidden is None:
                 return None
             if opp.shown and opp.kept_from_shown is not None:
@@ -328,21 +491,42 @@ def _try_sample(
             hidden += rng.sample(rest, need - keep)
         else:
             cards = _bits(allowed)
-            if need > len(cards):
+            fixed = [*map(int, opp.played), *_bits(known)]
+            hidden = _free_hidden(cards, allowed, fixed, need, kept, rng)
+            if hidden is None:
                 return None
-            hidden = rng.sample(cards, need)
             if weighted and not opp.locked and opp.exchanges:
-                fixed = [*map(int, opp.played), *_bits(known)]
                 for _ in range(_WEIGHT_TRIES):
                     if rng.random() < hand_weight(k, opp, fixed + hidden):
                         break
-                    hidden = rng.sample(cards, need)
+                    hidden = _free_hidden(cards, allowed, fixed, need, kept, rng) or hidden
         mask = known
         for c in hidden:
             mask |= 1 << c
         pool &= ~mask
         hands[opp.seat] = mask
     return hands
+
+
+def _free_hidden(
+    cards: list[int], allowed: int, fixed: list[int], need: int, kept: Sequence[Claim],
+    rng: random.Random,
+) -> list[int] | None:
+    """``need`` hidden cards from ``cards``: the protected combinations ``kept`` first
+    (:func:`_kept_core`), the rest at random; None if they cannot be had."""
+    extra: list[int] = []
+    for _ in range(_CLAIM_TRIES if kept else 0):
+        core = _kept_core(allowed, fixed, kept, rng)
+        if core is not None and len(core) - len(fixed) <= need:
+            extra = [c for c in core if c not in fixed]
+            break
+    else:
+        if kept:
+            return None
+    rest = [c for c in cards if c not in extra]
+    if need - len(extra) > len(rest):
+        return None
+    return extra + rng.sample(rest, need - len(extra))
 
 
 def sample_hands(k: Knowledge, rng: random.Random, *, weighted: bool = False) -> list[int]:
@@ -391,6 +575,11 @@ def consistent(k: Knowledge, hands: Sequence[int]) -> list[str]:
             cards = [*map(int, opp.played), *_bits(hand)]
             if not _matches(cards, opp.claim, k.rules):
                 problems.append(f"seat {opp.seat} does not hold its claim {opp.claim}")
+        if opp.holding + len(opp.played) == 5:
+            cards = [*map(int, opp.played), *_bits(hand)]
+            for claim in opp.kept:
+                if not holds_kept(cards, claim, k.rules):
+                    problems.append(f"seat {opp.seat} lacks its protected {claim}")
         if opp.shown and opp.kept_from_shown is not None:
             held = sum(1 for c in opp.shown if hand >> c & 1 or c in opp.played)
             if held != opp.kept_from_shown:

@@ -4,7 +4,8 @@
 anew: the other hands, the stock and the unknown part of the discard pile. The new world is
 built from the seat's view alone (through :func:`chicago.bots.knowledge.knowledge` and the
 bots' sampler :func:`chicago.bots.sampling.sample_hands`, which keeps announced categories,
-revealed ranks, shown hands, one-up cards and voids consistent); the real hidden cards are
+revealed ranks, shown hands, combinations kept under R-EX-4, one-up cards and voids
+consistent; those combinations are protected in the copy as in the game); the real hidden cards are
 only overwritten, never read. In the copy the seat's own view and event log are exactly as
 before, so it has the same information state; the other seats' private events are dropped.
 
@@ -26,7 +27,7 @@ import random
 from typing import TypeVar, cast
 
 from chicago.bots.knowledge import knowledge
-from chicago.bots.sampling import sample_hands
+from chicago.bots.sampling import kept_cards, sample_hands
 from chicago.cards import cards_from_mask, mask_of
 from chicago.engine.game import Game
 from chicago.poker import Category, evaluate
@@ -120,6 +121,12 @@ def resample(game: G, seat: int, rng: random.Random) -> G:
             value = evaluate(world.hands[other], rules)
             size = _COMBINATION_SIZE.get(value.category, 5)
             protected = mask_of(value.cards[:size]) & mask_of(world.hands[other])
+        # combinations protected in earlier rounds and kept since (R-EX-4)
+        held = [*map(int, world.played[other]), *map(int, world.hands[other])]
+        for combination in opp.kept if len(held) == 5 else ():
+            combo = kept_cards(held, combination, rules)
+            if combo is not None:
+                protected |= sum(1 << c for c in combo) & mask_of(world.hands[other])
         world._protected[other] = protected
     world._quads_claims = [
         (s, evaluate(world.hands[s], rules)) for s, _ in game._quads_claims
