@@ -148,10 +148,11 @@ def test_bots_never_import_the_game():
 
 
 def _chicago_game(
-    hand: str, caller_leads: bool = False, stop_at: str = "chicago", **options
+    hand: str, caller_leads: bool = False, stop_at: str = "chicago", others_draw: int = 0,
+    **options,
 ) -> Game:
-    """A deal where the dealer's left holds ``hand``; everyone keeps their cards (and
-    passes) until the phase ``stop_at``."""
+    """A deal where the dealer's left holds ``hand``; it keeps its cards, the others draw
+    ``others_draw`` cards each, and everyone passes, until the phase ``stop_at``."""
     rules = Rules.preset("pagat", chicago_min_score=None, negative_scores=True,
                          chicago_caller_leads=caller_leads, **options)
     mine = list(parse_cards(hand))
@@ -166,6 +167,9 @@ def _chicago_game(
     while game.phase.value != stop_at:
         legal = game.legal_actions()
         keep = next((a for a in legal if str(a) in ("keep", "pass")), legal[0])
+        if others_draw and game.to_act != 0 and game.phase.value == "exchange":
+            keep = next(a for a in legal if str(a).startswith("discard")
+                        and len(a.cards) == others_draw)
         game.apply(keep)
     return game
 
@@ -240,7 +244,7 @@ def test_a_required_chicago_near_the_target_and_no_reset_V_CHI_REQ3(spec):
                           random.Random(0))) == "no chicago"
     # an announcement: a pair of aces scores 1 point, which would reach 52 from 51
     announce = _chicago_game("Ah Ad Kc Qd 9h", chicago_required="made",
-                             chicago_made_any_size=True, stop_at="announce")
+                             chicago_made_any_size=True, stop_at="announce", others_draw=3)
     legal = announce.legal_actions()
     assert "announce pair" in [str(a) for a in legal]
     view = announce.view(0)

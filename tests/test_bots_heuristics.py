@@ -22,7 +22,7 @@ from chicago.bots.heuristics import (
     top_sequence_chicago,
 )
 from chicago.bots.knowledge import Claim, knowledge
-from chicago.cards import parse_cards
+from chicago.cards import DECK, parse_cards
 from chicago.poker import Category
 
 PAGAT = Rules.preset("pagat")
@@ -154,3 +154,83 @@ def test_ev_chicago_chance_R_CHI_1_R_CHI_4():
     assert 0.3 < sure < 0.9  # the ace of diamonds may be out
     k.hand = parse_cards("As Ks Qs Ah 7d")
     assert chicago_chance(k, leads=True) < sure
+
+
+def test_sampled_chicago_chance_R_CHI_1_R_CHI_4():
+    """With a random generator ev measures its Chicago chance on sampled deals of the
+    others' hands: a hand of top sequences is sure on lead, and the same suits as the
+    plain odds say are at risk."""
+    import random
+
+    from chicago.bots.ev import chicago_chance
+
+    def holding(hand: str):
+        mine = list(parse_cards(hand))
+        rest = [c for c in DECK if c not in mine]
+        random.Random(3).shuffle(rest)
+        deck = [card for r in range(5) for card in (mine[r], *rest[r * 3 : r * 3 + 3])]
+        game = Game(PAGAT, players=4, seed=1, dealer=3, decks=[deck + rest[15:]])
+        return knowledge(game.view(0))
+
+    assert chicago_chance(holding("As Ks Qs Ah Ad"), leads=True, rng=random.Random(1)) == 1.0
+    k = holding("As Ks Qs Ah Kd")
+    sampled = chicago_chance(k, leads=True, rng=random.Random(1), samples=200)
+    assert 0.3 < sampled < 0.9  # the ace of diamonds may be out
+    plain = chicago_chance(k, leads=True)
+    assert abs(sampled - plain) < 0.15  # nothing known of the others: about the plain odds
+    k = holding("As Ks Qs Ah 7d")
+    assert chicago_chance(k, leads=True, rng=random.Random(1), samples=200) < sampled
+
+
+def test_revealed_ranks_decide_equal_categories_R_ANN_3_R_EX_4():
+    """Equal categories: known ranks decide (same_chance); a protected pair of kings that
+    is still a pair beats a pair of nines; the protection floors the category."""
+    from chicago.bots.estimates import known_stages, same_chance
+
+    assert same_chance((9, 14), (13,)) == 0.0
+    assert same_chance((13, 14, 5), (13, 12)) == 1.0
+    assert same_chance((13,), (13,)) == 0.5 and same_chance((9,), ()) == 0.5
+    _, k = _view_knowledge()
+    k.phase = "announce"
+    for other in k.opponents.values():
+        other.exchanges = [3]  # everyone drew three
+    opp = next(iter(k.opponents.values()))
+    opp.kept = (Claim(1, Category.PAIR, (13,)),)
+    assert known_stages(opp, Category.PAIR) == (13,)
+    assert known_stages(opp, Category.TWO_PAIR) == ()
+    dist = opponent_distribution(k, opp)
+    assert dist[Category.HIGH_CARD] == 0.0 and sum(dist) == pytest.approx(1.0)
+    nines = win_chances(k, {int(Category.PAIR): (9,)})[Category.PAIR]
+    aces = win_chances(k, {int(Category.PAIR): (14,)})[Category.PAIR]
+    assert nines == 0.0 < aces
+
+
+def test_ev_passes_an_announcement_that_cannot_win_R_ANN_1():
+    """Announcing a hand that cannot win the round only tells the others what it holds:
+    against an opponent who announced before it and whose revealed, protected pair is
+    higher, or who stands on a claimed higher hand still to speak, ev passes; the real
+    round then goes to another player."""
+    import random
+
+    from chicago.bots import make_bot
+    from chicago.bots.ev import announce_chance
+
+    bots = [make_bot("ev")] + [make_bot("basic")] * 3
+    found = 0
+    for seed in range(30):
+        game = Game(PAGAT, 4, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over and game.deal_number <= 3:
+            seat = game.to_act
+            view = game.view(seat)
+            action = bots[seat].decide(view, game.legal_actions(), rng)
+            if seat == 0 and view["phase"] == "announce" and str(action) == "pass":
+                k = knowledge(view)
+                if any(a.kind.name == "ANNOUNCE" for a in game.legal_actions()) \
+                        and announce_chance(k) == 0.0:
+                    found += 1
+                    mine = game.hand_value(0)
+                    # someone at the table holds a better hand now
+                    assert any(game.hand_value(s) > mine for s in range(1, 4))
+            game.apply(action)
+    assert found >= 3

@@ -5,20 +5,31 @@ latest exchange round (and in which round), what it announced and revealed, whet
 locked. The base table gives, for each exchange round and number of cards drawn, how often a
 player ends with each category; it was measured from 150 games of ``basic`` self-play (about
 20,000 hands), so it models a sensible player. Announcements override it: a player who
-announced a category and exchanged nothing since holds exactly that category.
+announced a category and exchanged nothing since holds exactly that category; one whose
+combination R-EX-4 protects (it announced a round's highest category and has not shown its
+hand since) holds at least that category.
 
 :func:`win_chances` turns those estimates into the chance that a hand of each category beats
-every opponent (:func:`beat_all`).
+every opponent (:func:`beat_all`). Between equal categories the ranks decide: where an
+opponent's defining ranks are known (revealed in a tie-break, :func:`known_stages`) and so
+are ours, :func:`same_chance` compares them instead of counting an even chance.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chicago.bots.knowledge import Knowledge, Opponent
+from chicago.bots.knowledge import DEFINING_STAGES, Knowledge, Opponent
 from chicago.poker import Category
 
-__all__ = ["CATEGORY_TABLE", "beat_all", "opponent_distribution", "win_chances"]
+__all__ = [
+    "CATEGORY_TABLE",
+    "beat_all",
+    "known_stages",
+    "opponent_distribution",
+    "same_chance",
+    "win_chances",
+]
 
 _N = len(Category)
 
@@ -88,27 +99,81 @@ def opponent_distribution(k: Knowledge, opp: Opponent) -> list[float]:
         if round_ == 0:
             return _row(1, None)
     dist = _row(round_, drawn)
-    # An announcement followed by a small exchange: the combination was probably kept.
+    # An announcement followed by a small exchange: the combination was probably kept; a
+    # protected one (R-EX-4) surely was, whatever was drawn.
     last = max(opp.announcements, default=0)
     announced = opp.announcements.get(last) if last else None
+    floor = max((int(c.category) for c in opp.kept), default=0)
     if announced is not None and drawn is not None and drawn <= 5 - _MIN_COMBINATION[announced]:
-        floor = int(announced)
+        floor = max(floor, int(announced))
+    if floor:
         mass = sum(dist[floor:])
         if mass > 0:
             dist = [0.0] * floor + [p / mass for p in dist[floor:]]
+        else:
+            dist = [0.0] * _N
+            dist[floor] = 1.0
     return dist
 
 
-def beat_all(category: int, dists: Sequence[Sequence[float]], same: float = 0.5) -> float:
+def known_stages(opp: Opponent, category: int) -> tuple[int, ...]:
+    """The tie-break stages (R-ANN-3) of ``opp``'s hand that are known if its hand is of
+    ``category``: those of a claim of that category (its revealed ranks), else the defining
+    ranks of a protected combination of that category (R-EX-4: a hand that kept a pair of
+    kings and is still a pair holds the kings' pair). Empty when nothing is known."""
+    claim = opp.claim
+    best: tuple[int, ...] = ()
+    if claim is not None and int(claim.category) == category:
+        best = claim.stages
+    for kept in opp.kept:
+        if int(kept.category) == category and len(kept.stages) > len(best):
+            best = kept.stages[: DEFINING_STAGES[kept.category]]
+    return best
+
+
+def same_chance(mine: Sequence[int], theirs: Sequence[int]) -> float:
+    """The chance that a hand beats another of the same category, from the tie-break stages
+    known of both: the first known stage where they differ decides (1 or 0); 0.5 if they
+    agree as far as both are known."""
+    for a, b in zip(mine, theirs, strict=False):
+        if a != b:
+            return 1.0 if a > b else 0.0
+    return 0.5
+
+
+def beat_all(
+    category: int, dists: Sequence[Sequence[float]], same: float | Sequence[float] = 0.5
+) -> float:
     """The chance that a hand of ``category`` beats every opponent whose category follows
-    ``dists``; an equal category counts as ``same`` (the odds of the ranks)."""
+    ``dists``; an equal category counts as ``same`` (the odds of the ranks: one number, or
+    one per opponent)."""
     chance = 1.0
-    for dist in dists:
-        chance *= sum(dist[:category]) + same * dist[category]
+    for i, dist in enumerate(dists):
+        even = same if isinstance(same, (int, float)) else same[i]
+        chance *= sum(dist[:category]) + even * dist[category]
     return chance
 
 
-def win_chances(k: Knowledge) -> list[float]:
-    """For each category, the chance that a hand of it beats all of ``k``'s opponents."""
-    dists = [opponent_distribution(k, opp) for opp in k.opponents.values()]
-    return [beat_all(c, dists) if c else 0.0 for c in range(_N)]
+def win_chances(
+    k: Knowledge, stages: dict[int, tuple[int, ...]] | None = None
+) -> list[float]:
+    """For each category, the chance that a hand of it beats all of ``k``'s opponents.
+
+    ``stages`` maps a category to the tie-break stages our hand would have in it, where
+    known (a hand kept whole, a pair kept that stays a pair …); against an opponent whose
+    ranks in that category are known too, :func:`same_chance` decides equal categories.
+    """
+    opponents = list(k.opponents.values())
+    dists = [opponent_distribution(k, opp) for opp in opponents]
+    out = []
+    for c in range(_N):
+        if not c:
+            out.append(0.0)
+            continue
+        mine = stages.get(c, ()) if stages else ()
+        if mine:
+            out.append(beat_all(c, dists, [same_chance(mine, known_stages(o, c))
+                                           for o in opponents]))
+        else:
+            out.append(beat_all(c, dists))
+    return out
