@@ -178,6 +178,10 @@ def test_a_variation_turns_on_what_it_needs() -> None:
         ("pagat", {"lock_at": 0}, ["lock_at", "positive or None"]),
         ("pagat", {"chicago_min_score": 0}, ["chicago_min_score", "positive or None"]),
         ("pagat", {"deuce_chicago_points": -1, "deuce_bonus": True}, ["deuce_chicago_points"]),
+        # V-CHI-REQ3: reaching the target resets, so a minimum score at or above the target
+        # could never be had: no Chicago could be made and the game could not end
+        ("pagat", {"chicago_required": "made", "target": 15},
+         ["V-CHI-REQ3", "target=15", "chicago_min_score=15", "could not end"]),
     ],
 )
 def test_contradictory_combinations_are_refused(
@@ -203,6 +207,8 @@ def test_the_same_options_are_valid_where_they_mean_something() -> None:
     Rules.preset("pagat", royal_wins=True, instant_win_score="keep")
     Rules.preset("wikipedia", chicago_min_score=0)  # negative scores: 0 is a real minimum
     Rules.preset("denexa", deuce_bonus=True)  # the last-trick half of V-DEUCE needs no call
+    Rules.preset("pagat", chicago_required="made", target=16)  # 15 points may be had
+    Rules.preset("wikipedia", chicago_required="made", target=10)  # no minimum score
 
 
 def test_new_options_and_their_defaults() -> None:

@@ -403,6 +403,18 @@ def _combination_problems(r: Rules) -> list[str]:
             f"instant_win_score={r.instant_win_score!r} needs an instant win: set "
             "straight_flush_wins (V-SF-WIN) or royal_wins (V-ROYAL)"
         )
+    if (
+        r.chicago_required == "made"
+        and r.chicago_min_score is not None
+        and r.chicago_min_score >= r.target
+    ):
+        problems.append(
+            f"chicago_required='made' (V-CHI-REQ3) resets a player who reaches "
+            f"target={r.target} to zero, so nobody could ever have the "
+            f"chicago_min_score={r.chicago_min_score} needed to declare the Chicago it "
+            "requires and the game could not end: set chicago_min_score below the target "
+            "(or None), or a higher target"
+        )
     if r.chicago_made_any_size and r.chicago_required != "made":
         problems.append(
             "chicago_made_any_size is part of V-CHI-REQ3: set chicago_required='made' too"
