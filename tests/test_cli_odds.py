@@ -9,7 +9,7 @@ import pytest
 from chicago.cli import main
 from chicago.commands._options import parse_rules, parse_value
 from chicago.odds import CATEGORY_NAMES
-from chicago.rules import RulesError
+from chicago.rules import Rules, RulesError
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, object]]:
@@ -146,6 +146,71 @@ def test_parse_rules() -> None:
 def test_parse_rules_errors_name_the_option(sets: list[str], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         parse_rules("pagat", sets)
+
+
+def test_parse_rules_applies_every_set_and_variation_together() -> None:
+    """Options that need each other, in either order and from a variation, build one rule set
+    (instant_win_score needs an instant win, quads_end_deal V-QUADS-RESET, the REQ3 size
+    option V-CHI-REQ3, deuce_chicago_points V-DEUCE); nothing is checked half-built."""
+    pairs = [["instant_win_score=keep", "straight_flush_wins=true"],
+             ["instant_win_score=keep", "royal_wins=true"]]
+    for sets in pairs:
+        for ordered in (sets, sets[::-1]):
+            rules = parse_rules("pagat", ordered)
+            assert rules.instant_win_score == "keep"
+    for sets, variation, option in [
+        (["instant_win_score=keep"], "V-SF-WIN", "instant_win_score"),
+        (["quads_end_deal=true"], "V-QUADS-RESET", "quads_end_deal"),
+        (["chicago_made_any_size=true"], "V-CHI-REQ3", "chicago_made_any_size"),
+        (["deuce_chicago_points=26"], "V-DEUCE", "deuce_chicago_points"),
+    ]:
+        for preset in ("pagat", "denexa", "wikipedia"):
+            rules = parse_rules(preset, sets, [variation])
+            assert getattr(rules, option) == parse_value(sets[0].split("=")[1]), (preset, sets)
+            assert rules == Rules.preset(preset).with_variations(variation).replace(
+                **{option: getattr(rules, option)})
+    # an explicit --set wins over the variation's value; a variation keeps an agreed form
+    assert parse_rules("pagat", ["chicago_points=20"], ["V-CHI-13"]).chicago_points == 20
+    assert parse_rules("wikipedia", ["lock_at=45"], ["V-LOCK-6"]).lock_at == 45
+    assert parse_rules("pagat", ["suit_order=shdc"], ["V-TIE-SUIT"]).suit_order == "shdc"
+
+
+@pytest.mark.parametrize(
+    ("sets", "variations", "message"),
+    [
+        (["instant_win_score=keep", "lock_at=42"], [],
+         "--set instant_win_score: instant_win_score='keep' needs an instant win"),
+        (["chicago_made_any_size=true"], ["V-CHI-DECLARED"],
+         "--set chicago_made_any_size: chicago_made_any_size is part of V-CHI-REQ3"),
+        (["target=15", "stake=2"], ["V-CHI-REQ3"], "--set target: chicago_required='made'"),
+        (["quads_end_deal=true", "deuce_chicago_points=26"], [],
+         "--set quads_end_deal, deuce_chicago_points: "),
+        ([], ["V-TIE-SUIT", "V-TIE-CATEGORY"], "contradict each other"),
+    ],
+)
+def test_a_refused_combination_names_the_set_option_that_causes_it(
+    sets: list[str], variations: list[str], message: str
+) -> None:
+    with pytest.raises(RulesError) as caught:
+        parse_rules("pagat", sets, variations)
+    assert message in str(caught.value)
+
+
+def test_odds_and_simulate_take_options_that_need_each_other(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--set instant_win_score=keep --set straight_flush_wins=true` (one option per --set)
+    and the same after one --set, through the real commands."""
+    assert main(["odds", "Ah Kh Qh Jh 2c", "--set", "instant_win_score=keep",
+                 "--set", "straight_flush_wins=true", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["simulate", "--bots", "random,random", "--games", "1", "--set",
+                 "instant_win_score=keep", "straight_flush_wins=true", "max_deals=1",
+                 "--variation", "V-QUADS-RESET", "--set", "quads_end_deal=true",
+                 "--no-progress", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] >= 1
+    assert main(["odds", "Ah Kh Qh Jh 2c", "--set", "instant_win_score=keep"]) == 2
+    assert "--set instant_win_score: " in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("json_flag", [["--json"], []])

@@ -12,6 +12,17 @@ A value is read as a JSON literal (``42``, ``true``, ``null``, ``{"ROYAL_FLUSH":
 otherwise taken as a string (``hdsc``); ``True``/``False``/``None`` are accepted too, and
 ``-`` in option names may stand for ``_``. Errors are :class:`~chicago.rules.RulesError`
 (a ``ValueError``) naming the option.
+
+Options that need each other work in any order, and with the variations they belong to:
+the variations are put in force on the preset and every ``--set`` is applied on top of
+them in one step, so nothing is checked half-built (an explicit ``--set`` value wins
+over a variation's)::
+
+    >>> rules = parse_rules("pagat", ["instant_win_score=keep", "straight_flush_wins=true"])
+    >>> rules.instant_win_score, rules.straight_flush_wins
+    ('keep', True)
+    >>> parse_rules("pagat", ["quads_end_deal=true"], ["V-QUADS-RESET"]).quads_end_deal
+    True
 """
 
 from __future__ import annotations
@@ -42,10 +53,17 @@ def parse_value(text: str) -> Any:
 def parse_rules(
     preset: str, sets: Sequence[str] | None = None, variations: Sequence[str] = ()
 ) -> Rules:
-    """The rules of ``preset`` with ``option=value`` overrides, then the ``variations`` by id.
+    """The rules of ``preset`` with the ``variations`` by id and ``option=value`` overrides.
+
+    The variations are put in force on the preset (each turns on what it needs, so that is
+    always a valid rule set), then all the overrides are applied together in one rule set:
+    an option that needs another (``instant_win_score=keep`` needs ``straight_flush_wins``,
+    ``quads_end_deal`` needs V-QUADS-RESET) may come before it or from a variation. Where
+    an override and a variation set the same option, the override wins.
 
     Raises :class:`~chicago.rules.RulesError` naming the preset, the option or the variation
-    that is wrong.
+    that is wrong: for a combination that is refused, the ``--set`` option without which the
+    others would apply (else all of them).
     """
     rules = Rules.preset(preset)
     overrides: dict[str, Any] = {}
@@ -55,16 +73,31 @@ def parse_rules(
         if not sep or not name:
             raise RulesError(f"--set {item!r}: expected OPTION=VALUE, e.g. lock_at=42")
         overrides[name] = parse_value(value)
-    for name, value in overrides.items():
-        try:
-            rules = rules.replace(**{name: value})
-        except RulesError as exc:
-            raise RulesError(f"--set {name}: {exc}") from None
-        except (TypeError, ValueError) as exc:
-            raise RulesError(f"--set {name}: bad value {value!r} ({exc})") from None
     if variations:
         rules = rules.with_variations(*variations)
-    return rules
+    if not overrides:
+        return rules
+    problem = _refusal(rules, overrides)
+    if problem is None:
+        return rules.replace(**overrides)
+    culprits = [
+        name for name in overrides
+        if _refusal(rules, {k: v for k, v in overrides.items() if k != name}) is None
+    ]
+    named = culprits[:1] if len(culprits) == 1 else list(overrides)
+    raise RulesError(f"--set {', '.join(named)}: {problem}")
+
+
+def _refusal(rules: Rules, overrides: dict[str, Any]) -> str | None:
+    """Why ``rules`` with every override at once is refused; None if it is valid."""
+    try:
+        rules.replace(**dict(overrides))
+    except RulesError as exc:
+        return str(exc)
+    except (TypeError, ValueError) as exc:
+        values = ", ".join(f"{name}={value!r}" for name, value in overrides.items())
+        return f"bad value in {values} ({exc})"
+    return None
 
 
 def add_rules_arguments(
@@ -99,7 +132,8 @@ def add_rules_arguments(
         )
     parser.add_argument(
         "--variation", dest="variations", action="append", default=[], metavar="ID",
-        help="turn on a variation by id, e.g. --variation V-ROYAL (repeatable)",
+        help="turn on a variation by id, e.g. --variation V-ROYAL (repeatable; --set options "
+        "apply on top of the variations, all at once)",
     )
 
 
