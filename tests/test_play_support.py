@@ -17,6 +17,7 @@ from textual.app import App
 from chicago import Game, Rules
 from chicago.cards import Card
 from chicago.tui.words import symbol_card
+from engine_helpers import advance_to, game, keep_all, run
 
 _CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKA])([cdhs♣♦♥♠])(?![A-Za-z0-9])")
 
@@ -55,6 +56,40 @@ def leaked(text: str, hidden: set[str]) -> set[str]:
     """The hidden cards that ``text`` names, in the text or the symbol form."""
     named = cards_mentioned(text)
     return {c for c in hidden if c in named or symbol_card(c) in text}
+
+
+LOWER_QUADS, HIGHER_QUADS = "9c 9d 9h 9s 2c", "Kc Kd Kh Ks 3c"
+
+
+def quads_objection_game(
+    where: str = "scoring round", players: int = 3, *, until: str = "objection"
+) -> Game:
+    """A real game (V-QUADS-RESET) whose first deal is stacked: seat 0 holds four nines,
+    seat 1 four kings, the others junk; seat 0 speaks first. Seat 0 resets, seat 1 objects.
+
+    ``where="scoring round"``: everyone keeps, seat 0 announces four of a kind, the others
+    pass, seat 0 wins the round and chooses reset. ``where="last exchange"``: everyone keeps
+    and passes until the question after the last exchange, seat 0 claims a reset, the others
+    pass. The game is returned right after the objection; ``until="choice"`` stops when seat
+    0 is to choose or claim, ``until="start"`` before the first action.
+    """
+    rules = Rules.preset("pagat").with_variations("V-QUADS-RESET")
+    g = game(rules, players, dealer=players - 1, hands=[LOWER_QUADS, HIGHER_QUADS],
+             scores=[10, 30, 20, 25][:players])
+    if until == "start":
+        return g
+    others = [f"{s}: pass" for s in range(1, players)]
+    if where == "scoring round":
+        keep_all(g)
+        run(g, ["0: announce four of a kind", *others])
+        assert g.phase.value == "quads choice"
+        if until == "objection":
+            run(g, ["0: reset"])
+    else:
+        advance_to(g, "quads")
+        if until == "objection":
+            run(g, ["0: reset", *others])
+    return g
 
 
 def screen_text(app: App[Any]) -> str:

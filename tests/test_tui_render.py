@@ -38,6 +38,13 @@ RULE_SETS = [
     *(Rules.preset("pagat", max_deals=3).with_variations(v) for v in VARIATIONS
       if v not in ("V-LARGE",)),
     Rules.preset("pagat", max_deals=3, negative_scores=True, chicago_min_score=None),
+    Rules.preset("pagat", max_deals=3).with_variations("V-CHI-REQ3").replace(
+        chicago_made_any_size=True),
+    Rules.preset("pagat", max_deals=3, straight_flush_wins=True, instant_win_score="keep"),
+    Rules.preset("pagat", max_deals=3).with_variations("V-DEUCE").replace(
+        deuce_chicago_points=26),
+    Rules.preset("pagat", max_deals=3).with_variations("V-QUADS-RESET").replace(
+        quads_end_deal=True),
 ]
 
 
@@ -168,6 +175,32 @@ def test_rules_help_describes_each_preset() -> None:
     assert "V-LOCK-42" in variations_on(Rules.preset("pagat", lock_at=42))
     assert variations_on(PRESETS["pagat"]) == []
     assert "R-EX-5" in option_descriptions()["lock_at"]
+
+
+def test_rules_help_speaks_of_the_newer_options() -> None:
+    """V-CHI-REQ3's table sizes, the instant winner's score, V-DEUCE's Chicago, and
+    V-QUADS-RESET's objection and end of deal."""
+    req3 = Rules.preset("pagat").with_variations("V-CHI-REQ3")
+    text = rules_help(req3)
+    assert "In a three-player game only a player who has made a Chicago can win" in text
+    assert "At other table sizes this does not apply." in text
+    anywhere = rules_help(req3.replace(chicago_made_any_size=True))
+    assert "At any table size only a player who has made a Chicago can win" in anywhere
+    assert "At other table sizes" not in anywhere
+    raised = rules_help(Rules.preset("pagat").with_variations("V-SF-WIN"))
+    assert "A straight flush (or royal flush) that scores wins the game at once, and the " \
+        "winner's score is raised to 52 if lower." in raised
+    kept = rules_help(Rules.preset("pagat", royal_wins=True, instant_win_score="keep"))
+    assert "A royal flush that scores wins the game at once, and the winner keeps the score " \
+        "they have (not raised to the target)" in kept
+    deuce = Rules.preset("pagat").with_variations("V-DEUCE")
+    assert "A made Chicago whose last trick is won with a two scores 30." in rules_help(deuce)
+    assert "won with a two scores 26." in rules_help(deuce.replace(deuce_chicago_points=26))
+    quads = Rules.preset("pagat").with_variations("V-QUADS-RESET")
+    assert "Only the highest four of a kind at the table may" in rules_help(quads)
+    assert "Scoring the points for four of a kind also ends" not in rules_help(quads)
+    assert "Scoring the points for four of a kind also ends the deal." in rules_help(
+        quads.replace(quads_end_deal=True))
 
 
 def test_known_dead_cards_for_the_hint() -> None:

@@ -80,8 +80,16 @@ def _exchange_counts(events: Sequence[dict[str, Any]], players: int) -> list[lis
 def scores_table(
     view: dict[str, Any], words: Words, levels: Sequence[str] = (), title: str = "Scores"
 ) -> Table:
-    """Seats with name, score, exchanges this deal and marks: dealer, to act, locked, Chicago."""
-    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, expand=True)
+    """Seats with name, score, exchanges this deal and marks: dealer, to act, locked, Chicago.
+
+    Under V-CHI-DECLARED / V-CHI-REQ3 (where in force) a mark says who has declared / made
+    a Chicago in this game, and the caption says that it decides who may win.
+    """
+    chicago = words.chicago_marks(view)
+    table = Table(
+        title=title, box=box.SIMPLE_HEAD, pad_edge=False, expand=True,
+        caption=chicago[2] if chicago else None, caption_justify="left",
+    )
     table.add_column("player", no_wrap=True, min_width=8)
     table.add_column("pts", justify="right", no_wrap=True)
     table.add_column("exch.", no_wrap=True)
@@ -96,6 +104,8 @@ def scores_table(
             marks.append("locked")
         if view.get("chicago") == seat:
             marks.append("CHICAGO")
+        if chicago and seat < len(chicago[1]) and chicago[1][seat]:
+            marks.append(chicago[0])
         if view.get("over") and seat in view.get("winners", []):
             marks.append("WINNER")
         if settlement:

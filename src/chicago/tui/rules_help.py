@@ -126,10 +126,17 @@ def _summary(rules: Rules) -> list[str]:
             "may throw them in and draw five new ones."
         )
     if rules.quads_reset:
-        lines.append(
+        text = (
             "**Four of a kind** that wins a scoring round (or is claimed after the last "
-            "exchange) may reset every other player's score to zero, ending the deal."
+            "exchange) may reset every other player's score to zero, ending the deal. Only "
+            "the highest four of a kind at the table may: if a higher one is held, its "
+            "holder objects and shows those four cards, and the reset does not count (in a "
+            "scoring round the winner scores the four of a kind instead; after the last "
+            "exchange the deal goes on)."
         )
+        if rules.quads_end_deal:
+            text += " Scoring the points for four of a kind also ends the deal."
+        lines.append(text)
     if rules.chicago_enabled:
         minimum = (
             f"with at least {rules.chicago_min_score} points"
@@ -142,6 +149,11 @@ def _summary(rules: Rules) -> list[str]:
             f"instead of the last trick. Failed: minus {rules.chicago_points}, and the deal "
             "ends at the trick that breaks it."
         )
+        if rules.deuce_bonus:
+            text += (
+                f" A made Chicago whose last trick is won with a two scores "
+                f"{rules.deuce_chicago_points}."
+            )
         if rules.chicago_breaker_points:
             text += f" Whoever breaks it scores {rules.chicago_breaker_points}."
         lines.append(text)
@@ -163,16 +175,32 @@ def _summary(rules: Rules) -> list[str]:
         "most points win."
     )
     if rules.chicago_required == "made":
-        end += " Only a player who has made a Chicago can win; reaching the target without one "
-        end += "resets the score to zero."
+        made = (
+            "only a player who has made a Chicago can win; reaching the target without one "
+            "resets the score to zero."
+        )
+        if rules.chicago_made_any_size:
+            end += f" At any table size {made}"
+        else:
+            end += f" In a three-player game {made} At other table sizes this does not apply."
     elif rules.chicago_required == "declared":
         end += " Only a player who has declared a Chicago can win."
     if rules.win_again:
         end += " A player at the target must then win a last trick in a later deal."
+    instant = None
     if rules.straight_flush_wins:
-        end += " A straight flush that scores wins the game at once."
-    if rules.royal_wins:
-        end += " A royal flush that scores wins the game at once."
+        instant = "straight flush (or royal flush)" if rules.royal_separate else "straight flush"
+    elif rules.royal_wins:
+        instant = "royal flush"
+    if instant:
+        end += f" A {instant} that scores wins the game at once"
+        if rules.instant_win_score == "target":
+            end += f", and the winner's score is raised to {rules.target} if lower."
+        else:
+            end += (
+                ", and the winner keeps the score they have (not raised to the target): the "
+                "others pay only what they are below it."
+            )
     if rules.max_deals is not None:
         end += f" The game also ends after {rules.max_deals} deals."
     lines.append(end)

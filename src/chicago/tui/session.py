@@ -362,7 +362,8 @@ class PlaySession:
 
         Under V-CHI-DECLARED only a player who has declared a Chicago can win, and under
         V-WIN-AGAIN a player at the target must win a later last trick, so a game can go on
-        for many deals; the notice says why (from public events only).
+        for many deals; the notice says why (from public information only: the view's
+        ``chicago_declared``).
         """
         game, rules = self._game, self.rules
         if game.is_over:
@@ -371,11 +372,8 @@ class PlaySession:
         if not above:
             return
         if rules.chicago_required == "declared":
-            declared = {
-                ev["seat"] for ev in game.events_for(self.human)
-                if ev["type"] == "chicago" and ev.get("declared")
-            }
-            waiting = [s for s in above if s not in declared]
+            declared = self.view()["chicago_declared"]  # public: the whole table saw them
+            waiting = [s for s in above if not declared[s]]
             if not waiting:
                 return
             scores = ", ".join(f"{self.names[s]} {game.scores[s]}" for s in waiting)

@@ -25,6 +25,7 @@ __all__ = [
     "CardFormat",
     "Words",
     "category_phrase",
+    "chicago_requirement",
     "plain_card",
     "rank_phrase",
     "symbol_card",
@@ -74,6 +75,30 @@ def rank_phrase(letter: str) -> str:
         return letter
     name = RANK_NAMES[index]
     return ("an " if name[0] in "ae" else "a ") + name
+
+
+def chicago_requirement(view: dict[str, Any]) -> str | None:
+    """Which Chicago a player needs to win at this table, from a view's rules and size.
+
+    ``"declared"`` under V-CHI-DECLARED, ``"made"`` under V-CHI-REQ3 where it is in force
+    (three players, or any size with ``chicago_made_any_size``), else None.
+
+    >>> chicago_requirement({"players": 4, "rules": {"chicago_required": "made"}}) is None
+    True
+    >>> chicago_requirement({"players": 3, "rules": {"chicago_required": "made"}})
+    'made'
+    """
+    rules = view.get("rules") or {}
+    required = rules.get("chicago_required", "none")
+    if required == "declared":
+        return "declared"
+    if required == "made" and (view.get("players") == 3 or rules.get("chicago_made_any_size")):
+        return "made"
+    return None
+
+
+_REQ3_RESET = "reached the target without a made Chicago (V-CHI-REQ3)"
+_OBJECTION = "a higher four of a kind objects to the reset"  # the reason of its show event
 
 
 def _plural(count: int, word: str) -> str:
@@ -201,6 +226,11 @@ class Words:
 
     def _ev_show(self, ev: dict[str, Any]) -> str:
         reason = ev.get("reason", "")
+        if reason == _OBJECTION:
+            return (
+                f"{self.verb(ev['seat'], 'shows', 'show')} a higher four of a kind against "
+                f"the reset: {self.cards(ev['cards'])}."
+            )
         return (
             f"{self.verb(ev['seat'], 'shows', 'show')} {self.cards(ev['cards'])}"
             + (f" ({reason})." if reason else ".")
@@ -253,14 +283,25 @@ class Words:
         )
 
     def _ev_quads_choice(self, ev: dict[str, Any]) -> str:
+        # a choice only: a higher four of a kind may still object (quads_objection)
         if ev.get("reset"):
-            return f"{self.verb(ev['seat'], 'resets', 'reset')} every other score to zero."
+            return (
+                f"{self.verb(ev['seat'], 'chooses', 'choose')} to reset every other score "
+                "to zero."
+            )
         return f"{self.verb(ev['seat'], 'takes', 'take')} the points for four of a kind."
 
     def _ev_quads_claim(self, ev: dict[str, Any]) -> str:
         if ev.get("reset"):
             return f"{self.verb(ev['seat'], 'claims', 'claim')} a reset with four of a kind."
         return f"{self.verb(ev['seat'], 'passes', 'pass')} (no reset)."
+
+    def _ev_quads_objection(self, ev: dict[str, Any]) -> str:
+        # V-QUADS-RESET: the holder of a higher four of a kind (just shown) voids the reset
+        return (
+            f"{self.verb(ev['seat'], 'objects', 'object')}: only the highest four of a kind "
+            f"may reset, so {self.whose(ev['against'])} reset does not count."
+        )
 
     def _ev_quads_reset(self, ev: dict[str, Any]) -> str:
         return f"Four of a kind: {self.whose(ev['seat'])} reset ends the deal."
@@ -288,6 +329,12 @@ class Words:
     def _ev_score(self, ev: dict[str, Any]) -> str:
         seat, points = ev["seat"], ev["points"]
         reason = ev.get("reason", "")
+        if reason == _REQ3_RESET:
+            goes = "go" if seat == self.me else "goes"
+            return (
+                f"{self.verb(seat, 'reaches', 'reach')} the target without a made Chicago "
+                f"and {goes} back to 0 from {-points} (V-CHI-REQ3)."
+            )
         if points >= 0:
             head = f"{self.verb(seat, 'scores', 'score')} {_points(points)}"
         else:
@@ -390,9 +437,52 @@ class Words:
             lines.append("Face up: " + "; ".join(piles) + ".")
         return lines
 
+    def chicago_marks(self, view: dict[str, Any]) -> tuple[str, list[bool], str] | None:
+        """Under V-CHI-DECLARED / V-CHI-REQ3: the mark for the score table, who has it (from
+        the view's public ``chicago_declared`` / ``chicago_made``) and what it means."""
+        need = chicago_requirement(view)
+        if need == "declared":
+            flags = [bool(f) for f in view.get("chicago_declared") or []]
+            return "declared", flags, (
+                "declared = has declared a Chicago in this game: only such a player can win "
+                "(V-CHI-DECLARED)."
+            )
+        if need == "made":
+            flags = [bool(f) for f in view.get("chicago_made") or []]
+            return "made", flags, (
+                "made = has made a Chicago in this game: only such a player can win, and "
+                "reaching the target without one resets the score to 0 (V-CHI-REQ3)."
+            )
+        return None
+
+    def chicago_line(self, view: dict[str, Any]) -> str | None:
+        """Who has declared (V-CHI-DECLARED) or made (V-CHI-REQ3) a Chicago in this game,
+        and why it matters, in one line; None when no such rule is in force."""
+        need = chicago_requirement(view)
+        if need is None:
+            return None
+        flags = view.get("chicago_declared" if need == "declared" else "chicago_made") or []
+        named = [self.who(s) for s, flag in enumerate(flags) if flag]
+        names = (
+            ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1
+            else named[0] if named else "nobody yet"
+        )
+        if need == "declared":
+            return (
+                f"Chicago declared in this game: {names}. Only a player who has declared one "
+                "can win (V-CHI-DECLARED)."
+            )
+        return (
+            f"Chicago made in this game: {names}. Only a player who has made one can win; "
+            "reaching the target without one resets the score to 0 (V-CHI-REQ3)."
+        )
+
     def state_lines(self, view: dict[str, Any]) -> list[str]:
         """The seat's whole situation before a question, in a few lines."""
         lines = [self.phase_line(view), f"Scores: {self.scores(view['scores'])}."]
+        chicago = self.chicago_line(view)
+        if chicago:
+            lines.append(chicago)
         lines.extend(self.table_lines(view))
         lines.append(self.hand_line(view))
         return lines
