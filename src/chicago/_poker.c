@@ -34,6 +34,24 @@ enum {
 #define NMULTI 6188 /* C(17, 5): multisets of 5 ranks out of 13 */
 #define ROYAL_MASK 0x1F00u
 #define WHEEL_MASK 0x100Fu
+#define ROYAL_KEY (ROYAL_FLUSH << 20) /* every royal flush: the royal is its own value */
+#define ACE_HIGH_STRAIGHT_FLUSH ((STRAIGHT_FLUSH << 20) | (14 << 16))
+
+/* The docstring of chicago.poker.evaluate (the pure-Python one says the same). */
+#define EVALUATE_DOC \
+"Evaluate five cards, or the best five of six.\n\n" \
+"``cards`` are :class:`Card` objects, ids 0-51, tokens like ``\"As\"`` or one text like\n" \
+"``\"As Kd Tc 9h 2s\"``. Options come from ``rules`` (``wheel_straight``,\n" \
+"``royal_separate``, ``suit_order``) and can be overridden one by one: ``wheel``\n" \
+"(A-2-3-4-5 is a straight, R-HAND-3, default on), ``royal`` (an ace-high straight flush\n" \
+"is ROYAL_FLUSH, not STRAIGHT_FLUSH; V-ROYAL, default on), ``suit_order`` (V-TIE-SUIT:\n" \
+"suit letters highest first, e.g. ``\"hdsc\"``; default none, so exactly equal hands stay\n" \
+"equal). Of six cards, the first best five in :func:`itertools.combinations` order make\n" \
+"the value; cards of equal rank keep their given order (best suit first under a suit\n" \
+"order).\n\n" \
+"Only the value's ``key`` is computed here (the table lookup of :func:`rank`), in one C\n" \
+"call when the accelerator is built; the rest of the :class:`HandValue` is read from the\n" \
+"key, or from the hand when asked for."
 
 static int32_t NF[2][NMULTI]; /* non-flush values by rank multiset, [wheel] */
 static int32_t FL[2][NMULTI]; /* flush values by rank multiset (distinct ranks), [wheel] */
@@ -334,40 +352,40 @@ done:
 
 /* ------------------------------------------------------------------ Python objects */
 
-static PyObject *g_deck;        /* tuple of the 52 Card objects */
-static PyObject *g_categories;  /* tuple of the 10 Category members */
-static PyTypeObject *g_hv_type; /* HandValue */
-static PyObject *g_hv_fields[5]; /* slot descriptors: category, ranks, cards, key, suit_rank */
+static PyObject *g_deck;       /* tuple of the 52 Card objects */
+static PyObject *g_categories; /* tuple of the 10 Category members */
+static PyObject *g_as_cards;   /* chicago.poker._as_cards: texts and tokens to Card objects */
+static PyObject *g_suit_ranks; /* chicago.poker._suit_ranks: a suit order to 4 suit ranks */
+static PyObject *g_restore;    /* chicago.poker._restore: unpickles a HandValue */
 static PyObject *g_empty;
 
 PyDoc_STRVAR(setup_doc,
-"setup(deck, categories, hand_value_type, field_descriptors) -> None\n--\n\n"
-"Register the Python objects the accelerator returns (called once by chicago.poker).");
+"setup(deck, categories, as_cards, suit_ranks, restore) -> None\n--\n\n"
+"Register the Python objects the accelerator uses (called once by chicago.poker): the 52\n"
+"cards, the 10 categories, and the functions that turn texts and tokens into cards, a\n"
+"suit order into suit ranks, and a pickled HandValue back into one.");
 
 static PyObject *py_setup(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *deck, *categories, *type, *fields;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!", &PyTuple_Type, &deck, &PyTuple_Type, &categories,
-                          &PyType_Type, &type, &PyTuple_Type, &fields))
+    PyObject *deck, *categories, *as_cards, *suit_ranks, *restore;
+    if (!PyArg_ParseTuple(args, "O!O!OOO", &PyTuple_Type, &deck, &PyTuple_Type, &categories,
+                          &as_cards, &suit_ranks, &restore))
         return NULL;
-    if (PyTuple_GET_SIZE(deck) != 52 || PyTuple_GET_SIZE(categories) != NCAT
-        || PyTuple_GET_SIZE(fields) != 5) {
-        PyErr_SetString(PyExc_ValueError, "setup() needs 52 cards, 10 categories, 5 fields");
+    if (PyTuple_GET_SIZE(deck) != 52 || PyTuple_GET_SIZE(categories) != NCAT) {
+        PyErr_SetString(PyExc_ValueError, "setup() needs 52 cards and 10 categories");
         return NULL;
     }
-    for (int i = 0; i < 5; i++) {
-        PyObject *d = PyTuple_GET_ITEM(fields, i);
-        if (Py_TYPE(d)->tp_descr_set == NULL) {
-            PyErr_SetString(PyExc_TypeError, "field descriptors must be settable");
-            return NULL;
-        }
+    if (!PyCallable_Check(as_cards) || !PyCallable_Check(suit_ranks)
+        || !PyCallable_Check(restore)) {
+        PyErr_SetString(PyExc_TypeError, "setup() needs three callables");
+        return NULL;
     }
     Py_XSETREF(g_deck, Py_NewRef(deck));
     Py_XSETREF(g_categories, Py_NewRef(categories));
-    Py_XSETREF(g_hv_type, (PyTypeObject *)Py_NewRef(type));
-    for (int i = 0; i < 5; i++)
-        Py_XSETREF(g_hv_fields[i], Py_NewRef(PyTuple_GET_ITEM(fields, i)));
+    Py_XSETREF(g_as_cards, Py_NewRef(as_cards));
+    Py_XSETREF(g_suit_ranks, Py_NewRef(suit_ranks));
+    Py_XSETREF(g_restore, Py_NewRef(restore));
     Py_RETURN_NONE;
 }
 
@@ -405,7 +423,7 @@ static PyObject *py_category(PyObject *self, PyObject *const *args, Py_ssize_t n
     return Py_NewRef(PyTuple_GET_ITEM(g_categories, category));
 }
 
-/* ------------------------------------------------------------------ evaluate() */
+/* ------------------------------------------------------------------ full descriptions */
 
 typedef struct {
     int category;
@@ -492,94 +510,525 @@ static void describe5(const unsigned *c, int wheel, int royal, const int *suit_r
     }
 }
 
-static PyObject *make_hand_value(const Described *d)
+/* The description of 5 cards, or of the first best five of 6 in itertools.combinations
+ * order (drop card 5, 4, ... 0). */
+static void describe(const unsigned *ids, int n, int wheel, int royal, const int *suit_rank,
+                     Described *d)
 {
-    PyObject *values[5] = {NULL, NULL, NULL, NULL, NULL};
-    PyObject *obj = NULL;
-    values[0] = Py_NewRef(PyTuple_GET_ITEM(g_categories, d->category));
-    values[1] = PyTuple_New(d->nranks);
-    values[2] = PyTuple_New(5);
-    values[3] = PyLong_FromLong(d->key);
-    values[4] = d->suit_rank < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(d->suit_rank);
-    for (int i = 0; i < 5; i++)
-        if (values[i] == NULL) goto done;
-    for (int i = 0; i < d->nranks; i++) {
-        PyObject *v = PyLong_FromLong(d->ranks[i]);
-        if (v == NULL) goto done;
-        PyTuple_SET_ITEM(values[1], i, v);
+    if (n == 5) {
+        describe5(ids, wheel, royal, suit_rank, d);
+        return;
     }
-    for (int i = 0; i < 5; i++)
-        PyTuple_SET_ITEM(values[2], i, Py_NewRef(PyTuple_GET_ITEM(g_deck, d->cards[i])));
-    obj = PyBaseObject_Type.tp_new(g_hv_type, g_empty, NULL);
-    if (obj == NULL) goto done;
-    for (int i = 0; i < 5; i++) {
-        if (Py_TYPE(g_hv_fields[i])->tp_descr_set(g_hv_fields[i], obj, values[i]) < 0) {
-            Py_CLEAR(obj);
-            goto done;
+    Described best;
+    unsigned best_five[5] = {0, 0, 0, 0, 0};
+    int32_t best_value = -1;
+    for (int drop = 5; drop >= 0; drop--) {
+        unsigned five[5];
+        for (int i = 0, j = 0; i < 6; i++)
+            if (i != drop) five[j++] = ids[i];
+        if (suit_rank == NULL) {
+            /* the cheap value decides; describe only the winner */
+            int32_t v = eval5(five[0], five[1], five[2], five[3], five[4], wheel);
+            if (v > best_value) {
+                best_value = v;
+                memcpy(best_five, five, sizeof five);
+            }
+        } else {
+            describe5(five, wheel, royal, suit_rank, d);
+            if (d->key > best_value) {
+                best_value = d->key;
+                best = *d;
+            }
         }
     }
-done:
-    for (int i = 0; i < 5; i++) Py_XDECREF(values[i]);
-    return obj;
+    if (suit_rank == NULL)
+        describe5(best_five, wheel, royal, NULL, d);
+    else
+        *d = best;
+}
+
+/* ------------------------------------------------------------------ HandValue */
+
+/* A hand's value: its key (the number it compares and hashes by), the hand's card ids and the
+ * options it was evaluated with. Everything else (category, ranks, the five cards in order)
+ * is worked out from the key or the ids when asked for. It holds no object but its key as an
+ * int, so it needs no garbage collector support. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *key_obj; /* the key as an int, made when first asked for (NULL until then) */
+    int32_t key;
+    uint8_t n, wheel, royal, suited;
+    uint8_t ids[6];
+    uint8_t suit_rank[4]; /* by suit index, when suited */
+} ValueObject;
+
+static PyTypeObject ValueType;
+
+static void value_dealloc(PyObject *self)
+{
+    Py_XDECREF(((ValueObject *)self)->key_obj);
+    PyObject_Free(self);
+}
+
+static PyObject *value_richcompare(PyObject *a, PyObject *b, int op)
+{
+    if (!Py_IS_TYPE(a, &ValueType) || !Py_IS_TYPE(b, &ValueType)) Py_RETURN_NOTIMPLEMENTED;
+    int32_t x = ((ValueObject *)a)->key, y = ((ValueObject *)b)->key;
+    Py_RETURN_RICHCOMPARE(x, y, op);
+}
+
+static Py_hash_t value_hash(PyObject *self)
+{
+    return ((ValueObject *)self)->key; /* hash(key): a non-negative int below 2**31 */
+}
+
+static PyObject *value_key(PyObject *self, void *closure)
+{
+    (void)closure;
+    ValueObject *v = (ValueObject *)self;
+    if (v->key_obj == NULL && (v->key_obj = PyLong_FromLong(v->key)) == NULL) return NULL;
+    return Py_NewRef(v->key_obj);
+}
+
+static PyObject *value_category(PyObject *self, void *closure)
+{
+    (void)closure;
+    ValueObject *v = (ValueObject *)self;
+    if (!ready()) return NULL;
+    return Py_NewRef(PyTuple_GET_ITEM(g_categories, v->key >> (v->suited ? 22 : 20)));
+}
+
+static PyObject *value_ranks(PyObject *self, void *closure)
+{
+    (void)closure;
+    ValueObject *v = (ValueObject *)self;
+    int32_t key = v->suited ? v->key >> 2 : v->key;
+    int ranks[5], n = 0;
+    for (int shift = 16; shift >= 0; shift -= 4)
+        if ((key >> shift) & 15) ranks[n++] = (key >> shift) & 15;
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(ranks[i])); /* cached */
+    return t;
+}
+
+static PyObject *value_reveal_stages(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    return value_ranks(self, NULL);
+}
+
+static PyObject *value_cards(PyObject *self, void *closure)
+{
+    (void)closure;
+    ValueObject *v = (ValueObject *)self;
+    if (!ready()) return NULL;
+    unsigned ids[6];
+    int suit_rank[4];
+    for (int i = 0; i < v->n; i++) ids[i] = v->ids[i];
+    for (int i = 0; i < 4; i++) suit_rank[i] = v->suit_rank[i];
+    Described d;
+    describe(ids, v->n, v->wheel, v->royal, v->suited ? suit_rank : NULL, &d);
+    PyObject *t = PyTuple_New(5);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < 5; i++)
+        PyTuple_SET_ITEM(t, i, Py_NewRef(PyTuple_GET_ITEM(g_deck, d.cards[i])));
+    return t;
+}
+
+static PyObject *value_suit_rank(PyObject *self, void *closure)
+{
+    (void)closure;
+    ValueObject *v = (ValueObject *)self;
+    if (!v->suited) Py_RETURN_NONE;
+    return PyLong_FromLong(v->key & 3);
+}
+
+static PyObject *value_hand(PyObject *self, void *closure)
+{
+    (void)closure;
+    ValueObject *v = (ValueObject *)self;
+    if (!ready()) return NULL;
+    PyObject *t = PyTuple_New(v->n);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < v->n; i++)
+        PyTuple_SET_ITEM(t, i, Py_NewRef(PyTuple_GET_ITEM(g_deck, v->ids[i])));
+    return t;
+}
+
+static PyObject *value_options(PyObject *self, void *closure)
+{
+    (void)closure;
+    ValueObject *v = (ValueObject *)self;
+    PyObject *suit_ranks;
+    if (v->suited)
+        suit_ranks = PyBytes_FromStringAndSize((const char *)v->suit_rank, 4);
+    else
+        suit_ranks = Py_NewRef(Py_None);
+    if (suit_ranks == NULL) return NULL;
+    return Py_BuildValue("(OON)", v->wheel ? Py_True : Py_False, v->royal ? Py_True : Py_False,
+                         suit_ranks);
+}
+
+static PyObject *value_text(PyObject *self, void *closure)
+{
+    (void)closure;
+    PyObject *category = value_category(self, NULL);
+    if (category == NULL) return NULL;
+    PyObject *words = PyObject_GetAttrString(category, "text");
+    Py_DECREF(category);
+    if (words == NULL) return NULL;
+    ValueObject *v = (ValueObject *)self;
+    int32_t key = v->suited ? v->key >> 2 : v->key;
+    char names[10];
+    int n = 0;
+    for (int shift = 16; shift >= 0; shift -= 4) {
+        int r = (key >> shift) & 15;
+        if (r == 0) continue;
+        if (n) names[n++] = ' ';
+        names[n++] = r >= 2 ? "23456789TJQKA"[r - 2] : 'A';
+    }
+    names[n] = '\0';
+    PyObject *text = PyUnicode_FromFormat("%U (%s)", words, names);
+    Py_DECREF(words);
+    return text;
+}
+
+static PyObject *value_repr(PyObject *self)
+{
+    PyObject *category = value_category(self, NULL);
+    PyObject *ranks = value_ranks(self, NULL);
+    PyObject *cards = value_cards(self, NULL);
+    PyObject *repr = NULL;
+    if (category && ranks && cards)
+        repr = PyUnicode_FromFormat("HandValue(category=%R, ranks=%R, cards=%R)", category,
+                                    ranks, cards);
+    Py_XDECREF(category);
+    Py_XDECREF(ranks);
+    Py_XDECREF(cards);
+    return repr;
+}
+
+static PyObject *value_reduce(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (!ready()) return NULL;
+    PyObject *hand = value_hand(self, NULL);
+    if (hand == NULL) return NULL;
+    PyObject *options = value_options(self, NULL);
+    if (options == NULL) {
+        Py_DECREF(hand);
+        return NULL;
+    }
+    return Py_BuildValue("(O(NN))", g_restore, hand, options);
+}
+
+static PyObject *value_copy(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    return Py_NewRef(self); /* immutable */
+}
+
+static PyGetSetDef value_getset[] = {
+    {"key", value_key, NULL,
+     "Integer that orders values exactly like poker (with the suit tie-break if enabled).",
+     NULL},
+    {"category", value_category, NULL, "The hand's category (R-HAND-1).", NULL},
+    {"ranks", value_ranks, NULL,
+     "Rank values (2 ... 14, a wheel's ace counts as 1 in a straight) in comparison order.",
+     NULL},
+    {"cards", value_cards, NULL, "The five cards, most significant first.", NULL},
+    {"suit_rank", value_suit_rank, NULL,
+     "Under V-TIE-SUIT: 3 for the best suit of the order ... 0 for the worst, else None.",
+     NULL},
+    {"text", value_text, NULL,
+     "A description in words: ``pair of nines, K 7 2 kickers`` style, short.", NULL},
+    {"_hand", value_hand, NULL, "The cards the value was evaluated from.", NULL},
+    {"_options", value_options, NULL,
+     "How the hand was evaluated: (wheel straight, royal separate, suit ranks or None).",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyDoc_STRVAR(reveal_stages_doc,
+"reveal_stages($self, /)\n--\n\n"
+"Rank values in the order the staged tie-break reveals them (R-ANN-3).\n\n"
+"First the rank that defines the combination, then the next defining rank, then the\n"
+"odd cards one by one, highest first. A straight (or straight flush) is defined by its\n"
+"top card alone; a flush reveals all five ranks.");
+
+static PyMethodDef value_methods[] = {
+    {"reveal_stages", value_reveal_stages, METH_NOARGS, reveal_stages_doc},
+    {"__reduce__", value_reduce, METH_NOARGS, NULL},
+    {"__copy__", value_copy, METH_NOARGS, NULL},
+    {"__deepcopy__", value_copy, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+PyDoc_STRVAR(value_doc,
+"The value of a poker hand: category, defining ranks and the five cards that make it.\n\n"
+"Compare values with ``<``, ``==`` ...; ``key`` is the integer they compare by. Values are\n"
+"immutable and hashable. Only ``key`` is computed when a hand is evaluated: the category\n"
+"and the ranks are read from it, and the five cards in order are worked out from the hand\n"
+"when they are asked for. (This is the C accelerator's type; chicago.poker has a\n"
+"pure-Python one with the same behaviour.)");
+
+static PyTypeObject ValueType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "chicago.poker.HandValue",
+    .tp_basicsize = sizeof(ValueObject),
+    .tp_dealloc = value_dealloc,
+    .tp_repr = value_repr,
+    .tp_hash = value_hash,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = value_doc,
+    .tp_richcompare = value_richcompare,
+    .tp_methods = value_methods,
+    .tp_getset = value_getset,
+};
+
+/* ------------------------------------------------------------------ evaluate() */
+
+static PyObject *g_rules_type;      /* chicago.rules.Rules, looked up when first needed */
+static PyObject *g_last_rules;      /* the last Rules object seen (frozen), and its options: */
+static int g_last_wheel, g_last_royal, g_last_suited;
+static uint8_t g_last_suit_rank[4];
+static PyObject *g_name_wheel_straight, *g_name_royal_separate, *g_name_suit_order;
+static PyObject *g_name_rules_module;
+static PyObject *g_kwnames[5]; /* cards, rules, wheel, royal, suit_order */
+
+/* The four suit ranks of a suit order (chicago.poker._suit_ranks checks it). */
+static int read_suit_order(PyObject *order, uint8_t *suit_rank)
+{
+    PyObject *ranks = PyObject_CallOneArg(g_suit_ranks, order);
+    if (ranks == NULL) return -1;
+    if (!PyBytes_Check(ranks) || PyBytes_GET_SIZE(ranks) != 4) {
+        Py_DECREF(ranks);
+        PyErr_SetString(PyExc_TypeError, "suit ranks must be 4 bytes");
+        return -1;
+    }
+    memcpy(suit_rank, PyBytes_AS_STRING(ranks), 4);
+    Py_DECREF(ranks);
+    for (int i = 0; i < 4; i++)
+        if (suit_rank[i] > 3) {
+            PyErr_SetString(PyExc_ValueError, "suit ranks must be 0-3");
+            return -1;
+        }
+    return 0;
+}
+
+/* The options of a rules object (wheel_straight, royal_separate, suit_order). A Rules
+ * object is frozen, so the last one's options are remembered. */
+static int read_rules(PyObject *rules, int *wheel, int *royal, int *suited, uint8_t *suit_rank)
+{
+    if (rules == g_last_rules) {
+        *wheel = g_last_wheel;
+        *royal = g_last_royal;
+        *suited = g_last_suited;
+        memcpy(suit_rank, g_last_suit_rank, 4);
+        return 0;
+    }
+    PyObject *w = PyObject_GetAttr(rules, g_name_wheel_straight);
+    if (w == NULL) return -1;
+    *wheel = PyObject_IsTrue(w);
+    Py_DECREF(w);
+    if (*wheel < 0) return -1;
+    PyObject *r = PyObject_GetAttr(rules, g_name_royal_separate);
+    if (r == NULL) return -1;
+    *royal = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    if (*royal < 0) return -1;
+    PyObject *order = PyObject_GetAttr(rules, g_name_suit_order);
+    if (order == NULL) return -1;
+    *suited = order != Py_None;
+    int bad = *suited && read_suit_order(order, suit_rank) < 0;
+    Py_DECREF(order);
+    if (bad) return -1;
+    if (g_rules_type == NULL) { /* chicago.rules is imported by now if a Rules object exists */
+        PyObject *mod = PyImport_GetModule(g_name_rules_module);
+        if (mod != NULL) {
+            g_rules_type = PyObject_GetAttrString(mod, "Rules");
+            Py_DECREF(mod);
+        }
+        if (g_rules_type != NULL && !PyType_Check(g_rules_type)) Py_CLEAR(g_rules_type);
+        PyErr_Clear();
+    }
+    if (g_rules_type != NULL && Py_IS_TYPE(rules, (PyTypeObject *)g_rules_type)) {
+        Py_XSETREF(g_last_rules, Py_NewRef(rules));
+        g_last_wheel = *wheel;
+        g_last_royal = *royal;
+        g_last_suited = *suited;
+        memcpy(g_last_suit_rank, suit_rank, 4);
+    }
+    return 0;
+}
+
+/* Read 5 or 6 distinct card ids from a list or tuple. Returns the count, -1 on an error, or
+ * -2 (no error set) when ``tokens`` is set and an item is a str (a token like "As"). */
+static Py_ssize_t read_ids(PyObject *seq, unsigned *ids, int tokens)
+{
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n != 5 && n != 6) {
+        PyErr_Format(PyExc_ValueError, "a poker hand has 5 cards (or 6 to choose from), not %zd",
+                     n);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    uint64_t seen = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = items[i];
+        long v;
+        if (PyLong_Check(item) && !PyBool_Check(item)) {
+            v = PyLong_AsLong(item);
+        } else if (PyUnicode_Check(item) && tokens) {
+            return -2;
+        } else if (!PyBool_Check(item) && !PyUnicode_Check(item) && PyIndex_Check(item)) {
+            PyObject *index = PyNumber_Index(item); /* a numpy integer, say */
+            v = index ? PyLong_AsLong(index) : -1;
+            Py_XDECREF(index);
+        } else {
+            PyErr_Format(PyExc_TypeError, "a card is an int 0-51 (or a Card), not %R", item);
+            return -1;
+        }
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (v < 0 || v > 51) {
+            PyErr_Format(PyExc_ValueError, "%ld is not a card id (0-51)", v);
+            return -1;
+        }
+        uint64_t bit = (uint64_t)1 << v;
+        if (seen & bit) {
+            PyErr_SetString(PyExc_ValueError, "a hand cannot hold the same card twice");
+            return -1;
+        }
+        seen |= bit;
+        ids[i] = (unsigned)v;
+    }
+    return n;
+}
+
+/* The card ids of texts and tokens, through chicago.poker._as_cards. */
+static Py_ssize_t read_tokens(PyObject *cards, unsigned *ids)
+{
+    if (!ready()) return -1;
+    PyObject *tuple = PyObject_CallOneArg(g_as_cards, cards);
+    if (tuple == NULL) return -1;
+    Py_ssize_t n;
+    if (PyTuple_Check(tuple)) {
+        n = read_ids(tuple, ids, 0);
+    } else {
+        PyErr_SetString(PyExc_TypeError, "_as_cards() must return a tuple");
+        n = -1;
+    }
+    Py_DECREF(tuple);
+    return n;
+}
+
+/* Read 5 or 6 distinct card ids from a list or tuple of ints (Card objects), from any other
+ * iterable of ints (read once), or, through chicago.poker._as_cards, from texts and tokens. */
+static Py_ssize_t read_hand(PyObject *cards, unsigned *ids)
+{
+    Py_ssize_t n;
+    if (PyList_CheckExact(cards) || PyTuple_CheckExact(cards)) {
+        n = read_ids(cards, ids, 1);
+        return n == -2 ? read_tokens(cards, ids) : n;
+    }
+    if (PyUnicode_Check(cards)) return read_tokens(cards, ids);
+    PyObject *seq = PySequence_Fast(cards, "cards must be an iterable of cards");
+    if (seq == NULL) return -1;
+    n = read_ids(seq, ids, 1);
+    if (n == -2) n = read_tokens(seq, ids);
+    Py_DECREF(seq);
+    return n;
 }
 
 PyDoc_STRVAR(evaluate_doc,
-"evaluate(cards, wheel, royal, suit_ranks) -> HandValue\n--\n\n"
-"The HandValue of 5 cards (or the best 5 of 6). ``suit_ranks`` is None or a bytes of\n"
-"four suit ranks (3 for the best suit ... 0) by suit index, for V-TIE-SUIT.");
+"evaluate(cards, rules=None, wheel=None, royal=None, suit_order=None)\n--\n\n"
+EVALUATE_DOC);
 
-static PyObject *py_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *py_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                             PyObject *kwnames)
 {
     (void)self;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "evaluate(cards, wheel, royal, suit_ranks)");
+    PyObject *a[5] = {NULL, NULL, NULL, NULL, NULL}; /* cards, rules, wheel, royal, order */
+    if (nargs > 5) {
+        PyErr_Format(PyExc_TypeError, "evaluate() takes at most 5 arguments (%zd given)",
+                     nargs);
         return NULL;
     }
-    if (!ready()) return NULL;
-    int wheel = PyObject_IsTrue(args[1]), royal = PyObject_IsTrue(args[2]);
-    if (wheel < 0 || royal < 0) return NULL;
-    int suit_rank_buf[4];
-    const int *suit_rank = NULL;
-    if (args[3] != Py_None) {
-        if (!PyBytes_Check(args[3]) || PyBytes_GET_SIZE(args[3]) != 4) {
-            PyErr_SetString(PyExc_TypeError, "suit_ranks must be None or 4 bytes");
-            return NULL;
+    for (Py_ssize_t i = 0; i < nargs; i++) a[i] = args[i];
+    if (kwnames != NULL) {
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
+            PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+            int slot = -1;
+            for (int j = 0; j < 5 && slot < 0; j++)
+                if (name == g_kwnames[j]) slot = j;
+            for (int j = 0; j < 5 && slot < 0; j++) {
+                int eq = PyObject_RichCompareBool(name, g_kwnames[j], Py_EQ);
+                if (eq < 0) return NULL;
+                if (eq) slot = j;
+            }
+            if (slot < 0) {
+                PyErr_Format(PyExc_TypeError,
+                             "evaluate() got an unexpected keyword argument %R", name);
+                return NULL;
+            }
+            if (a[slot] != NULL) {
+                PyErr_Format(PyExc_TypeError, "evaluate() got multiple values for argument %R",
+                             name);
+                return NULL;
+            }
+            a[slot] = args[nargs + k];
         }
-        const char *s = PyBytes_AS_STRING(args[3]);
-        for (int i = 0; i < 4; i++) suit_rank_buf[i] = s[i];
-        suit_rank = suit_rank_buf;
+    }
+    if (a[0] == NULL) {
+        PyErr_SetString(PyExc_TypeError, "evaluate() missing required argument 'cards'");
+        return NULL;
+    }
+    int wheel = 1, royal = 1, suited = 0;
+    uint8_t suit_rank[4] = {0, 0, 0, 0};
+    if (a[1] != NULL && a[1] != Py_None
+        && read_rules(a[1], &wheel, &royal, &suited, suit_rank) < 0)
+        return NULL;
+    if (a[2] != NULL && a[2] != Py_None && (wheel = PyObject_IsTrue(a[2])) < 0) return NULL;
+    if (a[3] != NULL && a[3] != Py_None && (royal = PyObject_IsTrue(a[3])) < 0) return NULL;
+    if (a[4] != NULL && a[4] != Py_None) {
+        if (!ready() || read_suit_order(a[4], suit_rank) < 0) return NULL;
+        suited = 1;
     }
     unsigned ids[6];
-    Py_ssize_t n = read_cards(args[0], ids);
+    Py_ssize_t n = read_hand(a[0], ids);
     if (n < 0) return NULL;
-    Described d;
-    if (n == 5) {
-        describe5(ids, wheel, royal, suit_rank, &d);
+
+    int32_t key;
+    PyObject *key_obj = NULL;
+    if (suited) { /* the suit of the highest card is part of the key */
+        int ranks_of_suit[4];
+        for (int i = 0; i < 4; i++) ranks_of_suit[i] = suit_rank[i];
+        Described d;
+        describe(ids, (int)n, wheel, royal, ranks_of_suit, &d);
+        key = d.key;
+    } else if (n == 5) {
+        unsigned slot = slot5(ids[0], ids[1], ids[2], ids[3], ids[4]);
+        key = (slot & 1 ? FL : NF)[wheel][slot >> 1];
+        key_obj = VALUE_OBJECTS[wheel][slot & 1][slot >> 1];
     } else {
-        /* the first best five in itertools.combinations order: drop card 5, 4, ... 0 */
-        Described best;
-        for (int drop = 5; drop >= 0; drop--) {
-            unsigned five[5];
-            for (int i = 0, j = 0; i < 6; i++)
-                if (i != drop) five[j++] = ids[i];
-            if (suit_rank == NULL) {
-                /* the cheap value decides; describe only the winner */
-                int32_t v = eval5(five[0], five[1], five[2], five[3], five[4], wheel);
-                if (drop == 5 || v > best.key) {
-                    best.key = v;
-                    memcpy(best.cards, five, sizeof five);
-                }
-            } else {
-                describe5(five, wheel, royal, suit_rank, &d);
-                if (drop == 5 || d.key > best.key) best = d;
-            }
-        }
-        if (suit_rank == NULL)
-            describe5(best.cards, wheel, royal, NULL, &d);
-        else
-            d = best;
+        key = eval6(ids, wheel);
     }
-    return make_hand_value(&d);
+    if (!royal && !suited && key >= ROYAL_KEY) {
+        key = ACE_HIGH_STRAIGHT_FLUSH;
+        key_obj = NULL;
+    }
+    ValueObject *v = PyObject_New(ValueObject, &ValueType);
+    if (v == NULL) return NULL;
+    v->key_obj = Py_XNewRef(key_obj);
+    v->key = key;
+    v->n = (uint8_t)n;
+    v->wheel = (uint8_t)wheel;
+    v->royal = (uint8_t)royal;
+    v->suited = (uint8_t)suited;
+    for (int i = 0; i < 6; i++) v->ids[i] = (uint8_t)(i < n ? ids[i] : 0);
+    memcpy(v->suit_rank, suit_rank, 4);
+    return (PyObject *)v;
 }
 
 /* ------------------------------------------------------------------ draw_counts() */
@@ -951,7 +1400,8 @@ static PyMethodDef methods[] = {
     {"rank", (PyCFunction)(void (*)(void))py_rank, METH_FASTCALL | METH_KEYWORDS, rank_doc},
     {"rank_batch", py_rank_batch, METH_VARARGS, rank_batch_doc},
     {"category", (PyCFunction)(void (*)(void))py_category, METH_FASTCALL, category_doc},
-    {"evaluate", (PyCFunction)(void (*)(void))py_evaluate, METH_FASTCALL, evaluate_doc},
+    {"evaluate", (PyCFunction)(void (*)(void))py_evaluate, METH_FASTCALL | METH_KEYWORDS,
+     evaluate_doc},
     {"draw_counts", py_draw_counts, METH_VARARGS, draw_counts_doc},
     {"draw_odds", py_draw_odds, METH_VARARGS, draw_odds_doc},
     {"setup_odds", py_setup_odds, METH_VARARGS, setup_odds_doc},
@@ -980,8 +1430,21 @@ PyMODINIT_FUNC PyInit__poker(void)
             VALUE_OBJECTS[w][1][i] = PyLong_FromLong(FL[w][i]);
             if (VALUE_OBJECTS[w][0][i] == NULL || VALUE_OBJECTS[w][1][i] == NULL) return NULL;
         }
+    static const char *const kwnames[5] = {"cards", "rules", "wheel", "royal", "suit_order"};
+    for (int i = 0; i < 5; i++)
+        if ((g_kwnames[i] = PyUnicode_InternFromString(kwnames[i])) == NULL) return NULL;
+    if ((g_name_wheel_straight = PyUnicode_InternFromString("wheel_straight")) == NULL
+        || (g_name_royal_separate = PyUnicode_InternFromString("royal_separate")) == NULL
+        || (g_name_suit_order = PyUnicode_InternFromString("suit_order")) == NULL
+        || (g_name_rules_module = PyUnicode_InternFromString("chicago.rules")) == NULL)
+        return NULL;
+    if (PyType_Ready(&ValueType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
+    if (PyModule_AddObjectRef(m, "HandValue", (PyObject *)&ValueType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     if (PyModule_AddIntConstant(m, "TABLE_ENTRIES", 4 * NMULTI) < 0
         || PyModule_AddIntConstant(m, "TABLE_BYTES", (long)(sizeof NF + sizeof FL
                                    + sizeof STRAIGHT_TOP + sizeof BINOM)) < 0

@@ -1,10 +1,11 @@
 """Type stubs of the C accelerator ``chicago._poker`` (see ``_poker.c``)."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from chicago.cards import Card
 from chicago.odds import Hold
 from chicago.poker import Category, HandValue
+from chicago.rules import Rules
 
 TABLE_ENTRIES: int
 TABLE_BYTES: int
@@ -14,7 +15,11 @@ def rank(cards: Sequence[int], wheel: bool = True) -> int: ...
 def rank_batch(cards: object, width: int, out: object, wheel: bool) -> None: ...
 def category(cards: Sequence[object], wheel: bool, royal: bool) -> Category: ...
 def evaluate(
-    cards: Sequence[object], wheel: bool, royal: bool, suit_ranks: bytes | None
+    cards: Iterable[int | str] | str,
+    rules: Rules | None = None,
+    wheel: bool | None = None,
+    royal: bool | None = None,
+    suit_order: str | None = None,
 ) -> HandValue: ...
 def draw_counts(
     hand: Sequence[int], dead_mask: int, wheel: bool
@@ -22,8 +27,9 @@ def draw_counts(
 def setup(
     deck: tuple[Card, ...],
     categories: tuple[Category, ...],
-    hand_value_type: type[HandValue],
-    field_descriptors: tuple[object, ...],
+    as_cards: Callable[[Iterable[int | str] | str], tuple[Card, ...]],
+    suit_ranks: Callable[[str], bytes],
+    restore: Callable[[tuple[Card, ...], tuple[bool, bool, bytes | None]], HandValue],
 ) -> None: ...
 def draw_odds(
     hand: Sequence[int],

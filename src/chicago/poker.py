@@ -32,7 +32,7 @@ import operator
 import os
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from chicago.cards import DECK, RANKS, SUITS, Card, parse_cards
 
@@ -122,18 +122,20 @@ class HandValue:
     """The value of a poker hand: category, defining ranks and the five cards that make it.
 
     Compare values with ``<``, ``==`` …; ``key`` is the integer they compare by. Values are
-    immutable and hashable. Only ``key`` is computed when a hand is evaluated (the table
-    lookup of :func:`rank`): the category and the ranks are read from it, and the five cards
-    in order are worked out from the hand when they are asked for.
+    immutable and hashable. Only ``key`` is computed when a hand is evaluated: the category
+    and the ranks are read from it, and the five cards in order are worked out from the
+    hand when they are asked for.
+
+    With the accelerator built, ``HandValue`` is its C type (``chicago._poker.HandValue``,
+    made whole by one C call of :func:`evaluate`); this pure-Python class behaves the same.
     """
 
-    __slots__ = ("_hand", "_key")
-
-    _options: _Options = (True, True, None)
-    """How the hand was evaluated; a value with other options is a :class:`_OptionedValue`."""
+    __slots__ = ("_hand", "_key", "_options")
 
     _key: int
-    _hand: tuple[int, ...]
+    _hand: tuple[Card, ...]
+    _options: _Options
+    """How the hand was evaluated: (wheel straight, royal separate, suit ranks or None)."""
 
     @property
     def key(self) -> int:
@@ -159,7 +161,9 @@ class HandValue:
     @property
     def cards(self) -> tuple[Card, ...]:
         """The five cards, most significant first."""
-        return _describe(self._hand, self._options).cards
+        wheel, royal, suit_ranks = self._options
+        order = None if suit_ranks is None else _order_of_suit_ranks(suit_ranks)
+        return _evaluate_py(self._hand, wheel, royal, order).cards
 
     @property
     def suit_rank(self) -> int | None:
@@ -185,15 +189,23 @@ class HandValue:
         return f"HandValue(category={self.category!r}, ranks={self.ranks!r}, cards={self.cards!r})"
 
     def __lt__(self, other: HandValue) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
         return self._key < other._key
 
     def __le__(self, other: HandValue) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
         return self._key <= other._key
 
     def __gt__(self, other: HandValue) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
         return self._key > other._key
 
     def __ge__(self, other: HandValue) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
         return self._key >= other._key
 
     def __eq__(self, other: object) -> bool:
@@ -204,17 +216,25 @@ class HandValue:
     def __hash__(self) -> int:
         return hash(self._key)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _restore, (self._hand, self._options)
 
-class _OptionedValue(HandValue):
-    """A :class:`HandValue` evaluated with other options than the defaults (no wheel, royal
-    as a straight flush, a suit order)."""
+    def __copy__(self) -> HandValue:
+        return self  # immutable
 
-    __slots__ = ("_options",)  # the instance's own, over the class default
+    def __deepcopy__(self, memo: object) -> HandValue:
+        return self
+
+
+def _restore(hand: tuple[Card, ...], options: _Options) -> HandValue:
+    """A pickled :class:`HandValue` back (``__reduce__``): the hand evaluated again."""
+    wheel, royal, suit_ranks = options
+    order = None if suit_ranks is None else _order_of_suit_ranks(suit_ranks)
+    return evaluate(hand, None, wheel, royal, order)
 
 
 class _Described:
-    """The full description of a hand, as the accelerator and the reference evaluator build
-    it (``HandValue.cards`` reads it; the reference evaluator returns it)."""
+    """The full description of a hand, as the reference evaluator returns it."""
 
     __slots__ = ("cards", "category", "key", "ranks", "suit_rank")
 
@@ -251,18 +271,6 @@ def rank_value(category: Category, ranks: Sequence[int]) -> int:
 
 
 _CATEGORIES: tuple[Category, ...] = tuple(Category)
-_HAND_FIELDS = ("category", "ranks", "cards", "key", "suit_rank")
-
-if _poker is not None:  # the accelerator builds _Described objects (its stub says HandValue)
-    _poker.setup(
-        DECK,
-        _CATEGORIES,
-        cast(Any, _Described),
-        tuple(_Described.__dict__[name] for name in _HAND_FIELDS),
-    )
-
-_ROYAL_KEY = int(Category.ROYAL_FLUSH) << 20  # every royal flush: the royal is its own value
-_ACE_HIGH_STRAIGHT_FLUSH = (int(Category.STRAIGHT_FLUSH) << 20) | (14 << 16)
 _OPTIONS: dict[tuple[bool, bool, bytes | None], _Options] = {}
 
 
@@ -275,18 +283,10 @@ def _options(wheel: bool, royal: bool, suit_ranks: bytes | None) -> _Options:
     return options
 
 
-def _describe(hand: tuple[int, ...], options: _Options) -> _Described:
-    """The full description of an evaluated hand (for ``HandValue.cards``)."""
-    wheel, royal, suit_ranks = options
-    if _poker is not None:
-        return cast(_Described, _poker.evaluate(hand, wheel, royal, suit_ranks))
-    order = None if suit_ranks is None else _order_of_suit_ranks(suit_ranks)
-    return _evaluate_py(_as_cards(hand), wheel, royal, order)
-
-
 def _order_of_suit_ranks(suit_ranks: bytes) -> str:
     """The suit order (highest first) of :func:`_suit_ranks` bytes."""
     return "".join(sorted(SUITS, key=lambda letter: -suit_ranks[SUITS.index(letter)]))
+
 
 _SUIT_RANKS: dict[str, bytes] = {}
 
@@ -322,85 +322,35 @@ def evaluate(
 
     ``cards`` are :class:`Card` objects, ids 0-51, tokens like ``"As"`` or one text like
     ``"As Kd Tc 9h 2s"``. Options come from ``rules`` (``wheel_straight``,
-    ``royal_separate``, ``suit_order``) and can be overridden one by one, by keyword:
-    ``wheel`` (A-2-3-4-5 is a straight, R-HAND-3, default on), ``royal`` (an ace-high
-    straight flush is ROYAL_FLUSH, not STRAIGHT_FLUSH; V-ROYAL, default on), ``suit_order``
-    (V-TIE-SUIT: suit letters highest first, e.g. ``"hdsc"``; default none, so exactly
-    equal hands stay equal). Of six cards, the first best five in
-    :func:`itertools.combinations` order make the value; cards of equal rank keep their
-    given order (best suit first under a suit order).
+    ``royal_separate``, ``suit_order``) and can be overridden one by one: ``wheel``
+    (A-2-3-4-5 is a straight, R-HAND-3, default on), ``royal`` (an ace-high straight flush
+    is ROYAL_FLUSH, not STRAIGHT_FLUSH; V-ROYAL, default on), ``suit_order`` (V-TIE-SUIT:
+    suit letters highest first, e.g. ``"hdsc"``; default none, so exactly equal hands stay
+    equal). Of six cards, the first best five in :func:`itertools.combinations` order make
+    the value; cards of equal rank keep their given order (best suit first under a suit
+    order).
 
-    Only the value's ``key`` is computed here (the table lookup of :func:`rank`); the rest
-    of the :class:`HandValue` is read from the key, or from the hand when asked for. (The
-    options are plain parameters, not keyword-only ones, for speed: Python fills a missing
-    keyword-only default by a dictionary lookup on every call.)
+    Only the value's ``key`` is computed here (the table lookup of :func:`rank`), in one C
+    call when the accelerator is built; the rest of the :class:`HandValue` is read from the
+    key, or from the hand when asked for.
     """
-    if (
-        wheel is None and royal is None and suit_order is None and type(cards) is list
-        and (
-            rules is None
-            or (rules.wheel_straight and rules.royal_separate and rules.suit_order is None)
-        )
-    ):  # the common case, fast: the defaults (wheel on, royal separate, no suit order)
-        value = _new(HandValue)
-        try:
-            value._key = _rank(cards)
-        except TypeError:  # tokens like "As" among the cards
-            return _evaluate(_as_cards(cards), None, None, None, None)
-        value._hand = tuple(cards)  # the value keeps the hand: a copy nobody can change
-        return value
-    return _evaluate(cards, rules, wheel, royal, suit_order)
-
-
-def _evaluate(
-    cards: Iterable[int | str] | str,
-    rules: Rules | None,
-    wheel: bool | None,
-    royal: bool | None,
-    suit_order: str | None,
-) -> HandValue:
-    """:func:`evaluate` for every other case: options, or texts, tuples, other iterables."""
-    value: HandValue
-    hand: tuple[Any, ...]  # Card objects, ids (numpy ints too) or tokens; checked below
-    if type(cards) is tuple:
-        hand = cards
-    elif isinstance(cards, str):
-        hand = _as_cards(cards)
-    else:
-        hand = tuple(cards)
+    # This is the pure-Python evaluate(); with the accelerator built, chicago.poker.evaluate
+    # is chicago._poker.evaluate (same docstring, same results).
+    hand = _as_cards(cards)
     if rules is None:
-        use_wheel = True if wheel is None else wheel
-        use_royal = True if royal is None else royal
+        use_wheel = True if wheel is None else bool(wheel)
+        use_royal = True if royal is None else bool(royal)
         order = suit_order
     else:
-        use_wheel = rules.wheel_straight if wheel is None else wheel
-        use_royal = rules.royal_separate if royal is None else royal
+        use_wheel = bool(rules.wheel_straight if wheel is None else wheel)
+        use_royal = bool(rules.royal_separate if royal is None else royal)
         order = rules.suit_order if suit_order is None else suit_order
     suit_ranks = None if order is None else _suit_ranks(order)
-    if _poker is None:
-        hand = _as_cards(hand)
-        key = _evaluate_py(hand, use_wheel, use_royal, order).key
-    elif suit_ranks is not None:  # the suit of the highest card is part of the key
-        try:
-            key = _poker.evaluate(hand, use_wheel, use_royal, suit_ranks).key
-        except TypeError:
-            hand = _as_cards(hand)
-            key = _poker.evaluate(hand, use_wheel, use_royal, suit_ranks).key
-    else:
-        try:
-            key = _rank(hand, use_wheel)
-        except TypeError:
-            hand = _as_cards(hand)
-            key = _rank(hand, use_wheel)
-        if key >= _ROYAL_KEY and not use_royal:
-            key = _ACE_HIGH_STRAIGHT_FLUSH
-    if use_wheel and use_royal and suit_ranks is None:
-        value = _new(HandValue)
-    else:
-        value = _new(_OptionedValue)
-        value._options = _options(use_wheel, use_royal, suit_ranks)
+    key = _evaluate_py(hand, use_wheel, use_royal, order).key
+    value = _new(HandValue)
     value._key = key
     value._hand = hand
+    value._options = _options(use_wheel, use_royal, suit_ranks)
     return value
 
 
@@ -563,3 +513,13 @@ _CATEGORY_OF_SHAPE = {
     (2, 1, 1, 1): Category.PAIR,
     (1, 1, 1, 1, 1): Category.HIGH_CARD,
 }
+
+if _poker is not None:  # the accelerator's Python objects: cards, categories, helpers
+    _poker.setup(DECK, _CATEGORIES, _as_cards, _suit_ranks, _restore)
+
+if _poker is not None and not TYPE_CHECKING:
+    # The accelerator builds the whole HandValue in one C call: evaluate() and HandValue are
+    # its function and type (the pure-Python ones above serve when it is not built; they give
+    # the same values, see tests/test_poker.py).
+    HandValue = _poker.HandValue
+    evaluate = _poker.evaluate
