@@ -163,3 +163,38 @@ def test_chicago_flags_cover_earlier_deals():
     assert checked > 0
     text = view_text(game.view(0))
     assert "declared chicago " + " ".join(str(s) for s in range(4) if declared[s]) in text
+
+
+# Options that change nothing a seat decides by (or have a single value) are left out of
+# the ``rules`` block; every other option must move it.
+_NOT_ENCODED = {"preset_name", "min_players", "max_players", "stake", "max_deals",
+                "chicago_callers"}
+
+
+def test_every_playing_rule_option_moves_the_rules_block():
+    """Each rule option of Rules (all of RULES.md's R-/V- options that change play) is in the
+    observation: changing it alone changes the ``rules`` block."""
+    from chicago.env.observation import _rule_features
+
+    base = Rules.preset("pagat").to_dict()
+    changed = {
+        "points": {**base["points"], "PAIR": 2},
+        "suit_order": "hdsc",
+        "tie_mode": "category",
+        "redeal_low": "below-ten",
+        "chicago_required": "made",
+        "instant_win_score": "keep",
+        "chicago_min_score": None,
+    }
+    for key, value in base.items():
+        if key in _NOT_ENCODED:
+            continue
+        if key in changed:
+            other = changed[key]
+        elif isinstance(value, bool):
+            other = not value
+        elif isinstance(value, int):
+            other = value - 1
+        else:
+            raise AssertionError(f"no test value for rule option {key}")
+        assert _rule_features({**base, key: other}) != _rule_features(base), key

@@ -54,7 +54,7 @@ PHASES = ("redeal", "exchange", "one up", "announce", "quads choice", "quads", "
 SCORE_CLIP = 2.0
 
 S, R, A = MAX_SEATS, MAX_EXCHANGES, MAX_SCORING_ROUNDS
-_RULE_FEATURES = 40
+_RULE_FEATURES = 43
 
 LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("hand", (52,), "own cards"),
@@ -314,6 +314,9 @@ def _rule_features(rules: dict[str, Any]) -> list[float]:
         flag("royal_wins"),
         flag("straight_flush_wins"),
         flag("wheel_straight"),
+        flag("chicago_made_any_size"),
+        1.0 if rules.get("instant_win_score") == "keep" else 0.0,
+        scaled("deuce_chicago_points", 52.0),
         *(min(float(p) / 52.0, SCORE_CLIP) for p in points),
     ]
     assert len(features) == _RULE_FEATURES, len(features)

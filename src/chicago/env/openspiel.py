@@ -134,7 +134,11 @@ def _utility_bound(rules: Rules, players: int) -> float:
     best = max(rules.points)
     per_deal = (
         rules.exchanges * best
-        + max(rules.chicago_points, 30 if rules.deuce_bonus else 0, 2 * rules.last_trick_points)
+        + max(
+            rules.chicago_points,
+            rules.deuce_chicago_points if rules.deuce_bonus else 0,
+            2 * rules.last_trick_points,
+        )
         + rules.chicago_breaker_points
     )
     top = rules.target + per_deal
