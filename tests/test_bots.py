@@ -20,7 +20,7 @@ from chicago.bots import BOT_LEVELS, make_bot
 from chicago.bots.expert import ExpertBot, parse_options
 from chicago.cards import DECK, parse_cards
 
-LEVELS = ["random", "basic", "ev", "expert:samples=8"]
+LEVELS = ["random", "basic", "ev", "expert:samples=8,budget=1000"]
 BOTS_DIR = Path(__file__).resolve().parents[1] / "src" / "chicago" / "bots"
 
 
@@ -69,7 +69,7 @@ def test_variations_are_handled():
     rules = Rules.preset("wikipedia", max_deals=4, redeal_low="ten-and-below",
                          quads_reset=True, deuce_bonus=True, lock_at=10, lock_six=True,
                          chicago_caller_leads=True)
-    bots = [make_bot(spec) for spec in ["basic", "ev", "expert:samples=6"]]
+    bots = [make_bot(spec) for spec in ["basic", "ev", "expert:samples=6,budget=1000"]]
     for seed in range(3):
         game = Game(rules, players=3, seed=seed)
         rng = random.Random(seed)
@@ -94,12 +94,14 @@ def _decisions(spec: str, seed: int, limit: int = 400) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=6"])
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=6,budget=1000"])
 def test_deterministic_given_the_rng(spec):
+    """The same rng gives the same decisions (the expert's time cap is set out of reach, so a
+    busy machine cannot cut one run's search shorter than the other's)."""
     assert _decisions(spec, 3, 150) == _decisions(spec, 3, 150)
 
 
-@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=10"])
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=10,budget=1000"])
 def test_bot_sees_only_a_plain_json_copy(spec):
     """The view is plain JSON data: a JSON round trip or a deep copy decides the same, and a
     bot cannot change the game through it."""
@@ -174,7 +176,7 @@ def _chicago_game(
     return game
 
 
-@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=16"])
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=16,budget=1000"])
 def test_chicago_with_top_sequences_R_CHI_1(spec):
     """A hand of top sequences on lead is a sure Chicago: every level declares it."""
     game = _chicago_game("As Ks Qs Ah Ad")
@@ -183,7 +185,7 @@ def test_chicago_with_top_sequences_R_CHI_1(spec):
     assert str(action) == "chicago"
 
 
-@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=16"])
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=16,budget=1000"])
 def test_no_chicago_with_a_weak_hand_R_CHI_1(spec):
     game = _chicago_game("7s 5s Qd 8h 2c")
     action = make_bot(spec).decide(game.view(0), game.legal_actions(), random.Random(0))
@@ -195,7 +197,7 @@ def test_expert_weighs_the_chicago_by_samples_R_CHI_3_R_CHI_4():
     the last lead loses to almost any higher club, so the expert does not declare."""
     game = _chicago_game("As Ks Ah Ad Ac")
     game_bad = _chicago_game("As Ks Ah Ad 7c")
-    expert = make_bot("expert:samples=24")
+    expert = make_bot("expert:samples=24,budget=1000")
     good = expert.decide(game.view(0), game.legal_actions(), random.Random(1))
     bad = expert.decide(game_bad.view(0), game_bad.legal_actions(), random.Random(1))
     assert str(good) == "chicago"
@@ -209,7 +211,7 @@ def _with(view: dict, **changes) -> dict:
     return changed
 
 
-@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=8"])
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=8,budget=1000"])
 def test_a_required_chicago_is_declared_near_the_target_V_CHI_DECLARED(spec):
     """Under V-CHI-DECLARED only a player who has declared a Chicago can win: at or near
     the target a player who never did declares, whatever its hand; one who did, or one far
@@ -227,7 +229,7 @@ def test_a_required_chicago_is_declared_near_the_target_V_CHI_DECLARED(spec):
     assert str(bot.decide(far, legal, random.Random(0))) == "no chicago"
 
 
-@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=8"])
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=8,budget=1000"])
 def test_a_required_chicago_near_the_target_and_no_reset_V_CHI_REQ3(spec):
     """Under V-CHI-REQ3 reaching the target without a made Chicago resets the score: close
     to the target the bot tries a Chicago, and it passes an announcement whose points
@@ -259,10 +261,11 @@ def test_a_required_chicago_near_the_target_and_no_reset_V_CHI_REQ3(spec):
     [
         ("wikipedia-42", ["basic"] * 4, 1),
         ("wikipedia-42", ["ev"] * 4, 1),
-        ("wikipedia-42", ["expert:samples=4", "ev", "basic", "expert:samples=4"], 3),
+        ("wikipedia-42",
+         ["expert:samples=4,budget=1000", "ev", "basic", "expert:samples=4,budget=1000"], 3),
         ("req3", ["basic"] * 3, 1),
         ("req3", ["ev"] * 3, 1),
-        ("req3", ["expert:samples=4", "ev", "basic"], 2),
+        ("req3", ["expert:samples=4,budget=1000", "ev", "basic"], 2),
     ],
 )
 def test_games_needing_a_chicago_end_V_CHI_DECLARED_V_CHI_REQ3(preset, specs, seed):
