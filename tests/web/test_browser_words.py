@@ -375,3 +375,70 @@ def test_the_page_holds_no_card_of_a_seat_that_the_view_does_not_hold(page: Any)
     }""", public)
     assert set(rendered) <= set(re.findall(r'"([2-9TJQKA][cdhs])"', json.dumps(public)))
     assert view["seat"] != shower
+
+
+_DESCRIBE_JS = """async ([events, me, lang]) => {
+  const i18n = await import('./js/i18n.js');
+  const w = await import('./js/words.js');
+  i18n.setLang(lang);
+  const names = new w.Names(['Ann', 'Bo', 'Cy'], me);
+  const out = events.map((e) => [e.type, w.describe(e, names)]);
+  i18n.setLang('en');
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("where", ["scoring round", "last exchange"])
+def test_a_voided_quads_reset_in_words_V_QUADS_RESET(page: Any, where: str) -> None:
+    """V-QUADS-RESET: only the highest four of a kind may reset. Seat 0 (four nines) resets,
+    seat 1 (four kings) shows them and objects: each seat reads it in its own words, in
+    English and Swedish, on a real engine game; the nines are named to nobody but seat 0."""
+    from test_play_support import quads_objection_game
+
+    g = quads_objection_game(where)
+    english = {
+        0: "Bo objects: only the highest four of a kind may reset, so your reset does not count.",
+        1: "You object: only the highest four of a kind may reset, so Ann's reset does not count.",
+        2: "Bo objects: only the highest four of a kind may reset, so Ann's reset does not count.",
+    }
+    swedish = {
+        0: "Bo protesterar: bara det högsta fyrtalet får nollställa, så din nollställning "
+           "gäller inte.",
+        1: "Du protesterar: bara det högsta fyrtalet får nollställa, så nollställningen från "
+           "Ann gäller inte.",
+        2: "Bo protesterar: bara det högsta fyrtalet får nollställa, så nollställningen från "
+           "Ann gäller inte.",
+    }
+    for seat in (0, 1, 2):
+        events = g.events_for(seat)
+        for lang, objection in (("en", english[seat]), ("sv", swedish[seat])):
+            lines = page.evaluate(_DESCRIBE_JS, [events, seat, lang])
+            texts = [text for _, text in lines if text]
+            assert objection in texts, (lang, seat, texts)
+            show = texts[texts.index(objection) - 1]
+            start = {
+                "en": ("You show" if seat == 1 else "Bo shows")
+                + " a higher four of a kind against the reset: ",
+                "sv": ("Du visar" if seat == 1 else "Bo visar")
+                + " ett högre fyrtal mot nollställningen: ",
+            }[lang]
+            assert show.startswith(start), show
+            assert show.count("K") == 4, show  # the four kings, K♣ K♦ K♥ K♠
+            if seat != 0:
+                assert "9" not in " ".join(texts), "the lower four of a kind stays hidden"
+            if where == "scoring round":
+                chooses = {"en": "chooses to reset", "sv": "väljer att nollställa"}[lang]
+                if seat != 0:
+                    assert any(chooses in text for text in texts), texts
+    label = page.evaluate("""async ([view, lang]) => {
+      const i18n = await import('./js/i18n.js');
+      const w = await import('./js/words.js');
+      const b = await import('./js/board.js');
+      i18n.setLang(lang);
+      const names = new w.Names(['Ann', 'Bo', 'Cy'], view.seat);
+      const el = b.seatPanel(view, 1, { names, me: view.seat, seats: null, events: view.events });
+      const text = el.querySelector('.shown .label')?.textContent;
+      i18n.setLang('en');
+      return text;
+    }""", [g.view(2), "en"])
+    assert label == "Shown: a higher four of a kind"

@@ -178,13 +178,18 @@ export function seatPanel(state, seat, ctx) {
   );
 }
 
+/** The engine's reason of a show that objects to a lower four of a kind's reset. */
+const OBJECTION = "a higher four of a kind objects to the reset";
+
 /** What a seat's shown cards are, from the latest event that showed them. */
 function shownLabel(events, seat) {
   let label = t("table.shown");
   for (const ev of events || []) {
     if (ev.type === "deal") label = t("table.shown");
     else if (ev.type === "show" && ev.seat === seat) {
-      label = ev.reason === "quads reset" ? t("table.shown_quads") : t("table.shown_break");
+      if (ev.reason === "quads reset") label = t("table.shown_quads");
+      else if (ev.reason === OBJECTION) label = t("table.shown_objection");
+      else label = t("table.shown_break");
     } else if (ev.type === "showdown" && String(seat) in (ev.hands || {})) label = t("table.shown_showdown");
   }
   return label;

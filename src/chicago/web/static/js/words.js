@@ -149,7 +149,10 @@ const EVENTS = {
     return t("ev.exchanged", { ...b, out, got });
   },
   reshuffle: (ev) => t("ev.reshuffle", { n: ev.count }),
-  show: (ev, n) => t("ev.show", { ...base(ev, n), cards: cards(ev.cards), reason: reason(ev.reason) }),
+  show: (ev, n) =>
+    ev.reason === "a higher four of a kind objects to the reset"
+      ? t("ev.show_objection", { ...base(ev, n), cards: cards(ev.cards) })
+      : t("ev.show", { ...base(ev, n), cards: cards(ev.cards), reason: reason(ev.reason) }),
   one_up: (ev, n) => t("ev.one_up", { ...base(ev, n), card: cardText(ev.card) }),
   one_up_choice: (ev, n) =>
     t(ev.accepted ? "ev.one_up_accept" : "ev.one_up_reject", { ...base(ev, n), card: cardText(ev.card) }),
@@ -170,6 +173,8 @@ const EVENTS = {
   },
   quads_choice: (ev, n) => t(ev.reset ? "ev.quads_reset_choice" : "ev.quads_score_choice", base(ev, n)),
   quads_claim: (ev, n) => t(ev.reset ? "ev.quads_claim" : "ev.quads_no_claim", base(ev, n)),
+  quads_objection: (ev, n) =>
+    t("ev.quads_objection", { ...base(ev, n), against: n.who(ev.against), youAgainst: n.you(ev.against) }),
   quads_reset: (ev, n) => t("ev.quads_reset", base(ev, n)),
   chicago: (ev, n) => t(ev.declared ? "ev.chicago_yes" : "ev.chicago_no", base(ev, n)),
   play: (ev, n) => t("ev.play", { ...base(ev, n), card: cardText(ev.card) }),
