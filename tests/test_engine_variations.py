@@ -534,6 +534,7 @@ def test_v_one_up_accept(preset: str) -> None:
     assert [str(a) for a in g.legal_actions()] == ["accept", "reject"]
     for seat in (None, 0, 1):
         assert g.view(seat)["one_up"] == {"seat": 0, "card": "Ah"}  # everyone sees it
+        assert g.view(seat)["discard_pile"] == 1  # the thrown 2c, while the answer waits
     run(g, ["0: accept"])
     assert "Ah" in map(str, g.hands[0]) and "2c" not in map(str, g.hands[0])
     assert g.to_act == 1 and g.discard_count == 1

@@ -363,8 +363,12 @@ class Game:
 
     @property
     def discard_count(self) -> int:
-        """Cards in the discard pile (they form the next stock if it runs out, R-EX-2)."""
-        return len(self._discards)
+        """Cards in the discard pile (they form the next stock if it runs out, R-EX-2).
+
+        The card thrown for a face-up card (V-ONE-UP) counts from the moment it is thrown,
+        while the answer is awaited, as every player at the table sees it go.
+        """
+        return len(self._discards) + (self._pending_one_up is not None)
 
     def hand_value(self, seat: int) -> HandValue | None:
         """The poker value of a seat's current five cards under these rules (None if not 5)."""

@@ -230,9 +230,8 @@ export function centerPanel(state, ctx) {
       parts.push(roundBox(round, state, ctx));
     }
     if (state.phase === "exchange" || state.phase === "redeal" || state.phase === "one up") {
-      // While a face-up card waits for its answer, the card thrown for it is not yet on the
-      // engine's discard pile (it goes there whatever the answer), so it is counted here.
-      const pile = (state.discard_pile || 0) + (state.one_up ? 1 : 0);
+      // The view's pile counts the card thrown for a face-up card while its answer waits.
+      const pile = state.discard_pile || 0;
       parts.push(h("p", { class: "stock", dataset: { stock: state.stock, pile } },
         `${t("table.stock")}: ${state.stock} · ${t("table.pile")}: ${pile}`));
     }
