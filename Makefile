@@ -34,7 +34,7 @@ check: test lint typecheck
 bench: $(STAMP)
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 
-## Bot strength and speed: the long duplicate matches of issue 4 (about an hour on 2 cores).
+## Bot strength and speed: the long duplicate matches of issue 4 (about 70 minutes on 2 cores).
 bench-bots: $(STAMP)
 	$(PY) benchmarks/bench_bots.py --full --jobs 2
 

@@ -25,9 +25,11 @@ it, ``model`` (0.6) when it wins it against the model only, else 0.
 Options in the spec: ``expert:samples=48`` (samples per decision, default 40),
 ``expert:budget=0.2`` (seconds; an upper cap on the search time per decision: the samples are
 drawn from the rng, so the choice depends on the clock only when the cap cuts a search
-short; default 0.8), ``contested=0.4``, ``model=0.6`` (0 turns the model off),
-``weighted=1`` (0: uniform samples), ``chicago=0.75`` and ``holds=5`` (0: ``ev``'s last
-exchange). ``make_bot("expert")`` uses the defaults.
+short; default 5, a safety net that the sample count reaches long before on a machine like
+this project's, where no decision took more than 1.2 s, so that matches reproduce),
+``contested=0.4``, ``model=0.6`` (0 turns the model off), ``weighted=1`` (0: uniform
+samples), ``chicago=0.75`` and ``holds=5`` (0: ``ev``'s last exchange).
+``make_bot("expert")`` uses the defaults.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ __all__ = ["ExpertBot", "parse_options"]
 
 _K = ActionKind
 DEFAULT_SAMPLES = 40
-DEFAULT_BUDGET = 0.8
+DEFAULT_BUDGET = 5.0
 DEFAULT_CONTESTED = 0.4
 DEFAULT_MODEL = 0.6
 DEFAULT_WEIGHTED = True
