@@ -176,11 +176,14 @@ class Player:
         self.turns += 1
         assert_no_leak(page, self.live, self.table_id, self.seat)
         self.leak_checks += 1
-        view = self.view()
+        # The view and the sequence number it belongs to, read in one go: the page may answer
+        # a one-answer question by itself at any moment, and the update that follows must
+        # count as the answer even when it arrives before the wait below starts.
+        view, before = page.evaluate(
+            "[window.chicago.table.view, window.chicago.table.conn.lastSeq ?? -1]")
         legal = view["legal_actions"]
         if len(legal) == 1 and phase not in ("exchange", "play"):
             # The page answers a question with one possible answer by itself (docs/RULES.md).
-            before = self.seq()
             self.page.wait_for_function(
                 "b => window.chicago.table.conn.lastSeq > b", arg=before, timeout=WAIT_MS)
             return phase
