@@ -186,16 +186,14 @@ static inline int32_t eval6(const unsigned *c, int wheel)
 
 /* ------------------------------------------------------------------ argument parsing */
 
-/* Read up to 6 distinct card ids from a sequence of ints; returns the count or -1. */
-static Py_ssize_t read_cards(PyObject *obj, unsigned *ids)
+/* Read 5 or 6 distinct card ids from a list or tuple. Returns the count, -1 on an error, or
+ * -2 (no error set) when ``tokens`` is set and an item is a str (a token like "As"). */
+static Py_ssize_t read_ids(PyObject *seq, unsigned *ids, int tokens)
 {
-    PyObject *seq = PySequence_Fast(obj, "cards must be a sequence of card ids");
-    if (seq == NULL) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     if (n != 5 && n != 6) {
-        Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError,
-                     "a poker hand has 5 cards (or 6 to choose from), not %zd", n);
+        PyErr_Format(PyExc_ValueError, "a poker hand has 5 cards (or 6 to choose from), not %zd",
+                     n);
         return -1;
     }
     PyObject **items = PySequence_Fast_ITEMS(seq);
@@ -205,33 +203,38 @@ static Py_ssize_t read_cards(PyObject *obj, unsigned *ids)
         long v;
         if (PyLong_Check(item) && !PyBool_Check(item)) {
             v = PyLong_AsLong(item);
+        } else if (PyUnicode_Check(item) && tokens) {
+            return -2;
         } else if (!PyBool_Check(item) && !PyUnicode_Check(item) && PyIndex_Check(item)) {
             PyObject *index = PyNumber_Index(item); /* a numpy integer, say */
             v = index ? PyLong_AsLong(index) : -1;
             Py_XDECREF(index);
         } else {
             PyErr_Format(PyExc_TypeError, "a card is an int 0-51 (or a Card), not %R", item);
-            Py_DECREF(seq);
             return -1;
         }
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
+        if (v == -1 && PyErr_Occurred()) return -1;
         if (v < 0 || v > 51) {
             PyErr_Format(PyExc_ValueError, "%ld is not a card id (0-51)", v);
-            Py_DECREF(seq);
             return -1;
         }
         uint64_t bit = (uint64_t)1 << v;
         if (seen & bit) {
             PyErr_SetString(PyExc_ValueError, "a hand cannot hold the same card twice");
-            Py_DECREF(seq);
             return -1;
         }
         seen |= bit;
         ids[i] = (unsigned)v;
     }
+    return n;
+}
+
+/* Read 5 or 6 distinct card ids from any sequence of ints; returns the count or -1. */
+static Py_ssize_t read_cards(PyObject *obj, unsigned *ids)
+{
+    PyObject *seq = PySequence_Fast(obj, "cards must be a sequence of card ids");
+    if (seq == NULL) return -1;
+    Py_ssize_t n = read_ids(seq, ids, 0);
     Py_DECREF(seq);
     return n;
 }
@@ -861,49 +864,6 @@ static int read_rules(PyObject *rules, int *wheel, int *royal, int *suited, uint
         memcpy(g_last_suit_rank, suit_rank, 4);
     }
     return 0;
-}
-
-/* Read 5 or 6 distinct card ids from a list or tuple. Returns the count, -1 on an error, or
- * -2 (no error set) when ``tokens`` is set and an item is a str (a token like "As"). */
-static Py_ssize_t read_ids(PyObject *seq, unsigned *ids, int tokens)
-{
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n != 5 && n != 6) {
-        PyErr_Format(PyExc_ValueError, "a poker hand has 5 cards (or 6 to choose from), not %zd",
-                     n);
-        return -1;
-    }
-    PyObject **items = PySequence_Fast_ITEMS(seq);
-    uint64_t seen = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = items[i];
-        long v;
-        if (PyLong_Check(item) && !PyBool_Check(item)) {
-            v = PyLong_AsLong(item);
-        } else if (PyUnicode_Check(item) && tokens) {
-            return -2;
-        } else if (!PyBool_Check(item) && !PyUnicode_Check(item) && PyIndex_Check(item)) {
-            PyObject *index = PyNumber_Index(item); /* a numpy integer, say */
-            v = index ? PyLong_AsLong(index) : -1;
-            Py_XDECREF(index);
-        } else {
-            PyErr_Format(PyExc_TypeError, "a card is an int 0-51 (or a Card), not %R", item);
-            return -1;
-        }
-        if (v == -1 && PyErr_Occurred()) return -1;
-        if (v < 0 || v > 51) {
-            PyErr_Format(PyExc_ValueError, "%ld is not a card id (0-51)", v);
-            return -1;
-        }
-        uint64_t bit = (uint64_t)1 << v;
-        if (seen & bit) {
-            PyErr_SetString(PyExc_ValueError, "a hand cannot hold the same card twice");
-            return -1;
-        }
-        seen |= bit;
-        ids[i] = (unsigned)v;
-    }
-    return n;
 }
 
 /* The card ids of texts and tokens, through chicago.poker._as_cards. */
