@@ -165,6 +165,18 @@ def test_every_decision_depends_on_the_view_alone(spec):
 
 # --- cheating bots: the checks above must catch them ---------------------------------------
 
+def _game_on_stack() -> Game | None:
+    """The first Game object in the locals of the callers of the bot's ``decide`` (how a
+    cheating bot would reach the game), or None."""
+    frame = sys._getframe(2)  # the caller of decide()
+    while frame is not None:
+        for value in frame.f_locals.values():
+            if isinstance(value, Game):
+                return value
+        frame = frame.f_back
+    return None
+
+
 class PeekingBot:
     """Cheats: walks the caller's frames to the game and plays by the next seat's hand."""
 
@@ -173,14 +185,11 @@ class PeekingBot:
     def decide(
         self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
-        frame = sys._getframe(1)
-        while frame is not None:
-            for value in frame.f_locals.values():
-                if isinstance(value, Game):
-                    other = value.hands[(view["seat"] + 1) % value.players]
-                    return legal_actions[sum(map(int, other)) % len(legal_actions)]
-            frame = frame.f_back
-        return legal_actions[0]
+        game = _game_on_stack()
+        if game is None:
+            return legal_actions[0]
+        other = game.hands[(view["seat"] + 1) % game.players]
+        return legal_actions[sum(map(int, other)) % len(legal_actions)]
 
 
 class GameFindingBot:
@@ -192,14 +201,11 @@ class GameFindingBot:
     def decide(
         self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
-        frame = sys._getframe(1)
-        while frame is not None:
-            for value in frame.f_locals.values():
-                if isinstance(value, Game):
-                    hidden = len(value._stock) + sum(len(h) for h in value.hands)
-                    return legal_actions[hidden % len(legal_actions)]
-            frame = frame.f_back
-        return legal_actions[0]
+        game = _game_on_stack()
+        if game is None:
+            return legal_actions[0]
+        hidden = len(game._stock) + sum(len(h) for h in game.hands)
+        return legal_actions[hidden % len(legal_actions)]
 
 
 def test_a_bot_reading_hidden_cards_is_caught():

@@ -106,6 +106,17 @@ def test_replay_steps_views_and_downloads(
     context.close()
 
 
+def _swedish_lobby_row(browser: Any, live: LiveServer, table_id: str) -> tuple[Any, Any, str]:
+    """A Swedish page on the lobby: its context, the page and the text of the finished game's
+    row (the first game of ``table_id``)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="sv-SE")
+    page = context.new_page()
+    page.goto(live.url)
+    row = page.locator(f".finished [data-game='{table_id}/1']")
+    row.wait_for()
+    return context, page, row.inner_text()
+
+
 SV_CATA = {"PAIR": "ett par", "TWO_PAIR": "två par", "THREE_OF_A_KIND": "triss",
            "STRAIGHT": "en stege", "FLUSH": "en färg", "FULL_HOUSE": "en kåk",
            "FOUR_OF_A_KIND": "fyrtal", "STRAIGHT_FLUSH": "en färgstege",
@@ -127,13 +138,8 @@ def test_replay_in_swedish_tells_each_step_in_words_and_the_result_is_readable(
     browser: Any, live: LiveServer, artifacts: Path
 ) -> None:
     table_id, record = _finished_game(live)
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="sv-SE")
-    page = context.new_page()
+    context, page, text = _swedish_lobby_row(browser, live, table_id)
     # The list of finished games names bots as the table does, with their level.
-    page.goto(live.url)
-    row = page.locator(f".finished [data-game='{table_id}/1']")
-    row.wait_for()
-    text = row.inner_text()
     assert "Dator 1 (enkel)" in text and "Dator 2 (slump)" in text and "Dator 3 (enkel)" in text
     assert "basic" not in text and "random" not in text
     page.goto(f"{live.url}#/replay/{table_id}/1")
@@ -230,12 +236,7 @@ def test_finished_games_tell_a_person_called_basic_from_a_bot(
     for thread in threads:
         thread.join(120)
     assert api(live, "GET", f"api/tables/{table_id}")["status"] == "finished"
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="sv-SE")
-    page = context.new_page()
-    page.goto(live.url)
-    row = page.locator(f".finished [data-game='{table_id}/1']")
-    row.wait_for()
-    text = row.inner_text()
+    context, page, text = _swedish_lobby_row(browser, live, table_id)
     assert "Dator 1 (enkel)" in text and "basic" in text and "Spelare 3" in text
     assert "Dator 2" not in text and "Player" not in text
     page.goto(f"{live.url}#/games")
