@@ -1,7 +1,8 @@
 """The Redis table bus and the PostgreSQL table-writer locks on their own (real servers).
 
 - RedisBus: an entry published by one worker reaches the other workers' handlers of that
-  table once and in order (never its own handlers twice, never another table's handlers).
+  table once and in order (never its own handlers twice, never another table's handlers);
+  presence notes go on a channel of their own and reach only presence handlers.
 - AdvisoryLocks: one holder per table at a time across connections, other tables are free,
   a holder's death (its session closed) frees the table at once, and waiting has a limit.
 """
@@ -17,6 +18,7 @@ import pytest
 from scale_fixtures import pg_url_fixture, redis_url_fixture  # noqa: F401 (fixtures)
 from sqlalchemy import insert
 
+from chicago.server.bus import PresenceNote
 from chicago.server.locking import (
     AdvisoryLocks,
     NoLocks,
@@ -25,7 +27,14 @@ from chicago.server.locking import (
     lock_key,
     make_locks,
 )
-from chicago.server.redis_bus import RedisBus, channel_prefix, decode_entry, encode_entry
+from chicago.server.redis_bus import (
+    RedisBus,
+    channel_prefix,
+    decode_entry,
+    decode_presence,
+    encode_entry,
+    encode_presence,
+)
 from chicago.server.storage import LogEntry, Store
 from chicago.server.storage.models import log as log_table
 from chicago.server.storage.models import tables as tables_table
@@ -38,6 +47,49 @@ def entry(seq: int, text: str = "hi") -> LogEntry:
 def test_entries_round_trip_through_the_payload() -> None:
     origin, back = decode_entry(encode_entry("w", entry(7, "é ✓")))
     assert (origin, back) == ("w", entry(7, "é ✓"))
+
+
+def test_presence_notes_round_trip_and_bad_seats_are_refused() -> None:
+    note = PresenceNote("w", frozenset({3, 1}), ask=True)
+    assert decode_presence(encode_presence("b", note)) == ("b", note)
+    with pytest.raises(ValueError):
+        decode_presence('{"origin": "b", "worker": "w", "seats": [true], "ask": false}')
+
+
+def test_presence_has_its_own_channel(redis_url: str) -> None:
+    """A note reaches the other worker's presence handler of that table, never an entry
+    handler, and an entry never a presence handler."""
+    prefix = "chicago-test:" + secrets.token_hex(4) + ":"
+
+    async def scenario() -> dict[str, list[Any]]:
+        first, second = RedisBus(redis_url, prefix), RedisBus(redis_url, prefix)
+        got: dict[str, list[Any]] = {"entries": [], "notes": [], "own": []}
+        try:
+            subs = [
+                second.subscribe("t1", lambda t, e: got["entries"].append((t, e.seq))),
+                second.subscribe_presence("t1", lambda t, n: got["notes"].append((t, n))),
+                first.subscribe_presence("t1", lambda t, n: got["own"].append(n.worker)),
+            ]
+            for sub in subs:
+                await sub.ready()
+            await first.publish_presence("t1", PresenceNote("w1", frozenset({0, 2}), True))
+            await first.publish("t1", entry(1))
+            for _ in range(200):
+                if got["notes"] and got["entries"]:
+                    break
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.05)
+            got["received"] = [second.received, second.received_presence]
+        finally:
+            await first.close()
+            await second.close()
+        return got
+
+    got = asyncio.run(scenario())
+    assert got["notes"] == [("t1", PresenceNote("w1", frozenset({0, 2}), True))]
+    assert got["entries"] == [("t1", 1)]
+    assert got["own"] == ["w1"]  # in-process, at once (not again from Redis)
+    assert got["received"] == [1, 1]
 
 
 def test_channel_prefix_separates_databases_not_passwords() -> None:

@@ -90,9 +90,9 @@ def test_the_pools_are_bounded_and_sized_from_the_cores(tmp_path: Path) -> None:
                         bot_workers=3, external_bot_workers=5)
     with TestClient(create_app(settings)) as client:
         manager = client.app.state.manager  # type: ignore[attr-defined]
-        assert manager._bot_pool._max_workers == 3
-        assert manager._external_pool._max_workers == 5
+        assert manager.scheduler._bot_pool._max_workers == 3
+        assert manager.scheduler._external_pool._max_workers == 5
     with TestClient(create_app(Settings(db_url=settings.db_url, static_dir=None))) as client:
         manager = client.app.state.manager  # type: ignore[attr-defined]
-        assert manager._bot_pool._max_workers == default_bot_workers()
-        assert manager._external_pool._max_workers == 64
+        assert manager.scheduler._bot_pool._max_workers == default_bot_workers()
+        assert manager.scheduler._external_pool._max_workers == 64

@@ -44,9 +44,9 @@ def external_client(tmp_path: Path) -> Iterator[TestClient]:
 
 def _spy_bots(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """Every bot the table manager makes, in order."""
-    manager = client.app.state.manager  # type: ignore[attr-defined]
+    scheduler = client.app.state.manager.scheduler  # type: ignore[attr-defined]
     made: list[object] = []
-    original = manager._bot
+    original = scheduler.bot
 
     def spy(table: object, seat: int, level: str) -> object:
         bot = original(table, seat, level)
@@ -54,7 +54,7 @@ def _spy_bots(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> list[objec
             made.append(bot)
         return bot
 
-    monkeypatch.setattr(manager, "_bot", spy)
+    monkeypatch.setattr(scheduler, "bot", spy)
     return made
 
 

@@ -214,7 +214,7 @@ def test_a_table_after_rematches_reloads_exactly(db_url: str) -> None:
             assert {**rebuilt.info(), "seats": None} == {**live.info(), "seats": None}
             assert rebuilt.seats == live.seats  # who joined, names, tokens, away
             seq, view = me.seq, dict(me.state)
-            client.portal.call(manager._drop, live, 1012, "test")  # type: ignore[union-attr]
+            client.portal.call(manager.cache.drop, live, 1012, "test")  # type: ignore[union-attr]
             assert table not in manager.tables
             with client.websocket_connect(f"/ws/{table}") as ws:
                 ws.send_json({"type": "hello", "token": token, "last_seq": seq - 2})

@@ -4,10 +4,12 @@
 - :class:`Settings` (:mod:`chicago.server.settings`): database URL, limits; where data lives.
 - :mod:`chicago.server.lobby`: the JSON API; :mod:`chicago.server.ws`: the websocket;
   :mod:`chicago.server.protocol`: the messages (docs/PROTOCOL.md).
-- :class:`TableManager` (:mod:`chicago.server.tables`): the engine game of every live table,
-  rebuilt from the stored log; bots; turn clocks.
+- :class:`TableManager` (:mod:`chicago.server.tables`): every change of a table; the live
+  tables (:mod:`~chicago.server.live`, :mod:`~chicago.server.cache`), their writer
+  (:mod:`~chicago.server.writer`), bots and clocks (:mod:`~chicago.server.schedule`),
+  presence (:mod:`~chicago.server.presence`) and frames (:mod:`~chicago.server.fanout`).
 - :mod:`chicago.server.storage`: SQLAlchemy schema, Alembic migrations, the :class:`Store`.
-- :mod:`chicago.server.bus`: the table bus that carries stored changes to the connections.
+- :mod:`chicago.server.bus`: the table bus that carries stored changes and presence.
 
 docs/SERVER.md describes the design.
 """

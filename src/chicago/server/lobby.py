@@ -22,9 +22,11 @@ from chicago.bots.base import BOT_LEVELS, _load_builtin_bots
 from chicago.engine.game import Game
 from chicago.record import write_text
 from chicago.rules import PRESETS, VARIATIONS, Rules, RulesError
+from chicago.server.live import default_name, stored_name
+from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
 from chicago.server.storage import GameRow, TableRow
-from chicago.server.tables import TableError, TableManager, TableSpec, default_name, stored_name
+from chicago.server.tables import TableManager, TableSpec
 
 __all__ = [
     "LIMITS",
@@ -194,7 +196,7 @@ def game_seats(game: GameRow, table: TableRow) -> list[dict[str, Any]]:
 
 def game_names(seats: list[dict[str, Any]]) -> list[str]:
     """The seats' names as texts, for other programs and the text notation: a person who
-    gave no name is :func:`~chicago.server.tables.default_name` (``"Player N"``)."""
+    gave no name is :func:`~chicago.server.live.default_name` (``"Player N"``)."""
     return [s["name"] or default_name(s["seat"]) for s in seats]
 
 

@@ -13,7 +13,7 @@ the table id, on one of a few connections kept for locks only:
   its locks at once, so another worker can take the table over;
 - while holding the lock, the worker learns the table's last stored sequence number
   (:attr:`Held.last_seq`) and first applies whatever other workers stored since it last
-  looked (see :mod:`chicago.server.tables`), so it always decides on the true state.
+  looked (see :mod:`chicago.server.cache`), so it always decides on the true state.
 
 The log's primary key ``(table_id, seq)`` stays the last line of defence: even if a lock were
 lost (its connection dropped mid-change), two changes with the same number can never both be

@@ -29,6 +29,7 @@ __all__ = [
     "STATE_KEYS",
     "ClientMessage",
     "ProtocolError",
+    "TableError",
     "dumps",
     "error_frame",
     "parse_client",
@@ -77,6 +78,17 @@ class ProtocolError(Exception):
         self.code = code
         self.message = message or ERROR_CODES.get(code, code)
         self.msg_id = msg_id
+        super().__init__(f"{code}: {self.message}")
+
+
+class TableError(Exception):
+    """A refused request (over HTTP or the websocket): an error ``code`` (see
+    :data:`ERROR_CODES`), words, and an HTTP status."""
+
+    def __init__(self, code: str, message: str | None = None, status: int = 400) -> None:
+        self.code = code
+        self.message = message or ERROR_CODES.get(code, code)
+        self.status = status
         super().__init__(f"{code}: {self.message}")
 
 

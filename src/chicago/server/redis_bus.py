@@ -1,15 +1,19 @@
 """A :class:`~chicago.server.bus.TableBus` over Redis pub/sub, for several server workers.
 
-Each table has a channel ``{prefix}table:{id}``; a worker subscribes to the channel of every
-table it has in memory (the tables its clients watch) and publishes every change it stores
-there. The payload is the stored :class:`~chicago.server.storage.LogEntry` as JSON, with the
-id of the publishing worker, which skips its own messages (its own handlers were already
-called in-process, at once and in order).
+Each table has two channels: ``{prefix}table:{id}`` carries its stored log entries and
+``{prefix}presence:{id}`` its presence notes (which seats are connected to which worker). A
+worker subscribes to both channels of every table it has in memory (the tables its clients
+watch) and publishes there. An entry's payload is the stored
+:class:`~chicago.server.storage.LogEntry` as JSON, a note's the
+:class:`~chicago.server.bus.PresenceNote`; each carries the id of the publishing bus, which
+skips its own messages (its own handlers were already called in-process, at once and in
+order).
 
 Redis only carries news; PostgreSQL is the record of truth. A message that is lost (Redis
 restarted, a worker killed between storing and publishing) shows up as a gap in the sequence
 numbers of the next one, and the receiving worker then reads the missing entries from the
-database (:mod:`chicago.server.tables`). So Redis needs no persistence.
+database (:mod:`chicago.server.cache`). A lost presence note is repeated within seconds
+(:mod:`chicago.server.presence`). So Redis needs no persistence.
 
 The prefix keeps sites apart on one Redis server: by default it is derived from the database
 (:func:`channel_prefix`), so workers share channels exactly when they share tables.
@@ -23,19 +27,30 @@ import hashlib
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from chicago.server.bus import EntryHandler, Subscription
+from chicago.server.bus import EntryHandler, PresenceHandler, PresenceNote, Subscription
 from chicago.server.storage import LogEntry
 
-__all__ = ["RedisBus", "channel_prefix", "decode_entry", "encode_entry"]
+__all__ = [
+    "RedisBus",
+    "channel_prefix",
+    "decode_entry",
+    "decode_presence",
+    "encode_entry",
+    "encode_presence",
+]
 
 log = logging.getLogger("chicago.server")
 
 READY_TIMEOUT = 5.0
 """Seconds :meth:`_RedisSubscription.ready` waits for Redis to confirm a subscription."""
+
+ENTRIES, PRESENCE = "table:", "presence:"
+"""The two kinds of channel of a table: ``{prefix}{kind}{table id}``."""
 
 
 def channel_prefix(db_url: str) -> str:
@@ -70,17 +85,44 @@ def decode_entry(payload: str | bytes) -> tuple[str, LogEntry]:
     return str(raw["origin"]), entry
 
 
+def encode_presence(origin: str, note: PresenceNote) -> str:
+    """The JSON payload of one published presence note."""
+    return json.dumps({"origin": origin, "worker": note.worker, "seats": sorted(note.seats),
+                       "ask": note.ask}, separators=(",", ":"))
+
+
+def decode_presence(payload: str | bytes) -> tuple[str, PresenceNote]:
+    """(origin, note) of a payload made by :func:`encode_presence`; ``ValueError`` for
+    anything else (seats that are not whole numbers, say).
+
+    >>> decode_presence(encode_presence("b1", PresenceNote("w1", frozenset({2, 0}), True)))
+    ('b1', PresenceNote(worker='w1', seats=frozenset({0, 2}), ask=True))
+    """
+    raw = json.loads(payload)
+    seats = raw["seats"]
+    if not isinstance(seats, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) for s in seats):
+        raise ValueError(f"presence seats must be a list of seat numbers, not {seats!r}")
+    return str(raw["origin"]), PresenceNote(str(raw["worker"]), frozenset(seats),
+                                            raw.get("ask") is True)
+
+
+_DECODERS: dict[str, Callable[[str | bytes], tuple[str, Any]]] = {
+    ENTRIES: decode_entry, PRESENCE: decode_presence,
+}
+
+
 class _RedisSubscription:
-    def __init__(self, bus: RedisBus, table_id: str, handler: EntryHandler) -> None:
+    def __init__(self, bus: RedisBus, channel: str, handler: Callable[[str, Any], None]) -> None:
         self._bus = bus
-        self._table_id = table_id
+        self._channel = channel
         self._handler = handler
 
     def close(self) -> None:
-        self._bus._remove(self._table_id, self._handler)
+        self._bus._remove(self._channel, self._handler)
 
     async def ready(self) -> None:
-        await self._bus._ready(self._table_id)
+        await self._bus._ready(self._channel)
 
 
 class RedisBus:
@@ -95,7 +137,7 @@ class RedisBus:
         self.prefix = prefix
         self.origin = secrets.token_hex(8)
         """This worker's id in the payloads."""
-        self._handlers: dict[str, list[EntryHandler]] = {}
+        self._handlers: dict[str, list[Callable[[str, Any], None]]] = {}  # channel -> them
         self._client: Any = None
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
@@ -106,37 +148,34 @@ class RedisBus:
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         self.received = 0
-        """Messages from other workers handled so far (for tests and status pages)."""
-
-    def _channel(self, table_id: str) -> str:
-        return f"{self.prefix}table:{table_id}"
+        """Log entries from other workers handled so far (for tests and status pages)."""
+        self.received_presence = 0
+        """Presence notes from other workers handled so far."""
 
     # ------------------------------------------------------------------ TableBus
     async def publish(self, table_id: str, entry: LogEntry) -> None:
-        """Call this worker's handlers of ``table_id``, then publish to the others.
+        """Call this worker's entry handlers of ``table_id``, then publish to the others.
 
         A failed publish is logged, not raised: the entry is stored, and the other workers
         read it from the database when they notice the gap.
         """
-        for handler in list(self._handlers.get(table_id, ())):
-            handler(table_id, entry)
-        try:
-            client = await self._connect()
-            await client.publish(self._channel(table_id), encode_entry(self.origin, entry))
-        except Exception as exc:
-            log.warning("table %s: publishing seq %d on Redis failed: %s", table_id,
-                        entry.seq, exc)
+        await self._publish(self.prefix + ENTRIES + table_id, entry,
+                            encode_entry(self.origin, entry), f"seq {entry.seq}")
 
     def subscribe(self, table_id: str, handler: EntryHandler) -> Subscription:
         """Call ``handler`` for the entries of ``table_id`` (this worker's and the others');
         the Redis subscription is made in the background (:meth:`ready` waits for it)."""
-        handlers = self._handlers.setdefault(table_id, [])
-        handlers.append(handler)
-        if len(handlers) == 1:
-            channel = self._channel(table_id)
-            self._events[channel] = asyncio.Event()
-            self._spawn(self._command("SUBSCRIBE", channel))
-        return _RedisSubscription(self, table_id, handler)
+        return self._subscribe(self.prefix + ENTRIES + table_id, handler)
+
+    async def publish_presence(self, table_id: str, note: PresenceNote) -> None:
+        """Call this worker's presence handlers of ``table_id``, then publish to the others
+        (a failed publish is logged: the note is repeated soon)."""
+        await self._publish(self.prefix + PRESENCE + table_id, note,
+                            encode_presence(self.origin, note), "presence")
+
+    def subscribe_presence(self, table_id: str, handler: PresenceHandler) -> Subscription:
+        """Call ``handler`` for the presence notes of ``table_id``."""
+        return self._subscribe(self.prefix + PRESENCE + table_id, handler)
 
     async def close(self) -> None:
         """Stop the reader and close the connections."""
@@ -155,6 +194,32 @@ class RedisBus:
         self._pubsub = self._client = None
 
     # ------------------------------------------------------------------ internals
+    async def _publish(self, channel: str, news: Any, payload: str, what: str) -> None:
+        table_id = self._table_of(channel)[1]
+        for handler in list(self._handlers.get(channel, ())):
+            handler(table_id, news)
+        try:
+            client = await self._connect()
+            await client.publish(channel, payload)
+        except Exception as exc:
+            log.warning("table %s: publishing %s on Redis failed: %s", table_id, what, exc)
+
+    def _subscribe(self, channel: str, handler: Callable[[str, Any], None]) -> Subscription:
+        handlers = self._handlers.setdefault(channel, [])
+        handlers.append(handler)
+        if len(handlers) == 1:
+            self._events[channel] = asyncio.Event()
+            self._spawn(self._command("SUBSCRIBE", channel))
+        return _RedisSubscription(self, channel, handler)
+
+    def _table_of(self, channel: str) -> tuple[str, str]:
+        """(kind, table id) of one of this bus's table channels, or ("", "")."""
+        for kind in _DECODERS:
+            start = self.prefix + kind
+            if channel.startswith(start):
+                return kind, channel[len(start):]
+        return "", ""
+
     def _spawn(self, coro: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
@@ -167,13 +232,12 @@ class RedisBus:
             self._client = Redis.from_url(self.url, health_check_interval=30)
         return self._client
 
-    def _remove(self, table_id: str, handler: EntryHandler) -> None:
-        handlers = self._handlers.get(table_id)
+    def _remove(self, channel: str, handler: Callable[[str, Any], None]) -> None:
+        handlers = self._handlers.get(channel)
         if handlers and handler in handlers:
             handlers.remove(handler)
             if not handlers:
-                del self._handlers[table_id]
-                channel = self._channel(table_id)
+                del self._handlers[channel]
                 self._events.pop(channel, None)
                 if not self._closed:
                     self._spawn(self._command("UNSUBSCRIBE", channel))
@@ -200,15 +264,15 @@ class RedisBus:
             if self._reader is None and not self._closed:
                 self._reader = asyncio.get_running_loop().create_task(self._read())
 
-    async def _ready(self, table_id: str) -> None:
-        event = self._events.get(self._channel(table_id))
+    async def _ready(self, channel: str) -> None:
+        event = self._events.get(channel)
         if event is None or event.is_set():
             return
         try:
             await asyncio.wait_for(event.wait(), READY_TIMEOUT)
         except TimeoutError:
-            log.warning("table %s: Redis did not confirm the subscription in %g s",
-                        table_id, READY_TIMEOUT)
+            log.warning("Redis did not confirm the subscription to %s in %g s", channel,
+                        READY_TIMEOUT)
 
     async def _read(self) -> None:
         """Receive messages until closed; reconnects (and resubscribes) after errors."""
@@ -242,19 +306,22 @@ class RedisBus:
             if event is not None and self._confirmed[channel] >= self._sent[channel]:
                 event.set()
             return
-        if kind != "message" or not channel.startswith(self.prefix + "table:"):
+        news_kind, table_id = self._table_of(channel)
+        if kind != "message" or not news_kind:
             return
-        table_id = channel[len(self.prefix) + len("table:"):]
         try:
-            origin, entry = decode_entry(message["data"])
+            origin, news = _DECODERS[news_kind](message["data"])
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("Redis bus: a bad message on %s: %s", channel, exc)
             return
         if origin == self.origin:
             return
-        self.received += 1
-        for handler in list(self._handlers.get(table_id, ())):
+        if news_kind == ENTRIES:
+            self.received += 1
+        else:
+            self.received_presence += 1
+        for handler in list(self._handlers.get(channel, ())):
             try:
-                handler(table_id, entry)
+                handler(table_id, news)
             except Exception:
-                log.exception("table %s: handling seq %d failed", table_id, entry.seq)
+                log.exception("table %s: handling a message on %s failed", table_id, channel)

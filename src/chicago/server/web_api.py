@@ -30,7 +30,7 @@ from starlette.routing import Mount
 from chicago.record import RecordError
 from chicago.rules import RulesError
 from chicago.server.lobby import MAX_NUMBER, GameNumber, game_names, game_seats
-from chicago.server.tables import TableError
+from chicago.server.protocol import TableError
 from chicago.web.hints import odds_answer
 from chicago.web.replay import Perspective, parse_perspective, replay_page, replay_steps
 

@@ -17,9 +17,10 @@ import time
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chicago.server import protocol
-from chicago.server.protocol import ClientMessage, ProtocolError
+from chicago.server.live import LiveTable
+from chicago.server.protocol import ClientMessage, ProtocolError, TableError
 from chicago.server.settings import Settings
-from chicago.server.tables import LiveTable, TableError, TableManager
+from chicago.server.tables import TableManager
 
 __all__ = ["Connection", "table_socket"]
 

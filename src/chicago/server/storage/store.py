@@ -1,7 +1,8 @@
 """The store: every write and read of the table server's database, synchronous.
 
-The server calls it from worker threads (:class:`chicago.server.tables.TableManager` owns
-one writer task that batches the changes of all tables into one transaction: a group commit).
+The server calls it from worker threads (:class:`chicago.server.writer.GroupWriter` is the
+one writer task, which batches the changes of all tables into one transaction: a group
+commit).
 The same code runs on SQLite (a file; WAL journal, so readers never wait for the writer) and
 on PostgreSQL (psycopg 3).
 """

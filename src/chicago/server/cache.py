@@ -1,0 +1,239 @@
+"""The tables this process holds in memory, each kept in step with its stored log.
+
+A table is loaded on first use (:meth:`TableCache.get`: its row and log read in a worker
+thread, rebuilt by :func:`~chicago.server.live.build_table`), subscribed to on the bus, and
+dropped when nobody has used it for ``Settings.idle_evict`` seconds (or when its copy can no
+longer follow the log). Every change goes one way:
+
+- **write path** (:meth:`TableCache.writing`, :meth:`TableCache.store_and_publish`): hold the
+  table (its lock and, with several workers, its shared writer lock, having first applied
+  what the others stored), store the change through the :class:`GroupWriter`, only then apply
+  it, reschedule the table's bot or clock, and publish the entries on the bus;
+- **read path** (the bus handler, :meth:`TableCache.follow`): an entry from the bus is
+  applied if it is the next one (another worker stored it) and its frames are sent once; a gap
+  is read from the store.
+
+So a table's memory state never runs ahead of the database (docs/SERVER.md, "The log is the
+truth"; docs/SCALING.md for several workers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+
+from chicago.engine.game import Game
+from chicago.server import fanout
+from chicago.server.bus import TableBus
+from chicago.server.live import LiveTable, build_table
+from chicago.server.locking import TableBusy, TableLocks
+from chicago.server.presence import Presence
+from chicago.server.protocol import TableError
+from chicago.server.schedule import TurnScheduler
+from chicago.server.settings import Settings
+from chicago.server.storage import Change, LogEntry, Store
+from chicago.server.tasks import Tasks
+from chicago.server.writer import GroupWriter
+
+__all__ = ["TableCache", "plausible_id"]
+
+log = logging.getLogger("chicago.server")
+
+
+def plausible_id(table_id: str) -> bool:
+    """Whether ``table_id`` could be a table id at all (else it is not looked up)."""
+    return 0 < len(table_id) <= 32 and all(c.isalnum() or c in "-_" for c in table_id)
+
+
+class TableCache:
+    """The live tables of this process, loaded, followed and written here."""
+
+    def __init__(self, store: Store, settings: Settings, *, bus: TableBus, locks: TableLocks,
+                 writer: GroupWriter, scheduler: TurnScheduler, presence: Presence,
+                 tasks: Tasks) -> None:
+        self.store = store
+        self.settings = settings
+        self.bus = bus
+        self.locks = locks
+        self.writer = writer
+        self.scheduler = scheduler
+        self.presence = presence
+        self._tasks = tasks
+        self.tables: dict[str, LiveTable] = {}
+        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+
+    def holds(self, table: LiveTable) -> bool:
+        """Whether ``table`` is (still) this process's copy of its table."""
+        return self.tables.get(table.id) is table
+
+    # ------------------------------------------------------------------ in memory
+    async def get(self, table_id: str) -> LiveTable | None:
+        """The live table (loaded and rebuilt from the log if needed), or None if unknown."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not plausible_id(table_id):
+            return None
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            loaded = await asyncio.to_thread(self.store.load, table_id)
+            result = None
+            if loaded is not None:
+                result = await asyncio.to_thread(build_table, loaded.table, loaded.entries)
+                result.grant_grace(time.time(), self.settings.clock_grace)
+                self.install(result, writer=False)
+                if self.locks.shared:  # what was stored between the read and the subscription
+                    self._tasks.spawn(self.follow(result))
+            future.set_result(result)
+            return result
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: no "never retrieved" warning
+            raise
+        finally:
+            del self._loading[table_id]
+
+    def install(self, table: LiveTable, writer: bool = True) -> None:
+        """Hold ``table`` (new, or just loaded): subscribe to its news, schedule its bot or
+        clock (``writer``: this process stored its last change; else, with several workers,
+        it waits ``Settings.takeover`` longer), work out its presence."""
+        self.tables[table.id] = table
+        table.sent = table.seq
+        table.subscription = self.bus.subscribe(table.id, self._on_entry)
+        self.scheduler.schedule(table, self.settings.takeover if self.locks.shared
+                                and not writer else 0.0)
+        self.presence.track(table)
+
+    def drop(self, table: LiveTable, code: int, reason: str) -> None:
+        """Forget ``table`` (it is rebuilt from the log on next use): close its connections
+        with ``code`` and ``reason``, stop its timer and its bot programs."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if table.subscription is not None:
+            table.subscription.close()
+        self.presence.untrack(table)
+        self.scheduler.cancel(table)
+        for conn in list(table.conns):
+            conn.close(code, reason)
+        table.conns.clear()
+        if not self._tasks.stopping:
+            self.scheduler.release_bots(table)
+
+    async def resume(self) -> None:
+        """Load every table in play (so their bots and clocks go on). A table that cannot be
+        loaded is logged and skipped: the others are resumed all the same."""
+        try:
+            ids = await asyncio.to_thread(self.store.live_table_ids)
+        except Exception:
+            log.exception("cannot list the tables in play to resume them")
+            return
+        failed = 0
+        for table_id in ids:
+            if self._tasks.stopping:
+                return
+            try:
+                await self.get(table_id)
+            except Exception:
+                failed += 1
+                log.exception("table %s cannot be resumed; skipping it", table_id)
+        if failed:
+            log.error("%d of %d tables in play could not be resumed", failed, len(ids))
+
+    async def sweep(self) -> None:
+        """Forever: drop the tables nobody watched or changed for ``Settings.idle_evict``."""
+        while True:
+            await asyncio.sleep(min(60.0, self.settings.idle_evict))
+            at = time.monotonic()
+            for table in list(self.tables.values()):
+                if (not table.conns and table.timer is None and not table.lock.locked()
+                        and at - table.touched > self.settings.idle_evict):
+                    self.drop(table, 1000, "")
+
+    # ------------------------------------------------------------------ write path
+    @contextlib.asynccontextmanager
+    async def writing(self, table: LiveTable) -> AsyncIterator[None]:
+        """Hold the table for a change: its in-process lock and, with several workers, its
+        shared writer lock, having first applied what other workers stored meanwhile."""
+        async with table.lock:
+            try:
+                async with self.locks.hold(table.id) as held:
+                    if held.last_seq is not None and held.last_seq > table.seq:
+                        await self.follow(table, wait=False)
+                        if table.seq != held.last_seq or not self.holds(table):
+                            raise TableError("internal", "the table could not be brought up "
+                                             "to date; reconnect to resync", 503)
+                    yield
+            except TableBusy as exc:
+                raise TableError("internal", f"{exc}; try again", 503) from None
+
+    async def store_and_publish(
+        self, table: LiveTable, change: Change, games: list[Game | None] | None = None
+    ) -> None:
+        """Store ``change`` (its entries follow ``table.seq``), apply it, publish it.
+        ``games``: per entry, the game after it when the caller computed it (an action).
+
+        The caller holds the table (:meth:`writing`). On a storage failure the table is
+        dropped from memory (it is rebuilt from the log on next use) and TableError
+        ("internal", 503) raised.
+        """
+        try:
+            await self.writer.commit(change)
+        except Exception as exc:
+            log.error("table %s: storing seq %s failed: %s", table.id,
+                      [e.seq for e in change.entries], exc)
+            self.drop(table, 1011, "storage failure, reconnect to resync")
+            raise TableError("internal", f"the change could not be stored ({exc})", 503) from exc
+        for index, entry in enumerate(change.entries):
+            table.apply(entry, games[index] if games else None)
+        table.touched = time.monotonic()
+        self.scheduler.schedule(table)
+        for entry in change.entries:
+            await self.bus.publish(table.id, entry)
+
+    # ------------------------------------------------------------------ read path
+    async def follow(self, table: LiveTable, *, wait: bool = True) -> None:
+        """Apply and send the entries other workers stored after ``table.seq`` (read from the
+        store). ``wait``: first wait until the bus delivers this table's news, so that
+        nothing published after the read can be missed."""
+        if not self.locks.shared or not self.holds(table):
+            return
+        if wait and table.subscription is not None:
+            await table.subscription.ready()
+        entries = await asyncio.to_thread(self.store.entries_after, table.id, table.seq)
+        for entry in entries:
+            if not self._receive(table, entry):
+                break
+
+    def _receive(self, table: LiveTable, entry: LogEntry) -> bool:
+        """One entry for this process's copy of the table: apply it if it is the next one
+        (stored by another worker), send its frames unless sent. False on a gap."""
+        if entry.seq > table.seq + 1:
+            return False
+        if entry.seq == table.seq + 1:
+            try:
+                table.apply(entry)
+            except Exception as exc:  # this copy cannot follow: rebuild from the log on use
+                log.error("table %s: cannot apply seq %d: %s", table.id, entry.seq, exc)
+                self.drop(table, 1011, "resync")
+                return False
+            self.scheduler.schedule(table, self.settings.takeover)
+        fanout.send(table, entry)
+        return True
+
+    def _on_entry(self, table_id: str, entry: LogEntry) -> None:
+        """Bus handler: a stored entry (this process's, or another worker's to follow)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        if not self._receive(table, entry) and self.holds(table):
+            if self.locks.shared:  # news went missing: read it from the store
+                self._tasks.spawn(self.follow(table, wait=False))
+            else:
+                self.drop(table, 1012, "resync")

@@ -1,0 +1,331 @@
+"""One table in memory: its seats, its current game and that game's entries, rebuilt from its
+stored log.
+
+A :class:`LiveTable` changes only by :meth:`LiveTable.apply` of the next stored
+:class:`~chicago.server.storage.LogEntry` (:mod:`chicago.server.tables` decides and stores
+the changes; :mod:`chicago.server.cache` loads tables and follows other workers' changes), so
+it can always be rebuilt from the log (:func:`build_table`). Besides that state it carries
+the per-table bookkeeping of the modules that serve it, each field documented with its owner:
+connections and what they were sent (:mod:`chicago.server.fanout`), who is connected
+(:mod:`chicago.server.presence`), the bot or clock timer and the bots
+(:mod:`chicago.server.schedule`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from chicago.bots import Bot
+from chicago.engine.game import Game
+from chicago.rules import Rules
+from chicago.server.bus import Subscription
+from chicago.server.protocol import TableError
+from chicago.server.storage import SEAT_KINDS, LogEntry, TableRow
+
+__all__ = [
+    "FINISHED",
+    "PLAYING",
+    "WAITING",
+    "Client",
+    "LiveTable",
+    "Seat",
+    "build_table",
+    "check_fresh",
+    "default_name",
+    "hash_token",
+    "iso_time",
+    "now",
+    "stored_name",
+]
+
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+"""A table's status: an open seat waits for a player; the game is played; it is over."""
+
+
+class Client(Protocol):
+    """A connection as the tables see it (implemented in :mod:`chicago.server.ws`)."""
+
+    seat: int | None
+
+    def send(self, text: str) -> None:
+        """Queue one frame (never blocks)."""
+        ...
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close the connection soon."""
+        ...
+
+
+def hash_token(token: str) -> str:
+    """How seat tokens are stored: SHA-256, hex. Never raises: any text hashes (a lone
+    surrogate too, which is simply not a token of any seat)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class Seat:
+    """One seat of a live table."""
+
+    kind: str  # open | human | bot
+    level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    away: bool = False
+
+
+def default_name(seat: int) -> str:
+    """The name a seat is called by where a text is required (records, the text notation's
+    tags, ``GET /api/games`` ``names``) when its player gave none: ``"Player N"``, N =
+    seat + 1. Views and frames carry ``null`` instead, so that each client names the seat in
+    its own language."""
+    return f"Player {seat + 1}"
+
+
+def stored_name(name: str | None, seat: int) -> str | None:
+    """A person's name as stored (a ``join`` entry, a game's ``names``): None when they gave
+    none. Earlier versions stored :func:`default_name` for that; it is read back as None."""
+    if name is None or name == default_name(seat):
+        return None
+    return name
+
+
+def now() -> float:
+    """UNIX time rounded to whole microseconds (so ISO times round-trip exactly)."""
+    return round(time.time(), 6)
+
+
+def iso_time(timestamp: float) -> str:
+    """A UNIX time as ISO 8601 in UTC, to the second (table infos)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(timestamp))
+
+
+class LiveTable:
+    """One table in memory: its seats, its current game and the entries of that game."""
+
+    def __init__(self, row: TableRow) -> None:
+        self.row = row
+        self.id = row.id
+        self.rules = Rules.from_dict(row.rules)
+        self.seats: list[Seat] = []
+        for spec in row.seats:
+            if spec == "open":
+                self.seats.append(Seat("open"))
+            else:
+                level = spec.split(":", 1)[1]
+                self.seats.append(Seat("bot", level=level, name=level))
+        self.clock: float | None = row.options.get("clock")
+        self.stand_in: str = row.options.get("stand_in", "random")
+        self.bot_delay: float = float(row.options.get("bot_delay", 0.0))
+        self.game: Game | None = None
+        self.game_number = 0
+        self.game_start_seq = 0
+        self.game_seq = 0
+        """The seq of the last entry that changed the game: its ``game`` entry or its latest
+        ``act``. An action decided at this seq or later is not stale (chat lines and seat
+        changes since do not change what the action means)."""
+        self.seq = 0
+        self.entries: list[LogEntry] = []  # the current game's entries, from its "game" entry
+        self.spans: dict[int, tuple[int, int]] = {}  # act seq -> its events in game.events
+        self.turn_started: float | None = None
+        """UNIX time at which the seat to act got its turn: the ``created_at`` of the stored
+        entry that gave it (``game``, ``act``, ``join``, or that seat's ``back``), so the turn
+        clock's deadline (this plus :attr:`clock`) survives restarts and is the same on every
+        worker. Chat lines and other seats' changes do not move it."""
+        self.updated_at = row.updated_at
+        # -- kept by chicago.server.cache: the one change at a time, use, bus subscription
+        self.lock = asyncio.Lock()
+        self.touched = time.monotonic()
+        self.subscription: Subscription | None = None
+        # -- kept by chicago.server.fanout: this process's connections, what they were sent
+        self.conns: set[Client] = set()
+        self.sent = 0
+        """The highest seq whose frames this process has sent its connections."""
+        # -- kept by chicago.server.presence
+        self.connected: list[bool] = [False] * row.players
+        """Per seat: a bot, or a person with an open connection here or at another worker,
+        as :mod:`chicago.server.presence` last worked it out (and told the clients)."""
+        self.remote: dict[str, tuple[float, frozenset[int]]] = {}
+        """Other workers' connected seats: worker id -> (monotonic time heard, seats)."""
+        # -- kept by chicago.server.schedule
+        self.timer: asyncio.TimerHandle | None = None
+        self.deadline: tuple[int, float] | None = None  # (seat, loop time) of the turn clock
+        self.bots: dict[tuple[int, str], Bot] = {}
+
+    # ------------------------------------------------------------------ state
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.row.players
+
+    @property
+    def current(self) -> Game:
+        """The current game (every table has one from its first entry on)."""
+        if self.game is None:
+            raise RuntimeError(f"table {self.id} has no game yet")
+        return self.game
+
+    @property
+    def open_seats(self) -> int:
+        """Seats nobody has joined yet."""
+        return sum(1 for s in self.seats if s.kind == "open")
+
+    @property
+    def status(self) -> str:
+        """``waiting`` (an open seat), ``playing`` or ``finished`` (the game is over)."""
+        if self.open_seats:
+            return WAITING
+        return FINISHED if self.current.is_over else PLAYING
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is, or None."""
+        digest = hash_token(token)
+        found = None
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                found = index
+        return found
+
+    def seat_infos(self) -> list[dict[str, Any]]:
+        """The seats as the lobby and the clients see them."""
+        return [
+            {
+                "seat": i, "kind": s.kind, "level": s.level, "name": s.name,
+                "taken": s.kind != "open", "connected": self.connected[i], "away": s.away,
+            }
+            for i, s in enumerate(self.seats)
+        ]
+
+    def info(self) -> dict[str, Any]:
+        """The table info of docs/PROTOCOL.md."""
+        game = self.current
+        options = self.row.options
+        return {
+            "id": self.id, "name": self.row.name, "status": self.status,
+            "players": self.players, "preset": self.row.preset,
+            "variations": list(self.row.variations), "rules": dict(self.row.rules),
+            "seats": self.seat_infos(), "game": self.game_number, "seq": self.seq,
+            "to_act": game.to_act, "scores": list(game.scores),
+            "clock": options.get("clock"), "stand_in": options.get("stand_in"),
+            "bot_delay": options.get("bot_delay", 0.0), "private": self.row.private,
+            "created": iso_time(self.row.created_at), "updated": iso_time(self.updated_at),
+        }
+
+    def clock_left(self, at: float) -> float | None:
+        """Seconds left on the turn clock at UNIX time ``at`` (negative: it ran out), or
+        None when the table has no clock."""
+        if not self.clock or self.turn_started is None:
+            return None
+        return self.turn_started + self.clock - at
+
+    def grant_grace(self, at: float, grace: float) -> None:
+        """After loading from storage: a turn clock with less than ``grace`` seconds left (it
+        ran out, or nearly, while no server held the table) gets ``grace`` seconds, but never
+        more than the clock itself."""
+        left = self.clock_left(at)
+        if left is not None and self.clock:
+            floor = min(grace, self.clock)
+            if left < floor:
+                self.turn_started = at + floor - self.clock
+
+    # ------------------------------------------------------------------ log
+    def apply(self, entry: LogEntry, game: Game | None = None) -> None:
+        """Apply a stored entry (the next in sequence). ``game``: the game after an ``act``
+        entry when the caller already computed it (the writer does, to check the action)."""
+        if entry.seq != self.seq + 1:
+            raise RuntimeError(f"table {self.id}: entry {entry.seq} after {self.seq}")
+        kind, data = entry.kind, entry.data
+        if kind == "game":
+            self.game = Game(self.rules, self.players, seed=int(data["seed"]))
+            self.game_number = int(data["number"])
+            self.game_start_seq = entry.seq
+            self.game_seq = entry.seq
+            self.entries = []
+            self.spans = {}
+        elif kind == "act":
+            if entry.seat is None:
+                raise RuntimeError(f"table {self.id}: act entry {entry.seq} has no seat")
+            start = len(self.current.events)
+            if game is None:
+                game = self.current
+                if game.to_act != entry.seat:
+                    raise RuntimeError(
+                        f"table {self.id}: entry {entry.seq} by seat {entry.seat}, "
+                        f"but seat {game.to_act} is to act"
+                    )
+                game.apply(data["action"])
+            self.game = game
+            self.game_seq = entry.seq
+            self.spans[entry.seq] = (start, len(game.events))
+        elif kind in SEAT_KINDS:
+            self._seat_change(entry)
+        elif kind != "chat":
+            raise RuntimeError(f"table {self.id}: unknown entry kind {kind!r}")
+        if kind in ("game", "act", "join") or (
+                kind == "back" and self.game is not None and entry.seat == self.game.to_act):
+            self.turn_started = entry.created_at
+        self.seq = entry.seq
+        self.entries.append(entry)
+        self.updated_at = entry.created_at
+
+    def _seat_change(self, entry: LogEntry) -> None:
+        """Apply a ``join``, ``away`` or ``back`` entry to the seats."""
+        if entry.seat is None or not 0 <= entry.seat < self.players:
+            raise RuntimeError(f"table {self.id}: {entry.kind} entry {entry.seq} has no seat")
+        seat = self.seats[entry.seat]
+        if entry.kind == "join":
+            seat.kind, seat.name = "human", stored_name(entry.data.get("name"), entry.seat)
+            seat.token_hash = entry.data["token"]
+        else:
+            seat.away = entry.kind == "away"
+
+    def restore(self, entries: list[LogEntry]) -> None:
+        """Rebuild a fresh table from stored entries (:meth:`Store.load`): the seat changes
+        before the current game's ``game`` entry (earlier games' actions may be left out, so
+        their seqs need not follow each other), then every entry from that ``game`` entry on,
+        which must follow each other without a gap (:meth:`apply`)."""
+        if self.seq or self.game is not None:
+            raise RuntimeError(f"table {self.id}: restore needs a fresh table")
+        start = next((i for i in range(len(entries) - 1, -1, -1)
+                      if entries[i].kind == "game"), None)
+        if start is None:
+            raise RuntimeError(f"table {self.id}: the log has no game entry")
+        for entry in entries[:start]:
+            if entry.seq >= entries[start].seq:
+                raise RuntimeError(f"table {self.id}: entries out of order at {entry.seq}")
+            if entry.kind in SEAT_KINDS:
+                self._seat_change(entry)
+        self.seq = entries[start].seq - 1
+        for entry in entries[start:]:
+            self.apply(entry)
+
+    def entry(self, kind: str, seat: int | None, data: dict[str, Any],
+              offset: int = 1) -> LogEntry:
+        """A new entry of the current game, ``offset`` after the table's seq (not stored)."""
+        return LogEntry(self.seq + offset, self.game_number, kind, seat, data, now())
+
+
+def check_fresh(table: LiveTable, seen: int) -> None:
+    """Refuse (``stale``) an action decided at seq ``seen`` when the game changed after it
+    (an action was accepted or a new game began: :attr:`LiveTable.game_seq`), or when
+    ``seen`` is beyond the table's seq. Chat lines and seat changes (``join``, ``away``,
+    ``back``) since ``seen`` change nothing the action depends on, so they do not count."""
+    if seen < table.game_seq:
+        raise TableError(
+            "stale", f"you saw seq {seen}, but the game changed at seq {table.game_seq} "
+            f"(the table is at {table.seq}); the action was not applied", 409)
+    if seen > table.seq:
+        raise TableError(
+            "stale", f"you saw seq {seen}, but the table is at {table.seq}; "
+            "the action was not applied", 409)
+
+
+def build_table(row: TableRow, entries: list[LogEntry]) -> LiveTable:
+    """A live table rebuilt from its row and log entries (runs in a worker thread)."""
+    table = LiveTable(row)
+    table.restore(entries)
+    return table

@@ -1,0 +1,205 @@
+"""Turn scheduling: after every change of a table, the bot whose turn it is or the turn clock
+of the person to act; the bots themselves and the thread pools they think in.
+
+A bot seat (or a seat whose player is away: its table's stand-in bot plays) gets a timer of
+the table's ``bot_delay``; when it fires, the scheduler's ``bot_turn`` callback (the table
+manager) takes the table and asks :meth:`TurnScheduler.decide` for the action. A person's
+seat at a table with a clock gets a timer until the stored deadline; when it fires,
+``clock_ran_out`` is called. Bots play through the same view/legal-actions interface as every
+shell: ``bot.decide(game.view(seat), game.legal_actions(), rng)`` with an rng seeded from the
+table's secret and the sequence number (so a bot's choice does not depend on restarts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from chicago.bots import Bot, make_bot
+from chicago.engine.actions import Action
+from chicago.server.live import PLAYING, LiveTable
+from chicago.server.settings import Settings, default_bot_workers
+from chicago.server.tasks import Tasks
+
+__all__ = ["BotTurn", "ClockRanOut", "TurnScheduler"]
+
+log = logging.getLogger("chicago.server")
+
+BotTurn = Callable[[LiveTable, int, int, str], Coroutine[Any, Any, None]]
+"""``bot_turn(table, seq, seat, by)``: the bot (``by`` "bot") or stand-in ("stand-in") of
+``seat`` is to move at ``seq``."""
+
+ClockRanOut = Callable[[LiveTable, int, int], Coroutine[Any, Any, None]]
+"""``clock_ran_out(table, seq, seat)``: the turn clock of ``seat`` ran out at ``seq``."""
+
+
+class TurnScheduler:
+    """Timers of every table's next bot move or turn clock, and the bots' thread pools."""
+
+    def __init__(self, settings: Settings, tasks: Tasks, *, bot_turn: BotTurn,
+                 clock_ran_out: ClockRanOut) -> None:
+        self.settings = settings
+        self._tasks = tasks
+        self._bot_turn = bot_turn
+        self._clock_ran_out = clock_ran_out
+        self._bot_pool = ThreadPoolExecutor(
+            settings.bot_workers or default_bot_workers(), thread_name_prefix="chicago-bot")
+        """Where built-in bots decide (not the default executor: the database's)."""
+        self._external_pool = ThreadPoolExecutor(
+            settings.external_bot_workers, thread_name_prefix="chicago-program")
+        """Where external bot programs are asked and stopped: each holds its thread while it
+        thinks, so they never keep built-in bots or the database waiting."""
+
+    # ------------------------------------------------------------------ timers
+    def schedule(self, table: LiveTable, grace: float = 0.0) -> None:
+        """After every change: start the bot whose turn it is, or the turn clock.
+
+        ``grace``: extra seconds before the bot moves or the clock runs out, for a worker
+        that did not store the last change (the one that did normally acts first; this one
+        takes over if it died)."""
+        self.cancel(table)
+        stopping = self._tasks.stopping
+        if stopping or table.game is None or table.status != PLAYING:
+            if not stopping and table.game is not None and table.game.is_over:
+                self.release_bots(table, game_over=True)  # their programs end with the game
+            return
+        seat = table.current.to_act
+        if seat is None:
+            return
+        loop = asyncio.get_running_loop()
+        seq = table.seq
+        info = table.seats[seat]
+        if info.kind == "bot" or info.away:
+            by = "bot" if info.kind == "bot" else "stand-in"
+            table.timer = loop.call_later(
+                table.bot_delay + grace, self._fire,
+                lambda: self._bot_turn(table, seq, seat, by),
+            )
+        elif table.clock:
+            left = table.clock_left(time.time())
+            left = table.clock if left is None else max(0.0, left)
+            table.deadline = (seat, loop.time() + left)
+            table.timer = loop.call_later(
+                left + grace, self._fire, lambda: self._clock_ran_out(table, seq, seat),
+            )
+
+    def _fire(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        self._tasks.spawn(make())
+
+    @staticmethod
+    def cancel(table: LiveTable) -> None:
+        """Stop the table's timer (its turn clock no longer runs)."""
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        table.deadline = None
+
+    @staticmethod
+    def fired(table: LiveTable, seq: int) -> bool:
+        """Whether the timer set at ``seq`` is still the table's (nothing changed since);
+        then it is done. The callbacks check this holding the table."""
+        if table.seq != seq:
+            return False
+        table.timer = None
+        return True
+
+    # ------------------------------------------------------------------ bots
+    def bot(self, table: LiveTable, seat: int, level: str) -> Bot:
+        """The table's bot of ``level`` for ``seat`` (made once, kept for the game).
+
+        A level named by the operator (``Settings.external_bots``) is that external program
+        (``make_bot("cmd:" + COMMAND)``); a level this server does not know (a table stored
+        by a worker with other ``--bot`` options) is logged and played by ``basic``."""
+        bot = table.bots.get((seat, level))
+        if bot is None:
+            command = self.settings.external_bots.get(level)
+            spec = level if command is None else "cmd:" + command
+            try:
+                bot = make_bot(spec)
+            except ValueError as exc:
+                log.error("table %s seat %d: bot %r cannot play here (%s); basic plays for it",
+                          table.id, seat, level, exc)
+                bot = make_bot("basic")
+            table.bots[(seat, level)] = bot
+        return bot
+
+    async def decide(self, table: LiveTable, seat: int, level: str, seq: int) -> Action:
+        """The action of the bot of ``level`` for ``seat`` at ``seq`` (the seat to act): a
+        built-in bot thinks in the bots' pool (``random`` and, without
+        ``Settings.bot_threads``, all of them in the loop), a program in the programs'
+        pool. A program's turn lost to its fallback is logged."""
+        bot = self.bot(table, seat, level)
+        game = table.current
+        view = game.view(seat)
+        legal = game.legal_actions()
+        rng = random.Random(f"{table.row.secret}:{seq}:{seat}")
+        failures = getattr(bot, "failures", None)
+        lost = sum(failures.values()) if isinstance(failures, dict) else 0
+        loop = asyncio.get_running_loop()
+        if callable(getattr(bot, "close", None)):  # a program: waits on its pipe
+            action = await loop.run_in_executor(self._external_pool, bot.decide,
+                                                view, legal, rng)
+        elif self.settings.bot_threads and level != "random":
+            action = await loop.run_in_executor(self._bot_pool, bot.decide, view, legal, rng)
+        else:
+            action = bot.decide(view, legal, rng)
+        if isinstance(failures, dict) and sum(failures.values()) > lost:
+            log.warning("table %s seat %d: the %s program lost its turn to its fallback "
+                        "(%s)", table.id, seat, level, getattr(bot, "last_error", None))
+        return action
+
+    def release_bots(self, table: LiveTable, *, game_over: bool = False) -> None:
+        """Stop the table's external bot programs, in a worker thread (each may take half a
+        second to end). ``game_over``: first tell each the game has ended, with its seat's
+        final view. A later decision starts a program again if needed."""
+        release = self._bots_release(table, game_over=game_over)
+        if release is not None:
+            self._tasks.spawn(self._in_pool(self._external_pool, release))
+
+    @staticmethod
+    async def _in_pool(pool: ThreadPoolExecutor, work: Callable[[], None]) -> None:
+        await asyncio.get_running_loop().run_in_executor(pool, work)
+
+    @staticmethod
+    def _bots_release(table: LiveTable, *,
+                      game_over: bool = False) -> Callable[[], None] | None:
+        """Take the table's bots that run programs (those with ``close``) out of it and give
+        back the function that stops them, or None when there are none."""
+        external = {key: bot for key, bot in table.bots.items()
+                    if callable(getattr(bot, "close", None))}
+        if not external:
+            return None
+        for key in external:
+            del table.bots[key]
+        views = ({seat: table.current.view(seat) for seat, _ in external}
+                 if game_over and table.game is not None else {})
+
+        def release() -> None:
+            for (seat, _), bot in external.items():
+                try:
+                    if seat in views and callable(getattr(bot, "game_over", None)):
+                        bot.game_over(views[seat])  # type: ignore[attr-defined]
+                    bot.close()  # type: ignore[attr-defined]
+                except Exception:
+                    log.exception("table %s: stopping the bot of seat %d failed",
+                                  table.id, seat)
+
+        return release
+
+    async def stop(self, tables: list[LiveTable]) -> None:
+        """At shutdown (no task runs any more): stop every table's programs, then the pools
+        (decisions still running finish in their threads, a program's by its time limit)."""
+        for table in tables:
+            self.cancel(table)
+        releases = [r for r in (self._bots_release(t) for t in tables) if r is not None]
+        if releases:
+            loop = asyncio.get_running_loop()
+            await asyncio.gather(*(loop.run_in_executor(self._external_pool, r)
+                                   for r in releases))
+        self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        self._external_pool.shutdown(wait=False, cancel_futures=True)
