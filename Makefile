@@ -5,12 +5,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench bench-bots check clean
+.PHONY: run test lint typecheck bench bench-bots check check-dist clean
 
+# Every extra of the program ([all]: terminal, server, PostgreSQL, Redis, RL, OpenSpiel,
+# cluster) plus the tools of development (dev: tests, linters, build; bench: benchmarks).
 $(STAMP): pyproject.toml setup.py $(wildcard src/chicago/*.c src/chicago/*/*.c)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,bench,rl,openspiel,cluster]'
+	$(PY) -m pip install --quiet -e '.[all,dev,bench]'
 	touch $(STAMP)
 
 ## Start the main program on its embedded defaults: the table server with the browser app
@@ -30,6 +32,11 @@ typecheck: $(STAMP)
 
 check: test lint typecheck
 
+## The sdist and the wheel in dist/, checked as a user gets them: installed into fresh
+## virtual environments outside the checkout (scripts/check_dist.py; part of .ci/run).
+check-dist: $(STAMP)
+	$(PY) scripts/check_dist.py --out dist
+
 ## Benchmarks (not part of the tests).
 bench: $(STAMP)
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
@@ -39,4 +46,4 @@ bench-bots: $(STAMP)
 	$(PY) benchmarks/bench_bots.py --full --jobs 2
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) build dist src/*.egg-info

@@ -37,3 +37,31 @@ def test_no_arguments_runs_the_default_command(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(modules[cli.DEFAULT_COMMAND], "run", run)
     assert cli.main([]) == 0
     assert seen == ["serve"]
+
+
+def test_version_is_the_installed_distributions(capsys: pytest.CaptureFixture[str]) -> None:
+    """``chicago --version`` prints the one version: ``chicago.__version__``, which the
+    package metadata takes (pyproject.toml's dynamic version)."""
+    from importlib.metadata import version
+
+    import chicago
+
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"chicago {chicago.__version__}\n"
+    assert version("chicago") == chicago.__version__
+
+
+def test_licence_file_and_changelog_match_the_declared_licence() -> None:
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    licence = (root / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License\n\nCopyright (c) 2026 the chicago authors\n")
+    assert "THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND" in licence
+    changelog = (root / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert changelog.startswith("# Changelog") and "\n## [Unreleased]\n" in changelog

@@ -3,6 +3,10 @@
 A closed pipe (``chicago replay F --plain | head -1``) ends the command silently with status
 141, as ``cat`` does; Ctrl-C (SIGINT), also while a bot is deciding, saves the game and
 ends with one line and status 130. Never a traceback.
+
+The commands run as children that start with SIGINT at its default (:data:`_CHICAGO`): a
+suite started in the background (``make test &``, nohup, some CI runners) inherits an
+ignored SIGINT, which a child would keep, and then no Ctrl-C could reach it.
 """
 
 from __future__ import annotations
@@ -34,15 +38,24 @@ for line in sys.stdin:
 """
 
 
+_CHICAGO = [
+    sys.executable, "-c",
+    "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "from chicago.cli import main; sys.exit(main(sys.argv[1:]))",
+]
+"""``chicago`` with SIGINT handled as in a process started from a terminal (Python's own
+KeyboardInterrupt handler), whatever this process inherited."""
+
+
 def _env(data: Path) -> dict[str, str]:
     return {**os.environ, "CHICAGO_DATA": str(data), "PYTHONIOENCODING": "utf-8"}
 
 
-def _start(args: list[str], data: Path, stdin: int | IO[bytes] = subprocess.PIPE
-           ) -> subprocess.Popen[bytes]:
+def _start(args: list[str], data: Path, stdin: int | IO[bytes] = subprocess.PIPE,
+           stdout: int | IO[bytes] = subprocess.PIPE) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "chicago.cli", *args], stdin=stdin, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, env=_env(data),
+        [*_CHICAGO, *args], stdin=stdin, stdout=stdout, stderr=subprocess.PIPE,
+        env=_env(data),
     )
 
 
@@ -163,10 +176,8 @@ def test_ctrl_c_during_a_replay_is_one_line(tmp_path: Path) -> None:
         while True:
             os.write(write, b"x" * 4096)
     os.set_blocking(write, True)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "chicago.cli", "replay", str(record), "--plain"],
-        stdout=write, stderr=subprocess.PIPE, env=_env(tmp_path),
-    )
+    process = _start(["replay", str(record), "--plain"], tmp_path, stdin=subprocess.DEVNULL,
+                     stdout=write)
     os.close(write)
     try:
         _wait_blocked_on_pipe(process.pid)
@@ -210,3 +221,33 @@ def test_interrupt_inside_a_bot_and_a_closed_output_save_the_game(tmp_path: Path
     with pytest.raises(BrokenPipeError):
         play_plain(session, io.StringIO("1\n" * 50), _ClosedOutput())
     assert Game.replay(json.loads(save.read_text(encoding="utf-8"))).seed == 1
+
+
+_INTERRUPT_TESTS = (
+    test_ctrl_c_while_a_bot_decides_saves_with_one_line,
+    test_ctrl_c_at_a_question_saves_with_one_line,
+    test_ctrl_c_during_a_replay_is_one_line,
+)
+
+
+def test_interrupts_still_reach_the_children_of_a_suite_that_ignores_sigint(
+    tmp_path: Path,
+) -> None:
+    """``make test &`` (or nohup) starts the suite with SIGINT ignored: the three Ctrl-C tests
+    above still pass, because their children start with SIGINT at its default."""
+    here = Path(__file__).resolve()
+    suite = [
+        sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider",
+        f"--basetemp={tmp_path / 'inner'}",
+        *(f"{here}::{test.__name__}" for test in _INTERRUPT_TESTS),
+    ]
+    ignoring = (
+        "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+        "os.execv(sys.executable, sys.argv[1:])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", ignoring, *suite], capture_output=True, text=True,
+        timeout=400, check=False, cwd=here.parent.parent,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert f"{len(_INTERRUPT_TESTS)} passed" in done.stdout, done.stdout[-3000:]

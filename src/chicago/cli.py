@@ -1,7 +1,11 @@
 """The ``chicago`` command: one sub-command per module of :mod:`chicago.commands`.
 
 Each sub-command lives in its own module ``chicago.commands.<name>`` with two functions,
-``add_arguments(parser)`` and ``run(args) -> int``, so that shells stay independent.
+``add_arguments(parser)`` and ``run(args) -> int``, so that shells stay independent. A
+command module imports the packages of an extra (:mod:`chicago.extras`) only inside
+``run``, so ``chicago --help`` and every ``--help`` work with the core alone; a command
+whose extra is missing ends with one line naming the ``pip install 'chicago[…]'`` that
+brings it, and exit status 2.
 """
 
 from __future__ import annotations
@@ -13,7 +17,10 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+import chicago
 import chicago.commands as commands_package
+from chicago.datadir import data_dir
+from chicago.extras import MissingExtra, extra_for, install_command
 
 __all__ = ["main"]
 
@@ -35,7 +42,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     parser = argparse.ArgumentParser(
         prog="chicago",
         description="The Swedish card game Chicago: play, analyse, simulate and serve.",
+        epilog=f"Without COMMAND: chicago {DEFAULT_COMMAND}.\nData directory: {data_dir()} "
+        "(CHICAGO_DATA chooses another).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"chicago {chicago.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules = _command_modules()
     for name, module in modules.items():
@@ -69,7 +80,19 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    result = modules[args.command].run(args)
+    try:
+        result = modules[args.command].run(args)
+    except MissingExtra as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        extra = extra_for(exc.name)
+        if extra is None:
+            raise
+        print(f"chicago {args.command} needs the optional package "
+              f"{str(exc.name).partition('.')[0]}: "
+              f"{install_command(extra)}", file=sys.stderr)
+        return 2
     return int(result or 0)
 
 

@@ -15,13 +15,9 @@ import os
 import random
 import sys
 
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
 from chicago.cards import DECK, Card, parse_cards
 from chicago.commands._options import add_rules_arguments, rules_from_args
+from chicago.commands._text import Cell, Column, Table, wants_color
 from chicago.odds import CATEGORY_NAMES, Hold, draw_odds
 from chicago.poker import Category
 from chicago.rules import Rules
@@ -101,10 +97,9 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps([hold.to_dict() for hold in holds], indent=2))
             sys.stdout.flush()
             return 0
-        console = Console()
         if dealt:
-            console.print(f"A random hand (--seed {seed}). {_USAGE}", highlight=False)
-        console.print(_table(hand, args.dead, rules, holds))
+            print(f"A random hand (--seed {seed}). {_USAGE}")
+        print(_table(hand, args.dead, rules, holds).render(color=wants_color(sys.stdout)))
         sys.stdout.flush()
     except BrokenPipeError:
         return _closed_pipe()
@@ -114,9 +109,9 @@ def run(args: argparse.Namespace) -> int:
 def _closed_pipe() -> int:
     """The reader went away (``chicago odds … | head``): stop quietly, exit code 1.
 
-    That is what the Python documentation advises for EPIPE, and what rich's console does
-    for the table. Standard output is pointed at /dev/null so that the interpreter's last
-    flush at exit does not raise (and print) the same error again.
+    That is what the Python documentation advises for EPIPE. Standard output is pointed at
+    /dev/null so that the interpreter's last flush at exit does not raise (and print) the
+    same error again.
     """
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -127,17 +122,17 @@ def _closed_pipe() -> int:
     return 1
 
 
-def _hold_text(hand: tuple[Card, ...], hold: Hold) -> Text:
-    """The hand with the discarded cards shown as ``··``."""
-    text = Text()
+def _hold_text(hand: tuple[Card, ...], hold: Hold) -> Cell:
+    """The hand with the discarded cards shown as ``··`` (red hearts and diamonds)."""
+    spans: list[tuple[str, str]] = []
     for index, card in enumerate(hand):
         if index:
-            text.append(" ")
+            spans.append((" ", ""))
         if card in hold.keep:
-            text.append(str(card), style="red" if card.suit in (1, 2) else "")
+            spans.append((str(card), "red" if card.suit in (1, 2) else ""))
         else:
-            text.append("··", style="dim")
-    return text
+            spans.append(("··", "dim"))
+    return spans
 
 
 def _table(hand: tuple[Card, ...], dead: str, rules: Rules, holds: list[Hold]) -> Table:
@@ -156,13 +151,9 @@ def _table(hand: tuple[Card, ...], dead: str, rules: Rules, holds: list[Hold]) -
             "·· = discard; exp. = expected points; percent chance after the draw. "
             f"Rules {rules.preset_name}, points: {legend}."
         ),
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
+        columns=[Column("keep"), Column("exp.", right=True, style="bold")]
+        + [Column(_SHORT[name], right=True) for name in names],
     )
-    table.add_column("keep", no_wrap=True)
-    table.add_column("exp.", justify="right", style="bold")
-    for name in names:
-        table.add_column(_SHORT[name], justify="right", no_wrap=True)
     for hold in holds:
         cells = [_percent(hold.probabilities[n]) for n in names]
         table.add_row(_hold_text(hand, hold), f"{hold.expected_points:.3f}", *cells)

@@ -1,9 +1,10 @@
 """Play Chicago in the terminal against bots: full screen, or plain lines with --plain.
 
 You sit at seat 0; the bots take the other seats. The game is saved after every action in
-the data directory ($CHICAGO_DATA, else $XDG_DATA_HOME/chicago, else
+the data directory ($CHICAGO_DATA, else the user data directory, such as
 ~/.local/share/chicago; files in games/) or in --save FILE; a finished game's file is its
 record for `chicago replay`. When stdin or stdout is not a terminal, --plain is implied.
+The full screen needs the extra tui (pip install 'chicago[tui]'); --plain needs none.
 
 Examples:
   chicago play
@@ -22,6 +23,7 @@ import sys
 from pathlib import Path
 
 from chicago.commands._options import add_rules_arguments, parse_rules
+from chicago.extras import require
 from chicago.record import RecordError
 from chicago.tui.plain import (
     BROKEN_PIPE_STATUS,
@@ -144,6 +146,9 @@ def run(args: argparse.Namespace) -> int:
     problem = _check(args)
     if problem is not None:
         return _fail(problem)
+    plain = args.plain or not (sys.stdin.isatty() and sys.stdout.isatty())
+    if not plain:  # before any game is started or saved
+        require("tui", "chicago play (full screen; --plain needs no extra)")
     session: PlaySession | None = None
     try:
         try:
@@ -151,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         except (ValueError, OSError, RecordError) as exc:
             return _fail(str(exc))
         resumed = args.resume is not None
-        if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        if plain:
             return play_plain(session, sys.stdin, sys.stdout, resumed=resumed)
         return _full_screen(session, args)
     except KeyboardInterrupt:

@@ -4,7 +4,8 @@ A finished game is shown with every card face up unless --seat N asks for one pl
 view. An unfinished game is only shown as one seat saw it: the seat of the player who saved
 it (`chicago play`), or --seat N, with a warning when that is another player's seat.
 Records may be JSON (`chicago play` saves, Game.record()) or the text notation. Without
-FILE: the most recent game in the data directory.
+FILE: the most recent game in the data directory. The full screen needs the extra tui
+(pip install 'chicago[tui]'); --plain needs none.
 
 Examples:
   chicago replay game.json
@@ -19,6 +20,7 @@ import contextlib
 import sys
 from pathlib import Path
 
+from chicago.extras import require
 from chicago.record import RecordError
 from chicago.tui.plain import (
     BROKEN_PIPE_STATUS,
@@ -92,6 +94,7 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     if args.plain or not sys.stdout.isatty():
         return replay_plain(replayer, sys.stdout)
+    require("tui", "chicago replay (full screen; --plain needs no extra)")
     from chicago.tui.replay_app import ReplayApp
 
     ReplayApp(replayer, start=max(0, min(args.step, replayer.steps))).run()

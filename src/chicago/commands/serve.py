@@ -1,15 +1,18 @@
 """Run the table server: lobby, live tables with bots, and the browser app, on one address.
 
 Examples:
-  chicago serve                          (http://127.0.0.1:8000/, data in ./data/)
+  chicago serve                          (http://127.0.0.1:8000/)
   chicago serve --host 0.0.0.0 --port 8080
   chicago serve --db postgresql://chicago:secret@localhost/chicago
   chicago serve --db postgresql://chicago:secret@db/chicago --redis redis://cache:6379/0
   chicago serve --bot mybot="python mybot.py"   (seats may then be bot:mybot)
 
-Data: SQLite in $CHICAGO_DATA/chicago.sqlite3 when CHICAGO_DATA is set, else
-./data/chicago.sqlite3; --db URL picks another database (PostgreSQL: postgresql://…).
-The schema is created or upgraded at every start. docs/PROTOCOL.md describes the API.
+Data: SQLite in chicago.sqlite3 of the data directory ($CHICAGO_DATA when set, else the
+user data directory, such as ~/.local/share/chicago; the same wherever it is started and
+printed at start); --db URL picks another database (PostgreSQL: postgresql://…, extra
+postgres). The schema is created or upgraded at every start. docs/PROTOCOL.md describes
+the API; docs/SERVER.md how to run it for a club behind a reverse proxy.
+Needs the extra server: pip install 'chicago[server]'.
 With --redis, any number of such workers (on one or many machines, behind any load
 balancer) serve the same tables of one PostgreSQL database (docs/SCALING.md).
 """
@@ -19,6 +22,10 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
+from pathlib import Path
+
+from chicago import web
+from chicago.extras import require
 
 __all__ = ["add_arguments", "run"]
 
@@ -30,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000,
                         help="port (default 8000; 0 picks a free one)")
     parser.add_argument("--db", metavar="URL", default=None,
-                        help="database URL (default: SQLite in $CHICAGO_DATA or ./data); "
+                        help="database URL (default: SQLite in the data directory); "
                         "e.g. postgresql://user:password@host/dbname")
     parser.add_argument("--redis", metavar="URL", default=None,
                         help="Redis URL (redis://host:6379/0): serve the tables together with "
@@ -48,7 +55,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Bind, print the address, serve until interrupted."""
+    """Bind, print the address and where the data is, serve until interrupted.
+
+    Exit status 2 for bad options and missing extras (:class:`~chicago.extras.MissingExtra`,
+    printed by the ``chicago`` command), 1 when the browser app's files are missing or the
+    address cannot be bound.
+    """
+    require("server", "chicago serve")
     import uvicorn
 
     from chicago.server import Settings, create_app, default_db_url
@@ -56,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     from chicago.server.storage import normalize_url
 
     db_url = normalize_url(args.db) if args.db else default_db_url()
+    if db_url.startswith("postgresql"):
+        require("postgres", "chicago serve --db postgresql://…")
     if args.redis is not None:
         if not db_url.startswith("postgresql"):
             print("chicago serve: --redis (several workers) needs a PostgreSQL database "
@@ -65,12 +80,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"chicago serve: --redis needs a redis:// URL, not {args.redis!r}",
                   file=sys.stderr)
             return 2
-        try:
-            import redis  # noqa: F401
-        except ImportError:
-            print("chicago serve: --redis needs the redis package: "
-                  "pip install 'chicago[cluster]'", file=sys.stderr)
-            return 2
+        require("redis", "chicago serve --redis")
     external: dict[str, str] = {}
     for option in args.bot:
         try:
@@ -82,8 +92,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"chicago serve: --bot: {name!r} is named twice", file=sys.stderr)
             return 2
         external[name] = command
-    settings = Settings(db_url=db_url, resume_tables=not args.no_resume,
+    settings = Settings(db_url=db_url, static_dir=web.STATIC_DIR, resume_tables=not args.no_resume,
                         redis_url=args.redis, external_bots=external)
+    missing = web.missing_files(web.STATIC_DIR)
+    if missing:  # an installation without the browser app's files: never a JSON page
+        print(f"chicago serve: {web.StaticFilesMissing(web.STATIC_DIR, missing)}",
+              file=sys.stderr)
+        return 1
+    if args.db is None:
+        _mention_old_database(db_url)
     try:
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
@@ -102,10 +119,42 @@ def run(args: argparse.Namespace) -> int:
     )
     server = uvicorn.Server(config)
     workers = f", redis: {_safe(args.redis)}" if args.redis else ""
-    print(f"chicago serve: http://{shown}:{port}/  (database: {_safe(db_url)}{workers})",
-          flush=True)
+    print(f"chicago serve: http://{shown}:{port}/  ({_where(db_url)}{workers})", flush=True)
     server.run(sockets=[sock])
     return 0
+
+
+def _sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (None for other databases and in-memory SQLite)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database:
+        return None
+    if parsed.database == ":memory:":
+        return None
+    return Path(parsed.database).expanduser().resolve()
+
+
+def _where(url: str) -> str:
+    """Where the data is, for the start-up line: the SQLite file, else the database URL."""
+    file = _sqlite_file(url)
+    return f"data: {file}" if file is not None else f"database: {_safe(url)}"
+
+
+def _mention_old_database(url: str) -> None:
+    """Earlier versions kept the default database in ./data/ of the directory the server
+    was started from: point at such a file when the data directory has none yet."""
+    from chicago.server.settings import DB_FILE_NAME
+
+    current = _sqlite_file(url)
+    old = Path.cwd() / "data" / DB_FILE_NAME
+    if current is None or current.exists() or not old.is_file() or old.resolve() == current:
+        return
+    print(f"chicago serve: note: {old} is a database of an earlier version, which kept its "
+          f"data under the directory it was started from; now the data is in {current.parent}"
+          f". To go on with those tables, stop the server and move the file there, or start "
+          f"it with --db sqlite:///{old}", file=sys.stderr)
 
 
 def _safe(url: str) -> str:

@@ -16,13 +16,8 @@ import argparse
 import json
 import sys
 
-from rich import box
-from rich.console import Console, Group
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
-
 from chicago.commands._options import add_rules_arguments, rules_from_args
+from chicago.commands._text import Column, Progress, Table
 from chicago.sim import LOST_CAUSES, MatchResult, run_match, split_specs
 
 __all__ = ["add_arguments", "run"]
@@ -84,37 +79,26 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _fail(str(exc))
     total = -(-args.games // n) * n
-    stderr = Console(stderr=True)
-    show = not args.no_progress
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=stderr,
-        disable=not show,
-        transient=True,
-    ) as progress:
-        task = progress.add_task("games", total=total)
+    with Progress("games", total, stream=sys.stderr, enabled=not args.no_progress) as progress:
         if args.cluster is not None:
             from chicago.cluster import ClusterError, run_match_on_cluster
 
             try:
                 result = run_match_on_cluster(
                     specs, args.games, rules, seed=args.seed, address=args.cluster,
-                    progress=lambda k: progress.advance(task, k),
+                    progress=progress.advance,
                 )
             except ClusterError as exc:
                 return _fail(str(exc))
         else:
             result = run_match(
                 specs, args.games, rules, seed=args.seed, jobs=args.jobs,
-                progress=lambda k: progress.advance(task, k),
+                progress=progress.advance,
             )
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0
-    Console().print(_table(result, rules.preset_name, args.seed))
+    print(_table(result, rules.preset_name, args.seed))
     return 0
 
 
@@ -139,7 +123,7 @@ def _label(spec: str) -> str:
     return short
 
 
-def _table(result: MatchResult, preset: str, seed: int) -> Group:
+def _table(result: MatchResult, preset: str, seed: int) -> str:
     """The results table; under it the full specs of shortened labels and, when an external
     bot lost turns, a table of them by cause."""
     games = len(result.games)
@@ -161,12 +145,15 @@ def _table(result: MatchResult, preset: str, seed: int) -> Group:
             prefix = f"{i + 1}:"
             room = LABEL_WIDTH - len(prefix)
             labels[i] = prefix + (label if len(label) <= room else label[: room - 1] + "…")
-    table = Table(title="chicago simulate", caption=caption, box=box.SIMPLE_HEAD, pad_edge=False,
-                  collapse_padding=True)
-    # The bot column may wrap (never needed below LABEL_WIDTH); the numbers never do.
-    table.add_column("bot", overflow="fold")
-    for header in ("wins", "win % (95% CI)", "pts/deal", "Chic.", "ann.", "last", "rating"):
-        table.add_column(header, justify="right", no_wrap=True)
+    # The bot column may fold (never needed below LABEL_WIDTH); the numbers never do.
+    table = Table(
+        title="chicago simulate", caption=caption,
+        columns=[Column("bot", fold=True)] + [
+            Column(header, right=True)
+            for header in ("wins", "win % (95% CI)", "pts/deal", "Chic.", "ann.", "last",
+                           "rating")
+        ],
+    )
     for label, b in zip(labels, result.bots, strict=True):
         table.add_row(
             label,
@@ -178,28 +165,28 @@ def _table(result: MatchResult, preset: str, seed: int) -> Group:
             str(b.last_tricks),
             f"{b.rating:.1f}",
         )
-    parts: list[Table | Text] = [table]
+    parts = [table.render()]
     shown: set[str] = set()
     for label, spec in zip(labels, specs, strict=True):
         if label != spec and label not in shown:
             shown.add(label)
-            parts.append(Text(f"{label} = {spec}", overflow="fold"))
+            parts.append(f"{label} = {spec}")
     if any(b.counters.get("bot_failures") for b in result.bots):
         lost = Table(
             title="turns lost to the fallback bot",
             caption="crash: the program ended or could not start; timeout: no answer in "
             "time, or it did not read its input; illegal: an answer that is not a legal "
             "action.",
-            box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
+            columns=[Column("bot", fold=True)] + [
+                Column(header, right=True)
+                for header in ("crash", "timeout", "illegal", "total", "decisions")
+            ],
         )
-        lost.add_column("bot", overflow="fold")
-        for header in ("crash", "timeout", "illegal", "total", "decisions"):
-            lost.add_column(header, justify="right", no_wrap=True)
         for label, b in zip(labels, result.bots, strict=True):
             causes = b.lost_turns
             if not any(causes.values()):
                 continue
             lost.add_row(label, *(str(causes[c]) for c in LOST_CAUSES),
                          str(sum(causes.values())), str(b.counters.get("decisions", 0)))
-        parts.append(lost)
-    return Group(*parts)
+        parts.append("\n" + lost.render())
+    return "\n".join(parts)

@@ -2,7 +2,8 @@
 
 Routes: the lobby's JSON API under ``/api`` (:mod:`chicago.server.lobby`), the websocket
 ``/ws/{table}`` (:mod:`chicago.server.ws`), the API's OpenAPI page at ``/api/docs``, and the
-browser app's static files at ``/`` when ``src/chicago/web/static/`` exists. At start-up the
+browser app's static files at ``/`` (``Settings.static_dir``; an incomplete app is refused with
+:class:`~chicago.web.StaticFilesMissing`, none gives a JSON page there). At start-up the
 database is migrated to the newest schema and the tables in play are resumed. With
 ``Settings.redis_url`` the process is one of several workers (Redis bus, PostgreSQL table
 locks; docs/SCALING.md).
@@ -28,6 +29,7 @@ from chicago.server.redis_bus import RedisBus, channel_prefix
 from chicago.server.settings import Settings
 from chicago.server.storage import Store
 from chicago.server.tables import TableManager
+from chicago.web import StaticFilesMissing, missing_files
 
 __all__ = ["BodyLimit", "create_app"]
 
@@ -118,7 +120,10 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
     web_api.install(app)  # the browser app's routes (docs/WEB_NEEDS.md)
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
     static = settings.static_dir
-    if static is not None and static.is_dir():
+    if static is not None:
+        missing = missing_files(static)
+        if missing:  # never a JSON page where the app should be
+            raise StaticFilesMissing(static, missing)
         app.mount("/", StaticFiles(directory=static, html=True), name="web")
     else:
         @app.get("/", include_in_schema=False)

@@ -29,10 +29,14 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import psycopg
 from sqlalchemy.engine import make_url
+
+if TYPE_CHECKING:  # psycopg (the extra postgres) is imported where the locks use it
+    import psycopg
+
+    _Conn = psycopg.AsyncConnection[Any]
 
 __all__ = [
     "AdvisoryLocks",
@@ -109,9 +113,6 @@ def libpq_url(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-_Conn = psycopg.AsyncConnection[Any]
-
-
 class AdvisoryLocks:
     """PostgreSQL session advisory locks, one per table, on a few shared connections.
 
@@ -142,6 +143,8 @@ class AdvisoryLocks:
         async with self._opening[index]:
             conn = self._sessions[index]
             if conn is None or conn.closed:
+                import psycopg
+
                 conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
                 await conn.execute("SET application_name = 'chicago table locks'")
                 self._sessions[index] = conn
@@ -154,6 +157,8 @@ class AdvisoryLocks:
 
     async def _try(self, key: int, table_id: str) -> tuple[int, _Conn]:
         """Take the lock: (session index, connection) that holds it."""
+        import psycopg
+
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
         pause = 0.002

@@ -1,8 +1,9 @@
 """Settings of the table server, and where its data lives.
 
-The database is SQLite in ``$CHICAGO_DATA/chicago.sqlite3`` when the environment variable
-``CHICAGO_DATA`` names a directory, else ``./data/chicago.sqlite3`` under the directory the
-server is started from. ``--db URL`` (``Settings.db_url``) picks another database, such as
+The database is SQLite in ``<data>/chicago.sqlite3``, in the data directory every shell
+shares (:func:`chicago.datadir.data_dir`: ``$CHICAGO_DATA`` when that variable is set, else
+the platform's user data directory, such as ``~/.local/share/chicago``), wherever the server
+is started from. ``--db URL`` (``Settings.db_url``) picks another database, such as
 ``postgresql://user:password@host/dbname``; with PostgreSQL, ``--redis URL``
 (``Settings.redis_url``) lets several worker processes serve the same tables.
 
@@ -18,7 +19,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chicago.datadir import data_dir
+from chicago.web import STATIC_DIR
+
 __all__ = [
+    "DB_FILE_NAME",
     "DEFAULT_STATIC",
     "Settings",
     "default_bot_workers",
@@ -27,16 +32,16 @@ __all__ = [
     "external_bot",
 ]
 
-DEFAULT_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
-"""Where the browser app's files are (served at ``/`` when the directory exists)."""
+DEFAULT_STATIC = STATIC_DIR
+"""Where the browser app's files are (served at ``/``; see :attr:`Settings.static_dir`)."""
+
+DB_FILE_NAME = "chicago.sqlite3"
+"""The default SQLite database's file name in the data directory."""
 
 
 def default_db_path(env: Mapping[str, str] | None = None) -> Path:
-    """The default SQLite file: ``$CHICAGO_DATA/chicago.sqlite3`` or ``./data/chicago.sqlite3``."""
-    env = os.environ if env is None else env
-    base = env.get("CHICAGO_DATA")
-    directory = Path(base).expanduser() if base else Path.cwd() / "data"
-    return directory / "chicago.sqlite3"
+    """The default SQLite file: ``chicago.sqlite3`` in :func:`chicago.datadir.data_dir`."""
+    return data_dir(env) / DB_FILE_NAME
 
 
 def default_db_url(env: Mapping[str, str] | None = None) -> str:
@@ -51,7 +56,9 @@ class Settings:
     db_url: str = field(default_factory=default_db_url)
     """SQLAlchemy URL; ``postgresql://…`` URLs use psycopg 3."""
     static_dir: Path | None = DEFAULT_STATIC
-    """The browser app's files, served at ``/`` if the directory exists."""
+    """The browser app's files, served at ``/``; :func:`~chicago.server.create_app` refuses
+    a directory that lacks any file the page loads (:func:`chicago.web.missing_files`).
+    None: no browser app, ``/`` answers a short JSON description of the API (tests)."""
     max_message: int = 16 * 1024
     """Largest client websocket message in bytes: a larger one gets a ``too_large`` error
     and the connection stays up (docs/PROTOCOL.md)."""

@@ -1,9 +1,11 @@
 """Where games are saved, and reading and writing record files.
 
-The data directory is ``$CHICAGO_DATA`` if set, else ``$XDG_DATA_HOME/chicago``, else
-``~/.local/share/chicago``. ``chicago play`` saves each game in ``<data>/games/`` as a JSON
-record (:meth:`chicago.Game.record` plus a ``"tags"`` object: names, bots, the human seat),
-rewritten after every action; a finished game's file is its final record.
+The data directory is the one every shell shares (:func:`chicago.datadir.data_dir`:
+``$CHICAGO_DATA`` if set, else the platform's user data directory, on Linux
+``$XDG_DATA_HOME/chicago`` or ``~/.local/share/chicago``). ``chicago play`` saves each game
+in ``<data>/games/`` as a JSON record (:meth:`chicago.Game.record` plus a ``"tags"``
+object: names, bots, the human seat), rewritten after every action; a finished game's file
+is its final record.
 
 A record file is JSON (it starts with ``{``) or the text notation of
 :func:`chicago.record.write_text` (any other content). Files are written to a temporary
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from chicago.datadir import data_dir
 from chicago.record import RecordError, read_text, write_text
 
 __all__ = [
@@ -33,17 +36,6 @@ __all__ = [
     "record_json",
     "save_record",
 ]
-
-
-def data_dir() -> Path:
-    """The data directory (see the module docs); not created here."""
-    env = os.environ.get("CHICAGO_DATA")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_DATA_HOME")
-    if xdg:
-        return Path(xdg).expanduser() / "chicago"
-    return Path.home() / ".local" / "share" / "chicago"
 
 
 def games_dir() -> Path:
