@@ -1,0 +1,454 @@
+"""Check chicago as a user gets it: build the sdist and the wheel, install, run (issue 15).
+
+    .venv/bin/python scripts/check_dist.py            # in a temporary directory, removed after
+    .venv/bin/python scripts/check_dist.py --out dist --keep
+
+Steps (``.ci/run`` runs them all; the first failure of a step is reported, later independent
+steps still run, and the exit status is 1 if anything failed):
+
+1. ``python -m build``: the sdist, then the wheel built from that sdist (so a file missing
+   from the sdist breaks the wheel too).
+2. The sdist holds every file git tracks (but ``.ci/``), and no build junk.
+3. The wheel passes ``check-wheel-contents`` and holds the files the program needs: every
+   module, the compiled accelerator, the stubs, the migrations, the whole browser app, the
+   licence, the entry point; its metadata requires OpenSkill alone and offers every extra.
+4. A fresh virtual environment with ``wheel[server]`` only, used from another directory
+   with no ``CHICAGO_DATA`` (``XDG_DATA_HOME`` and ``HOME`` point into the work directory):
+   ``chicago --version``; ``chicago serve --port 0``, then ``/`` and every file the page
+   loads (scripts, ES module imports followed recursively, stylesheets, icon), each 200
+   with its content type; the database in the user data directory and nothing written
+   where it was started; ``chicago odds "Ah Kh Qh Jh 2c"``; one whole game of
+   ``chicago play --plain`` fed from a script of answers, and its record replayed.
+5. A second fresh environment with the wheel and no extra: only chicago and OpenSkill are
+   installed; the engine plays a whole game with the bots through the Python API (with the
+   C accelerator, importing no optional package); ``chicago odds`` and ``chicago simulate``
+   work; ``chicago serve`` and the full-screen ``chicago play`` exit with status 2 and the
+   ``pip install 'chicago[…]'`` they need.
+
+Only the standard library is used here (the crawl of the page runs in the installed
+environment, with that installation's :mod:`chicago.web.assets`). Installs reuse pip's
+cache, so a second run costs little more than the build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pty
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import zipfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 600
+
+REQUIRED_IN_WHEEL = [
+    "chicago/__init__.py",
+    "chicago/py.typed",
+    "chicago/_poker.pyi",
+    "chicago/cli.py",
+    "chicago/server/storage/migrations/env.py",
+    "chicago/server/storage/migrations/script.py.mako",
+    "chicago/server/storage/migrations/versions/0001_initial.py",
+    "chicago/web/static/index.html",
+    "chicago/web/static/favicon.svg",
+    "chicago/web/static/css/app.css",
+    "chicago/web/static/js/app.js",
+    "chicago/web/static/js/lang/en.js",
+    "chicago/web/static/js/lang/sv.js",
+]
+"""Files the installed program reads; every module and static file of src/ is checked too."""
+
+CORE_DISTRIBUTIONS = {"chicago", "openskill"}
+"""What ``pip install chicago`` installs (besides pip and setuptools of the venv)."""
+
+EXTRAS = ["tui", "server", "postgres", "redis", "rl", "openspiel", "cluster", "all"]
+
+CONTENT_TYPES = {
+    ".html": "text/html", ".js": "javascript", ".css": "text/css", ".svg": "image/svg+xml",
+}
+"""What the server must say each kind of file is (a module with another type never runs)."""
+
+
+class Failed(Exception):
+    """A check that did not pass."""
+
+
+def say(message: str) -> None:
+    print(f"check-dist: {message}", flush=True)
+
+
+def run(argv: Sequence[str | Path], *, cwd: Path | None = None, env: dict[str, str] | None = None,
+        input: str | None = None, ok: Sequence[int] = (0,)) -> subprocess.CompletedProcess[str]:
+    """Run a command; :class:`Failed` with its output unless its status is in ``ok``."""
+    done = subprocess.run(
+        [str(a) for a in argv], cwd=cwd, env=env, input=input, capture_output=True,
+        text=True, timeout=TIMEOUT, check=False,
+    )
+    if done.returncode not in ok:
+        raise Failed(f"{' '.join(map(str, argv))} exited {done.returncode}\n"
+                     f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    return done
+
+
+def expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise Failed(message)
+
+
+# -- 1. build -------------------------------------------------------------------------------
+
+def build(out: Path) -> tuple[Path, Path]:
+    """The sdist, and the wheel built from it, in ``out``."""
+    started = time.monotonic()
+    run([sys.executable, "-m", "build", "--outdir", out, ROOT])
+    sdists, wheels = sorted(out.glob("chicago-*.tar.gz")), sorted(out.glob("chicago-*.whl"))
+    expect(len(sdists) == 1 and len(wheels) == 1, f"expected one sdist and one wheel in {out}")
+    say(f"built {sdists[0].name} ({sdists[0].stat().st_size // 1024} KiB) and "
+        f"{wheels[0].name} ({wheels[0].stat().st_size // 1024} KiB) "
+        f"in {time.monotonic() - started:.0f} s")
+    return sdists[0], wheels[0]
+
+
+def version_of(wheel: Path) -> str:
+    return wheel.name.split("-")[1]
+
+
+# -- 2. the sdist ---------------------------------------------------------------------------
+
+def tracked_files() -> list[str]:
+    """The files git tracks (the checkout's own files), or all files if git cannot say."""
+    try:
+        listed = run(["git", "ls-files", "-z"], cwd=ROOT).stdout.split("\0")
+        return [name for name in listed if name and (ROOT / name).is_file()]
+    except (Failed, OSError):
+        skip = {".git", ".venv", "build", "dist", "__pycache__", ".mypy_cache", ".ruff_cache",
+                ".pytest_cache", ".hypothesis"}
+        return [str(p.relative_to(ROOT)) for p in ROOT.rglob("*")
+                if p.is_file() and not skip & set(p.relative_to(ROOT).parts)]
+
+
+def check_sdist(sdist: Path) -> None:
+    with tarfile.open(sdist) as archive:
+        names = archive.getnames()
+    prefix = sdist.name.removesuffix(".tar.gz") + "/"
+    inside = {name.removeprefix(prefix) for name in names}
+    wanted = [name for name in tracked_files()
+              if not name.startswith(".ci/") and name not in (".gitignore", ".gitattributes")]
+    missing = sorted(set(wanted) - inside)
+    expect(not missing, f"the sdist lacks {len(missing)} tracked files: {missing[:20]}")
+    junk = sorted(n for n in inside if re.search(
+        r"(__pycache__|\.py[cod]$|\.so$|\.pyd$|\.sqlite3$|^\.venv/|^tests/artifacts/)", n))
+    expect(not junk, f"the sdist holds build or test leftovers: {junk[:20]}")
+    say(f"sdist: {len(inside)} entries, every one of the {len(wanted)} tracked files "
+        "(but .ci/) and no leftovers")
+
+
+# -- 3. the wheel ---------------------------------------------------------------------------
+
+def check_wheel(wheel: Path) -> None:
+    run([sys.executable, "-m", "check_wheel_contents", wheel], cwd=ROOT)  # config: pyproject
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        info = f"chicago-{version_of(wheel)}.dist-info"
+        metadata = archive.read(f"{info}/METADATA").decode()
+        entry_points = archive.read(f"{info}/entry_points.txt").decode()
+    source = ROOT / "src"
+    from_source = [
+        str(p.relative_to(source)) for p in (source / "chicago").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+        and p.suffix not in (".c", ".so", ".pyd", ".pyc")
+    ]
+    missing = sorted(set(REQUIRED_IN_WHEEL + from_source) - names)
+    expect(not missing, f"the wheel lacks {missing}")
+    compiled = [n for n in names if re.fullmatch(r"chicago/_poker\.[^/]+\.(so|pyd)", n)]
+    expect(len(compiled) == 1, f"the wheel has no compiled accelerator (chicago/_poker.*.so): "
+           f"{sorted(n for n in names if '_poker' in n)}")
+    expect(f"{info}/licenses/LICENSE" in names, "the wheel lacks its LICENSE")
+    expect(not [n for n in names if n.endswith(".c") or n.startswith("tests/")],
+           "the wheel holds C sources or tests")
+    expect(re.search(r"^chicago = chicago\.cli:main$", entry_points, re.M) is not None,
+           "no chicago console script in entry_points.txt")
+    core = [line.split(":", 1)[1].strip() for line in metadata.splitlines()
+            if line.startswith("Requires-Dist:") and "extra ==" not in line]
+    expect([re.split(r"[\s<>=!~\[;]", r)[0].lower() for r in core] == ["openskill"],
+           f"the core requires {core}, not OpenSkill alone")
+    offered = {line.split(":", 1)[1].strip() for line in metadata.splitlines()
+               if line.startswith("Provides-Extra:")}
+    expect(set(EXTRAS) <= offered, f"extras missing from the metadata: {set(EXTRAS) - offered}")
+    expect("License-Expression: MIT" in metadata, "the metadata does not declare MIT")
+    static = [n for n in names if n.startswith("chicago/web/static/")]
+    say(f"wheel: check-wheel-contents clean; {len(names)} files: {len(from_source)} from src/ "
+        f"({len(static)} of the browser app), {compiled[0]}, LICENSE; core requires {core}; "
+        f"extras {', '.join(sorted(offered))}")
+
+
+# -- 4 and 5. installed ---------------------------------------------------------------------
+
+def venv(path: Path, requirement: str) -> Path:
+    """A fresh virtual environment at ``path`` with ``requirement`` installed; its bin/."""
+    started = time.monotonic()
+    run([sys.executable, "-m", "venv", path])
+    bin_dir = path / ("Scripts" if os.name == "nt" else "bin")
+    run([bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         requirement])
+    say(f"installed {requirement.rsplit('/', 1)[-1]} into a fresh venv in "
+        f"{time.monotonic() - started:.0f} s")
+    return bin_dir
+
+
+def user_env(work: Path) -> dict[str, str]:
+    """A user's environment: no CHICAGO_DATA, a home and XDG data directory of our own, and
+    no variable that would point Python at the checkout."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CHICAGO_DATA", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    env.update(HOME=str(work / "home"), XDG_DATA_HOME=str(work / "xdg"),
+               PYTHONIOENCODING="utf-8", COLUMNS="100")
+    (work / "home").mkdir(exist_ok=True)
+    return env
+
+
+def serve_and_crawl(bin_dir: Path, cwd: Path, env: dict[str, str], data: Path) -> None:
+    process = subprocess.Popen(
+        [bin_dir / "chicago", "serve", "--port", "0"], cwd=cwd, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        address = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        expect(address is not None, f"chicago serve printed no address: {line!r}")
+        assert address is not None
+        database = data / "chicago.sqlite3"
+        expect(f"(data: {database})" in line, f"chicago serve does not say its data is in "
+               f"{database}: {line.strip()!r}")
+        crawled = run([bin_dir / "python", Path(__file__).resolve(), "crawl", address.group(0)],
+                      cwd=cwd, env=env).stdout.strip()
+        expect(database.is_file(), f"no database at {database}")
+        say(f"chicago serve from another directory: {line.strip()}; {crawled}")
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    # uvicorn shuts down gently, then the interrupt ends the command: "Interrupted.", 130
+    expect(process.returncode in (0, 130, -signal.SIGINT),
+           f"chicago serve ended with status {process.returncode} after Ctrl-C: "
+           f"{process.stderr.read() if process.stderr else ''}")
+
+
+def crawl(base: str) -> int:
+    """(Runs in the installed environment.) Fetch the page and everything it loads; print a
+    summary; status 1 if a file is not 200 with its content type."""
+    import urllib.request
+
+    here = Path(__file__).resolve().parent
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
+    import chicago
+    from chicago.web.assets import ENTRY, references
+
+    expect("site-packages" in chicago.__file__, f"chicago imported from {chicago.__file__}")
+    deadline = time.monotonic() + 60
+    while True:  # the server migrates its database, then answers
+        try:
+            with urllib.request.urlopen(base + "api/health", timeout=10) as answer:
+                expect(answer.status == 200, f"/api/health: {answer.status}")
+            break
+        except OSError:
+            expect(time.monotonic() < deadline, "the server never answered /api/health")
+            time.sleep(0.2)
+    seen: list[str] = []
+    queue = ["", ENTRY]  # "/" itself, then the page by its name
+    problems = []
+    while queue:
+        name = queue.pop(0)
+        if name in seen:
+            continue
+        seen.append(name)
+        try:
+            with urllib.request.urlopen(base + name, timeout=20) as answer:
+                body = answer.read().decode("utf-8", errors="replace")
+                kind = answer.headers.get("content-type", "")
+                status = answer.status
+        except OSError as exc:
+            problems.append(f"/{name}: {exc}")
+            continue
+        suffix = Path(name or ENTRY).suffix
+        wanted = CONTENT_TYPES.get(suffix, "")
+        if status != 200 or wanted not in kind or not body.strip():
+            problems.append(f"/{name}: status {status}, content type {kind!r}, "
+                            f"{len(body)} characters")
+            continue
+        queue.extend(references(name or ENTRY, body))
+    expect(not problems, "the page does not load: " + "; ".join(problems))
+    scripts = sum(1 for n in seen if n.endswith(".js"))
+    styles = sum(1 for n in seen if n.endswith(".css"))
+    print(f"/ and {len(seen) - 1} files it loads, all 200 with their content types "
+          f"(ES modules: {scripts}, stylesheets: {styles})")
+    return 0
+
+
+def check_server_install(wheel: Path, work: Path) -> None:
+    bin_dir = venv(work / "venv-server", f"{wheel}[server]")
+    env = user_env(work)
+    elsewhere = work / "elsewhere"
+    elsewhere.mkdir()
+    data = work / "xdg" / "chicago"
+    version = run([bin_dir / "chicago", "--version"], cwd=elsewhere, env=env).stdout.strip()
+    expect(version == f"chicago {version_of(wheel)}", f"chicago --version says {version!r}")
+    say(f"chicago --version: {version}")
+    serve_and_crawl(bin_dir, elsewhere, env, data)
+    odds = run([bin_dir / "chicago", "odds", "Ah Kh Qh Jh 2c"], cwd=elsewhere, env=env).stdout
+    expect("Draw odds for Ah Kh Qh Jh 2c" in odds and "2.468" in odds,
+           f"chicago odds printed {odds[:500]!r}")
+    say("chicago odds \"Ah Kh Qh Jh 2c\": the table, best hold 2.468 expected points")
+    answers = "1\n" * 3000  # the first choice, always: the game goes on to its end
+    played = run([bin_dir / "chicago", "play", "--plain", "--seed", "5", "--bots", "basic"],
+                 cwd=elsewhere, env=env, input=answers).stdout
+    expect("The game is over" in played, f"chicago play did not finish: {played[-1500:]}")
+    records = sorted((data / "games").glob("*.json"))
+    expect(len(records) == 1, f"expected one saved game in {data / 'games'}: {records}")
+    replay = run([bin_dir / "chicago", "replay", "--plain", records[0]], cwd=elsewhere,
+                 env=env).stdout
+    expect(replay.startswith("Replay of a finished game"), f"replay: {replay[:300]!r}")
+    say(f"chicago play --plain: a whole game from a script of answers ("
+        f"{played.count(chr(10))} lines; {played.strip().splitlines()[-3]}), saved in "
+        f"{records[0].relative_to(work)} and replayed")
+    left = sorted(str(p.relative_to(elsewhere)) for p in elsewhere.rglob("*"))
+    expect(not left, f"files written where the commands were started: {left}")
+
+
+API_GAME = r"""
+import json, random, sys
+import chicago
+from chicago import Game, Rules
+from chicago.bots import make_bot
+from chicago.poker import ACCELERATED
+
+assert "site-packages" in chicago.__file__, chicago.__file__
+assert ACCELERATED, "the C accelerator is not in the wheel"
+game = Game(Rules.preset("wikipedia"), players=4, seed=2026)
+bots = [make_bot(level) for level in ("random", "basic", "ev", "expert:budget=0.05")]
+rng = random.Random(2026)
+while not game.is_over:
+    seat = game.to_act
+    game.apply(bots[seat].decide(game.view(seat), game.legal_actions(), rng))
+again = Game.replay(json.loads(json.dumps(game.record())))
+assert again.view(None)["scores"] == game.view(None)["scores"]
+optional = {"numpy", "rich", "textual", "fastapi", "starlette", "uvicorn", "sqlalchemy",
+            "alembic", "psycopg", "redis", "pettingzoo", "gymnasium", "pyspiel", "distributed"}
+imported = sorted(m for m in sys.modules if m.partition(".")[0] in optional)
+assert not imported, imported
+view = game.view(None)
+print(f"winners {view['winners']}, scores {view['scores']}, {len(game.record()['actions'])} "
+      f"actions; accelerated; no optional package imported")
+"""
+
+
+def _on_a_terminal(argv: Sequence[str | Path], cwd: Path, env: dict[str, str]) -> tuple[int, str]:
+    """Run with stdin and stdout on a pseudo-terminal (the full screen's case)."""
+    leader, follower = pty.openpty()
+    try:
+        process = subprocess.Popen([str(a) for a in argv], stdin=follower, stdout=follower,
+                                   stderr=subprocess.PIPE, text=True, cwd=cwd, env=env)
+        os.close(follower)
+        _, err = process.communicate(timeout=TIMEOUT)
+    finally:
+        os.close(leader)
+    return process.returncode, err
+
+
+def check_core_install(wheel: Path, work: Path) -> None:
+    bin_dir = venv(work / "venv-core", str(wheel))
+    env = user_env(work)
+    elsewhere = work / "elsewhere-core"
+    elsewhere.mkdir()
+    listed = json.loads(run([bin_dir / "python", "-m", "pip", "list", "--format=json",
+                             "--disable-pip-version-check"], env=env).stdout)
+    installed = {p["name"].lower() for p in listed} - {"pip", "setuptools", "wheel"}
+    expect(installed == CORE_DISTRIBUTIONS, f"pip install chicago installed {sorted(installed)}")
+    game = run([bin_dir / "python", "-c", API_GAME], cwd=elsewhere, env=env).stdout.strip()
+    say(f"core venv: installed {sorted(installed)} only; a whole game through the API: {game}")
+    simulate = run([bin_dir / "chicago", "simulate", "--bots", "basic,random", "--games", "2"],
+                   cwd=elsewhere, env=env).stdout
+    expect("chicago simulate" in simulate, f"chicago simulate printed {simulate[:300]!r}")
+    run([bin_dir / "chicago", "odds", "Ah Kh Qh Jh 2c"], cwd=elsewhere, env=env)
+    served = run([bin_dir / "chicago", "serve", "--port", "0"], cwd=elsewhere, env=env, ok=(2,))
+    expect(served.stderr.strip().endswith("pip install 'chicago[server]'")
+           and "Traceback" not in served.stderr, f"chicago serve without [server]: "
+           f"{served.stderr[-1500:]!r}")
+    code, err = _on_a_terminal([bin_dir / "chicago", "play"], elsewhere, env)
+    expect(code == 2 and err.strip().endswith("pip install 'chicago[tui]'"),
+           f"chicago play on a terminal without [tui]: status {code}, {err[-1500:]!r}")
+    say("core venv: chicago odds and simulate work; chicago serve and the full-screen "
+        "chicago play exit 2 naming pip install 'chicago[server]' / 'chicago[tui]'")
+
+
+# -- the whole check ------------------------------------------------------------------------
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=None,
+                        help="put the sdist and wheel here (default: the work directory)")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the work directory (venvs, data) and print where it is")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    work = Path(tempfile.mkdtemp(prefix="chicago-check-dist-"))
+    out = (args.out or work / "dist").resolve()
+    if out.exists() and args.out is not None:
+        for old in out.glob("chicago-*"):
+            old.unlink()
+    out.mkdir(parents=True, exist_ok=True)
+    failures: list[str] = []
+
+    def step(name: str, check: Callable[[], object]) -> None:
+        try:
+            check()
+        except (Failed, subprocess.TimeoutExpired, OSError) as exc:
+            failures.append(name)
+            say(f"FAILED: {name}: {exc}")
+
+    try:
+        try:
+            sdist, wheel = build(out)
+        except (Failed, subprocess.TimeoutExpired, OSError) as exc:
+            say(f"FAILED: build: {exc}")
+            return 1
+        step("sdist contents", lambda: check_sdist(sdist))
+        step("wheel contents", lambda: check_wheel(wheel))
+        step("wheel[server] installed and used from another directory",
+             lambda: check_server_install(wheel, work))
+        step("wheel without extras", lambda: check_core_install(wheel, work))
+    finally:
+        if args.keep:
+            say(f"work directory kept: {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    elapsed = time.monotonic() - started
+    if failures:
+        say(f"{len(failures)} of 4 checks failed ({', '.join(failures)}) in {elapsed:.0f} s")
+        return 1
+    say(f"all 4 checks passed in {elapsed:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["crawl"]:
+        try:
+            sys.exit(crawl(sys.argv[2]))
+        except Failed as exc:
+            print(exc, file=sys.stderr)
+            sys.exit(1)
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""The check of what users get (scripts/check_dist.py, run by .ci/run) catches what issue 15
+found: a wheel or sdist without the browser app, a core that requires the shells' packages.
+
+The whole check builds and installs for real in CI; here its checks of a distribution's
+contents are run on small made-up archives."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import tarfile
+import zipfile
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("check_dist", ROOT / "scripts" / "check_dist.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+check_dist = _script()
+
+
+def _source_files() -> list[str]:
+    src = ROOT / "src"
+    return [str(p.relative_to(src)) for p in (src / "chicago").rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts
+            and p.suffix not in (".c", ".so", ".pyd", ".pyc")]
+
+
+def _wheel(path: Path, *, leave_out: str = "", requires: tuple[str, ...] = ("openskill>=6",)
+           ) -> Path:
+    info = "chicago-0.1.0.dist-info"
+    metadata = "Metadata-Version: 2.4\nName: chicago\nVersion: 0.1.0\nLicense-Expression: MIT\n"
+    metadata += "".join(f"Requires-Dist: {r}\n" for r in requires)
+    metadata += "".join(f"Provides-Extra: {e}\n" for e in check_dist.EXTRAS)
+    with zipfile.ZipFile(path, "w") as archive:
+        for name in _source_files():
+            if not (leave_out and name.startswith(leave_out)):
+                archive.writestr(name, "x")
+        archive.writestr("chicago/_poker.cpython-311-x86_64-linux-gnu.so", "x")
+        archive.writestr(f"{info}/METADATA", metadata)
+        archive.writestr(f"{info}/entry_points.txt",
+                         "[console_scripts]\nchicago = chicago.cli:main\n")
+        archive.writestr(f"{info}/licenses/LICENSE", "MIT")
+    return path
+
+
+@pytest.fixture
+def no_wheel_linter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """check-wheel-contents itself is left out: it would refuse these made-up wheels."""
+    real = check_dist.run
+
+    def run(argv: list[Any], **kwargs: Any) -> Any:
+        if "check_wheel_contents" in map(str, argv):
+            return None
+        return real(argv, **kwargs)
+
+    monkeypatch.setattr(check_dist, "run", run)
+
+
+@pytest.mark.usefixtures("no_wheel_linter")
+def test_the_wheel_check_passes_a_complete_wheel_and_names_what_one_lacks(
+    tmp_path: Path,
+) -> None:
+    check_dist.check_wheel(_wheel(tmp_path / "chicago-0.1.0-cp311-cp311-linux_x86_64.whl"))
+    without_app = _wheel(tmp_path / "chicago-0.1.0-py3-none-any.whl",
+                         leave_out="chicago/web/static/")
+    with pytest.raises(check_dist.Failed, match="chicago/web/static/index.html"):
+        check_dist.check_wheel(without_app)
+    heavy = _wheel(tmp_path / "chicago-0.1.0-py3-none-any.whl",
+                   requires=("numpy>=1.26", "openskill>=6", "fastapi>=0.110"))
+    with pytest.raises(check_dist.Failed, match="OpenSkill alone"):
+        check_dist.check_wheel(heavy)
+
+
+def test_the_sdist_check_names_a_tracked_file_it_lacks(tmp_path: Path) -> None:
+    def sdist(leave_out: str) -> Path:
+        path = tmp_path / "chicago-0.1.0.tar.gz"
+        with tarfile.open(path, "w:gz") as archive:
+            for name in check_dist.tracked_files():
+                if name.startswith(".ci/") or name == leave_out:
+                    continue
+                entry = tarfile.TarInfo(f"chicago-0.1.0/{name}")
+                entry.size = 1
+                archive.addfile(entry, io.BytesIO(b"x"))
+        return path
+
+    check_dist.check_sdist(sdist(""))
+    with pytest.raises(check_dist.Failed, match="src/chicago/web/static/js/app.js"):
+        check_dist.check_sdist(sdist("src/chicago/web/static/js/app.js"))
+
+
+def test_ci_runs_the_check_and_fails_with_it() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "\n.venv/bin/python scripts/check_dist.py || status=1\n" in ci
+    assert ci.rstrip().endswith("exit $status")
