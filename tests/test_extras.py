@@ -240,3 +240,10 @@ def test_each_extra_installs_the_packages_that_extras_py_names() -> None:
             if name == "chicago" or name not in provided:  # another extra; not installed here
                 continue
             assert provided[name] & set(EXTRAS[extra]), (extra, name, provided[name])
+
+
+def test_the_makefile_installs_every_extra_and_the_development_tools() -> None:
+    """``make run`` and ``make test`` stay the two commands: the checkout's .venv has the
+    program with ``[all]`` and the tools of ``dev`` and ``bench``."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "pip install --quiet -e '.[all,dev,bench]'" in makefile
