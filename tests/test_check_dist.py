@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import re
 import tarfile
 import zipfile
 from pathlib import Path
@@ -75,7 +76,7 @@ def test_the_wheel_check_passes_a_complete_wheel_and_names_what_one_lacks(
     check_dist.check_wheel(_wheel(tmp_path / "chicago-0.1.0-cp311-cp311-linux_x86_64.whl"))
     without_app = _wheel(tmp_path / "chicago-0.1.0-py3-none-any.whl",
                          leave_out="chicago/web/static/")
-    with pytest.raises(check_dist.Failed, match="chicago/web/static/index.html"):
+    with pytest.raises(check_dist.Failed, match=re.escape("chicago/web/static/index.html")):
         check_dist.check_wheel(without_app)
     heavy = _wheel(tmp_path / "chicago-0.1.0-py3-none-any.whl",
                    requires=("numpy>=1.26", "openskill>=6", "fastapi>=0.110"))
@@ -96,7 +97,7 @@ def test_the_sdist_check_names_a_tracked_file_it_lacks(tmp_path: Path) -> None:
         return path
 
     check_dist.check_sdist(sdist(""))
-    with pytest.raises(check_dist.Failed, match="src/chicago/web/static/js/app.js"):
+    with pytest.raises(check_dist.Failed, match=re.escape("src/chicago/web/static/js/app.js")):
         check_dist.check_sdist(sdist("src/chicago/web/static/js/app.js"))
 
 

@@ -247,3 +247,13 @@ def test_the_makefile_installs_every_extra_and_the_development_tools() -> None:
     program with ``[all]`` and the tools of ``dev`` and ``bench``."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert "pip install --quiet -e '.[all,dev,bench]'" in makefile
+
+
+def test_evaluate_many_without_numpy_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from chicago.poker import evaluate_many
+
+    monkeypatch.setitem(sys.modules, "numpy", None)  # as if it were not installed
+    with pytest.raises(MissingExtra, match=re.escape("pip install 'chicago[rl]'")):
+        evaluate_many([[0, 1, 2, 3, 4]])

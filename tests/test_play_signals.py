@@ -12,6 +12,7 @@ ignored SIGINT, which a child would keep, and then no Ctrl-C could reach it.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
 import os
@@ -71,17 +72,31 @@ def _read_until(stream: IO[bytes], marker: bytes, limit: float = 60.0) -> bytes:
     return seen
 
 
-def _finished_record(path: Path) -> Path:
-    game = Game(Rules.preset("pagat", target=12), players=2, seed=1)
+def _finished_record(path: Path, *, players: int = 2, target: int = 12) -> Path:
+    game = Game(Rules.preset("pagat", target=target), players=players, seed=1)
     while not game.is_over:
         game.apply(game.legal_actions()[0])
     path.write_text(json.dumps(game.record()), encoding="utf-8")
     return path
 
 
+def _small_pipe() -> tuple[int, int]:
+    """A pipe that holds one page (Linux), so that a writer cannot get far ahead."""
+    read, write = os.pipe()
+    with contextlib.suppress(AttributeError, OSError):
+        fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 4096)
+    return read, write
+
+
 def test_replay_into_a_pipe_closed_early_ends_quietly(tmp_path: Path) -> None:
-    record = _finished_record(tmp_path / "done.json")
-    process = _start(["replay", str(record), "--plain"], tmp_path)
+    """The replay (about 38 KB of lines) cannot have written itself whole into the pipe (one
+    page) and the reader's first read (8 KB at most) before the reader goes away, however
+    slow the reader is: it meets the closed pipe."""
+    record = _finished_record(tmp_path / "done.json", players=4, target=52)
+    read, write = _small_pipe()
+    process = _start(["replay", str(record), "--plain"], tmp_path, stdout=write)
+    os.close(write)
+    process.stdout = os.fdopen(read, "rb")
     assert process.stdout is not None and process.stderr is not None
     assert process.stdout.readline().startswith(b"Replay of a finished game")
     process.stdout.close()  # like `| head -1`

@@ -401,9 +401,15 @@ def evaluate_many(
     result is an ``int32`` array of ``n`` values, the same numbers :func:`rank` gives, so
     they compare exactly like poker and ``values >> 20`` are the categories. ``wheel``
     (default on) makes A-2-3-4-5 a straight. A bad id or a hand holding a card twice raises
-    ``ValueError`` naming the row.
+    ``ValueError`` naming the row. Needs numpy (the extra ``rl``): without it,
+    :class:`~chicago.extras.MissingExtra` (an ``ImportError``) says how to install it.
     """
-    import numpy as np  # imported here: most users of this module never need numpy
+    try:
+        import numpy as np  # imported here: most users of this module never need numpy
+    except ImportError as exc:
+        from chicago.extras import MissingExtra
+
+        raise MissingExtra("rl", "evaluate_many", ["numpy"]) from exc
 
     array = np.asarray(cards_array)
     if array.ndim != 2 or array.shape[1] not in (5, 6):

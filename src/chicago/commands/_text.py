@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
-__all__ = ["Cell", "Column", "Progress", "Table", "wants_color"]
+__all__ = ["Cell", "Column", "Progress", "Table", "fold", "wants_color"]
 
 Span = tuple[str, str]
 Cell = str | Sequence[Span]
@@ -145,6 +145,19 @@ class Table:
             text = _styled(spans, color, "bold" if header else col.style)
             out.append(pad + text if col.right else text + pad)
         return _GAP.join(out).rstrip()
+
+
+def fold(text: str, width: int | None = None) -> str:
+    """``text`` cut into lines of at most ``width`` characters (default: the terminal's), as
+    a long path or command is shown whole on a narrow screen.
+
+    >>> print(fold("cmd:python /a/long/path/bot.py", 12))
+    cmd:python /
+    a/long/path/
+    bot.py
+    """
+    width = width or _terminal_width()
+    return "\n".join(text[k:k + width] for k in range(0, len(text), width)) or text
 
 
 def _terminal_width() -> int:

@@ -17,7 +17,7 @@ import json
 import sys
 
 from chicago.commands._options import add_rules_arguments, rules_from_args
-from chicago.commands._text import Column, Progress, Table
+from chicago.commands._text import Column, Progress, Table, fold
 from chicago.sim import LOST_CAUSES, MatchResult, run_match, split_specs
 
 __all__ = ["add_arguments", "run"]
@@ -170,7 +170,7 @@ def _table(result: MatchResult, preset: str, seed: int) -> str:
     for label, spec in zip(labels, specs, strict=True):
         if label != spec and label not in shown:
             shown.add(label)
-            parts.append(f"{label} = {spec}")
+            parts.append(fold(f"{label} = {spec}"))
     if any(b.counters.get("bot_failures") for b in result.bots):
         lost = Table(
             title="turns lost to the fallback bot",
