@@ -30,7 +30,9 @@ from chicago.poker import Category
 
 __all__ = [
     "PRESETS",
+    "RANGES",
     "VARIATIONS",
+    "Range",
     "Rules",
     "RulesError",
     "Variation",
@@ -166,7 +168,7 @@ class Rules:
     # ------------------------------------------------------------------ validation
     def __post_init__(self) -> None:
         _check_types(self)
-        problems = _value_problems(self) + _combination_problems(self)
+        problems = _range_problems(self) + _value_problems(self) + _combination_problems(self)
         if problems:
             raise RulesError("; ".join(problems))
 
@@ -306,45 +308,101 @@ class Rules:
         return {k: v for k, v in mine.items() if theirs.get(k) != v and k != "preset_name"}
 
 
+# ---------------------------------------------------------------------- ranges
+@dataclass(frozen=True, slots=True)
+class Range:
+    """The values a numeric rule option may take: ``low`` to ``high`` inclusive (None too
+    when the option's type allows it). ``words``: how a refusal says it, when plain
+    ``low-high`` does not."""
+
+    low: int | float
+    high: int | float
+    words: str = ""
+
+    def describe(self, optional: bool) -> str:
+        """The valid values in words: ``1-500``, ``1-500 or None``."""
+        if self.words:
+            return self.words
+        span = f"{self.low} to {self.high}" if self.low < 0 else f"{self.low}-{self.high}"
+        return span + (" or None" if optional else "")
+
+
+RANGES: Mapping[str, Range] = types.MappingProxyType({
+    "min_players": Range(2, 6),
+    "max_players": Range(2, 6),
+    "points": Range(0, 500),  # each category's points
+    "exchanges": Range(1, 5),
+    "max_discard": Range(0, 5),
+    "lock_at": Range(1, 500, "positive or None (no lock), at most 500"),
+    "chicago_points": Range(0, 500),
+    "chicago_min_score": Range(-500, 500),
+    "chicago_breaker_points": Range(0, 500),
+    "last_trick_points": Range(0, 500),
+    "deuce_chicago_points": Range(0, 500),
+    "target": Range(1, 500),
+    "stake": Range(0, 1000),
+    "max_deals": Range(1, 1000),
+})
+"""The range of every numeric rule option (docs/RULES.md, "Ranges"): one row per option,
+checked by every :class:`Rules` (so the command line, the table server, records and the
+environments refuse alike). Scores stay far inside what every client can count exactly, and
+no game can be made endless by its numbers. A new numeric option needs a row here (a test
+checks that every one has one)."""
+
+_PRESET_NAMES = ("pagat", "denexa", "wikipedia", "wikipedia-42")
+"""The presets' names (:data:`PRESETS`, which is built from Rules, holds the same)."""
+
+
+def _range_problems(r: Rules) -> list[str]:
+    """Numeric options outside their :data:`RANGES` (NaN and infinities included)."""
+    problems: list[str] = []
+    for f in dataclasses.fields(r):
+        limits = RANGES.get(f.name)
+        value = getattr(r, f.name)
+        if limits is None or value is None:
+            continue
+        optional = f.default is None or "None" in str(f.type)
+        if f.name == "points":
+            for category, points in zip(Category, value, strict=False):
+                if not limits.low <= points <= limits.high:
+                    problems.append(f"points for {category.name} must be "
+                                    f"{limits.describe(False)} (got {_shown(points)})")
+        elif not limits.low <= value <= limits.high:
+            problems.append(f"{f.name} must be {limits.describe(optional)} "
+                            f"(got {_shown(value)})")
+    return problems
+
+
+def _shown(value: object) -> str:
+    """A value as a refusal quotes it: a number of thousands of digits is cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:12]}…({len(text)} characters)"
+
+
 def _value_problems(r: Rules) -> list[str]:
     """Options whose value is out of range on its own."""
     problems: list[str] = []
-    if not 2 <= r.min_players <= r.max_players <= 6:
+    if r.preset_name not in _PRESET_NAMES:
+        problems.append(
+            f"preset_name {r.preset_name!r} names no preset; valid presets: "
+            f"{', '.join(_PRESET_NAMES)}"
+        )
+    if r.min_players > r.max_players:
         problems.append(
             f"players must satisfy 2 <= min_players <= max_players <= 6 "
             f"(got {r.min_players}..{r.max_players})"
         )
     if len(r.points) != len(Category):
         problems.append(f"points needs {len(Category)} entries, one per category")
-    elif any(p < 0 for p in r.points):
-        problems.append("points cannot be negative")
     elif r.points[Category.HIGH_CARD] != 0:
         problems.append(
             f"points for HIGH_CARD must be 0, not {r.points[Category.HIGH_CARD]}: a hand "
             "without a pair scores nothing (R-HAND-1)"
         )
-    if not 1 <= r.exchanges <= 5:
-        problems.append(f"exchanges must be 1-5 (got {r.exchanges})")
-    if not 0 <= r.max_discard <= 5:
-        problems.append(f"max_discard must be 0-5 (got {r.max_discard})")
     if r.suit_order is not None and sorted(r.suit_order) != sorted("cdhs"):
         problems.append(
             f"suit_order {r.suit_order!r} must name each of c, d, h, s once, highest first"
         )
-    if r.lock_at is not None and r.lock_at <= 0:
-        problems.append(f"lock_at must be positive or None (no lock), not {r.lock_at}")
-    if r.max_deals is not None and r.max_deals < 1:
-        problems.append(f"max_deals must be at least 1 or None (got {r.max_deals})")
-    if r.target <= 0:
-        problems.append(f"target must be positive (got {r.target})")
-    if r.chicago_points < 0 or r.last_trick_points < 0:
-        problems.append("chicago_points and last_trick_points cannot be negative")
-    if r.chicago_breaker_points < 0:
-        problems.append("chicago_breaker_points cannot be negative")
-    if r.deuce_chicago_points < 0:
-        problems.append("deuce_chicago_points cannot be negative")
-    if r.stake < 0:
-        problems.append("stake cannot be negative")
     if r.chicago_min_score is not None and r.chicago_min_score <= 0 and not r.negative_scores:
         problems.append(
             "chicago_min_score must be positive or None (any score) when scores cannot go "
