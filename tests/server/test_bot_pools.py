@@ -38,7 +38,9 @@ their own they took every thread, and every table (and every write) waited for t
 def hang_client(tmp_path: Path) -> Iterator[TestClient]:
     settings = Settings(db_url=f"sqlite:///{tmp_path / 'pools.sqlite3'}", static_dir=None,
                         seed=41, external_bots={"hang": HANG},
-                        external_bot_workers=HANGING)
+                        external_bot_workers=HANGING,
+                        # this many tables of bots only from one address, all at once
+                        max_bot_tables_per_address=HANGING + 1, create_burst=HANGING + 2)
     with TestClient(create_app(settings)) as client:
         try:
             yield client

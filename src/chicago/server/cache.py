@@ -25,6 +25,8 @@ import logging
 import time
 from collections.abc import AsyncIterator
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from chicago.engine.game import Game
 from chicago.server import fanout
 from chicago.server.bus import TableBus
@@ -70,8 +72,12 @@ class TableCache:
         return self.tables.get(table.id) is table
 
     # ------------------------------------------------------------------ in memory
-    async def get(self, table_id: str) -> LiveTable | None:
-        """The live table (loaded and rebuilt from the log if needed), or None if unknown."""
+    async def get(self, table_id: str, *, doing: str = "loaded") -> LiveTable | None:
+        """The live table (loaded and rebuilt from the log if needed), or None if unknown.
+
+        A stored table that cannot be rebuilt (an old schema, a bug) is logged once
+        (:meth:`Store.skip`, ``doing`` says what failed) and TableError ``internal`` (500)
+        raised; a database failure is raised as it is."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
@@ -83,10 +89,8 @@ class TableCache:
         future: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
         try:
-            loaded = await asyncio.to_thread(self.store.load, table_id)
-            result = None
-            if loaded is not None:
-                result = await asyncio.to_thread(build_table, loaded.table, loaded.entries)
+            result = await self._read(table_id, doing)
+            if result is not None:
                 result.grant_grace(time.time(), self.settings.clock_grace)
                 self.install(result, writer=False)
                 if self.locks.shared:  # what was stored between the read and the subscription
@@ -99,6 +103,20 @@ class TableCache:
             raise
         finally:
             del self._loading[table_id]
+
+    async def _read(self, table_id: str, doing: str) -> LiveTable | None:
+        """The table rebuilt from the store (in worker threads), None if there is none."""
+        try:
+            loaded = await asyncio.to_thread(self.store.load, table_id)
+            if loaded is None:
+                return None
+            return await asyncio.to_thread(build_table, loaded.table, loaded.entries)
+        except (SQLAlchemyError, OSError):
+            raise
+        except Exception as exc:
+            self.store.skip(f"table {table_id}", exc, doing)
+            raise TableError("internal", f"table {table_id!r} cannot be loaded: it is stored "
+                             "in a form this server cannot read", 500) from exc
 
     def install(self, table: LiveTable, writer: bool = True) -> None:
         """Hold ``table`` (new, or just loaded): subscribe to its news, schedule its bot or
@@ -139,7 +157,9 @@ class TableCache:
             if self._tasks.stopping:
                 return
             try:
-                await self.get(table_id)
+                await self.get(table_id, doing="resumed")
+            except TableError:  # logged
+                failed += 1
             except Exception:
                 failed += 1
                 log.exception("table %s cannot be resumed; skipping it", table_id)

@@ -16,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -29,11 +31,13 @@ from chicago.server.storage import SEAT_KINDS, LogEntry, TableRow
 
 __all__ = [
     "FINISHED",
+    "OPTION_LIMITS",
     "PLAYING",
     "WAITING",
     "Client",
     "LiveTable",
     "Seat",
+    "TableOptions",
     "build_table",
     "check_fresh",
     "default_name",
@@ -77,6 +81,58 @@ class Seat:
     token_hash: str | None = None
     away: bool = False
 
+    @classmethod
+    def from_spec(cls, spec: object) -> Seat:
+        """The seat of a table's stored seat spec: ``"open"`` or ``"bot:LEVEL"``;
+        ``ValueError`` for anything else."""
+        if spec == "open":
+            return cls("open")
+        if isinstance(spec, str) and spec.startswith("bot:") and spec[4:]:
+            return cls("bot", level=spec[4:], name=spec[4:])
+        raise ValueError(f"a seat is \"open\" or \"bot:LEVEL\", not {spec!r}")
+
+
+OPTION_LIMITS: Mapping[str, tuple[float, float]] = {"clock": (1, 3600), "bot_delay": (0, 5)}
+"""Seconds: a turn clock (when the table has one), a bot's pause before it acts."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """A table's options besides its rules and seats, as stored (``TableRow.options``)."""
+
+    clock: float | None = None
+    """Seconds a person has for each turn before the stand-in plays for them; None: no clock."""
+    stand_in: str = "random"
+    """The bot level that plays for a person who is away."""
+    bot_delay: float = 0.0
+    """Seconds a bot waits before it acts."""
+
+    def __post_init__(self) -> None:
+        for name, (low, high) in OPTION_LIMITS.items():
+            value = getattr(self, name)
+            if value is None and name == "clock":
+                continue
+            if (isinstance(value, bool) or not isinstance(value, int | float)
+                    or not math.isfinite(value) or not low <= value <= high):
+                none = " or None (no clock)" if name == "clock" else ""
+                raise ValueError(f"{name} must be {low:g}-{high:g} seconds{none}, "
+                                 f"not {value!r}")
+        if not isinstance(self.stand_in, str) or not self.stand_in:
+            raise ValueError(f"stand_in must be a bot level, not {self.stand_in!r}")
+
+    @classmethod
+    def from_dict(cls, data: object) -> TableOptions:
+        """The options of a stored ``options`` object (missing ones: the defaults; others
+        are left for the version that wrote them); ``ValueError`` naming a bad one."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a table's options are a JSON object, not {data!r}")
+        known = ("clock", "stand_in", "bot_delay")
+        return cls(**{name: data[name] for name in known if name in data})
+
+    def to_dict(self) -> dict[str, Any]:
+        """As stored."""
+        return {"clock": self.clock, "stand_in": self.stand_in, "bot_delay": self.bot_delay}
+
 
 def default_name(seat: int) -> str:
     """The name a seat is called by where a text is required (records, the text notation's
@@ -111,16 +167,13 @@ class LiveTable:
         self.row = row
         self.id = row.id
         self.rules = Rules.from_dict(row.rules)
-        self.seats: list[Seat] = []
-        for spec in row.seats:
-            if spec == "open":
-                self.seats.append(Seat("open"))
-            else:
-                level = spec.split(":", 1)[1]
-                self.seats.append(Seat("bot", level=level, name=level))
-        self.clock: float | None = row.options.get("clock")
-        self.stand_in: str = row.options.get("stand_in", "random")
-        self.bot_delay: float = float(row.options.get("bot_delay", 0.0))
+        if not isinstance(row.seats, list) or len(row.seats) != row.players:
+            raise ValueError(f"table {row.id}: {row.players} players but seats {row.seats!r}")
+        self.seats: list[Seat] = [Seat.from_spec(spec) for spec in row.seats]
+        self.options = TableOptions.from_dict(row.options)
+        self.clock: float | None = self.options.clock
+        self.stand_in: str = self.options.stand_in
+        self.bot_delay: float = float(self.options.bot_delay)
         self.game: Game | None = None
         self.game_number = 0
         self.game_start_seq = 0
@@ -203,15 +256,15 @@ class LiveTable:
     def info(self) -> dict[str, Any]:
         """The table info of docs/PROTOCOL.md."""
         game = self.current
-        options = self.row.options
+        options = self.options
         return {
             "id": self.id, "name": self.row.name, "status": self.status,
             "players": self.players, "preset": self.row.preset,
             "variations": list(self.row.variations), "rules": dict(self.row.rules),
             "seats": self.seat_infos(), "game": self.game_number, "seq": self.seq,
             "to_act": game.to_act, "scores": list(game.scores),
-            "clock": options.get("clock"), "stand_in": options.get("stand_in"),
-            "bot_delay": options.get("bot_delay", 0.0), "private": self.row.private,
+            "clock": options.clock, "stand_in": options.stand_in,
+            "bot_delay": options.bot_delay, "private": self.row.private,
             "created": iso_time(self.row.created_at), "updated": iso_time(self.updated_at),
         }
 

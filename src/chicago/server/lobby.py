@@ -22,10 +22,11 @@ from chicago.bots.base import BOT_LEVELS, _load_builtin_bots
 from chicago.engine.game import Game
 from chicago.record import write_text
 from chicago.rules import PRESETS, VARIATIONS, Rules, RulesError
-from chicago.server.live import default_name, stored_name
+from chicago.server.admission import Admission, client_key
+from chicago.server.live import OPTION_LIMITS, TableOptions, default_name, stored_name
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
-from chicago.server.storage import GameRow, TableRow
+from chicago.server.storage import GameRow, TableRow, Unreadable
 from chicago.server.tables import TableManager, TableSpec
 
 __all__ = [
@@ -43,7 +44,8 @@ __all__ = [
 
 router = APIRouter(prefix="/api")
 
-LIMITS: dict[str, Any] = {"players": [2, 6], "clock": [1, 3600], "bot_delay": [0, 5],
+LIMITS: dict[str, Any] = {"players": [2, 6],
+                          **{k: list(v) for k, v in OPTION_LIMITS.items()},
                           "name": 40, "chat": 300}
 """Bounds of the lobby's inputs, also served by ``GET /api/info``."""
 
@@ -101,9 +103,12 @@ class JoinTable(BaseModel):
     name: str | None = Field(None, max_length=80)
 
 
-def make_spec(request: CreateTable, levels: list[str] | None = None) -> TableSpec:
+def make_spec(request: CreateTable, levels: list[str] | None = None, *,
+              max_deals: int | None = None) -> TableSpec:
     """Check a create request and turn it into a :class:`TableSpec` (TableError if bad).
-    ``levels``: the bot levels allowed (default: the installed ones)."""
+    ``levels``: the bot levels allowed (default: the installed ones); ``max_deals``: the
+    most deals a game may have here (``Settings.max_deals_per_game``: the rules'
+    ``max_deals`` is lowered to it when larger or unset)."""
     levels = levels if levels is not None else bot_levels()
     if request.preset not in PRESETS:
         raise TableError("bad_request", f"unknown preset {request.preset!r}; valid presets: "
@@ -115,6 +120,8 @@ def make_spec(request: CreateTable, levels: list[str] | None = None) -> TableSpe
         variations = [v.strip().upper() for v in request.variations]
         if variations:
             rules = rules.with_variations(*variations)
+        if max_deals is not None and (rules.max_deals is None or rules.max_deals > max_deals):
+            rules = rules.replace(max_deals=max_deals)
     except RulesError as exc:
         raise TableError("bad_rules", str(exc)) from None
     except (TypeError, ValueError) as exc:
@@ -140,10 +147,15 @@ def make_spec(request: CreateTable, levels: list[str] | None = None) -> TableSpe
     if stand_in not in levels:
         raise TableError("bad_request", f"stand_in {request.stand_in!r} is not a bot level; "
                          f"valid: {', '.join(levels)}")
+    try:
+        options = TableOptions(clock=request.clock, stand_in=stand_in,
+                               bot_delay=request.bot_delay)
+    except ValueError as exc:
+        raise TableError("bad_request", str(exc)) from None
     return TableSpec(
-        rules=rules, seats=seats, name=_clean_name(request.name, "name") or "",
-        preset=request.preset, variations=variations, private=request.private,
-        clock=request.clock, stand_in=stand_in, bot_delay=request.bot_delay,
+        rules=rules, seats=seats, options=options,
+        name=_clean_name(request.name, "name") or "", preset=request.preset,
+        variations=variations, private=request.private,
     )
 
 
@@ -239,9 +251,18 @@ async def health(request: Request) -> dict[str, Any]:
 
 @router.post("/tables", status_code=201)
 async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
-    """Create a table."""
-    levels = bot_levels(request.app.state.settings)
-    table = await _manager(request).create(make_spec(body, levels))
+    """Create a table (within the limits of :mod:`chicago.server.admission`: 429 beyond)."""
+    settings: Settings = request.app.state.settings
+    spec = make_spec(body, bot_levels(settings), max_deals=settings.max_deals_per_game)
+    admission: Admission = request.app.state.admission
+    key = client_key(request.client.host if request.client else None)
+    await admission.admit(key, bots_only=spec.bots_only)
+    try:
+        table = await _manager(request).create(spec)
+    except BaseException:
+        admission.refund(key)
+        raise
+    admission.created(key, table, bots_only=spec.bots_only)
     return table.info()
 
 
@@ -254,9 +275,10 @@ async def list_tables(
     rows = await asyncio.to_thread(manager.store.open_tables, limit)
     tables = []
     for row in rows:
-        live = manager.tables.get(row.id)
-        if live is None:
+        try:
             live = await manager.get(row.id)
+        except TableError:  # stored in a form this server cannot read: logged, skipped
+            continue
         if live is not None and live.status == "waiting":
             tables.append(live.info())
     return {"tables": tables}
@@ -300,7 +322,13 @@ async def list_games(
     manager = _manager(request)
     cutoff = _parse_time(before) if before else None
     rows = await asyncio.to_thread(manager.store.finished_games, limit, cutoff)
-    return {"games": [game_summary(game, table) for game, table in rows]}
+    games = []
+    for game, table in rows:
+        try:
+            games.append(game_summary(game, table))
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+            manager.store.skip(f"game {game.table_id}/{game.number}", exc)
+    return {"games": games}
 
 
 async def _finished(request: Request, table_id: str, number: int) -> tuple[GameRow, TableRow]:
@@ -343,7 +371,15 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 async def _table_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, TableError)
-    return _error(exc.status, exc.code, exc.message)
+    response = _error(exc.status, exc.code, exc.message)
+    if exc.retry_after is not None:
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+async def _unreadable(request: Request, exc: Exception) -> JSONResponse:
+    """A stored row this server cannot read (logged once by the store)."""
+    return _error(500, "internal", str(exc))
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -370,6 +406,7 @@ def install(app: FastAPI) -> None:
     """Add the lobby's routes and JSON error handlers to ``app``."""
     app.include_router(router)
     app.add_exception_handler(TableError, _table_error)
+    app.add_exception_handler(Unreadable, _unreadable)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _internal_error)

@@ -57,6 +57,8 @@ ERROR_CODES = {
     "game_over": "the game is over",
     "not_over": "the game is not over",
     "rate_limited": "too many messages",
+    "too_many_tables": "too many tables waiting or in play",
+    "bad_origin": "a page of another origin",
     "internal": "the server could not store the change",
 }
 """Every error code the server sends, with a default message."""
@@ -83,12 +85,15 @@ class ProtocolError(Exception):
 
 class TableError(Exception):
     """A refused request (over HTTP or the websocket): an error ``code`` (see
-    :data:`ERROR_CODES`), words, and an HTTP status."""
+    :data:`ERROR_CODES`), words, an HTTP status, and for a limit (429) the seconds after
+    which to try again (``Retry-After``)."""
 
-    def __init__(self, code: str, message: str | None = None, status: int = 400) -> None:
+    def __init__(self, code: str, message: str | None = None, status: int = 400, *,
+                 retry_after: int | None = None) -> None:
         self.code = code
         self.message = message or ERROR_CODES.get(code, code)
         self.status = status
+        self.retry_after = retry_after
         super().__init__(f"{code}: {self.message}")
 
 

@@ -120,6 +120,42 @@ class Settings:
     """Tests and benchmarks only: draw table ids, seat tokens and game seeds from this seed
     (reproducible, so guessable). None (always in real use): from :mod:`secrets`."""
 
+    # -- bounded work per client (docs/SERVER.md, "Security"); a client is its address
+    # (IPv6: its /64 network), as uvicorn sees it (behind a proxy: X-Forwarded-For from a
+    # trusted proxy). With several workers each counts on its own, except max_waiting.
+    create_rate: float = 6.0
+    """Tables one client address may create per minute, on average (a token bucket): more
+    get 429 with ``Retry-After``."""
+    create_burst: int = 30
+    """Tables one client address may create at once (a club night's tables)."""
+    max_waiting_per_address: int = 20
+    """Tables waiting for players (an open seat) that one client address may have created
+    and that changed within :attr:`waiting_window`: more get 429."""
+    max_waiting: int = 1000
+    """Tables waiting for players on this server (all workers; changed within
+    :attr:`waiting_window`): more get 429."""
+    waiting_window: float = 86400.0
+    """Seconds after its last change a waiting table stops counting towards the caps (it
+    stays in the lobby until someone joins it)."""
+    max_bot_tables_per_address: int = 5
+    """Tables of bots only, their game in play, that one client address may have created:
+    nobody at them can stop them, so they are also bounded by :attr:`max_deals_per_game`."""
+    max_bot_tables: int = 50
+    """Tables of bots only in play that this worker has created."""
+    max_deals_per_game: int = 200
+    """Every game on this server ends after at most this many deals (the table's
+    ``max_deals`` rule is lowered to it when larger or unset): a game to 52 takes 10-20
+    deals, and no table, bots only or people gone, plays on for ever."""
+
+    # -- origins (docs/SERVER.md, "Origins")
+    allowed_origins: list[str] = field(default_factory=list)
+    """Origins (``https://host[:port]``) besides the server's own whose pages may open
+    websockets and call the JSON API (``chicago serve --allow-origin``)."""
+    public_origin: str | None = None
+    """The origin the browser sees, when a reverse proxy serves the app under another host
+    or scheme than the one that reaches this process (``chicago serve --public-origin``).
+    None: the ``Host`` the request came with, and its scheme."""
+
 
 _BOT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 

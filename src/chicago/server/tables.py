@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chicago.engine.game import Game, IllegalAction
-from chicago.rules import Rules
+from chicago.rules import Rules, RulesError
 from chicago.server import fanout
 from chicago.server.bus import InProcessBus, TableBus
 from chicago.server.cache import TableCache
@@ -44,6 +44,7 @@ from chicago.server.live import (
     Client,
     LiveTable,
     Seat,
+    TableOptions,
     build_table,
     check_fresh,
     default_name,
@@ -79,17 +80,21 @@ log = logging.getLogger("chicago.server")
 
 @dataclass
 class TableSpec:
-    """A checked request to create a table."""
+    """A checked request to create a table: its rules, its seats (``"open"`` or
+    ``"bot:LEVEL"``), its options and its lobby entry."""
 
     rules: Rules
     seats: list[str]
+    options: TableOptions = field(default_factory=TableOptions)
     name: str = ""
     preset: str = "pagat"
     variations: list[str] = field(default_factory=list)
     private: bool = False
-    clock: float | None = None
-    stand_in: str = "random"
-    bot_delay: float = 0.0
+
+    @property
+    def bots_only(self) -> bool:
+        """Whether every seat is a bot's (nobody at the table can stop its game)."""
+        return all(seat != "open" for seat in self.seats)
 
 
 class TableManager:
@@ -184,7 +189,12 @@ class TableManager:
 
     # ------------------------------------------------------------------ lobby
     async def create(self, spec: TableSpec) -> LiveTable:
-        """Create and store a table; it starts at once when no seat is open."""
+        """Create and store a table; it starts at once when no seat is open.
+
+        The table is first built from the row that will be stored, through the very
+        constructors that load it (:class:`LiveTable`, ``Rules.from_dict``, its seats and
+        options): what is stored always loads. TableError ``bad_request`` if it cannot be.
+        """
         created = now()
         table_id = self._secret_text(16)
         seed = self._secret_bits()
@@ -193,8 +203,7 @@ class TableManager:
             id=table_id, name=spec.name, players=len(spec.seats), preset=spec.preset,
             rules=spec.rules.to_dict(), variations=list(spec.variations),
             seats=list(spec.seats),
-            options={"clock": spec.clock, "stand_in": spec.stand_in,
-                     "bot_delay": spec.bot_delay},
+            options=spec.options.to_dict(),
             private=spec.private, secret=self._secret_text(16),
             status=WAITING if open_seats else PLAYING, open_seats=open_seats, game=1,
             created_at=created, updated_at=created,
@@ -202,9 +211,11 @@ class TableManager:
         entry = LogEntry(1, 1, "game", None, {"number": 1, "seed": seed}, created)
         game_row = GameRow(table_id=table_id, number=1, seed=seed, rules=row.rules,
                            players=row.players, status="playing", started_at=created)
+        try:
+            table = build_table(row, [entry])
+        except (RulesError, ValueError, TypeError, KeyError) as exc:
+            raise TableError("bad_request", f"this table could not be stored: {exc}") from None
         await self.writer.commit(Change(table_id, [entry], new_table=row, new_game=game_row))
-        table = LiveTable(row)
-        table.apply(entry)
         self.cache.install(table)
         return table
 

@@ -116,6 +116,7 @@ async def replay(
         steps = await asyncio.to_thread(_steps, key, record)
         page = replay_page(record, perspective, deal, steps=steps)
     except RecordError as exc:
+        request.app.state.manager.store.skip(f"game {table_id}/{number}", exc, "replayed")
         raise TableError("internal", f"the stored record cannot be replayed: {exc}", 500) from None
     except ValueError as exc:
         raise TableError("bad_request", str(exc)) from None

@@ -14,6 +14,7 @@ from chicago.server.storage.store import (
     LogEntry,
     Store,
     TableRow,
+    Unreadable,
     normalize_url,
 )
 
@@ -26,5 +27,6 @@ __all__ = [
     "LogEntry",
     "Store",
     "TableRow",
+    "Unreadable",
     "normalize_url",
 ]

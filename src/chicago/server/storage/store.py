@@ -10,8 +10,9 @@ on PostgreSQL (psycopg 3).
 from __future__ import annotations
 
 import json
+import logging
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,8 +43,11 @@ __all__ = [
     "LogEntry",
     "Store",
     "TableRow",
+    "Unreadable",
     "normalize_url",
 ]
+
+_logger = logging.getLogger("chicago.server")
 
 SEAT_KINDS = ("join", "away", "back")
 """Log entry kinds that change a table's seats (they outlast the game they were stored in)."""
@@ -56,6 +60,11 @@ _PG_MIGRATION_LOCK = 0x43686963  # "Chic": one migrating worker at a time
 
 class Conflict(Exception):
     """Another writer stored a change with the same table sequence number first."""
+
+
+class Unreadable(ValueError):
+    """A stored row that cannot be read (an old schema, a bug); logged once
+    (:meth:`Store.skip`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +179,38 @@ class Store:
         if self.dialect == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._write_lock = threading.Lock()
+        self._skipped: set[str] = set()  # rows already logged as unreadable
+
+    def skip(self, what: str, problem: object, doing: str = "loaded") -> None:
+        """A stored row ``what`` ("table ID", "game ID/N") cannot be read or loaded: log it,
+        once per row, in one line, and go on without it (its readers skip it). ``doing``:
+        what could not be done with it ("loaded", "resumed", "replayed")."""
+        if what in self._skipped:
+            return
+        if len(self._skipped) < 10_000:
+            self._skipped.add(what)
+        words = " ".join(str(problem).split())
+        _logger.error("%s cannot be %s; skipping it (%s: %s)", what, doing,
+                      type(problem).__name__, words[:300])
+
+    def _one(self, row: Any, decode: Callable[[Any], Any], what: str) -> Any:
+        """One row decoded, or :class:`Unreadable` (logged once)."""
+        try:
+            return decode(row)
+        except (ValueError, TypeError, KeyError) as exc:
+            self.skip(what, exc)
+            raise Unreadable(f"{what} is stored in a form this server cannot read") from exc
+
+    def _readable(self, rows: Iterable[Any], decode: Callable[[Any], Any],
+                  what: Callable[[Any], str]) -> list[Any]:
+        """The rows decoded, without those that cannot be (each logged once: :meth:`skip`)."""
+        out = []
+        for row in rows:
+            try:
+                out.append(decode(row))
+            except (ValueError, TypeError, KeyError) as exc:
+                self.skip(what(row), exc)
+        return out
 
     # ------------------------------------------------------------------ schema
     def migrate(self) -> None:
@@ -280,7 +321,7 @@ class Store:
             row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
             if row is None:
                 return None
-            table = _table_row(row)
+            table = self._one(row, _table_row, f"table {table_id}")
             start = (
                 select(func.max(log.c.seq))
                 .where(log.c.table_id == table_id, log.c.kind == "game")
@@ -292,7 +333,7 @@ class Store:
                        or_(log.c.seq >= start, log.c.kind.in_(SEAT_KINDS)))
                 .order_by(log.c.seq)
             ).mappings().all()
-            entries = [_entry(e) for e in rows]
+            entries = [self._one(e, _entry, f"table {table_id}") for e in rows]
             number = next((int(e.data["number"]) for e in reversed(entries)
                            if e.kind == "game"), table.game)
             game_row = conn.execute(
@@ -300,7 +341,8 @@ class Store:
             ).mappings().first()
             if game_row is None:
                 raise RuntimeError(f"table {table_id}: game {number} is missing")
-        return LoadedTable(table, _game_row(game_row), entries)
+        return LoadedTable(table, self._one(game_row, _game_row, f"game {table_id}/{number}"),
+                           entries)
 
     def entries_after(self, table_id: str, seq: int) -> list[LogEntry]:
         """The log entries of a table after ``seq``, in order."""
@@ -308,13 +350,13 @@ class Store:
             rows = conn.execute(
                 select(log).where(log.c.table_id == table_id, log.c.seq > seq).order_by(log.c.seq)
             ).mappings().all()
-        return [_entry(r) for r in rows]
+        return [self._one(r, _entry, f"table {table_id}") for r in rows]
 
     def table(self, table_id: str) -> TableRow | None:
         """One table's row."""
         with self.engine.connect() as conn:
             row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
-        return None if row is None else _table_row(row)
+        return None if row is None else self._one(row, _table_row, f"table {table_id}")
 
     def open_tables(self, limit: int = 50) -> list[TableRow]:
         """Public tables waiting for players, newest first."""
@@ -325,7 +367,26 @@ class Store:
                 .order_by(tables.c.created_at.desc())
                 .limit(limit)
             ).mappings().all()
-        return [_table_row(r) for r in rows]
+        return self._readable(rows, _table_row, lambda r: f"table {r['id']}")
+
+    def count_waiting(self, since: float) -> int:
+        """Tables waiting for players (public or private) changed at or after ``since``."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(
+                select(func.count()).select_from(tables)
+                .where(tables.c.status == "waiting", tables.c.updated_at >= since)
+            ).scalar_one())
+
+    def statuses(self, ids: Sequence[str]) -> dict[str, tuple[str, float]]:
+        """(status, updated_at) of each of these tables that exists."""
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables.c.id, tables.c.status, tables.c.updated_at)
+                .where(tables.c.id.in_(list(ids)))
+            ).all()
+        return {r[0]: (str(r[1]), float(r[2])) for r in rows}
 
     def live_table_ids(self) -> list[str]:
         """Tables whose game is in play (to resume their bots at start-up)."""
@@ -352,10 +413,14 @@ class Store:
             rows = conn.execute(query).mappings().all()
             ids = {r["table_id"] for r in rows}
             table_rows = {
-                r["id"]: _table_row(r)
-                for r in conn.execute(select(tables).where(tables.c.id.in_(ids))).mappings()
+                t.id: t for t in self._readable(
+                    conn.execute(select(tables).where(tables.c.id.in_(ids))).mappings(),
+                    _table_row, lambda r: f"table {r['id']}")
             } if ids else {}
-        return [(_game_row(r), table_rows[r["table_id"]]) for r in rows]
+        games_read = self._readable(
+            (r for r in rows if r["table_id"] in table_rows), _game_row,
+            lambda r: f"game {r['table_id']}/{r['number']}")
+        return [(g, table_rows[g.table_id]) for g in games_read]
 
     def game(self, table_id: str, number: int) -> GameRow | None:
         """One game's row (with its record once it is finished); None for a number no game
@@ -366,7 +431,8 @@ class Store:
             row = conn.execute(
                 select(games).where(games.c.table_id == table_id, games.c.number == number)
             ).mappings().first()
-        return None if row is None else _game_row(row)
+        return None if row is None else self._one(row, _game_row,
+                                                  f"game {table_id}/{number}")
 
     def count(self, what: str) -> int:
         """Rows in ``tables``, ``games`` or ``log`` (for tests and status pages)."""
@@ -386,11 +452,20 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _json(text: str | None, kind: type, what: str) -> Any:
+    """A JSON column's value, which must be a ``kind`` (else ValueError naming ``what``)."""
+    value = _loads(text)
+    if not isinstance(value, kind):
+        raise ValueError(f"{what} is not a JSON {kind.__name__}: {str(text)[:60]!r}")
+    return value
+
+
 def _table_row(r: Any) -> TableRow:
     return TableRow(
         id=r["id"], name=r["name"], players=r["players"], preset=r["preset"],
-        rules=json.loads(r["rules"]), variations=json.loads(r["variations"]),
-        seats=json.loads(r["seats"]), options=json.loads(r["options"]),
+        rules=_json(r["rules"], dict, "rules"), variations=_json(r["variations"], list,
+                                                                  "variations"),
+        seats=_json(r["seats"], list, "seats"), options=_json(r["options"], dict, "options"),
         private=bool(r["private"]), secret=r["secret"], status=r["status"],
         open_seats=r["open_seats"], game=r["game"], created_at=r["created_at"],
         updated_at=r["updated_at"],
@@ -400,16 +475,19 @@ def _table_row(r: Any) -> TableRow:
 def _game_row(r: Any) -> GameRow:
     return GameRow(
         table_id=r["table_id"], number=r["number"], seed=int(r["seed"]),
-        rules=json.loads(r["rules"]), players=r["players"], status=r["status"],
-        started_at=r["started_at"], names=_loads(r["names"]), result=_loads(r["result"]),
-        record=_loads(r["record"]), finished_at=r["finished_at"],
+        rules=_json(r["rules"], dict, "rules"), players=r["players"], status=r["status"],
+        started_at=r["started_at"],
+        names=None if r["names"] is None else _json(r["names"], list, "names"),
+        result=None if r["result"] is None else _json(r["result"], dict, "result"),
+        record=None if r["record"] is None else _json(r["record"], dict, "record"),
+        finished_at=r["finished_at"],
     )
 
 
 def _entry(r: Any) -> LogEntry:
     return LogEntry(
         seq=r["seq"], game=r["game"], kind=r["kind"], seat=r["seat"],
-        data=json.loads(r["data"]), created_at=r["created_at"],
+        data=_json(r["data"], dict, f"log entry {r['seq']}"), created_at=r["created_at"],
     )
 
 

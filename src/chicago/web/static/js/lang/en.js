@@ -298,6 +298,8 @@ export default {
   "err.not_found": "There is no such page or resource on the server.",
   "err.method_not_allowed": "The server does not allow that request.",
   "err.http_error": "The server answered with an error.",
+  "err.too_many_tables": "There are too many open tables already; join one, or try again later.",
+  "err.bad_origin": "This page may not use this server.",
 
   // replay
   "replay.title": "Replay",

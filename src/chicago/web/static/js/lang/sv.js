@@ -284,6 +284,8 @@ export default {
   "err.not_found": "Det finns ingen sådan sida på servern.",
   "err.method_not_allowed": "Servern tillåter inte den begäran.",
   "err.http_error": "Servern svarade med ett fel.",
+  "err.too_many_tables": "Det finns redan för många öppna bord; sätt dig vid ett, eller försök igen senare.",
+  "err.bad_origin": "Den här sidan får inte använda den här servern.",
 
   "replay.title": "Repris",
   "replay.view": "Visa",

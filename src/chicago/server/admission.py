@@ -1,0 +1,178 @@
+"""Admission: how many tables one client may create, and how many may wait on the server.
+
+Creating a table is the one request that makes lasting work for the server (a stored table
+that the lobby lists, a game that bots may play on their own), so it is bounded per client
+address (an IPv6 address counts by its /64 network: one household or host):
+
+- a token bucket: ``Settings.create_rate`` tables per minute on average, bursts of
+  ``Settings.create_burst``;
+- tables waiting for players that changed within ``Settings.waiting_window``: at most
+  ``Settings.max_waiting_per_address`` per address (counted by this worker) and
+  ``Settings.max_waiting`` on the whole server (counted in the database);
+- tables of bots only whose game is in play: at most ``Settings.max_bot_tables_per_address``
+  per address and ``Settings.max_bot_tables`` on this worker.
+
+A refusal is TableError 429 with the seconds to wait (``Retry-After``). Nothing here is
+stored: a restart forgets the counts (the database still counts the waiting tables).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from chicago.server.live import PLAYING, WAITING, LiveTable
+from chicago.server.protocol import TableError
+from chicago.server.settings import Settings
+from chicago.server.storage import Store
+
+__all__ = ["Admission", "client_key"]
+
+CAP_RETRY = 60
+"""Seconds a client refused by a cap is told to wait (a join may free a place sooner)."""
+
+_KEEP_IDLE = 4096
+"""Buckets kept before full (idle) ones are forgotten."""
+
+
+def client_key(host: str | None) -> str:
+    """Who a request counts for: its IPv4 address, its IPv6 address's /64 network, or the
+    host text as given (a test client's name, a Unix socket).
+
+    >>> client_key("2001:db8:1:2:3:4:5:6"), client_key("192.0.2.1"), client_key(None)
+    ('2001:db8:1:2::/64', '192.0.2.1', '?')
+    """
+    if not host:
+        return "?"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+@dataclass
+class _Client:
+    tokens: float
+    refilled: float
+    waiting: list[str] = field(default_factory=list)  # table ids it created that may wait
+    bots: list[str] = field(default_factory=list)  # bots-only tables it created
+
+
+class Admission:
+    """The limits on table creation of one server process (see the module docstring)."""
+
+    def __init__(self, settings: Settings, store: Store,
+                 tables: Mapping[str, LiveTable]) -> None:
+        self.settings = settings
+        self.store = store
+        self.tables = tables
+        self._clients: dict[str, _Client] = {}
+        self._bots: list[str] = []  # bots-only tables this worker created
+
+    # ------------------------------------------------------------------ checks
+    async def admit(self, key: str, *, bots_only: bool) -> None:
+        """Take one table creation for ``key`` now, or raise TableError 429 (nothing
+        taken). :meth:`refund` gives it back if the table is then not created."""
+        settings = self.settings
+        client = self._client(key)
+        at = time.monotonic()
+        per_second = settings.create_rate / 60.0
+        client.tokens = min(float(settings.create_burst),
+                            client.tokens + (at - client.refilled) * per_second)
+        client.refilled = at
+        if client.tokens < 1.0:
+            wait = math.ceil((1.0 - client.tokens) / per_second) if per_second > 0 else 3600
+            raise TableError(
+                "rate_limited", f"at most {settings.create_rate:g} tables per minute "
+                f"(bursts of {settings.create_burst}) from one address; try again in "
+                f"{wait} s", 429, retry_after=wait)
+        statuses = await self._statuses(client.waiting + client.bots + self._bots)
+        since = time.time() - settings.waiting_window
+        client.waiting = [t for t in client.waiting
+                          if statuses.get(t, ("", 0.0))[0] == WAITING
+                          and statuses[t][1] >= since]
+        client.bots = [t for t in client.bots if statuses.get(t, ("", 0.0))[0] == PLAYING]
+        self._bots = [t for t in self._bots if statuses.get(t, ("", 0.0))[0] == PLAYING]
+        if bots_only:
+            if len(client.bots) >= settings.max_bot_tables_per_address:
+                raise self._cap(f"{_tables(settings.max_bot_tables_per_address)} of bots only "
+                                "from one address at a time; wait until a game ends")
+            if len(self._bots) >= settings.max_bot_tables:
+                raise self._cap(f"{_tables(settings.max_bot_tables)} of bots only at a time "
+                                "on this server; wait until a game ends")
+        else:
+            if len(client.waiting) >= settings.max_waiting_per_address:
+                raise self._cap(f"{_tables(settings.max_waiting_per_address)} waiting for "
+                                "players from one address; fill one, or try again later")
+            waiting = await asyncio.to_thread(self.store.count_waiting, since)
+            if waiting >= settings.max_waiting:
+                raise self._cap(f"{_tables(settings.max_waiting)} waiting for players on "
+                                "this server; join one, or try again later")
+        client.tokens -= 1.0
+
+    def refund(self, key: str) -> None:
+        """Give back a creation :meth:`admit` took (the table was not created)."""
+        client = self._clients.get(key)
+        if client is not None:
+            client.tokens = min(float(self.settings.create_burst), client.tokens + 1.0)
+
+    def created(self, key: str, table: LiveTable, *, bots_only: bool) -> None:
+        """Count ``table``, just created for ``key``, towards its caps."""
+        client = self._client(key)
+        if bots_only:
+            client.bots.append(table.id)
+            self._bots.append(table.id)
+        elif table.status == WAITING:
+            client.waiting.append(table.id)
+
+    # ------------------------------------------------------------------ internals
+    def _client(self, key: str) -> _Client:
+        client = self._clients.get(key)
+        if client is None:
+            if len(self._clients) >= _KEEP_IDLE:
+                self._forget_idle()
+            client = self._clients[key] = _Client(float(self.settings.create_burst),
+                                                  time.monotonic())
+        return client
+
+    def _forget_idle(self) -> None:
+        """Forget the clients whose bucket would be full again and who count no table."""
+        at = time.monotonic()
+        per_second = self.settings.create_rate / 60.0
+        full = float(self.settings.create_burst)
+        for key, client in list(self._clients.items()):
+            if (not client.waiting and not client.bots
+                    and client.tokens + (at - client.refilled) * per_second >= full):
+                del self._clients[key]
+
+    async def _statuses(self, ids: list[str]) -> dict[str, tuple[str, float]]:
+        """(status, UNIX time of its last change) of each table: the live table's when in
+        memory, else the stored row's."""
+        found: dict[str, tuple[str, float]] = {}
+        missing = []
+        for table_id in set(ids):
+            table = self.tables.get(table_id)
+            if table is not None:
+                found[table_id] = (table.status, table.updated_at)
+            else:
+                missing.append(table_id)
+        if missing:
+            found.update(await asyncio.to_thread(self.store.statuses, missing))
+        return found
+
+    @staticmethod
+    def _cap(message: str) -> TableError:
+        return TableError("too_many_tables", f"at most {message}", 429, retry_after=CAP_RETRY)
+
+
+def _tables(count: int) -> str:
+    return f"{count} table" if count == 1 else f"{count} tables"
