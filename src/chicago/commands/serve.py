@@ -6,6 +6,8 @@ Examples:
   chicago serve --db postgresql://chicago:secret@localhost/chicago
   chicago serve --db postgresql://chicago:secret@db/chicago --redis redis://cache:6379/0
   chicago serve --bot mybot="python mybot.py"   (seats may then be bot:mybot)
+  chicago serve --public-origin https://chicago.example.org   (behind a reverse proxy)
+  chicago serve --allow-origin https://club.example.org        (another front end)
 
 Data: SQLite in chicago.sqlite3 of the data directory ($CHICAGO_DATA when set, else the
 user data directory, such as ~/.local/share/chicago; the same wherever it is started and
@@ -52,6 +54,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "level NAME: seats bot:NAME and stand-ins run COMMAND, as in "
                         "cmd:COMMAND (options such as time_ms=500 may come first); "
                         "repeatable. Players can only choose NAME, never a command")
+    parser.add_argument("--allow-origin", metavar="URL", action="append", default=[],
+                        help="let pages of this origin (https://host[:port]) open websockets "
+                        "and call the JSON API besides the server's own pages; repeatable "
+                        "(docs/SERVER.md, Origins)")
+    parser.add_argument("--public-origin", metavar="URL", default=None,
+                        help="the origin players' browsers see when a reverse proxy serves "
+                        "this server under another host or scheme (default: the Host and "
+                        "scheme of each request)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from chicago.server import Settings, create_app, default_db_url
+    from chicago.server.headers import origin_of
     from chicago.server.settings import external_bot
     from chicago.server.storage import normalize_url
 
@@ -92,8 +103,22 @@ def run(args: argparse.Namespace) -> int:
             print(f"chicago serve: --bot: {name!r} is named twice", file=sys.stderr)
             return 2
         external[name] = command
+    origins: list[str] = []
+    for option, values in (("--allow-origin", args.allow_origin),
+                           ("--public-origin", [args.public_origin] if args.public_origin
+                            else [])):
+        for value in values:
+            origin = origin_of(value)
+            if origin is None:
+                print(f"chicago serve: {option}: {value!r} is not an origin such as "
+                      "https://chicago.example.org or http://192.0.2.1:8000 (a scheme, a host, "
+                      "a port if not the usual one; no path)", file=sys.stderr)
+                return 2
+            origins.append(origin)
     settings = Settings(db_url=db_url, static_dir=web.STATIC_DIR, resume_tables=not args.no_resume,
-                        redis_url=args.redis, external_bots=external)
+                        redis_url=args.redis, external_bots=external,
+                        allowed_origins=origins[:len(args.allow_origin)],
+                        public_origin=origins[-1] if args.public_origin else None)
     missing = web.missing_files(web.STATIC_DIR)
     if missing:  # an installation without the browser app's files: never a JSON page
         print(f"chicago serve: {web.StaticFilesMissing(web.STATIC_DIR, missing)}",

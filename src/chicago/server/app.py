@@ -1,32 +1,39 @@
 """The ASGI application of ``chicago serve``: :func:`create_app`.
 
 Routes: the lobby's JSON API under ``/api`` (:mod:`chicago.server.lobby`), the websocket
-``/ws/{table}`` (:mod:`chicago.server.ws`), the API's OpenAPI page at ``/api/docs``, and the
-browser app's static files at ``/`` (``Settings.static_dir``; an incomplete app is refused with
-:class:`~chicago.web.StaticFilesMissing`, none gives a JSON page there). At start-up the
-database is migrated to the newest schema and the tables in play are resumed. With
-``Settings.redis_url`` the process is one of several workers (Redis bus, PostgreSQL table
-locks; docs/SCALING.md).
+``/ws/{table}`` (:mod:`chicago.server.ws`), a page listing the API at ``/api/docs`` (with its
+OpenAPI description at ``/api/openapi.json``), and the browser app's static files at ``/``
+(``Settings.static_dir``, served by :mod:`chicago.server.static`; an incomplete app is refused
+with :class:`~chicago.web.StaticFilesMissing`, none gives a JSON page there). Every response
+carries the safe headers of :mod:`chicago.server.headers`; request bodies are limited
+(:class:`BodyLimit`). At start-up the database is migrated to the newest schema and the
+tables in play are resumed. With ``Settings.redis_url`` the process is one of several
+workers (Redis bus, PostgreSQL table locks; docs/SCALING.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 from fastapi import FastAPI
-from starlette.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse
+from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import chicago
 from chicago.server import lobby, web_api, ws
+from chicago.server.admission import Admission
 from chicago.server.bus import TableBus
+from chicago.server.headers import Origins, SafeHeaders
 from chicago.server.locking import make_locks
 from chicago.server.redis_bus import RedisBus, channel_prefix
 from chicago.server.settings import Settings
+from chicago.server.static import StaticSite
 from chicago.server.storage import Store
 from chicago.server.tables import TableManager
 from chicago.web import StaticFilesMissing, missing_files
@@ -35,7 +42,9 @@ __all__ = ["BodyLimit", "create_app"]
 
 
 class BodyLimit:
-    """ASGI middleware: HTTP request bodies over ``limit`` bytes get 413 and a JSON error."""
+    """ASGI middleware: an HTTP request body over ``limit`` bytes gets 413 and a JSON error,
+    whether or not it announced its length (``Content-Length``; a chunked body is counted as
+    it comes). Nothing after the limit is read, and the connection is closed."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -50,28 +59,32 @@ class BodyLimit:
                 await self._reject(send)
                 return
         received = 0
-        started = False
+        started = refused = False
 
         async def counting_receive() -> Message:
-            nonlocal received
+            nonlocal received, refused
+            if refused:
+                raise _TooLarge
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.limit:
+                    refused = True
+                    if not started:
+                        await self._reject(send)
                     raise _TooLarge
             return message
 
-        async def tracking_send(message: Message) -> None:
+        async def guarded_send(message: Message) -> None:
             nonlocal started
+            if refused:  # the app's own answer to the body it could not read: dropped
+                return
             if message["type"] == "http.response.start":
                 started = True
             await send(message)
 
-        try:
-            await self.app(scope, counting_receive, tracking_send)
-        except _TooLarge:
-            if not started:
-                await self._reject(send)
+        with suppress(_TooLarge):
+            await self.app(scope, counting_receive, guarded_send)
 
     async def _reject(self, send: Send) -> None:
         body = json.dumps({"error": {"code": "too_large",
@@ -79,7 +92,8 @@ class BodyLimit:
                                                 "bytes"}}).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
+                                (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": body})
 
 
@@ -103,6 +117,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
                                make_locks(settings.db_url, shared=shared))
         app.state.store = store
         app.state.manager = manager
+        app.state.admission = Admission(settings, store, manager.tables)
         await manager.start()
         try:
             yield
@@ -112,22 +127,54 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
 
     app = FastAPI(
         title="chicago table server", version=chicago.__version__, lifespan=lifespan,
-        docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None,
+        docs_url=None, openapi_url="/api/openapi.json", redoc_url=None,
     )
     app.state.settings = settings
+    app.state.origins = Origins(settings.allowed_origins, settings.public_origin)
     app.add_middleware(BodyLimit, limit=settings.max_body)
+    if settings.allowed_origins:  # other front ends may call the JSON API from their pages
+        app.add_middleware(CORSMiddleware, allow_origins=sorted(app.state.origins.allowed),
+                           allow_methods=["GET", "POST"],
+                           allow_headers=["Authorization", "Content-Type"], max_age=600)
+    app.add_middleware(SafeHeaders)
     lobby.install(app)
     web_api.install(app)  # the browser app's routes (docs/WEB_NEEDS.md)
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
+
+    @app.get("/api/docs", include_in_schema=False, response_class=HTMLResponse)
+    async def api_docs() -> HTMLResponse:
+        return HTMLResponse(_api_page(app.openapi()))
+
     static = settings.static_dir
     if static is not None:
         missing = missing_files(static)
         if missing:  # never a JSON page where the app should be
             raise StaticFilesMissing(static, missing)
-        app.mount("/", StaticFiles(directory=static, html=True), name="web")
+        app.mount("/", StaticSite(static), name="web")
     else:
         @app.get("/", include_in_schema=False)
         async def root() -> dict[str, Any]:
             return {"name": "chicago", "version": chicago.__version__,
                     "api": "/api/info", "docs": "/api/docs", "protocol": "docs/PROTOCOL.md"}
     return app
+
+
+def _api_page(schema: dict[str, Any]) -> str:
+    """The JSON API as a plain page: each route with its summary (no script: it is served
+    under the same policy as the app)."""
+    rows = []
+    for path, methods in sorted(schema.get("paths", {}).items()):
+        for method, operation in methods.items():
+            summary = operation.get("summary") or operation.get("description") or ""
+            rows.append(f"<tr><td><code>{html.escape(method.upper())}</code></td>"
+                        f"<td><code>{html.escape(path)}</code></td>"
+                        f"<td>{html.escape(summary.splitlines()[0] if summary else '')}"
+                        "</td></tr>")
+    title = html.escape(f"{schema['info']['title']} {schema['info']['version']}")
+    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{title}: API</title></head><body><h1>{title}</h1>"
+            "<p>The JSON API of the lobby; the websocket protocol and every request and "
+            "answer are described in docs/PROTOCOL.md. The machine-readable description: "
+            "<a href=\"/api/openapi.json\">/api/openapi.json</a>.</p>"
+            "<table><thead><tr><th>method</th><th>path</th><th>what</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></body></html>")

@@ -14,9 +14,11 @@ import contextlib
 import logging
 import time
 
+from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chicago.server import protocol
+from chicago.server.headers import Origins
 from chicago.server.live import LiveTable
 from chicago.server.protocol import ClientMessage, ProtocolError, TableError
 from chicago.server.settings import Settings
@@ -98,9 +100,17 @@ class Connection:
 
 
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
-    """The websocket of one table (docs/PROTOCOL.md)."""
+    """The websocket of one table (docs/PROTOCOL.md). A page of another origin than the
+    server's own (or one admitted: :class:`~chicago.server.headers.Origins`) is refused
+    with 403 before the handshake completes."""
     manager: TableManager = websocket.app.state.manager
     settings: Settings = websocket.app.state.settings
+    origins: Origins = websocket.app.state.origins
+    origin = websocket.headers.get("origin")
+    if not origins.allows(origin, scheme=websocket.url.scheme,
+                          host=websocket.headers.get("host")):
+        await _refuse(websocket, origin)
+        return
     await websocket.accept()
     conn = Connection(websocket, settings)
     sender = asyncio.create_task(conn.sender())
@@ -126,6 +136,18 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
             await asyncio.wait_for(sender, 5.0)
         sender.cancel()
+
+
+async def _refuse(websocket: WebSocket, origin: str | None) -> None:
+    """Answer the handshake with 403 and a JSON error (or, where the server cannot send an
+    answer of the application's own, close it: uvicorn then answers 403 itself)."""
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        await websocket.send_denial_response(JSONResponse(
+            {"error": {"code": "bad_origin",
+                       "message": f"pages of {origin!r} may not use this server"}},
+            status_code=403))
+    else:
+        await websocket.close(1008)
 
 
 async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> None:

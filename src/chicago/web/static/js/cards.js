@@ -44,7 +44,7 @@ export function installCardSymbols(doc = document) {
   const svg = doc.createElementNS(ns, "svg");
   svg.setAttribute("id", "suit-symbols");
   svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("style", "position:absolute;width:0;height:0;overflow:hidden");
+  svg.setAttribute("class", "suit-symbols"); // hidden by the style sheet (no inline style: CSP)
   let inner = "<defs>";
   for (const [suit, d] of Object.entries(SUIT_PATHS)) {
     inner += `<symbol id="suit-${suit}" viewBox="0 0 100 100"><path d="${d}"/></symbol>`;

@@ -51,7 +51,7 @@ export async function copyText(text) {
     await navigator.clipboard.writeText(text);
     return true;
   } catch {
-    const area = h("textarea", { style: "position:fixed;left:-9999px" });
+    const area = h("textarea", { class: "copy-field" }); // off screen: the style sheet
     area.value = text;
     document.body.appendChild(area);
     area.select();
