@@ -119,6 +119,22 @@ def test_every_door_refuses_alike(option: str, value: Any) -> None:
         pettingzoo.env(players=2, rules={"preset_name": "pagat", option: value})
 
 
+def test_rules_under_which_nobody_ever_scores_are_refused() -> None:
+    """R-END-1: a game ends when someone reaches the target; with every way of scoring worth
+    0 it never would (unless max_deals or an instant win ends it)."""
+    nothing = {"points": {c: 0 for c in ("PAIR", "TWO_PAIR", "THREE_OF_A_KIND", "STRAIGHT",
+                                         "FLUSH", "FULL_HOUSE", "FOUR_OF_A_KIND",
+                                         "STRAIGHT_FLUSH", "ROYAL_FLUSH")},
+               "last_trick_points": 0}
+    with pytest.raises(RulesError, match=r"never score a point.*could not end"):
+        Rules.preset("denexa", **nothing)
+    with pytest.raises(RulesError, match="never score a point"):
+        Rules.preset("pagat", **nothing, chicago_points=0)
+    Rules.preset("denexa", **nothing, max_deals=3)
+    Rules.preset("pagat", **nothing)  # a made Chicago still scores 15
+    Rules.preset("denexa", **nothing, straight_flush_wins=True)
+
+
 def test_docs_list_every_range() -> None:
     """docs/RULES.md's table of ranges says what RANGES holds, option by option."""
     text = DOCS.read_text(encoding="utf-8")

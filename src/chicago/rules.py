@@ -168,7 +168,8 @@ class Rules:
     # ------------------------------------------------------------------ validation
     def __post_init__(self) -> None:
         _check_types(self)
-        problems = _range_problems(self) + _value_problems(self) + _combination_problems(self)
+        problems = (_range_problems(self) + _endless_problems(self) + _value_problems(self)
+                    + _combination_problems(self))
         if problems:
             raise RulesError("; ".join(problems))
 
@@ -371,6 +372,18 @@ def _range_problems(r: Rules) -> list[str]:
             problems.append(f"{f.name} must be {limits.describe(optional)} "
                             f"(got {_shown(value)})")
     return problems
+
+
+def _endless_problems(r: Rules) -> list[str]:
+    """A rule set under which nobody can ever score and nothing else ends the game."""
+    chicago = r.chicago_enabled and (r.chicago_points or r.chicago_breaker_points
+                                     or (r.deuce_bonus and r.deuce_chicago_points))
+    if (max(r.points, default=0) == 0 and r.last_trick_points == 0 and not chicago
+            and r.max_deals is None and not (r.straight_flush_wins or r.royal_wins)):
+        return ["these rules never score a point (every category, the last trick and the "
+                "Chicago are worth 0), so the game could not end: give something points, "
+                "or set max_deals"]
+    return []
 
 
 def _shown(value: object) -> str:

@@ -277,9 +277,10 @@ def test_2_waiting_tables_are_capped_per_address_and_per_server(app_with: Any) -
 
 def test_2_bot_only_tables_are_capped_and_always_end(app_with: Any) -> None:
     """A table of bots only cannot be stopped by its players: its game ends after at most
-    Settings.max_deals_per_game deals (its max_deals is lowered to it), even with the
-    largest target; and one address may run only so many at once."""
-    client = app_with(max_deals_per_game=2, max_bot_tables_per_address=1)
+    Settings.max_bot_deals deals (its max_deals is lowered to it), even with the largest
+    target; and one address may run only so many at once. A table with people keeps its
+    rules as they were asked for."""
+    client = app_with(max_bot_deals=2, max_bot_tables_per_address=1)
     info = create_table(client, ["bot:random", "bot:random"], rules={"target": 500})
     assert info["rules"]["max_deals"] == 2 and info["rules"]["target"] == 500
     before = state(client)
@@ -293,11 +294,11 @@ def test_2_bot_only_tables_are_capped_and_always_end(app_with: Any) -> None:
         time.sleep(0.05)
     game = client.get(f"/api/games/{info['id']}/1").json()["game"]
     assert game["deals"] == 2
-    # it ended: the address may start another
-    assert client.post("/api/tables", json={"seats": ["bot:random", "bot:random"]}
-                       ).status_code == 201
-    smaller = create_table(client, ["open", "open"], rules={"max_deals": 1})
-    assert smaller["rules"]["max_deals"] == 1  # a lower limit of the table's own is kept
+    # it ended: the address may start another (a lower limit of the table's own is kept)
+    smaller = create_table(client, ["bot:random", "bot:random"], rules={"max_deals": 1})
+    assert smaller["rules"]["max_deals"] == 1
+    people = create_table(client, ["open", "bot:random"], rules={"target": 500})
+    assert people["rules"]["max_deals"] is None
 
 
 # ---------------------------------------------------------------------- 3. headers

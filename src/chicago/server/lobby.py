@@ -104,11 +104,11 @@ class JoinTable(BaseModel):
 
 
 def make_spec(request: CreateTable, levels: list[str] | None = None, *,
-              max_deals: int | None = None) -> TableSpec:
+              bot_deals: int | None = None) -> TableSpec:
     """Check a create request and turn it into a :class:`TableSpec` (TableError if bad).
-    ``levels``: the bot levels allowed (default: the installed ones); ``max_deals``: the
-    most deals a game may have here (``Settings.max_deals_per_game``: the rules'
-    ``max_deals`` is lowered to it when larger or unset)."""
+    ``levels``: the bot levels allowed (default: the installed ones); ``bot_deals``: the
+    most deals a game of a table of bots only may have (``Settings.max_bot_deals``: the
+    rules' ``max_deals`` is lowered to it when larger or unset)."""
     levels = levels if levels is not None else bot_levels()
     if request.preset not in PRESETS:
         raise TableError("bad_request", f"unknown preset {request.preset!r}; valid presets: "
@@ -120,8 +120,6 @@ def make_spec(request: CreateTable, levels: list[str] | None = None, *,
         variations = [v.strip().upper() for v in request.variations]
         if variations:
             rules = rules.with_variations(*variations)
-        if max_deals is not None and (rules.max_deals is None or rules.max_deals > max_deals):
-            rules = rules.replace(max_deals=max_deals)
     except RulesError as exc:
         raise TableError("bad_rules", str(exc)) from None
     except (TypeError, ValueError) as exc:
@@ -137,6 +135,9 @@ def make_spec(request: CreateTable, levels: list[str] | None = None, *,
             raise TableError("bad_request", f"seat {index}: {raw!r} is neither \"open\" nor "
                              f"a bot (bot:LEVEL, LEVEL one of {', '.join(levels)})")
         seats.append(f"bot:{level}")
+    if bot_deals is not None and "open" not in seats and (
+            rules.max_deals is None or rules.max_deals > bot_deals):
+        rules = rules.replace(max_deals=bot_deals)  # nobody at the table can stop it
     try:
         Game(rules, players=len(seats), seed=0)
     except (TypeError, ValueError) as exc:
@@ -253,7 +254,7 @@ async def health(request: Request) -> dict[str, Any]:
 async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     """Create a table (within the limits of :mod:`chicago.server.admission`: 429 beyond)."""
     settings: Settings = request.app.state.settings
-    spec = make_spec(body, bot_levels(settings), max_deals=settings.max_deals_per_game)
+    spec = make_spec(body, bot_levels(settings), bot_deals=settings.max_bot_deals)
     admission: Admission = request.app.state.admission
     key = client_key(request.client.host if request.client else None)
     await admission.admit(key, bots_only=spec.bots_only)

@@ -139,13 +139,14 @@ class Settings:
     stays in the lobby until someone joins it)."""
     max_bot_tables_per_address: int = 5
     """Tables of bots only, their game in play, that one client address may have created:
-    nobody at them can stop them, so they are also bounded by :attr:`max_deals_per_game`."""
+    nobody at them can stop them, so they are also bounded by :attr:`max_bot_deals`."""
     max_bot_tables: int = 50
     """Tables of bots only in play that this worker has created."""
-    max_deals_per_game: int = 200
-    """Every game on this server ends after at most this many deals (the table's
-    ``max_deals`` rule is lowered to it when larger or unset): a game to 52 takes 10-20
-    deals, and no table, bots only or people gone, plays on for ever."""
+    max_bot_deals: int = 200
+    """A game at a table of bots only ends after at most this many deals (the table's
+    ``max_deals`` rule is lowered to it when larger or unset; the most points win): nobody
+    there can stop it, and some variations reset or lower scores. A game to 52 takes 10-20
+    deals."""
 
     # -- origins (docs/SERVER.md, "Origins")
     allowed_origins: list[str] = field(default_factory=list)
