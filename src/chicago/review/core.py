@@ -1,0 +1,197 @@
+"""Reviewing a game: every decision of a seat judged, and the seat's summary.
+
+:func:`review_game` is the entry point; :func:`review_seats` reviews several seats, in
+worker processes if asked (``jobs``), with the identical result: every decision has its
+own random generator (:func:`~chicago.review.judge.decision_rng`), so nothing depends on
+which process judged it or in what order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
+
+from chicago.engine import Game
+from chicago.review.hindsight import hindsight_values
+from chicago.review.identity import record_identity
+from chicago.review.judge import decision_rng, grade, value_decision
+from chicago.review.levels import ReviewLevel
+from chicago.review.model import DecisionReview, Review
+from chicago.review.summary import summarize
+from chicago.review.walk import count_decisions, decision_points, final_game
+
+__all__ = ["Progress", "review_decisions", "review_game", "review_seats"]
+
+Progress = Callable[[int, int], None]
+"""Called as decisions are judged: ``progress(done, total)``."""
+
+
+def review_decisions(
+    record: dict[str, Any],
+    seat: int,
+    *,
+    level: ReviewLevel,
+    seed: int,
+    hindsight: bool,
+    deals: tuple[int, int] | None = None,
+    on_decision: Callable[[], None] | None = None,
+) -> list[DecisionReview]:
+    """The reviews of the seat's decisions (of the deals ``deals``, first to last, if
+    given), in order. The record must be valid."""
+    out = []
+    for point in decision_points(record, seat, deals):
+        rng = decision_rng(seed, seat, point.step)
+        k, valuation = value_decision(point.view, point.legal, point.action, level, rng)
+        real = (
+            hindsight_values(point.game, k, point.legal, valuation.options) if hindsight else None
+        )
+        out.append(grade(point.step, point.deal, k, valuation, point.action, level, real))
+        if on_decision is not None:
+            on_decision()
+    return out
+
+
+def _checked(
+    record: dict[str, Any], seats: Sequence[int], hindsight: bool
+) -> Game:
+    final = final_game(record)
+    for seat in seats:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < final.players:
+            raise ValueError(f"seat must be 0-{final.players - 1}, not {seat!r}")
+    if hindsight and not final.is_over:
+        raise ValueError(
+            "values with all cards known are only shown for a finished game (this one goes on)"
+        )
+    return final
+
+
+def _review(
+    final: Game, seat: int, decisions: list[DecisionReview], level: ReviewLevel, seed: int,
+    hindsight: bool, name: str | None,
+) -> Review:
+    return Review(
+        record=record_identity(final),
+        seat=seat,
+        level=level.spec,
+        seed=seed,
+        hindsight=hindsight,
+        decisions=tuple(decisions),
+        summary=summarize(decisions, seat, final.deal_history),
+        name=name,
+    )
+
+
+def review_game(
+    record: dict[str, Any],
+    seat: int,
+    *,
+    level: str | ReviewLevel = "expert",
+    seed: int = 0,
+    hindsight: bool = False,
+    name: str | None = None,
+    progress: Progress | None = None,
+) -> Review:
+    """The review of ``seat``'s decisions in the game of ``record`` (a JSON record).
+
+    Pure and deterministic: the same record, seat, level and seed give the same review.
+    Each decision is judged only on what the seat knew then (its view); ``hindsight``
+    adds, for a finished game, each alternative's value with all cards known, beside it
+    and never in the grade. Raises :class:`~chicago.record.RecordError` for a bad record,
+    ``ValueError`` for a bad seat, level or a hindsight of an unfinished game.
+    """
+    return review_seats(
+        record, [seat], level=level, seed=seed, hindsight=hindsight,
+        names={} if name is None else {seat: name}, progress=progress,
+    )[0]
+
+
+def review_seats(
+    record: dict[str, Any],
+    seats: Sequence[int],
+    *,
+    level: str | ReviewLevel = "expert",
+    seed: int = 0,
+    hindsight: bool = False,
+    names: dict[int, str] | None = None,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> list[Review]:
+    """The reviews of several seats (see :func:`review_game`), judged in ``jobs`` worker
+    processes; the result is the same for any number of jobs."""
+    spec = ReviewLevel.parse(level)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number of at least 1, not {jobs!r}")
+    final = _checked(record, seats, hindsight)
+    names = names or {}
+    counts = count_decisions(record, set(seats)) if progress is not None or jobs > 1 else {}
+    total = sum(counts.values())
+    done = 0
+
+    def tick(amount: int = 1) -> None:
+        nonlocal done
+        done += amount
+        if progress is not None:
+            progress(done, total)
+
+    if progress is not None:
+        progress(0, total)
+    found: dict[int, list[DecisionReview]] = {seat: [] for seat in seats}
+    if jobs == 1:
+        for seat in dict.fromkeys(seats):
+            found[seat] = review_decisions(
+                record, seat, level=spec, seed=seed, hindsight=hindsight, on_decision=tick
+            )
+    else:
+        chunks = _chunks(counts, jobs)
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {
+                pool.submit(_judge_chunk, record, seat, first, last, spec, seed, hindsight):
+                    (seat, size)
+                for seat, first, last, size in chunks
+            }
+            for future in as_completed(futures):
+                seat, size = futures[future]
+                found[seat].extend(future.result())
+                tick(size)
+        for seat in found:
+            found[seat].sort(key=lambda d: d.step)
+    return [
+        _review(final, seat, found[seat], spec, seed, hindsight, names.get(seat))
+        for seat in seats
+    ]
+
+
+def _judge_chunk(
+    record: dict[str, Any], seat: int, first: int, last: int, level: ReviewLevel, seed: int,
+    hindsight: bool,
+) -> list[DecisionReview]:
+    """A worker's share: the seat's decisions in the deals ``first`` to ``last``."""
+    return review_decisions(
+        record, seat, level=level, seed=seed, hindsight=hindsight, deals=(first, last)
+    )
+
+
+def _chunks(
+    counts: dict[tuple[int, int], int], jobs: int
+) -> list[tuple[int, int, int, int]]:
+    """(seat, first deal, last deal, decisions): runs of a seat's deals of about equal
+    size, about four per worker, so the workers finish together."""
+    total = sum(counts.values())
+    target = max(1, total // (4 * jobs))
+    chunks: list[tuple[int, int, int, int]] = []
+    for seat in sorted({s for s, _ in counts}):
+        deals = sorted(d for s, d in counts if s == seat)
+        start = None
+        size = 0
+        for deal in deals:
+            if start is None:
+                start = deal
+            size += counts[(seat, deal)]
+            if size >= target:
+                chunks.append((seat, start, deal, size))
+                start, size = None, 0
+        if start is not None:
+            chunks.append((seat, start, deals[-1], size))
+    # the largest first, so that no worker is left with a big one at the end
+    return sorted(chunks, key=lambda c: (-c[3], c[0], c[1]))

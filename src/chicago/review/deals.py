@@ -1,0 +1,166 @@
+"""What one deal of the cards is worth to the seat: the values a review averages over samples.
+
+Each function takes the seat's :class:`~chicago.bots.knowledge.Knowledge` and one deal of
+the cards every seat holds now (card masks, as :func:`~chicago.bots.sampling.sample_hands`
+gives them): a sampled deal for the fair values, the real one for the values with all cards
+known. One formula serves both, so the two differ only in the cards.
+
+The last trick is valued between two exact searches of the deal
+(:mod:`chicago.bots.solver`, :mod:`chicago.bots.model`): the points the seat is sure of
+whatever the others do, seeing every card (a lower bound), and the points it wins against
+sensible opponents who play by rules of thumb from their own cards (the ``expert`` bot's
+model). A sure last trick is worth its points, one won against the model only half of
+them, one lost even then nothing. Where the solver decides the position (the seat is sure
+to win it, or loses it even against the model) the value is exact.
+
+A Chicago is valued by the exact solver alone: made when the declarer wins every trick
+whatever the defenders do, else broken (the defenders see every card).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from chicago.bots.knowledge import Knowledge
+from chicago.bots.model import model_moves, model_wins
+from chicago.bots.solver import (
+    Position,
+    can_make_chicago,
+    chicago_moves,
+    last_trick_value,
+    last_trick_values,
+)
+from chicago.cards import Card, cards_from_mask
+from chicago.poker import evaluate
+from chicago.review.stakes import chicago_failure, chicago_success, effective, hand_points
+
+__all__ = [
+    "MODEL_SHARE",
+    "CardValue",
+    "call_values",
+    "card_values",
+    "last_trick",
+    "played_by",
+    "showdown",
+]
+
+MODEL_SHARE = 0.5
+"""The share of the last trick's points counted for a trick won against the model only."""
+
+CardValue = tuple[float, float, float, bool]
+"""A card's value on one deal: (hand, trick, chicago, success): the showdown points that
+depend on the card, the last trick, the Chicago, and whether the seat's goal is reached
+(it wins the last trick; a declarer makes the Chicago; a defender breaks it)."""
+
+
+def played_by(k: Knowledge, seat: int) -> tuple[Card, ...]:
+    """The cards ``seat`` has played to tricks this deal (the current trick too)."""
+    if seat != k.seat:
+        return k.opponents[seat].played
+    return tuple(card for _, plays in [*k.tricks, (None, k.trick)] for s, card in plays
+                 if s == seat)
+
+
+def showdown(k: Knowledge, hands: Sequence[int]) -> float:
+    """What the final showdown (R-FIN-1) of this deal is worth to the seat: the points of
+    its hand when it is the only best one (equal best hands score nothing)."""
+    rules = k.rules
+    values = [
+        evaluate([*played_by(k, s), *cards_from_mask(hands[s])], rules)
+        for s in range(k.players)
+    ]
+    mine = values[k.seat]
+    for s, value in enumerate(values):
+        if s == k.seat:
+            continue
+        if rules.tie_mode == "category":
+            if value.category >= mine.category:
+                return 0.0
+        elif value >= mine:
+            return 0.0
+    return hand_points(k, mine.category)
+
+
+def _trick_points(k: Knowledge, sure: int, model: bool) -> float:
+    if sure:
+        return effective(k, sure)
+    return MODEL_SHARE * effective(k, k.rules.last_trick_points) if model else 0.0
+
+
+def _deuce(k: Knowledge) -> int | None:
+    rules = k.rules
+    return 2 * rules.last_trick_points if rules.deuce_bonus else None
+
+
+def last_trick(k: Knowledge, position: Position) -> tuple[float, bool]:
+    """The seat's last-trick value from ``position`` (no Chicago declared), and whether it
+    wins the last trick at least against the model."""
+    rules = k.rules
+    sure = last_trick_value(
+        position, k.seat, points=rules.last_trick_points, deuce_points=_deuce(k)
+    )
+    model = bool(sure) or model_wins(position, k.seat)
+    return _trick_points(k, sure, model), model
+
+
+def card_values(k: Knowledge, hands: Sequence[int]) -> dict[Card, CardValue]:
+    """Each legal card of the seat (to act in the current trick) on the deal ``hands``."""
+    rules = k.rules
+    played = tuple(card for _, card in k.trick)
+    declarer = k.declarer
+    position = Position(tuple(hands), k.leader, played, declarer)
+    out: dict[Card, CardValue] = {}
+    if declarer is None:
+        sure = last_trick_values(position, points=rules.last_trick_points,
+                                 deuce_points=_deuce(k))
+        model = model_moves(position)
+        for card, points in sure.items():
+            won = bool(points) or model[card]
+            out[card] = (0.0, _trick_points(k, points, won), 0.0, won)
+        return out
+    moves = chicago_moves(position, declarer)
+    if declarer == k.seat:
+        made_hand = showdown(k, hands) if rules.chicago_final_showdown else 0.0
+        for card, made in moves.items():
+            if made:
+                out[card] = (made_hand, 0.0, chicago_success(k), True)
+            else:
+                out[card] = (0.0, 0.0, chicago_failure(k), False)
+        return out
+    # A defender: the declarer's score counts against each defender, shared among them.
+    share = k.players - 1
+    made_value = -float(k.rules.chicago_points) / share
+    broken_value = -effective_for(k, declarer, -k.rules.chicago_points) / share
+    made_hand = showdown(k, hands) if rules.chicago_final_showdown else 0.0
+    for card, breaks in moves.items():
+        if breaks:
+            out[card] = (0.0, 0.0, broken_value, True)
+        else:
+            out[card] = (made_hand, 0.0, made_value, False)
+    return out
+
+
+def effective_for(k: Knowledge, seat: int, points: int) -> float:
+    """What ``points`` change in another seat's score (a loss is cut at zero, R-CHI-5)."""
+    score = k.scores[seat]
+    total = score + points
+    if total < 0 and not k.rules.negative_scores:
+        total = 0
+    return float(total - score)
+
+
+def call_values(
+    k: Knowledge, hands: Sequence[int]
+) -> tuple[tuple[float, float, float, bool], tuple[float, float]]:
+    """The Chicago call on the deal ``hands``: ``(hand, trick, chicago, made)`` if the seat
+    declares, ``(hand, trick)`` if it does not."""
+    rules = k.rules
+    leader = k.seat if rules.chicago_caller_leads else k.leader
+    made = can_make_chicago(Position(tuple(hands), leader), k.seat)
+    final = showdown(k, hands)
+    if made:
+        call = (final if rules.chicago_final_showdown else 0.0, 0.0, chicago_success(k), True)
+    else:
+        call = (0.0, 0.0, chicago_failure(k), False)
+    trick, _ = last_trick(k, Position(tuple(hands), k.leader))
+    return call, (final, trick)

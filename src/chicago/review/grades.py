@@ -1,0 +1,71 @@
+"""Grades and the accuracy figure: one definition each (documented in ``docs/REVIEW.md``).
+
+A decision's grade depends only on the expected points it lost against the best
+alternative, judged on what the seat knew:
+
+==============  ==========================
+grade           points lost
+==============  ==========================
+``best``        at most 0.05
+``good``        above 0.05, at most 0.5
+``inaccuracy``  above 0.5, at most 1.25
+``mistake``     above 1.25, below 2.5
+``blunder``     2.5 or more
+==============  ==========================
+
+>>> grade_of(0.0).value, grade_of(0.3).value, grade_of(1.0).value, grade_of(2.5).value
+('best', 'good', 'inaccuracy', 'blunder')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from chicago.review.model import Grade
+
+__all__ = [
+    "ACCURACY_SCALE",
+    "BEST_MAX",
+    "BLUNDER_MIN",
+    "GOOD_MAX",
+    "INACCURACY_MAX",
+    "MATTERS",
+    "accuracy",
+    "grade_of",
+]
+
+BEST_MAX = 0.05
+"""Losses up to this are the best move (ties and the noise of sampling)."""
+GOOD_MAX = 0.5
+INACCURACY_MAX = 1.25
+BLUNDER_MIN = 2.5
+"""Half a last trick: a loss this large is a blunder."""
+MATTERS = 0.05
+"""A decision matters when its best and worst listed alternatives differ by more than this."""
+ACCURACY_SCALE = 1.5
+"""The loss (in points) at which a decision's accuracy falls to 1/e (37)."""
+
+
+def grade_of(loss: float) -> Grade:
+    """The grade of a decision that lost ``loss`` expected points."""
+    if loss <= BEST_MAX:
+        return Grade.BEST
+    if loss <= GOOD_MAX:
+        return Grade.GOOD
+    if loss <= INACCURACY_MAX:
+        return Grade.INACCURACY
+    if loss < BLUNDER_MIN:
+        return Grade.MISTAKE
+    return Grade.BLUNDER
+
+
+def accuracy(losses: Iterable[float]) -> float:
+    """0-100: the mean of ``100 × exp(-loss / ACCURACY_SCALE)`` over the losses of the
+    decisions that mattered; 100 when none did.
+
+    >>> accuracy([0.0, 0.0]), round(accuracy([1.5]), 1), round(accuracy([0.0, 3.0]), 1)
+    (100.0, 36.8, 56.8)
+    """
+    scores = [100.0 * math.exp(-loss / ACCURACY_SCALE) for loss in losses]
+    return sum(scores) / len(scores) if scores else 100.0

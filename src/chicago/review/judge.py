@@ -1,0 +1,115 @@
+"""Judging one decision: its alternatives valued from the seat's view alone, then graded.
+
+:func:`value_decision` is the fair valuation: it reads the seat's view (the JSON-able dict
+of :meth:`chicago.Game.view`) and the legal actions, nothing else, exactly as a bot does.
+:func:`grade` turns a valuation into a :class:`~chicago.review.model.DecisionReview`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chicago.bots.knowledge import Knowledge, knowledge
+from chicago.engine.actions import Action
+from chicago.review.calls import value_announce, value_chicago, value_quads
+from chicago.review.exchange import value_exchange, value_one_up, value_redeal
+from chicago.review.grades import grade_of
+from chicago.review.levels import ReviewLevel
+from chicago.review.model import Alternative, DecisionReview, rounded
+from chicago.review.tricks import value_play
+from chicago.review.valuation import Option, Valuation
+
+__all__ = ["decision_rng", "grade", "value_decision"]
+
+
+def decision_rng(seed: int, seat: int, step: int) -> random.Random:
+    """The random generator of one decision: fixed by the review seed, the seat and the
+    step alone, so a decision's values never depend on which others were reviewed, in
+    which order or in which process."""
+    return random.Random(f"chicago-review:{seed}:{seat}:{step}")
+
+
+def value_decision(
+    view: dict[str, Any], legal: Sequence[Action], action: Action, level: ReviewLevel,
+    rng: random.Random,
+) -> tuple[Knowledge, Valuation]:
+    """Every alternative of the decision whose seat's view is ``view``, valued on what
+    that seat knew (and the knowledge it was judged on)."""
+    k = knowledge(view)
+    phase = k.phase
+    if phase == "exchange":
+        return k, value_exchange(k, legal, action, level, rng)
+    if phase == "one up":
+        return k, value_one_up(k)
+    if phase == "redeal":
+        return k, value_redeal(k, legal, level, rng)
+    if phase == "announce":
+        return k, value_announce(k, legal)
+    if phase == "chicago":
+        return k, value_chicago(k, legal, level, rng)
+    if phase == "play":
+        return k, value_play(k, legal, level, rng)
+    if phase in ("quads", "quads choice"):
+        return k, value_quads(k, legal)
+    raise ValueError(f"no decision to judge in phase {phase!r}")
+
+
+def _order(options: Sequence[Option]) -> list[Option]:
+    """Best first; equal values in the order of the action texts (fully determined)."""
+    return sorted(options, key=lambda o: (-o.value, str(o.action)))
+
+
+def grade(
+    step: int,
+    deal: int,
+    k: Knowledge,
+    valuation: Valuation,
+    action: Action,
+    level: ReviewLevel,
+    hindsight: Mapping[str, float] | None = None,
+) -> DecisionReview:
+    """The review of one decision: the best alternative, the loss, the grade, and the
+    alternatives worth showing (the best ``level.shown`` and what was done)."""
+    options = _order(valuation.options)
+    done = [o for o in options if o.action == action]
+    if not done:
+        raise ValueError(f"{action} is not among the valued alternatives")
+    chosen = done[0]
+    best = options[0]
+    loss = rounded(max(0.0, best.value - chosen.value))
+    shown = options[: level.shown]
+    if chosen not in shown:
+        shown.append(chosen)
+    alternatives = tuple(
+        Alternative(
+            action=str(o.action),
+            value=o.value,
+            parts=o.parts,
+            keep=None if o.keep is None else tuple(str(c) for c in sorted(o.keep)),
+            hindsight=None if hindsight is None else rounded(hindsight[str(o.action)]),
+        )
+        for o in shown
+    )
+    hindsight_best: str | None = None
+    hindsight_loss: float | None = None
+    if hindsight is not None:
+        top = max(alternatives, key=lambda a: (a.hindsight or 0.0, -alternatives.index(a)))
+        hindsight_best = top.action
+        hindsight_loss = rounded(max(0.0, (top.hindsight or 0.0) - hindsight[str(action)]))
+    return DecisionReview(
+        step=step,
+        deal=deal,
+        phase=k.phase,
+        round=k.trick_number if k.phase == "play" else k.round,
+        hand=tuple(str(c) for c in sorted(k.hand)),
+        action=str(action),
+        best=str(best.action),
+        loss=loss,
+        grade=grade_of(loss),
+        alternatives=alternatives,
+        samples=valuation.samples,
+        hindsight_best=hindsight_best,
+        hindsight_loss=hindsight_loss,
+    )

@@ -1,0 +1,92 @@
+"""Review levels: how hard the review searches (``expert``, ``ev``, with options).
+
+A level fixes how many deals of the hidden cards are sampled per decision and how many
+holds the last exchange searches. ``expert`` searches like the ``expert`` bot (a few more
+samples); ``ev`` values exchanges by the ``ev`` bot's estimates alone and searches trick
+play and the Chicago call on fewer samples. Options override a level's numbers:
+``expert:samples=8,exchange=6,holds=3`` (``,`` or ``;`` between them).
+
+>>> ReviewLevel.parse("expert").spec
+'expert:samples=48,exchange=32,holds=6'
+>>> ReviewLevel.parse("ev:samples=8").samples
+8
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+__all__ = ["LEVELS", "ReviewLevel"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewLevel:
+    """How a review values decisions (see the module docstring)."""
+
+    name: str
+    samples: int
+    """Sampled deals of the hidden cards per trick-play decision and Chicago call."""
+    exchange: int
+    """Sampled deals per last-exchange search (0: the ``ev`` estimates only)."""
+    holds: int
+    """The best holds (by the estimates) that the last-exchange search values again."""
+    shown: int = 6
+    """Alternatives listed per exchange (the best ones, and always what was done)."""
+
+    @property
+    def spec(self) -> str:
+        """The full spec, which :meth:`parse` reads back to this level."""
+        return f"{self.name}:samples={self.samples},exchange={self.exchange},holds={self.holds}"
+
+    @classmethod
+    def parse(cls, spec: str | ReviewLevel) -> ReviewLevel:
+        """The level of ``spec`` (``expert``, ``ev``, ``expert:samples=8`` …); ValueError
+        naming the problem for anything else."""
+        if isinstance(spec, ReviewLevel):
+            return spec
+        if not isinstance(spec, str):
+            raise ValueError(f"a review level is a text like 'expert', not {spec!r}")
+        name, _, rest = spec.strip().partition(":")
+        base = LEVELS.get(name.strip().lower())
+        if base is None:
+            raise ValueError(
+                f"unknown review level {name!r}; valid: {', '.join(sorted(LEVELS))} "
+                "(with options such as expert:samples=16)"
+            )
+        options: dict[str, int] = {}
+        for part in rest.replace(";", ",").split(","):
+            part = part.strip()
+            if not part:
+                continue
+            key, sep, value = part.partition("=")
+            key = key.strip().lower()
+            if not sep or key not in ("samples", "exchange", "holds"):
+                raise ValueError(
+                    f"bad option {part!r} in review level {spec!r}: use samples=N, "
+                    "exchange=N or holds=N"
+                )
+            try:
+                number = int(value)
+            except ValueError:
+                raise ValueError(
+                    f"option {key} of review level {spec!r} needs a whole number, not {value!r}"
+                ) from None
+            if number < 0 or (key == "samples" and number == 0):
+                raise ValueError(f"option {key} of review level {spec!r} is out of range")
+            options[key] = number
+        level = replace(
+            base,
+            samples=options.get("samples", base.samples),
+            exchange=options.get("exchange", base.exchange),
+            holds=options.get("holds", base.holds),
+        )
+        if level.exchange and level.holds < 1:
+            raise ValueError(f"review level {spec!r}: an exchange search needs holds >= 1")
+        return level
+
+
+LEVELS: dict[str, ReviewLevel] = {
+    "ev": ReviewLevel("ev", samples=16, exchange=0, holds=0),
+    "expert": ReviewLevel("expert", samples=48, exchange=32, holds=6),
+}
+"""The named levels."""
