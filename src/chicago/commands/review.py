@@ -1,0 +1,163 @@
+"""Review a recorded game: every decision of a seat graded by the expected points it lost.
+
+Each decision is judged only on what the seat knew then (its view): exact draw odds for the
+exchanges, the bots' estimates for announcements, sampled deals of the hidden cards solved
+exactly for the Chicago call and trick play (docs/REVIEW.md). Prints a table, or JSON with
+--json (the schema is in docs/REVIEW.md). Records may be JSON or the text notation.
+
+Examples:
+  chicago review game.json --seat 0
+  chicago review game.json --all --jobs 2
+  chicago review game.txt --seat 2 --level ev --json > review.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from chicago.record import RecordError
+from chicago.review import LEVELS, Progress, ReviewLevel, ReviewSet, review_seats
+from chicago.tui.replayer import human_seat
+from chicago.tui.storage import load_record
+
+__all__ = ["add_arguments", "run"]
+
+_RICH_HINT = "the table needs the 'rich' package: pip install rich (or use --json)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``chicago review``."""
+    parser.add_argument("file", type=Path, metavar="FILE", help="a game record")
+    who = parser.add_mutually_exclusive_group()
+    who.add_argument(
+        "--seat", type=int, default=None, metavar="N",
+        help="review seat N (default: the seat of the player who saved the game)",
+    )
+    who.add_argument("--all", action="store_true", help="review every seat")
+    parser.add_argument(
+        "--level", default="expert", metavar="LEVEL",
+        help=f"how hard to search: {', '.join(sorted(LEVELS))} (default expert), with "
+        "options such as expert:samples=16",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="review seed (default 0)")
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="J",
+        help="worker processes (the same review for any number)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the review as JSON")
+    parser.add_argument(
+        "--hindsight", action="store_true",
+        help="also show each choice's value with all cards known (finished games only; "
+        "never part of the grade)",
+    )
+    parser.add_argument(
+        "--brief", action="store_true",
+        help="only the summary and the biggest mistakes, not every decision",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _fail(message: str) -> int:
+    print(f"chicago review: {message}", file=sys.stderr)
+    return 2
+
+
+def _seats(args: argparse.Namespace, record: dict[str, Any], tags: dict[str, str]) -> list[int]:
+    players = int(record.get("players", 0))
+    if args.all:
+        return list(range(players))
+    if args.seat is not None:
+        return [args.seat]
+    human = human_seat(tags, players)
+    if human is None:
+        raise ValueError("the record does not say whose game it was: give --seat N or --all")
+    return [human]
+
+
+@contextlib.contextmanager
+def _progress(show: bool) -> Iterator[Progress | None]:
+    """A progress bar on stderr (a terminal only), as a ``progress(done, total)`` callback."""
+    if not show:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    bar = Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+    )
+    task = bar.add_task("decisions", total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with bar:
+        yield update
+
+
+def run(args: argparse.Namespace) -> int:
+    """Review, then print the table (or JSON); exit code 2 for a bad file or argument."""
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        print("\nchicago review: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        from chicago.tui.plain import silence_stdout
+
+        silence_stdout()
+        return 141
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        level = ReviewLevel.parse(args.level)
+        if args.jobs < 1:
+            raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
+        loaded = load_record(args.file)
+        seats = _seats(args, loaded.record, loaded.tags)
+    except (OSError, ValueError, RecordError) as exc:
+        return _fail(str(exc))
+    if not args.json:
+        try:
+            import rich  # noqa: F401
+        except ModuleNotFoundError:
+            return _fail(_RICH_HINT)
+    names = {s: loaded.tags[f"Name{s}"] for s in seats if f"Name{s}" in loaded.tags}
+    show = not args.no_progress and sys.stderr.isatty()
+    try:
+        with _progress(show) as progress:
+            reviews = review_seats(
+                loaded.record, seats, level=level, seed=args.seed, hindsight=args.hindsight,
+                names=names, jobs=args.jobs, progress=progress,
+            )
+    except (ValueError, RecordError) as exc:
+        return _fail(str(exc))
+    human = human_seat(loaded.tags, reviews[0].record.players)
+    if not reviews[0].record.finished and human is not None and any(s != human for s in seats):
+        print(
+            f"chicago review: warning: this game is not finished and was played from seat "
+            f"{human}; the review of another seat shows cards that player did not see",
+            file=sys.stderr,
+        )
+    if args.json:
+        data = reviews[0].to_json() if len(reviews) == 1 and not args.all else (
+            ReviewSet(tuple(reviews)).to_json()
+        )
+        print(json.dumps(data, indent=1))
+        return 0
+    from rich.console import Console
+
+    from chicago.tui.review_view import review_renderable
+
+    console = Console()
+    for review in reviews:
+        console.print(review_renderable(review, brief=args.brief))
+    return 0
