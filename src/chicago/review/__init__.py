@@ -37,6 +37,7 @@ from chicago.review.model import (
     ReviewFormatError,
     ReviewSet,
     Summary,
+    json_schema,
 )
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "Summary",
     "accuracy",
     "grade_of",
+    "json_schema",
     "review_game",
     "review_seats",
 ]

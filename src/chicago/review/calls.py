@@ -45,7 +45,8 @@ def value_announce(k: Knowledge, legal: Sequence[Action]) -> Valuation:
     """Announcing against passing in a scoring round (R-ANN-1)."""
     announce = _find(legal, _K.ANNOUNCE)
     assert announce.category is not None
-    chance = announce_chance(k)
+    # the estimates' table rows sum to a little over 1 here and there: a chance stays one
+    chance = min(1.0, max(0.0, announce_chance(k)))
     points = hand_points(k, announce.category)
     return Valuation(
         (

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 import types
 import typing
+from importlib import resources
 from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "ReviewFormatError",
     "ReviewSet",
     "Summary",
+    "json_schema",
 ]
 
 FORMAT = "chicago-review"
@@ -40,6 +43,12 @@ SET_FORMAT = "chicago-review-set"
 """The ``format`` of the reviews of several seats of one game."""
 VERSION = 1
 """The version of both formats; a reader refuses any other."""
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of both formats, from ``review.schema.json``."""
+    text = resources.files("chicago.review").joinpath("review.schema.json").read_text()
+    return typing.cast(dict[str, Any], json.loads(text))
 
 
 class ReviewFormatError(ValueError):
