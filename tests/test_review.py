@@ -12,8 +12,6 @@ import random
 
 import jsonschema
 import pytest
-from engine_helpers import stack
-from review_helpers import one_deal, play_out
 
 from chicago import Game, Rules
 from chicago.bots import make_bot
@@ -28,6 +26,8 @@ from chicago.review import (
     review_game,
     review_seats,
 )
+from engine_helpers import stack
+from review_helpers import one_deal, play_out
 
 FAST = "expert:samples=6,exchange=6,holds=3"
 

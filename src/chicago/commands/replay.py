@@ -5,12 +5,15 @@ view. An unfinished game is only shown as one seat saw it: the seat of the playe
 it (`chicago play`), or --seat N, with a warning when that is another player's seat.
 Records may be JSON (`chicago play` saves, Game.record()) or the text notation. Without
 FILE: the most recent game in the data directory. The full screen needs the extra tui
-(pip install 'chicago[tui]'); --plain needs none.
+(pip install 'chicago[tui]'); --plain needs none. With --review each decision of the shown
+seat (of every seat, for a finished game shown face up) gets its grade beside it, as
+`chicago review` gives it.
 
 Examples:
   chicago replay game.json
   chicago replay game.txt --seat 2
   chicago replay game.json --plain | less
+  chicago replay game.json --review --seat 0
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import argparse
 import contextlib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from chicago.extras import require
 from chicago.record import RecordError
@@ -30,6 +34,9 @@ from chicago.tui.plain import (
 )
 from chicago.tui.replayer import Replayer
 from chicago.tui.storage import games_dir, load_record
+
+if TYPE_CHECKING:
+    from chicago.review import DecisionReview
 
 __all__ = ["add_arguments", "run"]
 
@@ -50,6 +57,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--step", type=int, default=0, metavar="N", help="full screen: start at step N"
+    )
+    parser.add_argument(
+        "--review", action="store_true",
+        help="show each decision's grade beside it (chicago review; the shown seat's, or "
+        "every seat's when all cards are shown)",
+    )
+    parser.add_argument(
+        "--level", default="expert", metavar="LEVEL",
+        help="with --review: how hard the review searches (default expert)",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="J",
+        help="with --review: worker processes (the same grades for any number)",
     )
 
 
@@ -92,10 +112,34 @@ def _run(args: argparse.Namespace) -> int:
         replayer = Replayer.for_record(loaded.record, loaded.tags, args.seat)
     except (OSError, ValueError, RecordError) as exc:
         return _fail(str(exc))
+    reviews = None
+    if args.review:
+        try:
+            reviews = _reviews(loaded.record, replayer, args)
+        except (ValueError, RecordError) as exc:
+            return _fail(str(exc))
     if args.plain or not sys.stdout.isatty():
-        return replay_plain(replayer, sys.stdout)
+        return replay_plain(replayer, sys.stdout, reviews)
     require("tui", "chicago replay (full screen; --plain needs no extra)")
     from chicago.tui.replay_app import ReplayApp
 
-    ReplayApp(replayer, start=max(0, min(args.step, replayer.steps))).run()
+    ReplayApp(replayer, start=max(0, min(args.step, replayer.steps)), reviews=reviews).run()
     return 0
+
+
+def _reviews(
+    record: dict[str, Any], replayer: Replayer, args: argparse.Namespace
+) -> dict[int, DecisionReview]:
+    """Step → the review of the decision made there, for the seats the replay shows."""
+    from chicago.commands.review import progress_bar
+    from chicago.review import review_seats
+
+    if args.jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
+    seats = list(range(replayer.players)) if replayer.seat is None else [replayer.seat]
+    show = sys.stderr.isatty()
+    with progress_bar(show) as progress:
+        reviews = review_seats(
+            record, seats, level=args.level, jobs=args.jobs, progress=progress
+        )
+    return {d.step: d for review in reviews for d in review.decisions}

@@ -26,7 +26,7 @@ from chicago.review import LEVELS, Progress, ReviewLevel, ReviewSet, review_seat
 from chicago.tui.replayer import human_seat
 from chicago.tui.storage import load_record
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "progress_bar", "run"]
 
 _RICH_HINT = "the table needs the 'rich' package: pip install rich (or use --json)"
 
@@ -81,7 +81,7 @@ def _seats(args: argparse.Namespace, record: dict[str, Any], tags: dict[str, str
 
 
 @contextlib.contextmanager
-def _progress(show: bool) -> Iterator[Progress | None]:
+def progress_bar(show: bool) -> Iterator[Progress | None]:
     """A progress bar on stderr (a terminal only), as a ``progress(done, total)`` callback."""
     if not show:
         yield None
@@ -133,7 +133,7 @@ def _run(args: argparse.Namespace) -> int:
     names = {s: loaded.tags[f"Name{s}"] for s in seats if f"Name{s}" in loaded.tags}
     show = not args.no_progress and sys.stderr.isatty()
     try:
-        with _progress(show) as progress:
+        with progress_bar(show) as progress:
             reviews = review_seats(
                 loaded.record, seats, level=level, seed=args.seed, hindsight=args.hindsight,
                 names=names, jobs=args.jobs, progress=progress,

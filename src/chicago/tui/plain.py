@@ -15,8 +15,8 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
-from typing import Any, TextIO
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, TextIO
 
 from chicago.tui.hints import hint, hint_lines
 from chicago.tui.inputs import command_of, parse_answer
@@ -24,6 +24,9 @@ from chicago.tui.replayer import Replayer
 from chicago.tui.rules_help import rules_help
 from chicago.tui.session import PlaySession, Step
 from chicago.tui.words import Words, plain_card
+
+if TYPE_CHECKING:
+    from chicago.review import DecisionReview
 
 __all__ = [
     "BROKEN_PIPE_STATUS",
@@ -245,8 +248,13 @@ def _finish(out: _Out, session: PlaySession) -> None:
         out(f"Watch it again with: chicago replay {session.save_path}")
 
 
-def replay_plain(replayer: Replayer, stdout: TextIO) -> int:
-    """Print a recorded game step by step, as the replayer's seat (or everyone) saw it."""
+def replay_plain(
+    replayer: Replayer, stdout: TextIO,
+    reviews: Mapping[int, DecisionReview] | None = None,
+) -> int:
+    """Print a recorded game step by step, as the replayer's seat (or everyone) saw it;
+    ``reviews`` (step → the review of the decision made there) adds each grade beside its
+    decision (``chicago replay --review``)."""
     out = _Out(stdout)
     words = Words(replayer.names, me=replayer.you, card=plain_card)
     out(replayer.title())
@@ -256,6 +264,10 @@ def replay_plain(replayer: Replayer, stdout: TextIO) -> int:
         for ev in replayer.events_of(step):
             if text := words.event(ev):
                 out(text)
+        if reviews and step in reviews:
+            from chicago.tui.review_view import decision_note
+
+            out(f"  [{decision_note(reviews[step])}]")
     final = replayer.view_at(replayer.steps)
     if not final["over"]:
         out(f"The record ends here, before the game is over (after {replayer.steps} actions).")

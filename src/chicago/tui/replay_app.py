@@ -9,7 +9,8 @@ finished game, or only what one seat saw.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group
 from rich.markdown import Markdown
@@ -24,6 +25,9 @@ from chicago.tui.replayer import Replayer
 from chicago.tui.rules_help import rules_help
 from chicago.tui.screens import TextScreen
 from chicago.tui.words import Words, symbol_card
+
+if TYPE_CHECKING:
+    from chicago.review import DecisionReview
 
 __all__ = ["REPLAY_KEYS_HELP", "ReplayApp"]
 
@@ -62,9 +66,14 @@ class ReplayApp(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, replayer: Replayer, *, start: int = 0) -> None:
+    def __init__(
+        self, replayer: Replayer, *, start: int = 0,
+        reviews: Mapping[int, DecisionReview] | None = None,
+    ) -> None:
         super().__init__()
         self.replayer = replayer
+        self.reviews = dict(reviews or {})
+        """Step → the review of the decision made there (``chicago replay --review``)."""
         self.position = max(0, min(start, replayer.steps))
         self.words = Words(replayer.names, me=replayer.you, card=symbol_card)
         self.levels = [replayer.tags.get(f"Bot{s}", "") for s in range(replayer.players)]
@@ -106,6 +115,12 @@ class ReplayApp(App[None]):
             style="bold",
         )
         notices = [Text(n, style="bold red") for n in replayer.warnings]
+        if step in self.reviews:
+            from chicago.tui.review_view import GRADE_STYLE, decision_note
+
+            decision = self.reviews[step]
+            notices.insert(0, Text(decision_note(decision, symbol_card),
+                                   style=GRADE_STYLE[decision.grade]))
         if step == 0:
             notices += [Text(n, style="yellow") for n in replayer.notices]
         self.query_one("#step", Static).update(Group(head, *lines, *notices))

@@ -1,0 +1,180 @@
+"""``chicago review`` and ``chicago replay --review`` (issue 17): what a user gets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from chicago import Game, Rules, cli
+from chicago.bots import make_bot
+from chicago.review import Review, ReviewSet, json_schema, review_game
+from chicago.review.grades import BEST_MAX, BLUNDER_MIN, GOOD_MAX, INACCURACY_MAX
+from chicago.tui.replay_app import ReplayApp
+from chicago.tui.replayer import Replayer
+from test_play_support import screen_text
+
+LEVEL = "expert:samples=4,exchange=4,holds=2"
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "REVIEW.md"
+
+
+@pytest.fixture(scope="module")
+def game_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished three-player game of two deals, saved as ``chicago play`` saves one."""
+    game = Game(Rules.preset("pagat", max_deals=2), 3, seed=21)
+    bot = make_bot("ev")
+    rng = random.Random(5)
+    while not game.is_over:
+        game.apply(bot.decide(game.view(game.to_act), game.legal_actions(), rng))
+    path = tmp_path_factory.mktemp("review") / "game.json"
+    record = {**game.record(), "tags": {"Human": "1", "Name1": "You", "Name0": "Ada"}}
+    path.write_text(json.dumps(record))
+    return path
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = cli.main(["review", *args])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_json_of_one_seat_and_of_all(game_file, capsys):
+    status, out, err = _run(capsys, str(game_file), "--seat", "0", "--json", "--level", LEVEL)
+    assert status == 0 and err == ""  # no progress bar off a terminal
+    data = json.loads(out)
+    jsonschema.validate(data, json_schema())
+    review = Review.from_json(data)
+    assert (review.seat, review.name, review.level) == (0, "Ada", LEVEL)
+    status, out, _ = _run(capsys, str(game_file), "--all", "--json", "--level", LEVEL)
+    both = ReviewSet.from_json(json.loads(out))
+    assert [r.seat for r in both.reviews] == [0, 1, 2]
+    assert both.reviews[0] == review
+
+
+def test_jobs_give_identical_output(game_file, capsys):
+    outputs = []
+    for jobs in ("1", "2"):
+        status, out, _ = _run(capsys, str(game_file), "--all", "--json", "--level", LEVEL,
+                              "--jobs", jobs)
+        assert status == 0
+        outputs.append(out)
+    assert outputs[0] == outputs[1]
+
+
+def test_the_table(game_file, capsys, monkeypatch):
+    """Without --seat the seat of the player who saved the game; 80 columns."""
+    monkeypatch.setenv("COLUMNS", "80")
+    status, out, _ = _run(capsys, str(game_file), "--level", LEVEL)
+    assert status == 0
+    assert "Review of You (seat 1)" in out
+    for words in ("Accuracy", "Points lost by phase", "Every decision", "exchange 1"):
+        assert words in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    status, brief, _ = _run(capsys, str(game_file), "--level", LEVEL, "--brief")
+    assert status == 0 and "Every decision" not in brief
+
+
+def test_hindsight_is_labelled(game_file, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")
+    status, out, _ = _run(capsys, str(game_file), "--seat", "2", "--level", LEVEL,
+                          "--hindsight", "--brief")
+    assert status == 0 and "all cards known" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seat", "7"], "seat must be 0-2"),
+        (["--level", "wizard"], "unknown review level"),
+        (["--jobs", "0"], "--jobs must be at least 1"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(game_file, capsys, args, message):
+    status, out, err = _run(capsys, str(game_file), *args)
+    assert status == 2 and out == ""
+    assert err.startswith("chicago review: ") and message in err and err.count("\n") == 1
+
+
+def test_bad_files_exit_2(tmp_path, capsys):
+    status, _, err = _run(capsys, str(tmp_path / "missing.json"), "--seat", "0")
+    assert status == 2 and "missing.json" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"players": 3, "seed": 1, "actions": [[0, "play Ah"]]}')
+    status, _, err = _run(capsys, str(bad), "--seat", "0")
+    assert status == 2 and "action 1" in err
+
+
+def test_whose_game_must_be_said(game_file, tmp_path, capsys):
+    record = json.loads(game_file.read_text())
+    del record["tags"]
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps(record))
+    status, _, err = _run(capsys, str(plain), "--level", LEVEL)
+    assert status == 2 and "--seat N or --all" in err
+
+
+def test_an_unfinished_game_and_hindsight(game_file, tmp_path, capsys):
+    record = json.loads(game_file.read_text())
+    record["actions"] = record["actions"][:40]
+    record["result"] = None
+    part = tmp_path / "part.json"
+    part.write_text(json.dumps(record))
+    status, _, err = _run(capsys, str(part), "--level", LEVEL, "--hindsight")
+    assert status == 2 and "finished game" in err
+    status, out, err = _run(capsys, str(part), "--level", LEVEL, "--brief")
+    assert status == 0 and "not finished" in out and err == ""
+    status, _, err = _run(capsys, str(part), "--seat", "0", "--level", LEVEL, "--brief")
+    assert status == 0 and "cards that player did not see" in err
+
+
+def test_a_missing_rich_gets_a_pip_hint(game_file, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "rich", None)
+    status, _, err = _run(capsys, str(game_file), "--seat", "0", "--level", LEVEL)
+    assert status == 2 and "pip install rich" in err
+
+
+def test_replay_shows_each_grade_beside_its_decision(game_file, capsys):
+    status = cli.main(["replay", str(game_file), "--seat", "1", "--plain", "--review",
+                       "--level", LEVEL])
+    out = capsys.readouterr().out
+    assert status == 0
+    lines = out.splitlines()
+    notes = [i for i, line in enumerate(lines) if line.startswith("  [review: ")]
+    assert len(notes) > 10
+    # each note ends the lines of the step it grades: the seat's own action is among them
+    assert all(any(line.startswith(("You ", "(You")) for line in lines[i - 3 : i])
+               for i in notes)
+    assert any(re.search(r"review: (good|inaccuracy|mistake|blunder), -\d", lines[i])
+               for i in notes)
+
+
+def test_the_full_screen_replay_shows_the_grade_of_the_step(game_file):
+    record = json.loads(game_file.read_text())
+    review = review_game(record, 1, level=LEVEL)
+    decision = review.decisions[0]
+    replayer = Replayer(record, seat=1)
+
+    async def main() -> None:
+        app = ReplayApp(replayer, start=decision.step, reviews={decision.step: decision})
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert f"review: {decision.grade.value}" in screen_text(app)
+            await pilot.press("right")
+            await pilot.pause()
+            assert "review:" not in screen_text(app)
+            await pilot.press("q")
+
+    asyncio.run(main())
+
+
+def test_the_grade_thresholds_are_those_of_the_docs():
+    text = DOCS.read_text(encoding="utf-8")
+    for number in (BEST_MAX, GOOD_MAX, INACCURACY_MAX, BLUNDER_MIN):
+        assert f" {number:g} " in text or f" {number:g}\n" in text or f"{number:g} or" in text
+    assert "exp(−loss / 1.5)" in text
