@@ -307,3 +307,17 @@ def test_fair_modules_never_touch_the_game():
             assert "Game" not in names, path.name
             assert "chicago.engine.game" not in modules, path.name
             assert "chicago.review.hindsight" not in modules, path.name
+
+
+def test_what_counts_in_the_accuracy():
+    """docs/REVIEW.md: real choices and every decision that lost points; not forced,
+    indifferent or obvious ones answered right."""
+    from chicago.review.grades import accuracy, counts_for_accuracy
+
+    assert counts_for_accuracy([2.0, 1.5], 0.0)  # a real choice, answered right
+    assert counts_for_accuracy([2.0, 1.5], 0.5)
+    assert not counts_for_accuracy([2.0, -15.0], 0.0)  # declining a hopeless Chicago
+    assert counts_for_accuracy([2.0, -15.0], 17.0)  # declaring it
+    assert not counts_for_accuracy([1.25, 1.25, 1.25], 0.0)  # equal cards
+    assert accuracy([]) == 100.0 and accuracy([0.0]) == 100.0
+    assert round(accuracy([0.5]), 1) == 71.7 and round(accuracy([3.0]), 1) == 13.5

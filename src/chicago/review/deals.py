@@ -9,9 +9,10 @@ The last trick is valued between two exact searches of the deal
 (:mod:`chicago.bots.solver`, :mod:`chicago.bots.model`): the points the seat is sure of
 whatever the others do, seeing every card (a lower bound), and the points it wins against
 sensible opponents who play by rules of thumb from their own cards (the ``expert`` bot's
-model). A sure last trick is worth its points, one won against the model only half of
-them, one lost even then nothing. Where the solver decides the position (the seat is sure
-to win it, or loses it even against the model) the value is exact.
+model). A sure last trick is worth its points, one won against the model only a share
+(:data:`MODEL_SHARE`) of them, one lost even then nothing. Where the solver decides the
+position (the seat is sure to win it, or loses it even against the model) the value is
+exact.
 
 A Chicago is valued by the exact solver alone: made when the declarer wins every trick
 whatever the defenders do, else broken (the defenders see every card).
@@ -44,8 +45,13 @@ __all__ = [
     "showdown",
 ]
 
-MODEL_SHARE = 0.5
-"""The share of the last trick's points counted for a trick won against the model only."""
+MODEL_SHARE = 0.39
+"""The share of the last trick's points counted for a trick won against the model only.
+
+Calibrated so that the four seats' values of a deal add up to the one last trick there is:
+on 600 random four-player deals from the first lead a seat was sure of the last trick in
+5.7% of the cases and won it against the model only in 49.8%, and
+``0.057 + 0.39 × 0.498 ≈ 1/4``."""
 
 CardValue = tuple[float, float, float, bool]
 """A card's value on one deal: (hand, trick, chicago, success): the showdown points that

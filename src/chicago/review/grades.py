@@ -20,7 +20,7 @@ grade           points lost
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from chicago.review.model import Grade
 
@@ -32,6 +32,7 @@ __all__ = [
     "INACCURACY_MAX",
     "MATTERS",
     "accuracy",
+    "counts_for_accuracy",
     "grade_of",
 ]
 
@@ -42,7 +43,7 @@ INACCURACY_MAX = 1.25
 BLUNDER_MIN = 2.5
 """Half a last trick: a loss this large is a blunder."""
 MATTERS = 0.05
-"""A decision matters when its best and worst listed alternatives differ by more than this."""
+"""A choice is real when its best and worst listed alternatives differ by more than this."""
 ACCURACY_SCALE = 1.5
 """The loss (in points) at which a decision's accuracy falls to 1/e (37)."""
 
@@ -60,9 +61,25 @@ def grade_of(loss: float) -> Grade:
     return Grade.BLUNDER
 
 
+def counts_for_accuracy(values: Sequence[float], loss: float) -> bool:
+    """Whether a decision (its alternatives' ``values``, the ``loss`` of what was done)
+    counts in the accuracy: a real choice (the alternatives differ by more than
+    :data:`MATTERS` and a second one is within :data:`BLUNDER_MIN` of the best), or any
+    decision that lost points. An obvious one answered right (declining a hopeless
+    Chicago, the only sensible card) does not pad the figure; answered wrong, it counts."""
+    if loss > BEST_MAX:
+        return True
+    ordered = sorted(values, reverse=True)
+    return (
+        len(ordered) > 1
+        and ordered[0] - ordered[-1] > MATTERS
+        and ordered[0] - ordered[1] < BLUNDER_MIN
+    )
+
+
 def accuracy(losses: Iterable[float]) -> float:
     """0-100: the mean of ``100 × exp(-loss / ACCURACY_SCALE)`` over the losses of the
-    decisions that mattered; 100 when none did.
+    decisions that count (:func:`counts_for_accuracy`); 100 when none does.
 
     >>> accuracy([0.0, 0.0]), round(accuracy([1.5]), 1), round(accuracy([0.0, 3.0]), 1)
     (100.0, 36.8, 56.8)

@@ -7,7 +7,7 @@ play and the Chicago call on fewer samples. Options override a level's numbers:
 ``expert:samples=8,exchange=6,holds=3`` (``,`` or ``;`` between them).
 
 >>> ReviewLevel.parse("expert").spec
-'expert:samples=48,exchange=32,holds=6'
+'expert:samples=64,exchange=48,holds=4'
 >>> ReviewLevel.parse("ev:samples=8").samples
 8
 """
@@ -87,6 +87,6 @@ class ReviewLevel:
 
 LEVELS: dict[str, ReviewLevel] = {
     "ev": ReviewLevel("ev", samples=16, exchange=0, holds=0),
-    "expert": ReviewLevel("expert", samples=48, exchange=32, holds=6),
+    "expert": ReviewLevel("expert", samples=64, exchange=48, holds=4),
 }
 """The named levels."""

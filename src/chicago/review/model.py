@@ -298,7 +298,8 @@ class Summary(_Json):
     """Expected points lost over the whole game."""
     loss_per_deal: float
     accuracy: float
-    """0-100: the mean of ``100 × exp(-loss / 1.5)`` over the decisions that mattered."""
+    """0-100: the mean of ``100 × exp(-loss / 1.5)`` over the decisions that count (real
+    choices, and every decision that lost points)."""
     grades: GradeCounts
     phases: tuple[PhaseSummary, ...]
     deals: tuple[DealSummary, ...]
@@ -331,7 +332,7 @@ class Review(_Json):
     record: RecordIdentity
     seat: int
     level: str
-    """The review level's full spec (``expert:samples=48,exchange=32,holds=6``)."""
+    """The review level's full spec (``expert:samples=64,exchange=48,holds=4``)."""
     seed: int
     hindsight: bool
     """Whether the values with all cards known were computed."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chicago.review.grades import MATTERS, accuracy
+from chicago.review.grades import accuracy, counts_for_accuracy
 from chicago.review.model import (
     DealSummary,
     DecisionReview,
@@ -32,9 +32,8 @@ def _counts(decisions: Sequence[DecisionReview]) -> GradeCounts:
     return GradeCounts(**tally)
 
 
-def _matters(d: DecisionReview) -> bool:
-    values = [a.value for a in d.alternatives]
-    return max(values) - min(values) > MATTERS
+def _counts_for_accuracy(d: DecisionReview) -> bool:
+    return counts_for_accuracy([a.value for a in d.alternatives], d.loss)
 
 
 def summarize(
@@ -67,7 +66,7 @@ def summarize(
         decisions=len(decisions),
         loss=total,
         loss_per_deal=rounded(total / len(numbers)) if numbers else 0.0,
-        accuracy=rounded(accuracy(d.loss for d in decisions if _matters(d))),
+        accuracy=rounded(accuracy(d.loss for d in decisions if _counts_for_accuracy(d))),
         grades=_counts(decisions),
         phases=tuple(phases),
         deals=tuple(deals),
