@@ -321,3 +321,74 @@ def test_what_counts_in_the_accuracy():
     assert not counts_for_accuracy([1.25, 1.25, 1.25], 0.0)  # equal cards
     assert accuracy([]) == 100.0 and accuracy([0.0]) == 100.0
     assert round(accuracy([0.5]), 1) == 71.7 and round(accuracy([3.0]), 1) == 13.5
+
+
+def _consistent(review: Review) -> None:
+    """What every review must satisfy, whatever the phase."""
+    schema = json_schema()
+    data = json.loads(json.dumps(review.to_json()))
+    jsonschema.validate(data, schema)
+    assert Review.from_json(data) == review
+    for d in review.decisions:
+        values = [a.value for a in d.alternatives]
+        assert values == sorted(values, reverse=True) and len(values) >= 2
+        assert d.best == d.alternatives[0].action
+        assert d.grade is grade_of(d.loss)
+        assert any(a.action == d.action for a in d.alternatives)
+
+
+def _played(preset: str, variations: tuple[str, ...], players: int, seed: int,
+            deals: int, wild: float) -> dict[str, object]:
+    """A game of basic bots that now and then (``wild``) take any kind of legal action,
+    to reach one-up requests, redeals and odd calls."""
+    rules = Rules.preset(preset, max_deals=deals).with_variations(*variations)
+    game = Game(rules, players, seed=seed)
+    bot = make_bot("basic")
+    rng = random.Random(seed)
+    while not game.is_over:
+        legal = game.legal_actions()
+        if rng.random() < wild:
+            kind = rng.choice(sorted({a.kind.name for a in legal}))
+            game.apply(rng.choice([a for a in legal if a.kind.name == kind]))
+        else:
+            game.apply(bot.decide(game.view(game.to_act), legal, rng))
+    return game.record()
+
+
+def test_every_phase_of_the_variations_is_reviewed():
+    """V-ONE-UP (the request and the answer), V-REDEAL-LOW, V-LOCK-6 (six cards, one to
+    throw), a declared Chicago (declarer and defenders), V-CHI-REQ3, V-DEUCE."""
+    games = [
+        _played("wikipedia", ("V-ONE-UP", "V-REDEAL-LOW", "V-QUADS-RESET", "V-DEUCE"), 3, 2,
+                3, 0.3),
+        _played("wikipedia-42", (), 4, 3, 3, 0.3),
+        _played("pagat", ("V-CHI-REQ3",), 3, 1, 3, 0.3),
+        _played("wikipedia-42", ("V-QUADS-RESET",), 3, 0, 12, 0.0),
+    ]
+    seen = set()
+    for index, record in enumerate(games):
+        players = int(record["players"])  # type: ignore[call-overload]
+        for review in review_seats(record, list(range(players)), level="ev:samples=2",
+                                   hindsight=index < 3):
+            _consistent(review)
+            for d in review.decisions:
+                seen.add((d.phase, d.action.split()[0], len(d.hand)))
+    kinds = {(phase, head) for phase, head, _ in seen}
+    assert {("exchange", "one"), ("one up", "accept"), ("one up", "reject"),
+            ("redeal", "redeal"), ("chicago", "chicago"), ("play", "play")} <= kinds, kinds
+    assert ("exchange", "discard", 6) in seen  # V-LOCK-6
+
+
+def test_four_of_a_kind_reset_or_score():
+    """V-QUADS-RESET: the scoring round's winner with four kings chooses; at scores of 0
+    a reset is worth nothing and scoring the 7 is best."""
+    deck = stack(3, 2, {0: "Kc Kd Kh Ks 2d"})
+    game = one_deal(3, deck, dealer=2, quads_reset=True)
+    record = play_out(game, 0, lambda g, s: "score" if g.view(s)["phase"] == "quads choice"
+                      else ("keep" if g.view(s)["phase"] == "exchange" else None))
+    review = review_game(record, 0, level="ev:samples=2")
+    _consistent(review)
+    choice = [d for d in review.decisions if d.phase == "quads choice"]
+    assert choice and choice[0].action == "score" and choice[0].grade is Grade.BEST
+    assert choice[0].alternative("reset").value == 0.0
+    assert choice[0].alternative("score").parts.hand >= 7
