@@ -81,10 +81,11 @@ def test_the_table(game_file, capsys, monkeypatch):
 
 
 def test_hindsight_is_labelled(game_file, capsys, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setenv("COLUMNS", "80")
     status, out, _ = _run(capsys, str(game_file), "--seat", "2", "--level", LEVEL,
-                          "--hindsight", "--brief")
-    assert status == 0 and "all cards known" in out
+                          "--hindsight")
+    assert status == 0 and "with all cards known" in out and "never part of the grade" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
 
 
 @pytest.mark.parametrize(

@@ -51,9 +51,11 @@ Hold = tuple[float, float, tuple[Card, ...]]
 
 def with_hand(k: Knowledge, hand: Sequence[Card], dead: Sequence[Card] = ()) -> Knowledge:
     """``k`` with the seat holding ``hand`` and the ``dead`` cards known out of play (the
-    cards it threw); the unseen cards follow."""
-    dead_mask = k.dead | mask_of(dead)
-    known = mask_of(hand) | dead_mask
+    cards it threw); the unseen cards follow. A card in ``hand`` is never dead (a draw
+    after a reshuffle may bring back a card the seat threw, R-EX-2)."""
+    held = mask_of(hand)
+    dead_mask = (k.dead | mask_of(dead)) & ~held
+    known = held | dead_mask
     return dataclasses.replace(
         k,
         hand=tuple(hand),

@@ -41,9 +41,17 @@ _PHASE = {
 }
 
 
-def phase_label(decision: DecisionReview) -> str:
-    """Where in the deal the decision was: ``exchange 2``, ``trick 4``, ``Chicago call``."""
-    return _PHASE.get(decision.phase, decision.phase).format(n=decision.round)
+_SHORT = {
+    "exchange": "exch {n}", "one up": "1-up {n}", "redeal": "redeal", "announce": "score {n}",
+    "quads": "quads", "quads choice": "quads", "chicago": "call", "play": "trick {n}",
+}
+
+
+def phase_label(decision: DecisionReview, *, short: bool = False) -> str:
+    """Where in the deal the decision was: ``exchange 2``, ``trick 4``, ``Chicago call``
+    (``short``: ``exch 2``, ``trick 4``, ``call``)."""
+    labels = _SHORT if short else _PHASE
+    return labels.get(decision.phase, decision.phase).format(n=decision.round)
 
 
 def choice_words(
@@ -85,29 +93,28 @@ def _grade(decision: DecisionReview) -> Text:
 def _decisions_table(
     review: Review, decisions: Sequence[DecisionReview], title: str
 ) -> Table:
-    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
-    table.add_column("step", justify="right")
-    table.add_column("deal", justify="right")
+    table = Table(
+        title=title, box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left",
+        padding=(0, 1, 0, 0),
+    )
+    table.add_column("step", justify="right", no_wrap=True)
+    table.add_column("deal", justify="right", no_wrap=True)
     table.add_column("when", no_wrap=True)
     table.add_column("hand", no_wrap=True)
-    table.add_column("played")
-    table.add_column("better")
-    table.add_column("loss", justify="right")
+    table.add_column("played", ratio=1)
+    table.add_column("better", ratio=1)
+    table.add_column("loss", justify="right", no_wrap=True)
     table.add_column("grade", no_wrap=True)
     if review.hindsight:
-        table.add_column("all cards known", style="dim")
+        table.add_column("known", justify="right", no_wrap=True, style="dim")
     for d in decisions:
         better = "" if d.grade is Grade.BEST else choice_words(d, d.best, symbol_card)
         row: list[RenderableType] = [
-            str(d.step), str(d.deal), phase_label(d), cards_text(list(d.hand)),
+            str(d.step), str(d.deal), phase_label(d, short=True), cards_text(list(d.hand)),
             choice_words(d, d.action, symbol_card), better, f"{d.loss:.2f}", _grade(d),
         ]
         if review.hindsight:
-            known = d.hindsight_best or ""
-            row.append(
-                "" if known == d.action else
-                f"{choice_words(d, known, symbol_card)} (-{d.hindsight_loss or 0:.2f})"
-            )
+            row.append(f"{d.hindsight_loss or 0:.2f}")
         table.add_row(*row)
     return table
 
@@ -176,7 +183,7 @@ def review_renderable(review: Review, *, brief: bool = False) -> RenderableType:
         parts.append(_decisions_table(review, review.decisions, "Every decision"))
     if review.hindsight:
         parts.append(Text(
-            "'all cards known': the best choice had the seat seen every card (the stock, the "
-            "other hands); never part of the grade.", style="dim",
+            "known: the points the choice lost with all cards known (the stock, the other "
+            "hands), which the seat could not see; never part of the grade.", style="dim",
         ))
     return Group(*parts)
