@@ -73,7 +73,7 @@ def test_the_table(game_file, capsys, monkeypatch):
     status, out, _ = _run(capsys, str(game_file), "--level", LEVEL)
     assert status == 0
     assert "Review of You (seat 1)" in out
-    for words in ("Accuracy", "Points lost by phase", "Every decision", "exchange 1"):
+    for words in ("Accuracy", "Points lost by phase", "Every decision", "exch 1", "trick 4"):
         assert words in out
     assert max(len(line) for line in out.splitlines()) <= 80
     status, brief, _ = _run(capsys, str(game_file), "--level", LEVEL, "--brief")
