@@ -32,12 +32,14 @@ from chicago.bots.solver import (
     last_trick_values,
 )
 from chicago.cards import Card, cards_from_mask
-from chicago.poker import evaluate
+from chicago.poker import HandValue, evaluate
 from chicago.review.stakes import chicago_failure, chicago_success, effective, hand_points
+from chicago.rules import Rules
 
 __all__ = [
     "MODEL_SHARE",
     "CardValue",
+    "beats_all",
     "call_values",
     "card_values",
     "last_trick",
@@ -76,15 +78,16 @@ def showdown(k: Knowledge, hands: Sequence[int]) -> float:
         for s in range(k.players)
     ]
     mine = values[k.seat]
-    for s, value in enumerate(values):
-        if s == k.seat:
-            continue
-        if rules.tie_mode == "category":
-            if value.category >= mine.category:
-                return 0.0
-        elif value >= mine:
-            return 0.0
-    return hand_points(k, mine.category)
+    others = [value for s, value in enumerate(values) if s != k.seat]
+    return hand_points(k, mine.category) if beats_all(mine, others, rules) else 0.0
+
+
+def beats_all(mine: HandValue, others: Sequence[HandValue], rules: Rules) -> bool:
+    """Whether the hand ``mine`` scores against ``others`` (R-ANN-3, R-FIN-1): it is above
+    each of them (by category alone under V-TIE-CATEGORY); equal best hands score nothing."""
+    if rules.tie_mode == "category":
+        return all(other.category < mine.category for other in others)
+    return all(other < mine for other in others)
 
 
 def _trick_points(k: Knowledge, sure: int, model: bool) -> float:

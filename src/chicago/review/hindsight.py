@@ -25,6 +25,7 @@ from chicago.cards import cards_from_mask, mask_of, parse_cards
 from chicago.engine import Action, ActionKind, Game
 from chicago.poker import evaluate
 from chicago.review.calls import chicago_options, rest_of_deal
+from chicago.review.deals import beats_all
 from chicago.review.exchange import with_hand
 from chicago.review.stakes import hand_points
 from chicago.review.tricks import play_options
@@ -65,14 +66,8 @@ def _announce(game: Game, k: Knowledge, action: Action) -> float:
     contenders = [
         o.seat for o in k.opponents.values() if o.announcements.get(k.round) is not None
     ] + k.to_speak_after()
-    for seat in contenders:
-        theirs = evaluate(cards_from_mask(hands[seat]), rules)
-        if rules.tie_mode == "category":
-            if theirs.category >= mine.category:
-                return 0.0
-        elif theirs >= mine:
-            return 0.0
-    return hand_points(k, action.category)
+    others = [evaluate(cards_from_mask(hands[seat]), rules) for seat in contenders]
+    return hand_points(k, action.category) if beats_all(mine, others, rules) else 0.0
 
 
 def _drawn(game: Game, k: Knowledge, action: Action) -> float:
