@@ -392,3 +392,13 @@ def test_four_of_a_kind_reset_or_score():
     assert choice and choice[0].action == "score" and choice[0].grade is Grade.BEST
     assert choice[0].alternative("reset").value == 0.0
     assert choice[0].alternative("score").parts.hand >= 7
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_progress_counts_every_decision(small_game, jobs):
+    calls: list[tuple[int, int]] = []
+    reviews = review_seats(small_game, [0, 2], level=FAST, jobs=jobs,
+                           progress=lambda done, total: calls.append((done, total)))
+    total = sum(r.summary.decisions for r in reviews)
+    assert calls[0] == (0, total) and calls[-1] == (total, total)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
