@@ -402,3 +402,31 @@ def test_progress_counts_every_decision(small_game, jobs):
     total = sum(r.summary.decisions for r in reviews)
     assert calls[0] == (0, total) and calls[-1] == (total, total)
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def test_the_fair_review_never_reads_the_game(small_game, monkeypatch):
+    """At every decision the real game is swapped for a copy in which every card the seat
+    cannot see (the other hands, the stock, the discards) is relabelled (the bots'
+    isolation check, tests/test_bots_isolation.py); the seat's view is the same, and so
+    must be every fair value and grade."""
+    import chicago.review.core as core
+    from chicago.review.walk import DecisionPoint, decision_points
+    from test_bots_isolation import _relabelled
+
+    expected = review_game(small_game, 0, level=FAST)
+    rng = random.Random(9)
+    changed = 0
+
+    def swapped(record, seat, deals=None):
+        nonlocal changed
+        for point in decision_points(record, seat, deals):
+            other = _relabelled(point.game, seat, rng)
+            assert other.view(seat) == point.view
+            changed += [other.view(s)["hand"] for s in range(other.players)] != [
+                point.game.view(s)["hand"] for s in range(other.players)]
+            yield DecisionPoint(point.step, point.deal, point.view, point.legal,
+                                point.action, other)
+
+    monkeypatch.setattr(core, "decision_points", swapped)
+    assert review_game(small_game, 0, level=FAST) == expected
+    assert changed > len(expected.decisions) // 2  # late in a deal few cards are hidden
