@@ -430,3 +430,25 @@ def test_the_fair_review_never_reads_the_game(small_game, monkeypatch):
     monkeypatch.setattr(core, "decision_points", swapped)
     assert review_game(small_game, 0, level=FAST) == expected
     assert changed > len(expected.decisions) // 2  # late in a deal few cards are hidden
+
+
+def test_a_sure_chicago_not_declared_is_a_blunder():
+    """R-CHI-1/3: four aces and the king of spades on lead win every trick whatever the
+    others hold: the Chicago is sure on every sampled deal (chance 1), worth its 15 points
+    instead of the last trick's 5, so not declaring loses exactly 10."""
+    deck = stack(4, 3, {0: "As Ks Ah Ad Ac"})
+    game = one_deal(4, deck, dealer=3, chicago_min_score=None)
+
+    def script(g: Game, seat: int) -> str | None:
+        phase = g.view(seat)["phase"]
+        return {"exchange": "keep", "chicago": "no chicago"}.get(phase)
+
+    review = review_game(play_out(game, 0, script), 0, level="ev:samples=6")
+    call = [d for d in review.decisions if d.phase == "chicago"]
+    assert len(call) == 1
+    decision = call[0]
+    assert decision.action == "no chicago" and decision.best == "chicago"
+    assert decision.alternative("chicago").parts.chance == 1.0
+    assert decision.alternative("chicago").parts.chicago == 15.0
+    assert decision.alternative("no chicago").parts.trick == 5.0
+    assert decision.loss == 10.0 and decision.grade is Grade.BLUNDER
