@@ -134,10 +134,14 @@ def test_an_unfinished_game_and_hindsight(game_file, tmp_path, capsys):
     assert status == 0 and "cards that player did not see" in err
 
 
-def test_a_missing_rich_gets_a_pip_hint(game_file, capsys, monkeypatch):
+def test_the_core_alone_reviews(game_file, capsys, monkeypatch):
+    """``chicago review`` is a command of the core: no Rich, no Textual (chicago.extras)."""
+    for name in [m for m in sys.modules if m.split(".")[0] in ("rich", "textual")]:
+        monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "rich", None)
-    status, _, err = _run(capsys, str(game_file), "--seat", "0", "--level", LEVEL)
-    assert status == 2 and "pip install rich" in err
+    monkeypatch.setitem(sys.modules, "textual", None)
+    status, out, err = _run(capsys, str(game_file), "--seat", "0", "--level", LEVEL)
+    assert status == 0 and "Accuracy" in out and err == ""
 
 
 def test_replay_shows_each_grade_beside_its_decision(game_file, capsys):

@@ -137,8 +137,7 @@ def _reviews(
     if args.jobs < 1:
         raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
     seats = list(range(replayer.players)) if replayer.seat is None else [replayer.seat]
-    show = sys.stderr.isatty()
-    with progress_bar(show) as progress:
+    with progress_bar(True) as progress:
         reviews = review_seats(
             record, seats, level=args.level, jobs=args.jobs, progress=progress
         )

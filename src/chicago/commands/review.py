@@ -21,14 +21,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from chicago.commands._text import Progress as ProgressLine
+from chicago.commands._text import wants_color
 from chicago.record import RecordError
 from chicago.review import LEVELS, Progress, ReviewLevel, ReviewSet, review_seats
 from chicago.tui.replayer import human_seat
 from chicago.tui.storage import load_record
 
 __all__ = ["add_arguments", "progress_bar", "run"]
-
-_RICH_HINT = "the table needs the 'rich' package: pip install rich (or use --json)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -82,24 +82,24 @@ def _seats(args: argparse.Namespace, record: dict[str, Any], tags: dict[str, str
 
 @contextlib.contextmanager
 def progress_bar(show: bool) -> Iterator[Progress | None]:
-    """A progress bar on stderr (a terminal only), as a ``progress(done, total)`` callback."""
-    if not show:
+    """A progress line on stderr (on a terminal only, erased at the end), as a
+    ``progress(done, total)`` callback; None when not shown."""
+    if not show or not sys.stderr.isatty():
         yield None
         return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    bar = Progress(
-        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=Console(stderr=True), transient=True,
-    )
-    task = bar.add_task("decisions", total=None)
+    line: ProgressLine | None = None
 
     def update(done: int, total: int) -> None:
-        bar.update(task, completed=done, total=total)
+        nonlocal line
+        if line is None:
+            line = ProgressLine("decisions", total, stream=sys.stderr).__enter__()
+        line.advance(done - line.done)
 
-    with bar:
+    try:
         yield update
+    finally:
+        if line is not None:
+            line.__exit__()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -125,15 +125,9 @@ def _run(args: argparse.Namespace) -> int:
         seats = _seats(args, loaded.record, loaded.tags)
     except (OSError, ValueError, RecordError) as exc:
         return _fail(str(exc))
-    if not args.json:
-        try:
-            import rich  # noqa: F401
-        except ModuleNotFoundError:
-            return _fail(_RICH_HINT)
     names = {s: loaded.tags[f"Name{s}"] for s in seats if f"Name{s}" in loaded.tags}
-    show = not args.no_progress and sys.stderr.isatty()
     try:
-        with progress_bar(show) as progress:
+        with progress_bar(not args.no_progress) as progress:
             reviews = review_seats(
                 loaded.record, seats, level=level, seed=args.seed, hindsight=args.hindsight,
                 names=names, jobs=args.jobs, progress=progress,
@@ -153,11 +147,8 @@ def _run(args: argparse.Namespace) -> int:
         )
         print(json.dumps(data, indent=1))
         return 0
-    from rich.console import Console
+    from chicago.commands._review_table import render_review
 
-    from chicago.tui.review_view import review_renderable
-
-    console = Console()
-    for review in reviews:
-        console.print(review_renderable(review, brief=args.brief))
+    color = wants_color(sys.stdout)
+    print("\n\n".join(render_review(r, brief=args.brief, color=color) for r in reviews))
     return 0

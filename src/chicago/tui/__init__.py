@@ -13,5 +13,5 @@ the saving; everything shown to the player is built from the player's seat view
 - :mod:`chicago.tui.replayer` — stepping through a recorded game
 - :mod:`chicago.tui.plain` — the plain line mode of ``chicago play`` and ``chicago replay``
 - :mod:`chicago.tui.app` / :mod:`chicago.tui.replay_app` — the full-screen apps
-- :mod:`chicago.tui.review_view` — a game review (:mod:`chicago.review`) as tables and notes
+- :mod:`chicago.tui.review_words` — a game review (:mod:`chicago.review`) in words
 """

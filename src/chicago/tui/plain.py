@@ -265,7 +265,7 @@ def replay_plain(
             if text := words.event(ev):
                 out(text)
         if reviews and step in reviews:
-            from chicago.tui.review_view import decision_note
+            from chicago.tui.review_words import decision_note
 
             out(f"  [{decision_note(reviews[step])}]")
     final = replayer.view_at(replayer.steps)

@@ -116,7 +116,7 @@ class ReplayApp(App[None]):
         )
         notices = [Text(n, style="bold red") for n in replayer.warnings]
         if step in self.reviews:
-            from chicago.tui.review_view import GRADE_STYLE, decision_note
+            from chicago.tui.review_words import GRADE_STYLE, decision_note
 
             decision = self.reviews[step]
             notices.insert(0, Text(decision_note(decision, symbol_card),
