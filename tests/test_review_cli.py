@@ -183,3 +183,24 @@ def test_the_grade_thresholds_are_those_of_the_docs():
     for number in (BEST_MAX, GOOD_MAX, INACCURACY_MAX, BLUNDER_MIN):
         assert f" {number:g} " in text or f" {number:g}\n" in text or f"{number:g} or" in text
     assert "exp(−loss / 1.5)" in text
+
+
+def test_the_progress_line_on_a_terminal(monkeypatch):
+    import io
+
+    from chicago.commands.review import progress_bar
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    with progress_bar(True) as progress:
+        assert progress is not None
+        progress(0, 12)
+        progress(12, 12)
+    assert "decisions" in err.getvalue() and "12/12" in err.getvalue()
+    assert err.getvalue().endswith("\r\x1b[2K")  # erased at the end
+    with progress_bar(False) as progress:
+        assert progress is None

@@ -88,18 +88,15 @@ def progress_bar(show: bool) -> Iterator[Progress | None]:
         yield None
         return
     line: ProgressLine | None = None
+    with contextlib.ExitStack() as stack:
 
-    def update(done: int, total: int) -> None:
-        nonlocal line
-        if line is None:
-            line = ProgressLine("decisions", total, stream=sys.stderr).__enter__()
-        line.advance(done - line.done)
+        def update(done: int, total: int) -> None:
+            nonlocal line
+            if line is None:  # the first call says how many decisions there are
+                line = stack.enter_context(ProgressLine("decisions", total, stream=sys.stderr))
+            line.advance(done - line.done)
 
-    try:
         yield update
-    finally:
-        if line is not None:
-            line.__exit__()
 
 
 def run(args: argparse.Namespace) -> int:
