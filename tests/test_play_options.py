@@ -45,7 +45,8 @@ def test_simulate_runs_with_several_values_after_one_set(
 
 
 def _cli(args: list[str], stdin: str, data: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CHICAGO_DATA": str(data), "PYTHONIOENCODING": "utf-8"}
+    env = {**os.environ, "CHICAGO_DATA": str(data), "PYTHONIOENCODING": "utf-8",
+            "LC_ALL": "C.UTF-8"}
     return subprocess.run(
         [sys.executable, "-m", "chicago.cli", *args], input=stdin, capture_output=True,
         text=True, env=env, timeout=120, check=False,

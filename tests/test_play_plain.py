@@ -68,7 +68,7 @@ def test_whole_game_by_script_reaches_settlement(tmp_path: Path) -> None:
     assert code == 0
     assert session.over
     assert "The game is over:" in output
-    assert "Settlement (stake 1 per point):" in output
+    assert "Settlement at 1 per point:" in output
     assert "Not accepted" not in output
     record = json.loads((tmp_path / "game.json").read_text())
     assert record["result"]["over"] is True
@@ -143,8 +143,8 @@ BAD_ANSWERS = [
     ("1 2 3 4 5 6", "there is no card 6"),
     ("1 1", "the same card is named twice"),
     ("discard 2x", "is not a card"),
-    ("announce royal flush", "it is exchange round 1"),
-    ("play Ah", "it is exchange round 1"),
+    ("announce royal flush", "You cannot announce now: it is exchange 1 of 3"),
+    ("play Ah", "You cannot play a card now: it is exchange 1 of 3"),
     ("", "nothing typed"),
 ]
 
@@ -159,11 +159,11 @@ def test_bad_input_gets_a_reason_and_the_same_question(
     code, output = run_plain(session, lambda s, o: next(answers))
     assert code == 0
     lines = output.splitlines()
-    refused = [i for i, line in enumerate(lines) if line.startswith("Not accepted:")]
+    refused = [i for i, line in enumerate(lines) if line.startswith("Not accepted")]
     assert len(refused) == 1, output
     assert reason in lines[refused[0]]
     question = lines[refused[0] - 1]
-    assert question.startswith("Exchange round 1:")
+    assert question.startswith("Exchange 1:")
     assert lines[refused[0] + 1] == question
     record = json.loads((tmp_path / "game.json").read_text())
     human_actions = [a for a in record["actions"] if a[0] == 0]
@@ -192,18 +192,26 @@ def test_illegal_play_and_false_announcement_are_refused(tmp_path: Path) -> None
         return first_choice(s, output)
 
     _, output = run_plain(session, answer)
-    refused = [line for line in output.splitlines() if line.startswith("Not accepted:")]
-    assert any("announce exactly what the hand is" in line for line in refused)
+    refused = [line for line in output.splitlines() if line.startswith("Not accepted")]
+    assert any("announce exactly what you hold" in line for line in refused)
     assert "play" in tried
-    assert any("you must follow suit" in line for line in refused)
+    assert any("You must follow suit" in line for line in refused)
 
 
 def test_help_hint_and_look_answer_without_acting(tmp_path: Path) -> None:
-    """help prints the preset's rules, hint the exact odds, look the table; none acts."""
+    """help prints the preset's rules as plain text (no Markdown marks) and the commands,
+    hint the exact odds, look the table; none acts."""
     session = new_session(tmp_path, seed=5)
     answers = iter(["help", "hint", "look", None])
     _, output = run_plain(session, lambda s, o: next(answers))
-    assert "# Rules: pagat" in output
+    lines = output.splitlines()
+    title = lines.index("Rules: pagat")
+    assert lines[title + 1] == "=" * len("Rules: pagat")
+    assert "Chicago. After the last exchange a player with at least 15 points" in output
+    assert "- lock_at = 46 — " in output
+    assert "Commands" in lines and any(line.startswith("- scores, ") for line in lines)
+    for mark in ("**", "`", "# ", "## "):
+        assert not any(mark in line for line in lines), mark
     assert "Draw odds for " in output and "Best holds first" in output
     assert output.count("Your hand: ") >= 2
     assert json.loads((tmp_path / "game.json").read_text())["actions"] == [
@@ -270,7 +278,8 @@ def test_text_notation_save_and_resume(tmp_path: Path) -> None:
 
 
 def _cli(args: list[str], stdin: str, data: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CHICAGO_DATA": str(data), "PYTHONIOENCODING": "utf-8"}
+    env = {**os.environ, "CHICAGO_DATA": str(data), "PYTHONIOENCODING": "utf-8",
+            "LC_ALL": "C.UTF-8"}
     return subprocess.run(
         [sys.executable, "-m", "chicago.cli", *args], input=stdin, capture_output=True,
         text=True, env=env, timeout=120, check=False,

@@ -49,7 +49,8 @@ KeyboardInterrupt handler), whatever this process inherited."""
 
 
 def _env(data: Path) -> dict[str, str]:
-    return {**os.environ, "CHICAGO_DATA": str(data), "PYTHONIOENCODING": "utf-8"}
+    return {**os.environ, "CHICAGO_DATA": str(data), "PYTHONIOENCODING": "utf-8",
+            "LC_ALL": "C.UTF-8"}
 
 
 def _start(args: list[str], data: Path, stdin: int | IO[bytes] = subprocess.PIPE,
@@ -111,7 +112,7 @@ def test_play_into_a_pipe_closed_early_saves_and_ends_quietly(tmp_path: Path) ->
     )
     assert process.stdin is not None and process.stdout is not None
     assert process.stderr is not None
-    _read_until(process.stdout, b"discard which cards?")
+    _read_until(process.stdout, b"throw away which cards?")
     process.stdout.close()
     process.stdin.write(b"1\n" * 400)  # it goes on playing until it writes to the pipe
     process.stdin.close()
@@ -157,7 +158,7 @@ def test_ctrl_c_at_a_question_saves_with_one_line(tmp_path: Path) -> None:
         ["play", "--plain", "--seed", "3", "--bots", "random", "--save", str(save)], tmp_path,
     )
     assert process.stdout is not None
-    _read_until(process.stdout, b"discard which cards?")
+    _read_until(process.stdout, b"throw away which cards?")
     code, out, err = _interrupt(process)
     assert code == INTERRUPTED_STATUS
     assert "Traceback" not in err

@@ -127,7 +127,8 @@ def test_another_seat_of_an_unfinished_game_only_when_asked_and_with_a_warning(
 
     path = tmp_path / "unfinished.json"
     save_record(path, record, UNFINISHED_TAGS)
-    env = {**os.environ, "CHICAGO_DATA": str(tmp_path), "PYTHONIOENCODING": "utf-8"}
+    env = {**os.environ, "CHICAGO_DATA": str(tmp_path), "PYTHONIOENCODING": "utf-8",
+           "LC_ALL": "C.UTF-8"}
     for seat, first in [(None, "The game is not finished"), ("2", "Warning: ")]:
         args = [sys.executable, "-m", "chicago.cli", "replay", str(path), "--plain"]
         result = subprocess.run(args + (["--seat", seat] if seat else []), capture_output=True,

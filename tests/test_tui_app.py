@@ -56,7 +56,7 @@ async def play_turn(app: PlayApp, pilot: Pilot[None], notes: dict[str, Any]) -> 
         if unplayable and "refused" not in notes:
             before = len(session.record()["actions"])
             await pilot.press(str(unplayable[0].index + 1))
-            assert "Not accepted: you must follow suit" in app.error
+            assert "You must follow suit" in app.error
             assert len(session.record()["actions"]) == before
             notes["refused"] = True
         await pilot.click(f"#card-{playable[0].index}")
@@ -87,13 +87,13 @@ def test_pilot_plays_a_whole_deal_and_never_shows_a_hidden_card(tmp_path: Path) 
             await play_turn(app, pilot, notes)
         assert app.paused_summary is not None
         text = screen_text(app)
-        assert "The deal is over." in text and "Press Enter" in text
-        assert "Deal 1 is over." in text
+        assert "Deal 1 is over" in text and "Press Enter" in text
+        assert "Deal 1 is over. Scores:" in text
         await pilot.press("enter")
         await pilot.pause()
         assert app.paused_summary is None
         assert session.view()["deal"] == 2
-        assert "Deal 2, dealer" in screen_text(app)
+        assert "Deal 2 · dealer" in screen_text(app)
 
     run_app(session, script)
     assert notes["clicked"] >= 1 and notes["refused"]
@@ -182,7 +182,7 @@ def _card_id(text: str) -> int:
 
 
 def test_one_up_with_keys(tmp_path: Path) -> None:
-    """V-ONE-UP: select one card, u asks for the new one face up, a accepts it."""
+    """V-ONE-UP: select one card, u asks for the new one face up, y takes it."""
     session = new_session(tmp_path, Rules.preset("wikipedia"), seed=2)
 
     async def script(app: PlayApp, pilot: Pilot[None]) -> None:
@@ -196,7 +196,7 @@ def test_one_up_with_keys(tmp_path: Path) -> None:
         face_up = view["one_up"]["card"]
         text = screen_text(app)
         assert "Face up for you:" in text
-        await pilot.press("a")
+        await pilot.press("y")
         await pilot.pause()
         assert face_up in session.view()["hand"] or session.view()["phase"] != "exchange"
         mine = [t for s, t in session.record()["actions"] if s == 0]
@@ -221,7 +221,7 @@ def test_resume_in_the_full_screen_app(tmp_path: Path) -> None:
     async def look(app: PlayApp, pilot: Pilot[None]) -> None:
         text = screen_text(app)
         assert "You keep all five cards." in text
-        assert "Deal 1, dealer" in text
+        assert "Deal 1 · " in text
 
     run_app(resumed, look)
 
@@ -242,7 +242,7 @@ def test_with_a_delay_the_tie_break_is_shown_stage_by_stage(tmp_path: Path) -> N
                 if session.waiting_for_human and not app._queue:
                     view = session.view()
                     if view["phase"] == "exchange":
-                        await pilot.press("k")
+                        await pilot.press("enter")
                     elif view["phase"] == "play":
                         await pilot.press(str(view["hand"].index(view["legal_actions"][0][5:]) + 1))
                     else:
@@ -260,7 +260,7 @@ def test_with_a_delay_the_tie_break_is_shown_stage_by_stage(tmp_path: Path) -> N
                     if staged == 1:
                         assert "Wait for your turn" in (await _try_key(app, pilot))
             assert staged >= 4
-            assert "Tie-break stage" in screen_text(app)
+            assert "Tie-break, step" in screen_text(app)
 
     asyncio.run(main())
 

@@ -11,7 +11,8 @@ import pytest
 from chicago import Game, Rules
 from chicago.odds import draw_odds
 from chicago.poker import Category
-from chicago.tui.hints import hint, hint_lines, knowledge, known_dead
+from chicago.tui.hint_words import hint_lines
+from chicago.tui.hints import hint, knowledge, known_dead
 from chicago.tui.render import hint_table
 from test_tui_render import render
 
@@ -210,7 +211,7 @@ def test_a_locked_six_card_hand_gets_the_best_five_of_six() -> None:
         assert choice.points == rules.points_for(Category[choice.category])
     lines = hint_lines(result)
     assert lines[0].startswith("No draw: you are locked with six cards")
-    assert lines[1].startswith(f"1. discard {result.six[0].discard}: keep ")
+    assert lines[1].startswith(f"1. throw away {result.six[0].discard}: keep ")
     assert "Locked with six cards" in render(hint_table(result))
 
 

@@ -11,7 +11,8 @@ from rich.console import Console
 
 from chicago import Game, Rules
 from chicago.rules import PRESETS, VARIATIONS
-from chicago.tui.hints import hint, hint_lines, known_dead
+from chicago.tui.hint_words import hint_lines
+from chicago.tui.hints import hint, known_dead
 from chicago.tui.render import hint_table, scores_table, table_panel
 from chicago.tui.rules_help import option_descriptions, rules_help, variations_on
 from chicago.tui.words import Words, category_phrase, plain_card, rank_phrase, symbol_card
@@ -72,12 +73,12 @@ def test_words_agree_with_you() -> None:
     assert words.event({"type": "chicago", "seat": 0, "declared": False}) == \
         "You do not declare Chicago."
     assert words.event({"type": "score", "seat": 1, "points": -15, "reason": "Chicago failed",
-                        "total": 0}) == "Bo loses 15 points (Chicago failed), total 0."
+                        "total": 0}) == "Bo loses 15 points (failed Chicago), total 0."
     assert words.event({"type": "unknown"}) is None
     assert category_phrase("TWO_PAIR") == "two pair"
     assert rank_phrase("A") == "an ace" and rank_phrase("8") == "an eight"
     assert words.action(0, "announce three of a kind") == "You announce three of a kind."
-    assert words.menu(["pass", "play Th"]) == "1) pass, 2) play Th"
+    assert words.menu(["pass", "play Th"]) == "1) Pass, 2) Play Th"
 
 
 _THIRD_PERSON_YOU = re.compile(r"\bYou (?!pass\b)(?:[a-z]+s|is|has|does)\b")
@@ -156,7 +157,7 @@ def test_staged_tie_break_is_shown_stage_by_stage() -> None:
     assert "tie-break: You nine, king, seven; A five; B nine, king, ten" in text
     assert "→ B wins with a pair" in text
     lines = [words.event(e) for e in events]
-    assert "Tie-break stage 2: You show a king." in lines
+    assert "Tie-break, step 2: you show king." in lines
     assert "Scoring round 1: B wins with a pair." in lines
 
 

@@ -110,7 +110,7 @@ def test_a_voided_reset_in_every_seats_words(where: str) -> None:
             assert not leaked(text, hidden_cards(g, seat)), seat
     assert g.scores == ([17, 30, 20] if where == "scoring round" else [10, 30, 20])
     phase = _words(2).phase_line(g.view(2))
-    assert ("exchange round 2" if where == "scoring round" else "the Chicago call") in phase
+    assert ("exchange 2 of 3" if where == "scoring round" else "the Chicago call") in phase
 
     play_random(g, random.Random(5))
     for seat in (0, 1, 2, None):
@@ -275,7 +275,9 @@ def test_a_req3_reset_in_words() -> None:
     assert g.scores[0] == 0
     lines = [_words(0).event(e) for e in g.events_for(0)]
     assert "You score 7 points (scoring round 1), total 55." in lines
-    assert "You reach the target without a made Chicago and go back to 0 from 55 " \
-        "(V-CHI-REQ3)." in lines
-    assert "Ann reaches the target without a made Chicago and goes back to 0 from 55 " \
-        "(V-CHI-REQ3)." in [_words(1).event(e) for e in g.events_for(1)]
+    assert "You lose 55 points (reached the target without a made Chicago), total 0." in lines
+    assert "Ann loses 55 points (reached the target without a made Chicago), total 0." in [
+        _words(1).event(e) for e in g.events_for(1)]
+    swedish = Words(NAMES, me=1, lang="sv")
+    assert "Ann förlorar 55 poäng (nådde målet utan klarad Chicago), totalt 0." in [
+        swedish.event(e) for e in g.events_for(1)]

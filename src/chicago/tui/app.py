@@ -1,17 +1,24 @@
 """The full-screen game: ``chicago play`` in a Textual app.
 
-Keys (also shown on the buttons and in the footer):
+Keys (also shown on the buttons and in the key line at the bottom), one key per action:
 
 - ``1``-``6`` or a mouse click on a card: select it for discarding (exchange rounds), or
-  play it (trick play; cards that may not be played are dimmed);
-- ``Enter``/``x`` exchange the selected cards (none selected: keep all), ``k`` keep all,
-  ``u`` one up with the one selected card; ``a`` announce / accept, ``p`` pass,
-  ``c`` Chicago, ``n`` no Chicago, ``r`` reject / redeal / reset, ``s`` score;
+  play it (trick play; cards that may not be played are dimmed); ``Esc`` clears the choice;
+- ``Enter`` exchange the selected cards (none selected: keep all), ``u`` one up with the one
+  selected card; ``a`` announce, ``p`` pass, ``c`` Chicago, ``n`` no Chicago, ``y`` take the
+  face-up card, ``r`` reject it / redeal / reset, ``k`` keep the dealt hand, ``t`` take the
+  points for four of a kind;
 - ``:`` type an answer as in the line mode (card numbers, card names, ``play`` and a
   card, ``pass``);
-- ``h`` the exact draw odds of your hand, ``?`` the rules, ``q`` save and quit.
+- ``s`` the score sheet of every deal, ``h`` the exact draw odds of your hand, ``?`` the keys
+  and the rules, ``q`` save and quit. Every window opens with the keyboard in it: arrows,
+  PageUp/PageDown and Home/End scroll it, Esc closes it.
 
-Everything on screen comes from the human's seat view and the events that seat may see.
+At a deal's end the table, the scores and the log stay on that deal until Enter: the next
+deal's cards are held back until the player goes on.
+
+Everything on screen comes from the human's seat view and the events that seat may see, in
+the player's language (``lang``).
 """
 
 from __future__ import annotations
@@ -27,41 +34,61 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
+from textual.screen import ModalScreen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, Input, RichLog, Static
+from textual.widgets import Button, Header, Input, RichLog, Static
 
 from chicago.cards import SUIT_SYMBOLS, Card
-from chicago.engine import Action, ActionKind
+from chicago.engine import Action, ActionKind, IllegalAction
+from chicago.tui.explain import why_not
+from chicago.tui.hint_words import no_odds
 from chicago.tui.hints import hint
-from chicago.tui.inputs import command_of, parse_answer
+from chicago.tui.inputs import InputError, command_of, parse_answer
+from chicago.tui.lang import Lang
 from chicago.tui.render import (
     RED,
     card_text,
     colour_cards,
     hint_table,
+    score_sheet,
     scores_table,
     table_panel,
 )
 from chicago.tui.rules_help import rules_help
-from chicago.tui.screens import TextScreen
+from chicago.tui.screens import TextScreen, keys_markdown
 from chicago.tui.session import PlaySession, Step
+from chicago.tui.summary import deal_summary, score_history
 from chicago.tui.words import Words, symbol_card
 
-__all__ = ["KEYS_HELP", "CardView", "KeyButton", "PlayApp"]
+__all__ = ["GAME_KEYS", "CardView", "KeyButton", "PlayApp"]
 
-KEYS_HELP = """## Keys
+GAME_KEYS = (
+    ("1-6", "tui.key.cards"), ("Enter", "tui.key.enter"), ("u", "tui.key.one_up"),
+    ("Esc", "tui.key.esc"), ("a / p", "tui.key.announce"), ("c / n", "tui.key.chicago"),
+    ("y / r", "tui.key.face_up"), ("r / k", "tui.key.redeal"), ("r / t", "tui.key.quads"),
+    (":", "tui.key.type"), ("s", "tui.key.scores"), ("h", "tui.key.hint"),
+    ("?", "tui.key.help"), ("q", "tui.key.quit"),
+)
+"""The keys of the game and what they do (catalogue keys), for the help window."""
 
-- `1`-`6` or click a card: select it for discarding (exchange rounds) or play it (tricks)
-- `Enter` or `x`: exchange the selected cards (nothing selected: keep all); `k` keep all
-- `u`: ask for the new card face up (one up), with exactly one card selected
-- `a` announce or accept · `p` pass · `c` Chicago · `n` no Chicago
-- `r` reject, redeal or reset · `s` score
-- `:` type an answer: card numbers (`1 3`), card names (rank and suit letter), `keep`,
-  `play` and a card, `pass`, `announce pair`
-- `h` draw odds of your hand · `?` these rules · `q` save and quit
-"""
+_ACTION_KEYS = "apcnyrktu"
+"""The letter keys that stand for an action; which one depends on the decision."""
 
-_ACTION_KEYS = "xkuapcnrs"
+_LETTERS = {
+    ActionKind.ANNOUNCE: "a", ActionKind.PASS: "p", ActionKind.CHICAGO: "c",
+    ActionKind.NO_CHICAGO: "n", ActionKind.ACCEPT: "y", ActionKind.REJECT: "r",
+    ActionKind.REDEAL: "r", ActionKind.RESET: "r", ActionKind.SCORE: "t",
+    ActionKind.DISCARD: "k",
+}
+"""The key of each kind of decision outside the exchange rounds (one key per action)."""
+
+_TABLE_ACTIONS = frozenset(
+    {"rules", "hint", "scores", "type", "quit_game", "confirm", "unfocus", "card", "key"}
+)
+"""The app's own actions (its key bindings), which belong to the table."""
+
+_HAND_WIDTH = 6 * 8 + 1
+"""The columns the left side needs for six cards (V-LOCK-6) and its padding."""
 
 
 class CardView(Static):
@@ -69,7 +96,7 @@ class CardView(Static):
 
     DEFAULT_CSS = """
     CardView {
-        width: 8;
+        width: 7;
         height: 5;
         border: round $panel-lighten-2;
         padding: 0;
@@ -95,10 +122,11 @@ class CardView(Static):
             super().__init__()
             self.index = index
 
-    def __init__(self, index: int) -> None:
+    def __init__(self, index: int, out: str = "out") -> None:
         super().__init__("", id=f"card-{index}")
         self.index = index
         self.card: str | None = None
+        self.out = out
 
     def show(self, card: str | None, *, selected: bool, playable: bool | None) -> None:
         """Show ``card`` (None hides the widget) with its selection and playability."""
@@ -110,9 +138,9 @@ class CardView(Static):
         suit = SUIT_SYMBOLS[Card(card).suit]
         style = RED if Card(card).suit in (1, 2) else "bold"
         face = Text()
-        face.append(f"{label:^6}\n", style=style)
-        face.append(f"{suit:^6}\n", style=style)
-        face.append(f"{'out' if selected else '':^6}", style="bold")
+        face.append(f"{label:^5}\n", style=style)
+        face.append(f"{suit:^5}\n", style=style)
+        face.append(f"{self.out if selected else '':^5}", style="bold")
         self.update(face)
         self.border_title = str(self.index + 1)
         self.set_class(selected, "selected")
@@ -132,41 +160,47 @@ class KeyButton(Button):
 
 
 class PlayApp(App[None]):
-    """A game of Chicago against bots, full screen. ``delay`` paces the bots (seconds)."""
+    """A game of Chicago against bots, full screen. ``delay`` paces the bots (seconds);
+    ``lang`` is the language of every word on screen (English by default)."""
 
     TITLE = "Chicago"
     AUTO_FOCUS = None
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     #main { height: 1fr; }
     #left { width: 1fr; padding: 0 1; }
-    #right { width: 40%; min-width: 30; border-left: solid $panel-lighten-1; }
+    #right { width: 40%; border-left: solid $panel-lighten-1; }
     #status { height: auto; color: $text-muted; }
     #table-box { height: 1fr; }
     #hand { height: 5; }
     #prompt { height: auto; min-height: 2; }
     #actions { height: auto; }
-    #actions Button { margin: 0 1 0 0; }
-    #command { height: 1; margin-top: 1; }
+    #actions Button { margin: 0 1 0 0; min-width: 0; width: auto; }
+    #command { height: 1; }
     #scores { height: auto; }
     #log { height: 1fr; }
+    #keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1", "rules", "Rules"),
-        Binding("h", "hint", "Odds"),
-        Binding("colon,slash", "type", "Type"),
-        Binding("q", "quit_game", "Save & quit"),
+        Binding("question_mark,f1", "rules", "Rules", show=False),
+        Binding("h", "hint", "Odds", show=False),
+        Binding("s", "scores", "Scores", show=False),
+        Binding("colon,slash", "type", "Type", show=False),
+        Binding("q", "quit_game", "Save & quit", show=False),
         Binding("enter,space", "confirm", "Confirm", show=False),
         Binding("escape", "unfocus", "Back", show=False),
         *[Binding(str(n), f"card({n - 1})", f"card {n}", show=False) for n in range(1, 7)],
         *[Binding(key, f"key('{key}')", key, show=False) for key in _ACTION_KEYS],
     ]
 
-    def __init__(self, session: PlaySession, *, delay: float = 0.25) -> None:
+    def __init__(
+        self, session: PlaySession, *, delay: float = 0.25, lang: Lang | str | None = None
+    ) -> None:
         super().__init__()
         self.session = session
         self.delay = delay
-        self.words = Words(session.names, me=session.human, card=symbol_card)
+        self.words = Words(session.names, me=session.human, card=symbol_card, lang=lang)
         self.levels = [
             "" if s == session.human else session.tags.get(f"Bot{s}", "")
             for s in range(session.players)
@@ -175,7 +209,11 @@ class PlayApp(App[None]):
         self.error = ""
         self.notice = ""
         self.paused_summary: list[str] | None = None
-        self._deal_lines: list[str] = []
+        """The end of the deal in words while the screen waits for Enter (else None)."""
+        self._pause_view: dict[str, Any] | None = None
+        self._held: list[dict[str, Any]] = []
+        self._deal_events: list[dict[str, Any]] = []
+        self._last_view: dict[str, Any] = session.view()
         self._timer: Timer | None = None
         self._shown_notices = 0
         self._keys: dict[str, Action] = {}
@@ -184,6 +222,7 @@ class PlayApp(App[None]):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         """Table, hand, prompt and buttons on the left; scores and the log on the right."""
+        t = self.words.t
         yield Header()
         with Horizontal(id="main"):
             with Vertical(id="left"):
@@ -192,34 +231,45 @@ class PlayApp(App[None]):
                     yield Static(id="table")
                 with Horizontal(id="hand"):
                     for index in range(6):
-                        yield CardView(index)
+                        yield CardView(index, out=t("tui.fs.out"))
                 yield Static(id="prompt")
                 with Horizontal(id="actions"):
+                    yield KeyButton("", id="key-enter", compact=True)
                     for key in _ACTION_KEYS:
                         yield KeyButton("", id=f"key-{key}", compact=True)
-                    yield KeyButton(Content("[Enter] continue"), id="key-continue", compact=True)
-                yield Input(
-                    placeholder="press : to type an answer (card numbers, cards, pass, help …)",
-                    id="command",
-                    compact=True,
-                )
+                    yield KeyButton(
+                        Content(f"[Enter] {t('btn.continue')}"), id="key-continue", compact=True
+                    )
+                yield Input(placeholder=t("tui.fs.placeholder"), id="command", compact=True)
             with Vertical(id="right"):
                 yield Static(id="scores")
                 yield RichLog(id="log", wrap=True, min_width=20, max_lines=2000)
-        yield Footer()
+        yield Static(t("tui.fs.keys_line"), id="keys")
 
     def on_mount(self) -> None:
         """Write the story so far to the log and let the bots start."""
-        self.sub_title = f"rules {self.session.rules.preset_name}, seed {self.session.seed}"
+        self.sub_title = self.words.t(
+            "tui.subtitle", rules=self.session.rules.preset_name, seed=self.session.seed
+        )
+        self._fit(self.size.width)
         log = self.query_one("#log", RichLog)
-        history = self.session.history()
-        for ev in history[-300:]:
+        for ev in self.session.history()[-300:]:
             if (text := self._log_text(ev)) is not None:
                 log.write(text)
-        self._deal_lines = [
-            line for ev in self.session.view()["events"] if (line := self.words.event(ev))
-        ]
+        self._deal_events = list(self._last_view["events"])
         self._pump()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Keep room for six cards on the left; the scores and the log get the rest."""
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        right = max(28, min(width * 2 // 5, width - _HAND_WIDTH - 2))
+        self.query_one("#right").styles.width = right
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The game's keys act on the table only when no window is open over it."""
+        return not (action in _TABLE_ACTIONS and isinstance(self.screen, ModalScreen))
 
     # ------------------------------------------------------------------ the bots' turns
     def _pump(self) -> None:
@@ -235,6 +285,7 @@ class PlayApp(App[None]):
             self._schedule()
             return
         while self.paused_summary is None:
+            self._last_view = self.session.view()
             step = self.session.step()
             if step is None:
                 break
@@ -255,33 +306,50 @@ class PlayApp(App[None]):
         self._pump()
 
     def _take(self, step: Step) -> None:
-        log = self.query_one("#log", RichLog)
+        """Show what a step did; at a deal's end, hold the next deal back until Enter."""
         for index, ev in enumerate(step.events):
-            prefix = "(automatic) " if step.automatic and index == 0 else ""
-            text = self._log_text(ev, prefix)
-            if text is not None:
-                if self.delay > 0 and (self._queue or ev.get("type") == "reveal"):
-                    self._queue.append(text)  # shown one stage at a time
-                else:
-                    log.write(text)
-            if ev.get("type") == "deal":
-                self._deal_lines = []
-                self.selected.clear()
-            if (line := self.words.event(ev)) is not None:
-                self._deal_lines.append(prefix + line)
+            automatic = step.automatic and index == 0
+            self._see(ev, self.words.t("tui.automatic") + " " if automatic else "")
             if ev.get("type") == "deal_end" and not self.session.over:
-                self.paused_summary = self._summary_of_deal()
+                self._pause(step.events[: index + 1])
+                self._held = step.events[index + 1 :]
+                break
         if step.seat == self.session.human:
             self.selected.clear()
 
-    def _summary_of_deal(self) -> list[str]:
-        """The end of the deal in words: from the last trick (or what ended it) on."""
-        lines = self._deal_lines
-        for index, line in enumerate(lines):
-            last_trick = " trick 5 with " in line
-            if last_trick or line.startswith(("The Chicago fails", "Four of a kind:")):
-                return lines[index:]
-        return lines[-6:]
+    def _see(self, ev: dict[str, Any], prefix: str = "") -> None:
+        """One event: into the log (staged with a delay) and into this deal's events."""
+        text = self._log_text(ev, prefix)
+        if text is not None:
+            if self.delay > 0 and (self._queue or ev.get("type") == "reveal"):
+                self._queue.append(text)  # shown one stage at a time
+            else:
+                self.query_one("#log", RichLog).write(text)
+        if ev.get("type") == "deal":
+            self._deal_events = []
+            self.selected.clear()
+        self._deal_events.append(ev)
+
+    def _pause(self, seen: list[dict[str, Any]]) -> None:
+        """The deal is over: keep its table (scores, dealer, exchanges) until Enter."""
+        end = seen[-1]
+        before = self._last_view
+        self._pause_view = {
+            **before, "phase": "deal over", "to_act": None, "scores": list(end["scores"]),
+            "events": [*before["events"], *seen[: -1]], "hand": [], "legal_actions": [],
+            "one_up": None,
+        }
+        self.paused_summary = deal_summary(self._deal_events, self.words)
+
+    def _go_on(self) -> None:
+        """Enter after a deal: show the next deal's events that were held back, go on."""
+        self.paused_summary = None
+        self._pause_view = None
+        held, self._held = self._held, []
+        for ev in held:
+            self._see(ev)
+        self.error = ""
+        self._pump()
 
     def _log_text(self, ev: dict[str, Any], prefix: str = "") -> Text | None:
         line = self.words.event(ev)
@@ -293,49 +361,58 @@ class PlayApp(App[None]):
         return text
 
     # ------------------------------------------------------------------ drawing
+    def _view(self) -> dict[str, Any]:
+        """What the screen shows: the ended deal while paused, else the seat's view now."""
+        return self._pause_view if self._pause_view is not None else self.session.view()
+
     def _refresh_all(self) -> None:
         session = self.session
-        view = session.view()
+        view = self._view()
         for notice in session.notices[self._shown_notices :]:
             self.query_one("#log", RichLog).write(Text(notice, style="yellow"))
         self._shown_notices = len(session.notices)
-        self.query_one("#scores", Static).update(
-            scores_table(view, self.words, self.levels, title="Scores")
-        )
-        self.query_one("#status", Static).update(self.words.phase_line(view))
+        self.query_one("#scores", Static).update(scores_table(view, self.words, self.levels))
+        if self._pause_view is not None:
+            status = (
+                self.words.deal_line(view["deal"], view["dealer"]) + " · "
+                + self.words.t("phase.deal_over")
+            )
+        else:
+            status = self.words.phase_line(view)
+        self.query_one("#status", Static).update(status)
         self.query_one("#table", Static).update(self._table_renderable(view))
+        self.query_one("#hand").display = not (self.paused_summary is not None or session.over)
         self._draw_hand(view)
         self._draw_prompt(view)
         self._draw_buttons(view)
 
     def _table_renderable(self, view: dict[str, Any]) -> RenderableType:
         if self.session.over:
-            return self._final_renderable(view)
+            return self._final_renderable(self.session.view())
         if self.paused_summary is not None:
-            return Group(
-                Text("The deal is over.", style="bold"),
-                *[colour_cards(line) for line in self.paused_summary],
-            )
+            title, *rest = self.paused_summary
+            return Group(Text(title, style="bold"), *[colour_cards(line) for line in rest])
         return table_panel(view, self.words)
 
     def _final_renderable(self, view: dict[str, Any]) -> RenderableType:
+        words = self.words
         winners = view.get("winners", [])
-        names = " and ".join(self.words.who(s) for s in winners) or "nobody"
-        verb = "win" if len(winners) != 1 or winners[0] == self.session.human else "wins"
+        names = words.listing(winners, start=True)
+        plural = len(winners) != 1 or winners[0] == self.session.human
         parts: list[RenderableType] = [
-            Text(f"The game is over: {names} {verb}!", style="bold green")
+            Text(words.t("tui.fs.over_head", names=names, plural=plural), style="bold green")
         ]
-        parts.append(scores_table(view, self.words, self.levels, title="Final scores"))
+        parts.append(scores_table(view, words, self.levels, title=words.t("over.final")))
         settlement = view.get("settlement") or []
         if settlement:
-            parts.append(Text(
-                f"Settlement at {self.session.rules.stake:g} per point: "
-                + self.words.money(settlement)
-            ))
+            parts.append(Text(words.t(
+                "tui.settlement_at", stake=f"{self.session.rules.stake:g}",
+                money=words.money(settlement),
+            )))
         if self.session.save_path is not None:
-            parts.append(Text(f"Record: {self.session.save_path}", style="dim"))
-            parts.append(Text(f"Watch it again: chicago replay {self.session.save_path}",
-                              style="dim"))
+            path = self.session.save_path
+            parts.append(Text(words.t("tui.record_in", path=path), style="dim"))
+            parts.append(Text(words.t("tui.watch_again", path=path), style="dim"))
         return Group(*parts)
 
     def _draw_hand(self, view: dict[str, Any]) -> None:
@@ -353,16 +430,16 @@ class PlayApp(App[None]):
             )
 
     def _draw_prompt(self, view: dict[str, Any]) -> None:
+        t = self.words.t
         text = Text()
         if self.session.over:
-            text.append("The game is over. Press q to quit.", style="bold")
+            text.append(t("tui.fs.over"), style="bold")
         elif self.paused_summary is not None:
-            text.append("Press Enter to go on to the next deal.", style="bold")
+            text.append(t("tui.fs.press_enter"), style="bold")
         elif self.session.waiting_for_human and not self._queue:
             text.append(self._question(view), style="bold")
         else:
-            who = self.words.whom(view.get("to_act"))
-            text.append(f"Waiting for {who}…", style="dim")
+            text.append(t("q.wait", whom=self.words.whom(view.get("to_act"))), style="dim")
         if self.error:
             text.append(f"\n{self.error}", style="bold red")
         elif self.notice:
@@ -370,17 +447,23 @@ class PlayApp(App[None]):
         self.query_one("#prompt", Static).update(text)
 
     def _question(self, view: dict[str, Any]) -> str:
+        t = self.words.t
         phase = view["phase"]
         if phase == "exchange":
             if len(view["hand"]) == 6:
-                return "You hold six cards: select the one to discard (1-6), then Enter."
-            chosen = len(self.selected)
+                return t("tui.fs.q.six")
+            most = max(
+                (len(Action.parse(a).cards) for a in view.get("legal_actions", [])
+                 if a.startswith("discard")),
+                default=0,
+            )
             return (
-                f"Exchange round {view['round']}: select cards to discard (1-5 or click), "
-                f"then Enter. Selected: {chosen}."
+                t("tui.fs.q.exchange", r=view["round"]) + " "
+                + t("sel.count", n=len(self.selected), max=most) + "."
             )
         if phase == "play":
-            return f"Trick {view['trick_number']}: play a card (its number or a click)."
+            key = "q.play_follow" if view.get("trick") else "q.play_lead"
+            return t(key, r=view["trick_number"]) + " " + t("tui.fs.q.play")
         return self.words.question(view)
 
     def _draw_buttons(self, view: dict[str, Any]) -> None:
@@ -391,54 +474,64 @@ class PlayApp(App[None]):
             action = keys.get(key)
             button.display = action is not None
             if action is not None:
-                button.label = Content(f"[{key}] {self._button_label(key, action, view)}")
-        self.query_one("#key-continue", Button).display = self.paused_summary is not None
+                label = self.words.choice_label(str(action), view)
+                button.label = Content(f"[{key}] {label}")
+        enter = self.query_one("#key-enter", Button)
+        exchange = self._exchange_action(view)
+        enter.display = exchange is not None
+        if exchange is not None:
+            enter.label = Content(f"[Enter] {self._exchange_label(exchange, view)}")
+        self.query_one("#key-continue", Button).display = (
+            self.paused_summary is not None and not self.session.over
+        )
 
-    def _button_label(self, key: str, action: Action, view: dict[str, Any]) -> str:
-        if key == "x":
-            return f"exchange {len(self.selected)}" if self.selected else "keep all (Enter)"
-        if action.kind is ActionKind.ONE_UP:
-            return f"one up {symbol_card(str(action.card))}"
-        if action.kind is ActionKind.ACCEPT and view.get("one_up"):
-            return f"accept {symbol_card(view['one_up']['card'])}"
-        if action.kind is ActionKind.DISCARD and not action.cards:
-            return "keep"
-        return str(action)
+    def _exchange_action(self, view: dict[str, Any]) -> Action | None:
+        """What Enter does now in an exchange round (None: not the human's exchange)."""
+        if not self._deciding() or view["phase"] != "exchange":
+            return None
+        if len(view["hand"]) == 6 and len(self.selected) != 1:
+            return None  # V-LOCK-6: exactly one card goes
+        return Action.discard(self.selected)
+
+    def _exchange_label(self, action: Action, view: dict[str, Any]) -> str:
+        t = self.words.t
+        count = len(action.cards)
+        if len(view["hand"]) == 6:
+            return t("tui.btn.discard", cards=self.words.cards([str(c) for c in action.cards]))
+        return t("btn.exchange", n=count) if count else t("btn.keep")
+
+    def _deciding(self) -> bool:
+        return (
+            self.paused_summary is None and self.session.waiting_for_human and not self._queue
+        )
 
     def _key_actions(self, view: dict[str, Any]) -> dict[str, Action]:
-        """The letter keys that mean an action now."""
-        if self.paused_summary is not None or not self.session.waiting_for_human or self._queue:
+        """The letter keys that mean an action now (Enter's exchange is apart)."""
+        if not self._deciding():
             return {}
         legal = [Action.parse(a) for a in view.get("legal_actions", [])]
-        kinds = {a.kind: a for a in legal}
         keys: dict[str, Action] = {}
-        phase = view["phase"]
-        if phase == "exchange":
-            keys["x"] = Action.discard(self.selected)
-            if len(view["hand"]) != 6:
-                keys["k"] = Action.discard(())
-            if ActionKind.ONE_UP in kinds and len(self.selected) == 1:
-                keys["u"] = Action.one_up(next(iter(self.selected)))
+        if view["phase"] == "exchange":
+            if len(self.selected) == 1:
+                one_up = Action.one_up(next(iter(self.selected)))
+                if one_up in legal:
+                    keys["u"] = one_up
             return keys
-        letters = {
-            ActionKind.ANNOUNCE: "a", ActionKind.ACCEPT: "a", ActionKind.PASS: "p",
-            ActionKind.CHICAGO: "c", ActionKind.NO_CHICAGO: "n", ActionKind.REJECT: "r",
-            ActionKind.REDEAL: "r", ActionKind.RESET: "r", ActionKind.SCORE: "s",
-            ActionKind.DISCARD: "k",
-        }
         for action in legal:
-            letter = letters.get(action.kind)
+            letter = _LETTERS.get(action.kind)
             if letter is not None:
                 keys[letter] = action
         return keys
 
     # ------------------------------------------------------------------ the human's turn
-    def _act(self, action: Action | str) -> None:
+    def _act(self, action: Action) -> None:
         self.notice = ""
+        view = self.session.view()
+        self._last_view = view
         try:
             step = self.session.act(action)
-        except ValueError as exc:
-            self.error = f"Not accepted: {exc}."
+        except IllegalAction:
+            self.error = self.words.t("tui.refused", why=why_not(action, view, self.words))
             self._refresh_all()
             return
         self.error = ""
@@ -447,12 +540,13 @@ class PlayApp(App[None]):
 
     def _may_act(self) -> bool:
         """True when the human may act now; otherwise say why."""
+        t = self.words.t
         if self.session.over:
-            self.error = "The game is over. Press q to quit."
+            self.error = t("tui.fs.over")
         elif self.paused_summary is not None:
-            self.error = "Press Enter to go on to the next deal."
+            self.error = t("tui.fs.press_enter")
         elif self._queue or not self.session.waiting_for_human:
-            self.error = "Wait for your turn."
+            self.error = t("tui.fs.wait")
         else:
             return True
         self._refresh_all()
@@ -465,7 +559,7 @@ class PlayApp(App[None]):
         view = self.session.view()
         hand = view["hand"]
         if index >= len(hand):
-            self.error = f"There is no card {index + 1}: you hold {len(hand)} cards."
+            self.error = self.words.t("tui.fs.no_card", n=index + 1, size=len(hand))
             self._refresh_all()
             return
         card = hand[index]
@@ -479,7 +573,7 @@ class PlayApp(App[None]):
         elif view["phase"] == "play":
             self._act(Action.play(card))
         else:
-            self.error = "No card is asked for now: " + self.words.question(view)
+            self.error = self.words.t("tui.fs.no_card_now", question=self.words.question(view))
             self._refresh_all()
 
     def on_card_view_pressed(self, message: CardView.Pressed) -> None:
@@ -493,7 +587,9 @@ class PlayApp(App[None]):
         action = self._keys.get(key)
         if action is None:
             view = self.session.view()
-            self.error = f"The key {key} means nothing now: " + self.words.question(view)
+            self.error = self.words.t(
+                "tui.fs.key_means_nothing", letter=key, question=self._question(view)
+            )
             self._refresh_all()
             return
         self._act(action)
@@ -502,25 +598,27 @@ class PlayApp(App[None]):
         """Buttons do what their keys do."""
         event.stop()
         key = (event.button.id or "").removeprefix("key-")
-        if key == "continue":
+        if key in ("continue", "enter"):
             self.action_confirm()
         else:
             self.action_key(key)
 
     def action_confirm(self) -> None:
-        """Enter: go on after a deal, or exchange the selected cards."""
+        """Enter: go on after a deal, or exchange the selected cards (none: keep all)."""
         if self.paused_summary is not None and not self.session.over:
-            self.paused_summary = None
-            self.error = ""
-            self._pump()
+            self._go_on()
             return
         if not self._may_act():
             return
         view = self.session.view()
-        if view["phase"] == "exchange":
-            self._act(Action.discard(self.selected))
+        exchange = self._exchange_action(view)
+        if exchange is not None:
+            self._act(exchange)
+        elif view["phase"] == "exchange":  # six cards, not exactly one selected
+            self.error = self.words.t("tui.fs.q.six")
+            self._refresh_all()
         else:
-            self.error = self.words.question(view)
+            self.error = self._question(view)
             self._refresh_all()
 
     def action_type(self) -> None:
@@ -528,7 +626,11 @@ class PlayApp(App[None]):
         self.query_one("#command", Input).focus()
 
     def action_unfocus(self) -> None:
-        """Leave the input line."""
+        """Leave the input line; on the table, clear the selected cards."""
+        if self.focused is None and self.selected:
+            self.selected.clear()
+            self.error = ""
+            self._refresh_all()
         self.set_focus(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -540,51 +642,66 @@ class PlayApp(App[None]):
         if not text:
             return
         request = command_of(text)
-        if request == "help":
-            self.action_rules()
-            return
-        if request == "hint":
-            self.action_hint()
-            return
-        if request == "quit":
-            self.action_quit_game()
-            return
-        if request == "state":
-            self._refresh_all()
+        if request is not None:
+            actions = {
+                "help": self.action_rules, "hint": self.action_hint,
+                "quit": self.action_quit_game, "scores": self.action_scores,
+                "state": self._refresh_all,
+            }
+            actions[request]()
             return
         if self.paused_summary is not None and not self.session.over:
-            self.action_confirm()
+            self._go_on()
         if not self._may_act():
             return
         try:
             action = parse_answer(text, self.session.view(), menu=False)
-        except ValueError as exc:
-            self.error = f"Not accepted: {exc}."
+        except InputError as exc:
+            self.error = self.words.t("tui.not_accepted", why=exc.say(self.words))
             self._refresh_all()
             return
         self._act(action)
 
-    # ------------------------------------------------------------------ pop-ups and quitting
+    # ------------------------------------------------------------------ windows and quitting
+    def _window(self, title: str, body: RenderableType, screen_id: str, keys: str) -> None:
+        self.push_screen(TextScreen(
+            title, body, screen_id, close_keys=keys, footer=self.words.t("tui.window_keys"),
+        ))
+
     def action_rules(self) -> None:
-        """The rules of this game's rule set, and the keys."""
-        body = Markdown(rules_help(self.session.rules) + "\n" + KEYS_HELP)
-        self.push_screen(TextScreen("Rules and keys", body, "help-screen"))
+        """The keys, then the rules of this game's rule set."""
+        t = self.words.t
+        text = keys_markdown(GAME_KEYS, self.words) + "\n" + rules_help(
+            self.session.rules, self.words.lang
+        )
+        self._window(t("tui.fs.help_title"), Markdown(text), "help-screen", "question_mark,f1")
+
+    def action_scores(self) -> None:
+        """The score sheet: every finished deal's points and the totals."""
+        deals = score_history(self.session.history())
+        body = score_sheet(deals, self.session.players, self.words)
+        self._window(self.words.t("score.title"), body, "scores-screen", "s")
 
     def action_hint(self) -> None:
         """The exact draw odds of the hand (from your own view only)."""
-        try:
-            result = hint(self.session.view())
-        except ValueError as exc:
-            self.error = f"No odds: {exc}."
+        if self.paused_summary is not None:
+            self.error = self.words.t("tui.fs.press_enter")
             self._refresh_all()
             return
-        hand = Text("Your hand: ")
+        view = self.session.view()
+        try:
+            result = hint(view)
+        except ValueError:
+            self.error = no_odds(len(view["hand"]), self.words)
+            self._refresh_all()
+            return
+        hand = Text(self.words.t("table.hand") + ": ")
         for index, card in enumerate(result.hand):
             if index:
                 hand.append(" ")
             hand.append_text(card_text(card))
-        body = Group(hand, Text(""), hint_table(result))
-        self.push_screen(TextScreen("Odds (h)", body, "hint-screen"))
+        body = Group(hand, Text(""), hint_table(result, words=self.words))
+        self._window(self.words.t("tui.fs.odds_title"), body, "hint-screen", "h")
 
     def action_quit_game(self) -> None:
         """Save and leave."""

@@ -14,7 +14,8 @@ stock is equally likely to be drawn. That is exact before the first reshuffle of
 After one, the seat's own discards from before it are certainly in the new stock unless
 drawn since, so they are in fact somewhat likelier than other unseen cards; and a hold that
 discards more cards than the stock holds draws the rest from the discards shuffled anew,
-for which the pile counts as drawable as well. :func:`notes` says so when it applies.
+for which the pile counts as drawable as well.
+:func:`chicago.tui.hint_words.hint_notes` says so when it applies.
 
 A locked player (R-EX-5) gets no odds: the hint names the hand and says it cannot exchange;
 a locked six-card hand (V-LOCK-6) gets the six ways to discard its one card instead.
@@ -27,7 +28,7 @@ a locked six-card hand (V-LOCK-6) gets the six ways to discard its one card inst
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,20 +36,15 @@ from chicago.cards import mask_of, parse_cards
 from chicago.odds import Hold, draw_odds
 from chicago.poker import Category, evaluate
 from chicago.rules import Rules
-from chicago.tui.words import category_phrase
 
 __all__ = [
     "Hint",
     "Knowledge",
     "SixChoice",
     "category_columns",
-    "hand_summary",
     "hint",
-    "hint_lines",
     "knowledge",
     "known_dead",
-    "notes",
-    "six_lines",
 ]
 
 _NO_EXCHANGE_PHASES = ("chicago", "play", "over")
@@ -199,7 +195,8 @@ class Hint:
 
     When the hand cannot exchange (``can_exchange`` False: locked, or the deal's exchanges
     are over) ``holds`` is empty and ``reason`` says why; a locked six-card hand has its
-    discards in ``six``. :func:`notes` words the assumptions that matter for this hand.
+    discards in ``six``. :func:`chicago.tui.hint_words.hint_notes` words the assumptions
+    that matter for this hand.
     """
 
     hand: tuple[str, ...]
@@ -285,81 +282,9 @@ def hint(view: dict[str, Any]) -> Hint:
                 returned=returned)
 
 
-def notes(result: Hint, card: Callable[[str], str] = str) -> list[str]:
-    """The assumptions of the odds that matter for this hand, in words (``card`` formats)."""
-    lines = []
-    if result.short_stock is not None:
-        count = result.short_stock
-        lines.append(
-            f"The stock has {count} card{'s' if count != 1 else ''}: discarding more draws "
-            "the rest from the discards shuffled into a new stock, so for those holds the "
-            "discard pile counts as drawable too."
-        )
-    if result.returned:
-        lines.append(
-            "The discards were shuffled into a new stock: "
-            f"{' '.join(card(c) for c in result.returned)} went back into it and may be drawn "
-            "again (counted like any unseen card, though they are a little likelier)."
-        )
-    return lines
-
-
 def category_columns(rules: Rules) -> list[str]:
     """The categories worth a column, best first (royal flush only if scored apart)."""
     return [
         c.name for c in sorted(Category, reverse=True)
         if c is not Category.HIGH_CARD and (c is not Category.ROYAL_FLUSH or rules.royal_separate)
     ]
-
-
-def _points_words(points: int) -> str:
-    return f"{points} point" if points == 1 else f"{points} points"
-
-
-def hand_summary(result: Hint) -> str:
-    """The hand now in words: ``Your hand 7d 7h 2c Ks As is a pair (1 point).``"""
-    if result.category is None:
-        return f"Your hand {' '.join(result.hand)}."
-    text = category_phrase(result.category)
-    return f"Your hand {' '.join(result.hand)} is {text} ({_points_words(result.points)})."
-
-
-def six_lines(result: Hint) -> list[str]:
-    """The discards of a locked six-card hand, best resulting hand first."""
-    lines = []
-    for number, choice in enumerate(result.six, start=1):
-        lines.append(
-            f"{number}. discard {choice.discard}: keep {' '.join(choice.keep)}, "
-            f"{category_phrase(choice.category)} ({_points_words(choice.points)})"
-        )
-    return lines
-
-
-def hint_lines(result: Hint, top: int = 8) -> list[str]:
-    """The best ``top`` holds as plain text lines (for the line mode and screen readers)."""
-    if result.six:
-        return [
-            f"No draw: {result.reason}. Your six cards: {' '.join(result.hand)}. "
-            "The hand each discard leaves, best first:",
-            *six_lines(result),
-        ]
-    if not result.can_exchange:
-        return [f"No draw odds: {result.reason}. {hand_summary(result)}"]
-    lines = [
-        f"Draw odds for {' '.join(result.hand)}"
-        + (f" (known out of the stock: {' '.join(result.dead)})" if result.dead else "")
-        + ". Best holds first:"
-    ]
-    for number, hold in enumerate(result.holds[:top], start=1):
-        keep = " ".join(map(str, hold.keep)) or "nothing"
-        chances = [
-            f"{Category[name].text} {hold.probabilities[name] * 100:.1f}%"
-            for name in category_columns(result.rules)
-            if hold.probabilities[name] >= 0.0005
-        ]
-        lines.append(
-            f"{number}. keep {keep} (discard {len(hold.discard)}): expected "
-            f"{hold.expected_points:.2f} points; " + (", ".join(chances) or "no pair likely")
-        )
-    lines.extend(notes(result))
-    return lines

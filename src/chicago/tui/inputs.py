@@ -2,14 +2,17 @@
 
 :func:`parse_answer` turns what the player typed into an :class:`~chicago.Action` (or raises
 :class:`InputError` with a one-line explanation); whether the action is legal is then the
-engine's to say (:class:`~chicago.IllegalAction` carries its reason). Accepted forms:
+engine's to say (:func:`chicago.tui.explain.why_not` words it for the player). Accepted
+forms, in English or Swedish:
 
 - the action text of the notation: ``discard 2h 7c``, ``keep``, ``announce pair``, ``play Ah``;
 - in an exchange round: card numbers ``1 3`` (positions in the hand as shown), cards
-  ``2h 7c``, ``0`` or ``keep`` to keep all, ``one up 3`` / ``u 3`` / ``one up 7c``;
+  ``2h 7c``, ``0`` or ``keep``/``behåll`` to keep all, ``one up 3`` / ``u 3`` / ``öppet 3``;
 - elsewhere, with ``menu``: the number of a choice in the numbered list of legal actions;
 - a card (``Ah``, ``10h``, ``A♥``) to play it, and in play with ``menu=False`` its position;
-- the start of a legal action's text when only one fits: ``p`` for pass, ``ch`` for chicago.
+- the start of a legal action's text when only one fits: ``p`` for pass, ``ch`` for chicago;
+  the Swedish words of the buttons: ``passa``, ``säg``, ``ingen chicago``, ``ta``, ``neka``,
+  ``nya kort``, ``nollställ``, ``ta poängen``, ``spela Ah``.
 
 >>> view = {"phase": "exchange", "hand": ["2c", "7d", "9h", "Ks", "As"],
 ...         "legal_actions": ["keep", "discard 2c"]}
@@ -26,31 +29,71 @@ from typing import Any
 
 from chicago.cards import Card, parse_card
 from chicago.engine import Action, ActionKind, NotationError
+from chicago.tui.words import Words
 
-__all__ = ["COMMANDS", "InputError", "command_of", "parse_answer"]
+__all__ = ["COMMANDS", "InputError", "command_of", "expected_answer", "parse_answer"]
 
 
 class InputError(ValueError):
-    """What was typed is not an answer to the question; the message says why in one line."""
+    """What was typed is not an answer to the question; the message says why in one line.
+
+    ``key`` and ``params`` are the message in the catalogue (:mod:`chicago.tui.lang`); with
+    a ``view`` a reminder of what may be typed follows. :meth:`say` words it in a language;
+    ``str()`` is English.
+    """
+
+    def __init__(
+        self, key: str, view: dict[str, Any] | None = None, menu: bool = True, **params: Any
+    ) -> None:
+        self.key = key
+        self.params = params
+        self.view = view
+        self.menu = menu
+        super().__init__(self.say(Words([])))
+
+    def say(self, words: Words) -> str:
+        """The message in the language of ``words``."""
+        text = words.t(self.key, **self.params)
+        if self.view is not None:
+            text += ": " + expected_answer(self.view, self.menu, words)
+        return text
 
 
 COMMANDS = {
-    "help": "help", "?": "help", "rules": "help",
-    "hint": "hint", "odds": "hint",
-    "look": "state", "state": "state", "hand": "state", "scores": "state", "table": "state",
-    "quit": "quit", "exit": "quit", "save": "quit",
+    "help": "help", "?": "help", "rules": "help", "hjälp": "help", "regler": "help",
+    "hint": "hint", "odds": "hint", "tips": "hint",
+    "look": "state", "state": "state", "hand": "state", "table": "state",
+    "läge": "state", "titta": "state", "bord": "state",
+    "scores": "scores", "score sheet": "scores", "poäng": "scores", "poängtavla": "scores",
+    "quit": "quit", "exit": "quit", "save": "quit", "avsluta": "quit", "spara": "quit",
 }
 """Words that are not answers but requests to the shell, by the request they make."""
 
 
 def command_of(text: str) -> str | None:
-    """The shell request (``help``, ``hint``, ``state``, ``quit``) typed, if any."""
+    """The shell request (``help``, ``hint``, ``state``, ``scores``, ``quit``) typed, if any."""
     return COMMANDS.get(text.strip().lower())
 
 
-_KEEP_WORDS = {"0", "keep", "k", "none", "-", "stand"}
-_DISCARD_WORDS = {"discard", "exchange", "change", "d", "x"}
-_ONE_UP_WORDS = {"u", "up", "oneup", "one-up"}
+_KEEP_WORDS = {"0", "keep", "k", "none", "-", "stand", "behåll", "behall"}
+_DISCARD_WORDS = {"discard", "exchange", "change", "d", "x", "släng", "slang", "byt"}
+_ONE_UP_WORDS = {"u", "up", "oneup", "one-up", "öppet", "oppet"}
+
+_SWEDISH = {
+    "passa": "pass", "säg": "announce", "sag": "announce", "ingen chicago": "no chicago",
+    "ta": "accept", "neka": "reject", "nya kort": "redeal", "nollställ": "reset",
+    "nollstall": "reset", "ta poängen": "score", "ta poangen": "score", "spela": "play",
+}
+"""The Swedish words of the buttons (and their forms without å, ä, ö), as action text."""
+
+
+def _english(text: str) -> str:
+    """``text`` with a leading Swedish button word replaced by the action's keyword."""
+    lowered = text.lower()
+    for word in sorted(_SWEDISH, key=len, reverse=True):
+        if lowered == word or lowered.startswith(word + " "):
+            return _SWEDISH[word] + text[len(word):]
+    return text
 
 
 def parse_answer(text: str, view: dict[str, Any], *, menu: bool = True) -> Action:
@@ -60,9 +103,9 @@ def parse_answer(text: str, view: dict[str, Any], *, menu: bool = True) -> Actio
     actions; without it a number is a card's position in the hand. Raises
     :class:`InputError` if nothing sensible is meant; the result may still be illegal.
     """
-    stripped = text.strip()
+    stripped = _english(text.strip())
     if not stripped:
-        raise InputError("nothing typed: " + _expected(view, menu))
+        raise InputError("tui.in.nothing", view, menu)
     legal = [str(a) for a in view.get("legal_actions", [])]
     try:
         return Action.parse(stripped)
@@ -77,10 +120,14 @@ def parse_answer(text: str, view: dict[str, Any], *, menu: bool = True) -> Actio
         if menu:
             if 1 <= number <= len(legal):
                 return Action.parse(legal[number - 1])
-            raise InputError(f"there is no choice {number}: " + _expected(view, menu))
+            raise InputError("tui.in.no_choice", view, menu, n=number)
         if view.get("phase") == "play":
             return Action.play(_card_at(number, hand))
-        raise InputError(f"a number picks a card only when you play: {_expected(view, menu)}")
+        raise InputError("tui.in.number_only_in_play", view, menu)
+    if tokens and tokens[0] == "play" and len(tokens) == 2:
+        card = _maybe_card(tokens[1])
+        if card is not None:
+            return Action.play(card)
     if len(tokens) == 1 and view.get("phase") == "play":
         card = _maybe_card(tokens[0])
         if card is not None:
@@ -89,8 +136,10 @@ def parse_answer(text: str, view: dict[str, Any], *, menu: bool = True) -> Actio
     if len(fitting) == 1:
         return Action.parse(fitting[0])
     if len(fitting) > 1:
-        raise InputError(f"{stripped!r} fits several choices: {', '.join(fitting)}")
-    raise InputError(f"{stripped!r} is not an answer here: " + _expected(view, menu))
+        raise InputError(
+            "tui.in.several", typed=stripped, choices=", ".join(fitting)
+        )
+    raise InputError("tui.in.not_an_answer", view, menu, typed=text.strip())
 
 
 def _exchange_answer(
@@ -110,12 +159,12 @@ def _exchange_answer(
     cards = [_token_card(token, hand, view, menu) for token in tokens]
     if one_up:
         if len(cards) != 1:
-            raise InputError("one up takes exactly one card: e.g. 'one up 3' or 'one up 7c'")
+            raise InputError("tui.in.one_up_one")
         return Action.one_up(cards[0])
     if len(set(cards)) != len(cards):
-        raise InputError("the same card is named twice")
+        raise InputError("tui.in.twice")
     if len(cards) > 5:
-        raise InputError("at most five cards can be discarded")
+        raise InputError("tui.in.at_most_five")
     return Action.discard(cards)
 
 
@@ -124,15 +173,13 @@ def _token_card(token: str, hand: Sequence[Card], view: dict[str, Any], menu: bo
         return _card_at(int(token), hand)
     card = _maybe_card(token)
     if card is None:
-        raise InputError(f"{token!r} is not a card or a card number: " + _expected(view, menu))
+        raise InputError("tui.in.not_a_card", view, menu, typed=token)
     return card
 
 
 def _card_at(number: int, hand: Sequence[Card]) -> Card:
     if not 1 <= number <= len(hand):
-        raise InputError(
-            f"there is no card {number}: your hand has {len(hand)} cards, numbered 1-{len(hand)}"
-        )
+        raise InputError("tui.in.no_card", n=number, size=len(hand))
     return hand[number - 1]
 
 
@@ -149,21 +196,23 @@ def _example(view: dict[str, Any]) -> str:
     return " ".join(hand[:3:2]) if len(hand) >= 3 else "Qh 3c"
 
 
-def _expected(view: dict[str, Any], menu: bool) -> str:
-    """A short reminder of what may be typed now."""
+def expected_answer(view: dict[str, Any], menu: bool, words: Words | None = None) -> str:
+    """A short reminder of what may be typed now, in the language of ``words``."""
+    words = words if words is not None else Words([])
     phase = view.get("phase")
     legal = [str(a) for a in view.get("legal_actions", [])]
     if phase == "exchange":
         kinds = {Action.parse(a).kind for a in legal}
-        text = f"type card numbers (1 3) or cards ({_example(view)}) to discard, or 0 to keep all"
+        text = words.t("tui.in.expect_exchange", example=_example(view))
         if ActionKind.ONE_UP in kinds:
-            text += ", or 'one up N'"
+            text += words.t("tui.in.expect_one_up")
         return text
     if phase == "play":
         cards = " ".join(str(Action.parse(a).card) for a in legal)
-        return f"play one of {cards}" + (" (the number of a choice, or the card)" if menu else "")
+        return words.t("tui.in.expect_play_menu" if menu else "tui.in.expect_play", cards=cards)
     if not legal:
-        return "it is not your turn"
+        return words.t("tui.in.not_your_turn")
+    choices = ", ".join(legal)
     if menu:
-        return f"type 1-{len(legal)} or one of: {', '.join(legal)}"
-    return f"type one of: {', '.join(legal)}"
+        return words.t("tui.in.expect_menu", n=len(legal), choices=choices)
+    return words.t("tui.in.expect_text", choices=choices)

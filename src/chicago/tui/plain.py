@@ -2,8 +2,10 @@
 
 No colours and no cursor movement, so it works with screen readers, pipes and scripts.
 Every question is one line; the answer is a number, cards or the action text (see
-:mod:`chicago.tui.inputs`). ``help``, ``hint``, ``look`` and ``quit`` work at any question.
-A wrong answer gets a one-line reason and the same question again. End of input saves the
+:mod:`chicago.tui.inputs`). ``help`` (the rules as plain text), ``hint``, ``look``,
+``scores`` (every deal's points) and ``quit`` work at any question, in English or Swedish
+(``hjälp``, ``tips``, ``läge``, ``poäng``, ``avsluta``). A wrong answer gets a one-line
+reason in the player's words and the same question again. End of input saves the
 game and exits cleanly; Ctrl-C (at a question or while a bot thinks) saves it and ends with
 one line; a closed output (``chicago play --plain | head``) saves it and ends silently.
 """
@@ -18,11 +20,16 @@ import threading
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
-from chicago.tui.hints import hint, hint_lines
-from chicago.tui.inputs import command_of, parse_answer
+from chicago.engine import IllegalAction
+from chicago.tui.explain import why_not
+from chicago.tui.hint_words import hint_lines, no_odds
+from chicago.tui.hints import hint
+from chicago.tui.inputs import COMMANDS, InputError, command_of, parse_answer
+from chicago.tui.lang import Lang
 from chicago.tui.replayer import Replayer
-from chicago.tui.rules_help import rules_help
+from chicago.tui.rules_help import rules_text
 from chicago.tui.session import PlaySession, Step
+from chicago.tui.summary import score_history, score_lines
 from chicago.tui.words import Words, plain_card
 
 if TYPE_CHECKING:
@@ -84,24 +91,33 @@ def _names_line(session: PlaySession, words: Words) -> str:
     seats = []
     for seat in range(session.players):
         if seat == session.human:
-            seats.append(f"seat {seat}: you ({session.names[seat]})")
+            seats.append(words.t("tui.pl.seat_you", n=seat, name=session.names[seat]))
         else:
-            seats.append(f"seat {seat}: {session.names[seat]} ({session.tags.get(f'Bot{seat}')})")
-    return "Players: " + "; ".join(seats) + "."
+            level = words.level(session.tags.get(f"Bot{seat}", ""))
+            seats.append(words.t("tui.pl.seat_bot", n=seat, name=session.names[seat],
+                                 level=level))
+    return words.t("tui.pl.players", seats="; ".join(seats))
 
 
 def _report(out: _Out, words: Words, step: Step) -> None:
     lines = [text for ev in step.events if (text := words.event(ev))]
     if step.automatic and lines:
-        lines[0] = "Only one choice, taken for you: " + lines[0]
+        lines[0] = words.t("tui.pl.automatic") + " " + lines[0]
     for line in lines:
         out(line)
 
 
 def play_plain(
-    session: PlaySession, stdin: TextIO, stdout: TextIO, *, resumed: bool = False
+    session: PlaySession,
+    stdin: TextIO,
+    stdout: TextIO,
+    *,
+    resumed: bool = False,
+    lang: Lang | str | None = None,
 ) -> int:
     """Play ``session`` to the end (or to the end of input) over plain lines; exit code 0.
+
+    ``lang`` is the language of every line (English by default).
 
     Ctrl-C anywhere (at a question, or while a bot decides) saves the game, prints one
     line and returns :data:`INTERRUPTED_STATUS`. A ``BrokenPipeError`` from ``stdout``
@@ -109,28 +125,26 @@ def play_plain(
     quietly (see :func:`silence_stdout`).
     """
     out = _Out(stdout)
+    words = Words(session.names, me=session.human, card=plain_card, lang=lang)
     try:
-        return _play(session, stdin, stdout, out, resumed)
+        return _play(session, stdin, stdout, out, resumed, words)
     except KeyboardInterrupt:
-        return _interrupted(out, session)
+        return _interrupted(out, session, words)
     except BrokenPipeError:
         with ignoring_interrupts():
             session.save()
         raise
 
 
-def _interrupted(out: _Out, session: PlaySession) -> int:
+def _interrupted(out: _Out, session: PlaySession, words: Words) -> int:
     """Save after Ctrl-C and say so in one line (on stderr if stdout is gone)."""
     with ignoring_interrupts():
         if session.save_path is None:
-            line = "Interrupted: the game was not saved."
+            line = words.t("tui.pl.interrupted_unsaved")
         elif session.save():
-            line = (
-                f"Interrupted: the game is saved in {session.save_path}; continue it with: "
-                f"chicago play --resume {session.save_path}"
-            )
+            line = words.t("tui.pl.interrupted_saved", path=session.save_path)
         else:
-            line = f"Interrupted: {session.save_error}"
+            line = words.t("tui.pl.interrupted_failed", problem=session.save_error)
         try:
             out()
             out(line)
@@ -141,23 +155,21 @@ def _interrupted(out: _Out, session: PlaySession) -> int:
 
 
 def _play(
-    session: PlaySession, stdin: TextIO, stdout: TextIO, out: _Out, resumed: bool
+    session: PlaySession, stdin: TextIO, stdout: TextIO, out: _Out, resumed: bool,
+    words: Words,
 ) -> int:
     """The game loop of :func:`play_plain`."""
-    words = Words(session.names, me=session.human, card=plain_card)
     interactive = stdin.isatty()
-    out(
-        f"Chicago, rules {session.rules.preset_name}, {session.players} players, "
-        f"seed {session.seed}. Type help for the rules, hint for the odds of your hand, "
-        "look to see the table, quit to save and stop."
-    )
+    out(words.t(
+        "tui.pl.intro", rules=session.rules.preset_name, n=session.players, seed=session.seed,
+    ))
     out(_names_line(session, words))
     if session.save_path is not None:
-        out(f"The game is saved after every action in {session.save_path}.")
+        out(words.t("tui.pl.saved_every", path=session.save_path))
     for notice in session.notices:
         out(notice)
     if resumed:
-        out("Resumed. This deal so far:")
+        out(words.t("tui.pl.resumed"))
         for ev in session.view()["events"]:
             if text := words.event(ev):
                 out(text)
@@ -173,9 +185,9 @@ def _play(
             out(notice)
         shown_notices = len(session.notices)
         if session.save_error:
-            out(f"Warning: {session.save_error}")
+            out(words.t("tui.pl.warning", problem=session.save_error))
         if session.over:
-            _finish(out, session)
+            _finish(out, session, words)
             return 0
         view = session.view()
         for line in words.state_lines(view):
@@ -188,64 +200,87 @@ def _play(
                 stdout.flush()
             line = stdin.readline()
             if not line:
-                return _stop(out, session, "End of input")
+                return _stop(out, session, words, "tui.pl.end_of_input")
             text = line.strip()
             request = command_of(text)
             if request == "quit":
-                return _stop(out, session, "Stopped")
+                return _stop(out, session, words, "tui.pl.stopped")
             if request == "help":
-                for help_line in rules_help(session.rules).splitlines():
+                for help_line in [*rules_text(session.rules, words.lang), "", *_commands(words)]:
                     out(help_line)
                 continue
             if request == "hint":
                 try:
-                    for hint_line in hint_lines(hint(view)):
-                        out(hint_line)
-                except ValueError as exc:
-                    out(f"No hint: {exc}.")
+                    result = hint(view)
+                except ValueError:
+                    out(no_odds(len(view["hand"]), words))
+                    continue
+                for hint_line in hint_lines(result, words=words):
+                    out(hint_line)
+                continue
+            if request == "scores":
+                for score_line in score_lines(score_history(session.history()), words):
+                    out(score_line)
                 continue
             if request == "state":
                 for state_line in words.state_lines(view):
                     out(state_line)
                 continue
             try:
-                step = session.act(parse_answer(text, view, menu=True))
-            except ValueError as exc:
-                out(f"Not accepted: {exc}.")
+                action = parse_answer(text, view, menu=True)
+            except InputError as exc:
+                out(words.t("tui.not_accepted", why=exc.say(words)))
+                continue
+            try:
+                step = session.act(action)
+            except IllegalAction:
+                out(words.t("tui.refused", why=why_not(action, view, words)))
                 continue
             _report(out, words, step)
             asking = False
+
+
+def _commands(words: Words) -> list[str]:
+    """The requests that work at any question, for ``help``."""
+    lines = [words.t("tui.pl.commands"), "-" * len(words.t("tui.pl.commands")), ""]
+    for request in ("help", "hint", "state", "scores", "quit"):
+        said = [word for word, meant in COMMANDS.items() if meant == request]
+        lines.append(f"- {', '.join(said)}: {words.t(f'tui.pl.cmd.{request}')}")
+    lines.append(words.t("tui.pl.answers"))
+    return lines
 
 
 def _choices(words: Words, view: dict[str, Any]) -> str:
     if view.get("phase") == "exchange":
         return ""
     legal = [str(a) for a in view.get("legal_actions", [])]
-    return " Choices: " + words.menu(legal) + "."
+    return " " + words.t("tui.pl.choices", menu=words.menu(legal, view))
 
 
-def _stop(out: _Out, session: PlaySession, why: str) -> int:
+def _stop(out: _Out, session: PlaySession, words: Words, why: str) -> int:
+    reason = words.t(why)
     if session.save_path is None:
-        out(f"{why}: the game was not saved.")
+        out(words.t("tui.pl.not_saved", why=reason))
         return 0
     if session.save():
-        out(f"{why}: the game is saved in {session.save_path}.")
-        out(f"Continue it with: chicago play --resume {session.save_path}")
+        out(words.t("tui.pl.saved_in", why=reason, path=session.save_path))
+        out(words.t("tui.pl.continue_with", path=session.save_path))
     else:
-        out(f"{why}: {session.save_error}")
+        out(words.t("tui.pl.save_failed", why=reason, problem=session.save_error))
     return 0
 
 
-def _finish(out: _Out, session: PlaySession) -> None:
+def _finish(out: _Out, session: PlaySession, words: Words) -> None:
     view = session.view()
-    words = Words(session.names, me=session.human, card=plain_card)
-    out(f"Final scores: {words.scores(view['scores'])}.")
+    out(words.t("tui.pl.final", scores=words.scores(view["scores"])))
     settlement = view.get("settlement")
     if settlement:
-        out(f"Settlement (stake {session.rules.stake:g} per point): {words.money(settlement)}.")
+        out(words.t(
+            "tui.settlement_at", stake=f"{session.rules.stake:g}", money=words.money(settlement)
+        ))
     if session.save_path is not None and session.save():
-        out(f"The game record is in {session.save_path}.")
-        out(f"Watch it again with: chicago replay {session.save_path}")
+        out(words.t("tui.record_in", path=session.save_path))
+        out(words.t("tui.watch_again", path=session.save_path))
 
 
 def replay_plain(

@@ -1,7 +1,9 @@
 """Rich renderables for the full-screen apps, built from a seat view and events only.
 
 The table (trick, face-up piles, announcements and the staged tie-break, one-up card, shown
-hands), the score table, a hint table and coloured log lines. Hearts and diamonds are red.
+hands), the score table, the score sheet of every deal, a hint table and coloured log lines.
+Hearts and diamonds are red. Every word comes from the :class:`~chicago.tui.words.Words`
+given, in its language.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from rich.text import Text
 
 from chicago.cards import Card
 from chicago.poker import Category
-from chicago.tui.hints import Hint, category_columns, notes
-from chicago.tui.words import Words, category_phrase, rank_phrase, symbol_card
+from chicago.tui.hint_words import hint_notes
+from chicago.tui.hints import Hint, category_columns
+from chicago.tui.summary import DealScore
+from chicago.tui.words import Words, symbol_card
 
 __all__ = [
     "RED",
@@ -26,6 +30,7 @@ __all__ = [
     "cards_text",
     "colour_cards",
     "hint_table",
+    "score_sheet",
     "scores_table",
     "table_panel",
 ]
@@ -78,206 +83,272 @@ def _exchange_counts(events: Sequence[dict[str, Any]], players: int) -> list[lis
 
 
 def scores_table(
-    view: dict[str, Any], words: Words, levels: Sequence[str] = (), title: str = "Scores"
+    view: dict[str, Any], words: Words, levels: Sequence[str] = (), title: str | None = None
 ) -> Table:
-    """Seats with name, score, exchanges this deal and marks: dealer, to act, locked, Chicago.
+    """Seats with name, score, exchanges this deal and marks: dealer, to act, locked, Chicago,
+    the bot's level.
 
-    Under V-CHI-DECLARED / V-CHI-REQ3 (where in force) a mark says who has declared / made
-    a Chicago in this game, and the caption says that it decides who may win.
+    Marks never end in "…": the column is at least as wide as the longest mark, and marks
+    that do not fit side by side go onto the next line. Under V-CHI-DECLARED / V-CHI-REQ3
+    (where in force) a mark says who has declared / made a Chicago in this game, and the
+    caption says that it decides who may win.
     """
     chicago = words.chicago_marks(view)
     table = Table(
-        title=title, box=box.SIMPLE_HEAD, pad_edge=False, expand=True,
+        title=title if title is not None else words.t("table.scores"),
+        box=box.SIMPLE_HEAD, pad_edge=False, expand=True,
         caption=chicago[2] if chicago else None, caption_justify="left",
     )
-    table.add_column("player", no_wrap=True, min_width=8)
-    table.add_column("pts", justify="right", no_wrap=True)
-    table.add_column("exch.", no_wrap=True)
-    table.add_column("", ratio=1)
+    table.add_column(words.t("tui.col.player"), no_wrap=True)
+    table.add_column(words.t("tui.col.points"), justify="right", no_wrap=True)
+    table.add_column(words.t("tui.col.exchanges"), no_wrap=True)
+    marks_per_seat: list[list[str]] = []
     counts = _exchange_counts(view.get("events", []), view["players"])
     settlement = view.get("settlement")
     for seat in range(view["players"]):
         marks = []
         if seat == view["dealer"]:
-            marks.append("dealer")
+            marks.append(words.t("tui.mark.dealer"))
         if view["locked"][seat]:
-            marks.append("locked")
+            marks.append(words.t("tui.mark.locked"))
         if view.get("chicago") == seat:
             marks.append("CHICAGO")
         if chicago and seat < len(chicago[1]) and chicago[1][seat]:
             marks.append(chicago[0])
         if view.get("over") and seat in view.get("winners", []):
-            marks.append("WINNER")
+            marks.append(words.t("tui.mark.winner"))
         if settlement:
-            amount = settlement[seat]
-            marks.append(f"{amount:+g}")
-        name = words.names[seat]
-        if seat == words.me and name != "You":
-            name += " (you)"
+            marks.append(f"{settlement[seat]:+g}")
         if levels and seat < len(levels) and levels[seat]:
-            marks.append(levels[seat])
+            marks.append(words.level(levels[seat]))
+        marks_per_seat.append(marks)
+    widest = max((len(m) for marks in marks_per_seat for m in marks), default=0)
+    table.add_column("", ratio=1, min_width=widest, overflow="fold")
+    for seat, marks in enumerate(marks_per_seat):
         arrow = "▶ " if view.get("to_act") == seat else "  "
         style = "bold" if seat == words.me else ""
         table.add_row(
-            Text(arrow + name, style=style), str(view["scores"][seat]),
+            Text(arrow + words.name(seat), style=style), str(view["scores"][seat]),
             " ".join(counts[seat]), " ".join(marks),
         )
     return table
 
 
-def _rounds(view: dict[str, Any], words: Words) -> list[Text]:
-    """Announcements, the staged tie-break and the result of each scoring round this deal."""
+def score_sheet(deals: Sequence[DealScore], players: int, words: Words) -> RenderableType:
+    """Every finished deal's points and the running totals, a row per deal."""
+    if not deals:
+        return Text(words.t("score.none"), style="dim")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_footer=True)
+    table.add_column(words.t("score.deal"), justify="right", footer=words.t("score.total"))
+    final = deals[-1].scores
+    for seat in range(players):
+        table.add_column(
+            words.name(seat), justify="right", no_wrap=True,
+            footer=Text(str(final[seat]), style="bold"),
+        )
+    for deal in deals:
+        cells: list[Text] = []
+        for seat in range(players):
+            cell = Text(_signed(deal.points[seat]), style="bold" if deal.points[seat] else "dim")
+            cell.append(f" {deal.scores[seat]:>3}", style="dim")
+            cells.append(cell)
+        table.add_row(Text(str(deal.deal)), *cells)
+    legend = Text(words.t("tui.sheet_legend"), style="dim")
+    return Group(table, legend)
+
+
+def _signed(points: int) -> str:
+    return f"+{points}" if points > 0 else str(points)
+
+
+def _rounds(view: dict[str, Any], words: Words, compact: bool = False) -> list[Text]:
+    """Announcements, the staged tie-break and the result of each scoring round this deal.
+
+    ``compact`` (during trick play) gives one line per finished round: its result only.
+    """
     lines: list[Text] = []
     current: Text | None = None
     tiebreak: dict[int, list[str]] = {}
+
+    def close_round() -> None:
+        if current is not None and not compact:
+            lines.append(current)
+        if tiebreak and not compact:
+            stages = "; ".join(
+                f"{words.who(seat)} {', '.join(ranks)}" for seat, ranks in tiebreak.items()
+            )
+            lines.append(Text(f"   {words.t('center.tiebreak').lower()}: {stages}"))
+
     for ev in view.get("events", []):
         kind = ev.get("type")
         if kind in ("announce", "pass"):
             if current is None:
-                current = Text(f"Scoring round {ev['round']}: ", style="bold")
+                current = Text(words.t("center.round", r=ev["round"]) + ": ", style="bold")
                 tiebreak = {}
             else:
                 current.append(" · ")
-            said = category_phrase(ev["category"]) if kind == "announce" else "pass"
+            said = (
+                words.category_a(ev["category"]) if kind == "announce"
+                else words.t("center.passed")
+            )
             current.append(f"{words.who(ev['seat'])} {said}",
                            style="" if kind == "announce" else "dim")
         elif kind == "reveal":
-            shown = ev.get("suit") or rank_phrase(str(ev.get("rank", ""))).split()[-1]
-            tiebreak.setdefault(ev["seat"], []).append(str(shown))
-        elif kind == "round_result" and current is not None:
-            lines.append(current)
-            if tiebreak:
-                stages = "; ".join(
-                    f"{words.who(seat)} {', '.join(ranks)}" for seat, ranks in tiebreak.items()
-                )
-                lines.append(Text(f"   tie-break: {stages}"))
+            shown = (
+                words.suit(str(ev["suit"])) if "suit" in ev
+                else words.rank(str(ev.get("rank", "")))
+            )
+            tiebreak.setdefault(ev["seat"], []).append(shown)
+        elif kind == "round_result":
+            close_round()
             winner = ev.get("winner")
             if winner is None:
-                outcome = "nobody scores"
+                outcome = words.t("tui.round_nobody")
             else:
-                wins = words.verb(winner, "wins", "win")
-                outcome = f"{wins} with {category_phrase(ev.get('category'))}"
-            lines.append(Text(f"   → {outcome}", style="green"))
-            current = None
-    if current is not None:
-        lines.append(current)
-        if tiebreak:
-            stages = "; ".join(
-                f"{words.who(seat)} {', '.join(ranks)}" for seat, ranks in tiebreak.items()
-            )
-            lines.append(Text(f"   tie-break: {stages}"))
+                outcome = words.t(
+                    "tui.round_won", cat=words.category_a(ev.get("category")),
+                    **words.person(winner),
+                )
+            if compact:
+                head = words.t("center.round", r=ev["round"])
+                lines.append(Text(f"{head} → {outcome}", style="dim"))
+            else:
+                lines.append(Text(f"   → {outcome}", style="green"))
+            current, tiebreak = None, {}
+    close_round()
     return lines
+
+
+def _trick_grid(view: dict[str, Any], words: Words) -> RenderableType:
+    """Trick play: a row per seat with its card in this trick and its face-up pile."""
+    trick = view.get("trick", [])
+    in_trick = {play["seat"]: play["card"] for play in trick}
+    leader = trick[0]["seat"] if trick else None
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(no_wrap=True, min_width=3)
+    grid.add_column()
+    piles = view.get("played", [])
+    for seat in range(view["players"]):
+        played = in_trick.get(seat)
+        card = card_text(played) if played else Text("·", style="dim")
+        if seat == leader:
+            card.append(" " + words.t("tui.led"), style="dim")
+        pile = cards_text(piles[seat] if seat < len(piles) else [])
+        pile.stylize("dim")
+        arrow = "▶ " if view.get("to_act") == seat else "  "
+        grid.add_row(
+            Text(arrow + words.who(seat), style="bold" if seat == words.me else ""), card, pile,
+        )
+    return grid
 
 
 def table_panel(
     view: dict[str, Any], words: Words, hands: dict[int, list[str]] | None = None
 ) -> RenderableType:
-    """What lies on the table for the seat of ``view`` (``hands``: face-up hands to add)."""
+    """What lies on the table for the seat of ``view`` (``hands``: face-up hands to add).
+
+    In trick play the trick comes first (a row per seat: its card now and the cards it has
+    played), then the last finished trick, then one line per scoring round; before it, the
+    announcements of the scoring rounds in full.
+    """
     parts: list[RenderableType] = []
     if hands:
         for seat, hand in sorted(hands.items()):
             line = Text(f"{words.who(seat)}: ", style="bold")
-            line.append_text(cards_text(hand) if hand else Text("no cards", style="dim"))
+            line.append_text(
+                cards_text(hand) if hand else Text(words.t("tui.no_cards"), style="dim")
+            )
             parts.append(line)
         parts.append(Text(""))
     if view.get("chicago") is not None:
-        parts.append(Text(f"{words.who(view['chicago'])} declared CHICAGO!", style="bold magenta"))
+        parts.append(Text(words.t("center.chicago", **words.person(view["chicago"])),
+                          style="bold magenta"))
     one_up = view.get("one_up")
     if one_up:
-        line = Text(f"Face up for {words.whom(one_up['seat'])}: ", style="bold")
+        line = Text(words.t("center.face_up", **words.person(one_up["seat"])) + ": ",
+                    style="bold")
         line.append_text(card_text(one_up["card"]))
         parts.append(line)
     for seat, cards in sorted(view.get("shown", {}).items(), key=lambda item: int(item[0])):
-        line = Text(f"{words.who(int(seat))} showed: ")
+        line = Text(words.t("tui.showed_label", **words.person(int(seat))) + " ")
         line.append_text(cards_text(cards))
         parts.append(line)
-    parts.extend(_rounds(view, words))
-    if view["phase"] == "play" or view.get("tricks"):
-        parts.append(Text(""))
-        tricks = view.get("tricks", [])
-        if tricks and not view.get("trick"):
-            last = tricks[-1]
-            line = Text(f"Trick {len(tricks)} (won by {words.whom(last['winner'])}): ", style="dim")
-            for index, play in enumerate(last["cards"]):
-                if index:
-                    line.append("  ")
-                line.append(f"{words.who(play['seat'])} ")
-                line.append_text(card_text(play["card"]))
-            parts.append(line)
-        if view["phase"] == "play":
-            line = Text(f"Trick {view['trick_number']} on the table: ", style="bold")
-            trick = view.get("trick", [])
-            if not trick:
-                line.append("nothing yet", style="dim")
-            for index, play in enumerate(trick):
-                if index:
-                    line.append("  ")
-                line.append(f"{words.who(play['seat'])} ")
-                line.append_text(card_text(play["card"]))
-            parts.append(line)
-        piles = view.get("played", [])
-        if any(piles):
-            grid = Table.grid(padding=(0, 1))
-            grid.add_column(no_wrap=True)
-            grid.add_column()
-            for seat, pile in enumerate(piles):
-                grid.add_row(Text(words.who(seat), style="dim"), cards_text(pile))
-            parts.append(Text("Face up in front of each player:", style="dim"))
-            parts.append(grid)
+    playing = view["phase"] == "play"
+    if playing:
+        head = Text(words.t("center.trick", n=view["trick_number"]), style="bold")
+        if not view.get("trick"):
+            head.append(" · " + words.t("center.nothing"), style="dim")
+        parts.append(head)
+        parts.append(_trick_grid(view, words))
+    tricks = view.get("tricks", [])
+    if tricks and (playing or view["phase"] == "over"):
+        last = tricks[-1]
+        winning = next(
+            (p["card"] for p in last["cards"] if p["seat"] == last["winner"]), None
+        )
+        if winning is not None:
+            parts.append(colour_cards(words.t(
+                "center.last_trick", card=words.card(winning), **words.person(last["winner"])
+            )))
+    parts.extend(_rounds(view, words, compact=playing))
     if not parts:
-        parts.append(Text("The table is empty.", style="dim"))
+        parts.append(Text(words.t("tui.table_empty"), style="dim"))
     return Group(*parts)
 
 
-def hint_table(result: Hint, top: int = 10) -> RenderableType:
+_SHORT = {
+    "ROYAL_FLUSH": "RF", "STRAIGHT_FLUSH": "SF", "FOUR_OF_A_KIND": "4K",
+    "FULL_HOUSE": "FH", "FLUSH": "Fl", "STRAIGHT": "St", "THREE_OF_A_KIND": "3K",
+    "TWO_PAIR": "2P", "PAIR": "1P",
+}
+
+
+def hint_table(result: Hint, top: int = 10, words: Words | None = None) -> RenderableType:
     """The best holds of a hand: kept cards (discards as ··), expected points, chances.
 
     A hand that cannot exchange gets its category and the reason instead; a locked six-card
-    hand (V-LOCK-6) a table of its six discards with the hand each leaves.
+    hand (V-LOCK-6) a table of its six discards with the hand each leaves. The column
+    letters are explained under the table, in the language of ``words``.
     """
+    words = words or Words([])
     if result.six:
         table = Table(
-            title="Locked with six cards: the hand each discard leaves, best first",
-            caption="You draw nothing: discard exactly one card.",
+            title=words.t("tui.hint.six_title"), caption=words.t("tui.hint.six_caption"),
             box=box.SIMPLE_HEAD, pad_edge=False,
         )
-        table.add_column("discard", no_wrap=True)
-        table.add_column("keep", no_wrap=True)
-        table.add_column("hand")
-        table.add_column("points", justify="right", style="bold")
+        table.add_column(words.t("tui.hint.discard"), no_wrap=True)
+        table.add_column(words.t("hint.keep"), no_wrap=True)
+        table.add_column(words.t("tui.hint.hand"))
+        table.add_column(words.t("tui.col.points"), justify="right", style="bold")
         for choice in result.six:
             table.add_row(
                 card_text(choice.discard), cards_text(list(choice.keep)),
-                category_phrase(choice.category), str(choice.points),
+                words.category_a(choice.category), str(choice.points),
             )
         return table
     if not result.can_exchange:
-        line = Text("No draw odds: ", style="bold")
-        line.append(f"{result.reason}. ")
-        line.append(
-            f"The hand is {category_phrase(result.category)} "
-            f"({result.points} point{'s' if result.points != 1 else ''})."
-        )
-        return line
+        return Text(words.t(
+            "tui.hint.no_draw", reason=words.t("tui.hint.why_locked"),
+            cat=words.category_a(result.category), points=words.points(result.points),
+        ))
     names = category_columns(result.rules)
-    short = {
-        "ROYAL_FLUSH": "RF", "STRAIGHT_FLUSH": "SF", "FOUR_OF_A_KIND": "4K",
-        "FULL_HOUSE": "FH", "FLUSH": "Fl", "STRAIGHT": "St", "THREE_OF_A_KIND": "3K",
-        "TWO_PAIR": "2P", "PAIR": "1P",
-    }
-    caption = "·· = discard; exp. = expected points after the draw; % chance of each hand."
+    legend = ", ".join(f"{_SHORT[name]} {words.category(name).lower()}" for name in names)
+    caption = words.t("tui.hint.caption", legend=legend)
     if result.dead:
-        caption += " Known out of the stock: " + " ".join(symbol_card(c) for c in result.dead)
-    for note in notes(result, symbol_card):
+        caption += " " + words.t(
+            "hint.dead", cards=" ".join(symbol_card(c) for c in result.dead)
+        ) + "."
+    for note in hint_notes(result, words):
         caption += " " + note
     table = Table(
-        title="Draw odds of your hand, best holds first", caption=caption,
+        title=words.t("tui.hint.title"), caption=caption, caption_justify="left",
         box=box.SIMPLE_HEAD, pad_edge=False,
     )
-    table.add_column("keep", no_wrap=True)
-    table.add_column("exp.", justify="right", style="bold")
+    table.add_column(words.t("hint.keep"), no_wrap=True)
+    table.add_column(words.t("tui.hint.exp"), justify="right", style="bold")
     for name in names:
-        table.add_column(short[name], justify="right", no_wrap=True)
+        table.add_column(_SHORT[name], justify="right", no_wrap=True)
     for hold in result.holds[:top]:
         kept = Text()
         for index, card in enumerate(result.hand):

@@ -1,8 +1,10 @@
 """The rules of a rule set in words, for the help screen and ``help`` in the line mode.
 
-:func:`rules_help` writes Markdown from a :class:`~chicago.Rules` object: a summary of how a
-deal and the game go under exactly these options, the points table, the variations that are
-on, and every option with its value and the description documented on the Rules class.
+:func:`rules_blocks` describes a :class:`~chicago.Rules` object in the player's language: a
+summary of how a deal and the game go under exactly these options, the points table, the
+variations that are on (in the browser app's words), and every option with its value and
+the description documented on the Rules class (in English). :func:`rules_help` writes the
+blocks as Markdown for the full screen, :func:`rules_text` as plain lines for the line mode.
 
 >>> from chicago import Rules
 >>> text = rules_help(Rules.preset("wikipedia"))
@@ -19,11 +21,25 @@ import inspect
 import itertools
 import re
 import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from chicago.poker import Category
 from chicago.rules import PRESETS, VARIATIONS, Rules
+from chicago.tui.lang import Lang
+from chicago.tui.words import Words
 
-__all__ = ["option_descriptions", "rules_help", "variations_on"]
+__all__ = [
+    "Block",
+    "option_descriptions",
+    "rules_blocks",
+    "rules_help",
+    "rules_text",
+    "to_markdown",
+    "to_plain",
+    "variations_on",
+]
 
 
 @functools.cache
@@ -64,187 +80,193 @@ def variations_on(rules: Rules) -> list[str]:
     return found
 
 
-def _points_line(rules: Rules) -> str:
+@dataclass(frozen=True)
+class Block:
+    """One piece of a help text: a title, a heading, a paragraph or a list item.
+
+    ``lead`` is a paragraph's bold first words ("Players."); in an item, text between
+    backticks is code (an option's name).
+    """
+
+    kind: Literal["title", "heading", "para", "item"]
+    text: str
+    lead: str = ""
+
+
+def to_markdown(blocks: Sequence[Block]) -> str:
+    """The blocks as Markdown, for the full screen's help window."""
+    out: list[str] = []
+    for block in blocks:
+        if block.kind == "title":
+            out.extend([f"# {block.text}", ""])
+        elif block.kind == "heading":
+            if out and out[-1] != "":
+                out.append("")
+            out.extend([f"## {block.text}", ""])
+        elif block.kind == "para":
+            lead = f"**{block.lead}** " if block.lead else ""
+            out.extend([lead + block.text, ""])
+        else:
+            out.append(f"- {block.text}")
+    out.append("")
+    return "\n".join(out)
+
+
+def to_plain(blocks: Sequence[Block]) -> list[str]:
+    """The blocks as plain lines for the line mode: no Markdown marks, headings underlined."""
+    out: list[str] = []
+    for block in blocks:
+        if block.kind in ("title", "heading"):
+            if out and out[-1] != "":
+                out.append("")
+            rule = "=" if block.kind == "title" else "-"
+            out.extend([block.text, rule * len(block.text), ""])
+        elif block.kind == "para":
+            out.extend([f"{block.lead} {block.text}".strip(), ""])
+        else:
+            out.append("- " + block.text.replace("`", ""))
+    while out and out[-1] == "":
+        out.pop()
+    return out
+
+
+def _points_line(rules: Rules, words: Words) -> str:
     parts = []
     for category in Category:
         if category is Category.HIGH_CARD:
             continue
         if category is Category.ROYAL_FLUSH and not rules.royal_separate:
             continue
-        parts.append(f"{category.text} {rules.points_for(category)}")
+        parts.append(f"{words.category(category.name).lower()} {rules.points_for(category)}")
     return ", ".join(parts)
 
 
-def _summary(rules: Rules) -> list[str]:
+def _summary(rules: Rules, words: Words) -> list[Block]:
+    t = words.t
     s = rules.scoring_rounds
-    lines = [
-        f"**Players.** {rules.min_players} to {rules.max_players}, one pack of 52 cards. "
-        "Everything goes clockwise from the dealer's left; the deal passes on after each hand.",
-        f"**A deal.** Five cards each, then {rules.exchanges} exchange rounds: in turn each "
-        f"player discards 0 to {min(5, rules.max_discard)} cards and draws as many. "
-        + (
-            f"After each exchange round but the last comes a scoring round ({s} in all)."
-            if s else "There is no scoring round during the exchanges."
-        ),
-        "**Scoring rounds.** In turn each player passes or announces exactly what the hand "
-        "is, at least as high as the best announced so far. The best hand scores its points. "
-        + (
-            "Two or more with the same best category reveal their ranks stage by stage "
-            "(combination first, then the odd cards) until one is ahead; exactly equal "
-            "hands score nothing."
-            if rules.tie_mode == "staged"
-            else "If two or more announce the same best category nobody scores."
-        )
-        + (
-            f" Exactly equal hands go to the better suit of the top card ({rules.suit_order})."
-            if rules.suit_order else ""
-        ),
-        f"**Points.** {_points_line(rules)}.",
+
+    def para(name: str, text: str) -> Block:
+        return Block("para", text, t(f"tui.rules.{name}"))
+
+    blocks = [
+        para("players", t("tui.rules.players_text", min=rules.min_players,
+                          max=rules.max_players)),
+        para("deal", t("tui.rules.deal_text", n=rules.exchanges, max=min(5, rules.max_discard))
+             + " " + (t("tui.rules.deal_rounds", n=s) if s else t("tui.rules.deal_no_rounds"))),
+        para("rounds", t("tui.rules.rounds_text") + " "
+             + t("tui.rules.ties_staged" if rules.tie_mode == "staged" else "tui.rules.ties_none")
+             + (" " + t("tui.rules.ties_suit", order=rules.suit_order)
+                if rules.suit_order else "")),
+        para("points", _points_line(rules, words) + "."),
     ]
     if rules.show_on_break:
-        lines.append(
-            "**Show on break.** A player whose announced combination was highest and who "
-            "then discards a card of it must first show the whole hand to everyone."
-        )
+        blocks.append(para("show", t("tui.rules.show_text")))
     if rules.lock_at is not None:
-        text = (
-            f"**Lock.** A player with {rules.lock_at} points or more at the start of a deal "
-            "may not exchange in that deal."
-        )
+        text = t("tui.rules.lock_text", n=rules.lock_at)
         if rules.lock_six:
-            text += " Such a player is dealt six cards and discards one in the first exchange."
-        lines.append(text)
+            text += " " + t("tui.rules.lock_six")
+        blocks.append(para("lock", text))
     if rules.one_up:
-        lines.append(
-            "**One up.** Exchanging exactly one card, a player may ask for the new card face "
-            "up, then take it or reject it for the next card face down."
-        )
+        blocks.append(para("one_up", t("tui.rules.one_up_text")))
     if rules.redeal_low != "off":
-        limit = "below ten" if rules.redeal_low == "below-ten" else "ten or lower"
-        lines.append(
-            f"**Redeal.** Before the first exchange a player whose five cards are all {limit} "
-            "may throw them in and draw five new ones."
-        )
+        below = rules.redeal_low == "below-ten"
+        limit = t("tui.rules.below_ten" if below else "tui.rules.ten_or_lower")
+        blocks.append(para("redeal", t("tui.rules.redeal_text", limit=limit)))
     if rules.quads_reset:
-        text = (
-            "**Four of a kind** that wins a scoring round (or is claimed after the last "
-            "exchange) may reset every other player's score to zero, ending the deal. Only "
-            "the highest four of a kind at the table may: if a higher one is held, its "
-            "holder objects and shows those four cards, and the reset does not count (in a "
-            "scoring round the winner scores the four of a kind instead; after the last "
-            "exchange the deal goes on)."
-        )
+        text = t("tui.rules.quads_text")
         if rules.quads_end_deal:
-            text += " Scoring the points for four of a kind also ends the deal."
-        lines.append(text)
+            text += " " + t("tui.rules.quads_end")
+        blocks.append(para("quads", text))
     if rules.chicago_enabled:
         minimum = (
-            f"with at least {rules.chicago_min_score} points"
-            if rules.chicago_min_score is not None else "at any score"
+            t("tui.rules.chicago_min", n=rules.chicago_min_score)
+            if rules.chicago_min_score is not None else t("tui.rules.chicago_any")
         )
-        leader = "the declarer leads" if rules.chicago_caller_leads else "the dealer's left leads"
-        text = (
-            f"**Chicago.** After the last exchange a player {minimum} may declare Chicago, "
-            f"a promise to win all five tricks ({leader}). Made: {rules.chicago_points} points "
-            f"instead of the last trick. Failed: minus {rules.chicago_points}, and the deal "
-            "ends at the trick that breaks it."
-        )
+        leader = t("tui.rules.declarer_leads" if rules.chicago_caller_leads
+                   else "tui.rules.left_leads")
+        text = t("tui.rules.chicago_text", minimum=minimum, leader=leader,
+                 n=rules.chicago_points)
         if rules.deuce_bonus:
-            text += (
-                f" A made Chicago whose last trick is won with a two scores "
-                f"{rules.deuce_chicago_points}."
-            )
+            text += " " + t("tui.rules.chicago_deuce", n=rules.deuce_chicago_points)
         if rules.chicago_breaker_points:
-            text += f" Whoever breaks it scores {rules.chicago_breaker_points}."
-        lines.append(text)
+            text += " " + t("tui.rules.chicago_breaker", n=rules.chicago_breaker_points)
+        blocks.append(para("chicago", text))
     else:
-        lines.append("**Chicago.** There is no Chicago call under these rules.")
-    trick = (
-        f"**Tricks.** Five tricks, no trumps; follow suit if you can; the highest card of "
-        f"the suit led wins. Only the last trick scores: {rules.last_trick_points} points"
-    )
+        blocks.append(para("chicago", t("tui.rules.no_chicago")))
+    trick = t("tui.rules.tricks_text", n=rules.last_trick_points)
     if rules.deuce_bonus:
-        trick += f" ({2 * rules.last_trick_points} if won with a two)"
-    lines.append(trick + ". Played cards stay face up in front of each player.")
-    lines.append(
-        "**Showdown.** After the last trick the best hand scores its points once more "
-        "(exactly equal best hands score nothing)."
-    )
-    end = (
-        f"**End.** The game ends after a deal in which someone reaches {rules.target}; the "
-        "most points win."
-    )
+        trick += " " + t("tui.rules.tricks_deuce", n=2 * rules.last_trick_points)
+    blocks.append(para("tricks", trick + t("tui.rules.tricks_end")))
+    blocks.append(para("showdown", t("tui.rules.showdown_text")))
+    end = t("tui.rules.end_text", n=rules.target)
     if rules.chicago_required == "made":
-        made = (
-            "only a player who has made a Chicago can win; reaching the target without one "
-            "resets the score to zero."
-        )
-        if rules.chicago_made_any_size:
-            end += f" At any table size {made}"
-        else:
-            end += f" In a three-player game {made} At other table sizes this does not apply."
+        key = "tui.rules.end_made_any" if rules.chicago_made_any_size else "tui.rules.end_made_3"
+        end += " " + t(key)
     elif rules.chicago_required == "declared":
-        end += " Only a player who has declared a Chicago can win."
+        end += " " + t("tui.rules.end_declared")
     if rules.win_again:
-        end += " A player at the target must then win a last trick in a later deal."
+        end += " " + t("tui.rules.end_again")
     instant = None
     if rules.straight_flush_wins:
-        instant = "straight flush (or royal flush)" if rules.royal_separate else "straight flush"
+        instant = "tui.rules.sf_or_royal" if rules.royal_separate else "tui.rules.sf"
     elif rules.royal_wins:
-        instant = "royal flush"
+        instant = "tui.rules.royal"
     if instant:
-        end += f" A {instant} that scores wins the game at once"
-        if rules.instant_win_score == "target":
-            end += f", and the winner's score is raised to {rules.target} if lower."
-        else:
-            end += (
-                ", and the winner keeps the score they have (not raised to the target): the "
-                "others pay only what they are below it."
-            )
-    if rules.max_deals is not None:
-        end += f" The game also ends after {rules.max_deals} deals."
-    lines.append(end)
-    pays = (
-        f"**Settlement.** Every other player pays {rules.stake:g} per point of difference "
-        "to the winner's score; tied winners share."
-    )
-    if rules.negative_scores:
-        pays += " Scores may go below zero, and a negative score pays double."
-    else:
-        pays += " Scores never go below zero."
-    lines.append(pays)
-    return lines
-
-
-def rules_help(rules: Rules) -> str:
-    """The rules of ``rules`` as Markdown: summary, variations on, and every option."""
-    changes = rules.differences()
-    title = f"# Rules: {rules.preset_name}"
-    if changes:
-        title += " with changes"
-    parts = [title, ""]
-    if changes:
-        parts.append(
-            "Changed options: " + ", ".join(f"{k}={v}" for k, v in sorted(changes.items())) + "."
+        key = (
+            "tui.rules.instant_raised" if rules.instant_win_score == "target"
+            else "tui.rules.instant_kept"
         )
-        parts.append("")
-    for paragraph in _summary(rules):
-        parts.extend([paragraph, ""])
+        end += " " + t(key, hand=t(instant), n=rules.target)
+    if rules.max_deals is not None:
+        end += " " + t("tui.rules.end_deals", n=rules.max_deals)
+    blocks.append(para("end", end))
+    pays = t("tui.rules.pays_text", stake=f"{rules.stake:g}")
+    pays += " " + t("tui.rules.pays_negative" if rules.negative_scores else "tui.rules.pays_zero")
+    blocks.append(para("pays", pays))
+    return blocks
+
+
+def rules_blocks(rules: Rules, lang: Lang | str | None = None) -> list[Block]:
+    """The rules of ``rules`` in blocks: summary, variations on, and every option."""
+    words = Words([], lang=lang)
+    t = words.t
+    changes = rules.differences()
+    title = t("tui.rules.title", name=rules.preset_name)
+    if changes:
+        title += " " + t("tui.rules.with_changes")
+    blocks = [Block("title", title)]
+    if changes:
+        changed = ", ".join(f"{k}={v}" for k, v in sorted(changes.items()))
+        blocks.append(Block("para", t("tui.rules.changed", changes=changed)))
+    blocks.extend(_summary(rules, words))
     on = variations_on(rules)
     if on:
-        parts.append("## Variations in play")
-        parts.append("")
-        parts.extend(f"- {vid}: {VARIATIONS[vid].description}" for vid in on)
-        parts.append("")
-    parts.append("## Every option")
-    parts.append("")
+        blocks.append(Block("heading", t("tui.rules.variations")))
+        for vid in on:
+            key = f"var.{vid}"
+            text = t(key) if words.lang.has(key) else VARIATIONS[vid].description
+            blocks.append(Block("item", f"{vid}: {text}"))
+    blocks.append(Block("heading", t("tui.rules.options")))
+    if words.lang.code != "en":
+        blocks.append(Block("para", t("tui.rules.options_english")))
     descriptions = option_descriptions()
     for f in dataclasses.fields(rules):
         if f.name == "points":
-            value = _points_line(rules)
+            value = _points_line(rules, Words([]))
         else:
             value = repr(getattr(rules, f.name))
         description = descriptions.get(f.name, "")
-        parts.append(f"- `{f.name}` = {value}" + (f" — {description}" if description else ""))
-    parts.append("")
-    return "\n".join(parts)
+        blocks.append(
+            Block("item", f"`{f.name}` = {value}" + (f" — {description}" if description else ""))
+        )
+    return blocks
+
+
+def rules_help(rules: Rules, lang: Lang | str | None = None) -> str:
+    """The rules of ``rules`` as Markdown: summary, variations on, and every option."""
+    return to_markdown(rules_blocks(rules, lang))
+
+
+def rules_text(rules: Rules, lang: Lang | str | None = None) -> list[str]:
+    """The rules of ``rules`` as plain lines (``help`` in the line mode): no Markdown."""
+    return to_plain(rules_blocks(rules, lang))

@@ -1,21 +1,42 @@
-"""Pop-up screens shared by the full-screen apps: a scrollable text (rules help, odds)."""
+"""Pop-up windows shared by the full-screen apps: a scrollable text (keys and rules, odds,
+the score sheet).
+
+A window opens with the keyboard in it, so arrows, PageUp/PageDown and Home/End scroll it at
+once (no Tab first) and the end of a long text (the key list, the last option) is reached at
+any terminal size. Esc, Enter, q or the key that opened it closes it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.console import RenderableType
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-__all__ = ["TextScreen"]
+from chicago.tui.words import Words
+
+__all__ = ["TextScreen", "keys_markdown"]
+
+
+def keys_markdown(keys: Sequence[tuple[str, str]], words: Words) -> str:
+    """A key list as Markdown: ``keys`` are (key, catalogue key of what it does)."""
+    lines = [f"## {words.t('table.keys')}", ""]
+    lines.extend(f"- `{key}` {words.t(what)}" for key, what in keys)
+    return "\n".join(lines) + "\n"
 
 
 class TextScreen(ModalScreen[None]):
-    """A pop-up with a title and a scrollable renderable; Escape, q or Enter closes it."""
+    """A pop-up with a title and a scrollable renderable, focused when it opens.
+
+    ``close_keys`` (comma-separated Textual key names) close it besides Esc, q and Enter;
+    ``footer`` is the line on its lower border (how to scroll and close).
+    """
 
     DEFAULT_CSS = """
     TextScreen {
@@ -32,21 +53,40 @@ class TextScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,enter", "close", "Close"),
-        Binding("question_mark,h,f1", "close", "Close", show=False),
     ]
 
-    def __init__(self, title: str, body: RenderableType, screen_id: str) -> None:
+    def __init__(
+        self,
+        title: str,
+        body: RenderableType,
+        screen_id: str,
+        *,
+        close_keys: str = "question_mark,h,f1",
+        footer: str = "↑↓ PgUp PgDn Home End · Esc",
+    ) -> None:
         super().__init__(id=screen_id)
         self._title = title
         self._body = body
+        self._footer = footer
+        self._close_keys = {key.strip() for key in close_keys.split(",") if key.strip()}
 
     def compose(self) -> ComposeResult:
         """A scrolling box with the body."""
-        box = VerticalScroll()
+        box = VerticalScroll(id=f"{self.id}-box")
         box.border_title = self._title
-        box.border_subtitle = "Esc to close"
+        box.border_subtitle = self._footer
         with box:
             yield Static(self._body, id=f"{self.id}-body")
+
+    def on_mount(self) -> None:
+        """The keyboard goes to the text, so it scrolls at once."""
+        self.query_one(VerticalScroll).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """The key that opened the window closes it again."""
+        if event.key in self._close_keys:
+            event.stop()
+            self.dismiss(None)
 
     def action_close(self) -> None:
         """Close the pop-up."""

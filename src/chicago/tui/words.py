@@ -2,24 +2,30 @@
 
 Everything here works on JSON-able data only: event dicts (``Event.to_json()``), the seat
 view of :meth:`chicago.Game.view` and action texts. Nothing reads a game object, so nothing
-can show a card the seat may not see.
+can show a card the seat may not see. The words come from a language's catalogue
+(:mod:`chicago.tui.lang`), the same as the browser app's: English unless another is asked.
 
 >>> w = Words(["You", "Bo", "Cy"], me=0)
 >>> w.event({"type": "exchange", "seat": 1, "round": 1, "discarded": 2, "drawn": 2})
 'Bo exchanges 2 cards.'
 >>> w.event({"type": "pass", "seat": 0, "round": 1})
 'You pass.'
+>>> Words(["Du", "Bo"], me=0, lang="sv").event({"type": "pass", "seat": 1, "round": 1})
+'Bo passar.'
 >>> symbol_card("Th")
 '10♥'
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from chicago.cards import RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card
+from chicago.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, Card
+from chicago.engine import Action, ActionKind, NotationError
 from chicago.poker import Category
+from chicago.tui.lang import Lang, get_lang
 
 __all__ = [
     "CardFormat",
@@ -62,14 +68,14 @@ _ARTICLE = {
 
 
 def category_phrase(name: str | None) -> str:
-    """``"PAIR"`` -> ``"a pair"``, ``"TWO_PAIR"`` -> ``"two pair"``."""
+    """``"PAIR"`` -> ``"a pair"``, ``"TWO_PAIR"`` -> ``"two pair"`` (English)."""
     if not name:
         return "nothing"
     return _ARTICLE[Category[name]]
 
 
 def rank_phrase(letter: str) -> str:
-    """A revealed rank in words: ``"9"`` -> ``"a nine"``, ``"A"`` -> ``"an ace"``."""
+    """A revealed rank in English words: ``"9"`` -> ``"a nine"``, ``"A"`` -> ``"an ace"``."""
     index = RANKS.find(letter.upper())
     if index < 0:
         return letter
@@ -97,66 +103,152 @@ def chicago_requirement(view: dict[str, Any]) -> str | None:
     return None
 
 
-_REQ3_RESET = "reached the target without a made Chicago (V-CHI-REQ3)"
 _OBJECTION = "a higher four of a kind objects to the reset"  # the reason of its show event
+_ROUND_REASON = re.compile(r"^scoring round (\d+)$")
+
+_BUTTONS = {
+    ActionKind.PASS: "btn.pass", ActionKind.CHICAGO: "btn.chicago",
+    ActionKind.NO_CHICAGO: "btn.no_chicago", ActionKind.REJECT: "btn.reject",
+    ActionKind.REDEAL: "btn.redeal", ActionKind.RESET: "btn.reset",
+    ActionKind.SCORE: "btn.score",
+}
+"""The button text of actions that need no card or category."""
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def _points(points: int) -> str:
-    return _plural(points, "point")
+def _signed(amount: float) -> str:
+    if isinstance(amount, float) and amount.is_integer():
+        amount = int(amount)
+    return f"+{amount}" if amount > 0 else str(amount)
 
 
 class Words:
     """Sentences about the game for the player at seat ``me`` (``None``: an onlooker).
 
-    ``names`` are the display names by seat; the player's own seat is called "You".
-    ``card`` formats cards (:func:`plain_card` or :func:`symbol_card`).
+    ``names`` are the display names by seat; the player's own seat is called "You" ("Du").
+    ``card`` formats cards (:func:`plain_card` or :func:`symbol_card`); ``lang`` is the
+    language (a :class:`~chicago.tui.lang.Lang` or its code; English by default).
     """
 
     def __init__(
-        self, names: Sequence[str], me: int | None = None, card: CardFormat = plain_card
+        self,
+        names: Sequence[str],
+        me: int | None = None,
+        card: CardFormat = plain_card,
+        lang: Lang | str | None = None,
     ) -> None:
         self.names = list(names)
         self.me = me
         self.card = card
+        self.lang = get_lang(lang)
+
+    def t(self, key: str, /, **params: Any) -> str:
+        """The catalogue text of ``key`` in this language."""
+        return self.lang.t(key, **params)
 
     # ------------------------------------------------------------------ pieces
     def who(self, seat: int | None) -> str:
-        """The seat's name, or "You" for the player."""
+        """The seat as a label or at the start of a sentence: its name, or "You"/"Du"."""
         if seat is None:
-            return "nobody"
-        return "You" if seat == self.me else self.names[seat]
+            return _cap(self.t("nobody"))
+        return self.t("you_cap") if seat == self.me else self.names[seat]
+
+    def subject(self, seat: int | None) -> str:
+        """The seat as the subject inside a sentence: its name, or "you"/"du"."""
+        if seat is None:
+            return self.t("nobody")
+        return self.t("you") if seat == self.me else self.names[seat]
 
     def whom(self, seat: int | None) -> str:
-        """The seat's name inside a sentence (after "for", "by" …): "you" for the player."""
+        """The seat as an object ("for you", "för dig"): its name, or "you"/"dig"."""
         if seat is None:
-            return "nobody"
-        return "you" if seat == self.me else self.names[seat]
+            return self.t("nobody")
+        return self.t("you_obj") if seat == self.me else self.names[seat]
 
-    def whose(self, seat: int) -> str:
-        """Possessive: "your" / "Bo's"."""
-        return "your" if seat == self.me else f"{self.names[seat]}'s"
+    def name(self, seat: int) -> str:
+        """The seat's name on the score table; the player's own marked as such.
 
-    def verb(self, seat: int, third: str, second: str | None = None) -> str:
-        """``who + verb`` with agreement: "Bo plays" / "You play"."""
-        if seat == self.me:
-            return f"You {second if second is not None else third[:-1]}"
-        return f"{self.names[seat]} {third}"
+        The default name of the player ("You") is shown in the language ("Du").
+        """
+        name = self.names[seat]
+        if seat != self.me:
+            return name
+        if name in ("You", "Du"):
+            return self.t("you_cap")
+        return self.t("tui.name_you", name=name)
+
+    def person(self, seat: int | None, key: str = "seat") -> dict[str, Any]:
+        """The parameters of a sentence about ``seat``: who, Who, whom and you."""
+        return {
+            "who": self.subject(seat), "Who": self.who(seat), "whom": self.whom(seat),
+            "you": seat is not None and seat == self.me,
+        }
+
+    def listing(self, seats: Sequence[int], start: bool = False) -> str:
+        """Several seats as one subject: "you and Bo" ("You and Bo" at a sentence start)."""
+        if not seats:
+            nobody = self.t("nobody")
+            return _cap(nobody) if start else nobody
+        return self.t("and").join(
+            self.who(s) if index == 0 and start else self.subject(s)
+            for index, s in enumerate(seats)
+        )
 
     def cards(self, cards: Sequence[str]) -> str:
         """Cards separated by spaces, in this formatter."""
         return " ".join(self.card(c) for c in cards)
 
+    def category(self, name: str | None) -> str:
+        """A category as a label: "Two pair", "Par" (``None``: "Nothing")."""
+        return self.t(f"cat.{name}") if name else self.t("cat.none")
+
+    def category_a(self, name: str | None) -> str:
+        """A category inside a sentence: "a pair", "ett par"."""
+        return self.t(f"cata.{name}") if name else self.t("cata.none")
+
+    def rank(self, letter: str) -> str:
+        """A rank in words: "nine", "nia"."""
+        return self.t(f"rank.{letter.upper()}")
+
+    def suit(self, letter: str) -> str:
+        """A suit in words: "hearts", "hjärter"."""
+        return self.t(f"suit.{letter.lower()}")
+
+    def level(self, spec: str) -> str:
+        """A bot's level in words ("basic", "enkel"); other specs as they are."""
+        key = f"level.{spec}"
+        return self.t(key) if self.lang.has(key) else spec
+
+    def reason(self, text: str | None) -> str:
+        """An engine reason (English, in score and show events) in this language."""
+        if not text:
+            return ""
+        found = _ROUND_REASON.match(text)
+        if found:
+            return self.t("reason.scoring_round", r=found.group(1))
+        key = f"reason.{text}"
+        return self.t(key) if self.lang.has(key) else text
+
+    def points(self, points: int) -> str:
+        """``5 points``, ``1 poäng``."""
+        return self.t("table.points", n=points)
+
     def scores(self, scores: Sequence[int]) -> str:
         """``You 5, Bo 3, Cy 0``."""
         return ", ".join(f"{self.who(s)} {score}" for s, score in enumerate(scores))
 
+    def gains(self, points: Sequence[int]) -> str:
+        """Points of one deal: ``You +5, Bo 0``."""
+        return ", ".join(f"{self.who(s)} {_signed(p)}" for s, p in enumerate(points))
+
     def money(self, amounts: Sequence[float]) -> str:
         """Settlement amounts: ``You +12, Bo -8``."""
         return ", ".join(f"{self.who(s)} {_signed(a)}" for s, a in enumerate(amounts))
+
+    def verb(self, seat: int, third: str, second: str | None = None) -> str:
+        """``who + verb`` with English agreement: "Bo plays" / "You play"."""
+        if seat == self.me:
+            return f"{self.who(seat)} {second if second is not None else third[:-1]}"
+        return f"{self.names[seat]} {third}"
 
     # ------------------------------------------------------------------ events
     def event(self, ev: dict[str, Any]) -> str | None:
@@ -169,291 +261,253 @@ class Words:
         return text
 
     def _ev_deal(self, ev: dict[str, Any]) -> str:
-        text = (
-            f"Deal {ev['deal']}: {self.who(ev['dealer'])} "
-            f"{'deal' if ev['dealer'] == self.me else 'deals'}. "
-            f"Scores: {self.scores(ev['scores'])}."
-        )
+        text = self.t("ev.deal", deal=ev["deal"], **self.person(ev["dealer"]))
         locked = [s for s, flag in enumerate(ev.get("locked", [])) if flag]
         if locked:
             names = ", ".join(self.who(s) for s in locked)
-            text += f" Locked, no exchanges this deal: {names}."
+            text += " " + self.t("ev.deal_locked", names=names, n=len(locked))
         return text
 
     def _ev_dealt(self, ev: dict[str, Any]) -> str:
-        return f"{self.verb(ev['seat'], 'is dealt', 'are dealt')} {self.cards(ev['cards'])}."
+        return self.t("ev.dealt", cards=self.cards(ev["cards"]), **self.person(ev["seat"]))
 
     def _ev_redeal(self, ev: dict[str, Any]) -> str:
-        seat = ev["seat"]
-        if ev.get("redealt"):
-            draws = "draw" if seat == self.me else "draws"
-            return f"{self.verb(seat, 'throws', 'throw')} in a low hand and {draws} five new cards."
-        return f"{self.verb(seat, 'keeps', 'keep')} the dealt hand."
+        key = "ev.redeal_yes" if ev.get("redealt") else "ev.redeal_no"
+        return self.t(key, **self.person(ev["seat"]))
 
     def _ev_exchange(self, ev: dict[str, Any]) -> str:
-        seat = ev["seat"]
+        person = self.person(ev["seat"])
         count = ev.get("discarded", 0)
         if ev.get("locked"):
-            if count:
-                return f"{self.verb(seat, 'is', 'are')} locked with six cards and discards one."
-            return f"{self.verb(seat, 'is', 'are')} locked and cannot exchange."
+            return self.t("ev.exchange_locked_six" if count else "ev.exchange_locked", **person)
         if ev.get("one_up"):
-            return (
-                f"{self.verb(seat, 'discards', 'discard')} one card and "
-                f"{'ask' if seat == self.me else 'asks'} for the new one face up."
-            )
+            return self.t("ev.exchange_one_up", **person)
         if not count:
-            return f"{self.verb(seat, 'keeps', 'keep')} all five cards."
-        return f"{self.verb(seat, 'exchanges', 'exchange')} {_plural(count, 'card')}."
+            return self.t("ev.exchange_keep", **person)
+        return self.t("ev.exchange", n=count, **person)
 
-    def _ev_exchanged(self, ev: dict[str, Any]) -> str:
-        seat = ev["seat"]
-        discarded, drawn = ev.get("discarded", []), ev.get("drawn", [])
-        parts = []
-        if discarded:
-            parts.append(f"discarded {self.cards(discarded)}")
-        if drawn:
-            parts.append(f"drew {self.cards(drawn)}")
-        if not parts:
-            return f"{self.who(seat)}: no change."
-        return f"({self.who(seat)} {' and '.join(parts)}.)"
+    def _ev_exchanged(self, ev: dict[str, Any]) -> str | None:
+        person = self.person(ev["seat"])
+        out = self.cards(ev.get("discarded") or [])
+        got = self.cards(ev.get("drawn") or [])
+        if not out and not got:
+            return None
+        if not got:
+            return self.t("ev.exchanged_out", out=out, **person)
+        if not out:
+            return self.t("ev.exchanged_in", got=got, **person)
+        return self.t("ev.exchanged", out=out, got=got, **person)
 
     def _ev_reshuffle(self, ev: dict[str, Any]) -> str:
-        return (
-            f"The stock ran out: {_plural(ev['count'], 'discarded card')} are shuffled into "
-            "a new stock."
-        )
+        return self.t("ev.reshuffle", n=ev["count"])
 
     def _ev_show(self, ev: dict[str, Any]) -> str:
-        reason = ev.get("reason", "")
-        if reason == _OBJECTION:
-            return (
-                f"{self.verb(ev['seat'], 'shows', 'show')} a higher four of a kind against "
-                f"the reset: {self.cards(ev['cards'])}."
-            )
-        return (
-            f"{self.verb(ev['seat'], 'shows', 'show')} {self.cards(ev['cards'])}"
-            + (f" ({reason})." if reason else ".")
-        )
+        person = self.person(ev["seat"])
+        cards = self.cards(ev["cards"])
+        if ev.get("reason", "") == _OBJECTION:
+            return self.t("ev.show_objection", cards=cards, **person)
+        return self.t("ev.show", cards=cards, reason=self.reason(ev.get("reason")), **person)
 
     def _ev_one_up(self, ev: dict[str, Any]) -> str:
-        return f"Face up for {self.whom(ev['seat'])}: {self.card(ev['card'])}."
+        return self.t("ev.one_up", card=self.card(ev["card"]), **self.person(ev["seat"]))
 
     def _ev_one_up_choice(self, ev: dict[str, Any]) -> str:
-        seat = ev["seat"]
-        card = self.card(ev["card"])
-        if ev.get("accepted"):
-            return f"{self.verb(seat, 'takes', 'take')} {card}."
-        return (
-            f"{self.verb(seat, 'rejects', 'reject')} {card} and "
-            f"{'draw' if seat == self.me else 'draws'} the next card face down."
-        )
+        key = "ev.one_up_accept" if ev.get("accepted") else "ev.one_up_reject"
+        return self.t(key, card=self.card(ev["card"]), **self.person(ev["seat"]))
 
     def _ev_pass(self, ev: dict[str, Any]) -> str:
-        return f"{self.verb(ev['seat'], 'passes', 'pass')}."
+        return self.t("ev.pass", **self.person(ev["seat"]))
 
     def _ev_announce(self, ev: dict[str, Any]) -> str:
-        announces = self.verb(ev["seat"], "announces", "announce")
-        return f"{announces} {category_phrase(ev['category'])}."
+        return self.t(
+            "ev.announce", cat=self.category_a(ev["category"]), **self.person(ev["seat"])
+        )
 
     def _ev_reveal(self, ev: dict[str, Any]) -> str:
-        seat = ev["seat"]
         if "suit" in ev:
-            suit = SUIT_NAMES[SUITS.index(ev["suit"])]
-            shown = f"the suit {suit}"
+            shown = self.t("ev.reveal_suit", suit=self.suit(str(ev["suit"])))
         else:
-            shown = rank_phrase(str(ev["rank"]))
-        return f"Tie-break stage {ev['stage']}: {self.verb(seat, 'shows', 'show')} {shown}."
+            shown = self.rank(str(ev["rank"]))
+        return self.t("ev.reveal", stage=ev["stage"], shown=shown, **self.person(ev["seat"]))
 
     def _ev_round_result(self, ev: dict[str, Any]) -> str:
-        head = f"Scoring round {ev['round']}:"
         winner = ev.get("winner")
+        r = ev["round"]
         if winner is None:
             if ev.get("category") is None:
-                return f"{head} everyone passed, nobody scores."
-            return f"{head} equal hands of {category_phrase(ev['category'])}, nobody scores."
-        if ev.get("reason", "").startswith("four of a kind"):
-            return (
-                f"{head} {self.verb(winner, 'wins', 'win')} with four of a kind and "
-                f"{'choose' if winner == self.me else 'chooses'}: reset the others or score."
-            )
-        return (
-            f"{head} {self.verb(winner, 'wins', 'win')} with "
-            f"{category_phrase(ev['category'])}."
+                return self.t("ev.round_nobody", r=r)
+            return self.t("ev.round_tie", r=r, cat=self.category_a(ev["category"]))
+        person = self.person(winner)
+        if str(ev.get("reason", "")).startswith("four of a kind"):
+            return self.t("ev.round_quads", r=r, **person)
+        return self.t(
+            "ev.round_win", r=r, cat=self.category_a(ev.get("category")),
+            points=ev.get("points"), **person,
         )
 
     def _ev_quads_choice(self, ev: dict[str, Any]) -> str:
         # a choice only: a higher four of a kind may still object (quads_objection)
-        if ev.get("reset"):
-            return (
-                f"{self.verb(ev['seat'], 'chooses', 'choose')} to reset every other score "
-                "to zero."
-            )
-        return f"{self.verb(ev['seat'], 'takes', 'take')} the points for four of a kind."
+        key = "ev.quads_reset_choice" if ev.get("reset") else "ev.quads_score_choice"
+        return self.t(key, **self.person(ev["seat"]))
 
     def _ev_quads_claim(self, ev: dict[str, Any]) -> str:
-        if ev.get("reset"):
-            return f"{self.verb(ev['seat'], 'claims', 'claim')} a reset with four of a kind."
-        return f"{self.verb(ev['seat'], 'passes', 'pass')} (no reset)."
+        key = "ev.quads_claim" if ev.get("reset") else "ev.quads_no_claim"
+        return self.t(key, **self.person(ev["seat"]))
 
     def _ev_quads_objection(self, ev: dict[str, Any]) -> str:
         # V-QUADS-RESET: the holder of a higher four of a kind (just shown) voids the reset
-        return (
-            f"{self.verb(ev['seat'], 'objects', 'object')}: only the highest four of a kind "
-            f"may reset, so {self.whose(ev['against'])} reset does not count."
+        against = ev["against"]
+        return self.t(
+            "ev.quads_objection", against=self.subject(against),
+            youAgainst=against == self.me, **self.person(ev["seat"]),
         )
 
     def _ev_quads_reset(self, ev: dict[str, Any]) -> str:
-        return f"Four of a kind: {self.whose(ev['seat'])} reset ends the deal."
+        return self.t("ev.quads_reset", **self.person(ev["seat"]))
 
     def _ev_chicago(self, ev: dict[str, Any]) -> str:
-        if ev.get("declared"):
-            return f"{self.verb(ev['seat'], 'declares', 'declare')} CHICAGO: all five tricks!"
-        return f"{self.verb(ev['seat'], 'does', 'do')} not declare Chicago."
+        key = "ev.chicago_yes" if ev.get("declared") else "ev.chicago_no"
+        return self.t(key, **self.person(ev["seat"]))
 
     def _ev_play(self, ev: dict[str, Any]) -> str:
-        return f"{self.verb(ev['seat'], 'plays', 'play')} {self.card(ev['card'])}."
+        return self.t("ev.play", card=self.card(ev["card"]), **self.person(ev["seat"]))
 
     def _ev_trick(self, ev: dict[str, Any]) -> str:
-        return (
-            f"{self.verb(ev['winner'], 'wins', 'win')} trick {ev['trick']} "
-            f"with {self.card(ev['card'])}."
+        return self.t(
+            "ev.trick", trick=ev["trick"], card=self.card(ev["card"]),
+            **self.person(ev["winner"]),
         )
 
     def _ev_chicago_result(self, ev: dict[str, Any]) -> str:
-        seat = ev["seat"]
+        person = self.person(ev["seat"])
         if ev.get("made"):
-            return f"{self.verb(seat, 'makes', 'make')} the Chicago!"
-        return f"The Chicago fails: {self.who(ev.get('broken_by'))} took a trick."
+            return self.t("ev.chicago_made", **person)
+        return self.t("ev.chicago_failed", breaker=self.subject(ev.get("broken_by")), **person)
 
     def _ev_score(self, ev: dict[str, Any]) -> str:
-        seat, points = ev["seat"], ev["points"]
-        reason = ev.get("reason", "")
-        if reason == _REQ3_RESET:
-            goes = "go" if seat == self.me else "goes"
-            return (
-                f"{self.verb(seat, 'reaches', 'reach')} the target without a made Chicago "
-                f"and {goes} back to 0 from {-points} (V-CHI-REQ3)."
-            )
-        if points >= 0:
-            head = f"{self.verb(seat, 'scores', 'score')} {_points(points)}"
-        else:
-            head = f"{self.verb(seat, 'loses', 'lose')} {_points(-points)}"
-        return f"{head} ({reason}), total {ev['total']}."
+        points = ev["points"]
+        key = "ev.score" if points >= 0 else "ev.score_lose"
+        return self.t(
+            key, points=abs(points), reason=self.reason(ev.get("reason")), total=ev["total"],
+            **self.person(ev["seat"]),
+        )
 
     def _ev_showdown(self, ev: dict[str, Any]) -> str:
-        hands = ev.get("hands", {})
-        shown = "; ".join(
+        hands = "; ".join(
             f"{self.who(int(s))} {self.cards(cards)}" for s, cards in sorted(
-                hands.items(), key=lambda item: int(item[0])
+                ev.get("hands", {}).items(), key=lambda item: int(item[0])
             )
         )
         winner = ev.get("winner")
+        cat = self.category_a(ev.get("category"))
         if winner is None:
-            result = f"equal best hands ({category_phrase(ev.get('category'))}), nobody scores"
-        else:
-            result = (
-                f"{self.verb(winner, 'wins', 'win')} with {category_phrase(ev.get('category'))}"
-            )
-        return f"Final showdown: {shown}. {result[0].upper()}{result[1:]}."
+            return self.t("ev.showdown_tie", hands=hands, cat=cat)
+        return self.t(
+            "ev.showdown", hands=hands, cat=cat, points=ev.get("points"), **self.person(winner)
+        )
 
     def _ev_deal_end(self, ev: dict[str, Any]) -> str:
-        gained = ", ".join(
-            f"{self.who(s)} {_signed(p)}" for s, p in enumerate(ev["points"])
-        )
-        return f"Deal {ev['deal']} is over. Points: {gained}. Scores: {self.scores(ev['scores'])}."
+        text = self.t("ev.deal_end", deal=ev["deal"], scores=self.scores(ev["scores"]))
+        return text + " " + self.t("tui.deal_points", points=self.gains(ev["points"]))
 
     def _ev_game_end(self, ev: dict[str, Any]) -> str:
         winners = ev.get("winners", [])
-        names = " and ".join(self.who(s) for s in winners) or "nobody"
-        verb = "win" if len(winners) != 1 or winners[0] == self.me else "wins"
-        text = f"The game is over: {names} {verb}. Final scores: {self.scores(ev['scores'])}."
+        text = self.t(
+            "ev.game_end", names=self.listing(winners),
+            plural=len(winners) != 1 or winners[0] == self.me,
+            scores=self.scores(ev["scores"]),
+        )
         settlement = ev.get("settlement")
         if settlement:
-            text += f" Settlement: {self.money(settlement)}."
+            text += " " + self.t("tui.settlement_line", money=self.money(settlement))
         return text
 
     # ------------------------------------------------------------------ state
-    def phase_line(self, view: dict[str, Any]) -> str:
-        """Deal, dealer and where the deal is, in one line."""
-        rules = view["rules"]
+    def phase_words(self, view: dict[str, Any]) -> str:
+        """Where the deal is, in a few words: "exchange 1 of 3", "trick 2 of 5"."""
+        rules = view.get("rules") or {}
+        exchanges = rules.get("exchanges", 3)
         phase = view["phase"]
-        head = f"Deal {view['deal']}, dealer {self.whom(view['dealer'])}"
-        if phase == "over":
-            return f"{head}. The game is over."
         if phase == "exchange":
-            where = f"exchange round {view['round']} of {rules['exchanges']}"
-        elif phase == "announce":
-            where = f"scoring round {view['round']} of {rules['exchanges'] - 1}"
-        elif phase == "play":
-            where = f"trick {view['trick_number']} of 5"
-        elif phase == "one up":
-            where = "one up"
-        elif phase == "redeal":
-            where = "redeal of low hands"
-        elif phase == "chicago":
-            where = "the Chicago call"
-        elif phase in ("quads", "quads choice"):
-            where = "four of a kind"
-        else:
-            where = phase
-        return f"{head}: {where}. Stock {view['stock']} cards."
+            return self.t("phase.exchange", r=view["round"], n=exchanges)
+        if phase == "announce":
+            return self.t("phase.announce", r=view["round"], n=exchanges - 1)
+        if phase == "play":
+            return self.t("phase.play", r=view["trick_number"])
+        keys = {
+            "one up": "phase.one_up", "redeal": "phase.redeal", "chicago": "phase.chicago",
+            "quads": "phase.quads", "quads choice": "phase.quads", "over": "phase.over",
+            "deal over": "phase.deal_over",
+        }
+        return self.t(keys[phase]) if phase in keys else str(phase)
+
+    def deal_line(self, deal: int, dealer: int) -> str:
+        """"Deal 3 · dealer Bo" / "Giv 3 · Bo ger"."""
+        return self.t("phase.line", deal=deal, dealer=self.subject(dealer), you=dealer == self.me)
+
+    def phase_line(self, view: dict[str, Any]) -> str:
+        """Deal, dealer, where the deal is and the stock, in one line."""
+        head = self.deal_line(view["deal"], view["dealer"])
+        if view["phase"] == "over":
+            return f"{head} · {self.phase_words(view)}."
+        stock = self.t("tui.stock", n=view["stock"])
+        return f"{head} · {self.phase_words(view)} · {stock}."
 
     def hand_line(self, view: dict[str, Any], numbered: bool = True) -> str:
         """The seat's hand, numbered, with its category."""
         hand = view["hand"]
+        if not hand:
+            return self.t("tui.hand_empty")
         if numbered:
             cards = " ".join(f"{i}:{self.card(c)}" for i, c in enumerate(hand, start=1))
         else:
             cards = self.cards(hand)
         category = view.get("hand_category")
-        suffix = f" ({category_phrase(category)})" if category else ""
-        return f"Your hand: {cards}{suffix}." if hand else "Your hand is empty."
+        if category:
+            return self.t("tui.hand_line_cat", cards=cards, cat=self.category_a(category))
+        return self.t("tui.hand_line", cards=cards)
+
+    def plays(self, plays: Sequence[dict[str, Any]]) -> str:
+        """The cards of a trick: "Bo 9♥, You K♥"."""
+        return ", ".join(f"{self.who(p['seat'])} {self.card(p['card'])}" for p in plays)
 
     def table_lines(self, view: dict[str, Any]) -> list[str]:
         """What lies on the table: the trick, face-up piles, shown hands, a face-up card."""
         lines: list[str] = []
         if view.get("chicago") is not None:
-            lines.append(f"{self.who(view['chicago'])} declared Chicago.")
+            lines.append(self.t("center.chicago", **self.person(view["chicago"])))
         one_up = view.get("one_up")
         if one_up:
-            lines.append(f"Face up for {self.whom(one_up['seat'])}: {self.card(one_up['card'])}.")
+            lines.append(
+                self.t("ev.one_up", card=self.card(one_up["card"]), **self.person(one_up["seat"]))
+            )
         for seat, cards in sorted(view.get("shown", {}).items(), key=lambda i: int(i[0])):
-            lines.append(f"{self.who(int(seat))} showed {self.cards(cards)}.")
+            lines.append(self.t("tui.showed", cards=self.cards(cards), **self.person(int(seat))))
         if view["phase"] == "play":
             trick = view.get("trick", [])
+            number = view["trick_number"]
             if trick:
-                played = ", ".join(
-                    f"{self.who(p['seat'])} {self.card(p['card'])}" for p in trick
-                )
-                lines.append(f"On the table (trick {view['trick_number']}): {played}.")
+                lines.append(self.t("tui.on_table", n=number, plays=self.plays(trick)))
             else:
-                lines.append(f"Trick {view['trick_number']}: nothing played yet.")
+                lines.append(
+                    self.t("center.trick", n=number) + ": " + self.t("center.nothing")
+                )
         piles = [
             f"{self.who(s)} {self.cards(pile)}" for s, pile in enumerate(view.get("played", []))
             if pile
         ]
         if piles and view["phase"] == "play":
-            lines.append("Face up: " + "; ".join(piles) + ".")
+            lines.append(self.t("tui.played_line", piles="; ".join(piles)))
         return lines
 
     def chicago_marks(self, view: dict[str, Any]) -> tuple[str, list[bool], str] | None:
         """Under V-CHI-DECLARED / V-CHI-REQ3: the mark for the score table, who has it (from
         the view's public ``chicago_declared`` / ``chicago_made``) and what it means."""
         need = chicago_requirement(view)
-        if need == "declared":
-            flags = [bool(f) for f in view.get("chicago_declared") or []]
-            return "declared", flags, (
-                "declared = has declared a Chicago in this game: only such a player can win "
-                "(V-CHI-DECLARED)."
-            )
-        if need == "made":
-            flags = [bool(f) for f in view.get("chicago_made") or []]
-            return "made", flags, (
-                "made = has made a Chicago in this game: only such a player can win, and "
-                "reaching the target without one resets the score to 0 (V-CHI-REQ3)."
-            )
-        return None
+        if need is None:
+            return None
+        flags = [bool(f) for f in view.get(f"chicago_{need}") or []]
+        return self.t(f"tui.mark.{need}"), flags, self.t(f"tui.mark.{need}_caption")
 
     def chicago_line(self, view: dict[str, Any]) -> str | None:
         """Who has declared (V-CHI-DECLARED) or made (V-CHI-REQ3) a Chicago in this game,
@@ -461,25 +515,17 @@ class Words:
         need = chicago_requirement(view)
         if need is None:
             return None
-        flags = view.get("chicago_declared" if need == "declared" else "chicago_made") or []
-        named = [self.who(s) for s, flag in enumerate(flags) if flag]
-        names = (
-            ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1
-            else named[0] if named else "nobody yet"
-        )
-        if need == "declared":
-            return (
-                f"Chicago declared in this game: {names}. Only a player who has declared one "
-                "can win (V-CHI-DECLARED)."
-            )
-        return (
-            f"Chicago made in this game: {names}. Only a player who has made one can win; "
-            "reaching the target without one resets the score to 0 (V-CHI-REQ3)."
-        )
+        flags = view.get(f"chicago_{need}") or []
+        named = [s for s, flag in enumerate(flags) if flag]
+        names = self.listing(named, start=True) if named else self.t("tui.nobody_yet")
+        return self.t(f"tui.chicago_{need}_line", names=names)
 
     def state_lines(self, view: dict[str, Any]) -> list[str]:
         """The seat's whole situation before a question, in a few lines."""
-        lines = [self.phase_line(view), f"Scores: {self.scores(view['scores'])}."]
+        lines = [
+            self.phase_line(view),
+            self.t("tui.scores_line", scores=self.scores(view["scores"])),
+        ]
         chicago = self.chicago_line(view)
         if chicago:
             lines.append(chicago)
@@ -489,83 +535,104 @@ class Words:
 
     # ------------------------------------------------------------------ questions
     def question(self, view: dict[str, Any]) -> str:
-        """What the seat is asked now, in one line (it is the seat's turn)."""
+        """What the seat is asked now, in one line (it is the seat's turn), for typing."""
         phase = view["phase"]
         legal = view.get("legal_actions", [])
         if phase == "exchange":
             if len(view.get("hand", [])) == 6:
-                return "You hold six cards (locked): discard exactly one, by number or card."
+                return self.t("tui.q.exchange_six")
             most = max((len(a.split()) - 1 for a in legal if a.startswith("discard")), default=0)
             hand = view.get("hand", [])
             example = " ".join(hand[:3:2]) if len(hand) >= 3 else "Qh 3c"
-            text = (
-                f"Exchange round {view['round']}: discard which cards? Card numbers (1 3) or "
-                f"cards ({example}); 0 keeps all"
-            )
+            text = self.t("tui.q.exchange", r=view["round"], example=example)
             if most < 5:
-                text += f"; at most {most} cards"
+                text += "; " + self.t("tui.q.at_most", n=most)
             if any(a.startswith("one up") for a in legal):
-                text += "; 'one up N' asks for the new card face up"
+                text += "; " + self.t("tui.q.one_up")
             return text + "."
         if phase == "announce":
-            return f"Scoring round {view['round']}: announce your hand or pass?"
+            return self.t("q.announce", r=view["round"])
         if phase == "chicago":
-            return "Declare Chicago, a promise to win all five tricks?"
+            return self.t("q.chicago")
         if phase == "one up":
-            card = view["one_up"]["card"] if view.get("one_up") else "the card"
-            return f"Take the face-up {self.card(card)} or reject it for the next card?"
+            card = self.card(view["one_up"]["card"]) if view.get("one_up") else ""
+            return self.t("q.one_up", card=card)
         if phase == "redeal":
-            return "Throw in your low hand and draw five new cards, or keep it?"
+            return self.t("q.redeal")
         if phase == "quads choice":
-            return "Your four of a kind wins: reset every other score to zero, or score it?"
+            return self.t("q.quads_choice")
         if phase == "quads":
-            return "Reset every other score with your four of a kind, or pass?"
+            return self.t("q.quads")
         if phase == "play":
-            return f"Trick {view['trick_number']}: play which card?"
-        return "Your turn."
+            return self.t("tui.q.play", r=view["trick_number"])
+        return self.t("table.your_turn") + "."
 
-    def menu(self, legal: Sequence[str]) -> str:
-        """The numbered choices: ``1) pass, 2) announce pair``."""
+    def menu(self, legal: Sequence[str], view: dict[str, Any] | None = None) -> str:
+        """The numbered choices: ``1) Pass, 2) Announce a pair`` (``view``: for one up)."""
         return ", ".join(
-            f"{number}) {self.choice_label(text)}" for number, text in enumerate(legal, start=1)
+            f"{number}) {self.choice_label(text, view)}"
+            for number, text in enumerate(legal, start=1)
         )
 
     # ------------------------------------------------------------------ actions
+    def choice_label(self, text: str, view: dict[str, Any] | None = None) -> str:
+        """A legal action as a choice or button: "Announce two pair", "Play A♥", "Pass".
+
+        ``view`` gives the face-up card for "Take 7♣" (one up).
+        """
+        try:
+            action = Action.parse(text)
+        except NotationError:
+            return text
+        kind = action.kind
+        if kind is ActionKind.PLAY:
+            return self.t("tui.btn.play", card=self.card(str(action.card)))
+        if kind is ActionKind.ANNOUNCE:
+            name = action.category.name if action.category is not None else None
+            return self.t("btn.announce", cat=self.category_a(name))
+        if kind is ActionKind.ONE_UP:
+            return self.t("tui.btn.one_up", card=self.card(str(action.card)))
+        if kind is ActionKind.DISCARD:
+            if not action.cards:
+                phase = (view or {}).get("phase")
+                return self.t("btn.keep_hand" if phase == "redeal" else "btn.keep")
+            return self.t("tui.btn.discard", cards=self.cards([str(c) for c in action.cards]))
+        if kind is ActionKind.ACCEPT:
+            one_up = (view or {}).get("one_up")
+            if one_up:
+                return self.t("btn.accept", card=self.card(one_up["card"]))
+            return self.t("tui.btn.accept")
+        key = _BUTTONS.get(kind)
+        return self.t(key) if key else text
+
     def action(self, seat: int, text: str) -> str:
         """An action in words: ``play Ah`` -> "You play A♥."."""
-        words = text.split()
-        if not words:
-            return ""
-        head = words[0]
-        if head == "play":
-            return f"{self.verb(seat, 'plays', 'play')} {self.card(words[1])}."
-        if head == "discard":
-            return f"{self.verb(seat, 'discards', 'discard')} {self.cards(words[1:])}."
-        if text == "keep":
-            return f"{self.verb(seat, 'keeps', 'keep')} the cards."
-        if head == "one":
-            return f"{self.verb(seat, 'asks', 'ask')} for one up with {self.card(words[-1])}."
-        if head == "announce":
-            category = Category.parse(" ".join(words[1:]))
-            return f"{self.verb(seat, 'announces', 'announce')} {category_phrase(category.name)}."
-        if text == "no chicago":
-            return f"{self.verb(seat, 'does', 'do')} not declare Chicago."
-        if text == "chicago":
-            return f"{self.verb(seat, 'declares', 'declare')} Chicago."
-        third = {"pass": "passes", "accept": "accepts", "reject": "rejects",
-                 "redeal": "redeals", "reset": "resets", "score": "scores"}.get(head, head + "s")
-        return f"{self.verb(seat, third, head)}."
-
-    def choice_label(self, text: str) -> str:
-        """A legal action as a menu choice: ``announce two pair``, ``play A♥``."""
-        words = text.split()
-        if (words and words[0] in ("play", "discard")) or text.startswith("one up"):
-            keep = words[:2] if text.startswith("one up") else words[:1]
-            return " ".join(keep + [self.card(c) for c in words[len(keep):]])
-        return text
+        try:
+            action = Action.parse(text)
+        except NotationError:
+            return text
+        person = self.person(seat)
+        kind = action.kind
+        if kind is ActionKind.PLAY:
+            return self.t("ev.play", card=self.card(str(action.card)), **person)
+        if kind is ActionKind.DISCARD:
+            if not action.cards:
+                return self.t("ev.exchange_keep", **person)
+            cards = [str(c) for c in action.cards]
+            return self.t("act.discard", cards=self.cards(cards), n=len(cards), **person)
+        if kind is ActionKind.ONE_UP:
+            return self.t("act.one_up", card=self.card(str(action.card)), **person)
+        if kind is ActionKind.ANNOUNCE:
+            name = action.category.name if action.category is not None else None
+            return self.t("ev.announce", cat=self.category_a(name), **person)
+        if kind is ActionKind.PASS:
+            return self.t("ev.pass", **person)
+        if kind is ActionKind.CHICAGO:
+            return self.t("ev.chicago_yes", **person)
+        if kind is ActionKind.NO_CHICAGO:
+            return self.t("ev.chicago_no", **person)
+        return self.t("tui.act.chose", choice=self.choice_label(text), **person)
 
 
-def _signed(amount: float) -> str:
-    if isinstance(amount, float) and amount.is_integer():
-        amount = int(amount)
-    return f"+{amount}" if amount > 0 else str(amount)
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
