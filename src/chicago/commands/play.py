@@ -13,11 +13,13 @@ Examples:
   chicago play --plain < answers.txt
   chicago play --resume               (the most recent unfinished game)
   chicago play --resume game.json
+  chicago play --lang sv              (Swedish; the default follows LC_ALL, LC_MESSAGES, LANG)
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from pathlib import Path
@@ -25,6 +27,7 @@ from pathlib import Path
 from chicago.commands._options import add_rules_arguments, parse_rules
 from chicago.extras import require
 from chicago.record import RecordError
+from chicago.tui.lang import CODES, Lang, choose_lang
 from chicago.tui.plain import (
     BROKEN_PIPE_STATUS,
     INTERRUPTED_STATUS,
@@ -34,8 +37,9 @@ from chicago.tui.plain import (
 )
 from chicago.tui.session import PlaySession
 from chicago.tui.storage import games_dir, latest_unfinished, new_game_path
+from chicago.tui.words import Words
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "add_lang_argument", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -80,6 +84,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-auto", action="store_true",
         help="answer forced decisions (a single legal action) yourself",
+    )
+    add_lang_argument(parser)
+
+
+def add_lang_argument(parser: argparse.ArgumentParser) -> None:
+    """``--lang sv|en``: the terminal's language (default: the locale's)."""
+    parser.add_argument(
+        "--lang", choices=sorted(CODES), default=None,
+        help="the language of the game: sv (svenska) or en (English); default from the "
+        "locale (LC_ALL, LC_MESSAGES, LANG: sv_SE and other sv locales give Swedish)",
     )
 
 
@@ -156,9 +170,10 @@ def run(args: argparse.Namespace) -> int:
         except (ValueError, OSError, RecordError) as exc:
             return _fail(str(exc))
         resumed = args.resume is not None
+        lang = choose_lang(getattr(args, "lang", None), os.environ)
         if plain:
-            return play_plain(session, sys.stdin, sys.stdout, resumed=resumed)
-        return _full_screen(session, args)
+            return play_plain(session, sys.stdin, sys.stdout, resumed=resumed, lang=lang)
+        return _full_screen(session, args, lang)
     except KeyboardInterrupt:
         with ignoring_interrupts():
             if session is not None and session.save_path is not None and session.save():
@@ -176,17 +191,18 @@ def run(args: argparse.Namespace) -> int:
         return BROKEN_PIPE_STATUS
 
 
-def _full_screen(session: PlaySession, args: argparse.Namespace) -> int:
+def _full_screen(session: PlaySession, args: argparse.Namespace, lang: Lang) -> int:
     """The Textual app; after it, save and print where the game is."""
     from chicago.tui.app import PlayApp
 
-    PlayApp(session, delay=max(0.0, args.delay)).run()
+    PlayApp(session, delay=max(0.0, args.delay), lang=lang).run()
     if session.save_path is not None:
         session.save()
+        words = Words(session.names, me=session.human, lang=lang)
+        path = session.save_path
         if session.over:
-            print(f"The game record is in {session.save_path}; watch it with: "
-                  f"chicago replay {session.save_path}")
+            print(words.t("tui.record_in", path=path), words.t("tui.watch_again", path=path))
         else:
-            print(f"The game is saved in {session.save_path}; continue with: "
-                  f"chicago play --resume {session.save_path}")
+            print(words.t("tui.pl.saved_in", why=words.t("tui.pl.stopped"), path=path),
+                  words.t("tui.pl.continue_with", path=path))
     return 0

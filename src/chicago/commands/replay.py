@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from chicago.commands.play import add_lang_argument
 from chicago.extras import require
 from chicago.record import RecordError
+from chicago.tui.lang import choose_lang
 from chicago.tui.plain import (
     BROKEN_PIPE_STATUS,
     INTERRUPTED_STATUS,
@@ -71,6 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--jobs", type=int, default=1, metavar="J",
         help="with --review: worker processes (the same grades for any number)",
     )
+    add_lang_argument(parser)
 
 
 def _fail(message: str) -> int:
@@ -118,12 +122,15 @@ def _run(args: argparse.Namespace) -> int:
             reviews = _reviews(loaded.record, replayer, args)
         except (ValueError, RecordError) as exc:
             return _fail(str(exc))
+    lang = choose_lang(getattr(args, "lang", None), os.environ)
     if args.plain or not sys.stdout.isatty():
-        return replay_plain(replayer, sys.stdout, reviews)
+        return replay_plain(replayer, sys.stdout, reviews, lang=lang)
     require("tui", "chicago replay (full screen; --plain needs no extra)")
     from chicago.tui.replay_app import ReplayApp
 
-    ReplayApp(replayer, start=max(0, min(args.step, replayer.steps)), reviews=reviews).run()
+    ReplayApp(
+        replayer, start=max(0, min(args.step, replayer.steps)), reviews=reviews, lang=lang
+    ).run()
     return 0
 
 

@@ -87,7 +87,7 @@ _TABLE_ACTIONS = frozenset(
 )
 """The app's own actions (its key bindings), which belong to the table."""
 
-_HAND_WIDTH = 6 * 8 + 1
+_HAND_WIDTH = 6 * 8 + 2
 """The columns the left side needs for six cards (V-LOCK-6) and its padding."""
 
 
@@ -264,7 +264,7 @@ class PlayApp(App[None]):
         self._fit(event.size.width)
 
     def _fit(self, width: int) -> None:
-        right = max(28, min(width * 2 // 5, width - _HAND_WIDTH - 2))
+        right = max(28, min(width * 2 // 5, width - _HAND_WIDTH))
         self.query_one("#right").styles.width = right
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -475,15 +475,22 @@ class PlayApp(App[None]):
             button.display = action is not None
             if action is not None:
                 label = self.words.choice_label(str(action), view)
-                button.label = Content(f"[{key}] {label}")
+                self._label(button, f"[{key}] {label}")
         enter = self.query_one("#key-enter", Button)
         exchange = self._exchange_action(view)
         enter.display = exchange is not None
         if exchange is not None:
-            enter.label = Content(f"[Enter] {self._exchange_label(exchange, view)}")
+            self._label(enter, f"[Enter] {self._exchange_label(exchange, view)}")
         self.query_one("#key-continue", Button).display = (
             self.paused_summary is not None and not self.session.over
         )
+
+    @staticmethod
+    def _label(button: Button, text: str) -> None:
+        """A new label, and the button's width measured again (a longer label is whole)."""
+        if str(button.label) != text:
+            button.label = Content(text)
+            button.refresh(layout=True)
 
     def _exchange_action(self, view: dict[str, Any]) -> Action | None:
         """What Enter does now in an exchange round (None: not the human's exchange)."""

@@ -286,13 +286,15 @@ def _finish(out: _Out, session: PlaySession, words: Words) -> None:
 def replay_plain(
     replayer: Replayer, stdout: TextIO,
     reviews: Mapping[int, DecisionReview] | None = None,
+    *,
+    lang: Lang | str | None = None,
 ) -> int:
-    """Print a recorded game step by step, as the replayer's seat (or everyone) saw it;
-    ``reviews`` (step → the review of the decision made there) adds each grade beside its
-    decision (``chicago replay --review``)."""
+    """Print a recorded game step by step, as the replayer's seat (or everyone) saw it, in
+    ``lang``; ``reviews`` (step → the review of the decision made there) adds each grade
+    beside its decision (``chicago replay --review``)."""
     out = _Out(stdout)
-    words = Words(replayer.names, me=replayer.you, card=plain_card)
-    out(replayer.title())
+    words = Words(replayer.names, me=replayer.you, card=plain_card, lang=lang)
+    out(replayer.title(words))
     for line in [*replayer.warnings, *replayer.notices]:
         out(line)
     for step in range(replayer.steps + 1):
@@ -305,5 +307,5 @@ def replay_plain(
             out(f"  [{decision_note(reviews[step])}]")
     final = replayer.view_at(replayer.steps)
     if not final["over"]:
-        out(f"The record ends here, before the game is over (after {replayer.steps} actions).")
+        out(words.t("tui.rp.ends_early", n=replayer.steps))
     return 0

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -26,6 +29,7 @@ from chicago.tui.words import Words, symbol_card
 
 __all__ = [
     "RED",
+    "ScoresTable",
     "card_text",
     "cards_text",
     "colour_cards",
@@ -82,29 +86,87 @@ def _exchange_counts(events: Sequence[dict[str, Any]], players: int) -> list[lis
     return counts
 
 
+@dataclass(frozen=True)
+class _SeatRow:
+    name: Text
+    score: str
+    exchanges: str
+    marks: tuple[str, ...]
+
+
+class ScoresTable:
+    """The score table, laid out for the width it gets: a seat's marks (dealer, locked,
+    Chicago, its bot level …) on its row when they fit, else on a line of their own under
+    it. Nothing is cut or ends in "…" at any width."""
+
+    def __init__(
+        self, title: str, headers: tuple[str, str, str], rows: Sequence[_SeatRow],
+        caption: str | None,
+    ) -> None:
+        self.title = title
+        self.headers = headers
+        self.rows = list(rows)
+        self.caption = caption
+
+    def _inline(self, expand: bool) -> Table:
+        """A row per seat, its marks in the last column."""
+        table = Table(
+            title=self.title, box=box.SIMPLE_HEAD, pad_edge=False, expand=expand,
+            caption=self.caption, caption_justify="left",
+        )
+        player, points, exchanges = self.headers
+        table.add_column(player, no_wrap=True)
+        table.add_column(points, justify="right", no_wrap=True)
+        table.add_column(exchanges, no_wrap=True)
+        table.add_column("", no_wrap=True, ratio=1)
+        for row in self.rows:
+            table.add_row(row.name, row.score, row.exchanges, " ".join(row.marks))
+        return table
+
+    def _stacked(self) -> RenderableType:
+        """A narrow column: each seat's marks on an indented line of their own."""
+        player, points, exchanges = self.headers
+        name_width = max([len(player), *(row.name.cell_len for row in self.rows)])
+        score_width = max([len(points), *(len(row.score) for row in self.rows)])
+        exchange_width = max([len(exchanges), *(len(row.exchanges) for row in self.rows)])
+        width = name_width + score_width + exchange_width + 4
+        lines: list[RenderableType] = [
+            Text(self.title, style="table.title", justify="center"),
+            Text(""),
+            Text(f"{player:<{name_width}}  {points:>{score_width}}  {exchanges}",
+                 style="table.header"),
+            Text("─" * width),
+        ]
+        for row in self.rows:
+            line = row.name.copy()
+            line.pad_right(name_width - row.name.cell_len)
+            line.append(f"  {row.score:>{score_width}}  {row.exchanges}")
+            lines.append(line)
+            if row.marks:
+                lines.append(Padding(Text(" ".join(row.marks), style="dim"), (0, 0, 0, 4)))
+        if self.caption:
+            lines.append(Text(self.caption, style="table.caption"))
+        return Padding(Group(*lines), (0, 1))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        inline = self._inline(expand=False)
+        natural = Measurement.get(console, options.update_width(10_000), inline).maximum
+        yield self._inline(expand=True) if natural <= options.max_width else self._stacked()
+
+
 def scores_table(
     view: dict[str, Any], words: Words, levels: Sequence[str] = (), title: str | None = None
-) -> Table:
+) -> ScoresTable:
     """Seats with name, score, exchanges this deal and marks: dealer, to act, locked, Chicago,
     the bot's level.
 
-    Marks never end in "…": the column is at least as wide as the longest mark, and marks
-    that do not fit side by side go onto the next line. Under V-CHI-DECLARED / V-CHI-REQ3
-    (where in force) a mark says who has declared / made a Chicago in this game, and the
-    caption says that it decides who may win.
+    Under V-CHI-DECLARED / V-CHI-REQ3 (where in force) a mark says who has declared / made
+    a Chicago in this game, and the caption says that it decides who may win.
     """
     chicago = words.chicago_marks(view)
-    table = Table(
-        title=title if title is not None else words.t("table.scores"),
-        box=box.SIMPLE_HEAD, pad_edge=False, expand=True,
-        caption=chicago[2] if chicago else None, caption_justify="left",
-    )
-    table.add_column(words.t("tui.col.player"), no_wrap=True)
-    table.add_column(words.t("tui.col.points"), justify="right", no_wrap=True)
-    table.add_column(words.t("tui.col.exchanges"), no_wrap=True)
-    marks_per_seat: list[list[str]] = []
     counts = _exchange_counts(view.get("events", []), view["players"])
     settlement = view.get("settlement")
+    rows = []
     for seat in range(view["players"]):
         marks = []
         if seat == view["dealer"]:
@@ -121,25 +183,27 @@ def scores_table(
             marks.append(f"{settlement[seat]:+g}")
         if levels and seat < len(levels) and levels[seat]:
             marks.append(words.level(levels[seat]))
-        marks_per_seat.append(marks)
-    widest = max((len(m) for marks in marks_per_seat for m in marks), default=0)
-    table.add_column("", ratio=1, min_width=widest, overflow="fold")
-    for seat, marks in enumerate(marks_per_seat):
         arrow = "▶ " if view.get("to_act") == seat else "  "
         style = "bold" if seat == words.me else ""
-        table.add_row(
+        rows.append(_SeatRow(
             Text(arrow + words.name(seat), style=style), str(view["scores"][seat]),
-            " ".join(counts[seat]), " ".join(marks),
-        )
-    return table
+            " ".join(counts[seat]), tuple(marks),
+        ))
+    headers = (words.t("tui.col.player"), words.t("tui.col.points"), words.t("tui.col.exchanges"))
+    return ScoresTable(
+        title if title is not None else words.t("table.scores"), headers, rows,
+        chicago[2] if chicago else None,
+    )
 
 
 def score_sheet(deals: Sequence[DealScore], players: int, words: Words) -> RenderableType:
-    """Every finished deal's points and the running totals, a row per deal."""
+    """Every finished deal's points and the running totals: a row per deal with its dealer,
+    a column per seat ("+5  12": the deal's points, then the total after it)."""
     if not deals:
         return Text(words.t("score.none"), style="dim")
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_footer=True)
     table.add_column(words.t("score.deal"), justify="right", footer=words.t("score.total"))
+    table.add_column(words.t("table.dealer"), no_wrap=True, style="dim")
     final = deals[-1].scores
     for seat in range(players):
         table.add_column(
@@ -149,10 +213,12 @@ def score_sheet(deals: Sequence[DealScore], players: int, words: Words) -> Rende
     for deal in deals:
         cells: list[Text] = []
         for seat in range(players):
-            cell = Text(_signed(deal.points[seat]), style="bold" if deal.points[seat] else "dim")
+            points = deal.points[seat]
+            shown = _signed(points) if points else "·"
+            cell = Text(f"{shown:>3}", style="bold" if points else "dim")
             cell.append(f" {deal.scores[seat]:>3}", style="dim")
             cells.append(cell)
-        table.add_row(Text(str(deal.deal)), *cells)
+        table.add_row(Text(str(deal.deal)), words.who(deal.dealer), *cells)
     legend = Text(words.t("tui.sheet_legend"), style="dim")
     return Group(table, legend)
 
@@ -234,7 +300,8 @@ def _trick_grid(view: dict[str, Any], words: Words) -> RenderableType:
         card = card_text(played) if played else Text("·", style="dim")
         if seat == leader:
             card.append(" " + words.t("tui.led"), style="dim")
-        pile = cards_text(piles[seat] if seat < len(piles) else [])
+        earlier = [c for c in (piles[seat] if seat < len(piles) else []) if c != played]
+        pile = cards_text(earlier)
         pile.stylize("dim")
         arrow = "▶ " if view.get("to_act") == seat else "  "
         grid.add_row(

@@ -18,6 +18,7 @@ from typing import Any
 
 from chicago.engine import Game
 from chicago.record import replay_record
+from chicago.tui.words import Words
 
 __all__ = ["CHECKPOINT_EVERY", "Replayer", "human_seat"]
 
@@ -136,17 +137,18 @@ class Replayer:
         """The number of actions (the last step's number)."""
         return len(self._actions)
 
-    def title(self) -> str:
-        """One line: rules, players, seed, and whose view is shown."""
+    def title(self, words: Words | None = None) -> str:
+        """One line: rules, players, seed, and whose view is shown (``words``: its language,
+        English by default)."""
+        words = words if words is not None else Words(self.names, me=self.you)
         if self.seat is None:
-            who = "every card face up"
+            who = words.t("tui.rp.face_up")
         else:
-            name = "you" if self.seat == self.you else self.names[self.seat]
-            who = f"as {name} (seat {self.seat}) saw it"
-        state = "a finished" if self.finished else "an unfinished"
-        return (
-            f"Replay of {state} game: rules {self.rules.preset_name}, {self.players} players "
-            f"({', '.join(self.names)}), seed {self.seed}, {self.steps} actions; {who}."
+            who = words.t("tui.rp.as_seat", whom=words.whom(self.seat), n=self.seat)
+        return words.t(
+            "tui.rp.title_finished" if self.finished else "tui.rp.title_unfinished",
+            rules=self.rules.preset_name, n=self.players, names=", ".join(self.names),
+            seed=self.seed, steps=self.steps, who=who,
         )
 
     def _visible(self, audience: int | None) -> bool:

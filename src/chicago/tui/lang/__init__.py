@@ -31,6 +31,7 @@ __all__ = [
     "SWEDISH",
     "Entry",
     "Lang",
+    "choose_lang",
     "get_lang",
     "lang_from_env",
 ]
@@ -124,3 +125,8 @@ def lang_from_env(environ: Mapping[str, str]) -> Lang:
             language = re.split(r"[_.@-]", value, maxsplit=1)[0].lower()
             return SWEDISH if language == "sv" else ENGLISH
     return ENGLISH
+
+
+def choose_lang(code: str | None, environ: Mapping[str, str]) -> Lang:
+    """``--lang CODE`` if given, else the locale's language (:func:`lang_from_env`)."""
+    return get_lang(code) if code else lang_from_env(environ)

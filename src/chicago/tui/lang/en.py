@@ -371,7 +371,7 @@ TERMINAL: dict[str, Any] = {
     "tui.err.you_may": "You may {may}.",
     # the full screen
     "tui.fs.out": "out",
-    "tui.fs.placeholder": "press : to type an answer (1 3, pass, help …)",
+    "tui.fs.placeholder": "press : to type an answer (1 3, pass, help)",
     "tui.fs.keys_line": "? help  s scores  h odds  : type  q save & quit",
     "tui.fs.press_enter": "Press Enter to go on to the next deal.",
     "tui.fs.over": "The game is over. Press q to quit.",
@@ -409,7 +409,7 @@ TERMINAL: dict[str, Any] = {
     # the score sheet
     "tui.sheet_head": lambda p: f"Score sheet, {p['n']} {s(p['n'], 'deal', 'deals')}:",
     "tui.sheet_total": "Total: {scores}.",
-    "tui.sheet_legend": "Each cell: the points of the deal, then the total after it.",
+    "tui.sheet_legend": "Each cell: the points of the deal (· none), then the total after it.",
     # the hint
     "tui.hint.title": "Draw odds of your hand, best holds first",
     "tui.hint.caption": "·· = throw away; exp. = expected points after the draw; % chance of "
@@ -474,6 +474,23 @@ TERMINAL: dict[str, Any] = {
     "tui.pl.cmd.quit": "save the game and stop",
     "tui.pl.answers": "Answers: the number of a choice, card numbers or cards in an exchange "
     "(0 keeps all), a card to play it.",
+    # the replay
+    "tui.rp.title_finished": "Replay of a finished game: rules {rules}, {n} players ({names}), "
+    "seed {seed}, {steps} actions; {who}.",
+    "tui.rp.title_unfinished": "Replay of an unfinished game: rules {rules}, {n} players "
+    "({names}), seed {seed}, {steps} actions; {who}.",
+    "tui.rp.face_up": "every card face up",
+    "tui.rp.as_seat": "as {whom} (seat {n}) saw it",
+    "tui.rp.start": "Start of the game",
+    "tui.rp.step": "Step {i}: {Who}",
+    "tui.rp.status": "Step {i} of {n} · {where}",
+    "tui.rp.ends_early": "The record ends here, before the game is over (after {n} actions).",
+    "tui.rp.keys_line": "→ next  ← back  n/p deal  Home/End  ? help  q quit",
+    "tui.rp.help_title": "Keys and rules",
+    "tui.key.rp_step": "next step / previous step (also l, space / h, backspace)",
+    "tui.key.rp_deal": "next / previous deal (also PageDown / PageUp)",
+    "tui.key.rp_ends": "first / last step (also g / G)",
+    "tui.key.rp_quit": "quit",
     # the rules help
     "tui.rules.title": "Rules: {name}",
     "tui.rules.with_changes": "with changes",

@@ -339,7 +339,7 @@ TERMINAL: dict[str, Any] = {
     "tui.err.you_may": "Du får {may}.",
     # helskärmen
     "tui.fs.out": "släng",
-    "tui.fs.placeholder": "skriv ett svar med : (1 3, passa, hjälp …)",
+    "tui.fs.placeholder": "skriv ett svar med : (1 3, passa, hjälp)",
     "tui.fs.keys_line": "? hjälp  s poäng  h odds  : skriv  q spara och sluta",
     "tui.fs.press_enter": "Tryck Enter för att gå vidare till nästa giv.",
     "tui.fs.over": "Partiet är slut. Tryck q för att sluta.",
@@ -375,7 +375,7 @@ TERMINAL: dict[str, Any] = {
     # poängtavlan
     "tui.sheet_head": lambda p: f"Poängtavla, {p['n']} {'giv' if p['n'] == 1 else 'givar'}:",
     "tui.sheet_total": "Summa: {scores}.",
-    "tui.sheet_legend": "Varje ruta: givens poäng, sedan summan efter den.",
+    "tui.sheet_legend": "Varje ruta: givens poäng (· inga), sedan summan efter den.",
     # tipset
     "tui.hint.title": "Dragchanser för din hand, bästa först",
     "tui.hint.caption": "·· = släng; förv. = förväntade poäng efter draget; % chans för varje "
@@ -439,6 +439,23 @@ TERMINAL: dict[str, Any] = {
     "tui.pl.cmd.quit": "spara partiet och sluta",
     "tui.pl.answers": "Svar: numret på ett val, kortnummer eller kort i ett byte (0 behåller "
     "alla), ett kort för att spela det.",
+    # reprisen
+    "tui.rp.title_finished": "Repris av ett avslutat parti: regler {rules}, {n} spelare "
+    "({names}), slumptal {seed}, {steps} drag; {who}.",
+    "tui.rp.title_unfinished": "Repris av ett oavslutat parti: regler {rules}, {n} spelare "
+    "({names}), slumptal {seed}, {steps} drag; {who}.",
+    "tui.rp.face_up": "alla kort synliga",
+    "tui.rp.as_seat": "som {whom} (plats {n}) såg det",
+    "tui.rp.start": "Partiets början",
+    "tui.rp.step": "Steg {i}: {Who}",
+    "tui.rp.status": "Steg {i} av {n} · {where}",
+    "tui.rp.ends_early": "Partiet tar slut här, innan det är avgjort (efter {n} drag).",
+    "tui.rp.keys_line": "→ framåt  ← bakåt  n/p giv  Home/End  ? hjälp  q sluta",
+    "tui.rp.help_title": "Tangenter och regler",
+    "tui.key.rp_step": "nästa steg / förra steget (även l, mellanslag / h, backsteg)",
+    "tui.key.rp_deal": "nästa / förra given (även PageDown / PageUp)",
+    "tui.key.rp_ends": "första / sista steget (även g / G)",
+    "tui.key.rp_quit": "sluta",
     # reglerna
     "tui.rules.title": "Regler: {name}",
     "tui.rules.with_changes": "med ändringar",
