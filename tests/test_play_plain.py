@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -315,3 +316,105 @@ def test_cli_reports_bad_options_in_one_line(tmp_path: Path) -> None:
         assert result.returncode == 2, args
         assert message in result.stderr, (args, result.stderr)
         assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_scores_prints_the_score_sheet_of_every_finished_deal(tmp_path: Path) -> None:
+    """``scores`` (and ``poäng``): a line per finished deal with its dealer, each seat's
+    points with what scored them, and the totals; it does not act."""
+    session = new_session(tmp_path, Rules.preset("pagat", max_deals=3), seed=8)
+    asked: list[int] = []
+
+    def answer(s: PlaySession, output: str) -> str | None:
+        deals = sum(1 for e in s.history() if e["type"] == "deal_end")
+        if deals == 2 and not asked:
+            asked.append(len(output))
+            return "scores"
+        if asked and len(asked) == 1:
+            asked.append(len(output))
+            return None
+        return first_choice(s, output)
+
+    _, output = run_plain(session, answer)
+    sheet = output[asked[0]:asked[1]].splitlines()
+    ends = [e for e in session.history() if e["type"] == "deal_end"]
+    assert sheet[0] == "Score sheet, 2 deals:"
+    for line, end in zip(sheet[1:3], ends, strict=True):
+        assert line.startswith(f"Deal {end['deal']} · ")
+        totals = [int(n) for n in re.findall(r"= (-?\d+)", line)]
+        assert totals == end["scores"], line
+    assert sheet[3] == "Total: " + ", ".join(
+        f"{name} {score}" for name, score in zip(session.names, ends[-1]["scores"],
+                                                 strict=True)) + "."
+    assert "last trick +5" in output[asked[0]:asked[1]]
+
+
+def test_refusals_speak_to_the_player_not_of_seats(tmp_path: Path) -> None:
+    """An illegal answer is refused in player words: what cannot be done now, why, and what
+    may be done instead; never the engine's "seat 0 may discard or one up"."""
+    session = new_session(tmp_path, Rules.preset("wikipedia"), seed=5)
+    answers = iter(["announce straight flush", "play 2c", None])
+    _, output = run_plain(session, lambda s, o: next(answers))
+    refused = [line for line in output.splitlines() if line.startswith("Not accepted")]
+    assert refused[0] == ("Not accepted. You cannot announce now: it is exchange 1 of 2, and "
+                          "you may exchange cards or ask for one up.")
+    assert refused[1].startswith("Not accepted. You cannot play a card now: it is exchange")
+    assert "seat 0 may" not in output and "discard or one up" not in output
+
+
+def test_the_line_mode_in_swedish(tmp_path: Path) -> None:
+    """--lang sv: every line in the browser app's Swedish words, help as plain text, menus,
+    refusals and the commands in Swedish too."""
+    session = new_session(tmp_path, Rules.preset("pagat", max_deals=1), seed=5)
+    out = io.StringIO()
+    replies = iter(["hjälp", "säg par", "poäng", "tips"])
+
+    def answer(s: PlaySession, output: str) -> str | None:
+        reply = next(replies, None)
+        return reply if reply is not None else first_choice(s, output)
+
+    stdin = ScriptedStdin(session, out, answer)
+    assert play_plain(session, stdin, out, lang="sv") == 0  # type: ignore[arg-type]
+    text = out.getvalue()
+    lines = text.splitlines()
+    assert lines[0].startswith("Chicago, regler pagat, 4 spelare")
+    assert "Regler: pagat med ändringar" in lines and "**" not in text and "`" not in text
+    assert "Kommandon" in lines
+    assert ("Går inte. Du kan inte säga vad du har nu: det är byte 1 av 3, och du får byta "
+            "kort.") in lines
+    assert "Ingen giv är slut ännu." in lines
+    assert any(line.startswith("Dragchanser för ") for line in lines)
+    assert any(line.startswith("Byte 1: vilka kort slänger du?") for line in lines)
+    assert any(re.search(r" Val: 1\) Spela \w\w, 2\) Spela", line) for line in lines)
+    assert "förväntat 0,66 poäng; kåk 0,1%" in text  # Swedish decimal commas
+    assert "Partiet är slut:" in text and "Avräkning med 1 per poäng:" in text
+    # every line but the option list of the help (its descriptions are documented in English)
+    said = "\n".join(line for line in lines if not line.startswith("- "))
+    for english in ("You ", "Scores", "Deal ", "Not accepted", "exchange", "Choices"):
+        assert english not in said, english
+
+
+@pytest.mark.parametrize(("args", "env", "first"), [
+    (["--lang", "sv"], {}, "Chicago, regler pagat"),
+    ([], {"LANG": "sv_SE.UTF-8"}, "Chicago, regler pagat"),
+    ([], {"LC_ALL": "C", "LANG": "sv_SE.UTF-8"}, "Chicago, rules pagat"),
+    (["--lang", "en"], {"LANG": "sv_SE.UTF-8"}, "Chicago, rules pagat"),
+])
+def test_cli_language_from_the_flag_or_the_locale(
+    tmp_path: Path, args: list[str], env: dict[str, str], first: str
+) -> None:
+    """``chicago play --lang sv|en``; without it the locale decides (LC_ALL, LC_MESSAGES,
+    LANG)."""
+    base = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
+    result = subprocess.run(
+        [sys.executable, "-m", "chicago.cli", "play", "--plain", "--seed", "1", "--no-save",
+         *args], input="quit\n", capture_output=True, text=True, timeout=120, check=False,
+        env={**base, **env, "CHICAGO_DATA": str(tmp_path), "PYTHONIOENCODING": "utf-8"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(first), result.stdout[:200]
+    bad = subprocess.run(
+        [sys.executable, "-m", "chicago.cli", "play", "--plain", "--lang", "fi"],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={**base, "CHICAGO_DATA": str(tmp_path)},
+    )
+    assert bad.returncode == 2 and "--lang" in bad.stderr

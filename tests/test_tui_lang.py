@@ -85,7 +85,8 @@ for (const [code, source] of Object.entries(cases.sources)) {
 for (const [code, key, params] of cases.cases) {
   const entry = books[code][key];
   if (typeof entry === "function") out.push(entry(params));
-  else out.push(String(entry).replace(/\\{(\\w+)\\}/g, (_, n) => (n in params ? String(params[n]) : `{${n}}`)));
+  else out.push(String(entry).replace(/\\{(\\w+)\\}/g,
+                                     (_, n) => (n in params ? String(params[n]) : `{${n}}`)));
 }
 """
 

@@ -101,13 +101,13 @@ def hint_lines(result: Hint, top: int = 8, words: Words | None = None) -> list[s
     for number, hold in enumerate(result.holds[:top], start=1):
         keep = words.cards([str(c) for c in hold.keep]) or words.t("hint.nothing")
         chances = [
-            f"{words.category(name).lower()} {hold.probabilities[name] * 100:.1f}%"
+            f"{words.category(name).lower()} {words.decimal(hold.probabilities[name] * 100)}%"
             for name in category_columns(result.rules)
             if hold.probabilities[name] >= 0.0005
         ]
         lines.append(words.t(
             "tui.hint.hold", i=number, keep=keep, n=len(hold.discard),
-            exp=f"{hold.expected_points:.2f}",
+            exp=words.decimal(hold.expected_points, 2),
             chances=", ".join(chances) or words.t("tui.hint.no_pair_likely"),
         ))
     lines.extend(hint_notes(result, words))

@@ -11,8 +11,8 @@ forms, in English or Swedish:
 - elsewhere, with ``menu``: the number of a choice in the numbered list of legal actions;
 - a card (``Ah``, ``10h``, ``A♥``) to play it, and in play with ``menu=False`` its position;
 - the start of a legal action's text when only one fits: ``p`` for pass, ``ch`` for chicago;
-  the Swedish words of the buttons: ``passa``, ``säg``, ``ingen chicago``, ``ta``, ``neka``,
-  ``nya kort``, ``nollställ``, ``ta poängen``, ``spela Ah``.
+  the Swedish words of the buttons: ``passa``, ``säg`` (``säg två par``), ``ingen chicago``,
+  ``ta``, ``neka``, ``nya kort``, ``nollställ``, ``ta poängen``, ``spela Ah``.
 
 >>> view = {"phase": "exchange", "hand": ["2c", "7d", "9h", "Ks", "As"],
 ...         "legal_actions": ["keep", "discard 2c"]}
@@ -31,7 +31,14 @@ from chicago.cards import Card, parse_card
 from chicago.engine import Action, ActionKind, NotationError
 from chicago.tui.words import Words
 
-__all__ = ["COMMANDS", "InputError", "command_of", "expected_answer", "parse_answer"]
+__all__ = [
+    "COMMANDS",
+    "SWEDISH_COMMANDS",
+    "InputError",
+    "command_of",
+    "expected_answer",
+    "parse_answer",
+]
 
 
 class InputError(ValueError):
@@ -69,6 +76,12 @@ COMMANDS = {
 }
 """Words that are not answers but requests to the shell, by the request they make."""
 
+SWEDISH_COMMANDS = frozenset(
+    {"hjälp", "regler", "tips", "läge", "titta", "bord", "poäng", "poängtavla", "avsluta",
+     "spara"}
+)
+"""The Swedish words among :data:`COMMANDS` (the help lists them only in Swedish)."""
+
 
 def command_of(text: str) -> str | None:
     """The shell request (``help``, ``hint``, ``state``, ``scores``, ``quit``) typed, if any."""
@@ -86,13 +99,27 @@ _SWEDISH = {
 }
 """The Swedish words of the buttons (and their forms without å, ä, ö), as action text."""
 
+_SWEDISH_CATEGORIES = {
+    "ett par": "pair", "par": "pair", "två par": "two pair",
+    "triss": "three of a kind", "en stege": "straight", "stege": "straight",
+    "en färg": "flush", "färg": "flush", "en kåk": "full house", "kåk": "full house",
+    "fyrtal": "four of a kind", "en färgstege": "straight flush",
+    "färgstege": "straight flush", "en royal flush": "royal flush",
+}
+"""The categories in Swedish (as the browser app names them), for ``säg par``."""
+
 
 def _english(text: str) -> str:
-    """``text`` with a leading Swedish button word replaced by the action's keyword."""
+    """``text`` with a leading Swedish button word (and a Swedish category after ``säg``)
+    replaced by the action's text: ``säg två par`` -> ``announce two pair``."""
     lowered = text.lower()
     for word in sorted(_SWEDISH, key=len, reverse=True):
         if lowered == word or lowered.startswith(word + " "):
-            return _SWEDISH[word] + text[len(word):]
+            text = _SWEDISH[word] + text[len(word):]
+            break
+    head, _, rest = text.partition(" ")
+    if head.lower() == "announce" and rest.lower() in _SWEDISH_CATEGORIES:
+        return f"announce {_SWEDISH_CATEGORIES[rest.lower()]}"
     return text
 
 

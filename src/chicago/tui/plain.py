@@ -24,7 +24,13 @@ from chicago.engine import IllegalAction
 from chicago.tui.explain import why_not
 from chicago.tui.hint_words import hint_lines, no_odds
 from chicago.tui.hints import hint
-from chicago.tui.inputs import COMMANDS, InputError, command_of, parse_answer
+from chicago.tui.inputs import (
+    COMMANDS,
+    SWEDISH_COMMANDS,
+    InputError,
+    command_of,
+    parse_answer,
+)
 from chicago.tui.lang import Lang
 from chicago.tui.replayer import Replayer
 from chicago.tui.rules_help import rules_text
@@ -91,7 +97,7 @@ def _names_line(session: PlaySession, words: Words) -> str:
     seats = []
     for seat in range(session.players):
         if seat == session.human:
-            seats.append(words.t("tui.pl.seat_you", n=seat, name=session.names[seat]))
+            seats.append(words.t("tui.pl.seat_you", n=seat, name=words.name(seat)))
         else:
             level = words.level(session.tags.get(f"Bot{seat}", ""))
             seats.append(words.t("tui.pl.seat_bot", n=seat, name=session.names[seat],
@@ -244,7 +250,11 @@ def _commands(words: Words) -> list[str]:
     """The requests that work at any question, for ``help``."""
     lines = [words.t("tui.pl.commands"), "-" * len(words.t("tui.pl.commands")), ""]
     for request in ("help", "hint", "state", "scores", "quit"):
-        said = [word for word, meant in COMMANDS.items() if meant == request]
+        said = [
+            word for word, meant in COMMANDS.items()
+            if meant == request and (words.lang.code == "sv" or word not in SWEDISH_COMMANDS)
+        ]
+        said.sort(key=lambda word: word not in SWEDISH_COMMANDS)
         lines.append(f"- {', '.join(said)}: {words.t(f'tui.pl.cmd.{request}')}")
     lines.append(words.t("tui.pl.answers"))
     return lines

@@ -428,8 +428,11 @@ def hint_table(result: Hint, top: int = 10, words: Words | None = None) -> Rende
         cells = []
         for name in names:
             p = hold.probabilities[name]
-            cells.append("·" if p == 0 else "<.1" if p < 0.001 else f"{p * 100:.1f}")
-        table.add_row(kept, f"{hold.expected_points:.2f}", *cells)
+            cells.append(
+                "·" if p == 0 else "<" + words.decimal(0.1)[1:] if p < 0.001
+                else words.decimal(p * 100)
+            )
+        table.add_row(kept, words.decimal(hold.expected_points, 2), *cells)
     return table
 
 

@@ -228,6 +228,11 @@ class Words:
         key = f"reason.{text}"
         return self.t(key) if self.lang.has(key) else text
 
+    def decimal(self, value: float, digits: int = 1) -> str:
+        """A number with ``digits`` decimals in the language's style: ``0.66`` / ``0,66``."""
+        text = f"{value:.{digits}f}"
+        return text.replace(".", ",") if self.lang.code == "sv" else text
+
     def points(self, points: int) -> str:
         """``5 points``, ``1 poäng``."""
         return self.t("table.points", n=points)

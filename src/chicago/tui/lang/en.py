@@ -448,7 +448,7 @@ TERMINAL: dict[str, Any] = {
     "hint for the odds of your hand, look to see the table, scores for every deal's points, "
     "quit to save and stop.",
     "tui.pl.players": "Players: {seats}.",
-    "tui.pl.seat_you": "seat {n}: you ({name})",
+    "tui.pl.seat_you": "seat {n}: {name}",
     "tui.pl.seat_bot": "seat {n}: {name} ({level})",
     "tui.pl.saved_every": "The game is saved after every action in {path}.",
     "tui.pl.resumed": "Resumed. This deal so far:",
@@ -577,7 +577,8 @@ TERMINAL: dict[str, Any] = {
     "tui.rules.instant_kept": "A {hand} that scores wins the game at once, and the winner keeps "
     "the score they have (not raised to the target): the others pay only what they are below "
     "it.",
-    "tui.rules.end_deals": "The game also ends after {n} deals.",
+    "tui.rules.end_deals": lambda p: f"The game also ends after {p['n']} "
+    f"{s(p['n'], 'deal', 'deals')}.",
     "tui.rules.pays": "Settlement.",
     "tui.rules.pays_text": "Every other player pays {stake} per point of difference to the "
     "winner's score; tied winners share.",

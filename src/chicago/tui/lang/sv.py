@@ -413,7 +413,7 @@ TERMINAL: dict[str, Any] = {
     "reglerna, tips för oddsen för din hand, läge för att se bordet, poäng för varje givs "
     "poäng, avsluta för att spara och sluta.",
     "tui.pl.players": "Spelare: {seats}.",
-    "tui.pl.seat_you": "plats {n}: du ({name})",
+    "tui.pl.seat_you": "plats {n}: {name}",
     "tui.pl.seat_bot": "plats {n}: {name} ({level})",
     "tui.pl.saved_every": "Partiet sparas efter varje drag i {path}.",
     "tui.pl.resumed": "Fortsätter. Den här given hittills:",
@@ -540,7 +540,8 @@ TERMINAL: dict[str, Any] = {
     "tui.rules.instant_kept": "En {hand} som ger poäng vinner partiet direkt, och vinnaren "
     "behåller sina poäng (de höjs inte till målet): de andra betalar bara det de ligger under "
     "dem.",
-    "tui.rules.end_deals": "Partiet är också slut efter {n} givar.",
+    "tui.rules.end_deals": lambda p: f"Partiet är också slut efter {p['n']} "
+    + ("giv." if p["n"] == 1 else "givar."),
     "tui.rules.pays": "Avräkning.",
     "tui.rules.pays_text": "Varje annan spelare betalar {stake} per poäng i skillnad mot "
     "vinnarens poäng; delar flera på segern delar de på pengarna.",
