@@ -69,38 +69,17 @@ def why_not(action: Action, view: dict[str, Any], words: Words) -> str:
         return words.t("err.not_your_turn")
     kinds = {a.kind for a in legal}
     may = _may(kinds, view, words)
-    kind = action.kind
+    kind, phase = action.kind, view["phase"]
     hand = [Card(c) for c in view.get("hand", [])]
-    if kind not in kinds:
-        doing = (
-            words.t("tui.do.keep") if kind is ActionKind.DISCARD and not action.cards
-            else words.t(_DOING[kind])
-        )
-        return words.t("tui.err.not_now", doing=doing, phase=words.phase_words(view), may=may)
     missing = [c for c in action.cards if c not in hand]
-    if missing:
-        return words.t("tui.err.not_held", cards=words.cards([str(c) for c in missing]))
-    if kind is ActionKind.PLAY:
-        trick = view.get("trick") or []
-        if trick:
-            led = Card(trick[0]["card"])
-            playable = [str(a.card) for a in legal if a.kind is ActionKind.PLAY]
-            return words.t(
-                "tui.err.follow", suit=words.suit(SUITS[led.suit]),
-                cards=words.cards(playable),
-            )
-    elif kind is ActionKind.DISCARD:
+    if kind is ActionKind.ONE_UP and phase == "exchange":
+        if not (view.get("rules") or {}).get("one_up", True):
+            return words.t("tui.err.no_one_up")
         if len(hand) == 6:
             return words.t("tui.err.six")
-        if view["phase"] == "redeal":
-            return words.t("tui.err.redeal_cards")
-        most = max((len(a.cards) for a in legal if a.kind is ActionKind.DISCARD), default=0)
-        if len(action.cards) > most:
-            return words.t("sel.too_many", max=most)
-    elif kind is ActionKind.ONE_UP:
-        if not any(a.kind is ActionKind.ONE_UP for a in legal):
+        if not missing:
             return words.t("tui.err.one_up")
-    elif kind is ActionKind.ANNOUNCE:
+    if kind is ActionKind.ANNOUNCE and phase == "announce":
         mine = view.get("hand_category")
         wanted = action.category.name if action.category is not None else None
         if mine and wanted != mine:
@@ -111,8 +90,30 @@ def why_not(action: Action, view: dict[str, Any], words: Words) -> str:
         highest = _highest_announced(view)
         if highest is not None:
             return words.t("tui.err.announce_higher", cat=words.category_a(highest))
-    elif kind is ActionKind.REDEAL:
+    if kind is ActionKind.REDEAL and phase == "redeal":
         return words.t("tui.err.redeal_low")
-    elif kind is ActionKind.RESET:
+    if kind is ActionKind.RESET and phase == "quads":
         return words.t("tui.err.reset_quads")
+    if kind is ActionKind.DISCARD and phase == "redeal" and action.cards:
+        return words.t("tui.err.redeal_cards")
+    if kind not in kinds:
+        doing = (
+            words.t("tui.do.keep") if kind is ActionKind.DISCARD and not action.cards
+            else words.t(_DOING[kind])
+        )
+        return words.t("tui.err.not_now", doing=doing, phase=words.phase_words(view), may=may)
+    if missing:
+        return words.t("tui.err.not_held", cards=words.cards([str(c) for c in missing]))
+    if kind is ActionKind.PLAY and view.get("trick"):
+        led = Card(view["trick"][0]["card"])
+        playable = [str(a.card) for a in legal if a.kind is ActionKind.PLAY]
+        return words.t(
+            "tui.err.follow", suit=words.suit(SUITS[led.suit]), cards=words.cards(playable)
+        )
+    if kind is ActionKind.DISCARD:
+        if len(hand) == 6:
+            return words.t("tui.err.six")
+        most = max((len(a.cards) for a in legal if a.kind is ActionKind.DISCARD), default=0)
+        if len(action.cards) > most:
+            return words.t("sel.too_many", max=most)
     return words.t("err.illegal_action") + " " + words.t("tui.err.you_may", may=may)

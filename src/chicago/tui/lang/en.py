@@ -361,10 +361,12 @@ TERMINAL: dict[str, Any] = {
     "tui.err.six": "You hold six cards (locked): throw away exactly one.",
     "tui.err.redeal_cards": "Before the exchanges you may only keep your hand or throw it in "
     "whole.",
+    "tui.err.no_one_up": "There is no one up under these rules.",
     "tui.err.one_up": "One up is not possible now: too few cards are left to draw.",
     "tui.err.announce_exactly": "Your hand is {mine}, not {wanted}: announce exactly what you "
     "hold.",
-    "tui.err.announce_higher": "{cat} has been announced: announce that or better, or pass.",
+    "tui.err.announce_higher": lambda p: f"{p['cat'][:1].upper()}{p['cat'][1:]} has been "
+    "announced: announce that or better, or pass.",
     "tui.err.redeal_low": "Only a hand of five low cards may be thrown in.",
     "tui.err.reset_quads": "Only four of a kind may reset the others' scores.",
     "tui.err.over": "The game is over.",

@@ -330,6 +330,7 @@ TERMINAL: dict[str, Any] = {
     "tui.err.follow": "Du måste bekänna färg: det spelades ut {suit}, och du har {cards}.",
     "tui.err.six": "Du har sex kort (köpstopp): släng exakt ett.",
     "tui.err.redeal_cards": "Före bytena får du bara behålla handen eller kasta in hela.",
+    "tui.err.no_one_up": "Med de här reglerna finns inget öppet kort.",
     "tui.err.one_up": "Öppet kort går inte nu: det finns för få kort kvar att dra.",
     "tui.err.announce_exactly": "Du har {mine}, inte {wanted}: säg exakt vad du har.",
     "tui.err.announce_higher": "Någon har sagt {cat}: säg det eller bättre, eller passa.",
