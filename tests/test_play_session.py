@@ -13,8 +13,10 @@ import pytest
 
 from chicago import IllegalAction, Rules
 from chicago.bots import BOT_LEVELS
+from chicago.tui.notice import say
 from chicago.tui.session import PlaySession, make_bots
 from chicago.tui.storage import data_dir, games_dir, latest_unfinished, new_game_path
+from chicago.tui.words import Words
 
 
 def test_default_bots_are_basic_or_random_with_a_notice() -> None:
@@ -268,3 +270,8 @@ def test_a_game_that_goes_on_past_the_target_says_why_once() -> None:
         "The game goes on: under these rules only a player who has declared a Chicago can "
         "win (V-CHI-DECLARED), and nobody at 6 or more has declared one ("
     )
+    swedish = say(notes[0], Words(session.names, me=session.human, lang="sv"))
+    assert swedish.startswith(
+        "Partiet fortsätter: med de här reglerna kan bara den som har sagt Chicago vinna "
+        "(V-CHI-DECLARED), och ingen med 6 poäng eller mer har sagt en (")
+    assert "You" not in swedish  # the player's seat is "Du"

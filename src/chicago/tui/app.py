@@ -45,6 +45,7 @@ from chicago.tui.hint_words import no_odds
 from chicago.tui.hints import hint
 from chicago.tui.inputs import InputError, command_of, parse_answer
 from chicago.tui.lang import Lang
+from chicago.tui.notice import say
 from chicago.tui.render import (
     RED,
     card_text,
@@ -369,7 +370,7 @@ class PlayApp(App[None]):
         session = self.session
         view = self._view()
         for notice in session.notices[self._shown_notices :]:
-            self.query_one("#log", RichLog).write(Text(notice, style="yellow"))
+            self.query_one("#log", RichLog).write(Text(say(notice, self.words), style="yellow"))
         self._shown_notices = len(session.notices)
         self.query_one("#scores", Static).update(scores_table(view, self.words, self.levels))
         if self._pause_view is not None:

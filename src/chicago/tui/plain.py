@@ -32,6 +32,7 @@ from chicago.tui.inputs import (
     parse_answer,
 )
 from chicago.tui.lang import Lang
+from chicago.tui.notice import say
 from chicago.tui.replayer import Replayer
 from chicago.tui.rules_help import rules_text
 from chicago.tui.session import PlaySession, Step
@@ -173,7 +174,7 @@ def _play(
     if session.save_path is not None:
         out(words.t("tui.pl.saved_every", path=session.save_path))
     for notice in session.notices:
-        out(notice)
+        out(say(notice, words))
     if resumed:
         out(words.t("tui.pl.resumed"))
         for ev in session.view()["events"]:
@@ -188,7 +189,7 @@ def _play(
         while (step := session.step()) is not None:
             _report(out, words, step)
         for notice in session.notices[shown_notices:]:
-            out(notice)
+            out(say(notice, words))
         shown_notices = len(session.notices)
         if session.save_error:
             out(words.t("tui.pl.warning", problem=session.save_error))
@@ -306,7 +307,7 @@ def replay_plain(
     words = Words(replayer.names, me=replayer.you, card=plain_card, lang=lang)
     out(replayer.title(words))
     for line in [*replayer.warnings, *replayer.notices]:
-        out(line)
+        out(say(line, words))
     for step in range(replayer.steps + 1):
         for ev in replayer.events_of(step):
             if text := words.event(ev):

@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Header, RichLog, Static
 
 from chicago.tui.lang import Lang
+from chicago.tui.notice import say
 from chicago.tui.render import colour_cards, scores_table, table_panel
 from chicago.tui.replayer import Replayer
 from chicago.tui.rules_help import rules_help
@@ -120,7 +121,7 @@ class ReplayApp(App[None]):
             else words.t("tui.rp.step", i=step, **words.person(actor)),
             style="bold",
         )
-        notices = [Text(n, style="bold red") for n in replayer.warnings]
+        notices = [Text(say(n, words), style="bold red") for n in replayer.warnings]
         if step in self.reviews:
             from chicago.tui.review_words import GRADE_STYLE, decision_note
 
@@ -128,7 +129,7 @@ class ReplayApp(App[None]):
             notices.insert(0, Text(decision_note(decision, symbol_card),
                                    style=GRADE_STYLE[decision.grade]))
         if step == 0:
-            notices += [Text(n, style="yellow") for n in replayer.notices]
+            notices += [Text(say(n, words), style="yellow") for n in replayer.notices]
         self.query_one("#step", Static).update(Group(head, *lines, *notices))
         self.query_one("#scores", Static).update(scores_table(view, words, self.levels))
         log = self.query_one("#log", RichLog)

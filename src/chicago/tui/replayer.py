@@ -18,6 +18,7 @@ from typing import Any
 
 from chicago.engine import Game
 from chicago.record import replay_record
+from chicago.tui.notice import Notice
 from chicago.tui.words import Words
 
 __all__ = ["CHECKPOINT_EVERY", "Replayer", "human_seat"]
@@ -113,22 +114,20 @@ class Replayer:
             return replayer
         shown = replayer.seat
         assert shown is not None
+        names = tuple(replayer.names)
         if seat is None:
-            replayer.notices.append(
-                f"The game is not finished: showing only what seat {shown} "
-                f"({replayer.names[shown]}) saw; --seat N shows another seat."
-            )
+            replayer.notices.append(Notice(
+                "tui.note.replay_unfinished_seat", names, n=shown, name=replayer.names[shown]
+            ))
         elif human is not None and human < replayer.players and seat != human:
-            replayer.warnings.append(
-                f"Warning: this game is not finished and was played from seat {human} "
-                f"({replayer.names[human]}); you are shown the cards of seat {seat} "
-                f"({replayer.names[seat]}), which that player did not see."
-            )
+            replayer.warnings.append(Notice(
+                "tui.note.replay_other_seat", names, human=human,
+                human_name=replayer.names[human], n=seat, name=replayer.names[seat],
+            ))
         else:
-            replayer.notices.append(
-                f"The game is not finished: showing only what seat {shown} "
-                f"({replayer.names[shown]}) saw."
-            )
+            replayer.notices.append(Notice(
+                "tui.note.replay_unfinished", names, n=shown, name=replayer.names[shown]
+            ))
         return replayer
 
     # ------------------------------------------------------------------ steps

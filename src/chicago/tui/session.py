@@ -29,6 +29,7 @@ from typing import Any
 from chicago.bots import Bot, make_bot
 from chicago.engine import Action, Game, IllegalAction
 from chicago.rules import Rules
+from chicago.tui.notice import Notice, Seats
 from chicago.tui.storage import is_text_name, load_record, save_record
 
 __all__ = ["BOT_NAMES", "DEFAULT_BOT", "PlaySession", "Step", "make_bots"]
@@ -82,7 +83,7 @@ def make_bots(
         except ValueError:
             if spec.split(":", 1)[0].lower() not in _LEVELS:
                 raise
-            note = f"The {spec} bot is not available yet: playing against random bots instead."
+            note = Notice("tui.note.unavailable", spec=spec)
             if note not in notices:
                 notices.append(note)
             spec = "random"
@@ -301,23 +302,28 @@ class PlaySession:
         key = f"chicago-play:{game.seed}:{len(game.actions)}"
         view = game.view(seat)
         problem: str | None = None
+        error = ""
         try:
             action = self.bots[seat].decide(view, legal, random.Random(key))
             if not game.is_legal(action):
-                problem = "gave an illegal answer"
+                problem = "illegal"
         except Exception as exc:  # a broken bot must not end the human's game
             # never its message: it could name the bot's hidden cards
-            problem = f"failed ({type(exc).__name__})"
+            problem, error = "failed", type(exc).__name__
         if problem is not None:
             # Never say what the bot wanted to do: an illegal "play 6h" names a hidden card.
             action, instead = self._stand_in(view, legal, random.Random(key + ":fallback"))
-            self.notices.append(f"{self.names[seat]}'s bot {problem}; {instead}.")
+            self.notices.append(Notice(
+                f"tui.note.bot_{problem}_{instead}", name=self.names[seat], error=error,
+                level=DEFAULT_BOT,
+            ))
         return self._apply(seat, action, automatic=False)
 
     def _stand_in(
         self, view: dict[str, Any], legal: list[Action], rng: random.Random
     ) -> tuple[Action, str]:
-        """The action that replaces a misbehaving bot's, and what happened, in words.
+        """The action that replaces a misbehaving bot's, and who chose it (``stand_in`` for
+        the basic bot, ``random`` for a random legal action).
 
         The stand-in is the ``basic`` bot deciding from the same seat view; a random legal
         action if it is not installed or fails too.
@@ -326,10 +332,10 @@ class PlaySession:
             action = make_bot(DEFAULT_BOT).decide(view, legal, rng)
             chosen = Action.parse(action)
             if chosen in legal:
-                return chosen, f"the {DEFAULT_BOT} bot played for it"
+                return chosen, "stand_in"
         except Exception:  # the stand-in must not end the game either
             pass
-        return legal[rng.randrange(len(legal))], "a random legal action was played for it"
+        return legal[rng.randrange(len(legal))], "random"
 
     def act(self, action: Action | str) -> Step:
         """The human's action (an Action or its text).
@@ -376,17 +382,12 @@ class PlaySession:
             waiting = [s for s in above if not declared[s]]
             if not waiting:
                 return
-            scores = ", ".join(f"{self.names[s]} {game.scores[s]}" for s in waiting)
-            note = (
-                "The game goes on: under these rules only a player who has declared a "
-                f"Chicago can win (V-CHI-DECLARED), and nobody at {rules.target} or more "
-                f"has declared one ({scores})."
+            scores = Seats(tuple((s, game.scores[s]) for s in waiting))
+            note = Notice(
+                "tui.note.goes_on_declared", tuple(self.names), n=rules.target, scores=scores
             )
         elif rules.win_again:
-            note = (
-                f"The game goes on: a player who is at {rules.target} or more when a deal "
-                "starts must win that deal's last trick to take the game (V-WIN-AGAIN)."
-            )
+            note = Notice("tui.note.goes_on_again", n=rules.target)
         else:
             return
         self._told_why_on = True

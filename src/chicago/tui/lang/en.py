@@ -493,6 +493,29 @@ TERMINAL: dict[str, Any] = {
     "tui.key.rp_deal": "next / previous deal (also PageDown / PageUp)",
     "tui.key.rp_ends": "first / last step (also g / G)",
     "tui.key.rp_quit": "quit",
+    # notices
+    "tui.note.unavailable": "The {spec} bot is not available yet: playing against random bots "
+    "instead.",
+    "tui.note.bot_illegal_stand_in": "{name}'s bot gave an illegal answer; the {level} bot "
+    "played for it.",
+    "tui.note.bot_illegal_random": "{name}'s bot gave an illegal answer; a random legal action "
+    "was played for it.",
+    "tui.note.bot_failed_stand_in": "{name}'s bot failed ({error}); the {level} bot played for "
+    "it.",
+    "tui.note.bot_failed_random": "{name}'s bot failed ({error}); a random legal action was "
+    "played for it.",
+    "tui.note.goes_on_declared": "The game goes on: under these rules only a player who has "
+    "declared a Chicago can win (V-CHI-DECLARED), and nobody at {n} or more has declared one "
+    "({scores}).",
+    "tui.note.goes_on_again": "The game goes on: a player who is at {n} or more when a deal "
+    "starts must win that deal's last trick to take the game (V-WIN-AGAIN).",
+    "tui.note.replay_unfinished_seat": "The game is not finished: showing only what seat {n} "
+    "({name}) saw; --seat N shows another seat.",
+    "tui.note.replay_unfinished": "The game is not finished: showing only what seat {n} "
+    "({name}) saw.",
+    "tui.note.replay_other_seat": "Warning: this game is not finished and was played from "
+    "seat {human} ({human_name}); you are shown the cards of seat {n} ({name}), which that "
+    "player did not see.",
     # the rules help
     "tui.rules.title": "Rules: {name}",
     "tui.rules.with_changes": "with changes",

@@ -457,6 +457,28 @@ TERMINAL: dict[str, Any] = {
     "tui.key.rp_deal": "nästa / förra given (även PageDown / PageUp)",
     "tui.key.rp_ends": "första / sista steget (även g / G)",
     "tui.key.rp_quit": "sluta",
+    # meddelanden
+    "tui.note.unavailable": "Datorn {spec} finns inte än: du spelar mot slumpdatorer i "
+    "stället.",
+    "tui.note.bot_illegal_stand_in": "Datorn {name} gav ett otillåtet svar; datorn {level} "
+    "spelade åt den.",
+    "tui.note.bot_illegal_random": "Datorn {name} gav ett otillåtet svar; ett slumpat tillåtet "
+    "drag spelades åt den.",
+    "tui.note.bot_failed_stand_in": "Datorn {name} fick fel ({error}); datorn {level} spelade "
+    "åt den.",
+    "tui.note.bot_failed_random": "Datorn {name} fick fel ({error}); ett slumpat tillåtet drag "
+    "spelades åt den.",
+    "tui.note.goes_on_declared": "Partiet fortsätter: med de här reglerna kan bara den som har "
+    "sagt Chicago vinna (V-CHI-DECLARED), och ingen med {n} poäng eller mer har sagt en "
+    "({scores}).",
+    "tui.note.goes_on_again": "Partiet fortsätter: den som har {n} poäng eller mer när en giv "
+    "börjar måste ta sista sticket i den given för att vinna partiet (V-WIN-AGAIN).",
+    "tui.note.replay_unfinished_seat": "Partiet är inte slut: bara det som plats {n} ({name}) "
+    "såg visas; --seat N visar en annan plats.",
+    "tui.note.replay_unfinished": "Partiet är inte slut: bara det som plats {n} ({name}) såg "
+    "visas.",
+    "tui.note.replay_other_seat": "Varning: partiet är inte slut och spelades från plats "
+    "{human} ({human_name}); du ser korten för plats {n} ({name}), som den spelaren inte såg.",
     # reglerna
     "tui.rules.title": "Regler: {name}",
     "tui.rules.with_changes": "med ändringar",
