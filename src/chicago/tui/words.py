@@ -176,7 +176,7 @@ class Words:
             return self.t("you_cap")
         return self.t("tui.name_you", name=name)
 
-    def person(self, seat: int | None, key: str = "seat") -> dict[str, Any]:
+    def person(self, seat: int | None) -> dict[str, Any]:
         """The parameters of a sentence about ``seat``: who, Who, whom and you."""
         return {
             "who": self.subject(seat), "Who": self.who(seat), "whom": self.whom(seat),
