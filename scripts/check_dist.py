@@ -207,12 +207,13 @@ def venv(path: Path, requirement: str) -> Path:
 
 
 def user_env(work: Path) -> dict[str, str]:
-    """A user's environment: no CHICAGO_DATA, a home and XDG data directory of our own, and
-    no variable that would point Python at the checkout."""
+    """A user's environment: no CHICAGO_DATA, a home and XDG data directory of our own, no
+    variable that would point Python at the checkout, and an English locale (the terminal
+    speaks the locale's language, and the checks read its English lines)."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("CHICAGO_DATA", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
     env.update(HOME=str(work / "home"), XDG_DATA_HOME=str(work / "xdg"),
-               PYTHONIOENCODING="utf-8", COLUMNS="100")
+               PYTHONIOENCODING="utf-8", COLUMNS="100", LC_ALL="C.UTF-8")
     (work / "home").mkdir(exist_ok=True)
     return env
 
