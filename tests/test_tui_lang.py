@@ -1,12 +1,11 @@
-"""The terminal speaks the browser app's words: one catalogue per language, checked against
+"""The terminal speaks the browser app's words: one catalogue per language, shared with
 ``web/static/js/lang/en.js`` and ``sv.js``.
 
-Every key of the terminal's catalogues that does not start with ``tui.`` is the browser
-app's key and must give the very text the browser gives for the same parameters: literal
-entries are compared as they are; entries that are functions (English verbs, plurals) are
-run by a JavaScript engine (Node.js, else Debian's chromium through Playwright) for a grid of
-parameters and compared with the terminal's. The choice of the language from ``--lang``
-and the locale is checked here too.
+The browser's literal entries are read from its files (:mod:`chicago.tui.lang.browser`), so
+they cannot drift; its entries that are functions (English verbs, plurals) are Python
+functions in the terminal's catalogues, and these are run against the browser's in a
+JavaScript engine (Node.js, else Debian's chromium through Playwright) for a grid of
+parameters. The choice of the language from ``--lang`` and the locale is checked here too.
 """
 
 from __future__ import annotations
@@ -23,38 +22,12 @@ from typing import Any
 import pytest
 
 import chicago
-from chicago.tui.lang import CODES, ENGLISH, SWEDISH, Lang, choose_lang, get_lang, lang_from_env
+from chicago.tui.lang import CODES, ENGLISH, SWEDISH, choose_lang, en, get_lang, lang_from_env, sv
+from chicago.tui.lang.browser import browser_entry_kinds, browser_texts
 
 JS_DIR = Path(chicago.__file__).parent / "web" / "static" / "js" / "lang"
-_ENTRY = re.compile(
-    r'(?:^|,)[ \t]*(?:"(?P<qkey>[^"\n]+)"|(?P<key>[A-Za-z_]\w*))\s*:\s*'
-    r'(?P<value>"(?:[^"\\\n]|\\.)*"|\(|[^,\n]*)',
-    re.MULTILINE,
-)
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
-
-
-def js_entries(code: str) -> dict[str, str | None]:
-    """The keys of a browser catalogue: the text of literal entries, None for functions."""
-    source = (JS_DIR / f"{code}.js").read_text(encoding="utf-8")
-    body = source[source.index("export default {"):]
-    found: dict[str, str | None] = {}
-    for match in _ENTRY.finditer(body):
-        key = match.group("qkey") or match.group("key")
-        value = match.group("value").strip()
-        found[key] = json.loads(value) if value.startswith('"') else None
-    return found
-
-
-def shared_keys(lang: Lang) -> list[str]:
-    return sorted(key for key in lang.entries if not key.startswith("tui."))
-
-
-def _fill(text: str, params: dict[str, Any]) -> str:
-    """The browser's t() for a literal entry."""
-    return _PLACEHOLDER.sub(
-        lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), text
-    )
+MODULES = {"en": en, "sv": sv}
 
 
 def parameter_grid() -> list[dict[str, Any]]:
@@ -83,16 +56,13 @@ for (const [code, source] of Object.entries(cases.sources)) {
   books[code] = new Function(source.replace("export default", "return"))();
 }
 for (const [code, key, params] of cases.cases) {
-  const entry = books[code][key];
-  if (typeof entry === "function") out.push(entry(params));
-  else out.push(String(entry).replace(/\\{(\\w+)\\}/g,
-                                     (_, n) => (n in params ? String(params[n]) : `{${n}}`)));
+  out.push(books[code][key](params));
 }
 """
 
 
 def _run_js(payload: dict[str, Any]) -> list[str]:
-    """Run the browser catalogues' entries in Node.js, or in chromium (Playwright)."""
+    """Run the browser catalogues' function entries in Node.js, or in chromium."""
     data = json.dumps(payload)
     node = shutil.which("node") or shutil.which("nodejs")
     if node:
@@ -117,48 +87,48 @@ def _run_js(payload: dict[str, Any]) -> list[str]:
     with sync_playwright() as play:
         browser = play.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         page = browser.new_page()
-        outputs = page.evaluate(
-            "(INPUT) => {" + _RUNNER + "return out; }", data
-        )
+        outputs = page.evaluate("(INPUT) => {" + _RUNNER + "return out; }", data)
         browser.close()
     return list(outputs)
 
 
-@pytest.mark.parametrize("lang", [ENGLISH, SWEDISH], ids=lambda lang: lang.code)
-def test_every_shared_key_is_a_browser_key(lang: Lang) -> None:
-    """A key without ``tui.`` is one the browser app has in the same language."""
-    browser = js_entries(lang.code)
-    assert len(browser) > 250, "the browser catalogue was not read"
-    missing = [key for key in shared_keys(lang) if key not in browser]
-    assert missing == []
+@pytest.mark.parametrize("code", ["en", "sv"])
+def test_the_browser_catalogue_is_read_whole(code: str) -> None:
+    """Every entry of lang/*.js is found: literal texts with their words, functions known
+    as such (the parser is checked against a count of the entries' keys)."""
+    kinds = browser_entry_kinds(code)
+    source = (JS_DIR / f"{code}.js").read_text(encoding="utf-8")
+    body = source[source.index("export default {"):]
+    keys = re.findall(r'(?:^|", )[ \t]*(?:"[^"\n]+"|[A-Za-z_]\w*)\s*:\s*(?=["(\[`]|[a-z])',
+                      body, re.MULTILINE)
+    assert len(kinds) == len(keys) > 300
+    literal = browser_texts(code)
+    assert len(literal) > 250
+    assert literal["cat.PAIR"] == {"en": "Pair", "sv": "Par"}[code]
+    assert literal["rank.K"] == {"en": "king", "sv": "kung"}[code]
+    assert literal["reason.reached the target without a made Chicago (V-CHI-REQ3)"]
+    assert kinds["ev.exchange"] is None and kinds["keys.list"] is None
 
 
-@pytest.mark.parametrize("lang", [ENGLISH, SWEDISH], ids=lambda lang: lang.code)
-def test_literal_entries_say_what_the_browser_says(lang: Lang) -> None:
-    """The browser's literal texts, placeholders filled, are the terminal's, word for word."""
-    browser = js_entries(lang.code)
-    different = []
-    for key in shared_keys(lang):
-        text = browser.get(key)
-        if text is None:
-            continue
-        for params in parameter_grid():
-            if lang.t(key, **params) != _fill(text, params):
-                different.append((key, text, lang.t(key, **params)))
-                break
-    assert different == []
+@pytest.mark.parametrize("code", ["en", "sv"])
+def test_the_terminals_functions_stand_for_the_browsers(code: str) -> None:
+    """A shared entry the terminal writes itself is a function in the browser too: the
+    terminal never shadows a literal text of the browser."""
+    kinds = browser_entry_kinds(code)
+    assert MODULES[code].FUNCTIONS
+    for key in MODULES[code].FUNCTIONS:
+        assert key in kinds and kinds[key] is None, key
 
 
 def test_function_entries_say_what_the_browser_says() -> None:
-    """Entries that are functions (verbs, plurals) give the browser's text for every
-    parameter in the grid: run in a JavaScript engine and compared."""
-    cases: list[tuple[str, str, dict[str, Any]]] = []
-    for lang in (ENGLISH, SWEDISH):
-        browser = js_entries(lang.code)
-        for key in shared_keys(lang):
-            if browser.get(key, "") is None:  # a function in the browser
-                cases.extend((lang.code, key, params) for params in parameter_grid())
-    assert len(cases) > 40 * len(parameter_grid())
+    """The terminal's function entries give the browser's text for every parameter in the
+    grid: both run (the browser's in a JavaScript engine) and compared."""
+    cases: list[tuple[str, str, dict[str, Any]]] = [
+        (code, key, params)
+        for code, module in MODULES.items() for key in module.FUNCTIONS
+        for params in parameter_grid()
+    ]
+    assert len(cases) > 50 * len(parameter_grid())
     sources = {code: (JS_DIR / f"{code}.js").read_text(encoding="utf-8") for code in CODES}
     expected = _run_js({"sources": sources, "cases": cases})
     different = [
@@ -170,15 +140,16 @@ def test_function_entries_say_what_the_browser_says() -> None:
 
 
 def test_both_languages_have_every_terminal_key_with_the_same_placeholders() -> None:
-    assert set(ENGLISH.entries) == set(SWEDISH.entries)
-    for key, text in ENGLISH.entries.items():
-        other = SWEDISH.entries[key]
+    assert set(en.TERMINAL) == set(sv.TERMINAL)
+    for key, text in en.TERMINAL.items():
+        other = sv.TERMINAL[key]
         if isinstance(text, str) and isinstance(other, str):
             assert set(_PLACEHOLDER.findall(text)) == set(_PLACEHOLDER.findall(other)), key
 
 
-def test_every_key_the_terminal_asks_for_is_in_the_catalogues() -> None:
-    """The literal keys in the terminal's source exist (a missing one would show as its key)."""
+def test_every_key_the_terminal_asks_for_is_in_both_catalogues() -> None:
+    """The literal keys in the terminal's source exist in English and Swedish (a missing one
+    would show as its key), whether the terminal's own or the browser's."""
     source = "\n".join(
         path.read_text(encoding="utf-8")
         for path in (Path(chicago.__file__).parent / "tui").glob("*.py")
@@ -186,8 +157,13 @@ def test_every_key_the_terminal_asks_for_is_in_the_catalogues() -> None:
     asked = set(re.findall(r'"((?:tui|ev|btn|sum|q|sel|center|table|phase|score|hint|err|'
                            r'over|replay|act|reason)\.[\w.]+)"', source))
     asked -= {"table.title", "table.header", "table.caption"}  # Rich's style names
+    asked |= {f"{kind}.{name}" for kind in ("cat", "cata") for name in (
+        "none", "HIGH_CARD", "PAIR", "TWO_PAIR", "THREE_OF_A_KIND", "STRAIGHT", "FLUSH",
+        "FULL_HOUSE", "FOUR_OF_A_KIND", "STRAIGHT_FLUSH", "ROYAL_FLUSH")}
+    asked |= {f"rank.{r}" for r in "23456789TJQKA"} | {f"suit.{s}" for s in "cdhs"}
     assert len(asked) > 150
     assert sorted(asked - set(ENGLISH.entries)) == []
+    assert sorted(asked - set(SWEDISH.entries)) == []
 
 
 @pytest.mark.parametrize(("environ", "code"), [

@@ -1,10 +1,11 @@
 """The terminal's words in English and Swedish: one catalogue per language.
 
 An entry is a text with ``{placeholders}`` or a function of the parameters, as in the
-browser app's catalogues (``web/static/js/lang/en.js`` and ``sv.js``). A key that the
-browser app has too (``ev.pass``, ``cat.PAIR``, ``btn.keep`` …) means the same there and
-here and gives the same text for the same parameters (``tests/test_tui_lang.py`` checks
-it); keys only the terminal has start with ``tui.``.
+browser app's catalogues (``web/static/js/lang/en.js`` and ``sv.js``), which are one source
+with these: their literal texts are read from the browser's files
+(:mod:`chicago.tui.lang.browser`), their functions are Python functions here that give the
+same text for the same parameters (``tests/test_tui_lang.py`` runs both), and keys only
+the terminal has start with ``tui.``.
 
 Sentences about a seat get ``who`` (the subject inside a sentence: a name or "you"/"du"),
 ``Who`` (the subject at the start of a sentence: a name or "You"/"Du"), ``whom`` (the

@@ -1,200 +1,41 @@
-"""English. Keys without ``tui.`` are the browser app's (``web/static/js/lang/en.js``) and
-say exactly what they say there; ``tui.`` keys are the terminal's own."""
+"""English. The browser app's words (``web/static/js/lang/en.js``) are read from its file
+(:mod:`chicago.tui.lang.browser`); its entries that are functions are here as Python
+functions of the same parameters (``tests/test_tui_lang.py`` runs both and compares), and
+the terminal's own words are the ``tui.`` keys."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from chicago.tui.lang._forms import s, v
+from chicago.tui.lang.browser import browser_texts
 
 __all__ = ["ENTRIES"]
-
-P = Mapping[str, Any]
-
 
 def _you_verb(second: str, third: str, tail: str) -> Any:
     """An entry "{Who} <verb><tail>" with the verb agreeing with the seat."""
     return lambda p: f"{p['Who']} {v(p, second, third)}{tail}"
 
 
-SHARED: dict[str, Any] = {
-    "you": "you",
-    "you_cap": "You",
-    "you_obj": "you",
-    "nobody": "nobody",
-    "and": " and ",
-    "level.random": "random",
-    "level.basic": "basic",
-    "level.ev": "odds",
-    "level.expert": "expert",
-    "preset.pagat": "Classic Swedish rules (pagat.com): three exchanges, Chicago for 15 at 15 "
-    "points, royal flush 52.",
-    "preset.denexa": "Like the classic rules without the Chicago call.",
-    "preset.wikipedia": "Two exchanges, the one-up card, negative scores, Chicago at any score.",
-    "preset.wikipedia-42": "Like wikipedia, plus: locked at 42 with six cards, and you must "
-    "have declared a Chicago to win.",
-    "var.V-QUADS-RESET": "Four of a kind may reset every other score to zero",
-    "var.V-TIE-CATEGORY": "Equal categories score nothing: no staged tie-break",
-    "var.V-TIE-SUIT": "Exactly equal hands: the suit of the highest card decides "
-    "(♥ > ♦ > ♠ > ♣)",
-    "var.V-SF-10": "A straight flush scores 10",
-    "var.V-SF-WIN": "A straight flush that scores wins the game at once",
-    "var.V-ROYAL": "A royal flush is scored on its own (9 points)",
-    "var.V-LOCK-42": "No exchanges from 42 points",
-    "var.V-LOCK-45": "No exchanges from 45 points",
-    "var.V-LOCK-6": "A locked player is dealt six cards and throws one away",
-    "var.V-CHI-REQ3": "You must have made a Chicago to win (meant for three players)",
-    "var.V-CHI-DECLARED": "You must have declared a Chicago to win",
-    "var.V-CHI-BREAKER": "Breaking someone's Chicago scores 8",
-    "var.V-CHI-13": "Chicago is worth 13, needs 13 points, and the declarer leads",
-    "var.V-NEG": "Negative scores; Chicago at any score; negative scores pay double",
-    "var.V-ONE-UP": "Exchanging one card, you may ask for the new one face up",
-    "var.V-REDEAL-LOW": "Five cards all below ten may be thrown in for new ones, once",
-    "var.V-DEUCE": "Last trick won with a 2 scores 10; a Chicago ended with a 2 scores 30",
-    "var.V-WIN-AGAIN": "At the target, you must win a later last trick to take the game",
-    "var.V-LARGE": "Five or six players",
-    "table.dealer": "Dealer",
-    "table.locked": "Locked",
+FUNCTIONS: dict[str, Any] = {
     "table.points": lambda p: f"{p['n']} {s(abs(p['n']), 'point', 'points')}",
-    "table.stock": "Stock",
-    "table.hand": "Your hand",
-    "table.played": "Played",
-    "table.scores": "Scores",
-    "table.log": "Game log",
-    "table.keys": "Keys",
-    "table.rules": "Rules",
-    "table.your_turn": "Your turn",
     "phase.line": lambda p: f"Deal {p['deal']} · "
     + ("you deal" if p.get("you") else f"dealer {p['dealer']}"),
-    "phase.exchange": "exchange {r} of {n}",
-    "phase.announce": "scoring round {r} of {n}",
-    "phase.play": "trick {r} of 5",
-    "phase.one_up": "the face-up card",
-    "phase.redeal": "low hands may be redealt",
-    "phase.chicago": "the Chicago call",
-    "phase.quads": "four of a kind",
-    "phase.over": "the game is over",
-    "phase.deal_over": "the deal is over",
-    "q.exchange_six": "You are locked with six cards: choose the one card to throw away.",
-    "q.announce": "Scoring round {r}: announce your hand, or pass.",
-    "q.chicago": "Declare Chicago? You promise to win all five tricks.",
-    "q.one_up": "Take the face-up {card}, or reject it for the next card face down?",
-    "q.redeal": "Your cards are all low: throw them in for five new ones, or keep them?",
-    "q.quads_choice": "Your four of a kind wins: reset everyone else to zero, or take the "
-    "points?",
-    "q.quads": "Reset everyone else's score with your four of a kind, or pass?",
-    "q.play_lead": "Trick {r}: you lead. Play any card.",
-    "q.play_follow": "Trick {r}: follow suit if you can. Cards you may not play are greyed "
-    "out.",
-    "q.wait": "Waiting for {whom}.",
     "btn.exchange": lambda p: f"Exchange {p['n']} {s(p['n'], 'card', 'cards')}",
-    "btn.keep": "Keep all",
-    "btn.one_up": "One up",
-    "btn.accept": "Take {card}",
-    "btn.reject": "Reject",
-    "btn.redeal": "Redeal",
-    "btn.keep_hand": "Keep",
-    "btn.announce": "Announce {cat}",
-    "btn.pass": "Pass",
-    "btn.chicago": "Chicago!",
-    "btn.no_chicago": "No Chicago",
-    "btn.reset": "Reset the others",
-    "btn.score": "Take the points",
-    "btn.close": "Close",
-    "btn.continue": "Continue",
     "sel.count": lambda p: f"{p['n']} of at most {p['max']} {s(p['max'], 'card', 'cards')} "
     "selected",
-    "sel.too_many": "You can throw away at most {max} cards.",
-    "auto.only": "Only one choice, so it was made for you: {action}.",
-    "center.trick": "Trick {n}",
-    "center.nothing": "No card played yet.",
-    "center.round": "Scoring round {r}",
-    "center.face_up": "Face up for {whom}",
-    "center.chicago": "{Who} declared Chicago!",
-    "center.last_trick": "Last completed trick: {who} won it with {card}.",
-    "center.tiebreak": "Tie-break",
-    "center.passed": "pass",
-    "sum.title": "Deal {deal} is over",
-    "sum.last_trick": "The last trick",
     "sum.last_trick_text": lambda p: f"{p['Who']} {v(p, 'win', 'wins')} the last trick with "
     f"{p['card']}" + (
         f" and {v(p, 'score', 'scores')} {p['points']} {s(p['points'], 'point', 'points')}."
         if p.get("points") else "."
     ),
     "sum.chicago_made": _you_verb("make", "makes", " the Chicago: all five tricks!"),
-    "sum.chicago_failed": "The Chicago failed: {breaker} took a trick ({who} had declared it).",
-    "sum.showdown": "The final showdown",
     "sum.showdown_win": lambda p: f"{p['Who']} {v(p, 'have', 'has')} the best hand, "
     f"{p['cat']}: {p['points']} {s(p['points'], 'point', 'points')}.",
-    "sum.showdown_tie": "Equal best hands ({cat}): nobody scores.",
-    "sum.points": "Points this deal",
-    "sum.total": "Total",
-    "sum.quads": "Four of a kind reset the other scores.",
-    "over.title": "Game over",
-    "over.settlement": "Settlement",
-    "over.final": "Final score",
-    "score.title": "Scores",
-    "score.deal": "Deal",
-    "score.total": "Total",
-    "score.none": "No deal finished yet.",
-    "hint.title": "Draw odds for your hand",
-    "hint.keep": "Keep",
-    "hint.expected": "Expected points",
-    "hint.nothing": "nothing",
-    "hint.dead": "Known to be out of the stock: {cards}",
-    "hint.need_five": "The odds need five cards in your hand.",
-    "err.not_your_turn": "It is not your turn.",
-    "err.illegal_action": "That move is not allowed.",
-    "replay.title": "Replay",
-    "replay.view_all": "All cards face up",
-    "replay.view_seat": "As {who} saw it",
-    "replay.step": "Step {i} of {n}",
-    "replay.dealt": "Deal {deal} is dealt.",
     "act.discard": lambda p: f"{p['Who']} {v(p, 'throw', 'throws')} away {p['cards']}.",
     "act.one_up": lambda p: f"{p['Who']} {v(p, 'throw', 'throws')} away {p['card']} and "
     f"{v(p, 'ask', 'asks')} for the new card face up.",
-    "rank.2": "two", "rank.3": "three", "rank.4": "four", "rank.5": "five", "rank.6": "six",
-    "rank.7": "seven", "rank.8": "eight", "rank.9": "nine", "rank.T": "ten", "rank.J": "jack",
-    "rank.Q": "queen", "rank.K": "king", "rank.A": "ace",
-    "suit.c": "clubs", "suit.d": "diamonds", "suit.h": "hearts", "suit.s": "spades",
-    "cat.none": "Nothing",
-    "cat.HIGH_CARD": "No pair",
-    "cat.PAIR": "Pair",
-    "cat.TWO_PAIR": "Two pair",
-    "cat.THREE_OF_A_KIND": "Three of a kind",
-    "cat.STRAIGHT": "Straight",
-    "cat.FLUSH": "Flush",
-    "cat.FULL_HOUSE": "Full house",
-    "cat.FOUR_OF_A_KIND": "Four of a kind",
-    "cat.STRAIGHT_FLUSH": "Straight flush",
-    "cat.ROYAL_FLUSH": "Royal flush",
-    "cata.none": "nothing",
-    "cata.HIGH_CARD": "no pair",
-    "cata.PAIR": "a pair",
-    "cata.TWO_PAIR": "two pair",
-    "cata.THREE_OF_A_KIND": "three of a kind",
-    "cata.STRAIGHT": "a straight",
-    "cata.FLUSH": "a flush",
-    "cata.FULL_HOUSE": "a full house",
-    "cata.FOUR_OF_A_KIND": "four of a kind",
-    "cata.STRAIGHT_FLUSH": "a straight flush",
-    "cata.ROYAL_FLUSH": "a royal flush",
-    "reason.scoring_round": "scoring round {r}",
-    "reason.last trick": "last trick",
-    "reason.final showdown": "final showdown",
-    "reason.Chicago": "Chicago",
-    "reason.Chicago failed": "failed Chicago",
-    "reason.broke the Chicago": "broke the Chicago",
-    "reason.reset by four of a kind": "reset by four of a kind",
-    "reason.instant win": "instant win",
-    "reason.reached the target without a made Chicago (V-CHI-REQ3)": "reached the target "
-    "without a made Chicago",
-    "reason.breaks a combination announced as highest": "breaks the highest announced "
-    "combination",
-    "reason.quads reset": "four of a kind resets",
     "ev.deal": lambda p: f"Deal {p['deal']}: {p['who']} {v(p, 'deal', 'deals')}.",
-    "ev.deal_locked": "Locked, no exchanges this deal: {names}.",
     "ev.dealt": lambda p: f"{p['Who']} {v(p, 'are', 'is')} dealt {p['cards']}.",
     "ev.redeal_yes": _you_verb("throw", "throws", " in a low hand for five new cards."),
     "ev.redeal_no": _you_verb("keep", "keeps", " the dealt hand."),
@@ -214,7 +55,6 @@ SHARED: dict[str, Any] = {
     f"{s(p['n'], 'card is', 'cards are')} shuffled into a new stock.",
     "ev.show": lambda p: f"{p['Who']} {v(p, 'show', 'shows')} {p['cards']}"
     + (f" ({p['reason']})." if p.get("reason") else "."),
-    "ev.one_up": "Face up for {whom}: {card}.",
     "ev.one_up_accept": lambda p: f"{p['Who']} {v(p, 'take', 'takes')} {p['card']}.",
     "ev.one_up_reject": lambda p: f"{p['Who']} {v(p, 'reject', 'rejects')} {p['card']} and "
     f"{v(p, 'draw', 'draws')} the next card face down.",
@@ -222,9 +62,6 @@ SHARED: dict[str, Any] = {
     "ev.announce": lambda p: f"{p['Who']} {v(p, 'announce', 'announces')} {p['cat']}.",
     "ev.reveal": lambda p: f"Tie-break, step {p['stage']}: {p['who']} "
     f"{v(p, 'show', 'shows')} {p['shown']}.",
-    "ev.reveal_suit": "the suit {suit}",
-    "ev.round_nobody": "Scoring round {r}: everyone passed, nobody scores.",
-    "ev.round_tie": "Scoring round {r}: equal hands ({cat}), nobody scores.",
     "ev.round_quads": lambda p: f"Scoring round {p['r']}: {p['who']} {v(p, 'win', 'wins')} "
     f"with four of a kind and {v(p, 'choose', 'chooses')}: reset the others or take the "
     "points.",
@@ -240,26 +77,22 @@ SHARED: dict[str, Any] = {
     "ev.quads_score_choice": _you_verb("take", "takes", " the points for four of a kind."),
     "ev.quads_claim": _you_verb("claim", "claims", " a reset with four of a kind."),
     "ev.quads_no_claim": _you_verb("pass", "passes", " (no reset)."),
-    "ev.quads_reset": "Four of a kind: the reset ends the deal.",
     "ev.chicago_yes": _you_verb("declare", "declares", " CHICAGO: all five tricks!"),
     "ev.chicago_no": _you_verb("do", "does", " not declare Chicago."),
     "ev.play": lambda p: f"{p['Who']} {v(p, 'play', 'plays')} {p['card']}.",
     "ev.trick": lambda p: f"{p['Who']} {v(p, 'win', 'wins')} trick {p['trick']} with "
     f"{p['card']}.",
     "ev.chicago_made": _you_verb("make", "makes", " the Chicago!"),
-    "ev.chicago_failed": "The Chicago fails: {breaker} took a trick.",
     "ev.score": lambda p: f"{p['Who']} {v(p, 'score', 'scores')} {p['points']} "
     f"{s(p['points'], 'point', 'points')} ({p['reason']}), total {p['total']}.",
     "ev.score_lose": lambda p: f"{p['Who']} {v(p, 'lose', 'loses')} {p['points']} "
     f"{s(p['points'], 'point', 'points')} ({p['reason']}), total {p['total']}.",
     "ev.showdown": lambda p: f"Final showdown: {p['hands']}. {p['Who']} "
     f"{v(p, 'win', 'wins')} with {p['cat']}.",
-    "ev.showdown_tie": "Final showdown: {hands}. Equal best hands ({cat}), nobody scores.",
-    "ev.deal_end": "Deal {deal} is over. Scores: {scores}.",
     "ev.game_end": lambda p: f"The game is over: {p['names']} "
     f"{'win' if p.get('plural') else 'wins'}. Final scores: {p['scores']}.",
 }
-"""The browser app's words that the terminal uses too."""
+"""The browser's entries that are functions, as Python functions."""
 
 
 TERMINAL: dict[str, Any] = {
@@ -612,5 +445,5 @@ TERMINAL: dict[str, Any] = {
 }
 """The terminal's own words."""
 
-ENTRIES: dict[str, Any] = {**SHARED, **TERMINAL}
+ENTRIES: dict[str, Any] = {**browser_texts("en"), **FUNCTIONS, **TERMINAL}
 """Every English entry."""
