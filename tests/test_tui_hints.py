@@ -163,8 +163,10 @@ def test_holds_past_the_end_of_the_stock_count_the_pile_as_drawable() -> None:
         for hold in result.holds:
             expected = within if len(hold.discard) <= stock else beyond
             assert hold.probabilities == expected[hold.keep].probabilities
-        assert [h.expected_points for h in result.holds] == sorted(
-            (h.expected_points for h in result.holds), reverse=True)
+        # ranked by what each hold is worth at the table (chicago.advice), best first
+        assert [a.hold for a in result.advice] == result.holds
+        assert [a.value for a in result.advice] == sorted(
+            (a.value for a in result.advice), reverse=True)
         assert any("The stock has" in line for line in hint_lines(result))
 
 

@@ -227,7 +227,9 @@ def test_hint_uses_only_the_view() -> None:
     assert len(result.holds) == 32
     assert set(result.hand) == set(game.view(0)["hand"])
     lines = hint_lines(result)
-    assert lines[0].startswith("Draw odds for ") and lines[1].startswith("1. keep ")
-    assert "Draw odds of your hand" in render(hint_table(result))
+    # the advice first, in words, then the holds (issue 16: hints with words)
+    assert lines[0].startswith(("Keep ", "Throw all five")) and " points expected" in lines[0]
+    assert lines[1].startswith("Draw odds for ") and lines[2].startswith("1. keep ")
+    assert "points expected" in render(hint_table(result))
     with pytest.raises(ValueError, match="five cards"):
         hint({"hand": ["2c"], "rules": {}, "events": []})

@@ -22,7 +22,7 @@ _STATE_JS = """() => {
   const p = document.querySelector('.table-page');
   if (!p) return false;
   if (document.querySelector('[data-dialog=game-over]')) return 'over';
-  if (document.querySelector('.deal-summary [data-action=continue]')) return 'summary';
+  if (document.querySelector('.deal-summary [data-action=continue]:not([disabled])')) return 'summary';
   const tb = window.chicago && window.chicago.table;
   if (p.dataset.myTurn === '1' && tb && !tb.pending) return 'turn';
   return false;

@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from chicago.web.hints import hint_answer
+
 from .driver import Player, api, assert_no_leak, hidden_from, page_cards
 from .serving import LiveServer
 
@@ -40,15 +42,18 @@ def test_create_table_with_three_bots_and_play_a_whole_deal_by_clicking(
     assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot"]
     assert info["variations"] == ["V-DEUCE"] and info["rules"]["max_deals"] == 1
 
-    # The hint: exact draw odds, and "Select" picks the best hold's discards.
+    # The hint: the advice in words, the holds ranked by what they are worth at this table
+    # (chicago.advice, from the seat's own view), and "Select" picks the best hold's discards.
     assert player.state() == "turn"
     page.click("[data-action=hint]")
     page.wait_for_selector(".hint table.odds tbody tr")
     player.shot("hint")
     best = page.locator(".hint tbody tr").first
-    assert best.locator("td").nth(2).inner_text().replace(".", "").isdigit()
-    hand = player.view()["hand"]
-    answer = api(live, "POST", "api/web/odds", {"hand": hand, "dead": [], "top": 1})
+    assert best.locator("td.worth").inner_text().replace(".", "").isdigit()
+    game = live.manager.tables[player.table_id].game
+    answer = hint_answer(game.view(player.seat), [], top=1)
+    sentence = page.locator("[data-testid=hint-sentence]").inner_text()
+    assert f"{answer['holds'][0]['value']:.1f} points expected" in sentence, sentence
     best.locator("[data-action=hint-select]").click()
     selected = page.eval_on_selector_all(".hand button[aria-pressed=true]",
                                          "els => els.map(e => e.dataset.card)")

@@ -43,7 +43,7 @@ from chicago.bots.knowledge import Knowledge, knowledge
 from chicago.bots.sampling import sample_hands
 from chicago.cards import Card
 from chicago.engine.actions import Action, ActionKind
-from chicago.odds import draw_odds
+from chicago.odds import Hold, draw_odds
 from chicago.poker import Category, evaluate
 
 __all__ = [
@@ -55,7 +55,9 @@ __all__ = [
     "ev_decision",
     "ev_holds",
     "ev_keep",
+    "hold_values",
     "last_trick_chance",
+    "last_trick_weight",
     "should_call_chicago",
 ]
 
@@ -94,6 +96,15 @@ def ev_holds(
     every scoring event it may still win) and the weight of the last trick (its points, less
     before the last exchange) times the rough chance of winning it (:func:`last_trick_chance`).
     ``ev`` keeps the hold with the largest ``hand + trick``."""
+    dead = [Card(c) for c in range(52) if k.dead >> c & 1]
+    holds = draw_odds(k.hand, dead, k.rules, max_discard=max_discard)
+    return [(hand, trick, tuple(hold.keep))
+            for hold, (hand, trick) in zip(holds, hold_values(k, holds), strict=True)]
+
+
+def hold_values(k: Knowledge, holds: Sequence[Hold]) -> list[tuple[float, float]]:
+    """``(hand, trick)`` of each hold, as in :func:`ev_holds`, for holds computed elsewhere
+    (the hints compute them with every card the seat knows to be out of the stock)."""
     rules = k.rules
     round_ = k.round
     last = round_ >= k.exchanges_total
@@ -103,12 +114,10 @@ def ev_holds(
     # Opponents whose ranks the table knows: a hold that fixes its own ranks in a category
     # is compared with them there instead of at even odds.
     ranked = any(known_stages(o, c) for o in k.opponents.values() for c in range(1, 10))
-    dead = [Card(c) for c in range(52) if k.dead >> c & 1]
-    holds = draw_odds(k.hand, dead, rules, max_discard=max_discard)
     # Scoring events this hand may still win: the round after this exchange (if any) and
     # the final showdown; a made hand kept through later exchanges wins again.
     events = 1.0 + (_EVENTS * (k.exchanges_total - round_) if not last else 0.0)
-    trick_weight = rules.last_trick_points * (1.0 if last else _EARLY_TRICK)
+    trick_weight = last_trick_weight(k)
     out = []
     for hold in holds:
         values = value_of
@@ -121,8 +130,15 @@ def ev_holds(
                     values[c] = own[c] * points[c]
         hand = sum(p * values[_CATEGORY_INDEX[name]] for name, p in hold.probabilities.items())
         trick = trick_weight * last_trick_chance(hold.keep, len(hold.discard))
-        out.append((events * hand, trick, tuple(hold.keep)))
+        out.append((events * hand, trick))
     return out
+
+
+def last_trick_weight(k: Knowledge) -> float:
+    """What the last trick is worth to a hold now: its points, less before the last exchange
+    (later exchanges may still change the cards)."""
+    last = k.round >= k.exchanges_total
+    return k.rules.last_trick_points * (1.0 if last else _EARLY_TRICK)
 
 
 def hold_stages(

@@ -33,6 +33,7 @@ __all__ = [
     "LIMITS",
     "MAX_NUMBER",
     "GameNumber",
+    "bearer",
     "bot_levels",
     "game_names",
     "game_seats",
@@ -165,7 +166,8 @@ def _manager(request: Request) -> TableManager:
     return manager
 
 
-def _bearer(authorization: str | None) -> str | None:
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header, or None."""
     if authorization and authorization[:7].lower() == "bearer ":
         return authorization[7:].strip() or None
     return None
@@ -308,7 +310,7 @@ async def rematch(
 ) -> dict[str, Any]:
     """Start the next game at a finished table (a seated player's token)."""
     manager = _manager(request)
-    table, seat = await manager.authenticate(table_id, _bearer(authorization))
+    table, seat = await manager.authenticate(table_id, bearer(authorization))
     await manager.rematch(table, seat)
     return table.info()
 

@@ -9,6 +9,9 @@ Routes (``/api/web``; errors in the lobby's JSON error form):
   (the browser cannot round-trip the 64-bit seed through JavaScript numbers).
 - ``POST /api/web/odds`` ``{"hand": [...5 cards], "dead": [...], "rules": {...}, "top": 8}``:
   the exact draw odds of a hand (:func:`chicago.web.hints.odds_answer`).
+- ``POST /api/web/hint/{table}`` ``{"dead": [...], "top": 8}`` with the seat's token
+  (``Authorization: Bearer``): the Hint button of that seat, its holds ranked by what they
+  are worth at the table (:func:`chicago.web.hints.hint_answer`); 401 without a seat.
 
 :func:`install` adds the routes to the server app, ahead of the static files' catch-all
 mount at ``/``, whatever the order of installation.
@@ -22,16 +25,16 @@ import threading
 from collections import OrderedDict
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, FastAPI, Header, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.routing import Mount
 
 from chicago.record import RecordError
 from chicago.rules import RulesError
-from chicago.server.lobby import MAX_NUMBER, GameNumber, game_names, game_seats
+from chicago.server.lobby import MAX_NUMBER, GameNumber, bearer, game_names, game_seats
 from chicago.server.protocol import TableError
-from chicago.web.hints import odds_answer
+from chicago.web.hints import hint_answer, odds_answer
 from chicago.web.replay import Perspective, parse_perspective, replay_page, replay_steps
 
 __all__ = ["install", "router"]
@@ -61,6 +64,29 @@ async def odds(body: OddsRequest) -> dict[str, Any]:
         return await asyncio.to_thread(odds_answer, body.hand, body.dead, body.rules, body.top)
     except RulesError as exc:
         raise TableError("bad_rules", str(exc)) from None
+    except ValueError as exc:
+        raise TableError("bad_request", str(exc)) from None
+
+
+class HintRequest(BaseModel):
+    """``POST /api/web/hint/{table}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dead: list[str] = Field(default_factory=list, max_length=47)
+    top: int = Field(8, ge=1, le=32)
+
+
+@router.post("/hint/{table_id}")
+async def hint(
+    table_id: str, body: HintRequest, request: Request,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    """The Hint button of a seat: its holds ranked by what they are worth at this table."""
+    table, seat = await request.app.state.manager.authenticate(table_id, bearer(authorization))
+    view = table.current.view(seat)
+    try:
+        return await asyncio.to_thread(hint_answer, view, body.dead, body.top)
     except ValueError as exc:
         raise TableError("bad_request", str(exc)) from None
 

@@ -6,18 +6,22 @@ of the line mode, the notes on the assumptions, and why a hand gets no odds.
 >>> from chicago.tui.hints import hint
 >>> from chicago.tui.words import Words
 >>> result = hint({"hand": ["2c", "7d", "7h", "Ks", "As"], "rules": {}, "events": []})
->>> hint_lines(result)[1].startswith("1. keep 7d 7h (throw away 3): expected ")
+>>> hint_lines(result)[0]  # the advice first: the ace may take the last trick
+'Keep 7d 7h As: 2.4 points expected, 26% two pair or better.'
+>>> hint_lines(result)[2].startswith("1. keep 7d 7h As (throw away 2): expected ")
 True
->>> hint_lines(result, words=Words([], lang="sv"))[1].startswith("1. behåll 7d 7h (släng 3)")
+>>> hint_lines(result, words=Words([], lang="sv"))[2].startswith("1. behåll 7d 7h As (släng 2)")
 True
 """
 
 from __future__ import annotations
 
+from chicago.advice import Advice, improvement
 from chicago.tui.hints import Hint, category_columns
 from chicago.tui.words import Words
 
-__all__ = ["hand_summary", "hint_lines", "hint_notes", "no_odds", "six_lines", "why_no_draw"]
+__all__ = ["advice_sentence", "hand_summary", "hint_lines", "hint_notes", "no_odds",
+           "six_lines", "why_no_draw"]
 
 _REASONS = {
     "you are locked with six cards: discard exactly one, and draw none": "tui.hint.why_six",
@@ -80,6 +84,23 @@ def six_lines(result: Hint, words: Words | None = None) -> list[str]:
     ]
 
 
+def advice_sentence(advice: Advice, words: Words | None = None) -> str:
+    """The advice in one sentence, in the browser app's words (issue 16): ``Keep A♠ Q♦: 1.5
+    points expected, 48 % a pair or better.``"""
+    words = _words(words)
+    points = words.decimal(advice.value, 1)
+    if not advice.discard:
+        return words.t("hint.sentence_all", points=points)
+    found = improvement(advice)
+    better = "" if found is None else words.t(
+        "hint.better", pct=words.decimal(found[1] * 100, 0) + "%",
+        cat=words.category_a(found[0]))
+    if not advice.keep:
+        return words.t("hint.sentence_none", points=points, better=better)
+    keep = words.cards([str(c) for c in advice.keep])
+    return words.t("hint.sentence", keep=keep, points=points, better=better)
+
+
 def hint_lines(result: Hint, top: int = 8, words: Words | None = None) -> list[str]:
     """The best ``top`` holds as plain text lines (for the line mode and screen readers)."""
     words = _words(words)
@@ -98,6 +119,9 @@ def hint_lines(result: Hint, top: int = 8, words: Words | None = None) -> list[s
     if result.dead:
         head += " (" + words.t("hint.dead", cards=words.cards(list(result.dead))) + ")"
     lines = [head + ". " + words.t("tui.hint.best_first")]
+    if result.advice:  # the advice first, in a sentence (issue 16)
+        lines.insert(0, advice_sentence(result.advice[0], words))
+    worth = {a.hold.keep: a.value for a in result.advice}
     for number, hold in enumerate(result.holds[:top], start=1):
         keep = words.cards([str(c) for c in hold.keep]) or words.t("hint.nothing")
         chances = [
@@ -105,11 +129,14 @@ def hint_lines(result: Hint, top: int = 8, words: Words | None = None) -> list[s
             for name in category_columns(result.rules)
             if hold.probabilities[name] >= 0.0005
         ]
-        lines.append(words.t(
+        line = words.t(
             "tui.hint.hold", i=number, keep=keep, n=len(hold.discard),
             exp=words.decimal(hold.expected_points, 2),
             chances=", ".join(chances) or words.t("tui.hint.no_pair_likely"),
-        ))
+        )
+        if hold.keep in worth:
+            line += f" · {words.t('hint.worth')} {words.decimal(worth[hold.keep], 2)}"
+        lines.append(line)
     lines.extend(hint_notes(result, words))
     return lines
 

@@ -22,8 +22,8 @@ a locked six-card hand (V-LOCK-6) gets the six ways to discard its one card inst
 
 >>> view = {"hand": ["2c", "7d", "7h", "Ks", "As"], "rules": {}, "events": []}
 >>> result = hint(view)
->>> [str(c) for c in result.holds[0].keep]
-['7d', '7h']
+>>> [str(c) for c in result.holds[0].keep]  # the ace too: it may take the last trick
+['7d', '7h', 'As']
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from chicago.cards import mask_of, parse_cards
+from chicago.advice import Advice, rank_holds
+from chicago.cards import parse_cards
 from chicago.odds import Hold, draw_odds
 from chicago.poker import Category, evaluate
 from chicago.rules import Rules
@@ -214,6 +215,9 @@ class Hint:
     """The stock's size when some holds discard more cards than it holds (R-EX-2)."""
     returned: tuple[str, ...] = ()
     """Cards the seat knows went back into the stock at a reshuffle (its earlier discards)."""
+    advice: list[Advice] = field(default_factory=list)
+    """The holds with what each is worth at this table (:func:`chicago.advice.rank_holds`),
+    in the same order as :attr:`holds`."""
 
 
 def _six_choices(hand: tuple[str, ...], rules: Rules) -> list[SixChoice]:
@@ -225,11 +229,6 @@ def _six_choices(hand: tuple[str, ...], rules: Rules) -> list[SixChoice]:
             card, keep, value.category.name, rules.points_for(value.category), value.key
         ))
     return sorted(choices, key=lambda c: -c.key)
-
-
-def _hold_order(hold: Hold) -> tuple[float, int, int]:
-    """draw_odds' own order: expected points, then fewer discards, then higher kept cards."""
-    return (-hold.expected_points, len(hold.discard), -mask_of(hold.keep))
 
 
 def hint(view: dict[str, Any]) -> Hint:
@@ -271,15 +270,13 @@ def hint(view: dict[str, Any]) -> Hint:
         # then only cards known to be in another hand cannot come
         in_hands = _sorted_cards(set(known.held) - set(hand))
         beyond = draw_odds(hand, in_hands, rules, max_discard=limit)
-        holds = sorted(
-            [h for h in holds if len(h.discard) <= stock]
-            + [h for h in beyond if len(h.discard) > stock],
-            key=_hold_order,
-        )
+        holds = ([h for h in holds if len(h.discard) <= stock]
+                 + [h for h in beyond if len(h.discard) > stock])
         short_stock = stock
     returned = tuple(_sorted_cards(known.returned - set(hand)))
-    return Hint(hand, dead, holds, rules, category, points, short_stock=short_stock,
-                returned=returned)
+    advice = rank_holds(view, holds)  # the one ranking both shells use
+    return Hint(hand, dead, [a.hold for a in advice], rules, category, points,
+                short_stock=short_stock, returned=returned, advice=advice)
 
 
 def category_columns(rules: Rules) -> list[str]:

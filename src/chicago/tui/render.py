@@ -22,7 +22,7 @@ from rich.text import Text
 
 from chicago.cards import Card
 from chicago.poker import Category
-from chicago.tui.hint_words import hint_notes
+from chicago.tui.hint_words import advice_sentence, hint_notes
 from chicago.tui.hints import Hint, category_columns
 from chicago.tui.summary import DealScore
 from chicago.tui.words import Words, symbol_card
@@ -408,12 +408,18 @@ def hint_table(result: Hint, top: int = 10, words: Words | None = None) -> Rende
         ) + "."
     for note in hint_notes(result, words):
         caption += " " + note
+    caption += " " + words.t("hint.worth") + ": " + words.t("hint.worth_help")
+    title = words.t("tui.hint.title")
+    if result.advice:  # the advice in words first (issue 16)
+        title = advice_sentence(result.advice[0], words) + "\n" + title
     table = Table(
-        title=words.t("tui.hint.title"), caption=caption, caption_justify="left",
+        title=title, caption=caption, caption_justify="left",
         box=box.SIMPLE_HEAD, pad_edge=False,
     )
     table.add_column(words.t("hint.keep"), no_wrap=True)
-    table.add_column(words.t("tui.hint.exp"), justify="right", style="bold")
+    table.add_column(words.t("hint.worth"), justify="right", style="bold")
+    table.add_column(words.t("tui.hint.exp"), justify="right")
+    worth = {a.hold.keep: a.value for a in result.advice}
     for name in names:
         table.add_column(_SHORT[name], justify="right", no_wrap=True)
     for hold in result.holds[:top]:
@@ -432,7 +438,8 @@ def hint_table(result: Hint, top: int = 10, words: Words | None = None) -> Rende
                 "·" if p == 0 else "<" + words.decimal(0.1)[1:] if p < 0.001
                 else words.decimal(p * 100)
             )
-        table.add_row(kept, words.decimal(hold.expected_points, 2), *cells)
+        value = words.decimal(worth[hold.keep], 2) if hold.keep in worth else ""
+        table.add_row(kept, value, words.decimal(hold.expected_points, 2), *cells)
     return table
 
 

@@ -56,4 +56,5 @@ export const api = {
   replay: (table, number, view, deal) =>
     call("GET", `api/web/replay/${enc(table)}/${number}?view=${enc(view)}&deal=${deal}`),
   odds: (hand, dead, rules) => call("POST", "api/web/odds", { body: { hand, dead, rules, top: 6 } }),
+  hint: (id, token, dead) => call("POST", `api/web/hint/${enc(id)}`, { body: { dead, top: 6 }, token }),
 };

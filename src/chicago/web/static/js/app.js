@@ -12,6 +12,8 @@ import { installCardSymbols } from "./cards.js";
 import { LobbyPage, GamesPage } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
+import { api } from "./api.js";
+import { chicagoRule, glossary } from "./rulewords.js";
 
 const main = document.getElementById("app");
 let page = null;
@@ -19,11 +21,29 @@ let page = null;
 class HelpPage {
   constructor(root) {
     this.root = root;
+    this.info = null;
     this.off = onLangChange(() => this.mount());
   }
   mount() {
+    this.draw();
+    if (!this.info) {
+      api.info().then((info) => {
+        this.info = info;
+        this.draw();
+      }).catch(() => {});
+    }
+  }
+  draw() {
+    const presets = this.info ? this.info.presets : [];
     replace(this.root, h("section", { class: "panel help" }, h("h1", {}, t("help.title")),
       t("help.body").map((p) => h("p", {}, p)),
+      h("h2", {}, t("help.marks_title")),
+      h("dl", { class: "marks" }, glossary(this.info ? this.info.rules[this.info.default_preset] : {}).map(([mark, words]) =>
+        [h("dt", {}, mark), h("dd", {}, words[0].toUpperCase() + words.slice(1))])),
+      presets.length ? h("h2", {}, t("help.presets_title")) : null,
+      presets.map((name) => h("section", { class: "preset-rule", dataset: { preset: name } },
+        h("h3", {}, name), h("p", { class: "muted" }, t(`preset.${name}`)),
+        h("ul", {}, chicagoRule(this.info.rules[name]).map((line) => h("li", {}, line))))),
       h("p", {}, h("a", { class: "button primary", href: "#/" }, t("lobby.quick")))));
   }
   unmount() {

@@ -7,6 +7,7 @@ import { t, num, signed } from "./i18n.js";
 import { cardSvg, backSvg, cardText, sortCards } from "./cards.js";
 import { option } from "./store.js";
 import { cardName, category, categoryA, levelName } from "./words.js";
+import { ringEl } from "./clock.js";
 
 /** A card face: a button when it can be clicked, else an image with a spoken name. */
 export function cardEl(code, { size = "md", button = false, selected = null, disabled = false, onClick = null, cls = "" } = {}) {
@@ -93,13 +94,15 @@ export function seatPanel(state, seat, ctx) {
   const toAct = state.to_act === seat;
   const info = ctx.seats ? ctx.seats[seat] : null;
   const badges = [];
-  if (state.dealer === seat) badges.push(h("span", { class: "chip dealer", title: t("table.dealer"), "aria-label": t("table.dealer") }, t("table.dealer_chip")));
-  if (info && info.kind === "bot") badges.push(h("span", { class: "badge bot", title: t("table.bot") }, levelName(info.level)));
-  if (info && info.kind === "open") badges.push(h("span", { class: "badge open" }, t("table.open")));
-  if (info && info.away) badges.push(h("span", { class: "badge away" }, t("table.away")));
-  else if (info && info.kind === "human" && ctx.presence && ctx.presence[seat] === false) badges.push(h("span", { class: "badge offline" }, t("table.offline")));
-  if (state.locked && state.locked[seat]) badges.push(h("span", { class: "badge locked" }, t("table.locked")));
-  if (state.chicago === seat) badges.push(h("span", { class: "badge chicago" }, "Chicago"));
+  const badge = (cls, text, note) => h("span", { class: `badge ${cls}`, title: note, "aria-label": `${text}: ${note}` }, text);
+  const rules = state.rules || {};
+  if (state.dealer === seat) badges.push(h("span", { class: "chip dealer", title: t("note.dealer"), "aria-label": t("table.dealer") }, t("table.dealer_chip")));
+  if (info && info.kind === "bot") badges.push(badge("bot", levelName(info.level), t("note.bot", { level: levelName(info.level) })));
+  if (info && info.kind === "open") badges.push(badge("open", t("table.open"), t("note.open")));
+  if (info && info.away) badges.push(badge("away", t("table.away"), t("note.away")));
+  else if (info && info.kind === "human" && ctx.presence && ctx.presence[seat] === false) badges.push(badge("offline", t("table.offline"), t("note.offline")));
+  if (state.locked && state.locked[seat]) badges.push(badge("locked", t("table.locked"), t("note.locked", { n: rules.lock_at ?? "" })));
+  if (state.chicago === seat) badges.push(badge("chicago", "Chicago", t("note.chicago")));
 
   // exchange counts per round: "2 · 3 · –"
   const rounds = (state.rules && state.rules.exchanges) || Math.max(1, (state.exchanges || []).length);
@@ -124,7 +127,7 @@ export function seatPanel(state, seat, ctx) {
       "div",
       { class: `said${cat ? "" : " passed"}${won ? " won" : ""}` },
       cat ? category(cat) : t("center.passed"),
-      stages.length ? h("span", { class: "stages", title: t("center.tiebreak") }, " · " + stages.join(" · ")) : null,
+      stages.length ? h("span", { class: "stages", title: `${t("center.tiebreak")}: ${t("note.tiebreak")}` }, " · " + stages.join(" · ")) : null,
     );
   }
 
@@ -141,14 +144,10 @@ export function seatPanel(state, seat, ctx) {
   const shownCards = (state.shown || {})[String(seat)];
   const shown = shownCards && shownCards.length && !isMe
     ? h("div", { class: "shown", dataset: { shown: seat } },
-      h("span", { class: "label" }, shownLabel(ctx.events, seat)), cardRow(shownCards, "xs"))
+      h("span", { class: "label", title: shownNote(ctx.events, seat) }, shownLabel(ctx.events, seat)), cardRow(shownCards, "xs"))
     : null;
   const pile = (state.played || [])[seat] || [];
-  let clock = null;
-  if (ctx.clock && ctx.clock.seat === seat) {
-    const secs = Math.max(0, Math.ceil((ctx.clock.until - performance.now()) / 1000));
-    clock = h("span", { class: "clock", dataset: { clock: "1" } }, "⏱ " + t("table.clock", { s: secs }));
-  }
+  const clock = ctx.clock && ctx.clock.seat === seat ? ringEl(ctx.clock, "turn") : null;
   const mine = ctx.names.me === seat;
   const name = ctx.names.plain(seat) + (mine ? ` (${t("you")})` : "");
   return h(
@@ -166,10 +165,11 @@ export function seatPanel(state, seat, ctx) {
       h("span", { class: "seat-score", title: t("table.points", { n: state.scores[seat] }) }, num(state.scores[seat])),
     ),
     h("div", { class: "seat-line" },
-      h("span", { class: "exchanges", title: t("table.exchanges"), "aria-label": `${t("table.exchanges")}: ${counts.join(", ")}` },
+      h("span", { class: "exchanges", title: `${t("table.exchanges")}: ${t("note.exchanges")}`, "aria-label": `${t("table.exchanges")}: ${counts.join(", ")}` },
         h("span", { "aria-hidden": "true" }, "⇄ " + counts.join(" · "))),
       toAct ? h("span", { class: "turn-mark" }, t("table.to_act")) : null,
       clock,
+      isMe && ctx.handCategory ? h("span", { class: "hand-category" }, ctx.handCategory) : null,
     ),
     said,
     cards,
@@ -195,7 +195,17 @@ function shownLabel(events, seat) {
   return label;
 }
 
-/** The middle of the table: the trick, the face-up card, the scoring round, stock counts. */
+/** Why a seat's cards are shown, for the label's tooltip (R-EX-4 for a broken combination). */
+function shownNote(events, seat) {
+  let note = t("note.shown");
+  for (const ev of events || []) {
+    if (ev.type === "deal") note = t("note.shown");
+    else if (ev.type === "show" && ev.seat === seat && ev.reason !== "quads reset" && ev.reason !== OBJECTION) note = t("note.break");
+  }
+  return note;
+}
+
+/** The middle of the table: the trick, the face-up card, the scoring round, the piles. */
 export function centerPanel(state, ctx) {
   const parts = [];
   if (state.chicago !== null && state.chicago !== undefined) {
@@ -212,7 +222,7 @@ export function centerPanel(state, ctx) {
     parts.push(h("h3", { class: "center-title" }, t("center.trick", { n: state.trick_number || (state.tricks || []).length })));
     if (trick.length) {
       parts.push(h("div", { class: "trick" }, trick.map((p, i) =>
-        h("figure", { class: `played-card${i === 0 ? " lead" : ""}` },
+        h("figure", { class: `played-card${i === 0 ? " lead" : ""}`, dataset: { seat: p.seat } },
           cardEl(p.card, { size: "md" }),
           h("figcaption", {}, ctx.names.Who(p.seat))))));
     } else if (state.phase === "play" && state.to_act !== null && state.to_act !== undefined) {
@@ -229,14 +239,20 @@ export function centerPanel(state, ctx) {
     if (round && !round.stale && (state.phase === "announce" || state.phase === "quads choice" || round.result)) {
       parts.push(roundBox(round, state, ctx));
     }
-    if (state.phase === "exchange" || state.phase === "redeal" || state.phase === "one up") {
-      // The view's pile counts the card thrown for a face-up card while its answer waits.
-      const pile = state.discard_pile || 0;
-      parts.push(h("p", { class: "stock", dataset: { stock: state.stock, pile } },
-        `${t("table.stock")}: ${state.stock} · ${t("table.pile")}: ${pile}`));
-    }
+    if (state.phase === "exchange" || state.phase === "redeal" || state.phase === "one up") parts.push(piles(state));
   }
   return h("div", { class: "center-inner" }, parts);
+}
+
+/** The stock and the discard pile, drawn as stacks of backs with their counts. */
+export function piles(state) {
+  // The view's pile counts the card thrown for a face-up card while its answer waits.
+  const pile = state.discard_pile || 0;
+  const stack = (key, label, n) => h("div", { class: `pile-stack${n ? "" : " empty"}`, dataset: { pile: key }, title: `${label}: ${n}` },
+    h("span", { class: "card card-sm back", "aria-hidden": "true", html: backSvg() }),
+    h("span", { class: "pile-count" }, `${label}: ${n}`));
+  return h("div", { class: "stock", dataset: { stock: state.stock, pile } },
+    stack("stock", t("table.stock"), state.stock), stack("discards", t("table.pile"), pile));
 }
 
 function roundBox(round, state, ctx) {
@@ -282,44 +298,52 @@ export function dealSummary(events) {
   return summary;
 }
 
-/** The deal summary in words and cards. */
-export function summaryPanel(summary, names, { onClose = null } = {}) {
-  const items = [];
+/**
+ * The deal summary in words and cards: the Chicago, the last trick, the showdown, the
+ * points. Laid out in columns that wrap (it sits in the middle of the table, above the
+ * hand, and scrolls inside itself if need be); `head` (the Continue button and who it
+ * waits for) stays in view at its top.
+ */
+export function summaryPanel(summary, names, { head = null } = {}) {
+  const intro = [];
+  const columns = [];
   const lt = summary.lastTrick;
   if (summary.chicago) {
-    items.push(h("p", { class: "sum-chicago" }, summary.chicago.made
+    intro.push(h("p", { class: "sum-chicago" }, summary.chicago.made
       ? t("sum.chicago_made", { Who: names.Who(summary.chicago.seat), you: names.you(summary.chicago.seat) })
       : t("sum.chicago_failed", { who: names.who(summary.chicago.seat), breaker: names.who(summary.chicago.broken_by) })));
   }
-  if (summary.quads) items.push(h("p", {}, t("sum.quads")));
+  if (summary.quads) intro.push(h("p", {}, t("sum.quads")));
   if (lt && lt.trick === 5) {
     const scored = summary.scoreEvents.find((e) => e.seat === lt.winner && (e.reason === "last trick" || e.reason === "Chicago"));
-    items.push(h("h3", {}, t("sum.last_trick")));
-    items.push(h("div", { class: "trick small" }, summary.plays.map((p) =>
-      h("figure", { class: `played-card${p.seat === lt.winner ? " winner" : ""}` }, cardEl(p.card, { size: "sm" }), h("figcaption", {}, names.Who(p.seat))))));
-    items.push(h("p", { class: "sum-last-trick" }, t("sum.last_trick_text", { Who: names.Who(lt.winner), you: names.you(lt.winner), card: cardText(lt.card), points: scored ? scored.points : 0 })));
+    columns.push(h("div", { class: "sum-col sum-trick" },
+      h("h3", {}, t("sum.last_trick")),
+      h("div", { class: "trick small" }, summary.plays.map((p) =>
+        h("figure", { class: `played-card${p.seat === lt.winner ? " winner" : ""}` }, cardEl(p.card, { size: "sm" }), h("figcaption", {}, names.Who(p.seat))))),
+      h("p", { class: "sum-last-trick" }, t("sum.last_trick_text", { Who: names.Who(lt.winner), you: names.you(lt.winner), card: cardText(lt.card), points: scored ? scored.points : 0 }))));
   }
   const sd = summary.showdown;
   if (sd) {
-    items.push(h("h3", {}, t("sum.showdown")));
-    items.push(h("div", { class: "showdown" }, Object.entries(sd.hands || {}).sort((a, b) => Number(a[0]) - Number(b[0])).map(([s, cards]) =>
-      h("div", { class: `showdown-hand${Number(s) === sd.winner ? " winner" : ""}` },
-        h("span", { class: "who" }, names.Who(Number(s))), cardRow(sortCards(cards).reverse(), "xs")))));
-    items.push(h("p", { class: "sum-showdown" }, sd.winner === null || sd.winner === undefined
-      ? t("sum.showdown_tie", { cat: categoryA(sd.category) })
-      : t("sum.showdown_win", { Who: names.Who(sd.winner), you: names.you(sd.winner), cat: categoryA(sd.category), points: sd.points })));
+    columns.push(h("div", { class: "sum-col sum-showdown" },
+      h("h3", {}, t("sum.showdown")),
+      h("div", { class: "showdown" }, Object.entries(sd.hands || {}).sort((a, b) => Number(a[0]) - Number(b[0])).map(([s, cards]) =>
+        h("div", { class: `showdown-hand${Number(s) === sd.winner ? " winner" : ""}` },
+          h("span", { class: "who" }, names.Who(Number(s))), cardRow(sortCards(cards).reverse(), "xs")))),
+      h("p", { class: "sum-showdown" }, sd.winner === null || sd.winner === undefined
+        ? t("sum.showdown_tie", { cat: categoryA(sd.category) })
+        : t("sum.showdown_win", { Who: names.Who(sd.winner), you: names.you(sd.winner), cat: categoryA(sd.category), points: sd.points }))));
   }
   if (summary.end) {
-    items.push(h("h3", {}, t("sum.points")));
-    items.push(h("table", { class: "points" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("sum.points")), h("th", {}, t("sum.total")))),
-      h("tbody", {}, summary.end.points.map((p, s) =>
-        h("tr", {}, h("th", { scope: "row" }, names.Who(s)), h("td", {}, signed(p)), h("td", {}, num(summary.end.scores[s])))))));
+    columns.push(h("div", { class: "sum-col sum-points" },
+      h("h3", {}, t("sum.points")),
+      h("table", { class: "points" },
+        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("sum.points")), h("th", {}, t("sum.total")))),
+        h("tbody", {}, summary.end.points.map((p, s) =>
+          h("tr", {}, h("th", { scope: "row" }, names.Who(s)), h("td", {}, signed(p)), h("td", {}, num(summary.end.scores[s]))))))));
   }
   return h("section", { class: "deal-summary", "aria-label": t("sum.title", { deal: summary.deal }) },
-    h("h2", {}, t("sum.title", { deal: summary.deal })),
-    items,
-    onClose ? h("button", { type: "button", class: "primary", dataset: { action: "continue" }, onclick: onClose }, t("btn.continue")) : null);
+    h("div", { class: "sum-head" }, h("h2", {}, t("sum.title", { deal: summary.deal })), head),
+    h("div", { class: "sum-body" }, intro, h("div", { class: "sum-columns" }, columns)));
 }
 
 /** The scoreboard: points per deal (from the view's history) and totals. */

@@ -2,17 +2,30 @@
 // websocket; the player's cards as SVG buttons, the choices of the moment as buttons.
 
 import { h, replace, copyText } from "./dom.js";
-import { t, onLangChange, num } from "./i18n.js";
+import { t, onLangChange } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { TableConnection } from "./connection.js";
 import * as store from "./store.js";
 import { cardText, sortCards } from "./cards.js";
-import { Names, cap, seatNames, describe, category, categoryA, phaseText, cards as cardsText } from "./words.js";
-import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, scoreTable, settlementPanel, cardRow } from "./board.js";
+import { Names, cap, seatNames, describe, category, categoryA, phaseText } from "./words.js";
+import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, scoreTable, settlementPanel } from "./board.js";
 import { announce, errorText, showError, showNotice } from "./notice.js";
+import { Motion, motionWanted, setMotionWanted, systemReducesMotion } from "./motion.js";
+import { sound } from "./sound.js";
+import { momentsOf, MOMENT_MS } from "./moments.js";
+import { barEl, ringEl, updateCountdowns } from "./clock.js";
+import { hintBody } from "./hint.js";
+import { chicagoRule } from "./rulewords.js";
 
 
 const LOG_LIMIT = 400;
+
+// The sound switch's icon: a speaker with waves (on) or crossed out (off), drawn as SVG.
+const SPEAKER = '<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
+const SPEAKER_ON = `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">${SPEAKER}` +
+  '<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>';
+const SPEAKER_OFF = `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">${SPEAKER}` +
+  '<path d="M16 9l6 6M22 9l-6 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>';
 
 /**
  * The cards a seat knows are out of the stock (for the odds), from its deal's events.
@@ -126,10 +139,16 @@ export class TablePage {
     this.autoSeq = null;
     this.status = "connecting";
     this.conn = null;
+    this.motion = new Motion();
+    this.fresh = []; // events not drawn yet: what the next drawing animates
+    this.moments = []; // the key moments on the banner: [{kind, text, detail}]
+    this.momentsNew = false;
+    this.pause = null; // the pause between deals: {deal, waiting: [seats], until, total}
+    this.summaryClosed = false;
     this.offLang = onLangChange(() => this.render());
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
-    this.clockTimer = setInterval(() => this.tickClock(), 1000);
+    this.clockTimer = setInterval(() => this.tickClock(), 250);
   }
 
   async mount() {
@@ -152,6 +171,8 @@ export class TablePage {
     document.removeEventListener("keydown", this.onKey);
     clearInterval(this.clockTimer);
     clearTimeout(this.autoTimer);
+    clearTimeout(this.momentTimer);
+    this.motion.destroy();
   }
 
   connect() {
@@ -167,6 +188,8 @@ export class TablePage {
     // for tests and debugging: window.chicago.drop(ms) cuts the connection like a network failure
     window.chicago = Object.assign(window.chicago || {}, {
       table: this,
+      motion: this.motion,
+      sound,
       drop: (ms) => this.conn.drop(ms),
       reconnect: () => this.conn.reconnectNow(),
     });
@@ -187,14 +210,29 @@ export class TablePage {
         break;
       case "seats":
         if (this.table) {
+          const wasAway = this.seated() && this.table.seats[this.you] && this.table.seats[this.you].away;
           this.table.seats = msg.seats;
           // The game starts when its last open seat is taken: status "playing", the turn clock
           // (if any) running (docs/PROTOCOL.md: seats).
           this.table.status = msg.status;
           this.setClock(msg.clock);
+          if (!wasAway && msg.change === "away" && msg.seat === this.you) showNotice(t("table.away_clock"));
         }
         this.render();
         break;
+      case "continue": {
+        // a person pressed Continue after a deal, or the pause ran out: the next deal starts
+        // when `pause` is null (docs/PROTOCOL.md: continue)
+        const wasMyTurn = this.myTurn();
+        this.setPause(msg.pause);
+        this.setClock(msg.clock);
+        if (!wasMyTurn && this.myTurn()) {
+          announce(t("table.your_turn"));
+          sound.play("turn");
+        }
+        this.render();
+        break;
+      }
       case "presence":
         this.presence = msg.connected;
         this.render();
@@ -208,6 +246,7 @@ export class TablePage {
         this.table = msg.table;
         this.you = msg.you;
         this.setClock(msg.clock);
+        this.setPause(msg.table.pause);
         this.pending = null;
         this.render();
         break;
@@ -250,13 +289,22 @@ export class TablePage {
     this.you = msg.you;
     this.view = msg.view;
     this.setClock(msg.clock);
+    this.setPause(msg.table ? msg.table.pause : null);
     this.pending = null;
+    this.fresh = []; // a whole new picture: nothing to animate
     if (newGame) {
       this.gameOver = null;
       this.overOpen = false;
       this.rematchSent = false;
       this.summary = null;
+      this.moments = [];
       this.log = [];
+    }
+    if (this.pause && !this.summary && this.view) {
+      // reloaded during the pause after a deal: its summary from the history and the record
+      // of the deal is gone from the view, so only the points are known
+      const last = (this.view.history || [])[this.view.history.length - 1];
+      if (last && last.deal === this.pause.deal) this.summary = dealSummary([last]);
     }
     if (this.view && this.view.over && !this.gameOver) {
       this.setGameOver({ winners: this.view.winners, scores: this.view.scores, settlement: this.view.settlement, game: this.table.game });
@@ -272,11 +320,14 @@ export class TablePage {
   update(msg) {
     const view = this.view;
     if (!view) return;
-    for (const ev of msg.events || []) {
+    const events = msg.events || [];
+    const moments = momentsOf(events, view.events, this.names(), view.rules || this.table.rules);
+    for (const ev of events) {
       if (ev.type === "deal") view.events = [];
       view.events.push(ev);
       if (ev.type === "deal_end") {
         this.summary = dealSummary(view.events);
+        this.summaryClosed = false;
         (view.history ||= []).push(ev);
       }
       if (ev.type === "game_end") {
@@ -285,9 +336,22 @@ export class TablePage {
       this.pushLog({ ev });
       announce(describe(ev, this.names()));
     }
+    this.fresh.push(...events);
+    if (moments.length) this.showMoments(moments);
+    this.sounds(events);
     const wasMyTurn = this.myTurn();
     if (msg.state) Object.assign(view, msg.state);
-    if (!wasMyTurn && this.myTurn()) announce(t("table.your_turn"));
+    if ("pause" in msg) this.setPause(msg.pause);
+    if (!wasMyTurn && this.myTurn()) {
+      announce(t("table.your_turn"));
+      if (!this.pause) sound.play("turn");
+    }
+    if (msg.by === "clock" && msg.seat === this.you && this.seated()) {
+      // the turn clock ran out: the stand-in made this one decision, the seat stays ours
+      const text = t("auto.clock", { action: msg.action ? actionLabel(msg.action) : t("auto.some_move") });
+      this.pushLog({ auto: null, note: text });
+      showNotice(text);
+    }
     if (msg.state || msg.clock) this.setClock(msg.clock);
     if (this.table && msg.state) {
       this.table.to_act = msg.state.to_act;
@@ -299,13 +363,61 @@ export class TablePage {
   }
 
   setClock(clock) {
-    this.clock = clock ? { seat: clock.seat, until: performance.now() + clock.ms } : null;
+    const total = (this.table && this.table.clock) || (clock ? clock.ms / 1000 : 0);
+    this.clock = clock ? { seat: clock.seat, until: performance.now() + clock.ms, total } : null;
+  }
+
+  /** The pause between deals (docs/PROTOCOL.md): {deal, ms, waiting} from the server, or null. */
+  setPause(pause) {
+    const had = this.pause;
+    if (!pause) {
+      this.pause = null;
+      if (had) this.summaryClosed = true; // the next deal has started
+      return;
+    }
+    const total = (this.table && this.table.deal_pause) || pause.ms / 1000;
+    this.pause = { deal: pause.deal, waiting: pause.waiting || [], until: performance.now() + pause.ms, total };
+  }
+
+  /** Has this player pressed Continue in the pause (or need not)? */
+  continued() {
+    return !this.pause || !this.seated() || !this.pause.waiting.includes(this.you);
+  }
+
+  continueDeal() {
+    if (this.continued()) return;
+    if (!this.conn.request("continue")) {
+      showError("network");
+      return;
+    }
+    this.pause.waiting = this.pause.waiting.filter((s) => s !== this.you); // shown at once; the server confirms
+    this.render();
   }
 
   tickClock() {
-    if (!this.clock) return;
-    const el = this.root.querySelector("[data-clock]");
-    if (el) el.textContent = "⏱ " + t("table.clock", { s: Math.max(0, Math.ceil((this.clock.until - performance.now()) / 1000)) });
+    updateCountdowns(this.root, (kind) => (kind === "pause" ? this.pause : this.clock));
+  }
+
+  /** Put the key moments of an update on the banner, until the player acts or a few seconds pass. */
+  showMoments(moments) {
+    this.moments = moments;
+    this.momentsNew = true;
+    if (typeof window.chicago === "object") (window.chicago.moments ||= []).push(...moments);
+    clearTimeout(this.momentTimer);
+    this.momentTimer = setTimeout(() => {
+      this.moments = [];
+      this.render();
+    }, MOMENT_MS);
+  }
+
+  /** The sounds of an update's events. */
+  sounds(events) {
+    for (const ev of events) {
+      if (ev.type === "play") sound.play("card");
+      else if (ev.type === "round_result" && ev.winner !== null && ev.winner !== undefined) sound.play("round");
+      else if (ev.type === "chicago" && ev.declared) sound.play("chicago");
+      else if (ev.type === "chicago_result") sound.play(ev.made ? "made" : "broken");
+    }
   }
 
   pushLog(entry) {
@@ -326,8 +438,9 @@ export class TablePage {
     return this.you !== null && this.you !== undefined;
   }
 
+  /** Is it this player's turn? Not in the pause between deals (no one acts then). */
   myTurn() {
-    return Boolean(this.view && this.seated() && this.view.to_act === this.you && (this.view.legal_actions || []).length);
+    return Boolean(this.view && this.seated() && !this.pause && this.view.to_act === this.you && (this.view.legal_actions || []).length);
   }
 
   legal() {
@@ -348,6 +461,7 @@ export class TablePage {
     }
     this.pending = { text, id, seq };
     this.selection.clear();
+    this.moments = []; // the banner stays until the player's next action
     this.hint = null;
     if (this.dialog === "hint") this.dialog = null;
     this.render();
@@ -356,6 +470,8 @@ export class TablePage {
   // ------------------------------------------------------------------ rendering
   render() {
     if (!this.table) return;
+    this.motion.finish(); // a new state finishes a running animation at once
+    this.motion.capture(this.root);
     const active = document.activeElement;
     const focusKey = this.root.contains(active) ? focusKeyOf(active) : null;
     const caret = active && active.tagName === "INPUT" && typeof active.selectionStart === "number"
@@ -372,14 +488,19 @@ export class TablePage {
         myTurn: this.myTurn() ? "1" : "0",
         deal: this.view ? this.view.deal : 0,
         status: this.table.status,
+        paused: this.pause ? "1" : "0",
       },
     },
       this.header(names),
       this.table.status === "waiting" ? this.waitingRoom(names) : null,
       this.view && this.table.status !== "waiting" ? this.board(names) : null,
       this.dialogs(names),
+      this.awayBar(),
     );
     replace(this.root, page);
+    this.motion.play(this.root, this.fresh, this.seated() ? this.you : null);
+    this.fresh = [];
+    this.momentsNew = false;
     const newLog = this.root.querySelector(".log-list");
     if (newLog && atBottom) newLog.scrollTop = newLog.scrollHeight;
     if (focusKey) {
@@ -416,8 +537,11 @@ export class TablePage {
   header(names) {
     const v = this.view;
     let line = "";
-    if (v) {
-      line = `${t("phase.line", { deal: v.deal, dealer: names.who(v.dealer), you: names.you(v.dealer) })} · ${phaseText(v)}`;
+    if (this.table.status === "waiting") {
+      // nothing is said about the cards before the game starts (they are dealt, unseen)
+      line = t("phase.waiting", { n: this.table.seats.filter((s) => s.kind === "open").length });
+    } else if (v) {
+      line = `${t("phase.line", { deal: v.deal, dealer: names.who(v.dealer), you: names.you(v.dealer) })} · ${this.pause ? t("phase.pause") : phaseText(v)}`;
     }
     return h("header", { class: "table-head" },
       h("div", { class: "title-block" },
@@ -429,7 +553,35 @@ export class TablePage {
         this.gameOver && !this.overOpen ? h("button", { type: "button", dataset: { action: "result" }, onclick: () => this.openResult() }, t("over.show")) : null,
         v ? h("button", { type: "button", dataset: { action: "scores" }, onclick: () => this.open("scores") }, t("table.scores")) : null,
         h("button", { type: "button", dataset: { action: "rules" }, onclick: () => this.open("rules") }, t("table.rules")),
-        h("button", { type: "button", dataset: { action: "keys" }, onclick: () => this.open("keys") }, t("table.keys"))));
+        h("button", { type: "button", dataset: { action: "keys" }, onclick: () => this.open("keys") }, t("table.keys")),
+        this.switches()));
+  }
+
+  /** The sound and motion switches (remembered in this browser). */
+  switches() {
+    const reduced = systemReducesMotion();
+    const motionOn = motionWanted() && !reduced;
+    return [
+      h("button", {
+        type: "button", class: "switch", dataset: { action: "sound" }, "aria-pressed": String(sound.on),
+        title: sound.on ? t("table.sound_on") : t("table.sound_off"),
+        onclick: () => { sound.on = !sound.on; this.render(); },
+      }, h("span", { class: "switch-icon", "aria-hidden": "true", html: sound.on ? SPEAKER_ON : SPEAKER_OFF }), t("table.sound")),
+      h("button", {
+        type: "button", class: "switch", dataset: { action: "motion" }, "aria-pressed": String(motionOn), disabled: reduced,
+        title: reduced ? t("table.motion_reduced") : motionOn ? t("table.motion_on") : t("table.motion_off"),
+        onclick: () => { setMotionWanted(!motionWanted()); this.render(); },
+      }, t("table.motion")),
+    ];
+  }
+
+  /** "You are away": the Back button, fixed above every window (the game-over one too). */
+  awayBar() {
+    const mine = this.seated() && this.table.seats[this.you];
+    if (!mine || !mine.away) return null;
+    return h("div", { class: "away-bar", role: "alert" },
+      h("span", {}, t("table.back")),
+      h("button", { type: "button", class: "primary", dataset: { action: "back" }, onclick: () => this.conn.request("back") }, t("btn.back")));
   }
 
   waitingRoom(names) {
@@ -493,27 +645,65 @@ export class TablePage {
   board(names) {
     const v = this.view;
     v.rules = v.rules || this.table.rules;
-    const ctx = { names, me: this.seated() ? this.you : null, seats: this.table.seats, events: v.events, presence: this.presence, clock: this.clock };
+    const handCategory = v.hand_category && (v.hand || []).length === 5 ? category(v.hand_category) : null;
+    const ctx = { names, me: this.seated() ? this.you : null, seats: this.table.seats, events: v.events, presence: this.presence, clock: this.clock, handCategory };
     const others = seatOrder(v.players, ctx.me);
     const mySeat = this.seated() ? this.table.seats[this.you] : null;
     return h("div", { class: "table-grid" },
       h("div", { class: "board" },
         h("div", { class: `opponents n${others.length}` }, others.map((s) => seatPanel(v, s, ctx))),
-        h("div", { class: "center" }, centerPanel(v, ctx),
-          this.summary && !this.gameOver ? summaryPanel(this.summary, names, { onClose: () => { this.summary = null; this.render(); } }) : null),
-        this.seated() ? h("div", { class: "me" },
-          mySeat && mySeat.away ? h("p", { class: "banner" }, t("table.back"), " ",
-            h("button", { type: "button", dataset: { action: "back" }, onclick: () => this.conn.request("back") }, t("btn.back"))) : null,
+        h("div", { class: "center" }, this.momentsBanner(),
+          this.summaryShown() ? this.summaryBox(names) : centerPanel(v, ctx)),
+        this.seated() ? h("div", { class: `me${mySeat && mySeat.away ? " away" : ""}` },
           seatPanel(v, this.you, ctx),
           this.handArea(names),
-          this.prompt(names),
-          this.actions(names))
+          h("div", { class: "turn-area" }, this.prompt(names), this.actions(names)))
           : h("div", { class: "me watching" },
             !this.watchOnly && !this.table.seats.some((s) => s.kind === "open") ? h("p", {}, t("table.full")) : null,
             h("p", {}, t("table.watching")),
             v.to_act !== null && v.to_act !== undefined && !v.over ? h("p", { class: "muted", dataset: { testid: "watch-turn" } }, t("q.watch", { who: names.who(v.to_act) })) : null),
       ),
       this.sidePanel(names));
+  }
+
+  /** The banner of the latest key moments (docs: issue 16), or nothing. */
+  momentsBanner() {
+    if (!this.moments.length) return null;
+    return h("div", { class: "moments", role: "status", "aria-label": t("mo.title") }, this.moments.map((m, i) =>
+      h("p", { class: `moment moment-${m.kind}${this.momentsNew && i === 0 ? " new" : ""}`, dataset: { kind: m.kind } },
+        h("strong", {}, m.text), m.detail ? h("span", { class: "detail" }, " " + m.detail) : null)));
+  }
+
+  /**
+   * Is the deal summary in the middle of the table? During the pause after a deal always;
+   * after it (or at a table of bots, which does not pause) until it is closed or the next
+   * deal's first scoring round needs the middle.
+   */
+  summaryShown() {
+    if (!this.summary || this.gameOver) return false;
+    if (this.pause) return true;
+    const v = this.view;
+    return !this.summaryClosed && v.deal === this.summary.deal + 1 && v.round === 1
+      && ["exchange", "redeal", "one up"].includes(v.phase);
+  }
+
+  summaryBox(names) {
+    let head;
+    if (this.pause) {
+      const waiting = this.pause.waiting;
+      const mine = this.seated() && waiting.includes(this.you);
+      head = h("div", { class: "sum-actions" },
+        h("p", { class: "sum-wait", dataset: { testid: "pause" } },
+          waiting.length && !mine ? t("pause.waiting", { names: names.list(waiting), n: waiting.length }) + " " : "",
+          ringEl(this.pause, "pause")),
+        this.seated() ? h("button", {
+          type: "button", class: "primary", dataset: { action: "continue" }, disabled: !mine, onclick: () => this.continueDeal(),
+        }, mine ? t("btn.continue") : t("pause.ready")) : null);
+    } else {
+      head = h("div", { class: "sum-actions" },
+        h("button", { type: "button", dataset: { action: "continue" }, onclick: () => { this.summaryClosed = true; this.render(); } }, t("btn.close")));
+    }
+    return summaryPanel(this.summary, names, { head });
   }
 
   handArea() {
@@ -533,11 +723,8 @@ export class TablePage {
       }
       return cardEl(code, { size: "lg" });
     });
-    let sub = null;
-    if (v.hand_category && hand.length === 5) sub = h("span", { class: "hand-category" }, category(v.hand_category));
     return h("div", { class: "hand-area" },
-      h("div", { class: "hand", role: "group", "aria-label": t("table.hand"), dataset: { hand: hand.length } }, cards),
-      sub);
+      h("div", { class: "hand", role: "group", "aria-label": t("table.hand"), dataset: { hand: hand.length } }, cards));
   }
 
   maxDiscard() {
@@ -568,14 +755,18 @@ export class TablePage {
     const v = this.view;
     let text;
     if (v.over) text = t("phase.over");
-    else if (this.myTurn()) {
+    else if (this.pause) {
+      text = this.continued() ? t("q.pause_ready", { deal: v.deal }) : t("q.pause", { deal: v.deal });
+    } else if (this.myTurn()) {
       const legal = this.legal();
       switch (v.phase) {
         case "exchange":
           text = (v.hand || []).length === 6 ? t("q.exchange_six") : t("q.exchange", { r: v.round, max: this.maxDiscard() });
           break;
         case "announce":
-          text = t("q.announce", { r: v.round });
+          // a forced pass says why, and its one button is there while the page answers
+          text = legal.some((a) => a.startsWith("announce ")) ? t("q.announce", { r: v.round })
+            : v.hand_category === "HIGH_CARD" ? t("q.announce_nothing", { r: v.round }) : t("q.announce_lower", { r: v.round });
           break;
         case "chicago":
           text = t("q.chicago");
@@ -590,7 +781,7 @@ export class TablePage {
           text = t("q.quads_choice");
           break;
         case "quads":
-          text = t("q.quads");
+          text = legal.includes("reset") ? t("q.quads") : t("q.quads_pass");
           break;
         case "play":
           text = (v.trick || []).length ? t("q.play_follow", { r: v.trick_number }) : t("q.play_lead", { r: v.trick_number });
@@ -603,8 +794,10 @@ export class TablePage {
     } else {
       text = phaseText(v);
     }
-    return h("p", { class: `prompt${this.myTurn() ? " your-turn" : ""}`, dataset: { testid: "prompt" } },
-      this.myTurn() ? h("strong", {}, t("table.your_turn") + ": ") : null, this.myTurn() ? text : cap(text));
+    const turn = this.myTurn() && !this.pause;
+    return h("div", { class: `prompt${turn ? " your-turn" : ""}` },
+      h("p", { dataset: { testid: "prompt" } }, turn ? h("strong", {}, t("table.your_turn") + ": ") : null, turn ? text : cap(text)),
+      turn && this.clock && this.clock.seat === this.you ? barEl(this.clock, "turn") : null);
   }
 
   actions() {
@@ -618,7 +811,11 @@ export class TablePage {
       dataset: { action: opts.key || action },
       onclick: () => this.act(action),
     }, label);
-    if (this.myTurn()) {
+    if (this.pause) {
+      if (this.seated() && !this.continued()) {
+        buttons.push(h("button", { type: "button", class: "primary", dataset: { action: "continue-deal" }, onclick: () => this.continueDeal() }, t("btn.continue")));
+      }
+    } else if (this.myTurn()) {
       switch (v.phase) {
         case "exchange": {
           const chosen = this.discardAction();
@@ -666,10 +863,10 @@ export class TablePage {
           }
       }
     }
-    const v5 = (v.hand || []).length === 5 && v.phase !== "play" && !v.over;
+    const v5 = (v.hand || []).length === 5 && v.phase !== "play" && !v.over && !this.pause;
     const hintBtn = v5 ? h("button", { type: "button", class: "hint-button", dataset: { action: "hint" }, onclick: () => this.showHint() }, t("table.hint")) : null;
     let info = null;
-    if (this.myTurn() && v.phase === "exchange") {
+    if (this.myTurn() && !this.pause && v.phase === "exchange") {
       const oneUp = legal.some((a) => a.startsWith("one up ")) && this.selection.size !== 1;
       info = h("p", { class: "selection-info muted" }, t("sel.count", { n: this.selection.size, max: this.maxDiscard() }),
         oneUp ? h("span", { class: "one-up-hint" }, " " + t("sel.one_up_hint")) : null);
@@ -686,6 +883,7 @@ export class TablePage {
         return h("li", { class: "chat", dataset: { deal: entry.deal } }, h("strong", {}, this.chatName(entry.seat, entry.name) + ": "), entry.text);
       }
       if (entry.auto) return h("li", { class: "auto muted", dataset: { deal: entry.deal } }, t("auto.only", { action: actionLabel(entry.auto) }));
+      if (entry.note) return h("li", { class: "auto muted", dataset: { deal: entry.deal } }, entry.note);
       const text = describe(entry.ev, names);
       if (!text) return null;
       return h("li", { class: `ev ev-${entry.ev.type}`, dataset: { deal: entry.deal } }, text);
@@ -773,7 +971,7 @@ export class TablePage {
       case "rules":
         return overlay(t("table.rules"), [rulesSummary(this.table)], close, "rules");
       case "hint":
-        return overlay(t("hint.title"), [this.hintBody()], close, "hint");
+        return overlay(t("hint.title"), [this.hintView()], close, "hint");
       default:
         return null;
     }
@@ -792,7 +990,9 @@ export class TablePage {
     }
     const dead = knownDead(v.events, hand);
     try {
-      const answer = await api.odds(hand, dead, v.rules || this.table.rules);
+      // a seat's hint is ranked by the server on the seat's own view; a spectator (no
+      // token) gets the plain draw odds
+      const answer = this.token ? await api.hint(this.id, this.token, dead) : await api.odds(hand, dead, v.rules || this.table.rules);
       this.hint = { answer };
     } catch (err) {
       this.hint = { error: errorText(err) };
@@ -801,35 +1001,22 @@ export class TablePage {
     this.root.querySelector(".dialog button")?.focus();
   }
 
-  hintBody() {
+  hintView() {
     const hint = this.hint || {};
     if (hint.loading) return h("p", {}, t("loading"));
     if (hint.error) return h("p", { role: "alert" }, hint.error);
-    const a = hint.answer;
     const canSelect = this.myTurn() && this.view.phase === "exchange";
-    const shown = a.categories.filter((c) => a.holds.some((hold) => hold.probabilities[c] >= 0.0005));
-    return h("div", { class: "hint" },
-      h("p", {}, t("hint.now", { cat: categoryA(a.category) }), " ", h("span", { class: "muted" }, t("hint.explain"))),
-      a.dead.length ? h("p", { class: "muted" }, t("hint.dead", { cards: cardsText(a.dead) })) : null,
-      h("div", { class: "table-scroll" }, h("table", { class: "odds" },
-        h("thead", {}, h("tr", {}, h("th", {}, t("hint.keep")), h("th", {}, t("hint.throw")), h("th", {}, t("hint.expected")),
-          shown.map((c) => h("th", {}, category(c))), canSelect ? h("th", {}, "") : null)),
-        h("tbody", {}, a.holds.map((hold, i) => h("tr", { dataset: { hold: i } },
-          h("td", {}, hold.keep.length ? cardRow(hold.keep, "xs") : t("hint.nothing")),
-          h("td", {}, String(hold.discard.length)),
-          h("td", {}, num(hold.expected_points, 2)),
-          shown.map((c) => h("td", {}, pct(hold.probabilities[c]))),
-          canSelect ? h("td", {}, h("button", { type: "button", dataset: { action: "hint-select" }, onclick: () => {
-            this.selection = new Set(hold.discard);
-            this.dialog = null;
-            this.render();
-          } }, t("hint.select"))) : null))))));
+    return hintBody(hint.answer, canSelect ? (discard) => {
+      this.selection = new Set(discard);
+      this.dialog = null;
+      this.render();
+    } : null);
   }
 
   // ------------------------------------------------------------------ automation and keys
   maybeAuto() {
     clearTimeout(this.autoTimer);
-    if (!this.myTurn() || this.pending || this.gameOver) return;
+    if (!this.myTurn() || this.pending || this.gameOver || this.pause) return;
     const legal = this.legal();
     if (legal.length !== 1 || this.view.phase === "play" || this.view.phase === "exchange") return;
     const only = legal[0];
@@ -849,12 +1036,14 @@ export class TablePage {
   trapTab(e) {
     const dialog = this.root.querySelector(".overlay .dialog");
     if (!dialog) return;
-    const focusable = [...dialog.querySelectorAll('button:not([disabled]), a[href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])')]
+    // the Back button of an away seat stays reachable above the window
+    const away = [...this.root.querySelectorAll(".away-bar button")];
+    const focusable = [...dialog.querySelectorAll('button:not([disabled]), a[href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'), ...away]
       .filter((el) => el.getClientRects().length > 0);
     if (!focusable.length) return;
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
-    const inside = dialog.contains(document.activeElement);
+    const inside = focusable.includes(document.activeElement);
     if (!inside) {
       e.preventDefault();
       (e.shiftKey ? last : first).focus();
@@ -887,8 +1076,8 @@ export class TablePage {
       else if (this.selection.size) {
         this.selection.clear();
         this.render();
-      } else if (this.summary && !this.gameOver) {
-        this.summary = null;
+      } else if (this.summaryShown() && !this.pause) {
+        this.summaryClosed = true;
         this.render();
       }
       return;
@@ -919,6 +1108,11 @@ export class TablePage {
       return;
     }
     if (k === "h" && (v.hand || []).length === 5 && v.phase !== "play") return this.showHint();
+    if (this.pause && k === "Enter" && tag !== "BUTTON" && tag !== "A") {
+      this.continueDeal();
+      e.preventDefault();
+      return;
+    }
     if (!this.myTurn() || this.pending) return;
     const onHandCard = tag === "BUTTON" && e.target.closest(".hand");
     if (k === "Enter" && ((tag !== "BUTTON" && tag !== "A") || onHandCard) && v.phase === "exchange") {
@@ -935,12 +1129,6 @@ export class TablePage {
       if (ann) this.act(ann);
     }
   }
-}
-
-function pct(p) {
-  if (!p) return "–";
-  const value = p * 100;
-  return value < 0.1 ? `<${num(0.1, 1)}\u00a0%` : `${num(value, value < 10 ? 1 : 0)}\u00a0%`;
 }
 
 function focusKeyOf(el) {
@@ -972,7 +1160,9 @@ export function rulesSummary(table) {
     h("ul", { class: "muted" },
       h("li", {}, `${t("form.length")}: ${r.max_deals ? t("form.length_deals", { n: r.max_deals }) : t("form.length_full", { target: r.target })}`),
       h("li", {}, `${t("table.exchanges")}: ${r.exchanges}`),
-      r.chicago_enabled ? h("li", {}, `Chicago: ${r.chicago_points}`) : null),
+      table.deal_pause ? h("li", {}, t("form.pause_s", { n: table.deal_pause })) : null),
+    h("h3", {}, t("help.chicago_title")),
+    h("ul", { class: "chicago-rule" }, chicagoRule(r).map((line) => h("li", {}, line))),
   ];
   return h("div", { class: "rules-summary" }, items);
 }
