@@ -91,7 +91,8 @@ def start_worker(db_url: str, redis_url: str | None, *extra: str) -> Worker:
 
 
 def create_table(worker: Worker, seats: list[str], **options: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"seats": seats, "bot_delay": 0, "rules": dict(QUICK_RULES)}
+    body: dict[str, Any] = {"seats": seats, "bot_delay": 0, "deal_pause": 0,
+                            "rules": dict(QUICK_RULES)}
     body.update(options)
     response = httpx.post(worker.url + "/api/tables", json=body, timeout=WAIT)
     assert response.status_code == 201, response.text

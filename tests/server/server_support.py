@@ -36,8 +36,10 @@ def close_all() -> None:
 
 
 def create_table(client: TestClient, seats: list[str], **options: Any) -> dict[str, Any]:
-    """Create a table (bots act at once unless bot_delay is given); its info."""
-    body: dict[str, Any] = {"seats": seats, "bot_delay": 0, "rules": dict(QUICK_RULES)}
+    """Create a table (bots act at once unless bot_delay is given, the next deal starts at
+    once unless deal_pause is given); its info."""
+    body: dict[str, Any] = {"seats": seats, "bot_delay": 0, "deal_pause": 0,
+                            "rules": dict(QUICK_RULES)}
     body.update(options)
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text

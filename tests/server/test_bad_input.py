@@ -5,6 +5,7 @@ is unchanged (same seq, same view)."""
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ from server_support import WsPlayer, close_all, create_table, join
 from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
+from chicago.server.live import AWAY_AFTER
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -165,18 +167,33 @@ def test_chat_and_seat_changes_do_not_make_an_act_stale_but_game_changes_do(
     assert f"the game changed at seq {seen + 2}" in str(error["message"])
     _assert_unchanged(client, late, table_id, snap["seq"], snap["view"])
 
-    # a seat change in between: the seat to act runs out of time and its stand-in takes
-    # over (away, stored after the seq the click was decided on); the click is still on
-    # the same game, so it is accepted and takes the seat back (back, then the act)
-    seen = late.seq
+    # a seat change in between: a seat whose clock ran out three times in a row is away
+    # (its stand-in waits 5 s to move) and its player takes it back (``back``, stored after
+    # the seq another seat's click was decided on); that click is on the same game, so it
+    # is accepted
     manager = client.app.state.manager  # type: ignore[attr-defined]
-    assert client.portal.call(manager.expire_clock, table_id)  # type: ignore[union-attr]
-    late.until(lambda f: f["type"] == "seats" and f["change"] == "away")
-    late.send(type="act", action=late.state["legal_actions"][0], seq=seen, id="away")
-    late.until(lambda f: f["type"] == "seats" and f["change"] == "back")
-    update = late.until(lambda f: f["type"] == "update")
-    assert update["seat"] == nxt and update["by"] == "player" and update["seq"] == seen + 3
-    assert not [f for f in late.frames if f["type"] == "error" and f.get("id") == "away"]
+    rng = random.Random(3)
+    away = nxt
+    for _ in range(AWAY_AFTER):
+        while late.state["to_act"] != away:
+            actor = players[late.state["to_act"]]
+            actor.sync(late.seq)
+            before = late.seq
+            actor.send(type="act", action=rng.choice(actor.state["legal_actions"]))
+            late.until(lambda f, b=before: f["type"] == "update" and f["seq"] > b)
+        assert client.portal.call(manager.expire_clock, table_id)  # type: ignore[union-attr]
+        late.until(lambda f: f["type"] == "update" and f["by"] == "clock")
+    assert manager.tables[table_id].seats[away].away
+    clicker = players[late.state["to_act"]]
+    clicker.sync(late.seq)
+    seen = clicker.seq
+    players[away].sync(seen)
+    players[away].send(type="back")
+    clicker.until(lambda f: f["type"] == "seats" and f["change"] == "back")
+    clicker.send(type="act", action=clicker.state["legal_actions"][0], seq=seen, id="after")
+    update = clicker.until(lambda f: f["type"] == "update")
+    assert update["by"] == "player" and update["seq"] == seen + 2
+    assert not [f for f in clicker.frames if f["type"] == "error" and f.get("id") == "after"]
 
 
 def test_spectators_and_strangers_cannot_act(client: TestClient,

@@ -1,11 +1,14 @@
-"""The turn clock: when it runs out a stand-in bot takes the absent player's seat and plays
-for it; the player takes the seat back with ``back``, an action or a reconnection."""
+"""The turn clock (issue 16): when it runs out the table's stand-in bot makes that one
+decision for the player, whose seat it stays, and the clock starts again at the seat's next
+turn; after three expiries in a row the seat is marked away and the stand-in plays every turn
+until the player takes the seat back with ``back``, an action or a reconnection."""
 
 from __future__ import annotations
 
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from server_support import WsPlayer, close_all, create_table, join
@@ -13,6 +16,7 @@ from sqlalchemy import text
 from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
+from chicago.server.live import AWAY_AFTER
 from chicago.server.storage import Store
 
 pytestmark = pytest.mark.timeout(120)
@@ -24,8 +28,34 @@ def _expire(client: TestClient, table_id: str) -> bool:
     return result
 
 
-def test_stand_in_plays_for_an_absent_player_and_gives_the_seat_back(
+def _answer_until(watcher: WsPlayer, players: list[WsPlayer], seat: int,
+                  rng: random.Random) -> None:
+    """Let the others act until ``seat`` is to act: the people of ``players`` (by seat)
+    randomly, a bot seat (beyond them) on the server."""
+    while watcher.state["to_act"] != seat:
+        to_act = watcher.state["to_act"]
+        assert to_act is not None and not watcher.over
+        before = watcher.seq
+        if to_act < len(players):
+            actor = players[to_act]
+            actor.sync(watcher.seq)
+            actor.send(type="act", action=rng.choice(actor.state["legal_actions"]))
+        watcher.until(lambda f, b=before: f["type"] == "update" and f["seq"] > b)
+
+
+def _expiry(client: TestClient, watcher: WsPlayer, seat: int) -> dict[str, Any]:
+    """Run out ``seat``'s clock (it is to act): the update of the one decision made for it."""
+    assert watcher.state["to_act"] == seat
+    assert _expire(client, watcher.table_id)
+    update = watcher.until(lambda f: f["type"] == "update")
+    assert (update["seat"], update["by"]) == (seat, "clock")
+    return update
+
+
+def test_one_expiry_plays_exactly_one_decision_and_the_seat_stays_the_players(
         client: TestClient) -> None:
+    """Issue 16: when the clock runs out the stand-in makes one decision (``by`` "clock"),
+    the seat is not marked away, and the seat's next turn has its full clock again."""
     info = create_table(client, ["open", "open"], clock=600, stand_in="random")
     table = info["id"]
     tokens = [join(client, table, seat) for seat in (0, 1)]
@@ -35,22 +65,52 @@ def test_stand_in_plays_for_an_absent_player_and_gives_the_seat_back(
     clock = watcher.frames[-1]["clock"]
     assert clock["seat"] == seat and 0 < clock["ms"] <= 600_000
 
-    assert _expire(client, table)
-    away = watcher.until(lambda f: f["type"] == "seats")
-    assert away["change"] == "away" and away["seat"] == seat
-    assert away["seats"][seat]["away"] is True
-    # the stand-in acts for the seat; the other player answers when it is their turn
-    other = players[1 - seat]
-    rng = random.Random(5)
+    seq = watcher.seq
+    update = _expiry(client, watcher, seat)
+    assert update["seq"] == seq + 1  # one entry: the decision, no seat change
+    assert not [f for f in watcher.frames if f["type"] == "seats"]
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    assert not manager.tables[table].seats[seat].away
+    _answer_until(watcher, players, seat, random.Random(5))
+    last = watcher.frames[-1]
+    assert last["clock"]["seat"] == seat and last["clock"]["ms"] > 590_000  # restarted
+    # the player plays the turn themselves: nothing else moved for them meanwhile
+    me = players[seat]
+    me.sync(watcher.seq)
+    me.send(type="act", action=me.state["legal_actions"][0])
+    assert watcher.until(lambda f: f["type"] == "update")["by"] == "player"
+
+
+def test_three_expiries_in_a_row_mark_the_seat_away_until_the_player_is_back(
+        client: TestClient) -> None:
+    info = create_table(client, ["open", "open"], clock=600, stand_in="random")
+    table = info["id"]
+    tokens = [join(client, table, seat) for seat in (0, 1)]
+    players = [WsPlayer(client, table, t) for t in tokens]
+    watcher = WsPlayer(client, table)
+    seat = watcher.state["to_act"]
+    rng = random.Random(6)
+    for expiry in range(AWAY_AFTER):
+        _answer_until(watcher, players, seat, rng)
+        seats_before = len([f for f in watcher.frames if f["type"] == "seats"])
+        _expiry(client, watcher, seat)
+        changes = [f for f in watcher.frames if f["type"] == "seats"][seats_before:]
+        if expiry < AWAY_AFTER - 1:
+            assert changes == [], f"away after only {expiry + 1} expiries"
+    away = changes[-1]
+    assert away["change"] == "away" and away["seats"][seat]["away"] is True
+    # from now on the stand-in plays every turn of the seat (without a clock)
     stand_in_moves = 0
-    while stand_in_moves < 3:
+    while stand_in_moves < 3 and not watcher.over:
+        if watcher.state["to_act"] == 1 - seat:
+            other = players[1 - seat]
+            other.sync(watcher.seq)
+            other.send(type="act", action=rng.choice(other.state["legal_actions"]))
         frame = watcher.until(lambda f: f["type"] == "update")
         if frame["by"] == "stand-in":
             assert frame["seat"] == seat
             stand_in_moves += 1
-        if watcher.state["to_act"] == 1 - seat:
-            other.sync(watcher.seq)
-            other.send(type="act", action=rng.choice(other.state["legal_actions"]))
+    assert stand_in_moves == 3
     # the player comes back
     me = players[seat]
     me.sync(watcher.seq)
@@ -70,24 +130,56 @@ def test_stand_in_plays_for_an_absent_player_and_gives_the_seat_back(
             assert frame["clock"]["seat"] == watcher.state["to_act"]
 
 
+def test_the_players_own_move_starts_the_count_again(client: TestClient) -> None:
+    info = create_table(client, ["open", "open"], clock=600, stand_in="random")
+    table = info["id"]
+    tokens = [join(client, table, seat) for seat in (0, 1)]
+    players = [WsPlayer(client, table, t) for t in tokens]
+    watcher = WsPlayer(client, table)
+    seat = watcher.state["to_act"]
+    rng = random.Random(7)
+    for _ in range(AWAY_AFTER - 1):
+        _answer_until(watcher, players, seat, rng)
+        _expiry(client, watcher, seat)
+    _answer_until(watcher, players, seat, rng)
+    me = players[seat]
+    me.sync(watcher.seq)
+    me.send(type="act", action=me.state["legal_actions"][0])
+    assert watcher.until(lambda f: f["type"] == "update")["by"] == "player"
+    for _ in range(AWAY_AFTER - 1):
+        _answer_until(watcher, players, seat, rng)
+        _expiry(client, watcher, seat)
+    assert not [f for f in watcher.frames if f["type"] == "seats"]
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    assert manager.tables[table].expiries[seat] == AWAY_AFTER - 1
+
+
 def test_a_reconnection_or_an_action_gives_the_seat_back(client: TestClient) -> None:
     """Bots wait 5 s before acting here, so the player is back before the stand-in moves."""
     info = create_table(client, ["open", "open"], clock=600, stand_in="random", bot_delay=5)
     table = info["id"]
     tokens = [join(client, table, seat) for seat in (0, 1)]
+    players = [WsPlayer(client, table, t) for t in tokens]
     watcher = WsPlayer(client, table)
     seat = watcher.state["to_act"]
-    me = WsPlayer(client, table, tokens[seat])
+    rng = random.Random(8)
+    for _ in range(AWAY_AFTER):
+        _answer_until(watcher, players, seat, rng)
+        _expiry(client, watcher, seat)
+    assert [f for f in watcher.frames if f["type"] == "seats"][-1]["change"] == "away"
+    me = players[seat]
     seq = watcher.seq
-    assert _expire(client, table)
-    assert watcher.until(lambda f: f["type"] == "seats")["change"] == "away"
     me.close()
     me = WsPlayer(client, table, tokens[seat], last_seq=seq, view=me.view)
     assert watcher.until(lambda f: f["type"] == "seats")["change"] == "back"
-    assert [f["type"] for f in me.frames] == ["seats", "seats", "resumed"]
+    assert [f["type"] for f in me.frames][-1] == "resumed"
+    players[seat] = me
 
-    assert _expire(client, table)  # away again; this time an action brings the player back
-    assert watcher.until(lambda f: f["type"] == "seats")["change"] == "away"
+    for _ in range(AWAY_AFTER):  # away again; this time an action brings the player back
+        _answer_until(watcher, players, seat, rng)
+        _expiry(client, watcher, seat)
+    assert [f for f in watcher.frames if f["type"] == "seats"][-1]["change"] == "away"
+    _answer_until(watcher, players, seat, rng)
     me.sync(watcher.seq)
     action = me.state["legal_actions"][0]
     me.send(type="act", action=action)
@@ -97,16 +189,15 @@ def test_a_reconnection_or_an_action_gives_the_seat_back(client: TestClient) -> 
 
 
 def test_the_clock_runs_out_by_itself(client: TestClient) -> None:
-    """A one-second clock: the stand-in takes over without anyone's help."""
+    """A one-second clock: the stand-in makes the move without anyone's help."""
     info = create_table(client, ["open", "open"], clock=1, stand_in="random")
     table = info["id"]
     for seat in (0, 1):
         join(client, table, seat)
     watcher = WsPlayer(client, table)
-    away = watcher.until(lambda f: f["type"] == "seats" and f["change"] == "away")
-    assert away["seats"][away["seat"]]["away"] is True
+    seat = watcher.state["to_act"]
     frame = watcher.until(lambda f: f["type"] == "update")
-    assert frame["by"] == "stand-in"
+    assert (frame["by"], frame["seat"]) == ("clock", seat)
 
 
 def _clock_ms(player: WsPlayer) -> int:
@@ -169,8 +260,9 @@ def test_a_clock_that_ran_out_while_down_gets_a_short_grace_then_the_stand_in(
         try:
             watcher = WsPlayer(client, table)
             assert watcher.frames[-1]["clock"]["ms"] <= 500
-            away = watcher.until(lambda f: f["type"] == "seats")
-            assert away["change"] == "away" and away["seats"][away["seat"]]["away"] is True
+            seat = watcher.state["to_act"]
+            update = watcher.until(lambda f: f["type"] == "update")
+            assert (update["by"], update["seat"]) == ("clock", seat)
         finally:
             close_all()
 
@@ -206,9 +298,17 @@ def test_seats_messages_say_the_status_and_the_clock(client: TestClient) -> None
     assert seat in (0, 1), "the tests' seed makes a person act first"
     assert joined["clock"]["seat"] == seat and 590_000 < joined["clock"]["ms"] <= 600_000
     assert not [f for f in watcher.frames if f["type"] == "snapshot" and f["reason"] != "hello"]
-    assert _expire(client, table)
-    away = watcher.until(lambda f: f["type"] == "seats")
-    assert (away["change"], away["status"], away["clock"]) == ("away", "playing", None)
+    players = [WsPlayer(client, table, t) for t in tokens]
+    rng = random.Random(9)
+    for _ in range(AWAY_AFTER):
+        _answer_until(watcher, players, seat, rng)  # the bot after its 5 s too
+        _expiry(client, watcher, seat)
+    away = [f for f in watcher.frames if f["type"] == "seats"][-1]
+    assert (away["change"], away["status"]) == ("away", "playing")
+    # the clock now running (the change also holds the stand-in's move) is never the seat's
+    assert away["clock"] is None or away["clock"]["seat"] != seat
+    _answer_until(watcher, players, seat, rng)
+    assert watcher.frames[-1]["clock"] is None  # the stand-in is to move: no clock
     WsPlayer(client, table, tokens[seat])  # hello with the token gives the seat back
     back = watcher.until(lambda f: f["type"] == "seats")
     assert back["change"] == "back" and back["clock"]["seat"] == seat

@@ -93,17 +93,18 @@ def test_a_named_external_bot_as_stand_in(external_client: TestClient,
     watcher = WsPlayer(client, table)
     seat = watcher.state["to_act"]
     manager = client.app.state.manager  # type: ignore[attr-defined]
-    assert client.portal.call(manager.expire_clock, table)  # type: ignore[union-attr]
     other = WsPlayer(client, table, tokens[1 - seat])
     rng = random.Random(4)
-    stand_in = 0
+    stand_in = 0  # the program's moves: one per clock that runs out
     while stand_in < 3 and not watcher.over:
-        frame = watcher.until(lambda f: f["type"] in ("update", "game_over"))
-        if frame["type"] == "update" and frame["by"] == "stand-in":
-            stand_in += 1
-        if watcher.state["to_act"] == 1 - seat and not watcher.over:
+        if watcher.state["to_act"] == seat:
+            assert client.portal.call(manager.expire_clock, table)  # type: ignore[union-attr]
+        elif watcher.state["to_act"] == 1 - seat:
             other.sync(watcher.seq)
             other.send(type="act", action=rng.choice(other.state["legal_actions"]))
+        frame = watcher.until(lambda f: f["type"] in ("update", "game_over"))
+        if frame["type"] == "update" and frame["by"] in ("clock", "stand-in"):
+            stand_in += 1
     assert stand_in >= 1
     programs = [b for b in made if isinstance(b, ExternalBot)]
     assert programs and programs[0].failures["crash"] == 0

@@ -22,7 +22,8 @@ _STATE_JS = """() => {
   const p = document.querySelector('.table-page');
   if (!p) return false;
   if (document.querySelector('[data-dialog=game-over]')) return 'over';
-  if (document.querySelector('.deal-summary [data-action=continue]:not([disabled])')) return 'summary';
+  const next = document.querySelector('.deal-summary [data-action=continue]:not([disabled])');
+  if (next) return 'summary';
   const tb = window.chicago && window.chicago.table;
   if (p.dataset.myTurn === '1' && tb && !tb.pending) return 'turn';
   return false;
@@ -227,6 +228,18 @@ class Player:
             self.act()
 
 
+def in_view_and_on_top(page: Any, selector: str) -> None:
+    """The element is inside the viewport and is what a click at its centre hits."""
+    ok = page.evaluate("""(selector) => {
+      const el = document.querySelector(selector);
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return r.top >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth
+        && (hit === el || el.contains(hit));
+    }""", selector)
+    assert ok, f"{selector} is not in view"
+
+
 def record_frames(page: Any) -> list[dict[str, Any]]:
     """Collect every websocket frame the page receives (parsed), for assertions."""
     frames: list[dict[str, Any]] = []
@@ -264,16 +277,27 @@ def api(live: LiveServer, method: str, path: str, body: Any = None) -> Any:
 
 
 def seated_page(context: Any, live: LiveServer, seats: list[str], *, name: str | None = "Anna",
-                **options: Any) -> tuple[Any, str, int]:
+                before: Any = None, **options: Any) -> tuple[Any, str, int]:
     """Create a table through the API, join its first open seat, open it in a new page of
-    ``context`` (the token put in the page's storage as the app keeps it)."""
+    ``context`` (the token put in the page's storage as the app keeps it). ``before(page)``
+    runs before the page loads (to record its frames, say)."""
     body = {"seats": seats, "bot_delay": 0.0, **options}
     table = api(live, "POST", "api/tables", body)
-    joined = api(live, "POST", f"api/tables/{table['id']}/join", {"name": name})
-    saved = {table["id"]: {"token": joined["token"], "seat": joined["seat"], "name": "",
-                           "joined": 1}}
+    page, seat = join_page(context, live, table["id"], name=name, before=before)
+    page.wait_for_selector(".hand [data-card]")
+    return page, table["id"], seat
+
+
+def join_page(context: Any, live: LiveServer, table_id: str, *, name: str | None = None,
+              before: Any = None) -> tuple[Any, int]:
+    """Join the first open seat of a table and open it in a new page of ``context``."""
+    joined = api(live, "POST", f"api/tables/{table_id}/join", {"name": name})
+    saved = {table_id: {"token": joined["token"], "seat": joined["seat"], "name": "",
+                        "joined": 1}}
     page = context.new_page()
     page.add_init_script(f"localStorage.setItem('chicago.seats', {json.dumps(json.dumps(saved))});")
-    page.goto(f"{live.url}#/table/{table['id']}")
-    page.wait_for_selector(".hand [data-card]")
-    return page, table["id"], int(joined["seat"])
+    if before is not None:
+        before(page)
+    page.goto(f"{live.url}#/table/{table_id}")
+    page.wait_for_selector(".table-page")
+    return page, int(joined["seat"])

@@ -8,10 +8,11 @@ page's view equals the server's true view of the seat.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
-from .driver import Player, record_frames, seated_page
+from .driver import Player, in_view_and_on_top, record_frames, seated_page
 from .serving import LiveServer
 
 _COMPARED = ("deal", "phase", "round", "to_act", "scores", "hand", "stock", "exchanges",
@@ -102,20 +103,48 @@ def test_dropped_connection_resyncs_by_sequence_number(
     context.close()
 
 
-def test_turn_clock_stand_in_bot_and_taking_the_seat_back(
+def test_one_clock_expiry_plays_one_decision_and_three_in_a_row_mark_the_seat_away(
     browser: Any, live: LiveServer, artifacts: Path
 ) -> None:
-    """With a turn clock, a bot plays for an absent player until the player comes back."""
+    """Issue 16, the clock helps: when the turn clock (an SVG ring on the seat, a bar over
+    the buttons) runs out, the stand-in makes exactly one decision and the seat stays the
+    player's, whose next turn has the whole clock again; after three in a row the seat is
+    away and the stand-in plays on until the player presses Back, which stays visible and
+    clickable above any window."""
     context = browser.new_context(viewport={"width": 1200, "height": 900})
-    page, table_id, seat = seated_page(context, live, ["open", "bot:random"], clock=1,
-                                       stand_in="random", bot_delay=0.5)
-    page.locator(".seat.mine [data-clock]").wait_for()  # the countdown on the seat to act
-    back = page.locator("[data-action=back]")
-    back.wait_for(timeout=20_000)  # the clock ran out: the stand-in plays
-    assert "a bot plays for you" in page.locator(".me .banner").inner_text()
+    recorded: list[list[dict[str, Any]]] = []
+    page, table_id, seat = seated_page(
+        context, live, ["open", "bot:random"], clock=3, stand_in="random", bot_delay=0.3,
+        rules={"max_deals": 3}, before=lambda p: recorded.append(record_frames(p)))
+    frames = recorded[0]
+    page.locator(".seat.mine [data-countdown=turn] svg").wait_for()  # the ring, no glyph
+    assert "⏱" not in page.locator(".table-page").inner_text()
+    page.locator(".prompt [data-countdown=turn].bar svg").wait_for()
+    page.locator(".away-bar [data-action=back]").wait_for(timeout=60_000)
+    received = [f for f in frames if "sent" not in f]
+    clock_moves = [i for i, f in enumerate(received)
+                   if f["type"] == "update" and f["by"] == "clock"]
+    away = next(i for i, f in enumerate(received)
+                if f["type"] == "seats" and f["change"] == "away" and f["seat"] == seat)
+    # three decisions, one per clock that ran out, all for this seat; the seat went away
+    # only with the third (stored just before it)
+    assert len([i for i in clock_moves if i < away]) == 2 and clock_moves[2] == away + 1
+    assert all(received[i]["seat"] == seat for i in clock_moves[:3])
+    for first, second in itertools.pairwise(clock_moves[:3]):
+        # between two of them the seat got its turn back with the whole clock again
+        turns = [f for f in received[first + 1:second]
+                 if (f.get("clock") or {}).get("seat") == seat]
+        assert turns and turns[0]["clock"]["ms"] > 2000
+        assert not [f for f in received[first + 1:second] if f["type"] == "seats"
+                    and f is not received[away]]
+    assert page.locator(".log-list li.auto", has_text="Your time ran out").count() >= 2
     assert live.manager.tables[table_id].seats[seat].away
+    # the Back button is above any window: here the scores
+    page.keyboard.press("s")
+    page.locator("[data-dialog=scores]").wait_for()
+    in_view_and_on_top(page, ".away-bar [data-action=back]")
     Player(page, live, artifacts, "clock").shot("away")
-    back.click()
-    back.wait_for(state="detached")
+    page.click(".away-bar [data-action=back]")
+    page.locator(".away-bar").wait_for(state="detached")
     assert not live.manager.tables[table_id].seats[seat].away
     context.close()

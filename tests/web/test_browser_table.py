@@ -15,7 +15,7 @@ from typing import Any
 
 from chicago.web.hints import hint_answer
 
-from .driver import Player, api, assert_no_leak, hidden_from, page_cards
+from .driver import Player, api, assert_no_leak, hidden_from, in_view_and_on_top, page_cards
 from .serving import LiveServer
 
 
@@ -94,8 +94,8 @@ def test_create_table_with_three_bots_and_play_a_whole_deal_by_clicking(
 
     # The main buttons stay in view at 1280 x 900 however long the result is, and nothing
     # covers them; focus is in the window and Tab cannot leave it (aria-modal).
-    _in_view_and_on_top(page, "[data-dialog=game-over] [data-action=rematch]")
-    _in_view_and_on_top(page, "[data-dialog=game-over] [data-action=replay]")
+    in_view_and_on_top(page, "[data-dialog=game-over] [data-action=rematch]")
+    in_view_and_on_top(page, "[data-dialog=game-over] [data-action=replay]")
     assert page.evaluate("document.activeElement.dataset.action") == "rematch"
     for key in ["Tab"] * 8 + ["Shift+Tab"] * 8:
         page.keyboard.press(key)
@@ -127,18 +127,6 @@ def test_create_table_with_three_bots_and_play_a_whole_deal_by_clicking(
     assert page.get_attribute(".table-page", "data-deal") == "1"
     assert not errors, errors
     context.close()
-
-
-def _in_view_and_on_top(page: Any, selector: str) -> None:
-    """The element is inside the viewport and is what a click at its centre hits."""
-    ok = page.evaluate("""(selector) => {
-      const el = document.querySelector(selector);
-      const r = el.getBoundingClientRect();
-      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      return r.top >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth
-        && (hit === el || el.contains(hit));
-    }""", selector)
-    assert ok, f"{selector} is not in view"
 
 
 def _either_turn(players: list[Player]) -> Player | None:

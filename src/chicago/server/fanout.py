@@ -11,6 +11,7 @@ audience may see.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from chicago.engine.actions import Action, ActionKind
@@ -18,8 +19,8 @@ from chicago.server import protocol
 from chicago.server.live import LiveTable
 from chicago.server.storage import LogEntry
 
-__all__ = ["broadcast", "clock_info", "entry_frames", "replay", "send", "send_unsent",
-           "snapshot"]
+__all__ = ["broadcast", "clock_info", "entry_frames", "pause_info", "replay", "send",
+           "send_unsent", "snapshot"]
 
 _HIDDEN_KINDS = (ActionKind.DISCARD, ActionKind.ONE_UP)
 
@@ -37,6 +38,11 @@ def clock_info(table: LiveTable, loop_time: float) -> dict[str, int] | None:
         return None
     seat, deadline = table.deadline
     return {"seat": seat, "ms": max(0, int((deadline - loop_time) * 1000))}
+
+
+def pause_info(table: LiveTable) -> dict[str, Any] | None:
+    """The pause after a deal as frames carry it (``{"deal", "ms", "waiting"}``), or None."""
+    return table.pause.info(time.time()) if table.pause is not None else None
 
 
 def entry_frames(
@@ -67,6 +73,7 @@ def entry_frames(
             if public is None:
                 public = protocol.public_state(game)
             frame["clock"] = clock_info(table, loop_time)
+            frame["pause"] = pause_info(table)
             del frame["state"]
             head = protocol.dumps(frame)
             # the public part of the state is encoded once per action and shared
@@ -94,6 +101,13 @@ def entry_frames(
             "type": "seats", "seq": entry.seq, "change": kind, "seat": entry.seat,
             "seats": table.seat_infos(), "status": table.status,
             "clock": clock_info(table, loop_time),
+        })]
+    if kind == "continue":
+        # a person pressed Continue after a deal, or the pause ran out (seat null); the
+        # next deal starts when "pause" is null, and its first turn clock with it
+        return [protocol.dumps({
+            "type": "continue", "seq": entry.seq, "seat": entry.seat,
+            "pause": pause_info(table), "clock": clock_info(table, loop_time),
         })]
     if kind == "chat":
         seat = entry.seat if entry.seat is not None else -1

@@ -30,12 +30,14 @@ from chicago.server.protocol import TableError
 from chicago.server.storage import SEAT_KINDS, LogEntry, TableRow
 
 __all__ = [
+    "AWAY_AFTER",
     "FINISHED",
     "OPTION_LIMITS",
     "PLAYING",
     "WAITING",
     "Client",
     "LiveTable",
+    "Pause",
     "Seat",
     "TableOptions",
     "build_table",
@@ -49,6 +51,9 @@ __all__ = [
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 """A table's status: an open seat waits for a player; the game is played; it is over."""
+
+AWAY_AFTER = 3
+"""Turn clocks run out in a row after which a seat is marked away (its stand-in plays on)."""
 
 
 class Client(Protocol):
@@ -92,8 +97,10 @@ class Seat:
         raise ValueError(f"a seat is \"open\" or \"bot:LEVEL\", not {spec!r}")
 
 
-OPTION_LIMITS: Mapping[str, tuple[float, float]] = {"clock": (1, 3600), "bot_delay": (0, 5)}
-"""Seconds: a turn clock (when the table has one), a bot's pause before it acts."""
+OPTION_LIMITS: Mapping[str, tuple[float, float]] = {
+    "clock": (1, 3600), "bot_delay": (0, 5), "deal_pause": (0, 120)}
+"""Seconds: a turn clock (when the table has one), a bot's pause before it acts, the pause
+after a deal for its people to read it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +113,9 @@ class TableOptions:
     """The bot level that plays for a person who is away."""
     bot_delay: float = 0.0
     """Seconds a bot waits before it acts."""
+    deal_pause: float = 0.0
+    """Seconds the table waits after a deal until its people have pressed Continue (0: not
+    at all; tables stored before this option have none)."""
 
     def __post_init__(self) -> None:
         for name, (low, high) in OPTION_LIMITS.items():
@@ -126,12 +136,31 @@ class TableOptions:
         are left for the version that wrote them); ``ValueError`` naming a bad one."""
         if not isinstance(data, Mapping):
             raise ValueError(f"a table's options are a JSON object, not {data!r}")
-        known = ("clock", "stand_in", "bot_delay")
+        known = ("clock", "stand_in", "bot_delay", "deal_pause")
         return cls(**{name: data[name] for name in known if name in data})
 
     def to_dict(self) -> dict[str, Any]:
         """As stored."""
-        return {"clock": self.clock, "stand_in": self.stand_in, "bot_delay": self.bot_delay}
+        return {"clock": self.clock, "stand_in": self.stand_in, "bot_delay": self.bot_delay,
+                "deal_pause": self.deal_pause}
+
+
+@dataclass
+class Pause:
+    """The pause after a deal at a table with people: the next deal (already dealt) starts
+    when every person in :attr:`waiting` has pressed Continue, or at :attr:`until`."""
+
+    deal: int
+    """The deal that starts when the pause ends."""
+    until: float
+    """UNIX time at which the pause ends by itself."""
+    waiting: set[int]
+    """The seats of the people who have not pressed Continue yet."""
+
+    def info(self, at: float) -> dict[str, Any]:
+        """The pause as frames carry it: ``{"deal", "ms", "waiting"}`` (ms left at ``at``)."""
+        return {"deal": self.deal, "ms": max(0, int((self.until - at) * 1000)),
+                "waiting": sorted(self.waiting)}
 
 
 def default_name(seat: int) -> str:
@@ -174,6 +203,16 @@ class LiveTable:
         self.clock: float | None = self.options.clock
         self.stand_in: str = self.options.stand_in
         self.bot_delay: float = float(self.options.bot_delay)
+        self.deal_pause: float = float(self.options.deal_pause)
+        """Seconds the table waits after a deal for its people to press Continue (0: none;
+        tables stored before this option have none)."""
+        self.pause: Pause | None = None
+        """The pause after a deal, while it lasts: no one acts, no clock runs."""
+        self.expiries: list[int] = [0] * row.players
+        """Per seat: turn clocks run out in a row (each played by the stand-in); at
+        :data:`AWAY_AFTER` the seat is marked away. Reset by a choice of the player's own
+        (not by an action that was the only one possible, which the browser app sends by
+        itself) and by taking the seat back."""
         self.game: Game | None = None
         self.game_number = 0
         self.game_start_seq = 0
@@ -264,7 +303,9 @@ class LiveTable:
             "seats": self.seat_infos(), "game": self.game_number, "seq": self.seq,
             "to_act": game.to_act, "scores": list(game.scores),
             "clock": options.clock, "stand_in": options.stand_in,
-            "bot_delay": options.bot_delay, "private": self.row.private,
+            "bot_delay": options.bot_delay, "deal_pause": options.deal_pause,
+            "pause": self.pause.info(time.time()) if self.pause is not None else None,
+            "private": self.row.private,
             "created": iso_time(self.row.created_at), "updated": iso_time(self.updated_at),
         }
 
@@ -292,6 +333,8 @@ class LiveTable:
         if entry.seq != self.seq + 1:
             raise RuntimeError(f"table {self.id}: entry {entry.seq} after {self.seq}")
         kind, data = entry.kind, entry.data
+        started_turn = kind in ("game", "act", "join") or (
+            kind == "back" and self.game is not None and entry.seat == self.game.to_act)
         if kind == "game":
             self.game = Game(self.rules, self.players, seed=int(data["seed"]))
             self.game_number = int(data["number"])
@@ -299,6 +342,10 @@ class LiveTable:
             self.game_seq = entry.seq
             self.entries = []
             self.spans = {}
+            self.pause = None
+            self.expiries = [0] * self.players
+        elif kind == "continue":
+            started_turn = self._continue(entry)
         elif kind == "act":
             if entry.seat is None:
                 raise RuntimeError(f"table {self.id}: act entry {entry.seq} has no seat")
@@ -314,16 +361,49 @@ class LiveTable:
             self.game = game
             self.game_seq = entry.seq
             self.spans[entry.seq] = (start, len(game.events))
+            by = data.get("by", "player")
+            if by == "clock":
+                self.expiries[entry.seat] += 1
+            elif by == "player" and not data.get("forced"):
+                self.expiries[entry.seat] = 0  # a choice of the player's own
+            self.pause = self._pause_after(entry, start)
+            started_turn = self.pause is None
         elif kind in SEAT_KINDS:
             self._seat_change(entry)
         elif kind != "chat":
             raise RuntimeError(f"table {self.id}: unknown entry kind {kind!r}")
-        if kind in ("game", "act", "join") or (
-                kind == "back" and self.game is not None and entry.seat == self.game.to_act):
+        if started_turn:
             self.turn_started = entry.created_at
         self.seq = entry.seq
         self.entries.append(entry)
         self.updated_at = entry.created_at
+
+    def _pause_after(self, entry: LogEntry, start: int) -> Pause | None:
+        """The pause that the ``act`` entry whose events start at ``start`` begins: when it
+        ended a deal but not the game, at a table that pauses, with people to wait for (a
+        person whose stand-in plays is not waited for)."""
+        game = self.current
+        if not self.deal_pause or game.is_over:
+            return None
+        if not any(e.type == "deal_end" for e in game.events[start:]):
+            return None
+        people = {i for i, s in enumerate(self.seats) if s.kind == "human" and not s.away}
+        if not people:
+            return None
+        return Pause(game.deal_number, entry.created_at + self.deal_pause, people)
+
+    def _continue(self, entry: LogEntry) -> bool:
+        """Apply a ``continue`` entry: a person pressed Continue (``seat``), or the pause
+        ran out (no seat). True when the pause is over: the next deal's first turn begins."""
+        if self.pause is None:
+            return False
+        if entry.seat is None:
+            self.pause = None
+        else:
+            self.pause.waiting.discard(entry.seat)
+            if not self.pause.waiting:
+                self.pause = None
+        return self.pause is None
 
     def _seat_change(self, entry: LogEntry) -> None:
         """Apply a ``join``, ``away`` or ``back`` entry to the seats."""
@@ -335,6 +415,8 @@ class LiveTable:
             seat.token_hash = entry.data["token"]
         else:
             seat.away = entry.kind == "away"
+            if entry.kind == "back":
+                self.expiries[entry.seat] = 0
 
     def restore(self, entries: list[LogEntry]) -> None:
         """Rebuild a fresh table from stored entries (:meth:`Store.load`): the seat changes

@@ -50,6 +50,10 @@ LIMITS: dict[str, Any] = {"players": [2, 6],
                           "name": 40, "chat": 300}
 """Bounds of the lobby's inputs, also served by ``GET /api/info``."""
 
+DEAL_PAUSE = 15.0
+"""Seconds a table waits after a deal for its people to press Continue, unless asked
+otherwise (0: the next deal starts at once; a table of bots never waits)."""
+
 MAX_NUMBER = 2**31 - 1
 """The largest whole number a request may carry where the database stores an integer (the
 ``INTEGER`` columns of SQLite and PostgreSQL); a larger one is refused before any query."""
@@ -93,6 +97,8 @@ class CreateTable(BaseModel):
     clock: float | None = Field(None, ge=LIMITS["clock"][0], le=LIMITS["clock"][1])
     stand_in: str | None = None
     bot_delay: float = Field(0.5, ge=LIMITS["bot_delay"][0], le=LIMITS["bot_delay"][1])
+    deal_pause: float = Field(DEAL_PAUSE, ge=LIMITS["deal_pause"][0],
+                              le=LIMITS["deal_pause"][1])
 
 
 class JoinTable(BaseModel):
@@ -151,7 +157,7 @@ def make_spec(request: CreateTable, levels: list[str] | None = None, *,
                          f"valid: {', '.join(levels)}")
     try:
         options = TableOptions(clock=request.clock, stand_in=stand_in,
-                               bot_delay=request.bot_delay)
+                               bot_delay=request.bot_delay, deal_pause=request.deal_pause)
     except ValueError as exc:
         raise TableError("bad_request", str(exc)) from None
     return TableSpec(

@@ -40,7 +40,7 @@ __all__ = [
 MAX_MESSAGE = 16 * 1024
 """Largest client message in bytes (docs/PROTOCOL.md)."""
 
-CLIENT_TYPES = ("hello", "act", "back", "rematch", "chat", "view", "ping")
+CLIENT_TYPES = ("hello", "act", "back", "continue", "rematch", "chat", "view", "ping")
 
 ERROR_CODES = {
     "bad_json": "not a JSON object",
@@ -55,6 +55,7 @@ ERROR_CODES = {
     "illegal_action": "illegal action",
     "stale": "the table has moved on",
     "game_over": "the game is over",
+    "paused": "the next deal starts when everyone has pressed Continue",
     "not_over": "the game is not over",
     "rate_limited": "too many messages",
     "too_many_tables": "too many tables waiting or in play",

@@ -8,6 +8,9 @@ seat at a table with a clock gets a timer until the stored deadline; when it fir
 ``clock_ran_out`` is called. Bots play through the same view/legal-actions interface as every
 shell: ``bot.decide(game.view(seat), game.legal_actions(), rng)`` with an rng seeded from the
 table's secret and the sequence number (so a bot's choice does not depend on restarts).
+
+During the pause after a deal (:attr:`LiveTable.pause`) nothing moves and no clock runs: the
+one timer is the pause's end, when ``pause_over`` is called.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from chicago.server.live import PLAYING, LiveTable
 from chicago.server.settings import Settings, default_bot_workers
 from chicago.server.tasks import Tasks
 
-__all__ = ["BotTurn", "ClockRanOut", "TurnScheduler"]
+__all__ = ["BotTurn", "ClockRanOut", "PauseOver", "TurnScheduler"]
 
 log = logging.getLogger("chicago.server")
 
@@ -37,16 +40,20 @@ BotTurn = Callable[[LiveTable, int, int, str], Coroutine[Any, Any, None]]
 ClockRanOut = Callable[[LiveTable, int, int], Coroutine[Any, Any, None]]
 """``clock_ran_out(table, seq, seat)``: the turn clock of ``seat`` ran out at ``seq``."""
 
+PauseOver = Callable[[LiveTable, int], Coroutine[Any, Any, None]]
+"""``pause_over(table, seq)``: the pause after a deal, as it was at ``seq``, ran out."""
+
 
 class TurnScheduler:
     """Timers of every table's next bot move or turn clock, and the bots' thread pools."""
 
     def __init__(self, settings: Settings, tasks: Tasks, *, bot_turn: BotTurn,
-                 clock_ran_out: ClockRanOut) -> None:
+                 clock_ran_out: ClockRanOut, pause_over: PauseOver) -> None:
         self.settings = settings
         self._tasks = tasks
         self._bot_turn = bot_turn
         self._clock_ran_out = clock_ran_out
+        self._pause_over = pause_over
         self._bot_pool = ThreadPoolExecutor(
             settings.bot_workers or default_bot_workers(), thread_name_prefix="chicago-bot")
         """Where built-in bots decide (not the default executor: the database's)."""
@@ -68,11 +75,16 @@ class TurnScheduler:
             if not stopping and table.game is not None and table.game.is_over:
                 self.release_bots(table, game_over=True)  # their programs end with the game
             return
+        loop = asyncio.get_running_loop()
+        seq = table.seq
+        if table.pause is not None:
+            wait = max(0.0, table.pause.until - time.time())
+            table.timer = loop.call_later(wait + grace, self._fire,
+                                          lambda: self._pause_over(table, seq))
+            return
         seat = table.current.to_act
         if seat is None:
             return
-        loop = asyncio.get_running_loop()
-        seq = table.seq
         info = table.seats[seat]
         if info.kind == "bot" or info.away:
             by = "bot" if info.kind == "bot" else "stand-in"

@@ -38,6 +38,7 @@ from chicago.server import fanout
 from chicago.server.bus import InProcessBus, TableBus
 from chicago.server.cache import TableCache
 from chicago.server.live import (
+    AWAY_AFTER,
     FINISHED,
     PLAYING,
     WAITING,
@@ -115,7 +116,8 @@ class TableManager:
         self.tasks = Tasks()
         self.writer = GroupWriter(store)
         self.scheduler = TurnScheduler(settings, self.tasks, bot_turn=self._bot_turn,
-                                       clock_ran_out=self._clock_ran_out)
+                                       clock_ran_out=self._clock_ran_out,
+                                       pause_over=self._pause_over)
         self.presence = Presence(self.bus, self.tasks, shared=self.locks.shared,
                                  worker=self.worker)
         self.cache = TableCache(store, settings, bus=self.bus, locks=self.locks,
@@ -293,6 +295,9 @@ class TableManager:
             raise TableError("not_started", "an open seat is still waiting for a player", 409)
         if game.is_over:
             raise TableError("game_over", "the game is over; ask for a rematch", 409)
+        if table.pause is not None:
+            raise TableError("paused", f"deal {table.pause.deal} starts when everyone has "
+                             "pressed Continue", 409)
         if game.to_act != seat:
             raise TableError("not_your_turn", f"seat {game.to_act} is to act, not seat {seat}",
                              409)
@@ -306,9 +311,15 @@ class TableManager:
         if by == "player" and table.seats[seat].away:
             entries.append(table.entry("back", seat, {}))
             games.append(None)
+        elif by == "clock" and table.expiries[seat] + 1 >= AWAY_AFTER:
+            # the third clock in a row: the seat is marked away, its stand-in plays on
+            entries.append(table.entry("away", seat, {"reason": "clock"}))
+            games.append(None)
         action = str(after.actions[-1][1])
-        entries.append(table.entry("act", seat, {"action": action, "by": by},
-                                   offset=len(entries) + 1))
+        data: dict[str, Any] = {"action": action, "by": by}
+        if len(game.legal_actions()) == 1:
+            data["forced"] = True  # the only choice: not a sign the player is there
+        entries.append(table.entry("act", seat, data, offset=len(entries) + 1))
         games.append(after)
         change = Change(table.id, entries)
         if after.is_over:
@@ -329,6 +340,14 @@ class TableManager:
         async with self.cache.writing(table):
             if table.seats[seat].away:
                 entry = table.entry("back", seat, {})
+                await self.cache.store_and_publish(table, Change(table.id, [entry]))
+
+    async def continue_deal(self, table: LiveTable, seat: int) -> None:
+        """The person of ``seat`` pressed Continue after a deal; nothing when there is no
+        pause or they pressed it already (a click racing the pause's end is harmless)."""
+        async with self.cache.writing(table):
+            if table.pause is not None and seat in table.pause.waiting:
+                entry = table.entry("continue", seat, {"by": "player"})
                 await self.cache.store_and_publish(table, Change(table.id, [entry]))
 
     async def chat(self, table: LiveTable, seat: int, text: str) -> None:
@@ -356,24 +375,51 @@ class TableManager:
                 log.error("table %s: bot %s at seat %d: %s", table.id, level, seat, exc)
 
     async def _clock_ran_out(self, table: LiveTable, seq: int, seat: int) -> None:
-        """The scheduler's turn clock fired: a stand-in takes over the seat (``away``)."""
+        """The scheduler's turn clock fired: the stand-in makes this one decision for the
+        seat (``by`` "clock"), which stays its player's and gets its clock again at its next
+        turn; the third time in a row the seat is marked away as well (:meth:`_act_locked`)."""
         async with self.cache.writing(table):
             if not self.cache.holds(table) or not self.scheduler.fired(table, seq):
                 return
-            if table.current.to_act != seat or table.seats[seat].away:
+            if table.current.to_act != seat or table.seats[seat].away or table.pause is not None:
                 return
-            entry = table.entry("away", seat, {"reason": "clock"})
-            await self.cache.store_and_publish(table, Change(table.id, [entry]))
+            action = await self.scheduler.decide(table, seat, table.stand_in, seq)
+            if table.seq != seq:
+                return
+            try:
+                await self._act_locked(table, seat, str(action), "clock")
+            except TableError as exc:
+                log.error("table %s: stand-in %s at seat %d: %s", table.id, table.stand_in,
+                          seat, exc)
+
+    async def _pause_over(self, table: LiveTable, seq: int) -> None:
+        """The pause after a deal ran out: the next deal starts (a ``continue`` entry of no
+        seat), whoever has not pressed Continue."""
+        async with self.cache.writing(table):
+            if not self.cache.holds(table) or not self.scheduler.fired(table, seq):
+                return
+            if table.pause is not None:
+                entry = table.entry("continue", None, {"by": "timeout"})
+                await self.cache.store_and_publish(table, Change(table.id, [entry]))
 
     async def expire_clock(self, table_id: str) -> bool:
-        """Run out the turn clock of the seat to act now (for tests and admins); True if a
-        stand-in bot took over."""
+        """Run out the turn clock of the seat to act now (for tests and admins): the
+        stand-in makes one decision for it. True if it did."""
         table = await self.get(table_id)
         if table is None or table.deadline is None:
             return False
         seat = table.deadline[0]
+        before = table.seq
         await self._clock_ran_out(table, table.seq, seat)
-        return table.seats[seat].away
+        return table.seq > before
+
+    async def end_pause(self, table_id: str) -> bool:
+        """Run out the pause after a deal now (for tests and admins); True if it ended."""
+        table = await self.get(table_id)
+        if table is None or table.pause is None:
+            return False
+        await self._pause_over(table, table.seq)
+        return table.pause is None
 
     # ------------------------------------------------------------------ connections
     async def hello(self, table: LiveTable, client: Client, token: str | None,

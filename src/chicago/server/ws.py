@@ -222,6 +222,8 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection,
         await manager.act(table, seat, msg.action, msg.seq)
     elif kind == "back":
         await manager.back(table, seat)
+    elif kind == "continue":
+        await manager.continue_deal(table, seat)
     elif kind == "rematch":
         await manager.rematch(table, seat)
     elif kind == "chat":

@@ -91,7 +91,7 @@ export function roundInfo(events) {
  */
 export function seatPanel(state, seat, ctx) {
   const isMe = seat === ctx.me;
-  const toAct = state.to_act === seat;
+  const toAct = state.to_act === seat && !ctx.paused; // nobody acts in the pause after a deal
   const info = ctx.seats ? ctx.seats[seat] : null;
   const badges = [];
   const badge = (cls, text, note) => h("span", { class: `badge ${cls}`, title: note, "aria-label": `${text}: ${note}` }, text);

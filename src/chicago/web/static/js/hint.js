@@ -65,7 +65,7 @@ export function hintBody(answer, onSelect = null) {
           hold.keep.length ? cardRow(hold.keep, "xs") : t("hint.nothing"),
           h("span", { class: "throw muted" }, t("hint.throw_n", { n: hold.discard.length })),
           onSelect ? h("button", { type: "button", class: "small", dataset: { action: "hint-select" }, onclick: () => onSelect(hold.discard) }, t("hint.select")) : null),
-        h("td", { class: "worth", title: t("hint.expected_help", { n: num(hold.expected_points, 2) }) }, num(hold.value, 2)),
+        h("td", { class: "worth", title: `${t("hint.expected")}: ${num(hold.expected_points, 2)}` }, num(hold.value, 2)),
         h("td", {}, chances(hold, answer.categories)))))),
     h("p", { class: "muted small-print" }, t("hint.explain")));
 }

@@ -10,6 +10,7 @@ import { showError } from "./notice.js";
 
 const SPEEDS = [["slow", 1.2], ["normal", 0.6], ["fast", 0.2], ["instant", 0]];
 const CLOCKS = [null, 30, 60, 120];
+const PAUSES = [15, 30, 60, 0]; // seconds after a deal to read its summary (0: go on at once)
 const LENGTHS = [null, 1, 3, 5];
 
 async function createAndSit(request) {
@@ -55,6 +56,7 @@ export class LobbyPage {
       variations: new Set(),
       length: null,
       clock: null,
+      pause: 15,
       speed: 0.6,
       private: false,
     };
@@ -179,6 +181,7 @@ export class LobbyPage {
         private: f.private,
         clock: f.clock,
         bot_delay: f.speed,
+        deal_pause: f.pause,
       };
       if (f.length) request.rules = { max_deals: f.length };
       this.submit(request);
@@ -200,6 +203,7 @@ export class LobbyPage {
         radio("length", t("form.length"), LENGTHS, f.length, (n) => (n ? t("form.length_deals", { n }) : t("form.length_full", { target })), (n) => { f.length = n; }),
         radio("speed", t("form.speed"), SPEEDS.map((s) => s[1]), f.speed, (value) => t(`speed.${SPEEDS.find((s) => s[1] === value)[0]}`), (value) => { f.speed = value; }),
         radio("clock", t("form.clock"), CLOCKS, f.clock, (n) => (n ? t("form.clock_s", { n }) : t("form.clock_none")), (n) => { f.clock = n; }),
+        anyOpen ? radio("pause", t("form.pause"), PAUSES, f.pause, (n) => (n ? t("form.pause_s", { n }) : t("form.pause_none")), (n) => { f.pause = n; }) : null,
         h("label", { class: "choice" }, h("input", { type: "checkbox", id: "f-private", checked: f.private, onchange: (e) => { f.private = e.target.checked; } }), " ", t("form.private")),
         h("button", { type: "submit", class: "primary", dataset: { action: "create" }, disabled: this.busy }, anyOpen ? t("form.submit") : t("form.submit_watch"))));
   }

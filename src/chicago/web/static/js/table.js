@@ -372,7 +372,11 @@ export class TablePage {
     const had = this.pause;
     if (!pause) {
       this.pause = null;
-      if (had) this.summaryClosed = true; // the next deal has started
+      if (had) {
+        // the next deal has started: the summary and the banners of the last one go
+        this.summaryClosed = true;
+        this.moments = this.moments.filter((m) => m.kind === "lock");
+      }
       return;
     }
     const total = (this.table && this.table.deal_pause) || pause.ms / 1000;
@@ -646,7 +650,7 @@ export class TablePage {
     const v = this.view;
     v.rules = v.rules || this.table.rules;
     const handCategory = v.hand_category && (v.hand || []).length === 5 ? category(v.hand_category) : null;
-    const ctx = { names, me: this.seated() ? this.you : null, seats: this.table.seats, events: v.events, presence: this.presence, clock: this.clock, handCategory };
+    const ctx = { names, me: this.seated() ? this.you : null, seats: this.table.seats, events: v.events, presence: this.presence, clock: this.clock, handCategory, paused: Boolean(this.pause) };
     const others = seatOrder(v.players, ctx.me);
     const mySeat = this.seated() ? this.table.seats[this.you] : null;
     return h("div", { class: "table-grid" },
@@ -1017,6 +1021,7 @@ export class TablePage {
   maybeAuto() {
     clearTimeout(this.autoTimer);
     if (!this.myTurn() || this.pending || this.gameOver || this.pause) return;
+    if (this.table.seats[this.you] && this.table.seats[this.you].away) return; // the stand-in answers
     const legal = this.legal();
     if (legal.length !== 1 || this.view.phase === "play" || this.view.phase === "exchange") return;
     const only = legal[0];

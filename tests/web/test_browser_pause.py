@@ -1,0 +1,198 @@
+"""Issue 16 in the browser: the deal's end for people, the hint in words, the table that fits.
+
+- Two people in two browser contexts (1280x800 and 390x844) and two bots: after a deal the
+  next one waits until both have pressed Continue; meanwhile no turn clock runs and the
+  summary hides neither the hand nor its own Continue button. When one never presses, the
+  next deal starts after the table's pause.
+- The hint opens with its advice in one sentence, the numbers of the server's ranking.
+- At 1280x800 the hand, the prompt and its buttons stay above the fold in the fifth trick;
+  at 390x844 nothing needs sideways scrolling (the hint window neither).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from chicago.web.hints import hint_answer
+
+from .driver import Player, api, card_text, in_view_and_on_top, join_page, seated_page
+from .serving import LiveServer
+
+_PAUSED = "document.querySelector('.table-page')?.dataset.paused === '1'"
+_NO_SIDEWAYS = """() => {
+  const doc = document.documentElement;
+  const boxes = [...document.querySelectorAll('.dialog-body, .sum-body, .table-scroll')];
+  return doc.scrollWidth <= window.innerWidth
+    && boxes.every(b => b.scrollWidth <= b.clientWidth + 1);
+}"""
+
+
+def _turn(players: list[Player]) -> Player | None:
+    for player in players:
+        if player.page.evaluate("""() => {
+          const p = document.querySelector('.table-page');
+          const tb = window.chicago && window.chicago.table;
+          return !!(p && p.dataset.myTurn === '1' && tb && !tb.pending);
+        }"""):
+            return player
+    return None
+
+
+def _play_until_the_pause(players: list[Player]) -> None:
+    deadline = time.monotonic() + 120
+    while not all(p.page.evaluate(_PAUSED) for p in players):
+        assert time.monotonic() < deadline, "the deal did not end"
+        player = _turn(players)
+        if player is None:
+            players[0].page.wait_for_timeout(30)
+        else:
+            player.act()
+
+
+def _hand_not_covered(page: Any) -> None:
+    """The hand's cards are what a click at their middle hits (the summary covers none),
+    once the deal's cards have landed."""
+    page.wait_for_function("document.getAnimations().length === 0")
+    page.locator(".hand").scroll_into_view_if_needed()
+    covered = page.evaluate("""() => [...document.querySelectorAll('.hand [data-card]')]
+    .filter(c => {
+      const r = c.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return !(hit && (hit === c || c.contains(hit)));
+    }).map(c => c.dataset.card)""")
+    assert covered == [], f"covered: {covered}"
+
+
+def _two_people(browser: Any, live: LiveServer, artifacts: Path,
+                pause: float) -> tuple[str, list[Player], list[int]]:
+    """A table of Anna (1280x800), Bo (a 390x844 phone) and two bots, pausing ``pause``
+    seconds after a deal, with a turn clock."""
+    table_id = api(live, "POST", "api/tables", {
+        "seats": ["open", "open", "bot:basic", "bot:basic"], "bot_delay": 0.1,
+        "deal_pause": pause, "clock": 60, "rules": {"max_deals": 2}})["id"]
+    anna_page, anna = join_page(browser.new_context(viewport={"width": 1280, "height": 800}),
+                                live, table_id, name="Anna")
+    bo_page, bo = join_page(browser.new_context(viewport={"width": 390, "height": 844},
+                                                is_mobile=True, has_touch=True),
+                            live, table_id, name="Bo")
+    for page in (anna_page, bo_page):
+        page.wait_for_selector(".hand [data-card]")
+    players = [Player(anna_page, live, artifacts, "anna"), Player(bo_page, live, artifacts, "bo")]
+    return table_id, players, [anna, bo]
+
+
+def test_the_next_deal_waits_until_both_people_have_pressed_continue(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    table_id, players, (anna, bo) = _two_people(browser, live, artifacts, pause=120)
+    anna_page, bo_page = (p.page for p in players)
+    table = live.manager.tables[table_id]
+
+    _play_until_the_pause(players)
+    assert table.pause is not None and table.pause.waiting == {anna, bo}
+    assert table.deadline is None  # no turn clock runs in the pause
+    for player in players:
+        page = player.page
+        assert page.locator("[data-countdown=turn]").count() == 0
+        assert page.locator(".deal-summary").count() == 1
+        player.shot("pause")
+        in_view_and_on_top(page, ".deal-summary [data-action=continue]")
+        _hand_not_covered(page)
+        assert page.evaluate(_NO_SIDEWAYS)
+    # at 1280 x 800 the summary, the hand and the prompt all fit above the fold
+    assert anna_page.evaluate("window.scrollY") == 0
+    assert anna_page.evaluate("document.querySelector('.turn-area').getBoundingClientRect()"
+                              ".bottom <= innerHeight")
+
+    anna_page.click(".deal-summary [data-action=continue]")
+    bo_page.wait_for_function("() => window.chicago.table.pause.waiting.length === 1")
+    assert "Waiting for Bo" in anna_page.locator("[data-testid=pause]").inner_text()
+    assert anna_page.locator(".deal-summary [data-action=continue]").is_disabled()
+    anna_page.wait_for_timeout(300)
+    assert table.pause is not None and table.pause.waiting == {bo}  # still waiting for Bo
+    bo_page.click(".deal-summary [data-action=continue]")
+    for page in (anna_page, bo_page):
+        page.wait_for_function(f"() => !({_PAUSED})")
+    last = [e for e in table.entries if e.kind == "continue"][-1]
+    assert last.seat == bo  # it started when both had pressed, long before the 120 s
+    if table.current.to_act in (anna, bo):  # the first turn of the deal, with its clock
+        assert table.deadline is not None and table.deadline[0] == table.current.to_act
+        turn = players[[anna, bo].index(table.current.to_act)].page
+        turn.locator(".seat.mine [data-countdown=turn]").wait_for()
+    anna_page.context.close()
+    bo_page.context.close()
+
+
+def test_the_next_deal_starts_after_the_pause_when_someone_never_presses(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    pause = 3
+    table_id, players, (_, bo) = _two_people(browser, live, artifacts, pause=pause)
+    table = live.manager.tables[table_id]
+    _play_until_the_pause(players)
+    anna_page = players[0].page
+    if anna_page.locator(".deal-summary [data-action=continue]:not([disabled])").count():
+        anna_page.click(".deal-summary [data-action=continue]")  # Anna does; Bo never does
+    for player in players:
+        player.page.wait_for_function(f"() => !({_PAUSED})", timeout=(pause + 30) * 1000)
+    pressed = [e.seat for e in table.entries if e.kind == "continue" and e.seat is not None]
+    assert bo not in pressed
+    last = [e for e in table.entries if e.kind == "continue"][-1]
+    assert last.seat is None and last.data == {"by": "timeout"}
+    for player in players:
+        player.page.context.close()
+
+
+def test_the_hint_says_what_to_keep_in_a_sentence(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    page, table_id, seat = seated_page(context, live, ["open", "bot:basic", "bot:basic"])
+    player = Player(page, live, artifacts, "hint")
+    assert player.state() == "turn"
+    page.click("[data-action=hint]")
+    page.wait_for_selector(".hint table.odds tbody tr")
+    view = live.manager.tables[table_id].game.view(seat)
+    best = hint_answer(view, [], top=1)["holds"][0]
+    sentence = page.locator("[data-testid=hint-sentence]").inner_text()
+    kept = " ".join(card_text(c) for c in best["keep"])
+    head = ("Keep all five" if not best["discard"] else
+            "Throw all five" if not best["keep"] else f"Keep {kept}")
+    assert sentence.startswith(f"{head}: {best['value']:.1f} points expected"), sentence
+    if best["better"] is not None:
+        assert re.search(r", [<\d.]+\u00a0% .+ or better\.$", sentence), sentence
+    # the table below: the same first hold, its worth, and a Select button; no sideways
+    # scrolling on a 390 px phone
+    row = page.locator(".hint tbody tr").first
+    assert row.locator("td.worth").inner_text() == f"{best['value']:.2f}"
+    assert row.locator("[data-action=hint-select]").count() == 1
+    assert page.evaluate(_NO_SIDEWAYS)
+    player.shot("hint-phone")
+    context.close()
+
+
+def test_the_table_fits_1280x800_and_390x844(browser: Any, live: LiveServer,
+                                              artifacts: Path) -> None:
+    for width, height in ((1280, 800), (390, 844)):
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      is_mobile=width < 500, has_touch=width < 500)
+        page, _, _ = seated_page(context, live, ["open", "bot:basic", "bot:basic", "bot:basic"],
+                                 rules={"max_deals": 1}, clock=120)
+        player = Player(page, live, artifacts, f"fit-{width}")
+        while player.state() == "turn":
+            assert page.evaluate(_NO_SIDEWAYS), "sideways scrolling"
+            if player.view()["phase"] == "play" and player.view()["trick_number"] == 5:
+                player.shot("trick-5")
+                if width == 1280:  # the hand, the prompt and its buttons above the fold
+                    assert page.evaluate("window.scrollY") == 0
+                    for selector in (".hand", ".prompt", ".actions-area"):
+                        bottom = page.evaluate(
+                            f"document.querySelector('{selector}').getBoundingClientRect().bottom")
+                        assert bottom <= height, (selector, bottom)
+            player.act()
+        assert page.evaluate(_NO_SIDEWAYS)
+        context.close()
