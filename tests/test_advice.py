@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 
-from engine_helpers import game
-
 from chicago.advice import improvement, kept_category, rank_holds
 from chicago.cards import parse_cards
 from chicago.odds import draw_odds
 from chicago.poker import Category
 from chicago.tui.hints import hint
 from chicago.web.hints import hint_answer
+from engine_helpers import game
 
 
 def _keep(advice: object) -> list[str]:

@@ -304,7 +304,7 @@ export default {
   "keys.list": [
     ["1 … 6", "select a card of your hand (in trick play: play it)"],
     ["← →", "move between your cards"],
-    ["Enter", "exchange the selected cards (or keep all)"],
+    ["Enter", "exchange the selected cards (or keep all); after a deal: Continue"],
     ["Esc", "clear the selection, close a window"],
     ["p / a", "pass / announce"],
     ["c / n", "Chicago / no Chicago"],

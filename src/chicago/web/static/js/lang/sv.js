@@ -290,7 +290,7 @@ export default {
   "keys.list": [
     ["1 … 6", "välj ett kort på handen (i stickspelet: spela det)"],
     ["← →", "flytta mellan dina kort"],
-    ["Enter", "byt de valda korten (eller behåll alla)"],
+    ["Enter", "byt de valda korten (eller behåll alla); efter en giv: Fortsätt"],
     ["Esc", "rensa valet, stäng ett fönster"],
     ["p / a", "passa / säg vad du har"],
     ["c / n", "Chicago / ingen Chicago"],
