@@ -35,6 +35,18 @@ def close_all() -> None:
         OPEN.pop().close()
 
 
+def age_log(db_url: str, seconds: float) -> None:
+    """Make every stored change ``seconds`` older (as if the server had been down)."""
+    from sqlalchemy import text
+
+    from chicago.server.storage import Store
+
+    store = Store(db_url)
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE log SET created_at = created_at - :s"), {"s": seconds})
+    store.close()
+
+
 def create_table(client: TestClient, seats: list[str], **options: Any) -> dict[str, Any]:
     """Create a table (bots act at once unless bot_delay is given, the next deal starts at
     once unless deal_pause is given); its info."""

@@ -11,13 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import WsPlayer, close_all, create_table, join
-from sqlalchemy import text
+from server_support import WsPlayer, age_log, close_all, create_table, join
 from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
 from chicago.server.live import AWAY_AFTER
-from chicago.server.storage import Store
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -26,6 +24,17 @@ def _expire(client: TestClient, table_id: str) -> bool:
     manager = client.app.state.manager  # type: ignore[attr-defined]
     result: bool = client.portal.call(manager.expire_clock, table_id)  # type: ignore[union-attr]
     return result
+
+
+def _two_people(client: TestClient, **options: Any
+                ) -> tuple[str, list[str], list[WsPlayer], WsPlayer]:
+    """A table of two people with a 600 s clock and the random stand-in: its id, the seat
+    tokens, the two players' connections and a spectator's."""
+    table = create_table(client, ["open", "open"], clock=600, stand_in="random",
+                         **options)["id"]
+    tokens = [join(client, table, seat) for seat in (0, 1)]
+    players = [WsPlayer(client, table, t) for t in tokens]
+    return table, tokens, players, WsPlayer(client, table)
 
 
 def _answer_until(watcher: WsPlayer, players: list[WsPlayer], seat: int,
@@ -56,11 +65,7 @@ def test_one_expiry_plays_exactly_one_decision_and_the_seat_stays_the_players(
         client: TestClient) -> None:
     """Issue 16: when the clock runs out the stand-in makes one decision (``by`` "clock"),
     the seat is not marked away, and the seat's next turn has its full clock again."""
-    info = create_table(client, ["open", "open"], clock=600, stand_in="random")
-    table = info["id"]
-    tokens = [join(client, table, seat) for seat in (0, 1)]
-    players = [WsPlayer(client, table, t) for t in tokens]
-    watcher = WsPlayer(client, table)
+    table, _, players, watcher = _two_people(client)
     seat = watcher.state["to_act"]
     clock = watcher.frames[-1]["clock"]
     assert clock["seat"] == seat and 0 < clock["ms"] <= 600_000
@@ -83,11 +88,7 @@ def test_one_expiry_plays_exactly_one_decision_and_the_seat_stays_the_players(
 
 def test_three_expiries_in_a_row_mark_the_seat_away_until_the_player_is_back(
         client: TestClient) -> None:
-    info = create_table(client, ["open", "open"], clock=600, stand_in="random")
-    table = info["id"]
-    tokens = [join(client, table, seat) for seat in (0, 1)]
-    players = [WsPlayer(client, table, t) for t in tokens]
-    watcher = WsPlayer(client, table)
+    _, _, players, watcher = _two_people(client)
     seat = watcher.state["to_act"]
     rng = random.Random(6)
     for expiry in range(AWAY_AFTER):
@@ -131,11 +132,7 @@ def test_three_expiries_in_a_row_mark_the_seat_away_until_the_player_is_back(
 
 
 def test_the_players_own_move_starts_the_count_again(client: TestClient) -> None:
-    info = create_table(client, ["open", "open"], clock=600, stand_in="random")
-    table = info["id"]
-    tokens = [join(client, table, seat) for seat in (0, 1)]
-    players = [WsPlayer(client, table, t) for t in tokens]
-    watcher = WsPlayer(client, table)
+    table, _, players, watcher = _two_people(client)
     seat = watcher.state["to_act"]
     rng = random.Random(7)
     for _ in range(AWAY_AFTER - 1):
@@ -156,11 +153,7 @@ def test_the_players_own_move_starts_the_count_again(client: TestClient) -> None
 
 def test_a_reconnection_or_an_action_gives_the_seat_back(client: TestClient) -> None:
     """Bots wait 5 s before acting here, so the player is back before the stand-in moves."""
-    info = create_table(client, ["open", "open"], clock=600, stand_in="random", bot_delay=5)
-    table = info["id"]
-    tokens = [join(client, table, seat) for seat in (0, 1)]
-    players = [WsPlayer(client, table, t) for t in tokens]
-    watcher = WsPlayer(client, table)
+    table, tokens, players, watcher = _two_people(client, bot_delay=5)
     seat = watcher.state["to_act"]
     rng = random.Random(8)
     for _ in range(AWAY_AFTER):
@@ -208,14 +201,6 @@ def _clock_ms(player: WsPlayer) -> int:
     return ms
 
 
-def _age_log(db_url: str, seconds: float) -> None:
-    """Make every stored change ``seconds`` older (as if the server had been down)."""
-    store = Store(db_url)
-    with store.engine.begin() as conn:
-        conn.execute(text("UPDATE log SET created_at = created_at - :s"), {"s": seconds})
-    store.close()
-
-
 def test_a_restart_keeps_the_turn_clock_running(tmp_path: Path) -> None:
     """The deadline is stored with the change that began the turn: after a restart the seat
     to act has what was left, not a fresh clock (here 600 s, 590 of them gone)."""
@@ -229,7 +214,7 @@ def test_a_restart_keeps_the_turn_clock_running(tmp_path: Path) -> None:
             assert 590_000 < _clock_ms(watcher) <= 600_000
         finally:
             close_all()
-    _age_log(settings.db_url, 590)
+    age_log(settings.db_url, 590)
     with TestClient(create_app(settings)) as client:
         try:
             watcher = WsPlayer(client, table)
@@ -255,7 +240,7 @@ def test_a_clock_that_ran_out_while_down_gets_a_short_grace_then_the_stand_in(
                 join(client, table, seat)
         finally:
             close_all()
-    _age_log(settings.db_url, 3600)
+    age_log(settings.db_url, 3600)
     with TestClient(create_app(settings)) as client:
         try:
             watcher = WsPlayer(client, table)

@@ -11,12 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import WsPlayer, close_all, create_table, join
-from sqlalchemy import text
+from server_support import WsPlayer, age_log, close_all, create_table, join
 from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
-from chicago.server.storage import Store
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -104,13 +102,6 @@ def test_spectators_cannot_press_continue_and_a_table_of_bots_never_pauses(
     assert watcher.until(lambda f: f["type"] == "error", errors_ok=True)["code"] == "not_seated"
 
 
-def _age_log(db_url: str, seconds: float) -> None:
-    store = Store(db_url)
-    with store.engine.begin() as conn:
-        conn.execute(text("UPDATE log SET created_at = created_at - :s"), {"s": seconds})
-    store.close()
-
-
 def test_the_pause_outlasts_a_restart_and_ends_at_once_if_it_ran_out_meanwhile(
         tmp_path: Path) -> None:
     settings = Settings(db_url=f"sqlite:///{tmp_path / 'pause.sqlite3'}", static_dir=None,
@@ -134,7 +125,7 @@ def test_the_pause_outlasts_a_restart_and_ends_at_once_if_it_ran_out_meanwhile(
             assert me.frames[-1]["table"]["pause"]["waiting"] == [0]
         finally:
             close_all()
-    _age_log(settings.db_url, 200)
+    age_log(settings.db_url, 200)
     with TestClient(create_app(settings)) as client:
         try:
             watcher = WsPlayer(client, table)

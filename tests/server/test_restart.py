@@ -110,7 +110,8 @@ def test_sigkill_mid_deal_and_restart(db: Path) -> None:
     bots = server.post("/api/tables", {"seats": ["bot:random", "bot:basic", "bot:random"],
                                        "bot_delay": 0.02, "rules": {"max_deals": 3}})
     mixed = server.post("/api/tables", {"seats": ["open", "bot:basic", "bot:random", "open"],
-                                        "bot_delay": 0, "rules": {"max_deals": 2}})
+                                        "bot_delay": 0, "deal_pause": 0,
+                                        "rules": {"max_deals": 2}})
     tokens = {seat: server.post(f"/api/tables/{mixed['id']}/join", {"seat": seat})["token"]
               for seat in (0, 3)}
     watcher = Client(server, bots["id"], None)

@@ -116,3 +116,14 @@ def browser() -> Iterator[Any]:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield CheckedBrowser(chromium)
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, live: LiveServer) -> Iterator[Any]:
+    """The lobby in English in a page of its own, for tests that run the app's modules."""
+    context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
+    page = context.new_page()
+    page.goto(live.url)
+    page.wait_for_selector("[data-action=quick-play]")
+    yield page
+    context.close()

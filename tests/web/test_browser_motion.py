@@ -140,6 +140,21 @@ def test_a_whole_deal_with_motion_cards_move_and_no_hidden_face_at_any_frame(
     player.click_and_wait(f".hand button[data-card='{card}']")
     page.wait_for_function("c => window.__anims.cards.includes(c)", arg=card, timeout=5000)
     player.shot("card-moving")
+    # a new state finishes a running animation at once (the cards in flight go with it)
+    finished = page.evaluate("""() => new Promise((resolve) => {
+      const started = performance.now();
+      const poll = () => {
+        const motion = window.chicago.motion;
+        if (motion.running.size) {
+          const before = motion.running.size;
+          window.chicago.table.render();
+          resolve([before, motion.running.size, document.querySelectorAll('.flying').length]);
+        } else if (performance.now() - started > 15000) resolve(null);
+        else requestAnimationFrame(poll);
+      };
+      poll();
+    })""")
+    assert finished is not None and finished[0] > 0 and finished[1:] == [0, 0], finished
 
     # the scoring-round banner names the winner and what won
     names = {s: f"Bot {s + 1}" if info.kind == "bot" else info.name

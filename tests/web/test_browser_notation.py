@@ -17,23 +17,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from chicago import Game, Rules
 from chicago.web import STATIC_DIR
 
 from .driver import api, join_page
 from .serving import LiveServer
-
-
-@pytest.fixture(scope="module")
-def page(browser: Any, live: LiveServer) -> Any:
-    context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
-    page = context.new_page()
-    page.goto(live.url)
-    page.wait_for_selector("[data-action=quick-play]")
-    yield page
-    context.close()
 
 
 def _decisions() -> list[dict[str, Any]]:
@@ -145,6 +133,57 @@ def test_marks_have_tooltips_and_the_help_page_explains_them(
     assert "must have declared a Chicago" in rules["wikipedia-42"]
     assert "a player with enough points" not in text
     context.close()
+
+
+_MOMENTS = """async () => {
+  const { momentsOf } = await import('./js/moments.js');
+  const { Names } = await import('./js/words.js');
+  const names = new Names(['Anna', 'Bo', 'Cy'], 0);
+  const rules = { chicago_points: 15, lock_at: 46 };
+  const round = [
+    { type: 'announce', seat: 1, round: 1, category: 'PAIR' },
+    { type: 'announce', seat: 2, round: 1, category: 'PAIR' },
+    { type: 'pass', seat: 0, round: 1 },
+    { type: 'reveal', seat: 1, stage: 1, rank: 'K' },
+    { type: 'reveal', seat: 2, stage: 1, rank: 'K' },
+    { type: 'reveal', seat: 1, stage: 2, rank: 'Q' },
+    { type: 'reveal', seat: 2, stage: 2, rank: 'J' },
+    { type: 'round_result', round: 1, winner: 1, category: 'PAIR', points: 1, reason: 'best hand' },
+    { type: 'score', seat: 1, points: 1, reason: 'scoring round 1', total: 1 },
+  ];
+  const chicago = [{ type: 'chicago', seat: 2, declared: true }];
+  const broken = [
+    { type: 'play', seat: 0, trick: 2, card: 'Ah' },
+    { type: 'trick', trick: 2, winner: 0, card: 'Ah' },
+    { type: 'chicago_result', seat: 2, made: false, broken_by: 0 },
+    { type: 'score', seat: 2, points: -15, reason: 'Chicago failed', total: 5 },
+  ];
+  const last = [
+    { type: 'trick', trick: 5, winner: 1, card: 'Ts' },
+    { type: 'score', seat: 1, points: 5, reason: 'last trick', total: 9 },
+    { type: 'deal_end', deal: 1, points: [0, 5, 0], scores: [0, 9, 5] },
+    { type: 'deal', deal: 2, dealer: 1, scores: [0, 9, 5], locked: [false, false, true] },
+  ];
+  return [momentsOf(round, [], names, rules), momentsOf(chicago, [], names, rules),
+          momentsOf(broken, [], names, rules), momentsOf(last, [], names, rules)];
+}"""
+
+
+def test_the_key_moments_in_words(page: Any) -> None:
+    """The banners: a scoring round's winner, category, deciding tie-break step and points;
+    a Chicago declared and broken (by whom, in which trick, for how much); the last trick;
+    a lock at the deal's start."""
+    round_, chicago, broken, last = page.evaluate(_MOMENTS)
+    assert round_ == [{"kind": "round",
+                       "text": "Scoring round 1: Bo wins with a pair, 1 point.",
+                       "detail": "The tie-break was decided at step 2: Bo queen, Cy jack."}]
+    assert chicago[0]["text"] == "Cy declares Chicago: all five tricks for 15 points."
+    assert broken[0]["text"] == ("The Chicago is broken: You take trick 2, and Cy loses "
+                                 "15 points.")
+    assert [m["kind"] for m in last] == ["last-trick", "lock"]
+    assert last[0]["text"] == "Bo wins the last trick with 10♠: +5 points."
+    assert last[1]["text"] == ("Locked this deal (46 points or more at the start, no "
+                               "exchanges): Cy.")
 
 
 # Characters shown as emoji (Unicode Emoji=Yes) below U+1F000, and everything from there up;

@@ -25,8 +25,6 @@ import pytest
 from chicago import Game, Rules
 from chicago.web import STATIC_DIR
 
-from .serving import LiveServer
-
 JS = STATIC_DIR / "js"
 SERVER = Path(__file__).resolve().parents[2] / "src" / "chicago" / "server"
 
@@ -44,16 +42,6 @@ FAMILIES = {
     "speed.": "`speed.${",
     "reason.": "`reason.${",
 }
-
-
-@pytest.fixture(scope="module")
-def page(browser: Any, live: LiveServer) -> Any:
-    context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
-    page = context.new_page()
-    page.goto(live.url)
-    page.wait_for_selector("[data-action=quick-play]")
-    yield page
-    context.close()
 
 
 def _lang_keys(page: Any) -> dict[str, list[str]]:

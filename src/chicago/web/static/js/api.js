@@ -55,6 +55,5 @@ export const api = {
   gameText: (table, number) => call("GET", `api/games/${enc(table)}/${number}/text`, { text: true }),
   replay: (table, number, view, deal) =>
     call("GET", `api/web/replay/${enc(table)}/${number}?view=${enc(view)}&deal=${deal}`),
-  odds: (hand, dead, rules) => call("POST", "api/web/odds", { body: { hand, dead, rules, top: 6 } }),
   hint: (id, token, dead) => call("POST", `api/web/hint/${enc(id)}`, { body: { dead, top: 6 }, token }),
 };

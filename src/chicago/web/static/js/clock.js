@@ -25,18 +25,18 @@ export function secondsLeft(countdown) {
 
 /** The ring of a running countdown; `kind` names what it counts ("turn" or "pause"). */
 export function ringEl(countdown, kind = "turn") {
-  const el = h("span", { class: `countdown ring ${kind}`, role: "timer", dataset: { countdown: kind } },
-    h("span", { class: "ring-svg", html: RING }),
-    h("span", { class: "ring-text" }, ""));
-  updateCountdown(el, countdown);
-  return el;
+  return countdownEl(countdown, kind, "ring", RING);
 }
 
 /** A bar for the same countdown (over the player's own buttons). */
 export function barEl(countdown, kind = "turn") {
-  const el = h("span", { class: `countdown bar ${kind}`, role: "timer", dataset: { countdown: kind } },
-    h("span", { class: "bar-svg", html: BAR }),
-    h("span", { class: "bar-text" }, ""));
+  return countdownEl(countdown, kind, "bar", BAR);
+}
+
+function countdownEl(countdown, kind, shape, svg) {
+  const el = h("span", { class: `countdown ${shape} ${kind}`, role: "timer", dataset: { countdown: kind } },
+    h("span", { class: `${shape}-svg`, html: svg }),
+    h("span", { class: `${shape}-text` }, ""));
   updateCountdown(el, countdown);
   return el;
 }

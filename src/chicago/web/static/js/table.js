@@ -994,9 +994,8 @@ export class TablePage {
     }
     const dead = knownDead(v.events, hand);
     try {
-      // a seat's hint is ranked by the server on the seat's own view; a spectator (no
-      // token) gets the plain draw odds
-      const answer = this.token ? await api.hint(this.id, this.token, dead) : await api.odds(hand, dead, v.rules || this.table.rules);
+      // ranked by the server on the seat's own view (only a seat has a hand to hint)
+      const answer = await api.hint(this.id, this.token, dead);
       this.hint = { answer };
     } catch (err) {
       this.hint = { error: errorText(err) };
