@@ -120,9 +120,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--deals", type=int, default=8)
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
     import socket
+
+    from playwright.sync_api import sync_playwright
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
