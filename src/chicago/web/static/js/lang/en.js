@@ -441,7 +441,7 @@ export default {
   "reason.reset by four of a kind": "reset by four of a kind",
   "reason.instant win": "instant win",
   "reason.reached the target without a made Chicago (V-CHI-REQ3)": "reached the target without a made Chicago",
-  "reason.breaks a combination announced as highest": "breaks the highest announced combination",
+  "reason.breaks a combination announced as highest": "before throwing away a card of the scoring round's highest combination, a hand is shown whole",
   "reason.quads reset": "four of a kind resets",
 
   // the marks at the table, in words (tooltips and the help page)

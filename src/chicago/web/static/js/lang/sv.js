@@ -420,7 +420,7 @@ export default {
   "reason.reset by four of a kind": "nollställd av fyrtal",
   "reason.instant win": "direktvinst",
   "reason.reached the target without a made Chicago (V-CHI-REQ3)": "nådde målet utan klarad Chicago",
-  "reason.breaks a combination announced as highest": "bryter upp den kombination som vann poängrundan",
+  "reason.breaks a combination announced as highest": "den som slänger ett kort ur poängrundans högsta kombination visar först hela handen",
   "reason.quads reset": "fyrtalet nollställer",
 
   "note.exchanges": "kort som slängts och dragits i varje byte, första bytet först; – är ett byte som inte har kommit än (eller som spelaren inte har gjort än), × ett byte som spelaren inte får göra (köpstopp)",
