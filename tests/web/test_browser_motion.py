@@ -204,7 +204,7 @@ def test_the_sound_and_motion_switches_are_remembered(
         player.act()
         player.state()
     player.click_and_wait(".hand button[data-card]:not([disabled])")
-    page.wait_for_function("window.chicago.sound.log.some(c => c.cue === 'card')")
+    page.wait_for_function("() => window.chicago.sound.log.some(c => c.cue === 'card')")
     assert page.evaluate("window.chicago.sound.log.some(c => c.cue === 'card' && c.played)")
     sound.click()
     motion.click()
@@ -219,7 +219,7 @@ def test_the_sound_and_motion_switches_are_remembered(
         player.act()
     if player.state() == "turn":
         player.click_and_wait(".hand button[data-card]:not([disabled])")
-        page.wait_for_function("window.chicago.sound.log.length > 0")
+        page.wait_for_function("() => window.chicago.sound.log.length > 0")
         assert not page.evaluate("window.chicago.sound.log.some(c => c.played)")
         assert page.evaluate("window.chicago.motion.log") == []
     context.close()

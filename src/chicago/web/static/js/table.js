@@ -216,7 +216,10 @@ export class TablePage {
           // (if any) running (docs/PROTOCOL.md: seats).
           this.table.status = msg.status;
           this.setClock(msg.clock);
-          if (!wasAway && msg.change === "away" && msg.seat === this.you) showNotice(t("table.away_clock"));
+          if (!wasAway && msg.change === "away" && msg.seat === this.you) {
+            showNotice(t("table.away_clock"));
+            announce(t("table.away_clock"));
+          }
         }
         this.render();
         break;
@@ -406,6 +409,7 @@ export class TablePage {
   showMoments(moments) {
     this.moments = moments;
     this.momentsNew = true;
+    for (const m of moments) if (m.detail) announce(m.detail); // the event itself is announced already
     if (typeof window.chicago === "object") (window.chicago.moments ||= []).push(...moments);
     clearTimeout(this.momentTimer);
     this.momentTimer = setTimeout(() => {
@@ -545,7 +549,8 @@ export class TablePage {
       // nothing is said about the cards before the game starts (they are dealt, unseen)
       line = t("phase.waiting", { n: this.table.seats.filter((s) => s.kind === "open").length });
     } else if (v) {
-      line = `${t("phase.line", { deal: v.deal, dealer: names.who(v.dealer), you: names.you(v.dealer) })} · ${this.pause ? t("phase.pause") : phaseText(v)}`;
+      const phase = this.pause ? t("phase.pause", { deal: this.pause.deal - 1 }) : phaseText(v);
+      line = `${t("phase.line", { deal: v.deal, dealer: names.who(v.dealer), you: names.you(v.dealer) })} · ${phase}`;
     }
     return h("header", { class: "table-head" },
       h("div", { class: "title-block" },
@@ -583,7 +588,7 @@ export class TablePage {
   awayBar() {
     const mine = this.seated() && this.table.seats[this.you];
     if (!mine || !mine.away) return null;
-    return h("div", { class: "away-bar", role: "alert" },
+    return h("div", { class: "away-bar", "aria-label": t("table.back") },
       h("span", {}, t("table.back")),
       h("button", { type: "button", class: "primary", dataset: { action: "back" }, onclick: () => this.conn.request("back") }, t("btn.back")));
   }
@@ -673,7 +678,8 @@ export class TablePage {
   /** The banner of the latest key moments (docs: issue 16), or nothing. */
   momentsBanner() {
     if (!this.moments.length) return null;
-    return h("div", { class: "moments", role: "status", "aria-label": t("mo.title") }, this.moments.map((m, i) =>
+    // not a live region (the page is drawn anew each time): showMoments() announces them
+    return h("div", { class: "moments", "aria-label": t("mo.title") }, this.moments.map((m, i) =>
       h("p", { class: `moment moment-${m.kind}${this.momentsNew && i === 0 ? " new" : ""}`, dataset: { kind: m.kind } },
         h("strong", {}, m.text), m.detail ? h("span", { class: "detail" }, " " + m.detail) : null)));
   }

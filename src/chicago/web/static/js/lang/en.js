@@ -170,7 +170,7 @@ export default {
   "phase.over": "the game is over",
   "phase.deal_over": "the deal is over",
   "phase.waiting": ({ n }) => `waiting for ${n} more ${s(n, "player", "players")}`,
-  "phase.pause": "the deal is over",
+  "phase.pause": "deal {deal} is over",
 
   // questions
   "q.exchange": ({ r, max }) => `Exchange ${r}: tap the cards to throw away (up to ${max}), then Exchange. Keep all if the hand is good.`,

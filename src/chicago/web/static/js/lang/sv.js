@@ -165,7 +165,7 @@ export default {
   "phase.over": "partiet är slut",
   "phase.deal_over": "given är slut",
   "phase.waiting": ({ n }) => `väntar på ${n} spelare till`,
-  "phase.pause": "given är slut",
+  "phase.pause": "giv {deal} är slut",
 
   "q.exchange": ({ r, max }) => `Byte ${r}: tryck på korten du vill slänga (högst ${max}) och sedan på Byt. Välj Behåll alla om handen är bra.`,
   "q.exchange_six": "Du är låst (köpstopp) med sex kort: välj det kort du slänger.",
