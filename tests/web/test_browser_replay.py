@@ -172,7 +172,9 @@ def test_replay_in_swedish_tells_each_step_in_words_and_the_result_is_readable(
         elif step["seat"] is None:
             assert heading == f"Giv {step['deal']} delas ut."
         page.keyboard.press("ArrowRight")
-    assert {"play", "pass"} <= checked
+    # Every seat is asked in every scoring round (R-ANN-1), so a game's steps hold plays and
+    # answers (passes or announcements) whatever the bots' cards were: the game is unseeded.
+    assert "play" in checked and checked & {"pass", "announce"}, checked
     page.screenshot(path=str(artifacts / "replay-sv.png"), full_page=True)
 
     # The final result sits on paper, its colours readable.
