@@ -39,6 +39,7 @@ __all__ = [
     "game_record",
     "read_text",
     "replay_record",
+    "start_game",
     "write_text",
 ]
 
@@ -81,9 +82,12 @@ def _result(game: Game) -> dict[str, Any]:
     }
 
 
-def replay_record(record: dict[str, Any]) -> Game:
-    """Replay a record action by action and check its result; raise RecordError if it differs."""
-    from chicago.engine.game import Game, IllegalAction
+def start_game(record: dict[str, Any]) -> Game:
+    """The game a record starts from, before its first action (its header: rules, players,
+    seed, stacked decks, first dealer). A record with ``deck_seed`` is a duplicate game
+    (:class:`chicago.sim.DuplicateGame`: decks from that seed, per-seat stock queues); its
+    ``decks``, if given, must be those decks. RecordError names a bad header."""
+    from chicago.engine.game import Game
 
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
@@ -91,15 +95,39 @@ def replay_record(record: dict[str, Any]) -> Game:
         raise RecordError(f"not a chicago record (format {record.get('format')!r})")
     try:
         rules = Rules.from_dict(record.get("rules", {}))
-        game = Game(
-            rules,
-            players=int(record["players"]),
-            seed=int(record["seed"]),
-            decks=record.get("decks"),
-            dealer=record.get("dealer"),
-        )
+        deck_seed = record.get("deck_seed")
+        if deck_seed is None:
+            return Game(
+                rules,
+                players=int(record["players"]),
+                seed=int(record["seed"]),
+                decks=record.get("decks"),
+                dealer=record.get("dealer"),
+            )
+        from chicago.sim import DuplicateGame, deal_deck
+
+        if isinstance(deck_seed, bool) or not isinstance(deck_seed, int):
+            raise TypeError(f"deck_seed must be a whole number, not {deck_seed!r}")
+        game = DuplicateGame(rules, int(record["players"]), seed=int(record["seed"]),
+                             deck_seed=deck_seed)
     except (KeyError, TypeError, ValueError, RulesError) as exc:
         raise RecordError(f"bad record header: {exc}") from None
+    dealer = record.get("dealer")
+    if dealer is not None and dealer != game.first_dealer:
+        raise RecordError(f"bad record header: dealer {dealer!r}, but deck seed {deck_seed} "
+                          f"and seed {game.seed} give dealer {game.first_dealer}")
+    for index, deck in enumerate(record.get("decks") or []):
+        if [str(c) for c in deal_deck(deck_seed, index)] != [str(c) for c in deck]:
+            raise RecordError(f"bad record header: deck {index + 1} is not the deck of deck "
+                              f"seed {deck_seed}")
+    return game
+
+
+def replay_record(record: dict[str, Any]) -> Game:
+    """Replay a record action by action and check its result; raise RecordError if it differs."""
+    from chicago.engine.game import IllegalAction
+
+    game = start_game(record)
     actions = record.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError("the record's actions must be a list")
@@ -175,22 +203,17 @@ def write_text(record: dict[str, Any], tags: dict[str, str] | None = None) -> st
     lines.append(f"[Players {_quote(str(record['players']))}]")
     lines.append(f"[Seed {_quote(str(record['seed']))}]")
     lines.append(f"[Dealer {_quote(str(record.get('dealer', game.first_dealer)))}]")
-    for index, deck in enumerate(record.get("decks") or [], start=1):
-        lines.append(f"[Deck{index} {_quote(' '.join(deck))}]")
+    if record.get("deck_seed") is not None:
+        lines.append(f"[DeckSeed {_quote(str(record['deck_seed']))}]")
+    else:
+        for index, deck in enumerate(record.get("decks") or [], start=1):
+            lines.append(f"[Deck{index} {_quote(' '.join(deck))}]")
     if game.is_over:
         lines.append(f"[Result {_quote(' '.join(map(str, game.scores)))}]")
         lines.append(f"[Winners {_quote(' '.join(map(str, game.winners)))}]")
     lines.append("")
     # Walk the game again to place deal markers.
-    from chicago.engine.game import Game
-
-    walker = Game(
-        rules,
-        players=game.players,
-        seed=game.seed,
-        decks=record.get("decks"),
-        dealer=game.first_dealer,
-    )
+    walker = start_game({**record, "result": None})
     deal_seen = 0
     for seat, text in record["actions"]:
         if walker.deal_number != deal_seen:
@@ -284,6 +307,10 @@ def read_text(text: str) -> ParsedText:
         record["dealer"] = int(tags["Dealer"])
     if decks:
         record["decks"] = [decks[k][1].split() for k in sorted(decks)]
+    if "DeckSeed" in tags:
+        if not tags["DeckSeed"].lstrip("-").isdigit():
+            return ParsedText(record, tags, [(0, 'the [DeckSeed "<number>"] tag needs a number')])
+        record["deck_seed"] = int(tags["DeckSeed"])
     record["actions"] = [[seat, act] for _, seat, act in actions]
     if errors:
         return ParsedText(record, tags, errors)

@@ -109,6 +109,27 @@ class DuplicateGame(Game):
         self._queues: dict[int, list[Card]] = {}
         super().__init__(rules, players, seed=seed)
 
+    @property
+    def deck_seed(self) -> int:
+        """The seed of every deal's deck (:func:`deal_deck`)."""
+        return self._deck_seed
+
+    def copy(self) -> DuplicateGame:
+        """An independent copy that goes on dealing and drawing as this game does (the
+        engine's copy with this class and its own draw queues)."""
+        other = super().copy()
+        other.__class__ = DuplicateGame
+        assert isinstance(other, DuplicateGame)
+        other._queues = {seat: list(queue) for seat, queue in self._queues.items()}
+        return other
+
+    def record(self) -> dict[str, Any]:
+        """The engine's record plus ``deck_seed``: :func:`chicago.record.start_game` then
+        replays it as this kind of game (per-seat stock queues)."""
+        record = super().record()
+        record["deck_seed"] = self._deck_seed
+        return record
+
     def _start_deal(self) -> None:
         index = self.deal_number
         if index >= len(self._decks):

@@ -38,8 +38,7 @@ from chicago.engine.actions import Action, ActionKind
 from chicago.engine.events import Event
 from chicago.engine.game import Game
 from chicago.poker import evaluate
-from chicago.record import RecordError
-from chicago.rules import Rules, RulesError
+from chicago.record import RecordError, start_game
 
 __all__ = ["Perspective", "parse_perspective", "replay_page", "replay_steps"]
 
@@ -73,18 +72,7 @@ def parse_perspective(text: str | int | None, players: int) -> Perspective:
 
 
 def _start(record: dict[str, Any]) -> tuple[Game, list[tuple[int, str]]]:
-    if not isinstance(record, dict):
-        raise RecordError("a record is a JSON object")
-    try:
-        game = Game(
-            Rules.from_dict(record.get("rules", {})),
-            players=int(record["players"]),
-            seed=int(record["seed"]),
-            decks=record.get("decks"),
-            dealer=record.get("dealer"),
-        )
-    except (KeyError, TypeError, ValueError, RulesError) as exc:
-        raise RecordError(f"bad record header: {exc}") from None
+    game = start_game(record)
     actions = record.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError("the record's actions must be a list")
