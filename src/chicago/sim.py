@@ -51,13 +51,16 @@ from chicago.rules import Rules
 __all__ = [
     "COUNTERS",
     "LOST_CAUSES",
+    "SEAT_COUNTERS",
     "BotSummary",
     "DuplicateGame",
     "GameResult",
     "MatchResult",
     "deal_deck",
+    "derive_seed",
     "play_game",
     "run_match",
+    "seat_counters",
     "split_specs",
     "summarize",
     "wilson_interval",
@@ -89,6 +92,12 @@ def _derive(*parts: int) -> int:
         value = (value ^ (part & 0xFFFFFFFFFFFFFFFF)) * _MIX & 0xFFFFFFFFFFFFFFFF
         value ^= value >> 31
     return value
+
+
+def derive_seed(*parts: int) -> int:
+    """A 63-bit seed derived from integers, the same in every process and Python run (63
+    bits: it fits a database's signed 64-bit column)."""
+    return _derive(*parts) >> 1
 
 
 def deal_deck(deck_seed: int, deal_index: int) -> list[Card]:
@@ -204,27 +213,50 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
-def _collect(game: Game, seats: list[int], counters: list[dict[str, int]]) -> None:
-    """Add the game's events to the bots' counters."""
+SEAT_COUNTERS = (
+    "deals",
+    "points",
+    "chicago_calls",
+    "chicago_made",
+    "announce_wins",
+    "showdown_wins",
+    "last_tricks",
+)
+"""The counters :func:`seat_counters` derives from a game's public events."""
+
+
+def seat_counters(game: Game) -> list[dict[str, int]]:
+    """Per seat, what it did in the game so far (from the deal summaries and the public
+    events): deals played, points gained, Chicagos declared (``chicago_calls``) and made,
+    scoring rounds and final showdowns won with points, last tricks won (R-TRICK-5)."""
+    counters = [dict.fromkeys(SEAT_COUNTERS, 0) for _ in range(game.players)]
     for deal in game.deal_history:
         for seat, points in enumerate(deal["points"]):
-            counters[seats[seat]]["points"] += points
-            counters[seats[seat]]["deals"] += 1
+            counters[seat]["points"] += points
+            counters[seat]["deals"] += 1
     for event in game.events:
         if event.audience is not None:
             continue
         data = event.data
         kind = data["type"]
         if kind == "chicago" and data.get("declared"):
-            counters[seats[data["seat"]]]["chicago_calls"] += 1
+            counters[data["seat"]]["chicago_calls"] += 1
         elif kind == "chicago_result" and data.get("made"):
-            counters[seats[data["seat"]]]["chicago_made"] += 1
+            counters[data["seat"]]["chicago_made"] += 1
         elif kind == "round_result" and data.get("winner") is not None and data.get("points"):
-            counters[seats[data["winner"]]]["announce_wins"] += 1
+            counters[data["winner"]]["announce_wins"] += 1
         elif kind == "showdown" and data.get("winner") is not None and data.get("points"):
-            counters[seats[data["winner"]]]["showdown_wins"] += 1
+            counters[data["winner"]]["showdown_wins"] += 1
         elif kind == "trick" and data.get("trick") == 5:
-            counters[seats[data["winner"]]]["last_tricks"] += 1
+            counters[data["winner"]]["last_tricks"] += 1
+    return counters
+
+
+def _collect(game: Game, seats: list[int], counters: list[dict[str, int]]) -> None:
+    """Add the game's events to the bots' counters."""
+    for seat, seat_counts in enumerate(seat_counters(game)):
+        for key, value in seat_counts.items():
+            counters[seats[seat]][key] += value
 
 
 LOST_CAUSES = ("crash", "timeout", "illegal")
@@ -418,6 +450,8 @@ def summarize(specs: Sequence[str], games: Sequence[GameResult]) -> list[BotSumm
     """Each bot's totals, win interval and OpenSkill rating over ``games`` (in order)."""
     from openskill.models import PlackettLuce
 
+    from chicago.club.ratings import finish_places
+
     n = len(specs)
     model = PlackettLuce()
     ratings = [model.rating(name=str(i)) for i in range(n)]
@@ -430,18 +464,7 @@ def summarize(specs: Sequence[str], games: Sequence[GameResult]) -> list[BotSumm
         for w in result.winners:
             wins[w] += 1 / len(result.winners)
         # Rank: winners first, then by final score.
-        order = sorted(
-            range(n), key=lambda i: (0 if i in result.winners else 1, -result.scores[i])
-        )
-        ranks = [0.0] * n
-        place = 0
-        previous: tuple[int, int] | None = None
-        for position, i in enumerate(order):
-            standing = (0 if i in result.winners else 1, -result.scores[i])
-            if standing != previous:
-                place = position + 1
-                previous = standing
-            ranks[i] = float(place)
+        ranks = [float(p) for p in finish_places(result.winners, result.scores)]
         rated = model.rate([[r] for r in ratings], ranks=ranks)
         ratings = [team[0] for team in rated]
     count = len(games)
