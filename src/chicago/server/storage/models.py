@@ -1,6 +1,6 @@
 """The database schema (SQLAlchemy Core tables; Alembic migrations create them).
 
-Three tables, the same on SQLite and PostgreSQL:
+The table server's three tables, the same on SQLite and PostgreSQL:
 
 - ``tables``: one row per table: its fixed configuration (rules, seats, options, the secret
   that seeds its bots) and a few columns kept up to date for the lobby (``status``,
@@ -11,6 +11,10 @@ Three tables, the same on SQLite and PostgreSQL:
   primary key ``(table_id, seq)`` makes the log append-only and single-writer: two writers
   can never both store a change with the same number. A live table's engine state is always
   rebuilt from this log.
+
+Club play (migration 0002, docs/CLUB.md) adds profiles, the players and counters of every
+finished game, rated games with their rating changes, current ratings, and tournaments with
+their entrants and rounds.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     MetaData,
@@ -29,7 +34,21 @@ from sqlalchemy import (
     Text,
 )
 
-__all__ = ["games", "log", "metadata", "tables"]
+__all__ = [
+    "game_players",
+    "games",
+    "log",
+    "metadata",
+    "profiles",
+    "rated_games",
+    "rating_changes",
+    "ratings",
+    "tables",
+    "tournament_entrants",
+    "tournament_rounds",
+    "tournament_tables",
+    "tournaments",
+]
 
 metadata = MetaData(
     naming_convention={
@@ -89,3 +108,132 @@ log = Table(
     Column("data", Text, nullable=False),  # JSON object
     Column("created_at", Float, nullable=False),
 )
+
+# ---------------------------------------------------------------------- club play (0002)
+# docs/CLUB.md. Secrets are stored as SHA-256 hashes only.
+
+profiles = Table(
+    "profiles",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("secret_hash", String(64), nullable=False, unique=True),
+    Column("created_at", Float, nullable=False),
+    Column("rotated_at", Float, nullable=False),  # the secret's last change
+)
+
+game_players = Table(
+    "game_players",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("participant", String(48), nullable=True),  # profile:ID | bot:LEVEL | None: guest
+    Column("profile_id", String(32), ForeignKey("profiles.id"), nullable=True),
+    Column("ladder", String(40), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("line", Text, nullable=False),  # JSON: chicago.club.stats.game_lines
+    Column("finished_at", Float, nullable=False),
+    Index("ix_game_players_profile", "profile_id", "finished_at"),
+)
+"""One row per seat of every finished game: who sat there and what the seat did."""
+
+rated_games = Table(
+    "rated_games",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),  # the order of rating
+    Column("table_id", String(32), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("ladder", String(40), nullable=False),
+    Column("participants", Text, nullable=False),  # JSON list per seat
+    Column("places", Text, nullable=False),  # JSON list per seat
+    Column("applied", Boolean, nullable=False),
+    Column("finished_at", Float, nullable=False),
+    Index("ix_rated_games_game", "table_id", "number", unique=True),
+    Index("ix_rated_games_applied", "applied", "seq"),
+)
+"""A rated game, stored with the game's last action; ``applied`` once its rating changes
+are stored (exactly once: the update is conditional on ``applied`` being false)."""
+
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column("seq", Integer, ForeignKey("rated_games.seq"), primary_key=True,
+           autoincrement=False),
+    Column("participant", String(48), primary_key=True),
+    Column("ladder", String(40), nullable=False),
+    Column("seats", Text, nullable=False),  # JSON list
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_rating_changes_participant", "participant", "ladder", "seq"),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("ladder", String(40), primary_key=True),
+    Column("participant", String(48), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_ratings_ladder", "ladder", "mu"),
+)
+"""Current ratings: the last ``rating_changes`` row of each participant and ladder."""
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("organizer_hash", String(64), nullable=False),
+    Column("spec", Text, nullable=False),  # JSON: rules, tables, size, rounds, duplicate…
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),  # registering | playing | finished
+    Column("round", Integer, nullable=False),  # the current round, 0 before the start
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_tournaments_status", "status", "created_at"),
+)
+
+tournament_entrants = Table(
+    "tournament_entrants",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("tournaments.id"), primary_key=True),
+    Column("entrant", String(8), primary_key=True),  # e1, e2 … (people), b1 … (bots)
+    Column("ord", Integer, nullable=False),  # joining order
+    Column("name", String(80), nullable=False),
+    Column("profile_id", String(32), ForeignKey("profiles.id"), nullable=True),
+    Column("level", String(40), nullable=True),  # a bot's level
+    Column("joined_at", Float, nullable=False),
+    Index("ix_tournament_entrants_profile", "tournament_id", "profile_id", unique=True),
+)
+
+tournament_rounds = Table(
+    "tournament_rounds",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("tournaments.id"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("plan", Text, nullable=False),  # JSON: chicago.club.tournament.RoundPlan
+    Column("status", String(16), nullable=False),  # playing | finished
+    Column("started_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),
+)
+"""One row per started round; its primary key makes a round start exactly once."""
+
+tournament_tables = Table(
+    "tournament_tables",
+    metadata,
+    Column("tournament_id", String(32), primary_key=True),
+    Column("round", Integer, primary_key=True, autoincrement=False),
+    Column("number", Integer, primary_key=True, autoincrement=False),  # 1-based
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, unique=True),
+    Column("seats", Text, nullable=False),  # JSON list: the entrant of each seat
+    ForeignKeyConstraint(["tournament_id", "round"],
+                         ["tournament_rounds.tournament_id", "tournament_rounds.number"],
+                         name="fk_tournament_tables_round_tournament_rounds"),
+)
+"""The tables of a round: which live table plays it, who sits where."""

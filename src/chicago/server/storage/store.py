@@ -32,15 +32,17 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from chicago.server.storage.models import games, log, tables
+from chicago.server.storage.models import game_players, games, log, rated_games, tables
 
 __all__ = [
     "SEAT_KINDS",
     "Change",
     "Conflict",
+    "GamePlayerRow",
     "GameRow",
     "LoadedTable",
     "LogEntry",
+    "RatedGameRow",
     "Store",
     "TableRow",
     "Unreadable",
@@ -141,6 +143,42 @@ class Change:
     new_game: GameRow | None = None
     game_updates: dict[str, Any] = field(default_factory=dict)
     game_number: int | None = None  # the game row that game_updates change
+    players: list[GamePlayerRow] = field(default_factory=list)
+    """When a game ends: one row per seat (who sat there, what the seat did)."""
+    rated: RatedGameRow | None = None
+    """When a rated game ends: the game to rate (applied later, exactly once)."""
+
+
+@dataclass(slots=True)
+class GamePlayerRow:
+    """A ``game_players`` row: one seat of a finished game."""
+
+    table_id: str
+    number: int
+    seat: int
+    participant: str | None
+    """``profile:ID``, ``bot:LEVEL``, or None for a guest."""
+    profile_id: str | None
+    ladder: str
+    rated: bool
+    line: dict[str, int]
+    """The seat's counters (:func:`chicago.club.stats.game_lines`)."""
+    finished_at: float
+
+
+@dataclass(slots=True)
+class RatedGameRow:
+    """A ``rated_games`` row: a finished rated game, before or after its rating."""
+
+    table_id: str
+    number: int
+    ladder: str
+    participants: list[str]
+    places: list[int]
+    finished_at: float
+    applied: bool = False
+    seq: int | None = None
+    """The order of rating (set by the database)."""
 
 
 def normalize_url(url: str) -> str:
@@ -256,6 +294,16 @@ class Store:
                     return [self._write_one(changes[0])]
             return [self._write_one(change) for change in changes]
 
+    @property
+    def write_lock(self) -> threading.Lock:
+        """Held by every write of this process (one SQLite writer at a time)."""
+        return self._write_lock
+
+    def apply_change(self, conn: Connection, change: Change) -> None:
+        """Store one change on an open transaction (another write's, e.g. a tournament
+        round that creates its tables with its own rows)."""
+        self._apply(conn, change)
+
     def _write_one(self, change: Change) -> Exception | None:
         try:
             with self.engine.begin() as conn:
@@ -295,6 +343,21 @@ class Store:
                 for k, v in change.table_updates.items()
             }
             conn.execute(update(tables).where(tables.c.id == change.table_id).values(**values))
+        if change.players:
+            conn.execute(insert(game_players), [
+                {"table_id": p.table_id, "number": p.number, "seat": p.seat,
+                 "participant": p.participant, "profile_id": p.profile_id,
+                 "ladder": p.ladder, "rated": p.rated, "line": _dumps(p.line),
+                 "finished_at": p.finished_at}
+                for p in change.players
+            ])
+        if change.rated is not None:
+            r = change.rated
+            conn.execute(insert(rated_games).values(
+                table_id=r.table_id, number=r.number, ladder=r.ladder,
+                participants=_dumps(r.participants), places=_dumps(r.places),
+                applied=False, finished_at=r.finished_at,
+            ))
         if change.game_updates:
             if change.game_number is None:
                 raise ValueError("game_updates need game_number")
@@ -470,6 +533,11 @@ def _table_row(r: Any) -> TableRow:
         open_seats=r["open_seats"], game=r["game"], created_at=r["created_at"],
         updated_at=r["updated_at"],
     )
+
+
+def game_row(r: Any) -> GameRow:
+    """A ``games`` row (a mapping of its columns) decoded."""
+    return _game_row(r)
 
 
 def _game_row(r: Any) -> GameRow:
