@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -66,6 +66,9 @@ class TableCache:
         self._tasks = tasks
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self.installed: list[Callable[[LiveTable], None]] = []
+        """Called for every table this process starts to hold (the club service gives it
+        its ladder's ratings)."""
 
     def holds(self, table: LiveTable) -> bool:
         """Whether ``table`` is (still) this process's copy of its table."""
@@ -124,6 +127,8 @@ class TableCache:
         it waits ``Settings.takeover`` longer), work out its presence."""
         self.tables[table.id] = table
         table.sent = table.seq
+        for listener in self.installed:
+            listener(table)
         table.subscription = self.bus.subscribe(table.id, self._on_entry)
         self.scheduler.schedule(table, self.settings.takeover if self.locks.shared
                                 and not writer else 0.0)

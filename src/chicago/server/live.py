@@ -23,11 +23,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from chicago.bots import Bot
+from chicago.club.ratings import bot_participant, ladder_key, profile_participant
 from chicago.engine.game import Game
 from chicago.rules import Rules
 from chicago.server.bus import Subscription
 from chicago.server.protocol import TableError
 from chicago.server.storage import SEAT_KINDS, LogEntry, TableRow
+from chicago.sim import DuplicateGame
 
 __all__ = [
     "AWAY_AFTER",
@@ -40,6 +42,7 @@ __all__ = [
     "Pause",
     "Seat",
     "TableOptions",
+    "TournamentPlace",
     "build_table",
     "check_fresh",
     "default_name",
@@ -85,6 +88,18 @@ class Seat:
     name: str | None = None
     token_hash: str | None = None
     away: bool = False
+    profile: str | None = None
+    """The profile the seat is tied to (joined with a profile), None for a guest or a bot."""
+
+    @property
+    def participant(self) -> str | None:
+        """The seat's participant in the ratings: ``profile:ID``, ``bot:LEVEL`` or None (an
+        open seat or a guest)."""
+        if self.kind == "bot" and self.level:
+            return bot_participant(self.level)
+        if self.kind == "human" and self.profile:
+            return profile_participant(self.profile)
+        return None
 
     @classmethod
     def from_spec(cls, spec: object) -> Seat:
@@ -116,6 +131,10 @@ class TableOptions:
     deal_pause: float = 0.0
     """Seconds the table waits after a deal until its people have pressed Continue (0: not
     at all; tables stored before this option have none)."""
+    rated: bool = False
+    """docs/CLUB.md: the games count for the ratings; open seats take profiles only."""
+    tournament: TournamentPlace | None = None
+    """The tournament table this table is (docs/CLUB.md), None for any other table."""
 
     def __post_init__(self) -> None:
         for name, (low, high) in OPTION_LIMITS.items():
@@ -129,6 +148,10 @@ class TableOptions:
                                  f"not {value!r}")
         if not isinstance(self.stand_in, str) or not self.stand_in:
             raise ValueError(f"stand_in must be a bot level, not {self.stand_in!r}")
+        if not isinstance(self.rated, bool):
+            raise ValueError(f"rated must be true or false, not {self.rated!r}")
+        if self.tournament is not None and not isinstance(self.tournament, TournamentPlace):
+            raise ValueError(f"tournament must be a TournamentPlace, not {self.tournament!r}")
 
     @classmethod
     def from_dict(cls, data: object) -> TableOptions:
@@ -136,13 +159,22 @@ class TableOptions:
         are left for the version that wrote them); ``ValueError`` naming a bad one."""
         if not isinstance(data, Mapping):
             raise ValueError(f"a table's options are a JSON object, not {data!r}")
-        known = ("clock", "stand_in", "bot_delay", "deal_pause")
-        return cls(**{name: data[name] for name in known if name in data})
+        known = ("clock", "stand_in", "bot_delay", "deal_pause", "rated")
+        values: dict[str, Any] = {name: data[name] for name in known if name in data}
+        if data.get("tournament") is not None:
+            values["tournament"] = TournamentPlace.from_dict(data["tournament"])
+        return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
-        """As stored."""
-        return {"clock": self.clock, "stand_in": self.stand_in, "bot_delay": self.bot_delay,
-                "deal_pause": self.deal_pause}
+        """As stored (``rated`` and ``tournament`` only when set: a plain table's options
+        stay as earlier versions stored them)."""
+        data: dict[str, Any] = {"clock": self.clock, "stand_in": self.stand_in,
+                                "bot_delay": self.bot_delay, "deal_pause": self.deal_pause}
+        if self.rated:
+            data["rated"] = True
+        if self.tournament is not None:
+            data["tournament"] = self.tournament.to_dict()
+        return data
 
 
 @dataclass
@@ -161,6 +193,36 @@ class Pause:
         """The pause as frames carry it: ``{"deal", "ms", "waiting"}`` (ms left at ``at``)."""
         return {"deal": self.deal, "ms": max(0, int((self.until - at) * 1000)),
                 "waiting": sorted(self.waiting)}
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPlace:
+    """Which tournament table a table is: the tournament, the round, the table's number
+    (from 1), and whether the round is duplicate (docs/CLUB.md)."""
+
+    id: str
+    round: int
+    table: int
+    duplicate: bool
+
+    @classmethod
+    def from_dict(cls, data: object) -> TournamentPlace:
+        """From :meth:`to_dict`; ``ValueError`` naming what is wrong."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"tournament must be a JSON object, not {data!r}")
+        try:
+            place = cls(str(data["id"]), int(data["round"]), int(data["table"]),
+                        bool(data["duplicate"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"tournament needs id, round, table, duplicate: {exc}") from None
+        if not place.id or place.round < 1 or place.table < 1:
+            raise ValueError(f"tournament: not a tournament table {dict(data)!r}")
+        return place
+
+    def to_dict(self) -> dict[str, Any]:
+        """As stored and shown (the table info's ``tournament``)."""
+        return {"id": self.id, "round": self.round, "table": self.table,
+                "duplicate": self.duplicate}
 
 
 def default_name(seat: int) -> str:
@@ -247,6 +309,11 @@ class LiveTable:
         self.timer: asyncio.TimerHandle | None = None
         self.deadline: tuple[int, float] | None = None  # (seat, loop time) of the turn clock
         self.bots: dict[tuple[int, str], Bot] = {}
+        # -- kept by chicago.server.club: the shown ratings of this table's ladder
+        self.ladder = ladder_key(self.rules, row.players)
+        self.ratings: Mapping[str, float] = {}
+        """Participant -> shown rating on :attr:`ladder` (shared by the tables of a ladder,
+        kept up to date by the club service; empty without one)."""
 
     # ------------------------------------------------------------------ state
     @property
@@ -282,15 +349,28 @@ class LiveTable:
                 found = index
         return found
 
+    @property
+    def rated(self) -> bool:
+        """Whether the current game is rated (docs/CLUB.md): the table was created rated,
+        every seat is a profile or a bot, and at least one is a profile."""
+        if not self.options.rated:
+            return False
+        participants = [s.participant for s in self.seats]
+        return None not in participants and any(s.profile for s in self.seats)
+
     def seat_infos(self) -> list[dict[str, Any]]:
-        """The seats as the lobby and the clients see them."""
-        return [
-            {
+        """The seats as the lobby and the clients see them (``rating``: the shown rating of
+        the seat's profile or bot level on this table's ladder, None without one)."""
+        infos = []
+        for i, s in enumerate(self.seats):
+            participant = s.participant
+            rating = self.ratings.get(participant) if participant is not None else None
+            infos.append({
                 "seat": i, "kind": s.kind, "level": s.level, "name": s.name,
                 "taken": s.kind != "open", "connected": self.connected[i], "away": s.away,
-            }
-            for i, s in enumerate(self.seats)
-        ]
+                "profile": s.profile, "rating": rating,
+            })
+        return infos
 
     def info(self) -> dict[str, Any]:
         """The table info of docs/PROTOCOL.md."""
@@ -307,6 +387,8 @@ class LiveTable:
             "pause": self.pause.info(time.time()) if self.pause is not None else None,
             "private": self.row.private,
             "created": iso_time(self.row.created_at), "updated": iso_time(self.updated_at),
+            "rated": self.rated, "ladder": self.ladder,
+            "tournament": None if options.tournament is None else options.tournament.to_dict(),
         }
 
     def clock_left(self, at: float) -> float | None:
@@ -333,10 +415,16 @@ class LiveTable:
         if entry.seq != self.seq + 1:
             raise RuntimeError(f"table {self.id}: entry {entry.seq} after {self.seq}")
         kind, data = entry.kind, entry.data
-        started_turn = kind in ("game", "act", "join") or (
+        started_turn = kind in ("game", "act") or (
+            kind == "join" and not data.get("claim")) or (  # a claim keeps the turn's clock
             kind == "back" and self.game is not None and entry.seat == self.game.to_act)
         if kind == "game":
-            self.game = Game(self.rules, self.players, seed=int(data["seed"]))
+            deck_seed = data.get("deck_seed")
+            if deck_seed is None:
+                self.game = Game(self.rules, self.players, seed=int(data["seed"]))
+            else:  # a duplicate tournament's game (docs/CLUB.md)
+                self.game = DuplicateGame(self.rules, self.players, seed=int(data["seed"]),
+                                          deck_seed=int(deck_seed))
             self.game_number = int(data["number"])
             self.game_start_seq = entry.seq
             self.game_seq = entry.seq
@@ -410,9 +498,10 @@ class LiveTable:
         if entry.seat is None or not 0 <= entry.seat < self.players:
             raise RuntimeError(f"table {self.id}: {entry.kind} entry {entry.seq} has no seat")
         seat = self.seats[entry.seat]
-        if entry.kind == "join":
+        if entry.kind == "join":  # a person takes the seat, or its profile claims it back
             seat.kind, seat.name = "human", stored_name(entry.data.get("name"), entry.seat)
             seat.token_hash = entry.data["token"]
+            seat.profile = entry.data.get("profile")
         else:
             seat.away = entry.kind == "away"
             if entry.kind == "back":

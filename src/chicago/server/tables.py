@@ -29,6 +29,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +38,7 @@ from chicago.rules import Rules, RulesError
 from chicago.server import fanout
 from chicago.server.bus import InProcessBus, TableBus
 from chicago.server.cache import TableCache
+from chicago.server.club.finish import finish_rows
 from chicago.server.live import (
     AWAY_AFTER,
     FINISHED,
@@ -64,6 +66,7 @@ from chicago.server.writer import GroupWriter
 
 __all__ = [
     "Client",
+    "Joiner",
     "LiveTable",
     "Seat",
     "TableError",
@@ -98,6 +101,19 @@ class TableSpec:
         return all(seat != "open" for seat in self.seats)
 
 
+@dataclass(frozen=True, slots=True)
+class Joiner:
+    """A profile taking a seat (docs/CLUB.md): its id and display name."""
+
+    profile: str
+    name: str
+
+
+SpectatorGate = Callable[[LiveTable], Awaitable[None]]
+"""Raises TableError when a spectator may not watch a table now (docs/CLUB.md: a running
+duplicate round)."""
+
+
 class TableManager:
     """Every live table of this server process, and the only writer of their logs."""
 
@@ -124,6 +140,10 @@ class TableManager:
                                 writer=self.writer, scheduler=self.scheduler,
                                 presence=self.presence, tasks=self.tasks)
         self._services: list[asyncio.Task[None]] = []
+        self.finished: list[Callable[[LiveTable], None]] = []
+        """Called after a table's game ended and was stored here (the club service: ratings,
+        tournament rounds)."""
+        self.spectator_gate: SpectatorGate | None = None
         self._random: random.Random | None = (
             random.Random(settings.seed) if settings.seed is not None else None
         )
@@ -221,10 +241,18 @@ class TableManager:
         self.cache.install(table)
         return table
 
-    async def join(self, table_id: str, seat: int | None, name: str | None) -> tuple[str, int]:
-        """Take an open seat: returns (seat token, seat)."""
+    async def join(self, table_id: str, seat: int | None, name: str | None,
+                   joiner: Joiner | None = None) -> tuple[str, int]:
+        """Take an open seat: returns (seat token, seat). ``joiner``: the profile taking it
+        (its name is the seat's name); a rated table takes only profiles, one seat each."""
         table = await self.require(table_id)
         async with self.cache.writing(table):
+            if joiner is None and table.options.rated:
+                raise TableError("profile_required", "this table is rated: join it with a "
+                                 "profile (docs/CLUB.md)", 403)
+            if joiner is not None and any(s.profile == joiner.profile for s in table.seats):
+                raise TableError("already_seated", "this profile holds a seat at this table "
+                                 "already", 409)
             if seat is None:
                 seat = next((i for i, s in enumerate(table.seats) if s.kind == "open"), None)
                 if seat is None:
@@ -236,13 +264,31 @@ class TableManager:
                 what = "a bot's" if table.seats[seat].kind == "bot" else "taken"
                 raise TableError("seat_taken", f"seat {seat} is {what}", 409)
             token = self._secret_text(24)
-            entry = table.entry("join", seat, {"name": name or None, "token": hash_token(token)})
+            data: dict[str, Any] = {"name": name or None, "token": hash_token(token)}
+            if joiner is not None:
+                data.update(name=joiner.name, profile=joiner.profile)
+            entry = table.entry("join", seat, data)
             open_after = table.open_seats - 1
             status = WAITING if open_after else (FINISHED if table.current.is_over else PLAYING)
             change = Change(table.id, [entry], table_updates={
                 "open_seats": open_after, "status": status, "updated_at": entry.created_at,
             })
             await self.cache.store_and_publish(table, change)
+        return token, seat
+
+    async def claim(self, table_id: str, profile: str) -> tuple[str, int]:
+        """The seat a profile holds at a table, with a new seat token (the old one stops
+        working: docs/CLUB.md); TableError 404 ``not_seated`` if it holds none."""
+        table = await self.require(table_id)
+        async with self.cache.writing(table):
+            seat = next((i for i, s in enumerate(table.seats) if s.profile == profile), None)
+            if seat is None:
+                raise TableError("not_seated", "this profile holds no seat at this table", 404)
+            token = self._secret_text(24)
+            entry = table.entry("join", seat, {
+                "name": table.seats[seat].name, "token": hash_token(token), "profile": profile,
+                "claim": True})
+            await self.cache.store_and_publish(table, Change(table.id, [entry]))
         return token, seat
 
     async def authenticate(self, table_id: str, token: str | None) -> tuple[LiveTable, int]:
@@ -261,6 +307,9 @@ class TableManager:
         async with self.cache.writing(table):
             if not table.current.is_over:
                 raise TableError("not_over", "the game is not over yet", 409)
+            if table.options.tournament is not None:
+                raise TableError("tournament_table", "a tournament table plays one game; the "
+                                 "next round seats everyone again", 409)
             started = now()
             number = table.game_number + 1
             seed = self._secret_bits()
@@ -332,8 +381,12 @@ class TableManager:
                 "names": [s.name for s in table.seats],  # None: a person gave no name
             }
             change.table_updates = {"status": FINISHED, "updated_at": finished}
+            change.players, change.rated = finish_rows(table, after, finished)
         await self.cache.store_and_publish(table, change, games)
         self.actions += 1
+        if after.is_over:
+            for listener in self.finished:
+                listener(table)
 
     async def back(self, table: LiveTable, seat: int) -> None:
         """The player of ``seat`` takes the seat back from the stand-in bot."""
@@ -433,6 +486,8 @@ class TableManager:
                 raise TableError("bad_token", "not a seat token of this table", 401)
             if table.seats[seat].away:
                 await self.back(table, seat)
+        elif self.spectator_gate is not None:
+            await self.spectator_gate(table)
         table.conns.discard(client)
         fanout.send_unsent(table)  # stored but not yet sent: the others first, in order
         client.seat = seat

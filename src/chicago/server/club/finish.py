@@ -1,0 +1,30 @@
+"""What a finished game stores for the club, with its last action (docs/CLUB.md)."""
+
+from __future__ import annotations
+
+from chicago.club.ratings import finish_places
+from chicago.club.stats import game_lines
+from chicago.engine.game import Game
+from chicago.server.live import LiveTable
+from chicago.server.storage import GamePlayerRow, RatedGameRow
+
+__all__ = ["finish_rows"]
+
+
+def finish_rows(table: LiveTable, game: Game,
+                at: float) -> tuple[list[GamePlayerRow], RatedGameRow | None]:
+    """The rows a table's finished ``game`` stores: one per seat held by a profile (its
+    counters, for the profile's statistics and recent games), and the game to rate when the
+    table is rated (:attr:`LiveTable.rated`)."""
+    rated = table.rated
+    lines = game_lines(game) if any(s.profile for s in table.seats) else []
+    players = [
+        GamePlayerRow(table.id, table.game_number, seat, s.participant, s.profile,
+                      table.ladder, rated, lines[seat], at)
+        for seat, s in enumerate(table.seats) if s.profile
+    ]
+    if not rated:
+        return players, None
+    participants = [s.participant or "" for s in table.seats]
+    return players, RatedGameRow(table.id, table.game_number, table.ladder, participants,
+                                 finish_places(game.winners, game.scores), at)
