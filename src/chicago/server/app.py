@@ -29,6 +29,8 @@ import chicago
 from chicago.server import lobby, web_api, ws
 from chicago.server.admission import Admission
 from chicago.server.bus import TableBus
+from chicago.server.club import routes as club_routes
+from chicago.server.club.service import ClubService
 from chicago.server.headers import Origins, SafeHeaders
 from chicago.server.locking import make_locks
 from chicago.server.redis_bus import RedisBus, channel_prefix
@@ -115,13 +117,17 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
             table_bus = RedisBus(settings.redis_url, channel_prefix(settings.db_url))
         manager = TableManager(store, settings, table_bus,
                                make_locks(settings.db_url, shared=shared))
+        club = ClubService(manager, settings)
         app.state.store = store
         app.state.manager = manager
         app.state.admission = Admission(settings, store, manager.tables)
+        app.state.club = club
         await manager.start()
+        await club.start()
         try:
             yield
         finally:
+            await club.stop()
             await manager.stop()
             store.close()
 
@@ -135,9 +141,11 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
     if settings.allowed_origins:  # other front ends may call the JSON API from their pages
         app.add_middleware(CORSMiddleware, allow_origins=sorted(app.state.origins.allowed),
                            allow_methods=["GET", "POST"],
-                           allow_headers=["Authorization", "Content-Type"], max_age=600)
+                           allow_headers=["Authorization", "Content-Type", "X-Chicago-Profile",
+                                          "X-Chicago-Organizer"], max_age=600)
     app.add_middleware(SafeHeaders)
     lobby.install(app)
+    club_routes.install(app)  # profiles, leaderboards, tournaments (docs/CLUB.md)
     web_api.install(app)  # the browser app's routes (docs/WEB_NEEDS.md)
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
 

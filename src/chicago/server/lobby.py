@@ -23,6 +23,7 @@ from chicago.engine.game import Game
 from chicago.record import write_text
 from chicago.rules import PRESETS, VARIATIONS, Rules, RulesError
 from chicago.server.admission import Admission, client_key
+from chicago.server.club.service import joiner_of, records_gate
 from chicago.server.live import OPTION_LIMITS, TableOptions, default_name, stored_name
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
@@ -35,6 +36,7 @@ __all__ = [
     "GameNumber",
     "bearer",
     "bot_levels",
+    "clean_name",
     "game_names",
     "game_seats",
     "game_summary",
@@ -70,7 +72,9 @@ def bot_levels(settings: Settings | None = None) -> list[str]:
     return list(BOT_LEVELS) + [n for n in named if n not in BOT_LEVELS]
 
 
-def _clean_name(value: str | None, what: str) -> str | None:
+def clean_name(value: str | None, what: str) -> str | None:
+    """A name as given, blanks folded; None when empty; TableError naming ``what`` when it
+    holds control characters or is longer than ``LIMITS['name']``."""
     if value is None:
         return None
     text = " ".join(value.split())
@@ -99,6 +103,7 @@ class CreateTable(BaseModel):
     bot_delay: float = Field(0.5, ge=LIMITS["bot_delay"][0], le=LIMITS["bot_delay"][1])
     deal_pause: float = Field(DEAL_PAUSE, ge=LIMITS["deal_pause"][0],
                               le=LIMITS["deal_pause"][1])
+    rated: bool = False
 
 
 class JoinTable(BaseModel):
@@ -157,12 +162,13 @@ def make_spec(request: CreateTable, levels: list[str] | None = None, *,
                          f"valid: {', '.join(levels)}")
     try:
         options = TableOptions(clock=request.clock, stand_in=stand_in,
-                               bot_delay=request.bot_delay, deal_pause=request.deal_pause)
+                               bot_delay=request.bot_delay, deal_pause=request.deal_pause,
+                               rated=request.rated)
     except ValueError as exc:
         raise TableError("bad_request", str(exc)) from None
     return TableSpec(
         rules=rules, seats=seats, options=options,
-        name=_clean_name(request.name, "name") or "", preset=request.preset,
+        name=clean_name(request.name, "name") or "", preset=request.preset,
         variations=variations, private=request.private,
     )
 
@@ -300,11 +306,16 @@ async def get_table(table_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.post("/tables/{table_id}/join")
-async def join_table(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
-    """Take an open seat; the answer holds the seat token."""
+async def join_table(
+    table_id: str, body: JoinTable, request: Request,
+    profile: Annotated[str | None, Header(alias="X-Chicago-Profile")] = None,
+) -> dict[str, Any]:
+    """Take an open seat; the answer holds the seat token. With a profile's secret in
+    ``X-Chicago-Profile`` the seat is tied to that profile (its name is the seat's)."""
     manager = _manager(request)
-    name = _clean_name(body.name, "name")
-    token, seat = await manager.join(table_id, body.seat, name)
+    name = clean_name(body.name, "name")
+    joiner = await joiner_of(request, profile)
+    token, seat = await manager.join(table_id, body.seat, name, joiner)
     table = await manager.require(table_id)
     return {"token": token, "seat": seat, "table": table.info()}
 
@@ -341,6 +352,7 @@ async def list_games(
 
 
 async def _finished(request: Request, table_id: str, number: int) -> tuple[GameRow, TableRow]:
+    await records_gate(request, table_id)
     store = _manager(request).store
     game = await asyncio.to_thread(store.game, table_id, number)
     if game is None or game.status != "finished" or game.record is None:

@@ -116,6 +116,12 @@ class Settings:
     is offered as a bot level (``GET /api/info``, seats ``bot:NAME``, ``stand_in``); a web
     client can only pick a name, never give a command. Check entries with
     :func:`external_bot`."""
+    club_creations: int = 10
+    """Profiles (and, separately, tournaments) one client address may create per minute
+    (docs/CLUB.md); more are refused with ``rate_limited``."""
+    club_refresh: float = 10.0
+    """With several workers: seconds between reloads of the shown ratings (the ratings
+    other workers applied)."""
     seed: int | None = None
     """Tests and benchmarks only: draw table ids, seat tokens and game seeds from this seed
     (reproducible, so guessable). None (always in real use): from :mod:`secrets`."""

@@ -171,6 +171,14 @@ class TableManager:
             return base64.urlsafe_b64encode(self._random.randbytes(nbytes)).rstrip(b"=").decode()
         return secrets.token_urlsafe(nbytes)
 
+    def new_secret(self, nbytes: int = 24) -> str:
+        """An unguessable URL-safe text (ids, tokens, profile and organizer secrets)."""
+        return self._secret_text(nbytes)
+
+    def new_seed(self) -> int:
+        """63 random bits (a seed)."""
+        return self._secret_bits()
+
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
         """Start the writer; resume the tables in play (their bots and clocks go on)."""

@@ -32,6 +32,7 @@ from starlette.routing import Mount
 
 from chicago.record import RecordError
 from chicago.rules import RulesError
+from chicago.server.club.service import records_gate
 from chicago.server.lobby import MAX_NUMBER, GameNumber, bearer, game_names, game_seats
 from chicago.server.protocol import TableError
 from chicago.web.hints import hint_answer, odds_answer
@@ -92,6 +93,7 @@ async def hint(
 
 
 async def _finished(request: Request, table_id: str, number: int) -> Any:
+    await records_gate(request, table_id)
     store = request.app.state.manager.store
     game = await asyncio.to_thread(store.game, table_id, number)
     if game is None or game.status != "finished" or game.record is None:

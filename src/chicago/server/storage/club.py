@@ -272,6 +272,12 @@ class ClubStore:
         return {(r["ladder"], r["participant"]): (Rating(r["mu"], r["sigma"]), r["games"])
                 for r in rows}
 
+    def all_ratings(self) -> dict[tuple[str, str], Rating]:
+        """Every current rating: (ladder, participant) -> rating."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(ratings)).mappings().all()
+        return {(r["ladder"], r["participant"]): Rating(r["mu"], r["sigma"]) for r in rows}
+
     def ladders(self) -> list[tuple[str, int]]:
         """Every ladder with its number of rated participants, the busiest first."""
         with self.engine.connect() as conn:

@@ -1,0 +1,183 @@
+"""The club service of one server process (docs/CLUB.md).
+
+It keeps the shown ratings of every ladder in memory (each live table reads its ladder's:
+:attr:`chicago.server.live.LiveTable.ratings`), applies rated games once they are stored
+(:meth:`ClubService.apply_ratings`: one applier at a time across every worker, through the
+shared lock ``club:ratings``; the database makes each game's application happen once),
+authenticates profiles and organizers by their secrets (only hashes are stored), limits how
+fast one address creates profiles and tournaments, and hands finished tournament games to
+the :class:`~chicago.server.club.director.TournamentDirector`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import string
+import time
+from collections import deque
+from typing import TYPE_CHECKING
+
+from starlette.requests import Request
+
+from chicago.server.live import LiveTable, hash_token, now
+from chicago.server.protocol import TableError
+from chicago.server.settings import Settings
+from chicago.server.storage.club import ClubStore, ProfileRow
+from chicago.server.tables import Joiner, TableManager
+
+if TYPE_CHECKING:
+    from chicago.server.club.director import TournamentDirector
+
+__all__ = ["SECRET_CHARS", "ClubService", "RateLimiter", "check_secret", "joiner_of",
+           "records_gate"]
+
+log = logging.getLogger("chicago.server")
+
+SECRET_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
+"""The characters of a profile or organizer secret (URL-safe base64)."""
+
+
+def check_secret(value: str | None, what: str) -> str:
+    """A secret as sent (a header), or TableError 401 naming ``what`` is missing or bad."""
+    if not value:
+        raise TableError("bad_" + what, f"send the {what} secret (X-Chicago-"
+                         f"{what.capitalize()} header)", 401)
+    value = value.strip()
+    if not 16 <= len(value) <= 128 or not SECRET_CHARS.issuperset(value):
+        raise TableError("bad_" + what, f"not a {what} secret (16-128 letters, digits, "
+                         "'-' and '_')", 401)
+    return value
+
+
+class RateLimiter:
+    """At most ``limit`` events per ``window`` seconds per key (a client address)."""
+
+    def __init__(self, limit: int, window: float = 60.0) -> None:
+        self.limit = limit
+        self.window = window
+        self._events: dict[str, deque[float]] = {}
+
+    def check(self, key: str, what: str) -> None:
+        """Count one event, or TableError 429 ``rate_limited`` (nothing counted)."""
+        at = time.monotonic()
+        events = self._events.setdefault(key, deque())
+        while events and at - events[0] > self.window:
+            events.popleft()
+        if len(events) >= self.limit:
+            raise TableError("rate_limited", f"at most {self.limit} {what} per "
+                             f"{self.window:g} seconds from one address; try again later",
+                             429)
+        events.append(at)
+        if len(self._events) > 10_000:  # forget addresses that went quiet
+            for stale in [k for k, v in self._events.items()
+                          if not v or at - v[-1] > self.window]:
+                del self._events[stale]
+
+
+class ClubService:
+    """Club play of one server process, wired into its :class:`TableManager`."""
+
+    def __init__(self, manager: TableManager, settings: Settings) -> None:
+        from chicago.server.club.director import TournamentDirector
+
+        self.manager = manager
+        self.settings = settings
+        self.store = ClubStore(manager.store)
+        self.shown: dict[str, dict[str, float]] = {}
+        """Ladder -> participant -> shown rating (the dicts the live tables read)."""
+        self.profiles = RateLimiter(settings.club_creations)
+        self.tournaments = RateLimiter(settings.club_creations)
+        self.director: TournamentDirector = TournamentDirector(self)
+        self._applying = asyncio.Lock()
+        self._services: list[asyncio.Task[None]] = []
+        manager.cache.installed.append(self._installed)
+        manager.finished.append(self._finished)
+        manager.spectator_gate = self.director.spectator_gate
+
+    # ------------------------------------------------------------------ life cycle
+    async def start(self) -> None:
+        """Load the shown ratings, apply what is pending, resume the tournaments in play."""
+        await self.reload_ratings()
+        self.manager.tasks.spawn(self.apply_ratings())
+        self._services.append(asyncio.create_task(self._loop(), name="chicago-club"))
+
+    async def stop(self) -> None:
+        """Stop the background loop."""
+        for task in self._services:
+            task.cancel()
+        await asyncio.gather(*self._services, return_exceptions=True)
+
+    async def _loop(self) -> None:
+        """Forever: move on the tournaments whose round ended (also one whose last game was
+        stored by a worker that died before it moved on), apply pending ratings, and, with
+        several workers, reload the shown ratings."""
+        await self.director.resume()
+        while True:
+            await asyncio.sleep(self.settings.club_refresh)
+            try:
+                await self.director.resume()
+                await self.apply_ratings()
+                if self.manager.locks.shared:
+                    await self.reload_ratings()
+            except Exception:
+                log.exception("club: the periodic check failed")
+
+    # ------------------------------------------------------------------ ratings
+    def _installed(self, table: LiveTable) -> None:
+        table.ratings = self.shown.setdefault(table.ladder, {})
+
+    def _finished(self, table: LiveTable) -> None:
+        if table.rated:
+            self.manager.tasks.spawn(self.apply_ratings())
+        tournament = table.row.options.get("tournament")
+        if isinstance(tournament, dict) and isinstance(tournament.get("id"), str):
+            self.manager.tasks.spawn(self.director.advance(tournament["id"]))
+
+    async def reload_ratings(self) -> None:
+        """Read every current rating into :attr:`shown` (the same dicts, updated)."""
+        rows = await asyncio.to_thread(self.store.all_ratings)
+        for (ladder, participant), rating in rows.items():
+            self.shown.setdefault(ladder, {})[participant] = rating.shown
+
+    async def apply_ratings(self) -> int:
+        """Apply the stored rated games not applied yet (in their order); how many."""
+        async with self._applying, self.manager.locks.hold("club:ratings"):
+            done = await asyncio.to_thread(self.store.apply_ratings, now())
+        for game, changes in done:
+            ladder = self.shown.setdefault(game.ladder, {})
+            for change in changes:
+                ladder[change.participant] = change.after.shown
+        return len(done)
+
+    # ------------------------------------------------------------------ secrets
+    async def profile_of(self, secret: str | None) -> ProfileRow:
+        """The profile of a secret, or TableError 401 ``bad_profile``."""
+        value = check_secret(secret, "profile")
+        row = await asyncio.to_thread(self.store.profile_by_secret, hash_token(value))
+        if row is None:
+            raise TableError("bad_profile", "not the secret of any profile (signed out "
+                             "everywhere? sign in again with a new link)", 401)
+        return row
+
+
+async def records_gate(request: Request, table_id: str) -> None:
+    """Refuse (403 ``round_running``) the records and replays of a duplicate round still
+    being played (docs/CLUB.md); nothing for other tables."""
+    club: ClubService | None = getattr(request.app.state, "club", None)
+    if club is None:
+        return
+    row = await asyncio.to_thread(club.manager.store.table, table_id)
+    if row is not None and not await club.director.round_open(table_id, row.options):
+        raise TableError("round_running", "this duplicate round is still being played: its "
+                         "records are served when the round is over", 403)
+
+
+async def joiner_of(request: Request, secret: str | None) -> Joiner | None:
+    """The profile joining a table (its secret in the ``X-Chicago-Profile`` header), or
+    None for a guest (no header)."""
+    if secret is None:
+        return None
+    club: ClubService = request.app.state.club
+    row = await club.profile_of(secret)
+    return Joiner(row.id, row.name)

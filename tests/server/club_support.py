@@ -1,0 +1,82 @@
+"""Helpers of the club tests: profiles, tournaments and their tables, over HTTP and
+websockets (the test client or a real server)."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+from server_support import WsPlayer, play_out
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
+PROFILE = "X-Chicago-Profile"
+ORGANIZER = "X-Chicago-Organizer"
+
+
+def make_profile(client: TestClient, name: str) -> tuple[str, str]:
+    """A new profile: (id, secret)."""
+    response = client.post("/api/profiles", json={"name": name})
+    assert response.status_code == 201, response.text
+    data = response.json()
+    return data["profile"]["id"], data["secret"]
+
+
+def make_tournament(client: TestClient, **options: Any) -> tuple[dict[str, Any], str]:
+    """A new tournament (fast bots, short games, no clock): (state, organizer secret)."""
+    body: dict[str, Any] = {"name": "Club night", "tables": 2, "table_size": 4, "rounds": 3,
+                            "deals": 1, "duplicate": True, "bot": "basic", "clock": None,
+                            "bot_delay": 0}
+    body.update(options)
+    response = client.post("/api/tournaments", json=body)
+    assert response.status_code == 201, response.text
+    data = response.json()
+    return data["tournament"], data["organizer_secret"]
+
+
+def state(client: TestClient, tournament_id: str) -> dict[str, Any]:
+    response = client.get(f"/api/tournaments/{tournament_id}")
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def wait_for(client: TestClient, tournament_id: str, test: Any,
+             timeout: float = 60.0) -> dict[str, Any]:
+    """Poll the tournament until ``test(state)`` holds (the server moves on by itself)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        current = state(client, tournament_id)
+        if test(current):
+            return current
+        assert time.monotonic() < deadline, f"tournament never reached the state: {current}"
+        time.sleep(0.05)
+
+
+def play_round(client: TestClient, tournament_id: str, secrets: dict[str, str],
+               rng: random.Random) -> dict[str, Any]:
+    """Every person of the current round takes its seat (POST .../seat with its profile)
+    and plays random legal actions until its table's game is over; the state after."""
+    current = state(client, tournament_id)
+    number = current["round"]
+    this_round = current["rounds_played"][number - 1]
+    for table in this_round["tables"]:
+        players: dict[int, WsPlayer] = {}
+        for seat in table["seats"]:
+            if seat["kind"] != "profile":
+                continue
+            response = client.post(f"/api/tournaments/{tournament_id}/seat",
+                                   headers={PROFILE: secrets[seat["profile"]]})
+            assert response.status_code == 200, response.text
+            claimed = response.json()
+            assert claimed["table"] == table["table"] and claimed["seat"] == seat["seat"]
+            players[seat["seat"]] = WsPlayer(client, table["table"], claimed["token"])
+        if players:
+            watcher = next(iter(players.values()))
+            play_out(players, watcher, rng)
+            for player in players.values():
+                player.close()
+    return wait_for(client, tournament_id,
+                    lambda s: s["round"] > number or s["status"] == "finished")
