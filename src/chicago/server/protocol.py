@@ -61,6 +61,21 @@ ERROR_CODES = {
     "too_many_tables": "too many tables waiting or in play",
     "bad_origin": "a page of another origin",
     "internal": "the server could not store the change",
+    # club play (docs/CLUB.md)
+    "bad_profile": "not the secret of any profile",
+    "bad_organizer": "not the organizer secret of this tournament",
+    "unknown_profile": "no such profile",
+    "profile_required": "a rated table takes profiles only",
+    "already_seated": "this profile holds a seat at this table already",
+    "unknown_tournament": "no such tournament",
+    "tournament_full": "the tournament is full",
+    "tournament_started": "the tournament has started",
+    "already_joined": "this profile has joined already",
+    "no_entrants": "nobody has joined the tournament",
+    "not_playing": "the tournament has no round in play",
+    "not_entered": "this profile has no seat in this round",
+    "round_running": "the duplicate round is still being played",
+    "tournament_table": "a tournament table plays one game",
 }
 """Every error code the server sends, with a default message."""
 

@@ -39,15 +39,21 @@ SECRET_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
 
 
 def check_secret(value: str | None, what: str) -> str:
-    """A secret as sent (a header), or TableError 401 naming ``what`` is missing or bad."""
+    """A secret as sent (a header), or TableError 401 (``bad_profile`` or
+    ``bad_organizer``, by ``what``) saying it is missing or not a secret at all."""
     if not value:
-        raise TableError("bad_" + what, f"send the {what} secret (X-Chicago-"
-                         f"{what.capitalize()} header)", 401)
+        raise _bad_secret(what, f"send the {what} secret (X-Chicago-{what.capitalize()} "
+                          "header)")
     value = value.strip()
     if not 16 <= len(value) <= 128 or not SECRET_CHARS.issuperset(value):
-        raise TableError("bad_" + what, f"not a {what} secret (16-128 letters, digits, "
-                         "'-' and '_')", 401)
+        raise _bad_secret(what, f"not a {what} secret (16-128 letters, digits, '-' and '_')")
     return value
+
+
+def _bad_secret(what: str, message: str) -> TableError:
+    if what == "organizer":
+        return TableError("bad_organizer", message, 401)
+    return TableError("bad_profile", message, 401)
 
 
 class RateLimiter:

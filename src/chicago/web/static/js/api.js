@@ -9,8 +9,10 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, { body, token, text = false } = {}) {
-  const headers = {};
+import * as store from "./store.js";
+
+async function call(method, path, { body, token, text = false, headers: extra = {} } = {}) {
+  const headers = { ...extra };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
@@ -42,12 +44,22 @@ async function call(method, path, { body, token, text = false } = {}) {
 
 const enc = encodeURIComponent;
 
+/** The header that signs a request in with this browser's profile (docs/CLUB.md). */
+function asProfile(secret = null) {
+  const value = secret || (store.profile() || {}).secret;
+  return value ? { "X-Chicago-Profile": value } : {};
+}
+
+function asOrganizer(secret) {
+  return secret ? { "X-Chicago-Organizer": secret } : {};
+}
+
 export const api = {
   info: () => call("GET", "api/info"),
   tables: (limit = 50) => call("GET", `api/tables?limit=${limit}`),
   table: (id) => call("GET", `api/tables/${enc(id)}`),
   create: (request) => call("POST", "api/tables", { body: request }),
-  join: (id, seat, name) => call("POST", `api/tables/${enc(id)}/join`, { body: { seat, name: name || null } }),
+  join: (id, seat, name) => call("POST", `api/tables/${enc(id)}/join`, { body: { seat, name: name || null }, headers: asProfile() }),
   rematch: (id, token) => call("POST", `api/tables/${enc(id)}/rematch`, { token }),
   games: (limit = 30, before = null) =>
     call("GET", `api/games?limit=${limit}` + (before ? `&before=${enc(before)}` : "")),
@@ -56,4 +68,19 @@ export const api = {
   replay: (table, number, view, deal) =>
     call("GET", `api/web/replay/${enc(table)}/${number}?view=${enc(view)}&deal=${deal}`),
   hint: (id, token, dead) => call("POST", `api/web/hint/${enc(id)}`, { body: { dead, top: 6 }, token }),
+  // club play (docs/CLUB.md)
+  createProfile: (name) => call("POST", "api/profiles", { body: { name } }),
+  me: (secret) => call("GET", "api/profiles/me", { headers: asProfile(secret) }),
+  rotate: () => call("POST", "api/profiles/me/rotate", { headers: asProfile() }),
+  profilePage: (id) => call("GET", `api/profiles/${enc(id)}`),
+  leaderboard: (ladder) => call("GET", "api/leaderboard" + (ladder ? `?ladder=${enc(ladder)}` : "")),
+  claim: (table) => call("POST", `api/tables/${enc(table)}/claim`, { headers: asProfile() }),
+  clubInfo: () => call("GET", "api/club/info"),
+  tournaments: () => call("GET", "api/tournaments?limit=50"),
+  tournament: (id) => call("GET", `api/tournaments/${enc(id)}`),
+  createTournament: (request) => call("POST", "api/tournaments", { body: request }),
+  joinTournament: (id) => call("POST", `api/tournaments/${enc(id)}/join`, { headers: asProfile() }),
+  startTournament: (id, secret) => call("POST", `api/tournaments/${enc(id)}/start`, { headers: asOrganizer(secret) }),
+  advanceTournament: (id, secret) => call("POST", `api/tournaments/${enc(id)}/advance`, { headers: asOrganizer(secret) }),
+  mySeat: (id) => call("POST", `api/tournaments/${enc(id)}/seat`, { headers: asProfile() }),
 };

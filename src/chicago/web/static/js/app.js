@@ -5,6 +5,11 @@
 //   #/watch/ID              a table as a spectator
 //   #/replay/TABLE/GAME     the replay of a finished game
 //   #/help                  how to play
+//   #/profile[/ID]          your profile, or another's (club.js)
+//   #/signin/SECRET         carry a profile to this device
+//   #/leaderboard[/LADDER]  ratings
+//   #/tournaments           tournaments and the form to create one (tournament.js)
+//   #/tournament/ID         one tournament
 
 import { h, replace } from "./dom.js";
 import { t, lang, setLang, onLangChange, LANGS } from "./i18n.js";
@@ -14,6 +19,8 @@ import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
 import { api } from "./api.js";
 import { chicagoRule, glossary } from "./rulewords.js";
+import { ProfilePage, SignInPage, LeaderboardPage } from "./club.js";
+import { TournamentsPage, TournamentPage } from "./tournament.js";
 
 const main = document.getElementById("app");
 let page = null;
@@ -61,6 +68,11 @@ function route() {
   else if (head === "replay" && a && b) page = new ReplayPage(main, a, b);
   else if (head === "games") page = new GamesPage(main);
   else if (head === "help") page = new HelpPage(main);
+  else if (head === "profile") page = new ProfilePage(main, a || null);
+  else if (head === "signin" && a) page = new SignInPage(main, a);
+  else if (head === "leaderboard") page = new LeaderboardPage(main, a || null);
+  else if (head === "tournaments") page = new TournamentsPage(main);
+  else if (head === "tournament" && a) page = new TournamentPage(main, a);
   else page = new LobbyPage(main);
   document.body.dataset.page = head || "lobby";
   page.mount();

@@ -160,7 +160,8 @@ export function seatPanel(state, seat, ctx) {
     },
     h("div", { class: "seat-head" },
       h("span", { class: "seat-name" }, h("span", { class: "name-text" }, ctx.names.plain(seat)),
-        mine ? h("span", { class: "you-mark" }, `\u00a0(${t("you")})`) : null),
+        mine ? h("span", { class: "you-mark" }, `\u00a0(${t("you")})`) : null,
+        seatRating(ctx.seats, seat)),
       badges,
       h("span", { class: "seat-score", title: t("table.points", { n: state.scores[seat] }) }, num(state.scores[seat])),
     ),
@@ -176,6 +177,13 @@ export function seatPanel(state, seat, ctx) {
     shown,
     pile.length ? h("div", { class: "pile", "aria-label": t("table.played") }, cardRow(pile, "xs")) : null,
   );
+}
+
+/** A seat's rating beside its name (docs/CLUB.md), when its profile or bot level has one. */
+function seatRating(seats, seat) {
+  const info = seats && seats[seat];
+  if (!info || info.rating === null || info.rating === undefined) return null;
+  return h("span", { class: "seat-rating", dataset: { rating: info.rating }, title: t("club.rating") }, `\u00a0${num(info.rating, 1)}`);
 }
 
 /** The engine's reason of a show that objects to a lower four of a kind's reset. */

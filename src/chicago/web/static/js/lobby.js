@@ -5,7 +5,7 @@ import { h, replace } from "./dom.js";
 import { t, onLangChange, num } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
-import { gameNames, levelName } from "./words.js";
+import { gameNames, levelName, seatNames } from "./words.js";
 import { showError } from "./notice.js";
 
 const SPEEDS = [["slow", 1.2], ["normal", 0.6], ["fast", 0.2], ["instant", 0]];
@@ -182,6 +182,7 @@ export class LobbyPage {
         clock: f.clock,
         bot_delay: f.speed,
         deal_pause: f.pause,
+        rated: Boolean(f.rated && store.profile()),
       };
       if (f.length) request.rules = { max_deals: f.length };
       this.submit(request);
@@ -205,6 +206,7 @@ export class LobbyPage {
         radio("clock", t("form.clock"), CLOCKS, f.clock, (n) => (n ? t("form.clock_s", { n }) : t("form.clock_none")), (n) => { f.clock = n; }),
         anyOpen ? radio("pause", t("form.pause"), PAUSES, f.pause, (n) => (n ? t("form.pause_s", { n }) : t("form.pause_none")), (n) => { f.pause = n; }) : null,
         h("label", { class: "choice" }, h("input", { type: "checkbox", id: "f-private", checked: f.private, onchange: (e) => { f.private = e.target.checked; } }), " ", t("form.private")),
+        store.profile() ? h("label", { class: "choice" }, h("input", { type: "checkbox", id: "f-rated", checked: f.rated, onchange: (e) => { f.rated = e.target.checked; } }), " ", t("form.rated")) : null,
         h("button", { type: "submit", class: "primary", dataset: { action: "create" }, disabled: this.busy }, anyOpen ? t("form.submit") : t("form.submit_watch"))));
   }
 
@@ -229,7 +231,8 @@ export class LobbyPage {
           const free = tb.seats.filter((s) => s.kind === "open").length;
           return h("li", { dataset: { table: tb.id } },
             h("strong", {}, tb.name || t("lobby.unnamed")), " ",
-            h("span", { class: "muted" }, `${tb.preset}${tb.variations.length ? " + " + tb.variations.join(", ") : ""} · ${t("lobby.seats_free", { free, n: tb.players })}`), " ",
+            h("span", { class: "muted" }, `${tb.preset}${tb.variations.length ? " + " + tb.variations.join(", ") : ""} · ${t("lobby.seats_free", { free, n: tb.players })}${tb.rated ? " · " + t("club.rated") : ""}`), " ",
+            seatList(tb), " ",
             h("a", { class: "button", href: `#/table/${tb.id}` }, t("lobby.join")), " ",
             h("a", { class: "button", href: `#/watch/${tb.id}` }, t("lobby.watch")));
         })));
@@ -241,6 +244,16 @@ export class LobbyPage {
       h("div", { class: "panel-head" }, h("h2", {}, t("lobby.finished")), h("a", { href: "#/games" }, t("lobby.more"))),
       games === null ? h("p", {}, t("loading")) : gamesList(games));
   }
+}
+
+/** The taken seats of a lobby row, each name with its rating beside it (docs/CLUB.md). */
+function seatList(tb) {
+  const names = seatNames(tb.seats);
+  const taken = tb.seats.filter((s) => s.taken);
+  if (!taken.length) return null;
+  return h("span", { class: "seat-list" }, taken.map((s, i) => h("span", { class: "seat-chip", dataset: { seat: s.seat } },
+    names[s.seat], s.rating === null || s.rating === undefined ? null : h("span", { class: "seat-rating" }, `\u00a0${num(s.rating, 1)}`),
+    i < taken.length - 1 ? ", " : null)));
 }
 
 /** Finished games; each summary's `seats` tell bots from people (GET /api/games). */

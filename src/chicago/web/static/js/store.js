@@ -59,3 +59,32 @@ export function option(name, fallback) {
 export function setOption(name, value) {
   write(`chicago.option.${name}`, value);
 }
+
+/** This browser's profile: {id, name, secret} or null (docs/CLUB.md). */
+export function profile() {
+  return read("chicago.profile", null);
+}
+
+export function setProfile(value) {
+  write("chicago.profile", value);
+}
+
+export function forgetProfile() {
+  memory.delete("chicago.profile");
+  try {
+    localStorage.removeItem("chicago.profile");
+  } catch {
+    /* ignore */
+  }
+}
+
+/** Organizer secrets of the tournaments created in this browser: {tournamentId: secret}. */
+export function organizerSecret(id) {
+  return read("chicago.organizer", {})[id] || null;
+}
+
+export function saveOrganizerSecret(id, secret) {
+  const all = read("chicago.organizer", {});
+  all[id] = secret;
+  write("chicago.organizer", all);
+}

@@ -1,0 +1,172 @@
+"""Club play in a real browser (docs/CLUB.md): an organizer creates a tournament through
+the form, two people make profiles and join it (one on a phone-sized screen in Swedish),
+the organizer starts it, both play their tables through the page, and the organizer's
+tournament page updates by itself to the final standings; the profile page then shows the
+game and the rating chart; no page scrolls sideways on the phone."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from .driver import WAIT_MS, Player
+from .serving import LiveServer
+
+pytestmark = pytest.mark.timeout(300)
+
+NO_SIDEWAYS = "document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def _make_profile(page: Any, live: LiveServer, name: str) -> None:
+    page.goto(f"{live.url}#/profile")
+    page.fill("#profile-name", name)
+    page.click("[data-action=create-profile]")
+    page.wait_for_selector("[data-club=profile]")
+
+
+def _join(page: Any, live: LiveServer, tid: str) -> None:
+    page.goto(f"{live.url}#/tournament/{tid}")
+    page.click("[data-action=join-tournament]")
+    page.wait_for_selector("[data-joined]")
+
+
+def _take_my_table(page: Any, live: LiveServer, name: str) -> Player:
+    page.wait_for_selector("[data-action=my-table]", timeout=WAIT_MS)
+    page.click("[data-action=my-table]")
+    page.wait_for_selector(".table-page")
+    return Player(page, live, name=name)
+
+
+def _play_all(players: list[Player]) -> None:
+    """Play every player's turns until each one's game is over (they may share a table,
+    so nobody waits for the other: each is looked at in turn, briefly)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    deadline = time.monotonic() + 240
+    done: set[int] = set()
+    while len(done) < len(players):
+        assert time.monotonic() < deadline, "the games did not end"
+        for index, player in enumerate(players):
+            if index in done:
+                continue
+            try:
+                what = player.state(timeout=300)
+            except PlaywrightTimeout:
+                continue  # not this player's turn: the other's, or a bot's
+            if what == "over":
+                done.add(index)
+            elif what == "turn":
+                player.act()
+            else:  # a deal's summary before the game's end: go on
+                player.page.click(".deal-summary [data-action=continue]")
+    assert all(p.leak_checks > 0 for p in players)
+
+
+def test_a_tournament_in_the_browser(browser: Any, live: LiveServer, artifacts: Any) -> None:
+    desk = browser.new_context(viewport={"width": 1100, "height": 850}, locale="en-GB")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="sv-SE",
+                                is_mobile=True, has_touch=True)
+    other = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
+    try:
+        organizer = desk.new_page()
+        organizer.goto(f"{live.url}#/tournaments")
+        organizer.wait_for_selector("#tournament-form")
+        organizer.fill("#t-name", "Club night")
+        organizer.fill("#t-tables", "2")
+        organizer.fill("#t-table_size", "2")
+        organizer.fill("#t-rounds", "1")
+        organizer.fill("#t-deals", "1")
+        organizer.select_option("#t-bot", "basic")
+        organizer.click("[data-action=create-tournament]")
+        organizer.wait_for_selector("[data-club=tournament][data-status=registering]")
+        assert organizer.locator("[data-organizer]").count() == 1
+        tid = organizer.url.rsplit("/", 1)[1]
+
+        anna = phone.new_page()
+        _make_profile(anna, live, "Anna")
+        anna.goto(f"{live.url}#/tournament/{tid}")
+        assert anna.locator("[data-action=join-tournament]").inner_text() == \
+            "Gå med i turneringen"
+        assert "Tar emot spelare" in anna.inner_text(".tour-status")
+        assert anna.locator("[data-organizer]").count() == 0  # not the organizer's browser
+        assert anna.evaluate(NO_SIDEWAYS), "the tournament page scrolls sideways on a phone"
+        _join(anna, live, tid)
+        assert anna.inner_text("[data-joined]") == "Du är med."
+        bo = other.new_page()
+        _make_profile(bo, live, "Bo")
+        _join(bo, live, tid)
+
+        # the organizer's page shows both entrants by itself, then starts round one
+        organizer.wait_for_function(
+            "() => document.querySelectorAll('[data-entrant]').length === 2", timeout=WAIT_MS)
+        organizer.click("[data-action=start-tournament]")
+        organizer.wait_for_selector("[data-club=tournament][data-status=playing]")
+        assert organizer.locator("[data-standings]").count() == 1
+        assert organizer.locator("[data-round-number='1'] [data-table]").count() == 2
+
+        _play_all([_take_my_table(anna, live, "anna"), _take_my_table(bo, live, "bo")])
+
+        organizer.wait_for_selector("[data-club=tournament][data-status=finished]",
+                                    timeout=WAIT_MS)
+        rows = organizer.locator(".standings tbody tr")
+        assert rows.count() == 4
+        assert "Final result" in organizer.inner_text(".standings h2")
+        assert organizer.locator("[data-round-number='1'] a[download]").count() == 2
+        organizer.screenshot(path=str(artifacts / "club-tournament-final.png"), full_page=True)
+
+        # the profile page: the game counted, the rating history drawn as inline SVG
+        # (ratings are applied just after the game is stored: reload until they are)
+        anna.goto(f"{live.url}#/profile")
+        deadline = time.monotonic() + 30
+        while True:
+            anna.wait_for_selector("[data-club=profile] [data-stat=games]")
+            if anna.locator(".rating-chart svg polyline").count():
+                break
+            assert time.monotonic() < deadline, "the rating history never showed"
+            anna.wait_for_timeout(200)
+            anna.reload()
+        assert anna.inner_text("[data-stat=games]") == "1"
+        assert anna.locator("[data-game] a.button").count() >= 1  # the replay link
+        assert anna.evaluate(NO_SIDEWAYS), "the profile page scrolls sideways on a phone"
+        anna.screenshot(path=str(artifacts / "club-profile-phone-sv.png"), full_page=True)
+        anna.goto(f"{live.url}#/leaderboard")
+        anna.wait_for_selector("[data-participant]")
+        assert "Topplista" in anna.inner_text("h1")
+        assert anna.evaluate(NO_SIDEWAYS), "the leaderboard scrolls sideways on a phone"
+        anna.goto(f"{live.url}#/tournament/{tid}")
+        anna.wait_for_selector("[data-club=tournament][data-status=finished]")
+        assert "Slutresultat" in anna.inner_text(".standings h2")
+        anna.screenshot(path=str(artifacts / "club-tournament-phone-sv.png"), full_page=True)
+        assert anna.evaluate(NO_SIDEWAYS)
+    finally:
+        for context in (desk, phone, other):
+            context.close()
+
+
+def test_a_sign_in_link_carries_the_profile_and_signing_out_everywhere_ends_it(
+        browser: Any, live: LiveServer) -> None:
+    first = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
+    second = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
+    try:
+        page = first.new_page()
+        _make_profile(page, live, "Cilla")
+        page.click("[data-action=show-link]")
+        link = page.input_value("#signin-link")
+        assert "#/signin/" in link
+        other = second.new_page()
+        other.goto(link)
+        other.wait_for_selector("[data-club=profile]")
+        assert other.inner_text("h1") == "Cilla"
+        assert "#/signin/" not in other.url  # the secret left the address bar
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.click("[data-action=rotate]")
+        page.wait_for_selector(".notice.info:not([hidden])")
+        again = second.new_page()
+        again.goto(link)  # the old link no longer signs in
+        again.wait_for_selector(".notice.error:not([hidden])")
+        assert "sign in" in again.inner_text(".notice").lower()
+    finally:
+        first.close()
+        second.close()
