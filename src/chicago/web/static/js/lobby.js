@@ -108,8 +108,11 @@ export class LobbyPage {
     return h("section", { class: "panel intro" },
       h("h1", {}, t("lobby.title")),
       h("p", {}, t("lobby.intro")),
-      h("div", { class: "field" }, h("label", { for: "player-name" }, t("lobby.name")), name,
-        h("small", { class: "muted" }, t("lobby.name_hint"))),
+      store.profile()
+        ? h("p", { class: "profile-line", dataset: { profileLine: store.profile().id } },
+          t("club.playing_as", { name: store.profile().name }), " ", h("a", { href: "#/profile" }, t("nav.profile")))
+        : h("div", { class: "field" }, h("label", { for: "player-name" }, t("lobby.name")), name,
+          h("small", { class: "muted" }, t("lobby.name_hint")), h("a", { href: "#/profile" }, t("club.make_profile"))),
       h("button", {
         type: "button", class: "primary big", dataset: { action: "quick-play" }, disabled: this.busy,
         onclick: () => this.submit({ preset: this.info.default_preset || "pagat", seats: ["open", `bot:${bot}`, `bot:${bot}`, `bot:${bot}`], bot_delay: 0.6 }),

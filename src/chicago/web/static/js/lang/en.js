@@ -634,4 +634,6 @@ export default {
   "tour.table_done": "finished",
   "tour.table_playing": "playing",
   "tour.record": "Record",
+  "club.playing_as": "You play as {name}: your games count for your profile.",
+  "club.make_profile": "Make a profile to keep your games and a rating",
 };

@@ -611,4 +611,6 @@ export default {
   "tour.table_done": "klart",
   "tour.table_playing": "spelas",
   "tour.record": "Protokoll",
+  "club.playing_as": "Du spelar som {name}: dina partier räknas för din profil.",
+  "club.make_profile": "Skapa en profil för att spara dina partier och få en rating",
 };
