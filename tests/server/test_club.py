@@ -300,8 +300,9 @@ def test_tournament_bad_input_is_refused_with_a_reason_and_changes_nothing(
 
 def test_a_running_duplicate_round_cannot_be_watched_nor_its_records_read(
         client: TestClient) -> None:
-    """While a duplicate round plays, its tables refuse spectators and their records
-    (another table may still have to play the cards they show); afterwards both open."""
+    """While a duplicate round plays, its tables refuse spectators and their records, and
+    show no scores (on the tournament page, in the standings, in the table info): another
+    table may still have to play the cards they tell of. Afterwards all of it opens."""
     pid, secret = make_profile(client, "Anna")
     created, organizer = make_tournament(client, tables=2, table_size=2, rounds=1, deals=1)
     tid = created["id"]
@@ -313,6 +314,10 @@ def test_a_running_duplicate_round_cannot_be_watched_nor_its_records_read(
     assert not bots_only["watch"]
     wait_for(client, tid, lambda s: any(t["status"] == "finished"
                                         for t in s["rounds_played"][0]["tables"]))
+    during = state(client, tid)["rounds_played"][0]["tables"]
+    assert all(t["scores"] is None and t["record"] is None for t in during)
+    assert all(s["games"] == 0 for s in state(client, tid)["standings"])
+    assert client.get(f"/api/tables/{bots_only['table']}").json()["scores"] is None
     spectator = WsPlayer(client, bots_only["table"], None, hello=False)
     spectator.send(type="hello", token=None)
     refused = spectator.until(lambda f: f["type"] == "error", errors_ok=True)
@@ -323,5 +328,7 @@ def test_a_running_duplicate_round_cannot_be_watched_nor_its_records_read(
     play_round(client, tid, {pid: secret}, random.Random(2))
     wait_for(client, tid, lambda s: s["status"] == "finished")
     assert client.get(f"/api/games/{bots_only['table']}/1").status_code == 200
+    assert client.get(f"/api/tables/{bots_only['table']}").json()["scores"] is not None
+    assert all(t["scores"] is not None for t in state(client, tid)["rounds_played"][0]["tables"])
     watcher = WsPlayer(client, bots_only["table"], None)
     assert watcher.view is not None and watcher.view["over"]

@@ -23,7 +23,7 @@ from chicago.engine.game import Game
 from chicago.record import write_text
 from chicago.rules import PRESETS, VARIATIONS, Rules, RulesError
 from chicago.server.admission import Admission, client_key
-from chicago.server.club.service import joiner_of, records_gate
+from chicago.server.club.service import joiner_of, public_info, records_gate
 from chicago.server.live import OPTION_LIMITS, TableOptions, default_name, stored_name
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
@@ -301,8 +301,8 @@ async def list_tables(
 
 @router.get("/tables/{table_id}")
 async def get_table(table_id: str, request: Request) -> dict[str, Any]:
-    """One table's info."""
-    return (await _manager(request).require(table_id)).info()
+    """One table's info (a duplicate tournament round in play: without its scores)."""
+    return await public_info(request, await _manager(request).require(table_id))
 
 
 @router.post("/tables/{table_id}/join")

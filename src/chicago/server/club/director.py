@@ -288,7 +288,9 @@ class TournamentDirector:
         return [_entrant(e) for e in entrants], plans, results
 
     async def state(self, tournament_id: str) -> dict[str, Any]:
-        """Everything the tournament page shows (docs/PROTOCOL.md, "Tournaments")."""
+        """Everything the tournament page shows (docs/PROTOCOL.md, "Tournaments"). The
+        games of a duplicate round in play show no scores and count in no standings until
+        the round is over (their results would tell the other tables about cards to come)."""
         row = await self._require(tournament_id)
         shape = _shape(row)
         field_, plans, results = await self._history(row)
@@ -304,6 +306,9 @@ class TournamentDirector:
         rounds_out = []
         stored_rounds = {r.number: r for r in await asyncio.to_thread(self.store.rounds,
                                                                        row.id)}
+        if shape.duplicate:  # a round in play shows no result: the cards are still to come
+            results = {n: r for n, r in results.items()
+                       if stored_rounds[n].status == "finished"}
         tables = await asyncio.to_thread(self.store.tournament_tables, row.id)
         for plan in plans:
             stored = stored_rounds[plan.number]
@@ -312,19 +317,19 @@ class TournamentDirector:
             out_tables = []
             for t in (t for t in tables if t.round == plan.number):
                 game = games.get(t.number)
-                live = self.manager.tables.get(t.table_id)
+                live = self.manager.tables.get(t.table_id) if open_ else None
                 finished = game is not None and game.status == "finished"
-                result = (game.result or {}) if finished and game is not None else {}
+                result = (game.result or {}) if finished and open_ and game is not None else {}
                 out_tables.append({
                     "number": t.number, "table": t.table_id,
                     "seats": [{"seat": i, "entrant": e, "name": names[e].name,
                                "kind": "bot" if names[e].is_bot else "profile",
                                "profile": names[e].profile} for i, e in enumerate(t.seats)],
                     "status": "finished" if finished else "playing",
-                    "scores": result.get("scores") if finished else (
+                    "scores": result.get("scores") if result else (
                         list(live.current.scores) if live is not None and live.game else None),
-                    "winners": result.get("winners") if finished else None,
-                    "deals": result.get("deals") if finished else (
+                    "winners": result.get("winners") if result else None,
+                    "deals": result.get("deals") if result else (
                         live.current.deal_number if live is not None and live.game else None),
                     "watch": open_,
                     "record": (f"/api/web/record/{t.table_id}/1" if finished and open_

@@ -16,7 +16,7 @@ import logging
 import string
 import time
 from collections import deque
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from chicago.server.club.director import TournamentDirector
 
 __all__ = ["SECRET_CHARS", "ClubService", "RateLimiter", "check_secret", "joiner_of",
-           "records_gate"]
+           "public_info", "records_gate"]
 
 log = logging.getLogger("chicago.server")
 
@@ -187,3 +187,13 @@ async def joiner_of(request: Request, secret: str | None) -> Joiner | None:
     club: ClubService = request.app.state.club
     row = await club.profile_of(secret)
     return Joiner(row.id, row.name)
+
+
+async def public_info(request: Request, table: LiveTable) -> dict[str, Any]:
+    """A table's info for anyone (``GET /api/tables/{id}``): at a duplicate round still in
+    play, without the scores (docs/CLUB.md)."""
+    info = table.info()
+    club: ClubService | None = getattr(request.app.state, "club", None)
+    if club is not None and not await club.director.round_open(table.id, table.row.options):
+        info["scores"] = None
+    return info
