@@ -69,7 +69,7 @@ __all__ = [
 DEFAULT_DEAL_CAP = 400
 """Deals after which a game is stopped (its top scorers win)."""
 
-COUNTERS = (
+SEAT_COUNTERS = (
     "deals",
     "points",
     "chicago_calls",
@@ -77,9 +77,10 @@ COUNTERS = (
     "announce_wins",
     "showdown_wins",
     "last_tricks",
-    "decisions",
-    "illegal",
 )
+"""The counters :func:`seat_counters` derives from a game's public events."""
+
+COUNTERS = (*SEAT_COUNTERS, "decisions", "illegal")
 """The counters every game keeps per bot (more may be added by other code)."""
 
 _MIX = 0x9E3779B97F4A7C15
@@ -213,16 +214,6 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
-SEAT_COUNTERS = (
-    "deals",
-    "points",
-    "chicago_calls",
-    "chicago_made",
-    "announce_wins",
-    "showdown_wins",
-    "last_tricks",
-)
-"""The counters :func:`seat_counters` derives from a game's public events."""
 
 
 def seat_counters(game: Game) -> list[dict[str, int]]:

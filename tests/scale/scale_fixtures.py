@@ -15,8 +15,10 @@ import os
 import secrets
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from scale_support import Worker, start_worker
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
@@ -66,3 +68,19 @@ def pg_url_fixture() -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture(name="workers")
+def workers_fixture(pg_url: str, redis_url: str) -> Iterator[tuple[Worker, Worker]]:
+    """Two workers serving the same database (the first migrates it)."""
+    first = start_worker(pg_url, redis_url)
+    try:
+        second = start_worker(pg_url, redis_url)
+    except BaseException:
+        first.stop()
+        raise
+    try:
+        yield first, second
+    finally:
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(Worker.stop, (first, second)))

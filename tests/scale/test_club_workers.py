@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
-from scale_fixtures import pg_url_fixture, redis_url_fixture  # noqa: F401 (fixtures)
-from scale_support import WAIT, Player, Worker, play, start_worker
+from scale_fixtures import (  # noqa: F401 (fixtures)
+    pg_url_fixture,
+    redis_url_fixture,
+    workers_fixture,
+)
+from scale_support import WAIT, Player, Worker, play
 from sqlalchemy import select
 
 from chicago.server.storage import Store
@@ -22,21 +25,6 @@ from chicago.server.storage.club import ClubStore
 from chicago.server.storage.models import tables
 
 pytestmark = pytest.mark.timeout(240)
-
-
-@pytest.fixture
-def workers(pg_url: str, redis_url: str) -> Iterator[tuple[Worker, Worker]]:
-    first = start_worker(pg_url, redis_url)
-    try:
-        second = start_worker(pg_url, redis_url)
-    except BaseException:
-        first.stop()
-        raise
-    try:
-        yield first, second
-    finally:
-        with ThreadPoolExecutor(2) as pool:
-            list(pool.map(Worker.stop, (first, second)))
 
 
 def _post(worker: Worker, path: str, body: Any = None, **headers: str) -> Any:

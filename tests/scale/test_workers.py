@@ -9,13 +9,15 @@ none: its players reconnect to the other worker, resume by sequence number and f
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
-from scale_fixtures import pg_url_fixture, redis_url_fixture  # noqa: F401 (fixtures)
+from scale_fixtures import (  # noqa: F401 (fixtures)
+    pg_url_fixture,
+    redis_url_fixture,
+    workers_fixture,
+)
 from scale_support import (
     WAIT,
     Player,
@@ -23,29 +25,12 @@ from scale_support import (
     create_table,
     join,
     play,
-    start_worker,
 )
 from websockets.exceptions import ConnectionClosed
 
 from chicago import Action, Game
 from chicago.cli import main
 from chicago.server.storage import LogEntry, Store
-
-
-@pytest.fixture
-def workers(pg_url: str, redis_url: str) -> Iterator[tuple[Worker, Worker]]:
-    """Two workers serving the same database (the first migrates it)."""
-    first = start_worker(pg_url, redis_url)
-    try:
-        second = start_worker(pg_url, redis_url)
-    except BaseException:
-        first.stop()
-        raise
-    try:
-        yield first, second
-    finally:
-        with ThreadPoolExecutor(2) as pool:
-            list(pool.map(Worker.stop, (first, second)))
 
 
 def stored(pg_url: str, table_id: str) -> list[LogEntry]:

@@ -43,6 +43,7 @@ __all__ = [
     "install",
     "make_spec",
     "router",
+    "rules_of",
 ]
 
 router = APIRouter(prefix="/api")
@@ -115,6 +116,28 @@ class JoinTable(BaseModel):
     name: str | None = Field(None, max_length=80)
 
 
+def rules_of(preset: str, overrides: dict[str, Any],
+             variations: list[str]) -> tuple[Rules, list[str]]:
+    """The rules of a request: a preset, rule option overrides, then variations; and the
+    variation ids as applied (upper case). TableError (``bad_request``, ``bad_rules``) names
+    what is wrong."""
+    if preset not in PRESETS:
+        raise TableError("bad_request", f"unknown preset {preset!r}; valid presets: "
+                         f"{', '.join(PRESETS)}")
+    try:
+        rules = Rules.preset(preset)
+        if overrides:
+            rules = rules.replace(**overrides)
+        ids = [v.strip().upper() for v in variations]
+        if ids:
+            rules = rules.with_variations(*ids)
+    except RulesError as exc:
+        raise TableError("bad_rules", str(exc)) from None
+    except (TypeError, ValueError) as exc:
+        raise TableError("bad_rules", f"bad rule option value: {exc}") from None
+    return rules, ids
+
+
 def make_spec(request: CreateTable, levels: list[str] | None = None, *,
               bot_deals: int | None = None) -> TableSpec:
     """Check a create request and turn it into a :class:`TableSpec` (TableError if bad).
@@ -122,20 +145,7 @@ def make_spec(request: CreateTable, levels: list[str] | None = None, *,
     most deals a game of a table of bots only may have (``Settings.max_bot_deals``: the
     rules' ``max_deals`` is lowered to it when larger or unset)."""
     levels = levels if levels is not None else bot_levels()
-    if request.preset not in PRESETS:
-        raise TableError("bad_request", f"unknown preset {request.preset!r}; valid presets: "
-                         f"{', '.join(PRESETS)}")
-    try:
-        rules = Rules.preset(request.preset)
-        if request.rules:
-            rules = rules.replace(**request.rules)
-        variations = [v.strip().upper() for v in request.variations]
-        if variations:
-            rules = rules.with_variations(*variations)
-    except RulesError as exc:
-        raise TableError("bad_rules", str(exc)) from None
-    except (TypeError, ValueError) as exc:
-        raise TableError("bad_rules", f"bad rule option value: {exc}") from None
+    rules, variations = rules_of(request.preset, request.rules, request.variations)
     seats: list[str] = []
     for index, raw in enumerate(request.seats):
         spec = raw.strip().lower()

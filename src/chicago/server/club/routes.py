@@ -16,12 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from chicago.club.ratings import profile_participant
 from chicago.club.stats import summarize
 from chicago.engine.game import Game
-from chicago.rules import PRESETS, Rules, RulesError
+from chicago.rules import RulesError
 from chicago.server.admission import client_key
 from chicago.server.club.director import TournamentSpec
 from chicago.server.club.service import ClubService
 from chicago.server.live import hash_token, now
-from chicago.server.lobby import LIMITS, bot_levels, clean_name
+from chicago.server.lobby import LIMITS, bot_levels, clean_name, rules_of
 from chicago.server.protocol import TableError
 from chicago.server.storage.club import ProfileRow
 
@@ -201,20 +201,12 @@ class CreateTournament(BaseModel):
 
 def make_tournament(body: CreateTournament, levels: list[str]) -> TournamentSpec:
     """Check a create request whole (TableError naming the field) and build its spec."""
-    if body.preset not in PRESETS:
-        raise TableError("bad_request", f"preset: unknown preset {body.preset!r}; valid: "
-                         f"{', '.join(PRESETS)}")
     if body.deals is not None and body.target is not None:
         raise TableError("bad_request", "deals, target: give one length of a game, not both")
     if "max_deals" in body.rules or "target" in body.rules:
         raise TableError("bad_request", "rules: set the length with deals or target")
+    rules, variations = rules_of(body.preset, body.rules, body.variations)
     try:
-        rules = Rules.preset(body.preset)
-        if body.rules:
-            rules = rules.replace(**body.rules)
-        variations = [v.strip().upper() for v in body.variations]
-        if variations:
-            rules = rules.with_variations(*variations)
         if body.deals is not None:
             rules = rules.replace(max_deals=body.deals)
         if body.target is not None:
