@@ -210,3 +210,57 @@ def test_a_whole_duplicate_tournament_of_bots_through_the_model() -> None:
     assert all(s.comparisons == 2 * 3 for s in table)
     assert sum(s.matchpoints for s in table) == 8 * 2 * 3 / 2
     assert [s.rank for s in table] == sorted(s.rank for s in table)
+
+
+@st.composite
+def _round_results(draw: st.DrawFn) -> tuple[TournamentShape, list[Entrant], RoundPlan,
+                                             dict[int, dict[int, TableResult]]]:
+    """A one-round tournament with random results at some of its tables."""
+    tables = draw(st.integers(1, 4))
+    size = draw(st.integers(2, 5))
+    shape = TournamentShape(tables, size, 1, draw(st.booleans()), draw(st.integers(0, 99)))
+    field = [Entrant(f"e{i}", f"E{i}", i, profile=f"p{i}") for i in range(shape.seats)]
+    plan = plan_round(shape, field, 1, [], {})
+    done: dict[int, TableResult] = {}
+    for index in range(tables):
+        if not draw(st.booleans()):
+            continue  # still playing
+        deals = draw(st.integers(1, 4))
+        points = tuple(tuple(draw(st.integers(0, 8)) for _ in range(size))
+                       for _ in range(deals))
+        scores = tuple(sum(d[s] for d in points) for s in range(size))
+        best = max(scores)
+        winners = tuple(s for s in range(size) if scores[s] == best)
+        done[index] = TableResult(scores, winners, points)
+    return shape, field, plan, {1: done}
+
+
+@settings(max_examples=150, deadline=None)
+@given(_round_results())
+def test_standings_invariants(case: tuple[TournamentShape, list[Entrant], RoundPlan,
+                                          dict[int, dict[int, TableResult]]]) -> None:
+    """Everyone once; ranks follow the documented order; game points add up to n(n-1)/2 per
+    finished game; every duplicate comparison hands out one matchpoint between its two
+    seats (so the matchpoints are half the comparisons); finished games only count."""
+    shape, field, plan, results = case
+    table = standings(shape, field, [plan], results)
+    assert sorted(s.entrant.id for s in table) == sorted(e.id for e in field)
+    n = shape.table_size
+    done = results[1]
+    assert sum(s.game_points for s in table) == pytest.approx(len(done) * n * (n - 1) / 2)
+    assert sum(s.games for s in table) == len(done) * n
+    keys = [(s.key(shape.duplicate), s.entrant.order) for s in table]
+    assert keys == sorted(keys)
+    assert table[0].rank == 1
+    for before, after in itertools.pairwise(table):
+        same = before.key(shape.duplicate) == after.key(shape.duplicate)
+        assert after.rank == (before.rank if same else table.index(after) + 1)
+    if shape.duplicate:
+        assert sum(s.matchpoints for s in table) * 2 == sum(s.comparisons for s in table)
+        for s in table:
+            mine = next((i for i, t in enumerate(plan.tables) if s.entrant.id in t), None)
+            expected = sum(min(len(done[mine].deal_points), len(done[o].deal_points))
+                           for o in done if o != mine) if mine in done else 0
+            assert s.comparisons == expected
+    else:
+        assert all(s.comparisons == 0 and s.duplicate is None for s in table)
