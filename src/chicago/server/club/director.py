@@ -178,7 +178,7 @@ class TournamentDirector:
             at = now()
             bots = [EntrantRow(tournament_id, e.id, e.order, e.name, None, e.level, at)
                     for e in field_ if e.is_bot]
-            plan = plan_round(shape, field_, 1, [], {})
+            plan = await asyncio.to_thread(plan_round, shape, field_, 1, [], {})
             await self._start_round(row, field_, plan, bots, "registering")
 
     async def advance(self, tournament_id: str) -> bool:
@@ -198,7 +198,9 @@ class TournamentDirector:
                 return await asyncio.to_thread(self.store.finish, tournament_id, row.round,
                                                now())
             field_, plans, results = await self._history(row)
-            plan = plan_round(shape, field_, row.round + 1, plans, results)
+            # the seating search may take a moment for a large field: not on the loop
+            plan = await asyncio.to_thread(plan_round, shape, field_, row.round + 1, plans,
+                                           results)
             return await self._start_round(row, field_, plan, [], "playing")
 
     async def _start_round(self, row: TournamentRow, field_: list[Entrant], plan: RoundPlan,
@@ -339,7 +341,8 @@ class TournamentDirector:
             rounds_out.append({"number": plan.number, "status": stored.status,
                                "started": iso_time(stored.started_at),
                                "tables": out_tables})
-        board = standings(shape, field_, plans, results) if plans else []
+        board = (await asyncio.to_thread(standings, shape, field_, plans, results)
+                 if plans else [])
         return {
             "id": row.id, "name": row.name, "status": row.status, "round": row.round,
             "rounds": shape.rounds, "tables": shape.tables, "table_size": shape.table_size,
