@@ -332,3 +332,27 @@ def test_a_running_duplicate_round_cannot_be_watched_nor_its_records_read(
     assert all(t["scores"] is not None for t in state(client, tid)["rounds_played"][0]["tables"])
     watcher = WsPlayer(client, bots_only["table"], None)
     assert watcher.view is not None and watcher.view["over"]
+
+
+def test_a_finished_game_of_a_running_duplicate_round_keeps_its_result_on_profiles(
+        client: TestClient) -> None:
+    """Three profiles and a bot at two tables of two: the profile seated with the bot plays
+    its game to the end while the other table waits for its two players. Its profile page
+    lists the game without result or replay until the round is over."""
+    people = dict(make_profile(client, name) for name in ("A", "B", "C"))
+    created, organizer = make_tournament(client, tables=2, table_size=2, rounds=1)
+    tid = created["id"]
+    for secret in people.values():
+        client.post(f"/api/tournaments/{tid}/join", headers={PROFILE: secret})
+    client.post(f"/api/tournaments/{tid}/start", headers={ORGANIZER: organizer})
+    tables = state(client, tid)["rounds_played"][0]["tables"]
+    with_bot = next(t for t in tables if any(s["kind"] == "bot" for s in t["seats"]))
+    pid = next(s["profile"] for s in with_bot["seats"] if s["kind"] == "profile")
+    seat = client.post(f"/api/tournaments/{tid}/seat", headers={PROFILE: people[pid]}).json()
+    player = WsPlayer(client, with_bot["table"], seat["token"])
+    play_out({seat["seat"]: player}, player, random.Random(5))
+    page = client.get(f"/api/profiles/{pid}").json()
+    assert page["stats"]["games"] == 1
+    game = page["games"][0]
+    assert game["result"] is None and game["replay"] is None and game["line"] is None
+    assert state(client, tid)["status"] == "playing"

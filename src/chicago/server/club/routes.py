@@ -115,6 +115,12 @@ async def profile_page(profile_id: str, request: Request) -> dict[str, Any]:
     games = []
     for game in recent:
         link = f"{game['table']}/{game['game']}"
+        options = game.pop("options")
+        if not await club.director.round_open(game["table"], options):
+            # a duplicate round still in play: its result waits for the round (docs/CLUB.md)
+            games.append({**game, "line": None, "result": None, "names": None,
+                          "replay": None, "record": None, "review": None})
+            continue
         games.append({**game, "replay": f"#/replay/{link}",
                       "record": f"/api/web/record/{link}",
                       "review": _review_link(link)})

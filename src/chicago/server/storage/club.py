@@ -182,10 +182,10 @@ class ClubStore:
 
     def profile_games(self, profile_id: str, limit: int = 20) -> list[dict[str, Any]]:
         """The profile's latest finished games: table, number, seat, rated, ladder, line,
-        finished time, the table's name and the game's result."""
+        finished time, the table's name and options, the game's result and names."""
         query = (
             select(game_players, tables.c.name.label("table_name"),
-                   games.c.result, games.c.names)
+                   tables.c.options, games.c.result, games.c.names)
             .join(tables, tables.c.id == game_players.c.table_id)
             .join(games, (games.c.table_id == game_players.c.table_id)
                   & (games.c.number == game_players.c.number))
@@ -200,6 +200,7 @@ class ClubStore:
             "finished_at": r["finished_at"], "name": r["table_name"],
             "result": json.loads(r["result"]) if r["result"] else None,
             "names": json.loads(r["names"]) if r["names"] else None,
+            "options": json.loads(r["options"]),
         } for r in rows]
 
     # ------------------------------------------------------------------ ratings

@@ -213,8 +213,8 @@ function recentGames(games) {
     return h("li", { dataset: { game: `${g.table}/${g.game}` } },
       h("strong", {}, g.name || t("lobby.unnamed")), " ",
       h("span", { class: "muted" }, `${ladderName(g.ladder)}${g.rated ? " · " + t("club.rated") : ""}`), " ",
-      h("span", {}, won ? t("club.won") : t("club.score_n", { n: (result.scores || [])[g.seat] ?? 0 })), " ",
-      h("a", { class: "button", href: g.replay }, t("lobby.replay")),
+      g.result ? h("span", {}, won ? t("club.won") : t("club.score_n", { n: (result.scores || [])[g.seat] ?? 0 })) : h("span", { class: "muted" }, t("club.round_running")), " ",
+      g.replay ? h("a", { class: "button", href: g.replay }, t("lobby.replay")) : null,
       g.review ? h("a", { class: "button", href: g.review }, t("club.review")) : null);
   }));
 }

@@ -636,4 +636,5 @@ export default {
   "tour.record": "Record",
   "club.playing_as": "You play as {name}: your games count for your profile.",
   "club.make_profile": "Make a profile to keep your games and a rating",
+  "club.round_running": "result when the round is over",
 };

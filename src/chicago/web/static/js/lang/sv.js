@@ -613,4 +613,5 @@ export default {
   "tour.record": "Protokoll",
   "club.playing_as": "Du spelar som {name}: dina partier räknas för din profil.",
   "club.make_profile": "Skapa en profil för att spara dina partier och få en rating",
+  "club.round_running": "resultat när ronden är slut",
 };
