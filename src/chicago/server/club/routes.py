@@ -123,7 +123,7 @@ async def profile_page(profile_id: str, request: Request) -> dict[str, Any]:
             continue
         games.append({**game, "replay": f"#/replay/{link}",
                       "record": f"/api/web/record/{link}",
-                      "review": _review_link(link)})
+                      "review": _review_link(request, link)})
     return {
         "profile": _profile_out(row),
         "stats": summarize(lines).to_dict(),
@@ -134,11 +134,13 @@ async def profile_page(profile_id: str, request: Request) -> dict[str, Any]:
     }
 
 
-def _review_link(game: str) -> str | None:
-    """The link to a game's review once reviews exist (chicago.review); None before."""
-    import importlib.util
-
-    return f"#/review/{game}" if importlib.util.find_spec("chicago.review") else None
+def _review_link(request: Request, game: str) -> str | None:
+    """The browser app's link to a game's review, once the server serves reviews
+    (a ``/api/web/review/…`` route; ``chicago review`` is a terminal command so far):
+    None until then."""
+    served = any(getattr(route, "path", "").startswith("/api/web/review/")
+                 for route in request.app.routes)
+    return f"#/review/{game}" if served else None
 
 
 # ---------------------------------------------------------------------- ratings
