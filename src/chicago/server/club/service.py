@@ -103,9 +103,8 @@ class ClubService:
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
-        """Load the shown ratings, apply what is pending, resume the tournaments in play."""
-        await self.reload_ratings()
-        self.manager.tasks.spawn(self.apply_ratings())
+        """Start the club's background work (the server starts as quickly as without it):
+        load the shown ratings, apply what is pending, resume the tournaments in play."""
         self._services.append(asyncio.create_task(self._loop(), name="chicago-club"))
 
     async def stop(self) -> None:
@@ -118,7 +117,12 @@ class ClubService:
         """Forever: move on the tournaments whose round ended (also one whose last game was
         stored by a worker that died before it moved on), apply pending ratings, and, with
         several workers, reload the shown ratings."""
-        await self.director.resume()
+        try:
+            await self.reload_ratings()
+            await self.apply_ratings()
+            await self.director.resume()
+        except Exception:
+            log.exception("club: starting failed; trying again in the periodic check")
         while True:
             await asyncio.sleep(self.settings.club_refresh)
             try:
