@@ -129,7 +129,11 @@ def test_the_pause_outlasts_a_restart_and_ends_at_once_if_it_ran_out_meanwhile(
     with TestClient(create_app(settings)) as client:
         try:
             watcher = WsPlayer(client, table)
-            over = watcher.until(lambda f: f["type"] == "continue")
-            assert (over["seat"], over["pause"]) == (None, None)
+            if watcher.frames[-1]["table"]["pause"] is not None:
+                over = watcher.until(lambda f: f["type"] == "continue")
+                assert (over["seat"], over["pause"]) == (None, None)
+            # else the resumed table ended the spent pause before this client came: either
+            # way the pause is over at once, with nobody pressing Continue
+            assert client.get(f"/api/tables/{table}").json()["pause"] is None
         finally:
             close_all()
