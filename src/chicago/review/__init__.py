@@ -21,7 +21,15 @@ lost and a grade (best, good, inaccuracy, mistake, blunder); and a summary per s
 True
 """
 
-from chicago.review.core import Progress, review_game, review_seats
+from chicago.review.core import (
+    Progress,
+    ReviewChunk,
+    assemble_review,
+    plan_review,
+    review_chunk,
+    review_game,
+    review_seats,
+)
 from chicago.review.grades import accuracy, grade_of
 from chicago.review.levels import LEVELS, ReviewLevel
 from chicago.review.model import (
@@ -52,13 +60,17 @@ __all__ = [
     "Progress",
     "RecordIdentity",
     "Review",
+    "ReviewChunk",
     "ReviewFormatError",
     "ReviewLevel",
     "ReviewSet",
     "Summary",
     "accuracy",
+    "assemble_review",
     "grade_of",
     "json_schema",
+    "plan_review",
+    "review_chunk",
     "review_game",
     "review_seats",
 ]

@@ -4,12 +4,19 @@
 worker processes if asked (``jobs``), with the identical result: every decision has its
 own random generator (:func:`~chicago.review.judge.decision_rng`), so nothing depends on
 which process judged it or in what order.
+
+A program that runs the work itself (the table server's process pool) splits a review in
+three steps, each a plain function of JSON-able data: :func:`plan_review` (the shares,
+:class:`ReviewChunk`, runs of a seat's deals of about equal size), :func:`review_chunk` (the
+decisions of one share) and :func:`assemble_review` (the seat's review from its decisions,
+in any order). ``review_seats`` is made of the same three.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from typing import Any
 
 from chicago.engine import Game
@@ -21,10 +28,30 @@ from chicago.review.model import DecisionReview, Review
 from chicago.review.summary import summarize
 from chicago.review.walk import count_decisions, decision_points, final_game
 
-__all__ = ["Progress", "review_decisions", "review_game", "review_seats"]
+__all__ = [
+    "Progress",
+    "ReviewChunk",
+    "assemble_review",
+    "plan_review",
+    "review_chunk",
+    "review_decisions",
+    "review_game",
+    "review_seats",
+]
 
 Progress = Callable[[int, int], None]
 """Called as decisions are judged: ``progress(done, total)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewChunk:
+    """A share of a review: one seat's decisions in the deals ``first`` to ``last``."""
+
+    seat: int
+    first: int
+    last: int
+    decisions: int
+    """How many decisions the seat made in those deals."""
 
 
 def review_decisions(
@@ -143,43 +170,64 @@ def review_seats(
                 record, seat, level=spec, seed=seed, hindsight=hindsight, on_decision=tick
             )
     else:
-        chunks = _chunks(counts, jobs)
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = {
-                pool.submit(_judge_chunk, record, seat, first, last, spec, seed, hindsight):
-                    (seat, size)
-                for seat, first, last, size in chunks
+                pool.submit(review_chunk, record, chunk, level=spec, seed=seed,
+                            hindsight=hindsight): chunk
+                for chunk in _chunks(counts, 4 * jobs)
             }
             for future in as_completed(futures):
-                seat, size = futures[future]
-                found[seat].extend(future.result())
-                tick(size)
-        for seat in found:
-            found[seat].sort(key=lambda d: d.step)
+                chunk = futures[future]
+                found[chunk.seat].extend(future.result())
+                tick(chunk.decisions)
     return [
-        _review(final, seat, found[seat], spec, seed, hindsight, names.get(seat))
+        _review(final, seat, sorted(found[seat], key=lambda d: d.step), spec, seed, hindsight,
+                names.get(seat))
         for seat in seats
     ]
 
 
-def _judge_chunk(
-    record: dict[str, Any], seat: int, first: int, last: int, level: ReviewLevel, seed: int,
-    hindsight: bool,
+def plan_review(
+    record: dict[str, Any], seats: Sequence[int], *, pieces: int = 4, hindsight: bool = False
+) -> list[ReviewChunk]:
+    """The review of ``seats`` split in about ``pieces`` shares of about equal size (a seat
+    with no decision has none), the largest first. Checks the record (RecordError), the
+    seats and ``hindsight`` (ValueError) as :func:`review_game` does."""
+    _checked(record, seats, hindsight)
+    if isinstance(pieces, bool) or not isinstance(pieces, int) or pieces < 1:
+        raise ValueError(f"pieces must be a whole number of at least 1, not {pieces!r}")
+    return _chunks(count_decisions(record, set(seats)), pieces)
+
+
+def review_chunk(
+    record: dict[str, Any], chunk: ReviewChunk, *, level: str | ReviewLevel = "expert",
+    seed: int = 0, hindsight: bool = False,
 ) -> list[DecisionReview]:
-    """A worker's share: the seat's decisions in the deals ``first`` to ``last``."""
+    """The reviews of the decisions of one share (from :func:`plan_review`), in order."""
     return review_decisions(
-        record, seat, level=level, seed=seed, hindsight=hindsight, deals=(first, last)
+        record, chunk.seat, level=ReviewLevel.parse(level), seed=seed, hindsight=hindsight,
+        deals=(chunk.first, chunk.last),
     )
 
 
-def _chunks(
-    counts: dict[tuple[int, int], int], jobs: int
-) -> list[tuple[int, int, int, int]]:
-    """(seat, first deal, last deal, decisions): runs of a seat's deals of about equal
-    size, about four per worker, so the workers finish together."""
+def assemble_review(
+    record: dict[str, Any], seat: int, decisions: Iterable[DecisionReview], *,
+    level: str | ReviewLevel = "expert", seed: int = 0, hindsight: bool = False,
+    name: str | None = None,
+) -> Review:
+    """The review of ``seat`` from the reviews of all its decisions (every share's, in any
+    order): the same :class:`Review` as :func:`review_game` with these arguments."""
+    final = _checked(record, [seat], hindsight)
+    ordered = sorted(decisions, key=lambda d: d.step)
+    return _review(final, seat, ordered, ReviewLevel.parse(level), seed, hindsight, name)
+
+
+def _chunks(counts: dict[tuple[int, int], int], pieces: int) -> list[ReviewChunk]:
+    """Runs of a seat's deals of about ``1 / pieces`` of all decisions each, so that
+    workers taking them in turn finish together."""
     total = sum(counts.values())
-    target = max(1, total // (4 * jobs))
-    chunks: list[tuple[int, int, int, int]] = []
+    target = max(1, total // pieces)
+    chunks: list[ReviewChunk] = []
     for seat in sorted({s for s, _ in counts}):
         deals = sorted(d for s, d in counts if s == seat)
         start = None
@@ -189,9 +237,9 @@ def _chunks(
                 start = deal
             size += counts[(seat, deal)]
             if size >= target:
-                chunks.append((seat, start, deal, size))
+                chunks.append(ReviewChunk(seat, start, deal, size))
                 start, size = None, 0
         if start is not None:
-            chunks.append((seat, start, deals[-1], size))
+            chunks.append(ReviewChunk(seat, start, deals[-1], size))
     # the largest first, so that no worker is left with a big one at the end
-    return sorted(chunks, key=lambda c: (-c[3], c[0], c[1]))
+    return sorted(chunks, key=lambda c: (-c.decisions, c.seat, c.first))
