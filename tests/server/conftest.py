@@ -26,9 +26,10 @@ PG_ENV = "CHICAGO_TEST_PG_URL"
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    """Server settings on a fresh SQLite file, no static files."""
+    """Server settings on a fresh SQLite file, no static files, no reviews (the tests of
+    reviews, tests/server/test_reviews.py, turn them on)."""
     return Settings(db_url=f"sqlite:///{tmp_path / 'chicago.sqlite3'}", static_dir=None,
-                    seed=20250131)
+                    seed=20250131, review_workers=0)
 
 
 @pytest.fixture

@@ -48,9 +48,9 @@ def test_migrations_create_the_schema_once(db_url: str) -> None:
     assert store.revision() is None
     store.migrate()
     store.migrate()  # idempotent: every start runs it
-    assert store.revision() == "0002"
+    assert store.revision() == "0003_reviews"
     names = set(inspect(store.engine).get_table_names())
-    assert {"tables", "games", "log", "alembic_version"} <= names
+    assert {"tables", "games", "log", "reviews", "alembic_version"} <= names
     assert store.count("log") == 0
     store.close()
 

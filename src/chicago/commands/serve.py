@@ -54,6 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "level NAME: seats bot:NAME and stand-ins run COMMAND, as in "
                         "cmd:COMMAND (options such as time_ms=500 may come first); "
                         "repeatable. Players can only choose NAME, never a command")
+    parser.add_argument("--review-workers", type=int, default=1, metavar="N",
+                        help="processes that compute the reviews of finished games (default "
+                        "1; 0: none on this process; docs/SERVER.md, Reviews)")
+    parser.add_argument("--review-level", default="expert", metavar="LEVEL",
+                        help="the level of those reviews (default expert; ev is quicker, "
+                        "options as in chicago review --level)")
     parser.add_argument("--allow-origin", metavar="URL", action="append", default=[],
                         help="let pages of this origin (https://host[:port]) open websockets "
                         "and call the JSON API besides the server's own pages; repeatable "
@@ -92,6 +98,17 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         require("redis", "chicago serve --redis")
+    if args.review_workers < 0 or args.review_workers > 64:
+        print(f"chicago serve: --review-workers must be 0-64, not {args.review_workers}",
+              file=sys.stderr)
+        return 2
+    from chicago.review import ReviewLevel
+
+    try:
+        review_level = ReviewLevel.parse(args.review_level).spec
+    except ValueError as exc:
+        print(f"chicago serve: --review-level: {exc}", file=sys.stderr)
+        return 2
     external: dict[str, str] = {}
     for option in args.bot:
         try:
@@ -118,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(db_url=db_url, static_dir=web.STATIC_DIR, resume_tables=not args.no_resume,
                         redis_url=args.redis, external_bots=external,
                         allowed_origins=origins[:len(args.allow_origin)],
-                        public_origin=origins[-1] if args.public_origin else None)
+                        public_origin=origins[-1] if args.public_origin else None,
+                        review_workers=args.review_workers, review_level=review_level)
     missing = web.missing_files(web.STATIC_DIR)
     if missing:  # an installation without the browser app's files: never a JSON page
         print(f"chicago serve: {web.StaticFilesMissing(web.STATIC_DIR, missing)}",

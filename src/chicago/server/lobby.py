@@ -37,6 +37,7 @@ __all__ = [
     "bearer",
     "bot_levels",
     "clean_name",
+    "finished_game",
     "game_names",
     "game_seats",
     "game_summary",
@@ -361,7 +362,12 @@ async def list_games(
     return {"games": games}
 
 
-async def _finished(request: Request, table_id: str, number: int) -> tuple[GameRow, TableRow]:
+async def finished_game(request: Request, table_id: str,
+                        number: int) -> tuple[GameRow, TableRow]:
+    """A finished game and its table, for anyone who may see its record: the access rule
+    of records, replays and reviews (a duplicate tournament round in play keeps its
+    records back: ``records_gate``). TableError 404 ``unknown_game`` for a game that is not
+    finished (or does not exist), ``unknown_table`` when its table is gone."""
     await records_gate(request, table_id)
     store = _manager(request).store
     game = await asyncio.to_thread(store.game, table_id, number)
@@ -377,14 +383,14 @@ async def _finished(request: Request, table_id: str, number: int) -> tuple[GameR
 @router.get("/games/{table_id}/{number}")
 async def game_record(table_id: str, number: GameNumber, request: Request) -> dict[str, Any]:
     """A finished game's summary and full JSON record."""
-    game, table = await _finished(request, table_id, number)
+    game, table = await finished_game(request, table_id, number)
     return {"game": game_summary(game, table), "record": game.record}
 
 
 @router.get("/games/{table_id}/{number}/text", response_class=PlainTextResponse)
 async def game_text(table_id: str, number: GameNumber, request: Request) -> PlainTextResponse:
     """A finished game's record in the text notation."""
-    game, table = await _finished(request, table_id, number)
+    game, table = await finished_game(request, table_id, number)
     names = game_names(game_seats(game, table))
     tags = {"Event": table.name or "chicago serve", "Table": table_id, "Game": str(number),
             "Date": _iso(game.finished_at) or "", "Names": ", ".join(names)}

@@ -154,6 +154,32 @@ class Settings:
     there can stop it, and some variations reset or lower scores. A game to 52 takes 10-20
     deals."""
 
+    # -- reviews of finished games (docs/SERVER.md, "Reviews")
+    review_workers: int = 1
+    """Processes in which this server computes reviews (a ``spawn`` process pool, started
+    at the first review, its processes at a lower priority: :attr:`review_nice`). On a
+    2-core machine one leaves a core to the event loop and the bots; with several workers
+    the reviews of the database are shared among the processes of every worker. 0: this
+    process computes none (with several workers the others do; alone, reviews are off)."""
+    review_level: str = "expert"
+    """The level of the reviews (:class:`chicago.review.ReviewLevel`: ``expert``, ``ev``,
+    with options such as ``ev:samples=4``); stored with each review."""
+    review_hindsight: bool = True
+    """Add the values with all cards known (labelled apart, never in a grade): a finished
+    game's replay shows every card to everyone anyway. About a tenth more work."""
+    review_queue: int = 500
+    """Reviews waiting at most, for each kind: those queued when their game ended (more
+    stay due in their game's row and are queued as the queue drains) and those asked for
+    (more are refused with 503 ``review_busy`` until it drains)."""
+    review_poll: float = 5.0
+    """Seconds between looks at the queue when idle: reviews queued by other workers, and
+    abandoned ones (this process is woken at once for its own games and requests)."""
+    review_stale: float = 60.0
+    """Seconds after which a running review whose worker stopped reporting (its progress,
+    or a heartbeat every quarter of this) is taken over by another worker."""
+    review_nice: int = 10
+    """How much lower the review processes' priority is (``os.nice``; 0: the same)."""
+
     # -- origins (docs/SERVER.md, "Origins")
     allowed_origins: list[str] = field(default_factory=list)
     """Origins (``https://host[:port]``) besides the server's own whose pages may open

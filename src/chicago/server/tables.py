@@ -17,6 +17,7 @@ The work is split by concern:
 - :mod:`chicago.server.schedule`: the next bot move or turn clock of each table, the bots;
 - :mod:`chicago.server.presence`: who is connected, on the bus's presence channel;
 - :mod:`chicago.server.fanout`: the frames of each entry, sent to the connections;
+- :mod:`chicago.server.reviews`: the reviews of finished games, computed off the loop;
 - this module: the lobby's and the players' requests (create, join, act, chat, rematch,
   hello …) and the bots' and clocks' moves, each decided on the table's current state.
 """
@@ -58,6 +59,7 @@ from chicago.server.live import (
 from chicago.server.locking import NoLocks, TableLocks
 from chicago.server.presence import Presence
 from chicago.server.protocol import TableError
+from chicago.server.reviews import ReviewService
 from chicago.server.schedule import TurnScheduler
 from chicago.server.settings import Settings
 from chicago.server.storage import Change, GameRow, LogEntry, Store, TableRow
@@ -139,6 +141,10 @@ class TableManager:
         self.cache = TableCache(store, settings, bus=self.bus, locks=self.locks,
                                 writer=self.writer, scheduler=self.scheduler,
                                 presence=self.presence, tasks=self.tasks)
+        self.reviews = ReviewService(store, settings, shared=self.locks.shared,
+                                     worker=self.worker)
+        """The reviews of finished games (queued when a game ends, computed in a process
+        pool)."""
         self._services: list[asyncio.Task[None]] = []
         self.finished: list[Callable[[LiveTable], None]] = []
         """Called after a table's game ended and was stored here (the club service: ratings,
@@ -155,9 +161,10 @@ class TableManager:
 
     @property
     def stats(self) -> dict[str, int]:
-        """Counters for ``GET /api/health``: actions accepted, changes stored, transactions."""
+        """Counters for ``GET /api/health``: actions accepted, changes stored, transactions,
+        reviews computed here."""
         return {"actions": self.actions, "commits": self.writer.commits,
-                "batches": self.writer.batches}
+                "batches": self.writer.batches, "reviews": self.reviews.computed}
 
     def _secret_bits(self) -> int:
         """63 random bits: a game seed."""
@@ -188,6 +195,7 @@ class TableManager:
             self.tasks.spawn(self.presence.run())
         if self.settings.resume_tables:
             self.tasks.spawn(self.cache.resume())
+        await self.reviews.start()
 
     async def stop(self) -> None:
         """Stop bots, clocks and the writer (pending writes are finished first)."""
@@ -198,6 +206,7 @@ class TableManager:
             for conn in list(table.conns):
                 conn.close(1001, "server shutting down")
         await self.tasks.stop()
+        await self.reviews.stop()
         await self.scheduler.stop(tables)
         await self.writer.stop()
         for service in self._services:
@@ -388,6 +397,9 @@ class TableManager:
                 "result": record["result"],
                 "names": [s.name for s in table.seats],  # None: a person gave no name
             }
+            due = self.reviews.due(table.seats)
+            if due:  # with the game's end, so that no restart can forget them
+                change.game_updates["review_due"] = due
             change.table_updates = {"status": FINISHED, "updated_at": finished}
             change.players, change.rated = finish_rows(table, after, finished)
         await self.cache.store_and_publish(table, change, games)
@@ -395,6 +407,7 @@ class TableManager:
         if after.is_over:
             for listener in self.finished:
                 listener(table)
+            self.reviews.wake()
 
     async def back(self, table: LiveTable, seat: int) -> None:
         """The player of ``seat`` takes the seat back from the stand-in bot."""

@@ -15,6 +15,12 @@ The table server's three tables, the same on SQLite and PostgreSQL:
 Club play (migration 0002, docs/CLUB.md) adds profiles, the players and counters of every
 finished game, rated games with their rating changes, current ratings, and tournaments with
 their entrants and rounds.
+
+Reviews (migration ``0003_reviews``, docs/SERVER.md "Reviews") add ``reviews``, one row per
+reviewed seat of a finished game (its state, progress and, once ready, the review's JSON),
+and the column ``games.review_due``: the seats to review, set with the game's last action
+and cleared when their ``reviews`` rows are made (so a review is never forgotten, even if
+the server stops right after the game ended).
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ __all__ = [
     "rated_games",
     "rating_changes",
     "ratings",
+    "reviews",
     "tables",
     "tournament_entrants",
     "tournament_rounds",
@@ -94,7 +101,9 @@ games = Table(
     Column("record", Text, nullable=True),  # JSON game record, set when the game ends
     Column("started_at", Float, nullable=False),
     Column("finished_at", Float, nullable=True),
+    Column("review_due", Text, nullable=True),  # JSON list of seats to review (0003_reviews)
     Index("ix_games_status_finished", "status", "finished_at"),
+    Index("ix_games_review_due", "review_due"),
 )
 
 log = Table(
@@ -237,3 +246,35 @@ tournament_tables = Table(
                          name="fk_tournament_tables_round_tournament_rounds"),
 )
 """The tables of a round: which live table plays it, who sits where."""
+
+# ---------------------------------------------------------------------- reviews (0003)
+# docs/SERVER.md, "Reviews".
+
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("status", String(16), nullable=False),  # queued | running | ready | failed
+    Column("priority", Integer, nullable=False),  # 0: after the game ended, 1: asked for
+    Column("level", String(80), nullable=False),  # ReviewLevel spec
+    Column("seed", Integer, nullable=False),
+    Column("hindsight", Boolean, nullable=False),
+    Column("done", Integer, nullable=False),  # decisions judged so far
+    Column("total", Integer, nullable=True),  # decisions to judge (known once it runs)
+    Column("attempts", Integer, nullable=False),  # runs started
+    Column("worker", String(32), nullable=True),  # the worker process running it
+    Column("review", Text, nullable=True),  # the Review's JSON, once ready
+    Column("accuracy", Float, nullable=True),
+    Column("loss", Float, nullable=True),
+    Column("error", Text, nullable=True),  # why it failed
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),  # while running: its worker's heartbeat
+    ForeignKeyConstraint(["table_id", "number"], ["games.table_id", "games.number"],
+                         name="fk_reviews_game_games"),
+    Index("ix_reviews_queue", "status", "priority", "created_at"),
+)
+"""One row per reviewed seat of a finished game; the primary key makes each review one
+row, and a worker runs it only after claiming it (``status`` from ``queued`` to
+``running`` with its ``worker`` id, an update conditional on the row as it read it)."""

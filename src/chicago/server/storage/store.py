@@ -362,7 +362,8 @@ class Store:
             if change.game_number is None:
                 raise ValueError("game_updates need game_number")
             values = {
-                k: (_dumps(v) if k in ("names", "result", "record", "rules") else v)
+                k: (_dumps(v) if k in ("names", "result", "record", "rules", "review_due")
+                    else v)
                 for k, v in change.game_updates.items()
             }
             conn.execute(
