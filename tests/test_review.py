@@ -209,6 +209,25 @@ def test_jobs_give_the_same_reviews(small_game):
     assert one == two
 
 
+@pytest.mark.parametrize("pieces", [1, 3, 50])
+def test_a_review_in_shares_in_any_order_is_the_same_review(small_game, pieces):
+    """The shares of plan_review, judged in any order (as the server's processes finish
+    them) and assembled, are the review of review_game."""
+    from chicago.review import assemble_review, plan_review, review_chunk
+
+    whole = review_game(small_game, 2, level=FAST, hindsight=True)
+    chunks = plan_review(small_game, [2], pieces=pieces, hindsight=True)
+    assert sum(c.decisions for c in chunks) == len(whole.decisions)
+    assert len(chunks) == len({(c.first, c.last) for c in chunks}) >= min(pieces, 2)
+    judged = [d for c in reversed(chunks)
+              for d in review_chunk(small_game, c, level=FAST, hindsight=True)]
+    assert assemble_review(small_game, 2, judged, level=FAST, hindsight=True) == whole
+    with pytest.raises(ValueError, match="pieces"):
+        plan_review(small_game, [2], pieces=0)
+    with pytest.raises(ValueError, match="seat"):
+        plan_review(small_game, [7])
+
+
 def test_every_decision_and_its_summary(small_game):
     review = review_game(small_game, 2, level=FAST)
     game = Game.replay(small_game)

@@ -59,8 +59,10 @@ class Worker:
 
 
 def start_worker(db_url: str, redis_url: str | None, *extra: str) -> Worker:
-    """Start ``chicago serve --port 0 --db … --redis …`` and wait until it answers."""
-    argv = ["serve", "--port", "0", "--db", db_url, "--log-level", "warning", *extra]
+    """Start ``chicago serve --port 0 --db … --redis …`` and wait until it answers. Its
+    reviews of finished games are made at a quick level (``extra`` may name another)."""
+    argv = ["serve", "--port", "0", "--db", db_url, "--log-level", "warning",
+            "--review-level", "ev:samples=1", *extra]
     if redis_url is not None:
         argv += ["--redis", redis_url]
     code = f"import sys; from chicago.cli import main; sys.exit(main({argv!r}))"

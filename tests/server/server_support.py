@@ -209,12 +209,13 @@ class Server:
 
     def __init__(self, db: Path, *extra: str) -> None:
         """Start it on the SQLite file ``db`` (``extra``: more options) and wait until it
-        answers."""
+        answers. Its reviews of finished games are made at a quick level (``extra`` may
+        name another: the last ``--review-level`` counts)."""
         self.db = db
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "chicago.cli", "serve", "--port", "0",
-             "--db", f"sqlite:///{db}", *extra],
+             "--db", f"sqlite:///{db}", "--review-level", "ev:samples=1", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         )
         assert self.proc.stdout is not None

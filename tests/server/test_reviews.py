@@ -294,7 +294,7 @@ def test_a_game_that_ended_just_before_sigkill_is_reviewed_after_the_restart(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "killed.sqlite3"
-    server = Server(db)  # the default level: a review takes longer than a kill
+    server = Server(db, "--review-level", "expert")  # a review takes longer than a kill
     try:
         table = server.post("/api/tables", {"seats": ["open", "bot:basic", "bot:basic"],
                                             "bot_delay": 0, "rules": {"max_deals": 1}})["id"]
@@ -322,3 +322,19 @@ def test_a_game_that_ended_just_before_sigkill_is_reviewed_after_the_restart(
         server.kill()
     review = Review.from_json(answer["review"])
     assert review == review_game(game.record, 0, level=review.level, hindsight=True)
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    (["--review-workers", "-1"], "--review-workers must be 0-64"),
+    (["--review-level", "grandmaster"], "unknown review level 'grandmaster'"),
+    (["--review-level", "ev:samples=0"], "out of range"),
+])
+def test_serve_refuses_bad_review_options(options: list[str], words: str, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from chicago.cli import main
+
+    code = main(["serve", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}", "--port", "0",
+                 *options])
+    assert code == 2
+    assert words in capsys.readouterr().err
+    assert not (tmp_path / "x.sqlite3").exists()  # refused before anything was made

@@ -34,7 +34,8 @@ class LiveServer:
     def __init__(self, data_dir: Path, port: int | None = None) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
-        settings = Settings(db_url=f"sqlite:///{data_dir / 'chicago.sqlite3'}")
+        settings = Settings(db_url=f"sqlite:///{data_dir / 'chicago.sqlite3'}",
+                            review_level="ev:samples=1", review_poll=0.5)  # quick reviews
         self.app = create_app(settings)
         web_api.install(self.app)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
