@@ -41,6 +41,8 @@ FAMILIES = {
     "var.": "`var.${",
     "speed.": "`speed.${",
     "reason.": "`reason.${",
+    "grade.": "`grade.${",
+    "review.phase.": "`review.phase.${",
 }
 
 
@@ -115,6 +117,11 @@ def test_both_languages_have_the_same_keys_and_every_key_is_used(page: Any) -> N
     assert family("level.") == set(BOT_LEVELS)
     assert family("conn.") == {"open", "connecting", "reconnecting", "closed"}
     assert family("speed.") == {"slow", "normal", "fast", "instant"}
+    from chicago.review import Grade
+    from chicago.review.summary import PHASE_ORDER
+
+    assert family("grade.") == {g.value for g in Grade}  # the review's grades and phases
+    assert family("review.phase.") == {p.replace(" ", "_") for p in PHASE_ORDER}
     engine = (STATIC_DIR.parent.parent / "engine" / "game.py").read_text(encoding="utf-8")
     for reason in family("reason.") - {"scoring_round"}:
         assert f'"{reason}"' in engine, f"reason.{reason}: the engine has no such reason"

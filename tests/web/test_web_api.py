@@ -66,6 +66,8 @@ def test_replay_steps_cover_every_action_and_split_deal_ends() -> None:
     assert [s["index"] for s in steps] == list(range(len(steps)))
     acted = [s for s in steps if s["seat"] is not None]
     assert [[s["seat"], s["action"]] for s in acted] == record["actions"]
+    assert [s["number"] for s in acted] == list(range(1, len(record["actions"]) + 1))
+    assert {s["number"] for s in steps if s["seat"] is None} == {None}
     assert len(deals) == game.deal_number == 3
     assert len(steps) == 1 + len(record["actions"]) + (len(deals) - 1)
     for deal in deals[:-1]:

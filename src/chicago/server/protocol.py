@@ -60,6 +60,8 @@ ERROR_CODES = {
     "rate_limited": "too many messages",
     "too_many_tables": "too many tables waiting or in play",
     "bad_origin": "a page of another origin",
+    "review_busy": "too many reviews are waiting",
+    "no_reviews": "this server computes no reviews",
     "internal": "the server could not store the change",
     # club play (docs/CLUB.md)
     "bad_profile": "not the secret of any profile",

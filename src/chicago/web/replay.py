@@ -9,8 +9,12 @@ straight into the next deal's hand.
 A step is JSON-able::
 
     {"index": 17, "deal": 2, "seat": 3, "action": "discard 2h 7c" or None,
+     "number": 15,
      "events": [...the events of this step the perspective may see...],
      "state": {...the seat view after the step, without rules/events/history...}}
+
+``number`` is the record's action number (1-based; None for a deal step): a review's
+decisions name their action by it (``step``), so the page can jump to one.
 
 The **perspective** is a seat (what that player saw: its own cards, public events, other
 seats' discards as counts only), ``"public"`` (a spectator) or ``"all"`` (every card face
@@ -165,7 +169,7 @@ def replay_steps(record: dict[str, Any], perspective: Perspective) -> list[list[
         deals[-1].append(step)
 
     state = _state(game, perspective)
-    add({"deal": game.deal_number, "seat": None, "action": None,
+    add({"deal": game.deal_number, "seat": None, "action": None, "number": None,
          "events": _visible(list(game.events), perspective), "state": state})
     seen = len(game.events)
     for number, (seat, text) in enumerate(actions, start=1):
@@ -184,17 +188,17 @@ def replay_steps(record: dict[str, Any], perspective: Perspective) -> list[list[
             shown_action = None
         if game.deal_number == deal_before or game.is_over:
             state = _state(game, perspective)
-            add({"deal": deal_before, "seat": seat, "action": shown_action,
+            add({"deal": deal_before, "seat": seat, "action": shown_action, "number": number,
                  "events": _visible(new_events, perspective), "state": state})
             continue
         # The action ended the deal and the next one was dealt: split it in two steps.
         cut = next(i for i, e in enumerate(new_events) if e.type == "deal") if any(
             e.type == "deal" for e in new_events) else len(new_events)
         closing = _visible(new_events[:cut], perspective)
-        add({"deal": deal_before, "seat": seat, "action": shown_action, "events": closing,
-             "state": _closing_state(state, closing)})
+        add({"deal": deal_before, "seat": seat, "action": shown_action, "number": number,
+             "events": closing, "state": _closing_state(state, closing)})
         state = _state(game, perspective)
-        add({"deal": game.deal_number, "seat": None, "action": None,
+        add({"deal": game.deal_number, "seat": None, "action": None, "number": None,
              "events": _visible(new_events[cut:], perspective), "state": state})
     return deals
 

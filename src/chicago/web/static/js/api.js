@@ -83,4 +83,7 @@ export const api = {
   startTournament: (id, secret) => call("POST", `api/tournaments/${enc(id)}/start`, { headers: asOrganizer(secret) }),
   advanceTournament: (id, secret) => call("POST", `api/tournaments/${enc(id)}/advance`, { headers: asOrganizer(secret) }),
   mySeat: (id) => call("POST", `api/tournaments/${enc(id)}/seat`, { headers: asProfile() }),
+  // reviews of finished games (docs/PROTOCOL.md, "Reviews")
+  review: (table, number, seat) => call("GET", `api/games/${enc(table)}/${number}/reviews/${seat}`),
+  askReview: (table, number, seat) => call("POST", `api/games/${enc(table)}/${number}/reviews/${seat}`),
 };

@@ -3,7 +3,7 @@
 //   #/games                 finished games
 //   #/table/ID              a table (your seat if this browser holds its token; else join or watch)
 //   #/watch/ID              a table as a spectator
-//   #/replay/TABLE/GAME     the replay of a finished game
+//   #/replay/TABLE/GAME     the replay of a finished game (?review=SEAT: with that seat's review)
 //   #/help                  how to play
 //   #/profile[/ID]          your profile, or another's (club.js)
 //   #/signin/SECRET         carry a profile to this device
@@ -59,13 +59,15 @@ class HelpPage {
 }
 
 function route() {
-  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  const [path, query = ""] = location.hash.replace(/^#\/?/, "").split("?", 2);
+  const params = new URLSearchParams(query);
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
   page?.unmount?.();
   window.chicago = {};
   const [head, a, b] = parts;
   if (head === "table" && a) page = new TablePage(main, a);
   else if (head === "watch" && a) page = new TablePage(main, a, { watch: true });
-  else if (head === "replay" && a && b) page = new ReplayPage(main, a, b);
+  else if (head === "replay" && a && b) page = new ReplayPage(main, a, b, { review: params.get("review") });
   else if (head === "games") page = new GamesPage(main);
   else if (head === "help") page = new HelpPage(main);
   else if (head === "profile") page = new ProfilePage(main, a || null);

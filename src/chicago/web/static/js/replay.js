@@ -1,6 +1,8 @@
 // The replay page: step forward and back through a finished game, as one seat saw it, as a
 // spectator, or with every card face up; download the record as JSON or in the text notation.
 // The server replays the record (GET /api/web/replay/...), one deal per request.
+// The Review view (review.js) grades every decision of a seat; #/replay/TABLE/GAME?review=SEAT
+// opens the page with it.
 
 import { h, replace } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
@@ -9,12 +11,17 @@ import { Names, describe, gameNames, phaseText, stepText } from "./words.js";
 import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, settlementPanel } from "./board.js";
 import { sortCards } from "./cards.js";
 import { errorText, showError } from "./notice.js";
+import { seatFor } from "./store.js";
+import { ReviewPanel } from "./review.js";
 
 export class ReplayPage {
-  constructor(root, tableId, game) {
+  /** `review`: the seat whose review opens with the page (the address's ?review=SEAT). */
+  constructor(root, tableId, game, { review = null } = {}) {
     this.root = root;
     this.tableId = tableId;
     this.game = Number(game);
+    this.wantReview = review === null || review === undefined || review === "" ? null : Number(review);
+    this.review = null;
     this.view = "all";
     this.summary = null;
     this.record = null;
@@ -38,12 +45,65 @@ export class ReplayPage {
     } catch (err) {
       this.error = err;
     }
-    this.render();
+    const seat = this.wantReview;
+    if (!this.error && Number.isInteger(seat) && seat >= 0 && seat < this.record.players) this.openReview(seat);
+    else this.render();
   }
 
   unmount() {
     this.offLang();
     document.removeEventListener("keydown", this.onKey);
+    this.review?.stop();
+  }
+
+  /** The seat a review opens with: this browser's seat at the table, else the first person's. */
+  defaultReviewSeat() {
+    const mine = seatFor(this.tableId);
+    if (mine && Number.isInteger(mine.seat) && mine.seat < this.record.players) return mine.seat;
+    const person = (this.summary.seats || []).find((s) => s.kind === "human");
+    return person ? person.seat : 0;
+  }
+
+  /** Show the Review view of `seat`, the replay as that seat saw it. */
+  openReview(seat) {
+    if (!this.review) {
+      this.review = new ReviewPanel({
+        tableId: this.tableId, game: this.game, players: this.record.players, names: () => this.names(),
+        onJump: (decision) => this.jumpTo(decision), onSeat: (s) => this.openReview(s), onChange: () => this.render(),
+      });
+    }
+    this.review.start(seat);
+    this.address(seat);
+    this.setView(String(seat));
+  }
+
+  closeReview() {
+    this.review?.stop();
+    this.review = null;
+    this.address(null);
+    this.render();
+  }
+
+  /** The address says which review is open (a link to it opens it): replaced, not a new page. */
+  address(seat) {
+    const base = `#/replay/${encodeURIComponent(this.tableId)}/${this.game}`;
+    history.replaceState(history.state, "", seat === null ? base : `${base}?review=${seat}`);
+  }
+
+  /** Go to the step of a reviewed decision (the step of its action, in the current view). */
+  jumpTo(decision) {
+    this.queue = (this.queue || Promise.resolve()).then(async () => {
+      let steps;
+      try {
+        steps = await this.load(decision.deal);
+      } catch (err) {
+        showError(err.code || "network", err.message);
+        return;
+      }
+      const at = steps.findIndex((s) => s.number === decision.step);
+      await this.goNow(decision.deal, at < 0 ? 0 : at);
+    });
+    return this.queue;
   }
 
   async load(deal) {
@@ -142,6 +202,7 @@ export class ReplayPage {
     const names = this.names();
     const steps = this.steps();
     const step = steps[this.step];
+    if (!step) return; // another view's steps are on their way: drawn when they come
     const players = this.record.players;
     const seat = typeof step.state.seat === "number" ? step.state.seat : null;
     const state = { ...step.state, rules: this.record.rules };
@@ -178,6 +239,8 @@ export class ReplayPage {
         btn(t("replay.next") + " ›", "next", () => this.next(), atEnd),
         btn(t("replay.next_deal") + " ▸", "next-deal", () => this.relDeal(1), this.deal === this.index.length),
         btn(t("replay.last") + " »", "last", () => this.go(this.index.length, -1), atEnd),
+        h("button", { type: "button", class: this.review ? "primary" : null, dataset: { action: "review" }, "aria-expanded": String(Boolean(this.review)),
+          onclick: () => (this.review ? this.closeReview() : this.openReview(this.defaultReviewSeat())) }, t("review.title")),
         h("input", { type: "range", min: 0, max: steps.length - 1, value: this.step, "aria-label": t("replay.step", { i: this.step + 1, n: steps.length }),
           oninput: (e) => this.go(this.deal, Number(e.target.value)) }),
         h("span", { class: "position", dataset: { testid: "position" } },
@@ -195,11 +258,13 @@ export class ReplayPage {
             h("div", { class: "hand-area" }, h("div", { class: "hand", role: "group", "aria-label": names.plain(seat) },
               sortCards(state.hand || []).map((c) => cardEl(c, { size: "lg" }))))) : null),
         h("aside", { class: "side" },
+          this.review ? this.review.element(step.number) : null,
           h("h2", { class: "step-heading", dataset: { testid: "step" } }, heading),
           h("ul", { class: "step-events" }, lines.map((l) => h("li", {}, l))),
           h("h2", {}, t("table.log")),
           h("ul", { class: "log-list" }, events.map((ev) => describe(ev, names)).filter(Boolean).map((l) => h("li", {}, l))))));
     replace(this.root, page);
+    this.review?.settle(this.root);
     const log = this.root.querySelector(".log-list");
     if (log) log.scrollTop = log.scrollHeight;
     if (focus) this.root.querySelector(`[data-action="${focus}"]:not([disabled])`)?.focus();

@@ -967,6 +967,7 @@ export class TablePage {
           type: "button", class: "primary", dataset: { action: "rematch" }, disabled: this.rematchSent, onclick: () => this.rematch(),
         }, this.rematchSent ? t("over.rematch_wait") : t("btn.rematch")) : null,
         h("a", { class: "button", href: `#/replay/${this.id}/${this.gameOver.game || this.table.game}`, dataset: { action: "replay" } }, t("btn.replay")),
+        seated ? h("a", { class: "button", href: `#/replay/${this.id}/${this.gameOver.game || this.table.game}?review=${this.you}`, dataset: { action: "review" } }, t("review.my_game")) : null,
         h("a", { class: "button", href: "#/" }, t("btn.lobby"))));
     }
     if (!this.dialog) return null;

@@ -1,0 +1,133 @@
+"""The replay page's Review view in chromium (issue 17): the game-over window links the
+player's review, which opens on the replay of that seat once the server made it; a row jumps
+the replay to its step (a click, Enter, Space, the arrow keys); the biggest mistakes come
+first; in Swedish on a 390x844 screen it fits without sideways scrolling; and it shows no
+card but the reviewed seat's own."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+from chicago.review import Review
+from chicago.web.replay import replay_steps
+
+from .driver import Player, api, seated_page
+from .serving import LiveServer
+
+READY_MS = 120_000  # the longest wait for a review (only a hang reaches it)
+
+
+def _index_of(record: dict[str, Any], view: int | str, number: int) -> int:
+    """The replay's global step index of the record's action ``number``."""
+    steps = [s for deal in replay_steps(record, view) for s in deal]
+    return next(s["index"] for s in steps if s["number"] == number)
+
+
+def _ready(page: Any) -> None:
+    page.wait_for_selector("[data-testid=review][data-status=ready]", timeout=READY_MS)
+
+
+def test_the_game_over_window_links_my_review_which_jumps_to_its_steps(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, table_id, seat = seated_page(context, live, ["bot:basic", "open", "bot:random"],
+                                       rules={"max_deals": 1})
+    player = Player(page, live)
+    assert player.play_deal() == "over"
+    link = page.locator("[data-dialog=game-over] [data-action=review]")
+    expect(link).to_have_attribute("href", f"#/replay/{table_id}/1?review={seat}")
+    expect(link).to_have_text("Review my game")
+    link.click()
+    _ready(page)
+    root = page.locator(".replay-page")
+    expect(root).to_have_attribute("data-view", str(seat))  # as the reviewed seat saw it
+    answer = api(live, "GET", f"api/games/{table_id}/1/reviews/{seat}")
+    review = Review.from_json(answer["review"])
+    record = api(live, "GET", f"api/games/{table_id}/1")["record"]
+    panel = page.locator("[data-testid=review]")
+    expect(panel).to_have_attribute("data-seat", str(seat))
+    rows = panel.locator(".review-all .review-row")
+    expect(rows).to_have_count(len(review.decisions))
+    biggest = panel.locator(".review-biggest .review-row")
+    assert [int(s) for s in biggest.evaluate_all("els => els.map(e => e.dataset.step)")] \
+        == list(review.summary.biggest)
+    expect(panel.locator("[data-testid=accuracy]")).to_have_text(f"{review.summary.accuracy:.1f}")
+
+    # A click jumps the replay to the decision's step; its row is marked and its choices show.
+    last = review.decisions[-1]
+    rows.last.click()
+    expect(root).to_have_attribute("data-index", str(_index_of(record, seat, last.step)))
+    expect(rows.last).to_have_attribute("aria-current", "step")
+    current = panel.locator("[data-testid=review-current]")
+    expect(current).to_have_attribute("data-step", str(last.step))
+    expect(current.locator("table.review-alts tbody tr")).to_have_count(len(last.alternatives))
+    page.screenshot(path=str(artifacts / "review-desktop.png"), full_page=True)
+
+    # The keyboard: ↑ to the row before (and its step), Enter and Space on a focused row.
+    rows.last.press("ArrowUp")
+    before = review.decisions[-2]
+    expect(root).to_have_attribute("data-index", str(_index_of(record, seat, before.step)))
+    expect(rows.nth(len(review.decisions) - 2)).to_be_focused()
+    rows.first.focus()
+    page.keyboard.press("Enter")
+    expect(root).to_have_attribute("data-index",
+                                   str(_index_of(record, seat, review.decisions[0].step)))
+    rows.nth(1).focus()
+    page.keyboard.press(" ")
+    expect(root).to_have_attribute("data-index",
+                                   str(_index_of(record, seat, review.decisions[1].step)))
+    page.keyboard.press("ArrowDown")
+    expect(rows.nth(2)).to_be_focused()
+
+    # Only the seat's own cards: every card in the panel was in its hand in this game.
+    held = {c for deal in replay_steps(record, seat) for s in deal
+            for c in s["state"].get("hand", [])}
+    shown = set(panel.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)"))
+    assert shown and shown <= held
+
+    # Closing the view keeps the replay; the address says which review is open.
+    assert page.url.endswith(f"?review={seat}")
+    page.click(".replay-controls [data-action=review]")
+    expect(panel).to_have_count(0)
+    assert page.url.endswith(f"#/replay/{table_id}/1")
+    context.close()
+
+
+def test_a_bots_review_in_swedish_on_a_phone(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    table = api(live, "POST", "api/tables", {"seats": ["bot:basic", "bot:random"],
+                                             "bot_delay": 0.0, "rules": {"max_deals": 1}})
+    for _ in range(600):
+        if api(live, "GET", f"api/tables/{table['id']}")["status"] == "finished":
+            break
+        time.sleep(0.05)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="sv-SE",
+                                  has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live.url}#/replay/{table['id']}/1?review=1")  # asked for by the page
+    panel = page.locator("[data-testid=review]")
+    expect(panel.locator("h2")).to_have_text("Analys")
+    _ready(page)
+    expect(panel.locator("h3").nth(-1)).to_have_text("Alla beslut")
+    grades = {"best": "Bäst", "good": "Bra", "inaccuracy": "Inexakthet", "mistake": "Misstag",
+              "blunder": "Blunder"}
+    review = Review.from_json(api(live, "GET", f"api/games/{table['id']}/1/reviews/1")["review"])
+    first = review.decisions[0]
+    row = panel.locator(".review-all .review-row").first
+    expect(row.locator(".grade")).to_have_text(grades[first.grade.value])
+    expect(row.locator(".review-where")).to_contain_text(f"Giv {first.deal} · ")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    record = api(live, "GET", f"api/games/{table['id']}/1")["record"]
+    row.tap()
+    root = page.locator(".replay-page")
+    expect(root).to_have_attribute("data-index", str(_index_of(record, 1, first.step)))
+    expect(panel.locator("[data-testid=review-current] h3")).to_contain_text("Valen")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(artifacts / "review-phone-sv.png"), full_page=True)
+    context.close()
