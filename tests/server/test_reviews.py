@@ -290,18 +290,41 @@ def _play_to_the_end(server: Server, table: str, token: str, seat: int) -> None:
                                     "seq": seq}))
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc: Linux; elsewhere none)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
 def test_a_game_that_ended_just_before_sigkill_is_reviewed_after_the_restart(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "killed.sqlite3"
-    server = Server(db, "--review-level", "expert")  # a review takes longer than a kill
+    # a review at this level takes longer than the kill below
+    server = Server(db, "--review-level", "expert:samples=128")
     try:
         table = server.post("/api/tables", {"seats": ["open", "bot:basic", "bot:basic"],
                                             "bot_delay": 0, "rules": {"max_deals": 1}})["id"]
         token = server.post(f"/api/tables/{table}/join", {"seat": 0})["token"]
         _play_to_the_end(server, table, token, 0)
+        deadline = time.monotonic() + WAIT
+        while len(pool := _children(server.proc.pid)) < 2:  # a review process and its tracker
+            assert time.monotonic() < deadline, "no review process started"
+            time.sleep(0.01)
     finally:
         server.kill()
+    # The review processes end with the server, though no shutdown code ran.
+    deadline = time.monotonic() + 30
+    while any(Path(f"/proc/{pid}").exists() for pid in pool):
+        assert time.monotonic() < deadline, f"review processes {pool} outlived the server"
+        time.sleep(0.1)
     store = Store(f"sqlite:///{db}")
     with store.engine.connect() as conn:
         states = conn.execute(select(reviews.c.status)).scalars().all()

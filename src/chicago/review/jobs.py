@@ -22,6 +22,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -57,10 +59,23 @@ def finish_review(
                           review.summary.decisions)
 
 
-def worker_started(nice: int) -> None:
+def worker_started(nice: int, parent: int) -> None:
     """The initializer of a review worker process: lower its priority by ``nice`` (where
     the system has priorities), so that reviews take what the server's own process and
-    the bots leave of the processor."""
+    the bots leave of the processor; and end the process when its parent, the process
+    ``parent`` (its id, given by the parent itself: it may be gone before this runs), is."""
+    threading.Thread(target=_watch_parent, args=(parent,), name="chicago-review-parent",
+                     daemon=True).start()
     if nice > 0 and hasattr(os, "nice"):
         with contextlib.suppress(OSError):  # not allowed here: the normal priority
             os.nice(nice)
+
+
+def _watch_parent(parent: int, every: float = 1.0) -> None:
+    """Exit once the parent process is gone (a server killed with SIGKILL runs no shutdown):
+    a pool's worker waits for work on a pipe whose other end it holds itself, so it would
+    never notice, and would stay behind forever."""
+    while True:
+        if os.getppid() != parent:
+            os._exit(0)
+        time.sleep(every)

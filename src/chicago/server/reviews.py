@@ -22,6 +22,7 @@ import contextlib
 import functools
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -269,7 +270,7 @@ class ReviewService:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.settings.review_workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=worker_started, initargs=(self.settings.review_nice,))
+                initializer=worker_started, initargs=(self.settings.review_nice, os.getpid()))
         return self._pool
 
 
