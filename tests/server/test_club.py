@@ -119,7 +119,7 @@ def test_a_rated_table_takes_profiles_rates_the_game_once_and_shows_ratings(
     page = client.get(f"/api/profiles/{anna}").json()
     assert page["stats"]["games"] == 1 and page["stats"]["deals"] == 2
     assert page["games"][0]["replay"] == f"#/replay/{tid}/1"
-    assert page["games"][0]["review"] is None  # the server serves no reviews (yet)
+    assert page["games"][0]["review"] is None  # this server makes no reviews
     assert [h["table"] for h in page["history"]] == [tid]
     assert page["ratings"][0]["ladder"] == "pagat/4p" and page["ratings"][0]["games"] == 1
     board = client.get("/api/leaderboard").json()

@@ -361,3 +361,18 @@ def test_serve_refuses_bad_review_options(options: list[str], words: str, tmp_pa
     assert code == 2
     assert words in capsys.readouterr().err
     assert not (tmp_path / "x.sqlite3").exists()  # refused before anything was made
+
+
+def test_a_profile_page_links_the_review_of_the_profiles_seat(reviewing: TestClient) -> None:
+    """Club play's profile pages (docs/CLUB.md) link a game's review: the replay with the
+    Review view of the seat the profile held."""
+    created = reviewing.post("/api/profiles", json={"name": "Anna"}).json()
+    profile, secret = created["profile"]["id"], created["secret"]
+    table = create_table(reviewing, ["bot:basic", "open"], rules={"max_deals": 1})["id"]
+    joined = reviewing.post(f"/api/tables/{table}/join", json={"seat": 1},
+                            headers={"X-Chicago-Profile": secret}).json()
+    player = WsPlayer(reviewing, table, joined["token"])
+    play_out({1: player}, player, random.Random(3))
+    games = reviewing.get(f"/api/profiles/{profile}").json()["games"]
+    assert games[0]["review"] == f"#/replay/{table}/1?review=1"
+    wait_for(reviewing, table, 1)  # the review it links is made

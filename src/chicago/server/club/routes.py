@@ -123,7 +123,7 @@ async def profile_page(profile_id: str, request: Request) -> dict[str, Any]:
             continue
         games.append({**game, "replay": f"#/replay/{link}",
                       "record": f"/api/web/record/{link}",
-                      "review": _review_link(request, link)})
+                      "review": _review_link(request, link, game["seat"])})
     return {
         "profile": _profile_out(row),
         "stats": summarize(lines).to_dict(),
@@ -134,13 +134,12 @@ async def profile_page(profile_id: str, request: Request) -> dict[str, Any]:
     }
 
 
-def _review_link(request: Request, game: str) -> str | None:
-    """The browser app's link to a game's review, once the server serves reviews
-    (a ``/api/web/review/…`` route; ``chicago review`` is a terminal command so far):
-    None until then."""
-    served = any(getattr(route, "path", "").startswith("/api/web/review/")
-                 for route in request.app.routes)
-    return f"#/review/{game}" if served else None
+def _review_link(request: Request, game: str, seat: int) -> str | None:
+    """The browser app's address of the review of the profile's seat in a game (docs/WEB.md:
+    the replay with the Review view of that seat), when this server makes reviews
+    (docs/SERVER.md, "Reviews"); None when it makes none."""
+    reviews = request.app.state.manager.reviews
+    return f"#/replay/{game}?review={seat}" if reviews.enabled else None
 
 
 # ---------------------------------------------------------------------- ratings

@@ -588,7 +588,7 @@ export default {
   "club.rated": "rankat",
   "club.won": "vann",
   "club.score_n": "{n} poäng",
-  "club.review": "Genomgång",
+  "club.review": "Analys",
   "club.leaderboard": "Topplista",
   "club.leaderboard_intro": "OpenSkill-rating, en stege per regelfamilj och antal spelare. Den visade ratingen är den försiktiga skattningen (medel minus tre avvikelser): den växer med partier och vinster.",
   "club.ladders": "Stegar",
