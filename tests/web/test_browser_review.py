@@ -1,11 +1,12 @@
 """The replay page's Review view in chromium (issue 17): the game-over window links the
 player's review, which opens on the replay of that seat once the server made it; a row jumps
 the replay to its step (a click, Enter, Space, the arrow keys); the biggest mistakes come
-first; in Swedish on a 390x844 screen it fits without sideways scrolling; and it shows no
-card but the reviewed seat's own."""
+first; the progress shows until it is ready; in Swedish on a 390x844 screen it fits without
+sideways scrolling; and it shows no card but the reviewed seat's own."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -110,10 +111,30 @@ def test_a_bots_review_in_swedish_on_a_phone(
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="sv-SE",
                                   has_touch=True)
     page = context.new_page()
+    # The first two answers say the review is under way (as a long one would be): the page
+    # shows how far it got and asks again, then the real answers follow.
+    under_way = {"table": table["id"], "game": 1, "seat": 1, "status": "running",
+                 "level": "expert", "done": 3, "total": 12, "ahead": None, "accuracy": None,
+                 "loss": None, "error": None, "review": None}
+    faked: list[str] = []
+
+    def slow(route: Any) -> None:
+        if route.request.method == "GET" and len(faked) < 2:
+            faked.append(route.request.url)
+            route.fulfill(status=200, content_type="application/json",
+                          body=json.dumps(under_way))
+        else:
+            route.continue_()
+
+    page.route(f"**/api/games/{table['id']}/1/reviews/1", slow)
     page.goto(f"{live.url}#/replay/{table['id']}/1?review=1")  # asked for by the page
     panel = page.locator("[data-testid=review]")
     expect(panel.locator("h2")).to_have_text("Analys")
-    _ready(page)
+    expect(panel.locator(".review-status")).to_contain_text("Analyserar: 3 av 12 beslut.")
+    expect(panel.locator("progress")).to_have_attribute("value", "3")
+    expect(panel.locator("progress")).to_have_attribute("max", "12")
+    _ready(page)  # the page went on asking, asked for the review (POST), and it came
+    assert len(faked) == 2
     expect(panel.locator("h3").nth(-1)).to_have_text("Alla beslut")
     grades = {"best": "Bäst", "good": "Bra", "inaccuracy": "Inexakthet", "mistake": "Misstag",
               "blunder": "Blunder"}

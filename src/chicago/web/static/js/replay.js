@@ -69,12 +69,28 @@ export class ReplayPage {
     if (!this.review) {
       this.review = new ReviewPanel({
         tableId: this.tableId, game: this.game, players: this.record.players, names: () => this.names(),
-        onJump: (decision) => this.jumpTo(decision), onSeat: (s) => this.openReview(s), onChange: () => this.render(),
+        onJump: (decision) => this.jumpTo(decision), onSeat: (s) => this.openReview(s), onChange: () => this.refreshReview(),
       });
     }
     this.review.start(seat);
     this.address(seat);
     this.setView(String(seat));
+  }
+
+  /** The review's news (it progressed, it is ready): its panel drawn again, not the page
+   * (a slider being dragged or a list being read stays as it is). */
+  refreshReview() {
+    const panel = this.root.querySelector(".review-panel");
+    const step = this.steps()[this.step];
+    if (!panel || !step || !this.review) {
+      this.render();
+      return;
+    }
+    const active = document.activeElement;
+    const focus = panel.contains(active) && active.dataset ? active.dataset.action : null;
+    panel.replaceWith(this.review.element(step.number));
+    this.review.settle(this.root);
+    if (focus) this.root.querySelector(`.review-panel [data-action="${focus}"]`)?.focus();
   }
 
   closeReview() {
