@@ -1,19 +1,23 @@
 """Reviews with two ``chicago serve`` workers on one PostgreSQL database and one Redis: each
 review is computed exactly once, whichever worker stored the game's end or was asked, and
-both workers serve the same stored review."""
+both workers serve the same stored review. (The workers have one review process each, the
+default, at start_worker's quick level.)"""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
-from scale_fixtures import pg_url_fixture, redis_url_fixture  # noqa: F401 (fixtures)
-from scale_support import WAIT, Player, Worker, create_table, join, play, start_worker
+from scale_fixtures import (  # noqa: F401 (fixtures)
+    pg_url_fixture,
+    redis_url_fixture,
+    workers_fixture,
+)
+from scale_support import WAIT, Player, Worker, create_table, join, play
 from sqlalchemy import select
 
 from chicago.review import Review, review_game
@@ -23,23 +27,6 @@ from chicago.server.storage.models import reviews
 pytestmark = pytest.mark.timeout(300)
 
 LEVEL = "ev:samples=1"
-
-
-@pytest.fixture
-def workers(pg_url: str, redis_url: str) -> Iterator[tuple[Worker, Worker]]:
-    """Two workers with one review process each, at a quick level."""
-    options = ("--review-workers", "1")  # the quick level of start_worker
-    first = start_worker(pg_url, redis_url, *options)
-    try:
-        second = start_worker(pg_url, redis_url, *options)
-    except BaseException:
-        first.stop()
-        raise
-    try:
-        yield first, second
-    finally:
-        with ThreadPoolExecutor(2) as pool:
-            list(pool.map(Worker.stop, (first, second)))
 
 
 def _review(worker: Worker, table: str, seat: int) -> dict[str, Any]:
