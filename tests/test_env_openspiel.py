@@ -206,6 +206,47 @@ def test_ismcts_plays_whole_deals_against_chicago_bots():
     assert sum(state.returns()) == pytest.approx(0.0)
 
 
+ISMCTS_GAMES = [
+    {"players": 4, "max_deals": 1},
+    {"players": 3, "preset": "denexa", "max_deals": 1, "variations": "V-TIE-SUIT"},
+    {"players": 4, "preset": "wikipedia", "max_deals": 1,
+     "variations": "V-ONE-UP V-QUADS-RESET"},
+    {"players": 3, "preset": "wikipedia-42", "max_deals": 1, "rules": "lock_at:1"},
+    {"players": 4, "preset": "pagat", "max_deals": 1, "variations": "V-REDEAL-LOW V-ROYAL"},
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "params", ISMCTS_GAMES,
+    ids=["pagat", "denexa-tie-suit", "wikipedia-one-up-quads", "wikipedia-42-lock", "pagat-redeal"],
+)
+def test_ismcts_at_every_seat_never_meets_a_world_that_does_not_fit(params):
+    """Issue 19, item 8: OpenSpiel's ISMCTS bot (random rollouts) at every seat, a few
+    hundred decisions in all: each simulation resamples the hidden cards
+    (``resample_from_infostate``) and the rollouts run through scoring rounds, staged
+    tie-breaks (R-ANN-3), shown hands (R-EX-4) and resets (V-QUADS-RESET) without an error."""
+    game = pyspiel.load_game("python_chicago", params)
+    rs = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    search = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=20, random_state=rs)
+    sampler = pyspiel.UniformProbabilitySampler(5, 0.0, 1.0)
+    search.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
+    rng = random.Random(9)
+    decisions = 0
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                _chance(state, rng)
+                continue
+            action = search.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            decisions += 1
+    assert decisions >= 50
+
+
 def test_parameters():
     rules, players = rules_of_params({"players": 5, "preset": "wikipedia",
                                       "rules": "lock_at:42 suit_order:hdsc",

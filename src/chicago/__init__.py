@@ -16,6 +16,7 @@ from chicago.engine import (
     IllegalAction,
     NotationError,
     Phase,
+    WorldError,
     settlement,
 )
 from chicago.poker import Category, HandValue, evaluate
@@ -34,6 +35,7 @@ __all__ = [
     "Phase",
     "Rules",
     "RulesError",
+    "WorldError",
     "evaluate",
     "parse_cards",
     "settlement",

@@ -294,6 +294,9 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
             rnd = int(event["round"])
             opponents[who].announcements[rnd] = category
             claims[who] = Claim(rnd, category)
+        elif kind == "quads_claim" and who in opponents and event.get("reset"):
+            # V-QUADS-RESET after the last exchange: a reset is claimed with four of a kind
+            claims[who] = Claim(rules.exchanges, Category.FOUR_OF_A_KIND)
         elif kind == "pass" and who in opponents and "round" in event:
             opponents[who].announcements[int(event["round"])] = None
         elif kind == "reveal" and who in opponents and "rank" in event:

@@ -34,12 +34,14 @@ the constraints are consistent, except in freak cases) the softest constraint is
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Sequence
 
 from chicago.bots.knowledge import Claim, Knowledge, Opponent
 from chicago.cards import Card
+from chicago.engine.errors import WorldError
 from chicago.poker import Category, evaluate
 from chicago.rules import Rules
 
@@ -67,6 +69,8 @@ _GROUPS: dict[Category, tuple[int, ...]] = {
 }
 _CLAIM_TRIES = 60
 _SAMPLE_TRIES = 20
+_EXACT_TRIES = 200
+"""Tries of an exact sample (every constraint kept) before it is given up."""
 _WEIGHT_TRIES = 12
 """Draws of one opponent's hidden cards before a weighted sample takes the last one."""
 
@@ -443,11 +447,13 @@ def _void_mask(voids: int) -> int:
 
 
 def _try_sample(
-    k: Knowledge, rng: random.Random, strict: int, weighted: bool = False
+    k: Knowledge, rng: random.Random, strict: int, weighted: bool = False, thorough: bool = False
 ) -> list[int] | None:
     """One sample; ``strict`` 2 keeps every constraint, 1 drops claims and shows, 0 voids too;
     ``weighted``: an opponent's freely drawn cards are redrawn until accepted with the chance
-    :func:`hand_weight` (at most a few times)."""
+    :func:`hand_weight` (at most a few times); ``thorough``: a claim made after a shown hand
+    is built on each possible choice of the shown cards kept in turn
+    (:func:`_claimed_from_shown`) instead of being checked afterwards."""
     pool = 0
     for card in k.unseen:
         pool |= 1 << card
@@ -465,10 +471,18 @@ def _try_sample(
         if strict >= 2 and opp.claim is not None and whole:
             fixed = [*map(int, opp.played), *_bits(known)]
             claim, earlier = _with_kept(opp.claim, kept)
-            hidden = _claimed_hidden(allowed, fixed, need, claim, k.rules, rng, earlier)
+            from_shown = bool(opp.shown) and opp.kept_from_shown is not None
+            if thorough and from_shown:
+                hidden = _claimed_from_shown(allowed, fixed, need, claim, opp, k.rules, rng,
+                                             earlier)
+                if hidden is None:
+                    return None
+                pool &= ~_mask([int(c) for c in opp.shown])  # the others were discarded
+            else:
+                hidden = _claimed_hidden(allowed, fixed, need, claim, k.rules, rng, earlier)
             if hidden is None:
                 return None
-            if opp.shown and opp.kept_from_shown is not None:
+            if from_shown and not thorough:
                 held = set(hidden) | set(fixed)
                 if sum(1 for c in opp.shown if c in held) != opp.kept_from_shown:
                     return None
@@ -508,6 +522,31 @@ def _try_sample(
     return hands
 
 
+def _claimed_from_shown(
+    allowed: int, fixed: list[int], need: int, claim: Claim, opp: Opponent, rules: Rules,
+    rng: random.Random, kept: Sequence[Claim] = (),
+) -> list[int] | None:
+    """``need`` hidden cards for a player that showed its hand, exchanged, and then claimed
+    ``claim``: exactly ``opp.kept_from_shown`` of the shown cards (those played or known
+    count), the rest drawn from ``allowed`` without the other shown cards, making the claim.
+    Each choice of the kept shown cards is tried in a random order; None if none works."""
+    shown = [int(c) for c in opp.shown]
+    assert opp.kept_from_shown is not None
+    keep = opp.kept_from_shown - sum(1 for c in shown if c in fixed)
+    candidates = [c for c in shown if allowed >> c & 1 and c not in fixed]
+    if keep < 0 or keep > len(candidates) or keep > need:
+        return None
+    rest = allowed & ~_mask(shown)
+    choices = list(itertools.combinations(candidates, keep))
+    rng.shuffle(choices)
+    for choice in choices:
+        base = [*fixed, *choice]
+        hidden = _claimed_hidden(rest, base, need - keep, claim, rules, rng, kept)
+        if hidden is not None:
+            return [*choice, *hidden]
+    return None
+
+
 def _free_hidden(
     cards: list[int], allowed: int, fixed: list[int], need: int, kept: Sequence[Claim],
     rng: random.Random,
@@ -529,7 +568,9 @@ def _free_hidden(
     return extra + rng.sample(rest, need - len(extra))
 
 
-def sample_hands(k: Knowledge, rng: random.Random, *, weighted: bool = False) -> list[int]:
+def sample_hands(
+    k: Knowledge, rng: random.Random, *, weighted: bool = False, exact: bool = False
+) -> list[int]:
     """One determinization: a card mask per seat of the cards each holds now.
 
     The seat's own hand is its real hand; every other hand is drawn from the cards the seat
@@ -537,12 +578,29 @@ def sample_hands(k: Knowledge, rng: random.Random, *, weighted: bool = False) ->
     ``weighted``, an opponent's hand that is not fixed by a claim or a shown hand is drawn
     in proportion to how plausible it is after its latest exchange (:func:`hand_weight`:
     players keep pairs, draws and high cards), by rejection.
+
+    A sample that keeps every constraint is looked for first, the quick way, then the
+    thorough way; only if both fail is the softest constraint dropped. With ``exact`` no
+    constraint is ever dropped: if no fitting deal is found,
+    :class:`~chicago.engine.errors.WorldError` is raised (the worlds that the engine plays
+    on, :func:`chicago.env.determinize.resample`, must fit every announcement).
     """
+    if exact:
+        for _ in range(_EXACT_TRIES):
+            hands = _try_sample(k, rng, 2, weighted, thorough=True)
+            if hands is not None:
+                return hands
+        raise WorldError(f"no deal of the hidden cards fits what seat {k.seat} knows")
     for strict in (2, 1, 0):
         for _ in range(_SAMPLE_TRIES if strict else 1):
             hands = _try_sample(k, rng, strict, weighted)
             if hands is not None:
                 return hands
+        if strict == 2:
+            for _ in range(_SAMPLE_TRIES):
+                hands = _try_sample(k, rng, 2, weighted, thorough=True)
+                if hands is not None:
+                    return hands
     raise ValueError("no deal of the hidden cards fits what this seat knows")
 
 

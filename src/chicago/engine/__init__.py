@@ -5,8 +5,9 @@ happened and who may see it; :func:`settlement` turns final scores into money.
 """
 
 from chicago.engine.actions import Action, ActionKind, NotationError
+from chicago.engine.errors import IllegalAction, WorldError
 from chicago.engine.events import Event
-from chicago.engine.game import Game, IllegalAction, Phase
+from chicago.engine.game import Game, Phase
 from chicago.engine.settlement import settlement
 
 __all__ = [
@@ -17,5 +18,6 @@ __all__ = [
     "IllegalAction",
     "NotationError",
     "Phase",
+    "WorldError",
     "settlement",
 ]

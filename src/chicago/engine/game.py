@@ -20,28 +20,16 @@ from typing import Any, ClassVar
 
 from chicago.cards import DECK, RANKS, Card, cards_from_mask, parse_cards
 from chicago.engine.actions import Action, ActionKind, NotationError
+from chicago.engine.errors import IllegalAction, WorldError
 from chicago.engine.events import Event
 from chicago.engine.settlement import settlement as settle
 from chicago.poker import Category, HandValue, category_of, evaluate
 from chicago.rules import Rules
 
-__all__ = ["Game", "IllegalAction", "Phase"]
+__all__ = ["Game", "IllegalAction", "Phase", "WorldError"]
 
 _K = ActionKind
 _SUIT_LETTERS = "cdhs"
-
-
-class IllegalAction(ValueError):
-    """An action that is not legal now; the game is exactly as before.
-
-    ``reason`` says why in words; ``action`` and ``seat`` say what was tried by whom.
-    """
-
-    def __init__(self, reason: str, action: object = None, seat: int | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.action = action
-        self.seat = seat
 
 
 class Phase(enum.Enum):
@@ -879,6 +867,13 @@ class Game:
         top = max(c for _, c in claims)
         tied = [s for s, c in claims if c == top]
         values = {s: evaluate(self.hands[s], self.rules) for s in tied}
+        for s in tied:
+            if values[s].category is not top:
+                raise WorldError(
+                    f"seat {s} announced {top.text} but holds {values[s].category.text}: "
+                    "these hands do not fit the announcements (R-ANN-1)",
+                    s,
+                )
         if self.rules.show_on_break:
             size = _COMBINATION_SIZE[top]
             for s in tied:
@@ -932,6 +927,13 @@ class Game:
 
     def _resolve_quads_round(self) -> None:
         if self._quads_claims:
+            for claimer, value in self._quads_claims:
+                if value.category is not Category.FOUR_OF_A_KIND:
+                    raise WorldError(
+                        f"seat {claimer} claimed a reset with {value.category.text}, not four "
+                        "of a kind: these hands do not fit the claims",
+                        claimer,
+                    )
             seat, _ = max(self._quads_claims, key=lambda claim: claim[1])
             if not self._quads_objection(seat):
                 self._quads_reset(seat)

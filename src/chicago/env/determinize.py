@@ -6,7 +6,10 @@ built from the seat's view alone (through :func:`chicago.bots.knowledge.knowledg
 bots' sampler :func:`chicago.bots.sampling.sample_hands`, which keeps announced categories,
 revealed ranks, shown hands, combinations kept under R-EX-4, one-up cards and voids
 consistent; those combinations are protected in the copy as in the game); the real hidden cards are
-only overwritten, never read. In the copy the seat's own view and event log are exactly as
+only overwritten, never read. No constraint is ever dropped (``sample_hands(exact=True)``) and
+the world is checked against the seat's knowledge: one that does not fit is refused with
+:class:`~chicago.engine.errors.WorldError`, never played (the engine would otherwise score
+announcements the hands do not hold). In the copy the seat's own view and event log are exactly as
 before, so it has the same information state; the other seats' private events are dropped.
 
 This is what OpenSpiel's ``resample_from_infostate`` asks for (``chicago.env.openspiel``),
@@ -27,8 +30,9 @@ import random
 from typing import TypeVar, cast
 
 from chicago.bots.knowledge import knowledge
-from chicago.bots.sampling import kept_cards, sample_hands
+from chicago.bots.sampling import consistent, kept_cards, sample_hands
 from chicago.cards import cards_from_mask, mask_of
+from chicago.engine.errors import WorldError
 from chicago.engine.game import Game
 from chicago.poker import Category, evaluate
 
@@ -77,7 +81,10 @@ def resample(game: G, seat: int, rng: random.Random) -> G:
         if one_up_seat == seat:
             pending_own = 1 << pending[0]
     k.unseen = tuple(c for c in k.unseen if not face_up >> c & 1)
-    hands = sample_hands(k, rng)
+    hands = sample_hands(k, rng, exact=True)
+    problems = consistent(k, hands)
+    if problems:
+        raise WorldError(f"the sampled world does not fit seat {seat}'s view: {problems[0]}")
 
     fixed = own | played | face_up | pending_own
     known_pile = k.dead & ~played & ~pending_own
