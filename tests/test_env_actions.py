@@ -84,9 +84,9 @@ def test_discard_ids_are_positions_in_the_sorted_hand():
     """R-EX-1: bit i of (id - 52) is the i-th lowest card; 52 is keep."""
     hand = ["Ah", "2c", "Kd", "7s", "7h"]
     assert hand_of(hand) == hand_of(["2c", "7h", "7s", "Kd", "Ah"])
-    assert index_to_action(52, hand) == "keep"
-    assert index_to_action(53, hand) == "discard 2c"
-    assert index_to_action(52 + 0b10110, hand) == "discard 7h 7s Ah"
+    assert str(index_to_action(52, hand)) == "keep"
+    assert str(index_to_action(53, hand)) == "discard 2c"
+    assert str(index_to_action(52 + 0b10110, hand)) == "discard 7h 7s Ah"
     assert action_to_index("discard Ah 7h 7s", hand) == 52 + 0b11010 - 0b01000 + 0b00100
     assert action_to_index("discard 2c 7h 7s Kd Ah", hand) == 83
     assert action_to_index("keep", hand) == 52
@@ -105,7 +105,7 @@ def test_lock_six_sixth_card_has_its_own_id():
     """V-LOCK-6: a six-card hand discards one card; the sixth has id 84."""
     hand = ["2c", "3d", "5h", "9s", "Jc", "As"]
     assert action_to_index("discard As", hand) == DISCARD_SIXTH
-    assert index_to_action(DISCARD_SIXTH, hand) == "discard As"
+    assert str(index_to_action(DISCARD_SIXTH, hand)) == "discard As"
     assert action_to_index("discard 2c", hand) == 53
     with pytest.raises(ValueError):
         action_to_index("discard 2c As", hand)
@@ -134,13 +134,13 @@ def test_one_up_ids_are_positions():
     """V-ONE-UP: id 85 + position of the card turned up."""
     hand = ["Ah", "2c", "Kd", "7s", "7h"]
     assert action_to_index("one up 2c", hand) == ONE_UP_BASE
-    assert index_to_action(ONE_UP_BASE + 4, hand) == "one up Ah"
+    assert str(index_to_action(ONE_UP_BASE + 4, hand)) == "one up Ah"
 
 
 def test_card_free_ids_do_not_need_a_hand():
     assert action_to_index("play As", ()) == 51
     assert action_to_index(Action.announce("two pair"), ()) == ANNOUNCE_BASE + 1
-    assert index_to_action(ANNOUNCE_BASE + 8, ()) == "announce royal flush"
+    assert str(index_to_action(ANNOUNCE_BASE + 8, ())) == "announce royal flush"
     assert describe_index(0) == "play 2c"
     assert describe_index(52) == "keep"
     assert describe_index(52 + 0b101) == "discard cards 1 3"

@@ -64,7 +64,14 @@ class Action(tuple[ActionKind, int, "Category | None"]):
     """One decision of one player. Immutable, hashable, and equal by meaning.
 
     An action is the tuple ``(kind, card_mask, category)``; build it with :meth:`parse` or the
-    constructors (:meth:`discard`, :meth:`play` …). It also compares equal to its text form.
+    constructors (:meth:`discard`, :meth:`play` …). Equality and hashing are those of that
+    tuple, so they agree; an action never equals its text (``str(action)``, the canonical
+    text): compare ``Action.parse(text)`` instead.
+
+    >>> Action.parse("discard 7c 2h") == Action.parse("exchange 2h 7c")
+    True
+    >>> Action.parse("keep") == "keep", len({Action.parse("keep"), Action.discard()})
+    (False, 1)
     """
 
     __slots__ = ()
@@ -178,21 +185,11 @@ class Action(tuple[ActionKind, int, "Category | None"]):
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            try:
-                other = Action.parse(other)
-            except NotationError:
-                return False
-        return tuple.__eq__(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        result = self.__eq__(other)
-        return result if result is NotImplemented else not result
-
-    def __hash__(self) -> int:
-        # An action equals its text, so it must hash like it: {"keep"} finds Action("keep").
-        return hash(str(self))
+    # Equality and hashing are the tuple's: by meaning, and the two always agree. An action
+    # is never equal to its text: texts have synonyms and orders ("exchange 7c 2h" is
+    # "discard 2h 7c"), so text equality would have to parse in __eq__ and hash a built
+    # string, and a set could still hold an action and a text of the same meaning. Read a
+    # text with Action.parse first.
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Action.parse, (str(self),))
