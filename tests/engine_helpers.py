@@ -98,7 +98,7 @@ def set_scores(g: Game, scores: Sequence[int]) -> Game:
     events and actions are dropped and the same (stacked) deck is dealt again. Only for a game
     that has had no action yet in this deal and whose deal is stacked (no shuffle is redone).
     """
-    assert g.deal_number - 1 < len(g._decks), "set_scores needs a stacked deal"
+    assert g.deal_number - 1 < len(g.decks), "set_scores needs a stacked deal"
     assert not g.deal_events or all(
         e.data["type"] in ("deal", "dealt") for e in g.deal_events
     ), "set_scores needs a deal with no action yet"

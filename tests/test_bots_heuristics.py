@@ -21,8 +21,8 @@ from chicago.bots.heuristics import (
     straight_draw,
     top_sequence_chicago,
 )
-from chicago.bots.knowledge import Claim, knowledge
 from chicago.cards import DECK, parse_cards
+from chicago.engine.knowledge import Claim, knowledge
 from chicago.poker import Category
 
 PAGAT = Rules.preset("pagat")

@@ -1,5 +1,5 @@
-"""What a seat knows (chicago.bots.knowledge) and the determinization sampler
-(chicago.bots.sampling): every sample agrees with the public information — exchange counts
+"""What a seat knows (chicago.engine.knowledge) and the determinization sampler
+(chicago.engine.sampling): every sample agrees with the public information — exchange counts
 (R-EX-3), announcements and revealed stages (R-ANN-1, R-ANN-3, R-ANN-5), shown hands (R-EX-4),
 voids from not following suit (R-TRICK-2), one-up cards (V-ONE-UP) — and the real deal does too.
 """
@@ -12,9 +12,10 @@ import pytest
 
 from chicago import Game, Rules
 from chicago.bots import make_bot
-from chicago.bots.knowledge import Claim, knowledge
-from chicago.bots.sampling import _matches, consistent, sample_hands, sample_many
+from chicago.bots.plausibility import hand_weight
 from chicago.cards import mask_of, parse_cards
+from chicago.engine.knowledge import Claim, knowledge
+from chicago.engine.sampling import _matches, consistent, sample_hands, sample_many
 from chicago.poker import Category
 
 
@@ -140,7 +141,7 @@ def test_protected_combinations_are_known_and_sampled_R_EX_4():
     """A player who announced a round's highest category and exchanged since without
     showing kept the combination (R-EX-4): the seat knows it (the real hand always holds
     it), and every sample gives that player the combination with its revealed ranks."""
-    from chicago.bots.sampling import holds_kept
+    from chicago.engine.sampling import holds_kept
 
     situations = samples = 0
     ranked = 0
@@ -154,7 +155,7 @@ def test_protected_combinations_are_known_and_sampled_R_EX_4():
             assert all(holds_kept(real, c, k.rules) for c in opp.kept)
             assert game._protected[opp.seat]  # the engine protects cards of it
             for i in range(5):
-                hands = sample_hands(k, random.Random(i), weighted=True)
+                hands = sample_hands(k, random.Random(i), weight=hand_weight)
                 assert consistent(k, hands) == [], (opp.kept, opp.seat)
                 samples += 1
     assert situations > 20 and ranked > 0 and samples == 5 * situations

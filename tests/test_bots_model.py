@@ -1,5 +1,5 @@
 """The expert's opponent model and weighted samples: chicago.bots.model (trick play against
-sensible opponents, R-TRICK-1…4) and the plausibility weights of chicago.bots.sampling
+sensible opponents, R-TRICK-1…4) and the plausibility weights of chicago.bots.plausibility
 (players keep pairs, draws and high cards, R-EX-1, R-EX-3)."""
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ import pytest
 from chicago import Game, Rules
 from chicago.bots import make_bot
 from chicago.bots.expert import ExpertBot, parse_options
-from chicago.bots.knowledge import knowledge
 from chicago.bots.model import model_card, model_moves, model_wins
-from chicago.bots.sampling import consistent, hand_weight, keep_weight, sample_hands
+from chicago.bots.plausibility import hand_weight, keep_weight
 from chicago.bots.solver import Position, can_win_last_trick
 from chicago.cards import Card, parse_cards
+from chicago.engine.knowledge import knowledge
+from chicago.engine.sampling import consistent, sample_hands
 
 
 def _ids(text: str) -> list[int]:
@@ -131,7 +132,7 @@ def test_weighted_samples_fit_and_hold_more_aces_R_EX_3():
         rng = random.Random(seed)
         for weighted in (False, True):
             for _ in range(60):
-                hands = sample_hands(k, rng, weighted=weighted)
+                hands = sample_hands(k, rng, weight=hand_weight if weighted else None)
                 assert consistent(k, hands) == []
                 for opp in k.opponents.values():
                     if opp.exchanges and opp.exchanges[-1] == 4:

@@ -24,7 +24,7 @@ from chicago.club.tournament import (
     plan_round,
     standings,
 )
-from chicago.sim import DuplicateGame, deal_deck
+from chicago.sim import deal_deck, duplicate_game
 
 
 def _partitions(items: list[str], size: int) -> Iterator[list[list[str]]]:
@@ -171,8 +171,8 @@ def _play(plan: RoundPlan, rules: Rules, seed: int) -> dict[int, TableResult]:
     first_hands = []
     for index, seats in enumerate(plan.tables):
         if plan.deck_seed is not None:
-            game = DuplicateGame(rules, len(seats), seed=plan.game_seeds[index],
-                                 deck_seed=plan.deck_seed)
+            game = duplicate_game(rules, len(seats), seed=plan.game_seeds[index],
+                                  deck_seed=plan.deck_seed)
         else:
             from chicago import Game
             game = Game(rules, len(seats), seed=plan.game_seeds[index])

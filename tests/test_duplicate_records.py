@@ -9,8 +9,9 @@ import random
 import pytest
 
 from chicago import Game, Rules
+from chicago.engine.sources import DuplicateDecks
 from chicago.record import RecordError, read_text, replay_record, start_game, write_text
-from chicago.sim import DuplicateGame, deal_deck
+from chicago.sim import deal_deck, duplicate_game
 from chicago.web.replay import replay_page
 
 RULES = Rules.preset("pagat", max_deals=3)
@@ -29,19 +30,19 @@ def _play_random(game: Game, rng: random.Random, copy_every: int = 0) -> Game:
 
 
 def test_a_copy_keeps_dealing_and_drawing_per_seat() -> None:
-    """The copy is a DuplicateGame with its own queues: played on, it reaches exactly the
-    state the original reaches with the same actions (R-EX-2 draws from the seat's queue),
-    and the original is untouched by the copy's draws."""
-    original = DuplicateGame(RULES, 4, seed=11, deck_seed=23)
-    copied = _play_random(DuplicateGame(RULES, 4, seed=11, deck_seed=23),
+    """The copy deals from its own DuplicateDecks, with its own queues: played on, it
+    reaches exactly the state the original reaches with the same actions (R-EX-2 draws from
+    the seat's queue), and the original is untouched by the copy's draws."""
+    original = duplicate_game(RULES, 4, seed=11, deck_seed=23)
+    copied = _play_random(duplicate_game(RULES, 4, seed=11, deck_seed=23),
                           random.Random(5), copy_every=1)
-    assert isinstance(copied, DuplicateGame)
+    assert isinstance(copied.source, DuplicateDecks)
     for seat, action in copied.actions:
         assert original.to_act == seat
         original.apply(action)
     assert original.hands == copied.hands and original.scores == copied.scores
     assert original.deal_number == copied.deal_number == 3
-    fresh = DuplicateGame(RULES, 4, seed=11, deck_seed=23)
+    fresh = duplicate_game(RULES, 4, seed=11, deck_seed=23)
     clone = fresh.copy()
     clone.apply(clone.legal_actions()[-1])
     assert fresh.actions == [] and fresh.stock_count == 32
@@ -50,18 +51,18 @@ def test_a_copy_keeps_dealing_and_drawing_per_seat() -> None:
 def test_the_record_replays_as_a_duplicate_game() -> None:
     """The JSON record carries ``deck_seed``; replay rebuilds the per-seat stock and ends
     with the recorded result; every deal's deck is the deck seed's."""
-    game = _play_random(DuplicateGame(RULES, 3, seed=2, deck_seed=99), random.Random(1))
+    game = _play_random(duplicate_game(RULES, 3, seed=2, deck_seed=99), random.Random(1))
     record = game.record()
     assert record["deck_seed"] == 99
     again = replay_record(record)
-    assert isinstance(again, DuplicateGame)
+    assert isinstance(again.source, DuplicateDecks)
     assert again.scores == game.scores and again.winners == game.winners
     assert record["decks"] == [[str(c) for c in deal_deck(99, i)] for i in range(3)]
     assert start_game(record).actions == []
 
 
 def test_a_record_whose_decks_are_not_the_deck_seeds_is_refused() -> None:
-    game = _play_random(DuplicateGame(RULES, 2, seed=2, deck_seed=5), random.Random(2))
+    game = _play_random(duplicate_game(RULES, 2, seed=2, deck_seed=5), random.Random(2))
     record = game.record()
     record["decks"][1] = list(reversed(record["decks"][1]))
     with pytest.raises(RecordError, match="deck 2 is not the deck of deck seed 5"):
@@ -71,7 +72,7 @@ def test_a_record_whose_decks_are_not_the_deck_seeds_is_refused() -> None:
 
 
 def test_text_notation_carries_the_deck_seed() -> None:
-    game = _play_random(DuplicateGame(RULES, 4, seed=8, deck_seed=31), random.Random(3))
+    game = _play_random(duplicate_game(RULES, 4, seed=8, deck_seed=31), random.Random(3))
     text = write_text(game.record())
     assert '[DeckSeed "31"]' in text and "[Deck1 " not in text
     parsed = read_text(text)
@@ -81,6 +82,6 @@ def test_text_notation_carries_the_deck_seed() -> None:
 
 
 def test_the_web_replay_of_a_duplicate_game_reaches_its_end() -> None:
-    game = _play_random(DuplicateGame(RULES, 4, seed=4, deck_seed=6), random.Random(4))
+    game = _play_random(duplicate_game(RULES, 4, seed=4, deck_seed=6), random.Random(4))
     page = replay_page(game.record(), "all", 3)
     assert page["deal"] == 3

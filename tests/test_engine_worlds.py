@@ -16,9 +16,9 @@ import random
 import pytest
 
 from chicago import Game, Phase, Rules, WorldError
-from chicago.bots.knowledge import knowledge
-from chicago.bots.sampling import consistent
 from chicago.cards import mask_of, parse_cards
+from chicago.engine.knowledge import knowledge
+from chicago.engine.sampling import consistent
 from chicago.env.determinize import resample
 from chicago.poker import Category
 from chicago.rules import PRESETS

@@ -13,7 +13,8 @@ import pytest
 
 from chicago import Game, IllegalAction, Rules
 from chicago.cards import Card
-from chicago.env.chance import ChanceGame, ChanceTable
+from chicago.engine.sources import CardSource
+from chicago.env.chance import ChanceCards, ChanceTable
 from chicago.env.determinize import resample
 from engine_helpers import stack
 
@@ -26,15 +27,17 @@ CONFIGS = [
 ]
 
 
-class _Recording(Game):
-    """The engine, noting every card it hands out through its one card hook."""
+class _Recording(CardSource):
+    """The plain card source, noting every card it hands out."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    __slots__ = ("taken",)
+
+    def __init__(self) -> None:
+        super().__init__()
         self.taken: list[Card] = []
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
-    def _take_card(self, stock: list[Card]) -> Card:
-        card = super()._take_card(stock)
+    def take(self, stock: list[Card], seat: int) -> Card:
+        card = super().take(stock, seat)
         self.taken.append(card)
         return card
 
@@ -44,8 +47,9 @@ def test_chance_table_replays_the_engine_exactly(rules, players):
     """Given the engine's own cards as chance outcomes, every event is the same: the hook
     changes nothing else (R-TABLE-4, R-EX-1, R-EX-2, V-ONE-UP, V-REDEAL-LOW, V-LOCK-6)."""
     for seed in range(3):
-        engine = _Recording(rules, players, seed=seed)
-        dealt = list(engine.taken)
+        recording = _Recording()
+        engine = Game(rules, players, seed=seed, source=recording)
+        dealt = list(recording.taken)
         rng = random.Random(seed)
         table = ChanceTable(rules, players)
         assert table.chance_kind == "dealer"
@@ -58,10 +62,10 @@ def test_chance_table_replays_the_engine_exactly(rules, players):
             assert table.game is not None
             assert table.game.legal_actions() == engine.legal_actions()
             action = rng.choice(engine.legal_actions())
-            before = len(engine.taken)
+            before = len(recording.taken)
             engine.apply(action)
             table.apply(action)
-            for card in engine.taken[before:]:
+            for card in recording.taken[before:]:
                 assert table.chance_kind == "card"
                 assert int(card) in table.candidates
                 table.apply_chance(int(card))
@@ -114,13 +118,14 @@ def test_illegal_action_changes_nothing():
         ChanceTable(Rules.preset("pagat"), 4).apply("keep")
 
 
-def test_chance_game_copy_stays_a_chance_game():
+def test_chance_game_copy_keeps_its_card_source():
     table = ChanceTable(Rules.preset("pagat"), 2)
     table.apply_chance(0)
     while table.chance_kind:
         table.apply_chance(table.candidates[0])
-    assert isinstance(table.game, ChanceGame)
-    assert isinstance(table.game.copy(), ChanceGame)
+    assert table.game is not None and isinstance(table.game.source, ChanceCards)
+    copied = table.game.copy()
+    assert isinstance(copied.source, ChanceCards) and copied.source is not table.game.source
     clone = table.copy()
     clone.apply("keep")
     assert table.game.actions == [] and clone.game is not None
@@ -164,14 +169,14 @@ def test_resample_never_reads_the_hidden_cards():
     assert wa.hands[2] != a.hands[2] or wa.hands[3] != a.hands[3]
 
 
-def test_resample_of_a_chance_game_is_a_chance_game():
+def test_resample_of_a_chance_game_keeps_its_card_source():
     table = ChanceTable(Rules.preset("pagat"), 4)
     table.apply_chance(0)
     while table.chance_kind:
         table.apply_chance(table.candidates[0])
     assert table.game is not None
     world = resample(table.game, table.game.to_act, random.Random(1))
-    assert isinstance(world, ChanceGame)
+    assert isinstance(world.source, ChanceCards)
 
 
 def test_resampled_worlds_protect_kept_combinations_R_EX_4():
@@ -180,8 +185,8 @@ def test_resampled_worlds_protect_kept_combinations_R_EX_4():
     combination, and it is protected there as in the game (breaking it would show the
     hand)."""
     from chicago.bots import make_bot
-    from chicago.bots.knowledge import knowledge
-    from chicago.bots.sampling import holds_kept
+    from chicago.engine.knowledge import knowledge
+    from chicago.engine.sampling import holds_kept
 
     bots = [make_bot("basic") for _ in range(4)]
     checked = 0

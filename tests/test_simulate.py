@@ -14,8 +14,8 @@ from chicago.bots import make_bot, register_bot
 from chicago.bots.base import RandomBot
 from chicago.cli import main
 from chicago.sim import (
-    DuplicateGame,
     deal_deck,
+    duplicate_game,
     play_game,
     run_match,
     split_specs,
@@ -62,7 +62,7 @@ def test_deal_decks_depend_on_seed_and_deal_only():
 
 def _exchange_draws(own: str, other: str) -> list:
     """Seat 1's draws when seat 0 (first to act) discards ``other``-many cards."""
-    game = DuplicateGame(PAGAT, 4, seed=3, deck_seed=77)
+    game = duplicate_game(PAGAT, 4, seed=3, deck_seed=77)
     first = (game.dealer + 1) % 4
     drawn = {}
     while game.phase.value == "exchange" and game.round == 0:
@@ -82,8 +82,8 @@ def test_per_seat_queues_isolate_draws():
 
 
 def test_duplicate_game_deals_the_same_cards_in_every_rotation():
-    a = DuplicateGame(PAGAT, 4, seed=3, deck_seed=9)
-    b = DuplicateGame(PAGAT, 4, seed=3, deck_seed=9)
+    a = duplicate_game(PAGAT, 4, seed=3, deck_seed=9)
+    b = duplicate_game(PAGAT, 4, seed=3, deck_seed=9)
     assert a.hands == b.hands and a.dealer == b.dealer
     assert a.stock_count == 32
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from chicago.engine.actions import Action, NotationError
+from chicago.engine.sources import DuplicateDecks, deal_deck
 from chicago.rules import Rules, RulesError
 
 if TYPE_CHECKING:
@@ -67,8 +68,15 @@ def game_record(game: Game) -> dict[str, Any]:
         "actions": [[seat, str(action)] for seat, action in game.actions],
         "result": _result(game),
     }
-    if game._decks:
-        record["decks"] = [[str(c) for c in deck] for deck in game._decks]
+    fields = game.source.record_fields()
+    if fields is None:
+        raise RecordError(
+            f"a game dealt by {type(game.source).__name__} has no record: a record replays "
+            "seeded shuffles, stacked decks and duplicate decks only"
+        )
+    if game.decks:
+        record["decks"] = [[str(c) for c in deck] for deck in game.decks]
+    record.update(fields)  # a duplicate game's deck_seed
     return record
 
 
@@ -85,7 +93,8 @@ def _result(game: Game) -> dict[str, Any]:
 def start_game(record: dict[str, Any]) -> Game:
     """The game a record starts from, before its first action (its header: rules, players,
     seed, stacked decks, first dealer). A record with ``deck_seed`` is a duplicate game
-    (:class:`chicago.sim.DuplicateGame`: decks from that seed, per-seat stock queues); its
+    (:class:`chicago.engine.sources.DuplicateDecks`: decks from that seed, per-seat stock
+    queues); its
     ``decks``, if given, must be those decks. RecordError names a bad header."""
     from chicago.engine.game import Game
 
@@ -104,12 +113,10 @@ def start_game(record: dict[str, Any]) -> Game:
                 decks=record.get("decks"),
                 dealer=record.get("dealer"),
             )
-        from chicago.sim import DuplicateGame, deal_deck
-
         if isinstance(deck_seed, bool) or not isinstance(deck_seed, int):
             raise TypeError(f"deck_seed must be a whole number, not {deck_seed!r}")
-        game = DuplicateGame(rules, int(record["players"]), seed=int(record["seed"]),
-                             deck_seed=deck_seed)
+        game = Game(rules, int(record["players"]), seed=int(record["seed"]),
+                    source=DuplicateDecks(deck_seed))
     except (KeyError, TypeError, ValueError, RulesError) as exc:
         raise RecordError(f"bad record header: {exc}") from None
     dealer = record.get("dealer")

@@ -20,8 +20,9 @@ A stock ordered per seat
     reshuffled (R-EX-2, from the game's seed). So a seat's draws depend only on its own
     discards unless the stock runs short. The deck of each deal comes from the match seed,
     the set and the deal number, so it is the same in every rotation however long the
-    previous deals took. This is done by :class:`DuplicateGame`, a :class:`~chicago.Game`
-    whose dealing and drawing follow these queues and that is otherwise the engine unchanged.
+    previous deals took. This is done by :class:`~chicago.engine.sources.DuplicateDecks`, the
+    card source given to a plain :class:`~chicago.Game` (the engine deals and draws through
+    it), so every rule, view and event is the engine's, and its record replays it.
 
 Determinism
     Every random choice comes from seeds derived from the match seed, the set, the rotation
@@ -43,9 +44,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chicago.bots.base import Bot, make_bot
-from chicago.cards import DECK, Card
 from chicago.engine.actions import Action
-from chicago.engine.game import Game, IllegalAction
+from chicago.engine.errors import IllegalAction
+from chicago.engine.game import Game
+from chicago.engine.sources import DuplicateDecks, deal_deck, mix_seed
 from chicago.rules import Rules
 
 __all__ = [
@@ -53,11 +55,12 @@ __all__ = [
     "LOST_CAUSES",
     "SEAT_COUNTERS",
     "BotSummary",
-    "DuplicateGame",
+    "DuplicateDecks",
     "GameResult",
     "MatchResult",
     "deal_deck",
     "derive_seed",
+    "duplicate_game",
     "play_game",
     "run_match",
     "seat_counters",
@@ -83,16 +86,8 @@ SEAT_COUNTERS = (
 COUNTERS = (*SEAT_COUNTERS, "decisions", "illegal")
 """The counters every game keeps per bot (more may be added by other code)."""
 
-_MIX = 0x9E3779B97F4A7C15
-
-
-def _derive(*parts: int) -> int:
-    """A 64-bit seed derived from integers, the same in every process and Python run."""
-    value = 0x2545F4914F6CDD1D
-    for part in parts:
-        value = (value ^ (part & 0xFFFFFFFFFFFFFFFF)) * _MIX & 0xFFFFFFFFFFFFFFFF
-        value ^= value >> 31
-    return value
+_derive = mix_seed
+"""A 64-bit seed derived from integers (:func:`chicago.engine.sources.mix_seed`)."""
 
 
 def derive_seed(*parts: int) -> int:
@@ -101,77 +96,11 @@ def derive_seed(*parts: int) -> int:
     return _derive(*parts) >> 1
 
 
-def deal_deck(deck_seed: int, deal_index: int) -> list[Card]:
-    """The shuffled deck of deal ``deal_index`` (0-based) of a set with ``deck_seed``."""
-    deck = list(DECK)
-    random.Random(_derive(deck_seed, deal_index)).shuffle(deck)
-    return deck
-
-
-class DuplicateGame(Game):
+def duplicate_game(rules: Rules, players: int, *, seed: int, deck_seed: int) -> Game:
     """A game whose decks come from ``deck_seed`` deal by deal and whose stock is drawn in
-    per-seat queues (see the module docstring); in every other way the engine's game."""
-
-    def __init__(
-        self, rules: Rules, players: int, *, seed: int, deck_seed: int
-    ) -> None:
-        self._deck_seed = deck_seed
-        self._queues: dict[int, list[Card]] = {}
-        super().__init__(rules, players, seed=seed)
-
-    @property
-    def deck_seed(self) -> int:
-        """The seed of every deal's deck (:func:`deal_deck`)."""
-        return self._deck_seed
-
-    def copy(self) -> DuplicateGame:
-        """An independent copy that goes on dealing and drawing as this game does (the
-        engine's copy with this class and its own draw queues)."""
-        other = super().copy()
-        other.__class__ = DuplicateGame
-        assert isinstance(other, DuplicateGame)
-        other._queues = {seat: list(queue) for seat, queue in self._queues.items()}
-        return other
-
-    def record(self) -> dict[str, Any]:
-        """The engine's record plus ``deck_seed``: :func:`chicago.record.start_game` then
-        replays it as this kind of game (per-seat stock queues)."""
-        record = super().record()
-        record["deck_seed"] = self._deck_seed
-        return record
-
-    def _start_deal(self) -> None:
-        index = self.deal_number
-        if index >= len(self._decks):
-            self._decks = (*self._decks, tuple(deal_deck(self._deck_seed, index)))
-        super()._start_deal()
-        rest = self._stock[::-1]  # the engine keeps the next card last
-        n = self.players
-        order = [(self.dealer + 1 + i) % n for i in range(n)]
-        self._queues = {seat: rest[i::n] for i, seat in enumerate(order)}
-
-    def _draw(self, count: int) -> list[Card]:
-        seat = self.to_act
-        drawn: list[Card] = []
-        for _ in range(count):
-            if not self._stock:
-                self._reshuffle()
-                self._queues = {}
-            if not self._queues:
-                drawn.append(self._stock.pop())
-                continue
-            own = self._queues.get(seat) if seat is not None else None
-            if own:
-                card = own.pop(0)
-            else:
-                donor = max(
-                    (s for s in self._queues if self._queues[s]),
-                    key=lambda s: (len(self._queues[s]), -((s - (seat or 0)) % self.players)),
-                )
-                card = self._queues[donor].pop()
-            self._stock.remove(card)
-            drawn.append(card)
-        return drawn
+    per-seat queues (:class:`~chicago.engine.sources.DuplicateDecks`); in every other way
+    the engine's game, and its record replays it."""
+    return Game(rules, players, seed=seed, source=DuplicateDecks(deck_seed))
 
 
 @dataclass
@@ -276,7 +205,7 @@ def play_game(
     n = len(bots)
     game_seed = _derive(seed, set_index, 1)
     deck_seed = _derive(seed, set_index, 2)
-    game = DuplicateGame(rules, n, seed=game_seed, deck_seed=deck_seed)
+    game = duplicate_game(rules, n, seed=game_seed, deck_seed=deck_seed)
     seats = [(seat - rotation) % n for seat in range(n)]
     rngs = [random.Random(_derive(seed, set_index, 3, i)) for i in range(n)]
     counters = [dict.fromkeys(COUNTERS, 0) for _ in range(n)]

@@ -31,9 +31,9 @@ from chicago.bots.heuristics import (
     top_sequence_chicago,
     would_reset,
 )
-from chicago.bots.knowledge import Knowledge, knowledge
 from chicago.cards import Card
 from chicago.engine.actions import Action, ActionKind
+from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.poker import Category, evaluate
 
 __all__ = ["BasicBot", "common_decision"]

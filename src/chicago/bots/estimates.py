@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chicago.bots.knowledge import DEFINING_STAGES, Knowledge, Opponent
+from chicago.engine.knowledge import DEFINING_STAGES, Knowledge, Opponent
 from chicago.poker import Category
 
 __all__ = [

@@ -14,7 +14,7 @@
   tell the others what it holds (and, on a tie, protect the combination, R-EX-4).
 - Chicago: declared when the chance to win every trick makes the expected gain beat the
   last trick it gives up. The chance is measured on hands of the others sampled from
-  everything public, weighted like the estimates (:mod:`chicago.bots.sampling`: what they
+  everything public, weighted like the estimates (:mod:`chicago.engine.sampling`: what they
   drew, announced, revealed, showed, kept under R-EX-4, their voids): a suit is safe when
   no opponent holds a card of it above the bot's lowest; not on lead, the first lead must
   also come in a suit it holds. The search bot ``expert`` solves such samples exactly.
@@ -39,10 +39,11 @@ from chicago.bots.estimates import (
     win_chances,
 )
 from chicago.bots.heuristics import chicago_is_due, ev_play, lead_chance, top_sequence_chicago
-from chicago.bots.knowledge import Knowledge, knowledge
-from chicago.bots.sampling import sample_hands
+from chicago.bots.plausibility import hand_weight
 from chicago.cards import Card
 from chicago.engine.actions import Action, ActionKind
+from chicago.engine.knowledge import Knowledge, knowledge
+from chicago.engine.sampling import sample_hands
 from chicago.odds import Hold, draw_odds
 from chicago.poker import Category, evaluate
 
@@ -211,7 +212,7 @@ def chicago_chance(
     Leading, the bot plays its suits from the top; a suit is safe when no opponent holds a
     card of it above the bot's lowest card of it. Not leading, the first trick's suit must
     also be one the bot holds. With ``rng``, measured on ``samples`` deals of the others'
-    hands drawn from everything public (:func:`~chicago.bots.sampling.sample_hands`,
+    hands drawn from everything public (:func:`~chicago.engine.sampling.sample_hands`,
     weighted like the estimates), the leader's first card taken from its hand at random;
     without, the plain odds that none of the higher unseen cards sits with an opponent
     (a hypergeometric chance, the first lead one suit in four).
@@ -250,7 +251,7 @@ def _sampled_chicago_chance(
     leader = k.seat if leads else k.leader
     total = 0.0
     for _ in range(samples):
-        hands = sample_hands(k, rng, weighted=True)
+        hands = sample_hands(k, rng, weight=hand_weight)
         others = 0
         for seat, hand in enumerate(hands):
             if seat != k.seat:

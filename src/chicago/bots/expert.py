@@ -1,9 +1,9 @@
 """The ``expert`` bot: ``ev`` exchanges, then determinized search for tricks and the Chicago call.
 
 It samples the hidden cards many times, consistently with everything public
-(:mod:`chicago.bots.sampling`: exchange counts, announcements, revealed stages, shown hands,
+(:mod:`chicago.engine.sampling`: exchange counts, announcements, revealed stages, shown hands,
 voids) and weighted by how plausible each opponent's hand is after its latest exchange
-(players keep pairs, draws and high cards: :func:`~chicago.bots.sampling.hand_weight`), and
+(players keep pairs, draws and high cards: :func:`~chicago.bots.plausibility.hand_weight`), and
 solves every sample twice: exactly with the perfect-information solver
 (:mod:`chicago.bots.solver`, where the others all play against the bot), and against a model
 of sensible opponents who play by rules of thumb from their own cards
@@ -43,9 +43,8 @@ from chicago.bots.base import register_bot
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.ev import desperate, ev_decision, ev_holds
 from chicago.bots.heuristics import chicago_is_due, ev_play
-from chicago.bots.knowledge import Knowledge, knowledge
 from chicago.bots.model import model_moves, model_wins
-from chicago.bots.sampling import sample_hands
+from chicago.bots.plausibility import hand_weight
 from chicago.bots.solver import (
     Position,
     can_make_chicago,
@@ -55,6 +54,8 @@ from chicago.bots.solver import (
 )
 from chicago.cards import Card
 from chicago.engine.actions import Action, ActionKind
+from chicago.engine.knowledge import Knowledge, knowledge
+from chicago.engine.sampling import sample_hands
 
 __all__ = ["ExpertBot", "parse_options"]
 
@@ -154,7 +155,7 @@ class ExpertBot:
         for index in range(self.samples):
             if index and time.perf_counter() > deadline:
                 return
-            hands = sample_hands(k, rng, weighted=self.weighted)
+            hands = sample_hands(k, rng, weight=hand_weight if self.weighted else None)
             yield Position(tuple(hands), leader, played, declarer)
 
     def _chicago(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -169,7 +170,7 @@ class ExpertBot:
         for index in range(self.samples):
             if index and time.perf_counter() > deadline:
                 break
-            hands = sample_hands(k, rng, weighted=self.weighted)
+            hands = sample_hands(k, rng, weight=hand_weight if self.weighted else None)
             position = Position(tuple(hands), leader)
             total += 1
             if can_make_chicago(position, k.seat):
@@ -220,7 +221,7 @@ class ExpertBot:
         for index in range(max(1, int(self.samples * _EXCHANGE_SHARE))):
             if index and time.perf_counter() > deadline:
                 break
-            hands = sample_hands(k, rng, weighted=self.weighted)
+            hands = sample_hands(k, rng, weight=hand_weight if self.weighted else None)
             taken = 0
             for h in hands:
                 taken |= h

@@ -1,6 +1,6 @@
 """Plain-rule decisions shared by the ``basic`` bot (and used as fallbacks by stronger ones).
 
-Every function takes what the seat knows (a :class:`~chicago.bots.knowledge.Knowledge`) or
+Every function takes what the seat knows (a :class:`~chicago.engine.knowledge.Knowledge`) or
 plain cards, and returns a decision; none looks at anything hidden.
 
 - :func:`basic_keep`: which cards to keep in an exchange (made hands, four-flushes, open-ended
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from chicago.bots.knowledge import Knowledge
 from chicago.cards import Card
+from chicago.engine.knowledge import Knowledge
 from chicago.poker import Category, evaluate
 from chicago.rules import Rules
 

@@ -9,7 +9,7 @@ Duplicate
     In a duplicate tournament every table of a round plays the same deal sequence: the same
     first dealer and, deal by deal, the same deck (:func:`chicago.sim.deal_deck` of the
     round's deck seed), with the stock drawn in per-seat queues as ``chicago simulate``
-    does (:class:`chicago.sim.DuplicateGame`), so the entrants who hold seat *s* at the
+    does (:class:`chicago.engine.sources.DuplicateDecks`), so the entrants who hold seat *s* at the
     different tables get the same cards, and the same draws as long as they discard alike.
     Without duplicate, each table gets its own seeds.
 

@@ -16,13 +16,15 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from chicago.cards import DECK, RANKS, Card, cards_from_mask, parse_cards
 from chicago.engine.actions import Action, ActionKind, NotationError
 from chicago.engine.errors import IllegalAction, WorldError
 from chicago.engine.events import Event
 from chicago.engine.settlement import settlement as settle
+from chicago.engine.sources import CardSource
+from chicago.engine.state import DealSummary, copy_state
 from chicago.poker import Category, HandValue, category_of, evaluate
 from chicago.rules import Rules
 
@@ -112,8 +114,118 @@ class Game:
     ``Game(rules, players=4, seed=7)`` picks the first dealer and every shuffle from the seed.
     ``decks=[d1, d2, …]`` stacks the decks of the first deals (52 cards each, first card dealt
     first, one at a time from the dealer's left, the stock continuing in list order); later
-    deals and reshuffles come from the seed. ``dealer`` fixes the first dealer.
+    deals and reshuffles come from the seed. ``dealer`` fixes the first dealer. ``source``
+    is where the cards come from (:class:`~chicago.engine.sources.CardSource`; the default
+    deals the stacked decks, then seeded shuffles, and draws the top card of the stock).
+
+    Every attribute is declared below (the class has ``__slots__``), with its type; that
+    declaration is what :meth:`copy` copies, so a copy is complete by construction.
     """
+
+    # ------------------------------------------------------------------ state
+    # The game, set once:
+    rules: Rules
+    players: int
+    seed: int
+    first_dealer: int
+    _made_required: bool
+    # where cards come from, and the seeded generator (shared by copies until one draws):
+    _source: CardSource
+    _rng: random.Random
+    _rng_shared: bool
+    # the whole game so far:
+    scores: list[int]
+    dealer: int
+    deal_number: int
+    events: list[Event]
+    actions: list[tuple[int, Action]]
+    phase: Phase
+    to_act: int | None
+    round: int
+    winners: list[int]
+    _made_chicago: list[bool]
+    _declared_chicago: list[bool]
+    _deal_history: list[DealSummary]
+    _instant_winner: int | None
+    # the current deal (set anew by _reset_deal_state):
+    hands: list[list[Card]]
+    _stock: list[Card]
+    _discards: list[Card]
+    _own_discards: list[list[Card]]
+    locked: list[bool]
+    _order: list[int]
+    _turn: int
+    _highest: Category | None
+    _announced: list[tuple[int, Category | None]]
+    _protected: list[int]
+    _categories: list[Category | None]
+    _pending_one_up: tuple[Card, Card] | None
+    _quads_claims: list[tuple[int, HandValue]]
+    _quads_choice: tuple[int, HandValue] | None
+    declarer: int | None
+    trick: list[tuple[int, Card]]
+    trick_number: int
+    tricks: list[tuple[int, tuple[tuple[int, Card], ...]]]
+    played: list[list[Card]]
+    _on_game: list[bool]
+    _last_trick_winner: int | None
+    _deal_start_event: int
+    _deal_start_scores: list[int]
+    exchange_counts: list[list[int]]
+    shown: dict[int, tuple[Card, ...]]
+    one_up_card: tuple[int, Card] | None
+
+    __slots__ = (
+        "__dict__",  # subclasses (tests) may add attributes; copy() copies them too
+        "__weakref__",
+        "_announced",
+        "_categories",
+        "_deal_history",
+        "_deal_start_event",
+        "_deal_start_scores",
+        "_declared_chicago",
+        "_discards",
+        "_highest",
+        "_instant_winner",
+        "_last_trick_winner",
+        "_made_chicago",
+        "_made_required",
+        "_on_game",
+        "_order",
+        "_own_discards",
+        "_pending_one_up",
+        "_protected",
+        "_quads_choice",
+        "_quads_claims",
+        "_rng",
+        "_rng_shared",
+        "_source",
+        "_stock",
+        "_turn",
+        "actions",
+        "deal_number",
+        "dealer",
+        "declarer",
+        "events",
+        "exchange_counts",
+        "first_dealer",
+        "hands",
+        "locked",
+        "one_up_card",
+        "phase",
+        "played",
+        "players",
+        "round",
+        "rules",
+        "scores",
+        "seed",
+        "shown",
+        "to_act",
+        "trick",
+        "trick_number",
+        "tricks",
+        "winners",
+    )
 
     # ------------------------------------------------------------------ construction
     def __init__(
@@ -124,6 +236,7 @@ class Game:
         seed: int | None = None,
         decks: Sequence[Sequence[int | str]] | None = None,
         dealer: int | None = None,
+        source: CardSource | None = None,
     ) -> None:
         rules = rules if rules is not None else Rules.preset("pagat")
         if not isinstance(rules, Rules):
@@ -145,9 +258,14 @@ class Game:
         self.seed: int = seed
         self._rng = random.Random(seed)
         self._rng_shared = False  # copy() shares the generator until one side draws from it
-        self._decks: tuple[tuple[Card, ...], ...] = tuple(
-            _check_deck(d, i) for i, d in enumerate(decks or ())
-        )
+        stacked = tuple(_check_deck(d, i) for i, d in enumerate(decks or ()))
+        if source is None:
+            source = CardSource(stacked)
+        elif not isinstance(source, CardSource):
+            raise TypeError(f"source must be a CardSource, not {type(source).__name__}")
+        elif stacked:
+            raise ValueError("give the stacked decks to the card source, not to the game")
+        self._source = source
         drawn_dealer = self._rng.randrange(players)  # always drawn: same shuffles either way
         if dealer is None:
             dealer = drawn_dealer
@@ -167,7 +285,7 @@ class Game:
         self.winners: list[int] = []
         self._made_chicago = [False] * n
         self._declared_chicago = [False] * n
-        self._deal_history: list[dict[str, Any]] = []
+        self._deal_history = []
         self._instant_winner: int | None = None
         # V-CHI-REQ3 holds in a three-player game (P), at any size with chicago_made_any_size
         self._made_required: bool = rules.chicago_required == "made" and (
@@ -179,32 +297,32 @@ class Game:
 
     def _reset_deal_state(self) -> None:
         n = self.players
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self._stock: list[Card] = []  # next card last
-        self._discards: list[Card] = []
-        self._own_discards: list[list[Card]] = [[] for _ in range(n)]
-        self.locked: list[bool] = [False] * n
-        self._order: list[int] = []
+        self.hands = [[] for _ in range(n)]
+        self._stock = []  # next card last
+        self._discards = []
+        self._own_discards = [[] for _ in range(n)]
+        self.locked = [False] * n
+        self._order = []
         self._turn = 0
         self._highest: Category | None = None
         self._announced: list[tuple[int, Category | None]] = []
         self._protected = [0] * n
         self._categories: list[Category | None] = [None] * n
-        self._pending_one_up: tuple[Card, Card] | None = None  # (discarded, face-up card)
-        self._quads_claims: list[tuple[int, HandValue]] = []
-        self._quads_choice: tuple[int, HandValue] | None = None
-        self.declarer: int | None = None
-        self.trick: list[tuple[int, Card]] = []
+        self._pending_one_up = None  # (discarded, face-up card)
+        self._quads_claims = []
+        self._quads_choice = None
+        self.declarer = None
+        self.trick = []
         self.trick_number = 0
-        self.tricks: list[tuple[int, list[tuple[int, Card]]]] = []
-        self.played: list[list[Card]] = [[] for _ in range(n)]
+        self.tricks = []
+        self.played = [[] for _ in range(n)]
         self._on_game = [False] * n
         self._last_trick_winner: int | None = None
         self._deal_start_event = len(self.events)
         self._deal_start_scores = list(self.scores)
-        self.exchange_counts: list[list[int]] = []
-        self.shown: dict[int, list[Card]] = {}
-        self.one_up_card: tuple[int, Card] | None = None
+        self.exchange_counts = []
+        self.shown = {}
+        self.one_up_card = None
 
     # ------------------------------------------------------------------ public API
     @property
@@ -270,36 +388,15 @@ class Game:
         self._HANDLERS[self.phase](self, seat, act)
         self._advance()
 
-    def copy(self) -> Game:
-        """An independent copy (for search): same state, same future shuffles."""
-        other = object.__new__(Game)
-        other.__dict__.update(self.__dict__)
-        # The generator is copied only when one of the two draws from it (_random()).
+    def copy(self) -> Self:
+        """An independent copy (for search) of the same type: same state, same future shuffles.
+
+        Every declared attribute is copied by its declared type (see the class), so the copy
+        shares nothing that either side changes: lists are new lists, the card source is
+        copied, and the seeded generator is copied when one of the two first draws from it.
+        """
+        other = copy_state(self)
         self._rng_shared = other._rng_shared = True
-        other.scores = list(self.scores)
-        other.events = list(self.events)
-        other.actions = list(self.actions)
-        other.winners = list(self.winners)
-        other._made_chicago = list(self._made_chicago)
-        other._declared_chicago = list(self._declared_chicago)
-        other._deal_history = list(self._deal_history)
-        other.hands = [list(h) for h in self.hands]
-        other._stock = list(self._stock)
-        other._discards = list(self._discards)
-        other._own_discards = [list(h) for h in self._own_discards]
-        other.locked = list(self.locked)
-        other._order = list(self._order)
-        other._announced = list(self._announced)
-        other._protected = list(self._protected)
-        other._categories = list(self._categories)
-        other._quads_claims = list(self._quads_claims)
-        other.trick = list(self.trick)
-        other.tricks = list(self.tricks)
-        other.played = [list(p) for p in self.played]
-        other._on_game = list(self._on_game)
-        other._deal_start_scores = list(self._deal_start_scores)
-        other.exchange_counts = [list(r) for r in self.exchange_counts]
-        other.shown = dict(self.shown)
         return other
 
     def settlement(self) -> list[float]:
@@ -341,8 +438,27 @@ class Game:
     @property
     def deal_history(self) -> list[dict[str, Any]]:
         """One summary per finished deal: deal number, dealer, points gained, scores after."""
-        return [{k: list(v) if isinstance(v, list) else v for k, v in d.items()}
-                for d in self._deal_history]
+        return [d.to_json() for d in self._deal_history]
+
+    @property
+    def source(self) -> CardSource:
+        """Where this game's cards come from (see :mod:`chicago.engine.sources`)."""
+        return self._source
+
+    @property
+    def decks(self) -> tuple[tuple[Card, ...], ...]:
+        """The stacked decks of the first deals (empty when every deal was shuffled)."""
+        return self._source.decks
+
+    @property
+    def chicago_declared(self) -> list[bool]:
+        """Per seat: has declared a Chicago in some deal of this game (V-CHI-DECLARED)."""
+        return list(self._declared_chicago)
+
+    @property
+    def chicago_made(self) -> list[bool]:
+        """Per seat: has made a Chicago in some deal of this game (V-CHI-REQ3)."""
+        return list(self._made_chicago)
 
     @property
     def stock_count(self) -> int:
@@ -422,28 +538,22 @@ class Game:
         """Cards that can still be drawn now: the stock plus the discard pile (R-EX-2)."""
         return len(self._stock) + len(self._discards)
 
-    def _draw(self, count: int) -> list[Card]:
+    def _draw(self, count: int, seat: int) -> list[Card]:
+        """``count`` cards for ``seat`` from the stock, through the card source."""
         drawn: list[Card] = []
+        take = self._source.take
         for _ in range(count):
             if not self._stock:
                 self._reshuffle()
-            drawn.append(self._take_card(self._stock))
+            drawn.append(take(self._stock, seat))
         return drawn
-
-    def _take_card(self, stock: list[Card]) -> Card:
-        """Remove and return the next card of ``stock`` (the next card is the last one).
-
-        Every card a player receives (the deal and every draw) passes through here, so this
-        is the one hook for a subclass that supplies the unseen cards itself, e.g. as the
-        chance outcomes of :mod:`chicago.env.openspiel`. It must return a card of ``stock``.
-        """
-        return stock.pop()
 
     def _reshuffle(self) -> None:
         pile = self._discards
         self._random().shuffle(pile)
         self._stock = pile
         self._discards = []
+        self._source.reshuffled()
         self._emit({"type": "reshuffle", "count": len(pile)})
 
     def _playable(self, seat: int) -> list[Card]:
@@ -652,12 +762,7 @@ class Game:
         self.deal_number += 1
         self.dealer = (self.dealer + 1) % n
         self._reset_deal_state()
-        index = self.deal_number - 1
-        if index < len(self._decks):
-            deck = list(self._decks[index])
-        else:
-            deck = list(DECK)
-            self._random().shuffle(deck)
+        deck = self._source.deck(self.deal_number - 1, self._random)
         if rules.lock_at is not None:
             self.locked = [score >= rules.lock_at for score in self.scores]
         if rules.win_again:
@@ -665,13 +770,15 @@ class Game:
         order = [(self.dealer + 1 + i) % n for i in range(n)]
         deck.reverse()  # the stock: next card last
         self._stock = deck
+        take = self._source.take
         for _ in range(5):
             for seat in order:
-                self.hands[seat].append(self._take_card(deck))
+                self.hands[seat].append(take(deck, seat))
         if rules.lock_six:
             for seat in order:
                 if self.locked[seat]:
-                    self.hands[seat].append(self._take_card(deck))
+                    self.hands[seat].append(take(deck, seat))
+        self._source.dealt(deck, order)
         self._emit(
             {
                 "type": "deal",
@@ -722,14 +829,9 @@ class Game:
 
     def _end_deal(self) -> None:
         gained = [s - b for s, b in zip(self.scores, self._deal_start_scores, strict=True)]
-        summary = {
-            "deal": self.deal_number,
-            "dealer": self.dealer,
-            "points": gained,
-            "scores": list(self.scores),
-        }
+        summary = DealSummary(self.deal_number, self.dealer, tuple(gained), tuple(self.scores))
         self._deal_history.append(summary)
-        self._emit({"type": "deal_end", **summary})
+        self._emit({"type": "deal_end", **summary.to_json()})
         winners = self._game_winners()
         if winners:
             self.winners = winners
@@ -966,7 +1068,7 @@ class Game:
         if objector is None:
             return False
         quads = list(evaluate(self.hands[objector], self.rules).cards[:4])
-        self.shown[objector] = quads
+        self.shown[objector] = tuple(quads)
         self._emit(
             {
                 "type": "show",
@@ -981,7 +1083,7 @@ class Game:
     def _quads_reset(self, seat: int) -> None:
         value = evaluate(self.hands[seat], self.rules)
         quads = list(value.cards[:4])
-        self.shown[seat] = quads
+        self.shown[seat] = tuple(quads)
         self._emit({"type": "show", "seat": seat, "cards": _texts(quads), "reason": "quads reset"})
         self._emit({"type": "quads_reset", "seat": seat})
         for other in range(self.players):
@@ -993,7 +1095,7 @@ class Game:
         trick = self.trick
         led = trick[0][1] & 3
         winner, card = max(((s, c) for s, c in trick if c & 3 == led), key=lambda sc: sc[1])
-        self.tricks.append((winner, list(trick)))
+        self.tricks.append((winner, tuple(trick)))
         self._emit(
             {"type": "trick", "trick": self.trick_number, "winner": winner,
              "card": _CARD_TEXT[card]}
@@ -1098,7 +1200,7 @@ class Game:
         self._show_if_breaking(seat, act.card_mask)
         for card in cards:
             hand.remove(card)
-        drawn = self._draw(len(cards))
+        drawn = self._draw(len(cards), seat)
         hand.extend(drawn)
         self._discards.extend(cards)
         self._own_discards[seat].extend(cards)
@@ -1131,7 +1233,7 @@ class Game:
         if self.rules.show_on_break and self._protected[seat] & discard_mask:
             self._protected[seat] &= ~discard_mask
             hand = sorted(self.hands[seat])
-            self.shown[seat] = hand
+            self.shown[seat] = tuple(hand)
             self._emit(
                 {
                     "type": "show",
@@ -1146,7 +1248,7 @@ class Game:
         self.hands[seat].remove(card)
         self._own_discards[seat].append(card)
         self._categories[seat] = None
-        face_up = self._draw(1)[0]
+        face_up = self._draw(1, seat)[0]
         self._pending_one_up = (card, face_up)
         self.one_up_card = (seat, face_up)
         self.exchange_counts[self.round][seat] = 1
@@ -1184,7 +1286,7 @@ class Game:
                 {"type": "one_up_choice", "seat": seat, "card": str(face_up), "accepted": True}
             )
         else:
-            drawn = self._draw(1)[0]
+            drawn = self._draw(1, seat)[0]
             self.hands[seat].append(drawn)
             self._discards.extend((discarded, face_up))
             self._emit(
@@ -1210,7 +1312,7 @@ class Game:
         if act.kind is _K.REDEAL:
             hand = self.hands[seat]
             old = list(hand)
-            drawn = self._draw(5)
+            drawn = self._draw(5, seat)
             self._discards.extend(old)
             self._own_discards[seat].extend(old)
             hand[:] = drawn

@@ -6,10 +6,10 @@ receives (dealt, drawn in an exchange, turned up for one up, drawn for a redeal)
 card is the uniform choice among the cards that could come next: the stock, or the
 reshuffled discard pile when the stock is empty (R-EX-2).
 
-The rules stay in the engine alone. :class:`ChanceGame` is the engine's :class:`~chicago.Game`
-with its one card hook (``Game._take_card``, through which every card a player receives
-passes) answered from a list of chosen cards; when the list is empty it raises
-:class:`NeedCard` naming the cards that could come. :class:`ChanceTable` drives it: it
+The rules stay in the engine alone. :class:`ChanceCards` is the card source
+(:mod:`chicago.engine.sources`, through which every card a player receives passes) that
+answers from a list of chosen cards; when the list is empty it raises :class:`NeedCard`
+naming the cards that could come. :class:`ChanceTable` drives it: it
 keeps the game as it was before the action that needs cards, and replays that action (on a
 copy) with one more chosen card each time, until the action goes through. So an action that
 deals a new deal becomes one player decision followed by 20 chance nodes (four players).
@@ -29,12 +29,15 @@ deals a new deal becomes one player decision followed by 20 chance nodes (four p
 
 from __future__ import annotations
 
+from typing import Any
+
 from chicago.cards import DECK, Card
 from chicago.engine.actions import Action
 from chicago.engine.game import Game
+from chicago.engine.sources import CardSource
 from chicago.rules import Rules
 
-__all__ = ["ChanceGame", "ChanceTable", "NeedCard"]
+__all__ = ["ChanceCards", "ChanceTable", "NeedCard", "chance_game"]
 
 
 class NeedCard(Exception):
@@ -45,36 +48,52 @@ class NeedCard(Exception):
         self.candidates = candidates
 
 
-class ChanceGame(Game):
-    """A :class:`~chicago.Game` that takes every card a player receives from ``cards``.
+class ChanceCards(CardSource):
+    """The card source that takes every card a player receives from ``chosen``.
 
-    ``cards`` are given in the order the engine asks for them; when they run out the engine
-    raises :class:`NeedCard` (and the game is left half-changed: use :class:`ChanceTable`).
+    ``chosen`` cards are used in the order the engine asks for them; when they run out the
+    engine's :meth:`take` raises :class:`NeedCard` (and the game is left half-changed: use
+    :class:`ChanceTable`). A copy has no chosen cards pending.
     """
 
-    def __init__(
-        self, rules: Rules, players: int, *, dealer: int, cards: list[Card] | None = None
-    ) -> None:
-        self._chance_cards: list[Card] = list(cards or ())
-        super().__init__(rules, players, seed=0, dealer=dealer)
+    __slots__ = ("chosen",)
 
-    def _take_card(self, stock: list[Card]) -> Card:
-        if not self._chance_cards:
+    def __init__(self, chosen: list[Card] | None = None) -> None:
+        super().__init__()
+        self.chosen: list[Card] = list(chosen or ())
+
+    def take(self, stock: list[Card], seat: int) -> Card:
+        """The next chosen card (it must be in ``stock``), or :class:`NeedCard`."""
+        if not self.chosen:
             raise NeedCard(tuple(sorted(stock)))
-        card = self._chance_cards.pop(0)
+        card = self.chosen.pop(0)
         try:
             stock.remove(card)
         except ValueError:
             raise ValueError(f"{card} cannot be drawn now: it is not in the stock") from None
         return card
 
-    def copy(self) -> ChanceGame:
-        """An independent copy (no chosen cards pending)."""
-        other = Game.copy(self)
-        other.__class__ = ChanceGame
-        assert isinstance(other, ChanceGame)
-        other._chance_cards = []
-        return other
+    def record_fields(self) -> dict[str, Any] | None:
+        """None: a record cannot say which cards chance chose."""
+        return None
+
+    def copy(self) -> ChanceCards:
+        """An independent copy, with no chosen cards pending."""
+        return ChanceCards()
+
+
+def chance_game(
+    rules: Rules, players: int, *, dealer: int, cards: list[Card] | None = None
+) -> Game:
+    """A :class:`~chicago.Game` that takes every card a player receives from ``cards``
+    (:class:`ChanceCards`), ``dealer`` dealing first."""
+    return Game(rules, players, seed=0, dealer=dealer, source=ChanceCards(cards))
+
+
+def _chosen(game: Game) -> ChanceCards:
+    source = game.source
+    assert isinstance(source, ChanceCards), "a chance table's games take chosen cards"
+    return source
 
 
 class ChanceTable:
@@ -88,12 +107,26 @@ class ChanceTable:
     def __init__(self, rules: Rules, players: int) -> None:
         self.rules = rules
         self.players = players
-        self.game: ChanceGame | None = None
+        self.game: Game | None = None
         self.dealer: int | None = None
         self.candidates: tuple[int, ...] = tuple(range(players))
-        self._base: ChanceGame | None = None
+        self._base: Game | None = None
         self._pending: Action | None = None
         self._cards: list[Card] = []
+
+    @property
+    def chosen(self) -> tuple[Card, ...]:
+        """The cards chosen so far for the step in progress."""
+        return tuple(self._cards)
+
+    @property
+    def pending(self) -> tuple[int, Action] | None:
+        """The decision whose cards are being chosen (seat, action); None while the first
+        deal is dealt or when no card is needed."""
+        if self._base is None or self._pending is None:
+            return None
+        assert self._base.to_act is not None
+        return self._base.to_act, self._pending
 
     @property
     def chance_kind(self) -> str | None:
@@ -130,16 +163,16 @@ class ChanceTable:
         try:
             if self._base is None:
                 assert self.dealer is not None
-                game = ChanceGame(self.rules, self.players, dealer=self.dealer, cards=self._cards)
+                game = chance_game(self.rules, self.players, dealer=self.dealer, cards=self._cards)
             else:
                 assert self._pending is not None
                 game = self._base.copy()
-                game._chance_cards = list(self._cards)
+                _chosen(game).chosen = list(self._cards)
                 game.apply(self._pending)
         except NeedCard as need:
             self.candidates = tuple(int(c) for c in need.candidates)
             return
-        assert not game._chance_cards, "every chosen card is used"
+        assert not _chosen(game).chosen, "every chosen card is used"
         self.game = game
         self._base = self._pending = None
         self._cards = []

@@ -261,14 +261,16 @@ class ChicagoState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         table = self.table
         if table.game is None:
-            return f"choosing the dealer; cards chosen {len(table._cards)}"
+            return f"choosing the dealer; cards chosen {len(table.chosen)}"
         game = table.game
         text = view_text(game.view(None))
         hands = " | ".join(" ".join(str(c) for c in sorted(h)) for h in game.hands)
         pending = ""
         if table.chance_kind == "card":
-            pending = f"; pending {table._pending} cards " + " ".join(map(str, table._cards))
-        return f"{text}; hands {hands}; stock {len(game._stock)}{pending}"
+            step = table.pending
+            told = step[1] if step is not None else None
+            pending = f"; pending {told} cards " + " ".join(map(str, table.chosen))
+        return f"{text}; hands {hands}; stock {game.stock_count}{pending}"
 
     # -- chicago's own terms -----------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -287,7 +289,7 @@ class ChicagoState(pyspiel.State):  # type: ignore[misc]
         table = self.table
         parts = [f"p{player}"]
         if table.game is None:
-            parts.append(f"dealing, {len(table._cards)} chosen")
+            parts.append(f"dealing, {len(table.chosen)} chosen")
         else:
             game = table.game
             parts.extend(json.dumps(e, separators=(",", ":")) for e in game.events_for(player))
@@ -295,10 +297,11 @@ class ChicagoState(pyspiel.State):  # type: ignore[misc]
             # (resample_from_infostate) keeps only public events for the other seats.
             parts.append("hand " + " ".join(str(c) for c in sorted(game.hands[player])))
             if table.chance_kind == "card":
-                assert table._base is not None and table._pending is not None
-                who = table._base.to_act
-                told = str(table._pending) if who == player else "acted"
-                parts.append(f"pending seat {who} {told}, {len(table._cards)} cards")
+                step = table.pending
+                assert step is not None
+                who, action = step
+                told = str(action) if who == player else "acted"
+                parts.append(f"pending seat {who} {told}, {len(table.chosen)} cards")
         text = "\n".join(parts)
         self._strings[key] = text
         return text
@@ -311,7 +314,7 @@ class ChicagoState(pyspiel.State):  # type: ignore[misc]
             game = self.table.game
             cached = "dealing" if game is None else view_text(game.view(player))
             if self.table.chance_kind == "card":
-                cached += f"; dealing {len(self.table._cards)}"
+                cached += f"; dealing {len(self.table.chosen)}"
             self._strings[key] = cached
         return cached
 

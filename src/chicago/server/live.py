@@ -29,7 +29,7 @@ from chicago.rules import Rules
 from chicago.server.bus import Subscription
 from chicago.server.protocol import TableError
 from chicago.server.storage import SEAT_KINDS, LogEntry, TableRow
-from chicago.sim import DuplicateGame
+from chicago.sim import duplicate_game
 
 __all__ = [
     "AWAY_AFTER",
@@ -423,8 +423,8 @@ class LiveTable:
             if deck_seed is None:
                 self.game = Game(self.rules, self.players, seed=int(data["seed"]))
             else:  # a duplicate tournament's game (docs/CLUB.md)
-                self.game = DuplicateGame(self.rules, self.players, seed=int(data["seed"]),
-                                          deck_seed=int(deck_seed))
+                self.game = duplicate_game(self.rules, self.players, seed=int(data["seed"]),
+                                           deck_seed=int(deck_seed))
             self.game_number = int(data["number"])
             self.game_start_seq = entry.seq
             self.game_seq = entry.seq

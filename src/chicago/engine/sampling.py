@@ -2,7 +2,7 @@
 
 A search bot does not know the other hands. It samples them many times ("determinizes") and
 solves each sample as if every card were face up. Each sample must agree with what the table
-has shown (see :class:`~chicago.bots.knowledge.Knowledge`):
+has shown (see :class:`~chicago.engine.knowledge.Knowledge`):
 
 - cards the seat has seen leave play (played, its own discards, rejected one-up cards) are in
   no hand; an accepted one-up card is in its taker's hand (if not exchanged since);
@@ -24,7 +24,7 @@ the constraints are consistent, except in freak cases) the softest constraint is
 
 >>> import random
 >>> from chicago import Game, Rules
->>> from chicago.bots.knowledge import knowledge
+>>> from chicago.engine.knowledge import knowledge
 >>> game = Game(Rules.preset("pagat"), players=4, seed=3)
 >>> k = knowledge(game.view(game.to_act))
 >>> hands = sample_hands(k, random.Random(1))
@@ -37,19 +37,18 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from chicago.bots.knowledge import Claim, Knowledge, Opponent
 from chicago.cards import Card
 from chicago.engine.errors import WorldError
+from chicago.engine.knowledge import Claim, Knowledge, Opponent
 from chicago.poker import Category, evaluate
 from chicago.rules import Rules
 
 __all__ = [
+    "Weight",
     "consistent",
-    "hand_weight",
     "holds_kept",
-    "keep_weight",
     "kept_cards",
     "sample_hands",
     "sample_many",
@@ -74,13 +73,9 @@ _EXACT_TRIES = 200
 _WEIGHT_TRIES = 12
 """Draws of one opponent's hidden cards before a weighted sample takes the last one."""
 
-# How plausible it is that a player kept a set of cards, by how many it kept (see
-# :func:`keep_weight`): the chance, relative to the likeliest keep, that a sensible player
-# keeps such cards.
-_SINGLE_KEEP = {12: 1.0, 11: 0.7, 10: 0.45, 9: 0.25}
-"""Keeping one card: an ace, else a king or queen (rank index → weight)."""
-_LOW_KEEP = 0.15
-
+Weight = Callable[[Knowledge, Opponent, Sequence[int]], float]
+"""How plausible five cards (held plus played) are as an opponent's hand, 0 … 1: a bot's
+model of how players exchange (``chicago.bots.plausibility.hand_weight``)."""
 
 def _card(rank: int, suit: int) -> int:
     """The card id of rank value ``rank`` (1 or 14 = ace) and suit index ``suit``."""
@@ -351,79 +346,8 @@ def kept_cards(cards: Sequence[int], claim: Claim, rules: Rules) -> list[int] | 
 
 def holds_kept(cards: Sequence[int], claim: Claim, rules: Rules) -> bool:
     """Whether the five ``cards`` (held plus played) contain the protected combination
-    ``claim`` (see :attr:`~chicago.bots.knowledge.Opponent.kept`)."""
+    ``claim`` (see :attr:`~chicago.engine.knowledge.Opponent.kept`)."""
     return kept_cards(cards, claim, rules) is not None
-
-
-def keep_weight(cards: Sequence[int], kept: int) -> float:
-    """How plausible the five ``cards`` are for a player who kept ``kept`` of them in its
-    latest exchange (and drew the rest), relative to the likeliest hands (weight 1).
-
-    Sensible players keep made combinations, four-card draws and high cards for the last
-    trick, so the kept cards are probably among such cards: one kept card is an ace (or a
-    king or queen), two a pair (or two high cards), three trips or a pair with an ace or
-    king beside it, four two pairs, trips, a four-flush or a four-straight, five a straight
-    or better. The weight is that of the most plausible subset of ``kept`` cards in the hand
-    (the drawn cards are random and could complete anything).
-    """
-    if kept <= 0:
-        return 1.0
-    ranks = [c >> 2 for c in cards]
-    counts: dict[int, int] = {}
-    for r in ranks:
-        counts[r] = counts.get(r, 0) + 1
-    pairs = sorted((r for r, n in counts.items() if n >= 2), reverse=True)
-    most = max(counts.values())
-    high = max(ranks)
-    if kept == 1:
-        return _SINGLE_KEEP.get(high, _LOW_KEEP)
-    if kept == 2:
-        if pairs:
-            return 1.0
-        tops = sorted(ranks, reverse=True)
-        if tops[0] == 12:
-            return 0.5 if tops[1] >= 11 else 0.3
-        return 0.2 if tops[1] >= 10 else 0.1
-    if kept == 3:
-        if most >= 3:
-            return 1.0
-        if pairs:
-            kicker = max((r for r in ranks if r != pairs[0]), default=0)
-            return 1.0 if kicker >= 11 or len(pairs) >= 2 else 0.4
-        return 0.1
-    suits = [0, 0, 0, 0]
-    for c in cards:
-        suits[c & 3] += 1
-    if kept == 4:
-        if len(pairs) >= 2 or most >= 3 or max(suits) >= 4:
-            return 1.0
-        distinct = set(ranks)
-        if 12 in distinct:
-            distinct.add(-1)  # the ace also ends a wheel
-        if any(all(r + i in distinct for i in range(4)) for r in range(-1, 10)):
-            return 0.8
-        return 0.25 if pairs and high == 12 else 0.05
-    if max(suits) >= 5 or most >= 4 or (most == 3 and len(pairs) >= 2):
-        return 1.0
-    distinct = set(ranks)
-    if len(distinct) == 5 and (max(distinct) - min(distinct) == 4 or distinct == {12, 0, 1, 2, 3}):
-        return 1.0
-    return 0.15 if len(pairs) >= 2 or most >= 3 else 0.03
-
-
-def hand_weight(k: Knowledge, opp: Opponent, cards: Sequence[int]) -> float:
-    """How plausible the five cards ``cards`` (held plus played) are as ``opp``'s hand after
-    its latest exchange, given how many cards it drew (:func:`keep_weight`); 1 for a locked
-    player (dealt cards) or before it has exchanged."""
-    if opp.locked or not opp.exchanges or len(cards) != 5:
-        return 1.0
-    acted = len(opp.exchanges)
-    if k.phase in ("exchange", "one up") and opp.seat in k.to_speak_after():
-        acted -= 1
-    if acted <= 0:
-        return 1.0
-    drawn = opp.exchanges[acted - 1]
-    return keep_weight(cards, 5 - drawn)
 
 
 def _order(k: Knowledge) -> list[Opponent]:
@@ -447,11 +371,12 @@ def _void_mask(voids: int) -> int:
 
 
 def _try_sample(
-    k: Knowledge, rng: random.Random, strict: int, weighted: bool = False, thorough: bool = False
+    k: Knowledge, rng: random.Random, strict: int, weight: Weight | None = None,
+    thorough: bool = False,
 ) -> list[int] | None:
     """One sample; ``strict`` 2 keeps every constraint, 1 drops claims and shows, 0 voids too;
-    ``weighted``: an opponent's freely drawn cards are redrawn until accepted with the chance
-    :func:`hand_weight` (at most a few times); ``thorough``: a claim made after a shown hand
+    ``weight``: an opponent's freely drawn cards are redrawn until accepted with the chance
+    ``weight`` gives (at most a few times); ``thorough``: a claim made after a shown hand
     is built on each possible choice of the shown cards kept in turn
     (:func:`_claimed_from_shown`) instead of being checked afterwards."""
     pool = 0
@@ -509,9 +434,9 @@ def _try_sample(
             hidden = _free_hidden(cards, allowed, fixed, need, kept, rng)
             if hidden is None:
                 return None
-            if weighted and not opp.locked and opp.exchanges:
+            if weight is not None and not opp.locked and opp.exchanges:
                 for _ in range(_WEIGHT_TRIES):
-                    if rng.random() < hand_weight(k, opp, fixed + hidden):
+                    if rng.random() < weight(k, opp, fixed + hidden):
                         break
                     hidden = _free_hidden(cards, allowed, fixed, need, kept, rng) or hidden
         mask = known
@@ -569,36 +494,37 @@ def _free_hidden(
 
 
 def sample_hands(
-    k: Knowledge, rng: random.Random, *, weighted: bool = False, exact: bool = False
+    k: Knowledge, rng: random.Random, *, weight: Weight | None = None, exact: bool = False
 ) -> list[int]:
     """One determinization: a card mask per seat of the cards each holds now.
 
     The seat's own hand is its real hand; every other hand is drawn from the cards the seat
     has not seen, consistent with the public information (see the module docstring). With
-    ``weighted``, an opponent's hand that is not fixed by a claim or a shown hand is drawn
-    in proportion to how plausible it is after its latest exchange (:func:`hand_weight`:
-    players keep pairs, draws and high cards), by rejection.
+    a ``weight``, an opponent's hand that is not fixed by a claim or a shown hand is drawn
+    in proportion to how plausible it is after its latest exchange (the bots'
+    ``chicago.bots.plausibility.hand_weight``: players keep pairs, draws and high cards), by
+    rejection.
 
     A sample that keeps every constraint is looked for first, the quick way, then the
     thorough way; only if both fail is the softest constraint dropped. With ``exact`` no
     constraint is ever dropped: if no fitting deal is found,
     :class:`~chicago.engine.errors.WorldError` is raised (the worlds that the engine plays
-    on, :func:`chicago.env.determinize.resample`, must fit every announcement).
+    on, :func:`chicago.engine.worlds.sample_world`, must fit every announcement).
     """
     if exact:
         for _ in range(_EXACT_TRIES):
-            hands = _try_sample(k, rng, 2, weighted, thorough=True)
+            hands = _try_sample(k, rng, 2, weight, thorough=True)
             if hands is not None:
                 return hands
         raise WorldError(f"no deal of the hidden cards fits what seat {k.seat} knows")
     for strict in (2, 1, 0):
         for _ in range(_SAMPLE_TRIES if strict else 1):
-            hands = _try_sample(k, rng, strict, weighted)
+            hands = _try_sample(k, rng, strict, weight)
             if hands is not None:
                 return hands
         if strict == 2:
             for _ in range(_SAMPLE_TRIES):
-                hands = _try_sample(k, rng, 2, weighted, thorough=True)
+                hands = _try_sample(k, rng, 2, weight, thorough=True)
                 if hands is not None:
                     return hands
     raise ValueError("no deal of the hidden cards fits what this seat knows")

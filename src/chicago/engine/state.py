@@ -1,0 +1,146 @@
+"""The engine's state: copying it completely, and the summary of a finished deal.
+
+:func:`copy_state` copies an object of a class that declares every attribute with its type
+(``Game``: annotations and ``__slots__``). The copy function of each class is generated once
+from those declarations: an immutable value is shared, a list of immutable values becomes a
+new list, a list of such lists a new list of new lists, a dict of immutable keys and values a
+new dict, an object with a ``copy()`` method (the card source) is copied by it. A type that
+fits none of these is refused when the copier is built, so a new attribute cannot be copied
+wrongly or forgotten: it must be declared (the slots refuse any other) and its type must be
+one the copier understands.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import random
+import sys
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from chicago.cards import Card
+from chicago.engine.actions import Action
+from chicago.engine.events import Event
+from chicago.poker import HandValue
+from chicago.rules import Rules
+
+__all__ = ["DealSummary", "copy_state"]
+
+
+@dataclass(frozen=True, slots=True)
+class DealSummary:
+    """One finished deal: its number, dealer, the points each seat gained and the scores."""
+
+    deal: int
+    dealer: int
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"deal", "dealer", "points", "scores"}``, JSON-able."""
+        return {
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "points": list(self.points),
+            "scores": list(self.scores),
+        }
+
+
+_IMMUTABLE: tuple[type, ...] = (
+    int, bool, str, float, type(None), Rules, Card, Action, HandValue, DealSummary,
+    Event,  # an event is never changed once emitted
+)
+"""Types whose values are shared by a copy (enums are immutable too)."""
+
+T = TypeVar("T")
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def copy_state(obj: T) -> T:
+    """A copy of ``obj`` that shares nothing mutable with it (see the module docstring)."""
+    cls = type(obj)
+    copier = _COPIERS.get(cls)
+    if copier is None:
+        copier = _COPIERS[cls] = _build_copier(cls)
+    result: T = copier(obj)
+    return result
+
+
+def _immutable(hint: Any) -> bool:
+    origin = typing.get_origin(hint)
+    if origin in (types.UnionType, typing.Union):
+        return all(_immutable(arg) for arg in typing.get_args(hint))
+    if origin is tuple:
+        return all(arg is Ellipsis or _immutable(arg) for arg in typing.get_args(hint))
+    if origin is typing.Literal:
+        return True
+    if isinstance(hint, type):
+        return issubclass(hint, _IMMUTABLE) or issubclass(hint, enum.Enum)
+    return False
+
+
+def _expression(name: str, hint: Any) -> str:
+    """The Python expression that copies ``self.<name>`` of type ``hint``."""
+    value = f"self.{name}"
+    if _immutable(hint):
+        return value
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is list and _immutable(args[0]):
+        return f"list({value})"
+    if origin is list and typing.get_origin(args[0]) is list and _immutable(
+        typing.get_args(args[0])[0]
+    ):
+        return f"[list(x) for x in {value}]"
+    if origin is dict and _immutable(args[0]) and _immutable(args[1]):
+        return f"dict({value})"
+    if hint is random.Random:
+        return value  # shared until one side draws: see Game._random
+    if isinstance(hint, type) and callable(getattr(hint, "copy", None)):
+        return f"{value}.copy()"
+    raise TypeError(f"cannot copy attribute {name!r} of type {hint!r}: declare a copyable type")
+
+
+def _build_copier(cls: type) -> Callable[[Any], Any]:
+    hints: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        own = inspect.get_annotations(klass)
+        if own:
+            module = sys.modules[klass.__module__]
+            found = typing.get_type_hints(klass, vars(module))
+            hints.update({k: v for k, v in found.items() if k in own})
+    fields = {
+        name: hint for name, hint in hints.items()
+        if typing.get_origin(hint) is not typing.ClassVar
+    }
+    slots = {name for klass in cls.__mro__ for name in klass.__dict__.get("__slots__", ())}
+    undeclared = slots - set(fields) - {"__dict__", "__weakref__"}
+    if undeclared:
+        raise TypeError(f"{cls.__name__} has slots without a declared type: {sorted(undeclared)}")
+    lines = ["def copy(self):", "    other = new(type(self))"]
+    for name, hint in fields.items():
+        lines.append(f"    other.{name} = {_expression(name, hint)}")
+    if "__dict__" in slots:
+        lines.append("    extra = getattr(self, '__dict__', None)")
+        lines.append("    if extra:")
+        lines.append("        other.__dict__.update(deep(extra))")
+    lines.append("    return other")
+    namespace: dict[str, Any] = {"new": object.__new__, "deep": _deep}
+    exec("\n".join(lines), namespace)
+    copier: Callable[[Any], Any] = namespace["copy"]
+    return copier
+
+
+def _deep(value: Any) -> Any:
+    """A copy of the lists, dicts and sets inside ``value`` (the rest is shared)."""
+    if isinstance(value, list):
+        return [_deep(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _deep(v) for k, v in value.items()}
+    if isinstance(value, set):
+        return set(value)
+    return value
