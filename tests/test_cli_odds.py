@@ -7,9 +7,9 @@ import json
 import pytest
 
 from chicago.cli import main
-from chicago.commands._options import parse_rules, parse_value
+from chicago.commands._options import parse_rules
 from chicago.odds import CATEGORY_NAMES
-from chicago.rules import Rules, RulesError
+from chicago.rules import Rules, RulesError, parse_value
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, object]]:

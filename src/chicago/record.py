@@ -8,6 +8,8 @@ action number.
 The text notation (``docs/NOTATION.md``) is a header of tags and one action per line::
 
     [Rules "pagat"]
+    [Variation "V-ONE-UP"]
+    [Set "lock_at=45"]
     [Players "4"]
     [Seed "7"]
     [Dealer "2"]
@@ -28,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from chicago.engine.actions import Action, NotationError
 from chicago.engine.sources import DuplicateDecks, deal_deck
-from chicago.rules import Rules, RulesError
+from chicago.rules import Rules, RulesError, parse_option
 
 if TYPE_CHECKING:
     from chicago.engine.game import Game
@@ -205,7 +207,10 @@ def write_text(record: dict[str, Any], tags: dict[str, str] | None = None) -> st
     for key, value in (tags or {}).items():
         lines.append(f"[{key} {_quote(value)}]")
     lines.append(f"[Rules {_quote(rules.preset_name)}]")
-    for option, value in sorted(rules.differences().items()):
+    for vid in rules.variations:
+        lines.append(f"[Variation {_quote(vid)}]")
+    built = Rules.build(rules.preset_name, variations=rules.variations)
+    for option, value in sorted(rules.differences(built).items()):
         lines.append(f"[Set {_quote(option + '=' + json.dumps(value))}]")
     lines.append(f"[Players {_quote(str(record['players']))}]")
     lines.append(f"[Seed {_quote(str(record['seed']))}]")
@@ -261,6 +266,7 @@ def read_text(text: str) -> ParsedText:
     """
     tags: dict[str, str] = {}
     sets: list[tuple[int, str]] = []
+    variations: list[tuple[int, str]] = []
     decks: dict[int, tuple[int, str]] = {}  # deck number -> (line, cards)
     actions: list[tuple[int, int, str]] = []
     errors: list[tuple[int, str]] = []
@@ -280,6 +286,8 @@ def read_text(text: str) -> ParsedText:
             value = _unquote(value[1:-1])
             if key == "Set":
                 sets.append((number, value))
+            elif key == "Variation":
+                variations.append((number, value))
             elif key.startswith("Deck") and key[4:].isdigit():
                 decks[int(key[4:])] = (number, value)
             else:
@@ -298,7 +306,7 @@ def read_text(text: str) -> ParsedText:
 
     record: dict[str, Any] = {"format": FORMAT, "version": VERSION, "result": None}
     try:
-        rules = _rules_of_sets(Rules.preset(tags.get("Rules", "pagat")), sets, errors)
+        rules = _rules_of_tags(tags.get("Rules", "pagat"), variations, sets, errors)
         record["rules"] = rules.to_dict()
     except RulesError as exc:
         errors.append((0, str(exc)))
@@ -352,39 +360,45 @@ def read_text(text: str) -> ParsedText:
     return ParsedText(record, tags, errors)
 
 
-def _rules_of_sets(
-    base: Rules, sets: list[tuple[int, str]], errors: list[tuple[int, str]]
+def _rules_of_tags(
+    preset: str,
+    variations: list[tuple[int, str]],
+    sets: list[tuple[int, str]],
+    errors: list[tuple[int, str]],
 ) -> Rules:
-    """The preset with every ``Set`` tag applied at once (options may depend on each other:
-    ``instant_win_score`` needs ``straight_flush_wins``, whatever the order of the tags).
+    """The rules of the ``Rules``, ``Variation`` and ``Set`` tags, built as every door
+    builds them (:meth:`Rules.build`: the preset, the variations, then every ``Set`` at once,
+    so options may depend on each other whatever the order of the tags).
 
-    A problem is reported at the line of the tag that causes it: the one without which the
-    others apply, else the first of them.
+    A problem is reported at the line of the tag that causes it: the variation, or the
+    ``Set`` without which the others apply (else the first of them). An unknown preset
+    raises :class:`RulesError` (reported on the header).
     """
+    base = Rules.preset(preset)
+    ids: list[str] = []
+    for number, vid in variations:
+        try:
+            base.with_variations(*ids, vid)
+        except RulesError as exc:
+            errors.append((number, str(exc)))
+            continue
+        ids.append(vid)
     options: dict[str, tuple[int, Any]] = {}
     for number, assignment in sets:
-        option, eq, value = assignment.partition("=")
-        if not eq:
+        try:
+            option, value = parse_option(assignment)
+        except RulesError:
             errors.append((number, f"Set needs option=value, got {assignment!r}"))
             continue
-        options[option.strip()] = (number, _json_value(value))
-    if not options:
-        return base
+        options[option] = (number, value)
     try:
-        return base.replace(**{name: value for name, (_, value) in options.items()})
+        return Rules.build(
+            preset, variations=ids, overrides={k: v for k, (_, v) in options.items()}
+        )
     except RulesError as exc:
-        problem = str(exc)
-    for name, (number, _) in options.items():
-        try:
-            rules = base.replace(
-                **{other: value for other, (_, value) in options.items() if other != name}
-            )
-        except RulesError:
-            continue
-        errors.append((number, problem))
-        return rules
-    errors.append((min(number for number, _ in options.values()), problem))
-    return base
+        lines = [options[name][0] for name in exc.options if name in options]
+        errors.append((lines[0] if len(lines) == 1 else min(lines, default=0), str(exc)))
+    return Rules.build(preset, variations=ids)
 
 
 def _strip_comment(raw: str) -> str:
@@ -400,10 +414,3 @@ def _strip_comment(raw: str) -> str:
         elif ch == ";" and not in_quote:
             return raw[:index].strip()
     return raw.strip()
-
-
-def _json_value(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text.strip()

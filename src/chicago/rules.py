@@ -22,7 +22,7 @@ import dataclasses
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -36,11 +36,21 @@ __all__ = [
     "Rules",
     "RulesError",
     "Variation",
+    "parse_option",
+    "parse_value",
 ]
 
 
 class RulesError(ValueError):
-    """An unknown preset, option or variation, a wrong type or an impossible combination."""
+    """An unknown preset, option or variation, a wrong type or an impossible combination.
+
+    ``options`` names the overrides at fault when :meth:`Rules.build` refuses them (the one
+    without which the others apply, else all of them); empty otherwise.
+    """
+
+    def __init__(self, message: str, options: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.options = options
 
 
 TieMode = Literal["staged", "category"]
@@ -78,6 +88,10 @@ class Rules:
 
     preset_name: str = "pagat"
     """The preset this rule set started from (informational; overrides may follow)."""
+    variations: tuple[str, ...] = field(default=(), compare=False)
+    """The variations put in force on the preset, by id in order (informational, like
+    ``preset_name``, and not compared: equal options are equal rules however they were
+    built; overrides may follow). Text records write them as ``Variation`` tags."""
 
     # -- table (R-TABLE-*) --
     min_players: int = 2
@@ -195,6 +209,46 @@ class Rules:
 
     # ------------------------------------------------------------------ construction
     @classmethod
+    def build(
+        cls,
+        preset: str = "pagat",
+        *,
+        variations: Iterable[str] = (),
+        overrides: Mapping[str, Any] | None = None,
+    ) -> Rules:
+        """The rules of a preset, variations and option overrides: the one way every door
+        (the command line, the lobby, records, the environments) builds rules.
+
+        Precedence, lowest first: the ``preset``; then the ``variations`` in the order given,
+        each turning on what it needs (:meth:`with_variations`); then every override at
+        once, so an option that needs another may come in any order or from a variation,
+        and **an override beats a variation** that sets the same option
+        (``variations=["V-LOCK-42"], overrides={"lock_at": 45}`` locks at 45). Option names
+        may use ``-`` for ``_``. A refusal raises :class:`RulesError` whose ``options`` name
+        the overrides at fault.
+
+        >>> Rules.build("pagat", variations=["V-LOCK-42"], overrides={"lock_at": 45}).lock_at
+        45
+        """
+        rules = cls.preset(preset)
+        ids = list(variations)
+        if ids:
+            rules = rules.with_variations(*ids)
+        changes = {str(name).strip().replace("-", "_"): value
+                   for name, value in (overrides or {}).items()}
+        if not changes:
+            return rules
+        problem = _refusal(rules, changes)
+        if problem is None:
+            return rules.replace(**changes)
+        culprits = [
+            name for name in changes
+            if _refusal(rules, {k: v for k, v in changes.items() if k != name}) is None
+        ]
+        named = tuple(culprits[:1] if len(culprits) == 1 else changes)
+        raise RulesError(problem, named)
+
+    @classmethod
     def preset(cls, name: str = "pagat", **overrides: Any) -> Rules:
         """The rule set of a preset, with overrides: ``Rules.preset("pagat", lock_at=42)``.
 
@@ -267,7 +321,8 @@ class Rules:
         rules = self
         for key in keys:
             rules = rules.replace(**_variation_overrides(key, rules))
-        return rules
+        added = tuple(k for k in keys if k not in rules.variations)
+        return rules.replace(variations=rules.variations + added) if added else rules
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
@@ -277,6 +332,8 @@ class Rules:
             value = getattr(self, f.name)
             if f.name == "points":
                 value = {c.name: value[c] for c in Category}
+            elif f.name == "variations":
+                value = list(value)
             data[f.name] = value
         return data
 
@@ -291,6 +348,8 @@ class Rules:
             raise RulesError("rules must be a JSON object")
         items = dict(data)
         base = cls.preset(str(items.pop("preset_name", "pagat")))
+        if isinstance(items.get("variations"), list):
+            items["variations"] = tuple(items["variations"])
         return base.replace(**items) if items else base
 
     @classmethod
@@ -306,7 +365,51 @@ class Rules:
         """Options that differ from ``other`` (default: the preset this started from)."""
         base = other if other is not None else PRESETS.get(self.preset_name, Rules())
         mine, theirs = self.to_dict(), base.to_dict()
-        return {k: v for k, v in mine.items() if theirs.get(k) != v and k != "preset_name"}
+        return {
+            k: v for k, v in mine.items()
+            if theirs.get(k) != v and k not in ("preset_name", "variations")
+        }
+
+
+_WORDS: dict[str, Any] = {"true": True, "false": False, "none": None, "null": None}
+
+
+def parse_value(text: str) -> Any:
+    """An option's value written as text: a JSON literal (``42``, ``true``, ``null``,
+    ``{"ROYAL_FLUSH": 9}``), one of the words true/false/none (any case), else the text
+    itself without surrounding spaces (``hdsc``)."""
+    stripped = text.strip()
+    if stripped.lower() in _WORDS:
+        return _WORDS[stripped.lower()]
+    try:
+        return json.loads(stripped)
+    except json.JSONDecodeError:
+        return stripped
+
+
+def parse_option(text: str, separator: str = "=") -> tuple[str, Any]:
+    """One ``OPTION=VALUE`` override as text (``lock_at=42``; ``separator`` may be another
+    sign, ``:`` in OpenSpiel's game strings): the option's name (``-`` may stand for ``_``)
+    and its value (:func:`parse_value`). Raises :class:`RulesError` if it is not of that
+    form; the name and value themselves are checked by :meth:`Rules.build`."""
+    name, sep, value = text.partition(separator)
+    name = name.strip().replace("-", "_")
+    if not sep or not name:
+        raise RulesError(f"expected OPTION{separator}VALUE, e.g. lock_at{separator}42, "
+                         f"not {text!r}")
+    return name, parse_value(value)
+
+
+def _refusal(rules: Rules, overrides: Mapping[str, Any]) -> str | None:
+    """Why ``rules`` with every override at once is refused; None if it is valid."""
+    try:
+        rules.replace(**dict(overrides))
+    except RulesError as exc:
+        return str(exc)
+    except (TypeError, ValueError) as exc:
+        values = ", ".join(f"{name}={value!r}" for name, value in overrides.items())
+        return f"bad value in {values} ({exc})"
+    return None
 
 
 # ---------------------------------------------------------------------- ranges
@@ -523,6 +626,9 @@ def _is_instance(value: object, expected: Any) -> bool:
     if origin in (types.UnionType, typing.Union):
         return any(_is_instance(value, arg) for arg in typing.get_args(expected))
     if origin is tuple:
+        item = typing.get_args(expected)[0]
+        if item is str:
+            return isinstance(value, tuple) and all(isinstance(v, str) for v in value)
         return isinstance(value, tuple) and all(
             isinstance(v, int) and not isinstance(v, bool) for v in value
         )
@@ -546,7 +652,8 @@ def _type_name(expected: Any) -> str:
     if expected is type(None):
         return "None"
     if origin is tuple:
-        return "a points table"
+        return "a tuple of variation ids" if typing.get_args(expected)[0] is str else (
+            "a points table")
     return getattr(expected, "__name__", str(expected))
 
 

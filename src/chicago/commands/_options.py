@@ -28,76 +28,38 @@ over a variation's)::
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 from typing import Any
 
-from chicago.rules import PRESETS, Rules, RulesError
+from chicago.rules import PRESETS, Rules, RulesError, parse_option
 
-__all__ = ["add_rules_arguments", "parse_rules", "parse_value", "rules_from_args"]
-
-_WORDS: dict[str, Any] = {"true": True, "false": False, "none": None, "null": None}
-
-
-def parse_value(text: str) -> Any:
-    """A ``--set`` value: a JSON literal if it is one, else the text itself."""
-    stripped = text.strip()
-    if stripped.lower() in _WORDS:
-        return _WORDS[stripped.lower()]
-    try:
-        return json.loads(stripped)
-    except json.JSONDecodeError:
-        return text
-
+__all__ = ["add_rules_arguments", "parse_rules", "rules_from_args"]
 
 def parse_rules(
     preset: str, sets: Sequence[str] | None = None, variations: Sequence[str] = ()
 ) -> Rules:
-    """The rules of ``preset`` with the ``variations`` by id and ``option=value`` overrides.
-
-    The variations are put in force on the preset (each turns on what it needs, so that is
-    always a valid rule set), then all the overrides are applied together in one rule set:
-    an option that needs another (``instant_win_score=keep`` needs ``straight_flush_wins``,
-    ``quads_end_deal`` needs V-QUADS-RESET) may come before it or from a variation. Where
-    an override and a variation set the same option, the override wins.
+    """The rules of ``preset`` with the ``variations`` by id and ``option=value`` overrides:
+    :meth:`Rules.build <chicago.rules.Rules.build>` (its one precedence: the preset, then the
+    variations, then every override at once; an override beats a variation), each ``--set``
+    read by :func:`~chicago.rules.parse_option`.
 
     Raises :class:`~chicago.rules.RulesError` naming the preset, the option or the variation
     that is wrong: for a combination that is refused, the ``--set`` option without which the
     others would apply (else all of them).
     """
-    rules = Rules.preset(preset)
     overrides: dict[str, Any] = {}
     for item in sets or ():
-        name, sep, value = item.partition("=")
-        name = name.strip().replace("-", "_")
-        if not sep or not name:
-            raise RulesError(f"--set {item!r}: expected OPTION=VALUE, e.g. lock_at=42")
-        overrides[name] = parse_value(value)
-    if variations:
-        rules = rules.with_variations(*variations)
-    if not overrides:
-        return rules
-    problem = _refusal(rules, overrides)
-    if problem is None:
-        return rules.replace(**overrides)
-    culprits = [
-        name for name in overrides
-        if _refusal(rules, {k: v for k, v in overrides.items() if k != name}) is None
-    ]
-    named = culprits[:1] if len(culprits) == 1 else list(overrides)
-    raise RulesError(f"--set {', '.join(named)}: {problem}")
-
-
-def _refusal(rules: Rules, overrides: dict[str, Any]) -> str | None:
-    """Why ``rules`` with every override at once is refused; None if it is valid."""
+        try:
+            name, value = parse_option(item)
+        except RulesError:
+            raise RulesError(f"--set {item!r}: expected OPTION=VALUE, e.g. lock_at=42") from None
+        overrides[name] = value
     try:
-        rules.replace(**dict(overrides))
+        return Rules.build(preset, variations=variations, overrides=overrides)
     except RulesError as exc:
-        return str(exc)
-    except (TypeError, ValueError) as exc:
-        values = ", ".join(f"{name}={value!r}" for name, value in overrides.items())
-        return f"bad value in {values} ({exc})"
-    return None
+        if not exc.options:
+            raise
+        raise RulesError(f"--set {', '.join(exc.options)}: {exc}", exc.options) from None
 
 
 def add_rules_arguments(

@@ -41,7 +41,7 @@ from chicago.env.actions import NUM_ACTIONS, action_to_index, index_to_action, l
 from chicago.env.chance import ChanceTable
 from chicago.env.determinize import resample
 from chicago.env.observation import MAX_SEATS, OBSERVATION_SIZE, encode_view, view_text
-from chicago.rules import Rules
+from chicago.rules import Rules, RulesError, parse_option
 
 __all__ = [
     "GAME_TYPE",
@@ -85,35 +85,29 @@ def _words(text: str) -> list[str]:
     return text.replace(";", " ").replace("+", " ").split()
 
 
-def _option_value(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
 def rules_of_params(params: dict[str, Any]) -> tuple[Rules, int]:
     """The rules and player count of the game parameters (raises ``ValueError``).
 
     ``rules`` is ``"option:value option:value"`` (values are JSON scalars or plain words:
     ``"lock_at:42 one_up:true suit_order:hdsc"``); ``variations`` is variation ids separated
     by spaces (``"V-ONE-UP V-DEUCE"``). Commas and ``=`` cannot appear in an OpenSpiel game
-    string, hence these forms.
+    string, hence these forms. They are built by :meth:`Rules.build` (an option beats a
+    variation; ``max_deals`` is one more option).
     """
     merged = {**_DEFAULT_PARAMS, **params}
     players = int(merged["players"])
     overrides: dict[str, Any] = {}
     for word in _words(str(merged["rules"])):
-        name, sep, value = word.partition(":")
-        if not sep or not name:
-            raise ValueError(f"rules takes option:value words, not {word!r}")
-        overrides[name] = _option_value(value)
+        try:
+            name, value = parse_option(word, ":")
+        except RulesError:
+            raise ValueError(f"rules takes option:value words, not {word!r}") from None
+        overrides[name] = value
     if int(merged["max_deals"]):
         overrides["max_deals"] = int(merged["max_deals"])
-    rules = Rules.preset(str(merged["preset"]), **overrides)
-    variations = _words(str(merged["variations"]))
-    if variations:
-        rules = rules.with_variations(*variations)
+    rules = Rules.build(
+        str(merged["preset"]), variations=_words(str(merged["variations"])), overrides=overrides
+    )
     if rules.max_players < players <= MAX_SEATS:
         rules = rules.replace(max_players=players)
     if not rules.min_players <= players <= rules.max_players:

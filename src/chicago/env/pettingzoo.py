@@ -17,7 +17,8 @@ points each seat scored in it, ``reward="deal"``). An illegal action raises ``Va
 and changes nothing (wrap the environment if you prefer to end the game instead).
 
 Arguments of :func:`env` / :class:`raw_env`: ``players`` (2-6), ``rules`` (a
-:class:`chicago.Rules`, a preset name or a rules dict; default ``pagat``), ``reward``,
+:class:`chicago.Rules`, a preset name or a rules dict; default ``pagat``), ``variations``
+(variation ids put in force on them, as :meth:`chicago.Rules.build` does), ``reward``,
 ``max_deals`` (end the game after that many deals: the rules' house option; random play
 can last thousands of deals), ``render_mode`` (``"ansi"`` returns the public table as
 text, ``"human"`` prints it).
@@ -25,6 +26,7 @@ text, ``"human"`` prints it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -50,20 +52,22 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(environment)
 
 
-def _rules_of(rules: Rules | str | dict[str, Any] | None, max_deals: int | None) -> Rules:
-    if rules is None:
-        result = Rules.preset("pagat")
-    elif isinstance(rules, Rules):
-        result = rules
-    elif isinstance(rules, str):
-        result = Rules.preset(rules)
+def _rules_of(
+    rules: Rules | str | dict[str, Any] | None, max_deals: int | None, variations: Sequence[str]
+) -> Rules:
+    """The environment's rules: a preset name goes through :meth:`Rules.build` with the
+    variations and ``max_deals`` (an override); given rules get the variations, then it."""
+    overrides = {} if max_deals is None else {"max_deals": max_deals}
+    if rules is None or isinstance(rules, str):
+        return Rules.build(rules or "pagat", variations=variations, overrides=overrides)
+    if isinstance(rules, Rules):
+        base = rules
     elif isinstance(rules, dict):
-        result = Rules.from_dict(rules)
+        base = Rules.from_dict(rules)
     else:
         raise TypeError(f"rules must be a Rules, a preset name or a dict, not {rules!r}")
-    if max_deals is not None:
-        result = result.replace(max_deals=max_deals)
-    return result
+    base = base.with_variations(*variations) if variations else base
+    return base.replace(**overrides) if overrides else base
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
@@ -82,9 +86,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         reward: str = "game",
         max_deals: int | None = None,
         render_mode: str | None = None,
+        variations: Sequence[str] = (),
     ) -> None:
         super().__init__()
-        self.rules = _rules_of(rules, max_deals)
+        self.rules = _rules_of(rules, max_deals, variations)
         if self.rules.max_players < players <= 6:
             self.rules = self.rules.replace(max_players=players)
         Game(self.rules, players, seed=0)  # fail early on a bad table size

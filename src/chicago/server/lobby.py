@@ -119,19 +119,16 @@ class JoinTable(BaseModel):
 
 def rules_of(preset: str, overrides: dict[str, Any],
              variations: list[str]) -> tuple[Rules, list[str]]:
-    """The rules of a request: a preset, rule option overrides, then variations; and the
+    """The rules of a request, built as every door builds them (:meth:`Rules.build`: the
+    preset, the variations, then the option overrides, which beat a variation); and the
     variation ids as applied (upper case). TableError (``bad_request``, ``bad_rules``) names
     what is wrong."""
     if preset not in PRESETS:
         raise TableError("bad_request", f"unknown preset {preset!r}; valid presets: "
                          f"{', '.join(PRESETS)}")
+    ids = [v.strip().upper() for v in variations]
     try:
-        rules = Rules.preset(preset)
-        if overrides:
-            rules = rules.replace(**overrides)
-        ids = [v.strip().upper() for v in variations]
-        if ids:
-            rules = rules.with_variations(*ids)
+        rules = Rules.build(preset, variations=ids, overrides=overrides)
     except RulesError as exc:
         raise TableError("bad_rules", str(exc)) from None
     except (TypeError, ValueError) as exc:
