@@ -27,7 +27,6 @@ exactly like it under any royal option, and ``value >> 20`` is the category.
 
 from __future__ import annotations
 
-import enum
 import operator
 import os
 from collections.abc import Iterable, Sequence
@@ -35,6 +34,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from chicago.cards import DECK, RANKS, SUITS, Card, parse_cards
+from chicago.categories import Category
 
 try:
     if os.environ.get("CHICAGO_PURE_PYTHON"):
@@ -65,49 +65,6 @@ ACCELERATED: bool = _poker is not None
 """Whether the C accelerator ``chicago._poker`` is in use (set ``CHICAGO_PURE_PYTHON=1`` in
 the environment before the import to force the pure-Python paths)."""
 
-
-class Category(enum.IntEnum):
-    """Poker hand categories, low to high (R-HAND-1)."""
-
-    HIGH_CARD = 0
-    PAIR = 1
-    TWO_PAIR = 2
-    THREE_OF_A_KIND = 3
-    STRAIGHT = 4
-    FLUSH = 5
-    FULL_HOUSE = 6
-    FOUR_OF_A_KIND = 7
-    STRAIGHT_FLUSH = 8
-    ROYAL_FLUSH = 9
-
-    @property
-    def text(self) -> str:
-        """The category in words as used in the text notation: ``two pair``."""
-        return self.name.lower().replace("_", " ")
-
-    @classmethod
-    def parse(cls, text: str) -> Category:
-        """Parse ``pair``, ``two pair``/``two pairs``, ``THREE_OF_A_KIND``, ``full-house``…"""
-        key = " ".join(text.strip().lower().replace("_", " ").replace("-", " ").split())
-        key = _CATEGORY_ALIASES.get(key, key)
-        for category in cls:
-            if category.text == key:
-                return category
-        valid = ", ".join(c.text for c in cls)
-        raise ValueError(f"{text!r} is not a poker hand category (valid: {valid})")
-
-
-_CATEGORY_ALIASES = {
-    "two pairs": "two pair",
-    "one pair": "pair",
-    "trips": "three of a kind",
-    "set": "three of a kind",
-    "quads": "four of a kind",
-    "full": "full house",
-    "royal": "royal flush",
-    "high": "high card",
-    "nothing": "high card",
-}
 
 DEFAULT_SUIT_ORDER = "hdsc"
 """V-TIE-SUIT's usual order, highest first: hearts > diamonds > spades > clubs."""

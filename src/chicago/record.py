@@ -26,14 +26,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chicago.engine.actions import Action, NotationError
-from chicago.engine.sources import DuplicateDecks, deal_deck
+from chicago.engine.errors import RecordError
+from chicago.engine.game import Game
+from chicago.engine.records import FORMAT, VERSION, game_record, result_of, start_record
 from chicago.rules import Rules, RulesError, parse_option
-
-if TYPE_CHECKING:
-    from chicago.engine.game import Game
 
 __all__ = [
     "FORMAT",
@@ -46,142 +45,16 @@ __all__ = [
     "write_text",
 ]
 
-FORMAT = "chicago-record"
-VERSION = 1
-
-
-class RecordError(ValueError):
-    """A record that cannot be replayed; ``action_number`` (1-based) says where, if known."""
-
-    def __init__(self, message: str, action_number: int | None = None) -> None:
-        super().__init__(message)
-        self.action_number = action_number
-
-
-def game_record(game: Game) -> dict[str, Any]:
-    """The JSON-able record of a game so far."""
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "rules": game.rules.to_dict(),
-        "players": game.players,
-        "seed": game.seed,
-        "dealer": game.first_dealer,
-        "actions": [[seat, str(action)] for seat, action in game.actions],
-        "result": _result(game),
-    }
-    fields = game.source.record_fields()
-    if fields is None:
-        raise RecordError(
-            f"a game dealt by {type(game.source).__name__} has no record: a record replays "
-            "seeded shuffles, stacked decks and duplicate decks only"
-        )
-    if game.decks:
-        record["decks"] = [[str(c) for c in deck] for deck in game.decks]
-    record.update(fields)  # a duplicate game's deck_seed
-    return record
-
-
-def _result(game: Game) -> dict[str, Any]:
-    return {
-        "over": game.is_over,
-        "deals": game.deal_number,
-        "scores": list(game.scores),
-        "winners": list(game.winners),
-        "settlement": game.settlement() if game.is_over else None,
-    }
-
-
 def start_game(record: dict[str, Any]) -> Game:
-    """The game a record starts from, before its first action (its header: rules, players,
-    seed, stacked decks, first dealer). A record with ``deck_seed`` is a duplicate game
-    (:class:`chicago.engine.sources.DuplicateDecks`: decks from that seed, per-seat stock
-    queues); its
-    ``decks``, if given, must be those decks. RecordError names a bad header."""
-    from chicago.engine.game import Game
-
-    if not isinstance(record, dict):
-        raise RecordError("a record is a JSON object")
-    if record.get("format", FORMAT) != FORMAT:
-        raise RecordError(f"not a chicago record (format {record.get('format')!r})")
-    try:
-        rules = Rules.from_dict(record.get("rules", {}))
-        deck_seed = record.get("deck_seed")
-        if deck_seed is None:
-            return Game(
-                rules,
-                players=int(record["players"]),
-                seed=int(record["seed"]),
-                decks=record.get("decks"),
-                dealer=record.get("dealer"),
-            )
-        if isinstance(deck_seed, bool) or not isinstance(deck_seed, int):
-            raise TypeError(f"deck_seed must be a whole number, not {deck_seed!r}")
-        game = Game(rules, int(record["players"]), seed=int(record["seed"]),
-                    source=DuplicateDecks(deck_seed))
-    except (KeyError, TypeError, ValueError, RulesError) as exc:
-        raise RecordError(f"bad record header: {exc}") from None
-    dealer = record.get("dealer")
-    if dealer is not None and dealer != game.first_dealer:
-        raise RecordError(f"bad record header: dealer {dealer!r}, but deck seed {deck_seed} "
-                          f"and seed {game.seed} give dealer {game.first_dealer}")
-    for index, deck in enumerate(record.get("decks") or []):
-        if [str(c) for c in deal_deck(deck_seed, index)] != [str(c) for c in deck]:
-            raise RecordError(f"bad record header: deck {index + 1} is not the deck of deck "
-                              f"seed {deck_seed}")
+    """The game a record starts from, before its first action (a duplicate game's too:
+    :func:`chicago.engine.records.start_record`); RecordError names a bad header."""
+    game, _ = start_record(record, Game)
     return game
 
 
 def replay_record(record: dict[str, Any]) -> Game:
-    """Replay a record action by action and check its result; raise RecordError if it differs."""
-    from chicago.engine.game import IllegalAction
-
-    game = start_game(record)
-    actions = record.get("actions", [])
-    if not isinstance(actions, list):
-        raise RecordError("the record's actions must be a list")
-    for number, entry in enumerate(actions, start=1):
-        if not (isinstance(entry, list | tuple) and len(entry) == 2):
-            raise RecordError(f"action {number}: expected [seat, action], got {entry!r}", number)
-        seat, text = entry
-        if game.to_act is None:
-            raise RecordError(f"action {number} ({text!r}): the game was already over", number)
-        if seat != game.to_act:
-            raise RecordError(
-                f"action {number} ({text!r}): seat {seat} acted but seat {game.to_act} was to act",
-                number,
-            )
-        try:
-            game.apply(text)
-        except IllegalAction as exc:
-            raise RecordError(f"action {number} ({text!r}) by seat {seat}: {exc}", number) from None
-    expected = record.get("result")
-    if isinstance(expected, dict):
-        _check_result(expected, _result(game), len(actions))
-    return game
-
-
-def _check_result(expected: dict[str, Any], actual: dict[str, Any], count: int) -> None:
-    """The recorded result against the replayed one; RecordError with the action number.
-
-    A record whose result says the game is over while the replay is not is truncated: the
-    error names the first missing action (``count + 1``). Any other field that differs is
-    found after the last action (``count``) and named.
-    """
-    if expected.get("over") is True and actual["over"] is False:
-        raise RecordError(
-            f"the record is truncated: its result says the game is over, but after its "
-            f"{count} actions the game goes on; action {count + 1} is missing",
-            count + 1,
-        )
-    for key in ("over", "deals", "scores", "winners", "settlement"):
-        if key in expected and expected[key] != actual[key]:
-            raise RecordError(
-                f"the record's result differs after replay of its {count} actions: "
-                f"result field {key!r} is {expected[key]!r} in the record, "
-                f"{actual[key]!r} replayed",
-                count if count else None,
-            )
+    """The game of a JSON record (:meth:`Game.replay`); a bad record raises RecordError."""
+    return Game.replay(record)
 
 
 # ---------------------------------------------------------------------- text notation
@@ -336,7 +209,7 @@ def read_text(text: str) -> ParsedText:
         where = actions[failed - 1][0] if failed and failed <= len(actions) else 0
         errors.append((where, str(exc)))
         return ParsedText(record, tags, errors)
-    record["result"] = _result(game)
+    record["result"] = result_of(game)
     if "Result" in tags:
         expected = tags["Result"].split()
         if not game.is_over:

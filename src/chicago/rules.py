@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from chicago.poker import Category
+from chicago.categories import Category
 
 __all__ = [
     "PRESETS",

@@ -3,11 +3,12 @@
 :class:`IllegalAction`: a player tried something the rules do not allow now (the game is
 unchanged). :class:`WorldError`: a world (the hidden cards of a determinized game) does not
 fit what the table has seen, so the engine refuses it instead of scoring nonsense.
+:class:`RecordError`: a game record that cannot be replayed.
 """
 
 from __future__ import annotations
 
-__all__ = ["IllegalAction", "WorldError"]
+__all__ = ["IllegalAction", "RecordError", "WorldError"]
 
 
 class IllegalAction(ValueError):
@@ -35,3 +36,11 @@ class WorldError(ValueError):
         super().__init__(reason)
         self.reason = reason
         self.seat = seat
+
+
+class RecordError(ValueError):
+    """A record that cannot be replayed; ``action_number`` (1-based) says where, if known."""
+
+    def __init__(self, message: str, action_number: int | None = None) -> None:
+        super().__init__(message)
+        self.action_number = action_number

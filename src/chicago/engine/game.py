@@ -22,9 +22,11 @@ from chicago.cards import DECK, RANKS, Card, cards_from_mask, parse_cards
 from chicago.engine.actions import Action, ActionKind, NotationError
 from chicago.engine.errors import IllegalAction, WorldError
 from chicago.engine.events import Event
+from chicago.engine.records import game_record, replay_record
 from chicago.engine.settlement import settlement as settle
 from chicago.engine.sources import CardSource
 from chicago.engine.state import DealSummary, copy_state
+from chicago.engine.views import seat_view
 from chicago.poker import Category, HandValue, category_of, evaluate
 from chicago.rules import Rules
 
@@ -407,9 +409,11 @@ class Game:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` knows, JSON-able; ``None`` gives a spectator's (public) view."""
-        from chicago.engine.views import seat_view
-
         return seat_view(self, seat)
+
+    def discarded(self, seat: int) -> list[Card]:
+        """The cards ``seat`` discarded this deal, in order (its own view shows them)."""
+        return list(self._own_discards[seat])
 
     def events_for(self, seat: int | None) -> list[dict[str, Any]]:
         """The whole event log as ``seat`` may see it (``None``: public only), JSON-able."""
@@ -419,16 +423,13 @@ class Game:
 
     def record(self) -> dict[str, Any]:
         """A JSON-able game record that :meth:`replay` turns back into this game."""
-        from chicago.record import game_record
-
         return game_record(self)
 
     @classmethod
-    def replay(cls, record: dict[str, Any]) -> Game:
-        """The game of a record, action by action; a bad record raises RecordError."""
-        from chicago.record import replay_record
-
-        return replay_record(record)
+    def replay(cls, record: dict[str, Any]) -> Self:
+        """The game of a record, action by action; a bad record raises
+        :class:`~chicago.engine.errors.RecordError` naming the action."""
+        return replay_record(record, cls)
 
     @property
     def deal_events(self) -> list[Event]:

@@ -21,17 +21,72 @@ current deal only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
+from chicago.cards import Card
+from chicago.engine.actions import Action
+from chicago.engine.events import Event
 from chicago.poker import category_of
+from chicago.rules import Rules
 
-if TYPE_CHECKING:
-    from chicago.engine.game import Game
-
-__all__ = ["public_state", "seat_state", "seat_view"]
+__all__ = ["ViewedGame", "public_state", "seat_state", "seat_view"]
 
 
-def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
+class ViewedGame(Protocol):
+    """What a view reads of a game (the public API of :class:`~chicago.Game`)."""
+
+    rules: Rules
+    players: int
+    deal_number: int
+    dealer: int
+    to_act: int | None
+    round: int
+    scores: list[int]
+    locked: list[bool]
+    hands: list[list[Card]]
+    exchange_counts: list[list[int]]
+    shown: dict[int, tuple[Card, ...]]
+    one_up_card: tuple[int, Card] | None
+    declarer: int | None
+    trick_number: int
+    trick: list[tuple[int, Card]]
+    tricks: list[tuple[int, tuple[tuple[int, Card], ...]]]
+    played: list[list[Card]]
+    winners: list[int]
+
+    @property
+    def phase(self) -> Any: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def stock_count(self) -> int: ...
+
+    @property
+    def discard_count(self) -> int: ...
+
+    @property
+    def deal_events(self) -> list[Event]: ...
+
+    @property
+    def deal_history(self) -> list[dict[str, Any]]: ...
+
+    @property
+    def chicago_declared(self) -> list[bool]: ...
+
+    @property
+    def chicago_made(self) -> list[bool]: ...
+
+    def discarded(self, seat: int) -> Sequence[Card]: ...
+
+    def settlement(self) -> list[float]: ...
+
+    def legal_actions(self) -> list[Action]: ...
+
+
+def seat_view(game: ViewedGame, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: spectator) of ``game``; JSON-able."""
     if seat is not None and (isinstance(seat, bool) or not 0 <= seat < game.players):
         raise ValueError(f"seat must be 0-{game.players - 1} or None, not {seat!r}")
@@ -44,7 +99,7 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def public_state(game: Game) -> dict[str, Any]:
+def public_state(game: ViewedGame) -> dict[str, Any]:
     """The part of a view that is the same for every seat, without ``rules``, ``events``
     and ``history`` (the heavy fields): built from public information only."""
     announcements: list[dict[str, Any]] = []
@@ -95,13 +150,13 @@ def public_state(game: Game) -> dict[str, Any]:
         "over": game.is_over,
         "winners": list(game.winners),
         # public: every declaration and every made Chicago was seen by the whole table
-        "chicago_declared": list(game._declared_chicago),
-        "chicago_made": list(game._made_chicago),
+        "chicago_declared": game.chicago_declared,
+        "chicago_made": game.chicago_made,
         "settlement": game.settlement() if game.is_over else None,
     }
 
 
-def seat_state(game: Game, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+def seat_state(game: ViewedGame, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
     """``public`` (from :func:`public_state`) plus one seat's own cards and choices.
 
     Only ``seat``'s own hand and discards are read; a spectator (None) gets none.
@@ -117,7 +172,7 @@ def seat_state(game: Game, seat: int | None, public: dict[str, Any]) -> dict[str
     hand = game.hands[seat]
     state["hand"] = [str(c) for c in sorted(hand)]
     state["hand_category"] = category_of(hand, game.rules).name if len(hand) == 5 else None
-    state["discarded"] = [str(c) for c in game._own_discards[seat]]
+    state["discarded"] = [str(c) for c in game.discarded(seat)]
     state["legal_actions"] = (
         [str(a) for a in game.legal_actions()] if game.to_act == seat else []
     )
