@@ -285,3 +285,36 @@ def test_games_needing_a_chicago_end_V_CHI_DECLARED_V_CHI_REQ3(preset, specs, se
     assert game.is_over, f"still playing at deal {game.deal_number}: {game.scores}"
     flags = game.view(0)["chicago_declared" if preset != "req3" else "chicago_made"]
     assert all(flags[w] for w in game.winners)
+
+
+@pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=6,budget=1000"])
+def test_quads_choices_V_QUADS_ONE_V_QUADS_52(spec):
+    """V-QUADS-ONE: a bot with the winning four of a kind resets the leader among the others
+    (not everyone, and not a seat it may not name); V-QUADS-52: it takes the raise to the
+    target instead of a reset. Whole games under both play to the end with legal actions."""
+    from engine_helpers import game as stacked
+    from engine_helpers import keep_all, run
+
+    bot = make_bot(spec)
+    rng = random.Random(1)
+    g = stacked(Rules.preset("pagat").with_variations("V-QUADS-ONE"), 3, dealer=2,
+                hands=["9c 9d 9h 9s 2c"], scores=[20, 30, 40])
+    keep_all(g)
+    run(g, ["0: announce four of a kind", "1: pass", "2: pass"])
+    legal = g.legal_actions()
+    assert [str(a) for a in legal] == ["score", "reset 1", "reset 2"]
+    assert str(bot.decide(g.view(0), legal, rng)) == "reset 2"
+    both = Rules.preset("pagat").with_variations("V-QUADS-52", "V-QUADS-RESET")
+    g = stacked(both, 3, dealer=2, hands=["9c 9d 9h 9s 2c"], scores=[20, 30, 40])
+    keep_all(g)
+    run(g, ["0: announce four of a kind", "1: pass", "2: pass"])
+    assert str(bot.decide(g.view(0), g.legal_actions(), rng)) == "score"
+    for variations in (("V-QUADS-ONE",), ("V-QUADS-52", "V-QUADS-ONE")):
+        rules = Rules.preset("wikipedia", max_deals=2).with_variations(*variations)
+        game = Game(rules, players=3, seed=4)
+        while not game.is_over:
+            seat = game.to_act
+            legal = game.legal_actions()
+            action = bot.decide(game.view(seat), legal, rng)
+            assert action in legal
+            game.apply(action)

@@ -21,7 +21,9 @@ SF, ROYAL = Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH
 
 # What it means for each variation to be in force in a rule set.
 IN_FORCE: dict[str, Callable[[Rules], bool]] = {
-    "V-QUADS-RESET": lambda r: r.quads_reset,
+    "V-QUADS-RESET": lambda r: r.quads_reset and not r.quads_reset_one,
+    "V-QUADS-ONE": lambda r: r.quads_reset and r.quads_reset_one,
+    "V-QUADS-52": lambda r: r.quads_to_target,
     "V-TIE-CATEGORY": lambda r: r.tie_mode == "category" and r.suit_order is None,
     "V-TIE-SUIT": lambda r: r.suit_order is not None and r.tie_mode == "staged",
     "V-SF-10": lambda r: r.points[SF] == 10,
@@ -60,6 +62,7 @@ def test_every_variation_is_in_force_on_its_own_on_every_preset(preset: str, vid
 
 
 CONFLICTS = {
+    frozenset({"V-QUADS-RESET", "V-QUADS-ONE"}),
     frozenset({"V-TIE-CATEGORY", "V-TIE-SUIT"}),
     frozenset({"V-LOCK-42", "V-LOCK-45"}),
     frozenset({"V-CHI-REQ3", "V-CHI-DECLARED"}),

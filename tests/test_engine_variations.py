@@ -187,6 +187,106 @@ def test_v_quads_reset_off_by_default() -> None:
     assert g.scores == [17, 30] and g.phase.value == "exchange"
 
 
+# ------------------------------------------------------------------------------ V-QUADS-ONE
+@pytest.mark.parametrize("preset", TWO)
+def test_v_quads_one_lowers_one_player_of_the_holders_choice(preset: str) -> None:
+    """V-QUADS-ONE: the scoring round's winner with four of a kind chooses one other player
+    and lowers only that score to zero; the deal ends at once (as V-QUADS-RESET)."""
+    g = game(rules_with(preset, "V-QUADS-ONE"), 3, dealer=2, hands=["9c 9d 9h 9s 2c"],
+             scores=[10, 30, 20])
+    keep_all(g)
+    run(g, ["0: announce four of a kind", "1: pass", "2: pass"])
+    assert g.phase.value == "quads choice" and g.to_act == 0
+    assert [str(a) for a in g.legal_actions()] == ["score", "reset 1", "reset 2"]
+    assert_illegal(g, "reset", "name the seat", "V-QUADS-ONE")
+    assert_illegal(g, "reset 0", "another player")
+    run(g, ["0: reset 1"])
+    assert g.scores == [10, 0, 20] and g.deal_number == 2
+    deal1 = [e.data for e in g.events[: g._deal_start_event]]
+    assert {"type": "quads_choice", "seat": 0, "reset": True, "target": 1} in deal1
+    assert {"type": "quads_reset", "seat": 0, "target": 1} in deal1
+    assert not [e for e in deal1 if e["type"] in ("trick", "showdown")]
+
+
+@pytest.mark.parametrize("preset", TWO)
+def test_v_quads_one_after_the_last_exchange(preset: str) -> None:
+    """V-QUADS-ONE: in the quads round after the last exchange the claim names the player to
+    lower; the highest claim's choice is the one carried out."""
+    g = game(rules_with(preset, "V-QUADS-ONE"), 3, dealer=2, hands=["9c 9d 9h 9s 2c"],
+             scores=[10, 30, 20])
+    advance_to(g, "quads")
+    assert g.to_act == 0
+    assert [str(a) for a in g.legal_actions()] == ["pass", "reset 1", "reset 2"]
+    run(g, ["0: reset 2", "1: pass", "2: pass"])
+    assert g.scores == [10, 30, 0] and g.deal_number == 2
+    deal1 = [e.data for e in g.events[: g._deal_start_event]]
+    assert {"type": "quads_claim", "seat": 0, "reset": True, "target": 2} in deal1
+
+
+def test_v_quads_one_the_plain_reset_names_nobody_V_QUADS_RESET() -> None:
+    """V-QUADS-RESET (without V-QUADS-ONE) refuses a reset that names a seat; the two
+    variations contradict each other in one call."""
+    g = game(rules_with("pagat", "V-QUADS-RESET"), 3, dealer=2, hands=["9c 9d 9h 9s 2c"],
+             scores=[10, 30, 20])
+    keep_all(g)
+    run(g, ["0: announce four of a kind", "1: pass", "2: pass"])
+    assert_illegal(g, "reset 1", "every other player", "V-QUADS-RESET")
+    with pytest.raises(ValueError, match="V-QUADS-RESET and V-QUADS-ONE contradict"):
+        Rules.preset("pagat").with_variations("V-QUADS-RESET", "V-QUADS-ONE")
+    assert not Rules.preset("pagat").with_variations("V-QUADS-ONE").with_variations(
+        "V-QUADS-RESET").quads_reset_one
+
+
+# ------------------------------------------------------------------------------ V-QUADS-52
+@pytest.mark.parametrize("preset", TWO)
+def test_v_quads_52_raises_the_holder_to_the_target(preset: str) -> None:
+    """V-QUADS-52: four of a kind scored in a scoring round raises its holder at once to the
+    target (52 from 10: 42 points); the deal goes on and the game ends after it, as any
+    game at the target does (R-END-1)."""
+    g = game(rules_with(preset, "V-QUADS-52"), 2, dealer=1, hands=["9c 9d 9h 9s 2c"],
+             scores=[10, 30])
+    keep_all(g)
+    run(g, ["0: announce four of a kind", "1: pass"])
+    assert g.scores == [52, 30] and g.deal_number == 1
+    result = [e.data for e in g.deal_events if e.data["type"] == "round_result"]
+    assert result[-1]["points"] == 42
+    play_out(g)
+    assert g.is_over and 0 in g.winners
+
+
+def test_v_quads_52_never_scores_less_than_the_points_R_HAND_1() -> None:
+    """V-QUADS-52 near the target: the holder scores at least the category's 7 (R-HAND-1)."""
+    g = game(rules_with("pagat", "V-QUADS-52", target=60), 2, dealer=1,
+             hands=["9c 9d 9h 9s 2c"], scores=[57, 10])
+    keep_all(g)
+    run(g, ["0: announce four of a kind", "1: pass"])
+    assert g.scores[0] == 64
+
+
+def test_v_quads_52_in_the_final_showdown_R_FIN_1() -> None:
+    """V-QUADS-52 also raises four of a kind that wins the final showdown (R-FIN-1)."""
+    g = game(rules_with("denexa", "V-QUADS-52"), 2, dealer=1, hands=["9c 9d 9h 9s 2c"],
+             scores=[5, 10])
+    while g.phase.value != "play":
+        legal = [str(a) for a in g.legal_actions()]
+        g.apply("pass" if "pass" in legal else legal[0])
+    play_out(g)
+    showdown = [e.data for e in g.events if e.data["type"] == "showdown"][-1]
+    assert showdown["winner"] == 0 and showdown["category"] == "FOUR_OF_A_KIND"
+    assert showdown["points"] > 7 and g.scores[0] == 52 and g.is_over
+
+
+def test_v_quads_52_with_a_reset_the_holder_chooses_V_QUADS_RESET() -> None:
+    """V-QUADS-52 with V-QUADS-RESET (W: "or a combination of these"): the holder chooses to
+    be raised to the target (score) or to reset the others."""
+    rules = rules_with("wikipedia", "V-QUADS-52", "V-QUADS-RESET")
+    g = game(rules, 2, dealer=1, hands=["9c 9d 9h 9s 2c"], scores=[10, 30])
+    run(g, ["0: keep", "1: keep", "0: announce four of a kind", "1: pass"])
+    assert [str(a) for a in g.legal_actions()] == ["score", "reset"]
+    run(g, ["0: score"])
+    assert g.scores == [52, 30]
+
+
 # ------------------------------------------------------------------------------ V-TIE-CATEGORY
 @pytest.mark.parametrize("preset", TWO)
 def test_v_tie_category_equal_categories_score_nothing(preset: str) -> None:

@@ -47,8 +47,8 @@ def _random_decisions(preset: str, variations: tuple[str, ...], players: int, se
         game.apply(rng.choice(game.legal_actions()))
 
 
-def test_segments_tile_the_space_and_count_107():
-    assert NUM_ACTIONS == 107
+def test_segments_tile_the_space_and_count_113():
+    assert NUM_ACTIONS == 113
     assert sum(count for _, count, _ in ACTION_SEGMENTS) == NUM_ACTIONS
     assert (DISCARD_BASE, DISCARD_SIXTH, ONE_UP_BASE, ANNOUNCE_BASE, SIMPLE_BASE) == (
         52, 84, 85, 90, 99)

@@ -167,8 +167,9 @@ def test_chicago_flags_cover_earlier_deals():
 
 # Options that change nothing a seat decides by (or have a single value) are left out of
 # the ``rules`` block; every other option must move it.
-_NOT_ENCODED = {"preset_name", "min_players", "max_players", "stake", "max_deals",
+_NOT_ENCODED = {"preset_name", "variations", "min_players", "max_players", "stake", "max_deals",
                 "chicago_callers"}
+"""Options that do not change play (and ``variations``, how the rules were built)."""
 
 
 def test_every_playing_rule_option_moves_the_rules_block():

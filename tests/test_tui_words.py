@@ -281,3 +281,32 @@ def test_a_req3_reset_in_words() -> None:
     swedish = Words(NAMES, me=1, lang="sv")
     assert "Ann förlorar 55 poäng (nådde målet utan klarad Chicago), totalt 0." in [
         swedish.event(e) for e in g.events_for(1)]
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_a_reset_of_one_player_in_words_V_QUADS_ONE(lang: str) -> None:
+    """V-QUADS-ONE: the question asks for one player, each choice names the seat it lowers,
+    and the log says whom the reset lowers, for the holder and the others (both languages,
+    the browser's catalogue)."""
+    g = game(Rules.preset("pagat").with_variations("V-QUADS-ONE"), 3, dealer=2,
+             hands=["9c 9d 9h 9s 2c"], scores=[10, 30, 20])
+    keep_all(g)
+    for text in ("announce four of a kind", "pass", "pass"):
+        g.apply(text)
+    view = g.view(0)
+
+    def words(seat: int) -> Words:
+        return Words(NAMES, me=seat, card=plain_card, lang=lang)
+
+    question = {"en": "Your four of a kind wins: reset one player to zero, or take the points?",
+                "sv": "Ditt fyrtal vinner: nollställ en spelare, eller ta poängen?"}[lang]
+    assert words(0).question(view) == question
+    labels = [words(0).choice_label(a, view) for a in view["legal_actions"][1:]]
+    assert labels == {"en": ["Reset Bo to zero", "Reset Cy to zero"],
+                      "sv": ["Nollställ Bo", "Nollställ Cy"]}[lang]
+    g.apply("reset 1")
+    choice = next(e for e in g.events_for(1) if e["type"] == "quads_choice")
+    lines = {"en": ("Ann chooses to reset you to zero.", "You choose to reset Bo to zero."),
+             "sv": ("Ann väljer att nollställa dig.", "Du väljer att nollställa Bo.")}[lang]
+    assert (words(1).event(choice), words(0).event(choice)) == lines
+    assert g.scores == [10, 0, 20]

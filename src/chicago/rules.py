@@ -178,6 +178,12 @@ class Rules:
     """V-QUADS-RESET: four of a kind may reset every other player's score instead of scoring."""
     quads_end_deal: bool = False
     """V-QUADS-RESET: scoring the 7 for four of a kind also ends the deal."""
+    quads_reset_one: bool = False
+    """V-QUADS-ONE: a reset by four of a kind lowers **one** other player of the holder's
+    choice to zero (``reset SEAT``) instead of every other player."""
+    quads_to_target: bool = False
+    """V-QUADS-52: four of a kind that scores (a scoring round, the final showdown) raises its
+    holder's score at once to the target (or by its points, if that is more)."""
 
     # ------------------------------------------------------------------ validation
     def __post_init__(self) -> None:
@@ -572,6 +578,11 @@ def _combination_problems(r: Rules) -> list[str]:
         problems.append("one_up (V-ONE-UP) needs max_discard >= 1: one up exchanges one card")
     if r.quads_end_deal and not r.quads_reset:
         problems.append("quads_end_deal is part of V-QUADS-RESET: set quads_reset too")
+    if r.quads_reset_one and not r.quads_reset:
+        problems.append(
+            "quads_reset_one (V-QUADS-ONE) chooses whom a four-of-a-kind reset lowers: set "
+            "quads_reset too (V-QUADS-ONE does)"
+        )
     if r.instant_win_score != "target" and not (r.straight_flush_wins or r.royal_wins):
         problems.append(
             f"instant_win_score={r.instant_win_score!r} needs an instant win: set "
@@ -703,7 +714,15 @@ VARIATIONS: dict[str, Variation] = dict(
     [
         _variation(
             "V-QUADS-RESET", "Four of a kind may reset every other score to zero",
-            quads_reset=True,
+            quads_reset=True, quads_reset_one=False,
+        ),
+        _variation(
+            "V-QUADS-ONE", "Four of a kind may reset one other player of the holder's choice",
+            quads_reset=True, quads_reset_one=True,
+        ),
+        _variation(
+            "V-QUADS-52", "Four of a kind that scores raises its holder to the target",
+            quads_to_target=True,
         ),
         _variation(
             "V-TIE-CATEGORY", "Equal categories score nothing: no staged tie-break",
@@ -771,6 +790,10 @@ VARIATIONS: dict[str, Variation] = dict(
 
 
 _CONFLICTS: dict[frozenset[str], str] = {
+    frozenset({"V-QUADS-RESET", "V-QUADS-ONE"}): (
+        "a reset by four of a kind lowers every other player (V-QUADS-RESET) or one player of "
+        "the holder's choice (V-QUADS-ONE)"
+    ),
     frozenset({"V-TIE-CATEGORY", "V-TIE-SUIT"}): (
         "under V-TIE-CATEGORY equal categories score nothing, so the suits of V-TIE-SUIT "
         "would never be compared"

@@ -437,3 +437,27 @@ def test_a_voided_quads_reset_in_words_V_QUADS_RESET(page: Any, where: str) -> N
       return text;
     }""", [g.view(2), "en"])
     assert label == "Shown: a higher four of a kind"
+
+
+def test_a_reset_of_one_player_in_words_V_QUADS_ONE(page: Any) -> None:
+    """V-QUADS-ONE: the browser says whom the reset lowers, in English and Swedish, for the
+    holder, the player lowered and the third player (a real engine game)."""
+    from engine_helpers import game, keep_all
+
+    g = game(Rules.preset("pagat").with_variations("V-QUADS-ONE"), 3, dealer=2,
+             hands=["9c 9d 9h 9s 2c"], scores=[10, 30, 20])
+    keep_all(g)
+    for text in ("announce four of a kind", "pass", "pass", "reset 1"):
+        g.apply(text)
+    expected = {
+        ("en", 0): "You choose to reset Bo to zero.",
+        ("en", 1): "Ann chooses to reset you to zero.",
+        ("en", 2): "Ann chooses to reset Bo to zero.",
+        ("sv", 0): "Du väljer att nollställa Bo.",
+        ("sv", 1): "Ann väljer att nollställa dig.",
+        ("sv", 2): "Ann väljer att nollställa Bo.",
+    }
+    for (lang, seat), line in expected.items():
+        events = [e for e in g.events_for(seat) if e["type"] == "quads_choice"]
+        lines = page.evaluate(_DESCRIBE_JS, [events, seat, lang])
+        assert [text for _, text in lines] == [line], (lang, seat)

@@ -9,7 +9,8 @@
 - Chicago: only with a hand of top sequences that cannot lose a trick.
 - Variations: redeal a low hand with no pair (V-REDEAL-LOW), never ask one up, accept a
   one-up card that improves the hand, reset with four of a kind when the others have more
-  to lose than the 7 points are worth (V-QUADS-RESET), keep the best five of six (V-LOCK-6).
+  to lose than the 7 points are worth (V-QUADS-RESET; V-QUADS-ONE: the leader among the
+  others; V-QUADS-52: score, which raises to the target), keep the best five of six (V-LOCK-6).
   When only a player who declared (made) a Chicago can win (V-CHI-DECLARED, V-CHI-REQ3)
   and it has not: declare at or near the target (:func:`~chicago.bots.heuristics.
   chicago_is_due`), and under V-CHI-REQ3 pass an announcement whose points would take it
@@ -63,9 +64,19 @@ def _discard_action(legal: Sequence[Action], hand: Sequence[Card], keep: Sequenc
     return best if best is not None else legal[0]
 
 
-def reset_is_better(k: Knowledge) -> bool:
-    """V-QUADS-RESET: reset the others' scores rather than score 7, when they lose more."""
-    others = [s for i, s in enumerate(k.scores) if i != k.seat]
+def reset_is_better(k: Knowledge, target: int | None = None) -> bool:
+    """V-QUADS-RESET: reset the others' scores rather than score 7, when they lose more
+    (V-QUADS-ONE: only ``target``'s score is lost). Under V-QUADS-52 scoring raises the seat
+    to the target, which is better unless it would be reset for want of a made Chicago
+    (V-CHI-REQ3)."""
+    if k.phase == "quads choice" and k.rules.quads_to_target and not would_reset(
+        k, k.rules.target - k.scores[k.seat]
+    ):
+        return False
+    if target is not None:
+        others = [k.scores[target]]
+    else:
+        others = [s for i, s in enumerate(k.scores) if i != k.seat]
     return max(others, default=0) >= k.scores[k.seat] or sum(others) > 3 * 7
 
 
@@ -88,8 +99,11 @@ def common_decision(k: Knowledge, legal: Sequence[Action]) -> Action | None:
         )
         return _find(legal, _K.ACCEPT if take else _K.REJECT) or legal[0]
     if phase in ("quads choice", "quads"):
-        reset = _find(legal, _K.RESET)
-        if reset is not None and reset_is_better(k):
+        resets = [a for a in legal if a.kind is _K.RESET]
+        # V-QUADS-ONE: lower the leader among the others (the earliest seat on a tie)
+        reset = max(resets, key=lambda a: -1 if a.target is None else k.scores[a.target],
+                    default=None)
+        if reset is not None and reset_is_better(k, reset.target):
             return reset
         return _find(legal, _K.SCORE) or _find(legal, _K.PASS) or legal[0]
     if phase == "exchange" and len(k.hand) == 6:

@@ -15,6 +15,7 @@ text                   meaning
 ``chicago``            declare Chicago (R-CHI-1); ``no chicago`` declines
 ``play Ah``            play a card to the trick (R-TRICK-*)
 ``reset`` / ``score``  V-QUADS-RESET: reset the others' scores, or score the points
+``reset 2``            V-QUADS-ONE: lower seat 2's score to zero
 =====================  ==============================================================
 
 >>> Action.parse("discard 7c 2h")
@@ -60,11 +61,12 @@ class ActionKind(enum.Enum):
 _K = ActionKind
 
 
-class Action(tuple[ActionKind, int, "Category | None"]):
+class Action(tuple[ActionKind, int, "Category | None", "int | None"]):
     """One decision of one player. Immutable, hashable, and equal by meaning.
 
-    An action is the tuple ``(kind, card_mask, category)``; build it with :meth:`parse` or the
-    constructors (:meth:`discard`, :meth:`play` …). Equality and hashing are those of that
+    An action is the tuple ``(kind, card_mask, category, target)``; build it with :meth:`parse`
+    or the constructors (:meth:`discard`, :meth:`play` …). ``target`` is the seat that a
+    ``reset`` lowers under V-QUADS-ONE (None otherwise). Equality and hashing are those of that
     tuple, so they agree; an action never equals its text (``str(action)``, the canonical
     text): compare ``Action.parse(text)`` instead.
 
@@ -77,7 +79,11 @@ class Action(tuple[ActionKind, int, "Category | None"]):
     __slots__ = ()
 
     def __new__(
-        cls, kind: ActionKind, cards: Iterable[int] = (), category: Category | None = None
+        cls,
+        kind: ActionKind,
+        cards: Iterable[int] = (),
+        category: Category | None = None,
+        target: int | None = None,
     ) -> Action:
         mask = 0
         count = 0
@@ -87,12 +93,16 @@ class Action(tuple[ActionKind, int, "Category | None"]):
         if count != mask.bit_count():
             raise NotationError("the same card is named twice")
         _check_shape(kind, count, category)
-        return tuple.__new__(cls, (kind, mask, category))
+        if target is not None and (
+            kind is not _K.RESET or isinstance(target, bool) or not 0 <= target < 6
+        ):
+            raise NotationError("only reset names a seat (0-5), e.g. 'reset 2'")
+        return tuple.__new__(cls, (kind, mask, category, target))
 
     @classmethod
     def _of_mask(cls, kind: ActionKind, mask: int) -> Action:
         """Fast internal constructor for a card action from a valid mask."""
-        return tuple.__new__(cls, (kind, mask, None))
+        return tuple.__new__(cls, (kind, mask, None, None))
 
     @property
     def kind(self) -> ActionKind:
@@ -108,6 +118,11 @@ class Action(tuple[ActionKind, int, "Category | None"]):
     def category(self) -> Category | None:
         """The announced category, for ``announce``."""
         return self[2]
+
+    @property
+    def target(self) -> int | None:
+        """The seat a ``reset`` lowers to zero (V-QUADS-ONE), or None."""
+        return self[3]
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -145,6 +160,11 @@ class Action(tuple[ActionKind, int, "Category | None"]):
         return cls(_K.ONE_UP, (Card(card),))
 
     @classmethod
+    def reset(cls, target: int | None = None) -> Action:
+        """V-QUADS-RESET: reset every other score; V-QUADS-ONE: lower seat ``target``'s."""
+        return cls(_K.RESET, (), None, target)
+
+    @classmethod
     def simple(cls, kind: ActionKind) -> Action:
         """An action without cards or category: pass, chicago, accept …"""
         return cls(kind)
@@ -172,7 +192,7 @@ class Action(tuple[ActionKind, int, "Category | None"]):
 
     # -- dunder ---------------------------------------------------------------------
     def __str__(self) -> str:
-        kind, mask, category = self
+        kind, mask, category, target = self
         if kind is _K.DISCARD:
             return "discard " + " ".join(map(str, cards_from_mask(mask))) if mask else "keep"
         if kind is _K.ANNOUNCE:
@@ -180,6 +200,8 @@ class Action(tuple[ActionKind, int, "Category | None"]):
             return f"announce {category.text}"
         if mask:
             return f"{kind.value} {DECK[mask.bit_length() - 1]}"
+        if target is not None:
+            return f"{kind.value} {target}"
         return str(kind.value)
 
     def __repr__(self) -> str:
@@ -254,11 +276,13 @@ def _parse_words(words: list[str]) -> Action:
         return Action(_K.ANNOUNCE, (), Category.parse(" ".join(rest)))
     if head == "one" and len(rest) == 2 and rest[0] == "up":
         return Action(_K.ONE_UP, (parse_card(rest[1]),))
+    if head == "reset" and len(rest) == 1 and rest[0].isdigit():
+        return Action(_K.RESET, (), None, int(rest[0]))
     if head == "no" and rest == ["chicago"]:
         return Action(_K.NO_CHICAGO)
     if head in _SIMPLE and not rest:
         return Action(_SIMPLE[head])
     raise ValueError(
         "expected one of: discard CARDS, keep, one up CARD, accept, reject, redeal, "
-        "announce CATEGORY, pass, chicago, no chicago, play CARD, reset, score"
+        "announce CATEGORY, pass, chicago, no chicago, play CARD, reset, reset SEAT, score"
     )

@@ -82,6 +82,7 @@ _REDEAL = Action(_K.REDEAL)
 _CHICAGO = Action(_K.CHICAGO)
 _NO_CHICAGO = Action(_K.NO_CHICAGO)
 _RESET = Action(_K.RESET)
+_RESET_SEAT = tuple(Action.reset(seat) for seat in range(6))
 _SCORE = Action(_K.SCORE)
 _PLAY = tuple(Action(_K.PLAY, (card,)) for card in DECK)
 _ONE_UP = tuple(Action(_K.ONE_UP, (card,)) for card in DECK)
@@ -162,7 +163,7 @@ class Game:
     _protected: list[int]
     _categories: list[Category | None]
     _pending_one_up: tuple[Card, Card] | None
-    _quads_claims: list[tuple[int, HandValue]]
+    _quads_claims: list[tuple[int, HandValue, int | None]]
     _quads_choice: tuple[int, HandValue] | None
     declarer: int | None
     trick: list[tuple[int, Card]]
@@ -357,10 +358,10 @@ class Game:
             return [_KEEP, _REDEAL] if self._may_redeal(seat) else [_KEEP]
         if phase is Phase.QUADS:
             if self._category(seat) is Category.FOUR_OF_A_KIND:
-                return [_PASS, _RESET]
+                return [_PASS, *self._resets(seat)]
             return [_PASS]
         if phase is Phase.QUADS_CHOICE:
-            return [_SCORE, _RESET]
+            return [_SCORE, *self._resets(seat)]
         return []
 
     def is_legal(self, action: Action | str) -> bool:
@@ -557,6 +558,12 @@ class Game:
         self._source.reshuffled()
         self._emit({"type": "reshuffle", "count": len(pile)})
 
+    def _resets(self, seat: int) -> list[Action]:
+        """The resets ``seat`` may make: of every other score, or (V-QUADS-ONE) of one."""
+        if not self.rules.quads_reset_one:
+            return [_RESET]
+        return [_RESET_SEAT[other] for other in range(self.players) if other != seat]
+
     def _playable(self, seat: int) -> list[Card]:
         hand = self.hands[seat]
         if self.trick:
@@ -598,7 +605,7 @@ class Game:
             b2 | b3 | b4, b0 | b2 | b3 | b4, b1 | b2 | b3 | b4, b0 | b1 | b2 | b3 | b4,
         )
         new, discard = _new_action, _K.DISCARD
-        options = [new(Action, (discard, masks[p], None)) for p in _PATTERNS_UP_TO[limit]]
+        options = [new(Action, (discard, masks[p], None, None)) for p in _PATTERNS_UP_TO[limit]]
         if self.rules.one_up and limit >= 1 and available >= 2:
             options.extend(_ONE_UP[c] for c in hand)
         return options
@@ -672,12 +679,20 @@ class Game:
             return None
         if kind is _K.REDEAL and not self._may_redeal(seat):
             return "only a hand of five low cards may be redealt (V-REDEAL-LOW)"
-        if (
-            kind is _K.RESET
-            and phase is Phase.QUADS
-            and self._category(seat) is not Category.FOUR_OF_A_KIND
-        ):
-            return "only four of a kind may reset the scores (V-QUADS-RESET)"
+        if kind is _K.RESET:
+            if phase is Phase.QUADS and self._category(seat) is not Category.FOUR_OF_A_KIND:
+                return "only four of a kind may reset the scores (V-QUADS-RESET)"
+            target = act.target
+            if self.rules.quads_reset_one:
+                if target is None:
+                    return ("the reset lowers one player of your choice (V-QUADS-ONE): name the "
+                            "seat, e.g. 'reset 2'")
+                if target == seat or target >= self.players:
+                    others = [s for s in range(self.players) if s != seat]
+                    return (f"reset lowers another player: one of seats "
+                            f"{', '.join(map(str, others))}, not {target}")
+            elif target is not None:
+                return "a reset lowers every other player here (V-QUADS-RESET): say 'reset'"
         return None
 
     def _phase_words(self) -> str:
@@ -894,6 +909,15 @@ class Game:
                 }
             )
 
+    def _hand_points(self, seat: int, category: Category) -> int:
+        """What a winning hand of ``category`` scores for ``seat`` (R-HAND-1): its points, or
+        under V-QUADS-52 for four of a kind what raises the score to the target, if more."""
+        rules = self.rules
+        points = rules.points_for(category)
+        if category is Category.FOUR_OF_A_KIND and rules.quads_to_target:
+            return max(points, rules.target - self.scores[seat])
+        return points
+
     def _score_hand(self, seat: int, value: HandValue, reason: str) -> bool:
         """Score a winning hand; return True if that ended the game (V-SF-WIN, V-ROYAL)."""
         rules = self.rules
@@ -903,7 +927,7 @@ class Game:
             and category in (Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH)
         ) or (rules.royal_wins and category is Category.ROYAL_FLUSH)
         # An instant win ends the game even without a made Chicago (V-CHI-REQ3 does not reset it).
-        self._add_score(seat, rules.points_for(category), reason, instant=instant)
+        self._add_score(seat, self._hand_points(seat, category), reason, instant=instant)
         if instant:
             if rules.instant_win_score == "target" and self.scores[seat] < rules.target:
                 self._add_score(
@@ -995,7 +1019,7 @@ class Game:
             )
             self._begin_exchange(self.round + 1)
             return
-        points = self.rules.points_for(top)
+        points = self._hand_points(winner, top)
         if top is Category.FOUR_OF_A_KIND and self.rules.quads_reset:
             self._emit(
                 {
@@ -1030,16 +1054,16 @@ class Game:
 
     def _resolve_quads_round(self) -> None:
         if self._quads_claims:
-            for claimer, value in self._quads_claims:
+            for claimer, value, _ in self._quads_claims:
                 if value.category is not Category.FOUR_OF_A_KIND:
                     raise WorldError(
                         f"seat {claimer} claimed a reset with {value.category.text}, not four "
                         "of a kind: these hands do not fit the claims",
                         claimer,
                     )
-            seat, _ = max(self._quads_claims, key=lambda claim: claim[1])
+            seat, _, target = max(self._quads_claims, key=lambda claim: claim[1])
             if not self._quads_objection(seat):
-                self._quads_reset(seat)
+                self._quads_reset(seat, target)
                 return
         self._begin_chicago()
 
@@ -1081,13 +1105,18 @@ class Game:
         self._emit({"type": "quads_objection", "seat": objector, "against": seat})
         return True
 
-    def _quads_reset(self, seat: int) -> None:
+    def _quads_reset(self, seat: int, target: int | None) -> None:
+        """V-QUADS-RESET: ``seat`` shows its four of a kind and lowers every other score to
+        zero, or (V-QUADS-ONE) only ``target``'s; the deal ends."""
         value = evaluate(self.hands[seat], self.rules)
         quads = list(value.cards[:4])
         self.shown[seat] = tuple(quads)
         self._emit({"type": "show", "seat": seat, "cards": _texts(quads), "reason": "quads reset"})
-        self._emit({"type": "quads_reset", "seat": seat})
-        for other in range(self.players):
+        if target is None:
+            self._emit({"type": "quads_reset", "seat": seat})
+        else:
+            self._emit({"type": "quads_reset", "seat": seat, "target": target})
+        for other in range(self.players) if target is None else (target,):
             if other != seat and self.scores[other] != 0:
                 self._add_score(other, -self.scores[other], "reset by four of a kind")
         self._end_deal()
@@ -1145,7 +1174,7 @@ class Game:
             leaders = [s for s, v in values.items() if v == top]
         winner = leaders[0] if len(leaders) == 1 else None
         category = top.category
-        points = self.rules.points_for(category) if winner is not None else 0
+        points = self._hand_points(winner, category) if winner is not None else 0
         self._emit(
             {
                 "type": "showdown",
@@ -1356,9 +1385,13 @@ class Game:
         assert self._quads_choice is not None
         _, value = self._quads_choice
         self._quads_choice = None
-        self._emit({"type": "quads_choice", "seat": seat, "reset": act.kind is _K.RESET})
+        choice: dict[str, Any] = {"type": "quads_choice", "seat": seat,
+                                  "reset": act.kind is _K.RESET}
+        if act.target is not None:
+            choice["target"] = act.target
+        self._emit(choice)
         if act.kind is _K.RESET and not self._quads_objection(seat):
-            self._quads_reset(seat)
+            self._quads_reset(seat, act.target)
             return
         # scored, or a void reset (a higher four of a kind objected): the winner scores
         if self._score_hand(seat, value, f"scoring round {self.round + 1}"):
@@ -1370,8 +1403,12 @@ class Game:
 
     def _on_quads_round(self, seat: int, act: Action) -> None:
         if act.kind is _K.RESET:
-            self._quads_claims.append((seat, evaluate(self.hands[seat], self.rules)))
-            self._emit({"type": "quads_claim", "seat": seat, "reset": True})
+            value = evaluate(self.hands[seat], self.rules)
+            self._quads_claims.append((seat, value, act.target))
+            claim: dict[str, Any] = {"type": "quads_claim", "seat": seat, "reset": True}
+            if act.target is not None:
+                claim["target"] = act.target
+            self._emit(claim)
         else:
             self._emit({"type": "quads_claim", "seat": seat, "reset": False})
         self._turn += 1

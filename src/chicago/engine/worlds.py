@@ -137,7 +137,7 @@ def sample_world(game: G, seat: int, rng: random.Random) -> G:
                 protected |= sum(1 << c for c in combo) & mask_of(world.hands[other])
         world._protected[other] = protected
     world._quads_claims = [
-        (s, evaluate(world.hands[s], rules)) for s, _ in game._quads_claims
+        (s, evaluate(world.hands[s], rules), target) for s, _, target in game._quads_claims
     ]
     if game._quads_choice is not None and game._quads_choice[0] != seat:
         chooser = game._quads_choice[0]

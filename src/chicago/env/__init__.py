@@ -1,6 +1,6 @@
 """Chicago for game-AI research: a fixed action space, a numeric observation, environments.
 
-- :mod:`chicago.env.actions`: every action as an integer (107 ids) and back, legal masks;
+- :mod:`chicago.env.actions`: every action as an integer (113 ids) and back, legal masks;
 - :mod:`chicago.env.observation`: a seat's view as a fixed-size ``float32`` vector;
 - :mod:`chicago.env.pettingzoo`: the PettingZoo AEC environment ``chicago_v0`` (extra ``rl``);
 - :mod:`chicago.env.openspiel`: the OpenSpiel game ``python_chicago`` with explicit chance

@@ -17,6 +17,7 @@ first id    count  meaning
 90          9      ``announce``: pair, two pair, three of a kind, straight, flush, full
                    house, four of a kind, straight flush, royal flush
 99          8      accept, reject, redeal, pass, chicago, no chicago, reset, score
+107         6      ``reset <seat>`` (V-QUADS-ONE): lower seat ``id - 107``'s score to zero
 ==========  =====  =====================================================================
 
 ``keep`` in the V-REDEAL-LOW round is the same action as ``keep`` in an exchange round
@@ -56,6 +57,7 @@ __all__ = [
     "NUM_ACTIONS",
     "ONE_UP_BASE",
     "PLAY_BASE",
+    "RESET_SEAT_BASE",
     "SIMPLE_BASE",
     "SIMPLE_KINDS",
     "action_mask",
@@ -83,8 +85,9 @@ DISCARD_SIXTH = DISCARD_BASE + 32
 ONE_UP_BASE = DISCARD_SIXTH + 1
 ANNOUNCE_BASE = ONE_UP_BASE + 5
 SIMPLE_BASE = ANNOUNCE_BASE + len(ANNOUNCE_CATEGORIES)
-NUM_ACTIONS = SIMPLE_BASE + len(SIMPLE_KINDS)
-"""Size of the action space (107)."""
+RESET_SEAT_BASE = SIMPLE_BASE + len(SIMPLE_KINDS)
+NUM_ACTIONS = RESET_SEAT_BASE + 6
+"""Size of the action space (113)."""
 
 ACTION_SEGMENTS: tuple[tuple[int, int, str], ...] = (
     (PLAY_BASE, len(DECK), "play <card>: the card id"),
@@ -94,6 +97,7 @@ ACTION_SEGMENTS: tuple[tuple[int, int, str], ...] = (
     (ANNOUNCE_BASE, len(ANNOUNCE_CATEGORIES),
      "announce " + ", ".join(c.text for c in ANNOUNCE_CATEGORIES)),
     (SIMPLE_BASE, len(SIMPLE_KINDS), ", ".join(k.value for k in SIMPLE_KINDS)),
+    (RESET_SEAT_BASE, 6, "reset <seat>: lower seat (id - 107) to zero (V-QUADS-ONE)"),
 )
 """``(first id, count, meaning)`` per segment: the table above, for documentation."""
 
@@ -137,7 +141,9 @@ def _bit_positions(cards: tuple[Card, ...]) -> dict[int, int]:
 
 
 def _index(act: Action, positions: dict[int, int]) -> int:
-    kind, mask, category = act
+    kind, mask, category, target = act
+    if target is not None:
+        return RESET_SEAT_BASE + target
     if kind is _K.PLAY:
         return PLAY_BASE + mask.bit_length() - 1
     if kind is _K.ANNOUNCE:
@@ -184,6 +190,8 @@ def index_to_action(index: int, hand: dict[str, Any] | Iterable[int | str]) -> A
     index = int(index)
     if index < DISCARD_BASE:
         return Action.play(DECK[index - PLAY_BASE])
+    if index >= RESET_SEAT_BASE:
+        return Action.reset(index - RESET_SEAT_BASE)
     if index >= SIMPLE_BASE:
         return Action.simple(SIMPLE_KINDS[index - SIMPLE_BASE])
     if index >= ANNOUNCE_BASE:

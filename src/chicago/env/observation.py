@@ -54,7 +54,7 @@ PHASES = ("redeal", "exchange", "one up", "announce", "quads choice", "quads", "
 SCORE_CLIP = 2.0
 
 S, R, A = MAX_SEATS, MAX_EXCHANGES, MAX_SCORING_ROUNDS
-_RULE_FEATURES = 43
+_RULE_FEATURES = 45
 
 LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("hand", (52,), "own cards"),
@@ -74,6 +74,8 @@ LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("round_winner", (A, S + 1), "scoring-round winner (last slot: nobody)"),
     ("shown", (S, 52), "hands shown to everyone (R-EX-4, quads reset)"),
     ("quads_claim", (S,), "V-QUADS-RESET: the seat claimed a reset in the quads round"),
+    ("quads_target", (S, S),
+     "V-QUADS-ONE: the seat (row) chose to lower that seat (column) in a reset claim or choice"),
     ("chicago_declined", (S,), "the seat said no chicago this deal"),
     ("chicago_declarer", (S + 1,), "who declared Chicago (last slot: nobody)"),
     ("plays", (5, S, 52), "card each seat played to each trick"),
@@ -201,6 +203,10 @@ def encode_view(
                 w["round_winner"][r, S if winner is None else rel(winner)] = 1.0
         elif kind == "quads_claim" and event.get("reset"):
             w["quads_claim"][rel(seat)] = 1.0
+            if event.get("target") is not None:
+                w["quads_target"][rel(seat), rel(int(event["target"]))] = 1.0
+        elif kind == "quads_choice" and event.get("target") is not None:
+            w["quads_target"][rel(seat), rel(int(event["target"]))] = 1.0
         elif kind == "chicago" and not event.get("declared"):
             w["chicago_declined"][rel(seat)] = 1.0
 
@@ -317,6 +323,8 @@ def _rule_features(rules: dict[str, Any]) -> list[float]:
         flag("chicago_made_any_size"),
         1.0 if rules.get("instant_win_score") == "keep" else 0.0,
         scaled("deuce_chicago_points", 52.0),
+        flag("quads_reset_one"),
+        flag("quads_to_target"),
         *(min(float(p) / 52.0, SCORE_CLIP) for p in points),
     ]
     assert len(features) == _RULE_FEATURES, len(features)

@@ -15,7 +15,7 @@ own, which is no limit in every preset).
 Chance is explicit (see :mod:`chicago.env.chance`): the first node chooses the first
 dealer (outcomes 0 … players - 1), then every card a player receives is one chance node
 whose outcomes are the card ids that could come, each equally likely. Player actions are
-the 107 ids of :mod:`chicago.env.actions`. The returns are the settlement (R-END-2/3: money
+the 113 ids of :mod:`chicago.env.actions`. The returns are the settlement (R-END-2/3: money
 at the rules' stake, zero-sum), given at the end of the game.
 
 Information state: the string holds every event the player saw since the start of the game

@@ -10,7 +10,7 @@
 
 Agents are ``player_0`` … ``player_{n-1}`` (the engine's seats; ``agent_selection`` is the
 seat to act, not a fixed rotation). Each observation is ``{"observation": float32 vector
-(chicago.env.observation), "action_mask": int8 vector of the 107 actions}``; the mask is
+(chicago.env.observation), "action_mask": int8 vector of the 113 actions}``; the mask is
 all zeros for an agent whose turn it is not. Rewards come at the end of the game (the
 settlement in money, ``reward="game"``, the default) or at the end of every deal (the
 points each seat scored in it, ``reward="deal"``). An illegal action raises ``ValueError``
@@ -128,7 +128,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(107)`` for every agent (docs/ENVIRONMENTS.md has the table)."""
+        """``Discrete(113)`` for every agent (docs/ENVIRONMENTS.md has the table)."""
         return self.action_spaces[agent]
 
     # -- the AEC API --------------------------------------------------------------------

@@ -527,7 +527,7 @@ class PlayApp(App[None]):
             return keys
         for action in legal:
             letter = _LETTERS.get(action.kind)
-            if letter is not None:
+            if letter is not None and action.target is None:  # "reset 2" is typed (V-QUADS-ONE)
                 keys[letter] = action
         return keys
 

@@ -352,10 +352,16 @@ class Words:
 
     def _ev_quads_choice(self, ev: dict[str, Any]) -> str:
         # a choice only: a higher four of a kind may still object (quads_objection)
+        if ev.get("reset") and ev.get("target") is not None:  # V-QUADS-ONE
+            return self.t("ev.quads_reset_one_choice",
+                          **{**self.person(ev["seat"]), "whom": self.whom(ev["target"])})
         key = "ev.quads_reset_choice" if ev.get("reset") else "ev.quads_score_choice"
         return self.t(key, **self.person(ev["seat"]))
 
     def _ev_quads_claim(self, ev: dict[str, Any]) -> str:
+        if ev.get("reset") and ev.get("target") is not None:  # V-QUADS-ONE
+            return self.t("ev.quads_claim_one",
+                          **{**self.person(ev["seat"]), "whom": self.whom(ev["target"])})
         key = "ev.quads_claim" if ev.get("reset") else "ev.quads_no_claim"
         return self.t(key, **self.person(ev["seat"]))
 
@@ -564,10 +570,11 @@ class Words:
             return self.t("q.one_up", card=card)
         if phase == "redeal":
             return self.t("q.redeal")
+        one = any(a.startswith("reset ") for a in legal)  # V-QUADS-ONE: "reset 2"
         if phase == "quads choice":
-            return self.t("q.quads_choice")
+            return self.t("q.quads_choice_one" if one else "q.quads_choice")
         if phase == "quads":
-            return self.t("q.quads")
+            return self.t("q.quads_one" if one else "q.quads")
         if phase == "play":
             return self.t("tui.q.play", r=view["trick_number"])
         return self.t("table.your_turn") + "."
@@ -607,6 +614,8 @@ class Words:
             if one_up:
                 return self.t("btn.accept", card=self.card(one_up["card"]))
             return self.t("tui.btn.accept")
+        if kind is ActionKind.RESET and action.target is not None:  # V-QUADS-ONE
+            return self.t("btn.reset_seat", whom=self.whom(action.target))
         key = _BUTTONS.get(kind)
         return self.t(key) if key else text
 

@@ -76,6 +76,10 @@ FUNCTIONS: dict[str, Any] = {
     f"kind against the reset: {p['cards']}.",
     "ev.quads_score_choice": _you_verb("take", "takes", " the points for four of a kind."),
     "ev.quads_claim": _you_verb("claim", "claims", " a reset with four of a kind."),
+    "ev.quads_claim_one": lambda p: f"{p['Who']} {v(p, 'claim', 'claims')} a reset of "
+    f"{p['whom']} with four of a kind.",
+    "ev.quads_reset_one_choice": lambda p: f"{p['Who']} {v(p, 'choose', 'chooses')} to reset "
+    f"{p['whom']} to zero.",
     "ev.quads_no_claim": _you_verb("pass", "passes", " (no reset)."),
     "ev.chicago_yes": _you_verb("declare", "declares", " CHICAGO: all five tricks!"),
     "ev.chicago_no": _you_verb("do", "does", " not declare Chicago."),

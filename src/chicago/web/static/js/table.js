@@ -788,10 +788,11 @@ export class TablePage {
           text = t("q.redeal");
           break;
         case "quads choice":
-          text = t("q.quads_choice");
+          text = t(legal.includes("reset") ? "q.quads_choice" : "q.quads_choice_one");
           break;
         case "quads":
-          text = legal.includes("reset") ? t("q.quads") : t("q.quads_pass");
+          if (legal.includes("reset")) text = t("q.quads");
+          else text = legal.some((a) => a.startsWith("reset ")) ? t("q.quads_one") : t("q.quads_pass");
           break;
         case "play":
           text = (v.trick || []).length ? t("q.play_follow", { r: v.trick_number }) : t("q.play_lead", { r: v.trick_number });
@@ -808,6 +809,13 @@ export class TablePage {
     return h("div", { class: `prompt${turn ? " your-turn" : ""}` },
       h("p", { dataset: { testid: "prompt" } }, turn ? h("strong", {}, t("table.your_turn") + ": ") : null, turn ? text : cap(text)),
       turn && this.clock && this.clock.seat === this.you ? barEl(this.clock, "turn") : null);
+  }
+
+  /** The button of a reset: of every other score, or (V-QUADS-ONE, "reset 2") of one. */
+  resetButton(btn, action) {
+    if (action === "reset") return btn(t("btn.reset"), "reset", { primary: true });
+    const seat = Number(action.slice(6));
+    return btn(t("btn.reset_seat", { whom: this.names().whom(seat) }), action, { key: `reset-${seat}` });
   }
 
   actions() {
@@ -859,7 +867,7 @@ export class TablePage {
           buttons.push(btn(t("btn.no_chicago"), "no chicago", { key: "no-chicago" }));
           break;
         case "quads choice":
-          buttons.push(btn(t("btn.reset"), "reset", { primary: true }));
+          for (const a of legal.filter((x) => x.startsWith("reset"))) buttons.push(this.resetButton(btn, a));
           buttons.push(btn(t("btn.score"), "score"));
           break;
         default:
@@ -868,7 +876,7 @@ export class TablePage {
               const name = a.slice(9).toUpperCase().replace(/ /g, "_");
               buttons.push(btn(t("btn.announce", { cat: categoryA(name) }), a, { primary: true, key: "announce" }));
             } else if (a === "pass") buttons.push(btn(t("btn.pass"), "pass"));
-            else if (a === "reset") buttons.push(btn(t("btn.reset"), "reset", { primary: true }));
+            else if (a.startsWith("reset")) buttons.push(this.resetButton(btn, a));
             else if (!a.startsWith("play ")) buttons.push(btn(a, a));
           }
       }

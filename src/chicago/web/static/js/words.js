@@ -171,8 +171,16 @@ const EVENTS = {
     if ((ev.reason || "").startsWith("four of a kind")) return t("ev.round_quads", { r: ev.round, ...b });
     return t("ev.round_win", { r: ev.round, ...b, cat: categoryA(ev.category), points: ev.points });
   },
-  quads_choice: (ev, n) => t(ev.reset ? "ev.quads_reset_choice" : "ev.quads_score_choice", base(ev, n)),
-  quads_claim: (ev, n) => t(ev.reset ? "ev.quads_claim" : "ev.quads_no_claim", base(ev, n)),
+  quads_choice: (ev, n) => {
+    if (!ev.reset) return t("ev.quads_score_choice", base(ev, n));
+    if (ev.target === undefined || ev.target === null) return t("ev.quads_reset_choice", base(ev, n));
+    return t("ev.quads_reset_one_choice", { ...base(ev, n), whom: n.whom(ev.target) });
+  },
+  quads_claim: (ev, n) => {
+    if (!ev.reset) return t("ev.quads_no_claim", base(ev, n));
+    if (ev.target === undefined || ev.target === null) return t("ev.quads_claim", base(ev, n));
+    return t("ev.quads_claim_one", { ...base(ev, n), whom: n.whom(ev.target) });
+  },
   quads_objection: (ev, n) =>
     t("ev.quads_objection", { ...base(ev, n), against: n.who(ev.against), youAgainst: n.you(ev.against) }),
   quads_reset: (ev, n) => t("ev.quads_reset", base(ev, n)),
