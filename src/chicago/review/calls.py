@@ -20,9 +20,10 @@ import random
 from collections.abc import Sequence
 
 from chicago.bots.ev import announce_chance, ev_holds
-from chicago.bots.knowledge import Knowledge
-from chicago.bots.sampling import sample_hands
+from chicago.bots.plausibility import hand_weight
 from chicago.engine.actions import Action, ActionKind
+from chicago.engine.knowledge import Knowledge
+from chicago.engine.sampling import sample_hands
 from chicago.poker import Category
 from chicago.review.deals import call_values
 from chicago.review.levels import ReviewLevel
@@ -60,7 +61,7 @@ def value_chicago(
     k: Knowledge, legal: Sequence[Action], level: ReviewLevel, rng: random.Random
 ) -> Valuation:
     """Declaring Chicago against not declaring, on ``level.samples`` sampled deals."""
-    deals = [sample_hands(k, rng, weighted=True) for _ in range(level.samples)]
+    deals = [sample_hands(k, rng, weight=hand_weight) for _ in range(level.samples)]
     return Valuation(chicago_options(k, legal, deals), samples=len(deals))
 
 

@@ -1,7 +1,7 @@
 """What one deal of the cards is worth to the seat: the values a review averages over samples.
 
-Each function takes the seat's :class:`~chicago.bots.knowledge.Knowledge` and one deal of
-the cards every seat holds now (card masks, as :func:`~chicago.bots.sampling.sample_hands`
+Each function takes the seat's :class:`~chicago.engine.knowledge.Knowledge` and one deal of
+the cards every seat holds now (card masks, as :func:`~chicago.engine.sampling.sample_hands`
 gives them): a sampled deal for the fair values, the real one for the values with all cards
 known. One formula serves both, so the two differ only in the cards.
 
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chicago.bots.knowledge import Knowledge
 from chicago.bots.model import model_moves, model_wins
 from chicago.bots.solver import (
     Position,
@@ -32,6 +31,7 @@ from chicago.bots.solver import (
     last_trick_values,
 )
 from chicago.cards import Card, cards_from_mask
+from chicago.engine.knowledge import Knowledge
 from chicago.poker import HandValue, evaluate
 from chicago.review.stakes import chicago_failure, chicago_success, effective, hand_points
 from chicago.rules import Rules

@@ -27,11 +27,12 @@ import random
 from collections.abc import Sequence
 
 from chicago.bots.ev import ev_holds
-from chicago.bots.knowledge import Knowledge
-from chicago.bots.sampling import sample_hands
+from chicago.bots.plausibility import hand_weight
 from chicago.bots.solver import Position, can_make_chicago
 from chicago.cards import DECK, Card, mask_of
 from chicago.engine.actions import Action, ActionKind
+from chicago.engine.knowledge import Knowledge
+from chicago.engine.sampling import sample_hands
 from chicago.review.deals import last_trick
 from chicago.review.levels import ReviewLevel
 from chicago.review.stakes import chicago_failure, chicago_success, may_declare
@@ -117,7 +118,7 @@ def _searched(
     tricks = [0.0] * len(candidates)
     made = [0] * len(candidates)
     for _ in range(level.exchange):
-        hands = sample_hands(k, rng, weighted=True)
+        hands = sample_hands(k, rng, weight=hand_weight)
         taken = 0
         for mask in hands:
             taken |= mask

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chicago.bots.knowledge import Knowledge
 from chicago.cards import cards_from_mask, mask_of, parse_cards
 from chicago.engine import Action, ActionKind, Game
+from chicago.engine.knowledge import Knowledge
 from chicago.poker import evaluate
 from chicago.review.calls import chicago_options, rest_of_deal
 from chicago.review.deals import beats_all

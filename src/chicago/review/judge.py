@@ -11,8 +11,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chicago.bots.knowledge import Knowledge, knowledge
 from chicago.engine.actions import Action
+from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.review.calls import value_announce, value_chicago, value_quads
 from chicago.review.exchange import value_exchange, value_one_up, value_redeal
 from chicago.review.grades import grade_of

@@ -15,14 +15,14 @@ the game:
   declared when an opponent is about to reach the target ahead of the seat (the game is
   lost unless the Chicago is made; :func:`~chicago.bots.ev.desperate`).
 
-Every function reads only the seat's :class:`~chicago.bots.knowledge.Knowledge`.
+Every function reads only the seat's :class:`~chicago.engine.knowledge.Knowledge`.
 """
 
 from __future__ import annotations
 
 from chicago.bots.ev import desperate
 from chicago.bots.heuristics import chicago_is_due, required_chicago
-from chicago.bots.knowledge import Knowledge
+from chicago.engine.knowledge import Knowledge
 from chicago.poker import Category
 
 __all__ = [

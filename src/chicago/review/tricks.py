@@ -1,6 +1,6 @@
 """Trick play: each legal card valued by determinized search over the hidden cards.
 
-The hidden cards are dealt many times (:func:`~chicago.bots.sampling.sample_hands`, weighted
+The hidden cards are dealt many times (:func:`~chicago.engine.sampling.sample_hands`, weighted
 like the ``expert`` bot's samples: consistent with everything the seat saw, plausible after
 each opponent's latest exchange) and every card is valued on every deal by
 :func:`~chicago.review.deals.card_values`; a card's value is the mean.
@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from chicago.bots.knowledge import Knowledge
-from chicago.bots.sampling import sample_hands
+from chicago.bots.plausibility import hand_weight
 from chicago.engine.actions import Action, ActionKind
+from chicago.engine.knowledge import Knowledge
+from chicago.engine.sampling import sample_hands
 from chicago.review.deals import card_values
 from chicago.review.levels import ReviewLevel
 from chicago.review.valuation import Option, Valuation, parts
@@ -47,5 +48,5 @@ def value_play(
     """The value of each legal card, on ``level.samples`` sampled deals."""
     if not any(a.kind is ActionKind.PLAY for a in legal):
         raise ValueError("no card to play")
-    deals = [sample_hands(k, rng, weighted=True) for _ in range(level.samples)]
+    deals = [sample_hands(k, rng, weight=hand_weight) for _ in range(level.samples)]
     return Valuation(play_options(k, deals), samples=len(deals))
