@@ -46,6 +46,7 @@ from typing import Any
 from chicago.bots.base import Bot, make_bot
 from chicago.engine.actions import Action
 from chicago.engine.errors import IllegalAction
+from chicago.engine.events import ChicagoCall, ChicagoResult, RoundResult, Showdown, Trick
 from chicago.engine.game import Game
 from chicago.engine.sources import DuplicateDecks, deal_deck, mix_seed
 from chicago.rules import Rules
@@ -155,20 +156,17 @@ def seat_counters(game: Game) -> list[dict[str, int]]:
             counters[seat]["points"] += points
             counters[seat]["deals"] += 1
     for event in game.events:
-        if event.audience is not None:
-            continue
-        data = event.data
-        kind = data["type"]
-        if kind == "chicago" and data.get("declared"):
-            counters[data["seat"]]["chicago_calls"] += 1
-        elif kind == "chicago_result" and data.get("made"):
-            counters[data["seat"]]["chicago_made"] += 1
-        elif kind == "round_result" and data.get("winner") is not None and data.get("points"):
-            counters[data["winner"]]["announce_wins"] += 1
-        elif kind == "showdown" and data.get("winner") is not None and data.get("points"):
-            counters[data["winner"]]["showdown_wins"] += 1
-        elif kind == "trick" and data.get("trick") == 5:
-            counters[data["winner"]]["last_tricks"] += 1
+        match event:
+            case ChicagoCall(seat=seat, declared=True):
+                counters[seat]["chicago_calls"] += 1
+            case ChicagoResult(seat=seat, made=True):
+                counters[seat]["chicago_made"] += 1
+            case RoundResult(winner=int(winner), points=points) if points:
+                counters[winner]["announce_wins"] += 1
+            case Showdown(winner=int(winner), points=points) if points:
+                counters[winner]["showdown_wins"] += 1
+            case Trick(trick=5, winner=winner):
+                counters[winner]["last_tricks"] += 1
     return counters
 
 

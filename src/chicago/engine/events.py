@@ -1,68 +1,578 @@
-"""Events: what happened, and who may see it.
+"""Events: what happened, and who may see it, one type per kind.
 
-Every change of the game emits :class:`Event` records. An event is **public** (``audience``
-is None: everyone at the table, spectators too) or **private** to one seat (the cards that
-seat was dealt, discarded or drew). Views and logs are built only from the events a seat may
-see, so a private event is the only place where hidden cards ever appear.
+Every change of the game emits events. An event is **public** (``audience`` is None:
+everyone at the table, spectators too) or **private** to one seat (the cards that seat was
+dealt, discarded or drew: :class:`Dealt`, :class:`Exchanged`). Views and logs are built only
+from the events a seat may see, so a private event is the only place where hidden cards
+ever appear.
 
-``event.data`` is JSON-able: ``{"type": "exchange", "seat": 2, "count": 3, …}``, cards as text.
+Each kind is a class (``Play``, ``Announce``, ``Score`` …) with typed fields: cards are
+:class:`~chicago.cards.Card`, categories :class:`~chicago.categories.Category`, seats and
+numbers ``int``. Events are immutable values (tuples underneath, so they are as cheap to
+build as the dicts they replace, and a copy of a game can share them) and compare by kind
+and fields. Why classes and not TypedDicts: a TypedDict *is* its JSON dict, mutable and
+typed only for the checker; these are typed at run time too (``isinstance``, ``match``),
+cannot be changed by a caller, and carry their audience and their JSON form.
+
+The JSON form (:meth:`Event.to_json`, what views, logs, records and websocket messages
+carry) is exactly the dict of earlier versions: ``{"type": "play", "seat": 2, "card": "Ah",
+"trick": 3}``, cards as text, categories by name, ``"to"`` naming the seat of a private
+event; optional fields are left out when they do not apply. :func:`event_from_json` reads
+it back. ``docs/schema.json`` describes every kind and field (generated from these classes,
+see :mod:`chicago.engine.schema`).
+
+>>> from chicago.cards import parse_card
+>>> e = Play(seat=2, card=parse_card("Ah"), trick=3)
+>>> e.to_json()
+{'type': 'play', 'seat': 2, 'card': 'Ah', 'trick': 3}
+>>> event_from_json(e.to_json()) == e, e.public, Play.type
+(True, True, 'play')
 """
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+import operator
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, dataclass_transform
 
-__all__ = ["PUBLIC", "Event"]
+from chicago.cards import DECK, RANKS, Card
+from chicago.categories import Category
+
+__all__ = [
+    "EVENT_TYPES",
+    "PUBLIC",
+    "Announce",
+    "ChicagoCall",
+    "ChicagoResult",
+    "Deal",
+    "DealEnd",
+    "Dealt",
+    "Event",
+    "Exchange",
+    "Exchanged",
+    "GameEnd",
+    "OneUp",
+    "OneUpChoice",
+    "Pass",
+    "Play",
+    "QuadsChoice",
+    "QuadsClaim",
+    "QuadsObjection",
+    "QuadsReset",
+    "Redeal",
+    "Reshuffle",
+    "Reveal",
+    "RoundResult",
+    "Score",
+    "Show",
+    "Showdown",
+    "Trick",
+    "event_from_json",
+]
 
 PUBLIC = None
 """The audience of a public event."""
 
+EVENT_TYPES: dict[str, type[Event]] = {}
+"""Every kind of event by its ``type`` name, in the order they are defined."""
 
-class Event:
-    """One thing that happened. ``data["type"]`` names it; ``audience`` says who may see it."""
+_CARD_TEXT = tuple(str(c) for c in DECK)
+_CARD_OF_TEXT = {text: card for text, card in zip(_CARD_TEXT, DECK, strict=True)}
+_new = tuple.__new__
 
-    __slots__ = ("audience", "data")
 
-    audience: int | None
-    data: dict[str, Any]
+def _card_of(text: Any) -> Card:
+    card = _CARD_OF_TEXT.get(text) if isinstance(text, str) else None
+    if card is None:
+        raise ValueError(f"{text!r} is not a card")
+    return card
 
-    def __init__(self, data: dict[str, Any], audience: int | None = PUBLIC) -> None:
-        self.data = data
-        self.audience = audience
+
+# How a field of each declared type becomes JSON and comes back (the types are written as
+# in the class bodies: annotations are strings here).
+_TO_JSON: dict[str, Callable[[Any], Any] | None] = {
+    "int": None, "bool": None, "str": None, "float": None,
+    "int | None": None, "str | None": None, "bool | None": None,
+    "Card": _CARD_TEXT.__getitem__,
+    "tuple[Card, ...]": lambda cards: [_CARD_TEXT[c] for c in cards],
+    "tuple[int, ...]": list, "tuple[bool, ...]": list, "tuple[float, ...]": list,
+    "Category": operator.attrgetter("name"),
+    "Category | None": lambda c: None if c is None else c.name,
+}
+_FROM_JSON: dict[str, Callable[[Any], Any] | None] = {
+    "int": int, "bool": bool, "str": str, "float": float,
+    "int | None": lambda v: None if v is None else int(v),
+    "str | None": lambda v: None if v is None else str(v),
+    "bool | None": lambda v: None if v is None else bool(v),
+    "Card": _card_of,
+    "tuple[Card, ...]": lambda cards: tuple(_card_of(c) for c in cards),
+    "tuple[int, ...]": lambda v: tuple(int(x) for x in v),
+    "tuple[bool, ...]": lambda v: tuple(bool(x) for x in v),
+    "tuple[float, ...]": lambda v: tuple(float(x) for x in v),
+    "Category": lambda name: Category[name],
+    "Category | None": lambda name: None if name is None else Category[name],
+}
+
+
+@dataclass_transform(frozen_default=True)
+class Event(tuple[Any, ...]):
+    """One thing that happened: the base of every kind (see the module docstring).
+
+    A subclass declares its fields as annotations (in JSON order) and its ``type`` name:
+    ``class Play(Event, type="play")``; ``private=True`` makes it visible to its ``seat``
+    only. Fields whose default is given are left out of the JSON form while they have it.
+    """
+
+    __slots__ = ()
+
+    type: ClassVar[str] = ""
+    """The kind's name, the JSON form's ``"type"``."""
+    fields: ClassVar[tuple[str, ...]] = ()
+    """The field names, in JSON order."""
+    field_types: ClassVar[dict[str, str]] = {}
+    """Each field's declared type, as written."""
+    private: ClassVar[bool] = False
+    """True for a kind seen only by its ``seat`` (its cards are that seat's own)."""
+    _defaults: ClassVar[dict[str, Any]] = {}
+    _to: ClassVar[tuple[tuple[str, int, Callable[[Any], Any] | None], ...]] = ()
+    _from: ClassVar[tuple[tuple[str, Callable[[Any], Any] | None], ...]] = ()
+
+    def __init_subclass__(cls, *, type: str = "", private: bool = False, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        own = dict(inspect.get_annotations(cls))
+        names = [n for n, t in own.items() if not str(t).startswith("ClassVar")]
+        defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+        cls.type = type
+        cls.private = private
+        cls.fields = tuple(names)
+        cls.field_types = {n: str(own[n]) for n in names}
+        cls._defaults = defaults
+        for index, name in enumerate(names, start=1):
+            setattr(cls, name, property(operator.itemgetter(index), doc=f"The {name}."))
+        params = ", ".join(f"{n}=_d_{n}" if n in defaults else n for n in names)
+        values = "".join(f"{n}, " for n in names)
+        source = (
+            f"def __new__(cls, {params}):\n"
+            f"    return _new(cls, (_type, {values}))\n"
+        )
+        namespace: dict[str, Any] = {"_new": _new, "_type": type}
+        namespace.update({f"_d_{n}": v for n, v in defaults.items()})
+        exec(source, namespace)
+        cls.__new__ = namespace["__new__"]  # type: ignore[method-assign]
+        cls.__match_args__ = tuple(names)  # type: ignore[attr-defined,misc]
+        if "to_json" not in cls.__dict__:
+            cls._to = tuple(
+                (n, i, _TO_JSON[cls.field_types[n]]) for i, n in enumerate(names, start=1)
+            )
+        if "from_fields" not in cls.__dict__:
+            cls._from = tuple((n, _FROM_JSON[cls.field_types[n]]) for n in names)
+        if type:
+            if type in EVENT_TYPES:
+                raise TypeError(f"two event kinds named {type!r}")
+            EVENT_TYPES[type] = cls
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} events cannot be changed")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), tuple(self[1:]))
 
     @property
-    def type(self) -> str:
-        """The event's kind, e.g. ``"play"``."""
-        return str(self.data["type"])
+    def audience(self) -> int | None:
+        """Who may see it: None for everyone (public), else the one seat."""
+        return self[1] if self.private else None
 
     @property
     def public(self) -> bool:
         """True when every seat (and spectators) may see this event."""
-        return self.audience is None
+        return not self.private
 
     def visible_to(self, seat: int | None) -> bool:
         """May ``seat`` see this event? ``None`` asks for a spectator (public only)."""
-        return self.audience is None or self.audience == seat
+        return not self.private or self[1] == seat
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-able copy: the data plus ``"to"`` (the seat, for a private event).
-
-        The copy is deep, so a caller that changes it cannot change the game's log.
-        """
-        out = {key: _copy(value) for key, value in self.data.items()}
-        if self.audience is not None:
-            out["to"] = self.audience
+        """The JSON form: ``"type"``, the fields (cards as text, categories by name), and
+        ``"to"`` (the seat) for a private event. A new dict every time."""
+        out: dict[str, Any] = {"type": self.type}
+        defaults = self._defaults
+        for name, index, convert in self._to:
+            value = self[index]
+            if name in defaults and value == defaults[name]:
+                continue
+            out[name] = value if convert is None else convert(value)
+        if self.private:
+            out["to"] = self[1]
         return out
 
+    @property
+    def data(self) -> dict[str, Any]:
+        """The JSON form without ``"to"`` (what earlier versions called the event's data)."""
+        out = self.to_json()
+        out.pop("to", None)
+        return out
+
+    @classmethod
+    def from_fields(cls, data: Mapping[str, Any]) -> Event:
+        """The event of this kind from its JSON form (missing optional fields default)."""
+        values = []
+        for name, convert in cls._from:
+            if name not in data:
+                if name not in cls._defaults:
+                    raise ValueError(f"a {cls.type} event needs {name!r}")
+                values.append(cls._defaults[name])
+                continue
+            value = data[name]
+            values.append(value if convert is None else convert(value))
+        return cls(*values)
+
     def __repr__(self) -> str:
-        who = "public" if self.audience is None else f"seat {self.audience}"
-        return f"Event({self.data!r}, {who})"
+        inner = ", ".join(f"{n}={self[i]!r}" for i, n in enumerate(self.fields, start=1))
+        return f"{type(self).__name__}({inner})"
 
 
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON-like data (lists and dicts; the rest is immutable)."""
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    return value
+def event_from_json(data: Mapping[str, Any]) -> Event:
+    """The typed event of a JSON event (``"to"``, if any, must be its seat); ValueError if it
+    is not one."""
+    kind = EVENT_TYPES.get(str(data.get("type")))
+    if kind is None:
+        raise ValueError(f"unknown event type {data.get('type')!r}")
+    try:
+        event = kind.from_fields(data)
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"bad {kind.type} event {dict(data)!r}: {exc}") from None
+    if "to" in data and data["to"] != event.audience:
+        raise ValueError(f"a {kind.type} event is not addressed to seat {data['to']!r}")
+    return event
+
+
+# ---------------------------------------------------------------------- the deal
+class Deal(Event, type="deal"):
+    """A deal begins: its number, the dealer, the scores and who is locked (R-EX-5)."""
+
+    deal: int
+    """The deal's number in the game, from 1."""
+    dealer: int
+    """The dealer's seat (the player on its left acts first, R-PHASE-2)."""
+    scores: tuple[int, ...]
+    """Every seat's score at the start of the deal."""
+    locked: tuple[bool, ...]
+    """Per seat: locked this deal, no exchanges (R-EX-5; V-LOCK-6: dealt six cards)."""
+
+
+class Dealt(Event, type="dealt", private=True):
+    """The cards dealt to one seat (private to it)."""
+
+    seat: int
+    """The seat the cards were dealt to, and the only one who sees them."""
+    cards: tuple[Card, ...]
+    """Its five cards (six for a locked player under V-LOCK-6), in the order dealt."""
+
+
+class Redeal(Event, type="redeal"):
+    """V-REDEAL-LOW: a seat threw in its low hand for five new cards, or kept it."""
+
+    seat: int
+    """Who decided."""
+    redealt: bool
+    """True if it drew five new cards."""
+
+
+class Reshuffle(Event, type="reshuffle"):
+    """The stock ran out: the discard pile was shuffled into a new stock (R-EX-2)."""
+
+    size: int
+    """Cards in the new stock (JSON ``"count"``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "reshuffle", "count": self[1]}
+
+    @classmethod
+    def from_fields(cls, data: Mapping[str, Any]) -> Event:
+        return cls(int(data["count"]))
+
+
+# ---------------------------------------------------------------------- exchanges
+class Exchange(Event, type="exchange"):
+    """A seat's exchange as everyone sees it: how many cards, not which (R-EX-3)."""
+
+    seat: int
+    """Who exchanged."""
+    round: int
+    """The exchange round, from 1."""
+    discarded: int
+    """Cards it discarded (0: kept its hand or was locked)."""
+    drawn: int
+    """Cards it drew (V-LOCK-6: 0 for the sixth card thrown)."""
+    locked: bool = False
+    """Present and true for a locked player (R-EX-5), who does not exchange."""
+    one_up: bool = False
+    """Present and true when it asked for the new card face up (V-ONE-UP)."""
+
+
+class Exchanged(Event, type="exchanged", private=True):
+    """A seat's own exchange, with the cards (private to it)."""
+
+    seat: int
+    """Who exchanged, and the only one who sees the cards."""
+    round: int
+    """The exchange round, from 1; 0 for a V-REDEAL-LOW redeal."""
+    discarded: tuple[Card, ...]
+    """The cards it threw away."""
+    drawn: tuple[Card, ...]
+    """The cards it drew (empty while a face-up card waits for its answer)."""
+
+
+class OneUp(Event, type="one_up"):
+    """V-ONE-UP: the replacement card is turned face up for a seat to take or reject."""
+
+    seat: int
+    """Who asked for it."""
+    card: Card
+    """The face-up card."""
+
+
+class OneUpChoice(Event, type="one_up_choice"):
+    """V-ONE-UP: the seat took the face-up card, or rejected it for the next one face down."""
+
+    seat: int
+    """Who decided."""
+    card: Card
+    """The face-up card."""
+    accepted: bool
+    """True if it took the card."""
+
+
+class Show(Event, type="show"):
+    """A seat shows cards to everyone: its whole hand when it breaks a combination it
+    announced as highest (R-EX-4), or four of a kind for a reset (V-QUADS-RESET)."""
+
+    seat: int
+    """Whose cards."""
+    cards: tuple[Card, ...]
+    """The cards shown."""
+    reason: str
+    """Why, in words: "breaks a combination announced as highest", "quads reset", "a higher
+    four of a kind objects to the reset"."""
+
+
+# ---------------------------------------------------------------------- scoring rounds
+class Pass(Event, type="pass"):
+    """A seat announced nothing in a scoring round (R-ANN-1)."""
+
+    seat: int
+    """Who passed."""
+    round: int
+    """The scoring round, from 1."""
+
+
+class Announce(Event, type="announce"):
+    """A seat announced its hand's category in a scoring round (R-ANN-1, R-ANN-2)."""
+
+    seat: int
+    """Who announced."""
+    round: int
+    """The scoring round, from 1."""
+    category: Category
+    """The category announced: exactly the hand's."""
+
+
+class Reveal(Event, type="reveal"):
+    """One stage of the staged tie-break (R-ANN-3): a tied seat shows one rank, or (the
+    last stage under V-TIE-SUIT) the suit of its highest card."""
+
+    seat: int
+    """Whose stage."""
+    stage: int
+    """The stage, from 1."""
+    rank: int | None = None
+    """The rank shown (2 … 14, an ace 14 or, low in a wheel, 1): JSON as its letter
+    ``"2"`` … ``"T"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"``."""
+    suit: str | None = None
+    """The suit letter shown at the V-TIE-SUIT stage (``"c"``, ``"d"``, ``"h"``, ``"s"``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "reveal", "seat": self[1], "stage": self[2]}
+        rank, suit = self[3], self[4]
+        if rank is not None:
+            out["rank"] = RANKS[rank - 2] if rank >= 2 else "A"
+        if suit is not None:
+            out["suit"] = suit
+        return out
+
+    @classmethod
+    def from_fields(cls, data: Mapping[str, Any]) -> Event:
+        rank = data.get("rank")
+        return cls(int(data["seat"]), int(data["stage"]),
+                   None if rank is None else RANKS.index(rank) + 2, data.get("suit"))
+
+
+class RoundResult(Event, type="round_result"):
+    """The outcome of a scoring round (R-ANN-3, R-ANN-4)."""
+
+    round: int
+    """The scoring round, from 1."""
+    winner: int | None
+    """Who won it; null when everyone passed or the best hands tied."""
+    category: Category | None
+    """The highest category announced; null when everyone passed."""
+    points: int
+    """Points the winner scores (0 for nobody, and while a four of a kind chooses)."""
+    reason: str
+    """In words: "best hand", "tie", "everyone passed", "four of a kind: reset the others or
+    score"."""
+
+
+class Score(Event, type="score"):
+    """A seat's score changes."""
+
+    seat: int
+    """Whose score."""
+    points: int
+    """The change (negative for a failed Chicago, a reset, V-CHI-REQ3's reset)."""
+    reason: str
+    """Why, in words: "scoring round 1", "final showdown", "last trick", "Chicago",
+    "Chicago failed", "broke the Chicago", "reset by four of a kind", "instant win",
+    "reached the target without a made Chicago (V-CHI-REQ3)"."""
+    total: int
+    """The seat's score after the change."""
+
+
+# ---------------------------------------------------------------------- four of a kind
+class QuadsChoice(Event, type="quads_choice"):
+    """V-QUADS-RESET: the scoring round's winner with four of a kind resets or scores."""
+
+    seat: int
+    """Who chose."""
+    reset: bool
+    """True for a reset, false for the points."""
+    target: int | None = None
+    """V-QUADS-ONE: the seat the reset lowers to zero (absent otherwise)."""
+
+
+class QuadsClaim(Event, type="quads_claim"):
+    """V-QUADS-RESET after the last exchange: a seat claims a reset with four of a kind, or
+    passes."""
+
+    seat: int
+    """Who was asked."""
+    reset: bool
+    """True if it claimed a reset."""
+    target: int | None = None
+    """V-QUADS-ONE: the seat the claimed reset would lower to zero (absent otherwise)."""
+
+
+class QuadsObjection(Event, type="quads_objection"):
+    """V-QUADS-RESET: a higher four of a kind (just shown) voids a lower one's reset."""
+
+    seat: int
+    """Who objects."""
+    against: int
+    """Whose reset is void."""
+
+
+class QuadsReset(Event, type="quads_reset"):
+    """V-QUADS-RESET: the reset is carried out and ends the deal."""
+
+    seat: int
+    """Who resets."""
+    target: int | None = None
+    """V-QUADS-ONE: the one seat lowered to zero (absent: every other seat)."""
+
+
+# ---------------------------------------------------------------------- Chicago and tricks
+class ChicagoCall(Event, type="chicago"):
+    """A seat declares Chicago, a promise to take all five tricks (R-CHI-1), or does not."""
+
+    seat: int
+    """Who was asked."""
+    declared: bool
+    """True if it declared."""
+
+
+class Play(Event, type="play"):
+    """A card played to the trick (R-TRICK-*)."""
+
+    seat: int
+    """Who played."""
+    card: Card
+    """The card."""
+    trick: int
+    """The trick's number, 1 … 5."""
+
+
+class Trick(Event, type="trick"):
+    """A trick is complete (R-TRICK-3)."""
+
+    trick: int
+    """The trick's number, 1 … 5."""
+    winner: int
+    """Who took it: the highest card of the suit led."""
+    card: Card
+    """The card that took it."""
+
+
+class ChicagoResult(Event, type="chicago_result"):
+    """The declared Chicago is made (all five tricks) or broken (R-CHI-3, R-CHI-4)."""
+
+    seat: int
+    """The declarer."""
+    made: bool
+    """True if it took every trick."""
+    broken_by: int | None
+    """Who took a trick from it; null when made."""
+
+
+class Showdown(Event, type="showdown"):
+    """The final showdown (R-FIN-1): every hand face up, the best scores."""
+
+    winner: int | None
+    """The best hand's seat; null when the best hands tie exactly (nobody scores)."""
+    category: Category
+    """The best hand's category."""
+    points: int
+    """Points the winner scores (0 for nobody)."""
+    hands: tuple[tuple[Card, ...], ...]
+    """Every seat's five cards, by seat: JSON an object of seat (as text) to cards."""
+
+    def to_json(self) -> dict[str, Any]:
+        text = _CARD_TEXT
+        return {
+            "type": "showdown", "winner": self[1], "category": self[2].name,
+            "points": self[3],
+            "hands": {str(s): [text[c] for c in cards] for s, cards in enumerate(self[4])},
+        }
+
+    @classmethod
+    def from_fields(cls, data: Mapping[str, Any]) -> Event:
+        hands = data["hands"]
+        ordered = [hands[key] for key in sorted(hands, key=int)]
+        winner = data.get("winner")
+        return cls(None if winner is None else int(winner), Category[data["category"]],
+                   int(data["points"]), tuple(tuple(_card_of(c) for c in h) for h in ordered))
+
+
+# ---------------------------------------------------------------------- ends
+class DealEnd(Event, type="deal_end"):
+    """A deal is over: the points each seat gained in it and the scores."""
+
+    deal: int
+    """The deal's number, from 1."""
+    dealer: int
+    """Its dealer."""
+    points: tuple[int, ...]
+    """Per seat: points gained in the deal (negative if lost)."""
+    scores: tuple[int, ...]
+    """Per seat: the score after it."""
+
+
+class GameEnd(Event, type="game_end"):
+    """The game is over (R-END-1 … R-END-3)."""
+
+    winners: tuple[int, ...]
+    """The winning seats (several share the pot)."""
+    scores: tuple[int, ...]
+    """The final scores."""
+    settlement: tuple[float, ...]
+    """Money per seat (positive receives), at the rules' stake."""

@@ -18,10 +18,37 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
-from chicago.cards import DECK, RANKS, Card, cards_from_mask, parse_cards
+from chicago.cards import DECK, Card, cards_from_mask, parse_cards
 from chicago.engine.actions import Action, ActionKind, NotationError
 from chicago.engine.errors import IllegalAction, WorldError
-from chicago.engine.events import Event
+from chicago.engine.events import (
+    Announce,
+    ChicagoCall,
+    ChicagoResult,
+    Deal,
+    DealEnd,
+    Dealt,
+    Event,
+    Exchange,
+    Exchanged,
+    GameEnd,
+    OneUp,
+    OneUpChoice,
+    Pass,
+    Play,
+    QuadsChoice,
+    QuadsClaim,
+    QuadsObjection,
+    QuadsReset,
+    Redeal,
+    Reshuffle,
+    Reveal,
+    RoundResult,
+    Score,
+    Show,
+    Showdown,
+    Trick,
+)
 from chicago.engine.records import game_record, replay_record
 from chicago.engine.settlement import settlement as settle
 from chicago.engine.sources import CardSource
@@ -101,14 +128,6 @@ def _mask(cards: Sequence[int]) -> int:
     for card in cards:
         mask |= 1 << card
     return mask
-
-
-_CARD_TEXT = tuple(str(c) for c in DECK)
-
-
-def _texts(cards: Sequence[Card]) -> list[str]:
-    text = _CARD_TEXT
-    return [text[c] for c in cards]
 
 
 class Game:
@@ -517,8 +536,8 @@ class Game:
         )
 
     # ------------------------------------------------------------------ helpers
-    def _emit(self, data: dict[str, Any], audience: int | None = None) -> None:
-        self.events.append(Event(data, audience))
+    def _emit(self, event: Event) -> None:
+        self.events.append(event)
 
     def _category(self, seat: int) -> Category:
         category = self._categories[seat]
@@ -556,7 +575,7 @@ class Game:
         self._stock = pile
         self._discards = []
         self._source.reshuffled()
-        self._emit({"type": "reshuffle", "count": len(pile)})
+        self._emit(Reshuffle(len(pile)))
 
     def _resets(self, seat: int) -> list[Action]:
         """The resets ``seat`` may make: of every other score, or (V-QUADS-ONE) of one."""
@@ -735,16 +754,7 @@ class Game:
     def _skip(self, seat: int) -> None:
         if self.phase is Phase.EXCHANGE:
             self.exchange_counts[self.round][seat] = 0
-            self._emit(
-                {
-                    "type": "exchange",
-                    "seat": seat,
-                    "round": self.round + 1,
-                    "discarded": 0,
-                    "drawn": 0,
-                    "locked": True,
-                }
-            )
+            self._emit(Exchange(seat, self.round + 1, 0, 0, locked=True))
 
     def _start_turns(self, phase: Phase, first: int | None = None) -> None:
         n = self.players
@@ -795,17 +805,9 @@ class Game:
                 if self.locked[seat]:
                     self.hands[seat].append(take(deck, seat))
         self._source.dealt(deck, order)
-        self._emit(
-            {
-                "type": "deal",
-                "deal": self.deal_number,
-                "dealer": self.dealer,
-                "scores": list(self.scores),
-                "locked": list(self.locked),
-            }
-        )
+        self._emit(Deal(self.deal_number, self.dealer, tuple(self.scores), tuple(self.locked)))
         for seat in order:
-            self._emit({"type": "dealt", "seat": seat, "cards": _texts(self.hands[seat])}, seat)
+            self._emit(Dealt(seat, tuple(self.hands[seat])))
         if rules.redeal_low != "off":
             self._start_turns(Phase.REDEAL)
         else:
@@ -847,20 +849,15 @@ class Game:
         gained = [s - b for s, b in zip(self.scores, self._deal_start_scores, strict=True)]
         summary = DealSummary(self.deal_number, self.dealer, tuple(gained), tuple(self.scores))
         self._deal_history.append(summary)
-        self._emit({"type": "deal_end", **summary.to_json()})
+        self._emit(DealEnd(summary.deal, summary.dealer, summary.points, summary.scores))
         winners = self._game_winners()
         if winners:
             self.winners = winners
             self.phase = Phase.OVER
             self.to_act = None
-            self._emit(
-                {
-                    "type": "game_end",
-                    "winners": winners,
-                    "scores": list(self.scores),
-                    "settlement": settle(self.scores, self.rules, winners),
-                }
-            )
+            self._emit(GameEnd(
+                tuple(winners), tuple(self.scores), tuple(settle(self.scores, self.rules, winners))
+            ))
             return
         self._start_deal()
 
@@ -889,9 +886,7 @@ class Game:
         if total < 0 and not rules.negative_scores:
             total = 0
         self.scores[seat] = total
-        self._emit(
-            {"type": "score", "seat": seat, "points": points, "reason": reason, "total": total}
-        )
+        self._emit(Score(seat, points, reason, total))
         if (
             self._made_required
             and not instant
@@ -900,13 +895,7 @@ class Game:
         ):
             self.scores[seat] = 0
             self._emit(
-                {
-                    "type": "score",
-                    "seat": seat,
-                    "points": -total,
-                    "total": 0,
-                    "reason": "reached the target without a made Chicago (V-CHI-REQ3)",
-                }
+                Score(seat, -total, "reached the target without a made Chicago (V-CHI-REQ3)", 0)
             )
 
     def _hand_points(self, seat: int, category: Category) -> int:
@@ -939,7 +928,7 @@ class Game:
         return False
 
     def _tiebreak(
-        self, seats: list[int], values: dict[int, HandValue], stage_event: str
+        self, seats: list[int], values: dict[int, HandValue]
     ) -> int | None:
         """R-ANN-3: reveal ranks stage by stage among the tied seats; the one left wins."""
         if len(seats) == 1:
@@ -952,14 +941,7 @@ class Game:
         for index in range(depth):
             for s in remaining:
                 rank = stages[s][index]
-                self._emit(
-                    {
-                        "type": stage_event,
-                        "seat": s,
-                        "stage": index + 1,
-                        "rank": RANKS[rank - 2] if rank >= 2 else "A",
-                    }
-                )
+                self._emit(Reveal(s, index + 1, rank))
             best = max(stages[s][index] for s in remaining)
             remaining = [s for s in remaining if stages[s][index] == best]
             if len(remaining) == 1:
@@ -968,7 +950,7 @@ class Game:
             for s in remaining:
                 suit_rank = values[s].suit_rank or 0
                 letter = self.rules.suit_order[3 - suit_rank]
-                self._emit({"type": stage_event, "seat": s, "stage": depth + 1, "suit": letter})
+                self._emit(Reveal(s, depth + 1, suit=letter))
             best = max(values[s].suit_rank or 0 for s in remaining)
             remaining = [s for s in remaining if (values[s].suit_rank or 0) == best]
             if len(remaining) == 1:
@@ -979,16 +961,7 @@ class Game:
         round_number = self.round + 1
         claims = [(s, c) for s, c in self._announced if c is not None]
         if not claims:
-            self._emit(
-                {
-                    "type": "round_result",
-                    "round": round_number,
-                    "winner": None,
-                    "category": None,
-                    "points": 0,
-                    "reason": "everyone passed",
-                }
-            )
+            self._emit(RoundResult(round_number, None, None, 0, "everyone passed"))
             self._begin_exchange(self.round + 1)
             return
         top = max(c for _, c in claims)
@@ -1005,46 +978,21 @@ class Game:
             size = _COMBINATION_SIZE[top]
             for s in tied:
                 self._protected[s] |= _mask(values[s].cards[:size])
-        winner = self._tiebreak(tied, values, "reveal")
+        winner = self._tiebreak(tied, values)
         if winner is None:
-            self._emit(
-                {
-                    "type": "round_result",
-                    "round": round_number,
-                    "winner": None,
-                    "category": top.name,
-                    "points": 0,
-                    "reason": "tie",
-                }
-            )
+            self._emit(RoundResult(round_number, None, top, 0, "tie"))
             self._begin_exchange(self.round + 1)
             return
         points = self._hand_points(winner, top)
         if top is Category.FOUR_OF_A_KIND and self.rules.quads_reset:
-            self._emit(
-                {
-                    "type": "round_result",
-                    "round": round_number,
-                    "winner": winner,
-                    "category": top.name,
-                    "points": 0,
-                    "reason": "four of a kind: reset the others or score",
-                }
-            )
+            self._emit(RoundResult(
+                round_number, winner, top, 0, "four of a kind: reset the others or score"
+            ))
             self._quads_choice = (winner, values[winner])
             self.phase = Phase.QUADS_CHOICE
             self.to_act = winner
             return
-        self._emit(
-            {
-                "type": "round_result",
-                "round": round_number,
-                "winner": winner,
-                "category": top.name,
-                "points": points,
-                "reason": "best hand",
-            }
-        )
+        self._emit(RoundResult(round_number, winner, top, points, "best hand"))
         if self._score_hand(winner, values[winner], f"scoring round {round_number}"):
             return
         if top is Category.FOUR_OF_A_KIND and self.rules.quads_end_deal:
@@ -1094,15 +1042,8 @@ class Game:
             return False
         quads = list(evaluate(self.hands[objector], self.rules).cards[:4])
         self.shown[objector] = tuple(quads)
-        self._emit(
-            {
-                "type": "show",
-                "seat": objector,
-                "cards": _texts(quads),
-                "reason": "a higher four of a kind objects to the reset",
-            }
-        )
-        self._emit({"type": "quads_objection", "seat": objector, "against": seat})
+        self._emit(Show(objector, tuple(quads), "a higher four of a kind objects to the reset"))
+        self._emit(QuadsObjection(objector, seat))
         return True
 
     def _quads_reset(self, seat: int, target: int | None) -> None:
@@ -1111,11 +1052,8 @@ class Game:
         value = evaluate(self.hands[seat], self.rules)
         quads = list(value.cards[:4])
         self.shown[seat] = tuple(quads)
-        self._emit({"type": "show", "seat": seat, "cards": _texts(quads), "reason": "quads reset"})
-        if target is None:
-            self._emit({"type": "quads_reset", "seat": seat})
-        else:
-            self._emit({"type": "quads_reset", "seat": seat, "target": target})
+        self._emit(Show(seat, tuple(quads), "quads reset"))
+        self._emit(QuadsReset(seat, target))
         for other in range(self.players) if target is None else (target,):
             if other != seat and self.scores[other] != 0:
                 self._add_score(other, -self.scores[other], "reset by four of a kind")
@@ -1126,16 +1064,11 @@ class Game:
         led = trick[0][1] & 3
         winner, card = max(((s, c) for s, c in trick if c & 3 == led), key=lambda sc: sc[1])
         self.tricks.append((winner, tuple(trick)))
-        self._emit(
-            {"type": "trick", "trick": self.trick_number, "winner": winner,
-             "card": _CARD_TEXT[card]}
-        )
+        self._emit(Trick(self.trick_number, winner, card))
         rules = self.rules
         declarer = self.declarer
         if declarer is not None and winner != declarer:
-            self._emit(
-                {"type": "chicago_result", "seat": declarer, "made": False, "broken_by": winner}
-            )
+            self._emit(ChicagoResult(declarer, False, winner))
             self._add_score(declarer, -rules.chicago_points, "Chicago failed")
             if rules.chicago_breaker_points:
                 self._add_score(winner, rules.chicago_breaker_points, "broke the Chicago")
@@ -1150,9 +1083,7 @@ class Game:
         self._last_trick_winner = winner
         if declarer is not None:
             self._made_chicago[declarer] = True
-            self._emit(
-                {"type": "chicago_result", "seat": declarer, "made": True, "broken_by": None}
-            )
+            self._emit(ChicagoResult(declarer, True, None))
             points = rules.deuce_chicago_points if deuce else rules.chicago_points
             self._add_score(declarer, points, "Chicago")
             if not rules.chicago_final_showdown:
@@ -1175,15 +1106,9 @@ class Game:
         winner = leaders[0] if len(leaders) == 1 else None
         category = top.category
         points = self._hand_points(winner, category) if winner is not None else 0
-        self._emit(
-            {
-                "type": "showdown",
-                "winner": winner,
-                "category": category.name,
-                "points": points,
-                "hands": {str(s): _texts(values[s].cards) for s in range(self.players)},
-            }
-        )
+        self._emit(Showdown(
+            winner, category, points, tuple(tuple(values[s].cards) for s in range(self.players))
+        ))
         if (
             winner is not None
             and points > 0
@@ -1205,26 +1130,8 @@ class Game:
             self._own_discards[seat].append(cards[0])
             self._categories[seat] = None
             self.exchange_counts[self.round][seat] = 1
-            self._emit(
-                {
-                    "type": "exchange",
-                    "seat": seat,
-                    "round": self.round + 1,
-                    "discarded": 1,
-                    "drawn": 0,
-                    "locked": True,
-                }
-            )
-            self._emit(
-                {
-                    "type": "exchanged",
-                    "seat": seat,
-                    "round": self.round + 1,
-                    "discarded": _texts(cards),
-                    "drawn": [],
-                },
-                seat,
-            )
+            self._emit(Exchange(seat, self.round + 1, 1, 0, locked=True))
+            self._emit(Exchanged(seat, self.round + 1, tuple(cards), ()))
             self._turn += 1
             return
         self._show_if_breaking(seat, act.card_mask)
@@ -1236,26 +1143,9 @@ class Game:
         self._own_discards[seat].extend(cards)
         self._categories[seat] = None
         self.exchange_counts[self.round][seat] = len(cards)
-        self._emit(
-            {
-                "type": "exchange",
-                "seat": seat,
-                "round": self.round + 1,
-                "discarded": len(cards),
-                "drawn": len(cards),
-            }
-        )
+        self._emit(Exchange(seat, self.round + 1, len(cards), len(cards)))
         if cards:
-            self._emit(
-                {
-                    "type": "exchanged",
-                    "seat": seat,
-                    "round": self.round + 1,
-                    "discarded": _texts(cards),
-                    "drawn": _texts(drawn),
-                },
-                seat,
-            )
+            self._emit(Exchanged(seat, self.round + 1, tuple(cards), tuple(drawn)))
         self._turn += 1
 
     def _show_if_breaking(self, seat: int, discard_mask: int) -> None:
@@ -1264,14 +1154,7 @@ class Game:
             self._protected[seat] &= ~discard_mask
             hand = sorted(self.hands[seat])
             self.shown[seat] = tuple(hand)
-            self._emit(
-                {
-                    "type": "show",
-                    "seat": seat,
-                    "cards": _texts(hand),
-                    "reason": "breaks a combination announced as highest",
-                }
-            )
+            self._emit(Show(seat, tuple(hand), "breaks a combination announced as highest"))
 
     def _on_one_up_request(self, seat: int, card: Card) -> None:
         self._show_if_breaking(seat, 1 << card)
@@ -1282,27 +1165,9 @@ class Game:
         self._pending_one_up = (card, face_up)
         self.one_up_card = (seat, face_up)
         self.exchange_counts[self.round][seat] = 1
-        self._emit(
-            {
-                "type": "exchange",
-                "seat": seat,
-                "round": self.round + 1,
-                "discarded": 1,
-                "drawn": 1,
-                "one_up": True,
-            }
-        )
-        self._emit(
-            {
-                "type": "exchanged",
-                "seat": seat,
-                "round": self.round + 1,
-                "discarded": [str(card)],
-                "drawn": [],
-            },
-            seat,
-        )
-        self._emit({"type": "one_up", "seat": seat, "card": str(face_up)})
+        self._emit(Exchange(seat, self.round + 1, 1, 1, one_up=True))
+        self._emit(Exchanged(seat, self.round + 1, (card,), ()))
+        self._emit(OneUp(seat, face_up))
         self.phase = Phase.ONE_UP
         self.to_act = seat
 
@@ -1312,26 +1177,13 @@ class Game:
         if act.kind is _K.ACCEPT:
             self.hands[seat].append(face_up)
             self._discards.append(discarded)
-            self._emit(
-                {"type": "one_up_choice", "seat": seat, "card": str(face_up), "accepted": True}
-            )
+            self._emit(OneUpChoice(seat, face_up, True))
         else:
             drawn = self._draw(1, seat)[0]
             self.hands[seat].append(drawn)
             self._discards.extend((discarded, face_up))
-            self._emit(
-                {"type": "one_up_choice", "seat": seat, "card": str(face_up), "accepted": False}
-            )
-            self._emit(
-                {
-                    "type": "exchanged",
-                    "seat": seat,
-                    "round": self.round + 1,
-                    "discarded": [],
-                    "drawn": [str(drawn)],
-                },
-                seat,
-            )
+            self._emit(OneUpChoice(seat, face_up, False))
+            self._emit(Exchanged(seat, self.round + 1, (), (drawn,)))
         self._pending_one_up = None
         self.one_up_card = None
         self._categories[seat] = None
@@ -1347,49 +1199,29 @@ class Game:
             self._own_discards[seat].extend(old)
             hand[:] = drawn
             self._categories[seat] = None
-            self._emit({"type": "redeal", "seat": seat, "redealt": True})
-            self._emit(
-                {
-                    "type": "exchanged",
-                    "seat": seat,
-                    "round": 0,
-                    "discarded": _texts(old),
-                    "drawn": _texts(drawn),
-                },
-                seat,
-            )
+            self._emit(Redeal(seat, True))
+            self._emit(Exchanged(seat, 0, tuple(old), tuple(drawn)))
         else:
-            self._emit({"type": "redeal", "seat": seat, "redealt": False})
+            self._emit(Redeal(seat, False))
         self._turn += 1
 
     def _on_announce(self, seat: int, act: Action) -> None:
         round_number = self.round + 1
         if act.kind is _K.PASS:
             self._announced.append((seat, None))
-            self._emit({"type": "pass", "seat": seat, "round": round_number})
+            self._emit(Pass(seat, round_number))
         else:
             assert act.category is not None
             self._announced.append((seat, act.category))
             self._highest = act.category
-            self._emit(
-                {
-                    "type": "announce",
-                    "seat": seat,
-                    "round": round_number,
-                    "category": act.category.name,
-                }
-            )
+            self._emit(Announce(seat, round_number, act.category))
         self._turn += 1
 
     def _on_quads_choice(self, seat: int, act: Action) -> None:
         assert self._quads_choice is not None
         _, value = self._quads_choice
         self._quads_choice = None
-        choice: dict[str, Any] = {"type": "quads_choice", "seat": seat,
-                                  "reset": act.kind is _K.RESET}
-        if act.target is not None:
-            choice["target"] = act.target
-        self._emit(choice)
+        self._emit(QuadsChoice(seat, act.kind is _K.RESET, act.target))
         if act.kind is _K.RESET and not self._quads_objection(seat):
             self._quads_reset(seat, act.target)
             return
@@ -1405,22 +1237,19 @@ class Game:
         if act.kind is _K.RESET:
             value = evaluate(self.hands[seat], self.rules)
             self._quads_claims.append((seat, value, act.target))
-            claim: dict[str, Any] = {"type": "quads_claim", "seat": seat, "reset": True}
-            if act.target is not None:
-                claim["target"] = act.target
-            self._emit(claim)
+            self._emit(QuadsClaim(seat, True, act.target))
         else:
-            self._emit({"type": "quads_claim", "seat": seat, "reset": False})
+            self._emit(QuadsClaim(seat, False))
         self._turn += 1
 
     def _on_chicago(self, seat: int, act: Action) -> None:
         if act.kind is _K.CHICAGO:
             self.declarer = seat
             self._declared_chicago[seat] = True
-            self._emit({"type": "chicago", "seat": seat, "declared": True})
+            self._emit(ChicagoCall(seat, True))
             self._turn = len(self._order)
         else:
-            self._emit({"type": "chicago", "seat": seat, "declared": False})
+            self._emit(ChicagoCall(seat, False))
             self._turn += 1
 
     def _on_play(self, seat: int, act: Action) -> None:
@@ -1428,9 +1257,7 @@ class Game:
         self.hands[seat].remove(card)
         self.played[seat].append(card)
         self.trick.append((seat, card))
-        self._emit(
-            {"type": "play", "seat": seat, "card": _CARD_TEXT[card], "trick": self.trick_number}
-        )
+        self._emit(Play(seat, card, self.trick_number))
         self._turn += 1
 
     _HANDLERS: ClassVar[dict[Phase, Any]] = {

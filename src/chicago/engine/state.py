@@ -52,7 +52,7 @@ class DealSummary:
 
 _IMMUTABLE: tuple[type, ...] = (
     int, bool, str, float, type(None), Rules, Card, Action, HandValue, DealSummary,
-    Event,  # an event is never changed once emitted
+    Event,  # events are immutable (engine/events.py)
 )
 """Types whose values are shared by a copy (enums are immutable too)."""
 

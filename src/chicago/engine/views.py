@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from chicago.cards import Card
 from chicago.engine.actions import Action
-from chicago.engine.events import Event
+from chicago.engine.events import Announce, Event, Pass, Reveal, RoundResult
 from chicago.poker import category_of
 from chicago.rules import Rules
 
@@ -106,18 +106,14 @@ def public_state(game: ViewedGame) -> dict[str, Any]:
     reveals: list[dict[str, Any]] = []
     round_results: list[dict[str, Any]] = []
     for event in game.deal_events:
-        if event.audience is not None:
-            continue
-        data = event.data
-        kind = data["type"]
-        if kind == "announce" or kind == "pass":
+        if isinstance(event, Announce):
             announcements.append(
-                {"round": data["round"], "seat": data["seat"], "category": data.get("category")}
+                {"round": event.round, "seat": event.seat, "category": event.category.name}
             )
-        elif kind == "reveal":
-            reveals.append(event.to_json())
-        elif kind == "round_result":
-            round_results.append(event.to_json())
+        elif isinstance(event, Pass):
+            announcements.append({"round": event.round, "seat": event.seat, "category": None})
+        elif isinstance(event, Reveal | RoundResult):
+            (reveals if isinstance(event, Reveal) else round_results).append(event.to_json())
     return {
         "players": game.players,
         "deal": game.deal_number,

@@ -37,6 +37,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
 from chicago.cards import DECK
+from chicago.engine.events import ChicagoCall, ChicagoResult
 from chicago.env.actions import NUM_ACTIONS, action_to_index, index_to_action, legal_indices
 from chicago.env.chance import ChanceTable
 from chicago.env.determinize import resample
@@ -371,12 +372,10 @@ class ChicagoObserver:
             history.fill(0.0)
             n = game.players
             for event in game.events:
-                data = event.data
-                if event.audience is None and data["type"] in ("chicago", "chicago_result"):
-                    if data["type"] == "chicago" and data.get("declared"):
-                        history[0, (data["seat"] - player) % n] = 1.0
-                    elif data["type"] == "chicago_result" and data.get("made"):
-                        history[1, (data["seat"] - player) % n] = 1.0
+                if isinstance(event, ChicagoCall) and event.declared:
+                    history[0, (event.seat - player) % n] = 1.0
+                elif isinstance(event, ChicagoResult) and event.made:
+                    history[1, (event.seat - player) % n] = 1.0
 
     def string_from(self, state: ChicagoState, player: int) -> str:
         """The information state string (perfect recall) or the observation string."""

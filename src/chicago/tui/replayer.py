@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from chicago.engine import Game
+from chicago.engine.events import Deal
 from chicago.record import replay_record
 from chicago.tui.notice import Notice
 from chicago.tui.words import Words
@@ -170,7 +171,7 @@ class Replayer:
         # the deal that ``first`` starts begins at its "deal" event
         events = self._events[start : self._bounds[step]]
         for index in range(len(events) - 1, -1, -1):
-            if events[index].data["type"] == "deal":
+            if isinstance(events[index], Deal):
                 events = events[index:]
                 break
         return [e.to_json() for e in events if self._visible(e.audience)]
