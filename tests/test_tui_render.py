@@ -208,9 +208,10 @@ def test_known_dead_cards_for_the_hint() -> None:
     """R-EX-2: discards are out of the stock until a reshuffle brings them back; cards known
     to be in another hand stay out (more cases in test_tui_hints.py)."""
     events = [
-        {"type": "deal", "deal": 1},
-        {"type": "exchanged", "seat": 0, "discarded": ["2c", "3d"], "drawn": ["4h", "5s"]},
-        {"type": "show", "seat": 1, "cards": ["Ah", "Ad", "9c", "8c", "7c"]},
+        {"type": "deal", "deal": 1, "dealer": 3, "scores": [0] * 4, "locked": [False] * 4},
+        {"type": "exchanged", "seat": 0, "round": 1, "discarded": ["2c", "3d"],
+         "drawn": ["4h", "5s"], "to": 0},
+        {"type": "show", "seat": 1, "cards": ["Ah", "Ad", "9c", "8c", "7c"], "reason": "test"},
         {"type": "one_up_choice", "seat": 2, "card": "Kd", "accepted": False},
     ]
     assert known_dead(events, ["4h"]) == ["2c", "3d", "7c", "8c", "9c", "Kd", "Ad", "Ah"]

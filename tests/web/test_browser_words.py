@@ -5,9 +5,8 @@
 - "You" has its subject and object forms ("du"/"dig"); a person who gave no name (the
   server's `null`) and bots (by their seat's kind) are named in the page's language, and a
   finished game's seats tell a bot from a person who called themselves "basic".
-- The hint's known-dead cards (``knownDead``) against the engine's true stock over many
-  random games with reshuffles and face-up cards: never a card that is in the stock, and
-  always a card known to be in another hand, also after a reshuffle.
+- (The hint's known-out cards come with the view, ``known_out``, from the engine's seat
+  knowledge: tests/test_engine_views.py checks them against the engine's true stock.)
 - A hand shown before breaking a combination (R-EX-4) is drawn as a labelled row while the
   seat's backs follow the hand it holds now, on real engine views.
 """
@@ -224,70 +223,6 @@ def test_swedish_words_a_club_player_uses() -> None:
                   '"btn.reject": "Neka"', '"btn.one_up": "Öppet kort"',
                   '"err.title": "Det gick inte."'):
         assert right in text, right
-
-
-# ------------------------------------------------------------------ knownDead vs the engine
-def _dead_cases(games: int) -> tuple[list[dict[str, Any]], int]:
-    """Exchange decisions of random six-seat games with the face-up card (wikipedia rules:
-    two exchanges, so the 22-card stock often runs out): the seat's events and hand, the
-    cards really in the stock, and the cards known to be in another hand.
-    Returns the cases and how many of them came after a reshuffle with a held card known."""
-    rules = Rules.preset("wikipedia", max_deals=1).with_variations("V-LARGE")
-    cases: list[dict[str, Any]] = []
-    after_reshuffle = 0
-    for seed in range(games):
-        game = Game(rules, players=6, seed=seed)
-        rng = random.Random(seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            view = game.view(seat)
-            if view["phase"] == "exchange" and len(view["hand"]) == 5:
-                events = view["events"]
-                known_held = _known_held(events, game, seat)
-                cases.append({
-                    "events": events, "hand": view["hand"],
-                    "stock": sorted(str(c) for c in game._stock),  # the engine's true stock
-                    "held": sorted(known_held),
-                })
-                if known_held and any(e["type"] == "reshuffle" for e in events):
-                    after_reshuffle += 1
-            actions = game.legal_actions()
-            texts = [str(a) for a in actions]
-            # take a face-up card now and then, so that some hands hold a known card
-            accept = [a for a, t in zip(actions, texts, strict=True) if t == "accept"]
-            game.apply(accept[0] if accept and rng.random() < 0.7 else rng.choice(actions))
-    return cases, after_reshuffle
-
-
-def _known_held(events: list[dict[str, Any]], game: Game, seat: int) -> set[str]:
-    """Cards that are, in truth, in another seat's hand and that this seat saw go there (a
-    shown hand, an accepted face-up card) with no exchange by the holder since."""
-    known: dict[int, set[str]] = {}
-    for ev in events:
-        if ev["type"] == "show":
-            known[ev["seat"]] = set(ev["cards"])
-        elif ev["type"] == "exchange" and ev.get("discarded"):
-            known.pop(ev["seat"], None)
-        elif ev["type"] == "one_up_choice" and ev["accepted"]:
-            known.setdefault(ev["seat"], set()).add(ev["card"])
-    hands = {s: {str(c) for c in game.hands[s]} for s in range(game.players)}
-    return {c for s, cards in known.items() if s != seat for c in cards if c in hands[s]}
-
-
-def test_known_dead_cards_are_never_in_the_stock_and_keep_held_cards_after_a_reshuffle(
-    page: Any
-) -> None:
-    cases, after_reshuffle = _dead_cases(60)
-    assert after_reshuffle >= 5, "too few decisions after a reshuffle with a held card known"
-    results = page.evaluate("""async (cases) => {
-      const { knownDead } = await import('./js/table.js');
-      return cases.map((c) => knownDead(c.events, c.hand));
-    }""", cases)
-    for case, dead in zip(cases, results, strict=True):
-        assert not set(dead) & set(case["stock"]), "a card counted out of the stock is in it"
-        assert set(case["held"]) <= set(dead), "a card known to be held counts as drawable"
-        assert not set(dead) & set(case["hand"])
 
 
 # ------------------------------------------------------------------ shown hands

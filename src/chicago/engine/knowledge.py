@@ -18,19 +18,38 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from chicago.cards import DECK, RANKS, Card, mask_of, parse_cards
+from chicago.engine.events import (
+    Announce,
+    Deal,
+    Event,
+    Exchange,
+    Exchanged,
+    OneUp,
+    OneUpChoice,
+    Pass,
+    QuadsClaim,
+    Redeal,
+    Reshuffle,
+    Reveal,
+    RoundResult,
+    Show,
+    event_from_json,
+)
 from chicago.poker import Category
 from chicago.rules import Rules
 
 __all__ = [
     "DEFINING_STAGES",
+    "CardPlaces",
     "Claim",
     "Knowledge",
     "Opponent",
+    "card_places",
     "knowledge",
     "rank_of_text",
     "rules_of",
@@ -123,6 +142,107 @@ class Opponent:
 
 
 @dataclass(slots=True)
+class CardPlaces:
+    """Where the seat knows cards of this deal to be, outside its own hand: what a hint
+    needs to know which cards cannot be drawn (see :func:`card_places`)."""
+
+    held: dict[Card, int] = field(default_factory=dict)
+    """Card -> the other seat known to hold it (shown, or taken face up)."""
+    pile: set[Card] = field(default_factory=set)
+    """Cards known to be in the discard pile (since the last reshuffle)."""
+    out: set[Card] = field(default_factory=set)
+    """Cards known to be in someone's hand or in the discard pile, not which."""
+    pending: set[Card] = field(default_factory=set)
+    """The seat's own one-up discard, which joins the pile when the face-up card is decided."""
+    returned: set[Card] = field(default_factory=set)
+    """Cards known to have gone into the new stock at the last reshuffle, not seen since."""
+    reshuffles: int = 0
+    """Reshuffles of the discards into a new stock this deal (R-EX-2)."""
+
+    def out_of_stock(self) -> set[Card]:
+        """Every card known not to be in the stock now."""
+        return set(self.held) | self.pile | self.out | self.pending
+
+    def _forget(self, card: Card) -> None:
+        self.held.pop(card, None)
+        self.pile.discard(card)
+        self.out.discard(card)
+        self.returned.discard(card)
+
+    def _exchanged(self, seat: int) -> None:
+        """``seat`` discarded: the cards it was known to hold are in its hand or the pile."""
+        for card in [c for c, owner in self.held.items() if owner == seat]:
+            del self.held[card]
+            self.out.add(card)
+
+
+def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
+    """Where ``seat`` knows cards to be, from one deal's events as it sees them.
+
+    A card is known to be in another player's hand (shown, a face-up card taken), in the
+    discard pile (the seat's own discards, rejected face-up cards, a thrown-in hand), or in
+    one of the two (a shown card of a player who has exchanged since). At a reshuffle
+    (R-EX-2) the discard pile becomes the new stock: what was known to be in the pile can be
+    drawn again, cards known to be in a hand still cannot, and what is discarded after the
+    reshuffle is out of the stock again.
+    """
+    known = CardPlaces()
+    one_up_open: set[int] = set()  # seats whose one-up discard has not joined the pile yet
+    for event in events:
+        if isinstance(event, Deal):
+            known = CardPlaces()
+            one_up_open.clear()
+        elif isinstance(event, Exchanged):  # private: the seat's own discards and draws
+            for card in event.drawn:
+                known._forget(card)
+            # the discards of an exchange join the pile after the draw (R-EX-2): any
+            # reshuffle for that draw came before this event
+            (known.pending if seat in one_up_open else known.pile).update(event.discarded)
+        elif isinstance(event, Exchange):
+            who = event.seat
+            if event.one_up:
+                one_up_open.add(who)  # its discard joins the pile at the choice
+            elif who != seat and event.discarded:
+                known._exchanged(who)
+        elif isinstance(event, Redeal):
+            who = event.seat
+            if event.redealt and who != seat:
+                for card in [c for c, owner in known.held.items() if owner == who]:
+                    del known.held[card]
+                    known.pile.add(card)  # a thrown-in hand goes to the pile whole
+        elif isinstance(event, OneUp):
+            known._forget(event.card)
+            known.held[event.card] = event.seat  # face up: it is taken or put on the pile
+        elif isinstance(event, OneUpChoice):
+            who, card = event.seat, event.card
+            one_up_open.discard(who)
+            known._forget(card)
+            if who == seat:
+                known.pile |= known.pending
+                known.pending.clear()
+            else:
+                known._exchanged(who)
+            if not event.accepted:
+                known.pile.add(card)
+            elif who != seat:
+                known.held[card] = who
+        elif isinstance(event, Show):
+            if event.seat == seat:
+                continue  # the seat's own cards: it knows them, and follows its discards
+            for card in event.cards:
+                known._forget(card)
+                known.held[card] = event.seat
+        elif isinstance(event, Reshuffle):
+            # the pile is the new stock; what is only known to be in a hand or the pile
+            # may be in it now; cards known to be in a hand are not
+            known.returned = set(known.pile)
+            known.pile.clear()
+            known.out.clear()
+            known.reshuffles += 1
+    return known
+
+
+@dataclass(slots=True)
 class Knowledge:
     """Everything one seat knows about the current deal (see :func:`knowledge`)."""
 
@@ -162,6 +282,14 @@ class Knowledge:
     """Per seat: has declared a Chicago in this game (any deal; V-CHI-DECLARED)."""
     chicago_made: list[bool] = field(default_factory=list)
     """Per seat: has made a Chicago in this game (any deal; V-CHI-REQ3)."""
+    places: CardPlaces = field(default_factory=CardPlaces)
+    """Where it knows other cards to be (held, in the pile, out): :func:`card_places`."""
+
+    @property
+    def known_out(self) -> tuple[Card, ...]:
+        """Cards known not to be drawable from the stock now, outside its hand, in id order
+        (what the hints count as dead; the view's ``known_out``)."""
+        return tuple(sorted(self.places.out_of_stock() - set(self.hand)))
 
     @property
     def hand_mask(self) -> int:
@@ -254,21 +382,24 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     accepted: dict[int, int] = dict.fromkeys(opponents, 0)
     own_discards = 0
     exchange_round = 1
-    for event in view.get("events", []):
-        kind = event.get("type")
-        who = event.get("seat")
-        if kind == "reshuffle":
+    events = [event_from_json(e) for e in view.get("events", [])]
+    for event in events:
+        if isinstance(event, Reshuffle):
             reshuffled = True
             own_discards = 0  # they went back into the stock (R-EX-2)
             rejected = 0
-        elif kind == "exchanged" and who == seat:
-            own_discards |= mask_of(_cards(event.get("discarded", [])))
-        elif kind == "exchange" and who in opponents:
-            count = int(event.get("discarded", 0))
+        elif isinstance(event, Exchanged):
+            if event.seat == seat:
+                own_discards |= mask_of(event.discarded)
+        elif isinstance(event, Exchange):
+            who = event.seat
+            if who not in opponents:
+                continue
+            count = event.discarded
             opp = opponents[who]
             exchange_seen[who].append(count)
             opp.drawn_last = count
-            if not event.get("locked"):
+            if not event.locked:
                 opp.drawn_total += count
             if count:
                 claims[who] = None
@@ -277,50 +408,55 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
                     opp.kept_from_shown = max(0, len(opp.shown) - count)
                 elif opp.shown:
                     opp.kept_from_shown = None
-        elif kind == "round_result":
-            rnd = int(event.get("round", 0))
+        elif isinstance(event, RoundResult):
+            rnd = event.round
             exchange_round = rnd + 1
-            top = event.get("category")
-            if top and rules.show_on_break:
+            top = event.category
+            if top is not None and rules.show_on_break:
                 # R-EX-4: everyone who announced the round's highest category has those
                 # cards protected: breaking them later shows the whole hand first
-                category = Category[top]
                 for opp in opponents.values():
-                    if opp.announcements.get(rnd) is category:
-                        stages = opp.stages.get(rnd, ())[: DEFINING_STAGES[category]]
-                        kept[opp.seat].append(Claim(rnd, category, stages))
-        elif kind == "announce" and who in opponents:
-            category = Category[event["category"]]
-            rnd = int(event["round"])
-            opponents[who].announcements[rnd] = category
-            claims[who] = Claim(rnd, category)
-        elif kind == "quads_claim" and who in opponents and event.get("reset"):
-            # V-QUADS-RESET after the last exchange: a reset is claimed with four of a kind
-            claims[who] = Claim(rules.exchanges, Category.FOUR_OF_A_KIND)
-        elif kind == "pass" and who in opponents and "round" in event:
-            opponents[who].announcements[int(event["round"])] = None
-        elif kind == "reveal" and who in opponents and "rank" in event:
-            opp = opponents[who]
-            rnd = max(opp.announcements) if opp.announcements else 0
-            stages = (*opp.stages.get(rnd, ()), rank_of_text(str(event["rank"])))
-            opp.stages[rnd] = stages
-            claim = claims[who]
-            if claim is not None and claim.round == rnd:
-                claims[who] = Claim(claim.round, claim.category, stages)
-        elif kind == "show" and who in opponents:
-            opp = opponents[who]
-            kept[who] = []
-            opp.shown = _cards(event.get("cards", []))
-            opp.shown_round = exchange_round
-            opp.kept_from_shown = len(opp.shown)
-        elif kind == "one_up_choice" and who in opponents:
-            card = _card(event["card"])
-            if event.get("accepted"):
-                accepted[who] = 1 << card
-            else:
-                rejected |= 1 << card
-        elif kind == "one_up_choice" and who == seat and not event.get("accepted"):
-            rejected |= 1 << _card(event["card"])
+                    if opp.announcements.get(rnd) is top:
+                        stages = opp.stages.get(rnd, ())[: DEFINING_STAGES[top]]
+                        kept[opp.seat].append(Claim(rnd, top, stages))
+        elif isinstance(event, Announce):
+            if event.seat in opponents:
+                opponents[event.seat].announcements[event.round] = event.category
+                claims[event.seat] = Claim(event.round, event.category)
+        elif isinstance(event, QuadsClaim):
+            if event.seat in opponents and event.reset:
+                # V-QUADS-RESET after the last exchange: a reset is claimed with four of a kind
+                claims[event.seat] = Claim(rules.exchanges, Category.FOUR_OF_A_KIND)
+        elif isinstance(event, Pass):
+            if event.seat in opponents:
+                opponents[event.seat].announcements[event.round] = None
+        elif isinstance(event, Reveal):
+            who = event.seat
+            if who in opponents and event.rank is not None:
+                opp = opponents[who]
+                rnd = max(opp.announcements) if opp.announcements else 0
+                stages = (*opp.stages.get(rnd, ()), event.rank)
+                opp.stages[rnd] = stages
+                claim = claims[who]
+                if claim is not None and claim.round == rnd:
+                    claims[who] = Claim(claim.round, claim.category, stages)
+        elif isinstance(event, Show):
+            who = event.seat
+            if who in opponents:
+                opp = opponents[who]
+                kept[who] = []
+                opp.shown = event.cards
+                opp.shown_round = exchange_round
+                opp.kept_from_shown = len(opp.shown)
+        elif isinstance(event, OneUpChoice):
+            who = event.seat
+            if who in opponents:
+                if event.accepted:
+                    accepted[who] = 1 << event.card
+                else:
+                    rejected |= 1 << event.card
+            elif who == seat and not event.accepted:
+                rejected |= 1 << event.card
 
     for s, opp in opponents.items():
         opp.claim = claims[s]
@@ -382,6 +518,7 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
         one_up=(int(one_up["seat"]), _card(one_up["card"])) if one_up else None,
         chicago_declared=_flags(view.get("chicago_declared"), players),
         chicago_made=_flags(view.get("chicago_made"), players),
+        places=card_places(events, seat),
     )
 
 

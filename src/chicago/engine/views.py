@@ -11,7 +11,13 @@ Schema (every card is its text form, ``"Ah"``)::
     seat, players, rules, deal, dealer, phase, round, to_act, scores, locked,
     hand, hand_category, discarded, stock, discard_pile, exchanges, announcements,
     shown, one_up, chicago, leader, trick_number, trick, tricks, played, legal_actions,
-    events, history, over, winners, settlement, chicago_declared, chicago_made
+    events, history, over, winners, settlement, chicago_declared, chicago_made, known_out
+
+``known_out`` lists the cards the seat knows cannot be drawn from the stock now, outside its
+own hand (:func:`chicago.engine.knowledge.card_places`): in another hand (shown, a face-up
+card taken), in the discard pile (its own discards, rejected face-up cards) or in one of the
+two. It is what the hints count as dead; the browser shows and sends it as it is. The full
+list of fields, with their meanings, is ``docs/schema.json``.
 
 ``chicago_declared`` and ``chicago_made`` hold one flag per seat: whether that player has
 declared (made) a Chicago in any deal of this game so far. Everyone at the table saw it
@@ -27,6 +33,7 @@ from typing import Any, Protocol
 from chicago.cards import Card
 from chicago.engine.actions import Action
 from chicago.engine.events import Announce, Event, Pass, Reveal, RoundResult
+from chicago.engine.knowledge import card_places
 from chicago.poker import category_of
 from chicago.rules import Rules
 
@@ -159,11 +166,13 @@ def seat_state(game: ViewedGame, seat: int | None, public: dict[str, Any]) -> di
     """
     state = dict(public)
     state["seat"] = seat
+    places = card_places((e for e in game.deal_events if e.visible_to(seat)), seat)
     if seat is None:
         state["hand"] = []
         state["hand_category"] = None
         state["discarded"] = []
         state["legal_actions"] = []
+        state["known_out"] = [str(c) for c in sorted(places.out_of_stock())]
         return state
     hand = game.hands[seat]
     state["hand"] = [str(c) for c in sorted(hand)]
@@ -172,4 +181,5 @@ def seat_state(game: ViewedGame, seat: int | None, public: dict[str, Any]) -> di
     state["legal_actions"] = (
         [str(a) for a in game.legal_actions()] if game.to_act == seat else []
     )
+    state["known_out"] = [str(c) for c in sorted(places.out_of_stock() - set(hand))]
     return state

@@ -1,13 +1,14 @@
 """The hint key: exact draw odds of the seat's hand, from what the seat knows.
 
-:func:`knowledge` follows one deal's events as the seat saw them and keeps apart the cards
-whose place the seat knows: in another player's hand (shown, a face-up card taken), in the
-discard pile (its own discards, rejected face-up cards), or in one of the two (a shown card
-of a player who has exchanged since). None of these can be drawn from the stock. At a
-reshuffle (R-EX-2) the discard pile becomes the new stock: what was known to be in the pile
-can be drawn again, cards known to be in a hand still cannot, and what is discarded after
-the reshuffle is out of the stock again. :func:`known_dead` is the set of cards known not to
-be drawable; :func:`hint` runs :func:`chicago.odds.draw_odds` on the hand with them.
+What the seat knows of where cards are is the engine's seat knowledge
+(:func:`chicago.engine.knowledge.card_places`, the view's ``known_out``): in another player's
+hand (shown, a face-up card taken), in the discard pile (its own discards, rejected face-up
+cards), or in one of the two (a shown card of a player who has exchanged since). None of
+these can be drawn from the stock. At a reshuffle (R-EX-2) the discard pile becomes the new
+stock: what was known to be in the pile can be drawn again, cards known to be in a hand
+still cannot, and what is discarded after the reshuffle is out of the stock again.
+:func:`known_dead` is the set of cards known not to be drawable; :func:`hint` runs
+:func:`chicago.odds.draw_odds` on the hand with them.
 
 What the odds assume: every card that is neither in the hand nor known to be out of the
 stock is equally likely to be drawn. That is exact before the first reshuffle of a deal.
@@ -33,18 +34,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chicago.advice import Advice, rank_holds
-from chicago.cards import parse_cards
+from chicago.cards import Card, parse_cards
+from chicago.engine.events import event_from_json
+from chicago.engine.knowledge import CardPlaces, card_places
 from chicago.odds import Hold, draw_odds
 from chicago.poker import Category, evaluate
 from chicago.rules import Rules
 
 __all__ = [
     "Hint",
-    "Knowledge",
     "SixChoice",
     "category_columns",
     "hint",
-    "knowledge",
     "known_dead",
 ]
 
@@ -52,117 +53,16 @@ _NO_EXCHANGE_PHASES = ("chicago", "play", "over")
 """Phases after the last exchange of a deal: there is nothing left to draw."""
 
 
-@dataclass
-class Knowledge:
-    """Where the seat knows cards of this deal to be, outside its own hand."""
-
-    held: dict[str, int] = field(default_factory=dict)
-    """Card -> the other seat known to hold it (shown, or taken face up)."""
-    pile: set[str] = field(default_factory=set)
-    """Cards known to be in the discard pile (since the last reshuffle)."""
-    out: set[str] = field(default_factory=set)
-    """Cards known to be in someone's hand or in the discard pile, not which."""
-    pending: set[str] = field(default_factory=set)
-    """The seat's own one-up discard, which joins the pile when the face-up card is decided."""
-    returned: set[str] = field(default_factory=set)
-    """Cards known to have gone into the new stock at the last reshuffle, not seen since."""
-    reshuffles: int = 0
-    """Reshuffles of the discards into a new stock this deal."""
-
-    def out_of_stock(self) -> set[str]:
-        """Every card known not to be in the stock now."""
-        return set(self.held) | self.pile | self.out | self.pending
-
-    def _forget(self, card: str) -> None:
-        self.held.pop(card, None)
-        self.pile.discard(card)
-        self.out.discard(card)
-        self.returned.discard(card)
-
-    def _exchanged(self, seat: int) -> None:
-        """``seat`` discarded: the cards it was known to hold are in its hand or the pile."""
-        for card in [c for c, owner in self.held.items() if owner == seat]:
-            del self.held[card]
-            self.out.add(card)
+def _places(events: Iterable[dict[str, Any]], seat: int | None) -> CardPlaces:
+    """The engine's seat knowledge of where cards are, from a view's (JSON) events."""
+    evs = [event_from_json(ev) for ev in events]
+    if seat is None:  # the seat the private events are addressed to
+        seat = next((e.audience for e in evs if e.audience is not None), None)
+    return card_places(evs, seat)
 
 
-def _my_seat(events: list[dict[str, Any]]) -> int | None:
-    """The seat of a seat's event list: private events carry it in ``"to"``."""
-    for ev in events:
-        if "to" in ev:
-            return int(ev["to"])
-    return None
-
-
-def knowledge(events: Iterable[dict[str, Any]], seat: int | None = None) -> Knowledge:
-    """What ``seat`` knows of where cards are, from one deal's events as it sees them.
-
-    ``seat`` defaults to the seat the private events are addressed to.
-    """
-    evs = list(events)
-    me = seat if seat is not None else _my_seat(evs)
-    known = Knowledge()
-    one_up_open: set[int] = set()  # seats whose one-up discard has not joined the pile yet
-    for ev in evs:
-        kind = ev.get("type")
-        if kind == "deal":
-            known = Knowledge()
-            one_up_open.clear()
-        elif kind == "exchanged":  # private: the seat's own discards and draws
-            for card in ev.get("drawn", []):
-                known._forget(card)
-            discarded = ev.get("discarded", [])
-            # the discards of an exchange join the pile after the draw (R-EX-2): any
-            # reshuffle for that draw came before this event
-            (known.pending if me in one_up_open else known.pile).update(discarded)
-        elif kind == "exchange":
-            who = int(ev["seat"])
-            if ev.get("one_up"):
-                one_up_open.add(who)  # its discard joins the pile at the choice
-            elif who != me and ev.get("discarded", 0):
-                known._exchanged(who)
-        elif kind == "redeal":
-            who = int(ev["seat"])
-            if ev.get("redealt") and who != me:
-                for card in [c for c, owner in known.held.items() if owner == who]:
-                    del known.held[card]
-                    known.pile.add(card)  # a thrown-in hand goes to the pile whole
-        elif kind == "one_up":
-            card = str(ev["card"])
-            known._forget(card)
-            known.held[card] = int(ev["seat"])  # face up: it is taken or put on the pile
-        elif kind == "one_up_choice":
-            who, card = int(ev["seat"]), str(ev["card"])
-            one_up_open.discard(who)
-            known._forget(card)
-            if who == me:
-                known.pile |= known.pending
-                known.pending.clear()
-            else:
-                known._exchanged(who)
-            if not ev.get("accepted"):
-                known.pile.add(card)
-            elif who != me:
-                known.held[card] = who
-        elif kind == "show":
-            who = int(ev["seat"])
-            if who == me:
-                continue  # the seat's own cards: it knows them, and follows its discards
-            for card in ev.get("cards", []):
-                known._forget(card)
-                known.held[card] = who
-        elif kind == "reshuffle":
-            # the pile is the new stock; what is only known to be in a hand or the pile
-            # may be in it now; cards known to be in a hand are not
-            known.returned = set(known.pile)
-            known.pile.clear()
-            known.out.clear()
-            known.reshuffles += 1
-    return known
-
-
-def _sorted_cards(cards: Iterable[str]) -> list[str]:
-    return sorted(cards, key=lambda c: parse_cards(c)[0])
+def _sorted_cards(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in sorted(cards)]
 
 
 def known_dead(
@@ -171,9 +71,10 @@ def known_dead(
     """Cards known not to be drawable from the stock, from one deal's events as a seat sees them.
 
     These are the cards known to be in another hand, in the discard pile, or in one of the
-    two; after a reshuffle what was in the pile is drawable again (see :func:`knowledge`).
+    two; after a reshuffle what was in the pile is drawable again (the engine's
+    :func:`~chicago.engine.knowledge.card_places`).
     """
-    return _sorted_cards(knowledge(events, seat).out_of_stock() - set(hand))
+    return _sorted_cards(_places(events, seat).out_of_stock() - set(parse_cards(list(hand))))
 
 
 @dataclass(frozen=True)
@@ -257,8 +158,9 @@ def hint(view: dict[str, Any]) -> Hint:
     if view.get("phase") in _NO_EXCHANGE_PHASES:
         return Hint(hand, (), [], rules, category, points, can_exchange=False,
                     reason="the exchanges of this deal are over")
-    known = knowledge(view.get("events", []), seat if isinstance(seat, int) else None)
-    dead = tuple(_sorted_cards(known.out_of_stock() - set(hand)))
+    known = _places(view.get("events", []), seat if isinstance(seat, int) else None)
+    mine = set(parse_cards(list(hand)))
+    dead = tuple(_sorted_cards(known.out_of_stock() - mine))
     stock, pile = view.get("stock"), view.get("discard_pile")
     limit = rules.max_discard
     if isinstance(stock, int) and isinstance(pile, int):
@@ -268,12 +170,12 @@ def hint(view: dict[str, Any]) -> Hint:
     if isinstance(stock, int) and stock < limit:
         # a larger discard empties the stock and draws the rest from the pile shuffled anew:
         # then only cards known to be in another hand cannot come
-        in_hands = _sorted_cards(set(known.held) - set(hand))
+        in_hands = _sorted_cards(set(known.held) - mine)
         beyond = draw_odds(hand, in_hands, rules, max_discard=limit)
         holds = ([h for h in holds if len(h.discard) <= stock]
                  + [h for h in beyond if len(h.discard) > stock])
         short_stock = stock
-    returned = tuple(_sorted_cards(known.returned - set(hand)))
+    returned = tuple(_sorted_cards(known.returned - mine))
     advice = rank_holds(view, holds)  # the one ranking both shells use
     return Hint(hand, dead, [a.hold for a in advice], rules, category, points,
                 short_stock=short_stock, returned=returned, advice=advice)

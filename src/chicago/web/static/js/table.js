@@ -27,77 +27,6 @@ const SPEAKER_ON = `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false
 const SPEAKER_OFF = `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">${SPEAKER}` +
   '<path d="M16 9l6 6M22 9l-6 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>';
 
-/**
- * The cards a seat knows are out of the stock (for the odds), from its deal's events.
- *
- * Out of the stock are: the cards on the discard pile that the seat knows (its own discards,
- * rejected face-up cards), and cards known to be in another seat's hand (a hand shown
- * before breaking a combination, R-EX-4; an accepted face-up card). A reshuffle puts the
- * discard pile back into the stock, but not the cards in the players' hands: a card known
- * to be held stays out. Once its holder exchanges again, a held card may have been thrown
- * away (which cards is secret): it is out of the stock until the next reshuffle, and after
- * that it may be in the stock or still in the hand, so it no longer counts.
- */
-export function knownDead(events, hand) {
-  const pile = new Set(); // known cards on the discard pile
-  const held = new Map(); // seat -> cards known to be in that seat's hand
-  const thrownOrHeld = new Set(); // known cards either in a hand or on the pile
-  let waiting = new Set(); // the seat's own one-up discard: on the pile only after the answer
-  let oneUpSeat = null;
-  const hold = (seat) => {
-    if (!held.has(seat)) held.set(seat, new Set());
-    return held.get(seat);
-  };
-  const release = (seat) => {
-    for (const c of held.get(seat) || []) thrownOrHeld.add(c);
-    held.delete(seat);
-  };
-  for (const ev of events || []) {
-    switch (ev.type) {
-      case "deal":
-        pile.clear();
-        held.clear();
-        thrownOrHeld.clear();
-        waiting = new Set();
-        oneUpSeat = null;
-        break;
-      case "reshuffle":
-        pile.clear();
-        thrownOrHeld.clear();
-        break;
-      case "show":
-        held.set(ev.seat, new Set(ev.cards || []));
-        break;
-      case "exchange":
-        if (ev.discarded) release(ev.seat);
-        if (ev.one_up) oneUpSeat = ev.seat;
-        break;
-      case "redeal":
-        if (ev.redealt) release(ev.seat);
-        break;
-      case "exchanged": {
-        const out = ev.discarded || [];
-        if (oneUpSeat === ev.seat && out.length && !(ev.drawn || []).length) for (const c of out) waiting.add(c);
-        else for (const c of out) pile.add(c);
-        break;
-      }
-      case "one_up_choice":
-        if (ev.accepted) hold(ev.seat).add(ev.card);
-        else pile.add(ev.card);
-        for (const c of waiting) pile.add(c);
-        waiting = new Set();
-        oneUpSeat = null;
-        break;
-      default:
-        break;
-    }
-  }
-  const mine = new Set(hand);
-  const dead = new Set([...pile, ...waiting, ...thrownOrHeld]);
-  for (const cards of held.values()) for (const c of cards) dead.add(c);
-  return sortCards([...dead].filter((c) => !mine.has(c)));
-}
-
 /** The words of a button for an action (for "answered for you" messages). */
 function actionLabel(action) {
   const keys = { pass: "btn.pass", keep: "btn.keep_hand", redeal: "btn.redeal", reset: "btn.reset", score: "btn.score",
@@ -1007,7 +936,7 @@ export class TablePage {
       this.render();
       return;
     }
-    const dead = knownDead(v.events, hand);
+    const dead = v.known_out || []; // the engine's seat knowledge: cards known out of the stock
     try {
       // ranked by the server on the seat's own view (only a seat has a hand to hint)
       const answer = await api.hint(this.id, this.token, dead);
