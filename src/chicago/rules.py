@@ -95,6 +95,7 @@ class Rules:
 
     # -- table (R-TABLE-*) --
     min_players: int = 2
+    """R-TABLE-1: fewest seats a table may have."""
     max_players: int = 4
     """R-TABLE-1 / V-LARGE: most seats a table may have (up to 6)."""
 

@@ -86,7 +86,7 @@ STATE_KEYS = (
     "stock", "discard_pile", "exchanges", "announcements", "reveals", "round_results", "shown",
     "one_up", "chicago", "trick_number", "trick", "tricks", "played", "over", "winners",
     "settlement", "chicago_declared", "chicago_made", "hand", "hand_category", "discarded",
-    "legal_actions",
+    "legal_actions", "known_out",
 )
 """The keys of an update's ``state``: the view without ``rules``, ``events`` and ``history``."""
 
