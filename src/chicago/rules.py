@@ -180,7 +180,7 @@ class Rules:
     quads_end_deal: bool = False
     """V-QUADS-RESET: scoring the 7 for four of a kind also ends the deal."""
     quads_reset_one: bool = False
-    """V-QUADS-ONE: a reset by four of a kind lowers **one** other player of the holder's
+    """V-QUADS-ONE: a reset by four of a kind lowers one other player of the holder's
     choice to zero (``reset SEAT``) instead of every other player."""
     quads_to_target: bool = False
     """V-QUADS-52: four of a kind that scores (a scoring round, the final showdown) raises its

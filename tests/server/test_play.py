@@ -45,6 +45,7 @@ def test_two_people_play_a_whole_game(client: TestClient) -> None:
     assert players[0].state == {**players[1].state, "seat": 0, "hand": players[0].state["hand"],
                                 "hand_category": players[0].state["hand_category"],
                                 "discarded": players[0].state["discarded"],
+                                "known_out": players[0].state["known_out"],
                                 "legal_actions": [], "events": players[0].state["events"]}
     final = client.get(f"/api/tables/{info['id']}").json()
     assert final["status"] == "finished"
