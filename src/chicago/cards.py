@@ -32,6 +32,7 @@ __all__ = [
     "Card",
     "cards_from_mask",
     "cards_text",
+    "ids_of_mask",
     "mask_of",
     "parse_card",
     "parse_cards",
@@ -198,6 +199,16 @@ def mask_of(cards: Iterable[int]) -> int:
     for card in cards:
         mask |= 1 << card
     return mask
+
+
+def ids_of_mask(mask: int) -> list[int]:
+    """The card ids (plain ints) of a 52-bit mask, lowest first: for the search code."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def cards_from_mask(mask: int) -> tuple[Card, ...]:

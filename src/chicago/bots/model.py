@@ -29,18 +29,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chicago.bots.solver import Position
-from chicago.cards import Card
+from chicago.cards import Card, ids_of_mask
 
 __all__ = ["model_card", "model_moves", "model_wins"]
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_cards = ids_of_mask
 
 
 def model_card(hand: Sequence[int], table: Sequence[int]) -> int:

@@ -39,7 +39,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from chicago.cards import Card
+from chicago.cards import Card, ids_of_mask
 from chicago.engine.errors import WorldError
 from chicago.engine.knowledge import Claim, Knowledge, Opponent
 from chicago.poker import Category, evaluate
@@ -82,13 +82,7 @@ def _card(rank: int, suit: int) -> int:
     return ((rank - 2) if rank >= 2 else 12) * 4 + suit
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_bits = ids_of_mask
 
 
 def _matches(cards: Sequence[int], claim: Claim, rules: Rules) -> bool:

@@ -41,8 +41,9 @@ from typing import Any, Literal
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.events import Event
 from chicago.engine.game import Game
+from chicago.engine.records import start_record
 from chicago.poker import evaluate
-from chicago.record import RecordError, start_game
+from chicago.record import RecordError
 
 __all__ = ["Perspective", "parse_perspective", "replay_page", "replay_steps"]
 
@@ -76,16 +77,8 @@ def parse_perspective(text: str | int | None, players: int) -> Perspective:
 
 
 def _start(record: dict[str, Any]) -> tuple[Game, list[tuple[int, str]]]:
-    game = start_game(record)
-    actions = record.get("actions", [])
-    if not isinstance(actions, list):
-        raise RecordError("the record's actions must be a list")
-    pairs: list[tuple[int, str]] = []
-    for number, entry in enumerate(actions, start=1):
-        if not (isinstance(entry, list | tuple) and len(entry) == 2):
-            raise RecordError(f"action {number}: expected [seat, action], got {entry!r}", number)
-        pairs.append((int(entry[0]), str(entry[1])))
-    return game, pairs
+    game, actions = start_record(record, Game)
+    return game, [(int(seat), str(text)) for seat, text in actions]
 
 
 def _state(game: Game, perspective: Perspective) -> dict[str, Any]:
