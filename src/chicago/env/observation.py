@@ -73,6 +73,9 @@ LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
      "tie-break stages revealed (rank value / 14; the V-TIE-SUIT stage: (suit + 1) / 4)"),
     ("round_winner", (A, S + 1), "scoring-round winner (last slot: nobody)"),
     ("shown", (S, 52), "hands shown to everyone (R-EX-4, quads reset)"),
+    ("known_out", (52,),
+     "cards the seat knows are not in the stock (the view's known_out: the engine's seat "
+     "knowledge)"),
     ("quads_claim", (S,), "V-QUADS-RESET: the seat claimed a reset in the quads round"),
     ("quads_target", (S, S),
      "V-QUADS-ONE: the seat (row) chose to lower that seat (column) in a reset claim or choice"),
@@ -215,6 +218,7 @@ def encode_view(
         w["one_up_pending"][rel(one_up["seat"]), _CARD[one_up["card"]]] = 1.0
     for seat_text, cards in view.get("shown", {}).items():
         _cards(w["shown"][rel(int(seat_text))], cards)
+    _cards(w["known_out"], view.get("known_out", ()))
     declarer = view.get("chicago")
     w["chicago_declarer"][S if declarer is None else rel(declarer)] = 1.0
 
