@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from chicago.bots.ev import chicago_chance, hold_values, last_trick_chance, last_trick_weight
-from chicago.bots.knowledge import Knowledge, knowledge
 from chicago.cards import Card, mask_of
+from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.odds import Hold
 from chicago.poker import Category, evaluate
 
