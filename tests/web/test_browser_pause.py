@@ -196,3 +196,29 @@ def test_the_table_fits_1280x800_and_390x844(browser: Any, live: LiveServer,
             player.act()
         assert page.evaluate(_NO_SIDEWAYS)
         context.close()
+
+
+def test_the_hint_sends_the_views_known_out_cards(
+    browser: Any, live: LiveServer, artifacts: Path
+) -> None:
+    """The page derives nothing itself: the cards it sends as known out of the stock are the
+    view's ``known_out`` (the engine's seat knowledge), here the seat's own discards of the
+    first exchange round (R-EX-2)."""
+    context = browser.new_context()
+    page, _, _ = seated_page(context, live, ["open", "bot:basic", "bot:basic"])
+    player = Player(page, live, artifacts, "hint-dead")
+    sent: list[Any] = []
+    page.on("request", lambda r: sent.append(r.post_data_json)
+            if "api/web/hint/" in r.url else None)
+    for _ in range(40):
+        assert player.state() == "turn"
+        view = player.view()
+        if view["phase"] == "exchange" and len(view["hand"]) == 5 and view["known_out"]:
+            break
+        player.act()
+    else:
+        raise AssertionError("no exchange decision with cards known out")
+    page.click("[data-action=hint]")
+    page.wait_for_selector(".hint table.odds tbody tr")
+    assert sent and sent[-1]["dead"] == view["known_out"]
+    context.close()
