@@ -167,6 +167,9 @@ class Event(tuple[Any, ...]):
             )
         if "from_fields" not in cls.__dict__:
             cls._from = tuple((n, _FROM_JSON[cls.field_types[n]]) for n in names)
+        if not private:
+            # every public kind's audience is None: a class attribute, no property call
+            cls.audience = None  # type: ignore[assignment]
         if type:
             if type in EVENT_TYPES:
                 raise TypeError(f"two event kinds named {type!r}")

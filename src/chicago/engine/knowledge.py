@@ -176,6 +176,10 @@ class CardPlaces:
             self.out.add(card)
 
 
+_PLACE_KINDS = frozenset({Deal, Exchanged, Exchange, Redeal, OneUp, OneUpChoice, Show, Reshuffle})
+"""The kinds of events that tell where cards are (:func:`card_places`)."""
+
+
 def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
     """Where ``seat`` knows cards to be, from one deal's events as it sees them.
 
@@ -188,7 +192,10 @@ def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
     """
     known = CardPlaces()
     one_up_open: set[int] = set()  # seats whose one-up discard has not joined the pile yet
+    relevant = _PLACE_KINDS
     for event in events:
+        if type(event) not in relevant:
+            continue  # plays, announcements …: they move no card this fold follows
         if isinstance(event, Deal):
             known = CardPlaces()
             one_up_open.clear()

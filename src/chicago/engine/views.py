@@ -97,11 +97,10 @@ def seat_view(game: ViewedGame, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: spectator) of ``game``; JSON-able."""
     if seat is not None and (isinstance(seat, bool) or not 0 <= seat < game.players):
         raise ValueError(f"seat must be 0-{game.players - 1} or None, not {seat!r}")
-    view = seat_state(game, seat, public_state(game))
+    visible = [e for e in game.deal_events if e.audience is None or e.audience == seat]
+    view = seat_state(game, seat, public_state(game), visible)
     view["rules"] = game.rules.to_dict()
-    view["events"] = [
-        e.to_json() for e in game.deal_events if e.audience is None or e.audience == seat
-    ]
+    view["events"] = [e.to_json() for e in visible]
     view["history"] = game.deal_history
     return view
 
@@ -159,14 +158,20 @@ def public_state(game: ViewedGame) -> dict[str, Any]:
     }
 
 
-def seat_state(game: ViewedGame, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+def seat_state(
+    game: ViewedGame, seat: int | None, public: dict[str, Any],
+    visible: Sequence[Event] | None = None,
+) -> dict[str, Any]:
     """``public`` (from :func:`public_state`) plus one seat's own cards and choices.
 
     Only ``seat``'s own hand and discards are read; a spectator (None) gets none.
+    ``visible``: the deal's events the seat may see, if the caller has them already.
     """
     state = dict(public)
     state["seat"] = seat
-    places = card_places((e for e in game.deal_events if e.visible_to(seat)), seat)
+    if visible is None:
+        visible = [e for e in game.deal_events if e.audience is None or e.audience == seat]
+    places = card_places(visible, seat)
     if seat is None:
         state["hand"] = []
         state["hand_category"] = None
