@@ -65,3 +65,16 @@ def test_licence_file_and_changelog_match_the_declared_licence() -> None:
     assert "THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND" in licence
     changelog = (root / "CHANGELOG.md").read_text(encoding="utf-8")
     assert changelog.startswith("# Changelog") and "\n## [Unreleased]\n" in changelog
+
+
+def test_python_dash_m_chicago_is_the_chicago_command() -> None:
+    """``python -m chicago`` runs the same program as the ``chicago`` script."""
+    import subprocess
+    import sys
+
+    import chicago
+
+    done = subprocess.run([sys.executable, "-m", "chicago", "--version"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    expected = (0, f"chicago {chicago.__version__}\n", "")
+    assert (done.returncode, done.stdout, done.stderr) == expected
