@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .driver import Player, seated_page
+from .driver import Player, api, join_page, seated_page
 from .serving import LiveServer
 
 
@@ -254,3 +254,29 @@ def test_one_up_card_and_the_chicago_call(browser: Any, live: LiveServer, artifa
     text = page.locator("[data-dialog=game-over]").inner_text()
     assert "the Chicago" in text or "The Chicago failed" in text
     context.close()
+
+
+def test_a_notice_goes_with_the_page_it_belongs_to(browser: Any, live: LiveServer) -> None:
+    """A table's short message ("Link copied", "Only one choice, so it was made for you")
+    does not float over the next page: leaving the table hides it at once, not after its
+    four seconds."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        table = api(live, "POST", "api/tables", {"seats": ["open", "open"]})
+        page, _ = join_page(context, live, table["id"], name="Anna")
+        page.wait_for_selector("[data-action=copy-invite]")
+        # All in the page, within milliseconds: the notice shows, then the page changes.
+        shown, hidden_after = page.evaluate("""async () => {
+          const note = document.getElementById("notice");
+          document.querySelector("[data-action=copy-invite]").click();
+          for (let i = 0; i < 200 && note.hidden; i++) await new Promise(r => setTimeout(r, 5));
+          const shown = !note.hidden;
+          const changed = new Promise(r => window.addEventListener("hashchange", r, { once: true }));
+          location.hash = "#/games";
+          await changed;
+          return [shown, note.hidden];
+        }""")
+        assert shown
+        assert hidden_after
+    finally:
+        context.close()

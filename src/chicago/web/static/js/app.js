@@ -21,6 +21,7 @@ import { api } from "./api.js";
 import { chicagoRule, glossary } from "./rulewords.js";
 import { ProfilePage, SignInPage, LeaderboardPage } from "./club.js";
 import { TournamentsPage, TournamentPage } from "./tournament.js";
+import { leavePage } from "./notice.js";
 
 const main = document.getElementById("app");
 let page = null;
@@ -63,6 +64,7 @@ function route() {
   const params = new URLSearchParams(query);
   const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
   page?.unmount?.();
+  if (page) leavePage();
   window.chicago = {};
   const [head, a, b] = parts;
   if (head === "table" && a) page = new TablePage(main, a);

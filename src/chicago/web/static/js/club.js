@@ -231,7 +231,7 @@ export class SignInPage {
       const me = await api.me(this.secret);
       store.setProfile({ id: me.profile.id, name: me.profile.name, secret: this.secret });
       store.setPlayerName(me.profile.name);
-      showNotice(t("club.signed_in", { name: me.profile.name }));
+      showNotice(t("club.signed_in", { name: me.profile.name }), { carry: true });
       // the secret leaves the address bar and the history: this entry is replaced
       location.replace(`${location.pathname}${location.search}#/profile`);
     } catch (err) {

@@ -5,15 +5,17 @@ import { h, replace } from "./dom.js";
 import { t, has, lang } from "./i18n.js";
 
 let timer = null;
+let carried = false; // the notice shown goes on to the next page (it says where it leads)
 
 function area() {
   return document.getElementById("notice");
 }
 
-function show(kind, text, ms) {
+function show(kind, text, ms, carry = false) {
   const el = area();
   if (!el) return;
   clearTimeout(timer);
+  carried = carry;
   el.className = `notice ${kind}`;
   el.setAttribute("role", kind === "error" ? "alert" : "status");
   replace(el, h("span", { class: "notice-text", dataset: { kind } }, text),
@@ -51,8 +53,19 @@ export function showError(code, message = "") {
   show("error", errorText({ code, message }), 9000);
 }
 
-export function showNotice(text) {
-  show("info", text, 4000);
+/**
+ * A short confirmation. It belongs to the page that shows it and goes when the player
+ * leaves that page, unless ``carry``: a notice about the move to the next page ("Signed in
+ * as …" before the profile opens) stays for that page.
+ */
+export function showNotice(text, { carry = false } = {}) {
+  show("info", text, 4000, carry);
+}
+
+/** The page changes: a notice or error of the page left behind goes with it. */
+export function leavePage() {
+  if (carried) carried = false;
+  else hide();
 }
 
 /** Say something to screen readers (a persistent live region outside the re-drawn page). */
