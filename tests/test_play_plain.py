@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -387,8 +388,11 @@ def test_the_line_mode_in_swedish(tmp_path: Path) -> None:
     assert any(re.search(r" Val: 1\) Spela \w\w, 2\) Spela", line) for line in lines)
     assert "förväntat 0,66 poäng; kåk 0,1%" in text  # Swedish decimal commas
     assert "Partiet är slut:" in text and "Avräkning med 1 per poäng:" in text
-    # every line but the option list of the help (its descriptions are documented in English)
-    said = "\n".join(line for line in lines if not line.startswith("- "))
+    # every line, the option list of the help too (its option names and values are code)
+    options = [line for line in lines if re.match(r"- \w+ = .* — ", line)]
+    assert len(options) == len(dataclasses.fields(Rules))
+    said = "\n".join(re.sub(r"^- \w+ = .* — ", "- ", line) for line in lines)
+    assert "R-EX-5 / V-LOCK-42 / V-LOCK-45: den som har minst så många poäng" in said
     for english in ("You ", "Scores", "Deal ", "Not accepted", "exchange", "Choices"):
         assert english not in said, english
 

@@ -13,8 +13,15 @@ from chicago import Game, Rules
 from chicago.rules import PRESETS, VARIATIONS
 from chicago.tui.hint_words import hint_lines
 from chicago.tui.hints import hint, known_dead
+from chicago.tui.lang import sv
 from chicago.tui.render import hint_table, scores_table, table_panel
-from chicago.tui.rules_help import option_descriptions, rules_help, variations_on
+from chicago.tui.rules_help import (
+    option_description,
+    option_descriptions,
+    rules_help,
+    rules_text,
+    variations_on,
+)
 from chicago.tui.words import Words, category_phrase, plain_card, rank_phrase, symbol_card
 
 
@@ -202,6 +209,44 @@ def test_rules_help_speaks_of_the_newer_options() -> None:
     assert "Scoring the points for four of a kind also ends" not in rules_help(quads)
     assert "Scoring the points for four of a kind also ends the deal." in rules_help(
         quads.replace(quads_end_deal=True))
+
+
+_RULE_ID = re.compile(r"\b[RV]-[A-Z]+(?:-[A-Z0-9]+)*")
+
+
+def test_every_rule_option_has_swedish_words() -> None:
+    """Each field of Rules has its description in the Swedish catalogue (``tui.opt.NAME``;
+    an option added without Swedish words fails here), naming the same rule ids (R-EX-5,
+    V-LOCK-42 …) and the same code values (`target`, `made` …) as its English documentation."""
+    english = option_descriptions()
+    names = [f.name for f in dataclasses.fields(Rules)]
+    assert sorted(sv.OPTIONS) == sorted(f"tui.opt.{name}" for name in names)
+    for name in names:
+        swedish = option_description(name, "sv")
+        assert swedish and swedish != english[name], name
+        assert set(_RULE_ID.findall(swedish)) == set(_RULE_ID.findall(english[name])), name
+        assert set(re.findall(r"`[^`]*`", swedish)) == set(re.findall(r"`[^`]*`",
+                                                                       english[name])), name
+        assert option_description(name, "en") == english[name]
+    assert option_description("no_such_option", "sv") == ""
+
+
+@pytest.mark.parametrize("rules", RULE_SETS[:8], ids=lambda r: str(sorted(r.differences())))
+def test_the_rules_help_in_swedish_has_no_english_option_description(rules: Rules) -> None:
+    """--lang sv: every option of the help (Markdown and plain) is described in Swedish; the
+    English documentation of the Rules fields appears nowhere."""
+    english = option_descriptions()
+    markdown = rules_help(rules, "sv")
+    plain = "\n".join(rules_text(rules, "sv"))
+    for name, text in english.items():
+        assert text not in markdown and text not in plain, name
+        assert f"`{name}` = " in markdown
+        swedish = option_description(name, "sv")
+        assert f" — {swedish}" in markdown and f" — {swedish.replace('`', '')}" in plain
+    assert "Varje regelval står med sitt namn i programmet" in markdown
+    assert "poängrunda" in markdown and "scoring round" not in markdown.lower()
+    # the points option's value is in the language too
+    assert "`points` = par 1, två par 2, triss 3" in markdown
 
 
 def test_known_dead_cards_for_the_hint() -> None:

@@ -3,8 +3,9 @@
 :func:`rules_blocks` describes a :class:`~chicago.Rules` object in the player's language: a
 summary of how a deal and the game go under exactly these options, the points table, the
 variations that are on (in the browser app's words), and every option with its value and
-the description documented on the Rules class (in English). :func:`rules_help` writes the
-blocks as Markdown for the full screen, :func:`rules_text` as plain lines for the line mode.
+what it does (:func:`option_description`: the documentation on the Rules class in English,
+the catalogue's words in Swedish). :func:`rules_help` writes the blocks as Markdown for the
+full screen, :func:`rules_text` as plain lines for the line mode.
 
 >>> from chicago import Rules
 >>> text = rules_help(Rules.preset("wikipedia"))
@@ -27,11 +28,12 @@ from typing import Literal
 
 from chicago.poker import Category
 from chicago.rules import PRESETS, VARIATIONS, Rules
-from chicago.tui.lang import Lang
+from chicago.tui.lang import Lang, get_lang
 from chicago.tui.words import Words
 
 __all__ = [
     "Block",
+    "option_description",
     "option_descriptions",
     "rules_blocks",
     "rules_help",
@@ -247,19 +249,28 @@ def rules_blocks(rules: Rules, lang: Lang | str | None = None) -> list[Block]:
             text = t(key) if words.lang.has(key) else VARIATIONS[vid].description
             blocks.append(Block("item", f"{vid}: {text}"))
     blocks.append(Block("heading", t("tui.rules.options")))
-    if words.lang.code != "en":
-        blocks.append(Block("para", t("tui.rules.options_english")))
-    descriptions = option_descriptions()
+    blocks.append(Block("para", t("tui.rules.options_note")))
     for f in dataclasses.fields(rules):
         if f.name == "points":
-            value = _points_line(rules, Words([]))
+            value = _points_line(rules, words)
         else:
             value = repr(getattr(rules, f.name))
-        description = descriptions.get(f.name, "")
+        description = option_description(f.name, words.lang)
         blocks.append(
             Block("item", f"`{f.name}` = {value}" + (f" — {description}" if description else ""))
         )
     return blocks
+
+
+def option_description(name: str, lang: Lang | str | None = None) -> str:
+    """What the rule option ``name`` does, in ``lang``: the catalogue's ``tui.opt.NAME``
+    where the language has one of its own (Swedish), else the documentation under the field
+    in the Rules class (English); ``""`` for an unknown name."""
+    language = get_lang(lang)
+    key = f"tui.opt.{name}"
+    if key in language.entries:
+        return language.t(key)
+    return option_descriptions().get(name, "")
 
 
 def rules_help(rules: Rules, lang: Lang | str | None = None) -> str:

@@ -359,7 +359,8 @@ TERMINAL: dict[str, Any] = {
     "tui.rules.changed": "Changed options: {changes}.",
     "tui.rules.variations": "Variations in play",
     "tui.rules.options": "Every option",
-    "tui.rules.options_english": "",
+    "tui.rules.options_note": "Each option by its name in the program, as --set name=value "
+    "changes it.",
     "tui.rules.players": "Players.",
     "tui.rules.players_text": "{min} to {max}, one pack of 52 cards. Everything goes clockwise "
     "from the dealer's left; the deal passes on after each hand.",

@@ -284,8 +284,8 @@ TERMINAL: dict[str, Any] = {
     "tui.rules.changed": "Ändrade regelval: {changes}.",
     "tui.rules.variations": "Varianter som gäller",
     "tui.rules.options": "Alla regelval",
-    "tui.rules.options_english": "Regelvalen står med sina namn i programmet; beskrivningarna "
-    "är på engelska.",
+    "tui.rules.options_note": "Varje regelval står med sitt namn i programmet, som det ändras "
+    "med --set namn=värde.",
     "tui.rules.players": "Spelare.",
     "tui.rules.players_text": "{min} till {max}, en kortlek med 52 kort. Allt går medsols från "
     "givarens vänstra sida; given går vidare efter varje hand.",
@@ -372,5 +372,86 @@ TERMINAL: dict[str, Any] = {
 }
 """Terminalens egna ord."""
 
-ENTRIES: dict[str, Any] = {**browser_texts("sv"), **FUNCTIONS, **TERMINAL}
+OPTIONS: dict[str, str] = {
+    # Regelvalens beskrivningar i hjälpen (på engelska står de under fälten i Rules-klassen;
+    # tests/test_tui_render.py kräver en svensk text för varje fält, med samma regel-id).
+    "tui.opt.preset_name": "De förinställda regler som regelsamlingen utgick från (bara "
+    "upplysning; enskilda val kan ha ändrats efteråt).",
+    "tui.opt.variations": "Varianterna som lagts på de förinställda reglerna, med id i tur och "
+    "ordning (bara upplysning, som `preset_name`, och jämförs inte: lika val är lika regler "
+    "hur de än byggdes; enskilda val kan ha ändrats efteråt). Textnotationen skriver dem som "
+    "`Variation`-taggar.",
+    "tui.opt.min_players": "R-TABLE-1: minsta antal platser vid ett bord.",
+    "tui.opt.max_players": "R-TABLE-1 / V-LARGE: största antal platser vid ett bord (högst 6).",
+    "tui.opt.points": "R-HAND-1: poängen för varje kombination, från inget par till royal "
+    "flush.",
+    "tui.opt.royal_separate": "V-ROYAL: en färgstege med ess högst är en egen kombination, "
+    "royal flush (P, D: 52 poäng).",
+    "tui.opt.royal_wins": "V-ROYAL: en royal flush som ger poäng vinner hela partiet direkt.",
+    "tui.opt.straight_flush_wins": "V-SF-WIN: en färgstege (eller royal flush) som ger poäng "
+    "vinner hela partiet direkt.",
+    "tui.opt.instant_win_score": "V-SF-WIN / V-ROYAL: en direktvinnares poäng höjs till målet "
+    "(`target`, W:s \"elevated to 52\") eller behålls som de är (`keep`); avräkningen följer "
+    "av dem.",
+    "tui.opt.wheel_straight": "R-HAND-3: E-2-3-4-5 är en stege (med femman högst).",
+    "tui.opt.suit_order": "V-TIE-SUIT: färgerna, högsta först (`\"hdsc\"`), som avgör helt "
+    "lika händer; None = av.",
+    "tui.opt.tie_mode": "R-ANN-3 / V-TIE-CATEGORY: `staged` särskiljer lika kombinationer "
+    "valör för valör, `category` ger lika kombinationer 0 poäng.",
+    "tui.opt.exchanges": "R-PHASE-1: antal byten per giv; efter varje byte utom det sista "
+    "kommer en poängrunda.",
+    "tui.opt.max_discard": "R-EX-2 / V-LARGE: flest kort en spelare får slänga i ett byte.",
+    "tui.opt.show_on_break": "R-EX-4: den som slänger ett kort ur poängrundans högsta "
+    "kombination visar först hela handen.",
+    "tui.opt.lock_at": "R-EX-5 / V-LOCK-42 / V-LOCK-45: den som har minst så många poäng när "
+    "given börjar har köpstopp; None = aldrig.",
+    "tui.opt.lock_six": "V-LOCK-6: den som har köpstopp får sex kort och slänger ett före "
+    "första poängrundan.",
+    "tui.opt.one_up": "V-ONE-UP: den som byter ett enda kort får be om det nya som öppet kort.",
+    "tui.opt.redeal_low": "V-REDEAL-LOW: fem kort som alla är under tio (eller tio och lägre) "
+    "får kastas in mot fem nya, en gång.",
+    "tui.opt.chicago_enabled": "R-CHI-1: det finns en Chicago att säga (D har ingen).",
+    "tui.opt.chicago_points": "R-CHI-3 / R-CHI-4 / V-CHI-13: poängen en klarad Chicago ger och "
+    "en misslyckad kostar.",
+    "tui.opt.chicago_min_score": "R-CHI-2: poängen som krävs för att säga Chicago; None = vid "
+    "alla poäng (V-NEG).",
+    "tui.opt.chicago_callers": "R-CHI-1: högst en som säger Chicago, den första i tur och "
+    "ordning.",
+    "tui.opt.chicago_caller_leads": "R-CHI-6: den som sa Chicago spelar ut till första sticket "
+    "(V-CHI-13) i stället för spelaren till vänster om givaren.",
+    "tui.opt.chicago_final_showdown": "R-CHI-3: efter en klarad Chicago ger slutvisningen ändå "
+    "poäng.",
+    "tui.opt.chicago_breaker_points": "V-CHI-BREAKER: poängen till den spelare vars stick "
+    "spräcker en Chicago (8); 0 = av.",
+    "tui.opt.chicago_required": "V-CHI-REQ3 (`made`) / V-CHI-DECLARED (`declared`): vad en "
+    "spelare behöver för att kunna vinna.",
+    "tui.opt.chicago_made_any_size": "V-CHI-REQ3: `made` gäller vid alla bordsstorlekar; av: "
+    "bara när tre spelar (som P säger).",
+    "tui.opt.last_trick_points": "R-TRICK-4: poängen för sista sticket.",
+    "tui.opt.deuce_bonus": "V-DEUCE: sista sticket taget med en tvåa ger dubbla "
+    "`last_trick_points` (10); en klarad Chicago vars sista stick tas med en tvåa ger "
+    "`deuce_chicago_points`.",
+    "tui.opt.deuce_chicago_points": "V-DEUCE: så mycket ger en klarad Chicago vars sista stick "
+    "tas med en tvåa (30, också med V-CHI-13; 26 vore en dubblad Chicago på 13 poäng).",
+    "tui.opt.target": "R-END-1: partiet är slut efter en giv där någon når så många poäng.",
+    "tui.opt.stake": "R-END-2: pengar per poäng i skillnad (kr).",
+    "tui.opt.negative_scores": "R-CHI-5 / V-NEG: poängen får gå under noll (och enligt R-END-3 "
+    "betalar negativa poäng dubbelt).",
+    "tui.opt.win_again": "V-WIN-AGAIN: den som har nått målet måste ta sista sticket i en "
+    "senare giv för att vinna partiet.",
+    "tui.opt.max_deals": "Husregel: partiet är också slut efter så många givar; flest poäng "
+    "vinner.",
+    "tui.opt.quads_reset": "V-QUADS-RESET: fyrtal får nollställa alla andras poäng i stället "
+    "för att ge poäng.",
+    "tui.opt.quads_end_deal": "V-QUADS-RESET: att ta de 7 poängen för fyrtal avslutar också "
+    "given.",
+    "tui.opt.quads_reset_one": "V-QUADS-ONE: fyrtalet nollställer en annan spelare som "
+    "innehavaren väljer (`reset SEAT`) i stället för alla andra.",
+    "tui.opt.quads_to_target": "V-QUADS-52: fyrtal som ger poäng (i en poängrunda eller "
+    "slutvisningen) lyfter innehavarens poäng direkt till målet (eller med sina poäng, om det "
+    "är mer).",
+}
+"""Regelvalens beskrivningar: ``tui.opt.`` och fältets namn i :class:`~chicago.Rules`."""
+
+ENTRIES: dict[str, Any] = {**browser_texts("sv"), **FUNCTIONS, **TERMINAL, **OPTIONS}
 """Alla svenska texter."""
