@@ -14,10 +14,21 @@ import pytest
 
 from chicago import Game, Rules, cli
 from chicago.bots import make_bot
-from chicago.review import Review, ReviewSet, json_schema, review_game
+from chicago.review import (
+    Alternative,
+    DecisionReview,
+    Grade,
+    Parts,
+    Review,
+    ReviewSet,
+    json_schema,
+    review_game,
+)
 from chicago.review.grades import BEST_MAX, BLUNDER_MIN, GOOD_MAX, INACCURACY_MAX
 from chicago.tui.replay_app import ReplayApp
 from chicago.tui.replayer import Replayer
+from chicago.tui.review_words import choice_words, decision_note, phase_label
+from chicago.tui.words import Words, symbol_card
 from test_play_support import screen_text
 
 LEVEL = "expert:samples=4,exchange=4,holds=2"
@@ -72,7 +83,7 @@ def test_the_table(game_file, capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     status, out, _ = _run(capsys, str(game_file), "--level", LEVEL)
     assert status == 0
-    assert "Review of You (seat 1)" in out
+    assert "Review of you (seat 1)" in out
     for words in ("Accuracy", "Points lost by phase", "Every decision", "exch 1", "trick 4"):
         assert words in out
     assert max(len(line) for line in out.splitlines()) <= 80
@@ -204,3 +215,107 @@ def test_the_progress_line_on_a_terminal(monkeypatch):
     assert err.getvalue().endswith("\r\x1b[2K")  # erased at the end
     with progress_bar(False) as progress:
         assert progress is None
+
+
+ENGLISH_WORDS = ("Review", "Accuracy", "decisions", "Points lost", "Every decision",
+                 "Biggest", "exch", "trick", "score ", " best", "good", "keep", "play ",
+                 "better", "step", "deal", "lost", "seat", "points", "phase")
+
+
+def test_the_review_in_swedish(game_file, capsys, monkeypatch):
+    """--lang sv: every word of the tables in Swedish (the browser's Analys words for grades,
+    phases and choices), decimal commas, at 80 columns; the JSON is the same in any
+    language."""
+    monkeypatch.setenv("COLUMNS", "80")
+    status, out, err = _run(capsys, str(game_file), "--level", LEVEL, "--lang", "sv",
+                            "--hindsight")
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("Analys av dig (plats 1): pagat, 3 spelare, slumptal 21, "
+                               "2 givar; nivå")
+    assert re.search(r"^Precision \d+,\d · \d+ beslut · \d+,\d\d förväntade poäng förlorade "
+                     r"\(\d+,\d\d per giv\)\.$", out, re.MULTILINE)
+    assert re.search(r"^skede +beslut +förlorat +bäst +bra +inexakthet +misstag +blunder$",
+                     out, re.MULTILINE)
+    for words in ("Förlorade poäng per skede", "Förlorade poäng per giv: 1: ", "Alla beslut",
+                  "byte 1", "stick 4", "behåll ", "spela ", "poängrundor", "alla ",
+                  "kända: poängen valet förlorade med alla kort kända"):
+        assert words in out, words
+    assert "Största missarna:" in out or "Inga missar värda att nämna." in out
+    said = out.replace("\n", " ").replace(LEVEL, "LEVEL")  # the level is a spec, not words
+    for english in ENGLISH_WORDS:
+        assert english not in said, english
+    assert max(len(line) for line in lines) <= 80
+    # the progress line and the JSON: the same in both languages but for the label
+    _, english_json, _ = _run(capsys, str(game_file), "--level", LEVEL, "--json")
+    _, swedish_json, _ = _run(capsys, str(game_file), "--level", LEVEL, "--json",
+                              "--lang", "sv")
+    assert english_json == swedish_json
+
+
+def test_the_review_language_follows_the_locale(game_file, capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "sv_SE.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    status, out, _ = _run(capsys, str(game_file), "--level", LEVEL, "--brief")
+    assert status == 0 and out.startswith("Analys av dig")
+    status, out, _ = _run(capsys, str(game_file), "--level", LEVEL, "--brief", "--lang", "en")
+    assert status == 0 and out.startswith("Review of you")
+
+
+def test_the_replay_review_in_swedish(game_file, capsys):
+    status = cli.main(["replay", str(game_file), "--seat", "1", "--plain", "--review",
+                       "--level", LEVEL, "--lang", "sv"])
+    out = capsys.readouterr().out
+    assert status == 0
+    notes = [line for line in out.splitlines() if line.startswith("  [")]
+    assert len(notes) > 10 and all(n.startswith("  [analys: ") for n in notes)
+    assert any(re.fullmatch(r"  \[analys: bäst \((byte|poängrunda|stick) \d\)\]", n)
+               for n in notes)
+    assert any(re.search(r"analys: (bra|inexakthet|misstag|blunder), -\d+,\d\d poäng; "
+                         r"bättre: \w", n) for n in notes)
+
+
+def _decision(phase: str, action: str, best: str, actions: list[tuple[str, tuple[str, ...] |
+              None]], grade: Grade = Grade.MISTAKE) -> DecisionReview:
+    return DecisionReview(
+        step=7, deal=1, phase=phase, round=2, hand=("Ah", "Kh", "Th", "4c", "2d"),
+        action=action, best=best, loss=1.8 if grade is not Grade.BEST else 0.0, grade=grade,
+        alternatives=tuple(Alternative(a, 1.0, Parts(), keep) for a, keep in actions),
+    )
+
+
+@pytest.mark.parametrize(("phase", "action", "keep", "en", "sv"), [
+    ("exchange", "discard 4c 2d", ("Ah", "Kh", "Th"), "keep A♥ K♥ 10♥", "behåll A♥ K♥ 10♥"),
+    ("exchange", "keep", ("Ah", "Kh", "Th", "4c", "2d"), "keep all", "behåll alla"),
+    ("exchange", "discard Ah Kh Th 4c 2d", (), "draw five", "byt alla fem"),
+    ("one up", "one up 2d", None, "one up 2♦", "släng 2♦ och be om öppet kort"),
+    ("one up", "accept", None, "take the card", "ta kortet"),
+    ("redeal", "redeal", None, "redeal", "nya kort"),
+    ("announce", "announce two pair", None, "announce two pair", "säg två par"),
+    ("announce", "pass", None, "pass", "passa"),
+    ("chicago", "chicago", None, "Chicago", "säg Chicago"),
+    ("chicago", "no chicago", None, "no Chicago", "ingen Chicago"),
+    ("play", "play Th", None, "play 10♥", "spela 10♥"),
+    ("quads choice", "reset", None, "reset the others", "nollställ de andra"),
+])
+def test_choices_in_the_browsers_words(phase, action, keep, en, sv):
+    """The review's choices say what the browser's review view says (choice.* of
+    web/static/js/lang/*.js), in either language."""
+    decision = _decision(phase, action, action, [(action, keep)])
+    for code, expected in (("en", en), ("sv", sv)):
+        assert choice_words(decision, action, Words([], card=symbol_card, lang=code)) == expected
+
+
+def test_the_note_and_the_phase_in_both_languages():
+    decision = _decision("exchange", "discard 4c 2d", "discard Th 4c 2d",
+                         [("discard Th 4c 2d", ("Ah", "Kh")), ("discard 4c 2d",
+                                                               ("Ah", "Kh", "Th"))])
+    assert decision_note(decision) == "review: mistake, -1.80 points; better: keep Ah Kh"
+    assert decision_note(decision, Words([], lang="sv")) == (
+        "analys: misstag, -1,80 poäng; bättre: behåll Ah Kh")
+    best = _decision("play", "play Ah", "play Ah", [("play Ah", None)], Grade.BEST)
+    assert decision_note(best) == "review: best (trick 2)"
+    assert decision_note(best, Words([], lang="sv")) == "analys: bäst (stick 2)"
+    assert phase_label(decision, short=True) == "exch 2"
+    assert phase_label(decision, Words([], lang="sv"), short=True) == "byte 2"

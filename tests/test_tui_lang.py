@@ -166,6 +166,32 @@ def test_every_key_the_terminal_asks_for_is_in_both_catalogues() -> None:
     assert sorted(asked - set(SWEDISH.entries)) == []
 
 
+def test_every_english_review_key_has_a_swedish_one() -> None:
+    """The words of ``chicago review`` and ``replay --review`` (chicago.tui.review_words,
+    chicago.commands._review_table): the browser's review words (review.*, grade.*,
+    choice.*) and the terminal's tui.review.* keys, each in Swedish in its own words, also
+    those built from a phase or a grade."""
+    from chicago.review import Grade
+    from chicago.review.summary import PHASE_ORDER
+
+    families = ("tui.review.", "review.", "grade.", "choice.")
+    english = {k for k in ENGLISH.entries if k.startswith(families)}
+    assert len(english) > 80
+    assert sorted(english - set(SWEDISH.entries)) == []
+    for phase in PHASE_ORDER:
+        key = phase.replace(" ", "_")
+        for family in ("review.phase.", "tui.review.short.", "tui.review.phases."):
+            assert f"{family}{key}" in english and f"{family}{key}" in SWEDISH.entries
+    assert {f"grade.{g.value}" for g in Grade} <= english
+    source = "\n".join(
+        (Path(chicago.__file__).parent / path).read_text(encoding="utf-8")
+        for path in ("tui/review_words.py", "commands/_review_table.py", "commands/review.py")
+    )
+    asked = set(re.findall(r'"((?:tui\.review|review|grade|choice)\.[\w.]+)"', source))
+    assert len(asked) > 20
+    assert sorted(asked - english) == [] and sorted(asked - set(SWEDISH.entries)) == []
+
+
 @pytest.mark.parametrize(("environ", "code"), [
     ({}, "en"),
     ({"LANG": "sv_SE.UTF-8"}, "sv"),

@@ -1,7 +1,10 @@
 """``chicago review``'s output for people: the summary, the biggest mistakes, every decision.
 
-Plain-text tables of the core (:mod:`chicago.commands._text`), coloured on a terminal that
-wants colours; only the reviewed seat's own cards are shown.
+In the language of the :class:`~chicago.tui.words.Words` given (the review's words are in
+:mod:`chicago.tui.review_words`); the tables are drawn by a
+:class:`~chicago.commands._tables.TableOutput`: Rich on a terminal that has it, else the
+core's plain text (coloured on a terminal that wants colours). Only the reviewed seat's own
+cards are shown.
 """
 
 from __future__ import annotations
@@ -11,12 +14,21 @@ import textwrap
 from collections.abc import Sequence
 
 from chicago.cards import Card
+from chicago.commands._tables import TableOutput
 from chicago.commands._text import Cell, Column, Table
-from chicago.review import DecisionReview, Grade, Review
-from chicago.tui.review_words import GRADE_STYLE, choice_words, phase_label
-from chicago.tui.words import symbol_card
+from chicago.review import Grade, Review
+from chicago.tui.review_words import (
+    GRADE_COLOUR,
+    GRADE_STYLE,
+    choice_words,
+    grade_word,
+    loss_text,
+    phase_label,
+    phase_name,
+)
+from chicago.tui.words import Words, symbol_card
 
-__all__ = ["render_review"]
+__all__ = ["HAND_FROM", "fold_words", "render_review"]
 
 
 def _cards(cards: Sequence[str]) -> Cell:
@@ -28,42 +40,75 @@ def _cards(cards: Sequence[str]) -> Cell:
     return spans
 
 
-def _grade(decision: DecisionReview) -> Cell:
-    return [(decision.grade.value, GRADE_STYLE[decision.grade])]
-
+_DEFAULT_NAMES = ("You", "Du")
+"""The name ``chicago play`` gives the player when none is chosen, in either language."""
 
 HAND_FROM = 110
 """The width from which the table of every decision has a column of the seat's hand."""
 
 
-def _decisions(review: Review, width: int) -> Table:
-    """Every decision, one row each (wrapped at spaces onto more rows where needed)."""
-    decisions = review.decisions
-    with_hand = width >= HAND_FROM
-    columns = [Column("step", right=True), Column("deal", right=True), Column("when")]
+class _Writer:
+    """The pieces of one review's text: its words, its table output and its width."""
+
+    def __init__(self, words: Words, output: TableOutput, width: int) -> None:
+        self.words = words
+        self.output = output
+        self.width = width
+        self.styles = GRADE_COLOUR if output.rich else GRADE_STYLE
+
+    def t(self, key: str, **params: object) -> str:
+        return self.words.t(key, **params)
+
+    def col(self, name: str, *, right: bool = False, style: str = "",
+            wrap: bool = False) -> Column:
+        return Column(self.t(f"tui.review.col.{name}"), right=right, style=style, wrap=wrap)
+
+    def grade(self, grade: Grade) -> Cell:
+        return [(grade_word(grade, self.words), self.styles[grade])]
+
+    def loss(self, value: float) -> str:
+        return loss_text(value, self.words)
+
+    def fold(self, text: str) -> str:
+        return fold_words(text, self.width)
+
+    def draw(self, table: Table) -> str:
+        return self.output.render(table, self.width)
+
+
+def _decisions(review: Review, w: _Writer) -> Table:
+    """Every decision, one row each (in the plain text wrapped at spaces onto more rows
+    where needed; Rich wraps the cells itself)."""
+    words = w.words
+    with_hand = w.width >= HAND_FROM
+    columns = [w.col("step", right=True), w.col("deal", right=True), w.col("when")]
     if with_hand:
-        columns.append(Column("hand"))
-    columns += [Column("played"), Column("better"), Column("loss", right=True),
-                Column("grade")]
+        columns.append(w.col("hand"))
+    columns += [w.col("played", wrap=True), w.col("better", wrap=True),
+                w.col("loss", right=True), w.col("grade")]
     if review.hindsight:
-        columns.append(Column("known", right=True, style="dim"))
+        columns.append(w.col("known", right=True, style="dim"))
     rows: list[list[Cell]] = []
-    for d in decisions:
-        better = "" if d.grade is Grade.BEST else choice_words(d, d.best, symbol_card)
-        row: list[Cell] = [str(d.step), str(d.deal), phase_label(d, short=True)]
+    for d in review.decisions:
+        better = "" if d.grade is Grade.BEST else choice_words(d, d.best, words)
+        row: list[Cell] = [str(d.step), str(d.deal), phase_label(d, words, short=True)]
         if with_hand:
             row.append(_cards(d.hand))
-        row += [choice_words(d, d.action, symbol_card), better, f"{d.loss:.2f}", _grade(d)]
+        row += [choice_words(d, d.action, words), better, w.loss(d.loss), w.grade(d.grade)]
         if review.hindsight:
-            row.append(f"{d.hindsight_loss or 0:.2f}")
+            row.append(w.loss(d.hindsight_loss or 0))
         rows.append(row)
+    table = Table(columns, title=w.t("review.all"))
+    if w.output.rich:
+        for row in rows:
+            table.add_row(*row)
+        return table
     played = len(columns) - (5 if review.hindsight else 4)
     fixed = [
         max([len(c.header)] + [len(_plain(r[i])) for r in rows])
         for i, c in enumerate(columns) if i not in (played, played + 1)
     ]
-    room = max(12, (width - sum(fixed) - 2 * (len(columns) - 1)) // 2)
-    table = Table(columns, title="Every decision")
+    room = max(12, (w.width - sum(fixed) - 2 * (len(columns) - 1)) // 2)
     for row in rows:
         for line in _wrapped(row, (played, played + 1), room):
             table.add_row(*line)
@@ -91,72 +136,81 @@ def _wrapped(row: list[Cell], at: tuple[int, ...], room: int) -> list[list[Cell]
     return out
 
 
-def _biggest(review: Review, width: int) -> str:
-    """The costliest decisions as sentences (with the seat's hand), wrapped to ``width``."""
-    lines = ["Biggest mistakes:"]
+def _biggest(review: Review, w: _Writer) -> str:
+    """The costliest decisions as sentences (with the seat's hand), wrapped to the width."""
+    words = w.words
+    lines = [w.t("review.biggest") + ":"]
     for step in review.summary.biggest:
         d = review.decision(step)
-        text = (
-            f"step {d.step} (deal {d.deal}, {phase_label(d)}), hand "
-            f"{' '.join(symbol_card(c) for c in d.hand)}: "
-            f"{choice_words(d, d.action, symbol_card)}; better "
-            f"{choice_words(d, d.best, symbol_card)}. {d.grade.value}, "
-            f"{d.loss:.2f} points lost"
+        text = w.t(
+            "tui.review.biggest_item", step=d.step, deal=d.deal,
+            where=phase_label(d, words), hand=" ".join(symbol_card(c) for c in d.hand),
+            done=choice_words(d, d.action, words),
+            better=w.t("review.better", choice=choice_words(d, d.best, words)),
+            grade=grade_word(d.grade, words), loss=w.loss(d.loss),
         )
         if d.hindsight_loss is not None:
-            text += f" ({d.hindsight_loss:.2f} with all cards known)"
-        lines.append(textwrap.fill(text + ".", width, initial_indent="- ",
+            text += " " + w.t("tui.review.known_loss", loss=w.loss(d.hindsight_loss))
+        lines.append(textwrap.fill(text + ".", w.width, initial_indent="- ",
                                    subsequent_indent="  "))
     return "\n".join(lines)
 
 
-def _phases(review: Review) -> Table:
+def _phases(review: Review, w: _Writer) -> Table:
     s = review.summary
-    columns = [Column("phase"), Column("decisions", right=True), Column("lost", right=True)]
-    columns += [Column(g.value, right=True, style=GRADE_STYLE[g]) for g in Grade]
-    table = Table(columns, title="Points lost by phase")
+    columns = [w.col("phase"), w.col("decisions", right=True), w.col("lost", right=True)]
+    columns += [Column(grade_word(g, w.words), right=True, style=w.styles[g]) for g in Grade]
+    table = Table(columns, title=w.t("tui.review.by_phase"))
     for p in s.phases:
-        table.add_row(p.phase, str(p.decisions), f"{p.loss:.2f}",
+        table.add_row(phase_name(p.phase, w.words), str(p.decisions), w.loss(p.loss),
                       *[str(p.grades.count(g)) for g in Grade])
-    table.add_row([("all", "bold")], str(s.decisions), f"{s.loss:.2f}",
+    table.add_row([(w.t("tui.review.all_phases"), "bold")], str(s.decisions), w.loss(s.loss),
                   *[str(s.grades.count(g)) for g in Grade])
     return table
 
 
 def render_review(
-    review: Review, *, brief: bool = False, width: int | None = None, color: bool = False
+    review: Review, *, brief: bool = False, width: int | None = None, color: bool = False,
+    words: Words | None = None, output: TableOutput | None = None,
 ) -> str:
     """The whole review as text: a head, the summary, the biggest mistakes and (unless
     ``brief``) every decision; at most ``width`` columns (default: the terminal's) where
-    the tables can fold."""
+    the tables can fold. ``words`` gives the language (English by default); ``output``
+    draws the tables (default: the plain text, with ANSI styles if ``color``)."""
     width = width or shutil.get_terminal_size((80, 24)).columns
+    words = words or Words([], card=symbol_card)
+    output = output or TableOutput(color=color, use_rich=False)
+    w = _Writer(words, output, width)
     s = review.summary
-    who = f"{review.name} (seat {review.seat})" if review.name else f"seat {review.seat}"
+    name = review.name
+    if name in _DEFAULT_NAMES:  # the player's own default name, as the language says it
+        name = w.t("you_obj")
+    who = (
+        w.t("tui.review.who_named", name=name, n=review.seat) if name
+        else w.t("tui.review.who_seat", n=review.seat)
+    )
     r = review.record
     lines = [
-        f"Review of {who}: {r.rules}, {r.players} players, seed {r.seed}, {r.deals} deals; "
-        f"level {review.level}, review seed {review.seed}.",
-        f"Accuracy {s.accuracy:.1f} · {s.decisions} decisions · {s.loss:.2f} expected "
-        f"points lost ({s.loss_per_deal:.2f} per deal).",
+        w.t("tui.review.head", who=who, rules=r.rules, players=r.players, seed=r.seed,
+            deals=r.deals, level=review.level, review_seed=review.seed),
+        w.t("tui.review.totals", accuracy=words.decimal(s.accuracy, 1), n=s.decisions,
+            loss=w.loss(s.loss), per_deal=w.loss(s.loss_per_deal)),
     ]
     if not r.finished:
-        lines.append("The game is not finished: reviewed as far as it goes.")
-    blocks = ["\n".join(fold_words(line, width) for line in lines)]
-    blocks.append(_phases(review).render(width, color))
-    per_deal = ", ".join(f"{d.deal}: {d.loss:.1f}" for d in s.deals if d.decisions)
-    blocks.append(fold_words(f"Points lost per deal: {per_deal} (mean {s.loss_per_deal:.2f})",
-                             width))
-    if s.biggest:
-        blocks.append(_biggest(review, width))
-    else:
-        blocks.append("No inaccuracy, mistake or blunder.")
+        lines.append(w.t("tui.review.unfinished"))
+    blocks = ["\n".join(w.fold(line) for line in lines)]
+    blocks.append(w.draw(_phases(review, w)))
+    per_deal = w.t("tui.review.sep").join(
+        w.t("tui.review.deal_loss", deal=d.deal, loss=words.decimal(d.loss, 1))
+        for d in s.deals if d.decisions
+    )
+    blocks.append(w.fold(w.t("tui.review.per_deal", deals=per_deal,
+                             mean=w.loss(s.loss_per_deal))))
+    blocks.append(_biggest(review, w) if s.biggest else w.t("review.none_big"))
     if not brief:
-        blocks.append(_decisions(review, width).render(width, color))
+        blocks.append(w.draw(_decisions(review, w)))
     if review.hindsight:
-        blocks.append(fold_words(
-            "known: the points the choice lost with all cards known (the stock, the other "
-            "hands), which the seat could not see; never part of the grade.", width,
-        ))
+        blocks.append(w.fold(w.t("tui.review.known_note")))
     return "\n\n".join(blocks)
 
 

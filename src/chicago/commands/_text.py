@@ -67,12 +67,15 @@ def _styled(spans: Sequence[Span], color: bool, extra: str = "") -> str:
 @dataclass
 class Column:
     """A column: its header, right alignment, a style for every cell, and whether long
-    cells may fold onto more lines when the table is wider than the output."""
+    cells may fold onto more lines when the table is wider than the output (``fold``: cut
+    anywhere, also in the plain text; ``wrap``: at spaces, where Rich draws the table —
+    the plain text leaves such cells whole, its caller wraps them)."""
 
     header: str
     right: bool = False
     style: str = ""
     fold: bool = False
+    wrap: bool = False
 
 
 @dataclass

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from chicago.commands.play import add_lang_argument
 from chicago.extras import require
 from chicago.record import RecordError
-from chicago.tui.lang import choose_lang
+from chicago.tui.lang import Lang, choose_lang
 from chicago.tui.plain import (
     BROKEN_PIPE_STATUS,
     INTERRUPTED_STATUS,
@@ -116,13 +116,13 @@ def _run(args: argparse.Namespace) -> int:
         replayer = Replayer.for_record(loaded.record, loaded.tags, args.seat)
     except (OSError, ValueError, RecordError) as exc:
         return _fail(str(exc))
+    lang = choose_lang(getattr(args, "lang", None), os.environ)
     reviews = None
     if args.review:
         try:
-            reviews = _reviews(loaded.record, replayer, args)
+            reviews = _reviews(loaded.record, replayer, args, lang)
         except (ValueError, RecordError) as exc:
             return _fail(str(exc))
-    lang = choose_lang(getattr(args, "lang", None), os.environ)
     if args.plain or not sys.stdout.isatty():
         return replay_plain(replayer, sys.stdout, reviews, lang=lang)
     require("tui", "chicago replay (full screen; --plain needs no extra)")
@@ -135,7 +135,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _reviews(
-    record: dict[str, Any], replayer: Replayer, args: argparse.Namespace
+    record: dict[str, Any], replayer: Replayer, args: argparse.Namespace, lang: Lang
 ) -> dict[int, DecisionReview]:
     """Step → the review of the decision made there, for the seats the replay shows."""
     from chicago.commands.review import progress_bar
@@ -144,7 +144,7 @@ def _reviews(
     if args.jobs < 1:
         raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
     seats = list(range(replayer.players)) if replayer.seat is None else [replayer.seat]
-    with progress_bar(True) as progress:
+    with progress_bar(True, lang) as progress:
         reviews = review_seats(
             record, seats, level=args.level, jobs=args.jobs, progress=progress
         )

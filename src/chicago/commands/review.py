@@ -2,13 +2,16 @@
 
 Each decision is judged only on what the seat knew then (its view): exact draw odds for the
 exchanges, the bots' estimates for announcements, sampled deals of the hidden cards solved
-exactly for the Chicago call and trick play (docs/REVIEW.md). Prints a table, or JSON with
---json (the schema is in docs/REVIEW.md). Records may be JSON or the text notation.
+exactly for the Chicago call and trick play (docs/REVIEW.md). Prints tables (drawn with
+Rich on a terminal when the tui extra is installed, plain text otherwise) in English or
+Swedish (--lang, default from the locale), or JSON with --json (language-neutral; the schema
+is in docs/REVIEW.md). Records may be JSON or the text notation.
 
 Examples:
   chicago review game.json --seat 0
   chicago review game.json --all --jobs 2
   chicago review game.txt --seat 2 --level ev --json > review.json
+  chicago review game.json --lang sv
 """
 
 from __future__ import annotations
@@ -16,15 +19,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from chicago.commands._text import Progress as ProgressLine
-from chicago.commands._text import wants_color
+from chicago.commands.play import add_lang_argument
 from chicago.record import RecordError
 from chicago.review import LEVELS, Progress, ReviewLevel, ReviewSet, review_seats
+from chicago.tui.lang import ENGLISH, Lang, choose_lang
 from chicago.tui.replayer import human_seat
 from chicago.tui.storage import load_record
 
@@ -61,6 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="only the summary and the biggest mistakes, not every decision",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_lang_argument(parser)
 
 
 def _fail(message: str) -> int:
@@ -81,19 +87,20 @@ def _seats(args: argparse.Namespace, record: dict[str, Any], tags: dict[str, str
 
 
 @contextlib.contextmanager
-def progress_bar(show: bool) -> Iterator[Progress | None]:
+def progress_bar(show: bool, lang: Lang = ENGLISH) -> Iterator[Progress | None]:
     """A progress line on stderr (on a terminal only, erased at the end), as a
-    ``progress(done, total)`` callback; None when not shown."""
+    ``progress(done, total)`` callback, labelled in ``lang``; None when not shown."""
     if not show or not sys.stderr.isatty():
         yield None
         return
     line: ProgressLine | None = None
+    label = lang.t("tui.review.progress")
     with contextlib.ExitStack() as stack:
 
         def update(done: int, total: int) -> None:
             nonlocal line
             if line is None:  # the first call says how many decisions there are
-                line = stack.enter_context(ProgressLine("decisions", total, stream=sys.stderr))
+                line = stack.enter_context(ProgressLine(label, total, stream=sys.stderr))
             line.advance(done - line.done)
 
         yield update
@@ -122,9 +129,10 @@ def _run(args: argparse.Namespace) -> int:
         seats = _seats(args, loaded.record, loaded.tags)
     except (OSError, ValueError, RecordError) as exc:
         return _fail(str(exc))
+    lang = choose_lang(getattr(args, "lang", None), os.environ)
     names = {s: loaded.tags[f"Name{s}"] for s in seats if f"Name{s}" in loaded.tags}
     try:
-        with progress_bar(not args.no_progress) as progress:
+        with progress_bar(not args.no_progress, lang) as progress:
             reviews = review_seats(
                 loaded.record, seats, level=level, seed=args.seed, hindsight=args.hindsight,
                 names=names, jobs=args.jobs, progress=progress,
@@ -133,11 +141,8 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     human = human_seat(loaded.tags, reviews[0].record.players)
     if not reviews[0].record.finished and human is not None and any(s != human for s in seats):
-        print(
-            f"chicago review: warning: this game is not finished and was played from seat "
-            f"{human}; the review of another seat shows cards that player did not see",
-            file=sys.stderr,
-        )
+        print(f"chicago review: {lang.t('tui.review.warn_other_seat', n=human)}",
+              file=sys.stderr)
     if args.json:
         data = reviews[0].to_json() if len(reviews) == 1 and not args.all else (
             ReviewSet(tuple(reviews)).to_json()
@@ -145,7 +150,11 @@ def _run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=1))
         return 0
     from chicago.commands._review_table import render_review
+    from chicago.commands._tables import TableOutput
+    from chicago.tui.words import Words, symbol_card
 
-    color = wants_color(sys.stdout)
-    print("\n\n".join(render_review(r, brief=args.brief, color=color) for r in reviews))
+    output = TableOutput(sys.stdout)
+    words = Words([], card=symbol_card, lang=lang)
+    print("\n\n".join(render_review(r, brief=args.brief, words=words, output=output)
+                       for r in reviews))
     return 0

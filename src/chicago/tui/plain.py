@@ -315,7 +315,7 @@ def replay_plain(
         if reviews and step in reviews:
             from chicago.tui.review_words import decision_note
 
-            out(f"  [{decision_note(reviews[step])}]")
+            out(f"  [{decision_note(reviews[step], words)}]")
     final = replayer.view_at(replayer.steps)
     if not final["over"]:
         out(words.t("tui.rp.ends_early", n=replayer.steps))

@@ -123,11 +123,11 @@ class ReplayApp(App[None]):
         )
         notices = [Text(say(n, words), style="bold red") for n in replayer.warnings]
         if step in self.reviews:
-            from chicago.tui.review_words import GRADE_STYLE, decision_note
+            from chicago.tui.review_words import GRADE_COLOUR, decision_note
 
             decision = self.reviews[step]
-            notices.insert(0, Text(decision_note(decision, symbol_card),
-                                   style=GRADE_STYLE[decision.grade]))
+            notices.insert(0, Text(decision_note(decision, words),
+                                   style=GRADE_COLOUR[decision.grade]))
         if step == 0:
             notices += [Text(say(n, words), style="yellow") for n in replayer.notices]
         self.query_one("#step", Static).update(Group(head, *lines, *notices))

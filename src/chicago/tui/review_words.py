@@ -2,19 +2,34 @@
 
 Every word is built from a :class:`~chicago.review.Review`, which holds only the reviewed
 seat's own cards (and, with ``hindsight``, values, never cards, from the rest of the deck).
-No terminal library is needed: the command's tables and the full-screen replay style these
-words themselves (:data:`GRADE_STYLE` names styles both understand).
+The words come from the terminal's catalogue (:mod:`chicago.tui.lang`) in the language of
+the :class:`~chicago.tui.words.Words` given: the browser's review view's words where it has
+them (``grade.*``, ``review.phase.*``, ``choice.*``, ``review.*``), the terminal's own
+``tui.review.*`` keys for the rest. No terminal library is needed: the command's tables and
+the full-screen replay style these words themselves (:data:`GRADE_STYLE` for the plain
+tables, :data:`GRADE_COLOUR` where Rich draws).
+
+>>> from chicago.tui.words import Words
+>>> from chicago.review import Grade
+>>> grade_word(Grade.MISTAKE), grade_word(Grade.MISTAKE, Words([], lang="sv"))
+('mistake', 'misstag')
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from chicago.poker import Category
 from chicago.review import DecisionReview, Grade
-from chicago.tui.words import category_phrase, plain_card
+from chicago.tui.words import Words
 
-__all__ = ["GRADE_STYLE", "choice_words", "decision_note", "phase_label"]
+__all__ = [
+    "GRADE_COLOUR",
+    "GRADE_STYLE",
+    "choice_words",
+    "decision_note",
+    "grade_word",
+    "loss_text",
+    "phase_label",
+    "phase_name",
+]
 
 GRADE_STYLE: dict[Grade, str] = {
     Grade.BEST: "bold",
@@ -23,51 +38,98 @@ GRADE_STYLE: dict[Grade, str] = {
     Grade.MISTAKE: "bold red",
     Grade.BLUNDER: "bold red",
 }
-"""How each grade is styled (words that the plain tables' ANSI styles and Rich share)."""
+"""How each grade is styled in the plain tables (their ANSI styles: bold, dim, red)."""
 
-_PHASE = {
-    "exchange": "exchange {n}", "one up": "one up {n}", "redeal": "redeal",
-    "announce": "scoring {n}", "quads": "quads", "quads choice": "quads",
-    "chicago": "Chicago call", "play": "trick {n}",
+GRADE_COLOUR: dict[Grade, str] = {
+    Grade.BEST: "bold green",
+    Grade.GOOD: "green",
+    Grade.INACCURACY: "yellow",
+    Grade.MISTAKE: "bold dark_orange",
+    Grade.BLUNDER: "bold red",
 }
-_SHORT = {
-    "exchange": "exch {n}", "one up": "1-up {n}", "redeal": "redeal", "announce": "score {n}",
-    "quads": "quads", "quads choice": "quads", "chicago": "call", "play": "trick {n}",
-}
+"""How each grade is coloured where Rich draws it (the tables on a terminal, the full-screen
+replay): best and good green, inaccuracy yellow, mistake orange, blunder red."""
+
+_ENGLISH = Words([])
 
 
-def phase_label(decision: DecisionReview, *, short: bool = False) -> str:
-    """Where in the deal the decision was: ``exchange 2``, ``trick 4``, ``Chicago call``
-    (``short``: ``exch 2``, ``trick 4``, ``call``)."""
-    labels = _SHORT if short else _PHASE
-    return labels.get(decision.phase, decision.phase).format(n=decision.round)
+def _words(words: Words | None) -> Words:
+    return _ENGLISH if words is None else words
 
 
-def choice_words(
-    decision: DecisionReview, action: str, card: Callable[[str], str] = plain_card
+def grade_word(grade: Grade, words: Words | None = None) -> str:
+    """The grade as a word inside a line: ``mistake``, ``misstag`` (the browser's
+    ``grade.*`` in lower case)."""
+    return _words(words).t(f"grade.{grade.value}").lower()
+
+
+def _key(phase: str) -> str:
+    return phase.replace(" ", "_")
+
+
+def phase_label(
+    decision: DecisionReview, words: Words | None = None, *, short: bool = False
 ) -> str:
-    """An alternative in words: ``keep Ah Kh``, ``play 10♥``, ``announce a flush``."""
+    """Where in the deal the decision was: ``exchange 2``, ``trick 4``, ``Chicago call``
+    (``short``: ``exch 2``, ``trick 4``, ``call``), in the language of ``words``."""
+    w = _words(words)
+    key = f"tui.review.short.{_key(decision.phase)}" if short else (
+        f"review.phase.{_key(decision.phase)}"
+    )
+    return w.t(key, n=decision.round) if w.lang.has(key) else decision.phase
+
+
+def phase_name(phase: str, words: Words | None = None) -> str:
+    """A phase of the summary's table (the engine's ``announce``, ``play`` …) in words:
+    ``scoring rounds``, ``tricks``; ``poängrundor``, ``stick``."""
+    w = _words(words)
+    key = f"tui.review.phases.{_key(phase)}"
+    return w.t(key) if w.lang.has(key) else phase
+
+
+def loss_text(loss: float, words: Words | None = None) -> str:
+    """Points lost with two decimals in the language's style: ``1.80``, ``1,80``."""
+    return _words(words).decimal(loss, 2)
+
+
+def choice_words(decision: DecisionReview, action: str, words: Words | None = None) -> str:
+    """An alternative in words, as the browser's review view says it: ``keep A♥ K♥``,
+    ``draw five``, ``play 10♥``, ``announce a flush``, ``no Chicago`` (cards in the format
+    of ``words``)."""
+    w = _words(words)
     alt = next((a for a in decision.alternatives if a.action == action), None)
-    words = action.split()
-    if alt is not None and alt.keep is not None and words[0] in ("discard", "keep"):
+    parts = action.split()
+    head = parts[0] if parts else ""
+    if alt is not None and alt.keep is not None and head in ("discard", "keep"):
         if not alt.keep:
-            return "draw five"
+            return w.t("choice.draw_five")
         if len(alt.keep) == len(decision.hand):
-            return "keep all"
-        return "keep " + " ".join(card(c) for c in alt.keep)
-    if words[0] in ("play", "discard") or action.startswith("one up"):
-        head = 2 if action.startswith("one up") else 1
-        return " ".join(words[:head] + [card(c) for c in words[head:]])
-    if words[0] == "announce":
-        return "announce " + category_phrase(Category.parse(" ".join(words[1:])).name)
-    return action
+            return w.t("choice.keep_all")
+        return w.t("choice.keep", cards=w.cards(alt.keep))
+    if action.startswith("one up ") and len(parts) > 2:
+        return w.t("choice.one_up", card=w.card(parts[2]))
+    if head == "play" and len(parts) > 1:
+        return w.t("choice.play", card=w.card(parts[1]))
+    if head == "discard":
+        return w.t("choice.discard", cards=w.cards(parts[1:]))
+    if head == "announce":
+        return w.t("choice.announce", cat=w.category_a("_".join(parts[1:]).upper()))
+    simple = {
+        "keep": "choice.keep_hand", "pass": "choice.pass", "chicago": "choice.chicago",
+        "no": "choice.no_chicago", "accept": "choice.accept", "reject": "choice.reject",
+        "redeal": "choice.redeal", "reset": "choice.reset", "score": "choice.score",
+    }
+    return w.t(simple[head]) if head in simple else action
 
 
-def decision_note(decision: DecisionReview, card: Callable[[str], str] = plain_card) -> str:
-    """One line for a replay: ``review: mistake, -1.80 points; better: keep Ah Kh``."""
+def decision_note(decision: DecisionReview, words: Words | None = None) -> str:
+    """One line for a replay: ``review: mistake, -1.80 points; better: keep Ah Kh``
+    (``analys: misstag, -1,80 poäng; bättre: behåll Ah Kh``)."""
+    w = _words(words)
+    grade = grade_word(decision.grade, w)
     if decision.grade is Grade.BEST:
-        return f"review: best ({phase_label(decision)})"
-    return (
-        f"review: {decision.grade.value}, -{decision.loss:.2f} points; better: "
-        f"{choice_words(decision, decision.best, card)}"
+        return w.t("tui.review.note_best", grade=grade, where=phase_label(decision, w))
+    return w.t(
+        "tui.review.note", grade=grade, loss=loss_text(decision.loss, w),
+        better=w.t("review.better", choice=choice_words(decision, decision.best, w)),
     )

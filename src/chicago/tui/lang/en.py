@@ -353,6 +353,59 @@ TERMINAL: dict[str, Any] = {
     "tui.note.replay_other_seat": "Warning: this game is not finished and was played from "
     "seat {human} ({human_name}); you are shown the cards of seat {n} ({name}), which that "
     "player did not see.",
+    # the review (chicago review, chicago replay --review)
+    "tui.review.short.exchange": "exch {n}",
+    "tui.review.short.one_up": "1-up {n}",
+    "tui.review.short.redeal": "redeal",
+    "tui.review.short.announce": "score {n}",
+    "tui.review.short.quads": "quads",
+    "tui.review.short.quads_choice": "quads",
+    "tui.review.short.chicago": "call",
+    "tui.review.short.play": "trick {n}",
+    "tui.review.phases.redeal": "redeal",
+    "tui.review.phases.exchange": "exchanges",
+    "tui.review.phases.one_up": "one up",
+    "tui.review.phases.announce": "scoring rounds",
+    "tui.review.phases.quads_choice": "quads choice",
+    "tui.review.phases.quads": "quads",
+    "tui.review.phases.chicago": "Chicago call",
+    "tui.review.phases.play": "tricks",
+    "tui.review.note_best": "review: {grade} ({where})",
+    "tui.review.note": "review: {grade}, -{loss} points; {better}",
+    "tui.review.head": lambda p: f"Review of {p['who']}: {p['rules']}, {p['players']} "
+    f"players, seed {p['seed']}, {p['deals']} {s(p['deals'], 'deal', 'deals')}; level "
+    f"{p['level']}, review seed {p['review_seed']}.",
+    "tui.review.who_named": "{name} (seat {n})",
+    "tui.review.who_seat": "seat {n}",
+    "tui.review.totals": lambda p: f"Accuracy {p['accuracy']} · {p['n']} "
+    f"{s(p['n'], 'decision', 'decisions')} · {p['loss']} expected points lost "
+    f"({p['per_deal']} per deal).",
+    "tui.review.unfinished": "The game is not finished: reviewed as far as it goes.",
+    "tui.review.by_phase": "Points lost by phase",
+    "tui.review.all_phases": "all",
+    "tui.review.per_deal": "Points lost per deal: {deals} (mean {mean})",
+    "tui.review.deal_loss": "{deal}: {loss}",
+    "tui.review.sep": ", ",
+    "tui.review.biggest_item": "step {step} (deal {deal}, {where}), hand {hand}: {done}; "
+    "{better}. {grade}, {loss} points lost",
+    "tui.review.known_loss": "({loss} with all cards known)",
+    "tui.review.known_note": "known: the points the choice lost with all cards known (the "
+    "stock, the other hands), which the seat could not see; never part of the grade.",
+    "tui.review.col.step": "step",
+    "tui.review.col.deal": "deal",
+    "tui.review.col.when": "when",
+    "tui.review.col.hand": "hand",
+    "tui.review.col.played": "played",
+    "tui.review.col.better": "better",
+    "tui.review.col.loss": "loss",
+    "tui.review.col.grade": "grade",
+    "tui.review.col.known": "known",
+    "tui.review.col.phase": "phase",
+    "tui.review.col.decisions": "decisions",
+    "tui.review.col.lost": "lost",
+    "tui.review.progress": "decisions",
+    "tui.review.warn_other_seat": "warning: this game is not finished and was played from "
+    "seat {n}; the review of another seat shows cards that player did not see",
     # the rules help
     "tui.rules.title": "Rules: {name}",
     "tui.rules.with_changes": "with changes",

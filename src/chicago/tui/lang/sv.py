@@ -278,6 +278,58 @@ TERMINAL: dict[str, Any] = {
     "visas.",
     "tui.note.replay_other_seat": "Varning: partiet är inte slut och spelades från plats "
     "{human} ({human_name}); du ser korten för plats {n} ({name}), som den spelaren inte såg.",
+    # analysen (chicago review, chicago replay --review)
+    "tui.review.short.exchange": "byte {n}",
+    "tui.review.short.one_up": "öppet {n}",
+    "tui.review.short.redeal": "nya kort",
+    "tui.review.short.announce": "runda {n}",
+    "tui.review.short.quads": "fyrtal",
+    "tui.review.short.quads_choice": "fyrtal",
+    "tui.review.short.chicago": "Chicago",
+    "tui.review.short.play": "stick {n}",
+    "tui.review.phases.redeal": "nya kort",
+    "tui.review.phases.exchange": "byten",
+    "tui.review.phases.one_up": "öppet kort",
+    "tui.review.phases.announce": "poängrundor",
+    "tui.review.phases.quads_choice": "fyrtalsval",
+    "tui.review.phases.quads": "fyrtal",
+    "tui.review.phases.chicago": "Chicago eller inte",
+    "tui.review.phases.play": "stick",
+    "tui.review.note_best": "analys: {grade} ({where})",
+    "tui.review.note": "analys: {grade}, -{loss} poäng; {better}",
+    "tui.review.head": lambda p: f"Analys av {p['who']}: {p['rules']}, {p['players']} "
+    f"spelare, slumptal {p['seed']}, {p['deals']} {'giv' if p['deals'] == 1 else 'givar'}; "
+    f"nivå {p['level']}, analysens slumptal {p['review_seed']}.",
+    "tui.review.who_named": "{name} (plats {n})",
+    "tui.review.who_seat": "plats {n}",
+    "tui.review.totals": "Precision {accuracy} · {n} beslut · {loss} förväntade poäng "
+    "förlorade ({per_deal} per giv).",
+    "tui.review.unfinished": "Partiet är inte slut: analyserat så långt det går.",
+    "tui.review.by_phase": "Förlorade poäng per skede",
+    "tui.review.all_phases": "alla",
+    "tui.review.per_deal": "Förlorade poäng per giv: {deals} (medel {mean})",
+    "tui.review.deal_loss": "{deal}: {loss}",
+    "tui.review.sep": "; ",
+    "tui.review.biggest_item": "steg {step} (giv {deal}, {where}), hand {hand}: {done}; "
+    "{better}. {grade}, {loss} poäng förlorade",
+    "tui.review.known_loss": "({loss} med alla kort kända)",
+    "tui.review.known_note": "kända: poängen valet förlorade med alla kort kända (talongen, "
+    "de andras händer), som platsen inte kunde se; räknas aldrig i betyget.",
+    "tui.review.col.step": "steg",
+    "tui.review.col.deal": "giv",
+    "tui.review.col.when": "när",
+    "tui.review.col.hand": "hand",
+    "tui.review.col.played": "gjort",
+    "tui.review.col.better": "bättre",
+    "tui.review.col.loss": "förlust",
+    "tui.review.col.grade": "betyg",
+    "tui.review.col.known": "kända",
+    "tui.review.col.phase": "skede",
+    "tui.review.col.decisions": "beslut",
+    "tui.review.col.lost": "förlorat",
+    "tui.review.progress": "beslut",
+    "tui.review.warn_other_seat": "varning: partiet är inte slut och spelades från plats {n}; "
+    "analysen av en annan plats visar kort som den spelaren inte såg",
     # reglerna
     "tui.rules.title": "Regler: {name}",
     "tui.rules.with_changes": "med ändringar",
@@ -393,7 +445,7 @@ OPTIONS: dict[str, str] = {
     "tui.opt.instant_win_score": "V-SF-WIN / V-ROYAL: en direktvinnares poäng höjs till målet "
     "(`target`, W:s \"elevated to 52\") eller behålls som de är (`keep`); avräkningen följer "
     "av dem.",
-    "tui.opt.wheel_straight": "R-HAND-3: E-2-3-4-5 är en stege (med femman högst).",
+    "tui.opt.wheel_straight": "R-HAND-3: A-2-3-4-5 är en stege (med femman högst).",
     "tui.opt.suit_order": "V-TIE-SUIT: färgerna, högsta först (`\"hdsc\"`), som avgör helt "
     "lika händer; None = av.",
     "tui.opt.tie_mode": "R-ANN-3 / V-TIE-CATEGORY: `staged` särskiljer lika kombinationer "
