@@ -1,5 +1,8 @@
 """Exact draw odds of a five-card hand: every way to keep cards, best expected points first.
 
+A table (drawn with Rich on a terminal when the tui extra is installed, plain text
+otherwise), or JSON with --json.
+
 Examples:
   chicago odds "Ah Kh Qh Jh 2c"
   chicago odds "Ah Kh Qh Jh 2c" --dead "Th 9h" --rules wikipedia
@@ -17,7 +20,8 @@ import sys
 
 from chicago.cards import DECK, Card, parse_cards
 from chicago.commands._options import add_rules_arguments, rules_from_args
-from chicago.commands._text import Cell, Column, Table, wants_color
+from chicago.commands._tables import TableOutput
+from chicago.commands._text import Cell, Column, Table
 from chicago.odds import CATEGORY_NAMES, Hold, draw_odds
 from chicago.poker import Category
 from chicago.rules import Rules
@@ -99,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if dealt:
             print(f"A random hand (--seed {seed}). {_USAGE}")
-        print(_table(hand, args.dead, rules, holds).render(color=wants_color(sys.stdout)))
+        print(TableOutput(sys.stdout).render(_table(hand, args.dead, rules, holds)))
         sys.stdout.flush()
     except BrokenPipeError:
         return _closed_pipe()

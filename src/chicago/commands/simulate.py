@@ -1,7 +1,8 @@
 """Fair matches between bots: duplicate play, a table of results per bot.
 
 Every deal sequence is played once per rotation of the seats, so each bot plays every seat
-on the same cards; each seat draws from its own queue of the stock (see docs/BOTS.md).
+on the same cards; each seat draws from its own queue of the stock (see docs/BOTS.md). The
+table is drawn with Rich on a terminal when the tui extra is installed, else as plain text.
 
 Examples:
   chicago simulate --bots expert,basic,basic,basic --games 200
@@ -17,6 +18,7 @@ import json
 import sys
 
 from chicago.commands._options import add_rules_arguments, rules_from_args
+from chicago.commands._tables import TableOutput
 from chicago.commands._text import Column, Progress, Table, fold
 from chicago.sim import LOST_CAUSES, MatchResult, run_match, split_specs
 
@@ -98,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0
-    print(_table(result, rules.preset_name, args.seed))
+    print(_table(result, rules.preset_name, args.seed, TableOutput(sys.stdout, color=False)))
     return 0
 
 
@@ -123,9 +125,12 @@ def _label(spec: str) -> str:
     return short
 
 
-def _table(result: MatchResult, preset: str, seed: int) -> str:
+def _table(
+    result: MatchResult, preset: str, seed: int, output: TableOutput | None = None
+) -> str:
     """The results table; under it the full specs of shortened labels and, when an external
-    bot lost turns, a table of them by cause."""
+    bot lost turns, a table of them by cause (drawn by ``output``: plain text by default)."""
+    output = output or TableOutput(color=False, use_rich=False)
     games = len(result.games)
     capped = sum(1 for g in result.games if g.capped)
     caption = (
@@ -165,7 +170,7 @@ def _table(result: MatchResult, preset: str, seed: int) -> str:
             str(b.last_tricks),
             f"{b.rating:.1f}",
         )
-    parts = [table.render()]
+    parts = [output.render(table)]
     shown: set[str] = set()
     for label, spec in zip(labels, specs, strict=True):
         if label != spec and label not in shown:
@@ -188,5 +193,5 @@ def _table(result: MatchResult, preset: str, seed: int) -> str:
                 continue
             lost.add_row(label, *(str(causes[c]) for c in LOST_CAUSES),
                          str(sum(causes.values())), str(b.counters.get("decisions", 0)))
-        parts.append("\n" + lost.render())
+        parts.append("\n" + output.render(lost))
     return "\n".join(parts)
