@@ -6,20 +6,19 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import re
 import sys
 from pathlib import Path
 
 import pytest
 
-from chicago import Game, Rules, cli
-from chicago.bots import make_bot
+from chicago import Rules, cli
 from chicago.commands._review_table import render_review
 from chicago.commands._tables import TableOutput, rich_available
 from chicago.commands._text import Column, Table
 from chicago.review import Review
 from chicago.tui.words import Words, symbol_card
+from review_helpers import small_game_file
 
 LEVEL = "expert:samples=4,exchange=4,holds=2"
 GOLDEN = Path(__file__).resolve().parent / "golden" / "odds-80.txt"
@@ -40,14 +39,7 @@ class Terminal(io.StringIO):
 @pytest.fixture(scope="module")
 def game_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished three-player game of two deals, saved as ``chicago play`` saves one."""
-    game = Game(Rules.preset("pagat", max_deals=2), 3, seed=21)
-    bot = make_bot("ev")
-    rng = random.Random(5)
-    while not game.is_over:
-        game.apply(bot.decide(game.view(game.to_act), game.legal_actions(), rng))
-    path = tmp_path_factory.mktemp("tables") / "game.json"
-    path.write_text(json.dumps({**game.record(), "tags": {"Human": "1", "Name1": "You"}}))
-    return path
+    return small_game_file(tmp_path_factory.mktemp("tables"))
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import re
 import sys
 from pathlib import Path
@@ -12,8 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from chicago import Game, Rules, cli
-from chicago.bots import make_bot
+from chicago import cli
 from chicago.review import (
     Alternative,
     DecisionReview,
@@ -29,6 +27,7 @@ from chicago.tui.replay_app import ReplayApp
 from chicago.tui.replayer import Replayer
 from chicago.tui.review_words import choice_words, decision_note, phase_label
 from chicago.tui.words import Words, symbol_card
+from review_helpers import small_game_file
 from test_play_support import screen_text
 
 LEVEL = "expert:samples=4,exchange=4,holds=2"
@@ -38,15 +37,7 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "REVIEW.md"
 @pytest.fixture(scope="module")
 def game_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished three-player game of two deals, saved as ``chicago play`` saves one."""
-    game = Game(Rules.preset("pagat", max_deals=2), 3, seed=21)
-    bot = make_bot("ev")
-    rng = random.Random(5)
-    while not game.is_over:
-        game.apply(bot.decide(game.view(game.to_act), game.legal_actions(), rng))
-    path = tmp_path_factory.mktemp("review") / "game.json"
-    record = {**game.record(), "tags": {"Human": "1", "Name1": "You", "Name0": "Ada"}}
-    path.write_text(json.dumps(record))
-    return path
+    return small_game_file(tmp_path_factory.mktemp("review"))
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -170,20 +161,24 @@ def test_replay_shows_each_grade_beside_its_decision(game_file, capsys):
                for i in notes)
 
 
-def test_the_full_screen_replay_shows_the_grade_of_the_step(game_file):
+@pytest.mark.parametrize(("lang", "note"), [("en", "review: best (exchange 1)"),
+                                            ("sv", "analys: bäst (byte 1)")])
+def test_the_full_screen_replay_shows_the_grade_of_the_step(game_file, lang, note):
     record = json.loads(game_file.read_text())
     review = review_game(record, 1, level=LEVEL)
     decision = review.decisions[0]
+    assert decision.grade is Grade.BEST and decision.phase == "exchange"
     replayer = Replayer(record, seat=1)
 
     async def main() -> None:
-        app = ReplayApp(replayer, start=decision.step, reviews={decision.step: decision})
-        async with app.run_test(size=(120, 40)) as pilot:
+        app = ReplayApp(replayer, start=decision.step, reviews={decision.step: decision},
+                        lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            assert f"review: {decision.grade.value}" in screen_text(app)
+            assert note in screen_text(app)
             await pilot.press("right")
             await pilot.pause()
-            assert "review:" not in screen_text(app)
+            assert note.split(":")[0] + ":" not in screen_text(app)
             await pilot.press("q")
 
     asyncio.run(main())

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from chicago.cards import Card
 from chicago.commands._tables import TableOutput
-from chicago.commands._text import Cell, Column, Table
+from chicago.commands._text import Cell, Column, Table, plain_text
 from chicago.review import Grade, Review
 from chicago.tui.review_words import (
     GRADE_COLOUR,
@@ -105,7 +105,7 @@ def _decisions(review: Review, w: _Writer) -> Table:
         return table
     played = len(columns) - (5 if review.hindsight else 4)
     fixed = [
-        max([len(c.header)] + [len(_plain(r[i])) for r in rows])
+        max([len(c.header)] + [len(plain_text(r[i])) for r in rows])
         for i, c in enumerate(columns) if i not in (played, played + 1)
     ]
     room = max(12, (w.width - sum(fixed) - 2 * (len(columns) - 1)) // 2)
@@ -115,14 +115,11 @@ def _decisions(review: Review, w: _Writer) -> Table:
     return table
 
 
-def _plain(cell: Cell) -> str:
-    return cell if isinstance(cell, str) else "".join(text for text, _ in cell)
-
 
 def _wrapped(row: list[Cell], at: tuple[int, ...], room: int) -> list[list[Cell]]:
     """``row`` with the plain cells ``at`` wrapped at spaces to ``room`` characters: the
     first row and as many continuation rows (other cells empty) as the longest needs."""
-    parts = {i: textwrap.wrap(_plain(row[i]), room) or [""] for i in at}
+    parts = {i: textwrap.wrap(plain_text(row[i]), room) or [""] for i in at}
     height = max(len(p) for p in parts.values())
     out = []
     for k in range(height):

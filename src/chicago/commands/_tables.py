@@ -27,7 +27,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from chicago.commands._text import Cell, Column, Table, wants_color
+from chicago.commands._text import Cell, Column, Table, plain_text, wants_color
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -106,16 +106,13 @@ def _cell_width(table: Table) -> int:
     word, the others whole."""
     need = []
     for index, column in enumerate(table.columns):
-        texts = [column.header] + [_plain(row[index]) for row in table.rows]
+        texts = [column.header] + [plain_text(row[index]) for row in table.rows]
         if column.fold or column.wrap:
             need.append(max(len(word) for text in texts for word in [*text.split(), ""]))
         else:
             need.append(max(len(text) for text in texts))
     return sum(need)
 
-
-def _plain(cell: Cell) -> str:
-    return cell if isinstance(cell, str) else "".join(text for text, _ in cell)
 
 
 def _rich_table(table: Table, frame: str) -> Any:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
-__all__ = ["Cell", "Column", "Progress", "Table", "fold", "wants_color"]
+__all__ = ["Cell", "Column", "Progress", "Table", "fold", "plain_text", "wants_color"]
 
 Span = tuple[str, str]
 Cell = str | Sequence[Span]
@@ -51,7 +51,8 @@ def _spans(cell: Cell) -> list[Span]:
     return [(cell, "")] if isinstance(cell, str) else list(cell)
 
 
-def _plain(cell: Cell) -> str:
+def plain_text(cell: Cell) -> str:
+    """A cell's text without its styles."""
     return "".join(text for text, _ in _spans(cell))
 
 
@@ -95,7 +96,7 @@ class Table:
 
     def _widths(self, width: int) -> list[int]:
         widths = [
-            max([len(col.header)] + [len(_plain(row[i])) for row in self.rows])
+            max([len(col.header)] + [len(plain_text(row[i])) for row in self.rows])
             for i, col in enumerate(self.columns)
         ]
         excess = sum(widths) + len(_GAP) * (len(widths) - 1) - width
@@ -129,7 +130,7 @@ class Table:
     def _row_lines(self, row: list[Cell], widths: list[int], color: bool) -> list[str]:
         parts: list[list[list[Span]]] = []
         for cell, w, col in zip(row, widths, self.columns, strict=True):
-            text = _plain(cell)
+            text = plain_text(cell)
             if col.fold and len(text) > w:
                 parts.append([[(text[k:k + w], "")] for k in range(0, len(text), w)])
             else:

@@ -88,11 +88,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_lang_argument(parser)
 
 
-def add_lang_argument(parser: argparse.ArgumentParser) -> None:
-    """``--lang sv|en``: the terminal's language (default: the locale's)."""
+def add_lang_argument(parser: argparse.ArgumentParser, what: str = "the game") -> None:
+    """``--lang sv|en``: the terminal's language (default: the locale's) for ``what``."""
     parser.add_argument(
         "--lang", choices=sorted(CODES), default=None,
-        help="the language of the game: sv (svenska) or en (English); default from the "
+        help=f"the language of {what}: sv (svenska) or en (English); default from the "
         "locale (LC_ALL, LC_MESSAGES, LANG: sv_SE and other sv locales give Swedish)",
     )
 

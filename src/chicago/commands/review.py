@@ -66,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="only the summary and the biggest mistakes, not every decision",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_lang_argument(parser)
+    add_lang_argument(parser, "the tables (--json is the same in every language)")
 
 
 def _fail(message: str) -> int:
