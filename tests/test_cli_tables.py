@@ -21,7 +21,7 @@ from chicago.tui.words import Words, symbol_card
 from review_helpers import small_game_file
 
 LEVEL = "expert:samples=4,exchange=4,holds=2"
-GOLDEN = Path(__file__).resolve().parent / "golden" / "odds-80.txt"
+GOLDEN = Path(__file__).resolve().parent / "tables" / "odds-80.txt"
 ODDS = ["odds", "Ah Kh Qh Jh 2c", "--dead", "Th 9h"]
 SIMULATE = ["simulate", "--bots", "basic,random,random", "--games", "3", "--no-progress"]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -81,7 +81,7 @@ def test_on_a_terminal_rich_draws_the_tables_in_80_columns(monkeypatch, args):
 
 def test_a_pipe_gets_todays_plain_text_byte_for_byte(capsys, monkeypatch):
     """The odds through a pipe: exactly the text of the lean core before Rich tables
-    (tests/golden/odds-80.txt, printed by that version at 80 columns)."""
+    (tests/tables/odds-80.txt, printed by that version at 80 columns)."""
     assert piped(capsys, *ODDS) == GOLDEN.read_text(encoding="utf-8")
     # and a terminal without Rich: the same plain text, in the core's ANSI styles
     monkeypatch.setitem(sys.modules, "rich", None)
