@@ -8,6 +8,7 @@ import io
 import json
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -144,7 +145,13 @@ def test_a_table_too_wide_for_a_box_keeps_its_cells_whole():
     for room, frame in ((80, "╭"), (65, "│"), (60, "─")):  # cells 48 wide, 6 columns
         drawn = TableOutput(Terminal()).render(table, room)
         assert frame in drawn and width(drawn) <= room
-        assert "…" not in drawn and "5,555" in drawn
+        assert "…" not in drawn and "5,555" in drawn and "column 5" in drawn
+    # narrower than the cells: they wrap, and still nothing is cut off
+    drawn = ANSI.sub("", TableOutput(Terminal()).render(table, 40))
+    assert width(drawn) <= 40 and "…" not in drawn
+    shown = Counter("".join(drawn.split()).replace("─", "").replace("wide", "", 1))
+    cells = [c.header for c in table.columns] + [str(c) for c in table.rows[0]]
+    assert shown == Counter("".join("".join(cells).split()))  # every character, none cut
 
 
 def test_the_modules_examples() -> None:

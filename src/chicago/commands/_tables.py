@@ -138,17 +138,16 @@ def _rich_table(table: Table, frame: str) -> Any:
 
 
 def _column_options(column: Column) -> dict[str, Any]:
-    """A core column as Rich's: alignment, style, and whether its cells may wrap (long
-    words fold) or stay on one line."""
-    options: dict[str, Any] = {
+    """A core column as Rich's: its alignment and style. Every cell may wrap (at spaces,
+    long words folded) but only has to where the table is wider than the terminal even with
+    a rule for a frame: then nothing is cut off, a number goes on over two lines at worst.
+    (The frame is chosen so that only the ``wrap`` and ``fold`` columns wrap.)"""
+    return {
         "justify": "right" if column.right else "left",
         "style": column.style or None,
+        "overflow": "fold",
+        "no_wrap": False,
     }
-    if column.fold or column.wrap:
-        options.update(overflow="fold", no_wrap=False)
-    else:
-        options.update(no_wrap=True)
-    return options
 
 
 def _text(cell: Cell) -> Any:
