@@ -271,7 +271,8 @@ def test_a_notice_goes_with_the_page_it_belongs_to(browser: Any, live: LiveServe
           document.querySelector("[data-action=copy-invite]").click();
           for (let i = 0; i < 200 && note.hidden; i++) await new Promise(r => setTimeout(r, 5));
           const shown = !note.hidden;
-          const changed = new Promise(r => window.addEventListener("hashchange", r, { once: true }));
+          const changed = new Promise(
+            r => window.addEventListener("hashchange", r, { once: true }));
           location.hash = "#/games";
           await changed;
           return [shown, note.hidden];
