@@ -169,6 +169,9 @@ def test_bad_record_files_are_refused(tmp_path: Path) -> None:
     record["actions"][3][1] = "play As"
     with pytest.raises(RecordError, match="action 4"):
         Replayer(record, seat=0)
+    # JSON that is not a game record (a test's expectations, say) names what is missing
+    with pytest.raises(RecordError, match=r"no 'players' field \(is this a chicago game"):
+        Game.replay({"description": "expected results", "expected": {}})
 
 
 def test_save_and_load_round_trip(tmp_path: Path, finished: Game) -> None:

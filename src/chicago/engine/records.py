@@ -126,7 +126,10 @@ def start_record(record: dict[str, Any], make: Callable[..., G]) -> tuple[G, lis
                 raise TypeError(f"deck_seed must be a whole number, not {deck_seed!r}")
             game = make(rules, players=int(record["players"]), seed=int(record["seed"]),
                         source=DuplicateDecks(deck_seed))
-    except (KeyError, TypeError, ValueError, RulesError) as exc:
+    except KeyError as exc:
+        raise RecordError(f"bad record header: no {exc.args[0]!r} field (is this a chicago "
+                          "game record?)") from None
+    except (TypeError, ValueError, RulesError) as exc:
         raise RecordError(f"bad record header: {exc}") from None
     if deck_seed is not None:
         dealer = record.get("dealer")
