@@ -32,6 +32,7 @@ from chicago.club.tournament import (
     standings,
 )
 from chicago.rules import Rules
+from chicago.server.club.secrets import check_secret
 from chicago.server.live import (
     LiveTable,
     TableOptions,
@@ -44,6 +45,7 @@ from chicago.server.live import (
 from chicago.server.protocol import TableError
 from chicago.server.storage import Change, GameRow, LogEntry, TableRow
 from chicago.server.storage.club import (
+    ClubStore,
     EntrantRow,
     JoinRefused,
     ProfileRow,
@@ -52,7 +54,7 @@ from chicago.server.storage.club import (
 )
 
 if TYPE_CHECKING:
-    from chicago.server.club.service import ClubService
+    from chicago.server.tables import TableManager
 
 __all__ = ["TournamentDirector", "TournamentSpec"]
 
@@ -101,10 +103,12 @@ def _entrant(row: EntrantRow) -> Entrant:
 class TournamentDirector:
     """The tournaments of one server process."""
 
-    def __init__(self, club: ClubService) -> None:
-        self.club = club
-        self.store = club.store
-        self.manager = club.manager
+    def __init__(self, store: ClubStore, manager: TableManager,
+                 shown: dict[str, dict[str, float]]) -> None:
+        self.store = store
+        self.manager = manager
+        self.shown = shown
+        """Ladder -> participant -> shown rating (the club service's, kept up to date)."""
         self._locks: dict[str, asyncio.Lock] = {}
         self._results: dict[str, TableResult] = {}
         """Finished tournament tables' results (records never change once stored)."""
@@ -129,8 +133,6 @@ class TournamentDirector:
     async def organizer(self, tournament_id: str, secret: str | None) -> TournamentRow:
         """The tournament, if ``secret`` is its organizer's; else TableError (401 without
         a secret, 403 with another)."""
-        from chicago.server.club.service import check_secret
-
         value = check_secret(secret, "organizer")
         row = await self._require(tournament_id)
         if not hmac.compare_digest(row.organizer_hash, hash_token(value)):
@@ -298,7 +300,7 @@ class TournamentDirector:
         field_, plans, results = await self._history(row)
         names = {e.id: e for e in field_}
         ladder = ladder_key(Rules.from_dict(row.spec["rules"]), shape.table_size)
-        shown = self.club.shown.get(ladder, {})
+        shown = self.shown.get(ladder, {})
 
         def rating(entrant: Entrant) -> float | None:
             participant = (bot_participant(entrant.level) if entrant.level

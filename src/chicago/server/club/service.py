@@ -13,48 +13,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import string
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import Request
 
+from chicago.server.club.director import TournamentDirector
+from chicago.server.club.secrets import check_secret
 from chicago.server.live import LiveTable, hash_token, now
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
 from chicago.server.storage.club import ClubStore, ProfileRow
 from chicago.server.tables import Joiner, TableManager
 
-if TYPE_CHECKING:
-    from chicago.server.club.director import TournamentDirector
-
-__all__ = ["SECRET_CHARS", "ClubService", "RateLimiter", "check_secret", "joiner_of",
-           "public_info", "records_gate"]
+__all__ = ["ClubService", "RateLimiter", "joiner_of", "public_info", "records_gate"]
 
 log = logging.getLogger("chicago.server")
-
-SECRET_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
-"""The characters of a profile or organizer secret (URL-safe base64)."""
-
-
-def check_secret(value: str | None, what: str) -> str:
-    """A secret as sent (a header), or TableError 401 (``bad_profile`` or
-    ``bad_organizer``, by ``what``) saying it is missing or not a secret at all."""
-    if not value:
-        raise _bad_secret(what, f"send the {what} secret (X-Chicago-{what.capitalize()} "
-                          "header)")
-    value = value.strip()
-    if not 16 <= len(value) <= 128 or not SECRET_CHARS.issuperset(value):
-        raise _bad_secret(what, f"not a {what} secret (16-128 letters, digits, '-' and '_')")
-    return value
-
-
-def _bad_secret(what: str, message: str) -> TableError:
-    if what == "organizer":
-        return TableError("bad_organizer", message, 401)
-    return TableError("bad_profile", message, 401)
-
 
 class RateLimiter:
     """At most ``limit`` events per ``window`` seconds per key (a client address)."""
@@ -85,8 +60,6 @@ class ClubService:
     """Club play of one server process, wired into its :class:`TableManager`."""
 
     def __init__(self, manager: TableManager, settings: Settings) -> None:
-        from chicago.server.club.director import TournamentDirector
-
         self.manager = manager
         self.settings = settings
         self.store = ClubStore(manager.store)
@@ -94,7 +67,7 @@ class ClubService:
         """Ladder -> participant -> shown rating (the dicts the live tables read)."""
         self.profiles = RateLimiter(settings.club_creations)
         self.tournaments = RateLimiter(settings.club_creations)
-        self.director: TournamentDirector = TournamentDirector(self)
+        self.director = TournamentDirector(self.store, manager, self.shown)
         self._applying = asyncio.Lock()
         self._services: list[asyncio.Task[None]] = []
         manager.cache.installed.append(self._installed)
