@@ -6,7 +6,8 @@ reply and that the server's state did not change.
    are read, with one log line naming it;
 2. every rule number has a range (R-END-1 target, R-HAND-1 points, R-END-2 stake …); table
    creation is rate-limited per client address, waiting tables are capped per address and
-   per server, bot-only tables are capped and always end;
+   per server, bot-only tables are capped and always end; chat lines are bounded per seat
+   (a rate and a number per game);
 3. every response carries a strict Content-Security-Policy and the other safe headers;
 4. a websocket from another origin is refused with 403;
 5. a body over the limit gets 413, with or without Content-Length, and is read no further;
@@ -27,7 +28,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_support import Server, close_all, create_table, join
+from server_support import Server, WsPlayer, close_all, create_table, join
 from sqlalchemy import insert
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from websockets.exceptions import InvalidStatus
@@ -299,6 +300,62 @@ def test_2_bot_only_tables_are_capped_and_always_end(app_with: Any) -> None:
     assert smaller["rules"]["max_deals"] == 1
     people = create_table(client, ["open", "bot:random"], rules={"target": 500})
     assert people["rules"]["max_deals"] is None
+
+
+def _chat_lines(client: TestClient, table_id: str) -> int:
+    store: Store = client.app.state.store  # type: ignore[attr-defined]
+    loaded = store.load(table_id)
+    assert loaded is not None
+    return sum(1 for entry in loaded.entries if entry.kind == "chat")
+
+
+def test_2_chat_lines_are_rate_limited_per_seat(app_with: Any) -> None:
+    """A seated player's chat lines go into the table's log for good: a seat gets bursts of
+    ``chat_burst`` and ``chat_per_minute`` after that; a line over it is refused with
+    ``chat_limited`` and not stored, and another seat may still talk."""
+    client = app_with(chat_burst=3, chat_per_minute=0.5, chat_per_game=100)
+    table_id = create_table(client, ["open", "open"], bot_delay=5)["id"]
+    talker = WsPlayer(client, table_id, join(client, table_id, 0))
+    other = WsPlayer(client, table_id, join(client, table_id, 1))
+    for n in range(3):
+        talker.send(type="chat", text=f"line {n}", id=f"c{n}")
+        talker.until(lambda f: f["type"] == "chat")
+    before = (state(client), _chat_lines(client, table_id))
+    talker.send(type="chat", text="one too many", id="c3")
+    error = talker.until(lambda f: f["type"] == "error")
+    assert (error["code"], error["id"]) == ("chat_limited", "c3")
+    assert "chat lines a minute" in error["message"] and "try again in" in error["message"]
+    assert (state(client), _chat_lines(client, table_id)) == before
+    other.send(type="chat", text="my turn to talk")
+    other.until(lambda f: f["type"] == "chat")
+    assert _chat_lines(client, table_id) == 4
+
+
+def test_2_chat_lines_are_capped_per_seat_and_game_also_after_a_restart(
+        app_with: Any) -> None:
+    """At most ``chat_per_game`` lines a seat in one game, counted from the stored log, so
+    a restart does not open the chat again."""
+    client = app_with(chat_burst=100, chat_per_minute=6000, chat_per_game=4)
+    table_id = create_table(client, ["open", "open"], bot_delay=5)["id"]
+    token = join(client, table_id, 0)
+    join(client, table_id, 1)
+    talker = WsPlayer(client, table_id, token)
+    for n in range(4):
+        talker.send(type="chat", text=f"line {n}")
+        talker.until(lambda f: f["type"] == "chat")
+    talker.send(type="chat", text="a fifth", id="five")
+    error = talker.until(lambda f: f["type"] == "error")
+    assert (error["code"], error["id"]) == ("chat_limited", "five")
+    assert "4 chat lines a player in one game" in error["message"]
+    talker.close()
+    close_all()
+    again = app_with(chat_burst=100, chat_per_minute=6000, chat_per_game=4)
+    before = (state(again), _chat_lines(again, table_id))
+    talker = WsPlayer(again, table_id, token)
+    talker.send(type="chat", text="after the restart", id="six")
+    error = talker.until(lambda f: f["type"] == "error")
+    assert error["code"] == "chat_limited"
+    assert (state(again), _chat_lines(again, table_id)) == before == (before[0], 4)
 
 
 # ---------------------------------------------------------------------- 3. headers

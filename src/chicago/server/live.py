@@ -58,6 +58,9 @@ WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 AWAY_AFTER = 3
 """Turn clocks run out in a row after which a seat is marked away (its stand-in plays on)."""
 
+CHAT_RETRY = 60
+"""Seconds a player whose chat lines of the game are used up is told to wait."""
+
 
 class Client(Protocol):
     """A connection as the tables see it (implemented in :mod:`chicago.server.ws`)."""
@@ -275,6 +278,12 @@ class LiveTable:
         :data:`AWAY_AFTER` the seat is marked away. Reset by a choice of the player's own
         (not by an action that was the only one possible, which the browser app sends by
         itself) and by taking the seat back."""
+        self.chat_lines: list[int] = [0] * row.players
+        """Per seat: chat lines written since the current game began (before the first
+        game: since the table was made), from the log, so a restart counts the same."""
+        self.chat_allowance: dict[int, tuple[float, float]] = {}
+        """Per seat: the chat rate's token bucket (tokens, time.monotonic() of the last
+        refill), in this process's memory only (:meth:`take_chat_line`)."""
         self.game: Game | None = None
         self.game_number = 0
         self.game_start_seq = 0
@@ -432,6 +441,7 @@ class LiveTable:
             self.spans = {}
             self.pause = None
             self.expiries = [0] * self.players
+            self.chat_lines = [0] * self.players
         elif kind == "continue":
             started_turn = self._continue(entry)
         elif kind == "act":
@@ -458,7 +468,10 @@ class LiveTable:
             started_turn = self.pause is None
         elif kind in SEAT_KINDS:
             self._seat_change(entry)
-        elif kind != "chat":
+        elif kind == "chat":
+            if entry.seat is not None:
+                self.chat_lines[entry.seat] += 1
+        else:
             raise RuntimeError(f"table {self.id}: unknown entry kind {kind!r}")
         if started_turn:
             self.turn_started = entry.created_at
@@ -526,6 +539,26 @@ class LiveTable:
         self.seq = entries[start].seq - 1
         for entry in entries[start:]:
             self.apply(entry)
+
+    def take_chat_line(self, seat: int, *, per_game: int, per_minute: float, burst: int,
+                       at: float | None = None) -> None:
+        """Allow one more chat line from ``seat`` now, or raise TableError 429
+        ``chat_limited`` (nothing taken): at most ``per_game`` lines a game (the log's count)
+        and ``per_minute`` lines a minute on average, in bursts of ``burst``."""
+        if self.chat_lines[seat] >= per_game:
+            raise TableError("chat_limited", f"at most {per_game} chat lines a player in one "
+                             "game; the next game opens the chat again", 429,
+                             retry_after=CHAT_RETRY)
+        at = time.monotonic() if at is None else at
+        per_second = per_minute / 60.0
+        tokens, refilled = self.chat_allowance.get(seat, (float(burst), at))
+        tokens = min(float(burst), tokens + (at - refilled) * per_second)
+        if tokens < 1.0:
+            wait = math.ceil((1.0 - tokens) / per_second) if per_second > 0 else CHAT_RETRY
+            raise TableError("chat_limited", f"at most {per_minute:g} chat lines a minute "
+                             f"(bursts of {burst}); try again in {wait} s", 429,
+                             retry_after=wait)
+        self.chat_allowance[seat] = (tokens - 1.0, at)
 
     def entry(self, kind: str, seat: int | None, data: dict[str, Any],
               offset: int = 1) -> LogEntry:

@@ -58,6 +58,7 @@ ERROR_CODES = {
     "paused": "the next deal starts when everyone has pressed Continue",
     "not_over": "the game is not over",
     "rate_limited": "too many messages",
+    "chat_limited": "too many chat lines",
     "too_many_tables": "too many tables waiting or in play",
     "bad_origin": "a page of another origin",
     "review_busy": "too many reviews are waiting",

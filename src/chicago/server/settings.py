@@ -72,6 +72,14 @@ class Settings:
     """Client messages a connection may send at once."""
     flood_close: int = 400
     """Dropped (rate-limited) messages in a row after which the connection is closed."""
+    chat_per_minute: float = 12.0
+    """Chat lines one seat may write per minute, on average (more get ``chat_limited``)."""
+    chat_burst: int = 6
+    """Chat lines one seat may write at once."""
+    chat_per_game: int = 300
+    """Chat lines one seat may write in one game (before the first game: at the table
+    since it was made). With the 300 characters of a line this bounds a game's chat in
+    the log to about 90 KB a seat."""
     send_queue: int = 2000
     """Frames waiting for a slow client before its connection is closed (it can resync)."""
     max_body: int = 16 * 1024

@@ -426,7 +426,10 @@ class TableManager:
 
     async def chat(self, table: LiveTable, seat: int, text: str) -> None:
         """A chat line from a seated player."""
+        settings = self.settings
         async with self.cache.writing(table):
+            table.take_chat_line(seat, per_game=settings.chat_per_game,
+                                 per_minute=settings.chat_per_minute, burst=settings.chat_burst)
             entry = table.entry("chat", seat, {"text": text})
             await self.cache.store_and_publish(table, Change(table.id, [entry]))
 

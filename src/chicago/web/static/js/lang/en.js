@@ -335,6 +335,7 @@ export default {
   "err.bad_token": "Your seat at this table is no longer valid in this browser.",
   "err.not_seated": "Spectators cannot play.",
   "err.rate_limited": "Too many clicks at once; the last one was ignored.",
+  "err.chat_limited": "You have written a lot in the chat: wait a little before the next line.",
   "err.game_over": "The game is over. Start a new game with Play again.",
   "err.paused": "The next deal starts when everyone has pressed Continue.",
   "err.not_over": "The game is not over yet.",

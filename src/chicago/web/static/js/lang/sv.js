@@ -319,6 +319,7 @@ export default {
   "err.bad_token": "Din plats vid det här bordet gäller inte längre i den här webbläsaren.",
   "err.not_seated": "Åskådare kan inte spela.",
   "err.rate_limited": "För många klick på en gång; det sista räknades inte.",
+  "err.chat_limited": "Du har skrivit mycket i chatten: vänta en stund innan nästa rad.",
   "err.game_over": "Partiet är slut. Starta ett nytt med Spela igen.",
   "err.paused": "Nästa giv börjar när alla har tryckt på Fortsätt.",
   "err.not_over": "Partiet är inte slut än.",
