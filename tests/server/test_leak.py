@@ -36,6 +36,7 @@ public. The oracle's rules are themselves checked against the engine's public ``
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import defaultdict
@@ -51,6 +52,7 @@ from chicago import Action, Game, Rules
 from chicago.cards import Card
 from chicago.engine.actions import ActionKind
 from chicago.poker import Category, evaluate
+from chicago.server import Settings
 from chicago.server.storage import LogEntry, Store
 
 pytestmark = pytest.mark.timeout(600)
@@ -371,6 +373,14 @@ CASES = [
     Case("denexa", ("V-LARGE",), ("open", "bot:random", "open", "bot:random", "bot:basic",
                                   "bot:random"), 2, 1, 25, ("shows",)),
 ]
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The players here chat at the test's speed, far faster than people: no chat bounds
+    (tests/server/test_hostile.py tests those)."""
+    return dataclasses.replace(settings, chat_per_minute=60_000.0, chat_burst=10_000,
+                               chat_per_game=10_000)
 
 
 @pytest.fixture
