@@ -257,3 +257,28 @@ def test_evaluate_many_without_numpy_says_how_to_install_it(
     monkeypatch.setitem(sys.modules, "numpy", None)  # as if it were not installed
     with pytest.raises(MissingExtra, match=re.escape("pip install 'chicago[rl]'")):
         evaluate_many([[0, 1, 2, 3, 4]])
+
+
+@pytest.mark.parametrize(("blocked", "module", "extra"), [
+    (["numpy"], "chicago.env", "rl"),
+    (["pettingzoo"], "chicago.env.pettingzoo", "rl"),
+    (["pyspiel"], "chicago.env.openspiel", "openspiel"),
+])
+def test_the_environments_without_their_extra_name_the_pip_install(
+    blocked: list[str], module: str, extra: str
+) -> None:
+    """Importing an environment whose packages are missing raises MissingExtra (an
+    ImportError) with the pip command, not a bare ModuleNotFoundError of numpy or pyspiel."""
+    code = BLOCKING + f'''
+from chicago.extras import MissingExtra
+try:
+    import {module}
+except MissingExtra as exc:
+    print("missing:", exc.extra, "|", exc)
+'''
+    done = subprocess.run([sys.executable, "-c", code, ",".join(blocked)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"missing: {extra} |"), done.stdout
+    assert install_command(extra) in done.stdout
+    assert ", ".join(blocked) in done.stdout

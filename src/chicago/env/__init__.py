@@ -10,6 +10,14 @@ All of them are built on the engine (:class:`chicago.Game`) and its views; none 
 rule. ``docs/ENVIRONMENTS.md`` documents the action table and the observation layout.
 """
 
+from chicago.extras import MissingExtra
+
+try:  # the one package all of chicago.env needs; the environments check their own
+    import numpy  # noqa: F401
+except ImportError as exc:
+    raise MissingExtra("rl", "chicago.env (action masks, observation vectors)",
+                       ["numpy"]) from exc
+
 from chicago.env.actions import NUM_ACTIONS, action_mask, action_to_index, index_to_action
 from chicago.env.observation import OBSERVATION_SIZE, encode_view
 

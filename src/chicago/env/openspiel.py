@@ -33,8 +33,14 @@ import json
 import random
 from typing import Any
 
-import numpy as np
-import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+from chicago.extras import require
+
+try:  # the extra's packages; without them, say which extra installs them
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+except ImportError:
+    require("openspiel", "the OpenSpiel game python_chicago")  # MissingExtra naming them
+    raise
 
 from chicago.cards import DECK
 from chicago.engine.events import ChicagoCall, ChicagoResult

@@ -29,11 +29,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
+from chicago.extras import require
+
+try:  # the extra's packages; without them, say which extra installs them
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+    from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
+except ImportError:
+    require("rl", "the PettingZoo environment chicago_v0")  # MissingExtra naming them
+    raise
 
 from chicago.engine.game import Game
 from chicago.env.actions import NUM_ACTIONS, action_mask, index_to_action
