@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import random
 import re
 import socket
 import time
@@ -28,7 +29,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_support import Server, WsPlayer, close_all, create_table, join
+from server_support import Server, WsPlayer, close_all, create_table, join, play_out
 from sqlalchemy import insert
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from websockets.exceptions import InvalidStatus
@@ -356,6 +357,25 @@ def test_2_chat_lines_are_capped_per_seat_and_game_also_after_a_restart(
     error = talker.until(lambda f: f["type"] == "error")
     assert error["code"] == "chat_limited"
     assert (state(again), _chat_lines(again, table_id)) == before == (before[0], 4)
+
+
+def test_2_a_new_game_opens_the_chat_again(app_with: Any) -> None:
+    """The per-game bound counts the lines of the current game: after a rematch a seat whose
+    lines were used up may chat again."""
+    client = app_with(chat_burst=100, chat_per_minute=6000, chat_per_game=2)
+    table_id = create_table(client, ["open", "bot:random"], rules={"max_deals": 1})["id"]
+    me = WsPlayer(client, table_id, join(client, table_id, 0, "Anna"))
+    for n in range(2):
+        me.send(type="chat", text=f"line {n}")
+        me.until(lambda f: f["type"] == "chat")
+    me.send(type="chat", text="a third", id="three")
+    assert me.until(lambda f: f["type"] == "error")["code"] == "chat_limited"
+    play_out({0: me}, me, random.Random(5))
+    me.send(type="rematch")
+    me.until(lambda f: f["type"] == "snapshot" and f["reason"] == "rematch")
+    me.send(type="chat", text="good game, again?")
+    line = me.until(lambda f: f["type"] == "chat")
+    assert line["text"] == "good game, again?"
 
 
 # ---------------------------------------------------------------------- 3. headers
