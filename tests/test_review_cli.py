@@ -293,6 +293,7 @@ def _decision(phase: str, action: str, best: str, actions: list[tuple[str, tuple
     ("chicago", "no chicago", None, "no Chicago", "ingen Chicago"),
     ("play", "play Th", None, "play 10♥", "spela 10♥"),
     ("quads choice", "reset", None, "reset the others", "nollställ de andra"),
+    ("quads choice", "reset 2", None, "reset seat 3 to zero", "nollställ plats 3"),  # V-QUADS-ONE
 ])
 def test_choices_in_the_browsers_words(phase, action, keep, en, sv):
     """The review's choices say what the browser's review view says (choice.* of

@@ -112,6 +112,8 @@ def choice_words(decision: DecisionReview, action: str, words: Words | None = No
         return w.t("choice.play", card=w.card(parts[1]))
     if head == "discard":
         return w.t("choice.discard", cards=w.cards(parts[1:]))
+    if head == "reset" and len(parts) > 1 and parts[1].isdigit():  # V-QUADS-ONE: one seat
+        return w.t("choice.reset_one", n=int(parts[1]) + 1)
     if head == "announce":
         return w.t("choice.announce", cat=w.category_a("_".join(parts[1:]).upper()))
     simple = {

@@ -64,8 +64,8 @@ export function choiceText(decision, action) {
       return t("choice.reject");
     case "redeal":
       return t("choice.redeal");
-    case "reset":
-      return t("choice.reset");
+    case "reset":  // V-QUADS-ONE names the seat lowered ("reset 2"), V-QUADS-RESET none
+      return words.length > 1 ? t("choice.reset_one", { n: Number(words[1]) + 1 }) : t("choice.reset");
     case "score":
       return t("choice.score");
     default:

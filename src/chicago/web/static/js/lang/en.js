@@ -439,6 +439,7 @@ export default {
   "choice.chicago": "Chicago",
   "choice.no_chicago": "no Chicago",
   "choice.reset": "reset the others",
+  "choice.reset_one": "reset seat {n} to zero",
   "choice.score": "score the points",
   "choice.play": "play {card}",
 

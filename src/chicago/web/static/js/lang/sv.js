@@ -421,6 +421,7 @@ export default {
   "choice.chicago": "säg Chicago",
   "choice.no_chicago": "ingen Chicago",
   "choice.reset": "nollställ de andra",
+  "choice.reset_one": "nollställ plats {n}",
   "choice.score": "ta poängen",
   "choice.play": "spela {card}",
 
