@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -228,16 +229,32 @@ class Player:
             self.act()
 
 
-def in_view_and_on_top(page: Any, selector: str) -> None:
-    """The element is inside the viewport and is what a click at its centre hits."""
-    ok = page.evaluate("""(selector) => {
-      const el = document.querySelector(selector);
-      const r = el.getBoundingClientRect();
-      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      return r.top >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth
-        && (hit === el || el.contains(hit));
-    }""", selector)
-    assert ok, f"{selector} is not in view"
+_IN_VIEW = """(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return "no element";
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  const inside = r.top >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+  if (inside && hit && (hit === el || el.contains(hit))) return "";
+  const what = hit ? `${hit.tagName.toLowerCase()}.${[...hit.classList].join(".")}` : "nothing";
+  return `box ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},`
+    + `${Math.round(r.bottom)} in ${window.innerWidth}x${window.innerHeight} scrolled to `
+    + `${Math.round(window.scrollY)}; a click at its centre hits ${what}`;
+}"""
+
+
+def in_view_and_on_top(page: Any, selector: str, timeout_ms: int = 3000) -> None:
+    """The element is inside the viewport and is what a click at its centre hits: at once
+    or within ``timeout_ms`` (a card flying past or a banner fading is not a layout fault;
+    a layout that hides the element stays so). The failure says where it was and what
+    covered it."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        problem = page.evaluate(_IN_VIEW, selector)
+        if not problem or time.monotonic() >= deadline:
+            break
+        page.wait_for_timeout(100)
+    assert not problem, f"{selector} is not in view: {problem}"
 
 
 def record_frames(page: Any) -> list[dict[str, Any]]:

@@ -54,8 +54,12 @@ def _play_until_the_pause(players: list[Player]) -> None:
 
 def _hand_not_covered(page: Any) -> None:
     """The hand's cards are what a click at their middle hits (the summary covers none),
-    once the deal's cards have landed."""
-    page.wait_for_function("() => document.getAnimations().length === 0")
+    once the deal's cards have landed (the countdown's ring moves on every tick: it is no
+    card in flight)."""
+    page.wait_for_function("""() => document.getAnimations().every(a => {
+      const target = a.effect && a.effect.target;
+      return target && target.closest && target.closest(".countdown");
+    })""")
     page.locator(".hand").scroll_into_view_if_needed()
     covered = page.evaluate("""() => [...document.querySelectorAll('.hand [data-card]')]
     .filter(c => {
