@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from chicago.server.bucket import TokenBucket
 from chicago.server.live import PLAYING, WAITING, LiveTable
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
@@ -61,8 +61,7 @@ def client_key(host: str | None) -> str:
 
 @dataclass
 class _Client:
-    tokens: float
-    refilled: float
+    bucket: TokenBucket
     waiting: list[str] = field(default_factory=list)  # table ids it created that may wait
     bots: list[str] = field(default_factory=list)  # bots-only tables it created
 
@@ -84,13 +83,8 @@ class Admission:
         taken). :meth:`refund` gives it back if the table is then not created."""
         settings = self.settings
         client = self._client(key)
-        at = time.monotonic()
-        per_second = settings.create_rate / 60.0
-        client.tokens = min(float(settings.create_burst),
-                            client.tokens + (at - client.refilled) * per_second)
-        client.refilled = at
-        if client.tokens < 1.0:
-            wait = math.ceil((1.0 - client.tokens) / per_second) if per_second > 0 else 3600
+        wait = client.bucket.wait(time.monotonic())
+        if wait is not None:
             raise TableError(
                 "rate_limited", f"at most {settings.create_rate:g} tables per minute "
                 f"(bursts of {settings.create_burst}) from one address; try again in "
@@ -117,13 +111,13 @@ class Admission:
             if waiting >= settings.max_waiting:
                 raise self._cap(f"{_tables(settings.max_waiting)} waiting for players on "
                                 "this server; join one, or try again later")
-        client.tokens -= 1.0
+        client.bucket.take()
 
     def refund(self, key: str) -> None:
         """Give back a creation :meth:`admit` took (the table was not created)."""
         client = self._clients.get(key)
         if client is not None:
-            client.tokens = min(float(self.settings.create_burst), client.tokens + 1.0)
+            client.bucket.refund()
 
     def created(self, key: str, table: LiveTable, *, bots_only: bool) -> None:
         """Count ``table``, just created for ``key``, towards its caps."""
@@ -140,18 +134,16 @@ class Admission:
         if client is None:
             if len(self._clients) >= _KEEP_IDLE:
                 self._forget_idle()
-            client = self._clients[key] = _Client(float(self.settings.create_burst),
-                                                  time.monotonic())
+            client = self._clients[key] = _Client(TokenBucket(
+                self.settings.create_burst, self.settings.create_rate / 60.0, time.monotonic()))
         return client
 
     def _forget_idle(self) -> None:
         """Forget the clients whose bucket would be full again and who count no table."""
         at = time.monotonic()
-        per_second = self.settings.create_rate / 60.0
-        full = float(self.settings.create_burst)
         for key, client in list(self._clients.items()):
             if (not client.waiting and not client.bots
-                    and client.tokens + (at - client.refilled) * per_second >= full):
+                    and client.bucket.level(at) >= client.bucket.burst):
                 del self._clients[key]
 
     async def _statuses(self, ids: list[str]) -> dict[str, tuple[str, float]]:

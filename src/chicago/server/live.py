@@ -26,6 +26,7 @@ from chicago.bots import Bot
 from chicago.club.ratings import bot_participant, ladder_key, profile_participant
 from chicago.engine.game import Game
 from chicago.rules import Rules
+from chicago.server.bucket import TokenBucket
 from chicago.server.bus import Subscription
 from chicago.server.protocol import TableError
 from chicago.server.storage import SEAT_KINDS, LogEntry, TableRow
@@ -281,9 +282,9 @@ class LiveTable:
         self.chat_lines: list[int] = [0] * row.players
         """Per seat: chat lines written since the current game began (before the first
         game: since the table was made), from the log, so a restart counts the same."""
-        self.chat_allowance: dict[int, tuple[float, float]] = {}
-        """Per seat: the chat rate's token bucket (tokens, time.monotonic() of the last
-        refill), in this process's memory only (:meth:`take_chat_line`)."""
+        self.chat_allowance: dict[int, TokenBucket] = {}
+        """Per seat: the chat rate's token bucket, in this process's memory only
+        (:meth:`take_chat_line`)."""
         self.game: Game | None = None
         self.game_number = 0
         self.game_start_seq = 0
@@ -550,15 +551,15 @@ class LiveTable:
                              "game; the next game opens the chat again", 429,
                              retry_after=CHAT_RETRY)
         at = time.monotonic() if at is None else at
-        per_second = per_minute / 60.0
-        tokens, refilled = self.chat_allowance.get(seat, (float(burst), at))
-        tokens = min(float(burst), tokens + (at - refilled) * per_second)
-        if tokens < 1.0:
-            wait = math.ceil((1.0 - tokens) / per_second) if per_second > 0 else CHAT_RETRY
+        bucket = self.chat_allowance.get(seat)
+        if bucket is None:
+            bucket = self.chat_allowance[seat] = TokenBucket(burst, per_minute / 60.0, at)
+        wait = bucket.wait(at)
+        if wait is not None:
             raise TableError("chat_limited", f"at most {per_minute:g} chat lines a minute "
                              f"(bursts of {burst}); try again in {wait} s", 429,
                              retry_after=wait)
-        self.chat_allowance[seat] = (tokens - 1.0, at)
+        bucket.take()
 
     def entry(self, kind: str, seat: int | None, data: dict[str, Any],
               offset: int = 1) -> LogEntry:

@@ -18,6 +18,7 @@ from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chicago.server import protocol
+from chicago.server.bucket import TokenBucket
 from chicago.server.headers import Origins
 from chicago.server.live import LiveTable
 from chicago.server.protocol import ClientMessage, ProtocolError, TableError
@@ -43,8 +44,7 @@ class Connection:
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._close_code = 1000
         self._close_reason = ""
-        self._tokens = float(settings.burst)
-        self._refilled = time.monotonic()
+        self._bucket = TokenBucket(settings.burst, settings.rate, time.monotonic())
         self._dropped = 0
         self._last_limited = 0.0
 
@@ -83,16 +83,12 @@ class Connection:
     def refund(self) -> None:
         """Give back the token of a message that turned out to be an accepted action: the
         game itself bounds how fast those come, so a fast (bot) client is never limited."""
-        self._tokens = min(float(self.settings.burst), self._tokens + 1.0)
+        self._bucket.refund()
 
     def allow(self) -> bool:
         """Token bucket: ``rate`` messages per second, bursts of ``burst``."""
-        now = time.monotonic()
-        self._tokens = min(float(self.settings.burst),
-                           self._tokens + (now - self._refilled) * self.settings.rate)
-        self._refilled = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
+        if self._bucket.wait(time.monotonic()) is None:
+            self._bucket.take()
             self._dropped = 0
             return True
         self._dropped += 1
