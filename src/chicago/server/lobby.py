@@ -89,8 +89,10 @@ def clean_name(value: str | None, what: str) -> str | None:
     return text
 
 
-class CreateTable(BaseModel):
-    """``POST /api/tables``."""
+class RulesRequest(BaseModel):
+    """What a request that makes games names: a name, and rules as every door takes them
+    (a preset, variations, option overrides; :func:`rules_of` builds them). The base of
+    ``POST /api/tables`` and ``POST /api/tournaments``."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -98,6 +100,15 @@ class CreateTable(BaseModel):
     preset: str = "pagat"
     rules: dict[str, Any] = Field(default_factory=dict)
     variations: list[str] = Field(default_factory=list, max_length=40)
+
+    def build_rules(self) -> tuple[Rules, list[str]]:
+        """The rules asked for and the variation ids as applied (:func:`rules_of`)."""
+        return rules_of(self.preset, self.rules, self.variations)
+
+
+class CreateTable(RulesRequest):
+    """``POST /api/tables``."""
+
     seats: list[str] = Field(default_factory=lambda: ["open"] * 4, min_length=2, max_length=6)
     private: bool = False
     clock: float | None = Field(None, ge=LIMITS["clock"][0], le=LIMITS["clock"][1])
@@ -143,7 +154,7 @@ def make_spec(request: CreateTable, levels: list[str] | None = None, *,
     most deals a game of a table of bots only may have (``Settings.max_bot_deals``: the
     rules' ``max_deals`` is lowered to it when larger or unset)."""
     levels = levels if levels is not None else bot_levels()
-    rules, variations = rules_of(request.preset, request.rules, request.variations)
+    rules, variations = request.build_rules()
     seats: list[str] = []
     for index, raw in enumerate(request.seats):
         spec = raw.strip().lower()

@@ -21,7 +21,7 @@ from chicago.server.admission import client_key
 from chicago.server.club.director import TournamentSpec
 from chicago.server.club.service import ClubService
 from chicago.server.live import hash_token, now
-from chicago.server.lobby import LIMITS, bot_levels, clean_name, rules_of
+from chicago.server.lobby import LIMITS, RulesRequest, bot_levels, clean_name
 from chicago.server.protocol import TableError
 from chicago.server.storage.club import ProfileRow
 
@@ -181,15 +181,9 @@ async def claim(table_id: str, request: Request, secret: ProfileHeader = None) -
 
 
 # ---------------------------------------------------------------------- tournaments
-class CreateTournament(BaseModel):
+class CreateTournament(RulesRequest):
     """``POST /api/tournaments``."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field("", max_length=80)
-    preset: str = "pagat"
-    rules: dict[str, Any] = Field(default_factory=dict)
-    variations: list[str] = Field(default_factory=list, max_length=40)
     tables: int = Field(2, ge=TOURNAMENT_LIMITS["tables"][0],
                         le=TOURNAMENT_LIMITS["tables"][1])
     table_size: int = Field(4, ge=TOURNAMENT_LIMITS["table_size"][0],
@@ -212,7 +206,7 @@ def make_tournament(body: CreateTournament, levels: list[str]) -> TournamentSpec
         raise TableError("bad_request", "deals, target: give one length of a game, not both")
     if "max_deals" in body.rules or "target" in body.rules:
         raise TableError("bad_request", "rules: set the length with deals or target")
-    rules, variations = rules_of(body.preset, body.rules, body.variations)
+    rules, variations = body.build_rules()
     try:
         if body.deals is not None:
             rules = rules.replace(max_deals=body.deals)
