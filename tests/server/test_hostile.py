@@ -328,7 +328,8 @@ def test_2_chat_lines_are_rate_limited_per_seat(app_with: Any) -> None:
     assert "chat lines a minute" in error["message"] and "try again in" in error["message"]
     assert (state(client), _chat_lines(client, table_id)) == before
     other.send(type="chat", text="my turn to talk")
-    other.until(lambda f: f["type"] == "chat")
+    # ``other`` has the talker's three lines queued before its own: wait for its own line.
+    other.until(lambda f: f["type"] == "chat" and f["text"] == "my turn to talk")
     assert _chat_lines(client, table_id) == 4
 
 
