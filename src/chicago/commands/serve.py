@@ -8,6 +8,7 @@ Examples:
   chicago serve --bot mybot="python mybot.py"   (seats may then be bot:mybot)
   chicago serve --public-origin https://chicago.example.org   (behind a reverse proxy)
   chicago serve --allow-origin https://club.example.org        (another front end)
+  chicago serve --allow-host chicago.example.org   (a proxy passes that Host to the loopback)
 
 Data: SQLite in chicago.sqlite3 of the data directory ($CHICAGO_DATA when set, else the
 user data directory, such as ~/.local/share/chicago; the same wherever it is started and
@@ -64,6 +65,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="let pages of this origin (https://host[:port]) open websockets "
                         "and call the JSON API besides the server's own pages; repeatable "
                         "(docs/SERVER.md, Origins)")
+    parser.add_argument("--allow-host", metavar="NAME", action="append", default=[],
+                        help="answer requests for this host name (chicago.example.org; "
+                        ".example.org for it and its subdomains; * for any): on a loopback "
+                        "address the server answers only IP addresses, localhost and the "
+                        "hosts of --public-origin and --allow-origin, against DNS "
+                        "rebinding; repeatable (docs/SERVER.md, Hosts)")
     parser.add_argument("--public-origin", metavar="URL", default=None,
                         help="the origin players' browsers see when a reverse proxy serves "
                         "this server under another host or scheme (default: the Host and "
@@ -132,10 +139,16 @@ def run(args: argparse.Namespace) -> int:
                       "a port if not the usual one; no path)", file=sys.stderr)
                 return 2
             origins.append(origin)
+    try:
+        allowed_hosts = _allowed_hosts(args.host, args.allow_host, origins)
+    except ValueError as exc:
+        print(f"chicago serve: --allow-host: {exc}", file=sys.stderr)
+        return 2
     settings = Settings(db_url=db_url, static_dir=web.STATIC_DIR, resume_tables=not args.no_resume,
                         redis_url=args.redis, external_bots=external,
                         allowed_origins=origins[:len(args.allow_origin)],
                         public_origin=origins[-1] if args.public_origin else None,
+                        allowed_hosts=allowed_hosts,
                         review_workers=args.review_workers, review_level=review_level)
     missing = web.missing_files(web.STATIC_DIR)
     if missing:  # an installation without the browser app's files: never a JSON page
@@ -165,6 +178,31 @@ def run(args: argparse.Namespace) -> int:
     print(f"chicago serve: http://{shown}:{port}/  ({_where(db_url)}{workers})", flush=True)
     server.run(sockets=[sock])
     return 0
+
+
+def _allowed_hosts(listen: str, names: list[str], origins: list[str]) -> list[str] | None:
+    """The ``Host`` names to answer (:attr:`Settings.allowed_hosts`): on a loopback address,
+    or when ``--allow-host`` is given, those names and the hosts of the origins; else None
+    (any: a server listening on the network is meant to be reached by whatever name).
+
+    >>> _allowed_hosts("127.0.0.1", [], ["https://chicago.example.org"])
+    ['chicago.example.org']
+    >>> _allowed_hosts("0.0.0.0", [], []) is None
+    True
+    """
+    from urllib.parse import urlsplit
+
+    from chicago.server.hosts import AllowedHosts, host_pattern, is_loopback_address
+
+    patterns = [host_pattern(name) for name in names]
+    if not patterns and not is_loopback_address(listen):
+        return None
+    always = AllowedHosts(())  # addresses and localhost, answered anyway
+    for origin in origins:
+        hostname = urlsplit(origin).hostname
+        if hostname and hostname not in patterns and not always.allows(hostname):
+            patterns.append(host_pattern(hostname))
+    return patterns
 
 
 def _sqlite_file(url: str) -> Path | None:

@@ -32,6 +32,7 @@ from chicago.server.bus import TableBus
 from chicago.server.club import routes as club_routes
 from chicago.server.club.service import ClubService
 from chicago.server.headers import Origins, SafeHeaders
+from chicago.server.hosts import AllowedHosts, HostCheck
 from chicago.server.locking import make_locks
 from chicago.server.redis_bus import RedisBus, channel_prefix
 from chicago.server.settings import Settings
@@ -143,6 +144,8 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
                            allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type", "X-Chicago-Profile",
                                           "X-Chicago-Organizer"], max_age=600)
+    if settings.allowed_hosts is not None:  # a loopback server: no rebound names
+        app.add_middleware(HostCheck, allowed=AllowedHosts(settings.allowed_hosts))
     app.add_middleware(SafeHeaders)
     lobby.install(app)
     club_routes.install(app)  # profiles, leaderboards, tournaments (docs/CLUB.md)

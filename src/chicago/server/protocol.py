@@ -61,6 +61,7 @@ ERROR_CODES = {
     "chat_limited": "too many chat lines",
     "too_many_tables": "too many tables waiting or in play",
     "bad_origin": "a page of another origin",
+    "bad_host": "a request for a host this server does not answer",
     "review_busy": "too many reviews are waiting",
     "no_reviews": "this server computes no reviews",
     "internal": "the server could not store the change",

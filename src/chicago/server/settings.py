@@ -196,6 +196,13 @@ class Settings:
     """The origin the browser sees, when a reverse proxy serves the app under another host
     or scheme than the one that reaches this process (``chicago serve --public-origin``).
     None: the ``Host`` the request came with, and its scheme."""
+    allowed_hosts: list[str] | None = None
+    """The ``Host`` names the server answers besides IP addresses and ``localhost``
+    (:class:`chicago.server.hosts.AllowedHosts`: ``chicago.example.org``, ``.example.org``
+    for a domain and its subdomains, ``*`` for any); others get 400 ``bad_host``, the
+    defence against DNS rebinding. None: any ``Host`` (the check off). ``chicago serve``
+    listening on a loopback address, its default, sets the names of ``--allow-host``,
+    ``--public-origin`` and ``--allow-origin`` (docs/SERVER.md, "Hosts")."""
 
 
 _BOT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
