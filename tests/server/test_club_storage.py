@@ -23,8 +23,8 @@ from chicago.server.storage import (
 )
 from chicago.server.storage.club import (
     ClubStore,
-    JoinRefused,
     ProfileRow,
+    TournamentRefused,
     TournamentRow,
     TournamentTableRow,
 )
@@ -66,7 +66,7 @@ def _finish(table_id: str, participants: list[str], places: list[int]) -> Change
 
 def test_the_migration_creates_the_club_tables(db_url: str) -> None:
     store, _ = _store(db_url)
-    assert store.revision() == "0003_reviews"  # the newest revision: 0002 and after
+    assert store.revision() == "0004_tournament_controls"  # the newest revision: 0002 and after
     names = set(inspect(store.engine).get_table_names())
     assert {"profiles", "game_players", "rated_games", "rating_changes", "ratings",
             "tournaments", "tournament_entrants", "tournament_rounds",
@@ -138,7 +138,7 @@ def test_joining_counts_seats_and_refuses_with_a_reason(db_url: str) -> None:
         outcomes = list(pool.map(
             lambda p: _try_join(club, p), ["p1", "p2"]))
     assert sorted(outcomes) == ["e2", "tournament_full"]
-    with pytest.raises(JoinRefused) as refused:
+    with pytest.raises(TournamentRefused) as refused:
         club.add_entrant("T", "p0", "P0", 5, 1.0)
     assert refused.value.code == "already_joined"
     assert [e.entrant for e in club.entrants("T")] == ["e1", "e2"]
@@ -149,7 +149,7 @@ def test_joining_counts_seats_and_refuses_with_a_reason(db_url: str) -> None:
 def _try_join(club: ClubStore, profile: str) -> str:
     try:
         return club.add_entrant("T", profile, profile, 2, 1.0).entrant
-    except JoinRefused as exc:
+    except TournamentRefused as exc:
         return exc.code
 
 

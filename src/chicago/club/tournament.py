@@ -104,12 +104,13 @@ class Entrant:
 
 def fill_with_bots(entrants: Sequence[Entrant], shape: TournamentShape,
                    level: str) -> list[Entrant]:
-    """The entrants plus bots of ``level`` for every empty seat (ids ``b1``, ``b2`` …)."""
+    """The entrants plus bots of ``level`` for every empty seat (ids ``b1``, ``b2`` …),
+    joining after every entrant (the joining orders of people may have gaps: some left)."""
     if len(entrants) > shape.seats:
         raise ValueError(f"{len(entrants)} entrants, but the tournament has {shape.seats} "
                          "seats")
     out = list(entrants)
-    base = len(entrants)
+    base = max((e.order for e in entrants), default=-1) + 1
     for number in range(1, shape.seats - len(entrants) + 1):
         out.append(Entrant(f"b{number}", f"{level} {number}", base + number - 1,
                            level=level))

@@ -9,6 +9,12 @@ are ordinary tables (private, rated, one game) whose profile seats are joined wh
 created; their players take them with their profile (:meth:`TableManager.claim`). The
 worker that stores a round's last game moves the tournament on at once; every worker also
 checks the tournaments in play now and then (a worker that died between the two, a restart).
+
+The controls (a player leaves; the organizer removes an entrant, cancels, or ends the
+tournament after the current round) take the same lock, so none of them crosses a start or
+a round's move; each is stored in one transaction that checks the status again
+(:class:`ClubStore`). An early end is a stored column (``ends_after``) that every worker
+reads before it moves a round on, and that :meth:`ClubStore.start_round` checks too.
 """
 
 from __future__ import annotations
@@ -17,9 +23,9 @@ import asyncio
 import contextlib
 import hmac
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from chicago.club.ratings import bot_participant, ladder_key, profile_participant
 from chicago.club.tournament import (
@@ -47,10 +53,11 @@ from chicago.server.storage import Change, GameRow, LogEntry, TableRow
 from chicago.server.storage.club import (
     ClubStore,
     EntrantRow,
-    JoinRefused,
     ProfileRow,
+    TournamentRefused,
     TournamentRow,
     TournamentTableRow,
+    check_status,
 )
 
 if TYPE_CHECKING:
@@ -59,6 +66,23 @@ if TYPE_CHECKING:
 __all__ = ["TournamentDirector", "TournamentSpec"]
 
 log = logging.getLogger("chicago.server")
+
+_T = TypeVar("_T")
+
+_NOT_FOUND = frozenset({"unknown_tournament", "unknown_entrant", "not_entered"})
+"""Refusals that are 404 (the others are 409: the tournament is not in that state)."""
+
+
+def _refusal(exc: TournamentRefused) -> TableError:
+    return TableError(exc.code, exc.message, 404 if exc.code in _NOT_FOUND else 409)
+
+
+async def _stored(work: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    """Run a store call in a worker thread; a refusal becomes the TableError it means."""
+    try:
+        return await asyncio.to_thread(work, *args, **kwargs)
+    except TournamentRefused as exc:
+        raise _refusal(exc) from None
 
 
 @dataclass
@@ -91,8 +115,13 @@ class TournamentSpec:
 
 
 def _shape(row: TournamentRow) -> TournamentShape:
+    """The tournament's shape; ended early, its rounds are those it ends after (the rounds
+    played count as all its rounds: seating, the end and the final standings follow)."""
     spec = row.spec
-    return TournamentShape(int(spec["tables"]), int(spec["table_size"]), int(spec["rounds"]),
+    rounds = int(spec["rounds"])
+    if row.ends_after is not None:
+        rounds = min(rounds, row.ends_after)
+    return TournamentShape(int(spec["tables"]), int(spec["table_size"]), rounds,
                            bool(spec["duplicate"]), row.seed)
 
 
@@ -156,22 +185,58 @@ class TournamentDirector:
     async def join(self, tournament_id: str, profile: ProfileRow) -> EntrantRow:
         """A profile enters (before the start; not when full): its entrant row."""
         row = await self._require(tournament_id)
-        try:
-            return await asyncio.to_thread(
-                self.store.add_entrant, tournament_id, profile.id, profile.name,
-                _shape(row).seats, now())
-        except JoinRefused as exc:
-            status = 404 if exc.code == "unknown_tournament" else 409
-            raise TableError(exc.code, exc.message, status) from None
+        return await _stored(self.store.add_entrant, tournament_id, profile.id, profile.name,
+                             _shape(row).seats, now())
+
+    async def leave(self, tournament_id: str, profile: ProfileRow) -> EntrantRow:
+        """A profile leaves before the start: its entrant row, gone. TableError (nothing
+        changed) once the tournament started, ended or was cancelled, or if the profile has
+        not joined."""
+        await self._require(tournament_id)
+        async with self._holding(tournament_id):
+            return await _stored(self.store.remove_entrant, tournament_id, now(),
+                                 profile_id=profile.id)
+
+    async def remove(self, tournament_id: str, organizer: str | None,
+                     entrant: str) -> EntrantRow:
+        """The organizer takes an entrant out before the start (a no-show): its row, gone.
+        TableError (nothing changed) for another secret, an unknown entrant, or once the
+        tournament started, ended or was cancelled."""
+        await self.organizer(tournament_id, organizer)
+        async with self._holding(tournament_id):
+            return await _stored(self.store.remove_entrant, tournament_id, now(),
+                                 entrant=entrant)
+
+    async def cancel(self, tournament_id: str, organizer: str | None) -> None:
+        """The organizer cancels the tournament before its start (status ``cancelled``: it
+        takes no entrants and never starts)."""
+        await self.organizer(tournament_id, organizer)
+        async with self._holding(tournament_id):
+            await _stored(self.store.cancel, tournament_id, now())
+
+    async def end_after_round(self, tournament_id: str, organizer: str | None) -> bool:
+        """The organizer ends the tournament in play after its current round: no round
+        starts after it, and when its tables are over the tournament is finished with the
+        standings of the rounds played. True if this call stored it (False: it was so
+        already). Whichever worker moves the round on reads it (under the same lock)."""
+        await self.organizer(tournament_id, organizer)
+        async with self._holding(tournament_id):
+            row = await self._require(tournament_id)
+            stored = await _stored(self.store.end_after, tournament_id, row.round, now())
+        if stored:
+            log.info("tournament %s: ends after round %d", tournament_id, row.round)
+        await self.advance(tournament_id)  # the round may be over already
+        return stored
 
     async def start(self, tournament_id: str, organizer: str | None) -> None:
         """The organizer starts round one: bots fill the empty seats, the tables start."""
         await self.organizer(tournament_id, organizer)
         async with self._holding(tournament_id):
             row = await self._require(tournament_id)
-            if row.status != "registering":
-                raise TableError("tournament_started", "the tournament has started already",
-                                 409)
+            try:
+                check_status(row.status, "registering", "it was started already")
+            except TournamentRefused as exc:
+                raise _refusal(exc) from None
             shape = _shape(row)
             people = await asyncio.to_thread(self.store.entrants, tournament_id)
             if not people:
@@ -196,7 +261,7 @@ class TournamentDirector:
             if len(games) < shape.tables or any(g.status != "finished"
                                                 for g in games.values()):
                 return False
-            if row.round >= shape.rounds:
+            if row.round >= shape.rounds:  # the last round, or the one it ends after
                 return await asyncio.to_thread(self.store.finish, tournament_id, row.round,
                                                now())
             field_, plans, results = await self._history(row)
@@ -347,7 +412,8 @@ class TournamentDirector:
                  if plans else [])
         return {
             "id": row.id, "name": row.name, "status": row.status, "round": row.round,
-            "rounds": shape.rounds, "tables": shape.tables, "table_size": shape.table_size,
+            "rounds": shape.rounds, "ends_after": row.ends_after,
+            "tables": shape.tables, "table_size": shape.table_size,
             "seats": shape.seats, "duplicate": shape.duplicate, "ladder": ladder,
             "spec": row.spec, "created": iso_time(row.created_at),
             "updated": iso_time(row.updated_at),

@@ -11,7 +11,7 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Header, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from chicago.club.ratings import profile_participant
 from chicago.club.stats import summarize
@@ -251,8 +251,16 @@ async def list_tournaments(
     """The newest tournaments."""
     rows = await asyncio.to_thread(_club(request).store.tournaments_list, limit)
     return {"tournaments": [{"id": r.id, "name": r.name, "status": r.status,
-                             "round": r.round, "rounds": r.spec.get("rounds"),
+                             "round": r.round, "rounds": _rounds(r.spec, r.ends_after),
                              "duplicate": r.spec.get("duplicate")} for r in rows]}
+
+
+def _rounds(spec: dict[str, Any], ends_after: int | None) -> Any:
+    """The rounds a tournament plays: those it was created with, or fewer if ended early."""
+    planned = spec.get("rounds")
+    if ends_after is None or not isinstance(planned, int):
+        return planned
+    return min(planned, ends_after)
 
 
 @router.get("/tournaments/{tournament_id}")
@@ -269,6 +277,66 @@ async def join_tournament(tournament_id: str, request: Request,
     row = await club.profile_of(secret)
     entrant = await club.director.join(tournament_id, row)
     return {"entrant": entrant.entrant, "tournament": await club.director.state(tournament_id)}
+
+
+@router.post("/tournaments/{tournament_id}/leave")
+async def leave_tournament(tournament_id: str, request: Request,
+                           secret: ProfileHeader = None) -> dict[str, Any]:
+    """A profile leaves the tournament before its start."""
+    club = _club(request)
+    row = await club.profile_of(secret)
+    entrant = await club.director.leave(tournament_id, row)
+    return {"entrant": entrant.entrant, "tournament": await club.director.state(tournament_id)}
+
+
+class RemoveEntrant(BaseModel):
+    """``POST /api/tournaments/{id}/remove``: the entrant as the state shows it (``"e2"``),
+    or its number alone (``2``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    entrant: StrictStr | StrictInt
+
+    def entrant_id(self) -> str:
+        """The entrant's id (``e2``); TableError 400 naming the field if it is none."""
+        value = self.entrant
+        if isinstance(value, int):
+            text = f"e{value}" if value >= 1 else ""
+        else:
+            text = value.strip().lower()
+            if text.isdigit():
+                text = "e" + text
+        if not 2 <= len(text) <= 8 or text[0] not in "eb" or not text[1:].isdigit():
+            raise TableError("bad_request", f"entrant: {self.entrant!r} is not an entrant "
+                             "number (e1, e2 … as the tournament shows them)")
+        return text
+
+
+@router.post("/tournaments/{tournament_id}/remove")
+async def remove_entrant(tournament_id: str, body: RemoveEntrant, request: Request,
+                         organizer: OrganizerHeader = None) -> dict[str, Any]:
+    """The organizer takes an entrant out before the start (a no-show)."""
+    club = _club(request)
+    entrant = await club.director.remove(tournament_id, organizer, body.entrant_id())
+    return {"entrant": entrant.entrant, "tournament": await club.director.state(tournament_id)}
+
+
+@router.post("/tournaments/{tournament_id}/cancel")
+async def cancel_tournament(tournament_id: str, request: Request,
+                            organizer: OrganizerHeader = None) -> dict[str, Any]:
+    """The organizer cancels the tournament before its start."""
+    club = _club(request)
+    await club.director.cancel(tournament_id, organizer)
+    return await club.director.state(tournament_id)
+
+
+@router.post("/tournaments/{tournament_id}/end-after-round")
+async def end_after_round(tournament_id: str, request: Request,
+                          organizer: OrganizerHeader = None) -> dict[str, Any]:
+    """The organizer ends the tournament in play after its current round."""
+    club = _club(request)
+    await club.director.end_after_round(tournament_id, organizer)
+    return await club.director.state(tournament_id)
 
 
 @router.post("/tournaments/{tournament_id}/start")

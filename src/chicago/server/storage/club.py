@@ -9,8 +9,10 @@ Writes that must happen once are made so by the database itself:
 - a tournament round: :meth:`ClubStore.start_round` inserts the round's row (primary key
   tournament + number) in the transaction that creates its tables, so a second attempt
   fails as a whole and changes nothing;
-- joining a tournament: the tournament's row is locked (PostgreSQL ``FOR UPDATE``; SQLite
-  has one writer) while the entrants are counted and the new one is stored.
+- joining, leaving and every organizer's control (removing an entrant, cancelling, ending
+  after the current round): the tournament's row is locked (PostgreSQL ``FOR UPDATE``;
+  SQLite has one writer) while its status is checked and the change is stored, so a
+  control never crosses a start, a round's start or the end.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from chicago.club.ratings import RatedGame, Rating, RatingChange, rate_game
@@ -42,17 +44,20 @@ from chicago.server.storage.store import Change, RatedGameRow, Store, game_row
 __all__ = [
     "ClubStore",
     "EntrantRow",
-    "JoinRefused",
     "ProfileRow",
     "RoundRow",
+    "TournamentRefused",
     "TournamentRow",
     "TournamentTableRow",
+    "check_status",
 ]
 
 
-class JoinRefused(Exception):
-    """A tournament refused an entrant: ``code`` (``tournament_full``, ``tournament_started``,
-    ``already_joined``) and words."""
+class TournamentRefused(Exception):
+    """A tournament refused a request (nothing was stored): ``code`` (``tournament_full``,
+    ``tournament_started``, ``tournament_over``, ``tournament_cancelled``, ``not_playing``,
+    ``already_joined``, ``not_entered``, ``unknown_entrant``, ``unknown_tournament``) and
+    words."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -84,6 +89,27 @@ class TournamentRow:
     round: int
     created_at: float
     updated_at: float
+    ends_after: int | None = None
+    """The round after which the organizer ended the tournament early (None: every round)."""
+    joins: int = 0
+    """Entrant numbers handed out so far (a number freed by leaving is not handed out
+    again)."""
+
+
+def check_status(status: str, wanted: str, after: str) -> None:
+    """TournamentRefused unless a tournament in ``status`` is in the ``wanted`` one
+    (``registering`` or ``playing``); ``after`` finishes the sentence of a started
+    tournament ("it takes no more entrants")."""
+    if status == wanted:
+        return
+    if status == "cancelled":
+        raise TournamentRefused("tournament_cancelled", "the organizer cancelled the tournament")
+    if status == "finished":
+        raise TournamentRefused("tournament_over", "the tournament is over")
+    if wanted == "registering":
+        raise TournamentRefused("tournament_started", f"the tournament has started: {after}")
+    raise TournamentRefused("not_playing", "the tournament has not started: no round is "
+                            "being played")
 
 
 @dataclass(slots=True)
@@ -328,7 +354,8 @@ class ClubStore:
             conn.execute(insert(tournaments).values(
                 id=row.id, name=row.name, organizer_hash=row.organizer_hash,
                 spec=_dumps(row.spec), seed=row.seed, status=row.status, round=row.round,
-                created_at=row.created_at, updated_at=row.updated_at))
+                ends_after=row.ends_after, joins=row.joins, created_at=row.created_at,
+                updated_at=row.updated_at))
 
     def tournament(self, tournament_id: str) -> TournamentRow | None:
         """One tournament."""
@@ -361,32 +388,94 @@ class ClubStore:
 
     def add_entrant(self, tournament_id: str, profile_id: str, name: str, capacity: int,
                     now: float) -> EntrantRow:
-        """A profile joins a tournament still taking entrants; JoinRefused says why not."""
+        """A profile joins a tournament still taking entrants; TournamentRefused says why
+        not. Its number (``e1``, ``e2`` …) and joining order follow every number handed out
+        before, also those freed by players who left."""
         with self.store.write_lock, self.engine.begin() as conn:
-            row = conn.execute(select(tournaments.c.status)
-                               .where(tournaments.c.id == tournament_id)
-                               .with_for_update()).first()
-            if row is None:
-                raise JoinRefused("unknown_tournament", f"no tournament {tournament_id!r}")
-            if row[0] != "registering":
-                raise JoinRefused("tournament_started",
-                                  "the tournament has started: it takes no more entrants")
+            status, joins = self._locked(conn, tournament_id)
+            check_status(status, "registering", "it takes no more entrants")
             present = conn.execute(select(tournament_entrants.c.profile_id)
                                    .where(tournament_entrants.c.tournament_id == tournament_id)
                                    ).all()
             if any(p[0] == profile_id for p in present):
-                raise JoinRefused("already_joined", "this profile has joined already")
+                raise TournamentRefused("already_joined", "this profile has joined already")
             if len(present) >= capacity:
-                raise JoinRefused("tournament_full",
-                                  f"the tournament is full ({capacity} seats taken)")
-            entrant = EntrantRow(tournament_id, f"e{len(present) + 1}", len(present), name,
-                                 profile_id, None, now)
+                raise TournamentRefused("tournament_full",
+                                        f"the tournament is full ({capacity} seats taken)")
+            entrant = EntrantRow(tournament_id, f"e{joins + 1}", joins, name, profile_id,
+                                 None, now)
             conn.execute(insert(tournament_entrants).values(
                 tournament_id=tournament_id, entrant=entrant.entrant, ord=entrant.ord,
                 name=name, profile_id=profile_id, level=None, joined_at=now))
             conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
-                         .values(updated_at=now))
+                         .values(joins=joins + 1, updated_at=now))
         return entrant
+
+    @staticmethod
+    def _locked(conn: Connection, tournament_id: str) -> tuple[str, int]:
+        """The status and the numbers handed out of a tournament, its row locked until the
+        transaction ends; TournamentRefused ``unknown_tournament`` if there is none."""
+        row = conn.execute(select(tournaments.c.status, tournaments.c.joins)
+                           .where(tournaments.c.id == tournament_id)
+                           .with_for_update()).first()
+        if row is None:
+            raise TournamentRefused("unknown_tournament", f"no tournament {tournament_id!r}")
+        return str(row[0]), int(row[1])
+
+    def remove_entrant(self, tournament_id: str, now: float, *, entrant: str | None = None,
+                       profile_id: str | None = None) -> EntrantRow:
+        """Before the start, take an entrant out (by its number: the organizer; by its
+        profile: the player leaving); the removed row. TournamentRefused (nothing changed)
+        when the tournament has started, is over or was cancelled, or has no such entrant
+        (``unknown_entrant`` by number, ``not_entered`` by profile)."""
+        if (entrant is None) == (profile_id is None):
+            raise ValueError("remove_entrant: give an entrant or a profile, not both")
+        with self.store.write_lock, self.engine.begin() as conn:
+            status, _ = self._locked(conn, tournament_id)
+            check_status(status, "registering", "its field is fixed")
+            where = [tournament_entrants.c.tournament_id == tournament_id]
+            if entrant is not None:
+                where.append(tournament_entrants.c.entrant == entrant)
+            else:
+                where.append(tournament_entrants.c.profile_id == profile_id)
+            found = conn.execute(select(tournament_entrants).where(*where)).mappings().first()
+            if found is None:
+                if entrant is not None:
+                    raise TournamentRefused("unknown_entrant",
+                                            f"the tournament has no entrant {entrant!r}")
+                raise TournamentRefused("not_entered",
+                                        "this profile has not joined the tournament")
+            conn.execute(delete(tournament_entrants).where(*where))
+            conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
+                         .values(updated_at=now))
+        return EntrantRow(**found)
+
+    def cancel(self, tournament_id: str, now: float) -> None:
+        """Cancel a tournament before its start (it keeps its entrants, to be shown);
+        TournamentRefused (nothing changed) once it started, ended or was cancelled."""
+        with self.store.write_lock, self.engine.begin() as conn:
+            status, _ = self._locked(conn, tournament_id)
+            check_status(status, "registering", "end it after the current round instead")
+            conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
+                         .values(status="cancelled", updated_at=now))
+
+    def end_after(self, tournament_id: str, number: int, now: float) -> bool:
+        """End a tournament in play after its round ``number`` (the current one): no round
+        starts after it. True if this call stored it, False if it was so already;
+        TournamentRefused when it is not in play or has moved on to another round."""
+        with self.store.write_lock, self.engine.begin() as conn:
+            status, _ = self._locked(conn, tournament_id)
+            check_status(status, "playing", "")
+            row = conn.execute(select(tournaments.c.round, tournaments.c.ends_after)
+                               .where(tournaments.c.id == tournament_id)).one()
+            if row[0] != number:
+                raise TournamentRefused("not_playing", f"round {number} is not the current "
+                                        f"round ({row[0]})")
+            if row[1] is not None and row[1] <= number:
+                return False
+            conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
+                         .values(ends_after=number, updated_at=now))
+        return True
 
     def start_round(self, tournament_id: str, number: int, plan: dict[str, Any],
                     tables_of_round: list[TournamentTableRow], changes: list[Change],
@@ -398,11 +487,14 @@ class ClubStore:
         ``expect_status`` (round one: registering; later: playing)."""
         try:
             with self.store.write_lock, self.engine.begin() as conn:
-                row = conn.execute(select(tournaments.c.status, tournaments.c.round)
+                row = conn.execute(select(tournaments.c.status, tournaments.c.round,
+                                          tournaments.c.ends_after)
                                    .where(tournaments.c.id == tournament_id)
                                    .with_for_update()).first()
                 if row is None or row[0] != expect_status or row[1] != number - 1:
                     return False
+                if row[2] is not None and number > row[2]:
+                    return False  # the organizer ended it after an earlier round
                 for bot in bots:
                     conn.execute(insert(tournament_entrants).values(
                         tournament_id=tournament_id, entrant=bot.entrant, ord=bot.ord,
@@ -429,7 +521,9 @@ class ClubStore:
         return True
 
     def finish(self, tournament_id: str, rounds: int, now: float) -> bool:
-        """End a tournament after its last round; False if it was ended already."""
+        """End a tournament after its last round (``rounds``: the round it ends after, the
+        last planned one or the one the organizer ended it after); False if it was ended
+        already."""
         with self.store.write_lock, self.engine.begin() as conn:
             result = conn.execute(update(tournaments).where(
                 tournaments.c.id == tournament_id, tournaments.c.status == "playing",
@@ -498,7 +592,8 @@ def _tournament(r: Any) -> TournamentRow:
     return TournamentRow(
         id=r["id"], name=r["name"], organizer_hash=r["organizer_hash"],
         spec=json.loads(r["spec"]), seed=int(r["seed"]), status=r["status"], round=r["round"],
-        created_at=r["created_at"], updated_at=r["updated_at"])
+        created_at=r["created_at"], updated_at=r["updated_at"], ends_after=r["ends_after"],
+        joins=int(r["joins"]))
 
 
 def _ttable(r: Any) -> TournamentTableRow:

@@ -21,6 +21,11 @@ reviewed seat of a finished game (its state, progress and, once ready, the revie
 and the column ``games.review_due``: the seats to review, set with the game's last action
 and cleared when their ``reviews`` rows are made (so a review is never forgotten, even if
 the server stops right after the game ended).
+
+The tournament controls (migration ``0004_tournament_controls``, docs/CLUB.md) add
+``tournaments.ends_after`` (the round after which the organizer ended it early) and
+``tournaments.joins`` (the entrant numbers handed out, never handed out twice); the status
+may also be ``cancelled``.
 """
 
 from __future__ import annotations
@@ -201,8 +206,11 @@ tournaments = Table(
     Column("organizer_hash", String(64), nullable=False),
     Column("spec", Text, nullable=False),  # JSON: rules, tables, size, rounds, duplicate…
     Column("seed", BigInteger, nullable=False),
-    Column("status", String(16), nullable=False),  # registering | playing | finished
+    Column("status", String(16), nullable=False),  # registering | playing | finished |
+    # cancelled
     Column("round", Integer, nullable=False),  # the current round, 0 before the start
+    Column("ends_after", Integer, nullable=True),  # 0004: ended early after this round
+    Column("joins", Integer, nullable=False, server_default="0"),  # 0004: e-numbers given
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Index("ix_tournaments_status", "status", "created_at"),
