@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from server_support import WsPlayer, play_out
 
+from chicago import Game
+
 if TYPE_CHECKING:
     from starlette.testclient import TestClient
 
@@ -80,3 +82,52 @@ def play_round(client: TestClient, tournament_id: str, secrets: dict[str, str],
                 player.close()
     return wait_for(client, tournament_id,
                     lambda s: s["round"] > number or s["status"] == "finished")
+
+
+def error_reply(response: Any, status: int, code: str) -> str:
+    """The error reply's message, after checking its status and code."""
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error["code"] == code, error
+    message: str = error["message"]
+    return message
+
+
+def hand_standings(rounds: list[dict[str, Any]], records: dict[str, dict[str, Any]],
+                   entrants: list[dict[str, Any]]) -> list[tuple[str, float, float, int]]:
+    """docs/CLUB.md's standings worked out again, independently of chicago.club: per
+    entrant (game points, duplicate %, score), sorted by the documented order."""
+    points: dict[str, float] = {e["id"]: 0.0 for e in entrants}
+    score: dict[str, int] = {e["id"]: 0 for e in entrants}
+    wins: dict[str, int] = {e["id"]: 0 for e in entrants}
+    mp: dict[str, float] = {e["id"]: 0.0 for e in entrants}
+    comps: dict[str, int] = {e["id"]: 0 for e in entrants}
+    for rnd in rounds:
+        games = {}
+        for table in rnd["tables"]:
+            game = Game.replay(records[table["table"]])
+            games[table["number"]] = (table, game)
+            n = game.players
+            key = [(0 if s in game.winners else 1, -game.scores[s]) for s in range(n)]
+            for s, seat in enumerate(table["seats"]):
+                better = sum(1 for k in key if k < key[s])
+                same = sum(1 for k in key if k == key[s])
+                points[seat["entrant"]] += sum(n - 1 - p for p in range(better,
+                                                                      better + same)) / same
+                score[seat["entrant"]] += game.scores[s]
+                wins[seat["entrant"]] += int(s in game.winners)
+        for number, (table, game) in games.items():
+            for other, (_, theirs) in games.items():
+                if other == number:
+                    continue
+                for deal_a, deal_b in zip(game.deal_history, theirs.deal_history,
+                                          strict=False):
+                    for s, seat in enumerate(table["seats"]):
+                        a, b = deal_a["points"][s], deal_b["points"][s]
+                        mp[seat["entrant"]] += 1 if a > b else 0.5 if a == b else 0
+                        comps[seat["entrant"]] += 1
+    order = {e["id"]: e["order"] for e in entrants}
+    rows = [(e, points[e], 100 * mp[e] / comps[e] if comps[e] else 0.0, score[e])
+            for e in points]
+    rows.sort(key=lambda r: (-r[1], -r[2], -r[3], -wins[r[0]], order[r[0]]))
+    return rows

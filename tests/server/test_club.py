@@ -11,6 +11,8 @@ import pytest
 from club_support import (
     ORGANIZER,
     PROFILE,
+    error_reply,
+    hand_standings,
     make_profile,
     make_tournament,
     play_round,
@@ -20,20 +22,11 @@ from club_support import (
 from server_support import WsPlayer, create_table, play_out
 from starlette.testclient import TestClient
 
-from chicago import Game
 from chicago.club.ratings import recompute
 from chicago.server import Settings, create_app
 from chicago.server.storage.club import ClubStore
 
 pytestmark = pytest.mark.timeout(300)
-
-
-def _error(response: Any, status: int, code: str) -> str:
-    assert response.status_code == status, response.text
-    error = response.json()["error"]
-    assert error["code"] == code, error
-    message: str = error["message"]
-    return message
 
 
 # ---------------------------------------------------------------------- profiles
@@ -46,7 +39,7 @@ def test_a_profile_signs_in_by_its_secret_and_signing_out_everywhere_rotates_it(
     assert rotated.status_code == 200
     fresh = rotated.json()["secret"]
     assert fresh != secret
-    _error(client.get("/api/profiles/me", headers={PROFILE: secret}), 401, "bad_profile")
+    error_reply(client.get("/api/profiles/me", headers={PROFILE: secret}), 401, "bad_profile")
     assert client.get("/api/profiles/me", headers={PROFILE: fresh}).status_code == 200
     page = client.get(f"/api/profiles/{profile}").json()
     assert page["profile"]["name"] == "Anna Berg" and page["stats"]["games"] == 0
@@ -54,15 +47,15 @@ def test_a_profile_signs_in_by_its_secret_and_signing_out_everywhere_rotates_it(
 
 
 def test_bad_profile_requests_are_refused_with_the_field_named(client: TestClient) -> None:
-    assert "name" in _error(client.post("/api/profiles", json={"name": "  "}), 400,
+    assert "name" in error_reply(client.post("/api/profiles", json={"name": "  "}), 400,
                             "bad_request")
-    _error(client.post("/api/profiles", json={"name": "a\x07b"}), 400, "bad_request")
-    _error(client.post("/api/profiles", json={"name": "x", "admin": True}), 400,
+    error_reply(client.post("/api/profiles", json={"name": "a\x07b"}), 400, "bad_request")
+    error_reply(client.post("/api/profiles", json={"name": "x", "admin": True}), 400,
            "bad_request")
-    _error(client.get("/api/profiles/me"), 401, "bad_profile")
-    _error(client.get("/api/profiles/me", headers={PROFILE: "short"}), 401, "bad_profile")
-    _error(client.get("/api/profiles/me", headers={PROFILE: "A" * 32}), 401, "bad_profile")
-    _error(client.get("/api/profiles/nobody"), 404, "unknown_profile")
+    error_reply(client.get("/api/profiles/me"), 401, "bad_profile")
+    error_reply(client.get("/api/profiles/me", headers={PROFILE: "short"}), 401, "bad_profile")
+    error_reply(client.get("/api/profiles/me", headers={PROFILE: "A" * 32}), 401, "bad_profile")
+    error_reply(client.get("/api/profiles/nobody"), 404, "unknown_profile")
 
 
 def test_profile_creation_is_rate_limited_per_address(tmp_path: Any) -> None:
@@ -71,7 +64,7 @@ def test_profile_creation_is_rate_limited_per_address(tmp_path: Any) -> None:
     with TestClient(create_app(settings)) as client:
         for i in range(3):
             make_profile(client, f"P{i}")
-        message = _error(client.post("/api/profiles", json={"name": "P4"}), 429,
+        message = error_reply(client.post("/api/profiles", json={"name": "P4"}), 429,
                          "rate_limited")
         assert "3 profiles" in message
         store = client.app.state.club.store  # type: ignore[attr-defined]
@@ -89,12 +82,12 @@ def test_a_rated_table_takes_profiles_rates_the_game_once_and_shows_ratings(
     bo, bo_secret = make_profile(client, "Bo")
     table = create_table(client, ["open", "bot:basic", "open", "bot:random"], rated=True)
     tid = table["id"]
-    _error(client.post(f"/api/tables/{tid}/join", json={"name": "guest"}), 403,
+    error_reply(client.post(f"/api/tables/{tid}/join", json={"name": "guest"}), 403,
            "profile_required")
     joined = client.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "ignored"},
                          headers={PROFILE: anna_secret})
     assert joined.status_code == 200, joined.text
-    _error(client.post(f"/api/tables/{tid}/join", json={"seat": 2},
+    error_reply(client.post(f"/api/tables/{tid}/join", json={"seat": 2},
                        headers={PROFILE: anna_secret}), 409, "already_seated")
     second = client.post(f"/api/tables/{tid}/join", json={"seat": 2},
                          headers={PROFILE: bo_secret}).json()
@@ -152,54 +145,14 @@ def test_a_profile_claims_its_seat_on_another_device(client: TestClient) -> None
     old.send(type="hello", token=first["token"])
     assert old.until(lambda f: f["type"] == "error", errors_ok=True)["code"] == "bad_token"
     seq = client.get(f"/api/tables/{table['id']}").json()["seq"]
-    _error(client.post(f"/api/tables/{table['id']}/claim", headers={PROFILE: other}), 404,
+    error_reply(client.post(f"/api/tables/{table['id']}/claim", headers={PROFILE: other}), 404,
            "not_seated")
-    _error(client.post(f"/api/tables/{table['id']}/claim", headers={PROFILE: "Z" * 32}),
+    error_reply(client.post(f"/api/tables/{table['id']}/claim", headers={PROFILE: "Z" * 32}),
            401, "bad_profile")
     assert client.get(f"/api/tables/{table['id']}").json()["seq"] == seq
 
 
 # ---------------------------------------------------------------------- tournaments
-def _hand_standings(rounds: list[dict[str, Any]], records: dict[str, dict[str, Any]],
-                    entrants: list[dict[str, Any]]) -> list[tuple[str, float, float, int]]:
-    """docs/CLUB.md's standings worked out again, independently of chicago.club: per
-    entrant (game points, duplicate %, score), sorted by the documented order."""
-    points: dict[str, float] = {e["id"]: 0.0 for e in entrants}
-    score: dict[str, int] = {e["id"]: 0 for e in entrants}
-    wins: dict[str, int] = {e["id"]: 0 for e in entrants}
-    mp: dict[str, float] = {e["id"]: 0.0 for e in entrants}
-    comps: dict[str, int] = {e["id"]: 0 for e in entrants}
-    for rnd in rounds:
-        games = {}
-        for table in rnd["tables"]:
-            game = Game.replay(records[table["table"]])
-            games[table["number"]] = (table, game)
-            n = game.players
-            key = [(0 if s in game.winners else 1, -game.scores[s]) for s in range(n)]
-            for s, seat in enumerate(table["seats"]):
-                better = sum(1 for k in key if k < key[s])
-                same = sum(1 for k in key if k == key[s])
-                points[seat["entrant"]] += sum(n - 1 - p for p in range(better,
-                                                                      better + same)) / same
-                score[seat["entrant"]] += game.scores[s]
-                wins[seat["entrant"]] += int(s in game.winners)
-        for number, (table, game) in games.items():
-            for other, (_, theirs) in games.items():
-                if other == number:
-                    continue
-                for deal_a, deal_b in zip(game.deal_history, theirs.deal_history,
-                                          strict=False):
-                    for s, seat in enumerate(table["seats"]):
-                        a, b = deal_a["points"][s], deal_b["points"][s]
-                        mp[seat["entrant"]] += 1 if a > b else 0.5 if a == b else 0
-                        comps[seat["entrant"]] += 1
-    order = {e["id"]: e["order"] for e in entrants}
-    rows = [(e, points[e], 100 * mp[e] / comps[e] if comps[e] else 0.0, score[e])
-            for e in points]
-    rows.sort(key=lambda r: (-r[1], -r[2], -r[3], -wins[r[0]], order[r[0]]))
-    return rows
-
-
 def test_an_eight_person_three_round_duplicate_tournament_is_played_to_the_end(
         client: TestClient) -> None:
     """Four profiles and four basic bots at two tables of four, three rounds of one deal:
@@ -239,7 +192,7 @@ def test_an_eight_person_three_round_duplicate_tournament_is_played_to_the_end(
         assert len(seeds) == 1 and first_decks[0] == first_decks[1]
     # later rounds avoid meeting again where possible: with 8 at tables of 4 someone must
     # meet again, but the seating found has the fewest repeats (tests/test_club_tournament)
-    hand = _hand_standings(final["rounds_played"], records, final["entrants"])
+    hand = hand_standings(final["rounds_played"], records, final["entrants"])
     shown = [(s["entrant"]["id"], s["game_points"], s["duplicate"], s["score"])
              for s in final["standings"]]
     assert [r[0] for r in shown] == [r[0] for r in hand]
@@ -267,29 +220,29 @@ def test_tournament_bad_input_is_refused_with_a_reason_and_changes_nothing(
         assert client.post(f"/api/tournaments/{tid}/join",
                            headers={PROFILE: secret}).status_code == 200
     before = state(client, tid)
-    message = _error(client.post(f"/api/tournaments/{tid}/join",
+    message = error_reply(client.post(f"/api/tournaments/{tid}/join",
                                  headers={PROFILE: profiles[2][1]}), 409, "tournament_full")
     assert "full" in message
-    _error(client.post(f"/api/tournaments/{tid}/join", headers={PROFILE: profiles[0][1]}),
+    error_reply(client.post(f"/api/tournaments/{tid}/join", headers={PROFILE: profiles[0][1]}),
            409, "already_joined")
-    _error(client.post(f"/api/tournaments/{tid}/join", headers={PROFILE: "F" * 32}), 401,
+    error_reply(client.post(f"/api/tournaments/{tid}/join", headers={PROFILE: "F" * 32}), 401,
            "bad_profile")
-    _error(client.post(f"/api/tournaments/{tid}/start"), 401, "bad_organizer")
-    _error(client.post(f"/api/tournaments/{tid}/start", headers={ORGANIZER: "G" * 32}), 403,
+    error_reply(client.post(f"/api/tournaments/{tid}/start"), 401, "bad_organizer")
+    error_reply(client.post(f"/api/tournaments/{tid}/start", headers={ORGANIZER: "G" * 32}), 403,
            "bad_organizer")
-    _error(client.post(f"/api/tournaments/{tid}/advance", headers={ORGANIZER: "G" * 32}),
+    error_reply(client.post(f"/api/tournaments/{tid}/advance", headers={ORGANIZER: "G" * 32}),
            403, "bad_organizer")
     assert state(client, tid) == before
     assert client.post(f"/api/tournaments/{tid}/start",
                        headers={ORGANIZER: organizer}).status_code == 200
-    _error(client.post(f"/api/tournaments/{tid}/start", headers={ORGANIZER: organizer}),
+    error_reply(client.post(f"/api/tournaments/{tid}/start", headers={ORGANIZER: organizer}),
            409, "tournament_started")
     created_late = make_profile(client, "Late")
     after = state(client, tid)
-    _error(client.post(f"/api/tournaments/{tid}/join", headers={PROFILE: created_late[1]}),
+    error_reply(client.post(f"/api/tournaments/{tid}/join", headers={PROFILE: created_late[1]}),
            409, "tournament_started")
     assert state(client, tid)["entrants"] == after["entrants"]
-    _error(client.get("/api/tournaments/nope"), 404, "unknown_tournament")
+    error_reply(client.get("/api/tournaments/nope"), 404, "unknown_tournament")
     for body, field in [({"tables": 0}, "tables"), ({"rounds": 99}, "rounds"),
                         ({"deals": 3, "target": 30}, "deals"), ({"bot": "wizard"}, "bot"),
                         ({"preset": "x"}, "preset"), ({"table_size": 6}, "table_size"),
@@ -323,9 +276,9 @@ def test_a_running_duplicate_round_cannot_be_watched_nor_its_records_read(
     spectator.send(type="hello", token=None)
     refused = spectator.until(lambda f: f["type"] == "error", errors_ok=True)
     assert refused["code"] == "round_running"
-    _error(client.get(f"/api/games/{bots_only['table']}/1"), 403, "round_running")
-    _error(client.get(f"/api/web/record/{bots_only['table']}/1"), 403, "round_running")
-    _error(client.get(f"/api/web/replay/{bots_only['table']}/1"), 403, "round_running")
+    error_reply(client.get(f"/api/games/{bots_only['table']}/1"), 403, "round_running")
+    error_reply(client.get(f"/api/web/record/{bots_only['table']}/1"), 403, "round_running")
+    error_reply(client.get(f"/api/web/replay/{bots_only['table']}/1"), 403, "round_running")
     play_round(client, tid, {pid: secret}, random.Random(2))
     wait_for(client, tid, lambda s: s["status"] == "finished")
     assert client.get(f"/api/games/{bots_only['table']}/1").status_code == 200

@@ -1,6 +1,7 @@
 """Club storage on SQLite and PostgreSQL (migration 0002, docs/CLUB.md): profiles keep only
 a hash of their secret, a rated game is rated exactly once and the stored ratings equal a
-recomputation, a tournament round starts exactly once, joining counts seats atomically."""
+recomputation, a tournament round starts exactly once, joining counts seats atomically;
+migration 0004 (the tournament controls) upgrades a stored tournament."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import inspect, select
 
 from chicago import Rules
@@ -29,6 +32,7 @@ from chicago.server.storage.club import (
     TournamentTableRow,
 )
 from chicago.server.storage.models import profiles
+from chicago.server.storage.store import MIGRATIONS
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -179,4 +183,32 @@ def test_a_round_starts_exactly_once(db_url: str) -> None:
     assert not start("x3")  # and never again
     assert club.playing_tournament_ids() == ["T"]
     assert club.finish("T", 1, time.time()) and not club.finish("T", 1, time.time())
+    store.close()
+
+
+def test_migration_0004_upgrades_a_stored_tournament(db_url: str) -> None:
+    """A tournament with two people stored before 0004 (down to 0003, the columns gone)
+    loads after the upgrade: not ended early, two entrant numbers handed out, so the next
+    joiner is e3 even after e2 left (numbers are never handed out twice)."""
+    store, club = _store(db_url)
+    _tournament(club)
+    for i in range(3):
+        club.create_profile(ProfileRow(f"p{i}", f"P{i}", f"{i}" * 64, 1.0, 1.0))
+        if i < 2:
+            club.add_entrant("T", f"p{i}", f"P{i}", 4, 1.0)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", store.url.replace("%", "%%"))
+    with store.engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0003_reviews")
+    columns = {c["name"] for c in inspect(store.engine).get_columns("tournaments")}
+    assert not {"ends_after", "joins"} & columns
+    store.migrate()
+    assert store.revision() == "0004_tournament_controls"
+    row = club.tournament("T")
+    assert row is not None and row.ends_after is None and row.joins == 2
+    club.remove_entrant("T", 2.0, entrant="e2")
+    assert club.add_entrant("T", "p2", "P2", 4, 3.0).entrant == "e3"
+    assert [(e.entrant, e.ord) for e in club.entrants("T")] == [("e1", 0), ("e3", 2)]
     store.close()

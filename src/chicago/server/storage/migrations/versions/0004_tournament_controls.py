@@ -38,7 +38,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop the columns (a cancelled tournament keeps its status text)."""
-    with op.batch_alter_table("tournaments") as batch:
+    """Drop the columns (a cancelled tournament keeps its status text). In place, also on
+    SQLite (3.35 and later drop a column): copying ``tournaments`` into a new table would
+    break the foreign keys of its entrants and rounds."""
+    with op.batch_alter_table("tournaments", recreate="never") as batch:
         batch.drop_column("joins")
         batch.drop_column("ends_after")
