@@ -1,7 +1,9 @@
 """A tournament survives a restart mid-round (docs/CLUB.md): a real ``chicago serve`` on a
 SQLite file is killed with SIGKILL while a round is being played; started again, it resumes
 the round's tables where they were, the player takes the seat back with the profile, the
-round ends, the next one starts exactly once, and the tournament finishes."""
+round ends, the next one starts exactly once. The organizer then ends the three-round
+tournament after round 2 and the server is killed again: started again, it keeps the early
+end, and the tournament finishes after round 2 with no round 3."""
 
 from __future__ import annotations
 
@@ -66,7 +68,7 @@ def test_sigkill_mid_round_and_restart(tmp_path: Path) -> None:
     try:
         secret = _post(server, "/api/profiles", {"name": "Anna"})["secret"]
         created = _post(server, "/api/tournaments", {
-            "name": "Restart cup", "tables": 2, "table_size": 2, "rounds": 2, "deals": 2,
+            "name": "Restart cup", "tables": 2, "table_size": 2, "rounds": 3, "deals": 2,
             "duplicate": True, "bot": "basic", "clock": None, "bot_delay": 0})
         tid, organizer = created["tournament"]["id"], created["organizer_secret"]
         _post(server, f"/api/tournaments/{tid}/join", **{"X-Chicago-Profile": secret})
@@ -89,9 +91,24 @@ def test_sigkill_mid_round_and_restart(tmp_path: Path) -> None:
         second = _until(server, tid, lambda s: s["round"] == 2)
         assert [r["status"] for r in second["rounds_played"]] == ["finished", "playing"]
         human, seat = _take_seat(server, tid, secret)
+        _play(human, seat, rng, actions=2)
+        assert not human.over
+        human.conn.close()
+        ending = _post(server, f"/api/tournaments/{tid}/end-after-round",
+                       **{"X-Chicago-Organizer": organizer})
+        assert ending["ends_after"] == 2 and ending["rounds"] == 2
+    finally:
+        server.kill()  # SIGKILL after the early end was stored, mid-round 2
+
+    server = Server(db)
+    try:
+        during = _state(server, tid)
+        assert (during["status"], during["round"], during["ends_after"]) == ("playing", 2, 2)
+        human, seat = _take_seat(server, tid, secret)
         _play(human, seat, rng)
         final = _until(server, tid, lambda s: s["status"] == "finished")
         assert [s["games"] for s in final["standings"]] == [2, 2, 2, 2]
+        assert final["rounds"] == 2 and len(final["rounds_played"]) == 2
     finally:
         server.kill()
     store = Store(f"sqlite:///{db}")
