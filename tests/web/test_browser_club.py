@@ -170,3 +170,115 @@ def test_a_sign_in_link_carries_the_profile_and_signing_out_everywhere_ends_it(
     finally:
         first.close()
         second.close()
+
+
+def _create(page: Any, live: LiveServer, name: str, rounds: int = 1) -> str:
+    """The organizer's browser creates a tournament through the form: its id."""
+    page.goto(f"{live.url}#/tournaments")
+    page.wait_for_selector("#tournament-form")
+    page.fill("#t-name", name)
+    page.fill("#t-tables", "2")
+    page.fill("#t-table_size", "2")
+    page.fill("#t-rounds", str(rounds))
+    page.fill("#t-deals", "1")
+    page.click("[data-action=create-tournament]")
+    page.wait_for_selector("[data-club=tournament][data-status=registering]")
+    tid: str = page.url.rsplit("/", 1)[1]
+    return tid
+
+
+def _notice(page: Any) -> str:
+    text: str = page.inner_text(".notice.info:not([hidden]) .notice-text")
+    return text
+
+
+def _entrant_count(page: Any, count: int) -> None:
+    page.wait_for_function(
+        f"() => document.querySelectorAll('[data-entrant]').length === {count}",
+        timeout=WAIT_MS)
+
+
+def test_the_organizer_removes_a_no_show_a_player_leaves_and_tournaments_end_early_or_are_cancelled(
+        browser: Any, live: LiveServer, artifacts: Any) -> None:
+    """The organizer (English) removes a no-show with the Remove control beside the entrant;
+    a player (Swedish, phone) leaves with "Lämna turneringen"; each asks first and says what
+    it did. The organizer starts, then ends the tournament after this round (the page says
+    so, the control goes). A second tournament is cancelled: the player's page shows it
+    cancelled, with no join button, and the list says so."""
+    desk = browser.new_context(viewport={"width": 1100, "height": 850}, locale="en-GB")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="sv-SE",
+                                is_mobile=True, has_touch=True)
+    other = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
+    try:
+        organizer = desk.new_page()
+        asked: list[str] = []
+
+        def accept(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept()
+
+        organizer.on("dialog", accept)
+        tid = _create(organizer, live, "Friday cup", rounds=3)
+        anna = phone.new_page()
+        anna.on("dialog", accept)
+        _make_profile(anna, live, "Anna")
+        _join(anna, live, tid)
+        bo = other.new_page()
+        _make_profile(bo, live, "Bo")
+        _join(bo, live, tid)
+
+        # a player leaves (in Swedish): asked first, told after, and may join again
+        anna.click("[data-action=leave-tournament]")
+        anna.wait_for_selector("[data-action=join-tournament]")
+        assert asked[-1].startswith("Lämna turneringen?")
+        assert anna.locator("[data-action=leave-tournament]").count() == 0
+        assert _notice(anna) == "Du har lämnat turneringen."
+        assert anna.evaluate(NO_SIDEWAYS)
+        _join(anna, live, tid)
+
+        # the organizer removes Bo (a no-show) with the control beside his name
+        _entrant_count(organizer, 2)
+        organizer.screenshot(path=str(artifacts / "club-tournament-organizer.png"))
+        bo_row = organizer.locator("[data-entrant]", has_text="Bo")
+        bo_id = bo_row.get_attribute("data-entrant")
+        bo_row.locator("[data-action=remove-entrant]").click()
+        organizer.wait_for_selector(f"[data-entrant={bo_id}]", state="detached")
+        assert asked[-1] == "Remove Bo from the tournament?"
+        assert _notice(organizer) == "Bo is no longer in the tournament."
+        assert organizer.locator("[data-entrant]").count() == 1
+        assert anna.locator("[data-action=remove-entrant]").count() == 0  # not hers
+        bo.reload()
+        bo.wait_for_selector("[data-action=join-tournament]")
+
+        # started, then ended after this round
+        organizer.click("[data-action=start-tournament]")
+        organizer.wait_for_selector("[data-club=tournament][data-status=playing]")
+        assert organizer.locator("[data-action=cancel-tournament]").count() == 0
+        organizer.click("[data-action=end-after-round]")
+        organizer.wait_for_selector("[data-action=end-after-round]", state="detached")
+        assert asked[-1].startswith("End the tournament after round 1?")
+        assert _notice(organizer) == "The tournament ends after round 1."
+        assert "ends the tournament after round 1" in organizer.inner_text(".tour-status")
+        anna.goto(f"{live.url}#/tournament/{tid}")
+        anna.wait_for_selector("[data-club=tournament][data-status=playing]")
+        assert "Arrangören avslutar turneringen efter rond 1." in anna.inner_text(".tour-status")
+        assert "rond 1 av 1" in anna.inner_text(".tour-status").lower()
+
+        # another tournament, cancelled before its start
+        second = _create(organizer, live, "Saturday cup")
+        organizer.click("[data-action=cancel-tournament]")
+        organizer.wait_for_selector("[data-club=tournament][data-status=cancelled]")
+        assert asked[-1].startswith("Cancel the tournament?")
+        assert _notice(organizer) == "The tournament is cancelled."
+        assert organizer.locator("[data-organizer] button").count() == 0
+        anna.goto(f"{live.url}#/tournament/{second}")
+        anna.wait_for_selector("[data-club=tournament][data-status=cancelled]")
+        assert anna.inner_text(".tour-status") == "Arrangören har ställt in turneringen."
+        assert anna.locator("[data-action=join-tournament]").count() == 0
+        anna.screenshot(path=str(artifacts / "club-tournament-cancelled-sv.png"), full_page=True)
+        anna.goto(f"{live.url}#/tournaments")
+        anna.wait_for_selector(f"[data-tournament='{second}']")
+        assert "inställd" in anna.inner_text(f"[data-tournament='{second}']")
+    finally:
+        for context in (desk, phone, other):
+            context.close()

@@ -82,6 +82,10 @@ export const api = {
   joinTournament: (id) => call("POST", `api/tournaments/${enc(id)}/join`, { headers: asProfile() }),
   startTournament: (id, secret) => call("POST", `api/tournaments/${enc(id)}/start`, { headers: asOrganizer(secret) }),
   advanceTournament: (id, secret) => call("POST", `api/tournaments/${enc(id)}/advance`, { headers: asOrganizer(secret) }),
+  leaveTournament: (id) => call("POST", `api/tournaments/${enc(id)}/leave`, { headers: asProfile() }),
+  removeEntrant: (id, secret, entrant) => call("POST", `api/tournaments/${enc(id)}/remove`, { headers: asOrganizer(secret), body: { entrant } }),
+  cancelTournament: (id, secret) => call("POST", `api/tournaments/${enc(id)}/cancel`, { headers: asOrganizer(secret) }),
+  endAfterRound: (id, secret) => call("POST", `api/tournaments/${enc(id)}/end-after-round`, { headers: asOrganizer(secret) }),
   mySeat: (id) => call("POST", `api/tournaments/${enc(id)}/seat`, { headers: asProfile() }),
   // reviews of finished games (docs/PROTOCOL.md, "Reviews")
   review: (table, number, seat) => call("GET", `api/games/${enc(table)}/${number}/reviews/${seat}`),

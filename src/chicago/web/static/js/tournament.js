@@ -1,6 +1,7 @@
 // Tournaments (docs/CLUB.md): the list with the form to create one, and a tournament's page
-// (join with your profile, the organizer's controls, rounds and tables with watch links,
-// live standings, the final result). The page polls the server every few seconds.
+// (join or leave with your profile, the organizer's controls — start, remove an entrant,
+// cancel, end after this round — rounds and tables with watch links, live standings, the
+// final result). The page polls the server every few seconds.
 //   #/tournaments        the list and the form
 //   #/tournament/ID      one tournament
 
@@ -13,7 +14,8 @@ import { showError, showNotice } from "./notice.js";
 import { ratingText, ladderName } from "./club.js";
 
 const POLL_MS = 2500;
-const STATUS = { registering: "tour.status.registering", playing: "tour.status.playing", finished: "tour.status.finished" };
+const STATUS = { registering: "tour.status.registering", playing: "tour.status.playing", finished: "tour.status.finished", cancelled: "tour.status.cancelled" };
+const OVER = new Set(["finished", "cancelled"]);
 const ROUND_STATUS = { playing: "tour.round_status.playing", finished: "tour.round_status.finished" };
 
 export class TournamentsPage {
@@ -139,10 +141,11 @@ export class TournamentPage {
     }
     if (this.gone) return;
     this.render();
-    if (!this.data || this.data.status !== "finished") this.timer = setTimeout(() => this.refresh(), POLL_MS);
+    if (!this.data || !OVER.has(this.data.status)) this.timer = setTimeout(() => this.refresh(), POLL_MS);
   }
 
-  async act(work, done) {
+  async act(work, done, confirmText) {
+    if (confirmText && !window.confirm(confirmText)) return;
     try {
       await work();
       if (done) showNotice(done);
@@ -170,19 +173,29 @@ export class TournamentPage {
           t("tour.tables_of", { n: d.tables, size: d.table_size }),
           d.duplicate ? t("tour.duplicate") : null,
         ].filter(Boolean).join(" · ")),
-        h("p", { class: "tour-status", dataset: { status: d.status } },
-          d.status === "registering" ? t("tour.registering", { n: d.entrants.length, seats: d.seats })
-            : d.status === "playing" ? t("tour.playing", { r: d.round, n: d.rounds }) : t("tour.finished")),
+        h("p", { class: "tour-status", dataset: { status: d.status } }, this.statusText(d)),
         this.joinBlock(d, me, mine),
         organizer ? this.organizerBlock(d, organizer) : null),
-      d.status !== "registering" ? this.standings(d, me) : this.entrants(d),
+      d.status === "registering" || d.status === "cancelled" ? this.entrants(d, organizer) : this.standings(d, me),
       d.rounds_played.slice().reverse().map((r) => this.roundPanel(d, r, me))));
+  }
+
+  statusText(d) {
+    if (d.status === "registering") return t("tour.registering", { n: d.entrants.length, seats: d.seats });
+    if (d.status === "cancelled") return t("tour.cancelled");
+    if (d.status === "finished") return d.ends_after ? t("tour.finished_early", { n: d.rounds, planned: d.spec.rounds }) : t("tour.finished");
+    const playing = t("tour.playing", { r: d.round, n: d.rounds });
+    return d.ends_after ? `${playing} ${t("tour.ends_after", { r: d.ends_after })}` : playing;
   }
 
   joinBlock(d, me, mine) {
     if (d.status === "registering") {
       if (!me) return h("p", {}, h("a", { href: "#/profile", class: "button primary", dataset: { action: "make-profile" } }, t("tour.need_profile")));
-      if (mine) return h("p", { class: "joined", dataset: { joined: mine.id } }, t("tour.joined"));
+      if (mine) {
+        return h("div", { class: "joined-row" }, h("p", { class: "joined", dataset: { joined: mine.id } }, t("tour.joined")),
+          h("button", { type: "button", class: "danger", dataset: { action: "leave-tournament" },
+            onclick: () => this.act(() => api.leaveTournament(d.id), t("tour.left"), t("tour.leave_confirm")) }, t("tour.leave")));
+      }
       return h("button", { type: "button", class: "primary", dataset: { action: "join-tournament" },
         onclick: () => this.act(() => api.joinTournament(d.id), t("tour.joined")) }, t("tour.join"));
     }
@@ -203,22 +216,36 @@ export class TournamentPage {
   }
 
   organizerBlock(d, secret) {
+    let controls = [];
+    if (d.status === "registering") {
+      controls = [
+        h("button", { type: "button", class: "primary", dataset: { action: "start-tournament" },
+          onclick: () => this.act(() => api.startTournament(d.id, secret), t("tour.started")) }, t("tour.start", { bots: d.seats - d.entrants.length })),
+        h("button", { type: "button", class: "danger", dataset: { action: "cancel-tournament" },
+          onclick: () => this.act(() => api.cancelTournament(d.id, secret), t("tour.cancelled_done"), t("tour.cancel_confirm")) }, t("tour.cancel")),
+      ];
+    } else if (d.status === "playing") {
+      controls = [
+        h("button", { type: "button", dataset: { action: "advance" }, onclick: () => this.act(() => api.advanceTournament(d.id, secret)) }, t("tour.advance")),
+        d.ends_after ? null : h("button", { type: "button", class: "danger", dataset: { action: "end-after-round" },
+          onclick: () => this.act(() => api.endAfterRound(d.id, secret), t("tour.ending_done", { r: d.round }), t("tour.end_confirm", { r: d.round })) }, t("tour.end_after")),
+      ];
+    }
     return h("div", { class: "organizer", dataset: { organizer: "1" } },
       h("h2", {}, t("tour.organizer")),
-      d.status === "registering"
-        ? h("button", { type: "button", class: "primary", dataset: { action: "start-tournament" },
-          onclick: () => this.act(() => api.startTournament(d.id, secret), t("tour.started")) }, t("tour.start", { bots: d.seats - d.entrants.length }))
-        : d.status === "playing"
-          ? h("button", { type: "button", dataset: { action: "advance" }, onclick: () => this.act(() => api.advanceTournament(d.id, secret)) }, t("tour.advance"))
-          : null,
+      h("div", { class: "organizer-controls" }, controls),
       h("small", { class: "muted" }, t("tour.organizer_hint")));
   }
 
-  entrants(d) {
+  entrants(d, organizer) {
+    const removable = organizer && d.status === "registering";
     return h("section", { class: "panel" }, h("h2", {}, t("tour.entrants")),
       d.entrants.length ? h("ol", { class: "entrants" }, d.entrants.map((e) => h("li", { dataset: { entrant: e.id } },
         e.profile ? h("a", { href: `#/profile/${e.profile}` }, e.name) : e.name, " ",
-        h("span", { class: "rating" }, ratingText(e.rating)))))
+        h("span", { class: "rating" }, ratingText(e.rating)),
+        removable ? [" ", h("button", { type: "button", class: "danger small", dataset: { action: "remove-entrant" },
+          "aria-label": t("tour.remove_label", { name: e.name }),
+          onclick: () => this.act(() => api.removeEntrant(d.id, organizer, e.id), t("tour.removed", { name: e.name }), t("tour.remove_confirm", { name: e.name })) }, t("tour.remove"))] : null)))
         : h("p", { class: "muted" }, t("tour.no_entrants")));
   }
 
