@@ -39,6 +39,15 @@ def _take_my_table(page: Any, live: LiveServer, name: str) -> Player:
     return Player(page, live, name=name)
 
 
+def _three_browsers(browser: Any) -> tuple[Any, Any, Any]:
+    """The organizer's desk (English), a phone (Swedish) and another player's (English)."""
+    desk = browser.new_context(viewport={"width": 1100, "height": 850}, locale="en-GB")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="sv-SE",
+                                is_mobile=True, has_touch=True)
+    other = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
+    return desk, phone, other
+
+
 def _play_all(players: list[Player]) -> None:
     """Play every player's turns until each one's game is over (they may share a table,
     so nobody waits for the other: each is looked at in turn, briefly)."""
@@ -65,10 +74,7 @@ def _play_all(players: list[Player]) -> None:
 
 
 def test_a_tournament_in_the_browser(browser: Any, live: LiveServer, artifacts: Any) -> None:
-    desk = browser.new_context(viewport={"width": 1100, "height": 850}, locale="en-GB")
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="sv-SE",
-                                is_mobile=True, has_touch=True)
-    other = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
+    desk, phone, other = _three_browsers(browser)
     try:
         organizer = desk.new_page()
         organizer.goto(f"{live.url}#/tournaments")
@@ -205,10 +211,7 @@ def test_the_organizer_removes_a_no_show_a_player_leaves_and_tournaments_end_ear
     it did. The organizer starts, then ends the tournament after this round (the page says
     so, the control goes). A second tournament is cancelled: the player's page shows it
     cancelled, with no join button, and the list says so."""
-    desk = browser.new_context(viewport={"width": 1100, "height": 850}, locale="en-GB")
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="sv-SE",
-                                is_mobile=True, has_touch=True)
-    other = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
+    desk, phone, other = _three_browsers(browser)
     try:
         organizer = desk.new_page()
         asked: list[str] = []
