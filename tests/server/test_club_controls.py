@@ -6,6 +6,7 @@ state after it is the state before it."""
 from __future__ import annotations
 
 import random
+import threading
 from typing import Any
 
 import pytest
@@ -205,3 +206,50 @@ def test_a_tournament_ended_after_round_one_of_three_finishes_with_round_one_sta
             ("remove", {"entrant": "e1"}, {ORGANIZER: organizer})]:
         error_reply(_post(client, tid, what, body, **headers), 409, "tournament_over")
     assert state(client, tid) == before
+
+
+def test_a_join_racing_the_start_waits_for_it_and_is_refused(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A join that arrives while the organizer's start has read the entrants but not yet
+    stored round one waits for the start (the tournament's lock) and is refused
+    ``tournament_started``: before, it was stored in between and its player was an entrant
+    with no seat in any round."""
+    created, organizer = make_tournament(client, tables=1, table_size=3, rounds=1)
+    tid = created["id"]
+    (_, a_secret), (b, b_secret) = (make_profile(client, n) for n in ("Anna", "Bo"))
+    _ok(_post(client, tid, "join", **{PROFILE: a_secret}))
+    store: ClubStore = client.app.state.club.director.store  # type: ignore[attr-defined]
+    start_read, join_entered, join_done = (threading.Event() for _ in range(3))
+    read_entrants, add_entrant = store.entrants, store.add_entrant
+
+    def entrants_then_let_a_join_in(tournament_id: str) -> Any:
+        rows = read_entrants(tournament_id)
+        if not start_read.is_set():  # the start's read (the first after arming)
+            start_read.set()
+            if join_entered.wait(2.0):  # no lock: the join reaches the store meanwhile
+                join_done.wait(10.0)
+        return rows
+
+    def add_entrant_noted(*args: Any, **kwargs: Any) -> Any:
+        join_entered.set()
+        try:
+            return add_entrant(*args, **kwargs)
+        finally:
+            join_done.set()
+
+    monkeypatch.setattr(store, "entrants", entrants_then_let_a_join_in)
+    monkeypatch.setattr(store, "add_entrant", add_entrant_noted)
+    started: list[Any] = []
+    starter = threading.Thread(target=lambda: started.append(
+        _post(client, tid, "start", **{ORGANIZER: organizer})))
+    starter.start()
+    assert start_read.wait(30.0)
+    late = _post(client, tid, "join", **{PROFILE: b_secret})
+    starter.join(30.0)
+    _ok(started[0])
+    error_reply(late, 409, "tournament_started")
+    after = state(client, tid)
+    assert b not in {e["profile"] for e in after["entrants"]}
+    seated = {seat["entrant"] for table in after["rounds_played"][0]["tables"]
+              for seat in table["seats"]}
+    assert {e["id"] for e in after["entrants"]} <= seated

@@ -183,10 +183,13 @@ class TournamentDirector:
         return row, secret
 
     async def join(self, tournament_id: str, profile: ProfileRow) -> EntrantRow:
-        """A profile enters (before the start; not when full): its entrant row."""
+        """A profile enters (before the start; not when full): its entrant row. It takes the
+        tournament's lock, as a start does: a join between the start's reading the entrants
+        and its storing round one would make an entrant without a seat."""
         row = await self._require(tournament_id)
-        return await _stored(self.store.add_entrant, tournament_id, profile.id, profile.name,
-                             _shape(row).seats, now())
+        async with self._holding(tournament_id):
+            return await _stored(self.store.add_entrant, tournament_id, profile.id,
+                                 profile.name, _shape(row).seats, now())
 
     async def leave(self, tournament_id: str, profile: ProfileRow) -> EntrantRow:
         """A profile leaves before the start: its entrant row, gone. TableError (nothing
