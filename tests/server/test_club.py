@@ -20,11 +20,13 @@ from club_support import (
     wait_for,
 )
 from server_support import WsPlayer, create_table, play_out
+from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from chicago.club.ratings import recompute
 from chicago.server import Settings, create_app
 from chicago.server.storage.club import ClubStore
+from chicago.server.storage.models import profiles
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -56,6 +58,28 @@ def test_bad_profile_requests_are_refused_with_the_field_named(client: TestClien
     error_reply(client.get("/api/profiles/me", headers={PROFILE: "short"}), 401, "bad_profile")
     error_reply(client.get("/api/profiles/me", headers={PROFILE: "A" * 32}), 401, "bad_profile")
     error_reply(client.get("/api/profiles/nobody"), 404, "unknown_profile")
+
+
+@pytest.mark.parametrize("again", ["Anna Berg", "anna berg", "  ANNA   BERG ",
+                                   "\uff21nna Berg"])  # a full-width A
+def test_a_name_belongs_to_one_profile(client: TestClient, again: str) -> None:
+    """docs/CLUB.md "Players": a second profile with the same name, as names are compared
+    (case, blanks and Unicode forms aside), is refused with ``name_taken`` naming it, and
+    nothing is stored; another name is welcome."""
+    first, _ = make_profile(client, "Anna Berg")
+    engine = client.app.state.store.engine  # type: ignore[attr-defined]
+
+    def stored() -> list[Any]:
+        with engine.connect() as conn:
+            return list(conn.execute(select(profiles)).all())
+
+    before = stored()
+    message = error_reply(client.post("/api/profiles", json={"name": again}), 409,
+                          "name_taken")
+    assert message.startswith("name: the name ") and "is taken by another profile" in message
+    assert stored() == before
+    make_profile(client, "Anna B")
+    assert client.get(f"/api/profiles/{first}").json()["profile"]["name"] == "Anna Berg"
 
 
 def test_profile_creation_is_rate_limited_per_address(tmp_path: Any) -> None:

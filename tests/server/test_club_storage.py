@@ -26,6 +26,7 @@ from chicago.server.storage import (
 )
 from chicago.server.storage.club import (
     ClubStore,
+    NameTaken,
     ProfileRow,
     TournamentRefused,
     TournamentRow,
@@ -70,7 +71,7 @@ def _finish(table_id: str, participants: list[str], places: list[int]) -> Change
 
 def test_the_migration_creates_the_club_tables(db_url: str) -> None:
     store, _ = _store(db_url)
-    assert store.revision() == "0004_tournament_controls"  # the newest revision: 0002 and after
+    assert store.revision() == "0005_profile_names"  # the newest revision: 0002 and after
     names = set(inspect(store.engine).get_table_names())
     assert {"profiles", "game_players", "rated_games", "rating_changes", "ratings",
             "tournaments", "tournament_entrants", "tournament_rounds",
@@ -90,7 +91,7 @@ def test_profiles_keep_a_hash_and_rotation_needs_the_current_one(db_url: str) ->
     assert found is not None and found.rotated_at == 2.0
     with store.engine.connect() as conn:
         assert set(conn.execute(select(profiles)).mappings().first() or {}) == {
-            "id", "name", "secret_hash", "created_at", "rotated_at"}
+            "id", "name", "secret_hash", "created_at", "rotated_at", "name_key"}
     store.close()
 
 
@@ -205,10 +206,74 @@ def test_migration_0004_upgrades_a_stored_tournament(db_url: str) -> None:
     columns = {c["name"] for c in inspect(store.engine).get_columns("tournaments")}
     assert not {"ends_after", "joins"} & columns
     store.migrate()
-    assert store.revision() == "0004_tournament_controls"
+    assert store.revision() == "0005_profile_names"
     row = club.tournament("T")
     assert row is not None and row.ends_after is None and row.joins == 2
     club.remove_entrant("T", 2.0, entrant="e2")
     assert club.add_entrant("T", "p2", "P2", 4, 3.0).entrant == "e3"
     assert [(e.entrant, e.ord) for e in club.entrants("T")] == [("e1", 0), ("e3", 2)]
+    store.close()
+
+
+def test_migration_0005_keeps_profiles_that_share_a_name(db_url: str) -> None:
+    """Profiles stored before 0005 may share a name: after the upgrade each keeps its name
+    and loads, and a new profile of that name is refused (``NameTaken``) while another
+    name is stored; a downgrade and an upgrade again give the same keys."""
+    store, club = _store(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", store.url.replace("%", "%%"))
+    with store.engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0004_tournament_controls")
+    assert "name_key" not in {c["name"] for c in inspect(store.engine).get_columns("profiles")}
+    with store.engine.begin() as conn:
+        for i, name in enumerate(["Anna", "anna ", "Bo", "ANNA"]):
+            conn.execute(profiles.insert().values(id=f"p{i}", name=name,
+                                                  secret_hash=f"{i}" * 64,
+                                                  created_at=float(i), rotated_at=float(i)))
+    store.migrate()
+    assert store.revision() == "0005_profile_names"
+    with store.engine.connect() as conn:
+        keys = dict(conn.execute(select(profiles.c.id, profiles.c.name_key)).all())
+    assert keys == {"p0": "anna", "p1": "anna#p1", "p2": "bo", "p3": "anna#p3"}
+    assert [club.profile(f"p{i}").name for i in range(4)] == [  # type: ignore[union-attr]
+        "Anna", "anna ", "Bo", "ANNA"]
+    with pytest.raises(NameTaken):
+        club.create_profile(ProfileRow("p4", "Anna", "4" * 64, 5.0, 5.0))
+    with pytest.raises(NameTaken):
+        club.create_profile(ProfileRow("p5", "bo", "5" * 64, 5.0, 5.0))
+    club.create_profile(ProfileRow("p6", "Cilla", "6" * 64, 5.0, 5.0))
+    with store.engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0004_tournament_controls")
+    store.migrate()
+    with store.engine.connect() as conn:
+        assert dict(conn.execute(select(profiles.c.id, profiles.c.name_key)).all()) == {
+            **keys, "p6": "cilla"}
+    store.close()
+
+
+def test_two_profiles_of_one_name_at_once_store_one(db_url: str) -> None:
+    """Requests for the same new name at the same moment on two workers (two stores on
+    one database, each with its own write lock): the unique index stores one and the
+    others get ``NameTaken``."""
+    store, club = _store(db_url)
+    other_store, other = _store(db_url)
+
+    def make(i: int) -> bool:
+        try:
+            (club, other)[i % 2].create_profile(
+                ProfileRow(f"q{i}", "Dora", f"{i}" * 64, 1.0, 1.0))
+        except NameTaken:
+            return False
+        return True
+
+    with ThreadPoolExecutor(8) as pool:
+        made = list(pool.map(make, range(8)))
+    assert made.count(True) == 1
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(profiles.c.id).where(profiles.c.name == "Dora")).all()
+    assert len(rows) == 1
+    other_store.close()
     store.close()

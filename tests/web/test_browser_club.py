@@ -178,6 +178,37 @@ def test_a_sign_in_link_carries_the_profile_and_signing_out_everywhere_ends_it(
         second.close()
 
 
+def test_a_name_another_profile_has_is_refused_in_the_players_language(
+        browser: Any, live: LiveServer) -> None:
+    """docs/CLUB.md "Players": one profile a name. A second browser asking for "dag"
+    (Swedish, a phone) after "Dag" was made is told the name is taken, in Swedish; it stays
+    without a profile, on the form with its name, and another name makes one."""
+    first = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
+    second = browser.new_context(viewport={"width": 390, "height": 844}, locale="sv-SE",
+                                 is_mobile=True, has_touch=True)
+    try:
+        _make_profile(first.new_page(), live, "Dag")
+        page = second.new_page()
+        page.goto(f"{live.url}#/profile")
+        page.fill("#profile-name", "  dag ")
+        page.click("[data-action=create-profile]")
+        page.wait_for_selector(".notice.error:not([hidden])")
+        assert page.inner_text(".notice.error .notice-text").startswith(
+            "En annan profil har redan det namnet")
+        assert page.locator("[data-club=profile]").count() == 0
+        assert page.input_value("#profile-name") == "  dag "
+        assert page.evaluate("document.activeElement.id") == "profile-name"
+        assert page.evaluate("localStorage.length === 0 || !JSON.stringify(localStorage)"
+                             ".includes('secret')")
+        page.fill("#profile-name", "Dag Ö")
+        page.click("[data-action=create-profile]")
+        page.wait_for_selector("[data-club=profile]")
+        assert page.inner_text("h1") == "Dag Ö"
+    finally:
+        first.close()
+        second.close()
+
+
 def _create(page: Any, live: LiveServer, name: str, rounds: int = 1) -> str:
     """The organizer's browser creates a tournament through the form: its id."""
     page.goto(f"{live.url}#/tournaments")
@@ -224,10 +255,10 @@ def test_the_organizer_removes_a_no_show_a_player_leaves_and_tournaments_end_ear
         tid = _create(organizer, live, "Friday cup", rounds=3)
         anna = phone.new_page()
         anna.on("dialog", accept)
-        _make_profile(anna, live, "Anna")
+        _make_profile(anna, live, "Alva")
         _join(anna, live, tid)
         bo = other.new_page()
-        _make_profile(bo, live, "Bo")
+        _make_profile(bo, live, "Erik")
         _join(bo, live, tid)
 
         # a player leaves (in Swedish): asked first, told after, and may join again
@@ -239,15 +270,15 @@ def test_the_organizer_removes_a_no_show_a_player_leaves_and_tournaments_end_ear
         assert anna.evaluate(NO_SIDEWAYS)
         _join(anna, live, tid)
 
-        # the organizer removes Bo (a no-show) with the control beside his name
+        # the organizer removes Erik (a no-show) with the control beside his name
         _entrant_count(organizer, 2)
         organizer.screenshot(path=str(artifacts / "club-tournament-organizer.png"))
-        bo_row = organizer.locator("[data-entrant]", has_text="Bo")
+        bo_row = organizer.locator("[data-entrant]", has_text="Erik")
         bo_id = bo_row.get_attribute("data-entrant")
         bo_row.locator("[data-action=remove-entrant]").click()
         organizer.wait_for_selector(f"[data-entrant={bo_id}]", state="detached")
-        assert asked[-1] == "Remove Bo from the tournament?"
-        assert _notice(organizer) == "Bo is no longer in the tournament."
+        assert asked[-1] == "Remove Erik from the tournament?"
+        assert _notice(organizer) == "Erik is no longer in the tournament."
         assert organizer.locator("[data-entrant]").count() == 1
         assert anna.locator("[data-action=remove-entrant]").count() == 0  # not hers
         bo.reload()

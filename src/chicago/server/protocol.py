@@ -69,6 +69,7 @@ ERROR_CODES = {
     "bad_profile": "not the secret of any profile",
     "bad_organizer": "not the organizer secret of this tournament",
     "unknown_profile": "no such profile",
+    "name_taken": "another profile has this name",
     "profile_required": "a rated table takes profiles only",
     "already_seated": "this profile holds a seat at this table already",
     "unknown_tournament": "no such tournament",

@@ -23,7 +23,7 @@ from chicago.server.club.service import ClubService
 from chicago.server.live import hash_token, now
 from chicago.server.lobby import LIMITS, RulesRequest, bot_levels, clean_name
 from chicago.server.protocol import TableError
-from chicago.server.storage.club import ProfileRow
+from chicago.server.storage.club import NameTaken, ProfileRow
 
 __all__ = ["TOURNAMENT_LIMITS", "install", "make_tournament", "router"]
 
@@ -73,7 +73,10 @@ async def create_profile(body: CreateProfile, request: Request) -> dict[str, Any
     secret = club.manager.new_secret(24)
     at = now()
     row = ProfileRow(club.manager.new_secret(12), name, hash_token(secret), at, at)
-    await asyncio.to_thread(club.store.create_profile, row)
+    try:
+        await asyncio.to_thread(club.store.create_profile, row)
+    except NameTaken as exc:
+        raise TableError("name_taken", f"name: {exc}", 409) from None
     return {"profile": _profile_out(row), "secret": secret}
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import Connection, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from chicago.club.names import name_key
 from chicago.club.ratings import RatedGame, Rating, RatingChange, rate_game
 from chicago.server.storage.models import (
     game_players,
@@ -44,6 +45,7 @@ from chicago.server.storage.store import Change, RatedGameRow, Store, game_row
 __all__ = [
     "ClubStore",
     "EntrantRow",
+    "NameTaken",
     "ProfileRow",
     "RoundRow",
     "TournamentRefused",
@@ -74,6 +76,19 @@ class ProfileRow:
     secret_hash: str
     created_at: float
     rotated_at: float
+    name_key: str | None = None
+    """The name as names are compared (:func:`chicago.club.names.name_key`), as stored;
+    :meth:`ClubStore.create_profile` computes it."""
+
+
+class NameTaken(Exception):
+    """Another profile has this name (as :func:`chicago.club.names.name_key` compares
+    names); nothing was stored."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"the name {name!r} is taken by another profile: choose another "
+                         "(add an initial or a surname, say)")
+        self.name = name
 
 
 @dataclass(slots=True)
@@ -161,11 +176,24 @@ class ClubStore:
 
     # ------------------------------------------------------------------ profiles
     def create_profile(self, row: ProfileRow) -> None:
-        """Store a new profile."""
-        with self.engine.begin() as conn:
-            conn.execute(insert(profiles).values(
-                id=row.id, name=row.name, secret_hash=row.secret_hash,
-                created_at=row.created_at, rotated_at=row.rotated_at))
+        """Store a new profile; :class:`NameTaken` (nothing stored) if another profile has
+        its name. The unique index on the name's key decides between two at once."""
+        key = name_key(row.name)
+        try:
+            with self.store.write_lock, self.engine.begin() as conn:
+                if conn.execute(select(profiles.c.id).where(profiles.c.name_key == key)
+                                ).first() is not None:
+                    raise NameTaken(row.name)
+                conn.execute(insert(profiles).values(
+                    id=row.id, name=row.name, secret_hash=row.secret_hash,
+                    created_at=row.created_at, rotated_at=row.rotated_at, name_key=key))
+        except IntegrityError:
+            with self.engine.connect() as conn:
+                taken = conn.execute(select(profiles.c.id).where(profiles.c.name_key == key)
+                                     ).first() is not None
+            if taken:
+                raise NameTaken(row.name) from None
+            raise
 
     def profile(self, profile_id: str) -> ProfileRow | None:
         """One profile by id."""

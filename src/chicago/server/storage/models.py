@@ -26,6 +26,11 @@ The tournament controls (migration ``0004_tournament_controls``, docs/CLUB.md) a
 ``tournaments.ends_after`` (the round after which the organizer ended it early) and
 ``tournaments.joins`` (the entrant numbers handed out, never handed out twice); the status
 may also be ``cancelled``.
+
+Profile names (migration ``0005_profile_names``, docs/CLUB.md "Players") add
+``profiles.name_key`` with a unique index: no two profiles share a name
+(:func:`chicago.club.names.name_key`). Profiles that shared one before keep their names;
+all but the oldest get a key of their own (the name's key, ``#`` and their id).
 """
 
 from __future__ import annotations
@@ -134,6 +139,9 @@ profiles = Table(
     Column("secret_hash", String(64), nullable=False, unique=True),
     Column("created_at", Float, nullable=False),
     Column("rotated_at", Float, nullable=False),  # the secret's last change
+    # chicago.club.names.name_key of the name (0005_profile_names): one profile a name
+    Column("name_key", String(200), nullable=True),
+    Index("ix_profiles_name_key", "name_key", unique=True),
 )
 
 game_players = Table(

@@ -87,6 +87,7 @@ function createForm(onDone) {
       onDone();
     } catch (err) {
       showError(err.code || "network", err.message);
+      if (err.code === "name_taken") input.focus();  // to choose another name
     }
   };
   return h("form", { class: "profile-form", dataset: { form: "profile" }, onsubmit: submit },

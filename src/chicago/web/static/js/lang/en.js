@@ -355,6 +355,7 @@ export default {
   "err.http_error": "The server answered with an error.",
   "err.too_many_tables": "There are too many open tables already; join one, or try again later.",
   "err.bad_host": "This server does not answer under this name.",
+  "err.name_taken": "Another profile has that name already: choose another (add an initial or a surname).",
   "err.bad_origin": "This page may not use this server.",
   "err.review_busy": "Too many reviews are waiting; try again in a little while.",
   "err.no_reviews": "This server makes no reviews.",

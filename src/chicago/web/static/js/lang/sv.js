@@ -339,6 +339,7 @@ export default {
   "err.http_error": "Servern svarade med ett fel.",
   "err.too_many_tables": "Det finns redan för många öppna bord; sätt dig vid ett, eller försök igen senare.",
   "err.bad_host": "Den här servern svarar inte under det här namnet.",
+  "err.name_taken": "En annan profil har redan det namnet: välj ett annat (lägg till en initial eller ett efternamn).",
   "err.bad_origin": "Den här sidan får inte använda den här servern.",
   "err.review_busy": "För många analyser väntar; försök igen om en stund.",
   "err.no_reviews": "Den här servern gör inga analyser.",
