@@ -48,6 +48,38 @@ def test_expert_options():
     assert isinstance(bot, ExpertBot) and bot.budget == 0.2 and bot.samples == 40
 
 
+def test_the_expert_reads_no_clock_unless_given_a_cap(monkeypatch):
+    """Deterministic: by default the expert's choices depend on the seed alone (the sample
+    count bounds its work), so a match reproduces on any machine under any load; a game
+    of experts plays with the clock made unreadable, and gives the same actions twice.
+    ``budget=SECONDS`` opts in to a cap, which reads the clock."""
+    import chicago.bots.expert as expert_module
+
+    assert make_bot("expert").budget is None
+
+    def no_clock() -> float:
+        raise AssertionError("the expert read the clock")
+
+    monkeypatch.setattr(expert_module.time, "perf_counter", no_clock)
+
+    def actions(spec: str = "expert:samples=6") -> list[str]:
+        game = Game(Rules.preset("pagat", max_deals=2), players=3, seed=4)
+        bots = [make_bot(spec) for _ in range(3)]
+        rng = random.Random(9)
+        played = []
+        while not game.is_over:
+            seat = game.to_act
+            action = bots[seat].decide(game.view(seat), game.legal_actions(), rng)
+            game.apply(action)
+            played.append(str(action))
+        return played
+
+    first = actions()
+    assert first == actions() and any(a.startswith("play") for a in first)
+    with pytest.raises(AssertionError, match="read the clock"):
+        actions("expert:samples=6,budget=1000")
+
+
 @pytest.mark.parametrize("preset", ["pagat", "wikipedia", "wikipedia-42", "denexa"])
 def test_every_level_plays_legal_games(preset):
     """R-ANN-1, R-TRICK-2, R-EX-1: every decision is one of the legal actions."""
