@@ -118,10 +118,7 @@ def _shape(row: TournamentRow) -> TournamentShape:
     """The tournament's shape; ended early, its rounds are those it ends after (the rounds
     played count as all its rounds: seating, the end and the final standings follow)."""
     spec = row.spec
-    rounds = int(spec["rounds"])
-    if row.ends_after is not None:
-        rounds = min(rounds, row.ends_after)
-    return TournamentShape(int(spec["tables"]), int(spec["table_size"]), rounds,
+    return TournamentShape(int(spec["tables"]), int(spec["table_size"]), row.rounds,
                            bool(spec["duplicate"]), row.seed)
 
 

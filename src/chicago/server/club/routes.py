@@ -254,16 +254,8 @@ async def list_tournaments(
     """The newest tournaments."""
     rows = await asyncio.to_thread(_club(request).store.tournaments_list, limit)
     return {"tournaments": [{"id": r.id, "name": r.name, "status": r.status,
-                             "round": r.round, "rounds": _rounds(r.spec, r.ends_after),
+                             "round": r.round, "rounds": r.rounds,
                              "duplicate": r.spec.get("duplicate")} for r in rows]}
-
-
-def _rounds(spec: dict[str, Any], ends_after: int | None) -> Any:
-    """The rounds a tournament plays: those it was created with, or fewer if ended early."""
-    planned = spec.get("rounds")
-    if ends_after is None or not isinstance(planned, int):
-        return planned
-    return min(planned, ends_after)
 
 
 @router.get("/tournaments/{tournament_id}")

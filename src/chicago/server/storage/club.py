@@ -110,6 +110,13 @@ class TournamentRow:
     """Entrant numbers handed out so far (a number freed by leaving is not handed out
     again)."""
 
+    @property
+    def rounds(self) -> int:
+        """The rounds it plays: those it was created with, or fewer if the organizer ended
+        it early (the rounds played then count as all its rounds)."""
+        planned = int(self.spec["rounds"])
+        return planned if self.ends_after is None else min(planned, self.ends_after)
+
 
 def check_status(status: str, wanted: str, after: str) -> None:
     """TournamentRefused unless a tournament in ``status`` is in the ``wanted`` one
