@@ -110,6 +110,9 @@ def test_a_request_for_another_host_gets_400_and_changes_nothing(
     assert len(refused) == 1  # once per name, not once per request
     for header in ("127.0.0.1:8000", "localhost:8000", "testserver"):
         assert guarded.get("/api/tables", headers={"host": header}).status_code == 200
+    garbled = guarded.get("/api/tables", headers={"host": "a b"})
+    assert garbled.status_code == 400
+    assert "Host header is not a host name" in garbled.json()["error"]["message"]
     # a second Host header (no browser sends one) does not smuggle a name past the check
     twice = httpx.Headers([("host", "testserver"), ("host", EVIL)])
     assert guarded.get("/api/tables", headers=twice).status_code == 400

@@ -155,10 +155,14 @@ class HostCheck:
             return
         if scope["type"] == "websocket":  # the handshake's first message, then the answer
             await receive()
-        shown = host_name(header or "") or (header or "")[:80]
-        self._log_once(shown)
-        message = (f"this server does not answer for the host {shown!r}; its operator can "
-                   f"admit it with chicago serve --allow-host {shown} (docs/SERVER.md, Hosts)")
+        name = host_name(header or "")
+        if name is None:
+            message = "the request's Host header is not a host name (docs/SERVER.md, Hosts)"
+        else:
+            self._log_once(name)
+            message = (f"this server does not answer for the host {name!r}; its operator can "
+                       f"admit it with chicago serve --allow-host {name} (docs/SERVER.md, "
+                       "Hosts)")
         body = json.dumps({"error": {"code": "bad_host", "message": message}}).encode()
         start = {"status": 400, "headers": [(b"content-type", b"application/json"),
                                             (b"content-length", str(len(body)).encode())]}
