@@ -9,8 +9,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import inspect, select
 
 from chicago import Rules
@@ -33,7 +31,6 @@ from chicago.server.storage.club import (
     TournamentTableRow,
 )
 from chicago.server.storage.models import profiles
-from chicago.server.storage.store import MIGRATIONS
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -197,12 +194,7 @@ def test_migration_0004_upgrades_a_stored_tournament(db_url: str) -> None:
         club.create_profile(ProfileRow(f"p{i}", f"P{i}", f"{i}" * 64, 1.0, 1.0))
         if i < 2:
             club.add_entrant("T", f"p{i}", f"P{i}", 4, 1.0)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    config.set_main_option("sqlalchemy.url", store.url.replace("%", "%%"))
-    with store.engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.downgrade(config, "0003_reviews")
+    store.downgrade("0003_reviews")
     columns = {c["name"] for c in inspect(store.engine).get_columns("tournaments")}
     assert not {"ends_after", "joins"} & columns
     store.migrate()
@@ -220,12 +212,7 @@ def test_migration_0005_keeps_profiles_that_share_a_name(db_url: str) -> None:
     and loads, and a new profile of that name is refused (``NameTaken``) while another
     name is stored; a downgrade and an upgrade again give the same keys."""
     store, club = _store(db_url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    config.set_main_option("sqlalchemy.url", store.url.replace("%", "%%"))
-    with store.engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.downgrade(config, "0004_tournament_controls")
+    store.downgrade("0004_tournament_controls")
     assert "name_key" not in {c["name"] for c in inspect(store.engine).get_columns("profiles")}
     with store.engine.begin() as conn:
         for i, name in enumerate(["Anna", "anna ", "Bo", "ANNA"]):
@@ -244,9 +231,7 @@ def test_migration_0005_keeps_profiles_that_share_a_name(db_url: str) -> None:
     with pytest.raises(NameTaken):
         club.create_profile(ProfileRow("p5", "bo", "5" * 64, 5.0, 5.0))
     club.create_profile(ProfileRow("p6", "Cilla", "6" * 64, 5.0, 5.0))
-    with store.engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.downgrade(config, "0004_tournament_controls")
+    store.downgrade("0004_tournament_controls")
     store.migrate()
     with store.engine.connect() as conn:
         assert dict(conn.execute(select(profiles.c.id, profiles.c.name_key)).all()) == {

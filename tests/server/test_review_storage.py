@@ -10,8 +10,6 @@ import threading
 import time
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import inspect, select
 
 from chicago import Rules
@@ -29,7 +27,6 @@ from chicago.server.storage.reviews import (
     ReviewKey,
     ReviewStore,
 )
-from chicago.server.storage.store import MIGRATIONS
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -204,12 +201,7 @@ def test_a_single_server_requeues_what_ran_before_it_stopped(store: Store) -> No
 
 
 def test_the_migration_goes_down_and_up(store: Store) -> None:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    config.set_main_option("sqlalchemy.url", store.url.replace("%", "%%"))
-    with store.engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.downgrade(config, "0002")
+    store.downgrade("0002")
     assert "reviews" not in inspect(store.engine).get_table_names()
     assert "review_due" not in {c["name"] for c in inspect(store.engine).get_columns("games")}
     store.migrate()

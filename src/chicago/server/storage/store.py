@@ -253,6 +253,16 @@ class Store:
     # ------------------------------------------------------------------ schema
     def migrate(self) -> None:
         """Bring the schema up to the newest Alembic revision (safe to run every start)."""
+        self._alembic("upgrade", "head")
+
+    def downgrade(self, revision: str) -> None:
+        """Take the schema down to Alembic ``revision`` (for going back to an earlier
+        version of the program, and for the tests of each migration)."""
+        self._alembic("downgrade", revision)
+
+    def _alembic(self, direction: str, revision: str) -> None:
+        """Run Alembic's ``upgrade`` or ``downgrade`` to ``revision`` in one transaction
+        (on PostgreSQL under a lock, so that workers starting together migrate once)."""
         from alembic import command
         from alembic.config import Config
 
@@ -263,7 +273,7 @@ class Store:
             if self.dialect == "postgresql":
                 conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
             config.attributes["connection"] = conn
-            command.upgrade(config, "head")
+            getattr(command, direction)(config, revision)
 
     def revision(self) -> str | None:
         """The schema revision the database is at (None before :meth:`migrate`)."""
