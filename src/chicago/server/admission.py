@@ -5,15 +5,18 @@ that the lobby lists, a game that bots may play on their own), so it is bounded 
 address (an IPv6 address counts by its /64 network: one household or host):
 
 - a token bucket: ``Settings.create_rate`` tables per minute on average, bursts of
-  ``Settings.create_burst``;
+  ``Settings.create_burst`` (a :class:`~chicago.server.limits.Limiter`: shared by every
+  worker when Redis is configured);
 - tables waiting for players that changed within ``Settings.waiting_window``: at most
-  ``Settings.max_waiting_per_address`` per address (counted by this worker) and
+  ``Settings.max_waiting_per_address`` per address (counted by this worker, from the
+  statuses of the tables this worker created) and
   ``Settings.max_waiting`` on the whole server (counted in the database);
 - tables of bots only whose game is in play: at most ``Settings.max_bot_tables_per_address``
-  per address and ``Settings.max_bot_tables`` on this worker.
+  per address and ``Settings.max_bot_tables`` on this worker (both counted by this worker).
 
 A refusal is TableError 429 with the seconds to wait (``Retry-After``). Nothing here is
-stored: a restart forgets the counts (the database still counts the waiting tables).
+stored in the database: a restart forgets the caps' counts (the database still counts the
+waiting tables), and the bucket too unless it is in Redis.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from chicago.server.bucket import TokenBucket
+from chicago.server.limits import KEEP_IDLE, Limiter, make_limiter
 from chicago.server.live import PLAYING, WAITING, LiveTable
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
@@ -34,10 +37,6 @@ __all__ = ["Admission", "client_key"]
 
 CAP_RETRY = 60
 """Seconds a client refused by a cap is told to wait (a join may free a place sooner)."""
-
-_KEEP_IDLE = 4096
-"""Buckets kept before full (idle) ones are forgotten."""
-
 
 def client_key(host: str | None) -> str:
     """Who a request counts for: its IPv4 address, its IPv6 address's /64 network, or the
@@ -61,19 +60,22 @@ def client_key(host: str | None) -> str:
 
 @dataclass
 class _Client:
-    bucket: TokenBucket
     waiting: list[str] = field(default_factory=list)  # table ids it created that may wait
     bots: list[str] = field(default_factory=list)  # bots-only tables it created
 
 
 class Admission:
-    """The limits on table creation of one server process (see the module docstring)."""
+    """The limits on table creation of one server process (see the module docstring);
+    ``limiter`` counts the creations per address (by default the one the settings ask for:
+    in Redis when configured, else in memory; :meth:`close` releases it)."""
 
     def __init__(self, settings: Settings, store: Store,
-                 tables: Mapping[str, LiveTable]) -> None:
+                 tables: Mapping[str, LiveTable], limiter: Limiter | None = None) -> None:
         self.settings = settings
         self.store = store
         self.tables = tables
+        self.limiter = limiter if limiter is not None else make_limiter(
+            settings, "tables", settings.create_burst, settings.create_rate)
         self._clients: dict[str, _Client] = {}
         self._bots: list[str] = []  # bots-only tables this worker created
 
@@ -82,13 +84,22 @@ class Admission:
         """Take one table creation for ``key`` now, or raise TableError 429 (nothing
         taken). :meth:`refund` gives it back if the table is then not created."""
         settings = self.settings
-        client = self._client(key)
-        wait = client.bucket.wait(time.monotonic())
+        wait = await self.limiter.take(key)
         if wait is not None:
             raise TableError(
                 "rate_limited", f"at most {settings.create_rate:g} tables per minute "
                 f"(bursts of {settings.create_burst}) from one address; try again in "
                 f"{wait} s", 429, retry_after=wait)
+        try:
+            await self._check_caps(key, bots_only=bots_only)
+        except BaseException:
+            await self.limiter.refund(key)
+            raise
+
+    async def _check_caps(self, key: str, *, bots_only: bool) -> None:
+        """TableError 429 ``too_many_tables`` when a cap is reached."""
+        settings = self.settings
+        client = self._client(key)
         statuses = await self._statuses(client.waiting + client.bots + self._bots)
         since = time.time() - settings.waiting_window
         client.waiting = [t for t in client.waiting
@@ -111,13 +122,10 @@ class Admission:
             if waiting >= settings.max_waiting:
                 raise self._cap(f"{_tables(settings.max_waiting)} waiting for players on "
                                 "this server; join one, or try again later")
-        client.bucket.take()
 
-    def refund(self, key: str) -> None:
+    async def refund(self, key: str) -> None:
         """Give back a creation :meth:`admit` took (the table was not created)."""
-        client = self._clients.get(key)
-        if client is not None:
-            client.bucket.refund()
+        await self.limiter.refund(key)
 
     def created(self, key: str, table: LiveTable, *, bots_only: bool) -> None:
         """Count ``table``, just created for ``key``, towards its caps."""
@@ -128,22 +136,23 @@ class Admission:
         elif table.status == WAITING:
             client.waiting.append(table.id)
 
+    async def close(self) -> None:
+        """Release the limiter's connection (if any)."""
+        await self.limiter.close()
+
     # ------------------------------------------------------------------ internals
     def _client(self, key: str) -> _Client:
         client = self._clients.get(key)
         if client is None:
-            if len(self._clients) >= _KEEP_IDLE:
+            if len(self._clients) >= KEEP_IDLE:
                 self._forget_idle()
-            client = self._clients[key] = _Client(TokenBucket(
-                self.settings.create_burst, self.settings.create_rate / 60.0, time.monotonic()))
+            client = self._clients[key] = _Client()
         return client
 
     def _forget_idle(self) -> None:
-        """Forget the clients whose bucket would be full again and who count no table."""
-        at = time.monotonic()
+        """Forget the clients who count no table."""
         for key, client in list(self._clients.items()):
-            if (not client.waiting and not client.bots
-                    and client.bucket.level(at) >= client.bucket.burst):
+            if not client.waiting and not client.bots:
                 del self._clients[key]
 
     async def _statuses(self, ids: list[str]) -> dict[str, tuple[str, float]]:

@@ -130,6 +130,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
         finally:
             await club.stop()
             await manager.stop()
+            await app.state.admission.close()
             store.close()
 
     app = FastAPI(

@@ -294,7 +294,7 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     try:
         table = await _manager(request).create(spec)
     except BaseException:
-        admission.refund(key)
+        await admission.refund(key)
         raise
     admission.created(key, table, bots_only=spec.bots_only)
     return table.info()

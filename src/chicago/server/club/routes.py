@@ -69,7 +69,7 @@ async def create_profile(body: CreateProfile, request: Request) -> dict[str, Any
     if not name:
         raise TableError("bad_request", "name: a profile needs a display name")
     club = _club(request)
-    club.profiles.check(_address(request), "profiles")
+    await club.creating(club.profiles, _address(request))
     secret = club.manager.new_secret(24)
     at = now()
     row = ProfileRow(club.manager.new_secret(12), name, hash_token(secret), at, at)
@@ -242,7 +242,7 @@ async def create_tournament(body: CreateTournament, request: Request) -> dict[st
     """A new tournament, and its organizer secret (shown only here)."""
     club = _club(request)
     spec = make_tournament(body, bot_levels(request.app.state.settings))
-    club.tournaments.check(_address(request), "tournaments")
+    await club.creating(club.tournaments, _address(request))
     row, secret = await club.director.create(spec)
     return {"tournament": await club.director.state(row.id), "organizer_secret": secret}
 

@@ -13,48 +13,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections import deque
 from typing import Any
 
 from starlette.requests import Request
 
 from chicago.server.club.director import TournamentDirector
 from chicago.server.club.secrets import check_secret
+from chicago.server.limits import Limiter, make_limiter
 from chicago.server.live import LiveTable, hash_token, now
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
 from chicago.server.storage.club import ClubStore, ProfileRow
 from chicago.server.tables import Joiner, TableManager
 
-__all__ = ["ClubService", "RateLimiter", "joiner_of", "public_info", "records_gate"]
+__all__ = ["ClubService", "joiner_of", "public_info", "records_gate"]
 
 log = logging.getLogger("chicago.server")
-
-class RateLimiter:
-    """At most ``limit`` events per ``window`` seconds per key (a client address)."""
-
-    def __init__(self, limit: int, window: float = 60.0) -> None:
-        self.limit = limit
-        self.window = window
-        self._events: dict[str, deque[float]] = {}
-
-    def check(self, key: str, what: str) -> None:
-        """Count one event, or TableError 429 ``rate_limited`` (nothing counted)."""
-        at = time.monotonic()
-        events = self._events.setdefault(key, deque())
-        while events and at - events[0] > self.window:
-            events.popleft()
-        if len(events) >= self.limit:
-            raise TableError("rate_limited", f"at most {self.limit} {what} per "
-                             f"{self.window:g} seconds from one address; try again later",
-                             429)
-        events.append(at)
-        if len(self._events) > 10_000:  # forget addresses that went quiet
-            for stale in [k for k, v in self._events.items()
-                          if not v or at - v[-1] > self.window]:
-                del self._events[stale]
-
 
 class ClubService:
     """Club play of one server process, wired into its :class:`TableManager`."""
@@ -65,8 +39,12 @@ class ClubService:
         self.store = ClubStore(manager.store)
         self.shown: dict[str, dict[str, float]] = {}
         """Ladder -> participant -> shown rating (the dicts the live tables read)."""
-        self.profiles = RateLimiter(settings.club_creations)
-        self.tournaments = RateLimiter(settings.club_creations)
+        self.profiles = make_limiter(settings, "profiles", settings.club_creations,
+                                     settings.club_creations)
+        """Profiles created per address (in Redis when configured: all workers count one)."""
+        self.tournaments = make_limiter(settings, "tournaments", settings.club_creations,
+                                        settings.club_creations)
+        """Tournaments created per address."""
         self.director = TournamentDirector(self.store, manager, self.shown)
         self._applying = asyncio.Lock()
         self._services: list[asyncio.Task[None]] = []
@@ -85,6 +63,20 @@ class ClubService:
         for task in self._services:
             task.cancel()
         await asyncio.gather(*self._services, return_exceptions=True)
+        await self.profiles.close()
+        await self.tournaments.close()
+
+    # ------------------------------------------------------------------ rate limits
+    @staticmethod
+    async def creating(limiter: Limiter, key: str) -> None:
+        """Count one creation of ``limiter.kind`` by address ``key`` (``club_creations``
+        at once, as many more a minute), or TableError 429 ``rate_limited`` with the
+        seconds to wait (nothing counted)."""
+        wait = await limiter.take(key)
+        if wait is not None:
+            raise TableError("rate_limited", f"at most {limiter.burst} {limiter.kind} per "
+                             "60 seconds from one address; try again later", 429,
+                             retry_after=wait)
 
     async def _loop(self) -> None:
         """Forever: move on the tournaments whose round ended (also one whose last game was
