@@ -95,6 +95,25 @@ def test_profile_creation_is_rate_limited_per_address(tmp_path: Any) -> None:
         assert len(store.profiles_named([])) == 0
 
 
+def test_refused_profile_and_tournament_creations_say_when_to_retry(tmp_path: Any) -> None:
+    """club_creations is a token bucket (chicago.server.limits): that many at once, as
+    many more a minute; profiles and tournaments count apart; a refusal carries
+    Retry-After."""
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'c.sqlite3'}", static_dir=None,
+                        club_creations=2)
+    with TestClient(create_app(settings)) as client:
+        for i in range(2):
+            make_profile(client, f"P{i}")
+            make_tournament(client)
+        tournament = {"name": "T", "tables": 2, "table_size": 4, "rounds": 3, "deals": 1,
+                      "duplicate": True, "bot": "basic", "clock": None, "bot_delay": 0}
+        for path, body, what in (("/api/profiles", {"name": "P9"}, "2 profiles"),
+                                 ("/api/tournaments", tournament, "2 tournaments")):
+            response = client.post(path, json=body)
+            assert "at most " + what in error_reply(response, 429, "rate_limited")
+            assert 1 <= int(response.headers["retry-after"]) <= 30  # one per 30 s
+
+
 # ---------------------------------------------------------------------- rated tables
 def test_a_rated_table_takes_profiles_rates_the_game_once_and_shows_ratings(
         client: TestClient) -> None:

@@ -251,6 +251,21 @@ def test_2_table_creation_is_rate_limited_per_address(app_with: Any) -> None:
                        headers=sent_from("192.0.2.7")).status_code == 201  # another address
 
 
+def test_2_a_creation_refused_by_a_cap_takes_nothing_from_the_rate_limit(
+        app_with: Any) -> None:
+    """The bucket is taken before the caps are checked and given back when a cap refuses
+    (chicago.server.admission.Admission.admit): only tables actually created count."""
+    client = app_with(create_burst=3, create_rate=1.0, max_waiting_per_address=2)
+    for _ in range(2):
+        create_table(client, ["open", "open"])
+    for _ in range(3):
+        response = client.post("/api/tables", json={"seats": ["open", "open"]})
+        assert response.json()["error"]["code"] == "too_many_tables"
+    create_table(client, ["bot:random", "bot:random"])  # the burst's third
+    response = client.post("/api/tables", json={"seats": ["bot:random", "bot:random"]})
+    assert response.json()["error"]["code"] == "rate_limited"
+
+
 def test_2_waiting_tables_are_capped_per_address_and_per_server(app_with: Any) -> None:
     client = app_with(max_waiting_per_address=2, max_waiting=3)
     for _ in range(2):

@@ -46,8 +46,10 @@ KEEP_IDLE = 4096
 REDIS_TIMEOUT = 1.0
 """Seconds a :class:`RedisLimiter` waits for Redis before it counts in memory instead."""
 
-# KEYS[1]: the bucket; ARGV: burst, tokens per second, 1 to take one or 0 to give one back.
-# Returns 0 when a token was taken (or given back), else the whole seconds until one is.
+# KEYS[1]: the bucket; ARGV: burst, tokens per second, 1 to take one or 0 to give one back,
+# NEVER. Returns 0 when a token was taken (or given back), else the whole seconds until one
+# is. A full bucket is no key; a key expires when its bucket is full again (a bucket that
+# never refills: after NEVER seconds).
 _SCRIPT = """
 local now = redis.call('TIME')
 local at = tonumber(now[1]) + tonumber(now[2]) / 1000000
@@ -75,13 +77,17 @@ if ARGV[3] == '1' then
 else
   tokens = math.min(burst, tokens + 1)
 end
+if tokens >= burst then
+  redis.call('DEL', KEYS[1])
+  return wait
+end
 redis.call('HSET', KEYS[1], 'tokens', string.format('%.6f', tokens),
            'at', string.format('%.6f', at))
-local ttl = tonumber(ARGV[4])
+local ttl = tonumber(ARGV[4]) * 1000
 if rate > 0 then
-  ttl = math.max(1, math.ceil((burst - tokens) / rate) + 1)
+  ttl = math.max(1, math.ceil((burst - tokens) / rate * 1000))
 end
-redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('PEXPIRE', KEYS[1], ttl)
 return wait
 """
 
