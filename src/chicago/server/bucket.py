@@ -1,7 +1,8 @@
 """A token bucket: how the server bounds how fast one client does one thing.
 
-Used for websocket messages per connection (:mod:`chicago.server.ws`), table creations per
-address (:mod:`chicago.server.admission`) and chat lines per seat (:class:`LiveTable`). It
+Used for websocket messages per connection (:mod:`chicago.server.ws`), creations per
+address when they are counted in memory (:class:`chicago.server.limits.LocalLimiter`; in
+Redis the same arithmetic is its Lua script) and chat lines per seat (:class:`LiveTable`). It
 starts full with ``burst`` tokens and gains ``per_second`` tokens a second up to ``burst``;
 each accepted request takes one.
 

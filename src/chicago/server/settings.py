@@ -126,7 +126,8 @@ class Settings:
     :func:`external_bot`."""
     club_creations: int = 10
     """Profiles (and, separately, tournaments) one client address may create per minute
-    (docs/CLUB.md); more are refused with ``rate_limited``."""
+    (docs/CLUB.md): a token bucket of this burst refilling at this rate a minute (shared by
+    all workers with Redis); more are refused with ``rate_limited`` and ``Retry-After``."""
     club_refresh: float = 10.0
     """With several workers: seconds between reloads of the shown ratings (the ratings
     other workers applied)."""
@@ -136,10 +137,11 @@ class Settings:
 
     # -- bounded work per client (docs/SERVER.md, "Security"); a client is its address
     # (IPv6: its /64 network), as uvicorn sees it (behind a proxy: X-Forwarded-For from a
-    # trusted proxy). With several workers each counts on its own, except max_waiting.
+    # trusted proxy). With several workers and Redis the rate (create_rate, create_burst)
+    # is counted in Redis, for all; the caps by each worker on its own, except max_waiting.
     create_rate: float = 6.0
-    """Tables one client address may create per minute, on average (a token bucket): more
-    get 429 with ``Retry-After``."""
+    """Tables one client address may create per minute, on average (a token bucket,
+    :mod:`chicago.server.limits`): more get 429 with ``Retry-After``."""
     create_burst: int = 30
     """Tables one client address may create at once (a club night's tables)."""
     max_waiting_per_address: int = 20
