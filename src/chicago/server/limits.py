@@ -13,8 +13,8 @@ did not happen gives it back (:meth:`Limiter.refund`).
   (``TIME``), so workers whose clocks disagree still agree on the bucket. A key expires when
   its bucket would be full again, so idle addresses vanish and an expired key means exactly
   a full bucket. Should Redis fail during a check, that check is made in this worker's
-  memory instead (the server keeps answering) and one warning line is logged; when Redis
-  answers again one line says so.
+  memory instead (the server keeps answering): one warning line is logged when Redis
+  first fails, and one when it answers again (not one a check, which would flood the log).
 
 :func:`make_limiter` picks the one the settings ask for.
 
