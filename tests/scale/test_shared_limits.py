@@ -18,12 +18,16 @@ import logging
 import secrets
 import socket
 import time
+import warnings
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
 from scale_fixtures import pg_url_fixture, redis_url_fixture  # noqa: F401 (fixtures)
-from starlette.testclient import TestClient
+
+with warnings.catch_warnings():  # starlette suggests httpx2, which is not needed here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
 from chicago.server.limits import RedisLimiter
