@@ -115,7 +115,6 @@ def _decisions(review: Review, w: _Writer) -> Table:
     return table
 
 
-
 def _wrapped(row: list[Cell], at: tuple[int, ...], room: int) -> list[list[Cell]]:
     """``row`` with the plain cells ``at`` wrapped at spaces to ``room`` characters: the
     first row and as many continuation rows (other cells empty) as the longest needs."""

@@ -114,7 +114,6 @@ def _cell_width(table: Table) -> int:
     return sum(need)
 
 
-
 def _rich_table(table: Table, frame: str) -> Any:
     """``table`` as a Rich table framed by ``frame``: ``box`` (a rounded box), ``lines``
     (lines between the columns and under the header, no edges) or ``rule`` (a rule under the

@@ -4,12 +4,12 @@ Used for websocket messages per connection (:mod:`chicago.server.ws`), creations
 address when they are counted in memory (:class:`chicago.server.limits.LocalLimiter`; in
 Redis the same arithmetic is its Lua script) and chat lines per seat (:class:`LiveTable`). It
 starts full with ``burst`` tokens and gains ``per_second`` tokens a second up to ``burst``;
-each accepted request takes one.
+each accepted request takes one (:meth:`TokenBucket.claim`).
 
 >>> bucket = TokenBucket(burst=2, per_second=0.5, at=0.0)
->>> bucket.wait(0.0), bucket.take(), bucket.take(), bucket.wait(0.0)
-(None, None, None, 2)
->>> bucket.wait(2.0)  # one token back after two seconds
+>>> bucket.claim(0.0), bucket.claim(0.0), bucket.claim(0.0)
+(None, None, 2)
+>>> bucket.claim(2.0)  # one token back after two seconds
 """
 
 from __future__ import annotations
@@ -50,9 +50,13 @@ class TokenBucket:
             return NEVER
         return math.ceil((1.0 - tokens) / self.per_second)
 
-    def take(self) -> None:
-        """Take one token (after :meth:`wait` said there is one)."""
-        self.tokens -= 1.0
+    def claim(self, at: float) -> int | None:
+        """Take a token at ``at`` if there is one: None; else the whole seconds until one
+        is, as :meth:`wait` (nothing taken)."""
+        wait = self.wait(at)
+        if wait is None:
+            self.tokens -= 1.0
+        return wait
 
     def refund(self) -> None:
         """Give one token back (what it was taken for did not happen, or does not count)."""

@@ -138,10 +138,7 @@ class LocalLimiter(Limiter):
             if len(self._buckets) >= KEEP_IDLE:
                 self._forget_idle(at)
             bucket = self._buckets[key] = TokenBucket(self.burst, self.per_second, at)
-        wait = bucket.wait(at)
-        if wait is None:
-            bucket.take()
-        return wait
+        return bucket.claim(at)
 
     async def refund(self, key: str) -> None:
         """See :meth:`Limiter.refund`."""

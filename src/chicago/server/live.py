@@ -554,12 +554,11 @@ class LiveTable:
         bucket = self.chat_allowance.get(seat)
         if bucket is None:
             bucket = self.chat_allowance[seat] = TokenBucket(burst, per_minute / 60.0, at)
-        wait = bucket.wait(at)
+        wait = bucket.claim(at)
         if wait is not None:
             raise TableError("chat_limited", f"at most {per_minute:g} chat lines a minute "
                              f"(bursts of {burst}); try again in {wait} s", 429,
                              retry_after=wait)
-        bucket.take()
 
     def entry(self, kind: str, seat: int | None, data: dict[str, Any],
               offset: int = 1) -> LogEntry:

@@ -87,8 +87,7 @@ class Connection:
 
     def allow(self) -> bool:
         """Token bucket: ``rate`` messages per second, bursts of ``burst``."""
-        if self._bucket.wait(time.monotonic()) is None:
-            self._bucket.take()
+        if self._bucket.claim(time.monotonic()) is None:
             self._dropped = 0
             return True
         self._dropped += 1

@@ -184,13 +184,10 @@ class ClubStore:
     # ------------------------------------------------------------------ profiles
     def create_profile(self, row: ProfileRow) -> None:
         """Store a new profile; :class:`NameTaken` (nothing stored) if another profile has
-        its name. The unique index on the name's key decides between two at once."""
+        its name: the unique index on the name's key decides, also between two at once."""
         key = name_key(row.name)
         try:
             with self.store.write_lock, self.engine.begin() as conn:
-                if conn.execute(select(profiles.c.id).where(profiles.c.name_key == key)
-                                ).first() is not None:
-                    raise NameTaken(row.name)
                 conn.execute(insert(profiles).values(
                     id=row.id, name=row.name, secret_hash=row.secret_hash,
                     created_at=row.created_at, rotated_at=row.rotated_at, name_key=key))

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import (
     Connection,
@@ -260,7 +260,7 @@ class Store:
         version of the program, and for the tests of each migration)."""
         self._alembic("downgrade", revision)
 
-    def _alembic(self, direction: str, revision: str) -> None:
+    def _alembic(self, direction: Literal["upgrade", "downgrade"], revision: str) -> None:
         """Run Alembic's ``upgrade`` or ``downgrade`` to ``revision`` in one transaction
         (on PostgreSQL under a lock, so that workers starting together migrate once)."""
         from alembic import command
