@@ -55,6 +55,7 @@ REQUIRED_IN_WHEEL = [
     "chicago/__init__.py",
     "chicago/py.typed",
     "chicago/_poker.pyi",
+    "chicago/bots/_solver.pyi",
     "chicago/cli.py",
     "chicago/server/storage/migrations/env.py",
     "chicago/server/storage/migrations/script.py.mako",
@@ -170,9 +171,10 @@ def check_wheel(wheel: Path) -> None:
     ]
     missing = sorted(set(REQUIRED_IN_WHEEL + from_source) - names)
     expect(not missing, f"the wheel lacks {missing}")
-    compiled = [n for n in names if re.fullmatch(r"chicago/_poker\.[^/]+\.(so|pyd)", n)]
-    expect(len(compiled) == 1, f"the wheel has no compiled accelerator (chicago/_poker.*.so): "
-           f"{sorted(n for n in names if '_poker' in n)}")
+    for module in ("chicago/_poker", "chicago/bots/_solver"):
+        compiled = [n for n in names if re.fullmatch(re.escape(module) + r"\.[^/]+\.(so|pyd)", n)]
+        expect(len(compiled) == 1, f"the wheel has no compiled accelerator ({module}.*.so): "
+               f"{sorted(n for n in names if module in n)}")
     expect(f"{info}/licenses/LICENSE" in names, "the wheel lacks its LICENSE")
     expect(not [n for n in names if n.endswith(".c") or n.startswith("tests/")],
            "the wheel holds C sources or tests")
@@ -335,10 +337,12 @@ import json, random, sys
 import chicago
 from chicago import Game, Rules
 from chicago.bots import make_bot
+from chicago.bots import accel
 from chicago.poker import ACCELERATED
 
 assert "site-packages" in chicago.__file__, chicago.__file__
 assert ACCELERATED, "the C accelerator is not in the wheel"
+assert accel.ACCELERATED, "the trick solver's C accelerator is not in the wheel"
 game = Game(Rules.preset("wikipedia"), players=4, seed=2026)
 bots = [make_bot(level) for level in ("random", "basic", "ev", "expert:budget=0.05")]
 rng = random.Random(2026)

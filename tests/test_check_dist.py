@@ -49,6 +49,7 @@ def _wheel(path: Path, *, leave_out: str = "", requires: tuple[str, ...] = ("ope
             if not (leave_out and name.startswith(leave_out)):
                 archive.writestr(name, "x")
         archive.writestr("chicago/_poker.cpython-311-x86_64-linux-gnu.so", "x")
+        archive.writestr("chicago/bots/_solver.cpython-311-x86_64-linux-gnu.so", "x")
         archive.writestr(f"{info}/METADATA", metadata)
         archive.writestr(f"{info}/entry_points.txt",
                          "[console_scripts]\nchicago = chicago.cli:main\n")

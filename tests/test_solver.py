@@ -8,11 +8,12 @@ compared with it on thousands of small random positions, mid-trick ones included
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import pytest
 
+from chicago.bots import accel
 from chicago.bots.solver import (
     Position,
     can_make_chicago,
@@ -168,11 +169,24 @@ def sizes(count: int, seed: int) -> list[tuple[int, int]]:
 
 
 # --------------------------------------------------------------------------------------------
-# The solver against the reference, every query type.
+# The solver against the reference, every query type, on both paths: the C accelerator
+# (chicago.bots._solver, when built) and the pure-Python search.
+
+
+@pytest.fixture(params=["c", "python"])
+def search(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run the test with the C searches, then with the pure-Python ones."""
+    if request.param == "c" and not accel.ACCELERATED:
+        pytest.skip("the C accelerator is not built")
+    if request.param == "python":
+        with accel.pure_python():
+            yield request.param
+    else:
+        yield request.param
 
 
 @pytest.mark.parametrize("chunk", range(4))
-def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4(chunk: int) -> None:
+def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4(chunk: int, search: str) -> None:
     """All six queries on 4 × 400 random positions (2-6 seats, 1-4 tricks, some mid-trick)."""
     rng = random.Random(20240601 + chunk)
     for number, (n, left) in enumerate(sizes(400, 7 + chunk)):
@@ -213,7 +227,7 @@ def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4(chunk: int) -> None:
         assert chicago_moves(pos, defender) == {Card(c): not v[4] for c, v in moves.items()}
 
 
-def test_solver_matches_minimax_on_bigger_positions_R_TRICK_4_R_CHI_4() -> None:
+def test_solver_matches_minimax_on_bigger_positions_R_TRICK_4_R_CHI_4(search: str) -> None:
     """Three and four seats with four tricks left, the largest the reference does quickly."""
     rng = random.Random(99)
     for number in range(16):
@@ -227,7 +241,7 @@ def test_solver_matches_minimax_on_bigger_positions_R_TRICK_4_R_CHI_4() -> None:
             assert can_make_chicago(pos, s) == bool(root[n + s]), f"#{number} {pos}"
 
 
-def test_one_step_consistency_on_full_deals() -> None:
+def test_one_step_consistency_on_full_deals(search: str) -> None:
     """Five-trick deals, 2-6 seats: a query's answer agrees with its answers one card later."""
     rng = random.Random(5)
     for number in range(40):
