@@ -217,9 +217,11 @@ def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4(chunk: int, search: str)
                 value_payoff(mover, 5, None),
                 chicago_payoff(mover),
                 chicago_payoff(defender),
+                last_payoff(defender),
             ],
         )
         assert last_trick_moves(pos) == {Card(c): bool(v[0]) for c, v in moves.items()}, where
+        assert last_trick_moves(pos, defender) == {Card(c): bool(v[5]) for c, v in moves.items()}
         assert last_trick_values(pos, deuce_points=10) == {Card(c): v[1] for c, v in moves.items()}
         assert last_trick_values(pos) == {Card(c): v[2] for c, v in moves.items()}, where
         assert chicago_moves(pos, mover) == {Card(c): bool(v[3]) for c, v in moves.items()}, where

@@ -75,7 +75,7 @@ def answers(position: Position) -> dict[str, Any]:
         out.update(
             last=[can_win_last_trick(position, s) for s in range(n)],
             value=[last_trick_value(position, s, deuce_points=10) for s in range(n)],
-            moves=last_trick_moves(position),
+            moves=[last_trick_moves(position, s) for s in range(n)],
             values=last_trick_values(position),
             deuce_values=last_trick_values(position, points=5, deuce_points=10),
             model_moves=model_moves(position),

@@ -12,7 +12,7 @@ cooperate to stop it. For a yes/no goal that is the sound worst case: "True" mea
 reached whatever the others do.
 
 - :func:`can_win_last_trick` / :func:`last_trick_moves`: can a seat make sure to win the last
-  trick, and which cards of the seat to act keep that guarantee.
+  trick, and which cards of the seat to act keep that guarantee (for itself or another seat).
 - :func:`last_trick_value` / :func:`last_trick_values`: the points of the last trick a seat
   can guarantee (0, 5, or 10 when it wins with a deuce under V-DEUCE).
 - :func:`can_make_chicago` / :func:`chicago_moves`: can the declarer win every remaining
@@ -639,11 +639,13 @@ def can_win_last_trick(position: Position, seat: int) -> bool:
     return _solve(position, seat, _GOAL_LAST)
 
 
-def last_trick_moves(position: Position) -> dict[Card, bool]:
-    """For each legal card of the seat to act: whether, after playing it, that seat still
-    wins the last trick whatever the others do."""
+def last_trick_moves(position: Position, seat: int | None = None) -> dict[Card, bool]:
+    """For each legal card of the seat to act: whether, after playing it, ``seat`` (by
+    default the seat to act itself) still wins the last trick whatever the others do."""
     _no_chicago(position)
-    return _answers(position, _solve_moves(position, position.to_act, _GOAL_LAST))
+    target = position.to_act if seat is None else seat
+    _check_seat(position, target)
+    return _answers(position, _solve_moves(position, target, _GOAL_LAST))
 
 
 def last_trick_value(
