@@ -344,7 +344,8 @@ assert "site-packages" in chicago.__file__, chicago.__file__
 assert ACCELERATED, "the C accelerator is not in the wheel"
 assert accel.ACCELERATED, "the trick solver's C accelerator is not in the wheel"
 game = Game(Rules.preset("wikipedia"), players=4, seed=2026)
-bots = [make_bot(level) for level in ("random", "basic", "ev", "expert:budget=0.05")]
+bots = [make_bot(level) for level in ("basic", "ev", "expert:budget=0.05",
+                                      "master:worlds=4;samples=8")]
 rng = random.Random(2026)
 while not game.is_over:
     seat = game.to_act

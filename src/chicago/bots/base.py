@@ -68,7 +68,8 @@ def register_bot(prefix: str, factory: BotFactory, *, level: bool = True) -> Non
 
 
 def make_bot(spec: str) -> Bot:
-    """A bot from its spec: ``random``, ``basic``, ``ev``, ``expert``, or ``prefix:options``."""
+    """A bot from its spec: ``random``, ``basic``, ``ev``, ``expert``, ``master``, or
+    ``prefix:options``."""
     _load_builtin_bots()
     name = spec.split(":", 1)[0].strip().lower()
     factory = _REGISTRY.get(name)
@@ -82,7 +83,7 @@ def _load_builtin_bots() -> None:
     import importlib
 
     for module in ("chicago.bots.basic", "chicago.bots.ev", "chicago.bots.expert",
-                   "chicago.bots.external"):
+                   "chicago.bots.master", "chicago.bots.external"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``chicago simulate``."""
     parser.add_argument(
         "--bots", required=True, metavar="SPECS",
-        help="one bot spec per seat, separated by commas: random, basic, ev, expert, "
+        help="one bot spec per seat, separated by commas: random, basic, ev, expert, master, "
         "expert:budget=0.2 …",
     )
     parser.add_argument(

@@ -27,12 +27,10 @@ import random
 from collections.abc import Sequence
 
 from chicago.bots.ev import ev_holds
-from chicago.bots.plausibility import hand_weight
 from chicago.bots.solver import Position, can_make_chicago
 from chicago.cards import DECK, Card, mask_of
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge
-from chicago.engine.sampling import sample_hands
 from chicago.review.deals import last_trick
 from chicago.review.levels import ReviewLevel
 from chicago.review.stakes import chicago_failure, chicago_success, may_declare
@@ -117,8 +115,9 @@ def _searched(
     unseen = [int(c) for c in k.unseen]
     tricks = [0.0] * len(candidates)
     made = [0] * len(candidates)
+    deal = level.dealer(k)
     for _ in range(level.exchange):
-        hands = sample_hands(k, rng, weight=hand_weight)
+        hands = deal(rng)
         taken = 0
         for mask in hands:
             taken |= mask

@@ -40,7 +40,7 @@ DEFAULT_BOT = "basic"
 BOT_NAMES = ("Astrid", "Bosse", "Cissi", "Dagge", "Eskil")
 """Names of the bot seats, in seat order after the human."""
 
-_LEVELS = ("basic", "ev", "expert")
+_LEVELS = ("basic", "ev", "expert", "master")
 
 
 @dataclass
@@ -64,7 +64,7 @@ def make_bots(
 
     ``specs`` are given for the other seats in seat order; a shorter list repeats its last
     entry (none: :data:`DEFAULT_BOT`). A bot level that is not available yet (``basic``,
-    ``ev``, ``expert``) falls back to ``random`` with a notice; an unknown name raises
+    ``ev``, ``expert``, ``master``) falls back to ``random`` with a notice; an unknown name raises
     ``ValueError``.
     """
     others = [s for s in range(players) if s != human]

@@ -26,6 +26,7 @@ export default {
   "level.basic": "basic",
   "level.ev": "odds",
   "level.expert": "expert",
+  "level.master": "master",
 
   // lobby
   "lobby.title": "Play Chicago",

@@ -25,6 +25,7 @@ export default {
   "level.basic": "enkel",
   "level.ev": "odds",
   "level.expert": "expert",
+  "level.master": "mästare",
 
   "lobby.title": "Spela Chicago",
   "lobby.intro": "Skaffa dig den bästa pokerhanden på tre byten och ta sedan sista sticket. Spela mot datorn eller bjud in vänner med en länk.",
