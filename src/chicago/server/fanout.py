@@ -42,7 +42,7 @@ def clock_info(table: LiveTable, loop_time: float) -> dict[str, int] | None:
 
 def pause_info(table: LiveTable) -> dict[str, Any] | None:
     """The pause after a deal as frames carry it (``{"deal", "ms", "waiting"}``), or None."""
-    return table.pause.info(time.time()) if table.pause is not None else None
+    return table.state.pause.info(time.time()) if table.state.pause is not None else None
 
 
 def entry_frames(
@@ -58,8 +58,8 @@ def entry_frames(
     """
     kind = entry.kind
     if kind == "act":
-        game = table.current
-        start, end = table.spans[entry.seq]
+        game = table.state.current
+        start, end = table.state.spans[entry.seq]
         events = [e.to_json() for e in game.events[start:end] if e.visible_to(audience)]
         text = entry.data["action"]
         kind, shown = _action_kind(text)
@@ -90,7 +90,7 @@ def entry_frames(
                 "type": "game_over", "seq": entry.seq, "game": entry.game,
                 "winners": end_event["winners"], "scores": end_event["scores"],
                 "settlement": end_event["settlement"],
-                "record": f"/api/games/{table.id}/{entry.game}",
+                "record": f"/api/games/{table.state.id}/{entry.game}",
             }))
         return out
     if kind in ("join", "away", "back"):
@@ -99,7 +99,7 @@ def entry_frames(
         # plays, and starts again when the seat to act is given back)
         return [protocol.dumps({
             "type": "seats", "seq": entry.seq, "change": kind, "seat": entry.seat,
-            "seats": table.seat_infos(), "status": table.status,
+            "seats": table.state.seat_infos(), "status": table.state.status,
             "clock": clock_info(table, loop_time),
         })]
     if kind == "continue":
@@ -113,7 +113,7 @@ def entry_frames(
         seat = entry.seat if entry.seat is not None else -1
         return [protocol.dumps({
             "type": "chat", "seq": entry.seq, "seat": entry.seat,
-            "name": table.seats[seat].name, "text": entry.data["text"],
+            "name": table.state.seats[seat].name, "text": entry.data["text"],
         })]
     # a new game
     return [snapshot(table, audience, "rematch", loop_time)]
@@ -122,8 +122,8 @@ def entry_frames(
 def snapshot(table: LiveTable, audience: int | None, reason: str, loop_time: float) -> str:
     """A ``snapshot`` frame for one audience."""
     return protocol.dumps({
-        "type": "snapshot", "seq": table.seq, "reason": reason, "you": audience,
-        "table": table.info(), "view": table.current.view(audience),
+        "type": "snapshot", "seq": table.state.seq, "reason": reason, "you": audience,
+        "table": table.info(), "view": table.state.current.view(audience),
         "clock": clock_info(table, loop_time),
     })
 
@@ -132,16 +132,16 @@ def replay(table: LiveTable, audience: int | None, last_seq: int,
            loop_time: float) -> list[str] | None:
     """The frames after ``last_seq`` for a reconnecting client, or None when only a snapshot
     will do (``last_seq`` before the current game or beyond the table's seq)."""
-    if last_seq < table.game_start_seq or last_seq > table.seq:
+    if last_seq < table.state.game_start_seq or last_seq > table.state.seq:
         return None
-    missed = [e for e in table.entries if e.seq > last_seq]
+    missed = [e for e in table.state.entries if e.seq > last_seq]
     last_act = max((e.seq for e in missed if e.kind == "act"), default=None)
     out: list[str] = []
     for entry in missed:
         out.extend(entry_frames(table, entry, audience, state=entry.seq == last_act,
                                 loop_time=loop_time))
     out.append(protocol.dumps({
-        "type": "resumed", "seq": table.seq, "you": audience, "table": table.info(),
+        "type": "resumed", "seq": table.state.seq, "you": audience, "table": table.info(),
         "clock": clock_info(table, loop_time),
     }))
     return out
@@ -156,7 +156,7 @@ def send(table: LiveTable, entry: LogEntry) -> None:
         return
     loop_time = asyncio.get_running_loop().time()
     cache: dict[int | None, list[str]] = {}
-    public = protocol.public_state(table.current) if entry.kind == "act" else None
+    public = protocol.public_state(table.state.current) if entry.kind == "act" else None
     for conn in list(table.conns):
         audience = conn.seat
         frames = cache.get(audience)
@@ -171,7 +171,7 @@ def send(table: LiveTable, entry: LogEntry) -> None:
 def send_unsent(table: LiveTable) -> None:
     """Send the entries applied but not yet sent, in order (before a new connection is
     brought up to date, so that the others get them first)."""
-    for entry in table.entries:
+    for entry in table.state.entries:
         if entry.seq > table.sent:
             send(table, entry)
 
