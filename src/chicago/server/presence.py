@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from chicago.server import protocol
 from chicago.server.bus import PresenceNote, Subscription, TableBus
+from chicago.server.core import frames
 from chicago.server.fanout import broadcast
 from chicago.server.live import LiveTable
 from chicago.server.tasks import Tasks
@@ -58,8 +58,7 @@ class Presence:
         connected = self.connected(table, time.monotonic())
         if connected != table.state.connected:
             table.state.connected = connected
-            broadcast(table, protocol.dumps(
-                {"type": "presence", "seq": table.state.seq, "connected": connected}))
+            broadcast(table, frames.presence(table.state))
 
     # ------------------------------------------------------------------ tables held
     def track(self, table: LiveTable) -> None:

@@ -16,13 +16,14 @@ import hashlib
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from chicago.club.ratings import bot_participant, profile_participant
 
 __all__ = [
     "OPTION_LIMITS",
     "Pause",
+    "PauseInfo",
     "Seat",
     "TableOptions",
     "TournamentPlace",
@@ -136,6 +137,15 @@ class TableOptions:
         return data
 
 
+class PauseInfo(TypedDict):
+    """The pause after a deal as frames and table infos carry it: the deal that starts when
+    it ends, milliseconds left, the seats of the people who have not pressed Continue."""
+
+    deal: int
+    ms: int
+    waiting: list[int]
+
+
 @dataclass
 class Pause:
     """The pause after a deal at a table with people: the next deal (already dealt) starts
@@ -148,8 +158,8 @@ class Pause:
     waiting: set[int]
     """The seats of the people who have not pressed Continue yet."""
 
-    def info(self, at: float) -> dict[str, Any]:
-        """The pause as frames carry it: ``{"deal", "ms", "waiting"}`` (ms left at ``at``)."""
+    def info(self, at: float) -> PauseInfo:
+        """The pause as frames carry it, at UNIX time ``at``."""
         return {"deal": self.deal, "ms": max(0, int((self.until - at) * 1000)),
                 "waiting": sorted(self.waiting)}
 
