@@ -19,13 +19,14 @@ from starlette.requests import Request
 
 from chicago.server.club.director import TournamentDirector
 from chicago.server.club.secrets import check_secret
+from chicago.server.core.decide import Joiner
 from chicago.server.core.seats import hash_token
 from chicago.server.limits import Limiter, make_limiter
 from chicago.server.live import LiveTable, now
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
 from chicago.server.storage.club import ClubStore, ProfileRow
-from chicago.server.tables import Joiner, TableManager
+from chicago.server.tables import TableManager
 
 __all__ = ["ClubService", "joiner_of", "public_info", "records_gate"]
 
