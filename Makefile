@@ -46,10 +46,10 @@ bench-bots: $(STAMP)
 	$(PY) benchmarks/bench_bots.py --full --jobs 2
 
 ## The master bot's learned model of the opponents' hands, from self-play games with a fixed
-## seed (chicago.bots.training; numpy): rewrites src/chicago/bots/hand_model.json and prints
+## seed (chicago.training; numpy): rewrites src/chicago/bots/hand_model.json and prints
 ## its calibration on held-out games (docs/BOTS.md shows it). About an hour on one core.
 train: $(STAMP)
-	$(PY) -m chicago.bots.training --games 800 --check-games 200 --seed 30 \
+	$(PY) -m chicago.training --games 800 --check-games 200 --seed 30 \
 		--report build/hand-model-calibration.md
 
 clean:

@@ -212,7 +212,7 @@ def play_game(
     """One duplicate game: bot ``i`` sits at seat ``(i + rotation) % n``.
 
     ``observer(game, seat)``, if given, is called before every decision with the game and
-    the seat to act (it must not change the game): how :mod:`chicago.bots.training` sees
+    the seat to act (it must not change the game): how :mod:`chicago.training` sees
     the whole table of self-play games to learn from.
     """
     n = len(bots)

@@ -15,7 +15,7 @@ it holds …) and the player by a few *context keys* (``d2:3``: its second excha
 three cards; ``pass:1:0``: it passed, a pair having been announced before it, and stood pat
 …). Each key has a weight per hand feature, and a hand's weight is
 ``exp(sum of the weights of its features under the player's keys)``. The weights were
-learned from self-play games (:mod:`chicago.bots.training`, ``make train``) by telling the
+learned from self-play games (:mod:`chicago.training`, ``make train``) by telling the
 real hands apart from hands the uniform sampler deals in the same situations (logistic
 regression), so ``exp`` of the sum estimates how much likelier the real distribution makes
 a hand than the sampler does: the right weight to resample the sampler's deals with.

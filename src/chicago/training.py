@@ -1,6 +1,6 @@
 """Learning the ``master`` bot's models from self-play: ``make train``.
 
-``python -m chicago.bots.training [--games N] [--seed S] [--out PATH] [--report PATH]``
+``python -m chicago.training [--games N] [--seed S] [--out PATH] [--report PATH]``
 
 1. **Games.** Duplicate games of four players are played by :func:`chicago.sim.play_game`
    (the machinery of ``chicago simulate``) between the levels whose play the model should
@@ -371,7 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=30)
     parser.add_argument("--steps", type=int, default=1500)
     parser.add_argument("--out", type=Path,
-                        default=Path(__file__).with_name("hand_model.json"))
+                        default=Path(__file__).parent / "bots" / "hand_model.json")
     parser.add_argument("--report", type=Path, default=None,
                         help="also write the calibration tables (Markdown) here")
     args = parser.parse_args(argv)
