@@ -130,10 +130,11 @@ def _observer(
 
 
 def collect(
-    games: int, seed: int, *, negatives: int = NEGATIVES, progress: bool = False
+    games: int, seed: int, *, negatives: int = NEGATIVES, levels: Sequence[str] = LEVELS,
+    progress: bool = False,
 ) -> Examples:
     """Examples from ``games`` four-player games (sets of four rotations) from ``seed``,
-    ``negatives`` sampled hands per real one."""
+    ``negatives`` sampled hands per real one, the seats drawn from ``levels``."""
     examples = Examples()
     rng = random.Random(derive_seed(seed, 1))
     observe = _observer(examples, rng, negatives)
@@ -141,7 +142,7 @@ def collect(
     start = time.process_time()
     for set_index in range(sets):
         draw = random.Random(derive_seed(seed, 2, set_index))
-        specs = [draw.choice(LEVELS) for _ in range(4)]
+        specs = [draw.choice(levels) for _ in range(4)]
         rules = Rules.preset(draw.choice(PRESETS))
         bots = [make_bot(spec) for spec in specs]
         for rotation in range(4):
@@ -318,35 +319,30 @@ def calibration(model: HandModel, examples: Examples) -> str:
         "",
         "Chance of each category (of the five cards held plus played), on average:",
         "",
-        "| category | real | " + " | ".join(names) + " |",
-        "|---|---|" + "---|" * len(names),
+        *_header(["category", "real", *names]),
     ]
     for c, label in enumerate(_CATEGORY_NAMES):
-        cells = [f"{categories[name][c] / situations:.1%}" for name in names]
-        lines.append(f"| {label} | {real_categories[c] / situations:.1%} | "
-                     + " | ".join(cells) + " |")
-    lines.append("| log-loss of the real category (lower is better) | | "
-                 + " | ".join(f"{log_loss[name] / situations:.3f}" for name in names) + " |")
+        lines.append(_row([label, f"{real_categories[c] / situations:.1%}",
+                           *(f"{categories[name][c] / situations:.1%}" for name in names)]))
+    lines.append(_row(["log-loss of the real category (lower is better)", "",
+                       *(f"{log_loss[name] / situations:.3f}" for name in names)]))
     lines += [
         "",
         "Cards of each rank an opponent holds, among those the seat has not seen (average):",
         "",
-        "| rank | real | " + " | ".join(names) + " |",
-        "|---|---|" + "---|" * len(names),
+        *_header(["rank", "real", *names]),
     ]
     for rank in reversed(range(13)):
-        cells = [f"{by_rank[name][rank] / situations:.3f}" for name in names]
-        lines.append(f"| {_RANK_NAMES[rank]} | {real_by_rank[rank] / situations:.3f} | "
-                     + " | ".join(cells) + " |")
-    lines.append("| Brier score per card (lower is better) | | "
-                 + " | ".join(f"{brier[name] / cards_asked:.4f}" for name in names) + " |")
+        lines.append(_row([_RANK_NAMES[rank], f"{real_by_rank[rank] / situations:.3f}",
+                           *(f"{by_rank[name][rank] / situations:.3f}" for name in names)]))
+    lines.append(_row(["Brier score per card (lower is better)", "",
+                       *(f"{brier[name] / cards_asked:.4f}" for name in names)]))
     lines += [
         "",
         "Reliability per card: the cards grouped by the chance a method gave them, "
         "predicted against real (share of cards), with the number of cards:",
         "",
-        "| predicted chance | " + " | ".join(names) + " |",
-        "|---|" + "---|" * len(names),
+        *_header(["predicted chance", *names]),
     ]
     for b in range(len(_BINS) - 1):
         cells = []
@@ -354,9 +350,18 @@ def calibration(model: HandModel, examples: Examples) -> str:
             total, actual, count = bins[name][b]
             cells.append(f"{total / count:.1%} / {actual / count:.1%} ({int(count)})"
                          if count else "-")
-        upper = min(1.0, _BINS[b + 1])
-        lines.append(f"| {_BINS[b]:.0%}-{upper:.0%} | " + " | ".join(cells) + " |")
+        lines.append(_row([f"{_BINS[b]:.0%}-{min(1.0, _BINS[b + 1]):.0%}", *cells]))
     return "\n".join(lines)
+
+
+def _row(cells: Sequence[str]) -> str:
+    """A Markdown table row."""
+    return "| " + " | ".join(cells) + " |"
+
+
+def _header(columns: Sequence[str]) -> list[str]:
+    """A Markdown table's header and rule."""
+    return [_row(columns), "|" + "---|" * len(columns)]
 
 
 def _cards_of(mask: int) -> list[int]:
@@ -370,25 +375,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check-games", type=int, default=200, help="held-out games")
     parser.add_argument("--seed", type=int, default=30)
     parser.add_argument("--steps", type=int, default=1500)
+    parser.add_argument("--levels", default=",".join(LEVELS),
+                        help="the bot levels seated in the games, comma-separated")
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).parent / "bots" / "hand_model.json")
     parser.add_argument("--report", type=Path, default=None,
                         help="also write the calibration tables (Markdown) here")
     args = parser.parse_args(argv)
     print(f"collecting examples from {args.games} games (seed {args.seed})", file=sys.stderr)
-    train = collect(args.games, args.seed, progress=True)
+    levels = [level.strip() for level in args.levels.split(",") if level.strip()]
+    train = collect(args.games, args.seed, levels=levels, progress=True)
     print("fitting", file=sys.stderr)
     model = fit(train, steps=args.steps, progress=True)
     meta: dict[str, Any] = {
         "games": args.games, "seed": args.seed, "steps": args.steps,
-        "rows": len(train.labels), "levels": list(LEVELS), "presets": sorted(set(PRESETS)),
+        "rows": len(train.labels), "levels": levels, "presets": sorted(set(PRESETS)),
     }
     model = HandModel(weights=model.weights, version=model.version, meta=meta)
     args.out.write_text(json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out}", file=sys.stderr)
     print(f"calibrating on {args.check_games} other games (seed {args.seed + 1})",
           file=sys.stderr)
-    check = collect(args.check_games, args.seed + 1, negatives=CHECK_NEGATIVES, progress=True)
+    check = collect(args.check_games, args.seed + 1, negatives=CHECK_NEGATIVES, levels=levels,
+                    progress=True)
     report = calibration(model, check)
     print(report)
     if args.report is not None:

@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from chicago.engine.actions import Action
 
-__all__ = ["BOT_LEVELS", "Bot", "RandomBot", "make_bot", "register_bot"]
+__all__ = ["BOT_LEVELS", "Bot", "RandomBot", "make_bot", "register_bot", "spec_options"]
 
 
 @runtime_checkable
@@ -65,6 +65,28 @@ def register_bot(prefix: str, factory: BotFactory, *, level: bool = True) -> Non
     _REGISTRY[prefix] = factory
     if level and prefix not in BOT_LEVELS:
         BOT_LEVELS.append(prefix)
+
+
+def spec_options(spec: str, names: Sequence[str], usage: str) -> dict[str, float]:
+    """The numeric ``key=value`` options after the colon of a bot spec such as
+    ``expert:samples=32,budget=0.2``, separated by ``,`` or ``;`` (use ``;`` inside
+    ``--bots``, which splits on commas); ValueError naming the problem (and ``usage``) for an
+    unknown key, a missing value or one that is not a number."""
+    _, _, rest = spec.partition(":")
+    options: dict[str, float] = {}
+    for part in rest.replace(";", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        key = key.strip().lower()
+        if not sep or key not in names:
+            raise ValueError(f"bad option {part!r} in bot spec {spec!r}: use {usage}")
+        try:
+            options[key] = float(value)
+        except ValueError:
+            raise ValueError(f"option {key} of {spec!r} needs a number, not {value!r}") from None
+    return options
 
 
 def make_bot(spec: str) -> Bot:

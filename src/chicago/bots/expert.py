@@ -39,7 +39,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from chicago.bots.base import register_bot
+from chicago.bots.base import register_bot, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.ev import desperate, ev_decision, ev_holds
 from chicago.bots.heuristics import chicago_is_due, ev_play
@@ -80,26 +80,13 @@ def parse_options(spec: str) -> dict[str, float]:
     Options are separated by ``,`` or ``;`` (use ``;`` inside ``--bots``, which splits on
     commas).
     """
-    _, _, rest = spec.partition(":")
-    options: dict[str, float] = {}
-    for part in rest.replace(";", ",").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        key, sep, value = part.partition("=")
-        key = key.strip().lower()
-        if not sep or key not in _OPTIONS:
-            raise ValueError(
-                f"bad option {part!r} in bot spec {spec!r}: use samples=N, budget=SECONDS, "
-                "contested=X, model=X, weighted=0|1, chicago=P or holds=N"
-            )
-        try:
-            number = float(value)
-        except ValueError:
-            raise ValueError(f"option {key} of {spec!r} needs a number, not {value!r}") from None
+    options = spec_options(
+        spec, _OPTIONS, "samples=N, budget=SECONDS, contested=X, model=X, weighted=0|1, "
+        "chicago=P or holds=N",
+    )
+    for key, number in options.items():
         if number < 0 or (number == 0 and key in ("samples", "budget", "chicago")):
             raise ValueError(f"option {key} of {spec!r} must be positive")
-        options[key] = number
     return options
 
 

@@ -36,7 +36,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from chicago.bots.base import register_bot
+from chicago.bots.base import register_bot, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.ev import ev_decision, ev_holds
 from chicago.bots.expert import (
@@ -82,7 +82,7 @@ _CALL_FLOOR = 0.5
 """The least share of sure Chicagos the race model may declare with."""
 _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
-    "z": (0, 10), "score": (0, 1),
+    "z": (0, 10), "score": (0, 1), "learned": (0, 1),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
 
@@ -90,25 +90,11 @@ _OPTIONS = {
 def parse_master_options(spec: str) -> dict[str, float]:
     """The ``key=value`` options of a spec such as ``master:worlds=32;holds=4``; ValueError
     naming the problem for anything else."""
-    _, _, rest = spec.partition(":")
-    options: dict[str, float] = {}
-    for part in rest.replace(";", ",").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        key, sep, value = part.partition("=")
-        key = key.strip().lower()
-        if not sep or key not in _OPTIONS:
-            raise ValueError(f"bad option {part!r} in bot spec {spec!r}: use "
-                             + ", ".join(f"{name}=N" for name in _OPTIONS))
-        try:
-            number = float(value)
-        except ValueError:
-            raise ValueError(f"option {key} of {spec!r} needs a number, not {value!r}") from None
+    options = spec_options(spec, tuple(_OPTIONS), ", ".join(f"{name}=N" for name in _OPTIONS))
+    for key, number in options.items():
         low, high = _OPTIONS[key]
         if not low <= number <= high:
             raise ValueError(f"option {key} of {spec!r} must be in {low:g}..{high:g}")
-        options[key] = number
     return options
 
 
@@ -125,6 +111,7 @@ class MasterBot(ExpertBot):
         hide: float = DEFAULT_HIDE,
         z: float = DEFAULT_Z,
         score: bool = DEFAULT_SCORE,
+        learned: bool = True,
         samples: int = DEFAULT_SAMPLES,
         chicago: float = DEFAULT_CHICAGO,
         model: float = DEFAULT_MODEL,
@@ -137,6 +124,7 @@ class MasterBot(ExpertBot):
         self.worlds = worlds
         self.z = z
         self.score = score
+        self.learned = learned
         self.search_holds = holds
         self.proposals = proposals
         self.hide = hide
@@ -177,7 +165,10 @@ class MasterBot(ExpertBot):
 
     # ------------------------------------------------------------------ worlds
     def _sample(self, k: Knowledge, rng: random.Random) -> list[int]:
-        """One deal of the hidden cards, each opponent's hand resampled by the learned model."""
+        """One deal of the hidden cards, each opponent's hand resampled by the learned model
+        (``learned=0``: weighted by the expert's hand-made rules instead)."""
+        if not self.learned:
+            return super()._sample(k, rng)
         return sample_hands(k, rng, weight=self._weigh, proposals=self.proposals)
 
     def _worlds(
@@ -532,6 +523,7 @@ def _factory(spec: str) -> MasterBot:
         hide=options.get("hide", DEFAULT_HIDE),
         z=options.get("z", DEFAULT_Z),
         score=bool(options.get("score", DEFAULT_SCORE)),
+        learned=bool(options.get("learned", 1)),
         samples=int(options.get("samples", DEFAULT_SAMPLES)),
         chicago=options.get("chicago", DEFAULT_CHICAGO),
         model=options.get("model", DEFAULT_MODEL),
