@@ -190,7 +190,7 @@ def test_you_has_subject_and_object_forms_and_default_names_are_translated(page:
     assert en["locked"] == "Deal 3: Bo deals. Locked, no exchanges this deal: you, Bo."
     assert en["roundWin"] == "Scoring round 1: you win with a pair."
     assert en["winner"] == "You and Bo" and en["wait"] == "Waiting for Bot 2."
-    assert en["games"] == ["Player 1", "Bot 2 (basic)", "Bot 3 (random)", "basic"]
+    assert en["games"] == ["Player 1", "Bot 2 (Bosse)", "Bot 3 (Rut)", "basic"]
     assert en["typed"] == ["Player 1", "Seat 2"]
     assert en["step"] == "Bot 2 announces a pair." and en["stepPlay"] == "Bo plays A♠."
     assert en["stepHidden"] == "Bo exchanges 2 cards."
@@ -205,7 +205,7 @@ def test_you_has_subject_and_object_forms_and_default_names_are_translated(page:
     assert sv["locked"] == "Giv 3: Bo ger. Låsta (köpstopp), inga byten i den här given: du, Bo."
     assert sv["roundWin"] == "Poängrunda 1: du vinner med ett par."
     assert sv["winner"] == "Du och Bo" and sv["wait"] == "Väntar på Dator 2."
-    assert sv["games"] == ["Spelare 1", "Dator 2 (enkel)", "Dator 3 (slump)", "basic"]
+    assert sv["games"] == ["Spelare 1", "Dator 2 (Bosse)", "Dator 3 (Rut)", "basic"]
     assert sv["typed"] == ["Player 1", "Plats 2"]  # a name someone typed stays as typed
     assert sv["step"] == "Dator 2 säger ett par." and sv["stepPlay"] == "Bo spelar A♠."
     assert sv["stepHidden"] == "Bo byter 2 kort."
