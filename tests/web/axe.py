@@ -27,7 +27,8 @@ _RUN = """async ([tags]) => {
   });
   return result.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.map((n) => n.target.join(' ') + ': ' + (n.failureSummary || '').replace(/\\s+/g, ' ')),
+    nodes: v.nodes.map((n) =>
+      n.target.join(' ') + ': ' + (n.failureSummary || '').replace(/\\s+/g, ' ')),
   }));
 }"""
 
