@@ -84,7 +84,6 @@ export class TablePage {
     this.motion = new Motion();
     this.fresh = []; // events not drawn yet: what the next drawing animates
     this.moments = []; // the key moments on the banner: [{id, kind, text, detail, at, acted}]
-    this.momentsNew = false;
     this.momentSeq = 0;
     this.rest = null; // the finished trick resting in the middle: {trick, winner, card, cards}
     this.held = []; // messages that came while it rests, applied after it
@@ -404,18 +403,28 @@ export class TablePage {
   }
 
   /**
-   * Put the key moments of an update on the banner (below the ones still there, at most
-   * three). Each stays at least MOMENT_MIN_MS whatever happens, then until the player's next
-   * action, and MOMENT_MS at most; its close button takes it away at once.
+   * Put the key moments of an update on the banner, below the ones still there. Each stays
+   * at least MOMENT_MIN_MS from when it is drawn, whatever happens, then until the player's
+   * next action, and MOMENT_MS at most; its close button takes it away at once.
    */
   showMoments(moments) {
     const at = performance.now();
-    const added = moments.map((m) => ({ ...m, id: ++this.momentSeq, at, acted: false }));
-    this.moments = [...this.moments, ...added].slice(-3);
-    this.momentsNew = true;
+    const added = moments.map((m) => ({ ...m, id: ++this.momentSeq, at, acted: false, drawn: false }));
+    this.moments = [...this.moments, ...added];
     for (const m of moments) if (m.detail) announce(m.detail); // the event itself is announced already
     if (typeof window.chicago === "object") (window.chicago.moments ||= []).push(...added);
     this.pruneMoments(at);
+  }
+
+  /** The banners just put in the page count their time from now. */
+  momentsDrawn() {
+    const at = performance.now();
+    const fresh = this.moments.filter((m) => !m.drawn);
+    for (const m of fresh) {
+      m.drawn = true;
+      m.at = at;
+    }
+    if (fresh.length) this.pruneMoments(at);
   }
 
   /** Drop the banners whose time is up and set the timer of the next; true if one went. */
@@ -429,7 +438,7 @@ export class TablePage {
       const next = Math.min(...kept.map(until)) - at;
       this.momentTimer = setTimeout(() => {
         if (this.pruneMoments()) this.render();
-      }, Math.max(0, next) + 1);
+      }, Math.max(0, next) + 16); // a frame late rather than early
     }
     return dropped;
   }
@@ -538,7 +547,6 @@ export class TablePage {
     replace(this.root, page);
     this.motion.play(this.root, this.fresh, this.seated() ? this.you : null, { holdTrick: Boolean(this.rest) });
     this.fresh = [];
-    this.momentsNew = false;
     const newLog = this.root.querySelector(".log-list");
     if (newLog && atBottom) newLog.scrollTop = newLog.scrollHeight;
     if (focusKey) {
@@ -559,6 +567,7 @@ export class TablePage {
       const target = this.root.querySelector('.dialog [data-action="rematch"]') || this.root.querySelector('.dialog [data-action="close"]');
       target?.focus({ preventScroll: true });
     }
+    this.momentsDrawn();
     this.maybeAuto();
   }
 
@@ -750,7 +759,7 @@ export class TablePage {
     if (!this.moments.length) return null;
     // not a live region (the page is drawn anew each time): showMoments() announces them
     return h("div", { class: "moments", role: "group", "aria-label": t("mo.title") }, this.moments.map((m) =>
-      h("div", { class: `moment moment-${m.kind}${this.momentsNew && m.at === this.moments[this.moments.length - 1].at ? " new" : ""}`, dataset: { kind: m.kind, moment: m.id } },
+      h("div", { class: `moment moment-${m.kind}${m.drawn ? "" : " new"}`, dataset: { kind: m.kind, moment: m.id } },
         h("p", {}, h("strong", {}, m.text), m.detail ? h("span", { class: "detail" }, " " + m.detail) : null),
         h("button", {
           type: "button", class: "close", "aria-label": t("mo.close"), title: t("mo.close"),
