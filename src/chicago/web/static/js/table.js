@@ -970,7 +970,7 @@ export class TablePage {
       }
     }
     const v5 = (v.hand || []).length === 5 && v.phase !== "play" && !v.over && !this.pause;
-    const hintBtn = v5 ? h("button", { type: "button", class: "hint-button", dataset: { action: "hint" }, onclick: () => this.showHint() }, t("table.hint")) : null;
+    const hintBtn = v5 ? h("button", { type: "button", class: "hint-button", dataset: { action: "hint" }, disabled: !this.online(), onclick: () => this.showHint() }, t("table.hint")) : null;
     let info = null;
     if (this.myTurn() && !this.pause && v.phase === "exchange") {
       const oneUp = legal.some((a) => a.startsWith("one up ")) && this.selection.size !== 1;
@@ -1206,8 +1206,9 @@ export class TablePage {
       const code = hand[Number(k) - 1];
       if (!code) return;
       e.preventDefault();
+      if (!this.canAct()) return; // not the player's turn, or the table cannot be reached
       if (v.phase === "play" && legal.includes(`play ${code}`)) this.act(`play ${code}`);
-      else if (v.phase === "exchange" && this.myTurn()) this.toggle(code);
+      else if (v.phase === "exchange") this.toggle(code);
       this.root.querySelector(`.hand [data-card="${code}"]`)?.focus();
       return;
     }
