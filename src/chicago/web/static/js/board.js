@@ -374,7 +374,9 @@ export function summaryPanel(summary, names, { head = null } = {}) {
   }
   return h("section", { class: "deal-summary", "aria-label": t("sum.title", { deal: summary.deal }) },
     h("div", { class: "sum-head" }, h("h2", {}, t("sum.title", { deal: summary.deal })), head),
-    h("div", { class: "sum-body" }, intro, h("div", { class: "sum-columns" }, columns)));
+    // it scrolls on a short screen: reachable from the keyboard (WCAG 2.1.1)
+    h("div", { class: "sum-body", tabindex: "0", role: "region", "aria-label": t("sum.title", { deal: summary.deal }) },
+      intro, h("div", { class: "sum-columns" }, columns)));
 }
 
 /** The scoreboard: points per deal (from the view's history) and totals. */

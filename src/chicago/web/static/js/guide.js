@@ -10,8 +10,8 @@
 import { h } from "./dom.js";
 import { t, num } from "./i18n.js";
 import * as store from "./store.js";
-import { cardRow } from "./board.js";
-import { category } from "./words.js";
+import { cardSvg } from "./cards.js";
+import { cardName, category } from "./words.js";
 import { announce, showNotice } from "./notice.js";
 
 /** An example of each category, lowest first (royal flush only where it scores on its own). */
@@ -84,7 +84,15 @@ export function scoringHands(rules, { size = "xs" } = {}) {
       h("span", { class: "hand-name" }, h("strong", {}, category(cat)), " ",
         points[cat] !== undefined ? h("span", { class: "hand-points" }, t("hands.points", { n: num(points[cat]) })) : null),
       h("span", { class: "visually-hidden" }, `, ${t("hands.example")}:`),
-      cardRow(cards, size, "hand-example"))));
+      h("span", { class: "card-row hand-example" }, cards.map((code) => exampleCard(code, size))))));
+}
+
+/** A card of a picture: drawn like the table's, but no card of a game (no data-card). */
+function exampleCard(code, size) {
+  return h("span", {
+    class: `card card-${size}`, role: "img", "aria-label": cardName(code),
+    html: cardSvg(code, { fourColor: store.option("fourColor", false), compact: size === "xs" || size === "sm" }),
+  });
 }
 
 /** Which explanation belongs to the table as it is now (a key of guide.*), or null. */

@@ -285,8 +285,12 @@ export class TablePage {
     const events = msg.events || [];
     const moments = momentsOf(events, view.events, this.names(), view.rules || this.table.rules);
     let finished = null;
+    let dealt = null;
     for (const ev of events) {
-      if (ev.type === "deal") view.events = [];
+      if (ev.type === "deal") {
+        view.events = [];
+        dealt = ev.deal;
+      }
       view.events.push(ev);
       if (ev.type === "trick") {
         const cards = view.events.filter((e) => e.type === "play" && e.trick === ev.trick).map((e) => ({ seat: e.seat, card: e.card }));
@@ -304,7 +308,8 @@ export class TablePage {
       announce(describe(ev, this.names()));
     }
     this.fresh.push(...events);
-    if (moments.length) this.showMoments(moments);
+    // a moment belongs to the deal it happened in (a lock, to the deal it starts)
+    if (moments.length) this.showMoments(moments.map((m) => ({ ...m, deal: m.kind === "lock" && dealt ? dealt : view.deal })));
     this.sounds(events);
     const wasMyTurn = this.myTurn();
     if (msg.state) Object.assign(view, msg.state);
@@ -371,10 +376,10 @@ export class TablePage {
     if (!pause) {
       this.pause = null;
       if (had) {
-        // the next deal has started: the summary goes, and the banners of the last one go
-        // as soon as they have had their least time
+        // the next deal has started: the summary and the banners of the last one go (they
+        // were there with the summary through the pause)
         this.summaryClosed = true;
-        for (const m of this.moments) if (m.kind !== "lock") m.acted = true;
+        this.moments = this.moments.filter((m) => m.kind === "lock" && m.deal === this.view?.deal);
         this.pruneMoments();
       }
       return;
@@ -759,7 +764,7 @@ export class TablePage {
     if (!this.moments.length) return null;
     // not a live region (the page is drawn anew each time): showMoments() announces them
     return h("div", { class: "moments", role: "group", "aria-label": t("mo.title") }, this.moments.map((m) =>
-      h("div", { class: `moment moment-${m.kind}${m.drawn ? "" : " new"}`, dataset: { kind: m.kind, moment: m.id } },
+      h("div", { class: `moment moment-${m.kind}${m.drawn ? "" : " new"}`, dataset: { kind: m.kind, moment: m.id, deal: m.deal } },
         h("p", {}, h("strong", {}, m.text), m.detail ? h("span", { class: "detail" }, " " + m.detail) : null),
         h("button", {
           type: "button", class: "close", "aria-label": t("mo.close"), title: t("mo.close"),
@@ -1010,7 +1015,7 @@ export class TablePage {
     } }, input, h("button", { type: "submit", dataset: { action: "send" } }, t("btn.send"))) : null;
     return h("aside", { class: "side", "aria-label": t("table.log") },
       h("h2", {}, t("table.log")),
-      h("ul", { class: "log-list" }, items),
+      h("ul", { class: "log-list", tabindex: "0", "aria-label": t("table.log") }, items), // it scrolls: keyboard too
       form);
   }
 
@@ -1259,7 +1264,7 @@ function overlay(title, body, onClose, key, footer = null) {
     h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-label": title },
       h("div", { class: "dialog-head" }, h("h2", {}, title),
         onClose ? h("button", { type: "button", class: "close", "aria-label": t("btn.close"), dataset: { action: "close" }, onclick: onClose }, "×") : null),
-      h("div", { class: "dialog-body" }, body),
+      h("div", { class: "dialog-body", tabindex: "0" }, body), // it scrolls: keyboard too
       footer));
 }
 
