@@ -41,14 +41,18 @@ const probe = () => {
   if (flying.length) {
     const texts = document.querySelectorAll('.moment p, .deal-summary .sum-body, .deal-summary h2');
     const old = [];
-    for (const el of [layer, ...flying]) { old.push(el.style.pointerEvents); el.style.pointerEvents = 'auto'; }
+    for (const el of [layer, ...flying]) {
+      old.push(el.style.pointerEvents);
+      el.style.pointerEvents = 'auto';
+    }
     for (const el of texts) {
       const r = el.getBoundingClientRect();
       for (const fx of [0.2, 0.5, 0.8]) for (const fy of [0.25, 0.75]) {
         const x = r.left + r.width * fx, y = r.top + r.height * fy;
         const hit = document.elementFromPoint(x, y);
         window.__probes += 1;
-        if (hit && layer.contains(hit)) window.__covered.push(el.className + ' at ' + Math.round(x) + ',' + Math.round(y));
+        const where = el.className + ' at ' + Math.round(x) + ',' + Math.round(y);
+        if (hit && layer.contains(hit)) window.__covered.push(where);
       }
     }
     [layer, ...flying].forEach((el, i) => { el.style.pointerEvents = old[i]; });

@@ -42,7 +42,8 @@ WORDS = {
     "en": {"welcome": "New to Chicago?", "exchange": "Guide: Exchange: build a poker hand",
            "preset": "Pagat: Swedish club rules", "bot": "Bosse, a bot: plays by rules of thumb"},
     "sv": {"welcome": "Ny i Chicago?", "exchange": "Guide: Byte: bygg en pokerhand",
-           "preset": "Pagat: svenska klubbregler", "bot": "Bosse, en dator: spelar efter tumregler"},
+           "preset": "Pagat: svenska klubbregler",
+           "bot": "Bosse, en dator: spelar efter tumregler"},
 }
 
 
