@@ -42,6 +42,9 @@ FAMILIES = {
     "reason.": "`reason.${",
     "grade.": "`grade.${",
     "review.phase.": "`review.phase.${",
+    "levelnote.": "`levelnote.${",
+    "presetname.": "`presetname.${",
+    "guide.": "`guide.${",  # the guided game's explanations, one per part of a deal
 }
 
 
@@ -113,7 +116,8 @@ def test_both_languages_have_the_same_keys_and_every_key_is_used(page: Any) -> N
     assert family("cat.") == family("cata.") == {c.name for c in Category} | {"none"}
     assert family("rank.") == set("23456789TJQKA") and family("suit.") == set("cdhs")
     assert family("preset.") == set(PRESETS) and family("var.") == set(VARIATIONS)
-    assert family("level.") == set(BOT_LEVELS)
+    assert family("level.") == set(BOT_LEVELS) == family("levelnote.")
+    assert family("presetname.") == set(PRESETS)
     assert family("conn.") == {"open", "connecting", "reconnecting", "closed"}
     assert family("speed.") == {"slow", "normal", "fast", "instant"}
     from chicago.review import Grade
