@@ -56,6 +56,7 @@ _RENDER = """async (views) => {
                  rules: view.rules, status: 'playing' };
     tp.you = view.seat;
     tp.view = view;
+    tp.status = 'open';  // connected (a table that cannot be reached takes no move)
     tp.conn = { lastSeq: 1, request() { return true; }, act() { return null; }, close() {} };
     const names = tp.names();
     const prompt = tp.prompt(names).textContent;

@@ -294,7 +294,7 @@ export class TablePage {
       view.events.push(ev);
       if (ev.type === "trick") {
         const cards = view.events.filter((e) => e.type === "play" && e.trick === ev.trick).map((e) => ({ seat: e.seat, card: e.card }));
-        finished = { trick: ev.trick, winner: ev.winner, card: ev.card, cards };
+        finished = { trick: ev.trick, winner: ev.winner, card: ev.card, cards, event: ev };
       }
       if (ev.type === "deal_end") {
         this.summary = dealSummary(view.events);
@@ -307,7 +307,11 @@ export class TablePage {
       this.pushLog({ ev });
       announce(describe(ev, this.names()));
     }
-    this.fresh.push(...events);
+    // while a finished trick rests, what came after it (a showdown, the next deal) moves
+    // when the rest is over
+    const resting = finished && this.restMs() > 0;
+    const upTo = resting ? events.indexOf(finished.event) + 1 : events.length;
+    this.fresh.push(...events.slice(0, upTo));
     // a moment belongs to the deal it happened in (a lock, to the deal it starts)
     if (moments.length) this.showMoments(moments.map((m) => ({ ...m, deal: m.kind === "lock" && dealt ? dealt : view.deal })));
     this.sounds(events);
@@ -331,7 +335,7 @@ export class TablePage {
     }
     this.pending = null;
     this.cleanSelection();
-    if (finished) this.startRest(finished);
+    if (resting) this.startRest(finished, events.slice(upTo));
     this.render();
   }
 
@@ -341,11 +345,12 @@ export class TablePage {
     return trickRest();
   }
 
-  /** Keep a finished trick in the middle, its winner marked, for the rest's time. */
-  startRest(trick) {
+  /** Keep a finished trick in the middle, its winner marked, for the rest's time; `later`:
+   * the events after it, animated when it is gathered. */
+  startRest(trick, later = []) {
     const ms = this.restMs();
     if (!ms) return;
-    this.rest = trick;
+    this.rest = { ...trick, later };
     if (typeof window.chicago === "object") (window.chicago.rests ||= []).push({ ...trick, ms });
     clearTimeout(this.restTimer);
     this.restTimer = setTimeout(() => this.endRest(), ms);
@@ -355,9 +360,9 @@ export class TablePage {
   endRest(draw = true) {
     if (!this.rest) return;
     clearTimeout(this.restTimer);
-    const { winner } = this.rest;
+    const { winner, later } = this.rest;
     this.rest = null;
-    this.fresh.unshift({ type: "gather", winner });
+    this.fresh.unshift({ type: "gather", winner }, ...later);
     const held = this.held;
     this.held = [];
     for (const msg of held) this.message(msg); // a held trick may start a rest of its own
