@@ -8,7 +8,7 @@
 //   guideSeen    the explanations read ("Got it", or shown and then passed)
 
 import { h } from "./dom.js";
-import { t, num } from "./i18n.js";
+import { t, has } from "./i18n.js";
 import * as store from "./store.js";
 import { cardSvg } from "./cards.js";
 import { cardName, category } from "./words.js";
@@ -82,7 +82,7 @@ export function scoringHands(rules, { size = "xs" } = {}) {
   return h("ul", { class: "scoring-hands", dataset: { hands: shown.length } }, shown.map(([cat, cards]) =>
     h("li", { class: "scoring-hand", dataset: { category: cat } },
       h("span", { class: "hand-name" }, h("strong", {}, category(cat)), " ",
-        points[cat] !== undefined ? h("span", { class: "hand-points" }, t("hands.points", { n: num(points[cat]) })) : null),
+        points[cat] !== undefined ? h("span", { class: "hand-points" }, t("hands.points", { n: points[cat] })) : null),
       h("span", { class: "visually-hidden" }, `, ${t("hands.example")}:`),
       h("span", { class: "card-row hand-example" }, cards.map((code) => exampleCard(code, size))))));
 }
@@ -151,11 +151,12 @@ export class Guide {
     const page = this.page;
     const rules = (page.view && page.view.rules) || page.table.rules || {};
     const params = { n: rules.exchanges ?? 3, points: step === "chicago" ? rules.chicago_points ?? 15 : rules.last_trick_points ?? 5, target: rules.target ?? 52 };
-    const text = t(`guide.${step}`, params);
+    const lines = [];
+    for (let i = 1; has(`guide.${step}.${i}`); i += 1) lines.push(t(`guide.${step}.${i}`, params));
     const title = t(`guide.${step}_title`);
     return h("section", { class: "guide", dataset: { guide: step }, "aria-labelledby": "guide-title" },
       h("h2", { id: "guide-title" }, t("guide.step", { title })),
-      (Array.isArray(text) ? text : [text]).map((line) => h("p", {}, line)),
+      lines.map((line) => h("p", {}, line)),
       step === "announce" ? scoringHands(rules) : null,
       h("div", { class: "buttons" },
         h("button", { type: "button", class: "primary", dataset: { action: "guide-ok" }, onclick: () => this.read(step) }, t("guide.got_it")),

@@ -2,7 +2,7 @@
 // the table, each rule set's Chicago call, what a rating is, and the guided first game.
 
 import { h, replace } from "./dom.js";
-import { t, onLangChange } from "./i18n.js";
+import { t, items, onLangChange } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
 import { chicagoRule, glossary } from "./rulewords.js";
@@ -31,7 +31,7 @@ export class HelpPage {
     const presets = info ? info.presets : [];
     const rules = info ? info.rules[info.default_preset] : null;
     replace(this.root, h("section", { class: "panel help" }, h("h1", {}, t("help.title")),
-      t("help.body").map((p) => h("p", {}, p)),
+      items("help.body").map((p) => h("p", {}, p)),
       h("p", {}, h("button", {
         type: "button", class: "primary", dataset: { action: "guide-again" },
         onclick: () => {

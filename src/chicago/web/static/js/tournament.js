@@ -6,7 +6,7 @@
 //   #/tournament/ID      one tournament
 
 import { h, replace } from "./dom.js";
-import { t, onLangChange, num } from "./i18n.js";
+import { t, items, onLangChange, num } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
 import { levelAbout, levelName, presetName } from "./words.js";
@@ -278,7 +278,7 @@ export class TournamentPage {
             cell("rating", t("club.rating"), ratingText(s.rating), { class: "col-rating rating" }));
         }))),
       h("details", { class: "how" }, h("summary", {}, t("tour.how")),
-        t("tour.how_text").map((p) => h("p", {}, p)),
+        items("tour.how_text").map((p) => h("p", {}, p)),
         h("p", { class: "rating-explain" }, t("club.rating_explain"))));
   }
 
