@@ -509,6 +509,7 @@ export class TablePage {
       return;
     }
     this.endRest(); // a move during the rest: the trick is gathered now
+    if (!this.legal().includes(text)) return; // what came meanwhile made it no longer a move
     const seq = this.conn.lastSeq;
     const id = this.conn.act(text);
     if (!id) {
