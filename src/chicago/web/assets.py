@@ -32,7 +32,8 @@ __all__ = ["ENTRIES", "ENTRY", "OFFLINE", "WORKER", "missing_files", "page_files
 ENTRY = "index.html"
 """The page the app starts from."""
 OFFLINE = "offline.html"
-"""The page the service worker shows when the server cannot be reached."""
+"""The page the service worker shows when the server cannot be reached (where there is one:
+another front end served from its own directory may have none)."""
 ENTRIES = (ENTRY, OFFLINE)
 """The app's pages: every file of the app is reached from one of them."""
 WORKER = "sw.js"
@@ -124,11 +125,12 @@ def references(path: str, text: str) -> list[str]:
 
 
 def page_files(static_dir: Path) -> tuple[list[str], list[str]]:
-    """Follow the references from the app's pages (:data:`ENTRIES`): (files found, files
-    missing), relative to ``static_dir``, each in the order first referenced."""
+    """Follow the references from the app's pages (:data:`ENTRIES`; the offline page only
+    where there is one): (files found, files missing), relative to ``static_dir``, each in the
+    order first referenced."""
     found: list[str] = []
     missing: list[str] = []
-    queue = list(ENTRIES)
+    queue = [name for name in ENTRIES if name == ENTRY or (static_dir / name).is_file()]
     while queue:
         name = queue.pop(0)
         if name in found or name in missing:
