@@ -94,7 +94,7 @@ async def hint(
 
 async def _finished(request: Request, table_id: str, number: int) -> Any:
     await records_gate(request, table_id)
-    store = request.app.state.manager.store
+    store = request.app.state.store
     game = await asyncio.to_thread(store.game, table_id, number)
     if game is None or game.status != "finished" or game.record is None:
         raise TableError("unknown_game", f"no finished game {number} at table {table_id!r} "
@@ -104,7 +104,7 @@ async def _finished(request: Request, table_id: str, number: int) -> Any:
 
 async def _seats(request: Request, game: Any) -> list[dict[str, Any]] | None:
     """The game's seats as ``GET /api/games`` gives them (None if the table row is gone)."""
-    table = await asyncio.to_thread(request.app.state.manager.store.table, game.table_id)
+    table = await asyncio.to_thread(request.app.state.store.table, game.table_id)
     return None if table is None else game_seats(game, table)
 
 
@@ -144,7 +144,7 @@ async def replay(
         steps = await asyncio.to_thread(_steps, key, record)
         page = replay_page(record, perspective, deal, steps=steps)
     except RecordError as exc:
-        request.app.state.manager.store.skip(f"game {table_id}/{number}", exc, "replayed")
+        request.app.state.store.skip(f"game {table_id}/{number}", exc, "replayed")
         raise TableError("internal", f"the stored record cannot be replayed: {exc}", 500) from None
     except ValueError as exc:
         raise TableError("bad_request", str(exc)) from None
