@@ -4,8 +4,8 @@ Routes: the lobby's JSON API under ``/api`` (:mod:`chicago.server.lobby`), the w
 ``/ws/{table}`` (:mod:`chicago.server.ws`), a page listing the API at ``/api/docs`` (with its
 OpenAPI description at ``/api/openapi.json``), and the browser app's static files at ``/``
 (``Settings.static_dir``, served by :mod:`chicago.server.static`; an incomplete app is refused
-with :class:`~chicago.web.StaticFilesMissing`, none gives a JSON page there). Every response
-carries the safe headers of :mod:`chicago.server.headers`; request bodies are limited
+with :class:`~chicago.server.assets.StaticFilesMissing`, none gives a JSON page there). Every
+response carries the safe headers of :mod:`chicago.server.headers`; request bodies are limited
 (:class:`BodyLimit`). At start-up the database is migrated to the newest schema and the
 tables in play are resumed. With ``Settings.redis_url`` the process is one of several
 workers (Redis bus, PostgreSQL table locks; docs/SCALING.md).
@@ -29,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import chicago
 from chicago.server import lobby, review_api, web_api, ws
 from chicago.server.admission import Admission
+from chicago.server.assets import StaticFilesMissing, missing_files
 from chicago.server.club import routes as club_routes
 from chicago.server.club.service import ClubService
 from chicago.server.core.ports import TableBus
@@ -41,7 +42,6 @@ from chicago.server.settings import Settings
 from chicago.server.static import StaticSite
 from chicago.server.storage import Store
 from chicago.server.tables import TableManager
-from chicago.web import StaticFilesMissing, missing_files
 
 __all__ = ["BodyLimit", "create_app"]
 
