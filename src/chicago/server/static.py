@@ -14,7 +14,7 @@
   (``immutable``): a new version of the app has a new prefix. A file asked for under another
   prefix (a page loaded before an upgrade) is the current file, revalidated at each use; the
   page itself and unversioned URLs are always revalidated (``no-cache``);
-- **kept offline**: the service worker (``sw.js``, :data:`chicago.web.assets.WORKER`) is
+- **kept offline**: the service worker (``sw.js``, :data:`chicago.server.assets.WORKER`) is
   sent with the current version and the list of the files to keep filled in (its
   ``"@VERSION@"`` and ``["@FILES@"]``): every file the app's pages load, under the version's
   prefix, and the offline page. A new version of the app is a new worker for the browser.
@@ -39,7 +39,7 @@ from pathlib import Path
 
 from starlette.types import Receive, Scope, Send
 
-from chicago.web.assets import ENTRY, WORKER, page_files
+from chicago.server.assets import ENTRY, WORKER, page_files
 
 __all__ = ["IMMUTABLE", "StaticSite"]
 
