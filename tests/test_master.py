@@ -346,3 +346,24 @@ def test_master_plays_the_end_of_a_game_by_the_race_R_END_1_R_EX_5(
         return actions
 
     assert play() == play()
+
+
+def test_a_review_at_the_master_level_deals_by_the_learned_model() -> None:
+    """``chicago review --level master``: the review runs, its level is stored, and the hidden
+    cards are dealt by the learned model (the level's dealer resamples)."""
+    from chicago.review import review_game
+    from chicago.review.levels import ReviewLevel
+
+    rules = Rules.preset("pagat", max_deals=1)
+    g = Game(rules, players=3, seed=4)
+    bot = make_bot("basic")
+    rng = random.Random(1)
+    while not g.is_over:
+        seat = g.to_act
+        assert seat is not None
+        g.apply(bot.decide(g.view(seat), g.legal_actions(), rng))
+    review = review_game(g.record(), 0, level="master:samples=3,exchange=3,holds=2", seed=1)
+    assert review.level == "master:samples=3,exchange=3,holds=2"
+    k = knowledge(Game(rules, players=3, seed=4).view(0))
+    deal = ReviewLevel.parse("master").dealer(k)
+    assert consistent(k, deal(random.Random(2))) == []
