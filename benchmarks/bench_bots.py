@@ -28,10 +28,11 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from chicago import Rules
-from chicago.sim import MatchResult, run_match
+from chicago.sim import GameResult, MatchResult, run_match, wilson_interval
 from chicago.timing import merge_times, summarize_times
 
 TIMING_DEALS = 15
@@ -51,25 +52,30 @@ MATCHES: list[tuple[str, list[str], int]] = [
 
 
 class _Progress:
-    """A line on stderr every ``every`` seconds (and at the end) as games finish."""
+    """A line on stderr every ``every`` seconds (and at the end) as games finish: games done,
+    the first bot's wins so far with their 95% interval, time."""
 
     def __init__(self, label: str, total: int, every: float = 30.0) -> None:
         self.label, self.total, self.every = label, total, every
         self.done = 0
+        self.wins = 0.0
         self.start = self.shown = time.monotonic()
 
-    def __call__(self, count: int) -> None:
-        self.done += count
+    def __call__(self, games: Sequence[GameResult]) -> None:
+        self.done += len(games)
+        self.wins += sum(1 / len(g.winners) for g in games if 0 in g.winners)
         now = time.monotonic()
         if now - self.shown >= self.every or self.done >= self.total:
             self.shown = now
-            print(f"   .. {self.label}: {self.done}/{self.total} games, "
+            low, high = wilson_interval(self.wins, self.done)
+            print(f"   .. {self.label}: {self.done}/{self.total} games, first bot "
+                  f"{self.wins / self.done:.1%} [{low:.1%}, {high:.1%}], "
                   f"{now - self.start:.0f} s", file=sys.stderr, flush=True)
 
 
 def _times_line(times: dict[str, dict[str, float]]) -> str:
     return "; ".join(
-        f"{phase} {t['median_ms']:.1f}/{t['p99_ms']:.0f}/{t['max_ms']:.0f} ms"
+        f"{phase} {t['median_ms']:.1f}/{t['p99_ms']:.1f}/{t['max_ms']:.1f} ms"
         for phase, t in times.items()
     )
 
@@ -117,7 +123,7 @@ def main() -> int:
         count = games if args.full else max(len(specs), games // 100)
         start = time.monotonic()
         result = run_match(specs, count, Rules.preset(preset), seed=args.seed, jobs=args.jobs,
-                           progress=_Progress(label, count))
+                           finished=_Progress(label, -(-count // len(specs)) * len(specs)))
         elapsed = time.monotonic() - start
         _report(label, result, elapsed)
         out["matches"].append({"preset": preset, "bots": specs, **result.to_dict(),

@@ -467,12 +467,14 @@ def run_match(
     jobs: int = 1,
     deal_cap: int = DEFAULT_DEAL_CAP,
     progress: Callable[[int], None] | None = None,
+    finished: Callable[[Sequence[GameResult]], None] | None = None,
 ) -> MatchResult:
     """Play ``games`` duplicate games (rounded up to whole sets of one game per rotation).
 
     ``specs`` gives one bot per seat (2 to 6, as the rules allow); ``jobs`` worker processes
     share the sets; the results are the same for any ``jobs``. ``progress(k)`` is called as
-    k more games finish.
+    k more games finish, and ``finished(games)`` with their results (in the order the
+    batches finish: a running tally, not the final order).
     """
     specs = list(specs)
     rules = rules if rules is not None else Rules.preset("pagat")
@@ -497,6 +499,8 @@ def run_match(
             results.extend(batch)
             if progress is not None:
                 progress(len(batch))
+            if finished is not None:
+                finished(batch)
     else:
         chunk = max(1, min(8, sets // (jobs * 4) or 1))
         chunks = [list(range(i, min(sets, i + chunk))) for i in range(0, sets, chunk)]
@@ -511,6 +515,8 @@ def run_match(
                 batches[futures[future]] = batch
                 if progress is not None:
                     progress(len(batch))
+                if finished is not None:
+                    finished(batch)
             for index in range(len(chunks)):
                 results.extend(batches[index])
     return MatchResult(specs=specs, games=results, bots=summarize(specs, results))
