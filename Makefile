@@ -54,7 +54,7 @@ bench-bots: $(STAMP)
 ## seed (chicago.training; numpy): rewrites src/chicago/bots/hand_model.json and prints
 ## its calibration on held-out games (docs/BOTS.md shows it). About an hour on one core.
 train: $(STAMP)
-	$(PY) -m chicago.training --games 800 --check-games 200 --seed 30 \
+	$(PY) -m chicago.training --games 600 --check-games 120 --seed 30 \
 		--report build/hand-model-calibration.md
 
 clean:

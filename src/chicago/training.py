@@ -371,8 +371,8 @@ def _cards_of(mask: int) -> list[int]:
 def main(argv: Sequence[str] | None = None) -> int:
     """``make train``: collect, fit, write the model, print the calibration."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=800, help="training games")
-    parser.add_argument("--check-games", type=int, default=200, help="held-out games")
+    parser.add_argument("--games", type=int, default=600, help="training games")
+    parser.add_argument("--check-games", type=int, default=120, help="held-out games")
     parser.add_argument("--seed", type=int, default=30)
     parser.add_argument("--steps", type=int, default=1500)
     parser.add_argument("--levels", default=",".join(LEVELS),

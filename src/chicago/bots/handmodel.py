@@ -6,14 +6,16 @@ searches each deal. Dealt uniformly, those deals give the others too few of the 
 players keep. This model says how much likelier a hand is than the uniform sampler makes it,
 from what the seat saw of the player: how many cards it drew in each exchange (or that it
 is locked), what it announced or that it passed (and what had been announced before it),
-the combinations it is known to keep (R-EX-4), whether it declared Chicago, and the cards
-it played (the hand is the five cards it holds plus those it played this deal).
+the rank it revealed in a tie-break (R-ANN-3), the combinations it is known to keep
+(R-EX-4), whether it declared Chicago, and the cards it played (the hand is the five cards
+it holds plus those it played this deal).
 
 The model is log-linear: a hand is described by a few yes/no *hand features* (its category,
 the rank of its pair, its aces and kings, a four-card flush or straight draw, how many suits
 it holds …) and the player by a few *context keys* (``d2:3``: its second exchange drew
-three cards; ``pass:1:0``: it passed, a pair having been announced before it, and stood pat
-…). Each key has a weight per hand feature, and a hand's weight is
+three cards; ``pass:1:0``: it passed, a pair having been announced before it, and stood pat;
+``rev:3:3``: it revealed kings or aces in a tie-break, then drew three …). Each key has a
+weight per hand feature, and a hand's weight is
 ``exp(sum of the weights of its features under the player's keys)``. The weights were
 learned from self-play games (:mod:`chicago.training`, ``make train``) by telling the
 real hands apart from hands the uniform sampler deals in the same situations (logistic
@@ -109,6 +111,12 @@ def hand_features(cards: Sequence[int]) -> list[int]:
     return active
 
 
+def _rank_bucket(value: int) -> int:
+    """The bucket of a rank value (2 … 14), as the "group" features cut them: 2-5, 6-9,
+    T-Q, K-A."""
+    return 0 if value <= 5 else 1 if value <= 9 else 2 if value <= 12 else 3
+
+
 def exchanges_done(k: Knowledge, opp: Opponent) -> int:
     """How many exchanges ``opp`` has made in this deal, as the seat of ``k`` sees it now
     (in the current exchange round, a player still to speak has not made it yet)."""
@@ -157,6 +165,9 @@ def context_keys(k: Knowledge, opp: Opponent) -> list[str]:
             keys.append(f"pass:{_highest_before(k, opp, said_round)}:{last}")
         else:
             keys.append(f"said:{int(said)}:{last}")
+    revealed = [stages for _, stages in sorted(opp.stages.items()) if stages]
+    if revealed:
+        keys.append(f"rev:{_rank_bucket(revealed[-1][0])}:{last}")
     for claim in opp.kept:
         keys.append(f"kept:{int(claim.category)}")
     if k.declarer == opp.seat:
