@@ -367,3 +367,20 @@ def test_a_review_at_the_master_level_deals_by_the_learned_model() -> None:
     k = knowledge(Game(rules, players=3, seed=4).view(0))
     deal = ReviewLevel.parse("master").dealer(k)
     assert consistent(k, deal(random.Random(2))) == []
+
+
+def test_context_keys_read_a_revealed_rank_R_ANN_3() -> None:
+    """Two pairs announced in the first scoring round: the tie-break reveals kings and
+    nines (R-ANN-3); after seat 0 draws three, the others see ``rev:3:3`` for it, and a key
+    of revealed nines for seat 1."""
+    g = stacked_game("pagat", hands=["Kc Kd 7h 5s 2c", "9c 9d 8h 4s 3c"], dealer=3)
+    while g.phase.value == "exchange":
+        g.apply("keep")
+    while g.phase.value == "announce":
+        legal = [str(a) for a in g.legal_actions()]
+        g.apply("announce pair" if "announce pair" in legal else "pass")
+    assert g.phase.value == "exchange" and g.to_act == 0
+    g.apply("discard 2c 5s 7h")
+    k = knowledge(g.view(2))
+    assert "rev:3:3" in context_keys(k, k.opponents[0])
+    assert any(key.startswith("rev:1:") for key in context_keys(k, k.opponents[1]))  # nines
