@@ -112,13 +112,14 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", default=None, help="also write the results to this file")
-    parser.add_argument("--only", default=None, help="run only matches whose label has this")
+    parser.add_argument("--only", action="append", default=None,
+                        help="run only matches whose label has this text (may be repeated)")
     parser.add_argument("--no-times", action="store_true", help="skip the decision times")
     args = parser.parse_args()
     out: dict[str, Any] = {"matches": [], "times": {}}
     for preset, specs, games in MATCHES:
         label = f"{','.join(specs)} ({preset})"
-        if args.only and args.only not in label:
+        if args.only and not any(text in label for text in args.only):
             continue
         count = games if args.full else max(len(specs), games // 100)
         start = time.monotonic()
