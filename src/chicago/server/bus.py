@@ -8,6 +8,10 @@ Two kinds of news travel on a table's bus, each on a channel of its own:
 - **presence**: a worker's word on which seats of the table are connected to it
   (:class:`PresenceNote`; never stored, and never mistaken for a log entry).
 
+Besides, one channel for the whole site carries **revocations**: a profile signed out
+everywhere, so every worker ends the connections its old seat tokens opened
+(:class:`Revocation`, :mod:`chicago.server.credentials`).
+
 :class:`InProcessBus` serves one process; :class:`chicago.server.redis_bus.RedisBus` (Redis
 pub/sub, two channels per table) lets several workers share tables.
 """
@@ -25,6 +29,8 @@ __all__ = [
     "InProcessBus",
     "PresenceHandler",
     "PresenceNote",
+    "Revocation",
+    "RevocationHandler",
     "Subscription",
     "TableBus",
 ]
@@ -40,11 +46,26 @@ class PresenceNote:
     ask: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Revocation:
+    """News for every worker: the seat tokens of ``profile`` issued under any grant but
+    ``grant`` (its current one) are revoked (:mod:`chicago.server.credentials`)."""
+
+    profile: str
+    grant: str
+
+
 EntryHandler = Callable[[str, LogEntry], None]
 """Called with (table id, entry) for every entry published on a subscribed table."""
 
 PresenceHandler = Callable[[str, PresenceNote], None]
 """Called with (table id, note) for every presence note published on a subscribed table."""
+
+RevocationHandler = Callable[[str, Revocation], None]
+"""Called with (``"site"``, revocation) for every revocation published on the site."""
+
+SITE = "site"
+"""The name that site-wide news travels under where a table id would."""
 
 
 class Subscription(Protocol):
@@ -77,6 +98,14 @@ class TableBus(Protocol):
 
     def subscribe_presence(self, table_id: str, handler: PresenceHandler) -> Subscription:
         """Call ``handler`` for each presence note published on ``table_id`` from now on."""
+        ...
+
+    async def publish_revocation(self, note: Revocation) -> None:
+        """Deliver ``note`` to every worker's revocation handlers (this one's at once)."""
+        ...
+
+    def subscribe_revocations(self, handler: RevocationHandler) -> Subscription:
+        """Call ``handler`` for each revocation published from now on."""
         ...
 
     async def close(self) -> None:
@@ -126,6 +155,7 @@ class InProcessBus:
     def __init__(self) -> None:
         self._entries: _Handlers[LogEntry] = _Handlers()
         self._presence: _Handlers[PresenceNote] = _Handlers()
+        self._revocations: _Handlers[Revocation] = _Handlers()
 
     async def publish(self, table_id: str, entry: LogEntry) -> None:
         """Call every entry handler of ``table_id`` with ``entry``."""
@@ -143,7 +173,16 @@ class InProcessBus:
         """Register a presence ``handler`` for ``table_id``."""
         return self._presence.add(table_id, handler)
 
+    async def publish_revocation(self, note: Revocation) -> None:
+        """Call every revocation handler with ``note``."""
+        self._revocations.call(SITE, note)
+
+    def subscribe_revocations(self, handler: RevocationHandler) -> Subscription:
+        """Register a revocation ``handler``."""
+        return self._revocations.add(SITE, handler)
+
     async def close(self) -> None:
         """Forget every handler."""
         self._entries.by_table.clear()
         self._presence.by_table.clear()
+        self._revocations.by_table.clear()

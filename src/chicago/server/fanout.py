@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from chicago.engine.actions import Action, ActionKind
-from chicago.server import protocol
+from chicago.server import credentials, protocol
 from chicago.server.live import LiveTable
 from chicago.server.storage import LogEntry
 
@@ -154,6 +154,8 @@ def send(table: LiveTable, entry: LogEntry) -> None:
     table.sent = entry.seq
     if not table.conns:
         return
+    if entry.kind == "join":  # a claim: the connections of the old token end here
+        credentials.end_replaced(table)
     loop_time = asyncio.get_running_loop().time()
     cache: dict[int | None, list[str]] = {}
     public = protocol.public_state(table.current) if entry.kind == "act" else None

@@ -67,6 +67,13 @@ class Client(Protocol):
     """A connection as the tables see it (implemented in :mod:`chicago.server.ws`)."""
 
     seat: int | None
+    token_hash: str | None
+    """The hash of the seat token it said ``hello`` with (None: a spectator); a later
+    token of its seat ends it (:mod:`chicago.server.credentials`)."""
+    grant: str | None
+    """The profile credential its seat token was issued under (None: no profile)."""
+    closed: bool
+    """Closed (or closing): nothing it sends is handled any more."""
 
     def send(self, text: str) -> None:
         """Queue one frame (never blocks)."""
@@ -94,6 +101,12 @@ class Seat:
     away: bool = False
     profile: str | None = None
     """The profile the seat is tied to (joined with a profile), None for a guest or a bot."""
+    grant: str | None = None
+    """The profile credential the seat's token was issued under
+    (:func:`chicago.server.credentials.grant_of`; None: a guest, or a token issued before
+    grants were stored)."""
+    issued_at: float | None = None
+    """When the seat's token was issued (its ``join`` entry)."""
 
     @property
     def participant(self) -> str | None:
@@ -516,6 +529,8 @@ class LiveTable:
             seat.kind, seat.name = "human", stored_name(entry.data.get("name"), entry.seat)
             seat.token_hash = entry.data["token"]
             seat.profile = entry.data.get("profile")
+            seat.grant = entry.data.get("grant")
+            seat.issued_at = entry.created_at
         else:
             seat.away = entry.kind == "away"
             if entry.kind == "back":

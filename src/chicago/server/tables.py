@@ -36,7 +36,7 @@ from typing import Any
 
 from chicago.engine.game import Game, IllegalAction
 from chicago.rules import Rules, RulesError
-from chicago.server import fanout
+from chicago.server import credentials, fanout
 from chicago.server.bus import InProcessBus, TableBus
 from chicago.server.cache import TableCache
 from chicago.server.club.finish import finish_rows
@@ -109,11 +109,18 @@ class Joiner:
 
     profile: str
     name: str
+    grant: str | None = None
+    """The profile's current credential (:func:`chicago.server.credentials.grant_of`): the
+    seat token issued is tied to it."""
 
 
 SpectatorGate = Callable[[LiveTable], Awaitable[None]]
 """Raises TableError when a spectator may not watch a table now (docs/CLUB.md: a running
 duplicate round)."""
+
+SeatGate = Callable[[LiveTable, int], Awaitable[None]]
+"""Raises TableError 401 when the token of a seat tied to a profile was issued under a
+credential the profile has replaced since (:mod:`chicago.server.credentials`)."""
 
 
 class TableManager:
@@ -150,6 +157,7 @@ class TableManager:
         """Called after a table's game ended and was stored here (the club service: ratings,
         tournament rounds)."""
         self.spectator_gate: SpectatorGate | None = None
+        self.seat_gate: SeatGate | None = None
         self._random: random.Random | None = (
             random.Random(settings.seed) if settings.seed is not None else None
         )
@@ -284,6 +292,8 @@ class TableManager:
             data: dict[str, Any] = {"name": name or None, "token": hash_token(token)}
             if joiner is not None:
                 data.update(name=joiner.name, profile=joiner.profile)
+                if joiner.grant is not None:
+                    data["grant"] = joiner.grant
             entry = table.entry("join", seat, data)
             open_after = table.open_seats - 1
             status = WAITING if open_after else (FINISHED if table.current.is_over else PLAYING)
@@ -293,35 +303,49 @@ class TableManager:
             await self.cache.store_and_publish(table, change)
         return token, seat
 
-    async def claim(self, table_id: str, profile: str) -> tuple[str, int]:
-        """The seat a profile holds at a table, with a new seat token (the old one stops
-        working: docs/CLUB.md); TableError 404 ``not_seated`` if it holds none."""
+    async def claim(self, table_id: str, profile: str,
+                    grant: str | None = None) -> tuple[str, int]:
+        """The seat a profile holds at a table, with a new seat token issued under the
+        profile's ``grant`` (the old token stops working, and its open connections end:
+        docs/CLUB.md); TableError 404 ``not_seated`` if it holds none."""
         table = await self.require(table_id)
         async with self.cache.writing(table):
             seat = next((i for i, s in enumerate(table.seats) if s.profile == profile), None)
             if seat is None:
                 raise TableError("not_seated", "this profile holds no seat at this table", 404)
             token = self._secret_text(24)
-            entry = table.entry("join", seat, {
-                "name": table.seats[seat].name, "token": hash_token(token), "profile": profile,
-                "claim": True})
+            data: dict[str, Any] = {"name": table.seats[seat].name, "token": hash_token(token),
+                                    "profile": profile, "claim": True}
+            if grant is not None:
+                data["grant"] = grant
+            entry = table.entry("join", seat, data)
             await self.cache.store_and_publish(table, Change(table.id, [entry]))
         return token, seat
 
     async def authenticate(self, table_id: str, token: str | None) -> tuple[LiveTable, int]:
         """The table and seat of a token, or TableError 401."""
         table = await self.require(table_id)
-        seat = table.seat_of(token) if token else None
-        if seat is None and token and self.locks.shared:  # joined on another worker?
+        if token and self.locks.shared:  # joined, or claimed, on another worker?
             await self.cache.follow(table)
-            seat = table.seat_of(token)
+        seat = table.seat_of(token) if token else None
         if seat is None:
             raise TableError("bad_token", "not a seat token of this table", 401)
+        await self._check_grant(table, seat)
         return table, seat
 
-    async def rematch(self, table: LiveTable, seat: int) -> None:
-        """Start the next game at a finished table: same seats, a fresh seed."""
+    async def _check_grant(self, table: LiveTable, seat: int) -> None:
+        """TableError 401 when the seat's token was issued under a profile credential
+        replaced since (sign out everywhere)."""
+        if self.seat_gate is not None and table.seats[seat].profile is not None:
+            await self.seat_gate(table, seat)
+
+    async def rematch(self, table: LiveTable, seat: int, *,
+                      holder: Client | None = None) -> None:
+        """Start the next game at a finished table: same seats, a fresh seed. ``holder``:
+        the connection asking (refused if it no longer holds the seat), as for every
+        player's request below."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             if not table.current.is_over:
                 raise TableError("not_over", "the game is not over yet", 409)
             if table.options.tournament is not None:
@@ -348,9 +372,10 @@ class TableManager:
 
     # ------------------------------------------------------------------ play
     async def act(self, table: LiveTable, seat: int, text: str,
-                  expected_seq: int | None = None) -> None:
+                  expected_seq: int | None = None, *, holder: Client | None = None) -> None:
         """A player's action (``text`` in the notation); TableError names why it is refused."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             if expected_seq is not None:
                 check_fresh(table, expected_seq)
             await self._act_locked(table, seat, text, "player")
@@ -409,25 +434,31 @@ class TableManager:
                 listener(table)
             self.reviews.wake()
 
-    async def back(self, table: LiveTable, seat: int) -> None:
+    async def back(self, table: LiveTable, seat: int, *,
+                   holder: Client | None = None) -> None:
         """The player of ``seat`` takes the seat back from the stand-in bot."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             if table.seats[seat].away:
                 entry = table.entry("back", seat, {})
                 await self.cache.store_and_publish(table, Change(table.id, [entry]))
 
-    async def continue_deal(self, table: LiveTable, seat: int) -> None:
+    async def continue_deal(self, table: LiveTable, seat: int, *,
+                            holder: Client | None = None) -> None:
         """The person of ``seat`` pressed Continue after a deal; nothing when there is no
         pause or they pressed it already (a click racing the pause's end is harmless)."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             if table.pause is not None and seat in table.pause.waiting:
                 entry = table.entry("continue", seat, {"by": "player"})
                 await self.cache.store_and_publish(table, Change(table.id, [entry]))
 
-    async def chat(self, table: LiveTable, seat: int, text: str) -> None:
+    async def chat(self, table: LiveTable, seat: int, text: str, *,
+                   holder: Client | None = None) -> None:
         """A chat line from a seated player."""
         settings = self.settings
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             table.take_chat_line(seat, per_game=settings.chat_per_game,
                                  per_minute=settings.chat_per_minute, burst=settings.chat_burst)
             entry = table.entry("chat", seat, {"text": text})
@@ -504,10 +535,13 @@ class TableManager:
         """(Re)identify a connection and bring it up to date: replay or snapshot."""
         await self.cache.follow(table)  # with several workers: what the others stored
         seat = None
+        grant = None
         if token is not None:
             seat = table.seat_of(token)
             if seat is None:
                 raise TableError("bad_token", "not a seat token of this table", 401)
+            grant = table.seats[seat].grant
+            await self._check_grant(table, seat)
             if table.seats[seat].away:
                 await self.back(table, seat)
         elif self.spectator_gate is not None:
@@ -515,6 +549,8 @@ class TableManager:
         table.conns.discard(client)
         fanout.send_unsent(table)  # stored but not yet sent: the others first, in order
         client.seat = seat
+        client.token_hash = hash_token(token) if seat is not None and token else None
+        client.grant = grant
         loop_time = asyncio.get_running_loop().time()
         frames = (fanout.replay(table, seat, last_seq, loop_time)
                   if last_seq is not None else None)
@@ -523,6 +559,7 @@ class TableManager:
         for text in frames:
             client.send(text)
         table.conns.add(client)
+        credentials.end_replaced(table)  # a claim stored while it was brought up to date
         table.touched = time.monotonic()
         self.presence.changed(table)
 

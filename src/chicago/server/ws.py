@@ -39,6 +39,8 @@ class Connection:
         self.websocket = websocket
         self.settings = settings
         self.seat: int | None = None
+        self.token_hash: str | None = None
+        self.grant: str | None = None
         self.greeted = False
         self.closed = False
         self._queue: asyncio.Queue[object] = asyncio.Queue()
@@ -214,13 +216,13 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection,
                             msg.id)
     if kind == "act":
         assert msg.action is not None
-        await manager.act(table, seat, msg.action, msg.seq)
+        await manager.act(table, seat, msg.action, msg.seq, holder=conn)
     elif kind == "back":
-        await manager.back(table, seat)
+        await manager.back(table, seat, holder=conn)
     elif kind == "continue":
-        await manager.continue_deal(table, seat)
+        await manager.continue_deal(table, seat, holder=conn)
     elif kind == "rematch":
-        await manager.rematch(table, seat)
+        await manager.rematch(table, seat, holder=conn)
     elif kind == "chat":
         assert msg.text is not None
-        await manager.chat(table, seat, msg.text)
+        await manager.chat(table, seat, msg.text, holder=conn)

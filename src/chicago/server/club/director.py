@@ -39,6 +39,7 @@ from chicago.club.tournament import (
 )
 from chicago.rules import Rules
 from chicago.server.club.secrets import check_secret
+from chicago.server.credentials import grant_of
 from chicago.server.live import (
     LiveTable,
     TableOptions,
@@ -437,7 +438,8 @@ class TournamentDirector:
                      None)
         if table is None:
             raise TableError("not_entered", "no table of this round seats the profile", 404)
-        token, seat = await self.manager.claim(table.table_id, profile.id)
+        token, seat = await self.manager.claim(table.table_id, profile.id,
+                                               grant_of(profile.secret_hash))
         return table.table_id, seat, token
 
     # ------------------------------------------------------------------ hidden cards

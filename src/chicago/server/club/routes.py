@@ -20,6 +20,7 @@ from chicago.rules import RulesError
 from chicago.server.admission import client_key
 from chicago.server.club.director import TournamentSpec
 from chicago.server.club.service import ClubService
+from chicago.server.credentials import grant_of
 from chicago.server.live import hash_token, now
 from chicago.server.lobby import LIMITS, RulesRequest, bot_levels, clean_name
 from chicago.server.protocol import TableError
@@ -96,6 +97,7 @@ async def rotate(request: Request, secret: ProfileHeader = None) -> dict[str, An
                                     hash_token(fresh), now())
     if not moved:
         raise TableError("bad_profile", "the secret changed meanwhile; sign in again", 409)
+    await club.rotated(row.id, hash_token(fresh))
     return {"profile": _profile_out(row), "secret": fresh}
 
 
@@ -178,7 +180,7 @@ async def claim(table_id: str, request: Request, secret: ProfileHeader = None) -
     """A profile takes its seat at a table (on this device): a new seat token."""
     club = _club(request)
     row = await club.profile_of(secret)
-    token, seat = await club.manager.claim(table_id, row.id)
+    token, seat = await club.manager.claim(table_id, row.id, grant_of(row.secret_hash))
     table = await club.manager.require(table_id)
     return {"token": token, "seat": seat, "table": table.info()}
 
