@@ -324,6 +324,8 @@ export default {
   "conn.connecting": "Connecting…",
   "conn.reconnecting": "Connection lost, reconnecting…",
   "conn.closed": "Disconnected",
+  "conn.signed_out": "You were signed out on another device: this seat is no longer yours here. Sign in again to take it back.",
+  "conn.claimed": "Your seat was taken on another device: play on there, or take it back here from your profile.",
 
   // errors
   "err.title": "That did not work.",

@@ -309,6 +309,8 @@ export default {
   "conn.connecting": "Ansluter…",
   "conn.reconnecting": "Anslutningen bröts, återansluter…",
   "conn.closed": "Frånkopplad",
+  "conn.signed_out": "Du loggades ut på en annan enhet: platsen är inte längre din här. Logga in igen för att ta tillbaka den.",
+  "conn.claimed": "Din plats togs på en annan enhet: spela vidare där, eller ta tillbaka den här från din profil.",
 
   "err.title": "Det gick inte.",
   "err.server": "Serverns meddelande (på engelska): {message}",
