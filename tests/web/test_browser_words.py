@@ -114,7 +114,8 @@ def test_both_languages_have_the_same_keys_and_every_key_is_used(page: Any) -> N
     assert family("rank.") == set("23456789TJQKA") and family("suit.") == set("cdhs")
     assert family("preset.") == set(PRESETS) and family("var.") == set(VARIATIONS)
     assert family("level.") == set(BOT_LEVELS)
-    assert family("conn.") == {"open", "connecting", "reconnecting", "closed"}
+    assert family("conn.") == {"open", "connecting", "reconnecting", "closed", "signed_out",
+                                 "claimed"}
     assert family("speed.") == {"slow", "normal", "fast", "instant"}
     from chicago.review import Grade
     from chicago.review.summary import PHASE_ORDER
