@@ -48,6 +48,7 @@ ERROR_CODES = {
     "bad_message": "not a valid message",
     "hello_required": "send hello first",
     "bad_token": "not a seat token of this table",
+    "revoked": "this connection's seat token no longer holds the seat",
     "unknown_table": "no such table",
     "not_seated": "spectators cannot do that",
     "not_started": "the table is still waiting for players",

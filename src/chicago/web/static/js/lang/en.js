@@ -335,6 +335,7 @@ export default {
   "err.illegal_action": "That move is not allowed.",
   "err.stale": "The table moved on before your click arrived; the screen now shows the current state.",
   "err.bad_token": "Your seat at this table is no longer valid in this browser.",
+  "err.revoked": "This seat is no longer yours on this device: it was taken on another device, or you signed out everywhere.",
   "err.not_seated": "Spectators cannot play.",
   "err.rate_limited": "Too many clicks at once; the last one was ignored.",
   "err.chat_limited": "You have written a lot in the chat: wait a little before the next line.",

@@ -319,6 +319,7 @@ export default {
   "err.illegal_action": "Det draget är inte tillåtet.",
   "err.stale": "Spelet hann gå vidare innan ditt klick kom fram; nu visas läget som det är.",
   "err.bad_token": "Din plats vid det här bordet gäller inte längre i den här webbläsaren.",
+  "err.revoked": "Platsen är inte längre din på den här enheten: den togs på en annan enhet, eller så loggade du ut överallt.",
   "err.not_seated": "Åskådare kan inte spela.",
   "err.rate_limited": "För många klick på en gång; det sista räknades inte.",
   "err.chat_limited": "Du har skrivit mycket i chatten: vänta en stund innan nästa rad.",
