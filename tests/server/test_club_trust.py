@@ -5,20 +5,34 @@ real app, asserting the reply and that nothing changed.
    the profile claims the seat on another device, or signs out everywhere, and the old token
    neither says ``hello`` again nor authenticates a request (the two-worker version is in
    tests/scale/test_revocation_workers.py);
+2. nothing derived from a table of a running duplicate round reaches anyone until the round
+   ends (statistics, rating history, ratings, leaderboards, the tournament page, table
+   infos), then everything at once;
 """
 
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
-from club_support import PROFILE, error_reply, make_profile
-from server_support import WsPlayer, create_table
+from club_support import (
+    ORGANIZER,
+    PROFILE,
+    error_reply,
+    make_profile,
+    make_tournament,
+    state,
+    wait_for,
+)
+from server_support import WsPlayer, create_table, play_out
+from sqlalchemy import func, select
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from chicago.server.storage import Store
+from chicago.server.storage.models import game_players, rated_games
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -47,6 +61,11 @@ def _seated(client: TestClient, secret: str) -> tuple[str, str, WsPlayer]:
     assert joined.status_code == 200, joined.text
     token = joined.json()["token"]
     return info["id"], token, WsPlayer(client, info["id"], token)
+
+
+def _rows(client: TestClient, table: Any) -> int:
+    with _store(client).engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(table)).scalar_one())
 
 
 def _log(client: TestClient, table_id: str) -> list[tuple[int, str]]:
@@ -131,3 +150,83 @@ def test_an_action_racing_the_claim_is_refused(client: TestClient) -> None:
         require_holder(table, 0, conn)
     assert refused.value.code == "revoked" and refused.value.status == 401
     assert json.loads(json.dumps(table.info()))["seats"][0]["profile"] is not None
+
+
+def _visible(client: TestClient, tid: str, people: dict[str, str],
+             tables: list[str]) -> dict[str, Any]:
+    """Everything anyone may read that a finished game could change: every profile page,
+    every ladder's leaderboard, the tournament page's entrants, standings and results, the
+    tables' infos (their seats' ratings and scores)."""
+    seen: dict[str, Any] = {}
+    for pid in people:
+        response = client.get(f"/api/profiles/{pid}")
+        assert response.status_code == 200 and "etag" not in response.headers
+        seen[f"profile {pid}"] = response.json()
+    board = client.get("/api/leaderboard").json()
+    seen["ladders"] = board["ladders"]
+    for ladder in board["ladders"]:
+        seen[f"ladder {ladder['ladder']}"] = client.get(
+            "/api/leaderboard", params={"ladder": ladder["ladder"]}).json()["rows"]
+    page = state(client, tid)
+    seen["entrants"] = page["entrants"]
+    seen["standings"] = page["standings"]
+    seen["results"] = [[(t["scores"], t["winners"], t["deals"], t["record"], t["replay"])
+                        for t in r["tables"]] for r in page["rounds_played"]]
+    for table_id in tables:
+        info = client.get(f"/api/tables/{table_id}").json()
+        seen[f"table {table_id}"] = (info["scores"], [s["rating"] for s in info["seats"]])
+    return seen
+
+
+def test_a_running_duplicate_round_tells_nothing_until_its_last_table_ends(
+        client: TestClient) -> None:
+    """Three profiles and a bot at two tables of two, duplicate, two rounds: the table of a
+    profile and the bot finishes first. Until the other table finishes, nothing anyone can
+    read changes (its result was readable from the profile page's statistics and rating
+    history, the leaderboard and the tournament page's ratings); then it all appears at
+    once, rated together with the round's other game."""
+    people = dict(make_profile(client, name) for name in ("Anna", "Bert", "Cilla"))
+    created, organizer = make_tournament(client, tables=2, table_size=2, rounds=2)
+    tid = created["id"]
+    for secret in people.values():
+        client.post(f"/api/tournaments/{tid}/join", headers={PROFILE: secret})
+    client.post(f"/api/tournaments/{tid}/start", headers={ORGANIZER: organizer})
+    tables = state(client, tid)["rounds_played"][0]["tables"]
+    first = next(t for t in tables if any(s["kind"] == "bot" for s in t["seats"]))
+    last = next(t for t in tables if t is not first)
+    ids = [t["table"] for t in tables]
+    before = _visible(client, tid, people, ids)
+    store = _store(client)
+    assert _rows(client, rated_games) == 0
+
+    def play(table: dict[str, Any], seed: int) -> None:
+        players = {}
+        for seat in table["seats"]:
+            if seat["kind"] == "profile":
+                taken = client.post(f"/api/tournaments/{tid}/seat",
+                                    headers={PROFILE: people[seat["profile"]]}).json()
+                players[taken["seat"]] = WsPlayer(client, table["table"], taken["token"])
+        watcher = next(iter(players.values()))
+        play_out(players, watcher, random.Random(seed))
+        for player in players.values():
+            player.close()
+
+    play(first, 5)
+    game = store.game(first["table"], 1)
+    assert game is not None and game.status == "finished"
+    assert _visible(client, tid, people, ids) == before
+    assert _rows(client, rated_games) == 0 and _rows(client, game_players) == 0
+
+    play(last, 6)
+    after = wait_for(client, tid, lambda s: s["round"] == 2)
+    assert _rows(client, rated_games) == 2 and _rows(client, game_players) == 3
+    club: Any = client.app.state.club  # type: ignore[attr-defined]
+    wait_for(client, tid, lambda s: all(e["rating"] is not None for e in s["entrants"]))
+    assert not club.store.pending_ratings()
+    opened = _visible(client, tid, people, ids)
+    for pid in people:
+        page = opened[f"profile {pid}"]
+        assert page["stats"]["games"] == 1 and len(page["history"]) == 1
+        assert page["games"][0]["result"] is not None
+    assert all(r is not None for r in opened["results"][0][0][:3])
+    assert len(after["standings"]) == 4 and opened["ladders"] != before["ladders"]

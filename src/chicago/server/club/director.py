@@ -38,6 +38,7 @@ from chicago.club.tournament import (
     standings,
 )
 from chicago.rules import Rules
+from chicago.server.club.finish import finish_rows
 from chicago.server.club.secrets import check_secret
 from chicago.server.credentials import grant_of
 from chicago.server.live import (
@@ -262,21 +263,37 @@ class TournamentDirector:
             if len(games) < shape.tables or any(g.status != "finished"
                                                 for g in games.values()):
                 return False
+            released = await self._released(row, games) if shape.duplicate else []
             if row.round >= shape.rounds:  # the last round, or the one it ends after
                 return await asyncio.to_thread(self.store.finish, tournament_id, row.round,
-                                               now())
+                                               now(), released)
             field_, plans, results = await self._history(row)
             # the seating search may take a moment for a large field: not on the loop
             plan = await asyncio.to_thread(plan_round, shape, field_, row.round + 1, plans,
                                            results)
-            return await self._start_round(row, field_, plan, [], "playing")
+            return await self._start_round(row, field_, plan, [], "playing", released)
+
+    async def _released(self, row: TournamentRow, games: dict[int, GameRow]) -> list[Change]:
+        """The rows the games of a duplicate round held back (statistics, the games to
+        rate: :func:`~chicago.server.club.finish.held_back`), worked out again from the
+        tables' logs, to be stored with the round's end, all tables together."""
+        tables = await asyncio.to_thread(self.store.tournament_tables, row.id)
+        released = []
+        for placed in (t for t in tables if t.round == row.round):
+            game = games[placed.number]
+            live = await self.manager.require(placed.table_id)
+            players, rated = finish_rows(live, live.current, game.finished_at or now(),
+                                         release=True)
+            released.append(Change(placed.table_id, [], players=players, rated=rated))
+        return released
 
     async def _start_round(self, row: TournamentRow, field_: list[Entrant], plan: RoundPlan,
-                           bots: list[EntrantRow], expect: str) -> bool:
+                           bots: list[EntrantRow], expect: str,
+                           released: list[Change] | None = None) -> bool:
         spec = row.spec
         entrants = {e.id: e for e in field_}
         at = now()
-        changes, placed = [], []
+        changes, placed = list(released or []), []
         for index, seats in enumerate(plan.tables):
             table_id = self.manager.new_secret(16)
             seed = plan.game_seeds[index]

@@ -111,11 +111,15 @@ class ClubService:
         table.ratings = self.shown.setdefault(table.ladder, {})
 
     def _finished(self, table: LiveTable) -> None:
-        if table.rated:
+        place = table.options.tournament
+        if place is not None:  # the round may be over: its held-back games are rated then
+            self.manager.tasks.spawn(self._round_may_end(place.id))
+        elif table.rated:
             self.manager.tasks.spawn(self.apply_ratings())
-        tournament = table.row.options.get("tournament")
-        if isinstance(tournament, dict) and isinstance(tournament.get("id"), str):
-            self.manager.tasks.spawn(self.director.advance(tournament["id"]))
+
+    async def _round_may_end(self, tournament_id: str) -> None:
+        await self.director.advance(tournament_id)
+        await self.apply_ratings()
 
     async def reload_ratings(self) -> None:
         """Read every current rating into :attr:`shown` (the same dicts, updated)."""
