@@ -25,6 +25,7 @@ from chicago.server.protocol import TableError
 from chicago.server.reviews import ReviewService
 from chicago.server.storage import GameRow
 from chicago.server.storage.reviews import QUEUED, QueueFull, ReviewKey, ReviewRow
+from chicago.server.strict import WholeNumber
 
 __all__ = ["RETRY_AFTER", "router", "seat_status"]
 
@@ -33,7 +34,7 @@ router = APIRouter(prefix="/api/games")
 RETRY_AFTER = 30
 """Seconds a client is told to wait (``Retry-After``) when the queue is full."""
 
-SeatNumber = Annotated[int, Path(ge=0, le=5, description="the seat, from 0")]
+SeatNumber = Annotated[WholeNumber, Path(ge=0, le=5, description="the seat, from 0")]
 
 
 def _service(request: Request) -> ReviewService:

@@ -11,7 +11,7 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Header, Query, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, Field, StrictInt, StrictStr
 
 from chicago.club.ratings import profile_participant
 from chicago.club.stats import summarize
@@ -25,6 +25,7 @@ from chicago.server.live import hash_token, now
 from chicago.server.lobby import LIMITS, RulesRequest, bot_levels, clean_name
 from chicago.server.protocol import TableError
 from chicago.server.storage.club import NameTaken, ProfileRow
+from chicago.server.strict import STRICT, WholeNumber
 
 __all__ = ["TOURNAMENT_LIMITS", "install", "make_tournament", "router"]
 
@@ -54,7 +55,7 @@ def _address(request: Request) -> str:
 class CreateProfile(BaseModel):
     """``POST /api/profiles``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     name: str = Field(max_length=80)
 
@@ -151,7 +152,7 @@ def _review_link(request: Request, game: str, seat: int) -> str | None:
 @router.get("/leaderboard")
 async def leaderboard(
     request: Request, ladder: str | None = None,
-    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    limit: Annotated[WholeNumber, Query(ge=1, le=500)] = 100,
 ) -> dict[str, Any]:
     """The ladders, and one ladder's participants best first (default: the busiest)."""
     club = _club(request)
@@ -251,7 +252,7 @@ async def create_tournament(body: CreateTournament, request: Request) -> dict[st
 
 @router.get("/tournaments")
 async def list_tournaments(
-    request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    request: Request, limit: Annotated[WholeNumber, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
     """The newest tournaments."""
     rows = await asyncio.to_thread(_club(request).store.tournaments_list, limit)
@@ -290,7 +291,7 @@ class RemoveEntrant(BaseModel):
     """``POST /api/tournaments/{id}/remove``: the entrant as the state shows it (``"e2"``),
     or its number alone (``2``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     entrant: StrictStr | StrictInt
 
