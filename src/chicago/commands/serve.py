@@ -81,8 +81,9 @@ def run(args: argparse.Namespace) -> int:
     """Bind, print the address and where the data is, serve until interrupted.
 
     Exit status 2 for bad options and missing extras (:class:`~chicago.extras.MissingExtra`,
-    printed by the ``chicago`` command), 1 when the browser app's files are missing or the
-    address cannot be bound.
+    printed by the ``chicago`` command), 1 when the browser app's files are missing, the
+    database or Redis cannot be used (:mod:`chicago.server.preflight`: one line, the cause
+    and the fix), or the address cannot be bound.
     """
     require("server", "chicago serve")
     import uvicorn
@@ -157,6 +158,13 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.db is None:
         _mention_old_database(db_url)
+    from chicago.server.preflight import CannotStart, preflight
+
+    try:  # before the address is printed: a server that cannot start says why, in a line
+        preflight(db_url, args.redis)
+    except CannotStart as exc:
+        print(f"chicago serve: {exc}", file=sys.stderr)
+        return 1
     try:
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
