@@ -23,7 +23,8 @@ import hmac
 from collections.abc import Iterable
 
 from chicago.server.bus import Revocation
-from chicago.server.live import Client, LiveTable, Seat
+from chicago.server.core.seats import Seat
+from chicago.server.live import Client, LiveTable
 from chicago.server.protocol import TableError
 
 __all__ = [
@@ -65,7 +66,7 @@ def end_replaced(table: LiveTable) -> None:
     """Close each connection of ``table`` in this process whose seat's token is no longer
     the one it said ``hello`` with (a claim stored a new one)."""
     for conn in list(table.conns):
-        if conn.seat is not None and conn.token_hash != table.seats[conn.seat].token_hash:
+        if conn.seat is not None and conn.token_hash != table.state.seats[conn.seat].token_hash:
             _end(table, conn, CLAIMED)
 
 
@@ -75,7 +76,7 @@ def revoke(tables: Iterable[LiveTable], note: Revocation) -> int:
     ended = 0
     for table in list(tables):
         for conn in list(table.conns):
-            if (conn.seat is not None and table.seats[conn.seat].profile == note.profile
+            if (conn.seat is not None and table.state.seats[conn.seat].profile == note.profile
                     and conn.grant != note.grant):
                 _end(table, conn, SIGNED_OUT)
                 ended += 1
@@ -87,7 +88,7 @@ def require_holder(table: LiveTable, seat: int, holder: Client | None) -> None:
     longer holds ``seat``: its token was replaced, or it was closed for that reason."""
     if holder is None:
         return
-    if holder.closed or holder.token_hash != table.seats[seat].token_hash:
+    if holder.closed or holder.token_hash != table.state.seats[seat].token_hash:
         raise TableError("revoked", "this connection's seat token no longer holds the seat "
                          "(taken on another device, or signed out everywhere); nothing was "
                          "done", 401)

@@ -42,7 +42,7 @@ from chicago.server.bus import (
     RevocationHandler,
     Subscription,
 )
-from chicago.server.storage import LogEntry
+from chicago.server.core.rows import LogEntry
 
 __all__ = [
     "RedisBus",

@@ -6,13 +6,13 @@ from __future__ import annotations
 from chicago.club.ratings import finish_places
 from chicago.club.stats import game_lines
 from chicago.engine.game import Game
-from chicago.server.live import LiveTable
-from chicago.server.storage import GamePlayerRow, RatedGameRow
+from chicago.server.core.rows import GamePlayerRow, RatedGameRow
+from chicago.server.core.state import TableState
 
 __all__ = ["finish_rows", "held_back"]
 
 
-def held_back(table: LiveTable) -> bool:
+def held_back(table: TableState) -> bool:
     """Whether the table plays a duplicate tournament round: what its game derives for the
     club (statistics, ratings) waits until every table of the round has finished, so that
     nothing tells the other tables about the cards still to come (docs/CLUB.md)."""
@@ -20,11 +20,11 @@ def held_back(table: LiveTable) -> bool:
     return place is not None and place.duplicate
 
 
-def finish_rows(table: LiveTable, game: Game, at: float, *,
+def finish_rows(table: TableState, game: Game, at: float, *,
                 release: bool = False) -> tuple[list[GamePlayerRow], RatedGameRow | None]:
     """The rows a table's finished ``game`` stores: one per seat held by a profile (its
     counters, for the profile's statistics and recent games), and the game to rate when the
-    table is rated (:attr:`LiveTable.rated`). None at all for a table whose rows are
+    table is rated (:attr:`TableState.rated`). None at all for a table whose rows are
     :func:`held_back`, unless ``release`` (its round is over: the tournament director
     stores them then)."""
     if held_back(table) and not release:

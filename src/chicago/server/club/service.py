@@ -1,7 +1,7 @@
 """The club service of one server process (docs/CLUB.md).
 
 It keeps the shown ratings of every ladder in memory (each live table reads its ladder's:
-:attr:`chicago.server.live.LiveTable.ratings`), applies rated games once they are stored
+:attr:`chicago.server.core.state.TableState.ratings`), applies rated games once they are stored
 (:meth:`ClubService.apply_ratings`: one applier at a time across every worker, through the
 shared lock ``club:ratings``; the database makes each game's application happen once),
 authenticates profiles and organizers by their secrets (only hashes are stored), limits how
@@ -21,8 +21,9 @@ from chicago.server import credentials
 from chicago.server.bus import Revocation, Subscription
 from chicago.server.club.director import TournamentDirector
 from chicago.server.club.secrets import check_secret
+from chicago.server.core.seats import hash_token
 from chicago.server.limits import Limiter, make_limiter
-from chicago.server.live import LiveTable, hash_token, now
+from chicago.server.live import LiveTable, now
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
 from chicago.server.storage.club import ClubStore, ProfileRow
@@ -108,13 +109,13 @@ class ClubService:
 
     # ------------------------------------------------------------------ ratings
     def _installed(self, table: LiveTable) -> None:
-        table.ratings = self.shown.setdefault(table.ladder, {})
+        table.state.ratings = self.shown.setdefault(table.state.ladder, {})
 
     def _finished(self, table: LiveTable) -> None:
-        place = table.options.tournament
+        place = table.state.options.tournament
         if place is not None:  # the round may be over: its held-back games are rated then
             self.manager.tasks.spawn(self._round_may_end(place.id))
-        elif table.rated:
+        elif table.state.rated:
             self.manager.tasks.spawn(self.apply_ratings())
 
     async def _round_may_end(self, tournament_id: str) -> None:
@@ -141,7 +142,7 @@ class ClubService:
     async def seat_gate(self, table: LiveTable, seat: int) -> None:
         """TableError 401 ``bad_token`` when the token of ``seat`` (tied to a profile) was
         issued under a secret the profile has replaced since (signed out everywhere)."""
-        held = table.seats[seat]
+        held = table.state.seats[seat]
         if held.profile is None:
             return
         row = await asyncio.to_thread(self.store.profile, held.profile)
@@ -198,6 +199,7 @@ async def public_info(request: Request, table: LiveTable) -> dict[str, Any]:
     play, without the scores (docs/CLUB.md)."""
     info = table.info()
     club: ClubService | None = getattr(request.app.state, "club", None)
-    if club is not None and not await club.director.round_open(table.id, table.row.options):
+    if club is not None and not await club.director.round_open(table.id,
+                                                                 table.state.row.options):
         info["scores"] = None
     return info
