@@ -8,12 +8,18 @@ real app, asserting the reply and that nothing changed.
 2. nothing derived from a table of a running duplicate round reaches anyone until the round
    ends (statistics, rating history, ratings, leaderboards, the tournament page, table
    infos), then everything at once;
+3. every table the server starts passes one admission: a tournament whose first round would
+   pass the caps on tables of bots only or on running tables is refused, as are more
+   running tournaments than an address or the site may have, and a rematch beyond the
+   site's running tables;
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,13 +32,15 @@ from club_support import (
     state,
     wait_for,
 )
-from server_support import WsPlayer, create_table, play_out
+from server_support import WsPlayer, close_all, create_table, play_out
 from sqlalchemy import func, select
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from chicago.server import Settings, create_app
 from chicago.server.storage import Store
-from chicago.server.storage.models import game_players, rated_games
+from chicago.server.storage.models import game_players, rated_games, tournament_tables
+from chicago.server.storage.models import tables as tables_model
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -230,3 +238,104 @@ def test_a_running_duplicate_round_tells_nothing_until_its_last_table_ends(
         assert page["games"][0]["result"] is not None
     assert all(r is not None for r in opened["results"][0][0][:3])
     assert len(after["standings"]) == 4 and opened["ladders"] != before["ladders"]
+
+
+@pytest.fixture
+def tight(settings: Settings) -> Iterator[TestClient]:
+    """A server with small caps: 3 tables of bots only an address, 6 running tables on the
+    site, 2 tournaments in play an address."""
+    small = dataclasses.replace(settings, max_bot_tables_per_address=3, max_running_tables=6,
+                                max_tournaments_per_address=2, max_tournaments=20)
+    with TestClient(create_app(small)) as test_client:
+        try:
+            yield test_client
+        finally:
+            close_all()
+
+
+def _tournament_rows(client: TestClient) -> tuple[int, ...]:
+    with _store(client).engine.connect() as conn:
+        return tuple(int(conn.execute(select(func.count()).select_from(t)).scalar_one())
+                     for t in (tables_model, tournament_tables))
+
+
+def _entered(client: TestClient, secret: str, **options: Any) -> tuple[str, str]:
+    created, organizer = make_tournament(client, **options)
+    joined = client.post(f"/api/tournaments/{created['id']}/join", headers={PROFILE: secret})
+    assert joined.status_code == 200, joined.text
+    return created["id"], organizer
+
+
+def test_a_tournament_of_bots_beyond_the_address_cap_is_refused(tight: TestClient) -> None:
+    """The probe: an address at its cap of tables of bots only started a tournament of 16
+    tables with one profile, 15 of them bots only. Now the start is refused, saying which
+    cap, and nothing is stored; a tournament that fits starts."""
+    for _ in range(2):
+        create_table(tight, ["bot:random", "bot:random"], bot_delay=5)
+    _, secret = make_profile(tight, "Anna")
+    tid, organizer = _entered(tight, secret, tables=4, table_size=2, clock=None)
+    before = _tournament_rows(tight)
+    refused = tight.post(f"/api/tournaments/{tid}/start", headers={ORGANIZER: organizer})
+    message = error_reply(refused, 429, "too_many_tables")
+    assert "of bots only from one address" in message and "would start 3" in message
+    assert refused.headers["Retry-After"]
+    assert _tournament_rows(tight) == before and state(tight, tid)["status"] == "registering"
+
+    small, organizer = _entered(tight, secret, tables=1, table_size=2, clock=None)
+    started = tight.post(f"/api/tournaments/{small}/start", headers={ORGANIZER: organizer})
+    assert started.status_code == 200, started.text
+    # its table is a person's: the address still has one table of bots only to start
+    assert create_table(tight, ["bot:random", "bot:random"], bot_delay=5)["status"] == "playing"
+    error_reply(tight.post("/api/tables", json={"seats": ["bot:random", "bot:random"]}), 429,
+                "too_many_tables")
+
+
+def test_the_sites_running_tables_count_tournament_rounds_and_rematches(
+        tight: TestClient) -> None:
+    """Six running tables on the site: a round that would pass it is refused; so is a
+    rematch once the site is full."""
+    people = [make_profile(tight, name)[1] for name in ("Anna", "Bert", "Cilla", "Doris")]
+    created, organizer = make_tournament(tight, tables=4, table_size=2, clock=None)
+    tid = created["id"]
+    for secret in people:
+        tight.post(f"/api/tournaments/{tid}/join", headers={PROFILE: secret})
+    rematched = create_table(tight, ["open", "bot:random"], deal_pause=0)
+    token = tight.post(f"/api/tables/{rematched['id']}/join", json={"seat": 0}).json()["token"]
+    player = WsPlayer(tight, rematched["id"], token)
+    play_out({0: player}, player, random.Random(3))
+    def person_plays() -> None:  # a running table of a person and a slow bot
+        table = create_table(tight, ["open", "bot:random"], bot_delay=5)
+        joined = tight.post(f"/api/tables/{table['id']}/join", json={"seat": 0})
+        assert joined.status_code == 200 and joined.json()["table"]["status"] == "playing"
+
+    for _ in range(3):
+        person_plays()
+    before = _tournament_rows(tight)
+    message = error_reply(tight.post(f"/api/tournaments/{tid}/start",
+                                     headers={ORGANIZER: organizer}), 429, "too_many_tables")
+    assert "in play on this site (this would start 4)" in message
+    assert _tournament_rows(tight) == before
+    for _ in range(3):
+        person_plays()
+    seq = _store(tight).load(rematched["id"])
+    assert seq is not None
+    player.send(type="rematch")
+    reply = player.until(lambda f: f["type"] == "error", errors_ok=True)
+    assert reply["code"] == "too_many_tables", reply
+    after = _store(tight).load(rematched["id"])
+    assert after is not None and len(after.entries) == len(seq.entries)
+
+
+def test_running_tournaments_are_capped_per_address(tight: TestClient) -> None:
+    _, secret = make_profile(tight, "Anna")
+    for _ in range(2):
+        tid, organizer = _entered(tight, secret, tables=1, table_size=2, clock=None)
+        started = tight.post(f"/api/tournaments/{tid}/start", headers={ORGANIZER: organizer})
+        assert started.status_code == 200, started.text
+    tid, organizer = _entered(tight, secret, tables=1, table_size=2, clock=None)
+    before = _tournament_rows(tight)
+    message = error_reply(tight.post(f"/api/tournaments/{tid}/start",
+                                     headers={ORGANIZER: organizer}), 429,
+                          "too_many_tournaments")
+    assert "2 tournaments in play started from one address" in message
+    assert _tournament_rows(tight) == before and state(tight, tid)["status"] == "registering"

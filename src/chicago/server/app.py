@@ -122,6 +122,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
         app.state.store = store
         app.state.manager = manager
         app.state.admission = Admission(settings, store, manager.tables)
+        manager.rematch_gate = app.state.admission.admit_rematch
         app.state.club = club
         await manager.start()
         await club.start()

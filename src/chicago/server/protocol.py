@@ -62,6 +62,7 @@ ERROR_CODES = {
     "rate_limited": "too many messages",
     "chat_limited": "too many chat lines",
     "too_many_tables": "too many tables waiting or in play",
+    "too_many_tournaments": "too many tournaments in play",
     "bad_origin": "a page of another origin",
     "bad_host": "a request for a host this server does not answer",
     "review_busy": "too many reviews are waiting",

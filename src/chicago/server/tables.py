@@ -141,6 +141,9 @@ class TableManager:
         tournament rounds)."""
         self.spectator_gate: SpectatorGate | None = None
         self.seat_gate: SeatGate | None = None
+        self.rematch_gate: Callable[[], Awaitable[None]] | None = None
+        """Admits a rematch (the table plays again: :mod:`chicago.server.admission`);
+        raises TableError when the site runs as many tables as it may."""
         self._random: random.Random | None = (
             random.Random(settings.seed) if settings.seed is not None else None
         )
@@ -336,6 +339,8 @@ class TableManager:
             if table.state.options.tournament is not None:
                 raise TableError("tournament_table", "a tournament table plays one game; the "
                                  "next round seats everyone again", 409)
+            if self.rematch_gate is not None:
+                await self.rematch_gate()
             started = now()
             number = table.state.game_number + 1
             seed = self._secret_bits()

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -67,6 +67,12 @@ _T = TypeVar("_T")
 
 _NOT_FOUND = frozenset({"unknown_tournament", "unknown_entrant", "not_entered"})
 """Refusals that are 404 (the others are 409: the tournament is not in that state)."""
+
+
+RoundAdmission = Callable[[int, int], Awaitable[None]]
+"""Admits a tournament's first round: called with its tables and its tables of bots only;
+raises TableError (429 ``too_many_tables`` …) when they do not fit
+(:meth:`chicago.server.admission.Admission.admit_round`)."""
 
 
 def _refusal(exc: TournamentRefused) -> TableError:
@@ -224,8 +230,12 @@ class TournamentDirector:
         await self.advance(tournament_id)  # the round may be over already
         return stored
 
-    async def start(self, tournament_id: str, organizer: str | None) -> None:
-        """The organizer starts round one: bots fill the empty seats, the tables start."""
+    async def start(self, tournament_id: str, organizer: str | None,
+                    admit: RoundAdmission | None = None) -> list[str]:
+        """The organizer starts round one: bots fill the empty seats, the tables start. The
+        round passes ``admit`` first (called with its number of tables and of tables of bots
+        only; it raises when they do not fit, and nothing is stored). The ids of the round's
+        tables of bots only (to be counted towards the caps)."""
         await self.organizer(tournament_id, organizer)
         async with self._holding(tournament_id):
             row = await self._require(tournament_id)
@@ -242,7 +252,16 @@ class TournamentDirector:
             bots = [EntrantRow(tournament_id, e.id, e.order, e.name, None, e.level, at)
                     for e in field_ if e.is_bot]
             plan = await asyncio.to_thread(plan_round, shape, field_, 1, [], {})
-            await self._start_round(row, field_, plan, bots, "registering")
+            entrants = {e.id: e for e in field_}
+            bot_tables = [i for i, seats in enumerate(plan.tables)
+                          if all(entrants[e].is_bot for e in seats)]
+            if admit is not None:
+                await admit(len(plan.tables), len(bot_tables))
+            if not await self._start_round(row, field_, plan, bots, "registering"):
+                return []
+        placed = await asyncio.to_thread(self.store.tournament_tables, tournament_id)
+        numbers = {i + 1 for i in bot_tables}
+        return [t.table_id for t in placed if t.round == 1 and t.number in numbers]
 
     async def advance(self, tournament_id: str) -> bool:
         """Move on if the current round's games are all over: start the next round, or end

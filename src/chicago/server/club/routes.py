@@ -17,7 +17,7 @@ from chicago.club.ratings import profile_participant
 from chicago.club.stats import summarize
 from chicago.engine.game import Game
 from chicago.rules import RulesError
-from chicago.server.admission import client_key
+from chicago.server.admission import Admission, client_key
 from chicago.server.club.director import TournamentSpec
 from chicago.server.club.service import ClubService
 from chicago.server.core.seats import hash_token
@@ -343,7 +343,14 @@ async def start_tournament(tournament_id: str, request: Request,
                            organizer: OrganizerHeader = None) -> dict[str, Any]:
     """The organizer starts the tournament: bots fill the empty seats, round one begins."""
     club = _club(request)
-    await club.director.start(tournament_id, organizer)
+    admission: Admission = request.app.state.admission
+    key = _address(request)
+
+    async def admit(tables: int, bots_only: int) -> None:
+        await admission.admit_round(key, tables=tables, bots_only=bots_only)
+
+    bots_only = await club.director.start(tournament_id, organizer, admit)
+    admission.started(key, tournament_id, bots_only)
     return await club.director.state(tournament_id)
 
 
