@@ -176,8 +176,12 @@ def run(args: argparse.Namespace) -> int:
         return 1
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
+    from chicago.server.transport import protocol_classes
+
+    http_protocol, ws_protocol = protocol_classes()
     config = uvicorn.Config(
         create_app(settings), log_level=args.log_level, ws_max_size=settings.ws_max_size,
+        http=http_protocol, ws=ws_protocol,
         ws_per_message_deflate=False,
         ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_graceful_shutdown=5,
     )
