@@ -12,6 +12,8 @@ real app, asserting the reply and that nothing changed.
    pass the caps on tables of bots only or on running tables is refused, as are more
    running tournaments than an address or the site may have, and a rematch beyond the
    site's running tables;
+4. a name that only looks like another profile's is refused (20 pairs), and so is a name
+   that mixes scripts;
 """
 
 from __future__ import annotations
@@ -39,7 +41,12 @@ from starlette.websockets import WebSocketDisconnect
 
 from chicago.server import Settings, create_app
 from chicago.server.storage import Store
-from chicago.server.storage.models import game_players, rated_games, tournament_tables
+from chicago.server.storage.models import (
+    game_players,
+    profiles,
+    rated_games,
+    tournament_tables,
+)
 from chicago.server.storage.models import tables as tables_model
 
 pytestmark = pytest.mark.timeout(180)
@@ -339,3 +346,59 @@ def test_running_tournaments_are_capped_per_address(tight: TestClient) -> None:
                           "too_many_tournaments")
     assert "2 tournaments in play started from one address" in message
     assert _tournament_rows(tight) == before and state(tight, tid)["status"] == "registering"
+
+
+LOOKALIKES = [
+    ("Anna", "\u0410nna"),  # Cyrillic А (the probe's)
+    ("Anna", "Ann\u0430"),  # Cyrillic а (the probe's)
+    ("Anna", "A\u0578na"),  # Armenian ո (the probe's)
+    ("Paul", "\u0420aul"),  # Cyrillic Р
+    ("Cecilia", "\u0421ecilia"),  # Cyrillic С
+    ("Olof", "\u041elof"),  # Cyrillic О
+    ("Eva", "\u0395va"),  # Greek Ε
+    ("Kim", "\u041aim"),  # Cyrillic К
+    ("Tom", "\u03a4om"),  # Greek Τ
+    ("Mia", "M\u0456a"),  # Cyrillic і
+    ("Ylva", "\u04aelva"),  # Cyrillic Ү
+    ("Jonas", "\u0408onas"),  # Cyrillic Ј
+    ("Hanna", "\u0397anna"),  # Greek Η
+    ("Ali", "A1i"),  # the digit 1 for l
+    ("Molly", "Mo11y"),
+    ("Amy", "Arny"),  # rn for m
+    ("Oskar", "0skar"),  # the digit 0 for O
+    ("Coco", "\u0441\u043e\u0441\u043e"),  # all Cyrillic: с о с о
+    ("TOM", "\u03a4\u039f\u039c"),  # all Greek capitals: Τ Ο Μ
+    ("Bo", "\uff22\U0001d428"),  # full-width Ｂ, mathematical bold 𝐨
+]
+"""20 names, each beside a name that only looks like it (the issue asked for 20 pairs)."""
+
+
+def _profiles(client: TestClient) -> list[str]:
+    with _store(client).engine.connect() as conn:
+        return sorted(r[0] for r in conn.execute(select(profiles.c.name)).all())
+
+
+@pytest.mark.parametrize("name, lookalike", LOOKALIKES)
+def test_a_name_that_looks_like_another_is_refused(client: TestClient, name: str,
+                                                   lookalike: str) -> None:
+    """``Anna`` exists: ``Аnna`` (Cyrillic А), ``Annа``, ``Aոna`` were all accepted beside
+    it. Now each look-alike is refused (409 ``name_taken``, or 400 naming the mixed
+    scripts), nothing is stored, and the look-alike taken first keeps out the name too."""
+    make_profile(client, name)
+    before = _profiles(client)
+    refused = client.post("/api/profiles", json={"name": lookalike})
+    assert refused.status_code in (400, 409), refused.text
+    code = refused.json()["error"]["code"]
+    assert code in ("name_taken", "bad_request")
+    if code == "bad_request":
+        assert "mixes the" in refused.json()["error"]["message"]
+    assert _profiles(client) == before
+
+
+def test_names_that_only_differ_in_script_are_distinct(client: TestClient) -> None:
+    """Real names of other scripts, and real names that differ by a letter, are not look-
+    alikes: each gets its profile."""
+    for name in ("Anna", "\u0410\u043d\u043d\u0430", "Ana", "Anna B", "Eli", "Ell",
+                 "\u5c71\u7530\u3055\u3093", "\u0396\u03c9\u03ae", "Jan", "Jon"):
+        make_profile(client, name)
+    assert len(_profiles(client)) == 10

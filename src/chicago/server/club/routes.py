@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Header, Query, Request
 from pydantic import BaseModel, Field, StrictInt, StrictStr
 
+from chicago.club.names import name_problem
 from chicago.club.ratings import profile_participant
 from chicago.club.stats import summarize
 from chicago.engine.game import Game
@@ -71,6 +72,9 @@ async def create_profile(body: CreateProfile, request: Request) -> dict[str, Any
     name = clean_name(body.name, "name")
     if not name:
         raise TableError("bad_request", "name: a profile needs a display name")
+    problem = name_problem(name)
+    if problem is not None:
+        raise TableError("bad_request", f"name: {name!r} {problem}; choose another")
     club = _club(request)
     await club.creating(club.profiles, _address(request))
     secret = club.manager.new_secret(24)
