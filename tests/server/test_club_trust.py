@@ -14,6 +14,9 @@ real app, asserting the reply and that nothing changed.
    site's running tables;
 4. a name that only looks like another profile's is refused (20 pairs), and so is a name
    that mixes scripts;
+5. one client holds at most a small share of the review queue (one client from 8 addresses
+   took all 500 places), and a player of the game goes first, even when strangers filled
+   the queue.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from server_support import WsPlayer, close_all, create_table, play_out
 from sqlalchemy import func, select
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from test_hostile import FromAddress
 
 from chicago.server import Settings, create_app
 from chicago.server.storage import Store
@@ -45,6 +49,7 @@ from chicago.server.storage.models import (
     game_players,
     profiles,
     rated_games,
+    reviews,
     tournament_tables,
 )
 from chicago.server.storage.models import tables as tables_model
@@ -402,3 +407,69 @@ def test_names_that_only_differ_in_script_are_distinct(client: TestClient) -> No
                  "\u5c71\u7530\u3055\u3093", "\u0396\u03c9\u03ae", "Jan", "Jon"):
         make_profile(client, name)
     assert len(_profiles(client)) == 10
+
+
+@pytest.fixture
+def queueing(settings: Settings) -> Iterator[TestClient]:
+    """A server that takes review requests but computes none (its runner is stopped, so
+    the queue only fills): 16 asked-for reviews at most, 2 a client."""
+    fair = dataclasses.replace(settings, review_workers=1, review_level="ev:samples=1",
+                               review_queue=16, review_share=2)
+    with TestClient(FromAddress(create_app(fair))) as test_client:
+        try:
+            manager: Any = test_client.app.state.manager  # type: ignore[attr-defined]
+            test_client.portal.call(manager.reviews.stop)
+            yield test_client
+        finally:
+            close_all()
+
+
+def _finished_bots(client: TestClient) -> str:
+    table = create_table(client, ["bot:random"] * 4, rules={"max_deals": 1})["id"]
+    watcher = WsPlayer(client, table)
+    if not watcher.over:
+        watcher.until(lambda f: f["type"] == "game_over")
+    watcher.close()
+    return table
+
+
+def _review_rows(client: TestClient) -> list[tuple[str, int, int, str | None]]:
+    with _store(client).engine.connect() as conn:
+        return sorted((r.table_id, r.seat, r.priority, r.asked_by)
+                      for r in conn.execute(select(reviews)).all())
+
+
+def test_one_client_holds_a_small_share_of_the_review_queue(queueing: TestClient) -> None:
+    seats = [(table, seat) for table in (_finished_bots(queueing) for _ in range(7))
+             for seat in range(4)]
+    asked = iter(seats)
+    for n in range(8):  # one client, 8 addresses: 2 places each, then 429
+        address = {"x-test-address": f"127.0.0.{n + 1}"}
+        for attempt in range(3):
+            table, seat = next(asked)
+            before = _review_rows(queueing)
+            answer = queueing.post(f"/api/games/{table}/1/reviews/{seat}", headers=address)
+            if attempt < 2:
+                assert answer.status_code == 202, answer.text
+            else:
+                error_reply(answer, 429, "too_many_reviews")
+                assert answer.headers["Retry-After"]
+                assert _review_rows(queueing) == before
+    assert len(_review_rows(queueing)) == 16
+    table, seat = next(asked)  # the queue is full for everyone else: 503, as before
+    error_reply(queueing.post(f"/api/games/{table}/1/reviews/{seat}",
+                              headers={"x-test-address": "198.51.100.9"}), 503, "review_busy")
+
+    # a player of a game goes first, and is not refused because strangers filled the queue
+    people = create_table(queueing, ["open", "bot:random"], rules={"max_deals": 1})["id"]
+    token = queueing.post(f"/api/tables/{people}/join", json={"seat": 0}).json()["token"]
+    player = WsPlayer(queueing, people, token)
+    play_out({0: player}, player, random.Random(4))
+    mine = queueing.post(f"/api/games/{people}/1/reviews/1",
+                         headers={"Authorization": f"Bearer {token}",
+                                  "x-test-address": "127.0.0.1"})
+    assert mine.status_code == 202, mine.text
+    assert mine.json()["ahead"] == 0  # before the 16 strangers' requests
+    stranger = queueing.post(f"/api/games/{people}/1/reviews/0",
+                             headers={"Authorization": "Bearer not-a-token"})
+    error_reply(stranger, 401, "bad_token")

@@ -66,6 +66,7 @@ ERROR_CODES = {
     "bad_origin": "a page of another origin",
     "bad_host": "a request for a host this server does not answer",
     "review_busy": "too many reviews are waiting",
+    "too_many_reviews": "this client has as many reviews waiting as one client may",
     "no_reviews": "this server computes no reviews",
     "internal": "the server could not store the change",
     # club play (docs/CLUB.md)

@@ -193,6 +193,9 @@ class Settings:
     review_poll: float = 5.0
     """Seconds between looks at the queue when idle: reviews queued by other workers, and
     abandoned ones (this process is woken at once for its own games and requests)."""
+    review_share: int = 8
+    """Reviews asked for that one client (an address, and apart from it a profile) may have
+    waiting at once: more are refused (429 ``too_many_reviews``) until one is ready."""
     review_stale: float = 60.0
     """Seconds after which a running review whose worker stopped reporting (its progress,
     or a heartbeat every quarter of this) is taken over by another worker."""
