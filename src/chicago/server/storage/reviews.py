@@ -200,8 +200,8 @@ class ReviewStore:
         anyone else's); one that failed is queued again while it has runs left.
         :class:`QueueFull` when it would be queued but ``limit`` requests of its priority
         wait; :class:`ShareFull` when ``asker``'s address, or its profile, has ``share``
-        requests of that priority waiting already (0: no share). The game must be finished (the caller
-        checks it)."""
+        requests of that priority waiting already (0: no share). The game must be finished
+        (the caller checks it)."""
         priority = PLAYERS if asker is not None and asker.player else ON_DEMAND
         with self._writing() as conn:
             found = self._get(conn, key)
