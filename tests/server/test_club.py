@@ -16,6 +16,7 @@ from club_support import (
     make_profile,
     make_tournament,
     play_round,
+    started,
     state,
     wait_for,
 )
@@ -337,13 +338,8 @@ def test_a_finished_game_of_a_running_duplicate_round_keeps_its_result_on_profil
     its game to the end while the other table waits for its two players. Its profile page
     shows nothing of the game until the round is over (issue 23: the statistics alone told
     the result; tests/server/test_club_trust.py checks every other page too)."""
-    people = dict(make_profile(client, name) for name in ("A", "B", "C"))
-    created, organizer = make_tournament(client, tables=2, table_size=2, rounds=1)
-    tid = created["id"]
-    for secret in people.values():
-        client.post(f"/api/tournaments/{tid}/join", headers={PROFILE: secret})
-    client.post(f"/api/tournaments/{tid}/start", headers={ORGANIZER: organizer})
-    tables = state(client, tid)["rounds_played"][0]["tables"]
+    tid, people, tables = started(client, ("A", "B", "C"), tables=2, table_size=2,
+                                  rounds=1)
     with_bot = next(t for t in tables if any(s["kind"] == "bot" for s in t["seats"]))
     pid = next(s["profile"] for s in with_bot["seats"] if s["kind"] == "profile")
     seat = client.post(f"/api/tournaments/{tid}/seat", headers={PROFILE: people[pid]}).json()

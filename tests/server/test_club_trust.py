@@ -34,6 +34,7 @@ from club_support import (
     error_reply,
     make_profile,
     make_tournament,
+    started,
     state,
     wait_for,
 )
@@ -205,13 +206,8 @@ def test_a_running_duplicate_round_tells_nothing_until_its_last_table_ends(
     read changes (its result was readable from the profile page's statistics and rating
     history, the leaderboard and the tournament page's ratings); then it all appears at
     once, rated together with the round's other game."""
-    people = dict(make_profile(client, name) for name in ("Anna", "Bert", "Cilla"))
-    created, organizer = make_tournament(client, tables=2, table_size=2, rounds=2)
-    tid = created["id"]
-    for secret in people.values():
-        client.post(f"/api/tournaments/{tid}/join", headers={PROFILE: secret})
-    client.post(f"/api/tournaments/{tid}/start", headers={ORGANIZER: organizer})
-    tables = state(client, tid)["rounds_played"][0]["tables"]
+    tid, people, tables = started(client, ("Anna", "Bert", "Cilla"), tables=2,
+                                  table_size=2, rounds=2)
     first = next(t for t in tables if any(s["kind"] == "bot" for s in t["seats"]))
     last = next(t for t in tables if t is not first)
     ids = [t["table"] for t in tables]
