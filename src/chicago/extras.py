@@ -11,7 +11,7 @@ extra     what it adds
 ========= ==========================================================================
 tui       the full-screen terminal (``chicago play``, ``chicago replay``): Textual, Rich
 server    the table server and browser app (``chicago serve``): FastAPI, uvicorn,
-          SQLAlchemy, Alembic
+          SQLAlchemy, Alembic, precis-i18n and confusable-homoglyphs (profile names)
 postgres  ``chicago serve --db postgresql://…``: the server with psycopg 3
 redis     several server workers (``chicago serve --redis …``): PostgreSQL and redis-py
 rl        the PettingZoo environment and the observation vectors: PettingZoo,
@@ -37,7 +37,8 @@ __all__ = ["EXTRAS", "MissingExtra", "extra_for", "install_command", "require"]
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "tui": ("textual", "rich"),
-    "server": ("fastapi", "starlette", "pydantic", "uvicorn", "sqlalchemy", "alembic"),
+    "server": ("fastapi", "starlette", "pydantic", "uvicorn", "sqlalchemy", "alembic",
+               "precis_i18n", "confusable_homoglyphs"),
     "postgres": ("psycopg",),
     "redis": ("redis",),
     "rl": ("pettingzoo", "gymnasium", "numpy"),
