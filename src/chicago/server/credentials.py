@@ -22,9 +22,9 @@ import hashlib
 import hmac
 from collections.abc import Iterable
 
-from chicago.server.bus import Revocation
+from chicago.server.core.ports import Client, Revocation
 from chicago.server.core.seats import Seat
-from chicago.server.live import Client, LiveTable
+from chicago.server.live import LiveTable
 from chicago.server.protocol import TableError
 
 __all__ = [

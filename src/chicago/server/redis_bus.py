@@ -33,7 +33,7 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from chicago.server.bus import (
+from chicago.server.core.ports import (
     SITE,
     EntryHandler,
     PresenceHandler,

@@ -46,7 +46,7 @@ SeatNumber = Annotated[WholeNumber, Path(ge=0, le=5, description="the seat, from
 
 
 def _service(request: Request) -> ReviewService:
-    service: ReviewService = request.app.state.manager.reviews
+    service: ReviewService = request.app.state.reviews
     return service
 
 

@@ -38,8 +38,8 @@ from chicago.club.tournament import (
     standings,
 )
 from chicago.rules import Rules
-from chicago.server.club.finish import finish_rows
 from chicago.server.club.secrets import check_secret
+from chicago.server.core.finish import finish_rows
 from chicago.server.core.rows import Change, GameRow, LogEntry, TableRow
 from chicago.server.core.seats import TableOptions, TournamentPlace, hash_token
 from chicago.server.core.state import build_table, iso_time
