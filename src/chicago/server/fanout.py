@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from chicago.engine.actions import Action, ActionKind
+from chicago.engine.viewjson import view_json
 from chicago.server import protocol
 from chicago.server.core.rows import LogEntry
 from chicago.server.live import LiveTable
@@ -78,7 +79,7 @@ def entry_frames(
             head = protocol.dumps(frame)
             # the public part of the state is encoded once per action and shared
             public_json = public.get("__json__")
-            if public_json is None:
+            if not isinstance(public_json, str):
                 public_json = public["__json__"] = protocol.dumps(public)
             private = protocol.dumps(protocol.seat_state(game, audience, {}))
             out = [f'{head[:-1]},"state":{public_json[:-1]},{private[1:]}}}']
@@ -123,7 +124,7 @@ def snapshot(table: LiveTable, audience: int | None, reason: str, loop_time: flo
     """A ``snapshot`` frame for one audience."""
     return protocol.dumps({
         "type": "snapshot", "seq": table.seq, "reason": reason, "you": audience,
-        "table": table.info(), "view": table.current.view(audience),
+        "table": table.info(), "view": view_json(table.current.view(audience)),
         "clock": clock_info(table, loop_time),
     })
 
