@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from chicago.web.hints import hint_answer
+from chicago.server.hints import hint_answer
 
 from .driver import Player, api, card_text, in_view_and_on_top, join_page, seated_page
 from .serving import LiveServer

@@ -30,33 +30,32 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol
 
 from chicago.server import fanout
-from chicago.server.bus import InProcessBus, TableBus
+from chicago.server.bus import InProcessBus
 from chicago.server.cache import TableCache
 from chicago.server.core import decide
 from chicago.server.core.chat import ChatLimits
 from chicago.server.core.decide import Joiner, TableSpec
+from chicago.server.core.ports import Client, Storage, TableBus
 from chicago.server.core.rows import Change, TableRow
-from chicago.server.core.seats import hash_token
+from chicago.server.core.seats import Seat, hash_token
 from chicago.server.core.state import (
     check_fresh,
 )
 from chicago.server.core.turns import BotMoves, ClockRuns, next_turn
-from chicago.server.live import Client, LiveTable, now
+from chicago.server.live import LiveTable, now
 from chicago.server.locking import NoLocks, TableLocks
 from chicago.server.presence import Presence
 from chicago.server.protocol import TableError
-from chicago.server.reviews import ReviewService
 from chicago.server.schedule import TurnScheduler
 from chicago.server.settings import Settings
-from chicago.server.storage import Store
 from chicago.server.tasks import Tasks
 from chicago.server.writer import GroupWriter
 
-__all__ = ["SpectatorGate", "TableManager"]
+__all__ = ["NoReviews", "Reviews", "SpectatorGate", "TableManager"]
 
 log = logging.getLogger("chicago.server")
 
@@ -66,33 +65,81 @@ SpectatorGate = Callable[[LiveTable], Awaitable[None]]
 duplicate round)."""
 
 
-class TableManager:
-    """Every live table of this server process, and the only writer of their logs."""
+class Reviews(Protocol):
+    """The reviews of finished games as the table manager sees them
+    (:class:`chicago.server.reviews.ReviewService`; :class:`NoReviews` without one)."""
 
-    def __init__(self, store: Store, settings: Settings, bus: TableBus | None = None,
-                 locks: TableLocks | None = None) -> None:
-        self.store = store
+    computed: int
+    """Reviews computed by this process so far."""
+
+    def due(self, seats: Sequence[Seat]) -> list[int]:
+        """The seats to mark due for review when a game at a table of these seats ends."""
+        ...
+
+    def wake(self) -> None:
+        """A game ended: look for due reviews now."""
+        ...
+
+    async def start(self) -> None:
+        """Start computing reviews."""
+        ...
+
+    async def stop(self) -> None:
+        """Stop computing them."""
+        ...
+
+
+class NoReviews:
+    """No reviews: no seat is ever due (a table manager without a review service)."""
+
+    computed = 0
+
+    def due(self, seats: Sequence[Seat]) -> list[int]:
+        """None."""
+        return []
+
+    def wake(self) -> None:
+        """Nothing to wake."""
+
+    async def start(self) -> None:
+        """Nothing to start."""
+
+    async def stop(self) -> None:
+        """Nothing to stop."""
+
+
+class TableManager:
+    """Every live table of this server process, and the only writer of their logs.
+
+    Driven through protocols only (:mod:`chicago.server.core.ports`): ``storage`` keeps the
+    logs (the SQLAlchemy :class:`~chicago.server.storage.Store` in the server), ``bus``
+    carries the news between workers, ``reviews`` reviews finished games. ``worker``: this
+    process's id among the workers (random when not given)."""
+
+    def __init__(self, storage: Storage, settings: Settings, bus: TableBus | None = None,
+                 locks: TableLocks | None = None, *, reviews: Reviews | None = None,
+                 worker: str | None = None) -> None:
+        self.storage = storage
         self.settings = settings
         self.bus: TableBus = bus if bus is not None else InProcessBus()
         self.locks: TableLocks = locks if locks is not None else NoLocks()
         """The table-writer locks: shared ones when other workers write the same tables
         (docs/SCALING.md); then every change is decided on the stored state."""
-        self.worker = secrets.token_hex(8)
+        self.worker = worker if worker is not None else secrets.token_hex(8)
         """This process's id in presence notes (several workers)."""
         self.actions = 0
         """Actions accepted so far (players', bots' and stand-ins')."""
         self.tasks = Tasks()
-        self.writer = GroupWriter(store)
+        self.writer = GroupWriter(storage)
         self.scheduler = TurnScheduler(settings, self.tasks, bot_turn=self._bot_turn,
                                        clock_ran_out=self._clock_ran_out,
                                        pause_over=self._pause_over)
         self.presence = Presence(self.bus, self.tasks, shared=self.locks.shared,
                                  worker=self.worker)
-        self.cache = TableCache(store, settings, bus=self.bus, locks=self.locks,
+        self.cache = TableCache(storage, settings, bus=self.bus, locks=self.locks,
                                 writer=self.writer, scheduler=self.scheduler,
                                 presence=self.presence, tasks=self.tasks)
-        self.reviews = ReviewService(store, settings, shared=self.locks.shared,
-                                     worker=self.worker)
+        self.reviews: Reviews = reviews if reviews is not None else NoReviews()
         """The reviews of finished games (queued when a game ends, computed in a process
         pool)."""
         self._services: list[asyncio.Task[None]] = []
