@@ -79,7 +79,10 @@ _PAGE_CARDS_JS = """() => {
   return {
     cards: all('[data-card]').map(e => e.dataset.card),
     labels: all('[aria-label]').map(e => e.getAttribute('aria-label')),
-    boardText: all('.board, .dialog').map(e => e.innerText).join('\\n'),
+    // a banner of an earlier deal (still up for its least time) names that deal's cards
+    boardText: all('.board, .dialog').map(e => e.innerText).join('\\n').split('\\n')
+      .filter(line => !all('.moment[data-deal]').some(m => m.dataset.deal !== deal
+        && m.innerText.split('\\n').includes(line))).join('\\n'),
     log: all('.log-list li').filter(li => li.dataset.deal === deal).map(li => li.innerText)
       .join('\\n'),
     view: tb && tb.view ? JSON.stringify(tb.view) : '',

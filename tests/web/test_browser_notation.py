@@ -57,6 +57,7 @@ _RENDER = """async (views) => {
                  rules: view.rules, status: 'playing' };
     tp.you = view.seat;
     tp.view = view;
+    tp.status = 'open';  // connected (a table that cannot be reached takes no move)
     tp.conn = { lastSeq: 1, request() { return true; }, act() { return null; }, close() {} };
     const names = tp.names();
     const prompt = tp.prompt(names).textContent;
@@ -118,7 +119,7 @@ def test_marks_have_tooltips_and_the_help_page_explains_them(
     dealer = page.locator(".chip.dealer").first.get_attribute("title")
     assert "dealer" in dealer.lower()
     bot = page.locator(".badge.bot").first.get_attribute("title")
-    assert bot == "A bot (basic) plays this seat."
+    assert bot == "A bot (Bosse: plays by rules of thumb) plays this seat."
     other.context.close()
     # the help page: the marks, and every preset's Chicago call in full sentences
     page.goto(f"{live.url}#/help")

@@ -44,6 +44,9 @@ FAMILIES = {
     "reason.": "`reason.${",
     "grade.": "`grade.${",
     "review.phase.": "`review.phase.${",
+    "levelnote.": "`levelnote.${",
+    "presetname.": "`presetname.${",
+    "guide.": "`guide.${",  # the guided game's explanations, one per part of a deal
     "help.body.": 'items("help.body")',
     "keys.list.": 'items("keys.list", ".key")',
     "tour.how_text.": 'items("tour.how_text")',
@@ -71,7 +74,7 @@ def server_error_codes() -> set[str]:
     from chicago.server.protocol import ERROR_CODES
 
     codes = set(ERROR_CODES)
-    for path in SERVER.glob("*.py"):
+    for path in SERVER.rglob("*.py"):  # the table core (server/core) too
         text = path.read_text(encoding="utf-8")
         codes |= set(re.findall(r'(?:TableError|ProtocolError)\(\s*"([a-z_]+)"', text))
         codes |= set(re.findall(r'error_frame\(\s*[^,()]+,\s*"([a-z_]+)"', text))
@@ -123,7 +126,8 @@ def test_both_languages_have_the_same_keys_and_every_key_is_used(page: Any) -> N
     assert family("cat.") == family("cata.") == {c.name for c in Category} | {"none"}
     assert family("rank.") == set("23456789TJQKA") and family("suit.") == set("cdhs")
     assert family("preset.") == set(PRESETS) and family("var.") == set(VARIATIONS)
-    assert family("level.") == set(BOT_LEVELS)
+    assert family("level.") == set(BOT_LEVELS) == family("levelnote.")
+    assert family("presetname.") == set(PRESETS)
     assert family("conn.") == {"open", "connecting", "reconnecting", "closed"}
     assert family("speed.") == {"slow", "normal", "fast", "instant"}
     from chicago.review import Grade
@@ -200,7 +204,7 @@ def test_you_has_subject_and_object_forms_and_default_names_are_translated(page:
     assert en["locked"] == "Deal 3: Bo deals. Locked, no exchanges this deal: you, Bo."
     assert en["roundWin"] == "Scoring round 1: you win with a pair."
     assert en["winner"] == "You and Bo" and en["wait"] == "Waiting for Bot 2."
-    assert en["games"] == ["Player 1", "Bot 2 (basic)", "Bot 3 (random)", "basic"]
+    assert en["games"] == ["Player 1", "Bot 2 (Bosse)", "Bot 3 (Rut)", "basic"]
     assert en["typed"] == ["Player 1", "Seat 2"]
     assert en["step"] == "Bot 2 announces a pair." and en["stepPlay"] == "Bo plays A♠."
     assert en["stepHidden"] == "Bo exchanges 2 cards."
@@ -215,7 +219,7 @@ def test_you_has_subject_and_object_forms_and_default_names_are_translated(page:
     assert sv["locked"] == "Giv 3: Bo ger. Låsta (köpstopp), inga byten i den här given: du, Bo."
     assert sv["roundWin"] == "Poängrunda 1: du vinner med ett par."
     assert sv["winner"] == "Du och Bo" and sv["wait"] == "Väntar på Dator 2."
-    assert sv["games"] == ["Spelare 1", "Dator 2 (enkel)", "Dator 3 (slump)", "basic"]
+    assert sv["games"] == ["Spelare 1", "Dator 2 (Bosse)", "Dator 3 (Rut)", "basic"]
     assert sv["typed"] == ["Player 1", "Plats 2"]  # a name someone typed stays as typed
     assert sv["step"] == "Dator 2 säger ett par." and sv["stepPlay"] == "Bo spelar A♠."
     assert sv["stepHidden"] == "Bo byter 2 kort."
