@@ -2,8 +2,9 @@
 
 ``make_bot("cmd:python mybot.py")`` starts the program and talks to it one JSON object per
 line (docs/BOT_PROTOCOL.md): ``hello`` when it starts, ``new_game`` before its first
-decision of a game, ``act`` for every decision (the seat's view, the legal actions as text,
-the time allowed, a seed), ``game_over`` at the end (when the shell reports it) and ``bye``
+decision of a game, ``act`` for every decision (the seat's view in its JSON form,
+:func:`~chicago.engine.viewjson.view_json`; the legal actions as text, the time allowed, a
+seed), ``game_over`` at the end (when the shell reports it) and ``bye``
 when it is closed. The program answers each ``act`` with one line: the action's text
 (``play Ah``), or a JSON string or object (``{"action": "play Ah"}``).
 
