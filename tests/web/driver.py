@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from chicago.engine.viewjson import view_json
+
 from .serving import LiveServer
 
 WAIT_MS = 30_000
@@ -50,7 +52,7 @@ def hidden_from(live: LiveServer, table_id: str, seat: int) -> set[str]:
     game = live.manager.tables[table_id].state.game
     hidden = {str(c) for s in range(game.players) if s != seat for c in game.hands[s]}
     known: set[str] = set()
-    for event in game.view(seat)["events"]:
+    for event in view_json(game.view(seat))["events"]:
         for key in ("cards", "discarded", "drawn"):
             value = event.get(key)
             if isinstance(value, list):
