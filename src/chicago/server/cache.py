@@ -30,13 +30,14 @@ from sqlalchemy.exc import SQLAlchemyError
 from chicago.engine.game import Game
 from chicago.server import fanout
 from chicago.server.bus import TableBus
+from chicago.server.core.rows import Change, LogEntry
 from chicago.server.live import LiveTable, build_table
 from chicago.server.locking import TableBusy, TableLocks
 from chicago.server.presence import Presence
 from chicago.server.protocol import TableError
 from chicago.server.schedule import TurnScheduler
 from chicago.server.settings import Settings
-from chicago.server.storage import Change, LogEntry, Store
+from chicago.server.storage import Store
 from chicago.server.tasks import Tasks
 from chicago.server.writer import GroupWriter
 

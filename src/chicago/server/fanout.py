@@ -16,8 +16,8 @@ from typing import Any
 
 from chicago.engine.actions import Action, ActionKind
 from chicago.server import protocol
+from chicago.server.core.rows import LogEntry
 from chicago.server.live import LiveTable
-from chicago.server.storage import LogEntry
 
 __all__ = ["broadcast", "clock_info", "entry_frames", "pause_info", "replay", "send",
            "send_unsent", "snapshot"]

@@ -28,8 +28,8 @@ from chicago.engine.game import Game
 from chicago.rules import Rules
 from chicago.server.bucket import TokenBucket
 from chicago.server.bus import Subscription
+from chicago.server.core.rows import SEAT_KINDS, LogEntry, TableRow
 from chicago.server.protocol import TableError
-from chicago.server.storage import SEAT_KINDS, LogEntry, TableRow
 from chicago.sim import duplicate_game
 
 __all__ = [

@@ -24,10 +24,11 @@ from chicago.record import write_text
 from chicago.rules import PRESETS, VARIATIONS, Rules, RulesError
 from chicago.server.admission import Admission, client_key
 from chicago.server.club.service import joiner_of, public_info, records_gate
+from chicago.server.core.rows import GameRow, TableRow
 from chicago.server.live import OPTION_LIMITS, TableOptions, default_name, stored_name
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
-from chicago.server.storage import GameRow, TableRow, Unreadable
+from chicago.server.storage import Unreadable
 from chicago.server.tables import TableManager, TableSpec
 
 __all__ = [

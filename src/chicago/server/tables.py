@@ -40,6 +40,7 @@ from chicago.server import fanout
 from chicago.server.bus import InProcessBus, TableBus
 from chicago.server.cache import TableCache
 from chicago.server.club.finish import finish_rows
+from chicago.server.core.rows import Change, GameRow, LogEntry, TableRow
 from chicago.server.live import (
     AWAY_AFTER,
     FINISHED,
@@ -62,7 +63,7 @@ from chicago.server.protocol import TableError
 from chicago.server.reviews import ReviewService
 from chicago.server.schedule import TurnScheduler
 from chicago.server.settings import Settings
-from chicago.server.storage import Change, GameRow, LogEntry, Store, TableRow
+from chicago.server.storage import Store
 from chicago.server.tasks import Tasks
 from chicago.server.writer import GroupWriter
 

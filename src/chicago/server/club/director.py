@@ -39,6 +39,7 @@ from chicago.club.tournament import (
 )
 from chicago.rules import Rules
 from chicago.server.club.secrets import check_secret
+from chicago.server.core.rows import Change, GameRow, LogEntry, TableRow
 from chicago.server.live import (
     LiveTable,
     TableOptions,
@@ -49,7 +50,6 @@ from chicago.server.live import (
     now,
 )
 from chicago.server.protocol import TableError
-from chicago.server.storage import Change, GameRow, LogEntry, TableRow
 from chicago.server.storage.club import (
     ClubStore,
     EntrantRow,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from chicago.club.ratings import finish_places
 from chicago.club.stats import game_lines
 from chicago.engine.game import Game
+from chicago.server.core.rows import GamePlayerRow, RatedGameRow
 from chicago.server.live import LiveTable
-from chicago.server.storage import GamePlayerRow, RatedGameRow
 
 __all__ = ["finish_rows"]
 
