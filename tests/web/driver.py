@@ -243,6 +243,30 @@ _IN_VIEW = """(selector) => {
 }"""
 
 
+_PROGRESS_JS = """() => {
+  const tb = window.chicago && window.chicago.table;
+  const p = document.querySelector('.table-page');
+  return [tb && tb.conn ? tb.conn.lastSeq : null, p ? p.dataset.myTurn || '' : '',
+          tb ? !!tb.pending : false,
+          !!document.querySelector('[data-dialog=game-over], .deal-summary')];
+}"""
+
+
+def wait_for_progress(players: list[Any]) -> None:
+    """Wait until any of the players' pages changes (a new frame, a turn, a summary or the
+    game's end): the event a loop over several seats waits for when nobody may act. As any
+    wait of the suite, it gives up after WAIT_MS without a change (never a fixed pause, and
+    no bound on the number of waits, which a slow machine would exhaust)."""
+    before = [p.page.evaluate(_PROGRESS_JS) for p in players]
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while True:
+        for player, seen in zip(players, before, strict=True):
+            if player.page.evaluate(_PROGRESS_JS) != seen:
+                return
+        assert time.monotonic() < deadline, f"no page changed in {WAIT_MS} ms: {before}"
+        players[0].page.wait_for_timeout(20)  # between two looks, not a wait for the event
+
+
 def in_view_and_on_top(page: Any, selector: str, timeout_ms: int = 3000) -> None:
     """The element is inside the viewport and is what a click at its centre hits: at once
     or within ``timeout_ms`` (a card flying past or a banner fading is not a layout fault;

@@ -4,7 +4,7 @@ You sit at seat 0; the bots take the other seats. The game is saved after every 
 the data directory ($CHICAGO_DATA, else the user data directory, such as
 ~/.local/share/chicago; files in games/) or in --save FILE; a finished game's file is its
 record for `chicago replay`. When stdin or stdout is not a terminal, --plain is implied.
-The full screen needs the extra tui (pip install 'chicago[tui]'); --plain needs none.
+The full screen needs the extra tui (pip install 'chicago-cardgame[tui]'); --plain needs none.
 
 Examples:
   chicago play

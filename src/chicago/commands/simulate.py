@@ -78,6 +78,12 @@ def run(args: argparse.Namespace) -> int:
 
         for spec in specs:
             make_bot(spec)
+        from chicago.bots.external import start_problem
+
+        for spec in dict.fromkeys(s for s in specs if s.lower().startswith("cmd:")):
+            problem = start_problem(spec, rules, n)
+            if problem is not None:
+                raise ValueError(problem)
     except ValueError as exc:
         return _fail(str(exc))
     total = -(-args.games // n) * n
