@@ -187,3 +187,66 @@ def test_every_swedish_typed_answer_is_read_back(action: str) -> None:
                                                                       if action == "chicago"
                                                                       else "chicago"]}
     assert str(parse_answer(typed, view, menu=False)) == action, typed
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_deal_end_does_not_repeat_its_question_on_a_wrong_key(
+    tmp_path: Path, lang: str
+) -> None:
+    """At the end of a deal the prompt asks for Enter once; a wrong key (a card's number,
+    a letter, the odds) says that nothing can be done now, not the question a second time."""
+    from test_tui_screens import play_until_deal_end
+
+    session = _session(tmp_path)
+    words = Words(session.names, lang=lang)
+
+    async def main() -> None:
+        app = PlayApp(session, delay=0, lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await play_until_deal_end(app, pilot, {})
+            assert app.paused_summary is not None
+            for key in ("3", "p", "h"):
+                await pilot.press(key)
+                await pilot.pause()
+                prompt = " ".join(screen_text(app).split())
+                assert prompt.count(words.t("tui.fs.press_enter")) == 1, (key, prompt)
+                assert words.t("tui.fs.not_now_deal_over") in prompt, key
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize(("encoding", "symbols"), [("utf-8", True), ("ascii", False)])
+def test_the_plain_mode_writes_cards_as_the_screen_does_where_it_can(
+    tmp_path: Path, encoding: str, symbols: bool
+) -> None:
+    """One notation where a person reads: the suit symbols (as the full screen and the
+    review), the plain letters of the notation only where the output cannot show them."""
+    import io
+    import re
+
+    from chicago.tui.plain import play_plain
+
+    session = PlaySession.new(Rules.preset("pagat", max_deals=1), players=3,
+                              bot_specs=["random"], seed=4, save_path=None)
+    raw = io.BytesIO()
+    # (other marks, as the "·" between parts of a line, are not the point here: replaced)
+    out = io.TextIOWrapper(raw, encoding=encoding, errors="replace", write_through=True)
+    assert play_plain(session, io.StringIO("0\n" * 200), out) == 0
+    text = raw.getvalue().decode(encoding)
+    # what to type is shown as typed: the example cards of the exchange question
+    typed = re.sub(r"\((?:[2-9TJQKA][cdhs] ?)+\)", "", text)
+    letters = re.findall(r"(?<![\w'])[2-9TJQKA][cdhs](?![\w'])", typed)
+    if symbols:
+        assert re.search(r"(10|[2-9JQKA])[♥♦♣♠]", text) and letters == [], letters[:5]
+    else:
+        assert not re.search("[♥♦♣♠]", text) and letters
+
+
+@pytest.mark.parametrize(("lang", "names"), [("en", ["You", "Bot 2", "Bot 3", "Bot 4"]),
+                                             ("sv", ["You", "Dator 2", "Dator 3", "Dator 4"])])
+def test_the_bots_have_the_browsers_names(lang: str, names: list[str]) -> None:
+    session = PlaySession.new(Rules.preset("pagat"), players=4, bot_specs=["basic"], seed=1,
+                              lang=lang)
+    assert session.names == names
+    assert [session.tags[f"Name{s}"] for s in range(4)] == names

@@ -23,6 +23,7 @@ from .driver import (
     card_text,
     in_view_and_on_top,
     join_page,
+    progress_marks,
     seated_page,
     wait_for_progress,
 )
@@ -50,9 +51,10 @@ def _turn(players: list[Player]) -> Player | None:
 
 def _play_until_the_pause(players: list[Player]) -> None:
     while not all(p.page.evaluate(_PAUSED) for p in players):
+        marks = progress_marks(players)
         player = _turn(players)
         if player is None:
-            wait_for_progress(players)
+            wait_for_progress(players, marks)
         else:
             player.act()
 

@@ -23,6 +23,7 @@ from .driver import (
     hidden_from,
     in_view_and_on_top,
     page_cards,
+    progress_marks,
     wait_for_progress,
 )
 from .serving import LiveServer
@@ -190,9 +191,10 @@ def test_two_browser_contexts_play_at_one_table_through_the_invite_link(
 
     # Each clicks when it is their turn until the game (one deal) is over.
     while not all(p.page.locator("[data-dialog=game-over]").count() for p in players):
+        marks = progress_marks(players)
         player = _either_turn(players)
         if player is None:
-            wait_for_progress(players)
+            wait_for_progress(players, marks)
             continue
         player.act()
     players[0].shot("game-over")

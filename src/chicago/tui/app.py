@@ -450,7 +450,7 @@ class PlayApp(App[None]):
             text.append(self._question(view), style="bold")
         else:
             text.append(t("q.wait", whom=self.words.whom(view.get("to_act"))), style="dim")
-        if self.error:
+        if self.error and self.error != text.plain:
             text.append(f"\n{self.error}", style="bold red")
         elif self.notice:
             text.append(f"\n{self.notice}", style="dim")
@@ -558,10 +558,11 @@ class PlayApp(App[None]):
     def _may_act(self) -> bool:
         """True when the human may act now; otherwise say why."""
         t = self.words.t
+        # the prompt asks already (Enter, q): say what the key did, not the question again
         if self.session.over:
-            self.error = t("tui.fs.over")
+            self.error = t("tui.fs.not_now_over")
         elif self.paused_summary is not None:
-            self.error = t("tui.fs.press_enter")
+            self.error = t("tui.fs.not_now_deal_over")
         elif self._queue or not self.session.waiting_for_human:
             self.error = t("tui.fs.wait")
         else:
@@ -702,7 +703,7 @@ class PlayApp(App[None]):
     def action_hint(self) -> None:
         """The exact draw odds of the hand (from your own view only)."""
         if self.paused_summary is not None:
-            self.error = self.words.t("tui.fs.press_enter")
+            self.error = self.words.t("tui.fs.not_now_deal_over")
             self._refresh_all()
             return
         view = self.session.view()
