@@ -48,8 +48,6 @@ from typing import IO, Any
 import chicago
 from chicago.bots.base import Bot, make_bot, register_bot
 from chicago.engine.actions import Action, NotationError
-from chicago.engine.game import Game
-from chicago.rules import Rules
 
 __all__ = ["PROTOCOL_VERSION", "ExternalBot", "parse_spec", "start_problem"]
 
@@ -431,18 +429,18 @@ def _keep_lines(stream: IO[bytes], kept: deque[str]) -> None:
             kept.append(raw.decode("utf-8", "replace").strip())
 
 
-def start_problem(spec: str, rules: Rules, players: int) -> str | None:
+def start_problem(
+    spec: str, view: dict[str, Any], legal_actions: Sequence[Action]
+) -> str | None:
     """Why the program of the ``cmd:`` bot ``spec`` cannot play, in one line; None when it
-    can. It is started and asked the first decision of a game at such a table: a program
-    that cannot be started, ends (the last line of its standard error says why) or does
-    not answer within its start-up time cannot play. An illegal answer is no start problem
-    (it loses that turn, as in a match). Raises ``ValueError`` for a bad spec."""
-    game = Game(rules, players=players, seed=0)
-    seat = game.to_act
-    assert seat is not None
+    can. It is started and asked a first decision (``view``, ``legal_actions``: a seat's
+    first of a game): a program that cannot be started, ends (the last line of its
+    standard error says why) or does not answer within its start-up time cannot play. An
+    illegal answer is no start problem (it loses that turn, as in a match). Raises
+    ``ValueError`` for a bad spec."""
     with ExternalBot(spec, keep_stderr=True) as bot:
         bot.restarts_left = 0
-        cause = bot._ask(game.view(seat), game.legal_actions(), 0)
+        cause = bot._ask(view, legal_actions, 0)
         if isinstance(cause, Action) or cause == "illegal":
             return None
         status = bot.exit_status()
