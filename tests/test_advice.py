@@ -14,8 +14,8 @@ from chicago.advice import improvement, kept_category, rank_holds
 from chicago.cards import parse_cards
 from chicago.odds import draw_odds
 from chicago.poker import Category
+from chicago.server.hints import hint_answer
 from chicago.tui.hints import hint
-from chicago.web.hints import hint_answer
 from engine_helpers import game
 
 

@@ -13,9 +13,9 @@ import pytest
 
 from chicago import Game, Phase, Rules
 from chicago.categories import Category
-from chicago.engine.schema import json_schema
 from chicago.engine.viewtypes import CATEGORY_NAMES, PHASE_NAMES
 from chicago.rules import PRESETS
+from chicago.server.schema import json_schema
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -105,3 +105,14 @@ def test_a_view_with_a_wrong_field_is_refused() -> None:
     for field, value in (("phase", "dancing"), ("hand", ["Zz"]), ("chicago", "yes")):
         assert not check.is_valid({**view, field: value}), field
     assert not check.is_valid({**view, "extra": 1})
+
+
+def test_the_engine_describes_no_frame_of_the_server() -> None:
+    """The engine's schema holds views and events; the table server adds its frames
+    (issue 24: the engine does not write the server's frame schema)."""
+    from chicago.engine import schema as engine_schema
+
+    engine_defs = engine_schema.json_schema()["$defs"]
+    assert not [name for name in engine_defs if name.startswith("frame.")]
+    assert {**engine_defs, **{d: v for d, v in json_schema()["$defs"].items()
+                              if d.startswith("frame.")}} == json_schema()["$defs"]

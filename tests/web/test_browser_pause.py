@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from chicago.web.hints import hint_answer
+from chicago.server.hints import hint_answer
 
 from .driver import (
     Player,

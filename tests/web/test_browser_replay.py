@@ -13,7 +13,7 @@ from typing import Any
 from playwright.sync_api import expect
 from websockets.sync.client import connect
 
-from chicago.web.replay import replay_steps
+from chicago.server.replay_pages import replay_steps
 
 from .driver import api, card_text
 from .serving import LiveServer

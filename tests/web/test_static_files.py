@@ -12,8 +12,8 @@ import pytest
 import chicago.web
 from chicago.cli import main
 from chicago.server import Settings, create_app
-from chicago.web import STATIC_DIR, StaticFilesMissing
-from chicago.web.assets import missing_files, page_files, references
+from chicago.server.assets import StaticFilesMissing, missing_files, page_files, references
+from chicago.web import STATIC_DIR
 
 with warnings.catch_warnings():  # starlette suggests httpx2, which is not needed here
     warnings.simplefilter("ignore")

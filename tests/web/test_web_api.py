@@ -19,10 +19,10 @@ from starlette.testclient import TestClient
 
 from chicago import Game, Rules
 from chicago.server import Settings, create_app, web_api
+from chicago.server.hints import odds_answer
+from chicago.server.replay_pages import parse_perspective, replay_page, replay_steps
 from chicago.tui.lang import catalogue
 from chicago.web import STATIC_DIR
-from chicago.web.hints import odds_answer
-from chicago.web.replay import parse_perspective, replay_page, replay_steps
 
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 

@@ -1,11 +1,12 @@
-"""The JSON Schema of views, events and the table server's game frames, made from the types.
+"""The JSON Schema of views and events, made from the types.
 
 :func:`json_schema` builds it from the declarations themselves: the event classes of
 :mod:`chicago.engine.events` (fields, types, the docstring under each field), the view's
 TypedDicts of :mod:`chicago.engine.viewtypes`, the phases of :class:`chicago.Phase` and the
-rule options of :class:`chicago.Rules`. ``docs/schema.json`` is its output
-(``python scripts/make_schema.py`` writes it; a test checks that the shipped file is
-current and validates views, events and websocket frames of random games against it).
+rule options of :class:`chicago.Rules`. ``docs/schema.json`` is its output with the table
+server's frames added (:mod:`chicago.server.schema`; ``python scripts/make_schema.py`` writes
+it; a test checks that the shipped file is current and validates views, events and
+websocket frames of random games against it).
 
 >>> schema = json_schema()
 >>> sorted(schema["$defs"]["view"]["properties"])[:3]
@@ -229,56 +230,10 @@ def _phase_schema() -> dict[str, Any]:
             "description": "The phase of the deal. " + " ".join(lines)}
 
 
-# ---------------------------------------------------------------------- frames
-def _frames() -> dict[str, Any]:
-    """The table server's frames that carry the game (docs/PROTOCOL.md has all of them)."""
-    table = {"type": "object", "description": "The table (docs/PROTOCOL.md)."}
-    clock = {"anyOf": [{"type": "object"}, {"type": "null"}],
-             "description": "The turn clock, if the table has one (docs/PROTOCOL.md)."}
-    seq = {"type": "integer", "description": "The table's sequence number after this frame."}
-    return {
-        "frame.snapshot": {
-            "type": "object",
-            "description": "The whole view of one audience (after hello, a rematch, a gap).",
-            "properties": {"type": {"const": "snapshot"}, "seq": seq, "reason": {
-                "type": "string"}, "you": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
-                "table": table, "view": _ref("view"), "clock": clock},
-            "required": ["type", "seq", "view"],
-        },
-        "frame.update": {
-            "type": "object",
-            "description": "An action and the events it caused, as this audience sees them; "
-                           "the last update of a batch also carries the new state.",
-            "properties": {
-                "type": {"const": "update"}, "seq": seq, "game": {"type": "integer"},
-                "seat": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
-                "action": {"anyOf": [{"type": "string"}, {"type": "null"}],
-                           "description": "The action's text, null when this audience may "
-                                          "not see it (another seat's discards)."},
-                "kind": {"type": "string"}, "by": {"type": "string"},
-                "events": {"type": "array", "items": _ref("event")},
-                "state": {"anyOf": [_ref("state"), {"type": "null"}]}, "clock": clock,
-            },
-            "required": ["type", "seq", "events"],
-        },
-        "frame.game_over": {
-            "type": "object",
-            "description": "The game has ended: winners, scores, settlement, the record.",
-            "properties": {
-                "type": {"const": "game_over"}, "seq": seq, "game": {"type": "integer"},
-                "winners": {"type": "array", "items": {"type": "integer"}},
-                "scores": {"type": "array", "items": {"type": "integer"}},
-                "settlement": {"type": "array", "items": {"type": "number"}},
-                "record": {"type": "string"},
-            },
-            "required": ["type", "winners", "scores", "settlement"],
-        },
-    }
-
-
 def json_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a view (``$defs/view``), an event
-    (``$defs/event``, one definition per kind) and the server's game frames."""
+    (``$defs/event``, one definition per kind) and the update ``state`` (the view without
+    its heavy fields). The table server adds its frames (:mod:`chicago.server.schema`)."""
     defs: dict[str, Any] = {
         "card": {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$",
                  "description": "A card: rank 2-9, T, J, Q, K, A and suit c, d, h, s "
@@ -299,14 +254,11 @@ def json_schema() -> dict[str, Any]:
     state["description"] = ("The state in an update frame: the view without rules, events "
                             "and history.")
     defs["state"] = state
-    defs.update(_frames())
     return {
         "$schema": _DRAFT,
-        "title": "chicago: views, events and game frames",
-        "description": "Generated from the types by scripts/make_schema.py "
-                       "(chicago.engine.schema); do not edit by hand.",
+        "title": "chicago: views and events",
+        "description": "Generated from the types (chicago.engine.schema).",
         "version": SCHEMA_VERSION,
-        "anyOf": [_ref("view"), _ref("event"), _ref("frame.snapshot"), _ref("frame.update"),
-                  _ref("frame.game_over")],
+        "anyOf": [_ref("view"), _ref("event")],
         "$defs": defs,
     }

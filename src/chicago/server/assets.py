@@ -1,4 +1,5 @@
-"""The browser app's files as the page loads them: from ``index.html`` through every import.
+"""The browser app's files (:data:`chicago.web.STATIC_DIR`) as the page loads them: from
+``index.html`` through every import.
 
 :func:`references` lists the local files one file of the app asks the browser for (the
 scripts, stylesheets and icon of a page; the ES module imports of a script, static and
@@ -24,7 +25,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-__all__ = ["ENTRY", "missing_files", "page_files", "references"]
+__all__ = ["ENTRY", "StaticFilesMissing", "missing_files", "page_files", "references"]
 
 ENTRY = "index.html"
 """The page the app starts from."""
@@ -128,3 +129,18 @@ def missing_files(static_dir: Path | None) -> list[str]:
     if static_dir is None or not static_dir.is_dir():
         return [ENTRY]
     return page_files(static_dir)[1]
+
+
+class StaticFilesMissing(RuntimeError):
+    """The browser app's directory lacks files the page loads (an incomplete installation)."""
+
+    def __init__(self, static_dir: Path, missing: list[str]) -> None:
+        self.static_dir = static_dir
+        self.missing = missing
+        shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5
+                                          else "")
+        super().__init__(
+            f"the browser app is incomplete: {shown} missing in {static_dir}. This "
+            "installation of chicago lacks its web files: reinstall it from a complete wheel "
+            "or source archive"
+        )
