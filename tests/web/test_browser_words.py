@@ -70,7 +70,7 @@ def server_error_codes() -> set[str]:
     from chicago.server.protocol import ERROR_CODES
 
     codes = set(ERROR_CODES)
-    for path in SERVER.glob("*.py"):
+    for path in SERVER.rglob("*.py"):  # core/, club/ … too
         text = path.read_text(encoding="utf-8")
         codes |= set(re.findall(r'(?:TableError|ProtocolError)\(\s*"([a-z_]+)"', text))
         codes |= set(re.findall(r'error_frame\(\s*[^,()]+,\s*"([a-z_]+)"', text))
