@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -162,15 +163,32 @@ def test_ctrl_c_says_how_to_quit_in_the_apps_language(tmp_path: Path, lang: str)
     asyncio.run(main())
 
 
+def _announce_view() -> Any:
+    """A seat's view in a scoring round where it may pass or announce a pair."""
+    for seed in range(500):
+        game = Game(Rules.preset("pagat"), players=4, seed=seed)
+        while game.to_act is not None and game.view(game.to_act).phase == "exchange":
+            game.apply("keep")
+        seat = game.to_act
+        if seat is None:
+            continue
+        view = game.view(seat)
+        if view.phase == "announce" and [str(a) for a in view.legal_actions] == [
+                "pass", "announce pair"]:
+            return view
+    raise AssertionError("no such deal in 500 seeds")
+
+
 def test_the_line_modes_reminder_names_the_choices_in_swedish() -> None:
-    view = {"phase": "announce", "hand": ["2c", "2d", "5h", "9s", "Kc"],
-            "legal_actions": ["pass", "announce pair"]}
+    view = _announce_view()
     swedish = Words([], lang="sv")
     reminder = expected_answer(view, menu=True, words=swedish)
     assert reminder == swedish.t("tui.in.expect_menu", n=2, choices="passa, säg par")
     assert "announce" not in reminder and "pass," not in reminder
     assert expected_answer(view, menu=True) == Words([]).t(
         "tui.in.expect_menu", n=2, choices="pass, announce pair")
+    for typed, action in (("passa", "pass"), ("säg par", "announce pair")):
+        assert str(parse_answer(typed, view, menu=False)) == action
 
 
 @pytest.mark.parametrize("action", [
@@ -180,13 +198,11 @@ def test_the_line_modes_reminder_names_the_choices_in_swedish() -> None:
     "reject", "redeal", "reset", "reset 2", "score", "play Ah",
 ])
 def test_every_swedish_typed_answer_is_read_back(action: str) -> None:
-    """What the reminder offers in Swedish, typed, is the action it stands for."""
-    typed = typed_answer(action, Words([], lang="sv"))
-    view = {"phase": "announce" if action.startswith(("pass", "announce")) else "other",
-            "hand": ["Ah", "2d", "5h", "9s", "Kc"], "legal_actions": [action, "no chicago"
-                                                                      if action == "chicago"
-                                                                      else "chicago"]}
-    assert str(parse_answer(typed, view, menu=False)) == action, typed
+    """What the reminder offers in Swedish, typed, reads as the action it stands for (the
+    Swedish words are turned into the action's text before the action is parsed)."""
+    from chicago.tui.inputs import _english
+
+    assert _english(typed_answer(action, Words([], lang="sv"))) == action
 
 
 @pytest.mark.parametrize("lang", LANGS)

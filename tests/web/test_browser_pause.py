@@ -50,7 +50,8 @@ def _turn(players: list[Player]) -> Player | None:
 
 
 def _play_until_the_pause(players: list[Player]) -> None:
-    while not all(p.page.evaluate(_PAUSED) for p in players):
+    # (and the deal's last trick gathered: it rests in the middle first)
+    while not all(p.page.evaluate(f"{_PAUSED} && !window.chicago.table.rest") for p in players):
         marks = progress_marks(players)
         player = _turn(players)
         if player is None:

@@ -2,8 +2,9 @@
 
 ``make_bot("cmd:python mybot.py")`` starts the program and talks to it one JSON object per
 line (docs/BOT_PROTOCOL.md): ``hello`` when it starts, ``new_game`` before its first
-decision of a game, ``act`` for every decision (the seat's view, the legal actions as text,
-the time allowed, a seed), ``game_over`` at the end (when the shell reports it) and ``bye``
+decision of a game, ``act`` for every decision (the seat's view in its JSON form,
+:func:`~chicago.engine.viewjson.view_json`; the legal actions as text, the time allowed, a
+seed), ``game_over`` at the end (when the shell reports it) and ``bye``
 when it is closed. The program answers each ``act`` with one line: the action's text
 (``play Ah``), or a JSON string or object (``{"action": "play Ah"}``).
 
@@ -48,6 +49,9 @@ from typing import IO, Any
 import chicago
 from chicago.bots.base import Bot, make_bot, register_bot
 from chicago.engine.actions import Action, NotationError
+from chicago.engine.viewjson import view_json
+from chicago.engine.viewtypes import SeatView
+from chicago.rules import Rules
 
 __all__ = ["PROTOCOL_VERSION", "ExternalBot", "parse_spec", "start_problem"]
 
@@ -207,13 +211,13 @@ class ExternalBot:
         self._lines: queue.Queue[object] = queue.Queue()
         self._fresh = False
         self._owed = 0
-        self._game_key: tuple[Any, ...] | None = None
+        self._game_key: tuple[tuple[int | None, int, Rules], tuple[int, int]] | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._asked = 0
 
     # -- the Bot interface ----------------------------------------------------------------
     def decide(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         """Ask the program; on a crash, a timeout or an illegal answer the fallback decides."""
         if not legal_actions:
@@ -226,10 +230,10 @@ class ExternalBot:
         self.failures[cause] += 1
         return self.fallback.decide(view, legal_actions, random.Random(seed))
 
-    def game_over(self, view: dict[str, Any]) -> None:
+    def game_over(self, view: SeatView) -> None:
         """Tell the program the game has ended (``view`` is its seat's final view)."""
         if self._alive():
-            self._send({"type": "game_over", "seat": view.get("seat"), "view": view},
+            self._send({"type": "game_over", "seat": view.seat, "view": view_json(view)},
                        self._deadline(self.time_ms + TRANSPORT_SLACK_MS))
         self._game_key = None
 
@@ -270,7 +274,7 @@ class ExternalBot:
         return time.monotonic() + ms / 1000.0
 
     def _ask(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], seed: int
+        self, view: SeatView, legal_actions: Sequence[Action], seed: int
     ) -> Action | str:
         """The program's legal answer, or the cause of the failure.
 
@@ -281,23 +285,24 @@ class ExternalBot:
         allowed = self.time_ms + TRANSPORT_SLACK_MS + (self.startup_ms if self._fresh else 0)
         self._fresh = False
         deadline = self._deadline(allowed)
-        key = (view.get("seat"), view.get("players"), json.dumps(view.get("rules"), sort_keys=True))
-        progress = (int(view.get("deal", 0)), len(view.get("events", ())))
-        if self._game_key is None or self._game_key[:3] != key or self._game_key[3] >= progress:
+        data = view_json(view)
+        key = (view.seat, view.players, view.rules)
+        progress = (view.deal, len(view.events))
+        if self._game_key is None or self._game_key[0] != key or self._game_key[1] >= progress:
             sent = self._send(
-                {"type": "new_game", "seat": view.get("seat"), "players": view.get("players"),
-                 "rules": view.get("rules")},
+                {"type": "new_game", "seat": view.seat, "players": view.players,
+                 "rules": data["rules"]},
                 deadline,
             )
             if not sent:
                 return "crash" if sent is False else "timeout"
-        self._game_key = (*key, progress)
+        self._game_key = (key, progress)
         self._drain()
         self._asked += 1
         question = {
             "type": "act",
             "id": self._asked,
-            "view": view,
+            "view": data,
             "legal": [str(a) for a in legal_actions],
             "time_ms": self.time_ms,
             "seed": seed,
@@ -430,7 +435,7 @@ def _keep_lines(stream: IO[bytes], kept: deque[str]) -> None:
 
 
 def start_problem(
-    spec: str, view: dict[str, Any], legal_actions: Sequence[Action]
+    spec: str, view: SeatView, legal_actions: Sequence[Action]
 ) -> str | None:
     """Why the program of the ``cmd:`` bot ``spec`` cannot play, in one line; None when it
     can. It is started and asked a first decision (``view``, ``legal_actions``: a seat's

@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from chicago.engine import views
+from chicago.engine import viewjson
 
 __all__ = [
     "ERROR_CODES",
@@ -127,7 +127,7 @@ def error_frame(seq: int, code: str, message: str | None = None, msg_id: Any = N
 
 
 # ---------------------------------------------------------------------- states
-# The update ``state`` of a seat is the engine's view without its heavy fields; both are
-# built by the engine (one public part per action, then each seat's own cards).
-public_state = views.public_state
-seat_state = views.seat_state
+# The update ``state`` of a seat is the JSON of the engine's view without its heavy fields,
+# made by the engine's one view encoder (one public part per action, then each seat's own).
+public_state = viewjson.public_state
+seat_state = viewjson.seat_state
