@@ -15,7 +15,7 @@ user data directory, such as ~/.local/share/chicago; the same wherever it is sta
 printed at start); --db URL picks another database (PostgreSQL: postgresql://…, extra
 postgres). The schema is created or upgraded at every start. docs/PROTOCOL.md describes
 the API; docs/SERVER.md how to run it for a club behind a reverse proxy.
-Needs the extra server: pip install 'chicago[server]'.
+Needs the extra server: pip install 'chicago-cardgame[server]'.
 With --redis, any number of such workers (on one or many machines, behind any load
 balancer) serve the same tables of one PostgreSQL database (docs/SCALING.md).
 """

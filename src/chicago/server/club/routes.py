@@ -223,10 +223,13 @@ def make_tournament(body: CreateTournament, levels: list[str]) -> TournamentSpec
             rules = rules.replace(max_deals=body.deals)
         if body.target is not None:
             rules = rules.replace(target=body.target)
-        Game(rules, players=body.table_size, seed=0)
     except RulesError as exc:
         raise TableError("bad_rules", f"rules: {exc}") from None
     except (TypeError, ValueError) as exc:
+        raise TableError("bad_rules", f"rules: {exc}") from None
+    try:
+        Game(rules, players=body.table_size, seed=0)
+    except (TypeError, ValueError) as exc:  # a RulesError too: the size the rules allow
         raise TableError("bad_rules", f"table_size {body.table_size}: {exc}") from None
     bot = body.bot.strip().lower().removeprefix("bot:")
     if bot not in levels:
