@@ -47,6 +47,19 @@ const later = () => import("./lang/sv.js");
     assert references("js/app.js", 'import "../../outside.js";') == []  # above the app
 
 
+def test_references_of_the_installable_app() -> None:
+    """A page's manifest and touch icon, a manifest's icons (relative to it), and the service
+    worker a module registers (relative to the page, not to the module)."""
+    page = ('<link rel="manifest" href="manifest.webmanifest">'
+            '<link rel="apple-touch-icon" href="icons/touch.png">')
+    assert references("index.html", page) == ["manifest.webmanifest", "icons/touch.png"]
+    manifest = '{"icons": [{"src": "icons/a.png"}, {"src": "https://x.org/b.png"}, {"sizes": 1}]}'
+    assert references("manifest.webmanifest", manifest) == ["icons/a.png"]
+    assert references("manifest.webmanifest", "not json") == []
+    module = 'if (ok) navigator.serviceWorker.register("sw.js").catch(() => {});'
+    assert references("js/app.js", module) == ["sw.js"]
+
+
 def test_the_page_reaches_every_file_of_the_app_and_none_is_missing() -> None:
     """From index.html through every import: all the app's scripts and stylesheets are found
     this way (so the check of an installation covers them) and nothing referenced is

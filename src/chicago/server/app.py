@@ -128,6 +128,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
         app.state.manager = manager
         app.state.reviews = reviews
         app.state.admission = Admission(settings, store, manager.tables)
+        manager.rematch_gate = app.state.admission.admit_rematch
         app.state.club = club
         await manager.start()
         await club.start()
