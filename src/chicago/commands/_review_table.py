@@ -20,11 +20,13 @@ from chicago.review import Grade, Review
 from chicago.tui.review_words import (
     GRADE_COLOUR,
     GRADE_STYLE,
+    accuracy_scale,
     choice_words,
     grade_word,
     loss_text,
     phase_label,
     phase_name,
+    reason_text,
 )
 from chicago.tui.words import Words, symbol_card
 
@@ -147,8 +149,9 @@ def _biggest(review: Review, w: _Writer) -> str:
         )
         if d.hindsight_loss is not None:
             text += " " + w.t("tui.review.known_loss", loss=w.loss(d.hindsight_loss))
-        lines.append(textwrap.fill(text + ".", w.width, initial_indent="- ",
-                                   subsequent_indent="  "))
+        why = reason_text(d, words)
+        lines.append(textwrap.fill(text + "." + (" " + why if why else ""), w.width,
+                                   initial_indent="- ", subsequent_indent="  "))
     return "\n".join(lines)
 
 
@@ -191,6 +194,7 @@ def render_review(
             deals=r.deals, level=review.level, review_seed=review.seed),
         w.t("tui.review.totals", accuracy=words.decimal(s.accuracy, 1), n=s.decisions,
             loss=w.loss(s.loss), per_deal=w.loss(s.loss_per_deal)),
+        accuracy_scale(words),
     ]
     if not r.finished:
         lines.append(w.t("tui.review.unfinished"))

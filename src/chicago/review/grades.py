@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from chicago.review.model import Grade
 
 __all__ = [
+    "ACCURACY_MARKS",
     "ACCURACY_SCALE",
     "BEST_MAX",
     "BLUNDER_MIN",
@@ -46,6 +47,10 @@ MATTERS = 0.05
 """A choice is real when its best and worst listed alternatives differ by more than this."""
 ACCURACY_SCALE = 1.5
 """The loss (in points) at which a decision's accuracy falls to 1/e (37)."""
+ACCURACY_MARKS: dict[str, float] = {"expert": 98.3, "basic": 92.2, "random": 73.5}
+"""The scale shown beside an accuracy: the mean accuracy of the ``expert`` and ``basic``
+bots and of random legal play, each seat of four-player ``pagat`` games reviewed at the
+default level (``benchmarks/bench_accuracy.py`` measures them; ``docs/REVIEW.md``)."""
 
 
 def grade_of(loss: float) -> Grade:

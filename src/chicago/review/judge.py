@@ -18,6 +18,7 @@ from chicago.review.exchange import value_exchange, value_one_up, value_redeal
 from chicago.review.grades import grade_of
 from chicago.review.levels import ReviewLevel
 from chicago.review.model import Alternative, DecisionReview, rounded
+from chicago.review.reasons import reason_of
 from chicago.review.tricks import value_play
 from chicago.review.valuation import Option, Valuation
 
@@ -112,4 +113,5 @@ def grade(
         samples=valuation.samples,
         hindsight_best=hindsight_best,
         hindsight_loss=hindsight_loss,
+        why=reason_of(k, options, chosen),
     )

@@ -17,18 +17,24 @@ tables, :data:`GRADE_COLOUR` where Rich draws).
 
 from __future__ import annotations
 
-from chicago.review import DecisionReview, Grade
+import dataclasses
+
+from chicago.review import DecisionReview, Grade, Reason, Review
+from chicago.review.grades import ACCURACY_MARKS
 from chicago.tui.words import Words
 
 __all__ = [
     "GRADE_COLOUR",
     "GRADE_STYLE",
+    "accuracy_scale",
     "choice_words",
     "decision_note",
     "grade_word",
     "loss_text",
     "phase_label",
     "phase_name",
+    "reason_text",
+    "with_reasons",
 ]
 
 GRADE_STYLE: dict[Grade, str] = {
@@ -135,3 +141,63 @@ def decision_note(decision: DecisionReview, words: Words | None = None) -> str:
         "tui.review.note", grade=grade, loss=loss_text(decision.loss, w),
         better=w.t("review.better", choice=choice_words(decision, decision.best, w)),
     )
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _percent(chance: float | None) -> str:
+    return "?" if chance is None else str(round(100 * chance))
+
+
+def _play_card(action: str, words: Words) -> str:
+    parts = action.split()
+    return words.card(parts[1]) if len(parts) == 2 and parts[0] == "play" else action
+
+
+def reason_text(decision: DecisionReview, words: Words | None = None) -> str:
+    """Why the decision is graded so, in one or two sentences in the language of
+    ``words``: the fact of its :class:`~chicago.review.Reason` (the catalogue's
+    ``why.*``), and the score situation where it matters. Empty without one."""
+    why: Reason | None = decision.why
+    if why is None:
+        return ""
+    w = _words(words)
+
+    def points(value: float | None) -> str:
+        return "?" if value is None else w.decimal(value, 1)
+
+    best = choice_words(decision, why.best, w)
+    params = {
+        "best": best, "best_cap": _capital(best), "done": choice_words(decision, why.done, w),
+        "best_card": _play_card(why.best, w), "done_card": _play_card(why.done, w),
+        "best_keep": w.cards(why.best_keep or ()) or w.t("choice.draw_five"),
+        "done_keep": w.cards(why.done_keep or ()) or w.t("choice.draw_five"),
+        "best_cat": w.category_a(why.best_category),
+        "best_cat_cap": _capital(w.category_a(why.best_category)),
+        "done_cat": w.category_a(why.done_category),
+        "best_pct": _percent(why.best_chance), "done_pct": _percent(why.done_chance),
+        "points": points(why.points), "cost": points(why.cost),
+        "best_points": points(why.points), "done_points": points(why.cost),
+    }
+    text = w.t(f"why.{why.key}", **params)
+    if why.score is not None and why.target is not None:
+        text += " " + w.t("why.score", score=why.score, target=why.target)
+    return text
+
+
+def with_reasons(review: Review, words: Words | None = None) -> Review:
+    """The review with every decision's ``reason`` in the language of ``words``."""
+    w = _words(words)
+    return dataclasses.replace(review, decisions=tuple(
+        dataclasses.replace(d, reason=reason_text(d, w) or None) for d in review.decisions
+    ))
+
+
+def accuracy_scale(words: Words | None = None) -> str:
+    """What an accuracy figure means, to show beside it: the marks of the expert and basic
+    bots and of random play (:data:`~chicago.review.grades.ACCURACY_MARKS`)."""
+    w = _words(words)
+    return w.t("review.scale", **{name: w.decimal(mark, 0)
+                                  for name, mark in ACCURACY_MARKS.items()})
