@@ -17,6 +17,8 @@ from chicago.cards import Card
 from chicago.commands._tables import TableOutput
 from chicago.commands._text import Cell, Column, Table, plain_text
 from chicago.review import Grade, Review
+from chicago.review.grades import BLUNDER_MIN, GOOD_MAX
+from chicago.review.graph import ScoreGraph, sparkline
 from chicago.tui.review_words import (
     GRADE_COLOUR,
     GRADE_STYLE,
@@ -168,14 +170,36 @@ def _phases(review: Review, w: _Writer) -> Table:
     return table
 
 
+def graph_lines(graph: ScoreGraph, w: _Writer, names: dict[int, str]) -> str:
+    """The game graph as sparklines: each seat's score after every deal, and under the
+    reviewed seat's line where it lost points (``·`` some, ``▲`` 2.5 or more in a deal)."""
+    words = w.words
+    labels = {s: names.get(s) or w.t("tui.review.who_seat", n=s) for s in range(graph.players)}
+    room = max(len(label) for label in labels.values())
+    top = max(graph.target, *(max(row) for row in graph.scores))
+    lines = [w.t("tui.review.graph", target=graph.target)]
+    for seat in range(graph.players):
+        values = [row[seat] for row in graph.scores]
+        lines.append(f"{labels[seat]:<{room}} {sparkline(values, top)} {values[-1]}")
+        if seat == graph.seat and graph.losses:
+            marks = "".join(
+                " " if loss <= GOOD_MAX else ("▲" if loss >= BLUNDER_MIN else "·")
+                for loss in graph.losses
+            )
+            lines.append(f"{'':<{room}} {marks} {words.t('tui.review.graph_lost')}")
+    return "\n".join(lines)
+
+
 def render_review(
     review: Review, *, brief: bool = False, width: int | None = None, color: bool = False,
     words: Words | None = None, output: TableOutput | None = None,
+    graph: ScoreGraph | None = None, names: dict[int, str] | None = None,
 ) -> str:
     """The whole review as text: a head, the summary, the biggest mistakes and (unless
     ``brief``) every decision; at most ``width`` columns (default: the terminal's) where
     the tables can fold. ``words`` gives the language (English by default); ``output``
-    draws the tables (default: the plain text, with ANSI styles if ``color``)."""
+    draws the tables (default: the plain text, with ANSI styles if ``color``); ``graph``
+    adds the game graph (seats named by ``names``)."""
     width = width or shutil.get_terminal_size((80, 24)).columns
     words = words or Words([], card=symbol_card)
     output = output or TableOutput(color=color, use_rich=False)
@@ -206,6 +230,8 @@ def render_review(
     )
     blocks.append(w.fold(w.t("tui.review.per_deal", deals=per_deal,
                              mean=w.loss(s.loss_per_deal))))
+    if graph is not None:
+        blocks.append(graph_lines(graph, w, names or {}))
     blocks.append(_biggest(review, w) if s.biggest else w.t("review.none_big"))
     if not brief:
         blocks.append(w.draw(_decisions(review, w)))

@@ -155,10 +155,15 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     from chicago.commands._review_table import render_review
     from chicago.commands._tables import TableOutput
+    from chicago.review.graph import score_graph
     from chicago.tui.words import Words, symbol_card
 
     output = TableOutput(sys.stdout)
     words = Words([], card=symbol_card, lang=lang)
-    print("\n\n".join(render_review(r, brief=args.brief, words=words, output=output)
-                       for r in reviews))
+    seat_names = {s: loaded.tags[f"Name{s}"] for s in range(reviews[0].record.players)
+                  if f"Name{s}" in loaded.tags}
+    print("\n\n".join(
+        render_review(r, brief=args.brief, words=words, output=output,
+                      graph=score_graph(loaded.record, r), names=seat_names)
+        for r in reviews))
     return 0

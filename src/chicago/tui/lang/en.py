@@ -381,6 +381,8 @@ TERMINAL: dict[str, Any] = {
     f"{s(p['n'], 'decision', 'decisions')} · {p['loss']} expected points lost "
     f"({p['per_deal']} per deal).",
     "tui.review.unfinished": "The game is not finished: reviewed as far as it goes.",
+    "tui.review.graph": "Scores after each deal (the target {target}):",
+    "tui.review.graph_lost": "points lost (· some, ▲ 2.5 or more)",
     "tui.review.by_phase": "Points lost by phase",
     "tui.review.all_phases": "all",
     "tui.review.per_deal": "Points lost per deal: {deals} (mean {mean})",

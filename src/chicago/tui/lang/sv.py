@@ -305,6 +305,8 @@ TERMINAL: dict[str, Any] = {
     "tui.review.totals": "Precision {accuracy} · {n} beslut · {loss} förväntade poäng "
     "förlorade ({per_deal} per giv).",
     "tui.review.unfinished": "Partiet är inte slut: analyserat så långt det går.",
+    "tui.review.graph": "Poäng efter varje giv (målet {target}):",
+    "tui.review.graph_lost": "förlorade poäng (· några, ▲ 2,5 eller fler)",
     "tui.review.by_phase": "Förlorade poäng per skede",
     "tui.review.all_phases": "alla",
     "tui.review.per_deal": "Förlorade poäng per giv: {deals} (medel {mean})",

@@ -385,6 +385,10 @@ export default {
 
   // The Review view (review.js): the words and grades of chicago review in the terminal
   // (tui/review_words.py): best, good, inaccuracy, mistake, blunder; exchange 2, trick 4.
+  "graph.title": "Scores after each deal",
+  "graph.seat": "{name}: {score} points at the end",
+  "graph.lost": "Deal {deal}: {loss} points lost",
+  "graph.caption_lost": "Scores after each deal; a ring marks a deal in which the reviewed player lost points (bigger for more).",
   "review.title": "Review",
   "review.my_game": "Review my game",
   "review.seat": "Review of",
@@ -393,6 +397,7 @@ export default {
   "review.queued_ahead": ({ n }) => `The review is waiting for its turn (${n} ${n === 1 ? "review" : "reviews"} before it).`,
   "review.starting": "Reviewing…",
   "review.running": "Reviewing: {done} of {total} decisions.",
+  "review.eta": "About {time} left.",
   "review.failed": "The review could not be made. {error}",
   "review.intro": "Every decision {name} made, graded on what {name} knew at that moment: each choice is worth the points it brings on average for the rest of the deal, and the loss is what the choice made gave away against the best one.",
   "review.accuracy": "Accuracy",

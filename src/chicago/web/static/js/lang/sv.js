@@ -367,6 +367,10 @@ export default {
   "replay.none": "Det finns inget sådant avslutat parti.",
 
   // Analysen (review.js): samma ord och betyg som chicago review i terminalen, på svenska.
+  "graph.title": "Poäng efter varje giv",
+  "graph.seat": "{name}: {score} poäng till slut",
+  "graph.lost": "Giv {deal}: {loss} poäng förlorade",
+  "graph.caption_lost": "Poäng efter varje giv; en ring visar en giv där den analyserade spelaren förlorade poäng (större för fler).",
   "review.title": "Analys",
   "review.my_game": "Analysera mitt parti",
   "review.seat": "Analys av",
@@ -375,6 +379,7 @@ export default {
   "review.queued_ahead": ({ n }) => `Analysen väntar på sin tur (${n} ${n === 1 ? "analys" : "analyser"} före).`,
   "review.starting": "Analyserar…",
   "review.running": "Analyserar: {done} av {total} beslut.",
+  "review.eta": "Ungefär {time} kvar.",
   "review.failed": "Analysen kunde inte göras. {error}",
   "review.intro": "Varje beslut {name} fattade, bedömt efter vad {name} visste just då: varje val är värt de poäng det ger i genomsnitt under resten av given, och förlusten är vad valet gav bort jämfört med det bästa.",
   "review.accuracy": "Precision",
