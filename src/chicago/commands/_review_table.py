@@ -17,7 +17,6 @@ from chicago.cards import Card
 from chicago.commands._tables import TableOutput
 from chicago.commands._text import Cell, Column, Table, plain_text
 from chicago.review import Grade, Review
-from chicago.review.grades import BLUNDER_MIN, GOOD_MAX
 from chicago.review.graph import ScoreGraph, sparkline
 from chicago.tui.review_words import (
     GRADE_COLOUR,
@@ -170,6 +169,12 @@ def _phases(review: Review, w: _Writer) -> Table:
     return table
 
 
+GRAPH_SOME = 0.5
+"""Points lost in a deal above which the graph marks it (``·``; the browser draws a ring)."""
+GRAPH_MUCH = 2.5
+"""Points lost in a deal from which the mark is ``▲``."""
+
+
 def graph_lines(graph: ScoreGraph, w: _Writer, names: dict[int, str]) -> str:
     """The game graph as sparklines: each seat's score after every deal, and under the
     reviewed seat's line where it lost points (``·`` some, ``▲`` 2.5 or more in a deal)."""
@@ -183,7 +188,7 @@ def graph_lines(graph: ScoreGraph, w: _Writer, names: dict[int, str]) -> str:
         lines.append(f"{labels[seat]:<{room}} {sparkline(values, top)} {values[-1]}")
         if seat == graph.seat and graph.losses:
             marks = "".join(
-                " " if loss <= GOOD_MAX else ("▲" if loss >= BLUNDER_MIN else "·")
+                " " if loss <= GRAPH_SOME else ("▲" if loss >= GRAPH_MUCH else "·")
                 for loss in graph.losses
             )
             lines.append(f"{'':<{room}} {marks} {words.t('tui.review.graph_lost')}")

@@ -22,7 +22,7 @@ from chicago.review.reasons import reason_of
 from chicago.review.tricks import value_play
 from chicago.review.valuation import Option, Valuation
 
-__all__ = ["decision_rng", "grade", "value_decision"]
+__all__ = ["decision_rng", "grade", "value_decision", "value_knowledge"]
 
 
 def decision_rng(seed: int, seat: int, step: int) -> random.Random:
@@ -39,21 +39,30 @@ def value_decision(
     """Every alternative of the decision whose seat's view is ``view``, valued on what
     that seat knew (and the knowledge it was judged on)."""
     k = knowledge(view)
+    return k, value_knowledge(k, legal, action, level, rng)
+
+
+def value_knowledge(
+    k: Knowledge, legal: Sequence[Action], action: Action, level: ReviewLevel,
+    rng: random.Random,
+) -> Valuation:
+    """Every alternative of a decision, valued on the seat's knowledge ``k`` (what it saw);
+    ``action`` is what was done (always among the alternatives)."""
     phase = k.phase
     if phase == "exchange":
-        return k, value_exchange(k, legal, action, level, rng)
+        return value_exchange(k, legal, action, level, rng)
     if phase == "one up":
-        return k, value_one_up(k)
+        return value_one_up(k)
     if phase == "redeal":
-        return k, value_redeal(k, legal, level, rng)
+        return value_redeal(k, legal, level, rng)
     if phase == "announce":
-        return k, value_announce(k, legal)
+        return value_announce(k, legal)
     if phase == "chicago":
-        return k, value_chicago(k, legal, level, rng)
+        return value_chicago(k, legal, level, rng)
     if phase == "play":
-        return k, value_play(k, legal, level, rng)
+        return value_play(k, legal, level, rng)
     if phase in ("quads", "quads choice"):
-        return k, value_quads(k, legal)
+        return value_quads(k, legal)
     raise ValueError(f"no decision to judge in phase {phase!r}")
 
 
