@@ -63,8 +63,8 @@ REQUIRED_IN_WHEEL = [
     "chicago/web/static/favicon.svg",
     "chicago/web/static/css/app.css",
     "chicago/web/static/js/app.js",
-    "chicago/web/static/js/lang/en.js",
-    "chicago/web/static/js/lang/sv.js",
+    "chicago/web/static/lang/en.json",
+    "chicago/web/static/lang/sv.json",
 ]
 """Files the installed program reads; every module and static file of src/ is checked too."""
 

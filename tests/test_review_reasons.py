@@ -12,8 +12,7 @@ import pytest
 
 from chicago import Game, cli
 from chicago.review import Grade, Review, review_game
-from chicago.tui.lang import ENGLISH, SWEDISH
-from chicago.tui.lang.browser import browser_texts
+from chicago.tui.lang import ENGLISH, SWEDISH, catalogue
 from chicago.tui.review_words import accuracy_scale, reason_text, with_reasons
 from chicago.tui.words import Words, symbol_card
 from engine_helpers import stack
@@ -48,9 +47,9 @@ def test_every_decision_has_a_reason_in_both_languages(small_review):
 
 
 def test_every_reason_sentence_is_in_both_catalogues():
-    """The sentences live in the shared catalogue (web/static/js/lang/*.js), with the same
+    """The sentences live in the one catalogue (web/static/lang/*.json), with the same
     placeholders in both languages, and none is left untranslated."""
-    en, sv = browser_texts("en"), browser_texts("sv")
+    en, sv = catalogue("en"), catalogue("sv")
     keys = [k for k in en if k.startswith("why.")] + ["review.scale"]
     assert len(keys) >= 20
     for key in keys:

@@ -73,7 +73,7 @@ def test_announce_exactly_and_not_below_the_best_so_far() -> None:
     while later.to_act != 0:
         later.apply("pass")
     assert refused(later, "announce pair") == (
-        "Two pair has been announced: announce that or better, or pass.")
+        "Someone has announced two pair: announce that or better, or pass.")
 
 
 def test_six_cards_and_one_up_without_the_variation() -> None:

@@ -47,7 +47,7 @@ def hidden_from(live: LiveServer, table_id: str, seat: int) -> set[str]:
     seat itself held or discarded this deal (an opponent may draw them after a reshuffle).
     Read only while the table waits for ``seat`` (nothing moves then).
     """
-    game = live.manager.tables[table_id].game
+    game = live.manager.tables[table_id].state.game
     hidden = {str(c) for s in range(game.players) if s != seat for c in game.hands[s]}
     known: set[str] = set()
     for event in game.view(seat)["events"]:

@@ -32,9 +32,8 @@ def test_swedish_switch_is_remembered_and_translates_the_table(
 
     # Every English text has a Swedish one.
     missing = page.evaluate("""async () => {
-      const en = (await import('./js/lang/en.js')).default;
-      const sv = (await import('./js/lang/sv.js')).default;
-      return Object.keys(en).filter(k => !(k in sv));
+      const { LANGS } = await import('./js/i18n.js');
+      return Object.keys(LANGS.en).filter(k => !(k in LANGS.sv));
     }""")
     assert missing == []
 

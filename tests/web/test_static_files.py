@@ -55,7 +55,7 @@ def test_the_page_reaches_every_file_of_the_app_and_none_is_missing() -> None:
     assert missing == []
     assert found[0] == "index.html" and {"js/app.js", "css/app.css"} <= set(found)
     loadable = {str(p.relative_to(STATIC_DIR)) for p in STATIC_DIR.rglob("*")
-                if p.suffix in (".js", ".css", ".html")}
+                if p.suffix in (".js", ".css", ".html", ".json")}
     assert loadable <= set(found), f"files the page never loads: {loadable - set(found)}"
 
 
@@ -71,8 +71,8 @@ def test_missing_files_names_what_an_incomplete_installation_lacks(tmp_path: Pat
     assert missing_files(STATIC_DIR) == []
     assert missing_files(tmp_path / "nowhere") == ["index.html"]
     assert missing_files(None) == ["index.html"]
-    static = _broken_copy(tmp_path, "js/lang/sv.js", "css/app.css")
-    assert missing_files(static) == ["css/app.css", "js/lang/sv.js"]
+    static = _broken_copy(tmp_path, "lang/sv.json", "css/app.css")
+    assert missing_files(static) == ["css/app.css", "lang/sv.json"]
 
 
 def test_create_app_refuses_an_incomplete_app_and_serves_json_only_without_one(

@@ -109,7 +109,7 @@ def _event_schema(cls: type[Event]) -> dict[str, Any]:
         if name in docs:
             prop["description"] = docs[name]
         properties[key] = prop
-        if name not in cls._defaults:
+        if name not in cls.defaults:
             required.append(key)
     if cls.private:
         properties["to"] = {"type": "integer", "description": "The one seat that sees this "

@@ -219,7 +219,7 @@ class Alternative(_Json):
 @dataclasses.dataclass(frozen=True, slots=True)
 class Reason(_Json):
     """The fact that decides a decision, in no language: what a sentence of the catalogue
-    (``why.KEY`` in ``web/static/js/lang/*.js``) names. Made by
+    (``why.KEY`` in ``web/static/lang/*.json``) names. Made by
     :mod:`chicago.review.reasons` from what the seat knew; put in words by
     :func:`chicago.tui.review_words.reason_text` and by the browser's Review view."""
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from chicago.server.storage import LogEntry
+from chicago.server.core.rows import LogEntry
 
 __all__ = [
     "EntryHandler",

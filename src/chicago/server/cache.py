@@ -1,7 +1,7 @@
 """The tables this process holds in memory, each kept in step with its stored log.
 
 A table is loaded on first use (:meth:`TableCache.get`: its row and log read in a worker
-thread, rebuilt by :func:`~chicago.server.live.build_table`), subscribed to on the bus, and
+thread, rebuilt by :func:`~chicago.server.core.state.build_table`), subscribed to on the bus, and
 dropped when nobody has used it for ``Settings.idle_evict`` seconds (or when its copy can no
 longer follow the log). Every change goes one way:
 
@@ -30,13 +30,15 @@ from sqlalchemy.exc import SQLAlchemyError
 from chicago.engine.game import Game
 from chicago.server import fanout
 from chicago.server.bus import TableBus
-from chicago.server.live import LiveTable, build_table
+from chicago.server.core.rows import Change, LogEntry
+from chicago.server.core.state import build_table
+from chicago.server.live import LiveTable
 from chicago.server.locking import TableBusy, TableLocks
 from chicago.server.presence import Presence
 from chicago.server.protocol import TableError
 from chicago.server.schedule import TurnScheduler
 from chicago.server.settings import Settings
-from chicago.server.storage import Change, LogEntry, Store
+from chicago.server.storage import Store
 from chicago.server.tasks import Tasks
 from chicago.server.writer import GroupWriter
 
@@ -94,7 +96,7 @@ class TableCache:
         try:
             result = await self._read(table_id, doing)
             if result is not None:
-                result.grant_grace(time.time(), self.settings.clock_grace)
+                result.state.grant_grace(time.time(), self.settings.clock_grace)
                 self.install(result, writer=False)
                 if self.locks.shared:  # what was stored between the read and the subscription
                     self._tasks.spawn(self.follow(result))
@@ -113,7 +115,8 @@ class TableCache:
             loaded = await asyncio.to_thread(self.store.load, table_id)
             if loaded is None:
                 return None
-            return await asyncio.to_thread(build_table, loaded.table, loaded.entries)
+            state = await asyncio.to_thread(build_table, loaded.table, loaded.entries)
+            return LiveTable(state)
         except (SQLAlchemyError, OSError):
             raise
         except Exception as exc:
@@ -126,7 +129,7 @@ class TableCache:
         clock (``writer``: this process stored its last change; else, with several workers,
         it waits ``Settings.takeover`` longer), work out its presence."""
         self.tables[table.id] = table
-        table.sent = table.seq
+        table.sent = table.state.seq
         for listener in self.installed:
             listener(table)
         table.subscription = self.bus.subscribe(table.id, self._on_entry)
@@ -189,9 +192,9 @@ class TableCache:
         async with table.lock:
             try:
                 async with self.locks.hold(table.id) as held:
-                    if held.last_seq is not None and held.last_seq > table.seq:
+                    if held.last_seq is not None and held.last_seq > table.state.seq:
                         await self.follow(table, wait=False)
-                        if table.seq != held.last_seq or not self.holds(table):
+                        if table.state.seq != held.last_seq or not self.holds(table):
                             raise TableError("internal", "the table could not be brought up "
                                              "to date; reconnect to resync", 503)
                     yield
@@ -201,7 +204,7 @@ class TableCache:
     async def store_and_publish(
         self, table: LiveTable, change: Change, games: list[Game | None] | None = None
     ) -> None:
-        """Store ``change`` (its entries follow ``table.seq``), apply it, publish it.
+        """Store ``change`` (its entries follow the table's seq), apply it, publish it.
         ``games``: per entry, the game after it when the caller computed it (an action).
 
         The caller holds the table (:meth:`writing`). On a storage failure the table is
@@ -216,7 +219,7 @@ class TableCache:
             self.drop(table, 1011, "storage failure, reconnect to resync")
             raise TableError("internal", f"the change could not be stored ({exc})", 503) from exc
         for index, entry in enumerate(change.entries):
-            table.apply(entry, games[index] if games else None)
+            table.state.apply(entry, games[index] if games else None)
         table.touched = time.monotonic()
         self.scheduler.schedule(table)
         for entry in change.entries:
@@ -224,14 +227,14 @@ class TableCache:
 
     # ------------------------------------------------------------------ read path
     async def follow(self, table: LiveTable, *, wait: bool = True) -> None:
-        """Apply and send the entries other workers stored after ``table.seq`` (read from the
+        """Apply and send the entries other workers stored after the table's seq (read from the
         store). ``wait``: first wait until the bus delivers this table's news, so that
         nothing published after the read can be missed."""
         if not self.locks.shared or not self.holds(table):
             return
         if wait and table.subscription is not None:
             await table.subscription.ready()
-        entries = await asyncio.to_thread(self.store.entries_after, table.id, table.seq)
+        entries = await asyncio.to_thread(self.store.entries_after, table.id, table.state.seq)
         for entry in entries:
             if not self._receive(table, entry):
                 break
@@ -239,11 +242,12 @@ class TableCache:
     def _receive(self, table: LiveTable, entry: LogEntry) -> bool:
         """One entry for this process's copy of the table: apply it if it is the next one
         (stored by another worker), send its frames unless sent. False on a gap."""
-        if entry.seq > table.seq + 1:
+        state = table.state
+        if entry.seq > state.seq + 1:
             return False
-        if entry.seq == table.seq + 1:
+        if entry.seq == state.seq + 1:
             try:
-                table.apply(entry)
+                state.apply(entry)
             except Exception as exc:  # this copy cannot follow: rebuild from the log on use
                 log.error("table %s: cannot apply seq %d: %s", table.id, entry.seq, exc)
                 self.drop(table, 1011, "resync")

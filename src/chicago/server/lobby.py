@@ -24,10 +24,11 @@ from chicago.record import write_text
 from chicago.rules import PRESETS, VARIATIONS, Rules, RulesError
 from chicago.server.admission import Admission, client_key
 from chicago.server.club.service import joiner_of, public_info, records_gate
-from chicago.server.live import OPTION_LIMITS, TableOptions, default_name, stored_name
+from chicago.server.core.rows import GameRow, TableRow
+from chicago.server.core.seats import OPTION_LIMITS, TableOptions, default_name, stored_name
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
-from chicago.server.storage import GameRow, TableRow, Unreadable
+from chicago.server.storage import Unreadable
 from chicago.server.tables import TableManager, TableSpec
 
 __all__ = [
@@ -313,7 +314,7 @@ async def list_tables(
             live = await manager.get(row.id)
         except TableError:  # stored in a form this server cannot read: logged, skipped
             continue
-        if live is not None and live.status == "waiting":
+        if live is not None and live.state.status == "waiting":
             tables.append(live.info())
     return {"tables": tables}
 

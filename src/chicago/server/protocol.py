@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import string
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -215,8 +216,8 @@ def parse_client(raw: str | bytes, max_size: int = MAX_MESSAGE) -> ClientMessage
     return ClientMessage(kind, msg_id)
 
 
-def dumps(frame: dict[str, Any]) -> str:
-    """A frame as compact JSON text."""
+def dumps(frame: Mapping[str, object]) -> str:
+    """A frame as compact JSON text (the one encoding of every frame)."""
     return json.dumps(frame, separators=(",", ":"))
 
 

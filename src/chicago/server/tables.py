@@ -40,46 +40,29 @@ from chicago.server import fanout
 from chicago.server.bus import InProcessBus, TableBus
 from chicago.server.cache import TableCache
 from chicago.server.club.finish import finish_rows
-from chicago.server.live import (
+from chicago.server.core.chat import ChatLimits
+from chicago.server.core.rows import Change, GameRow, LogEntry, TableRow
+from chicago.server.core.seats import TableOptions, hash_token
+from chicago.server.core.state import (
     AWAY_AFTER,
     FINISHED,
     PLAYING,
     WAITING,
-    Client,
-    LiveTable,
-    Seat,
-    TableOptions,
     build_table,
     check_fresh,
-    default_name,
-    hash_token,
-    now,
-    stored_name,
 )
+from chicago.server.live import Client, LiveTable, now
 from chicago.server.locking import NoLocks, TableLocks
 from chicago.server.presence import Presence
 from chicago.server.protocol import TableError
 from chicago.server.reviews import ReviewService
 from chicago.server.schedule import TurnScheduler
 from chicago.server.settings import Settings
-from chicago.server.storage import Change, GameRow, LogEntry, Store, TableRow
+from chicago.server.storage import Store
 from chicago.server.tasks import Tasks
 from chicago.server.writer import GroupWriter
 
-__all__ = [
-    "Client",
-    "Joiner",
-    "LiveTable",
-    "Seat",
-    "TableError",
-    "TableManager",
-    "TableSpec",
-    "build_table",
-    "check_fresh",
-    "default_name",
-    "hash_token",
-    "stored_name",
-]
+__all__ = ["Joiner", "TableManager", "TableSpec"]
 
 log = logging.getLogger("chicago.server")
 
@@ -231,7 +214,7 @@ class TableManager:
         """Create and store a table; it starts at once when no seat is open.
 
         The table is first built from the row that will be stored, through the very
-        constructors that load it (:class:`LiveTable`, ``Rules.from_dict``, its seats and
+        constructors that load it (:class:`TableState`, ``Rules.from_dict``, its seats and
         options): what is stored always loads. TableError ``bad_request`` if it cannot be.
         """
         created = now()
@@ -251,7 +234,7 @@ class TableManager:
         game_row = GameRow(table_id=table_id, number=1, seed=seed, rules=row.rules,
                            players=row.players, status="playing", started_at=created)
         try:
-            table = build_table(row, [entry])
+            table = LiveTable(build_table(row, [entry]))
         except (RulesError, ValueError, TypeError, KeyError) as exc:
             raise TableError("bad_request", f"this table could not be stored: {exc}") from None
         await self.writer.commit(Change(table_id, [entry], new_table=row, new_game=game_row))
@@ -264,29 +247,30 @@ class TableManager:
         (its name is the seat's name); a rated table takes only profiles, one seat each."""
         table = await self.require(table_id)
         async with self.cache.writing(table):
-            if joiner is None and table.options.rated:
+            if joiner is None and table.state.options.rated:
                 raise TableError("profile_required", "this table is rated: join it with a "
                                  "profile (docs/CLUB.md)", 403)
-            if joiner is not None and any(s.profile == joiner.profile for s in table.seats):
+            if joiner is not None and any(s.profile == joiner.profile for s in table.state.seats):
                 raise TableError("already_seated", "this profile holds a seat at this table "
                                  "already", 409)
             if seat is None:
-                seat = next((i for i, s in enumerate(table.seats) if s.kind == "open"), None)
+                seat = next((i for i, s in enumerate(table.state.seats) if s.kind == "open"), None)
                 if seat is None:
                     raise TableError("seat_taken", "every seat is taken", 409)
-            elif not 0 <= seat < table.players:
+            elif not 0 <= seat < table.state.players:
                 raise TableError("bad_request",
-                                 f"seat must be 0-{table.players - 1}, not {seat}", 400)
-            elif table.seats[seat].kind != "open":
-                what = "a bot's" if table.seats[seat].kind == "bot" else "taken"
+                                 f"seat must be 0-{table.state.players - 1}, not {seat}", 400)
+            elif table.state.seats[seat].kind != "open":
+                what = "a bot's" if table.state.seats[seat].kind == "bot" else "taken"
                 raise TableError("seat_taken", f"seat {seat} is {what}", 409)
             token = self._secret_text(24)
             data: dict[str, Any] = {"name": name or None, "token": hash_token(token)}
             if joiner is not None:
                 data.update(name=joiner.name, profile=joiner.profile)
-            entry = table.entry("join", seat, data)
-            open_after = table.open_seats - 1
-            status = WAITING if open_after else (FINISHED if table.current.is_over else PLAYING)
+            entry = table.state.entry("join", seat, data, now())
+            open_after = table.state.open_seats - 1
+            status = (WAITING if open_after else
+                      FINISHED if table.state.current.is_over else PLAYING)
             change = Change(table.id, [entry], table_updates={
                 "open_seats": open_after, "status": status, "updated_at": entry.created_at,
             })
@@ -298,23 +282,23 @@ class TableManager:
         working: docs/CLUB.md); TableError 404 ``not_seated`` if it holds none."""
         table = await self.require(table_id)
         async with self.cache.writing(table):
-            seat = next((i for i, s in enumerate(table.seats) if s.profile == profile), None)
+            seat = next((i for i, s in enumerate(table.state.seats) if s.profile == profile), None)
             if seat is None:
                 raise TableError("not_seated", "this profile holds no seat at this table", 404)
             token = self._secret_text(24)
-            entry = table.entry("join", seat, {
-                "name": table.seats[seat].name, "token": hash_token(token), "profile": profile,
-                "claim": True})
+            entry = table.state.entry("join", seat, {
+                "name": table.state.seats[seat].name, "token": hash_token(token),
+                "profile": profile, "claim": True}, now())
             await self.cache.store_and_publish(table, Change(table.id, [entry]))
         return token, seat
 
     async def authenticate(self, table_id: str, token: str | None) -> tuple[LiveTable, int]:
         """The table and seat of a token, or TableError 401."""
         table = await self.require(table_id)
-        seat = table.seat_of(token) if token else None
+        seat = table.state.seat_of(token) if token else None
         if seat is None and token and self.locks.shared:  # joined on another worker?
             await self.cache.follow(table)
-            seat = table.seat_of(token)
+            seat = table.state.seat_of(token)
         if seat is None:
             raise TableError("bad_token", "not a seat token of this table", 401)
         return table, seat
@@ -322,20 +306,20 @@ class TableManager:
     async def rematch(self, table: LiveTable, seat: int) -> None:
         """Start the next game at a finished table: same seats, a fresh seed."""
         async with self.cache.writing(table):
-            if not table.current.is_over:
+            if not table.state.current.is_over:
                 raise TableError("not_over", "the game is not over yet", 409)
-            if table.options.tournament is not None:
+            if table.state.options.tournament is not None:
                 raise TableError("tournament_table", "a tournament table plays one game; the "
                                  "next round seats everyone again", 409)
             started = now()
-            number = table.game_number + 1
+            number = table.state.game_number + 1
             seed = self._secret_bits()
-            entry = LogEntry(table.seq + 1, number, "game", seat,
+            entry = LogEntry(table.state.seq + 1, number, "game", seat,
                              {"number": number, "seed": seed}, started)
             change = Change(
                 table.id, [entry],
                 new_game=GameRow(table_id=table.id, number=number, seed=seed,
-                                 rules=table.row.rules, players=table.players,
+                                 rules=table.state.row.rules, players=table.state.players,
                                  status="playing", started_at=started),
                 table_updates={"game": number, "status": PLAYING, "updated_at": started},
             )
@@ -352,17 +336,17 @@ class TableManager:
         """A player's action (``text`` in the notation); TableError names why it is refused."""
         async with self.cache.writing(table):
             if expected_seq is not None:
-                check_fresh(table, expected_seq)
+                check_fresh(table.state, expected_seq)
             await self._act_locked(table, seat, text, "player")
 
     async def _act_locked(self, table: LiveTable, seat: int, text: str, by: str) -> None:
-        game = table.current
-        if table.status == WAITING:
+        game = table.state.current
+        if table.state.status == WAITING:
             raise TableError("not_started", "an open seat is still waiting for a player", 409)
         if game.is_over:
             raise TableError("game_over", "the game is over; ask for a rematch", 409)
-        if table.pause is not None:
-            raise TableError("paused", f"deal {table.pause.deal} starts when everyone has "
+        if table.state.pause is not None:
+            raise TableError("paused", f"deal {table.state.pause.deal} starts when everyone has "
                              "pressed Continue", 409)
         if game.to_act != seat:
             raise TableError("not_your_turn", f"seat {game.to_act} is to act, not seat {seat}",
@@ -374,34 +358,34 @@ class TableManager:
             raise TableError("illegal_action", f"{text!r}: {exc.reason}", 400) from None
         entries: list[LogEntry] = []
         games: list[Game | None] = []
-        if by == "player" and table.seats[seat].away:
-            entries.append(table.entry("back", seat, {}))
+        if by == "player" and table.state.seats[seat].away:
+            entries.append(table.state.entry("back", seat, {}, now()))
             games.append(None)
-        elif by == "clock" and table.expiries[seat] + 1 >= AWAY_AFTER:
+        elif by == "clock" and table.state.expiries[seat] + 1 >= AWAY_AFTER:
             # the third clock in a row: the seat is marked away, its stand-in plays on
-            entries.append(table.entry("away", seat, {"reason": "clock"}))
+            entries.append(table.state.entry("away", seat, {"reason": "clock"}, now()))
             games.append(None)
         action = str(after.actions[-1][1])
         data: dict[str, Any] = {"action": action, "by": by}
         if len(game.legal_actions()) == 1:
             data["forced"] = True  # the only choice: not a sign the player is there
-        entries.append(table.entry("act", seat, data, offset=len(entries) + 1))
+        entries.append(table.state.entry("act", seat, data, now(), offset=len(entries) + 1))
         games.append(after)
         change = Change(table.id, entries)
         if after.is_over:
             finished = entries[-1].created_at
             record = after.record()
-            change.game_number = table.game_number
+            change.game_number = table.state.game_number
             change.game_updates = {
                 "status": "finished", "finished_at": finished, "record": record,
                 "result": record["result"],
-                "names": [s.name for s in table.seats],  # None: a person gave no name
+                "names": [s.name for s in table.state.seats],  # None: a person gave no name
             }
-            due = self.reviews.due(table.seats)
+            due = self.reviews.due(table.state.seats)
             if due:  # with the game's end, so that no restart can forget them
                 change.game_updates["review_due"] = due
             change.table_updates = {"status": FINISHED, "updated_at": finished}
-            change.players, change.rated = finish_rows(table, after, finished)
+            change.players, change.rated = finish_rows(table.state, after, finished)
         await self.cache.store_and_publish(table, change, games)
         self.actions += 1
         if after.is_over:
@@ -412,25 +396,26 @@ class TableManager:
     async def back(self, table: LiveTable, seat: int) -> None:
         """The player of ``seat`` takes the seat back from the stand-in bot."""
         async with self.cache.writing(table):
-            if table.seats[seat].away:
-                entry = table.entry("back", seat, {})
+            if table.state.seats[seat].away:
+                entry = table.state.entry("back", seat, {}, now())
                 await self.cache.store_and_publish(table, Change(table.id, [entry]))
 
     async def continue_deal(self, table: LiveTable, seat: int) -> None:
         """The person of ``seat`` pressed Continue after a deal; nothing when there is no
         pause or they pressed it already (a click racing the pause's end is harmless)."""
         async with self.cache.writing(table):
-            if table.pause is not None and seat in table.pause.waiting:
-                entry = table.entry("continue", seat, {"by": "player"})
+            if table.state.pause is not None and seat in table.state.pause.waiting:
+                entry = table.state.entry("continue", seat, {"by": "player"}, now())
                 await self.cache.store_and_publish(table, Change(table.id, [entry]))
 
     async def chat(self, table: LiveTable, seat: int, text: str) -> None:
         """A chat line from a seated player."""
         settings = self.settings
         async with self.cache.writing(table):
-            table.take_chat_line(seat, per_game=settings.chat_per_game,
-                                 per_minute=settings.chat_per_minute, burst=settings.chat_burst)
-            entry = table.entry("chat", seat, {"text": text})
+            table.chat.take(table.state.chat_lines, seat,
+                            ChatLimits(settings.chat_per_game, settings.chat_per_minute,
+                                       settings.chat_burst), time.monotonic())
+            entry = table.state.entry("chat", seat, {"text": text}, now())
             await self.cache.store_and_publish(table, Change(table.id, [entry]))
 
     # ------------------------------------------------------------------ bots and clocks
@@ -440,11 +425,11 @@ class TableManager:
         async with self.cache.writing(table):
             if not self.cache.holds(table) or not self.scheduler.fired(table, seq):
                 return
-            if table.current.to_act != seat:
+            if table.state.current.to_act != seat:
                 return
-            level = table.seats[seat].level if by == "bot" else table.stand_in
+            level = table.state.seats[seat].level if by == "bot" else table.state.stand_in
             action = await self.scheduler.decide(table, seat, level or "random", seq)
-            if table.seq != seq:
+            if table.state.seq != seq:
                 return
             try:
                 await self._act_locked(table, seat, str(action), by)
@@ -458,15 +443,16 @@ class TableManager:
         async with self.cache.writing(table):
             if not self.cache.holds(table) or not self.scheduler.fired(table, seq):
                 return
-            if table.current.to_act != seat or table.seats[seat].away or table.pause is not None:
+            state = table.state
+            if state.current.to_act != seat or state.seats[seat].away or state.pause is not None:
                 return
-            action = await self.scheduler.decide(table, seat, table.stand_in, seq)
-            if table.seq != seq:
+            action = await self.scheduler.decide(table, seat, table.state.stand_in, seq)
+            if table.state.seq != seq:
                 return
             try:
                 await self._act_locked(table, seat, str(action), "clock")
             except TableError as exc:
-                log.error("table %s: stand-in %s at seat %d: %s", table.id, table.stand_in,
+                log.error("table %s: stand-in %s at seat %d: %s", table.id, table.state.stand_in,
                           seat, exc)
 
     async def _pause_over(self, table: LiveTable, seq: int) -> None:
@@ -475,8 +461,8 @@ class TableManager:
         async with self.cache.writing(table):
             if not self.cache.holds(table) or not self.scheduler.fired(table, seq):
                 return
-            if table.pause is not None:
-                entry = table.entry("continue", None, {"by": "timeout"})
+            if table.state.pause is not None:
+                entry = table.state.entry("continue", None, {"by": "timeout"}, now())
                 await self.cache.store_and_publish(table, Change(table.id, [entry]))
 
     async def expire_clock(self, table_id: str) -> bool:
@@ -486,17 +472,17 @@ class TableManager:
         if table is None or table.deadline is None:
             return False
         seat = table.deadline[0]
-        before = table.seq
-        await self._clock_ran_out(table, table.seq, seat)
-        return table.seq > before
+        before = table.state.seq
+        await self._clock_ran_out(table, table.state.seq, seat)
+        return table.state.seq > before
 
     async def end_pause(self, table_id: str) -> bool:
         """Run out the pause after a deal now (for tests and admins); True if it ended."""
         table = await self.get(table_id)
-        if table is None or table.pause is None:
+        if table is None or table.state.pause is None:
             return False
-        await self._pause_over(table, table.seq)
-        return table.pause is None
+        await self._pause_over(table, table.state.seq)
+        return table.state.pause is None
 
     # ------------------------------------------------------------------ connections
     async def hello(self, table: LiveTable, client: Client, token: str | None,
@@ -505,10 +491,10 @@ class TableManager:
         await self.cache.follow(table)  # with several workers: what the others stored
         seat = None
         if token is not None:
-            seat = table.seat_of(token)
+            seat = table.state.seat_of(token)
             if seat is None:
                 raise TableError("bad_token", "not a seat token of this table", 401)
-            if table.seats[seat].away:
+            if table.state.seats[seat].away:
                 await self.back(table, seat)
         elif self.spectator_gate is not None:
             await self.spectator_gate(table)

@@ -85,7 +85,7 @@ async def hint(
 ) -> dict[str, Any]:
     """The Hint button of a seat: its holds ranked by what they are worth at this table."""
     table, seat = await request.app.state.manager.authenticate(table_id, bearer(authorization))
-    view = table.current.view(seat)
+    view = table.state.current.view(seat)
     try:
         return await asyncio.to_thread(hint_answer, view, body.dead, body.top)
     except ValueError as exc:

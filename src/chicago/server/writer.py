@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from chicago.server.storage import Change, Store
+from chicago.server.core.rows import Change
+from chicago.server.storage import Store
 
 __all__ = ["GroupWriter"]
 

@@ -163,7 +163,7 @@ async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> N
             if now - conn._last_limited >= 1.0:
                 conn._last_limited = now
                 conn.send(protocol.error_frame(
-                    table.seq, "rate_limited",
+                    table.state.seq, "rate_limited",
                     f"at most {settings.rate:g} messages per second (bursts of "
                     f"{settings.burst}); this one was dropped"))
             if conn._dropped >= settings.flood_close:
@@ -176,19 +176,19 @@ async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> N
                                     f"a message may have at most {settings.max_message} bytes")
             msg = protocol.parse_client(raw, settings.max_message)
         except ProtocolError as exc:
-            conn.send(protocol.error_frame(table.seq, exc.code, exc.message, exc.msg_id))
+            conn.send(protocol.error_frame(table.state.seq, exc.code, exc.message, exc.msg_id))
             continue
         try:
             await _handle(manager, table, conn, msg)
             if msg.type == "act":
                 conn.refund()
         except ProtocolError as exc:
-            conn.send(protocol.error_frame(table.seq, exc.code, exc.message, msg.id))
+            conn.send(protocol.error_frame(table.state.seq, exc.code, exc.message, msg.id))
         except TableError as exc:
-            conn.send(protocol.error_frame(table.seq, exc.code, exc.message, msg.id))
+            conn.send(protocol.error_frame(table.state.seq, exc.code, exc.message, msg.id))
         except Exception:  # a bug, not the client's fault: say so and keep the connection
             log.exception("table %s: %s message failed", table.id, msg.type)
-            conn.send(protocol.error_frame(table.seq, "internal", "the server failed to "
+            conn.send(protocol.error_frame(table.state.seq, "internal", "the server failed to "
                                            "handle this message; send hello to resync",
                                            msg.id))
 
@@ -197,7 +197,7 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection,
                   msg: ClientMessage) -> None:
     kind = msg.type
     if kind == "ping":
-        conn.send(protocol.dumps({"type": "pong", "seq": table.seq}))
+        conn.send(protocol.dumps({"type": "pong", "seq": table.state.seq}))
         return
     if kind == "hello":
         await manager.hello(table, conn, msg.token, msg.last_seq)

@@ -22,18 +22,15 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from chicago.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, Card
+from chicago.cards import RANKS, SUIT_SYMBOLS, Card
 from chicago.engine import Action, ActionKind, NotationError
-from chicago.poker import Category
 from chicago.tui.lang import Lang, get_lang
 
 __all__ = [
     "CardFormat",
     "Words",
-    "category_phrase",
     "chicago_requirement",
     "plain_card",
-    "rank_phrase",
     "symbol_card",
 ]
 
@@ -51,36 +48,6 @@ def symbol_card(text: str) -> str:
     card = Card(text)
     rank = RANKS[card.rank_index]
     return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card.suit]
-
-
-_ARTICLE = {
-    Category.HIGH_CARD: "no pair",
-    Category.PAIR: "a pair",
-    Category.TWO_PAIR: "two pair",
-    Category.THREE_OF_A_KIND: "three of a kind",
-    Category.STRAIGHT: "a straight",
-    Category.FLUSH: "a flush",
-    Category.FULL_HOUSE: "a full house",
-    Category.FOUR_OF_A_KIND: "four of a kind",
-    Category.STRAIGHT_FLUSH: "a straight flush",
-    Category.ROYAL_FLUSH: "a royal flush",
-}
-
-
-def category_phrase(name: str | None) -> str:
-    """``"PAIR"`` -> ``"a pair"``, ``"TWO_PAIR"`` -> ``"two pair"`` (English)."""
-    if not name:
-        return "nothing"
-    return _ARTICLE[Category[name]]
-
-
-def rank_phrase(letter: str) -> str:
-    """A revealed rank in English words: ``"9"`` -> ``"a nine"``, ``"A"`` -> ``"an ace"``."""
-    index = RANKS.find(letter.upper())
-    if index < 0:
-        return letter
-    name = RANK_NAMES[index]
-    return ("an " if name[0] in "ae" else "a ") + name
 
 
 def chicago_requirement(view: dict[str, Any]) -> str | None:
@@ -311,7 +278,10 @@ class Words:
         cards = self.cards(ev["cards"])
         if ev.get("reason", "") == _OBJECTION:
             return self.t("ev.show_objection", cards=cards, **person)
-        return self.t("ev.show", cards=cards, reason=self.reason(ev.get("reason")), **person)
+        why = self.reason(ev.get("reason"))
+        if why:
+            return self.t("ev.show_why", cards=cards, reason=why, **person)
+        return self.t("ev.show", cards=cards, **person)
 
     def _ev_one_up(self, ev: dict[str, Any]) -> str:
         return self.t("ev.one_up", card=self.card(ev["card"]), **self.person(ev["seat"]))

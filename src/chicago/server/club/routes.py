@@ -20,7 +20,8 @@ from chicago.rules import RulesError
 from chicago.server.admission import client_key
 from chicago.server.club.director import TournamentSpec
 from chicago.server.club.service import ClubService
-from chicago.server.live import hash_token, now
+from chicago.server.core.seats import hash_token
+from chicago.server.live import now
 from chicago.server.lobby import LIMITS, RulesRequest, bot_levels, clean_name
 from chicago.server.protocol import TableError
 from chicago.server.storage.club import NameTaken, ProfileRow

@@ -12,7 +12,7 @@
 //   #/tournament/ID         one tournament
 
 import { h, replace } from "./dom.js";
-import { t, lang, setLang, onLangChange, LANGS } from "./i18n.js";
+import { t, items, lang, setLang, onLangChange, LANGS } from "./i18n.js";
 import { installCardSymbols } from "./cards.js";
 import { LobbyPage, GamesPage } from "./lobby.js";
 import { TablePage } from "./table.js";
@@ -44,7 +44,7 @@ class HelpPage {
   draw() {
     const presets = this.info ? this.info.presets : [];
     replace(this.root, h("section", { class: "panel help" }, h("h1", {}, t("help.title")),
-      t("help.body").map((p) => h("p", {}, p)),
+      items("help.body").map((p) => h("p", {}, p)),
       h("h2", {}, t("help.marks_title")),
       h("dl", { class: "marks" }, glossary(this.info ? this.info.rules[this.info.default_preset] : {}).map(([mark, words]) =>
         [h("dt", {}, mark), h("dd", {}, words[0].toUpperCase() + words.slice(1))])),

@@ -2,7 +2,7 @@
 // websocket; the player's cards as SVG buttons, the choices of the moment as buttons.
 
 import { h, replace, copyText } from "./dom.js";
-import { t, onLangChange } from "./i18n.js";
+import { t, items, onLangChange } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { TableConnection } from "./connection.js";
 import * as store from "./store.js";
@@ -915,7 +915,7 @@ export class TablePage {
       case "scores":
         return overlay(t("score.title"), [scoreTable(v ? v.history : [], v ? v.scores : this.table.scores, names)], close, "scores");
       case "keys":
-        return overlay(t("keys.title"), [h("dl", { class: "keys" }, t("keys.list").map(([k, d]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, d)]))], close, "keys");
+        return overlay(t("keys.title"), [h("dl", { class: "keys" }, items("keys.list", ".key").map((k, i) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, t(`keys.list.${i + 1}.text`))]))], close, "keys");
       case "rules":
         return overlay(t("table.rules"), [rulesSummary(this.table)], close, "rules");
       case "hint":

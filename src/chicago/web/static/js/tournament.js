@@ -6,7 +6,7 @@
 //   #/tournament/ID      one tournament
 
 import { h, replace } from "./dom.js";
-import { t, onLangChange, num } from "./i18n.js";
+import { t, items, onLangChange, num } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
 import { levelName } from "./words.js";
@@ -270,7 +270,7 @@ export class TournamentPage {
             h("td", { class: "rating" }, ratingText(s.rating)));
         })))),
       h("details", { class: "how" }, h("summary", {}, t("tour.how")),
-        t("tour.how_text").map((p) => h("p", {}, p))));
+        items("tour.how_text").map((p) => h("p", {}, p))));
   }
 
   roundPanel(d, r, me) {

@@ -152,7 +152,9 @@ const EVENTS = {
   show: (ev, n) =>
     ev.reason === "a higher four of a kind objects to the reset"
       ? t("ev.show_objection", { ...base(ev, n), cards: cards(ev.cards) })
-      : t("ev.show", { ...base(ev, n), cards: cards(ev.cards), reason: reason(ev.reason) }),
+      : reason(ev.reason)
+        ? t("ev.show_why", { ...base(ev, n), cards: cards(ev.cards), reason: reason(ev.reason) })
+        : t("ev.show", { ...base(ev, n), cards: cards(ev.cards) }),
   one_up: (ev, n) => t("ev.one_up", { ...base(ev, n), card: cardText(ev.card) }),
   one_up_choice: (ev, n) =>
     t(ev.accepted ? "ev.one_up_accept" : "ev.one_up_reject", { ...base(ev, n), card: cardText(ev.card) }),
