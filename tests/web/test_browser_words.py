@@ -43,6 +43,7 @@ FAMILIES = {
     "reason.": "`reason.${",
     "grade.": "`grade.${",
     "review.phase.": "`review.phase.${",
+    "why.": "`why.${",
     "help.body.": 'items("help.body")',
     "keys.list.": 'items("keys.list", ".key")',
     "tour.how_text.": 'items("tour.how_text")',
@@ -120,6 +121,9 @@ def test_both_languages_have_the_same_keys_and_every_key_is_used(page: Any) -> N
         return {k[len(prefix):] for k in en if k.startswith(prefix)}
 
     assert family("cat.") == family("cata.") == {c.name for c in Category} | {"none"}
+    from chicago.review.reasons import KEYS as REASONS
+
+    assert family("why.") == {*REASONS, *(f"{k}.best" for k in REASONS), "equal", "score"}
     assert family("rank.") == set("23456789TJQKA") and family("suit.") == set("cdhs")
     assert family("preset.") == set(PRESETS) and family("var.") == set(VARIATIONS)
     assert family("level.") == set(BOT_LEVELS)

@@ -33,7 +33,12 @@ from chicago.review.model import Reason, rounded
 from chicago.review.stakes import chicago_failure, chicago_success
 from chicago.review.valuation import Option
 
-__all__ = ["aim", "reason_of"]
+__all__ = ["KEYS", "aim", "reason_of"]
+
+KEYS = ("hold", "hold_trick", "hold_chicago", "announce", "chicago", "trick", "declarer",
+        "defender", "value")
+"""The facts a reason names; each with ``.best`` after it when what was done is the best,
+and ``equal`` (every choice worth about the same)."""
 
 _K = ActionKind
 _ORDER = [c.name for c in Category]
