@@ -22,7 +22,7 @@ from chicago.review.reasons import reason_of
 from chicago.review.tricks import value_play
 from chicago.review.valuation import Option, Valuation
 
-__all__ = ["decision_rng", "grade", "value_decision", "value_knowledge"]
+__all__ = ["decision_rng", "grade", "order_options", "value_decision", "value_knowledge"]
 
 
 def decision_rng(seed: int, seat: int, step: int) -> random.Random:
@@ -66,7 +66,7 @@ def value_knowledge(
     raise ValueError(f"no decision to judge in phase {phase!r}")
 
 
-def _order(options: Sequence[Option]) -> list[Option]:
+def order_options(options: Sequence[Option]) -> list[Option]:
     """Best first; equal values in the order of the action texts (fully determined)."""
     return sorted(options, key=lambda o: (-o.value, str(o.action)))
 
@@ -82,7 +82,7 @@ def grade(
 ) -> DecisionReview:
     """The review of one decision: the best alternative, the loss, the grade, and the
     alternatives worth showing (the best ``level.shown`` and what was done)."""
-    options = _order(valuation.options)
+    options = order_options(valuation.options)
     done = [o for o in options if o.action == action]
     if not done:
         raise ValueError(f"{action} is not among the valued alternatives")
