@@ -3,10 +3,9 @@
 Every decision of a review graded :data:`FROM` or worse becomes an :class:`Exercise`: the
 seat's situation at that moment as the seat saw it (its hand, the scores, the trick on the
 table, who declared a Chicago: nothing it could not see), and the choices the review
-listed, each with its value, its loss against the best, its grade and the reason. An
-answer is graded exactly as the review grades that choice (:func:`answer`): the exercise
-is judged again at the review's level with the review's random generator for that
-decision (:func:`~chicago.review.judge.decision_rng`), which gives the review's own values.
+listed, each with the review's value of it, its loss against the best, its grade and the
+reason. An answer is graded exactly as the review grades that choice (:func:`answer`):
+the values are the review's own, so the grades are too.
 
 Exercises read back from JSON exactly (``Exercise.from_json(e.to_json()) == e``); the
 public form for a player who has not answered yet (:meth:`Exercise.question`) leaves out
@@ -30,16 +29,16 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Container
 from typing import Any, ClassVar
 
+from chicago.cards import Card
 from chicago.engine.actions import Action
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.review.grades import grade_of
-from chicago.review.judge import decision_rng, order_options, value_knowledge
-from chicago.review.levels import ReviewLevel
-from chicago.review.model import Grade, Reason, Review, _Json, rounded
+from chicago.review.model import Alternative, Grade, Reason, Review, _Json, rounded
 from chicago.review.reasons import reason_of
+from chicago.review.valuation import Option
 from chicago.review.walk import decision_points
 
 __all__ = [
@@ -163,27 +162,32 @@ def _trick(k: Knowledge) -> tuple[PlayedCard, ...]:
     return tuple(PlayedCard(seat, str(card)) for seat, card in k.trick)
 
 
+def _option(alternative: Alternative) -> Option:
+    """A listed alternative as the valuation had it (its action, parts and cards kept)."""
+    keep = None if alternative.keep is None else tuple(Card(c) for c in alternative.keep)
+    return Option(Action.parse(alternative.action), alternative.parts, keep)
+
+
 def exercises_of(
-    record: dict[str, Any], review: Review, *, worst_first: bool = False,
-    grades: Sequence[Grade] = _WORSE,
+    record: dict[str, Any], review: Review, *, grades: Container[Grade] = _WORSE,
+    steps: Container[int] | None = None,
 ) -> list[Exercise]:
     """The exercises of ``review``'s decisions graded ``grades`` (inaccuracy or worse) in
-    the game of ``record`` (the record the review is of), in the order of the game (or
-    the costliest first)."""
-    wanted = {d.step: d for d in review.decisions if d.grade in grades}
+    the game of ``record`` (the record the review is of), in the order of the game; only
+    those of ``steps`` if given. Each choice carries the review's own value of it; its
+    reason is judged on the seat's knowledge at that moment (replayed from the record)."""
+    wanted = {d.step: d for d in review.decisions
+              if d.grade in grades and (steps is None or d.step in steps)}
     if not wanted:
         return []
-    level = ReviewLevel.parse(review.level)
+    last = max(d.deal for d in wanted.values())
     out = []
-    for point in decision_points(record, review.seat):
+    for point in decision_points(record, review.seat, (1, last)):
         decision = wanted.get(point.step)
         if decision is None:
             continue
         k = knowledge(point.view)
-        rng = decision_rng(review.seed, review.seat, point.step)
-        options = order_options(value_knowledge(k, point.legal, point.action, level, rng).options)
-        listed = {a.action for a in decision.alternatives}
-        shown = [o for o in options if str(o.action) in listed]
+        options = [_option(a) for a in decision.alternatives]
         best = options[0]
         choices = tuple(
             Choice(
@@ -193,18 +197,16 @@ def exercises_of(
                 keep=None if o.keep is None else tuple(str(c) for c in sorted(o.keep)),
                 why=reason_of(k, options, o),
             )
-            for o in shown
+            for o in options
         )
         out.append(Exercise(
             id=exercise_id(review.record.hash, review.seat, point.step),
             seat=review.seat, step=point.step, deal=point.deal, phase=decision.phase,
             round=decision.round, players=k.players, dealer=k.dealer,
             scores=tuple(k.scores), hand=decision.hand, trick=_trick(k),
-            declarer=k.declarer, played=decision.action, best=str(best.action),
+            declarer=k.declarer, played=decision.action, best=decision.best,
             choices=choices, level=review.level,
         ))
-    if worst_first:
-        out.sort(key=lambda e: (-e.choice(e.played).loss, e.step))
     return out
 
 
