@@ -44,6 +44,7 @@ FAMILIES = {
     "grade.": "`grade.${",
     "review.phase.": "`review.phase.${",
     "why.": "`why.${",
+    "practice.q.": "`practice.q.${",
     "help.body.": 'items("help.body")',
     "keys.list.": 'items("keys.list", ".key")',
     "tour.how_text.": 'items("tour.how_text")',
@@ -124,6 +125,9 @@ def test_both_languages_have_the_same_keys_and_every_key_is_used(page: Any) -> N
     from chicago.review.reasons import KEYS as REASONS
 
     assert family("why.") == {*REASONS, *(f"{k}.best" for k in REASONS), "equal", "score"}
+    from chicago.review.summary import PHASE_ORDER
+
+    assert family("practice.q.") == {p.replace(" ", "_") for p in PHASE_ORDER}
     assert family("rank.") == set("23456789TJQKA") and family("suit.") == set("cdhs")
     assert family("preset.") == set(PRESETS) and family("var.") == set(VARIATIONS)
     assert family("level.") == set(BOT_LEVELS)

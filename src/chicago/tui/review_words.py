@@ -245,7 +245,7 @@ def exercise_lines(exercise: Exercise, number: int, total: int,
         w.t("tui.train.title", i=number, n=total, deal=exercise.deal,
             where=phase_label(as_decision, w)),
         w.t("practice.scores", scores=scores),
-        w.t("practice.hand", cards=w.cards(exercise.hand)),
+        w.t("tui.train.hand", cards=w.cards(exercise.hand)),
     ]
     if exercise.trick:
         lines.append(w.t("practice.table", cards=w.t("tui.review.sep").join(
