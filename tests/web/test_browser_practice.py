@@ -5,36 +5,20 @@ screen."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
 
 from .driver import api
+from .review_support import finished_bot_game, reviewed
 from .serving import LiveServer
-
-READY_MS = 120_000
-
-
-def _reviewed_bot_game(live: LiveServer) -> str:
-    table = api(live, "POST", "api/tables", {"seats": ["bot:random", "bot:random"],
-                                             "bot_delay": 0.0, "rules": {"max_deals": 2}})
-    for _ in range(1200):
-        if api(live, "GET", f"api/tables/{table['id']}")["status"] == "finished":
-            break
-        time.sleep(0.05)
-    api(live, "POST", f"api/games/{table['id']}/1/reviews/0")
-    for _ in range(2400):
-        if api(live, "GET", f"api/games/{table['id']}/1/reviews/0")["status"] == "ready":
-            break
-        time.sleep(0.05)
-    return str(table["id"])
 
 
 def test_a_practice_run_on_a_phone_in_swedish(browser: Any, live: LiveServer,
                                               artifacts: Path) -> None:
-    table = _reviewed_bot_game(live)
+    table = finished_bot_game(live, ["bot:random", "bot:random"], 2)
+    reviewed(live, table, 0)
     daily = api(live, "GET", "api/practice/daily")["exercise"]
     assert daily is not None and daily["ref"].startswith(f"{table}/1/0/")
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="sv-SE",

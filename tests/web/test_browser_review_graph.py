@@ -4,7 +4,6 @@ scale, and a row's click that keeps the board and the row on the screen at 1280x
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -13,19 +12,10 @@ from playwright.sync_api import expect
 from chicago.review import Review
 
 from .driver import api
+from .review_support import finished_bot_game
 from .serving import LiveServer
 
 READY_MS = 120_000  # the longest wait for a review (only a hang reaches it)
-
-
-def _bot_game(live: LiveServer, deals: int) -> str:
-    table = api(live, "POST", "api/tables", {"seats": ["bot:basic", "bot:random", "bot:basic"],
-                                             "bot_delay": 0.0, "rules": {"max_deals": deals}})
-    for _ in range(1200):
-        if api(live, "GET", f"api/tables/{table['id']}")["status"] == "finished":
-            break
-        time.sleep(0.05)
-    return str(table["id"])
 
 
 def _in_view(box: dict[str, float], height: int) -> bool:
@@ -35,7 +25,7 @@ def _in_view(box: dict[str, float], height: int) -> bool:
 def test_graph_reason_scale_and_a_row_click_at_1280x900(
     browser: Any, live: LiveServer, artifacts: Path
 ) -> None:
-    table_id = _bot_game(live, 3)
+    table_id = finished_bot_game(live, ["bot:basic", "bot:random", "bot:basic"], 3)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(f"{live.url}#/replay/{table_id}/1")
