@@ -61,7 +61,8 @@ ACCURACY_SCALE = 1.5
 ACCURACY_MARKS: dict[str, float] = {"expert": 98.3, "basic": 92.2, "random": 73.5}
 """The scale shown beside an accuracy: the mean accuracy of the ``expert`` and ``basic``
 bots and of random legal play, each seat of four-player ``pagat`` games reviewed at the
-default level (``benchmarks/bench_accuracy.py`` measures them; ``docs/REVIEW.md``)."""
+default level, as issue 25 measured them; ``benchmarks/bench_accuracy.py`` measures them
+again (``docs/REVIEW.md`` gives its latest figures)."""
 
 
 def grade_of(loss: float) -> Grade:
