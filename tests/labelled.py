@@ -30,7 +30,7 @@ def labelled() -> list[dict[str, Any]]:
 
 def _keep(game: Game, seat: int) -> str | None:
     """Seat 0 keeps its hand whole in every exchange; the bot decides the rest."""
-    return "keep" if game.view(seat)["phase"] == "exchange" else None
+    return "keep" if game.view(seat).phase == "exchange" else None
 
 
 def judged(entry: dict[str, Any]) -> DecisionReview:
@@ -40,7 +40,7 @@ def judged(entry: dict[str, Any]) -> DecisionReview:
     record = play_out(game, 0, _keep)
     wanted = entry.get("round", 1)
     point = next(p for p in decision_points(record, 0)
-                 if p.view["phase"] == phase and (phase != "exchange" or
+                 if p.view.phase == phase and (phase != "exchange" or
                                                   knowledge(p.view).round == wanted))
     k = knowledge(point.view)
     if "scores" in entry:

@@ -1,6 +1,7 @@
 """What importing a module loads (issue 24): a package's ``__init__`` imports nothing heavy,
-so a light module stays light. ``import chicago.cards`` loads no engine, the server's
-protocol and table core load neither the web framework nor SQLAlchemy nor Redis. Each case
+so a light module stays light. ``import chicago.cards`` loads no engine; the server's
+protocol, its table core and the table manager driven through the core's ports load neither
+the web framework nor SQLAlchemy nor Redis. Each case
 runs in a fresh interpreter and reads its ``sys.modules``."""
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ CASES = [
     ("chicago.server", SERVER_SHELLS),
     ("chicago.server.protocol", SERVER_SHELLS),
     ("chicago.server.core.rows", (*SERVER_SHELLS, *ENGINE)),
+    ("chicago.server.core.decide", SERVER_SHELLS),
+    ("chicago.server.core.frames", SERVER_SHELLS),
+    ("chicago.server.core.turns", SERVER_SHELLS),
+    ("chicago.server.core.ports", (*SERVER_SHELLS, *ENGINE)),
+    ("chicago.server.live", SERVER_SHELLS),
+    ("chicago.server.messages", SERVER_SHELLS),
+    ("chicago.server.tables", SERVER_SHELLS),
 ]
 
 

@@ -67,7 +67,7 @@ def test_a_made_flush_thrown_away_names_the_odds():
     done: list[int] = []
 
     def script(g: Game, seat: int) -> str | None:
-        if g.view(seat)["phase"] == "exchange" and not done:
+        if g.view(seat).phase == "exchange" and not done:
             done.append(1)
             return "discard 2h 5h 9h"
         return None
@@ -89,7 +89,7 @@ def test_a_sure_chicago_declined_names_its_chance_and_its_price():
     deck = stack(4, 3, {0: "As Ks Ah Ad Ac"})
     game = one_deal(4, deck, dealer=3, chicago_min_score=None)
     record = play_out(game, 0, lambda g, s: {"exchange": "keep", "chicago": "no chicago"}
-                      .get(g.view(s)["phase"]))
+                      .get(g.view(s).phase))
     call = _first(review_game(record, 0, level=LEVEL), "chicago")
     assert call.why is not None and call.why.key == "chicago"
     assert reason_text(call, EN) == (

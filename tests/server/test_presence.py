@@ -15,7 +15,8 @@ import json
 from typing import Any
 
 from chicago.rules import Rules
-from chicago.server.bus import InProcessBus, PresenceNote
+from chicago.server.bus import InProcessBus
+from chicago.server.core.ports import PresenceNote
 from chicago.server.core.state import TableState
 from chicago.server.live import LiveTable
 from chicago.server.presence import PRESENCE_TTL, Presence

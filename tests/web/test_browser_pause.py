@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from chicago.web.hints import hint_answer
+from chicago.server.hints import hint_answer
 
 from .driver import Player, api, card_text, in_view_and_on_top, join_page, seated_page
 from .serving import LiveServer
@@ -43,7 +43,8 @@ def _turn(players: list[Player]) -> Player | None:
 
 def _play_until_the_pause(players: list[Player]) -> None:
     deadline = time.monotonic() + 120
-    while not all(p.page.evaluate(_PAUSED) for p in players):
+    # (and the deal's last trick gathered: it rests in the middle first)
+    while not all(p.page.evaluate(f"{_PAUSED} && !window.chicago.table.rest") for p in players):
         assert time.monotonic() < deadline, "the deal did not end"
         player = _turn(players)
         if player is None:

@@ -12,6 +12,8 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+from chicago.engine.viewjson import view_json
+
 from .driver import Player, in_view_and_on_top, record_frames, seated_page
 from .serving import LiveServer
 
@@ -20,7 +22,7 @@ _COMPARED = ("deal", "phase", "round", "to_act", "scores", "hand", "stock", "exc
 
 
 def _same_as_server(player: Player, table_id: str, seat: int) -> None:
-    true_view = player.live.manager.tables[table_id].state.game.view(seat)
+    true_view = view_json(player.live.manager.tables[table_id].state.game.view(seat))
     page_view = player.view()
     for key in _COMPARED:
         assert page_view[key] == true_view[key], key

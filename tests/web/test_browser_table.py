@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from chicago.web.hints import hint_answer
+from chicago.server.hints import hint_answer
 
 from .driver import Player, api, assert_no_leak, hidden_from, in_view_and_on_top, page_cards
 from .serving import LiveServer

@@ -12,8 +12,8 @@ import pytest
 import chicago.web
 from chicago.cli import main
 from chicago.server import Settings, create_app
-from chicago.web import STATIC_DIR, StaticFilesMissing
-from chicago.web.assets import missing_files, page_files, references
+from chicago.server.assets import StaticFilesMissing, missing_files, page_files, references
+from chicago.web import STATIC_DIR
 
 with warnings.catch_warnings():  # starlette suggests httpx2, which is not needed here
     warnings.simplefilter("ignore")
@@ -45,6 +45,19 @@ const later = () => import("./lang/sv.js");
     .z { fill: url(#gradient) }"""
     assert references("css/app.css", css) == ["css/base.css", "css/theme.css", "img/felt.svg"]
     assert references("js/app.js", 'import "../../outside.js";') == []  # above the app
+
+
+def test_references_of_the_installable_app() -> None:
+    """A page's manifest and touch icon, a manifest's icons (relative to it), and the service
+    worker a module registers (relative to the page, not to the module)."""
+    page = ('<link rel="manifest" href="manifest.webmanifest">'
+            '<link rel="apple-touch-icon" href="icons/touch.png">')
+    assert references("index.html", page) == ["manifest.webmanifest", "icons/touch.png"]
+    manifest = '{"icons": [{"src": "icons/a.png"}, {"src": "https://x.org/b.png"}, {"sizes": 1}]}'
+    assert references("manifest.webmanifest", manifest) == ["icons/a.png"]
+    assert references("manifest.webmanifest", "not json") == []
+    module = 'if (ok) navigator.serviceWorker.register("sw.js").catch(() => {});'
+    assert references("js/app.js", module) == ["sw.js"]
 
 
 def test_the_page_reaches_every_file_of_the_app_and_none_is_missing() -> None:

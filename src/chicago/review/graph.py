@@ -45,7 +45,7 @@ def score_graph(record: dict[str, Any], review: Review | None = None) -> ScoreGr
     ``review``'s seat where given."""
     game = final_game(record)
     start = tuple(0 for _ in range(game.players))
-    rows = [start, *(tuple(int(s) for s in h["scores"]) for h in game.deal_history)]
+    rows = [start, *(tuple(h.scores) for h in game.deal_history)]
     losses: tuple[float, ...] = ()
     seat = None
     if review is not None:

@@ -25,11 +25,9 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from chicago.engine.game import Game
 from chicago.server import fanout
-from chicago.server.bus import TableBus
+from chicago.server.core.ports import Storage, TableBus
 from chicago.server.core.rows import Change, LogEntry
 from chicago.server.core.state import build_table
 from chicago.server.live import LiveTable
@@ -38,7 +36,6 @@ from chicago.server.presence import Presence
 from chicago.server.protocol import TableError
 from chicago.server.schedule import TurnScheduler
 from chicago.server.settings import Settings
-from chicago.server.storage import Store
 from chicago.server.tasks import Tasks
 from chicago.server.writer import GroupWriter
 
@@ -55,10 +52,10 @@ def plausible_id(table_id: str) -> bool:
 class TableCache:
     """The live tables of this process, loaded, followed and written here."""
 
-    def __init__(self, store: Store, settings: Settings, *, bus: TableBus, locks: TableLocks,
+    def __init__(self, storage: Storage, settings: Settings, *, bus: TableBus, locks: TableLocks,
                  writer: GroupWriter, scheduler: TurnScheduler, presence: Presence,
                  tasks: Tasks) -> None:
-        self.store = store
+        self.storage = storage
         self.settings = settings
         self.bus = bus
         self.locks = locks
@@ -81,7 +78,7 @@ class TableCache:
         """The live table (loaded and rebuilt from the log if needed), or None if unknown.
 
         A stored table that cannot be rebuilt (an old schema, a bug) is logged once
-        (:meth:`Store.skip`, ``doing`` says what failed) and TableError ``internal`` (500)
+        (:meth:`Storage.skip`, ``doing`` says what failed) and TableError ``internal`` (500)
         raised; a database failure is raised as it is."""
         table = self.tables.get(table_id)
         if table is not None:
@@ -95,7 +92,10 @@ class TableCache:
         self._loading[table_id] = future
         try:
             result = await self._read(table_id, doing)
-            if result is not None:
+            held = self.tables.get(table_id)
+            if held is not None:  # created here while it was read (resumed at start-up)
+                result = held
+            elif result is not None:
                 result.state.grant_grace(time.time(), self.settings.clock_grace)
                 self.install(result, writer=False)
                 if self.locks.shared:  # what was stored between the read and the subscription
@@ -112,22 +112,26 @@ class TableCache:
     async def _read(self, table_id: str, doing: str) -> LiveTable | None:
         """The table rebuilt from the store (in worker threads), None if there is none."""
         try:
-            loaded = await asyncio.to_thread(self.store.load, table_id)
+            loaded = await asyncio.to_thread(self.storage.load, table_id)
             if loaded is None:
                 return None
             state = await asyncio.to_thread(build_table, loaded.table, loaded.entries)
             return LiveTable(state)
-        except (SQLAlchemyError, OSError):
+        except self.storage.failures:
             raise
         except Exception as exc:
-            self.store.skip(f"table {table_id}", exc, doing)
+            self.storage.skip(f"table {table_id}", exc, doing)
             raise TableError("internal", f"table {table_id!r} cannot be loaded: it is stored "
                              "in a form this server cannot read", 500) from exc
 
     def install(self, table: LiveTable, writer: bool = True) -> None:
         """Hold ``table`` (new, or just loaded): subscribe to its news, schedule its bot or
         clock (``writer``: this process stored its last change; else, with several workers,
-        it waits ``Settings.takeover`` longer), work out its presence."""
+        it waits ``Settings.takeover`` longer), work out its presence. Another copy held
+        until now (loaded while this one was created) is dropped."""
+        held = self.tables.get(table.id)
+        if held is not None and held is not table:
+            self.drop(held, 1012, "resync")
         self.tables[table.id] = table
         table.sent = table.state.seq
         for listener in self.installed:
@@ -156,7 +160,7 @@ class TableCache:
         """Load every table in play (so their bots and clocks go on). A table that cannot be
         loaded is logged and skipped: the others are resumed all the same."""
         try:
-            ids = await asyncio.to_thread(self.store.live_table_ids)
+            ids = await asyncio.to_thread(self.storage.live_table_ids)
         except Exception:
             log.exception("cannot list the tables in play to resume them")
             return
@@ -234,7 +238,7 @@ class TableCache:
             return
         if wait and table.subscription is not None:
             await table.subscription.ready()
-        entries = await asyncio.to_thread(self.store.entries_after, table.id, table.state.seq)
+        entries = await asyncio.to_thread(self.storage.entries_after, table.id, table.state.seq)
         for entry in entries:
             if not self._receive(table, entry):
                 break

@@ -14,28 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Protocol
+from typing import Any
 
 from chicago.bots import Bot
-from chicago.server.bus import Subscription
 from chicago.server.core.chat import ChatAllowance
+from chicago.server.core.ports import Client, Subscription
 from chicago.server.core.state import TableState
 
-__all__ = ["Client", "LiveTable", "now"]
-
-
-class Client(Protocol):
-    """A connection as the tables see it (implemented in :mod:`chicago.server.ws`)."""
-
-    seat: int | None
-
-    def send(self, text: str) -> None:
-        """Queue one frame (never blocks)."""
-        ...
-
-    def close(self, code: int = 1000, reason: str = "") -> None:
-        """Close the connection soon."""
-        ...
+__all__ = ["LiveTable", "now"]
 
 
 def now() -> float:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from chicago.server.bus import PresenceNote, Subscription, TableBus
 from chicago.server.core import frames
+from chicago.server.core.ports import PresenceNote, Subscription, TableBus
 from chicago.server.fanout import broadcast
 from chicago.server.live import LiveTable
 from chicago.server.tasks import Tasks

@@ -32,7 +32,7 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from chicago.server.bus import EntryHandler, PresenceHandler, PresenceNote, Subscription
+from chicago.server.core.ports import EntryHandler, PresenceHandler, PresenceNote, Subscription
 from chicago.server.core.rows import LogEntry
 
 __all__ = [

@@ -37,7 +37,7 @@ SeatNumber = Annotated[int, Path(ge=0, le=5, description="the seat, from 0")]
 
 
 def _service(request: Request) -> ReviewService:
-    service: ReviewService = request.app.state.manager.reviews
+    service: ReviewService = request.app.state.reviews
     return service
 
 

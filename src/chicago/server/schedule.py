@@ -25,7 +25,7 @@ from typing import Any
 
 from chicago.bots import Bot, make_bot
 from chicago.engine.actions import Action
-from chicago.server.core.state import PLAYING
+from chicago.server.core.turns import BotMoves, PauseRuns, next_turn
 from chicago.server.live import LiveTable
 from chicago.server.settings import Settings, default_bot_workers
 from chicago.server.tasks import Tasks
@@ -72,35 +72,27 @@ class TurnScheduler:
         takes over if it died)."""
         self.cancel(table)
         state = table.state
-        stopping = self._tasks.stopping
-        if stopping or state.game is None or state.status != PLAYING:
-            if not stopping and state.game is not None and state.game.is_over:
+        if self._tasks.stopping:
+            return
+        turn = next_turn(state, time.time())
+        if turn is None:
+            if state.game is not None and state.game.is_over:
                 self.release_bots(table, game_over=True)  # their programs end with the game
             return
         loop = asyncio.get_running_loop()
         seq = state.seq
-        if state.pause is not None:
-            wait = max(0.0, state.pause.until - time.time())
-            table.timer = loop.call_later(wait + grace, self._fire,
+        if isinstance(turn, PauseRuns):
+            table.timer = loop.call_later(turn.wait + grace, self._fire,
                                           lambda: self._pause_over(table, seq))
-            return
-        seat = state.current.to_act
-        if seat is None:
-            return
-        info = state.seats[seat]
-        if info.kind == "bot" or info.away:
-            by = "bot" if info.kind == "bot" else "stand-in"
+        elif isinstance(turn, BotMoves):
             table.timer = loop.call_later(
-                state.bot_delay + grace, self._fire,
-                lambda: self._bot_turn(table, seq, seat, by),
-            )
-        elif state.clock:
-            left = state.clock_left(time.time())
-            left = state.clock if left is None else max(0.0, left)
-            table.deadline = (seat, loop.time() + left)
+                turn.delay + grace, self._fire,
+                lambda: self._bot_turn(table, seq, turn.seat, turn.by))
+        else:
+            table.deadline = (turn.seat, loop.time() + turn.left)
             table.timer = loop.call_later(
-                left + grace, self._fire, lambda: self._clock_ran_out(table, seq, seat),
-            )
+                turn.left + grace, self._fire,
+                lambda: self._clock_ran_out(table, seq, turn.seat))
 
     def _fire(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
         self._tasks.spawn(make())

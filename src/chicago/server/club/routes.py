@@ -142,7 +142,7 @@ def _review_link(request: Request, game: str, seat: int) -> str | None:
     """The browser app's address of the review of the profile's seat in a game (docs/WEB.md:
     the replay with the Review view of that seat), when this server makes reviews
     (docs/SERVER.md, "Reviews"); None when it makes none."""
-    reviews = request.app.state.manager.reviews
+    reviews = request.app.state.reviews
     return f"#/replay/{game}?review={seat}" if reviews.enabled else None
 
 

@@ -19,13 +19,15 @@ from starlette.requests import Request
 
 from chicago.server.club.director import TournamentDirector
 from chicago.server.club.secrets import check_secret
+from chicago.server.core.decide import Joiner
 from chicago.server.core.seats import hash_token
 from chicago.server.limits import Limiter, make_limiter
 from chicago.server.live import LiveTable, now
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
+from chicago.server.storage import Store
 from chicago.server.storage.club import ClubStore, ProfileRow
-from chicago.server.tables import Joiner, TableManager
+from chicago.server.tables import TableManager
 
 __all__ = ["ClubService", "joiner_of", "public_info", "records_gate"]
 
@@ -34,10 +36,10 @@ log = logging.getLogger("chicago.server")
 class ClubService:
     """Club play of one server process, wired into its :class:`TableManager`."""
 
-    def __init__(self, manager: TableManager, settings: Settings) -> None:
+    def __init__(self, manager: TableManager, store: Store, settings: Settings) -> None:
         self.manager = manager
         self.settings = settings
-        self.store = ClubStore(manager.store)
+        self.store = ClubStore(store)
         self.shown: dict[str, dict[str, float]] = {}
         """Ladder -> participant -> shown rating (the dicts the live tables read)."""
         self.profiles = make_limiter(settings, "profiles", settings.club_creations,
@@ -143,7 +145,7 @@ async def records_gate(request: Request, table_id: str) -> None:
     club: ClubService | None = getattr(request.app.state, "club", None)
     if club is None:
         return
-    row = await asyncio.to_thread(club.manager.store.table, table_id)
+    row = await asyncio.to_thread(club.store.store.table, table_id)
     if row is not None and not await club.director.round_open(table_id, row.options):
         raise TableError("round_running", "this duplicate round is still being played: its "
                          "records are served when the round is over", 403)

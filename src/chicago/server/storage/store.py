@@ -29,7 +29,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from chicago.server.core.rows import (
     SEAT_KINDS,
@@ -92,7 +92,11 @@ def _loads(value: str | None) -> Any:
 
 
 class Store:
-    """The database of one server: ``Store(url)``, then :meth:`migrate`."""
+    """The database of one server: ``Store(url)``, then :meth:`migrate`. The table core's
+    :class:`~chicago.server.core.ports.Storage`."""
+
+    failures: tuple[type[BaseException], ...] = (SQLAlchemyError, OSError)
+    """How the database says it cannot be reached now (not that a row is unreadable)."""
 
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = normalize_url(url)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from chicago.club.ratings import finish_places
 from chicago.club.stats import game_lines
 from chicago.engine.game import Game
+from chicago.engine.settlement import finish_places
 from chicago.server.core.rows import GamePlayerRow, RatedGameRow
 from chicago.server.core.state import TableState
 
