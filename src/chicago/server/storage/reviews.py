@@ -357,6 +357,18 @@ class ReviewStore:
             return conn.execute(select(reviews.c.review).where(
                 _is(key), reviews.c.status == READY)).scalar()
 
+    def ready_keys(self, limit: int) -> list[ReviewKey]:
+        """The latest ``limit`` ready reviews (the daily exercise draws from them), oldest
+        first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(reviews.c.table_id, reviews.c.number, reviews.c.seat)
+                .where(reviews.c.status == READY)
+                .order_by(reviews.c.updated_at.desc(), reviews.c.table_id,
+                          reviews.c.number, reviews.c.seat)
+                .limit(limit)).all()
+        return [ReviewKey(t, n, s) for t, n, s in reversed(rows)]
+
     def ahead(self, row: ReviewRow) -> int:
         """How many queued reviews run before this queued one."""
         with self.engine.connect() as conn:
