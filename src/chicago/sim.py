@@ -162,7 +162,7 @@ def seat_counters(game: Game) -> list[dict[str, int]]:
     scoring rounds and final showdowns won with points, last tricks won (R-TRICK-5)."""
     counters = [dict.fromkeys(SEAT_COUNTERS, 0) for _ in range(game.players)]
     for deal in game.deal_history:
-        for seat, points in enumerate(deal["points"]):
+        for seat, points in enumerate(deal.points):
             counters[seat]["points"] += points
             counters[seat]["deals"] += 1
     for event in game.events:
@@ -241,7 +241,7 @@ def play_game(
         start = time.process_time()
         action: Action | str = bots[index].decide(view, legal, rngs[index])
         spent = time.process_time() - start
-        times[index].setdefault(str(view["phase"]), []).append(spent)
+        times[index].setdefault(str(view.phase), []).append(spent)
         counters[index]["decisions"] += 1
         try:
             game.apply(action)

@@ -43,7 +43,6 @@ from typing import TYPE_CHECKING, Any
 from chicago.bots.base import make_bot
 from chicago.bots.handmodel import HAND_FEATURES, HandModel, context_keys, hand_features
 from chicago.bots.plausibility import hand_weight
-from chicago.cards import DECK
 from chicago.engine.game import Game
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.sampling import sample_hands
@@ -66,7 +65,6 @@ CHECK_NEGATIVES = 48
 """Sampled hands per real hand in the calibration games (the predictions are made of them)."""
 OBSERVE = 0.06
 """The share of decisions at which examples are taken."""
-_CARD = {str(card): int(card) for card in DECK}
 
 
 @dataclass
@@ -116,7 +114,7 @@ def _observer(
         samples = [sample_hands(k, rng) for _ in range(negatives)]
         for other, opp in k.opponents.items():
             played = [int(c) for c in opp.played]
-            real = [_CARD[c] for c in game.view(other)["hand"]] + played
+            real = [int(c) for c in game.view(other).hand] + played
             if len(real) != 5:
                 continue  # six cards before a V-LOCK-6 discard
             group = examples.situations

@@ -34,7 +34,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from chicago.bots.base import register_bot, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
@@ -63,6 +62,7 @@ from chicago.cards import Card, ids_of_mask, mask_of
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.sampling import Weight, sample_hands
+from chicago.engine.viewtypes import SeatView
 from chicago.poker import Category, rank
 from chicago.rules import Rules
 
@@ -132,7 +132,7 @@ class MasterBot(ExpertBot):
         self._weigh: Weight | None = None
 
     def decide(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         """Search the decision of this view (every phase)."""
         if not legal_actions:
