@@ -43,6 +43,11 @@ def test_training_is_reproducible_and_writes_a_loadable_model(tmp_path: Path) ->
     text = report.read_text()
     assert "| category | real | uniform sampler | expert's weights | learned model |" in text
     assert "| rank | real |" in text and "| predicted chance |" in text
+    again = tmp_path / "again.md"
+    assert main(["--check-only", "--check-games", "4", "--out", str(out[0]),
+                 "--report", str(again)]) == 0
+    assert again.read_text() == text, "--check-only: the same games, seed and levels"
+    assert out[0].read_text() == out[1].read_text(), "--check-only writes no model"
 
 
 def test_fit_learns_what_the_examples_show() -> None:

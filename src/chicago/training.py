@@ -1,6 +1,8 @@
 """Learning the ``master`` bot's models from self-play: ``make train``.
 
 ``python -m chicago.training [--games N] [--seed S] [--out PATH] [--report PATH]``
+``python -m chicago.training --check-only [--check-games N] [--report PATH]`` (calibrate the
+shipped model again without training it)
 
 1. **Games.** Duplicate games of four players are played by :func:`chicago.sim.play_game`
    (the machinery of ``chicago simulate``) between the levels whose play the model should
@@ -366,8 +368,25 @@ def _cards_of(mask: int) -> list[int]:
     return [c for c in range(52) if mask >> c & 1]
 
 
+def _train(games: int, seed: int, steps: int, levels: list[str], out: Path) -> HandModel:
+    """Collect, fit and write the model (with what made it in its ``meta``)."""
+    print(f"collecting examples from {games} games (seed {seed})", file=sys.stderr)
+    train = collect(games, seed, levels=levels, progress=True)
+    print("fitting", file=sys.stderr)
+    fitted = fit(train, steps=steps, progress=True)
+    meta: dict[str, Any] = {
+        "games": games, "seed": seed, "steps": steps,
+        "rows": len(train.labels), "levels": levels, "presets": sorted(set(PRESETS)),
+    }
+    model = HandModel(weights=fitted.weights, version=fitted.version, meta=meta)
+    out.write_text(json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {out}", file=sys.stderr)
+    return model
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``make train``: collect, fit, write the model, print the calibration."""
+    """``make train``: collect, fit, write the model, print the calibration (``--check-only``:
+    the calibration of the model already written)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=600, help="training games")
     parser.add_argument("--check-games", type=int, default=120, help="held-out games")
@@ -379,22 +398,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                         default=Path(__file__).parent / "bots" / "hand_model.json")
     parser.add_argument("--report", type=Path, default=None,
                         help="also write the calibration tables (Markdown) here")
+    parser.add_argument("--check-only", action="store_true",
+                        help="only calibrate the model already in --out, on the held-out "
+                             "games of the seed and levels it was trained with")
     args = parser.parse_args(argv)
-    print(f"collecting examples from {args.games} games (seed {args.seed})", file=sys.stderr)
     levels = [level.strip() for level in args.levels.split(",") if level.strip()]
-    train = collect(args.games, args.seed, levels=levels, progress=True)
-    print("fitting", file=sys.stderr)
-    model = fit(train, steps=args.steps, progress=True)
-    meta: dict[str, Any] = {
-        "games": args.games, "seed": args.seed, "steps": args.steps,
-        "rows": len(train.labels), "levels": levels, "presets": sorted(set(PRESETS)),
-    }
-    model = HandModel(weights=model.weights, version=model.version, meta=meta)
-    args.out.write_text(json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {args.out}", file=sys.stderr)
-    print(f"calibrating on {args.check_games} other games (seed {args.seed + 1})",
+    if args.check_only:
+        model = HandModel.from_dict(json.loads(args.out.read_text(encoding="utf-8")))
+        meta = model.meta or {}
+        seed, levels = int(meta.get("seed", args.seed)), list(meta.get("levels", levels))
+    else:
+        model, seed = _train(args.games, args.seed, args.steps, levels, args.out), args.seed
+    print(f"calibrating on {args.check_games} other games (seed {seed + 1})",
           file=sys.stderr)
-    check = collect(args.check_games, args.seed + 1, negatives=CHECK_NEGATIVES, levels=levels,
+    check = collect(args.check_games, seed + 1, negatives=CHECK_NEGATIVES, levels=levels,
                     progress=True)
     report = calibration(model, check)
     print(report)
