@@ -15,6 +15,7 @@ plays every seat. Progress lines go to stderr as games finish. Usage:
 
     python benchmarks/bench_bots.py --full [--jobs 2] [--json out.json]   (make bench-bots)
     python benchmarks/bench_bots.py --full --only master --jobs 1          (issue 30's matches)
+    python benchmarks/bench_bots.py --only denexa --games 200             (a shorter match)
     python benchmarks/bench_bots.py                                       (make bench: quick)
 
 Without ``--full`` it plays a hundredth of the games (at least one set) and fewer timing
@@ -26,13 +27,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from chicago import Rules
-from chicago.sim import GameResult, MatchResult, run_match, wilson_interval
+from chicago.sim import GameResult, MatchResult, run_match, summarize, wilson_interval
 from chicago.timing import merge_times, summarize_times
 
 TIMING_DEALS = 15
@@ -53,23 +55,34 @@ MATCHES: list[tuple[str, list[str], int]] = [
 
 class _Progress:
     """A line on stderr every ``every`` seconds (and at the end) as games finish: games done,
-    the first bot's wins so far with their 95% interval, time."""
+    the first bot's wins so far with their 95% interval, time. Keeps the finished games, so
+    ``snapshot`` (called after each batch) can save the match so far: a long match stopped
+    early still reports every whole set it played."""
 
-    def __init__(self, label: str, total: int, every: float = 30.0) -> None:
-        self.label, self.total, self.every = label, total, every
-        self.done = 0
-        self.wins = 0.0
+    def __init__(self, label: str, specs: Sequence[str], total: int, every: float = 30.0,
+                 snapshot: Callable[[MatchResult], None] | None = None) -> None:
+        self.label, self.specs, self.total, self.every = label, list(specs), total, every
+        self.snapshot = snapshot
+        self.games: list[GameResult] = []
         self.start = self.shown = time.monotonic()
 
+    def so_far(self) -> MatchResult:
+        """The match of the games finished so far, in set order."""
+        games = sorted(self.games, key=lambda g: (g.set, g.rotation))
+        return MatchResult(specs=self.specs, games=games, bots=summarize(self.specs, games))
+
     def __call__(self, games: Sequence[GameResult]) -> None:
-        self.done += len(games)
-        self.wins += sum(1 / len(g.winners) for g in games if 0 in g.winners)
+        self.games.extend(games)
+        if self.snapshot is not None:
+            self.snapshot(self.so_far())
+        done = len(self.games)
         now = time.monotonic()
-        if now - self.shown >= self.every or self.done >= self.total:
+        if now - self.shown >= self.every or done >= self.total:
             self.shown = now
-            low, high = wilson_interval(self.wins, self.done)
-            print(f"   .. {self.label}: {self.done}/{self.total} games, first bot "
-                  f"{self.wins / self.done:.1%} [{low:.1%}, {high:.1%}], "
+            wins = sum(1 / len(g.winners) for g in self.games if 0 in g.winners)
+            low, high = wilson_interval(wins, done)
+            print(f"   .. {self.label}: {done}/{self.total} games, first bot "
+                  f"{wins / done:.1%} [{low:.1%}, {high:.1%}], "
                   f"{now - self.start:.0f} s", file=sys.stderr, flush=True)
 
 
@@ -78,6 +91,14 @@ def _times_line(times: dict[str, dict[str, float]]) -> str:
         f"{phase} {t['median_ms']:.1f}/{t['p99_ms']:.1f}/{t['max_ms']:.1f} ms"
         for phase, t in times.items()
     )
+
+
+def _write(path: str, data: dict[str, Any]) -> None:
+    """Replace ``path`` with ``data`` as JSON in one step (a reader never sees half a file)."""
+    temporary = f"{path}.part"
+    with open(temporary, "w") as handle:
+        json.dump(data, handle, indent=2)
+    os.replace(temporary, path)
 
 
 def _report(label: str, result: MatchResult, elapsed: float) -> None:
@@ -114,6 +135,9 @@ def main() -> int:
     parser.add_argument("--json", default=None, help="also write the results to this file")
     parser.add_argument("--only", action="append", default=None,
                         help="run only matches whose label has this text (may be repeated)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per match instead of the listed counts (with --only: "
+                             "a shorter run of the matches that fits the time at hand)")
     parser.add_argument("--no-times", action="store_true", help="skip the decision times")
     args = parser.parse_args()
     out: dict[str, Any] = {"matches": [], "times": {}}
@@ -122,16 +146,27 @@ def main() -> int:
         if args.only and not any(text in label for text in args.only):
             continue
         count = games if args.full else max(len(specs), games // 100)
+        if args.games is not None:
+            count = args.games
         start = time.monotonic()
+        total = -(-count // len(specs)) * len(specs)
+
+        def save(partial: MatchResult, preset: str = preset, specs: list[str] = specs,
+                 total: int = total, start: float = start) -> None:
+            if args.json:
+                entry = {"preset": preset, "bots": specs, **partial.to_dict(),
+                         "planned_games": total, "partial": True,
+                         "seconds": time.monotonic() - start}
+                _write(args.json, {**out, "matches": [*out["matches"], entry]})
+
         result = run_match(specs, count, Rules.preset(preset), seed=args.seed, jobs=args.jobs,
-                           finished=_Progress(label, -(-count // len(specs)) * len(specs)))
+                           finished=_Progress(label, specs, total, snapshot=save))
         elapsed = time.monotonic() - start
         _report(label, result, elapsed)
         out["matches"].append({"preset": preset, "bots": specs, **result.to_dict(),
                                "seconds": elapsed})
         if args.json:
-            with open(args.json, "w") as handle:
-                json.dump(out, handle, indent=2)
+            _write(args.json, out)
     if not args.no_times and not args.only:
         print("== CPU time per decision by phase (4 players, pagat; a level at every seat)")
         for spec, games in (("random", 4), ("basic", 4), ("ev", 4), ("expert", 4),
@@ -141,8 +176,7 @@ def main() -> int:
             out["times"][spec] = times
             sys.stdout.flush()
     if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(out, handle, indent=2)
+        _write(args.json, out)
     return 0
 
 
