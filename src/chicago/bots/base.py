@@ -68,11 +68,13 @@ def register_bot(prefix: str, factory: BotFactory, *, level: bool = True) -> Non
         BOT_LEVELS.append(prefix)
 
 
-def spec_options(spec: str, names: Sequence[str], usage: str) -> dict[str, float]:
+def spec_options(spec: str, names: Sequence[str], usage: str, *,
+                 kind: str = "bot spec") -> dict[str, float]:
     """The numeric ``key=value`` options after the colon of a bot spec such as
     ``expert:samples=32,budget=0.2``, separated by ``,`` or ``;`` (use ``;`` inside
     ``--bots``, which splits on commas); ValueError naming the problem (and ``usage``) for an
-    unknown key, a missing value or one that is not a number."""
+    unknown key, a missing value or one that is not a number. ``kind`` names what the spec is
+    in the errors (a review level is parsed the same way)."""
     _, _, rest = spec.partition(":")
     options: dict[str, float] = {}
     for part in rest.replace(";", ",").split(","):
@@ -82,11 +84,13 @@ def spec_options(spec: str, names: Sequence[str], usage: str) -> dict[str, float
         key, sep, value = part.partition("=")
         key = key.strip().lower()
         if not sep or key not in names:
-            raise ValueError(f"bad option {part!r} in bot spec {spec!r}: use {usage}")
+            raise ValueError(f"bad option {part!r} in {kind} {spec!r}: use {usage}")
         try:
             options[key] = float(value)
         except ValueError:
-            raise ValueError(f"option {key} of {spec!r} needs a number, not {value!r}") from None
+            raise ValueError(
+                f"option {key} of {kind} {spec!r} needs a number, not {value!r}"
+            ) from None
     return options
 
 

@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from chicago.bots.base import spec_options
 from chicago.bots.handmodel import HandModel
 from chicago.bots.master import DEFAULT_PROPOSALS as LEARNED_PROPOSALS
 from chicago.bots.plausibility import hand_weight
@@ -67,39 +68,27 @@ class ReviewLevel:
             return spec
         if not isinstance(spec, str):
             raise ValueError(f"a review level is a text like 'expert', not {spec!r}")
-        name, _, rest = spec.strip().partition(":")
+        name = spec.strip().partition(":")[0]
         base = LEVELS.get(name.strip().lower())
         if base is None:
             raise ValueError(
                 f"unknown review level {name!r}; valid: {', '.join(sorted(LEVELS))} "
                 "(with options such as expert:samples=16)"
             )
-        options: dict[str, int] = {}
-        for part in rest.replace(";", ",").split(","):
-            part = part.strip()
-            if not part:
-                continue
-            key, sep, value = part.partition("=")
-            key = key.strip().lower()
-            if not sep or key not in ("samples", "exchange", "holds"):
+        options = spec_options(spec, ("samples", "exchange", "holds"),
+                               "samples=N, exchange=N or holds=N", kind="review level")
+        for key, number in options.items():
+            if not number.is_integer():
                 raise ValueError(
-                    f"bad option {part!r} in review level {spec!r}: use samples=N, "
-                    "exchange=N or holds=N"
+                    f"option {key} of review level {spec!r} needs a whole number, not {number}"
                 )
-            try:
-                number = int(value)
-            except ValueError:
-                raise ValueError(
-                    f"option {key} of review level {spec!r} needs a whole number, not {value!r}"
-                ) from None
             if number < 0 or (key == "samples" and number == 0):
                 raise ValueError(f"option {key} of review level {spec!r} is out of range")
-            options[key] = number
         level = replace(
             base,
-            samples=options.get("samples", base.samples),
-            exchange=options.get("exchange", base.exchange),
-            holds=options.get("holds", base.holds),
+            samples=int(options.get("samples", base.samples)),
+            exchange=int(options.get("exchange", base.exchange)),
+            holds=int(options.get("holds", base.holds)),
         )
         if level.exchange and level.holds < 1:
             raise ValueError(f"review level {spec!r}: an exchange search needs holds >= 1")
