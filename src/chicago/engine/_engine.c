@@ -1,0 +1,939 @@
+/*
+ * chicago.engine._engine: the C accelerator of chicago.engine.game.Game.
+ *
+ * The rules engine is pure Python (game.py) and stays complete without this module. When it
+ * is built, game.py calls install(), which puts two methods of this module on Game in place
+ * of the Python ones: legal_actions() and apply(). They do in C what the Python methods do
+ * for the common turns (a card played, an exchange from a plain stock, an announcement or a
+ * pass, the legal actions of a play or an exchange turn) and hand everything else to the
+ * Python methods, which they call: the rarer turns (one up, a redeal, the quads rounds, a
+ * Chicago declared, a locked player's sixth card, a draw that reshuffles, an exchange that
+ * shows a hand), the ends of rounds, tricks and deals (Game._advance), illegal actions
+ * (Game._apply_python raises the error) and text actions.
+ *
+ * The state is the Game object's own: the C code reads and writes the same slot attributes
+ * the Python code does (found by name at install, through their member descriptors) and
+ * builds the same values (the same interned Action objects for plays and one-up requests,
+ * new Action tuples for discards, the same event records). tests/test_engine_accelerator.py
+ * plays random games of every preset and variation both ways and compares every step.
+ *
+ * Cards are ids 0-51 (rank_index * 4 + suit_index); a set of cards is a 52-bit mask.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------ installed objects */
+
+static PyTypeObject *GAME;          /* chicago.engine.game.Game */
+static PyTypeObject *ACTION;        /* chicago.engine.actions.Action (a tuple subclass) */
+static PyTypeObject *CARD_SOURCE;   /* chicago.engine.sources.CardSource (the plain flow) */
+static PyObject *PH_PLAY, *PH_EXCHANGE, *PH_ANNOUNCE, *PH_CHICAGO, *PH_ONE_UP;
+static PyObject *K_DISCARD, *K_PASS;
+static PyObject *DECK[52];          /* the Card objects */
+static PyObject *PLAY[52];          /* Action "play CARD" for each card */
+static PyObject *ONE_UP[52];        /* Action "one up CARD" for each card */
+static PyObject *CHICAGO_CHOICE;    /* the legal actions of a Chicago turn */
+static PyObject *ONE_UP_CHOICE;     /* the legal actions of a one-up answer */
+static PyObject *EV_PLAY, *EV_EXCHANGE, *EV_EXCHANGED, *EV_PASS, *EV_ANNOUNCE, *EV_TRICK;
+static PyObject *HANDLERS;          /* Game._HANDLERS: phase -> Python handler */
+static PyObject *PY_APPLY;          /* Game._apply_python */
+static PyObject *PY_LEGAL_OF;       /* Game._legal_of */
+static PyObject *PY_ADVANCE;        /* Game._advance */
+static PyObject *S_MAX_DISCARD, *S_ONE_UP;  /* attribute names of Rules */
+static PyObject *SMALL_INTS[8];     /* 0 ... 7 */
+
+static int PATTERNS[32];            /* the 32 discard patterns in game.py's order */
+static int PATTERNS_UP_TO[6];       /* how many patterns discard at most k cards */
+
+/* Offsets of the Game slots used here. */
+static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL, O_ACTIONS,
+    O_PHASE, O_TO_ACT, O_TURN, O_ORDER, O_STOCK, O_DISCARDS, O_OWN_DISCARDS, O_CATEGORIES,
+    O_EXCHANGE_COUNTS, O_ROUND, O_LOCKED, O_PROTECTED, O_RULES, O_SOURCE, O_ANNOUNCED,
+    O_HIGHEST, O_TRICKS, O_DECLARER, O_PLAYERS;
+
+#define SLOT(self, offset) (*(PyObject **)((char *)(self) + (offset)))
+
+static int installed = 0;
+
+static int set_slot(PyObject *self, Py_ssize_t offset, PyObject *value)
+{
+    /* value: a new reference (stolen); NULL means an error happened making it */
+    if (value == NULL) return -1;
+    PyObject *old = SLOT(self, offset);
+    SLOT(self, offset) = value;
+    Py_XDECREF(old);
+    return 0;
+}
+
+static PyObject *small_int(long value)
+{
+    if (value >= 0 && value < 8) {
+        Py_INCREF(SMALL_INTS[value]);
+        return SMALL_INTS[value];
+    }
+    return PyLong_FromLong(value);
+}
+
+/* A slot that must hold a list (NULL, with no error set, if it does not). */
+static PyObject *list_slot(PyObject *self, Py_ssize_t offset)
+{
+    PyObject *value = SLOT(self, offset);
+    return (value != NULL && PyList_CheckExact(value)) ? value : NULL;
+}
+
+/* The list at ``seat`` of a slot holding a list of lists (borrowed), or NULL with
+   TypeError set. */
+static PyObject *seat_list(PyObject *self, Py_ssize_t offset, long seat, const char *name)
+{
+    PyObject *lists = list_slot(self, offset);
+    if (lists != NULL && seat >= 0 && seat < PyList_GET_SIZE(lists)) {
+        PyObject *item = PyList_GET_ITEM(lists, seat);
+        if (PyList_CheckExact(item)) return item;
+    }
+    PyErr_Format(PyExc_TypeError, "Game.%s has no list for seat %ld", name, seat);
+    return NULL;
+}
+
+static long card_id(PyObject *card)
+{
+    return PyLong_AsLong(card);
+}
+
+/* ------------------------------------------------------------------ legal actions */
+
+/* The legal plays: the cards of the suit led if the hand holds any, else the whole hand,
+   lowest id first (Game._playable). NULL with no error: not handled here. */
+static PyObject *legal_plays(PyObject *self, long seat)
+{
+    PyObject *hands = list_slot(self, O_HANDS), *trick = list_slot(self, O_TRICK);
+    if (hands == NULL || trick == NULL || seat >= PyList_GET_SIZE(hands)) return NULL;
+    PyObject *hand = PyList_GET_ITEM(hands, seat);
+    if (!PyList_CheckExact(hand) || PyList_GET_SIZE(hand) > 13) return NULL;
+    Py_ssize_t size = PyList_GET_SIZE(hand);
+    int cards[13], n = 0, follow[13], m = 0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long c = card_id(PyList_GET_ITEM(hand, i));
+        if (c < 0 || c > 51) {
+            PyErr_Clear();
+            return NULL;
+        }
+        cards[n++] = (int)c;
+    }
+    if (PyList_GET_SIZE(trick) > 0) {
+        PyObject *first = PyList_GET_ITEM(trick, 0);
+        if (!PyTuple_Check(first) || PyTuple_GET_SIZE(first) != 2) return NULL;
+        long led = card_id(PyTuple_GET_ITEM(first, 1));
+        if (led < 0) {
+            PyErr_Clear();
+            return NULL;
+        }
+        for (int i = 0; i < n; i++)
+            if ((cards[i] & 3) == (led & 3)) follow[m++] = cards[i];
+    }
+    int *chosen = m ? follow : cards;
+    int count = m ? m : n;
+    for (int i = 1; i < count; i++) { /* insertion sort: at most a few cards */
+        int c = chosen[i], j = i - 1;
+        while (j >= 0 && chosen[j] > c) {
+            chosen[j + 1] = chosen[j];
+            j--;
+        }
+        chosen[j + 1] = c;
+    }
+    PyObject *legal = PyTuple_New(count);
+    if (legal == NULL) return NULL;
+    for (int i = 0; i < count; i++) {
+        Py_INCREF(PLAY[chosen[i]]);
+        PyTuple_SET_ITEM(legal, i, PLAY[chosen[i]]);
+    }
+    return legal;
+}
+
+static PyObject *new_discard(uint64_t mask)
+{
+    PyObject *value = PyLong_FromUnsignedLongLong(mask);
+    if (value == NULL) return NULL;
+    PyObject *action = ACTION->tp_alloc(ACTION, 4);
+    if (action == NULL) {
+        Py_DECREF(value);
+        return NULL;
+    }
+    Py_INCREF(K_DISCARD);
+    PyTuple_SET_ITEM(action, 0, K_DISCARD);
+    PyTuple_SET_ITEM(action, 1, value);
+    Py_INCREF(Py_None);
+    PyTuple_SET_ITEM(action, 2, Py_None);
+    Py_INCREF(Py_None);
+    PyTuple_SET_ITEM(action, 3, Py_None);
+    return action;
+}
+
+static int rule_int(PyObject *self, PyObject *name, long *out)
+{
+    PyObject *rules = SLOT(self, O_RULES);
+    if (rules == NULL) return -1;
+    PyObject *value = PyObject_GetAttr(rules, name);
+    if (value == NULL) return -1;
+    *out = PyLong_AsLong(value);
+    Py_DECREF(value);
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* The exchange options of a five-card hand (Game._exchange_options): every discard of at
+   most min(max_discard, cards left to draw) cards in game.py's pattern order, then the
+   one-up requests. NULL with no error: not handled here (a locked player's six cards). */
+static PyObject *legal_exchanges(PyObject *self, long seat)
+{
+    PyObject *hands = list_slot(self, O_HANDS), *locked = list_slot(self, O_LOCKED);
+    PyObject *stock = list_slot(self, O_STOCK), *discards = list_slot(self, O_DISCARDS);
+    if (hands == NULL || locked == NULL || stock == NULL || discards == NULL
+        || seat >= PyList_GET_SIZE(hands) || seat >= PyList_GET_SIZE(locked))
+        return NULL;
+    PyObject *hand = PyList_GET_ITEM(hands, seat);
+    if (!PyList_CheckExact(hand) || PyList_GET_SIZE(hand) != 5) return NULL;
+    int cards[5];
+    for (int i = 0; i < 5; i++) {
+        long c = card_id(PyList_GET_ITEM(hand, i));
+        if (c < 0 || c > 51) {
+            PyErr_Clear();
+            return NULL;
+        }
+        cards[i] = (int)c;
+    }
+    for (int i = 1; i < 5; i++) {
+        int c = cards[i], j = i - 1;
+        while (j >= 0 && cards[j] > c) {
+            cards[j + 1] = cards[j];
+            j--;
+        }
+        cards[j + 1] = c;
+    }
+    long max_discard, one_up;
+    if (rule_int(self, S_MAX_DISCARD, &max_discard) < 0) return NULL;
+    if (rule_int(self, S_ONE_UP, &one_up) < 0) return NULL;
+    Py_ssize_t available = PyList_GET_SIZE(stock) + PyList_GET_SIZE(discards);
+    long limit = max_discard;
+    if (available < limit) limit = (long)available;
+    if (limit > 5) limit = 5;
+    if (limit < 0) limit = 0;
+    int count = PATTERNS_UP_TO[limit];
+    int with_one_up = one_up && limit >= 1 && available >= 2;
+    PyObject *legal = PyTuple_New(count + (with_one_up ? 5 : 0));
+    if (legal == NULL) return NULL;
+    for (int p = 0; p < count; p++) {
+        int pattern = PATTERNS[p];
+        uint64_t mask = 0;
+        for (int i = 0; i < 5; i++)
+            if (pattern >> i & 1) mask |= (uint64_t)1 << cards[i];
+        PyObject *action = new_discard(mask);
+        if (action == NULL) {
+            Py_DECREF(legal);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(legal, p, action);
+    }
+    if (with_one_up)
+        for (int i = 0; i < 5; i++) {
+            Py_INCREF(ONE_UP[cards[i]]);
+            PyTuple_SET_ITEM(legal, count + i, ONE_UP[cards[i]]);
+        }
+    return legal;
+}
+
+/* The legal actions of the seat to act as a tuple (new reference), made here for the
+   common turns and by Game._legal_of for the others; NULL on an error. */
+static PyObject *legal_of(PyObject *self, PyObject *seat_object, long seat)
+{
+    PyObject *phase = SLOT(self, O_PHASE), *legal = NULL;
+    if (phase == PH_PLAY)
+        legal = legal_plays(self, seat);
+    else if (phase == PH_EXCHANGE) {
+        PyObject *locked = list_slot(self, O_LOCKED);
+        if (locked != NULL && seat < PyList_GET_SIZE(locked)
+            && PyList_GET_ITEM(locked, seat) == Py_False)
+            legal = legal_exchanges(self, seat);
+    }
+    else if (phase == PH_CHICAGO) {
+        Py_INCREF(CHICAGO_CHOICE);
+        return CHICAGO_CHOICE;
+    }
+    else if (phase == PH_ONE_UP) {
+        Py_INCREF(ONE_UP_CHOICE);
+        return ONE_UP_CHOICE;
+    }
+    if (legal != NULL || PyErr_Occurred()) return legal;
+    return PyObject_CallFunctionObjArgs(PY_LEGAL_OF, self, seat_object, NULL);
+}
+
+/* The cached legal actions of this turn (borrowed), worked out if not yet. */
+static PyObject *cached_legal(PyObject *self, PyObject *seat_object, long seat)
+{
+    PyObject *legal = SLOT(self, O_LEGAL);
+    if (legal != NULL && legal != Py_None) return legal;
+    legal = legal_of(self, seat_object, seat);
+    if (legal == NULL) return NULL;
+    if (!PyTuple_CheckExact(legal)) {
+        PyObject *as_tuple = PySequence_Tuple(legal);
+        Py_DECREF(legal);
+        if (as_tuple == NULL) return NULL;
+        legal = as_tuple;
+    }
+    set_slot(self, O_LEGAL, legal);
+    return legal;
+}
+
+static PyObject *legal_actions(PyObject *self, PyObject *unused)
+{
+    PyObject *to_act = SLOT(self, O_TO_ACT);
+    if (to_act == NULL || to_act == Py_None) return PyList_New(0);
+    PyObject *legal = SLOT(self, O_LEGAL);
+    if (legal == NULL || legal == Py_None) {
+        long seat = PyLong_AsLong(to_act);
+        if (seat == -1 && PyErr_Occurred()) return NULL;
+        legal = cached_legal(self, to_act, seat);
+        if (legal == NULL) return NULL;
+    }
+    return PySequence_List(legal);
+}
+
+/* ------------------------------------------------------------------ the turns */
+
+static int add_record(PyObject *self, PyObject *record)
+{
+    if (record == NULL) return -1;
+    PyObject *pending = list_slot(self, O_PENDING);
+    int result = pending == NULL ? -1 : PyList_Append(pending, record);
+    if (pending == NULL) PyErr_SetString(PyExc_TypeError, "Game._pending is not a list");
+    Py_DECREF(record);
+    return result;
+}
+
+static int add_to_turn(PyObject *self)
+{
+    long turn = PyLong_AsLong(SLOT(self, O_TURN));
+    if (turn == -1 && PyErr_Occurred()) return -1;
+    return set_slot(self, O_TURN, small_int(turn + 1));
+}
+
+static Py_ssize_t find_card(PyObject *list, long card)
+{
+    Py_ssize_t size = PyList_GET_SIZE(list);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *item = PyList_GET_ITEM(list, i);
+        if (item == DECK[card]) return i;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) { /* an equal card that is not the Card object */
+        long c = card_id(PyList_GET_ITEM(list, i));
+        if (c == -1 && PyErr_Occurred()) return -2;
+        if (c == card) return i;
+    }
+    return -1;
+}
+
+static int mask_of(PyObject *action, uint64_t *mask)
+{
+    *mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(action, 1));
+    return (*mask == (uint64_t)-1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* Game._on_play: the card leaves the hand for the trick. */
+static int on_play(PyObject *self, PyObject *seat_object, long seat, PyObject *action)
+{
+    uint64_t mask;
+    if (mask_of(action, &mask) < 0) return -1;
+    if (mask == 0) {
+        PyErr_SetString(PyExc_ValueError, "a play names no card");
+        return -1;
+    }
+    int card = 63 - __builtin_clzll(mask);
+    PyObject *hand = seat_list(self, O_HANDS, seat, "hands");
+    PyObject *played = seat_list(self, O_PLAYED, seat, "played");
+    PyObject *trick = list_slot(self, O_TRICK);
+    if (hand == NULL || played == NULL) return -1;
+    if (trick == NULL) {
+        PyErr_SetString(PyExc_TypeError, "Game.trick is not a list");
+        return -1;
+    }
+    Py_ssize_t at = find_card(hand, card);
+    if (at < 0) {
+        if (at == -1) PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
+        return -1;
+    }
+    if (PyList_SetSlice(hand, at, at + 1, NULL) < 0 || PyList_Append(played, DECK[card]) < 0)
+        return -1;
+    PyObject *pair = PyTuple_Pack(2, seat_object, DECK[card]);
+    if (pair == NULL) return -1;
+    int failed = PyList_Append(trick, pair);
+    Py_DECREF(pair);
+    if (failed) return -1;
+    if (add_record(self, PyTuple_Pack(4, EV_PLAY, seat_object, DECK[card],
+                                      SLOT(self, O_TRICK_NUMBER))) < 0)
+        return -1;
+    return add_to_turn(self);
+}
+
+/* Can on_exchange do this discard the way Game._on_exchange would? (a plain card source,
+   enough cards in the stock, no combination announced as highest broken) */
+static int exchange_here(PyObject *self, long seat, uint64_t mask)
+{
+    PyObject *source = SLOT(self, O_SOURCE), *stock = list_slot(self, O_STOCK);
+    PyObject *protected = list_slot(self, O_PROTECTED);
+    if (source == NULL || Py_TYPE(source) != CARD_SOURCE || stock == NULL || protected == NULL
+        || seat >= PyList_GET_SIZE(protected) || list_slot(self, O_DISCARDS) == NULL
+        || list_slot(self, O_OWN_DISCARDS) == NULL || list_slot(self, O_CATEGORIES) == NULL
+        || list_slot(self, O_EXCHANGE_COUNTS) == NULL)
+        return 0;
+    if (PyList_GET_SIZE(stock) < __builtin_popcountll(mask)) return 0;
+    if (mask) {
+        PyObject *shield = PyList_GET_ITEM(protected, seat);
+        uint64_t guarded = PyLong_AsUnsignedLongLong(shield);
+        if (guarded == (uint64_t)-1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (guarded & mask) return 0;
+    }
+    return 1;
+}
+
+/* Game._on_exchange for a discard from a plain stock: the cards go, as many come from the
+   top of the stock. */
+static int on_exchange(PyObject *self, PyObject *seat_object, long seat, uint64_t mask)
+{
+    PyObject *round_object = SLOT(self, O_ROUND);
+    long round = PyLong_AsLong(round_object);
+    if (round == -1 && PyErr_Occurred()) return -1;
+    int count = __builtin_popcountll(mask);
+    PyObject *all_counts = SLOT(self, O_EXCHANGE_COUNTS);
+    if (round < 0 || round >= PyList_GET_SIZE(all_counts)) {
+        PyErr_SetString(PyExc_IndexError, "exchange_counts has no entry for this round");
+        return -1;
+    }
+    PyObject *hand = seat_list(self, O_HANDS, seat, "hands");
+    PyObject *own = seat_list(self, O_OWN_DISCARDS, seat, "_own_discards");
+    if (hand == NULL || own == NULL) return -1;
+    PyObject *number = small_int(round + 1);
+    if (number == NULL) return -1;
+    if (mask) {
+        PyObject *stock = SLOT(self, O_STOCK);
+        PyObject *kept = PyList_New(0), *cards = PyTuple_New(count), *drawn = NULL;
+        if (kept == NULL || cards == NULL) goto fail;
+        Py_ssize_t size = PyList_GET_SIZE(hand);
+        for (Py_ssize_t i = 0; i < size; i++) {
+            PyObject *item = PyList_GET_ITEM(hand, i);
+            long c = card_id(item);
+            if (c == -1 && PyErr_Occurred()) goto fail;
+            if (!(mask >> c & 1) && PyList_Append(kept, item) < 0) goto fail;
+        }
+        int k = 0;
+        for (int c = 0; c < 52; c++)
+            if (mask >> c & 1) {
+                Py_INCREF(DECK[c]);
+                PyTuple_SET_ITEM(cards, k++, DECK[c]);
+            }
+        Py_ssize_t top = PyList_GET_SIZE(stock);
+        drawn = PyTuple_New(count);
+        if (drawn == NULL) goto fail;
+        for (int i = 0; i < count; i++) {
+            PyObject *card = PyList_GET_ITEM(stock, top - 1 - i);
+            Py_INCREF(card);
+            PyTuple_SET_ITEM(drawn, i, card);
+            if (PyList_Append(kept, card) < 0) goto fail;
+        }
+        if (PyList_SetSlice(stock, top - count, top, NULL) < 0) goto fail;
+        if (PyList_SetSlice(hand, 0, size, kept) < 0) goto fail;
+        Py_CLEAR(kept);
+        PyObject *discards = SLOT(self, O_DISCARDS);
+        Py_ssize_t end = PyList_GET_SIZE(discards), own_end = PyList_GET_SIZE(own);
+        if (PyList_SetSlice(discards, end, end, cards) < 0) goto fail;
+        if (PyList_SetSlice(own, own_end, own_end, cards) < 0) goto fail;
+        if (PyList_SetItem(SLOT(self, O_CATEGORIES), seat, Py_NewRef(Py_None)) < 0) goto fail;
+        PyObject *size_object = small_int(count);
+        if (size_object == NULL) goto fail;
+        int failed = add_record(self, PyTuple_Pack(5, EV_EXCHANGE, seat_object, number,
+                                                   size_object, size_object));
+        Py_DECREF(size_object);
+        if (failed) goto fail;
+        if (add_record(self, PyTuple_Pack(5, EV_EXCHANGED, seat_object, number, cards,
+                                          drawn)) < 0)
+            goto fail;
+        Py_DECREF(cards);
+        Py_DECREF(drawn);
+        goto counted;
+    fail:
+        Py_XDECREF(kept);
+        Py_XDECREF(cards);
+        Py_XDECREF(drawn);
+        Py_DECREF(number);
+        return -1;
+    }
+    if (add_record(self, PyTuple_Pack(5, EV_EXCHANGE, seat_object, number, SMALL_INTS[0],
+                                      SMALL_INTS[0])) < 0) {
+        Py_DECREF(number);
+        return -1;
+    }
+counted:
+    Py_DECREF(number);
+    PyObject *counts = PyList_GET_ITEM(all_counts, round);
+    if (!PyList_Check(counts) || seat >= PyList_GET_SIZE(counts)) {
+        PyErr_SetString(PyExc_IndexError, "exchange_counts has no entry for this seat");
+        return -1;
+    }
+    if (PyList_SetItem(counts, seat, small_int(count)) < 0) return -1;
+    return add_to_turn(self);
+}
+
+/* Game._on_announce: a pass, or the hand's category (the highest so far). */
+static int on_announce(PyObject *self, PyObject *seat_object, PyObject *action)
+{
+    PyObject *announced = list_slot(self, O_ANNOUNCED);
+    if (announced == NULL) {
+        PyErr_SetString(PyExc_TypeError, "Game._announced is not a list");
+        return -1;
+    }
+    long round = PyLong_AsLong(SLOT(self, O_ROUND));
+    if (round == -1 && PyErr_Occurred()) return -1;
+    PyObject *number = small_int(round + 1);
+    if (number == NULL) return -1;
+    int failed;
+    if (PyTuple_GET_ITEM(action, 0) == K_PASS) {
+        PyObject *entry = PyTuple_Pack(2, seat_object, Py_None);
+        failed = entry == NULL || PyList_Append(announced, entry) < 0;
+        Py_XDECREF(entry);
+        if (!failed) failed = add_record(self, PyTuple_Pack(3, EV_PASS, seat_object, number));
+    }
+    else {
+        PyObject *category = PyTuple_GET_ITEM(action, 2);
+        PyObject *entry = PyTuple_Pack(2, seat_object, category);
+        failed = entry == NULL || PyList_Append(announced, entry) < 0;
+        Py_XDECREF(entry);
+        if (!failed) {
+            Py_INCREF(category);
+            failed = set_slot(self, O_HIGHEST, category) < 0;
+        }
+        if (!failed)
+            failed = add_record(self, PyTuple_Pack(4, EV_ANNOUNCE, seat_object, number,
+                                                   category));
+    }
+    Py_DECREF(number);
+    if (failed) return -1;
+    return add_to_turn(self);
+}
+
+/* The next turn of the same round, when it is plainly the next seat's (everyone plays and
+   announces; an exchange asks every player who is not locked). 1 if found, 0 if
+   Game._advance must work it out, -1 on an error. */
+static int next_turn(PyObject *self, PyObject *phase)
+{
+    PyObject *order = list_slot(self, O_ORDER);
+    if (order == NULL) return 0;
+    long turn = PyLong_AsLong(SLOT(self, O_TURN));
+    if (turn == -1 && PyErr_Occurred()) return -1;
+    if (turn >= PyList_GET_SIZE(order)) return 0;
+    PyObject *seat = PyList_GET_ITEM(order, turn);
+    if (phase == PH_EXCHANGE) {
+        PyObject *locked = list_slot(self, O_LOCKED);
+        long s = PyLong_AsLong(seat);
+        if (s == -1 && PyErr_Occurred()) return -1;
+        if (locked == NULL || s >= PyList_GET_SIZE(locked)
+            || PyList_GET_ITEM(locked, s) != Py_False)
+            return 0;
+    }
+    Py_INCREF(seat);
+    return set_slot(self, O_TO_ACT, seat) < 0 ? -1 : 1;
+}
+
+/* Game._resolve_trick for a trick that is not the deal's last and breaks no Chicago: the
+   highest card of the suit led takes it and leads the next. 1 if done, 0 if Game._advance
+   must do it, -1 on an error. */
+static int next_trick(PyObject *self)
+{
+    PyObject *trick = list_slot(self, O_TRICK), *tricks = list_slot(self, O_TRICKS);
+    PyObject *declarer = SLOT(self, O_DECLARER), *number = SLOT(self, O_TRICK_NUMBER);
+    PyObject *players = SLOT(self, O_PLAYERS);
+    if (trick == NULL || tricks == NULL || declarer == NULL || number == NULL
+        || players == NULL || PyList_GET_SIZE(trick) == 0)
+        return 0;
+    long trick_number = PyLong_AsLong(number), n = PyLong_AsLong(players);
+    if ((trick_number == -1 || n == -1) && PyErr_Occurred()) return -1;
+    if (trick_number >= 5 || n <= 0) return 0;
+    Py_ssize_t size = PyList_GET_SIZE(trick), best = 0;
+    long best_card = -1, led = -1;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *pair = PyList_GET_ITEM(trick, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return 0;
+        long card = card_id(PyTuple_GET_ITEM(pair, 1));
+        if (card == -1 && PyErr_Occurred()) return -1;
+        if (i == 0) {
+            led = card & 3;
+            best_card = card;
+        }
+        else if (card > best_card && (card & 3) == led) {
+            best = i;
+            best_card = card;
+        }
+    }
+    PyObject *winning = PyList_GET_ITEM(trick, best);
+    PyObject *winner = PyTuple_GET_ITEM(winning, 0), *card = PyTuple_GET_ITEM(winning, 1);
+    long leader = PyLong_AsLong(winner);
+    if (leader == -1 && PyErr_Occurred()) return -1;
+    if (declarer != Py_None) {
+        int same = PyObject_RichCompareBool(declarer, winner, Py_EQ);
+        if (same <= 0) return same; /* a broken Chicago ends the deal: Game._advance */
+    }
+    Py_INCREF(winner);
+    Py_INCREF(card);
+    int status = -1;
+    PyObject *taken = PyList_AsTuple(trick), *entry = NULL, *order = NULL, *fresh = NULL;
+    if (taken == NULL) goto done;
+    entry = PyTuple_Pack(2, winner, taken);
+    if (entry == NULL || PyList_Append(tricks, entry) < 0) goto done;
+    if (add_record(self, PyTuple_Pack(4, EV_TRICK, number, winner, card)) < 0) goto done;
+    order = PyList_New(n);
+    fresh = PyList_New(0);
+    if (order == NULL || fresh == NULL) goto done;
+    for (long i = 0; i < n; i++) {
+        PyObject *seat = small_int((leader + i) % n);
+        if (seat == NULL) goto done;
+        PyList_SET_ITEM(order, i, seat);
+    }
+    if (set_slot(self, O_TRICK_NUMBER, small_int(trick_number + 1)) < 0) goto done;
+    if (set_slot(self, O_TRICK, fresh) < 0) goto done;
+    fresh = NULL;
+    if (set_slot(self, O_ORDER, order) < 0) goto done;
+    order = NULL;
+    if (set_slot(self, O_TURN, small_int(0)) < 0) goto done;
+    Py_INCREF(winner);
+    if (set_slot(self, O_TO_ACT, winner) < 0) goto done;
+    status = 1;
+done:
+    Py_XDECREF(taken);
+    Py_XDECREF(entry);
+    Py_XDECREF(order);
+    Py_XDECREF(fresh);
+    Py_DECREF(winner);
+    Py_DECREF(card);
+    return status;
+}
+
+static PyObject *apply_python(PyObject *self, PyObject *action)
+{
+    return PyObject_CallFunctionObjArgs(PY_APPLY, self, action, NULL);
+}
+
+static PyObject *apply(PyObject *self, PyObject *action)
+{
+    PyObject *to_act = SLOT(self, O_TO_ACT);
+    if (Py_TYPE(action) != ACTION || PyTuple_GET_SIZE(action) != 4 || to_act == NULL
+        || to_act == Py_None || !PyLong_CheckExact(to_act))
+        return apply_python(self, action);
+    long seat = PyLong_AsLong(to_act);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    PyObject *legal = cached_legal(self, to_act, seat);
+    if (legal == NULL) return NULL;
+    int found = 0;
+    Py_ssize_t size = PyTuple_GET_SIZE(legal);
+    for (Py_ssize_t i = 0; i < size && !found; i++)
+        found = PyTuple_GET_ITEM(legal, i) == action;
+    if (!found) {
+        found = PySequence_Contains(legal, action);
+        if (found < 0) return NULL;
+        if (!found) return apply_python(self, action); /* raises IllegalAction */
+    }
+    Py_INCREF(to_act); /* the seat, held while the slots change */
+    PyObject *seat_object = to_act;
+    PyObject *phase = SLOT(self, O_PHASE);
+    Py_INCREF(phase);
+    PyObject *result = NULL;
+    PyObject *actions = list_slot(self, O_ACTIONS);
+    PyObject *entry = PyTuple_Pack(2, seat_object, action);
+    if (set_slot(self, O_LEGAL, Py_NewRef(Py_None)) < 0 || entry == NULL || actions == NULL
+        || PyList_Append(actions, entry) < 0) {
+        if (actions == NULL && !PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "Game.actions is not a list");
+        goto done;
+    }
+    PyObject *kind = PyTuple_GET_ITEM(action, 0);
+    int handled = 0, status = 0;
+    if (phase == PH_PLAY) {
+        status = on_play(self, seat_object, seat, action);
+        handled = 1;
+    }
+    else if (phase == PH_EXCHANGE && kind == K_DISCARD) {
+        uint64_t mask;
+        PyObject *locked = list_slot(self, O_LOCKED);
+        if (mask_of(action, &mask) < 0) goto done;
+        if (locked != NULL && seat < PyList_GET_SIZE(locked)
+            && PyList_GET_ITEM(locked, seat) == Py_False && exchange_here(self, seat, mask)) {
+            status = on_exchange(self, seat_object, seat, mask);
+            handled = 1;
+        }
+    }
+    else if (phase == PH_ANNOUNCE) {
+        status = on_announce(self, seat_object, action);
+        handled = 1;
+    }
+    if (status < 0) goto done;
+    if (!handled) {
+        PyObject *handler = PyDict_GetItemWithError(HANDLERS, phase);
+        if (handler == NULL) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "no handler for the phase");
+            goto done;
+        }
+        PyObject *done_handling = PyObject_CallFunctionObjArgs(handler, self, seat_object,
+                                                               action, NULL);
+        if (done_handling == NULL) goto done;
+        Py_DECREF(done_handling);
+    }
+    else {
+        int next = next_turn(self, phase);
+        if (next == 0 && phase == PH_PLAY) next = next_trick(self);
+        if (next < 0) goto done;
+        if (next) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+    }
+    result = PyObject_CallFunctionObjArgs(PY_ADVANCE, self, NULL);
+done:
+    Py_XDECREF(entry);
+    Py_DECREF(phase);
+    Py_DECREF(seat_object);
+    return result;
+}
+
+/* ------------------------------------------------------------------ shuffle */
+
+static PyObject *S_GETRANDBITS;
+static PyObject *BIT_COUNTS[65]; /* 0 ... 64 as int objects */
+
+/* chicago.engine.sources.shuffle: random.Random.shuffle's loop (each position from the
+   last down swapped with one below it, drawn by getrandbits of the bound's bit length until
+   it is below the bound), so a seed gives the same order. */
+static PyObject *shuffle(PyObject *module, PyObject *args)
+{
+    PyObject *rng, *cards;
+    if (!PyArg_ParseTuple(args, "OO!:shuffle", &rng, &PyList_Type, &cards)) return NULL;
+    PyObject *getrandbits = PyObject_GetAttr(rng, S_GETRANDBITS);
+    if (getrandbits == NULL) return NULL;
+    for (Py_ssize_t i = PyList_GET_SIZE(cards) - 1; i > 0; i--) {
+        unsigned long long bound = (unsigned long long)i + 1, j;
+        int bits = 64 - __builtin_clzll(bound);
+        do {
+            PyObject *drawn = PyObject_CallOneArg(getrandbits, BIT_COUNTS[bits]);
+            if (drawn == NULL) {
+                Py_DECREF(getrandbits);
+                return NULL;
+            }
+            j = PyLong_AsUnsignedLongLong(drawn);
+            Py_DECREF(drawn);
+            if (j == (unsigned long long)-1 && PyErr_Occurred()) {
+                Py_DECREF(getrandbits);
+                return NULL;
+            }
+        } while (j >= bound);
+        if (i >= PyList_GET_SIZE(cards)) { /* getrandbits changed the list: stop */
+            Py_DECREF(getrandbits);
+            PyErr_SetString(PyExc_RuntimeError, "the list changed while it was shuffled");
+            return NULL;
+        }
+        PyObject *a = PyList_GET_ITEM(cards, i);
+        PyList_SET_ITEM(cards, i, PyList_GET_ITEM(cards, (Py_ssize_t)j));
+        PyList_SET_ITEM(cards, (Py_ssize_t)j, a);
+    }
+    Py_DECREF(getrandbits);
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ install */
+
+static int offset_of(PyObject *cls, const char *name, Py_ssize_t *offset)
+{
+    PyObject *descriptor = PyObject_GetAttrString(cls, name);
+    if (descriptor == NULL) return -1;
+    if (Py_TYPE(descriptor) != &PyMemberDescr_Type) {
+        Py_DECREF(descriptor);
+        PyErr_Format(PyExc_TypeError, "Game.%s is not a slot", name);
+        return -1;
+    }
+    PyMemberDef *member = ((PyMemberDescrObject *)descriptor)->d_member;
+    if (member->type != T_OBJECT_EX) {
+        Py_DECREF(descriptor);
+        PyErr_Format(PyExc_TypeError, "Game.%s is not an object slot", name);
+        return -1;
+    }
+    *offset = member->offset;
+    Py_DECREF(descriptor);
+    return 0;
+}
+
+static PyObject *take(PyObject *config, const char *name)
+{
+    PyObject *value = PyDict_GetItemString(config, name);
+    if (value == NULL) {
+        PyErr_Format(PyExc_KeyError, "install() needs %s", name);
+        return NULL;
+    }
+    Py_INCREF(value);
+    return value;
+}
+
+static int take_cards(PyObject *config, const char *name, PyObject **out)
+{
+    PyObject *values = take(config, name);
+    if (values == NULL) return -1;
+    if (!PyTuple_Check(values) || PyTuple_GET_SIZE(values) != 52) {
+        Py_DECREF(values);
+        PyErr_Format(PyExc_TypeError, "install(): %s must be a tuple of 52", name);
+        return -1;
+    }
+    for (int i = 0; i < 52; i++) {
+        out[i] = PyTuple_GET_ITEM(values, i);
+        Py_INCREF(out[i]);
+    }
+    Py_DECREF(values);
+    return 0;
+}
+
+#define LEGAL_DOC \
+"legal_actions($self, /)\n--\n\n" \
+"Every legal action of the seat to act, and nothing else ([] when the game is over).\n\n" \
+"They are worked out once per turn; a new list is returned on every call."
+
+#define APPLY_DOC \
+"apply($self, action, /)\n--\n\n" \
+"Apply the seat-to-act's action (an :class:`Action` or its text).\n\n" \
+"An action is legal when it is one of :meth:`legal_actions` (so one taken from that\n" \
+"list is not checked again). Raises :class:`IllegalAction` with the reason, leaving\n" \
+"the game exactly as before."
+
+static PyMethodDef GAME_METHODS[] = {
+    {"legal_actions", legal_actions, METH_NOARGS, LEGAL_DOC},
+    {"apply", apply, METH_O, APPLY_DOC},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *install(PyObject *module, PyObject *args)
+{
+    PyObject *game, *config;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &game, &PyDict_Type, &config))
+        return NULL;
+    if (installed) {
+        PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is installed already");
+        return NULL;
+    }
+    struct { const char *name; Py_ssize_t *offset; } slots[] = {
+        {"hands", &O_HANDS}, {"played", &O_PLAYED}, {"trick", &O_TRICK},
+        {"trick_number", &O_TRICK_NUMBER}, {"_pending", &O_PENDING}, {"_legal", &O_LEGAL},
+        {"actions", &O_ACTIONS}, {"phase", &O_PHASE}, {"to_act", &O_TO_ACT},
+        {"_turn", &O_TURN}, {"_order", &O_ORDER}, {"_stock", &O_STOCK},
+        {"_discards", &O_DISCARDS}, {"_own_discards", &O_OWN_DISCARDS},
+        {"_categories", &O_CATEGORIES}, {"exchange_counts", &O_EXCHANGE_COUNTS},
+        {"round", &O_ROUND}, {"locked", &O_LOCKED}, {"_protected", &O_PROTECTED},
+        {"rules", &O_RULES}, {"_source", &O_SOURCE}, {"_announced", &O_ANNOUNCED},
+        {"_highest", &O_HIGHEST}, {"tricks", &O_TRICKS}, {"declarer", &O_DECLARER},
+        {"players", &O_PLAYERS},
+    };
+    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+        if (offset_of(game, slots[i].name, slots[i].offset) < 0) return NULL;
+    PyObject *action = take(config, "Action"), *source = take(config, "CardSource");
+    if (action == NULL || source == NULL) return NULL;
+    if (!PyType_Check(action) || !PyType_IsSubtype((PyTypeObject *)action, &PyTuple_Type)
+        || !PyType_Check(source)) {
+        PyErr_SetString(PyExc_TypeError, "install(): Action must be a tuple type");
+        return NULL;
+    }
+    ACTION = (PyTypeObject *)action;
+    CARD_SOURCE = (PyTypeObject *)source;
+    if (!(PH_PLAY = take(config, "PLAY")) || !(PH_EXCHANGE = take(config, "EXCHANGE"))
+        || !(PH_ANNOUNCE = take(config, "ANNOUNCE")) || !(PH_CHICAGO = take(config, "CHICAGO"))
+        || !(PH_ONE_UP = take(config, "ONE_UP")) || !(K_DISCARD = take(config, "K_DISCARD"))
+        || !(K_PASS = take(config, "K_PASS"))
+        || !(CHICAGO_CHOICE = take(config, "CHICAGO_CHOICE"))
+        || !(ONE_UP_CHOICE = take(config, "ONE_UP_CHOICE"))
+        || !(EV_PLAY = take(config, "Play")) || !(EV_EXCHANGE = take(config, "Exchange"))
+        || !(EV_EXCHANGED = take(config, "Exchanged")) || !(EV_PASS = take(config, "Pass"))
+        || !(EV_ANNOUNCE = take(config, "Announce")) || !(EV_TRICK = take(config, "Trick"))
+        || !(HANDLERS = take(config, "handlers")) || !(PY_APPLY = take(config, "apply"))
+        || !(PY_LEGAL_OF = take(config, "legal_of"))
+        || !(PY_ADVANCE = take(config, "advance")))
+        return NULL;
+    if (!PyDict_Check(HANDLERS) || !PyTuple_CheckExact(CHICAGO_CHOICE)
+        || !PyTuple_CheckExact(ONE_UP_CHOICE)) {
+        PyErr_SetString(PyExc_TypeError, "install(): handlers must be a dict, choices tuples");
+        return NULL;
+    }
+    if (take_cards(config, "DECK", DECK) < 0 || take_cards(config, "PLAY_ACTIONS", PLAY) < 0
+        || take_cards(config, "ONE_UP_ACTIONS", ONE_UP) < 0)
+        return NULL;
+    PyObject *patterns = take(config, "PATTERNS");
+    if (patterns == NULL) return NULL;
+    if (!PyTuple_Check(patterns) || PyTuple_GET_SIZE(patterns) != 32) {
+        Py_DECREF(patterns);
+        PyErr_SetString(PyExc_TypeError, "install(): PATTERNS must be the 32 patterns");
+        return NULL;
+    }
+    for (int i = 0; i < 32; i++) {
+        long p = PyLong_AsLong(PyTuple_GET_ITEM(patterns, i));
+        if (p < 0 || p > 31) {
+            Py_DECREF(patterns);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad pattern");
+            return NULL;
+        }
+        PATTERNS[i] = (int)p;
+        if (i && __builtin_popcount(PATTERNS[i]) < __builtin_popcount(PATTERNS[i - 1])) {
+            Py_DECREF(patterns);
+            PyErr_SetString(PyExc_ValueError, "patterns must come fewest cards first");
+            return NULL;
+        }
+    }
+    Py_DECREF(patterns);
+    for (int k = 0; k <= 5; k++) {
+        int count = 0;
+        for (int i = 0; i < 32; i++) count += __builtin_popcount(PATTERNS[i]) <= k;
+        PATTERNS_UP_TO[k] = count;
+    }
+    for (long i = 0; i < 8; i++)
+        if ((SMALL_INTS[i] = PyLong_FromLong(i)) == NULL) return NULL;
+    S_MAX_DISCARD = PyUnicode_InternFromString("max_discard");
+    S_ONE_UP = PyUnicode_InternFromString("one_up");
+    if (S_MAX_DISCARD == NULL || S_ONE_UP == NULL) return NULL;
+    for (PyMethodDef *def = GAME_METHODS; def->ml_name != NULL; def++) {
+        PyObject *descriptor = PyDescr_NewMethod((PyTypeObject *)game, def);
+        if (descriptor == NULL) return NULL;
+        int failed = PyObject_SetAttrString(game, def->ml_name, descriptor);
+        Py_DECREF(descriptor);
+        if (failed) return NULL;
+    }
+    Py_INCREF(game);
+    GAME = (PyTypeObject *)game;
+    installed = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef METHODS[] = {
+    {"shuffle", shuffle, METH_VARARGS,
+     "shuffle(rng, cards)\n--\n\n"
+     "Shuffle the list ``cards`` in place exactly as ``rng.shuffle(cards)`` does, in less "
+     "time (chicago.engine.sources.shuffle)."},
+    {"install", install, METH_VARARGS,
+     "install(game, config): put the accelerated legal_actions() and apply() on the Game "
+     "class (chicago.engine.game does this once at import)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "chicago.engine._engine",
+    "The C accelerator of chicago.engine.game.Game (see _engine.c).", -1, METHODS,
+};
+
+PyMODINIT_FUNC PyInit__engine(void)
+{
+    S_GETRANDBITS = PyUnicode_InternFromString("getrandbits");
+    if (S_GETRANDBITS == NULL) return NULL;
+    for (int i = 0; i <= 64; i++)
+        if ((BIT_COUNTS[i] = PyLong_FromLong(i)) == NULL) return NULL;
+    return PyModule_Create(&module);
+}
