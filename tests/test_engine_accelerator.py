@@ -62,6 +62,7 @@ def test_the_accelerator_is_in_place() -> None:
     assert Game.apply is not Game._apply_python
     assert Game.legal_actions is not Game._legal_actions_python
     assert sources.shuffle is not sources._shuffle_python
+    assert sources.copy_random is not sources._copy_random_python
     assert "legal" in (Game.apply.__doc__ or "") and Game.apply.__name__ == "apply"
 
 
@@ -196,6 +197,22 @@ def test_shuffle_is_random_shuffle() -> None:
             sources._shuffle_python(c, slow)
             assert fast == expected == slow
             assert a.random() == b.random() == c.random()
+
+
+def test_copy_random_is_getstate_setstate() -> None:
+    """sources.copy_random (C: the generator's state copied whole) gives a generator equal
+    to one set from getstate(), independent of the original, the pending gauss included."""
+    rng = random.Random(11)
+    rng.random()
+    rng.gauss(0, 1)  # leaves a gauss_next behind
+    fast, slow = sources.copy_random(rng), sources._copy_random_python(rng)
+    assert type(fast) is random.Random and fast is not rng
+    assert fast.getstate() == slow.getstate() == rng.getstate()
+    assert fast.gauss(0, 1) == slow.gauss(0, 1)
+    assert [fast.random() for _ in range(700)] == [slow.random() for _ in range(700)]
+    before = rng.getstate()
+    fast.random()
+    assert rng.getstate() == before
 
 
 def test_a_text_or_a_foreign_object_takes_the_python_path() -> None:

@@ -23,6 +23,7 @@
 #include <Python.h>
 #include <structmember.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ------------------------------------------------------------------ installed objects */
 
@@ -30,18 +31,24 @@ static PyTypeObject *GAME;          /* chicago.engine.game.Game */
 static PyTypeObject *ACTION;        /* chicago.engine.actions.Action (a tuple subclass) */
 static PyTypeObject *CARD_SOURCE;   /* chicago.engine.sources.CardSource (the plain flow) */
 static PyObject *PH_PLAY, *PH_EXCHANGE, *PH_ANNOUNCE, *PH_CHICAGO, *PH_ONE_UP;
-static PyObject *K_DISCARD, *K_PASS;
+static PyObject *K_DISCARD, *K_PASS, *K_NO_CHICAGO;
 static PyObject *DECK[52];          /* the Card objects */
 static PyObject *PLAY[52];          /* Action "play CARD" for each card */
 static PyObject *ONE_UP[52];        /* Action "one up CARD" for each card */
 static PyObject *CHICAGO_CHOICE;    /* the legal actions of a Chicago turn */
 static PyObject *ONE_UP_CHOICE;     /* the legal actions of a one-up answer */
 static PyObject *EV_PLAY, *EV_EXCHANGE, *EV_EXCHANGED, *EV_PASS, *EV_ANNOUNCE, *EV_TRICK;
+static PyObject *EV_CHICAGO_CALL;
 static PyObject *HANDLERS;          /* Game._HANDLERS: phase -> Python handler */
+static PyObject *CATEGORY_OF;       /* chicago.poker.category_of */
+static PyObject *ANNOUNCE_OR_PASS[10]; /* (pass, announce CATEGORY) by category value, 1-9 */
+static PyObject *ONLY_PASS;         /* (pass,) */
 static PyObject *PY_APPLY;          /* Game._apply_python */
 static PyObject *PY_LEGAL_OF;       /* Game._legal_of */
 static PyObject *PY_ADVANCE;        /* Game._advance */
-static PyObject *S_MAX_DISCARD, *S_ONE_UP;  /* attribute names of Rules */
+static PyObject *S_MAX_DISCARD, *S_ONE_UP, *S_EXCHANGES;  /* attribute names of Rules */
+static PyObject *S_MIN_SCORE;                              /* one more of them */
+static PyObject *S_RESHUFFLE, *S_SHOW_IF_BREAKING;        /* Game's methods */
 static PyObject *SMALL_INTS[8];     /* 0 ... 7 */
 
 static int PATTERNS[32];            /* the 32 discard patterns in game.py's order */
@@ -51,7 +58,7 @@ static int PATTERNS_UP_TO[6];       /* how many patterns discard at most k cards
 static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL, O_ACTIONS,
     O_PHASE, O_TO_ACT, O_TURN, O_ORDER, O_STOCK, O_DISCARDS, O_OWN_DISCARDS, O_CATEGORIES,
     O_EXCHANGE_COUNTS, O_ROUND, O_LOCKED, O_PROTECTED, O_RULES, O_SOURCE, O_ANNOUNCED,
-    O_HIGHEST, O_TRICKS, O_DECLARER, O_PLAYERS;
+    O_HIGHEST, O_TRICKS, O_DECLARER, O_PLAYERS, O_DEALER, O_SCORES;
 
 #define SLOT(self, offset) (*(PyObject **)((char *)(self) + (offset)))
 
@@ -170,6 +177,30 @@ static PyObject *new_discard(uint64_t mask)
     return action;
 }
 
+static PyObject *KEEP_ACTION;          /* discard nothing */
+static PyObject *DISCARD_ONE[52];      /* discard one card, made when first needed */
+static PyObject *DISCARD_TWO[52 * 52]; /* discard two cards (lower id first), the same */
+
+/* The discard action of ``mask`` (a new reference). Those of at most two cards, 16 of the
+   32 options of a turn, are made once and kept; the others are made each time. */
+static PyObject *discard_action(uint64_t mask, const int *cards, int pattern)
+{
+    PyObject **kept = NULL;
+    int count = __builtin_popcount(pattern);
+    if (count == 0)
+        kept = &KEEP_ACTION;
+    else if (count == 1)
+        kept = &DISCARD_ONE[cards[__builtin_ctz(pattern)]];
+    else if (count == 2) {
+        int low = __builtin_ctz(pattern), high = 31 - __builtin_clz(pattern);
+        kept = &DISCARD_TWO[cards[low] * 52 + cards[high]];
+    }
+    if (kept == NULL) return new_discard(mask);
+    if (*kept == NULL && (*kept = new_discard(mask)) == NULL) return NULL;
+    Py_INCREF(*kept);
+    return *kept;
+}
+
 static int rule_int(PyObject *self, PyObject *name, long *out)
 {
     PyObject *rules = SLOT(self, O_RULES);
@@ -227,7 +258,7 @@ static PyObject *legal_exchanges(PyObject *self, long seat)
         uint64_t mask = 0;
         for (int i = 0; i < 5; i++)
             if (pattern >> i & 1) mask |= (uint64_t)1 << cards[i];
-        PyObject *action = new_discard(mask);
+        PyObject *action = discard_action(mask, cards, pattern);
         if (action == NULL) {
             Py_DECREF(legal);
             return NULL;
@@ -239,6 +270,39 @@ static PyObject *legal_exchanges(PyObject *self, long seat)
             Py_INCREF(ONE_UP[cards[i]]);
             PyTuple_SET_ITEM(legal, count + i, ONE_UP[cards[i]]);
         }
+    return legal;
+}
+
+/* The legal announcements (Game._legal_of): the hand's category if it is a pair or better
+   and not below the highest announced so far, and pass. */
+static PyObject *legal_announcements(PyObject *self, long seat)
+{
+    PyObject *categories = list_slot(self, O_CATEGORIES), *hands = list_slot(self, O_HANDS);
+    PyObject *highest = SLOT(self, O_HIGHEST), *rules = SLOT(self, O_RULES);
+    if (categories == NULL || hands == NULL || highest == NULL || rules == NULL
+        || seat >= PyList_GET_SIZE(categories) || seat >= PyList_GET_SIZE(hands))
+        return NULL;
+    PyObject *category = PyList_GET_ITEM(categories, seat);
+    if (category == Py_None) { /* Game._category: worked out once per hand */
+        category = PyObject_CallFunctionObjArgs(CATEGORY_OF, PyList_GET_ITEM(hands, seat),
+                                                rules, NULL);
+        if (category == NULL) return NULL;
+        Py_INCREF(category);
+        if (PyList_SetItem(categories, seat, category) < 0) {
+            Py_DECREF(category);
+            return NULL;
+        }
+        Py_DECREF(category); /* the list holds it */
+    }
+    long value = PyLong_AsLong(category), top = 0;
+    if (value == -1 && PyErr_Occurred()) return NULL;
+    if (highest != Py_None) {
+        top = PyLong_AsLong(highest);
+        if (top == -1 && PyErr_Occurred()) return NULL;
+    }
+    PyObject *legal = value > 0 && value < 10 && (highest == Py_None || value >= top)
+        ? ANNOUNCE_OR_PASS[value] : ONLY_PASS;
+    Py_INCREF(legal);
     return legal;
 }
 
@@ -255,6 +319,8 @@ static PyObject *legal_of(PyObject *self, PyObject *seat_object, long seat)
             && PyList_GET_ITEM(locked, seat) == Py_False)
             legal = legal_exchanges(self, seat);
     }
+    else if (phase == PH_ANNOUNCE)
+        legal = legal_announcements(self, seat);
     else if (phase == PH_CHICAGO) {
         Py_INCREF(CHICAGO_CHOICE);
         return CHICAGO_CHOICE;
@@ -374,34 +440,48 @@ static int on_play(PyObject *self, PyObject *seat_object, long seat, PyObject *a
     return add_to_turn(self);
 }
 
-/* Can on_exchange do this discard the way Game._on_exchange would? (a plain card source,
-   enough cards in the stock, no combination announced as highest broken) */
-static int exchange_here(PyObject *self, long seat, uint64_t mask)
+/* Can on_exchange do this discard the way Game._on_exchange would? (a plain card source;
+   the other sources choose the cards drawn in Python) */
+static int exchange_here(PyObject *self, long seat)
 {
-    PyObject *source = SLOT(self, O_SOURCE), *stock = list_slot(self, O_STOCK);
-    PyObject *protected = list_slot(self, O_PROTECTED);
-    if (source == NULL || Py_TYPE(source) != CARD_SOURCE || stock == NULL || protected == NULL
-        || seat >= PyList_GET_SIZE(protected) || list_slot(self, O_DISCARDS) == NULL
-        || list_slot(self, O_OWN_DISCARDS) == NULL || list_slot(self, O_CATEGORIES) == NULL
-        || list_slot(self, O_EXCHANGE_COUNTS) == NULL)
-        return 0;
-    if (PyList_GET_SIZE(stock) < __builtin_popcountll(mask)) return 0;
-    if (mask) {
-        PyObject *shield = PyList_GET_ITEM(protected, seat);
-        uint64_t guarded = PyLong_AsUnsignedLongLong(shield);
-        if (guarded == (uint64_t)-1 && PyErr_Occurred()) {
-            PyErr_Clear();
-            return 0;
-        }
-        if (guarded & mask) return 0;
-    }
-    return 1;
+    PyObject *source = SLOT(self, O_SOURCE), *protected = list_slot(self, O_PROTECTED);
+    return source != NULL && Py_TYPE(source) == CARD_SOURCE && list_slot(self, O_STOCK) != NULL
+        && protected != NULL && seat < PyList_GET_SIZE(protected)
+        && list_slot(self, O_DISCARDS) != NULL && list_slot(self, O_CATEGORIES) != NULL
+        && list_slot(self, O_EXCHANGE_COUNTS) != NULL;
 }
 
-/* Game._on_exchange for a discard from a plain stock: the cards go, as many come from the
-   top of the stock. */
-static int on_exchange(PyObject *self, PyObject *seat_object, long seat, uint64_t mask)
+/* The top card of the stock (a new reference), the discard pile reshuffled into a new
+   stock first if it is empty (Game._reshuffle, R-EX-2), as Game._draw takes it. */
+static PyObject *draw_card(PyObject *self)
 {
+    PyObject *stock = list_slot(self, O_STOCK);
+    if (stock != NULL && PyList_GET_SIZE(stock) == 0) {
+        PyObject *done = PyObject_CallMethodNoArgs(self, S_RESHUFFLE);
+        if (done == NULL) return NULL;
+        Py_DECREF(done);
+        stock = list_slot(self, O_STOCK);
+    }
+    if (stock == NULL || PyList_GET_SIZE(stock) == 0) {
+        PyErr_SetString(PyExc_IndexError, "pop from empty list");
+        return NULL;
+    }
+    Py_ssize_t top = PyList_GET_SIZE(stock) - 1;
+    PyObject *card = PyList_GET_ITEM(stock, top);
+    Py_INCREF(card);
+    if (PyList_SetSlice(stock, top, top + 1, NULL) < 0) {
+        Py_DECREF(card);
+        return NULL;
+    }
+    return card;
+}
+
+/* Game._on_exchange for a discard from a plain stock: a broken combination is shown first
+   (Game._show_if_breaking), the cards go, as many come from the top of the stock. */
+static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObject *action)
+{
+    uint64_t mask;
+    if (mask_of(action, &mask) < 0) return -1;
     PyObject *round_object = SLOT(self, O_ROUND);
     long round = PyLong_AsLong(round_object);
     if (round == -1 && PyErr_Occurred()) return -1;
@@ -417,8 +497,18 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, uint64_
     PyObject *number = small_int(round + 1);
     if (number == NULL) return -1;
     if (mask) {
-        PyObject *stock = SLOT(self, O_STOCK);
-        PyObject *kept = PyList_New(0), *cards = PyTuple_New(count), *drawn = NULL;
+        PyObject *kept = NULL, *cards = NULL, *drawn = NULL;
+        uint64_t guarded = PyLong_AsUnsignedLongLong(
+            PyList_GET_ITEM(SLOT(self, O_PROTECTED), seat));
+        if (guarded == (uint64_t)-1 && PyErr_Occurred()) goto fail;
+        if (guarded & mask) {
+            PyObject *shown = PyObject_CallMethodObjArgs(self, S_SHOW_IF_BREAKING, seat_object,
+                                                         PyTuple_GET_ITEM(action, 1), NULL);
+            if (shown == NULL) goto fail;
+            Py_DECREF(shown);
+        }
+        kept = PyList_New(0);
+        cards = PyTuple_New(count);
         if (kept == NULL || cards == NULL) goto fail;
         Py_ssize_t size = PyList_GET_SIZE(hand);
         for (Py_ssize_t i = 0; i < size; i++) {
@@ -433,17 +523,15 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, uint64_
                 Py_INCREF(DECK[c]);
                 PyTuple_SET_ITEM(cards, k++, DECK[c]);
             }
-        Py_ssize_t top = PyList_GET_SIZE(stock);
+        if (PyList_SetSlice(hand, 0, size, kept) < 0) goto fail;
         drawn = PyTuple_New(count);
         if (drawn == NULL) goto fail;
         for (int i = 0; i < count; i++) {
-            PyObject *card = PyList_GET_ITEM(stock, top - 1 - i);
-            Py_INCREF(card);
+            PyObject *card = draw_card(self);
+            if (card == NULL) goto fail;
             PyTuple_SET_ITEM(drawn, i, card);
-            if (PyList_Append(kept, card) < 0) goto fail;
+            if (PyList_Append(hand, card) < 0) goto fail;
         }
-        if (PyList_SetSlice(stock, top - count, top, NULL) < 0) goto fail;
-        if (PyList_SetSlice(hand, 0, size, kept) < 0) goto fail;
         Py_CLEAR(kept);
         PyObject *discards = SLOT(self, O_DISCARDS);
         Py_ssize_t end = PyList_GET_SIZE(discards), own_end = PyList_GET_SIZE(own);
@@ -522,27 +610,140 @@ static int on_announce(PyObject *self, PyObject *seat_object, PyObject *action)
     return add_to_turn(self);
 }
 
-/* The next turn of the same round, when it is plainly the next seat's (everyone plays and
-   announces; an exchange asks every player who is not locked). 1 if found, 0 if
-   Game._advance must work it out, -1 on an error. */
+/* Game._advance within a round: the next seat that decides is to act. Everyone plays and
+   announces; an exchange skips a locked player (noting its Exchange, Game._skip); a Chicago
+   is asked of those whose score allows it while nobody has declared. 1 if found, 0 if the
+   round is over or Game._advance must work it out, -1 on an error. */
 static int next_turn(PyObject *self, PyObject *phase)
 {
     PyObject *order = list_slot(self, O_ORDER);
     if (order == NULL) return 0;
-    long turn = PyLong_AsLong(SLOT(self, O_TURN));
-    if (turn == -1 && PyErr_Occurred()) return -1;
-    if (turn >= PyList_GET_SIZE(order)) return 0;
-    PyObject *seat = PyList_GET_ITEM(order, turn);
-    if (phase == PH_EXCHANGE) {
-        PyObject *locked = list_slot(self, O_LOCKED);
+    for (;;) {
+        long turn = PyLong_AsLong(SLOT(self, O_TURN));
+        if (turn == -1 && PyErr_Occurred()) return -1;
+        if (turn >= PyList_GET_SIZE(order)) return 0;
+        PyObject *seat = PyList_GET_ITEM(order, turn);
         long s = PyLong_AsLong(seat);
         if (s == -1 && PyErr_Occurred()) return -1;
-        if (locked == NULL || s >= PyList_GET_SIZE(locked)
-            || PyList_GET_ITEM(locked, s) != Py_False)
-            return 0;
+        if (phase == PH_EXCHANGE) {
+            PyObject *locked = list_slot(self, O_LOCKED), *hands = list_slot(self, O_HANDS);
+            if (locked == NULL || hands == NULL || s >= PyList_GET_SIZE(locked)
+                || s >= PyList_GET_SIZE(hands))
+                return 0;
+            if (PyList_GET_ITEM(locked, s) != Py_False) {
+                PyObject *hand = PyList_GET_ITEM(hands, s);
+                if (!PyList_Check(hand) || PyList_GET_SIZE(hand) != 5)
+                    return 0; /* V-LOCK-6: the sixth card is thrown in Python */
+                long round = PyLong_AsLong(SLOT(self, O_ROUND));
+                if (round == -1 && PyErr_Occurred()) return -1;
+                PyObject *all_counts = list_slot(self, O_EXCHANGE_COUNTS);
+                if (all_counts == NULL || round < 0 || round >= PyList_GET_SIZE(all_counts))
+                    return 0;
+                PyObject *counts = PyList_GET_ITEM(all_counts, round);
+                if (!PyList_Check(counts) || s >= PyList_GET_SIZE(counts)) return 0;
+                if (PyList_SetItem(counts, s, small_int(0)) < 0) return -1;
+                if (add_record(self, PyTuple_Pack(6, EV_EXCHANGE, seat, SMALL_INTS[round + 1],
+                                                  SMALL_INTS[0], SMALL_INTS[0], Py_True)) < 0)
+                    return -1;
+                if (add_to_turn(self) < 0) return -1;
+                continue;
+            }
+        }
+        else if (phase == PH_CHICAGO) {
+            if (SLOT(self, O_DECLARER) != Py_None) return 0;
+            PyObject *rules = SLOT(self, O_RULES), *scores = list_slot(self, O_SCORES);
+            if (rules == NULL || scores == NULL || s >= PyList_GET_SIZE(scores)) return 0;
+            PyObject *minimum = PyObject_GetAttr(rules, S_MIN_SCORE);
+            if (minimum == NULL) return -1;
+            int eligible = 1;
+            if (minimum != Py_None) {
+                eligible = PyObject_RichCompareBool(PyList_GET_ITEM(scores, s), minimum, Py_GE);
+                if (eligible < 0) {
+                    Py_DECREF(minimum);
+                    return -1;
+                }
+            }
+            Py_DECREF(minimum);
+            if (!eligible) {
+                if (add_to_turn(self) < 0) return -1;
+                continue;
+            }
+        }
+        Py_INCREF(seat);
+        return set_slot(self, O_TO_ACT, seat) < 0 ? -1 : 1;
     }
-    Py_INCREF(seat);
-    return set_slot(self, O_TO_ACT, seat) < 0 ? -1 : 1;
+}
+
+/* Game._start_turns: ``phase`` begins, the seats in turn from ``first`` (the dealer's left
+   if -1); the first of them is to act (the phases started here ask everyone). */
+static int start_turns(PyObject *self, PyObject *phase, long first)
+{
+    long n = PyLong_AsLong(SLOT(self, O_PLAYERS));
+    if (n == -1 && PyErr_Occurred()) return -1;
+    if (first < 0) {
+        long dealer = PyLong_AsLong(SLOT(self, O_DEALER));
+        if (dealer == -1 && PyErr_Occurred()) return -1;
+        first = (dealer + 1) % n;
+    }
+    PyObject *order = PyList_New(n);
+    if (order == NULL) return -1;
+    for (long i = 0; i < n; i++) {
+        PyObject *seat = small_int((first + i) % n);
+        if (seat == NULL) {
+            Py_DECREF(order);
+            return -1;
+        }
+        PyList_SET_ITEM(order, i, seat);
+    }
+    Py_INCREF(phase);
+    if (set_slot(self, O_PHASE, phase) < 0) {
+        Py_DECREF(order);
+        return -1;
+    }
+    PyObject *leader = PyList_GET_ITEM(order, 0);
+    Py_INCREF(leader);
+    if (set_slot(self, O_ORDER, order) < 0 || set_slot(self, O_TURN, small_int(0)) < 0)
+        return -1;
+    return set_slot(self, O_TO_ACT, leader);
+}
+
+/* Game._end_of_turns after an exchange round that is not the last: a scoring round begins
+   (Game._begin_announce). 1 if done, 0 if Game._advance must go on, -1 on an error. */
+static int next_round(PyObject *self)
+{
+    PyObject *order = list_slot(self, O_ORDER), *players = SLOT(self, O_PLAYERS);
+    PyObject *dealer = SLOT(self, O_DEALER);
+    if (order == NULL || players == NULL || dealer == NULL || !PyLong_CheckExact(players)
+        || !PyLong_CheckExact(dealer))
+        return 0;
+    long turn = PyLong_AsLong(SLOT(self, O_TURN)), round = PyLong_AsLong(SLOT(self, O_ROUND));
+    long exchanges;
+    if ((turn == -1 || round == -1) && PyErr_Occurred()) return -1;
+    if (turn < PyList_GET_SIZE(order)) return 0;
+    if (rule_int(self, S_EXCHANGES, &exchanges) < 0) return -1;
+    if (round >= exchanges - 1) return 0; /* the last exchange: Game._after_last_exchange */
+    PyObject *announced = PyList_New(0);
+    if (announced == NULL) return -1;
+    if (set_slot(self, O_HIGHEST, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_ANNOUNCED, announced) < 0)
+        return -1;
+    return start_turns(self, PH_ANNOUNCE, -1) < 0 ? -1 : 1;
+}
+
+/* Game._end_of_turns after a Chicago round in which nobody declared: the play begins, the
+   dealer's left leading (Game._begin_play). 1 if done, 0 if Game._advance must, -1. */
+static int begin_play(PyObject *self)
+{
+    PyObject *order = list_slot(self, O_ORDER);
+    if (order == NULL || SLOT(self, O_DECLARER) != Py_None) return 0;
+    long turn = PyLong_AsLong(SLOT(self, O_TURN));
+    if (turn == -1 && PyErr_Occurred()) return -1;
+    if (turn < PyList_GET_SIZE(order)) return 0;
+    PyObject *trick = PyList_New(0);
+    if (trick == NULL) return -1;
+    if (set_slot(self, O_TRICK_NUMBER, small_int(1)) < 0 || set_slot(self, O_TRICK, trick) < 0)
+        return -1;
+    return start_turns(self, PH_PLAY, -1) < 0 ? -1 : 1;
 }
 
 /* Game._resolve_trick for a trick that is not the deal's last and breaks no Chicago: the
@@ -586,32 +787,21 @@ static int next_trick(PyObject *self)
     Py_INCREF(winner);
     Py_INCREF(card);
     int status = -1;
-    PyObject *taken = PyList_AsTuple(trick), *entry = NULL, *order = NULL, *fresh = NULL;
+    PyObject *taken = PyList_AsTuple(trick), *entry = NULL, *fresh = NULL;
     if (taken == NULL) goto done;
     entry = PyTuple_Pack(2, winner, taken);
     if (entry == NULL || PyList_Append(tricks, entry) < 0) goto done;
     if (add_record(self, PyTuple_Pack(4, EV_TRICK, number, winner, card)) < 0) goto done;
-    order = PyList_New(n);
     fresh = PyList_New(0);
-    if (order == NULL || fresh == NULL) goto done;
-    for (long i = 0; i < n; i++) {
-        PyObject *seat = small_int((leader + i) % n);
-        if (seat == NULL) goto done;
-        PyList_SET_ITEM(order, i, seat);
-    }
+    if (fresh == NULL) goto done;
     if (set_slot(self, O_TRICK_NUMBER, small_int(trick_number + 1)) < 0) goto done;
     if (set_slot(self, O_TRICK, fresh) < 0) goto done;
     fresh = NULL;
-    if (set_slot(self, O_ORDER, order) < 0) goto done;
-    order = NULL;
-    if (set_slot(self, O_TURN, small_int(0)) < 0) goto done;
-    Py_INCREF(winner);
-    if (set_slot(self, O_TO_ACT, winner) < 0) goto done;
+    if (start_turns(self, PH_PLAY, leader) < 0) goto done;
     status = 1;
 done:
     Py_XDECREF(taken);
     Py_XDECREF(entry);
-    Py_XDECREF(order);
     Py_XDECREF(fresh);
     Py_DECREF(winner);
     Py_DECREF(card);
@@ -662,14 +852,17 @@ static PyObject *apply(PyObject *self, PyObject *action)
         handled = 1;
     }
     else if (phase == PH_EXCHANGE && kind == K_DISCARD) {
-        uint64_t mask;
         PyObject *locked = list_slot(self, O_LOCKED);
-        if (mask_of(action, &mask) < 0) goto done;
         if (locked != NULL && seat < PyList_GET_SIZE(locked)
-            && PyList_GET_ITEM(locked, seat) == Py_False && exchange_here(self, seat, mask)) {
-            status = on_exchange(self, seat_object, seat, mask);
+            && PyList_GET_ITEM(locked, seat) == Py_False && exchange_here(self, seat)) {
+            status = on_exchange(self, seat_object, seat, action);
             handled = 1;
         }
+    }
+    else if (phase == PH_CHICAGO && kind == K_NO_CHICAGO) {
+        status = add_record(self, PyTuple_Pack(3, EV_CHICAGO_CALL, seat_object, Py_False));
+        if (status == 0) status = add_to_turn(self);
+        handled = 1;
     }
     else if (phase == PH_ANNOUNCE) {
         status = on_announce(self, seat_object, action);
@@ -690,6 +883,8 @@ static PyObject *apply(PyObject *self, PyObject *action)
     else {
         int next = next_turn(self, phase);
         if (next == 0 && phase == PH_PLAY) next = next_trick(self);
+        if (next == 0 && phase == PH_EXCHANGE) next = next_round(self);
+        if (next == 0 && phase == PH_CHICAGO) next = begin_play(self);
         if (next < 0) goto done;
         if (next) {
             result = Py_NewRef(Py_None);
@@ -745,6 +940,66 @@ static PyObject *shuffle(PyObject *module, PyObject *args)
     }
     Py_DECREF(getrandbits);
     Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ copy_random */
+
+/* The layout of CPython's _random.Random (Modules/_randommodule.c): the Mersenne Twister's
+   state after the object header. copy_random copies it only when the type's size is this
+   struct's, and otherwise goes through getstate()/setstate(). */
+typedef struct {
+    PyObject_HEAD
+    int index;
+    uint32_t state[624];
+} TwisterObject;
+
+static PyTypeObject *TWISTER;  /* _random.Random, if its layout is the one above */
+static PyObject *S_GETSTATE, *S_SETSTATE, *S_DICT;
+
+/* A generator in the same state as ``rng`` that shares nothing with it (the game's
+   generator when a copy of the game first draws from it, Game._random). */
+static PyObject *copy_random(PyObject *module, PyObject *rng)
+{
+    PyTypeObject *type = Py_TYPE(rng);
+    if (TWISTER == NULL || !PyType_IsSubtype(type, TWISTER)
+        || type->tp_basicsize < (Py_ssize_t)sizeof(TwisterObject)) {
+        PyObject *state = PyObject_CallMethodNoArgs(rng, S_GETSTATE);
+        if (state == NULL) return NULL;
+        PyObject *copy = PyObject_CallMethod((PyObject *)type, "__new__", "O", type);
+        if (copy == NULL) {
+            Py_DECREF(state);
+            return NULL;
+        }
+        PyObject *done = PyObject_CallMethodOneArg(copy, S_SETSTATE, state);
+        Py_DECREF(state);
+        if (done == NULL) {
+            Py_DECREF(copy);
+            return NULL;
+        }
+        Py_DECREF(done);
+        return copy;
+    }
+    PyObject *copy = type->tp_alloc(type, 0);
+    if (copy == NULL) return NULL;
+    TwisterObject *to = (TwisterObject *)copy, *from = (TwisterObject *)rng;
+    to->index = from->index;
+    memcpy(to->state, from->state, sizeof from->state);
+    if (type->tp_dictoffset != 0) { /* random.Random keeps gauss_next in its __dict__ */
+        PyObject *attributes = PyObject_GetAttr(rng, S_DICT);
+        if (attributes == NULL) {
+            Py_DECREF(copy);
+            return NULL;
+        }
+        PyObject *own = PyDict_Copy(attributes);
+        Py_DECREF(attributes);
+        if (own == NULL || PyObject_SetAttr(copy, S_DICT, own) < 0) {
+            Py_XDECREF(own);
+            Py_DECREF(copy);
+            return NULL;
+        }
+        Py_DECREF(own);
+    }
+    return copy;
 }
 
 /* ------------------------------------------------------------------ install */
@@ -834,7 +1089,7 @@ static PyObject *install(PyObject *module, PyObject *args)
         {"round", &O_ROUND}, {"locked", &O_LOCKED}, {"_protected", &O_PROTECTED},
         {"rules", &O_RULES}, {"_source", &O_SOURCE}, {"_announced", &O_ANNOUNCED},
         {"_highest", &O_HIGHEST}, {"tricks", &O_TRICKS}, {"declarer", &O_DECLARER},
-        {"players", &O_PLAYERS},
+        {"players", &O_PLAYERS}, {"dealer", &O_DEALER}, {"scores", &O_SCORES},
     };
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (offset_of(game, slots[i].name, slots[i].offset) < 0) return NULL;
@@ -851,6 +1106,8 @@ static PyObject *install(PyObject *module, PyObject *args)
         || !(PH_ANNOUNCE = take(config, "ANNOUNCE")) || !(PH_CHICAGO = take(config, "CHICAGO"))
         || !(PH_ONE_UP = take(config, "ONE_UP")) || !(K_DISCARD = take(config, "K_DISCARD"))
         || !(K_PASS = take(config, "K_PASS"))
+        || !(K_NO_CHICAGO = take(config, "K_NO_CHICAGO"))
+        || !(EV_CHICAGO_CALL = take(config, "ChicagoCall"))
         || !(CHICAGO_CHOICE = take(config, "CHICAGO_CHOICE"))
         || !(ONE_UP_CHOICE = take(config, "ONE_UP_CHOICE"))
         || !(EV_PLAY = take(config, "Play")) || !(EV_EXCHANGE = take(config, "Exchange"))
@@ -858,8 +1115,22 @@ static PyObject *install(PyObject *module, PyObject *args)
         || !(EV_ANNOUNCE = take(config, "Announce")) || !(EV_TRICK = take(config, "Trick"))
         || !(HANDLERS = take(config, "handlers")) || !(PY_APPLY = take(config, "apply"))
         || !(PY_LEGAL_OF = take(config, "legal_of"))
-        || !(PY_ADVANCE = take(config, "advance")))
+        || !(PY_ADVANCE = take(config, "advance"))
+        || !(CATEGORY_OF = take(config, "category_of"))
+        || !(ONLY_PASS = take(config, "ONLY_PASS")))
         return NULL;
+    PyObject *announcements = take(config, "ANNOUNCE_OR_PASS");
+    if (announcements == NULL) return NULL;
+    if (!PyTuple_Check(announcements) || PyTuple_GET_SIZE(announcements) != 10) {
+        Py_DECREF(announcements);
+        PyErr_SetString(PyExc_TypeError, "install(): ANNOUNCE_OR_PASS must have 10 entries");
+        return NULL;
+    }
+    for (int i = 0; i < 10; i++) {
+        ANNOUNCE_OR_PASS[i] = PyTuple_GET_ITEM(announcements, i);
+        Py_INCREF(ANNOUNCE_OR_PASS[i]);
+    }
+    Py_DECREF(announcements);
     if (!PyDict_Check(HANDLERS) || !PyTuple_CheckExact(CHICAGO_CHOICE)
         || !PyTuple_CheckExact(ONE_UP_CHOICE)) {
         PyErr_SetString(PyExc_TypeError, "install(): handlers must be a dict, choices tuples");
@@ -899,7 +1170,13 @@ static PyObject *install(PyObject *module, PyObject *args)
         if ((SMALL_INTS[i] = PyLong_FromLong(i)) == NULL) return NULL;
     S_MAX_DISCARD = PyUnicode_InternFromString("max_discard");
     S_ONE_UP = PyUnicode_InternFromString("one_up");
-    if (S_MAX_DISCARD == NULL || S_ONE_UP == NULL) return NULL;
+    S_EXCHANGES = PyUnicode_InternFromString("exchanges");
+    S_MIN_SCORE = PyUnicode_InternFromString("chicago_min_score");
+    S_RESHUFFLE = PyUnicode_InternFromString("_reshuffle");
+    S_SHOW_IF_BREAKING = PyUnicode_InternFromString("_show_if_breaking");
+    if (S_MAX_DISCARD == NULL || S_ONE_UP == NULL || S_EXCHANGES == NULL || S_MIN_SCORE == NULL
+        || S_RESHUFFLE == NULL || S_SHOW_IF_BREAKING == NULL)
+        return NULL;
     for (PyMethodDef *def = GAME_METHODS; def->ml_name != NULL; def++) {
         PyObject *descriptor = PyDescr_NewMethod((PyTypeObject *)game, def);
         if (descriptor == NULL) return NULL;
@@ -918,6 +1195,10 @@ static PyMethodDef METHODS[] = {
      "shuffle(rng, cards)\n--\n\n"
      "Shuffle the list ``cards`` in place exactly as ``rng.shuffle(cards)`` does, in less "
      "time (chicago.engine.sources.shuffle)."},
+    {"copy_random", copy_random, METH_O,
+     "copy_random(rng)\n--\n\n"
+     "A random.Random in the same state as ``rng`` that shares nothing with it (the same "
+     "as setting a new one's state to ``rng.getstate()``, in less time)."},
     {"install", install, METH_VARARGS,
      "install(game, config): put the accelerated legal_actions() and apply() on the Game "
      "class (chicago.engine.game does this once at import)."},
@@ -932,7 +1213,21 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__engine(void)
 {
     S_GETRANDBITS = PyUnicode_InternFromString("getrandbits");
-    if (S_GETRANDBITS == NULL) return NULL;
+    S_GETSTATE = PyUnicode_InternFromString("getstate");
+    S_SETSTATE = PyUnicode_InternFromString("setstate");
+    S_DICT = PyUnicode_InternFromString("__dict__");
+    if (S_GETRANDBITS == NULL || S_GETSTATE == NULL || S_SETSTATE == NULL || S_DICT == NULL)
+        return NULL;
+    PyObject *random_module = PyImport_ImportModule("_random");
+    if (random_module == NULL) return NULL;
+    PyObject *twister = PyObject_GetAttrString(random_module, "Random");
+    Py_DECREF(random_module);
+    if (twister == NULL) return NULL;
+    if (PyType_Check(twister)
+        && ((PyTypeObject *)twister)->tp_basicsize == (Py_ssize_t)sizeof(TwisterObject))
+        TWISTER = (PyTypeObject *)twister; /* kept for the module's life */
+    else
+        Py_DECREF(twister);
     for (int i = 0; i <= 64; i++)
         if ((BIT_COUNTS[i] = PyLong_FromLong(i)) == NULL) return NULL;
     return PyModule_Create(&module);

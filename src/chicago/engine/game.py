@@ -52,7 +52,7 @@ from chicago.engine.events import (
 from chicago.engine.native import ENGINE
 from chicago.engine.records import game_record, replay_record
 from chicago.engine.settlement import settlement as settle
-from chicago.engine.sources import CardSource, shuffle
+from chicago.engine.sources import CardSource, copy_random, shuffle
 from chicago.engine.state import SHARED, DealSummary, copy_state
 from chicago.engine.views import seat_view
 from chicago.poker import Category, HandValue, category_of, evaluate
@@ -115,7 +115,9 @@ _SCORE = Action(_K.SCORE)
 _PLAY = tuple(Action(_K.PLAY, (card,)) for card in DECK)
 _ONE_UP = tuple(Action(_K.ONE_UP, (card,)) for card in DECK)
 _ANNOUNCE = {c: Action(_K.ANNOUNCE, (), c) for c in Category if c is not Category.HIGH_CARD}
-_ANNOUNCE_OR_PASS = {c: (_PASS, a) for c, a in _ANNOUNCE.items()}
+_ANNOUNCE_OR_PASS: dict[Category, tuple[Action, ...]] = {
+    c: (_PASS, a) for c, a in _ANNOUNCE.items()
+}
 _ONLY_PASS = (_PASS,)
 _CHICAGO_CHOICE = (_NO_CHICAGO, _CHICAGO)
 _ONE_UP_CHOICE = (_ACCEPT, _REJECT)
@@ -615,9 +617,7 @@ class Game:
     def _random(self) -> random.Random:
         """The game's own random generator, copied first if a copy() still shares it."""
         if self._rng_shared:
-            rng = random.Random.__new__(random.Random)
-            rng.setstate(self._rng.getstate())
-            self._rng = rng
+            self._rng = copy_random(self._rng)
             self._rng_shared = False
         return self._rng
 
@@ -1418,13 +1418,15 @@ def _install_accelerator() -> bool:
         "Action": Action, "CardSource": CardSource, "DECK": DECK,
         "PLAY": Phase.PLAY, "EXCHANGE": Phase.EXCHANGE, "ANNOUNCE": Phase.ANNOUNCE,
         "CHICAGO": Phase.CHICAGO, "ONE_UP": Phase.ONE_UP,
-        "K_DISCARD": _K.DISCARD, "K_PASS": _K.PASS,
+        "K_DISCARD": _K.DISCARD, "K_PASS": _K.PASS, "K_NO_CHICAGO": _K.NO_CHICAGO,
+        "ChicagoCall": ChicagoCall,
         "PLAY_ACTIONS": _PLAY, "ONE_UP_ACTIONS": _ONE_UP, "PATTERNS": tuple(_PATTERNS),
         "CHICAGO_CHOICE": _CHICAGO_CHOICE, "ONE_UP_CHOICE": _ONE_UP_CHOICE,
         "Play": Play, "Exchange": Exchange, "Exchanged": Exchanged, "Pass": Pass,
         "Announce": Announce, "Trick": Trick,
         "handlers": Game._HANDLERS, "apply": Game._apply_python, "legal_of": Game._legal_of,
-        "advance": Game._advance,
+        "advance": Game._advance, "category_of": category_of, "ONLY_PASS": _ONLY_PASS,
+        "ANNOUNCE_OR_PASS": tuple(_ANNOUNCE_OR_PASS.get(c) for c in Category),
     })
     return True
 

@@ -24,7 +24,7 @@ from typing import Any
 from chicago.cards import DECK, Card
 from chicago.engine.native import ENGINE
 
-__all__ = ["CardSource", "DuplicateDecks", "deal_deck", "mix_seed", "shuffle"]
+__all__ = ["CardSource", "DuplicateDecks", "copy_random", "deal_deck", "mix_seed", "shuffle"]
 
 
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
@@ -45,9 +45,18 @@ def shuffle(rng: random.Random, cards: list[Card]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+def copy_random(rng: random.Random) -> random.Random:
+    """A generator in the same state as ``rng`` that shares nothing with it."""
+    copy = random.Random.__new__(type(rng))
+    copy.setstate(rng.getstate())
+    return copy
+
+
 _shuffle_python = shuffle
-if ENGINE is not None:  # the same loop in C (chicago.engine.native)
+_copy_random_python = copy_random
+if ENGINE is not None:  # the same in C (chicago.engine.native)
     shuffle = ENGINE.shuffle
+    copy_random = ENGINE.copy_random
 
 
 class CardSource:
