@@ -124,8 +124,11 @@ def choose(g: Game, legal: list[Action], rng: random.Random) -> Action:
 
 
 def illegal(g: Game, legal: list[Action], rng: random.Random) -> Action:
+    assert g.to_act is not None
+    hand = g.hands[g.to_act]
     for _ in range(100):
         candidate = rng.choice([
+            Action.discard(hand[: rng.randrange(len(hand) + 1)] if len(hand) <= 5 else ()),
             Action.play(rng.choice(DECK)), Action.discard(rng.sample(DECK, rng.randrange(4))),
             Action.one_up(rng.choice(DECK)), Action.parse("pass"), Action.parse("chicago"),
             Action.parse("announce pair"), Action.parse("no chicago"), Action.parse("keep"),
@@ -147,7 +150,8 @@ def test_accelerated_and_pure_games_are_the_same(table: tuple[Rules, int, int, s
     steps = 0
     while not pure.is_over:
         legal = pure.legal_actions()
-        assert fast.legal_actions() == legal
+        if rng.random() < 0.6:  # else the accelerator checks the action without a list
+            assert fast.legal_actions() == legal
         if rng.random() < 0.05:  # an illegal action: the same error, nothing changed
             bad = illegal(pure, legal, rng)
             with pytest.raises(IllegalAction) as pure_error:

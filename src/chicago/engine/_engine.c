@@ -64,6 +64,9 @@ static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL
 
 static int installed = 0;
 
+static PyObject *take(PyObject *config, const char *name);
+static int mask_of(PyObject *action, uint64_t *mask);
+
 static int set_slot(PyObject *self, Py_ssize_t offset, PyObject *value)
 {
     /* value: a new reference (stolen); NULL means an error happened making it */
@@ -101,6 +104,41 @@ static PyObject *seat_list(PyObject *self, Py_ssize_t offset, long seat, const c
     }
     PyErr_Format(PyExc_TypeError, "Game.%s has no list for seat %ld", name, seat);
     return NULL;
+}
+
+/* ``value`` (a new tuple, or NULL) taken off the garbage collector's watch. The tuples made
+   here hold only numbers, cards, enum members and tuples of them: they are never part of a
+   reference cycle, and the collector cannot tell so itself (cards are objects it watches),
+   so a long game's history would otherwise make every full collection longer. */
+static PyObject *plain(PyObject *value)
+{
+    if (value != NULL && PyObject_GC_IsTracked(value)) PyObject_GC_UnTrack(value);
+    return value;
+}
+
+/* plain() for a value and the tuples inside it (an event record made in Python). */
+static void plain_deep(PyObject *value)
+{
+    if (!PyTuple_CheckExact(value) || !PyObject_GC_IsTracked(value)) return;
+    PyObject_GC_UnTrack(value);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(value); i++)
+        plain_deep(PyTuple_GET_ITEM(value, i));
+}
+
+/* The number of event records of ``self`` (to find those added since). */
+static Py_ssize_t records(PyObject *self)
+{
+    PyObject *pending = list_slot(self, O_PENDING);
+    return pending == NULL ? 0 : PyList_GET_SIZE(pending);
+}
+
+/* Take the records added by Python since there were ``since`` off the collector's watch. */
+static void plain_records(PyObject *self, Py_ssize_t since)
+{
+    PyObject *pending = list_slot(self, O_PENDING);
+    if (pending == NULL) return;
+    for (Py_ssize_t i = since; i < PyList_GET_SIZE(pending); i++)
+        plain_deep(PyList_GET_ITEM(pending, i));
 }
 
 static long card_id(PyObject *card)
@@ -162,7 +200,7 @@ static PyObject *new_discard(uint64_t mask)
 {
     PyObject *value = PyLong_FromUnsignedLongLong(mask);
     if (value == NULL) return NULL;
-    PyObject *action = ACTION->tp_alloc(ACTION, 4);
+    PyObject *action = plain(ACTION->tp_alloc(ACTION, 4));
     if (action == NULL) {
         Py_DECREF(value);
         return NULL;
@@ -212,46 +250,56 @@ static int rule_int(PyObject *self, PyObject *name, long *out)
     return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
 }
 
-/* The exchange options of a five-card hand (Game._exchange_options): every discard of at
-   most min(max_discard, cards left to draw) cards in game.py's pattern order, then the
-   one-up requests. NULL with no error: not handled here (a locked player's six cards). */
-static PyObject *legal_exchanges(PyObject *self, long seat)
+/* The shape of an exchange turn of a five-card hand (Game._exchange_options): the hand
+   sorted, the most cards it may discard (``max_discard``, and no more than can be drawn,
+   R-EX-2) and whether it may ask for one up (V-ONE-UP). 1 if the turn is of that kind, 0
+   if not (a locked player's sixth card, another phase), -1 on an error. */
+static int exchange_shape(PyObject *self, long seat, int *cards, long *limit, int *one_up)
 {
     PyObject *hands = list_slot(self, O_HANDS), *locked = list_slot(self, O_LOCKED);
     PyObject *stock = list_slot(self, O_STOCK), *discards = list_slot(self, O_DISCARDS);
-    if (hands == NULL || locked == NULL || stock == NULL || discards == NULL
-        || seat >= PyList_GET_SIZE(hands) || seat >= PyList_GET_SIZE(locked))
-        return NULL;
+    if (SLOT(self, O_PHASE) != PH_EXCHANGE || hands == NULL || locked == NULL
+        || stock == NULL || discards == NULL || seat >= PyList_GET_SIZE(hands)
+        || seat >= PyList_GET_SIZE(locked) || PyList_GET_ITEM(locked, seat) != Py_False)
+        return 0;
     PyObject *hand = PyList_GET_ITEM(hands, seat);
-    if (!PyList_CheckExact(hand) || PyList_GET_SIZE(hand) != 5) return NULL;
-    int cards[5];
+    if (!PyList_CheckExact(hand) || PyList_GET_SIZE(hand) != 5) return 0;
     for (int i = 0; i < 5; i++) {
         long c = card_id(PyList_GET_ITEM(hand, i));
         if (c < 0 || c > 51) {
             PyErr_Clear();
-            return NULL;
+            return 0;
         }
-        cards[i] = (int)c;
-    }
-    for (int i = 1; i < 5; i++) {
-        int c = cards[i], j = i - 1;
-        while (j >= 0 && cards[j] > c) {
-            cards[j + 1] = cards[j];
+        int j = i;
+        while (j > 0 && cards[j - 1] > c) {
+            cards[j] = cards[j - 1];
             j--;
         }
-        cards[j + 1] = c;
+        cards[j] = (int)c;
     }
-    long max_discard, one_up;
-    if (rule_int(self, S_MAX_DISCARD, &max_discard) < 0) return NULL;
-    if (rule_int(self, S_ONE_UP, &one_up) < 0) return NULL;
+    long max_discard, allowed;
+    if (rule_int(self, S_MAX_DISCARD, &max_discard) < 0) return -1;
+    if (rule_int(self, S_ONE_UP, &allowed) < 0) return -1;
     Py_ssize_t available = PyList_GET_SIZE(stock) + PyList_GET_SIZE(discards);
-    long limit = max_discard;
-    if (available < limit) limit = (long)available;
-    if (limit > 5) limit = 5;
-    if (limit < 0) limit = 0;
+    *limit = max_discard;
+    if (available < *limit) *limit = (long)available;
+    if (*limit > 5) *limit = 5;
+    if (*limit < 0) *limit = 0;
+    *one_up = allowed && *limit >= 1 && available >= 2;
+    return 1;
+}
+
+/* The exchange options of a five-card hand (Game._exchange_options): every discard of at
+   most ``limit`` cards in game.py's pattern order, then the one-up requests. NULL with no
+   error: not handled here (a locked player's six cards). */
+static PyObject *legal_exchanges(PyObject *self, long seat)
+{
+    int cards[5], one_up;
+    long limit;
+    int shape = exchange_shape(self, seat, cards, &limit, &one_up);
+    if (shape <= 0) return NULL;
     int count = PATTERNS_UP_TO[limit];
-    int with_one_up = one_up && limit >= 1 && available >= 2;
-    PyObject *legal = PyTuple_New(count + (with_one_up ? 5 : 0));
+    PyObject *legal = PyTuple_New(count + (one_up ? 5 : 0));
     if (legal == NULL) return NULL;
     for (int p = 0; p < count; p++) {
         int pattern = PATTERNS[p];
@@ -265,12 +313,28 @@ static PyObject *legal_exchanges(PyObject *self, long seat)
         }
         PyTuple_SET_ITEM(legal, p, action);
     }
-    if (with_one_up)
+    if (one_up)
         for (int i = 0; i < 5; i++) {
             Py_INCREF(ONE_UP[cards[i]]);
             PyTuple_SET_ITEM(legal, count + i, ONE_UP[cards[i]]);
         }
     return legal;
+}
+
+/* Is ``action``, a discard, one of the exchange options (legal_exchanges) of ``seat``?
+   Worked out from the hand without making them: its cards are the hand's, at most
+   ``limit`` of them. 1 yes, 0 no, 2 not a turn of that kind, -1 on an error. */
+static int discard_is_legal(PyObject *self, long seat, PyObject *action)
+{
+    int cards[5], one_up;
+    long limit;
+    int shape = exchange_shape(self, seat, cards, &limit, &one_up);
+    if (shape <= 0) return shape < 0 ? -1 : 2;
+    uint64_t mask, hand = 0;
+    if (mask_of(action, &mask) < 0) return -1;
+    for (int i = 0; i < 5; i++) hand |= (uint64_t)1 << cards[i];
+    return (mask & ~hand) == 0 && __builtin_popcountll(mask) <= limit
+        && PyTuple_GET_ITEM(action, 2) == Py_None && PyTuple_GET_ITEM(action, 3) == Py_None;
 }
 
 /* The legal announcements (Game._legal_of): the hand's category if it is a pair or better
@@ -369,6 +433,7 @@ static PyObject *legal_actions(PyObject *self, PyObject *unused)
 static int add_record(PyObject *self, PyObject *record)
 {
     if (record == NULL) return -1;
+    plain(record);
     PyObject *pending = list_slot(self, O_PENDING);
     int result = pending == NULL ? -1 : PyList_Append(pending, record);
     if (pending == NULL) PyErr_SetString(PyExc_TypeError, "Game._pending is not a list");
@@ -429,7 +494,7 @@ static int on_play(PyObject *self, PyObject *seat_object, long seat, PyObject *a
     }
     if (PyList_SetSlice(hand, at, at + 1, NULL) < 0 || PyList_Append(played, DECK[card]) < 0)
         return -1;
-    PyObject *pair = PyTuple_Pack(2, seat_object, DECK[card]);
+    PyObject *pair = plain(PyTuple_Pack(2, seat_object, DECK[card]));
     if (pair == NULL) return -1;
     int failed = PyList_Append(trick, pair);
     Py_DECREF(pair);
@@ -508,7 +573,7 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObjec
             Py_DECREF(shown);
         }
         kept = PyList_New(0);
-        cards = PyTuple_New(count);
+        cards = plain(PyTuple_New(count));
         if (kept == NULL || cards == NULL) goto fail;
         Py_ssize_t size = PyList_GET_SIZE(hand);
         for (Py_ssize_t i = 0; i < size; i++) {
@@ -524,7 +589,7 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObjec
                 PyTuple_SET_ITEM(cards, k++, DECK[c]);
             }
         if (PyList_SetSlice(hand, 0, size, kept) < 0) goto fail;
-        drawn = PyTuple_New(count);
+        drawn = plain(PyTuple_New(count));
         if (drawn == NULL) goto fail;
         for (int i = 0; i < count; i++) {
             PyObject *card = draw_card(self);
@@ -587,14 +652,14 @@ static int on_announce(PyObject *self, PyObject *seat_object, PyObject *action)
     if (number == NULL) return -1;
     int failed;
     if (PyTuple_GET_ITEM(action, 0) == K_PASS) {
-        PyObject *entry = PyTuple_Pack(2, seat_object, Py_None);
+        PyObject *entry = plain(PyTuple_Pack(2, seat_object, Py_None));
         failed = entry == NULL || PyList_Append(announced, entry) < 0;
         Py_XDECREF(entry);
         if (!failed) failed = add_record(self, PyTuple_Pack(3, EV_PASS, seat_object, number));
     }
     else {
         PyObject *category = PyTuple_GET_ITEM(action, 2);
-        PyObject *entry = PyTuple_Pack(2, seat_object, category);
+        PyObject *entry = plain(PyTuple_Pack(2, seat_object, category));
         failed = entry == NULL || PyList_Append(announced, entry) < 0;
         Py_XDECREF(entry);
         if (!failed) {
@@ -787,9 +852,9 @@ static int next_trick(PyObject *self)
     Py_INCREF(winner);
     Py_INCREF(card);
     int status = -1;
-    PyObject *taken = PyList_AsTuple(trick), *entry = NULL, *fresh = NULL;
+    PyObject *taken = plain(PyList_AsTuple(trick)), *entry = NULL, *fresh = NULL;
     if (taken == NULL) goto done;
-    entry = PyTuple_Pack(2, winner, taken);
+    entry = plain(PyTuple_Pack(2, winner, taken));
     if (entry == NULL || PyList_Append(tricks, entry) < 0) goto done;
     if (add_record(self, PyTuple_Pack(4, EV_TRICK, number, winner, card)) < 0) goto done;
     fresh = PyList_New(0);
@@ -821,24 +886,34 @@ static PyObject *apply(PyObject *self, PyObject *action)
         return apply_python(self, action);
     long seat = PyLong_AsLong(to_act);
     if (seat == -1 && PyErr_Occurred()) return NULL;
-    PyObject *legal = cached_legal(self, to_act, seat);
-    if (legal == NULL) return NULL;
     int found = 0;
-    Py_ssize_t size = PyTuple_GET_SIZE(legal);
-    for (Py_ssize_t i = 0; i < size && !found; i++)
-        found = PyTuple_GET_ITEM(legal, i) == action;
-    if (!found) {
-        found = PySequence_Contains(legal, action);
+    PyObject *known = SLOT(self, O_LEGAL);
+    if ((known == NULL || known == Py_None) && PyTuple_GET_ITEM(action, 0) == K_DISCARD) {
+        found = discard_is_legal(self, seat, action); /* no need to list the options */
         if (found < 0) return NULL;
-        if (!found) return apply_python(self, action); /* raises IllegalAction */
+        if (found == 0) return apply_python(self, action); /* raises IllegalAction */
+        found = found == 1;
     }
+    if (!found) {
+        PyObject *legal = cached_legal(self, to_act, seat);
+        if (legal == NULL) return NULL;
+        Py_ssize_t size = PyTuple_GET_SIZE(legal);
+        for (Py_ssize_t i = 0; i < size && !found; i++)
+            found = PyTuple_GET_ITEM(legal, i) == action;
+        if (!found) {
+            found = PySequence_Contains(legal, action);
+            if (found < 0) return NULL;
+            if (!found) return apply_python(self, action); /* raises IllegalAction */
+        }
+    }
+    plain(action); /* it holds only numbers and enum members */
     Py_INCREF(to_act); /* the seat, held while the slots change */
     PyObject *seat_object = to_act;
     PyObject *phase = SLOT(self, O_PHASE);
     Py_INCREF(phase);
     PyObject *result = NULL;
     PyObject *actions = list_slot(self, O_ACTIONS);
-    PyObject *entry = PyTuple_Pack(2, seat_object, action);
+    PyObject *entry = plain(PyTuple_Pack(2, seat_object, action));
     if (set_slot(self, O_LEGAL, Py_NewRef(Py_None)) < 0 || entry == NULL || actions == NULL
         || PyList_Append(actions, entry) < 0) {
         if (actions == NULL && !PyErr_Occurred())
@@ -869,6 +944,7 @@ static PyObject *apply(PyObject *self, PyObject *action)
         handled = 1;
     }
     if (status < 0) goto done;
+    Py_ssize_t since = records(self);
     if (!handled) {
         PyObject *handler = PyDict_GetItemWithError(HANDLERS, phase);
         if (handler == NULL) {
@@ -892,6 +968,7 @@ static PyObject *apply(PyObject *self, PyObject *action)
         }
     }
     result = PyObject_CallFunctionObjArgs(PY_ADVANCE, self, NULL);
+    if (result != NULL) plain_records(self, since);
 done:
     Py_XDECREF(entry);
     Py_DECREF(phase);
@@ -940,6 +1017,614 @@ static PyObject *shuffle(PyObject *module, PyObject *args)
     }
     Py_DECREF(getrandbits);
     Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ observe_batch */
+
+/* The facts of chicago.env.batch's observation, one row of int64 per game (the order of
+   chicago.env.batch.FIELDS), and the ids of each game's legal actions (chicago.env.actions)
+   in the order of its legal actions. chicago.env.batch._facts is the same in Python. */
+enum {
+    F_HAND, F_DISCARDED, F_TRICK, F_SHOWN, F_ONE_UP, F_SEAT, F_DEALER, F_PHASE, F_ROUND,
+    F_TRICK_NUMBER, F_DECLARER, F_CATEGORY, F_PLAYERS, F_SCORES, F_LOCKED = F_SCORES + 6,
+    F_EXCHANGED, F_STOCK = F_EXCHANGED + 6, F_PILE, F_COUNT
+};
+
+static PyObject *PHASES;            /* the phases in index order (a tuple) */
+static PyObject *ID_OF_KIND;        /* ActionKind -> id of an action without cards */
+static PyObject *K_PLAY, *K_ONE_UP, *K_ANNOUNCE, *K_RESET;
+static long ID_DISCARD, ID_SIXTH, ID_ONE_UP, ID_ANNOUNCE, ID_RESET_SEAT;
+static Py_ssize_t O_SHOWN, O_ONE_UP_CARD, O_PENDING_ONE_UP, O_DEAL_NUMBER;
+
+static int mask_of_cards(PyObject *cards, uint64_t *mask)
+{
+    PyObject *sequence = PySequence_Fast(cards, "cards must be a sequence");
+    if (sequence == NULL) return -1;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(sequence);
+    PyObject **items = PySequence_Fast_ITEMS(sequence);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long c = card_id(items[i]);
+        if (c < 0 || c > 51) {
+            Py_DECREF(sequence);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not a card");
+            return -1;
+        }
+        *mask |= (uint64_t)1 << c;
+    }
+    Py_DECREF(sequence);
+    return 0;
+}
+
+static long long_of(PyObject *value)
+{
+    return value == NULL ? (PyErr_SetString(PyExc_TypeError, "a slot is unset"), -1)
+                         : PyLong_AsLong(value);
+}
+
+/* The id of ``action`` for a seat whose sorted hand is ``cards`` (chicago.env.actions). */
+static long id_of(PyObject *action, const int *cards, int size)
+{
+    PyObject *kind = PyTuple_GET_ITEM(action, 0);
+    if (kind == K_PLAY || kind == K_DISCARD || kind == K_ONE_UP) {
+        uint64_t mask;
+        if (mask_of(action, &mask) < 0) return -1;
+        if (kind == K_PLAY) return 63 - __builtin_clzll(mask);
+        int pattern = 0;
+        for (int i = 0; i < size; i++)
+            if (mask >> cards[i] & 1) pattern |= 1 << i;
+        if (kind == K_ONE_UP) return ID_ONE_UP + __builtin_ctz(pattern);
+        if (pattern == 1 << 5) return ID_SIXTH;
+        return ID_DISCARD + pattern;
+    }
+    if (kind == K_ANNOUNCE) return ID_ANNOUNCE + PyLong_AsLong(PyTuple_GET_ITEM(action, 2)) - 1;
+    PyObject *target = PyTuple_GET_ITEM(action, 3);
+    if (kind == K_RESET && target != Py_None) return ID_RESET_SEAT + PyLong_AsLong(target);
+    PyObject *id = PyDict_GetItemWithError(ID_OF_KIND, kind);
+    if (id == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "an action kind without id");
+        return -1;
+    }
+    return PyLong_AsLong(id);
+}
+
+static int observe_one(PyObject *game, int64_t *row, unsigned char *legal_row,
+                       Py_ssize_t actions)
+{
+    PyObject *to_act = SLOT(game, O_TO_ACT);
+    if (to_act == NULL || to_act == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "a game of the batch has nobody to act");
+        return -1;
+    }
+    long seat = PyLong_AsLong(to_act);
+    if (seat == -1 && PyErr_Occurred()) return -1;
+    memset(row, 0, F_COUNT * sizeof *row);
+    PyObject *hand = seat_list(game, O_HANDS, seat, "hands");
+    PyObject *own = seat_list(game, O_OWN_DISCARDS, seat, "_own_discards");
+    PyObject *trick = list_slot(game, O_TRICK), *shown = SLOT(game, O_SHOWN);
+    if (hand == NULL || own == NULL || trick == NULL || shown == NULL || !PyDict_Check(shown)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a game's state is not set");
+        return -1;
+    }
+    uint64_t mask = 0;
+    if (mask_of_cards(hand, &mask) < 0) return -1;
+    row[F_HAND] = (int64_t)mask;
+    mask = 0;
+    if (mask_of_cards(own, &mask) < 0) return -1;
+    row[F_DISCARDED] = (int64_t)mask;
+    mask = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(trick); i++) {
+        PyObject *pair = PyList_GET_ITEM(trick, i);
+        long c = PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2
+            ? card_id(PyTuple_GET_ITEM(pair, 1)) : -1;
+        if (c < 0 || c > 51) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a bad trick");
+            return -1;
+        }
+        mask |= (uint64_t)1 << c;
+    }
+    row[F_TRICK] = (int64_t)mask;
+    mask = 0;
+    Py_ssize_t position = 0;
+    PyObject *key, *cards;
+    while (PyDict_Next(shown, &position, &key, &cards))
+        if (mask_of_cards(cards, &mask) < 0) return -1;
+    row[F_SHOWN] = (int64_t)mask;
+    PyObject *face_up = SLOT(game, O_ONE_UP_CARD);
+    if (face_up != NULL && face_up != Py_None) {
+        long c = PyTuple_Check(face_up) && PyTuple_GET_SIZE(face_up) == 2
+            ? card_id(PyTuple_GET_ITEM(face_up, 1)) : -1;
+        if (c < 0 || c > 51) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a bad one-up card");
+            return -1;
+        }
+        row[F_ONE_UP] = (int64_t)((uint64_t)1 << c);
+    }
+    row[F_SEAT] = seat;
+    row[F_DEALER] = long_of(SLOT(game, O_DEALER));
+    PyObject *phase = SLOT(game, O_PHASE);
+    row[F_PHASE] = -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(PHASES); i++)
+        if (PyTuple_GET_ITEM(PHASES, i) == phase) row[F_PHASE] = i;
+    long round = long_of(SLOT(game, O_ROUND));
+    row[F_ROUND] = round < 4 ? round : 4;
+    long trick_number = long_of(SLOT(game, O_TRICK_NUMBER));
+    row[F_TRICK_NUMBER] = trick_number < 5 ? trick_number : 5;
+    PyObject *declarer = SLOT(game, O_DECLARER);
+    row[F_DECLARER] = declarer == NULL || declarer == Py_None ? 6 : long_of(declarer);
+    long players = long_of(SLOT(game, O_PLAYERS));
+    row[F_PLAYERS] = players;
+    if (PyErr_Occurred()) return -1;
+    Py_ssize_t size = PyList_GET_SIZE(hand);
+    row[F_CATEGORY] = -1;
+    if (size == 5) { /* the category, as Game._category finds and keeps it */
+        PyObject *categories = list_slot(game, O_CATEGORIES);
+        PyObject *category = categories != NULL && seat < PyList_GET_SIZE(categories)
+            ? PyList_GET_ITEM(categories, seat) : NULL;
+        if (category == NULL) {
+            PyErr_SetString(PyExc_TypeError, "Game._categories is not set");
+            return -1;
+        }
+        if (category == Py_None) {
+            category = PyObject_CallFunctionObjArgs(CATEGORY_OF, hand, SLOT(game, O_RULES),
+                                                    NULL);
+            if (category == NULL) return -1;
+            if (PyList_SetItem(categories, seat, category) < 0) return -1;
+        }
+        row[F_CATEGORY] = PyLong_AsLong(category);
+    }
+    PyObject *scores = list_slot(game, O_SCORES), *locked = list_slot(game, O_LOCKED);
+    if (scores == NULL || locked == NULL) {
+        PyErr_SetString(PyExc_TypeError, "scores or locks are not lists");
+        return -1;
+    }
+    for (Py_ssize_t s = 0; s < PyList_GET_SIZE(scores) && s < 6; s++)
+        row[F_SCORES + s] = PyLong_AsLong(PyList_GET_ITEM(scores, s));
+    for (Py_ssize_t s = 0; s < PyList_GET_SIZE(locked) && s < 6; s++)
+        if (PyObject_IsTrue(PyList_GET_ITEM(locked, s)) == 1) row[F_LOCKED] |= 1 << s;
+    PyObject *counts = list_slot(game, O_EXCHANGE_COUNTS);
+    if (phase == PH_EXCHANGE && counts != NULL && PyList_GET_SIZE(counts) > 0) {
+        PyObject *last = PyList_GET_ITEM(counts, PyList_GET_SIZE(counts) - 1);
+        if (PyList_Check(last))
+            for (Py_ssize_t s = 0; s < PyList_GET_SIZE(last) && s < 6; s++)
+                row[F_EXCHANGED + s] = PyLong_AsLong(PyList_GET_ITEM(last, s));
+    }
+    PyObject *stock = list_slot(game, O_STOCK), *pile = list_slot(game, O_DISCARDS);
+    PyObject *pending = SLOT(game, O_PENDING_ONE_UP);
+    row[F_STOCK] = stock == NULL ? 0 : PyList_GET_SIZE(stock);
+    row[F_PILE] = (pile == NULL ? 0 : PyList_GET_SIZE(pile))
+        + (pending != NULL && pending != Py_None);
+    if (PyErr_Occurred()) return -1;
+    /* the legal actions' ids: an exchange's worked out from its shape (no Action made) */
+    int shape_cards[5], one_up;
+    long limit;
+    PyObject *known = SLOT(game, O_LEGAL);
+    int shape = known == NULL || known == Py_None
+        ? exchange_shape(game, seat, shape_cards, &limit, &one_up) : 0;
+    if (shape < 0) return -1;
+    memset(legal_row, 0, actions);
+    if (shape == 1) {
+        int discards = PATTERNS_UP_TO[limit];
+        for (int p = 0; p < discards; p++) legal_row[ID_DISCARD + PATTERNS[p]] = 1;
+        if (one_up)
+            for (int i = 0; i < 5; i++) legal_row[ID_ONE_UP + i] = 1;
+        return 0;
+    }
+    PyObject *legal = cached_legal(game, to_act, seat);
+    if (legal == NULL) return -1;
+    int sorted_cards[13], count = 0;
+    for (Py_ssize_t i = 0; i < size && i < 13; i++) {
+        long c = card_id(PyList_GET_ITEM(hand, i));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        int j = count++;
+        while (j > 0 && sorted_cards[j - 1] > c) {
+            sorted_cards[j] = sorted_cards[j - 1];
+            j--;
+        }
+        sorted_cards[j] = (int)c;
+    }
+    Py_ssize_t options = PyTuple_GET_SIZE(legal);
+    for (Py_ssize_t i = 0; i < options; i++) {
+        long id = id_of(PyTuple_GET_ITEM(legal, i), sorted_cards, count);
+        if (id < 0 || id >= actions) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an action has no id");
+            return -1;
+        }
+        legal_row[id] = 1;
+    }
+    return 0;
+}
+
+/* A bool array of two dimensions (n rows) as a writable buffer, or -1 with ValueError. */
+static int bool_rows(PyObject *array, Py_buffer *view, Py_ssize_t n, int writable)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(array, view, flags) < 0) return -1;
+    if (view->ndim != 2 || view->itemsize != 1 || view->shape[0] != n
+        || strcmp(view->format, "?") != 0) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "legal must be a bool array with a row per game");
+        return -1;
+    }
+    return 0;
+}
+
+/* observe_batch(games, facts, legal): each game's row of facts (see observe_one) and of
+   its legal action ids (a bool array, one column per id). */
+static PyObject *observe_batch(PyObject *module, PyObject *args)
+{
+    PyObject *games, *facts, *legal;
+    if (!installed) {
+        PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "O!OO:observe_batch", &PyList_Type, &games, &facts, &legal))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(games);
+    Py_buffer view, mask;
+    if (PyObject_GetBuffer(facts, &view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT)
+        < 0)
+        return NULL;
+    if (bool_rows(legal, &mask, n, 1) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    int bad = view.itemsize != 8 || view.format == NULL
+        || (strcmp(view.format, "l") != 0 && strcmp(view.format, "q") != 0)
+        || view.len != n * F_COUNT * 8 || mask.shape[1] <= ID_RESET_SEAT + 5;
+    if (bad) {
+        PyBuffer_Release(&view);
+        PyBuffer_Release(&mask);
+        PyErr_Format(PyExc_ValueError, "facts must be an int64 array of shape (%zd, %d), "
+                     "legal wide enough for every id", n, F_COUNT);
+        return NULL;
+    }
+    int64_t *rows = view.buf;
+    unsigned char *legal_rows = mask.buf;
+    Py_ssize_t width = mask.shape[1];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *game = PyList_GET_ITEM(games, i);
+        if (!PyObject_TypeCheck(game, GAME)) {
+            PyErr_SetString(PyExc_TypeError, "games must be chicago.Game objects");
+            PyBuffer_Release(&view);
+            PyBuffer_Release(&mask);
+            return NULL;
+        }
+        if (observe_one(game, rows + i * F_COUNT, legal_rows + i * width, width) < 0) {
+            PyBuffer_Release(&view);
+            PyBuffer_Release(&mask);
+            return NULL;
+        }
+    }
+    PyBuffer_Release(&view);
+    PyBuffer_Release(&mask);
+    Py_RETURN_NONE;
+}
+
+/* encode_batch(facts, program, out): each row of ``out`` (float32) made from the same row
+   of ``facts`` (int64) by the instructions of ``program`` (float64 rows of kind, column,
+   offset, divisor), as chicago.env.batch.encode does with numpy:
+   0 the 52 bits of a card mask, 1 a one-hot of the value (none if negative), 2 the value
+   divided, 3 the same clipped to [-2, 2], 4 the 6 bits of a seat mask. */
+static PyObject *encode_batch(PyObject *module, PyObject *args)
+{
+    PyObject *facts_object, *program_object, *out_object;
+    if (!PyArg_ParseTuple(args, "OOO:encode_batch", &facts_object, &program_object,
+                          &out_object))
+        return NULL;
+    Py_buffer facts, program, out;
+    if (PyObject_GetBuffer(facts_object, &facts, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(program_object, &program, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&facts);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(out_object, &out,
+                           PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&facts);
+        PyBuffer_Release(&program);
+        return NULL;
+    }
+    int ok = facts.ndim == 2 && program.ndim == 2 && out.ndim == 2 && facts.itemsize == 8
+        && (strcmp(facts.format, "l") == 0 || strcmp(facts.format, "q") == 0)
+        && strcmp(program.format, "d") == 0 && program.shape[1] == 4
+        && strcmp(out.format, "f") == 0 && out.shape[0] == facts.shape[0];
+    Py_ssize_t rows = ok ? facts.shape[0] : 0, columns = ok ? facts.shape[1] : 0;
+    Py_ssize_t width = ok ? out.shape[1] : 0, steps = ok ? program.shape[0] : 0;
+    const double *code = program.buf;
+    for (Py_ssize_t k = 0; ok && k < steps; k++) { /* every instruction fits its row */
+        long kind = (long)code[4 * k], column = (long)code[4 * k + 1];
+        long offset = (long)code[4 * k + 2];
+        long span = kind == 0 ? 52 : kind == 4 ? 6 : kind == 1 ? 64 : 1;
+        ok = kind >= 0 && kind <= 4 && column >= 0 && column < columns && offset >= 0
+            && (kind == 1 || offset + span <= width) && code[4 * k + 3] != 0.0;
+    }
+    if (!ok) {
+        PyBuffer_Release(&facts);
+        PyBuffer_Release(&program);
+        PyBuffer_Release(&out);
+        PyErr_SetString(PyExc_ValueError, "encode_batch: int64 facts (n, k), a float64 "
+                        "program (m, 4) that fits them, float32 out (n, width)");
+        return NULL;
+    }
+    const int64_t *fact = facts.buf;
+    float *row = out.buf;
+    for (Py_ssize_t i = 0; i < rows; i++, fact += columns, row += width) {
+        memset(row, 0, width * sizeof *row);
+        for (Py_ssize_t k = 0; k < steps; k++) {
+            long kind = (long)code[4 * k], offset = (long)code[4 * k + 2];
+            int64_t value = fact[(long)code[4 * k + 1]];
+            double divisor = code[4 * k + 3];
+            if (kind == 0) {
+                uint64_t bits = (uint64_t)value;
+                while (bits) {
+                    row[offset + __builtin_ctzll(bits)] = 1.0f;
+                    bits &= bits - 1;
+                }
+            }
+            else if (kind == 1) {
+                if (value >= 0 && offset + value < width) row[offset + value] = 1.0f;
+            }
+            else if (kind == 4) {
+                for (int s = 0; s < 6; s++)
+                    if (value >> s & 1) row[offset + s] = 1.0f;
+            }
+            else {
+                double x = (double)value / divisor;
+                if (kind == 3) x = x < -2.0 ? -2.0 : x > 2.0 ? 2.0 : x;
+                row[offset] = (float)x;
+            }
+        }
+    }
+    PyBuffer_Release(&facts);
+    PyBuffer_Release(&program);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+/* The action of id ``id`` for the seat to act (chicago.env.actions), which its ids list
+   holds: a play or a discard made from the id and the hand, any other found among the
+   legal actions. A new reference; NULL with an error. */
+static PyObject *action_of_id(PyObject *game, PyObject *to_act, long seat, long id)
+{
+    if (id >= 0 && id < 52) {
+        Py_INCREF(PLAY[id]);
+        return PLAY[id];
+    }
+    int cards[5], one_up;
+    long limit;
+    if (id >= ID_DISCARD && id < ID_DISCARD + 32) {
+        int shape = exchange_shape(game, seat, cards, &limit, &one_up);
+        if (shape < 0) return NULL;
+        if (shape == 1) {
+            int pattern = (int)(id - ID_DISCARD);
+            uint64_t mask = 0;
+            for (int i = 0; i < 5; i++)
+                if (pattern >> i & 1) mask |= (uint64_t)1 << cards[i];
+            return discard_action(mask, cards, pattern);
+        }
+    }
+    PyObject *legal = cached_legal(game, to_act, seat);
+    if (legal == NULL) return NULL;
+    PyObject *hand = seat_list(game, O_HANDS, seat, "hands");
+    if (hand == NULL) return NULL;
+    int sorted_cards[13], count = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand) && i < 13; i++) {
+        long c = card_id(PyList_GET_ITEM(hand, i));
+        if (c == -1 && PyErr_Occurred()) return NULL;
+        int j = count++;
+        while (j > 0 && sorted_cards[j - 1] > c) {
+            sorted_cards[j] = sorted_cards[j - 1];
+            j--;
+        }
+        sorted_cards[j] = (int)c;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(legal); i++) {
+        PyObject *action = PyTuple_GET_ITEM(legal, i);
+        long found = id_of(action, sorted_cards, count);
+        if (found == -1 && PyErr_Occurred()) return NULL;
+        if (found == id) {
+            Py_INCREF(action);
+            return action;
+        }
+    }
+    PyErr_Format(PyExc_ValueError, "action id %ld is not legal", id);
+    return NULL;
+}
+
+/* step_batch(games, picks, legal, facts, played, announced, deals) -> list of slots whose
+   game ended: apply action id picks[i] (legal[i, picks[i]] true) to each game, noting each play in
+   facts[i, played + seat] and each announcement or pass of scoring round r in
+   facts[i, announced + r * 6 + seat] (r < 4), and starting those notes again (0, -1) when
+   a new deal begins (facts[i, deals] is the game's deal number). Every pick is checked
+   against ids before any game changes (ValueError naming the game). chicago.env.batch's
+   pure-Python step does the same. */
+static PyObject *step_batch(PyObject *module, PyObject *args)
+{
+    PyObject *games, *picks_object, *legal, *facts_object;
+    Py_ssize_t played, announced, deals;
+    if (!installed) {
+        PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "O!OOOnnn:step_batch", &PyList_Type, &games, &picks_object,
+                          &legal, &facts_object, &played, &announced, &deals))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(games);
+    Py_buffer picks, facts, mask;
+    if (PyObject_GetBuffer(picks_object, &picks, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(facts_object, &facts,
+                           PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&picks);
+        return NULL;
+    }
+    if (bool_rows(legal, &mask, n, 0) < 0) {
+        PyBuffer_Release(&picks);
+        PyBuffer_Release(&facts);
+        return NULL;
+    }
+    int ok = picks.itemsize == 8 && picks.len == n * 8 && facts.itemsize == 8
+        && facts.ndim == 2 && facts.shape[0] == n
+        && (strcmp(picks.format, "l") == 0 || strcmp(picks.format, "q") == 0)
+        && (strcmp(facts.format, "l") == 0 || strcmp(facts.format, "q") == 0)
+        && played >= 0 && played + 6 <= facts.shape[1] && announced >= 0
+        && announced + 24 <= facts.shape[1] && deals >= 0 && deals < facts.shape[1];
+    PyObject *finished = ok ? PyList_New(0) : NULL;
+    if (!ok) PyErr_SetString(PyExc_ValueError, "step_batch: mismatched arrays");
+    const int64_t *pick = picks.buf;
+    Py_ssize_t width = ok ? facts.shape[1] : 0;
+    const unsigned char *legal_rows = mask.buf;
+    Py_ssize_t legal_width = mask.shape[1];
+    for (Py_ssize_t i = 0; finished != NULL && i < n; i++) /* every pick is legal */
+        if (pick[i] < 0 || pick[i] >= legal_width || !legal_rows[i * legal_width + pick[i]]) {
+            PyErr_Format(PyExc_ValueError, "action id %lld is not legal in game %zd",
+                         (long long)pick[i], i);
+            Py_CLEAR(finished);
+        }
+    for (Py_ssize_t i = 0; finished != NULL && i < n; i++) {
+        PyObject *game = PyList_GET_ITEM(games, i);
+        int64_t *row = (int64_t *)facts.buf + i * width;
+        PyObject *to_act = PyObject_TypeCheck(game, GAME) ? SLOT(game, O_TO_ACT) : NULL;
+        long seat = to_act == NULL || to_act == Py_None ? -1 : PyLong_AsLong(to_act);
+        PyObject *action = seat < 0 || seat >= 6 ? NULL
+            : action_of_id(game, to_act, seat, (long)pick[i]);
+        if (action == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "game %zd has nobody to act", i);
+            Py_CLEAR(finished);
+            break;
+        }
+        PyObject *kind = PyTuple_GET_ITEM(action, 0), *phase = SLOT(game, O_PHASE);
+        if (kind == K_PLAY)
+            row[played + seat] |= (int64_t)1 << (63 - __builtin_clzll(
+                PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(action, 1))));
+        else if (phase == PH_ANNOUNCE) {
+            long round = PyLong_AsLong(SLOT(game, O_ROUND));
+            PyObject *category = PyTuple_GET_ITEM(action, 2);
+            if (round >= 0 && round < 4)
+                row[announced + round * 6 + seat] =
+                    category == Py_None ? 0 : PyLong_AsLong(category);
+        }
+        PyObject *done = PyErr_Occurred() ? NULL : apply(game, action);
+        Py_DECREF(action);
+        if (done == NULL) {
+            Py_CLEAR(finished);
+            break;
+        }
+        Py_DECREF(done);
+        long deal = PyLong_AsLong(SLOT(game, O_DEAL_NUMBER));
+        if (SLOT(game, O_TO_ACT) == Py_None) {
+            PyObject *slot = PyLong_FromSsize_t(i);
+            if (slot == NULL || PyList_Append(finished, slot) < 0) {
+                Py_XDECREF(slot);
+                Py_CLEAR(finished);
+                break;
+            }
+            Py_DECREF(slot);
+        }
+        else if (deal != row[deals]) {
+            row[deals] = deal;
+            for (int s = 0; s < 6; s++) row[played + s] = 0;
+            for (int k = 0; k < 24; k++) row[announced + k] = -1;
+        }
+    }
+    PyBuffer_Release(&picks);
+    PyBuffer_Release(&facts);
+    PyBuffer_Release(&mask);
+    return finished;
+}
+
+/* pick_legal(legal, uniforms, out): for each row of the bool array ``legal``, the column of
+   its k-th true entry, k = floor(uniforms[i] * count of true entries) (a uniform pick), in
+   the int64 array ``out``; -1 for a row with none. chicago.env.batch does it with numpy
+   without the accelerator. */
+static PyObject *pick_legal(PyObject *module, PyObject *args)
+{
+    PyObject *legal, *uniforms_object, *out_object;
+    if (!PyArg_ParseTuple(args, "OOO:pick_legal", &legal, &uniforms_object, &out_object))
+        return NULL;
+    Py_buffer uniforms, out, mask;
+    if (PyObject_GetBuffer(uniforms_object, &uniforms, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(out_object, &out, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE
+                           | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&uniforms);
+        return NULL;
+    }
+    Py_ssize_t n = uniforms.len / (uniforms.itemsize ? uniforms.itemsize : 1);
+    if (bool_rows(legal, &mask, n, 0) < 0) {
+        PyBuffer_Release(&uniforms);
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    if (strcmp(uniforms.format, "d") != 0 || out.itemsize != 8 || out.len != n * 8
+        || (strcmp(out.format, "l") != 0 && strcmp(out.format, "q") != 0)) {
+        PyBuffer_Release(&uniforms);
+        PyBuffer_Release(&out);
+        PyBuffer_Release(&mask);
+        PyErr_SetString(PyExc_ValueError, "pick_legal: float64 uniforms, int64 out, n rows");
+        return NULL;
+    }
+    const double *u = uniforms.buf;
+    const unsigned char *rows = mask.buf;
+    int64_t *picks = out.buf;
+    Py_ssize_t width = mask.shape[1];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const unsigned char *row = rows + i * width;
+        Py_ssize_t count = 0;
+        for (Py_ssize_t j = 0; j < width; j++) count += row[j] != 0;
+        Py_ssize_t k = (Py_ssize_t)(u[i] * (double)count);
+        if (k >= count) k = count - 1;
+        picks[i] = -1;
+        for (Py_ssize_t j = 0; j < width && count; j++)
+            if (row[j] && k-- == 0) {
+                picks[i] = j;
+                break;
+            }
+    }
+    PyBuffer_Release(&uniforms);
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&mask);
+    Py_RETURN_NONE;
+}
+
+static PyObject *setup_batch(PyObject *module, PyObject *config)
+{
+    if (!PyDict_Check(config)) {
+        PyErr_SetString(PyExc_TypeError, "setup_batch needs a dict");
+        return NULL;
+    }
+    if (!installed) {
+        PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
+        return NULL;
+    }
+    PyObject *numbers = take(config, "ids");
+    if (numbers == NULL) return NULL;
+    long *targets[] = {&ID_DISCARD, &ID_SIXTH, &ID_ONE_UP, &ID_ANNOUNCE, &ID_RESET_SEAT};
+    const char *names[] = {"discard", "sixth", "one_up", "announce", "reset_seat"};
+    for (int i = 0; i < 5; i++) {
+        PyObject *value = PyDict_GetItemString(numbers, names[i]);
+        if (value == NULL || (*targets[i] = PyLong_AsLong(value)) < 0) {
+            Py_DECREF(numbers);
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_KeyError, "setup_batch: ids[%s]", names[i]);
+            return NULL;
+        }
+    }
+    Py_DECREF(numbers);
+    Py_XSETREF(PHASES, take(config, "phases"));
+    Py_XSETREF(ID_OF_KIND, take(config, "kinds"));
+    Py_XSETREF(K_PLAY, take(config, "K_PLAY"));
+    Py_XSETREF(K_ONE_UP, take(config, "K_ONE_UP"));
+    Py_XSETREF(K_ANNOUNCE, take(config, "K_ANNOUNCE"));
+    Py_XSETREF(K_RESET, take(config, "K_RESET"));
+    if (PHASES == NULL || ID_OF_KIND == NULL || K_PLAY == NULL || K_ONE_UP == NULL
+        || K_ANNOUNCE == NULL || K_RESET == NULL)
+        return NULL;
+    if (!PyTuple_Check(PHASES) || !PyDict_Check(ID_OF_KIND)) {
+        PyErr_SetString(PyExc_TypeError, "setup_batch: phases a tuple, kinds a dict");
+        return NULL;
+    }
+    return PyLong_FromLong(F_COUNT);
 }
 
 /* ------------------------------------------------------------------ copy_random */
@@ -1090,6 +1775,8 @@ static PyObject *install(PyObject *module, PyObject *args)
         {"rules", &O_RULES}, {"_source", &O_SOURCE}, {"_announced", &O_ANNOUNCED},
         {"_highest", &O_HIGHEST}, {"tricks", &O_TRICKS}, {"declarer", &O_DECLARER},
         {"players", &O_PLAYERS}, {"dealer", &O_DEALER}, {"scores", &O_SCORES},
+        {"shown", &O_SHOWN}, {"one_up_card", &O_ONE_UP_CARD},
+        {"_pending_one_up", &O_PENDING_ONE_UP}, {"deal_number", &O_DEAL_NUMBER},
     };
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (offset_of(game, slots[i].name, slots[i].offset) < 0) return NULL;
@@ -1199,6 +1886,24 @@ static PyMethodDef METHODS[] = {
      "copy_random(rng)\n--\n\n"
      "A random.Random in the same state as ``rng`` that shares nothing with it (the same "
      "as setting a new one's state to ``rng.getstate()``, in less time)."},
+    {"observe_batch", observe_batch, METH_VARARGS,
+     "observe_batch(games, facts, ids)\n--\n\n"
+     "Fill ``facts`` (int64, one row per game) with what chicago.env.batch observes of each "
+     "game's seat to act, and ``ids`` with the ids of its legal actions."},
+    {"encode_batch", encode_batch, METH_VARARGS,
+     "encode_batch(facts, program, out)\n--\n\n"
+     "Make each row of ``out`` from the same row of ``facts`` by ``program`` "
+     "(chicago.env.batch.encode)."},
+    {"step_batch", step_batch, METH_VARARGS,
+     "step_batch(games, picks, ids, facts, played, announced, deals)\n--\n\n"
+     "Apply one action id to each game (chicago.env.batch); the slots whose game ended."},
+    {"pick_legal", pick_legal, METH_VARARGS,
+     "pick_legal(legal, uniforms, out)\n--\n\n"
+     "Per row of ``legal``, the column of its k-th true entry, k = floor(uniforms[i] * "
+     "its true entries), into ``out`` (chicago.env.batch's uniform random pick)."},
+    {"setup_batch", setup_batch, METH_O,
+     "setup_batch(config)\n--\n\n"
+     "The action ids and phases of chicago.env.batch; returns the number of facts a row."},
     {"install", install, METH_VARARGS,
      "install(game, config): put the accelerated legal_actions() and apply() on the Game "
      "class (chicago.engine.game does this once at import)."},

@@ -22,6 +22,7 @@ from chicago.cards import DECK, Card, cards_from_mask, parse_cards
 from chicago.engine.actions import Action, ActionKind, NotationError
 from chicago.engine.errors import IllegalAction, WorldError
 from chicago.engine.events import (
+    EVENT_TYPES,
     Announce,
     ChicagoCall,
     ChicagoResult,
@@ -132,10 +133,17 @@ _PATTERNS_UP_TO = tuple(tuple(p for p in _PATTERNS if p.bit_count() <= k) for k 
 _new_action = tuple.__new__
 
 _EventRecord = Annotated[tuple[Any, ...], SHARED]
-"""An event not made yet: its class, then its fields in order (``(Play, 2, card, 3)``). The
-game keeps these and makes the :class:`Event` objects only when :attr:`Game.events` is read,
-so that a search's playouts, which never read them, do not pay for them. Their fields are
-immutable values (ints, cards, categories, tuples of them), so a copy shares them."""
+"""An event not made yet: the number of its kind (:data:`_RECORD_OF`), then its fields in
+order (``(_R_PLAY, 2, card, 3)``). The game keeps these and makes the :class:`Event` objects
+only when :attr:`Game.events` is read, so that a search's playouts, which never read them,
+do not pay for them. Their fields are immutable values (ints, cards, categories, tuples of
+them), so a copy shares them; holding no class, most are plain values the garbage collector
+stops watching."""
+_RECORD_KINDS: tuple[type[Event], ...] = tuple(EVENT_TYPES.values())
+_RECORD_OF = {kind: number for number, kind in enumerate(_RECORD_KINDS)}
+_R_DEAL, _R_DEALT = _RECORD_OF[Deal], _RECORD_OF[Dealt]
+_R_EXCHANGE, _R_EXCHANGED = _RECORD_OF[Exchange], _RECORD_OF[Exchanged]
+_R_PLAY = _RECORD_OF[Play]
 
 
 def _mask(cards: Sequence[int]) -> int:
@@ -383,7 +391,8 @@ class Game:
         """
         pending = self._pending
         if pending:
-            self._events.extend([record[0](*record[1:]) for record in pending])
+            kinds = _RECORD_KINDS
+            self._events.extend([kinds[record[0]](*record[1:]) for record in pending])
             pending.clear()
         return self._events
 
@@ -603,9 +612,9 @@ class Game:
         )
 
     # ------------------------------------------------------------------ helpers
-    def _emit(self, *record: Any) -> None:
-        """Note an event: its class and its fields in order (see :attr:`events`)."""
-        self._pending.append(record)
+    def _emit(self, kind: type[Event], *fields: Any) -> None:
+        """Note an event: its kind and its fields in order (see :attr:`events`)."""
+        self._pending.append((_RECORD_OF[kind], *fields))
 
     def _category(self, seat: int) -> Category:
         category = self._categories[seat]
@@ -901,10 +910,10 @@ class Game:
                         hands[seat].append(take(deck, seat))
         self._source.dealt(deck, order)
         pending = self._pending
-        pending.append((Deal, self.deal_number, self.dealer, tuple(self.scores),
+        pending.append((_R_DEAL, self.deal_number, self.dealer, tuple(self.scores),
                         tuple(self.locked)))
         for seat in order:
-            pending.append((Dealt, seat, tuple(hands[seat])))
+            pending.append((_R_DEALT, seat, tuple(hands[seat])))
         if rules.redeal_low != "off":
             self._start_turns(Phase.REDEAL)
         else:
@@ -1250,10 +1259,10 @@ class Game:
             self._own_discards[seat].extend(cards)
             self._categories[seat] = None
             pending = self._pending
-            pending.append((Exchange, seat, round_number, count, count))
-            pending.append((Exchanged, seat, round_number, cards, tuple(drawn)))
+            pending.append((_R_EXCHANGE, seat, round_number, count, count))
+            pending.append((_R_EXCHANGED, seat, round_number, cards, tuple(drawn)))
         else:
-            self._pending.append((Exchange, seat, round_number, 0, 0))
+            self._pending.append((_R_EXCHANGE, seat, round_number, 0, 0))
         self.exchange_counts[self.round][seat] = count
         self._turn += 1
 
@@ -1366,7 +1375,7 @@ class Game:
         self.hands[seat].remove(card)
         self.played[seat].append(card)
         self.trick.append((seat, card))
-        self._pending.append((Play, seat, card, self.trick_number))
+        self._pending.append((_R_PLAY, seat, card, self.trick_number))
         self._turn += 1
 
     _HANDLERS: ClassVar[dict[Phase, Any]] = {
@@ -1419,11 +1428,11 @@ def _install_accelerator() -> bool:
         "PLAY": Phase.PLAY, "EXCHANGE": Phase.EXCHANGE, "ANNOUNCE": Phase.ANNOUNCE,
         "CHICAGO": Phase.CHICAGO, "ONE_UP": Phase.ONE_UP,
         "K_DISCARD": _K.DISCARD, "K_PASS": _K.PASS, "K_NO_CHICAGO": _K.NO_CHICAGO,
-        "ChicagoCall": ChicagoCall,
+        "ChicagoCall": _RECORD_OF[ChicagoCall],
         "PLAY_ACTIONS": _PLAY, "ONE_UP_ACTIONS": _ONE_UP, "PATTERNS": tuple(_PATTERNS),
         "CHICAGO_CHOICE": _CHICAGO_CHOICE, "ONE_UP_CHOICE": _ONE_UP_CHOICE,
-        "Play": Play, "Exchange": Exchange, "Exchanged": Exchanged, "Pass": Pass,
-        "Announce": Announce, "Trick": Trick,
+        "Play": _R_PLAY, "Exchange": _R_EXCHANGE, "Exchanged": _R_EXCHANGED,
+        "Pass": _RECORD_OF[Pass], "Announce": _RECORD_OF[Announce], "Trick": _RECORD_OF[Trick],
         "handlers": Game._HANDLERS, "apply": Game._apply_python, "legal_of": Game._legal_of,
         "advance": Game._advance, "category_of": category_of, "ONLY_PASS": _ONLY_PASS,
         "ANNOUNCE_OR_PASS": tuple(_ANNOUNCE_OR_PASS.get(c) for c in Category),
