@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench bench-bots check check-dist clean
+.PHONY: run test axe lint typecheck bench bench-bots check check-dist clean
 
 # Every extra of the program ([all]: terminal, server, PostgreSQL, Redis, RL, OpenSpiel,
 # cluster) plus the tools of development (dev: tests, linters, build; bench: benchmarks).
@@ -23,6 +23,11 @@ run: $(STAMP)
 ## Run the whole test suite.
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2
+
+## axe-core, the accessibility checker of the browser tests, from npm into tests/web
+## (without it those checks skip; .ci/run installs it and makes them required).
+axe:
+	bash .ci/install-axe
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -26,7 +26,7 @@ steps still run, and the exit status is 1 if anything failed):
    ``pip install 'chicago[…]'`` they need.
 
 Only the standard library is used here (the crawl of the page runs in the installed
-environment, with that installation's :mod:`chicago.web.assets`). Installs reuse pip's
+environment, with that installation's :mod:`chicago.server.assets`). Installs reuse pip's
 cache, so a second run costs little more than the build.
 """
 
@@ -63,8 +63,8 @@ REQUIRED_IN_WHEEL = [
     "chicago/web/static/favicon.svg",
     "chicago/web/static/css/app.css",
     "chicago/web/static/js/app.js",
-    "chicago/web/static/js/lang/en.js",
-    "chicago/web/static/js/lang/sv.js",
+    "chicago/web/static/lang/en.json",
+    "chicago/web/static/lang/sv.json",
 ]
 """Files the installed program reads; every module and static file of src/ is checked too."""
 
@@ -257,7 +257,7 @@ def crawl(base: str) -> int:
     here = Path(__file__).resolve().parent
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
     import chicago
-    from chicago.web.assets import ENTRY, references
+    from chicago.server.assets import ENTRY, references
 
     expect("site-packages" in chicago.__file__, f"chicago imported from {chicago.__file__}")
     deadline = time.monotonic() + 60

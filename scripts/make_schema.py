@@ -1,5 +1,6 @@
 """Write docs/schema.json: the JSON Schema of views, events and game frames, made from the
-types (chicago.engine.schema). Run after changing an event, the view or a rule option:
+types (chicago.engine.schema: views and events; chicago.server.schema: the frames). Run after
+changing an event, the view, a rule option or a frame:
 
     .venv/bin/python scripts/make_schema.py
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from chicago.engine.schema import json_schema
+from chicago.server.schema import json_schema
 
 PATH = Path(__file__).resolve().parent.parent / "docs" / "schema.json"
 

@@ -11,8 +11,8 @@ import pytest
 from chicago import Game, Rules
 from chicago.engine.sources import DuplicateDecks
 from chicago.record import RecordError, read_text, replay_record, start_game, write_text
+from chicago.server.replay_pages import replay_page
 from chicago.sim import deal_deck, duplicate_game
-from chicago.web.replay import replay_page
 
 RULES = Rules.preset("pagat", max_deals=3)
 

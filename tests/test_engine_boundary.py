@@ -110,6 +110,10 @@ def _mutable_parts(obj: Any, seen: dict[int, str], path: str, out: dict[int, str
         for i, item in enumerate(obj):
             _mutable_parts(item, seen, f"{path}[{i}]", out)
         return
+    if isinstance(obj, events.Event):  # immutable: only what its fields hold may be shared
+        for name in obj.fields:
+            _mutable_parts(getattr(obj, name), seen, f"{path}.{name}", out)
+        return
     if isinstance(obj, frozenset):
         return
     frozen = dataclasses.is_dataclass(obj) and type(obj).__dataclass_params__.frozen  # type: ignore[attr-defined]

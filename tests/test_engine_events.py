@@ -17,6 +17,7 @@ from chicago.engine.events import (
     Dealt,
     Event,
     Exchange,
+    Pass,
     Play,
     QuadsReset,
     Reshuffle,
@@ -101,3 +102,56 @@ def test_kinds_of_equal_fields_are_not_equal() -> None:
 
     assert ChicagoCall(1, True) != Redeal(1, True)
     assert len({ChicagoCall(1, True), Redeal(1, True)}) == 2
+
+
+def test_events_are_values_not_tuples() -> None:
+    """Issue 24: an event is a value of its own kind, not a tuple: never equal to the tuple of
+    its fields, no ``+``, no ordering against another kind, no iteration; equal events of a
+    kind are equal and hash alike; a field cannot be set and no attribute can be added."""
+    ah = parse_card("Ah")
+    play = Play(2, ah, 3)
+    assert not isinstance(play, tuple)
+    assert play != ("play", 2, ah, 3) and play != (2, ah, 3)
+    assert (2, ah, 3) != play
+    assert play == Play(seat=2, card=ah, trick=3) and hash(play) == hash(Play(2, ah, 3))
+    assert play != Play(2, ah, 4)
+    with pytest.raises(TypeError):
+        _ = play + (1,)  # type: ignore[operator]  # noqa: RUF005
+    with pytest.raises(TypeError):
+        _ = Pass(0, 1) < play  # type: ignore[operator]
+    with pytest.raises(TypeError):
+        tuple(play)  # type: ignore[call-overload]
+    with pytest.raises(AttributeError):
+        play.seat = 1  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        play.note = "x"  # type: ignore[attr-defined]
+    assert repr(play) == f"Play(seat=2, card={ah!r}, trick=3)"
+    match play:
+        case Play(seat, card, trick):
+            assert (seat, card, trick) == (2, ah, 3)
+        case _:
+            pytest.fail("Play does not match its positional pattern")
+
+
+def test_event_kinds_are_written_out_in_full() -> None:
+    """Every kind declares its slots and an ``__init__`` taking its fields in JSON order (no
+    generated code): a kind that does not is refused when it is defined."""
+    for cls in EVENT_TYPES.values():
+        assert "__init__" in vars(cls) and "__slots__" in vars(cls)
+        assert cls.__match_args__ == cls.fields  # type: ignore[attr-defined]
+    assert Exchange.defaults == {"locked": False, "one_up": False}
+    assert Reveal.defaults == {"rank": None, "suit": None}
+    with pytest.raises(TypeError, match="slots"):
+        class NoSlots(Event):
+            seat: int
+
+            def __init__(self, seat: int) -> None:
+                self._seat = seat
+    with pytest.raises(TypeError, match="must take"):
+        class WrongOrder(Event):
+            __slots__ = ("_a", "_b")
+            a: int
+            b: int
+
+            def __init__(self, b: int, a: int) -> None:
+                self._a, self._b = a, b

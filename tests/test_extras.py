@@ -64,8 +64,8 @@ def _chicago(blocked: list[str], *args: str, input: str = "",
 CORE = BLOCKING + r'''
 import contextlib, io
 import chicago, chicago.cards, chicago.poker, chicago.odds, chicago.rules, chicago.engine
-import chicago.record, chicago.sim, chicago.datadir, chicago.web, chicago.web.hints
-import chicago.web.replay, chicago.tui.plain, chicago.tui.session, chicago.cli
+import chicago.record, chicago.sim, chicago.datadir, chicago.web, chicago.server.hints
+import chicago.server.replay_pages, chicago.tui.plain, chicago.tui.session, chicago.cli
 from chicago.bots import make_bot
 
 def run(*argv, stdin=""):

@@ -1,5 +1,9 @@
 """The import structure of the package: no circle anywhere in ``src/chicago`` (issue 19,
-item 6: none in the core; the shells keep to it too).
+item 6: none in the core; the shells keep to it too), and layers that point one way
+(issue 24): card maths and rules, the engine, bots, simulation, club and review, then the
+server and the shells, each module importing only from its own layer and those below; the
+shells apart from one another, the server's table core apart from the rest of the server,
+and the browser app's package free of the server's Python.
 
 Every ``import`` counts, at a module's top or inside a function (an import put inside a
 function to dodge a circle at start-up is still a circle of the design); only imports under
@@ -117,3 +121,89 @@ def test_the_graph_sees_lazy_and_relative_imports() -> None:
 def test_no_import_circle_in_the_package() -> None:
     found = circles(import_graph())
     assert found == [], "import circles: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+# ---------------------------------------------------------------------- layers (issue 24)
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("card maths and rules", ("chicago", "chicago._poker", "chicago.cards",
+                              "chicago.categories", "chicago.datadir", "chicago.extras",
+                              "chicago.odds", "chicago.poker", "chicago.rules")),
+    ("the engine", ("chicago.engine",)),
+    ("bots, records and advice", ("chicago.advice", "chicago.bots", "chicago.record")),
+    ("simulation and environments", ("chicago.cluster", "chicago.env", "chicago.sim")),
+    ("club and review", ("chicago.club", "chicago.review")),
+    ("the server and the shells", ("chicago.__main__", "chicago.cli", "chicago.commands",
+                                   "chicago.server", "chicago.tui", "chicago.web")),
+)
+"""The layers of the package, bottom first: a module imports only from its own layer and
+those below it. ``chicago`` itself (the package's ``__init__``) loads its names lazily, so
+it imports nothing at all."""
+
+SHELLS = ("chicago.server", "chicago.tui")
+"""The shells of the top layer, which do not import one another (the commands and the
+command line wire them; ``chicago.web`` is the browser app's files, which both may read)."""
+
+CORE = "chicago.server.core"
+CORE_MAY_USE = ("chicago.server.core", "chicago.server.protocol", "chicago.server.bucket")
+"""The table core imports, of the server, only itself, the protocol's words and the token
+bucket (no transport, storage, web framework or process bookkeeping)."""
+
+
+def _within(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def layer_of(module: str) -> int:
+    """The index of ``module``'s layer in :data:`LAYERS` (the longest prefix that names
+    one); ValueError for a module no layer names."""
+    best = None
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if _within(module, prefix) and (best is None or len(prefix) > len(best[1])):
+                best = (index, prefix)
+    if best is None:
+        raise ValueError(f"{module} is in no layer: add it to LAYERS")
+    return best[0]
+
+
+def against_the_layers(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of ``graph`` that points up, between the shells, or out of the core."""
+    found = []
+    for module, imported in sorted(graph.items()):
+        for other in sorted(imported):
+            if layer_of(other) > layer_of(module):
+                found.append(f"{module} ({LAYERS[layer_of(module)][0]}) imports {other} "
+                             f"({LAYERS[layer_of(other)][0]})")
+            shell = next((s for s in SHELLS if _within(module, s)), None)
+            if shell and any(_within(other, s) for s in SHELLS if s != shell):
+                found.append(f"{module} imports {other}: the shells are apart")
+            if _within(module, CORE) and _within(other, "chicago.server") and not any(
+                    _within(other, allowed) for allowed in CORE_MAY_USE):
+                found.append(f"{module} imports {other}: the table core is apart")
+    return found
+
+
+def test_the_layer_check_sees_an_import_against_the_order() -> None:
+    assert against_the_layers({"chicago.engine.game": {"chicago.rules"}}) == []
+    assert against_the_layers({"chicago.sim": {"chicago.club.ratings"}}) == [
+        "chicago.sim (simulation and environments) imports chicago.club.ratings "
+        "(club and review)"]
+    assert against_the_layers({"chicago.server.core.state": {"chicago.server.live"}}) == [
+        "chicago.server.core.state imports chicago.server.live: the table core is apart"]
+    assert against_the_layers({"chicago.server.hints": {"chicago.tui.words"}}) == [
+        "chicago.server.hints imports chicago.tui.words: the shells are apart"]
+
+
+def test_every_import_points_down_the_layers() -> None:
+    """Card maths and rules at the bottom, then the engine, bots, sim, club and review,
+    then the server and the shells: no module imports from a layer above its own."""
+    found = against_the_layers(import_graph())
+    assert found == [], "imports against the layers:\n" + "\n".join(found)
+
+
+def test_the_browser_app_holds_no_server_python() -> None:
+    """``chicago.web`` is the browser's files: no Python module but the package itself,
+    which imports nothing of chicago (the server's Python lives under ``chicago.server``)."""
+    graph = import_graph()
+    assert [m for m in graph if _within(m, "chicago.web")] == ["chicago.web"]
+    assert graph["chicago.web"] == set()

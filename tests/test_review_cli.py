@@ -297,7 +297,7 @@ def _decision(phase: str, action: str, best: str, actions: list[tuple[str, tuple
 ])
 def test_choices_in_the_browsers_words(phase, action, keep, en, sv):
     """The review's choices say what the browser's review view says (choice.* of
-    web/static/js/lang/*.js), in either language."""
+    web/static/lang/*.json), in either language."""
     decision = _decision(phase, action, action, [(action, keep)])
     for code, expected in (("en", en), ("sv", sv)):
         assert choice_words(decision, action, Words([], card=symbol_card, lang=code)) == expected

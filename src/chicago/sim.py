@@ -48,6 +48,7 @@ from chicago.engine.actions import Action
 from chicago.engine.errors import IllegalAction
 from chicago.engine.events import ChicagoCall, ChicagoResult, RoundResult, Showdown, Trick
 from chicago.engine.game import Game
+from chicago.engine.settlement import finish_places
 from chicago.engine.sources import DuplicateDecks, deal_deck, mix_seed
 from chicago.rules import Rules
 
@@ -152,7 +153,7 @@ def seat_counters(game: Game) -> list[dict[str, int]]:
     scoring rounds and final showdowns won with points, last tricks won (R-TRICK-5)."""
     counters = [dict.fromkeys(SEAT_COUNTERS, 0) for _ in range(game.players)]
     for deal in game.deal_history:
-        for seat, points in enumerate(deal["points"]):
+        for seat, points in enumerate(deal.points):
             counters[seat]["points"] += points
             counters[seat]["deals"] += 1
     for event in game.events:
@@ -368,7 +369,6 @@ def summarize(specs: Sequence[str], games: Sequence[GameResult]) -> list[BotSumm
     """Each bot's totals, win interval and OpenSkill rating over ``games`` (in order)."""
     from openskill.models import PlackettLuce
 
-    from chicago.club.ratings import finish_places
 
     n = len(specs)
     model = PlackettLuce()

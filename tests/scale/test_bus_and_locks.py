@@ -18,7 +18,7 @@ import pytest
 from scale_fixtures import pg_url_fixture, redis_url_fixture  # noqa: F401 (fixtures)
 from sqlalchemy import insert
 
-from chicago.server.bus import PresenceNote
+from chicago.server.core.ports import PresenceNote
 from chicago.server.locking import (
     AdvisoryLocks,
     NoLocks,

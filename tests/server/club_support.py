@@ -123,7 +123,7 @@ def hand_standings(rounds: list[dict[str, Any]], records: dict[str, dict[str, An
                 for deal_a, deal_b in zip(game.deal_history, theirs.deal_history,
                                           strict=False):
                     for s, seat in enumerate(table["seats"]):
-                        a, b = deal_a["points"][s], deal_b["points"][s]
+                        a, b = deal_a.points[s], deal_b.points[s]
                         mp[seat["entrant"]] += 1 if a > b else 0.5 if a == b else 0
                         comps[seat["entrant"]] += 1
     order = {e["id"]: e["order"] for e in entrants}

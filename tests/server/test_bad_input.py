@@ -15,7 +15,7 @@ from server_support import WsPlayer, close_all, create_table, join
 from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
-from chicago.server.live import AWAY_AFTER
+from chicago.server.core.state import AWAY_AFTER
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -183,7 +183,7 @@ def test_chat_and_seat_changes_do_not_make_an_act_stale_but_game_changes_do(
             late.until(lambda f, b=before: f["type"] == "update" and f["seq"] > b)
         assert client.portal.call(manager.expire_clock, table_id)  # type: ignore[union-attr]
         late.until(lambda f: f["type"] == "update" and f["by"] == "clock")
-    assert manager.tables[table_id].seats[away].away
+    assert manager.tables[table_id].state.seats[away].away
     clicker = players[late.state["to_act"]]
     clicker.sync(late.seq)
     seen = clicker.seq

@@ -15,7 +15,7 @@ from server_support import WsPlayer, age_log, close_all, create_table, join
 from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
-from chicago.server.live import AWAY_AFTER
+from chicago.server.core.state import AWAY_AFTER
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -75,7 +75,7 @@ def test_one_expiry_plays_exactly_one_decision_and_the_seat_stays_the_players(
     assert update["seq"] == seq + 1  # one entry: the decision, no seat change
     assert not [f for f in watcher.frames if f["type"] == "seats"]
     manager = client.app.state.manager  # type: ignore[attr-defined]
-    assert not manager.tables[table].seats[seat].away
+    assert not manager.tables[table].state.seats[seat].away
     _answer_until(watcher, players, seat, random.Random(5))
     last = watcher.frames[-1]
     assert last["clock"]["seat"] == seat and last["clock"]["ms"] > 590_000  # restarted
@@ -148,7 +148,7 @@ def test_the_players_own_move_starts_the_count_again(client: TestClient) -> None
         _expiry(client, watcher, seat)
     assert not [f for f in watcher.frames if f["type"] == "seats"]
     manager = client.app.state.manager  # type: ignore[attr-defined]
-    assert manager.tables[table].expiries[seat] == AWAY_AFTER - 1
+    assert manager.tables[table].state.expiries[seat] == AWAY_AFTER - 1
 
 
 def test_a_reconnection_or_an_action_gives_the_seat_back(client: TestClient) -> None:

@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 
 from chicago.rules import Rules
 from chicago.server import Settings, create_app
-from chicago.server.live import build_table
+from chicago.server.core.state import build_table
 from chicago.server.storage import Store
 
 pytestmark = pytest.mark.timeout(600)

@@ -37,7 +37,7 @@ from websockets.sync.client import connect
 
 from chicago.rules import Rules
 from chicago.server import Settings, create_app
-from chicago.server.live import build_table
+from chicago.server.core.state import build_table
 from chicago.server.storage import Store
 from chicago.server.storage.models import games as games_table
 from chicago.server.storage.models import log as log_table

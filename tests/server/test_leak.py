@@ -477,7 +477,7 @@ def test_no_hidden_card_reaches_a_seat(client: TestClient, store: Store, case: C
                     probe.run(spectator.seq, number)
                 if rng.random() < 0.15:
                     live = client.portal.call(  # type: ignore[union-attr]
-                        lambda: manager.tables[table].current.copy())
+                        lambda: manager.tables[table].state.current.copy())
                     _misbehave(player, watched[seat], rng, live, f"bad{count}")
                 player.send(type="act", action=rng.choice(player.state["legal_actions"]),
                             seq=player.seq)

@@ -4,7 +4,7 @@
   note and a presence handler never sees an entry.
 - ``Presence``: a seat is connected when it is a bot's, or a person's connected here or at
   another worker that said so in the last ``PRESENCE_TTL`` seconds; a change is kept in
-  ``LiveTable.connected`` and told to the table's clients once; another worker's note that
+  ``TableState.connected`` and told to the table's clients once; another worker's note that
   asks is answered; a dead worker's note stops counting.
 """
 
@@ -15,7 +15,9 @@ import json
 from typing import Any
 
 from chicago.rules import Rules
-from chicago.server.bus import InProcessBus, PresenceNote
+from chicago.server.bus import InProcessBus
+from chicago.server.core.ports import PresenceNote
+from chicago.server.core.state import TableState
 from chicago.server.live import LiveTable
 from chicago.server.presence import PRESENCE_TTL, Presence
 from chicago.server.storage import LogEntry, TableRow
@@ -42,9 +44,9 @@ def _table(seats: list[str]) -> LiveTable:
         secret="s" * 32, status="waiting", open_seats=seats.count("open"), game=1,
         created_at=0.0, updated_at=0.0,
     )
-    table = LiveTable(row)
-    table.apply(LogEntry(1, 1, "game", None, {"number": 1, "seed": 7}, 0.0))
-    return table
+    state = TableState(row)
+    state.apply(LogEntry(1, 1, "game", None, {"number": 1, "seed": 7}, 0.0))
+    return LiveTable(state)
 
 
 def test_the_in_process_bus_keeps_entries_and_presence_apart() -> None:
@@ -78,7 +80,7 @@ def test_presence_is_worked_out_once_and_told_on_change() -> None:
         presence = Presence(bus, tasks, shared=True, worker="here")
         table = _table(["open", "open", "bot:random"])
         presence.track(table)
-        initial = list(table.connected)
+        initial = list(table.state.connected)
         await asyncio.sleep(0)  # its question goes out
         watcher = FakeClient(None)
         table.conns.add(watcher)
@@ -94,7 +96,7 @@ def test_presence_is_worked_out_once_and_told_on_change() -> None:
 
     table, watcher, told, initial = asyncio.run(scenario())
     assert initial == [False, False, True]
-    assert table.connected == [True, True, True]
+    assert table.state.connected == [True, True, True]
     assert [f["connected"] for f in watcher.frames if f["type"] == "presence"] == [
         [True, False, True], [True, True, True]]
     mine = [n for n in told if n.worker == "here"]

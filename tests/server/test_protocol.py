@@ -7,14 +7,34 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
+from typing import ClassVar
 
 import pytest
 
 from chicago import Game, Rules
+from chicago.engine.viewjson import view_json
+from chicago.server import ws
+from chicago.server.messages import (
+    _FIELDS,
+    CLIENT_MESSAGES,
+    CLIENT_TYPES,
+    Act,
+    Back,
+    Chat,
+    ClientMessage,
+    Continue,
+    Hello,
+    Ping,
+    Rematch,
+    View,
+    _checks,
+    handler_table,
+    parse_client,
+)
 from chicago.server.protocol import (
     STATE_KEYS,
     ProtocolError,
-    parse_client,
     public_state,
     seat_state,
 )
@@ -57,16 +77,50 @@ def test_oversized_messages_are_refused_before_parsing() -> None:
 
 
 def test_good_client_messages() -> None:
-    hello = parse_client('{"type": "hello", "token": "abc", "last_seq": 12, "id": "h1"}')
-    assert (hello.type, hello.token, hello.last_seq, hello.id) == ("hello", "abc", 12, "h1")
-    spectator = parse_client('{"type": "hello"}')
-    assert spectator.token is None and spectator.last_seq is None
-    act = parse_client('{"type": "act", "action": " discard 2h 7c ", "seq": 4}')
-    assert (act.action, act.seq) == ("discard 2h 7c", 4)
-    chat = parse_client(b'{"type": "chat", "text": "bra  spelat\\n"}')
-    assert chat.text == "bra spelat"
-    for kind in ("back", "rematch", "view", "ping"):
-        assert parse_client(json.dumps({"type": kind, "extra": 1})).type == kind
+    """Each message parses to its own type, its fields checked and normalized."""
+    assert parse_client('{"type": "hello", "token": "abc", "last_seq": 12, "id": "h1"}') == (
+        Hello(token="abc", last_seq=12, id="h1"))
+    assert parse_client('{"type": "hello"}') == Hello()
+    assert parse_client('{"type": "act", "action": " discard 2h 7c ", "seq": 4}') == (
+        Act(action="discard 2h 7c", seq=4))
+    assert parse_client(b'{"type": "chat", "text": "bra  spelat\\n"}') == Chat(text="bra spelat")
+    for cls in (Back, Continue, Rematch, View, Ping):
+        assert parse_client(json.dumps({"type": cls.type, "extra": 1, "id": 3})) == cls(id=3)
+
+
+def test_every_message_type_has_its_handler() -> None:
+    """The websocket's dispatch is made from the message types: each has its ``on_<type>``
+    handler taking exactly that type, and a handler class that lacks one, or takes another
+    type, is refused where its table is made."""
+    assert set(ws._HANDLERS) == set(CLIENT_MESSAGES)
+    assert CLIENT_TYPES == ("hello", "act", "back", "continue", "rematch", "chat", "view",
+                            "ping")
+
+    class Missing:
+        async def on_hello(self, msg: Hello) -> None: ...
+
+    with pytest.raises(TypeError, match="no coroutine on_act"):
+        handler_table(Missing)
+
+    class Crossed(ws._Handlers):
+        async def on_back(self, msg: Rematch) -> None:  # type: ignore[override]
+            ...
+
+    with pytest.raises(TypeError, match="on_back must take one Back"):
+        handler_table(Crossed)
+
+
+def test_a_message_field_without_its_check_is_refused() -> None:
+    """Every field of a message type says how it is read (a Check in its annotation)."""
+    assert [name for name, _ in _FIELDS[Act]] == ["action", "seq"]
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class Shout(ClientMessage):
+        type: ClassVar[str] = "shout"
+        text: str = ""
+
+    with pytest.raises(TypeError, match=r"Shout\.text: annotate it with one Check"):
+        _checks(Shout)
 
 
 RULE_SETS = [
@@ -91,7 +145,7 @@ def test_update_state_equals_the_seat_view(name: str, rules: Rules) -> None:
         while True:
             public = public_state(game)
             for seat in [None, *range(players)]:
-                view = game.view(seat)
+                view = view_json(game.view(seat))
                 assert set(view) == set(STATE_KEYS) | {"rules", "events", "history"}
                 expected = {k: view[k] for k in STATE_KEYS}
                 assert seat_state(game, seat, public) == expected, (name, seed, steps, seat)

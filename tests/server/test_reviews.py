@@ -24,9 +24,9 @@ from websockets.sync.client import connect
 import chicago.review.core
 from chicago.review import Review, json_schema, review_game
 from chicago.server import Settings, create_app
+from chicago.server.replay_pages import replay_steps
 from chicago.server.storage import Store
 from chicago.server.storage.models import reviews
-from chicago.web.replay import replay_steps
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -16,8 +16,8 @@ from starlette.testclient import TestClient
 
 from chicago import Rules
 from chicago.server import Settings, create_app
+from chicago.server.core.state import build_table
 from chicago.server.storage import Change, Conflict, GameRow, LogEntry, Store, TableRow
-from chicago.server.tables import build_table
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -154,7 +154,7 @@ def test_server_stops_and_starts_again_on_the_same_database(db_url: str) -> None
             loaded = store.load(half["id"])
             assert loaded is not None
             rebuilt = build_table(loaded.table, loaded.entries)
-            live = client.app.state.manager.tables[half["id"]]  # type: ignore[attr-defined]
+            live = client.app.state.manager.tables[half["id"]].state  # type: ignore[attr-defined]
             assert rebuilt.seq == live.seq
             assert rebuilt.current.record() == live.current.record()
             assert store.dialect in ("sqlite", "postgresql")
@@ -200,7 +200,7 @@ def test_a_table_after_rematches_reloads_exactly(db_url: str) -> None:
                 _rematch(me)
             _play_some(me, rng, 3)
             manager = client.app.state.manager  # type: ignore[attr-defined]
-            live = manager.tables[table]
+            live = manager.tables[table].state
             store: Store = client.app.state.store  # type: ignore[attr-defined]
             loaded = store.load(table)
             assert loaded is not None and loaded.game.number == 3
@@ -211,10 +211,12 @@ def test_a_table_after_rematches_reloads_exactly(db_url: str) -> None:
             assert (rebuilt.seq, rebuilt.game_number, rebuilt.game_start_seq) == (
                 live.seq, 3, live.game_start_seq)
             assert rebuilt.current.record() == live.current.record()
-            assert {**rebuilt.info(), "seats": None} == {**live.info(), "seats": None}
+            at = time.time()
+            assert {**rebuilt.info(at), "seats": None} == {**live.info(at), "seats": None}
             assert rebuilt.seats == live.seats  # who joined, names, tokens, away
             seq, view = me.seq, dict(me.state)
-            client.portal.call(manager.cache.drop, live, 1012, "test")  # type: ignore[union-attr]
+            client.portal.call(manager.cache.drop, manager.tables[table], 1012,  # type: ignore[union-attr]
+                               "test")
             assert table not in manager.tables
             with client.websocket_connect(f"/ws/{table}") as ws:
                 ws.send_json({"type": "hello", "token": token, "last_seq": seq - 2})

@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from chicago.engine.viewjson import view_json
+
 from .serving import LiveServer
 
 WAIT_MS = 30_000
@@ -47,10 +49,10 @@ def hidden_from(live: LiveServer, table_id: str, seat: int) -> set[str]:
     seat itself held or discarded this deal (an opponent may draw them after a reshuffle).
     Read only while the table waits for ``seat`` (nothing moves then).
     """
-    game = live.manager.tables[table_id].game
+    game = live.manager.tables[table_id].state.game
     hidden = {str(c) for s in range(game.players) if s != seat for c in game.hands[s]}
     known: set[str] = set()
-    for event in game.view(seat)["events"]:
+    for event in view_json(game.view(seat))["events"]:
         for key in ("cards", "discarded", "drawn"):
             value = event.get(key)
             if isinstance(value, list):
@@ -77,7 +79,10 @@ _PAGE_CARDS_JS = """() => {
   return {
     cards: all('[data-card]').map(e => e.dataset.card),
     labels: all('[aria-label]').map(e => e.getAttribute('aria-label')),
-    boardText: all('.board, .dialog').map(e => e.innerText).join('\\n'),
+    // a banner of an earlier deal (still up for its least time) names that deal's cards
+    boardText: all('.board, .dialog').map(e => e.innerText).join('\\n').split('\\n')
+      .filter(line => !all('.moment[data-deal]').some(m => m.dataset.deal !== deal
+        && m.innerText.split('\\n').includes(line))).join('\\n'),
     log: all('.log-list li').filter(li => li.dataset.deal === deal).map(li => li.innerText)
       .join('\\n'),
     view: tb && tb.view ? JSON.stringify(tb.view) : '',

@@ -118,7 +118,7 @@ def test_a_click_sent_just_after_a_chat_line_is_accepted(
       tb.conn.request('chat', { text: 'one moment' });
       tb.act('keep');
     }""")
-    game = live.manager.tables[table_id]
+    game = live.manager.tables[table_id].state
     page.wait_for_function(
         """() => { const tb = window.chicago.table;
           return !tb.pending && tb.view.to_act !== tb.you

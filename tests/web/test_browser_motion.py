@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from chicago.server.live import LiveTable
+from chicago.server.core.state import TableState
 
 from .driver import Player, seated_page
 from .serving import LiveServer
@@ -67,7 +67,7 @@ def _cards_of(event: dict[str, Any]) -> set[str]:
     return out
 
 
-def known_by_seq(table: LiveTable, seat: int) -> list[tuple[int, set[str]]]:
+def known_by_seq(table: TableState, seat: int) -> list[tuple[int, set[str]]]:
     """After each stored entry of the current game (by seq), every card ``seat`` has seen:
     from the events it was sent (its own cards, plays, shown hands, face-up cards)."""
     game = table.current
@@ -90,7 +90,7 @@ def known_by_seq(table: LiveTable, seat: int) -> list[tuple[int, set[str]]]:
     return out
 
 
-def assert_no_unseen_face(page: Any, table: LiveTable, seat: int) -> int:
+def assert_no_unseen_face(page: Any, table: TableState, seat: int) -> int:
     """Every face that ever entered the page was a card the seat had seen at that seq."""
     faces = page.evaluate("window.__faces")
     known = known_by_seq(table, seat)
@@ -119,7 +119,7 @@ def test_a_whole_deal_with_motion_cards_move_and_no_hidden_face_at_any_frame(
     browser: Any, live: LiveServer, artifacts: Path
 ) -> None:
     player, page, table_id, seat = _play_whole_deal(browser, live, artifacts, "motion")
-    table = live.manager.tables[table_id]
+    table = live.manager.tables[table_id].state
     # what moved: the deal, the cards played, the tricks gathered, the showdown turned over
     kinds = {entry["kind"] for entry in page.evaluate("window.chicago.motion.log")}
     assert {"deal", "play", "gather", "showdown"} <= kinds, kinds
@@ -179,7 +179,7 @@ def test_a_whole_deal_with_reduced_motion_moves_nothing(
     assert page.evaluate("window.chicago.motion.log") == []
     anims = page.evaluate("window.__anims")
     assert anims["max"] == 0 and anims["frames"] > 50  # not one animation on any frame
-    assert assert_no_unseen_face(page, live.manager.tables[table_id], seat) > 50
+    assert assert_no_unseen_face(page, live.manager.tables[table_id].state, seat) > 50
     # the switch says why it is off, and cannot turn motion on against the system
     switch = page.locator("[data-action=motion]")
     assert switch.get_attribute("aria-pressed") == "false" and switch.is_disabled()

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from chicago import Game, Rules
+from chicago.engine.viewjson import view_json
 from chicago.web import STATIC_DIR
 
 from .driver import api, join_page
@@ -39,7 +40,7 @@ def _decisions() -> list[dict[str, Any]]:
             while not game.is_over:
                 seat = game.to_act
                 assert seat is not None
-                view = game.view(seat)
+                view = view_json(game.view(seat))
                 kinds = tuple(sorted({a.split(" ")[0] for a in view["legal_actions"]}))
                 found.setdefault((view["phase"], kinds), view)
                 game.apply(rng.choice(game.legal_actions()))
@@ -56,6 +57,7 @@ _RENDER = """async (views) => {
                  rules: view.rules, status: 'playing' };
     tp.you = view.seat;
     tp.view = view;
+    tp.status = 'open';  // connected (a table that cannot be reached takes no move)
     tp.conn = { lastSeq: 1, request() { return true; }, act() { return null; }, close() {} };
     const names = tp.names();
     const prompt = tp.prompt(names).textContent;
@@ -117,7 +119,7 @@ def test_marks_have_tooltips_and_the_help_page_explains_them(
     dealer = page.locator(".chip.dealer").first.get_attribute("title")
     assert "dealer" in dealer.lower()
     bot = page.locator(".badge.bot").first.get_attribute("title")
-    assert bot == "A bot (basic) plays this seat."
+    assert bot == "A bot (Bosse: plays by rules of thumb) plays this seat."
     other.context.close()
     # the help page: the marks, and every preset's Chicago call in full sentences
     page.goto(f"{live.url}#/help")

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from chicago.web.hints import hint_answer
+from chicago.server.hints import hint_answer
 
 from .driver import Player, api, card_text, in_view_and_on_top, join_page, seated_page
 from .serving import LiveServer
@@ -43,7 +43,8 @@ def _turn(players: list[Player]) -> Player | None:
 
 def _play_until_the_pause(players: list[Player]) -> None:
     deadline = time.monotonic() + 120
-    while not all(p.page.evaluate(_PAUSED) for p in players):
+    # (and the deal's last trick gathered: it rests in the middle first)
+    while not all(p.page.evaluate(f"{_PAUSED} && !window.chicago.table.rest") for p in players):
         assert time.monotonic() < deadline, "the deal did not end"
         player = _turn(players)
         if player is None:
@@ -93,11 +94,12 @@ def test_the_next_deal_waits_until_both_people_have_pressed_continue(
 ) -> None:
     table_id, players, (anna, bo) = _two_people(browser, live, artifacts, pause=120)
     anna_page, bo_page = (p.page for p in players)
-    table = live.manager.tables[table_id]
+    held = live.manager.tables[table_id]
+    table = held.state
 
     _play_until_the_pause(players)
     assert table.pause is not None and table.pause.waiting == {anna, bo}
-    assert table.deadline is None  # no turn clock runs in the pause
+    assert held.deadline is None  # no turn clock runs in the pause
     for player in players:
         page = player.page
         assert page.locator("[data-countdown=turn]").count() == 0
@@ -123,7 +125,7 @@ def test_the_next_deal_waits_until_both_people_have_pressed_continue(
     last = [e for e in table.entries if e.kind == "continue"][-1]
     assert last.seat == bo  # it started when both had pressed, long before the 120 s
     if table.current.to_act in (anna, bo):  # the first turn of the deal, with its clock
-        assert table.deadline is not None and table.deadline[0] == table.current.to_act
+        assert held.deadline is not None and held.deadline[0] == table.current.to_act
         turn = players[[anna, bo].index(table.current.to_act)].page
         turn.locator(".seat.mine [data-countdown=turn]").wait_for()
     anna_page.context.close()
@@ -135,7 +137,8 @@ def test_the_next_deal_starts_after_the_pause_when_someone_never_presses(
 ) -> None:
     pause = 3
     table_id, players, (_, bo) = _two_people(browser, live, artifacts, pause=pause)
-    table = live.manager.tables[table_id]
+    held = live.manager.tables[table_id]
+    table = held.state
     _play_until_the_pause(players)
     anna_page = players[0].page
     if anna_page.locator(".deal-summary [data-action=continue]:not([disabled])").count():
@@ -160,7 +163,7 @@ def test_the_hint_says_what_to_keep_in_a_sentence(
     assert player.state() == "turn"
     page.click("[data-action=hint]")
     page.wait_for_selector(".hint table.odds tbody tr")
-    view = live.manager.tables[table_id].game.view(seat)
+    view = live.manager.tables[table_id].state.game.view(seat)
     best = hint_answer(view, [], top=1)["holds"][0]
     sentence = page.locator("[data-testid=hint-sentence]").inner_text()
     kept = " ".join(card_text(c) for c in best["keep"])

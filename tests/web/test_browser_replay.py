@@ -13,7 +13,7 @@ from typing import Any
 from playwright.sync_api import expect
 from websockets.sync.client import connect
 
-from chicago.web.replay import replay_steps
+from chicago.server.replay_pages import replay_steps
 
 from .driver import api, card_text
 from .serving import LiveServer
@@ -140,7 +140,7 @@ def test_replay_in_swedish_tells_each_step_in_words_and_the_result_is_readable(
     table_id, record = _finished_game(live)
     context, page, text = _swedish_lobby_row(browser, live, table_id)
     # The list of finished games names bots as the table does, with their level.
-    assert "Dator 1 (enkel)" in text and "Dator 2 (slump)" in text and "Dator 3 (enkel)" in text
+    assert "Dator 1 (Bosse)" in text and "Dator 2 (Rut)" in text and "Dator 3 (Bosse)" in text
     assert "basic" not in text and "random" not in text
     page.goto(f"{live.url}#/replay/{table_id}/1")
     page.wait_for_selector(".replay-page")
@@ -239,7 +239,7 @@ def test_finished_games_tell_a_person_called_basic_from_a_bot(
         thread.join(120)
     assert api(live, "GET", f"api/tables/{table_id}")["status"] == "finished"
     context, page, text = _swedish_lobby_row(browser, live, table_id)
-    assert "Dator 1 (enkel)" in text and "basic" in text and "Spelare 3" in text
+    assert "Dator 1 (Bosse)" in text and "basic" in text and "Spelare 3" in text
     assert "Dator 2" not in text and "Player" not in text
     page.goto(f"{live.url}#/games")
     all_games = page.locator(f".rows.games [data-game='{table_id}/1']")

@@ -12,6 +12,8 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+from chicago.engine.viewjson import view_json
+
 from .driver import Player, in_view_and_on_top, record_frames, seated_page
 from .serving import LiveServer
 
@@ -20,7 +22,7 @@ _COMPARED = ("deal", "phase", "round", "to_act", "scores", "hand", "stock", "exc
 
 
 def _same_as_server(player: Player, table_id: str, seat: int) -> None:
-    true_view = player.live.manager.tables[table_id].game.view(seat)
+    true_view = view_json(player.live.manager.tables[table_id].state.game.view(seat))
     page_view = player.view()
     for key in _COMPARED:
         assert page_view[key] == true_view[key], key
@@ -77,7 +79,7 @@ def test_dropped_connection_resyncs_by_sequence_number(
     # would: the server gets the action, the page hears nothing more until it reconnects.
     page.evaluate("() => { window.chicago.table.act('keep'); window.chicago.drop(600000); }")
     page.wait_for_selector(".conn[data-status=reconnecting]")
-    table = live.manager.tables[table_id]
+    table = live.manager.tables[table_id].state
     for _ in range(600):
         if table.seq > missed_from and table.game.to_act == seat:
             break
@@ -138,7 +140,7 @@ def test_one_clock_expiry_plays_one_decision_and_three_in_a_row_mark_the_seat_aw
         assert not [f for f in received[first + 1:second] if f["type"] == "seats"
                     and f is not received[away]]
     assert page.locator(".log-list li.auto", has_text="Your time ran out").count() >= 2
-    assert live.manager.tables[table_id].seats[seat].away
+    assert live.manager.tables[table_id].state.seats[seat].away
     # the Back button is above any window: here the scores
     page.keyboard.press("s")
     page.locator("[data-dialog=scores]").wait_for()
@@ -146,5 +148,5 @@ def test_one_clock_expiry_plays_one_decision_and_three_in_a_row_mark_the_seat_aw
     Player(page, live, artifacts, "clock").shot("away")
     page.click(".away-bar [data-action=back]")
     page.locator(".away-bar").wait_for(state="detached")
-    assert not live.manager.tables[table_id].seats[seat].away
+    assert not live.manager.tables[table_id].state.seats[seat].away
     context.close()

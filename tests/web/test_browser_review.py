@@ -14,7 +14,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from chicago.review import Review
-from chicago.web.replay import replay_steps
+from chicago.server.replay_pages import replay_steps
 
 from .driver import Player, api, seated_page
 from .serving import LiveServer

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from chicago.web.hints import hint_answer
+from chicago.server.hints import hint_answer
 
 from .driver import Player, api, assert_no_leak, hidden_from, in_view_and_on_top, page_cards
 from .serving import LiveServer
@@ -51,7 +51,7 @@ def test_create_table_with_three_bots_and_play_a_whole_deal_by_clicking(
     player.shot("hint")
     best = page.locator(".hint tbody tr").first
     assert best.locator("td.worth").inner_text().replace(".", "").isdigit()
-    game = live.manager.tables[player.table_id].game
+    game = live.manager.tables[player.table_id].state.game
     answer = hint_answer(game.view(player.seat), [], top=1)
     sentence = page.locator("[data-testid=hint-sentence]").inner_text()
     said = re.search(r"(\d+\.\d) points expected", sentence)  # rounded as the page rounds:
@@ -71,7 +71,7 @@ def test_create_table_with_three_bots_and_play_a_whole_deal_by_clicking(
     spectator.wait_for_function(
         "s => window.chicago.table.conn.lastSeq === s", arg=player.seq())
     assert spectator.locator(".hand [data-card]").count() == 0
-    game = live.manager.tables[player.table_id].game
+    game = live.manager.tables[player.table_id].state.game
     every_hand = {str(c) for h in game.hands for c in h}
     shown = page_cards(spectator)
     assert not every_hand & set(shown["cards"])

@@ -32,9 +32,8 @@ def test_swedish_switch_is_remembered_and_translates_the_table(
 
     # Every English text has a Swedish one.
     missing = page.evaluate("""async () => {
-      const en = (await import('./js/lang/en.js')).default;
-      const sv = (await import('./js/lang/sv.js')).default;
-      return Object.keys(en).filter(k => !(k in sv));
+      const { LANGS } = await import('./js/i18n.js');
+      return Object.keys(LANGS.en).filter(k => !(k in LANGS.sv));
     }""")
     assert missing == []
 
@@ -45,8 +44,8 @@ def test_swedish_switch_is_remembered_and_translates_the_table(
     prompt = table_page.locator("[data-testid=prompt]").inner_text()
     assert prompt.startswith("Din tur: Byte 1")
     assert table_page.locator("[data-action=keep]").inner_text() == "Behåll alla"
-    labels = table_page.eval_on_selector_all(".hand [data-card]",
-                                             "els => els.map(e => e.getAttribute('aria-label'))")
+    labels = table_page.eval_on_selector_all(  # each card's spoken name, beside its face
+        ".hand [data-card]", "els => els.map(e => e.querySelector('.visually-hidden').textContent)")
     suits = ("hjärter", "ruter", "spader", "klöver")
     assert all(label.split()[0] in suits for label in labels), labels
     player.shot("sv")

@@ -12,8 +12,8 @@ import pytest
 import chicago.web
 from chicago.cli import main
 from chicago.server import Settings, create_app
-from chicago.web import STATIC_DIR, StaticFilesMissing
-from chicago.web.assets import missing_files, page_files, references
+from chicago.server.assets import StaticFilesMissing, missing_files, page_files, references
+from chicago.web import STATIC_DIR
 
 with warnings.catch_warnings():  # starlette suggests httpx2, which is not needed here
     warnings.simplefilter("ignore")
@@ -47,6 +47,19 @@ const later = () => import("./lang/sv.js");
     assert references("js/app.js", 'import "../../outside.js";') == []  # above the app
 
 
+def test_references_of_the_installable_app() -> None:
+    """A page's manifest and touch icon, a manifest's icons (relative to it), and the service
+    worker a module registers (relative to the page, not to the module)."""
+    page = ('<link rel="manifest" href="manifest.webmanifest">'
+            '<link rel="apple-touch-icon" href="icons/touch.png">')
+    assert references("index.html", page) == ["manifest.webmanifest", "icons/touch.png"]
+    manifest = '{"icons": [{"src": "icons/a.png"}, {"src": "https://x.org/b.png"}, {"sizes": 1}]}'
+    assert references("manifest.webmanifest", manifest) == ["icons/a.png"]
+    assert references("manifest.webmanifest", "not json") == []
+    module = 'if (ok) navigator.serviceWorker.register("sw.js").catch(() => {});'
+    assert references("js/app.js", module) == ["sw.js"]
+
+
 def test_the_page_reaches_every_file_of_the_app_and_none_is_missing() -> None:
     """From index.html through every import: all the app's scripts and stylesheets are found
     this way (so the check of an installation covers them) and nothing referenced is
@@ -55,7 +68,7 @@ def test_the_page_reaches_every_file_of_the_app_and_none_is_missing() -> None:
     assert missing == []
     assert found[0] == "index.html" and {"js/app.js", "css/app.css"} <= set(found)
     loadable = {str(p.relative_to(STATIC_DIR)) for p in STATIC_DIR.rglob("*")
-                if p.suffix in (".js", ".css", ".html")}
+                if p.suffix in (".js", ".css", ".html", ".json")}
     assert loadable <= set(found), f"files the page never loads: {loadable - set(found)}"
 
 
@@ -71,8 +84,8 @@ def test_missing_files_names_what_an_incomplete_installation_lacks(tmp_path: Pat
     assert missing_files(STATIC_DIR) == []
     assert missing_files(tmp_path / "nowhere") == ["index.html"]
     assert missing_files(None) == ["index.html"]
-    static = _broken_copy(tmp_path, "js/lang/sv.js", "css/app.css")
-    assert missing_files(static) == ["css/app.css", "js/lang/sv.js"]
+    static = _broken_copy(tmp_path, "lang/sv.json", "css/app.css")
+    assert missing_files(static) == ["css/app.css", "lang/sv.json"]
 
 
 def test_create_app_refuses_an_incomplete_app_and_serves_json_only_without_one(

@@ -19,9 +19,10 @@ from starlette.testclient import TestClient
 
 from chicago import Game, Rules
 from chicago.server import Settings, create_app, web_api
+from chicago.server.hints import odds_answer
+from chicago.server.replay_pages import parse_perspective, replay_page, replay_steps
+from chicago.tui.lang import catalogue
 from chicago.web import STATIC_DIR
-from chicago.web.hints import odds_answer
-from chicago.web.replay import parse_perspective, replay_page, replay_steps
 
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 
@@ -188,10 +189,13 @@ def test_static_app_is_served_and_self_contained(client: TestClient) -> None:
     files = sorted(p for p in STATIC_DIR.rglob("*") if p.is_file())
     assert files, "the app has files"
     for path in files:
+        if path.suffix == ".png":  # the installed app's icons, drawn from its own SVG ones
+            assert path.parent.name == "icons", path  # (scripts/make_icons.py)
+            continue
         text = path.read_text(encoding="utf-8")
-        # No downloads from elsewhere: no external URLs, no image files.
+        # No downloads from elsewhere: no external URLs, no other image files.
         assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text), path
-        assert path.suffix in (".html", ".css", ".js", ".svg"), path
+        assert path.suffix in (".html", ".css", ".js", ".svg", ".json", ".webmanifest"), path
         if path.suffix == ".js":
             for target in re.findall(r'from "(\.[^"]+)"', text):
                 assert (path.parent / target).resolve().is_file(), (path, target)
@@ -203,8 +207,7 @@ def test_every_variation_preset_and_bot_level_is_explained_in_both_languages() -
 
     _load_builtin_bots()
     for lang in ("en", "sv"):
-        text = (STATIC_DIR / "js" / "lang" / f"{lang}.js").read_text(encoding="utf-8")
-        keys = set(re.findall(r'^\s*"?([\w.-]+)"?\s*:', text, re.MULTILINE))
+        keys = set(catalogue(lang))
         assert {f"var.{v}" for v in VARIATIONS} <= keys, lang
         assert {f"preset.{p}" for p in PRESETS} <= keys, lang
         assert {f"level.{b}" for b in BOT_LEVELS} <= keys, lang

@@ -2,8 +2,9 @@
 
 ``make_bot("cmd:python mybot.py")`` starts the program and talks to it one JSON object per
 line (docs/BOT_PROTOCOL.md): ``hello`` when it starts, ``new_game`` before its first
-decision of a game, ``act`` for every decision (the seat's view, the legal actions as text,
-the time allowed, a seed), ``game_over`` at the end (when the shell reports it) and ``bye``
+decision of a game, ``act`` for every decision (the seat's view in its JSON form,
+:func:`~chicago.engine.viewjson.view_json`; the legal actions as text, the time allowed, a
+seed), ``game_over`` at the end (when the shell reports it) and ``bye``
 when it is closed. The program answers each ``act`` with one line: the action's text
 (``play Ah``), or a JSON string or object (``{"action": "play Ah"}``).
 
@@ -47,6 +48,9 @@ from typing import IO, Any
 import chicago
 from chicago.bots.base import Bot, make_bot, register_bot
 from chicago.engine.actions import Action, NotationError
+from chicago.engine.viewjson import view_json
+from chicago.engine.viewtypes import SeatView
+from chicago.rules import Rules
 
 __all__ = ["PROTOCOL_VERSION", "ExternalBot", "parse_spec"]
 
@@ -201,13 +205,13 @@ class ExternalBot:
         self._lines: queue.Queue[object] = queue.Queue()
         self._fresh = False
         self._owed = 0
-        self._game_key: tuple[Any, ...] | None = None
+        self._game_key: tuple[tuple[int | None, int, Rules], tuple[int, int]] | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._asked = 0
 
     # -- the Bot interface ----------------------------------------------------------------
     def decide(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         """Ask the program; on a crash, a timeout or an illegal answer the fallback decides."""
         if not legal_actions:
@@ -220,10 +224,10 @@ class ExternalBot:
         self.failures[cause] += 1
         return self.fallback.decide(view, legal_actions, random.Random(seed))
 
-    def game_over(self, view: dict[str, Any]) -> None:
+    def game_over(self, view: SeatView) -> None:
         """Tell the program the game has ended (``view`` is its seat's final view)."""
         if self._alive():
-            self._send({"type": "game_over", "seat": view.get("seat"), "view": view},
+            self._send({"type": "game_over", "seat": view.seat, "view": view_json(view)},
                        self._deadline(self.time_ms + TRANSPORT_SLACK_MS))
         self._game_key = None
 
@@ -253,7 +257,7 @@ class ExternalBot:
         return time.monotonic() + ms / 1000.0
 
     def _ask(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], seed: int
+        self, view: SeatView, legal_actions: Sequence[Action], seed: int
     ) -> Action | str:
         """The program's legal answer, or the cause of the failure.
 
@@ -264,23 +268,24 @@ class ExternalBot:
         allowed = self.time_ms + TRANSPORT_SLACK_MS + (self.startup_ms if self._fresh else 0)
         self._fresh = False
         deadline = self._deadline(allowed)
-        key = (view.get("seat"), view.get("players"), json.dumps(view.get("rules"), sort_keys=True))
-        progress = (int(view.get("deal", 0)), len(view.get("events", ())))
-        if self._game_key is None or self._game_key[:3] != key or self._game_key[3] >= progress:
+        data = view_json(view)
+        key = (view.seat, view.players, view.rules)
+        progress = (view.deal, len(view.events))
+        if self._game_key is None or self._game_key[0] != key or self._game_key[1] >= progress:
             sent = self._send(
-                {"type": "new_game", "seat": view.get("seat"), "players": view.get("players"),
-                 "rules": view.get("rules")},
+                {"type": "new_game", "seat": view.seat, "players": view.players,
+                 "rules": data["rules"]},
                 deadline,
             )
             if not sent:
                 return "crash" if sent is False else "timeout"
-        self._game_key = (*key, progress)
+        self._game_key = (key, progress)
         self._drain()
         self._asked += 1
         question = {
             "type": "act",
             "id": self._asked,
-            "view": view,
+            "view": data,
             "legal": [str(a) for a in legal_actions],
             "time_ms": self.time_ms,
             "seed": seed,

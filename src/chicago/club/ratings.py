@@ -16,7 +16,8 @@ Ladders
 
 Places
     A game's result is a finishing order: the winners share first place, the others follow
-    by final score, equal scores share a place (:func:`finish_places`).
+    by final score, equal scores share a place
+    (:func:`chicago.engine.settlement.finish_places`).
 
 Several seats, one participant
     Bots of one level may hold several seats of one game. Each seat is rated as its own
@@ -32,11 +33,12 @@ Several seats, one participant
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from chicago.engine.settlement import finish_places
 from chicago.rules import PRESETS, Rules
 
 if TYPE_CHECKING:
@@ -100,13 +102,6 @@ def rule_family(rules: Rules) -> str:
 def ladder_key(rules: Rules, players: int) -> str:
     """The ladder of games with these rules and this many players: ``FAMILY/Np``."""
     return f"{rule_family(rules)}/{players}p"
-
-
-def finish_places(winners: Sequence[int], scores: Sequence[int]) -> list[int]:
-    """Each seat's place (1 = best): winners first, then by final score, higher first;
-    seats equal on both share the place (the next place is skipped: 1, 1, 3)."""
-    keys = [(0 if seat in winners else 1, -score) for seat, score in enumerate(scores)]
-    return [1 + sum(1 for other in keys if other < key) for key in keys]
 
 
 @dataclass(frozen=True, slots=True)

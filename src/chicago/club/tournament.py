@@ -15,7 +15,7 @@ Duplicate
 
 Standings (:func:`standings`), from the finished games:
 
-- **game points**: in each game, a seat at place *p* (:func:`chicago.club.ratings.
+- **game points**: in each game, a seat at place *p* (:func:`chicago.engine.settlement.
   finish_places`) of a table of *n* earns ``n - p`` points; seats sharing a place share the
   points of the places they cover (two winners of a four-table game get ``(3 + 2) / 2`` each);
 - **duplicate** (duplicate tournaments only): for every deal, each seat is compared with
@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chicago.club import seating
-from chicago.club.ratings import finish_places
+from chicago.engine.settlement import finish_places
 from chicago.sim import derive_seed
 
 __all__ = [
@@ -161,7 +161,7 @@ class TableResult:
 
         game = replay_record(dict(record))
         return cls(tuple(game.scores), tuple(game.winners),
-                   tuple(tuple(d["points"]) for d in game.deal_history))
+                   tuple(d.points for d in game.deal_history))
 
 
 def plan_round(shape: TournamentShape, entrants: Sequence[Entrant], number: int,

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from chicago import web
 from chicago.extras import require
+from chicago.server.assets import StaticFilesMissing, missing_files
 
 __all__ = ["add_arguments", "run"]
 
@@ -150,9 +151,9 @@ def run(args: argparse.Namespace) -> int:
                         public_origin=origins[-1] if args.public_origin else None,
                         allowed_hosts=allowed_hosts,
                         review_workers=args.review_workers, review_level=review_level)
-    missing = web.missing_files(web.STATIC_DIR)
+    missing = missing_files(web.STATIC_DIR)
     if missing:  # an installation without the browser app's files: never a JSON page
-        print(f"chicago serve: {web.StaticFilesMissing(web.STATIC_DIR, missing)}",
+        print(f"chicago serve: {StaticFilesMissing(web.STATIC_DIR, missing)}",
               file=sys.stderr)
         return 1
     if args.db is None:

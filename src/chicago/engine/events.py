@@ -8,9 +8,12 @@ ever appear.
 
 Each kind is a class (``Play``, ``Announce``, ``Score`` …) with typed fields: cards are
 :class:`~chicago.cards.Card`, categories :class:`~chicago.categories.Category`, seats and
-numbers ``int``. Events are immutable values (tuples underneath, so they are as cheap to
-build as the dicts they replace, and a copy of a game can share them) and compare by kind
-and fields. Why classes and not TypedDicts: a TypedDict *is* its JSON dict, mutable and
+numbers ``int``. Events are immutable values: each kind is a slotted class written out in
+full (its slots, its fields, its ``__init__``; no generated code) whose fields are read-only
+properties, as cheap to build as a tuple, so that the engine makes one per action at little
+cost and a copy of a game can share them. Two events are equal when they are of the same kind
+with equal fields; an event is never equal to a tuple, cannot be added to one and has no order.
+Why classes and not TypedDicts: a TypedDict *is* its JSON dict, mutable and
 typed only for the checker; these are typed at run time too (``isinstance``, ``match``),
 cannot be changed by a caller, and carry their audience and their JSON form.
 
@@ -34,7 +37,7 @@ from __future__ import annotations
 import inspect
 import operator
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, dataclass_transform
+from typing import Any, ClassVar, Protocol
 
 from chicago.cards import DECK, RANKS, Card
 from chicago.categories import Category
@@ -79,7 +82,6 @@ EVENT_TYPES: dict[str, type[Event]] = {}
 
 _CARD_TEXT = tuple(str(c) for c in DECK)
 _CARD_OF_TEXT = {text: card for text, card in zip(_CARD_TEXT, DECK, strict=True)}
-_new = tuple.__new__
 
 
 def _card_of(text: Any) -> Card:
@@ -115,13 +117,22 @@ _FROM_JSON: dict[str, Callable[[Any], Any] | None] = {
 }
 
 
-@dataclass_transform(frozen_default=True)
-class Event(tuple[Any, ...]):
+class _Values(Protocol):
+    """An event's field values, in field order (an ``operator.attrgetter`` of its slots)."""
+
+    def __call__(self, event: Event, /) -> tuple[Any, ...]: ...
+
+
+class Event:
     """One thing that happened: the base of every kind (see the module docstring).
 
-    A subclass declares its fields as annotations (in JSON order) and its ``type`` name:
-    ``class Play(Event, type="play")``; ``private=True`` makes it visible to its ``seat``
-    only. Fields whose default is given are left out of the JSON form while they have it.
+    A kind declares its ``type`` name (``class Play(Event, type="play")``; ``private=True``
+    for a kind seen only by its ``seat``), its fields as annotations in JSON order, the slots
+    that hold them (``_`` + the field's name) and an ``__init__`` that takes them in that
+    order and fills those slots; an ``__init__`` parameter's default makes the field optional
+    (left out of the JSON form while it has it). Each field is read through a read-only
+    property, so an event cannot be changed after it is made; two events are equal when they
+    are of the same kind with equal fields (never equal to a tuple or to another kind's).
     """
 
     __slots__ = ()
@@ -132,38 +143,39 @@ class Event(tuple[Any, ...]):
     """The field names, in JSON order."""
     field_types: ClassVar[dict[str, str]] = {}
     """Each field's declared type, as written."""
+    defaults: ClassVar[dict[str, object]] = {}
+    """The optional fields and their defaults (left out of the JSON form while they have it)."""
     private: ClassVar[bool] = False
     """True for a kind seen only by its ``seat`` (its cards are that seat's own)."""
-    _defaults: ClassVar[dict[str, Any]] = {}
+    _values: ClassVar[_Values]
     _to: ClassVar[tuple[tuple[str, int, Callable[[Any], Any] | None], ...]] = ()
     _from: ClassVar[tuple[tuple[str, Callable[[Any], Any] | None], ...]] = ()
 
     def __init_subclass__(cls, *, type: str = "", private: bool = False, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         own = dict(inspect.get_annotations(cls))
-        names = [n for n, t in own.items() if not str(t).startswith("ClassVar")]
-        defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+        names = tuple(n for n, t in own.items() if not str(t).startswith("ClassVar"))
+        slots = tuple(f"_{n}" for n in names)
+        if sorted(cls.__dict__.get("__slots__", ())) != sorted(slots):
+            raise TypeError(f"{cls.__name__} must declare the slots {', '.join(slots)}")
+        parameters = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        if tuple(p.name for p in parameters) != names:
+            raise TypeError(f"{cls.__name__}.__init__ must take {', '.join(names)}")
         cls.type = type
         cls.private = private
-        cls.fields = tuple(names)
+        cls.fields = names
         cls.field_types = {n: str(own[n]) for n in names}
-        cls._defaults = defaults
-        for index, name in enumerate(names, start=1):
-            setattr(cls, name, property(operator.itemgetter(index), doc=f"The {name}."))
-        params = ", ".join(f"{n}=_d_{n}" if n in defaults else n for n in names)
-        values = "".join(f"{n}, " for n in names)
-        source = (
-            f"def __new__(cls, {params}):\n"
-            f"    return _new(cls, (_type, {values}))\n"
+        cls.defaults = {p.name: p.default for p in parameters if p.default is not p.empty}
+        getter = operator.attrgetter(*slots)
+        cls._values = (
+            getter if len(slots) > 1 else staticmethod(lambda event: (getter(event),))
         )
-        namespace: dict[str, Any] = {"_new": _new, "_type": type}
-        namespace.update({f"_d_{n}": v for n, v in defaults.items()})
-        exec(source, namespace)
-        cls.__new__ = namespace["__new__"]  # type: ignore[method-assign]
-        cls.__match_args__ = tuple(names)  # type: ignore[attr-defined,misc]
+        for name, slot in zip(names, slots, strict=True):
+            setattr(cls, name, property(operator.attrgetter(slot), doc=f"The {name}."))
+        cls.__match_args__ = names  # type: ignore[attr-defined,misc]
         if "to_json" not in cls.__dict__:
             cls._to = tuple(
-                (n, i, _TO_JSON[cls.field_types[n]]) for i, n in enumerate(names, start=1)
+                (n, i, _TO_JSON[cls.field_types[n]]) for i, n in enumerate(names)
             )
         if "from_fields" not in cls.__dict__:
             cls._from = tuple((n, _FROM_JSON[cls.field_types[n]]) for n in names)
@@ -175,16 +187,32 @@ class Event(tuple[Any, ...]):
                 raise TypeError(f"two event kinds named {type!r}")
             EVENT_TYPES[type] = cls
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} events cannot be changed")
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values(self) == other._values(other)
+
+    def __ne__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values(self) != other._values(other)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self._values(self)))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), tuple(self[1:]))
+        return (type(self), self._values(self))
+
+    def __copy__(self) -> Event:
+        return self  # immutable: a copy of a game shares its events
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Event:
+        return self
 
     @property
     def audience(self) -> int | None:
         """Who may see it: None for everyone (public), else the one seat."""
-        return self[1] if self.private else None
+        return self._values(self)[0] if self.private else None
 
     @property
     def public(self) -> bool:
@@ -193,20 +221,21 @@ class Event(tuple[Any, ...]):
 
     def visible_to(self, seat: int | None) -> bool:
         """May ``seat`` see this event? ``None`` asks for a spectator (public only)."""
-        return not self.private or self[1] == seat
+        return not self.private or self.audience == seat
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form: ``"type"``, the fields (cards as text, categories by name), and
         ``"to"`` (the seat) for a private event. A new dict every time."""
         out: dict[str, Any] = {"type": self.type}
-        defaults = self._defaults
+        defaults = self.defaults
+        values = self._values(self)
         for name, index, convert in self._to:
-            value = self[index]
+            value = values[index]
             if name in defaults and value == defaults[name]:
                 continue
             out[name] = value if convert is None else convert(value)
         if self.private:
-            out["to"] = self[1]
+            out["to"] = self.audience
         return out
 
     @property
@@ -222,16 +251,17 @@ class Event(tuple[Any, ...]):
         values = []
         for name, convert in cls._from:
             if name not in data:
-                if name not in cls._defaults:
+                if name not in cls.defaults:
                     raise ValueError(f"a {cls.type} event needs {name!r}")
-                values.append(cls._defaults[name])
+                values.append(cls.defaults[name])
                 continue
             value = data[name]
             values.append(value if convert is None else convert(value))
         return cls(*values)
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{n}={self[i]!r}" for i, n in enumerate(self.fields, start=1))
+        values = self._values(self)
+        inner = ", ".join(f"{n}={v!r}" for n, v in zip(self.fields, values, strict=True))
         return f"{type(self).__name__}({inner})"
 
 
@@ -254,6 +284,8 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
 class Deal(Event, type="deal"):
     """A deal begins: its number, the dealer, the scores and who is locked (R-EX-5)."""
 
+    __slots__ = ("_deal", "_dealer", "_locked", "_scores")
+
     deal: int
     """The deal's number in the game, from 1."""
     dealer: int
@@ -263,33 +295,58 @@ class Deal(Event, type="deal"):
     locked: tuple[bool, ...]
     """Per seat: locked this deal, no exchanges (R-EX-5; V-LOCK-6: dealt six cards)."""
 
+    def __init__(
+        self, deal: int, dealer: int, scores: tuple[int, ...], locked: tuple[bool, ...],
+    ) -> None:
+        self._deal = deal
+        self._dealer = dealer
+        self._scores = scores
+        self._locked = locked
+
 
 class Dealt(Event, type="dealt", private=True):
     """The cards dealt to one seat (private to it)."""
+
+    __slots__ = ("_cards", "_seat")
 
     seat: int
     """The seat the cards were dealt to, and the only one who sees them."""
     cards: tuple[Card, ...]
     """Its five cards (six for a locked player under V-LOCK-6), in the order dealt."""
 
+    def __init__(self, seat: int, cards: tuple[Card, ...]) -> None:
+        self._seat = seat
+        self._cards = cards
+
 
 class Redeal(Event, type="redeal"):
     """V-REDEAL-LOW: a seat threw in its low hand for five new cards, or kept it."""
+
+    __slots__ = ("_redealt", "_seat")
 
     seat: int
     """Who decided."""
     redealt: bool
     """True if it drew five new cards."""
 
+    def __init__(self, seat: int, redealt: bool) -> None:
+        self._seat = seat
+        self._redealt = redealt
+
 
 class Reshuffle(Event, type="reshuffle"):
     """The stock ran out: the discard pile was shuffled into a new stock (R-EX-2)."""
 
+    __slots__ = ("_size",)
+
     size: int
     """Cards in the new stock (JSON ``"count"``)."""
 
+    def __init__(self, size: int) -> None:
+        self._size = size
+
     def to_json(self) -> dict[str, Any]:
-        return {"type": "reshuffle", "count": self[1]}
+        return {"type": "reshuffle", "count": self._size}
 
     @classmethod
     def from_fields(cls, data: Mapping[str, Any]) -> Event:
@@ -300,6 +357,8 @@ class Reshuffle(Event, type="reshuffle"):
 class Exchange(Event, type="exchange"):
     """A seat's exchange as everyone sees it: how many cards, not which (R-EX-3)."""
 
+    __slots__ = ("_discarded", "_drawn", "_locked", "_one_up", "_round", "_seat")
+
     seat: int
     """Who exchanged."""
     round: int
@@ -308,14 +367,27 @@ class Exchange(Event, type="exchange"):
     """Cards it discarded (0: kept its hand or was locked)."""
     drawn: int
     """Cards it drew (V-LOCK-6: 0 for the sixth card thrown)."""
-    locked: bool = False
+    locked: bool
     """Present and true for a locked player (R-EX-5), who does not exchange."""
-    one_up: bool = False
+    one_up: bool
     """Present and true when it asked for the new card face up (V-ONE-UP)."""
+
+    def __init__(
+        self, seat: int, round: int, discarded: int, drawn: int, locked: bool = False,
+        one_up: bool = False,
+    ) -> None:
+        self._seat = seat
+        self._round = round
+        self._discarded = discarded
+        self._drawn = drawn
+        self._locked = locked
+        self._one_up = one_up
 
 
 class Exchanged(Event, type="exchanged", private=True):
     """A seat's own exchange, with the cards (private to it)."""
+
+    __slots__ = ("_discarded", "_drawn", "_round", "_seat")
 
     seat: int
     """Who exchanged, and the only one who sees the cards."""
@@ -326,18 +398,34 @@ class Exchanged(Event, type="exchanged", private=True):
     drawn: tuple[Card, ...]
     """The cards it drew (empty while a face-up card waits for its answer)."""
 
+    def __init__(
+        self, seat: int, round: int, discarded: tuple[Card, ...], drawn: tuple[Card, ...],
+    ) -> None:
+        self._seat = seat
+        self._round = round
+        self._discarded = discarded
+        self._drawn = drawn
+
 
 class OneUp(Event, type="one_up"):
     """V-ONE-UP: the replacement card is turned face up for a seat to take or reject."""
+
+    __slots__ = ("_card", "_seat")
 
     seat: int
     """Who asked for it."""
     card: Card
     """The face-up card."""
 
+    def __init__(self, seat: int, card: Card) -> None:
+        self._seat = seat
+        self._card = card
+
 
 class OneUpChoice(Event, type="one_up_choice"):
     """V-ONE-UP: the seat took the face-up card, or rejected it for the next one face down."""
+
+    __slots__ = ("_accepted", "_card", "_seat")
 
     seat: int
     """Who decided."""
@@ -346,10 +434,17 @@ class OneUpChoice(Event, type="one_up_choice"):
     accepted: bool
     """True if it took the card."""
 
+    def __init__(self, seat: int, card: Card, accepted: bool) -> None:
+        self._seat = seat
+        self._card = card
+        self._accepted = accepted
+
 
 class Show(Event, type="show"):
     """A seat shows cards to everyone: its whole hand when it breaks a combination it
     announced as highest (R-EX-4), or four of a kind for a reset (V-QUADS-RESET)."""
+
+    __slots__ = ("_cards", "_reason", "_seat")
 
     seat: int
     """Whose cards."""
@@ -361,17 +456,30 @@ class Show(Event, type="show"):
 
 
 # ---------------------------------------------------------------------- scoring rounds
+
+    def __init__(self, seat: int, cards: tuple[Card, ...], reason: str) -> None:
+        self._seat = seat
+        self._cards = cards
+        self._reason = reason
 class Pass(Event, type="pass"):
     """A seat announced nothing in a scoring round (R-ANN-1)."""
+
+    __slots__ = ("_round", "_seat")
 
     seat: int
     """Who passed."""
     round: int
     """The scoring round, from 1."""
 
+    def __init__(self, seat: int, round: int) -> None:
+        self._seat = seat
+        self._round = round
+
 
 class Announce(Event, type="announce"):
     """A seat announced its hand's category in a scoring round (R-ANN-1, R-ANN-2)."""
+
+    __slots__ = ("_category", "_round", "_seat")
 
     seat: int
     """Who announced."""
@@ -380,26 +488,50 @@ class Announce(Event, type="announce"):
     category: Category
     """The category announced: exactly the hand's."""
 
+    def __init__(self, seat: int, round: int, category: Category) -> None:
+        self._seat = seat
+        self._round = round
+        self._category = category
+
 
 class Reveal(Event, type="reveal"):
     """One stage of the staged tie-break (R-ANN-3): a tied seat shows one rank, or (the
     last stage under V-TIE-SUIT) the suit of its highest card."""
 
+    __slots__ = ("_rank", "_seat", "_stage", "_suit")
+
     seat: int
     """Whose stage."""
     stage: int
     """The stage, from 1."""
-    rank: int | None = None
+    rank: int | None
     """The rank shown (2 … 14, an ace 14 or, low in a wheel, 1): JSON as its letter
     ``"2"`` … ``"T"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"``."""
-    suit: str | None = None
+    suit: str | None
     """The suit letter shown at the V-TIE-SUIT stage (``"c"``, ``"d"``, ``"h"``, ``"s"``)."""
 
+    def __init__(
+        self, seat: int, stage: int, rank: int | None = None, suit: str | None = None,
+    ) -> None:
+        self._seat = seat
+        self._stage = stage
+        self._rank = rank
+        self._suit = suit
+
+    @property
+    def rank_text(self) -> str | None:
+        """The rank shown as its letter (``"T"``, ``"A"``; an ace low in a wheel ``"A"``),
+        None at a suit stage."""
+        rank = self._rank
+        if rank is None:
+            return None
+        return RANKS[rank - 2] if rank >= 2 else "A"
+
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "reveal", "seat": self[1], "stage": self[2]}
-        rank, suit = self[3], self[4]
+        out: dict[str, Any] = {"type": "reveal", "seat": self._seat, "stage": self._stage}
+        rank, suit = self.rank_text, self._suit
         if rank is not None:
-            out["rank"] = RANKS[rank - 2] if rank >= 2 else "A"
+            out["rank"] = rank
         if suit is not None:
             out["suit"] = suit
         return out
@@ -414,6 +546,8 @@ class Reveal(Event, type="reveal"):
 class RoundResult(Event, type="round_result"):
     """The outcome of a scoring round (R-ANN-3, R-ANN-4)."""
 
+    __slots__ = ("_category", "_points", "_reason", "_round", "_winner")
+
     round: int
     """The scoring round, from 1."""
     winner: int | None
@@ -426,9 +560,20 @@ class RoundResult(Event, type="round_result"):
     """In words: "best hand", "tie", "everyone passed", "four of a kind: reset the others or
     score"."""
 
+    def __init__(
+        self, round: int, winner: int | None, category: Category | None, points: int, reason: str,
+    ) -> None:
+        self._round = round
+        self._winner = winner
+        self._category = category
+        self._points = points
+        self._reason = reason
+
 
 class Score(Event, type="score"):
     """A seat's score changes."""
+
+    __slots__ = ("_points", "_reason", "_seat", "_total")
 
     seat: int
     """Whose score."""
@@ -443,59 +588,99 @@ class Score(Event, type="score"):
 
 
 # ---------------------------------------------------------------------- four of a kind
+
+    def __init__(self, seat: int, points: int, reason: str, total: int) -> None:
+        self._seat = seat
+        self._points = points
+        self._reason = reason
+        self._total = total
 class QuadsChoice(Event, type="quads_choice"):
     """V-QUADS-RESET: the scoring round's winner with four of a kind resets or scores."""
+
+    __slots__ = ("_reset", "_seat", "_target")
 
     seat: int
     """Who chose."""
     reset: bool
     """True for a reset, false for the points."""
-    target: int | None = None
+    target: int | None
     """V-QUADS-ONE: the seat the reset lowers to zero (absent otherwise)."""
+
+    def __init__(self, seat: int, reset: bool, target: int | None = None) -> None:
+        self._seat = seat
+        self._reset = reset
+        self._target = target
 
 
 class QuadsClaim(Event, type="quads_claim"):
     """V-QUADS-RESET after the last exchange: a seat claims a reset with four of a kind, or
     passes."""
 
+    __slots__ = ("_reset", "_seat", "_target")
+
     seat: int
     """Who was asked."""
     reset: bool
     """True if it claimed a reset."""
-    target: int | None = None
+    target: int | None
     """V-QUADS-ONE: the seat the claimed reset would lower to zero (absent otherwise)."""
+
+    def __init__(self, seat: int, reset: bool, target: int | None = None) -> None:
+        self._seat = seat
+        self._reset = reset
+        self._target = target
 
 
 class QuadsObjection(Event, type="quads_objection"):
     """V-QUADS-RESET: a higher four of a kind (just shown) voids a lower one's reset."""
+
+    __slots__ = ("_against", "_seat")
 
     seat: int
     """Who objects."""
     against: int
     """Whose reset is void."""
 
+    def __init__(self, seat: int, against: int) -> None:
+        self._seat = seat
+        self._against = against
+
 
 class QuadsReset(Event, type="quads_reset"):
     """V-QUADS-RESET: the reset is carried out and ends the deal."""
 
+    __slots__ = ("_seat", "_target")
+
     seat: int
     """Who resets."""
-    target: int | None = None
+    target: int | None
     """V-QUADS-ONE: the one seat lowered to zero (absent: every other seat)."""
 
 
 # ---------------------------------------------------------------------- Chicago and tricks
+
+    def __init__(self, seat: int, target: int | None = None) -> None:
+        self._seat = seat
+        self._target = target
 class ChicagoCall(Event, type="chicago"):
     """A seat declares Chicago, a promise to take all five tricks (R-CHI-1), or does not."""
+
+    __slots__ = ("_declared", "_seat")
 
     seat: int
     """Who was asked."""
     declared: bool
     """True if it declared."""
 
+    def __init__(self, seat: int, declared: bool) -> None:
+        self._seat = seat
+        self._declared = declared
+
 
 class Play(Event, type="play"):
     """A card played to the trick (R-TRICK-*)."""
+
+    __slots__ = ("_card", "_seat", "_trick")
 
     seat: int
     """Who played."""
@@ -504,9 +689,16 @@ class Play(Event, type="play"):
     trick: int
     """The trick's number, 1 … 5."""
 
+    def __init__(self, seat: int, card: Card, trick: int) -> None:
+        self._seat = seat
+        self._card = card
+        self._trick = trick
+
 
 class Trick(Event, type="trick"):
     """A trick is complete (R-TRICK-3)."""
+
+    __slots__ = ("_card", "_trick", "_winner")
 
     trick: int
     """The trick's number, 1 … 5."""
@@ -515,9 +707,16 @@ class Trick(Event, type="trick"):
     card: Card
     """The card that took it."""
 
+    def __init__(self, trick: int, winner: int, card: Card) -> None:
+        self._trick = trick
+        self._winner = winner
+        self._card = card
+
 
 class ChicagoResult(Event, type="chicago_result"):
     """The declared Chicago is made (all five tricks) or broken (R-CHI-3, R-CHI-4)."""
+
+    __slots__ = ("_broken_by", "_made", "_seat")
 
     seat: int
     """The declarer."""
@@ -526,9 +725,16 @@ class ChicagoResult(Event, type="chicago_result"):
     broken_by: int | None
     """Who took a trick from it; null when made."""
 
+    def __init__(self, seat: int, made: bool, broken_by: int | None) -> None:
+        self._seat = seat
+        self._made = made
+        self._broken_by = broken_by
+
 
 class Showdown(Event, type="showdown"):
     """The final showdown (R-FIN-1): every hand face up, the best scores."""
+
+    __slots__ = ("_category", "_hands", "_points", "_winner")
 
     winner: int | None
     """The best hand's seat; null when the best hands tie exactly (nobody scores)."""
@@ -539,12 +745,21 @@ class Showdown(Event, type="showdown"):
     hands: tuple[tuple[Card, ...], ...]
     """Every seat's five cards, by seat: JSON an object of seat (as text) to cards."""
 
+    def __init__(
+        self, winner: int | None, category: Category, points: int,
+        hands: tuple[tuple[Card, ...], ...],
+    ) -> None:
+        self._winner = winner
+        self._category = category
+        self._points = points
+        self._hands = hands
+
     def to_json(self) -> dict[str, Any]:
         text = _CARD_TEXT
         return {
-            "type": "showdown", "winner": self[1], "category": self[2].name,
-            "points": self[3],
-            "hands": {str(s): [text[c] for c in cards] for s, cards in enumerate(self[4])},
+            "type": "showdown", "winner": self._winner, "category": self._category.name,
+            "points": self._points,
+            "hands": {str(s): [text[c] for c in cards] for s, cards in enumerate(self._hands)},
         }
 
     @classmethod
@@ -560,6 +775,8 @@ class Showdown(Event, type="showdown"):
 class DealEnd(Event, type="deal_end"):
     """A deal is over: the points each seat gained in it and the scores."""
 
+    __slots__ = ("_deal", "_dealer", "_points", "_scores")
+
     deal: int
     """The deal's number, from 1."""
     dealer: int
@@ -569,9 +786,19 @@ class DealEnd(Event, type="deal_end"):
     scores: tuple[int, ...]
     """Per seat: the score after it."""
 
+    def __init__(
+        self, deal: int, dealer: int, points: tuple[int, ...], scores: tuple[int, ...],
+    ) -> None:
+        self._deal = deal
+        self._dealer = dealer
+        self._points = points
+        self._scores = scores
+
 
 class GameEnd(Event, type="game_end"):
     """The game is over (R-END-1 … R-END-3)."""
+
+    __slots__ = ("_scores", "_settlement", "_winners")
 
     winners: tuple[int, ...]
     """The winning seats (several share the pot)."""
@@ -579,3 +806,10 @@ class GameEnd(Event, type="game_end"):
     """The final scores."""
     settlement: tuple[float, ...]
     """Money per seat (positive receives), at the rules' stake."""
+
+    def __init__(
+        self, winners: tuple[int, ...], scores: tuple[int, ...], settlement: tuple[float, ...],
+    ) -> None:
+        self._winners = winners
+        self._scores = scores
+        self._settlement = settlement

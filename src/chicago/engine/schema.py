@@ -1,11 +1,13 @@
-"""The JSON Schema of views, events and the table server's game frames, made from the types.
+"""The JSON Schema of views and events, made from the types.
 
 :func:`json_schema` builds it from the declarations themselves: the event classes of
 :mod:`chicago.engine.events` (fields, types, the docstring under each field), the view's
-TypedDicts of :mod:`chicago.engine.viewtypes`, the phases of :class:`chicago.Phase` and the
-rule options of :class:`chicago.Rules`. ``docs/schema.json`` is its output
-(``python scripts/make_schema.py`` writes it; a test checks that the shipped file is
-current and validates views, events and websocket frames of random games against it).
+dataclasses of :mod:`chicago.engine.viewtypes` (by the same rules as the one encoder of
+views, :mod:`chicago.engine.viewjson`), the phases of :class:`chicago.Phase` and the rule
+options of :class:`chicago.Rules`. ``docs/schema.json`` is its output with the table server's
+frames added (:mod:`chicago.server.schema`; ``python scripts/make_schema.py`` writes it; a
+test checks that the shipped file is current and validates views, events and websocket frames
+of random games against it).
 
 >>> schema = json_schema()
 >>> sorted(schema["$defs"]["view"]["properties"])[:3]
@@ -23,15 +25,18 @@ import itertools
 import textwrap
 import types
 import typing
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from chicago.cards import RANKS
+from chicago.cards import RANKS, Card
+from chicago.categories import Category
 from chicago.engine import viewtypes
+from chicago.engine.actions import Action
 from chicago.engine.events import EVENT_TYPES, Event
-from chicago.engine.game import Phase
+from chicago.engine.phases import Phase
 from chicago.rules import Rules
 
-__all__ = ["SCHEMA_VERSION", "attribute_docs", "json_schema"]
+__all__ = ["LEAF_SCHEMAS", "SCHEMA_VERSION", "attribute_docs", "json_schema"]
 
 SCHEMA_VERSION = 1
 """Changes whenever a view, event or frame changes shape (the schema's ``version``)."""
@@ -109,7 +114,7 @@ def _event_schema(cls: type[Event]) -> dict[str, Any]:
         if name in docs:
             prop["description"] = docs[name]
         properties[key] = prop
-        if name not in cls._defaults:
+        if name not in cls.defaults:
             required.append(key)
     if cls.private:
         properties["to"] = {"type": "integer", "description": "The one seat that sees this "
@@ -126,54 +131,66 @@ def _event_schema(cls: type[Event]) -> dict[str, Any]:
     }
 
 
-# ---------------------------------------------------------------------- typed dicts
+# ---------------------------------------------------------------------- the view's types
+LEAF_SCHEMAS: dict[type, dict[str, Any]] = {
+    Card: _ref("card"),
+    Category: _ref("category"),
+    Phase: _ref("phase"),
+    Action: {"type": "string", "description": "An action in the text notation "
+             "(docs/NOTATION.md)."},
+    Rules: _ref("rules"),
+    Event: _ref("event"),
+}
+"""The schema of each type with a JSON form of its own: the same types as the encoder's
+:data:`chicago.engine.viewjson.LEAF_TYPES` (a kind of event refers to its own definition)."""
+
+
 def _python_type(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
-    """The JSON schema of a Python type hint of the view's TypedDicts."""
+    """The JSON schema of a declared type of the view's dataclasses, by the rules of the
+    encoder (:func:`chicago.engine.viewjson.encoder`)."""
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
-    if origin is typing.Annotated:
-        marker = hint.__metadata__[0]
-        return _ref(marker)
-    if origin is Literal:
-        return {"enum": list(args)}
     if origin in (types.UnionType, typing.Union):
-        parts = [_python_type(a, defs) for a in args]
-        return {"anyOf": parts}
-    if origin is list:
+        return {"anyOf": [_python_type(a, defs) for a in args]}
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         return {"type": "array", "items": _python_type(args[0], defs)}
-    if origin is dict:
-        if args[1] is Any:
-            return {"type": "object"}
+    if origin in (Mapping, dict):
         return {"type": "object", "additionalProperties": _python_type(args[1], defs)}
     if hint is type(None):
         return {"type": "null"}
-    if hint is Any:
-        return {}
-    if isinstance(hint, type) and typing.is_typeddict(hint):
-        name = hint.__name__
-        if name not in defs:
-            defs[name] = {}  # reserve (no recursion in these types, but keep the order)
-            defs[name] = _typed_dict(hint, defs)
-        return _ref(name)
-    if isinstance(hint, type) and hint.__name__ in _SCALARS:
-        return dict(_SCALARS[hint.__name__])
+    if isinstance(hint, type):
+        cls: type = hint
+        if issubclass(cls, Event) and cls.type:
+            return _ref(f"event.{cls.type}")
+        for leaf, schema in LEAF_SCHEMAS.items():
+            if issubclass(cls, leaf):
+                return dict(schema)
+        if cls.__name__ in _SCALARS:
+            return dict(_SCALARS[cls.__name__])
+        if dataclasses.is_dataclass(cls):
+            name = cls.__name__
+            if name not in defs:
+                defs[name] = {}  # reserve (no recursion in these types, but keep the order)
+                defs[name] = _dataclass(cls, defs)
+            return _ref(name)
     raise TypeError(f"no JSON schema for {hint!r}")
 
 
-def _typed_dict(cls: type, defs: dict[str, Any], skip: tuple[str, ...] = ()) -> dict[str, Any]:
-    hints = typing.get_type_hints(cls, vars(viewtypes), include_extras=True)
+def _dataclass(
+    cls: type, defs: dict[str, Any], parts: tuple[str, ...] = ("public", "own", "full")
+) -> dict[str, Any]:
+    """The schema of a dataclass of the view: an object of its fields (those of ``parts``)."""
+    hints = typing.get_type_hints(cls)
     docs = attribute_docs(cls)
     properties: dict[str, Any] = {}
-    for name, hint in hints.items():
-        if name in skip:
+    for f in dataclasses.fields(cls):
+        if f.metadata.get("part", "public") not in parts:
             continue
-        prop = _ref("rules") if name == "rules" else _python_type(hint, defs)
-        if name == "phase":
-            prop = _ref("phase")
-        if name in docs:
-            prop = {**prop, "description": docs[name]} if "$ref" not in prop else {
-                "allOf": [prop], "description": docs[name]}
-        properties[name] = prop
+        prop = _python_type(hints[f.name], defs)
+        if f.name in docs:
+            prop = {**prop, "description": docs[f.name]} if "$ref" not in prop else {
+                "allOf": [prop], "description": docs[f.name]}
+        properties[f.name] = prop
     return {
         "type": "object",
         "description": _doc(cls),
@@ -229,56 +246,10 @@ def _phase_schema() -> dict[str, Any]:
             "description": "The phase of the deal. " + " ".join(lines)}
 
 
-# ---------------------------------------------------------------------- frames
-def _frames() -> dict[str, Any]:
-    """The table server's frames that carry the game (docs/PROTOCOL.md has all of them)."""
-    table = {"type": "object", "description": "The table (docs/PROTOCOL.md)."}
-    clock = {"anyOf": [{"type": "object"}, {"type": "null"}],
-             "description": "The turn clock, if the table has one (docs/PROTOCOL.md)."}
-    seq = {"type": "integer", "description": "The table's sequence number after this frame."}
-    return {
-        "frame.snapshot": {
-            "type": "object",
-            "description": "The whole view of one audience (after hello, a rematch, a gap).",
-            "properties": {"type": {"const": "snapshot"}, "seq": seq, "reason": {
-                "type": "string"}, "you": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
-                "table": table, "view": _ref("view"), "clock": clock},
-            "required": ["type", "seq", "view"],
-        },
-        "frame.update": {
-            "type": "object",
-            "description": "An action and the events it caused, as this audience sees them; "
-                           "the last update of a batch also carries the new state.",
-            "properties": {
-                "type": {"const": "update"}, "seq": seq, "game": {"type": "integer"},
-                "seat": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
-                "action": {"anyOf": [{"type": "string"}, {"type": "null"}],
-                           "description": "The action's text, null when this audience may "
-                                          "not see it (another seat's discards)."},
-                "kind": {"type": "string"}, "by": {"type": "string"},
-                "events": {"type": "array", "items": _ref("event")},
-                "state": {"anyOf": [_ref("state"), {"type": "null"}]}, "clock": clock,
-            },
-            "required": ["type", "seq", "events"],
-        },
-        "frame.game_over": {
-            "type": "object",
-            "description": "The game has ended: winners, scores, settlement, the record.",
-            "properties": {
-                "type": {"const": "game_over"}, "seq": seq, "game": {"type": "integer"},
-                "winners": {"type": "array", "items": {"type": "integer"}},
-                "scores": {"type": "array", "items": {"type": "integer"}},
-                "settlement": {"type": "array", "items": {"type": "number"}},
-                "record": {"type": "string"},
-            },
-            "required": ["type", "winners", "scores", "settlement"],
-        },
-    }
-
-
 def json_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a view (``$defs/view``), an event
-    (``$defs/event``, one definition per kind) and the server's game frames."""
+    (``$defs/event``, one definition per kind) and the update ``state`` (the view without
+    its heavy fields). The table server adds its frames (:mod:`chicago.server.schema`)."""
     defs: dict[str, Any] = {
         "card": {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$",
                  "description": "A card: rank 2-9, T, J, Q, K, A and suit c, d, h, s "
@@ -294,19 +265,16 @@ def json_schema() -> dict[str, Any]:
         "description": "One event of the game log, by its type (chicago.engine.events).",
         "oneOf": [_ref(f"event.{kind}") for kind in EVENT_TYPES],
     }
-    defs["view"] = _typed_dict(viewtypes.SeatView, defs)
-    state = _typed_dict(viewtypes.SeatView, defs, skip=("rules", "events", "history"))
+    defs["view"] = _dataclass(viewtypes.SeatView, defs)
+    state = _dataclass(viewtypes.SeatView, defs, parts=("public", "own"))
     state["description"] = ("The state in an update frame: the view without rules, events "
                             "and history.")
     defs["state"] = state
-    defs.update(_frames())
     return {
         "$schema": _DRAFT,
-        "title": "chicago: views, events and game frames",
-        "description": "Generated from the types by scripts/make_schema.py "
-                       "(chicago.engine.schema); do not edit by hand.",
+        "title": "chicago: views and events",
+        "description": "Generated from the types (chicago.engine.schema).",
         "version": SCHEMA_VERSION,
-        "anyOf": [_ref("view"), _ref("event"), _ref("frame.snapshot"), _ref("frame.update"),
-                  _ref("frame.game_over")],
+        "anyOf": [_ref("view"), _ref("event")],
         "$defs": defs,
     }

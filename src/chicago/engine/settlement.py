@@ -13,13 +13,25 @@ from collections.abc import Sequence
 
 from chicago.rules import Rules
 
-__all__ = ["settlement", "top_scorers"]
+__all__ = ["finish_places", "settlement", "top_scorers"]
 
 
 def top_scorers(scores: Sequence[int]) -> list[int]:
     """Seats with the most points."""
     best = max(scores)
     return [seat for seat, score in enumerate(scores) if score == best]
+
+
+def finish_places(winners: Sequence[int], scores: Sequence[int]) -> list[int]:
+    """Each seat's place (1 = best) at the end of a game: winners first, then by final
+    score, higher first; seats equal on both share the place (the next place is skipped:
+    1, 1, 3). The ratings (:mod:`chicago.club.ratings`), tournaments and matches rank by it.
+
+    >>> finish_places([2], [40, 53, 55, 40])
+    [3, 2, 1, 3]
+    """
+    keys = [(0 if seat in winners else 1, -score) for seat, score in enumerate(scores)]
+    return [1 + sum(1 for other in keys if other < key) for key in keys]
 
 
 def settlement(

@@ -1,4 +1,4 @@
-"""The engine's state: copying it completely, and the summary of a finished deal.
+"""The engine's state: copying it completely.
 
 :func:`copy_state` copies an object of a class that declares every attribute with its type
 (``Game``: annotations and ``__slots__``). The copy function of each class is generated once
@@ -21,43 +21,24 @@ import sys
 import types
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from chicago.cards import Card
 from chicago.engine.actions import Action
 from chicago.engine.events import Event
+from chicago.engine.viewtypes import DealRecord
 from chicago.poker import HandValue
 from chicago.rules import Rules
 
-__all__ = ["SHARED", "DealSummary", "copy_state"]
+__all__ = ["SHARED", "copy_state"]
 
 SHARED = "shared"
 """The mark of ``Annotated[T, SHARED]``: a value of type ``T`` that nobody changes once made,
 shared by a copy as it is (a list of such values is copied as a new list of the same ones)."""
 
 
-@dataclass(frozen=True, slots=True)
-class DealSummary:
-    """One finished deal: its number, dealer, the points each seat gained and the scores."""
-
-    deal: int
-    dealer: int
-    points: tuple[int, ...]
-    scores: tuple[int, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"deal", "dealer", "points", "scores"}``, JSON-able."""
-        return {
-            "deal": self.deal,
-            "dealer": self.dealer,
-            "points": list(self.points),
-            "scores": list(self.scores),
-        }
-
-
 _IMMUTABLE: tuple[type, ...] = (
-    int, bool, str, float, type(None), Rules, Card, Action, HandValue, DealSummary,
+    int, bool, str, float, type(None), Rules, Card, Action, HandValue, DealRecord,
     Event,  # events are immutable (engine/events.py)
 )
 """Types whose values are shared by a copy (enums are immutable too)."""

@@ -23,8 +23,8 @@ deals a new deal becomes one player decision followed by 20 chance nodes (four p
 ('card', 52)
 >>> for _ in range(20):
 ...     table.apply_chance(table.candidates[0])
->>> table.chance_kind is None, table.game.dealer, table.game.view(3)["hand"]
-(True, 2, ['2c', '3c', '4c', '5c', '6c'])
+>>> table.chance_kind is None, table.game.dealer, " ".join(map(str, table.game.view(3).hand))
+(True, 2, '2c 3c 4c 5c 6c')
 """
 
 from __future__ import annotations
@@ -112,12 +112,12 @@ class ChanceTable:
         self.candidates: tuple[int, ...] = tuple(range(players))
         self._base: Game | None = None
         self._pending: Action | None = None
-        self._cards: list[Card] = []
+        self._chosen_cards: list[Card] = []
 
     @property
     def chosen(self) -> tuple[Card, ...]:
         """The cards chosen so far for the step in progress."""
-        return tuple(self._cards)
+        return tuple(self._chosen_cards)
 
     @property
     def pending(self) -> tuple[int, Action] | None:
@@ -142,7 +142,7 @@ class ChanceTable:
         if self.dealer is None:
             self.dealer = int(outcome)
         else:
-            self._cards.append(DECK[outcome])
+            self._chosen_cards.append(DECK[outcome])
         self._run()
 
     def apply(self, action: Action | str) -> None:
@@ -151,7 +151,7 @@ class ChanceTable:
             raise ValueError("chance must act first")
         self._base = self.game
         self._pending = Action.parse(action)
-        self._cards = []
+        self._chosen_cards = []
         try:
             self._run()
         except Exception:
@@ -163,11 +163,12 @@ class ChanceTable:
         try:
             if self._base is None:
                 assert self.dealer is not None
-                game = chance_game(self.rules, self.players, dealer=self.dealer, cards=self._cards)
+                game = chance_game(
+                    self.rules, self.players, dealer=self.dealer, cards=self._chosen_cards)
             else:
                 assert self._pending is not None
                 game = self._base.copy()
-                _chosen(game).chosen = list(self._cards)
+                _chosen(game).chosen = list(self._chosen_cards)
                 game.apply(self._pending)
         except NeedCard as need:
             self.candidates = tuple(int(c) for c in need.candidates)
@@ -175,7 +176,7 @@ class ChanceTable:
         assert not _chosen(game).chosen, "every chosen card is used"
         self.game = game
         self._base = self._pending = None
-        self._cards = []
+        self._chosen_cards = []
         self.candidates = ()
 
     def copy(self) -> ChanceTable:
@@ -183,7 +184,7 @@ class ChanceTable:
         other = ChanceTable.__new__(ChanceTable)
         other.__dict__.update(self.__dict__)
         other.game = self.game.copy() if self.game is not None else None
-        other._cards = list(self._cards)
+        other._chosen_cards = list(self._chosen_cards)
         return other
 
     def __deepcopy__(self, memo: dict[int, object]) -> ChanceTable:

@@ -8,9 +8,12 @@
   Chicago (and the showdown, if the rules keep it) where the declarer wins every trick
   whatever the defenders do, else the failure; not declaring is worth the last trick and
   the showdown (:func:`~chicago.review.deals.call_values`).
-- Four of a kind: scoring it is worth its points and, if the deal goes on, the best hold's
-  estimate; a reset is worth the others' scores, shared among them (what each loses counts
-  for the seat) and ends the deal.
+- Four of a kind: scoring it is worth its points (under V-QUADS-52 the points up to the
+  target) and, if the deal goes on, the best hold's estimate from the new score; each reset
+  the rules allow (everyone's under V-QUADS-RESET, each other seat's under V-QUADS-ONE) is
+  worth the scores it lowers, shared among the others
+  (:func:`~chicago.review.stakes.reset_value`), and ends the deal. Announcing four of a
+  kind where a reset may follow is worth the better of the two.
 """
 
 from __future__ import annotations
@@ -19,15 +22,16 @@ import dataclasses
 import random
 from collections.abc import Sequence
 
-from chicago.bots.ev import announce_chance, ev_holds
+from chicago.bots.ev import announce_chance
 from chicago.bots.plausibility import hand_weight
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge
+from chicago.engine.phases import Phase
 from chicago.engine.sampling import sample_hands
 from chicago.poker import Category
 from chicago.review.deals import call_values
 from chicago.review.levels import ReviewLevel
-from chicago.review.stakes import effective, hand_points
+from chicago.review.stakes import estimate_holds, hand_points, quads_points, reset_value
 from chicago.review.valuation import Option, Valuation, parts
 
 __all__ = ["value_announce", "value_chicago", "value_quads"]
@@ -49,6 +53,9 @@ def value_announce(k: Knowledge, legal: Sequence[Action]) -> Valuation:
     # the estimates' table rows sum to a little over 1 here and there: a chance stays one
     chance = min(1.0, max(0.0, announce_chance(k)))
     points = hand_points(k, announce.category)
+    if announce.category is Category.FOUR_OF_A_KIND and k.rules.quads_reset:
+        # the winner then chooses between the points and a reset (V-QUADS-RESET)
+        points = max([points, *(reset_value(k, target) for target in _targets(k))])
     return Valuation(
         (
             Option(announce, parts(hand=chance * points, chance=chance)),
@@ -92,23 +99,39 @@ def rest_of_deal(k: Knowledge, next_round: int) -> tuple[float, float]:
     """The ``ev`` estimate of the rest of the deal from the exchange round ``next_round``
     on, for the seat's five cards: the best hold's (hand, trick)."""
     rounds = k.exchanges_total
-    at = dataclasses.replace(k, phase="exchange", round=min(max(1, next_round), rounds))
+    at = dataclasses.replace(k, phase=Phase.EXCHANGE, round=min(max(1, next_round), rounds))
     limit = 0 if next_round > rounds or k.locked[k.seat] else None
-    best = max(ev_holds(at, max_discard=limit), key=lambda h: h[0] + h[1])
+    best = max(estimate_holds(at, max_discard=limit), key=lambda h: h[0] + h[1])
     return best[0], best[1]
 
 
+def _targets(k: Knowledge) -> list[int | None]:
+    """Whom a reset may lower: everyone (None), or under V-QUADS-ONE each other seat."""
+    if not k.rules.quads_reset_one:
+        return [None]
+    return [s for s in range(k.players) if s != k.seat]
+
+
 def value_quads(k: Knowledge, legal: Sequence[Action]) -> Valuation:
-    """V-QUADS-RESET: reset the others' scores, or score four of a kind (``quads choice``)
-    or pass (``quads``, after the last exchange)."""
-    others = [s for i, s in enumerate(k.scores) if i != k.seat]
-    reset = Option(_find(legal, _K.RESET), parts(other=sum(others) / max(1, len(others))))
+    """V-QUADS-RESET: every reset the rules allow (V-QUADS-ONE: of each other seat), or
+    score four of a kind (``quads choice``) or pass (``quads``, after the last exchange)."""
+    resets = tuple(
+        Option(action, parts(other=reset_value(k, action.target)))
+        for action in legal
+        if action.kind is _K.RESET
+    )
+    if not resets:
+        raise ValueError("no reset among the legal actions")
     if k.phase == "quads choice":
         score = _find(legal, _K.SCORE)
-        now = effective(k, k.rules.points_for(Category.FOUR_OF_A_KIND))
+        now = hand_points(k, Category.FOUR_OF_A_KIND)
         if k.rules.quads_end_deal:
-            return Valuation((reset, Option(score, parts(hand=now))))
-        hand, trick = rest_of_deal(k, k.round + 1)
-        return Valuation((reset, Option(score, parts(hand=now + hand, trick=trick))))
+            return Valuation((*resets, Option(score, parts(hand=now))))
+        # the rest of the deal from the score the points give
+        scores = list(k.scores)
+        scores[k.seat] += quads_points(k)
+        after = dataclasses.replace(k, scores=scores)
+        hand, trick = rest_of_deal(after, k.round + 1)
+        return Valuation((*resets, Option(score, parts(hand=now + hand, trick=trick))))
     hand, trick = rest_of_deal(k, k.exchanges_total + 1)
-    return Valuation((reset, Option(_find(legal, _K.PASS), parts(hand=hand, trick=trick))))
+    return Valuation((*resets, Option(_find(legal, _K.PASS), parts(hand=hand, trick=trick))))

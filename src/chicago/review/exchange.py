@@ -26,16 +26,21 @@ import dataclasses
 import random
 from collections.abc import Sequence
 
-from chicago.bots.ev import ev_holds
 from chicago.bots.plausibility import hand_weight
 from chicago.bots.solver import Position, can_make_chicago
 from chicago.cards import DECK, Card, mask_of
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge
+from chicago.engine.phases import Phase
 from chicago.engine.sampling import sample_hands
 from chicago.review.deals import last_trick
 from chicago.review.levels import ReviewLevel
-from chicago.review.stakes import chicago_failure, chicago_success, may_declare
+from chicago.review.stakes import (
+    chicago_failure,
+    chicago_success,
+    estimate_holds,
+    may_declare,
+)
 from chicago.review.valuation import Option, Valuation, parts
 
 __all__ = [
@@ -47,7 +52,7 @@ __all__ = [
 
 _K = ActionKind
 Hold = tuple[float, float, tuple[Card, ...]]
-"""``ev_holds``' row: (hand, trick, keep)."""
+"""``estimate_holds``' row: (hand, trick, keep)."""
 
 
 def with_hand(k: Knowledge, hand: Sequence[Card], dead: Sequence[Card] = ()) -> Knowledge:
@@ -72,7 +77,7 @@ def _discard(hand: Sequence[Card], keep: Sequence[Card]) -> Action:
 
 def _keep_all(k: Knowledge) -> tuple[float, float]:
     """The estimate of keeping the seat's five cards whole: (hand, trick)."""
-    hand, trick, _ = ev_holds(k, max_discard=0)[0]
+    hand, trick, _ = estimate_holds(k, max_discard=0)[0]
     return hand, trick
 
 
@@ -80,12 +85,14 @@ def value_exchange(
     k: Knowledge, legal: Sequence[Action], chosen: Action, level: ReviewLevel,
     rng: random.Random,
 ) -> Valuation:
-    """Every legal way to keep cards in this exchange (and a one-up request, if made)."""
+    """Every legal way to keep cards in this exchange, and every one-up request (V-ONE-UP)."""
     if len(k.hand) == 6:
         return _lock_six(k, legal)
     texts = {str(a) for a in legal}
     limit = max((len(a.cards) for a in legal if a.kind is _K.DISCARD), default=0)
-    holds = [h for h in ev_holds(k, max_discard=limit) if str(_discard(k.hand, h[2])) in texts]
+    holds = [
+        h for h in estimate_holds(k, max_discard=limit) if str(_discard(k.hand, h[2])) in texts
+    ]
     samples = 0
     if level.exchange and k.round >= k.exchanges_total:
         options, samples = _searched(k, holds, chosen, level, rng)
@@ -94,8 +101,8 @@ def value_exchange(
             Option(_discard(k.hand, keep), parts(hand=hand, trick=trick), tuple(keep))
             for hand, trick, keep in holds
         ]
-    if chosen.kind is _K.ONE_UP:
-        options.append(_one_up_request(k, chosen))
+    # V-ONE-UP: a request to see the new card, for each card the seat may throw
+    options.extend(_one_up_request(k, action) for action in legal if action.kind is _K.ONE_UP)
     return Valuation(tuple(options), samples=samples)
 
 
@@ -154,7 +161,7 @@ def _answers(k: Knowledge, face_up: Card) -> tuple[Option, Option]:
     taken = with_hand(k, five)
     hand, trick = _keep_all(taken)
     accept = Option(Action.simple(_K.ACCEPT), parts(hand=hand, trick=trick))
-    for r_hand, r_trick, keep in ev_holds(taken, max_discard=1):
+    for r_hand, r_trick, keep in estimate_holds(taken, max_discard=1):
         if len(keep) == 4 and face_up not in keep:
             return accept, Option(Action.simple(_K.REJECT), parts(hand=r_hand, trick=r_trick))
     raise ValueError("no hold rejects the face-up card")  # pragma: no cover - draw_odds lists it
@@ -184,8 +191,8 @@ def _one_up_request(k: Knowledge, action: Action) -> Option:
 
 
 def _best_hold(k: Knowledge) -> tuple[float, float]:
-    first = dataclasses.replace(k, phase="exchange", round=1)
-    best = max(ev_holds(first), key=lambda h: h[0] + h[1])
+    first = dataclasses.replace(k, phase=Phase.EXCHANGE, round=1)
+    best = max(estimate_holds(first), key=lambda h: h[0] + h[1])
     return best[0], best[1]
 
 

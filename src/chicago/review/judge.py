@@ -1,7 +1,7 @@
 """Judging one decision: its alternatives valued from the seat's view alone, then graded.
 
-:func:`value_decision` is the fair valuation: it reads the seat's view (the JSON-able dict
-of :meth:`chicago.Game.view`) and the legal actions, nothing else, exactly as a bot does.
+:func:`value_decision` is the fair valuation: it reads the seat's view (the typed view of
+:meth:`chicago.Game.view`) and the legal actions, nothing else, exactly as a bot does.
 :func:`grade` turns a valuation into a :class:`~chicago.review.model.DecisionReview`.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from chicago.engine.actions import Action
 from chicago.engine.knowledge import Knowledge, knowledge
+from chicago.engine.viewtypes import SeatView
 from chicago.review.calls import value_announce, value_chicago, value_quads
 from chicago.review.exchange import value_exchange, value_one_up, value_redeal
 from chicago.review.grades import grade_of
@@ -32,7 +32,7 @@ def decision_rng(seed: int, seat: int, step: int) -> random.Random:
 
 
 def value_decision(
-    view: dict[str, Any], legal: Sequence[Action], action: Action, level: ReviewLevel,
+    view: SeatView, legal: Sequence[Action], action: Action, level: ReviewLevel,
     rng: random.Random,
 ) -> tuple[Knowledge, Valuation]:
     """Every alternative of the decision whose seat's view is ``view``, valued on what
@@ -101,7 +101,7 @@ def grade(
     return DecisionReview(
         step=step,
         deal=deal,
-        phase=k.phase,
+        phase=k.phase.value,
         round=k.trick_number if k.phase == "play" else k.round,
         hand=tuple(str(c) for c in sorted(k.hand)),
         action=str(action),

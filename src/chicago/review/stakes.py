@@ -13,25 +13,59 @@ the game:
   must declare one before it can win, and is within two last tricks of the target: the
   price of a failure is paid whenever it declares, so now costs nothing extra), or one
   declared when an opponent is about to reach the target ahead of the seat (the game is
-  lost unless the Chicago is made; :func:`~chicago.bots.ev.desperate`).
+  lost unless the Chicago is made; :func:`~chicago.bots.ev.desperate`);
+- V-QUADS-52: four of a kind that scores raises the seat to the target, so it is worth the
+  points up to the target (as the engine scores it), in scoring rounds, at the showdown and
+  in the ``ev`` estimates of every hold (:func:`estimate_holds`);
+- points that take the seat to the target ahead of every other seat win the game (R-END-1):
+  they are worth :data:`GAME_WON` more (the game can no longer be lost, where going on it
+  still can); not under V-WIN-AGAIN, nor for a seat that V-CHI-DECLARED keeps from winning;
+- a reset by four of a kind (V-QUADS-RESET, V-QUADS-ONE) is worth the scores it takes from
+  the others, shared among them (:func:`reset_value`): each opponent's point counts
+  ``1 / (players - 1)`` against the seat, as a declarer's Chicago does for its defenders;
+  a reset that stops an opponent about to win the game is worth :data:`GAME_WON` more.
 
 Every function reads only the seat's :class:`~chicago.engine.knowledge.Knowledge`.
 """
 
 from __future__ import annotations
 
-from chicago.bots.ev import desperate
+import dataclasses
+
+from chicago.bots.ev import desperate, ev_holds
 from chicago.bots.heuristics import chicago_is_due, required_chicago
+from chicago.cards import Card
 from chicago.engine.knowledge import Knowledge
 from chicago.poker import Category
 
 __all__ = [
+    "GAME_WON",
     "chicago_failure",
     "chicago_success",
     "effective",
+    "estimate_holds",
     "hand_points",
     "may_declare",
+    "quads_points",
+    "reset_value",
+    "wins_game",
 ]
+
+GAME_WON = 5.0
+"""What ending the game as its winner is worth beyond the points that do it: one last
+trick's worth. Checked against the hand-labelled decisions of ``tests/data/labelled.json``
+(a sure win taken is best, a reset that leaves the game open when the points win it is a
+blunder); ``docs/REVIEW.md`` reports the agreement."""
+
+
+def wins_game(k: Knowledge, total: float) -> bool:
+    """Whether a score of ``total`` for the seat, reached now, wins the game at the end of
+    this deal (R-END-1): at or above the target and above every other seat's score, with no
+    rule keeping the game going for it (V-WIN-AGAIN, V-CHI-DECLARED)."""
+    rules = k.rules
+    if total < rules.target or rules.win_again or required_chicago(k) == "declared":
+        return False
+    return all(total > s for i, s in enumerate(k.scores) if i != k.seat)
 
 
 def effective(k: Knowledge, points: float) -> float:
@@ -44,7 +78,44 @@ def effective(k: Knowledge, points: float) -> float:
         total = 0
     if points > 0 and required_chicago(k) == "made" and total >= rules.target:
         total = 0
-    return total - score
+    bonus = GAME_WON if points > 0 and score < rules.target and wins_game(k, total) else 0.0
+    return total - score + bonus
+
+
+def quads_points(k: Knowledge) -> int:
+    """What four of a kind scores for the seat, as the engine scores it: its points, or
+    under V-QUADS-52 what raises the seat to the target, if that is more."""
+    rules = k.rules
+    points = rules.points_for(Category.FOUR_OF_A_KIND)
+    if rules.quads_to_target:
+        return max(points, rules.target - k.scores[k.seat])
+    return points
+
+
+def estimate_holds(
+    k: Knowledge, max_discard: int | None = None
+) -> list[tuple[float, float, tuple[Card, ...]]]:
+    """The ``ev`` estimate of every hold (:func:`~chicago.bots.ev.ev_holds`) with the points
+    in force for this seat: four of a kind worth :func:`quads_points` (V-QUADS-52)."""
+    quads = quads_points(k)
+    if quads != k.rules.points_for(Category.FOUR_OF_A_KIND):
+        table = list(k.rules.points)
+        table[Category.FOUR_OF_A_KIND] = quads
+        k = dataclasses.replace(k, rules=dataclasses.replace(k.rules, points=tuple(table)))
+    return ev_holds(k, max_discard=max_discard)
+
+
+def reset_value(k: Knowledge, target: int | None) -> float:
+    """What a four-of-a-kind reset is worth to the seat: the scores it lowers to zero (every
+    other seat's, or under V-QUADS-ONE only ``target``'s), each opponent's point counting
+    ``1 / (players - 1)`` for the seat, and :data:`GAME_WON` more when it stops a seat that
+    is within one last trick of the target and ahead of the seat from winning. Resetting a
+    seat on 0 is worth nothing; under V-NEG resetting a negative score costs."""
+    rules = k.rules
+    mine = k.scores[k.seat]
+    lowered = [s for i, s in enumerate(k.scores) if i != k.seat and target in (None, i)]
+    threat = any(s >= mine and s + rules.last_trick_points >= rules.target for s in lowered)
+    return sum(lowered) / max(1, k.players - 1) + (GAME_WON if threat else 0.0)
 
 
 def hand_points(k: Knowledge, category: Category) -> float:
@@ -52,27 +123,35 @@ def hand_points(k: Knowledge, category: Category) -> float:
     rules = k.rules
     if category is Category.HIGH_CARD:
         return 0.0
+    if category is Category.FOUR_OF_A_KIND:
+        return effective(k, quads_points(k))
     points = rules.points_for(category)
     instant = (rules.straight_flush_wins and category >= Category.STRAIGHT_FLUSH) or (
         rules.royal_wins and category is Category.ROYAL_FLUSH
     )
     if instant:
         if rules.instant_win_score == "target":
-            return float(max(points, rules.target - k.scores[k.seat]))
-        return float(points)
+            points = max(points, rules.target - k.scores[k.seat])
+        return points + GAME_WON
     return effective(k, points)
 
 
 def chicago_success(k: Knowledge) -> float:
-    """What a made Chicago is worth to its declarer (a made Chicago meets V-CHI-REQ3)."""
-    return float(k.rules.chicago_points)
+    """What a made Chicago is worth to its declarer (a made Chicago meets V-CHI-REQ3; one
+    that takes the seat to the target ahead of the others wins the game)."""
+    points = k.rules.chicago_points
+    total = k.scores[k.seat] + points
+    won = k.scores[k.seat] < k.rules.target and wins_game(k, total)
+    return points + (GAME_WON if won else 0.0)
 
 
 def chicago_failure(k: Knowledge) -> float:
     """What a failed Chicago costs its declarer (negative, or 0: see the module docstring)."""
     if (required_chicago(k) == "declared" and chicago_is_due(k)) or desperate(k):
         return 0.0
-    return effective(k, -k.rules.chicago_points)
+    # V-CHI-BREAKER: the defender who breaks it scores too, one opponent's points
+    breaker = k.rules.chicago_breaker_points / max(1, k.players - 1)
+    return effective(k, -k.rules.chicago_points) - breaker
 
 
 def may_declare(k: Knowledge) -> bool:

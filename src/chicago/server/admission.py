@@ -27,8 +27,9 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from chicago.server.core.state import PLAYING, WAITING
 from chicago.server.limits import KEEP_IDLE, Limiter, make_limiter
-from chicago.server.live import PLAYING, WAITING, LiveTable
+from chicago.server.live import LiveTable
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
 from chicago.server.storage import Store
@@ -133,7 +134,7 @@ class Admission:
         if bots_only:
             client.bots.append(table.id)
             self._bots.append(table.id)
-        elif table.status == WAITING:
+        elif table.state.status == WAITING:
             client.waiting.append(table.id)
 
     async def close(self) -> None:
@@ -163,7 +164,7 @@ class Admission:
         for table_id in set(ids):
             table = self.tables.get(table_id)
             if table is not None:
-                found[table_id] = (table.status, table.updated_at)
+                found[table_id] = (table.state.status, table.state.updated_at)
             else:
                 missing.append(table_id)
         if missing:

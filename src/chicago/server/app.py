@@ -4,8 +4,8 @@ Routes: the lobby's JSON API under ``/api`` (:mod:`chicago.server.lobby`), the w
 ``/ws/{table}`` (:mod:`chicago.server.ws`), a page listing the API at ``/api/docs`` (with its
 OpenAPI description at ``/api/openapi.json``), and the browser app's static files at ``/``
 (``Settings.static_dir``, served by :mod:`chicago.server.static`; an incomplete app is refused
-with :class:`~chicago.web.StaticFilesMissing`, none gives a JSON page there). Every response
-carries the safe headers of :mod:`chicago.server.headers`; request bodies are limited
+with :class:`~chicago.server.assets.StaticFilesMissing`, none gives a JSON page there). Every
+response carries the safe headers of :mod:`chicago.server.headers`; request bodies are limited
 (:class:`BodyLimit`). At start-up the database is migrated to the newest schema and the
 tables in play are resumed. With ``Settings.redis_url`` the process is one of several
 workers (Redis bus, PostgreSQL table locks; docs/SCALING.md).
@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from typing import Any
@@ -28,18 +29,19 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import chicago
 from chicago.server import lobby, review_api, web_api, ws
 from chicago.server.admission import Admission
-from chicago.server.bus import TableBus
+from chicago.server.assets import StaticFilesMissing, missing_files
 from chicago.server.club import routes as club_routes
 from chicago.server.club.service import ClubService
+from chicago.server.core.ports import TableBus
 from chicago.server.headers import Origins, SafeHeaders
 from chicago.server.hosts import AllowedHosts, HostCheck
 from chicago.server.locking import make_locks
 from chicago.server.redis_bus import RedisBus, channel_prefix
+from chicago.server.reviews import ReviewService
 from chicago.server.settings import Settings
 from chicago.server.static import StaticSite
 from chicago.server.storage import Store
 from chicago.server.tables import TableManager
-from chicago.web import StaticFilesMissing, missing_files
 
 __all__ = ["BodyLimit", "create_app"]
 
@@ -116,11 +118,15 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
         table_bus = bus
         if table_bus is None and settings.redis_url is not None:
             table_bus = RedisBus(settings.redis_url, channel_prefix(settings.db_url))
+        worker = secrets.token_hex(8)
+        reviews = ReviewService(store, settings, shared=shared, worker=worker)
         manager = TableManager(store, settings, table_bus,
-                               make_locks(settings.db_url, shared=shared))
-        club = ClubService(manager, settings)
+                               make_locks(settings.db_url, shared=shared), reviews=reviews,
+                               worker=worker)
+        club = ClubService(manager, store, settings)
         app.state.store = store
         app.state.manager = manager
+        app.state.reviews = reviews
         app.state.admission = Admission(settings, store, manager.tables)
         app.state.club = club
         await manager.start()

@@ -2,9 +2,10 @@
 
 Used for websocket messages per connection (:mod:`chicago.server.ws`), creations per
 address when they are counted in memory (:class:`chicago.server.limits.LocalLimiter`; in
-Redis the same arithmetic is its Lua script) and chat lines per seat (:class:`LiveTable`). It
-starts full with ``burst`` tokens and gains ``per_second`` tokens a second up to ``burst``;
-each accepted request takes one (:meth:`TokenBucket.claim`).
+Redis the same arithmetic is its Lua script) and chat lines per seat
+(:class:`chicago.server.core.chat.ChatAllowance`). It starts full with ``burst`` tokens and
+gains ``per_second`` tokens a second up to ``burst``; each accepted request takes one
+(:meth:`TokenBucket.claim`).
 
 >>> bucket = TokenBucket(burst=2, per_second=0.5, at=0.0)
 >>> bucket.claim(0.0), bucket.claim(0.0), bucket.claim(0.0)

@@ -8,80 +8,25 @@ Two kinds of news travel on a table's bus, each on a channel of its own:
 - **presence**: a worker's word on which seats of the table are connected to it
   (:class:`PresenceNote`; never stored, and never mistaken for a log entry).
 
-:class:`InProcessBus` serves one process; :class:`chicago.server.redis_bus.RedisBus` (Redis
-pub/sub, two channels per table) lets several workers share tables.
+The interface is :class:`chicago.server.core.ports.TableBus`. :class:`InProcessBus` serves
+one process; :class:`chicago.server.redis_bus.RedisBus` (Redis pub/sub, two channels per
+table) lets several workers share tables.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, TypeVar
 
-from chicago.server.storage import LogEntry
+from chicago.server.core.ports import (
+    EntryHandler,
+    PresenceHandler,
+    PresenceNote,
+    Subscription,
+)
+from chicago.server.core.rows import LogEntry
 
-__all__ = [
-    "EntryHandler",
-    "InProcessBus",
-    "PresenceHandler",
-    "PresenceNote",
-    "Subscription",
-    "TableBus",
-]
-
-
-@dataclass(frozen=True, slots=True)
-class PresenceNote:
-    """One worker's word on a table: the seats connected to it now (``ask``: and a request
-    that the other workers say the same, sent when it starts to hold the table)."""
-
-    worker: str
-    seats: frozenset[int]
-    ask: bool = False
-
-
-EntryHandler = Callable[[str, LogEntry], None]
-"""Called with (table id, entry) for every entry published on a subscribed table."""
-
-PresenceHandler = Callable[[str, PresenceNote], None]
-"""Called with (table id, note) for every presence note published on a subscribed table."""
-
-
-class Subscription(Protocol):
-    """What :meth:`TableBus.subscribe` and :meth:`TableBus.subscribe_presence` return."""
-
-    def close(self) -> None:
-        """Stop receiving this channel's news."""
-        ...
-
-    async def ready(self) -> None:
-        """Wait until everything published from now on will reach the handler (a network
-        bus subscribes in the background)."""
-        ...
-
-
-class TableBus(Protocol):
-    """Per table, in order, to every subscriber: stored log entries, and presence notes."""
-
-    async def publish(self, table_id: str, entry: LogEntry) -> None:
-        """Deliver ``entry`` (already stored) to the table's entry subscribers."""
-        ...
-
-    def subscribe(self, table_id: str, handler: EntryHandler) -> Subscription:
-        """Call ``handler`` for each entry published on ``table_id`` from now on."""
-        ...
-
-    async def publish_presence(self, table_id: str, note: PresenceNote) -> None:
-        """Deliver ``note`` to the table's presence subscribers."""
-        ...
-
-    def subscribe_presence(self, table_id: str, handler: PresenceHandler) -> Subscription:
-        """Call ``handler`` for each presence note published on ``table_id`` from now on."""
-        ...
-
-    async def close(self) -> None:
-        """Release the bus's resources."""
-        ...
+__all__ = ["InProcessBus"]
 
 
 T = TypeVar("T")

@@ -1,7 +1,7 @@
 """The tables this process holds in memory, each kept in step with its stored log.
 
 A table is loaded on first use (:meth:`TableCache.get`: its row and log read in a worker
-thread, rebuilt by :func:`~chicago.server.live.build_table`), subscribed to on the bus, and
+thread, rebuilt by :func:`~chicago.server.core.state.build_table`), subscribed to on the bus, and
 dropped when nobody has used it for ``Settings.idle_evict`` seconds (or when its copy can no
 longer follow the log). Every change goes one way:
 
@@ -25,18 +25,17 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from chicago.engine.game import Game
 from chicago.server import fanout
-from chicago.server.bus import TableBus
-from chicago.server.live import LiveTable, build_table
+from chicago.server.core.ports import Storage, TableBus
+from chicago.server.core.rows import Change, LogEntry
+from chicago.server.core.state import build_table
+from chicago.server.live import LiveTable
 from chicago.server.locking import TableBusy, TableLocks
 from chicago.server.presence import Presence
 from chicago.server.protocol import TableError
 from chicago.server.schedule import TurnScheduler
 from chicago.server.settings import Settings
-from chicago.server.storage import Change, LogEntry, Store
 from chicago.server.tasks import Tasks
 from chicago.server.writer import GroupWriter
 
@@ -53,10 +52,10 @@ def plausible_id(table_id: str) -> bool:
 class TableCache:
     """The live tables of this process, loaded, followed and written here."""
 
-    def __init__(self, store: Store, settings: Settings, *, bus: TableBus, locks: TableLocks,
+    def __init__(self, storage: Storage, settings: Settings, *, bus: TableBus, locks: TableLocks,
                  writer: GroupWriter, scheduler: TurnScheduler, presence: Presence,
                  tasks: Tasks) -> None:
-        self.store = store
+        self.storage = storage
         self.settings = settings
         self.bus = bus
         self.locks = locks
@@ -79,7 +78,7 @@ class TableCache:
         """The live table (loaded and rebuilt from the log if needed), or None if unknown.
 
         A stored table that cannot be rebuilt (an old schema, a bug) is logged once
-        (:meth:`Store.skip`, ``doing`` says what failed) and TableError ``internal`` (500)
+        (:meth:`Storage.skip`, ``doing`` says what failed) and TableError ``internal`` (500)
         raised; a database failure is raised as it is."""
         table = self.tables.get(table_id)
         if table is not None:
@@ -93,8 +92,11 @@ class TableCache:
         self._loading[table_id] = future
         try:
             result = await self._read(table_id, doing)
-            if result is not None:
-                result.grant_grace(time.time(), self.settings.clock_grace)
+            held = self.tables.get(table_id)
+            if held is not None:  # created here while it was read (resumed at start-up)
+                result = held
+            elif result is not None:
+                result.state.grant_grace(time.time(), self.settings.clock_grace)
                 self.install(result, writer=False)
                 if self.locks.shared:  # what was stored between the read and the subscription
                     self._tasks.spawn(self.follow(result))
@@ -110,23 +112,28 @@ class TableCache:
     async def _read(self, table_id: str, doing: str) -> LiveTable | None:
         """The table rebuilt from the store (in worker threads), None if there is none."""
         try:
-            loaded = await asyncio.to_thread(self.store.load, table_id)
+            loaded = await asyncio.to_thread(self.storage.load, table_id)
             if loaded is None:
                 return None
-            return await asyncio.to_thread(build_table, loaded.table, loaded.entries)
-        except (SQLAlchemyError, OSError):
+            state = await asyncio.to_thread(build_table, loaded.table, loaded.entries)
+            return LiveTable(state)
+        except self.storage.failures:
             raise
         except Exception as exc:
-            self.store.skip(f"table {table_id}", exc, doing)
+            self.storage.skip(f"table {table_id}", exc, doing)
             raise TableError("internal", f"table {table_id!r} cannot be loaded: it is stored "
                              "in a form this server cannot read", 500) from exc
 
     def install(self, table: LiveTable, writer: bool = True) -> None:
         """Hold ``table`` (new, or just loaded): subscribe to its news, schedule its bot or
         clock (``writer``: this process stored its last change; else, with several workers,
-        it waits ``Settings.takeover`` longer), work out its presence."""
+        it waits ``Settings.takeover`` longer), work out its presence. Another copy held
+        until now (loaded while this one was created) is dropped."""
+        held = self.tables.get(table.id)
+        if held is not None and held is not table:
+            self.drop(held, 1012, "resync")
         self.tables[table.id] = table
-        table.sent = table.seq
+        table.sent = table.state.seq
         for listener in self.installed:
             listener(table)
         table.subscription = self.bus.subscribe(table.id, self._on_entry)
@@ -153,7 +160,7 @@ class TableCache:
         """Load every table in play (so their bots and clocks go on). A table that cannot be
         loaded is logged and skipped: the others are resumed all the same."""
         try:
-            ids = await asyncio.to_thread(self.store.live_table_ids)
+            ids = await asyncio.to_thread(self.storage.live_table_ids)
         except Exception:
             log.exception("cannot list the tables in play to resume them")
             return
@@ -189,9 +196,9 @@ class TableCache:
         async with table.lock:
             try:
                 async with self.locks.hold(table.id) as held:
-                    if held.last_seq is not None and held.last_seq > table.seq:
+                    if held.last_seq is not None and held.last_seq > table.state.seq:
                         await self.follow(table, wait=False)
-                        if table.seq != held.last_seq or not self.holds(table):
+                        if table.state.seq != held.last_seq or not self.holds(table):
                             raise TableError("internal", "the table could not be brought up "
                                              "to date; reconnect to resync", 503)
                     yield
@@ -201,7 +208,7 @@ class TableCache:
     async def store_and_publish(
         self, table: LiveTable, change: Change, games: list[Game | None] | None = None
     ) -> None:
-        """Store ``change`` (its entries follow ``table.seq``), apply it, publish it.
+        """Store ``change`` (its entries follow the table's seq), apply it, publish it.
         ``games``: per entry, the game after it when the caller computed it (an action).
 
         The caller holds the table (:meth:`writing`). On a storage failure the table is
@@ -216,7 +223,7 @@ class TableCache:
             self.drop(table, 1011, "storage failure, reconnect to resync")
             raise TableError("internal", f"the change could not be stored ({exc})", 503) from exc
         for index, entry in enumerate(change.entries):
-            table.apply(entry, games[index] if games else None)
+            table.state.apply(entry, games[index] if games else None)
         table.touched = time.monotonic()
         self.scheduler.schedule(table)
         for entry in change.entries:
@@ -224,14 +231,14 @@ class TableCache:
 
     # ------------------------------------------------------------------ read path
     async def follow(self, table: LiveTable, *, wait: bool = True) -> None:
-        """Apply and send the entries other workers stored after ``table.seq`` (read from the
+        """Apply and send the entries other workers stored after the table's seq (read from the
         store). ``wait``: first wait until the bus delivers this table's news, so that
         nothing published after the read can be missed."""
         if not self.locks.shared or not self.holds(table):
             return
         if wait and table.subscription is not None:
             await table.subscription.ready()
-        entries = await asyncio.to_thread(self.store.entries_after, table.id, table.seq)
+        entries = await asyncio.to_thread(self.storage.entries_after, table.id, table.state.seq)
         for entry in entries:
             if not self._receive(table, entry):
                 break
@@ -239,11 +246,12 @@ class TableCache:
     def _receive(self, table: LiveTable, entry: LogEntry) -> bool:
         """One entry for this process's copy of the table: apply it if it is the next one
         (stored by another worker), send its frames unless sent. False on a gap."""
-        if entry.seq > table.seq + 1:
+        state = table.state
+        if entry.seq > state.seq + 1:
             return False
-        if entry.seq == table.seq + 1:
+        if entry.seq == state.seq + 1:
             try:
-                table.apply(entry)
+                state.apply(entry)
             except Exception as exc:  # this copy cannot follow: rebuild from the log on use
                 log.error("table %s: cannot apply seq %d: %s", table.id, entry.seq, exc)
                 self.drop(table, 1011, "resync")

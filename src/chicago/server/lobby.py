@@ -24,11 +24,13 @@ from chicago.record import write_text
 from chicago.rules import PRESETS, VARIATIONS, Rules, RulesError
 from chicago.server.admission import Admission, client_key
 from chicago.server.club.service import joiner_of, public_info, records_gate
-from chicago.server.live import OPTION_LIMITS, TableOptions, default_name, stored_name
+from chicago.server.core.decide import TableSpec
+from chicago.server.core.rows import GameRow, TableRow
+from chicago.server.core.seats import OPTION_LIMITS, TableOptions, default_name, stored_name
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
-from chicago.server.storage import GameRow, TableRow, Unreadable
-from chicago.server.tables import TableManager, TableSpec
+from chicago.server.storage import Store, Unreadable
+from chicago.server.tables import TableManager
 
 __all__ = [
     "LIMITS",
@@ -197,6 +199,12 @@ def _manager(request: Request) -> TableManager:
     return manager
 
 
+def _store(request: Request) -> Store:
+    """The server's database (the lobby's lists and records read it directly)."""
+    store: Store = request.app.state.store
+    return store
+
+
 def bearer(authorization: str | None) -> str | None:
     """The token of an ``Authorization: Bearer TOKEN`` header, or None."""
     if authorization and authorization[:7].lower() == "bearer ":
@@ -280,7 +288,7 @@ async def health(request: Request) -> dict[str, Any]:
     """Liveness and a few counters."""
     manager = _manager(request)
     return {"ok": True, "tables_in_memory": len(manager.tables),
-            "database": manager.store.dialect, **manager.stats}
+            "database": _store(request).dialect, **manager.stats}
 
 
 @router.post("/tables", status_code=201)
@@ -306,14 +314,14 @@ async def list_tables(
 ) -> dict[str, Any]:
     """Public tables with an open seat, newest first."""
     manager = _manager(request)
-    rows = await asyncio.to_thread(manager.store.open_tables, limit)
+    rows = await asyncio.to_thread(_store(request).open_tables, limit)
     tables = []
     for row in rows:
         try:
             live = await manager.get(row.id)
         except TableError:  # stored in a form this server cannot read: logged, skipped
             continue
-        if live is not None and live.status == "waiting":
+        if live is not None and live.state.status == "waiting":
             tables.append(live.info())
     return {"tables": tables}
 
@@ -358,15 +366,15 @@ async def list_games(
     before: str | None = None,
 ) -> dict[str, Any]:
     """Finished games of public tables, newest first."""
-    manager = _manager(request)
+    store = _store(request)
     cutoff = _parse_time(before) if before else None
-    rows = await asyncio.to_thread(manager.store.finished_games, limit, cutoff)
+    rows = await asyncio.to_thread(store.finished_games, limit, cutoff)
     games = []
     for game, table in rows:
         try:
             games.append(game_summary(game, table))
         except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
-            manager.store.skip(f"game {game.table_id}/{game.number}", exc)
+            store.skip(f"game {game.table_id}/{game.number}", exc)
     return {"games": games}
 
 
@@ -377,7 +385,7 @@ async def finished_game(request: Request, table_id: str,
     records back: ``records_gate``). TableError 404 ``unknown_game`` for a game that is not
     finished (or does not exist), ``unknown_table`` when its table is gone."""
     await records_gate(request, table_id)
-    store = _manager(request).store
+    store = _store(request)
     game = await asyncio.to_thread(store.game, table_id, number)
     if game is None or game.status != "finished" or game.record is None:
         raise TableError("unknown_game", f"no finished game {number} at table {table_id!r} "

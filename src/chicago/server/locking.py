@@ -31,8 +31,6 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy.engine import make_url
-
 if TYPE_CHECKING:  # psycopg (the extra postgres) is imported where the locks use it
     import psycopg
 
@@ -110,6 +108,8 @@ def libpq_url(url: str) -> str:
     >>> libpq_url("postgresql+psycopg://u:p@h:5432/d")
     'postgresql://u:p@h:5432/d'
     """
+    from sqlalchemy.engine import make_url  # several workers only: the storage's own parser
+
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
@@ -248,6 +248,8 @@ def make_locks(db_url: str, shared: bool) -> TableLocks:
     """
     if not shared:
         return NoLocks()
+    from sqlalchemy.engine import make_url  # several workers only: the storage's own parser
+
     backend = make_url(db_url).get_backend_name()
     if backend != "postgresql":
         raise ValueError(

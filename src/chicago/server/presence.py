@@ -6,7 +6,7 @@ process, or (several workers) to another worker that said so on the table's pres
 of the bus in the last :data:`PRESENCE_TTL` seconds. Presence is never stored: each worker
 tells the others which seats are connected to it when that changes, every
 :data:`PRESENCE_EVERY` seconds, and when it starts to hold a table (asking them to do the
-same). The result is kept in :attr:`LiveTable.connected`, which table infos and frames read.
+same). The result is kept in :attr:`TableState.connected`, which table infos and frames read.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from chicago.server import protocol
-from chicago.server.bus import PresenceNote, Subscription, TableBus
+from chicago.server.core import frames
+from chicago.server.core.ports import PresenceNote, Subscription, TableBus
 from chicago.server.fanout import broadcast
 from chicago.server.live import LiveTable
 from chicago.server.tasks import Tasks
@@ -51,15 +51,14 @@ class Presence:
         for heard, seats in table.remote.values():
             if at - heard <= PRESENCE_TTL:
                 people |= seats
-        return [s.kind == "bot" or i in people for i, s in enumerate(table.seats)]
+        return [s.kind == "bot" or i in people for i, s in enumerate(table.state.seats)]
 
     def refresh(self, table: LiveTable) -> None:
         """Work presence out again; when it changed, keep it and tell the table's clients."""
         connected = self.connected(table, time.monotonic())
-        if connected != table.connected:
-            table.connected = connected
-            broadcast(table, protocol.dumps(
-                {"type": "presence", "seq": table.seq, "connected": connected}))
+        if connected != table.state.connected:
+            table.state.connected = connected
+            broadcast(table, frames.presence(table.state))
 
     # ------------------------------------------------------------------ tables held
     def track(self, table: LiveTable) -> None:

@@ -1,46 +1,35 @@
-"""The websocket protocol: client messages (parsed and checked) and server frames.
+"""The websocket protocol's shared words: the error codes, the refusals
+(:class:`ProtocolError` for a message, :class:`TableError` for a request), the one encoding
+of frames (:func:`dumps`) and the update ``state`` of a seat.
 
-docs/PROTOCOL.md is the reference. Client messages are JSON objects with a ``type``; a
-message that is not valid raises :class:`ProtocolError` with the error ``code`` and words for
-the person. Server frames are built here as JSON text, once per audience (a seat or the
-spectators) and shared by every connection of that audience.
+docs/PROTOCOL.md is the reference. The client messages are :mod:`chicago.server.messages`,
+the frames :mod:`chicago.server.core.frames`.
 
->>> parse_client('{"type": "act", "action": "play Ah", "seq": 4}')
-ClientMessage(type='act', id=None, token=None, last_seq=None, action='play Ah', seq=4, text=None)
->>> parse_client('{"type": "act"}')
-Traceback (most recent call last):
-...
-chicago.server.protocol.ProtocolError: bad_message: act needs "action", a text such as "play Ah"
+>>> error_frame(7, "not_your_turn")
+'{"type":"error","seq":7,"code":"not_your_turn","message":"another seat is to act"}'
 """
 
 from __future__ import annotations
 
 import json
-import string
-import unicodedata
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
-from chicago.engine import views
+from chicago.engine import viewjson
 
 __all__ = [
-    "CLIENT_TYPES",
     "ERROR_CODES",
     "STATE_KEYS",
-    "ClientMessage",
     "ProtocolError",
     "TableError",
     "dumps",
     "error_frame",
-    "parse_client",
     "public_state",
     "seat_state",
 ]
 
 MAX_MESSAGE = 16 * 1024
 """Largest client message in bytes (docs/PROTOCOL.md)."""
-
-CLIENT_TYPES = ("hello", "act", "back", "continue", "rematch", "chat", "view", "ping")
 
 ERROR_CODES = {
     "bad_json": "not a JSON object",
@@ -121,102 +110,8 @@ class TableError(Exception):
         super().__init__(f"{code}: {self.message}")
 
 
-@dataclass(frozen=True, slots=True)
-class ClientMessage:
-    """A checked client message; fields not used by its type are None."""
-
-    type: str
-    id: str | int | None = None
-    token: str | None = None
-    last_seq: int | None = None
-    action: str | None = None
-    seq: int | None = None
-    text: str | None = None
-
-
-_TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
-"""The characters of a seat token (URL-safe base64, as :func:`secrets.token_urlsafe`)."""
-
-
-def _unprintable(text: str) -> bool:
-    """Does ``text`` hold a character of Unicode category C (controls, format characters,
-    lone surrogates, private use, unassigned)? The same rule as for names in the lobby."""
-    return any(unicodedata.category(ch).startswith("C") for ch in text)
-
-
-def _int_or_none(data: dict[str, Any], key: str, msg_id: Any) -> int | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
-        raise ProtocolError("bad_message", f'"{key}" must be a whole number >= 0 or null', msg_id)
-    return value
-
-
-def parse_client(raw: str | bytes, max_size: int = MAX_MESSAGE) -> ClientMessage:
-    """Parse and check one client message; raise :class:`ProtocolError` naming the problem."""
-    if len(raw) > max_size:
-        raise ProtocolError("too_large", f"a message may have at most {max_size} bytes")
-    try:
-        data = json.loads(raw)
-    except RecursionError:  # e.g. "[[[[…]]]]": deeper than the parser goes
-        raise ProtocolError("bad_json", "not valid JSON: nested too deeply") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ProtocolError("bad_json", f"not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_json", "a message must be a JSON object")
-    msg_id = data.get("id")
-    if msg_id is not None and not (
-        (isinstance(msg_id, str) and len(msg_id) <= 64)
-        or (isinstance(msg_id, int) and not isinstance(msg_id, bool) and abs(msg_id) < 2**53)
-    ):
-        raise ProtocolError("bad_message", '"id" must be a string of at most 64 characters '
-                            "or a number")
-    kind = data.get("type")
-    if kind not in CLIENT_TYPES:
-        raise ProtocolError(
-            "bad_message",
-            f"unknown message type {kind!r}; valid: {', '.join(CLIENT_TYPES)}",
-            msg_id,
-        )
-    if kind == "hello":
-        token = data.get("token")
-        if token is not None and not (
-            isinstance(token, str) and 0 < len(token) <= 128 and _TOKEN_CHARS.issuperset(token)
-        ):
-            raise ProtocolError("bad_message", '"token" must be a seat token (letters, digits, '
-                                '"-" and "_") or null', msg_id)
-        return ClientMessage("hello", msg_id, token=token,
-                             last_seq=_int_or_none(data, "last_seq", msg_id))
-    if kind == "act":
-        action = data.get("action")
-        if not isinstance(action, str) or not action.strip():
-            raise ProtocolError(
-                "bad_message", 'act needs "action", a text such as "play Ah"', msg_id
-            )
-        if len(action) > 100:
-            raise ProtocolError("bad_message", "an action has at most 100 characters", msg_id)
-        if _unprintable(action):
-            raise ProtocolError("bad_message", "an action may not contain control characters "
-                                "or lone surrogates", msg_id)
-        return ClientMessage("act", msg_id, action=action.strip(),
-                             seq=_int_or_none(data, "seq", msg_id))
-    if kind == "chat":
-        text = data.get("text")
-        if not isinstance(text, str) or not text.strip():
-            raise ProtocolError("bad_message", 'chat needs "text"', msg_id)
-        text = " ".join(text.split())  # line breaks and tabs become single spaces
-        if len(text) > 300:
-            raise ProtocolError("bad_message", "a chat line has at most 300 characters", msg_id)
-        if _unprintable(text):
-            raise ProtocolError("bad_message", "a chat line may not contain control "
-                                "characters or lone surrogates", msg_id)
-        return ClientMessage("chat", msg_id, text=text)
-    return ClientMessage(kind, msg_id)
-
-
-def dumps(frame: dict[str, Any]) -> str:
-    """A frame as compact JSON text."""
+def dumps(frame: Mapping[str, object]) -> str:
+    """A frame as compact JSON text (the one encoding of every frame)."""
     return json.dumps(frame, separators=(",", ":"))
 
 
@@ -232,7 +127,7 @@ def error_frame(seq: int, code: str, message: str | None = None, msg_id: Any = N
 
 
 # ---------------------------------------------------------------------- states
-# The update ``state`` of a seat is the engine's view without its heavy fields; both are
-# built by the engine (one public part per action, then each seat's own cards).
-public_state = views.public_state
-seat_state = views.seat_state
+# The update ``state`` of a seat is the JSON of the engine's view without its heavy fields,
+# made by the engine's one view encoder (one public part per action, then each seat's own).
+public_state = viewjson.public_state
+seat_state = viewjson.seat_state

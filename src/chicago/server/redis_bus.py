@@ -32,8 +32,8 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from chicago.server.bus import EntryHandler, PresenceHandler, PresenceNote, Subscription
-from chicago.server.storage import LogEntry
+from chicago.server.core.ports import EntryHandler, PresenceHandler, PresenceNote, Subscription
+from chicago.server.core.rows import LogEntry
 
 __all__ = [
     "RedisBus",

@@ -20,10 +20,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse, Response
 
+from chicago.server.core.rows import GameRow
 from chicago.server.lobby import GameNumber, finished_game
 from chicago.server.protocol import TableError
 from chicago.server.reviews import ReviewService
-from chicago.server.storage import GameRow
 from chicago.server.storage.reviews import QUEUED, QueueFull, ReviewKey, ReviewRow
 
 __all__ = ["RETRY_AFTER", "router", "seat_status"]
@@ -37,7 +37,7 @@ SeatNumber = Annotated[int, Path(ge=0, le=5, description="the seat, from 0")]
 
 
 def _service(request: Request) -> ReviewService:
-    service: ReviewService = request.app.state.manager.reviews
+    service: ReviewService = request.app.state.reviews
     return service
 
 

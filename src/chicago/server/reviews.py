@@ -32,7 +32,7 @@ from typing import Any
 from chicago.record import RecordError
 from chicago.review import ReviewLevel
 from chicago.review.jobs import finish_review, plan_review, review_chunk, worker_started
-from chicago.server.live import Seat
+from chicago.server.core.seats import Seat
 from chicago.server.settings import Settings
 from chicago.server.storage import Store
 from chicago.server.storage.reviews import (

@@ -9,7 +9,7 @@ seat at a table with a clock gets a timer until the stored deadline; when it fir
 shell: ``bot.decide(game.view(seat), game.legal_actions(), rng)`` with an rng seeded from the
 table's secret and the sequence number (so a bot's choice does not depend on restarts).
 
-During the pause after a deal (:attr:`LiveTable.pause`) nothing moves and no clock runs: the
+During the pause after a deal (:attr:`TableState.pause`) nothing moves and no clock runs: the
 one timer is the pause's end, when ``pause_over`` is called.
 """
 
@@ -25,7 +25,8 @@ from typing import Any
 
 from chicago.bots import Bot, make_bot
 from chicago.engine.actions import Action
-from chicago.server.live import PLAYING, LiveTable
+from chicago.server.core.turns import BotMoves, PauseRuns, next_turn
+from chicago.server.live import LiveTable
 from chicago.server.settings import Settings, default_bot_workers
 from chicago.server.tasks import Tasks
 
@@ -70,35 +71,28 @@ class TurnScheduler:
         that did not store the last change (the one that did normally acts first; this one
         takes over if it died)."""
         self.cancel(table)
-        stopping = self._tasks.stopping
-        if stopping or table.game is None or table.status != PLAYING:
-            if not stopping and table.game is not None and table.game.is_over:
+        state = table.state
+        if self._tasks.stopping:
+            return
+        turn = next_turn(state, time.time())
+        if turn is None:
+            if state.game is not None and state.game.is_over:
                 self.release_bots(table, game_over=True)  # their programs end with the game
             return
         loop = asyncio.get_running_loop()
-        seq = table.seq
-        if table.pause is not None:
-            wait = max(0.0, table.pause.until - time.time())
-            table.timer = loop.call_later(wait + grace, self._fire,
+        seq = state.seq
+        if isinstance(turn, PauseRuns):
+            table.timer = loop.call_later(turn.wait + grace, self._fire,
                                           lambda: self._pause_over(table, seq))
-            return
-        seat = table.current.to_act
-        if seat is None:
-            return
-        info = table.seats[seat]
-        if info.kind == "bot" or info.away:
-            by = "bot" if info.kind == "bot" else "stand-in"
+        elif isinstance(turn, BotMoves):
             table.timer = loop.call_later(
-                table.bot_delay + grace, self._fire,
-                lambda: self._bot_turn(table, seq, seat, by),
-            )
-        elif table.clock:
-            left = table.clock_left(time.time())
-            left = table.clock if left is None else max(0.0, left)
-            table.deadline = (seat, loop.time() + left)
+                turn.delay + grace, self._fire,
+                lambda: self._bot_turn(table, seq, turn.seat, turn.by))
+        else:
+            table.deadline = (turn.seat, loop.time() + turn.left)
             table.timer = loop.call_later(
-                left + grace, self._fire, lambda: self._clock_ran_out(table, seq, seat),
-            )
+                turn.left + grace, self._fire,
+                lambda: self._clock_ran_out(table, seq, turn.seat))
 
     def _fire(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
         self._tasks.spawn(make())
@@ -115,7 +109,7 @@ class TurnScheduler:
     def fired(table: LiveTable, seq: int) -> bool:
         """Whether the timer set at ``seq`` is still the table's (nothing changed since);
         then it is done. The callbacks check this holding the table."""
-        if table.seq != seq:
+        if table.state.seq != seq:
             return False
         table.timer = None
         return True
@@ -146,10 +140,10 @@ class TurnScheduler:
         ``Settings.bot_threads``, all of them in the loop), a program in the programs'
         pool. A program's turn lost to its fallback is logged."""
         bot = self.bot(table, seat, level)
-        game = table.current
+        game = table.state.current
         view = game.view(seat)
         legal = game.legal_actions()
-        rng = random.Random(f"{table.row.secret}:{seq}:{seat}")
+        rng = random.Random(f"{table.state.row.secret}:{seq}:{seat}")
         failures = getattr(bot, "failures", None)
         lost = sum(failures.values()) if isinstance(failures, dict) else 0
         loop = asyncio.get_running_loop()
@@ -188,8 +182,8 @@ class TurnScheduler:
             return None
         for key in external:
             del table.bots[key]
-        views = ({seat: table.current.view(seat) for seat, _ in external}
-                 if game_over and table.game is not None else {})
+        views = ({seat: table.state.current.view(seat) for seat, _ in external}
+                 if game_over and table.state.game is not None else {})
 
         def release() -> None:
             for (seat, _), bot in external.items():

@@ -57,7 +57,7 @@ class Settings:
     """SQLAlchemy URL; ``postgresql://…`` URLs use psycopg 3."""
     static_dir: Path | None = DEFAULT_STATIC
     """The browser app's files, served at ``/``; :func:`~chicago.server.create_app` refuses
-    a directory that lacks any file the page loads (:func:`chicago.web.missing_files`).
+    a directory that lacks any file the page loads (:func:`chicago.server.assets.missing_files`).
     None: no browser app, ``/`` answers a short JSON description of the API (tests)."""
     max_message: int = 16 * 1024
     """Largest client websocket message in bytes: a larger one gets a ``too_large`` error

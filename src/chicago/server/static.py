@@ -13,7 +13,11 @@
   Files under the current version's prefix are cached by the browser for a year
   (``immutable``): a new version of the app has a new prefix. A file asked for under another
   prefix (a page loaded before an upgrade) is the current file, revalidated at each use; the
-  page itself and unversioned URLs are always revalidated (``no-cache``).
+  page itself and unversioned URLs are always revalidated (``no-cache``);
+- **kept offline**: the service worker (``sw.js``, :data:`chicago.server.assets.WORKER`) is
+  sent with the current version and the list of the files to keep filled in (its
+  ``"@VERSION@"`` and ``["@FILES@"]``): every file the app's pages load, under the version's
+  prefix, and the offline page. A new version of the app is a new worker for the browser.
 
 A file changed on disk is noticed at its next request (its size and modification time), so
 editing the app needs no restart.
@@ -34,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from starlette.types import Receive, Scope, Send
+
+from chicago.server.assets import ENTRY, WORKER, page_files
 
 __all__ = ["IMMUTABLE", "StaticSite"]
 
@@ -151,6 +157,22 @@ class StaticSite:
             self._version = (stamp, digest.hexdigest()[:12], newest)
         return self._version
 
+    def _worker(self, file: _File) -> _File:
+        """The service worker with the current version and the files it keeps."""
+        _, version, newest = self._tree()
+        keep = [name if name.endswith(".html") else f"v/{version}/{name}"
+                for name in page_files(self.directory)[0] if name not in (ENTRY, WORKER)]
+        text = file.body.decode("utf-8", "replace")
+        text = text.replace('"@VERSION@"', json.dumps(version), 1)
+        text = text.replace('["@FILES@"]', json.dumps(keep), 1)
+        key = f"{self.directory / WORKER}#worker"
+        known = self._files.get(key)
+        body = text.encode("utf-8")
+        if known is None or known.body != body:
+            known = _make((len(body), max(newest, file.stamp[1])), body, file.media_type)
+            self._files[key] = known
+        return known
+
     def _page(self, path: Path, file: _File) -> _File:
         """An HTML page with its own relative references under the current version."""
         _, version, newest = self._tree()
@@ -205,6 +227,8 @@ class StaticSite:
         file = self._read(path)
         if file.media_type.startswith("text/html"):
             return self._page(path, file), REVALIDATE
+        if path == self.directory / WORKER:
+            return self._worker(file), REVALIDATE
         current = versioned is not None and versioned[1] == self.version()
         return file, IMMUTABLE if current else REVALIDATE
 

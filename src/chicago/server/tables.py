@@ -30,85 +30,34 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol
 
-from chicago.engine.game import Game, IllegalAction
-from chicago.rules import Rules, RulesError
 from chicago.server import fanout
-from chicago.server.bus import InProcessBus, TableBus
+from chicago.server.bus import InProcessBus
 from chicago.server.cache import TableCache
-from chicago.server.club.finish import finish_rows
-from chicago.server.live import (
-    AWAY_AFTER,
-    FINISHED,
-    PLAYING,
-    WAITING,
-    Client,
-    LiveTable,
-    Seat,
-    TableOptions,
-    build_table,
+from chicago.server.core import decide
+from chicago.server.core.chat import ChatLimits
+from chicago.server.core.decide import Joiner, TableSpec
+from chicago.server.core.ports import Client, Storage, TableBus
+from chicago.server.core.rows import Change, TableRow
+from chicago.server.core.seats import Seat, hash_token
+from chicago.server.core.state import (
     check_fresh,
-    default_name,
-    hash_token,
-    now,
-    stored_name,
 )
+from chicago.server.core.turns import BotMoves, ClockRuns, next_turn
+from chicago.server.live import LiveTable, now
 from chicago.server.locking import NoLocks, TableLocks
 from chicago.server.presence import Presence
 from chicago.server.protocol import TableError
-from chicago.server.reviews import ReviewService
 from chicago.server.schedule import TurnScheduler
 from chicago.server.settings import Settings
-from chicago.server.storage import Change, GameRow, LogEntry, Store, TableRow
 from chicago.server.tasks import Tasks
 from chicago.server.writer import GroupWriter
 
-__all__ = [
-    "Client",
-    "Joiner",
-    "LiveTable",
-    "Seat",
-    "TableError",
-    "TableManager",
-    "TableSpec",
-    "build_table",
-    "check_fresh",
-    "default_name",
-    "hash_token",
-    "stored_name",
-]
+__all__ = ["NoReviews", "Reviews", "SpectatorGate", "TableManager"]
 
 log = logging.getLogger("chicago.server")
-
-
-@dataclass
-class TableSpec:
-    """A checked request to create a table: its rules, its seats (``"open"`` or
-    ``"bot:LEVEL"``), its options and its lobby entry."""
-
-    rules: Rules
-    seats: list[str]
-    options: TableOptions = field(default_factory=TableOptions)
-    name: str = ""
-    preset: str = "pagat"
-    variations: list[str] = field(default_factory=list)
-    private: bool = False
-
-    @property
-    def bots_only(self) -> bool:
-        """Whether every seat is a bot's (nobody at the table can stop its game)."""
-        return all(seat != "open" for seat in self.seats)
-
-
-@dataclass(frozen=True, slots=True)
-class Joiner:
-    """A profile taking a seat (docs/CLUB.md): its id and display name."""
-
-    profile: str
-    name: str
 
 
 SpectatorGate = Callable[[LiveTable], Awaitable[None]]
@@ -116,33 +65,81 @@ SpectatorGate = Callable[[LiveTable], Awaitable[None]]
 duplicate round)."""
 
 
-class TableManager:
-    """Every live table of this server process, and the only writer of their logs."""
+class Reviews(Protocol):
+    """The reviews of finished games as the table manager sees them
+    (:class:`chicago.server.reviews.ReviewService`; :class:`NoReviews` without one)."""
 
-    def __init__(self, store: Store, settings: Settings, bus: TableBus | None = None,
-                 locks: TableLocks | None = None) -> None:
-        self.store = store
+    computed: int
+    """Reviews computed by this process so far."""
+
+    def due(self, seats: Sequence[Seat]) -> list[int]:
+        """The seats to mark due for review when a game at a table of these seats ends."""
+        ...
+
+    def wake(self) -> None:
+        """A game ended: look for due reviews now."""
+        ...
+
+    async def start(self) -> None:
+        """Start computing reviews."""
+        ...
+
+    async def stop(self) -> None:
+        """Stop computing them."""
+        ...
+
+
+class NoReviews:
+    """No reviews: no seat is ever due (a table manager without a review service)."""
+
+    computed = 0
+
+    def due(self, seats: Sequence[Seat]) -> list[int]:
+        """None."""
+        return []
+
+    def wake(self) -> None:
+        """Nothing to wake."""
+
+    async def start(self) -> None:
+        """Nothing to start."""
+
+    async def stop(self) -> None:
+        """Nothing to stop."""
+
+
+class TableManager:
+    """Every live table of this server process, and the only writer of their logs.
+
+    Driven through protocols only (:mod:`chicago.server.core.ports`): ``storage`` keeps the
+    logs (the SQLAlchemy :class:`~chicago.server.storage.Store` in the server), ``bus``
+    carries the news between workers, ``reviews`` reviews finished games. ``worker``: this
+    process's id among the workers (random when not given)."""
+
+    def __init__(self, storage: Storage, settings: Settings, bus: TableBus | None = None,
+                 locks: TableLocks | None = None, *, reviews: Reviews | None = None,
+                 worker: str | None = None) -> None:
+        self.storage = storage
         self.settings = settings
         self.bus: TableBus = bus if bus is not None else InProcessBus()
         self.locks: TableLocks = locks if locks is not None else NoLocks()
         """The table-writer locks: shared ones when other workers write the same tables
         (docs/SCALING.md); then every change is decided on the stored state."""
-        self.worker = secrets.token_hex(8)
+        self.worker = worker if worker is not None else secrets.token_hex(8)
         """This process's id in presence notes (several workers)."""
         self.actions = 0
         """Actions accepted so far (players', bots' and stand-ins')."""
         self.tasks = Tasks()
-        self.writer = GroupWriter(store)
+        self.writer = GroupWriter(storage)
         self.scheduler = TurnScheduler(settings, self.tasks, bot_turn=self._bot_turn,
                                        clock_ran_out=self._clock_ran_out,
                                        pause_over=self._pause_over)
         self.presence = Presence(self.bus, self.tasks, shared=self.locks.shared,
                                  worker=self.worker)
-        self.cache = TableCache(store, settings, bus=self.bus, locks=self.locks,
+        self.cache = TableCache(storage, settings, bus=self.bus, locks=self.locks,
                                 writer=self.writer, scheduler=self.scheduler,
                                 presence=self.presence, tasks=self.tasks)
-        self.reviews = ReviewService(store, settings, shared=self.locks.shared,
-                                     worker=self.worker)
+        self.reviews: Reviews = reviews if reviews is not None else NoReviews()
         """The reviews of finished games (queued when a game ends, computed in a process
         pool)."""
         self._services: list[asyncio.Task[None]] = []
@@ -228,33 +225,15 @@ class TableManager:
 
     # ------------------------------------------------------------------ lobby
     async def create(self, spec: TableSpec) -> LiveTable:
-        """Create and store a table; it starts at once when no seat is open.
-
-        The table is first built from the row that will be stored, through the very
-        constructors that load it (:class:`LiveTable`, ``Rules.from_dict``, its seats and
-        options): what is stored always loads. TableError ``bad_request`` if it cannot be.
-        """
-        created = now()
+        """Create and store a table; it starts at once when no seat is open. TableError
+        ``bad_request`` if what would be stored could not be loaded
+        (:func:`chicago.server.core.decide.new_table`)."""
         table_id = self._secret_text(16)
-        seed = self._secret_bits()
-        open_seats = sum(1 for s in spec.seats if s == "open")
-        row = TableRow(
-            id=table_id, name=spec.name, players=len(spec.seats), preset=spec.preset,
-            rules=spec.rules.to_dict(), variations=list(spec.variations),
-            seats=list(spec.seats),
-            options=spec.options.to_dict(),
-            private=spec.private, secret=self._secret_text(16),
-            status=WAITING if open_seats else PLAYING, open_seats=open_seats, game=1,
-            created_at=created, updated_at=created,
-        )
-        entry = LogEntry(1, 1, "game", None, {"number": 1, "seed": seed}, created)
-        game_row = GameRow(table_id=table_id, number=1, seed=seed, rules=row.rules,
-                           players=row.players, status="playing", started_at=created)
-        try:
-            table = build_table(row, [entry])
-        except (RulesError, ValueError, TypeError, KeyError) as exc:
-            raise TableError("bad_request", f"this table could not be stored: {exc}") from None
-        await self.writer.commit(Change(table_id, [entry], new_table=row, new_game=game_row))
+        seed = self._secret_bits()  # id, seed, secret: a seeded server makes the same tables
+        state, change = decide.new_table(spec, table_id=table_id, seed=seed,
+                                         secret=self._secret_text(16), at=now())
+        await self.writer.commit(change)
+        table = LiveTable(state)
         self.cache.install(table)
         return table
 
@@ -264,32 +243,9 @@ class TableManager:
         (its name is the seat's name); a rated table takes only profiles, one seat each."""
         table = await self.require(table_id)
         async with self.cache.writing(table):
-            if joiner is None and table.options.rated:
-                raise TableError("profile_required", "this table is rated: join it with a "
-                                 "profile (docs/CLUB.md)", 403)
-            if joiner is not None and any(s.profile == joiner.profile for s in table.seats):
-                raise TableError("already_seated", "this profile holds a seat at this table "
-                                 "already", 409)
-            if seat is None:
-                seat = next((i for i, s in enumerate(table.seats) if s.kind == "open"), None)
-                if seat is None:
-                    raise TableError("seat_taken", "every seat is taken", 409)
-            elif not 0 <= seat < table.players:
-                raise TableError("bad_request",
-                                 f"seat must be 0-{table.players - 1}, not {seat}", 400)
-            elif table.seats[seat].kind != "open":
-                what = "a bot's" if table.seats[seat].kind == "bot" else "taken"
-                raise TableError("seat_taken", f"seat {seat} is {what}", 409)
             token = self._secret_text(24)
-            data: dict[str, Any] = {"name": name or None, "token": hash_token(token)}
-            if joiner is not None:
-                data.update(name=joiner.name, profile=joiner.profile)
-            entry = table.entry("join", seat, data)
-            open_after = table.open_seats - 1
-            status = WAITING if open_after else (FINISHED if table.current.is_over else PLAYING)
-            change = Change(table.id, [entry], table_updates={
-                "open_seats": open_after, "status": status, "updated_at": entry.created_at,
-            })
+            seat, change = decide.join(table.state, seat, name, joiner,
+                                       token_hash=hash_token(token), at=now())
             await self.cache.store_and_publish(table, change)
         return token, seat
 
@@ -298,23 +254,19 @@ class TableManager:
         working: docs/CLUB.md); TableError 404 ``not_seated`` if it holds none."""
         table = await self.require(table_id)
         async with self.cache.writing(table):
-            seat = next((i for i, s in enumerate(table.seats) if s.profile == profile), None)
-            if seat is None:
-                raise TableError("not_seated", "this profile holds no seat at this table", 404)
             token = self._secret_text(24)
-            entry = table.entry("join", seat, {
-                "name": table.seats[seat].name, "token": hash_token(token), "profile": profile,
-                "claim": True})
-            await self.cache.store_and_publish(table, Change(table.id, [entry]))
+            seat, change = decide.claim(table.state, profile, token_hash=hash_token(token),
+                                        at=now())
+            await self.cache.store_and_publish(table, change)
         return token, seat
 
     async def authenticate(self, table_id: str, token: str | None) -> tuple[LiveTable, int]:
         """The table and seat of a token, or TableError 401."""
         table = await self.require(table_id)
-        seat = table.seat_of(token) if token else None
+        seat = table.state.seat_of(token) if token else None
         if seat is None and token and self.locks.shared:  # joined on another worker?
             await self.cache.follow(table)
-            seat = table.seat_of(token)
+            seat = table.state.seat_of(token)
         if seat is None:
             raise TableError("bad_token", "not a seat token of this table", 401)
         return table, seat
@@ -322,23 +274,7 @@ class TableManager:
     async def rematch(self, table: LiveTable, seat: int) -> None:
         """Start the next game at a finished table: same seats, a fresh seed."""
         async with self.cache.writing(table):
-            if not table.current.is_over:
-                raise TableError("not_over", "the game is not over yet", 409)
-            if table.options.tournament is not None:
-                raise TableError("tournament_table", "a tournament table plays one game; the "
-                                 "next round seats everyone again", 409)
-            started = now()
-            number = table.game_number + 1
-            seed = self._secret_bits()
-            entry = LogEntry(table.seq + 1, number, "game", seat,
-                             {"number": number, "seed": seed}, started)
-            change = Change(
-                table.id, [entry],
-                new_game=GameRow(table_id=table.id, number=number, seed=seed,
-                                 rules=table.row.rules, players=table.players,
-                                 status="playing", started_at=started),
-                table_updates={"game": number, "status": PLAYING, "updated_at": started},
-            )
+            change = decide.rematch(table.state, seat, seed=self._secret_bits(), at=now())
             await self.cache.store_and_publish(table, change)
 
     async def table_info(self, row: TableRow) -> dict[str, Any]:
@@ -352,59 +288,15 @@ class TableManager:
         """A player's action (``text`` in the notation); TableError names why it is refused."""
         async with self.cache.writing(table):
             if expected_seq is not None:
-                check_fresh(table, expected_seq)
+                check_fresh(table.state, expected_seq)
             await self._act_locked(table, seat, text, "player")
 
     async def _act_locked(self, table: LiveTable, seat: int, text: str, by: str) -> None:
-        game = table.current
-        if table.status == WAITING:
-            raise TableError("not_started", "an open seat is still waiting for a player", 409)
-        if game.is_over:
-            raise TableError("game_over", "the game is over; ask for a rematch", 409)
-        if table.pause is not None:
-            raise TableError("paused", f"deal {table.pause.deal} starts when everyone has "
-                             "pressed Continue", 409)
-        if game.to_act != seat:
-            raise TableError("not_your_turn", f"seat {game.to_act} is to act, not seat {seat}",
-                             409)
-        after = game.copy()
-        try:
-            after.apply(text)
-        except IllegalAction as exc:
-            raise TableError("illegal_action", f"{text!r}: {exc.reason}", 400) from None
-        entries: list[LogEntry] = []
-        games: list[Game | None] = []
-        if by == "player" and table.seats[seat].away:
-            entries.append(table.entry("back", seat, {}))
-            games.append(None)
-        elif by == "clock" and table.expiries[seat] + 1 >= AWAY_AFTER:
-            # the third clock in a row: the seat is marked away, its stand-in plays on
-            entries.append(table.entry("away", seat, {"reason": "clock"}))
-            games.append(None)
-        action = str(after.actions[-1][1])
-        data: dict[str, Any] = {"action": action, "by": by}
-        if len(game.legal_actions()) == 1:
-            data["forced"] = True  # the only choice: not a sign the player is there
-        entries.append(table.entry("act", seat, data, offset=len(entries) + 1))
-        games.append(after)
-        change = Change(table.id, entries)
-        if after.is_over:
-            finished = entries[-1].created_at
-            record = after.record()
-            change.game_number = table.game_number
-            change.game_updates = {
-                "status": "finished", "finished_at": finished, "record": record,
-                "result": record["result"],
-                "names": [s.name for s in table.seats],  # None: a person gave no name
-            }
-            due = self.reviews.due(table.seats)
-            if due:  # with the game's end, so that no restart can forget them
-                change.game_updates["review_due"] = due
-            change.table_updates = {"status": FINISHED, "updated_at": finished}
-            change.players, change.rated = finish_rows(table, after, finished)
-        await self.cache.store_and_publish(table, change, games)
+        move = decide.act(table.state, seat, text, by, at=now(),
+                          review_due=self.reviews.due(table.state.seats))
+        await self.cache.store_and_publish(table, move.change, move.games)
         self.actions += 1
-        if after.is_over:
+        if move.game_over:
             for listener in self.finished:
                 listener(table)
             self.reviews.wake()
@@ -412,26 +304,27 @@ class TableManager:
     async def back(self, table: LiveTable, seat: int) -> None:
         """The player of ``seat`` takes the seat back from the stand-in bot."""
         async with self.cache.writing(table):
-            if table.seats[seat].away:
-                entry = table.entry("back", seat, {})
-                await self.cache.store_and_publish(table, Change(table.id, [entry]))
+            await self._store(table, decide.back(table.state, seat, at=now()))
 
     async def continue_deal(self, table: LiveTable, seat: int) -> None:
         """The person of ``seat`` pressed Continue after a deal; nothing when there is no
         pause or they pressed it already (a click racing the pause's end is harmless)."""
         async with self.cache.writing(table):
-            if table.pause is not None and seat in table.pause.waiting:
-                entry = table.entry("continue", seat, {"by": "player"})
-                await self.cache.store_and_publish(table, Change(table.id, [entry]))
+            await self._store(table, decide.continue_deal(table.state, seat, at=now()))
 
     async def chat(self, table: LiveTable, seat: int, text: str) -> None:
-        """A chat line from a seated player."""
+        """A chat line from a seated player (within the chat limits)."""
         settings = self.settings
         async with self.cache.writing(table):
-            table.take_chat_line(seat, per_game=settings.chat_per_game,
-                                 per_minute=settings.chat_per_minute, burst=settings.chat_burst)
-            entry = table.entry("chat", seat, {"text": text})
-            await self.cache.store_and_publish(table, Change(table.id, [entry]))
+            table.chat.take(table.state.chat_lines, seat,
+                            ChatLimits(settings.chat_per_game, settings.chat_per_minute,
+                                       settings.chat_burst), time.monotonic())
+            await self._store(table, decide.chat(table.state, seat, text, at=now()))
+
+    async def _store(self, table: LiveTable, change: Change | None) -> None:
+        """Store, apply and publish a decided change (none: nothing to do)."""
+        if change is not None:
+            await self.cache.store_and_publish(table, change)
 
     # ------------------------------------------------------------------ bots and clocks
     async def _bot_turn(self, table: LiveTable, seq: int, seat: int, by: str) -> None:
@@ -440,34 +333,35 @@ class TableManager:
         async with self.cache.writing(table):
             if not self.cache.holds(table) or not self.scheduler.fired(table, seq):
                 return
-            if table.current.to_act != seat:
+            turn = next_turn(table.state, time.time())
+            if not isinstance(turn, BotMoves) or (turn.seat, turn.by) != (seat, by):
                 return
-            level = table.seats[seat].level if by == "bot" else table.stand_in
-            action = await self.scheduler.decide(table, seat, level or "random", seq)
-            if table.seq != seq:
-                return
-            try:
-                await self._act_locked(table, seat, str(action), by)
-            except TableError as exc:
-                log.error("table %s: bot %s at seat %d: %s", table.id, level, seat, exc)
+            await self._stand_in_acts(table, seq, turn.seat, turn.level, by)
 
     async def _clock_ran_out(self, table: LiveTable, seq: int, seat: int) -> None:
         """The scheduler's turn clock fired: the stand-in makes this one decision for the
         seat (``by`` "clock"), which stays its player's and gets its clock again at its next
-        turn; the third time in a row the seat is marked away as well (:meth:`_act_locked`)."""
+        turn; the third time in a row the seat is marked away as well
+        (:func:`chicago.server.core.decide.act`)."""
         async with self.cache.writing(table):
             if not self.cache.holds(table) or not self.scheduler.fired(table, seq):
                 return
-            if table.current.to_act != seat or table.seats[seat].away or table.pause is not None:
+            turn = next_turn(table.state, time.time())
+            if not isinstance(turn, ClockRuns) or turn.seat != seat:
                 return
-            action = await self.scheduler.decide(table, seat, table.stand_in, seq)
-            if table.seq != seq:
-                return
-            try:
-                await self._act_locked(table, seat, str(action), "clock")
-            except TableError as exc:
-                log.error("table %s: stand-in %s at seat %d: %s", table.id, table.stand_in,
-                          seat, exc)
+            await self._stand_in_acts(table, seq, seat, table.state.stand_in, "clock")
+
+    async def _stand_in_acts(self, table: LiveTable, seq: int, seat: int, level: str,
+                             by: str) -> None:
+        """The bot of ``level`` decides for ``seat`` and its action is made ``by`` it (the
+        caller holds the table, unchanged since ``seq``); a refusal is the bot's bug, logged."""
+        action = await self.scheduler.decide(table, seat, level, seq)
+        if table.state.seq != seq:
+            return
+        try:
+            await self._act_locked(table, seat, str(action), by)
+        except TableError as exc:
+            log.error("table %s: %s %s at seat %d: %s", table.id, by, level, seat, exc)
 
     async def _pause_over(self, table: LiveTable, seq: int) -> None:
         """The pause after a deal ran out: the next deal starts (a ``continue`` entry of no
@@ -475,9 +369,7 @@ class TableManager:
         async with self.cache.writing(table):
             if not self.cache.holds(table) or not self.scheduler.fired(table, seq):
                 return
-            if table.pause is not None:
-                entry = table.entry("continue", None, {"by": "timeout"})
-                await self.cache.store_and_publish(table, Change(table.id, [entry]))
+            await self._store(table, decide.pause_over(table.state, at=now()))
 
     async def expire_clock(self, table_id: str) -> bool:
         """Run out the turn clock of the seat to act now (for tests and admins): the
@@ -486,17 +378,17 @@ class TableManager:
         if table is None or table.deadline is None:
             return False
         seat = table.deadline[0]
-        before = table.seq
-        await self._clock_ran_out(table, table.seq, seat)
-        return table.seq > before
+        before = table.state.seq
+        await self._clock_ran_out(table, table.state.seq, seat)
+        return table.state.seq > before
 
     async def end_pause(self, table_id: str) -> bool:
         """Run out the pause after a deal now (for tests and admins); True if it ended."""
         table = await self.get(table_id)
-        if table is None or table.pause is None:
+        if table is None or table.state.pause is None:
             return False
-        await self._pause_over(table, table.seq)
-        return table.pause is None
+        await self._pause_over(table, table.state.seq)
+        return table.state.pause is None
 
     # ------------------------------------------------------------------ connections
     async def hello(self, table: LiveTable, client: Client, token: str | None,
@@ -505,10 +397,10 @@ class TableManager:
         await self.cache.follow(table)  # with several workers: what the others stored
         seat = None
         if token is not None:
-            seat = table.seat_of(token)
+            seat = table.state.seat_of(token)
             if seat is None:
                 raise TableError("bad_token", "not a seat token of this table", 401)
-            if table.seats[seat].away:
+            if table.state.seats[seat].away:
                 await self.back(table, seat)
         elif self.spectator_gate is not None:
             await self.spectator_gate(table)

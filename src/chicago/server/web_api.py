@@ -3,15 +3,15 @@
 Routes (``/api/web``; errors in the lobby's JSON error form):
 
 - ``GET /api/web/replay/{table}/{game}?view=all|public|SEAT&deal=N``: one deal of a finished
-  game's replay as that perspective saw it (:func:`chicago.web.replay.replay_page`), with an
-  index of every deal. A game still in play is 404, like its record.
+  game's replay as that perspective saw it (:func:`chicago.server.replay_pages.replay_page`),
+  with an index of every deal. A game still in play is 404, like its record.
 - ``GET /api/web/record/{table}/{game}``: a finished game's JSON record as a file to save
   (the browser cannot round-trip the 64-bit seed through JavaScript numbers).
 - ``POST /api/web/odds`` ``{"hand": [...5 cards], "dead": [...], "rules": {...}, "top": 8}``:
-  the exact draw odds of a hand (:func:`chicago.web.hints.odds_answer`).
+  the exact draw odds of a hand (:func:`chicago.server.hints.odds_answer`).
 - ``POST /api/web/hint/{table}`` ``{"dead": [...], "top": 8}`` with the seat's token
   (``Authorization: Bearer``): the Hint button of that seat, its holds ranked by what they
-  are worth at the table (:func:`chicago.web.hints.hint_answer`); 401 without a seat.
+  are worth at the table (:func:`chicago.server.hints.hint_answer`); 401 without a seat.
 
 :func:`install` adds the routes to the server app, ahead of the static files' catch-all
 mount at ``/``, whatever the order of installation.
@@ -33,10 +33,15 @@ from starlette.routing import Mount
 from chicago.record import RecordError
 from chicago.rules import RulesError
 from chicago.server.club.service import records_gate
+from chicago.server.hints import hint_answer, odds_answer
 from chicago.server.lobby import MAX_NUMBER, GameNumber, bearer, game_names, game_seats
 from chicago.server.protocol import TableError
-from chicago.web.hints import hint_answer, odds_answer
-from chicago.web.replay import Perspective, parse_perspective, replay_page, replay_steps
+from chicago.server.replay_pages import (
+    Perspective,
+    parse_perspective,
+    replay_page,
+    replay_steps,
+)
 
 __all__ = ["install", "router"]
 
@@ -85,7 +90,7 @@ async def hint(
 ) -> dict[str, Any]:
     """The Hint button of a seat: its holds ranked by what they are worth at this table."""
     table, seat = await request.app.state.manager.authenticate(table_id, bearer(authorization))
-    view = table.current.view(seat)
+    view = table.state.current.view(seat)
     try:
         return await asyncio.to_thread(hint_answer, view, body.dead, body.top)
     except ValueError as exc:
@@ -94,7 +99,7 @@ async def hint(
 
 async def _finished(request: Request, table_id: str, number: int) -> Any:
     await records_gate(request, table_id)
-    store = request.app.state.manager.store
+    store = request.app.state.store
     game = await asyncio.to_thread(store.game, table_id, number)
     if game is None or game.status != "finished" or game.record is None:
         raise TableError("unknown_game", f"no finished game {number} at table {table_id!r} "
@@ -104,7 +109,7 @@ async def _finished(request: Request, table_id: str, number: int) -> Any:
 
 async def _seats(request: Request, game: Any) -> list[dict[str, Any]] | None:
     """The game's seats as ``GET /api/games`` gives them (None if the table row is gone)."""
-    table = await asyncio.to_thread(request.app.state.manager.store.table, game.table_id)
+    table = await asyncio.to_thread(request.app.state.store.table, game.table_id)
     return None if table is None else game_seats(game, table)
 
 
@@ -144,7 +149,7 @@ async def replay(
         steps = await asyncio.to_thread(_steps, key, record)
         page = replay_page(record, perspective, deal, steps=steps)
     except RecordError as exc:
-        request.app.state.manager.store.skip(f"game {table_id}/{number}", exc, "replayed")
+        request.app.state.store.skip(f"game {table_id}/{number}", exc, "replayed")
         raise TableError("internal", f"the stored record cannot be replayed: {exc}", 500) from None
     except ValueError as exc:
         raise TableError("bad_request", str(exc)) from None

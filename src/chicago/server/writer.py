@@ -2,7 +2,7 @@
 
 Each change (a :class:`~chicago.server.storage.Change`: a table's new log entries and the row
 updates that go with them) is queued; one task takes everything queued (up to 1,000 changes)
-and stores it with one :meth:`~chicago.server.storage.Store.write` call in a worker thread,
+and stores it with one :meth:`~chicago.server.core.ports.Storage.write` call in a worker thread,
 one transaction for all of them. Each caller waits for its own change's result.
 """
 
@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from chicago.server.storage import Change, Store
+from chicago.server.core.ports import Storage
+from chicago.server.core.rows import Change
 
 __all__ = ["GroupWriter"]
 
@@ -22,8 +23,8 @@ BATCH = 1000
 class GroupWriter:
     """The write queue and its task (:meth:`start`, :meth:`stop`)."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
         self.commits = 0
         """Changes stored so far."""
         self.batches = 0
@@ -57,7 +58,7 @@ class GroupWriter:
             while not self._queue.empty() and len(batch) < BATCH:
                 batch.append(self._queue.get_nowait())
             try:
-                results = await asyncio.to_thread(self.store.write, [c for c, _ in batch])
+                results = await asyncio.to_thread(self.storage.write, [c for c, _ in batch])
             except Exception as exc:  # the store itself failed
                 results = [exc] * len(batch)
             self.batches += 1

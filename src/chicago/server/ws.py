@@ -1,7 +1,7 @@
 """The websocket endpoint ``/ws/{table}``: one connection per player or spectator.
 
 A :class:`Connection` checks every incoming message (size, rate, JSON, fields; see
-:mod:`chicago.server.protocol`), hands it to the :class:`~chicago.server.tables.TableManager`
+:mod:`chicago.server.messages`), hands it to the :class:`~chicago.server.tables.TableManager`
 and answers refusals with an ``error`` frame; the connection stays open. Outgoing frames go
 through a queue with its own sender task, so a slow client never holds up a table (one that
 falls too far behind is closed and resyncs when it reconnects).
@@ -21,7 +21,20 @@ from chicago.server import protocol
 from chicago.server.bucket import TokenBucket
 from chicago.server.headers import Origins
 from chicago.server.live import LiveTable
-from chicago.server.protocol import ClientMessage, ProtocolError, TableError
+from chicago.server.messages import (
+    Act,
+    Back,
+    Chat,
+    ClientMessage,
+    Continue,
+    Hello,
+    Ping,
+    Rematch,
+    View,
+    handler_table,
+    parse_client,
+)
+from chicago.server.protocol import ProtocolError, TableError
 from chicago.server.settings import Settings
 from chicago.server.tables import TableManager
 
@@ -148,6 +161,7 @@ async def _refuse(websocket: WebSocket, origin: str | None) -> None:
 async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> None:
     websocket = conn.websocket
     settings = conn.settings
+    handlers = _Handlers(manager, table, conn)
     while not conn.closed:
         try:
             message = await websocket.receive()
@@ -163,7 +177,7 @@ async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> N
             if now - conn._last_limited >= 1.0:
                 conn._last_limited = now
                 conn.send(protocol.error_frame(
-                    table.seq, "rate_limited",
+                    table.state.seq, "rate_limited",
                     f"at most {settings.rate:g} messages per second (bursts of "
                     f"{settings.burst}); this one was dropped"))
             if conn._dropped >= settings.flood_close:
@@ -174,53 +188,69 @@ async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> N
             if size > settings.max_message:
                 raise ProtocolError("too_large",
                                     f"a message may have at most {settings.max_message} bytes")
-            msg = protocol.parse_client(raw, settings.max_message)
+            msg = parse_client(raw, settings.max_message)
         except ProtocolError as exc:
-            conn.send(protocol.error_frame(table.seq, exc.code, exc.message, exc.msg_id))
+            conn.send(protocol.error_frame(table.state.seq, exc.code, exc.message, exc.msg_id))
             continue
         try:
-            await _handle(manager, table, conn, msg)
-            if msg.type == "act":
+            if msg.greeted and not conn.greeted:
+                raise ProtocolError("hello_required", 'send {"type": "hello", …} first', msg.id)
+            await _HANDLERS[type(msg)](handlers, msg)
+            if msg.paced:
                 conn.refund()
         except ProtocolError as exc:
-            conn.send(protocol.error_frame(table.seq, exc.code, exc.message, msg.id))
+            conn.send(protocol.error_frame(table.state.seq, exc.code, exc.message, msg.id))
         except TableError as exc:
-            conn.send(protocol.error_frame(table.seq, exc.code, exc.message, msg.id))
+            conn.send(protocol.error_frame(table.state.seq, exc.code, exc.message, msg.id))
         except Exception:  # a bug, not the client's fault: say so and keep the connection
             log.exception("table %s: %s message failed", table.id, msg.type)
-            conn.send(protocol.error_frame(table.seq, "internal", "the server failed to "
+            conn.send(protocol.error_frame(table.state.seq, "internal", "the server failed to "
                                            "handle this message; send hello to resync",
                                            msg.id))
 
 
-async def _handle(manager: TableManager, table: LiveTable, conn: Connection,
-                  msg: ClientMessage) -> None:
-    kind = msg.type
-    if kind == "ping":
-        conn.send(protocol.dumps({"type": "pong", "seq": table.seq}))
-        return
-    if kind == "hello":
-        await manager.hello(table, conn, msg.token, msg.last_seq)
-        conn.greeted = True
-        return
-    if not conn.greeted:
-        raise ProtocolError("hello_required", 'send {"type": "hello", …} first', msg.id)
-    if kind == "view":
-        manager.snapshot(table, conn, "view")
-        return
-    seat = conn.seat
-    if seat is None:
-        raise ProtocolError("not_seated", f"spectators cannot {kind}; join a seat to play",
-                            msg.id)
-    if kind == "act":
-        assert msg.action is not None
-        await manager.act(table, seat, msg.action, msg.seq)
-    elif kind == "back":
-        await manager.back(table, seat)
-    elif kind == "continue":
-        await manager.continue_deal(table, seat)
-    elif kind == "rematch":
-        await manager.rematch(table, seat)
-    elif kind == "chat":
-        assert msg.text is not None
-        await manager.chat(table, seat, msg.text)
+class _Handlers:
+    """What one connection does with each client message: ``on_<type>`` per message type
+    of :mod:`chicago.server.messages` (:data:`_HANDLERS` is made from them). The ``hello``
+    a message needs first is checked before its handler is called."""
+
+    def __init__(self, manager: TableManager, table: LiveTable, conn: Connection) -> None:
+        self.manager = manager
+        self.table = table
+        self.conn = conn
+
+    def _seat(self, msg: ClientMessage) -> int:
+        """The connection's seat, or ``not_seated``: the message is a player's."""
+        if self.conn.seat is None:
+            raise ProtocolError("not_seated", f"spectators cannot {msg.type}; join a seat to "
+                                "play", msg.id)
+        return self.conn.seat
+
+    async def on_hello(self, msg: Hello) -> None:
+        await self.manager.hello(self.table, self.conn, msg.token, msg.last_seq)
+        self.conn.greeted = True
+
+    async def on_act(self, msg: Act) -> None:
+        await self.manager.act(self.table, self._seat(msg), msg.action, msg.seq)
+
+    async def on_back(self, msg: Back) -> None:
+        await self.manager.back(self.table, self._seat(msg))
+
+    async def on_continue(self, msg: Continue) -> None:
+        await self.manager.continue_deal(self.table, self._seat(msg))
+
+    async def on_rematch(self, msg: Rematch) -> None:
+        await self.manager.rematch(self.table, self._seat(msg))
+
+    async def on_chat(self, msg: Chat) -> None:
+        await self.manager.chat(self.table, self._seat(msg), msg.text)
+
+    async def on_view(self, msg: View) -> None:
+        self.manager.snapshot(self.table, self.conn, "view")
+
+    async def on_ping(self, msg: Ping) -> None:
+        self.conn.send(protocol.dumps({"type": "pong", "seq": self.table.state.seq}))
+
+
+_HANDLERS = handler_table(_Handlers)
+"""Client message type -> its handler (every type of :data:`CLIENT_MESSAGES` has one)."""

@@ -9,9 +9,8 @@ given, in its language.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -21,6 +20,8 @@ from rich.table import Table
 from rich.text import Text
 
 from chicago.cards import Card
+from chicago.engine.events import Announce, Event, Exchange, Pass, Reveal, RoundResult
+from chicago.engine.viewtypes import SeatView
 from chicago.poker import Category
 from chicago.tui.hint_words import advice_sentence, hint_notes
 from chicago.tui.hints import Hint, category_columns
@@ -46,13 +47,13 @@ BLACK = "bold"
 _CARD_PATTERN = re.compile(r"(?<![\w])(10|[2-9JQKA])([♣♦♥♠])")
 
 
-def card_text(card: str) -> Text:
-    """One card as coloured text: ``10♥`` in red."""
-    label = symbol_card(card)
+def card_text(card: Card | str) -> Text:
+    """One card (or its text) as coloured text: ``10♥`` in red."""
+    label = symbol_card(str(card))
     return Text(label, style=RED if Card(card).suit in (1, 2) else BLACK)
 
 
-def cards_text(cards: Sequence[str]) -> Text:
+def cards_text(cards: Sequence[Card | str]) -> Text:
     """Cards separated by spaces, coloured."""
     text = Text()
     for index, card in enumerate(cards):
@@ -71,18 +72,18 @@ def colour_cards(line: str) -> Text:
     return text
 
 
-def _exchange_counts(events: Sequence[dict[str, Any]], players: int) -> list[list[str]]:
+def _exchange_counts(events: Sequence[Event], players: int) -> list[list[str]]:
     counts: list[list[str]] = [[] for _ in range(players)]
     for ev in events:
-        if ev.get("type") != "exchange":
+        if not isinstance(ev, Exchange):
             continue
-        if ev.get("locked") and not ev.get("discarded"):
+        if ev.locked and not ev.discarded:
             mark = "L"
-        elif ev.get("one_up"):
+        elif ev.one_up:
             mark = "1↑"
         else:
-            mark = str(ev.get("discarded", 0))
-        counts[ev["seat"]].append(mark)
+            mark = str(ev.discarded)
+        counts[ev.seat].append(mark)
     return counts
 
 
@@ -155,7 +156,7 @@ class ScoresTable:
 
 
 def scores_table(
-    view: dict[str, Any], words: Words, levels: Sequence[str] = (), title: str | None = None
+    view: SeatView, words: Words, levels: Sequence[str] = (), title: str | None = None
 ) -> ScoresTable:
     """Seats with name, score, exchanges this deal and marks: dealer, to act, locked, Chicago,
     the bot's level.
@@ -164,29 +165,29 @@ def scores_table(
     a Chicago in this game, and the caption says that it decides who may win.
     """
     chicago = words.chicago_marks(view)
-    counts = _exchange_counts(view.get("events", []), view["players"])
-    settlement = view.get("settlement")
+    counts = _exchange_counts(view.events, view.players)
+    settlement = view.settlement
     rows = []
-    for seat in range(view["players"]):
+    for seat in range(view.players):
         marks = []
-        if seat == view["dealer"]:
+        if seat == view.dealer:
             marks.append(words.t("tui.mark.dealer"))
-        if view["locked"][seat]:
+        if view.locked[seat]:
             marks.append(words.t("tui.mark.locked"))
-        if view.get("chicago") == seat:
+        if view.chicago == seat:
             marks.append("CHICAGO")
         if chicago and seat < len(chicago[1]) and chicago[1][seat]:
             marks.append(chicago[0])
-        if view.get("over") and seat in view.get("winners", []):
+        if view.over and seat in view.winners:
             marks.append(words.t("tui.mark.winner"))
         if settlement:
             marks.append(f"{settlement[seat]:+g}")
         if levels and seat < len(levels) and levels[seat]:
             marks.append(words.level(levels[seat]))
-        arrow = "▶ " if view.get("to_act") == seat else "  "
+        arrow = "▶ " if view.to_act == seat else "  "
         style = "bold" if seat == words.me else ""
         rows.append(_SeatRow(
-            Text(arrow + words.name(seat), style=style), str(view["scores"][seat]),
+            Text(arrow + words.name(seat), style=style), str(view.scores[seat]),
             " ".join(counts[seat]), tuple(marks),
         ))
     headers = (words.t("tui.col.player"), words.t("tui.col.points"), words.t("tui.col.exchanges"))
@@ -227,7 +228,7 @@ def _signed(points: int) -> str:
     return f"+{points}" if points > 0 else str(points)
 
 
-def _rounds(view: dict[str, Any], words: Words, compact: bool = False) -> list[Text]:
+def _rounds(view: SeatView, words: Words, compact: bool = False) -> list[Text]:
     """Announcements, the staged tie-break and the result of each scoring round this deal.
 
     ``compact`` (during trick play) gives one line per finished round: its result only.
@@ -245,38 +246,33 @@ def _rounds(view: dict[str, Any], words: Words, compact: bool = False) -> list[T
             )
             lines.append(Text(f"   {words.t('center.tiebreak').lower()}: {stages}"))
 
-    for ev in view.get("events", []):
-        kind = ev.get("type")
-        if kind in ("announce", "pass"):
+    for ev in view.events:
+        if isinstance(ev, Announce | Pass):
             if current is None:
-                current = Text(words.t("center.round", r=ev["round"]) + ": ", style="bold")
+                current = Text(words.t("center.round", r=ev.round) + ": ", style="bold")
                 tiebreak = {}
             else:
                 current.append(" · ")
+            announced = isinstance(ev, Announce)
             said = (
-                words.category_a(ev["category"]) if kind == "announce"
+                words.category_a(ev.category) if isinstance(ev, Announce)
                 else words.t("center.passed")
             )
-            current.append(f"{words.who(ev['seat'])} {said}",
-                           style="" if kind == "announce" else "dim")
-        elif kind == "reveal":
-            shown = (
-                words.suit(str(ev["suit"])) if "suit" in ev
-                else words.rank(str(ev.get("rank", "")))
-            )
-            tiebreak.setdefault(ev["seat"], []).append(shown)
-        elif kind == "round_result":
+            current.append(f"{words.who(ev.seat)} {said}", style="" if announced else "dim")
+        elif isinstance(ev, Reveal):
+            shown = words.suit(ev.suit) if ev.suit is not None else words.rank(ev.rank_text or "")
+            tiebreak.setdefault(ev.seat, []).append(shown)
+        elif isinstance(ev, RoundResult):
             close_round()
-            winner = ev.get("winner")
+            winner = ev.winner
             if winner is None:
                 outcome = words.t("tui.round_nobody")
             else:
                 outcome = words.t(
-                    "tui.round_won", cat=words.category_a(ev.get("category")),
-                    **words.person(winner),
+                    "tui.round_won", cat=words.category_a(ev.category), **words.person(winner),
                 )
             if compact:
-                head = words.t("center.round", r=ev["round"])
+                head = words.t("center.round", r=ev.round)
                 lines.append(Text(f"{head} → {outcome}", style="dim"))
             else:
                 lines.append(Text(f"   → {outcome}", style="green"))
@@ -285,25 +281,25 @@ def _rounds(view: dict[str, Any], words: Words, compact: bool = False) -> list[T
     return lines
 
 
-def _trick_grid(view: dict[str, Any], words: Words) -> RenderableType:
+def _trick_grid(view: SeatView, words: Words) -> RenderableType:
     """Trick play: a row per seat with its card in this trick and its face-up pile."""
-    trick = view.get("trick", [])
-    in_trick = {play["seat"]: play["card"] for play in trick}
-    leader = trick[0]["seat"] if trick else None
+    trick = view.trick
+    in_trick = {play.seat: play.card for play in trick}
+    leader = trick[0].seat if trick else None
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
     grid.add_column(no_wrap=True, min_width=3)
     grid.add_column()
-    piles = view.get("played", [])
-    for seat in range(view["players"]):
+    piles = view.played
+    for seat in range(view.players):
         played = in_trick.get(seat)
-        card = card_text(played) if played else Text("·", style="dim")
+        card = card_text(played) if played is not None else Text("·", style="dim")
         if seat == leader:
             card.append(" " + words.t("tui.led"), style="dim")
-        earlier = [c for c in (piles[seat] if seat < len(piles) else []) if c != played]
+        earlier = [c for c in (piles[seat] if seat < len(piles) else ()) if c != played]
         pile = cards_text(earlier)
         pile.stylize("dim")
-        arrow = "▶ " if view.get("to_act") == seat else "  "
+        arrow = "▶ " if view.to_act == seat else "  "
         grid.add_row(
             Text(arrow + words.who(seat), style="bold" if seat == words.me else ""), card, pile,
         )
@@ -311,7 +307,7 @@ def _trick_grid(view: dict[str, Any], words: Words) -> RenderableType:
 
 
 def table_panel(
-    view: dict[str, Any], words: Words, hands: dict[int, list[str]] | None = None
+    view: SeatView, words: Words, hands: Mapping[int, Sequence[Card]] | None = None
 ) -> RenderableType:
     """What lies on the table for the seat of ``view`` (``hands``: face-up hands to add).
 
@@ -328,35 +324,32 @@ def table_panel(
             )
             parts.append(line)
         parts.append(Text(""))
-    if view.get("chicago") is not None:
-        parts.append(Text(words.t("center.chicago", **words.person(view["chicago"])),
+    if view.chicago is not None:
+        parts.append(Text(words.t("center.chicago", **words.person(view.chicago)),
                           style="bold magenta"))
-    one_up = view.get("one_up")
-    if one_up:
-        line = Text(words.t("center.face_up", **words.person(one_up["seat"])) + ": ",
-                    style="bold")
-        line.append_text(card_text(one_up["card"]))
+    one_up = view.one_up
+    if one_up is not None:
+        line = Text(words.t("center.face_up", **words.person(one_up.seat)) + ": ", style="bold")
+        line.append_text(card_text(one_up.card))
         parts.append(line)
-    for seat, cards in sorted(view.get("shown", {}).items(), key=lambda item: int(item[0])):
-        line = Text(words.t("tui.showed_label", **words.person(int(seat))) + " ")
+    for seat, cards in sorted(view.shown.items()):
+        line = Text(words.t("tui.showed_label", **words.person(seat)) + " ")
         line.append_text(cards_text(cards))
         parts.append(line)
-    playing = view["phase"] == "play"
+    playing = view.phase == "play"
     if playing:
-        head = Text(words.t("center.trick", n=view["trick_number"]), style="bold")
-        if not view.get("trick"):
+        head = Text(words.t("center.trick", n=view.trick_number), style="bold")
+        if not view.trick:
             head.append(" · " + words.t("center.nothing"), style="dim")
         parts.append(head)
         parts.append(_trick_grid(view, words))
-    tricks = view.get("tricks", [])
-    if tricks and (playing or view["phase"] == "over"):
+    tricks = view.tricks
+    if tricks and (playing or view.phase == "over"):
         last = tricks[-1]
-        winning = next(
-            (p["card"] for p in last["cards"] if p["seat"] == last["winner"]), None
-        )
+        winning = next((p.card for p in last.cards if p.seat == last.winner), None)
         if winning is not None:
             parts.append(colour_cards(words.t(
-                "center.last_trick", card=words.card(winning), **words.person(last["winner"])
+                "center.last_trick", card=words.card(str(winning)), **words.person(last.winner)
             )))
     parts.extend(_rounds(view, words, compact=playing))
     if not parts:

@@ -39,17 +39,11 @@ from chicago.club.tournament import (
 )
 from chicago.rules import Rules
 from chicago.server.club.secrets import check_secret
-from chicago.server.live import (
-    LiveTable,
-    TableOptions,
-    TournamentPlace,
-    build_table,
-    hash_token,
-    iso_time,
-    now,
-)
+from chicago.server.core.rows import Change, GameRow, LogEntry, TableRow
+from chicago.server.core.seats import TableOptions, TournamentPlace, hash_token
+from chicago.server.core.state import build_table, iso_time
+from chicago.server.live import LiveTable, now
 from chicago.server.protocol import TableError
-from chicago.server.storage import Change, GameRow, LogEntry, TableRow
 from chicago.server.storage.club import (
     ClubStore,
     EntrantRow,
@@ -396,10 +390,12 @@ class TournamentDirector:
                                "profile": names[e].profile} for i, e in enumerate(t.seats)],
                     "status": "finished" if finished else "playing",
                     "scores": result.get("scores") if result else (
-                        list(live.current.scores) if live is not None and live.game else None),
+                        list(live.state.current.scores) if live is not None and live.state.game
+                        else None),
                     "winners": result.get("winners") if result else None,
                     "deals": result.get("deals") if result else (
-                        live.current.deal_number if live is not None and live.game else None),
+                        live.state.current.deal_number if live is not None and live.state.game
+                        else None),
                     "watch": open_,
                     "record": (f"/api/web/record/{t.table_id}/1" if finished and open_
                                else None),
@@ -457,6 +453,6 @@ class TournamentDirector:
 
     async def spectator_gate(self, table: LiveTable) -> None:
         """TableError 403 ``round_running`` for a spectator of a running duplicate round."""
-        if not await self.round_open(table.id, table.row.options):
+        if not await self.round_open(table.id, table.state.row.options):
             raise TableError("round_running", "this duplicate round is still being played: "
                              "its tables can be watched when the round is over", 403)

@@ -20,7 +20,8 @@ from chicago.rules import RulesError
 from chicago.server.admission import client_key
 from chicago.server.club.director import TournamentSpec
 from chicago.server.club.service import ClubService
-from chicago.server.live import hash_token, now
+from chicago.server.core.seats import hash_token
+from chicago.server.live import now
 from chicago.server.lobby import LIMITS, RulesRequest, bot_levels, clean_name
 from chicago.server.protocol import TableError
 from chicago.server.storage.club import NameTaken, ProfileRow
@@ -141,7 +142,7 @@ def _review_link(request: Request, game: str, seat: int) -> str | None:
     """The browser app's address of the review of the profile's seat in a game (docs/WEB.md:
     the replay with the Review view of that seat), when this server makes reviews
     (docs/SERVER.md, "Reviews"); None when it makes none."""
-    reviews = request.app.state.manager.reviews
+    reviews = request.app.state.reviews
     return f"#/replay/{game}?review={seat}" if reviews.enabled else None
 
 

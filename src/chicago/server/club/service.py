@@ -1,7 +1,7 @@
 """The club service of one server process (docs/CLUB.md).
 
 It keeps the shown ratings of every ladder in memory (each live table reads its ladder's:
-:attr:`chicago.server.live.LiveTable.ratings`), applies rated games once they are stored
+:attr:`chicago.server.core.state.TableState.ratings`), applies rated games once they are stored
 (:meth:`ClubService.apply_ratings`: one applier at a time across every worker, through the
 shared lock ``club:ratings``; the database makes each game's application happen once),
 authenticates profiles and organizers by their secrets (only hashes are stored), limits how
@@ -19,12 +19,15 @@ from starlette.requests import Request
 
 from chicago.server.club.director import TournamentDirector
 from chicago.server.club.secrets import check_secret
+from chicago.server.core.decide import Joiner
+from chicago.server.core.seats import hash_token
 from chicago.server.limits import Limiter, make_limiter
-from chicago.server.live import LiveTable, hash_token, now
+from chicago.server.live import LiveTable, now
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
+from chicago.server.storage import Store
 from chicago.server.storage.club import ClubStore, ProfileRow
-from chicago.server.tables import Joiner, TableManager
+from chicago.server.tables import TableManager
 
 __all__ = ["ClubService", "joiner_of", "public_info", "records_gate"]
 
@@ -33,10 +36,10 @@ log = logging.getLogger("chicago.server")
 class ClubService:
     """Club play of one server process, wired into its :class:`TableManager`."""
 
-    def __init__(self, manager: TableManager, settings: Settings) -> None:
+    def __init__(self, manager: TableManager, store: Store, settings: Settings) -> None:
         self.manager = manager
         self.settings = settings
-        self.store = ClubStore(manager.store)
+        self.store = ClubStore(store)
         self.shown: dict[str, dict[str, float]] = {}
         """Ladder -> participant -> shown rating (the dicts the live tables read)."""
         self.profiles = make_limiter(settings, "profiles", settings.club_creations,
@@ -100,12 +103,12 @@ class ClubService:
 
     # ------------------------------------------------------------------ ratings
     def _installed(self, table: LiveTable) -> None:
-        table.ratings = self.shown.setdefault(table.ladder, {})
+        table.state.ratings = self.shown.setdefault(table.state.ladder, {})
 
     def _finished(self, table: LiveTable) -> None:
-        if table.rated:
+        if table.state.rated:
             self.manager.tasks.spawn(self.apply_ratings())
-        tournament = table.row.options.get("tournament")
+        tournament = table.state.row.options.get("tournament")
         if isinstance(tournament, dict) and isinstance(tournament.get("id"), str):
             self.manager.tasks.spawn(self.director.advance(tournament["id"]))
 
@@ -142,7 +145,7 @@ async def records_gate(request: Request, table_id: str) -> None:
     club: ClubService | None = getattr(request.app.state, "club", None)
     if club is None:
         return
-    row = await asyncio.to_thread(club.manager.store.table, table_id)
+    row = await asyncio.to_thread(club.store.store.table, table_id)
     if row is not None and not await club.director.round_open(table_id, row.options):
         raise TableError("round_running", "this duplicate round is still being played: its "
                          "records are served when the round is over", 403)
@@ -163,6 +166,7 @@ async def public_info(request: Request, table: LiveTable) -> dict[str, Any]:
     play, without the scores (docs/CLUB.md)."""
     info = table.info()
     club: ClubService | None = getattr(request.app.state, "club", None)
-    if club is not None and not await club.director.round_open(table.id, table.row.options):
+    if club is not None and not await club.director.round_open(table.id,
+                                                                 table.state.row.options):
         info["scores"] = None
     return info

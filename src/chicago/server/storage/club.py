@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 
 from chicago.club.names import name_key
 from chicago.club.ratings import RatedGame, Rating, RatingChange, rate_game
+from chicago.server.core.rows import Change, RatedGameRow
 from chicago.server.storage.models import (
     game_players,
     games,
@@ -40,7 +41,7 @@ from chicago.server.storage.models import (
     tournament_tables,
     tournaments,
 )
-from chicago.server.storage.store import Change, RatedGameRow, Store, game_row
+from chicago.server.storage.store import Store, game_row
 
 __all__ = [
     "ClubStore",

@@ -13,7 +13,6 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,8 +29,18 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from chicago.server.core.rows import (
+    SEAT_KINDS,
+    Change,
+    GamePlayerRow,
+    GameRow,
+    LoadedTable,
+    LogEntry,
+    RatedGameRow,
+    TableRow,
+)
 from chicago.server.storage.models import game_players, games, log, rated_games, tables
 
 __all__ = [
@@ -51,9 +60,6 @@ __all__ = [
 
 _logger = logging.getLogger("chicago.server")
 
-SEAT_KINDS = ("join", "away", "back")
-"""Log entry kinds that change a table's seats (they outlast the game they were stored in)."""
-
 _MAX_INT = 2**31 - 1  # the INTEGER columns (game numbers, seqs)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -67,118 +73,6 @@ class Conflict(Exception):
 class Unreadable(ValueError):
     """A stored row that cannot be read (an old schema, a bug); logged once
     (:meth:`Store.skip`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One stored change of a table's stream (see :mod:`chicago.server.storage.models`)."""
-
-    seq: int
-    game: int
-    kind: str
-    seat: int | None
-    data: dict[str, Any]
-    created_at: float
-
-
-@dataclass(slots=True)
-class TableRow:
-    """A ``tables`` row, JSON columns decoded."""
-
-    id: str
-    name: str
-    players: int
-    preset: str
-    rules: dict[str, Any]
-    variations: list[str]
-    seats: list[str]
-    options: dict[str, Any]
-    private: bool
-    secret: str
-    status: str
-    open_seats: int
-    game: int
-    created_at: float
-    updated_at: float
-
-
-@dataclass(slots=True)
-class GameRow:
-    """A ``games`` row, JSON columns decoded."""
-
-    table_id: str
-    number: int
-    seed: int
-    rules: dict[str, Any]
-    players: int
-    status: str
-    started_at: float
-    names: list[str | None] | None = None
-    """Set when the game ends: each seat's name (a bot's is its level), None for a person
-    who gave no name."""
-    result: dict[str, Any] | None = None
-    record: dict[str, Any] | None = None
-    finished_at: float | None = None
-
-
-@dataclass(slots=True)
-class LoadedTable:
-    """What rebuilding a live table needs: its row, its current game and its log entries
-    (the seat changes of earlier games, then every entry of the current game; see
-    :meth:`Store.load`)."""
-
-    table: TableRow
-    game: GameRow
-    entries: list[LogEntry]
-
-
-@dataclass(slots=True)
-class Change:
-    """One atomic write for one table: new log entries and the row changes that go with them."""
-
-    table_id: str
-    entries: list[LogEntry] = field(default_factory=list)
-    new_table: TableRow | None = None
-    table_updates: dict[str, Any] = field(default_factory=dict)
-    new_game: GameRow | None = None
-    game_updates: dict[str, Any] = field(default_factory=dict)
-    game_number: int | None = None  # the game row that game_updates change
-    players: list[GamePlayerRow] = field(default_factory=list)
-    """When a game ends: one row per seat (who sat there, what the seat did)."""
-    rated: RatedGameRow | None = None
-    """When a rated game ends: the game to rate (applied later, exactly once)."""
-
-
-@dataclass(slots=True)
-class GamePlayerRow:
-    """A ``game_players`` row: one seat of a finished game."""
-
-    table_id: str
-    number: int
-    seat: int
-    participant: str | None
-    """``profile:ID``, ``bot:LEVEL``, or None for a guest."""
-    profile_id: str | None
-    ladder: str
-    rated: bool
-    line: dict[str, int]
-    """The seat's counters (:func:`chicago.club.stats.game_lines`)."""
-    finished_at: float
-
-
-@dataclass(slots=True)
-class RatedGameRow:
-    """A ``rated_games`` row: a finished rated game, before or after its rating."""
-
-    table_id: str
-    number: int
-    ladder: str
-    participants: list[str]
-    places: list[int]
-    finished_at: float
-    applied: bool = False
-    seq: int | None = None
-    """The order of rating (set by the database)."""
 
 
 def normalize_url(url: str) -> str:
@@ -198,7 +92,11 @@ def _loads(value: str | None) -> Any:
 
 
 class Store:
-    """The database of one server: ``Store(url)``, then :meth:`migrate`."""
+    """The database of one server: ``Store(url)``, then :meth:`migrate`. The table core's
+    :class:`~chicago.server.core.ports.Storage`."""
+
+    failures: tuple[type[BaseException], ...] = (SQLAlchemyError, OSError)
+    """How the database says it cannot be reached now (not that a row is unreadable)."""
 
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = normalize_url(url)

@@ -1,11 +1,11 @@
-"""The terminal's words in English and Swedish: one catalogue per language.
+"""The words of the terminal and the browser app in English and Swedish: one catalogue.
 
-An entry is a text with ``{placeholders}`` or a function of the parameters, as in the
-browser app's catalogues (``web/static/js/lang/en.js`` and ``sv.js``), which are one source
-with these: their literal texts are read from the browser's files
-(:mod:`chicago.tui.lang.browser`), their functions are Python functions here that give the
-same text for the same parameters (``tests/test_tui_lang.py`` runs both), and keys only
-the terminal has start with ``tui.``.
+The catalogue is one JSON file per language, ``web/static/lang/en.json`` and ``sv.json``
+(package data of :mod:`chicago.web`, loaded by the browser as they are): every key with one
+message in the ICU MessageFormat syntax, formatted here by :mod:`chicago.tui.lang.icu` and in
+the browser by ``web/static/js/icu.js`` (``tests/test_lang_catalogue.py`` checks that both
+give the same text for every message, and that both languages have every key). Keys only
+the terminal uses start with ``tui.``.
 
 Sentences about a seat get ``who`` (the subject inside a sentence: a name or "you"/"du"),
 ``Who`` (the subject at the start of a sentence: a name or "You"/"Du"), ``whom`` (the
@@ -22,32 +22,40 @@ verbs: "you pass", "Bo passes").
 
 from __future__ import annotations
 
+import functools
+import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from importlib import resources
 from typing import Any
+
+from chicago.tui.lang.icu import format_message
 
 __all__ = [
     "CODES",
     "ENGLISH",
     "SWEDISH",
-    "Entry",
     "Lang",
+    "catalogue",
     "choose_lang",
     "get_lang",
     "lang_from_env",
 ]
 
-Entry = str | Callable[[Mapping[str, Any]], str]
-"""A catalogue entry: a text with ``{placeholders}`` or a function of the parameters."""
 
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+@functools.cache
+def catalogue(code: str) -> dict[str, str]:
+    """The messages of the language ``code`` (``en`` or ``sv``) by key, as in its file."""
+    path = resources.files("chicago.web").joinpath("static", "lang", f"{code}.json")
+    messages: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return messages
 
 
 class Lang:
     """One language's catalogue; :meth:`t` looks a key up (English if this one lacks it)."""
 
     def __init__(
-        self, code: str, name: str, entries: Mapping[str, Entry], fallback: Lang | None = None
+        self, code: str, name: str, entries: Mapping[str, str], fallback: Lang | None = None
     ) -> None:
         self.code = code
         """``en`` or ``sv``."""
@@ -62,26 +70,20 @@ class Lang:
 
     def t(self, key: str, /, **params: Any) -> str:
         """The text of ``key`` with ``params`` filled in; the key itself if it is unknown."""
-        entry = self.entries.get(key)
-        if entry is None:
+        message = self.entries.get(key)
+        if message is None:
             if self.fallback is not None:
                 return self.fallback.t(key, **params)
             return key
-        if callable(entry):
-            return entry(params)
-        return _PLACEHOLDER.sub(
-            lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), entry
-        )
+        return format_message(message, params)
 
     def __repr__(self) -> str:
         return f"Lang({self.code!r})"
 
 
 def _build() -> tuple[Lang, Lang]:
-    from chicago.tui.lang import en, sv
-
-    english = Lang("en", "English", en.ENTRIES)
-    return english, Lang("sv", "Svenska", sv.ENTRIES, fallback=english)
+    english = Lang("en", "English", catalogue("en"))
+    return english, Lang("sv", "Svenska", catalogue("sv"), fallback=english)
 
 
 ENGLISH, SWEDISH = _build()

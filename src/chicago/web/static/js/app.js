@@ -17,47 +17,13 @@ import { installCardSymbols } from "./cards.js";
 import { LobbyPage, GamesPage } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
-import { api } from "./api.js";
-import { chicagoRule, glossary } from "./rulewords.js";
+import { HelpPage } from "./help.js";
 import { ProfilePage, SignInPage, LeaderboardPage } from "./club.js";
 import { TournamentsPage, TournamentPage } from "./tournament.js";
 import { leavePage } from "./notice.js";
 
 const main = document.getElementById("app");
 let page = null;
-
-class HelpPage {
-  constructor(root) {
-    this.root = root;
-    this.info = null;
-    this.off = onLangChange(() => this.mount());
-  }
-  mount() {
-    this.draw();
-    if (!this.info) {
-      api.info().then((info) => {
-        this.info = info;
-        this.draw();
-      }).catch(() => {});
-    }
-  }
-  draw() {
-    const presets = this.info ? this.info.presets : [];
-    replace(this.root, h("section", { class: "panel help" }, h("h1", {}, t("help.title")),
-      t("help.body").map((p) => h("p", {}, p)),
-      h("h2", {}, t("help.marks_title")),
-      h("dl", { class: "marks" }, glossary(this.info ? this.info.rules[this.info.default_preset] : {}).map(([mark, words]) =>
-        [h("dt", {}, mark), h("dd", {}, words[0].toUpperCase() + words.slice(1))])),
-      presets.length ? h("h2", {}, t("help.presets_title")) : null,
-      presets.map((name) => h("section", { class: "preset-rule", dataset: { preset: name } },
-        h("h3", {}, name), h("p", { class: "muted" }, t(`preset.${name}`)),
-        h("ul", {}, chicagoRule(this.info.rules[name]).map((line) => h("li", {}, line))))),
-      h("p", {}, h("a", { class: "button primary", href: "#/" }, t("lobby.quick")))));
-  }
-  unmount() {
-    this.off();
-  }
-}
 
 function route() {
   const [path, query = ""] = location.hash.replace(/^#\/?/, "").split("?", 2);
@@ -99,6 +65,17 @@ function start() {
   chrome();
   window.addEventListener("hashchange", route);
   route();
+  installWorker();
+}
+
+/** The service worker (sw.js, at the app's root so that it serves every page): the app's
+ * files kept in the browser and an offline page. Browsers offer it on https and localhost
+ * only; elsewhere the app works as before, from the network. */
+function installWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("sw.js").catch(() => {
+    /* no worker: every file comes from the network */
+  });
 }
 
 start();

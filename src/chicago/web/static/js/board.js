@@ -6,7 +6,7 @@ import { h } from "./dom.js";
 import { t, num, signed } from "./i18n.js";
 import { cardSvg, backSvg, cardText, sortCards } from "./cards.js";
 import { option } from "./store.js";
-import { cardName, category, categoryA, levelName } from "./words.js";
+import { cardName, category, categoryA, levelName, levelAbout } from "./words.js";
 import { ringEl } from "./clock.js";
 
 /** A card face: a button when it can be clicked, else an image with a spoken name. */
@@ -15,16 +15,17 @@ export function cardEl(code, { size = "md", button = false, selected = null, dis
   const compact = size === "xs" || size === "sm";
   const classes = `card card-${size}${selected ? " selected" : ""}${disabled ? " not-playable" : ""}${cls ? " " + cls : ""}`;
   if (button) {
+    // named by its content (a spoken name beside the drawn face), not by aria-label: a
+    // label would hide the rank and suit drawn on the face from speech input (WCAG 2.5.3)
     return h("button", {
       type: "button",
       class: classes,
-      "aria-label": cardName(code),
       "aria-pressed": selected === null ? null : String(Boolean(selected)),
       disabled,
       dataset: { card: code },
       onclick: onClick,
       html: cardSvg(code, { fourColor, compact }),
-    });
+    }, h("span", { class: "visually-hidden" }, cardName(code)));
   }
   return h("span", { class: classes, role: "img", "aria-label": cardName(code), dataset: { card: code }, html: cardSvg(code, { fourColor, compact }) });
 }
@@ -97,7 +98,7 @@ export function seatPanel(state, seat, ctx) {
   const badge = (cls, text, note) => h("span", { class: `badge ${cls}`, title: note, "aria-label": `${text}: ${note}` }, text);
   const rules = state.rules || {};
   if (state.dealer === seat) badges.push(h("span", { class: "chip dealer", title: t("note.dealer"), "aria-label": t("table.dealer") }, t("table.dealer_chip")));
-  if (info && info.kind === "bot") badges.push(badge("bot", levelName(info.level), t("note.bot", { level: levelName(info.level) })));
+  if (info && info.kind === "bot") badges.push(badge("bot", levelName(info.level), t("note.bot", { level: levelAbout(info.level) })));
   if (info && info.kind === "open") badges.push(badge("open", t("table.open"), t("note.open")));
   if (info && info.away) badges.push(badge("away", t("table.away"), t("note.away")));
   else if (info && info.kind === "human" && ctx.presence && ctx.presence[seat] === false) badges.push(badge("offline", t("table.offline"), t("note.offline")));
@@ -161,13 +162,14 @@ export function seatPanel(state, seat, ctx) {
     h("div", { class: "seat-head" },
       h("span", { class: "seat-name" }, h("span", { class: "name-text" }, ctx.names.plain(seat)),
         mine ? h("span", { class: "you-mark" }, `\u00a0(${t("you")})`) : null,
-        seatRating(ctx.seats, seat)),
+        ctx.rated ? seatRating(ctx.seats, seat) : null),
       badges,
       h("span", { class: "seat-score", title: t("table.points", { n: state.scores[seat] }) }, num(state.scores[seat])),
     ),
     h("div", { class: "seat-line" },
-      h("span", { class: "exchanges", title: `${t("table.exchanges")}: ${t("note.exchanges")}`, "aria-label": `${t("table.exchanges")}: ${counts.join(", ")}` },
-        h("span", { "aria-hidden": "true" }, "⇄ " + counts.join(" · "))),
+      h("span", { class: "exchanges", title: `${t("table.exchanges")}: ${t("note.exchanges")}` },
+        h("span", { "aria-hidden": "true" }, "⇄ " + counts.join(" · ")),
+        h("span", { class: "visually-hidden" }, `${t("table.exchanges")}: ${counts.join(", ")}`)),
       toAct ? h("span", { class: "turn-mark" }, t("table.to_act")) : null,
       clock,
       isMe && ctx.handCategory ? h("span", { class: "hand-category" }, ctx.handCategory) : null,
@@ -179,11 +181,13 @@ export function seatPanel(state, seat, ctx) {
   );
 }
 
-/** A seat's rating beside its name (docs/CLUB.md), when its profile or bot level has one. */
+/** A seat's rating beside its name at a rated table (docs/CLUB.md), when its profile or
+ * bot level has one; said to be a rating, and what it is, in its tooltip and spoken name. */
 function seatRating(seats, seat) {
   const info = seats && seats[seat];
   if (!info || info.rating === null || info.rating === undefined) return null;
-  return h("span", { class: "seat-rating", dataset: { rating: info.rating }, title: t("club.rating") }, `\u00a0${num(info.rating, 1)}`);
+  return h("span", { class: "seat-rating", dataset: { rating: info.rating }, title: t("club.rating_note") },
+    h("span", { class: "visually-hidden" }, ` ${t("club.rating")}`), `\u00a0${num(info.rating, 1)}`);
 }
 
 /** The engine's reason of a show that objects to a lower four of a kind's reset. */
@@ -250,6 +254,25 @@ export function centerPanel(state, ctx) {
     if (state.phase === "exchange" || state.phase === "redeal" || state.phase === "one up") parts.push(piles(state));
   }
   return h("div", { class: "center-inner" }, parts);
+}
+
+/**
+ * A finished trick: its cards in the order played, the winner's marked (a star and words,
+ * not colour alone), and a line saying who won it with what. `trick`: {trick, winner, card,
+ * cards: [{seat, card}]}; `rest`: it is the trick resting in the middle of the table.
+ */
+export function finishedTrick(trick, names, { rest = false } = {}) {
+  const win = trick.cards.find((p) => p.seat === trick.winner);
+  return h("div", { class: "finished-trick", dataset: { trick: trick.trick, winner: trick.winner, rest: rest ? "1" : null } },
+    h("h3", { class: "center-title" }, t("center.trick", { n: trick.trick })),
+    h("div", { class: "trick" }, trick.cards.map((p, i) =>
+      h("figure", { class: `played-card${i === 0 ? " lead" : ""}${p.seat === trick.winner ? " winner" : ""}`, dataset: { seat: p.seat } },
+        cardEl(p.card, { size: "md" }),
+        h("figcaption", {}, names.Who(p.seat),
+          p.seat === trick.winner ? h("span", { class: "win-mark" }, ` ★ ${t("center.takes")}`) : null)))),
+    h("p", { class: "trick-winner" }, t("center.trick_won", {
+      n: trick.trick, Who: names.Who(trick.winner), you: names.you(trick.winner), card: win ? cardText(win.card) : "",
+    })));
 }
 
 /** The stock and the discard pile, drawn as stacks of backs with their counts. */
@@ -351,7 +374,9 @@ export function summaryPanel(summary, names, { head = null } = {}) {
   }
   return h("section", { class: "deal-summary", "aria-label": t("sum.title", { deal: summary.deal }) },
     h("div", { class: "sum-head" }, h("h2", {}, t("sum.title", { deal: summary.deal })), head),
-    h("div", { class: "sum-body" }, intro, h("div", { class: "sum-columns" }, columns)));
+    // it scrolls on a short screen: reachable from the keyboard (WCAG 2.1.1)
+    h("div", { class: "sum-body", tabindex: "0", role: "region", "aria-label": t("sum.title", { deal: summary.deal }) },
+      intro, h("div", { class: "sum-columns" }, columns)));
 }
 
 /** The scoreboard: points per deal (from the view's history) and totals. */

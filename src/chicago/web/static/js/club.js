@@ -151,6 +151,7 @@ export class ProfilePage {
         me ? this.devices(me) : null),
       h("section", { class: "panel" }, h("h2", {}, t("club.stats")), statsList(d.stats)),
       h("section", { class: "panel" }, h("h2", {}, t("club.ratings")),
+        h("p", { class: "muted rating-explain" }, t("club.rating_explain")),
         d.ratings.length ? h("ul", { class: "rows ratings" }, d.ratings.map((r) => h("li", { dataset: { ladder: r.ladder } },
           h("strong", {}, ladderName(r.ladder)), " ",
           h("span", { class: "rating" }, ratingText(r.rating)), " ",

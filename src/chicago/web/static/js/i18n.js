@@ -1,11 +1,14 @@
 // Swedish and English. The choice is remembered in localStorage ("chicago.lang"); the first
 // visit follows the browser's language (Swedish for sv/sv-SE/sv-FI, else English).
 //
-// t("key", {n: 3}) looks the key up in the current language (falling back to English, then
-// to the key itself). An entry is a string with {placeholders} or a function of the params.
+// The words are one catalogue shared with the terminal: ../lang/en.json and sv.json, one
+// message per key in the ICU MessageFormat syntax (formatted by icu.js). t("key", {n: 3})
+// looks the key up in the current language (falling back to English, then to the key
+// itself); items("help.body") gives the numbered keys help.body.1, help.body.2 … as a list.
 
-import en from "./lang/en.js";
-import sv from "./lang/sv.js";
+import { formatMessage } from "./icu.js";
+import en from "../lang/en.json" with { type: "json" };
+import sv from "../lang/sv.json" with { type: "json" };
 
 export const LANGS = { en, sv };
 const KEY = "chicago.lang";
@@ -51,12 +54,17 @@ export function has(key) {
 }
 
 export function t(key, params = {}) {
-  let entry = LANGS[current][key];
-  if (entry === undefined) entry = LANGS.en[key];
-  if (entry === undefined) return key;
-  if (typeof entry === "function") return entry(params);
-  if (typeof entry !== "string") return entry; // lists (keyboard help, rules text)
-  return entry.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  let message = LANGS[current][key];
+  if (message === undefined) message = LANGS.en[key];
+  if (message === undefined) return key;
+  return formatMessage(message, params);
+}
+
+/** The numbered entries `${prefix}.1${suffix}`, `${prefix}.2${suffix}` … as a list of texts. */
+export function items(prefix, suffix = "") {
+  const found = [];
+  for (let i = 1; has(`${prefix}.${i}${suffix}`); i += 1) found.push(t(`${prefix}.${i}${suffix}`));
+  return found;
 }
 
 /** A number in the current language's style (Swedish decimal comma). */

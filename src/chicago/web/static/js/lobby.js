@@ -5,16 +5,19 @@ import { h, replace } from "./dom.js";
 import { t, onLangChange, num } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
-import { gameNames, levelName, seatNames } from "./words.js";
+import { gameNames, levelName, levelNote, presetName, seatNames } from "./words.js";
 import { showError } from "./notice.js";
+import { welcomePanel, guidedRequest, guideStarted } from "./guide.js";
 
 const SPEEDS = [["slow", 1.2], ["normal", 0.6], ["fast", 0.2], ["instant", 0]];
 const CLOCKS = [null, 30, 60, 120];
 const PAUSES = [15, 30, 60, 0]; // seconds after a deal to read its summary (0: go on at once)
 const LENGTHS = [null, 1, 3, 5];
 
-async function createAndSit(request) {
+/** Create a table and sit at its first open seat; `created(table)` runs before the page goes there. */
+async function createAndSit(request, created = null) {
   const table = await api.create(request);
+  created?.(table);
   const open = table.seats.find((s) => s.kind === "open");
   if (open) {
     const joined = await api.join(table.id, open.seat, store.playerName() || null);
@@ -86,6 +89,7 @@ export class LobbyPage {
     const caret = active && active.tagName === "INPUT" && typeof active.selectionStart === "number" && active.type === "text"
       ? [active.selectionStart, active.selectionEnd] : null;
     replace(this.root, h("div", { class: "lobby" },
+      welcomePanel(() => this.startGuide(), this.busy),
       this.intro(),
       this.createForm(),
       this.myTables(),
@@ -120,12 +124,17 @@ export class LobbyPage {
       h("p", { class: "muted" }, t("lobby.quick_hint")));
   }
 
-  async submit(request) {
+  /** The guided first game (guide.js): a short game against bots that explains itself. */
+  startGuide() {
+    this.submit(guidedRequest(this.info.bot_levels), (table) => guideStarted(table.id));
+  }
+
+  async submit(request, created = null) {
     if (this.busy) return;
     this.busy = true;
     this.render();
     try {
-      await createAndSit(request);
+      await createAndSit(request, created);
     } catch (err) {
       showError(err.code || "network", err.message);
     } finally {
@@ -139,7 +148,7 @@ export class LobbyPage {
     const info = this.info;
     const rerender = () => this.render();
     const presetSelect = h("select", { id: "f-preset", onchange: (e) => { f.preset = e.target.value; rerender(); } },
-      info.presets.map((p) => h("option", { value: p, selected: p === f.preset }, p)));
+      info.presets.map((p) => h("option", { value: p, selected: p === f.preset }, presetName(p))));
     const [lo, hi] = info.limits.players;
     const playersSelect = h("select", { id: "f-players", onchange: (e) => {
       f.players = Number(e.target.value);
@@ -151,7 +160,8 @@ export class LobbyPage {
         h("label", { for: `f-seat-${i}` }, t("form.seat_n", { n: i + 1 })),
         h("select", { id: `f-seat-${i}`, dataset: { seat: i }, onchange: (e) => { f.seats[i] = e.target.value; rerender(); } },
           h("option", { value: "open", selected: f.seats[i] === "open" }, t("form.seat_open")),
-          info.bot_levels.map((level) => h("option", { value: `bot:${level}`, selected: f.seats[i] === `bot:${level}` }, t("form.seat_bot", { level: levelName(level) }))))));
+          info.bot_levels.map((level) => h("option", { value: `bot:${level}`, selected: f.seats[i] === `bot:${level}` },
+            levelNote(level) ? t("form.seat_bot_note", { level: levelName(level), note: levelNote(level) }) : t("form.seat_bot", { level: levelName(level) }))))));
     const large = f.players > 4;
     const variations = Object.entries(info.variations).map(([id, english]) => {
       const key = `var.${id}`;
@@ -234,7 +244,7 @@ export class LobbyPage {
           const free = tb.seats.filter((s) => s.kind === "open").length;
           return h("li", { dataset: { table: tb.id } },
             h("strong", {}, tb.name || t("lobby.unnamed")), " ",
-            h("span", { class: "muted" }, `${tb.preset}${tb.variations.length ? " + " + tb.variations.join(", ") : ""} · ${t("lobby.seats_free", { free, n: tb.players })}${tb.rated ? " · " + t("club.rated") : ""}`), " ",
+            h("span", { class: "muted" }, `${presetName(tb.preset)}${tb.variations.length ? " + " + tb.variations.join(", ") : ""} · ${t("lobby.seats_free", { free, n: tb.players })}${tb.rated ? " · " + t("club.rated") : ""}`), " ",
             seatList(tb), " ",
             h("a", { class: "button", href: `#/table/${tb.id}` }, t("lobby.join")), " ",
             h("a", { class: "button", href: `#/watch/${tb.id}` }, t("lobby.watch")));
@@ -255,7 +265,8 @@ function seatList(tb) {
   const taken = tb.seats.filter((s) => s.taken);
   if (!taken.length) return null;
   return h("span", { class: "seat-list" }, taken.map((s, i) => h("span", { class: "seat-chip", dataset: { seat: s.seat } },
-    names[s.seat], s.rating === null || s.rating === undefined ? null : h("span", { class: "seat-rating" }, `\u00a0${num(s.rating, 1)}`),
+    names[s.seat], !tb.rated || s.rating === null || s.rating === undefined ? null
+      : h("span", { class: "seat-rating", title: t("club.rating_note") }, h("span", { class: "visually-hidden" }, ` ${t("club.rating")}`), `\u00a0${num(s.rating, 1)}`),
     i < taken.length - 1 ? ", " : null)));
 }
 
@@ -267,7 +278,7 @@ export function gamesList(games) {
     const winners = (g.winners || []).map((s) => names[s] || t("seat_n", { n: s + 1 })).join(", ");
     return h("li", { dataset: { game: `${g.table}/${g.game}` } },
       h("strong", {}, g.name || t("lobby.unnamed")), " ",
-      h("span", { class: "muted" }, `${g.preset} · ${t("games.deals", { n: g.deals || 0 })} · ${t("games.winners")}: ${winners}`), " ",
+      h("span", { class: "muted" }, `${presetName(g.preset)} · ${t("games.deals", { n: g.deals || 0 })} · ${t("games.winners")}: ${winners}`), " ",
       h("span", { class: "scores" }, names.map((n, i) => `${n} ${num((g.scores || [])[i] ?? 0)}`).join(", ")), " ",
       h("a", { class: "button", href: `#/replay/${g.table}/${g.game}` }, t("lobby.replay")));
   }));

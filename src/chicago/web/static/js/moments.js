@@ -7,8 +7,11 @@ import { t } from "./i18n.js";
 import { cardText } from "./cards.js";
 import { categoryA, rankWord } from "./words.js";
 
-/** How long a banner stays when the player does not act first (ms). */
-export const MOMENT_MS = 6000;
+/** How long a banner stays when the player does not act or close it first (ms). */
+export const MOMENT_MS = 9000;
+
+/** The least time a banner stays, however fast the play goes on (ms), unless it is closed. */
+export const MOMENT_MIN_MS = 4500;
 
 /**
  * The moments of a batch of new events. `earlier` are the deal's events before the batch

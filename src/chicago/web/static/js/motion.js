@@ -117,7 +117,7 @@ export class Motion {
    * Animate the page just drawn from the places captured before it, for `events` (the new
    * events this drawing shows, in order). `me` is the player's seat (null: watching).
    */
-  play(root, events, me) {
+  play(root, events, me, { holdTrick = false } = {}) {
     const before = this.before;
     this.before = null;
     if (!before || !events || !events.length || !motionOn()) return;
@@ -159,13 +159,17 @@ export class Motion {
           }
           break;
         }
-        case "trick": {
+        case "trick":
+        case "gather": {
+          // "trick": a trick just finished, gathered once its last card has landed (unless
+          // it rests in the middle first: `holdTrick`); "gather": the rest is over
+          if (ev.type === "trick" && holdTrick) break;
           const to = now.seats.get(ev.winner);
           if (to) {
             for (const p of trickCards) {
               // a card still flying in shows up for the gathering only when it has landed
               this.fly(cardEl(p.card, { size: "md" }), p.rect, middle(to, p.rect.width * 0.5),
-                { kind: "gather", card: p.card, seat: ev.winner, delay: DURATION.fly, fade: 0.15, hiddenBefore: p.arriving });
+                { kind: "gather", card: p.card, seat: ev.winner, delay: ev.type === "trick" ? DURATION.fly : 0, fade: 0.15, hiddenBefore: p.arriving });
             }
           }
           trickCards = [];

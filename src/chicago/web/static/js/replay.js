@@ -278,7 +278,7 @@ export class ReplayPage {
           h("h2", { class: "step-heading", dataset: { testid: "step" } }, heading),
           h("ul", { class: "step-events" }, lines.map((l) => h("li", {}, l))),
           h("h2", {}, t("table.log")),
-          h("ul", { class: "log-list" }, events.map((ev) => describe(ev, names)).filter(Boolean).map((l) => h("li", {}, l))))));
+          h("ul", { class: "log-list", tabindex: "0", "aria-label": t("table.log") }, events.map((ev) => describe(ev, names)).filter(Boolean).map((l) => h("li", {}, l))))));
     replace(this.root, page);
     this.review?.settle(this.root);
     const log = this.root.querySelector(".log-list");

@@ -2,23 +2,36 @@
 // websocket; the player's cards as SVG buttons, the choices of the moment as buttons.
 
 import { h, replace, copyText } from "./dom.js";
-import { t, onLangChange } from "./i18n.js";
+import { t, num, items, onLangChange } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { TableConnection } from "./connection.js";
 import * as store from "./store.js";
 import { cardText, sortCards } from "./cards.js";
-import { Names, cap, seatNames, describe, category, categoryA, phaseText } from "./words.js";
-import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, scoreTable, settlementPanel } from "./board.js";
+import { Names, cap, seatNames, describe, category, categoryA, phaseText, presetName } from "./words.js";
+import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, scoreTable, settlementPanel, finishedTrick } from "./board.js";
 import { announce, errorText, showError, showNotice } from "./notice.js";
 import { Motion, motionWanted, setMotionWanted, systemReducesMotion } from "./motion.js";
 import { sound } from "./sound.js";
-import { momentsOf, MOMENT_MS } from "./moments.js";
+import { momentsOf, MOMENT_MS, MOMENT_MIN_MS } from "./moments.js";
 import { barEl, ringEl, updateCountdowns } from "./clock.js";
 import { hintBody } from "./hint.js";
 import { chicagoRule } from "./rulewords.js";
+import { Guide } from "./guide.js";
 
 
 const LOG_LIMIT = 400;
+
+/** Messages that wait while a finished trick rests in the middle (applied in order after it). */
+const HELD = new Set(["update", "seats", "continue", "game_over"]);
+
+/** The choices of the trick's rest (ms), the first the default: the table's setting. */
+export const TRICK_RESTS = [1000, 0, 500, 2000];
+
+/** How long a finished trick rests in the middle at this browser's tables (ms). */
+export function trickRest() {
+  const ms = store.option("trickRest", TRICK_RESTS[0]);
+  return TRICK_RESTS.includes(ms) ? ms : TRICK_RESTS[0];
+}
 
 // The sound switch's icon: a speaker with waves (on) or crossed out (off), drawn as SVG.
 const SPEAKER = '<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
@@ -70,8 +83,11 @@ export class TablePage {
     this.conn = null;
     this.motion = new Motion();
     this.fresh = []; // events not drawn yet: what the next drawing animates
-    this.moments = []; // the key moments on the banner: [{kind, text, detail}]
-    this.momentsNew = false;
+    this.moments = []; // the key moments on the banner: [{id, kind, text, detail, at, acted}]
+    this.momentSeq = 0;
+    this.rest = null; // the finished trick resting in the middle: {trick, winner, card, cards}
+    this.held = []; // messages that came while it rests, applied after it
+    this.guide = new Guide(this); // the guided first game's explanations (guide.js)
     this.pause = null; // the pause between deals: {deal, waiting: [seats], until, total}
     this.summaryClosed = false;
     this.offLang = onLangChange(() => this.render());
@@ -101,6 +117,7 @@ export class TablePage {
     clearInterval(this.clockTimer);
     clearTimeout(this.autoTimer);
     clearTimeout(this.momentTimer);
+    clearTimeout(this.restTimer);
     this.motion.destroy();
   }
 
@@ -125,7 +142,20 @@ export class TablePage {
   }
 
   // ------------------------------------------------------------------ messages
+  /** A message from the server: held while a finished trick rests, else handled now. */
   message(msg) {
+    if (this.rest) {
+      if (msg.type === "snapshot" || msg.type === "resumed") this.endRest(false);
+      else if (HELD.has(msg.type)) {
+        msg.receivedAt = performance.now(); // its clock and pause count from here
+        this.held.push(msg);
+        return;
+      }
+    }
+    this.handle(msg);
+  }
+
+  handle(msg) {
     switch (msg.type) {
       case "snapshot":
         this.snapshot(msg);
@@ -144,7 +174,7 @@ export class TablePage {
           // The game starts when its last open seat is taken: status "playing", the turn clock
           // (if any) running (docs/PROTOCOL.md: seats).
           this.table.status = msg.status;
-          this.setClock(msg.clock);
+          this.setClock(msg.clock, msg.receivedAt);
           if (!wasAway && msg.change === "away" && msg.seat === this.you) {
             showNotice(t("table.away_clock"));
             announce(t("table.away_clock"));
@@ -156,8 +186,8 @@ export class TablePage {
         // a person pressed Continue after a deal, or the pause ran out: the next deal starts
         // when `pause` is null (docs/PROTOCOL.md: continue)
         const wasMyTurn = this.myTurn();
-        this.setPause(msg.pause);
-        this.setClock(msg.clock);
+        this.setPause(msg.pause, msg.receivedAt);
+        this.setClock(msg.clock, msg.receivedAt);
         if (!wasMyTurn && this.myTurn()) {
           announce(t("table.your_turn"));
           sound.play("turn");
@@ -254,9 +284,18 @@ export class TablePage {
     if (!view) return;
     const events = msg.events || [];
     const moments = momentsOf(events, view.events, this.names(), view.rules || this.table.rules);
+    let finished = null;
+    let dealt = null;
     for (const ev of events) {
-      if (ev.type === "deal") view.events = [];
+      if (ev.type === "deal") {
+        view.events = [];
+        dealt = ev.deal;
+      }
       view.events.push(ev);
+      if (ev.type === "trick") {
+        const cards = view.events.filter((e) => e.type === "play" && e.trick === ev.trick).map((e) => ({ seat: e.seat, card: e.card }));
+        finished = { trick: ev.trick, winner: ev.winner, card: ev.card, cards, event: ev };
+      }
       if (ev.type === "deal_end") {
         this.summary = dealSummary(view.events);
         this.summaryClosed = false;
@@ -268,12 +307,17 @@ export class TablePage {
       this.pushLog({ ev });
       announce(describe(ev, this.names()));
     }
-    this.fresh.push(...events);
-    if (moments.length) this.showMoments(moments);
+    // while a finished trick rests, what came after it (a showdown, the next deal) moves
+    // when the rest is over
+    const resting = finished && this.restMs() > 0;
+    const upTo = resting ? events.indexOf(finished.event) + 1 : events.length;
+    this.fresh.push(...events.slice(0, upTo));
+    // a moment belongs to the deal it happened in (a lock, to the deal it starts)
+    if (moments.length) this.showMoments(moments.map((m) => ({ ...m, deal: m.kind === "lock" && dealt ? dealt : view.deal })));
     this.sounds(events);
     const wasMyTurn = this.myTurn();
     if (msg.state) Object.assign(view, msg.state);
-    if ("pause" in msg) this.setPause(msg.pause);
+    if ("pause" in msg) this.setPause(msg.pause, msg.receivedAt);
     if (!wasMyTurn && this.myTurn()) {
       announce(t("table.your_turn"));
       if (!this.pause) sound.play("turn");
@@ -284,35 +328,69 @@ export class TablePage {
       this.pushLog({ auto: null, note: text });
       showNotice(text);
     }
-    if (msg.state || msg.clock) this.setClock(msg.clock);
+    if (msg.state || msg.clock) this.setClock(msg.clock, msg.receivedAt);
     if (this.table && msg.state) {
       this.table.to_act = msg.state.to_act;
       this.table.scores = msg.state.scores;
     }
     this.pending = null;
     this.cleanSelection();
+    if (resting) this.startRest(finished, events.slice(upTo));
     this.render();
   }
 
-  setClock(clock) {
+  /** How long a finished trick rests here (ms): the setting, none at a table of bots only. */
+  restMs() {
+    if (!this.table || this.table.seats.every((s) => s.kind === "bot")) return 0;
+    return trickRest();
+  }
+
+  /** Keep a finished trick in the middle, its winner marked, for the rest's time; `later`:
+   * the events after it, animated when it is gathered. */
+  startRest(trick, later = []) {
+    const ms = this.restMs();
+    if (!ms) return;
+    this.rest = { ...trick, later };
+    if (typeof window.chicago === "object") (window.chicago.rests ||= []).push({ ...trick, ms });
+    clearTimeout(this.restTimer);
+    this.restTimer = setTimeout(() => this.endRest(), ms);
+  }
+
+  /** The rest is over: the trick is gathered to its winner, the held messages applied. */
+  endRest(draw = true) {
+    if (!this.rest) return;
+    clearTimeout(this.restTimer);
+    const { winner, later } = this.rest;
+    this.rest = null;
+    this.fresh.unshift({ type: "gather", winner }, ...later);
+    const held = this.held;
+    this.held = [];
+    for (const msg of held) this.message(msg); // a held trick may start a rest of its own
+    if (draw && !held.length) this.render();
+  }
+
+  /** The turn clock of a frame received at `at` (performance.now(); a held frame's is earlier). */
+  setClock(clock, at = performance.now()) {
     const total = (this.table && this.table.clock) || (clock ? clock.ms / 1000 : 0);
-    this.clock = clock ? { seat: clock.seat, until: performance.now() + clock.ms, total } : null;
+    this.clock = clock ? { seat: clock.seat, until: at + clock.ms, total } : null;
   }
 
   /** The pause between deals (docs/PROTOCOL.md): {deal, ms, waiting} from the server, or null. */
-  setPause(pause) {
+  setPause(pause, at = performance.now()) {
     const had = this.pause;
     if (!pause) {
       this.pause = null;
       if (had) {
-        // the next deal has started: the summary and the banners of the last one go
+        // the next deal has started: the summary and the banners of the last one go (they
+        // were there with the summary through the pause)
         this.summaryClosed = true;
-        this.moments = this.moments.filter((m) => m.kind === "lock");
+        this.moments = this.moments.filter((m) => m.kind === "lock" && m.deal === this.view?.deal);
+        this.pruneMoments();
       }
       return;
     }
     const total = (this.table && this.table.deal_pause) || pause.ms / 1000;
-    this.pause = { deal: pause.deal, waiting: pause.waiting || [], until: performance.now() + pause.ms, total };
+    this.pause = { deal: pause.deal, waiting: pause.waiting || [], until: at + pause.ms, total };
   }
 
   /** Has this player pressed Continue in the pause (or need not)? */
@@ -321,7 +399,7 @@ export class TablePage {
   }
 
   continueDeal() {
-    if (this.continued()) return;
+    if (this.continued() || !this.online()) return;
     if (!this.conn.request("continue")) {
       showError("network");
       return;
@@ -334,17 +412,53 @@ export class TablePage {
     updateCountdowns(this.root, (kind) => (kind === "pause" ? this.pause : this.clock));
   }
 
-  /** Put the key moments of an update on the banner, until the player acts or a few seconds pass. */
+  /**
+   * Put the key moments of an update on the banner, below the ones still there. Each stays
+   * at least MOMENT_MIN_MS from when it is drawn, whatever happens, then until the player's
+   * next action, and MOMENT_MS at most; its close button takes it away at once.
+   */
   showMoments(moments) {
-    this.moments = moments;
-    this.momentsNew = true;
+    const at = performance.now();
+    const added = moments.map((m) => ({ ...m, id: ++this.momentSeq, at, acted: false, drawn: false }));
+    this.moments = [...this.moments, ...added];
     for (const m of moments) if (m.detail) announce(m.detail); // the event itself is announced already
-    if (typeof window.chicago === "object") (window.chicago.moments ||= []).push(...moments);
+    if (typeof window.chicago === "object") (window.chicago.moments ||= []).push(...added);
+    this.pruneMoments(at);
+  }
+
+  /** The banners just put in the page count their time from now. */
+  momentsDrawn() {
+    const at = performance.now();
+    const fresh = this.moments.filter((m) => !m.drawn);
+    for (const m of fresh) {
+      m.drawn = true;
+      m.at = at;
+    }
+    if (fresh.length) this.pruneMoments(at);
+  }
+
+  /** Drop the banners whose time is up and set the timer of the next; true if one went. */
+  pruneMoments(at = performance.now()) {
+    const until = (m) => m.at + (m.acted ? MOMENT_MIN_MS : MOMENT_MS);
+    const kept = this.moments.filter((m) => until(m) > at);
+    const dropped = kept.length !== this.moments.length;
+    this.moments = kept;
     clearTimeout(this.momentTimer);
-    this.momentTimer = setTimeout(() => {
-      this.moments = [];
-      this.render();
-    }, MOMENT_MS);
+    if (kept.length) {
+      const next = Math.min(...kept.map(until)) - at;
+      this.momentTimer = setTimeout(() => {
+        if (this.pruneMoments()) this.render();
+      }, Math.max(0, next) + 16); // a frame late rather than early
+    }
+    return dropped;
+  }
+
+  /** The player closes a banner. */
+  dismissMoment(id) {
+    this.moments = this.moments.filter((m) => m.id !== id);
+    this.pruneMoments();
+    this.render();
+    this.root.querySelector(".moment [data-action^='dismiss']")?.focus({ preventScroll: true });
   }
 
   /** The sounds of an update's events. */
@@ -390,6 +504,12 @@ export class TablePage {
 
   act(text) {
     if (this.pending) return;
+    if (!this.online()) {
+      showError("network");
+      return;
+    }
+    this.endRest(); // a move during the rest: the trick is gathered now
+    if (!this.legal().includes(text)) return; // what came meanwhile made it no longer a move
     const seq = this.conn.lastSeq;
     const id = this.conn.act(text);
     if (!id) {
@@ -398,7 +518,8 @@ export class TablePage {
     }
     this.pending = { text, id, seq };
     this.selection.clear();
-    this.moments = []; // the banner stays until the player's next action
+    for (const m of this.moments) m.acted = true; // a banner goes with the next action once read
+    this.pruneMoments();
     this.hint = null;
     if (this.dialog === "hint") this.dialog = null;
     this.render();
@@ -435,9 +556,8 @@ export class TablePage {
       this.awayBar(),
     );
     replace(this.root, page);
-    this.motion.play(this.root, this.fresh, this.seated() ? this.you : null);
+    this.motion.play(this.root, this.fresh, this.seated() ? this.you : null, { holdTrick: Boolean(this.rest) });
     this.fresh = [];
-    this.momentsNew = false;
     const newLog = this.root.querySelector(".log-list");
     if (newLog && atBottom) newLog.scrollTop = newLog.scrollHeight;
     if (focusKey) {
@@ -458,17 +578,23 @@ export class TablePage {
       const target = this.root.querySelector('.dialog [data-action="rematch"]') || this.root.querySelector('.dialog [data-action="close"]');
       target?.focus({ preventScroll: true });
     }
+    this.momentsDrawn();
     this.maybeAuto();
   }
 
+  /** The connection changed: the whole table, since while it is down the table takes no moves. */
   renderStatus() {
-    const el = this.root.querySelector(".conn");
-    if (el) {
-      el.dataset.status = this.status;
-      el.textContent = t(`conn.${this.status}`);
-    } else {
-      this.render();
-    }
+    this.render();
+  }
+
+  /** Is the table connected (its moves can reach the server)? */
+  online() {
+    return this.status === "open";
+  }
+
+  /** May the player act now: their turn, connected, nothing on its way? */
+  canAct() {
+    return this.myTurn() && this.online() && !this.pending;
   }
 
   header(names) {
@@ -491,8 +617,41 @@ export class TablePage {
         this.gameOver && !this.overOpen ? h("button", { type: "button", dataset: { action: "result" }, onclick: () => this.openResult() }, t("over.show")) : null,
         v ? h("button", { type: "button", dataset: { action: "scores" }, onclick: () => this.open("scores") }, t("table.scores")) : null,
         h("button", { type: "button", dataset: { action: "rules" }, onclick: () => this.open("rules") }, t("table.rules")),
+        this.inPlay() ? h("button", {
+          type: "button", dataset: { action: "last-trick" }, "aria-keyshortcuts": "L", onclick: () => this.open("last-trick"),
+        }, t("table.last_trick")) : null,
         h("button", { type: "button", dataset: { action: "keys" }, onclick: () => this.open("keys") }, t("table.keys")),
-        this.switches()));
+        this.switches(),
+        this.restSetting()));
+  }
+
+  /** Is the deal in its tricks (a finished trick may be looked at again)? */
+  inPlay() {
+    return Boolean(this.view && (this.view.phase === "play" || this.rest));
+  }
+
+  /** The last finished trick of this deal (the one resting, or the view's last), or null. */
+  lastTrick() {
+    if (this.rest) return this.rest;
+    const tricks = (this.view && this.view.tricks) || [];
+    if (!tricks.length || !this.inPlay()) return null;
+    const last = tricks[tricks.length - 1];
+    const win = last.cards.find((p) => p.seat === last.winner);
+    return { trick: tricks.length, winner: last.winner, card: win ? win.card : null, cards: last.cards };
+  }
+
+  /** How long a finished trick stays in the middle: a setting of this browser's tables
+   * (none at a table of bots only, which shows no rest). */
+  restSetting() {
+    if (!this.table || this.table.seats.every((s) => s.kind === "bot")) return null;
+    const now = trickRest();
+    return h("label", { class: "rest-setting" },
+      h("span", {}, t("table.trick_rest")),
+      h("select", {
+        id: "trick-rest", dataset: { setting: "trick-rest" },
+        onchange: (e) => { store.setOption("trickRest", Number(e.target.value)); this.render(); },
+      }, [...TRICK_RESTS].sort((a, b) => a - b).map((ms) =>
+        h("option", { value: ms, selected: ms === now }, ms ? t("table.trick_rest_s", { s: num(ms / 1000, ms % 1000 ? 1 : 0) }) : t("table.trick_rest_none")))));
   }
 
   /** The sound and motion switches (remembered in this browser). */
@@ -517,7 +676,7 @@ export class TablePage {
   awayBar() {
     const mine = this.seated() && this.table.seats[this.you];
     if (!mine || !mine.away) return null;
-    return h("div", { class: "away-bar", "aria-label": t("table.back") },
+    return h("div", { class: "away-bar", role: "group", "aria-label": t("table.back") },
       h("span", {}, t("table.back")),
       h("button", { type: "button", class: "primary", dataset: { action: "back" }, onclick: () => this.conn.request("back") }, t("btn.back")));
   }
@@ -584,15 +743,17 @@ export class TablePage {
     const v = this.view;
     v.rules = v.rules || this.table.rules;
     const handCategory = v.hand_category && (v.hand || []).length === 5 ? category(v.hand_category) : null;
-    const ctx = { names, me: this.seated() ? this.you : null, seats: this.table.seats, events: v.events, presence: this.presence, clock: this.clock, handCategory, paused: Boolean(this.pause) };
+    const ctx = { names, me: this.seated() ? this.you : null, seats: this.table.seats, events: v.events, presence: this.presence, clock: this.clock, handCategory, paused: Boolean(this.pause), rated: Boolean(this.table.rated) };
     const others = seatOrder(v.players, ctx.me);
     const mySeat = this.seated() ? this.table.seats[this.you] : null;
     return h("div", { class: "table-grid" },
       h("div", { class: "board" },
         h("div", { class: `opponents n${others.length}` }, others.map((s) => seatPanel(v, s, ctx))),
         h("div", { class: "center" }, this.momentsBanner(),
-          this.summaryShown() ? this.summaryBox(names) : centerPanel(v, ctx)),
+          this.rest ? finishedTrick(this.rest, names, { rest: true })
+            : this.summaryShown() ? this.summaryBox(names) : centerPanel(v, ctx)),
         this.seated() ? h("div", { class: `me${mySeat && mySeat.away ? " away" : ""}` },
+          this.guide.panel(),
           seatPanel(v, this.you, ctx),
           this.handArea(names),
           h("div", { class: "turn-area" }, this.prompt(names), this.actions(names)))
@@ -608,9 +769,13 @@ export class TablePage {
   momentsBanner() {
     if (!this.moments.length) return null;
     // not a live region (the page is drawn anew each time): showMoments() announces them
-    return h("div", { class: "moments", "aria-label": t("mo.title") }, this.moments.map((m, i) =>
-      h("p", { class: `moment moment-${m.kind}${this.momentsNew && i === 0 ? " new" : ""}`, dataset: { kind: m.kind } },
-        h("strong", {}, m.text), m.detail ? h("span", { class: "detail" }, " " + m.detail) : null)));
+    return h("div", { class: "moments", role: "group", "aria-label": t("mo.title") }, this.moments.map((m) =>
+      h("div", { class: `moment moment-${m.kind}${m.drawn ? "" : " new"}`, dataset: { kind: m.kind, moment: m.id, deal: m.deal } },
+        h("p", {}, h("strong", {}, m.text), m.detail ? h("span", { class: "detail" }, " " + m.detail) : null),
+        h("button", {
+          type: "button", class: "close", "aria-label": t("mo.close"), title: t("mo.close"),
+          dataset: { action: `dismiss-${m.id}` }, onclick: () => this.dismissMoment(m.id),
+        }, "×"))));
   }
 
   /**
@@ -636,7 +801,7 @@ export class TablePage {
           waiting.length && !mine ? t("pause.waiting", { names: names.list(waiting), n: waiting.length }) + " " : "",
           ringEl(this.pause, "pause")),
         this.seated() ? h("button", {
-          type: "button", class: "primary", dataset: { action: "continue" }, disabled: !mine, onclick: () => this.continueDeal(),
+          type: "button", class: "primary", dataset: { action: "continue" }, disabled: !mine || !this.online(), onclick: () => this.continueDeal(),
         }, mine ? t("btn.continue") : t("pause.ready")) : null);
     } else {
       head = h("div", { class: "sum-actions" },
@@ -650,8 +815,8 @@ export class TablePage {
     const hand = v.hand || [];
     const legal = this.legal();
     const playable = new Set(legal.filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
-    const selecting = this.myTurn() && v.phase === "exchange" && !this.pending;
-    const playing = this.myTurn() && v.phase === "play" && !this.pending;
+    const selecting = this.canAct() && v.phase === "exchange";
+    const playing = this.canAct() && v.phase === "play";
     const cards = sortCards(hand).map((code, i) => {
       if (playing) {
         const ok = playable.has(code);
@@ -734,6 +899,11 @@ export class TablePage {
     } else {
       text = phaseText(v);
     }
+    if (!this.online() && !v.over) {
+      // the server cannot be reached: no move can be made, and the line says so
+      return h("div", { class: "prompt offline", dataset: { status: this.status } },
+        h("p", { dataset: { testid: "prompt" } }, h("strong", {}, t(`conn.${this.status}`) + " "), t("q.offline")));
+    }
     const turn = this.myTurn() && !this.pause;
     return h("div", { class: `prompt${turn ? " your-turn" : ""}` },
       h("p", { dataset: { testid: "prompt" } }, turn ? h("strong", {}, t("table.your_turn") + ": ") : null, turn ? text : cap(text)),
@@ -754,13 +924,13 @@ export class TablePage {
     const btn = (label, action, opts = {}) => h("button", {
       type: "button",
       class: opts.primary ? "primary" : "",
-      disabled: Boolean(this.pending) || opts.disabled,
+      disabled: !this.canAct() || opts.disabled,
       dataset: { action: opts.key || action },
       onclick: () => this.act(action),
     }, label);
     if (this.pause) {
       if (this.seated() && !this.continued()) {
-        buttons.push(h("button", { type: "button", class: "primary", dataset: { action: "continue-deal" }, onclick: () => this.continueDeal() }, t("btn.continue")));
+        buttons.push(h("button", { type: "button", class: "primary", dataset: { action: "continue-deal" }, disabled: !this.online(), onclick: () => this.continueDeal() }, t("btn.continue")));
       }
     } else if (this.myTurn()) {
       switch (v.phase) {
@@ -769,7 +939,7 @@ export class TablePage {
           const n = this.selection.size;
           if (legal.some((a) => a.startsWith("discard "))) {
             buttons.push(h("button", {
-              type: "button", class: "primary", disabled: !chosen || Boolean(this.pending), dataset: { action: "exchange" },
+              type: "button", class: "primary", disabled: !chosen || !this.canAct(), dataset: { action: "exchange" },
               onclick: () => chosen && this.act(chosen),
             }, n ? t("btn.exchange", { n }) : t("btn.exchange0")));
           }
@@ -811,7 +981,7 @@ export class TablePage {
       }
     }
     const v5 = (v.hand || []).length === 5 && v.phase !== "play" && !v.over && !this.pause;
-    const hintBtn = v5 ? h("button", { type: "button", class: "hint-button", dataset: { action: "hint" }, onclick: () => this.showHint() }, t("table.hint")) : null;
+    const hintBtn = v5 ? h("button", { type: "button", class: "hint-button", dataset: { action: "hint" }, disabled: !this.online(), onclick: () => this.showHint() }, t("table.hint")) : null;
     let info = null;
     if (this.myTurn() && !this.pause && v.phase === "exchange") {
       const oneUp = legal.some((a) => a.startsWith("one up ")) && this.selection.size !== 1;
@@ -851,7 +1021,7 @@ export class TablePage {
     } }, input, h("button", { type: "submit", dataset: { action: "send" } }, t("btn.send"))) : null;
     return h("aside", { class: "side", "aria-label": t("table.log") },
       h("h2", {}, t("table.log")),
-      h("ul", { class: "log-list" }, items),
+      h("ul", { class: "log-list", tabindex: "0", "aria-label": t("table.log") }, items), // it scrolls: keyboard too
       form);
   }
 
@@ -915,11 +1085,15 @@ export class TablePage {
       case "scores":
         return overlay(t("score.title"), [scoreTable(v ? v.history : [], v ? v.scores : this.table.scores, names)], close, "scores");
       case "keys":
-        return overlay(t("keys.title"), [h("dl", { class: "keys" }, t("keys.list").map(([k, d]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, d)]))], close, "keys");
+        return overlay(t("keys.title"), [h("dl", { class: "keys" }, items("keys.list", ".key").map((k, i) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, t(`keys.list.${i + 1}.text`))]))], close, "keys");
       case "rules":
         return overlay(t("table.rules"), [rulesSummary(this.table)], close, "rules");
       case "hint":
         return overlay(t("hint.title"), [this.hintView()], close, "hint");
+      case "last-trick": {
+        const last = this.lastTrick();
+        return overlay(t("table.last_trick"), [last ? finishedTrick(last, names) : h("p", {}, t("table.no_trick"))], close, "last-trick");
+      }
       default:
         return null;
     }
@@ -1030,9 +1204,11 @@ export class TablePage {
       }
       return;
     }
+    if ((k === "l" || k === "L") && this.dialog === "last-trick") return this.close();
     if (this.dialog || (this.gameOver && this.overOpen)) return; // keys act on the table only when no window is open
     if (k === "?") return this.open("keys");
     if (k === "s") return this.open("scores");
+    if ((k === "l" || k === "L") && this.inPlay()) return this.open("last-trick");
     if (!this.view) return;
     const v = this.view;
     const hand = sortCards(v.hand || []);
@@ -1041,8 +1217,9 @@ export class TablePage {
       const code = hand[Number(k) - 1];
       if (!code) return;
       e.preventDefault();
+      if (!this.canAct()) return; // not the player's turn, or the table cannot be reached
       if (v.phase === "play" && legal.includes(`play ${code}`)) this.act(`play ${code}`);
-      else if (v.phase === "exchange" && this.myTurn()) this.toggle(code);
+      else if (v.phase === "exchange") this.toggle(code);
       this.root.querySelector(`.hand [data-card="${code}"]`)?.focus();
       return;
     }
@@ -1061,7 +1238,7 @@ export class TablePage {
       e.preventDefault();
       return;
     }
-    if (!this.myTurn() || this.pending) return;
+    if (!this.canAct()) return;
     const onHandCard = tag === "BUTTON" && e.target.closest(".hand");
     if (k === "Enter" && ((tag !== "BUTTON" && tag !== "A") || onHandCard) && v.phase === "exchange") {
       const chosen = this.discardAction();
@@ -1093,7 +1270,7 @@ function overlay(title, body, onClose, key, footer = null) {
     h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-label": title },
       h("div", { class: "dialog-head" }, h("h2", {}, title),
         onClose ? h("button", { type: "button", class: "close", "aria-label": t("btn.close"), dataset: { action: "close" }, onclick: onClose }, "×") : null),
-      h("div", { class: "dialog-body" }, body),
+      h("div", { class: "dialog-body", tabindex: "0" }, body), // it scrolls: keyboard too
       footer));
 }
 
@@ -1101,7 +1278,7 @@ function overlay(title, body, onClose, key, footer = null) {
 export function rulesSummary(table) {
   const r = table.rules || {};
   const items = [
-    h("p", {}, h("strong", {}, table.preset), ": ", t(`preset.${table.preset}`)),
+    h("p", {}, h("strong", {}, presetName(table.preset)), ". ", t(`preset.${table.preset}`)),
     (table.variations || []).length
       ? h("ul", {}, table.variations.map((id) => h("li", {}, h("strong", {}, id), ": ", t(`var.${id}`))))
       : null,

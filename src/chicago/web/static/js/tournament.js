@@ -6,10 +6,10 @@
 //   #/tournament/ID      one tournament
 
 import { h, replace } from "./dom.js";
-import { t, onLangChange, num } from "./i18n.js";
+import { t, items, onLangChange, num } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
-import { levelName } from "./words.js";
+import { levelAbout, levelName, presetName } from "./words.js";
 import { showError, showNotice } from "./notice.js";
 import { ratingText, ladderName } from "./club.js";
 
@@ -91,7 +91,7 @@ export class TournamentsPage {
           h("input", { id: "t-name", type: "text", maxlength: 40, value: f.name, placeholder: t("tour.name_ph"), oninput: (e) => { f.name = e.target.value; } })),
         h("div", { class: "field" }, h("label", { for: "t-preset" }, t("form.preset")),
           h("select", { id: "t-preset", onchange: (e) => { f.preset = e.target.value; } },
-            this.info.presets.map((p) => h("option", { value: p, selected: p === f.preset }, p)))),
+            this.info.presets.map((p) => h("option", { value: p, selected: p === f.preset }, presetName(p))))),
         number("tables", t("tour.tables"), lim.tables),
         number("table_size", t("tour.table_size"), lim.table_size),
         number("rounds", t("tour.rounds"), lim.rounds),
@@ -104,7 +104,7 @@ export class TournamentsPage {
         h("small", { class: "muted" }, t("tour.duplicate_hint")),
         h("div", { class: "field" }, h("label", { for: "t-bot" }, t("tour.bot")),
           h("select", { id: "t-bot", onchange: (e) => { f.bot = e.target.value; } },
-            this.club.bot_levels.map((level) => h("option", { value: level, selected: level === f.bot }, levelName(level))))),
+            this.club.bot_levels.map((level) => h("option", { value: level, selected: level === f.bot }, levelAbout(level))))),
         number("clock", t("tour.clock"), lim.clock),
         h("button", { type: "submit", class: "primary", dataset: { action: "create-tournament" } }, t("tour.create_submit"))));
   }
@@ -249,28 +249,37 @@ export class TournamentPage {
         : h("p", { class: "muted" }, t("tour.no_entrants")));
   }
 
+  /**
+   * The standings: a table on a wide screen; on a phone each entrant is a block (rank and
+   * name, then every column as "label value"), so nothing hides behind a sideways scroll.
+   * The explicit roles keep it a table for screen readers whatever its display.
+   */
   standings(d, me) {
-    const head = [["#", null], [t("club.name"), null], [t("tour.game_points"), "gp"]];
-    if (d.duplicate) head.push([t("tour.duplicate_score"), "dup"]);
-    head.push([t("tour.score"), "score"], [t("club.stat.wins"), "wins"], [t("club.rating"), "rating"]);
+    const cols = [[t("tour.game_points"), "gp"]];
+    if (d.duplicate) cols.push([t("tour.duplicate_score"), "dup"]);
+    cols.push([t("tour.score"), "score"], [t("club.stat.wins"), "wins"], [t("club.rating"), "rating"]);
+    const cell = (key, label, text, extra = {}) => h("td", { role: "cell", class: `col-${key}`, dataset: { label }, ...extra }, text);
     return h("section", { class: "panel standings", dataset: { standings: d.standings.length } },
       h("h2", {}, d.final ? t("tour.final") : t("tour.standings")),
-      h("div", { class: "table-scroll" }, h("table", { class: "club-table" },
-        h("thead", {}, h("tr", {}, head.map(([label]) => h("th", { scope: "col" }, label)))),
-        h("tbody", {}, d.standings.map((s) => {
+      h("table", { class: "club-table standings-table", role: "table" },
+        h("thead", { role: "rowgroup" }, h("tr", { role: "row" },
+          h("th", { scope: "col", role: "columnheader" }, "#"), h("th", { scope: "col", role: "columnheader" }, t("club.name")),
+          cols.map(([label]) => h("th", { scope: "col", role: "columnheader" }, label)))),
+        h("tbody", { role: "rowgroup" }, d.standings.map((s) => {
           const e = s.entrant;
           const dup = s.duplicate === null ? "–" : `${num(s.duplicate, 1)} %`;
-          return h("tr", { dataset: { entrant: e.id, rank: s.rank }, class: me && e.profile === me.id ? "is-me" : null },
-            h("td", {}, String(s.rank)),
-            h("th", { scope: "row" }, e.profile ? h("a", { href: `#/profile/${e.profile}` }, e.name) : t("club.bot_level", { level: e.name })),
-            h("td", { dataset: { gp: s.game_points } }, num(s.game_points, s.game_points % 1 ? 1 : 0)),
-            d.duplicate ? h("td", { title: t("tour.dup_title", { mp: num(s.matchpoints, 1), n: s.comparisons }) }, dup) : null,
-            h("td", {}, num(s.score)),
-            h("td", {}, String(s.wins)),
-            h("td", { class: "rating" }, ratingText(s.rating)));
-        })))),
+          return h("tr", { role: "row", dataset: { entrant: e.id, rank: s.rank }, class: me && e.profile === me.id ? "is-me" : null },
+            h("td", { role: "cell", class: "col-rank" }, String(s.rank)),
+            h("th", { scope: "row", role: "rowheader" }, e.profile ? h("a", { href: `#/profile/${e.profile}` }, e.name) : t("club.bot_level", { level: levelName(e.name) })),
+            cell("gp", cols[0][0], num(s.game_points, s.game_points % 1 ? 1 : 0), { dataset: { label: cols[0][0], gp: s.game_points } }),
+            d.duplicate ? cell("dup", t("tour.duplicate_score"), dup, { title: t("tour.dup_title", { mp: num(s.matchpoints, 1), n: s.comparisons }) }) : null,
+            cell("score", t("tour.score"), num(s.score)),
+            cell("wins", t("club.stat.wins"), String(s.wins)),
+            cell("rating", t("club.rating"), ratingText(s.rating), { class: "col-rating rating" }));
+        }))),
       h("details", { class: "how" }, h("summary", {}, t("tour.how")),
-        t("tour.how_text").map((p) => h("p", {}, p))));
+        items("tour.how_text").map((p) => h("p", {}, p)),
+        h("p", { class: "rating-explain" }, t("club.rating_explain"))));
   }
 
   roundPanel(d, r, me) {
@@ -279,7 +288,7 @@ export class TournamentPage {
       d.duplicate && r.status === "playing" ? h("p", { class: "muted" }, t("tour.closed_hint")) : null,
       h("ul", { class: "rows" }, r.tables.map((tb) => h("li", { dataset: { table: tb.table, tableStatus: tb.status } },
         h("strong", {}, t("tour.table_n", { n: tb.number })), " ",
-        h("span", {}, tb.seats.map((s, i) => `${s.kind === "bot" ? t("club.bot_level", { level: s.name }) : s.name}${tb.scores ? " " + num(tb.scores[i]) : ""}`).join(", ")), " ",
+        h("span", {}, tb.seats.map((s, i) => `${s.kind === "bot" ? t("club.bot_level", { level: levelName(s.name) }) : s.name}${tb.scores ? " " + num(tb.scores[i]) : ""}`).join(", ")), " ",
         h("span", { class: "muted" }, tb.status === "finished" ? t("tour.table_done") : t("tour.table_playing")), " ",
         me && tb.seats.some((s) => s.profile === me.id) && tb.status !== "finished"
           ? h("button", { type: "button", class: "primary", onclick: () => this.goToTable() }, t("tour.my_table")) : null,

@@ -78,6 +78,26 @@ export function levelName(level) {
   return text === key ? String(level) : text;
 }
 
+/** What a bot level plays like ("plays by rules of thumb"); "" for a level without words. */
+export function levelNote(level) {
+  const key = `levelnote.${level}`;
+  const text = t(key);
+  return text === key ? "" : text;
+}
+
+/** A bot level's name with what it plays like: "Bosse: plays by rules of thumb". */
+export function levelAbout(level) {
+  const note = levelNote(level);
+  return note ? `${levelName(level)}: ${note}` : levelName(level);
+}
+
+/** A preset by its name ("Pagat: Swedish club rules"); its id when it has no words. */
+export function presetName(id) {
+  const key = `presetname.${id}`;
+  const text = t(key);
+  return text === key ? String(id) : text;
+}
+
 export function cards(list) {
   return list.map(cardText).join(" ");
 }
@@ -152,7 +172,9 @@ const EVENTS = {
   show: (ev, n) =>
     ev.reason === "a higher four of a kind objects to the reset"
       ? t("ev.show_objection", { ...base(ev, n), cards: cards(ev.cards) })
-      : t("ev.show", { ...base(ev, n), cards: cards(ev.cards), reason: reason(ev.reason) }),
+      : reason(ev.reason)
+        ? t("ev.show_why", { ...base(ev, n), cards: cards(ev.cards), reason: reason(ev.reason) })
+        : t("ev.show", { ...base(ev, n), cards: cards(ev.cards) }),
   one_up: (ev, n) => t("ev.one_up", { ...base(ev, n), card: cardText(ev.card) }),
   one_up_choice: (ev, n) =>
     t(ev.accepted ? "ev.one_up_accept" : "ev.one_up_reject", { ...base(ev, n), card: cardText(ev.card) }),

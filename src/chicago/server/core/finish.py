@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from chicago.club.ratings import finish_places
 from chicago.club.stats import game_lines
 from chicago.engine.game import Game
-from chicago.server.live import LiveTable
-from chicago.server.storage import GamePlayerRow, RatedGameRow
+from chicago.engine.settlement import finish_places
+from chicago.server.core.rows import GamePlayerRow, RatedGameRow
+from chicago.server.core.state import TableState
 
 __all__ = ["finish_rows"]
 
 
-def finish_rows(table: LiveTable, game: Game,
+def finish_rows(table: TableState, game: Game,
                 at: float) -> tuple[list[GamePlayerRow], RatedGameRow | None]:
     """The rows a table's finished ``game`` stores: one per seat held by a profile (its
     counters, for the profile's statistics and recent games), and the game to rate when the
-    table is rated (:attr:`LiveTable.rated`)."""
+    table is rated (:attr:`TableState.rated`)."""
     rated = table.rated
     lines = game_lines(game) if any(s.profile for s in table.seats) else []
     players = [

@@ -1,0 +1,121 @@
+"""Benchmark of a seat's view and its knowledge: what every bot turn and every frame costs.
+
+Takes positions in the middle of deals of random 4-player pagat games (the exchanges, the
+scoring rounds and the tricks, none over), and times for the seat to act:
+
+- ``Game.view(seat)``: the typed view every shell reads;
+- ``knowledge(view)``: what the seat knows, the common ground of every bot;
+- ``view_json(view)``: the view's JSON form (what a frame or the bot protocol carries);
+- creating one event of each common kind (``Play``, ``Exchange``, ``Score``), which the engine
+  does on every action.
+
+Targets (issue 24): view and knowledge <= 50 µs each for a mid-deal view (before the typed
+view: about 550 µs and 640 µs). Run with ``make bench`` or
+``.venv/bin/python benchmarks/bench_view.py [--quick]``. Times are CPU time of this process
+(``time.process_time_ns``), medians over the positions, the median of several runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import time
+import timeit
+from collections.abc import Callable
+
+from chicago import Game, Rules
+from chicago.cards import parse_card
+from chicago.engine.events import Exchange, Play, Score
+from chicago.engine.knowledge import knowledge
+from chicago.engine.viewjson import view_json
+
+PLAYERS = 4
+
+
+def positions(count: int, seed: int = 5) -> list[Game]:
+    """Game states in the middle of deals of random games (not before the first action of a
+    deal, none over)."""
+    rules = Rules.preset("pagat")
+    rng = random.Random(seed)
+    found: list[Game] = []
+    while len(found) < count:
+        game = Game(rules, PLAYERS, seed=rng.randrange(10**9))
+        while not game.is_over and len(found) < count:
+            legal = game.legal_actions()
+            if len(game.deal_events) > PLAYERS + 2 and rng.random() < 0.05:
+                found.append(game.copy())
+            game.apply(rng.choice(legal))
+    return found
+
+
+def median_us(games: list[Game], work: Callable[[Game], object], runs: int) -> float:
+    """The median over ``runs`` runs of the median time (µs) of ``work`` per position."""
+    clock = time.process_time_ns
+    run_medians = []
+    for _ in range(runs):
+        times = []
+        for game in games:
+            t0 = clock()
+            work(game)
+            times.append((clock() - t0) / 1000)
+        run_medians.append(statistics.median(times))
+    return statistics.median(run_medians)
+
+
+def event_creation_ns(number: int) -> dict[str, float]:
+    """CPU ns to create one event of a few common kinds (best of five timeit repeats)."""
+    card = parse_card("Ah")
+    makers: dict[str, Callable[[], object]] = {
+        "Play(2, card, 3)": lambda: Play(2, card, 3),
+        "Play(seat=2, card=card, trick=3)": lambda: Play(seat=2, card=card, trick=3),
+        "Exchange(1, 2, 3, 3)": lambda: Exchange(1, 2, 3, 3),
+        "Exchange(1, 2, 1, 0, locked=True)": lambda: Exchange(1, 2, 1, 0, locked=True),
+        "Score(0, 5, reason, 17)": lambda: Score(0, 5, "final showdown", 17),
+    }
+    timer = time.process_time
+    return {name: min(timeit.repeat(make, number=number, repeat=5, timer=timer)) / number * 1e9
+            for name, make in makers.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="short run (for a smoke test)")
+    args = parser.parse_args(argv)
+    count, runs = (100, 3) if args.quick else (500, 5)
+    games = positions(count)
+
+    def view(game: Game) -> object:
+        return game.view(game.to_act)
+
+    views = {id(g): g.view(g.to_act) for g in games}
+
+    def know(game: Game) -> object:
+        return knowledge(views[id(game)])
+
+    print(f"seat views, {PLAYERS} players, pagat, {count} mid-deal positions; Python "
+          f"{platform.python_version()}, one core (CPU time, median of {runs} runs)")
+    print()
+    print("| work | median |")
+    print("|---|---:|")
+    view_us = median_us(games, view, runs)
+    know_us = median_us(games, know, runs)
+    print(f"| Game.view(seat) | {view_us:.1f} µs |")
+    print(f"| knowledge(view) | {know_us:.1f} µs |")
+    json_us = median_us(games, lambda g: view_json(views[id(g)]), runs)
+    print(f"| view_json(view) (its JSON form, at the edge) | {json_us:.1f} µs |")
+    print()
+    print("| event creation | ns |")
+    print("|---|---:|")
+    for name, ns in event_creation_ns(20_000 if args.quick else 200_000).items():
+        print(f"| {name} | {ns:.0f} |")
+    print()
+    ok = view_us <= 50 and know_us <= 50
+    print(f"target view and knowledge <= 50 µs each: {'met' if ok else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

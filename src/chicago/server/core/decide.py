@@ -1,0 +1,259 @@
+"""The decisions on a table: each request checked against the table's state and answered with
+what to store (a :class:`~chicago.server.core.rows.Change`), or refused with a
+:class:`~chicago.server.protocol.TableError` that names why. A decision changes nothing: the
+state moves on only when the change is stored and its entries applied
+(:meth:`TableState.apply`), and what each audience is sent then follows from the entries
+(:mod:`chicago.server.core.frames`).
+
+Everything a decision needs from outside comes in as an argument: the time (``at``, UNIX
+seconds), the secrets (a seed, a seat token's hash), the settings. So the same request on the
+same state always gives the same change, and the core is tested without a server
+(tests/server/test_table_core.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from chicago.engine.game import Game, IllegalAction
+from chicago.rules import Rules, RulesError
+from chicago.server.core.finish import finish_rows
+from chicago.server.core.rows import Change, GameRow, LogEntry, TableRow
+from chicago.server.core.seats import TableOptions
+from chicago.server.core.state import (
+    AWAY_AFTER,
+    FINISHED,
+    PLAYING,
+    WAITING,
+    TableState,
+    build_table,
+)
+from chicago.server.protocol import TableError
+
+__all__ = [
+    "Joiner",
+    "Move",
+    "TableSpec",
+    "act",
+    "back",
+    "chat",
+    "claim",
+    "continue_deal",
+    "join",
+    "new_table",
+    "pause_over",
+    "rematch",
+]
+
+
+@dataclass
+class TableSpec:
+    """A checked request to create a table: its rules, its seats (``"open"`` or
+    ``"bot:LEVEL"``), its options and its lobby entry."""
+
+    rules: Rules
+    seats: list[str]
+    options: TableOptions = field(default_factory=TableOptions)
+    name: str = ""
+    preset: str = "pagat"
+    variations: list[str] = field(default_factory=list)
+    private: bool = False
+
+    @property
+    def bots_only(self) -> bool:
+        """Whether every seat is a bot's (nobody at the table can stop its game)."""
+        return all(seat != "open" for seat in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class Joiner:
+    """A profile taking a seat (docs/CLUB.md): its id and display name."""
+
+    profile: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """An accepted action: the change to store, and per entry of it the game after that
+    entry when it was computed (the action's; None for a seat change before it)."""
+
+    change: Change
+    games: list[Game | None]
+
+    @property
+    def game_over(self) -> bool:
+        """Whether the action ended the game."""
+        last = self.games[-1]
+        return last is not None and last.is_over
+
+
+def new_table(spec: TableSpec, *, table_id: str, secret: str, seed: int,
+              at: float) -> tuple[TableState, Change]:
+    """A new table (its first game begun) and the change that stores it.
+
+    The state is built from the very row that will be stored, through the constructors that
+    load it (:class:`TableState`, ``Rules.from_dict``, its seats and options): what is
+    stored always loads. TableError ``bad_request`` if it cannot be."""
+    open_seats = sum(1 for s in spec.seats if s == "open")
+    row = TableRow(
+        id=table_id, name=spec.name, players=len(spec.seats), preset=spec.preset,
+        rules=spec.rules.to_dict(), variations=list(spec.variations), seats=list(spec.seats),
+        options=spec.options.to_dict(), private=spec.private, secret=secret,
+        status=WAITING if open_seats else PLAYING, open_seats=open_seats, game=1,
+        created_at=at, updated_at=at,
+    )
+    entry = LogEntry(1, 1, "game", None, {"number": 1, "seed": seed}, at)
+    game_row = GameRow(table_id=table_id, number=1, seed=seed, rules=row.rules,
+                       players=row.players, status="playing", started_at=at)
+    try:
+        state = build_table(row, [entry])
+    except (RulesError, ValueError, TypeError, KeyError) as exc:
+        raise TableError("bad_request", f"this table could not be stored: {exc}") from None
+    return state, Change(table_id, [entry], new_table=row, new_game=game_row)
+
+
+def join(state: TableState, seat: int | None, name: str | None, joiner: Joiner | None, *,
+         token_hash: str, at: float) -> tuple[int, Change]:
+    """Take an open seat (``seat`` None: the first one) with the token whose hash is
+    ``token_hash``: the seat and the change. ``joiner``: the profile taking it (its name is
+    the seat's name); a rated table takes only profiles, one seat each."""
+    if joiner is None and state.options.rated:
+        raise TableError("profile_required", "this table is rated: join it with a "
+                         "profile (docs/CLUB.md)", 403)
+    if joiner is not None and any(s.profile == joiner.profile for s in state.seats):
+        raise TableError("already_seated", "this profile holds a seat at this table "
+                         "already", 409)
+    if seat is None:
+        seat = next((i for i, s in enumerate(state.seats) if s.kind == "open"), None)
+        if seat is None:
+            raise TableError("seat_taken", "every seat is taken", 409)
+    elif not 0 <= seat < state.players:
+        raise TableError("bad_request", f"seat must be 0-{state.players - 1}, not {seat}", 400)
+    elif state.seats[seat].kind != "open":
+        what = "a bot's" if state.seats[seat].kind == "bot" else "taken"
+        raise TableError("seat_taken", f"seat {seat} is {what}", 409)
+    data: dict[str, Any] = {"name": name or None, "token": token_hash}
+    if joiner is not None:
+        data.update(name=joiner.name, profile=joiner.profile)
+    entry = state.entry("join", seat, data, at)
+    open_after = state.open_seats - 1
+    status = WAITING if open_after else FINISHED if state.current.is_over else PLAYING
+    return seat, Change(state.id, [entry], table_updates={
+        "open_seats": open_after, "status": status, "updated_at": entry.created_at})
+
+
+def claim(state: TableState, profile: str, *, token_hash: str,
+          at: float) -> tuple[int, Change]:
+    """The seat a profile holds, given a new token (the old one stops working:
+    docs/CLUB.md); TableError 404 ``not_seated`` if it holds none."""
+    seat = next((i for i, s in enumerate(state.seats) if s.profile == profile), None)
+    if seat is None:
+        raise TableError("not_seated", "this profile holds no seat at this table", 404)
+    entry = state.entry("join", seat, {"name": state.seats[seat].name, "token": token_hash,
+                                       "profile": profile, "claim": True}, at)
+    return seat, Change(state.id, [entry])
+
+
+def rematch(state: TableState, seat: int, *, seed: int, at: float) -> Change:
+    """The next game at a finished table, asked for by ``seat``: same seats, ``seed``."""
+    if not state.current.is_over:
+        raise TableError("not_over", "the game is not over yet", 409)
+    if state.options.tournament is not None:
+        raise TableError("tournament_table", "a tournament table plays one game; the next "
+                         "round seats everyone again", 409)
+    number = state.game_number + 1
+    entry = LogEntry(state.seq + 1, number, "game", seat, {"number": number, "seed": seed}, at)
+    return Change(
+        state.id, [entry],
+        new_game=GameRow(table_id=state.id, number=number, seed=seed, rules=state.row.rules,
+                         players=state.players, status="playing", started_at=at),
+        table_updates={"game": number, "status": PLAYING, "updated_at": at},
+    )
+
+
+def act(state: TableState, seat: int, text: str, by: str, *, at: float,
+        review_due: Sequence[int] = ()) -> Move:
+    """The action ``text`` (in the notation) of ``seat``, made ``by`` its player, its bot,
+    its stand-in (``stand-in``) or its turn clock running out (``clock``).
+
+    A player who acts while away takes the seat back first (a ``back`` entry); the third
+    clock in a row marks the seat away (an ``away`` entry: its stand-in plays on). An action
+    that ends the game stores the game's record and result, its club rows, and
+    ``review_due``: the seats to review (with the game's end, so that no restart can forget
+    them)."""
+    game = state.current
+    if state.status == WAITING:
+        raise TableError("not_started", "an open seat is still waiting for a player", 409)
+    if game.is_over:
+        raise TableError("game_over", "the game is over; ask for a rematch", 409)
+    if state.pause is not None:
+        raise TableError("paused", f"deal {state.pause.deal} starts when everyone has "
+                         "pressed Continue", 409)
+    if game.to_act != seat:
+        raise TableError("not_your_turn", f"seat {game.to_act} is to act, not seat {seat}", 409)
+    after = game.copy()
+    try:
+        after.apply(text)
+    except IllegalAction as exc:
+        raise TableError("illegal_action", f"{text!r}: {exc.reason}", 400) from None
+    entries: list[LogEntry] = []
+    games: list[Game | None] = []
+    if by == "player" and state.seats[seat].away:
+        entries.append(state.entry("back", seat, {}, at))
+        games.append(None)
+    elif by == "clock" and state.expiries[seat] + 1 >= AWAY_AFTER:
+        # the third clock in a row: the seat is marked away, its stand-in plays on
+        entries.append(state.entry("away", seat, {"reason": "clock"}, at))
+        games.append(None)
+    data: dict[str, Any] = {"action": str(after.actions[-1][1]), "by": by}
+    if len(game.legal_actions()) == 1:
+        data["forced"] = True  # the only choice: not a sign the player is there
+    entries.append(state.entry("act", seat, data, at, offset=len(entries) + 1))
+    games.append(after)
+    change = Change(state.id, entries)
+    if after.is_over:
+        record = after.record()
+        change.game_number = state.game_number
+        change.game_updates = {
+            "status": "finished", "finished_at": at, "record": record,
+            "result": record["result"],
+            "names": [s.name for s in state.seats],  # None: a person gave no name
+        }
+        if review_due:
+            change.game_updates["review_due"] = list(review_due)
+        change.table_updates = {"status": FINISHED, "updated_at": at}
+        change.players, change.rated = finish_rows(state, after, at)
+    return Move(change, games)
+
+
+def back(state: TableState, seat: int, *, at: float) -> Change | None:
+    """The player of ``seat`` takes the seat back from the stand-in; None when it is not
+    away."""
+    if not state.seats[seat].away:
+        return None
+    return Change(state.id, [state.entry("back", seat, {}, at)])
+
+
+def continue_deal(state: TableState, seat: int, *, at: float) -> Change | None:
+    """The person of ``seat`` pressed Continue after a deal; None when there is no pause or
+    they pressed it already (a click racing the pause's end is harmless)."""
+    if state.pause is None or seat not in state.pause.waiting:
+        return None
+    return Change(state.id, [state.entry("continue", seat, {"by": "player"}, at)])
+
+
+def pause_over(state: TableState, *, at: float) -> Change | None:
+    """The pause after a deal ran out: the next deal starts (a ``continue`` of no seat),
+    whoever has not pressed Continue; None when there is no pause."""
+    if state.pause is None:
+        return None
+    return Change(state.id, [state.entry("continue", None, {"by": "timeout"}, at)])
+
+
+def chat(state: TableState, seat: int, text: str, *, at: float) -> Change:
+    """A chat line of a seated player (its limits are checked first:
+    :class:`~chicago.server.core.chat.ChatAllowance`)."""
+    return Change(state.id, [state.entry("chat", seat, {"text": text}, at)])

@@ -1,0 +1,254 @@
+"""The frames of a table: what each audience is sent for each stored entry, and the
+snapshots and replays that bring a (re)connecting client up to date (docs/PROTOCOL.md).
+
+An audience is a seat or the spectators (None). Every frame is a typed dict built here from
+the table's state, and encoded once per audience by the shell that sends it
+(:mod:`chicago.server.fanout`). What each audience may see is docs/SERVER.md's "Frames and
+secrecy": another seat's discards and one-up request travel without their cards, and the
+events of an action are those the audience may see (:meth:`Event.visible_to`). Times come
+in as arguments: ``clock`` is the turn clock as it runs now, ``at`` the UNIX time now.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+from chicago.engine.actions import Action, ActionKind
+from chicago.engine.viewjson import view_json
+from chicago.server import protocol
+from chicago.server.core.rows import LogEntry
+from chicago.server.core.seats import PauseInfo
+from chicago.server.core.state import TableState
+
+__all__ = [
+    "ChatFrame",
+    "ClockInfo",
+    "ContinueFrame",
+    "Frame",
+    "GameOverFrame",
+    "PresenceFrame",
+    "ResumedFrame",
+    "SeatsFrame",
+    "SnapshotFrame",
+    "UpdateFrame",
+    "entry_frames",
+    "pause_info",
+    "presence",
+    "replay",
+    "snapshot",
+]
+
+
+class ClockInfo(TypedDict):
+    """The turn clock as it runs: the seat whose clock it is, milliseconds left."""
+
+    seat: int
+    ms: int
+
+
+class SnapshotFrame(TypedDict):
+    """The whole view of one audience (after hello, a rematch, a gap)."""
+
+    type: Literal["snapshot"]
+    seq: int
+    reason: str
+    you: int | None
+    table: dict[str, Any]
+    view: dict[str, Any]
+    clock: ClockInfo | None
+
+
+class UpdateFrame(TypedDict, total=False):
+    """An action and the events it caused, as one audience sees them; the last update of a
+    batch (every live one) also carries the state, the clock and the pause."""
+
+    type: Literal["update"]
+    seq: int
+    game: int
+    seat: int | None
+    action: str | None
+    kind: str
+    by: str
+    events: list[dict[str, Any]]
+    clock: ClockInfo | None
+    pause: PauseInfo | None
+    state: dict[str, Any] | None
+
+
+class GameOverFrame(TypedDict):
+    """The game has ended: winners, scores, settlement, where its record is."""
+
+    type: Literal["game_over"]
+    seq: int
+    game: int
+    winners: list[int]
+    scores: list[int]
+    settlement: list[float]
+    record: str
+
+
+class SeatsFrame(TypedDict):
+    """A seat was joined, or its player went away or came back."""
+
+    type: Literal["seats"]
+    seq: int
+    change: str
+    seat: int | None
+    seats: list[dict[str, Any]]
+    status: str
+    clock: ClockInfo | None
+
+
+class ContinueFrame(TypedDict):
+    """A person pressed Continue after a deal, or the pause ran out (``seat`` None)."""
+
+    type: Literal["continue"]
+    seq: int
+    seat: int | None
+    pause: PauseInfo | None
+    clock: ClockInfo | None
+
+
+class ChatFrame(TypedDict):
+    """A chat line of a seat."""
+
+    type: Literal["chat"]
+    seq: int
+    seat: int | None
+    name: str | None
+    text: str
+
+
+class ResumedFrame(TypedDict):
+    """The end of a replay: the client is up to date."""
+
+    type: Literal["resumed"]
+    seq: int
+    you: int | None
+    table: dict[str, Any]
+    clock: ClockInfo | None
+
+
+class PresenceFrame(TypedDict):
+    """Who is connected now, per seat."""
+
+    type: Literal["presence"]
+    seq: int
+    connected: list[bool]
+
+
+Frame = (SnapshotFrame | UpdateFrame | GameOverFrame | SeatsFrame | ContinueFrame | ChatFrame
+         | ResumedFrame | PresenceFrame)
+"""Any frame of a table."""
+
+_HIDDEN_KINDS = (ActionKind.DISCARD, ActionKind.ONE_UP)
+
+
+def _action_kind(text: str) -> tuple[str, bool]:
+    """An action's kind word, and whether its text may be shown to every seat: the cards of a
+    discard (R-EX-2) or of a one-up request (V-ONE-UP) are for the actor's eyes only."""
+    action = Action.parse(text)
+    return action.kind.value, not (action.kind in _HIDDEN_KINDS and action.cards)
+
+
+def pause_info(state: TableState, at: float) -> PauseInfo | None:
+    """The pause after a deal as frames carry it at UNIX time ``at``, or None."""
+    return state.pause.info(at) if state.pause is not None else None
+
+
+def entry_frames(
+    state: TableState, entry: LogEntry, audience: int | None, *, with_state: bool,
+    clock: ClockInfo | None, at: float, public: dict[str, Any] | None = None,
+) -> list[Frame]:
+    """The frames of one stored entry (already applied) for one audience.
+
+    ``with_state``: an update carries the table's current state, clock and pause (every live
+    update, and the last of a replay). ``public``: the game's
+    :func:`~chicago.server.protocol.public_state`, when the caller shares it between
+    audiences.
+    """
+    kind = entry.kind
+    if kind == "act":
+        return _act_frames(state, entry, audience, with_state=with_state, clock=clock,
+                           public=public, at=at)
+    if kind in ("join", "away", "back"):
+        # status: a join that takes the last open seat starts the game ("playing");
+        # clock: the turn clock as it runs now (it starts then, stops while a stand-in
+        # plays, and starts again when the seat to act is given back)
+        return [SeatsFrame(type="seats", seq=entry.seq, change=kind, seat=entry.seat,
+                           seats=state.seat_infos(), status=state.status, clock=clock)]
+    if kind == "continue":
+        # a person pressed Continue after a deal, or the pause ran out (seat null); the
+        # next deal starts when "pause" is null, and its first turn clock with it
+        return [ContinueFrame(type="continue", seq=entry.seq, seat=entry.seat,
+                              pause=pause_info(state, at), clock=clock)]
+    if kind == "chat":
+        seat = entry.seat if entry.seat is not None else -1
+        return [ChatFrame(type="chat", seq=entry.seq, seat=entry.seat,
+                          name=state.seats[seat].name, text=entry.data["text"])]
+    # a new game
+    return [snapshot(state, audience, "rematch", clock=clock, at=at)]
+
+
+def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
+                with_state: bool, clock: ClockInfo | None, at: float,
+                public: dict[str, Any] | None) -> list[Frame]:
+    """An ``act`` entry's update, and the ``game_over`` frame when it ended the game."""
+    game = state.current
+    start, end = state.spans[entry.seq]
+    events = [e.to_json() for e in game.events[start:end] if e.visible_to(audience)]
+    text = entry.data["action"]
+    kind, shown = _action_kind(text)
+    action = text if shown or audience == entry.seat else None
+    by = entry.data.get("by", "player")
+    update: UpdateFrame
+    if with_state:
+        if public is None:
+            public = protocol.public_state(game)
+        update = {"type": "update", "seq": entry.seq, "game": entry.game, "seat": entry.seat,
+                  "action": action, "kind": kind, "by": by, "events": events, "clock": clock,
+                  "pause": pause_info(state, at),
+                  "state": protocol.seat_state(game, audience, public)}
+    else:  # an earlier update of a replay: the state comes with the last one
+        update = {"type": "update", "seq": entry.seq, "game": entry.game, "seat": entry.seat,
+                  "action": action, "kind": kind, "by": by, "events": events, "state": None,
+                  "clock": None}
+    frames: list[Frame] = [update]
+    end_event = next((e for e in events if e["type"] == "game_end"), None)
+    if end_event is not None:
+        frames.append(GameOverFrame(
+            type="game_over", seq=entry.seq, game=entry.game, winners=end_event["winners"],
+            scores=end_event["scores"], settlement=end_event["settlement"],
+            record=f"/api/games/{state.id}/{entry.game}"))
+    return frames
+
+
+def snapshot(state: TableState, audience: int | None, reason: str, *,
+             clock: ClockInfo | None, at: float) -> SnapshotFrame:
+    """A ``snapshot`` frame for one audience."""
+    return SnapshotFrame(type="snapshot", seq=state.seq, reason=reason, you=audience,
+                         table=state.info(at), view=view_json(state.current.view(audience)),
+                         clock=clock)
+
+
+def replay(state: TableState, audience: int | None, last_seq: int, *,
+           clock: ClockInfo | None, at: float) -> list[Frame] | None:
+    """The frames after ``last_seq`` for a reconnecting client, ending with ``resumed``; or
+    None when only a snapshot will do (``last_seq`` before the current game or beyond the
+    table's seq)."""
+    if last_seq < state.game_start_seq or last_seq > state.seq:
+        return None
+    missed = [e for e in state.entries if e.seq > last_seq]
+    last_act = max((e.seq for e in missed if e.kind == "act"), default=None)
+    frames: list[Frame] = []
+    for entry in missed:
+        frames.extend(entry_frames(state, entry, audience, with_state=entry.seq == last_act,
+                                   clock=clock, at=at))
+    frames.append(ResumedFrame(type="resumed", seq=state.seq, you=audience,
+                               table=state.info(at), clock=clock))
+    return frames
+
+
+def presence(state: TableState) -> PresenceFrame:
+    """Who is connected, per seat (:attr:`TableState.connected`)."""
+    return PresenceFrame(type="presence", seq=state.seq, connected=list(state.connected))

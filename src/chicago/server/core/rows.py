@@ -1,0 +1,138 @@
+"""What the table server stores, as plain values: the log entries of a table's stream, the
+rows that go with them, and a :class:`Change` (one atomic write of one table).
+
+The core decides changes (:mod:`chicago.server.core`); a storage
+(:class:`~chicago.server.core.ports.Storage`, implemented with SQLAlchemy by
+:class:`chicago.server.storage.Store`) keeps them. Nothing here imports a database driver.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "SEAT_KINDS",
+    "Change",
+    "GamePlayerRow",
+    "GameRow",
+    "LoadedTable",
+    "LogEntry",
+    "RatedGameRow",
+    "TableRow",
+]
+
+SEAT_KINDS = ("join", "away", "back")
+"""Log entry kinds that change a table's seats (they outlast the game they were stored in)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One stored change of a table's stream (see :mod:`chicago.server.storage.models`)."""
+
+    seq: int
+    game: int
+    kind: str
+    seat: int | None
+    data: dict[str, Any]
+    created_at: float
+
+
+@dataclass(slots=True)
+class TableRow:
+    """A ``tables`` row, JSON columns decoded."""
+
+    id: str
+    name: str
+    players: int
+    preset: str
+    rules: dict[str, Any]
+    variations: list[str]
+    seats: list[str]
+    options: dict[str, Any]
+    private: bool
+    secret: str
+    status: str
+    open_seats: int
+    game: int
+    created_at: float
+    updated_at: float
+
+
+@dataclass(slots=True)
+class GameRow:
+    """A ``games`` row, JSON columns decoded."""
+
+    table_id: str
+    number: int
+    seed: int
+    rules: dict[str, Any]
+    players: int
+    status: str
+    started_at: float
+    names: list[str | None] | None = None
+    """Set when the game ends: each seat's name (a bot's is its level), None for a person
+    who gave no name."""
+    result: dict[str, Any] | None = None
+    record: dict[str, Any] | None = None
+    finished_at: float | None = None
+
+
+@dataclass(slots=True)
+class LoadedTable:
+    """What rebuilding a live table needs: its row, its current game and its log entries
+    (the seat changes of earlier games, then every entry of the current game; see
+    :meth:`Store.load`)."""
+
+    table: TableRow
+    game: GameRow
+    entries: list[LogEntry]
+
+
+@dataclass(slots=True)
+class Change:
+    """One atomic write for one table: new log entries and the row changes that go with them."""
+
+    table_id: str
+    entries: list[LogEntry] = field(default_factory=list)
+    new_table: TableRow | None = None
+    table_updates: dict[str, Any] = field(default_factory=dict)
+    new_game: GameRow | None = None
+    game_updates: dict[str, Any] = field(default_factory=dict)
+    game_number: int | None = None  # the game row that game_updates change
+    players: list[GamePlayerRow] = field(default_factory=list)
+    """When a game ends: one row per seat (who sat there, what the seat did)."""
+    rated: RatedGameRow | None = None
+    """When a rated game ends: the game to rate (applied later, exactly once)."""
+
+
+@dataclass(slots=True)
+class GamePlayerRow:
+    """A ``game_players`` row: one seat of a finished game."""
+
+    table_id: str
+    number: int
+    seat: int
+    participant: str | None
+    """``profile:ID``, ``bot:LEVEL``, or None for a guest."""
+    profile_id: str | None
+    ladder: str
+    rated: bool
+    line: dict[str, int]
+    """The seat's counters (:func:`chicago.club.stats.game_lines`)."""
+    finished_at: float
+
+
+@dataclass(slots=True)
+class RatedGameRow:
+    """A ``rated_games`` row: a finished rated game, before or after its rating."""
+
+    table_id: str
+    number: int
+    ladder: str
+    participants: list[str]
+    places: list[int]
+    finished_at: float
+    applied: bool = False
+    seq: int | None = None
+    """The order of rating (set by the database)."""

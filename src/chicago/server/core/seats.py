@@ -1,0 +1,210 @@
+"""A table's seats and options as stored: who sits where, the clock and the stand-in, the
+pause after a deal, the tournament a table belongs to; and how names and seat tokens are
+stored.
+
+>>> Seat.from_spec("bot:basic")
+Seat(kind='bot', level='basic', name='basic', token_hash=None, away=False, profile=None)
+>>> TableOptions(clock=0)
+Traceback (most recent call last):
+...
+ValueError: clock must be 1-3600 seconds or None (no clock), not 0
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypedDict
+
+from chicago.club.ratings import bot_participant, profile_participant
+
+__all__ = [
+    "OPTION_LIMITS",
+    "Pause",
+    "PauseInfo",
+    "Seat",
+    "TableOptions",
+    "TournamentPlace",
+    "default_name",
+    "hash_token",
+    "stored_name",
+]
+
+
+def hash_token(token: str) -> str:
+    """How seat tokens are stored: SHA-256, hex. Never raises: any text hashes (a lone
+    surrogate too, which is simply not a token of any seat)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class Seat:
+    """One seat of a live table."""
+
+    kind: str  # open | human | bot
+    level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    away: bool = False
+    profile: str | None = None
+    """The profile the seat is tied to (joined with a profile), None for a guest or a bot."""
+
+    @property
+    def participant(self) -> str | None:
+        """The seat's participant in the ratings: ``profile:ID``, ``bot:LEVEL`` or None (an
+        open seat or a guest)."""
+        if self.kind == "bot" and self.level:
+            return bot_participant(self.level)
+        if self.kind == "human" and self.profile:
+            return profile_participant(self.profile)
+        return None
+
+    @classmethod
+    def from_spec(cls, spec: object) -> Seat:
+        """The seat of a table's stored seat spec: ``"open"`` or ``"bot:LEVEL"``;
+        ``ValueError`` for anything else."""
+        if spec == "open":
+            return cls("open")
+        if isinstance(spec, str) and spec.startswith("bot:") and spec[4:]:
+            return cls("bot", level=spec[4:], name=spec[4:])
+        raise ValueError(f"a seat is \"open\" or \"bot:LEVEL\", not {spec!r}")
+
+
+OPTION_LIMITS: Mapping[str, tuple[float, float]] = {
+    "clock": (1, 3600), "bot_delay": (0, 5), "deal_pause": (0, 120)}
+"""Seconds: a turn clock (when the table has one), a bot's pause before it acts, the pause
+after a deal for its people to read it."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """A table's options besides its rules and seats, as stored (``TableRow.options``)."""
+
+    clock: float | None = None
+    """Seconds a person has for each turn before the stand-in plays for them; None: no clock."""
+    stand_in: str = "random"
+    """The bot level that plays for a person who is away."""
+    bot_delay: float = 0.0
+    """Seconds a bot waits before it acts."""
+    deal_pause: float = 0.0
+    """Seconds the table waits after a deal until its people have pressed Continue (0: not
+    at all; tables stored before this option have none)."""
+    rated: bool = False
+    """docs/CLUB.md: the games count for the ratings; open seats take profiles only."""
+    tournament: TournamentPlace | None = None
+    """The tournament table this table is (docs/CLUB.md), None for any other table."""
+
+    def __post_init__(self) -> None:
+        for name, (low, high) in OPTION_LIMITS.items():
+            value = getattr(self, name)
+            if value is None and name == "clock":
+                continue
+            if (isinstance(value, bool) or not isinstance(value, int | float)
+                    or not math.isfinite(value) or not low <= value <= high):
+                none = " or None (no clock)" if name == "clock" else ""
+                raise ValueError(f"{name} must be {low:g}-{high:g} seconds{none}, "
+                                 f"not {value!r}")
+        if not isinstance(self.stand_in, str) or not self.stand_in:
+            raise ValueError(f"stand_in must be a bot level, not {self.stand_in!r}")
+        if not isinstance(self.rated, bool):
+            raise ValueError(f"rated must be true or false, not {self.rated!r}")
+        if self.tournament is not None and not isinstance(self.tournament, TournamentPlace):
+            raise ValueError(f"tournament must be a TournamentPlace, not {self.tournament!r}")
+
+    @classmethod
+    def from_dict(cls, data: object) -> TableOptions:
+        """The options of a stored ``options`` object (missing ones: the defaults; others
+        are left for the version that wrote them); ``ValueError`` naming a bad one."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a table's options are a JSON object, not {data!r}")
+        known = ("clock", "stand_in", "bot_delay", "deal_pause", "rated")
+        values: dict[str, Any] = {name: data[name] for name in known if name in data}
+        if data.get("tournament") is not None:
+            values["tournament"] = TournamentPlace.from_dict(data["tournament"])
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """As stored (``rated`` and ``tournament`` only when set: a plain table's options
+        stay as earlier versions stored them)."""
+        data: dict[str, Any] = {"clock": self.clock, "stand_in": self.stand_in,
+                                "bot_delay": self.bot_delay, "deal_pause": self.deal_pause}
+        if self.rated:
+            data["rated"] = True
+        if self.tournament is not None:
+            data["tournament"] = self.tournament.to_dict()
+        return data
+
+
+class PauseInfo(TypedDict):
+    """The pause after a deal as frames and table infos carry it: the deal that starts when
+    it ends, milliseconds left, the seats of the people who have not pressed Continue."""
+
+    deal: int
+    ms: int
+    waiting: list[int]
+
+
+@dataclass
+class Pause:
+    """The pause after a deal at a table with people: the next deal (already dealt) starts
+    when every person in :attr:`waiting` has pressed Continue, or at :attr:`until`."""
+
+    deal: int
+    """The deal that starts when the pause ends."""
+    until: float
+    """UNIX time at which the pause ends by itself."""
+    waiting: set[int]
+    """The seats of the people who have not pressed Continue yet."""
+
+    def info(self, at: float) -> PauseInfo:
+        """The pause as frames carry it, at UNIX time ``at``."""
+        return {"deal": self.deal, "ms": max(0, int((self.until - at) * 1000)),
+                "waiting": sorted(self.waiting)}
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPlace:
+    """Which tournament table a table is: the tournament, the round, the table's number
+    (from 1), and whether the round is duplicate (docs/CLUB.md)."""
+
+    id: str
+    round: int
+    table: int
+    duplicate: bool
+
+    @classmethod
+    def from_dict(cls, data: object) -> TournamentPlace:
+        """From :meth:`to_dict`; ``ValueError`` naming what is wrong."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"tournament must be a JSON object, not {data!r}")
+        try:
+            place = cls(str(data["id"]), int(data["round"]), int(data["table"]),
+                        bool(data["duplicate"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"tournament needs id, round, table, duplicate: {exc}") from None
+        if not place.id or place.round < 1 or place.table < 1:
+            raise ValueError(f"tournament: not a tournament table {dict(data)!r}")
+        return place
+
+    def to_dict(self) -> dict[str, Any]:
+        """As stored and shown (the table info's ``tournament``)."""
+        return {"id": self.id, "round": self.round, "table": self.table,
+                "duplicate": self.duplicate}
+
+
+def default_name(seat: int) -> str:
+    """The name a seat is called by where a text is required (records, the text notation's
+    tags, ``GET /api/games`` ``names``) when its player gave none: ``"Player N"``, N =
+    seat + 1. Views and frames carry ``null`` instead, so that each client names the seat in
+    its own language."""
+    return f"Player {seat + 1}"
+
+
+def stored_name(name: str | None, seat: int) -> str | None:
+    """A person's name as stored (a ``join`` entry, a game's ``names``): None when they gave
+    none. Earlier versions stored :func:`default_name` for that; it is read back as None."""
+    if name is None or name == default_name(seat):
+        return None
+    return name

@@ -1,0 +1,69 @@
+"""Whose turn it is and what the table waits for: the core's clock decisions.
+
+After every change the table waits for one thing at most (:func:`next_turn`): the end of the
+pause after a deal, a bot's move (the seat's own bot, or the table's stand-in for a person
+who is away) after the table's ``bot_delay``, or the turn clock of the person to act. The
+scheduler (:mod:`chicago.server.schedule`) sets a timer for it; when the timer fires on an
+unchanged table, the decision it was set for still holds and is made
+(:func:`chicago.server.core.decide.act` with ``by`` its kind).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chicago.server.core.state import PLAYING, TableState
+
+__all__ = ["BotMoves", "ClockRuns", "PauseRuns", "Turn", "next_turn"]
+
+
+@dataclass(frozen=True, slots=True)
+class PauseRuns:
+    """The pause after a deal ends by itself in ``wait`` seconds."""
+
+    wait: float
+
+
+@dataclass(frozen=True, slots=True)
+class BotMoves:
+    """The bot of ``level`` plays ``seat`` after ``delay`` seconds: the seat's own bot
+    (``by`` "bot") or the table's stand-in for a person who is away (``by`` "stand-in")."""
+
+    seat: int
+    by: str
+    level: str
+    delay: float
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRuns:
+    """The person of ``seat`` is to act with ``left`` seconds on the turn clock; when it runs
+    out, the stand-in makes this one decision (``by`` "clock")."""
+
+    seat: int
+    left: float
+
+
+Turn = PauseRuns | BotMoves | ClockRuns
+"""What a table waits for."""
+
+
+def next_turn(state: TableState, at: float) -> Turn | None:
+    """What the table waits for at UNIX time ``at``; None when nothing (it waits for a player,
+    the game is over, or a person without a clock is to act)."""
+    if state.game is None or state.status != PLAYING:
+        return None
+    if state.pause is not None:
+        return PauseRuns(max(0.0, state.pause.until - at))
+    seat = state.current.to_act
+    if seat is None:
+        return None
+    info = state.seats[seat]
+    if info.kind == "bot":
+        return BotMoves(seat, "bot", info.level or "random", state.bot_delay)
+    if info.away:
+        return BotMoves(seat, "stand-in", state.stand_in, state.bot_delay)
+    if state.clock:
+        left = state.clock_left(at)
+        return ClockRuns(seat, state.clock if left is None else max(0.0, left))
+    return None
