@@ -47,6 +47,7 @@ __all__ = [
     "public_state",
     "seat_state",
     "state_json",
+    "update_state",
     "view_json",
 ]
 
@@ -200,3 +201,15 @@ def seat_state(game: ViewedGame, seat: int | None,
     """``public`` (from :func:`public_state`) and the ``own`` fields of ``seat``'s view (its
     cards and choices; a spectator, None, has none)."""
     return {**public, **part_json(seat_view(game, seat), "own")}
+
+
+def update_state(game: ViewedGame, seat: int | None,
+                 public: Mapping[str, JSON] | None = None
+                 ) -> tuple[Mapping[str, JSON], dict[str, JSON]]:
+    """``(public, state)``: the state of ``seat``'s update frame (:func:`seat_state`) from
+    one view of the seat, and the public part it holds (taken from that view when not given:
+    the public fields of every seat's view are the same), to share with other audiences."""
+    view = seat_view(game, seat)
+    if public is None:
+        public = part_json(view, "public")
+    return public, {**public, **part_json(view, "own")}

@@ -424,8 +424,10 @@ class TableManager:
                                     asyncio.get_running_loop().time()))
 
     def detach(self, table: LiveTable, client: Client) -> None:
-        """A connection closed."""
+        """A connection closed. A finished table that its last connection left is let go
+        (:meth:`TableCache.let_go`)."""
         if client in table.conns:
             table.conns.discard(client)
             table.touched = time.monotonic()
             self.presence.changed(table)
+            self.cache.let_go(table)
