@@ -35,6 +35,8 @@ from chicago.rules import PRESETS
 PLAYERS = 4
 CHICAGO_RATE = 0.1
 CHICAGO = ActionKind.CHICAGO
+PYTHON_CHICAGO_DEALS = 10
+"""Deals in a game of OpenSpiel's python_chicago here (its rate is per decision)."""
 
 
 def random_action(game: Game, rng: random.Random) -> Action:
@@ -224,7 +226,10 @@ def bench_openspiel(name: str, seconds: float, seed: int = 6) -> tuple[float, fl
     if name == "python_chicago":
         import chicago.env.openspiel  # noqa: F401  (registers python_chicago)
 
-        params = {"players": PLAYERS, "preset": "pagat"}
+        # ten deals a game: this uniform random player calls Chicago on half the turns it
+        # may, and its failed Chicagos keep the scores from 52 points; a whole game ran for
+        # minutes (the run of --peers did not end)
+        params = {"players": PLAYERS, "preset": "pagat", "max_deals": PYTHON_CHICAGO_DEALS}
     game = pyspiel.load_game(name, params)
     rng = random.Random(seed)
     games = decisions = 0
@@ -315,7 +320,8 @@ def main(argv: list[str] | None = None) -> int:
         "pure": "chicago pagat without the accelerator (CHICAGO_PURE_PYTHON=1)",
         "bare": "bare pure-Python loop: deal, 3 exchanges, 5 tricks, precomputed choices",
         "hearts": "OpenSpiel hearts (C++), 4 players",
-        "python_chicago": "OpenSpiel python_chicago (this engine under OpenSpiel), pagat",
+        "python_chicago": f"OpenSpiel python_chicago (this engine under OpenSpiel), pagat, "
+                          f"games of {PYTHON_CHICAGO_DEALS} deals",
     }
     for name, words in names.items():
         if name not in median:

@@ -7,7 +7,8 @@ deal), joins it and plays over one websocket like a random player: when its seat
 thinks 0.5-1.5 times ``--think`` seconds and sends a random legal action; when a deal ends it
 answers the pause with ``continue``; when the game is over it asks for a rematch, so the load
 stays constant. The server's settings are those of ``chicago serve`` except the bounds made
-for many addresses (tables per address per minute, waiting tables per address), since every
+for many addresses (tables per address per minute, waiting tables per address) and the
+site's cap on tables in play (400, which the rematches of 1,000 tables pass), since every
 client here comes from 127.0.0.1, and no review processes (a review takes a core of its own).
 
 The number of people ramps up (``--clients``, default 100 250 500 1000); at each step, after a
@@ -65,6 +66,7 @@ uvicorn.Server(config).run(sockets=[sock])
 BENCH_SETTINGS = {
     "create_rate": 1e6, "create_burst": 1_000_000,  # every table comes from 127.0.0.1
     "max_waiting_per_address": 1_000_000, "max_waiting": 1_000_000,
+    "max_running_tables": 1_000_000,  # rematches of 1,000 tables in play pass the site cap
     "review_workers": 0, "seed": 1,
 }
 
@@ -163,14 +165,25 @@ async def seat_people(http: httpx.AsyncClient, ws_base: str, count: int, people:
     """Seat ``count`` more people, a few at a time, and wait until each has its snapshot."""
     gate = asyncio.Semaphore(16)
 
+    async def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
+        # A busy server may close a kept-alive connection as a request goes out on it
+        # (httpx.ReadError): the request is sent again on a new connection, a few times.
+        for attempt in range(4):
+            try:
+                answer: dict[str, Any] = (await http.post(path, json=body)).json()
+                return answer
+            except httpx.TransportError:
+                if attempt == 3:
+                    raise
+        raise AssertionError("unreachable")
+
     async def one() -> None:
         async with gate:
-            table = (await http.post("/api/tables", json={
-                "seats": ["open", *BOTS], "bot_delay": 0, "rules": rules})).json()
+            table = await post("/api/tables", {
+                "seats": ["open", *BOTS], "bot_delay": 0, "rules": rules})
             if "id" not in table:
                 raise SystemExit(f"the server refused a table: {table}")
-            token = (await http.post(f"/api/tables/{table['id']}/join",
-                                     json={"seat": 0})).json()["token"]
+            token = (await post(f"/api/tables/{table['id']}/join", {"seat": 0}))["token"]
             person = Person(totals, think, random.Random(rng.random()), stop)
             people.append(person)
             tasks.append(asyncio.create_task(person.play(f"{ws_base}/ws/{table['id']}", token)))
