@@ -43,6 +43,7 @@ __all__ = [
     "LEAF_TYPES",
     "Encoder",
     "encoder",
+    "field_json",
     "part_json",
     "public_state",
     "seat_state",
@@ -176,6 +177,18 @@ def part_json(view: SeatView, *parts: Part) -> dict[str, JSON]:
         value = getattr(view, name)
         out[name] = value if convert is None else convert(value)
     return out
+
+
+@functools.cache
+def _field_encoders() -> dict[str, Encoder | None]:
+    return {name: convert for name, convert, _ in _fields(SeatView)}
+
+
+def field_json(name: str, value: object) -> JSON:
+    """The JSON form of ``value`` as the view's field ``name`` (KeyError for another name):
+    for a shell that builds a view's JSON by steps (the replay's closing state)."""
+    convert = _field_encoders()[name]
+    return value if convert is None else convert(value)  # type: ignore[return-value]
 
 
 def view_json(view: SeatView) -> dict[str, JSON]:

@@ -27,12 +27,12 @@ current deal only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from chicago.cards import Card
 from chicago.engine.actions import Action
-from chicago.engine.events import Announce, Event, Pass, Reveal, RoundResult
+from chicago.engine.events import Announce, Deal, Event, Exchange, Pass, Reveal, RoundResult
 from chicago.engine.knowledge import card_places
 from chicago.engine.phases import Phase
 from chicago.engine.viewtypes import (
@@ -40,13 +40,14 @@ from chicago.engine.viewtypes import (
     DealRecord,
     FaceUpCard,
     PlayedCard,
+    ScoringRound,
     SeatView,
     TakenTrick,
 )
 from chicago.poker import category_of
 from chicago.rules import Rules
 
-__all__ = ["ViewedGame", "hand_view", "seat_view"]
+__all__ = ["ViewedGame", "hand_view", "scoring_round", "seat_view"]
 
 
 class ViewedGame(Protocol):
@@ -120,6 +121,7 @@ def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
             reveals.append(event)
         elif isinstance(event, RoundResult):
             round_results.append(event)
+    rules = game.rules
     places = card_places(visible, seat)
     if seat is None:
         hand: tuple[Card, ...] = ()
@@ -133,7 +135,7 @@ def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
         discarded = tuple(game.discarded(seat))
         legal = tuple(game.legal_actions()) if game.to_act == seat else ()
         known_out = tuple(sorted(places.out_of_stock().difference(held)))
-        category = category_of(held, game.rules) if len(held) == 5 else None
+        category = category_of(held, rules) if len(held) == 5 else None
     one_up = game.one_up_card
     over = game.is_over
     return SeatView(
@@ -166,16 +168,47 @@ def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
         chicago_declared=tuple(game.chicago_declared),
         chicago_made=tuple(game.chicago_made),
         settlement=tuple(game.settlement()) if over else None,
+        hand_sizes=tuple(len(h) for h in game.hands),
+        scoring_round=scoring_round(deal_events),
+        chicago_points=rules.chicago_points,
+        lock_at=rules.lock_at,
+        exchange_rounds=rules.exchanges,
         seat=seat,
         hand=hand,
         hand_category=category,
         discarded=discarded,
         legal_actions=legal,
         known_out=known_out,
-        rules=game.rules,
+        rules=rules,
         events=visible,
         history=game.deal_history,
     )
+
+
+def scoring_round(events: Iterable[Event]) -> ScoringRound | None:
+    """The scoring round the table shows, from one deal's events (public ones suffice): the
+    round being played, or the last one until an exchange round begins after it."""
+    number = 0
+    words: list[Announcement] = []
+    stages: dict[int, list[Reveal]] = {}
+    result: RoundResult | None = None
+    for event in events:
+        if isinstance(event, Announce | Pass):
+            if not words or event.round != number:
+                number, words, stages, result = event.round, [], {}, None
+            category = event.category if isinstance(event, Announce) else None
+            words.append(Announcement(event.round, event.seat, category))
+        elif isinstance(event, Reveal):
+            if words:
+                stages.setdefault(event.seat, []).append(event)
+        elif isinstance(event, RoundResult):
+            if words:
+                result = event
+        elif (isinstance(event, Exchange) and result is not None) or isinstance(event, Deal):
+            words = []  # an exchange round has begun since (or a new deal)
+    if not words:
+        return None
+    return ScoringRound(number, tuple(words), {s: tuple(r) for s, r in stages.items()}, result)
 
 
 def hand_view(hand: Sequence[Card], rules: Rules | None = None, players: int = 4) -> SeatView:
@@ -190,7 +223,10 @@ def hand_view(hand: Sequence[Card], rules: Rules | None = None, players: int = 4
         scores=(0,) * players, locked=nobody, stock=52 - 5 * players, discard_pile=0,
         exchanges=(), announcements=(), reveals=(), round_results=(), shown={}, one_up=None,
         chicago=None, trick_number=0, trick=(), tricks=(), played=((),) * players, over=False,
-        winners=(), chicago_declared=nobody, chicago_made=nobody, settlement=None, seat=0,
+        winners=(), chicago_declared=nobody, chicago_made=nobody, settlement=None,
+        hand_sizes=(len(cards), *(5,) * (players - 1)), scoring_round=None,
+        chicago_points=rules.chicago_points, lock_at=rules.lock_at,
+        exchange_rounds=rules.exchanges, seat=0,
         hand=cards, hand_category=category_of(cards, rules) if len(cards) == 5 else None,
         discarded=(), legal_actions=(), known_out=(), rules=rules, events=(), history=(),
     )

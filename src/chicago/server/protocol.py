@@ -80,7 +80,8 @@ STATE_KEYS = (
     "seat", "players", "deal", "dealer", "phase", "round", "to_act", "scores", "locked",
     "stock", "discard_pile", "exchanges", "announcements", "reveals", "round_results", "shown",
     "one_up", "chicago", "trick_number", "trick", "tricks", "played", "over", "winners",
-    "settlement", "chicago_declared", "chicago_made", "hand", "hand_category", "discarded",
+    "settlement", "chicago_declared", "chicago_made", "hand_sizes", "scoring_round",
+    "chicago_points", "lock_at", "exchange_rounds", "hand", "hand_category", "discarded",
     "legal_actions", "known_out",
 )
 """The keys of an update's ``state``: the view without ``rules``, ``events`` and ``history``."""
