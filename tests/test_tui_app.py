@@ -120,7 +120,7 @@ def test_game_end_shows_the_settlement(tmp_path: Path) -> None:
         assert "Settlement at 1 per point:" in text
         assert "chicago replay" in text
         await pilot.press("1")
-        assert "The game is over" in app.error
+        assert app.error == "Not now: the game is over."  # the prompt says the rest
         await pilot.press("q")
 
     run_app(session, script)

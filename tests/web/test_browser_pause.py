@@ -12,13 +12,21 @@
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 from chicago.server.hints import hint_answer
 
-from .driver import Player, api, card_text, in_view_and_on_top, join_page, seated_page
+from .driver import (
+    Player,
+    api,
+    card_text,
+    in_view_and_on_top,
+    join_page,
+    progress_marks,
+    seated_page,
+    wait_for_progress,
+)
 from .serving import LiveServer
 
 _PAUSED = "document.querySelector('.table-page')?.dataset.paused === '1'"
@@ -42,13 +50,12 @@ def _turn(players: list[Player]) -> Player | None:
 
 
 def _play_until_the_pause(players: list[Player]) -> None:
-    deadline = time.monotonic() + 120
     # (and the deal's last trick gathered: it rests in the middle first)
     while not all(p.page.evaluate(f"{_PAUSED} && !window.chicago.table.rest") for p in players):
-        assert time.monotonic() < deadline, "the deal did not end"
+        marks = progress_marks(players)
         player = _turn(players)
         if player is None:
-            players[0].page.wait_for_timeout(30)
+            wait_for_progress(players, marks)
         else:
             player.act()
 

@@ -16,7 +16,16 @@ from typing import Any
 
 from chicago.server.hints import hint_answer
 
-from .driver import Player, api, assert_no_leak, hidden_from, in_view_and_on_top, page_cards
+from .driver import (
+    Player,
+    api,
+    assert_no_leak,
+    hidden_from,
+    in_view_and_on_top,
+    page_cards,
+    progress_marks,
+    wait_for_progress,
+)
 from .serving import LiveServer
 
 
@@ -181,16 +190,13 @@ def test_two_browser_contexts_play_at_one_table_through_the_invite_link(
     assert {p.seat for p in players} == {0, 1}
 
     # Each clicks when it is their turn until the game (one deal) is over.
-    for _ in range(200):
-        if all(p.page.locator("[data-dialog=game-over]").count() for p in players):
-            break
+    while not all(p.page.locator("[data-dialog=game-over]").count() for p in players):
+        marks = progress_marks(players)
         player = _either_turn(players)
         if player is None:
-            players[0].page.wait_for_timeout(30)
+            wait_for_progress(players, marks)
             continue
         player.act()
-    else:  # pragma: no cover - a failure message
-        raise AssertionError("the game did not end")
     players[0].shot("game-over")
     players[1].shot("game-over")
     assert all(p.turns >= 5 for p in players)

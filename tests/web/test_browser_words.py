@@ -44,6 +44,8 @@ FAMILIES = {
     "reason.": "`reason.${",
     "grade.": "`grade.${",
     "review.phase.": "`review.phase.${",
+    "why.": "`why.${",
+    "practice.q.": "`practice.q.${",
     "levelnote.": "`levelnote.${",
     "presetname.": "`presetname.${",
     "guide.": "`guide.${",  # the guided game's explanations, one per part of a deal
@@ -124,11 +126,18 @@ def test_both_languages_have_the_same_keys_and_every_key_is_used(page: Any) -> N
         return {k[len(prefix):] for k in en if k.startswith(prefix)}
 
     assert family("cat.") == family("cata.") == {c.name for c in Category} | {"none"}
+    from chicago.review.reasons import KEYS as REASONS
+
+    assert family("why.") == {*REASONS, *(f"{k}.best" for k in REASONS), "equal", "score"}
+    from chicago.review.summary import PHASE_ORDER
+
+    assert family("practice.q.") == {p.replace(" ", "_") for p in PHASE_ORDER}
     assert family("rank.") == set("23456789TJQKA") and family("suit.") == set("cdhs")
     assert family("preset.") == set(PRESETS) and family("var.") == set(VARIATIONS)
     assert family("level.") == set(BOT_LEVELS) == family("levelnote.")
     assert family("presetname.") == set(PRESETS)
-    assert family("conn.") == {"open", "connecting", "reconnecting", "closed"}
+    assert family("conn.") == {"open", "connecting", "reconnecting", "closed", "signed_out",
+                                 "claimed"}
     assert family("speed.") == {"slow", "normal", "fast", "instant"}
     from chicago.review import Grade
     from chicago.review.summary import PHASE_ORDER

@@ -42,6 +42,7 @@ import subprocess
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -52,7 +53,7 @@ from chicago.engine.viewjson import view_json
 from chicago.engine.viewtypes import SeatView
 from chicago.rules import Rules
 
-__all__ = ["PROTOCOL_VERSION", "ExternalBot", "parse_spec"]
+__all__ = ["PROTOCOL_VERSION", "ExternalBot", "parse_spec", "start_problem"]
 
 PROTOCOL_VERSION = 1
 TRANSPORT_SLACK_MS = 100
@@ -186,8 +187,13 @@ class ExternalBot:
     decision asked of it.
     """
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, *, keep_stderr: bool = False) -> None:
+        """``keep_stderr``: read the program's standard error and keep its last lines
+        (:meth:`stderr_tail`) instead of letting it through to ours."""
         self.name = spec
+        self.keep_stderr = keep_stderr
+        self._stderr: deque[str] = deque(maxlen=20)
+        self._stderr_reader: threading.Thread | None = None
         self.command, options = parse_spec(spec)
         if shutil.which(self.command[0]) is None:
             raise ValueError(f"{spec!r}: cannot find the program {self.command[0]!r}")
@@ -244,6 +250,17 @@ class ExternalBot:
             self._finalizer.detach()
         self._process = None
         self._writer = None
+
+    def stderr_tail(self) -> str:
+        """The last line the program wrote to its standard error (with ``keep_stderr``),
+        once it has ended; ``""`` if none."""
+        if self._stderr_reader is not None:
+            self._stderr_reader.join(timeout=_STOP_WAIT)
+        return next((line for line in reversed(self._stderr) if line), "")
+
+    def exit_status(self) -> int | None:
+        """The program's exit status if it has ended, else None."""
+        return None if self._process is None else self._process.poll()
 
     def __enter__(self) -> ExternalBot:
         return self
@@ -361,7 +378,10 @@ class ExternalBot:
             self._process = None
             self._writer = None
         try:
-            process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            process = subprocess.Popen(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE if self.keep_stderr else None,
+            )
         except OSError as exc:
             self.last_error = f"cannot start {self.command[0]!r}: {exc}"
             self.restarts_left = 0
@@ -377,6 +397,10 @@ class ExternalBot:
         self._owed = 0
         self._game_key = None
         threading.Thread(target=_pump, args=(process.stdout, self._lines), daemon=True).start()
+        if process.stderr is not None:
+            self._stderr_reader = threading.Thread(
+                target=_keep_lines, args=(process.stderr, self._stderr), daemon=True)
+            self._stderr_reader.start()
         self._fresh = True
         allowed = self.time_ms + TRANSPORT_SLACK_MS + self.startup_ms
         return bool(self._send(
@@ -401,6 +425,35 @@ class ExternalBot:
         if not done:
             self.last_error = "the program closed its input"
         return done
+
+
+def _keep_lines(stream: IO[bytes], kept: deque[str]) -> None:
+    """Reader thread: the program's standard error, line by line, into ``kept``."""
+    with contextlib.suppress(OSError, ValueError):
+        for raw in iter(lambda: stream.readline(MAX_LINE), b""):
+            kept.append(raw.decode("utf-8", "replace").strip())
+
+
+def start_problem(
+    spec: str, view: SeatView, legal_actions: Sequence[Action]
+) -> str | None:
+    """Why the program of the ``cmd:`` bot ``spec`` cannot play, in one line; None when it
+    can. It is started and asked a first decision (``view``, ``legal_actions``: a seat's
+    first of a game): a program that cannot be started, ends (the last line of its
+    standard error says why) or does not answer within its start-up time cannot play. An
+    illegal answer is no start problem (it loses that turn, as in a match). Raises
+    ``ValueError`` for a bad spec."""
+    with ExternalBot(spec, keep_stderr=True) as bot:
+        bot.restarts_left = 0
+        cause = bot._ask(view, legal_actions, 0)
+        if isinstance(cause, Action) or cause == "illegal":
+            return None
+        status = bot.exit_status()
+        why = bot.last_error or "it did not answer"
+        if status is not None:
+            why = f"the program ended with status {status} before its first answer"
+        tail = bot.stderr_tail()
+    return f"{spec}: the bot cannot play: {why}" + (f": {tail}" if tail else "")
 
 
 def _answer_text(line: str) -> tuple[str | None, int | None]:

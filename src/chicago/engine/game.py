@@ -56,7 +56,7 @@ from chicago.engine.state import copy_state
 from chicago.engine.views import seat_view
 from chicago.engine.viewtypes import DealRecord, SeatView
 from chicago.poker import Category, HandValue, category_of, evaluate
-from chicago.rules import Rules
+from chicago.rules import Rules, RulesError
 
 __all__ = ["Game", "IllegalAction", "Phase", "WorldError"]
 
@@ -243,9 +243,10 @@ class Game:
             raise TypeError(f"players must be an int, not {players!r}")
         if not rules.min_players <= players <= rules.max_players:
             hint = " (V-LARGE: set max_players=6 for five or six)" if players in (5, 6) else ""
-            raise ValueError(
+            raise RulesError(
                 f"these rules allow {rules.min_players}-{rules.max_players} players, "
-                f"not {players}{hint}"
+                f"not {players}{hint}",
+                ("max_players",) if players > rules.max_players else ("min_players",),
             )
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)

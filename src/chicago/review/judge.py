@@ -18,10 +18,11 @@ from chicago.review.exchange import value_exchange, value_one_up, value_redeal
 from chicago.review.grades import grade_of
 from chicago.review.levels import ReviewLevel
 from chicago.review.model import Alternative, DecisionReview, rounded
+from chicago.review.reasons import reason_of
 from chicago.review.tricks import value_play
 from chicago.review.valuation import Option, Valuation
 
-__all__ = ["decision_rng", "grade", "value_decision"]
+__all__ = ["decision_rng", "grade", "order_options", "value_decision", "value_knowledge"]
 
 
 def decision_rng(seed: int, seat: int, step: int) -> random.Random:
@@ -38,25 +39,34 @@ def value_decision(
     """Every alternative of the decision whose seat's view is ``view``, valued on what
     that seat knew (and the knowledge it was judged on)."""
     k = knowledge(view)
+    return k, value_knowledge(k, legal, action, level, rng)
+
+
+def value_knowledge(
+    k: Knowledge, legal: Sequence[Action], action: Action, level: ReviewLevel,
+    rng: random.Random,
+) -> Valuation:
+    """Every alternative of a decision, valued on the seat's knowledge ``k`` (what it saw);
+    ``action`` is what was done (always among the alternatives)."""
     phase = k.phase
     if phase == "exchange":
-        return k, value_exchange(k, legal, action, level, rng)
+        return value_exchange(k, legal, action, level, rng)
     if phase == "one up":
-        return k, value_one_up(k)
+        return value_one_up(k)
     if phase == "redeal":
-        return k, value_redeal(k, legal, level, rng)
+        return value_redeal(k, legal, level, rng)
     if phase == "announce":
-        return k, value_announce(k, legal)
+        return value_announce(k, legal)
     if phase == "chicago":
-        return k, value_chicago(k, legal, level, rng)
+        return value_chicago(k, legal, level, rng)
     if phase == "play":
-        return k, value_play(k, legal, level, rng)
+        return value_play(k, legal, level, rng)
     if phase in ("quads", "quads choice"):
-        return k, value_quads(k, legal)
+        return value_quads(k, legal)
     raise ValueError(f"no decision to judge in phase {phase!r}")
 
 
-def _order(options: Sequence[Option]) -> list[Option]:
+def order_options(options: Sequence[Option]) -> list[Option]:
     """Best first; equal values in the order of the action texts (fully determined)."""
     return sorted(options, key=lambda o: (-o.value, str(o.action)))
 
@@ -72,7 +82,7 @@ def grade(
 ) -> DecisionReview:
     """The review of one decision: the best alternative, the loss, the grade, and the
     alternatives worth showing (the best ``level.shown`` and what was done)."""
-    options = _order(valuation.options)
+    options = order_options(valuation.options)
     done = [o for o in options if o.action == action]
     if not done:
         raise ValueError(f"{action} is not among the valued alternatives")
@@ -112,4 +122,5 @@ def grade(
         samples=valuation.samples,
         hindsight_best=hindsight_best,
         hindsight_loss=hindsight_loss,
+        why=reason_of(k, options, chosen),
     )

@@ -27,7 +27,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import chicago
-from chicago.server import lobby, review_api, web_api, ws
+from chicago.server import lobby, practice, review_api, web_api, ws
 from chicago.server.admission import Admission
 from chicago.server.assets import StaticFilesMissing, missing_files
 from chicago.server.club import routes as club_routes
@@ -128,6 +128,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
         app.state.manager = manager
         app.state.reviews = reviews
         app.state.admission = Admission(settings, store, manager.tables)
+        manager.rematch_gate = app.state.admission.admit_rematch
         app.state.club = club
         await manager.start()
         await club.start()
@@ -157,6 +158,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
     lobby.install(app)
     club_routes.install(app)  # profiles, leaderboards, tournaments (docs/CLUB.md)
     app.include_router(review_api.router)  # reviews of finished games
+    practice.install(app)  # exercises from the reviews (docs/PROTOCOL.md, "Practice")
     web_api.install(app)  # the browser app's routes (docs/WEB_NEEDS.md)
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
 

@@ -8,6 +8,10 @@ Two kinds of news travel on a table's bus, each on a channel of its own:
 - **presence**: a worker's word on which seats of the table are connected to it
   (:class:`PresenceNote`; never stored, and never mistaken for a log entry).
 
+Besides, one channel for the whole site carries **revocations**: a profile signed out
+everywhere, so every worker ends the connections its old seat tokens opened
+(:class:`~chicago.server.core.ports.Revocation`, :mod:`chicago.server.credentials`).
+
 The interface is :class:`chicago.server.core.ports.TableBus`. :class:`InProcessBus` serves
 one process; :class:`chicago.server.redis_bus.RedisBus` (Redis pub/sub, two channels per
 table) lets several workers share tables.
@@ -19,9 +23,12 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from chicago.server.core.ports import (
+    SITE,
     EntryHandler,
     PresenceHandler,
     PresenceNote,
+    Revocation,
+    RevocationHandler,
     Subscription,
 )
 from chicago.server.core.rows import LogEntry
@@ -71,6 +78,7 @@ class InProcessBus:
     def __init__(self) -> None:
         self._entries: _Handlers[LogEntry] = _Handlers()
         self._presence: _Handlers[PresenceNote] = _Handlers()
+        self._revocations: _Handlers[Revocation] = _Handlers()
 
     async def publish(self, table_id: str, entry: LogEntry) -> None:
         """Call every entry handler of ``table_id`` with ``entry``."""
@@ -88,7 +96,16 @@ class InProcessBus:
         """Register a presence ``handler`` for ``table_id``."""
         return self._presence.add(table_id, handler)
 
+    async def publish_revocation(self, note: Revocation) -> None:
+        """Call every revocation handler with ``note``."""
+        self._revocations.call(SITE, note)
+
+    def subscribe_revocations(self, handler: RevocationHandler) -> Subscription:
+        """Register a revocation ``handler``."""
+        return self._revocations.add(SITE, handler)
+
     async def close(self) -> None:
         """Forget every handler."""
         self._entries.by_table.clear()
         self._presence.by_table.clear()
+        self._revocations.by_table.clear()

@@ -15,7 +15,7 @@ import asyncio
 import time
 from collections.abc import Iterable
 
-from chicago.server import protocol
+from chicago.server import credentials, protocol
 from chicago.server.core import frames
 from chicago.server.core.frames import ClockInfo, Frame
 from chicago.server.core.rows import LogEntry
@@ -60,6 +60,8 @@ def send(table: LiveTable, entry: LogEntry) -> None:
     table.sent = entry.seq
     if not table.conns:
         return
+    if entry.kind == "join":  # a claim: the connections of the old token end here
+        credentials.end_replaced(table)
     state = table.state
     clock = clock_info(table, asyncio.get_running_loop().time())
     at = time.time()

@@ -33,7 +33,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
-from chicago.server import fanout
+from chicago.server import credentials, fanout
 from chicago.server.bus import InProcessBus
 from chicago.server.cache import TableCache
 from chicago.server.core import decide
@@ -63,6 +63,10 @@ log = logging.getLogger("chicago.server")
 SpectatorGate = Callable[[LiveTable], Awaitable[None]]
 """Raises TableError when a spectator may not watch a table now (docs/CLUB.md: a running
 duplicate round)."""
+
+SeatGate = Callable[[LiveTable, int], Awaitable[None]]
+"""Raises TableError 401 when the token of a seat tied to a profile was issued under a
+credential the profile has replaced since (:mod:`chicago.server.credentials`)."""
 
 
 class Reviews(Protocol):
@@ -147,6 +151,10 @@ class TableManager:
         """Called after a table's game ended and was stored here (the club service: ratings,
         tournament rounds)."""
         self.spectator_gate: SpectatorGate | None = None
+        self.seat_gate: SeatGate | None = None
+        self.rematch_gate: Callable[[], Awaitable[None]] | None = None
+        """Admits a rematch (the table plays again: :mod:`chicago.server.admission`);
+        raises TableError when the site runs as many tables as it may."""
         self._random: random.Random | None = (
             random.Random(settings.seed) if settings.seed is not None else None
         )
@@ -249,32 +257,46 @@ class TableManager:
             await self.cache.store_and_publish(table, change)
         return token, seat
 
-    async def claim(self, table_id: str, profile: str) -> tuple[str, int]:
-        """The seat a profile holds at a table, with a new seat token (the old one stops
-        working: docs/CLUB.md); TableError 404 ``not_seated`` if it holds none."""
+    async def claim(self, table_id: str, profile: str,
+                    grant: str | None = None) -> tuple[str, int]:
+        """The seat a profile holds at a table, with a new seat token issued under the
+        profile's ``grant`` (the old token stops working, and its open connections end:
+        docs/CLUB.md); TableError 404 ``not_seated`` if it holds none."""
         table = await self.require(table_id)
         async with self.cache.writing(table):
             token = self._secret_text(24)
             seat, change = decide.claim(table.state, profile, token_hash=hash_token(token),
-                                        at=now())
+                                        at=now(), grant=grant)
             await self.cache.store_and_publish(table, change)
         return token, seat
 
     async def authenticate(self, table_id: str, token: str | None) -> tuple[LiveTable, int]:
         """The table and seat of a token, or TableError 401."""
         table = await self.require(table_id)
-        seat = table.state.seat_of(token) if token else None
-        if seat is None and token and self.locks.shared:  # joined on another worker?
+        if token and self.locks.shared:  # joined, or claimed, on another worker?
             await self.cache.follow(table)
-            seat = table.state.seat_of(token)
+        seat = table.state.seat_of(token) if token else None
         if seat is None:
             raise TableError("bad_token", "not a seat token of this table", 401)
+        await self._check_grant(table, seat)
         return table, seat
 
-    async def rematch(self, table: LiveTable, seat: int) -> None:
-        """Start the next game at a finished table: same seats, a fresh seed."""
+    async def _check_grant(self, table: LiveTable, seat: int) -> None:
+        """TableError 401 when the seat's token was issued under a profile credential
+        replaced since (sign out everywhere)."""
+        if self.seat_gate is not None and table.state.seats[seat].profile is not None:
+            await self.seat_gate(table, seat)
+
+    async def rematch(self, table: LiveTable, seat: int, *,
+                      holder: Client | None = None) -> None:
+        """Start the next game at a finished table: same seats, a fresh seed. ``holder``:
+        the connection asking (refused if it no longer holds the seat), as for every
+        player's request below."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             change = decide.rematch(table.state, seat, seed=self._secret_bits(), at=now())
+            if self.rematch_gate is not None:
+                await self.rematch_gate()
             await self.cache.store_and_publish(table, change)
 
     async def table_info(self, row: TableRow) -> dict[str, Any]:
@@ -284,9 +306,10 @@ class TableManager:
 
     # ------------------------------------------------------------------ play
     async def act(self, table: LiveTable, seat: int, text: str,
-                  expected_seq: int | None = None) -> None:
+                  expected_seq: int | None = None, *, holder: Client | None = None) -> None:
         """A player's action (``text`` in the notation); TableError names why it is refused."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             if expected_seq is not None:
                 check_fresh(table.state, expected_seq)
             await self._act_locked(table, seat, text, "player")
@@ -301,21 +324,27 @@ class TableManager:
                 listener(table)
             self.reviews.wake()
 
-    async def back(self, table: LiveTable, seat: int) -> None:
+    async def back(self, table: LiveTable, seat: int, *,
+                   holder: Client | None = None) -> None:
         """The player of ``seat`` takes the seat back from the stand-in bot."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             await self._store(table, decide.back(table.state, seat, at=now()))
 
-    async def continue_deal(self, table: LiveTable, seat: int) -> None:
+    async def continue_deal(self, table: LiveTable, seat: int, *,
+                            holder: Client | None = None) -> None:
         """The person of ``seat`` pressed Continue after a deal; nothing when there is no
         pause or they pressed it already (a click racing the pause's end is harmless)."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             await self._store(table, decide.continue_deal(table.state, seat, at=now()))
 
-    async def chat(self, table: LiveTable, seat: int, text: str) -> None:
+    async def chat(self, table: LiveTable, seat: int, text: str, *,
+                   holder: Client | None = None) -> None:
         """A chat line from a seated player (within the chat limits)."""
         settings = self.settings
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             table.chat.take(table.state.chat_lines, seat,
                             ChatLimits(settings.chat_per_game, settings.chat_per_minute,
                                        settings.chat_burst), time.monotonic())
@@ -396,10 +425,13 @@ class TableManager:
         """(Re)identify a connection and bring it up to date: replay or snapshot."""
         await self.cache.follow(table)  # with several workers: what the others stored
         seat = None
+        grant = None
         if token is not None:
             seat = table.state.seat_of(token)
             if seat is None:
                 raise TableError("bad_token", "not a seat token of this table", 401)
+            grant = table.state.seats[seat].grant
+            await self._check_grant(table, seat)
             if table.state.seats[seat].away:
                 await self.back(table, seat)
         elif self.spectator_gate is not None:
@@ -407,6 +439,8 @@ class TableManager:
         table.conns.discard(client)
         fanout.send_unsent(table)  # stored but not yet sent: the others first, in order
         client.seat = seat
+        client.token_hash = hash_token(token) if seat is not None and token else None
+        client.grant = grant
         loop_time = asyncio.get_running_loop().time()
         frames = (fanout.replay(table, seat, last_seq, loop_time)
                   if last_seq is not None else None)
@@ -415,6 +449,7 @@ class TableManager:
         for text in frames:
             client.send(text)
         table.conns.add(client)
+        credentials.end_replaced(table)  # a claim stored while it was brought up to date
         table.touched = time.monotonic()
         self.presence.changed(table)
 

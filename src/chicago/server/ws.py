@@ -52,6 +52,8 @@ class Connection:
         self.websocket = websocket
         self.settings = settings
         self.seat: int | None = None
+        self.token_hash: str | None = None
+        self.grant: str | None = None
         self.greeted = False
         self.closed = False
         self._queue: asyncio.Queue[object] = asyncio.Queue()
@@ -212,7 +214,9 @@ async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> N
 class _Handlers:
     """What one connection does with each client message: ``on_<type>`` per message type
     of :mod:`chicago.server.messages` (:data:`_HANDLERS` is made from them). The ``hello``
-    a message needs first is checked before its handler is called."""
+    a message needs first is checked before its handler is called. A player's request is
+    made as this connection's (``holder``): refused once its seat token no longer holds
+    the seat (:mod:`chicago.server.credentials`)."""
 
     def __init__(self, manager: TableManager, table: LiveTable, conn: Connection) -> None:
         self.manager = manager
@@ -231,19 +235,20 @@ class _Handlers:
         self.conn.greeted = True
 
     async def on_act(self, msg: Act) -> None:
-        await self.manager.act(self.table, self._seat(msg), msg.action, msg.seq)
+        await self.manager.act(self.table, self._seat(msg), msg.action, msg.seq,
+                               holder=self.conn)
 
     async def on_back(self, msg: Back) -> None:
-        await self.manager.back(self.table, self._seat(msg))
+        await self.manager.back(self.table, self._seat(msg), holder=self.conn)
 
     async def on_continue(self, msg: Continue) -> None:
-        await self.manager.continue_deal(self.table, self._seat(msg))
+        await self.manager.continue_deal(self.table, self._seat(msg), holder=self.conn)
 
     async def on_rematch(self, msg: Rematch) -> None:
-        await self.manager.rematch(self.table, self._seat(msg))
+        await self.manager.rematch(self.table, self._seat(msg), holder=self.conn)
 
     async def on_chat(self, msg: Chat) -> None:
-        await self.manager.chat(self.table, self._seat(msg), msg.text)
+        await self.manager.chat(self.table, self._seat(msg), msg.text, holder=self.conn)
 
     async def on_view(self, msg: View) -> None:
         self.manager.snapshot(self.table, self.conn, "view")

@@ -52,13 +52,14 @@ from chicago.tui.render import (
     RED,
     card_text,
     colour_cards,
+    hint_pages,
     hint_table,
     score_sheet,
     scores_table,
     table_panel,
 )
 from chicago.tui.rules_help import rules_help
-from chicago.tui.screens import TextScreen, keys_markdown
+from chicago.tui.screens import SizeNotice, TextScreen, keys_markdown
 from chicago.tui.session import PlaySession, Step
 from chicago.tui.summary import deal_summary, score_history
 from chicago.tui.words import Words, symbol_card
@@ -197,6 +198,11 @@ class PlayApp(App[None]):
         *[Binding(key, f"key('{key}')", key, show=False) for key in _ACTION_KEYS],
     ]
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say, in the game's language, how to quit (Textual's own words are
+        English and name ctrl+q)."""
+        self.notify(self.words.t("tui.quit.play"), title=self.words.t("tui.quit.title"))
+
     def __init__(
         self, session: PlaySession, *, delay: float = 0.25, lang: Lang | str | None = None
     ) -> None:
@@ -248,6 +254,7 @@ class PlayApp(App[None]):
                 yield Static(id="scores")
                 yield RichLog(id="log", wrap=True, min_width=20, max_lines=2000)
         yield Static(t("tui.fs.keys_line"), id="keys")
+        yield SizeNotice(self.words, "chicago play --plain --resume")
 
     def on_mount(self) -> None:
         """Write the story so far to the log and let the bots start."""
@@ -263,8 +270,10 @@ class PlayApp(App[None]):
         self._pump()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Keep room for six cards on the left; the scores and the log get the rest."""
+        """Keep room for six cards on the left; the scores and the log get the rest. Below
+        80×24 a message covers the screen."""
         self._fit(event.size.width)
+        self.query_one(SizeNotice).fit(event.size.width, event.size.height)
 
     def _fit(self, width: int) -> None:
         right = max(28, min(width * 2 // 5, width - _HAND_WIDTH))
@@ -443,7 +452,7 @@ class PlayApp(App[None]):
             text.append(self._question(view), style="bold")
         else:
             text.append(t("q.wait", whom=self.words.whom(view.to_act)), style="dim")
-        if self.error:
+        if self.error and self.error != text.plain:
             text.append(f"\n{self.error}", style="bold red")
         elif self.notice:
             text.append(f"\n{self.notice}", style="dim")
@@ -550,10 +559,11 @@ class PlayApp(App[None]):
     def _may_act(self) -> bool:
         """True when the human may act now; otherwise say why."""
         t = self.words.t
+        # the prompt asks already (Enter, q): say what the key did, not the question again
         if self.session.over:
-            self.error = t("tui.fs.over")
+            self.error = t("tui.fs.not_now_over")
         elif self.paused_summary is not None:
-            self.error = t("tui.fs.press_enter")
+            self.error = t("tui.fs.not_now_deal_over")
         elif self._queue or not self.session.waiting_for_human:
             self.error = t("tui.fs.wait")
         else:
@@ -694,7 +704,7 @@ class PlayApp(App[None]):
     def action_hint(self) -> None:
         """The exact draw odds of the hand (from your own view only)."""
         if self.paused_summary is not None:
-            self.error = self.words.t("tui.fs.press_enter")
+            self.error = self.words.t("tui.fs.not_now_deal_over")
             self._refresh_all()
             return
         view = self.session.view()
@@ -709,8 +719,19 @@ class PlayApp(App[None]):
             if index:
                 hand.append(" ")
             hand.append_text(card_text(card))
-        body = Group(hand, Text(""), hint_table(result, words=self.words))
-        self._window(self.words.t("tui.fs.odds_title"), body, "hint-screen", "h")
+        # the window's inside: 90% of the screen less its border, padding and scroll bar
+        width = self.size.width * 9 // 10 - 6
+        pages = hint_pages(result, self.words, width)
+        bodies = [
+            Group(hand, Text(""), hint_table(result, words=self.words, columns=columns,
+                                             page=(number, len(pages))))
+            for number, columns in enumerate(pages, 1)
+        ]
+        self.push_screen(TextScreen(
+            self.words.t("tui.fs.odds_title"), bodies[0], "hint-screen", close_keys="h",
+            footer=self.words.t("tui.window_pages" if len(pages) > 1 else "tui.window_keys"),
+            pages=bodies[1:],
+        ))
 
     def action_quit_game(self) -> None:
         """Save and leave."""

@@ -39,6 +39,7 @@ __all__ = [
     "command_of",
     "expected_answer",
     "parse_answer",
+    "typed_answer",
 ]
 
 
@@ -108,6 +109,39 @@ _SWEDISH_CATEGORIES = {
     "färgstege": "straight flush", "en royal flush": "royal flush",
 }
 """The categories in Swedish (as the browser app names them), for ``säg par``."""
+
+
+_TYPED_SWEDISH = {
+    "pass": "passa", "announce": "säg", "no chicago": "ingen chicago", "accept": "ta",
+    "reject": "neka", "redeal": "nya kort", "reset": "nollställ", "score": "ta poängen",
+    "play": "spela", "keep": "behåll",
+}
+"""The Swedish word a player types for each kind of action (read back by :func:`_english`)."""
+_TYPED_CATEGORIES = {
+    "pair": "par", "two pair": "två par", "three of a kind": "triss", "straight": "stege",
+    "flush": "färg", "full house": "kåk", "four of a kind": "fyrtal",
+    "straight flush": "färgstege",
+}
+
+
+def typed_answer(action: str, words: Words) -> str:
+    """What a player types for the legal ``action`` in the language of ``words``: the action
+    text in English, the Swedish words the line mode reads in Swedish.
+
+    >>> typed_answer("announce two pair", Words([], lang="sv"))
+    'säg två par'
+    >>> typed_answer("no chicago", Words([], lang="sv")), typed_answer("pass", Words([]))
+    ('ingen chicago', 'pass')
+    """
+    if words.lang.code != "sv":
+        return action
+    for head in sorted(_TYPED_SWEDISH, key=len, reverse=True):
+        if action == head or action.startswith(head + " "):
+            rest = action[len(head):].strip()
+            if head == "announce":
+                rest = _TYPED_CATEGORIES.get(rest, rest)
+            return f"{_TYPED_SWEDISH[head]} {rest}".strip()
+    return action
 
 
 def _english(text: str) -> str:
@@ -240,7 +274,7 @@ def expected_answer(view: SeatView, menu: bool, words: Words | None = None) -> s
         return words.t("tui.in.expect_play_menu" if menu else "tui.in.expect_play", cards=cards)
     if not legal:
         return words.t("tui.in.not_your_turn")
-    choices = ", ".join(legal)
+    choices = ", ".join(typed_answer(a, words) for a in legal)
     if menu:
         return words.t("tui.in.expect_menu", n=len(legal), choices=choices)
     return words.t("tui.in.expect_text", choices=choices)

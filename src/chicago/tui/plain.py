@@ -37,7 +37,7 @@ from chicago.tui.replayer import Replayer
 from chicago.tui.rules_help import rules_text
 from chicago.tui.session import PlaySession, Step
 from chicago.tui.summary import score_history, score_lines
-from chicago.tui.words import Words, plain_card
+from chicago.tui.words import Words, card_format_for
 
 if TYPE_CHECKING:
     from chicago.review import DecisionReview
@@ -132,7 +132,7 @@ def play_plain(
     quietly (see :func:`silence_stdout`).
     """
     out = _Out(stdout)
-    words = Words(session.names, me=session.human, card=plain_card, lang=lang)
+    words = Words(session.names, me=session.human, card=card_format_for(stdout), lang=lang)
     try:
         return _play(session, stdin, stdout, out, resumed, words)
     except KeyboardInterrupt:
@@ -303,7 +303,7 @@ def replay_plain(
     ``lang``; ``reviews`` (step → the review of the decision made there) adds each grade
     beside its decision (``chicago replay --review``)."""
     out = _Out(stdout)
-    words = Words(replayer.names, me=replayer.you, card=plain_card, lang=lang)
+    words = Words(replayer.names, me=replayer.you, card=card_format_for(stdout), lang=lang)
     out(replayer.title(words))
     for line in [*replayer.warnings, *replayer.notices]:
         out(say(line, words))

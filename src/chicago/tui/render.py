@@ -9,7 +9,7 @@ given, in its language.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rich import box
@@ -357,19 +357,74 @@ def table_panel(
     return Group(*parts)
 
 
-_SHORT = {
-    "ROYAL_FLUSH": "RF", "STRAIGHT_FLUSH": "SF", "FOUR_OF_A_KIND": "4K",
-    "FULL_HOUSE": "FH", "FLUSH": "Fl", "STRAIGHT": "St", "THREE_OF_A_KIND": "3K",
-    "TWO_PAIR": "2P", "PAIR": "1P",
-}
+def _kept_text(result: Hint, keep: Iterable[object]) -> Text:
+    """The hand with the discards as ``··``: ``2♦ 2♠ ·· 10♣ 10♦``."""
+    kept_cards = {str(k) for k in keep}
+    kept = Text()
+    for index, card in enumerate(result.hand):
+        if index:
+            kept.append(" ")
+        if card in kept_cards:
+            kept.append_text(card_text(card))
+        else:
+            kept.append("··", style="dim")
+    return kept
 
 
-def hint_table(result: Hint, top: int = 10, words: Words | None = None) -> RenderableType:
+def _chance(p: float, words: Words) -> str:
+    return "·" if p == 0 else "<" + words.decimal(0.1)[1:] if p < 0.001 \
+        else words.decimal(p * 100)
+
+
+def hint_pages(result: Hint, words: Words, width: int | None, top: int = 10) -> list[list[str]]:
+    """The category columns of the odds table by page, for a table ``width`` columns wide
+    (None: all on one page). The kept cards, the worth and the expected points are on every
+    page, whole; the categories follow by priority (the greatest chance among the holds
+    shown first, shown in their usual order on a page), as many as fit, the rest on the
+    next pages (the odds window turns them with → and ←)."""
+    names = category_columns(result.rules)
+    if width is None or not result.can_exchange or result.six:
+        return [names]
+    holds = result.holds[:top]
+    keep = max([len(_kept_text(result, h.keep).plain) for h in holds] + [len(words.t("hint.keep"))])
+    gap = _HINT_GAP
+    fixed = keep + max(len(words.t("hint.worth")), 5) + max(len(words.t("tui.hint.exp")), 5) \
+        + 2 * gap
+
+    def column(name: str) -> int:
+        cells = [_chance(h.probabilities[name], words) for h in holds]
+        return max([len(_abbreviation(name, words)), *map(len, cells)]) + gap
+
+    ranked = sorted(names, key=lambda n: -max((h.probabilities[n] for h in holds), default=0))
+    pages: list[list[str]] = []
+    for name in ranked:
+        if pages and fixed + sum(column(n) for n in pages[-1]) + column(name) <= width:
+            pages[-1].append(name)
+        else:
+            pages.append([name])
+    return [[n for n in names if n in page] for page in pages]
+
+
+_HINT_GAP = 3
+"""Columns between two columns of the odds table: a space of padding each side and the
+box's divider (a space in ``box.SIMPLE_HEAD``)."""
+
+
+def _abbreviation(name: str, words: Words) -> str:
+    """A category's column head: ``2P`` / ``2P``, ``FH`` / ``Kåk``."""
+    return words.t(f"tui.hint.abbr.{name}")
+
+
+def hint_table(result: Hint, top: int = 10, words: Words | None = None, *,
+               columns: Sequence[str] | None = None, page: tuple[int, int] = (1, 1)
+               ) -> RenderableType:
     """The best holds of a hand: kept cards (discards as ··), expected points, chances.
 
     A hand that cannot exchange gets its category and the reason instead; a locked six-card
     hand (V-LOCK-6) a table of its six discards with the hand each leaves. The column
-    letters are explained under the table, in the language of ``words``.
+    letters are explained under the table, in the language of ``words``. ``columns``: the
+    categories shown (a page of :func:`hint_pages`), ``page`` its number and how many there
+    are (the caption then says how to see the others).
     """
     words = words or Words([])
     if result.six:
@@ -392,9 +447,12 @@ def hint_table(result: Hint, top: int = 10, words: Words | None = None) -> Rende
             "tui.hint.no_draw", reason=words.t("tui.hint.why_locked"),
             cat=words.category_a(result.category), points=words.points(result.points),
         ))
-    names = category_columns(result.rules)
-    legend = ", ".join(f"{_SHORT[name]} {words.category(name).lower()}" for name in names)
+    names = list(columns) if columns is not None else category_columns(result.rules)
+    legend = ", ".join(f"{_abbreviation(name, words)} {words.category(name).lower()}"
+                       for name in names)
     caption = words.t("tui.hint.caption", legend=legend)
+    if page[1] > 1:
+        caption += " " + words.t("tui.hint.more_columns", page=page[0], pages=page[1])
     if result.dead:
         caption += " " + words.t(
             "hint.dead", cards=" ".join(symbol_card(c) for c in result.dead)
@@ -405,35 +463,21 @@ def hint_table(result: Hint, top: int = 10, words: Words | None = None) -> Rende
     title = words.t("tui.hint.title")
     if result.advice:  # the advice in words first (issue 16)
         title = advice_sentence(result.advice[0], words) + "\n" + title
-    table = Table(
-        title=title, caption=caption, caption_justify="left",
-        box=box.SIMPLE_HEAD, pad_edge=False,
-    )
+    # the title and the caption are lines of their own, wrapped to the width: inside the
+    # table they would widen it and squeeze the numbers
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     table.add_column(words.t("hint.keep"), no_wrap=True)
-    table.add_column(words.t("hint.worth"), justify="right", style="bold")
-    table.add_column(words.t("tui.hint.exp"), justify="right")
+    table.add_column(words.t("hint.worth"), justify="right", style="bold", no_wrap=True)
+    table.add_column(words.t("tui.hint.exp"), justify="right", no_wrap=True)
     worth = {a.hold.keep: a.value for a in result.advice}
     for name in names:
-        table.add_column(_SHORT[name], justify="right", no_wrap=True)
+        table.add_column(_abbreviation(name, words), justify="right", no_wrap=True)
     for hold in result.holds[:top]:
-        kept = Text()
-        for index, card in enumerate(result.hand):
-            if index:
-                kept.append(" ")
-            if any(str(k) == card for k in hold.keep):
-                kept.append_text(card_text(card))
-            else:
-                kept.append("··", style="dim")
-        cells = []
-        for name in names:
-            p = hold.probabilities[name]
-            cells.append(
-                "·" if p == 0 else "<" + words.decimal(0.1)[1:] if p < 0.001
-                else words.decimal(p * 100)
-            )
+        kept = _kept_text(result, hold.keep)
+        cells = [_chance(hold.probabilities[name], words) for name in names]
         value = words.decimal(worth[hold.keep], 2) if hold.keep in worth else ""
         table.add_row(kept, value, words.decimal(hold.expected_points, 2), *cells)
-    return table
+    return Group(Text(title, style="italic"), table, Text(caption, style="dim"))
 
 
 def category_name(name: str | None) -> str:

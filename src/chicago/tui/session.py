@@ -30,16 +30,25 @@ from chicago.bots import Bot, make_bot
 from chicago.engine import Action, Game, IllegalAction, SeatView
 from chicago.engine.events import DealEnd, Event
 from chicago.rules import Rules
+from chicago.tui.lang import Lang, get_lang
 from chicago.tui.notice import Notice, Seats
 from chicago.tui.storage import is_text_name, load_record, save_record
 
-__all__ = ["BOT_NAMES", "DEFAULT_BOT", "PlaySession", "Step", "make_bots"]
+__all__ = ["DEFAULT_BOT", "PlaySession", "Step", "bot_name", "make_bots"]
 
 DEFAULT_BOT = "basic"
 """The bot level used when none is asked for (``random`` if it is not installed)."""
 
-BOT_NAMES = ("Astrid", "Bosse", "Cissi", "Dagge", "Eskil")
-"""Names of the bot seats, in seat order after the human."""
+
+
+def bot_name(seat: int, lang: Lang | str | None = None) -> str:
+    """A bot seat's name, as the browser app names it: ``Bot 2`` (``Dator 2`` in Swedish)
+    for seat 1.
+
+    >>> bot_name(1), bot_name(3, "sv")
+    ('Bot 2', 'Dator 4')
+    """
+    return get_lang(lang).t("bot_name", n=seat + 1)
 
 _LEVELS = ("basic", "ev", "expert")
 
@@ -144,15 +153,13 @@ class PlaySession:
         *,
         human: int = 0,
         auto: bool = True,
+        lang: Lang | str | None = None,
     ) -> PlaySession:
-        """A new game; raises ``ValueError`` for a bad player count or an unknown bot."""
+        """A new game; raises ``ValueError`` for a bad player count or an unknown bot. The
+        bots are named in ``lang`` (:func:`bot_name`), as the browser names them."""
         game = Game(rules, players=players, seed=seed)
         bots, used, notices = make_bots(bot_specs, players, human)
-        names = [name] * players
-        others = iter(BOT_NAMES * 2)
-        for seat in range(players):
-            if seat != human:
-                names[seat] = next(others)
+        names = [name if seat == human else bot_name(seat, lang) for seat in range(players)]
         tags = {
             "Event": "chicago play",
             "Date": datetime.date.today().strftime("%Y.%m.%d"),
@@ -191,10 +198,9 @@ class PlaySession:
         bots, used, notices = make_bots(specs, game.players, human)
         for seat, spec in zip((s for s in range(game.players) if s != human), used, strict=True):
             tags[f"Bot{seat}"] = spec
-        fallback = iter(BOT_NAMES * 2)
         names = []
         for seat in range(game.players):
-            default = "You" if seat == human else next(fallback)
+            default = "You" if seat == human else bot_name(seat)
             names.append(tags.setdefault(f"Name{seat}", default))
         tags.setdefault("Human", str(human))
         return cls(

@@ -61,6 +61,7 @@ from chicago.tui.lang import Lang, get_lang
 __all__ = [
     "CardFormat",
     "Words",
+    "card_format_for",
     "chicago_requirement",
     "plain_card",
     "symbol_card",
@@ -73,6 +74,27 @@ CardFormat = Callable[[str], str]
 def plain_card(text: str) -> str:
     """The card in the text notation (``Th``): plain ASCII for pipes and screen readers."""
     return str(Card(text))
+
+
+def card_format_for(stream: object) -> CardFormat:
+    """The card notation for text written to ``stream``: the suit symbols (``10♥``) where
+    its encoding can write them, the plain letters (``Th``) where it cannot (an ASCII
+    terminal, a pipe in the C locale) or where it has none (an in-memory stream).
+
+    >>> import io
+    >>> card_format_for(io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))("Th")
+    '10♥'
+    >>> card_format_for(io.TextIOWrapper(io.BytesIO(), encoding="ascii"))("Th")
+    'Th'
+    """
+    encoding = getattr(stream, "encoding", None)
+    if not encoding:
+        return plain_card
+    try:
+        "".join(SUIT_SYMBOLS).encode(encoding)
+    except (LookupError, UnicodeEncodeError):
+        return plain_card
+    return symbol_card
 
 
 def symbol_card(text: str) -> str:

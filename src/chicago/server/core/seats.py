@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from chicago.club.ratings import bot_participant, profile_participant
@@ -50,6 +50,12 @@ class Seat:
     away: bool = False
     profile: str | None = None
     """The profile the seat is tied to (joined with a profile), None for a guest or a bot."""
+    grant: str | None = field(default=None, repr=False)
+    """The profile credential the seat's token was issued under
+    (:func:`chicago.server.credentials.grant_of`; None: a guest, or a token issued before
+    grants were stored)."""
+    issued_at: float | None = field(default=None, repr=False)
+    """When the seat's token was issued (its ``join`` entry)."""
 
     @property
     def participant(self) -> str | None:

@@ -296,6 +296,8 @@ class TableState:
             seat.kind, seat.name = "human", stored_name(entry.data.get("name"), entry.seat)
             seat.token_hash = entry.data["token"]
             seat.profile = entry.data.get("profile")
+            seat.grant = entry.data.get("grant")
+            seat.issued_at = entry.created_at
         else:
             seat.away = entry.kind == "away"
             if entry.kind == "back":

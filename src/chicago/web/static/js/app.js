@@ -4,6 +4,7 @@
 //   #/table/ID              a table (your seat if this browser holds its token; else join or watch)
 //   #/watch/ID              a table as a spectator
 //   #/replay/TABLE/GAME     the replay of a finished game (?review=SEAT: with that seat's review)
+//   #/practice              practise on reviewed mistakes (the daily exercise, a profile's own)
 //   #/help                  how to play
 //   #/profile[/ID]          your profile, or another's (club.js)
 //   #/signin/SECRET         carry a profile to this device
@@ -21,6 +22,7 @@ import { HelpPage } from "./help.js";
 import { ProfilePage, SignInPage, LeaderboardPage } from "./club.js";
 import { TournamentsPage, TournamentPage } from "./tournament.js";
 import { leavePage } from "./notice.js";
+import { PracticePage } from "./practice.js";
 
 const main = document.getElementById("app");
 let page = null;
@@ -43,6 +45,7 @@ function route() {
   else if (head === "leaderboard") page = new LeaderboardPage(main, a || null);
   else if (head === "tournaments") page = new TournamentsPage(main);
   else if (head === "tournament" && a) page = new TournamentPage(main, a);
+  else if (head === "practice") page = new PracticePage(main);
   else page = new LobbyPage(main);
   document.body.dataset.page = head || "lobby";
   page.mount();

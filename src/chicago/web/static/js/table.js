@@ -127,6 +127,7 @@ export class TablePage {
       onMessage: (msg) => this.message(msg),
       onStatus: (status) => {
         this.status = status;
+        if (status === "signed_out" || status === "claimed") store.forgetSeat(this.id);
         this.renderStatus();
       },
     });
