@@ -75,12 +75,14 @@ def frame_schemas() -> dict[str, Any]:
 def json_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a view, an event and the game frames."""
     views = engine_schema.json_schema()
+    any_of, defs = views["anyOf"], views["$defs"]
+    assert isinstance(any_of, list) and isinstance(defs, dict)
     return {
         "$schema": views["$schema"],
         "title": "chicago: views, events and game frames",
         "description": "Generated from the types by scripts/make_schema.py "
                        "(chicago.engine.schema, chicago.server.schema); do not edit by hand.",
         "version": views["version"],
-        "anyOf": [*views["anyOf"], *(_ref(f"frame.{kind}") for kind in FRAMES)],
-        "$defs": {**views["$defs"], **frame_schemas()},
+        "anyOf": [*any_of, *(_ref(f"frame.{kind}") for kind in FRAMES)],
+        "$defs": {**defs, **frame_schemas()},
     }

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Literal, TypedDict
 
 from chicago.engine.actions import Action, ActionKind
+from chicago.engine.events import GameEnd
 from chicago.engine.viewjson import view_json
 from chicago.server import protocol
 from chicago.server.core.rows import LogEntry
@@ -214,11 +215,11 @@ def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
                   "action": action, "kind": kind, "by": by, "events": events, "state": None,
                   "clock": None}
     frames: list[Frame] = [update]
-    end_event = next((e for e in events if e["type"] == "game_end"), None)
+    end_event = next((e for e in game.events[start:end] if isinstance(e, GameEnd)), None)
     if end_event is not None:
         frames.append(GameOverFrame(
-            type="game_over", seq=entry.seq, game=entry.game, winners=end_event["winners"],
-            scores=end_event["scores"], settlement=end_event["settlement"],
+            type="game_over", seq=entry.seq, game=entry.game, winners=list(end_event.winners),
+            scores=list(end_event.scores), settlement=list(end_event.settlement),
             record=f"/api/games/{state.id}/{entry.game}"))
     return frames
 
