@@ -454,7 +454,7 @@ while not game.is_over:
     game.apply(bots[seat].decide(game.view(seat), game.legal_actions(), rng))
 record = game.record()
 again = Game.replay(json.loads(json.dumps(record)))
-assert again.view(None)["scores"] == game.view(None)["scores"]
+assert again.view(None).scores == game.view(None).scores
 optional = {"numpy", "rich", "textual", "fastapi", "starlette", "uvicorn", "sqlalchemy",
             "alembic", "psycopg", "redis", "pettingzoo", "gymnasium", "pyspiel", "distributed"}
 imported = sorted(m for m in sys.modules if m.partition(".")[0] in optional)
@@ -463,7 +463,7 @@ deck = random.Random(7)
 ranks = [rank(deck.sample(range(52), deck.choice((5, 6)))) for _ in range(20000)]
 view = game.view(None)
 print(json.dumps({
-    "accelerated": ACCELERATED, "winners": view["winners"], "scores": view["scores"],
+    "accelerated": ACCELERATED, "winners": list(view.winners), "scores": list(view.scores),
     "actions": len(record["actions"]),
     "game": hashlib.sha256(json.dumps(record["actions"]).encode()).hexdigest()[:16],
     "ranks": hashlib.sha256(json.dumps(ranks).encode()).hexdigest()[:16],

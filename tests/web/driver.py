@@ -17,9 +17,7 @@ from typing import Any
 
 from chicago.engine.viewjson import view_json
 
-from .serving import LiveServer
-
-WAIT_MS = 30_000
+from .serving import WAIT_MS, LiveServer
 
 _STATE_JS = """() => {
   const p = document.querySelector('.table-page');
@@ -279,17 +277,17 @@ def wait_for_progress(players: list[Any], before: list[Any]) -> None:
         players[0].page.wait_for_timeout(20)  # between two looks, not a wait for the event
 
 
-def in_view_and_on_top(page: Any, selector: str, timeout_ms: int = 3000) -> None:
+def in_view_and_on_top(page: Any, selector: str) -> None:
     """The element is inside the viewport and is what a click at its centre hits: at once
-    or within ``timeout_ms`` (a card flying past or a banner fading is not a layout fault;
-    a layout that hides the element stays so). The failure says where it was and what
-    covered it."""
-    deadline = time.monotonic() + timeout_ms / 1000
-    while True:
-        problem = page.evaluate(_IN_VIEW, selector)
-        if not problem or time.monotonic() >= deadline:
-            break
-        page.wait_for_timeout(100)
+    or as soon as the page settles (a card flying past or a banner fading is not a layout
+    fault; a layout that hides the element stays so until the wait gives up). The failure
+    says where it was and what covered it."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(f"(s) => ({_IN_VIEW})(s) === ''", arg=selector,
+                               timeout=WAIT_MS)
+    problem = page.evaluate(_IN_VIEW, selector)
     assert not problem, f"{selector} is not in view: {problem}"
 
 

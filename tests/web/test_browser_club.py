@@ -6,12 +6,11 @@ game and the rating chart; no page scrolls sideways on the phone."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
-from .driver import WAIT_MS, Player
+from .driver import WAIT_MS, Player, progress_marks, wait_for_progress
 from .serving import LiveServer
 
 pytestmark = pytest.mark.timeout(300)
@@ -48,28 +47,39 @@ def _three_browsers(browser: Any) -> tuple[Any, Any, Any]:
     return desk, phone, other
 
 
-def _play_all(players: list[Player]) -> None:
-    """Play every player's turns until each one's game is over (they may share a table,
-    so nobody waits for the other: each is looked at in turn, briefly)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+_NOW_JS = """() => {
+  if (document.querySelector('[data-dialog=game-over]')) return 'over';
+  if (document.querySelector('.deal-summary [data-action=continue]:not([disabled])'))
+    return 'summary';
+  const p = document.querySelector('.table-page');
+  const tb = window.chicago && window.chicago.table;
+  return p && p.dataset.myTurn === '1' && tb && !tb.pending ? 'turn' : '';
+}"""
+"""What a player must do now, at once ('' for nothing): the look of :meth:`Player.state`
+without its wait."""
 
-    deadline = time.monotonic() + 240
+
+def _play_all(players: list[Player]) -> None:
+    """Play every player's turns until each one's game is over (they may share a table, so
+    nobody waits for the other: each is looked at in turn; when nobody may act, wait for
+    any of their pages to change)."""
     done: set[int] = set()
     while len(done) < len(players):
-        assert time.monotonic() < deadline, "the games did not end"
+        marks = progress_marks(players)
+        moved = False
         for index, player in enumerate(players):
             if index in done:
                 continue
-            try:
-                what = player.state(timeout=300)
-            except PlaywrightTimeout:
-                continue  # not this player's turn: the other's, or a bot's
+            what = player.page.evaluate(_NOW_JS)
             if what == "over":
                 done.add(index)
             elif what == "turn":
                 player.act()
-            else:  # a deal's summary before the game's end: go on
+            elif what == "summary":  # a deal's summary before the game's end: go on
                 player.page.click(".deal-summary [data-action=continue]")
+            moved = moved or bool(what)
+        if not moved:
+            wait_for_progress(players, marks)
     assert all(p.leak_checks > 0 for p in players)
 
 
@@ -122,17 +132,13 @@ def test_a_tournament_in_the_browser(browser: Any, live: LiveServer, artifacts: 
         assert organizer.locator("[data-round-number='1'] a[download]").count() == 2
         organizer.screenshot(path=str(artifacts / "club-tournament-final.png"), full_page=True)
 
-        # the profile page: the game counted, the rating history drawn as inline SVG
-        # (ratings are applied just after the game is stored: reload until they are)
+        # the profile page: the game counted, the rating history drawn as inline SVG (the
+        # server applies the ratings just after the tournament's end is stored; applying
+        # what is pending now waits for that, without a reload every so often)
+        live.call(live.app.state.club.apply_ratings)
         anna.goto(f"{live.url}#/profile")
-        deadline = time.monotonic() + 30
-        while True:
-            anna.wait_for_selector("[data-club=profile] [data-stat=games]")
-            if anna.locator(".rating-chart svg polyline").count():
-                break
-            assert time.monotonic() < deadline, "the rating history never showed"
-            anna.wait_for_timeout(200)
-            anna.reload()
+        anna.wait_for_selector("[data-club=profile] [data-stat=games]")
+        anna.locator(".rating-chart svg polyline").wait_for()
         assert anna.inner_text("[data-stat=games]") == "1"
         assert anna.locator("[data-game] a.button").count() >= 1  # the replay link
         assert anna.evaluate(NO_SIDEWAYS), "the profile page scrolls sideways on a phone"

@@ -28,6 +28,25 @@ from .driver import (
 )
 from .serving import LiveServer
 
+_FOCUS_KEPT = """(dialog) => {
+  const focusable = () => [...document.querySelectorAll(`${dialog} .dialog *`)]
+    .filter((el) => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length);
+  const name = (el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`
+    + `[${el.dataset.action || el.getAttribute('href') || ''}]`;
+  const lost = [];
+  for (let i = 0; i < focusable().length; i++) {
+    const el = focusable()[i];
+    el.focus();
+    const before = name(el);
+    window.chicago.table.render();
+    const now = document.activeElement;
+    if (!now.closest(dialog) || name(now) !== before) lost.push(`${before} -> ${name(now)}`);
+  }
+  return lost;
+}"""
+"""Each focusable element of the window, in turn: focused, the page drawn anew; where the
+focus went when it did not stay on the same element."""
+
 
 def test_create_table_with_three_bots_and_play_a_whole_deal_by_clicking(
     browser: Any, live: LiveServer, artifacts: Path
@@ -112,6 +131,9 @@ def test_create_table_with_three_bots_and_play_a_whole_deal_by_clicking(
     for key in ["Tab"] * 8 + ["Shift+Tab"] * 8:
         page.keyboard.press(key)
         assert page.evaluate("!!document.activeElement.closest('[data-dialog=game-over]')"), key
+    # The page drawn anew (a late frame, a trick's rest ending) keeps the focus on the
+    # element that had it, whichever of the window's it is (links and the scrolling body too).
+    assert page.evaluate(_FOCUS_KEPT, "[data-dialog=game-over]") == []
     # Closed with Esc (or its ×): the final table can be looked at; every card was played,
     # so no seat shows a back any more. The result opens again from a button.
     page.keyboard.press("Escape")

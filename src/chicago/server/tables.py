@@ -1,25 +1,29 @@
 """The table manager: every request that changes a table, and the wiring of the modules that
 serve the tables.
 
-:class:`TableManager` is the only way a table changes. Every change (a game starts, a seat is
-joined, an action is accepted, a stand-in bot takes a seat or gives it back, a chat line)
-becomes a :class:`~chicago.server.storage.LogEntry` with the table's next sequence number, is
-stored (a group commit shared by all tables), then applied to the in-memory table and
-published on the :class:`~chicago.server.bus.TableBus`, whose handler sends each connection
-the frames its seat may see. A table's memory state only ever moves on after its entry is
-stored, and can always be rebuilt from the log (:meth:`LiveTable.apply`).
+:class:`TableManager` is the only way a table changes. For every request (a game starts, a
+seat is joined, an action is accepted, a stand-in bot takes a seat or gives it back, a chat
+line) it holds the table and has the table core decide on its current state
+(:mod:`chicago.server.core.decide`): the answer is a :class:`~chicago.server.core.rows.Change`
+whose log entries carry the table's next sequence numbers. The change is stored (a group
+commit shared by all tables, through the :class:`~chicago.server.core.ports.Storage`), then
+applied to the in-memory table and published on the
+:class:`~chicago.server.core.ports.TableBus`, whose handler sends each connection the frames
+its seat may see. A table's memory state only ever moves on after its entry is stored, and
+can always be rebuilt from the log (:meth:`TableState.apply`).
 
 The work is split by concern:
 
-- :mod:`chicago.server.live`: one table's state, rebuilt from its log;
+- :mod:`chicago.server.core`: one table's state, the decisions on it, what it waits for and
+  its frames, apart from storage and transport;
+- :mod:`chicago.server.live`: a table held by this process (its state and how it is served);
 - :mod:`chicago.server.writer`: the group-commit writer of every table's log;
 - :mod:`chicago.server.cache`: the tables held in memory, loaded, followed and written;
-- :mod:`chicago.server.schedule`: the next bot move or turn clock of each table, the bots;
+- :mod:`chicago.server.schedule`: the timer of what each table waits for, the bots;
 - :mod:`chicago.server.presence`: who is connected, on the bus's presence channel;
 - :mod:`chicago.server.fanout`: the frames of each entry, sent to the connections;
-- :mod:`chicago.server.reviews`: the reviews of finished games, computed off the loop;
 - this module: the lobby's and the players' requests (create, join, act, chat, rematch,
-  hello …) and the bots' and clocks' moves, each decided on the table's current state.
+  hello …) and the bots' and clocks' moves.
 """
 
 from __future__ import annotations

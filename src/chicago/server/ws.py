@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -44,6 +45,10 @@ log = logging.getLogger("chicago.server")
 
 _CLOSE = object()
 
+rate_clock: Callable[[], float] = time.monotonic
+"""The clock of the connections' rate limits, in seconds (a test may put in a clock that it
+moves itself, so that its counts never depend on how fast the machine is)."""
+
 
 class Connection:
     """One websocket: its seat (None: spectator), its send queue and its rate limit."""
@@ -59,7 +64,7 @@ class Connection:
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._close_code = 1000
         self._close_reason = ""
-        self._bucket = TokenBucket(settings.burst, settings.rate, time.monotonic())
+        self._bucket = TokenBucket(settings.burst, settings.rate, rate_clock())
         self._dropped = 0
         self._last_limited = 0.0
 
@@ -102,7 +107,7 @@ class Connection:
 
     def allow(self) -> bool:
         """Token bucket: ``rate`` messages per second, bursts of ``burst``."""
-        if self._bucket.claim(time.monotonic()) is None:
+        if self._bucket.claim(rate_clock()) is None:
             self._dropped = 0
             return True
         self._dropped += 1
@@ -175,7 +180,7 @@ async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> N
         if raw is None:
             raw = message.get("bytes") or b""
         if not conn.allow():
-            now = time.monotonic()
+            now = rate_clock()
             if now - conn._last_limited >= 1.0:
                 conn._last_limited = now
                 conn.send(protocol.error_frame(
