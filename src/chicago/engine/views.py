@@ -125,7 +125,9 @@ def _check_seat(game: ViewedGame, seat: int | None) -> None:
 
 
 def _visible(game: ViewedGame, seat: int | None) -> tuple[Event, ...]:
-    return tuple(e for e in game.deal_events if e.audience is None or e.audience == seat)
+    if seat is None:
+        return tuple(e for e in game.deal_events if not e.private)
+    return tuple(e for e in game.deal_events if not e.private or e.audience == seat)
 
 
 def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None = None
@@ -206,6 +208,10 @@ def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
     )
 
 
+_SCORING_KINDS = frozenset({Announce, Pass, Reveal, RoundResult, Exchange, Deal})
+"""The kinds of events :class:`_Scoring` reads."""
+
+
 class _Scoring:
     """The scoring rounds of one deal's events (public ones suffice), in one pass: every
     announcement and pass, reveal and result, and where the round the table shows begins."""
@@ -220,7 +226,10 @@ class _Scoring:
         self._words = False  # whether a round is shown
         self._result: RoundResult | None = None
         announcements, reveals = self.announcements, self.reveals
+        relevant = _SCORING_KINDS
         for event in events:
+            if type(event) not in relevant:
+                continue  # plays, draws …: no part of a scoring round
             if isinstance(event, Announce | Pass):
                 category = event.category if isinstance(event, Announce) else None
                 if not self._words or event.round != announcements[-1].round:
