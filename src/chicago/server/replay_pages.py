@@ -79,7 +79,13 @@ def parse_perspective(text: str | int | None, players: int) -> Perspective:
 
 def _start(record: dict[str, Any]) -> tuple[Game, list[tuple[int, str]]]:
     game, actions = start_record(record, Game)
-    return game, [(int(seat), str(text)) for seat, text in actions]
+    pairs = []
+    for number, (seat, text) in enumerate(actions, start=1):
+        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(text, str):
+            raise RecordError(f"action {number}: expected [seat, action text], got "
+                              f"{[seat, text]!r}", number)
+        pairs.append((seat, text))
+    return game, pairs
 
 
 def _state(game: Game, perspective: Perspective) -> dict[str, Any]:

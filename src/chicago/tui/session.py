@@ -269,7 +269,7 @@ class PlaySession:
         game = self._game
         texts = self._texts
         if game.is_over or texts is None or len(texts) != len(game.actions):
-            full = game.record()
+            full: dict[str, Any] = dict(game.record())
             if not game.is_over and "decks" not in full:
                 self._texts = [list(item) for item in full["actions"]]
                 self._header = {
