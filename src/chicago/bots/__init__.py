@@ -18,14 +18,5 @@ from chicago.bots.base import (
     register_bot,
 )
 
-__all__ = [
-    "BOT_LEVELS",
-    "LEVELS",
-    "Bot",
-    "BotLevel",
-    "RandomBot",
-    "bot_levels",
-    "level_names",
-    "make_bot",
-    "register_bot",
-]
+__all__ = ["BOT_LEVELS", "LEVELS", "Bot", "BotLevel", "RandomBot", "bot_levels", "level_names",
+           "make_bot", "register_bot"]
