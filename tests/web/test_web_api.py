@@ -206,10 +206,10 @@ def test_static_app_is_served_and_self_contained(client: TestClient) -> None:
 
 
 def test_every_variation_preset_and_bot_level_is_explained_in_both_languages() -> None:
-    from chicago.bots.base import BOT_LEVELS, _load_builtin_bots
+    from chicago.bots import BOT_LEVELS, bot_levels
     from chicago.rules import PRESETS, VARIATIONS
 
-    _load_builtin_bots()
+    bot_levels()  # loads every installed level into BOT_LEVELS
     for lang in ("en", "sv"):
         keys = set(catalogue(lang))
         assert {f"var.{v}" for v in VARIATIONS} <= keys, lang
