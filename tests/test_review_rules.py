@@ -152,6 +152,58 @@ def test_points_that_win_the_game_count_more():
     assert effective(won_again, 1) == 1
 
 
+# --------------------------------------------------------------- V-DEUCE
+
+
+def _deuce_chicago_record(fourth: str, **options: Any) -> dict[str, Any]:
+    """Two players, dealer 1: seat 0 holds As Ks Ah Kh 2c, keeps them, declares Chicago and
+    leads As, Ks, Ah and then ``fourth``. Seat 1 is dealt a diamond flush, keeps and
+    announces it and follows with diamonds: seat 0 knows it has no club, so the 2c wins
+    the last trick if it is kept for it."""
+    deck = stack(2, 1, {0: "As Ks Ah Kh 2c", 1: "Qd Jd 9d 8d 7d"})
+    game = one_deal(2, deck, dealer=1, chicago_min_score=None, **options)
+    plays = iter(["play As", "play Ks", "play Ah", fourth])
+
+    def script(g: Game, seat: int) -> str | None:
+        phase = g.view(seat).phase
+        if phase == "play":
+            return next(plays, None)
+        return {"exchange": "keep", "chicago": "chicago"}.get(phase)
+
+    return play_out(game, 0, script)
+
+
+def test_a_deuce_chicago_is_valued_at_its_30_points_V_DEUCE():
+    """V-DEUCE: a Chicago whose last trick is won with a 2 scores 30, not 15. With As Ks Ah
+    played and Kh 2c left, leading the 2c makes the Chicago for 15 (the Kh wins the last
+    trick); keeping it for last makes it for 30. The review valued every made Chicago at
+    15, so both cards were equal and leading the deuce was graded best."""
+    review = review_game(_deuce_chicago_record("play 2c", deuce_bonus=True), 0, level=LEVEL)
+    (fourth,) = [d for d in review.decisions if d.phase == "play" and d.round == 4]
+    assert fourth.action == "play 2c" and fourth.best == "play Kh"
+    assert fourth.alternative("play Kh").parts.chicago == 30.0
+    assert fourth.alternative("play 2c").parts.chicago == 15.0
+    assert fourth.loss == 15.0 and fourth.grade is Grade.BLUNDER
+    # the call: every made Chicago of this hand ends on the deuce, so a made one is worth 30
+    (call,) = [d for d in review.decisions if d.phase == "chicago"]
+    made = call.alternative("chicago").parts
+    assert made.chance and made.chicago == pytest.approx(30.0 * made.chance, abs=1e-3)
+    assert call.why is not None and call.why.points == 30.0
+
+    kept = review_game(_deuce_chicago_record("play Kh", deuce_bonus=True), 0, level=LEVEL)
+    (fourth,) = [d for d in kept.decisions if d.phase == "play" and d.round == 4]
+    assert fourth.best == "play Kh" and fourth.grade is Grade.BEST
+
+
+def test_without_v_deuce_the_chicago_is_worth_15_either_way():
+    """Without V-DEUCE the two cards make the same Chicago: both are best (R-CHI-4)."""
+    review = review_game(_deuce_chicago_record("play 2c"), 0, level=LEVEL)
+    (fourth,) = [d for d in review.decisions if d.phase == "play" and d.round == 4]
+    assert fourth.alternative("play Kh").parts.chicago == 15.0
+    assert fourth.alternative("play 2c").parts.chicago == 15.0
+    assert fourth.grade is Grade.BEST
+
+
 # --------------------------------------------------------------- the property test
 
 _VARIATIONS = sorted(VARIATIONS)

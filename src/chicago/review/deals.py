@@ -15,7 +15,12 @@ position (the seat is sure to win it, or loses it even against the model) the va
 exact.
 
 A Chicago is valued by the exact solver alone: made when the declarer wins every trick
-whatever the defenders do, else broken (the defenders see every card).
+whatever the defenders do, else broken (the defenders see every card). A made Chicago is
+worth what it scores: under V-DEUCE ``deuce_chicago_points`` (30) when the declarer is sure
+to win the last trick with a 2 whatever the defenders do, else ``chicago_points`` (15)
+(:func:`~chicago.bots.solver.chicago_values`); the defenders' cards are valued the same way,
+so keeping the 2 for the last trick, or a defender's card that keeps a 2 from winning it,
+counts for the difference.
 """
 
 from __future__ import annotations
@@ -25,15 +30,21 @@ from collections.abc import Sequence
 from chicago.bots.model import model_moves, model_wins
 from chicago.bots.solver import (
     Position,
-    can_make_chicago,
-    chicago_moves,
+    chicago_value,
+    chicago_values,
     last_trick_value,
     last_trick_values,
 )
 from chicago.cards import Card, cards_from_mask
 from chicago.engine.knowledge import Knowledge
 from chicago.poker import HandValue, evaluate
-from chicago.review.stakes import chicago_failure, chicago_success, effective, hand_points
+from chicago.review.stakes import (
+    chicago_failure,
+    chicago_points,
+    chicago_success,
+    effective,
+    hand_points,
+)
 from chicago.rules import Rules
 
 __all__ = [
@@ -42,6 +53,7 @@ __all__ = [
     "beats_all",
     "call_values",
     "card_values",
+    "chicago_made",
     "last_trick",
     "played_by",
     "showdown",
@@ -127,26 +139,41 @@ def card_values(k: Knowledge, hands: Sequence[int]) -> dict[Card, CardValue]:
             won = bool(points) or model[card]
             out[card] = (0.0, _trick_points(k, points, won), 0.0, won)
         return out
-    moves = chicago_moves(position, declarer)
+    moves = chicago_values(position, declarer, points=_MADE, deuce_points=_deuce_tier(k))
+    made_hand = showdown(k, hands) if rules.chicago_final_showdown else 0.0
     if declarer == k.seat:
-        made_hand = showdown(k, hands) if rules.chicago_final_showdown else 0.0
         for card, made in moves.items():
             if made:
-                out[card] = (made_hand, 0.0, chicago_success(k), True)
+                out[card] = (made_hand, 0.0, chicago_success(k, _scored(k, made)), True)
             else:
                 out[card] = (0.0, 0.0, chicago_failure(k), False)
         return out
     # A defender: the declarer's score counts against each defender, shared among them.
     share = k.players - 1
-    made_value = -float(k.rules.chicago_points) / share
-    broken_value = -effective_for(k, declarer, -k.rules.chicago_points) / share
-    made_hand = showdown(k, hands) if rules.chicago_final_showdown else 0.0
-    for card, breaks in moves.items():
-        if breaks:
-            out[card] = (0.0, 0.0, broken_value, True)
+    broken_value = -effective_for(k, declarer, -rules.chicago_points) / share
+    for card, made in moves.items():
+        if made:
+            out[card] = (made_hand, 0.0, -float(_scored(k, made)) / share, False)
         else:
-            out[card] = (made_hand, 0.0, made_value, False)
+            out[card] = (0.0, 0.0, broken_value, True)
     return out
+
+
+_MADE = 1
+"""The solver's Chicago value for a made Chicago: a level, not points (they may be 0)."""
+_DEUCE_MADE = 2
+"""The solver's Chicago value for one whose last trick is won with a 2 (V-DEUCE)."""
+
+
+def _deuce_tier(k: Knowledge) -> int | None:
+    """The level asked of the solver for a deuce Chicago, if it scores more (V-DEUCE)."""
+    return _DEUCE_MADE if chicago_points(k)[1] is not None else None
+
+
+def _scored(k: Knowledge, made: int) -> int:
+    """What a Chicago made at the solver's level ``made`` scores."""
+    plain, deuce = chicago_points(k)
+    return deuce if made == _DEUCE_MADE and deuce is not None else plain
 
 
 def effective_for(k: Knowledge, seat: int, points: int) -> float:
@@ -158,6 +185,14 @@ def effective_for(k: Knowledge, seat: int, points: int) -> float:
     return float(total - score)
 
 
+def chicago_made(k: Knowledge, position: Position) -> int | None:
+    """What the seat's Chicago scores from ``position`` (before the first lead) if it is
+    sure to make it whatever the defenders do, seeing every card: under V-DEUCE the deuce
+    Chicago's points when it is sure to win the last trick with a 2; ``None`` if it breaks."""
+    made = chicago_value(position, k.seat, points=_MADE, deuce_points=_deuce_tier(k))
+    return _scored(k, made) if made else None
+
+
 def call_values(
     k: Knowledge, hands: Sequence[int]
 ) -> tuple[tuple[float, float, float, bool], tuple[float, float]]:
@@ -165,10 +200,11 @@ def call_values(
     declares, ``(hand, trick)`` if it does not."""
     rules = k.rules
     leader = k.seat if rules.chicago_caller_leads else k.leader
-    made = can_make_chicago(Position(tuple(hands), leader), k.seat)
+    made = chicago_made(k, Position(tuple(hands), leader))
     final = showdown(k, hands)
-    if made:
-        call = (final if rules.chicago_final_showdown else 0.0, 0.0, chicago_success(k), True)
+    if made is not None:
+        call = (final if rules.chicago_final_showdown else 0.0, 0.0,
+                chicago_success(k, made), True)
     else:
         call = (0.0, 0.0, chicago_failure(k), False)
     trick, _ = last_trick(k, Position(tuple(hands), k.leader))

@@ -105,7 +105,10 @@ def _situation(k: Knowledge) -> tuple[int | None, int | None]:
     score = k.scores[k.seat]
     quads = k.phase.startswith("quads") and rules.quads_to_target
     chicago = k.phase == "chicago" or k.declarer == k.seat
-    reach = max(rules.last_trick_points, rules.chicago_points if chicago else 0)
+    deuce = rules.deuce_bonus  # V-DEUCE: the last trick or the Chicago won with a 2
+    trick = 2 * rules.last_trick_points if deuce else rules.last_trick_points
+    made = max(rules.chicago_points, rules.deuce_chicago_points if deuce else 0)
+    reach = max(trick, made if chicago else 0)
     near = score < rules.target <= score + reach
     return (score, rules.target) if near or quads else (None, None)
 
@@ -135,7 +138,7 @@ def reason_of(k: Knowledge, options: Sequence[Option], chosen: Option) -> Reason
     if phase == "chicago":
         call = best if best.action.kind is _K.CHICAGO else other
         return said("chicago" + suffix, best_chance=call.parts.chance,
-                    points=rounded(chicago_success(k)), cost=rounded(chicago_failure(k)))
+                    points=_made_points(k, call, 0.0), cost=rounded(chicago_failure(k)))
     if phase == "play":
         key = "trick"
         if k.declarer is not None:
@@ -154,10 +157,23 @@ def reason_of(k: Knowledge, options: Sequence[Option], chosen: Option) -> Reason
         if part == "chicago":
             return said("hold_chicago" + suffix, best_keep=best_keep, done_keep=done_keep,
                         best_chance=best.parts.chance, done_chance=other.parts.chance,
-                        points=rounded(chicago_success(k)))
+                        points=_made_points(k, best, best.parts.trick))
         return said("hold_trick" + suffix, best_keep=best_keep, done_keep=done_keep,
                     points=best.parts.trick, cost=other.parts.trick)
     return said("value" + suffix, points=best.value, cost=other.value)
+
+
+def _made_points(k: Knowledge, option: Option, trick: float) -> float:
+    """What a made Chicago brings on average with ``option`` (the call, or a hold valued
+    as the call over the last trick ``trick``): its Chicago part is ``p × made + (1 - p) ×
+    failure``, so under V-DEUCE the deuce Chicagos among the made ones count at their
+    points. Where the part says nothing (no chance, or a call worth less than the last
+    trick), the plain Chicago's value."""
+    chance = option.parts.chance
+    call = option.parts.chicago + trick
+    if not chance or option.parts.chicago <= 0 < trick:
+        return rounded(chicago_success(k))
+    return rounded((call - (1 - chance) * chicago_failure(k)) / chance)
 
 
 def _cards(cards: Sequence[Card]) -> tuple[str, ...]:
