@@ -21,6 +21,7 @@ from chicago.review import Grade, review_game, review_seats
 from chicago.review.calls import value_announce, value_quads
 from chicago.review.judge import grade
 from chicago.review.levels import ReviewLevel
+from chicago.review.tricks import value_play
 from chicago.review.walk import DecisionPoint, count_decisions, decision_points
 from chicago.rules import PRESETS, VARIATIONS, RulesError
 from engine_helpers import stack
@@ -202,6 +203,24 @@ def test_without_v_deuce_the_chicago_is_worth_15_either_way():
     assert fourth.alternative("play Kh").parts.chicago == 15.0
     assert fourth.alternative("play 2c").parts.chicago == 15.0
     assert fourth.grade is Grade.BEST
+
+
+def test_the_reason_names_the_score_a_deuce_chicago_reaches_V_DEUCE():
+    """V-DEUCE: at 25 of 52 a Chicago whose last trick is won with a 2 (30 points) ends the
+    game, so the reason of the declarer's card names the score and the target; the reason
+    used to count a Chicago at 15 alone (25 + 15 < 52) and said nothing of it."""
+    def fourth_card(**options: Any) -> Any:
+        record = _deuce_chicago_record("play 2c", **options)
+        point = next(p for p in decision_points(record, 0)
+                     if p.view.phase == "play" and len(p.view.hand) == 2)
+        k = _at_scores(point, [25, 0])
+        valuation = value_play(k, point.legal, LEVEL, random.Random(0))
+        return grade(point.step, point.deal, k, valuation, Action.parse("play 2c"), LEVEL).why
+
+    why = fourth_card(deuce_bonus=True)
+    assert why is not None and (why.score, why.target) == (25, 52)
+    plain = fourth_card()
+    assert plain is not None and (plain.score, plain.target) == (None, None)
 
 
 # --------------------------------------------------------------- the property test

@@ -44,6 +44,7 @@ from chicago.review.stakes import (
     chicago_success,
     effective,
     hand_points,
+    last_trick_points,
 )
 from chicago.rules import Rules
 
@@ -108,18 +109,11 @@ def _trick_points(k: Knowledge, sure: int, model: bool) -> float:
     return MODEL_SHARE * effective(k, k.rules.last_trick_points) if model else 0.0
 
 
-def _deuce(k: Knowledge) -> int | None:
-    rules = k.rules
-    return 2 * rules.last_trick_points if rules.deuce_bonus else None
-
-
 def last_trick(k: Knowledge, position: Position) -> tuple[float, bool]:
     """The seat's last-trick value from ``position`` (no Chicago declared), and whether it
     wins the last trick at least against the model."""
-    rules = k.rules
-    sure = last_trick_value(
-        position, k.seat, points=rules.last_trick_points, deuce_points=_deuce(k)
-    )
+    points, deuce = last_trick_points(k)
+    sure = last_trick_value(position, k.seat, points=points, deuce_points=deuce)
     model = bool(sure) or model_wins(position, k.seat)
     return _trick_points(k, sure, model), model
 
@@ -132,8 +126,8 @@ def card_values(k: Knowledge, hands: Sequence[int]) -> dict[Card, CardValue]:
     position = Position(tuple(hands), k.leader, played, declarer)
     out: dict[Card, CardValue] = {}
     if declarer is None:
-        sure = last_trick_values(position, points=rules.last_trick_points,
-                                 deuce_points=_deuce(k))
+        points, deuce = last_trick_points(k)
+        sure = last_trick_values(position, points=points, deuce_points=deuce)
         model = model_moves(position)
         for card, points in sure.items():
             won = bool(points) or model[card]

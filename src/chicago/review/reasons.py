@@ -30,7 +30,12 @@ from chicago.odds import draw_odds
 from chicago.poker import Category, evaluate
 from chicago.review.grades import BEST_MAX
 from chicago.review.model import Reason, rounded
-from chicago.review.stakes import chicago_failure, chicago_success
+from chicago.review.stakes import (
+    chicago_failure,
+    chicago_points,
+    chicago_success,
+    last_trick_points,
+)
 from chicago.review.valuation import Option
 
 __all__ = ["KEYS", "aim", "reason_of"]
@@ -105,9 +110,9 @@ def _situation(k: Knowledge) -> tuple[int | None, int | None]:
     score = k.scores[k.seat]
     quads = k.phase.startswith("quads") and rules.quads_to_target
     chicago = k.phase == "chicago" or k.declarer == k.seat
-    deuce = rules.deuce_bonus  # V-DEUCE: the last trick or the Chicago won with a 2
-    trick = 2 * rules.last_trick_points if deuce else rules.last_trick_points
-    made = max(rules.chicago_points, rules.deuce_chicago_points if deuce else 0)
+    # V-DEUCE: the last trick or the Chicago won with a 2 scores more
+    trick = max(p or 0 for p in last_trick_points(k))
+    made = max(p or 0 for p in chicago_points(k))
     reach = max(trick, made if chicago else 0)
     near = score < rules.target <= score + reach
     return (score, rules.target) if near or quads else (None, None)

@@ -46,6 +46,7 @@ __all__ = [
     "effective",
     "estimate_holds",
     "hand_points",
+    "last_trick_points",
     "may_declare",
     "quads_points",
     "reset_value",
@@ -135,6 +136,15 @@ def hand_points(k: Knowledge, category: Category) -> float:
             points = max(points, rules.target - k.scores[k.seat])
         return points + GAME_WON
     return effective(k, points)
+
+
+def last_trick_points(k: Knowledge) -> tuple[int, int | None]:
+    """What winning the last trick scores: ``(plain, deuce)``, the rules'
+    ``last_trick_points`` and, under V-DEUCE, twice that for winning it with a 2 (else
+    ``None``), as the engine scores it."""
+    rules = k.rules
+    plain = rules.last_trick_points
+    return plain, 2 * plain if rules.deuce_bonus else None
 
 
 def chicago_points(k: Knowledge) -> tuple[int, int | None]:
