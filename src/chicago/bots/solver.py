@@ -646,12 +646,7 @@ def last_trick_value(
     off), else 0."""
     _check_seat(position, seat)
     _no_chicago(position)
-    with_deuce = _check_points(points, deuce_points)
-    if not _solve(position, seat, _GOAL_LAST):
-        return 0
-    if with_deuce and deuce_points is not None and _solve(position, seat, _GOAL_DEUCE):
-        return deuce_points
-    return points
+    return _value(position, seat, (_GOAL_LAST, _GOAL_DEUCE), points, deuce_points)
 
 
 def last_trick_values(
@@ -660,15 +655,35 @@ def last_trick_values(
     """For each legal card of the seat to act: the points of the last trick it can still
     guarantee after playing it (see :func:`last_trick_value`)."""
     _no_chicago(position)
+    return _move_values(position, position.to_act, (_GOAL_LAST, _GOAL_DEUCE), points,
+                        deuce_points)
+
+
+def _value(
+    position: Position, seat: int, goals: tuple[int, int], points: int, deuce_points: int | None
+) -> int:
+    """``deuce_points`` if ``seat`` reaches the second (deuce) goal of ``goals`` against any
+    defence, else ``points`` if it reaches the first, else 0."""
     with_deuce = _check_points(points, deuce_points)
-    seat = position.to_act
+    if not _solve(position, seat, goals[0]):
+        return 0
+    if with_deuce and deuce_points is not None and _solve(position, seat, goals[1]):
+        return deuce_points
+    return points
+
+
+def _move_values(
+    position: Position, seat: int, goals: tuple[int, int], points: int, deuce_points: int | None
+) -> dict[Card, int]:
+    """:func:`_value` for ``seat`` after each legal card of the seat to act."""
+    with_deuce = _check_points(points, deuce_points)
     classes = _move_classes(position)
-    wins = _solve_moves(position, seat, _GOAL_LAST, classes)
-    values = {bit: points if won else 0 for bit, won in wins.items()}
+    reached = _solve_moves(position, seat, goals[0], classes)
+    values = {bit: points if ok else 0 for bit, ok in reached.items()}
     if with_deuce and deuce_points is not None:
-        winning = {bit: cards for bit, cards in classes.items() if wins[bit]}
-        for bit, won in _solve_moves(position, seat, _GOAL_DEUCE, winning).items():
-            if won:
+        kept = {bit: cards for bit, cards in classes.items() if reached[bit]}
+        for bit, ok in _solve_moves(position, seat, goals[1], kept).items():
+            if ok:
                 values[bit] = deuce_points
     return {card: values[bit] for bit, cards in classes.items() for card in cards}
 
@@ -713,12 +728,7 @@ def chicago_value(
     the declarer's, as in :func:`can_make_chicago`.
     """
     seat = _declarer_of(position, declarer)
-    with_deuce = _check_points(points, deuce_points)
-    if not _solve(position, seat, _GOAL_CHICAGO):
-        return 0
-    if with_deuce and deuce_points is not None and _solve(position, seat, _GOAL_DEUCE_CHICAGO):
-        return deuce_points
-    return points
+    return _value(position, seat, (_GOAL_CHICAGO, _GOAL_DEUCE_CHICAGO), points, deuce_points)
 
 
 def chicago_values(
@@ -732,13 +742,5 @@ def chicago_values(
     points the declarer is still sure of after it is played (see :func:`chicago_value`);
     0 where the Chicago surely breaks."""
     seat = _declarer_of(position, declarer)
-    with_deuce = _check_points(points, deuce_points)
-    classes = _move_classes(position)
-    made = _solve_moves(position, seat, _GOAL_CHICAGO, classes)
-    values = {bit: points if ok else 0 for bit, ok in made.items()}
-    if with_deuce and deuce_points is not None:
-        kept = {bit: cards for bit, cards in classes.items() if made[bit]}
-        for bit, ok in _solve_moves(position, seat, _GOAL_DEUCE_CHICAGO, kept).items():
-            if ok:
-                values[bit] = deuce_points
-    return {card: values[bit] for bit, cards in classes.items() for card in cards}
+    return _move_values(position, seat, (_GOAL_CHICAGO, _GOAL_DEUCE_CHICAGO), points,
+                        deuce_points)
