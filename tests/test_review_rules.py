@@ -223,6 +223,72 @@ def test_the_reason_names_the_score_a_deuce_chicago_reaches_V_DEUCE():
     assert plain is not None and (plain.score, plain.target) == (None, None)
 
 
+# --------------------------------------------------------------- V-CHI-BREAKER
+
+
+def _breaker_game(hands: dict[int, str], plays: dict[int, str]) -> Game:
+    """A one-deal game under V-CHI-BREAKER (8 points), dealer the last seat: every seat keeps
+    its ``hands``, seat 0 declares Chicago and each seat plays its ``plays`` in order (the
+    scoring rounds as the basic bot says)."""
+    players = len(hands)
+    game = one_deal(players, stack(players, players - 1, hands), dealer=players - 1,
+                    chicago_min_score=None, chicago_breaker_points=8)
+    cards = {seat: iter(f"play {c}" for c in text.split()) for seat, text in plays.items()}
+    bot = make_bot("basic")
+    rng = random.Random(0)
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        phase = game.view(seat).phase
+        if phase == "play":
+            game.apply(next(cards[seat]))
+        elif phase == "exchange":
+            game.apply("keep")
+        elif phase == "chicago":
+            game.apply("chicago" if seat == 0 else "no chicago")
+        else:
+            game.apply(bot.decide(game.view(seat), game.legal_actions(), rng))
+    return game
+
+
+def test_the_defender_who_breaks_a_chicago_scores_its_points_V_CHI_BREAKER():
+    """V-CHI-BREAKER: the defender who wins the trick that breaks a Chicago scores 8. Two
+    players: seat 0 declares with As Ks Ah Kh 2c; seat 1 holds 3c Qd Jd 9d 8d. Discarding a
+    diamond on the ace keeps the 3c, which beats the 2c at the last trick: seat 1 breaks the
+    Chicago and scores 8 (the declarer loses only the 4 it has, R-CHI-5). Throwing the 3c lets
+    the Chicago through (15 against it). With all cards known the diamond is worth the
+    declarer's loss and the 8; the review left the 8 out of a defender's values."""
+    game = _breaker_game({0: "As Ks Ah Kh 2c", 1: "3c Qd Jd 9d 8d"},
+                         {0: "As Ks Ah Kh 2c", 1: "Qd Jd 9d 8d 3c"})
+    assert game.scores == [0, 8]
+    record = game.record()
+    declarer = knowledge(_point(record, 1, "play").view).scores[0]
+    assert declarer == 4  # two pair won both scoring rounds: a failure costs it those 4
+    review = review_game(record, 1, level=LEVEL, hindsight=True)
+    first = next(d for d in review.decisions if d.phase == "play")
+    assert first.action == "play Qd"
+    assert first.alternative("play Qd").hindsight == declarer + 8.0
+    assert first.alternative("play 3c").hindsight == -15.0
+
+
+def test_a_breaker_among_defenders_V_CHI_BREAKER():
+    """V-CHI-BREAKER, three players: seat 0 leads As Ks Qs and then Kh. Seat 2 (Ah 8h and
+    diamonds) may win that trick with the Ah: it breaks the Chicago itself and scores the 8.
+    With the 8h the declarer wins the trick and seat 1's 3c breaks it at the last trick;
+    whose the 8 are is then decided after seat 2's card, so seat 2 counts one defender's
+    share of them (4)."""
+    game = _breaker_game(
+        {0: "As Ks Qs Kh 2c", 1: "3c Qd Jd 9d 8d", 2: "Ah 8h 7d 6d 5d"},
+        {0: "As Ks Qs Kh", 1: "Qd Jd 9d 8d", 2: "7d 6d 5d Ah"})
+    assert game.scores[2] == 8
+    review = review_game(game.record(), 2, level=LEVEL, hindsight=True)
+    fourth = [d for d in review.decisions if d.phase == "play" and d.round == 4]
+    assert [d.action for d in fourth] == ["play Ah"]
+    ace = fourth[0].alternative("play Ah").hindsight
+    low = fourth[0].alternative("play 8h").hindsight
+    assert ace is not None and low is not None and ace - low == 4.0
+
+
 # --------------------------------------------------------------- the property test
 
 _VARIATIONS = sorted(VARIATIONS)

@@ -149,8 +149,27 @@ def card_values(k: Knowledge, hands: Sequence[int]) -> dict[Card, CardValue]:
         if made:
             out[card] = (made_hand, 0.0, -float(_scored(k, made)) / share, False)
         else:
-            out[card] = (0.0, 0.0, broken_value, True)
+            out[card] = (0.0, 0.0, broken_value + _breaker_share(k, position, card), True)
     return out
+
+
+def _breaker_share(k: Knowledge, position: Position, card: Card) -> float:
+    """V-CHI-BREAKER: the defender's part of the points of breaking the Chicago when it plays
+    ``card`` and the Chicago surely breaks. The defender who wins the breaking trick scores
+    them: all of them for the seat when it is the only defender or its card completes a trick
+    it wins from the declarer, nothing when another defender's card wins that trick, else
+    (who breaks it is decided later) one defender's share."""
+    points = k.rules.chicago_breaker_points
+    if not points:
+        return 0.0
+    defenders = k.players - 1
+    if defenders > 1:
+        after = position.play(card)
+        if after.played or after.leader == position.declarer:
+            return effective(k, points) / defenders  # not decided by this card
+        if after.leader != k.seat:
+            return 0.0
+    return effective(k, points)
 
 
 _MADE = 1
