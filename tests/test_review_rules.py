@@ -223,6 +223,33 @@ def test_the_reason_names_the_score_a_deuce_chicago_reaches_V_DEUCE():
     assert plain is not None and (plain.score, plain.target) == (None, None)
 
 
+def test_a_holds_chicago_reason_counts_deuce_chicagos_at_30_V_DEUCE():
+    """V-DEUCE: the reason of a hold decided by the Chicago says what a made Chicago brings
+    on average (15 or 30 each), read from the hold's value: a call that adds 10 over a
+    last trick of 1 at a chance of a half is worth 11, which with a failure costing nothing
+    (the seat is on 0) means 22 a made one. Where the hold's part is cut at 0 nothing can
+    be read from it and the plain Chicago's 15 is said."""
+    from chicago.review.reasons import reason_of
+    from chicago.review.valuation import Option, parts
+
+    record = _deuce_chicago_record("play Kh", deuce_bonus=True)
+    point = [p for p in decision_points(record, 0) if p.view.phase == "exchange"][-1]
+    k = _at_scores(point, [0, 0])
+    hand = list(k.hand)
+    both = Option(Action.discard(hand[:1]), parts(trick=1.0, chicago=10.0, chance=0.5),
+                  tuple(hand[1:]))
+    none = Option(Action.discard(hand[:2]), parts(trick=1.0, chicago=0.0, chance=0.0),
+                  tuple(hand[2:]))
+    why = reason_of(k, [both, none], none)
+    assert why.key == "hold_chicago" and why.points == 22.0
+    # the best hold wins by its hand; the Chicago (part cut at 0) is what separates them most
+    cut = Option(both.action, parts(hand=20.0, trick=3.0, chicago=0.0, chance=0.2),
+                 both.keep)
+    chicago = Option(none.action, parts(chicago=21.5, chance=0.7), none.keep)
+    why = reason_of(k, [cut, chicago], chicago)
+    assert why.key == "hold_chicago" and why.points == 15.0
+
+
 # --------------------------------------------------------------- V-CHI-BREAKER
 
 

@@ -143,7 +143,8 @@ def reason_of(k: Knowledge, options: Sequence[Option], chosen: Option) -> Reason
     if phase == "chicago":
         call = best if best.action.kind is _K.CHICAGO else other
         return said("chicago" + suffix, best_chance=call.parts.chance,
-                    points=_made_points(k, call, 0.0), cost=rounded(chicago_failure(k)))
+                    points=_made_points(k, call.parts.chance, call.parts.chicago),
+                    cost=rounded(chicago_failure(k)))
     if phase == "play":
         key = "trick"
         if k.declarer is not None:
@@ -162,23 +163,27 @@ def reason_of(k: Knowledge, options: Sequence[Option], chosen: Option) -> Reason
         if part == "chicago":
             return said("hold_chicago" + suffix, best_keep=best_keep, done_keep=done_keep,
                         best_chance=best.parts.chance, done_chance=other.parts.chance,
-                        points=_made_points(k, best, best.parts.trick))
+                        points=_made_points(k, best.parts.chance, _hold_call(best)))
         return said("hold_trick" + suffix, best_keep=best_keep, done_keep=done_keep,
                     points=best.parts.trick, cost=other.parts.trick)
     return said("value" + suffix, points=best.value, cost=other.value)
 
 
-def _made_points(k: Knowledge, option: Option, trick: float) -> float:
-    """What a made Chicago brings on average with ``option`` (the call, or a hold valued
-    as the call over the last trick ``trick``): its Chicago part is ``p × made + (1 - p) ×
-    failure``, so under V-DEUCE the deuce Chicagos among the made ones count at their
-    points. Where the part says nothing (no chance, or a call worth less than the last
-    trick), the plain Chicago's value."""
-    chance = option.parts.chance
-    call = option.parts.chicago + trick
-    if not chance or option.parts.chicago <= 0 < trick:
+def _made_points(k: Knowledge, chance: float | None, call: float | None) -> float:
+    """What a made Chicago brings on average, from the value of declaring (``call``, ``p ×
+    made + (1 - p) × failure`` with ``p`` the ``chance``): under V-DEUCE the deuce Chicagos
+    among the made ones count at their points. Where that says nothing (no chance, or the
+    call's value is not known), the plain Chicago's value."""
+    if not chance or call is None:
         return rounded(chicago_success(k))
     return rounded((call - (1 - chance) * chicago_failure(k)) / chance)
+
+
+def _hold_call(option: Option) -> float | None:
+    """The value of declaring after a hold: its ``chicago`` part is what the call adds over
+    the last trick, cut at 0 (where it is 0 the call's value is not known)."""
+    added = option.parts.chicago
+    return added + option.parts.trick if added > 0 else None
 
 
 def _cards(cards: Sequence[Card]) -> tuple[str, ...]:
