@@ -126,8 +126,8 @@ def card_values(k: Knowledge, hands: Sequence[int]) -> dict[Card, CardValue]:
     position = Position(tuple(hands), k.leader, played, declarer)
     out: dict[Card, CardValue] = {}
     if declarer is None:
-        points, deuce = last_trick_points(k)
-        sure = last_trick_values(position, points=points, deuce_points=deuce)
+        plain, deuce = last_trick_points(k)
+        sure = last_trick_values(position, points=plain, deuce_points=deuce)
         model = model_moves(position)
         for card, points in sure.items():
             won = bool(points) or model[card]
