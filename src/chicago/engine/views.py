@@ -124,10 +124,10 @@ def _check_seat(game: ViewedGame, seat: int | None) -> None:
         raise ValueError(f"seat must be 0-{game.players - 1} or None, not {seat!r}")
 
 
-def _visible(game: ViewedGame, seat: int | None) -> tuple[Event, ...]:
+def _visible(deal_events: Sequence[Event], seat: int | None) -> tuple[Event, ...]:
     if seat is None:
-        return tuple(e for e in game.deal_events if not e.private)
-    return tuple(e for e in game.deal_events if not e.private or e.audience == seat)
+        return tuple(e for e in deal_events if not e.private)
+    return tuple(e for e in deal_events if not e.private or e.audience == seat)
 
 
 def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None = None
@@ -136,7 +136,7 @@ def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None
     choices); ``visible``: the deal's events the seat may see, if the caller has them."""
     _check_seat(game, seat)
     if visible is None:
-        visible = _visible(game, seat)
+        visible = _visible(game.deal_events, seat)
     places = card_places(visible, seat)
     if seat is None:
         return OwnPart(None, (), None, (), (), tuple(sorted(places.out_of_stock())))
@@ -155,7 +155,7 @@ def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
     """The view of ``seat`` (``None``: spectator) of ``game``."""
     _check_seat(game, seat)
     deal_events = game.deal_events
-    visible = _visible(game, seat)
+    visible = _visible(deal_events, seat)
     scoring = _Scoring(deal_events)
     rules = game.rules
     own = own_part(game, seat, visible)
