@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypedDict
 
 from chicago.cards import DECK, Card
 from chicago.engine.native import ENGINE
 
-__all__ = ["CardSource", "DuplicateDecks", "copy_random", "deal_deck", "mix_seed", "shuffle"]
+__all__ = [
+    "CardSource", "DuplicateDecks", "RecordFields", "copy_random", "deal_deck", "mix_seed",
+    "shuffle",
+]
 
 
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
@@ -59,6 +62,13 @@ if ENGINE is not None:  # the same in C (chicago.engine.native)
     copy_random = ENGINE.copy_random
 
 
+class RecordFields(TypedDict, total=False):
+    """What a game record adds to replay a game of a source."""
+
+    deck_seed: int
+    """A duplicate game's deck seed (:class:`DuplicateDecks`)."""
+
+
 class CardSource:
     """The plain flow of cards, and the base of every other: the stacked or shuffled deck of
     each deal, and the top card of the stock for every card taken. Override what differs.
@@ -77,7 +87,7 @@ class CardSource:
         """The stacked decks of the first deals (what a game record stores)."""
         return self._decks
 
-    def record_fields(self) -> dict[str, Any] | None:
+    def record_fields(self) -> RecordFields | None:
         """What a game record adds to replay a game of this source (the plain flow: nothing;
         the duplicate decks: ``deck_seed``), or None if no record can (chosen cards)."""
         return {} if type(self) is CardSource else None
@@ -156,7 +166,7 @@ class DuplicateDecks(CardSource):
         self.deck_seed = deck_seed
         self._queues: dict[int, list[Card]] = {}
 
-    def record_fields(self) -> dict[str, Any] | None:
+    def record_fields(self) -> RecordFields | None:
         """``deck_seed``: the replay deals from it and draws in the same queues."""
         return {"deck_seed": self.deck_seed}
 
