@@ -39,9 +39,11 @@ def _source_files() -> list[str]:
 
 
 def _wheel(path: Path, *, leave_out: str = "", requires: tuple[str, ...] = ("openskill>=6",),
-           compiled: tuple[str, ...] = ("chicago/_poker.cpython-311-x86_64-linux-gnu.so",
-                                        "chicago/bots/_solver.cpython-311-x86_64-linux-gnu.so"),
-           ) -> Path:
+           compiled: tuple[str, ...] | None = None) -> Path:
+    """A made-up wheel of every source file; ``compiled`` defaults to every accelerator."""
+    if compiled is None:
+        compiled = tuple(f"{m}.cpython-311-x86_64-linux-gnu.so"
+                         for m in check_dist.accelerators())
     info = "chicago_cardgame-0.1.0.dist-info"
     metadata = ("Metadata-Version: 2.4\nName: chicago-cardgame\nVersion: 0.1.0\n"
                 "License-Expression: MIT\n")
@@ -105,10 +107,12 @@ def test_the_wheel_check_wants_manylinux_every_accelerator_and_a_pure_wheel_with
         check_dist.check_wheel(_wheel(tmp_path / PURE))
     with pytest.raises(check_dist.Failed, match=re.escape("lacks the compiled accelerators")):
         check_dist.check_wheel(_wheel(tmp_path / MANYLINUX, compiled=()))
-    only_poker = ("chicago/_poker.cpython-311-x86_64-linux-gnu.so",)
-    with pytest.raises(check_dist.Failed, match=re.escape("['chicago/bots/_solver']")):
-        check_dist.check_wheel(_wheel(tmp_path / MANYLINUX, compiled=only_poker))
-    assert {"chicago/_poker", "chicago/bots/_solver"} <= set(check_dist.accelerators())
+    every = check_dist.accelerators()
+    assert {"chicago/_poker", "chicago/bots/_solver", "chicago/engine/_engine"} <= set(every)
+    for lacking in every:  # a wheel without any one of them is named for it
+        others = tuple(f"{m}.cpython-311-x86_64-linux-gnu.so" for m in every if m != lacking)
+        with pytest.raises(check_dist.Failed, match=re.escape(f"[{lacking!r}]")):
+            check_dist.check_wheel(_wheel(tmp_path / MANYLINUX, compiled=others))
 
 
 def test_a_release_needs_the_changelog_section_and_writes_checksums(tmp_path: Path) -> None:

@@ -30,7 +30,11 @@ typedef uint64_t u64;
 #define DEUCE_BITS 0xFULL
 #define TOP_DEUCE_BIT 8ULL
 
-enum { GOAL_LAST = 0, GOAL_DEUCE = 1, GOAL_CHICAGO = 2 };
+enum { GOAL_LAST = 0, GOAL_DEUCE = 1, GOAL_CHICAGO = 2, GOAL_DEUCE_CHICAGO = 3 };
+
+/* Every trick (a Chicago), and the last one with a deuce (V-DEUCE), as solver.py's goals. */
+#define IS_CHICAGO(goal) ((goal) == GOAL_CHICAGO || (goal) == GOAL_DEUCE_CHICAGO)
+#define IS_DEUCE(goal) ((goal) == GOAL_DEUCE || (goal) == GOAL_DEUCE_CHICAGO)
 
 static u64 SUIT[4];
 
@@ -185,7 +189,7 @@ static int guarded(const Search *s, u64 mine)
 
 static int start(Search *s, int leader, int left)
 {
-    const int chicago = s->goal == GOAL_CHICAGO, deuce = s->goal == GOAL_DEUCE;
+    const int chicago = IS_CHICAGO(s->goal), deuce = IS_DEUCE(s->goal);
     u64 *hands = s->hands;
     if (deuce && !(hands[s->target] & DEUCE_BITS)) return 0;
     u64 live = 0;
@@ -221,7 +225,7 @@ static int play(Search *s, int seat, int i, u64 led, u64 best, int best_seat, in
                 u64 live)
 {
     const int n = s->n, target = s->target;
-    const int chicago = s->goal == GOAL_CHICAGO, deuce = s->goal == GOAL_DEUCE;
+    const int chicago = IS_CHICAGO(s->goal), deuce = IS_DEUCE(s->goal);
     u64 *hands = s->hands;
     u64 hand = hands[seat];
     u64 legal = i == 0 ? hand : ((hand & led) ? (hand & led) : hand);
@@ -307,11 +311,11 @@ static int after(Search *s, int seat, int i, u64 led, u64 best, int best_seat, i
     if (i < s->n - 1)
         value = play(s, seat + 1 < s->n ? seat + 1 : 0, i + 1, led, best, best_seat, left,
                      live);
-    else if (s->goal == GOAL_CHICAGO && best_seat != s->target)
+    else if (IS_CHICAGO(s->goal) && best_seat != s->target)
         value = 0;
     else if (left == 1)
         value = best_seat == s->target
-                && !(s->goal == GOAL_DEUCE && best > TOP_DEUCE_BIT);
+                && !(IS_DEUCE(s->goal) && best > TOP_DEUCE_BIT);
     else
         value = start(s, best_seat, left - 1);
     s->hands[seat] = hand;
@@ -402,7 +406,7 @@ static int read_search(PyObject *const *args, Search *s, Trick *t)
 {
     if (read_hands(args[0], s->hands, &s->n) < 0) return -1;
     if (read_int(args[1], 0, s->n - 1, "target", &s->target) < 0
-        || read_int(args[2], GOAL_LAST, GOAL_CHICAGO, "goal", &s->goal) < 0
+        || read_int(args[2], GOAL_LAST, GOAL_DEUCE_CHICAGO, "goal", &s->goal) < 0
         || read_int(args[3], 0, s->n - 1, "seat", &t->seat) < 0
         || read_int(args[4], 0, s->n - 1, "index in the trick", &t->i) < 0
         || read_mask(args[5], &t->led, "led") < 0 || read_mask(args[6], &t->best, "best") < 0

@@ -26,6 +26,7 @@ __all__ = [
     "error_frame",
     "public_state",
     "seat_state",
+    "update_state",
 ]
 
 MAX_MESSAGE = 16 * 1024
@@ -57,6 +58,17 @@ ERROR_CODES = {
     "too_many_reviews": "this client has as many reviews waiting as one client may",
     "no_reviews": "this server computes no reviews",
     "internal": "the server could not store the change",
+    # requests over HTTP (docs/PROTOCOL.md, "HTTP API")
+    "bad_request": "a field of the request is missing, malformed or out of range",
+    "bad_rules": "the rules, preset, variations or seat count do not work together",
+    "seat_taken": "that seat is taken",
+    "unknown_game": "no such finished game at this table",
+    "not_found": "no such page or resource",
+    "method_not_allowed": "this resource does not take that method",
+    "http_error": "the request was refused",
+    # the review's practice (docs/PROTOCOL.md, "Practice")
+    "unknown_exercise": "no such exercise",
+    "bad_action": "not one of the exercise's choices",
     # club play (docs/CLUB.md)
     "bad_profile": "not the secret of any profile",
     "bad_organizer": "not the organizer secret of this tournament",
@@ -83,7 +95,8 @@ STATE_KEYS = (
     "seat", "players", "deal", "dealer", "phase", "round", "to_act", "scores", "locked",
     "stock", "discard_pile", "exchanges", "announcements", "reveals", "round_results", "shown",
     "one_up", "chicago", "trick_number", "trick", "tricks", "played", "over", "winners",
-    "settlement", "chicago_declared", "chicago_made", "hand", "hand_category", "discarded",
+    "settlement", "chicago_declared", "chicago_made", "hand_sizes", "scoring_round",
+    "chicago_points", "lock_at", "exchange_rounds", "hand", "hand_category", "discarded",
     "legal_actions", "known_out",
 )
 """The keys of an update's ``state``: the view without ``rules``, ``events`` and ``history``."""
@@ -134,3 +147,4 @@ def error_frame(seq: int, code: str, message: str | None = None, msg_id: Any = N
 # made by the engine's one view encoder (one public part per action, then each seat's own).
 public_state = viewjson.public_state
 seat_state = viewjson.seat_state
+update_state = viewjson.update_state

@@ -87,8 +87,10 @@ class Settings:
     resume_tables: bool = True
     """At start-up, load every table in play so that its bots and clocks go on."""
     bot_threads: bool = True
-    """Let built-in bots other than ``random`` think in a worker thread of their own pool
-    (:attr:`bot_workers`; keeps the loop responsive). External bots always do (in
+    """Let the built-in bots that think long (``ev``, ``expert``) think in a worker thread of
+    their own pool (:attr:`bot_workers`; keeps the loop responsive). ``random`` and ``basic``
+    decide in the loop (``basic``: about 0.05 ms, at most a few): handing them to a thread
+    and back costs more than their thinking. External bots always think in a thread (of
     :attr:`external_bot_workers`)."""
     bot_workers: int | None = None
     """Threads of the pool in which built-in bots decide, shared by every table; None:
@@ -244,8 +246,7 @@ def external_bot(option: str) -> tuple[str, str]:
     >>> external_bot("echo=cmd:time_ms=300 echo")
     ('echo', 'time_ms=300 echo')
     """
-    from chicago.bots import make_bot
-    from chicago.bots.base import BOT_LEVELS, _load_builtin_bots
+    from chicago.bots import bot_levels, level_names, make_bot
 
     name, sep, command = option.partition("=")
     name, command = name.strip(), command.strip()
@@ -254,8 +255,7 @@ def external_bot(option: str) -> tuple[str, str]:
     if not _BOT_NAME.fullmatch(name):
         raise ValueError(f"bot name {name!r}: 1-32 lower-case letters, digits, '-' or '_', "
                          "starting with a letter")
-    _load_builtin_bots()
-    if name in BOT_LEVELS or name in ("open", "cmd", "bot"):
+    if name in {*bot_levels(), *level_names(), "open", "cmd", "bot"}:
         raise ValueError(f"bot name {name!r} is taken by a built-in level; choose another")
     if command.lower().startswith("cmd:"):
         command = command[4:].strip()

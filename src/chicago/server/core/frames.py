@@ -11,9 +11,11 @@ in as arguments: ``clock`` is the turn clock as it runs now, ``at`` the UNIX tim
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from chicago.engine.actions import Action, ActionKind
+from chicago.engine.events import GameEnd
+from chicago.engine.jsontypes import EventJSON, StateJSON, ViewJSON
 from chicago.engine.viewjson import view_json
 from chicago.server import protocol
 from chicago.server.core.rows import LogEntry
@@ -51,28 +53,47 @@ class SnapshotFrame(TypedDict):
 
     type: Literal["snapshot"]
     seq: int
+    """The table's sequence number after this frame."""
     reason: str
+    """Why it was sent: ``hello``, ``view``, ``rematch`` or ``resync`` (docs/PROTOCOL.md)."""
     you: int | None
+    """The audience's seat; null for a spectator."""
     table: dict[str, Any]
-    view: dict[str, Any]
+    """The table (docs/PROTOCOL.md)."""
+    view: ViewJSON
+    """The whole view of the audience."""
     clock: ClockInfo | None
+    """The turn clock, if the table has one and it runs."""
 
 
-class UpdateFrame(TypedDict, total=False):
+class UpdateFrame(TypedDict):
     """An action and the events it caused, as one audience sees them; the last update of a
     batch (every live one) also carries the state, the clock and the pause."""
 
     type: Literal["update"]
     seq: int
+    """The table's sequence number after this frame."""
     game: int
+    """The table's game the action was made in (1, 2, … after rematches)."""
     seat: int | None
+    """The seat that acted."""
     action: str | None
+    """The action's text, null when this audience may not see it (another seat's
+    discards)."""
     kind: str
+    """The action's kind (``discard``, ``play`` …), which every audience sees."""
     by: str
-    events: list[dict[str, Any]]
+    """Who made it: ``player``, ``bot``, ``stand-in`` (for a player away) or ``clock`` (the
+    turn clock ran out)."""
+    events: list[EventJSON]
+    """The events the action caused that this audience may see."""
     clock: ClockInfo | None
-    pause: PauseInfo | None
-    state: dict[str, Any] | None
+    """The turn clock as it runs now (null in an earlier update of a replay)."""
+    pause: NotRequired[PauseInfo | None]
+    """The pause after a deal (with the state only)."""
+    state: StateJSON | None
+    """The audience's view without rules, events and history (the last update of a
+    batch); null in an earlier update of a replay."""
 
 
 class GameOverFrame(TypedDict):
@@ -158,19 +179,19 @@ def pause_info(state: TableState, at: float) -> PauseInfo | None:
 
 def entry_frames(
     state: TableState, entry: LogEntry, audience: int | None, *, with_state: bool,
-    clock: ClockInfo | None, at: float, public: dict[str, Any] | None = None,
+    clock: ClockInfo | None, at: float, seat_state: dict[str, Any] | None = None,
 ) -> list[Frame]:
     """The frames of one stored entry (already applied) for one audience.
 
     ``with_state``: an update carries the table's current state, clock and pause (every live
-    update, and the last of a replay). ``public``: the game's
-    :func:`~chicago.server.protocol.public_state`, when the caller shares it between
-    audiences.
+    update, and the last of a replay). ``seat_state``: that state when the caller made it
+    (:func:`~chicago.server.protocol.update_state`, sharing the public part between
+    audiences).
     """
     kind = entry.kind
     if kind == "act":
         return _act_frames(state, entry, audience, with_state=with_state, clock=clock,
-                           public=public, at=at)
+                           seat_state=seat_state, at=at)
     if kind in ("join", "away", "back"):
         # status: a join that takes the last open seat starts the game ("playing");
         # clock: the turn clock as it runs now (it starts then, stops while a stand-in
@@ -192,7 +213,7 @@ def entry_frames(
 
 def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
                 with_state: bool, clock: ClockInfo | None, at: float,
-                public: dict[str, Any] | None) -> list[Frame]:
+                seat_state: dict[str, Any] | None) -> list[Frame]:
     """An ``act`` entry's update, and the ``game_over`` frame when it ended the game."""
     game = state.current
     start, end = state.spans[entry.seq]
@@ -203,22 +224,21 @@ def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
     by = entry.data.get("by", "player")
     update: UpdateFrame
     if with_state:
-        if public is None:
-            public = protocol.public_state(game)
+        if seat_state is None:
+            seat_state = protocol.update_state(game, audience)[1]
         update = {"type": "update", "seq": entry.seq, "game": entry.game, "seat": entry.seat,
                   "action": action, "kind": kind, "by": by, "events": events, "clock": clock,
-                  "pause": pause_info(state, at),
-                  "state": protocol.seat_state(game, audience, public)}
+                  "pause": pause_info(state, at), "state": seat_state}
     else:  # an earlier update of a replay: the state comes with the last one
         update = {"type": "update", "seq": entry.seq, "game": entry.game, "seat": entry.seat,
                   "action": action, "kind": kind, "by": by, "events": events, "state": None,
                   "clock": None}
     frames: list[Frame] = [update]
-    end_event = next((e for e in events if e["type"] == "game_end"), None)
+    end_event = next((e for e in game.events[start:end] if isinstance(e, GameEnd)), None)
     if end_event is not None:
         frames.append(GameOverFrame(
-            type="game_over", seq=entry.seq, game=entry.game, winners=end_event["winners"],
-            scores=end_event["scores"], settlement=end_event["settlement"],
+            type="game_over", seq=entry.seq, game=entry.game, winners=list(end_event.winners),
+            scores=list(end_event.scores), settlement=list(end_event.settlement),
             record=f"/api/games/{state.id}/{entry.game}"))
     return frames
 
