@@ -340,6 +340,11 @@ class Knowledge:
         return order[order.index(self.seat) + 1 :]
 
 
+_KNOWLEDGE_KINDS = frozenset({Reshuffle, Exchanged, Exchange, RoundResult, Announce, QuadsClaim,
+                              Pass, Reveal, Show, OneUpChoice})
+"""The kinds of events :func:`knowledge` reads (the rest are skipped at one set lookup)."""
+
+
 def knowledge(view: SeatView) -> Knowledge:
     """What the seat of ``view`` knows about the current deal, from the view alone."""
     seat = view.seat
@@ -367,7 +372,10 @@ def knowledge(view: SeatView) -> Knowledge:
     own_discards = 0
     exchange_round = 1
     events = view.events
+    relevant = _KNOWLEDGE_KINDS
     for event in events:
+        if type(event) not in relevant:
+            continue  # plays, tricks, deals …: nothing this walk reads
         if isinstance(event, Reshuffle):
             reshuffled = True
             own_discards = 0  # they went back into the stock (R-EX-2)
