@@ -99,3 +99,20 @@ def test_state_and_parts() -> None:
         assert part_json(view, "public") == public
         assert set(part_json(view, "own")) == {
             "seat", "hand", "hand_category", "discarded", "legal_actions", "known_out"}
+
+
+@pytest.mark.parametrize("variations", [(), ("V-ONE-UP", "V-QUADS-RESET"), ("V-LOCK-6",)])
+def test_the_public_part_is_the_spectators_at_every_step(variations: tuple[str, ...]) -> None:
+    """``public_state`` (made from ``public_view``, which skips the spectator's own part) is
+    the public part of the spectator's whole view, and every seat's state is its view's
+    state, after every action of random games (V-ONE-UP, V-QUADS-RESET, V-LOCK-6)."""
+    rng = random.Random(7)
+    for seed in range(3):
+        game = Game(Rules.preset("pagat", max_deals=2).with_variations(*variations), 4,
+                    seed=seed)
+        while not game.is_over:
+            public = public_state(game)
+            assert public == part_json(game.view(None), "public")
+            for seat in (None, 0, 1, 2, 3):
+                assert seat_state(game, seat, public) == state_json(game.view(seat))
+            game.apply(rng.choice(game.legal_actions()))

@@ -165,6 +165,16 @@ class CardPlaces:
         self.out.discard(card)
         self.returned.discard(card)
 
+    def _forget_all(self, cards: Iterable[Card]) -> None:
+        """:meth:`_forget` each of ``cards``, a set operation per place."""
+        held = self.held
+        if held:
+            for card in cards:
+                held.pop(card, None)
+        self.pile.difference_update(cards)
+        self.out.difference_update(cards)
+        self.returned.difference_update(cards)
+
     def _exchanged(self, seat: int) -> None:
         """``seat`` discarded: the cards it was known to hold are in its hand or the pile."""
         for card in [c for c, owner in self.held.items() if owner == seat]:
@@ -196,8 +206,7 @@ def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
             known = CardPlaces()
             one_up_open.clear()
         elif isinstance(event, Exchanged):  # private: the seat's own discards and draws
-            for card in event.drawn:
-                known._forget(card)
+            known._forget_all(event.drawn)
             # the discards of an exchange join the pile after the draw (R-EX-2): any
             # reshuffle for that draw came before this event
             (known.pending if seat in one_up_open else known.pile).update(event.discarded)
@@ -205,7 +214,7 @@ def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
             who = event.seat
             if event.one_up:
                 one_up_open.add(who)  # its discard joins the pile at the choice
-            elif who != seat and event.discarded:
+            elif who != seat and event.discarded and known.held:
                 known._exchanged(who)
         elif isinstance(event, Redeal):
             who = event.seat
@@ -223,7 +232,7 @@ def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
             if who == seat:
                 known.pile |= known.pending
                 known.pending.clear()
-            else:
+            elif known.held:
                 known._exchanged(who)
             if not event.accepted:
                 known.pile.add(card)
@@ -232,9 +241,8 @@ def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
         elif isinstance(event, Show):
             if event.seat == seat:
                 continue  # the seat's own cards: it knows them, and follows its discards
-            for card in event.cards:
-                known._forget(card)
-                known.held[card] = event.seat
+            known._forget_all(event.cards)
+            known.held.update(dict.fromkeys(event.cards, event.seat))
         elif isinstance(event, Reshuffle):
             # the pile is the new stock; what is only known to be in a hand or the pile
             # may be in it now; cards known to be in a hand are not
@@ -332,6 +340,11 @@ class Knowledge:
         return order[order.index(self.seat) + 1 :]
 
 
+_KNOWLEDGE_KINDS = frozenset({Reshuffle, Exchanged, Exchange, RoundResult, Announce, QuadsClaim,
+                              Pass, Reveal, Show, OneUpChoice})
+"""The kinds of events :func:`knowledge` reads (the rest are skipped at one set lookup)."""
+
+
 def knowledge(view: SeatView) -> Knowledge:
     """What the seat of ``view`` knows about the current deal, from the view alone."""
     seat = view.seat
@@ -359,7 +372,10 @@ def knowledge(view: SeatView) -> Knowledge:
     own_discards = 0
     exchange_round = 1
     events = view.events
+    relevant = _KNOWLEDGE_KINDS
     for event in events:
+        if type(event) not in relevant:
+            continue  # plays, tricks, deals …: nothing this walk reads
         if isinstance(event, Reshuffle):
             reshuffled = True
             own_discards = 0  # they went back into the stock (R-EX-2)

@@ -35,7 +35,7 @@ from chicago.engine.actions import Action
 from chicago.engine.events import Event
 from chicago.engine.jsontypes import JSON, JSONObject
 from chicago.engine.phases import Phase
-from chicago.engine.views import ViewedGame, own_part, seat_view
+from chicago.engine.views import ViewedGame, own_part, public_view
 from chicago.engine.viewtypes import Part, SeatView
 from chicago.rules import Rules
 
@@ -218,7 +218,7 @@ def state_json(view: SeatView) -> dict[str, JSON]:
 def public_state(game: ViewedGame) -> dict[str, JSON]:
     """The public part of the state in an update frame, the same for every audience: the
     ``public`` fields of the game's view (:func:`seat_state` adds an audience's own)."""
-    return part_json(seat_view(game, None), "public")
+    return part_json(public_view(game), "public")
 
 
 def seat_state(game: ViewedGame, seat: int | None,

@@ -49,7 +49,15 @@ from chicago.engine.viewtypes import (
 from chicago.poker import category_of
 from chicago.rules import Rules
 
-__all__ = ["OwnPart", "ViewedGame", "hand_view", "own_part", "scoring_round", "seat_view"]
+__all__ = [
+    "OwnPart",
+    "ViewedGame",
+    "hand_view",
+    "own_part",
+    "public_view",
+    "scoring_round",
+    "seat_view",
+]
 
 
 class ViewedGame(Protocol):
@@ -151,14 +159,28 @@ def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None
     )
 
 
+_NO_OWN = OwnPart(None, (), None, (), (), ())
+
+
 def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
     """The view of ``seat`` (``None``: spectator) of ``game``."""
     _check_seat(game, seat)
+    visible = _visible(game.deal_events, seat)
+    return _view(game, seat, visible, own_part(game, seat, visible))
+
+
+def public_view(game: ViewedGame) -> SeatView:
+    """A spectator's view of ``game`` with its ``own`` fields left empty (``known_out`` is
+    not worked out): the public part of every audience's update (:func:`own_part` makes each
+    audience's own fields). Not a spectator's view to show: :func:`seat_view` is."""
+    return _view(game, None, _visible(game.deal_events, None), _NO_OWN)
+
+
+def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
+          own: OwnPart) -> SeatView:
     deal_events = game.deal_events
-    visible = _visible(deal_events, seat)
     scoring = _Scoring(deal_events)
     rules = game.rules
-    own = own_part(game, seat, visible)
     one_up = game.one_up_card
     over = game.is_over
     return SeatView(
