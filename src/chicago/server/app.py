@@ -30,6 +30,7 @@ import chicago
 from chicago.server import lobby, review_api, web_api, ws
 from chicago.server.admission import Admission
 from chicago.server.assets import StaticFilesMissing, missing_files
+from chicago.server.clock import Clock
 from chicago.server.club import routes as club_routes
 from chicago.server.club.service import ClubService
 from chicago.server.core.ports import TableBus
@@ -42,6 +43,9 @@ from chicago.server.settings import Settings
 from chicago.server.static import StaticSite
 from chicago.server.storage import Store
 from chicago.server.tables import TableManager
+from chicago.server.together.site import site_socket
+from chicago.server.together.turns import YourGames
+from chicago.server.together.turns import router as turns_routes
 
 __all__ = ["BodyLimit", "create_app"]
 
@@ -106,8 +110,11 @@ class _TooLarge(Exception):
     pass
 
 
-def create_app(settings: Settings | None = None, *, bus: TableBus | None = None) -> FastAPI:
-    """The server application; ``settings`` default to :class:`Settings()` (SQLite file)."""
+def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
+               clock: Clock | None = None) -> FastAPI:
+    """The server application; ``settings`` default to :class:`Settings()` (SQLite file);
+    ``clock``: the server's clock (default: the real time; tests move a
+    :class:`~chicago.server.clock.ShiftedClock` forward)."""
     settings = settings if settings is not None else Settings()
 
     @asynccontextmanager
@@ -122,13 +129,14 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
         reviews = ReviewService(store, settings, shared=shared, worker=worker)
         manager = TableManager(store, settings, table_bus,
                                make_locks(settings.db_url, shared=shared), reviews=reviews,
-                               worker=worker)
+                               worker=worker, clock=clock)
         club = ClubService(manager, store, settings)
         app.state.store = store
         app.state.manager = manager
         app.state.reviews = reviews
         app.state.admission = Admission(settings, store, manager.tables)
         app.state.club = club
+        app.state.your_games = YourGames(manager, store)
         await manager.start()
         await club.start()
         try:
@@ -158,6 +166,8 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
     club_routes.install(app)  # profiles, leaderboards, tournaments (docs/CLUB.md)
     app.include_router(review_api.router)  # reviews of finished games
     web_api.install(app)  # the browser app's routes (docs/WEB_NEEDS.md)
+    app.include_router(turns_routes)  # Your games (issue 26)
+    app.add_api_websocket_route("/ws/site", site_socket)  # before /ws/{table_id}
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
 
     @app.get("/api/docs", include_in_schema=False, response_class=HTMLResponse)

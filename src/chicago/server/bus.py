@@ -16,10 +16,11 @@ table) lets several workers share tables.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from chicago.server.core.ports import (
     EntryHandler,
+    NoteHandler,
     PresenceHandler,
     PresenceNote,
     Subscription,
@@ -71,6 +72,7 @@ class InProcessBus:
     def __init__(self) -> None:
         self._entries: _Handlers[LogEntry] = _Handlers()
         self._presence: _Handlers[PresenceNote] = _Handlers()
+        self._notes: _Handlers[dict[str, Any]] = _Handlers()
 
     async def publish(self, table_id: str, entry: LogEntry) -> None:
         """Call every entry handler of ``table_id`` with ``entry``."""
@@ -88,7 +90,16 @@ class InProcessBus:
         """Register a presence ``handler`` for ``table_id``."""
         return self._presence.add(table_id, handler)
 
+    async def publish_note(self, topic: str, note: dict[str, Any]) -> None:
+        """Call every note handler of ``topic`` with ``note``."""
+        self._notes.call(topic, note)
+
+    def subscribe_note(self, topic: str, handler: NoteHandler) -> Subscription:
+        """Register a note ``handler`` for ``topic``."""
+        return self._notes.add(topic, handler)
+
     async def close(self) -> None:
         """Forget every handler."""
         self._entries.by_table.clear()
         self._presence.by_table.clear()
+        self._notes.by_table.clear()

@@ -32,15 +32,23 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from chicago.server.core.ports import EntryHandler, PresenceHandler, PresenceNote, Subscription
+from chicago.server.core.ports import (
+    EntryHandler,
+    NoteHandler,
+    PresenceHandler,
+    PresenceNote,
+    Subscription,
+)
 from chicago.server.core.rows import LogEntry
 
 __all__ = [
     "RedisBus",
     "channel_prefix",
     "decode_entry",
+    "decode_note",
     "decode_presence",
     "encode_entry",
+    "encode_note",
     "encode_presence",
 ]
 
@@ -49,8 +57,9 @@ log = logging.getLogger("chicago.server")
 READY_TIMEOUT = 5.0
 """Seconds :meth:`_RedisSubscription.ready` waits for Redis to confirm a subscription."""
 
-ENTRIES, PRESENCE = "table:", "presence:"
-"""The two kinds of channel of a table: ``{prefix}{kind}{table id}``."""
+ENTRIES, PRESENCE, NOTES = "table:", "presence:", "note:"
+"""The two kinds of channel of a table: ``{prefix}{kind}{table id}``; and the site's notes
+for a person, ``{prefix}note:{topic}``."""
 
 
 def channel_prefix(db_url: str) -> str:
@@ -107,8 +116,23 @@ def decode_presence(payload: str | bytes) -> tuple[str, PresenceNote]:
                                             raw.get("ask") is True)
 
 
+def encode_note(origin: str, note: dict[str, Any]) -> str:
+    """The JSON payload of one published site note."""
+    return json.dumps({"origin": origin, "note": note}, separators=(",", ":"))
+
+
+def decode_note(payload: str | bytes) -> tuple[str, dict[str, Any]]:
+    """(origin, note) of a payload made by :func:`encode_note`; ``ValueError`` for anything
+    else."""
+    raw = json.loads(payload)
+    note = raw["note"]
+    if not isinstance(note, dict):
+        raise ValueError(f"a note is a JSON object, not {note!r}")
+    return str(raw["origin"]), note
+
+
 _DECODERS: dict[str, Callable[[str | bytes], tuple[str, Any]]] = {
-    ENTRIES: decode_entry, PRESENCE: decode_presence,
+    ENTRIES: decode_entry, PRESENCE: decode_presence, NOTES: decode_note,
 }
 
 
@@ -176,6 +200,16 @@ class RedisBus:
     def subscribe_presence(self, table_id: str, handler: PresenceHandler) -> Subscription:
         """Call ``handler`` for the presence notes of ``table_id``."""
         return self._subscribe(self.prefix + PRESENCE + table_id, handler)
+
+    async def publish_note(self, topic: str, note: dict[str, Any]) -> None:
+        """Call this worker's note handlers of ``topic``, then publish to the others (a
+        failed publish is logged: notes are news, the database holds what they tell)."""
+        await self._publish(self.prefix + NOTES + topic, note, encode_note(self.origin, note),
+                            "note")
+
+    def subscribe_note(self, topic: str, handler: NoteHandler) -> Subscription:
+        """Call ``handler`` for the notes of ``topic`` (this worker's and the others')."""
+        return self._subscribe(self.prefix + NOTES + topic, handler)
 
     async def close(self) -> None:
         """Stop the reader and close the connections."""
@@ -318,7 +352,7 @@ class RedisBus:
             return
         if news_kind == ENTRIES:
             self.received += 1
-        else:
+        elif news_kind == PRESENCE:
             self.received_presence += 1
         for handler in list(self._handlers.get(channel, ())):
             try:

@@ -31,6 +31,11 @@ Profile names (migration ``0005_profile_names``, docs/CLUB.md "Players") add
 ``profiles.name_key`` with a unique index: no two profiles share a name
 (:func:`chicago.club.names.name_key`). Profiles that shared one before keep their names;
 all but the oldest get a key of their own (the name's key, ``#`` and their id).
+
+Play again by agreement (migration ``0008_play_again``) adds ``tables.answer_by``: until
+when the people of a finished game may answer whether to play again. Your games (migration
+``0009_your_games``) adds ``tables.to_act`` and ``tables.turn_at`` (whose turn it is, since
+when) and ``seat_holders`` (who holds each seat).
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ __all__ = [
     "rating_changes",
     "ratings",
     "reviews",
+    "seat_holders",
     "tables",
     "tournament_entrants",
     "tournament_rounds",
@@ -94,8 +100,26 @@ tables = Table(
     Column("game", Integer, nullable=False),  # current game number
     Column("created_at", Float, nullable=False),  # UNIX seconds
     Column("updated_at", Float, nullable=False),
+    # 0008_play_again: until when the people of a finished game may answer Play again
+    Column("answer_by", Float, nullable=True),
+    # 0009_your_games: the seat to act (null: the game is over) and since when
+    Column("to_act", Integer, nullable=True),
+    Column("turn_at", Float, nullable=True),
     Index("ix_tables_status_created", "status", "created_at"),
 )
+
+seat_holders = Table(
+    "seat_holders",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("profile_id", String(32), nullable=True),  # null: a guest
+    Column("token_hash", String(64), nullable=False),
+    Index("ix_seat_holders_profile", "profile_id"),
+    Index("ix_seat_holders_token", "token_hash"),
+)
+"""Who holds each seat taken by a person (0009_your_games): "Your games" finds a profile's
+or a seat token's tables where it is their turn without loading any table."""
 
 games = Table(
     "games",

@@ -5,7 +5,7 @@
 // message whose seq skips ahead means something was lost: the connection asks again with
 // hello. Dropped sockets reconnect by themselves with a growing pause (up to 5 s).
 
-const STREAM = new Set(["update", "seats", "continue", "chat"]);
+const STREAM = new Set(["update", "seats", "continue", "chat", "rematch"]);
 
 export class TableConnection {
   /**
