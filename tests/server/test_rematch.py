@@ -148,7 +148,7 @@ def test_the_timeout_releases_who_did_not_answer_and_bots_fill_on_request(
 def test_a_table_nobody_wants_closes(client: TestClient, clock: ShiftedClock) -> None:
     """Nobody answers: every seat is released and the table closes; it cannot be joined
     nor played again."""
-    table_id, tokens, players = _finished_table(client, ["open", "bot:random"], ["Anna"])
+    table_id, _tokens, players = _finished_table(client, ["open", "bot:random"], ["Anna"])
     clock.advance(121)
     closed = players[0].until(lambda f: f["type"] == "rematch")
     assert closed["closed"] is True and closed["rematch"] is None

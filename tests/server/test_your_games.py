@@ -113,7 +113,7 @@ def test_a_day_passes_and_the_stand_in_plays_then_the_seat_is_away(
     """The clock is days: after one day without a move the stand-in makes the move (an
     update ``by`` "clock", as at a live table); the third day in a row the seat is marked
     away and its stand-in plays on."""
-    table_id, _, anna, bo = correspondence(client)
+    table_id, _, _anna, _bo = correspondence(client)
     watcher = WsPlayer(client, table_id)
     clock.advance(DAY - 60)
     watcher.send(type="ping")
@@ -137,7 +137,7 @@ def test_a_restart_in_the_middle_of_a_correspondence_game_loses_nothing(
         settings: Settings) -> None:
     clock = ShiftedClock()
     with TestClient(create_app(settings, clock=clock)) as client:
-        table_id, secret, anna, bo = correspondence(client, 3)
+        table_id, secret, _anna, bo = correspondence(client, 3)
         seat = to_act(client, table_id)
         before = client.get(f"/api/tables/{table_id}").json()
         listed = turns(client, secret, [bo])

@@ -43,6 +43,8 @@ from chicago.server.settings import Settings
 from chicago.server.static import StaticSite
 from chicago.server.storage import Store
 from chicago.server.tables import TableManager
+from chicago.server.together.mail import Mailer
+from chicago.server.together.mail import router as mail_routes
 from chicago.server.together.site import site_socket
 from chicago.server.together.turns import YourGames
 from chicago.server.together.turns import router as turns_routes
@@ -137,11 +139,14 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         app.state.admission = Admission(settings, store, manager.tables)
         app.state.club = club
         app.state.your_games = YourGames(manager, store)
+        app.state.mailer = Mailer(manager, store, settings, app.state.your_games)
         await manager.start()
         await club.start()
+        await app.state.mailer.start()
         try:
             yield
         finally:
+            await app.state.mailer.stop()
             await club.stop()
             await manager.stop()
             await app.state.admission.close()
@@ -167,6 +172,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
     app.include_router(review_api.router)  # reviews of finished games
     web_api.install(app)  # the browser app's routes (docs/WEB_NEEDS.md)
     app.include_router(turns_routes)  # Your games (issue 26)
+    app.include_router(mail_routes)  # mail notices
     app.add_api_websocket_route("/ws/site", site_socket)  # before /ws/{table_id}
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
 

@@ -59,7 +59,9 @@ __all__ = [
     "game_players",
     "games",
     "log",
+    "mail_outbox",
     "metadata",
+    "profile_mail",
     "profiles",
     "rated_games",
     "rating_changes",
@@ -286,6 +288,43 @@ tournament_tables = Table(
                          name="fk_tournament_tables_round_tournament_rounds"),
 )
 """The tables of a round: which live table plays it, who sits where."""
+
+# ---------------------------------------------------------------------- mail (0010)
+# docs/SERVER.md, "Mail".
+
+profile_mail = Table(
+    "profile_mail",
+    metadata,
+    Column("profile_id", String(32), ForeignKey("profiles.id"), primary_key=True),
+    Column("address", String(254), nullable=False),
+    Column("confirmed", Boolean, nullable=False),
+    Column("confirm_hash", String(64), nullable=True),  # until confirmed
+    Column("notify", Boolean, nullable=False),
+    Column("unsubscribe", String(64), nullable=False, unique=True),  # the links' token
+    Column("updated_at", Float, nullable=False),
+)
+"""A profile's address for the notices and its wishes."""
+
+mail_outbox = Table(
+    "mail_outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("profile_id", String(32), nullable=False),
+    Column("address", String(254), nullable=False),
+    Column("kind", String(16), nullable=False),  # confirm | turn | clock
+    Column("subject", String(200), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("unsubscribe", String(64), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("sent_at", Float, nullable=True),
+    Column("worker", String(32), nullable=True),  # the worker sending it
+    Column("claimed_at", Float, nullable=True),
+    Column("attempts", Integer, nullable=False),
+    Column("error", Text, nullable=True),
+    Index("ix_mail_outbox_profile", "profile_id", "created_at"),
+    Index("ix_mail_outbox_pending", "sent_at", "id"),
+)
+"""Every mail queued or sent: a restart sends what was queued; the caps count it."""
 
 # ---------------------------------------------------------------------- reviews (0003)
 # docs/SERVER.md, "Reviews".

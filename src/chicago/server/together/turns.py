@@ -110,8 +110,9 @@ class YourGames:
         topics = {topic for seat in seats for topic in topics_of(state.seats[seat])}
         for topic in sorted(topics):
             self.manager.tasks.spawn(self.manager.bus.publish_note(topic, {"kind": "turns"}))
-        if (after is not None and after != before and state.seats[after].kind == "human"
-                and not state.seats[after].away):
+        started = change.table_updates.get("status") == "playing"  # the last seat taken
+        if (after is not None and (after != before or started)
+                and state.seats[after].kind == "human" and not state.seats[after].away):
             for listener in self.became_turn:
                 listener(table, after)
 
