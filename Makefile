@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test axe lint typecheck bench bench-bots check check-dist clean
+.PHONY: run test axe lint typecheck bench bench-bots check check-dist release clean
 
 # Every extra of the program ([all]: terminal, server, PostgreSQL, Redis, RL, OpenSpiel,
 # cluster) plus the tools of development (dev: tests, linters, build; bench: benchmarks).
@@ -37,10 +37,16 @@ typecheck: $(STAMP)
 
 check: test lint typecheck
 
-## The sdist and the wheel in dist/, checked as a user gets them: installed into fresh
-## virtual environments outside the checkout (scripts/check_dist.py; part of .ci/run).
+## The sdist, a manylinux wheel per CPython 3.11+ of this machine and the pure-Python wheel in
+## dist/, checked as a user gets them: installed into fresh virtual environments outside the
+## checkout (scripts/check_dist.py; part of .ci/run).
 check-dist: $(STAMP)
 	$(PY) scripts/check_dist.py --out dist
+
+## The same, for publishing: also requires CHANGELOG.md's section for the version
+## (chicago.__version__) and writes dist/SHA256SUMS.
+release: $(STAMP)
+	$(PY) scripts/check_dist.py --out dist --release
 
 ## Benchmarks (not part of the tests).
 bench: $(STAMP)

@@ -5,7 +5,7 @@ scoring rounds and the tricks, none over), and times for the seat to act:
 
 - ``Game.view(seat)``: the typed view every shell reads;
 - ``knowledge(view)``: what the seat knows, the common ground of every bot;
-- the view's JSON form (what a frame or the bot protocol carries), when the view is typed;
+- ``view_json(view)``: the view's JSON form (what a frame or the bot protocol carries);
 - creating one event of each common kind (``Play``, ``Exchange``, ``Score``), which the engine
   does on every action.
 
@@ -30,6 +30,7 @@ from chicago import Game, Rules
 from chicago.cards import parse_card
 from chicago.engine.events import Exchange, Play, Score
 from chicago.engine.knowledge import knowledge
+from chicago.engine.viewjson import view_json
 
 PLAYERS = 4
 
@@ -103,13 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     know_us = median_us(games, know, runs)
     print(f"| Game.view(seat) | {view_us:.1f} µs |")
     print(f"| knowledge(view) | {know_us:.1f} µs |")
-    try:
-        from chicago.engine.views import view_json
-    except ImportError:
-        view_json = None
-    if view_json is not None:
-        json_us = median_us(games, lambda g: view_json(views[id(g)]), runs)
-        print(f"| view_json(view) (the JSON form, at the edge) | {json_us:.1f} µs |")
+    json_us = median_us(games, lambda g: view_json(views[id(g)]), runs)
+    print(f"| view_json(view) (its JSON form, at the edge) | {json_us:.1f} µs |")
     print()
     print("| event creation | ns |")
     print("|---|---:|")

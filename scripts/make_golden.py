@@ -47,10 +47,10 @@ def play(game: Game, seed: int) -> Game:
     while not game.is_over:
         legal = game.legal_actions()
         action = rng.choice(legal)
-        if action == "chicago":
+        if str(action) == "chicago":
             seat = game.to_act
             assert seat is not None
-            high = sum(1 for card in game.view(seat)["hand"] if card[0] in "KA")
+            high = sum(1 for card in game.view(seat).hand if str(card)[0] in "KA")
             if high < 3:
                 action = legal[0]  # "no chicago"
         game.apply(action)
@@ -66,7 +66,7 @@ def expected(game: Game) -> dict[str, Any]:
         "deals": game.deal_number,
         "actions": len(game.actions),
         "events": len(game.events),
-        "deal_points": [d["points"] for d in game.deal_history],
+        "deal_points": [list(d.points) for d in game.deal_history],
     }
 
 

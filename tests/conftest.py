@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import chicago
 from chicago.datadir import DATA_ENV
 
 _SESSION_DATA: str | None = None
@@ -24,10 +25,16 @@ _SESSION_DATA: str | None = None
 
 def pytest_configure(config: pytest.Config) -> None:
     """Point CHICAGO_DATA at a throw-away directory for the whole run (this process and, by
-    inheritance, xdist's workers and every child process)."""
+    inheritance, xdist's workers and every child process); and put the source of the
+    ``chicago`` under test first on every child's PYTHONPATH, so that a ``python -m chicago``
+    the tests start runs this checkout, whichever one the interpreter's environment was
+    installed from (and from whatever directory it starts in)."""
     global _SESSION_DATA
     _SESSION_DATA = tempfile.mkdtemp(prefix="chicago-test-data-")
     os.environ[DATA_ENV] = _SESSION_DATA
+    source = str(Path(chicago.__file__).resolve().parents[1])
+    paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != source]
+    os.environ["PYTHONPATH"] = os.pathsep.join([source, *paths])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from chicago import Action, Game, IllegalAction, Rules
 from chicago.cards import DECK, Card, parse_cards
+from chicago.engine.viewjson import view_json
 
 CARD_RE = re.compile(r"^(?:[2-9TJQKA])[cdhs]$")
 
@@ -150,7 +151,7 @@ def snapshot(g: Game) -> str:
     return json.dumps(
         {
             "record": g.record(),
-            "views": [g.view(s) for s in [None, *range(g.players)]],
+            "views": [view_json(g.view(s)) for s in [None, *range(g.players)]],
             "events": len(g.events),
             "to_act": g.to_act,
             "phase": g.phase.value,
@@ -272,4 +273,10 @@ def advance_to(g: Game, phase: str, round_number: int | None = None) -> Game:
 
 def view_text(g: Game, seat: int | None) -> str:
     """A seat's view and its event log as one JSON text (to search for leaks)."""
-    return json.dumps({"view": g.view(seat), "log": g.events_for(seat)}, sort_keys=True)
+    return json.dumps({"view": view_json(g.view(seat)),
+                       "log": [e.to_json() for e in g.events_for(seat)]}, sort_keys=True)
+
+
+def jview(g: Game, seat: int | None) -> dict[str, Any]:
+    """The JSON form of a seat's view (what a frame or the bot protocol carries)."""
+    return view_json(g.view(seat))

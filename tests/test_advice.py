@@ -8,7 +8,7 @@ adds the last trick and a Chicago (R-CHI-*) to the ``ev`` bot's estimate of the 
 
 from __future__ import annotations
 
-import json
+import pickle
 
 from chicago.advice import improvement, kept_category, rank_holds
 from chicago.cards import parse_cards
@@ -26,7 +26,7 @@ def _keep(advice: object) -> list[str]:
 def test_a_lone_ace_is_kept_before_a_lone_six_for_the_last_trick_R_TRICK_4() -> None:
     g = game("pagat", 4, dealer=3, hands={0: "6c 7d Ah 5h Qd"})
     view = g.view(0)
-    holds = draw_odds(view["hand"])
+    holds = draw_odds(view.hand)
     # the finding: by poker points alone the lone six came first, by a hair
     assert _keep(holds[0]) == ["6c"]
     ace = next(h for h in holds if _keep(h) == ["Ah"])
@@ -46,7 +46,7 @@ def test_a_chicago_counts_only_where_it_may_be_declared_R_CHI_2() -> None:
     rich = game("pagat", 4, dealer=3, hands=hands, scores=[20, 0, 0, 0]).view(0)
     poor = game("pagat", 4, dealer=3, hands=hands, scores=[0, 0, 0, 0]).view(0)
     for view, may in ((rich, True), (poor, False)):
-        ranked = rank_holds(view, draw_odds(view["hand"]))
+        ranked = rank_holds(view, draw_odds(view.hand))
         best = ranked[0]
         assert not best.discard  # a full house of aces and kings is kept whole
         if may:  # nobody can take a trick from A-K of spades and hearts and A of diamonds
@@ -54,13 +54,13 @@ def test_a_chicago_counts_only_where_it_may_be_declared_R_CHI_2() -> None:
         else:
             assert best.chicago_chance == 0.0 and best.chicago == 0.0
     none = game("denexa", 4, dealer=3, hands=hands, scores=[20, 0, 0, 0]).view(0)
-    assert all(a.chicago == 0.0 for a in rank_holds(none, draw_odds(none["hand"])))
+    assert all(a.chicago == 0.0 for a in rank_holds(none, draw_odds(none.hand)))
 
 
 def test_improvement_names_the_next_category_the_draw_can_reach() -> None:
     g = game("pagat", 4, dealer=3, hands={0: "7d 7h 2c Ks As"})
     view = g.view(0)
-    ranked = {tuple(_keep(a)): a for a in rank_holds(view, draw_odds(view["hand"]))}
+    ranked = {tuple(_keep(a)): a for a in rank_holds(view, draw_odds(view.hand))}
     pair = ranked[("7d", "7h")]
     target, chance = improvement(pair)  # type: ignore[misc]
     assert target == "TWO_PAIR"
@@ -77,8 +77,8 @@ def test_improvement_names_the_next_category_the_draw_can_reach() -> None:
 def test_both_shells_rank_with_it_and_it_reads_only_the_view() -> None:
     g = game("pagat", 4, dealer=3, hands={0: "6c 7d Ah 5h Qd"})
     view = g.view(0)
-    ranked = [_keep(a) for a in rank_holds(view, draw_odds(view["hand"]))]
+    ranked = [_keep(a) for a in rank_holds(view, draw_odds(view.hand))]
     assert [_keep(h) for h in hint(view).holds] == ranked  # the terminal's hint
     assert [h["keep"] for h in hint_answer(view, [], top=32)["holds"]] == ranked  # the web's
-    copy = json.loads(json.dumps(view))
-    assert [_keep(a) for a in rank_holds(copy, draw_odds(copy["hand"]))] == ranked
+    copy = pickle.loads(pickle.dumps(view))  # the view alone, no game behind it
+    assert [_keep(a) for a in rank_holds(copy, draw_odds(copy.hand))] == ranked

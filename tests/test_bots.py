@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import ast
 import copy
-import json
+import dataclasses
 import random
 from pathlib import Path
 
 import pytest
 
-from chicago import Action, Game, Rules
+from chicago import Action, Game, Rules, SeatView
 from chicago.bots import BOT_LEVELS, make_bot
 from chicago.bots.expert import ExpertBot, parse_options
 from chicago.cards import DECK, parse_cards
+from chicago.engine.viewjson import view_json
 
 LEVELS = ["random", "basic", "ev", "expert:samples=8,budget=1000"]
 BOTS_DIR = Path(__file__).resolve().parents[1] / "src" / "chicago" / "bots"
@@ -134,9 +135,9 @@ def test_deterministic_given_the_rng(spec):
 
 
 @pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=10,budget=1000"])
-def test_bot_sees_only_a_plain_json_copy(spec):
-    """The view is plain JSON data: a JSON round trip or a deep copy decides the same, and a
-    bot cannot change the game through it."""
+def test_bot_sees_only_a_frozen_view(spec):
+    """The view is a frozen value: a copy decides the same, its JSON form holds the same
+    facts, and a bot cannot change the game through it."""
     game = Game(Rules.preset("pagat"), players=4, seed=9)
     basic = make_bot("basic")
     rng = random.Random(2)
@@ -145,13 +146,13 @@ def test_bot_sees_only_a_plain_json_copy(spec):
         game.apply(basic.decide(game.view(seat), game.legal_actions(), rng))
     seat = game.to_act
     view = game.view(seat)
-    round_trip = json.loads(json.dumps(view))
-    assert round_trip == view
-    legal = [Action.parse(text) for text in round_trip["legal_actions"]]
-    assert legal == game.legal_actions()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.hand = ()
+    legal = [Action.parse(text) for text in view_json(view)["legal_actions"]]
+    assert legal == game.legal_actions() == list(view.legal_actions)
     bot = make_bot(spec)
     before = game.record()
-    a = bot.decide(round_trip, legal, random.Random(5))
+    a = bot.decide(view, legal, random.Random(5))
     b = bot.decide(copy.deepcopy(view), game.legal_actions(), random.Random(5))
     assert a == b and a in legal
     assert game.record() == before
@@ -236,11 +237,9 @@ def test_expert_weighs_the_chicago_by_samples_R_CHI_3_R_CHI_4():
     assert str(bad) == "no chicago"
 
 
-def _with(view: dict, **changes) -> dict:
+def _with(view: SeatView, **changes: object) -> SeatView:
     """The view with some public fields changed (a bot decides from the view alone)."""
-    changed = copy.deepcopy(view)
-    changed.update(changes)
-    return changed
+    return dataclasses.replace(view, **{k: tuple(v) for k, v in changes.items()})
 
 
 @pytest.mark.parametrize("spec", ["basic", "ev", "expert:samples=8,budget=1000"])
@@ -315,7 +314,8 @@ def test_games_needing_a_chicago_end_V_CHI_DECLARED_V_CHI_REQ3(preset, specs, se
         seat = game.to_act
         game.apply(bots[seat].decide(game.view(seat), game.legal_actions(), rng))
     assert game.is_over, f"still playing at deal {game.deal_number}: {game.scores}"
-    flags = game.view(0)["chicago_declared" if preset != "req3" else "chicago_made"]
+    view = game.view(0)
+    flags = view.chicago_declared if preset != "req3" else view.chicago_made
     assert all(flags[w] for w in game.winners)
 
 

@@ -224,7 +224,7 @@ def test_ev_passes_an_announcement_that_cannot_win_R_ANN_1():
             seat = game.to_act
             view = game.view(seat)
             action = bots[seat].decide(view, game.legal_actions(), rng)
-            if seat == 0 and view["phase"] == "announce" and str(action) == "pass":
+            if seat == 0 and view.phase == "announce" and str(action) == "pass":
                 k = knowledge(view)
                 if any(a.kind.name == "ANNOUNCE" for a in game.legal_actions()) \
                         and announce_chance(k) == 0.0:

@@ -7,9 +7,10 @@ variations, two to four players), for every level:
   card the seat cannot see (in the other hands, the stock and the discard pile) with a
   random permutation of those cards. The seat's view is identical in both (checked); the
   bot, called with each game on the stack, must make the same decision in both.
-- **Nothing but the JSON view.** The recorded views are replayed after the games are gone:
-  a thread whose stack holds no game gets the view as JSON text, parses it, and asks a new
-  bot; it must decide as the bot did with the game within reach.
+- **Nothing but the view.** The recorded views are replayed after the games are gone: a
+  thread whose stack holds no game gets the view as pickled bytes (a frozen value that
+  refers to nothing of the game), loads it, and asks a new bot; it must decide as the bot
+  did with the game within reach.
 
 Two cheating bots are fixtures that prove the checks have teeth: one reads the other hands
 through the caller's stack frames (caught by the first check), one only looks for the game
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import gc
 import json
+import pickle
 import random
 import re
 import sys
@@ -30,8 +32,9 @@ from typing import Any
 
 import pytest
 
-from chicago import Action, Game, Rules
+from chicago import Action, Game, Rules, SeatView
 from chicago.bots import Bot, make_bot
+from chicago.engine.viewjson import view_json
 
 _CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])[2-9TJQKA][cdhs](?![0-9A-Za-z])")
 
@@ -53,7 +56,7 @@ def _relabelled(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy of ``game`` in which every card ``seat`` cannot see (no card text of its view
     names it) is replaced, wherever it lies, by another such card: the hidden cards are
     dealt anew among the other hands, the stock and the discard pile."""
-    seen = set(_CARD_TEXT.findall(json.dumps(game.view(seat))))
+    seen = set(_CARD_TEXT.findall(json.dumps(view_json(game.view(seat)))))
     copy = game.copy()
     hidden = sorted(
         {c for h in copy.hands for c in h} | set(copy._stock) | set(copy._discards),
@@ -77,15 +80,15 @@ def _relabelled(game: Game, seat: int, rng: random.Random) -> Game:
 def _check_games(
     new_bot: Callable[[], Bot], setups: Sequence[tuple[str, tuple[str, ...], int, int]],
     max_deals: int = 2,
-) -> tuple[list[str], list[tuple[str, int, str]], set[str], int]:
+) -> tuple[list[str], list[tuple[bytes, int, str]], set[str], int]:
     """Play the games of ``setups`` with bots from ``new_bot``; at every decision compare
     the decision in the game and in a relabelled copy. Returns the mismatches, the records
-    (view as JSON text, rng seed, decision) for :func:`_isolated_mismatches`, the phases
+    (pickled view, rng seed, decision) for :func:`_isolated_mismatches`, the phases
     seen and how many copies had other hands than their game."""
     changed = 0
     mismatches: list[str] = []
     _PLAYED.clear()
-    records: list[tuple[str, int, str]] = []
+    records: list[tuple[bytes, int, str]] = []
     phases: set[str] = set()
     for preset, variations, players, seed in setups:
         rules = Rules.preset(preset, max_deals=max_deals).with_variations(*variations)
@@ -107,9 +110,9 @@ def _check_games(
             there = _decide_on(other, seat, bots[seat], decision_seed)
             del other
             if there != here:
-                mismatches.append(f"{preset} step {step} ({view['phase']}): {here} / {there}")
-            records.append((json.dumps(view), decision_seed, str(here)))
-            phases.add(view["phase"])
+                mismatches.append(f"{preset} step {step} ({view.phase}): {here} / {there}")
+            records.append((pickle.dumps(view), decision_seed, str(here)))
+            phases.add(view.phase)
             # now and then a random action instead, to reach more kinds of positions
             # (one-up requests, Chicago calls, odd discards)
             game.apply(_any_kind(game.legal_actions(), rng) if rng.random() < 0.3 else here)
@@ -130,22 +133,22 @@ def _decide_on(game: Game, seat: int, bot: Bot, decision_seed: int) -> Action:
 
 
 def _isolated_mismatches(
-    new_bot: Callable[[], Bot], records: list[tuple[str, int, str]]
+    new_bot: Callable[[], Bot], records: list[tuple[bytes, int, str]]
 ) -> list[str]:
-    """Decide every recorded view again on a thread that holds nothing but the view's JSON
-    text (no game on its stack, none left alive), and list the decisions that differ."""
+    """Decide every recorded view again on a thread that holds nothing but the pickled view
+    (no game on its stack, none left alive), and list the decisions that differ."""
     gc.collect()
     assert _PLAYED and all(ref() is None for ref in _PLAYED), "a game is still alive"
     mismatches: list[str] = []
 
-    def run(texts: list[tuple[str, int, str]]) -> None:
-        for text, decision_seed, expected in texts:
-            view = json.loads(text)
-            legal = [Action.parse(a) for a in view["legal_actions"]]
+    def run(texts: list[tuple[bytes, int, str]]) -> None:
+        for data, decision_seed, expected in texts:
+            view = pickle.loads(data)
+            legal = list(view.legal_actions)
             got = str(new_bot().decide(view, legal, random.Random(decision_seed)))
             if got != expected:
-                mismatches.append(f"{view['phase']}: {expected} with the game near, {got} "
-                                  "from the JSON alone")
+                mismatches.append(f"{view.phase}: {expected} with the game near, {got} "
+                                  "from the view alone")
 
     thread = threading.Thread(target=run, args=(records,))
     thread.start()
@@ -183,12 +186,12 @@ class PeekingBot:
     name = "peeking"
 
     def decide(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         game = _game_on_stack()
-        if game is None:
+        if game is None or view.seat is None:
             return legal_actions[0]
-        other = game.hands[(view["seat"] + 1) % game.players]
+        other = game.hands[(view.seat + 1) % game.players]
         return legal_actions[sum(map(int, other)) % len(legal_actions)]
 
 
@@ -199,7 +202,7 @@ class GameFindingBot:
     name = "game-finding"
 
     def decide(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         game = _game_on_stack()
         if game is None:
@@ -216,4 +219,4 @@ def test_a_bot_reading_hidden_cards_is_caught():
 def test_a_bot_reaching_for_the_game_is_caught():
     mismatches, records, _, _ = _check_games(GameFindingBot, SETUPS[:2])
     assert not mismatches  # what it reads is public: relabelling cards cannot show it …
-    assert len(_isolated_mismatches(GameFindingBot, records)) > 10  # … the JSON path does
+    assert len(_isolated_mismatches(GameFindingBot, records)) > 10  # … the lone view does

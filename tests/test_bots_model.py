@@ -14,7 +14,7 @@ from chicago.bots.expert import ExpertBot, parse_options
 from chicago.bots.model import model_card, model_moves, model_wins
 from chicago.bots.plausibility import hand_weight, keep_weight
 from chicago.bots.solver import Position, can_win_last_trick
-from chicago.cards import Card, parse_cards
+from chicago.cards import parse_cards
 from chicago.engine.knowledge import knowledge
 from chicago.engine.sampling import consistent, sample_hands
 
@@ -37,9 +37,9 @@ def test_model_card_is_the_basic_trick_play_R_TRICK_2_R_TRICK_4():
             view = game.view(seat)
             legal = game.legal_actions()
             action = bot.decide(view, legal, rng)
-            if view["phase"] == "play":
-                hand = [int(c) for c in parse_cards(view["hand"])]
-                table = [int(Card(p["card"])) for p in view["trick"]]
+            if view.phase == "play":
+                hand = [int(c) for c in view.hand]
+                table = [int(p.card) for p in view.trick]
                 assert model_card(hand, table) == int(action.card)
                 checked += 1
             game.apply(action)
@@ -169,7 +169,7 @@ def test_expert_last_exchange_search_is_legal_and_deterministic_R_EX_1():
             legal = game.legal_actions()
             if seat == 0:
                 action = expert.decide(view, legal, random.Random(seed))
-                if view["phase"] == "exchange" and view["round"] == rules.exchanges:
+                if view.phase == "exchange" and view.round == rules.exchanges:
                     assert action == expert.decide(view, legal, random.Random(seed))
                     searched += 1
             else:

@@ -50,7 +50,7 @@ def test_version_is_the_installed_distributions(capsys: pytest.CaptureFixture[st
         cli.main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out == f"chicago {chicago.__version__}\n"
-    assert version("chicago") == chicago.__version__
+    assert version("chicago-cardgame") == chicago.__version__
 
 
 def test_licence_file_and_changelog_match_the_declared_licence() -> None:
@@ -64,7 +64,27 @@ def test_licence_file_and_changelog_match_the_declared_licence() -> None:
     assert licence.startswith("MIT License\n\nCopyright (c) 2026 the chicago authors\n")
     assert "THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND" in licence
     changelog = (root / "CHANGELOG.md").read_text(encoding="utf-8")
-    assert changelog.startswith("# Changelog") and "\n## [Unreleased]\n" in changelog
+    assert changelog.startswith("# Changelog")
+
+
+def test_the_version_is_written_in_one_place_and_the_changelog_has_its_section() -> None:
+    """``chicago.__version__`` is the version (pyproject.toml reads it; make release checks
+    the changelog against it): no other file of src/ or pyproject.toml writes it, and the
+    changelog's first section is for it (issue 29)."""
+    import re
+    from pathlib import Path
+
+    import chicago
+
+    root = Path(__file__).resolve().parent.parent
+    version = chicago.__version__
+    assert version == "0.1.0"
+    written = [str(p.relative_to(root)) for p in [*(root / "src").rglob("*.py"),
+                                                   root / "pyproject.toml", root / "setup.py"]
+               if re.search(rf"[\"']{re.escape(version)}[\"']", p.read_text(encoding="utf-8"))]
+    assert written == ["src/chicago/__init__.py"]
+    changelog = (root / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.findall(r"^## \[([^\]]+)\]", changelog, re.M)[0] == version
 
 
 def test_python_dash_m_chicago_is_the_chicago_command() -> None:

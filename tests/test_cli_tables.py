@@ -18,6 +18,7 @@ from chicago.commands._review_table import render_review
 from chicago.commands._tables import TableOutput, rich_available
 from chicago.commands._text import Column, Table
 from chicago.review import Review
+from chicago.review.graph import score_graph
 from chicago.tui.words import Words, symbol_card
 from review_helpers import small_game_file
 
@@ -102,24 +103,36 @@ def test_simulate_through_a_pipe_is_the_plain_table(capsys):
 
 
 @pytest.mark.parametrize("lang", ["en", "sv"])
-def test_the_review_on_a_terminal(game_file, monkeypatch, lang):
-    """Rich boxes and the grades' colours (best and good green, inaccuracy yellow), in 80
-    columns, in both languages."""
+def test_the_review_on_a_terminal(game_file, monkeypatch, capsys, lang):
+    """Rich boxes and the grades' colours (best and good green, inaccuracy yellow, mistake
+    orange, blunder red) of every grade the review gave, in 80 columns, in both
+    languages."""
+    review = Review.from_json(json.loads(piped(capsys, "review", str(game_file), "--level",
+                                               LEVEL, "--json")))
     text = on_a_terminal(monkeypatch, "review", str(game_file), "--level", LEVEL,
                          "--no-progress", "--lang", lang)
     assert RICH_LINES & set(text)
     assert width(text) <= 80
-    best, good, inaccuracy = {"en": ("best", "good", "inaccuracy"),
-                              "sv": ("bäst", "bra", "inexakthet")}[lang]
-    assert f"\x1b[1;32m{best}" in text and f"\x1b[32m{good}" in text
-    assert f"\x1b[33m{inaccuracy}" in text
+    words = {"en": {"best": "best", "good": "good", "inaccuracy": "inaccuracy",
+                    "mistake": "mistake", "blunder": "blunder"},
+             "sv": {"best": "bäst", "good": "bra", "inaccuracy": "inexakthet",
+                    "mistake": "misstag", "blunder": "blunder"}}[lang]
+    colour = {"best": "1;32", "good": "32", "inaccuracy": "33", "mistake": "1;38;5;208",
+              "blunder": "1;31"}
+    given = {d.grade.value for d in review.decisions}
+    assert len(given) >= 2
+    for grade in given:
+        assert f"\x1b[{colour[grade]}m{words[grade]}" in text, grade
 
 
 def test_the_review_through_a_pipe_is_the_plain_text(game_file, capsys):
     out = piped(capsys, "review", str(game_file), "--level", LEVEL, "--json")
     review = Review.from_json(json.loads(out))
     text = piped(capsys, "review", str(game_file), "--level", LEVEL)
-    assert text == render_review(review, width=80, words=Words([], card=symbol_card)) + "\n"
+    record = json.loads(game_file.read_text())
+    graph = score_graph(record, review)  # the game graph of issue 25, its seats named
+    assert text == render_review(review, width=80, words=Words([], card=symbol_card),
+                                 graph=graph, names={0: "Ada", 1: "You"}) + "\n"
     assert "\x1b[" not in text and not RICH_LINES & set(text)
     assert width(text) <= 80
 

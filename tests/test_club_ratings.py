@@ -88,4 +88,4 @@ def test_stats_lines_of_a_played_game_add_up() -> None:
     assert sum(line["last_tricks"] for line in lines) == tricks
     total = summarize(lines)
     assert total.games == 3 and total.deals == 12
-    assert total.points == sum(sum(d["points"]) for d in game.deal_history)
+    assert total.points == sum(sum(d.points) for d in game.deal_history)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from chicago import Rules
-from engine_helpers import assert_illegal, events_of, game, keep_all, run
+from chicago.engine.events import Announce, Pass
+from engine_helpers import assert_illegal, events_of, game, jview, keep_all, run, view_text
 
 # The example of R-ANN-3: A, B and C announce one pair, D passes. A: nines, B: fives,
 # C: nines; B drops out. A: king, C: king. A: seven, C: ten. C scores 1 point.
@@ -34,8 +33,8 @@ def test_r_ann_1_everyone_is_asked_in_turn() -> None:
     # seat 1 holds only a pair, below trips: it can only pass, but is still asked
     assert g.to_act == 1 and [str(a) for a in g.legal_actions()] == ["pass"]
     run(g, ["1: pass"])
-    assert [(e["type"], e["seat"]) for e in g.view(None)["events"]
-            if e["type"] in ("pass", "announce")] == [
+    assert [(e.type, e.seat) for e in g.view(None).events
+            if isinstance(e, Pass | Announce)] == [
         ("pass", 2), ("pass", 3), ("announce", 0), ("pass", 1)]
     assert g.phase.value == "exchange" and g.round == 1
 
@@ -101,7 +100,7 @@ def test_r_ann_3_view_shows_the_reveals() -> None:
     """R-ANN-3 / R-ANN-5: every seat's view lists the same public reveal stages."""
     g = _abc_example()
     for seat in (None, 0, 1, 2, 3):
-        assert len(g.view(seat)["reveals"]) == 7
+        assert len(jview(g, seat)["reveals"]) == 7
 
 
 def test_r_ann_3_first_stage_decides() -> None:
@@ -162,7 +161,7 @@ def test_r_ann_5_only_the_stages_become_public() -> None:
     g = _abc_example()
     hands = {0: A_HAND, 1: B_HAND, 2: C_HAND, 3: D_HAND}
     for seat in (None, 0, 1, 2, 3):
-        text = json.dumps({"view": g.view(seat), "log": g.events_for(seat)})
+        text = view_text(g, seat)
         for other, hand in hands.items():
             for card in hand.split():
                 assert (card in text) == (other == seat), (seat, card)
@@ -176,7 +175,7 @@ def test_r_ann_6_winner_scores_at_once() -> None:
     run(g, ["0: announce three of a kind", "1: pass"])
     kinds = [e.data["type"] for e in g.deal_events]
     assert kinds[-2:] == ["round_result", "score"]
-    assert g.scores == [3, 0] and g.view(1)["scores"] == [3, 0]
+    assert g.scores == [3, 0] and jview(g, 1)["scores"] == [3, 0]
     assert g.phase.value == "exchange" and g.round == 1
     keep_all(g)
     run(g, ["0: announce three of a kind", "1: pass"])

@@ -34,7 +34,7 @@ def _result(game: Game) -> dict[str, Any]:
         "deals": game.deal_number,
         "actions": len(game.actions),
         "events": len(game.events),
-        "deal_points": [d["points"] for d in game.deal_history],
+        "deal_points": [list(d.points) for d in game.deal_history],
     }
 
 

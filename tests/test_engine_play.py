@@ -11,7 +11,16 @@ import random
 import pytest
 
 from chicago import Game, Rules, settlement
-from engine_helpers import advance_to, assert_illegal, events_of, game, keep_all, play_random, run
+from engine_helpers import (
+    advance_to,
+    assert_illegal,
+    events_of,
+    game,
+    jview,
+    keep_all,
+    play_random,
+    run,
+)
 
 # Seat 0 (left of dealer 1) can win every trick: a made Chicago if declared.
 STRONG = "As Ah Ks Qs Js"  # a pair of aces for the showdown
@@ -43,7 +52,7 @@ def test_r_chi_1_call_after_last_exchange_first_declarer_only() -> None:
     assert g.phase.value == "play" and g.declarer == 1  # seat 2 is not asked any more
     assert [(e["seat"], e["declared"]) for e in events_of(g, "chicago")] == [(0, False),
                                                                            (1, True)]
-    assert all(g.view(s)["chicago"] == 1 for s in (None, 0, 1, 2))
+    assert all(jview(g, s)["chicago"] == 1 for s in (None, 0, 1, 2))
 
 
 def test_r_chi_1_nobody_declares() -> None:
@@ -231,8 +240,8 @@ def test_r_trick_5_played_cards_stay_face_up() -> None:
     advance_to(g, "play")
     run(g, ["0: play As", "1: play Kh", "0: play Ad"])
     for seat in (None, 0, 1):
-        assert g.view(seat)["played"] == [["As", "Ad"], ["Kh"]]
-        assert g.view(seat)["trick"] == [{"seat": 0, "card": "Ad"}]
+        assert jview(g, seat)["played"] == [["As", "Ad"], ["Kh"]]
+        assert jview(g, seat)["trick"] == [{"seat": 0, "card": "Ad"}]
     play_out(g)
     showdown = next(e.data for e in g.events if e.data["type"] == "showdown")
     assert sorted(showdown["hands"]["0"]) == sorted(["As", "Ad", "Kc", "2h", "3s"])
@@ -272,7 +281,7 @@ def test_r_fin_2_a_deal_scores_rounds_showdown_and_last_trick() -> None:
     assert reasons == [(0, "scoring round 1"), (0, "scoring round 2"), (0, "last trick"),
                        (0, "final showdown")]
     assert g.scores == [8, 0]
-    assert g.deal_history[0]["points"] == [8, 0]
+    assert g.deal_history[0].points == (8, 0)
 
 
 # ------------------------------------------------------------------------------ R-END
@@ -329,7 +338,7 @@ def test_r_end_2_tied_winners_share_in_a_game() -> None:
     play_out(g)
     assert g.scores == [20, 20, 10] and g.winners == [0, 1]
     assert g.settlement() == [5.0, 5.0, -10.0]
-    assert g.view(2)["settlement"] == [5.0, 5.0, -10.0]
+    assert jview(g, 2)["settlement"] == [5.0, 5.0, -10.0]
 
 
 def test_r_end_3_negative_score_pays_double() -> None:

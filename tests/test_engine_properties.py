@@ -53,6 +53,7 @@ from hypothesis import strategies as st
 from chicago import Action, Category, Game, HandValue, IllegalAction, Rules, RulesError, evaluate
 from chicago.cards import DECK, Card, parse_cards
 from chicago.engine import ActionKind, Phase
+from chicago.engine.viewjson import view_json
 from chicago.record import read_text, write_text
 from chicago.rules import PRESETS, VARIATIONS
 from engine_helpers import card_strings, snapshot  # noqa: F401  (card_strings: see cards_in)
@@ -346,12 +347,13 @@ def check_views(g: Game, knowledge: Knowledge) -> None:
     now = knowledge.now
     twin = hidden_twin(g)
     for seat in [None, *range(g.players)]:
-        view = g.view(seat)
+        view = view_json(g.view(seat))
         text = json.dumps(view)
         assert '"seed"' not in text
         assert g.seed < 10**9 or str(g.seed) not in text  # (the twin below differs in it)
         assert isinstance(view["stock"], int) and view["stock"] == len(g._stock)
-        assert json.dumps(twin.view(seat)) == text, f"seat {seat}'s view tells the stock order"
+        assert twin.view(seat) == g.view(seat), f"seat {seat}'s view tells the stock order"
+        assert json.dumps(view_json(twin.view(seat))) == text
         leaked = cards_in(text) - now.allowed(seat)
         assert not leaked, f"seat {seat} sees {sorted(leaked)} it has not seen"
         if seat is None:
@@ -375,7 +377,7 @@ def check_log(g: Game, knowledge: Knowledge) -> None:
     every seat has seen too; a private one against its seat.)"""
     if g.seed % 4 == 0:  # events_for filters the events: one seat's log, in a game of four
         who = g.seed % g.players
-        log = g.events_for(who)
+        log = [e.to_json() for e in g.events_for(who)]
         assert [e.get("to") for e in log] == [e.audience for e in g.events
                                                if e.audience is None or e.audience == who]
     deals: list[dict[int | None, list[dict[str, Any]]]] = []
@@ -602,7 +604,7 @@ def check_tricks_and_points(g: Game) -> None:
     order = "23456789TJQKA"
     plays: list[tuple[int, str]] = []
     totals: list[int] = []
-    for event in g.events_for(None):
+    for event in (e.to_json() for e in g.events_for(None)):
         kind = event["type"]
         if kind == "deal":
             totals = list(event["scores"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from chicago import Action, Game, Rules
 from chicago.cards import DECK
-from engine_helpers import advance_to, events_of, game, keep_all, pass_all, run, set_scores
+from engine_helpers import advance_to, events_of, game, jview, keep_all, pass_all, run, set_scores
 from test_engine_properties import Knowledge, check_log, check_views
 
 
@@ -75,7 +75,7 @@ def test_v_one_up_face_up_card_after_a_reshuffle() -> None:
     assert seat is not None and g.stock_count == 0
     act(f"one up {sorted(g.hands[seat])[0]}")
     assert len(events_of(g, "reshuffle")) == 1
-    face_up = g.view(None)["one_up"]["card"]
+    face_up = jview(g, None)["one_up"]["card"]
     act("reject")
     assert face_up not in map(str, g.hands[seat])
     g._check_invariants()

@@ -9,7 +9,7 @@ import pytest
 
 from chicago import Category, Game, Rules, evaluate, parse_cards
 from chicago.cards import DECK
-from engine_helpers import advance_to, events_of, game, keep_all, run
+from engine_helpers import advance_to, events_of, game, jview, keep_all, run
 
 
 # ------------------------------------------------------------------------------ R-TABLE
@@ -188,10 +188,10 @@ def test_r_hand_4_six_cards_score_the_five_kept() -> None:
     rules = Rules.preset("wikipedia-42")
     g = game(rules, 2, dealer=1, hands=["Ac Ad Kc Kd Qh 2s", "2c 5d 9h Js 3c"], scores=[42, 0])
     assert g.locked == [True, False] and len(g.hands[0]) == 6
-    assert g.view(0)["hand_category"] is None  # six cards are never scored
+    assert jview(g, 0)["hand_category"] is None  # six cards are never scored
     run(g, ["0: discard Kd"])
     assert len(g.hands[0]) == 5
-    assert g.view(0)["hand_category"] == "PAIR"
+    assert jview(g, 0)["hand_category"] == "PAIR"
     run(g, ["1: keep"])
     assert [str(a) for a in g.legal_actions()] == ["pass", "announce pair"]
 

@@ -11,6 +11,7 @@ from engine_helpers import (
     assert_illegal,
     events_of,
     game,
+    jview,
     keep_all,
     run,
     view_text,
@@ -121,7 +122,7 @@ def test_v_quads_reset_lower_quads_objected_in_a_scoring_round(preset: str) -> N
     assert objection == [{"type": "quads_objection", "seat": 1, "against": 0}]
     show = events_of(g, "show")[-1]
     assert show["seat"] == 1 and sorted(show["cards"]) == ["Kc", "Kd", "Kh", "Ks"]
-    assert g.view(None)["shown"] == {"1": show["cards"]}  # public: spectators see it too
+    assert jview(g, None)["shown"] == {"1": show["cards"]}  # public: spectators see it too
     assert events_of(g, "quads_reset") == []
     ended = rules_with(preset, "V-QUADS-RESET", quads_end_deal=True)
     g = game(ended, 2, dealer=1, hands=["9c 9d 9h 9s 2c", "Kc Kd Kh Ks 3c"], scores=[10, 30])
@@ -176,7 +177,7 @@ def test_v_quads_reset_legal_actions_do_not_tell_of_a_higher_four() -> None:
     for g in (with_higher, without):
         advance_to(g, "quads")
     assert with_higher.legal_actions() == without.legal_actions()
-    assert with_higher.view(0)["legal_actions"] == without.view(0)["legal_actions"]
+    assert jview(with_higher, 0)["legal_actions"] == jview(without, 0)["legal_actions"]
 
 
 def test_v_quads_reset_off_by_default() -> None:
@@ -446,7 +447,7 @@ def test_v_lock_6_six_cards_discard_one(preset: str) -> None:
     assert len(g.hands[0]) == 5 and g.discard_count == 1
     # the count is public, the card private
     assert "Qh" not in view_text(g, 1) and "Qh" in view_text(g, 0)
-    assert g.view(1)["exchanges"] == [[1, 0, 0]]
+    assert jview(g, 1)["exchanges"] == [[1, 0, 0]]
     keep_all(g)
     run(g, ["0: announce two pair", "1: pass", "2: pass"])
     assert g.scores[0] == lock + 2
@@ -633,8 +634,8 @@ def test_v_one_up_accept(preset: str) -> None:
     assert g.phase.value == "one up" and g.to_act == 0
     assert [str(a) for a in g.legal_actions()] == ["accept", "reject"]
     for seat in (None, 0, 1):
-        assert g.view(seat)["one_up"] == {"seat": 0, "card": "Ah"}  # everyone sees it
-        assert g.view(seat)["discard_pile"] == 1  # the thrown 2c, while the answer waits
+        assert jview(g, seat)["one_up"] == {"seat": 0, "card": "Ah"}  # everyone sees it
+        assert jview(g, seat)["discard_pile"] == 1  # the thrown 2c, while the answer waits
     run(g, ["0: accept"])
     assert "Ah" in map(str, g.hands[0]) and "2c" not in map(str, g.hands[0])
     assert g.to_act == 1 and g.discard_count == 1

@@ -1,14 +1,24 @@
 """Rules engine: views and event logs are independent snapshots with the documented schema.
 
-R-EX-3 and R-ANN-5 (what is public), R-TRICK-5 (played cards), and the spectator view.
+R-EX-3 and R-ANN-5 (what is public), R-TRICK-5 (played cards), and the spectator view. The
+view is typed (``Game.view`` gives a frozen ``SeatView``); its JSON form (``view_json``) has
+the documented keys.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
-from chicago import Game, Rules
+import pytest
+
+from chicago import Game, Rules, SeatView
+from chicago.cards import parse_cards
+from chicago.categories import Category
+from chicago.engine.events import Event, Exchange, OneUpChoice, Reshuffle, Show
+from chicago.engine.phases import Phase
+from chicago.engine.viewjson import view_json
 from engine_helpers import advance_to, game, random_action, run, snapshot
 
 VIEW_KEYS = {
@@ -33,34 +43,54 @@ def _scribble(obj: Any) -> None:
 
 
 def test_views_and_logs_are_independent_copies() -> None:
-    """Changing a view, a log or a history a caller got never changes the game."""
+    """Changing a view's JSON form, a log or a record a caller got never changes the game,
+    and the typed view cannot be changed at all."""
     rng = random.Random(5)
     g = Game(Rules.preset("pagat", max_deals=3), 3, seed=5)
     while not g.is_over:
         if rng.random() < 0.2:
             before = snapshot(g)
             for seat in (None, 0, 1, 2):
-                _scribble(g.view(seat))
+                view = g.view(seat)
+                with pytest.raises(dataclasses.FrozenInstanceError):
+                    view.hand = ()  # type: ignore[misc]
+                _scribble(view_json(view))
                 _scribble(g.events_for(seat))
-            _scribble(g.deal_history)
             _scribble(g.record())
             assert snapshot(g) == before
         g.apply(random_action(g, rng))
 
 
 def test_view_schema() -> None:
-    """Every view has the documented keys; a spectator's has no hand and no actions."""
+    """Every view's JSON form has the documented keys; a spectator's has no hand and no
+    actions."""
     g = game("pagat", 3, dealer=2, hands=["9c 9d Kh 7s 2c"])
     for seat in (None, 0, 1, 2):
-        view = g.view(seat)
+        view = view_json(g.view(seat))
         assert set(view) == VIEW_KEYS
         assert view["seat"] == seat and view["players"] == 3 and view["phase"] == "exchange"
-    assert g.view(0)["hand"] == ["2c", "7s", "9c", "9d", "Kh"]
-    assert g.view(0)["hand_category"] == "PAIR"
-    assert g.view(0)["legal_actions"][0] == "keep" and g.view(1)["legal_actions"] == []
-    spectator = g.view(None)
+    assert view_json(g.view(0))["hand"] == ["2c", "7s", "9c", "9d", "Kh"]
+    assert view_json(g.view(0))["hand_category"] == "PAIR"
+    assert view_json(g.view(0))["legal_actions"][0] == "keep"  # type: ignore[index]
+    assert view_json(g.view(1))["legal_actions"] == []
+    spectator = view_json(g.view(None))
     assert spectator["hand"] == [] and spectator["legal_actions"] == []
     assert spectator["hand_category"] is None
+
+
+def test_the_view_is_typed() -> None:
+    """Issue 24: ``Game.view`` is a frozen dataclass of typed values (cards, categories, the
+    phase, actions, the rules, the typed events), the same facts as its JSON form."""
+    g = game("pagat", 3, dealer=2, hands=["9c 9d Kh 7s 2c"])
+    view = g.view(0)
+    assert isinstance(view, SeatView)
+    assert view.phase is Phase.EXCHANGE and view.rules == g.rules
+    assert view.hand == tuple(parse_cards("2c 7s 9c 9d Kh"))
+    assert view.hand_category is Category.PAIR
+    assert view.legal_actions == tuple(g.legal_actions())
+    assert all(isinstance(e, Event) for e in view.events)
+    assert g.view(1).legal_actions == () and g.view(None).hand == ()
+    assert view == g.view(0)  # equal values: a view is built anew from the same state
 
 
 def test_spectator_sees_only_public_cards() -> None:
@@ -68,14 +98,14 @@ def test_spectator_sees_only_public_cards() -> None:
     g = game("pagat", 2, dealer=1, hands=["As Ad Kc 2h 3s", "Kh 4c 5d 6h 7c"])
     advance_to(g, "play")
     run(g, ["0: play As", "1: play Kh"])
-    view = g.view(None)
+    view = view_json(g.view(None))
     assert view["played"] == [["As"], ["Kh"]]
     assert view["tricks"] == [{"winner": 0, "cards": [{"seat": 0, "card": "As"},
                                                      {"seat": 1, "card": "Kh"}]}]
-    text = str(view) + str(g.events_for(None))
+    text = str(view) + str([e.to_json() for e in g.events_for(None)])
     for card in ("Ad", "Kc", "2h", "3s", "4c", "5d", "6h", "7c"):
         assert card not in text
-    assert all(e.get("to") is None for e in g.events_for(None))
+    assert all(e.audience is None for e in g.events_for(None))
 
 
 # ------------------------------------------------------------------ known_out vs the stock
@@ -94,15 +124,16 @@ def _dead_cases(games: int) -> tuple[list[dict[str, Any]], int]:
             seat = game.to_act
             assert seat is not None
             view = game.view(seat)
-            if view["phase"] == "exchange" and len(view["hand"]) == 5:
-                events = view["events"]
+            if view.phase == "exchange" and len(view.hand) == 5:
+                events = view.events
                 known_held = _known_held(events, game, seat)
                 cases.append({
-                    "events": events, "hand": view["hand"], "known_out": view["known_out"],
+                    "events": events, "hand": [str(c) for c in view.hand],
+                    "known_out": [str(c) for c in view.known_out],
                     "stock": sorted(str(c) for c in game._stock),  # the engine's true stock
                     "held": sorted(known_held),
                 })
-                if known_held and any(e["type"] == "reshuffle" for e in events):
+                if known_held and any(isinstance(e, Reshuffle) for e in events):
                     after_reshuffle += 1
             actions = game.legal_actions()
             texts = [str(a) for a in actions]
@@ -112,17 +143,17 @@ def _dead_cases(games: int) -> tuple[list[dict[str, Any]], int]:
     return cases, after_reshuffle
 
 
-def _known_held(events: list[dict[str, Any]], game: Game, seat: int) -> set[str]:
+def _known_held(events: tuple[Event, ...], game: Game, seat: int) -> set[str]:
     """Cards that are, in truth, in another seat's hand and that this seat saw go there (a
     shown hand, an accepted face-up card) with no exchange by the holder since."""
     known: dict[int, set[str]] = {}
     for ev in events:
-        if ev["type"] == "show":
-            known[ev["seat"]] = set(ev["cards"])
-        elif ev["type"] == "exchange" and ev.get("discarded"):
-            known.pop(ev["seat"], None)
-        elif ev["type"] == "one_up_choice" and ev["accepted"]:
-            known.setdefault(ev["seat"], set()).add(ev["card"])
+        if isinstance(ev, Show):
+            known[ev.seat] = {str(c) for c in ev.cards}
+        elif isinstance(ev, Exchange) and ev.discarded:
+            known.pop(ev.seat, None)
+        elif isinstance(ev, OneUpChoice) and ev.accepted:
+            known.setdefault(ev.seat, set()).add(str(ev.card))
     hands = {s: {str(c) for c in game.hands[s]} for s in range(game.players)}
     return {c for s, cards in known.items() if s != seat for c in cards if c in hands[s]}
 

@@ -120,7 +120,7 @@ def test_lock_six_game_offers_the_sixth_card():
     for seed in range(30):
         for game in _random_decisions("wikipedia-42", (), 4, seed, lock_at=1):
             view = game.view(game.to_act)
-            if len(view["hand"]) == 6:
+            if len(view.hand) == 6:
                 ids = legal_indices(game.legal_actions(), view)
                 assert ids == [53, 54, 56, 60, 68, DISCARD_SIXTH]
                 found = True

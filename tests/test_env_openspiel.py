@@ -76,7 +76,7 @@ def test_chance_nodes_for_the_dealer_and_every_card():
         assert all(p == pytest.approx(1 / (52 - dealt)) for _, p in outcomes)
         state.apply_action(outcomes[0][0])
     assert state.current_player() == 3
-    assert state.view(3)["hand"] == ["2c", "3c", "4c", "5c", "6c"]
+    assert [str(c) for c in state.view(3).hand] == ["2c", "3c", "4c", "5c", "6c"]
     # a discard of two cards: one decision, then two chance nodes
     state.apply_action(52 + 0b11)
     assert state.is_chance_node() and len(state.chance_outcomes()) == 32

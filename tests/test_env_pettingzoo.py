@@ -134,7 +134,7 @@ def test_render_shows_only_public_information():
     text = e.render()
     assert isinstance(text, str) and "phase exchange" in text
     for seat in range(4):
-        assert " ".join(e.game.view(seat)["hand"]) not in text
+        assert " ".join(map(str, e.game.view(seat).hand)) not in text
 
 
 @pytest.mark.timeout(60)

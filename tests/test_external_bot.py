@@ -22,7 +22,7 @@ from chicago.cli import main
 from chicago.sim import run_match
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "examples" / "random_bot.py"
+EXAMPLE = ROOT / "src" / "chicago" / "examples" / "random_bot.py"
 PYTHON = shlex.quote(sys.executable)
 SHORT = Rules.preset("pagat", max_deals=1)
 

@@ -139,7 +139,7 @@ def test_a_command_without_its_extra_names_the_pip_install(
 ) -> None:
     done = _chicago(blocked, *args, cwd=tmp_path)
     assert done.returncode == 2, done.stderr
-    assert f"pip install 'chicago[{extra}]'" in done.stderr
+    assert f"pip install 'chicago-cardgame[{extra}]'" in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []  # nothing started, nothing written
@@ -171,7 +171,7 @@ def test_the_full_screen_terminal_without_textual_names_the_pip_install(
     for args in (["play"], ["replay", str(record)]):
         code, err = _on_a_terminal(["textual", "rich"], *args)
         assert code == 2, err
-        assert err.strip().endswith("pip install 'chicago[tui]'"), err
+        assert err.strip().endswith("pip install 'chicago-cardgame[tui]'"), err
         assert "--plain needs no extra" in err and "Traceback" not in err
     assert list(_own_data_dir.iterdir()) == []  # no game was started or saved
 
@@ -190,7 +190,7 @@ def test_an_import_error_of_an_optional_package_anywhere_in_a_command_is_one_lin
     monkeypatch.setattr(modules["odds"], "run", needs_numpy)
     assert cli.main(["odds"]) == 2
     assert capsys.readouterr().err == (
-        "chicago odds needs the optional package numpy: pip install 'chicago[rl]'\n")
+        "chicago odds needs the optional package numpy: pip install 'chicago-cardgame[rl]'\n")
 
     def broken(args: argparse.Namespace) -> int:
         raise ModuleNotFoundError("No module named 'chicago.nothing'", name="chicago.nothing")
@@ -207,8 +207,8 @@ def test_require_imports_every_package_of_the_extra(monkeypatch: pytest.MonkeyPa
         require("server", "the server")
     assert caught.value.missing == ["alembic"]
     assert str(caught.value) == (
-        "the server needs the optional package alembic: pip install 'chicago[server]'")
-    assert install_command("all") == "pip install 'chicago[all]'"
+        "the server needs the optional package alembic: pip install 'chicago-cardgame[server]'")
+    assert install_command("all") == "pip install 'chicago-cardgame[all]'"
     assert extra_for("pyspiel") == "openspiel" and extra_for("chicago.engine") is None
 
 
@@ -221,8 +221,9 @@ def test_pyproject_has_every_extra_and_a_core_of_openskill_alone() -> None:
     assert [_requirement_name(r) for r in project["dependencies"]] == ["openskill"]
     extras = project["optional-dependencies"]
     assert set(extras) == {*EXTRAS, "all", "dev", "bench"}
-    assert extras["all"] == [f"chicago[{','.join(EXTRAS)}]"]
-    assert "chicago[server]" in extras["postgres"] and "chicago[postgres]" in extras["redis"]
+    assert extras["all"] == [f"chicago-cardgame[{','.join(EXTRAS)}]"]
+    assert "chicago-cardgame[server]" in extras["postgres"]
+    assert "chicago-cardgame[postgres]" in extras["redis"]
 
 
 def test_each_extra_installs_the_packages_that_extras_py_names() -> None:
@@ -237,7 +238,7 @@ def test_each_extra_installs_the_packages_that_extras_py_names() -> None:
             continue
         for requirement in requirements:
             name = _requirement_name(requirement)
-            if name == "chicago" or name not in provided:  # another extra; not installed here
+            if name == "chicago-cardgame" or name not in provided:  # another extra; not here
                 continue
             assert provided[name] & set(EXTRAS[extra]), (extra, name, provided[name])
 
@@ -255,7 +256,7 @@ def test_evaluate_many_without_numpy_says_how_to_install_it(
     from chicago.poker import evaluate_many
 
     monkeypatch.setitem(sys.modules, "numpy", None)  # as if it were not installed
-    with pytest.raises(MissingExtra, match=re.escape("pip install 'chicago[rl]'")):
+    with pytest.raises(MissingExtra, match=re.escape("pip install 'chicago-cardgame[rl]'")):
         evaluate_many([[0, 1, 2, 3, 4]])
 
 

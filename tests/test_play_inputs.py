@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
 
 import pytest
 
+from chicago import Action, Phase, SeatView
+from chicago.cards import parse_cards
+from chicago.engine.views import hand_view
 from chicago.tui.inputs import InputError, command_of, parse_answer
 
 HAND = ["2c", "7d", "9h", "Ks", "As"]
 
 
-def view(phase: str, legal: list[str], hand: list[str] = HAND, **extra: Any) -> dict[str, Any]:
-    return {"phase": phase, "hand": hand, "legal_actions": legal, **extra}
+def view(phase: str, legal: list[str], hand: list[str] = HAND) -> SeatView:
+    """A seat's view of ``hand`` in ``phase`` with ``legal`` actions (all else a first deal's)."""
+    return dataclasses.replace(
+        hand_view(parse_cards(" ".join(hand))), phase=Phase(phase),
+        legal_actions=tuple(Action.parse(a) for a in legal),
+    )
 
 
 EXCHANGE = view("exchange", ["keep", "discard 2c", "one up 2c"])

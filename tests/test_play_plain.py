@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from chicago import Rules
+from chicago import Category, Rules
+from chicago.engine.events import DealEnd
 from chicago.tui.plain import play_plain
 from chicago.tui.session import PlaySession
 from test_play_support import hidden_cards, leaked
@@ -43,9 +44,9 @@ class ScriptedStdin(io.TextIOBase):
 def first_choice(session: PlaySession, output: str) -> str:
     """Discard card 1 in exchanges, no Chicago, otherwise the last choice (announce, accept …)."""
     view = session.view()
-    if view["phase"] in ("exchange", "play", "chicago"):
+    if view.phase in ("exchange", "play", "chicago"):
         return "1"
-    return str(len(view["legal_actions"]))
+    return str(len(view.legal_actions))
 
 
 def run_plain(session: PlaySession, answer: Answer, resumed: bool = False) -> tuple[int, str]:
@@ -127,9 +128,9 @@ def test_one_up_by_number_in_the_line_mode(tmp_path: Path) -> None:
 
     def answer(s: PlaySession, output: str) -> str:
         view = s.view()
-        if view["phase"] == "exchange" and view["round"] == 1:
+        if view.phase == "exchange" and view.round == 1:
             return "one up 1"
-        if view["phase"] == "one up":
+        if view.phase == "one up":
             asked.append(output.splitlines()[-1])
             return "reject"
         return first_choice(s, output)
@@ -180,17 +181,17 @@ def test_illegal_play_and_false_announcement_are_refused(tmp_path: Path) -> None
 
     def answer(s: PlaySession, output: str) -> str:
         view = s.view()
-        hand = view["hand"]
-        legal = view["legal_actions"]
-        if view["phase"] == "play" and "play" not in tried:
+        hand = [str(c) for c in view.hand]
+        legal = [str(a) for a in view.legal_actions]
+        if view.phase == "play" and "play" not in tried:
             bad = [c for c in hand if f"play {c}" not in legal]
             if bad:
                 tried.add("play")
                 return bad[0]
-        if view["phase"] == "announce" and "announce" not in tried:
+        if view.phase == "announce" and "announce" not in tried:
             tried.add("announce")
-            return "announce four of a kind" if view["hand_category"] != "FOUR_OF_A_KIND" \
-                else "announce pair"
+            four = view.hand_category is Category.FOUR_OF_A_KIND
+            return "announce pair" if four else "announce four of a kind"
         return first_choice(s, output)
 
     _, output = run_plain(session, answer)
@@ -326,7 +327,7 @@ def test_scores_prints_the_score_sheet_of_every_finished_deal(tmp_path: Path) ->
     asked: list[int] = []
 
     def answer(s: PlaySession, output: str) -> str | None:
-        deals = sum(1 for e in s.history() if e["type"] == "deal_end")
+        deals = sum(1 for e in s.history() if isinstance(e, DealEnd))
         if deals == 2 and not asked:
             asked.append(len(output))
             return "scores"
@@ -337,14 +338,14 @@ def test_scores_prints_the_score_sheet_of_every_finished_deal(tmp_path: Path) ->
 
     _, output = run_plain(session, answer)
     sheet = output[asked[0]:asked[1]].splitlines()
-    ends = [e for e in session.history() if e["type"] == "deal_end"]
+    ends = [e for e in session.history() if isinstance(e, DealEnd)]
     assert sheet[0] == "Score sheet, 2 deals:"
     for line, end in zip(sheet[1:3], ends, strict=True):
-        assert line.startswith(f"Deal {end['deal']} · ")
-        totals = [int(n) for n in re.findall(r"= (-?\d+)", line)]
-        assert totals == end["scores"], line
+        assert line.startswith(f"Deal {end.deal} · ")
+        totals = tuple(int(n) for n in re.findall(r"= (-?\d+)", line))
+        assert totals == end.scores, line
     assert sheet[3] == "Total: " + ", ".join(
-        f"{name} {score}" for name, score in zip(session.names, ends[-1]["scores"],
+        f"{name} {score}" for name, score in zip(session.names, ends[-1].scores,
                                                  strict=True)) + "."
     assert "last trick +5" in output[asked[0]:asked[1]]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from chicago import IllegalAction, Rules
+from chicago import IllegalAction, Rules, SeatView
 from chicago.bots import BOT_LEVELS
 from chicago.tui.notice import say
 from chicago.tui.session import PlaySession, make_bots
@@ -55,7 +55,7 @@ def test_forced_decisions_are_taken_and_marked_automatic() -> None:
     assert automatic
     for step in automatic:
         assert step.seat == 0 and step.action is not None
-        assert step.events and step.events[0]["seat"] == 0
+        assert step.events and step.events[0].seat == 0  # type: ignore[attr-defined]
 
 
 def test_without_auto_every_decision_is_the_humans() -> None:
@@ -78,7 +78,7 @@ def test_steps_carry_only_what_the_human_may_see() -> None:
         step = session.step()
         if step is None:
             step = session.act(session.legal()[-1])
-        assert all(ev.get("to", 0) == 0 for ev in step.events)
+        assert all(ev.audience in (None, 0) for ev in step.events)
         if step.seat != 0:
             assert step.action is None
 
@@ -173,10 +173,10 @@ class HiddenCardBot:
     def __init__(self) -> None:
         self.named: list[str] = []
 
-    def decide(self, view: dict[str, Any], legal_actions: object, rng: object) -> str:
-        card = view["hand"][-1]
+    def decide(self, view: SeatView, legal_actions: object, rng: object) -> str:
+        card = str(view.hand[-1])
         self.named.append(card)
-        return f"play {card}" if view["phase"] != "play" else "play Xx"
+        return f"play {card}" if view.phase != "play" else "play Xx"
 
 
 def test_a_failing_or_illegal_bot_does_not_end_the_game() -> None:

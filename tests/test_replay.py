@@ -60,7 +60,7 @@ def test_finished_game_is_shown_face_up(finished: Game) -> None:
     hands = replayer.hands_at(0)
     assert sorted(hands) == [0, 1, 2]
     assert all(len(h) == 5 for h in hands.values())
-    private = [e for e in replayer.events_of(0) if e["type"] == "dealt"]
+    private = [e for e in replayer.events_of(0) if e.type == "dealt"]
     assert len(private) == 3
 
 
@@ -74,8 +74,8 @@ def test_unfinished_game_needs_a_seat_and_shows_only_it() -> None:
     for step in range(replayer.steps + 1):
         assert list(replayer.hands_at(step)) == [1]
         for event in replayer.events_of(step):
-            assert event.get("to", 1) == 1
-        assert replayer.view_at(step)["seat"] == 1
+            assert event.audience in (None, 1)
+        assert replayer.view_at(step).seat == 1
 
 
 def test_plain_replay_of_an_unfinished_game_names_no_hidden_card() -> None:

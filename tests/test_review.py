@@ -43,7 +43,7 @@ def _flush_record(first_exchange: str) -> dict[str, object]:
     done = []
 
     def script(g: Game, seat: int) -> str | None:
-        if g.view(seat)["phase"] == "exchange" and not done:
+        if g.view(seat).phase == "exchange" and not done:
             done.append(1)
             return first_exchange
         return None
@@ -153,7 +153,7 @@ def test_trick_play_on_a_position_the_solver_decides():
     plays = iter(["play 3c", "play 3d", "play 3h", "play As"])
 
     def script(g: Game, seat: int) -> str | None:
-        phase = g.view(seat)["phase"]
+        phase = g.view(seat).phase
         if phase == "exchange":
             return "keep"
         if phase == "play":
@@ -161,7 +161,7 @@ def test_trick_play_on_a_position_the_solver_decides():
         return None
 
     def rival(g: Game, seat: int) -> str | None:
-        return "keep" if g.view(seat)["phase"] == "exchange" else None
+        return "keep" if g.view(seat).phase == "exchange" else None
 
     game = one_deal(2, deck, dealer=1)
     player = make_bot("basic")
@@ -249,7 +249,7 @@ def test_every_decision_and_its_summary(small_game):
     assert s.loss == round(sum(d.loss for d in review.decisions), 4)
     assert sum(p.decisions for p in s.phases) == s.decisions
     assert [d.deal for d in s.deals] == [1, 2]
-    assert [d.points for d in s.deals] == [h["points"][2] for h in game.deal_history]
+    assert [d.points for d in s.deals] == [h.points[2] for h in game.deal_history]
     assert 0 <= s.accuracy <= 100
     costs = [review.decision(step).loss for step in s.biggest]
     assert costs == sorted(costs, reverse=True)
@@ -403,8 +403,8 @@ def test_four_of_a_kind_reset_or_score():
     a reset is worth nothing and scoring the 7 is best."""
     deck = stack(3, 2, {0: "Kc Kd Kh Ks 2d"})
     game = one_deal(3, deck, dealer=2, quads_reset=True)
-    record = play_out(game, 0, lambda g, s: "score" if g.view(s)["phase"] == "quads choice"
-                      else ("keep" if g.view(s)["phase"] == "exchange" else None))
+    record = play_out(game, 0, lambda g, s: "score" if g.view(s).phase == "quads choice"
+                      else ("keep" if g.view(s).phase == "exchange" else None))
     review = review_game(record, 0, level="ev:samples=2")
     _consistent(review)
     choice = [d for d in review.decisions if d.phase == "quads choice"]
@@ -441,8 +441,8 @@ def test_the_fair_review_never_reads_the_game(small_game, monkeypatch):
         for point in decision_points(record, seat, deals):
             other = _relabelled(point.game, seat, rng)
             assert other.view(seat) == point.view
-            changed += [other.view(s)["hand"] for s in range(other.players)] != [
-                point.game.view(s)["hand"] for s in range(other.players)]
+            changed += [other.view(s).hand for s in range(other.players)] != [
+                point.game.view(s).hand for s in range(other.players)]
             yield DecisionPoint(point.step, point.deal, point.view, point.legal,
                                 point.action, other)
 
@@ -459,7 +459,7 @@ def test_a_sure_chicago_not_declared_is_a_blunder():
     game = one_deal(4, deck, dealer=3, chicago_min_score=None)
 
     def script(g: Game, seat: int) -> str | None:
-        phase = g.view(seat)["phase"]
+        phase = g.view(seat).phase
         return {"exchange": "keep", "chicago": "no chicago"}.get(phase)
 
     review = review_game(play_out(game, 0, script), 0, level="ev:samples=6")

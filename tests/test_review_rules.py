@@ -36,7 +36,7 @@ def _quads_record(choice: str, **options: Any) -> dict[str, Any]:
     game = one_deal(4, stack(4, 3, {0: QUADS}), dealer=3, quads_reset=True, **options)
 
     def script(g: Game, seat: int) -> str | None:
-        phase = g.view(seat)["phase"]
+        phase = g.view(seat).phase
         if phase == "exchange":
             return "keep"
         if phase == "announce":
@@ -49,7 +49,7 @@ def _quads_record(choice: str, **options: Any) -> dict[str, Any]:
 
 
 def _point(record: dict[str, Any], seat: int, phase: str) -> DecisionPoint:
-    return next(p for p in decision_points(record, seat) if p.view["phase"] == phase)
+    return next(p for p in decision_points(record, seat) if p.view.phase == phase)
 
 
 def _at_scores(point: DecisionPoint, scores: list[int]) -> Knowledge:
@@ -121,7 +121,7 @@ def test_quads_52_passing_four_aces_forgoes_the_target():
 def test_quads_52_without_a_reset_scores_to_the_target_in_the_whole_review():
     """V-QUADS-52 alone: the announcement's value is the points up to the target."""
     game = one_deal(4, stack(4, 3, {0: QUADS}), dealer=3, quads_to_target=True)
-    record = play_out(game, 0, lambda g, s: {"exchange": "keep"}.get(g.view(s)["phase"]))
+    record = play_out(game, 0, lambda g, s: {"exchange": "keep"}.get(g.view(s).phase))
     review = review_game(record, 0, level=LEVEL)
     announce = [d for d in review.decisions if d.phase == "announce"]
     assert announce and announce[0].action == "announce four of a kind"
@@ -251,7 +251,7 @@ def test_every_one_up_request_is_valued():
     from chicago.review.exchange import value_exchange
 
     game = Game(Rules.preset("wikipedia", max_deals=1), 4, seed=3)
-    while game.view(game.to_act)["phase"] != "exchange":
+    while game.view(game.to_act).phase != "exchange":
         game.apply(game.legal_actions()[0])
     legal = game.legal_actions()
     requests = {str(a) for a in legal if a.kind is ActionKind.ONE_UP}

@@ -80,14 +80,14 @@ def test_six_cards_and_one_up_without_the_variation() -> None:
     """V-LOCK-6, V-ONE-UP: six locked cards lose exactly one; one up needs its variation."""
     six = game(Rules.preset("wikipedia-42"), 4, dealer=3, hands=["2c 5d 8h Js Ah Kc"],
                scores=[45, 0, 0, 0])
-    hand = six.view(0)["hand"]
+    hand = [str(c) for c in six.view(0).hand]
     assert len(hand) == 6
     assert refused(six, f"discard {hand[0]} {hand[1]}") == (
         "You hold six cards (locked): throw away exactly one.")
     assert refused(six, f"one up {hand[0]}") == (
         "You hold six cards (locked): throw away exactly one.")
     plain = game("pagat", 3, dealer=2)
-    assert refused(plain, f"one up {plain.view(0)['hand'][0]}") == (
+    assert refused(plain, f"one up {plain.view(0).hand[0]}") == (
         "There is no one up under these rules.")
 
 

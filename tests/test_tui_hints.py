@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 
-from chicago import Game, Rules
+from chicago import Game, Rules, SeatView
+from chicago.cards import parse_cards
+from chicago.engine.events import Event as TypedEvent
 from chicago.engine.events import event_from_json
 from chicago.engine.knowledge import CardPlaces, card_places
+from chicago.engine.views import hand_view
 from chicago.odds import draw_odds
 from chicago.poker import Category
 from chicago.tui.hint_words import hint_lines
@@ -37,9 +40,14 @@ def exchange(seat: int, count: int, **extra: object) -> Event:
             **extra}
 
 
-def knowledge(events: list[Event], seat: int) -> CardPlaces:
+def typed(events: Sequence[Event | TypedEvent]) -> list[TypedEvent]:
+    """The typed events of JSON ones (typed ones as they are)."""
+    return [e if isinstance(e, TypedEvent) else event_from_json(e) for e in events]
+
+
+def knowledge(events: Sequence[Event | TypedEvent], seat: int) -> CardPlaces:
     """The engine's seat knowledge of where cards are (what the hint uses)."""
-    return card_places([event_from_json(e) for e in events], seat)
+    return card_places(typed(events), seat)
 
 
 def texts(cards: object) -> set[str]:
@@ -62,7 +70,7 @@ def test_before_a_reshuffle_every_card_seen_is_out_of_the_stock() -> None:
         exchange(3, 1, one_up=True), {"type": "one_up", "seat": 3, "card": "Qs"},
         {"type": "one_up_choice", "seat": 3, "card": "Qs", "accepted": True},
     )
-    assert known_dead(events, ["4h", "5s"]) == [
+    assert known_dead(typed(events), ["4h", "5s"]) == [
         "2c", "3d", "7c", "8c", "9c", "Qs", "Kd", "Ad", "Ah",
     ]
 
@@ -84,7 +92,7 @@ def test_after_a_reshuffle_the_old_pile_is_drawable_and_hands_are_not() -> None:
     known = knowledge(events, 0)
     assert known.reshuffles == 1
     assert texts(known.returned) == {"2c", "3d", "Jd"}
-    dead = known_dead(events, ["4h", "5s", "3c"], seat=0)
+    dead = known_dead(typed(events), ["4h", "5s", "3c"], seat=0)
     assert set(dead) == {
         "Ah", "Ad", "9c", "8c", "7c",        # seat 1 has not exchanged since it showed them
         "Ts",                                 # my discard after the reshuffle
@@ -103,20 +111,20 @@ def test_a_one_up_discard_joins_the_pile_after_a_reshuffle_for_the_rejected_card
         {"type": "one_up_choice", "seat": 0, "card": "Jd", "accepted": False},
         mine([], ["4c"]),
     )
-    assert known_dead(mine_one_up, ["4c"], seat=0) == ["Jd", "Qs"]
+    assert known_dead(typed(mine_one_up), ["4c"], seat=0) == ["Jd", "Qs"]
     theirs = deal(
         show(1, "Ah Ad 9c 8c 7c"), exchange(1, 1, one_up=True),
         {"type": "one_up", "seat": 1, "card": "Jd"}, RESHUFFLE,
         {"type": "one_up_choice", "seat": 1, "card": "Jd", "accepted": False},
     )
-    assert known_dead(theirs, [], seat=0) == ["7c", "8c", "9c", "Jd", "Ad", "Ah"]
+    assert known_dead(typed(theirs), [], seat=0) == ["7c", "8c", "9c", "Jd", "Ad", "Ah"]
 
 
 def test_my_discards_of_the_exchange_that_empties_the_stock_stay_out() -> None:
     """The exchanging player's discards join the pile only after they have drawn (R-EX-2)."""
     events = deal(exchange(0, 3), mine(["2c", "3d"], ["4h", "5s"]), RESHUFFLE,
                   exchange(0, 2), mine(["7s", "8s"], ["9h", "Th"]))
-    assert known_dead(events, [], seat=0) == ["7s", "8s"]
+    assert known_dead(typed(events), [], seat=0) == ["7s", "8s"]
     assert texts(knowledge(events, 0).returned) == {"2c", "3d"}
 
 
@@ -145,10 +153,11 @@ def test_dead_cards_are_never_in_the_stock_in_real_games() -> None:
         pile = {str(c) for c in game._discards}
         for seat in range(game.players):
             view = game.view(seat)
-            known = knowledge(view["events"], seat)
-            dead = set(known_dead(view["events"], view["hand"], seat))
+            hand = [str(c) for c in view.hand]
+            known = knowledge(view.events, seat)
+            dead = set(known_dead(view.events, hand, seat))
             assert not dead & stock, (seat, dead & stock)
-            assert not (texts(known.held) - set(view["hand"])) & (stock | pile)
+            assert not (texts(known.held) - set(hand)) & (stock | pile)
             assert texts(known.pile) <= pile
             seen_reshuffle += known.reshuffles > 0
     assert seen_reshuffle > 50
@@ -158,20 +167,24 @@ def test_holds_past_the_end_of_the_stock_count_the_pile_as_drawable() -> None:
     rules = Rules.preset("pagat", max_deals=4).with_variations("V-LARGE")
 
     def short(game: Game) -> bool:
-        view = game.view(game.to_act) if game.to_act is not None else {}
-        return (view.get("phase") == "exchange" and len(view["hand"]) == 5
-                and 0 < view["stock"] < 5 <= view["stock"] + view["discard_pile"])
+        if game.to_act is None:
+            return False
+        view = game.view(game.to_act)
+        return (view.phase == "exchange" and len(view.hand) == 5
+                and 0 < view.stock < 5 <= view.stock + view.discard_pile)
 
     games = _positions(rules, 6, range(6), short)
     assert games
     for game in games[:10]:
         view = game.view(game.to_act)
         result = hint(view)
-        stock = view["stock"]
+        stock = view.stock
         assert result.short_stock == stock
-        in_hands = texts(knowledge(view["events"], view["seat"]).held) - set(view["hand"])
-        within = {h.keep: h for h in draw_odds(view["hand"], result.dead, rules)}
-        beyond = {h.keep: h for h in draw_odds(view["hand"], sorted(in_hands), rules)}
+        assert view.seat is not None
+        hand = [str(c) for c in view.hand]
+        in_hands = texts(knowledge(view.events, view.seat).held) - set(hand)
+        within = {h.keep: h for h in draw_odds(hand, result.dead, rules)}
+        beyond = {h.keep: h for h in draw_odds(hand, sorted(in_hands), rules)}
         assert len(result.holds) == 32
         for hold in result.holds:
             expected = within if len(hold.discard) <= stock else beyond
@@ -183,7 +196,7 @@ def test_holds_past_the_end_of_the_stock_count_the_pile_as_drawable() -> None:
         assert any("The stock has" in line for line in hint_lines(result))
 
 
-def _locked_view(six: bool) -> dict[str, Any]:
+def _locked_view(six: bool) -> SeatView:
     rules = Rules.preset("pagat", lock_at=1, max_deals=6)
     if six:
         rules = rules.with_variations("V-LOCK-6")
@@ -191,10 +204,10 @@ def _locked_view(six: bool) -> dict[str, Any]:
     def locked_me(game: Game) -> bool:
         view = game.view(0)
         if six:  # asked to discard one of six
-            return (game.to_act == 0 and view["phase"] == "exchange" and view["locked"][0]
-                    and len(view["hand"]) == 6)
+            return (game.to_act == 0 and view.phase == "exchange" and view.locked[0]
+                    and len(view.hand) == 6)
         # a locked seat is never asked to exchange: it looks while the others do
-        return view["phase"] == "exchange" and view["locked"][0] and len(view["hand"]) == 5
+        return view.phase == "exchange" and view.locked[0] and len(view.hand) == 5
 
     games = _positions(rules, 3, range(20), locked_me)
     assert games
@@ -206,7 +219,7 @@ def test_a_locked_hand_gets_its_category_not_draw_odds() -> None:
     result = hint(view)
     assert not result.can_exchange and result.holds == []
     assert result.reason == "you are locked and cannot exchange this deal"
-    assert result.category == view["hand_category"]
+    assert view.hand_category is not None and result.category == view.hand_category.name
     (line,) = hint_lines(result)
     assert line.startswith("No draw odds: you are locked and cannot exchange this deal. ")
     assert "No draw odds" in render(hint_table(result))
@@ -215,14 +228,15 @@ def test_a_locked_hand_gets_its_category_not_draw_odds() -> None:
 def test_a_locked_six_card_hand_gets_the_best_five_of_six() -> None:
     """V-LOCK-6: the six discards, each with the hand it leaves and its points, best first."""
     view = _locked_view(six=True)
-    rules = Rules.from_dict(view["rules"])
+    rules = view.rules
+    hand = {str(c) for c in view.hand}
     result = hint(view)
     assert not result.can_exchange and len(result.six) == 6
-    assert {c.discard for c in result.six} == set(view["hand"])
+    assert {c.discard for c in result.six} == hand
     keys = [c.key for c in result.six]
     assert keys == sorted(keys, reverse=True)
     for choice in result.six:
-        assert set(choice.keep) == set(view["hand"]) - {choice.discard}
+        assert set(choice.keep) == hand - {choice.discard}
         assert choice.points == rules.points_for(Category[choice.category])
     lines = hint_lines(result)
     assert lines[0].startswith("No draw: you are locked with six cards")
@@ -235,9 +249,9 @@ def test_no_odds_after_the_last_exchange() -> None:
     while game.phase.value not in ("play",):
         game.apply(game.legal_actions()[0])
     view = game.view(0)
-    assert len(view["hand"]) == 5  # nobody has played yet
+    assert len(view.hand) == 5  # nobody has played yet
     result = hint(view)
     assert not result.can_exchange
     assert "exchanges of this deal are over" in hint_lines(result)[0]
     with pytest.raises(ValueError, match="five cards"):
-        hint({"hand": ["2c"], "rules": {}, "events": []})
+        hint(hand_view(parse_cards("2c")))

@@ -10,6 +10,9 @@ import pytest
 from rich.console import Console
 
 from chicago import Game, Rules
+from chicago.cards import parse_card, parse_cards
+from chicago.engine.events import ChicagoCall, Exchanged, Play, Reshuffle, Score, event_from_json
+from chicago.engine.views import hand_view
 from chicago.rules import PRESETS, VARIATIONS
 from chicago.tui.hint_words import hint_lines
 from chicago.tui.hints import hint, known_dead
@@ -63,25 +66,23 @@ def test_every_event_and_view_renders(rules: Rules) -> None:
     words = Words(["You", "Astrid", "Bosse", "Cissi"], me=0, card=symbol_card)
     onlooker = Words(["Anna", "Astrid", "Bosse", "Cissi"], me=None, card=plain_card)
     for event in game.events:
-        data = event.to_json()
-        assert words.event(data), data
-        assert onlooker.event(data), data
+        assert words.event(event), event
+        assert onlooker.event(event), event
     view = game.view(0)
     assert "Final scores" in render(scores_table(view, words, title="Final scores"))
     render(table_panel(view, words))
     for seat in range(game.players):
-        render(table_panel(game.view(seat), words, {seat: game.view(seat)["hand"]}))
+        render(table_panel(game.view(seat), words, {seat: game.view(seat).hand}))
 
 
 def test_words_agree_with_you() -> None:
     words = Words(["You", "Bo"], me=0)
-    assert words.event({"type": "play", "seat": 0, "card": "Ah", "trick": 1}) == "You play Ah."
-    assert words.event({"type": "play", "seat": 1, "card": "Ah", "trick": 1}) == "Bo plays Ah."
-    assert words.event({"type": "chicago", "seat": 0, "declared": False}) == \
-        "You do not declare Chicago."
-    assert words.event({"type": "score", "seat": 1, "points": -15, "reason": "Chicago failed",
-                        "total": 0}) == "Bo loses 15 points (failed Chicago), total 0."
-    assert words.event({"type": "unknown"}) is None
+    assert words.event(Play(0, parse_card("Ah"), 1)) == "You play Ah."
+    assert words.event(Play(1, parse_card("Ah"), 1)) == "Bo plays Ah."
+    assert words.event(ChicagoCall(0, False)) == "You do not declare Chicago."
+    assert words.event(Score(1, -15, "Chicago failed", 0)) == \
+        "Bo loses 15 points (failed Chicago), total 0."
+    assert words.event(Exchanged(0, 1, (), ())) is None  # nothing to say
     assert words.action(0, "announce three of a kind") == "You announce three of a kind."
     assert words.menu(["pass", "play Th"]) == "1) Pass, 2) Play Th"
 
@@ -115,11 +116,11 @@ def test_you_never_takes_a_third_person_verb(rules: Rules) -> None:
             texts.append(render(table_panel(view, words)))
             if game.to_act == 0:
                 texts.append(words.question(view))
-                texts += [words.action(0, a) for a in view["legal_actions"]]
+                texts += [words.action(0, str(a)) for a in view.legal_actions]
             start = len(game.events)
             legal = game.legal_actions()
             game.apply(legal[rng.randrange(len(legal))])
-            texts += [t for e in game.events[start:] if (t := words.event(e.to_json()))]
+            texts += [t for e in game.events[start:] if (t := words.event(e))]
         texts.append(render(scores_table(game.view(0), words, title="Final scores")))
         problems = [p for text in texts for p in _grammar_problems(text)]
         assert not problems, problems[:5]
@@ -133,7 +134,8 @@ def test_round_result_on_the_table_agrees_with_you() -> None:
          "points": 8, "reason": "best hand"},
     ]
     game = Game(Rules.preset("pagat"), players=2, seed=1)
-    text = render(table_panel({**game.view(0), "events": events}, Words(["You", "A"], me=0)))
+    view = dataclasses.replace(game.view(0), events=tuple(map(event_from_json, events)))
+    text = render(table_panel(view, Words(["You", "A"], me=0)))
     assert "→ You win with four of a kind" in text
 
 
@@ -155,13 +157,13 @@ def test_staged_tie_break_is_shown_stage_by_stage() -> None:
          "reason": "best hand"},
     ]
     game = Game(Rules.preset("pagat"), players=4, seed=1)
-    view = {**game.view(0), "events": events}
+    view = dataclasses.replace(game.view(0), events=tuple(map(event_from_json, events)))
     words = Words(["You", "A", "B", "C"], me=0)
     text = render(table_panel(view, words))
     assert "Scoring round 1: You a pair · A a pair · B a pair · C pass" in text
     assert "tie-break: You nine, king, seven; A five; B nine, king, ten" in text
     assert "→ B wins with a pair" in text
-    lines = [words.event(e) for e in events]
+    lines = [words.event(e) for e in view.events]
     assert "Tie-break, step 2: you show king." in lines
     assert "Scoring round 1: B wins with a pair." in lines
 
@@ -258,8 +260,9 @@ def test_known_dead_cards_for_the_hint() -> None:
         {"type": "show", "seat": 1, "cards": ["Ah", "Ad", "9c", "8c", "7c"], "reason": "test"},
         {"type": "one_up_choice", "seat": 2, "card": "Kd", "accepted": False},
     ]
-    assert known_dead(events, ["4h"]) == ["2c", "3d", "7c", "8c", "9c", "Kd", "Ad", "Ah"]
-    assert known_dead([*events, {"type": "reshuffle", "count": 20}], []) == [
+    typed = [event_from_json(e) for e in events]
+    assert known_dead(typed, ["4h"]) == ["2c", "3d", "7c", "8c", "9c", "Kd", "Ad", "Ah"]
+    assert known_dead([*typed, Reshuffle(20)], []) == [
         "7c", "8c", "9c", "Ad", "Ah",
     ]
 
@@ -270,11 +273,11 @@ def test_hint_uses_only_the_view() -> None:
         game.apply(game.legal_actions()[0])
     result = hint(game.view(0))
     assert len(result.holds) == 32
-    assert set(result.hand) == set(game.view(0)["hand"])
+    assert set(result.hand) == {str(c) for c in game.view(0).hand}
     lines = hint_lines(result)
     # the advice first, in words, then the holds (issue 16: hints with words)
     assert lines[0].startswith(("Keep ", "Throw all five")) and " points expected" in lines[0]
     assert lines[1].startswith("Draw odds for ") and lines[2].startswith("1. keep ")
     assert "points expected" in render(hint_table(result))
     with pytest.raises(ValueError, match="five cards"):
-        hint({"hand": ["2c"], "rules": {}, "events": []})
+        hint(hand_view(parse_cards("2c")))

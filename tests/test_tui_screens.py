@@ -16,15 +16,15 @@ import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, RichLog
 
-from chicago import Game, Rules
+from chicago import ActionKind, Game, Rules, SeatView
 from chicago.bots import make_bot
+from chicago.engine.events import ChicagoResult, DealEnd, Play, Trick
 from chicago.tui.app import CardView, KeyButton, PlayApp
 from chicago.tui.lang import get_lang
 from chicago.tui.replay_app import ReplayApp
@@ -102,19 +102,19 @@ def assert_nothing_cut(app: PlayApp) -> str:
     return text
 
 
-def _choose(app: PlayApp, view: dict[str, Any]) -> list[str]:
+def _choose(app: PlayApp, view: SeatView) -> list[str]:
     """The keys a simple player presses for the decision now."""
     keys = app._keys
-    phase = view["phase"]
+    phase = view.phase
     if phase == "exchange":
-        if len(view["hand"]) == 6:
+        if len(view.hand) == 6:
             return ["1", "enter"]
-        if any(a.startswith("one up") for a in view["legal_actions"]) and view["round"] == 1:
+        if any(a.kind is ActionKind.ONE_UP for a in view.legal_actions) and view.round == 1:
             return ["1", "u"]
         return ["enter"]
     if phase == "play":
-        card = view["legal_actions"][0].split()[1]
-        return [str(view["hand"].index(card) + 1)]
+        card = view.legal_actions[0].card
+        return [str(view.hand.index(card) + 1)]
     for key in ("y", "a", "n", "k", "t", "p"):
         if key in keys:
             return [key]
@@ -130,14 +130,14 @@ async def play_until_deal_end(app: PlayApp, pilot: Pilot[None], seen: dict[str, 
             return
         view = session.view()
         assert session.waiting_for_human
-        seen.setdefault(view["phase"], assert_nothing_cut(app))
+        seen.setdefault(view.phase.value, assert_nothing_cut(app))
         assert app.query_one("#table-box", VerticalScroll).max_scroll_y == 0, screen_text(app)
         hidden = hidden_cards(session._game, 0)
         assert not leaked(screen_text(app), hidden)
         for key in _choose(app, view):
             await pilot.press(key)
             await pilot.pause()
-            if key in ("1", "2") and view["phase"] == "exchange":
+            if key in ("1", "2") and view.phase == "exchange":
                 seen.setdefault("selected", assert_nothing_cut(app))
         assert app.error == "", app.error
     raise AssertionError("the deal did not end")
@@ -210,25 +210,25 @@ def test_a_deal_at_every_size_cuts_nothing_and_holds_its_end_until_enter(
         assert f"[y] {t('btn.accept', card='')}" in seen["one up"]
         assert app.paused_summary is not None
         view = session.view()
-        assert view["deal"] == 2  # the engine has dealt the next deal ...
+        assert view.deal == 2  # the engine has dealt the next deal ...
         text = assert_nothing_cut(app)
-        deal_end = next(e for e in session.history() if e["type"] == "deal_end")
+        deal_end = next(e for e in session.history() if isinstance(e, DealEnd))
         # ... but the screen stays on deal 1 until Enter: status, summary, scores, log
-        status = app.words.deal_line(1, deal_end["dealer"]) + " · " + t("phase.deal_over")
+        status = app.words.deal_line(1, deal_end.dealer) + " · " + t("phase.deal_over")
         assert status in text
         assert t("sum.title", deal=1) in text and t("tui.fs.press_enter") in text
         assert re.search(r"\b(Deal|Giv) 2\b", text) is None, text
         log = app.query_one("#log", RichLog)
         assert not any(re.search(r"\b(Deal|Giv) 2:", line.text) for line in log.lines)
-        assert app._view()["scores"] == deal_end["scores"]
-        assert app._view()["dealer"] == deal_end["dealer"] != view["dealer"]
+        assert app._view().scores == deal_end.scores
+        assert app._view().dealer == deal_end.dealer != view.dealer
         assert not any(c.display for c in app.query(CardView))
         await pilot.press("enter")
         await pilot.pause()
         assert app.paused_summary is None
         after = screen_text(app)
         assert re.search(r"\b(Deal|Giv) 2 · ", after), after
-        assert t("ev.deal", deal=2, **app.words.person(view["dealer"])) in after
+        assert t("ev.deal", deal=2, **app.words.person(view.dealer)) in after
 
     run_app(session, script, size, lang)
 
@@ -245,22 +245,22 @@ def test_a_locked_six_card_hand_fits(size: tuple[int, int], lang: str) -> None:
 
     async def script(app: PlayApp, pilot: Pilot[None]) -> None:
         view = session.view()
-        assert len(view["hand"]) == 6 and view["phase"] == "exchange"
+        assert len(view.hand) == 6 and view.phase == "exchange"
         shown = [c for c in app.query(CardView) if c.display]
         assert len(shown) == 6
         assert_nothing_cut(app)
         assert t("tui.fs.q.six").split(":")[0] in screen_text(app)
         await pilot.press("enter")  # nothing selected: exactly one must go
         await pilot.pause()
-        assert session.view()["hand"] == view["hand"]
+        assert session.view().hand == view.hand
         await pilot.press("6")
         await pilot.pause()
         text = assert_nothing_cut(app)
-        card = app.words.card(view["hand"][5])
+        card = app.words.card(str(view.hand[5]))
         assert f"[Enter] {t('tui.btn.discard', cards=card)}" in text
         await pilot.press("enter")
         await pilot.pause()
-        assert len(session.view()["hand"]) == 5
+        assert len(session.view().hand) == 5
 
     run_app(session, script, size, lang)
 
@@ -315,28 +315,28 @@ def test_the_summary_shows_the_trick_that_broke_a_chicago(lang: str) -> None:
             if app.paused_summary is not None:
                 break
             view = session.view()
-            if view["phase"] == "exchange":
+            if view.phase == "exchange":
                 await pilot.press("enter")
-            elif view["phase"] == "chicago":
+            elif view.phase == "chicago":
                 await pilot.press("c")
-            elif view["phase"] == "play":
-                card = view["legal_actions"][0].split()[1]
-                await pilot.press(str(view["hand"].index(card) + 1))
+            elif view.phase == "play":
+                card = view.legal_actions[0].card
+                await pilot.press(str(view.hand.index(card) + 1))
             else:
                 await pilot.press("p" if "p" in app._keys else sorted(app._keys)[0])
             await pilot.pause()
         assert app.paused_summary is not None
-        events = [e for e in session.history() if e.get("deal", 1) == 1]
-        result = next(e for e in events if e["type"] == "chicago_result")
-        assert result["made"] is False and result["seat"] == 0
-        trick = next(e for e in events if e["type"] == "trick")
-        plays = [e for e in events if e["type"] == "play" and e["trick"] == trick["trick"]]
+        events = session.history()  # the first deal's come first
+        result = next(e for e in events if isinstance(e, ChicagoResult))
+        assert result.made is False and result.seat == 0
+        trick = next(e for e in events if isinstance(e, Trick))
+        plays = [e for e in events if isinstance(e, Play) and e.trick == trick.trick][:4]
         text = panel_text(app, "#table")
         words = app.words
-        head = t("tui.sum.trick", n=trick["trick"], plays=words.plays(plays))
+        head = t("tui.sum.trick", n=trick.trick, plays=words.plays(plays))
         assert head in text, text
         assert len(plays) == 4
-        assert t("sum.chicago_failed", breaker=words.subject(trick["winner"]),
+        assert t("sum.chicago_failed", breaker=words.subject(trick.winner),
                  **words.person(0)) in text
 
     run_app(session, script, (80, 24), lang)
@@ -354,15 +354,15 @@ def test_the_score_sheet_lists_every_finished_deal(tmp_path: Path) -> None:
         await pilot.press("s")
         await pilot.pause()
         text = screen_text(app)
-        ends = [e for e in session.history() if e["type"] == "deal_end"]
+        ends = [e for e in session.history() if isinstance(e, DealEnd)]
         assert len(ends) == 2
         rows = [line for line in text.splitlines() if re.match(r"^\W*\s+[12]\s{2,}", line)]
         assert len(rows) == 2, text
         for row, end in zip(rows, ends, strict=True):
             cells = re.findall(r"(\+\d+|-\d+|·)\s+(-?\d+)", row)
-            assert [int(total) for _, total in cells] == end["scores"], row
-            assert [0 if p == "·" else int(p) for p, _ in cells] == end["points"], row
-            assert app.words.who(end["dealer"]) in row
+            assert tuple(int(total) for _, total in cells) == end.scores, row
+            assert tuple(0 if p == "·" else int(p) for p, _ in cells) == end.points, row
+            assert app.words.who(end.dealer) in row
         assert "Total" in text
         await pilot.press("escape")
         await pilot.pause()
@@ -385,7 +385,7 @@ def test_one_key_per_action(tmp_path: Path) -> None:
             view = session.view()
             shown = [b for b in app.query(Button) if b.display]
             actions = [str(app._keys[b.id[4:]]) for b in shown if b.id[4:] in app._keys]
-            if view["phase"] == "exchange":
+            if view.phase == "exchange":
                 actions.append(str(app._exchange_action(view)))
                 labels = [str(b.label) for b in shown]
                 assert labels[0].startswith("[Enter] ") and not any(

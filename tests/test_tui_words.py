@@ -21,7 +21,8 @@ import pytest
 from rich.console import Console
 from textual.widgets import RichLog
 
-from chicago import Action, Game, Rules
+from chicago import Action, Game, Rules, SeatView
+from chicago.engine.events import QuadsChoice
 from chicago.tui.app import PlayApp
 from chicago.tui.plain import play_plain
 from chicago.tui.render import scores_table, table_panel
@@ -52,7 +53,7 @@ class Scripted:
         self.prefer = prefer
 
     def decide(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         texts = [str(a) for a in legal_actions]
         for wanted in self.prefer:
@@ -212,7 +213,7 @@ def test_the_score_table_says_who_has_made_a_chicago_under_req3() -> None:
     chicago_made_any_size."""
     rules = Rules.preset("pagat").with_variations("V-CHI-REQ3")
     g, views = _chicago_game(rules, 3, [15, 10, 10])
-    assert g.deal_number == 2 and g.view(None)["chicago_made"] == [True, False, False]
+    assert g.deal_number == 2 and g.view(None).chicago_made == (True, False, False)
     first, _, _ = views[0]
     assert _words(0).chicago_line(first) == (
         "Chicago made in this game: nobody yet. Only a player who has made one can win; "
@@ -231,13 +232,13 @@ def test_the_score_table_says_who_has_made_a_chicago_under_req3() -> None:
                for line in _words(0).state_lines(mine))
 
     four, _ = _chicago_game(rules, 4, [15, 10, 10, 10])
-    assert four.view(None)["chicago_made"][0]  # the engine keeps the flag
-    assert chicago_requirement(four.view(None)) is None
+    assert four.view(None).chicago_made[0]  # the engine keeps the flag
+    assert chicago_requirement(four.rules, four.players) is None
     assert _words(None).chicago_line(four.view(None)) is None
     assert "made" not in render(scores_table(four.view(None), Words([*NAMES, "Di"])))
     anywhere = rules.replace(chicago_made_any_size=True)
     four, _ = _chicago_game(anywhere, 4, [15, 10, 10, 10])
-    assert chicago_requirement(four.view(0)) == "made"
+    assert chicago_requirement(four.rules, four.players) == "made"
     assert "made = has made a Chicago" in " ".join(
         render(scores_table(four.view(0), Words([*NAMES, "Di"], me=0)), width=120).split())
 
@@ -246,13 +247,13 @@ def test_the_score_table_says_who_has_declared_a_chicago_under_v_chi_declared() 
     rules = Rules.preset("pagat").with_variations("V-CHI-DECLARED")
     _g, views = _chicago_game(rules, 4, [15, 10, 10, 10])
     words = Words([*NAMES, "Di"], me=1)
-    before = next(v for _, v, _ in views if v["phase"] == "chicago")
-    assert before["chicago_declared"] == [False] * 4
+    before = next(v for _, v, _ in views if v.phase == "chicago")
+    assert before.chicago_declared == (False,) * 4
     assert words.chicago_line(before) == (
         "Chicago declared in this game: nobody yet. Only a player who has declared one can "
         "win (V-CHI-DECLARED).")
-    playing = next(v for _, v, _ in views if v["phase"] == "play")
-    assert playing["chicago_declared"] == [True, False, False, False]
+    playing = next(v for _, v, _ in views if v.phase == "play")
+    assert playing.chicago_declared == (True, False, False, False)
     assert words.chicago_line(playing).startswith("Chicago declared in this game: Ann. ")
     table = " ".join(render(scores_table(playing, words), width=120).split())
     assert "CHICAGO declared" in table  # declarer of this deal, and declared in the game
@@ -301,11 +302,11 @@ def test_a_reset_of_one_player_in_words_V_QUADS_ONE(lang: str) -> None:
     question = {"en": "Your four of a kind wins: reset one player to zero, or take the points?",
                 "sv": "Ditt fyrtal vinner: nollställ en spelare, eller ta poängen?"}[lang]
     assert words(0).question(view) == question
-    labels = [words(0).choice_label(a, view) for a in view["legal_actions"][1:]]
+    labels = [words(0).choice_label(a, view) for a in view.legal_actions[1:]]
     assert labels == {"en": ["Reset Bo to zero", "Reset Cy to zero"],
                       "sv": ["Nollställ Bo", "Nollställ Cy"]}[lang]
     g.apply("reset 1")
-    choice = next(e for e in g.events_for(1) if e["type"] == "quads_choice")
+    choice = next(e for e in g.events_for(1) if isinstance(e, QuadsChoice))
     lines = {"en": ("Ann chooses to reset you to zero.", "You choose to reset Bo to zero."),
              "sv": ("Ann väljer att nollställa dig.", "Du väljer att nollställa Bo.")}[lang]
     assert (words(1).event(choice), words(0).event(choice)) == lines

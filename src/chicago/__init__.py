@@ -3,7 +3,7 @@
 >>> from chicago import Game, Rules
 >>> game = Game(Rules.preset("pagat"), players=4, seed=7)
 >>> game.apply(game.legal_actions()[0])
->>> len(game.view(game.to_act)["hand"])
+>>> len(game.view(game.to_act).hand)
 5
 
 The names below are loaded on first use: ``import chicago.cards`` loads the cards alone, not
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         IllegalAction,
         NotationError,
         Phase,
+        SeatView,
         WorldError,
     )
     from chicago.engine.settlement import settlement
@@ -44,6 +45,7 @@ __all__ = [
     "Phase",
     "Rules",
     "RulesError",
+    "SeatView",
     "WorldError",
     "evaluate",
     "parse_cards",
@@ -57,7 +59,7 @@ _HOMES = {
     "Category": "chicago.poker", "HandValue": "chicago.poker", "evaluate": "chicago.poker",
     "Rules": "chicago.rules", "RulesError": "chicago.rules",
     **dict.fromkeys(("Action", "ActionKind", "Event", "Game", "IllegalAction", "NotationError",
-                     "Phase", "WorldError", "settlement"), "chicago.engine"),
+                     "Phase", "SeatView", "WorldError", "settlement"), "chicago.engine"),
 }
 """The module each public name of the package comes from."""
 

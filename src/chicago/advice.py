@@ -23,7 +23,7 @@ nothing here can know a card the seat has not seen.
 >>> from chicago.odds import draw_odds
 >>> game = Game(Rules.preset("pagat"), players=4, seed=7)
 >>> view = game.view(game.to_act)
->>> ranked = rank_holds(view, draw_odds(view["hand"]))
+>>> ranked = rank_holds(view, draw_odds(view.hand))
 >>> len(ranked), ranked[0].value >= ranked[-1].value
 (32, True)
 """
@@ -32,15 +32,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from chicago.bots.ev import chicago_chance, hold_values, last_trick_chance, last_trick_weight
 from chicago.cards import Card, mask_of
 from chicago.engine.knowledge import Knowledge, knowledge
+from chicago.engine.viewtypes import SeatView
 from chicago.odds import Hold
 from chicago.poker import Category, evaluate
+from chicago.rules import Rules
 
 __all__ = ["Advice", "improvement", "kept_category", "rank_holds"]
 
@@ -77,15 +78,15 @@ class Advice:
         return self.hold.discard
 
 
-def rank_holds(view: Mapping[str, Any], holds: Sequence[Hold]) -> list[Advice]:
+def rank_holds(view: SeatView, holds: Sequence[Hold]) -> list[Advice]:
     """The holds of the hand in ``view`` (a seat's view) ranked by their estimated worth.
 
     Best first; equal values go to fewer discards, then to the higher cards kept. The holds
-    are the caller's (computed with every card it knows to be out of the stock). A view that
-    is only a hand (no ``seat``: a calculator's question) is taken as the first exchange of
-    a four-player deal at 0 points.
+    are the caller's (computed with every card it knows to be out of the stock). A hand
+    without a game (a calculator's question) is asked with
+    :func:`~chicago.engine.views.hand_view`.
     """
-    k = knowledge(_seat_view(view))
+    k = knowledge(view)
     values = hold_values(k, holds)
     chicago = _ChicagoOdds(k)
     out = []
@@ -96,19 +97,6 @@ def rank_holds(view: Mapping[str, Any], holds: Sequence[Hold]) -> list[Advice]:
                           last_trick_chance(hold.keep, len(hold.discard)), p))
     out.sort(key=lambda a: (-round(a.value, 9), len(a.discard), -mask_of(a.keep)))
     return out
-
-
-def _seat_view(view: Mapping[str, Any]) -> dict[str, Any]:
-    """``view`` with what a seat's view has and a bare hand lacks filled in."""
-    if view.get("seat") is not None and "players" in view:
-        return dict(view)
-    players = 4
-    filled: dict[str, Any] = {
-        "seat": 0, "players": players, "dealer": players - 1, "phase": "exchange", "round": 1,
-        "locked": [False] * players, "scores": [0] * players, "events": [], "rules": {},
-    }
-    filled.update({k: v for k, v in view.items() if v is not None})
-    return filled
 
 
 class _ChicagoOdds:
@@ -167,7 +155,7 @@ class _ChicagoOdds:
         return self._safe
 
 
-def kept_category(keep: Sequence[Card], rules: Any = None) -> Category:
+def kept_category(keep: Sequence[Card], rules: Rules | None = None) -> Category:
     """The category the kept cards make already, whatever is drawn (five cards: the hand's)."""
     if len(keep) == 5:
         return evaluate(list(keep), rules).category

@@ -4,7 +4,7 @@ Each sub-command lives in its own module ``chicago.commands.<name>`` with two fu
 ``add_arguments(parser)`` and ``run(args) -> int``, so that shells stay independent. A
 command module imports the packages of an extra (:mod:`chicago.extras`) only inside
 ``run``, so ``chicago --help`` and every ``--help`` work with the core alone; a command
-whose extra is missing ends with one line naming the ``pip install 'chicago[…]'`` that
+whose extra is missing ends with one line naming the ``pip install 'chicago-cardgame[…]'`` that
 brings it, and exit status 2.
 """
 

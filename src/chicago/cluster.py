@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from chicago.bots.base import make_bot
+from chicago.extras import install_command
 from chicago.rules import Rules
 from chicago.sim import DEFAULT_DEAL_CAP, GameResult, MatchResult, _play_sets, summarize
 
@@ -63,7 +64,7 @@ def connect(address: str, timeout: float = 30.0) -> Iterator[Any]:
         dd: Any = importlib.import_module("distributed")
     except ImportError as exc:
         raise ClusterError(
-            "--cluster needs Dask distributed: pip install 'chicago[cluster]'"
+            f"--cluster needs Dask distributed: {install_command('cluster')}"
         ) from exc
     workers = parse_local(address)
     cluster = None

@@ -1,17 +1,21 @@
 """The optional parts of chicago and the extras that install them.
 
-``pip install chicago`` is the core: cards, the poker evaluator (with its C accelerator),
-draw odds, the rules, the engine, records, the bots, ``chicago odds``, ``chicago simulate``
-and the plain line modes of ``chicago play`` and ``chicago replay``; it needs nothing but
-OpenSkill (the ratings of ``chicago simulate``). Everything else is an extra, installed as
-``pip install 'chicago[NAME]'`` (``[all]`` for every one):
+The distribution is :data:`DISTRIBUTION` (``chicago-cardgame``: the name ``chicago`` on the
+Python Package Index is another, unrelated project); it installs the package ``chicago`` and
+the command ``chicago``. ``pip install chicago-cardgame`` is the core: cards, the poker
+evaluator (with its C accelerator), draw odds, the rules, the engine, records, the bots,
+``chicago odds``, ``chicago simulate`` and the plain line modes of ``chicago play`` and
+``chicago replay``; it needs nothing but OpenSkill (the ratings of ``chicago simulate``).
+Everything else is an extra, installed as ``pip install 'chicago-cardgame[NAME]'``
+(``[all]`` for every one; in an environment made by pipx, ``pipx install --force
+'chicago-cardgame[NAME]'``):
 
 ========= ==========================================================================
 extra     what it adds
 ========= ==========================================================================
 tui       the full-screen terminal (``chicago play``, ``chicago replay``): Textual, Rich
 server    the table server and browser app (``chicago serve``): FastAPI, uvicorn,
-          SQLAlchemy, Alembic
+          SQLAlchemy, Alembic, precis-i18n and confusable-homoglyphs (profile names)
 postgres  ``chicago serve --db postgresql://…``: the server with psycopg 3
 redis     several server workers (``chicago serve --redis …``): PostgreSQL and redis-py
 rl        the PettingZoo environment and the observation vectors: PettingZoo,
@@ -24,7 +28,7 @@ A command that needs an extra that is not installed says so and exits with statu
 (:class:`MissingExtra`, raised by :func:`require`; the ``chicago`` command prints it)::
 
     >>> print(MissingExtra("tui", "chicago play", ["textual"]))
-    chicago play needs the optional package textual: pip install 'chicago[tui]'
+    chicago play needs the optional package textual: pip install 'chicago-cardgame[tui]'
     >>> extra_for("sqlalchemy.engine")
     'server'
 """
@@ -32,12 +36,21 @@ A command that needs an extra that is not installed says so and exits with statu
 from __future__ import annotations
 
 import importlib
+import itertools
+import sys
+from pathlib import Path
 
-__all__ = ["EXTRAS", "MissingExtra", "extra_for", "install_command", "require"]
+__all__ = ["DISTRIBUTION", "EXTRAS", "MissingExtra", "extra_for", "install_command",
+           "installed_by_pipx", "require"]
+
+DISTRIBUTION = "chicago-cardgame"
+"""The name to install chicago by (``pyproject.toml``'s ``project.name``; a test checks that
+every install command the program and its documents print names it)."""
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "tui": ("textual", "rich"),
-    "server": ("fastapi", "starlette", "pydantic", "uvicorn", "sqlalchemy", "alembic"),
+    "server": ("fastapi", "starlette", "pydantic", "uvicorn", "sqlalchemy", "alembic",
+               "precis_i18n", "confusable_homoglyphs"),
     "postgres": ("psycopg",),
     "redis": ("redis",),
     "rl": ("pettingzoo", "gymnasium", "numpy"),
@@ -50,9 +63,25 @@ dependencies in ``pyproject.toml``; ``tests/test_extras.py`` checks that they ag
 ``rl`` and ``openspiel``, is named as ``rl``'s by :func:`extra_for`."""
 
 
-def install_command(extra: str) -> str:
-    """The command that installs ``extra``: ``pip install 'chicago[extra]'``."""
-    return f"pip install 'chicago[{extra}]'"
+def installed_by_pipx(prefix: str | None = None) -> bool:
+    """Whether this Python environment (``sys.prefix``) is one that pipx made: pipx keeps
+    them in a ``venvs`` directory of its own (``~/.local/share/pipx/venvs/NAME``)."""
+    parts = Path(prefix if prefix is not None else sys.prefix).parts
+    return any(a == "pipx" and b == "venvs" for a, b in itertools.pairwise(parts))
+
+
+def install_command(extra: str, *, pipx: bool | None = None) -> str:
+    """The command that installs ``extra`` where chicago runs: ``pip install
+    'chicago-cardgame[extra]'``, or for an environment of pipx (``pipx``: None to look)
+    ``pipx install --force 'chicago-cardgame[extra]'``.
+
+    >>> install_command("server", pipx=True)
+    "pipx install --force 'chicago-cardgame[server]'"
+    """
+    if pipx is None:
+        pipx = installed_by_pipx()
+    tool = "pipx install --force" if pipx else "pip install"
+    return f"{tool} '{DISTRIBUTION}[{extra}]'"
 
 
 class MissingExtra(ImportError):

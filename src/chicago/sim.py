@@ -153,7 +153,7 @@ def seat_counters(game: Game) -> list[dict[str, int]]:
     scoring rounds and final showdowns won with points, last tricks won (R-TRICK-5)."""
     counters = [dict.fromkeys(SEAT_COUNTERS, 0) for _ in range(game.players)]
     for deal in game.deal_history:
-        for seat, points in enumerate(deal["points"]):
+        for seat, points in enumerate(deal.points):
             counters[seat]["points"] += points
             counters[seat]["deals"] += 1
     for event in game.events:

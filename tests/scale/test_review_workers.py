@@ -23,6 +23,7 @@ from sqlalchemy import select
 from chicago.review import Review, review_game
 from chicago.server.storage import Store
 from chicago.server.storage.models import reviews
+from chicago.server.storage.reviews import AUTOMATIC, ON_DEMAND
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -70,7 +71,8 @@ def test_each_review_is_computed_once_by_two_workers(
     record = store.game(table, 1)
     store.close()
     # one run each: the people's queued by the game's end, the bots' asked for
-    assert [tuple(r) for r in rows] == [(0, 1, 0), (1, 1, 0), (2, 1, 1), (3, 1, 1)]
+    assert [tuple(r) for r in rows] == [(0, 1, AUTOMATIC), (1, 1, AUTOMATIC),
+                                        (2, 1, ON_DEMAND), (3, 1, ON_DEMAND)]
     computed = [httpx.get(f"{w.url}/api/health", timeout=WAIT).json()["reviews"]
                 for w in (a, b)]
     assert sum(computed) == 4

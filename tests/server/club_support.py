@@ -38,6 +38,21 @@ def make_tournament(client: TestClient, **options: Any) -> tuple[dict[str, Any],
     return data["tournament"], data["organizer_secret"]
 
 
+def started(client: TestClient, names: tuple[str, ...],
+            **options: Any) -> tuple[str, dict[str, str], list[dict[str, Any]]]:
+    """Profiles of ``names`` join a new tournament (``options``: its shape) that is then
+    started: its id, the profiles' secrets by id, round one's tables."""
+    people = dict(make_profile(client, name) for name in names)
+    created, organizer = make_tournament(client, **options)
+    tid = created["id"]
+    for secret in people.values():
+        joined = client.post(f"/api/tournaments/{tid}/join", headers={PROFILE: secret})
+        assert joined.status_code == 200, joined.text
+    begun = client.post(f"/api/tournaments/{tid}/start", headers={ORGANIZER: organizer})
+    assert begun.status_code == 200, begun.text
+    return tid, people, state(client, tid)["rounds_played"][0]["tables"]
+
+
 def state(client: TestClient, tournament_id: str) -> dict[str, Any]:
     response = client.get(f"/api/tournaments/{tournament_id}")
     assert response.status_code == 200, response.text
@@ -123,7 +138,7 @@ def hand_standings(rounds: list[dict[str, Any]], records: dict[str, dict[str, An
                 for deal_a, deal_b in zip(game.deal_history, theirs.deal_history,
                                           strict=False):
                     for s, seat in enumerate(table["seats"]):
-                        a, b = deal_a["points"][s], deal_b["points"][s]
+                        a, b = deal_a.points[s], deal_b.points[s]
                         mp[seat["entrant"]] += 1 if a > b else 0.5 if a == b else 0
                         comps[seat["entrant"]] += 1
     order = {e["id"]: e["order"] for e in entrants}

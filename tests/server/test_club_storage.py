@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import inspect, select
 
 from chicago import Rules
+from chicago.club.names import fold_name
 from chicago.club.ratings import recompute
 from chicago.server.storage import (
     Change,
@@ -261,4 +262,32 @@ def test_two_profiles_of_one_name_at_once_store_one(db_url: str) -> None:
         rows = conn.execute(select(profiles.c.id).where(profiles.c.name == "Dora")).all()
     assert len(rows) == 1
     other_store.close()
+    store.close()
+
+
+def test_migration_0006_keeps_profiles_whose_names_look_alike(db_url: str) -> None:
+    """Profiles stored before 0006 may have names that only look alike (a Cyrillic ``А``):
+    after the upgrade each keeps its name, the oldest keeps the key, and a new look-alike is
+    refused; a downgrade gives back 0005's keys."""
+    store, club = _store(db_url)
+    store.downgrade("0005_profile_names")
+    with store.engine.begin() as conn:
+        for i, name in enumerate(["Anna", "\u0410nna", "Bo", "A\u0578na"]):
+            conn.execute(profiles.insert().values(
+                id=f"p{i}", name=name, secret_hash=f"{i}" * 64, created_at=float(i),
+                rotated_at=float(i), name_key=fold_name(name)))
+    store.migrate()
+    assert store.revision() == "0010_mail"
+    with store.engine.connect() as conn:
+        keys = dict(conn.execute(select(profiles.c.id, profiles.c.name_key)).all())
+    assert keys == {"p0": "anna", "p1": "anna#p1", "p2": "bo", "p3": "anna#p3"}
+    assert [club.profile(f"p{i}").name for i in range(4)] == [  # type: ignore[union-attr]
+        "Anna", "\u0410nna", "Bo", "A\u0578na"]
+    with pytest.raises(NameTaken):
+        club.create_profile(ProfileRow("p4", "\u0391NNA", "4" * 64, 5.0, 5.0))  # Greek Α
+    store.downgrade("0005_profile_names")
+    with store.engine.connect() as conn:
+        assert dict(conn.execute(select(profiles.c.id, profiles.c.name_key)).all()) == {
+            f"p{i}": fold_name(n) for i, n in enumerate(["Anna", "\u0410nna", "Bo",
+                                                          "A\u0578na"])}
     store.close()

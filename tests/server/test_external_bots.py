@@ -26,7 +26,7 @@ from chicago.server import Settings, create_app
 
 pytestmark = pytest.mark.timeout(180)
 
-RANDOM_BOT = Path(__file__).resolve().parents[2] / "examples" / "random_bot.py"
+RANDOM_BOT = Path(__file__).resolve().parents[2] / "src" / "chicago" / "examples" / "random_bot.py"
 COMMAND = f"{shlex.quote(sys.executable)} {shlex.quote(str(RANDOM_BOT))}"
 
 

@@ -27,6 +27,9 @@ from chicago.server.tasks import Tasks
 class FakeClient:
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
+        self.token_hash: str | None = None
+        self.grant: str | None = None
+        self.closed = False
         self.frames: list[dict[str, Any]] = []
 
     def send(self, text: str) -> None:

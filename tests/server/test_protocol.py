@@ -13,6 +13,7 @@ from typing import ClassVar
 import pytest
 
 from chicago import Game, Rules
+from chicago.engine.viewjson import view_json
 from chicago.server import ws
 from chicago.server.messages import (
     _FIELDS,
@@ -92,8 +93,8 @@ def test_every_message_type_has_its_handler() -> None:
     handler taking exactly that type, and a handler class that lacks one, or takes another
     type, is refused where its table is made."""
     assert set(ws._HANDLERS) == set(CLIENT_MESSAGES)
-    assert CLIENT_TYPES == ("hello", "act", "back", "continue", "rematch", "chat", "view",
-                            "ping")
+    assert CLIENT_TYPES == ("hello", "act", "back", "continue", "rematch", "leave", "fill",
+                            "chat", "view", "ping")
 
     class Missing:
         async def on_hello(self, msg: Hello) -> None: ...
@@ -144,7 +145,7 @@ def test_update_state_equals_the_seat_view(name: str, rules: Rules) -> None:
         while True:
             public = public_state(game)
             for seat in [None, *range(players)]:
-                view = game.view(seat)
+                view = view_json(game.view(seat))
                 assert set(view) == set(STATE_KEYS) | {"rules", "events", "history"}
                 expected = {k: view[k] for k in STATE_KEYS}
                 assert seat_state(game, seat, public) == expected, (name, seed, steps, seat)

@@ -10,7 +10,7 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import inspect, select
+from sqlalchemy import inspect, select, text
 
 from chicago import Rules
 from chicago.server.storage import Change, GameRow, LogEntry, Store, TableRow
@@ -20,12 +20,15 @@ from chicago.server.storage.reviews import (
     FAILED,
     MAX_ATTEMPTS,
     ON_DEMAND,
+    PLAYERS,
     QUEUED,
     READY,
     RUNNING,
+    Asker,
     QueueFull,
     ReviewKey,
     ReviewStore,
+    ShareFull,
 )
 
 pytestmark = pytest.mark.timeout(180)
@@ -207,3 +210,44 @@ def test_the_migration_goes_down_and_up(store: Store) -> None:
     store.migrate()
     assert store.revision() == "0010_mail"
     assert "reviews" in inspect(store.engine).get_table_names()
+
+
+def test_a_client_share_and_the_players_priority(store: Store) -> None:
+    """Issue 23: each asker (address, and apart from it a profile) has at most ``share``
+    asked-for reviews waiting (``ShareFull``, nothing stored); a player's request is queued
+    at the players' priority, ahead of everyone else's, and counted apart."""
+    _finished_games(store, "t", 1, None)
+    rows = ReviewStore(store)
+    now = time.time()
+
+    def ask(seat: int, asker: Asker) -> str:
+        return rows.request(ReviewKey("t", 1, seat), level=LEVEL, seed=0, hindsight=True,
+                            limit=10, now=now, asker=asker, share=1).status
+
+    assert ask(0, Asker("192.0.2.1")) == QUEUED
+    with pytest.raises(ShareFull):
+        ask(1, Asker("192.0.2.1"))
+    assert ask(2, Asker("192.0.2.2", "p1")) == QUEUED
+    with pytest.raises(ShareFull):  # another address, the same profile
+        ask(1, Asker("192.0.2.3", "p1"))
+    assert rows.get(ReviewKey("t", 1, 1)) is None
+    assert ask(1, Asker("192.0.2.1", player=True)) == QUEUED  # a player: counted apart
+    first = rows.claim("A", now=now + 1, stale_before=now - 60)
+    assert first is not None and first.key.seat == 1 and first.priority == PLAYERS
+    assert rows.claim("A", now=now + 2, stale_before=now - 60).priority == ON_DEMAND  # type: ignore[union-attr]
+
+
+def test_migration_0007_moves_asked_for_reviews_behind_the_players(store: Store) -> None:
+    _finished_games(store, "t", 1, None)
+    store.downgrade("0006_lookalike_names")
+    with store.engine.begin() as conn:
+        conn.execute(text("INSERT INTO reviews (table_id, number, seat, status, priority, "
+                          "level, seed, hindsight, done, attempts, created_at, updated_at) "
+                          "VALUES ('t', 1, 0, 'queued', 1, 'x', 0, true, 0, 0, 1, 1)"))
+    store.migrate()
+    row = ReviewStore(store).get(ReviewKey("t", 1, 0))
+    assert row is not None and row.priority == ON_DEMAND
+    store.downgrade("0006_lookalike_names")
+    with store.engine.connect() as conn:
+        assert conn.execute(text("SELECT priority FROM reviews")).scalar_one() == 1
+    store.migrate()

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from chicago.engine.viewjson import view_json
 from chicago.rules import Rules
 from chicago.server.bus import InProcessBus
 from chicago.server.core import decide, frames
@@ -79,7 +80,7 @@ def _act(state: TableState, seat: int, text: str, by: str = "player",
 
 def _snapshot(state: TableState) -> tuple[int, str, list[str]]:
     return (state.seq, json.dumps(state.info(T0)),
-            [json.dumps(state.current.view(s)) for s in range(state.players)])
+            [json.dumps(view_json(state.current.view(s))) for s in range(state.players)])
 
 
 # ---------------------------------------------------------------------- the pure core

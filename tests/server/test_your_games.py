@@ -203,20 +203,22 @@ def test_the_site_socket_from_another_origin_is_refused(client: TestClient) -> N
 
 def test_signing_out_everywhere_ends_the_site_socket(client: TestClient) -> None:
     """Revoking the profile's secret ends what it opened: the site socket that said hello
-    with it is closed (4401) at its next news, and sends no more turns."""
+    with it is closed (4401) at once, and sends no more turns; a hello with the old secret
+    is refused."""
     from starlette.websockets import WebSocketDisconnect
 
-    table_id, secret, anna, bo = correspondence(client)
+    _, secret, _, _ = correspondence(client)
     with client.websocket_connect("/ws/site") as site:
         site.send_text(json.dumps({"type": "hello", "profile": secret, "tokens": []}))
         json.loads(site.receive_text())
         rotated = client.post("/api/profiles/me/rotate", headers={"X-Chicago-Profile": secret})
         assert rotated.status_code == 200
-        seat = to_act(client, table_id)
-        mover = WsPlayer(client, table_id, anna if seat == 0 else bo)
-        mover.send(type="act", action=mover.state["legal_actions"][0], seq=mover.seq)
         with pytest.raises(WebSocketDisconnect) as closed:
             for _ in range(10):
                 frame = json.loads(site.receive_text())
                 assert frame["type"] != "turns" or not frame["turns"]
         assert closed.value.code == 4401
+    with client.websocket_connect("/ws/site") as site:
+        site.send_text(json.dumps({"type": "hello", "profile": secret, "tokens": []}))
+        refused = json.loads(site.receive_text())
+        assert refused["type"] == "error" and refused["code"] == "bad_profile"

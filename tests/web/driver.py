@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .serving import LiveServer
+from chicago.engine.viewjson import view_json
 
-WAIT_MS = 30_000
+from .serving import WAIT_MS, LiveServer
 
 _STATE_JS = """() => {
   const p = document.querySelector('.table-page');
@@ -50,7 +50,7 @@ def hidden_from(live: LiveServer, table_id: str, seat: int) -> set[str]:
     game = live.manager.tables[table_id].state.game
     hidden = {str(c) for s in range(game.players) if s != seat for c in game.hands[s]}
     known: set[str] = set()
-    for event in game.view(seat)["events"]:
+    for event in view_json(game.view(seat))["events"]:
         for key in ("cards", "discarded", "drawn"):
             value = event.get(key)
             if isinstance(value, list):
@@ -246,17 +246,48 @@ _IN_VIEW = """(selector) => {
 }"""
 
 
-def in_view_and_on_top(page: Any, selector: str, timeout_ms: int = 3000) -> None:
-    """The element is inside the viewport and is what a click at its centre hits: at once
-    or within ``timeout_ms`` (a card flying past or a banner fading is not a layout fault;
-    a layout that hides the element stays so). The failure says where it was and what
-    covered it."""
-    deadline = time.monotonic() + timeout_ms / 1000
+_PROGRESS_JS = """() => {
+  const tb = window.chicago && window.chicago.table;
+  const p = document.querySelector('.table-page');
+  return [tb && tb.conn ? tb.conn.lastSeq : null, p ? p.dataset.myTurn || '' : '',
+          tb ? !!tb.pending : false, tb ? !!tb.rest : false,
+          !!document.querySelector('[data-dialog=game-over], .deal-summary')];
+}"""
+
+
+def progress_marks(players: list[Any]) -> list[Any]:
+    """What each page shows now (its last frame, whose turn, a summary), for
+    :func:`wait_for_progress`: taken *before* looking whether anyone may act, so that a
+    change in between is not missed."""
+    return [p.page.evaluate(_PROGRESS_JS) for p in players]
+
+
+def wait_for_progress(players: list[Any], before: list[Any]) -> None:
+    """Wait until any of the players' pages has changed since ``before``
+    (:func:`progress_marks`): a new frame, a turn, a summary or the game's end, the event a
+    loop over several seats waits for when nobody may act. As any wait of the suite, it
+    gives up after WAIT_MS without a change (never a fixed pause, and no bound on the number
+    of waits, which a slow machine would exhaust)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
     while True:
-        problem = page.evaluate(_IN_VIEW, selector)
-        if not problem or time.monotonic() >= deadline:
-            break
-        page.wait_for_timeout(100)
+        for player, seen in zip(players, before, strict=True):
+            if player.page.evaluate(_PROGRESS_JS) != seen:
+                return
+        assert time.monotonic() < deadline, f"no page changed in {WAIT_MS} ms: {before}"
+        players[0].page.wait_for_timeout(20)  # between two looks, not a wait for the event
+
+
+def in_view_and_on_top(page: Any, selector: str) -> None:
+    """The element is inside the viewport and is what a click at its centre hits: at once
+    or as soon as the page settles (a card flying past or a banner fading is not a layout
+    fault; a layout that hides the element stays so until the wait gives up). The failure
+    says where it was and what covered it."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(f"(s) => ({_IN_VIEW})(s) === ''", arg=selector,
+                               timeout=WAIT_MS)
+    problem = page.evaluate(_IN_VIEW, selector)
     assert not problem, f"{selector} is not in view: {problem}"
 
 
@@ -300,8 +331,11 @@ def seated_page(context: Any, live: LiveServer, seats: list[str], *, name: str |
                 before: Any = None, **options: Any) -> tuple[Any, str, int]:
     """Create a table through the API, join its first open seat, open it in a new page of
     ``context`` (the token put in the page's storage as the app keeps it). ``before(page)``
-    runs before the page loads (to record its frames, say)."""
-    body = {"seats": seats, "bot_delay": 0.0, **options}
+    runs before the page loads (to record its frames, say). A deal's summary waits for the
+    people's Continue up to the longest pause (120 s, not the 15 s default), so that a slow
+    machine reading it is not overtaken by the pause's end; tests of that end set
+    ``deal_pause`` themselves."""
+    body = {"seats": seats, "bot_delay": 0.0, "deal_pause": 120, **options}
     table = api(live, "POST", "api/tables", body)
     page, seat = join_page(context, live, table["id"], name=name, before=before)
     page.wait_for_selector(".hand [data-card]")

@@ -2,24 +2,47 @@
 
 ``LiveServer`` starts :func:`chicago.server.create_app` with a temporary SQLite database and
 the browser app's routes (:mod:`chicago.server.web_api`), waits until it answers, and stops
-it cleanly. The test keeps the app object, so it can look at the true game for leak checks.
-Run this file to serve the app by hand: ``python tests/web/serving.py [port]``.
+it cleanly. The test keeps the app object, so it can look at the true game for leak checks,
+and the server's event loop, so it can run the manager's hooks there (:meth:`LiveServer.call`:
+run a turn clock out now instead of waiting seconds for it); :func:`until` waits for a state
+the server reaches by itself. Run this file to serve the app by hand:
+``python tests/web/serving.py [port]``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import socket
 import sys
 import threading
 import time
-import urllib.request
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import uvicorn
 
 from chicago.server import Settings, create_app, web_api
+
+WAIT_MS = 30_000
+"""How long any wait of the browser tests gives the event it waits for (a frame, a DOM
+change, a state of the server) before it fails: a safety net for a hang, never a pace."""
+
+T = TypeVar("T")
+
+
+def until(predicate: Callable[[], T], what: str, timeout_ms: int = WAIT_MS) -> T:
+    """Wait until ``predicate()`` is true (a state another thread or process reaches by
+    itself) and give back its value: looked at again as soon as a short look allows, for as
+    long as :data:`WAIT_MS` (never a number of looks, which a slow machine would use up)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"waited {timeout_ms} ms in vain for {what}"
+        time.sleep(0.02)  # between two looks, not a wait for the event
 
 
 def free_port() -> int:
@@ -27,6 +50,16 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, which keeps the event loop it serves on (:meth:`LiveServer.call`)."""
+
+    loop: asyncio.AbstractEventLoop | None = None
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        self.loop = asyncio.get_running_loop()
+        await super().serve(sockets)
 
 
 class LiveServer:
@@ -46,20 +79,25 @@ class LiveServer:
         web_api.install(self.app)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=64 * 1024)
-        self.server = uvicorn.Server(config)
+        self.server = _Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
+    def call(self, function: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
+        """``await function(*args)`` on the server's event loop (where the tables live) and
+        give back its result: e.g. ``live.call(live.manager.expire_clock, table_id)``."""
+        loop = self.server.loop
+        assert loop is not None, "the server is not running"
+        future = asyncio.run_coroutine_threadsafe(function(*args), loop)
+        return future.result(timeout=WAIT_MS / 1000)
+
     def start(self) -> LiveServer:
+        """Start serving; back once the server listens (its start-up done)."""
         self.thread.start()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url + "api/info", timeout=2) as response:
-                    if response.status == 200:
-                        return self
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("the test server did not start")
+        until(lambda: self.server.started or not self.thread.is_alive(),
+              "the test server to start", 2 * WAIT_MS)
+        if not self.server.started:
+            raise RuntimeError("the test server did not start")
+        return self
 
     def stop(self) -> None:
         self.server.should_exit = True

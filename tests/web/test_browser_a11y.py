@@ -104,7 +104,7 @@ def test_no_accessibility_violation_on_any_page(
     context.add_init_script(f"localStorage.setItem('chicago.lang', '{lang}')")
     page, table_id, seat = seated_page(context, live, ["open", "bot:basic", "bot:basic",
                                                        "bot:basic"],
-                                       rules={"max_deals": 2}, deal_pause=60)
+                                       rules={"max_deals": 2})  # the pause: 120 s
     player = Player(page, live)
     assert player.state() == "turn"
     _check(page, "a table: the first exchange", lang)

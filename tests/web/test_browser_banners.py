@@ -72,7 +72,7 @@ def test_banners_stay_their_least_time_under_fast_play_and_no_card_flies_over_wo
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
     context.add_init_script(_WATCH)
     page, _, _ = seated_page(context, live, ["open", "bot:basic", "bot:basic", "bot:basic"],
-                             rules={"max_deals": 2}, deal_pause=30)
+                             rules={"max_deals": 2})  # the pause: 120 s
     player = Player(page, live)
     least = LEAST_MS
     assert player.play_deal() == "summary"

@@ -17,7 +17,7 @@ from typing import Any
 
 from chicago.server.core.state import TableState
 
-from .driver import Player, seated_page
+from .driver import WAIT_MS, Player, seated_page
 from .serving import LiveServer
 
 # Every card face inserted into the page (with the page's seq then), every banner, and on
@@ -101,6 +101,20 @@ def assert_no_unseen_face(page: Any, table: TableState, seat: int) -> int:
     return len(faces)
 
 
+_HOLD_NEXT_ANIMATION = """() => {
+  const running = window.chicago.motion.running;
+  const add = running.add;
+  window.__held = null;
+  running.add = function (anim) {
+    running.add = add;
+    anim.pause();
+    window.__held = anim;
+    return add.call(this, anim);
+  };
+}"""
+"""Pause the next animation the page starts and keep it as ``window.__held``."""
+
+
 def _play_whole_deal(browser: Any, live: LiveServer, artifacts: Path, name: str,
                      **context: Any) -> tuple[Player, Any, str, int]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, **context)
@@ -137,24 +151,23 @@ def test_a_whole_deal_with_motion_cards_move_and_no_hidden_face_at_any_frame(
     assert page.get_attribute(".table-page", "data-phase") == "play"
     card = page.locator(".hand button[data-card]:not([disabled])").first.get_attribute("data-card")
     page.evaluate("window.__anims.cards = []")
+    # The first animation the play starts is held in flight (paused: it cannot end by itself),
+    # so that what follows waits for events, never for an animation's duration.
+    page.evaluate(_HOLD_NEXT_ANIMATION)
     player.click_and_wait(f".hand button[data-card='{card}']")
-    page.wait_for_function("c => window.__anims.cards.includes(c)", arg=card, timeout=5000)
+    page.wait_for_function("c => window.__anims.cards.includes(c)", arg=card, timeout=WAIT_MS)
     player.shot("card-moving")
-    # a new state finishes a running animation at once (the cards in flight go with it)
-    finished = page.evaluate("""() => new Promise((resolve) => {
-      const started = performance.now();
-      const poll = () => {
-        const motion = window.chicago.motion;
-        if (motion.running.size) {
-          const before = motion.running.size;
-          window.chicago.table.render();
-          resolve([before, motion.running.size, document.querySelectorAll('.flying').length]);
-        } else if (performance.now() - started > 15000) resolve(null);
-        else requestAnimationFrame(poll);
-      };
-      poll();
-    })""")
-    assert finished is not None and finished[0] > 0 and finished[1:] == [0, 0], finished
+    # a new state finishes a running animation at once (the cards in flight go with it): the
+    # held one, by this render or by a state that came first
+    finished = page.evaluate("""() => {
+      const motion = window.chicago.motion;
+      const held = window.__held;
+      const before = held && motion.running.has(held) ? motion.running.size : 0;
+      window.chicago.table.render();
+      return [held ? held.playState : null, before, motion.running.size,
+              document.querySelectorAll('.flying').length];
+    }""")
+    assert finished[0] == "finished" and finished[2:] == [0, 0], finished
 
     # the scoring-round banner names the winner and what won
     names = {s: f"Bot {s + 1}" if info.kind == "bot" else info.name

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from chicago import Game, Rules
+from chicago.engine.viewjson import view_json
 from chicago.web import STATIC_DIR
 
 from .driver import api, join_page
@@ -39,7 +40,7 @@ def _decisions() -> list[dict[str, Any]]:
             while not game.is_over:
                 seat = game.to_act
                 assert seat is not None
-                view = game.view(seat)
+                view = view_json(game.view(seat))
                 kinds = tuple(sorted({a.split(" ")[0] for a in view["legal_actions"]}))
                 found.setdefault((view["phase"], kinds), view)
                 game.apply(rng.choice(game.legal_actions()))

@@ -6,7 +6,6 @@ import json
 import random
 import re
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from websockets.sync.client import connect
 from chicago.server.replay_pages import replay_steps
 
 from .driver import api, card_text
-from .serving import LiveServer
+from .serving import LiveServer, until
 
 
 def _finished_game(live: LiveServer) -> tuple[str, dict[str, Any]]:
@@ -25,10 +24,8 @@ def _finished_game(live: LiveServer) -> tuple[str, dict[str, Any]]:
         "name": "Bot match", "seats": ["bot:basic", "bot:random", "bot:basic"],
         "bot_delay": 0.0, "rules": {"max_deals": 2},
     })
-    for _ in range(600):
-        if api(live, "GET", f"api/tables/{table['id']}")["status"] == "finished":
-            break
-        time.sleep(0.05)
+    until(lambda: api(live, "GET", f"api/tables/{table['id']}")["status"] == "finished",
+          "the bots' game to end")
     record = api(live, "GET", f"api/games/{table['id']}/1")["record"]
     return table["id"], record
 

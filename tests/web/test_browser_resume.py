@@ -12,15 +12,18 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+from chicago.engine.viewjson import view_json
+from chicago.server.core.state import AWAY_AFTER
+
 from .driver import Player, in_view_and_on_top, record_frames, seated_page
-from .serving import LiveServer
+from .serving import LiveServer, until
 
 _COMPARED = ("deal", "phase", "round", "to_act", "scores", "hand", "stock", "exchanges",
              "trick", "played", "legal_actions", "announcements")
 
 
 def _same_as_server(player: Player, table_id: str, seat: int) -> None:
-    true_view = player.live.manager.tables[table_id].state.game.view(seat)
+    true_view = view_json(player.live.manager.tables[table_id].state.game.view(seat))
     page_view = player.view()
     for key in _COMPARED:
         assert page_view[key] == true_view[key], key
@@ -78,10 +81,10 @@ def test_dropped_connection_resyncs_by_sequence_number(
     page.evaluate("() => { window.chicago.table.act('keep'); window.chicago.drop(600000); }")
     page.wait_for_selector(".conn[data-status=reconnecting]")
     table = live.manager.tables[table_id].state
-    for _ in range(600):
-        if table.seq > missed_from and table.game.to_act == seat:
-            break
-        page.wait_for_timeout(50)
+    # the server goes on without the page: wait until the bots have played up to the seat's
+    # next turn (the table then waits for it: nothing moves until it acts)
+    until(lambda: table.seq > missed_from and table.game.to_act == seat,
+          "the bots to play up to the seat's next turn")
     assert table.game.to_act == seat and table.seq >= missed_from + 4, "the bots did not act"
     assert player.seq() == missed_from
     page.evaluate("window.chicago.reconnect()")
@@ -103,6 +106,41 @@ def test_dropped_connection_resyncs_by_sequence_number(
     context.close()
 
 
+CLOCK = 600
+"""The turn clock of the clock test, in seconds: so long that it never runs out by itself
+there; the test runs it out at the seat's turns (:func:`_run_my_clock_out`)."""
+
+_NEWER = "(s) => window.chicago.table.conn.lastSeq >= s"
+
+
+async def _expire_clock(manager: Any, table_id: str) -> tuple[bool, int]:
+    """On the server's loop: run out the clock of the seat to act, as its timer does
+    (:meth:`TableManager.expire_clock`); whether a decision was made, and the table's seq."""
+    done: bool = await manager.expire_clock(table_id)
+    return done, manager.tables[table_id].state.seq
+
+
+def _run_my_clock_out(player: Player) -> None:
+    """At the seat's next turn that the page does not answer by itself (a question with one
+    answer), its turn clock runs out now: the table's timer would run the same code after
+    the clock's time. Back when the page has heard the stand-in's decision."""
+    page = player.page
+    while True:
+        what = player.state()
+        if what == "summary":
+            page.click(".deal-summary [data-action=continue]")
+            continue
+        assert what == "turn", what
+        view, seq = page.evaluate(
+            "[window.chicago.table.view, window.chicago.table.conn.lastSeq ?? -1]")
+        if len(view["legal_actions"]) > 1 or view["phase"] in ("exchange", "play"):
+            break
+        page.wait_for_function("(s) => window.chicago.table.conn.lastSeq > s", arg=seq)
+    done, seq = player.live.call(_expire_clock, player.live.manager, player.table_id)
+    assert done, "the seat's clock was not running"
+    page.wait_for_function(_NEWER, arg=seq)
+
+
 def test_one_clock_expiry_plays_one_decision_and_three_in_a_row_mark_the_seat_away(
     browser: Any, live: LiveServer, artifacts: Path
 ) -> None:
@@ -110,17 +148,21 @@ def test_one_clock_expiry_plays_one_decision_and_three_in_a_row_mark_the_seat_aw
     the buttons) runs out, the stand-in makes exactly one decision and the seat stays the
     player's, whose next turn has the whole clock again; after three in a row the seat is
     away and the stand-in plays on until the player presses Back, which stays visible and
-    clickable above any window."""
+    clickable above any window. (The clock is run out by the server's hook at each turn,
+    never by waiting its seconds: a busy machine cannot make it run out early or late.)"""
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     recorded: list[list[dict[str, Any]]] = []
     page, table_id, seat = seated_page(
-        context, live, ["open", "bot:random"], clock=3, stand_in="random", bot_delay=0.3,
-        rules={"max_deals": 3}, before=lambda p: recorded.append(record_frames(p)))
+        context, live, ["open", "bot:random"], clock=CLOCK, stand_in="random",
+        bot_delay=0.3, before=lambda p: recorded.append(record_frames(p)))
     frames = recorded[0]
+    player = Player(page, live, artifacts, "clock")
     page.locator(".seat.mine [data-countdown=turn] svg").wait_for()  # the ring, no glyph
     assert "⏱" not in page.locator(".table-page").inner_text()
     page.locator(".prompt [data-countdown=turn].bar svg").wait_for()
-    page.locator(".away-bar [data-action=back]").wait_for(timeout=60_000)
+    for _ in range(AWAY_AFTER):
+        _run_my_clock_out(player)
+    page.locator(".away-bar [data-action=back]").wait_for()
     received = [f for f in frames if "sent" not in f]
     clock_moves = [i for i, f in enumerate(received)
                    if f["type"] == "update" and f["by"] == "clock"]
@@ -134,16 +176,17 @@ def test_one_clock_expiry_plays_one_decision_and_three_in_a_row_mark_the_seat_aw
         # between two of them the seat got its turn back with the whole clock again
         turns = [f for f in received[first + 1:second]
                  if (f.get("clock") or {}).get("seat") == seat]
-        assert turns and turns[0]["clock"]["ms"] > 2000
+        assert turns and turns[0]["clock"]["ms"] > CLOCK * 1000 * 2 // 3
         assert not [f for f in received[first + 1:second] if f["type"] == "seats"
                     and f is not received[away]]
-    assert page.locator(".log-list li.auto", has_text="Your time ran out").count() >= 2
+    page.wait_for_function("""() => [...document.querySelectorAll('.log-list li.auto')]
+      .filter(li => li.innerText.includes('Your time ran out')).length >= 2""")
     assert live.manager.tables[table_id].state.seats[seat].away
     # the Back button is above any window: here the scores
     page.keyboard.press("s")
     page.locator("[data-dialog=scores]").wait_for()
     in_view_and_on_top(page, ".away-bar [data-action=back]")
-    Player(page, live, artifacts, "clock").shot("away")
+    player.shot("away")
     page.click(".away-bar [data-action=back]")
     page.locator(".away-bar").wait_for(state="detached")
     assert not live.manager.tables[table_id].state.seats[seat].away

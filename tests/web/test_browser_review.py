@@ -7,7 +7,6 @@ sideways scrolling; and it shows no card but the reviewed seat's own."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from chicago.review import Review
 from chicago.server.replay_pages import replay_steps
 
 from .driver import Player, api, seated_page
-from .serving import LiveServer
+from .serving import LiveServer, until
 
 READY_MS = 120_000  # the longest wait for a review (only a hang reaches it)
 
@@ -105,10 +104,8 @@ def test_a_bots_review_in_swedish_on_a_phone(
 ) -> None:
     table = api(live, "POST", "api/tables", {"seats": ["bot:basic", "bot:random"],
                                              "bot_delay": 0.0, "rules": {"max_deals": 1}})
-    for _ in range(600):
-        if api(live, "GET", f"api/tables/{table['id']}")["status"] == "finished":
-            break
-        time.sleep(0.05)
+    until(lambda: api(live, "GET", f"api/tables/{table['id']}")["status"] == "finished",
+          "the bots' game to end")
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="sv-SE",
                                   has_touch=True)
     page = context.new_page()

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from chicago import Game, Rules
+from chicago.engine.viewjson import view_json
 from chicago.tui.lang import catalogue
 from chicago.web import STATIC_DIR
 
@@ -43,6 +44,8 @@ FAMILIES = {
     "reason.": "`reason.${",
     "grade.": "`grade.${",
     "review.phase.": "`review.phase.${",
+    "why.": "`why.${",
+    "practice.q.": "`practice.q.${",
     "levelnote.": "`levelnote.${",
     "presetname.": "`presetname.${",
     "guide.": "`guide.${",  # the guided game's explanations, one per part of a deal
@@ -123,11 +126,18 @@ def test_both_languages_have_the_same_keys_and_every_key_is_used(page: Any) -> N
         return {k[len(prefix):] for k in en if k.startswith(prefix)}
 
     assert family("cat.") == family("cata.") == {c.name for c in Category} | {"none"}
+    from chicago.review.reasons import KEYS as REASONS
+
+    assert family("why.") == {*REASONS, *(f"{k}.best" for k in REASONS), "equal", "score"}
+    from chicago.review.summary import PHASE_ORDER
+
+    assert family("practice.q.") == {p.replace(" ", "_") for p in PHASE_ORDER}
     assert family("rank.") == set("23456789TJQKA") and family("suit.") == set("cdhs")
     assert family("preset.") == set(PRESETS) and family("var.") == set(VARIATIONS)
     assert family("level.") == set(BOT_LEVELS) == family("levelnote.")
     assert family("presetname.") == set(PRESETS)
-    assert family("conn.") == {"open", "connecting", "reconnecting", "closed"}
+    assert family("conn.") == {"open", "connecting", "reconnecting", "closed", "signed_out",
+                                 "claimed"}
     assert family("speed.") == {"slow", "normal", "fast", "instant"}
     from chicago.review import Grade
     from chicago.review.summary import PHASE_ORDER
@@ -252,10 +262,10 @@ def _show_game() -> tuple[Game, int, list[str], list[tuple[str, dict[str, Any], 
         while not game.is_over:
             if shower is not None and game.to_act != shower:
                 viewer = (shower + 1) % 4
-                view = game.view(viewer)
+                view = view_json(game.view(viewer))
                 snaps.append((view["phase"], view, len(game.hands[shower])))
             game.apply(rng.choice(game.legal_actions()))
-            for ev in game.view(None)["events"]:
+            for ev in view_json(game.view(None))["events"]:
                 if (shower is None and ev["type"] == "show"
                         and ev["reason"] == "breaks a combination announced as highest"):
                     shower, shown = ev["seat"], ev["cards"]
@@ -308,7 +318,7 @@ def test_the_page_holds_no_card_of_a_seat_that_the_view_does_not_hold(page: Any)
     rendering of a whole seat view holds no card that is not in that view."""
     game, shower, _, snaps = _show_game()
     _, view, _ = snaps[-1]
-    public = game.view(None)
+    public = view_json(game.view(None))
     rendered = page.evaluate("""async (view) => {
       const w = await import('./js/words.js');
       const b = await import('./js/board.js');
@@ -354,7 +364,7 @@ def test_a_voided_quads_reset_in_words_V_QUADS_RESET(page: Any, where: str) -> N
            "Ann gäller inte.",
     }
     for seat in (0, 1, 2):
-        events = g.events_for(seat)
+        events = [e.to_json() for e in g.events_for(seat)]
         for lang, objection in (("en", english[seat]), ("sv", swedish[seat])):
             lines = page.evaluate(_DESCRIBE_JS, [events, seat, lang])
             texts = [text for _, text in lines if text]
@@ -384,7 +394,7 @@ def test_a_voided_quads_reset_in_words_V_QUADS_RESET(page: Any, where: str) -> N
       const text = el.querySelector('.shown .label')?.textContent;
       i18n.setLang('en');
       return text;
-    }""", [g.view(2), "en"])
+    }""", [view_json(g.view(2)), "en"])
     assert label == "Shown: a higher four of a kind"
 
 
@@ -407,6 +417,6 @@ def test_a_reset_of_one_player_in_words_V_QUADS_ONE(page: Any) -> None:
         ("sv", 2): "Ann väljer att nollställa Bo.",
     }
     for (lang, seat), line in expected.items():
-        events = [e for e in g.events_for(seat) if e["type"] == "quads_choice"]
+        events = [e.to_json() for e in g.events_for(seat) if e.type == "quads_choice"]
         lines = page.evaluate(_DESCRIBE_JS, [events, seat, lang])
         assert [text for _, text in lines] == [line], (lang, seat)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,8 @@ from chicago.server.hints import odds_answer
 from chicago.server.replay_pages import parse_perspective, replay_page, replay_steps
 from chicago.tui.lang import catalogue
 from chicago.web import STATIC_DIR
+
+from .serving import until
 
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 
@@ -137,11 +138,9 @@ def _finished_table(client: TestClient) -> str:
         "rules": {"max_deals": 1}})
     assert response.status_code == 201
     table: str = response.json()["id"]
-    for _ in range(400):
-        if client.get(f"/api/tables/{table}").json()["status"] == "finished":
-            return table
-        time.sleep(0.05)
-    raise AssertionError("the bot game did not finish")
+    until(lambda: client.get(f"/api/tables/{table}").json()["status"] == "finished",
+          "the bot game to end")
+    return table
 
 
 def _error(response: Any, status: int, code: str) -> str:

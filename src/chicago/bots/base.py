@@ -1,8 +1,8 @@
 """The one interface every bot implements, and the registry of bot levels.
 
-A bot decides from what its seat may know and nothing else: the seat's view (the JSON-able
-dict of :meth:`chicago.Game.view`) and the legal actions. It never sees the game object, the
-stock, other hands or the seed.
+A bot decides from what its seat may know and nothing else: the seat's typed view
+(:class:`~chicago.engine.viewtypes.SeatView`, from :meth:`chicago.Game.view`) and the legal
+actions. It never sees the game object, the stock, other hands or the seed.
 
 >>> import random
 >>> from chicago import Game, Rules
@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from chicago.engine.actions import Action
+from chicago.engine.viewtypes import SeatView
 
 __all__ = ["BOT_LEVELS", "Bot", "RandomBot", "make_bot", "register_bot"]
 
@@ -32,7 +33,7 @@ class Bot(Protocol):
     name: str
 
     def decide(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         """Choose one of ``legal_actions`` for the seat whose ``view`` this is."""
         ...
@@ -44,7 +45,7 @@ class RandomBot:
     name = "random"
 
     def decide(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         """Any legal action, uniformly."""
         if not legal_actions:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from chicago.bots.base import register_bot
 from chicago.bots.heuristics import (
@@ -35,6 +34,7 @@ from chicago.bots.heuristics import (
 from chicago.cards import Card
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
+from chicago.engine.viewtypes import SeatView
 from chicago.poker import Category, evaluate
 
 __all__ = ["BasicBot", "common_decision"]
@@ -128,7 +128,7 @@ class BasicBot:
     name = "basic"
 
     def decide(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         """The rule-of-thumb action for this view."""
         if not legal_actions:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from chicago.bots.base import register_bot
 from chicago.bots.basic import _discard_action, _find, common_decision
@@ -44,6 +43,7 @@ from chicago.cards import Card
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.sampling import sample_hands
+from chicago.engine.viewtypes import SeatView
 from chicago.odds import Hold, draw_odds
 from chicago.poker import Category, evaluate
 
@@ -308,7 +308,7 @@ class EvBot:
     name = "ev"
 
     def decide(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         """The action with the best estimated points."""
         if not legal_actions:

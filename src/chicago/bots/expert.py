@@ -36,8 +36,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
 
 from chicago.bots.base import register_bot
 from chicago.bots.basic import _discard_action, _find, common_decision
@@ -56,6 +55,7 @@ from chicago.cards import Card
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.sampling import sample_hands
+from chicago.engine.viewtypes import SeatView
 
 __all__ = ["ExpertBot", "parse_options"]
 
@@ -132,7 +132,7 @@ class ExpertBot:
         self.holds = holds
 
     def decide(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         """Search the trick play and the Chicago call; ``ev`` for everything else."""
         if not legal_actions:
@@ -150,7 +150,9 @@ class ExpertBot:
         return ev_decision(k, legal_actions)
 
     # ------------------------------------------------------------------ searches
-    def _positions(self, k: Knowledge, rng: random.Random, declarer: int | None) -> Any:
+    def _positions(
+        self, k: Knowledge, rng: random.Random, declarer: int | None
+    ) -> Iterator[Position]:
         """Yield sampled positions until the sample count (or the time cap) is reached."""
         deadline = _deadline(self.budget)
         leader = k.leader

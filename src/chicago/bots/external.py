@@ -2,8 +2,9 @@
 
 ``make_bot("cmd:python mybot.py")`` starts the program and talks to it one JSON object per
 line (docs/BOT_PROTOCOL.md): ``hello`` when it starts, ``new_game`` before its first
-decision of a game, ``act`` for every decision (the seat's view, the legal actions as text,
-the time allowed, a seed), ``game_over`` at the end (when the shell reports it) and ``bye``
+decision of a game, ``act`` for every decision (the seat's view in its JSON form,
+:func:`~chicago.engine.viewjson.view_json`; the legal actions as text, the time allowed, a
+seed), ``game_over`` at the end (when the shell reports it) and ``bye``
 when it is closed. The program answers each ``act`` with one line: the action's text
 (``play Ah``), or a JSON string or object (``{"action": "play Ah"}``).
 
@@ -41,14 +42,18 @@ import subprocess
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Sequence
 from typing import IO, Any
 
 import chicago
 from chicago.bots.base import Bot, make_bot, register_bot
 from chicago.engine.actions import Action, NotationError
+from chicago.engine.viewjson import view_json
+from chicago.engine.viewtypes import SeatView
+from chicago.rules import Rules
 
-__all__ = ["PROTOCOL_VERSION", "ExternalBot", "parse_spec"]
+__all__ = ["PROTOCOL_VERSION", "ExternalBot", "parse_spec", "start_problem"]
 
 PROTOCOL_VERSION = 1
 TRANSPORT_SLACK_MS = 100
@@ -182,8 +187,13 @@ class ExternalBot:
     decision asked of it.
     """
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, *, keep_stderr: bool = False) -> None:
+        """``keep_stderr``: read the program's standard error and keep its last lines
+        (:meth:`stderr_tail`) instead of letting it through to ours."""
         self.name = spec
+        self.keep_stderr = keep_stderr
+        self._stderr: deque[str] = deque(maxlen=20)
+        self._stderr_reader: threading.Thread | None = None
         self.command, options = parse_spec(spec)
         if shutil.which(self.command[0]) is None:
             raise ValueError(f"{spec!r}: cannot find the program {self.command[0]!r}")
@@ -201,13 +211,13 @@ class ExternalBot:
         self._lines: queue.Queue[object] = queue.Queue()
         self._fresh = False
         self._owed = 0
-        self._game_key: tuple[Any, ...] | None = None
+        self._game_key: tuple[tuple[int | None, int, Rules], tuple[int, int]] | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._asked = 0
 
     # -- the Bot interface ----------------------------------------------------------------
     def decide(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         """Ask the program; on a crash, a timeout or an illegal answer the fallback decides."""
         if not legal_actions:
@@ -220,10 +230,10 @@ class ExternalBot:
         self.failures[cause] += 1
         return self.fallback.decide(view, legal_actions, random.Random(seed))
 
-    def game_over(self, view: dict[str, Any]) -> None:
+    def game_over(self, view: SeatView) -> None:
         """Tell the program the game has ended (``view`` is its seat's final view)."""
         if self._alive():
-            self._send({"type": "game_over", "seat": view.get("seat"), "view": view},
+            self._send({"type": "game_over", "seat": view.seat, "view": view_json(view)},
                        self._deadline(self.time_ms + TRANSPORT_SLACK_MS))
         self._game_key = None
 
@@ -241,6 +251,17 @@ class ExternalBot:
         self._process = None
         self._writer = None
 
+    def stderr_tail(self) -> str:
+        """The last line the program wrote to its standard error (with ``keep_stderr``),
+        once it has ended; ``""`` if none."""
+        if self._stderr_reader is not None:
+            self._stderr_reader.join(timeout=_STOP_WAIT)
+        return next((line for line in reversed(self._stderr) if line), "")
+
+    def exit_status(self) -> int | None:
+        """The program's exit status if it has ended, else None."""
+        return None if self._process is None else self._process.poll()
+
     def __enter__(self) -> ExternalBot:
         return self
 
@@ -253,7 +274,7 @@ class ExternalBot:
         return time.monotonic() + ms / 1000.0
 
     def _ask(
-        self, view: dict[str, Any], legal_actions: Sequence[Action], seed: int
+        self, view: SeatView, legal_actions: Sequence[Action], seed: int
     ) -> Action | str:
         """The program's legal answer, or the cause of the failure.
 
@@ -264,23 +285,24 @@ class ExternalBot:
         allowed = self.time_ms + TRANSPORT_SLACK_MS + (self.startup_ms if self._fresh else 0)
         self._fresh = False
         deadline = self._deadline(allowed)
-        key = (view.get("seat"), view.get("players"), json.dumps(view.get("rules"), sort_keys=True))
-        progress = (int(view.get("deal", 0)), len(view.get("events", ())))
-        if self._game_key is None or self._game_key[:3] != key or self._game_key[3] >= progress:
+        data = view_json(view)
+        key = (view.seat, view.players, view.rules)
+        progress = (view.deal, len(view.events))
+        if self._game_key is None or self._game_key[0] != key or self._game_key[1] >= progress:
             sent = self._send(
-                {"type": "new_game", "seat": view.get("seat"), "players": view.get("players"),
-                 "rules": view.get("rules")},
+                {"type": "new_game", "seat": view.seat, "players": view.players,
+                 "rules": data["rules"]},
                 deadline,
             )
             if not sent:
                 return "crash" if sent is False else "timeout"
-        self._game_key = (*key, progress)
+        self._game_key = (key, progress)
         self._drain()
         self._asked += 1
         question = {
             "type": "act",
             "id": self._asked,
-            "view": view,
+            "view": data,
             "legal": [str(a) for a in legal_actions],
             "time_ms": self.time_ms,
             "seed": seed,
@@ -356,7 +378,10 @@ class ExternalBot:
             self._process = None
             self._writer = None
         try:
-            process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            process = subprocess.Popen(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE if self.keep_stderr else None,
+            )
         except OSError as exc:
             self.last_error = f"cannot start {self.command[0]!r}: {exc}"
             self.restarts_left = 0
@@ -372,6 +397,10 @@ class ExternalBot:
         self._owed = 0
         self._game_key = None
         threading.Thread(target=_pump, args=(process.stdout, self._lines), daemon=True).start()
+        if process.stderr is not None:
+            self._stderr_reader = threading.Thread(
+                target=_keep_lines, args=(process.stderr, self._stderr), daemon=True)
+            self._stderr_reader.start()
         self._fresh = True
         allowed = self.time_ms + TRANSPORT_SLACK_MS + self.startup_ms
         return bool(self._send(
@@ -396,6 +425,35 @@ class ExternalBot:
         if not done:
             self.last_error = "the program closed its input"
         return done
+
+
+def _keep_lines(stream: IO[bytes], kept: deque[str]) -> None:
+    """Reader thread: the program's standard error, line by line, into ``kept``."""
+    with contextlib.suppress(OSError, ValueError):
+        for raw in iter(lambda: stream.readline(MAX_LINE), b""):
+            kept.append(raw.decode("utf-8", "replace").strip())
+
+
+def start_problem(
+    spec: str, view: SeatView, legal_actions: Sequence[Action]
+) -> str | None:
+    """Why the program of the ``cmd:`` bot ``spec`` cannot play, in one line; None when it
+    can. It is started and asked a first decision (``view``, ``legal_actions``: a seat's
+    first of a game): a program that cannot be started, ends (the last line of its
+    standard error says why) or does not answer within its start-up time cannot play. An
+    illegal answer is no start problem (it loses that turn, as in a match). Raises
+    ``ValueError`` for a bad spec."""
+    with ExternalBot(spec, keep_stderr=True) as bot:
+        bot.restarts_left = 0
+        cause = bot._ask(view, legal_actions, 0)
+        if isinstance(cause, Action) or cause == "illegal":
+            return None
+        status = bot.exit_status()
+        why = bot.last_error or "it did not answer"
+        if status is not None:
+            why = f"the program ended with status {status} before its first answer"
+        tail = bot.stderr_tail()
+    return f"{spec}: the bot cannot play: {why}" + (f": {tail}" if tail else "")
 
 
 def _answer_text(line: str) -> tuple[str | None, int | None]:

@@ -161,7 +161,7 @@ class TableResult:
 
         game = replay_record(dict(record))
         return cls(tuple(game.scores), tuple(game.winners),
-                   tuple(tuple(d["points"]) for d in game.deal_history))
+                   tuple(d.points for d in game.deal_history))
 
 
 def plan_round(shape: TournamentShape, entrants: Sequence[Entrant], number: int,

@@ -17,14 +17,17 @@ from chicago.cards import Card
 from chicago.commands._tables import TableOutput
 from chicago.commands._text import Cell, Column, Table, plain_text
 from chicago.review import Grade, Review
+from chicago.review.graph import ScoreGraph, sparkline
 from chicago.tui.review_words import (
     GRADE_COLOUR,
     GRADE_STYLE,
+    accuracy_scale,
     choice_words,
     grade_word,
     loss_text,
     phase_label,
     phase_name,
+    reason_text,
 )
 from chicago.tui.words import Words, symbol_card
 
@@ -147,8 +150,9 @@ def _biggest(review: Review, w: _Writer) -> str:
         )
         if d.hindsight_loss is not None:
             text += " " + w.t("tui.review.known_loss", loss=w.loss(d.hindsight_loss))
-        lines.append(textwrap.fill(text + ".", w.width, initial_indent="- ",
-                                   subsequent_indent="  "))
+        why = reason_text(d, words)
+        lines.append(textwrap.fill(text + "." + (" " + why if why else ""), w.width,
+                                   initial_indent="- ", subsequent_indent="  "))
     return "\n".join(lines)
 
 
@@ -165,14 +169,42 @@ def _phases(review: Review, w: _Writer) -> Table:
     return table
 
 
+GRAPH_SOME = 0.5
+"""Points lost in a deal above which the graph marks it (``·``; the browser draws a ring)."""
+GRAPH_MUCH = 2.5
+"""Points lost in a deal from which the mark is ``▲``."""
+
+
+def graph_lines(graph: ScoreGraph, w: _Writer, names: dict[int, str]) -> str:
+    """The game graph as sparklines: each seat's score after every deal, and under the
+    reviewed seat's line where it lost points (``·`` some, ``▲`` 2.5 or more in a deal)."""
+    words = w.words
+    labels = {s: names.get(s) or w.t("tui.review.who_seat", n=s) for s in range(graph.players)}
+    room = max(len(label) for label in labels.values())
+    top = max(graph.target, *(max(row) for row in graph.scores))
+    lines = [w.t("tui.review.graph", target=graph.target)]
+    for seat in range(graph.players):
+        values = [row[seat] for row in graph.scores]
+        lines.append(f"{labels[seat]:<{room}} {sparkline(values, top)} {values[-1]}")
+        if seat == graph.seat and graph.losses:
+            marks = "".join(
+                " " if loss <= GRAPH_SOME else ("▲" if loss >= GRAPH_MUCH else "·")
+                for loss in graph.losses
+            )
+            lines.append(f"{'':<{room}} {marks} {words.t('tui.review.graph_lost')}")
+    return "\n".join(lines)
+
+
 def render_review(
     review: Review, *, brief: bool = False, width: int | None = None, color: bool = False,
     words: Words | None = None, output: TableOutput | None = None,
+    graph: ScoreGraph | None = None, names: dict[int, str] | None = None,
 ) -> str:
     """The whole review as text: a head, the summary, the biggest mistakes and (unless
     ``brief``) every decision; at most ``width`` columns (default: the terminal's) where
     the tables can fold. ``words`` gives the language (English by default); ``output``
-    draws the tables (default: the plain text, with ANSI styles if ``color``)."""
+    draws the tables (default: the plain text, with ANSI styles if ``color``); ``graph``
+    adds the game graph (seats named by ``names``)."""
     width = width or shutil.get_terminal_size((80, 24)).columns
     words = words or Words([], card=symbol_card)
     output = output or TableOutput(color=color, use_rich=False)
@@ -191,6 +223,7 @@ def render_review(
             deals=r.deals, level=review.level, review_seed=review.seed),
         w.t("tui.review.totals", accuracy=words.decimal(s.accuracy, 1), n=s.decisions,
             loss=w.loss(s.loss), per_deal=w.loss(s.loss_per_deal)),
+        accuracy_scale(words),
     ]
     if not r.finished:
         lines.append(w.t("tui.review.unfinished"))
@@ -202,6 +235,8 @@ def render_review(
     )
     blocks.append(w.fold(w.t("tui.review.per_deal", deals=per_deal,
                              mean=w.loss(s.loss_per_deal))))
+    if graph is not None:
+        blocks.append(graph_lines(graph, w, names or {}))
     blocks.append(_biggest(review, w) if s.biggest else w.t("review.none_big"))
     if not brief:
         blocks.append(w.draw(_decisions(review, w)))

@@ -4,7 +4,7 @@ You sit at seat 0; the bots take the other seats. The game is saved after every 
 the data directory ($CHICAGO_DATA, else the user data directory, such as
 ~/.local/share/chicago; files in games/) or in --save FILE; a finished game's file is its
 record for `chicago replay`. When stdin or stdout is not a terminal, --plain is implied.
-The full screen needs the extra tui (pip install 'chicago[tui]'); --plain needs none.
+The full screen needs the extra tui (pip install 'chicago-cardgame[tui]'); --plain needs none.
 
 Examples:
   chicago play
@@ -125,7 +125,7 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _session(args: argparse.Namespace) -> PlaySession:
+def _session(args: argparse.Namespace, lang: Lang) -> PlaySession:
     auto = not args.no_auto
     if args.resume is not None:
         path = Path(args.resume) if args.resume else latest_unfinished()
@@ -146,7 +146,7 @@ def _session(args: argparse.Namespace) -> PlaySession:
         save_path = args.save if args.save is not None else new_game_path(seed)
     return PlaySession.new(
         rules, players=players, bot_specs=bots, seed=seed, name=args.name or "You",
-        save_path=save_path, auto=auto,
+        save_path=save_path, auto=auto, lang=lang,
     )
 
 
@@ -165,12 +165,12 @@ def run(args: argparse.Namespace) -> int:
         require("tui", "chicago play (full screen; --plain needs no extra)")
     session: PlaySession | None = None
     try:
+        lang = choose_lang(getattr(args, "lang", None), os.environ)
         try:
-            session = _session(args)
+            session = _session(args, lang)
         except (ValueError, OSError, RecordError) as exc:
             return _fail(str(exc))
         resumed = args.resume is not None
-        lang = choose_lang(getattr(args, "lang", None), os.environ)
         if plain:
             return play_plain(session, sys.stdin, sys.stdout, resumed=resumed, lang=lang)
         return _full_screen(session, args, lang)

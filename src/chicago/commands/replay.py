@@ -5,7 +5,7 @@ view. An unfinished game is only shown as one seat saw it: the seat of the playe
 it (`chicago play`), or --seat N, with a warning when that is another player's seat.
 Records may be JSON (`chicago play` saves, Game.record()) or the text notation. Without
 FILE: the most recent game in the data directory. The full screen needs the extra tui
-(pip install 'chicago[tui]'); --plain needs none. With --review each decision of the shown
+(pip install 'chicago-cardgame[tui]'); --plain needs none. With --review each decision of the shown
 seat (of every seat, for a finished game shown face up) gets its grade beside it, as
 `chicago review` gives it.
 

@@ -4,8 +4,8 @@ Each decision is judged only on what the seat knew then (its view): exact draw o
 exchanges, the bots' estimates for announcements, sampled deals of the hidden cards solved
 exactly for the Chicago call and trick play (docs/REVIEW.md). Prints tables (drawn with
 Rich on a terminal when the tui extra is installed, plain text otherwise) in English or
-Swedish (--lang, default from the locale), or JSON with --json (language-neutral; the schema
-is in docs/REVIEW.md). Records may be JSON or the text notation.
+Swedish (--lang, default from the locale), or JSON with --json (the schema is in docs/REVIEW.md;
+only each decision's ``reason`` sentence follows --lang). Records may be JSON or the text notation.
 
 Examples:
   chicago review game.json --seat 0
@@ -66,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="only the summary and the biggest mistakes, not every decision",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_lang_argument(parser, "the tables (--json is the same in every language)")
+    add_lang_argument(parser, "the tables and the reasons (in --json only 'reason' changes)")
 
 
 def _fail(message: str) -> int:
@@ -144,17 +144,26 @@ def _run(args: argparse.Namespace) -> int:
         print(f"chicago review: {lang.t('tui.review.warn_other_seat', n=human)}",
               file=sys.stderr)
     if args.json:
-        data = reviews[0].to_json() if len(reviews) == 1 and not args.all else (
-            ReviewSet(tuple(reviews)).to_json()
+        from chicago.tui.review_words import with_reasons
+        from chicago.tui.words import Words, symbol_card
+
+        worded = [with_reasons(r, Words([], card=symbol_card, lang=lang)) for r in reviews]
+        data = worded[0].to_json() if len(worded) == 1 and not args.all else (
+            ReviewSet(tuple(worded)).to_json()
         )
         print(json.dumps(data, indent=1))
         return 0
     from chicago.commands._review_table import render_review
     from chicago.commands._tables import TableOutput
+    from chicago.review.graph import score_graph
     from chicago.tui.words import Words, symbol_card
 
     output = TableOutput(sys.stdout)
     words = Words([], card=symbol_card, lang=lang)
-    print("\n\n".join(render_review(r, brief=args.brief, words=words, output=output)
-                       for r in reviews))
+    seat_names = {s: loaded.tags[f"Name{s}"] for s in range(reviews[0].record.players)
+                  if f"Name{s}" in loaded.tags}
+    print("\n\n".join(
+        render_review(r, brief=args.brief, words=words, output=output,
+                      graph=score_graph(loaded.record, r), names=seat_names)
+        for r in reviews))
     return 0

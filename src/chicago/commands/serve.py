@@ -15,7 +15,7 @@ user data directory, such as ~/.local/share/chicago; the same wherever it is sta
 printed at start); --db URL picks another database (PostgreSQL: postgresql://…, extra
 postgres). The schema is created or upgraded at every start. docs/PROTOCOL.md describes
 the API; docs/SERVER.md how to run it for a club behind a reverse proxy.
-Needs the extra server: pip install 'chicago[server]'.
+Needs the extra server: pip install 'chicago-cardgame[server]'.
 With --redis, any number of such workers (on one or many machines, behind any load
 balancer) serve the same tables of one PostgreSQL database (docs/SCALING.md).
 """
@@ -90,8 +90,9 @@ def run(args: argparse.Namespace) -> int:
     """Bind, print the address and where the data is, serve until interrupted.
 
     Exit status 2 for bad options and missing extras (:class:`~chicago.extras.MissingExtra`,
-    printed by the ``chicago`` command), 1 when the browser app's files are missing or the
-    address cannot be bound.
+    printed by the ``chicago`` command), 1 when the browser app's files are missing, the
+    database or Redis cannot be used (:mod:`chicago.server.preflight`: one line, the cause
+    and the fix), or the address cannot be bound.
     """
     require("server", "chicago serve")
     import uvicorn
@@ -179,6 +180,13 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.db is None:
         _mention_old_database(db_url)
+    from chicago.server.preflight import CannotStart, preflight
+
+    try:  # before the address is printed: a server that cannot start says why, in a line
+        preflight(db_url, args.redis)
+    except CannotStart as exc:
+        print(f"chicago serve: {exc}", file=sys.stderr)
+        return 1
     try:
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
@@ -190,8 +198,12 @@ def run(args: argparse.Namespace) -> int:
         return 1
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
+    from chicago.server.transport import protocol_classes
+
+    http_protocol, ws_protocol = protocol_classes()
     config = uvicorn.Config(
         create_app(settings), log_level=args.log_level, ws_max_size=settings.ws_max_size,
+        http=http_protocol, ws=ws_protocol,
         ws_per_message_deflate=False,
         ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_graceful_shutdown=5,
     )

@@ -78,6 +78,16 @@ def run(args: argparse.Namespace) -> int:
 
         for spec in specs:
             make_bot(spec)
+        from chicago import Game
+        from chicago.bots.external import start_problem
+
+        first = Game(rules, players=n, seed=0)  # a first decision to ask each program
+        seat = first.to_act
+        assert seat is not None
+        for spec in dict.fromkeys(s for s in specs if s.lower().startswith("cmd:")):
+            problem = start_problem(spec, first.view(seat), first.legal_actions())
+            if problem is not None:
+                raise ValueError(problem)
     except ValueError as exc:
         return _fail(str(exc))
     total = -(-args.games // n) * n

@@ -1,14 +1,17 @@
 """The rules engine: pure, deterministic, no I/O.
 
 :class:`Game` holds the state; :class:`Action` is what a player does; :class:`Event` is what
-happened and who may see it; :func:`settlement` turns final scores into money.
+happened and who may see it; :class:`SeatView` is what one seat knows (``Game.view``);
+:func:`settlement` turns final scores into money.
 """
 
 from chicago.engine.actions import Action, ActionKind, NotationError
 from chicago.engine.errors import IllegalAction, WorldError
 from chicago.engine.events import Event
-from chicago.engine.game import Game, Phase
+from chicago.engine.game import Game
+from chicago.engine.phases import Phase
 from chicago.engine.settlement import settlement
+from chicago.engine.viewtypes import SeatView
 
 __all__ = [
     "Action",
@@ -18,6 +21,7 @@ __all__ = [
     "IllegalAction",
     "NotationError",
     "Phase",
+    "SeatView",
     "WorldError",
     "settlement",
 ]

@@ -518,11 +518,20 @@ class Reveal(Event, type="reveal"):
         self._rank = rank
         self._suit = suit
 
+    @property
+    def rank_text(self) -> str | None:
+        """The rank shown as its letter (``"T"``, ``"A"``; an ace low in a wheel ``"A"``),
+        None at a suit stage."""
+        rank = self._rank
+        if rank is None:
+            return None
+        return RANKS[rank - 2] if rank >= 2 else "A"
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "reveal", "seat": self._seat, "stage": self._stage}
-        rank, suit = self._rank, self._suit
+        rank, suit = self.rank_text, self._suit
         if rank is not None:
-            out["rank"] = RANKS[rank - 2] if rank >= 2 else "A"
+            out["rank"] = rank
         if suit is not None:
             out["suit"] = suit
         return out

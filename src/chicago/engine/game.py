@@ -13,7 +13,6 @@ True
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Sequence
 from typing import Any, ClassVar, Self
@@ -49,43 +48,20 @@ from chicago.engine.events import (
     Showdown,
     Trick,
 )
+from chicago.engine.phases import Phase
 from chicago.engine.records import game_record, replay_record
 from chicago.engine.settlement import settlement as settle
 from chicago.engine.sources import CardSource
-from chicago.engine.state import DealSummary, copy_state
+from chicago.engine.state import copy_state
 from chicago.engine.views import seat_view
+from chicago.engine.viewtypes import DealRecord, SeatView
 from chicago.poker import Category, HandValue, category_of, evaluate
-from chicago.rules import Rules
+from chicago.rules import Rules, RulesError
 
 __all__ = ["Game", "IllegalAction", "Phase", "WorldError"]
 
 _K = ActionKind
 _SUIT_LETTERS = "cdhs"
-
-
-class Phase(enum.Enum):
-    """Where a deal is: whose kind of decision comes next."""
-
-    __hash__ = object.__hash__  # members are unique: identity hashing is faster than by name
-
-    REDEAL = "redeal"
-    """V-REDEAL-LOW: each player may throw in a hand of low cards once."""
-    EXCHANGE = "exchange"
-    """An exchange round (R-EX-1)."""
-    ONE_UP = "one up"
-    """V-ONE-UP: the player decides on the face-up card."""
-    ANNOUNCE = "announce"
-    """A scoring round (R-ANN-1)."""
-    QUADS_CHOICE = "quads choice"
-    """V-QUADS-RESET: the scoring round's winner with four of a kind: reset or score."""
-    QUADS = "quads"
-    """V-QUADS-RESET after the last exchange: each player may reset with four of a kind."""
-    CHICAGO = "chicago"
-    """The Chicago call (R-CHI-1)."""
-    PLAY = "play"
-    """Trick play (R-TRICK-*)."""
-    OVER = "over"
-    """The game has ended."""
 
 
 # number of cards that make each category's combination (R-EX-4)
@@ -167,7 +143,7 @@ class Game:
     winners: list[int]
     _made_chicago: list[bool]
     _declared_chicago: list[bool]
-    _deal_history: list[DealSummary]
+    _deal_history: list[DealRecord]
     _instant_winner: int | None
     # the current deal (set anew by _reset_deal_state):
     hands: list[list[Card]]
@@ -267,9 +243,10 @@ class Game:
             raise TypeError(f"players must be an int, not {players!r}")
         if not rules.min_players <= players <= rules.max_players:
             hint = " (V-LARGE: set max_players=6 for five or six)" if players in (5, 6) else ""
-            raise ValueError(
+            raise RulesError(
                 f"these rules allow {rules.min_players}-{rules.max_players} players, "
-                f"not {players}{hint}"
+                f"not {players}{hint}",
+                ("max_players",) if players > rules.max_players else ("min_players",),
             )
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
@@ -427,19 +404,21 @@ class Game:
             raise ValueError("the game is not over yet")
         return settle(self.scores, self.rules, self.winners)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` knows, JSON-able; ``None`` gives a spectator's (public) view."""
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` knows (a typed :class:`~chicago.engine.viewtypes.SeatView`; its JSON
+        form is :func:`~chicago.engine.viewjson.view_json`); ``None`` gives a spectator's
+        (public) view."""
         return seat_view(self, seat)
 
     def discarded(self, seat: int) -> list[Card]:
         """The cards ``seat`` discarded this deal, in order (its own view shows them)."""
         return list(self._own_discards[seat])
 
-    def events_for(self, seat: int | None) -> list[dict[str, Any]]:
-        """The whole event log as ``seat`` may see it (``None``: public only), JSON-able."""
+    def events_for(self, seat: int | None) -> list[Event]:
+        """The whole event log as ``seat`` may see it (``None``: public only)."""
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.players):
             raise ValueError(f"seat must be 0-{self.players - 1} or None, not {seat!r}")
-        return [e.to_json() for e in self.events if e.audience is None or e.audience == seat]
+        return [e for e in self.events if e.audience is None or e.audience == seat]
 
     def record(self) -> dict[str, Any]:
         """A JSON-able game record that :meth:`replay` turns back into this game."""
@@ -457,9 +436,9 @@ class Game:
         return self.events[self._deal_start_event :]
 
     @property
-    def deal_history(self) -> list[dict[str, Any]]:
-        """One summary per finished deal: deal number, dealer, points gained, scores after."""
-        return [d.to_json() for d in self._deal_history]
+    def deal_history(self) -> tuple[DealRecord, ...]:
+        """One record per finished deal: deal number, dealer, points gained, scores after."""
+        return tuple(self._deal_history)
 
     @property
     def source(self) -> CardSource:
@@ -847,7 +826,7 @@ class Game:
 
     def _end_deal(self) -> None:
         gained = [s - b for s, b in zip(self.scores, self._deal_start_scores, strict=True)]
-        summary = DealSummary(self.deal_number, self.dealer, tuple(gained), tuple(self.scores))
+        summary = DealRecord(self.deal_number, self.dealer, tuple(gained), tuple(self.scores))
         self._deal_history.append(summary)
         self._emit(DealEnd(summary.deal, summary.dealer, summary.points, summary.scores))
         winners = self._game_winners()

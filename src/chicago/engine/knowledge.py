@@ -1,28 +1,28 @@
 """What one seat knows, read from its view: the common ground of every bot.
 
-:func:`knowledge` turns a seat's view (the JSON-able dict of :meth:`chicago.Game.view`) into a
-:class:`Knowledge`: the seat's own cards, the cards it has seen leave play, and for each
-opponent what the table showed of them (exchange counts, announcements, revealed tie-break
-stages, shown hands, face-up one-up cards, voids shown by not following suit, whether they
-are locked). Nothing here reads anything but the view, so nothing hidden can leak into a bot.
+:func:`knowledge` turns a seat's typed view (:meth:`chicago.Game.view`, read as it is, its
+events typed) into a :class:`Knowledge`: the seat's own cards, the cards it has seen leave
+play, and for each opponent what the table showed of them (exchange counts, announcements,
+revealed tie-break stages, shown hands, face-up one-up cards, voids shown by not following
+suit, whether they are locked). Nothing here reads anything but the view, so nothing hidden
+can leak into a bot.
 
 >>> from chicago import Game, Rules
 >>> game = Game(Rules.preset("pagat"), players=4, seed=3)
 >>> k = knowledge(game.view(game.to_act))
 >>> len(k.hand), k.players, k.phase
-(5, 4, 'exchange')
+(5, 4, <Phase.EXCHANGE: 'exchange'>)
 >>> len(k.unseen) == 52 - 5
 True
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
-from chicago.cards import DECK, RANKS, Card, mask_of, parse_cards
+from chicago.cards import DECK, Card, mask_of
 from chicago.engine.events import (
     Announce,
     Deal,
@@ -38,10 +38,13 @@ from chicago.engine.events import (
     Reveal,
     RoundResult,
     Show,
-    event_from_json,
 )
+from chicago.engine.phases import Phase
 from chicago.poker import Category
 from chicago.rules import Rules
+
+if TYPE_CHECKING:
+    from chicago.engine.viewtypes import SeatView
 
 __all__ = [
     "DEFINING_STAGES",
@@ -51,8 +54,6 @@ __all__ = [
     "Opponent",
     "card_places",
     "knowledge",
-    "rank_of_text",
-    "rules_of",
 ]
 
 
@@ -70,11 +71,6 @@ DEFINING_STAGES: dict[Category, int] = {
 """How many tie-break stages (R-ANN-3) name the cards of a category's combination, the ones
 R-EX-4 protects: the pair's rank, both pairs', the trips', a straight's top card, a flush's
 five ranks …; later stages are odd cards."""
-
-
-def rank_of_text(letter: str) -> int:
-    """The rank value (2 … 14) of a rank letter of a reveal event (``"T"`` → 10, ``"A"`` → 14)."""
-    return RANKS.index(letter) + 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +252,7 @@ class Knowledge:
     seat: int
     players: int
     rules: Rules
-    phase: str
+    phase: Phase
     round: int
     """The current exchange or scoring round, from 1."""
     dealer: int
@@ -336,49 +332,23 @@ class Knowledge:
         return order[order.index(self.seat) + 1 :]
 
 
-_RULES_CACHE: dict[str, Rules] = {}
-
-
-def rules_of(data: dict[str, Any]) -> Rules:
-    """The rules of a view's ``rules`` dict (cached: building and checking them is slow)."""
-    key = json.dumps(data, sort_keys=True)
-    rules = _RULES_CACHE.get(key)
-    if rules is None:
-        if len(_RULES_CACHE) > 64:
-            _RULES_CACHE.clear()
-        rules = _RULES_CACHE[key] = Rules.from_dict(data)
-    return rules
-
-
-_CARD_OF_TEXT: dict[str, Card] = {str(card): card for card in DECK}
-
-
-def _card(text: str) -> Card:
-    card = _CARD_OF_TEXT.get(text)
-    return card if card is not None else parse_cards(text)[0]
-
-
-def _cards(texts: Sequence[str]) -> tuple[Card, ...]:
-    return tuple(_card(t) for t in texts)
-
-
-def knowledge(view: dict[str, Any]) -> Knowledge:
+def knowledge(view: SeatView) -> Knowledge:
     """What the seat of ``view`` knows about the current deal, from the view alone."""
-    seat = view["seat"]
+    seat = view.seat
     if seat is None:
         raise ValueError("a spectator's view has no seat: bots need a seat's view")
-    players = int(view["players"])
-    rules = rules_of(view["rules"])
-    hand = _cards(view["hand"])
-    discarded = _cards(view.get("discarded", []))
+    players = view.players
+    rules = view.rules
+    hand = view.hand
+    discarded = view.discarded
     opponents = {
-        s: Opponent(seat=s, locked=bool(view["locked"][s]), score=int(view["scores"][s]))
+        s: Opponent(seat=s, locked=view.locked[s], score=view.scores[s])
         for s in range(players)
         if s != seat
     }
-    exchanges: list[list[int]] = view.get("exchanges", [])
+    exchanges = view.exchanges
     for opp in opponents.values():
-        opp.exchanges = [int(r[opp.seat]) for r in exchanges]
+        opp.exchanges = [r[opp.seat] for r in exchanges]
 
     # Walk the events in order: exchanges, announcements, reveals, shows, one-up cards.
     reshuffled = False
@@ -389,7 +359,7 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     accepted: dict[int, int] = dict.fromkeys(opponents, 0)
     own_discards = 0
     exchange_round = 1
-    events = [event_from_json(e) for e in view.get("events", [])]
+    events = view.events
     for event in events:
         if isinstance(event, Reshuffle):
             reshuffled = True
@@ -470,11 +440,8 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
         opp.known = accepted[s]
         opp.kept = tuple(kept[s])
 
-    trick = [(int(p["seat"]), _card(p["card"])) for p in view.get("trick", [])]
-    tricks = [
-        (int(t["winner"]), [(int(p["seat"]), _card(p["card"])) for p in t["cards"]])
-        for t in view.get("tricks", [])
-    ]
+    trick = [(p.seat, p.card) for p in view.trick]
+    tricks = [(t.winner, [(p.seat, p.card) for p in t.cards]) for t in view.tricks]
     played_mask = 0
     for _, plays in [*tricks, (None, trick)]:
         if not plays:
@@ -486,11 +453,11 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
                 opponents[who].voids |= 1 << led
     for opp in opponents.values():
         opp.known &= ~played_mask
-    for s, pile in enumerate(view.get("played", [])):
+    for s, pile in enumerate(view.played):
         if s in opponents:
-            opponents[s].played = _cards(pile)
+            opponents[s].played = pile
             opponents[s].holding = 5 - len(pile)
-    if rules.lock_six and view["phase"] in ("exchange", "redeal") and exchange_round == 1:
+    if rules.lock_six and view.phase in ("exchange", "redeal") and exchange_round == 1:
         for opp in opponents.values():
             if opp.locked and not exchange_seen[opp.seat]:
                 opp.holding = 6
@@ -499,38 +466,31 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     hand_mask = mask_of(hand)
     known = hand_mask | dead
     unseen = tuple(card for card in DECK if not known >> card & 1)
-    one_up = view.get("one_up")
+    one_up = view.one_up
     return Knowledge(
         seat=seat,
         players=players,
         rules=rules,
-        phase=str(view["phase"]),
-        round=int(view.get("round", 1)),
-        dealer=int(view["dealer"]),
-        scores=[int(s) for s in view["scores"]],
-        locked=[bool(x) for x in view["locked"]],
+        phase=view.phase,
+        round=view.round,
+        dealer=view.dealer,
+        scores=list(view.scores),
+        locked=list(view.locked),
         hand=hand,
         discarded=discarded,
         dead=dead,
         unseen=unseen,
         opponents=opponents,
-        stock=int(view.get("stock", 0)),
-        discard_pile=int(view.get("discard_pile", 0)),
-        declarer=view.get("chicago"),
+        stock=view.stock,
+        discard_pile=view.discard_pile,
+        declarer=view.chicago,
         trick=trick,
         tricks=tricks,
-        trick_number=int(view.get("trick_number", 0)),
+        trick_number=view.trick_number,
         exchanges_total=rules.exchanges,
         reshuffled=reshuffled,
-        one_up=(int(one_up["seat"]), _card(one_up["card"])) if one_up else None,
-        chicago_declared=_flags(view.get("chicago_declared"), players),
-        chicago_made=_flags(view.get("chicago_made"), players),
+        one_up=(one_up.seat, one_up.card) if one_up is not None else None,
+        chicago_declared=list(view.chicago_declared),
+        chicago_made=list(view.chicago_made),
         places=card_places(events, seat),
     )
-
-
-def _flags(values: Any, players: int) -> list[bool]:
-    """One flag per seat from a view's list (all False when the view has none)."""
-    if not isinstance(values, list) or len(values) != players:
-        return [False] * players
-    return [bool(v) for v in values]

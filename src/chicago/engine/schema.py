@@ -2,11 +2,12 @@
 
 :func:`json_schema` builds it from the declarations themselves: the event classes of
 :mod:`chicago.engine.events` (fields, types, the docstring under each field), the view's
-TypedDicts of :mod:`chicago.engine.viewtypes`, the phases of :class:`chicago.Phase` and the
-rule options of :class:`chicago.Rules`. ``docs/schema.json`` is its output with the table
-server's frames added (:mod:`chicago.server.schema`; ``python scripts/make_schema.py`` writes
-it; a test checks that the shipped file is current and validates views, events and
-websocket frames of random games against it).
+dataclasses of :mod:`chicago.engine.viewtypes` (by the same rules as the one encoder of
+views, :mod:`chicago.engine.viewjson`), the phases of :class:`chicago.Phase` and the rule
+options of :class:`chicago.Rules`. ``docs/schema.json`` is its output with the table server's
+frames added (:mod:`chicago.server.schema`; ``python scripts/make_schema.py`` writes it; a
+test checks that the shipped file is current and validates views, events and websocket frames
+of random games against it).
 
 >>> schema = json_schema()
 >>> sorted(schema["$defs"]["view"]["properties"])[:3]
@@ -24,15 +25,18 @@ import itertools
 import textwrap
 import types
 import typing
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from chicago.cards import RANKS
+from chicago.cards import RANKS, Card
+from chicago.categories import Category
 from chicago.engine import viewtypes
+from chicago.engine.actions import Action
 from chicago.engine.events import EVENT_TYPES, Event
-from chicago.engine.game import Phase
+from chicago.engine.phases import Phase
 from chicago.rules import Rules
 
-__all__ = ["SCHEMA_VERSION", "attribute_docs", "json_schema"]
+__all__ = ["LEAF_SCHEMAS", "SCHEMA_VERSION", "attribute_docs", "json_schema"]
 
 SCHEMA_VERSION = 1
 """Changes whenever a view, event or frame changes shape (the schema's ``version``)."""
@@ -127,54 +131,66 @@ def _event_schema(cls: type[Event]) -> dict[str, Any]:
     }
 
 
-# ---------------------------------------------------------------------- typed dicts
+# ---------------------------------------------------------------------- the view's types
+LEAF_SCHEMAS: dict[type, dict[str, Any]] = {
+    Card: _ref("card"),
+    Category: _ref("category"),
+    Phase: _ref("phase"),
+    Action: {"type": "string", "description": "An action in the text notation "
+             "(docs/NOTATION.md)."},
+    Rules: _ref("rules"),
+    Event: _ref("event"),
+}
+"""The schema of each type with a JSON form of its own: the same types as the encoder's
+:data:`chicago.engine.viewjson.LEAF_TYPES` (a kind of event refers to its own definition)."""
+
+
 def _python_type(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
-    """The JSON schema of a Python type hint of the view's TypedDicts."""
+    """The JSON schema of a declared type of the view's dataclasses, by the rules of the
+    encoder (:func:`chicago.engine.viewjson.encoder`)."""
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
-    if origin is typing.Annotated:
-        marker = hint.__metadata__[0]
-        return _ref(marker)
-    if origin is Literal:
-        return {"enum": list(args)}
     if origin in (types.UnionType, typing.Union):
-        parts = [_python_type(a, defs) for a in args]
-        return {"anyOf": parts}
-    if origin is list:
+        return {"anyOf": [_python_type(a, defs) for a in args]}
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         return {"type": "array", "items": _python_type(args[0], defs)}
-    if origin is dict:
-        if args[1] is Any:
-            return {"type": "object"}
+    if origin in (Mapping, dict):
         return {"type": "object", "additionalProperties": _python_type(args[1], defs)}
     if hint is type(None):
         return {"type": "null"}
-    if hint is Any:
-        return {}
-    if isinstance(hint, type) and typing.is_typeddict(hint):
-        name = hint.__name__
-        if name not in defs:
-            defs[name] = {}  # reserve (no recursion in these types, but keep the order)
-            defs[name] = _typed_dict(hint, defs)
-        return _ref(name)
-    if isinstance(hint, type) and hint.__name__ in _SCALARS:
-        return dict(_SCALARS[hint.__name__])
+    if isinstance(hint, type):
+        cls: type = hint
+        if issubclass(cls, Event) and cls.type:
+            return _ref(f"event.{cls.type}")
+        for leaf, schema in LEAF_SCHEMAS.items():
+            if issubclass(cls, leaf):
+                return dict(schema)
+        if cls.__name__ in _SCALARS:
+            return dict(_SCALARS[cls.__name__])
+        if dataclasses.is_dataclass(cls):
+            name = cls.__name__
+            if name not in defs:
+                defs[name] = {}  # reserve (no recursion in these types, but keep the order)
+                defs[name] = _dataclass(cls, defs)
+            return _ref(name)
     raise TypeError(f"no JSON schema for {hint!r}")
 
 
-def _typed_dict(cls: type, defs: dict[str, Any], skip: tuple[str, ...] = ()) -> dict[str, Any]:
-    hints = typing.get_type_hints(cls, vars(viewtypes), include_extras=True)
+def _dataclass(
+    cls: type, defs: dict[str, Any], parts: tuple[str, ...] = ("public", "own", "full")
+) -> dict[str, Any]:
+    """The schema of a dataclass of the view: an object of its fields (those of ``parts``)."""
+    hints = typing.get_type_hints(cls)
     docs = attribute_docs(cls)
     properties: dict[str, Any] = {}
-    for name, hint in hints.items():
-        if name in skip:
+    for f in dataclasses.fields(cls):
+        if f.metadata.get("part", "public") not in parts:
             continue
-        prop = _ref("rules") if name == "rules" else _python_type(hint, defs)
-        if name == "phase":
-            prop = _ref("phase")
-        if name in docs:
-            prop = {**prop, "description": docs[name]} if "$ref" not in prop else {
-                "allOf": [prop], "description": docs[name]}
-        properties[name] = prop
+        prop = _python_type(hints[f.name], defs)
+        if f.name in docs:
+            prop = {**prop, "description": docs[f.name]} if "$ref" not in prop else {
+                "allOf": [prop], "description": docs[f.name]}
+        properties[f.name] = prop
     return {
         "type": "object",
         "description": _doc(cls),
@@ -249,8 +265,8 @@ def json_schema() -> dict[str, Any]:
         "description": "One event of the game log, by its type (chicago.engine.events).",
         "oneOf": [_ref(f"event.{kind}") for kind in EVENT_TYPES],
     }
-    defs["view"] = _typed_dict(viewtypes.SeatView, defs)
-    state = _typed_dict(viewtypes.SeatView, defs, skip=("rules", "events", "history"))
+    defs["view"] = _dataclass(viewtypes.SeatView, defs)
+    state = _dataclass(viewtypes.SeatView, defs, parts=("public", "own"))
     state["description"] = ("The state in an update frame: the view without rules, events "
                             "and history.")
     defs["state"] = state

@@ -1,4 +1,4 @@
-"""The engine's state: copying it completely, and the summary of a finished deal.
+"""The engine's state: copying it completely.
 
 :func:`copy_state` copies an object of a class that declares every attribute with its type
 (``Game``: annotations and ``__slots__``). The copy function of each class is generated once
@@ -19,39 +19,20 @@ import sys
 import types
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from chicago.cards import Card
 from chicago.engine.actions import Action
 from chicago.engine.events import Event
+from chicago.engine.viewtypes import DealRecord
 from chicago.poker import HandValue
 from chicago.rules import Rules
 
-__all__ = ["DealSummary", "copy_state"]
-
-
-@dataclass(frozen=True, slots=True)
-class DealSummary:
-    """One finished deal: its number, dealer, the points each seat gained and the scores."""
-
-    deal: int
-    dealer: int
-    points: tuple[int, ...]
-    scores: tuple[int, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"deal", "dealer", "points", "scores"}``, JSON-able."""
-        return {
-            "deal": self.deal,
-            "dealer": self.dealer,
-            "points": list(self.points),
-            "scores": list(self.scores),
-        }
+__all__ = ["copy_state"]
 
 
 _IMMUTABLE: tuple[type, ...] = (
-    int, bool, str, float, type(None), Rules, Card, Action, HandValue, DealSummary,
+    int, bool, str, float, type(None), Rules, Card, Action, HandValue, DealRecord,
     Event,  # events are immutable (engine/events.py)
 )
 """Types whose values are shared by a copy (enums are immutable too)."""

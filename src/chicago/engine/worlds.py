@@ -116,14 +116,14 @@ def sample_world(game: G, seat: int, rng: random.Random) -> G:
     if pending is not None and hidden_discard is not None:
         world._pending_one_up = (cards_from_mask(hidden_discard)[0], pending[1])
     rules = game.rules
-    top = {r["round"]: r["category"] for r in view["round_results"] if r.get("category")}
+    top = {r.round: r.category for r in view.round_results if r.category is not None}
     for other, opp in k.opponents.items():
         protected = 0
         claim = opp.claim
         if (
             rules.show_on_break
             and claim is not None
-            and top.get(claim.round) == claim.category.name
+            and top.get(claim.round) is claim.category
             and len(world.hands[other]) == 5
         ):
             value = evaluate(world.hands[other], rules)

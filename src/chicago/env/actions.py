@@ -26,11 +26,11 @@ first id    count  meaning
 >>> from chicago import Game, Rules
 >>> game = Game(Rules.preset("pagat"), players=4, seed=7)
 >>> seat = game.to_act
->>> hand = game.view(seat)["hand"]
+>>> hand = game.view(seat).hand
 >>> ids = legal_indices(game.legal_actions(), hand)
 >>> len(ids), ids[0], ids[-1]
 (32, 52, 83)
->>> str(index_to_action(83, hand)) == "discard " + " ".join(hand)
+>>> str(index_to_action(83, hand)) == "discard " + " ".join(map(str, hand))
 True
 >>> action_to_index(Action.parse("play As"), hand), action_to_index("pass", hand)
 (51, 102)
@@ -39,10 +39,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chicago.cards import DECK, Card, parse_card
 from chicago.engine.actions import Action, ActionKind
+from chicago.engine.viewtypes import SeatView
 from chicago.poker import Category
 
 if TYPE_CHECKING:
@@ -105,13 +106,13 @@ _SIMPLE_INDEX = {kind: SIMPLE_BASE + i for i, kind in enumerate(SIMPLE_KINDS)}
 _ANNOUNCE_INDEX = {cat: ANNOUNCE_BASE + i for i, cat in enumerate(ANNOUNCE_CATEGORIES)}
 
 
-def hand_of(source: dict[str, Any] | Iterable[int | str]) -> tuple[Card, ...]:
-    """The hand sorted by card id, from a seat's view (its ``"hand"``) or from cards."""
-    cards = source["hand"] if isinstance(source, dict) else source
+def hand_of(source: SeatView | Iterable[int | str]) -> tuple[Card, ...]:
+    """The hand sorted by card id, from a seat's view (its ``hand``) or from cards."""
+    cards = source.hand if isinstance(source, SeatView) else source
     return tuple(sorted(parse_card(c) if isinstance(c, str) else Card(c) for c in cards))
 
 
-def _sorted_hand(hand: dict[str, Any] | Iterable[int | str]) -> tuple[Card, ...]:
+def _sorted_hand(hand: SeatView | Iterable[int | str]) -> tuple[Card, ...]:
     if (
         isinstance(hand, tuple)
         and all(type(c) is Card for c in hand)
@@ -122,7 +123,7 @@ def _sorted_hand(hand: dict[str, Any] | Iterable[int | str]) -> tuple[Card, ...]
 
 
 def action_to_index(
-    action: Action | str, hand: dict[str, Any] | Iterable[int | str]
+    action: Action | str, hand: SeatView | Iterable[int | str]
 ) -> int:
     """The id of ``action`` for a seat holding ``hand`` (a view, or the seat's cards).
 
@@ -179,7 +180,7 @@ def _index(act: Action, positions: dict[int, int]) -> int:
     return DISCARD_BASE + pattern
 
 
-def index_to_action(index: int, hand: dict[str, Any] | Iterable[int | str]) -> Action:
+def index_to_action(index: int, hand: SeatView | Iterable[int | str]) -> Action:
     """The action with id ``index`` for a seat holding ``hand`` (a view, or the seat's cards).
 
     Raises ``ValueError`` for an id out of range or a position the hand does not have. The
@@ -214,7 +215,7 @@ def index_to_action(index: int, hand: dict[str, Any] | Iterable[int | str]) -> A
 
 
 def legal_indices(
-    legal_actions: Iterable[Action | str], hand: dict[str, Any] | Iterable[int | str]
+    legal_actions: Iterable[Action | str], hand: SeatView | Iterable[int | str]
 ) -> list[int]:
     """The ids of the legal actions, ascending (one id per action)."""
     positions = _bit_positions(_sorted_hand(hand))
@@ -222,7 +223,7 @@ def legal_indices(
 
 
 def action_mask(
-    legal_actions: Iterable[Action | str], hand: dict[str, Any] | Iterable[int | str]
+    legal_actions: Iterable[Action | str], hand: SeatView | Iterable[int | str]
 ) -> npt.NDArray[np.int8]:
     """A 0/1 vector of length :data:`NUM_ACTIONS` (int8): 1 where the action is legal."""
     import numpy as np

@@ -23,8 +23,8 @@ deals a new deal becomes one player decision followed by 20 chance nodes (four p
 ('card', 52)
 >>> for _ in range(20):
 ...     table.apply_chance(table.candidates[0])
->>> table.chance_kind is None, table.game.dealer, table.game.view(3)["hand"]
-(True, 2, ['2c', '3c', '4c', '5c', '6c'])
+>>> table.chance_kind is None, table.game.dealer, " ".join(map(str, table.game.view(3).hand))
+(True, 2, '2c 3c 4c 5c 6c')
 """
 
 from __future__ import annotations

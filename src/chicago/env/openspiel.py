@@ -29,6 +29,7 @@ OpenSpiel's ISMCTS bot can play.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -44,6 +45,7 @@ except ImportError:
 
 from chicago.cards import DECK
 from chicago.engine.events import ChicagoCall, ChicagoResult
+from chicago.engine.viewtypes import SeatView
 from chicago.env.actions import NUM_ACTIONS, action_to_index, index_to_action, legal_indices
 from chicago.env.chance import ChanceTable
 from chicago.env.determinize import resample
@@ -274,7 +276,7 @@ class ChicagoState(pyspiel.State):  # type: ignore[misc]
         return f"{text}; hands {hands}; stock {game.stock_count}{pending}"
 
     # -- chicago's own terms -----------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> SeatView:
         """The engine's view of ``seat`` (None: a spectator) at this state."""
         if self.table.game is None:
             raise ValueError("the first dealer is not chosen yet")
@@ -293,7 +295,8 @@ class ChicagoState(pyspiel.State):  # type: ignore[misc]
             parts.append(f"dealing, {len(table.chosen)} chosen")
         else:
             game = table.game
-            parts.extend(json.dumps(e, separators=(",", ":")) for e in game.events_for(player))
+            parts.extend(json.dumps(e.to_json(), separators=(",", ":"))
+                         for e in game.events_for(player))
             # The hand now, although the events above imply it: a resampled world
             # (resample_from_infostate) keeps only public events for the other seats.
             parts.append("hand " + " ".join(str(c) for c in sorted(game.hands[player])))
@@ -371,7 +374,7 @@ class ChicagoObserver:
             return
         view = game.view(None if self.public_only else player)
         if self.public_only:
-            view["seat"] = player
+            view = dataclasses.replace(view, seat=player)
         encode_view(view, self.dict["observation"])
         if self.perfect_recall:
             history = self.dict["chicago_history"]

@@ -179,7 +179,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._clear_rewards()
         game.apply(act)
         if self.reward_mode == "deal" and (game.deal_number != deal or game.is_over):
-            points = game.deal_history[-1]["points"]
+            points = game.deal_history[-1].points
             for s, name in enumerate(self.possible_agents):
                 self.rewards[name] = float(points[s])
         if game.is_over:

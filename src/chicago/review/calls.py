@@ -26,6 +26,7 @@ from chicago.bots.ev import announce_chance
 from chicago.bots.plausibility import hand_weight
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge
+from chicago.engine.phases import Phase
 from chicago.engine.sampling import sample_hands
 from chicago.poker import Category
 from chicago.review.deals import call_values
@@ -98,7 +99,7 @@ def rest_of_deal(k: Knowledge, next_round: int) -> tuple[float, float]:
     """The ``ev`` estimate of the rest of the deal from the exchange round ``next_round``
     on, for the seat's five cards: the best hold's (hand, trick)."""
     rounds = k.exchanges_total
-    at = dataclasses.replace(k, phase="exchange", round=min(max(1, next_round), rounds))
+    at = dataclasses.replace(k, phase=Phase.EXCHANGE, round=min(max(1, next_round), rounds))
     limit = 0 if next_round > rounds or k.locked[k.seat] else None
     best = max(estimate_holds(at, max_discard=limit), key=lambda h: h[0] + h[1])
     return best[0], best[1]

@@ -14,8 +14,10 @@ in any order). ``review_seats`` is made of the same three.
 
 from __future__ import annotations
 
+import multiprocessing
+import queue
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,21 +172,57 @@ def review_seats(
                 record, seat, level=spec, seed=seed, hindsight=hindsight, on_decision=tick
             )
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with multiprocessing.Manager() as manager, ProcessPoolExecutor(max_workers=jobs) as pool:
+            # each worker says every decision it judged, so that the progress moves with
+            # every decision and not only when a share ends
+            ticks = manager.Queue() if progress is not None else None
             futures = {
-                pool.submit(review_chunk, record, chunk, level=spec, seed=seed,
-                            hindsight=hindsight): chunk
+                pool.submit(_chunk_with_ticks, record, chunk, spec, seed, hindsight,
+                            ticks): chunk
                 for chunk in _chunks(counts, 4 * jobs)
             }
-            for future in as_completed(futures):
-                chunk = futures[future]
-                found[chunk.seat].extend(future.result())
-                tick(chunk.decisions)
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, timeout=_TICK_WAIT,
+                                         return_when=FIRST_COMPLETED)
+                if ticks is not None:
+                    tick(_drain(ticks))
+                for future in finished:
+                    chunk = futures[future]
+                    found[chunk.seat].extend(future.result())
+            if ticks is not None:
+                tick(_drain(ticks))
     return [
         _review(final, seat, sorted(found[seat], key=lambda d: d.step), spec, seed, hindsight,
                 names.get(seat))
         for seat in seats
     ]
+
+
+_TICK_WAIT = 0.1
+"""Seconds between looks at the workers' ticks while shares are being judged."""
+
+
+def _chunk_with_ticks(
+    record: dict[str, Any], chunk: ReviewChunk, level: ReviewLevel, seed: int,
+    hindsight: bool, ticks: Any,
+) -> list[DecisionReview]:
+    """:func:`review_chunk` in a worker, putting a tick on ``ticks`` (a managed queue, or
+    None) after each decision."""
+    on_decision = None if ticks is None else (lambda: ticks.put(1))
+    return review_decisions(record, chunk.seat, level=level, seed=seed, hindsight=hindsight,
+                            deals=(chunk.first, chunk.last), on_decision=on_decision)
+
+
+def _drain(ticks: Any) -> int:
+    """How many ticks wait on the queue (taken off it)."""
+    count = 0
+    while True:
+        try:
+            ticks.get_nowait()
+        except queue.Empty:
+            return count
+        count += 1
 
 
 def plan_review(

@@ -31,6 +31,7 @@ from chicago.bots.solver import Position, can_make_chicago
 from chicago.cards import DECK, Card, mask_of
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge
+from chicago.engine.phases import Phase
 from chicago.engine.sampling import sample_hands
 from chicago.review.deals import last_trick
 from chicago.review.levels import ReviewLevel
@@ -190,7 +191,7 @@ def _one_up_request(k: Knowledge, action: Action) -> Option:
 
 
 def _best_hold(k: Knowledge) -> tuple[float, float]:
-    first = dataclasses.replace(k, phase="exchange", round=1)
+    first = dataclasses.replace(k, phase=Phase.EXCHANGE, round=1)
     best = max(estimate_holds(first), key=lambda h: h[0] + h[1])
     return best[0], best[1]
 

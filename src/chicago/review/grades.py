@@ -6,14 +6,19 @@ alternative, judged on what the seat knew:
 ==============  ==========================
 grade           points lost
 ==============  ==========================
-``best``        at most 0.05
-``good``        above 0.05, at most 0.5
-``inaccuracy``  above 0.5, at most 1.25
-``mistake``     above 1.25, below 2.5
-``blunder``     2.5 or more
+``best``        at most 0.1
+``good``        above 0.1, at most 0.4
+``inaccuracy``  above 0.4, at most 0.8
+``mistake``     above 0.8, below 1.4
+``blunder``     1.4 or more
 ==============  ==========================
 
->>> grade_of(0.0).value, grade_of(0.3).value, grade_of(1.0).value, grade_of(2.5).value
+The thresholds are calibrated against 45 decisions a Chicago player labelled
+(``tests/data/labelled_decisions.json``, with the reasons; ``docs/REVIEW.md`` reports the
+agreement): breaking a pair of kings for nothing is a mistake, throwing the pair away a
+blunder.
+
+>>> grade_of(0.0).value, grade_of(0.3).value, grade_of(0.6).value, grade_of(1.4).value
 ('best', 'good', 'inaccuracy', 'blunder')
 """
 
@@ -25,27 +30,39 @@ from collections.abc import Iterable, Sequence
 from chicago.review.model import Grade
 
 __all__ = [
+    "ACCURACY_MARKS",
     "ACCURACY_SCALE",
     "BEST_MAX",
     "BLUNDER_MIN",
     "GOOD_MAX",
     "INACCURACY_MAX",
     "MATTERS",
+    "OBVIOUS",
     "accuracy",
     "counts_for_accuracy",
     "grade_of",
 ]
 
-BEST_MAX = 0.05
-"""Losses up to this are the best move (ties and the noise of sampling)."""
-GOOD_MAX = 0.5
-INACCURACY_MAX = 1.25
-BLUNDER_MIN = 2.5
-"""Half a last trick: a loss this large is a blunder."""
+BEST_MAX = 0.1
+"""Losses up to this are the best move (ties, the noise of sampling, a kicker kept)."""
+GOOD_MAX = 0.4
+INACCURACY_MAX = 0.8
+BLUNDER_MIN = 1.4
+"""A loss this large is a blunder: throwing away a pair of kings, or the one card that
+can win the last trick."""
 MATTERS = 0.05
-"""A choice is real when its best and worst listed alternatives differ by more than this."""
+"""A choice is real when its best and worst listed alternatives differ by more than this;
+a decision that lost more than this counts in the accuracy whatever it was."""
+OBVIOUS = 2.5
+"""A choice is obvious when every other alternative is this much worse than the best (half
+a last trick): answered right it does not count in the accuracy."""
 ACCURACY_SCALE = 1.5
 """The loss (in points) at which a decision's accuracy falls to 1/e (37)."""
+ACCURACY_MARKS: dict[str, float] = {"expert": 98.3, "basic": 92.2, "random": 73.5}
+"""The scale shown beside an accuracy: the mean accuracy of the ``expert`` and ``basic``
+bots and of random legal play, each seat of four-player ``pagat`` games reviewed at the
+default level, as issue 25 measured them; ``benchmarks/bench_accuracy.py`` measures them
+again (``docs/REVIEW.md`` gives its latest figures)."""
 
 
 def grade_of(loss: float) -> Grade:
@@ -64,16 +81,17 @@ def grade_of(loss: float) -> Grade:
 def counts_for_accuracy(values: Sequence[float], loss: float) -> bool:
     """Whether a decision (its alternatives' ``values``, the ``loss`` of what was done)
     counts in the accuracy: a real choice (the alternatives differ by more than
-    :data:`MATTERS` and a second one is within :data:`BLUNDER_MIN` of the best), or any
-    decision that lost points. An obvious one answered right (declining a hopeless
-    Chicago, the only sensible card) does not pad the figure; answered wrong, it counts."""
-    if loss > BEST_MAX:
+    :data:`MATTERS` and a second one is within :data:`OBVIOUS` of the best), or any
+    decision that lost points (more than :data:`MATTERS`). An obvious one answered right
+    (declining a hopeless Chicago, the only sensible card) does not pad the figure;
+    answered wrong, it counts."""
+    if loss > MATTERS:
         return True
     ordered = sorted(values, reverse=True)
     return (
         len(ordered) > 1
         and ordered[0] - ordered[-1] > MATTERS
-        and ordered[0] - ordered[1] < BLUNDER_MIN
+        and ordered[0] - ordered[1] < OBVIOUS
     )
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chicago.cards import cards_from_mask, mask_of, parse_cards
+from chicago.cards import cards_from_mask, mask_of
 from chicago.engine import Action, ActionKind, Game
 from chicago.engine.knowledge import Knowledge
 from chicago.poker import evaluate
@@ -38,7 +38,7 @@ _K = ActionKind
 
 def real_hands(game: Game) -> list[int]:
     """The cards each seat really holds now, as masks."""
-    return [mask_of(parse_cards(game.view(s)["hand"])) for s in range(game.players)]
+    return [mask_of(game.view(s).hand) for s in range(game.players)]
 
 
 def hindsight_values(
@@ -83,8 +83,7 @@ def _drawn(game: Game, k: Knowledge, action: Action) -> float:
 
 
 def _hand_value(after: Game, k: Knowledge) -> float:
-    view = after.view(k.seat)
-    hand = parse_cards(view["hand"])
+    hand = list(after.view(k.seat).hand)
     thrown = [c for c in k.hand if c not in hand]
     if k.phase == "one up" and k.one_up is not None and k.one_up[1] not in hand:
         thrown.append(k.one_up[1])

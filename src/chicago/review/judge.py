@@ -1,7 +1,7 @@
 """Judging one decision: its alternatives valued from the seat's view alone, then graded.
 
-:func:`value_decision` is the fair valuation: it reads the seat's view (the JSON-able dict
-of :meth:`chicago.Game.view`) and the legal actions, nothing else, exactly as a bot does.
+:func:`value_decision` is the fair valuation: it reads the seat's view (the typed view of
+:meth:`chicago.Game.view`) and the legal actions, nothing else, exactly as a bot does.
 :func:`grade` turns a valuation into a :class:`~chicago.review.model.DecisionReview`.
 """
 
@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from chicago.engine.actions import Action
 from chicago.engine.knowledge import Knowledge, knowledge
+from chicago.engine.viewtypes import SeatView
 from chicago.review.calls import value_announce, value_chicago, value_quads
 from chicago.review.exchange import value_exchange, value_one_up, value_redeal
 from chicago.review.grades import grade_of
 from chicago.review.levels import ReviewLevel
 from chicago.review.model import Alternative, DecisionReview, rounded
+from chicago.review.reasons import reason_of
 from chicago.review.tricks import value_play
 from chicago.review.valuation import Option, Valuation
 
-__all__ = ["decision_rng", "grade", "value_decision"]
+__all__ = ["decision_rng", "grade", "order_options", "value_decision", "value_knowledge"]
 
 
 def decision_rng(seed: int, seat: int, step: int) -> random.Random:
@@ -32,31 +33,40 @@ def decision_rng(seed: int, seat: int, step: int) -> random.Random:
 
 
 def value_decision(
-    view: dict[str, Any], legal: Sequence[Action], action: Action, level: ReviewLevel,
+    view: SeatView, legal: Sequence[Action], action: Action, level: ReviewLevel,
     rng: random.Random,
 ) -> tuple[Knowledge, Valuation]:
     """Every alternative of the decision whose seat's view is ``view``, valued on what
     that seat knew (and the knowledge it was judged on)."""
     k = knowledge(view)
+    return k, value_knowledge(k, legal, action, level, rng)
+
+
+def value_knowledge(
+    k: Knowledge, legal: Sequence[Action], action: Action, level: ReviewLevel,
+    rng: random.Random,
+) -> Valuation:
+    """Every alternative of a decision, valued on the seat's knowledge ``k`` (what it saw);
+    ``action`` is what was done (always among the alternatives)."""
     phase = k.phase
     if phase == "exchange":
-        return k, value_exchange(k, legal, action, level, rng)
+        return value_exchange(k, legal, action, level, rng)
     if phase == "one up":
-        return k, value_one_up(k)
+        return value_one_up(k)
     if phase == "redeal":
-        return k, value_redeal(k, legal, level, rng)
+        return value_redeal(k, legal, level, rng)
     if phase == "announce":
-        return k, value_announce(k, legal)
+        return value_announce(k, legal)
     if phase == "chicago":
-        return k, value_chicago(k, legal, level, rng)
+        return value_chicago(k, legal, level, rng)
     if phase == "play":
-        return k, value_play(k, legal, level, rng)
+        return value_play(k, legal, level, rng)
     if phase in ("quads", "quads choice"):
-        return k, value_quads(k, legal)
+        return value_quads(k, legal)
     raise ValueError(f"no decision to judge in phase {phase!r}")
 
 
-def _order(options: Sequence[Option]) -> list[Option]:
+def order_options(options: Sequence[Option]) -> list[Option]:
     """Best first; equal values in the order of the action texts (fully determined)."""
     return sorted(options, key=lambda o: (-o.value, str(o.action)))
 
@@ -72,7 +82,7 @@ def grade(
 ) -> DecisionReview:
     """The review of one decision: the best alternative, the loss, the grade, and the
     alternatives worth showing (the best ``level.shown`` and what was done)."""
-    options = _order(valuation.options)
+    options = order_options(valuation.options)
     done = [o for o in options if o.action == action]
     if not done:
         raise ValueError(f"{action} is not among the valued alternatives")
@@ -101,7 +111,7 @@ def grade(
     return DecisionReview(
         step=step,
         deal=deal,
-        phase=k.phase,
+        phase=k.phase.value,
         round=k.trick_number if k.phase == "play" else k.round,
         hand=tuple(str(c) for c in sorted(k.hand)),
         action=str(action),
@@ -112,4 +122,5 @@ def grade(
         samples=valuation.samples,
         hindsight_best=hindsight_best,
         hindsight_loss=hindsight_loss,
+        why=reason_of(k, options, chosen),
     )

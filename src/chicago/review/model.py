@@ -29,6 +29,7 @@ __all__ = [
     "GradeCounts",
     "Parts",
     "PhaseSummary",
+    "Reason",
     "RecordIdentity",
     "Review",
     "ReviewFormatError",
@@ -216,6 +217,40 @@ class Alternative(_Json):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Reason(_Json):
+    """The fact that decides a decision, in no language: what a sentence of the catalogue
+    (``why.KEY`` in ``web/static/lang/*.json``) names. Made by
+    :mod:`chicago.review.reasons` from what the seat knew; put in words by
+    :func:`chicago.tui.review_words.reason_text` and by the browser's Review view."""
+
+    key: str
+    """Which sentence: ``hold``, ``hold_trick``, ``hold_chicago``, ``announce``,
+    ``chicago``, ``trick``, ``declarer``, ``defender``, ``value``, ``equal`` (and
+    ``.best`` after it when what was done is the best)."""
+    best: str
+    """The best alternative's action text."""
+    done: str
+    """What was done (the runner-up where that was the best)."""
+    best_chance: float | None = None
+    """The chance that decides for the best alternative (of its aim, the last trick, the
+    Chicago …)."""
+    done_chance: float | None = None
+    best_keep: tuple[str, ...] | None = None
+    """An exchange: the cards the best hold keeps."""
+    done_keep: tuple[str, ...] | None = None
+    best_category: str | None = None
+    """The category the best hold aims at (``"or better"``), or the one announced."""
+    done_category: str | None = None
+    points: float | None = None
+    """What success is worth: the round won, the Chicago made, the best value."""
+    cost: float | None = None
+    """What failing costs (a Chicago), or the value of what was done."""
+    score: int | None = None
+    """The seat's score, when the score situation matters (near the target)."""
+    target: int | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class DecisionReview(_Json):
     """One decision of the reviewed seat."""
 
@@ -244,6 +279,11 @@ class DecisionReview(_Json):
     """With all cards known, the best alternative (a finished game, when asked for)."""
     hindsight_loss: float | None = None
     """With all cards known, what the action lost against that one."""
+    why: Reason | None = None
+    """The fact that decides it (see :class:`Reason`)."""
+    reason: str | None = None
+    """That fact as a sentence in the reader's language: filled in by the program that
+    shows the review (``chicago review``, the table server), None in a review as made."""
 
     def alternative(self, action: str) -> Alternative:
         """The alternative of ``action`` (KeyError if it is not listed)."""

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from chicago.engine.viewtypes import DealRecord
 from chicago.review.grades import accuracy, counts_for_accuracy
 from chicago.review.model import (
     DealSummary,
@@ -37,7 +37,7 @@ def _counts_for_accuracy(d: DecisionReview) -> bool:
 
 
 def summarize(
-    decisions: Sequence[DecisionReview], seat: int, history: Sequence[dict[str, Any]]
+    decisions: Sequence[DecisionReview], seat: int, history: Sequence[DealRecord]
 ) -> Summary:
     """The summary of one seat's ``decisions``; ``history`` is the game's
     :attr:`~chicago.Game.deal_history` (the points each deal gave)."""
@@ -49,7 +49,7 @@ def summarize(
             phases.append(
                 PhaseSummary(phase, len(mine), rounded(sum(d.loss for d in mine)), _counts(mine))
             )
-    points = {int(h["deal"]): int(h["points"][seat]) for h in history}
+    points = {h.deal: h.points[seat] for h in history}
     numbers = sorted(set(points) | {d.deal for d in decisions})
     deals = []
     for number in numbers:

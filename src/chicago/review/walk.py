@@ -12,7 +12,7 @@ from collections.abc import Container, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from chicago.engine import Action, Game
+from chicago.engine import Action, Game, SeatView
 from chicago.record import replay_record
 
 __all__ = ["DecisionPoint", "count_decisions", "decision_points", "final_game"]
@@ -25,7 +25,7 @@ class DecisionPoint:
     step: int
     """The record's action number (1-based)."""
     deal: int
-    view: dict[str, Any]
+    view: SeatView
     legal: tuple[Action, ...]
     action: Action
     game: Game

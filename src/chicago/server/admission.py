@@ -1,8 +1,11 @@
-"""Admission: how many tables one client may create, and how many may wait on the server.
+"""Admission: every table the server starts passes here, whoever starts it.
 
-Creating a table is the one request that makes lasting work for the server (a stored table
-that the lobby lists, a game that bots may play on their own), so it is bounded per client
-address (an IPv6 address counts by its /64 network: one household or host):
+Starting a table makes lasting work for the server (a stored table that the lobby lists, a
+game that bots may play on their own), so every start is one admission (:class:`Start`):
+a table created in the lobby (:meth:`Admission.admit`), the tables of a tournament's first
+round (:meth:`Admission.admit_round`), a rematch (:meth:`Admission.admit_rematch`). It is
+bounded per client address (an IPv6 address counts by its /64 network: one household or
+host) and per site:
 
 - a token bucket: ``Settings.create_rate`` tables per minute on average, bursts of
   ``Settings.create_burst`` (a :class:`~chicago.server.limits.Limiter`: shared by every
@@ -12,7 +15,19 @@ address (an IPv6 address counts by its /64 network: one household or host):
   statuses of the tables this worker created) and
   ``Settings.max_waiting`` on the whole server (counted in the database);
 - tables of bots only whose game is in play: at most ``Settings.max_bot_tables_per_address``
-  per address and ``Settings.max_bot_tables`` on this worker (both counted by this worker).
+  per address and ``Settings.max_bot_tables`` on this worker (both counted by this worker;
+  a tournament's tables of bots only count for the address that started it);
+- tables whose game is in play: at most ``Settings.max_running_tables`` on the whole site
+  (counted in the database): lobby tables of bots only, tournament rounds and rematches;
+- tournaments in play: at most ``Settings.max_tournaments_per_address`` started by one
+  address (counted by this worker) and ``Settings.max_tournaments`` on the site (counted in
+  the database).
+
+A tournament's first round is admitted whole or not at all: a start that does not fit is
+refused, saying which cap, and nothing is stored. Its later rounds are not refused: they
+replace the round that just ended (as many tables), and holding them back would strand the
+tournament's players; they count like any other tables while they play. A stand-in that
+plays for an absent person starts no table: it plays at a table already admitted.
 
 A refusal is TableError 429 with the seconds to wait (``Retry-After``). Nothing here is
 stored in the database: a restart forgets the caps' counts (the database still counts the
@@ -59,10 +74,23 @@ def client_key(host: str | None) -> str:
     return str(address)
 
 
+@dataclass(frozen=True, slots=True)
+class Start:
+    """What a start would add: tables that begin to play now (``running``; of them
+    ``bots_only``), tables that wait for players (``waiting``), a tournament (``tournament``:
+    its first round)."""
+
+    running: int = 0
+    bots_only: int = 0
+    waiting: int = 0
+    tournament: bool = False
+
+
 @dataclass
 class _Client:
     waiting: list[str] = field(default_factory=list)  # table ids it created that may wait
     bots: list[str] = field(default_factory=list)  # bots-only tables it created
+    tournaments: list[str] = field(default_factory=list)  # tournaments it started
 
 
 class Admission:
@@ -91,16 +119,29 @@ class Admission:
                 "rate_limited", f"at most {settings.create_rate:g} tables per minute "
                 f"(bursts of {settings.create_burst}) from one address; try again in "
                 f"{wait} s", 429, retry_after=wait)
+        start = Start(running=1, bots_only=1) if bots_only else Start(waiting=1)
         try:
-            await self._check_caps(key, bots_only=bots_only)
+            await self.check(key, start)
         except BaseException:
             await self.limiter.refund(key)
             raise
 
-    async def _check_caps(self, key: str, *, bots_only: bool) -> None:
-        """TableError 429 ``too_many_tables`` when a cap is reached."""
+    async def admit_round(self, key: str, *, tables: int, bots_only: int) -> None:
+        """Admit a tournament's first round of ``tables`` tables (``bots_only`` of them of
+        bots only), started by ``key``, or raise TableError 429 ``too_many_tables`` naming
+        the cap (nothing counted; :meth:`started` counts it once stored)."""
+        await self.check(key, Start(running=tables, bots_only=bots_only, tournament=True))
+
+    async def admit_rematch(self) -> None:
+        """Admit the next game of a finished table (it plays again), or raise TableError
+        429 ``too_many_tables`` when the site runs as many tables as it may."""
+        await self.check(None, Start(running=1))
+
+    async def check(self, key: str | None, start: Start) -> None:
+        """TableError 429 ``too_many_tables`` when ``start`` would pass a cap of ``key``
+        (None: no address's) or of the site."""
         settings = self.settings
-        client = self._client(key)
+        client = self._client(key) if key is not None else _Client()
         statuses = await self._statuses(client.waiting + client.bots + self._bots)
         since = time.time() - settings.waiting_window
         client.waiting = [t for t in client.waiting
@@ -108,14 +149,17 @@ class Admission:
                           and statuses[t][1] >= since]
         client.bots = [t for t in client.bots if statuses.get(t, ("", 0.0))[0] == PLAYING]
         self._bots = [t for t in self._bots if statuses.get(t, ("", 0.0))[0] == PLAYING]
-        if bots_only:
-            if len(client.bots) >= settings.max_bot_tables_per_address:
+        if start.tournament:
+            await self._check_tournaments(client)
+        if start.bots_only:
+            more = self._more(start.bots_only)
+            if len(client.bots) + start.bots_only > settings.max_bot_tables_per_address:
                 raise self._cap(f"{_tables(settings.max_bot_tables_per_address)} of bots only "
-                                "from one address at a time; wait until a game ends")
-            if len(self._bots) >= settings.max_bot_tables:
+                                f"from one address at a time{more}; wait until a game ends")
+            if len(self._bots) + start.bots_only > settings.max_bot_tables:
                 raise self._cap(f"{_tables(settings.max_bot_tables)} of bots only at a time "
-                                "on this server; wait until a game ends")
-        else:
+                                f"on this server{more}; wait until a game ends")
+        if start.waiting:
             if len(client.waiting) >= settings.max_waiting_per_address:
                 raise self._cap(f"{_tables(settings.max_waiting_per_address)} waiting for "
                                 "players from one address; fill one, or try again later")
@@ -123,6 +167,28 @@ class Admission:
             if waiting >= settings.max_waiting:
                 raise self._cap(f"{_tables(settings.max_waiting)} waiting for players on "
                                 "this server; join one, or try again later")
+        if start.running:
+            running = await asyncio.to_thread(self.store.count_playing)
+            if running + start.running > settings.max_running_tables:
+                raise self._cap(f"{_tables(settings.max_running_tables)} in play on this "
+                                f"site{self._more(start.running)}; wait until games end")
+
+    async def _check_tournaments(self, client: _Client) -> None:
+        settings = self.settings
+        mine = await asyncio.to_thread(self.store.count_playing_tournaments,
+                                       client.tournaments)
+        if mine >= settings.max_tournaments_per_address:
+            raise self._cap(f"{_count(settings.max_tournaments_per_address, 'tournament')} "
+                            "in play started from one address; wait until one ends",
+                            "too_many_tournaments")
+        site = await asyncio.to_thread(self.store.count_playing_tournaments)
+        if site >= settings.max_tournaments:
+            raise self._cap(f"{_count(settings.max_tournaments, 'tournament')} in play on "
+                            "this site; wait until one ends", "too_many_tournaments")
+
+    @staticmethod
+    def _more(count: int) -> str:
+        return "" if count == 1 else f" (this would start {count})"
 
     async def refund(self, key: str) -> None:
         """Give back a creation :meth:`admit` took (the table was not created)."""
@@ -136,6 +202,14 @@ class Admission:
             self._bots.append(table.id)
         elif table.state.status == WAITING:
             client.waiting.append(table.id)
+
+    def started(self, key: str, tournament: str, bots_only: list[str]) -> None:
+        """Count a tournament's first round, just stored for ``key``: the tournament, and
+        its tables of bots only (``bots_only``), towards the caps."""
+        client = self._client(key)
+        client.tournaments.append(tournament)
+        client.bots.extend(bots_only)
+        self._bots.extend(bots_only)
 
     async def close(self) -> None:
         """Release the limiter's connection (if any)."""
@@ -153,7 +227,7 @@ class Admission:
     def _forget_idle(self) -> None:
         """Forget the clients who count no table."""
         for key, client in list(self._clients.items()):
-            if not client.waiting and not client.bots:
+            if not client.waiting and not client.bots and not client.tournaments:
                 del self._clients[key]
 
     async def _statuses(self, ids: list[str]) -> dict[str, tuple[str, float]]:
@@ -172,9 +246,13 @@ class Admission:
         return found
 
     @staticmethod
-    def _cap(message: str) -> TableError:
-        return TableError("too_many_tables", f"at most {message}", 429, retry_after=CAP_RETRY)
+    def _cap(message: str, code: str = "too_many_tables") -> TableError:
+        return TableError(code, f"at most {message}", 429, retry_after=CAP_RETRY)
+
+
+def _count(count: int, what: str) -> str:
+    return f"{count} {what}" if count == 1 else f"{count} {what}s"
 
 
 def _tables(count: int) -> str:
-    return f"{count} table" if count == 1 else f"{count} tables"
+    return _count(count, "table")

@@ -27,7 +27,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import chicago
-from chicago.server import lobby, review_api, web_api, ws
+from chicago.server import lobby, practice, review_api, web_api, ws
 from chicago.server.admission import Admission
 from chicago.server.assets import StaticFilesMissing, missing_files
 from chicago.server.clock import Clock
@@ -137,6 +137,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         app.state.manager = manager
         app.state.reviews = reviews
         app.state.admission = Admission(settings, store, manager.tables)
+        manager.rematch_gate = app.state.admission.admit_rematch
         app.state.club = club
         app.state.your_games = YourGames(manager, store)
         app.state.mailer = Mailer(manager, store, settings, app.state.your_games)
@@ -170,6 +171,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
     lobby.install(app)
     club_routes.install(app)  # profiles, leaderboards, tournaments (docs/CLUB.md)
     app.include_router(review_api.router)  # reviews of finished games
+    practice.install(app)  # exercises from the reviews (docs/PROTOCOL.md, "Practice")
     web_api.install(app)  # the browser app's routes (docs/WEB_NEEDS.md)
     app.include_router(turns_routes)  # Your games (issue 26)
     app.include_router(mail_routes)  # mail notices

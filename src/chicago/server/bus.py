@@ -8,6 +8,10 @@ Two kinds of news travel on a table's bus, each on a channel of its own:
 - **presence**: a worker's word on which seats of the table are connected to it
   (:class:`PresenceNote`; never stored, and never mistaken for a log entry).
 
+Besides, one channel for the whole site carries **revocations**: a profile signed out
+everywhere, so every worker ends the connections its old seat tokens opened
+(:class:`~chicago.server.core.ports.Revocation`, :mod:`chicago.server.credentials`).
+
 The interface is :class:`chicago.server.core.ports.TableBus`. :class:`InProcessBus` serves
 one process; :class:`chicago.server.redis_bus.RedisBus` (Redis pub/sub, two channels per
 table) lets several workers share tables.
@@ -19,10 +23,13 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from chicago.server.core.ports import (
+    SITE,
     EntryHandler,
     NoteHandler,
     PresenceHandler,
     PresenceNote,
+    Revocation,
+    RevocationHandler,
     Subscription,
 )
 from chicago.server.core.rows import LogEntry
@@ -73,6 +80,7 @@ class InProcessBus:
         self._entries: _Handlers[LogEntry] = _Handlers()
         self._presence: _Handlers[PresenceNote] = _Handlers()
         self._notes: _Handlers[dict[str, Any]] = _Handlers()
+        self._revocations: _Handlers[Revocation] = _Handlers()
 
     async def publish(self, table_id: str, entry: LogEntry) -> None:
         """Call every entry handler of ``table_id`` with ``entry``."""
@@ -97,9 +105,17 @@ class InProcessBus:
     def subscribe_note(self, topic: str, handler: NoteHandler) -> Subscription:
         """Register a note ``handler`` for ``topic``."""
         return self._notes.add(topic, handler)
+    async def publish_revocation(self, note: Revocation) -> None:
+        """Call every revocation handler with ``note``."""
+        self._revocations.call(SITE, note)
+
+    def subscribe_revocations(self, handler: RevocationHandler) -> Subscription:
+        """Register a revocation ``handler``."""
+        return self._revocations.add(SITE, handler)
 
     async def close(self) -> None:
         """Forget every handler."""
         self._entries.by_table.clear()
         self._presence.by_table.clear()
         self._notes.by_table.clear()
+        self._revocations.by_table.clear()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 
-from chicago.server import protocol
+from chicago.server import credentials, protocol
 from chicago.server.core import frames
 from chicago.server.core.frames import ClockInfo, Frame
 from chicago.server.core.rows import LogEntry
@@ -64,6 +64,8 @@ def send(table: LiveTable, entry: LogEntry) -> None:
         for conn in table.conns:
             if conn.seat == entry.seat:
                 conn.seat = None
+    elif entry.kind == "join":  # a claim: the connections of the old token end here
+        credentials.end_replaced(table)
     state = table.state
     clock = clock_info(table, asyncio.get_running_loop().time())
     at = table.clock.time()

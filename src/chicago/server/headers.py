@@ -22,8 +22,8 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["CONTENT_SECURITY_POLICY", "PERMISSIONS_POLICY", "Origins", "SafeHeaders",
-           "origin_of"]
+__all__ = ["CONTENT_SECURITY_POLICY", "PERMISSIONS_POLICY", "SAFE_HEADERS", "Origins",
+           "SafeHeaders", "origin_of"]
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self'",
@@ -38,13 +38,15 @@ PERMISSIONS_POLICY = ", ".join([
 ])
 """Every powerful feature off, but for sound and full screen on the app's own page."""
 
-_HEADERS = [
+SAFE_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"no-referrer"),
     (b"permissions-policy", PERMISSIONS_POLICY.encode()),
-]
+)
+"""The headers every answer carries (also the transport's own 400s:
+:mod:`chicago.server.transport`)."""
 
 
 class SafeHeaders:
@@ -63,7 +65,7 @@ class SafeHeaders:
             if message["type"] in ("http.response.start", "websocket.http.response.start"):
                 headers = list(message.get("headers", ()))
                 present = {name.lower() for name, _ in headers}
-                headers.extend(h for h in _HEADERS if h[0] not in present)
+                headers.extend(h for h in SAFE_HEADERS if h[0] not in present)
                 message = {**message, "headers": headers}
             await send(message)
 

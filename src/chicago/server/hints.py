@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chicago.advice import Advice, improvement, rank_holds
+from chicago.engine.viewtypes import SeatView
 from chicago.odds import Hold, draw_odds
 from chicago.poker import Category, evaluate
 from chicago.rules import Rules
@@ -88,25 +89,22 @@ def _advice(advice: Advice, shown: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def hint_answer(view: Mapping[str, Any], dead: Sequence[str], top: int = 8) -> dict[str, Any]:
+def hint_answer(view: SeatView, dead: Sequence[str], top: int = 8) -> dict[str, Any]:
     """The Hint button's answer for a seat's own ``view``; ValueError for bad input.
 
-    ``dead`` are the cards the seat knows are out of the stock (the browser works them out
-    from the events it was sent). Like :func:`odds_answer`, plus ``holds`` ranked by
-    ``value`` (best first), each with its parts (``hand``, ``trick``, ``chicago``: points),
+    ``dead`` are the cards the seat knows are out of the stock (the browser sends the view's
+    ``known_out``). Like :func:`odds_answer`, plus ``holds`` ranked by ``value`` (best
+    first), each with its parts (``hand``, ``trick``, ``chicago``: points),
     ``trick_chance``, ``chicago_chance`` and ``better``: the next category the draw can
     reach and the chance of it or better (:func:`chicago.advice.improvement`).
     """
-    hand = list(view.get("hand") or [])
+    hand = [str(c) for c in view.hand]
     if len(hand) != 5:
         raise ValueError(f"the odds need a hand of five cards (you hold {len(hand)})")
     if not 1 <= top <= 32:
         raise ValueError(f"top must be 1-32, not {top}")
-    rule_set = Rules.from_dict(view.get("rules") or {})
-    limit = rule_set.max_discard
-    stock, pile = view.get("stock"), view.get("discard_pile")
-    if isinstance(stock, int) and isinstance(pile, int):
-        limit = min(limit, stock + pile)  # the engine's limit (R-EX-2)
+    rule_set = view.rules
+    limit = min(rule_set.max_discard, view.stock + view.discard_pile)  # the engine's (R-EX-2)
     holds = draw_odds(hand, list(dead), rule_set, max_discard=limit)
     ranked = rank_holds(view, holds)
     value = evaluate(hand, rule_set)

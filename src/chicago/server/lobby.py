@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import chicago
@@ -36,6 +36,7 @@ from chicago.server.core.seats import (
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
 from chicago.server.storage import Store, Unreadable
+from chicago.server.strict import STRICT, WholeNumber
 from chicago.server.tables import TableManager
 
 __all__ = [
@@ -70,7 +71,8 @@ MAX_NUMBER = 2**31 - 1
 """The largest whole number a request may carry where the database stores an integer (the
 ``INTEGER`` columns of SQLite and PostgreSQL); a larger one is refused before any query."""
 
-GameNumber = Annotated[int, Path(ge=1, le=MAX_NUMBER, description="the game's number, from 1")]
+GameNumber = Annotated[WholeNumber, Path(ge=1, le=MAX_NUMBER,
+                                         description="the game's number, from 1")]
 """A game number in a path: out of range (or not a number) is 400 ``bad_request``."""
 
 
@@ -102,7 +104,7 @@ class RulesRequest(BaseModel):
     (a preset, variations, option overrides; :func:`rules_of` builds them). The base of
     ``POST /api/tables`` and ``POST /api/tournaments``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     name: str = Field("", max_length=80)
     preset: str = "pagat"
@@ -126,7 +128,7 @@ class CreateTable(RulesRequest):
                                      le=LIMITS["deal_pause"][1])
     """None: 15 s at a live table, none at a correspondence table."""
     rated: bool = False
-    clock_days: StrictInt | None = None
+    clock_days: int | None = None
     """A correspondence table: days per move (instead of ``clock``)."""
     rematch_wait: float | None = Field(None, ge=LIMITS["rematch_wait"][0],
                                        le=LIMITS["rematch_wait"][1])
@@ -135,7 +137,7 @@ class CreateTable(RulesRequest):
 class JoinTable(BaseModel):
     """``POST /api/tables/{id}/join``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     seat: int | None = Field(None, ge=0, le=5)
     name: str | None = Field(None, max_length=80)
@@ -325,7 +327,7 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
 
 @router.get("/tables")
 async def list_tables(
-    request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50
+    request: Request, limit: Annotated[WholeNumber, Query(ge=1, le=200)] = 50
 ) -> dict[str, Any]:
     """Public tables with an open seat, newest first."""
     manager = _manager(request)
@@ -391,7 +393,7 @@ async def leave(
 @router.get("/games")
 async def list_games(
     request: Request,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    limit: Annotated[WholeNumber, Query(ge=1, le=200)] = 50,
     before: str | None = None,
 ) -> dict[str, Any]:
     """Finished games of public tables, newest first."""

@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from chicago.engine import views
+from chicago.engine import viewjson
 
 __all__ = [
     "ERROR_CODES",
@@ -37,6 +37,7 @@ ERROR_CODES = {
     "bad_message": "not a valid message",
     "hello_required": "send hello first",
     "bad_token": "not a seat token of this table",
+    "revoked": "this connection's seat token no longer holds the seat",
     "unknown_table": "no such table",
     "not_seated": "spectators cannot do that",
     "not_started": "the table is still waiting for players",
@@ -49,9 +50,11 @@ ERROR_CODES = {
     "rate_limited": "too many messages",
     "chat_limited": "too many chat lines",
     "too_many_tables": "too many tables waiting or in play",
+    "too_many_tournaments": "too many tournaments in play",
     "bad_origin": "a page of another origin",
     "bad_host": "a request for a host this server does not answer",
     "review_busy": "too many reviews are waiting",
+    "too_many_reviews": "this client has as many reviews waiting as one client may",
     "no_reviews": "this server computes no reviews",
     "internal": "the server could not store the change",
     # club play (docs/CLUB.md)
@@ -127,7 +130,7 @@ def error_frame(seq: int, code: str, message: str | None = None, msg_id: Any = N
 
 
 # ---------------------------------------------------------------------- states
-# The update ``state`` of a seat is the engine's view without its heavy fields; both are
-# built by the engine (one public part per action, then each seat's own cards).
-public_state = views.public_state
-seat_state = views.seat_state
+# The update ``state`` of a seat is the JSON of the engine's view without its heavy fields,
+# made by the engine's one view encoder (one public part per action, then each seat's own).
+public_state = viewjson.public_state
+seat_state = viewjson.seat_state

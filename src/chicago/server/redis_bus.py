@@ -1,7 +1,8 @@
 """A :class:`~chicago.server.bus.TableBus` over Redis pub/sub, for several server workers.
 
 Each table has two channels: ``{prefix}table:{id}`` carries its stored log entries and
-``{prefix}presence:{id}`` its presence notes (which seats are connected to which worker). A
+``{prefix}presence:{id}`` its presence notes (which seats are connected to which worker); one
+more, ``{prefix}revoked:site``, carries the site's revocations (every worker subscribes). A
 worker subscribes to both channels of every table it has in memory (the tables its clients
 watch) and publishes there. An entry's payload is the stored
 :class:`~chicago.server.storage.LogEntry` as JSON, a note's the
@@ -33,10 +34,13 @@ from typing import Any
 from sqlalchemy.engine import make_url
 
 from chicago.server.core.ports import (
+    SITE,
     EntryHandler,
     NoteHandler,
     PresenceHandler,
     PresenceNote,
+    Revocation,
+    RevocationHandler,
     Subscription,
 )
 from chicago.server.core.rows import LogEntry
@@ -47,9 +51,11 @@ __all__ = [
     "decode_entry",
     "decode_note",
     "decode_presence",
+    "decode_revocation",
     "encode_entry",
     "encode_note",
     "encode_presence",
+    "encode_revocation",
 ]
 
 log = logging.getLogger("chicago.server")
@@ -57,9 +63,10 @@ log = logging.getLogger("chicago.server")
 READY_TIMEOUT = 5.0
 """Seconds :meth:`_RedisSubscription.ready` waits for Redis to confirm a subscription."""
 
-ENTRIES, PRESENCE, NOTES = "table:", "presence:", "note:"
-"""The two kinds of channel of a table: ``{prefix}{kind}{table id}``; and the site's notes
-for a person, ``{prefix}note:{topic}``."""
+ENTRIES, PRESENCE, REVOKED, NOTES = "table:", "presence:", "revoked:", "note:"
+"""The kinds of channel: a table's two, ``{prefix}{kind}{table id}``, the site's
+revocations, ``{prefix}revoked:site``, and the site's notes for a person,
+``{prefix}note:{topic}``."""
 
 
 def channel_prefix(db_url: str) -> str:
@@ -131,8 +138,28 @@ def decode_note(payload: str | bytes) -> tuple[str, dict[str, Any]]:
     return str(raw["origin"]), note
 
 
+def encode_revocation(origin: str, note: Revocation) -> str:
+    """The JSON payload of one published revocation."""
+    return json.dumps({"origin": origin, "profile": note.profile, "grant": note.grant},
+                      separators=(",", ":"))
+
+
+def decode_revocation(payload: str | bytes) -> tuple[str, Revocation]:
+    """(origin, note) of a payload made by :func:`encode_revocation`.
+
+    >>> decode_revocation(encode_revocation("b1", Revocation("p1", "g2")))
+    ('b1', Revocation(profile='p1', grant='g2'))
+    """
+    raw = json.loads(payload)
+    profile, grant = raw["profile"], raw["grant"]
+    if not isinstance(profile, str) or not isinstance(grant, str):
+        raise ValueError(f"a revocation names a profile and a grant, not {raw!r}")
+    return str(raw["origin"]), Revocation(profile, grant)
+
+
 _DECODERS: dict[str, Callable[[str | bytes], tuple[str, Any]]] = {
-    ENTRIES: decode_entry, PRESENCE: decode_presence, NOTES: decode_note,
+    ENTRIES: decode_entry, PRESENCE: decode_presence, REVOKED: decode_revocation,
+    NOTES: decode_note,
 }
 
 
@@ -210,6 +237,17 @@ class RedisBus:
     def subscribe_note(self, topic: str, handler: NoteHandler) -> Subscription:
         """Call ``handler`` for the notes of ``topic`` (this worker's and the others')."""
         return self._subscribe(self.prefix + NOTES + topic, handler)
+
+    async def publish_revocation(self, note: Revocation) -> None:
+        """Call this worker's revocation handlers, then publish to the others (a failed
+        publish is logged: the other workers' connections then end at their next
+        ``hello``, which checks the grant)."""
+        await self._publish(self.prefix + REVOKED + SITE, note,
+                            encode_revocation(self.origin, note), "a revocation")
+
+    def subscribe_revocations(self, handler: RevocationHandler) -> Subscription:
+        """Call ``handler`` for every revocation of the site."""
+        return self._subscribe(self.prefix + REVOKED + SITE, handler)
 
     async def close(self) -> None:
         """Stop the reader and close the connections."""

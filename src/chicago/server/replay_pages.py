@@ -42,6 +42,7 @@ from chicago.engine.actions import Action, ActionKind
 from chicago.engine.events import Event
 from chicago.engine.game import Game
 from chicago.engine.records import start_record
+from chicago.engine.viewjson import state_json
 from chicago.poker import evaluate
 from chicago.record import RecordError
 
@@ -50,7 +51,6 @@ __all__ = ["Perspective", "parse_perspective", "replay_page", "replay_steps"]
 Perspective = int | Literal["all", "public"]
 """A seat number, ``"public"`` (a spectator) or ``"all"`` (every card face up)."""
 
-_DROPPED = ("rules", "events", "history", "legal_actions")
 _HIDDEN_KINDS = (ActionKind.DISCARD, ActionKind.ONE_UP)
 
 
@@ -83,9 +83,8 @@ def _start(record: dict[str, Any]) -> tuple[Game, list[tuple[int, str]]]:
 
 def _state(game: Game, perspective: Perspective) -> dict[str, Any]:
     seat = perspective if isinstance(perspective, int) else None
-    view = game.view(seat)
-    for key in _DROPPED:
-        view.pop(key, None)
+    view: dict[str, Any] = state_json(game.view(seat))  # without rules, events, history
+    del view["legal_actions"]
     if perspective == "all":
         hands = {s: sorted(game.hands[s]) for s in range(game.players)}
         view["hands"] = {str(s): [str(c) for c in cards] for s, cards in hands.items()}

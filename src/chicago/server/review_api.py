@@ -17,14 +17,23 @@ import asyncio
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Header, Path, Request
 from fastapi.responses import JSONResponse, Response
 
+from chicago.server.admission import client_key
 from chicago.server.core.rows import GameRow
-from chicago.server.lobby import GameNumber, finished_game
+from chicago.server.lobby import GameNumber, bearer, finished_game
 from chicago.server.protocol import TableError
 from chicago.server.reviews import ReviewService
-from chicago.server.storage.reviews import QUEUED, QueueFull, ReviewKey, ReviewRow
+from chicago.server.storage.reviews import (
+    QUEUED,
+    Asker,
+    QueueFull,
+    ReviewKey,
+    ReviewRow,
+    ShareFull,
+)
+from chicago.server.strict import WholeNumber
 
 __all__ = ["RETRY_AFTER", "router", "seat_status"]
 
@@ -33,7 +42,7 @@ router = APIRouter(prefix="/api/games")
 RETRY_AFTER = 30
 """Seconds a client is told to wait (``Retry-After``) when the queue is full."""
 
-SeatNumber = Annotated[int, Path(ge=0, le=5, description="the seat, from 0")]
+SeatNumber = Annotated[WholeNumber, Path(ge=0, le=5, description="the seat, from 0")]
 
 
 def _service(request: Request) -> ReviewService:
@@ -111,21 +120,50 @@ async def seat_review(table_id: str, number: GameNumber, seat: SeatNumber,
     return Response(body, media_type="application/json")
 
 
+async def _asker(request: Request, table_id: str, authorization: str | None,
+                 profile: str | None) -> Asker:
+    """Who asks: the address, the profile of ``X-Chicago-Profile`` (401 if it is none),
+    and whether they played the game: a seat token of its table (``Authorization:
+    Bearer``), or a profile that holds a seat at it."""
+    address = client_key(request.client.host if request.client else None)
+    manager = request.app.state.manager
+    player = False
+    token = bearer(authorization)
+    if token is not None:
+        await manager.authenticate(table_id, token)  # 401 for a token not of this table
+        player = True
+    profile_id = None
+    if profile is not None:
+        row = await request.app.state.club.profile_of(profile)
+        profile_id = row.id
+        table = await manager.require(table_id)
+        player = player or any(s.profile == row.id for s in table.state.seats)
+    return Asker(address, profile_id, player)
+
+
 @router.post("/{table_id}/{number}/reviews/{seat}")
-async def ask_review(table_id: str, number: GameNumber, seat: SeatNumber,
-                     request: Request) -> JSONResponse:
-    """Ask for a seat's review: 202 when it was queued now, else 200 with its status."""
+async def ask_review(table_id: str, number: GameNumber, seat: SeatNumber, request: Request,
+                     authorization: Annotated[str | None, Header()] = None,
+                     profile: Annotated[str | None, Header(alias="X-Chicago-Profile")] = None,
+                     ) -> JSONResponse:
+    """Ask for a seat's review: 202 when it was queued now, else 200 with its status. A
+    player of the game (its seat token, or a profile seated there) goes before others; one
+    client has at most ``Settings.review_share`` requests waiting."""
     await _game(request, table_id, number, seat)
     service = _service(request)
     if not service.enabled:
         raise TableError("no_reviews", "this server computes no reviews", 503)
     key = ReviewKey(table_id, number, seat)
+    asker = await _asker(request, table_id, authorization, profile)
     before = await asyncio.to_thread(service.rows.get, key)
     try:
-        row = await service.request(key)
+        row = await service.request(key, asker)
     except QueueFull as exc:
         raise TableError("review_busy", f"too many reviews are waiting ({exc}); try again "
                          "later", 503, retry_after=RETRY_AFTER) from None
+    except ShareFull as exc:
+        raise TableError("too_many_reviews", f"{exc}; ask again when one is ready", 429,
+                         retry_after=RETRY_AFTER) from None
     queued = row.status == QUEUED and (before is None or before.status != QUEUED)
     answer = {"table": table_id, "game": number, **(await _status(service, key, row, False))}
     return JSONResponse(answer, status_code=202 if queued else 200)

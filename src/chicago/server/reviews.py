@@ -38,6 +38,7 @@ from chicago.server.storage import Store
 from chicago.server.storage.reviews import (
     MAX_ATTEMPTS,
     QUEUED,
+    Asker,
     ReviewKey,
     ReviewRow,
     ReviewStore,
@@ -123,14 +124,16 @@ class ReviewService:
         self._wake.set()
 
     # ------------------------------------------------------------------ requests
-    async def request(self, key: ReviewKey) -> ReviewRow:
+    async def request(self, key: ReviewKey, asker: Asker | None = None) -> ReviewRow:
         """Ask for a seat's review (of a finished game: the caller checks): its row, queued
-        unless it existed. :class:`~chicago.server.storage.reviews.QueueFull` when too many
-        asked-for reviews wait."""
+        unless it existed, a player's request before anyone else's.
+        :class:`~chicago.server.storage.reviews.QueueFull` when too many asked-for reviews
+        wait; :class:`~chicago.server.storage.reviews.ShareFull` when ``asker`` has its
+        share (``Settings.review_share``) waiting."""
         row = await asyncio.to_thread(
             self.rows.request, key, level=self.level, seed=REVIEW_SEED,
             hindsight=self.settings.review_hindsight, limit=self.settings.review_queue,
-            now=time.time())
+            now=time.time(), asker=asker, share=self.settings.review_share)
         if row.status == QUEUED:
             self.wake()
         return row

@@ -79,9 +79,10 @@ class TurnScheduler:
         if self._tasks.stopping:
             return
         turn = next_turn(state, self.clock.time())
+        if state.game is not None and state.game.is_over:
+            # their programs end with the game (also while its people answer Play again)
+            self.release_bots(table, game_over=True)
         if turn is None:
-            if state.game is not None and state.game.is_over:
-                self.release_bots(table, game_over=True)  # their programs end with the game
             return
         loop = asyncio.get_running_loop()
         seq = state.seq

@@ -157,7 +157,16 @@ class Settings:
     """Tables of bots only, their game in play, that one client address may have created:
     nobody at them can stop them, so they are also bounded by :attr:`max_bot_deals`."""
     max_bot_tables: int = 50
-    """Tables of bots only in play that this worker has created."""
+    """Tables of bots only in play that this worker has created (tournament tables of bots
+    only included)."""
+    max_running_tables: int = 400
+    """Tables whose game is in play on the whole site (all workers, counted in the
+    database): a table of bots only, a tournament round, a rematch that would pass it is
+    refused (429 ``too_many_tables``)."""
+    max_tournaments_per_address: int = 2
+    """Tournaments in play that one client address has started through this worker."""
+    max_tournaments: int = 20
+    """Tournaments in play on the whole site (all workers, counted in the database)."""
     max_bot_deals: int = 200
     """A game at a table of bots only ends after at most this many deals (the table's
     ``max_deals`` rule is lowered to it when larger or unset; the most points win): nobody
@@ -196,6 +205,9 @@ class Settings:
     review_poll: float = 5.0
     """Seconds between looks at the queue when idle: reviews queued by other workers, and
     abandoned ones (this process is woken at once for its own games and requests)."""
+    review_share: int = 8
+    """Reviews asked for that one client (an address, and apart from it a profile) may have
+    waiting at once: more are refused (429 ``too_many_reviews``) until one is ready."""
     review_stale: float = 60.0
     """Seconds after which a running review whose worker stopped reporting (its progress,
     or a heartbeat every quarter of this) is taken over by another worker."""

@@ -1,25 +1,29 @@
 """The table manager: every request that changes a table, and the wiring of the modules that
 serve the tables.
 
-:class:`TableManager` is the only way a table changes. Every change (a game starts, a seat is
-joined, an action is accepted, a stand-in bot takes a seat or gives it back, a chat line)
-becomes a :class:`~chicago.server.storage.LogEntry` with the table's next sequence number, is
-stored (a group commit shared by all tables), then applied to the in-memory table and
-published on the :class:`~chicago.server.bus.TableBus`, whose handler sends each connection
-the frames its seat may see. A table's memory state only ever moves on after its entry is
-stored, and can always be rebuilt from the log (:meth:`LiveTable.apply`).
+:class:`TableManager` is the only way a table changes. For every request (a game starts, a
+seat is joined, an action is accepted, a stand-in bot takes a seat or gives it back, a chat
+line) it holds the table and has the table core decide on its current state
+(:mod:`chicago.server.core.decide`): the answer is a :class:`~chicago.server.core.rows.Change`
+whose log entries carry the table's next sequence numbers. The change is stored (a group
+commit shared by all tables, through the :class:`~chicago.server.core.ports.Storage`), then
+applied to the in-memory table and published on the
+:class:`~chicago.server.core.ports.TableBus`, whose handler sends each connection the frames
+its seat may see. A table's memory state only ever moves on after its entry is stored, and
+can always be rebuilt from the log (:meth:`TableState.apply`).
 
 The work is split by concern:
 
-- :mod:`chicago.server.live`: one table's state, rebuilt from its log;
+- :mod:`chicago.server.core`: one table's state, the decisions on it, what it waits for and
+  its frames, apart from storage and transport;
+- :mod:`chicago.server.live`: a table held by this process (its state and how it is served);
 - :mod:`chicago.server.writer`: the group-commit writer of every table's log;
 - :mod:`chicago.server.cache`: the tables held in memory, loaded, followed and written;
-- :mod:`chicago.server.schedule`: the next bot move or turn clock of each table, the bots;
+- :mod:`chicago.server.schedule`: the timer of what each table waits for, the bots;
 - :mod:`chicago.server.presence`: who is connected, on the bus's presence channel;
 - :mod:`chicago.server.fanout`: the frames of each entry, sent to the connections;
-- :mod:`chicago.server.reviews`: the reviews of finished games, computed off the loop;
 - this module: the lobby's and the players' requests (create, join, act, chat, rematch,
-  hello …) and the bots' and clocks' moves, each decided on the table's current state.
+  hello …) and the bots' and clocks' moves.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
-from chicago.server import fanout
+from chicago.server import credentials, fanout
 from chicago.server.bus import InProcessBus
 from chicago.server.cache import TableCache
 from chicago.server.clock import Clock, SystemClock
@@ -62,6 +66,10 @@ log = logging.getLogger("chicago.server")
 SpectatorGate = Callable[[LiveTable], Awaitable[None]]
 """Raises TableError when a spectator may not watch a table now (docs/CLUB.md: a running
 duplicate round)."""
+
+SeatGate = Callable[[LiveTable, int], Awaitable[None]]
+"""Raises TableError 401 when the token of a seat tied to a profile was issued under a
+credential the profile has replaced since (:mod:`chicago.server.credentials`)."""
 
 
 class Reviews(Protocol):
@@ -149,9 +157,11 @@ class TableManager:
         """Called after a table's game ended and was stored here (the club service: ratings,
         tournament rounds)."""
         self.spectator_gate: SpectatorGate | None = None
-        self.admit_start: Callable[[], Awaitable[None]] | None = None
+        self.seat_gate: SeatGate | None = None
+        self.rematch_gate: Callable[[], Awaitable[None]] | None = None
         """Raises TableError (429) when the site may start no more games now: every next
-        game a table starts passes it (the server's admission)."""
+        game a table starts (a rematch all agreed to) passes it (the server's admission:
+        :mod:`chicago.server.admission`)."""
         self._random: random.Random | None = (
             random.Random(settings.seed) if settings.seed is not None else None
         )
@@ -256,45 +266,60 @@ class TableManager:
             await self._store(table, change)
         return token, seat
 
-    async def claim(self, table_id: str, profile: str) -> tuple[str, int]:
-        """The seat a profile holds at a table, with a new seat token (the old one stops
-        working: docs/CLUB.md); TableError 404 ``not_seated`` if it holds none."""
+    async def claim(self, table_id: str, profile: str,
+                    grant: str | None = None) -> tuple[str, int]:
+        """The seat a profile holds at a table, with a new seat token issued under the
+        profile's ``grant`` (the old token stops working, and its open connections end:
+        docs/CLUB.md); TableError 404 ``not_seated`` if it holds none."""
         table = await self.require(table_id)
         async with self.cache.writing(table):
             token = self._secret_text(24)
             seat, change = decide.claim(table.state, profile, token_hash=hash_token(token),
-                                        at=self.clock.time())
+                                        at=self.clock.time(), grant=grant)
             await self.cache.store_and_publish(table, change)
         return token, seat
 
     async def authenticate(self, table_id: str, token: str | None) -> tuple[LiveTable, int]:
         """The table and seat of a token, or TableError 401."""
         table = await self.require(table_id)
-        seat = table.state.seat_of(token) if token else None
-        if seat is None and token and self.locks.shared:  # joined on another worker?
+        if token and self.locks.shared:  # joined, or claimed, on another worker?
             await self.cache.follow(table)
-            seat = table.state.seat_of(token)
+        seat = table.state.seat_of(token) if token else None
         if seat is None:
             raise TableError("bad_token", "not a seat token of this table", 401)
+        await self._check_grant(table, seat)
         return table, seat
 
+    async def _check_grant(self, table: LiveTable, seat: int) -> None:
+        """TableError 401 when the seat's token was issued under a profile credential
+        replaced since (sign out everywhere)."""
+        if self.seat_gate is not None and table.state.seats[seat].profile is not None:
+            await self.seat_gate(table, seat)
+
     # ------------------------------------------------------------------ after a game
-    async def rematch(self, table: LiveTable, seat: int) -> None:
+    async def rematch(self, table: LiveTable, seat: int, *,
+                      holder: Client | None = None) -> None:
         """The person of ``seat`` wants to play again: the next game starts (same seats, a
         fresh seed) when every person at the table has agreed
-        (:mod:`chicago.server.core.rematch`)."""
+        (:mod:`chicago.server.core.rematch`). ``holder``: the connection asking (refused if
+        it no longer holds the seat), as for every player's request below."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             await self._store(table, decide.agree(table.state, seat, seed=self._secret_bits(),
                                                   at=self.clock.time()))
 
-    async def decline(self, table: LiveTable, seat: int) -> None:
+    async def decline(self, table: LiveTable, seat: int, *,
+                      holder: Client | None = None) -> None:
         """The person of ``seat`` does not want to play again: they leave the table."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             await self._store(table, decide.decline(table.state, seat, at=self.clock.time()))
 
-    async def fill(self, table: LiveTable, seat: int) -> None:
+    async def fill(self, table: LiveTable, seat: int, *,
+                   holder: Client | None = None) -> None:
         """A person who agreed to play again gives the open seats to bots."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             await self._store(table, decide.fill(table.state, seat, seed=self._secret_bits(),
                                                  at=self.clock.time()))
 
@@ -317,9 +342,10 @@ class TableManager:
 
     # ------------------------------------------------------------------ play
     async def act(self, table: LiveTable, seat: int, text: str,
-                  expected_seq: int | None = None) -> None:
+                  expected_seq: int | None = None, *, holder: Client | None = None) -> None:
         """A player's action (``text`` in the notation); TableError names why it is refused."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             if expected_seq is not None:
                 check_fresh(table.state, expected_seq)
             await self._act_locked(table, seat, text, "player")
@@ -334,21 +360,27 @@ class TableManager:
                 listener(table)
             self.reviews.wake()
 
-    async def back(self, table: LiveTable, seat: int) -> None:
+    async def back(self, table: LiveTable, seat: int, *,
+                   holder: Client | None = None) -> None:
         """The player of ``seat`` takes the seat back from the stand-in bot."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             await self._store(table, decide.back(table.state, seat, at=self.clock.time()))
 
-    async def continue_deal(self, table: LiveTable, seat: int) -> None:
+    async def continue_deal(self, table: LiveTable, seat: int, *,
+                            holder: Client | None = None) -> None:
         """The person of ``seat`` pressed Continue after a deal; nothing when there is no
         pause or they pressed it already (a click racing the pause's end is harmless)."""
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             await self._store(table, decide.continue_deal(table.state, seat, at=self.clock.time()))
 
-    async def chat(self, table: LiveTable, seat: int, text: str) -> None:
+    async def chat(self, table: LiveTable, seat: int, text: str, *,
+                   holder: Client | None = None) -> None:
         """A chat line from a seated player (within the chat limits)."""
         settings = self.settings
         async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
             table.chat.take(table.state.chat_lines, seat,
                             ChatLimits(settings.chat_per_game, settings.chat_per_minute,
                                        settings.chat_burst), time.monotonic())
@@ -356,11 +388,11 @@ class TableManager:
 
     async def _store(self, table: LiveTable, change: Change | None) -> None:
         """Store, apply and publish a decided change (none: nothing to do). A change that
-        starts a game (a rematch all agreed to) passes :attr:`admit_start` first."""
+        starts a game (a rematch all agreed to) passes :attr:`rematch_gate` first."""
         if change is None:
             return
-        if change.new_game is not None and self.admit_start is not None:
-            await self.admit_start()
+        if change.new_game is not None and self.rematch_gate is not None:
+            await self.rematch_gate()
         await self.cache.store_and_publish(table, change)
 
     # ------------------------------------------------------------------ bots and clocks
@@ -433,10 +465,13 @@ class TableManager:
         """(Re)identify a connection and bring it up to date: replay or snapshot."""
         await self.cache.follow(table)  # with several workers: what the others stored
         seat = None
+        grant = None
         if token is not None:
             seat = table.state.seat_of(token)
             if seat is None:
                 raise TableError("bad_token", "not a seat token of this table", 401)
+            grant = table.state.seats[seat].grant
+            await self._check_grant(table, seat)
             if table.state.seats[seat].away:
                 await self.back(table, seat)
         elif self.spectator_gate is not None:
@@ -444,6 +479,8 @@ class TableManager:
         table.conns.discard(client)
         fanout.send_unsent(table)  # stored but not yet sent: the others first, in order
         client.seat = seat
+        client.token_hash = hash_token(token) if seat is not None and token else None
+        client.grant = grant
         loop_time = asyncio.get_running_loop().time()
         frames = (fanout.replay(table, seat, last_seq, loop_time)
                   if last_seq is not None else None)
@@ -452,6 +489,7 @@ class TableManager:
         for text in frames:
             client.send(text)
         table.conns.add(client)
+        credentials.end_replaced(table)  # a claim stored while it was brought up to date
         table.touched = time.monotonic()
         self.presence.changed(table)
 

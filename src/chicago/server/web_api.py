@@ -27,7 +27,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Header, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 from starlette.routing import Mount
 
 from chicago.record import RecordError
@@ -42,6 +42,7 @@ from chicago.server.replay_pages import (
     replay_page,
     replay_steps,
 )
+from chicago.server.strict import STRICT, WholeNumber
 
 __all__ = ["install", "router"]
 
@@ -55,7 +56,7 @@ _cache_lock = threading.Lock()
 class OddsRequest(BaseModel):
     """``POST /api/web/odds``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     hand: list[str] = Field(min_length=5, max_length=5)
     dead: list[str] = Field(default_factory=list, max_length=47)
@@ -77,7 +78,7 @@ async def odds(body: OddsRequest) -> dict[str, Any]:
 class HintRequest(BaseModel):
     """``POST /api/web/hint/{table}``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     dead: list[str] = Field(default_factory=list, max_length=47)
     top: int = Field(8, ge=1, le=32)
@@ -135,7 +136,7 @@ async def replay(
     number: GameNumber,
     request: Request,
     view: str = "all",
-    deal: Annotated[int | None, Query(ge=1, le=MAX_NUMBER)] = None,
+    deal: Annotated[WholeNumber | None, Query(ge=1, le=MAX_NUMBER)] = None,
 ) -> dict[str, Any]:
     """One deal of a finished game's replay, as one seat, a spectator or everyone saw it."""
     game = await _finished(request, table_id, number)

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -46,6 +47,10 @@ log = logging.getLogger("chicago.server")
 
 _CLOSE = object()
 
+rate_clock: Callable[[], float] = time.monotonic
+"""The clock of the connections' rate limits, in seconds (a test may put in a clock that it
+moves itself, so that its counts never depend on how fast the machine is)."""
+
 
 class Connection:
     """One websocket: its seat (None: spectator), its send queue and its rate limit."""
@@ -54,12 +59,14 @@ class Connection:
         self.websocket = websocket
         self.settings = settings
         self.seat: int | None = None
+        self.token_hash: str | None = None
+        self.grant: str | None = None
         self.greeted = False
         self.closed = False
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._close_code = 1000
         self._close_reason = ""
-        self._bucket = TokenBucket(settings.burst, settings.rate, time.monotonic())
+        self._bucket = TokenBucket(settings.burst, settings.rate, rate_clock())
         self._dropped = 0
         self._last_limited = 0.0
 
@@ -102,7 +109,7 @@ class Connection:
 
     def allow(self) -> bool:
         """Token bucket: ``rate`` messages per second, bursts of ``burst``."""
-        if self._bucket.claim(time.monotonic()) is None:
+        if self._bucket.claim(rate_clock()) is None:
             self._dropped = 0
             return True
         self._dropped += 1
@@ -175,7 +182,7 @@ async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> N
         if raw is None:
             raw = message.get("bytes") or b""
         if not conn.allow():
-            now = time.monotonic()
+            now = rate_clock()
             if now - conn._last_limited >= 1.0:
                 conn._last_limited = now
                 conn.send(protocol.error_frame(
@@ -214,7 +221,9 @@ async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> N
 class _Handlers:
     """What one connection does with each client message: ``on_<type>`` per message type
     of :mod:`chicago.server.messages` (:data:`_HANDLERS` is made from them). The ``hello``
-    a message needs first is checked before its handler is called."""
+    a message needs first is checked before its handler is called. A player's request is
+    made as this connection's (``holder``): refused once its seat token no longer holds
+    the seat (:mod:`chicago.server.credentials`)."""
 
     def __init__(self, manager: TableManager, table: LiveTable, conn: Connection) -> None:
         self.manager = manager
@@ -233,25 +242,26 @@ class _Handlers:
         self.conn.greeted = True
 
     async def on_act(self, msg: Act) -> None:
-        await self.manager.act(self.table, self._seat(msg), msg.action, msg.seq)
+        await self.manager.act(self.table, self._seat(msg), msg.action, msg.seq,
+                               holder=self.conn)
 
     async def on_back(self, msg: Back) -> None:
-        await self.manager.back(self.table, self._seat(msg))
+        await self.manager.back(self.table, self._seat(msg), holder=self.conn)
 
     async def on_continue(self, msg: Continue) -> None:
-        await self.manager.continue_deal(self.table, self._seat(msg))
+        await self.manager.continue_deal(self.table, self._seat(msg), holder=self.conn)
 
     async def on_rematch(self, msg: Rematch) -> None:
-        await self.manager.rematch(self.table, self._seat(msg))
+        await self.manager.rematch(self.table, self._seat(msg), holder=self.conn)
 
     async def on_leave(self, msg: Leave) -> None:
-        await self.manager.decline(self.table, self._seat(msg))
+        await self.manager.decline(self.table, self._seat(msg), holder=self.conn)
 
     async def on_fill(self, msg: Fill) -> None:
-        await self.manager.fill(self.table, self._seat(msg))
+        await self.manager.fill(self.table, self._seat(msg), holder=self.conn)
 
     async def on_chat(self, msg: Chat) -> None:
-        await self.manager.chat(self.table, self._seat(msg), msg.text)
+        await self.manager.chat(self.table, self._seat(msg), msg.text, holder=self.conn)
 
     async def on_view(self, msg: View) -> None:
         self.manager.snapshot(self.table, self.conn, "view")

@@ -23,7 +23,8 @@ the player's language (``lang``).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import dataclasses
+from typing import ClassVar
 
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown
@@ -39,7 +40,8 @@ from textual.timer import Timer
 from textual.widgets import Button, Header, Input, RichLog, Static
 
 from chicago.cards import SUIT_SYMBOLS, Card
-from chicago.engine import Action, ActionKind, IllegalAction
+from chicago.engine import Action, ActionKind, IllegalAction, SeatView
+from chicago.engine.events import Deal, DealEnd, Event, GameEnd, Reveal
 from chicago.tui.explain import why_not
 from chicago.tui.hint_words import no_odds
 from chicago.tui.hints import hint
@@ -50,13 +52,14 @@ from chicago.tui.render import (
     RED,
     card_text,
     colour_cards,
+    hint_pages,
     hint_table,
     score_sheet,
     scores_table,
     table_panel,
 )
 from chicago.tui.rules_help import rules_help
-from chicago.tui.screens import TextScreen, keys_markdown
+from chicago.tui.screens import SizeNotice, TextScreen, keys_markdown
 from chicago.tui.session import PlaySession, Step
 from chicago.tui.summary import deal_summary, score_history
 from chicago.tui.words import Words, symbol_card
@@ -195,6 +198,11 @@ class PlayApp(App[None]):
         *[Binding(key, f"key('{key}')", key, show=False) for key in _ACTION_KEYS],
     ]
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say, in the game's language, how to quit (Textual's own words are
+        English and name ctrl+q)."""
+        self.notify(self.words.t("tui.quit.play"), title=self.words.t("tui.quit.title"))
+
     def __init__(
         self, session: PlaySession, *, delay: float = 0.25, lang: Lang | str | None = None
     ) -> None:
@@ -211,10 +219,10 @@ class PlayApp(App[None]):
         self.notice = ""
         self.paused_summary: list[str] | None = None
         """The end of the deal in words while the screen waits for Enter (else None)."""
-        self._pause_view: dict[str, Any] | None = None
-        self._held: list[dict[str, Any]] = []
-        self._deal_events: list[dict[str, Any]] = []
-        self._last_view: dict[str, Any] = session.view()
+        self._pause_view: SeatView | None = None
+        self._held: list[Event] = []
+        self._deal_events: list[Event] = []
+        self._last_view: SeatView = session.view()
         self._timer: Timer | None = None
         self._shown_notices = 0
         self._keys: dict[str, Action] = {}
@@ -246,6 +254,7 @@ class PlayApp(App[None]):
                 yield Static(id="scores")
                 yield RichLog(id="log", wrap=True, min_width=20, max_lines=2000)
         yield Static(t("tui.fs.keys_line"), id="keys")
+        yield SizeNotice(self.words, "chicago play --plain --resume")
 
     def on_mount(self) -> None:
         """Write the story so far to the log and let the bots start."""
@@ -257,12 +266,14 @@ class PlayApp(App[None]):
         for ev in self.session.history()[-300:]:
             if (text := self._log_text(ev)) is not None:
                 log.write(text)
-        self._deal_events = list(self._last_view["events"])
+        self._deal_events = list(self._last_view.events)
         self._pump()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Keep room for six cards on the left; the scores and the log get the rest."""
+        """Keep room for six cards on the left; the scores and the log get the rest. Below
+        80×24 a message covers the screen."""
         self._fit(event.size.width)
+        self.query_one(SizeNotice).fit(event.size.width, event.size.height)
 
     def _fit(self, width: int) -> None:
         right = max(28, min(width * 2 // 5, width - _HAND_WIDTH))
@@ -311,35 +322,35 @@ class PlayApp(App[None]):
         for index, ev in enumerate(step.events):
             automatic = step.automatic and index == 0
             self._see(ev, self.words.t("tui.automatic") + " " if automatic else "")
-            if ev.get("type") == "deal_end" and not self.session.over:
+            if isinstance(ev, DealEnd) and not self.session.over:
                 self._pause(step.events[: index + 1])
                 self._held = step.events[index + 1 :]
                 break
         if step.seat == self.session.human:
             self.selected.clear()
 
-    def _see(self, ev: dict[str, Any], prefix: str = "") -> None:
+    def _see(self, ev: Event, prefix: str = "") -> None:
         """One event: into the log (staged with a delay) and into this deal's events."""
         text = self._log_text(ev, prefix)
         if text is not None:
-            if self.delay > 0 and (self._queue or ev.get("type") == "reveal"):
+            if self.delay > 0 and (self._queue or isinstance(ev, Reveal)):
                 self._queue.append(text)  # shown one stage at a time
             else:
                 self.query_one("#log", RichLog).write(text)
-        if ev.get("type") == "deal":
+        if isinstance(ev, Deal):
             self._deal_events = []
             self.selected.clear()
         self._deal_events.append(ev)
 
-    def _pause(self, seen: list[dict[str, Any]]) -> None:
+    def _pause(self, seen: list[Event]) -> None:
         """The deal is over: keep its table (scores, dealer, exchanges) until Enter."""
         end = seen[-1]
+        assert isinstance(end, DealEnd)
         before = self._last_view
-        self._pause_view = {
-            **before, "phase": "deal over", "to_act": None, "scores": list(end["scores"]),
-            "events": [*before["events"], *seen[: -1]], "hand": [], "legal_actions": [],
-            "one_up": None,
-        }
+        self._pause_view = dataclasses.replace(
+            before, to_act=None, scores=end.scores, events=(*before.events, *seen[: -1]),
+            hand=(), hand_category=None, legal_actions=(), one_up=None,
+        )
         self.paused_summary = deal_summary(self._deal_events, self.words)
 
     def _go_on(self) -> None:
@@ -352,17 +363,17 @@ class PlayApp(App[None]):
         self.error = ""
         self._pump()
 
-    def _log_text(self, ev: dict[str, Any], prefix: str = "") -> Text | None:
+    def _log_text(self, ev: Event, prefix: str = "") -> Text | None:
         line = self.words.event(ev)
         if line is None:
             return None
         text = colour_cards(prefix + line)
-        if ev.get("type") in ("deal", "deal_end", "game_end"):
+        if isinstance(ev, Deal | DealEnd | GameEnd):
             text.stylize("bold")
         return text
 
     # ------------------------------------------------------------------ drawing
-    def _view(self) -> dict[str, Any]:
+    def _view(self) -> SeatView:
         """What the screen shows: the ended deal while paused, else the seat's view now."""
         return self._pause_view if self._pause_view is not None else self.session.view()
 
@@ -375,7 +386,7 @@ class PlayApp(App[None]):
         self.query_one("#scores", Static).update(scores_table(view, self.words, self.levels))
         if self._pause_view is not None:
             status = (
-                self.words.deal_line(view["deal"], view["dealer"]) + " · "
+                self.words.deal_line(view.deal, view.dealer) + " · "
                 + self.words.t("phase.deal_over")
             )
         else:
@@ -387,7 +398,7 @@ class PlayApp(App[None]):
         self._draw_prompt(view)
         self._draw_buttons(view)
 
-    def _table_renderable(self, view: dict[str, Any]) -> RenderableType:
+    def _table_renderable(self, view: SeatView) -> RenderableType:
         if self.session.over:
             return self._final_renderable(self.session.view())
         if self.paused_summary is not None:
@@ -395,16 +406,16 @@ class PlayApp(App[None]):
             return Group(Text(title, style="bold"), *[colour_cards(line) for line in rest])
         return table_panel(view, self.words)
 
-    def _final_renderable(self, view: dict[str, Any]) -> RenderableType:
+    def _final_renderable(self, view: SeatView) -> RenderableType:
         words = self.words
-        winners = view.get("winners", [])
+        winners = view.winners
         names = words.listing(winners, start=True)
         plural = len(winners) != 1 or winners[0] == self.session.human
         parts: list[RenderableType] = [
             Text(words.t("tui.fs.over_head", names=names, plural=plural), style="bold green")
         ]
         parts.append(scores_table(view, words, self.levels, title=words.t("over.final")))
-        settlement = view.get("settlement") or []
+        settlement = view.settlement
         if settlement:
             parts.append(Text(words.t(
                 "tui.settlement_at", stake=f"{self.session.rules.stake:g}",
@@ -416,10 +427,10 @@ class PlayApp(App[None]):
             parts.append(Text(words.t("tui.watch_again", path=path), style="dim"))
         return Group(*parts)
 
-    def _draw_hand(self, view: dict[str, Any]) -> None:
-        hand = view["hand"] if not self.session.over else []
-        legal = [Action.parse(a) for a in view.get("legal_actions", [])]
-        playing = view["phase"] == "play" and self.session.waiting_for_human
+    def _draw_hand(self, view: SeatView) -> None:
+        hand = [str(c) for c in view.hand] if not self.session.over else []
+        legal = view.legal_actions
+        playing = view.phase == "play" and self.session.waiting_for_human
         playable = {str(a.card) for a in legal if a.kind is ActionKind.PLAY}
         self.selected &= set(hand)
         for index, widget in enumerate(self.query(CardView)):
@@ -430,7 +441,7 @@ class PlayApp(App[None]):
                 playable=(card in playable) if playing else None,
             )
 
-    def _draw_prompt(self, view: dict[str, Any]) -> None:
+    def _draw_prompt(self, view: SeatView) -> None:
         t = self.words.t
         text = Text()
         if self.session.over:
@@ -440,34 +451,33 @@ class PlayApp(App[None]):
         elif self.session.waiting_for_human and not self._queue:
             text.append(self._question(view), style="bold")
         else:
-            text.append(t("q.wait", whom=self.words.whom(view.get("to_act"))), style="dim")
-        if self.error:
+            text.append(t("q.wait", whom=self.words.whom(view.to_act)), style="dim")
+        if self.error and self.error != text.plain:
             text.append(f"\n{self.error}", style="bold red")
         elif self.notice:
             text.append(f"\n{self.notice}", style="dim")
         self.query_one("#prompt", Static).update(text)
 
-    def _question(self, view: dict[str, Any]) -> str:
+    def _question(self, view: SeatView) -> str:
         t = self.words.t
-        phase = view["phase"]
+        phase = view.phase
         if phase == "exchange":
-            if len(view["hand"]) == 6:
+            if len(view.hand) == 6:
                 return t("tui.fs.q.six")
             most = max(
-                (len(Action.parse(a).cards) for a in view.get("legal_actions", [])
-                 if a.startswith("discard")),
+                (len(a.cards) for a in view.legal_actions if a.kind is ActionKind.DISCARD),
                 default=0,
             )
             return (
-                t("tui.fs.q.exchange", r=view["round"]) + " "
+                t("tui.fs.q.exchange", r=view.round) + " "
                 + t("sel.count", n=len(self.selected), max=most) + "."
             )
         if phase == "play":
-            key = "q.play_follow" if view.get("trick") else "q.play_lead"
-            return t(key, r=view["trick_number"]) + " " + t("tui.fs.q.play")
+            key = "q.play_follow" if view.trick else "q.play_lead"
+            return t(key, r=view.trick_number) + " " + t("tui.fs.q.play")
         return self.words.question(view)
 
-    def _draw_buttons(self, view: dict[str, Any]) -> None:
+    def _draw_buttons(self, view: SeatView) -> None:
         keys = self._key_actions(view)
         self._keys = keys
         for key in _ACTION_KEYS:
@@ -475,7 +485,7 @@ class PlayApp(App[None]):
             action = keys.get(key)
             button.display = action is not None
             if action is not None:
-                label = self.words.choice_label(str(action), view)
+                label = self.words.choice_label(action, view)
                 self._label(button, f"[{key}] {label}")
         enter = self.query_one("#key-enter", Button)
         exchange = self._exchange_action(view)
@@ -493,19 +503,19 @@ class PlayApp(App[None]):
             button.label = Content(text)
             button.refresh(layout=True)
 
-    def _exchange_action(self, view: dict[str, Any]) -> Action | None:
+    def _exchange_action(self, view: SeatView) -> Action | None:
         """What Enter does now in an exchange round (None: not the human's exchange)."""
-        if not self._deciding() or view["phase"] != "exchange":
+        if not self._deciding() or view.phase != "exchange":
             return None
-        if len(view["hand"]) == 6 and len(self.selected) != 1:
+        if len(view.hand) == 6 and len(self.selected) != 1:
             return None  # V-LOCK-6: exactly one card goes
         return Action.discard(self.selected)
 
-    def _exchange_label(self, action: Action, view: dict[str, Any]) -> str:
+    def _exchange_label(self, action: Action, view: SeatView) -> str:
         t = self.words.t
         count = len(action.cards)
-        if len(view["hand"]) == 6:
-            return t("tui.btn.discard", cards=self.words.cards([str(c) for c in action.cards]))
+        if len(view.hand) == 6:
+            return t("tui.btn.discard", cards=self.words.cards(action.cards))
         return t("btn.exchange", n=count) if count else t("btn.keep")
 
     def _deciding(self) -> bool:
@@ -513,13 +523,13 @@ class PlayApp(App[None]):
             self.paused_summary is None and self.session.waiting_for_human and not self._queue
         )
 
-    def _key_actions(self, view: dict[str, Any]) -> dict[str, Action]:
+    def _key_actions(self, view: SeatView) -> dict[str, Action]:
         """The letter keys that mean an action now (Enter's exchange is apart)."""
         if not self._deciding():
             return {}
-        legal = [Action.parse(a) for a in view.get("legal_actions", [])]
+        legal = view.legal_actions
         keys: dict[str, Action] = {}
-        if view["phase"] == "exchange":
+        if view.phase == "exchange":
             if len(self.selected) == 1:
                 one_up = Action.one_up(next(iter(self.selected)))
                 if one_up in legal:
@@ -549,10 +559,11 @@ class PlayApp(App[None]):
     def _may_act(self) -> bool:
         """True when the human may act now; otherwise say why."""
         t = self.words.t
+        # the prompt asks already (Enter, q): say what the key did, not the question again
         if self.session.over:
-            self.error = t("tui.fs.over")
+            self.error = t("tui.fs.not_now_over")
         elif self.paused_summary is not None:
-            self.error = t("tui.fs.press_enter")
+            self.error = t("tui.fs.not_now_deal_over")
         elif self._queue or not self.session.waiting_for_human:
             self.error = t("tui.fs.wait")
         else:
@@ -565,20 +576,20 @@ class PlayApp(App[None]):
         if not self._may_act():
             return
         view = self.session.view()
-        hand = view["hand"]
+        hand = [str(c) for c in view.hand]
         if index >= len(hand):
             self.error = self.words.t("tui.fs.no_card", n=index + 1, size=len(hand))
             self._refresh_all()
             return
         card = hand[index]
-        if view["phase"] == "exchange":
+        if view.phase == "exchange":
             self.error = ""
             if card in self.selected:
                 self.selected.discard(card)
             else:
                 self.selected.add(card)
             self._refresh_all()
-        elif view["phase"] == "play":
+        elif view.phase == "play":
             self._act(Action.play(card))
         else:
             self.error = self.words.t("tui.fs.no_card_now", question=self.words.question(view))
@@ -622,7 +633,7 @@ class PlayApp(App[None]):
         exchange = self._exchange_action(view)
         if exchange is not None:
             self._act(exchange)
-        elif view["phase"] == "exchange":  # six cards, not exactly one selected
+        elif view.phase == "exchange":  # six cards, not exactly one selected
             self.error = self.words.t("tui.fs.q.six")
             self._refresh_all()
         else:
@@ -693,14 +704,14 @@ class PlayApp(App[None]):
     def action_hint(self) -> None:
         """The exact draw odds of the hand (from your own view only)."""
         if self.paused_summary is not None:
-            self.error = self.words.t("tui.fs.press_enter")
+            self.error = self.words.t("tui.fs.not_now_deal_over")
             self._refresh_all()
             return
         view = self.session.view()
         try:
             result = hint(view)
         except ValueError:
-            self.error = no_odds(len(view["hand"]), self.words)
+            self.error = no_odds(len(view.hand), self.words)
             self._refresh_all()
             return
         hand = Text(self.words.t("table.hand") + ": ")
@@ -708,8 +719,19 @@ class PlayApp(App[None]):
             if index:
                 hand.append(" ")
             hand.append_text(card_text(card))
-        body = Group(hand, Text(""), hint_table(result, words=self.words))
-        self._window(self.words.t("tui.fs.odds_title"), body, "hint-screen", "h")
+        # the window's inside: 90% of the screen less its border, padding and scroll bar
+        width = self.size.width * 9 // 10 - 6
+        pages = hint_pages(result, self.words, width)
+        bodies = [
+            Group(hand, Text(""), hint_table(result, words=self.words, columns=columns,
+                                             page=(number, len(pages))))
+            for number, columns in enumerate(pages, 1)
+        ]
+        self.push_screen(TextScreen(
+            self.words.t("tui.fs.odds_title"), bodies[0], "hint-screen", close_keys="h",
+            footer=self.words.t("tui.window_pages" if len(pages) > 1 else "tui.window_keys"),
+            pages=bodies[1:],
+        ))
 
     def action_quit_game(self) -> None:
         """Save and leave."""

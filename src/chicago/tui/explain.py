@@ -7,19 +7,18 @@ announce now: it is exchange 1 of 3, and you may exchange cards or ask for one u
 reads only the seat's view (its hand, the trick, the legal actions), so it can never name a
 card the seat has not seen.
 
+>>> from chicago import Game, Rules
 >>> from chicago.tui.words import Words
->>> view = {"phase": "exchange", "round": 1, "rules": {"exchanges": 3}, "hand": ["2c"],
-...         "legal_actions": ["keep", "discard 2c"]}
->>> why_not(Action.parse("announce pair"), view, Words(["You"], me=0))
+>>> game = Game(Rules.preset("pagat"), players=3, seed=1)
+>>> view = game.view(game.to_act)
+>>> why_not(Action.parse("announce pair"), view, Words(["You", "Bo", "Cy"], me=view.seat))
 'You cannot announce now: it is exchange 1 of 3, and you may exchange cards.'
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from chicago.cards import SUITS, Card
-from chicago.engine import Action, ActionKind
+from chicago.cards import SUITS
+from chicago.engine import Action, ActionKind, SeatView
 from chicago.poker import Category
 from chicago.tui.words import Words
 
@@ -38,10 +37,10 @@ _DOING = {
 _ORDER = list(_DOING)
 
 
-def _may(kinds: set[ActionKind], view: dict[str, Any], words: Words) -> str:
+def _may(kinds: set[ActionKind], view: SeatView, words: Words) -> str:
     """The kinds of action the seat may take, joined: "exchange cards or ask for one up"."""
     doing = [
-        words.t("tui.do.keep") if kind is ActionKind.DISCARD and view["phase"] == "redeal"
+        words.t("tui.do.keep") if kind is ActionKind.DISCARD and view.phase == "redeal"
         else words.t(_DOING[kind])
         for kind in _ORDER if kind in kinds
     ]
@@ -50,39 +49,38 @@ def _may(kinds: set[ActionKind], view: dict[str, Any], words: Words) -> str:
     return ", ".join(doing[:-1]) + words.t("tui.or") + doing[-1]
 
 
-def _highest_announced(view: dict[str, Any]) -> str | None:
+def _highest_announced(view: SeatView) -> Category | None:
     """The best category announced in the scoring round now, from the view."""
-    round_now = view.get("round")
     said = [
-        Category[a["category"]] for a in view.get("announcements", [])
-        if a.get("round") == round_now and a.get("category")
+        a.category for a in view.announcements
+        if a.round == view.round and a.category is not None
     ]
-    return max(said).name if said else None
+    return max(said) if said else None
 
 
-def why_not(action: Action, view: dict[str, Any], words: Words) -> str:
+def why_not(action: Action, view: SeatView, words: Words) -> str:
     """Why ``action`` is not allowed now for the seat of ``view``, in one sentence or two."""
-    legal = [Action.parse(a) for a in view.get("legal_actions", [])]
-    if view.get("over"):
+    legal = list(view.legal_actions)
+    if view.over:
         return words.t("tui.err.over")
     if not legal:
         return words.t("err.not_your_turn")
     kinds = {a.kind for a in legal}
     may = _may(kinds, view, words)
-    kind, phase = action.kind, view["phase"]
-    hand = [Card(c) for c in view.get("hand", [])]
+    kind, phase = action.kind, view.phase
+    hand = view.hand
     missing = [c for c in action.cards if c not in hand]
     if kind is ActionKind.ONE_UP and phase == "exchange":
-        if not (view.get("rules") or {}).get("one_up", True):
+        if not view.rules.one_up:
             return words.t("tui.err.no_one_up")
         if len(hand) == 6:
             return words.t("tui.err.six")
         if not missing:
             return words.t("tui.err.one_up")
     if kind is ActionKind.ANNOUNCE and phase == "announce":
-        mine = view.get("hand_category")
-        wanted = action.category.name if action.category is not None else None
-        if mine and wanted != mine:
+        mine = view.hand_category
+        wanted = action.category
+        if mine is not None and wanted is not mine:
             return words.t(
                 "tui.err.announce_exactly", mine=words.category_a(mine),
                 wanted=words.category_a(wanted),
@@ -103,10 +101,10 @@ def why_not(action: Action, view: dict[str, Any], words: Words) -> str:
         )
         return words.t("tui.err.not_now", doing=doing, phase=words.phase_words(view), may=may)
     if missing:
-        return words.t("tui.err.not_held", cards=words.cards([str(c) for c in missing]))
-    if kind is ActionKind.PLAY and view.get("trick"):
-        led = Card(view["trick"][0]["card"])
-        playable = [str(a.card) for a in legal if a.kind is ActionKind.PLAY]
+        return words.t("tui.err.not_held", cards=words.cards(missing))
+    if kind is ActionKind.PLAY and view.trick:
+        led = view.trick[0].card
+        playable = [a.card for a in legal if a.kind is ActionKind.PLAY]
         return words.t(
             "tui.err.follow", suit=words.suit(SUITS[led.suit]), cards=words.cards(playable)
         )

@@ -3,9 +3,11 @@
 :mod:`chicago.tui.hints` computes; this module only words what it found: the plain lines
 of the line mode, the notes on the assumptions, and why a hand gets no odds.
 
+>>> from chicago.cards import parse_cards
+>>> from chicago.engine.views import hand_view
 >>> from chicago.tui.hints import hint
 >>> from chicago.tui.words import Words
->>> result = hint({"hand": ["2c", "7d", "7h", "Ks", "As"], "rules": {}, "events": []})
+>>> result = hint(hand_view(parse_cards("2c 7d 7h Ks As")))
 >>> hint_lines(result)[0]  # the advice first: the ace may take the last trick
 'Keep 7d 7h As: 2.4 points expected, 26% two pair or better.'
 >>> hint_lines(result)[2].startswith("1. keep 7d 7h As (throw away 2): expected ")

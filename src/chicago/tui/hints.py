@@ -21,8 +21,9 @@ for which the pile counts as drawable as well.
 A locked player (R-EX-5) gets no odds: the hint names the hand and says it cannot exchange;
 a locked six-card hand (V-LOCK-6) gets the six ways to discard its one card instead.
 
->>> view = {"hand": ["2c", "7d", "7h", "Ks", "As"], "rules": {}, "events": []}
->>> result = hint(view)
+>>> from chicago.cards import parse_cards
+>>> from chicago.engine.views import hand_view
+>>> result = hint(hand_view(parse_cards("2c 7d 7h Ks As")))
 >>> [str(c) for c in result.holds[0].keep]  # the ace too: it may take the last trick
 ['7d', '7h', 'As']
 """
@@ -31,12 +32,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from chicago.advice import Advice, rank_holds
 from chicago.cards import Card, parse_cards
-from chicago.engine.events import event_from_json
+from chicago.engine.events import Event
 from chicago.engine.knowledge import CardPlaces, card_places
+from chicago.engine.viewtypes import SeatView
 from chicago.odds import Hold, draw_odds
 from chicago.poker import Category, evaluate
 from chicago.rules import Rules
@@ -53,9 +54,9 @@ _NO_EXCHANGE_PHASES = ("chicago", "play", "over")
 """Phases after the last exchange of a deal: there is nothing left to draw."""
 
 
-def _places(events: Iterable[dict[str, Any]], seat: int | None) -> CardPlaces:
-    """The engine's seat knowledge of where cards are, from a view's (JSON) events."""
-    evs = [event_from_json(ev) for ev in events]
+def _places(events: Iterable[Event], seat: int | None) -> CardPlaces:
+    """The engine's seat knowledge of where cards are, from a view's events."""
+    evs = list(events)
     if seat is None:  # the seat the private events are addressed to
         seat = next((e.audience for e in evs if e.audience is not None), None)
     return card_places(evs, seat)
@@ -66,7 +67,7 @@ def _sorted_cards(cards: Iterable[Card]) -> list[str]:
 
 
 def known_dead(
-    events: Iterable[dict[str, Any]], hand: Iterable[str], seat: int | None = None
+    events: Iterable[Event], hand: Iterable[str], seat: int | None = None
 ) -> list[str]:
     """Cards known not to be drawable from the stock, from one deal's events as a seat sees them.
 
@@ -132,16 +133,15 @@ def _six_choices(hand: tuple[str, ...], rules: Rules) -> list[SixChoice]:
     return sorted(choices, key=lambda c: -c.key)
 
 
-def hint(view: dict[str, Any]) -> Hint:
+def hint(view: SeatView) -> Hint:
     """The draw odds of the hand in ``view`` (a seat view) from what the seat knows.
 
     ``ValueError`` unless the hand has five cards (or six, locked under V-LOCK-6).
     """
-    hand = tuple(view.get("hand", []))
-    rules = Rules.from_dict(view.get("rules", {}))
-    seat = view.get("seat")
-    locked_flags = view.get("locked") or []
-    locked = isinstance(seat, int) and 0 <= seat < len(locked_flags) and bool(locked_flags[seat])
+    hand = tuple(str(c) for c in view.hand)
+    rules = view.rules
+    seat = view.seat
+    locked = seat is not None and view.locked[seat]
     if len(hand) == 6 and locked:
         return Hint(
             hand, (), [], rules, can_exchange=False,
@@ -155,19 +155,17 @@ def hint(view: dict[str, Any]) -> Hint:
     if locked:
         return Hint(hand, (), [], rules, category, points, can_exchange=False,
                     reason="you are locked and cannot exchange this deal")
-    if view.get("phase") in _NO_EXCHANGE_PHASES:
+    if view.phase in _NO_EXCHANGE_PHASES:
         return Hint(hand, (), [], rules, category, points, can_exchange=False,
                     reason="the exchanges of this deal are over")
-    known = _places(view.get("events", []), seat if isinstance(seat, int) else None)
-    mine = set(parse_cards(list(hand)))
+    known = _places(view.events, seat)
+    mine = set(view.hand)
     dead = tuple(_sorted_cards(known.out_of_stock() - mine))
-    stock, pile = view.get("stock"), view.get("discard_pile")
-    limit = rules.max_discard
-    if isinstance(stock, int) and isinstance(pile, int):
-        limit = min(limit, stock + pile)  # the engine's limit (R-EX-2)
+    stock = view.stock
+    limit = min(rules.max_discard, stock + view.discard_pile)  # the engine's limit (R-EX-2)
     holds = draw_odds(hand, dead, rules, max_discard=limit)
     short_stock: int | None = None
-    if isinstance(stock, int) and stock < limit:
+    if stock < limit:
         # a larger discard empties the stock and draws the rest from the pile shuffled anew:
         # then only cards known to be in another hand cannot come
         in_hands = _sorted_cards(set(known.held) - mine)

@@ -14,8 +14,9 @@ forms, in English or Swedish:
   the Swedish words of the buttons: ``passa``, ``säg`` (``säg två par``), ``ingen chicago``,
   ``ta``, ``neka``, ``nya kort``, ``nollställ``, ``ta poängen``, ``spela Ah``.
 
->>> view = {"phase": "exchange", "hand": ["2c", "7d", "9h", "Ks", "As"],
-...         "legal_actions": ["keep", "discard 2c"]}
+>>> from chicago.cards import parse_cards
+>>> from chicago.engine.views import hand_view
+>>> view = hand_view(parse_cards("2c 7d 9h Ks As"))
 >>> str(parse_answer("1 2", view))
 'discard 2c 7d'
 >>> str(parse_answer("0", view))
@@ -28,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chicago.cards import Card, parse_card
-from chicago.engine import Action, ActionKind, NotationError
+from chicago.engine import Action, ActionKind, NotationError, SeatView
 from chicago.tui.words import Words
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "command_of",
     "expected_answer",
     "parse_answer",
+    "typed_answer",
 ]
 
 
@@ -50,7 +52,7 @@ class InputError(ValueError):
     """
 
     def __init__(
-        self, key: str, view: dict[str, Any] | None = None, menu: bool = True, **params: Any
+        self, key: str, view: SeatView | None = None, menu: bool = True, **params: Any
     ) -> None:
         self.key = key
         self.params = params
@@ -109,6 +111,39 @@ _SWEDISH_CATEGORIES = {
 """The categories in Swedish (as the browser app names them), for ``säg par``."""
 
 
+_TYPED_SWEDISH = {
+    "pass": "passa", "announce": "säg", "no chicago": "ingen chicago", "accept": "ta",
+    "reject": "neka", "redeal": "nya kort", "reset": "nollställ", "score": "ta poängen",
+    "play": "spela", "keep": "behåll",
+}
+"""The Swedish word a player types for each kind of action (read back by :func:`_english`)."""
+_TYPED_CATEGORIES = {
+    "pair": "par", "two pair": "två par", "three of a kind": "triss", "straight": "stege",
+    "flush": "färg", "full house": "kåk", "four of a kind": "fyrtal",
+    "straight flush": "färgstege",
+}
+
+
+def typed_answer(action: str, words: Words) -> str:
+    """What a player types for the legal ``action`` in the language of ``words``: the action
+    text in English, the Swedish words the line mode reads in Swedish.
+
+    >>> typed_answer("announce two pair", Words([], lang="sv"))
+    'säg två par'
+    >>> typed_answer("no chicago", Words([], lang="sv")), typed_answer("pass", Words([]))
+    ('ingen chicago', 'pass')
+    """
+    if words.lang.code != "sv":
+        return action
+    for head in sorted(_TYPED_SWEDISH, key=len, reverse=True):
+        if action == head or action.startswith(head + " "):
+            rest = action[len(head):].strip()
+            if head == "announce":
+                rest = _TYPED_CATEGORIES.get(rest, rest)
+            return f"{_TYPED_SWEDISH[head]} {rest}".strip()
+    return action
+
+
 def _english(text: str) -> str:
     """``text`` with a leading Swedish button word (and a Swedish category after ``säg``)
     replaced by the action's text: ``säg två par`` -> ``announce two pair``."""
@@ -123,7 +158,7 @@ def _english(text: str) -> str:
     return text
 
 
-def parse_answer(text: str, view: dict[str, Any], *, menu: bool = True) -> Action:
+def parse_answer(text: str, view: SeatView, *, menu: bool = True) -> Action:
     """The action meant by ``text`` given the seat's ``view`` (its hand and legal actions).
 
     ``menu`` says numbers outside an exchange round pick from the numbered list of legal
@@ -133,14 +168,14 @@ def parse_answer(text: str, view: dict[str, Any], *, menu: bool = True) -> Actio
     stripped = _english(text.strip())
     if not stripped:
         raise InputError("tui.in.nothing", view, menu)
-    legal = [str(a) for a in view.get("legal_actions", [])]
+    legal = [str(a) for a in view.legal_actions]
     try:
         return Action.parse(stripped)
     except NotationError:
         pass
     tokens = stripped.replace(",", " ").lower().split()
-    hand = [Card(c) for c in view.get("hand", [])]
-    if view.get("phase") == "exchange":
+    hand = list(view.hand)
+    if view.phase == "exchange":
         return _exchange_answer(tokens, hand, view, menu)
     if len(tokens) == 1 and tokens[0].isdigit():
         number = int(tokens[0])
@@ -148,14 +183,14 @@ def parse_answer(text: str, view: dict[str, Any], *, menu: bool = True) -> Actio
             if 1 <= number <= len(legal):
                 return Action.parse(legal[number - 1])
             raise InputError("tui.in.no_choice", view, menu, n=number)
-        if view.get("phase") == "play":
+        if view.phase == "play":
             return Action.play(_card_at(number, hand))
         raise InputError("tui.in.number_only_in_play", view, menu)
     if tokens and tokens[0] == "play" and len(tokens) == 2:
         card = _maybe_card(tokens[1])
         if card is not None:
             return Action.play(card)
-    if len(tokens) == 1 and view.get("phase") == "play":
+    if len(tokens) == 1 and view.phase == "play":
         card = _maybe_card(tokens[0])
         if card is not None:
             return Action.play(card)
@@ -170,7 +205,7 @@ def parse_answer(text: str, view: dict[str, Any], *, menu: bool = True) -> Actio
 
 
 def _exchange_answer(
-    tokens: list[str], hand: list[Card], view: dict[str, Any], menu: bool
+    tokens: list[str], hand: list[Card], view: SeatView, menu: bool
 ) -> Action:
     if len(tokens) == 1 and tokens[0] in _KEEP_WORDS:
         return Action.discard(())
@@ -195,7 +230,7 @@ def _exchange_answer(
     return Action.discard(cards)
 
 
-def _token_card(token: str, hand: Sequence[Card], view: dict[str, Any], menu: bool) -> Card:
+def _token_card(token: str, hand: Sequence[Card], view: SeatView, menu: bool) -> Card:
     if token.isdigit():
         return _card_at(int(token), hand)
     card = _maybe_card(token)
@@ -217,29 +252,29 @@ def _maybe_card(token: str) -> Card | None:
         return None
 
 
-def _example(view: dict[str, Any]) -> str:
+def _example(view: SeatView) -> str:
     """Two cards of the seat's own hand, as an example of card names."""
-    hand = view.get("hand", [])
-    return " ".join(hand[:3:2]) if len(hand) >= 3 else "Qh 3c"
+    hand = view.hand
+    return " ".join(str(c) for c in hand[:3:2]) if len(hand) >= 3 else "Qh 3c"
 
 
-def expected_answer(view: dict[str, Any], menu: bool, words: Words | None = None) -> str:
+def expected_answer(view: SeatView, menu: bool, words: Words | None = None) -> str:
     """A short reminder of what may be typed now, in the language of ``words``."""
     words = words if words is not None else Words([])
-    phase = view.get("phase")
-    legal = [str(a) for a in view.get("legal_actions", [])]
+    phase = view.phase
+    legal = [str(a) for a in view.legal_actions]
     if phase == "exchange":
-        kinds = {Action.parse(a).kind for a in legal}
+        kinds = {a.kind for a in view.legal_actions}
         text = words.t("tui.in.expect_exchange", example=_example(view))
         if ActionKind.ONE_UP in kinds:
             text += words.t("tui.in.expect_one_up")
         return text
     if phase == "play":
-        cards = " ".join(str(Action.parse(a).card) for a in legal)
+        cards = " ".join(str(a.card) for a in view.legal_actions)
         return words.t("tui.in.expect_play_menu" if menu else "tui.in.expect_play", cards=cards)
     if not legal:
         return words.t("tui.in.not_your_turn")
-    choices = ", ".join(legal)
+    choices = ", ".join(typed_answer(a, words) for a in legal)
     if menu:
         return words.t("tui.in.expect_menu", n=len(legal), choices=choices)
     return words.t("tui.in.expect_text", choices=choices)

@@ -18,9 +18,9 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from chicago.engine import IllegalAction
+from chicago.engine import IllegalAction, SeatView
 from chicago.tui.explain import why_not
 from chicago.tui.hint_words import hint_lines, no_odds
 from chicago.tui.hints import hint
@@ -37,7 +37,7 @@ from chicago.tui.replayer import Replayer
 from chicago.tui.rules_help import rules_text
 from chicago.tui.session import PlaySession, Step
 from chicago.tui.summary import score_history, score_lines
-from chicago.tui.words import Words, plain_card
+from chicago.tui.words import Words, card_format_for
 
 if TYPE_CHECKING:
     from chicago.review import DecisionReview
@@ -132,7 +132,7 @@ def play_plain(
     quietly (see :func:`silence_stdout`).
     """
     out = _Out(stdout)
-    words = Words(session.names, me=session.human, card=plain_card, lang=lang)
+    words = Words(session.names, me=session.human, card=card_format_for(stdout), lang=lang)
     try:
         return _play(session, stdin, stdout, out, resumed, words)
     except KeyboardInterrupt:
@@ -177,7 +177,7 @@ def _play(
         out(say(notice, words))
     if resumed:
         out(words.t("tui.pl.resumed"))
-        for ev in session.view()["events"]:
+        for ev in session.view().events:
             if text := words.event(ev):
                 out(text)
     else:
@@ -220,7 +220,7 @@ def _play(
                 try:
                     result = hint(view)
                 except ValueError:
-                    out(no_odds(len(view["hand"]), words))
+                    out(no_odds(len(view.hand), words))
                     continue
                 for hint_line in hint_lines(result, words=words):
                     out(hint_line)
@@ -261,11 +261,10 @@ def _commands(words: Words) -> list[str]:
     return lines
 
 
-def _choices(words: Words, view: dict[str, Any]) -> str:
-    if view.get("phase") == "exchange":
+def _choices(words: Words, view: SeatView) -> str:
+    if view.phase == "exchange":
         return ""
-    legal = [str(a) for a in view.get("legal_actions", [])]
-    return " " + words.t("tui.pl.choices", menu=words.menu(legal, view))
+    return " " + words.t("tui.pl.choices", menu=words.menu(view.legal_actions, view))
 
 
 def _stop(out: _Out, session: PlaySession, words: Words, why: str) -> int:
@@ -283,8 +282,8 @@ def _stop(out: _Out, session: PlaySession, words: Words, why: str) -> int:
 
 def _finish(out: _Out, session: PlaySession, words: Words) -> None:
     view = session.view()
-    out(words.t("tui.pl.final", scores=words.scores(view["scores"])))
-    settlement = view.get("settlement")
+    out(words.t("tui.pl.final", scores=words.scores(view.scores)))
+    settlement = view.settlement
     if settlement:
         out(words.t(
             "tui.settlement_at", stake=f"{session.rules.stake:g}", money=words.money(settlement)
@@ -304,7 +303,7 @@ def replay_plain(
     ``lang``; ``reviews`` (step → the review of the decision made there) adds each grade
     beside its decision (``chicago replay --review``)."""
     out = _Out(stdout)
-    words = Words(replayer.names, me=replayer.you, card=plain_card, lang=lang)
+    words = Words(replayer.names, me=replayer.you, card=card_format_for(stdout), lang=lang)
     out(replayer.title(words))
     for line in [*replayer.warnings, *replayer.notices]:
         out(say(line, words))
@@ -317,6 +316,6 @@ def replay_plain(
 
             out(f"  [{decision_note(reviews[step], words)}]")
     final = replayer.view_at(replayer.steps)
-    if not final["over"]:
+    if not final.over:
         out(words.t("tui.rp.ends_early", n=replayer.steps))
     return 0

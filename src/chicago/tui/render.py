@@ -9,9 +9,8 @@ given, in its language.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -21,6 +20,8 @@ from rich.table import Table
 from rich.text import Text
 
 from chicago.cards import Card
+from chicago.engine.events import Announce, Event, Exchange, Pass, Reveal, RoundResult
+from chicago.engine.viewtypes import SeatView
 from chicago.poker import Category
 from chicago.tui.hint_words import advice_sentence, hint_notes
 from chicago.tui.hints import Hint, category_columns
@@ -46,13 +47,13 @@ BLACK = "bold"
 _CARD_PATTERN = re.compile(r"(?<![\w])(10|[2-9JQKA])([♣♦♥♠])")
 
 
-def card_text(card: str) -> Text:
-    """One card as coloured text: ``10♥`` in red."""
-    label = symbol_card(card)
+def card_text(card: Card | str) -> Text:
+    """One card (or its text) as coloured text: ``10♥`` in red."""
+    label = symbol_card(str(card))
     return Text(label, style=RED if Card(card).suit in (1, 2) else BLACK)
 
 
-def cards_text(cards: Sequence[str]) -> Text:
+def cards_text(cards: Sequence[Card | str]) -> Text:
     """Cards separated by spaces, coloured."""
     text = Text()
     for index, card in enumerate(cards):
@@ -71,18 +72,18 @@ def colour_cards(line: str) -> Text:
     return text
 
 
-def _exchange_counts(events: Sequence[dict[str, Any]], players: int) -> list[list[str]]:
+def _exchange_counts(events: Sequence[Event], players: int) -> list[list[str]]:
     counts: list[list[str]] = [[] for _ in range(players)]
     for ev in events:
-        if ev.get("type") != "exchange":
+        if not isinstance(ev, Exchange):
             continue
-        if ev.get("locked") and not ev.get("discarded"):
+        if ev.locked and not ev.discarded:
             mark = "L"
-        elif ev.get("one_up"):
+        elif ev.one_up:
             mark = "1↑"
         else:
-            mark = str(ev.get("discarded", 0))
-        counts[ev["seat"]].append(mark)
+            mark = str(ev.discarded)
+        counts[ev.seat].append(mark)
     return counts
 
 
@@ -155,7 +156,7 @@ class ScoresTable:
 
 
 def scores_table(
-    view: dict[str, Any], words: Words, levels: Sequence[str] = (), title: str | None = None
+    view: SeatView, words: Words, levels: Sequence[str] = (), title: str | None = None
 ) -> ScoresTable:
     """Seats with name, score, exchanges this deal and marks: dealer, to act, locked, Chicago,
     the bot's level.
@@ -164,29 +165,29 @@ def scores_table(
     a Chicago in this game, and the caption says that it decides who may win.
     """
     chicago = words.chicago_marks(view)
-    counts = _exchange_counts(view.get("events", []), view["players"])
-    settlement = view.get("settlement")
+    counts = _exchange_counts(view.events, view.players)
+    settlement = view.settlement
     rows = []
-    for seat in range(view["players"]):
+    for seat in range(view.players):
         marks = []
-        if seat == view["dealer"]:
+        if seat == view.dealer:
             marks.append(words.t("tui.mark.dealer"))
-        if view["locked"][seat]:
+        if view.locked[seat]:
             marks.append(words.t("tui.mark.locked"))
-        if view.get("chicago") == seat:
+        if view.chicago == seat:
             marks.append("CHICAGO")
         if chicago and seat < len(chicago[1]) and chicago[1][seat]:
             marks.append(chicago[0])
-        if view.get("over") and seat in view.get("winners", []):
+        if view.over and seat in view.winners:
             marks.append(words.t("tui.mark.winner"))
         if settlement:
             marks.append(f"{settlement[seat]:+g}")
         if levels and seat < len(levels) and levels[seat]:
             marks.append(words.level(levels[seat]))
-        arrow = "▶ " if view.get("to_act") == seat else "  "
+        arrow = "▶ " if view.to_act == seat else "  "
         style = "bold" if seat == words.me else ""
         rows.append(_SeatRow(
-            Text(arrow + words.name(seat), style=style), str(view["scores"][seat]),
+            Text(arrow + words.name(seat), style=style), str(view.scores[seat]),
             " ".join(counts[seat]), tuple(marks),
         ))
     headers = (words.t("tui.col.player"), words.t("tui.col.points"), words.t("tui.col.exchanges"))
@@ -227,7 +228,7 @@ def _signed(points: int) -> str:
     return f"+{points}" if points > 0 else str(points)
 
 
-def _rounds(view: dict[str, Any], words: Words, compact: bool = False) -> list[Text]:
+def _rounds(view: SeatView, words: Words, compact: bool = False) -> list[Text]:
     """Announcements, the staged tie-break and the result of each scoring round this deal.
 
     ``compact`` (during trick play) gives one line per finished round: its result only.
@@ -245,38 +246,33 @@ def _rounds(view: dict[str, Any], words: Words, compact: bool = False) -> list[T
             )
             lines.append(Text(f"   {words.t('center.tiebreak').lower()}: {stages}"))
 
-    for ev in view.get("events", []):
-        kind = ev.get("type")
-        if kind in ("announce", "pass"):
+    for ev in view.events:
+        if isinstance(ev, Announce | Pass):
             if current is None:
-                current = Text(words.t("center.round", r=ev["round"]) + ": ", style="bold")
+                current = Text(words.t("center.round", r=ev.round) + ": ", style="bold")
                 tiebreak = {}
             else:
                 current.append(" · ")
+            announced = isinstance(ev, Announce)
             said = (
-                words.category_a(ev["category"]) if kind == "announce"
+                words.category_a(ev.category) if isinstance(ev, Announce)
                 else words.t("center.passed")
             )
-            current.append(f"{words.who(ev['seat'])} {said}",
-                           style="" if kind == "announce" else "dim")
-        elif kind == "reveal":
-            shown = (
-                words.suit(str(ev["suit"])) if "suit" in ev
-                else words.rank(str(ev.get("rank", "")))
-            )
-            tiebreak.setdefault(ev["seat"], []).append(shown)
-        elif kind == "round_result":
+            current.append(f"{words.who(ev.seat)} {said}", style="" if announced else "dim")
+        elif isinstance(ev, Reveal):
+            shown = words.suit(ev.suit) if ev.suit is not None else words.rank(ev.rank_text or "")
+            tiebreak.setdefault(ev.seat, []).append(shown)
+        elif isinstance(ev, RoundResult):
             close_round()
-            winner = ev.get("winner")
+            winner = ev.winner
             if winner is None:
                 outcome = words.t("tui.round_nobody")
             else:
                 outcome = words.t(
-                    "tui.round_won", cat=words.category_a(ev.get("category")),
-                    **words.person(winner),
+                    "tui.round_won", cat=words.category_a(ev.category), **words.person(winner),
                 )
             if compact:
-                head = words.t("center.round", r=ev["round"])
+                head = words.t("center.round", r=ev.round)
                 lines.append(Text(f"{head} → {outcome}", style="dim"))
             else:
                 lines.append(Text(f"   → {outcome}", style="green"))
@@ -285,25 +281,25 @@ def _rounds(view: dict[str, Any], words: Words, compact: bool = False) -> list[T
     return lines
 
 
-def _trick_grid(view: dict[str, Any], words: Words) -> RenderableType:
+def _trick_grid(view: SeatView, words: Words) -> RenderableType:
     """Trick play: a row per seat with its card in this trick and its face-up pile."""
-    trick = view.get("trick", [])
-    in_trick = {play["seat"]: play["card"] for play in trick}
-    leader = trick[0]["seat"] if trick else None
+    trick = view.trick
+    in_trick = {play.seat: play.card for play in trick}
+    leader = trick[0].seat if trick else None
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
     grid.add_column(no_wrap=True, min_width=3)
     grid.add_column()
-    piles = view.get("played", [])
-    for seat in range(view["players"]):
+    piles = view.played
+    for seat in range(view.players):
         played = in_trick.get(seat)
-        card = card_text(played) if played else Text("·", style="dim")
+        card = card_text(played) if played is not None else Text("·", style="dim")
         if seat == leader:
             card.append(" " + words.t("tui.led"), style="dim")
-        earlier = [c for c in (piles[seat] if seat < len(piles) else []) if c != played]
+        earlier = [c for c in (piles[seat] if seat < len(piles) else ()) if c != played]
         pile = cards_text(earlier)
         pile.stylize("dim")
-        arrow = "▶ " if view.get("to_act") == seat else "  "
+        arrow = "▶ " if view.to_act == seat else "  "
         grid.add_row(
             Text(arrow + words.who(seat), style="bold" if seat == words.me else ""), card, pile,
         )
@@ -311,7 +307,7 @@ def _trick_grid(view: dict[str, Any], words: Words) -> RenderableType:
 
 
 def table_panel(
-    view: dict[str, Any], words: Words, hands: dict[int, list[str]] | None = None
+    view: SeatView, words: Words, hands: Mapping[int, Sequence[Card]] | None = None
 ) -> RenderableType:
     """What lies on the table for the seat of ``view`` (``hands``: face-up hands to add).
 
@@ -328,35 +324,32 @@ def table_panel(
             )
             parts.append(line)
         parts.append(Text(""))
-    if view.get("chicago") is not None:
-        parts.append(Text(words.t("center.chicago", **words.person(view["chicago"])),
+    if view.chicago is not None:
+        parts.append(Text(words.t("center.chicago", **words.person(view.chicago)),
                           style="bold magenta"))
-    one_up = view.get("one_up")
-    if one_up:
-        line = Text(words.t("center.face_up", **words.person(one_up["seat"])) + ": ",
-                    style="bold")
-        line.append_text(card_text(one_up["card"]))
+    one_up = view.one_up
+    if one_up is not None:
+        line = Text(words.t("center.face_up", **words.person(one_up.seat)) + ": ", style="bold")
+        line.append_text(card_text(one_up.card))
         parts.append(line)
-    for seat, cards in sorted(view.get("shown", {}).items(), key=lambda item: int(item[0])):
-        line = Text(words.t("tui.showed_label", **words.person(int(seat))) + " ")
+    for seat, cards in sorted(view.shown.items()):
+        line = Text(words.t("tui.showed_label", **words.person(seat)) + " ")
         line.append_text(cards_text(cards))
         parts.append(line)
-    playing = view["phase"] == "play"
+    playing = view.phase == "play"
     if playing:
-        head = Text(words.t("center.trick", n=view["trick_number"]), style="bold")
-        if not view.get("trick"):
+        head = Text(words.t("center.trick", n=view.trick_number), style="bold")
+        if not view.trick:
             head.append(" · " + words.t("center.nothing"), style="dim")
         parts.append(head)
         parts.append(_trick_grid(view, words))
-    tricks = view.get("tricks", [])
-    if tricks and (playing or view["phase"] == "over"):
+    tricks = view.tricks
+    if tricks and (playing or view.phase == "over"):
         last = tricks[-1]
-        winning = next(
-            (p["card"] for p in last["cards"] if p["seat"] == last["winner"]), None
-        )
+        winning = next((p.card for p in last.cards if p.seat == last.winner), None)
         if winning is not None:
             parts.append(colour_cards(words.t(
-                "center.last_trick", card=words.card(winning), **words.person(last["winner"])
+                "center.last_trick", card=words.card(str(winning)), **words.person(last.winner)
             )))
     parts.extend(_rounds(view, words, compact=playing))
     if not parts:
@@ -364,19 +357,74 @@ def table_panel(
     return Group(*parts)
 
 
-_SHORT = {
-    "ROYAL_FLUSH": "RF", "STRAIGHT_FLUSH": "SF", "FOUR_OF_A_KIND": "4K",
-    "FULL_HOUSE": "FH", "FLUSH": "Fl", "STRAIGHT": "St", "THREE_OF_A_KIND": "3K",
-    "TWO_PAIR": "2P", "PAIR": "1P",
-}
+def _kept_text(result: Hint, keep: Iterable[object]) -> Text:
+    """The hand with the discards as ``··``: ``2♦ 2♠ ·· 10♣ 10♦``."""
+    kept_cards = {str(k) for k in keep}
+    kept = Text()
+    for index, card in enumerate(result.hand):
+        if index:
+            kept.append(" ")
+        if card in kept_cards:
+            kept.append_text(card_text(card))
+        else:
+            kept.append("··", style="dim")
+    return kept
 
 
-def hint_table(result: Hint, top: int = 10, words: Words | None = None) -> RenderableType:
+def _chance(p: float, words: Words) -> str:
+    return "·" if p == 0 else "<" + words.decimal(0.1)[1:] if p < 0.001 \
+        else words.decimal(p * 100)
+
+
+def hint_pages(result: Hint, words: Words, width: int | None, top: int = 10) -> list[list[str]]:
+    """The category columns of the odds table by page, for a table ``width`` columns wide
+    (None: all on one page). The kept cards, the worth and the expected points are on every
+    page, whole; the categories follow by priority (the greatest chance among the holds
+    shown first, shown in their usual order on a page), as many as fit, the rest on the
+    next pages (the odds window turns them with → and ←)."""
+    names = category_columns(result.rules)
+    if width is None or not result.can_exchange or result.six:
+        return [names]
+    holds = result.holds[:top]
+    keep = max([len(_kept_text(result, h.keep).plain) for h in holds] + [len(words.t("hint.keep"))])
+    gap = _HINT_GAP
+    fixed = keep + max(len(words.t("hint.worth")), 5) + max(len(words.t("tui.hint.exp")), 5) \
+        + 2 * gap
+
+    def column(name: str) -> int:
+        cells = [_chance(h.probabilities[name], words) for h in holds]
+        return max([len(_abbreviation(name, words)), *map(len, cells)]) + gap
+
+    ranked = sorted(names, key=lambda n: -max((h.probabilities[n] for h in holds), default=0))
+    pages: list[list[str]] = []
+    for name in ranked:
+        if pages and fixed + sum(column(n) for n in pages[-1]) + column(name) <= width:
+            pages[-1].append(name)
+        else:
+            pages.append([name])
+    return [[n for n in names if n in page] for page in pages]
+
+
+_HINT_GAP = 3
+"""Columns between two columns of the odds table: a space of padding each side and the
+box's divider (a space in ``box.SIMPLE_HEAD``)."""
+
+
+def _abbreviation(name: str, words: Words) -> str:
+    """A category's column head: ``2P`` / ``2P``, ``FH`` / ``Kåk``."""
+    return words.t(f"tui.hint.abbr.{name}")
+
+
+def hint_table(result: Hint, top: int = 10, words: Words | None = None, *,
+               columns: Sequence[str] | None = None, page: tuple[int, int] = (1, 1)
+               ) -> RenderableType:
     """The best holds of a hand: kept cards (discards as ··), expected points, chances.
 
     A hand that cannot exchange gets its category and the reason instead; a locked six-card
     hand (V-LOCK-6) a table of its six discards with the hand each leaves. The column
-    letters are explained under the table, in the language of ``words``.
+    letters are explained under the table, in the language of ``words``. ``columns``: the
+    categories shown (a page of :func:`hint_pages`), ``page`` its number and how many there
+    are (the caption then says how to see the others).
     """
     words = words or Words([])
     if result.six:
@@ -399,9 +447,12 @@ def hint_table(result: Hint, top: int = 10, words: Words | None = None) -> Rende
             "tui.hint.no_draw", reason=words.t("tui.hint.why_locked"),
             cat=words.category_a(result.category), points=words.points(result.points),
         ))
-    names = category_columns(result.rules)
-    legend = ", ".join(f"{_SHORT[name]} {words.category(name).lower()}" for name in names)
+    names = list(columns) if columns is not None else category_columns(result.rules)
+    legend = ", ".join(f"{_abbreviation(name, words)} {words.category(name).lower()}"
+                       for name in names)
     caption = words.t("tui.hint.caption", legend=legend)
+    if page[1] > 1:
+        caption += " " + words.t("tui.hint.more_columns", page=page[0], pages=page[1])
     if result.dead:
         caption += " " + words.t(
             "hint.dead", cards=" ".join(symbol_card(c) for c in result.dead)
@@ -412,35 +463,21 @@ def hint_table(result: Hint, top: int = 10, words: Words | None = None) -> Rende
     title = words.t("tui.hint.title")
     if result.advice:  # the advice in words first (issue 16)
         title = advice_sentence(result.advice[0], words) + "\n" + title
-    table = Table(
-        title=title, caption=caption, caption_justify="left",
-        box=box.SIMPLE_HEAD, pad_edge=False,
-    )
+    # the title and the caption are lines of their own, wrapped to the width: inside the
+    # table they would widen it and squeeze the numbers
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     table.add_column(words.t("hint.keep"), no_wrap=True)
-    table.add_column(words.t("hint.worth"), justify="right", style="bold")
-    table.add_column(words.t("tui.hint.exp"), justify="right")
+    table.add_column(words.t("hint.worth"), justify="right", style="bold", no_wrap=True)
+    table.add_column(words.t("tui.hint.exp"), justify="right", no_wrap=True)
     worth = {a.hold.keep: a.value for a in result.advice}
     for name in names:
-        table.add_column(_SHORT[name], justify="right", no_wrap=True)
+        table.add_column(_abbreviation(name, words), justify="right", no_wrap=True)
     for hold in result.holds[:top]:
-        kept = Text()
-        for index, card in enumerate(result.hand):
-            if index:
-                kept.append(" ")
-            if any(str(k) == card for k in hold.keep):
-                kept.append_text(card_text(card))
-            else:
-                kept.append("··", style="dim")
-        cells = []
-        for name in names:
-            p = hold.probabilities[name]
-            cells.append(
-                "·" if p == 0 else "<" + words.decimal(0.1)[1:] if p < 0.001
-                else words.decimal(p * 100)
-            )
+        kept = _kept_text(result, hold.keep)
+        cells = [_chance(hold.probabilities[name], words) for name in names]
         value = words.decimal(worth[hold.keep], 2) if hold.keep in worth else ""
         table.add_row(kept, value, words.decimal(hold.expected_points, 2), *cells)
-    return table
+    return Group(Text(title, style="italic"), table, Text(caption, style="dim"))
 
 
 def category_name(name: str | None) -> str:

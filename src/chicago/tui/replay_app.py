@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.console import Group
 from rich.markdown import Markdown
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, RichLog, Static
 
 from chicago.tui.lang import Lang
@@ -27,7 +28,7 @@ from chicago.tui.notice import say
 from chicago.tui.render import colour_cards, scores_table, table_panel
 from chicago.tui.replayer import Replayer
 from chicago.tui.rules_help import rules_help
-from chicago.tui.screens import TextScreen, keys_markdown
+from chicago.tui.screens import SizeNotice, TextScreen, keys_markdown
 from chicago.tui.words import Words, symbol_card
 
 if TYPE_CHECKING:
@@ -55,7 +56,9 @@ class ReplayApp(App[None]):
     #right { width: 42%; min-width: 32; border-left: solid $panel-lighten-1; }
     #status { height: auto; text-style: bold; }
     #table { height: 1fr; overflow-y: auto; }
-    #step { height: auto; min-height: 3; border-top: solid $panel-lighten-1; }
+    #step-box { height: auto; max-height: 40%; min-height: 3;
+                border-top: solid $panel-lighten-1; }
+    #step { height: auto; }
     #scores { height: auto; }
     #log { height: 1fr; }
     #keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
@@ -71,6 +74,10 @@ class ReplayApp(App[None]):
         Binding("question_mark,f1", "rules", "Rules", show=False),
         Binding("q", "quit", "Quit", show=False),
     ]
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say, in the replay's language, how to quit (not Textual's English)."""
+        self.notify(self.words.t("tui.quit.replay"), title=self.words.t("tui.quit.title"))
 
     def __init__(
         self, replayer: Replayer, *, start: int = 0,
@@ -94,15 +101,25 @@ class ReplayApp(App[None]):
             with Vertical(id="left"):
                 yield Static(id="status")
                 yield Static(id="table")
-                yield Static(id="step")
+                with VerticalScroll(id="step-box", can_focus=False):
+                    # a step that ends a deal says much: it scrolls (its lines are in the
+                    # log too), never pushing the hands off the table
+                    yield Static(id="step")
             with Vertical(id="right"):
                 yield Static(id="scores")
                 yield RichLog(id="log", wrap=True, min_width=20)
         yield Static(self.words.t("tui.rp.keys_line"), id="keys")
+        yield SizeNotice(self.words, "chicago replay --plain")
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below 80×24 a message covers the screen."""
+        self.query_one(SizeNotice).fit(event.size.width, event.size.height)
 
     def on_mount(self) -> None:
         """Show the first step."""
         self.sub_title = self.words.t("replay.title")
+        # the hands shown face up, a line each, and the trick's head always have room
+        self.query_one("#table", Static).styles.min_height = self.replayer.players + 2
         self._draw()
 
     def _draw(self) -> None:

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from chicago.cards import Card
 from chicago.engine import Game
-from chicago.engine.events import Deal
+from chicago.engine.events import Deal, Event
+from chicago.engine.viewtypes import SeatView
 from chicago.record import replay_record
 from chicago.tui.notice import Notice
 from chicago.tui.words import Words
@@ -154,16 +156,13 @@ class Replayer:
     def _visible(self, audience: int | None) -> bool:
         return self.seat is None or audience is None or audience == self.seat
 
-    def events_of(self, step: int) -> list[dict[str, Any]]:
+    def events_of(self, step: int) -> list[Event]:
         """The events shown at ``step``: those its action caused (step 0: the first deal)."""
         step = self._check(step)
         start = 0 if step == 0 else self._bounds[step - 1]
-        return [
-            e.to_json() for e in self._events[start : self._bounds[step]]
-            if self._visible(e.audience)
-        ]
+        return [e for e in self._events[start : self._bounds[step]] if self._visible(e.audience)]
 
-    def deal_events(self, step: int) -> list[dict[str, Any]]:
+    def deal_events(self, step: int) -> list[Event]:
         """The shown events of the deal in play at ``step``, up to and including the step."""
         step = self._check(step)
         first = max(s for s in self.deal_starts if s <= step)
@@ -174,7 +173,7 @@ class Replayer:
             if isinstance(events[index], Deal):
                 events = events[index:]
                 break
-        return [e.to_json() for e in events if self._visible(e.audience)]
+        return [e for e in events if self._visible(e.audience)]
 
     def game_at(self, step: int) -> Game:
         """An independent game in the position of ``step``."""
@@ -187,15 +186,15 @@ class Replayer:
             game.apply(text)
         return game
 
-    def view_at(self, step: int) -> dict[str, Any]:
+    def view_at(self, step: int) -> SeatView:
         """The shown seat's view at ``step`` (a spectator's view when every card is shown)."""
         return self.game_at(step).view(self.seat)
 
-    def hands_at(self, step: int) -> dict[int, list[str]]:
+    def hands_at(self, step: int) -> dict[int, tuple[Card, ...]]:
         """The hands shown at ``step``: every seat's face up, or only the shown seat's."""
         game = self.game_at(step)
         seats = range(self.players) if self.seat is None else [self.seat]
-        return {s: game.view(s)["hand"] for s in seats}
+        return {s: game.view(s).hand for s in seats}
 
     def actor_of(self, step: int) -> int | None:
         """Who acted at ``step`` (None for step 0)."""

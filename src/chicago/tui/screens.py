@@ -21,7 +21,37 @@ from textual.widgets import Static
 
 from chicago.tui.words import Words
 
-__all__ = ["TextScreen", "keys_markdown"]
+__all__ = ["MIN_SIZE", "SizeNotice", "TextScreen", "keys_markdown"]
+
+MIN_SIZE = (80, 24)
+"""The smallest terminal (columns, rows) the full-screen apps are laid out for
+(docs/TERMINAL.md); below it they say so instead of showing a cut table."""
+
+
+class SizeNotice(Static):
+    """Covers the app with a message while the terminal is smaller than :data:`MIN_SIZE`;
+    hidden otherwise. :meth:`fit` is called with each new size."""
+
+    DEFAULT_CSS = """
+    SizeNotice {
+        dock: top; width: 100%; height: 100%; display: none; padding: 1 2;
+        background: $error-darken-3; color: $text; content-align: center middle;
+    }
+    """
+
+    def __init__(self, words: Words, plain: str) -> None:
+        """``plain``: the command that shows the same in lines (``chicago play --plain``)."""
+        super().__init__(id="size-notice")
+        self.words = words
+        self.plain = plain
+
+    def fit(self, width: int, height: int) -> None:
+        """Show the message for a terminal of ``width`` × ``height`` if it is too small."""
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.display = small
+        if small:
+            self.update(self.words.t("tui.too_small", w=width, h=height, min_w=MIN_SIZE[0],
+                                     min_h=MIN_SIZE[1], plain=self.plain))
 
 
 def keys_markdown(keys: Sequence[tuple[str, str]], words: Words) -> str:
@@ -35,7 +65,8 @@ class TextScreen(ModalScreen[None]):
     """A pop-up with a title and a scrollable renderable, focused when it opens.
 
     ``close_keys`` (comma-separated Textual key names) close it besides Esc, q and Enter;
-    ``footer`` is the line on its lower border (how to scroll and close).
+    ``footer`` is the line on its lower border (how to scroll and close). ``pages``: more
+    bodies to turn to with → and ← (the odds table's columns that do not fit at once).
     """
 
     DEFAULT_CSS = """
@@ -53,6 +84,8 @@ class TextScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,enter", "close", "Close"),
+        Binding("right", "turn(1)", "Next page", show=False, priority=True),
+        Binding("left", "turn(-1)", "Previous page", show=False, priority=True),
     ]
 
     def __init__(
@@ -63,10 +96,14 @@ class TextScreen(ModalScreen[None]):
         *,
         close_keys: str = "question_mark,h,f1",
         footer: str = "↑↓ PgUp PgDn Home End · Esc",
+        pages: Sequence[RenderableType] = (),
     ) -> None:
         super().__init__(id=screen_id)
         self._title = title
         self._body = body
+        self._pages = [body, *pages]
+        self.page = 0
+        """The page shown (0: ``body``)."""
         self._footer = footer
         self._close_keys = {key.strip() for key in close_keys.split(",") if key.strip()}
 
@@ -87,6 +124,13 @@ class TextScreen(ModalScreen[None]):
         if event.key in self._close_keys:
             event.stop()
             self.dismiss(None)
+
+    def action_turn(self, step: int) -> None:
+        """Show the next (``step`` 1) or the previous (-1) page, if there is one."""
+        page = self.page + step
+        if 0 <= page < len(self._pages):
+            self.page = page
+            self.query_one(f"#{self.id}-body", Static).update(self._pages[page])
 
     def action_close(self) -> None:
         """Close the pop-up."""

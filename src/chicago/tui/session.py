@@ -27,18 +27,28 @@ from pathlib import Path
 from typing import Any
 
 from chicago.bots import Bot, make_bot
-from chicago.engine import Action, Game, IllegalAction
+from chicago.engine import Action, Game, IllegalAction, SeatView
+from chicago.engine.events import DealEnd, Event
 from chicago.rules import Rules
+from chicago.tui.lang import Lang, get_lang
 from chicago.tui.notice import Notice, Seats
 from chicago.tui.storage import is_text_name, load_record, save_record
 
-__all__ = ["BOT_NAMES", "DEFAULT_BOT", "PlaySession", "Step", "make_bots"]
+__all__ = ["DEFAULT_BOT", "PlaySession", "Step", "bot_name", "make_bots"]
 
 DEFAULT_BOT = "basic"
 """The bot level used when none is asked for (``random`` if it is not installed)."""
 
-BOT_NAMES = ("Astrid", "Bosse", "Cissi", "Dagge", "Eskil")
-"""Names of the bot seats, in seat order after the human."""
+
+
+def bot_name(seat: int, lang: Lang | str | None = None) -> str:
+    """A bot seat's name, as the browser app names it: ``Bot 2`` (``Dator 2`` in Swedish)
+    for seat 1.
+
+    >>> bot_name(1), bot_name(3, "sv")
+    ('Bot 2', 'Dator 4')
+    """
+    return get_lang(lang).t("bot_name", n=seat + 1)
 
 _LEVELS = ("basic", "ev", "expert")
 
@@ -53,8 +63,8 @@ class Step:
     """The action's text when the human may know it (their own actions), else None."""
     automatic: bool
     """True for a forced action the session took for the human (the only legal one)."""
-    events: list[dict[str, Any]] = field(default_factory=list)
-    """The events the action caused that the human's seat may see, JSON-able."""
+    events: list[Event] = field(default_factory=list)
+    """The events the action caused that the human's seat may see."""
 
 
 def make_bots(
@@ -143,15 +153,13 @@ class PlaySession:
         *,
         human: int = 0,
         auto: bool = True,
+        lang: Lang | str | None = None,
     ) -> PlaySession:
-        """A new game; raises ``ValueError`` for a bad player count or an unknown bot."""
+        """A new game; raises ``ValueError`` for a bad player count or an unknown bot. The
+        bots are named in ``lang`` (:func:`bot_name`), as the browser names them."""
         game = Game(rules, players=players, seed=seed)
         bots, used, notices = make_bots(bot_specs, players, human)
-        names = [name] * players
-        others = iter(BOT_NAMES * 2)
-        for seat in range(players):
-            if seat != human:
-                names[seat] = next(others)
+        names = [name if seat == human else bot_name(seat, lang) for seat in range(players)]
         tags = {
             "Event": "chicago play",
             "Date": datetime.date.today().strftime("%Y.%m.%d"),
@@ -190,10 +198,9 @@ class PlaySession:
         bots, used, notices = make_bots(specs, game.players, human)
         for seat, spec in zip((s for s in range(game.players) if s != human), used, strict=True):
             tags[f"Bot{seat}"] = spec
-        fallback = iter(BOT_NAMES * 2)
         names = []
         for seat in range(game.players):
-            default = "You" if seat == human else next(fallback)
+            default = "You" if seat == human else bot_name(seat)
             names.append(tags.setdefault(f"Name{seat}", default))
         tags.setdefault("Human", str(human))
         return cls(
@@ -236,15 +243,15 @@ class PlaySession:
             return False
         return not (self.auto and len(game.legal_actions()) == 1)
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> SeatView:
         """The human's seat view (:meth:`chicago.Game.view`)."""
         return self._game.view(self.human)
 
     def legal(self) -> list[Action]:
         """The human's legal actions now ([] when it is not the human's turn)."""
-        return [Action.parse(text) for text in self.view()["legal_actions"]]
+        return list(self.view().legal_actions)
 
-    def history(self) -> list[dict[str, Any]]:
+    def history(self) -> list[Event]:
         """Every event of the game so far that the human may see."""
         return self._game.events_for(self.human)
 
@@ -320,7 +327,7 @@ class PlaySession:
         return self._apply(seat, action, automatic=False)
 
     def _stand_in(
-        self, view: dict[str, Any], legal: list[Action], rng: random.Random
+        self, view: SeatView, legal: list[Action], rng: random.Random
     ) -> tuple[Action, str]:
         """The action that replaces a misbehaving bot's, and who chose it (``stand_in`` for
         the basic bot, ``random`` for a random legal action).
@@ -356,9 +363,9 @@ class PlaySession:
         if self._texts is not None:
             done_by, done = game.actions[-1]
             self._texts.append([done_by, str(done)])
-        events = [e.to_json() for e in game.events[start:] if e.visible_to(self.human)]
+        events = [e for e in game.events[start:] if e.visible_to(self.human)]
         text = str(Action.parse(action)) if seat == self.human else None
-        if not self._told_why_on and any(e["type"] == "deal_end" for e in events):
+        if not self._told_why_on and any(isinstance(e, DealEnd) for e in events):
             self._tell_why_the_game_goes_on()
         self._autosave()
         return Step(seat, text, automatic, events)
@@ -378,7 +385,7 @@ class PlaySession:
         if not above:
             return
         if rules.chicago_required == "declared":
-            declared = self.view()["chicago_declared"]  # public: the whole table saw them
+            declared = self.view().chicago_declared  # public: the whole table saw them
             waiting = [s for s in above if not declared[s]]
             if not waiting:
                 return

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from chicago.datadir import data_dir
-from chicago.record import RecordError, read_text, write_text
+from chicago.record import FORMAT, RecordError, read_text, write_text
 
 __all__ = [
     "LoadedRecord",
@@ -67,10 +67,11 @@ class LoadedRecord:
 def load_record(path: str | Path) -> LoadedRecord:
     """Read a record file (JSON or text notation).
 
-    Raises :class:`RecordError` (a ``ValueError``) with a one-line reason when the file
-    cannot be read or is not a valid record, and ``OSError`` if it cannot be opened.
+    Raises :class:`RecordError` (a ``ValueError``) with a one-line reason that names the
+    file when it is missing, cannot be read, is not a chicago game record at all (another
+    JSON document, a file of other text) or is a record with a fault.
     """
-    text = Path(path).read_text(encoding="utf-8")
+    text = _read_file(Path(path))
     if text.lstrip().startswith("{"):
         try:
             record = json.loads(text)
@@ -78,6 +79,12 @@ def load_record(path: str | Path) -> LoadedRecord:
             raise RecordError(f"{path}: not valid JSON ({exc})") from None
         if not isinstance(record, dict):
             raise RecordError(f"{path}: a record is a JSON object")
+        kind = record.get("format")
+        if kind is not None and kind != FORMAT:
+            raise RecordError(f"{path} is not a chicago game record (its format is {kind!r})")
+        if kind is None and not {"players", "actions"} <= set(record):
+            raise RecordError(f"{path} is not a chicago game record (a JSON object without "
+                              "'players' and 'actions')")
         raw_tags = record.get("tags") or {}
         tags = {str(k): str(v) for k, v in raw_tags.items()} if isinstance(raw_tags, dict) else {}
         return LoadedRecord(record, tags, text_format=False)
@@ -86,8 +93,25 @@ def load_record(path: str | Path) -> LoadedRecord:
         line, message = parsed.errors[0]
         where = f" line {line}" if line else ""
         more = f" (and {len(parsed.errors) - 1} more problems)" if len(parsed.errors) > 1 else ""
+        if not parsed.tags:
+            raise RecordError(f"{path} is not a chicago game record (neither JSON nor the "
+                              f"text notation:{where}{':' if where else ''} {message})")
         raise RecordError(f"{path}{where}: {message}{more}")
     return LoadedRecord(parsed.record, _own_tags(parsed.tags), text_format=True)
+
+
+def _read_file(path: Path) -> str:
+    """The text of a record file; RecordError saying why it cannot be had."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise RecordError(f"{path} is a directory, not a game record") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a chicago game record (not UTF-8 text)") from None
+    except OSError as exc:
+        raise RecordError(f"{path} cannot be read: {exc.strerror or exc}") from None
 
 
 _RESERVED_TAGS = {"Rules", "Set", "Players", "Seed", "Dealer", "Result", "Winners"}

@@ -13,11 +13,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar
 
+from chicago.engine.events import (
+    ChicagoResult,
+    Deal,
+    DealEnd,
+    Event,
+    Play,
+    QuadsReset,
+    Score,
+    Showdown,
+    Trick,
+)
 from chicago.tui.words import Words
 
 __all__ = ["DealScore", "deal_summary", "score_history", "score_lines"]
+
+E = TypeVar("E", bound=Event)
 
 
 @dataclass(frozen=True)
@@ -34,20 +47,19 @@ class DealScore:
     """Per seat: what scored in the deal, ``(engine reason, points)`` in order."""
 
 
-def score_history(events: Iterable[dict[str, Any]]) -> list[DealScore]:
+def score_history(events: Iterable[Event]) -> list[DealScore]:
     """Every finished deal in ``events`` (a seat's events of the game), in order."""
     deals: list[DealScore] = []
     reasons: dict[int, list[tuple[str, int]]] = {}
     for ev in events:
-        kind = ev.get("type")
-        if kind == "deal":
+        if isinstance(ev, Deal):
             reasons = {}
-        elif kind == "score":
-            reasons.setdefault(ev["seat"], []).append((str(ev.get("reason", "")), ev["points"]))
-        elif kind == "deal_end":
-            points = tuple(ev["points"])
+        elif isinstance(ev, Score):
+            reasons.setdefault(ev.seat, []).append((ev.reason, ev.points))
+        elif isinstance(ev, DealEnd):
+            points = ev.points
             deals.append(DealScore(
-                ev["deal"], ev["dealer"], points, tuple(ev["scores"]),
+                ev.deal, ev.dealer, points, ev.scores,
                 tuple(tuple(reasons.get(s, [])) for s in range(len(points))),
             ))
             reasons = {}
@@ -79,57 +91,57 @@ def score_lines(deals: Sequence[DealScore], words: Words) -> list[str]:
     return lines
 
 
-def _plays(events: Sequence[dict[str, Any]], trick: int) -> list[dict[str, Any]]:
-    return [ev for ev in events if ev.get("type") == "play" and ev.get("trick") == trick]
+def _plays(events: Sequence[Event], trick: int) -> list[Play]:
+    return [ev for ev in events if isinstance(ev, Play) and ev.trick == trick]
 
 
-def deal_summary(events: Sequence[dict[str, Any]], words: Words) -> list[str]:
+def _first(events: Iterable[Event], kind: type[E]) -> E | None:
+    return next((ev for ev in events if isinstance(ev, kind)), None)
+
+
+def deal_summary(events: Sequence[Event], words: Words) -> list[str]:
     """How the deal of ``events`` (one deal's events, up to its ``deal_end``) ended.
 
     The first line is the title; then the deciding trick with every card played to it,
     what it meant (last trick, Chicago made or broken), the showdown, and the points.
     """
-    end = next((ev for ev in reversed(events) if ev.get("type") == "deal_end"), None)
-    lines = [words.t("sum.title", deal=end["deal"] if end else "?")]
-    tricks = [ev for ev in events if ev.get("type") == "trick"]
-    chicago = next((ev for ev in events if ev.get("type") == "chicago_result"), None)
-    scores = [ev for ev in events if ev.get("type") == "score"]
+    end = _first(reversed(events), DealEnd)
+    lines = [words.t("sum.title", deal=end.deal if end else "?")]
+    tricks = [ev for ev in events if isinstance(ev, Trick)]
+    chicago = _first(events, ChicagoResult)
+    scores = [ev for ev in events if isinstance(ev, Score)]
     if tricks:
         last = tricks[-1]
-        plays = _plays(events, last["trick"])
-        lines.append(words.t(
-            "tui.sum.trick", n=last["trick"], plays=words.plays(plays),
-        ))
-        if chicago is not None and not chicago.get("made"):
+        plays = _plays(events, last.trick)
+        lines.append(words.t("tui.sum.trick", n=last.trick, plays=words.plays(plays)))
+        if chicago is not None and not chicago.made:
             lines.append(words.t(
-                "sum.chicago_failed", breaker=words.subject(chicago.get("broken_by")),
-                **words.person(chicago["seat"]),
+                "sum.chicago_failed", breaker=words.subject(chicago.broken_by),
+                **words.person(chicago.seat),
             ))
         elif chicago is not None:
-            lines.append(words.t("sum.chicago_made", **words.person(chicago["seat"])))
+            lines.append(words.t("sum.chicago_made", **words.person(chicago.seat)))
         else:
-            points = next(
-                (ev["points"] for ev in scores if ev.get("reason") == "last trick"), 0
-            )
+            points = next((ev.points for ev in scores if ev.reason == "last trick"), 0)
             lines.append(words.t(
-                "sum.last_trick_text", card=words.card(last["card"]), points=points,
-                **words.person(last["winner"]),
+                "sum.last_trick_text", card=words.card(str(last.card)), points=points,
+                **words.person(last.winner),
             ))
-    if any(ev.get("type") == "quads_reset" for ev in events):
+    if any(isinstance(ev, QuadsReset) for ev in events):
         lines.append(words.t("sum.quads"))
-    showdown = next((ev for ev in events if ev.get("type") == "showdown"), None)
+    showdown = _first(events, Showdown)
     if showdown is not None:
-        cat = words.category_a(showdown.get("category"))
-        if showdown.get("winner") is None:
+        cat = words.category_a(showdown.category)
+        if showdown.winner is None:
             lines.append(words.t("sum.showdown_tie", cat=cat))
         else:
             lines.append(words.t(
-                "sum.showdown_win", cat=cat, points=showdown.get("points", 0),
-                **words.person(showdown["winner"]),
+                "sum.showdown_win", cat=cat, points=showdown.points,
+                **words.person(showdown.winner),
             ))
-        for seat, cards in sorted(showdown.get("hands", {}).items(), key=lambda i: int(i[0])):
-            lines.append(f"  {words.who(int(seat))}: {words.cards(cards)}")
+        for seat, cards in enumerate(showdown.hands):
+            lines.append(f"  {words.who(seat)}: {words.cards(cards)}")
     if end is not None:
-        lines.append(f"{words.t('sum.points')}: {words.gains(end['points'])}.")
-        lines.append(f"{words.t('sum.total')}: {words.scores(end['scores'])}.")
+        lines.append(f"{words.t('sum.points')}: {words.gains(end.points)}.")
+        lines.append(f"{words.t('sum.total')}: {words.scores(end.scores)}.")
     return lines

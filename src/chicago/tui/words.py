@@ -1,16 +1,17 @@
 """Events, game states and questions in plain words, from one seat's point of view.
 
-Everything here works on JSON-able data only: event dicts (``Event.to_json()``), the seat
-view of :meth:`chicago.Game.view` and action texts. Nothing reads a game object, so nothing
-can show a card the seat may not see. The words come from a language's catalogue
+Everything here works on what a seat is shown only: typed events (those the seat may see),
+the seat's typed view (:meth:`chicago.Game.view`) and actions. Nothing reads a game object, so
+nothing can show a card the seat may not see. The words come from a language's catalogue
 (:mod:`chicago.tui.lang`), the same as the browser app's: English unless another is asked.
 
+>>> from chicago.engine.events import Exchange, Pass
 >>> w = Words(["You", "Bo", "Cy"], me=0)
->>> w.event({"type": "exchange", "seat": 1, "round": 1, "discarded": 2, "drawn": 2})
+>>> w.event(Exchange(seat=1, round=1, discarded=2, drawn=2))
 'Bo exchanges 2 cards.'
->>> w.event({"type": "pass", "seat": 0, "round": 1})
+>>> w.event(Pass(seat=0, round=1))
 'You pass.'
->>> Words(["Du", "Bo"], me=0, lang="sv").event({"type": "pass", "seat": 1, "round": 1})
+>>> Words(["Du", "Bo"], me=0, lang="sv").event(Pass(seat=1, round=1))
 'Bo passar.'
 >>> symbol_card("Th")
 '10♥'
@@ -19,16 +20,48 @@ can show a card the seat may not see. The words come from a language's catalogue
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from chicago.cards import RANKS, SUIT_SYMBOLS, Card
 from chicago.engine import Action, ActionKind, NotationError
+from chicago.engine.events import (
+    Announce,
+    ChicagoCall,
+    ChicagoResult,
+    Deal,
+    DealEnd,
+    Dealt,
+    Event,
+    Exchange,
+    Exchanged,
+    GameEnd,
+    OneUp,
+    OneUpChoice,
+    Pass,
+    Play,
+    QuadsChoice,
+    QuadsClaim,
+    QuadsObjection,
+    QuadsReset,
+    Redeal,
+    Reshuffle,
+    Reveal,
+    RoundResult,
+    Score,
+    Show,
+    Showdown,
+    Trick,
+)
+from chicago.engine.viewtypes import PlayedCard, SeatView
+from chicago.poker import Category
+from chicago.rules import Rules
 from chicago.tui.lang import Lang, get_lang
 
 __all__ = [
     "CardFormat",
     "Words",
+    "card_format_for",
     "chicago_requirement",
     "plain_card",
     "symbol_card",
@@ -43,6 +76,27 @@ def plain_card(text: str) -> str:
     return str(Card(text))
 
 
+def card_format_for(stream: object) -> CardFormat:
+    """The card notation for text written to ``stream``: the suit symbols (``10♥``) where
+    its encoding can write them, the plain letters (``Th``) where it cannot (an ASCII
+    terminal, a pipe in the C locale) or where it has none (an in-memory stream).
+
+    >>> import io
+    >>> card_format_for(io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))("Th")
+    '10♥'
+    >>> card_format_for(io.TextIOWrapper(io.BytesIO(), encoding="ascii"))("Th")
+    'Th'
+    """
+    encoding = getattr(stream, "encoding", None)
+    if not encoding:
+        return plain_card
+    try:
+        "".join(SUIT_SYMBOLS).encode(encoding)
+    except (LookupError, UnicodeEncodeError):
+        return plain_card
+    return symbol_card
+
+
 def symbol_card(text: str) -> str:
     """The card with a suit symbol and ``10`` for a ten: ``10♥``."""
     card = Card(text)
@@ -50,22 +104,20 @@ def symbol_card(text: str) -> str:
     return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card.suit]
 
 
-def chicago_requirement(view: dict[str, Any]) -> str | None:
-    """Which Chicago a player needs to win at this table, from a view's rules and size.
+def chicago_requirement(rules: Rules, players: int) -> str | None:
+    """Which Chicago a player needs to win at this table, from its rules and size.
 
     ``"declared"`` under V-CHI-DECLARED, ``"made"`` under V-CHI-REQ3 where it is in force
     (three players, or any size with ``chicago_made_any_size``), else None.
 
-    >>> chicago_requirement({"players": 4, "rules": {"chicago_required": "made"}}) is None
-    True
-    >>> chicago_requirement({"players": 3, "rules": {"chicago_required": "made"}})
-    'made'
+    >>> made = Rules.preset("pagat", chicago_required="made")
+    >>> chicago_requirement(made, 4) is None, chicago_requirement(made, 3)
+    (True, 'made')
     """
-    rules = view.get("rules") or {}
-    required = rules.get("chicago_required", "none")
+    required = rules.chicago_required
     if required == "declared":
         return "declared"
-    if required == "made" and (view.get("players") == 3 or rules.get("chicago_made_any_size")):
+    if required == "made" and (players == 3 or rules.chicago_made_any_size):
         return "made"
     return None
 
@@ -160,16 +212,18 @@ class Words:
             for index, s in enumerate(seats)
         )
 
-    def cards(self, cards: Sequence[str]) -> str:
-        """Cards separated by spaces, in this formatter."""
-        return " ".join(self.card(c) for c in cards)
+    def cards(self, cards: Iterable[Card | str]) -> str:
+        """Cards (or their texts) separated by spaces, in this formatter."""
+        return " ".join(self.card(str(c)) for c in cards)
 
-    def category(self, name: str | None) -> str:
-        """A category as a label: "Two pair", "Par" (``None``: "Nothing")."""
+    def category(self, category: Category | str | None) -> str:
+        """A category (or its name) as a label: "Two pair", "Par" (``None``: "Nothing")."""
+        name = category.name if isinstance(category, Category) else category
         return self.t(f"cat.{name}") if name else self.t("cat.none")
 
-    def category_a(self, name: str | None) -> str:
-        """A category inside a sentence: "a pair", "ett par"."""
+    def category_a(self, category: Category | str | None) -> str:
+        """A category (or its name) inside a sentence: "a pair", "ett par"."""
+        name = category.name if isinstance(category, Category) else category
         return self.t(f"cata.{name}") if name else self.t("cata.none")
 
     def rank(self, letter: str) -> str:
@@ -223,45 +277,41 @@ class Words:
         return f"{self.names[seat]} {third}"
 
     # ------------------------------------------------------------------ events
-    def event(self, ev: dict[str, Any]) -> str | None:
+    def event(self, ev: Event) -> str | None:
         """One event in words; ``None`` for events that need no words."""
-        kind = ev.get("type")
-        method = getattr(self, f"_ev_{kind}", None)
-        if method is None:
-            return None
-        text: str | None = method(ev)
-        return text
+        method: Callable[[Any], str | None] | None = getattr(self, f"_ev_{ev.type}", None)
+        return None if method is None else method(ev)
 
-    def _ev_deal(self, ev: dict[str, Any]) -> str:
-        text = self.t("ev.deal", deal=ev["deal"], **self.person(ev["dealer"]))
-        locked = [s for s, flag in enumerate(ev.get("locked", [])) if flag]
+    def _ev_deal(self, ev: Deal) -> str:
+        text = self.t("ev.deal", deal=ev.deal, **self.person(ev.dealer))
+        locked = [s for s, flag in enumerate(ev.locked) if flag]
         if locked:
             names = ", ".join(self.who(s) for s in locked)
             text += " " + self.t("ev.deal_locked", names=names, n=len(locked))
         return text
 
-    def _ev_dealt(self, ev: dict[str, Any]) -> str:
-        return self.t("ev.dealt", cards=self.cards(ev["cards"]), **self.person(ev["seat"]))
+    def _ev_dealt(self, ev: Dealt) -> str:
+        return self.t("ev.dealt", cards=self.cards(ev.cards), **self.person(ev.seat))
 
-    def _ev_redeal(self, ev: dict[str, Any]) -> str:
-        key = "ev.redeal_yes" if ev.get("redealt") else "ev.redeal_no"
-        return self.t(key, **self.person(ev["seat"]))
+    def _ev_redeal(self, ev: Redeal) -> str:
+        key = "ev.redeal_yes" if ev.redealt else "ev.redeal_no"
+        return self.t(key, **self.person(ev.seat))
 
-    def _ev_exchange(self, ev: dict[str, Any]) -> str:
-        person = self.person(ev["seat"])
-        count = ev.get("discarded", 0)
-        if ev.get("locked"):
+    def _ev_exchange(self, ev: Exchange) -> str:
+        person = self.person(ev.seat)
+        count = ev.discarded
+        if ev.locked:
             return self.t("ev.exchange_locked_six" if count else "ev.exchange_locked", **person)
-        if ev.get("one_up"):
+        if ev.one_up:
             return self.t("ev.exchange_one_up", **person)
         if not count:
             return self.t("ev.exchange_keep", **person)
         return self.t("ev.exchange", n=count, **person)
 
-    def _ev_exchanged(self, ev: dict[str, Any]) -> str | None:
-        person = self.person(ev["seat"])
-        out = self.cards(ev.get("discarded") or [])
-        got = self.cards(ev.get("drawn") or [])
+    def _ev_exchanged(self, ev: Exchanged) -> str | None:
+        person = self.person(ev.seat)
+        out = self.cards(ev.discarded)
+        got = self.cards(ev.drawn)
         if not out and not got:
             return None
         if not got:
@@ -270,242 +320,224 @@ class Words:
             return self.t("ev.exchanged_in", got=got, **person)
         return self.t("ev.exchanged", out=out, got=got, **person)
 
-    def _ev_reshuffle(self, ev: dict[str, Any]) -> str:
-        return self.t("ev.reshuffle", n=ev["count"])
+    def _ev_reshuffle(self, ev: Reshuffle) -> str:
+        return self.t("ev.reshuffle", n=ev.size)
 
-    def _ev_show(self, ev: dict[str, Any]) -> str:
-        person = self.person(ev["seat"])
-        cards = self.cards(ev["cards"])
-        if ev.get("reason", "") == _OBJECTION:
+    def _ev_show(self, ev: Show) -> str:
+        person = self.person(ev.seat)
+        cards = self.cards(ev.cards)
+        if ev.reason == _OBJECTION:
             return self.t("ev.show_objection", cards=cards, **person)
-        why = self.reason(ev.get("reason"))
+        why = self.reason(ev.reason)
         if why:
             return self.t("ev.show_why", cards=cards, reason=why, **person)
         return self.t("ev.show", cards=cards, **person)
 
-    def _ev_one_up(self, ev: dict[str, Any]) -> str:
-        return self.t("ev.one_up", card=self.card(ev["card"]), **self.person(ev["seat"]))
+    def _ev_one_up(self, ev: OneUp) -> str:
+        return self.t("ev.one_up", card=self.card(str(ev.card)), **self.person(ev.seat))
 
-    def _ev_one_up_choice(self, ev: dict[str, Any]) -> str:
-        key = "ev.one_up_accept" if ev.get("accepted") else "ev.one_up_reject"
-        return self.t(key, card=self.card(ev["card"]), **self.person(ev["seat"]))
+    def _ev_one_up_choice(self, ev: OneUpChoice) -> str:
+        key = "ev.one_up_accept" if ev.accepted else "ev.one_up_reject"
+        return self.t(key, card=self.card(str(ev.card)), **self.person(ev.seat))
 
-    def _ev_pass(self, ev: dict[str, Any]) -> str:
-        return self.t("ev.pass", **self.person(ev["seat"]))
+    def _ev_pass(self, ev: Pass) -> str:
+        return self.t("ev.pass", **self.person(ev.seat))
 
-    def _ev_announce(self, ev: dict[str, Any]) -> str:
-        return self.t(
-            "ev.announce", cat=self.category_a(ev["category"]), **self.person(ev["seat"])
-        )
+    def _ev_announce(self, ev: Announce) -> str:
+        return self.t("ev.announce", cat=self.category_a(ev.category), **self.person(ev.seat))
 
-    def _ev_reveal(self, ev: dict[str, Any]) -> str:
-        if "suit" in ev:
-            shown = self.t("ev.reveal_suit", suit=self.suit(str(ev["suit"])))
+    def _ev_reveal(self, ev: Reveal) -> str:
+        if ev.suit is not None:
+            shown = self.t("ev.reveal_suit", suit=self.suit(ev.suit))
         else:
-            shown = self.rank(str(ev["rank"]))
-        return self.t("ev.reveal", stage=ev["stage"], shown=shown, **self.person(ev["seat"]))
+            shown = self.rank(ev.rank_text or "")
+        return self.t("ev.reveal", stage=ev.stage, shown=shown, **self.person(ev.seat))
 
-    def _ev_round_result(self, ev: dict[str, Any]) -> str:
-        winner = ev.get("winner")
-        r = ev["round"]
+    def _ev_round_result(self, ev: RoundResult) -> str:
+        winner = ev.winner
+        r = ev.round
         if winner is None:
-            if ev.get("category") is None:
+            if ev.category is None:
                 return self.t("ev.round_nobody", r=r)
-            return self.t("ev.round_tie", r=r, cat=self.category_a(ev["category"]))
+            return self.t("ev.round_tie", r=r, cat=self.category_a(ev.category))
         person = self.person(winner)
-        if str(ev.get("reason", "")).startswith("four of a kind"):
+        if ev.reason.startswith("four of a kind"):
             return self.t("ev.round_quads", r=r, **person)
         return self.t(
-            "ev.round_win", r=r, cat=self.category_a(ev.get("category")),
-            points=ev.get("points"), **person,
+            "ev.round_win", r=r, cat=self.category_a(ev.category), points=ev.points, **person,
         )
 
-    def _ev_quads_choice(self, ev: dict[str, Any]) -> str:
+    def _ev_quads_choice(self, ev: QuadsChoice) -> str:
         # a choice only: a higher four of a kind may still object (quads_objection)
-        if ev.get("reset") and ev.get("target") is not None:  # V-QUADS-ONE
+        if ev.reset and ev.target is not None:  # V-QUADS-ONE
             return self.t("ev.quads_reset_one_choice",
-                          **{**self.person(ev["seat"]), "whom": self.whom(ev["target"])})
-        key = "ev.quads_reset_choice" if ev.get("reset") else "ev.quads_score_choice"
-        return self.t(key, **self.person(ev["seat"]))
+                          **{**self.person(ev.seat), "whom": self.whom(ev.target)})
+        key = "ev.quads_reset_choice" if ev.reset else "ev.quads_score_choice"
+        return self.t(key, **self.person(ev.seat))
 
-    def _ev_quads_claim(self, ev: dict[str, Any]) -> str:
-        if ev.get("reset") and ev.get("target") is not None:  # V-QUADS-ONE
+    def _ev_quads_claim(self, ev: QuadsClaim) -> str:
+        if ev.reset and ev.target is not None:  # V-QUADS-ONE
             return self.t("ev.quads_claim_one",
-                          **{**self.person(ev["seat"]), "whom": self.whom(ev["target"])})
-        key = "ev.quads_claim" if ev.get("reset") else "ev.quads_no_claim"
-        return self.t(key, **self.person(ev["seat"]))
+                          **{**self.person(ev.seat), "whom": self.whom(ev.target)})
+        key = "ev.quads_claim" if ev.reset else "ev.quads_no_claim"
+        return self.t(key, **self.person(ev.seat))
 
-    def _ev_quads_objection(self, ev: dict[str, Any]) -> str:
+    def _ev_quads_objection(self, ev: QuadsObjection) -> str:
         # V-QUADS-RESET: the holder of a higher four of a kind (just shown) voids the reset
-        against = ev["against"]
+        against = ev.against
         return self.t(
             "ev.quads_objection", against=self.subject(against),
-            youAgainst=against == self.me, **self.person(ev["seat"]),
+            youAgainst=against == self.me, **self.person(ev.seat),
         )
 
-    def _ev_quads_reset(self, ev: dict[str, Any]) -> str:
-        return self.t("ev.quads_reset", **self.person(ev["seat"]))
+    def _ev_quads_reset(self, ev: QuadsReset) -> str:
+        return self.t("ev.quads_reset", **self.person(ev.seat))
 
-    def _ev_chicago(self, ev: dict[str, Any]) -> str:
-        key = "ev.chicago_yes" if ev.get("declared") else "ev.chicago_no"
-        return self.t(key, **self.person(ev["seat"]))
+    def _ev_chicago(self, ev: ChicagoCall) -> str:
+        key = "ev.chicago_yes" if ev.declared else "ev.chicago_no"
+        return self.t(key, **self.person(ev.seat))
 
-    def _ev_play(self, ev: dict[str, Any]) -> str:
-        return self.t("ev.play", card=self.card(ev["card"]), **self.person(ev["seat"]))
+    def _ev_play(self, ev: Play) -> str:
+        return self.t("ev.play", card=self.card(str(ev.card)), **self.person(ev.seat))
 
-    def _ev_trick(self, ev: dict[str, Any]) -> str:
+    def _ev_trick(self, ev: Trick) -> str:
         return self.t(
-            "ev.trick", trick=ev["trick"], card=self.card(ev["card"]),
-            **self.person(ev["winner"]),
+            "ev.trick", trick=ev.trick, card=self.card(str(ev.card)), **self.person(ev.winner),
         )
 
-    def _ev_chicago_result(self, ev: dict[str, Any]) -> str:
-        person = self.person(ev["seat"])
-        if ev.get("made"):
+    def _ev_chicago_result(self, ev: ChicagoResult) -> str:
+        person = self.person(ev.seat)
+        if ev.made:
             return self.t("ev.chicago_made", **person)
-        return self.t("ev.chicago_failed", breaker=self.subject(ev.get("broken_by")), **person)
+        return self.t("ev.chicago_failed", breaker=self.subject(ev.broken_by), **person)
 
-    def _ev_score(self, ev: dict[str, Any]) -> str:
-        points = ev["points"]
+    def _ev_score(self, ev: Score) -> str:
+        points = ev.points
         key = "ev.score" if points >= 0 else "ev.score_lose"
         return self.t(
-            key, points=abs(points), reason=self.reason(ev.get("reason")), total=ev["total"],
-            **self.person(ev["seat"]),
+            key, points=abs(points), reason=self.reason(ev.reason), total=ev.total,
+            **self.person(ev.seat),
         )
 
-    def _ev_showdown(self, ev: dict[str, Any]) -> str:
-        hands = "; ".join(
-            f"{self.who(int(s))} {self.cards(cards)}" for s, cards in sorted(
-                ev.get("hands", {}).items(), key=lambda item: int(item[0])
-            )
-        )
-        winner = ev.get("winner")
-        cat = self.category_a(ev.get("category"))
+    def _ev_showdown(self, ev: Showdown) -> str:
+        hands = "; ".join(f"{self.who(s)} {self.cards(cards)}" for s, cards in enumerate(ev.hands))
+        winner = ev.winner
+        cat = self.category_a(ev.category)
         if winner is None:
             return self.t("ev.showdown_tie", hands=hands, cat=cat)
-        return self.t(
-            "ev.showdown", hands=hands, cat=cat, points=ev.get("points"), **self.person(winner)
-        )
+        return self.t("ev.showdown", hands=hands, cat=cat, points=ev.points, **self.person(winner))
 
-    def _ev_deal_end(self, ev: dict[str, Any]) -> str:
-        text = self.t("ev.deal_end", deal=ev["deal"], scores=self.scores(ev["scores"]))
-        return text + " " + self.t("tui.deal_points", points=self.gains(ev["points"]))
+    def _ev_deal_end(self, ev: DealEnd) -> str:
+        text = self.t("ev.deal_end", deal=ev.deal, scores=self.scores(ev.scores))
+        return text + " " + self.t("tui.deal_points", points=self.gains(ev.points))
 
-    def _ev_game_end(self, ev: dict[str, Any]) -> str:
-        winners = ev.get("winners", [])
+    def _ev_game_end(self, ev: GameEnd) -> str:
+        winners = ev.winners
         text = self.t(
             "ev.game_end", names=self.listing(winners),
             plural=len(winners) != 1 or winners[0] == self.me,
-            scores=self.scores(ev["scores"]),
+            scores=self.scores(ev.scores),
         )
-        settlement = ev.get("settlement")
-        if settlement:
-            text += " " + self.t("tui.settlement_line", money=self.money(settlement))
+        if ev.settlement:
+            text += " " + self.t("tui.settlement_line", money=self.money(ev.settlement))
         return text
 
     # ------------------------------------------------------------------ state
-    def phase_words(self, view: dict[str, Any]) -> str:
+    def phase_words(self, view: SeatView) -> str:
         """Where the deal is, in a few words: "exchange 1 of 3", "trick 2 of 5"."""
-        rules = view.get("rules") or {}
-        exchanges = rules.get("exchanges", 3)
-        phase = view["phase"]
+        exchanges = view.rules.exchanges
+        phase = view.phase
         if phase == "exchange":
-            return self.t("phase.exchange", r=view["round"], n=exchanges)
+            return self.t("phase.exchange", r=view.round, n=exchanges)
         if phase == "announce":
-            return self.t("phase.announce", r=view["round"], n=exchanges - 1)
+            return self.t("phase.announce", r=view.round, n=exchanges - 1)
         if phase == "play":
-            return self.t("phase.play", r=view["trick_number"])
+            return self.t("phase.play", r=view.trick_number)
         keys = {
             "one up": "phase.one_up", "redeal": "phase.redeal", "chicago": "phase.chicago",
             "quads": "phase.quads", "quads choice": "phase.quads", "over": "phase.over",
-            "deal over": "phase.deal_over",
         }
-        return self.t(keys[phase]) if phase in keys else str(phase)
+        return self.t(keys[phase]) if phase in keys else phase.value
 
     def deal_line(self, deal: int, dealer: int) -> str:
         """"Deal 3 · dealer Bo" / "Giv 3 · Bo ger"."""
         return self.t("phase.line", deal=deal, dealer=self.subject(dealer), you=dealer == self.me)
 
-    def phase_line(self, view: dict[str, Any]) -> str:
+    def phase_line(self, view: SeatView) -> str:
         """Deal, dealer, where the deal is and the stock, in one line."""
-        head = self.deal_line(view["deal"], view["dealer"])
-        if view["phase"] == "over":
+        head = self.deal_line(view.deal, view.dealer)
+        if view.phase == "over":
             return f"{head} · {self.phase_words(view)}."
-        stock = self.t("tui.stock", n=view["stock"])
+        stock = self.t("tui.stock", n=view.stock)
         return f"{head} · {self.phase_words(view)} · {stock}."
 
-    def hand_line(self, view: dict[str, Any], numbered: bool = True) -> str:
+    def hand_line(self, view: SeatView, numbered: bool = True) -> str:
         """The seat's hand, numbered, with its category."""
-        hand = view["hand"]
+        hand = view.hand
         if not hand:
             return self.t("tui.hand_empty")
         if numbered:
-            cards = " ".join(f"{i}:{self.card(c)}" for i, c in enumerate(hand, start=1))
+            cards = " ".join(f"{i}:{self.card(str(c))}" for i, c in enumerate(hand, start=1))
         else:
             cards = self.cards(hand)
-        category = view.get("hand_category")
-        if category:
-            return self.t("tui.hand_line_cat", cards=cards, cat=self.category_a(category))
+        if view.hand_category is not None:
+            return self.t("tui.hand_line_cat", cards=cards, cat=self.category_a(view.hand_category))
         return self.t("tui.hand_line", cards=cards)
 
-    def plays(self, plays: Sequence[dict[str, Any]]) -> str:
+    def plays(self, plays: Iterable[PlayedCard | Play]) -> str:
         """The cards of a trick: "Bo 9♥, You K♥"."""
-        return ", ".join(f"{self.who(p['seat'])} {self.card(p['card'])}" for p in plays)
+        return ", ".join(f"{self.who(p.seat)} {self.card(str(p.card))}" for p in plays)
 
-    def table_lines(self, view: dict[str, Any]) -> list[str]:
+    def table_lines(self, view: SeatView) -> list[str]:
         """What lies on the table: the trick, face-up piles, shown hands, a face-up card."""
         lines: list[str] = []
-        if view.get("chicago") is not None:
-            lines.append(self.t("center.chicago", **self.person(view["chicago"])))
-        one_up = view.get("one_up")
-        if one_up:
+        if view.chicago is not None:
+            lines.append(self.t("center.chicago", **self.person(view.chicago)))
+        one_up = view.one_up
+        if one_up is not None:
             lines.append(
-                self.t("ev.one_up", card=self.card(one_up["card"]), **self.person(one_up["seat"]))
+                self.t("ev.one_up", card=self.card(str(one_up.card)), **self.person(one_up.seat))
             )
-        for seat, cards in sorted(view.get("shown", {}).items(), key=lambda i: int(i[0])):
-            lines.append(self.t("tui.showed", cards=self.cards(cards), **self.person(int(seat))))
-        if view["phase"] == "play":
-            trick = view.get("trick", [])
-            number = view["trick_number"]
-            if trick:
-                lines.append(self.t("tui.on_table", n=number, plays=self.plays(trick)))
+        for seat, cards in sorted(view.shown.items()):
+            lines.append(self.t("tui.showed", cards=self.cards(cards), **self.person(seat)))
+        if view.phase == "play":
+            number = view.trick_number
+            if view.trick:
+                lines.append(self.t("tui.on_table", n=number, plays=self.plays(view.trick)))
             else:
                 lines.append(
                     self.t("center.trick", n=number) + ": " + self.t("center.nothing")
                 )
-        piles = [
-            f"{self.who(s)} {self.cards(pile)}" for s, pile in enumerate(view.get("played", []))
-            if pile
-        ]
-        if piles and view["phase"] == "play":
+        piles = [f"{self.who(s)} {self.cards(pile)}" for s, pile in enumerate(view.played) if pile]
+        if piles and view.phase == "play":
             lines.append(self.t("tui.played_line", piles="; ".join(piles)))
         return lines
 
-    def chicago_marks(self, view: dict[str, Any]) -> tuple[str, list[bool], str] | None:
+    def chicago_marks(self, view: SeatView) -> tuple[str, list[bool], str] | None:
         """Under V-CHI-DECLARED / V-CHI-REQ3: the mark for the score table, who has it (from
         the view's public ``chicago_declared`` / ``chicago_made``) and what it means."""
-        need = chicago_requirement(view)
+        need = chicago_requirement(view.rules, view.players)
         if need is None:
             return None
-        flags = [bool(f) for f in view.get(f"chicago_{need}") or []]
-        return self.t(f"tui.mark.{need}"), flags, self.t(f"tui.mark.{need}_caption")
+        flags = view.chicago_declared if need == "declared" else view.chicago_made
+        return self.t(f"tui.mark.{need}"), list(flags), self.t(f"tui.mark.{need}_caption")
 
-    def chicago_line(self, view: dict[str, Any]) -> str | None:
+    def chicago_line(self, view: SeatView) -> str | None:
         """Who has declared (V-CHI-DECLARED) or made (V-CHI-REQ3) a Chicago in this game,
         and why it matters, in one line; None when no such rule is in force."""
-        need = chicago_requirement(view)
+        need = chicago_requirement(view.rules, view.players)
         if need is None:
             return None
-        flags = view.get(f"chicago_{need}") or []
+        flags = view.chicago_declared if need == "declared" else view.chicago_made
         named = [s for s, flag in enumerate(flags) if flag]
         names = self.listing(named, start=True) if named else self.t("tui.nobody_yet")
         return self.t(f"tui.chicago_{need}_line", names=names)
 
-    def state_lines(self, view: dict[str, Any]) -> list[str]:
+    def state_lines(self, view: SeatView) -> list[str]:
         """The seat's whole situation before a question, in a few lines."""
         lines = [
             self.phase_line(view),
-            self.t("tui.scores_line", scores=self.scores(view["scores"])),
+            self.t("tui.scores_line", scores=self.scores(view.scores)),
         ]
         chicago = self.chicago_line(view)
         if chicago:
@@ -515,41 +547,42 @@ class Words:
         return lines
 
     # ------------------------------------------------------------------ questions
-    def question(self, view: dict[str, Any]) -> str:
+    def question(self, view: SeatView) -> str:
         """What the seat is asked now, in one line (it is the seat's turn), for typing."""
-        phase = view["phase"]
-        legal = view.get("legal_actions", [])
+        phase = view.phase
+        legal = view.legal_actions
         if phase == "exchange":
-            if len(view.get("hand", [])) == 6:
+            if len(view.hand) == 6:
                 return self.t("tui.q.exchange_six")
-            most = max((len(a.split()) - 1 for a in legal if a.startswith("discard")), default=0)
-            hand = view.get("hand", [])
+            most = max((len(a.cards) for a in legal if a.kind is ActionKind.DISCARD), default=0)
+            hand = [str(c) for c in view.hand]
             example = " ".join(hand[:3:2]) if len(hand) >= 3 else "Qh 3c"
-            text = self.t("tui.q.exchange", r=view["round"], example=example)
+            text = self.t("tui.q.exchange", r=view.round, example=example)
             if most < 5:
                 text += "; " + self.t("tui.q.at_most", n=most)
-            if any(a.startswith("one up") for a in legal):
+            if any(a.kind is ActionKind.ONE_UP for a in legal):
                 text += "; " + self.t("tui.q.one_up")
             return text + "."
         if phase == "announce":
-            return self.t("q.announce", r=view["round"])
+            return self.t("q.announce", r=view.round)
         if phase == "chicago":
             return self.t("q.chicago")
         if phase == "one up":
-            card = self.card(view["one_up"]["card"]) if view.get("one_up") else ""
+            card = self.card(str(view.one_up.card)) if view.one_up is not None else ""
             return self.t("q.one_up", card=card)
         if phase == "redeal":
             return self.t("q.redeal")
-        one = any(a.startswith("reset ") for a in legal)  # V-QUADS-ONE: "reset 2"
+        # V-QUADS-ONE: "reset 2"
+        one = any(a.kind is ActionKind.RESET and a.target is not None for a in legal)
         if phase == "quads choice":
             return self.t("q.quads_choice_one" if one else "q.quads_choice")
         if phase == "quads":
             return self.t("q.quads_one" if one else "q.quads")
         if phase == "play":
-            return self.t("tui.q.play", r=view["trick_number"])
+            return self.t("tui.q.play", r=view.trick_number)
         return self.t("table.your_turn") + "."
 
-    def menu(self, legal: Sequence[str], view: dict[str, Any] | None = None) -> str:
+    def menu(self, legal: Sequence[Action | str], view: SeatView | None = None) -> str:
         """The numbered choices: ``1) Pass, 2) Announce a pair`` (``view``: for one up)."""
         return ", ".join(
             f"{number}) {self.choice_label(text, view)}"
@@ -557,15 +590,16 @@ class Words:
         )
 
     # ------------------------------------------------------------------ actions
-    def choice_label(self, text: str, view: dict[str, Any] | None = None) -> str:
-        """A legal action as a choice or button: "Announce two pair", "Play A♥", "Pass".
+    def choice_label(self, text: Action | str, view: SeatView | None = None) -> str:
+        """A legal action (or its text) as a choice or button: "Announce two pair", "Play A♥",
+        "Pass".
 
         ``view`` gives the face-up card for "Take 7♣" (one up).
         """
         try:
             action = Action.parse(text)
         except NotationError:
-            return text
+            return str(text)
         kind = action.kind
         if kind is ActionKind.PLAY:
             return self.t("tui.btn.play", card=self.card(str(action.card)))
@@ -576,18 +610,18 @@ class Words:
             return self.t("tui.btn.one_up", card=self.card(str(action.card)))
         if kind is ActionKind.DISCARD:
             if not action.cards:
-                phase = (view or {}).get("phase")
-                return self.t("btn.keep_hand" if phase == "redeal" else "btn.keep")
+                redeal = view is not None and view.phase == "redeal"
+                return self.t("btn.keep_hand" if redeal else "btn.keep")
             return self.t("tui.btn.discard", cards=self.cards([str(c) for c in action.cards]))
         if kind is ActionKind.ACCEPT:
-            one_up = (view or {}).get("one_up")
-            if one_up:
-                return self.t("btn.accept", card=self.card(one_up["card"]))
+            one_up = view.one_up if view is not None else None
+            if one_up is not None:
+                return self.t("btn.accept", card=self.card(str(one_up.card)))
             return self.t("tui.btn.accept")
         if kind is ActionKind.RESET and action.target is not None:  # V-QUADS-ONE
             return self.t("btn.reset_seat", whom=self.whom(action.target))
         key = _BUTTONS.get(kind)
-        return self.t(key) if key else text
+        return self.t(key) if key else str(text)
 
     def action(self, seat: int, text: str) -> str:
         """An action in words: ``play Ah`` -> "You play A♥."."""

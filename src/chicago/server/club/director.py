@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -39,9 +39,11 @@ from chicago.club.tournament import (
 )
 from chicago.rules import Rules
 from chicago.server.club.secrets import check_secret
+from chicago.server.core.finish import finish_rows
 from chicago.server.core.rows import Change, GameRow, LogEntry, TableRow
 from chicago.server.core.seats import TableOptions, TournamentPlace, hash_token
 from chicago.server.core.state import build_table, iso_time
+from chicago.server.credentials import grant_of
 from chicago.server.live import LiveTable, now
 from chicago.server.protocol import TableError
 from chicago.server.storage.club import (
@@ -65,6 +67,12 @@ _T = TypeVar("_T")
 
 _NOT_FOUND = frozenset({"unknown_tournament", "unknown_entrant", "not_entered"})
 """Refusals that are 404 (the others are 409: the tournament is not in that state)."""
+
+
+RoundAdmission = Callable[[int, int], Awaitable[None]]
+"""Admits a tournament's first round: called with its tables and its tables of bots only;
+raises TableError (429 ``too_many_tables`` …) when they do not fit
+(:meth:`chicago.server.admission.Admission.admit_round`)."""
 
 
 def _refusal(exc: TournamentRefused) -> TableError:
@@ -222,8 +230,12 @@ class TournamentDirector:
         await self.advance(tournament_id)  # the round may be over already
         return stored
 
-    async def start(self, tournament_id: str, organizer: str | None) -> None:
-        """The organizer starts round one: bots fill the empty seats, the tables start."""
+    async def start(self, tournament_id: str, organizer: str | None,
+                    admit: RoundAdmission | None = None) -> list[str]:
+        """The organizer starts round one: bots fill the empty seats, the tables start. The
+        round passes ``admit`` first (called with its number of tables and of tables of bots
+        only; it raises when they do not fit, and nothing is stored). The ids of the round's
+        tables of bots only (to be counted towards the caps)."""
         await self.organizer(tournament_id, organizer)
         async with self._holding(tournament_id):
             row = await self._require(tournament_id)
@@ -240,7 +252,16 @@ class TournamentDirector:
             bots = [EntrantRow(tournament_id, e.id, e.order, e.name, None, e.level, at)
                     for e in field_ if e.is_bot]
             plan = await asyncio.to_thread(plan_round, shape, field_, 1, [], {})
-            await self._start_round(row, field_, plan, bots, "registering")
+            entrants = {e.id: e for e in field_}
+            bot_tables = [i for i, seats in enumerate(plan.tables)
+                          if all(entrants[e].is_bot for e in seats)]
+            if admit is not None:
+                await admit(len(plan.tables), len(bot_tables))
+            if not await self._start_round(row, field_, plan, bots, "registering"):
+                return []
+        placed = await asyncio.to_thread(self.store.tournament_tables, tournament_id)
+        numbers = {i + 1 for i in bot_tables}
+        return [t.table_id for t in placed if t.round == 1 and t.number in numbers]
 
     async def advance(self, tournament_id: str) -> bool:
         """Move on if the current round's games are all over: start the next round, or end
@@ -255,21 +276,38 @@ class TournamentDirector:
             if len(games) < shape.tables or any(g.status != "finished"
                                                 for g in games.values()):
                 return False
+            released = await self._released(row, games) if shape.duplicate else []
             if row.round >= shape.rounds:  # the last round, or the one it ends after
                 return await asyncio.to_thread(self.store.finish, tournament_id, row.round,
-                                               now())
+                                               now(), released)
             field_, plans, results = await self._history(row)
             # the seating search may take a moment for a large field: not on the loop
             plan = await asyncio.to_thread(plan_round, shape, field_, row.round + 1, plans,
                                            results)
-            return await self._start_round(row, field_, plan, [], "playing")
+            return await self._start_round(row, field_, plan, [], "playing", released)
+
+    async def _released(self, row: TournamentRow, games: dict[int, GameRow]) -> list[Change]:
+        """The rows the games of a duplicate round held back (statistics, the games to
+        rate: :func:`~chicago.server.club.finish.held_back`), worked out again from the
+        tables' logs, to be stored with the round's end, all tables together."""
+        tables = await asyncio.to_thread(self.store.tournament_tables, row.id)
+        released = []
+        for placed in (t for t in tables if t.round == row.round):
+            game = games[placed.number]
+            live = await self.manager.require(placed.table_id)
+            state = live.state
+            players, rated = finish_rows(state, state.current, game.finished_at or now(),
+                                         release=True)
+            released.append(Change(placed.table_id, [], players=players, rated=rated))
+        return released
 
     async def _start_round(self, row: TournamentRow, field_: list[Entrant], plan: RoundPlan,
-                           bots: list[EntrantRow], expect: str) -> bool:
+                           bots: list[EntrantRow], expect: str,
+                           released: list[Change] | None = None) -> bool:
         spec = row.spec
         entrants = {e.id: e for e in field_}
         at = now()
-        changes, placed = [], []
+        changes, placed = list(released or []), []
         for index, seats in enumerate(plan.tables):
             table_id = self.manager.new_secret(16)
             seed = plan.game_seeds[index]
@@ -433,7 +471,8 @@ class TournamentDirector:
                      None)
         if table is None:
             raise TableError("not_entered", "no table of this round seats the profile", 404)
-        token, seat = await self.manager.claim(table.table_id, profile.id)
+        token, seat = await self.manager.claim(table.table_id, profile.id,
+                                               grant_of(profile.secret_hash))
         return table.table_id, seat, token
 
     # ------------------------------------------------------------------ hidden cards

@@ -11,20 +11,23 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Header, Query, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, Field, StrictInt, StrictStr
 
+from chicago.club.names import name_problem
 from chicago.club.ratings import profile_participant
 from chicago.club.stats import summarize
 from chicago.engine.game import Game
 from chicago.rules import RulesError
-from chicago.server.admission import client_key
+from chicago.server.admission import Admission, client_key
 from chicago.server.club.director import TournamentSpec
 from chicago.server.club.service import ClubService
 from chicago.server.core.seats import hash_token
+from chicago.server.credentials import grant_of
 from chicago.server.live import now
 from chicago.server.lobby import LIMITS, RulesRequest, bot_levels, clean_name
 from chicago.server.protocol import TableError
 from chicago.server.storage.club import NameTaken, ProfileRow
+from chicago.server.strict import STRICT, WholeNumber
 
 __all__ = ["TOURNAMENT_LIMITS", "install", "make_tournament", "router"]
 
@@ -54,7 +57,7 @@ def _address(request: Request) -> str:
 class CreateProfile(BaseModel):
     """``POST /api/profiles``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     name: str = Field(max_length=80)
 
@@ -69,6 +72,9 @@ async def create_profile(body: CreateProfile, request: Request) -> dict[str, Any
     name = clean_name(body.name, "name")
     if not name:
         raise TableError("bad_request", "name: a profile needs a display name")
+    problem = name_problem(name)
+    if problem is not None:
+        raise TableError("bad_request", f"name: {name!r} {problem}; choose another")
     club = _club(request)
     await club.creating(club.profiles, _address(request))
     secret = club.manager.new_secret(24)
@@ -97,6 +103,7 @@ async def rotate(request: Request, secret: ProfileHeader = None) -> dict[str, An
                                     hash_token(fresh), now())
     if not moved:
         raise TableError("bad_profile", "the secret changed meanwhile; sign in again", 409)
+    await club.rotated(row.id, hash_token(fresh))
     return {"profile": _profile_out(row), "secret": fresh}
 
 
@@ -150,7 +157,7 @@ def _review_link(request: Request, game: str, seat: int) -> str | None:
 @router.get("/leaderboard")
 async def leaderboard(
     request: Request, ladder: str | None = None,
-    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    limit: Annotated[WholeNumber, Query(ge=1, le=500)] = 100,
 ) -> dict[str, Any]:
     """The ladders, and one ladder's participants best first (default: the busiest)."""
     club = _club(request)
@@ -179,7 +186,7 @@ async def claim(table_id: str, request: Request, secret: ProfileHeader = None) -
     """A profile takes its seat at a table (on this device): a new seat token."""
     club = _club(request)
     row = await club.profile_of(secret)
-    token, seat = await club.manager.claim(table_id, row.id)
+    token, seat = await club.manager.claim(table_id, row.id, grant_of(row.secret_hash))
     table = await club.manager.require(table_id)
     return {"token": token, "seat": seat, "table": table.info()}
 
@@ -216,10 +223,13 @@ def make_tournament(body: CreateTournament, levels: list[str]) -> TournamentSpec
             rules = rules.replace(max_deals=body.deals)
         if body.target is not None:
             rules = rules.replace(target=body.target)
-        Game(rules, players=body.table_size, seed=0)
     except RulesError as exc:
         raise TableError("bad_rules", f"rules: {exc}") from None
     except (TypeError, ValueError) as exc:
+        raise TableError("bad_rules", f"rules: {exc}") from None
+    try:
+        Game(rules, players=body.table_size, seed=0)
+    except (TypeError, ValueError) as exc:  # a RulesError too: the size the rules allow
         raise TableError("bad_rules", f"table_size {body.table_size}: {exc}") from None
     bot = body.bot.strip().lower().removeprefix("bot:")
     if bot not in levels:
@@ -250,7 +260,7 @@ async def create_tournament(body: CreateTournament, request: Request) -> dict[st
 
 @router.get("/tournaments")
 async def list_tournaments(
-    request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    request: Request, limit: Annotated[WholeNumber, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
     """The newest tournaments."""
     rows = await asyncio.to_thread(_club(request).store.tournaments_list, limit)
@@ -289,7 +299,7 @@ class RemoveEntrant(BaseModel):
     """``POST /api/tournaments/{id}/remove``: the entrant as the state shows it (``"e2"``),
     or its number alone (``2``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     entrant: StrictStr | StrictInt
 
@@ -340,7 +350,14 @@ async def start_tournament(tournament_id: str, request: Request,
                            organizer: OrganizerHeader = None) -> dict[str, Any]:
     """The organizer starts the tournament: bots fill the empty seats, round one begins."""
     club = _club(request)
-    await club.director.start(tournament_id, organizer)
+    admission: Admission = request.app.state.admission
+    key = _address(request)
+
+    async def admit(tables: int, bots_only: int) -> None:
+        await admission.admit_round(key, tables=tables, bots_only=bots_only)
+
+    bots_only = await club.director.start(tournament_id, organizer, admit)
+    admission.started(key, tournament_id, bots_only)
     return await club.director.state(tournament_id)
 
 

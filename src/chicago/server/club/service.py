@@ -17,9 +17,11 @@ from typing import Any
 
 from starlette.requests import Request
 
+from chicago.server import credentials
 from chicago.server.club.director import TournamentDirector
 from chicago.server.club.secrets import check_secret
 from chicago.server.core.decide import Joiner
+from chicago.server.core.ports import Revocation, Subscription
 from chicago.server.core.seats import hash_token
 from chicago.server.limits import Limiter, make_limiter
 from chicago.server.live import LiveTable, now
@@ -51,18 +53,24 @@ class ClubService:
         self.director = TournamentDirector(self.store, manager, self.shown)
         self._applying = asyncio.Lock()
         self._services: list[asyncio.Task[None]] = []
+        self._revocations: Subscription | None = None
         manager.cache.installed.append(self._installed)
         manager.finished.append(self._finished)
         manager.spectator_gate = self.director.spectator_gate
+        manager.seat_gate = self.seat_gate
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
         """Start the club's background work (the server starts as quickly as without it):
         load the shown ratings, apply what is pending, resume the tournaments in play."""
+        self._revocations = self.manager.bus.subscribe_revocations(self._revoked)
+        await self._revocations.ready()
         self._services.append(asyncio.create_task(self._loop(), name="chicago-club"))
 
     async def stop(self) -> None:
         """Stop the background loop."""
+        if self._revocations is not None:
+            self._revocations.close()
         for task in self._services:
             task.cancel()
         await asyncio.gather(*self._services, return_exceptions=True)
@@ -106,11 +114,15 @@ class ClubService:
         table.state.ratings = self.shown.setdefault(table.state.ladder, {})
 
     def _finished(self, table: LiveTable) -> None:
-        if table.state.rated:
+        place = table.state.options.tournament
+        if place is not None:  # the round may be over: its held-back games are rated then
+            self.manager.tasks.spawn(self._round_may_end(place.id))
+        elif table.state.rated:
             self.manager.tasks.spawn(self.apply_ratings())
-        tournament = table.state.row.options.get("tournament")
-        if isinstance(tournament, dict) and isinstance(tournament.get("id"), str):
-            self.manager.tasks.spawn(self.director.advance(tournament["id"]))
+
+    async def _round_may_end(self, tournament_id: str) -> None:
+        await self.director.advance(tournament_id)
+        await self.apply_ratings()
 
     async def reload_ratings(self) -> None:
         """Read every current rating into :attr:`shown` (the same dicts, updated)."""
@@ -129,6 +141,29 @@ class ClubService:
         return len(done)
 
     # ------------------------------------------------------------------ secrets
+    async def seat_gate(self, table: LiveTable, seat: int) -> None:
+        """TableError 401 ``bad_token`` when the token of ``seat`` (tied to a profile) was
+        issued under a secret the profile has replaced since (signed out everywhere)."""
+        held = table.state.seats[seat]
+        if held.profile is None:
+            return
+        row = await asyncio.to_thread(self.store.profile, held.profile)
+        if row is None or not credentials.granted(held, row.secret_hash, row.rotated_at):
+            raise TableError("bad_token", "this seat token was signed out (sign out "
+                             "everywhere): take the seat again with the profile", 401)
+
+    async def rotated(self, profile: str, secret_hash: str) -> None:
+        """The profile's secret is now the one of ``secret_hash``: every worker ends the
+        connections of its seat tokens issued under an older one."""
+        await self.manager.bus.publish_revocation(
+            Revocation(profile, credentials.grant_of(secret_hash)))
+
+    def _revoked(self, _site: str, note: Revocation) -> None:
+        ended = credentials.revoke(self.manager.tables.values(), note)
+        if ended:
+            log.info("profile %s signed out everywhere: %d connections ended here",
+                     note.profile, ended)
+
     async def profile_of(self, secret: str | None) -> ProfileRow:
         """The profile of a secret, or TableError 401 ``bad_profile``."""
         value = check_secret(secret, "profile")
@@ -158,7 +193,7 @@ async def joiner_of(request: Request, secret: str | None) -> Joiner | None:
         return None
     club: ClubService = request.app.state.club
     row = await club.profile_of(secret)
-    return Joiner(row.id, row.name)
+    return Joiner(row.id, row.name, credentials.grant_of(row.secret_hash))
 
 
 async def public_info(request: Request, table: LiveTable) -> dict[str, Any]:

@@ -84,6 +84,9 @@ class Joiner:
 
     profile: str
     name: str
+    grant: str | None = None
+    """The profile's current credential (:func:`chicago.server.credentials.grant_of`): the
+    seat token issued is tied to it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +158,8 @@ def join(state: TableState, seat: int | None, name: str | None, joiner: Joiner |
     data: dict[str, Any] = {"name": name or None, "token": token_hash}
     if joiner is not None:
         data.update(name=joiner.name, profile=joiner.profile)
+        if joiner.grant is not None:
+            data["grant"] = joiner.grant
     entry = state.entry("join", seat, data, at)
     open_after = state.open_seats - 1
     status = WAITING if open_after else FINISHED if state.current.is_over else PLAYING
@@ -169,15 +174,19 @@ def join(state: TableState, seat: int | None, name: str | None, joiner: Joiner |
     return seat, change
 
 
-def claim(state: TableState, profile: str, *, token_hash: str,
-          at: float) -> tuple[int, Change]:
-    """The seat a profile holds, given a new token (the old one stops working:
-    docs/CLUB.md); TableError 404 ``not_seated`` if it holds none."""
+def claim(state: TableState, profile: str, *, token_hash: str, at: float,
+          grant: str | None = None) -> tuple[int, Change]:
+    """The seat a profile holds, given a new token issued under the profile's ``grant``
+    (the old one stops working, and its connections end: docs/CLUB.md); TableError 404
+    ``not_seated`` if it holds none."""
     seat = next((i for i, s in enumerate(state.seats) if s.profile == profile), None)
     if seat is None:
         raise TableError("not_seated", "this profile holds no seat at this table", 404)
-    entry = state.entry("join", seat, {"name": state.seats[seat].name, "token": token_hash,
-                                       "profile": profile, "claim": True}, at)
+    data: dict[str, Any] = {"name": state.seats[seat].name, "token": token_hash,
+                            "profile": profile, "claim": True}
+    if grant is not None:
+        data["grant"] = grant
+    entry = state.entry("join", seat, data, at)
     return seat, Change(state.id, [entry], holders=[SeatHolder(seat, profile, token_hash)])
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Literal, TypedDict
 
 from chicago.engine.actions import Action, ActionKind
+from chicago.engine.viewjson import view_json
 from chicago.server import protocol
 from chicago.server.core.rematch import VoteInfo, vote_info
 from chicago.server.core.rows import LogEntry
@@ -248,7 +249,8 @@ def snapshot(state: TableState, audience: int | None, reason: str, *,
              clock: ClockInfo | None, at: float) -> SnapshotFrame:
     """A ``snapshot`` frame for one audience."""
     return SnapshotFrame(type="snapshot", seq=state.seq, reason=reason, you=audience,
-                         table=state.info(at), view=state.current.view(audience), clock=clock)
+                         table=state.info(at), view=view_json(state.current.view(audience)),
+                         clock=clock)
 
 
 def replay(state: TableState, audience: int | None, last_seq: int, *,

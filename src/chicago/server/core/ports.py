@@ -24,6 +24,8 @@ __all__ = [
     "NoteHandler",
     "PresenceHandler",
     "PresenceNote",
+    "Revocation",
+    "RevocationHandler",
     "Storage",
     "Subscription",
     "TableBus",
@@ -72,6 +74,15 @@ class PresenceNote:
     ask: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Revocation:
+    """News for every worker: the seat tokens of ``profile`` issued under any grant but
+    ``grant`` (its current one) are revoked (:mod:`chicago.server.credentials`)."""
+
+    profile: str
+    grant: str
+
+
 EntryHandler = Callable[[str, LogEntry], None]
 """Called with (table id, entry) for every entry published on a subscribed table."""
 
@@ -80,6 +91,12 @@ PresenceHandler = Callable[[str, PresenceNote], None]
 
 NoteHandler = Callable[[str, dict[str, Any]], None]
 """Called with (topic, note) for every site note published on a subscribed topic."""
+
+RevocationHandler = Callable[[str, Revocation], None]
+"""Called with (``"site"``, revocation) for every revocation published on the site."""
+
+SITE = "site"
+"""The name that site-wide news travels under where a table id would."""
 
 
 class Subscription(Protocol):
@@ -98,7 +115,8 @@ class Subscription(Protocol):
 class TableBus(Protocol):
     """The transport between the processes that serve a table: per table, in order, to
     every subscriber, the stored log entries (each applied by every process that holds the
-    table, which sends its connections their frames) and presence notes."""
+    table, which sends its connections their frames) and presence notes; and to every
+    process, the site's revocations (a profile signed out everywhere)."""
 
     async def publish(self, table_id: str, entry: LogEntry) -> None:
         """Deliver ``entry`` (already stored) to the table's entry subscribers."""
@@ -125,6 +143,14 @@ class TableBus(Protocol):
         """Call ``handler`` for each note published on ``topic`` from now on."""
         ...
 
+    async def publish_revocation(self, note: Revocation) -> None:
+        """Deliver ``note`` to every worker's revocation handlers (this one's at once)."""
+        ...
+
+    def subscribe_revocations(self, handler: RevocationHandler) -> Subscription:
+        """Call ``handler`` for each revocation published from now on."""
+        ...
+
     async def close(self) -> None:
         """Release the bus's resources."""
         ...
@@ -134,6 +160,13 @@ class Client(Protocol):
     """The transport to one connection: its seat (None: a spectator) and its frames."""
 
     seat: int | None
+    token_hash: str | None
+    """The hash of the seat token it said ``hello`` with (None: a spectator); a later
+    token of its seat ends it (:mod:`chicago.server.credentials`)."""
+    grant: str | None
+    """The profile credential its seat token was issued under (None: no profile)."""
+    closed: bool
+    """Closed (or closing): nothing it sends is handled any more."""
 
     def send(self, text: str) -> None:
         """Queue one frame (never blocks)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from chicago.club.ratings import bot_participant, profile_participant
@@ -53,6 +53,12 @@ class Seat:
     away: bool = False
     profile: str | None = None
     """The profile the seat is tied to (joined with a profile), None for a guest or a bot."""
+    grant: str | None = field(default=None, repr=False)
+    """The profile credential the seat's token was issued under
+    (:func:`chicago.server.credentials.grant_of`; None: a guest, or a token issued before
+    grants were stored)."""
+    issued_at: float | None = field(default=None, repr=False)
+    """When the seat's token was issued (its ``join`` entry)."""
 
     @property
     def participant(self) -> str | None:
@@ -68,6 +74,7 @@ class Seat:
         """The person leaves: the seat is open again (its token no longer works)."""
         self.kind, self.level, self.name = "open", None, None
         self.token_hash, self.away, self.profile = None, False, None
+        self.grant, self.issued_at = None, None
 
     def give_bot(self, level: str) -> None:
         """An open seat is given to a bot of ``level``."""

@@ -321,6 +321,8 @@ class TableState:
             seat.kind, seat.name = "human", stored_name(entry.data.get("name"), entry.seat)
             seat.token_hash = entry.data["token"]
             seat.profile = entry.data.get("profile")
+            seat.grant = entry.data.get("grant")
+            seat.issued_at = entry.created_at
             if self.vote is not None:  # taking a seat after a game: to play the next
                 self.vote.agreed.add(entry.seat)
         elif entry.kind == "leave":  # the person left after a game: the seat is open

@@ -517,7 +517,9 @@ class ClubStore:
         """Start round ``number`` at once: its row, its tables (the ``changes`` that create
         them), the bots that fill the field (round one), the tournament's new state. False
         (nothing stored) when that round was started already or the tournament is not in
-        ``expect_status`` (round one: registering; later: playing)."""
+        ``expect_status`` (round one: registering; later: playing). ``changes`` may also
+        hold the released rows of the previous duplicate round's games (no entries), stored
+        in the same transaction as the round's end."""
         try:
             with self.store.write_lock, self.engine.begin() as conn:
                 row = conn.execute(select(tournaments.c.status, tournaments.c.round,
@@ -553,9 +555,11 @@ class ClubStore:
             return False
         return True
 
-    def finish(self, tournament_id: str, rounds: int, now: float) -> bool:
+    def finish(self, tournament_id: str, rounds: int, now: float,
+               released: Sequence[Change] = ()) -> bool:
         """End a tournament after its last round (``rounds``: the round it ends after, the
-        last planned one or the one the organizer ended it after); False if it was ended
+        last planned one or the one the organizer ended it after), storing the ``released``
+        rows of its duplicate round's games with it; False (nothing stored) if it was ended
         already."""
         with self.store.write_lock, self.engine.begin() as conn:
             result = conn.execute(update(tournaments).where(
@@ -563,6 +567,8 @@ class ClubStore:
                 tournaments.c.round == rounds).values(status="finished", updated_at=now))
             if not result.rowcount:
                 return False
+            for change in released:
+                self.store.apply_change(conn, change)
             conn.execute(update(tournament_rounds).where(
                 tournament_rounds.c.tournament_id == tournament_id,
                 tournament_rounds.c.number == rounds,

@@ -336,7 +336,8 @@ reviews = Table(
     Column("number", Integer, primary_key=True),
     Column("seat", Integer, primary_key=True, autoincrement=False),
     Column("status", String(16), nullable=False),  # queued | running | ready | failed
-    Column("priority", Integer, nullable=False),  # 0: after the game ended, 1: asked for
+    # 0: after the game ended, 1: asked for by a player of the game, 2: by anyone else
+    Column("priority", Integer, nullable=False),
     Column("level", String(80), nullable=False),  # ReviewLevel spec
     Column("seed", Integer, nullable=False),
     Column("hindsight", Boolean, nullable=False),
@@ -350,6 +351,9 @@ reviews = Table(
     Column("error", Text, nullable=True),  # why it failed
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),  # while running: its worker's heartbeat
+    # who asked for it (0007_review_askers): the address (a client key) and the profile
+    Column("asked_by", String(64), nullable=True),
+    Column("asked_profile", String(32), nullable=True),
     ForeignKeyConstraint(["table_id", "number"], ["games.table_id", "games.number"],
                          name="fk_reviews_game_games"),
     Index("ix_reviews_queue", "status", "priority", "created_at"),

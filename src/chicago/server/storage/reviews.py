@@ -34,20 +34,24 @@ __all__ = [
     "FAILED",
     "MAX_ATTEMPTS",
     "ON_DEMAND",
+    "PLAYERS",
     "QUEUED",
     "READY",
     "RUNNING",
+    "Asker",
     "QueueFull",
     "ReviewKey",
     "ReviewRow",
     "ReviewStore",
+    "ShareFull",
 ]
 
 QUEUED, RUNNING, READY, FAILED = "queued", "running", "ready", "failed"
 """The states of a review row."""
 
-AUTOMATIC, ON_DEMAND = 0, 1
-"""Priorities: a review queued when its game ended (run first), one asked for later."""
+AUTOMATIC, PLAYERS, ON_DEMAND = 0, 1, 2
+"""Priorities: a review queued when its game ended (run first), one asked for by a player of
+the game, one asked for by anyone else."""
 
 MAX_ATTEMPTS = 3
 """Runs a review gets: one whose worker died this often (it may be what kills it) fails."""
@@ -57,6 +61,21 @@ _ERROR_TEXT = 500  # characters of a failure's message that are kept
 
 class QueueFull(Exception):
     """Too many reviews asked for are waiting; try again later."""
+
+
+class ShareFull(Exception):
+    """The client asking has as many reviews waiting as one client may; try again when one
+    of them is ready."""
+
+
+@dataclass(frozen=True, slots=True)
+class Asker:
+    """Who asks for a review: the address (a client key), the profile if one is signed in,
+    and whether they played the game (their requests go first)."""
+
+    address: str
+    profile: str | None = None
+    player: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,28 +195,49 @@ class ReviewStore:
             return made
 
     def request(self, key: ReviewKey, *, level: str, seed: int, hindsight: bool, limit: int,
-                now: float) -> ReviewRow:
-        """Ask for a seat's review: queued (asked-for priority) unless it has a row; one
-        that failed is queued again while it has runs left. :class:`QueueFull` when it
-        would be queued but ``limit`` asked-for reviews wait. The game must be finished
+                now: float, asker: Asker | None = None, share: int = 0) -> ReviewRow:
+        """Ask for a seat's review: queued unless it has a row (a player's request before
+        anyone else's); one that failed is queued again while it has runs left.
+        :class:`QueueFull` when it would be queued but ``limit`` requests of its priority
+        wait; :class:`ShareFull` when ``asker``'s address, or its profile, has ``share``
+        requests of that priority waiting already (0: no share). The game must be finished
         (the caller checks it)."""
+        priority = PLAYERS if asker is not None and asker.player else ON_DEMAND
         with self._writing() as conn:
             found = self._get(conn, key)
             if found is not None and not (found.status == FAILED
                                           and found.attempts < MAX_ATTEMPTS):
                 return found
-            if self._waiting(conn, ON_DEMAND) >= limit:
+            if asker is not None and share:
+                self._check_share(conn, asker, share, priority)
+            if self._waiting(conn, priority) >= limit:
                 raise QueueFull(f"{limit} reviews are waiting already")
+            asked = {"asked_by": asker.address if asker else None,
+                     "asked_profile": asker.profile if asker else None}
             if found is None:
-                self._insert_new(conn, [self._new_row(key, ON_DEMAND, level, seed, hindsight,
-                                                      now)])
+                fresh = self._new_row(key, priority, level, seed, hindsight, now)
+                self._insert_new(conn, [{**fresh, **asked}])
             else:
                 conn.execute(update(reviews).where(_is(key), reviews.c.status == FAILED)
-                             .values(status=QUEUED, priority=ON_DEMAND, error=None, done=0,
-                                     worker=None, created_at=now, updated_at=now))
+                             .values(status=QUEUED, priority=priority, error=None, done=0,
+                                     worker=None, created_at=now, updated_at=now, **asked))
             row = self._get(conn, key)
             assert row is not None
             return row
+
+    @staticmethod
+    def _check_share(conn: Connection, asker: Asker, share: int, priority: int) -> None:
+        """ShareFull when the asker's address or profile has ``share`` requests of this
+        ``priority`` waiting (a player's own games and others' are counted apart)."""
+        waiting = and_(reviews.c.status == QUEUED, reviews.c.priority == priority)
+        whose = [reviews.c.asked_by == asker.address]
+        if asker.profile is not None:
+            whose.append(reviews.c.asked_profile == asker.profile)
+        for who in whose:
+            mine = int(conn.execute(select(func.count()).select_from(reviews)
+                                    .where(waiting, who)).scalar_one())
+            if mine >= share:
+                raise ShareFull(f"{share} reviews asked for by you are waiting already")
 
     # ------------------------------------------------------------------ running
     def claim(self, worker: str, *, now: float, stale_before: float) -> ReviewRow | None:
@@ -316,6 +356,18 @@ class ReviewStore:
         with self.engine.connect() as conn:
             return conn.execute(select(reviews.c.review).where(
                 _is(key), reviews.c.status == READY)).scalar()
+
+    def ready_keys(self, limit: int) -> list[ReviewKey]:
+        """The latest ``limit`` ready reviews (the daily exercise draws from them), oldest
+        first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(reviews.c.table_id, reviews.c.number, reviews.c.seat)
+                .where(reviews.c.status == READY)
+                .order_by(reviews.c.updated_at.desc(), reviews.c.table_id,
+                          reviews.c.number, reviews.c.seat)
+                .limit(limit)).all()
+        return [ReviewKey(t, n, s) for t, n, s in reversed(rows)]
 
     def ahead(self, row: ReviewRow) -> int:
         """How many queued reviews run before this queued one."""

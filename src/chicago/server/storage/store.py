@@ -49,6 +49,7 @@ from chicago.server.storage.models import (
     rated_games,
     seat_holders,
     tables,
+    tournaments,
 )
 
 __all__ = [
@@ -365,6 +366,24 @@ class Store:
                 select(func.count()).select_from(tables)
                 .where(tables.c.status == "waiting", tables.c.updated_at >= since)
             ).scalar_one())
+
+    def count_playing(self) -> int:
+        """Tables whose game is in play (all workers: the site's running tables)."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(
+                select(func.count()).select_from(tables).where(tables.c.status == "playing")
+            ).scalar_one())
+
+    def count_playing_tournaments(self, ids: Sequence[str] | None = None) -> int:
+        """Tournaments in play: of ``ids``, or on the whole site (None)."""
+        query = select(func.count()).select_from(tournaments).where(
+            tournaments.c.status == "playing")
+        if ids is not None:
+            if not ids:
+                return 0
+            query = query.where(tournaments.c.id.in_(list(ids)))
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
 
     def statuses(self, ids: Sequence[str]) -> dict[str, tuple[str, float]]:
         """(status, updated_at) of each of these tables that exists."""

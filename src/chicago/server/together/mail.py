@@ -29,7 +29,7 @@ from typing import Annotated, Any
 from urllib.parse import unquote, urlsplit
 
 from fastapi import APIRouter, Header, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from chicago.server.admission import client_key
 from chicago.server.core.rows import Change
@@ -40,6 +40,7 @@ from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
 from chicago.server.storage import Store
 from chicago.server.storage.mail import MailRow, MailStore, OutboxRow
+from chicago.server.strict import STRICT
 from chicago.server.tables import TableManager
 from chicago.server.together.turns import YourGames
 
@@ -267,7 +268,7 @@ def _confirm_text(link: str, unsubscribe: str) -> tuple[str, str]:
 class MailRequest(BaseModel):
     """``PUT /api/profiles/me/mail``."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = STRICT
 
     address: str | None = Field(None, max_length=254)
     notify: bool = True

@@ -6,7 +6,8 @@ holds (a guest's seats, at most :data:`~chicago.server.together.turns.MAX_TOKENS
 answer is a ``turns`` frame, and another whenever a note on the bus says that a turn of that
 profile or of one of those seats changed (on any worker). Messages are checked as strictly as
 a table socket's (size, rate, JSON, fields) and refused with an ``error`` frame; a profile
-that signed out everywhere since the ``hello`` ends the socket (close code 4401).
+that signed out everywhere since the ``hello`` ends the socket (close code 4401) at once
+(the revocation on the bus, any worker), and at its next news in any case.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from chicago.server import protocol
+from chicago.server import credentials, protocol
 from chicago.server.bucket import TokenBucket
 from chicago.server.club.service import ClubService
-from chicago.server.core.ports import Subscription
+from chicago.server.core.ports import Revocation, Subscription
 from chicago.server.core.seats import hash_token
 from chicago.server.headers import Origins
 from chicago.server.protocol import ProtocolError, TableError
@@ -134,9 +135,18 @@ class SiteConnection:
         if self.profile is not None:
             topics.append(f"turns:p:{self.profile}")
         self.subscriptions = [bus.subscribe_note(topic, self._heard) for topic in topics]
+        if self.profile is not None:
+            self.subscriptions.append(bus.subscribe_revocations(self._revoked))
         for subscription in self.subscriptions:
             await subscription.ready()
         await self.refresh()
+
+    def _revoked(self, _site: str, note: Revocation) -> None:
+        """The profile signed out everywhere (on any worker): a socket that said ``hello``
+        with an older secret ends."""
+        if (note.profile == self.profile and self.secret_hash is not None
+                and note.grant != credentials.grant_of(self.secret_hash)):
+            self.close(SIGNED_OUT)
 
     def _heard(self, _topic: str, _note: dict[str, Any]) -> None:
         self.games.manager.tasks.spawn(self.refresh())

@@ -16,13 +16,14 @@ from collections.abc import Callable, Sequence
 from typing import Annotated, Any, TypedDict
 
 from fastapi import APIRouter, Header, Request
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from chicago.server.core.rows import Change, TableRow
 from chicago.server.core.seats import Seat, TableOptions, hash_token
 from chicago.server.core.state import iso_time
 from chicago.server.live import LiveTable
 from chicago.server.storage import Store
+from chicago.server.strict import STRICT
 from chicago.server.tables import TableManager
 
 __all__ = [
@@ -120,7 +121,7 @@ class YourGames:
 class TurnsRequest(BaseModel):
     """``POST /api/turns``: the seat tokens this browser holds."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = STRICT
 
     tokens: list[SeatToken] = Field(default_factory=list, max_length=MAX_TOKENS)
 

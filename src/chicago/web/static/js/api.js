@@ -94,4 +94,8 @@ export const api = {
   // reviews of finished games (docs/PROTOCOL.md, "Reviews")
   review: (table, number, seat) => call("GET", `api/games/${enc(table)}/${number}/reviews/${seat}`),
   askReview: (table, number, seat) => call("POST", `api/games/${enc(table)}/${number}/reviews/${seat}`),
+  // practice on the reviews' mistakes (docs/PROTOCOL.md, "Practice")
+  practiceMine: () => call("GET", "api/practice/mine", { headers: asProfile() }),
+  practiceDaily: () => call("GET", "api/practice/daily"),
+  practiceAnswer: (exercise, action) => call("POST", "api/practice/answer", { body: { exercise, action } }),
 };

@@ -6,6 +6,7 @@
 //   #/table/ID              a table (your seat if this browser holds its token; else join or watch)
 //   #/watch/ID              a table as a spectator
 //   #/replay/TABLE/GAME     the replay of a finished game (?review=SEAT: with that seat's review)
+//   #/practice              practise on reviewed mistakes (the daily exercise, a profile's own)
 //   #/help                  how to play
 //   #/profile[/ID]          your profile, or another's (club.js)
 //   #/signin/SECRET         carry a profile to this device
@@ -26,6 +27,7 @@ import { leavePage } from "./notice.js";
 import { startSite, showTurns } from "./site.js";
 import { TurnsPage } from "./turns.js";
 import { MailLinkPage } from "./mailsettings.js";
+import { PracticePage } from "./practice.js";
 
 const main = document.getElementById("app");
 let page = null;
@@ -50,6 +52,7 @@ function route() {
   else if (head === "leaderboard") page = new LeaderboardPage(main, a || null);
   else if (head === "tournaments") page = new TournamentsPage(main);
   else if (head === "tournament" && a) page = new TournamentPage(main, a);
+  else if (head === "practice") page = new PracticePage(main);
   else page = new LobbyPage(main);
   document.body.dataset.page = head || "lobby";
   page.mount();

@@ -7,6 +7,9 @@
 
 const STREAM = new Set(["update", "seats", "continue", "chat", "rematch"]);
 
+// Close codes that end the seat for good: the status they leave the connection in.
+const ENDED = { 4401: "signed_out", 4409: "claimed" };
+
 export class TableConnection {
   /**
    * @param {string} tableId
@@ -68,10 +71,17 @@ export class TableConnection {
       }
       this.receive(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (ws !== this.ws) return;
       this.stopPing();
       this.ws = null;
+      const ended = ENDED[e.code];
+      if (ended) {
+        // the seat token was revoked (docs/PROTOCOL.md): reconnecting with it is useless
+        this.closed = true;
+        this.setStatus(ended);
+        return;
+      }
       if (this.closed) {
         this.setStatus("closed");
         return;

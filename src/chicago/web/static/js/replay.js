@@ -13,6 +13,7 @@ import { sortCards } from "./cards.js";
 import { errorText, showError } from "./notice.js";
 import { seatFor } from "./store.js";
 import { ReviewPanel } from "./review.js";
+import { scoreGraph, scoresOf } from "./graph.js";
 
 export class ReplayPage {
   /** `review`: the seat whose review opens with the page (the address's ?review=SEAT). */
@@ -64,12 +65,20 @@ export class ReplayPage {
     return person ? person.seat : 0;
   }
 
+  /** The game graph (graph.js): every seat's score after each deal; a review's losses. */
+  graph(names, seat = null, losses = null) {
+    if (!this.index || !this.index.length) return null;
+    return scoreGraph({ scores: scoresOf(this.index, this.record.players), target: (this.record.rules || {}).target ?? 52,
+      names: (s) => names.plain(s), seat, losses });
+  }
+
   /** Show the Review view of `seat`, the replay as that seat saw it. */
   openReview(seat) {
     if (!this.review) {
       this.review = new ReviewPanel({
         tableId: this.tableId, game: this.game, players: this.record.players, names: () => this.names(),
         onJump: (decision) => this.jumpTo(decision), onSeat: (s) => this.openReview(s), onChange: () => this.refreshReview(),
+        graph: (seat, losses) => this.graph(this.names(), seat, losses),
       });
     }
     this.review.start(seat);
@@ -274,7 +283,7 @@ export class ReplayPage {
             h("div", { class: "hand-area" }, h("div", { class: "hand", role: "group", "aria-label": names.plain(seat) },
               sortCards(state.hand || []).map((c) => cardEl(c, { size: "lg" }))))) : null),
         h("aside", { class: "side" },
-          this.review ? this.review.element(step.number) : null,
+          this.review ? this.review.element(step.number) : this.graph(names),
           h("h2", { class: "step-heading", dataset: { testid: "step" } }, heading),
           h("ul", { class: "step-events" }, lines.map((l) => h("li", {}, l))),
           h("h2", {}, t("table.log")),

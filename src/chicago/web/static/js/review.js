@@ -17,7 +17,6 @@ import { errorText } from "./notice.js";
 
 const POLL_MS = 1000;
 const WAITING = new Set(["queued", "running"]);
-const NARROW = "(max-width: 899px)";
 
 /** The points lost, as the terminal's review writes them: "−1.80". */
 function loss(value) {
@@ -73,6 +72,54 @@ export function choiceText(decision, action) {
   }
 }
 
+function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+function playedCard(action) {
+  const words = action.split(" ");
+  return words.length === 2 && words[0] === "play" ? cardText(words[1]) : action;
+}
+
+/**
+ * Why the decision is graded so: the catalogue's sentence `why.KEY` filled with the facts of
+ * the decision's `why` (chicago.review.reasons), and the score situation where it matters;
+ * the same words as chicago review's (chicago.tui.review_words.reason_text). "" without one.
+ */
+export function reasonText(decision) {
+  const why = decision.why;
+  if (!why) return "";
+  const pct = (chance) => (chance === null || chance === undefined ? "?" : String(Math.round(100 * chance)));
+  const pts = (value) => (value === null || value === undefined ? "?" : num(value, 1));
+  const keep = (list) => (list && list.length ? cards(list) : t("choice.draw_five"));
+  const best = choiceText(decision, why.best);
+  let text = t(`why.${why.key}`, {
+    best, best_cap: capital(best), done: choiceText(decision, why.done),
+    best_card: playedCard(why.best), done_card: playedCard(why.done),
+    best_keep: keep(why.best_keep), done_keep: keep(why.done_keep),
+    best_cat: categoryA(why.best_category), best_cat_cap: capital(categoryA(why.best_category)),
+    done_cat: categoryA(why.done_category),
+    best_pct: pct(why.best_chance), done_pct: pct(why.done_chance),
+    points: pts(why.points), cost: pts(why.cost), best_points: pts(why.points), done_points: pts(why.cost),
+  });
+  if (why.score !== null && why.score !== undefined && why.target !== null && why.target !== undefined) {
+    text += " " + t("why.score", { score: why.score, target: why.target });
+  }
+  return text;
+}
+
+/** The marks of the accuracy's scale (chicago.review.grades.ACCURACY_MARKS). */
+export const ACCURACY_MARKS = { expert: 98.3, basic: 92.2, random: 73.5 };
+
+export function scaleText() {
+  return t("review.scale", Object.fromEntries(Object.entries(ACCURACY_MARKS).map(([k, v]) => [k, num(v, 0)])));
+}
+
+/** Seconds as "0:42", "3:05". */
+function clockText(seconds) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
 function gradeBadge(grade) {
   return h("span", { class: `grade grade-${grade}` }, t(`grade.${grade}`));
 }
@@ -81,9 +128,10 @@ export class ReviewPanel {
   /**
    * tableId, game: the finished game; players: its seat count; names(): the seats' names;
    * onJump(decision): go to the decision's step (a promise); onSeat(seat): another seat was
-   * chosen; onChange(): draw again.
+   * chosen; onChange(): draw again; graph(seat, losses): the game graph (graph.js).
    */
-  constructor({ tableId, game, players, names, onJump, onSeat, onChange }) {
+  constructor({ tableId, game, players, names, onJump, onSeat, onChange, graph = null }) {
+    this.graph = graph; // (seat, losses) => the game graph with the seat's points lost
     this.tableId = tableId;
     this.game = game;
     this.players = players;
@@ -169,12 +217,27 @@ export class ReviewPanel {
     }
     if (a.status === "running") {
       const known = typeof a.total === "number" && a.total > 0;
+      const left = known ? this.estimate(a.done, a.total) : null;
       return h("div", { class: "review-status", role: "status" },
-        h("p", {}, known ? t("review.running", { done: a.done, total: a.total }) : t("review.starting")),
+        h("p", {}, known ? t("review.running", { done: a.done, total: a.total }) : t("review.starting"),
+          left === null ? null : h("span", { class: "review-eta", dataset: { testid: "review-eta" } }, " " + t("review.eta", { time: clockText(left) }))),
         known ? h("progress", { max: a.total, value: a.done, "aria-label": t("review.title") }) : h("progress", { "aria-label": t("review.title") }));
     }
     if (a.status === "failed") return h("p", { class: "review-status", role: "alert" }, t("review.failed", { error: a.error || "" }));
     return null;
+  }
+
+  /**
+   * Seconds left, from the pace seen so far: the decisions judged since the first answer
+   * that said the review was running, over the time since; null until there is a pace.
+   */
+  estimate(done, total) {
+    const now = performance.now();
+    if (!this.pace || this.pace.seat !== this.seat || done < this.pace.done) this.pace = { seat: this.seat, done, at: now };
+    const judged = done - this.pace.done;
+    const seconds = (now - this.pace.at) / 1000;
+    if (judged <= 0 || seconds <= 0) return null;
+    return Math.max(1, Math.round(((total - done) * seconds) / judged));
   }
 
   body(number) {
@@ -188,10 +251,12 @@ export class ReviewPanel {
     return [
       h("p", { class: "review-intro muted" }, t("review.intro", { name })),
       h("dl", { class: "review-summary" },
-        h("div", {}, h("dt", {}, t("review.accuracy")), h("dd", { dataset: { testid: "accuracy" } }, num(summary.accuracy, 1))),
+        h("div", {}, h("dt", {}, t("review.accuracy")), h("dd", { dataset: { testid: "accuracy" } }, num(summary.accuracy, 1)),
+          h("dd", { class: "review-scale muted", dataset: { testid: "accuracy-scale" } }, scaleText())),
         h("div", {}, h("dt", {}, t("review.lost")), h("dd", {}, `${num(summary.loss, 1)} (${t("review.per_deal", { n: num(summary.loss_per_deal, 1) })})`)),
         h("div", { class: "review-grades" }, h("dt", {}, t("review.grades")),
           h("dd", {}, counts.length ? counts.map((g) => h("span", { class: "grade-count" }, gradeBadge(g), ` ${summary.grades[g]}`)) : t("review.no_decisions", { name })))),
+      this.graph ? this.graph(this.seat, this.lossesPerDeal(review)) : null,
       current ? this.detail(current, review.hindsight) : null,
       h("h3", {}, t("review.biggest")),
       biggest.length
@@ -205,6 +270,15 @@ export class ReviewPanel {
     ];
   }
 
+  /** The points lost in each deal, the first entry the start (0). */
+  lossesPerDeal(review) {
+    const deals = review.summary.deals;
+    const last = deals.reduce((m, d) => Math.max(m, d.deal), 0);
+    const losses = Array.from({ length: last + 1 }, () => 0);
+    for (const d of deals) losses[d.deal] = d.loss;
+    return losses;
+  }
+
   /** The choices at the decision shown now, best first. */
   detail(decision, hindsight) {
     return h("section", { class: "review-current", "aria-label": t("review.choices"), dataset: { testid: "review-current", step: decision.step } },
@@ -212,6 +286,7 @@ export class ReviewPanel {
       h("p", { class: "review-verdict" }, gradeBadge(decision.grade), " ",
         decision.grade === "best" ? choiceText(decision, decision.action)
           : t("review.verdict", { done: choiceText(decision, decision.action), best: choiceText(decision, decision.best), loss: loss(decision.loss) })),
+      decision.why ? h("p", { class: "review-reason", dataset: { testid: "review-reason" } }, reasonText(decision)) : null,
       h("div", { class: "review-hand" }, h("span", { class: "muted" }, t("review.hand")), cardRow(decision.hand, "xs")),
       h("table", { class: "review-alts" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("review.choice")), h("th", { scope: "col" }, t("review.value")),
@@ -230,7 +305,7 @@ export class ReviewPanel {
         h("button", {
           type: "button", class: `review-row grade-${d.grade}`, dataset: { action: `${kind}-${d.step}`, step: d.step },
           "aria-current": d.step === number ? "step" : null,
-          onclick: (e) => this.jump(d, e),
+          onclick: () => this.jump(d, cls),
         },
         h("span", { class: "review-row-head" }, gradeBadge(d.grade),
           h("span", { class: "review-where" }, t("review.deal_where", { deal: d.deal, where: whereText(d) })),
@@ -251,11 +326,50 @@ export class ReviewPanel {
     next.click();
   }
 
-  jump(decision, event) {
-    const tapped = event && event.detail > 0; // a pointer, not a key
-    Promise.resolve(this.onJump(decision)).then(() => {
-      if (tapped && window.matchMedia(NARROW).matches) document.querySelector(".board")?.scrollIntoView({ block: "start" });
+  /** Go to the decision's step; once the page is drawn again, the board and the row that
+   * was chosen are both in sight (settle). */
+  jump(decision, cls) {
+    this.reveal = { step: decision.step, cls };
+    return Promise.resolve(this.onJump(decision)).then(() => {
+      if (this.reveal) this.inSight(document);
     });
+  }
+
+  /**
+   * The board and the chosen row in sight, at every width: the board stays at the top of
+   * the screen while a review is open (review.css makes it sticky where the screen is tall
+   * enough); the row is scrolled just below it where the two are stacked (a narrow screen),
+   * or just into the screen where they stand side by side.
+   */
+  inSight(root) {
+    const wanted = this.reveal;
+    this.reveal = null;
+    if (!wanted) return;
+    const row = root.querySelector(`.${wanted.cls} .review-row[data-step="${wanted.step}"]`);
+    const board = root.querySelector(".replay-page .board");
+    if (!row) return;
+    const list = row.closest(".review-all");
+    if (list) {
+      const top = row.offsetTop;
+      if (top < list.scrollTop || top + row.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = Math.max(0, top - (list.clientHeight - row.offsetHeight) / 2);
+      }
+    }
+    let below = 0; // the top of the room the row may use: under a stacked sticky board
+    if (board) {
+      const b = board.getBoundingClientRect();
+      const r = row.getBoundingClientRect();
+      const stacked = r.left < b.right && b.left < r.right;
+      if (getComputedStyle(board).position === "sticky") {
+        if (stacked) below = b.bottom;
+      } else if (b.top < 0 || (stacked && b.bottom > window.innerHeight)) {
+        window.scrollBy(0, b.top);
+      }
+    }
+    const r = row.getBoundingClientRect();
+    const gap = 8;
+    if (r.top < below + gap) window.scrollBy(0, r.top - below - gap);
+    else if (r.bottom > window.innerHeight - gap) window.scrollBy(0, r.bottom - window.innerHeight + gap);
   }
 
   /** After the page was drawn: the list where it was, the current row in view. */
@@ -264,9 +378,11 @@ export class ReviewPanel {
     if (!list) return;
     list.scrollTop = this.listScroll;
     const row = list.querySelector("[aria-current=step]");
-    if (!row) return;
-    const top = row.offsetTop; // the list is the rows' offset parent (review.css)
-    if (top < list.scrollTop) list.scrollTop = top;
-    else if (top + row.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + row.offsetHeight - list.clientHeight;
+    if (row) {
+      const top = row.offsetTop; // the list is the rows' offset parent (review.css)
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (top + row.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + row.offsetHeight - list.clientHeight;
+    }
+    if (this.reveal) this.inSight(root);
   }
 }

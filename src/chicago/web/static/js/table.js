@@ -128,6 +128,7 @@ export class TablePage {
       onMessage: (msg) => this.message(msg),
       onStatus: (status) => {
         this.status = status;
+        if (status === "signed_out" || status === "claimed") store.forgetSeat(this.id);
         this.renderStatus();
       },
     });
@@ -1349,12 +1350,26 @@ export class TablePage {
   }
 }
 
+/**
+ * A selector that finds the focused element again in the page drawn anew (render() puts the
+ * focus back there): its card, action or id; else, within its window, a link by its address
+ * or a scrolling region (a window's body, the deal's summary) by its class, where that names
+ * it alone. Without it, a drawing that comes while such an element has the keyboard (a
+ * trick's rest ending under the game-over window, say) drops the focus to the page's body,
+ * out of the window.
+ */
 function focusKeyOf(el) {
   if (!el || el === document.body) return null;
   if (el.dataset && el.dataset.card) return `[data-card="${el.dataset.card}"]`;
   if (el.dataset && el.dataset.action) return `[data-action="${el.dataset.action}"]`;
   if (el.id) return `#${CSS.escape(el.id)}`;
-  return null;
+  const dialog = el.closest("[data-dialog]");
+  const within = dialog ? `[data-dialog="${CSS.escape(dialog.dataset.dialog)}"] ` : "";
+  const href = el.tagName === "A" ? el.getAttribute("href") : null;
+  const key = href ? `${within}a[href="${CSS.escape(href)}"]`
+    : el.classList.length ? `${within}${el.tagName.toLowerCase()}${[...el.classList].map((c) => `.${CSS.escape(c)}`).join("")}`
+      : null;
+  return key && document.querySelectorAll(key).length === 1 ? key : null; // only if it names this one
 }
 
 /** A modal window: title and close button, the body (scrolls), an optional footer that stays in view. */

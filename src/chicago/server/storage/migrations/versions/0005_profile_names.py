@@ -1,5 +1,5 @@
 """One profile a name (docs/CLUB.md, "Players"): the column ``profiles.name_key`` with a
-unique index, the name as :func:`chicago.club.names.name_key` compares it.
+unique index, the name as it was compared then (:func:`chicago.club.names.fold_name`).
 
 Profiles stored before this revision may share a name. They keep their names (nobody's name
 changes under them): the oldest of each name gets the name's key, every other one the key,
@@ -15,7 +15,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from chicago.club.names import name_key
+from chicago.club.names import fold_name
 
 revision: str = "0005_profile_names"
 down_revision: str | None = "0004_tournament_controls"
@@ -33,7 +33,7 @@ def upgrade() -> None:
         "SELECT id, name FROM profiles ORDER BY created_at, id")).all()
     taken: set[str] = set()
     for profile_id, name in rows:
-        key = name_key(str(name))
+        key = fold_name(str(name))
         if key in taken:
             key = f"{key}#{profile_id}"
         taken.add(key)

@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0008_play_again"
-down_revision: str | None = "0005_profile_names"
+down_revision: str | None = "0007_review_askers"
 branch_labels: str | None = None
 depends_on: str | None = None
 

@@ -1,0 +1,202 @@
+"""The JSON form of a view: one encoder, derived from the view's types.
+
+Inside the process a view is typed (:class:`~chicago.engine.viewtypes.SeatView`); JSON is
+made only at the edge (the table server's frames, the external bot protocol, the terminal's
+and the environments' text forms) by :func:`view_json` and :func:`state_json`. Both follow
+the declared type of every field, read once per class (:func:`encoder`): cards become their
+text (``"Ah"``), categories their names, the phase its value, actions their text notation,
+the rules :meth:`~chicago.rules.Rules.to_dict`, events :meth:`~chicago.engine.events.Event.to_json`,
+tuples lists, mappings objects with text keys, and a dataclass an object of its fields in
+declaration order. :mod:`chicago.engine.schema` derives ``docs/schema.json`` from the same
+declarations with the same rules (:data:`LEAF_TYPES`).
+
+>>> from chicago import Game, Rules
+>>> game = Game(Rules.preset("pagat"), players=4, seed=3)
+>>> data = view_json(game.view(0))
+>>> data["phase"], data["hand"][:2], data["rules"]["preset_name"], data["seat"]
+('exchange', ['2d', '2s'], 'pagat', 0)
+>>> sorted(set(data) - set(state_json(game.view(0))))
+['events', 'history', 'rules']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import operator
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import TypeAlias
+
+from chicago.cards import DECK, Card
+from chicago.categories import Category
+from chicago.engine.actions import Action
+from chicago.engine.events import Event
+from chicago.engine.phases import Phase
+from chicago.engine.views import ViewedGame, seat_view
+from chicago.engine.viewtypes import Part, SeatView
+from chicago.rules import Rules
+
+__all__ = [
+    "JSON",
+    "LEAF_TYPES",
+    "Encoder",
+    "encoder",
+    "part_json",
+    "public_state",
+    "seat_state",
+    "state_json",
+    "view_json",
+]
+
+JSON: TypeAlias = "bool | int | float | str | list[JSON] | dict[str, JSON] | None"
+"""A JSON value."""
+
+Encoder: TypeAlias = Callable[[typing.Any], JSON]
+"""Turns a value of one declared type into its JSON form."""
+
+_CARD_TEXT = tuple(str(card) for card in DECK)
+
+
+def _rules_json(rules: Rules) -> JSON:
+    return rules.to_dict()
+
+
+def _event_json(event: Event) -> JSON:
+    return event.to_json()
+
+
+LEAF_TYPES: dict[type, Encoder] = {
+    Card: _CARD_TEXT.__getitem__,
+    Category: operator.attrgetter("name"),
+    Phase: operator.attrgetter("value"),
+    Action: str,
+    Rules: _rules_json,
+    Event: _event_json,
+}
+"""The types with a JSON form of their own, and how they get it (a subclass of ``Event``
+uses ``Event``'s); ``int``, ``bool``, ``str``, ``float`` and ``None`` are JSON as they are."""
+
+_SCALARS = (int, bool, str, float, type(None))
+
+
+def _optional(inner: Encoder) -> Encoder:
+    def encode(value: object) -> JSON:
+        return None if value is None else inner(value)
+
+    return encode
+
+
+def _sequence(inner: Encoder | None) -> Encoder:
+    if inner is None:
+        return list
+
+    def encode(values: typing.Iterable[object]) -> JSON:
+        return [inner(v) for v in values]
+
+    return encode
+
+
+def _mapping(inner: Encoder | None) -> Encoder:
+    def encode(values: Mapping[object, object]) -> JSON:
+        if inner is None:
+            return {str(k): v for k, v in values.items()}  # type: ignore[misc]
+        return {str(k): inner(v) for k, v in values.items()}
+
+    return encode
+
+
+def _fields(cls: type) -> tuple[tuple[str, Encoder | None, Part], ...]:
+    """Each field of a dataclass: its name, its encoder (None: as it is) and its part."""
+    hints = typing.get_type_hints(cls)
+    return tuple(
+        (f.name, encoder(hints[f.name]), f.metadata.get("part", "public"))
+        for f in dataclasses.fields(cls)
+    )
+
+
+def _dataclass(cls: type) -> Encoder:
+    plan = _fields(cls)
+
+    def encode(value: object) -> JSON:
+        out: dict[str, JSON] = {}
+        for name, convert, _ in plan:
+            item = getattr(value, name)
+            out[name] = item if convert is None else convert(item)
+        return out
+
+    return encode
+
+
+@functools.cache
+def encoder(hint: object) -> Encoder | None:
+    """The encoder of values of the declared type ``hint``; None when its values are JSON as
+    they are. TypeError for a type without a JSON form."""
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        kinds = [a for a in args if a is not type(None)]
+        if len(kinds) == 1 and len(args) == 2:
+            inner = encoder(kinds[0])
+            return None if inner is None else _optional(inner)
+        if all(encoder(a) is None for a in args):
+            return None
+        raise TypeError(f"no JSON form for the union {hint!r}")
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return _sequence(encoder(args[0]))
+    if origin in (Mapping, dict):
+        return _mapping(encoder(args[1]))
+    if hint in _SCALARS:
+        return None
+    if isinstance(hint, type):
+        for leaf, encode in LEAF_TYPES.items():
+            if issubclass(hint, leaf):
+                return encode
+        if dataclasses.is_dataclass(hint):
+            return _dataclass(hint)
+    raise TypeError(f"no JSON form for {hint!r}")
+
+
+@functools.cache
+def _view_plan(parts: frozenset[Part]) -> tuple[tuple[str, Encoder | None], ...]:
+    return tuple((name, convert) for name, convert, part in _fields(SeatView) if part in parts)
+
+
+_ALL: frozenset[Part] = frozenset(("public", "own", "full"))
+_STATE: frozenset[Part] = frozenset(("public", "own"))
+
+
+def part_json(view: SeatView, *parts: Part) -> dict[str, JSON]:
+    """The JSON object of the fields of ``view`` in the given parts, in declaration order
+    (``"public"``: the same for every seat, ``"own"``: the seat's own, ``"full"``: rules,
+    events and history)."""
+    out: dict[str, JSON] = {}
+    for name, convert in _view_plan(frozenset(parts)):
+        value = getattr(view, name)
+        out[name] = value if convert is None else convert(value)
+    return out
+
+
+def view_json(view: SeatView) -> dict[str, JSON]:
+    """The JSON form of a whole view (a snapshot frame's ``view``, the bot protocol's)."""
+    return part_json(view, *_ALL)
+
+
+def state_json(view: SeatView) -> dict[str, JSON]:
+    """The compact JSON form of a view that update frames carry: without rules, events and
+    history."""
+    return part_json(view, *_STATE)
+
+
+def public_state(game: ViewedGame) -> dict[str, JSON]:
+    """The public part of the state in an update frame, the same for every audience: the
+    ``public`` fields of the game's view (:func:`seat_state` adds an audience's own)."""
+    return part_json(seat_view(game, None), "public")
+
+
+def seat_state(game: ViewedGame, seat: int | None,
+               public: Mapping[str, JSON]) -> dict[str, JSON]:
+    """``public`` (from :func:`public_state`) and the ``own`` fields of ``seat``'s view (its
+    cards and choices; a spectator, None, has none)."""
+    return {**public, **part_json(seat_view(game, seat), "own")}

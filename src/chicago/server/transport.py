@@ -1,0 +1,196 @@
+"""uvicorn's protocols as ``chicago serve`` runs them (docs/SERVER.md, "Protocol errors").
+
+uvicorn parses HTTP and websocket frames itself, before the application sees anything. Two
+of its habits are changed here, in subclasses of its own protocol classes
+(:func:`protocol_classes`, given to ``uvicorn.Config(http=…, ws=…)``):
+
+- **Parser-level 400s carry the safe headers.** A request the HTTP parser cannot read (a
+  method such as ``BREW``, a broken request line or header) and a websocket handshake
+  websockets cannot parse are answered by uvicorn with a plain 400; these answers now carry
+  :data:`~chicago.server.headers.SAFE_HEADERS` like every answer of the application.
+- **A protocol error is one log line, rate-limited.** uvicorn logs a text frame that is not
+  UTF-8 (closed with 1007) as an ERROR with a traceback, and an unreadable request as a
+  warning: a client sending them in a loop filled the log (300 frames, 150,900 bytes).
+  Here each is one warning line of ``chicago.server`` naming the client's address and the
+  error, without a traceback: at most one per connection, and per address at most
+  :data:`LOG_BURST` lines, then one every :data:`LOG_EVERY` seconds, the next line saying
+  how many were left out (:class:`ProtocolErrorLog`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import time
+from typing import Any, cast
+
+from chicago.server.bucket import TokenBucket
+from chicago.server.headers import SAFE_HEADERS
+
+__all__ = ["LOG_BURST", "LOG_EVERY", "ProtocolErrorLog", "protocol_classes"]
+
+log = logging.getLogger("chicago.server")
+
+LOG_BURST = 3
+"""Protocol-error lines one address may cause at once."""
+
+LOG_EVERY = 60.0
+"""Seconds between two protocol-error lines of one address once its burst is spent."""
+
+KEEP = 10_000
+"""Addresses whose line budget is remembered at most (the oldest are forgotten)."""
+
+ERRORS = {
+    "Invalid UTF-8 sequence received from client.":
+        "a websocket text frame that is not UTF-8 (closed with 1007)",
+    "Invalid HTTP request received.": "an HTTP request the parser cannot read (answered 400)",
+}
+"""uvicorn's messages for a client's protocol error, and what the one line says instead."""
+
+
+class ProtocolErrorLog:
+    """The log lines of clients' protocol errors: one line each, at most :data:`LOG_BURST`
+    per address at once and one per :data:`LOG_EVERY` seconds after, counting the rest."""
+
+    def __init__(self, burst: int = LOG_BURST, every: float = LOG_EVERY) -> None:
+        self.burst = burst
+        self.every = every
+        self._budgets: dict[str, TokenBucket] = {}
+        self._left_out: dict[str, int] = {}
+
+    def report(self, address: str, what: str, at: float | None = None) -> bool:
+        """Log that ``address`` made the protocol error ``what``, unless its budget is
+        spent (then it is counted); True if a line was written."""
+        at = time.monotonic() if at is None else at
+        budget = self._budgets.get(address)
+        if budget is None:
+            if len(self._budgets) >= KEEP:
+                self._budgets.clear()
+                self._left_out.clear()
+            budget = self._budgets[address] = TokenBucket(self.burst, 1.0 / self.every, at)
+        if budget.claim(at) is not None:
+            self._left_out[address] = self._left_out.get(address, 0) + 1
+            return False
+        left_out = self._left_out.pop(address, 0)
+        more = f" ({left_out} more from this address not logged)" if left_out else ""
+        log.warning("protocol error from %s: %s%s", address, what, more)
+        return True
+
+
+ERROR_LOG = ProtocolErrorLog()
+"""The process's one log of protocol errors (every connection shares its budgets)."""
+
+
+class _ConnectionLogger:
+    """What a uvicorn protocol object takes for ``logging.getLogger("uvicorn.error")``: the
+    same logger, but a client's protocol error becomes one line of :data:`ERROR_LOG`
+    (once per connection) instead of uvicorn's message and traceback."""
+
+    def __init__(self, protocol: Any, logger: logging.Logger) -> None:
+        self._protocol = protocol
+        self._logger = logger
+        self._reported = False
+
+    @property
+    def level(self) -> int:
+        return self._logger.level
+
+    def _protocol_error(self, msg: object) -> bool:
+        what = ERRORS.get(str(msg))
+        if what is None:
+            return False
+        if not self._reported:
+            self._reported = True
+            client = getattr(self._protocol, "client", None)
+            ERROR_LOG.report(str(client[0]) if client else "?", what)
+        return True
+
+    def exception(self, msg: object, *args: Any, **kwargs: Any) -> None:
+        if not self._protocol_error(msg):
+            self._logger.exception(msg, *args, **kwargs)
+
+    def warning(self, msg: object, *args: Any, **kwargs: Any) -> None:
+        if not self._protocol_error(msg):
+            self._logger.warning(msg, *args, **kwargs)
+
+    def error(self, msg: object, *args: Any, **kwargs: Any) -> None:
+        if not self._protocol_error(msg):
+            self._logger.error(msg, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._logger, name)
+
+
+def _bad_request(protocol: Any, msg: str) -> None:
+    """uvicorn's plain 400 for a request its parser could not read, with the safe headers."""
+    content = [b"HTTP/1.1 400 Bad Request\r\n"]
+    for name, value in (*protocol.server_state.default_headers, *SAFE_HEADERS):
+        content.extend([name, b": ", value, b"\r\n"])
+    body = msg.encode("ascii", "replace")
+    content.extend([b"content-type: text/plain; charset=utf-8\r\n",
+                    b"content-length: " + str(len(body)).encode("ascii") + b"\r\n",
+                    b"connection: close\r\n", b"\r\n", body])
+    protocol.transport.write(b"".join(content))
+    protocol.transport.close()
+
+
+def protocol_classes() -> tuple[type[Any], type[Any]]:
+    """(HTTP protocol, websocket protocol) for ``uvicorn.Config(http=…, ws=…)``: uvicorn's
+    own (httptools when installed, else h11; websockets' sans-I/O implementation) with the
+    changes of this module."""
+    http_base: type[Any]
+    if importlib.util.find_spec("httptools") is not None:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+        http_base = HttpToolsProtocol
+    else:  # pragma: no cover (httptools comes with uvicorn[standard])
+        from uvicorn.protocols.http.h11_impl import H11Protocol
+
+        http_base = H11Protocol
+    from uvicorn.protocols.websockets.websockets_sansio_impl import (
+        WebSocketsSansIOProtocol as WsBase,
+    )
+
+    class HttpProtocol(http_base):  # type: ignore[misc]
+        """uvicorn's HTTP protocol: safe headers on its 400s, protocol errors in a line."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.logger = cast(logging.Logger,
+                               _ConnectionLogger(self, logging.getLogger("uvicorn.error")))
+
+        def send_400_response(self, msg: str) -> None:
+            _bad_request(self, msg)
+
+    class WebSocketProtocol(WsBase):
+        """uvicorn's websocket protocol: safe headers on a refused handshake, protocol
+        errors in a line."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.logger = cast(logging.Logger,
+                               _ConnectionLogger(self, logging.getLogger("uvicorn.error")))
+            accept = self.conn.accept
+
+            def accept_with_headers(request: Any) -> Any:
+                response = accept(request)
+                if response.status_code != 101:  # a refused handshake: websockets' answer
+                    for name, value in SAFE_HEADERS:
+                        response.headers[name.decode()] = value.decode()
+                return response
+
+            self.conn.accept = accept_with_headers  # type: ignore[method-assign]
+
+        def handle_handshake_exception(self) -> None:
+            self.handshake_complete = True
+            self.close_sent = True
+            pending = b"".join(self.conn.data_to_send())
+            if pending:  # websockets' own 414/431 for a request over its limits
+                head, _, rest = pending.partition(b"\r\n")
+                extra = b"".join(name + b": " + value + b"\r\n" for name, value in SAFE_HEADERS)
+                self.transport.write(head + b"\r\n" + extra + rest)
+                self.transport.close()
+                return
+            _bad_request(self, "Failed to open a WebSocket connection: invalid request.\n")
+
+    return HttpProtocol, WebSocketProtocol
