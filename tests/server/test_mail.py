@@ -2,7 +2,8 @@
 mock): an address is confirmed by its link before anything else is sent to it; a notice
 when it becomes your turn at a correspondence table, with an unsubscribe link in its text
 and its headers (RFC 8058), which is honoured; a cap per profile per day; no mail at all
-where the site has no SMTP. With the hostile requests of each new endpoint.
+where the site has no SMTP; a mail when the day to move ran out and the stand-in moved; the
+outbox survives a restart. With the hostile requests of each new endpoint.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from server_support import WsPlayer, close_all, create_table
 from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
+from chicago.server.clock import ShiftedClock
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -192,3 +194,92 @@ def test_a_site_without_smtp_takes_no_address(settings: Settings) -> None:
         assert answer.status_code == 409 and answer.json()["error"]["code"] == "mail_off"
         assert client.get("/api/profiles/me/mail", headers={"X-Chicago-Profile": secret}
                           ).json()["available"] is False
+
+
+def _mail_settings(settings: Settings, port: int) -> Settings:
+    settings.smtp_url = f"smtp://127.0.0.1:{port}"
+    settings.public_origin = "https://chicago.example"
+    return settings
+
+
+def test_a_day_that_ran_out_is_mailed_and_tells_no_card(settings: Settings,
+                                                       inbox: tuple[Inbox, int]) -> None:
+    """Issue 26: a correspondence player who let the day run out is replaced for that move
+    by the stand-in, as at a live table, and told so by mail; the mail names the table and
+    links to it, and tells nothing of the game (no card)."""
+    clock = ShiftedClock()
+    mails = inbox[0]
+    with TestClient(create_app(_mail_settings(settings, inbox[1]), clock=clock)) as client:
+        secret = _profile(client, "Hedda")
+        _confirmed(client, mails, secret, "hedda@example.org")
+        info = create_table(client, ["open", "open"], clock_days=1, deal_pause=None,
+                            name="Slow")
+        client.post(f"/api/tables/{info['id']}/join", json={"seat": 0},
+                    headers={"X-Chicago-Profile": secret})
+        bo = WsPlayer(client, info["id"], client.post(
+            f"/api/tables/{info['id']}/join", json={"seat": 1}).json()["token"])
+        while bo.state["to_act"] == 1:  # Bo moves until it is Hedda's turn
+            bo.send(type="act", action=bo.state["legal_actions"][0], seq=bo.seq)
+            bo.until(lambda f: f["type"] == "update")
+        to, mail = mails.next()
+        assert to == ["hedda@example.org"] and mail["Subject"].startswith("Your turn at Slow")
+        clock.advance(86400 + 1)
+        moved = bo.until(lambda f: f["type"] == "update" and f["by"] == "clock")
+        assert moved["seat"] == 0
+        to, mail = mails.next()
+        assert to == ["hedda@example.org"]
+        assert mail["Subject"] == "Your time ran out at Slow / Din tid tog slut vid Slow"
+        text = _text(mail)
+        assert "stand-in bot moved for you" in text and "ersättarboten drog" in text
+        assert f"https://chicago.example/#/table/{info['id']}" in text
+        assert not set("♠♥♦♣") & set(text + mail["Subject"])
+        assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", text)  # no card in notation
+        close_all()
+
+
+def test_a_mail_not_sent_before_a_restart_is_sent_after_it(settings: Settings,
+                                                           inbox: tuple[Inbox, int]) -> None:
+    """The outbox is in the database: a mail the SMTP server could not take (it was down)
+    stays queued, and the next server sends it once the failed try's claim is stale; it
+    arrives once, and its link works."""
+    clock = ShiftedClock()
+    _mail_settings(settings, _free_port())  # nothing listens there
+    with TestClient(create_app(settings, clock=clock)) as client:
+        secret = _profile(client, "Gus")
+        answer = client.put("/api/profiles/me/mail", json={"address": "gus@example.org"},
+                            headers={"X-Chicago-Profile": secret})
+        assert answer.status_code == 200 and answer.json()["confirmed"] is False
+        close_all()
+    _mail_settings(settings, inbox[1])
+    clock.advance(301)
+    with TestClient(create_app(settings, clock=clock)) as client:
+        to, mail = inbox[0].next()
+        assert to == ["gus@example.org"] and "Confirm your address" in mail["Subject"]
+        token = re.search(r"#/confirm/([A-Za-z0-9_-]+)", _text(mail))
+        assert token is not None
+        assert client.post(f"/api/mail/confirm?token={token.group(1)}").status_code == 200
+        assert client.get("/api/profiles/me/mail", headers={"X-Chicago-Profile": secret}
+                          ).json()["confirmed"] is True
+        close_all()
+    assert inbox[0].mails.empty()  # sent once
+
+
+def test_the_site_cap_holds_for_every_profile(client: TestClient,
+                                              inbox: tuple[Inbox, int]) -> None:
+    """At most ``mail_site_per_day`` mails leave the site in 24 hours, whoever they are for:
+    a new address is refused (429, nothing stored) and notices are skipped."""
+    mailer = client.app.state.mailer  # type: ignore[attr-defined]
+    mailer.settings.mail_site_per_day = 2
+    first = _profile(client, "Ivar")
+    _confirmed(client, inbox[0], first, "ivar@example.org")  # mail 1 of 2
+    pid = client.get("/api/profiles/me", headers={"X-Chicago-Profile": first}).json()[
+        "profile"]["id"]
+    assert client.portal.call(mailer.notice, pid, "turn", "t", "T") is True  # type: ignore[union-attr]
+    second = _profile(client, "Jon")
+    refused = client.put("/api/profiles/me/mail", json={"address": "jon@example.org"},
+                         headers={"X-Chicago-Profile": second})
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "mail_limited"
+    assert client.get("/api/profiles/me/mail", headers={"X-Chicago-Profile": second}
+                      ).json()["address"] is None
+    assert client.portal.call(mailer.notice, pid, "turn", "t", "T") is False  # type: ignore[union-attr]
+    assert mailer.skipped["site_cap"] == 1

@@ -127,8 +127,9 @@ class MailStore:
         return taken
 
     def sent(self, mail_id: int, at: float, error: str | None = None) -> None:
-        """A claimed mail was sent (``error``: it failed, to be tried again)."""
+        """A claimed mail was sent (``error``: it failed; it stays claimed, so that it is
+        tried again once the claim is stale, not at once while the SMTP server is down)."""
         with self.engine.begin() as conn:
             values = ({"sent_at": at, "error": None} if error is None
-                      else {"worker": None, "error": error[:500]})
+                      else {"claimed_at": at, "error": error[:500]})
             conn.execute(update(mail_outbox).where(mail_outbox.c.id == mail_id).values(**values))

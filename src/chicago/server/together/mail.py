@@ -166,9 +166,13 @@ class Mailer:
         if old is not None and old.address == address:
             await asyncio.to_thread(self.rows.set_notify, profile, notify, at)
             return await asyncio.to_thread(self.rows.settings, profile)
-        if await self._over_cap(profile) is not None:
-            raise TableError("mail_limited", f"at most {self.settings.mail_per_day} mails a "
-                             "day to one profile; try again tomorrow", 429, retry_after=3600)
+        cap = await self._over_cap(profile)
+        if cap is not None:
+            limit = (f"at most {self.settings.mail_per_day} mails a day to one profile"
+                     if cap == "cap" else
+                     f"at most {self.settings.mail_site_per_day} mails a day from this site")
+            raise TableError("mail_limited", f"{limit}; try again tomorrow", 429,
+                             retry_after=3600)
         token = secrets.token_urlsafe(24)
         row = MailRow(profile, address, False, hash_token(token), notify,
                       secrets.token_urlsafe(24), at)
