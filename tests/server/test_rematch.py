@@ -10,7 +10,6 @@ The finding reproduced first: one person's Play again dealt a new game to everyo
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,17 +26,8 @@ ONE_DEAL = {"max_deals": 1}
 
 
 @pytest.fixture
-def clock() -> ShiftedClock:
-    return ShiftedClock()
-
-
-@pytest.fixture
-def client(settings: Settings, clock: ShiftedClock) -> Iterator[TestClient]:
-    with TestClient(create_app(settings, clock=clock)) as test_client:
-        try:
-            yield test_client
-        finally:
-            close_all()
+def client(clocked_client: TestClient) -> TestClient:
+    return clocked_client
 
 
 def _finished_table(client: TestClient, seats: list[str], names: list[str],

@@ -8,7 +8,6 @@ on) has the stand-in play, as at a live table. With the hostile requests of each
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,17 +23,8 @@ DAY = 86400
 
 
 @pytest.fixture
-def clock() -> ShiftedClock:
-    return ShiftedClock()
-
-
-@pytest.fixture
-def client(settings: Settings, clock: ShiftedClock) -> Iterator[TestClient]:
-    with TestClient(create_app(settings, clock=clock)) as test_client:
-        try:
-            yield test_client
-        finally:
-            close_all()
+def client(clocked_client: TestClient) -> TestClient:
+    return clocked_client
 
 
 def profile(client: TestClient, name: str) -> str:
