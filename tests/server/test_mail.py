@@ -14,6 +14,7 @@ import socket
 from collections.abc import Iterator
 from email import message_from_bytes
 from email.message import Message
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -283,3 +284,20 @@ def test_the_site_cap_holds_for_every_profile(client: TestClient,
                       ).json()["address"] is None
     assert client.portal.call(mailer.notice, pid, "turn", "t", "T") is False  # type: ignore[union-attr]
     assert mailer.skipped["site_cap"] == 1
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    (["--smtp", "http://mail.example"], "--smtp needs an smtp://, smtps:// or smtp+starttls://"),
+    (["--smtp", "smtp://mail.example:25"], "--smtp needs --public-origin"),
+])
+def test_serve_refuses_bad_mail_options(options: list[str], words: str, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``chicago serve --smtp`` takes an SMTP URL, and the address players open (the mails'
+    links); anything else is refused before anything is made."""
+    from chicago.cli import main
+
+    code = main(["serve", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}", "--port", "0",
+                 *options])
+    assert code == 2
+    assert words in capsys.readouterr().err
+    assert not (tmp_path / "x.sqlite3").exists()
