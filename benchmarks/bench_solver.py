@@ -21,6 +21,7 @@ from chicago.bots.solver import (
     can_make_chicago,
     can_win_last_trick,
     chicago_moves,
+    chicago_values,
     last_trick_moves,
     last_trick_values,
 )
@@ -81,6 +82,10 @@ def main() -> None:
         )
     report("chicago_moves, declarer leads", measure(positions, partial(chicago_moves, declarer=0)))
     report("chicago_moves, defender leads", measure(positions, partial(chicago_moves, declarer=1)))
+    report(
+        "chicago_values, V-DEUCE, declarer leads",
+        measure(positions, partial(chicago_values, declarer=0, deuce_points=30)),
+    )
 
     count = max(100, args.deals // 4)
     print(f"\nOther table sizes, 5 tricks from the first lead, {count} deals, every seat asked")

@@ -237,6 +237,50 @@ def test_expert_weighs_the_chicago_by_samples_R_CHI_3_R_CHI_4():
     assert str(bad) == "no chicago"
 
 
+def test_the_expert_declarer_keeps_the_2_for_the_last_trick_V_DEUCE():
+    """V-DEUCE: two players; seat 0 throws every other club in the exchanges, draws to
+    As Ks Ah Kh 2c, declares Chicago and leads the spades and the Ah. With Kh 2c left both
+    are sure winners and both make the Chicago, but only the 2 kept for the last trick
+    scores 30: the expert used to lead the 2 (the rule of thumb's lower of two sure
+    winners) and score 15."""
+    from engine_helpers import stack
+    from review_helpers import one_deal
+
+    deck = stack(2, 1, {0: "3c 4c 5c 6c 7c", 1: "Qd Jd 9d 8d 7d"},
+                 stock="8c 9c Tc Jc Qc Kc Ac As Ks 2c Ah Kh")
+    game = one_deal(2, deck, dealer=1, chicago_min_score=None, deuce_bonus=True)
+    basic = make_bot("basic")
+    rng = random.Random(0)
+    throws = iter(["discard 3c 4c 5c 6c 7c", "discard 8c 9c Tc Jc Qc", "discard Kc Ac"])
+    leads = iter(["play As", "play Ks", "play Ah"])
+
+    def fourth_lead() -> bool:
+        view = game.view(0)
+        return game.to_act == 0 and view.phase == "play" and len(view.hand) == 2
+
+    while not fourth_lead():
+        seat = game.to_act
+        assert seat is not None
+        phase = game.view(seat).phase
+        if phase == "exchange":
+            game.apply(next(throws) if seat == 0 else "keep")
+        elif phase == "chicago":
+            game.apply("chicago")
+        elif phase == "play" and seat == 0:
+            game.apply(next(leads))
+        else:
+            game.apply(basic.decide(game.view(seat), game.legal_actions(), rng))
+    assert sorted(map(str, game.view(0).hand)) == ["2c", "Kh"]
+    expert = make_bot("expert:samples=8,budget=1000")
+    choice = expert.decide(game.view(0), game.legal_actions(), random.Random(1))
+    assert str(choice) == "play Kh"
+    game.apply(choice)
+    game.apply(game.legal_actions()[0])
+    game.apply("play 2c")
+    game.apply(game.legal_actions()[0])
+    assert game.scores[0] >= 30  # the Chicago won with the 2 (and the rounds' points)
+
+
 def _with(view: SeatView, **changes: object) -> SeatView:
     """The view with some public fields changed (a bot decides from the view alone)."""
     return dataclasses.replace(view, **{k: tuple(v) for k, v in changes.items()})

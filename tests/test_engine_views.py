@@ -19,7 +19,7 @@ from chicago.categories import Category
 from chicago.engine.events import Event, Exchange, OneUpChoice, Reshuffle, Show
 from chicago.engine.phases import Phase
 from chicago.engine.viewjson import view_json
-from engine_helpers import advance_to, game, random_action, run, snapshot
+from engine_helpers import advance_to, game, keep_all, random_action, run, snapshot
 
 VIEW_KEYS = {
     "seat", "players", "rules", "deal", "dealer", "phase", "round", "to_act", "scores",
@@ -27,6 +27,7 @@ VIEW_KEYS = {
     "announcements", "reveals", "round_results", "shown", "one_up", "chicago",
     "trick_number", "trick", "tricks", "played", "legal_actions", "events", "history", "over",
     "winners", "settlement", "chicago_declared", "chicago_made", "known_out",
+    "hand_sizes", "scoring_round", "chicago_points", "lock_at", "exchange_rounds",
 }
 
 
@@ -170,3 +171,61 @@ def test_known_out_cards_are_never_in_the_stock_and_keep_held_cards_after_a_resh
         assert not set(dead) & set(case["stock"]), "a card counted out of the stock is in it"
         assert set(case["held"]) <= set(dead), "a card known to be held counts as drawable"
         assert not set(dead) & set(case["hand"])
+
+
+# ------------------------------------------------------------------ facts the browser shows
+def test_hand_sizes_are_the_cards_each_seat_holds_V_LOCK_6_V_ONE_UP() -> None:
+    """Issue 24: the view says how many cards each seat holds (what the browser draws as
+    backs), the same for every audience: six for a locked player under V-LOCK-6 until it
+    discards, four while a face-up card waits (V-ONE-UP), five less the cards played."""
+    seen: set[int] = set()
+    for preset, variations, lock in (("pagat", ("V-LOCK-6",), 1),
+                                     ("wikipedia", ("V-ONE-UP",), 46)):
+        rules = Rules.preset(preset, max_deals=4, lock_at=lock).with_variations(*variations)
+        for seed in range(4):
+            g = Game(rules, 4, seed=seed)
+            rng = random.Random(seed)
+            while not g.is_over:
+                sizes = tuple(len(h) for h in g.hands)
+                for seat in (None, 0, 1, 2, 3):
+                    assert g.view(seat).hand_sizes == sizes
+                played = g.view(None).played
+                if g.phase == "play":
+                    assert sizes == tuple(5 - len(p) for p in played)
+                seen.update(sizes)
+                g.apply(rng.choice(g.legal_actions()))
+    assert {6, 5, 4, 1} <= seen
+
+
+def test_the_scoring_round_the_table_shows_R_ANN_3() -> None:
+    """The view's ``scoring_round``: the words in order, each seat's revealed stages and the
+    result; kept after the result until the next exchange round begins (then null)."""
+    g = game("pagat", 4, dealer=3, hands=["9c 9d Kh 7s 2c", "5c 5d Qs 8h 3c",
+                                            "9h 9s Kd Tc 4c", "2d 3d 4h 6s 8c"])
+    assert g.view(None).scoring_round is None
+    keep_all(g)
+    run(g, ["0: announce pair", "1: announce pair", "2: announce pair", "3: pass"])
+    current = g.view(1).scoring_round
+    assert current is not None and current.round == 1
+    assert [(w.seat, w.category) for w in current.words] == [
+        (0, Category.PAIR), (1, Category.PAIR), (2, Category.PAIR), (3, None)]
+    assert current.result is not None and current.result.winner == 2
+    assert [r.rank_text for r in current.stages[0]] == ["9", "K", "7"]
+    assert [r.rank_text for r in current.stages[1]] == ["5"]
+    assert view_json(g.view(None))["scoring_round"]["stages"]["2"][0] == {
+        "type": "reveal", "seat": 2, "stage": 1, "rank": "9"}
+    assert g.view(0).scoring_round == current == g.view(None).scoring_round  # public
+    run(g, ["0: keep"])  # the second exchange round begins: the round is over on the table
+    assert g.view(0).scoring_round is None
+
+
+def test_the_rule_values_the_table_names() -> None:
+    """The points of a Chicago, the lock score and the exchange rounds are in the view (and
+    its compact state), so a client names them without the rules."""
+    rules = Rules.preset("wikipedia", chicago_points=20, lock_at=40)
+    view = Game(rules, 3, seed=1).view(0)
+    assert (view.chicago_points, view.lock_at, view.exchange_rounds) == (20, 40, 2)
+    state = view_json(view)
+    assert (state["chicago_points"], state["lock_at"], state["exchange_rounds"]) == (20, 40, 2)
+    assert Game(Rules.preset("denexa"), 3, seed=1).view(None).lock_at == Rules.preset(
+        "denexa").lock_at

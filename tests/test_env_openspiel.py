@@ -14,7 +14,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel game needs the ex
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from chicago.bots.base import _REGISTRY, _load_builtin_bots  # noqa: E402
+from chicago.bots import bot_levels  # noqa: E402
 from chicago.env.actions import NUM_ACTIONS  # noqa: E402
 from chicago.env.observation import OBSERVATION_SIZE  # noqa: E402
 from chicago.env.openspiel import ChicagoBot, ChicagoGame, rules_of_params  # noqa: E402
@@ -180,8 +180,7 @@ def test_chicago_bot_plays_from_its_view():
 def test_ismcts_plays_whole_deals_against_chicago_bots():
     """OpenSpiel's ISMCTS bot plays two whole deals at seat 0 against chicago's basic bot
     (random if basic is not installed) at the other seats; every action it takes is legal."""
-    _load_builtin_bots()
-    opponent = "basic" if "basic" in _REGISTRY else "random"
+    opponent = "basic" if "basic" in bot_levels() else "random"
     game = pyspiel.load_game("python_chicago", {"players": 4, "max_deals": 2})
     rs = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)

@@ -21,6 +21,7 @@ from chicago.review import Grade, review_game, review_seats
 from chicago.review.calls import value_announce, value_quads
 from chicago.review.judge import grade
 from chicago.review.levels import ReviewLevel
+from chicago.review.tricks import value_play
 from chicago.review.walk import DecisionPoint, count_decisions, decision_points
 from chicago.rules import PRESETS, VARIATIONS, RulesError
 from engine_helpers import stack
@@ -150,6 +151,169 @@ def test_points_that_win_the_game_count_more():
     won_again = dataclasses.replace(ahead, rules=dataclasses.replace(ahead.rules,
                                                                      win_again=True))
     assert effective(won_again, 1) == 1
+
+
+# --------------------------------------------------------------- V-DEUCE
+
+
+def _deuce_chicago_record(fourth: str, **options: Any) -> dict[str, Any]:
+    """Two players, dealer 1: seat 0 holds As Ks Ah Kh 2c, keeps them, declares Chicago and
+    leads As, Ks, Ah and then ``fourth``. Seat 1 is dealt a diamond flush, keeps and
+    announces it and follows with diamonds: seat 0 knows it has no club, so the 2c wins
+    the last trick if it is kept for it."""
+    deck = stack(2, 1, {0: "As Ks Ah Kh 2c", 1: "Qd Jd 9d 8d 7d"})
+    game = one_deal(2, deck, dealer=1, chicago_min_score=None, **options)
+    plays = iter(["play As", "play Ks", "play Ah", fourth])
+
+    def script(g: Game, seat: int) -> str | None:
+        phase = g.view(seat).phase
+        if phase == "play":
+            return next(plays, None)
+        return {"exchange": "keep", "chicago": "chicago"}.get(phase)
+
+    return play_out(game, 0, script)
+
+
+def test_a_deuce_chicago_is_valued_at_its_30_points_V_DEUCE():
+    """V-DEUCE: a Chicago whose last trick is won with a 2 scores 30, not 15. With As Ks Ah
+    played and Kh 2c left, leading the 2c makes the Chicago for 15 (the Kh wins the last
+    trick); keeping it for last makes it for 30. The review valued every made Chicago at
+    15, so both cards were equal and leading the deuce was graded best."""
+    review = review_game(_deuce_chicago_record("play 2c", deuce_bonus=True), 0, level=LEVEL)
+    (fourth,) = [d for d in review.decisions if d.phase == "play" and d.round == 4]
+    assert fourth.action == "play 2c" and fourth.best == "play Kh"
+    assert fourth.alternative("play Kh").parts.chicago == 30.0
+    assert fourth.alternative("play 2c").parts.chicago == 15.0
+    assert fourth.loss == 15.0 and fourth.grade is Grade.BLUNDER
+    # the call: every made Chicago of this hand ends on the deuce, so a made one is worth 30
+    (call,) = [d for d in review.decisions if d.phase == "chicago"]
+    made = call.alternative("chicago").parts
+    assert made.chance and made.chicago == pytest.approx(30.0 * made.chance, abs=1e-3)
+    assert call.why is not None and call.why.points == 30.0
+
+    kept = review_game(_deuce_chicago_record("play Kh", deuce_bonus=True), 0, level=LEVEL)
+    (fourth,) = [d for d in kept.decisions if d.phase == "play" and d.round == 4]
+    assert fourth.best == "play Kh" and fourth.grade is Grade.BEST
+
+
+def test_without_v_deuce_the_chicago_is_worth_15_either_way():
+    """Without V-DEUCE the two cards make the same Chicago: both are best (R-CHI-4)."""
+    review = review_game(_deuce_chicago_record("play 2c"), 0, level=LEVEL)
+    (fourth,) = [d for d in review.decisions if d.phase == "play" and d.round == 4]
+    assert fourth.alternative("play Kh").parts.chicago == 15.0
+    assert fourth.alternative("play 2c").parts.chicago == 15.0
+    assert fourth.grade is Grade.BEST
+
+
+def test_the_reason_names_the_score_a_deuce_chicago_reaches_V_DEUCE():
+    """V-DEUCE: at 25 of 52 a Chicago whose last trick is won with a 2 (30 points) ends the
+    game, so the reason of the declarer's card names the score and the target; the reason
+    used to count a Chicago at 15 alone (25 + 15 < 52) and said nothing of it."""
+    def fourth_card(**options: Any) -> Any:
+        record = _deuce_chicago_record("play 2c", **options)
+        point = next(p for p in decision_points(record, 0)
+                     if p.view.phase == "play" and len(p.view.hand) == 2)
+        k = _at_scores(point, [25, 0])
+        valuation = value_play(k, point.legal, LEVEL, random.Random(0))
+        return grade(point.step, point.deal, k, valuation, Action.parse("play 2c"), LEVEL).why
+
+    why = fourth_card(deuce_bonus=True)
+    assert why is not None and (why.score, why.target) == (25, 52)
+    plain = fourth_card()
+    assert plain is not None and (plain.score, plain.target) == (None, None)
+
+
+def test_a_holds_chicago_reason_counts_deuce_chicagos_at_30_V_DEUCE():
+    """V-DEUCE: the reason of a hold decided by the Chicago says what a made Chicago brings
+    on average (15 or 30 each), read from the hold's value: a call that adds 10 over a
+    last trick of 1 at a chance of a half is worth 11, which with a failure costing nothing
+    (the seat is on 0) means 22 a made one. Where the hold's part is cut at 0 nothing can
+    be read from it and the plain Chicago's 15 is said."""
+    from chicago.review.reasons import reason_of
+    from chicago.review.valuation import Option, parts
+
+    record = _deuce_chicago_record("play Kh", deuce_bonus=True)
+    point = [p for p in decision_points(record, 0) if p.view.phase == "exchange"][-1]
+    k = _at_scores(point, [0, 0])
+    hand = list(k.hand)
+    both = Option(Action.discard(hand[:1]), parts(trick=1.0, chicago=10.0, chance=0.5),
+                  tuple(hand[1:]))
+    none = Option(Action.discard(hand[:2]), parts(trick=1.0, chicago=0.0, chance=0.0),
+                  tuple(hand[2:]))
+    why = reason_of(k, [both, none], none)
+    assert why.key == "hold_chicago" and why.points == 22.0
+    # the best hold wins by its hand; the Chicago (part cut at 0) is what separates them most
+    cut = Option(both.action, parts(hand=20.0, trick=3.0, chicago=0.0, chance=0.2),
+                 both.keep)
+    chicago = Option(none.action, parts(chicago=21.5, chance=0.7), none.keep)
+    why = reason_of(k, [cut, chicago], chicago)
+    assert why.key == "hold_chicago" and why.points == 15.0
+
+
+# --------------------------------------------------------------- V-CHI-BREAKER
+
+
+def _breaker_game(hands: dict[int, str], plays: dict[int, str]) -> Game:
+    """A one-deal game under V-CHI-BREAKER (8 points), dealer the last seat: every seat keeps
+    its ``hands``, seat 0 declares Chicago and each seat plays its ``plays`` in order (the
+    scoring rounds as the basic bot says)."""
+    players = len(hands)
+    game = one_deal(players, stack(players, players - 1, hands), dealer=players - 1,
+                    chicago_min_score=None, chicago_breaker_points=8)
+    cards = {seat: iter(f"play {c}" for c in text.split()) for seat, text in plays.items()}
+    bot = make_bot("basic")
+    rng = random.Random(0)
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        phase = game.view(seat).phase
+        if phase == "play":
+            game.apply(next(cards[seat]))
+        elif phase == "exchange":
+            game.apply("keep")
+        elif phase == "chicago":
+            game.apply("chicago" if seat == 0 else "no chicago")
+        else:
+            game.apply(bot.decide(game.view(seat), game.legal_actions(), rng))
+    return game
+
+
+def test_the_defender_who_breaks_a_chicago_scores_its_points_V_CHI_BREAKER():
+    """V-CHI-BREAKER: the defender who wins the trick that breaks a Chicago scores 8. Two
+    players: seat 0 declares with As Ks Ah Kh 2c; seat 1 holds 3c Qd Jd 9d 8d. Discarding a
+    diamond on the ace keeps the 3c, which beats the 2c at the last trick: seat 1 breaks the
+    Chicago and scores 8 (the declarer loses only the 4 it has, R-CHI-5). Throwing the 3c lets
+    the Chicago through (15 against it). With all cards known the diamond is worth the
+    declarer's loss and the 8; the review left the 8 out of a defender's values."""
+    game = _breaker_game({0: "As Ks Ah Kh 2c", 1: "3c Qd Jd 9d 8d"},
+                         {0: "As Ks Ah Kh 2c", 1: "Qd Jd 9d 8d 3c"})
+    assert game.scores == [0, 8]
+    record = game.record()
+    declarer = knowledge(_point(record, 1, "play").view).scores[0]
+    assert declarer == 4  # two pair won both scoring rounds: a failure costs it those 4
+    review = review_game(record, 1, level=LEVEL, hindsight=True)
+    first = next(d for d in review.decisions if d.phase == "play")
+    assert first.action == "play Qd"
+    assert first.alternative("play Qd").hindsight == declarer + 8.0
+    assert first.alternative("play 3c").hindsight == -15.0
+
+
+def test_a_breaker_among_defenders_V_CHI_BREAKER():
+    """V-CHI-BREAKER, three players: seat 0 leads As Ks Qs and then Kh. Seat 2 (Ah 8h and
+    diamonds) may win that trick with the Ah: it breaks the Chicago itself and scores the 8.
+    With the 8h the declarer wins the trick and seat 1's 3c breaks it at the last trick;
+    whose the 8 are is then decided after seat 2's card, so seat 2 counts one defender's
+    share of them (4)."""
+    game = _breaker_game(
+        {0: "As Ks Qs Kh 2c", 1: "3c Qd Jd 9d 8d", 2: "Ah 8h 7d 6d 5d"},
+        {0: "As Ks Qs Kh", 1: "Qd Jd 9d 8d", 2: "7d 6d 5d Ah"})
+    assert game.scores[2] == 8
+    review = review_game(game.record(), 2, level=LEVEL, hindsight=True)
+    fourth = [d for d in review.decisions if d.phase == "play" and d.round == 4]
+    assert [d.action for d in fourth] == ["play Ah"]
+    ace = fourth[0].alternative("play Ah").hindsight
+    low = fourth[0].alternative("play 8h").hindsight
+    assert ace is not None and low is not None and ace - low == 4.0
 
 
 # --------------------------------------------------------------- the property test

@@ -18,6 +18,8 @@ from chicago.bots.solver import (
     can_make_chicago,
     can_win_last_trick,
     chicago_moves,
+    chicago_value,
+    chicago_values,
     last_trick_moves,
     last_trick_value,
     last_trick_values,
@@ -58,6 +60,15 @@ def value_payoff(seat: int, points: int, deuce_points: int | None) -> Query:
 
 def chicago_payoff(declarer: int) -> Query:
     return Query(declarer, lambda h: int(all(w == declarer for w, _ in h)))
+
+
+def chicago_value_payoff(declarer: int, points: int, deuce_points: int) -> Query:
+    def payoff(h: History) -> int:
+        if not all(w == declarer for w, _ in h):
+            return 0
+        return deuce_points if h[-1][1] >> 2 == 0 else points
+
+    return Query(declarer, payoff)
 
 
 def ref_values(
@@ -172,8 +183,8 @@ def sizes(count: int, seed: int) -> list[tuple[int, int]]:
 
 
 @pytest.mark.parametrize("chunk", range(4))
-def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4(chunk: int) -> None:
-    """All six queries on 4 × 400 random positions (2-6 seats, 1-4 tricks, some mid-trick)."""
+def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4_V_DEUCE(chunk: int) -> None:
+    """All eight queries on 4 × 400 random positions (2-6 seats, 1-4 tricks, some mid-trick)."""
     rng = random.Random(20240601 + chunk)
     for number, (n, left) in enumerate(sizes(400, 7 + chunk)):
         hands, leader, played = random_position(rng, n, left)
@@ -185,6 +196,7 @@ def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4(chunk: int) -> None:
             + [value_payoff(s, 5, 10) for s in range(n)]
             + [value_payoff(s, 5, None) for s in range(n)]
             + [chicago_payoff(s) for s in range(n)]
+            + [chicago_value_payoff(s, 15, 30) for s in range(n)]
         )
         root = ref_values(hands, leader, played, (), queries)
         where = f"#{number} {pos}"
@@ -193,6 +205,8 @@ def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4(chunk: int) -> None:
             assert last_trick_value(pos, s, deuce_points=10) == root[n + s], where
             assert last_trick_value(pos, s) == root[2 * n + s], where
             assert can_make_chicago(pos, s) == bool(root[3 * n + s]), where
+            assert chicago_value(pos, s, deuce_points=30) == root[4 * n + s], where  # V-DEUCE
+            assert chicago_value(pos, s) == 15 * root[3 * n + s], where
         moves = ref_after_each_move(
             hands,
             leader,
@@ -203,6 +217,8 @@ def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4(chunk: int) -> None:
                 value_payoff(mover, 5, None),
                 chicago_payoff(mover),
                 chicago_payoff(defender),
+                chicago_value_payoff(mover, 15, 30),
+                chicago_value_payoff(defender, 15, 30),
             ],
         )
         assert last_trick_moves(pos) == {Card(c): bool(v[0]) for c, v in moves.items()}, where
@@ -211,6 +227,11 @@ def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4(chunk: int) -> None:
         assert chicago_moves(pos, mover) == {Card(c): bool(v[3]) for c, v in moves.items()}, where
         # A defender's card is True when it makes sure the Chicago breaks.
         assert chicago_moves(pos, defender) == {Card(c): not v[4] for c, v in moves.items()}
+        # V-DEUCE: the Chicago points the declarer is sure of after each card, either side.
+        assert chicago_values(pos, mover, deuce_points=30) == {
+            Card(c): v[5] for c, v in moves.items()}, where
+        assert chicago_values(pos, defender, deuce_points=30) == {
+            Card(c): v[6] for c, v in moves.items()}, where
 
 
 def test_solver_matches_minimax_on_bigger_positions_R_TRICK_4_R_CHI_4() -> None:
@@ -318,6 +339,24 @@ def test_deuce_bonus_V_DEUCE_R_TRICK_4() -> None:
     assert last_trick_value(pos, 0, points=7, deuce_points=7) == 7
     with pytest.raises(ValueError):
         last_trick_value(pos, 0, points=5, deuce_points=3)
+
+
+def test_deuce_chicago_V_DEUCE_R_CHI_4() -> None:
+    """A Chicago whose last trick is won with a deuce is worth 30 under V-DEUCE: the declarer
+    keeps the 2 for last; leading it first still makes the Chicago, for 15."""
+    pos = Position.from_text(["2c As", "Kh Qh"], leader=0, declarer=0)
+    assert chicago_values(pos, deuce_points=30) == {Card("2c"): 15, Card("As"): 30}
+    assert chicago_values(pos) == {Card("2c"): 15, Card("As"): 15}
+    assert chicago_value(pos, deuce_points=30) == 30
+    assert chicago_value(pos) == 15
+    # the defender's cards: the declarer is sure of 30 whatever it plays after the ace
+    after = pos.play("As")
+    assert chicago_values(after, deuce_points=30) == {Card("Qh"): 30, Card("Kh"): 30}
+    # a defender holding a club stops the deuce from winning: the Chicago breaks
+    guarded = Position.from_text(["2c As", "Kh 3c"], leader=0, declarer=0)
+    assert chicago_value(guarded, deuce_points=30) == 0
+    with pytest.raises(ValueError):
+        chicago_value(pos, points=15, deuce_points=10)
 
 
 def test_chicago_made_by_top_cards_R_CHI_4() -> None:

@@ -25,6 +25,7 @@ The text notation (``docs/NOTATION.md``) is a header of tags and one action per 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,7 +53,7 @@ def start_game(record: dict[str, Any]) -> Game:
     return game
 
 
-def replay_record(record: dict[str, Any]) -> Game:
+def replay_record(record: Mapping[str, object]) -> Game:
     """The game of a JSON record (:meth:`Game.replay`); a bad record raises RecordError."""
     return Game.replay(record)
 

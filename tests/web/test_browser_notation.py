@@ -141,7 +141,7 @@ _MOMENTS = """async () => {
   const { momentsOf } = await import('./js/moments.js');
   const { Names } = await import('./js/words.js');
   const names = new Names(['Anna', 'Bo', 'Cy'], 0);
-  const rules = { chicago_points: 15, lock_at: 46 };
+  const view = { chicago_points: 20, lock_at: 46 };  // the rule values the view carries
   const round = [
     { type: 'announce', seat: 1, round: 1, category: 'PAIR' },
     { type: 'announce', seat: 2, round: 1, category: 'PAIR' },
@@ -166,20 +166,22 @@ _MOMENTS = """async () => {
     { type: 'deal_end', deal: 1, points: [0, 5, 0], scores: [0, 9, 5] },
     { type: 'deal', deal: 2, dealer: 1, scores: [0, 9, 5], locked: [false, false, true] },
   ];
-  return [momentsOf(round, [], names, rules), momentsOf(chicago, [], names, rules),
-          momentsOf(broken, [], names, rules), momentsOf(last, [], names, rules)];
+  return [momentsOf(round, [], names, view), momentsOf(chicago, [], names, view),
+          momentsOf(broken, [], names, view), momentsOf(last, [], names, view)];
 }"""
 
 
 def test_the_key_moments_in_words(page: Any) -> None:
     """The banners: a scoring round's winner, category, deciding tie-break step and points;
     a Chicago declared and broken (by whom, in which trick, for how much); the last trick;
-    a lock at the deal's start."""
+    a lock at the deal's start. The points of a Chicago called are the view's
+    ``chicago_points`` (20 here; the browser assumed 15 before), those of one broken the
+    score's."""
     round_, chicago, broken, last = page.evaluate(_MOMENTS)
     assert round_ == [{"kind": "round",
                        "text": "Scoring round 1: Bo wins with a pair, 1 point.",
                        "detail": "The tie-break was decided at step 2: Bo queen, Cy jack."}]
-    assert chicago[0]["text"] == "Cy declares Chicago: all five tricks for 15 points."
+    assert chicago[0]["text"] == "Cy declares Chicago: all five tricks for 20 points."
     assert broken[0]["text"] == ("The Chicago is broken: You take trick 2, and Cy loses "
                                  "15 points.")
     assert [m["kind"] for m in last] == ["last-trick", "lock"]

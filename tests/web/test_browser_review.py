@@ -1,12 +1,14 @@
 """The replay page's Review view in chromium (issue 17): the game-over window links the
 player's review, which opens on the replay of that seat once the server made it; a row jumps
 the replay to its step (a click, Enter, Space, the arrow keys); the biggest mistakes come
-first; the progress shows until it is ready; in Swedish on a 390x844 screen it fits without
-sideways scrolling; and it shows no card but the reviewed seat's own."""
+first; the progress shows until it is ready, with an estimate of the time left from the pace
+of the review (on the page's clock, which the test moves); in Swedish on a 390x844 screen it
+fits without sideways scrolling; and it shows no card but the reviewed seat's own."""
 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -149,4 +151,51 @@ def test_a_bots_review_in_swedish_on_a_phone(
     expect(panel.locator("[data-testid=review-current] h3")).to_contain_text("Valen")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(artifacts / "review-phone-sv.png"), full_page=True)
+    context.close()
+
+
+def test_the_estimate_comes_from_the_pace_of_the_review_on_the_pages_clock(
+    browser: Any, live: LiveServer
+) -> None:
+    """Issue 25: a review under way shows an estimate of the time left, from the decisions
+    judged since the first answer that said it was running over the time since. The page's
+    clock is Playwright's (paused; moved by the test), so the estimate depends on the work
+    reported alone, never on how fast this machine is."""
+    table = api(live, "POST", "api/tables", {"seats": ["bot:basic", "bot:random"],
+                                             "bot_delay": 0.0, "rules": {"max_deals": 1}})
+    until(lambda: api(live, "GET", f"api/tables/{table['id']}")["status"] == "finished",
+          "the bots' game to end")
+    context = browser.new_context(locale="en-GB")
+    page = context.new_page()
+    page.clock.install()
+    page.clock.pause_at(datetime.now(UTC) + timedelta(days=1))  # time stands still
+    answers = [3, 6, 9]  # decisions judged, answer after answer (then the last again)
+    asked: list[int] = []
+
+    def under_way(route: Any) -> None:
+        if route.request.method != "GET":
+            route.abort()
+            return
+        done = answers[min(len(asked), len(answers) - 1)]
+        asked.append(done)
+        route.fulfill(status=200, content_type="application/json", body=json.dumps({
+            "table": table["id"], "game": 1, "seat": 1, "status": "running",
+            "level": "expert", "done": done, "total": 12, "ahead": None, "accuracy": None,
+            "loss": None, "error": None, "review": None}))
+
+    page.route(f"**/api/games/{table['id']}/1/reviews/1", under_way)
+    page.goto(f"{live.url}#/replay/{table['id']}/1?review=1")
+    status = page.locator("[data-testid=review] .review-status")
+    eta = page.locator("[data-testid=review-eta]")
+    expect(status).to_contain_text("3 of 12")
+    expect(eta).to_have_count(0)  # no pace yet: one answer
+    # 30 s later (the page's clock) 6 are done: 3 in 30 s, so the 6 left take 60 s.
+    page.clock.fast_forward(30_000)
+    expect(status).to_contain_text("6 of 12")
+    expect(eta).to_have_text("About 1:00 left.")
+    # 60 s after that 9 are done: 6 in 90 s since the first answer, so 3 left take 45 s.
+    page.clock.fast_forward(60_000)
+    expect(status).to_contain_text("9 of 12")
+    expect(eta).to_have_text("About 0:45 left.")
+    assert asked == [3, 6, 9]
     context.close()

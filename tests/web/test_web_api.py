@@ -79,6 +79,11 @@ def test_replay_steps_cover_every_action_and_split_deal_ends() -> None:
         assert closing["to_act"] is None
         if closing["trick_number"] == 5:
             assert len(closing["trick"]) == 3  # the last trick stays on the table
+        # the hands as the deal leaves them: what a seat holds is what it has not played
+        # (the view's hand_sizes, kept up to date by the closing step too)
+        assert closing["hand_sizes"] == [len(closing["hands"][str(s)]) for s in range(3)]
+        assert closing["hand_sizes"] == [5 - len(p) for p in closing["played"]] or \
+            closing["trick_number"] == 0
     final = steps[-1]["state"]
     assert final["over"] and final["scores"] == list(game.scores)
     assert set(steps[0]["state"]["hands"]) == {"0", "1", "2"}
@@ -201,10 +206,10 @@ def test_static_app_is_served_and_self_contained(client: TestClient) -> None:
 
 
 def test_every_variation_preset_and_bot_level_is_explained_in_both_languages() -> None:
-    from chicago.bots.base import BOT_LEVELS, _load_builtin_bots
+    from chicago.bots import BOT_LEVELS, bot_levels
     from chicago.rules import PRESETS, VARIATIONS
 
-    _load_builtin_bots()
+    bot_levels()  # loads every installed level into BOT_LEVELS
     for lang in ("en", "sv"):
         keys = set(catalogue(lang))
         assert {f"var.{v}" for v in VARIATIONS} <= keys, lang
@@ -222,3 +227,22 @@ def test_the_server_app_mounts_the_browser_routes(tmp_path: Path) -> None:
         assert odds.status_code == 200 and odds.json()["category"] == "PAIR"
         _error(test_client.get("/api/web/replay/nothing/1"), 404, "unknown_game")
         assert test_client.get("/").status_code == 200
+
+
+def test_a_deal_that_ends_in_a_scoring_round_keeps_it_on_the_table_V_QUADS_RESET() -> None:
+    """The closing step of a deal ended by a four-of-a-kind reset shows that scoring round
+    with its result (the view's ``scoring_round``, made by the engine from the deal's
+    events), and every hand still whole."""
+    from engine_helpers import game, keep_all, run
+
+    g = game(Rules.preset("pagat", max_deals=2).with_variations("V-QUADS-RESET"), 3,
+             dealer=2, hands=["9c 9d 9h 9s 2c"], scores=[10, 30, 20])
+    keep_all(g)
+    run(g, ["0: announce four of a kind", "1: pass", "2: pass", "0: reset"])
+    assert g.deal_number == 2
+    closing = replay_steps(g.record(), 1)[0][-1]["state"]
+    assert closing["phase"] == "deal over"
+    current = closing["scoring_round"]
+    assert current["round"] == 1 and current["result"]["winner"] == 0
+    assert [w["seat"] for w in current["words"]] == [0, 1, 2]
+    assert closing["hand_sizes"] == [5, 5, 5]

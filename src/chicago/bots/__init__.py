@@ -2,9 +2,21 @@
 
 Every bot implements :class:`Bot` (``decide(view, legal_actions, rng) -> Action``, ``view``
 the seat's typed :class:`~chicago.engine.viewtypes.SeatView`); get one with :func:`make_bot`
-(``"random"``, ``"basic"``, ``"ev"``, ``"expert"``).
+(a level of :data:`LEVELS`: ``"random"``, ``"basic"``, ``"ev"``, ``"expert"`` …;
+:func:`bot_levels` names those installed).
 """
 
-from chicago.bots.base import BOT_LEVELS, Bot, RandomBot, make_bot, register_bot
+from chicago.bots.base import (
+    BOT_LEVELS,
+    LEVELS,
+    Bot,
+    BotLevel,
+    RandomBot,
+    bot_levels,
+    level_names,
+    make_bot,
+    register_bot,
+)
 
-__all__ = ["BOT_LEVELS", "Bot", "RandomBot", "make_bot", "register_bot"]
+__all__ = ["BOT_LEVELS", "LEVELS", "Bot", "BotLevel", "RandomBot", "bot_levels", "level_names",
+           "make_bot", "register_bot"]

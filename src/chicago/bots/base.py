@@ -1,4 +1,4 @@
-"""The one interface every bot implements, and the registry of bot levels.
+"""The one interface every bot implements, and the registry of bot levels (:data:`LEVELS`).
 
 A bot decides from what its seat may know and nothing else: the seat's typed view
 (:class:`~chicago.engine.viewtypes.SeatView`, from :meth:`chicago.Game.view`) and the legal
@@ -18,12 +18,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from chicago.engine.actions import Action
 from chicago.engine.viewtypes import SeatView
 
-__all__ = ["BOT_LEVELS", "Bot", "RandomBot", "make_bot", "register_bot"]
+__all__ = [
+    "BOT_LEVELS",
+    "LEVELS",
+    "Bot",
+    "BotLevel",
+    "RandomBot",
+    "bot_levels",
+    "level_names",
+    "make_bot",
+    "register_bot",
+]
 
 
 @runtime_checkable
@@ -56,21 +67,62 @@ class RandomBot:
 BotFactory = Callable[[str], Bot]
 """Makes a bot from its spec (the spec lets a factory read options, e.g. ``cmd:python b.py``)."""
 
+
+@dataclass(frozen=True, slots=True)
+class BotLevel:
+    """A level of chicago's own bots: its name (the spec's prefix) and the module that
+    registers it (:func:`register_bot`) when imported."""
+
+    name: str
+    module: str
+
+
+LEVELS: tuple[BotLevel, ...] = (
+    BotLevel("random", __name__),
+    BotLevel("basic", "chicago.bots.basic"),
+    BotLevel("ev", "chicago.bots.ev"),
+    BotLevel("expert", "chicago.bots.expert"),
+)
+"""Every level of chicago's own bots, weakest first: the one list that the lobby, the
+terminal, ``chicago simulate`` and the table server read (through :func:`bot_levels`). A new
+level is one line here and its module, which registers the level's factory."""
+
+_OTHER_KINDS = ("chicago.bots.external",)
+"""Modules of the kinds of bot that are no level (``cmd:``: a program, docs/BOT_PROTOCOL.md)."""
+
 _REGISTRY: dict[str, BotFactory] = {"random": lambda spec: RandomBot()}
 BOT_LEVELS: list[str] = ["random"]
-"""The bot levels from weakest to strongest (more are registered as their modules load)."""
+"""The levels registered so far, weakest first (:data:`LEVELS`' order, then any other level
+registered); complete once :func:`bot_levels` (or :func:`make_bot`) has loaded the bots."""
 
 
 def register_bot(prefix: str, factory: BotFactory, *, level: bool = True) -> None:
-    """Register a bot kind: ``make_bot(prefix)`` or ``make_bot(prefix + ":…")`` calls factory."""
+    """Register a bot kind: ``make_bot(prefix)`` or ``make_bot(prefix + ":…")`` calls factory.
+
+    ``level``: a level of play (offered by the lobby, the terminal and simulate), in the
+    order of :data:`LEVELS` (a level not there comes after them)."""
     _REGISTRY[prefix] = factory
     if level and prefix not in BOT_LEVELS:
         BOT_LEVELS.append(prefix)
+        rank = {lv.name: i for i, lv in enumerate(LEVELS)}
+        BOT_LEVELS.sort(key=lambda name: rank.get(name, len(rank)))
+
+
+def bot_levels() -> list[str]:
+    """The levels this installation has, weakest first (a level whose module cannot be
+    imported, for a missing optional dependency, is left out)."""
+    _load_bots()
+    return list(BOT_LEVELS)
+
+
+def level_names() -> tuple[str, ...]:
+    """The names of every level of :data:`LEVELS`, installed or not."""
+    return tuple(level.name for level in LEVELS)
 
 
 def make_bot(spec: str) -> Bot:
     """A bot from its spec: ``random``, ``basic``, ``ev``, ``expert``, or ``prefix:options``."""
-    _load_builtin_bots()
+    _load_bots()
     name = spec.split(":", 1)[0].strip().lower()
     factory = _REGISTRY.get(name)
     if factory is None:
@@ -78,12 +130,12 @@ def make_bot(spec: str) -> Bot:
     return factory(spec)
 
 
-def _load_builtin_bots() -> None:
-    """Import the bot modules so that they register themselves (each is optional)."""
+def _load_bots() -> None:
+    """Import the modules of the levels and of the other kinds of bot, so that they register
+    themselves (each is optional: a missing one is left out)."""
     import importlib
 
-    for module in ("chicago.bots.basic", "chicago.bots.ev", "chicago.bots.expert",
-                   "chicago.bots.external"):
+    for module in (*(level.module for level in LEVELS), *_OTHER_KINDS):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -14,7 +14,9 @@ it, ``model`` (0.6) when it wins it against the model only, else 0.
   samples; a card that leaves the last trick open (no opponent can make sure of it either)
   also earns a share ``contested`` of the points. With a Chicago declared, the card that
   keeps the declarer's guarantee (declarer) or makes sure to break it (defenders) most
-  often. Ties go to the rules of thumb of ``ev``.
+  often; under V-DEUCE a declarer counts a Chicago it is sure to end with a 2 at its points
+  (30 against 15), so it keeps the 2 for the last trick. Ties go to the rules of thumb of
+  ``ev``.
 - The last exchange: ``ev`` scores every way to keep cards; the best ``holds`` (5) of them
   are searched: on each sample the bot draws the missing cards and values the deal as
   above, and the hold with the best poker estimate plus last-trick value is kept.
@@ -49,6 +51,7 @@ from chicago.bots.solver import (
     can_make_chicago,
     can_win_last_trick,
     chicago_moves,
+    chicago_values,
     last_trick_values,
 )
 from chicago.cards import Card
@@ -256,8 +259,15 @@ class ExpertBot:
         declarer = k.declarer
         scores: dict[Card, float] = dict.fromkeys(cards, 0.0)
         deuce = 2 * rules.last_trick_points if rules.deuce_bonus else None
+        # V-DEUCE: a Chicago whose last trick is won with a 2 scores more (30 for 15)
+        deuce_chicago = rules.deuce_bonus and rules.deuce_chicago_points > rules.chicago_points
         for position in self._positions(k, rng, declarer):
-            if declarer is not None:
+            if declarer == k.seat and deuce_chicago:
+                values = chicago_values(position, declarer, points=rules.chicago_points,
+                                        deuce_points=rules.deuce_chicago_points)
+                for card, points in values.items():
+                    scores[card] += points / max(1, rules.chicago_points)
+            elif declarer is not None:
                 for card, ok in chicago_moves(position, declarer).items():
                     scores[card] += 1.0 if ok else 0.0
             else:

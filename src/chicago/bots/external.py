@@ -44,16 +44,17 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, TypedDict
 
 import chicago
 from chicago.bots.base import Bot, make_bot, register_bot
 from chicago.engine.actions import Action, NotationError
+from chicago.engine.jsontypes import JSON, JSONObject
 from chicago.engine.viewjson import view_json
 from chicago.engine.viewtypes import SeatView
 from chicago.rules import Rules
 
-__all__ = ["PROTOCOL_VERSION", "ExternalBot", "parse_spec", "start_problem"]
+__all__ = ["PROTOCOL_VERSION", "ExternalBot", "SpecOptions", "parse_spec", "start_problem"]
 
 PROTOCOL_VERSION = 1
 TRANSPORT_SLACK_MS = 100
@@ -62,14 +63,23 @@ TRANSPORT_SLACK_MS = 100
 MAX_LINE = 1 << 20
 """Longest answer line read (bytes); a longer line is read to its end and counts as illegal."""
 
-_OPTIONS = {"time_ms": int, "startup_ms": int, "fallback": str, "restarts": int}
+_OPTIONS = ("time_ms", "startup_ms", "fallback", "restarts")
 _EOF = object()
 _TOO_LONG = "\x00 line too long"
 _STOP_WAIT = 0.5
 """Seconds a program is given to end after its input is closed, before it is killed."""
 
 
-def parse_spec(spec: str) -> tuple[list[str], dict[str, Any]]:
+class SpecOptions(TypedDict):
+    """The options of a ``cmd:`` spec (the module docstring says what each means)."""
+
+    time_ms: int
+    startup_ms: int
+    fallback: str | None
+    restarts: int
+
+
+def parse_spec(spec: str) -> tuple[list[str], SpecOptions]:
     """The command line and options of a ``cmd:`` spec (raises ``ValueError``)."""
     prefix, sep, rest = spec.partition(":")
     if prefix.strip().lower() != "cmd" or not sep:
@@ -78,20 +88,27 @@ def parse_spec(spec: str) -> tuple[list[str], dict[str, Any]]:
         words = shlex.split(rest)
     except ValueError as exc:
         raise ValueError(f"cannot split the command of {spec!r}: {exc}") from None
-    options: dict[str, Any] = {"time_ms": 1000, "startup_ms": 5000, "fallback": None,
-                               "restarts": 3}
+    given: dict[str, str] = {}
     while words and "=" in words[0] and words[0].split("=", 1)[0] in _OPTIONS:
         name, value = words.pop(0).split("=", 1)
+        given[name] = value
+
+    def number(name: str, default: int) -> int:
+        if name not in given:
+            return default
         try:
-            options[name] = _OPTIONS[name](value)
+            value = int(given[name])
         except ValueError:
-            raise ValueError(f"option {name} of {spec!r} needs a number, not {value!r}") \
-                from None
+            raise ValueError(f"option {name} of {spec!r} needs a number, not "
+                             f"{given[name]!r}") from None
+        if value < 0:
+            raise ValueError(f"option {name} of {spec!r} cannot be negative")
+        return value
+
+    options = SpecOptions(time_ms=number("time_ms", 1000), startup_ms=number("startup_ms", 5000),
+                          fallback=given.get("fallback"), restarts=number("restarts", 3))
     if not words:
         raise ValueError(f"{spec!r} names no command to run")
-    for name in ("time_ms", "startup_ms", "restarts"):
-        if options[name] < 0:
-            raise ValueError(f"option {name} of {spec!r} cannot be negative")
     return words, options
 
 
@@ -212,7 +229,9 @@ class ExternalBot:
         self._fresh = False
         self._owed = 0
         self._game_key: tuple[tuple[int | None, int, Rules], tuple[int, int]] | None = None
-        self._finalizer: weakref.finalize[Any, Any] | None = None
+        self._finalizer: (
+            weakref.finalize[[subprocess.Popen[bytes], _Writer | None], ExternalBot] | None
+        ) = None
         self._asked = 0
 
     # -- the Bot interface ----------------------------------------------------------------
@@ -299,11 +318,12 @@ class ExternalBot:
         self._game_key = (key, progress)
         self._drain()
         self._asked += 1
-        question = {
+        legal: list[JSON] = [str(a) for a in legal_actions]
+        question: JSONObject = {
             "type": "act",
             "id": self._asked,
             "view": data,
-            "legal": [str(a) for a in legal_actions],
+            "legal": legal,
             "time_ms": self.time_ms,
             "seed": seed,
         }
@@ -409,7 +429,7 @@ class ExternalBot:
             self._deadline(allowed),
         ))
 
-    def _send(self, message: dict[str, Any], deadline: float) -> bool | None:
+    def _send(self, message: JSONObject, deadline: float) -> bool | None:
         """Write one message by ``deadline``: True when written; False when the program
         closed its input; None when it did not take the message in time (it does not read
         its input): then it is killed, and started again at the next decision."""

@@ -18,6 +18,9 @@ reached whatever the others do.
 - :func:`can_make_chicago` / :func:`chicago_moves`: can the declarer win every remaining
   trick; per card of the seat to act, whether it keeps the declarer's guarantee (declarer) or
   guarantees that the Chicago breaks (a defender).
+- :func:`chicago_value` / :func:`chicago_values`: the Chicago points the declarer can
+  guarantee (0, 15, or 30 when it wins the last trick with a deuce under V-DEUCE), from the
+  position and after each card of the seat to act.
 
 >>> p = Position.from_text(["Kh 3c", "Ah 2c"], leader=0)
 >>> can_win_last_trick(p, 0)
@@ -33,9 +36,10 @@ searched. Sound shortcuts settle many nodes without search: a player on lead who
 is the top card of its suit wins every trick; the others surely stop a player from winning the
 last trick when each suit it holds is *guarded* by a different opponent (a higher card and at
 least as many cards of the suit); a Chicago declarer on lead must lead a top card and, when
-following, must beat the trick. A value question (0, 5 or 10 points) is answered by two yes/no
-searches, "can it win the last trick" and "can it win it with a deuce", since a minimax value
-is at least ``t`` exactly when the maximising side wins the yes/no game "value ≥ t".
+following, must beat the trick. A value question (0, 5 or 10 points; 0, 15 or 30 for a
+Chicago) is answered by two yes/no searches, "can it win the last trick" (every trick, for a
+Chicago) and "can it win it with a deuce", since a minimax value is at least ``t`` exactly
+when the maximising side wins the yes/no game "value ≥ t".
 
 Pure Python: on this project's machine a four-player deal is solved from the first lead in
 about 0.1-0.3 ms (median) and a few ms (99th percentile); ``benchmarks/bench_solver.py``
@@ -56,6 +60,8 @@ __all__ = [
     "can_make_chicago",
     "can_win_last_trick",
     "chicago_moves",
+    "chicago_value",
+    "chicago_values",
     "last_trick_moves",
     "last_trick_value",
     "last_trick_values",
@@ -84,6 +90,9 @@ _GOAL_DEUCE = 1
 """The target wins the last trick with a deuce (V-DEUCE)."""
 _GOAL_CHICAGO = 2
 """The target (the declarer) wins every remaining trick."""
+_GOAL_DEUCE_CHICAGO = 3
+"""The target (the declarer) wins every remaining trick, the last with a deuce (V-DEUCE)."""
+_CHICAGO_GOALS = (_GOAL_CHICAGO, _GOAL_DEUCE_CHICAGO)
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,8 +303,8 @@ def _make_search(
     n = len(hands)
     suit_masks = _SUIT_MASKS
     suit_of_bit = _SUIT_OF_BIT
-    chicago = goal == _GOAL_CHICAGO
-    deuce = goal == _GOAL_DEUCE
+    chicago = goal in _CHICAGO_GOALS
+    deuce = goal in (_GOAL_DEUCE, _GOAL_DEUCE_CHICAGO)
 
     def start(leader: int, left: int) -> bool:
         """Whether the target reaches the goal from a trick boundary (``left`` ≥ 1)."""
@@ -530,7 +539,7 @@ def _solve(position: Position, target: int, goal: int) -> bool:
     search = _Search(position.hands, target, goal)
     if t.i == 0:
         return search.start(t.seat, t.left)
-    if goal == _GOAL_CHICAGO and _declarer_beaten(position, target, t):
+    if goal in _CHICAGO_GOALS and _declarer_beaten(position, target, t):
         return False
     return search.play(t.seat, t.i, t.led, t.best, t.best_seat, t.table, t.left, t.live)
 
@@ -541,7 +550,7 @@ def _solve_moves(
     """Per class of equivalent legal cards (keyed by its representative bit): the goal's result
     for ``target`` after the seat to act plays a card of that class."""
     t = _trick(position)
-    if goal == _GOAL_CHICAGO and _declarer_beaten(position, target, t):
+    if goal in _CHICAGO_GOALS and _declarer_beaten(position, target, t):
         return dict.fromkeys(classes, False)
     search = _Search(position.hands, target, goal)
     return {
@@ -637,12 +646,7 @@ def last_trick_value(
     off), else 0."""
     _check_seat(position, seat)
     _no_chicago(position)
-    with_deuce = _check_points(points, deuce_points)
-    if not _solve(position, seat, _GOAL_LAST):
-        return 0
-    if with_deuce and deuce_points is not None and _solve(position, seat, _GOAL_DEUCE):
-        return deuce_points
-    return points
+    return _value(position, seat, (_GOAL_LAST, _GOAL_DEUCE), points, deuce_points)
 
 
 def last_trick_values(
@@ -651,15 +655,35 @@ def last_trick_values(
     """For each legal card of the seat to act: the points of the last trick it can still
     guarantee after playing it (see :func:`last_trick_value`)."""
     _no_chicago(position)
+    return _move_values(position, position.to_act, (_GOAL_LAST, _GOAL_DEUCE), points,
+                        deuce_points)
+
+
+def _value(
+    position: Position, seat: int, goals: tuple[int, int], points: int, deuce_points: int | None
+) -> int:
+    """``deuce_points`` if ``seat`` reaches the second (deuce) goal of ``goals`` against any
+    defence, else ``points`` if it reaches the first, else 0."""
     with_deuce = _check_points(points, deuce_points)
-    seat = position.to_act
+    if not _solve(position, seat, goals[0]):
+        return 0
+    if with_deuce and deuce_points is not None and _solve(position, seat, goals[1]):
+        return deuce_points
+    return points
+
+
+def _move_values(
+    position: Position, seat: int, goals: tuple[int, int], points: int, deuce_points: int | None
+) -> dict[Card, int]:
+    """:func:`_value` for ``seat`` after each legal card of the seat to act."""
+    with_deuce = _check_points(points, deuce_points)
     classes = _move_classes(position)
-    wins = _solve_moves(position, seat, _GOAL_LAST, classes)
-    values = {bit: points if won else 0 for bit, won in wins.items()}
+    reached = _solve_moves(position, seat, goals[0], classes)
+    values = {bit: points if ok else 0 for bit, ok in reached.items()}
     if with_deuce and deuce_points is not None:
-        winning = {bit: cards for bit, cards in classes.items() if wins[bit]}
-        for bit, won in _solve_moves(position, seat, _GOAL_DEUCE, winning).items():
-            if won:
+        kept = {bit: cards for bit, cards in classes.items() if reached[bit]}
+        for bit, ok in _solve_moves(position, seat, goals[1], kept).items():
+            if ok:
                 values[bit] = deuce_points
     return {card: values[bit] for bit, cards in classes.items() for card in cards}
 
@@ -687,3 +711,36 @@ def chicago_moves(position: Position, declarer: int | None = None) -> dict[Card,
     if position.to_act != seat:
         results = {bit: not made for bit, made in results.items()}
     return _expand(classes, results)
+
+
+def chicago_value(
+    position: Position,
+    declarer: int | None = None,
+    *,
+    points: int = 15,
+    deuce_points: int | None = None,
+) -> int:
+    """The Chicago points the declarer is sure of against any defence (R-CHI-4): ``points``
+    for winning every remaining trick, ``deuce_points`` for winning them all and the last one
+    with a deuce (V-DEUCE: 30; ``None`` when the option is off), else 0 (it breaks).
+
+    ``declarer`` defaults to ``position.declarer``; tricks already completed are taken to be
+    the declarer's, as in :func:`can_make_chicago`.
+    """
+    seat = _declarer_of(position, declarer)
+    return _value(position, seat, (_GOAL_CHICAGO, _GOAL_DEUCE_CHICAGO), points, deuce_points)
+
+
+def chicago_values(
+    position: Position,
+    declarer: int | None = None,
+    *,
+    points: int = 15,
+    deuce_points: int | None = None,
+) -> dict[Card, int]:
+    """For each legal card of the seat to act (the declarer or a defender): the Chicago
+    points the declarer is still sure of after it is played (see :func:`chicago_value`);
+    0 where the Chicago surely breaks."""
+    seat = _declarer_of(position, declarer)
+    return _move_values(position, seat, (_GOAL_CHICAGO, _GOAL_DEUCE_CHICAGO), points,
+                        deuce_points)

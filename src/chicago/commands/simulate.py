@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 
+from chicago.bots import level_names
 from chicago.commands._options import add_rules_arguments, rules_from_args
 from chicago.commands._tables import TableOutput
 from chicago.commands._text import Column, Progress, Table, fold
@@ -29,8 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``chicago simulate``."""
     parser.add_argument(
         "--bots", required=True, metavar="SPECS",
-        help="one bot spec per seat, separated by commas: random, basic, ev, expert, "
-        "expert:budget=0.2 …",
+        help="one bot spec per seat, separated by commas: a level ("
+        + ", ".join(level_names()) + "), with options (expert:budget=0.2) or a program "
+        "(cmd:python bot.py) …",
     )
     parser.add_argument(
         "--games", type=int, default=100,

@@ -41,6 +41,7 @@ from typing import Any, ClassVar, Protocol
 
 from chicago.cards import DECK, RANKS, Card
 from chicago.categories import Category
+from chicago.engine.jsontypes import JSON, JSONObject
 
 __all__ = [
     "EVENT_TYPES",
@@ -84,7 +85,7 @@ _CARD_TEXT = tuple(str(c) for c in DECK)
 _CARD_OF_TEXT = {text: card for text, card in zip(_CARD_TEXT, DECK, strict=True)}
 
 
-def _card_of(text: Any) -> Card:
+def _card_of(text: object) -> Card:
     card = _CARD_OF_TEXT.get(text) if isinstance(text, str) else None
     if card is None:
         raise ValueError(f"{text!r} is not a card")
@@ -93,7 +94,7 @@ def _card_of(text: Any) -> Card:
 
 # How a field of each declared type becomes JSON and comes back (the types are written as
 # in the class bodies: annotations are strings here).
-_TO_JSON: dict[str, Callable[[Any], Any] | None] = {
+_TO_JSON: dict[str, Callable[[Any], JSON] | None] = {
     "int": None, "bool": None, "str": None, "float": None,
     "int | None": None, "str | None": None, "bool | None": None,
     "Card": _CARD_TEXT.__getitem__,
@@ -148,7 +149,7 @@ class Event:
     private: ClassVar[bool] = False
     """True for a kind seen only by its ``seat`` (its cards are that seat's own)."""
     _values: ClassVar[_Values]
-    _to: ClassVar[tuple[tuple[str, int, Callable[[Any], Any] | None], ...]] = ()
+    _to: ClassVar[tuple[tuple[str, int, Callable[[Any], JSON] | None], ...]] = ()
     _from: ClassVar[tuple[tuple[str, Callable[[Any], Any] | None], ...]] = ()
 
     def __init_subclass__(cls, *, type: str = "", private: bool = False, **kw: Any) -> None:
@@ -223,10 +224,10 @@ class Event:
         """May ``seat`` see this event? ``None`` asks for a spectator (public only)."""
         return not self.private or self.audience == seat
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The JSON form: ``"type"``, the fields (cards as text, categories by name), and
         ``"to"`` (the seat) for a private event. A new dict every time."""
-        out: dict[str, Any] = {"type": self.type}
+        out: JSONObject = {"type": self.type}
         defaults = self.defaults
         values = self._values(self)
         for name, index, convert in self._to:
@@ -239,7 +240,7 @@ class Event:
         return out
 
     @property
-    def data(self) -> dict[str, Any]:
+    def data(self) -> JSONObject:
         """The JSON form without ``"to"`` (what earlier versions called the event's data)."""
         out = self.to_json()
         out.pop("to", None)
@@ -345,7 +346,7 @@ class Reshuffle(Event, type="reshuffle"):
     def __init__(self, size: int) -> None:
         self._size = size
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"type": "reshuffle", "count": self._size}
 
     @classmethod
@@ -527,8 +528,8 @@ class Reveal(Event, type="reveal"):
             return None
         return RANKS[rank - 2] if rank >= 2 else "A"
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "reveal", "seat": self._seat, "stage": self._stage}
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {"type": "reveal", "seat": self._seat, "stage": self._stage}
         rank, suit = self.rank_text, self._suit
         if rank is not None:
             out["rank"] = rank
@@ -754,7 +755,7 @@ class Showdown(Event, type="showdown"):
         self._points = points
         self._hands = hands
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         text = _CARD_TEXT
         return {
             "type": "showdown", "winner": self._winner, "category": self._category.name,

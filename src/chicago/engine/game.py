@@ -14,8 +14,8 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, ClassVar, Self
+from collections.abc import Callable, Mapping, Sequence
+from typing import ClassVar, Self
 
 from chicago.cards import DECK, Card, cards_from_mask, parse_cards
 from chicago.engine.actions import Action, ActionKind, NotationError
@@ -49,7 +49,7 @@ from chicago.engine.events import (
     Trick,
 )
 from chicago.engine.phases import Phase
-from chicago.engine.records import game_record, replay_record
+from chicago.engine.records import GameRecord, game_record, replay_record
 from chicago.engine.settlement import settlement as settle
 from chicago.engine.sources import CardSource
 from chicago.engine.state import copy_state
@@ -420,12 +420,12 @@ class Game:
             raise ValueError(f"seat must be 0-{self.players - 1} or None, not {seat!r}")
         return [e for e in self.events if e.audience is None or e.audience == seat]
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> GameRecord:
         """A JSON-able game record that :meth:`replay` turns back into this game."""
         return game_record(self)
 
     @classmethod
-    def replay(cls, record: dict[str, Any]) -> Self:
+    def replay(cls, record: Mapping[str, object]) -> Self:
         """The game of a record, action by action; a bad record raises
         :class:`~chicago.engine.errors.RecordError` naming the action."""
         return replay_record(record, cls)
@@ -1239,7 +1239,7 @@ class Game:
         self._emit(Play(seat, card, self.trick_number))
         self._turn += 1
 
-    _HANDLERS: ClassVar[dict[Phase, Any]] = {
+    _HANDLERS: ClassVar[dict[Phase, Callable[[Game, int, Action], None]]] = {
         Phase.EXCHANGE: _on_exchange,
         Phase.ONE_UP: _on_one_up_choice,
         Phase.REDEAL: _on_redeal,

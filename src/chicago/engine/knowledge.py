@@ -353,7 +353,6 @@ def knowledge(view: SeatView) -> Knowledge:
     # Walk the events in order: exchanges, announcements, reveals, shows, one-up cards.
     reshuffled = False
     rejected = 0
-    exchange_seen: dict[int, list[int]] = {s: [] for s in opponents}
     claims: dict[int, Claim | None] = dict.fromkeys(opponents)
     kept: dict[int, list[Claim]] = {s: [] for s in opponents}
     accepted: dict[int, int] = dict.fromkeys(opponents, 0)
@@ -374,7 +373,6 @@ def knowledge(view: SeatView) -> Knowledge:
                 continue
             count = event.discarded
             opp = opponents[who]
-            exchange_seen[who].append(count)
             opp.drawn_last = count
             if not event.locked:
                 opp.drawn_total += count
@@ -453,14 +451,9 @@ def knowledge(view: SeatView) -> Knowledge:
                 opponents[who].voids |= 1 << led
     for opp in opponents.values():
         opp.known &= ~played_mask
-    for s, pile in enumerate(view.played):
-        if s in opponents:
-            opponents[s].played = pile
-            opponents[s].holding = 5 - len(pile)
-    if rules.lock_six and view.phase in ("exchange", "redeal") and exchange_round == 1:
-        for opp in opponents.values():
-            if opp.locked and not exchange_seen[opp.seat]:
-                opp.holding = 6
+    for s, opp in opponents.items():
+        opp.played = view.played[s]
+        opp.holding = view.hand_sizes[s]  # the table sees how many cards each holds
 
     dead = played_mask | own_discards | rejected
     hand_mask = mask_of(hand)

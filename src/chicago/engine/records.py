@@ -12,18 +12,49 @@ builds one through the class it is given, so it does not import the game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, NotRequired, Protocol, TypedDict, TypeVar
 
+from chicago.cards import Card
 from chicago.engine.actions import Action
 from chicago.engine.errors import IllegalAction, RecordError
 from chicago.engine.sources import CardSource, DuplicateDecks, deal_deck
 from chicago.rules import Rules, RulesError
 
 __all__ = [
-    "FORMAT", "VERSION", "RecordedGame", "game_record", "replay_record", "result_of",
-    "start_record",
+    "FORMAT", "VERSION", "GameRecord", "RecordResult", "RecordedGame", "game_record",
+    "replay_record", "result_of", "start_record",
 ]
+
+
+class RecordResult(TypedDict):
+    """The result part of a record (what a replay must reach again)."""
+
+    over: bool
+    deals: int
+    scores: list[int]
+    winners: list[int]
+    settlement: list[float] | None
+
+
+class GameRecord(TypedDict):
+    """A game record as :func:`game_record` writes it (docs/NOTATION.md); a record read
+    back is checked field by field by :func:`start_record`, whatever its type."""
+
+    format: str
+    version: int
+    rules: dict[str, Any]
+    """The rule options (:meth:`~chicago.rules.Rules.to_dict`)."""
+    players: int
+    seed: int
+    dealer: int
+    actions: list[list[int | str]]
+    """Every action in order: ``[seat, action text]``."""
+    result: RecordResult
+    decks: NotRequired[list[list[str]]]
+    """The stacked decks the game was dealt from, if any."""
+    deck_seed: NotRequired[int]
+    """A duplicate game's deck seed (:class:`~chicago.engine.sources.DuplicateDecks`)."""
 
 
 class RecordedGame(Protocol):
@@ -46,7 +77,7 @@ class RecordedGame(Protocol):
     def source(self) -> CardSource: ...
 
     @property
-    def decks(self) -> tuple[tuple[Any, ...], ...]: ...
+    def decks(self) -> tuple[tuple[Card, ...], ...]: ...
 
     def settlement(self) -> list[float]: ...
 
@@ -60,10 +91,10 @@ FORMAT = "chicago-record"
 VERSION = 1
 
 
-def game_record(game: RecordedGame) -> dict[str, Any]:
+def game_record(game: RecordedGame) -> GameRecord:
     """The JSON-able record of a game so far (a duplicate game's also names its
     ``deck_seed``); RecordError for a game whose cards a record cannot say (chosen ones)."""
-    record: dict[str, Any] = {
+    record: GameRecord = {
         "format": FORMAT,
         "version": VERSION,
         "rules": game.rules.to_dict(),
@@ -81,11 +112,12 @@ def game_record(game: RecordedGame) -> dict[str, Any]:
         )
     if game.decks:
         record["decks"] = [[str(c) for c in deck] for deck in game.decks]
-    record.update(fields)  # a duplicate game's deck_seed
+    if "deck_seed" in fields:  # a duplicate game's
+        record["deck_seed"] = fields["deck_seed"]
     return record
 
 
-def result_of(game: RecordedGame) -> dict[str, Any]:
+def result_of(game: RecordedGame) -> RecordResult:
     """The result part of a record: over, deals, scores, winners, settlement."""
     return {
         "over": game.is_over,
@@ -96,7 +128,8 @@ def result_of(game: RecordedGame) -> dict[str, Any]:
     }
 
 
-def start_record(record: dict[str, Any], make: Callable[..., G]) -> tuple[G, list[Any]]:
+def start_record(record: Mapping[str, object], make: Callable[..., G]
+                 ) -> tuple[G, list[tuple[object, object]]]:
     """The game a record starts from, before its first action (its header: rules, players,
     seed, stacked decks, first dealer), and its list of actions, each a ``[seat, action]``
     pair. A record with ``deck_seed`` is a duplicate game (:class:`DuplicateDecks`: decks
@@ -143,13 +176,15 @@ def start_record(record: dict[str, Any], make: Callable[..., G]) -> tuple[G, lis
     actions = record.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError("the record's actions must be a list")
+    pairs: list[tuple[object, object]] = []
     for number, entry in enumerate(actions, start=1):
         if not (isinstance(entry, list | tuple) and len(entry) == 2):
             raise RecordError(f"action {number}: expected [seat, action], got {entry!r}", number)
-    return game, actions
+        pairs.append((entry[0], entry[1]))
+    return game, pairs
 
 
-def replay_record(record: dict[str, Any], make: Callable[..., G]) -> G:
+def replay_record(record: Mapping[str, object], make: Callable[..., G]) -> G:
     """Replay a record action by action and check its result; raise RecordError if it differs.
 
     ``make`` builds the game (see :func:`start_record`).
@@ -163,6 +198,9 @@ def replay_record(record: dict[str, Any], make: Callable[..., G]) -> G:
                 f"action {number} ({text!r}): seat {seat} acted but seat {game.to_act} was to act",
                 number,
             )
+        if not isinstance(text, str | Action):
+            raise RecordError(f"action {number} ({text!r}) by seat {seat}: an action is a text "
+                              f"like 'play Ah', not {type(text).__name__}", number)
         try:
             game.apply(text)
         except IllegalAction as exc:
@@ -173,13 +211,14 @@ def replay_record(record: dict[str, Any], make: Callable[..., G]) -> G:
     return game
 
 
-def _check_result(expected: dict[str, Any], actual: dict[str, Any], count: int) -> None:
+def _check_result(expected: Mapping[str, object], result: RecordResult, count: int) -> None:
     """The recorded result against the replayed one; RecordError with the action number.
 
     A record whose result says the game is over while the replay is not is truncated: the
     error names the first missing action (``count + 1``). Any other field that differs is
     found after the last action (``count``) and named.
     """
+    actual: Mapping[str, object] = result
     if expected.get("over") is True and actual["over"] is False:
         raise RecordError(
             f"the record is truncated: its result says the game is over, but after its "

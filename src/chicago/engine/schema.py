@@ -26,13 +26,14 @@ import textwrap
 import types
 import typing
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from chicago.cards import RANKS, Card
 from chicago.categories import Category
 from chicago.engine import viewtypes
 from chicago.engine.actions import Action
 from chicago.engine.events import EVENT_TYPES, Event
+from chicago.engine.jsontypes import JSON, JSONObject
 from chicago.engine.phases import Phase
 from chicago.rules import Rules
 
@@ -42,7 +43,7 @@ SCHEMA_VERSION = 1
 """Changes whenever a view, event or frame changes shape (the schema's ``version``)."""
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
-_SCALARS: dict[str, dict[str, Any]] = {
+_SCALARS: dict[str, JSONObject] = {
     "int": {"type": "integer"},
     "bool": {"type": "boolean"},
     "str": {"type": "string"},
@@ -77,12 +78,12 @@ def _doc(cls: type) -> str:
     return " ".join((cls.__doc__ or "").split())
 
 
-def _ref(name: str) -> dict[str, Any]:
+def _ref(name: str) -> JSONObject:
     return {"$ref": f"#/$defs/{name}"}
 
 
 # ---------------------------------------------------------------------- events
-def _event_field(cls: type[Event], name: str, declared: str) -> dict[str, Any]:
+def _event_field(cls: type[Event], name: str, declared: str) -> JSONObject:
     if cls.type == "reveal" and name == "rank":
         return {"enum": list(RANKS)}
     if cls.type == "showdown" and name == "hands":
@@ -104,10 +105,10 @@ def _event_field(cls: type[Event], name: str, declared: str) -> dict[str, Any]:
     raise TypeError(f"no JSON schema for {cls.__name__}.{name}: {declared}")
 
 
-def _event_schema(cls: type[Event]) -> dict[str, Any]:
+def _event_schema(cls: type[Event]) -> JSONObject:
     docs = attribute_docs(cls)
-    properties: dict[str, Any] = {"type": {"const": cls.type}}
-    required = ["type"]
+    properties: JSONObject = {"type": {"const": cls.type}}
+    required: list[JSON] = ["type"]
     for name in cls.fields:
         key = "count" if cls.type == "reshuffle" and name == "size" else name
         prop = _event_field(cls, name, cls.field_types[name])
@@ -132,7 +133,7 @@ def _event_schema(cls: type[Event]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- the view's types
-LEAF_SCHEMAS: dict[type, dict[str, Any]] = {
+LEAF_SCHEMAS: dict[type, JSONObject] = {
     Card: _ref("card"),
     Category: _ref("category"),
     Phase: _ref("phase"),
@@ -145,7 +146,7 @@ LEAF_SCHEMAS: dict[type, dict[str, Any]] = {
 :data:`chicago.engine.viewjson.LEAF_TYPES` (a kind of event refers to its own definition)."""
 
 
-def _python_type(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
+def _python_type(hint: object, defs: JSONObject) -> JSONObject:
     """The JSON schema of a declared type of the view's dataclasses, by the rules of the
     encoder (:func:`chicago.engine.viewjson.encoder`)."""
     origin = typing.get_origin(hint)
@@ -177,12 +178,12 @@ def _python_type(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _dataclass(
-    cls: type, defs: dict[str, Any], parts: tuple[str, ...] = ("public", "own", "full")
-) -> dict[str, Any]:
+    cls: type, defs: JSONObject, parts: tuple[str, ...] = ("public", "own", "full")
+) -> JSONObject:
     """The schema of a dataclass of the view: an object of its fields (those of ``parts``)."""
     hints = typing.get_type_hints(cls)
     docs = attribute_docs(cls)
-    properties: dict[str, Any] = {}
+    properties: JSONObject = {}
     for f in dataclasses.fields(cls):
         if f.metadata.get("part", "public") not in parts:
             continue
@@ -201,14 +202,14 @@ def _dataclass(
 
 
 # ---------------------------------------------------------------------- rules and phases
-def _rules_schema() -> dict[str, Any]:
+def _rules_schema() -> JSONObject:
     hints = typing.get_type_hints(Rules)
     docs = attribute_docs(Rules)
-    properties: dict[str, Any] = {}
+    properties: JSONObject = {}
     for f in dataclasses.fields(Rules):
         hint = hints[f.name]
         if f.name == "points":
-            prop: dict[str, Any] = {"type": "object", "additionalProperties": {
+            prop: JSONObject = {"type": "object", "additionalProperties": {
                 "type": "integer"}, "propertyNames": _ref("category")}
         elif f.name == "variations":
             prop = {"type": "array", "items": {"type": "string", "pattern": "^V-[A-Z0-9-]+$"}}
@@ -226,7 +227,7 @@ def _rules_schema() -> dict[str, Any]:
     }
 
 
-def _rule_type(hint: Any) -> dict[str, Any]:
+def _rule_type(hint: object) -> JSONObject:
     origin = typing.get_origin(hint)
     if origin is Literal:
         return {"enum": list(typing.get_args(hint))}
@@ -236,21 +237,22 @@ def _rule_type(hint: Any) -> dict[str, Any]:
         return {"type": "null"}
     if hint is float:
         return {"type": "number"}
+    assert isinstance(hint, type), hint
     return dict(_SCALARS[hint.__name__])
 
 
-def _phase_schema() -> dict[str, Any]:
+def _phase_schema() -> JSONObject:
     docs = attribute_docs(Phase)
     lines = [f"{member.value!r}: {docs.get(member.name, '')}" for member in Phase]
     return {"enum": [p.value for p in Phase],
             "description": "The phase of the deal. " + " ".join(lines)}
 
 
-def json_schema() -> dict[str, Any]:
+def json_schema() -> JSONObject:
     """The JSON Schema (draft 2020-12) of a view (``$defs/view``), an event
     (``$defs/event``, one definition per kind) and the update ``state`` (the view without
     its heavy fields). The table server adds its frames (:mod:`chicago.server.schema`)."""
-    defs: dict[str, Any] = {
+    defs: JSONObject = {
         "card": {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$",
                  "description": "A card: rank 2-9, T, J, Q, K, A and suit c, d, h, s "
                                 "('Ah', 'Tc')."},

@@ -19,11 +19,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypedDict
 
 from chicago.cards import DECK, Card
 
-__all__ = ["CardSource", "DuplicateDecks", "deal_deck", "mix_seed"]
+__all__ = ["CardSource", "DuplicateDecks", "RecordFields", "deal_deck", "mix_seed"]
+
+
+class RecordFields(TypedDict, total=False):
+    """What a game record adds to replay a game of a source."""
+
+    deck_seed: int
+    """A duplicate game's deck seed (:class:`DuplicateDecks`)."""
 
 
 class CardSource:
@@ -44,7 +51,7 @@ class CardSource:
         """The stacked decks of the first deals (what a game record stores)."""
         return self._decks
 
-    def record_fields(self) -> dict[str, Any] | None:
+    def record_fields(self) -> RecordFields | None:
         """What a game record adds to replay a game of this source (the plain flow: nothing;
         the duplicate decks: ``deck_seed``), or None if no record can (chosen cards)."""
         return {} if type(self) is CardSource else None
@@ -123,7 +130,7 @@ class DuplicateDecks(CardSource):
         self.deck_seed = deck_seed
         self._queues: dict[int, list[Card]] = {}
 
-    def record_fields(self) -> dict[str, Any] | None:
+    def record_fields(self) -> RecordFields | None:
         """``deck_seed``: the replay deals from it and draws in the same queues."""
         return {"deck_seed": self.deck_seed}
 

@@ -26,15 +26,16 @@ import functools
 import operator
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeAlias
 
 from chicago.cards import DECK, Card
 from chicago.categories import Category
 from chicago.engine.actions import Action
 from chicago.engine.events import Event
+from chicago.engine.jsontypes import JSON, JSONObject
 from chicago.engine.phases import Phase
-from chicago.engine.views import ViewedGame, seat_view
+from chicago.engine.views import ViewedGame, own_part, seat_view
 from chicago.engine.viewtypes import Part, SeatView
 from chicago.rules import Rules
 
@@ -43,6 +44,7 @@ __all__ = [
     "LEAF_TYPES",
     "Encoder",
     "encoder",
+    "field_json",
     "part_json",
     "public_state",
     "seat_state",
@@ -50,17 +52,24 @@ __all__ = [
     "view_json",
 ]
 
-JSON: TypeAlias = "bool | int | float | str | list[JSON] | dict[str, JSON] | None"
-"""A JSON value."""
-
 Encoder: TypeAlias = Callable[[typing.Any], JSON]
 """Turns a value of one declared type into its JSON form."""
 
 _CARD_TEXT = tuple(str(card) for card in DECK)
 
 
+_RULES_JSON: dict[int, tuple[Rules, JSONObject]] = {}
+
+
 def _rules_json(rules: Rules) -> JSON:
-    return rules.to_dict()
+    """``rules.to_dict()``, made once per rules object (a table's views share it) and given
+    out as a fresh copy every time (its lists and objects too)."""
+    hit = _RULES_JSON.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_RULES_JSON) > 64:
+            _RULES_JSON.clear()
+        hit = _RULES_JSON[id(rules)] = (rules, rules.to_dict())
+    return {k: v.copy() if isinstance(v, dict | list) else v for k, v in hit[1].items()}
 
 
 def _event_json(event: Event) -> JSON:
@@ -116,17 +125,23 @@ def _fields(cls: type) -> tuple[tuple[str, Encoder | None, Part], ...]:
     )
 
 
-def _dataclass(cls: type) -> Encoder:
-    plan = _fields(cls)
+def _object_encoder(fields: Sequence[tuple[str, Encoder | None]]) -> Callable[[object], JSONObject]:
+    """The encoder of an object's ``fields`` (name, encoder or None: as it is): a JSON object
+    of them in that order."""
+    plan = tuple(fields)
 
-    def encode(value: object) -> JSON:
-        out: dict[str, JSON] = {}
-        for name, convert, _ in plan:
+    def encode(value: object) -> JSONObject:
+        out: JSONObject = {}
+        for name, convert in plan:
             item = getattr(value, name)
             out[name] = item if convert is None else convert(item)
         return out
 
     return encode
+
+
+def _dataclass(cls: type) -> Encoder:
+    return _object_encoder([(name, convert) for name, convert, _ in _fields(cls)])
 
 
 @functools.cache
@@ -159,34 +174,44 @@ def encoder(hint: object) -> Encoder | None:
 
 
 @functools.cache
-def _view_plan(parts: frozenset[Part]) -> tuple[tuple[str, Encoder | None], ...]:
-    return tuple((name, convert) for name, convert, part in _fields(SeatView) if part in parts)
+def _view_plan(parts: frozenset[Part]) -> Callable[[object], JSONObject]:
+    return _object_encoder(
+        [(name, convert) for name, convert, part in _fields(SeatView) if part in parts])
 
 
 _ALL: frozenset[Part] = frozenset(("public", "own", "full"))
 _STATE: frozenset[Part] = frozenset(("public", "own"))
+_OWN: frozenset[Part] = frozenset(("own",))
 
 
 def part_json(view: SeatView, *parts: Part) -> dict[str, JSON]:
     """The JSON object of the fields of ``view`` in the given parts, in declaration order
     (``"public"``: the same for every seat, ``"own"``: the seat's own, ``"full"``: rules,
     events and history)."""
-    out: dict[str, JSON] = {}
-    for name, convert in _view_plan(frozenset(parts)):
-        value = getattr(view, name)
-        out[name] = value if convert is None else convert(value)
-    return out
+    return _view_plan(frozenset(parts))(view)
+
+
+@functools.cache
+def _field_encoders() -> dict[str, Encoder | None]:
+    return {name: convert for name, convert, _ in _fields(SeatView)}
+
+
+def field_json(name: str, value: object) -> JSON:
+    """The JSON form of ``value`` as the view's field ``name`` (KeyError for another name):
+    for a shell that builds a view's JSON by steps (the replay's closing state)."""
+    convert = _field_encoders()[name]
+    return value if convert is None else convert(value)  # type: ignore[return-value]
 
 
 def view_json(view: SeatView) -> dict[str, JSON]:
     """The JSON form of a whole view (a snapshot frame's ``view``, the bot protocol's)."""
-    return part_json(view, *_ALL)
+    return _view_plan(_ALL)(view)
 
 
 def state_json(view: SeatView) -> dict[str, JSON]:
     """The compact JSON form of a view that update frames carry: without rules, events and
     history."""
-    return part_json(view, *_STATE)
+    return _view_plan(_STATE)(view)
 
 
 def public_state(game: ViewedGame) -> dict[str, JSON]:
@@ -198,5 +223,5 @@ def public_state(game: ViewedGame) -> dict[str, JSON]:
 def seat_state(game: ViewedGame, seat: int | None,
                public: Mapping[str, JSON]) -> dict[str, JSON]:
     """``public`` (from :func:`public_state`) and the ``own`` fields of ``seat``'s view (its
-    cards and choices; a spectator, None, has none)."""
-    return {**public, **part_json(seat_view(game, seat), "own")}
+    cards and choices; a spectator, None, has none), made without the public part again."""
+    return {**public, **_view_plan(_OWN)(own_part(game, seat))}

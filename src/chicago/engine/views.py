@@ -27,12 +27,14 @@ current deal only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from chicago.cards import Card
+from chicago.categories import Category
 from chicago.engine.actions import Action
-from chicago.engine.events import Announce, Event, Pass, Reveal, RoundResult
+from chicago.engine.events import Announce, Deal, Event, Exchange, Pass, Reveal, RoundResult
 from chicago.engine.knowledge import card_places
 from chicago.engine.phases import Phase
 from chicago.engine.viewtypes import (
@@ -40,13 +42,14 @@ from chicago.engine.viewtypes import (
     DealRecord,
     FaceUpCard,
     PlayedCard,
+    ScoringRound,
     SeatView,
     TakenTrick,
 )
 from chicago.poker import category_of
 from chicago.rules import Rules
 
-__all__ = ["ViewedGame", "hand_view", "seat_view"]
+__all__ = ["OwnPart", "ViewedGame", "hand_view", "own_part", "scoring_round", "seat_view"]
 
 
 class ViewedGame(Protocol):
@@ -102,38 +105,60 @@ class ViewedGame(Protocol):
     def legal_actions(self) -> list[Action]: ...
 
 
-def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
-    """The view of ``seat`` (``None``: spectator) of ``game``."""
+@dataclass(frozen=True, slots=True)
+class OwnPart:
+    """The ``own`` fields of a seat's view (its cards and choices; see
+    :class:`~chicago.engine.viewtypes.SeatView`), which update frames add to the public part
+    shared by every audience."""
+
+    seat: int | None
+    hand: tuple[Card, ...]
+    hand_category: Category | None
+    discarded: tuple[Card, ...]
+    legal_actions: tuple[Action, ...]
+    known_out: tuple[Card, ...]
+
+
+def _check_seat(game: ViewedGame, seat: int | None) -> None:
     if seat is not None and (isinstance(seat, bool) or not 0 <= seat < game.players):
         raise ValueError(f"seat must be 0-{game.players - 1} or None, not {seat!r}")
-    deal_events = game.deal_events
-    visible = tuple(e for e in deal_events if e.audience is None or e.audience == seat)
-    announcements: list[Announcement] = []
-    reveals: list[Reveal] = []
-    round_results: list[RoundResult] = []
-    for event in deal_events:
-        if isinstance(event, Announce):
-            announcements.append(Announcement(event.round, event.seat, event.category))
-        elif isinstance(event, Pass):
-            announcements.append(Announcement(event.round, event.seat, None))
-        elif isinstance(event, Reveal):
-            reveals.append(event)
-        elif isinstance(event, RoundResult):
-            round_results.append(event)
+
+
+def _visible(deal_events: Sequence[Event], seat: int | None) -> tuple[Event, ...]:
+    if seat is None:
+        return tuple(e for e in deal_events if not e.private)
+    return tuple(e for e in deal_events if not e.private or e.audience == seat)
+
+
+def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None = None
+             ) -> OwnPart:
+    """The ``own`` fields of ``seat``'s view (``None``: a spectator's, without cards or
+    choices); ``visible``: the deal's events the seat may see, if the caller has them."""
+    _check_seat(game, seat)
+    if visible is None:
+        visible = _visible(game.deal_events, seat)
     places = card_places(visible, seat)
     if seat is None:
-        hand: tuple[Card, ...] = ()
-        discarded: tuple[Card, ...] = ()
-        legal: tuple[Action, ...] = ()
-        known_out = tuple(sorted(places.out_of_stock()))
-        category = None
-    else:
-        held = game.hands[seat]
-        hand = tuple(sorted(held))
-        discarded = tuple(game.discarded(seat))
-        legal = tuple(game.legal_actions()) if game.to_act == seat else ()
-        known_out = tuple(sorted(places.out_of_stock().difference(held)))
-        category = category_of(held, game.rules) if len(held) == 5 else None
+        return OwnPart(None, (), None, (), (), tuple(sorted(places.out_of_stock())))
+    held = game.hands[seat]
+    return OwnPart(
+        seat=seat,
+        hand=tuple(sorted(held)),
+        hand_category=category_of(held, game.rules) if len(held) == 5 else None,
+        discarded=tuple(game.discarded(seat)),
+        legal_actions=tuple(game.legal_actions()) if game.to_act == seat else (),
+        known_out=tuple(sorted(places.out_of_stock().difference(held))),
+    )
+
+
+def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
+    """The view of ``seat`` (``None``: spectator) of ``game``."""
+    _check_seat(game, seat)
+    deal_events = game.deal_events
+    visible = _visible(deal_events, seat)
+    scoring = _Scoring(deal_events)
+    rules = game.rules
+    own = own_part(game, seat, visible)
     one_up = game.one_up_card
     over = game.is_over
     return SeatView(
@@ -148,9 +173,9 @@ def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
         stock=game.stock_count,
         discard_pile=game.discard_count,
         exchanges=tuple(tuple(r) for r in game.exchange_counts),
-        announcements=tuple(announcements),
-        reveals=tuple(reveals),
-        round_results=tuple(round_results),
+        announcements=tuple(scoring.announcements),
+        reveals=tuple(scoring.reveals),
+        round_results=tuple(scoring.results),
         shown=dict(game.shown),
         one_up=FaceUpCard(one_up[0], one_up[1]) if one_up is not None else None,
         chicago=game.declarer,
@@ -166,16 +191,78 @@ def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
         chicago_declared=tuple(game.chicago_declared),
         chicago_made=tuple(game.chicago_made),
         settlement=tuple(game.settlement()) if over else None,
+        hand_sizes=tuple(len(h) for h in game.hands),
+        scoring_round=scoring.current(),
+        chicago_points=rules.chicago_points,
+        lock_at=rules.lock_at,
+        exchange_rounds=rules.exchanges,
         seat=seat,
-        hand=hand,
-        hand_category=category,
-        discarded=discarded,
-        legal_actions=legal,
-        known_out=known_out,
-        rules=game.rules,
+        hand=own.hand,
+        hand_category=own.hand_category,
+        discarded=own.discarded,
+        legal_actions=own.legal_actions,
+        known_out=own.known_out,
+        rules=rules,
         events=visible,
         history=game.deal_history,
     )
+
+
+_SCORING_KINDS = frozenset({Announce, Pass, Reveal, RoundResult, Exchange, Deal})
+"""The kinds of events :class:`_Scoring` reads."""
+
+
+class _Scoring:
+    """The scoring rounds of one deal's events (public ones suffice), in one pass: every
+    announcement and pass, reveal and result, and where the round the table shows begins."""
+
+    __slots__ = ("_result", "_start", "_words", "announcements", "results", "reveals")
+
+    def __init__(self, events: Iterable[Event]) -> None:
+        self.announcements: list[Announcement] = []
+        self.reveals: list[Reveal] = []
+        self.results: list[RoundResult] = []
+        self._start = (0, 0)  # the shown round's first announcement and first reveal
+        self._words = False  # whether a round is shown
+        self._result: RoundResult | None = None
+        announcements, reveals = self.announcements, self.reveals
+        relevant = _SCORING_KINDS
+        for event in events:
+            if type(event) not in relevant:
+                continue  # plays, draws …: no part of a scoring round
+            if isinstance(event, Announce | Pass):
+                category = event.category if isinstance(event, Announce) else None
+                if not self._words or event.round != announcements[-1].round:
+                    self._start, self._words, self._result = (
+                        (len(announcements), len(reveals)), True, None)
+                announcements.append(Announcement(event.round, event.seat, category))
+            elif isinstance(event, Reveal):
+                reveals.append(event)
+            elif isinstance(event, RoundResult):
+                self.results.append(event)
+                self._result = event
+            elif ((isinstance(event, Exchange) and self._result is not None)
+                  or isinstance(event, Deal)):
+                self._words = False  # an exchange round has begun since (or a new deal)
+
+    def current(self) -> ScoringRound | None:
+        """The scoring round the table shows: the one being played, or the last one until an
+        exchange round begins after it (None when there is none)."""
+        if not self._words:
+            return None
+        first_word, first_reveal = self._start
+        words = tuple(self.announcements[first_word:])
+        stages: dict[int, list[Reveal]] = {}
+        for reveal in self.reveals[first_reveal:]:
+            stages.setdefault(reveal.seat, []).append(reveal)
+        return ScoringRound(words[0].round, words, {s: tuple(r) for s, r in stages.items()},
+                            self._result)
+
+
+def scoring_round(events: Iterable[Event]) -> ScoringRound | None:
+    """The scoring round the table shows, from one deal's events (public ones suffice): the
+    round being played, or the last one until an exchange round begins after it."""
+    return _Scoring(events).current()
 
 
 def hand_view(hand: Sequence[Card], rules: Rules | None = None, players: int = 4) -> SeatView:
@@ -190,7 +277,10 @@ def hand_view(hand: Sequence[Card], rules: Rules | None = None, players: int = 4
         scores=(0,) * players, locked=nobody, stock=52 - 5 * players, discard_pile=0,
         exchanges=(), announcements=(), reveals=(), round_results=(), shown={}, one_up=None,
         chicago=None, trick_number=0, trick=(), tricks=(), played=((),) * players, over=False,
-        winners=(), chicago_declared=nobody, chicago_made=nobody, settlement=None, seat=0,
+        winners=(), chicago_declared=nobody, chicago_made=nobody, settlement=None,
+        hand_sizes=(len(cards), *(5,) * (players - 1)), scoring_round=None,
+        chicago_points=rules.chicago_points, lock_at=rules.lock_at,
+        exchange_rounds=rules.exchanges, seat=0,
         hand=cards, hand_category=category_of(cards, rules) if len(cards) == 5 else None,
         discarded=(), legal_actions=(), known_out=(), rules=rules, events=(), history=(),
     )

@@ -40,6 +40,7 @@ __all__ = [
     "FaceUpCard",
     "Part",
     "PlayedCard",
+    "ScoringRound",
     "SeatView",
     "TakenTrick",
 ]
@@ -101,6 +102,22 @@ class TakenTrick:
     """Who took it."""
     cards: tuple[PlayedCard, ...]
     """Its cards in playing order (the first was led)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringRound:
+    """A scoring round of this deal as the table shows it: the one being played, or the last
+    one until the next exchange round begins (R-ANN-1 … R-ANN-4)."""
+
+    round: int
+    """Its number, from 1."""
+    words: tuple[Announcement, ...]
+    """Every announcement and pass of the round, in the order spoken."""
+    stages: Mapping[int, tuple[Reveal, ...]]
+    """Seat -> the tie-break stages it revealed (R-ANN-3), in order; in JSON the seat is
+    text."""
+    result: RoundResult | None
+    """The round's outcome once it is decided; null before."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +199,21 @@ class SeatView:
     """Per seat: has made a Chicago in any deal of this game (V-CHI-REQ3)."""
     settlement: tuple[float, ...] | None
     """Money per seat once the game is over (R-END-2, R-END-3); null before."""
+    hand_sizes: tuple[int, ...]
+    """Per seat: how many cards it holds now (five; six for a locked player under V-LOCK-6
+    until it has discarded; four while its face-up card waits, V-ONE-UP; fewer during the
+    tricks)."""
+    scoring_round: ScoringRound | None
+    """The scoring round being played, or the last one of this deal until the next exchange
+    round begins; null when there is none."""
+    chicago_points: int
+    """What a Chicago is worth at this table: a made one scores it, a failed one costs it
+    (R-CHI-3, R-CHI-4; the rules' ``chicago_points``)."""
+    lock_at: int | None
+    """The score at which a player is locked (R-EX-5; the rules' ``lock_at``); null when
+    nobody is."""
+    exchange_rounds: int
+    """Exchange rounds per deal (R-EX-1; the rules' ``exchanges``)."""
     seat: int | None = field(metadata=_own())
     """The seat whose view this is; null for a spectator."""
     hand: tuple[Card, ...] = field(metadata=_own())

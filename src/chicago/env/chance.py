@@ -29,12 +29,10 @@ deals a new deal becomes one player decision followed by 20 chance nodes (four p
 
 from __future__ import annotations
 
-from typing import Any
-
 from chicago.cards import DECK, Card
 from chicago.engine.actions import Action
 from chicago.engine.game import Game
-from chicago.engine.sources import CardSource
+from chicago.engine.sources import CardSource, RecordFields
 from chicago.rules import Rules
 
 __all__ = ["ChanceCards", "ChanceTable", "NeedCard", "chance_game"]
@@ -73,7 +71,7 @@ class ChanceCards(CardSource):
             raise ValueError(f"{card} cannot be drawn now: it is not in the stock") from None
         return card
 
-    def record_fields(self) -> dict[str, Any] | None:
+    def record_fields(self) -> RecordFields | None:
         """None: a record cannot say which cards chance chose."""
         return None
 

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any
 
 from chicago.engine import Game
 from chicago.review.hindsight import hindsight_values
@@ -57,7 +56,7 @@ class ReviewChunk:
 
 
 def review_decisions(
-    record: dict[str, Any],
+    record: Mapping[str, object],
     seat: int,
     *,
     level: ReviewLevel,
@@ -82,7 +81,7 @@ def review_decisions(
 
 
 def _checked(
-    record: dict[str, Any], seats: Sequence[int], hindsight: bool
+    record: Mapping[str, object], seats: Sequence[int], hindsight: bool
 ) -> Game:
     final = final_game(record)
     for seat in seats:
@@ -112,7 +111,7 @@ def _review(
 
 
 def review_game(
-    record: dict[str, Any],
+    record: Mapping[str, object],
     seat: int,
     *,
     level: str | ReviewLevel = "expert",
@@ -136,7 +135,7 @@ def review_game(
 
 
 def review_seats(
-    record: dict[str, Any],
+    record: Mapping[str, object],
     seats: Sequence[int],
     *,
     level: str | ReviewLevel = "expert",
@@ -204,8 +203,8 @@ _TICK_WAIT = 0.1
 
 
 def _chunk_with_ticks(
-    record: dict[str, Any], chunk: ReviewChunk, level: ReviewLevel, seed: int,
-    hindsight: bool, ticks: Any,
+    record: Mapping[str, object], chunk: ReviewChunk, level: ReviewLevel, seed: int,
+    hindsight: bool, ticks: queue.Queue[int] | None,
 ) -> list[DecisionReview]:
     """:func:`review_chunk` in a worker, putting a tick on ``ticks`` (a managed queue, or
     None) after each decision."""
@@ -214,7 +213,7 @@ def _chunk_with_ticks(
                             deals=(chunk.first, chunk.last), on_decision=on_decision)
 
 
-def _drain(ticks: Any) -> int:
+def _drain(ticks: queue.Queue[int]) -> int:
     """How many ticks wait on the queue (taken off it)."""
     count = 0
     while True:
@@ -226,7 +225,7 @@ def _drain(ticks: Any) -> int:
 
 
 def plan_review(
-    record: dict[str, Any], seats: Sequence[int], *, pieces: int = 4, hindsight: bool = False
+    record: Mapping[str, object], seats: Sequence[int], *, pieces: int = 4, hindsight: bool = False
 ) -> list[ReviewChunk]:
     """The review of ``seats`` split in about ``pieces`` shares of about equal size (a seat
     with no decision has none), the largest first. Checks the record (RecordError), the
@@ -238,7 +237,7 @@ def plan_review(
 
 
 def review_chunk(
-    record: dict[str, Any], chunk: ReviewChunk, *, level: str | ReviewLevel = "expert",
+    record: Mapping[str, object], chunk: ReviewChunk, *, level: str | ReviewLevel = "expert",
     seed: int = 0, hindsight: bool = False,
 ) -> list[DecisionReview]:
     """The reviews of the decisions of one share (from :func:`plan_review`), in order."""
@@ -249,7 +248,7 @@ def review_chunk(
 
 
 def assemble_review(
-    record: dict[str, Any], seat: int, decisions: Iterable[DecisionReview], *,
+    record: Mapping[str, object], seat: int, decisions: Iterable[DecisionReview], *,
     level: str | ReviewLevel = "expert", seed: int = 0, hindsight: bool = False,
     name: str | None = None,
 ) -> Review:

@@ -15,7 +15,12 @@ position (the seat is sure to win it, or loses it even against the model) the va
 exact.
 
 A Chicago is valued by the exact solver alone: made when the declarer wins every trick
-whatever the defenders do, else broken (the defenders see every card).
+whatever the defenders do, else broken (the defenders see every card). A made Chicago is
+worth what it scores: under V-DEUCE ``deuce_chicago_points`` (30) when the declarer is sure
+to win the last trick with a 2 whatever the defenders do, else ``chicago_points`` (15)
+(:func:`~chicago.bots.solver.chicago_values`); the defenders' cards are valued the same way,
+so keeping the 2 for the last trick, or a defender's card that keeps a 2 from winning it,
+counts for the difference.
 """
 
 from __future__ import annotations
@@ -25,15 +30,22 @@ from collections.abc import Sequence
 from chicago.bots.model import model_moves, model_wins
 from chicago.bots.solver import (
     Position,
-    can_make_chicago,
-    chicago_moves,
+    chicago_value,
+    chicago_values,
     last_trick_value,
     last_trick_values,
 )
 from chicago.cards import Card, cards_from_mask
 from chicago.engine.knowledge import Knowledge
 from chicago.poker import HandValue, evaluate
-from chicago.review.stakes import chicago_failure, chicago_success, effective, hand_points
+from chicago.review.stakes import (
+    chicago_failure,
+    chicago_points,
+    chicago_success,
+    effective,
+    hand_points,
+    last_trick_points,
+)
 from chicago.rules import Rules
 
 __all__ = [
@@ -42,6 +54,7 @@ __all__ = [
     "beats_all",
     "call_values",
     "card_values",
+    "chicago_made",
     "last_trick",
     "played_by",
     "showdown",
@@ -96,18 +109,11 @@ def _trick_points(k: Knowledge, sure: int, model: bool) -> float:
     return MODEL_SHARE * effective(k, k.rules.last_trick_points) if model else 0.0
 
 
-def _deuce(k: Knowledge) -> int | None:
-    rules = k.rules
-    return 2 * rules.last_trick_points if rules.deuce_bonus else None
-
-
 def last_trick(k: Knowledge, position: Position) -> tuple[float, bool]:
     """The seat's last-trick value from ``position`` (no Chicago declared), and whether it
     wins the last trick at least against the model."""
-    rules = k.rules
-    sure = last_trick_value(
-        position, k.seat, points=rules.last_trick_points, deuce_points=_deuce(k)
-    )
+    points, deuce = last_trick_points(k)
+    sure = last_trick_value(position, k.seat, points=points, deuce_points=deuce)
     model = bool(sure) or model_wins(position, k.seat)
     return _trick_points(k, sure, model), model
 
@@ -120,33 +126,67 @@ def card_values(k: Knowledge, hands: Sequence[int]) -> dict[Card, CardValue]:
     position = Position(tuple(hands), k.leader, played, declarer)
     out: dict[Card, CardValue] = {}
     if declarer is None:
-        sure = last_trick_values(position, points=rules.last_trick_points,
-                                 deuce_points=_deuce(k))
+        plain, deuce = last_trick_points(k)
+        sure = last_trick_values(position, points=plain, deuce_points=deuce)
         model = model_moves(position)
         for card, points in sure.items():
             won = bool(points) or model[card]
             out[card] = (0.0, _trick_points(k, points, won), 0.0, won)
         return out
-    moves = chicago_moves(position, declarer)
+    moves = chicago_values(position, declarer, points=_MADE, deuce_points=_deuce_tier(k))
+    made_hand = showdown(k, hands) if rules.chicago_final_showdown else 0.0
     if declarer == k.seat:
-        made_hand = showdown(k, hands) if rules.chicago_final_showdown else 0.0
         for card, made in moves.items():
             if made:
-                out[card] = (made_hand, 0.0, chicago_success(k), True)
+                out[card] = (made_hand, 0.0, chicago_success(k, _scored(k, made)), True)
             else:
                 out[card] = (0.0, 0.0, chicago_failure(k), False)
         return out
     # A defender: the declarer's score counts against each defender, shared among them.
     share = k.players - 1
-    made_value = -float(k.rules.chicago_points) / share
-    broken_value = -effective_for(k, declarer, -k.rules.chicago_points) / share
-    made_hand = showdown(k, hands) if rules.chicago_final_showdown else 0.0
-    for card, breaks in moves.items():
-        if breaks:
-            out[card] = (0.0, 0.0, broken_value, True)
+    broken_value = -effective_for(k, declarer, -rules.chicago_points) / share
+    for card, made in moves.items():
+        if made:
+            out[card] = (made_hand, 0.0, -float(_scored(k, made)) / share, False)
         else:
-            out[card] = (made_hand, 0.0, made_value, False)
+            out[card] = (0.0, 0.0, broken_value + _breaker_share(k, position, card), True)
     return out
+
+
+def _breaker_share(k: Knowledge, position: Position, card: Card) -> float:
+    """V-CHI-BREAKER: the defender's part of the points of breaking the Chicago when it plays
+    ``card`` and the Chicago surely breaks. The defender who wins the breaking trick scores
+    them: all of them for the seat when it is the only defender or its card completes a trick
+    it wins from the declarer, nothing when another defender's card wins that trick, else
+    (who breaks it is decided later) one defender's share."""
+    points = k.rules.chicago_breaker_points
+    if not points:
+        return 0.0
+    defenders = k.players - 1
+    if defenders > 1:
+        after = position.play(card)
+        if after.played or after.leader == position.declarer:
+            return effective(k, points) / defenders  # not decided by this card
+        if after.leader != k.seat:
+            return 0.0
+    return effective(k, points)
+
+
+_MADE = 1
+"""The solver's Chicago value for a made Chicago: a level, not points (they may be 0)."""
+_DEUCE_MADE = 2
+"""The solver's Chicago value for one whose last trick is won with a 2 (V-DEUCE)."""
+
+
+def _deuce_tier(k: Knowledge) -> int | None:
+    """The level asked of the solver for a deuce Chicago, if it scores more (V-DEUCE)."""
+    return _DEUCE_MADE if chicago_points(k)[1] is not None else None
+
+
+def _scored(k: Knowledge, made: int) -> int:
+    """What a Chicago made at the solver's level ``made`` scores."""
+    plain, deuce = chicago_points(k)
+    return deuce if made == _DEUCE_MADE and deuce is not None else plain
 
 
 def effective_for(k: Knowledge, seat: int, points: int) -> float:
@@ -158,6 +198,14 @@ def effective_for(k: Knowledge, seat: int, points: int) -> float:
     return float(total - score)
 
 
+def chicago_made(k: Knowledge, position: Position) -> int | None:
+    """What the seat's Chicago scores from ``position`` (before the first lead) if it is
+    sure to make it whatever the defenders do, seeing every card: under V-DEUCE the deuce
+    Chicago's points when it is sure to win the last trick with a 2; ``None`` if it breaks."""
+    made = chicago_value(position, k.seat, points=_MADE, deuce_points=_deuce_tier(k))
+    return _scored(k, made) if made else None
+
+
 def call_values(
     k: Knowledge, hands: Sequence[int]
 ) -> tuple[tuple[float, float, float, bool], tuple[float, float]]:
@@ -165,10 +213,11 @@ def call_values(
     declares, ``(hand, trick)`` if it does not."""
     rules = k.rules
     leader = k.seat if rules.chicago_caller_leads else k.leader
-    made = can_make_chicago(Position(tuple(hands), leader), k.seat)
+    made = chicago_made(k, Position(tuple(hands), leader))
     final = showdown(k, hands)
-    if made:
-        call = (final if rules.chicago_final_showdown else 0.0, 0.0, chicago_success(k), True)
+    if made is not None:
+        call = (final if rules.chicago_final_showdown else 0.0, 0.0,
+                chicago_success(k, made), True)
     else:
         call = (0.0, 0.0, chicago_failure(k), False)
     trick, _ = last_trick(k, Position(tuple(hands), k.leader))

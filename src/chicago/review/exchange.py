@@ -27,13 +27,13 @@ import random
 from collections.abc import Sequence
 
 from chicago.bots.plausibility import hand_weight
-from chicago.bots.solver import Position, can_make_chicago
+from chicago.bots.solver import Position
 from chicago.cards import DECK, Card, mask_of
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge
 from chicago.engine.phases import Phase
 from chicago.engine.sampling import sample_hands
-from chicago.review.deals import last_trick
+from chicago.review.deals import chicago_made, last_trick
 from chicago.review.levels import ReviewLevel
 from chicago.review.stakes import (
     chicago_failure,
@@ -124,6 +124,8 @@ def _searched(
     unseen = [int(c) for c in k.unseen]
     tricks = [0.0] * len(candidates)
     made = [0] * len(candidates)
+    calls = [0.0] * len(candidates)
+    failure = chicago_failure(k) if declare else 0.0
     for _ in range(level.exchange):
         hands = sample_hands(k, rng, weight=hand_weight)
         taken = 0
@@ -137,13 +139,15 @@ def _searched(
             trick, _ = last_trick(k, Position(tuple(hands), k.leader))
             tricks[i] += trick
             if declare:
-                made[i] += can_make_chicago(Position(tuple(hands), caller_leads), seat)
+                scored = chicago_made(k, Position(tuple(hands), caller_leads))
+                made[i] += scored is not None
+                calls[i] += failure if scored is None else chicago_success(k, scored)
     n = level.exchange
     options = []
     for i, (hand, _, keep) in enumerate(candidates):
         trick = tricks[i] / n
         p = made[i] / n
-        call = p * chicago_success(k) + (1 - p) * chicago_failure(k)
+        call = calls[i] / n
         option = max(0.0, call - trick) if declare else 0.0
         options.append(
             Option(

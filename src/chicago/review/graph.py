@@ -11,9 +11,8 @@ deal). :func:`sparkline` draws a row of numbers as block characters for the term
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from chicago.review.model import Review
 from chicago.review.walk import final_game
@@ -40,7 +39,7 @@ class ScoreGraph:
         return len(self.scores[0])
 
 
-def score_graph(record: dict[str, Any], review: Review | None = None) -> ScoreGraph:
+def score_graph(record: Mapping[str, object], review: Review | None = None) -> ScoreGraph:
     """The graph of the game of ``record`` (RecordError for a bad one), with the losses of
     ``review``'s seat where given."""
     game = final_game(record)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 
 from chicago.engine import Game
 from chicago.review.model import RecordIdentity
@@ -17,7 +18,7 @@ def record_hash(game: Game) -> str:
     """``sha256:`` and the digest of the canonical JSON of the game's record header and
     actions (rules in full, actions in their normal text): the same game always gives the
     same hash, however its record file was written."""
-    record = game.record()
+    record: Mapping[str, object] = game.record()
     canonical = {key: record[key] for key in _HASHED if key in record}
     text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()

@@ -24,9 +24,8 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from chicago.review.core import assemble_review, plan_review, review_chunk
 from chicago.review.levels import ReviewLevel
@@ -46,7 +45,7 @@ class FinishedReview:
 
 
 def finish_review(
-    record: dict[str, Any], seat: int, decisions: Iterable[DecisionReview], *,
+    record: Mapping[str, object], seat: int, decisions: Iterable[DecisionReview], *,
     level: str | ReviewLevel = "expert", seed: int = 0, hindsight: bool = False,
     name: str | None = None,
 ) -> FinishedReview:

@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Container
+from collections.abc import Container, Mapping
 from typing import Any, ClassVar
 
 from chicago.cards import Card
@@ -169,7 +169,7 @@ def _option(alternative: Alternative) -> Option:
 
 
 def exercises_of(
-    record: dict[str, Any], review: Review, *, grades: Container[Grade] = _WORSE,
+    record: Mapping[str, object], review: Review, *, grades: Container[Grade] = _WORSE,
     steps: Container[int] | None = None,
 ) -> list[Exercise]:
     """The exercises of ``review``'s decisions graded ``grades`` (inaccuracy or worse) in

@@ -30,7 +30,12 @@ from chicago.odds import draw_odds
 from chicago.poker import Category, evaluate
 from chicago.review.grades import BEST_MAX
 from chicago.review.model import Reason, rounded
-from chicago.review.stakes import chicago_failure, chicago_success
+from chicago.review.stakes import (
+    chicago_failure,
+    chicago_points,
+    chicago_success,
+    last_trick_points,
+)
 from chicago.review.valuation import Option
 
 __all__ = ["KEYS", "aim", "reason_of"]
@@ -105,7 +110,10 @@ def _situation(k: Knowledge) -> tuple[int | None, int | None]:
     score = k.scores[k.seat]
     quads = k.phase.startswith("quads") and rules.quads_to_target
     chicago = k.phase == "chicago" or k.declarer == k.seat
-    reach = max(rules.last_trick_points, rules.chicago_points if chicago else 0)
+    # V-DEUCE: the last trick or the Chicago won with a 2 scores more
+    trick = max(p or 0 for p in last_trick_points(k))
+    made = max(p or 0 for p in chicago_points(k))
+    reach = max(trick, made if chicago else 0)
     near = score < rules.target <= score + reach
     return (score, rules.target) if near or quads else (None, None)
 
@@ -135,7 +143,8 @@ def reason_of(k: Knowledge, options: Sequence[Option], chosen: Option) -> Reason
     if phase == "chicago":
         call = best if best.action.kind is _K.CHICAGO else other
         return said("chicago" + suffix, best_chance=call.parts.chance,
-                    points=rounded(chicago_success(k)), cost=rounded(chicago_failure(k)))
+                    points=_made_points(k, call.parts.chance, call.parts.chicago),
+                    cost=rounded(chicago_failure(k)))
     if phase == "play":
         key = "trick"
         if k.declarer is not None:
@@ -154,10 +163,27 @@ def reason_of(k: Knowledge, options: Sequence[Option], chosen: Option) -> Reason
         if part == "chicago":
             return said("hold_chicago" + suffix, best_keep=best_keep, done_keep=done_keep,
                         best_chance=best.parts.chance, done_chance=other.parts.chance,
-                        points=rounded(chicago_success(k)))
+                        points=_made_points(k, best.parts.chance, _hold_call(best)))
         return said("hold_trick" + suffix, best_keep=best_keep, done_keep=done_keep,
                     points=best.parts.trick, cost=other.parts.trick)
     return said("value" + suffix, points=best.value, cost=other.value)
+
+
+def _made_points(k: Knowledge, chance: float | None, call: float | None) -> float:
+    """What a made Chicago brings on average, from the value of declaring (``call``, ``p ×
+    made + (1 - p) × failure`` with ``p`` the ``chance``): under V-DEUCE the deuce Chicagos
+    among the made ones count at their points. Where that says nothing (no chance, or the
+    call's value is not known), the plain Chicago's value."""
+    if not chance or call is None:
+        return rounded(chicago_success(k))
+    return rounded((call - (1 - chance) * chicago_failure(k)) / chance)
+
+
+def _hold_call(option: Option) -> float | None:
+    """The value of declaring after a hold: its ``chicago`` part is what the call adds over
+    the last trick, cut at 0 (where it is 0 the call's value is not known)."""
+    added = option.parts.chicago
+    return added + option.parts.trick if added > 0 else None
 
 
 def _cards(cards: Sequence[Card]) -> tuple[str, ...]:

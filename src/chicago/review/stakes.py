@@ -41,10 +41,12 @@ from chicago.poker import Category
 __all__ = [
     "GAME_WON",
     "chicago_failure",
+    "chicago_points",
     "chicago_success",
     "effective",
     "estimate_holds",
     "hand_points",
+    "last_trick_points",
     "may_declare",
     "quads_points",
     "reset_value",
@@ -136,10 +138,33 @@ def hand_points(k: Knowledge, category: Category) -> float:
     return effective(k, points)
 
 
-def chicago_success(k: Knowledge) -> float:
-    """What a made Chicago is worth to its declarer (a made Chicago meets V-CHI-REQ3; one
-    that takes the seat to the target ahead of the others wins the game)."""
-    points = k.rules.chicago_points
+def last_trick_points(k: Knowledge) -> tuple[int, int | None]:
+    """What winning the last trick scores: ``(plain, deuce)``, the rules'
+    ``last_trick_points`` and, under V-DEUCE, twice that for winning it with a 2 (else
+    ``None``), as the engine scores it."""
+    rules = k.rules
+    plain = rules.last_trick_points
+    return plain, 2 * plain if rules.deuce_bonus else None
+
+
+def chicago_points(k: Knowledge) -> tuple[int, int | None]:
+    """What a made Chicago scores: ``(plain, deuce)``, the rules' ``chicago_points`` and,
+    under V-DEUCE, ``deuce_chicago_points`` for one whose last trick is won with a 2 (else
+    ``None``). A deuce bonus set no higher than the plain points is left out (``None``): the
+    review then values every made Chicago at the plain points."""
+    rules = k.rules
+    plain = rules.chicago_points
+    deuce = rules.deuce_chicago_points
+    return plain, deuce if rules.deuce_bonus and deuce > plain else None
+
+
+def chicago_success(k: Knowledge, points: int | None = None) -> float:
+    """What a made Chicago that scores ``points`` is worth to its declarer (a made Chicago
+    meets V-CHI-REQ3; one that takes the seat to the target ahead of the others wins the
+    game). ``points`` defaults to the plain ``chicago_points``: pass
+    ``deuce_chicago_points`` for one whose last trick is won with a 2 (V-DEUCE)."""
+    if points is None:
+        points = k.rules.chicago_points
     total = k.scores[k.seat] + points
     won = k.scores[k.seat] < k.rules.target and wins_game(k, total)
     return points + (GAME_WON if won else 0.0)

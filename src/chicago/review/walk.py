@@ -8,11 +8,12 @@ the values with all cards known (:mod:`chicago.review.hindsight`) read.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator
+from collections.abc import Container, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from chicago.engine import Action, Game, SeatView
+from chicago.engine.errors import RecordError
+from chicago.engine.records import start_record
 from chicago.record import replay_record
 
 __all__ = ["DecisionPoint", "count_decisions", "decision_points", "final_game"]
@@ -32,24 +33,26 @@ class DecisionPoint:
     """The real game just before the action (for the values with all cards known only)."""
 
 
-def final_game(record: dict[str, Any]) -> Game:
+def final_game(record: Mapping[str, object]) -> Game:
     """The record replayed to its end (RecordError for a bad record)."""
     return replay_record(record)
 
 
-def _walk(record: dict[str, Any], last_deal: int | None = None
+def _walk(record: Mapping[str, object], last_deal: int | None = None
           ) -> Iterator[tuple[int, Game, Action]]:
-    game = replay_record({**record, "actions": [], "result": None})
-    for number, (_, text) in enumerate(record.get("actions", []), start=1):
+    game, actions = start_record(record, Game)
+    for number, (_, text) in enumerate(actions, start=1):
         if last_deal is not None and game.deal_number > last_deal:
             return
+        if not isinstance(text, str):
+            raise RecordError(f"action {number}: {text!r} is not an action's text", number)
         action = Action.parse(text)
         yield number, game, action
         game.apply(action)
 
 
 def decision_points(
-    record: dict[str, Any], seat: int, deals: tuple[int, int] | None = None
+    record: Mapping[str, object], seat: int, deals: tuple[int, int] | None = None
 ) -> Iterator[DecisionPoint]:
     """The seat's decisions in order (only those of the deals ``first`` to ``last`` of
     ``deals``, if given). The record must be valid (check it with :func:`final_game`)."""
@@ -64,7 +67,8 @@ def decision_points(
             )
 
 
-def count_decisions(record: dict[str, Any], seats: Container[int]) -> dict[tuple[int, int], int]:
+def count_decisions(record: Mapping[str, object], seats: Container[int]
+                    ) -> dict[tuple[int, int], int]:
     """(seat, deal) → how many decisions the seat made in that deal, for ``seats``."""
     counts: dict[tuple[int, int], int] = {}
     for _, game, _ in _walk(record):

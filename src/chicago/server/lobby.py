@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import chicago
-from chicago.bots.base import BOT_LEVELS, _load_builtin_bots
+from chicago.bots import bot_levels as installed_levels
 from chicago.engine.game import Game
 from chicago.record import write_text
 from chicago.rules import PRESETS, VARIATIONS, Rules, RulesError
@@ -79,9 +79,9 @@ GameNumber = Annotated[WholeNumber, Path(ge=1, le=MAX_NUMBER,
 def bot_levels(settings: Settings | None = None) -> list[str]:
     """The bot levels this server offers: the installed ones, weakest first, then the
     external bots its operator named (``Settings.external_bots``)."""
-    _load_builtin_bots()
+    levels = installed_levels()
     named = list(settings.external_bots) if settings is not None else []
-    return list(BOT_LEVELS) + [n for n in named if n not in BOT_LEVELS]
+    return levels + [n for n in named if n not in levels]
 
 
 def clean_name(value: str | None, what: str) -> str | None:

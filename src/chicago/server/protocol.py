@@ -57,6 +57,17 @@ ERROR_CODES = {
     "too_many_reviews": "this client has as many reviews waiting as one client may",
     "no_reviews": "this server computes no reviews",
     "internal": "the server could not store the change",
+    # requests over HTTP (docs/PROTOCOL.md, "HTTP API")
+    "bad_request": "a field of the request is missing, malformed or out of range",
+    "bad_rules": "the rules, preset, variations or seat count do not work together",
+    "seat_taken": "that seat is taken",
+    "unknown_game": "no such finished game at this table",
+    "not_found": "no such page or resource",
+    "method_not_allowed": "this resource does not take that method",
+    "http_error": "the request was refused",
+    # the review's practice (docs/PROTOCOL.md, "Practice")
+    "unknown_exercise": "no such exercise",
+    "bad_action": "not one of the exercise's choices",
     # club play (docs/CLUB.md)
     "bad_profile": "not the secret of any profile",
     "bad_organizer": "not the organizer secret of this tournament",
@@ -76,6 +87,13 @@ ERROR_CODES = {
     "not_entered": "this profile has no seat in this round",
     "round_running": "the duplicate round is still being played",
     "tournament_table": "a tournament table plays one game",
+    # playing together (issue 26: docs/PROTOCOL.md, "Play again", "Mail notices")
+    "table_closed": "everyone left this table: no game is played here again",
+    "not_agreed": "say Play again first",
+    "no_open_seat": "every seat is taken",
+    "mail_off": "this site sends no mail",
+    "mail_limited": "too many mails today",
+    "unknown_link": "this link does nothing (any more)",
 }
 """Every error code the server sends, with a default message."""
 
@@ -83,7 +101,8 @@ STATE_KEYS = (
     "seat", "players", "deal", "dealer", "phase", "round", "to_act", "scores", "locked",
     "stock", "discard_pile", "exchanges", "announcements", "reveals", "round_results", "shown",
     "one_up", "chicago", "trick_number", "trick", "tricks", "played", "over", "winners",
-    "settlement", "chicago_declared", "chicago_made", "hand", "hand_category", "discarded",
+    "settlement", "chicago_declared", "chicago_made", "hand_sizes", "scoring_round",
+    "chicago_points", "lock_at", "exchange_rounds", "hand", "hand_category", "discarded",
     "legal_actions", "known_out",
 )
 """The keys of an update's ``state``: the view without ``rules``, ``events`` and ``history``."""

@@ -42,7 +42,8 @@ from chicago.engine.actions import Action, ActionKind
 from chicago.engine.events import Event
 from chicago.engine.game import Game
 from chicago.engine.records import start_record
-from chicago.engine.viewjson import state_json
+from chicago.engine.viewjson import field_json, state_json
+from chicago.engine.views import scoring_round
 from chicago.poker import evaluate
 from chicago.record import RecordError
 
@@ -78,7 +79,13 @@ def parse_perspective(text: str | int | None, players: int) -> Perspective:
 
 def _start(record: dict[str, Any]) -> tuple[Game, list[tuple[int, str]]]:
     game, actions = start_record(record, Game)
-    return game, [(int(seat), str(text)) for seat, text in actions]
+    pairs = []
+    for number, (seat, text) in enumerate(actions, start=1):
+        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(text, str):
+            raise RecordError(f"action {number}: expected [seat, action text], got "
+                              f"{[seat, text]!r}", number)
+        pairs.append((seat, text))
+    return game, pairs
 
 
 def _state(game: Game, perspective: Perspective) -> dict[str, Any]:
@@ -102,19 +109,23 @@ def _visible(events: list[Event], perspective: Perspective) -> list[dict[str, An
     return [e.to_json() for e in events if e.visible_to(seat)]
 
 
-def _closing_state(before: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
-    """The end of a deal: the state before the last action with that action's events applied.
+def _closing_state(before: dict[str, Any], events: list[dict[str, Any]],
+                   deal_events: list[Event]) -> dict[str, Any]:
+    """The end of a deal: the state before the last action with that action's events applied
+    (``deal_events``: the whole deal's events, for its last scoring round).
 
     Only public facts and the perspective's own cards are touched, so the result holds
     nothing the perspective did not see.
     """
     state = copy.deepcopy(before)
+    state["scoring_round"] = field_json("scoring_round", scoring_round(deal_events))
     for ev in events:
         kind = ev["type"]
         if kind == "play":
             seat, card = ev["seat"], ev["card"]
             state["trick"].append({"seat": seat, "card": card})
             state["played"][seat].append(card)
+            state["hand_sizes"][seat] -= 1
             if card in state.get("hand", []):
                 state["hand"].remove(card)
             hands = state.get("hands")
@@ -164,6 +175,7 @@ def replay_steps(record: dict[str, Any], perspective: Perspective) -> list[list[
     add({"deal": game.deal_number, "seat": None, "action": None, "number": None,
          "events": _visible(list(game.events), perspective), "state": state})
     seen = len(game.events)
+    deal_start = 0  # where the deal in play begins in the game's events
     for number, (seat, text) in enumerate(actions, start=1):
         if game.to_act is None or seat != game.to_act:
             raise RecordError(f"action {number} ({text!r}): seat {seat} was not to act", number)
@@ -187,8 +199,10 @@ def replay_steps(record: dict[str, Any], perspective: Perspective) -> list[list[
         cut = next(i for i, e in enumerate(new_events) if e.type == "deal") if any(
             e.type == "deal" for e in new_events) else len(new_events)
         closing = _visible(new_events[:cut], perspective)
+        ended = list(game.events[deal_start:seen - len(new_events) + cut])
+        deal_start = seen - len(new_events) + cut
         add({"deal": deal_before, "seat": seat, "action": shown_action, "number": number,
-             "events": closing, "state": _closing_state(state, closing)})
+             "events": closing, "state": _closing_state(state, closing, ended)})
         state = _state(game, perspective)
         add({"deal": game.deal_number, "seat": None, "action": None, "number": None,
              "events": _visible(new_events[cut:], perspective), "state": state})

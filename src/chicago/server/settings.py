@@ -256,8 +256,7 @@ def external_bot(option: str) -> tuple[str, str]:
     >>> external_bot("echo=cmd:time_ms=300 echo")
     ('echo', 'time_ms=300 echo')
     """
-    from chicago.bots import make_bot
-    from chicago.bots.base import BOT_LEVELS, _load_builtin_bots
+    from chicago.bots import bot_levels, level_names, make_bot
 
     name, sep, command = option.partition("=")
     name, command = name.strip(), command.strip()
@@ -266,8 +265,7 @@ def external_bot(option: str) -> tuple[str, str]:
     if not _BOT_NAME.fullmatch(name):
         raise ValueError(f"bot name {name!r}: 1-32 lower-case letters, digits, '-' or '_', "
                          "starting with a letter")
-    _load_builtin_bots()
-    if name in BOT_LEVELS or name in ("open", "cmd", "bot"):
+    if name in {*bot_levels(), *level_names(), "open", "cmd", "bot"}:
         raise ValueError(f"bot name {name!r} is taken by a built-in level; choose another")
     if command.lower().startswith("cmd:"):
         command = command[4:].strip()

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chicago.bots import Bot, make_bot
+from chicago.bots import Bot, level_names, make_bot
 from chicago.engine import Action, Game, IllegalAction, SeatView
 from chicago.engine.events import DealEnd, Event
 from chicago.rules import Rules
@@ -50,7 +50,6 @@ def bot_name(seat: int, lang: Lang | str | None = None) -> str:
     """
     return get_lang(lang).t("bot_name", n=seat + 1)
 
-_LEVELS = ("basic", "ev", "expert")
 
 
 @dataclass
@@ -73,9 +72,8 @@ def make_bots(
     """Bots for every seat but ``human``: ``(bots by seat, specs used, notices)``.
 
     ``specs`` are given for the other seats in seat order; a shorter list repeats its last
-    entry (none: :data:`DEFAULT_BOT`). A bot level that is not available yet (``basic``,
-    ``ev``, ``expert``) falls back to ``random`` with a notice; an unknown name raises
-    ``ValueError``.
+    entry (none: :data:`DEFAULT_BOT`). A bot level of :data:`chicago.bots.LEVELS` that is not
+    installed falls back to ``random`` with a notice; an unknown name raises ``ValueError``.
     """
     others = [s for s in range(players) if s != human]
     wanted = [spec.strip() for spec in specs if spec.strip()] or [DEFAULT_BOT]
@@ -91,7 +89,7 @@ def make_bots(
         try:
             bot = make_bot(spec)
         except ValueError:
-            if spec.split(":", 1)[0].lower() not in _LEVELS:
+            if spec.split(":", 1)[0].lower() not in level_names():
                 raise
             note = Notice("tui.note.unavailable", spec=spec)
             if note not in notices:
@@ -271,7 +269,7 @@ class PlaySession:
         game = self._game
         texts = self._texts
         if game.is_over or texts is None or len(texts) != len(game.actions):
-            full = game.record()
+            full: dict[str, Any] = dict(game.record())
             if not game.is_over and "decks" not in full:
                 self._texts = [list(item) for item in full["actions"]]
                 self._header = {

@@ -11,9 +11,11 @@ in as arguments: ``clock`` is the turn clock as it runs now, ``at`` the UNIX tim
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from chicago.engine.actions import Action, ActionKind
+from chicago.engine.events import GameEnd
+from chicago.engine.jsontypes import EventJSON, StateJSON, ViewJSON
 from chicago.engine.viewjson import view_json
 from chicago.server import protocol
 from chicago.server.core.rematch import VoteInfo, vote_info
@@ -53,28 +55,47 @@ class SnapshotFrame(TypedDict):
 
     type: Literal["snapshot"]
     seq: int
+    """The table's sequence number after this frame."""
     reason: str
+    """Why it was sent: ``hello``, ``view``, ``rematch`` or ``resync`` (docs/PROTOCOL.md)."""
     you: int | None
+    """The audience's seat; null for a spectator."""
     table: dict[str, Any]
-    view: dict[str, Any]
+    """The table (docs/PROTOCOL.md)."""
+    view: ViewJSON
+    """The whole view of the audience."""
     clock: ClockInfo | None
+    """The turn clock, if the table has one and it runs."""
 
 
-class UpdateFrame(TypedDict, total=False):
+class UpdateFrame(TypedDict):
     """An action and the events it caused, as one audience sees them; the last update of a
     batch (every live one) also carries the state, the clock and the pause."""
 
     type: Literal["update"]
     seq: int
+    """The table's sequence number after this frame."""
     game: int
+    """The table's game the action was made in (1, 2, … after rematches)."""
     seat: int | None
+    """The seat that acted."""
     action: str | None
+    """The action's text, null when this audience may not see it (another seat's
+    discards)."""
     kind: str
+    """The action's kind (``discard``, ``play`` …), which every audience sees."""
     by: str
-    events: list[dict[str, Any]]
+    """Who made it: ``player``, ``bot``, ``stand-in`` (for a player away) or ``clock`` (the
+    turn clock ran out)."""
+    events: list[EventJSON]
+    """The events the action caused that this audience may see."""
     clock: ClockInfo | None
-    pause: PauseInfo | None
-    state: dict[str, Any] | None
+    """The turn clock as it runs now (null in an earlier update of a replay)."""
+    pause: NotRequired[PauseInfo | None]
+    """The pause after a deal (with the state only)."""
+    state: StateJSON | None
+    """The audience's view without rules, events and history (the last update of a
+    batch); null in an earlier update of a replay."""
 
 
 class GameOverFrame(TypedDict):
@@ -236,11 +257,11 @@ def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
                   "action": action, "kind": kind, "by": by, "events": events, "state": None,
                   "clock": None}
     frames: list[Frame] = [update]
-    end_event = next((e for e in events if e["type"] == "game_end"), None)
+    end_event = next((e for e in game.events[start:end] if isinstance(e, GameEnd)), None)
     if end_event is not None:
         frames.append(GameOverFrame(
-            type="game_over", seq=entry.seq, game=entry.game, winners=end_event["winners"],
-            scores=end_event["scores"], settlement=end_event["settlement"],
+            type="game_over", seq=entry.seq, game=entry.game, winners=list(end_event.winners),
+            scores=list(end_event.scores), settlement=list(end_event.settlement),
             record=f"/api/games/{state.id}/{entry.game}", rematch=vote_info(state, at)))
     return frames
 

@@ -55,35 +55,29 @@ function actedThisRound(state, seat) {
   return pos(seat) < pos(state.to_act);
 }
 
+/** How many cards `seat` holds: the view says (every hand, face up, in a replay of all). */
 function handSize(state, seat) {
   if (state.hands) return (state.hands[String(seat)] || []).length;
-  // From the first trick on (and after the game, whether it ended after the tricks or before
-  // them) a seat holds its five cards less the ones it played.
-  if (state.phase === "play" || state.phase === "deal over" || state.phase === "over" || state.over) {
-    return Math.max(0, 5 - ((state.played || [])[seat] || []).length);
-  }
-  const rules = state.rules || {};
-  if (rules.lock_six && state.locked[seat] && state.round === 1 && state.phase === "exchange" && !actedThisRound(state, seat)) return 6;
-  return 5;
+  return (state.hand_sizes || [])[seat] ?? 0;
 }
 
-/** The latest scoring round as the events tell it: who announced what, tie-break stages, the result. */
-export function roundInfo(events) {
-  let info = null;
-  for (const ev of events || []) {
-    if (ev.type === "announce" || ev.type === "pass") {
-      if (!info || info.round !== ev.round) info = { round: ev.round, said: {}, reveals: {}, result: null, order: [] };
-      info.said[ev.seat] = ev.type === "announce" ? ev.category : null;
-      info.order.push(ev.seat);
-    } else if (ev.type === "reveal" && info) {
-      (info.reveals[ev.seat] ||= []).push("suit" in ev ? t(`suit.${ev.suit}`) : ev.rank === "T" ? "10" : ev.rank);
-    } else if (ev.type === "round_result" && info) {
-      info.result = ev;
-    } else if (ev.type === "exchange" && info && info.result) {
-      info.stale = true; // an exchange round has started since
-    }
+/** The scoring round the view shows (`state.scoring_round`: the one being played, or the
+ * last one until the next exchange round): who said what in order, the tie-break stages each
+ * seat revealed, the result. Null when there is none. */
+export function roundInfo(state) {
+  const current = state && state.scoring_round;
+  if (!current) return null;
+  const said = {};
+  const order = [];
+  for (const word of current.words) {
+    said[word.seat] = word.category;
+    order.push(word.seat);
   }
-  return info;
+  const reveals = {};
+  for (const [seat, stages] of Object.entries(current.stages || {})) {
+    reveals[seat] = stages.map((ev) => ("suit" in ev ? t(`suit.${ev.suit}`) : ev.rank === "T" ? "10" : ev.rank));
+  }
+  return { round: current.round, said, reveals, result: current.result, order };
 }
 
 /**
@@ -96,17 +90,16 @@ export function seatPanel(state, seat, ctx) {
   const info = ctx.seats ? ctx.seats[seat] : null;
   const badges = [];
   const badge = (cls, text, note) => h("span", { class: `badge ${cls}`, title: note, "aria-label": `${text}: ${note}` }, text);
-  const rules = state.rules || {};
   if (state.dealer === seat) badges.push(h("span", { class: "chip dealer", title: t("note.dealer"), "aria-label": t("table.dealer") }, t("table.dealer_chip")));
   if (info && info.kind === "bot") badges.push(badge("bot", levelName(info.level), t("note.bot", { level: levelAbout(info.level) })));
   if (info && info.kind === "open") badges.push(badge("open", t("table.open"), t("note.open")));
   if (info && info.away) badges.push(badge("away", t("table.away"), t("note.away")));
   else if (info && info.kind === "human" && ctx.presence && ctx.presence[seat] === false) badges.push(badge("offline", t("table.offline"), t("note.offline")));
-  if (state.locked && state.locked[seat]) badges.push(badge("locked", t("table.locked"), t("note.locked", { n: rules.lock_at ?? "" })));
+  if (state.locked && state.locked[seat]) badges.push(badge("locked", t("table.locked"), t("note.locked", { n: state.lock_at ?? "" })));
   if (state.chicago === seat) badges.push(badge("chicago", "Chicago", t("note.chicago")));
 
   // exchange counts per round: "2 · 3 · –"
-  const rounds = (state.rules && state.rules.exchanges) || Math.max(1, (state.exchanges || []).length);
+  const rounds = state.exchange_rounds || Math.max(1, (state.exchanges || []).length);
   const counts = [];
   const rows = state.exchanges || [];
   for (let r = 0; r < rounds; r++) {
@@ -118,9 +111,9 @@ export function seatPanel(state, seat, ctx) {
   }
 
   // the latest scoring round's word and tie-break stages
-  const round = roundInfo(ctx.events);
+  const round = roundInfo(state);
   let said = null;
-  if (round && !round.stale && seat in round.said && state.phase !== "play") {
+  if (round && seat in round.said && state.phase !== "play") {
     const cat = round.said[seat];
     const stages = round.reveals[seat] || [];
     const won = round.result && round.result.winner === seat;
@@ -247,8 +240,8 @@ export function centerPanel(state, ctx) {
       parts.push(h("p", { class: "last-trick" }, t("center.last_trick", { who: ctx.names.who(last.winner), card: win ? cardText(win.card) : "" })));
     }
   } else {
-    const round = roundInfo(ctx.events);
-    if (round && !round.stale && (state.phase === "announce" || state.phase === "quads choice" || round.result)) {
+    const round = roundInfo(state);
+    if (round && (state.phase === "announce" || state.phase === "quads choice" || round.result)) {
       parts.push(roundBox(round, state, ctx));
     }
     if (state.phase === "exchange" || state.phase === "redeal" || state.phase === "one up") parts.push(piles(state));

@@ -15,22 +15,23 @@ export const MOMENT_MIN_MS = 4500;
 
 /**
  * The moments of a batch of new events. `earlier` are the deal's events before the batch
- * (for the tie-break reveals of a round); `rules` the table's rules; `names` a Names.
+ * (for the tie-break reveals of a round); `view` the seat's view (the rule values a moment
+ * names: `chicago_points`, `lock_at`); `names` a Names.
  * Returns [{kind, text, detail}] in the order they happened.
  */
-export function momentsOf(batch, earlier, names, rules = {}) {
+export function momentsOf(batch, earlier, names, view) {
   const out = [];
   const seen = [...(earlier || [])];
   batch.forEach((ev, i) => {
     const after = batch.slice(i + 1);
-    const moment = momentOf(ev, seen, after, names, rules);
+    const moment = momentOf(ev, seen, after, names, view);
     if (moment) out.push(moment);
     seen.push(ev);
   });
   return out;
 }
 
-function momentOf(ev, before, after, names, rules) {
+function momentOf(ev, before, after, names, view) {
   const who = (seat) => ({ who: names.who(seat), Who: names.Who(seat), you: names.you(seat) });
   switch (ev.type) {
     case "round_result": {
@@ -50,10 +51,10 @@ function momentOf(ev, before, after, names, rules) {
     }
     case "chicago":
       if (!ev.declared) return null;
-      return { kind: "chicago", text: t("mo.chicago_call", { ...who(ev.seat), points: rules.chicago_points ?? 15 }), detail: null };
+      return { kind: "chicago", text: t("mo.chicago_call", { ...who(ev.seat), points: view.chicago_points }), detail: null };
     case "chicago_result": {
       const scored = after.find((e) => e.type === "score" && e.seat === ev.seat);
-      const points = Math.abs(scored ? scored.points : rules.chicago_points ?? 15);
+      const points = Math.abs(scored ? scored.points : view.chicago_points);
       if (ev.made) return { kind: "chicago-made", text: t("mo.chicago_made", { ...who(ev.seat), points }), detail: null };
       const trick = [...before].reverse().find((e) => e.type === "trick");
       return {
@@ -70,7 +71,7 @@ function momentOf(ev, before, after, names, rules) {
       if (!locked.length) return null;
       return {
         kind: "lock",
-        text: t("mo.locked", { names: locked.map((s) => names.Who(s)).join(", "), n: locked.length, at: rules.lock_at ?? "" }),
+        text: t("mo.locked", { names: locked.map((s) => names.Who(s)).join(", "), n: locked.length, at: view.lock_at ?? "" }),
         detail: null,
       };
     }

@@ -302,7 +302,7 @@ export class TablePage {
     const view = this.view;
     if (!view) return;
     const events = msg.events || [];
-    const moments = momentsOf(events, view.events, this.names(), view.rules || this.table.rules);
+    const moments = momentsOf(events, view.events, this.names(), view);
     let finished = null;
     let dealt = null;
     for (const ev of events) {

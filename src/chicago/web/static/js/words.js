@@ -244,8 +244,7 @@ export function scoresText(scores, names) {
 
 /** Where the deal is, in a few words. */
 export function phaseText(view) {
-  const rules = view.rules || {};
-  const exchanges = rules.exchanges || 3;
+  const exchanges = view.exchange_rounds;
   switch (view.phase) {
     case "exchange":
       return t("phase.exchange", { r: view.round, n: exchanges });
