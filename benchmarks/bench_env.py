@@ -7,7 +7,8 @@ Prints, on one core (CPU time of this process):
 - PettingZoo ``chicago_v0`` steps per second with random legal actions (observe + step);
 - OpenSpiel ``python_chicago`` random playouts: actions per second (chance nodes included)
   and the time of ``resample_from_infostate``;
-- one ISMCTS decision (20 simulations, random rollouts) in a two-deal game.
+- one ISMCTS decision (20 simulations, random rollouts) in a two-deal game;
+- ``chicago.env.batch.GameBatch``: random legal actions per second in batches of games.
 
 Run with ``make bench`` or ``.venv/bin/python benchmarks/bench_env.py [--quick]``. The
 PettingZoo and OpenSpiel parts are skipped when their extras are not installed.
@@ -117,10 +118,37 @@ def bench_openspiel(games: int) -> None:
     print(f"ISMCTS, 20 simulations, first decision of a two-deal game: {_cpu() - t:.2f} s")
 
 
+def bench_batch(seconds: float, runs: int) -> None:
+    """chicago.env.batch: random legal actions in batches of 16, 64 and 256 games (pagat,
+    max_deals 10 so that games end and start again), actions per second of CPU time, the
+    median of ``runs`` runs taken in turn."""
+    import numpy as np
+
+    from chicago.env.batch import ACCELERATED, GameBatch
+
+    rates: dict[int, list[float]] = {16: [], 64: [], 256: []}
+    for _ in range(runs):
+        for count in rates:
+            batch = GameBatch(count, "pagat", seed=count, max_deals=10)
+            batch.reset()
+            rng = np.random.default_rng(count)
+            steps = 0
+            start = _cpu()
+            while _cpu() - start < seconds:
+                batch.step(batch.random_actions(rng))
+                steps += 1
+            rates[count].append(steps * count / (_cpu() - start))
+    found = ", ".join(f"{count} games {statistics.median(r):,.0f}" for count, r in rates.items())
+    print(f"GameBatch, random legal actions (observations and masks included, accelerator "
+          f"{'on' if ACCELERATED else 'off'}): actions/s by batch size: {found} "
+          f"(target >= 200,000)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games")
     args = parser.parse_args()
+    bench_batch(0.5 if args.quick else 3.0, 1 if args.quick else 3)
     bench_encoding(5 if args.quick else 30)
     bench_pettingzoo(2_000 if args.quick else 20_000)
     bench_openspiel(2 if args.quick else 10)

@@ -1,16 +1,29 @@
-"""Load benchmark of the table server: N tables of bot-driven websocket clients on loopback.
+"""Load benchmark of the table server: people at tables of one person and three bots.
 
-Starts one real ``chicago serve`` process (SQLite file in a temporary directory), creates N
-tables of four open seats, and connects one websocket client per seat from this process.
-Each client plays like a random bot: when its seat is to act it waits ``--think`` seconds
-(random between half and 1.5 times it) and sends a random legal action. A finished game is
-followed by a rematch, so the load stays constant.
+Starts one real server process (uvicorn, as ``chicago serve`` runs it, on a SQLite file in a
+temporary directory) and, from this second process, seats people one by one: each creates a
+table of one open seat and three ``bot:basic`` seats (bot delay 0, the default pause after a
+deal), joins it and plays over one websocket like a random player: when its seat is to act it
+thinks 0.5-1.5 times ``--think`` seconds and sends a random legal action; when a deal ends it
+answers the pause with ``continue``; when the game is over it asks for a rematch, so the load
+stays constant. The server's settings are those of ``chicago serve`` except the bounds made
+for many addresses (tables per address per minute, waiting tables per address) and the
+site's cap on tables in play (400, which the rematches of 1,000 tables pass), since every
+client here comes from 127.0.0.1, and no review processes (a review takes a core of its own).
 
-Latency of an action = from the moment its client sends it to the moment its update has
-arrived at every seat of the table. Prints actions/s and p50/p99/max latency per table count.
+The number of people ramps up (``--clients``, default 100 250 500 1000); at each step, after a
+warm-up, it measures for ``--seconds``:
 
-    python benchmarks/bench_server.py                      # 50 and 200 tables, think 1 s
-    python benchmarks/bench_server.py --tables 200 --think 0.5 --seconds 30
+- act→update: from a person's ``act`` to the update of that action reaching that person
+  (p50, p99, max);
+- person moves per second, and all actions per second (the bots' replies included);
+- server CPU per person move: the server process's CPU time (user + system, from /proc)
+  over the step divided by the person moves, so it includes the bots' replies, the fan-out
+  and the writes; and the server's RSS at the end of the step. The client process's own CPU
+  is printed too, to show that the clients kept up.
+
+    python benchmarks/bench_server.py                         # 100 -> 1,000 people
+    python benchmarks/bench_server.py --clients 50 200 --seconds 20 --think 1.0
 """
 
 from __future__ import annotations
@@ -20,8 +33,6 @@ import asyncio
 import json
 import os
 import random
-import re
-import signal
 import statistics
 import subprocess
 import sys
@@ -34,180 +45,306 @@ from typing import Any
 import httpx
 import websockets
 
-SEATS = 4
+BOTS = ["bot:basic"] * 3
+SEATING_LIMIT = 600.0
+"""Seconds a step may take to seat its people; an overloaded server ends the ramp there."""
+SERVER = """
+import json, socket, sys, uvicorn
+from chicago.server import Settings, create_app
+options = json.loads(sys.argv[2])
+settings = Settings(db_url=sys.argv[1], static_dir=None, **options)
+sock = socket.socket()
+sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+sock.bind(("127.0.0.1", 0))
+sock.listen(4096)
+print(sock.getsockname()[1], flush=True)
+config = uvicorn.Config(create_app(settings), log_level="error", ws_per_message_deflate=False,
+                        ws_max_size=settings.ws_max_size, ws_ping_interval=20.0,
+                        ws_ping_timeout=20.0, timeout_graceful_shutdown=5)
+uvicorn.Server(config).run(sockets=[sock])
+"""
+BENCH_SETTINGS = {
+    "create_rate": 1e6, "create_burst": 1_000_000,  # every table comes from 127.0.0.1
+    "max_waiting_per_address": 1_000_000, "max_waiting": 1_000_000,
+    "max_running_tables": 1_000_000,  # rematches of 1,000 tables in play pass the site cap
+    "review_workers": 0, "seed": 1,
+}
 
 
 @dataclass
-class TableLoad:
-    """One table's clients and the actions in flight."""
+class Totals:
+    """What all the people saw, reset at the start of each measured window."""
 
-    table_id: str
-    sent: dict[int, float] = field(default_factory=dict)  # seq -> send time
-    arrived: dict[int, int] = field(default_factory=dict)  # seq -> seats that got it
     latencies: list[float] = field(default_factory=list)
+    person_moves: int = 0
     actions: int = 0
     games: int = 0
-    errors: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def reset(self) -> None:
+        self.latencies.clear()
+        self.person_moves = self.actions = self.games = 0
+        self.errors.clear()
 
 
-async def seat_client(url: str, load: TableLoad, token: str, seat: int, think: float,
-                      stop: asyncio.Event, rng: random.Random) -> None:
-    """One bot-driven websocket client."""
-    async with websockets.connect(url, max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        pending: asyncio.Task[None] | None = None
+class Person:
+    """One person at a table of three bots, playing over one websocket."""
 
-        async def act(legal: list[str], seq: int) -> None:
-            if think:
-                await asyncio.sleep(think * (0.5 + rng.random()))
-            if stop.is_set():
-                return
-            load.sent[seq + 1] = time.perf_counter()
-            await ws.send(json.dumps({"type": "act", "action": rng.choice(legal)}))
+    def __init__(self, totals: Totals, think: float, rng: random.Random,
+                 stop: asyncio.Event) -> None:
+        self.totals, self.think, self.rng, self.stop = totals, think, rng, stop
+        self.sent: float | None = None
+        self.waiting: list[str] = []  # legal actions of a deal that begins after a pause
+        self.seat: int | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.ready = asyncio.Event()
 
-        async for raw in ws:
-            frame = json.loads(raw)
-            kind = frame["type"]
-            if kind == "update":
-                seq = frame["seq"]
-                count = load.arrived.get(seq, 0) + 1
-                if count == SEATS:
-                    load.arrived.pop(seq, None)
-                    start = load.sent.pop(seq, None)
-                    if start is not None:
-                        load.latencies.append(time.perf_counter() - start)
-                        load.actions += 1
-                else:
-                    load.arrived[seq] = count
-                state = frame["state"]
-                if state["legal_actions"] and not stop.is_set():
-                    pending = asyncio.create_task(act(state["legal_actions"], seq))
-            elif kind == "snapshot":
-                view = frame["view"]
-                if view["legal_actions"] and not stop.is_set():
-                    pending = asyncio.create_task(act(view["legal_actions"], frame["seq"]))
-            elif kind == "game_over":
-                if seat == 0:
-                    load.games += 1
-                    if not stop.is_set():
-                        await ws.send(json.dumps({"type": "rematch"}))
-            elif kind == "error":
-                load.errors += 1
-            if stop.is_set():
-                break
-        if pending is not None:
-            pending.cancel()
+    async def play(self, url: str, token: str) -> None:
+        async with websockets.connect(url, max_size=2**22, open_timeout=120,
+                                      ping_interval=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            async for raw in ws:
+                frame = json.loads(raw)
+                await self.on_frame(ws, frame)
+                if self.stop.is_set():
+                    break
+            if self.task is not None:
+                self.task.cancel()
+
+    async def on_frame(self, ws: Any, frame: dict[str, Any]) -> None:
+        kind = frame["type"]
+        totals = self.totals
+        if kind == "snapshot":
+            self.seat = frame["you"]
+            self.ready.set()
+            await self.consider(ws, frame["view"]["legal_actions"], frame["table"].get("pause"))
+        elif kind == "update":
+            totals.actions += 1
+            if frame["seat"] == self.seat and frame["by"] == "player" and self.sent is not None:
+                totals.latencies.append(time.perf_counter() - self.sent)
+                totals.person_moves += 1
+                self.sent = None
+            state = frame.get("state")
+            if state is not None:
+                await self.consider(ws, state["legal_actions"], frame.get("pause"))
+        elif kind == "continue":
+            if frame.get("pause") is None:
+                await self.consider(ws, self.waiting, None)
+        elif kind == "game_over":
+            totals.games += 1
+            await ws.send(json.dumps({"type": "rematch"}))
+        elif kind == "error":
+            code = frame.get("code", "?")
+            totals.errors[code] = totals.errors.get(code, 0) + 1
+            if code in ("paused", "stale", "not_your_turn"):
+                await ws.send(json.dumps({"type": "view"}))
+
+    async def consider(self, ws: Any, legal: list[str], pause: dict[str, Any] | None) -> None:
+        """Answer a pause at once; act (after thinking) when the seat has legal actions."""
+        self.waiting = legal if pause is not None else []
+        if pause is not None:
+            if self.seat in pause.get("waiting", ()):
+                await ws.send(json.dumps({"type": "continue"}))
+            return
+        if legal and not self.stop.is_set():
+            if self.task is not None and not self.task.done():
+                self.task.cancel()
+            self.task = asyncio.create_task(self.act(ws, legal))
+
+    async def act(self, ws: Any, legal: list[str]) -> None:
+        await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+        if self.stop.is_set():
+            return
+        self.sent = time.perf_counter()
+        await ws.send(json.dumps({"type": "act", "action": self.rng.choice(legal)}))
 
 
-async def run_load(http: str, ws_base: str, tables: int, think: float, seconds: float,
-                   seed: int) -> dict[str, Any]:
-    """Create the tables, connect the clients, measure for ``seconds`` (after a warm-up)."""
-    loads: list[TableLoad] = []
-    tasks: list[asyncio.Task[None]] = []
+async def seat_people(http: httpx.AsyncClient, ws_base: str, count: int, people: list[Person],
+                      tasks: list[asyncio.Task[None]], totals: Totals, think: float,
+                      rng: random.Random, stop: asyncio.Event, rules: dict[str, Any]) -> None:
+    """Seat ``count`` more people, a few at a time, and wait until each has its snapshot."""
+    gate = asyncio.Semaphore(16)
+
+    async def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
+        # A busy server may close a kept-alive connection as a request goes out on it
+        # (httpx.ReadError): the request is sent again on a new connection, a few times.
+        for attempt in range(4):
+            try:
+                answer: dict[str, Any] = (await http.post(path, json=body)).json()
+                return answer
+            except httpx.TransportError:
+                if attempt == 3:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def one() -> None:
+        async with gate:
+            table = await post("/api/tables", {
+                "seats": ["open", *BOTS], "bot_delay": 0, "rules": rules})
+            if "id" not in table:
+                raise SystemExit(f"the server refused a table: {table}")
+            token = (await post(f"/api/tables/{table['id']}/join", {"seat": 0}))["token"]
+            person = Person(totals, think, random.Random(rng.random()), stop)
+            people.append(person)
+            tasks.append(asyncio.create_task(person.play(f"{ws_base}/ws/{table['id']}", token)))
+            await person.ready.wait()
+
+    await asyncio.wait_for(asyncio.gather(*(one() for _ in range(count))), SEATING_LIMIT)
+
+
+class ServerProcess:
+    """CPU time and RSS of the server process, read from /proc (Linux)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def cpu(self) -> float:
+        """User + system CPU seconds so far."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / self.tick
+
+    def rss(self) -> float:
+        """Resident set size in MB (2**20 bytes)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+
+async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[int],
+               think: float, warmup: float, seconds: float, seed: int,
+               rules: dict[str, Any]) -> list[dict[str, Any]]:
+    """Seat people up to each step, warm up, measure; one result per step."""
+    totals = Totals()
     stop = asyncio.Event()
     rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=http, timeout=30) as client:
-        for _ in range(tables):
-            info = (await client.post("/api/tables", json={
-                "seats": ["open"] * SEATS, "bot_delay": 0})).json()
-            load = TableLoad(info["id"])
-            loads.append(load)
-            tokens = [(await client.post(f"/api/tables/{info['id']}/join",
-                                         json={"seat": seat})).json()["token"]
-                      for seat in range(SEATS)]
-            for seat, token in enumerate(tokens):
-                tasks.append(asyncio.create_task(seat_client(
-                    f"{ws_base}/ws/{info['id']}", load, token, seat, think, stop,
-                    random.Random(rng.random()))))
-    warmup = min(5.0, seconds / 4)
-    await asyncio.sleep(warmup)
-    for load in loads:
-        load.latencies.clear()
-        load.actions = 0
-    start = time.perf_counter()
-    await asyncio.sleep(seconds)
-    elapsed = time.perf_counter() - start
-    latencies = sorted(x for load in loads for x in load.latencies)
-    actions = sum(load.actions for load in loads)
+    people: list[Person] = []
+    tasks: list[asyncio.Task[None]] = []
+    results = []
+    async with httpx.AsyncClient(base_url=http_base, timeout=120) as http:
+        idle_rss = server.rss()
+        for step in steps:
+            started = time.perf_counter()
+            try:
+                await seat_people(http, ws_base, step - len(people), people, tasks, totals,
+                                  think, rng, stop, rules)
+            except (TimeoutError, httpx.HTTPError) as exc:
+                print(f"| {step:,} | could not seat them all in {SEATING_LIMIT:.0f} s: "
+                      f"{type(exc).__name__} {exc} |")
+                break
+            seating = time.perf_counter() - started
+            await asyncio.sleep(warmup)
+            totals.reset()
+            cpu0, mine0, t0 = server.cpu(), time.process_time(), time.perf_counter()
+            await asyncio.sleep(seconds)
+            cpu1, mine1, t1 = server.cpu(), time.process_time(), time.perf_counter()
+            latencies = sorted(totals.latencies)
+            moves = totals.person_moves
+            elapsed = t1 - t0
+            results.append({
+                "people": len(people), "seating": seating, "seconds": elapsed,
+                "moves_s": moves / elapsed, "actions_s": totals.actions / elapsed,
+                "p50": statistics.median(latencies) * 1e3 if latencies else float("nan"),
+                "p99": latencies[int(len(latencies) * 0.99)] * 1e3 if latencies
+                else float("nan"),
+                "max": latencies[-1] * 1e3 if latencies else float("nan"),
+                "cpu_move": (cpu1 - cpu0) / moves * 1e3 if moves else float("nan"),
+                "server_cpu": (cpu1 - cpu0) / elapsed, "client_cpu": (mine1 - mine0) / elapsed,
+                "rss": server.rss(), "idle_rss": idle_rss,
+                "games": totals.games, "errors": dict(totals.errors),
+            })
+            print_row(results[-1])
     stop.set()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    if not latencies:
-        return {"tables": tables, "actions": 0}
-    return {
-        "tables": tables, "clients": tables * SEATS, "think": think, "seconds": elapsed,
-        "actions": actions, "rate": actions / elapsed,
-        "p50": statistics.median(latencies) * 1000,
-        "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
-        "max": latencies[-1] * 1000,
-        "games": sum(load.games for load in loads),
-        "errors": sum(load.errors for load in loads),
-    }
+    return results
+
+
+def print_row(r: dict[str, Any]) -> None:
+    errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "0"
+    print(f"| {r['people']:,} | {r['moves_s']:,.0f} | {r['actions_s']:,.0f} | "
+          f"{r['p50']:.1f} ms | {r['p99']:.1f} ms | {r['max']:.0f} ms | "
+          f"{r['cpu_move']:.2f} ms | {r['server_cpu'] * 100:.0f}% | "
+          f"{r['client_cpu'] * 100:.0f}% | {r['rss']:.0f} MB | {r['games']} | {errors} | "
+          f"{r['seating']:.0f} s |", flush=True)
 
 
 def start_server(directory: Path) -> tuple[subprocess.Popen[str], str, str]:
-    """A ``chicago serve`` process on a free loopback port."""
+    """The server process on a free loopback port: (process, http base, ws base)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "chicago.cli", "serve", "--port", "0", "--log-level", "error",
-         "--db", f"sqlite:///{directory / 'bench.sqlite3'}"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        [sys.executable, "-c", SERVER, f"sqlite:///{directory / 'bench.sqlite3'}",
+         json.dumps(BENCH_SETTINGS)],
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r"http://([\d.]+):(\d+)/", line)
-    if not match:
+    port = proc.stdout.readline().strip()
+    if not port.isdigit():
         proc.kill()
-        raise SystemExit(f"the server did not start: {line!r}")
-    host, port = match[1], match[2]
-    for _ in range(300):
+        raise SystemExit(f"the server did not start: {port!r}")
+    http = f"http://127.0.0.1:{port}"
+    for _ in range(600):
         try:
-            if httpx.get(f"http://{host}:{port}/api/health").status_code == 200:
+            if httpx.get(http + "/api/health", timeout=1).status_code == 200:
                 break
         except httpx.TransportError:
             time.sleep(0.05)
-    return proc, f"http://{host}:{port}", f"ws://{host}:{port}"
+    return proc, http, f"ws://127.0.0.1:{port}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, nargs="+", default=[50, 200],
-                        help="table counts to measure (default 50 200)")
+    parser.add_argument("--clients", type=int, nargs="+", default=[100, 250, 500, 1000],
+                        help="people at each step of the ramp (default 100 250 500 1000)")
     parser.add_argument("--think", type=float, default=1.0,
-                        help="mean seconds a client waits before acting (default 1.0)")
-    parser.add_argument("--seconds", type=float, default=20.0,
-                        help="measuring time per table count (default 20)")
+                        help="mean seconds a person thinks (0.5-1.5 times it; default 1.0)")
+    parser.add_argument("--seconds", type=float, default=30.0,
+                        help="measured seconds per step (default 30)")
+    parser.add_argument("--warmup", type=float, default=10.0,
+                        help="seconds before measuring at each step (default 10)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-deals", type=int, default=None,
+                        help="end each game after this many deals (default: whole games "
+                        "of pagat, to 52 points; short games try the rematches)")
     args = parser.parse_args(argv)
+    steps = sorted(set(args.clients))
     try:
         import uvloop
 
         uvloop.install()
     except ImportError:
         pass
-    print(f"table server load: {SEATS} websocket clients per table, think {args.think:g} s, "
-          f"{args.seconds:g} s per run, one server process, SQLite")
-    print(f"{'tables':>6} {'clients':>7} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'max ms':>8} {'games':>6} {'errors':>6}")
-    for tables in args.tables:
-        with tempfile.TemporaryDirectory() as tmp:
-            proc, http, ws_base = start_server(Path(tmp))
+    print(f"table server load: one person (a websocket client in this process, thinking "
+          f"{args.think * 0.5:g}-{args.think * 1.5:g} s) and three basic bots per table; one "
+          f"server process on SQLite; {args.warmup:g} s warm-up and {args.seconds:g} s "
+          "measured per step; CPU from /proc; load average "
+          f"{os.getloadavg()[0]:.1f} at the start\n")
+    print("| people | person moves/s | actions/s | act→update p50 | p99 | max | "
+          "server CPU per person move | server CPU | client CPU | server RSS | games | "
+          "errors | seating |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, http, ws_base = start_server(Path(tmp))
+        try:
+            server = ServerProcess(proc.pid)
+            rules = {} if args.max_deals is None else {"max_deals": args.max_deals}
+            results = asyncio.run(ramp(http, ws_base, server, steps, args.think, args.warmup,
+                                       args.seconds, args.seed, rules))
+        finally:
+            proc.terminate()
             try:
-                result = asyncio.run(run_load(http, ws_base, tables, args.think, args.seconds,
-                                              args.seed))
-            finally:
-                proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(15)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-        if not result.get("actions"):
-            print(f"{tables:>6}  no actions measured")
-            continue
-        print(f"{tables:>6} {result['clients']:>7} {result['rate']:>10.0f} "
-              f"{result['p50']:>8.1f} {result['p99']:>8.1f} {result['max']:>8.1f} "
-              f"{result['games']:>6} {result['errors']:>6}", flush=True)
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    if results:
+        print(f"\nserver RSS idle (no table yet): {results[0]['idle_rss']:.0f} MB; "
+              f"load average {os.getloadavg()[0]:.1f} at the end")
+        worst = results[-1]
+        print(f"targets at {worst['people']:,} people: p99 act→update <= 100 ms: "
+              f"{'met' if worst['p99'] <= 100 else 'MISSED'} ({worst['p99']:.0f} ms); "
+              f"server CPU per person move <= 1 ms: "
+              f"{'met' if worst['cpu_move'] <= 1 else 'MISSED'} ({worst['cpu_move']:.2f} ms)")
     return 0
 
 

@@ -30,13 +30,14 @@ steps still run, and the exit status is 1 if anything failed):
    ``chicago play --plain`` fed from a script of answers, and its record replayed.
 5. A second fresh environment with the wheel and no extra: only chicago and OpenSkill are
    installed; the engine plays a whole game with the bots through the Python API (with the
-   C accelerator, importing no optional package); ``chicago odds`` and ``chicago simulate``
+   C accelerators ``chicago._poker`` and ``chicago.engine._engine``, importing no optional
+   package); ``chicago odds`` and ``chicago simulate``
    work; ``chicago serve`` and the full-screen ``chicago play`` exit with status 2 and the
    ``pip install 'chicago-cardgame[…]'`` they need.
 6. The other wheels and the sdist, each in a fresh environment (the wheel's own Python; the
    sdist compiled by pip): a whole seeded game through the API and 20,000 hands ranked give
-   the same digests as the wheel of step 5, with the accelerator in use, or, for the pure
-   wheel, without it (the fallback proven equal on the installed artifact).
+   the same digests as the wheel of step 5, with the accelerators in use, or, for the pure
+   wheel, without them (the fallback proven equal on the installed artifact).
 
 ``--release`` (``make release``) also requires a section for the version in CHANGELOG.md
 (``## [0.1.0]``; the version itself is ``chicago.__version__`` alone) and writes
@@ -441,11 +442,14 @@ import hashlib, json, random, sys
 import chicago
 from chicago import Game, Rules
 from chicago.bots import make_bot
+from chicago.engine.game import ACCELERATED as ENGINE_ACCELERATED
 from chicago.poker import ACCELERATED, rank
 
 assert "site-packages" in chicago.__file__, chicago.__file__
 expected = sys.argv[1] == "accelerated"
-assert ACCELERATED == expected, f"the C accelerator is {'' if ACCELERATED else 'not '}in use"
+assert ACCELERATED == expected, f"chicago._poker is {'' if ACCELERATED else 'not '}in use"
+assert ENGINE_ACCELERATED == expected, (
+    f"chicago.engine._engine is {'' if ENGINE_ACCELERATED else 'not '}in use")
 game = Game(Rules.preset("wikipedia"), players=4, seed=2026)
 bots = [make_bot(level) for level in ("random", "basic", "ev", "basic")]  # no clock
 rng = random.Random(2026)
@@ -463,14 +467,16 @@ deck = random.Random(7)
 ranks = [rank(deck.sample(range(52), deck.choice((5, 6)))) for _ in range(20000)]
 view = game.view(None)
 print(json.dumps({
-    "accelerated": ACCELERATED, "winners": list(view.winners), "scores": list(view.scores),
+    "accelerated": ACCELERATED and ENGINE_ACCELERATED,
+    "winners": list(view.winners), "scores": list(view.scores),
     "actions": len(record["actions"]),
     "game": hashlib.sha256(json.dumps(record["actions"]).encode()).hexdigest()[:16],
     "ranks": hashlib.sha256(json.dumps(ranks).encode()).hexdigest()[:16],
 }))
 """
 """A whole seeded game of built-in bots that read no clock and 20,000 hands ranked, in an
-installed chicago; argv[1] says whether the accelerator must be in use. Prints digests."""
+installed chicago; argv[1] says whether the accelerators (the hand ranker chicago._poker and
+the engine's chicago.engine._engine) must be in use. Prints digests."""
 
 
 def api_game(bin_dir: Path, cwd: Path, env: dict[str, str], accelerated: bool) -> dict[str, Any]:

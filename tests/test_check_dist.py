@@ -39,8 +39,11 @@ def _source_files() -> list[str]:
 
 
 def _wheel(path: Path, *, leave_out: str = "", requires: tuple[str, ...] = ("openskill>=6",),
-           compiled: tuple[str, ...] = ("chicago/_poker.cpython-311-x86_64-linux-gnu.so",)
-           ) -> Path:
+           compiled: tuple[str, ...] | None = None) -> Path:
+    """A made-up wheel of every source file; ``compiled`` defaults to every accelerator."""
+    if compiled is None:
+        compiled = tuple(f"{m}.cpython-311-x86_64-linux-gnu.so"
+                         for m in check_dist.accelerators())
     info = "chicago_cardgame-0.1.0.dist-info"
     metadata = ("Metadata-Version: 2.4\nName: chicago-cardgame\nVersion: 0.1.0\n"
                 "License-Expression: MIT\n")
@@ -104,7 +107,11 @@ def test_the_wheel_check_wants_manylinux_every_accelerator_and_a_pure_wheel_with
         check_dist.check_wheel(_wheel(tmp_path / PURE))
     with pytest.raises(check_dist.Failed, match=re.escape("lacks the compiled accelerators")):
         check_dist.check_wheel(_wheel(tmp_path / MANYLINUX, compiled=()))
-    assert "chicago/_poker" in check_dist.accelerators()
+    without_engine = _wheel(tmp_path / MANYLINUX,
+                            compiled=("chicago/_poker.cpython-311-x86_64-linux-gnu.so",))
+    with pytest.raises(check_dist.Failed, match=re.escape("['chicago/engine/_engine']")):
+        check_dist.check_wheel(without_engine)
+    assert {"chicago/_poker", "chicago/engine/_engine"} <= set(check_dist.accelerators())
 
 
 def test_a_release_needs_the_changelog_section_and_writes_checksums(tmp_path: Path) -> None:

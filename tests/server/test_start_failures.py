@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +66,27 @@ def test_a_redis_nobody_answers_at() -> None:
     port = _free_port()
     _one_line(_serve("--db", base, "--redis", f"redis://127.0.0.1:{port}/0"),
               "cannot reach Redis", str(port), "--redis")
+
+
+def test_a_database_written_by_a_newer_chicago(tmp_path: Path) -> None:
+    """A database whose schema revision this program does not know (a newer chicago migrated
+    it) is named with its revision in one line, not an Alembic traceback; nothing in it
+    changes."""
+    from sqlalchemy import create_engine, text
+
+    from chicago.server.storage import Store
+
+    path = tmp_path / "newer.db"
+    store = Store(f"sqlite:///{path}")
+    store.migrate()
+    store.close()
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '9999_from_the_future'"))
+    line = _one_line(_serve("--db", f"sqlite:///{path}"), "9999_from_the_future",
+                     str(path), "newer", "--db")
+    assert "Traceback" not in line
+    with engine.connect() as conn:  # the schema is left as it was
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() \
+            == "9999_from_the_future"
+    engine.dispose()

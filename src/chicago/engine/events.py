@@ -183,6 +183,11 @@ class Event:
         if not private:
             # every public kind's audience is None: a class attribute, no property call
             cls.audience = None  # type: ignore[assignment]
+        else:  # a private kind's audience is its seat, its first field
+            if names[:1] != ("seat",):
+                raise TypeError(f"{cls.__name__} is private: its first field must be seat")
+            cls.audience = property(operator.attrgetter(slots[0]),  # type: ignore[assignment]
+                                    doc="Who may see it: the one seat.")
         if type:
             if type in EVENT_TYPES:
                 raise TypeError(f"two event kinds named {type!r}")

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar, Self
+from typing import Annotated, Any, ClassVar, Self
 
 from chicago.cards import DECK, Card, cards_from_mask, parse_cards
 from chicago.engine.actions import Action, ActionKind, NotationError
 from chicago.engine.errors import IllegalAction, WorldError
 from chicago.engine.events import (
+    EVENT_TYPES,
     Announce,
     ChicagoCall,
     ChicagoResult,
@@ -48,17 +49,18 @@ from chicago.engine.events import (
     Showdown,
     Trick,
 )
+from chicago.engine.native import ENGINE
 from chicago.engine.phases import Phase
 from chicago.engine.records import GameRecord, game_record, replay_record
 from chicago.engine.settlement import settlement as settle
-from chicago.engine.sources import CardSource
-from chicago.engine.state import copy_state
+from chicago.engine.sources import CardSource, copy_random, shuffle
+from chicago.engine.state import SHARED, copy_state
 from chicago.engine.views import seat_view
 from chicago.engine.viewtypes import DealRecord, SeatView
 from chicago.poker import Category, HandValue, category_of, evaluate
 from chicago.rules import Rules, RulesError
 
-__all__ = ["Game", "IllegalAction", "Phase", "WorldError"]
+__all__ = ["ACCELERATED", "Game", "IllegalAction", "Phase", "WorldError"]
 
 _K = ActionKind
 _SUIT_LETTERS = "cdhs"
@@ -90,6 +92,14 @@ _SCORE = Action(_K.SCORE)
 _PLAY = tuple(Action(_K.PLAY, (card,)) for card in DECK)
 _ONE_UP = tuple(Action(_K.ONE_UP, (card,)) for card in DECK)
 _ANNOUNCE = {c: Action(_K.ANNOUNCE, (), c) for c in Category if c is not Category.HIGH_CARD}
+_ANNOUNCE_OR_PASS: dict[Category, tuple[Action, ...]] = {
+    c: (_PASS, a) for c, a in _ANNOUNCE.items()
+}
+_ONLY_PASS = (_PASS,)
+_CHICAGO_CHOICE = (_NO_CHICAGO, _CHICAGO)
+_ONE_UP_CHOICE = (_ACCEPT, _REJECT)
+_REDEAL_CHOICE = (_KEEP, _REDEAL)
+_ONLY_KEEP = (_KEEP,)
 _discard_action = Action._of_mask
 
 # The 32 ways to discard from five cards, as patterns over the hand's cards in id order:
@@ -97,6 +107,19 @@ _discard_action = Action._of_mask
 _PATTERNS = sorted(range(32), key=lambda p: (p.bit_count(), [i for i in range(5) if p >> i & 1]))
 _PATTERNS_UP_TO = tuple(tuple(p for p in _PATTERNS if p.bit_count() <= k) for k in range(6))
 _new_action = tuple.__new__
+
+_EventRecord = Annotated[tuple[Any, ...], SHARED]
+"""An event not made yet: the number of its kind (:data:`_RECORD_OF`), then its fields in
+order (``(_R_PLAY, 2, card, 3)``). The game keeps these and makes the :class:`Event` objects
+only when :attr:`Game.events` is read, so that a search's playouts, which never read them,
+do not pay for them. Their fields are immutable values (ints, cards, categories, tuples of
+them), so a copy shares them; holding no class, most are plain values the garbage collector
+stops watching."""
+_RECORD_KINDS: tuple[type[Event], ...] = tuple(EVENT_TYPES.values())
+_RECORD_OF = {kind: number for number, kind in enumerate(_RECORD_KINDS)}
+_R_DEAL, _R_DEALT = _RECORD_OF[Deal], _RECORD_OF[Dealt]
+_R_EXCHANGE, _R_EXCHANGED = _RECORD_OF[Exchange], _RECORD_OF[Exchanged]
+_R_PLAY = _RECORD_OF[Play]
 
 
 def _mask(cards: Sequence[int]) -> int:
@@ -135,8 +158,10 @@ class Game:
     scores: list[int]
     dealer: int
     deal_number: int
-    events: list[Event]
+    _events: list[Event]
+    _pending: list[_EventRecord]  # events not made yet, after _events (see Game.events)
     actions: list[tuple[int, Action]]
+    _legal: tuple[Action, ...] | None  # the legal actions of this turn, once asked for
     phase: Phase
     to_act: int | None
     round: int
@@ -183,14 +208,17 @@ class Game:
         "_deal_start_scores",
         "_declared_chicago",
         "_discards",
+        "_events",
         "_highest",
         "_instant_winner",
         "_last_trick_winner",
+        "_legal",
         "_made_chicago",
         "_made_required",
         "_on_game",
         "_order",
         "_own_discards",
+        "_pending",
         "_pending_one_up",
         "_protected",
         "_quads_choice",
@@ -204,7 +232,6 @@ class Game:
         "deal_number",
         "dealer",
         "declarer",
-        "events",
         "exchange_counts",
         "first_dealer",
         "hands",
@@ -276,8 +303,10 @@ class Game:
         self.scores: list[int] = [0] * n
         self.dealer: int = (dealer - 1) % n  # _start_deal moves it on
         self.deal_number: int = 0
-        self.events: list[Event] = []
+        self._events: list[Event] = []
+        self._pending: list[_EventRecord] = []
         self.actions: list[tuple[int, Action]] = []
+        self._legal: tuple[Action, ...] | None = None
         self.phase: Phase = Phase.EXCHANGE
         self.to_act: int | None = None
         self.round: int = 0
@@ -317,7 +346,7 @@ class Game:
         self.played = [[] for _ in range(n)]
         self._on_game = [False] * n
         self._last_trick_winner: int | None = None
-        self._deal_start_event = len(self.events)
+        self._deal_start_event = len(self._events) + len(self._pending)
         self._deal_start_scores = list(self.scores)
         self.exchange_counts = []
         self.shown = {}
@@ -329,36 +358,67 @@ class Game:
         """True when the game has ended."""
         return self.phase is Phase.OVER
 
+    @property
+    def events(self) -> list[Event]:
+        """Every event so far, in order (the game's log; a seat sees those it may).
+
+        Events are made when this is read: while a game runs unobserved (a search's
+        playouts) it only notes what happened. The list is the game's own: read it, do not
+        change it (tests that rewind a deal aside).
+        """
+        pending = self._pending
+        if pending:
+            kinds = _RECORD_KINDS
+            self._events.extend([kinds[record[0]](*record[1:]) for record in pending])
+            pending.clear()
+        return self._events
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        self._events = events
+        self._pending = []
+
     def legal_actions(self) -> list[Action]:
-        """Every legal action of the seat to act, and nothing else ([] when the game is over)."""
-        seat = self.to_act
-        if seat is None:
-            return []
+        """Every legal action of the seat to act, and nothing else ([] when the game is over).
+
+        They are worked out once per turn; a new list is returned on every call.
+        """
+        legal = self._legal
+        if legal is None:
+            seat = self.to_act
+            if seat is None:
+                return []
+            legal = self._legal = self._legal_of(seat)
+        return list(legal)
+
+    _legal_actions_python = legal_actions  # kept when the accelerator takes its place
+
+    def _legal_of(self, seat: int) -> tuple[Action, ...]:
+        """The legal actions of ``seat``, the seat to act: what :meth:`apply` accepts."""
         phase = self.phase
         if phase is Phase.PLAY:
-            return [_PLAY[c] for c in self._playable(seat)]
+            return tuple([_PLAY[c] for c in self._playable(seat)])
         if phase is Phase.EXCHANGE:
             return self._exchange_options(seat)
         if phase is Phase.ANNOUNCE:
             category = self._category(seat)
-            if category is not Category.HIGH_CARD and (
-                self._highest is None or category >= self._highest
-            ):
-                return [_PASS, _ANNOUNCE[category]]
-            return [_PASS]
+            highest = self._highest
+            if category is not Category.HIGH_CARD and (highest is None or category >= highest):
+                return _ANNOUNCE_OR_PASS[category]
+            return _ONLY_PASS
         if phase is Phase.CHICAGO:
-            return [_NO_CHICAGO, _CHICAGO]
+            return _CHICAGO_CHOICE
         if phase is Phase.ONE_UP:
-            return [_ACCEPT, _REJECT]
+            return _ONE_UP_CHOICE
         if phase is Phase.REDEAL:
-            return [_KEEP, _REDEAL] if self._may_redeal(seat) else [_KEEP]
+            return _REDEAL_CHOICE if self._may_redeal(seat) else _ONLY_KEEP
         if phase is Phase.QUADS:
             if self._category(seat) is Category.FOUR_OF_A_KIND:
-                return [_PASS, *self._resets(seat)]
-            return [_PASS]
+                return (_PASS, *self._resets(seat))
+            return _ONLY_PASS
         if phase is Phase.QUADS_CHOICE:
-            return [_SCORE, *self._resets(seat)]
-        return []
+            return (_SCORE, *self._resets(seat))
+        return ()
 
     def is_legal(self, action: Action | str) -> bool:
         """Would :meth:`apply` accept this action now?"""
@@ -366,26 +426,42 @@ class Game:
             act = Action.parse(action)
         except NotationError:
             return False
-        return self.to_act is not None and self._why_illegal(self.to_act, act) is None
+        seat = self.to_act
+        if seat is None:
+            return False
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_of(seat)
+        return act in legal
 
     def apply(self, action: Action | str) -> None:
         """Apply the seat-to-act's action (an :class:`Action` or its text).
 
-        Raises :class:`IllegalAction` with the reason, leaving the game exactly as before.
+        An action is legal when it is one of :meth:`legal_actions` (so one taken from that
+        list is not checked again). Raises :class:`IllegalAction` with the reason, leaving
+        the game exactly as before.
         """
-        try:
-            act = Action.parse(action)
-        except NotationError as exc:
-            raise IllegalAction(str(exc), action, self.to_act) from None
+        if type(action) is Action:
+            act = action
+        else:
+            try:
+                act = Action.parse(action)
+            except NotationError as exc:
+                raise IllegalAction(str(exc), action, self.to_act) from None
         seat = self.to_act
         if seat is None:
             raise IllegalAction("the game is over", act, None)
-        reason = self._why_illegal(seat, act)
-        if reason is not None:
-            raise IllegalAction(reason, act, seat)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_of(seat)
+        if act not in legal:
+            raise IllegalAction(self._reason(seat, act, legal), act, seat)
+        self._legal = None
         self.actions.append((seat, act))
         self._HANDLERS[self.phase](self, seat, act)
         self._advance()
+
+    _apply_python = apply  # kept when the accelerator takes its place
 
     def copy(self) -> Self:
         """An independent copy (for search) of the same type: same state, same future shuffles.
@@ -515,8 +591,9 @@ class Game:
         )
 
     # ------------------------------------------------------------------ helpers
-    def _emit(self, event: Event) -> None:
-        self.events.append(event)
+    def _emit(self, kind: type[Event], *fields: Any) -> None:
+        """Note an event: its kind and its fields in order (see :attr:`events`)."""
+        self._pending.append((_RECORD_OF[kind], *fields))
 
     def _category(self, seat: int) -> Category:
         category = self._categories[seat]
@@ -528,9 +605,7 @@ class Game:
     def _random(self) -> random.Random:
         """The game's own random generator, copied first if a copy() still shares it."""
         if self._rng_shared:
-            rng = random.Random.__new__(random.Random)
-            rng.setstate(self._rng.getstate())
-            self._rng = rng
+            self._rng = copy_random(self._rng)
             self._rng_shared = False
         return self._rng
 
@@ -540,7 +615,15 @@ class Game:
 
     def _draw(self, count: int, seat: int) -> list[Card]:
         """``count`` cards for ``seat`` from the stock, through the card source."""
-        drawn: list[Card] = []
+        stock = self._stock
+        if type(self._source) is CardSource and len(stock) >= count:
+            # the plain flow takes the top card each time (CardSource.take), in one step
+            if not count:
+                return []
+            drawn = stock[: -count - 1 : -1]
+            del stock[-count:]
+            return drawn
+        drawn = []
         take = self._source.take
         for _ in range(count):
             if not self._stock:
@@ -550,11 +633,11 @@ class Game:
 
     def _reshuffle(self) -> None:
         pile = self._discards
-        self._random().shuffle(pile)
+        shuffle(self._random(), pile)
         self._stock = pile
         self._discards = []
         self._source.reshuffled()
-        self._emit(Reshuffle(len(pile)))
+        self._emit(Reshuffle, len(pile))
 
     def _resets(self, seat: int) -> list[Action]:
         """The resets ``seat`` may make: of every other score, or (V-QUADS-ONE) of one."""
@@ -586,10 +669,10 @@ class Game:
     def _lock_six_pending(self, seat: int) -> bool:
         return self.locked[seat] and len(self.hands[seat]) == 6
 
-    def _exchange_options(self, seat: int) -> list[Action]:
+    def _exchange_options(self, seat: int) -> tuple[Action, ...]:
         hand = sorted(self.hands[seat])
         if self._lock_six_pending(seat):
-            return [_discard_action(_K.DISCARD, 1 << c) for c in hand]
+            return tuple([_discard_action(_K.DISCARD, 1 << c) for c in hand])
         available = len(self._stock) + len(self._discards)
         limit = min(self.rules.max_discard, available, len(hand))
         b0, b1, b2, b3, b4 = [1 << c for c in hand]
@@ -605,10 +688,17 @@ class Game:
         new, discard = _new_action, _K.DISCARD
         options = [new(Action, (discard, masks[p], None, None)) for p in _PATTERNS_UP_TO[limit]]
         if self.rules.one_up and limit >= 1 and available >= 2:
-            options.extend(_ONE_UP[c] for c in hand)
-        return options
+            options.extend([_ONE_UP[c] for c in hand])
+        return tuple(options)
 
     # ------------------------------------------------------------------ legality
+    def _reason(self, seat: int, act: Action, legal: tuple[Action, ...]) -> str:
+        """Why ``act`` is not among ``legal``, the legal actions of ``seat``, in words."""
+        reason = self._why_illegal(seat, act)
+        if reason is None:  # the explanations miss a case: name what is legal instead
+            reason = f"{act} is not legal now; legal: " + ", ".join(map(str, legal))
+        return reason
+
     def _why_illegal(self, seat: int, act: Action) -> str | None:
         phase = self.phase
         kind = act.kind
@@ -705,15 +795,20 @@ class Game:
         """Run automatic steps until a seat must decide or the game is over."""
         while True:
             phase = self.phase
+            turn = self._turn
+            order = self._order
+            if turn < len(order) and (phase is Phase.PLAY or phase is Phase.ANNOUNCE):
+                self.to_act = order[turn]  # everyone plays and announces
+                return
             if phase is Phase.OVER:
                 self.to_act = None
                 return
-            if phase in (Phase.ONE_UP, Phase.QUADS_CHOICE):
+            if phase is Phase.ONE_UP or phase is Phase.QUADS_CHOICE:
                 return  # to_act was set by the step that opened it
-            if self._turn >= len(self._order):
+            if turn >= len(order):
                 self._end_of_turns()
                 continue
-            seat = self._order[self._turn]
+            seat = order[turn]
             if self._needs_decision(seat):
                 self.to_act = seat
                 return
@@ -733,7 +828,7 @@ class Game:
     def _skip(self, seat: int) -> None:
         if self.phase is Phase.EXCHANGE:
             self.exchange_counts[self.round][seat] = 0
-            self._emit(Exchange(seat, self.round + 1, 0, 0, locked=True))
+            self._emit(Exchange, seat, self.round + 1, 0, 0, True)
 
     def _start_turns(self, phase: Phase, first: int | None = None) -> None:
         n = self.players
@@ -773,20 +868,31 @@ class Game:
         if rules.win_again:
             self._on_game = [score >= rules.target for score in self.scores]
         order = [(self.dealer + 1 + i) % n for i in range(n)]
-        deck.reverse()  # the stock: next card last
-        self._stock = deck
-        take = self._source.take
-        for _ in range(5):
-            for seat in order:
-                self.hands[seat].append(take(deck, seat))
-        if rules.lock_six:
-            for seat in order:
-                if self.locked[seat]:
-                    self.hands[seat].append(take(deck, seat))
+        hands = self.hands
+        if type(self._source) is CardSource and not rules.lock_six:
+            # the plain flow deals the top card each time: card i goes to order[i % n]
+            dealt = 5 * n
+            for index, seat in enumerate(order):
+                hands[seat] = deck[index:dealt:n]
+            deck = deck[:dealt - 1:-1]  # the stock: next card last
+            self._stock = deck
+        else:
+            deck.reverse()  # the stock: next card last
+            self._stock = deck
+            take = self._source.take
+            for _ in range(5):
+                for seat in order:
+                    hands[seat].append(take(deck, seat))
+            if rules.lock_six:
+                for seat in order:
+                    if self.locked[seat]:
+                        hands[seat].append(take(deck, seat))
         self._source.dealt(deck, order)
-        self._emit(Deal(self.deal_number, self.dealer, tuple(self.scores), tuple(self.locked)))
+        pending = self._pending
+        pending.append((_R_DEAL, self.deal_number, self.dealer, tuple(self.scores),
+                        tuple(self.locked)))
         for seat in order:
-            self._emit(Dealt(seat, tuple(self.hands[seat])))
+            pending.append((_R_DEALT, seat, tuple(hands[seat])))
         if rules.redeal_low != "off":
             self._start_turns(Phase.REDEAL)
         else:
@@ -828,15 +934,16 @@ class Game:
         gained = [s - b for s, b in zip(self.scores, self._deal_start_scores, strict=True)]
         summary = DealRecord(self.deal_number, self.dealer, tuple(gained), tuple(self.scores))
         self._deal_history.append(summary)
-        self._emit(DealEnd(summary.deal, summary.dealer, summary.points, summary.scores))
+        self._emit(DealEnd, summary.deal, summary.dealer, summary.points, summary.scores)
         winners = self._game_winners()
         if winners:
             self.winners = winners
             self.phase = Phase.OVER
             self.to_act = None
-            self._emit(GameEnd(
-                tuple(winners), tuple(self.scores), tuple(settle(self.scores, self.rules, winners))
-            ))
+            self._emit(
+                GameEnd, tuple(winners), tuple(self.scores),
+                tuple(settle(self.scores, self.rules, winners)),
+            )
             return
         self._start_deal()
 
@@ -865,7 +972,7 @@ class Game:
         if total < 0 and not rules.negative_scores:
             total = 0
         self.scores[seat] = total
-        self._emit(Score(seat, points, reason, total))
+        self._emit(Score, seat, points, reason, total)
         if (
             self._made_required
             and not instant
@@ -874,7 +981,7 @@ class Game:
         ):
             self.scores[seat] = 0
             self._emit(
-                Score(seat, -total, "reached the target without a made Chicago (V-CHI-REQ3)", 0)
+                Score, seat, -total, "reached the target without a made Chicago (V-CHI-REQ3)", 0
             )
 
     def _hand_points(self, seat: int, category: Category) -> int:
@@ -920,7 +1027,7 @@ class Game:
         for index in range(depth):
             for s in remaining:
                 rank = stages[s][index]
-                self._emit(Reveal(s, index + 1, rank))
+                self._emit(Reveal, s, index + 1, rank)
             best = max(stages[s][index] for s in remaining)
             remaining = [s for s in remaining if stages[s][index] == best]
             if len(remaining) == 1:
@@ -929,7 +1036,7 @@ class Game:
             for s in remaining:
                 suit_rank = values[s].suit_rank or 0
                 letter = self.rules.suit_order[3 - suit_rank]
-                self._emit(Reveal(s, depth + 1, suit=letter))
+                self._emit(Reveal, s, depth + 1, None, letter)
             best = max(values[s].suit_rank or 0 for s in remaining)
             remaining = [s for s in remaining if (values[s].suit_rank or 0) == best]
             if len(remaining) == 1:
@@ -940,7 +1047,7 @@ class Game:
         round_number = self.round + 1
         claims = [(s, c) for s, c in self._announced if c is not None]
         if not claims:
-            self._emit(RoundResult(round_number, None, None, 0, "everyone passed"))
+            self._emit(RoundResult, round_number, None, None, 0, "everyone passed")
             self._begin_exchange(self.round + 1)
             return
         top = max(c for _, c in claims)
@@ -959,19 +1066,20 @@ class Game:
                 self._protected[s] |= _mask(values[s].cards[:size])
         winner = self._tiebreak(tied, values)
         if winner is None:
-            self._emit(RoundResult(round_number, None, top, 0, "tie"))
+            self._emit(RoundResult, round_number, None, top, 0, "tie")
             self._begin_exchange(self.round + 1)
             return
         points = self._hand_points(winner, top)
         if top is Category.FOUR_OF_A_KIND and self.rules.quads_reset:
-            self._emit(RoundResult(
-                round_number, winner, top, 0, "four of a kind: reset the others or score"
-            ))
+            self._emit(
+                RoundResult, round_number, winner, top, 0,
+                "four of a kind: reset the others or score",
+            )
             self._quads_choice = (winner, values[winner])
             self.phase = Phase.QUADS_CHOICE
             self.to_act = winner
             return
-        self._emit(RoundResult(round_number, winner, top, points, "best hand"))
+        self._emit(RoundResult, round_number, winner, top, points, "best hand")
         if self._score_hand(winner, values[winner], f"scoring round {round_number}"):
             return
         if top is Category.FOUR_OF_A_KIND and self.rules.quads_end_deal:
@@ -1021,8 +1129,8 @@ class Game:
             return False
         quads = list(evaluate(self.hands[objector], self.rules).cards[:4])
         self.shown[objector] = tuple(quads)
-        self._emit(Show(objector, tuple(quads), "a higher four of a kind objects to the reset"))
-        self._emit(QuadsObjection(objector, seat))
+        self._emit(Show, objector, tuple(quads), "a higher four of a kind objects to the reset")
+        self._emit(QuadsObjection, objector, seat)
         return True
 
     def _quads_reset(self, seat: int, target: int | None) -> None:
@@ -1031,8 +1139,8 @@ class Game:
         value = evaluate(self.hands[seat], self.rules)
         quads = list(value.cards[:4])
         self.shown[seat] = tuple(quads)
-        self._emit(Show(seat, tuple(quads), "quads reset"))
-        self._emit(QuadsReset(seat, target))
+        self._emit(Show, seat, tuple(quads), "quads reset")
+        self._emit(QuadsReset, seat, target)
         for other in range(self.players) if target is None else (target,):
             if other != seat and self.scores[other] != 0:
                 self._add_score(other, -self.scores[other], "reset by four of a kind")
@@ -1040,14 +1148,17 @@ class Game:
 
     def _resolve_trick(self) -> None:
         trick = self.trick
-        led = trick[0][1] & 3
-        winner, card = max(((s, c) for s, c in trick if c & 3 == led), key=lambda sc: sc[1])
+        winner, card = trick[0]
+        led = card & 3
+        for seat, other in trick:
+            if other > card and other & 3 == led:
+                winner, card = seat, other
         self.tricks.append((winner, tuple(trick)))
-        self._emit(Trick(self.trick_number, winner, card))
+        self._emit(Trick, self.trick_number, winner, card)
         rules = self.rules
         declarer = self.declarer
         if declarer is not None and winner != declarer:
-            self._emit(ChicagoResult(declarer, False, winner))
+            self._emit(ChicagoResult, declarer, False, winner)
             self._add_score(declarer, -rules.chicago_points, "Chicago failed")
             if rules.chicago_breaker_points:
                 self._add_score(winner, rules.chicago_breaker_points, "broke the Chicago")
@@ -1062,7 +1173,7 @@ class Game:
         self._last_trick_winner = winner
         if declarer is not None:
             self._made_chicago[declarer] = True
-            self._emit(ChicagoResult(declarer, True, None))
+            self._emit(ChicagoResult, declarer, True, None)
             points = rules.deuce_chicago_points if deuce else rules.chicago_points
             self._add_score(declarer, points, "Chicago")
             if not rules.chicago_final_showdown:
@@ -1085,9 +1196,10 @@ class Game:
         winner = leaders[0] if len(leaders) == 1 else None
         category = top.category
         points = self._hand_points(winner, category) if winner is not None else 0
-        self._emit(Showdown(
-            winner, category, points, tuple(tuple(values[s].cards) for s in range(self.players))
-        ))
+        self._emit(
+            Showdown, winner, category, points,
+            tuple(tuple(values[s].cards) for s in range(self.players)),
+        )
         if (
             winner is not None
             and points > 0
@@ -1098,7 +1210,7 @@ class Game:
 
     # ------------------------------------------------------------------ handlers
     def _on_exchange(self, seat: int, act: Action) -> None:
-        if act.kind is _K.ONE_UP:
+        if act[0] is _K.ONE_UP:
             self._on_one_up_request(seat, act.card)
             return
         hand = self.hands[seat]
@@ -1109,22 +1221,28 @@ class Game:
             self._own_discards[seat].append(cards[0])
             self._categories[seat] = None
             self.exchange_counts[self.round][seat] = 1
-            self._emit(Exchange(seat, self.round + 1, 1, 0, locked=True))
-            self._emit(Exchanged(seat, self.round + 1, tuple(cards), ()))
+            self._emit(Exchange, seat, self.round + 1, 1, 0, True)
+            self._emit(Exchanged, seat, self.round + 1, tuple(cards), ())
             self._turn += 1
             return
-        self._show_if_breaking(seat, act.card_mask)
-        for card in cards:
-            hand.remove(card)
-        drawn = self._draw(len(cards), seat)
-        hand.extend(drawn)
-        self._discards.extend(cards)
-        self._own_discards[seat].extend(cards)
-        self._categories[seat] = None
-        self.exchange_counts[self.round][seat] = len(cards)
-        self._emit(Exchange(seat, self.round + 1, len(cards), len(cards)))
-        if cards:
-            self._emit(Exchanged(seat, self.round + 1, tuple(cards), tuple(drawn)))
+        mask = act[1]
+        round_number = self.round + 1
+        count = len(cards)
+        if mask:
+            if self._protected[seat] & mask:
+                self._show_if_breaking(seat, mask)
+            hand[:] = [c for c in hand if not mask >> c & 1]
+            drawn = self._draw(count, seat)
+            hand.extend(drawn)
+            self._discards.extend(cards)
+            self._own_discards[seat].extend(cards)
+            self._categories[seat] = None
+            pending = self._pending
+            pending.append((_R_EXCHANGE, seat, round_number, count, count))
+            pending.append((_R_EXCHANGED, seat, round_number, cards, tuple(drawn)))
+        else:
+            self._pending.append((_R_EXCHANGE, seat, round_number, 0, 0))
+        self.exchange_counts[self.round][seat] = count
         self._turn += 1
 
     def _show_if_breaking(self, seat: int, discard_mask: int) -> None:
@@ -1133,7 +1251,7 @@ class Game:
             self._protected[seat] &= ~discard_mask
             hand = sorted(self.hands[seat])
             self.shown[seat] = tuple(hand)
-            self._emit(Show(seat, tuple(hand), "breaks a combination announced as highest"))
+            self._emit(Show, seat, tuple(hand), "breaks a combination announced as highest")
 
     def _on_one_up_request(self, seat: int, card: Card) -> None:
         self._show_if_breaking(seat, 1 << card)
@@ -1144,9 +1262,9 @@ class Game:
         self._pending_one_up = (card, face_up)
         self.one_up_card = (seat, face_up)
         self.exchange_counts[self.round][seat] = 1
-        self._emit(Exchange(seat, self.round + 1, 1, 1, one_up=True))
-        self._emit(Exchanged(seat, self.round + 1, (card,), ()))
-        self._emit(OneUp(seat, face_up))
+        self._emit(Exchange, seat, self.round + 1, 1, 1, False, True)
+        self._emit(Exchanged, seat, self.round + 1, (card,), ())
+        self._emit(OneUp, seat, face_up)
         self.phase = Phase.ONE_UP
         self.to_act = seat
 
@@ -1156,13 +1274,13 @@ class Game:
         if act.kind is _K.ACCEPT:
             self.hands[seat].append(face_up)
             self._discards.append(discarded)
-            self._emit(OneUpChoice(seat, face_up, True))
+            self._emit(OneUpChoice, seat, face_up, True)
         else:
             drawn = self._draw(1, seat)[0]
             self.hands[seat].append(drawn)
             self._discards.extend((discarded, face_up))
-            self._emit(OneUpChoice(seat, face_up, False))
-            self._emit(Exchanged(seat, self.round + 1, (), (drawn,)))
+            self._emit(OneUpChoice, seat, face_up, False)
+            self._emit(Exchanged, seat, self.round + 1, (), (drawn,))
         self._pending_one_up = None
         self.one_up_card = None
         self._categories[seat] = None
@@ -1178,29 +1296,29 @@ class Game:
             self._own_discards[seat].extend(old)
             hand[:] = drawn
             self._categories[seat] = None
-            self._emit(Redeal(seat, True))
-            self._emit(Exchanged(seat, 0, tuple(old), tuple(drawn)))
+            self._emit(Redeal, seat, True)
+            self._emit(Exchanged, seat, 0, tuple(old), tuple(drawn))
         else:
-            self._emit(Redeal(seat, False))
+            self._emit(Redeal, seat, False)
         self._turn += 1
 
     def _on_announce(self, seat: int, act: Action) -> None:
         round_number = self.round + 1
         if act.kind is _K.PASS:
             self._announced.append((seat, None))
-            self._emit(Pass(seat, round_number))
+            self._emit(Pass, seat, round_number)
         else:
             assert act.category is not None
             self._announced.append((seat, act.category))
             self._highest = act.category
-            self._emit(Announce(seat, round_number, act.category))
+            self._emit(Announce, seat, round_number, act.category)
         self._turn += 1
 
     def _on_quads_choice(self, seat: int, act: Action) -> None:
         assert self._quads_choice is not None
         _, value = self._quads_choice
         self._quads_choice = None
-        self._emit(QuadsChoice(seat, act.kind is _K.RESET, act.target))
+        self._emit(QuadsChoice, seat, act.kind is _K.RESET, act.target)
         if act.kind is _K.RESET and not self._quads_objection(seat):
             self._quads_reset(seat, act.target)
             return
@@ -1216,27 +1334,27 @@ class Game:
         if act.kind is _K.RESET:
             value = evaluate(self.hands[seat], self.rules)
             self._quads_claims.append((seat, value, act.target))
-            self._emit(QuadsClaim(seat, True, act.target))
+            self._emit(QuadsClaim, seat, True, act.target)
         else:
-            self._emit(QuadsClaim(seat, False))
+            self._emit(QuadsClaim, seat, False)
         self._turn += 1
 
     def _on_chicago(self, seat: int, act: Action) -> None:
         if act.kind is _K.CHICAGO:
             self.declarer = seat
             self._declared_chicago[seat] = True
-            self._emit(ChicagoCall(seat, True))
+            self._emit(ChicagoCall, seat, True)
             self._turn = len(self._order)
         else:
-            self._emit(ChicagoCall(seat, False))
+            self._emit(ChicagoCall, seat, False)
             self._turn += 1
 
     def _on_play(self, seat: int, act: Action) -> None:
-        card = act.card
+        card = DECK[act[1].bit_length() - 1]
         self.hands[seat].remove(card)
         self.played[seat].append(card)
         self.trick.append((seat, card))
-        self._emit(Play(seat, card, self.trick_number))
+        self._pending.append((_R_PLAY, seat, card, self.trick_number))
         self._turn += 1
 
     _HANDLERS: ClassVar[dict[Phase, Callable[[Game, int, Action], None]]] = {
@@ -1272,3 +1390,35 @@ def _check_deck(deck: Sequence[int | str], index: int) -> tuple[Card, ...]:
     if len(cards) != 52:
         raise ValueError(f"deck {index} has {len(cards)} cards, not 52")
     return cards
+
+
+def _install_accelerator() -> bool:
+    """Put the C accelerator's ``legal_actions`` and ``apply`` on :class:`Game` if it is
+    there (:data:`chicago.engine.native.ENGINE`).
+
+    They do the common turns in C and call the Python methods for the rest, so a game is the
+    same either way (tests/test_engine_accelerator.py); ``Game._apply_python`` and
+    ``Game._legal_actions_python`` stay the pure-Python methods.
+    """
+    if ENGINE is None:
+        return False
+    ENGINE.install(Game, {
+        "Action": Action, "CardSource": CardSource, "DECK": DECK,
+        "PLAY": Phase.PLAY, "EXCHANGE": Phase.EXCHANGE, "ANNOUNCE": Phase.ANNOUNCE,
+        "CHICAGO": Phase.CHICAGO, "ONE_UP": Phase.ONE_UP,
+        "K_DISCARD": _K.DISCARD, "K_PASS": _K.PASS, "K_NO_CHICAGO": _K.NO_CHICAGO,
+        "ChicagoCall": _RECORD_OF[ChicagoCall],
+        "PLAY_ACTIONS": _PLAY, "ONE_UP_ACTIONS": _ONE_UP, "PATTERNS": tuple(_PATTERNS),
+        "CHICAGO_CHOICE": _CHICAGO_CHOICE, "ONE_UP_CHOICE": _ONE_UP_CHOICE,
+        "Play": _R_PLAY, "Exchange": _R_EXCHANGE, "Exchanged": _R_EXCHANGED,
+        "Pass": _RECORD_OF[Pass], "Announce": _RECORD_OF[Announce], "Trick": _RECORD_OF[Trick],
+        "handlers": Game._HANDLERS, "apply": Game._apply_python, "legal_of": Game._legal_of,
+        "advance": Game._advance, "category_of": category_of, "ONLY_PASS": _ONLY_PASS,
+        "ANNOUNCE_OR_PASS": tuple(_ANNOUNCE_OR_PASS.get(c) for c in Category),
+    })
+    return True
+
+
+ACCELERATED: bool = _install_accelerator()
+"""Whether :class:`Game` runs its common turns in the C accelerator ``chicago.engine._engine``
+(set ``CHICAGO_PURE_PYTHON=1`` before the import for the pure-Python methods only)."""

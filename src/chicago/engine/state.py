@@ -7,7 +7,9 @@ new list, a list of such lists a new list of new lists, a dict of immutable keys
 new dict, an object with a ``copy()`` method (the card source) is copied by it. A type that
 fits none of these is refused when the copier is built, so a new attribute cannot be copied
 wrongly or forgotten: it must be declared (the slots refuse any other) and its type must be
-one the copier understands.
+one the copier understands. ``Annotated[T, SHARED]`` declares a value its owner never
+changes (so a copy shares it) where ``T`` alone cannot say so, such as the game's records of
+events not yet made (:data:`SHARED`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,11 @@ from chicago.engine.viewtypes import DealRecord
 from chicago.poker import HandValue
 from chicago.rules import Rules
 
-__all__ = ["copy_state"]
+__all__ = ["SHARED", "copy_state"]
+
+SHARED = "shared"
+"""The mark of ``Annotated[T, SHARED]``: a value of type ``T`` that nobody changes once made,
+shared by a copy as it is (a list of such values is copied as a new list of the same ones)."""
 
 
 _IMMUTABLE: tuple[type, ...] = (
@@ -53,6 +59,8 @@ def copy_state(obj: T) -> T:
 
 def _immutable(hint: Any) -> bool:
     origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        return SHARED in hint.__metadata__ or _immutable(typing.get_args(hint)[0])
     if origin in (types.UnionType, typing.Union):
         return all(_immutable(arg) for arg in typing.get_args(hint))
     if origin is tuple:
@@ -92,7 +100,7 @@ def _build_copier(cls: type) -> Callable[[Any], Any]:
         own = inspect.get_annotations(klass)
         if own:
             module = sys.modules[klass.__module__]
-            found = typing.get_type_hints(klass, vars(module))
+            found = typing.get_type_hints(klass, vars(module), include_extras=True)
             hints.update({k: v for k, v in found.items() if k in own})
     fields = {
         name: hint for name, hint in hints.items()

@@ -49,6 +49,7 @@ __all__ = [
     "public_state",
     "seat_state",
     "state_json",
+    "update_state",
     "view_json",
 ]
 
@@ -225,3 +226,14 @@ def seat_state(game: ViewedGame, seat: int | None,
     """``public`` (from :func:`public_state`) and the ``own`` fields of ``seat``'s view (its
     cards and choices; a spectator, None, has none), made without the public part again."""
     return {**public, **_view_plan(_OWN)(own_part(game, seat))}
+
+
+def update_state(game: ViewedGame, seat: int | None,
+                 public: Mapping[str, JSON] | None = None
+                 ) -> tuple[Mapping[str, JSON], dict[str, JSON]]:
+    """``(public, state)``: the state of ``seat``'s update frame (:func:`seat_state`) and the
+    public part it holds (:func:`public_state`, made when not given), to share with the
+    other audiences of the same action."""
+    if public is None:
+        public = public_state(game)
+    return public, seat_state(game, seat, public)

@@ -113,6 +113,7 @@ def sample_world(game: G, seat: int, rng: random.Random) -> G:
     world._stock = stock
     world._discards = list(cards_from_mask(pile))
     world._categories = [None] * n
+    world._legal = None  # the hands changed: work out the legal actions again
     if pending is not None and hidden_discard is not None:
         world._pending_one_up = (cards_from_mask(hidden_discard)[0], pending[1])
     rules = game.rules

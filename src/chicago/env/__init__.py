@@ -2,6 +2,7 @@
 
 - :mod:`chicago.env.actions`: every action as an integer (113 ids) and back, legal masks;
 - :mod:`chicago.env.observation`: a seat's view as a fixed-size ``float32`` vector;
+- :mod:`chicago.env.batch`: many games at once, numpy observations and legal masks;
 - :mod:`chicago.env.pettingzoo`: the PettingZoo AEC environment ``chicago_v0`` (extra ``rl``);
 - :mod:`chicago.env.openspiel`: the OpenSpiel game ``python_chicago`` with explicit chance
   nodes for every card dealt or drawn (extra ``openspiel``).

@@ -2,8 +2,9 @@
 
 A table is loaded on first use (:meth:`TableCache.get`: its row and log read in a worker
 thread, rebuilt by :func:`~chicago.server.core.state.build_table`), subscribed to on the bus, and
-dropped when nobody has used it for ``Settings.idle_evict`` seconds (or when its copy can no
-longer follow the log). Every change goes one way:
+dropped when nobody has used it for ``Settings.idle_evict`` seconds, when its game is over and
+its last connection here left (:meth:`TableCache.let_go`), or when its copy can no longer
+follow the log. Every change goes one way:
 
 - **write path** (:meth:`TableCache.writing`, :meth:`TableCache.store_and_publish`): hold the
   table (its lock and, with several workers, its shared writer lock, having first applied
@@ -30,7 +31,7 @@ from chicago.server import fanout
 from chicago.server.clock import Clock
 from chicago.server.core.ports import Storage, TableBus
 from chicago.server.core.rows import Change, LogEntry
-from chicago.server.core.state import build_table
+from chicago.server.core.state import FINISHED, build_table
 from chicago.server.live import LiveTable
 from chicago.server.locking import TableBusy, TableLocks
 from chicago.server.presence import Presence
@@ -161,6 +162,16 @@ class TableCache:
         table.conns.clear()
         if not self._tasks.stopping:
             self.scheduler.release_bots(table)
+
+    def let_go(self, table: LiveTable) -> None:
+        """Drop a finished table (its game over and stored) that nobody here is connected
+        to, at once rather than after ``Settings.idle_evict``: a rematch, a look or a new
+        connection rebuilds it from the log. So the memory of finished games is given back
+        as they end."""
+        if (not table.conns and table.timer is None and not table.lock.locked()
+                and table.state.game is not None and table.state.status == FINISHED
+                and self.holds(table)):
+            self.drop(table, 1000, "")
 
     async def resume(self) -> None:
         """Load every table in play (so their bots and clocks go on). A table that cannot be

@@ -5,7 +5,8 @@ start-up does anyway; done first, the app then finds nothing to do) and, with Re
 Redis for a ``PING``. A failure is one line naming the cause and what to do about it
 (:class:`CannotStart`), never a traceback: the data directory cannot be written, the
 database cannot be reached or refuses the login, the URL names no database the server
-knows, Redis does not answer.
+knows, the database was written by a newer chicago (a schema revision this one does not
+know), Redis does not answer.
 """
 
 from __future__ import annotations
@@ -55,11 +56,22 @@ def _database(db_url: str) -> None:
     except ArgumentError as exc:
         raise CannotStart(f"--db {db_url!r} is not a database URL ({_first_line(exc)}); "
                           "give sqlite:///PATH or postgresql://USER@HOST/NAME") from None
+    from alembic.util.exc import CommandError
+
     sqlite = url.get_backend_name() == "sqlite"
     store = None
     try:
         store = Store(db_url)
         store.migrate()
+    except CommandError as exc:
+        revision = _revision(store)
+        if revision is None:
+            raise CannotStart(f"the database {_where(db_url)} cannot be migrated "
+                              f"({_first_line(exc)}); check --db") from None
+        raise CannotStart(f"the database {_where(db_url)} is at schema revision "
+                          f"{revision!r}, which this chicago does not know: a newer "
+                          "version wrote it; run that version (or a later one), or name "
+                          "another database with --db") from None
     except NoSuchModuleError:
         raise CannotStart(f"--db {url.drivername}://…: not a database this server knows; "
                           "give sqlite:///PATH or postgresql://USER@HOST/NAME") from None
@@ -81,6 +93,18 @@ def _database(db_url: str) -> None:
     finally:
         if store is not None:
             store.close()
+
+
+def _revision(store: object) -> str | None:
+    """The schema revision ``store``'s database is at, or None if it cannot be read."""
+    from chicago.server.storage import Store
+
+    if not isinstance(store, Store):
+        return None
+    try:
+        return store.revision()
+    except SQLAlchemyError:
+        return None
 
 
 def _parent(db_url: str) -> str:

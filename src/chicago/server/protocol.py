@@ -26,6 +26,7 @@ __all__ = [
     "error_frame",
     "public_state",
     "seat_state",
+    "update_state",
 ]
 
 MAX_MESSAGE = 16 * 1024
@@ -153,3 +154,4 @@ def error_frame(seq: int, code: str, message: str | None = None, msg_id: Any = N
 # made by the engine's one view encoder (one public part per action, then each seat's own).
 public_state = viewjson.public_state
 seat_state = viewjson.seat_state
+update_state = viewjson.update_state

@@ -87,8 +87,10 @@ class Settings:
     resume_tables: bool = True
     """At start-up, load every table in play so that its bots and clocks go on."""
     bot_threads: bool = True
-    """Let built-in bots other than ``random`` think in a worker thread of their own pool
-    (:attr:`bot_workers`; keeps the loop responsive). External bots always do (in
+    """Let the built-in bots that think long (``ev``, ``expert``) think in a worker thread of
+    their own pool (:attr:`bot_workers`; keeps the loop responsive). ``random`` and ``basic``
+    decide in the loop (``basic``: about 0.05 ms, at most a few): handing them to a thread
+    and back costs more than their thinking. External bots always think in a thread (of
     :attr:`external_bot_workers`)."""
     bot_workers: int | None = None
     """Threads of the pool in which built-in bots decide, shared by every table; None:

@@ -349,6 +349,7 @@ class TableManager:
             if expected_seq is not None:
                 check_fresh(table.state, expected_seq)
             await self._act_locked(table, seat, text, "player")
+        self.cache.let_go(table)
 
     async def _act_locked(self, table: LiveTable, seat: int, text: str, by: str) -> None:
         move = decide.act(table.state, seat, text, by, at=self.clock.time(),
@@ -406,6 +407,7 @@ class TableManager:
             if not isinstance(turn, BotMoves) or (turn.seat, turn.by) != (seat, by):
                 return
             await self._stand_in_acts(table, seq, turn.seat, turn.level, by)
+        self.cache.let_go(table)  # a game of bots that nobody watched is over
 
     async def _clock_ran_out(self, table: LiveTable, seq: int, seat: int) -> None:
         """The scheduler's turn clock fired: the stand-in makes this one decision for the
@@ -499,8 +501,10 @@ class TableManager:
                                     asyncio.get_running_loop().time()))
 
     def detach(self, table: LiveTable, client: Client) -> None:
-        """A connection closed."""
+        """A connection closed. A finished table that its last connection left is let go
+        (:meth:`TableCache.let_go`)."""
         if client in table.conns:
             table.conns.discard(client)
             table.touched = time.monotonic()
             self.presence.changed(table)
+            self.cache.let_go(table)

@@ -196,19 +196,19 @@ def pause_info(state: TableState, at: float) -> PauseInfo | None:
 
 def entry_frames(
     state: TableState, entry: LogEntry, audience: int | None, *, with_state: bool,
-    clock: ClockInfo | None, at: float, public: dict[str, Any] | None = None,
+    clock: ClockInfo | None, at: float, seat_state: dict[str, Any] | None = None,
 ) -> list[Frame]:
     """The frames of one stored entry (already applied) for one audience.
 
     ``with_state``: an update carries the table's current state, clock and pause (every live
-    update, and the last of a replay). ``public``: the game's
-    :func:`~chicago.server.protocol.public_state`, when the caller shares it between
-    audiences.
+    update, and the last of a replay). ``seat_state``: that state when the caller made it
+    (:func:`~chicago.server.protocol.update_state`, sharing the public part between
+    audiences).
     """
     kind = entry.kind
     if kind == "act":
         return _act_frames(state, entry, audience, with_state=with_state, clock=clock,
-                           public=public, at=at)
+                           seat_state=seat_state, at=at)
     if kind in ("join", "away", "back", "leave", "fill"):
         # status: a join that takes the last open seat starts the game ("playing");
         # clock: the turn clock as it runs now (it starts then, stops while a stand-in
@@ -235,7 +235,7 @@ def entry_frames(
 
 def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
                 with_state: bool, clock: ClockInfo | None, at: float,
-                public: dict[str, Any] | None) -> list[Frame]:
+                seat_state: dict[str, Any] | None) -> list[Frame]:
     """An ``act`` entry's update, and the ``game_over`` frame when it ended the game."""
     game = state.current
     start, end = state.spans[entry.seq]
@@ -246,12 +246,11 @@ def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
     by = entry.data.get("by", "player")
     update: UpdateFrame
     if with_state:
-        if public is None:
-            public = protocol.public_state(game)
+        if seat_state is None:
+            seat_state = protocol.update_state(game, audience)[1]
         update = {"type": "update", "seq": entry.seq, "game": entry.game, "seat": entry.seat,
                   "action": action, "kind": kind, "by": by, "events": events, "clock": clock,
-                  "pause": pause_info(state, at),
-                  "state": protocol.seat_state(game, audience, public)}
+                  "pause": pause_info(state, at), "state": seat_state}
     else:  # an earlier update of a replay: the state comes with the last one
         update = {"type": "update", "seq": entry.seq, "game": entry.game, "seat": entry.seat,
                   "action": action, "kind": kind, "by": by, "events": events, "state": None,

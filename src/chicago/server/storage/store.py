@@ -203,8 +203,11 @@ class Store:
         with self._write_lock:
             try:
                 with self.engine.begin() as conn:
+                    entries: list[dict[str, Any]] = []
                     for change in changes:
-                        self._apply(conn, change)
+                        self._apply(conn, change, entries)
+                    if entries:  # every change's log entries in one statement
+                        conn.execute(insert(log), entries)
                 return [None] * len(changes)
             except Exception:
                 if len(changes) == 1:
@@ -231,7 +234,10 @@ class Store:
             return exc
         return None
 
-    def _apply(self, conn: Connection, change: Change) -> None:
+    def _apply(self, conn: Connection, change: Change,
+               entries: list[dict[str, Any]] | None = None) -> None:
+        """Store ``change`` on ``conn``; its log entries are added to ``entries`` when given
+        (the caller inserts them all at once, after the rows they refer to), else now."""
         if change.new_table is not None:
             row = change.new_table
             conn.execute(insert(tables).values(
@@ -250,11 +256,15 @@ class Store:
                 names=None if g.names is None else _dumps(g.names),
             ))
         if change.entries:
-            conn.execute(insert(log), [
+            rows = [
                 {"table_id": change.table_id, "seq": e.seq, "game": e.game, "kind": e.kind,
                  "seat": e.seat, "data": _dumps(e.data), "created_at": e.created_at}
                 for e in change.entries
-            ])
+            ]
+            if entries is None:
+                conn.execute(insert(log), rows)
+            else:
+                entries.extend(rows)
         if change.table_updates:
             values = {
                 k: (_dumps(v) if k in ("rules", "variations", "seats", "options") else v)

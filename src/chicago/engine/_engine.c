@@ -1,0 +1,1939 @@
+/*
+ * chicago.engine._engine: the C accelerator of chicago.engine.game.Game.
+ *
+ * The rules engine is pure Python (game.py) and stays complete without this module. When it
+ * is built, game.py calls install(), which puts two methods of this module on Game in place
+ * of the Python ones: legal_actions() and apply(). They do in C what the Python methods do
+ * for the common turns (a card played, an exchange from a plain stock, an announcement or a
+ * pass, the legal actions of a play or an exchange turn) and hand everything else to the
+ * Python methods, which they call: the rarer turns (one up, a redeal, the quads rounds, a
+ * Chicago declared, a locked player's sixth card, a draw that reshuffles, an exchange that
+ * shows a hand), the ends of rounds, tricks and deals (Game._advance), illegal actions
+ * (Game._apply_python raises the error) and text actions.
+ *
+ * The state is the Game object's own: the C code reads and writes the same slot attributes
+ * the Python code does (found by name at install, through their member descriptors) and
+ * builds the same values (the same interned Action objects for plays and one-up requests,
+ * new Action tuples for discards, the same event records). tests/test_engine_accelerator.py
+ * plays random games of every preset and variation both ways and compares every step.
+ *
+ * Cards are ids 0-51 (rank_index * 4 + suit_index); a set of cards is a 52-bit mask.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ installed objects */
+
+static PyTypeObject *GAME;          /* chicago.engine.game.Game */
+static PyTypeObject *ACTION;        /* chicago.engine.actions.Action (a tuple subclass) */
+static PyTypeObject *CARD_SOURCE;   /* chicago.engine.sources.CardSource (the plain flow) */
+static PyObject *PH_PLAY, *PH_EXCHANGE, *PH_ANNOUNCE, *PH_CHICAGO, *PH_ONE_UP;
+static PyObject *K_DISCARD, *K_PASS, *K_NO_CHICAGO;
+static PyObject *DECK[52];          /* the Card objects */
+static PyObject *PLAY[52];          /* Action "play CARD" for each card */
+static PyObject *ONE_UP[52];        /* Action "one up CARD" for each card */
+static PyObject *CHICAGO_CHOICE;    /* the legal actions of a Chicago turn */
+static PyObject *ONE_UP_CHOICE;     /* the legal actions of a one-up answer */
+static PyObject *EV_PLAY, *EV_EXCHANGE, *EV_EXCHANGED, *EV_PASS, *EV_ANNOUNCE, *EV_TRICK;
+static PyObject *EV_CHICAGO_CALL;
+static PyObject *HANDLERS;          /* Game._HANDLERS: phase -> Python handler */
+static PyObject *CATEGORY_OF;       /* chicago.poker.category_of */
+static PyObject *ANNOUNCE_OR_PASS[10]; /* (pass, announce CATEGORY) by category value, 1-9 */
+static PyObject *ONLY_PASS;         /* (pass,) */
+static PyObject *PY_APPLY;          /* Game._apply_python */
+static PyObject *PY_LEGAL_OF;       /* Game._legal_of */
+static PyObject *PY_ADVANCE;        /* Game._advance */
+static PyObject *S_MAX_DISCARD, *S_ONE_UP, *S_EXCHANGES;  /* attribute names of Rules */
+static PyObject *S_MIN_SCORE;                              /* one more of them */
+static PyObject *S_RESHUFFLE, *S_SHOW_IF_BREAKING;        /* Game's methods */
+static PyObject *SMALL_INTS[8];     /* 0 ... 7 */
+
+static int PATTERNS[32];            /* the 32 discard patterns in game.py's order */
+static int PATTERNS_UP_TO[6];       /* how many patterns discard at most k cards */
+
+/* Offsets of the Game slots used here. */
+static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL, O_ACTIONS,
+    O_PHASE, O_TO_ACT, O_TURN, O_ORDER, O_STOCK, O_DISCARDS, O_OWN_DISCARDS, O_CATEGORIES,
+    O_EXCHANGE_COUNTS, O_ROUND, O_LOCKED, O_PROTECTED, O_RULES, O_SOURCE, O_ANNOUNCED,
+    O_HIGHEST, O_TRICKS, O_DECLARER, O_PLAYERS, O_DEALER, O_SCORES;
+
+#define SLOT(self, offset) (*(PyObject **)((char *)(self) + (offset)))
+
+static int installed = 0;
+
+static PyObject *take(PyObject *config, const char *name);
+static int mask_of(PyObject *action, uint64_t *mask);
+
+static int set_slot(PyObject *self, Py_ssize_t offset, PyObject *value)
+{
+    /* value: a new reference (stolen); NULL means an error happened making it */
+    if (value == NULL) return -1;
+    PyObject *old = SLOT(self, offset);
+    SLOT(self, offset) = value;
+    Py_XDECREF(old);
+    return 0;
+}
+
+static PyObject *small_int(long value)
+{
+    if (value >= 0 && value < 8) {
+        Py_INCREF(SMALL_INTS[value]);
+        return SMALL_INTS[value];
+    }
+    return PyLong_FromLong(value);
+}
+
+/* A slot that must hold a list (NULL, with no error set, if it does not). */
+static PyObject *list_slot(PyObject *self, Py_ssize_t offset)
+{
+    PyObject *value = SLOT(self, offset);
+    return (value != NULL && PyList_CheckExact(value)) ? value : NULL;
+}
+
+/* The list at ``seat`` of a slot holding a list of lists (borrowed), or NULL with
+   TypeError set. */
+static PyObject *seat_list(PyObject *self, Py_ssize_t offset, long seat, const char *name)
+{
+    PyObject *lists = list_slot(self, offset);
+    if (lists != NULL && seat >= 0 && seat < PyList_GET_SIZE(lists)) {
+        PyObject *item = PyList_GET_ITEM(lists, seat);
+        if (PyList_CheckExact(item)) return item;
+    }
+    PyErr_Format(PyExc_TypeError, "Game.%s has no list for seat %ld", name, seat);
+    return NULL;
+}
+
+/* ``value`` (a new tuple, or NULL) taken off the garbage collector's watch. The tuples made
+   here hold only numbers, cards, enum members and tuples of them: they are never part of a
+   reference cycle, and the collector cannot tell so itself (cards are objects it watches),
+   so a long game's history would otherwise make every full collection longer. */
+static PyObject *plain(PyObject *value)
+{
+    if (value != NULL && PyObject_GC_IsTracked(value)) PyObject_GC_UnTrack(value);
+    return value;
+}
+
+/* plain() for a value and the tuples inside it (an event record made in Python). */
+static void plain_deep(PyObject *value)
+{
+    if (!PyTuple_CheckExact(value) || !PyObject_GC_IsTracked(value)) return;
+    PyObject_GC_UnTrack(value);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(value); i++)
+        plain_deep(PyTuple_GET_ITEM(value, i));
+}
+
+/* The number of event records of ``self`` (to find those added since). */
+static Py_ssize_t records(PyObject *self)
+{
+    PyObject *pending = list_slot(self, O_PENDING);
+    return pending == NULL ? 0 : PyList_GET_SIZE(pending);
+}
+
+/* Take the records added by Python since there were ``since`` off the collector's watch. */
+static void plain_records(PyObject *self, Py_ssize_t since)
+{
+    PyObject *pending = list_slot(self, O_PENDING);
+    if (pending == NULL) return;
+    for (Py_ssize_t i = since; i < PyList_GET_SIZE(pending); i++)
+        plain_deep(PyList_GET_ITEM(pending, i));
+}
+
+static long card_id(PyObject *card)
+{
+    return PyLong_AsLong(card);
+}
+
+/* ------------------------------------------------------------------ legal actions */
+
+/* The legal plays: the cards of the suit led if the hand holds any, else the whole hand,
+   lowest id first (Game._playable). NULL with no error: not handled here. */
+static PyObject *legal_plays(PyObject *self, long seat)
+{
+    PyObject *hands = list_slot(self, O_HANDS), *trick = list_slot(self, O_TRICK);
+    if (hands == NULL || trick == NULL || seat >= PyList_GET_SIZE(hands)) return NULL;
+    PyObject *hand = PyList_GET_ITEM(hands, seat);
+    if (!PyList_CheckExact(hand) || PyList_GET_SIZE(hand) > 13) return NULL;
+    Py_ssize_t size = PyList_GET_SIZE(hand);
+    int cards[13], n = 0, follow[13], m = 0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long c = card_id(PyList_GET_ITEM(hand, i));
+        if (c < 0 || c > 51) {
+            PyErr_Clear();
+            return NULL;
+        }
+        cards[n++] = (int)c;
+    }
+    if (PyList_GET_SIZE(trick) > 0) {
+        PyObject *first = PyList_GET_ITEM(trick, 0);
+        if (!PyTuple_Check(first) || PyTuple_GET_SIZE(first) != 2) return NULL;
+        long led = card_id(PyTuple_GET_ITEM(first, 1));
+        if (led < 0) {
+            PyErr_Clear();
+            return NULL;
+        }
+        for (int i = 0; i < n; i++)
+            if ((cards[i] & 3) == (led & 3)) follow[m++] = cards[i];
+    }
+    int *chosen = m ? follow : cards;
+    int count = m ? m : n;
+    for (int i = 1; i < count; i++) { /* insertion sort: at most a few cards */
+        int c = chosen[i], j = i - 1;
+        while (j >= 0 && chosen[j] > c) {
+            chosen[j + 1] = chosen[j];
+            j--;
+        }
+        chosen[j + 1] = c;
+    }
+    PyObject *legal = PyTuple_New(count);
+    if (legal == NULL) return NULL;
+    for (int i = 0; i < count; i++) {
+        Py_INCREF(PLAY[chosen[i]]);
+        PyTuple_SET_ITEM(legal, i, PLAY[chosen[i]]);
+    }
+    return legal;
+}
+
+static PyObject *new_discard(uint64_t mask)
+{
+    PyObject *value = PyLong_FromUnsignedLongLong(mask);
+    if (value == NULL) return NULL;
+    PyObject *action = plain(ACTION->tp_alloc(ACTION, 4));
+    if (action == NULL) {
+        Py_DECREF(value);
+        return NULL;
+    }
+    Py_INCREF(K_DISCARD);
+    PyTuple_SET_ITEM(action, 0, K_DISCARD);
+    PyTuple_SET_ITEM(action, 1, value);
+    Py_INCREF(Py_None);
+    PyTuple_SET_ITEM(action, 2, Py_None);
+    Py_INCREF(Py_None);
+    PyTuple_SET_ITEM(action, 3, Py_None);
+    return action;
+}
+
+static PyObject *KEEP_ACTION;          /* discard nothing */
+static PyObject *DISCARD_ONE[52];      /* discard one card, made when first needed */
+static PyObject *DISCARD_TWO[52 * 52]; /* discard two cards (lower id first), the same */
+
+/* The discard action of ``mask`` (a new reference). Those of at most two cards, 16 of the
+   32 options of a turn, are made once and kept; the others are made each time. */
+static PyObject *discard_action(uint64_t mask, const int *cards, int pattern)
+{
+    PyObject **kept = NULL;
+    int count = __builtin_popcount(pattern);
+    if (count == 0)
+        kept = &KEEP_ACTION;
+    else if (count == 1)
+        kept = &DISCARD_ONE[cards[__builtin_ctz(pattern)]];
+    else if (count == 2) {
+        int low = __builtin_ctz(pattern), high = 31 - __builtin_clz(pattern);
+        kept = &DISCARD_TWO[cards[low] * 52 + cards[high]];
+    }
+    if (kept == NULL) return new_discard(mask);
+    if (*kept == NULL && (*kept = new_discard(mask)) == NULL) return NULL;
+    Py_INCREF(*kept);
+    return *kept;
+}
+
+static int rule_int(PyObject *self, PyObject *name, long *out)
+{
+    PyObject *rules = SLOT(self, O_RULES);
+    if (rules == NULL) return -1;
+    PyObject *value = PyObject_GetAttr(rules, name);
+    if (value == NULL) return -1;
+    *out = PyLong_AsLong(value);
+    Py_DECREF(value);
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* The shape of an exchange turn of a five-card hand (Game._exchange_options): the hand
+   sorted, the most cards it may discard (``max_discard``, and no more than can be drawn,
+   R-EX-2) and whether it may ask for one up (V-ONE-UP). 1 if the turn is of that kind, 0
+   if not (a locked player's sixth card, another phase), -1 on an error. */
+static int exchange_shape(PyObject *self, long seat, int *cards, long *limit, int *one_up)
+{
+    PyObject *hands = list_slot(self, O_HANDS), *locked = list_slot(self, O_LOCKED);
+    PyObject *stock = list_slot(self, O_STOCK), *discards = list_slot(self, O_DISCARDS);
+    if (SLOT(self, O_PHASE) != PH_EXCHANGE || hands == NULL || locked == NULL
+        || stock == NULL || discards == NULL || seat >= PyList_GET_SIZE(hands)
+        || seat >= PyList_GET_SIZE(locked) || PyList_GET_ITEM(locked, seat) != Py_False)
+        return 0;
+    PyObject *hand = PyList_GET_ITEM(hands, seat);
+    if (!PyList_CheckExact(hand) || PyList_GET_SIZE(hand) != 5) return 0;
+    for (int i = 0; i < 5; i++) {
+        long c = card_id(PyList_GET_ITEM(hand, i));
+        if (c < 0 || c > 51) {
+            PyErr_Clear();
+            return 0;
+        }
+        int j = i;
+        while (j > 0 && cards[j - 1] > c) {
+            cards[j] = cards[j - 1];
+            j--;
+        }
+        cards[j] = (int)c;
+    }
+    long max_discard, allowed;
+    if (rule_int(self, S_MAX_DISCARD, &max_discard) < 0) return -1;
+    if (rule_int(self, S_ONE_UP, &allowed) < 0) return -1;
+    Py_ssize_t available = PyList_GET_SIZE(stock) + PyList_GET_SIZE(discards);
+    *limit = max_discard;
+    if (available < *limit) *limit = (long)available;
+    if (*limit > 5) *limit = 5;
+    if (*limit < 0) *limit = 0;
+    *one_up = allowed && *limit >= 1 && available >= 2;
+    return 1;
+}
+
+/* The exchange options of a five-card hand (Game._exchange_options): every discard of at
+   most ``limit`` cards in game.py's pattern order, then the one-up requests. NULL with no
+   error: not handled here (a locked player's six cards). */
+static PyObject *legal_exchanges(PyObject *self, long seat)
+{
+    int cards[5], one_up;
+    long limit;
+    int shape = exchange_shape(self, seat, cards, &limit, &one_up);
+    if (shape <= 0) return NULL;
+    int count = PATTERNS_UP_TO[limit];
+    PyObject *legal = PyTuple_New(count + (one_up ? 5 : 0));
+    if (legal == NULL) return NULL;
+    for (int p = 0; p < count; p++) {
+        int pattern = PATTERNS[p];
+        uint64_t mask = 0;
+        for (int i = 0; i < 5; i++)
+            if (pattern >> i & 1) mask |= (uint64_t)1 << cards[i];
+        PyObject *action = discard_action(mask, cards, pattern);
+        if (action == NULL) {
+            Py_DECREF(legal);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(legal, p, action);
+    }
+    if (one_up)
+        for (int i = 0; i < 5; i++) {
+            Py_INCREF(ONE_UP[cards[i]]);
+            PyTuple_SET_ITEM(legal, count + i, ONE_UP[cards[i]]);
+        }
+    return legal;
+}
+
+/* Is ``action``, a discard, one of the exchange options (legal_exchanges) of ``seat``?
+   Worked out from the hand without making them: its cards are the hand's, at most
+   ``limit`` of them. 1 yes, 0 no, 2 not a turn of that kind, -1 on an error. */
+static int discard_is_legal(PyObject *self, long seat, PyObject *action)
+{
+    int cards[5], one_up;
+    long limit;
+    int shape = exchange_shape(self, seat, cards, &limit, &one_up);
+    if (shape <= 0) return shape < 0 ? -1 : 2;
+    uint64_t mask, hand = 0;
+    if (mask_of(action, &mask) < 0) return -1;
+    for (int i = 0; i < 5; i++) hand |= (uint64_t)1 << cards[i];
+    return (mask & ~hand) == 0 && __builtin_popcountll(mask) <= limit
+        && PyTuple_GET_ITEM(action, 2) == Py_None && PyTuple_GET_ITEM(action, 3) == Py_None;
+}
+
+/* The legal announcements (Game._legal_of): the hand's category if it is a pair or better
+   and not below the highest announced so far, and pass. */
+static PyObject *legal_announcements(PyObject *self, long seat)
+{
+    PyObject *categories = list_slot(self, O_CATEGORIES), *hands = list_slot(self, O_HANDS);
+    PyObject *highest = SLOT(self, O_HIGHEST), *rules = SLOT(self, O_RULES);
+    if (categories == NULL || hands == NULL || highest == NULL || rules == NULL
+        || seat >= PyList_GET_SIZE(categories) || seat >= PyList_GET_SIZE(hands))
+        return NULL;
+    PyObject *category = PyList_GET_ITEM(categories, seat);
+    if (category == Py_None) { /* Game._category: worked out once per hand */
+        category = PyObject_CallFunctionObjArgs(CATEGORY_OF, PyList_GET_ITEM(hands, seat),
+                                                rules, NULL);
+        if (category == NULL) return NULL;
+        Py_INCREF(category);
+        if (PyList_SetItem(categories, seat, category) < 0) {
+            Py_DECREF(category);
+            return NULL;
+        }
+        Py_DECREF(category); /* the list holds it */
+    }
+    long value = PyLong_AsLong(category), top = 0;
+    if (value == -1 && PyErr_Occurred()) return NULL;
+    if (highest != Py_None) {
+        top = PyLong_AsLong(highest);
+        if (top == -1 && PyErr_Occurred()) return NULL;
+    }
+    PyObject *legal = value > 0 && value < 10 && (highest == Py_None || value >= top)
+        ? ANNOUNCE_OR_PASS[value] : ONLY_PASS;
+    Py_INCREF(legal);
+    return legal;
+}
+
+/* The legal actions of the seat to act as a tuple (new reference), made here for the
+   common turns and by Game._legal_of for the others; NULL on an error. */
+static PyObject *legal_of(PyObject *self, PyObject *seat_object, long seat)
+{
+    PyObject *phase = SLOT(self, O_PHASE), *legal = NULL;
+    if (phase == PH_PLAY)
+        legal = legal_plays(self, seat);
+    else if (phase == PH_EXCHANGE) {
+        PyObject *locked = list_slot(self, O_LOCKED);
+        if (locked != NULL && seat < PyList_GET_SIZE(locked)
+            && PyList_GET_ITEM(locked, seat) == Py_False)
+            legal = legal_exchanges(self, seat);
+    }
+    else if (phase == PH_ANNOUNCE)
+        legal = legal_announcements(self, seat);
+    else if (phase == PH_CHICAGO) {
+        Py_INCREF(CHICAGO_CHOICE);
+        return CHICAGO_CHOICE;
+    }
+    else if (phase == PH_ONE_UP) {
+        Py_INCREF(ONE_UP_CHOICE);
+        return ONE_UP_CHOICE;
+    }
+    if (legal != NULL || PyErr_Occurred()) return legal;
+    return PyObject_CallFunctionObjArgs(PY_LEGAL_OF, self, seat_object, NULL);
+}
+
+/* The cached legal actions of this turn (borrowed), worked out if not yet. */
+static PyObject *cached_legal(PyObject *self, PyObject *seat_object, long seat)
+{
+    PyObject *legal = SLOT(self, O_LEGAL);
+    if (legal != NULL && legal != Py_None) return legal;
+    legal = legal_of(self, seat_object, seat);
+    if (legal == NULL) return NULL;
+    if (!PyTuple_CheckExact(legal)) {
+        PyObject *as_tuple = PySequence_Tuple(legal);
+        Py_DECREF(legal);
+        if (as_tuple == NULL) return NULL;
+        legal = as_tuple;
+    }
+    set_slot(self, O_LEGAL, legal);
+    return legal;
+}
+
+static PyObject *legal_actions(PyObject *self, PyObject *unused)
+{
+    PyObject *to_act = SLOT(self, O_TO_ACT);
+    if (to_act == NULL || to_act == Py_None) return PyList_New(0);
+    PyObject *legal = SLOT(self, O_LEGAL);
+    if (legal == NULL || legal == Py_None) {
+        long seat = PyLong_AsLong(to_act);
+        if (seat == -1 && PyErr_Occurred()) return NULL;
+        legal = cached_legal(self, to_act, seat);
+        if (legal == NULL) return NULL;
+    }
+    return PySequence_List(legal);
+}
+
+/* ------------------------------------------------------------------ the turns */
+
+static int add_record(PyObject *self, PyObject *record)
+{
+    if (record == NULL) return -1;
+    plain(record);
+    PyObject *pending = list_slot(self, O_PENDING);
+    int result = pending == NULL ? -1 : PyList_Append(pending, record);
+    if (pending == NULL) PyErr_SetString(PyExc_TypeError, "Game._pending is not a list");
+    Py_DECREF(record);
+    return result;
+}
+
+static int add_to_turn(PyObject *self)
+{
+    long turn = PyLong_AsLong(SLOT(self, O_TURN));
+    if (turn == -1 && PyErr_Occurred()) return -1;
+    return set_slot(self, O_TURN, small_int(turn + 1));
+}
+
+static Py_ssize_t find_card(PyObject *list, long card)
+{
+    Py_ssize_t size = PyList_GET_SIZE(list);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *item = PyList_GET_ITEM(list, i);
+        if (item == DECK[card]) return i;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) { /* an equal card that is not the Card object */
+        long c = card_id(PyList_GET_ITEM(list, i));
+        if (c == -1 && PyErr_Occurred()) return -2;
+        if (c == card) return i;
+    }
+    return -1;
+}
+
+static int mask_of(PyObject *action, uint64_t *mask)
+{
+    *mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(action, 1));
+    return (*mask == (uint64_t)-1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* Game._on_play: the card leaves the hand for the trick. */
+static int on_play(PyObject *self, PyObject *seat_object, long seat, PyObject *action)
+{
+    uint64_t mask;
+    if (mask_of(action, &mask) < 0) return -1;
+    if (mask == 0) {
+        PyErr_SetString(PyExc_ValueError, "a play names no card");
+        return -1;
+    }
+    int card = 63 - __builtin_clzll(mask);
+    PyObject *hand = seat_list(self, O_HANDS, seat, "hands");
+    PyObject *played = seat_list(self, O_PLAYED, seat, "played");
+    PyObject *trick = list_slot(self, O_TRICK);
+    if (hand == NULL || played == NULL) return -1;
+    if (trick == NULL) {
+        PyErr_SetString(PyExc_TypeError, "Game.trick is not a list");
+        return -1;
+    }
+    Py_ssize_t at = find_card(hand, card);
+    if (at < 0) {
+        if (at == -1) PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
+        return -1;
+    }
+    if (PyList_SetSlice(hand, at, at + 1, NULL) < 0 || PyList_Append(played, DECK[card]) < 0)
+        return -1;
+    PyObject *pair = plain(PyTuple_Pack(2, seat_object, DECK[card]));
+    if (pair == NULL) return -1;
+    int failed = PyList_Append(trick, pair);
+    Py_DECREF(pair);
+    if (failed) return -1;
+    if (add_record(self, PyTuple_Pack(4, EV_PLAY, seat_object, DECK[card],
+                                      SLOT(self, O_TRICK_NUMBER))) < 0)
+        return -1;
+    return add_to_turn(self);
+}
+
+/* Can on_exchange do this discard the way Game._on_exchange would? (a plain card source;
+   the other sources choose the cards drawn in Python) */
+static int exchange_here(PyObject *self, long seat)
+{
+    PyObject *source = SLOT(self, O_SOURCE), *protected = list_slot(self, O_PROTECTED);
+    return source != NULL && Py_TYPE(source) == CARD_SOURCE && list_slot(self, O_STOCK) != NULL
+        && protected != NULL && seat < PyList_GET_SIZE(protected)
+        && list_slot(self, O_DISCARDS) != NULL && list_slot(self, O_CATEGORIES) != NULL
+        && list_slot(self, O_EXCHANGE_COUNTS) != NULL;
+}
+
+/* The top card of the stock (a new reference), the discard pile reshuffled into a new
+   stock first if it is empty (Game._reshuffle, R-EX-2), as Game._draw takes it. */
+static PyObject *draw_card(PyObject *self)
+{
+    PyObject *stock = list_slot(self, O_STOCK);
+    if (stock != NULL && PyList_GET_SIZE(stock) == 0) {
+        PyObject *done = PyObject_CallMethodNoArgs(self, S_RESHUFFLE);
+        if (done == NULL) return NULL;
+        Py_DECREF(done);
+        stock = list_slot(self, O_STOCK);
+    }
+    if (stock == NULL || PyList_GET_SIZE(stock) == 0) {
+        PyErr_SetString(PyExc_IndexError, "pop from empty list");
+        return NULL;
+    }
+    Py_ssize_t top = PyList_GET_SIZE(stock) - 1;
+    PyObject *card = PyList_GET_ITEM(stock, top);
+    Py_INCREF(card);
+    if (PyList_SetSlice(stock, top, top + 1, NULL) < 0) {
+        Py_DECREF(card);
+        return NULL;
+    }
+    return card;
+}
+
+/* Game._on_exchange for a discard from a plain stock: a broken combination is shown first
+   (Game._show_if_breaking), the cards go, as many come from the top of the stock. */
+static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObject *action)
+{
+    uint64_t mask;
+    if (mask_of(action, &mask) < 0) return -1;
+    PyObject *round_object = SLOT(self, O_ROUND);
+    long round = PyLong_AsLong(round_object);
+    if (round == -1 && PyErr_Occurred()) return -1;
+    int count = __builtin_popcountll(mask);
+    PyObject *all_counts = SLOT(self, O_EXCHANGE_COUNTS);
+    if (round < 0 || round >= PyList_GET_SIZE(all_counts)) {
+        PyErr_SetString(PyExc_IndexError, "exchange_counts has no entry for this round");
+        return -1;
+    }
+    PyObject *hand = seat_list(self, O_HANDS, seat, "hands");
+    PyObject *own = seat_list(self, O_OWN_DISCARDS, seat, "_own_discards");
+    if (hand == NULL || own == NULL) return -1;
+    PyObject *number = small_int(round + 1);
+    if (number == NULL) return -1;
+    if (mask) {
+        PyObject *kept = NULL, *cards = NULL, *drawn = NULL;
+        uint64_t guarded = PyLong_AsUnsignedLongLong(
+            PyList_GET_ITEM(SLOT(self, O_PROTECTED), seat));
+        if (guarded == (uint64_t)-1 && PyErr_Occurred()) goto fail;
+        if (guarded & mask) {
+            PyObject *shown = PyObject_CallMethodObjArgs(self, S_SHOW_IF_BREAKING, seat_object,
+                                                         PyTuple_GET_ITEM(action, 1), NULL);
+            if (shown == NULL) goto fail;
+            Py_DECREF(shown);
+        }
+        kept = PyList_New(0);
+        cards = plain(PyTuple_New(count));
+        if (kept == NULL || cards == NULL) goto fail;
+        Py_ssize_t size = PyList_GET_SIZE(hand);
+        for (Py_ssize_t i = 0; i < size; i++) {
+            PyObject *item = PyList_GET_ITEM(hand, i);
+            long c = card_id(item);
+            if (c == -1 && PyErr_Occurred()) goto fail;
+            if (!(mask >> c & 1) && PyList_Append(kept, item) < 0) goto fail;
+        }
+        int k = 0;
+        for (int c = 0; c < 52; c++)
+            if (mask >> c & 1) {
+                Py_INCREF(DECK[c]);
+                PyTuple_SET_ITEM(cards, k++, DECK[c]);
+            }
+        if (PyList_SetSlice(hand, 0, size, kept) < 0) goto fail;
+        drawn = plain(PyTuple_New(count));
+        if (drawn == NULL) goto fail;
+        for (int i = 0; i < count; i++) {
+            PyObject *card = draw_card(self);
+            if (card == NULL) goto fail;
+            PyTuple_SET_ITEM(drawn, i, card);
+            if (PyList_Append(hand, card) < 0) goto fail;
+        }
+        Py_CLEAR(kept);
+        PyObject *discards = SLOT(self, O_DISCARDS);
+        Py_ssize_t end = PyList_GET_SIZE(discards), own_end = PyList_GET_SIZE(own);
+        if (PyList_SetSlice(discards, end, end, cards) < 0) goto fail;
+        if (PyList_SetSlice(own, own_end, own_end, cards) < 0) goto fail;
+        if (PyList_SetItem(SLOT(self, O_CATEGORIES), seat, Py_NewRef(Py_None)) < 0) goto fail;
+        PyObject *size_object = small_int(count);
+        if (size_object == NULL) goto fail;
+        int failed = add_record(self, PyTuple_Pack(5, EV_EXCHANGE, seat_object, number,
+                                                   size_object, size_object));
+        Py_DECREF(size_object);
+        if (failed) goto fail;
+        if (add_record(self, PyTuple_Pack(5, EV_EXCHANGED, seat_object, number, cards,
+                                          drawn)) < 0)
+            goto fail;
+        Py_DECREF(cards);
+        Py_DECREF(drawn);
+        goto counted;
+    fail:
+        Py_XDECREF(kept);
+        Py_XDECREF(cards);
+        Py_XDECREF(drawn);
+        Py_DECREF(number);
+        return -1;
+    }
+    if (add_record(self, PyTuple_Pack(5, EV_EXCHANGE, seat_object, number, SMALL_INTS[0],
+                                      SMALL_INTS[0])) < 0) {
+        Py_DECREF(number);
+        return -1;
+    }
+counted:
+    Py_DECREF(number);
+    PyObject *counts = PyList_GET_ITEM(all_counts, round);
+    if (!PyList_Check(counts) || seat >= PyList_GET_SIZE(counts)) {
+        PyErr_SetString(PyExc_IndexError, "exchange_counts has no entry for this seat");
+        return -1;
+    }
+    if (PyList_SetItem(counts, seat, small_int(count)) < 0) return -1;
+    return add_to_turn(self);
+}
+
+/* Game._on_announce: a pass, or the hand's category (the highest so far). */
+static int on_announce(PyObject *self, PyObject *seat_object, PyObject *action)
+{
+    PyObject *announced = list_slot(self, O_ANNOUNCED);
+    if (announced == NULL) {
+        PyErr_SetString(PyExc_TypeError, "Game._announced is not a list");
+        return -1;
+    }
+    long round = PyLong_AsLong(SLOT(self, O_ROUND));
+    if (round == -1 && PyErr_Occurred()) return -1;
+    PyObject *number = small_int(round + 1);
+    if (number == NULL) return -1;
+    int failed;
+    if (PyTuple_GET_ITEM(action, 0) == K_PASS) {
+        PyObject *entry = plain(PyTuple_Pack(2, seat_object, Py_None));
+        failed = entry == NULL || PyList_Append(announced, entry) < 0;
+        Py_XDECREF(entry);
+        if (!failed) failed = add_record(self, PyTuple_Pack(3, EV_PASS, seat_object, number));
+    }
+    else {
+        PyObject *category = PyTuple_GET_ITEM(action, 2);
+        PyObject *entry = plain(PyTuple_Pack(2, seat_object, category));
+        failed = entry == NULL || PyList_Append(announced, entry) < 0;
+        Py_XDECREF(entry);
+        if (!failed) {
+            Py_INCREF(category);
+            failed = set_slot(self, O_HIGHEST, category) < 0;
+        }
+        if (!failed)
+            failed = add_record(self, PyTuple_Pack(4, EV_ANNOUNCE, seat_object, number,
+                                                   category));
+    }
+    Py_DECREF(number);
+    if (failed) return -1;
+    return add_to_turn(self);
+}
+
+/* Game._advance within a round: the next seat that decides is to act. Everyone plays and
+   announces; an exchange skips a locked player (noting its Exchange, Game._skip); a Chicago
+   is asked of those whose score allows it while nobody has declared. 1 if found, 0 if the
+   round is over or Game._advance must work it out, -1 on an error. */
+static int next_turn(PyObject *self, PyObject *phase)
+{
+    PyObject *order = list_slot(self, O_ORDER);
+    if (order == NULL) return 0;
+    for (;;) {
+        long turn = PyLong_AsLong(SLOT(self, O_TURN));
+        if (turn == -1 && PyErr_Occurred()) return -1;
+        if (turn >= PyList_GET_SIZE(order)) return 0;
+        PyObject *seat = PyList_GET_ITEM(order, turn);
+        long s = PyLong_AsLong(seat);
+        if (s == -1 && PyErr_Occurred()) return -1;
+        if (phase == PH_EXCHANGE) {
+            PyObject *locked = list_slot(self, O_LOCKED), *hands = list_slot(self, O_HANDS);
+            if (locked == NULL || hands == NULL || s >= PyList_GET_SIZE(locked)
+                || s >= PyList_GET_SIZE(hands))
+                return 0;
+            if (PyList_GET_ITEM(locked, s) != Py_False) {
+                PyObject *hand = PyList_GET_ITEM(hands, s);
+                if (!PyList_Check(hand) || PyList_GET_SIZE(hand) != 5)
+                    return 0; /* V-LOCK-6: the sixth card is thrown in Python */
+                long round = PyLong_AsLong(SLOT(self, O_ROUND));
+                if (round == -1 && PyErr_Occurred()) return -1;
+                PyObject *all_counts = list_slot(self, O_EXCHANGE_COUNTS);
+                if (all_counts == NULL || round < 0 || round >= PyList_GET_SIZE(all_counts))
+                    return 0;
+                PyObject *counts = PyList_GET_ITEM(all_counts, round);
+                if (!PyList_Check(counts) || s >= PyList_GET_SIZE(counts)) return 0;
+                if (PyList_SetItem(counts, s, small_int(0)) < 0) return -1;
+                if (add_record(self, PyTuple_Pack(6, EV_EXCHANGE, seat, SMALL_INTS[round + 1],
+                                                  SMALL_INTS[0], SMALL_INTS[0], Py_True)) < 0)
+                    return -1;
+                if (add_to_turn(self) < 0) return -1;
+                continue;
+            }
+        }
+        else if (phase == PH_CHICAGO) {
+            if (SLOT(self, O_DECLARER) != Py_None) return 0;
+            PyObject *rules = SLOT(self, O_RULES), *scores = list_slot(self, O_SCORES);
+            if (rules == NULL || scores == NULL || s >= PyList_GET_SIZE(scores)) return 0;
+            PyObject *minimum = PyObject_GetAttr(rules, S_MIN_SCORE);
+            if (minimum == NULL) return -1;
+            int eligible = 1;
+            if (minimum != Py_None) {
+                eligible = PyObject_RichCompareBool(PyList_GET_ITEM(scores, s), minimum, Py_GE);
+                if (eligible < 0) {
+                    Py_DECREF(minimum);
+                    return -1;
+                }
+            }
+            Py_DECREF(minimum);
+            if (!eligible) {
+                if (add_to_turn(self) < 0) return -1;
+                continue;
+            }
+        }
+        Py_INCREF(seat);
+        return set_slot(self, O_TO_ACT, seat) < 0 ? -1 : 1;
+    }
+}
+
+/* Game._start_turns: ``phase`` begins, the seats in turn from ``first`` (the dealer's left
+   if -1); the first of them is to act (the phases started here ask everyone). */
+static int start_turns(PyObject *self, PyObject *phase, long first)
+{
+    long n = PyLong_AsLong(SLOT(self, O_PLAYERS));
+    if (n == -1 && PyErr_Occurred()) return -1;
+    if (first < 0) {
+        long dealer = PyLong_AsLong(SLOT(self, O_DEALER));
+        if (dealer == -1 && PyErr_Occurred()) return -1;
+        first = (dealer + 1) % n;
+    }
+    PyObject *order = PyList_New(n);
+    if (order == NULL) return -1;
+    for (long i = 0; i < n; i++) {
+        PyObject *seat = small_int((first + i) % n);
+        if (seat == NULL) {
+            Py_DECREF(order);
+            return -1;
+        }
+        PyList_SET_ITEM(order, i, seat);
+    }
+    Py_INCREF(phase);
+    if (set_slot(self, O_PHASE, phase) < 0) {
+        Py_DECREF(order);
+        return -1;
+    }
+    PyObject *leader = PyList_GET_ITEM(order, 0);
+    Py_INCREF(leader);
+    if (set_slot(self, O_ORDER, order) < 0 || set_slot(self, O_TURN, small_int(0)) < 0)
+        return -1;
+    return set_slot(self, O_TO_ACT, leader);
+}
+
+/* Game._end_of_turns after an exchange round that is not the last: a scoring round begins
+   (Game._begin_announce). 1 if done, 0 if Game._advance must go on, -1 on an error. */
+static int next_round(PyObject *self)
+{
+    PyObject *order = list_slot(self, O_ORDER), *players = SLOT(self, O_PLAYERS);
+    PyObject *dealer = SLOT(self, O_DEALER);
+    if (order == NULL || players == NULL || dealer == NULL || !PyLong_CheckExact(players)
+        || !PyLong_CheckExact(dealer))
+        return 0;
+    long turn = PyLong_AsLong(SLOT(self, O_TURN)), round = PyLong_AsLong(SLOT(self, O_ROUND));
+    long exchanges;
+    if ((turn == -1 || round == -1) && PyErr_Occurred()) return -1;
+    if (turn < PyList_GET_SIZE(order)) return 0;
+    if (rule_int(self, S_EXCHANGES, &exchanges) < 0) return -1;
+    if (round >= exchanges - 1) return 0; /* the last exchange: Game._after_last_exchange */
+    PyObject *announced = PyList_New(0);
+    if (announced == NULL) return -1;
+    if (set_slot(self, O_HIGHEST, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_ANNOUNCED, announced) < 0)
+        return -1;
+    return start_turns(self, PH_ANNOUNCE, -1) < 0 ? -1 : 1;
+}
+
+/* Game._end_of_turns after a Chicago round in which nobody declared: the play begins, the
+   dealer's left leading (Game._begin_play). 1 if done, 0 if Game._advance must, -1. */
+static int begin_play(PyObject *self)
+{
+    PyObject *order = list_slot(self, O_ORDER);
+    if (order == NULL || SLOT(self, O_DECLARER) != Py_None) return 0;
+    long turn = PyLong_AsLong(SLOT(self, O_TURN));
+    if (turn == -1 && PyErr_Occurred()) return -1;
+    if (turn < PyList_GET_SIZE(order)) return 0;
+    PyObject *trick = PyList_New(0);
+    if (trick == NULL) return -1;
+    if (set_slot(self, O_TRICK_NUMBER, small_int(1)) < 0 || set_slot(self, O_TRICK, trick) < 0)
+        return -1;
+    return start_turns(self, PH_PLAY, -1) < 0 ? -1 : 1;
+}
+
+/* Game._resolve_trick for a trick that is not the deal's last and breaks no Chicago: the
+   highest card of the suit led takes it and leads the next. 1 if done, 0 if Game._advance
+   must do it, -1 on an error. */
+static int next_trick(PyObject *self)
+{
+    PyObject *trick = list_slot(self, O_TRICK), *tricks = list_slot(self, O_TRICKS);
+    PyObject *declarer = SLOT(self, O_DECLARER), *number = SLOT(self, O_TRICK_NUMBER);
+    PyObject *players = SLOT(self, O_PLAYERS);
+    if (trick == NULL || tricks == NULL || declarer == NULL || number == NULL
+        || players == NULL || PyList_GET_SIZE(trick) == 0)
+        return 0;
+    long trick_number = PyLong_AsLong(number), n = PyLong_AsLong(players);
+    if ((trick_number == -1 || n == -1) && PyErr_Occurred()) return -1;
+    if (trick_number >= 5 || n <= 0) return 0;
+    Py_ssize_t size = PyList_GET_SIZE(trick), best = 0;
+    long best_card = -1, led = -1;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *pair = PyList_GET_ITEM(trick, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return 0;
+        long card = card_id(PyTuple_GET_ITEM(pair, 1));
+        if (card == -1 && PyErr_Occurred()) return -1;
+        if (i == 0) {
+            led = card & 3;
+            best_card = card;
+        }
+        else if (card > best_card && (card & 3) == led) {
+            best = i;
+            best_card = card;
+        }
+    }
+    PyObject *winning = PyList_GET_ITEM(trick, best);
+    PyObject *winner = PyTuple_GET_ITEM(winning, 0), *card = PyTuple_GET_ITEM(winning, 1);
+    long leader = PyLong_AsLong(winner);
+    if (leader == -1 && PyErr_Occurred()) return -1;
+    if (declarer != Py_None) {
+        int same = PyObject_RichCompareBool(declarer, winner, Py_EQ);
+        if (same <= 0) return same; /* a broken Chicago ends the deal: Game._advance */
+    }
+    Py_INCREF(winner);
+    Py_INCREF(card);
+    int status = -1;
+    PyObject *taken = plain(PyList_AsTuple(trick)), *entry = NULL, *fresh = NULL;
+    if (taken == NULL) goto done;
+    entry = plain(PyTuple_Pack(2, winner, taken));
+    if (entry == NULL || PyList_Append(tricks, entry) < 0) goto done;
+    if (add_record(self, PyTuple_Pack(4, EV_TRICK, number, winner, card)) < 0) goto done;
+    fresh = PyList_New(0);
+    if (fresh == NULL) goto done;
+    if (set_slot(self, O_TRICK_NUMBER, small_int(trick_number + 1)) < 0) goto done;
+    if (set_slot(self, O_TRICK, fresh) < 0) goto done;
+    fresh = NULL;
+    if (start_turns(self, PH_PLAY, leader) < 0) goto done;
+    status = 1;
+done:
+    Py_XDECREF(taken);
+    Py_XDECREF(entry);
+    Py_XDECREF(fresh);
+    Py_DECREF(winner);
+    Py_DECREF(card);
+    return status;
+}
+
+static PyObject *apply_python(PyObject *self, PyObject *action)
+{
+    return PyObject_CallFunctionObjArgs(PY_APPLY, self, action, NULL);
+}
+
+static PyObject *apply(PyObject *self, PyObject *action)
+{
+    PyObject *to_act = SLOT(self, O_TO_ACT);
+    if (Py_TYPE(action) != ACTION || PyTuple_GET_SIZE(action) != 4 || to_act == NULL
+        || to_act == Py_None || !PyLong_CheckExact(to_act))
+        return apply_python(self, action);
+    long seat = PyLong_AsLong(to_act);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    int found = 0;
+    PyObject *known = SLOT(self, O_LEGAL);
+    if ((known == NULL || known == Py_None) && PyTuple_GET_ITEM(action, 0) == K_DISCARD) {
+        found = discard_is_legal(self, seat, action); /* no need to list the options */
+        if (found < 0) return NULL;
+        if (found == 0) return apply_python(self, action); /* raises IllegalAction */
+        found = found == 1;
+    }
+    if (!found) {
+        PyObject *legal = cached_legal(self, to_act, seat);
+        if (legal == NULL) return NULL;
+        Py_ssize_t size = PyTuple_GET_SIZE(legal);
+        for (Py_ssize_t i = 0; i < size && !found; i++)
+            found = PyTuple_GET_ITEM(legal, i) == action;
+        if (!found) {
+            found = PySequence_Contains(legal, action);
+            if (found < 0) return NULL;
+            if (!found) return apply_python(self, action); /* raises IllegalAction */
+        }
+    }
+    plain(action); /* it holds only numbers and enum members */
+    Py_INCREF(to_act); /* the seat, held while the slots change */
+    PyObject *seat_object = to_act;
+    PyObject *phase = SLOT(self, O_PHASE);
+    Py_INCREF(phase);
+    PyObject *result = NULL;
+    PyObject *actions = list_slot(self, O_ACTIONS);
+    PyObject *entry = plain(PyTuple_Pack(2, seat_object, action));
+    if (set_slot(self, O_LEGAL, Py_NewRef(Py_None)) < 0 || entry == NULL || actions == NULL
+        || PyList_Append(actions, entry) < 0) {
+        if (actions == NULL && !PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "Game.actions is not a list");
+        goto done;
+    }
+    PyObject *kind = PyTuple_GET_ITEM(action, 0);
+    int handled = 0, status = 0;
+    if (phase == PH_PLAY) {
+        status = on_play(self, seat_object, seat, action);
+        handled = 1;
+    }
+    else if (phase == PH_EXCHANGE && kind == K_DISCARD) {
+        PyObject *locked = list_slot(self, O_LOCKED);
+        if (locked != NULL && seat < PyList_GET_SIZE(locked)
+            && PyList_GET_ITEM(locked, seat) == Py_False && exchange_here(self, seat)) {
+            status = on_exchange(self, seat_object, seat, action);
+            handled = 1;
+        }
+    }
+    else if (phase == PH_CHICAGO && kind == K_NO_CHICAGO) {
+        status = add_record(self, PyTuple_Pack(3, EV_CHICAGO_CALL, seat_object, Py_False));
+        if (status == 0) status = add_to_turn(self);
+        handled = 1;
+    }
+    else if (phase == PH_ANNOUNCE) {
+        status = on_announce(self, seat_object, action);
+        handled = 1;
+    }
+    if (status < 0) goto done;
+    Py_ssize_t since = records(self);
+    if (!handled) {
+        PyObject *handler = PyDict_GetItemWithError(HANDLERS, phase);
+        if (handler == NULL) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "no handler for the phase");
+            goto done;
+        }
+        PyObject *done_handling = PyObject_CallFunctionObjArgs(handler, self, seat_object,
+                                                               action, NULL);
+        if (done_handling == NULL) goto done;
+        Py_DECREF(done_handling);
+    }
+    else {
+        int next = next_turn(self, phase);
+        if (next == 0 && phase == PH_PLAY) next = next_trick(self);
+        if (next == 0 && phase == PH_EXCHANGE) next = next_round(self);
+        if (next == 0 && phase == PH_CHICAGO) next = begin_play(self);
+        if (next < 0) goto done;
+        if (next) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+    }
+    result = PyObject_CallFunctionObjArgs(PY_ADVANCE, self, NULL);
+    if (result != NULL) plain_records(self, since);
+done:
+    Py_XDECREF(entry);
+    Py_DECREF(phase);
+    Py_DECREF(seat_object);
+    return result;
+}
+
+/* ------------------------------------------------------------------ shuffle */
+
+static PyObject *S_GETRANDBITS;
+static PyObject *BIT_COUNTS[65]; /* 0 ... 64 as int objects */
+
+/* chicago.engine.sources.shuffle: random.Random.shuffle's loop (each position from the
+   last down swapped with one below it, drawn by getrandbits of the bound's bit length until
+   it is below the bound), so a seed gives the same order. */
+static PyObject *shuffle(PyObject *module, PyObject *args)
+{
+    PyObject *rng, *cards;
+    if (!PyArg_ParseTuple(args, "OO!:shuffle", &rng, &PyList_Type, &cards)) return NULL;
+    PyObject *getrandbits = PyObject_GetAttr(rng, S_GETRANDBITS);
+    if (getrandbits == NULL) return NULL;
+    for (Py_ssize_t i = PyList_GET_SIZE(cards) - 1; i > 0; i--) {
+        unsigned long long bound = (unsigned long long)i + 1, j;
+        int bits = 64 - __builtin_clzll(bound);
+        do {
+            PyObject *drawn = PyObject_CallOneArg(getrandbits, BIT_COUNTS[bits]);
+            if (drawn == NULL) {
+                Py_DECREF(getrandbits);
+                return NULL;
+            }
+            j = PyLong_AsUnsignedLongLong(drawn);
+            Py_DECREF(drawn);
+            if (j == (unsigned long long)-1 && PyErr_Occurred()) {
+                Py_DECREF(getrandbits);
+                return NULL;
+            }
+        } while (j >= bound);
+        if (i >= PyList_GET_SIZE(cards)) { /* getrandbits changed the list: stop */
+            Py_DECREF(getrandbits);
+            PyErr_SetString(PyExc_RuntimeError, "the list changed while it was shuffled");
+            return NULL;
+        }
+        PyObject *a = PyList_GET_ITEM(cards, i);
+        PyList_SET_ITEM(cards, i, PyList_GET_ITEM(cards, (Py_ssize_t)j));
+        PyList_SET_ITEM(cards, (Py_ssize_t)j, a);
+    }
+    Py_DECREF(getrandbits);
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ observe_batch */
+
+/* The facts of chicago.env.batch's observation, one row of int64 per game (the order of
+   chicago.env.batch.FIELDS), and the ids of each game's legal actions (chicago.env.actions)
+   in the order of its legal actions. chicago.env.batch._facts is the same in Python. */
+enum {
+    F_HAND, F_DISCARDED, F_TRICK, F_SHOWN, F_ONE_UP, F_SEAT, F_DEALER, F_PHASE, F_ROUND,
+    F_TRICK_NUMBER, F_DECLARER, F_CATEGORY, F_PLAYERS, F_SCORES, F_LOCKED = F_SCORES + 6,
+    F_EXCHANGED, F_STOCK = F_EXCHANGED + 6, F_PILE, F_COUNT
+};
+
+static PyObject *PHASES;            /* the phases in index order (a tuple) */
+static PyObject *ID_OF_KIND;        /* ActionKind -> id of an action without cards */
+static PyObject *K_PLAY, *K_ONE_UP, *K_ANNOUNCE, *K_RESET;
+static long ID_DISCARD, ID_SIXTH, ID_ONE_UP, ID_ANNOUNCE, ID_RESET_SEAT;
+static Py_ssize_t O_SHOWN, O_ONE_UP_CARD, O_PENDING_ONE_UP, O_DEAL_NUMBER;
+
+static int mask_of_cards(PyObject *cards, uint64_t *mask)
+{
+    PyObject *sequence = PySequence_Fast(cards, "cards must be a sequence");
+    if (sequence == NULL) return -1;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(sequence);
+    PyObject **items = PySequence_Fast_ITEMS(sequence);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long c = card_id(items[i]);
+        if (c < 0 || c > 51) {
+            Py_DECREF(sequence);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not a card");
+            return -1;
+        }
+        *mask |= (uint64_t)1 << c;
+    }
+    Py_DECREF(sequence);
+    return 0;
+}
+
+static long long_of(PyObject *value)
+{
+    return value == NULL ? (PyErr_SetString(PyExc_TypeError, "a slot is unset"), -1)
+                         : PyLong_AsLong(value);
+}
+
+/* The id of ``action`` for a seat whose sorted hand is ``cards`` (chicago.env.actions). */
+static long id_of(PyObject *action, const int *cards, int size)
+{
+    PyObject *kind = PyTuple_GET_ITEM(action, 0);
+    if (kind == K_PLAY || kind == K_DISCARD || kind == K_ONE_UP) {
+        uint64_t mask;
+        if (mask_of(action, &mask) < 0) return -1;
+        if (kind == K_PLAY) return 63 - __builtin_clzll(mask);
+        int pattern = 0;
+        for (int i = 0; i < size; i++)
+            if (mask >> cards[i] & 1) pattern |= 1 << i;
+        if (kind == K_ONE_UP) return ID_ONE_UP + __builtin_ctz(pattern);
+        if (pattern == 1 << 5) return ID_SIXTH;
+        return ID_DISCARD + pattern;
+    }
+    if (kind == K_ANNOUNCE) return ID_ANNOUNCE + PyLong_AsLong(PyTuple_GET_ITEM(action, 2)) - 1;
+    PyObject *target = PyTuple_GET_ITEM(action, 3);
+    if (kind == K_RESET && target != Py_None) return ID_RESET_SEAT + PyLong_AsLong(target);
+    PyObject *id = PyDict_GetItemWithError(ID_OF_KIND, kind);
+    if (id == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "an action kind without id");
+        return -1;
+    }
+    return PyLong_AsLong(id);
+}
+
+static int observe_one(PyObject *game, int64_t *row, unsigned char *legal_row,
+                       Py_ssize_t actions)
+{
+    PyObject *to_act = SLOT(game, O_TO_ACT);
+    if (to_act == NULL || to_act == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "a game of the batch has nobody to act");
+        return -1;
+    }
+    long seat = PyLong_AsLong(to_act);
+    if (seat == -1 && PyErr_Occurred()) return -1;
+    memset(row, 0, F_COUNT * sizeof *row);
+    PyObject *hand = seat_list(game, O_HANDS, seat, "hands");
+    PyObject *own = seat_list(game, O_OWN_DISCARDS, seat, "_own_discards");
+    PyObject *trick = list_slot(game, O_TRICK), *shown = SLOT(game, O_SHOWN);
+    if (hand == NULL || own == NULL || trick == NULL || shown == NULL || !PyDict_Check(shown)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a game's state is not set");
+        return -1;
+    }
+    uint64_t mask = 0;
+    if (mask_of_cards(hand, &mask) < 0) return -1;
+    row[F_HAND] = (int64_t)mask;
+    mask = 0;
+    if (mask_of_cards(own, &mask) < 0) return -1;
+    row[F_DISCARDED] = (int64_t)mask;
+    mask = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(trick); i++) {
+        PyObject *pair = PyList_GET_ITEM(trick, i);
+        long c = PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2
+            ? card_id(PyTuple_GET_ITEM(pair, 1)) : -1;
+        if (c < 0 || c > 51) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a bad trick");
+            return -1;
+        }
+        mask |= (uint64_t)1 << c;
+    }
+    row[F_TRICK] = (int64_t)mask;
+    mask = 0;
+    Py_ssize_t position = 0;
+    PyObject *key, *cards;
+    while (PyDict_Next(shown, &position, &key, &cards))
+        if (mask_of_cards(cards, &mask) < 0) return -1;
+    row[F_SHOWN] = (int64_t)mask;
+    PyObject *face_up = SLOT(game, O_ONE_UP_CARD);
+    if (face_up != NULL && face_up != Py_None) {
+        long c = PyTuple_Check(face_up) && PyTuple_GET_SIZE(face_up) == 2
+            ? card_id(PyTuple_GET_ITEM(face_up, 1)) : -1;
+        if (c < 0 || c > 51) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a bad one-up card");
+            return -1;
+        }
+        row[F_ONE_UP] = (int64_t)((uint64_t)1 << c);
+    }
+    row[F_SEAT] = seat;
+    row[F_DEALER] = long_of(SLOT(game, O_DEALER));
+    PyObject *phase = SLOT(game, O_PHASE);
+    row[F_PHASE] = -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(PHASES); i++)
+        if (PyTuple_GET_ITEM(PHASES, i) == phase) row[F_PHASE] = i;
+    long round = long_of(SLOT(game, O_ROUND));
+    row[F_ROUND] = round < 4 ? round : 4;
+    long trick_number = long_of(SLOT(game, O_TRICK_NUMBER));
+    row[F_TRICK_NUMBER] = trick_number < 5 ? trick_number : 5;
+    PyObject *declarer = SLOT(game, O_DECLARER);
+    row[F_DECLARER] = declarer == NULL || declarer == Py_None ? 6 : long_of(declarer);
+    long players = long_of(SLOT(game, O_PLAYERS));
+    row[F_PLAYERS] = players;
+    if (PyErr_Occurred()) return -1;
+    Py_ssize_t size = PyList_GET_SIZE(hand);
+    row[F_CATEGORY] = -1;
+    if (size == 5) { /* the category, as Game._category finds and keeps it */
+        PyObject *categories = list_slot(game, O_CATEGORIES);
+        PyObject *category = categories != NULL && seat < PyList_GET_SIZE(categories)
+            ? PyList_GET_ITEM(categories, seat) : NULL;
+        if (category == NULL) {
+            PyErr_SetString(PyExc_TypeError, "Game._categories is not set");
+            return -1;
+        }
+        if (category == Py_None) {
+            category = PyObject_CallFunctionObjArgs(CATEGORY_OF, hand, SLOT(game, O_RULES),
+                                                    NULL);
+            if (category == NULL) return -1;
+            if (PyList_SetItem(categories, seat, category) < 0) return -1;
+        }
+        row[F_CATEGORY] = PyLong_AsLong(category);
+    }
+    PyObject *scores = list_slot(game, O_SCORES), *locked = list_slot(game, O_LOCKED);
+    if (scores == NULL || locked == NULL) {
+        PyErr_SetString(PyExc_TypeError, "scores or locks are not lists");
+        return -1;
+    }
+    for (Py_ssize_t s = 0; s < PyList_GET_SIZE(scores) && s < 6; s++)
+        row[F_SCORES + s] = PyLong_AsLong(PyList_GET_ITEM(scores, s));
+    for (Py_ssize_t s = 0; s < PyList_GET_SIZE(locked) && s < 6; s++)
+        if (PyObject_IsTrue(PyList_GET_ITEM(locked, s)) == 1) row[F_LOCKED] |= 1 << s;
+    PyObject *counts = list_slot(game, O_EXCHANGE_COUNTS);
+    if (phase == PH_EXCHANGE && counts != NULL && PyList_GET_SIZE(counts) > 0) {
+        PyObject *last = PyList_GET_ITEM(counts, PyList_GET_SIZE(counts) - 1);
+        if (PyList_Check(last))
+            for (Py_ssize_t s = 0; s < PyList_GET_SIZE(last) && s < 6; s++)
+                row[F_EXCHANGED + s] = PyLong_AsLong(PyList_GET_ITEM(last, s));
+    }
+    PyObject *stock = list_slot(game, O_STOCK), *pile = list_slot(game, O_DISCARDS);
+    PyObject *pending = SLOT(game, O_PENDING_ONE_UP);
+    row[F_STOCK] = stock == NULL ? 0 : PyList_GET_SIZE(stock);
+    row[F_PILE] = (pile == NULL ? 0 : PyList_GET_SIZE(pile))
+        + (pending != NULL && pending != Py_None);
+    if (PyErr_Occurred()) return -1;
+    /* the legal actions' ids: an exchange's worked out from its shape (no Action made) */
+    int shape_cards[5], one_up;
+    long limit;
+    PyObject *known = SLOT(game, O_LEGAL);
+    int shape = known == NULL || known == Py_None
+        ? exchange_shape(game, seat, shape_cards, &limit, &one_up) : 0;
+    if (shape < 0) return -1;
+    memset(legal_row, 0, actions);
+    if (shape == 1) {
+        int discards = PATTERNS_UP_TO[limit];
+        for (int p = 0; p < discards; p++) legal_row[ID_DISCARD + PATTERNS[p]] = 1;
+        if (one_up)
+            for (int i = 0; i < 5; i++) legal_row[ID_ONE_UP + i] = 1;
+        return 0;
+    }
+    PyObject *legal = cached_legal(game, to_act, seat);
+    if (legal == NULL) return -1;
+    int sorted_cards[13], count = 0;
+    for (Py_ssize_t i = 0; i < size && i < 13; i++) {
+        long c = card_id(PyList_GET_ITEM(hand, i));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        int j = count++;
+        while (j > 0 && sorted_cards[j - 1] > c) {
+            sorted_cards[j] = sorted_cards[j - 1];
+            j--;
+        }
+        sorted_cards[j] = (int)c;
+    }
+    Py_ssize_t options = PyTuple_GET_SIZE(legal);
+    for (Py_ssize_t i = 0; i < options; i++) {
+        long id = id_of(PyTuple_GET_ITEM(legal, i), sorted_cards, count);
+        if (id < 0 || id >= actions) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an action has no id");
+            return -1;
+        }
+        legal_row[id] = 1;
+    }
+    return 0;
+}
+
+/* A bool array of two dimensions (n rows) as a writable buffer, or -1 with ValueError. */
+static int bool_rows(PyObject *array, Py_buffer *view, Py_ssize_t n, int writable)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(array, view, flags) < 0) return -1;
+    if (view->ndim != 2 || view->itemsize != 1 || view->shape[0] != n
+        || strcmp(view->format, "?") != 0) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "legal must be a bool array with a row per game");
+        return -1;
+    }
+    return 0;
+}
+
+/* observe_batch(games, facts, legal): each game's row of facts (see observe_one) and of
+   its legal action ids (a bool array, one column per id). */
+static PyObject *observe_batch(PyObject *module, PyObject *args)
+{
+    PyObject *games, *facts, *legal;
+    if (!installed) {
+        PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "O!OO:observe_batch", &PyList_Type, &games, &facts, &legal))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(games);
+    Py_buffer view, mask;
+    if (PyObject_GetBuffer(facts, &view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT)
+        < 0)
+        return NULL;
+    if (bool_rows(legal, &mask, n, 1) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    int bad = view.itemsize != 8 || view.format == NULL
+        || (strcmp(view.format, "l") != 0 && strcmp(view.format, "q") != 0)
+        || view.len != n * F_COUNT * 8 || mask.shape[1] <= ID_RESET_SEAT + 5;
+    if (bad) {
+        PyBuffer_Release(&view);
+        PyBuffer_Release(&mask);
+        PyErr_Format(PyExc_ValueError, "facts must be an int64 array of shape (%zd, %d), "
+                     "legal wide enough for every id", n, F_COUNT);
+        return NULL;
+    }
+    int64_t *rows = view.buf;
+    unsigned char *legal_rows = mask.buf;
+    Py_ssize_t width = mask.shape[1];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *game = PyList_GET_ITEM(games, i);
+        if (!PyObject_TypeCheck(game, GAME)) {
+            PyErr_SetString(PyExc_TypeError, "games must be chicago.Game objects");
+            PyBuffer_Release(&view);
+            PyBuffer_Release(&mask);
+            return NULL;
+        }
+        if (observe_one(game, rows + i * F_COUNT, legal_rows + i * width, width) < 0) {
+            PyBuffer_Release(&view);
+            PyBuffer_Release(&mask);
+            return NULL;
+        }
+    }
+    PyBuffer_Release(&view);
+    PyBuffer_Release(&mask);
+    Py_RETURN_NONE;
+}
+
+/* encode_batch(facts, program, out): each row of ``out`` (float32) made from the same row
+   of ``facts`` (int64) by the instructions of ``program`` (float64 rows of kind, column,
+   offset, divisor), as chicago.env.batch.encode does with numpy:
+   0 the 52 bits of a card mask, 1 a one-hot of the value (none if negative), 2 the value
+   divided, 3 the same clipped to [-2, 2], 4 the 6 bits of a seat mask. */
+static PyObject *encode_batch(PyObject *module, PyObject *args)
+{
+    PyObject *facts_object, *program_object, *out_object;
+    if (!PyArg_ParseTuple(args, "OOO:encode_batch", &facts_object, &program_object,
+                          &out_object))
+        return NULL;
+    Py_buffer facts, program, out;
+    if (PyObject_GetBuffer(facts_object, &facts, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(program_object, &program, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&facts);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(out_object, &out,
+                           PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&facts);
+        PyBuffer_Release(&program);
+        return NULL;
+    }
+    int ok = facts.ndim == 2 && program.ndim == 2 && out.ndim == 2 && facts.itemsize == 8
+        && (strcmp(facts.format, "l") == 0 || strcmp(facts.format, "q") == 0)
+        && strcmp(program.format, "d") == 0 && program.shape[1] == 4
+        && strcmp(out.format, "f") == 0 && out.shape[0] == facts.shape[0];
+    Py_ssize_t rows = ok ? facts.shape[0] : 0, columns = ok ? facts.shape[1] : 0;
+    Py_ssize_t width = ok ? out.shape[1] : 0, steps = ok ? program.shape[0] : 0;
+    const double *code = program.buf;
+    for (Py_ssize_t k = 0; ok && k < steps; k++) { /* every instruction fits its row */
+        long kind = (long)code[4 * k], column = (long)code[4 * k + 1];
+        long offset = (long)code[4 * k + 2];
+        long span = kind == 0 ? 52 : kind == 4 ? 6 : kind == 1 ? 64 : 1;
+        ok = kind >= 0 && kind <= 4 && column >= 0 && column < columns && offset >= 0
+            && (kind == 1 || offset + span <= width) && code[4 * k + 3] != 0.0;
+    }
+    if (!ok) {
+        PyBuffer_Release(&facts);
+        PyBuffer_Release(&program);
+        PyBuffer_Release(&out);
+        PyErr_SetString(PyExc_ValueError, "encode_batch: int64 facts (n, k), a float64 "
+                        "program (m, 4) that fits them, float32 out (n, width)");
+        return NULL;
+    }
+    const int64_t *fact = facts.buf;
+    float *row = out.buf;
+    for (Py_ssize_t i = 0; i < rows; i++, fact += columns, row += width) {
+        memset(row, 0, width * sizeof *row);
+        for (Py_ssize_t k = 0; k < steps; k++) {
+            long kind = (long)code[4 * k], offset = (long)code[4 * k + 2];
+            int64_t value = fact[(long)code[4 * k + 1]];
+            double divisor = code[4 * k + 3];
+            if (kind == 0) {
+                uint64_t bits = (uint64_t)value;
+                while (bits) {
+                    row[offset + __builtin_ctzll(bits)] = 1.0f;
+                    bits &= bits - 1;
+                }
+            }
+            else if (kind == 1) {
+                if (value >= 0 && offset + value < width) row[offset + value] = 1.0f;
+            }
+            else if (kind == 4) {
+                for (int s = 0; s < 6; s++)
+                    if (value >> s & 1) row[offset + s] = 1.0f;
+            }
+            else {
+                double x = (double)value / divisor;
+                if (kind == 3) x = x < -2.0 ? -2.0 : x > 2.0 ? 2.0 : x;
+                row[offset] = (float)x;
+            }
+        }
+    }
+    PyBuffer_Release(&facts);
+    PyBuffer_Release(&program);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+/* The action of id ``id`` for the seat to act (chicago.env.actions), which its ids list
+   holds: a play or a discard made from the id and the hand, any other found among the
+   legal actions. A new reference; NULL with an error. */
+static PyObject *action_of_id(PyObject *game, PyObject *to_act, long seat, long id)
+{
+    if (id >= 0 && id < 52) {
+        Py_INCREF(PLAY[id]);
+        return PLAY[id];
+    }
+    int cards[5], one_up;
+    long limit;
+    if (id >= ID_DISCARD && id < ID_DISCARD + 32) {
+        int shape = exchange_shape(game, seat, cards, &limit, &one_up);
+        if (shape < 0) return NULL;
+        if (shape == 1) {
+            int pattern = (int)(id - ID_DISCARD);
+            uint64_t mask = 0;
+            for (int i = 0; i < 5; i++)
+                if (pattern >> i & 1) mask |= (uint64_t)1 << cards[i];
+            return discard_action(mask, cards, pattern);
+        }
+    }
+    PyObject *legal = cached_legal(game, to_act, seat);
+    if (legal == NULL) return NULL;
+    PyObject *hand = seat_list(game, O_HANDS, seat, "hands");
+    if (hand == NULL) return NULL;
+    int sorted_cards[13], count = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand) && i < 13; i++) {
+        long c = card_id(PyList_GET_ITEM(hand, i));
+        if (c == -1 && PyErr_Occurred()) return NULL;
+        int j = count++;
+        while (j > 0 && sorted_cards[j - 1] > c) {
+            sorted_cards[j] = sorted_cards[j - 1];
+            j--;
+        }
+        sorted_cards[j] = (int)c;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(legal); i++) {
+        PyObject *action = PyTuple_GET_ITEM(legal, i);
+        long found = id_of(action, sorted_cards, count);
+        if (found == -1 && PyErr_Occurred()) return NULL;
+        if (found == id) {
+            Py_INCREF(action);
+            return action;
+        }
+    }
+    PyErr_Format(PyExc_ValueError, "action id %ld is not legal", id);
+    return NULL;
+}
+
+/* step_batch(games, picks, legal, facts, played, announced, deals) -> list of slots whose
+   game ended: apply action id picks[i] (legal[i, picks[i]] true) to each game, noting each play in
+   facts[i, played + seat] and each announcement or pass of scoring round r in
+   facts[i, announced + r * 6 + seat] (r < 4), and starting those notes again (0, -1) when
+   a new deal begins (facts[i, deals] is the game's deal number). Every pick is checked
+   against ids before any game changes (ValueError naming the game). chicago.env.batch's
+   pure-Python step does the same. */
+static PyObject *step_batch(PyObject *module, PyObject *args)
+{
+    PyObject *games, *picks_object, *legal, *facts_object;
+    Py_ssize_t played, announced, deals;
+    if (!installed) {
+        PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "O!OOOnnn:step_batch", &PyList_Type, &games, &picks_object,
+                          &legal, &facts_object, &played, &announced, &deals))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(games);
+    Py_buffer picks, facts, mask;
+    if (PyObject_GetBuffer(picks_object, &picks, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(facts_object, &facts,
+                           PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&picks);
+        return NULL;
+    }
+    if (bool_rows(legal, &mask, n, 0) < 0) {
+        PyBuffer_Release(&picks);
+        PyBuffer_Release(&facts);
+        return NULL;
+    }
+    int ok = picks.itemsize == 8 && picks.len == n * 8 && facts.itemsize == 8
+        && facts.ndim == 2 && facts.shape[0] == n
+        && (strcmp(picks.format, "l") == 0 || strcmp(picks.format, "q") == 0)
+        && (strcmp(facts.format, "l") == 0 || strcmp(facts.format, "q") == 0)
+        && played >= 0 && played + 6 <= facts.shape[1] && announced >= 0
+        && announced + 24 <= facts.shape[1] && deals >= 0 && deals < facts.shape[1];
+    PyObject *finished = ok ? PyList_New(0) : NULL;
+    if (!ok) PyErr_SetString(PyExc_ValueError, "step_batch: mismatched arrays");
+    const int64_t *pick = picks.buf;
+    Py_ssize_t width = ok ? facts.shape[1] : 0;
+    const unsigned char *legal_rows = mask.buf;
+    Py_ssize_t legal_width = mask.shape[1];
+    for (Py_ssize_t i = 0; finished != NULL && i < n; i++) /* every pick is legal */
+        if (pick[i] < 0 || pick[i] >= legal_width || !legal_rows[i * legal_width + pick[i]]) {
+            PyErr_Format(PyExc_ValueError, "action id %lld is not legal in game %zd",
+                         (long long)pick[i], i);
+            Py_CLEAR(finished);
+        }
+    for (Py_ssize_t i = 0; finished != NULL && i < n; i++) {
+        PyObject *game = PyList_GET_ITEM(games, i);
+        int64_t *row = (int64_t *)facts.buf + i * width;
+        PyObject *to_act = PyObject_TypeCheck(game, GAME) ? SLOT(game, O_TO_ACT) : NULL;
+        long seat = to_act == NULL || to_act == Py_None ? -1 : PyLong_AsLong(to_act);
+        PyObject *action = seat < 0 || seat >= 6 ? NULL
+            : action_of_id(game, to_act, seat, (long)pick[i]);
+        if (action == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "game %zd has nobody to act", i);
+            Py_CLEAR(finished);
+            break;
+        }
+        PyObject *kind = PyTuple_GET_ITEM(action, 0), *phase = SLOT(game, O_PHASE);
+        if (kind == K_PLAY)
+            row[played + seat] |= (int64_t)1 << (63 - __builtin_clzll(
+                PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(action, 1))));
+        else if (phase == PH_ANNOUNCE) {
+            long round = PyLong_AsLong(SLOT(game, O_ROUND));
+            PyObject *category = PyTuple_GET_ITEM(action, 2);
+            if (round >= 0 && round < 4)
+                row[announced + round * 6 + seat] =
+                    category == Py_None ? 0 : PyLong_AsLong(category);
+        }
+        PyObject *done = PyErr_Occurred() ? NULL : apply(game, action);
+        Py_DECREF(action);
+        if (done == NULL) {
+            Py_CLEAR(finished);
+            break;
+        }
+        Py_DECREF(done);
+        long deal = PyLong_AsLong(SLOT(game, O_DEAL_NUMBER));
+        if (SLOT(game, O_TO_ACT) == Py_None) {
+            PyObject *slot = PyLong_FromSsize_t(i);
+            if (slot == NULL || PyList_Append(finished, slot) < 0) {
+                Py_XDECREF(slot);
+                Py_CLEAR(finished);
+                break;
+            }
+            Py_DECREF(slot);
+        }
+        else if (deal != row[deals]) {
+            row[deals] = deal;
+            for (int s = 0; s < 6; s++) row[played + s] = 0;
+            for (int k = 0; k < 24; k++) row[announced + k] = -1;
+        }
+    }
+    PyBuffer_Release(&picks);
+    PyBuffer_Release(&facts);
+    PyBuffer_Release(&mask);
+    return finished;
+}
+
+/* pick_legal(legal, uniforms, out): for each row of the bool array ``legal``, the column of
+   its k-th true entry, k = floor(uniforms[i] * count of true entries) (a uniform pick), in
+   the int64 array ``out``; -1 for a row with none. chicago.env.batch does it with numpy
+   without the accelerator. */
+static PyObject *pick_legal(PyObject *module, PyObject *args)
+{
+    PyObject *legal, *uniforms_object, *out_object;
+    if (!PyArg_ParseTuple(args, "OOO:pick_legal", &legal, &uniforms_object, &out_object))
+        return NULL;
+    Py_buffer uniforms, out, mask;
+    if (PyObject_GetBuffer(uniforms_object, &uniforms, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(out_object, &out, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE
+                           | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&uniforms);
+        return NULL;
+    }
+    Py_ssize_t n = uniforms.len / (uniforms.itemsize ? uniforms.itemsize : 1);
+    if (bool_rows(legal, &mask, n, 0) < 0) {
+        PyBuffer_Release(&uniforms);
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    if (strcmp(uniforms.format, "d") != 0 || out.itemsize != 8 || out.len != n * 8
+        || (strcmp(out.format, "l") != 0 && strcmp(out.format, "q") != 0)) {
+        PyBuffer_Release(&uniforms);
+        PyBuffer_Release(&out);
+        PyBuffer_Release(&mask);
+        PyErr_SetString(PyExc_ValueError, "pick_legal: float64 uniforms, int64 out, n rows");
+        return NULL;
+    }
+    const double *u = uniforms.buf;
+    const unsigned char *rows = mask.buf;
+    int64_t *picks = out.buf;
+    Py_ssize_t width = mask.shape[1];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const unsigned char *row = rows + i * width;
+        Py_ssize_t count = 0;
+        for (Py_ssize_t j = 0; j < width; j++) count += row[j] != 0;
+        Py_ssize_t k = (Py_ssize_t)(u[i] * (double)count);
+        if (k >= count) k = count - 1;
+        picks[i] = -1;
+        for (Py_ssize_t j = 0; j < width && count; j++)
+            if (row[j] && k-- == 0) {
+                picks[i] = j;
+                break;
+            }
+    }
+    PyBuffer_Release(&uniforms);
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&mask);
+    Py_RETURN_NONE;
+}
+
+static PyObject *setup_batch(PyObject *module, PyObject *config)
+{
+    if (!PyDict_Check(config)) {
+        PyErr_SetString(PyExc_TypeError, "setup_batch needs a dict");
+        return NULL;
+    }
+    if (!installed) {
+        PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
+        return NULL;
+    }
+    PyObject *numbers = take(config, "ids");
+    if (numbers == NULL) return NULL;
+    long *targets[] = {&ID_DISCARD, &ID_SIXTH, &ID_ONE_UP, &ID_ANNOUNCE, &ID_RESET_SEAT};
+    const char *names[] = {"discard", "sixth", "one_up", "announce", "reset_seat"};
+    for (int i = 0; i < 5; i++) {
+        PyObject *value = PyDict_GetItemString(numbers, names[i]);
+        if (value == NULL || (*targets[i] = PyLong_AsLong(value)) < 0) {
+            Py_DECREF(numbers);
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_KeyError, "setup_batch: ids[%s]", names[i]);
+            return NULL;
+        }
+    }
+    Py_DECREF(numbers);
+    Py_XSETREF(PHASES, take(config, "phases"));
+    Py_XSETREF(ID_OF_KIND, take(config, "kinds"));
+    Py_XSETREF(K_PLAY, take(config, "K_PLAY"));
+    Py_XSETREF(K_ONE_UP, take(config, "K_ONE_UP"));
+    Py_XSETREF(K_ANNOUNCE, take(config, "K_ANNOUNCE"));
+    Py_XSETREF(K_RESET, take(config, "K_RESET"));
+    if (PHASES == NULL || ID_OF_KIND == NULL || K_PLAY == NULL || K_ONE_UP == NULL
+        || K_ANNOUNCE == NULL || K_RESET == NULL)
+        return NULL;
+    if (!PyTuple_Check(PHASES) || !PyDict_Check(ID_OF_KIND)) {
+        PyErr_SetString(PyExc_TypeError, "setup_batch: phases a tuple, kinds a dict");
+        return NULL;
+    }
+    return PyLong_FromLong(F_COUNT);
+}
+
+/* ------------------------------------------------------------------ copy_random */
+
+/* The layout of CPython's _random.Random (Modules/_randommodule.c): the Mersenne Twister's
+   state after the object header. copy_random copies it only when the type's size is this
+   struct's, and otherwise goes through getstate()/setstate(). */
+typedef struct {
+    PyObject_HEAD
+    int index;
+    uint32_t state[624];
+} TwisterObject;
+
+static PyTypeObject *TWISTER;  /* _random.Random, if its layout is the one above */
+static PyObject *S_GETSTATE, *S_SETSTATE, *S_DICT;
+
+/* A generator in the same state as ``rng`` that shares nothing with it (the game's
+   generator when a copy of the game first draws from it, Game._random). */
+static PyObject *copy_random(PyObject *module, PyObject *rng)
+{
+    PyTypeObject *type = Py_TYPE(rng);
+    if (TWISTER == NULL || !PyType_IsSubtype(type, TWISTER)
+        || type->tp_basicsize < (Py_ssize_t)sizeof(TwisterObject)) {
+        PyObject *state = PyObject_CallMethodNoArgs(rng, S_GETSTATE);
+        if (state == NULL) return NULL;
+        PyObject *copy = PyObject_CallMethod((PyObject *)type, "__new__", "O", type);
+        if (copy == NULL) {
+            Py_DECREF(state);
+            return NULL;
+        }
+        PyObject *done = PyObject_CallMethodOneArg(copy, S_SETSTATE, state);
+        Py_DECREF(state);
+        if (done == NULL) {
+            Py_DECREF(copy);
+            return NULL;
+        }
+        Py_DECREF(done);
+        return copy;
+    }
+    PyObject *copy = type->tp_alloc(type, 0);
+    if (copy == NULL) return NULL;
+    TwisterObject *to = (TwisterObject *)copy, *from = (TwisterObject *)rng;
+    to->index = from->index;
+    memcpy(to->state, from->state, sizeof from->state);
+    if (type->tp_dictoffset != 0) { /* random.Random keeps gauss_next in its __dict__ */
+        PyObject *attributes = PyObject_GetAttr(rng, S_DICT);
+        if (attributes == NULL) {
+            Py_DECREF(copy);
+            return NULL;
+        }
+        PyObject *own = PyDict_Copy(attributes);
+        Py_DECREF(attributes);
+        if (own == NULL || PyObject_SetAttr(copy, S_DICT, own) < 0) {
+            Py_XDECREF(own);
+            Py_DECREF(copy);
+            return NULL;
+        }
+        Py_DECREF(own);
+    }
+    return copy;
+}
+
+/* ------------------------------------------------------------------ install */
+
+static int offset_of(PyObject *cls, const char *name, Py_ssize_t *offset)
+{
+    PyObject *descriptor = PyObject_GetAttrString(cls, name);
+    if (descriptor == NULL) return -1;
+    if (Py_TYPE(descriptor) != &PyMemberDescr_Type) {
+        Py_DECREF(descriptor);
+        PyErr_Format(PyExc_TypeError, "Game.%s is not a slot", name);
+        return -1;
+    }
+    PyMemberDef *member = ((PyMemberDescrObject *)descriptor)->d_member;
+    if (member->type != T_OBJECT_EX) {
+        Py_DECREF(descriptor);
+        PyErr_Format(PyExc_TypeError, "Game.%s is not an object slot", name);
+        return -1;
+    }
+    *offset = member->offset;
+    Py_DECREF(descriptor);
+    return 0;
+}
+
+static PyObject *take(PyObject *config, const char *name)
+{
+    PyObject *value = PyDict_GetItemString(config, name);
+    if (value == NULL) {
+        PyErr_Format(PyExc_KeyError, "install() needs %s", name);
+        return NULL;
+    }
+    Py_INCREF(value);
+    return value;
+}
+
+static int take_cards(PyObject *config, const char *name, PyObject **out)
+{
+    PyObject *values = take(config, name);
+    if (values == NULL) return -1;
+    if (!PyTuple_Check(values) || PyTuple_GET_SIZE(values) != 52) {
+        Py_DECREF(values);
+        PyErr_Format(PyExc_TypeError, "install(): %s must be a tuple of 52", name);
+        return -1;
+    }
+    for (int i = 0; i < 52; i++) {
+        out[i] = PyTuple_GET_ITEM(values, i);
+        Py_INCREF(out[i]);
+    }
+    Py_DECREF(values);
+    return 0;
+}
+
+#define LEGAL_DOC \
+"legal_actions($self, /)\n--\n\n" \
+"Every legal action of the seat to act, and nothing else ([] when the game is over).\n\n" \
+"They are worked out once per turn; a new list is returned on every call."
+
+#define APPLY_DOC \
+"apply($self, action, /)\n--\n\n" \
+"Apply the seat-to-act's action (an :class:`Action` or its text).\n\n" \
+"An action is legal when it is one of :meth:`legal_actions` (so one taken from that\n" \
+"list is not checked again). Raises :class:`IllegalAction` with the reason, leaving\n" \
+"the game exactly as before."
+
+static PyMethodDef GAME_METHODS[] = {
+    {"legal_actions", legal_actions, METH_NOARGS, LEGAL_DOC},
+    {"apply", apply, METH_O, APPLY_DOC},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *install(PyObject *module, PyObject *args)
+{
+    PyObject *game, *config;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &game, &PyDict_Type, &config))
+        return NULL;
+    if (installed) {
+        PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is installed already");
+        return NULL;
+    }
+    struct { const char *name; Py_ssize_t *offset; } slots[] = {
+        {"hands", &O_HANDS}, {"played", &O_PLAYED}, {"trick", &O_TRICK},
+        {"trick_number", &O_TRICK_NUMBER}, {"_pending", &O_PENDING}, {"_legal", &O_LEGAL},
+        {"actions", &O_ACTIONS}, {"phase", &O_PHASE}, {"to_act", &O_TO_ACT},
+        {"_turn", &O_TURN}, {"_order", &O_ORDER}, {"_stock", &O_STOCK},
+        {"_discards", &O_DISCARDS}, {"_own_discards", &O_OWN_DISCARDS},
+        {"_categories", &O_CATEGORIES}, {"exchange_counts", &O_EXCHANGE_COUNTS},
+        {"round", &O_ROUND}, {"locked", &O_LOCKED}, {"_protected", &O_PROTECTED},
+        {"rules", &O_RULES}, {"_source", &O_SOURCE}, {"_announced", &O_ANNOUNCED},
+        {"_highest", &O_HIGHEST}, {"tricks", &O_TRICKS}, {"declarer", &O_DECLARER},
+        {"players", &O_PLAYERS}, {"dealer", &O_DEALER}, {"scores", &O_SCORES},
+        {"shown", &O_SHOWN}, {"one_up_card", &O_ONE_UP_CARD},
+        {"_pending_one_up", &O_PENDING_ONE_UP}, {"deal_number", &O_DEAL_NUMBER},
+    };
+    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+        if (offset_of(game, slots[i].name, slots[i].offset) < 0) return NULL;
+    PyObject *action = take(config, "Action"), *source = take(config, "CardSource");
+    if (action == NULL || source == NULL) return NULL;
+    if (!PyType_Check(action) || !PyType_IsSubtype((PyTypeObject *)action, &PyTuple_Type)
+        || !PyType_Check(source)) {
+        PyErr_SetString(PyExc_TypeError, "install(): Action must be a tuple type");
+        return NULL;
+    }
+    ACTION = (PyTypeObject *)action;
+    CARD_SOURCE = (PyTypeObject *)source;
+    if (!(PH_PLAY = take(config, "PLAY")) || !(PH_EXCHANGE = take(config, "EXCHANGE"))
+        || !(PH_ANNOUNCE = take(config, "ANNOUNCE")) || !(PH_CHICAGO = take(config, "CHICAGO"))
+        || !(PH_ONE_UP = take(config, "ONE_UP")) || !(K_DISCARD = take(config, "K_DISCARD"))
+        || !(K_PASS = take(config, "K_PASS"))
+        || !(K_NO_CHICAGO = take(config, "K_NO_CHICAGO"))
+        || !(EV_CHICAGO_CALL = take(config, "ChicagoCall"))
+        || !(CHICAGO_CHOICE = take(config, "CHICAGO_CHOICE"))
+        || !(ONE_UP_CHOICE = take(config, "ONE_UP_CHOICE"))
+        || !(EV_PLAY = take(config, "Play")) || !(EV_EXCHANGE = take(config, "Exchange"))
+        || !(EV_EXCHANGED = take(config, "Exchanged")) || !(EV_PASS = take(config, "Pass"))
+        || !(EV_ANNOUNCE = take(config, "Announce")) || !(EV_TRICK = take(config, "Trick"))
+        || !(HANDLERS = take(config, "handlers")) || !(PY_APPLY = take(config, "apply"))
+        || !(PY_LEGAL_OF = take(config, "legal_of"))
+        || !(PY_ADVANCE = take(config, "advance"))
+        || !(CATEGORY_OF = take(config, "category_of"))
+        || !(ONLY_PASS = take(config, "ONLY_PASS")))
+        return NULL;
+    PyObject *announcements = take(config, "ANNOUNCE_OR_PASS");
+    if (announcements == NULL) return NULL;
+    if (!PyTuple_Check(announcements) || PyTuple_GET_SIZE(announcements) != 10) {
+        Py_DECREF(announcements);
+        PyErr_SetString(PyExc_TypeError, "install(): ANNOUNCE_OR_PASS must have 10 entries");
+        return NULL;
+    }
+    for (int i = 0; i < 10; i++) {
+        ANNOUNCE_OR_PASS[i] = PyTuple_GET_ITEM(announcements, i);
+        Py_INCREF(ANNOUNCE_OR_PASS[i]);
+    }
+    Py_DECREF(announcements);
+    if (!PyDict_Check(HANDLERS) || !PyTuple_CheckExact(CHICAGO_CHOICE)
+        || !PyTuple_CheckExact(ONE_UP_CHOICE)) {
+        PyErr_SetString(PyExc_TypeError, "install(): handlers must be a dict, choices tuples");
+        return NULL;
+    }
+    if (take_cards(config, "DECK", DECK) < 0 || take_cards(config, "PLAY_ACTIONS", PLAY) < 0
+        || take_cards(config, "ONE_UP_ACTIONS", ONE_UP) < 0)
+        return NULL;
+    PyObject *patterns = take(config, "PATTERNS");
+    if (patterns == NULL) return NULL;
+    if (!PyTuple_Check(patterns) || PyTuple_GET_SIZE(patterns) != 32) {
+        Py_DECREF(patterns);
+        PyErr_SetString(PyExc_TypeError, "install(): PATTERNS must be the 32 patterns");
+        return NULL;
+    }
+    for (int i = 0; i < 32; i++) {
+        long p = PyLong_AsLong(PyTuple_GET_ITEM(patterns, i));
+        if (p < 0 || p > 31) {
+            Py_DECREF(patterns);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad pattern");
+            return NULL;
+        }
+        PATTERNS[i] = (int)p;
+        if (i && __builtin_popcount(PATTERNS[i]) < __builtin_popcount(PATTERNS[i - 1])) {
+            Py_DECREF(patterns);
+            PyErr_SetString(PyExc_ValueError, "patterns must come fewest cards first");
+            return NULL;
+        }
+    }
+    Py_DECREF(patterns);
+    for (int k = 0; k <= 5; k++) {
+        int count = 0;
+        for (int i = 0; i < 32; i++) count += __builtin_popcount(PATTERNS[i]) <= k;
+        PATTERNS_UP_TO[k] = count;
+    }
+    for (long i = 0; i < 8; i++)
+        if ((SMALL_INTS[i] = PyLong_FromLong(i)) == NULL) return NULL;
+    S_MAX_DISCARD = PyUnicode_InternFromString("max_discard");
+    S_ONE_UP = PyUnicode_InternFromString("one_up");
+    S_EXCHANGES = PyUnicode_InternFromString("exchanges");
+    S_MIN_SCORE = PyUnicode_InternFromString("chicago_min_score");
+    S_RESHUFFLE = PyUnicode_InternFromString("_reshuffle");
+    S_SHOW_IF_BREAKING = PyUnicode_InternFromString("_show_if_breaking");
+    if (S_MAX_DISCARD == NULL || S_ONE_UP == NULL || S_EXCHANGES == NULL || S_MIN_SCORE == NULL
+        || S_RESHUFFLE == NULL || S_SHOW_IF_BREAKING == NULL)
+        return NULL;
+    for (PyMethodDef *def = GAME_METHODS; def->ml_name != NULL; def++) {
+        PyObject *descriptor = PyDescr_NewMethod((PyTypeObject *)game, def);
+        if (descriptor == NULL) return NULL;
+        int failed = PyObject_SetAttrString(game, def->ml_name, descriptor);
+        Py_DECREF(descriptor);
+        if (failed) return NULL;
+    }
+    Py_INCREF(game);
+    GAME = (PyTypeObject *)game;
+    installed = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef METHODS[] = {
+    {"shuffle", shuffle, METH_VARARGS,
+     "shuffle(rng, cards)\n--\n\n"
+     "Shuffle the list ``cards`` in place exactly as ``rng.shuffle(cards)`` does, in less "
+     "time (chicago.engine.sources.shuffle)."},
+    {"copy_random", copy_random, METH_O,
+     "copy_random(rng)\n--\n\n"
+     "A random.Random in the same state as ``rng`` that shares nothing with it (the same "
+     "as setting a new one's state to ``rng.getstate()``, in less time)."},
+    {"observe_batch", observe_batch, METH_VARARGS,
+     "observe_batch(games, facts, ids)\n--\n\n"
+     "Fill ``facts`` (int64, one row per game) with what chicago.env.batch observes of each "
+     "game's seat to act, and ``ids`` with the ids of its legal actions."},
+    {"encode_batch", encode_batch, METH_VARARGS,
+     "encode_batch(facts, program, out)\n--\n\n"
+     "Make each row of ``out`` from the same row of ``facts`` by ``program`` "
+     "(chicago.env.batch.encode)."},
+    {"step_batch", step_batch, METH_VARARGS,
+     "step_batch(games, picks, ids, facts, played, announced, deals)\n--\n\n"
+     "Apply one action id to each game (chicago.env.batch); the slots whose game ended."},
+    {"pick_legal", pick_legal, METH_VARARGS,
+     "pick_legal(legal, uniforms, out)\n--\n\n"
+     "Per row of ``legal``, the column of its k-th true entry, k = floor(uniforms[i] * "
+     "its true entries), into ``out`` (chicago.env.batch's uniform random pick)."},
+    {"setup_batch", setup_batch, METH_O,
+     "setup_batch(config)\n--\n\n"
+     "The action ids and phases of chicago.env.batch; returns the number of facts a row."},
+    {"install", install, METH_VARARGS,
+     "install(game, config): put the accelerated legal_actions() and apply() on the Game "
+     "class (chicago.engine.game does this once at import)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "chicago.engine._engine",
+    "The C accelerator of chicago.engine.game.Game (see _engine.c).", -1, METHODS,
+};
+
+PyMODINIT_FUNC PyInit__engine(void)
+{
+    S_GETRANDBITS = PyUnicode_InternFromString("getrandbits");
+    S_GETSTATE = PyUnicode_InternFromString("getstate");
+    S_SETSTATE = PyUnicode_InternFromString("setstate");
+    S_DICT = PyUnicode_InternFromString("__dict__");
+    if (S_GETRANDBITS == NULL || S_GETSTATE == NULL || S_SETSTATE == NULL || S_DICT == NULL)
+        return NULL;
+    PyObject *random_module = PyImport_ImportModule("_random");
+    if (random_module == NULL) return NULL;
+    PyObject *twister = PyObject_GetAttrString(random_module, "Random");
+    Py_DECREF(random_module);
+    if (twister == NULL) return NULL;
+    if (PyType_Check(twister)
+        && ((PyTypeObject *)twister)->tp_basicsize == (Py_ssize_t)sizeof(TwisterObject))
+        TWISTER = (PyTypeObject *)twister; /* kept for the module's life */
+    else
+        Py_DECREF(twister);
+    for (int i = 0; i <= 64; i++)
+        if ((BIT_COUNTS[i] = PyLong_FromLong(i)) == NULL) return NULL;
+    return PyModule_Create(&module);
+}

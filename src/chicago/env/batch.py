@@ -1,0 +1,414 @@
+"""Many games at once for self-play and reinforcement learning (extra ``rl``: numpy).
+
+:class:`GameBatch` runs ``count`` games side by side. Each step takes one action id per game
+(the fixed action space of :mod:`chicago.env.actions`, 113 ids) for the seat to act there,
+applies it, and returns a :class:`BatchStep` of numpy arrays: the observation of every
+game's seat to act (``float32``, :data:`BATCH_OBSERVATION_SIZE` wide), its legal-action mask
+(``bool``, 113 wide), who acts, and, where a game just ended, its settlement as rewards. A
+finished game is replaced at once by the next game of its slot, so every step has an action
+to take in every game.
+
+The games are ordinary :class:`chicago.Game` objects (``batch.games``), seeded
+``seed_of(slot, episode)``: a batch gives exactly the games that single games with those
+seeds and the same actions give (tests/test_env_batch.py).
+
+The observation of a seat holds only what that seat knows: its own hand, its own discards
+this deal, and what everyone sees (cards played this deal by each seat, the trick, cards
+shown by rule, a face-up card, the scoring rounds' announcements, scores, locks, how many
+cards each seat exchanged this round, the Chicago declarer, the stock and the pile). Seats
+are absolute (``seat`` says which one is observing); :data:`BATCH_LAYOUT` lists the blocks.
+It is smaller than :func:`chicago.env.observation.encode_view`'s (the staged reveals and
+the exchange history of earlier rounds are left out) and made from the games' state without
+building views, so that it costs a few microseconds a game.
+
+>>> import numpy as np
+>>> batch = GameBatch(4, seed=7)
+>>> step = batch.reset()
+>>> step.observations.shape, step.legal.shape, bool(step.legal.any(axis=1).all())
+((4, 882), (4, 113), True)
+>>> step = batch.step(batch.random_actions(np.random.default_rng(1)))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from chicago.engine.actions import ActionKind
+from chicago.engine.game import Game, Phase
+from chicago.engine.native import ENGINE
+from chicago.engine.sources import mix_seed
+from chicago.env.actions import (
+    ANNOUNCE_BASE,
+    DISCARD_BASE,
+    DISCARD_SIXTH,
+    NUM_ACTIONS,
+    ONE_UP_BASE,
+    RESET_SEAT_BASE,
+    SIMPLE_BASE,
+    SIMPLE_KINDS,
+    action_to_index,
+)
+from chicago.env.observation import MAX_SCORING_ROUNDS, MAX_SEATS
+from chicago.rules import Rules
+
+__all__ = [
+    "ACCELERATED", "BATCH_LAYOUT", "BATCH_OBSERVATION_SIZE", "BatchStep", "GameBatch",
+]
+
+S = MAX_SEATS
+A = MAX_SCORING_ROUNDS
+_PHASES = tuple(Phase)
+_PHASE_INDEX = {phase: i for i, phase in enumerate(_PHASES)}
+_K = ActionKind
+
+BATCH_LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
+    ("hand", (52,), "own cards"),
+    ("discarded", (52,), "own discards this deal"),
+    ("trick", (52,), "cards of the trick being played"),
+    ("shown", (52,), "cards shown to everyone this deal (R-EX-4, quads)"),
+    ("one_up", (52,), "a face-up card waiting for its answer (V-ONE-UP)"),
+    ("played", (S, 52), "cards each seat played this deal"),
+    ("seat", (S,), "the observing seat (the one to act)"),
+    ("dealer", (S,), "the dealer"),
+    ("phase", (len(_PHASES),), "the phase: " + ", ".join(p.value for p in _PHASES)),
+    ("round", (5,), "the exchange or scoring round"),
+    ("trick_number", (6,), "the trick, 0 before the play"),
+    ("declarer", (S + 1,), "who declared Chicago this deal (last: nobody)"),
+    ("hand_category", (10,), "own hand's category (five cards)"),
+    ("scores", (S,), "scores / target, clipped to [-2, 2]"),
+    ("locked", (S,), "locked this deal (R-EX-5)"),
+    ("exchanged", (S,), "cards each seat exchanged in the current exchange round, / 5"),
+    ("counts", (3,), "cards in the stock / 52, in the discard pile / 52, players / 6"),
+    ("announced", (A, S, 10),
+     "per scoring round of this deal: pass (0) or the category announced (1-9)"),
+)
+"""The blocks of a batch observation: name, shape and meaning, in order."""
+
+_OFFSETS: dict[str, int] = {}
+_size = 0
+for _name, _shape, _ in BATCH_LAYOUT:
+    _OFFSETS[_name] = _size
+    _size += int(np.prod(_shape))
+BATCH_OBSERVATION_SIZE: int = _size
+"""Width of :attr:`BatchStep.observations`."""
+del _size, _name, _shape
+
+FIELDS = (
+    "hand", "discarded", "trick", "shown", "one_up", "seat", "dealer", "phase", "round",
+    "trick_number", "declarer", "category", "players",
+    *(f"scores{s}" for s in range(S)), "locked", *(f"exchanged{s}" for s in range(S)),
+    "stock", "pile",
+)
+"""The facts of a game that the engine gives for an observation, in order: five card masks
+(own hand, own discards, the trick, the cards shown, the face-up card), the seat to act,
+the dealer, the phase's index, the round (at most 4), the trick number (at most 5), the
+declarer (6: nobody), the own hand's category (-1 without five cards), the players, six
+scores, the locked seats as bits, six counts of cards exchanged in the current exchange
+round, the stock and the pile. The C accelerator makes the same rows."""
+_COLUMNS = (*FIELDS, *(f"played{s}" for s in range(S)),
+            *(f"announced{r}_{s}" for r in range(A) for s in range(S)), "deal")
+"""A row of facts: the engine's, then what the batch notes itself from the actions it
+applies (each seat's plays this deal as a card mask; each scoring round's announcement per
+seat: -1 none, 0 pass, 1-9; the deal these notes are of)."""
+_COLUMN = {name: i for i, name in enumerate(_COLUMNS)}
+_TRACKED = len(FIELDS)
+_PLAYED = _COLUMN["played0"]
+_ANNOUNCED = _COLUMN["announced0_0"]
+_DEAL = _COLUMN["deal"]
+
+_BITS, _ONE_HOT, _SCALE, _CLIPPED, _SEATS = range(5)
+
+
+def _program(target: float) -> npt.NDArray[np.float64]:
+    """How an observation row is made from a row of facts: (kind, column, offset,
+    divisor) per instruction (kinds as in ``_engine.c``'s encode_batch)."""
+    code: list[tuple[float, float, float, float]] = []
+
+    def add(kind: int, column: str, offset: int, divisor: float = 1.0) -> None:
+        code.append((kind, _COLUMN[column], offset, divisor))
+
+    for name in ("hand", "discarded", "trick", "shown", "one_up"):
+        add(_BITS, name, _OFFSETS[name])
+    for s in range(S):
+        add(_BITS, f"played{s}", _OFFSETS["played"] + 52 * s)
+    for name in ("seat", "dealer", "phase", "round", "trick_number", "declarer"):
+        add(_ONE_HOT, name, _OFFSETS[name])
+    add(_ONE_HOT, "category", _OFFSETS["hand_category"])
+    for s in range(S):
+        add(_CLIPPED, f"scores{s}", _OFFSETS["scores"] + s, target)
+        add(_SCALE, f"exchanged{s}", _OFFSETS["exchanged"] + s, 5.0)
+    add(_SEATS, "locked", _OFFSETS["locked"])
+    add(_SCALE, "stock", _OFFSETS["counts"], 52.0)
+    add(_SCALE, "pile", _OFFSETS["counts"] + 1, 52.0)
+    add(_SCALE, "players", _OFFSETS["counts"] + 2, 6.0)
+    for r in range(A):
+        for s in range(S):
+            add(_ONE_HOT, f"announced{r}_{s}", _OFFSETS["announced"] + (r * S + s) * 10)
+    return np.array(code, np.float64)
+
+
+_SHIFTS = np.arange(52, dtype=np.uint64)
+
+
+def encode(facts: npt.NDArray[np.int64], program: npt.NDArray[np.float64],
+           out: npt.NDArray[np.float32]) -> None:
+    """Make each row of ``out`` from the same row of ``facts`` by ``program`` with numpy
+    (the pure-Python path of the accelerator's encode_batch)."""
+    out.fill(0.0)
+    rows = np.arange(len(facts))
+    width = out.shape[1]
+    for kind_code, column_code, offset_code, divisor in program.tolist():
+        kind, offset = int(kind_code), int(offset_code)
+        value = facts[:, int(column_code)]
+        if kind == _BITS:
+            out[:, offset : offset + 52] = (value.astype(np.uint64)[:, None] >> _SHIFTS) & 1
+        elif kind == _ONE_HOT:
+            keep = (value >= 0) & (offset + value < width)
+            out[rows[keep], offset + value[keep]] = 1.0
+        elif kind == _SEATS:
+            out[:, offset : offset + 6] = (value[:, None] >> np.arange(6)) & 1
+        else:
+            scaled = value / divisor
+            out[:, offset] = np.clip(scaled, -2.0, 2.0) if kind == _CLIPPED else scaled
+
+
+@dataclass(frozen=True)
+class BatchStep:
+    """What a step of a :class:`GameBatch` returns, one row per game."""
+
+    observations: npt.NDArray[np.float32]
+    """``(count, BATCH_OBSERVATION_SIZE)``: each game's seat to act, as it sees the game."""
+    legal: npt.NDArray[np.bool_]
+    """``(count, NUM_ACTIONS)``: the legal action ids of that seat."""
+    to_act: npt.NDArray[np.int64]
+    """``(count,)``: the seat to act in each game."""
+    rewards: npt.NDArray[np.float32]
+    """``(count, 6)``: where a game ended at this step, its settlement (money per seat,
+    R-END-2/3); zero elsewhere."""
+    done: npt.NDArray[np.bool_]
+    """``(count,)``: the game ended at this step (the next game of the slot took its place)."""
+    episodes: npt.NDArray[np.int64]
+    """``(count,)``: the number of the game now in each slot (0 for the first)."""
+
+
+class GameBatch:
+    """``count`` games of Chicago at once (see the module docstring).
+
+    ``rules``: a :class:`~chicago.Rules` or a preset name (default ``pagat``), with
+    ``variations`` and ``max_deals`` applied as :meth:`Rules.build` does; ``players`` 2-6;
+    ``seed`` fixes every game of every slot.
+    """
+
+    def __init__(
+        self,
+        count: int,
+        rules: Rules | str | None = None,
+        players: int = 4,
+        seed: int = 0,
+        *,
+        variations: Sequence[str] = (),
+        max_deals: int | None = None,
+    ) -> None:
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError(f"count must be a whole number of games, 1 or more, not {count!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an int, not {seed!r}")
+        overrides = {} if max_deals is None else {"max_deals": max_deals}
+        if rules is None or isinstance(rules, str):
+            rules = Rules.build(rules or "pagat", variations=variations, overrides=overrides)
+        elif isinstance(rules, Rules):
+            rules = rules.with_variations(*variations) if variations else rules
+            rules = rules.replace(**overrides) if overrides else rules
+        else:
+            raise TypeError(f"rules must be a Rules or a preset name, not {rules!r}")
+        self.rules: Rules = rules
+        self.players: int = players
+        self.seed: int = seed
+        self.count: int = count
+        self._program = _program(float(rules.target) or 1.0)
+        self._games: list[Game] = []
+        self._episodes: list[int] = []
+        self._ids: list[list[int]] = [[] for _ in range(count)]
+        self._legal = np.zeros((count, NUM_ACTIONS), np.bool_)
+        self._facts = np.zeros((count, len(_COLUMNS)), np.int64)
+        self._start()
+
+    def _start(self) -> None:
+        self._episodes = [0] * self.count
+        self._games = [Game(self.rules, self.players, seed=self.seed_of(i, 0))
+                       for i in range(self.count)]
+        for slot in range(self.count):
+            self._forget(slot)
+
+    def _forget(self, slot: int) -> None:
+        """A new deal (or game) in ``slot``: nobody has played or announced in it yet."""
+        facts = self._facts
+        facts[slot, _PLAYED : _PLAYED + S] = 0
+        facts[slot, _ANNOUNCED : _ANNOUNCED + A * S] = -1
+        facts[slot, _DEAL] = self._games[slot].deal_number
+
+    def seed_of(self, slot: int, episode: int) -> int:
+        """The seed of game number ``episode`` (from 0) of slot ``slot``."""
+        return mix_seed(self.seed, slot, episode)
+
+    @property
+    def games(self) -> tuple[Game, ...]:
+        """The games now in the slots (read them; act through :meth:`step`)."""
+        return tuple(self._games)
+
+    def reset(self) -> BatchStep:
+        """Start every slot again from its first game; the first step's arrays."""
+        self._start()
+        return self.observe()
+
+    def observe(self) -> BatchStep:
+        """The arrays of the current position, without acting (rewards and done are zero)."""
+        return self._observe(np.zeros((self.count, S), np.float32),
+                             np.zeros(self.count, np.bool_))
+
+    def random_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        """One legal action id per game, uniformly at random (``rng``: numpy's generator)."""
+        return pick_uniform(self._legal, rng.random(self.count))
+
+    def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> BatchStep:
+        """Apply one action id per game for its seat to act; the next step's arrays.
+
+        An id that is not legal in its game raises ``ValueError`` naming the game, before
+        any game has changed.
+        """
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.count,) or chosen.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.count} integer action ids, "
+                             f"not an array of shape {chosen.shape} and type {chosen.dtype}")
+        if _NATIVE is not None:
+            finished = _NATIVE.step_batch(self._games, chosen.astype(np.int64), self._legal,
+                                          self._facts, _PLAYED, _ANNOUNCED, _DEAL)
+        else:
+            finished = self._step_python(chosen.tolist())
+        rewards = np.zeros((self.count, S), np.float32)
+        done = np.zeros(self.count, np.bool_)
+        for slot in finished:
+            money = self._games[slot].settlement()
+            rewards[slot, : len(money)] = money
+            done[slot] = True
+            self._episodes[slot] += 1
+            self._games[slot] = Game(self.rules, self.players,
+                                     seed=self.seed_of(slot, self._episodes[slot]))
+            self._forget(slot)
+        return self._observe(rewards, done)
+
+    def _step_python(self, picks: list[int]) -> list[int]:
+        """The accelerator's step_batch in Python: apply each game's pick, note its plays and
+        announcements; the slots whose game ended."""
+        places: list[int] = []
+        for slot, (ids, pick) in enumerate(zip(self._ids, picks, strict=True)):
+            try:
+                places.append(ids.index(pick))
+            except ValueError:
+                raise ValueError(f"action id {pick} is not legal in game {slot} "
+                                 f"(legal: {ids})") from None
+        facts = self._facts
+        finished = []
+        for slot, (game, place) in enumerate(zip(self._games, places, strict=True)):
+            seat = game.to_act
+            assert seat is not None
+            action = game.legal_actions()[place]
+            if action[0] is _K.PLAY:
+                facts[slot, _PLAYED + seat] |= action[1]
+            elif game.phase is Phase.ANNOUNCE and game.round < A:
+                category = action[2]
+                facts[slot, _ANNOUNCED + game.round * S + seat] = (
+                    0 if category is None else int(category))
+            game.apply(action)
+            if game.is_over:
+                finished.append(slot)
+            elif game.deal_number != facts[slot, _DEAL]:
+                self._forget(slot)
+        return finished
+
+    # ------------------------------------------------------------------ observing
+    def _observe(self, rewards: npt.NDArray[np.float32],
+                 done: npt.NDArray[np.bool_]) -> BatchStep:
+        facts, ids = self._facts, self._ids
+        legal = self._legal = np.zeros((self.count, NUM_ACTIONS), np.bool_)
+        if _NATIVE is not None:
+            engine_facts = np.empty((self.count, _TRACKED), np.int64)
+            _NATIVE.observe_batch(self._games, engine_facts, legal)
+            facts[:, :_TRACKED] = engine_facts
+        else:
+            for slot, game in enumerate(self._games):
+                facts[slot, :_TRACKED], ids[slot] = _facts(game)
+                legal[slot, ids[slot]] = True
+        out = np.empty((self.count, BATCH_OBSERVATION_SIZE), np.float32)
+        if _NATIVE is not None:
+            _NATIVE.encode_batch(facts, self._program, out)
+        else:
+            encode(facts, self._program, out)
+        return BatchStep(out, legal.copy(), facts[:, _COLUMN["seat"]].copy(), rewards, done,
+                         np.array(self._episodes, np.int64))
+
+
+def pick_uniform(legal: npt.NDArray[np.bool_],
+                 uniforms: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    """Per row of ``legal``, its k-th legal id, k = floor(uniform * the number of legal
+    ids): a uniform choice for uniforms in [0, 1)."""
+    out = np.empty(len(legal), np.int64)
+    if _NATIVE is not None:
+        _NATIVE.pick_legal(legal, uniforms, out)
+        return out
+    counts = legal.sum(axis=1)
+    picks = np.minimum((uniforms * counts).astype(np.int64), counts - 1)
+    out[:] = np.argmax(np.cumsum(legal, axis=1) > picks[:, None], axis=1)
+    return out
+
+
+def _facts(game: Game) -> tuple[list[int], list[int]]:
+    """The facts of ``game``'s seat to act (:data:`FIELDS`) and the ids of its legal
+    actions in their order, from the game's public API (the pure-Python path)."""
+    seat = game.to_act
+    if seat is None:
+        raise ValueError("a game of the batch has nobody to act")
+    own = game.hands[seat]
+    hand = sum(1 << c for c in own)
+    discarded = sum(1 << c for c in game.discarded(seat))
+    trick = sum(1 << c for _, c in game.trick)
+    shown = sum(1 << c for cards in game.shown.values() for c in cards)
+    face_up = game.one_up_card
+    value = game.hand_value(seat) if len(own) == 5 else None
+    declarer = game.declarer
+    phase = game.phase
+    scores = list(game.scores[:S]) + [0] * (S - min(S, len(game.scores)))
+    locked = sum(1 << s for s, flag in enumerate(game.locked[:S]) if flag)
+    exchanged = [0] * S
+    if phase is Phase.EXCHANGE and game.exchange_counts:
+        for s, count in enumerate(game.exchange_counts[-1][:S]):
+            exchanged[s] = count
+    row = [
+        hand, discarded, trick, shown, 0 if face_up is None else 1 << face_up[1], seat,
+        game.dealer, _PHASE_INDEX[phase], min(game.round, 4), min(game.trick_number, 5),
+        S if declarer is None else declarer, -1 if value is None else int(value.category),
+        game.players, *scores, locked, *exchanged, game.stock_count, game.discard_count,
+    ]
+    sorted_hand = tuple(sorted(own))
+    return row, [action_to_index(action, sorted_hand) for action in game.legal_actions()]
+
+
+if ENGINE is not None and hasattr(ENGINE, "setup_batch"):
+    _NATIVE: Any = ENGINE
+    _facts_count = ENGINE.setup_batch({
+        "ids": {"discard": DISCARD_BASE, "sixth": DISCARD_SIXTH, "one_up": ONE_UP_BASE,
+                "announce": ANNOUNCE_BASE, "reset_seat": RESET_SEAT_BASE},
+        "phases": _PHASES, "kinds": {k: SIMPLE_BASE + i for i, k in enumerate(SIMPLE_KINDS)},
+        "K_PLAY": _K.PLAY, "K_ONE_UP": _K.ONE_UP, "K_ANNOUNCE": _K.ANNOUNCE,
+        "K_RESET": _K.RESET,
+    })
+    assert _facts_count == len(FIELDS), (_facts_count, len(FIELDS))
+else:
+    _NATIVE = None
+ACCELERATED: bool = _NATIVE is not None
+"""Whether the engine's C accelerator makes the observations, masks and steps."""

@@ -1,0 +1,111 @@
+"""Finished tables leave memory once stored (issue 28): after 1,000 finished games a real
+server process holds at most 10 MB more than it did before them (its resident set, read
+from /proc; the figures are printed, ``-s`` shows them).
+
+The server runs as the benchmark runs it (benchmarks/bench_server.py: ``Settings`` with the
+bounds per address lifted, since every table here comes from 127.0.0.1, and no reviews).
+Each game is a table of four ``basic`` bots playing one deal with no delay, watched by a
+spectator's websocket from its ``hello`` to its ``game_over`` frame; the spectator then
+leaves, and the finished table with nobody connected is let go (``TableCache.let_go``). The
+idle figure is taken after a first round of the same games (imports, caches and the
+database's pages warm), the final one after the last spectator has left and the server has
+answered a request since.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+import websockets
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
+
+GAMES = 1_000
+WARM_UP = 100
+AT_ONCE = 25
+ALLOWED_GROWTH = 10 * 1024 * 1024
+
+SERVER = """
+import json, socket, sys, uvicorn
+from chicago.server import Settings, create_app
+settings = Settings(db_url=sys.argv[1], static_dir=None, **json.loads(sys.argv[2]))
+sock = socket.socket()
+sock.bind(("127.0.0.1", 0))
+sock.listen(1024)
+print(sock.getsockname()[1], flush=True)
+uvicorn.Server(uvicorn.Config(create_app(settings), log_level="error")).run(sockets=[sock])
+"""
+SETTINGS = {
+    "create_rate": 1e6, "create_burst": 1_000_000, "max_waiting_per_address": 1_000_000,
+    "max_waiting": 1_000_000, "max_bot_tables_per_address": 1_000_000,
+    "max_bot_tables": 1_000_000, "review_workers": 0, "seed": 28,
+}
+
+
+def _rss(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+async def _one_game(http: httpx.AsyncClient, ws_base: str) -> None:
+    """A table of four bots plays one deal; a spectator watches it to its end, then goes."""
+    response = await http.post("/api/tables", json={
+        "seats": ["bot:basic"] * 4, "bot_delay": 0, "rules": {"max_deals": 1}})
+    assert response.status_code == 201, response.text
+    table = response.json()["id"]
+    async with websockets.connect(f"{ws_base}/ws/{table}") as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        async for raw in ws:
+            frame = json.loads(raw)
+            if frame["type"] == "game_over" or (
+                    frame["type"] in ("snapshot", "resumed") and frame["table"]["status"]
+                    == "finished"):
+                return
+
+
+async def _games(http_base: str, ws_base: str, count: int) -> None:
+    gate = asyncio.Semaphore(AT_ONCE)
+
+    async def one(http: httpx.AsyncClient) -> None:
+        async with gate:
+            await _one_game(http, ws_base)
+
+    async with httpx.AsyncClient(base_url=http_base, timeout=120) as http:
+        await asyncio.gather(*(one(http) for _ in range(count)))
+
+
+def test_a_thousand_finished_games_leave_memory(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVER, f"sqlite:///{tmp_path / 'memory.sqlite3'}",
+         json.dumps(SETTINGS)], stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert proc.stdout is not None
+        port = proc.stdout.readline().strip()
+        http_base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+        asyncio.run(_games(http_base, ws_base, WARM_UP))
+        assert httpx.get(http_base + "/api/health").status_code == 200
+        idle = _rss(proc.pid)
+        asyncio.run(_games(http_base, ws_base, GAMES))
+        assert httpx.get(http_base + "/api/health").status_code == 200
+        after = _rss(proc.pid)
+        print(f"\nserver RSS after {WARM_UP} warm-up games: {idle / 2**20:.1f} MB; after "
+              f"{GAMES} more finished games: {after / 2**20:.1f} MB "
+              f"({(after - idle) / 2**20:+.1f} MB)")
+        assert after - idle <= ALLOWED_GROWTH, (
+            f"{(after - idle) / 2**20:.1f} MB more after {GAMES} finished games")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
