@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test axe lint typecheck bench bench-bots check check-dist release clean
+.PHONY: run test axe lint typecheck bench bench-bots train check check-dist release clean
 
 # Every extra of the program ([all]: terminal, server, PostgreSQL, Redis, RL, OpenSpiel,
 # cluster) plus the tools of development (dev: tests, linters, build; bench: benchmarks).
@@ -58,6 +58,13 @@ bench: $(STAMP)
 ## Bot strength and speed: the long duplicate matches of issue 4 (about 70 minutes on 2 cores).
 bench-bots: $(STAMP)
 	$(PY) benchmarks/bench_bots.py --full --jobs 2
+
+## The master bot's learned model of the opponents' hands, from self-play games with a fixed
+## seed (chicago.training; numpy): rewrites src/chicago/bots/hand_model.json and prints
+## its calibration on held-out games (docs/BOTS.md shows it). About an hour on one core.
+train: $(STAMP)
+	$(PY) -m chicago.training --games 600 --check-games 120 --seed 30 \
+		--report build/hand-model-calibration.md
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info

@@ -82,6 +82,7 @@ REQUIRED_IN_WHEEL = [
     "chicago/__init__.py",
     "chicago/py.typed",
     "chicago/_poker.pyi",
+    "chicago/bots/_solver.pyi",
     "chicago/cli.py",
     "chicago/server/storage/migrations/env.py",
     "chicago/server/storage/migrations/script.py.mako",
@@ -442,6 +443,7 @@ import hashlib, json, random, sys
 import chicago
 from chicago import Game, Rules
 from chicago.bots import make_bot
+from chicago.bots import accel
 from chicago.engine.game import ACCELERATED as ENGINE_ACCELERATED
 from chicago.poker import ACCELERATED, rank
 
@@ -450,8 +452,11 @@ expected = sys.argv[1] == "accelerated"
 assert ACCELERATED == expected, f"chicago._poker is {'' if ACCELERATED else 'not '}in use"
 assert ENGINE_ACCELERATED == expected, (
     f"chicago.engine._engine is {'' if ENGINE_ACCELERATED else 'not '}in use")
+assert accel.ACCELERATED == expected, (
+    f"chicago.bots._solver is {'' if accel.ACCELERATED else 'not '}in use")
 game = Game(Rules.preset("wikipedia"), players=4, seed=2026)
-bots = [make_bot(level) for level in ("random", "basic", "ev", "basic")]  # no clock
+# no clock; master reads the shipped hand model and searches by counts
+bots = [make_bot(level) for level in ("random", "basic", "ev", "master:worlds=2;samples=2")]
 rng = random.Random(2026)
 while not game.is_over:
     seat = game.to_act

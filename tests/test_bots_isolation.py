@@ -47,7 +47,10 @@ SETUPS = [
 ]
 """(preset, variations, players, seed) of the games played for each level."""
 
-LEVELS = ["random", "basic", "ev", "expert:samples=6;budget=60"]
+LEVELS = [
+    "random", "basic", "ev", "expert:samples=6;budget=60",
+    "master:worlds=3;samples=5;proposals=2",
+]
 _PLAYED: list[weakref.ref[Game]] = []
 """The games :func:`_check_games` played (they must be gone before the JSON replay)."""
 

@@ -160,9 +160,11 @@ def test_resample_from_infostate_keeps_the_information_state():
         game.new_initial_state().resample_from_infostate(0, sampler)
 
 
-def test_chicago_bot_plays_from_its_view():
+@pytest.mark.parametrize("spec", ["random", "master:worlds=3;samples=4;proposals=2"])
+def test_chicago_bot_plays_from_its_view(spec):
+    """Any chicago level plays as an OpenSpiel bot (issue 30: ``master`` too)."""
     game = pyspiel.load_game("python_chicago", {"players": 2, "max_deals": 1})
-    bots = [ChicagoBot("random", 0, seed=1), ChicagoBot("random", 1, seed=2)]
+    bots = [ChicagoBot(spec, 0, seed=1), ChicagoBot(spec, 1, seed=2)]
     state = game.new_initial_state()
     rng = random.Random(0)
     while not state.is_terminal():

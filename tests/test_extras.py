@@ -79,7 +79,8 @@ def run(*argv, stdin=""):
     return {"code": code, "out": out.getvalue(), "err": err.getvalue()}
 
 game = chicago.Game(chicago.Rules.preset("pagat"), players=4, seed=3)
-bots = [make_bot(level) for level in ("random", "basic", "ev", "expert:budget=0.05")]
+bots = [make_bot(level) for level in ("master:worlds=4;samples=8", "basic", "ev",
+                                      "expert:budget=0.05")]
 import random
 rng = random.Random(3)
 while not game.is_over:

@@ -8,11 +8,12 @@ compared with it on thousands of small random positions, mid-trick ones included
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import pytest
 
+from chicago.bots import accel
 from chicago.bots.solver import (
     Position,
     can_make_chicago,
@@ -179,12 +180,26 @@ def sizes(count: int, seed: int) -> list[tuple[int, int]]:
 
 
 # --------------------------------------------------------------------------------------------
-# The solver against the reference, every query type.
+# The solver against the reference, every query type, on both paths: the C accelerator
+# (chicago.bots._solver, when built) and the pure-Python search.
+
+
+@pytest.fixture(params=["c", "python"])
+def search(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run the test with the C searches, then with the pure-Python ones."""
+    if request.param == "c" and not accel.ACCELERATED:
+        pytest.skip("the C accelerator is not built")
+    if request.param == "python":
+        with accel.pure_python():
+            yield request.param
+    else:
+        yield request.param
 
 
 @pytest.mark.parametrize("chunk", range(4))
-def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4_V_DEUCE(chunk: int) -> None:
-    """All eight queries on 4 × 400 random positions (2-6 seats, 1-4 tricks, some mid-trick)."""
+def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4_V_DEUCE(chunk: int, search: str) -> None:
+    """Every query on 4 × 400 random positions (2-6 seats, 1-4 tricks, some mid-trick), with
+    the C searches and the pure-Python ones."""
     rng = random.Random(20240601 + chunk)
     for number, (n, left) in enumerate(sizes(400, 7 + chunk)):
         hands, leader, played = random_position(rng, n, left)
@@ -219,9 +234,11 @@ def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4_V_DEUCE(chunk: int) -> N
                 chicago_payoff(defender),
                 chicago_value_payoff(mover, 15, 30),
                 chicago_value_payoff(defender, 15, 30),
+                last_payoff(defender),
             ],
         )
         assert last_trick_moves(pos) == {Card(c): bool(v[0]) for c, v in moves.items()}, where
+        assert last_trick_moves(pos, defender) == {Card(c): bool(v[7]) for c, v in moves.items()}
         assert last_trick_values(pos, deuce_points=10) == {Card(c): v[1] for c, v in moves.items()}
         assert last_trick_values(pos) == {Card(c): v[2] for c, v in moves.items()}, where
         assert chicago_moves(pos, mover) == {Card(c): bool(v[3]) for c, v in moves.items()}, where
@@ -234,7 +251,7 @@ def test_solver_matches_minimax_R_TRICK_1_2_3_4_R_CHI_4_V_DEUCE(chunk: int) -> N
             Card(c): v[6] for c, v in moves.items()}, where
 
 
-def test_solver_matches_minimax_on_bigger_positions_R_TRICK_4_R_CHI_4() -> None:
+def test_solver_matches_minimax_on_bigger_positions_R_TRICK_4_R_CHI_4(search: str) -> None:
     """Three and four seats with four tricks left, the largest the reference does quickly."""
     rng = random.Random(99)
     for number in range(16):
@@ -248,7 +265,7 @@ def test_solver_matches_minimax_on_bigger_positions_R_TRICK_4_R_CHI_4() -> None:
             assert can_make_chicago(pos, s) == bool(root[n + s]), f"#{number} {pos}"
 
 
-def test_one_step_consistency_on_full_deals() -> None:
+def test_one_step_consistency_on_full_deals(search: str) -> None:
     """Five-trick deals, 2-6 seats: a query's answer agrees with its answers one card later."""
     rng = random.Random(5)
     for number in range(40):

@@ -36,8 +36,10 @@ won by its top scorers (``capped`` in its result).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -51,6 +53,7 @@ from chicago.engine.game import Game
 from chicago.engine.settlement import finish_places
 from chicago.engine.sources import DuplicateDecks, deal_deck, mix_seed
 from chicago.rules import Rules
+from chicago.timing import merge_times, summarize_times
 
 __all__ = [
     "COUNTERS",
@@ -121,9 +124,14 @@ class GameResult:
     capped: bool = False
     counters: list[dict[str, int]] = field(default_factory=list)
     """Per bot: a dict of counters (see :data:`COUNTERS`; extensible)."""
+    digest: str = ""
+    """A hash of every action of the game in order: equal digests, equal choices."""
+    times: list[dict[str, list[float]]] = field(default_factory=list)
+    """Per bot: the CPU seconds of each of its decisions, by phase (measured, so not in
+    :meth:`to_dict`, which a seed fixes)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able form."""
+        """JSON-able form (without the decision times, which no seed fixes)."""
         return {
             "set": self.set,
             "rotation": self.rotation,
@@ -133,6 +141,7 @@ class GameResult:
             "deals": self.deals,
             "capped": self.capped,
             "counters": self.counters,
+            "digest": self.digest,
         }
 
 
@@ -199,8 +208,14 @@ def play_game(
     set_index: int = 0,
     rotation: int = 0,
     deal_cap: int = DEFAULT_DEAL_CAP,
+    observer: Callable[[Game, int], None] | None = None,
 ) -> GameResult:
-    """One duplicate game: bot ``i`` sits at seat ``(i + rotation) % n``."""
+    """One duplicate game: bot ``i`` sits at seat ``(i + rotation) % n``.
+
+    ``observer(game, seat)``, if given, is called before every decision with the game and
+    the seat to act (it must not change the game): how :mod:`chicago.training` sees
+    the whole table of self-play games to learn from.
+    """
     n = len(bots)
     game_seed = _derive(seed, set_index, 1)
     deck_seed = _derive(seed, set_index, 2)
@@ -208,6 +223,8 @@ def play_game(
     seats = [(seat - rotation) % n for seat in range(n)]
     rngs = [random.Random(_derive(seed, set_index, 3, i)) for i in range(n)]
     counters = [dict.fromkeys(COUNTERS, 0) for _ in range(n)]
+    times: list[dict[str, list[float]]] = [{} for _ in range(n)]
+    digest = hashlib.sha256()
     failures_before = [_failures(bot) for bot in bots]
     capped = False
     while not game.is_over:
@@ -217,14 +234,22 @@ def play_game(
         seat = game.to_act
         assert seat is not None
         index = seats[seat]
+        if observer is not None:
+            observer(game, seat)
         legal = game.legal_actions()
-        action: Action | str = bots[index].decide(game.view(seat), legal, rngs[index])
+        view = game.view(seat)
+        start = time.process_time()
+        action: Action | str = bots[index].decide(view, legal, rngs[index])
+        spent = time.process_time() - start
+        times[index].setdefault(str(view.phase), []).append(spent)
         counters[index]["decisions"] += 1
         try:
             game.apply(action)
         except IllegalAction:
             counters[index]["illegal"] += 1
-            game.apply(legal[0])
+            action = legal[0]
+            game.apply(action)
+        digest.update(f"{seat}:{action};".encode())
     _collect(game, seats, counters)
     for seat in range(n):
         index = seats[seat]
@@ -254,6 +279,8 @@ def play_game(
         deals=game.deal_number,
         capped=capped,
         counters=counters,
+        digest=digest.hexdigest()[:16],
+        times=times,
     )
 
 
@@ -319,15 +346,19 @@ class BotSummary:
     """OpenSkill (Plackett-Luce) mean rating after the whole match, games in order."""
     rating_sigma: float
     counters: dict[str, int] = field(default_factory=dict)
+    decision_times: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Per phase: decisions, median, 99th percentile and maximum CPU milliseconds
+    (:func:`chicago.timing.summarize_times`); measured, so not fixed by the seed."""
 
     @property
     def lost_turns(self) -> dict[str, int]:
         """Turns the bot lost to its fallback, by cause (all 0 but for external bots)."""
         return {cause: self.counters.get(f"lost_{cause}", 0) for cause in LOST_CAUSES}
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able form (the ``--json`` entry of ``chicago simulate``)."""
-        return {
+    def to_dict(self, *, times: bool = True) -> dict[str, Any]:
+        """JSON-able form (the ``--json`` entry of ``chicago simulate``); ``times`` False
+        leaves out the decision times (all else a seed fixes)."""
+        out = {
             "bot": self.bot,
             "games": self.games,
             "wins": self.wins,
@@ -346,6 +377,9 @@ class BotSummary:
             "lost_turns": self.lost_turns,
             "counters": dict(self.counters),
         }
+        if times:
+            out["decision_times"] = self.decision_times
+        return out
 
 
 @dataclass
@@ -356,12 +390,23 @@ class MatchResult:
     games: list[GameResult]
     bots: list[BotSummary]
 
-    def to_dict(self) -> dict[str, Any]:
-        """``{"games": N, "bots": [...]}`` as ``chicago simulate --json`` prints it."""
+    @property
+    def digest(self) -> str:
+        """A hash of every choice of every game, in order: a seed fixes it for any
+        ``jobs`` (or cluster)."""
+        whole = hashlib.sha256()
+        for game in self.games:
+            whole.update(game.digest.encode())
+        return whole.hexdigest()[:16]
+
+    def to_dict(self, *, times: bool = True) -> dict[str, Any]:
+        """``{"games": N, "digest": …, "bots": [...]}`` as ``chicago simulate --json``
+        prints it; ``times`` False leaves out the decision times (all else a seed fixes)."""
         return {
             "games": len(self.games),
             "capped": sum(1 for g in self.games if g.capped),
-            "bots": [b.to_dict() for b in self.bots],
+            "digest": self.digest,
+            "bots": [b.to_dict(times=times) for b in self.bots],
         }
 
 
@@ -405,6 +450,9 @@ def summarize(specs: Sequence[str], games: Sequence[GameResult]) -> list[BotSumm
                 rating=float(ratings[i].mu),
                 rating_sigma=float(ratings[i].sigma),
                 counters=t,
+                decision_times=summarize_times(
+                    merge_times(g.times[i] for g in games if g.times)
+                ),
             )
         )
     return summaries
@@ -419,12 +467,14 @@ def run_match(
     jobs: int = 1,
     deal_cap: int = DEFAULT_DEAL_CAP,
     progress: Callable[[int], None] | None = None,
+    finished: Callable[[Sequence[GameResult]], None] | None = None,
 ) -> MatchResult:
     """Play ``games`` duplicate games (rounded up to whole sets of one game per rotation).
 
     ``specs`` gives one bot per seat (2 to 6, as the rules allow); ``jobs`` worker processes
     share the sets; the results are the same for any ``jobs``. ``progress(k)`` is called as
-    k more games finish.
+    k more games finish, and ``finished(games)`` with their results (in the order the
+    batches finish: a running tally, not the final order).
     """
     specs = list(specs)
     rules = rules if rules is not None else Rules.preset("pagat")
@@ -449,6 +499,8 @@ def run_match(
             results.extend(batch)
             if progress is not None:
                 progress(len(batch))
+            if finished is not None:
+                finished(batch)
     else:
         chunk = max(1, min(8, sets // (jobs * 4) or 1))
         chunks = [list(range(i, min(sets, i + chunk))) for i in range(0, sets, chunk)]
@@ -463,6 +515,8 @@ def run_match(
                 batches[futures[future]] = batch
                 if progress is not None:
                     progress(len(batch))
+                if finished is not None:
+                    finished(batch)
             for index in range(len(chunks)):
                 results.extend(batches[index])
     return MatchResult(specs=specs, games=results, bots=summarize(specs, results))

@@ -34,6 +34,7 @@ __all__ = [
     "level_names",
     "make_bot",
     "register_bot",
+    "spec_options",
 ]
 
 
@@ -82,6 +83,7 @@ LEVELS: tuple[BotLevel, ...] = (
     BotLevel("basic", "chicago.bots.basic"),
     BotLevel("ev", "chicago.bots.ev"),
     BotLevel("expert", "chicago.bots.expert"),
+    BotLevel("master", "chicago.bots.master"),
 )
 """Every level of chicago's own bots, weakest first: the one list that the lobby, the
 terminal, ``chicago simulate`` and the table server read (through :func:`bot_levels`). A new
@@ -120,8 +122,35 @@ def level_names() -> tuple[str, ...]:
     return tuple(level.name for level in LEVELS)
 
 
+def spec_options(spec: str, names: Sequence[str], usage: str, *,
+                 kind: str = "bot spec") -> dict[str, float]:
+    """The numeric ``key=value`` options after the colon of a bot spec such as
+    ``expert:samples=32,budget=0.2``, separated by ``,`` or ``;`` (use ``;`` inside
+    ``--bots``, which splits on commas); ValueError naming the problem (and ``usage``) for an
+    unknown key, a missing value or one that is not a number. ``kind`` names what the spec is
+    in the errors (a review level is parsed the same way)."""
+    _, _, rest = spec.partition(":")
+    options: dict[str, float] = {}
+    for part in rest.replace(";", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        key = key.strip().lower()
+        if not sep or key not in names:
+            raise ValueError(f"bad option {part!r} in {kind} {spec!r}: use {usage}")
+        try:
+            options[key] = float(value)
+        except ValueError:
+            raise ValueError(
+                f"option {key} of {kind} {spec!r} needs a number, not {value!r}"
+            ) from None
+    return options
+
+
 def make_bot(spec: str) -> Bot:
-    """A bot from its spec: ``random``, ``basic``, ``ev``, ``expert``, or ``prefix:options``."""
+    """A bot from its spec: ``random``, ``basic``, ``ev``, ``expert``, ``master``, or
+    ``prefix:options``."""
     _load_bots()
     name = spec.split(":", 1)[0].strip().lower()
     factory = _REGISTRY.get(name)

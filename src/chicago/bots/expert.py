@@ -40,7 +40,7 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 
-from chicago.bots.base import register_bot
+from chicago.bots.base import register_bot, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.ev import desperate, ev_decision, ev_holds
 from chicago.bots.heuristics import chicago_is_due, ev_play
@@ -83,26 +83,13 @@ def parse_options(spec: str) -> dict[str, float]:
     Options are separated by ``,`` or ``;`` (use ``;`` inside ``--bots``, which splits on
     commas).
     """
-    _, _, rest = spec.partition(":")
-    options: dict[str, float] = {}
-    for part in rest.replace(";", ",").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        key, sep, value = part.partition("=")
-        key = key.strip().lower()
-        if not sep or key not in _OPTIONS:
-            raise ValueError(
-                f"bad option {part!r} in bot spec {spec!r}: use samples=N, budget=SECONDS, "
-                "contested=X, model=X, weighted=0|1, chicago=P or holds=N"
-            )
-        try:
-            number = float(value)
-        except ValueError:
-            raise ValueError(f"option {key} of {spec!r} needs a number, not {value!r}") from None
+    options = spec_options(
+        spec, _OPTIONS, "samples=N, budget=SECONDS, contested=X, model=X, weighted=0|1, "
+        "chicago=P or holds=N",
+    )
+    for key, number in options.items():
         if number < 0 or (number == 0 and key in ("samples", "budget", "chicago")):
             raise ValueError(f"option {key} of {spec!r} must be positive")
-        options[key] = number
     return options
 
 
@@ -153,6 +140,11 @@ class ExpertBot:
         return ev_decision(k, legal_actions)
 
     # ------------------------------------------------------------------ searches
+    def _sample(self, k: Knowledge, rng: random.Random) -> list[int]:
+        """One deal of the hidden cards (weighted by the hand-made plausibility unless
+        ``weighted`` is off); ``master`` deals by its learned model instead."""
+        return sample_hands(k, rng, weight=hand_weight if self.weighted else None)
+
     def _positions(
         self, k: Knowledge, rng: random.Random, declarer: int | None
     ) -> Iterator[Position]:
@@ -163,7 +155,7 @@ class ExpertBot:
         for index in range(self.samples):
             if index and _past(deadline):
                 return
-            hands = sample_hands(k, rng, weight=hand_weight if self.weighted else None)
+            hands = self._sample(k, rng)
             yield Position(tuple(hands), leader, played, declarer)
 
     def _chicago(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -171,6 +163,12 @@ class ExpertBot:
         no_call = _find(legal, _K.NO_CHICAGO)
         if call is None or no_call is None:
             return legal[0]
+        p, q = self._chicago_shares(k, rng)
+        return call if self._declare(k, p, q) else no_call
+
+    def _chicago_shares(self, k: Knowledge, rng: random.Random) -> tuple[float, float]:
+        """On sampled deals: the share in which a Chicago is sure against any defence, and
+        the share in which the last trick is."""
         rules = k.rules
         leader = k.seat if rules.chicago_caller_leads else k.leader
         made = lasts = total = 0
@@ -178,7 +176,7 @@ class ExpertBot:
         for index in range(self.samples):
             if index and _past(deadline):
                 break
-            hands = sample_hands(k, rng, weight=hand_weight if self.weighted else None)
+            hands = self._sample(k, rng)
             position = Position(tuple(hands), leader)
             total += 1
             if can_make_chicago(position, k.seat):
@@ -186,18 +184,22 @@ class ExpertBot:
                 lasts += 1
             elif can_win_last_trick(Position(tuple(hands), k.leader), k.seat):
                 lasts += 1
-        p = made / total
-        q = lasts / total
+        return made / total, lasts / total
+
+    def _declare(self, k: Knowledge, p: float, q: float) -> bool:
+        """Whether to declare with a share ``p`` of sure Chicagos and ``q`` of sure last
+        tricks (module docstring)."""
+        rules = k.rules
         loss = rules.chicago_points if rules.negative_scores else min(
             rules.chicago_points, k.scores[k.seat]
         )
         gain = p * rules.chicago_points - (1 - p) * (loss + rules.chicago_breaker_points / 3)
         keep = q * rules.last_trick_points
         if (desperate(k) and p >= 0.4) or chicago_is_due(k, p):
-            return call
+            return True
         # The samples deal the unseen cards evenly, while real players keep their high cards:
         # the share of sure makes is optimistic, so a clear margin is asked for.
-        return call if p >= self.chicago and gain > keep + 0.5 else no_call
+        return p >= self.chicago and gain > keep + 0.5
 
     def _trick_chance(self, position: Position, seat: int) -> float:
         """The value (0 to 1) of a deal for ``seat``'s last trick: 1 when it is sure,
@@ -229,7 +231,7 @@ class ExpertBot:
         for index in range(max(1, int(self.samples * _EXCHANGE_SHARE))):
             if index and _past(deadline):
                 break
-            hands = sample_hands(k, rng, weight=hand_weight if self.weighted else None)
+            hands = self._sample(k, rng)
             taken = 0
             for h in hands:
                 taken |= h
@@ -255,41 +257,58 @@ class ExpertBot:
         if len(cards) == 1:
             return Action.play(cards[0])
         fallback = ev_play(k, cards)
-        rules = k.rules
         declarer = k.declarer
         scores: dict[Card, float] = dict.fromkeys(cards, 0.0)
-        deuce = 2 * rules.last_trick_points if rules.deuce_bonus else None
+        positions = list(self._positions(k, rng, declarer))
+        rules = k.rules
         # V-DEUCE: a Chicago whose last trick is won with a 2 scores more (30 for 15)
         deuce_chicago = rules.deuce_bonus and rules.deuce_chicago_points > rules.chicago_points
-        for position in self._positions(k, rng, declarer):
-            if declarer == k.seat and deuce_chicago:
+        if declarer == k.seat and deuce_chicago:
+            for position in positions:
                 values = chicago_values(position, declarer, points=rules.chicago_points,
                                         deuce_points=rules.deuce_chicago_points)
                 for card, points in values.items():
                     scores[card] += points / max(1, rules.chicago_points)
-            elif declarer is not None:
+        elif declarer is not None:
+            for position in positions:
                 for card, ok in chicago_moves(position, declarer).items():
                     scores[card] += 1.0 if ok else 0.0
-            else:
-                values = last_trick_values(
-                    position, points=rules.last_trick_points, deuce_points=deuce
-                )
-                modelled = model_moves(position) if self.model else {}
-                for card, value in values.items():
-                    if value:
-                        scores[card] += value
-                        continue
-                    if modelled.get(card):
-                        scores[card] += self.model * rules.last_trick_points
-                    if self.contested:
-                        after = position.play(card)
-                        others = [s for s in range(k.players) if s != k.seat]
-                        if not any(can_win_last_trick(after, s) for s in others):
-                            scores[card] += self.contested * rules.last_trick_points
+        else:
+            for position, values in zip(positions, self._sure_values(k, positions), strict=True):
+                self._add_scores(k, position, values, scores)
         best = max(scores.values())
         choices = [c for c in cards if scores[c] >= best - 1e-9]
         card = fallback if fallback in choices else min(choices, key=lambda c: (c.rank, c.suit))
         return Action.play(card)
+
+    def _sure_values(self, k: Knowledge, positions: Sequence[Position]) -> list[dict[Card, int]]:
+        """Per sampled deal: the last-trick points each legal card keeps sure (deuce-aware)."""
+        rules = k.rules
+        deuce = 2 * rules.last_trick_points if rules.deuce_bonus else None
+        return [
+            last_trick_values(position, points=rules.last_trick_points, deuce_points=deuce)
+            for position in positions
+        ]
+
+    def _add_scores(
+        self, k: Knowledge, position: Position, values: dict[Card, int],
+        scores: dict[Card, float],
+    ) -> None:
+        """Add one deal's value of each card: its sure points, else a share for winning
+        against the model of sensible opponents and for leaving the last trick open."""
+        points = k.rules.last_trick_points
+        modelled = model_moves(position) if self.model else {}
+        for card, value in values.items():
+            if value:
+                scores[card] += value
+                continue
+            if modelled.get(card):
+                scores[card] += self.model * points
+            if self.contested:
+                after = position.play(card)
+                others = [s for s in range(k.players) if s != k.seat]
+                if not any(can_win_last_trick(after, s) for s in others):
+                    scores[card] += self.contested * points
 
 
 def _deadline(budget: float | None) -> float | None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from chicago.bots import accel
 from chicago.bots.solver import Position
 from chicago.cards import Card, ids_of_mask
 
@@ -144,8 +145,13 @@ def model_moves(position: Position) -> dict[Card, bool]:
     the last trick when the others play :func:`model_card` (the seat then plays its best,
     seeing every card). No Chicago is assumed."""
     seat = position.to_act
-    search = _Model(position.hands, seat)
     played = [int(c) for c in position.played]
+    c = accel.active()
+    if c is not None:
+        moves = position.legal_moves()
+        answers = c.model_after(position.hands, seat, position.leader, played, moves)
+        return dict(zip(moves, answers, strict=True))
+    search = _Model(position.hands, seat)
     return {
         card: search.after(position.leader, played, int(card))
         for card in position.legal_moves()
@@ -159,5 +165,9 @@ def model_wins(position: Position, seat: int) -> bool:
         raise ValueError(f"seat {seat} is not a seat of {position.n_seats}")
     if position.is_over:
         return position.leader == seat
+    played = [int(c) for c in position.played]
+    c = accel.active()
+    if c is not None:
+        return bool(c.model_wins(position.hands, seat, position.leader, played))
     search = _Model(position.hands, seat)
-    return search.trick(position.leader, [int(c) for c in position.played])
+    return search.trick(position.leader, played)

@@ -12,7 +12,7 @@ cooperate to stop it. For a yes/no goal that is the sound worst case: "True" mea
 reached whatever the others do.
 
 - :func:`can_win_last_trick` / :func:`last_trick_moves`: can a seat make sure to win the last
-  trick, and which cards of the seat to act keep that guarantee.
+  trick, and which cards of the seat to act keep that guarantee (for itself or another seat).
 - :func:`last_trick_value` / :func:`last_trick_values`: the points of the last trick a seat
   can guarantee (0, 5, or 10 when it wins with a deuce under V-DEUCE).
 - :func:`can_make_chicago` / :func:`chicago_moves`: can the declarer win every remaining
@@ -41,16 +41,20 @@ Chicago) is answered by two yes/no searches, "can it win the last trick" (every 
 Chicago) and "can it win it with a deuce", since a minimax value is at least ``t`` exactly
 when the maximising side wins the yes/no game "value ≥ t".
 
-Pure Python: on this project's machine a four-player deal is solved from the first lead in
-about 0.1-0.3 ms (median) and a few ms (99th percentile); ``benchmarks/bench_solver.py``
-measures it.
+The search runs in C when the accelerator ``chicago.bots._solver`` is built (the same search,
+node for node: :mod:`chicago.bots.accel`), else in pure Python; the answers are the same
+(tests/test_solver_accel.py). A four-player deal is solved from the first lead in about
+5-10 µs in C (median; 0.1-0.3 ms in pure Python), 20-50 times faster;
+``benchmarks/bench_solver.py`` measures both on the same deals.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from chicago.bots import accel
 from chicago.cards import Card, cards_from_mask, cards_text, mask_of, parse_cards
 
 __all__ = [
@@ -490,8 +494,7 @@ def _distinct_guards(candidates: list[int], used: int) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
-class _Trick:
+class _Trick(NamedTuple):
     """The current trick of a position, in the search's terms."""
 
     seat: int
@@ -507,13 +510,13 @@ class _Trick:
 def _trick(position: Position) -> _Trick:
     if position.is_over:
         raise ValueError("the deal is over: there is nothing left to solve")
-    n = position.n_seats
     live = 0
     for hand in position.hands:
         live |= hand
     played = position.played
     if not played:
         return _Trick(position.leader, 0, 0, 0, position.leader, 0, position.tricks_left, live)
+    n = len(position.hands)
     led = _SUIT_MASKS[played[0] & 3]
     best, best_seat, table = 1 << played[0], position.leader, 0
     for k, card in enumerate(played):
@@ -536,27 +539,39 @@ def _trick(position: Position) -> _Trick:
 def _solve(position: Position, target: int, goal: int) -> bool:
     """Whether ``target`` reaches ``goal`` from ``position`` against any defence."""
     t = _trick(position)
+    if t.i and goal in _CHICAGO_GOALS and _declarer_beaten(position, target, t):
+        return False
+    c = accel.active()
+    if c is not None:
+        return bool(c.solve(position.hands, target, goal, t.seat, t.i, t.led, t.best,
+                            t.best_seat, t.left, t.live))
     search = _Search(position.hands, target, goal)
     if t.i == 0:
         return search.start(t.seat, t.left)
-    if goal in _CHICAGO_GOALS and _declarer_beaten(position, target, t):
-        return False
     return search.play(t.seat, t.i, t.led, t.best, t.best_seat, t.table, t.left, t.live)
 
 
-def _solve_moves(
-    position: Position, target: int, goal: int, classes: dict[int, list[Card]]
-) -> dict[int, bool]:
-    """Per class of equivalent legal cards (keyed by its representative bit): the goal's result
-    for ``target`` after the seat to act plays a card of that class."""
+def _legal_mask(hand: int, t: _Trick) -> int:
+    """The cards of ``hand`` the seat to act may play (R-TRICK-2)."""
+    return hand if t.i == 0 else (hand & t.led or hand)
+
+
+def _solve_moves(position: Position, target: int, goal: int, among: int = _FULL_DECK) -> int:
+    """The mask of the legal cards of the seat to act (those in ``among``) after which
+    ``target`` reaches ``goal`` against any defence."""
     t = _trick(position)
     if goal in _CHICAGO_GOALS and _declarer_beaten(position, target, t):
-        return dict.fromkeys(classes, False)
+        return 0
+    c = accel.active()
+    if c is not None:
+        return int(c.solve_moves(position.hands, target, goal, t.seat, t.i, t.led, t.best,
+                                 t.best_seat, t.left, t.live, among))
     search = _Search(position.hands, target, goal)
-    return {
-        bit: search.after(t.seat, t.i, t.led, t.best, t.best_seat, t.table, t.left, t.live, bit)
-        for bit in classes
-    }
+    reached = 0
+    for bit, cards in _move_classes(position.hands[t.seat], t, among).items():
+        if search.after(t.seat, t.i, t.led, t.best, t.best_seat, t.table, t.left, t.live, bit):
+            reached |= cards
+    return reached
 
 
 def _declarer_beaten(position: Position, declarer: int, t: _Trick) -> bool:
@@ -566,18 +581,20 @@ def _declarer_beaten(position: Position, declarer: int, t: _Trick) -> bool:
     return declarer_index < t.i and t.best_seat != declarer
 
 
-def _move_classes(position: Position) -> dict[int, list[Card]]:
-    """The legal cards of the seat to act, grouped into classes of equivalent cards.
+def _move_classes(hand: int, t: _Trick, among: int) -> dict[int, int]:
+    """The legal cards of the seat to act that are in ``among``, grouped into classes of
+    equivalent cards: representative bit -> mask of the class's cards.
 
     Two cards are equivalent when they are of one suit and every card between them is either
     gone or held by the same player; a deuce is kept apart from other cards because it may
     win the last trick for more points (V-DEUCE). Keys are the classes' highest cards as bits.
     """
-    t = _trick(position)
-    hand = position.hands[t.seat]
-    classes: dict[int, list[Card]] = {}
-    for card in position.legal_moves():
-        bit = 1 << card
+    classes: dict[int, int] = {}
+    x = _legal_mask(hand, t) & among
+    while x:
+        card_bit = x & -x
+        x ^= card_bit
+        bit = card_bit
         if bit > _TOP_DEUCE_BIT:
             while True:
                 higher = t.live & _SUIT_OF_BIT[bit] & ~((bit << 1) - 1)
@@ -585,12 +602,13 @@ def _move_classes(position: Position) -> dict[int, list[Card]]:
                 if not next_bit & hand:
                     break
                 bit = next_bit
-        classes.setdefault(bit, []).append(card)
+        classes[bit] = classes.get(bit, 0) | card_bit
     return classes
 
 
-def _expand(classes: dict[int, list[Card]], results: dict[int, bool]) -> dict[Card, bool]:
-    return {card: results[bit] for bit, cards in classes.items() for card in cards}
+def _answers(position: Position, mask: int) -> dict[Card, bool]:
+    """Per legal card of the seat to act: whether it is in ``mask``."""
+    return {card: bool(mask >> card & 1) for card in position.legal_moves()}
 
 
 def _check_seat(position: Position, seat: int) -> None:
@@ -630,12 +648,13 @@ def can_win_last_trick(position: Position, seat: int) -> bool:
     return _solve(position, seat, _GOAL_LAST)
 
 
-def last_trick_moves(position: Position) -> dict[Card, bool]:
-    """For each legal card of the seat to act: whether, after playing it, that seat still
-    wins the last trick whatever the others do."""
+def last_trick_moves(position: Position, seat: int | None = None) -> dict[Card, bool]:
+    """For each legal card of the seat to act: whether, after playing it, ``seat`` (by
+    default the seat to act itself) still wins the last trick whatever the others do."""
     _no_chicago(position)
-    classes = _move_classes(position)
-    return _expand(classes, _solve_moves(position, position.to_act, _GOAL_LAST, classes))
+    target = position.to_act if seat is None else seat
+    _check_seat(position, target)
+    return _answers(position, _solve_moves(position, target, _GOAL_LAST))
 
 
 def last_trick_value(
@@ -677,15 +696,15 @@ def _move_values(
 ) -> dict[Card, int]:
     """:func:`_value` for ``seat`` after each legal card of the seat to act."""
     with_deuce = _check_points(points, deuce_points)
-    classes = _move_classes(position)
-    reached = _solve_moves(position, seat, goals[0], classes)
-    values = {bit: points if ok else 0 for bit, ok in reached.items()}
-    if with_deuce and deuce_points is not None:
-        kept = {bit: cards for bit, cards in classes.items() if reached[bit]}
-        for bit, ok in _solve_moves(position, seat, goals[1], kept).items():
-            if ok:
-                values[bit] = deuce_points
-    return {card: values[bit] for bit, cards in classes.items() for card in cards}
+    reached = _solve_moves(position, seat, goals[0])
+    deuces = 0
+    if with_deuce and deuce_points is not None and reached:
+        deuces = _solve_moves(position, seat, goals[1], reached)
+    return {
+        card: deuce_points if deuces >> card & 1 and deuce_points is not None
+        else points if reached >> card & 1 else 0
+        for card in position.legal_moves()
+    }
 
 
 def can_make_chicago(position: Position, declarer: int | None = None) -> bool:
@@ -706,11 +725,10 @@ def chicago_moves(position: Position, declarer: int | None = None) -> dict[Card,
     - if it is a defender: whether playing it makes sure some defender wins a trick.
     """
     seat = _declarer_of(position, declarer)
-    classes = _move_classes(position)
-    results = _solve_moves(position, seat, _GOAL_CHICAGO, classes)
+    made = _solve_moves(position, seat, _GOAL_CHICAGO)
     if position.to_act != seat:
-        results = {bit: not made for bit, made in results.items()}
-    return _expand(classes, results)
+        return {card: not made >> card & 1 for card in position.legal_moves()}
+    return _answers(position, made)
 
 
 def chicago_value(

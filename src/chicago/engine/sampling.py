@@ -34,6 +34,7 @@ the constraints are consistent, except in freak cases) the softest constraint is
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -74,8 +75,10 @@ _WEIGHT_TRIES = 12
 """Draws of one opponent's hidden cards before a weighted sample takes the last one."""
 
 Weight = Callable[[Knowledge, Opponent, Sequence[int]], float]
-"""How plausible five cards (held plus played) are as an opponent's hand, 0 … 1: a bot's
-model of how players exchange (``chicago.bots.plausibility.hand_weight``)."""
+"""How plausible five cards (held plus played) are as an opponent's hand: a bot's model of
+how players exchange, 0 … 1 as a chance of acceptance (``chicago.bots.plausibility.
+hand_weight``), or any positive number as a relative weight when resampling (``proposals``;
+``chicago.bots.handmodel``)."""
 
 def _card(rank: int, suit: int) -> int:
     """The card id of rank value ``rank`` (1 or 14 = ace) and suit index ``suit``."""
@@ -366,12 +369,13 @@ def _void_mask(voids: int) -> int:
 
 def _try_sample(
     k: Knowledge, rng: random.Random, strict: int, weight: Weight | None = None,
-    thorough: bool = False,
+    thorough: bool = False, proposals: int = 0,
 ) -> list[int] | None:
     """One sample; ``strict`` 2 keeps every constraint, 1 drops claims and shows, 0 voids too;
     ``weight``: an opponent's freely drawn cards are redrawn until accepted with the chance
-    ``weight`` gives (at most a few times); ``thorough``: a claim made after a shown hand
-    is built on each possible choice of the shown cards kept in turn
+    ``weight`` gives (at most a few times), or with ``proposals`` > 1 chosen among that many
+    draws in proportion to ``weight`` (:func:`_resample`); ``thorough``: a claim made after
+    a shown hand is built on each possible choice of the shown cards kept in turn
     (:func:`_claimed_from_shown`) instead of being checked afterwards."""
     pool = 0
     for card in k.unseen:
@@ -428,7 +432,10 @@ def _try_sample(
             hidden = _free_hidden(cards, allowed, fixed, need, kept, rng)
             if hidden is None:
                 return None
-            if weight is not None and not opp.locked and opp.exchanges:
+            if weight is not None and proposals > 1:
+                draw = functools.partial(_free_hidden, cards, allowed, fixed, need, kept, rng)
+                hidden = _resample(k, opp, hidden, fixed, proposals, weight, rng, draw)
+            elif weight is not None and not opp.locked and opp.exchanges:
                 for _ in range(_WEIGHT_TRIES):
                     if rng.random() < weight(k, opp, fixed + hidden):
                         break
@@ -487,8 +494,33 @@ def _free_hidden(
     return extra + rng.sample(rest, need - len(extra))
 
 
+def _resample(
+    k: Knowledge, opp: Opponent, first: list[int], fixed: list[int], proposals: int,
+    weight: Weight, rng: random.Random, draw: Callable[[], list[int] | None],
+) -> list[int]:
+    """One of ``proposals`` draws of ``opp``'s free cards (``first`` and more from ``draw``),
+    chosen with a chance proportional to ``weight`` of the whole hand (sampling-importance-
+    resampling: the draws come from the uniform sampler, so the choice follows ``weight``
+    times uniform, more closely the more proposals)."""
+    candidates = [first]
+    weights = [weight(k, opp, fixed + first)]
+    for _ in range(proposals - 1):
+        hidden = draw()
+        if hidden is None:
+            break
+        candidates.append(hidden)
+        weights.append(weight(k, opp, fixed + hidden))
+    point = rng.random() * sum(weights)
+    for hidden, w in zip(candidates, weights, strict=True):
+        point -= w
+        if point < 0:
+            return hidden
+    return candidates[-1]
+
+
 def sample_hands(
-    k: Knowledge, rng: random.Random, *, weight: Weight | None = None, exact: bool = False
+    k: Knowledge, rng: random.Random, *, weight: Weight | None = None, exact: bool = False,
+    proposals: int = 0,
 ) -> list[int]:
     """One determinization: a card mask per seat of the cards each holds now.
 
@@ -499,6 +531,10 @@ def sample_hands(
     ``chicago.bots.plausibility.hand_weight``: players keep pairs, draws and high cards), by
     rejection.
 
+    With ``proposals`` > 1 the weighting is by resampling instead: each such hand is chosen
+    among that many uniform draws with a chance proportional to ``weight`` (any positive
+    number then; the ``master`` bot's learned model, :mod:`chicago.bots.handmodel`).
+
     A sample that keeps every constraint is looked for first, the quick way, then the
     thorough way; only if both fail is the softest constraint dropped. With ``exact`` no
     constraint is ever dropped: if no fitting deal is found,
@@ -507,18 +543,18 @@ def sample_hands(
     """
     if exact:
         for _ in range(_EXACT_TRIES):
-            hands = _try_sample(k, rng, 2, weight, thorough=True)
+            hands = _try_sample(k, rng, 2, weight, thorough=True, proposals=proposals)
             if hands is not None:
                 return hands
         raise WorldError(f"no deal of the hidden cards fits what seat {k.seat} knows")
     for strict in (2, 1, 0):
         for _ in range(_SAMPLE_TRIES if strict else 1):
-            hands = _try_sample(k, rng, strict, weight)
+            hands = _try_sample(k, rng, strict, weight, proposals=proposals)
             if hands is not None:
                 return hands
         if strict == 2:
             for _ in range(_SAMPLE_TRIES):
-                hands = _try_sample(k, rng, 2, weight, thorough=True)
+                hands = _try_sample(k, rng, 2, weight, thorough=True, proposals=proposals)
                 if hands is not None:
                     return hands
     raise ValueError("no deal of the hidden cards fits what this seat knows")

@@ -23,11 +23,9 @@ import random
 from collections.abc import Sequence
 
 from chicago.bots.ev import announce_chance
-from chicago.bots.plausibility import hand_weight
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge
 from chicago.engine.phases import Phase
-from chicago.engine.sampling import sample_hands
 from chicago.poker import Category
 from chicago.review.deals import call_values
 from chicago.review.levels import ReviewLevel
@@ -68,7 +66,8 @@ def value_chicago(
     k: Knowledge, legal: Sequence[Action], level: ReviewLevel, rng: random.Random
 ) -> Valuation:
     """Declaring Chicago against not declaring, on ``level.samples`` sampled deals."""
-    deals = [sample_hands(k, rng, weight=hand_weight) for _ in range(level.samples)]
+    deal = level.dealer(k)
+    deals = [deal(rng) for _ in range(level.samples)]
     return Valuation(chicago_options(k, legal, deals), samples=len(deals))
 
 

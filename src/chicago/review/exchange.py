@@ -26,13 +26,11 @@ import dataclasses
 import random
 from collections.abc import Sequence
 
-from chicago.bots.plausibility import hand_weight
 from chicago.bots.solver import Position
 from chicago.cards import DECK, Card, mask_of
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge
 from chicago.engine.phases import Phase
-from chicago.engine.sampling import sample_hands
 from chicago.review.deals import chicago_made, last_trick
 from chicago.review.levels import ReviewLevel
 from chicago.review.stakes import (
@@ -126,8 +124,9 @@ def _searched(
     made = [0] * len(candidates)
     calls = [0.0] * len(candidates)
     failure = chicago_failure(k) if declare else 0.0
+    deal = level.dealer(k)
     for _ in range(level.exchange):
-        hands = sample_hands(k, rng, weight=hand_weight)
+        hands = deal(rng)
         taken = 0
         for mask in hands:
             taken |= mask

@@ -11,10 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from chicago.bots.plausibility import hand_weight
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge
-from chicago.engine.sampling import sample_hands
 from chicago.review.deals import card_values
 from chicago.review.levels import ReviewLevel
 from chicago.review.valuation import Option, Valuation, parts
@@ -48,5 +46,6 @@ def value_play(
     """The value of each legal card, on ``level.samples`` sampled deals."""
     if not any(a.kind is ActionKind.PLAY for a in legal):
         raise ValueError("no card to play")
-    deals = [sample_hands(k, rng, weight=hand_weight) for _ in range(level.samples)]
+    deal = level.dealer(k)
+    deals = [deal(rng) for _ in range(level.samples)]
     return Valuation(play_options(k, deals), samples=len(deals))

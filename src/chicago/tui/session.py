@@ -51,7 +51,6 @@ def bot_name(seat: int, lang: Lang | str | None = None) -> str:
     return get_lang(lang).t("bot_name", n=seat + 1)
 
 
-
 @dataclass
 class Step:
     """One action and what the human saw of it."""

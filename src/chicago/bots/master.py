@@ -1,0 +1,534 @@
+"""The ``master`` bot: search in every phase, on deals drawn from a learned model of the hands.
+
+``master`` is the ``expert`` with three changes (docs/BOTS.md tells it in plain words):
+
+- **Worlds from a learned model.** Every search deals the hidden cards many times, each
+  deal consistent with everything public (:mod:`chicago.engine.sampling`) and each
+  opponent's hand chosen among a few uniform draws in proportion to how plausible the
+  learned model (:mod:`chicago.bots.handmodel`) finds it after what that opponent drew,
+  announced, passed, kept, declared and played.
+- **Every exchange searched.** Each sensible way to keep cards (the best by ``ev``'s exact
+  odds and the rules of thumb's own) is played out to the end of the deal on the same
+  worlds (:mod:`chicago.bots.rollout`: later exchanges by rules of thumb, scoring rounds
+  and the showdown to the best hand, the last trick by the solver and the model of sensible
+  opponents, a sure Chicago), and the hold with the best average is kept. The one-up
+  choices (ask for the card face up when drawing one; take it or not) and the redeal of a
+  low hand are the same search over their options.
+- **Announcements by search.** On the same worlds it measures the chance that its hand wins
+  the scoring round, the players still to speak announcing what they hold; it passes, to
+  hide the hand, when that chance times the points is worth less than what announcing tells
+  the others while exchanges remain (``hide``).
+
+The Chicago call and the trick play are the expert's searches (the exact solver and the
+model of sensible opponents on every world), on the learned model's worlds.
+
+Options (``master:worlds=32;holds=6``; ``;`` or ``,`` between them): ``worlds`` (worlds per
+exchange search, default 24), ``holds`` (holds searched, default 6), ``proposals`` (uniform
+draws per opponent hand, default 6), ``hide`` (points, default 0.15), and every option of
+the expert (``samples`` for the trick play and the Chicago call, default 40, ``chicago``,
+``model``, ``contested``). A seed fixes every choice: no option reads the clock.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+
+from chicago.bots.base import register_bot, spec_options
+from chicago.bots.basic import _discard_action, _find, common_decision
+from chicago.bots.ev import ev_decision, ev_holds
+from chicago.bots.expert import (
+    DEFAULT_CHICAGO,
+    DEFAULT_CONTESTED,
+    DEFAULT_MODEL,
+    DEFAULT_SAMPLES,
+    ExpertBot,
+)
+from chicago.bots.handmodel import HandModel
+from chicago.bots.heuristics import chicago_is_due
+from chicago.bots.race import Race, race_for
+from chicago.bots.rollout import (
+    Option,
+    Plan,
+    Utility,
+    make_world,
+    plan_of,
+    quick_keep,
+    value_options,
+)
+from chicago.bots.solver import Position, last_trick_moves
+from chicago.cards import Card, ids_of_mask, mask_of
+from chicago.engine.actions import Action, ActionKind
+from chicago.engine.knowledge import Knowledge, knowledge
+from chicago.engine.sampling import Weight, sample_hands
+from chicago.engine.viewtypes import SeatView
+from chicago.poker import Category, rank
+from chicago.rules import Rules
+
+__all__ = ["MasterBot", "parse_master_options"]
+
+_K = ActionKind
+DEFAULT_WORLDS = 24
+DEFAULT_HOLDS = 6
+DEFAULT_PROPOSALS = 6
+DEFAULT_HIDE = 0.05
+DEFAULT_Z = 2.0
+DEFAULT_SCORE = True
+_REAL_PLAY = 0.85
+"""How much of the sampled share of sure Chicagos real play keeps (samples are optimistic:
+real players keep their high cards, and only sure deals are counted)."""
+_CALL_FLOOR = 0.5
+"""The least share of sure Chicagos the race model may declare with."""
+_OPTIONS = {
+    "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
+    "z": (0, 10), "score": (0, 1), "learned": (0, 1),
+    "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
+}
+
+
+def parse_master_options(spec: str) -> dict[str, float]:
+    """The ``key=value`` options of a spec such as ``master:worlds=32;holds=4``; ValueError
+    naming the problem for anything else."""
+    options = spec_options(spec, tuple(_OPTIONS), ", ".join(f"{name}=N" for name in _OPTIONS))
+    for key, number in options.items():
+        low, high = _OPTIONS[key]
+        if not low <= number <= high:
+            raise ValueError(f"option {key} of {spec!r} must be in {low:g}..{high:g}")
+    return options
+
+
+class MasterBot(ExpertBot):
+    """``master``: searches every phase on worlds of a learned hand model (module docstring)."""
+
+    name = "master"
+
+    def __init__(
+        self,
+        worlds: int = DEFAULT_WORLDS,
+        holds: int = DEFAULT_HOLDS,
+        proposals: int = DEFAULT_PROPOSALS,
+        hide: float = DEFAULT_HIDE,
+        z: float = DEFAULT_Z,
+        score: bool = DEFAULT_SCORE,
+        learned: bool = True,
+        samples: int = DEFAULT_SAMPLES,
+        chicago: float = DEFAULT_CHICAGO,
+        model: float = DEFAULT_MODEL,
+        contested: float = DEFAULT_CONTESTED,
+        hand_model: HandModel | None = None,
+    ) -> None:
+        super().__init__(samples=samples, contested=contested, model=model, chicago=chicago)
+        if worlds < 2 or holds < 1 or proposals < 1 or hide < 0 or z < 0:
+            raise ValueError("worlds must be >= 2, holds and proposals >= 1, hide and z >= 0")
+        self.worlds = worlds
+        self.z = z
+        self.score = score
+        self.learned = learned
+        self.search_holds = holds
+        self.proposals = proposals
+        self.hide = hide
+        self.hand_model = hand_model if hand_model is not None else HandModel.load()
+        self._weigh: Weight | None = None
+
+    def decide(
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """Search the decision of this view (every phase)."""
+        if not legal_actions:
+            raise ValueError("no legal actions to choose from")
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        k = knowledge(view)
+        self._weigh = self.hand_model.scorer(k)
+        phase = k.phase
+        if phase == "exchange" and len(k.hand) == 5 and not k.locked[k.seat]:
+            return self._exchange(k, legal_actions, rng)
+        if phase == "one up" and k.one_up is not None and k.one_up[0] == k.seat:
+            return self._one_up(k, legal_actions, rng)
+        if phase == "redeal" and _find(legal_actions, _K.REDEAL) is not None:
+            return self._redeal(k, legal_actions, rng)
+        if phase in ("quads choice", "quads"):
+            choice = self._quads(k, legal_actions)
+            if choice is not None:
+                return choice
+        common = common_decision(k, legal_actions)
+        if common is not None:
+            return common
+        if phase == "announce":
+            return self._announce(k, legal_actions, rng)
+        if phase == "chicago":
+            return self._chicago(k, legal_actions, rng)
+        if phase == "play":
+            return self._play(k, legal_actions, rng)
+        return ev_decision(k, legal_actions, rng)
+
+    # ------------------------------------------------------------------ worlds
+    def _sample(self, k: Knowledge, rng: random.Random) -> list[int]:
+        """One deal of the hidden cards, each opponent's hand resampled by the learned model
+        (``learned=0``: weighted by the expert's hand-made rules instead)."""
+        if not self.learned:
+            return super()._sample(k, rng)
+        return sample_hands(k, rng, weight=self._weigh, proposals=self.proposals)
+
+    def _worlds(
+        self, k: Knowledge, plan: Plan, options: Sequence[Option], rng: random.Random,
+        count: int, exclude: int = 0,
+    ) -> list[list[tuple[float, float]]]:
+        """The options' (value, last-trick points) on each of ``count`` worlds (cards of
+        ``exclude`` are in no draw queue: a face-up card on the table)."""
+        unseen = mask_of(k.unseen) & ~exclude
+        utility = self._utility(k)
+        out = []
+        for _ in range(count):
+            hands = self._sample(k, rng)
+            taken = 0
+            for hand in hands:
+                taken |= hand
+            if taken & exclude:  # the sampler does not know the face-up card is on the table
+                free = ids_of_mask(unseen & ~taken)
+                for seat, hand in enumerate(hands):
+                    if hand & exclude and free:
+                        swap = free.pop(rng.randrange(len(free)))
+                        hands[seat] = (hand & ~exclude) | 1 << swap
+                        taken = (taken & ~exclude) | 1 << swap
+            world = make_world(hands, ids_of_mask(unseen & ~taken), k.players, rng)
+            out.append(value_options(plan, world, options, utility))
+        return out
+
+    def _better(
+        self, k: Knowledge, plan: Plan, options: Sequence[Option],
+        base: Callable[[list[list[tuple[float, float]]]], int], rng: random.Random,
+        exclude: int = 0,
+    ) -> int:
+        """The option that plays out best, if it beats the rule-of-thumb choice ``base(rows)``
+        clearly: by ``z`` standard errors of the paired difference over the worlds (more
+        worlds, up to ``4 × worlds``, while it is close); else the rule of thumb. The search
+        overrules a sound estimate only when it is sure, so the noise of a few dozen worlds
+        does not pick a hold at random."""
+        rows = self._worlds(k, plan, options, rng, self.worlds, exclude)
+        while True:
+            choice = base(rows)
+            best, margin, error = _best_against(rows, choice)
+            if best == choice or margin > self.z * error:
+                return best
+            if len(rows) >= 4 * self.worlds or margin < 0.5 * self.z * error:
+                return choice
+            rows += self._worlds(k, plan, options, rng, self.worlds, exclude)
+
+    # ------------------------------------------------------------------ the score situation
+    def _race(self, k: Knowledge) -> Race | None:
+        """The race model of these rules (:mod:`chicago.bots.race`), or None where it does
+        not describe the game: ``score=0``, a deal limit, a Chicago required to win
+        (V-CHI-REQ3, V-CHI-DECLARED), V-WIN-AGAIN, instant wins."""
+        rules = k.rules
+        if (not self.score or rules.max_deals is not None or rules.win_again
+                or rules.chicago_required != "none" or rules.straight_flush_wins
+                or rules.royal_wins):
+            return None
+        return race_for(rules.target, rules.lock_at)
+
+    def _utility(self, k: Knowledge) -> Utility | None:
+        """What a deal's points are worth: the chance to win the game from the scores they
+        lead to (None: points, the bot's less the others' average)."""
+        race = self._race(k)
+        if race is None:
+            return None
+        scores = list(k.scores)
+        seat = k.seat
+
+        def utility(points: list[float]) -> float:
+            return race.win_chance([s + p for s, p in zip(scores, points, strict=True)], seat)
+
+        return utility
+
+    def _declare(self, k: Knowledge, p: float, q: float) -> bool:
+        """Declare Chicago when it raises the chance to win the game: a made Chicago
+        (``p`` of the deals, a little less in real play) against a failed one, compared
+        with keeping the last trick (``q``); the expert's rule where the race model does not
+        apply, and every rule that makes a Chicago due."""
+        race = self._race(k)
+        if race is None or chicago_is_due(k, p):
+            return super()._declare(k, p, q)
+        rules = k.rules
+        seat = k.seat
+        loss = rules.chicago_points if rules.negative_scores else min(
+            rules.chicago_points, k.scores[seat])
+
+        def chance(points: int) -> float:
+            scores = list(k.scores)
+            scores[seat] += points
+            return race.win_chance(scores, seat)
+
+        made = p * _REAL_PLAY
+        call = made * chance(rules.chicago_points) + (1 - made) * chance(-loss)
+        keep = q * chance(rules.last_trick_points) + (1 - q) * chance(0)
+        return p >= _CALL_FLOOR and call > keep
+
+    def _quads(self, k: Knowledge, legal: Sequence[Action]) -> Action | None:
+        """V-QUADS-RESET / V-QUADS-ONE / V-QUADS-52: the choice that leaves the best chance to
+        win the game (None: the rule of thumb)."""
+        race = self._race(k)
+        choices = [a for a in legal if a.kind in (_K.RESET, _K.SCORE)]
+        if race is None or len(choices) < 2:
+            return None
+        rules = k.rules
+        seat = k.seat
+
+        def after(action: Action) -> float:
+            scores = list(k.scores)
+            if action.kind is _K.SCORE:
+                if rules.quads_to_target:
+                    scores[seat] = max(scores[seat], rules.target)
+                else:
+                    scores[seat] += rules.points_for(Category.FOUR_OF_A_KIND)
+            else:
+                for other in range(k.players):
+                    if other != seat and action.target in (None, other):
+                        scores[other] = 0
+            return race.win_chance(scores, seat)
+
+        return max(choices, key=after)
+
+    # ------------------------------------------------------------------ trick play
+    def _sure_values(self, k: Knowledge, positions: Sequence[Position]) -> list[dict[Card, int]]:
+        """The expert's sure last-trick points per deal and card, less strategy fusion: with
+        three or four cards left, a card counts as sure in a deal only if the bot still wins
+        there when it must choose its next card without seeing the deal — one card for all the
+        deals in which the others played the same cards (their replies chosen, deal by deal,
+        to stop it where they can)."""
+        values = super()._sure_values(k, positions)
+        if len(k.hand) not in (3, 4) or not positions:
+            return values
+        sure = _fusion_free(k.seat, positions, list(values[0]))
+        return [
+            {card: value if sure[i][card] else 0 for card, value in row.items()}
+            for i, row in enumerate(values)
+        ]
+
+    # ------------------------------------------------------------------ exchanges
+    def _exchange(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Play out the best holds (``ev``'s estimates, the rules of thumb's) on the same
+        worlds; keep the expert's choice unless another hold is clearly better."""
+        limit = max((len(a.cards) for a in legal if a.kind is _K.DISCARD), default=0)
+        holds = ev_holds(k, max_discard=limit)
+        ranked = sorted(range(len(holds)), key=lambda i: -(holds[i][0] + holds[i][1]))
+        chosen = [holds[i] for i in ranked[: self.search_holds]]
+        last = k.round >= k.exchanges_total
+        thumb = quick_keep([int(c) for c in k.hand], k.rules.wheel_straight, last=last)
+        thumb_keep = tuple(c for c in k.hand if thumb >> c & 1)
+        if 5 - len(thumb_keep) <= limit and all(set(h[2]) != set(thumb_keep) for h in chosen):
+            chosen += [h for h in holds if set(h[2]) == set(thumb_keep)]
+        keeps = [h[2] for h in chosen]
+        if len(keeps) == 1:
+            return self._discard(k, legal, keeps[0])
+        plan = plan_of(k, model=self.model)
+        options = [Option(kept=mask_of(keep), draw=5 - len(keep)) for keep in keeps]
+        searched = min(len(chosen), int(self.holds)) if last else 0
+
+        def expert(rows: list[list[tuple[float, float]]]) -> int:
+            """The expert's hold: ``ev``'s best, or in the last exchange the best of its
+            ``holds`` by ``ev``'s hand value plus the last trick played out."""
+            if not searched:
+                return 0
+            tricks = [sum(row[i][1] for row in rows) / len(rows) for i in range(searched)]
+            return max(range(searched), key=lambda i: (chosen[i][0] + tricks[i], -i))
+
+        best = self._better(k, plan, options, expert, rng)
+        return self._discard(k, legal, keeps[best])
+
+    def _discard(
+        self, k: Knowledge, legal: Sequence[Action], keep: Sequence[Card]
+    ) -> Action:
+        """The discard of every card not in ``keep``; one card is asked for face up when the
+        rules allow (V-ONE-UP: seeing it first, the bot may refuse it)."""
+        thrown = [c for c in k.hand if c not in keep]
+        if len(thrown) == 1:
+            for action in legal:
+                if action.kind is _K.ONE_UP and action.cards == (thrown[0],):
+                    return action
+        return _discard_action(legal, k.hand, keep)
+
+    def _one_up(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
+        """V-ONE-UP: take the face-up card or the next one, whichever plays out better (the
+        rule of thumb's choice unless the search is sure)."""
+        accept = _find(legal, _K.ACCEPT)
+        reject = _find(legal, _K.REJECT)
+        if accept is None or reject is None or k.one_up is None:
+            return legal[0]
+        card = int(k.one_up[1])
+        held = k.hand_mask
+        plan = plan_of(k, model=self.model)
+        options = [Option(kept=held, draw=0, extra=1 << card), Option(kept=held, draw=1)]
+        thumb = 0 if common_decision(k, legal) == accept else 1
+        best = self._better(k, plan, options, lambda rows: thumb, rng, exclude=1 << card)
+        return accept if best == 0 else reject
+
+    def _redeal(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
+        """V-REDEAL-LOW: keep the hand or draw five new cards, whichever plays out better
+        (the rule of thumb's choice unless the search is sure)."""
+        redeal = _find(legal, _K.REDEAL)
+        keep = next((a for a in legal if a.kind is not _K.REDEAL), None)
+        if redeal is None or keep is None or len(k.hand) != 5:
+            return legal[0]
+        plan = plan_of(k, next_round=1, model=self.model)
+        options = [Option(kept=k.hand_mask, draw=0), Option(kept=0, draw=5)]
+        thumb = 1 if common_decision(k, legal) == redeal else 0
+        best = self._better(k, plan, options, lambda rows: thumb, rng)
+        return redeal if best == 1 else keep
+
+    # ------------------------------------------------------------------ announcements
+    def _announce(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Announce or pass, whichever the deals say is worth more: announcing wins the
+        round's points where the hand is the best of those that may still announce, passing
+        leaves the round to the best of the others. Valued by the chance to win the game from
+        the scores (points where the race model does not apply); announcing must beat
+        passing by ``hide`` points while exchanges remain (what it tells the others)."""
+        announce = _find(legal, _K.ANNOUNCE)
+        passing = _find(legal, _K.PASS)
+        if announce is None or passing is None or len(k.hand) != 5:
+            return announce or passing or legal[0]
+        utility = self._utility(k) or points_utility_of(k)
+        zero = [0.0] * k.players
+        one = list(zero)
+        one[k.seat] = 1.0
+        hide = self.hide * abs(utility(one) - utility(zero)) if k.exchanges_left > 0 else 0.0
+        gain = 0.0
+        rounds = self._round_results(k, rng)
+        for said, unsaid in rounds:
+            gain += utility(said) - utility(unsaid)
+        return announce if gain / len(rounds) > hide else passing
+
+    def _round_results(
+        self, k: Knowledge, rng: random.Random
+    ) -> list[tuple[list[float], list[float]]]:
+        """On ``worlds`` deals: the points of this scoring round by seat if the bot announces
+        and if it passes. Those who announced before it hold what they said; those still to
+        speak announce what they hold when the rules let them (R-ANN-1); the best hand scores
+        (exactly equal best hands nothing, R-ANN-3)."""
+        rules = k.rules
+        wheel = rules.wheel_straight
+        mine = rank([int(c) for c in k.hand], wheel)
+        after = k.to_speak_after()
+        said = [seat for seat, opp in k.opponents.items()
+                if opp.announcements.get(k.round) is not None]
+        floor = max((int(k.opponents[s].announcements[k.round] or 0) for s in said), default=0)
+        out = []
+        for _ in range(self.worlds):
+            hands = self._sample(k, rng)
+            values = {}
+            for seat in (*said, *after):
+                if hands[seat].bit_count() == 5:
+                    values[seat] = rank(ids_of_mask(hands[seat]), wheel)
+            out.append((
+                _round_points(rules, k.players, {**_speaking(values, after, max(
+                    floor, mine >> 20)), k.seat: mine}),
+                _round_points(rules, k.players, _speaking(values, after, floor)),
+            ))
+        return out
+
+def points_utility_of(k: Knowledge) -> Utility:
+    """The bot's points less the average of the others' (where the race model does not
+    apply)."""
+    seat, share = k.seat, 1.0 / max(1, k.players - 1)
+
+    def utility(points: list[float]) -> float:
+        return points[seat] - share * (sum(points) - points[seat])
+
+    return utility
+
+
+def _speaking(values: dict[int, int], after: Sequence[int], floor: int) -> dict[int, int]:
+    """The hands that take part in the round: those announced before, and those of the
+    players still to speak whose category reaches ``floor`` (the others may only pass)."""
+    return {s: v for s, v in values.items() if s not in after or v >> 20 >= floor}
+
+
+def _round_points(rules: Rules, players: int, hands: dict[int, int]) -> list[float]:
+    """Points by seat of a scoring round between ``hands`` (seat -> poker value)."""
+    points = [0.0] * players
+    if not hands:
+        return points
+    best = max(hands.values())
+    if rules.tie_mode == "category":
+        ties = sum(1 for v in hands.values() if v >> 20 == best >> 20)
+    else:
+        ties = sum(1 for v in hands.values() if v == best)
+    if ties == 1:
+        winner = next(s for s, v in hands.items() if v == best)
+        category = best >> 20
+        points[winner] = float(rules.points[category if category < 9 or rules.royal_separate
+                                            else 8])
+    return points
+
+
+def _fusion_free(me: int, positions: Sequence[Position], cards: Sequence[Card]) -> list[
+    dict[Card, bool]
+]:
+    """Per deal and card of ``me`` (the seat to act): whether ``me`` wins the last trick for
+    sure after playing it when its next choice must be one card for every deal that looks the
+    same to it. In each deal the others reply, until ``me`` plays again, with their lowest
+    card that stops it (their lowest card if none can); the deals are grouped by those
+    replies, and in each group the next card that is sure in the most deals is taken."""
+    sure: list[dict[Card, bool]] = [{} for _ in positions]
+    for card in cards:
+        groups: dict[tuple[Card, ...], list[tuple[int, dict[Card, bool] | bool]]] = {}
+        for index, position in enumerate(positions):
+            after = position.play(card)
+            seen: list[Card] = []
+            while not after.is_over and after.to_act != me:
+                moves = last_trick_moves(after, me)
+                stopping = [c for c, ok in moves.items() if not ok]
+                reply = min(stopping) if stopping else min(moves)
+                seen.append(reply)
+                after = after.play(reply)
+            result: dict[Card, bool] | bool = (
+                after.leader == me if after.is_over else last_trick_moves(after)
+            )
+            groups.setdefault(tuple(seen), []).append((index, result))
+        for members in groups.values():
+            nexts = [r for _, r in members if isinstance(r, dict)]
+            choice = None
+            if nexts:
+                options = sorted(nexts[0])
+                choice = max(options, key=lambda c: (sum(1 for r in nexts if r.get(c)), -c))
+            for index, result in members:
+                if isinstance(result, bool):
+                    sure[index][card] = result
+                else:
+                    sure[index][card] = choice is not None and bool(result.get(choice))
+    return sure
+
+
+def _best_against(rows: list[list[tuple[float, float]]], base: int) -> tuple[int, float, float]:
+    """The option with the best mean value over ``rows`` (worlds), its mean margin over
+    option ``base`` and the standard error of that margin (paired by world)."""
+    count = len(rows)
+    means = [sum(row[i][0] for row in rows) / count for i in range(len(rows[0]))]
+    best = max(range(len(means)), key=lambda i: (means[i], i == base, -i))
+    if best == base or count < 2:
+        return best, means[best] - means[base], 0.0
+    diffs = [row[best][0] - row[base][0] for row in rows]
+    mean = sum(diffs) / count
+    variance = sum((d - mean) ** 2 for d in diffs) / (count - 1)
+    return best, mean, math.sqrt(variance / count)
+
+
+def _factory(spec: str) -> MasterBot:
+    options = parse_master_options(spec)
+    return MasterBot(
+        worlds=int(options.get("worlds", DEFAULT_WORLDS)),
+        holds=int(options.get("holds", DEFAULT_HOLDS)),
+        proposals=int(options.get("proposals", DEFAULT_PROPOSALS)),
+        hide=options.get("hide", DEFAULT_HIDE),
+        z=options.get("z", DEFAULT_Z),
+        score=bool(options.get("score", DEFAULT_SCORE)),
+        learned=bool(options.get("learned", 1)),
+        samples=int(options.get("samples", DEFAULT_SAMPLES)),
+        chicago=options.get("chicago", DEFAULT_CHICAGO),
+        model=options.get("model", DEFAULT_MODEL),
+        contested=options.get("contested", DEFAULT_CONTESTED),
+    )
+
+
+register_bot("master", _factory)

@@ -1,0 +1,386 @@
+"""The ``master`` bot (issue 30): its learned hand model, its rollouts, its searches, and the
+places that offer it.
+
+Its strength is measured by benchmarks (``make bench-bots``), not here: these tests check
+that it is offered wherever a level is, plays whole games of every rule set legally, is
+fixed by its seed (whatever the number of worker processes of a match), reads no clock,
+and that its parts do what they say.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+from chicago import Game, Rules
+from chicago.bots import BOT_LEVELS, make_bot
+from chicago.bots.handmodel import (
+    HAND_FEATURES,
+    HandModel,
+    context_keys,
+    hand_features,
+)
+from chicago.bots.master import MasterBot, parse_master_options
+from chicago.bots.rollout import Option, make_world, plan_of, quick_keep, value_options
+from chicago.cards import ids_of_mask, mask_of, parse_cards
+from chicago.cli import main
+from chicago.engine.knowledge import knowledge
+from chicago.engine.sampling import consistent, sample_hands
+from chicago.sim import run_match
+from engine_helpers import game as stacked_game
+
+FAST = "master:worlds=3;samples=5;proposals=2"
+"""A quick master for whole games (the searches the same, on fewer worlds)."""
+
+
+def _ids(text: str) -> list[int]:
+    return [int(c) for c in parse_cards(text)]
+
+
+# ------------------------------------------------------------------ offered everywhere
+
+
+def test_master_is_the_strongest_level_and_is_offered_everywhere() -> None:
+    """A level after ``expert``: lobby seats and stand-ins (BOT_LEVELS), ``chicago play
+    --bots``, the bot protocol's fallback, the review's ``--level master``."""
+    from chicago.bots.external import ExternalBot
+    from chicago.review.levels import ReviewLevel
+    from chicago.server.lobby import bot_levels
+    from chicago.tui.session import make_bots
+
+    assert BOT_LEVELS[:5] == ["random", "basic", "ev", "expert", "master"]
+    assert "master" in bot_levels()
+    bots, used, notices = make_bots(["master"], players=3)
+    assert used == ["master", "master"] and not notices
+    assert all(isinstance(b, MasterBot) for b in bots.values())
+    level = ReviewLevel.parse("master")
+    assert level.learned and ReviewLevel.parse(level.spec) == level
+    fallback = ExternalBot("cmd:fallback=master python3 -c pass")
+    try:
+        assert isinstance(fallback.fallback, MasterBot)
+    finally:
+        fallback.close()
+
+
+def test_master_options() -> None:
+    assert parse_master_options("master:worlds=8;holds=3,hide=0") == {
+        "worlds": 8.0, "holds": 3.0, "hide": 0.0}
+    bot = make_bot("master:worlds=8;samples=12;proposals=3")
+    assert isinstance(bot, MasterBot)
+    assert (bot.worlds, bot.samples, bot.proposals) == (8, 12, 3)
+    for bad in ("master:depth=3", "master:worlds=0", "master:worlds=many", "master:hide=-1",
+                "master:worlds"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
+
+
+# ------------------------------------------------------------------ whole games
+
+GAMES = [
+    ("pagat", (), 4),
+    ("pagat", ("V-CHI-13", "V-DEUCE"), 3),
+    ("denexa", (), 4),
+    ("wikipedia", ("V-ONE-UP", "V-REDEAL-LOW", "V-QUADS-RESET"), 4),
+    ("wikipedia-42", (), 2),
+    ("pagat", ("V-LARGE", "V-TIE-CATEGORY"), 5),
+]
+
+
+def _play(rules: Rules, players: int, seed: int, spec: str = FAST) -> list[str]:
+    bots = [make_bot(spec) if seat % 2 == 0 else make_bot("basic") for seat in range(players)]
+    game = Game(rules, players=players, seed=seed)
+    rngs = [random.Random(seed * 10 + seat) for seat in range(players)]
+    actions = []
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        legal = game.legal_actions()
+        action = bots[seat].decide(game.view(seat), legal, rngs[seat])
+        assert action in legal
+        actions.append(f"{seat}:{action}")
+        game.apply(action)
+    return actions
+
+
+@pytest.mark.parametrize(("preset", "variations", "players"), GAMES)
+def test_master_plays_whole_games_legally_and_by_its_seed(
+    preset: str, variations: tuple[str, ...], players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-EX-1, R-ANN-1, R-CHI-1, R-TRICK-2, V-ONE-UP, V-REDEAL-LOW, V-QUADS-RESET, V-LOCK-6,
+    V-LARGE: every decision legal; the same seed, the same game, with every clock of the
+    process made unreadable (a search bounded by counts never reads one)."""
+    rules = Rules.preset(preset, max_deals=3).with_variations(*variations)
+    first = _play(rules, players, seed=players)
+
+    def no_clock() -> float:
+        raise AssertionError("master read the clock")
+
+    for name in ("perf_counter", "monotonic", "time", "process_time", "thread_time"):
+        monkeypatch.setattr(time, name, no_clock)
+    assert _play(rules, players, seed=players) == first
+    assert len(first) > 30
+
+
+def test_a_seed_fixes_every_choice_for_any_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    """A short duplicate match with ``master`` through ``chicago simulate --json``: the
+    digest of every action of every game is the same with one worker process and with two
+    (and the report gives master's decision times by phase)."""
+    args = ["simulate", "--bots", f"{FAST},expert:samples=6,basic,ev", "--games", "8",
+            "--set", "max_deals=3", "--seed", "30", "--json", "--no-progress"]
+    assert main([*args, "--jobs", "1"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main([*args, "--jobs", "2"]) == 0
+    two = json.loads(capsys.readouterr().out)
+    assert one["digest"] == two["digest"]
+    for report in (one, two):
+        for bot in report["bots"]:
+            bot.pop("decision_times")
+    assert one == two
+    result = run_match([FAST, "basic"], 2, Rules.preset("pagat", max_deals=2), seed=1)
+    times = result.bots[0].decision_times
+    assert {"exchange", "announce", "play"} <= set(times)
+
+
+# ------------------------------------------------------------------ the learned model
+
+
+def test_hand_features_name_the_hand() -> None:
+    names = [HAND_FEATURES[i] for i in hand_features(_ids("As Ad 7c 5s 3h"))]
+    assert names[:2] == ["pair", "group K-A"]
+    assert {"an ace", "two aces", "four suits"} <= set(names)
+    names = [HAND_FEATURES[i] for i in hand_features(_ids("9h 8h 7h 6h 2c"))]
+    assert {"high card", "four-flush", "four in a row", "two suits or fewer",
+            "top card 9 or lower"} <= set(names)
+
+
+def test_the_shipped_model_loads_and_knows_what_players_keep() -> None:
+    """A player who drew four cards in its last exchange kept one: the model finds an ace
+    in its hand likelier than the uniform sampler does, a hand of low cards less likely."""
+    model = HandModel.load()
+    assert model.weights and all(len(row) == len(HAND_FEATURES) for row in model.weights.values())
+    assert HandModel.from_dict(json.loads(json.dumps(model.to_dict()))) == model
+    drew_four = ["bias", "d1:4"]
+    ace = model.score(drew_four, _ids("Ac 9d 7h 5s 3c"))
+    low = model.score(drew_four, _ids("Tc 9d 7h 5s 3c"))
+    assert ace > low
+    with pytest.raises(ValueError):
+        HandModel.from_dict({"features": ["pair"], "weights": {}})
+
+
+def test_context_keys_follow_what_the_table_showed() -> None:
+    """R-EX-3 (exchange counts are public), R-ANN-1 (announcements and passes)."""
+    g = stacked_game("pagat", hands=["As Ad 7c 5s 3h", "Kc Kd 9h 9s 2c"], dealer=3)
+    g.apply("discard 3h 5s 7c")  # seat 0 draws three
+    k = knowledge(g.view(1))
+    keys = context_keys(k, k.opponents[0])
+    assert keys[:2] == ["bias", "d1:3"]
+    assert context_keys(k, k.opponents[2]) == ["bias"]  # has not exchanged yet
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_resampled_deals_keep_every_constraint(seed: int) -> None:
+    """Deals chosen by the learned model (sampling-importance-resampling) fit everything
+    public: exchange counts, claims, voids, played cards."""
+    rules = Rules.preset("pagat", max_deals=2)
+    g = Game(rules, players=4, seed=seed)
+    bots = [make_bot("basic") for _ in range(4)]
+    rng = random.Random(seed)
+    checked = 0
+    while not g.is_over:
+        seat = g.to_act
+        assert seat is not None
+        k = knowledge(g.view(seat))
+        weigh = HandModel.load().scorer(k)
+        for _ in range(2):
+            hands = sample_hands(k, rng, weight=weigh, proposals=4)
+            assert consistent(k, hands) == []
+            checked += 1
+        g.apply(bots[seat].decide(g.view(seat), g.legal_actions(), rng))
+    assert checked > 50
+
+
+# ------------------------------------------------------------------ rollouts
+
+
+@pytest.mark.parametrize(("hand", "last", "kept"), [
+    ("As Ks Qs Js Ts", False, "As Ks Qs Js Ts"),
+    ("9c 9d 9h 5s 2c", False, "9c 9d 9h"),
+    ("9c 9d 9h As 2c", True, "9c 9d 9h As"),
+    ("Kc Kd 7h 7s 2c", False, "Kc Kd 7h 7s"),
+    ("5c 5d Ah 9s 2c", True, "5c 5d Ah"),
+    ("5h 5d Ah 9h 2h", False, "5h Ah 9h 2h"),
+    ("5h 5d Ah 9h 2h", True, "5h 5d Ah"),
+    ("Ac Ad Kh 8s 3c", False, "Ac Ad"),
+    ("Ac 7d Kh 8s 3c", False, "Ac"),
+    ("Qc 7d 4h 8s 3c", False, "Qc"),
+    ("Jc 7d 4h 8s 3c", False, ""),
+    ("9c 8d 7h 6s 2c", False, "9c 8d 7h 6s"),
+])
+def test_quick_keep_follows_the_rules_of_thumb(hand: str, last: bool, kept: str) -> None:
+    assert quick_keep(_ids(hand), True, last=last) == mask_of(parse_cards(kept))
+
+
+def test_rollouts_value_a_made_hand_above_throwing_it() -> None:
+    """On the same worlds, keeping four aces is worth more than throwing them all."""
+    g = stacked_game("pagat", hands=["As Ad Ah Ac 3h"], dealer=3)
+    k = knowledge(g.view(0))
+    plan = plan_of(k)
+    assert plan.score_now and plan.rounds == (2, 3) and plan.rest_now == (1, 2, 3)
+    keep = Option(kept=mask_of(parse_cards("As Ad Ah Ac 3h")), draw=0)
+    throw = Option(kept=0, draw=5)
+    rng = random.Random(4)
+    totals = [0.0, 0.0]
+    unseen = mask_of(k.unseen)
+    for _ in range(6):
+        hands = sample_hands(k, rng)
+        taken = 0
+        for h in hands:
+            taken |= h
+        world = make_world(hands, ids_of_mask(unseen & ~taken), 4, rng)
+        for i, (value, _trick) in enumerate(value_options(plan, world, [keep, throw])):
+            totals[i] += value
+    assert totals[0] > totals[1] + 6 * 7  # the quads win both scoring events at least
+
+
+# ------------------------------------------------------------------ searches
+
+
+def _announce_game(hand: str) -> Game:
+    g = stacked_game("pagat", hands=[hand], dealer=3)
+    while g.phase.value == "exchange":
+        g.apply("keep")
+    assert g.phase.value == "announce" and g.to_act == 0
+    return g
+
+
+def test_master_announces_a_winner_and_hides_a_weak_hand() -> None:
+    """R-ANN-1: a player may pass whatever it holds. A royal flush is announced; a pair of
+    twos is passed when hiding it is worth more (``hide``) than its chance of scoring."""
+    royal = _announce_game("As Ks Qs Js Ts")
+    bot = make_bot("master:worlds=8;hide=5")
+    action = bot.decide(royal.view(0), royal.legal_actions(), random.Random(1))
+    assert str(action).startswith("announce")
+    twos = _announce_game("2s 2d 9h 7c 4d")
+    assert str(bot.decide(twos.view(0), twos.legal_actions(), random.Random(1))) == "pass"
+    eager = make_bot("master:worlds=8;hide=0")
+    action = eager.decide(twos.view(0), twos.legal_actions(), random.Random(1))
+    assert str(action) == "announce pair"
+
+
+def test_master_keeps_a_made_hand() -> None:
+    """R-EX-1: standing pat with a straight flush."""
+    g = stacked_game("pagat", hands=["9s 8s 7s 6s 5s"], dealer=3)
+    bot = make_bot("master:worlds=6")
+    assert str(bot.decide(g.view(0), g.legal_actions(), random.Random(2))) == "keep"
+
+
+# ------------------------------------------------------------------ the score situation
+
+
+def test_the_race_model_reads_the_score_situation_R_END_1_R_EX_5() -> None:
+    """Chances to win the game add up to one over the seats, grow with the seat's own score
+    below the lock, and are the plain result once someone reaches the target."""
+    from chicago.bots.race import Race
+
+    race = Race(52, 46)
+    for scores in ([0, 0, 0, 0], [30, 12, 45, 50], [51, 50, 49, 48], [5, 40]):
+        total = sum(race.win_chance(scores, seat) for seat in range(len(scores)))
+        assert total == pytest.approx(1.0, abs=0.02)
+    chances = [race.win_chance([s, 30, 30, 30], 0) for s in range(0, 46, 5)]
+    assert chances == sorted(chances)
+    assert race.win_chance([20, 50, 10, 10], 0) < race.win_chance([20, 30, 10, 10], 0)
+    assert race.win_chance([52, 52, 40, 0], 0) == 0.5
+    assert race.win_chance([52, 55, 40, 0], 0) == 0.0
+
+
+def test_fusion_free_sure_cards_are_sure_cards_R_TRICK_4() -> None:
+    """A card the search without strategy fusion counts as sure in a deal is sure there for
+    the plain per-deal search too; on a single deal the two agree."""
+    from chicago.bots.master import _fusion_free
+    from chicago.bots.solver import Position, last_trick_moves
+
+    rng = random.Random(8)
+    for _ in range(30):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [deck[i * 3 : i * 3 + 3] for i in range(4)]
+        mine = hands[0]
+        worlds = []
+        others = deck[3:30]
+        for _ in range(6):
+            rng.shuffle(others)
+            worlds.append(Position.from_hands(
+                [mine, others[0:3], others[3:6], others[6:9]], leader=0))
+        cards = list(worlds[0].legal_moves())
+        free = _fusion_free(0, worlds, cards)
+        for world, row in zip(worlds, free, strict=True):
+            plain = last_trick_moves(world)
+            assert all(plain[c] or not row[c] for c in cards)
+        single = _fusion_free(0, worlds[:1], cards)[0]
+        assert single == last_trick_moves(worlds[0])
+
+
+@pytest.mark.parametrize("scores", [[40, 44, 45, 30], [20, 47, 50, 38]])
+def test_master_plays_the_end_of_a_game_by_the_race_R_END_1_R_EX_5(
+    scores: list[int],
+) -> None:
+    """Near the lock and the target (no deal limit, so the race model values the deals):
+    the game is played to its end, every decision legal and fixed by the seed."""
+    def play() -> list[str]:
+        g = stacked_game("pagat", hands=["As Ad 7c 5s 3h"], dealer=3, scores=scores)
+        bots = [make_bot(FAST), make_bot("expert:samples=6"), make_bot(FAST), make_bot("ev")]
+        rng = random.Random(3)
+        actions = []
+        while not g.is_over:
+            seat = g.to_act
+            assert seat is not None
+            legal = g.legal_actions()
+            action = bots[seat].decide(g.view(seat), legal, rng)
+            assert action in legal
+            actions.append(str(action))
+            g.apply(action)
+        assert max(g.scores) >= 52
+        return actions
+
+    assert play() == play()
+
+
+def test_a_review_at_the_master_level_deals_by_the_learned_model() -> None:
+    """``chicago review --level master``: the review runs, its level is stored, and the hidden
+    cards are dealt by the learned model (the level's dealer resamples)."""
+    from chicago.review import review_game
+    from chicago.review.levels import ReviewLevel
+
+    rules = Rules.preset("pagat", max_deals=1)
+    g = Game(rules, players=3, seed=4)
+    bot = make_bot("basic")
+    rng = random.Random(1)
+    while not g.is_over:
+        seat = g.to_act
+        assert seat is not None
+        g.apply(bot.decide(g.view(seat), g.legal_actions(), rng))
+    review = review_game(g.record(), 0, level="master:samples=3,exchange=3,holds=2", seed=1)
+    assert review.level == "master:samples=3,exchange=3,holds=2"
+    k = knowledge(Game(rules, players=3, seed=4).view(0))
+    deal = ReviewLevel.parse("master").dealer(k)
+    assert consistent(k, deal(random.Random(2))) == []
+
+
+def test_context_keys_read_a_revealed_rank_R_ANN_3() -> None:
+    """Two pairs announced in the first scoring round: the tie-break reveals kings and
+    nines (R-ANN-3); after seat 0 draws three, the others see ``rev:3:3`` for it, and a key
+    of revealed nines for seat 1."""
+    g = stacked_game("pagat", hands=["Kc Kd 7h 5s 2c", "9c 9d 8h 4s 3c"], dealer=3)
+    while g.phase.value == "exchange":
+        g.apply("keep")
+    while g.phase.value == "announce":
+        legal = [str(a) for a in g.legal_actions()]
+        g.apply("announce pair" if "announce pair" in legal else "pass")
+    assert g.phase.value == "exchange" and g.to_act == 0
+    g.apply("discard 2c 5s 7h")
+    k = knowledge(g.view(2))
+    assert "rev:3:3" in context_keys(k, k.opponents[0])
+    assert any(key.startswith("rev:1:") for key in context_keys(k, k.opponents[1]))  # nines

@@ -1,0 +1,66 @@
+"""Learning the master bot's hand model from self-play (chicago.training, ``make train``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numpy")
+
+from chicago.bots.handmodel import HAND_FEATURES, HandModel
+from chicago.training import collect, fit, main
+
+FAST = ("basic", "ev")
+"""Quick levels for the tests' games (make train seats the expert too)."""
+
+
+def test_examples_pair_real_hands_with_sampled_ones() -> None:
+    """Each situation has one real hand (label 1) and the sampler's hands (label 0), all of
+    five cards, described by the model's features and the player's context keys."""
+    examples = collect(4, seed=5, negatives=2, levels=FAST)
+    assert examples.situations > 10
+    assert len(examples.labels) == 3 * examples.situations
+    assert sum(examples.labels) == examples.situations
+    assert all(mask.bit_count() == 5 for mask in examples.cards)
+    assert all(keys[0] == "bias" for keys in examples.keys)
+    assert all(0 <= f < len(HAND_FEATURES) for row in examples.features for f in row)
+
+
+def test_training_is_reproducible_and_writes_a_loadable_model(tmp_path: Path) -> None:
+    """The same seed gives the same file; the model loads; the calibration report has its
+    three tables."""
+    out = [tmp_path / "a.json", tmp_path / "b.json"]
+    report = tmp_path / "report.md"
+    for path in out:
+        assert main(["--games", "4", "--check-games", "4", "--steps", "30", "--seed", "7",
+                     "--levels", ",".join(FAST), "--out", str(path),
+                     "--report", str(report)]) == 0
+    assert out[0].read_text() == out[1].read_text()
+    model = HandModel.from_dict(json.loads(out[0].read_text()))
+    assert model.weights and model.meta and model.meta["games"] == 4
+    text = report.read_text()
+    assert "| category | real | uniform sampler | expert's weights | learned model |" in text
+    assert "| rank | real |" in text and "| predicted chance |" in text
+    again = tmp_path / "again.md"
+    assert main(["--check-only", "--check-games", "4", "--out", str(out[0]),
+                 "--report", str(again)]) == 0
+    assert again.read_text() == text, "--check-only: the same games, seed and levels"
+    assert out[0].read_text() == out[1].read_text(), "--check-only writes no model"
+
+
+def test_fit_learns_what_the_examples_show() -> None:
+    """A context where real hands hold an ace and sampled ones do not gets a positive
+    weight for an ace under it."""
+    from chicago.training import Examples
+
+    examples = Examples()
+    ace = HAND_FEATURES.index("an ace")
+    for i in range(200):
+        examples.keys.append(["bias", "d1:4"])
+        examples.features.append([0, ace] if i % 4 == 0 else [0])
+        examples.labels.append(1 if i % 4 == 0 else 0)
+        examples.groups.append(i // 4)
+    model = fit(examples, steps=200, min_count=1)
+    assert model.weights["d1:4"][ace] + model.weights["bias"][ace] > 1.0
