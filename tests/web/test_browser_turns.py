@@ -10,6 +10,7 @@ list; Bo's tab, hidden and allowed to notify, gets a notification of the browser
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 from chicago.server.clock import ShiftedClock
 
 from .driver import api
-from .serving import LiveServer
+from .serving import LiveServer, until
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -64,6 +65,21 @@ def _page(context: Any, live: LiveServer, storage: dict[str, Any], init: str = "
     return page
 
 
+def _moved_on(live: LiveServer, table_id: str, seq: int) -> dict[str, Any] | None:
+    """The table once a change after ``seq`` is stored and a person is to act whose day
+    runs (nothing moves until the clock does), else None: a seat away (its third day in a
+    row) is played on at once by its stand-in, which is waited for too.
+
+    Asked from here, not from a page: Playwright's ``wait_for_function`` does not await an
+    async predicate (the promise it returns is truthy, so the wait ended at once with the
+    answer of a fetch made before the stand-in moved, read as seat 0 half the time)."""
+    table: dict[str, Any] = api(live, "GET", f"api/tables/{table_id}")
+    to_act = table["to_act"]
+    if table["seq"] > seq and to_act is not None and not table["seats"][to_act]["away"]:
+        return table
+    return None
+
+
 def _badge(page: Any) -> str:
     return str(page.evaluate("document.getElementById('turns-badge').hidden ? '' : "
                              "document.getElementById('turns-badge').textContent"))
@@ -104,14 +120,9 @@ def test_a_correspondence_game_moves_on_by_days_and_each_is_told(
             break
         before = api(live, "GET", f"api/tables/{table['id']}")
         clock.advance(DAY + 1)  # the day of the seat to act runs out: its stand-in moves
-        moved = anna_page.wait_for_function(
-            """async ([id, seq]) => {
-              const table = await (await fetch(`api/tables/${id}`)).json();
-              return table.seq > seq && table.to_act !== null ? table.to_act : false;
-            }""", arg=[table["id"], before["seq"]], polling=100)
-        seat = int(moved.json_value())
-        if api(live, "GET", f"api/tables/{table['id']}")["seats"][seat]["away"]:
-            continue  # its third day in a row: its stand-in plays on at once
+        moved = until(functools.partial(_moved_on, live, table["id"], before["seq"]),
+                      "the stand-in to move and a person's day to run")
+        seat = int(moved["to_act"])
         pages[seat].wait_for_function(
             "() => document.getElementById('turns-badge').textContent === '1'")
         pages[1 - seat].wait_for_function(
