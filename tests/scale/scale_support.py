@@ -23,7 +23,7 @@ from websockets.asyncio.client import ClientConnection, connect
 QUICK_RULES = {"max_deals": 2}
 """House option that ends a game after two deals (keeps the tests short)."""
 
-STREAM = ("snapshot", "update", "game_over", "seats", "chat")
+STREAM = ("snapshot", "update", "game_over", "seats", "chat", "rematch", "continue")
 """Frame types that describe stored changes (docs/PROTOCOL.md)."""
 
 WAIT = 30.0

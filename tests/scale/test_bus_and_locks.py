@@ -2,7 +2,9 @@
 
 - RedisBus: an entry published by one worker reaches the other workers' handlers of that
   table once and in order (never its own handlers twice, never another table's handlers);
-  presence notes go on a channel of their own and reach only presence handlers.
+  presence notes go on a channel of their own and reach only presence handlers; the site's
+  notes for a person ("Your games", issue 26) reach the handlers of their topic on every
+  worker, and no other topic's.
 - AdvisoryLocks: one holder per table at a time across connections, other tables are free,
   a holder's death (its session closed) frees the table at once, and waiting has a limit.
 """
@@ -31,8 +33,10 @@ from chicago.server.redis_bus import (
     RedisBus,
     channel_prefix,
     decode_entry,
+    decode_note,
     decode_presence,
     encode_entry,
+    encode_note,
     encode_presence,
 )
 from chicago.server.storage import LogEntry, Store
@@ -90,6 +94,46 @@ def test_presence_has_its_own_channel(redis_url: str) -> None:
     assert got["entries"] == [("t1", 1)]
     assert got["own"] == ["w1"]  # in-process, at once (not again from Redis)
     assert got["received"] == [1, 1]
+
+
+def test_site_notes_round_trip_and_a_note_is_an_object() -> None:
+    assert decode_note(encode_note("w", {"kind": "turns"})) == ("w", {"kind": "turns"})
+    with pytest.raises(ValueError):
+        decode_note('{"origin": "w", "note": ["turns"]}')
+
+
+def test_site_notes_reach_the_other_worker_on_their_topic_only(redis_url: str) -> None:
+    """A note published by one worker on a person's topic reaches the other worker's
+    handlers of that topic once (and this worker's own at once), never another topic's."""
+    prefix = "chicago-test:" + secrets.token_hex(4) + ":"
+
+    async def scenario() -> dict[str, list[Any]]:
+        first, second = RedisBus(redis_url, prefix), RedisBus(redis_url, prefix)
+        got: dict[str, list[Any]] = {"anna": [], "bo": [], "own": []}
+        arrived = asyncio.Event()
+
+        def heard(topic: str, note: dict[str, Any]) -> None:
+            got["anna"].append((topic, note))
+            arrived.set()
+
+        try:
+            subs = [
+                second.subscribe_note("turns:p:anna", heard),
+                second.subscribe_note("turns:p:bo", lambda t, n: got["bo"].append(n)),
+                first.subscribe_note("turns:p:anna", lambda t, n: got["own"].append(n)),
+            ]
+            for sub in subs:
+                await sub.ready()
+            await first.publish_note("turns:p:anna", {"kind": "turns"})
+            await asyncio.wait_for(arrived.wait(), 10)
+        finally:
+            await first.close()
+            await second.close()
+        return got
+
+    got = asyncio.run(scenario())
+    assert got["anna"] == [("turns:p:anna", {"kind": "turns"})]
+    assert got["bo"] == [] and got["own"] == [{"kind": "turns"}]
 
 
 def test_channel_prefix_separates_databases_not_passwords() -> None:

@@ -18,6 +18,7 @@ with warnings.catch_warnings():  # starlette suggests httpx2, which is not neede
     from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
+from chicago.server.clock import ShiftedClock
 from chicago.server.storage import normalize_url
 
 PG_ENV = "CHICAGO_TEST_PG_URL"
@@ -78,3 +79,19 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'store.sqlite3'}"
     url: str = request.getfixturevalue("pg_url")
     return url
+
+
+@pytest.fixture
+def clock() -> ShiftedClock:
+    """A clock the test moves forward (never sleeps on)."""
+    return ShiftedClock()
+
+
+@pytest.fixture
+def clocked_client(settings: Settings, clock: ShiftedClock) -> Iterator[TestClient]:
+    """A running app whose time is :func:`clock`'s."""
+    with TestClient(create_app(settings, clock=clock)) as test_client:
+        try:
+            yield test_client
+        finally:
+            close_all()

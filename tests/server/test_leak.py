@@ -492,10 +492,10 @@ def test_no_hidden_card_reaches_a_seat(client: TestClient, store: Store, case: C
         if not any(f["type"] == "game_over" and f["seq"] == spectator.seq
                    for f in spectator.frames):
             spectator.until(lambda f: f["type"] == "game_over")
-        if number < case.games:
-            first = conns[humans[0]]
-            first.sync(spectator.seq)
-            first.send(type="rematch")
+        if number < case.games:  # every person agrees to play again (issue 26)
+            for seat in humans:
+                conns[seat].sync(spectator.seq)
+                conns[seat].send(type="rematch")
             spectator.until(lambda f: f["type"] == "snapshot" and f["reason"] == "rematch")
     for seat, player in conns.items():
         player.sync(spectator.seq)

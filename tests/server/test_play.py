@@ -82,7 +82,7 @@ def test_game_over_then_rematch_keeps_the_seats(client: TestClient) -> None:
     before = me.seq
     me.send(type="rematch")
     snap = me.until(lambda f: f["type"] == "snapshot")
-    assert snap["reason"] == "rematch" and snap["seq"] == before + 1
+    assert snap["reason"] == "rematch" and snap["seq"] == before + 2  # rematch, game
     assert snap["table"]["game"] == 2 and snap["table"]["status"] == "playing"
     assert snap["table"]["seats"][0]["name"] == "Anna"
     assert snap["table"]["seats"][1]["kind"] == "bot"

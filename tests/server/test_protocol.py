@@ -93,8 +93,8 @@ def test_every_message_type_has_its_handler() -> None:
     handler taking exactly that type, and a handler class that lacks one, or takes another
     type, is refused where its table is made."""
     assert set(ws._HANDLERS) == set(CLIENT_MESSAGES)
-    assert CLIENT_TYPES == ("hello", "act", "back", "continue", "rematch", "chat", "view",
-                            "ping")
+    assert CLIENT_TYPES == ("hello", "act", "back", "continue", "rematch", "leave", "fill",
+                            "chat", "view", "ping")
 
     class Missing:
         async def on_hello(self, msg: Hello) -> None: ...

@@ -60,7 +60,7 @@ def test_each_frames_schema_is_its_typed_dict() -> None:
     keys, all required but an update's ``pause`` (``NotRequired``); the JSON forms the
     engine makes are referred to, not described again."""
     classes = typing.get_args(Frame)
-    assert len(FRAMES) == len(classes) == 8
+    assert len(FRAMES) == len(classes) == 9
     for kind, cls in zip(FRAMES, classes, strict=True):
         schema = frame_schema(kind)
         assert list(schema["properties"]) == list(cls.__annotations__), kind

@@ -66,7 +66,8 @@ def _join_all(state: TableState) -> None:
     for seat, info in enumerate(state.seats):
         if info.kind == "open":
             _, change = decide.join(state, seat, f"p{seat}", None,
-                                    token_hash=hash_token(f"token{seat}"), at=T0 + 1)
+                                    token_hash=hash_token(f"token{seat}"), seed=1,
+                                    at=T0 + 1)
             _stored(state, change)
 
 
@@ -86,10 +87,10 @@ def _snapshot(state: TableState) -> tuple[int, str, list[str]]:
 def test_joining_the_last_open_seat_starts_the_game() -> None:
     state = _table(["open", "open", "bot:random"])
     assert state.status == WAITING and state.open_seats == 2
-    seat, change = decide.join(state, None, "Anna", None, token_hash=hash_token("a"), at=T0)
+    seat, change = decide.join(state, None, "Anna", None, token_hash=hash_token("a"), seed=1, at=T0)
     assert seat == 0 and change.table_updates["status"] == WAITING
     _stored(state, change)
-    seat, change = decide.join(state, None, None, None, token_hash=hash_token("b"), at=T0)
+    seat, change = decide.join(state, None, None, None, token_hash=hash_token("b"), seed=1, at=T0)
     assert seat == 1 and change.table_updates == {
         "open_seats": 0, "status": PLAYING, "updated_at": T0}
     _stored(state, change)
@@ -101,13 +102,15 @@ def test_joining_the_last_open_seat_starts_the_game() -> None:
 
 
 @pytest.mark.parametrize(("request_", "code"), [
-    (lambda s: decide.join(s, 0, "x", None, token_hash="h", at=T0), "seat_taken"),
-    (lambda s: decide.join(s, 2, "x", None, token_hash="h", at=T0), "seat_taken"),
-    (lambda s: decide.join(s, 7, "x", None, token_hash="h", at=T0), "bad_request"),
+    (lambda s: decide.join(s, 0, "x", None, token_hash="h", seed=1, at=T0), "seat_taken"),
+    (lambda s: decide.join(s, 2, "x", None, token_hash="h", seed=1, at=T0), "seat_taken"),
+    (lambda s: decide.join(s, 7, "x", None, token_hash="h", seed=1, at=T0), "bad_request"),
     (lambda s: decide.act(s, s.current.to_act, "play 2x", "player", at=T0), "illegal_action"),
     (lambda s: decide.act(s, (s.current.to_act + 1) % 3, "keep", "player", at=T0),
      "not_your_turn"),
-    (lambda s: decide.rematch(s, 0, seed=1, at=T0), "not_over"),
+    (lambda s: decide.agree(s, 0, seed=1, at=T0), "not_over"),
+    (lambda s: decide.decline(s, 0, at=T0), "not_over"),
+    (lambda s: decide.fill(s, 0, seed=1, at=T0), "not_over"),
     (lambda s: decide.claim(s, "nobody", token_hash="h", at=T0), "not_seated"),
     (lambda s: check_fresh(s, s.seq + 1), "stale"),
 ])
@@ -261,7 +264,15 @@ def test_a_finished_game_stores_its_record_and_a_rematch_begins_the_next() -> No
     assert updates["status"] == "finished" and updates["result"]["over"] is True
     assert updates["names"] == ["p0", "p1", "random"]
     assert last.change.table_updates["status"] == "finished"
-    change = decide.rematch(state, 1, seed=99, at=T0 + 50)
+    # the first person's Play again starts nothing: the other is asked too
+    first = decide.agree(state, 0, seed=98, at=T0 + 40)
+    assert first is not None and first.new_game is None
+    assert [e.kind for e in first.entries] == ["rematch"]
+    _stored(state, first)
+    assert state.game_number == 1 and state.current.is_over
+    assert decide.agree(state, 0, seed=98, at=T0 + 41) is None  # said already
+    change = decide.agree(state, 1, seed=99, at=T0 + 50)
+    assert change is not None and [e.kind for e in change.entries] == ["rematch", "game"]
     assert change.new_game == GameRow(table_id="t1", number=2, seed=99,
                                       rules=state.row.rules, players=3, status="playing",
                                       started_at=T0 + 50)
@@ -275,19 +286,20 @@ def test_a_tournament_table_plays_one_game() -> None:
     _join_all(state)
     _play_out(state, 4)
     with pytest.raises(TableError) as info:
-        decide.rematch(state, 0, seed=1, at=T0)
+        decide.agree(state, 0, seed=1, at=T0)
     assert info.value.code == "tournament_table"
+    assert state.vote is None and next_turn(state, T0 + 10**6) is None
 
 
 def test_a_rated_table_takes_profiles_one_seat_each() -> None:
     state = _table(["open", "open"], rated=True)
     with pytest.raises(TableError) as info:
-        decide.join(state, 0, "guest", None, token_hash="h", at=T0)
+        decide.join(state, 0, "guest", None, token_hash="h", seed=1, at=T0)
     assert info.value.code == "profile_required"
     _stored(state, decide.join(state, 0, None, Joiner("pid", "Pia"), token_hash="h",
-                               at=T0)[1])
+                               seed=1, at=T0)[1])
     with pytest.raises(TableError) as info:
-        decide.join(state, 1, None, Joiner("pid", "Pia"), token_hash="h", at=T0)
+        decide.join(state, 1, None, Joiner("pid", "Pia"), token_hash="h", seed=1, at=T0)
     assert info.value.code == "already_seated"
     seat, change = decide.claim(state, "pid", token_hash=hash_token("new"), at=T0)
     _stored(state, change)
@@ -502,14 +514,17 @@ def test_the_manager_plays_a_game_through_memory_ports() -> None:
         await manager.start()
         table = await manager.get(state.id)
         assert table is not None
-        await manager.rematch(table, 0)
+        await manager.rematch(table, 0)  # one of two people: the other is asked too
+        assert table.state.current.is_over and table.state.vote is not None
+        await manager.rematch(table, 2)
         seq, over = table.state.seq, table.state.current.is_over
         await manager.stop()
         return seq, over
 
     seq, over = asyncio.run(resume())
-    assert seq == state.seq + 1 and not over
-    assert storage.logs[state.id][-1].kind == "game" and (state.id, 2) in storage.games
+    assert seq == state.seq + 3 and not over
+    assert [e.kind for e in storage.logs[state.id][-3:]] == ["rematch", "rematch", "game"]
+    assert (state.id, 2) in storage.games
     assert storage.skipped == []
 
 

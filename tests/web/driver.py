@@ -292,10 +292,14 @@ def in_view_and_on_top(page: Any, selector: str) -> None:
 
 
 def record_frames(page: Any) -> list[dict[str, Any]]:
-    """Collect every websocket frame the page receives (parsed), for assertions."""
+    """Collect every frame of the page's table sockets (parsed, sent ones as ``{"sent":
+    …}``), for assertions; not the site socket's (``/ws/site``, "Your games"), whose
+    ``turns`` frames come in their own time and would fall between a table's frames."""
     frames: list[dict[str, Any]] = []
 
     def on_socket(ws: Any) -> None:
+        if ws.url.endswith("/ws/site"):
+            return
         def received(payload: Any) -> None:
             with contextlib.suppress(TypeError, ValueError):
                 frames.append(json.loads(payload))

@@ -66,14 +66,16 @@ class LiveServer:
     """One server process-in-a-thread; ``url`` ends with a slash."""
 
     def __init__(self, data_dir: Path, port: int | None = None,
-                 static_dir: Path | None = None) -> None:
+                 static_dir: Path | None = None, clock: Any = None,
+                 **settings_options: Any) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         settings = Settings(db_url=f"sqlite:///{data_dir / 'chicago.sqlite3'}",
-                            review_level="ev:samples=1", review_poll=0.5)  # quick reviews
+                            review_level="ev:samples=1", review_poll=0.5,  # quick reviews
+                            **settings_options)
         if static_dir is not None:  # another copy of the browser app (to change it)
             settings = dataclasses.replace(settings, static_dir=static_dir)
-        self.app = create_app(settings)
+        self.app = create_app(settings, clock=clock)  # clock: a test's ShiftedClock
         web_api.install(self.app)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=64 * 1024)

@@ -5,8 +5,8 @@ axe runs in each page as a person reaches it: the lobby; a table in each phase (
 with the hint and the keys, a scoring round, the tricks, a trick at rest, the previous
 trick, the table without its server, the pause with the deal's summary, the scores and the
 rules, the game over); the replay and the review of the game; a profile, the leaderboard,
-the tournaments, a tournament and its standings; the help page and the finished games. The
-guided game and the offline page are checked in their own tests.
+the tournaments, a tournament and its standings; the help page, the finished games and Your
+games (issue 26). The guided game and the offline page are checked in their own tests.
 """
 
 from __future__ import annotations
@@ -171,6 +171,7 @@ def test_no_accessibility_violation_on_any_page(
     for route, ready, where in (
         ("#/", "[data-action=quick-play]", "the lobby"),
         ("#/games", ".panel h1", "the finished games"),
+        ("#/turns", ".panel.turns h1", "your games"),
         ("#/help", ".help .scoring-hand", "the help page"),
         ("#/profile", "[data-club=profile] .stats", "a profile"),
         ("#/leaderboard", "[data-club=leaderboard] .ladders, [data-club=leaderboard] .muted",

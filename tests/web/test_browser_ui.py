@@ -23,8 +23,8 @@ def test_swedish_switch_is_remembered_and_translates_the_table(
     assert page.get_attribute("html", "lang") == "sv"
     assert page.get_attribute("[data-lang=sv]", "aria-pressed") == "true"
     assert page.locator("nav").inner_text().split() == [
-        "Lobby", "Spelade", "partier", "Turneringar", "Topplista", "Profil", "Öva", "Så",
-        "spelar", "man"]
+        "Lobby", "Dina", "partier", "Spelade", "partier", "Turneringar", "Topplista", "Profil",
+        "Öva", "Så", "spelar", "man"]
     page.reload()
     page.wait_for_selector("[data-action=quick-play]")
     assert page.locator("h1").first.inner_text() == "Spela Chicago"  # remembered

@@ -76,6 +76,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the origin players' browsers see when a reverse proxy serves "
                         "this server under another host or scheme (default: the Host and "
                         "scheme of each request)")
+    parser.add_argument("--smtp", metavar="URL", default=None,
+                        help="send mail notices through this SMTP server "
+                        "(smtp://user:password@host:port, smtps://… for TLS, "
+                        "smtp+starttls://…; off by default; needs --public-origin for the "
+                        "mails' links; docs/SERVER.md, Mail)")
+    parser.add_argument("--mail-from", metavar="ADDRESS", default=None,
+                        help="the sender of those mails (default Chicago <chicago@HOST of "
+                        "--public-origin>)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -141,6 +149,18 @@ def run(args: argparse.Namespace) -> int:
                       "a port if not the usual one; no path)", file=sys.stderr)
                 return 2
             origins.append(origin)
+    mail_from = Settings.mail_from
+    if args.smtp is not None:
+        if not args.smtp.startswith(("smtp://", "smtps://", "smtp+starttls://")):
+            print(f"chicago serve: --smtp needs an smtp://, smtps:// or smtp+starttls:// URL, "
+                  f"not {_safe(args.smtp)!r}", file=sys.stderr)
+            return 2
+        if not args.public_origin:
+            print("chicago serve: --smtp needs --public-origin (the address players open, "
+                  "for the links in the mails)", file=sys.stderr)
+            return 2
+        host = args.public_origin.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0]
+        mail_from = args.mail_from or f"Chicago <chicago@{host}>"
     try:
         allowed_hosts = _allowed_hosts(args.host, args.allow_host, origins)
     except ValueError as exc:
@@ -151,7 +171,8 @@ def run(args: argparse.Namespace) -> int:
                         allowed_origins=origins[:len(args.allow_origin)],
                         public_origin=origins[-1] if args.public_origin else None,
                         allowed_hosts=allowed_hosts,
-                        review_workers=args.review_workers, review_level=review_level)
+                        review_workers=args.review_workers, review_level=review_level,
+                        smtp_url=args.smtp, mail_from=mail_from)
     missing = missing_files(web.STATIC_DIR)
     if missing:  # an installation without the browser app's files: never a JSON page
         print(f"chicago serve: {StaticFilesMissing(web.STATIC_DIR, missing)}",

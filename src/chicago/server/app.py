@@ -30,6 +30,7 @@ import chicago
 from chicago.server import lobby, practice, review_api, web_api, ws
 from chicago.server.admission import Admission
 from chicago.server.assets import StaticFilesMissing, missing_files
+from chicago.server.clock import Clock
 from chicago.server.club import routes as club_routes
 from chicago.server.club.service import ClubService
 from chicago.server.core.ports import TableBus
@@ -42,6 +43,11 @@ from chicago.server.settings import Settings
 from chicago.server.static import StaticSite
 from chicago.server.storage import Store
 from chicago.server.tables import TableManager
+from chicago.server.together.mail import Mailer
+from chicago.server.together.mail import router as mail_routes
+from chicago.server.together.site import site_socket
+from chicago.server.together.turns import YourGames
+from chicago.server.together.turns import router as turns_routes
 
 __all__ = ["BodyLimit", "create_app"]
 
@@ -106,8 +112,11 @@ class _TooLarge(Exception):
     pass
 
 
-def create_app(settings: Settings | None = None, *, bus: TableBus | None = None) -> FastAPI:
-    """The server application; ``settings`` default to :class:`Settings()` (SQLite file)."""
+def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
+               clock: Clock | None = None) -> FastAPI:
+    """The server application; ``settings`` default to :class:`Settings()` (SQLite file);
+    ``clock``: the server's clock (default: the real time; tests move a
+    :class:`~chicago.server.clock.ShiftedClock` forward)."""
     settings = settings if settings is not None else Settings()
 
     @asynccontextmanager
@@ -122,7 +131,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
         reviews = ReviewService(store, settings, shared=shared, worker=worker)
         manager = TableManager(store, settings, table_bus,
                                make_locks(settings.db_url, shared=shared), reviews=reviews,
-                               worker=worker)
+                               worker=worker, clock=clock)
         club = ClubService(manager, store, settings)
         app.state.store = store
         app.state.manager = manager
@@ -130,11 +139,15 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
         app.state.admission = Admission(settings, store, manager.tables)
         manager.rematch_gate = app.state.admission.admit_rematch
         app.state.club = club
+        app.state.your_games = YourGames(manager, store)
+        app.state.mailer = Mailer(manager, store, settings, app.state.your_games)
         await manager.start()
         await club.start()
+        await app.state.mailer.start()
         try:
             yield
         finally:
+            await app.state.mailer.stop()
             await club.stop()
             await manager.stop()
             await app.state.admission.close()
@@ -160,6 +173,9 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None)
     app.include_router(review_api.router)  # reviews of finished games
     practice.install(app)  # exercises from the reviews (docs/PROTOCOL.md, "Practice")
     web_api.install(app)  # the browser app's routes (docs/WEB_NEEDS.md)
+    app.include_router(turns_routes)  # Your games (issue 26)
+    app.include_router(mail_routes)  # mail notices
+    app.add_api_websocket_route("/ws/site", site_socket)  # before /ws/{table_id}
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
 
     @app.get("/api/docs", include_in_schema=False, response_class=HTMLResponse)

@@ -20,11 +20,12 @@ table) lets several workers share tables.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from chicago.server.core.ports import (
     SITE,
     EntryHandler,
+    NoteHandler,
     PresenceHandler,
     PresenceNote,
     Revocation,
@@ -78,6 +79,7 @@ class InProcessBus:
     def __init__(self) -> None:
         self._entries: _Handlers[LogEntry] = _Handlers()
         self._presence: _Handlers[PresenceNote] = _Handlers()
+        self._notes: _Handlers[dict[str, Any]] = _Handlers()
         self._revocations: _Handlers[Revocation] = _Handlers()
 
     async def publish(self, table_id: str, entry: LogEntry) -> None:
@@ -96,6 +98,13 @@ class InProcessBus:
         """Register a presence ``handler`` for ``table_id``."""
         return self._presence.add(table_id, handler)
 
+    async def publish_note(self, topic: str, note: dict[str, Any]) -> None:
+        """Call every note handler of ``topic`` with ``note``."""
+        self._notes.call(topic, note)
+
+    def subscribe_note(self, topic: str, handler: NoteHandler) -> Subscription:
+        """Register a note ``handler`` for ``topic``."""
+        return self._notes.add(topic, handler)
     async def publish_revocation(self, note: Revocation) -> None:
         """Call every revocation handler with ``note``."""
         self._revocations.call(SITE, note)
@@ -108,4 +117,5 @@ class InProcessBus:
         """Forget every handler."""
         self._entries.by_table.clear()
         self._presence.by_table.clear()
+        self._notes.by_table.clear()
         self._revocations.by_table.clear()

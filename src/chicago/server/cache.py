@@ -28,6 +28,7 @@ from collections.abc import AsyncIterator, Callable
 
 from chicago.engine.game import Game
 from chicago.server import fanout
+from chicago.server.clock import Clock
 from chicago.server.core.ports import Storage, TableBus
 from chicago.server.core.rows import Change, LogEntry
 from chicago.server.core.state import FINISHED, build_table
@@ -55,8 +56,9 @@ class TableCache:
 
     def __init__(self, storage: Storage, settings: Settings, *, bus: TableBus, locks: TableLocks,
                  writer: GroupWriter, scheduler: TurnScheduler, presence: Presence,
-                 tasks: Tasks) -> None:
+                 tasks: Tasks, clock: Clock) -> None:
         self.storage = storage
+        self.clock = clock
         self.settings = settings
         self.bus = bus
         self.locks = locks
@@ -69,6 +71,9 @@ class TableCache:
         self.installed: list[Callable[[LiveTable], None]] = []
         """Called for every table this process starts to hold (the club service gives it
         its ladder's ratings)."""
+        self.stored: list[Callable[[LiveTable, Change, int | None], None]] = []
+        """Called after each change this process stored and applied, with the seat that was
+        to act before it (the notices of "Your games")."""
 
     def holds(self, table: LiveTable) -> bool:
         """Whether ``table`` is (still) this process's copy of its table."""
@@ -97,7 +102,7 @@ class TableCache:
             if held is not None:  # created here while it was read (resumed at start-up)
                 result = held
             elif result is not None:
-                result.state.grant_grace(time.time(), self.settings.clock_grace)
+                result.state.grant_grace(self.clock.time(), self.settings.clock_grace)
                 self.install(result, writer=False)
                 if self.locks.shared:  # what was stored between the read and the subscription
                     self._tasks.spawn(self.follow(result))
@@ -134,6 +139,7 @@ class TableCache:
         if held is not None and held is not table:
             self.drop(held, 1012, "resync")
         self.tables[table.id] = table
+        table.clock = self.clock
         table.sent = table.state.seq
         for listener in self.installed:
             listener(table)
@@ -233,8 +239,11 @@ class TableCache:
                       [e.seq for e in change.entries], exc)
             self.drop(table, 1011, "storage failure, reconnect to resync")
             raise TableError("internal", f"the change could not be stored ({exc})", 503) from exc
+        before = table.state.game.to_act if table.state.game is not None else None
         for index, entry in enumerate(change.entries):
             table.state.apply(entry, games[index] if games else None)
+        for listener in self.stored:
+            listener(table, change, before)
         table.touched = time.monotonic()
         self.scheduler.schedule(table)
         for entry in change.entries:

@@ -12,7 +12,6 @@ docs/SERVER.md ("Frames and secrecy") what each audience may see.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterable
 
 from chicago.server import credentials, protocol
@@ -40,7 +39,8 @@ def encode(batch: Iterable[Frame]) -> list[str]:
 def snapshot(table: LiveTable, audience: int | None, reason: str, loop_time: float) -> str:
     """A ``snapshot`` frame for one audience, encoded."""
     return protocol.dumps(frames.snapshot(table.state, audience, reason,
-                                          clock=clock_info(table, loop_time), at=time.time()))
+                                          clock=clock_info(table, loop_time),
+                                          at=table.clock.time()))
 
 
 def replay(table: LiveTable, audience: int | None, last_seq: int,
@@ -48,7 +48,7 @@ def replay(table: LiveTable, audience: int | None, last_seq: int,
     """The frames after ``last_seq`` for a reconnecting client, encoded, or None when only
     a snapshot will do (:func:`chicago.server.core.frames.replay`)."""
     batch = frames.replay(table.state, audience, last_seq,
-                          clock=clock_info(table, loop_time), at=time.time())
+                          clock=clock_info(table, loop_time), at=table.clock.time())
     return None if batch is None else encode(batch)
 
 
@@ -60,11 +60,15 @@ def send(table: LiveTable, entry: LogEntry) -> None:
     table.sent = entry.seq
     if not table.conns:
         return
-    if entry.kind == "join":  # a claim: the connections of the old token end here
+    if entry.kind == "leave":  # the person left after a game: their connections watch on
+        for conn in table.conns:
+            if conn.seat == entry.seat:
+                conn.seat = None
+    elif entry.kind == "join":  # a claim: the connections of the old token end here
         credentials.end_replaced(table)
     state = table.state
     clock = clock_info(table, asyncio.get_running_loop().time())
-    at = time.time()
+    at = table.clock.time()
     public = None  # an update's public part: from the first audience's view, then shared
     encoded: dict[int | None, list[str]] = {}
     for conn in list(table.conns):

@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from chicago.bots import Bot
+from chicago.server.clock import Clock, SystemClock
 from chicago.server.core.chat import ChatAllowance
 from chicago.server.core.ports import Client, Subscription
 from chicago.server.core.state import TableState
@@ -32,10 +33,12 @@ def now() -> float:
 class LiveTable:
     """One table held by this process: its :attr:`state` and how it is served here."""
 
-    def __init__(self, state: TableState) -> None:
+    def __init__(self, state: TableState, clock: Clock | None = None) -> None:
         self.state = state
         """The table itself, rebuilt from its log (the core's)."""
         self.id = state.id
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        """The server's clock (the table manager's), which table infos and frames read."""
         # -- kept by chicago.server.cache: the one change at a time, use, bus subscription
         self.lock = asyncio.Lock()
         self.touched = time.monotonic()
@@ -56,4 +59,4 @@ class LiveTable:
 
     def info(self) -> dict[str, Any]:
         """The table info of docs/PROTOCOL.md, now."""
-        return self.state.info(time.time())
+        return self.state.info(self.clock.time())

@@ -26,7 +26,13 @@ from chicago.server.admission import Admission, client_key
 from chicago.server.club.service import joiner_of, public_info, records_gate
 from chicago.server.core.decide import TableSpec
 from chicago.server.core.rows import GameRow, TableRow
-from chicago.server.core.seats import OPTION_LIMITS, TableOptions, default_name, stored_name
+from chicago.server.core.seats import (
+    CLOCK_DAYS,
+    OPTION_LIMITS,
+    TableOptions,
+    default_name,
+    stored_name,
+)
 from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
 from chicago.server.storage import Store, Unreadable
@@ -54,7 +60,7 @@ router = APIRouter(prefix="/api")
 
 LIMITS: dict[str, Any] = {"players": [2, 6],
                           **{k: list(v) for k, v in OPTION_LIMITS.items()},
-                          "name": 40, "chat": 300}
+                          "name": 40, "chat": 300, "clock_days": list(CLOCK_DAYS)}
 """Bounds of the lobby's inputs, also served by ``GET /api/info``."""
 
 DEAL_PAUSE = 15.0
@@ -118,9 +124,14 @@ class CreateTable(RulesRequest):
     clock: float | None = Field(None, ge=LIMITS["clock"][0], le=LIMITS["clock"][1])
     stand_in: str | None = None
     bot_delay: float = Field(0.5, ge=LIMITS["bot_delay"][0], le=LIMITS["bot_delay"][1])
-    deal_pause: float = Field(DEAL_PAUSE, ge=LIMITS["deal_pause"][0],
-                              le=LIMITS["deal_pause"][1])
+    deal_pause: float | None = Field(None, ge=LIMITS["deal_pause"][0],
+                                     le=LIMITS["deal_pause"][1])
+    """None: 15 s at a live table, none at a correspondence table."""
     rated: bool = False
+    clock_days: int | None = None
+    """A correspondence table: days per move (instead of ``clock``)."""
+    rematch_wait: float | None = Field(None, ge=LIMITS["rematch_wait"][0],
+                                       le=LIMITS["rematch_wait"][1])
 
 
 class JoinTable(BaseModel):
@@ -184,9 +195,13 @@ def make_spec(request: CreateTable, levels: list[str] | None = None, *,
         raise TableError("bad_request", f"stand_in {request.stand_in!r} is not a bot level; "
                          f"valid: {', '.join(levels)}")
     try:
+        deal_pause = request.deal_pause
+        if deal_pause is None:
+            deal_pause = 0.0 if request.clock_days is not None else DEAL_PAUSE
         options = TableOptions(clock=request.clock, stand_in=stand_in,
-                               bot_delay=request.bot_delay, deal_pause=request.deal_pause,
-                               rated=request.rated)
+                               bot_delay=request.bot_delay, deal_pause=deal_pause,
+                               rated=request.rated, clock_days=request.clock_days,
+                               rematch_wait=request.rematch_wait)
     except ValueError as exc:
         raise TableError("bad_request", str(exc)) from None
     return TableSpec(
@@ -354,10 +369,24 @@ async def rematch(
     table_id: str, request: Request,
     authorization: Annotated[str | None, Header()] = None,
 ) -> dict[str, Any]:
-    """Start the next game at a finished table (a seated player's token)."""
+    """After a game, the seat's person wants to play again (a seated player's token): the
+    next game starts when every person at the table has agreed."""
     manager = _manager(request)
     table, seat = await manager.authenticate(table_id, bearer(authorization))
     await manager.rematch(table, seat)
+    return table.info()
+
+
+@router.post("/tables/{table_id}/leave")
+async def leave(
+    table_id: str, request: Request,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    """After a game, the seat's person does not want to play again: they leave the table
+    (their seat token stops working)."""
+    manager = _manager(request)
+    table, seat = await manager.authenticate(table_id, bearer(authorization))
+    await manager.decline(table, seat)
     return table.info()
 
 

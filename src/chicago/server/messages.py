@@ -38,7 +38,9 @@ __all__ = [
     "Check",
     "ClientMessage",
     "Continue",
+    "Fill",
     "Hello",
+    "Leave",
     "Ping",
     "Rematch",
     "View",
@@ -170,9 +172,25 @@ class Continue(ClientMessage):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rematch(ClientMessage):
-    """Start the next game at a finished table."""
+    """After a game: this person wants to play again (the next game starts when every
+    person at the table has agreed)."""
 
     type: ClassVar[str] = "rematch"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leave(ClientMessage):
+    """After a game: this person does not want to play again and leaves the table (the
+    seat is open again; the connection watches on)."""
+
+    type: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fill(ClientMessage):
+    """After a game: this person, who agreed to play again, gives the open seats to bots."""
+
+    type: ClassVar[str] = "fill"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -199,7 +217,7 @@ class Ping(ClientMessage):
 
 
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
-    Hello, Act, Back, Continue, Rematch, Chat, View, Ping)
+    Hello, Act, Back, Continue, Rematch, Leave, Fill, Chat, View, Ping)
 """Every client message type, in the order docs/PROTOCOL.md lists them."""
 
 CLIENT_TYPES = tuple(cls.type for cls in CLIENT_MESSAGES)

@@ -88,6 +88,13 @@ ERROR_CODES = {
     "not_entered": "this profile has no seat in this round",
     "round_running": "the duplicate round is still being played",
     "tournament_table": "a tournament table plays one game",
+    # playing together (issue 26: docs/PROTOCOL.md, "Play again", "Mail notices")
+    "table_closed": "everyone left this table: no game is played here again",
+    "not_agreed": "say Play again first",
+    "no_open_seat": "every seat is taken",
+    "mail_off": "this site sends no mail",
+    "mail_limited": "too many mails today",
+    "unknown_link": "this link does nothing (any more)",
 }
 """Every error code the server sends, with a default message."""
 

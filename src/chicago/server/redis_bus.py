@@ -36,6 +36,7 @@ from sqlalchemy.engine import make_url
 from chicago.server.core.ports import (
     SITE,
     EntryHandler,
+    NoteHandler,
     PresenceHandler,
     PresenceNote,
     Revocation,
@@ -48,9 +49,11 @@ __all__ = [
     "RedisBus",
     "channel_prefix",
     "decode_entry",
+    "decode_note",
     "decode_presence",
     "decode_revocation",
     "encode_entry",
+    "encode_note",
     "encode_presence",
     "encode_revocation",
 ]
@@ -60,9 +63,10 @@ log = logging.getLogger("chicago.server")
 READY_TIMEOUT = 5.0
 """Seconds :meth:`_RedisSubscription.ready` waits for Redis to confirm a subscription."""
 
-ENTRIES, PRESENCE, REVOKED = "table:", "presence:", "revoked:"
-"""The kinds of channel: a table's two, ``{prefix}{kind}{table id}``, and the site's
-revocations, ``{prefix}revoked:site``."""
+ENTRIES, PRESENCE, REVOKED, NOTES = "table:", "presence:", "revoked:", "note:"
+"""The kinds of channel: a table's two, ``{prefix}{kind}{table id}``, the site's
+revocations, ``{prefix}revoked:site``, and the site's notes for a person,
+``{prefix}note:{topic}``."""
 
 
 def channel_prefix(db_url: str) -> str:
@@ -119,6 +123,21 @@ def decode_presence(payload: str | bytes) -> tuple[str, PresenceNote]:
                                             raw.get("ask") is True)
 
 
+def encode_note(origin: str, note: dict[str, Any]) -> str:
+    """The JSON payload of one published site note."""
+    return json.dumps({"origin": origin, "note": note}, separators=(",", ":"))
+
+
+def decode_note(payload: str | bytes) -> tuple[str, dict[str, Any]]:
+    """(origin, note) of a payload made by :func:`encode_note`; ``ValueError`` for anything
+    else."""
+    raw = json.loads(payload)
+    note = raw["note"]
+    if not isinstance(note, dict):
+        raise ValueError(f"a note is a JSON object, not {note!r}")
+    return str(raw["origin"]), note
+
+
 def encode_revocation(origin: str, note: Revocation) -> str:
     """The JSON payload of one published revocation."""
     return json.dumps({"origin": origin, "profile": note.profile, "grant": note.grant},
@@ -140,6 +159,7 @@ def decode_revocation(payload: str | bytes) -> tuple[str, Revocation]:
 
 _DECODERS: dict[str, Callable[[str | bytes], tuple[str, Any]]] = {
     ENTRIES: decode_entry, PRESENCE: decode_presence, REVOKED: decode_revocation,
+    NOTES: decode_note,
 }
 
 
@@ -207,6 +227,16 @@ class RedisBus:
     def subscribe_presence(self, table_id: str, handler: PresenceHandler) -> Subscription:
         """Call ``handler`` for the presence notes of ``table_id``."""
         return self._subscribe(self.prefix + PRESENCE + table_id, handler)
+
+    async def publish_note(self, topic: str, note: dict[str, Any]) -> None:
+        """Call this worker's note handlers of ``topic``, then publish to the others (a
+        failed publish is logged: notes are news, the database holds what they tell)."""
+        await self._publish(self.prefix + NOTES + topic, note, encode_note(self.origin, note),
+                            "note")
+
+    def subscribe_note(self, topic: str, handler: NoteHandler) -> Subscription:
+        """Call ``handler`` for the notes of ``topic`` (this worker's and the others')."""
+        return self._subscribe(self.prefix + NOTES + topic, handler)
 
     async def publish_revocation(self, note: Revocation) -> None:
         """Call this worker's revocation handlers, then publish to the others (a failed

@@ -18,14 +18,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from chicago.bots import Bot, make_bot
 from chicago.engine.actions import Action
-from chicago.server.core.turns import BotMoves, PauseRuns, next_turn
+from chicago.server.clock import Clock
+from chicago.server.core.turns import AnswersRun, BotMoves, PauseRuns, next_turn
 from chicago.server.live import LiveTable
 from chicago.server.settings import Settings, default_bot_workers
 from chicago.server.tasks import Tasks
@@ -46,15 +46,19 @@ ClockRanOut = Callable[[LiveTable, int, int], Coroutine[Any, Any, None]]
 """``clock_ran_out(table, seq, seat)``: the turn clock of ``seat`` ran out at ``seq``."""
 
 PauseOver = Callable[[LiveTable, int], Coroutine[Any, Any, None]]
-"""``pause_over(table, seq)``: the pause after a deal, as it was at ``seq``, ran out."""
+"""``pause_over(table, seq)``: the pause after a deal, as it was at ``seq``, ran out; also
+``answers_over(table, seq)``: the time to answer Play again ran out."""
 
 
 class TurnScheduler:
     """Timers of every table's next bot move or turn clock, and the bots' thread pools."""
 
     def __init__(self, settings: Settings, tasks: Tasks, *, bot_turn: BotTurn,
-                 clock_ran_out: ClockRanOut, pause_over: PauseOver) -> None:
+                 clock_ran_out: ClockRanOut, pause_over: PauseOver,
+                 answers_over: PauseOver, clock: Clock) -> None:
         self.settings = settings
+        self.clock = clock
+        self._answers_over = answers_over
         self._tasks = tasks
         self._bot_turn = bot_turn
         self._clock_ran_out = clock_ran_out
@@ -78,16 +82,20 @@ class TurnScheduler:
         state = table.state
         if self._tasks.stopping:
             return
-        turn = next_turn(state, time.time())
+        turn = next_turn(state, self.clock.time())
+        if state.game is not None and state.game.is_over:
+            # their programs end with the game (also while its people answer Play again)
+            self.release_bots(table, game_over=True)
         if turn is None:
-            if state.game is not None and state.game.is_over:
-                self.release_bots(table, game_over=True)  # their programs end with the game
             return
         loop = asyncio.get_running_loop()
         seq = state.seq
         if isinstance(turn, PauseRuns):
             table.timer = loop.call_later(turn.wait + grace, self._fire,
                                           lambda: self._pause_over(table, seq))
+        elif isinstance(turn, AnswersRun):
+            table.timer = loop.call_later(turn.wait + grace, self._fire,
+                                          lambda: self._answers_over(table, seq))
         elif isinstance(turn, BotMoves):
             table.timer = loop.call_later(
                 turn.delay + grace, self._fire,

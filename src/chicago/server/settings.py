@@ -175,6 +175,18 @@ class Settings:
     there can stop it, and some variations reset or lower scores. A game to 52 takes 10-20
     deals."""
 
+    # -- mail notices (docs/SERVER.md, "Mail")
+    smtp_url: str | None = None
+    """Where mail is sent (``smtp://user:password@host:port``, ``smtps://`` for TLS from the
+    start, ``smtp+starttls://``; ``chicago serve --smtp``). None: no mail at all (the
+    default); then no address can be given."""
+    mail_from: str = "Chicago <chicago@localhost>"
+    """The sender of the mails."""
+    mail_per_day: int = 10
+    """Mails one profile is sent at most in 24 hours (confirmations included)."""
+    mail_site_per_day: int = 2000
+    """Mails the whole site sends at most in 24 hours."""
+
     # -- reviews of finished games (docs/SERVER.md, "Reviews")
     review_workers: int = 1
     """Processes in which this server computes reviews (a ``spawn`` process pool, started

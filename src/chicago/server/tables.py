@@ -40,17 +40,16 @@ from typing import Any, Protocol
 from chicago.server import credentials, fanout
 from chicago.server.bus import InProcessBus
 from chicago.server.cache import TableCache
+from chicago.server.clock import Clock, SystemClock
 from chicago.server.core import decide
 from chicago.server.core.chat import ChatLimits
 from chicago.server.core.decide import Joiner, TableSpec
 from chicago.server.core.ports import Client, Storage, TableBus
 from chicago.server.core.rows import Change, TableRow
 from chicago.server.core.seats import Seat, hash_token
-from chicago.server.core.state import (
-    check_fresh,
-)
+from chicago.server.core.state import check_fresh
 from chicago.server.core.turns import BotMoves, ClockRuns, next_turn
-from chicago.server.live import LiveTable, now
+from chicago.server.live import LiveTable
 from chicago.server.locking import NoLocks, TableLocks
 from chicago.server.presence import Presence
 from chicago.server.protocol import TableError
@@ -126,9 +125,11 @@ class TableManager:
 
     def __init__(self, storage: Storage, settings: Settings, bus: TableBus | None = None,
                  locks: TableLocks | None = None, *, reviews: Reviews | None = None,
-                 worker: str | None = None) -> None:
+                 worker: str | None = None, clock: Clock | None = None) -> None:
         self.storage = storage
         self.settings = settings
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        """The server's clock: every decision's time (tests move it forward)."""
         self.bus: TableBus = bus if bus is not None else InProcessBus()
         self.locks: TableLocks = locks if locks is not None else NoLocks()
         """The table-writer locks: shared ones when other workers write the same tables
@@ -141,12 +142,13 @@ class TableManager:
         self.writer = GroupWriter(storage)
         self.scheduler = TurnScheduler(settings, self.tasks, bot_turn=self._bot_turn,
                                        clock_ran_out=self._clock_ran_out,
-                                       pause_over=self._pause_over)
+                                       pause_over=self._pause_over,
+                                       answers_over=self._answers_over, clock=self.clock)
         self.presence = Presence(self.bus, self.tasks, shared=self.locks.shared,
                                  worker=self.worker)
         self.cache = TableCache(storage, settings, bus=self.bus, locks=self.locks,
                                 writer=self.writer, scheduler=self.scheduler,
-                                presence=self.presence, tasks=self.tasks)
+                                presence=self.presence, tasks=self.tasks, clock=self.clock)
         self.reviews: Reviews = reviews if reviews is not None else NoReviews()
         """The reviews of finished games (queued when a game ends, computed in a process
         pool)."""
@@ -157,8 +159,9 @@ class TableManager:
         self.spectator_gate: SpectatorGate | None = None
         self.seat_gate: SeatGate | None = None
         self.rematch_gate: Callable[[], Awaitable[None]] | None = None
-        """Admits a rematch (the table plays again: :mod:`chicago.server.admission`);
-        raises TableError when the site runs as many tables as it may."""
+        """Raises TableError (429) when the site may start no more games now: every next
+        game a table starts (a rematch all agreed to) passes it (the server's admission:
+        :mod:`chicago.server.admission`)."""
         self._random: random.Random | None = (
             random.Random(settings.seed) if settings.seed is not None else None
         )
@@ -199,6 +202,7 @@ class TableManager:
     async def start(self) -> None:
         """Start the writer; resume the tables in play (their bots and clocks go on)."""
         self.writer.start()
+        self.clock.on_moved(self._clock_moved)
         self._services.append(asyncio.create_task(self.cache.sweep(), name="chicago-sweeper"))
         if self.locks.shared:
             self.tasks.spawn(self.presence.run())
@@ -243,9 +247,9 @@ class TableManager:
         table_id = self._secret_text(16)
         seed = self._secret_bits()  # id, seed, secret: a seeded server makes the same tables
         state, change = decide.new_table(spec, table_id=table_id, seed=seed,
-                                         secret=self._secret_text(16), at=now())
+                                         secret=self._secret_text(16), at=self.clock.time())
         await self.writer.commit(change)
-        table = LiveTable(state)
+        table = LiveTable(state, self.clock)
         self.cache.install(table)
         return table
 
@@ -257,8 +261,9 @@ class TableManager:
         async with self.cache.writing(table):
             token = self._secret_text(24)
             seat, change = decide.join(table.state, seat, name, joiner,
-                                       token_hash=hash_token(token), at=now())
-            await self.cache.store_and_publish(table, change)
+                                       token_hash=hash_token(token), seed=self._secret_bits(),
+                                       at=self.clock.time())
+            await self._store(table, change)
         return token, seat
 
     async def claim(self, table_id: str, profile: str,
@@ -270,7 +275,7 @@ class TableManager:
         async with self.cache.writing(table):
             token = self._secret_text(24)
             seat, change = decide.claim(table.state, profile, token_hash=hash_token(token),
-                                        at=now(), grant=grant)
+                                        at=self.clock.time(), grant=grant)
             await self.cache.store_and_publish(table, change)
         return token, seat
 
@@ -291,17 +296,44 @@ class TableManager:
         if self.seat_gate is not None and table.state.seats[seat].profile is not None:
             await self.seat_gate(table, seat)
 
+    # ------------------------------------------------------------------ after a game
     async def rematch(self, table: LiveTable, seat: int, *,
                       holder: Client | None = None) -> None:
-        """Start the next game at a finished table: same seats, a fresh seed. ``holder``:
-        the connection asking (refused if it no longer holds the seat), as for every
-        player's request below."""
+        """The person of ``seat`` wants to play again: the next game starts (same seats, a
+        fresh seed) when every person at the table has agreed
+        (:mod:`chicago.server.core.rematch`). ``holder``: the connection asking (refused if
+        it no longer holds the seat), as for every player's request below."""
         async with self.cache.writing(table):
             credentials.require_holder(table, seat, holder)
-            change = decide.rematch(table.state, seat, seed=self._secret_bits(), at=now())
-            if self.rematch_gate is not None:
-                await self.rematch_gate()
-            await self.cache.store_and_publish(table, change)
+            await self._store(table, decide.agree(table.state, seat, seed=self._secret_bits(),
+                                                  at=self.clock.time()))
+
+    async def decline(self, table: LiveTable, seat: int, *,
+                      holder: Client | None = None) -> None:
+        """The person of ``seat`` does not want to play again: they leave the table."""
+        async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
+            await self._store(table, decide.decline(table.state, seat, at=self.clock.time()))
+
+    async def fill(self, table: LiveTable, seat: int, *,
+                   holder: Client | None = None) -> None:
+        """A person who agreed to play again gives the open seats to bots."""
+        async with self.cache.writing(table):
+            credentials.require_holder(table, seat, holder)
+            await self._store(table, decide.fill(table.state, seat, seed=self._secret_bits(),
+                                                 at=self.clock.time()))
+
+    async def _answers_over(self, table: LiveTable, seq: int) -> None:
+        """The time to answer Play again ran out: who did not answer leaves the table."""
+        async with self.cache.writing(table):
+            if not self.cache.holds(table) or not self.scheduler.fired(table, seq):
+                return
+            await self._store(table, decide.answers_over(table.state, at=self.clock.time()))
+
+    def _clock_moved(self) -> None:
+        """The clock jumped forward (tests): every table's timer is worked out again."""
+        for table in list(self.tables.values()):
+            self.scheduler.schedule(table)
 
     async def table_info(self, row: TableRow) -> dict[str, Any]:
         """Table info for a lobby row (live data when the table is in memory)."""
@@ -320,7 +352,7 @@ class TableManager:
         self.cache.let_go(table)
 
     async def _act_locked(self, table: LiveTable, seat: int, text: str, by: str) -> None:
-        move = decide.act(table.state, seat, text, by, at=now(),
+        move = decide.act(table.state, seat, text, by, at=self.clock.time(),
                           review_due=self.reviews.due(table.state.seats))
         await self.cache.store_and_publish(table, move.change, move.games)
         self.actions += 1
@@ -334,7 +366,7 @@ class TableManager:
         """The player of ``seat`` takes the seat back from the stand-in bot."""
         async with self.cache.writing(table):
             credentials.require_holder(table, seat, holder)
-            await self._store(table, decide.back(table.state, seat, at=now()))
+            await self._store(table, decide.back(table.state, seat, at=self.clock.time()))
 
     async def continue_deal(self, table: LiveTable, seat: int, *,
                             holder: Client | None = None) -> None:
@@ -342,7 +374,7 @@ class TableManager:
         pause or they pressed it already (a click racing the pause's end is harmless)."""
         async with self.cache.writing(table):
             credentials.require_holder(table, seat, holder)
-            await self._store(table, decide.continue_deal(table.state, seat, at=now()))
+            await self._store(table, decide.continue_deal(table.state, seat, at=self.clock.time()))
 
     async def chat(self, table: LiveTable, seat: int, text: str, *,
                    holder: Client | None = None) -> None:
@@ -353,12 +385,16 @@ class TableManager:
             table.chat.take(table.state.chat_lines, seat,
                             ChatLimits(settings.chat_per_game, settings.chat_per_minute,
                                        settings.chat_burst), time.monotonic())
-            await self._store(table, decide.chat(table.state, seat, text, at=now()))
+            await self._store(table, decide.chat(table.state, seat, text, at=self.clock.time()))
 
     async def _store(self, table: LiveTable, change: Change | None) -> None:
-        """Store, apply and publish a decided change (none: nothing to do)."""
-        if change is not None:
-            await self.cache.store_and_publish(table, change)
+        """Store, apply and publish a decided change (none: nothing to do). A change that
+        starts a game (a rematch all agreed to) passes :attr:`rematch_gate` first."""
+        if change is None:
+            return
+        if change.new_game is not None and self.rematch_gate is not None:
+            await self.rematch_gate()
+        await self.cache.store_and_publish(table, change)
 
     # ------------------------------------------------------------------ bots and clocks
     async def _bot_turn(self, table: LiveTable, seq: int, seat: int, by: str) -> None:
@@ -367,7 +403,7 @@ class TableManager:
         async with self.cache.writing(table):
             if not self.cache.holds(table) or not self.scheduler.fired(table, seq):
                 return
-            turn = next_turn(table.state, time.time())
+            turn = next_turn(table.state, self.clock.time())
             if not isinstance(turn, BotMoves) or (turn.seat, turn.by) != (seat, by):
                 return
             await self._stand_in_acts(table, seq, turn.seat, turn.level, by)
@@ -381,7 +417,7 @@ class TableManager:
         async with self.cache.writing(table):
             if not self.cache.holds(table) or not self.scheduler.fired(table, seq):
                 return
-            turn = next_turn(table.state, time.time())
+            turn = next_turn(table.state, self.clock.time())
             if not isinstance(turn, ClockRuns) or turn.seat != seat:
                 return
             await self._stand_in_acts(table, seq, seat, table.state.stand_in, "clock")
@@ -404,7 +440,7 @@ class TableManager:
         async with self.cache.writing(table):
             if not self.cache.holds(table) or not self.scheduler.fired(table, seq):
                 return
-            await self._store(table, decide.pause_over(table.state, at=now()))
+            await self._store(table, decide.pause_over(table.state, at=self.clock.time()))
 
     async def expire_clock(self, table_id: str) -> bool:
         """Run out the turn clock of the seat to act now (for tests and admins): the

@@ -28,7 +28,9 @@ from chicago.server.messages import (
     Chat,
     ClientMessage,
     Continue,
+    Fill,
     Hello,
+    Leave,
     Ping,
     Rematch,
     View,
@@ -251,6 +253,12 @@ class _Handlers:
 
     async def on_rematch(self, msg: Rematch) -> None:
         await self.manager.rematch(self.table, self._seat(msg), holder=self.conn)
+
+    async def on_leave(self, msg: Leave) -> None:
+        await self.manager.decline(self.table, self._seat(msg), holder=self.conn)
+
+    async def on_fill(self, msg: Fill) -> None:
+        await self.manager.fill(self.table, self._seat(msg), holder=self.conn)
 
     async def on_chat(self, msg: Chat) -> None:
         await self.manager.chat(self.table, self._seat(msg), msg.text, holder=self.conn)

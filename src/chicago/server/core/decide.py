@@ -20,7 +20,15 @@ from typing import Any
 from chicago.engine.game import Game, IllegalAction
 from chicago.rules import Rules, RulesError
 from chicago.server.core.finish import finish_rows
-from chicago.server.core.rows import Change, GameRow, LogEntry, TableRow
+from chicago.server.core.rematch import (
+    agree,
+    answers_over,
+    decline,
+    fill,
+    starts_next,
+    with_next_game,
+)
+from chicago.server.core.rows import Change, GameRow, LogEntry, SeatHolder, TableRow
 from chicago.server.core.seats import TableOptions
 from chicago.server.core.state import (
     AWAY_AFTER,
@@ -37,14 +45,17 @@ __all__ = [
     "Move",
     "TableSpec",
     "act",
+    "agree",
+    "answers_over",
     "back",
     "chat",
     "claim",
     "continue_deal",
+    "decline",
+    "fill",
     "join",
     "new_table",
     "pause_over",
-    "rematch",
 ]
 
 
@@ -115,14 +126,20 @@ def new_table(spec: TableSpec, *, table_id: str, secret: str, seed: int,
         state = build_table(row, [entry])
     except (RulesError, ValueError, TypeError, KeyError) as exc:
         raise TableError("bad_request", f"this table could not be stored: {exc}") from None
+    row.to_act, row.turn_at = state.current.to_act, at
     return state, Change(table_id, [entry], new_table=row, new_game=game_row)
 
 
 def join(state: TableState, seat: int | None, name: str | None, joiner: Joiner | None, *,
-         token_hash: str, at: float) -> tuple[int, Change]:
+         token_hash: str, seed: int, at: float) -> tuple[int, Change]:
     """Take an open seat (``seat`` None: the first one) with the token whose hash is
     ``token_hash``: the seat and the change. ``joiner``: the profile taking it (its name is
-    the seat's name); a rated table takes only profiles, one seat each."""
+    the seat's name); a rated table takes only profiles, one seat each. A seat taken after
+    a game is taken to play the next (:mod:`chicago.server.core.rematch`): when it was the
+    last open seat and everyone else agreed, the next game (``seed``) starts with it."""
+    if state.closed:
+        raise TableError("table_closed", "everyone left this table: no game is played here "
+                         "again", 409)
     if joiner is None and state.options.rated:
         raise TableError("profile_required", "this table is rated: join it with a "
                          "profile (docs/CLUB.md)", 403)
@@ -146,8 +163,15 @@ def join(state: TableState, seat: int | None, name: str | None, joiner: Joiner |
     entry = state.entry("join", seat, data, at)
     open_after = state.open_seats - 1
     status = WAITING if open_after else FINISHED if state.current.is_over else PLAYING
-    return seat, Change(state.id, [entry], table_updates={
-        "open_seats": open_after, "status": status, "updated_at": entry.created_at})
+    change = Change(state.id, [entry], table_updates={
+        "open_seats": open_after, "status": status, "updated_at": entry.created_at},
+        holders=[SeatHolder(seat, data.get("profile"), token_hash)])
+    if state.vote is not None:
+        people = {i for i, s in enumerate(state.seats) if s.kind == "human"} | {seat}
+        if starts_next(state, open_after=open_after, people_after=people,
+                       agreed_after=state.vote.agreed | {seat}):
+            return seat, with_next_game(state, change, seed=seed, at=at)
+    return seat, change
 
 
 def claim(state: TableState, profile: str, *, token_hash: str, at: float,
@@ -163,24 +187,7 @@ def claim(state: TableState, profile: str, *, token_hash: str, at: float,
     if grant is not None:
         data["grant"] = grant
     entry = state.entry("join", seat, data, at)
-    return seat, Change(state.id, [entry])
-
-
-def rematch(state: TableState, seat: int, *, seed: int, at: float) -> Change:
-    """The next game at a finished table, asked for by ``seat``: same seats, ``seed``."""
-    if not state.current.is_over:
-        raise TableError("not_over", "the game is not over yet", 409)
-    if state.options.tournament is not None:
-        raise TableError("tournament_table", "a tournament table plays one game; the next "
-                         "round seats everyone again", 409)
-    number = state.game_number + 1
-    entry = LogEntry(state.seq + 1, number, "game", seat, {"number": number, "seed": seed}, at)
-    return Change(
-        state.id, [entry],
-        new_game=GameRow(table_id=state.id, number=number, seed=seed, rules=state.row.rules,
-                         players=state.players, status="playing", started_at=at),
-        table_updates={"game": number, "status": PLAYING, "updated_at": at},
-    )
+    return seat, Change(state.id, [entry], holders=[SeatHolder(seat, profile, token_hash)])
 
 
 def act(state: TableState, seat: int, text: str, by: str, *, at: float,
@@ -223,6 +230,9 @@ def act(state: TableState, seat: int, text: str, by: str, *, at: float,
     entries.append(state.entry("act", seat, data, at, offset=len(entries) + 1))
     games.append(after)
     change = Change(state.id, entries)
+    if after.to_act != game.to_act or after.is_over:  # "Your games" reads whose turn it is
+        change.table_updates = {"to_act": None if after.is_over else after.to_act,
+                                "turn_at": at, "updated_at": at}
     if after.is_over:
         record = after.record()
         change.game_number = state.game_number
@@ -233,7 +243,10 @@ def act(state: TableState, seat: int, text: str, by: str, *, at: float,
         }
         if review_due:
             change.game_updates["review_due"] = list(review_due)
-        change.table_updates = {"status": FINISHED, "updated_at": at}
+        change.table_updates.update(status=FINISHED)
+        if state.options.tournament is None and any(s.kind == "human" for s in state.seats):
+            # its people are asked to play again (chicago.server.core.rematch)
+            change.table_updates["answer_by"] = at + state.options.answer_seconds
         change.players, change.rated = finish_rows(state, after, at)
     return Move(change, games)
 

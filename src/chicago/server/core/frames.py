@@ -18,6 +18,7 @@ from chicago.engine.events import GameEnd
 from chicago.engine.jsontypes import EventJSON, StateJSON, ViewJSON
 from chicago.engine.viewjson import view_json
 from chicago.server import protocol
+from chicago.server.core.rematch import VoteInfo, vote_info
 from chicago.server.core.rows import LogEntry
 from chicago.server.core.seats import PauseInfo
 from chicago.server.core.state import TableState
@@ -29,6 +30,7 @@ __all__ = [
     "Frame",
     "GameOverFrame",
     "PresenceFrame",
+    "RematchFrame",
     "ResumedFrame",
     "SeatsFrame",
     "SnapshotFrame",
@@ -97,7 +99,8 @@ class UpdateFrame(TypedDict):
 
 
 class GameOverFrame(TypedDict):
-    """The game has ended: winners, scores, settlement, where its record is."""
+    """The game has ended: winners, scores, settlement, where its record is, and who is asked
+    to play again (None at a tournament table)."""
 
     type: Literal["game_over"]
     seq: int
@@ -106,10 +109,12 @@ class GameOverFrame(TypedDict):
     scores: list[int]
     settlement: list[float]
     record: str
+    rematch: VoteInfo | None
 
 
 class SeatsFrame(TypedDict):
-    """A seat was joined, or its player went away or came back."""
+    """A seat was joined, its player went away or came back, left after a game (``leave``:
+    the seat is open) or an open seat was given to a bot (``fill``)."""
 
     type: Literal["seats"]
     seq: int
@@ -118,6 +123,18 @@ class SeatsFrame(TypedDict):
     seats: list[dict[str, Any]]
     status: str
     clock: ClockInfo | None
+    rematch: VoteInfo | None
+
+
+class RematchFrame(TypedDict):
+    """After a game: a person agreed to play again (``seat``), or the table closed
+    (``closed``: everyone left)."""
+
+    type: Literal["rematch"]
+    seq: int
+    seat: int | None
+    rematch: VoteInfo | None
+    closed: bool
 
 
 class ContinueFrame(TypedDict):
@@ -159,7 +176,7 @@ class PresenceFrame(TypedDict):
 
 
 Frame = (SnapshotFrame | UpdateFrame | GameOverFrame | SeatsFrame | ContinueFrame | ChatFrame
-         | ResumedFrame | PresenceFrame)
+         | ResumedFrame | PresenceFrame | RematchFrame)
 """Any frame of a table."""
 
 _HIDDEN_KINDS = (ActionKind.DISCARD, ActionKind.ONE_UP)
@@ -192,12 +209,16 @@ def entry_frames(
     if kind == "act":
         return _act_frames(state, entry, audience, with_state=with_state, clock=clock,
                            seat_state=seat_state, at=at)
-    if kind in ("join", "away", "back"):
+    if kind in ("join", "away", "back", "leave", "fill"):
         # status: a join that takes the last open seat starts the game ("playing");
         # clock: the turn clock as it runs now (it starts then, stops while a stand-in
         # plays, and starts again when the seat to act is given back)
         return [SeatsFrame(type="seats", seq=entry.seq, change=kind, seat=entry.seat,
-                           seats=state.seat_infos(), status=state.status, clock=clock)]
+                           seats=state.seat_infos(), status=state.status, clock=clock,
+                           rematch=vote_info(state, at))]
+    if kind in ("rematch", "close"):
+        return [RematchFrame(type="rematch", seq=entry.seq, seat=entry.seat,
+                             rematch=vote_info(state, at), closed=state.closed)]
     if kind == "continue":
         # a person pressed Continue after a deal, or the pause ran out (seat null); the
         # next deal starts when "pause" is null, and its first turn clock with it
@@ -207,8 +228,9 @@ def entry_frames(
         seat = entry.seat if entry.seat is not None else -1
         return [ChatFrame(type="chat", seq=entry.seq, seat=entry.seat,
                           name=state.seats[seat].name, text=entry.data["text"])]
-    # a new game
-    return [snapshot(state, audience, "rematch", clock=clock, at=at)]
+    if kind == "game":  # a new game
+        return [snapshot(state, audience, "rematch", clock=clock, at=at)]
+    raise ValueError(f"table {state.id}: no frames for entry kind {kind!r}")
 
 
 def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
@@ -239,7 +261,7 @@ def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
         frames.append(GameOverFrame(
             type="game_over", seq=entry.seq, game=entry.game, winners=list(end_event.winners),
             scores=list(end_event.scores), settlement=list(end_event.settlement),
-            record=f"/api/games/{state.id}/{entry.game}"))
+            record=f"/api/games/{state.id}/{entry.game}", rematch=vote_info(state, at)))
     return frames
 
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from chicago.server.core.rows import Change, LoadedTable, LogEntry
 
 __all__ = [
     "Client",
     "EntryHandler",
+    "NoteHandler",
     "PresenceHandler",
     "PresenceNote",
     "Revocation",
@@ -88,6 +89,9 @@ EntryHandler = Callable[[str, LogEntry], None]
 PresenceHandler = Callable[[str, PresenceNote], None]
 """Called with (table id, note) for every presence note published on a subscribed table."""
 
+NoteHandler = Callable[[str, dict[str, Any]], None]
+"""Called with (topic, note) for every site note published on a subscribed topic."""
+
 RevocationHandler = Callable[[str, Revocation], None]
 """Called with (``"site"``, revocation) for every revocation published on the site."""
 
@@ -128,6 +132,15 @@ class TableBus(Protocol):
 
     def subscribe_presence(self, table_id: str, handler: PresenceHandler) -> Subscription:
         """Call ``handler`` for each presence note published on ``table_id`` from now on."""
+        ...
+
+    async def publish_note(self, topic: str, note: dict[str, Any]) -> None:
+        """Deliver a small JSON ``note`` to every worker's handlers of ``topic`` (site news
+        for a person: it is their turn somewhere, an invitation, a pairing)."""
+        ...
+
+    def subscribe_note(self, topic: str, handler: NoteHandler) -> Subscription:
+        """Call ``handler`` for each note published on ``topic`` from now on."""
         ...
 
     async def publish_revocation(self, note: Revocation) -> None:

@@ -19,10 +19,11 @@ __all__ = [
     "LoadedTable",
     "LogEntry",
     "RatedGameRow",
+    "SeatHolder",
     "TableRow",
 ]
 
-SEAT_KINDS = ("join", "away", "back")
+SEAT_KINDS = ("join", "away", "back", "leave", "fill")
 """Log entry kinds that change a table's seats (they outlast the game they were stored in)."""
 
 
@@ -57,6 +58,13 @@ class TableRow:
     game: int
     created_at: float
     updated_at: float
+    answer_by: float | None = None
+    """After a game: until when its people may answer Play again (None: nobody is asked)."""
+    to_act: int | None = None
+    """The seat to act in the current game (None: the game is over; so "Your games" finds
+    every table where it is someone's turn without loading it)."""
+    turn_at: float | None = None
+    """When the seat to act got its turn (UNIX time; None before it was stored)."""
 
 
 @dataclass(slots=True)
@@ -104,6 +112,19 @@ class Change:
     """When a game ends: one row per seat (who sat there, what the seat did)."""
     rated: RatedGameRow | None = None
     """When a rated game ends: the game to rate (applied later, exactly once)."""
+    holders: list[SeatHolder] = field(default_factory=list)
+    """Seats taken, claimed, released or given to a bot: who holds each now (the
+    ``seat_holders`` rows "Your games" reads)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHolder:
+    """Who holds a seat of a table: its profile and the hash of its token (both None: the
+    seat is no person's any more, its row goes)."""
+
+    seat: int
+    profile: str | None
+    token_hash: str | None
 
 
 @dataclass(slots=True)

@@ -21,7 +21,10 @@ from typing import Any, TypedDict
 from chicago.club.ratings import bot_participant, profile_participant
 
 __all__ = [
+    "CLOCK_DAYS",
+    "DAY",
     "OPTION_LIMITS",
+    "REMATCH_WAIT",
     "Pause",
     "PauseInfo",
     "Seat",
@@ -67,6 +70,17 @@ class Seat:
             return profile_participant(self.profile)
         return None
 
+    def release(self) -> None:
+        """The person leaves: the seat is open again (its token no longer works)."""
+        self.kind, self.level, self.name = "open", None, None
+        self.token_hash, self.away, self.profile = None, False, None
+        self.grant, self.issued_at = None, None
+
+    def give_bot(self, level: str) -> None:
+        """An open seat is given to a bot of ``level``."""
+        self.release()
+        self.kind, self.level, self.name = "bot", level, level
+
     @classmethod
     def from_spec(cls, spec: object) -> Seat:
         """The seat of a table's stored seat spec: ``"open"`` or ``"bot:LEVEL"``;
@@ -79,9 +93,22 @@ class Seat:
 
 
 OPTION_LIMITS: Mapping[str, tuple[float, float]] = {
-    "clock": (1, 3600), "bot_delay": (0, 5), "deal_pause": (0, 120)}
+    "clock": (1, 3600), "bot_delay": (0, 5), "deal_pause": (0, 120),
+    "rematch_wait": (10, 7 * 86400)}
 """Seconds: a turn clock (when the table has one), a bot's pause before it acts, the pause
-after a deal for its people to read it."""
+after a deal for its people to read it, the time each person has to answer Play again."""
+
+CLOCK_DAYS = (1, 2, 3, 7)
+"""The days per move a correspondence table may give (the table option ``clock_days``)."""
+
+REMATCH_WAIT = 120.0
+"""Seconds each person has to answer Play again after a live game (a correspondence
+table's people have its days per move)."""
+
+DAY = 86400.0
+"""Seconds in a day (a correspondence table's clock)."""
+
+_MAY_BE_NONE = ("clock", "rematch_wait")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,17 +128,34 @@ class TableOptions:
     """docs/CLUB.md: the games count for the ratings; open seats take profiles only."""
     tournament: TournamentPlace | None = None
     """The tournament table this table is (docs/CLUB.md), None for any other table."""
+    clock_days: int | None = None
+    """A correspondence table: days per move (one of :data:`CLOCK_DAYS`) instead of a turn
+    clock in seconds; None: a live table."""
+    rematch_wait: float | None = None
+    """Seconds each person has to answer Play again once a game is over (those who do not
+    answer in time lose their seats); None: :data:`REMATCH_WAIT`, or at a correspondence
+    table its days per move."""
 
     def __post_init__(self) -> None:
         for name, (low, high) in OPTION_LIMITS.items():
             value = getattr(self, name)
-            if value is None and name == "clock":
+            if value is None and name in _MAY_BE_NONE:
                 continue
             if (isinstance(value, bool) or not isinstance(value, int | float)
                     or not math.isfinite(value) or not low <= value <= high):
-                none = " or None (no clock)" if name == "clock" else ""
+                none = " or None (no clock)" if name == "clock" else (
+                    " or None (the default)" if name in _MAY_BE_NONE else "")
                 raise ValueError(f"{name} must be {low:g}-{high:g} seconds{none}, "
                                  f"not {value!r}")
+        if self.clock_days is not None:
+            if isinstance(self.clock_days, bool) or self.clock_days not in CLOCK_DAYS:
+                raise ValueError(f"clock_days must be one of {', '.join(map(str, CLOCK_DAYS))} "
+                                 f"or None (a live table), not {self.clock_days!r}")
+            if self.clock is not None:
+                raise ValueError("a table has clock (seconds) or clock_days, not both")
+            if self.deal_pause:
+                raise ValueError("a correspondence table (clock_days) has no pause after a "
+                                 "deal: deal_pause must be 0")
         if not isinstance(self.stand_in, str) or not self.stand_in:
             raise ValueError(f"stand_in must be a bot level, not {self.stand_in!r}")
         if not isinstance(self.rated, bool):
@@ -119,27 +163,49 @@ class TableOptions:
         if self.tournament is not None and not isinstance(self.tournament, TournamentPlace):
             raise ValueError(f"tournament must be a TournamentPlace, not {self.tournament!r}")
 
+    @property
+    def turn_seconds(self) -> float | None:
+        """Seconds a person has for each turn: the clock, a correspondence table's days, or
+        None (no clock)."""
+        if self.clock_days is not None:
+            return self.clock_days * DAY
+        return self.clock
+
+    @property
+    def answer_seconds(self) -> float:
+        """Seconds each person has to answer Play again (:attr:`rematch_wait`)."""
+        if self.rematch_wait is not None:
+            return float(self.rematch_wait)
+        if self.clock_days is not None:
+            return self.clock_days * DAY
+        return REMATCH_WAIT
+
     @classmethod
     def from_dict(cls, data: object) -> TableOptions:
         """The options of a stored ``options`` object (missing ones: the defaults; others
         are left for the version that wrote them); ``ValueError`` naming a bad one."""
         if not isinstance(data, Mapping):
             raise ValueError(f"a table's options are a JSON object, not {data!r}")
-        known = ("clock", "stand_in", "bot_delay", "deal_pause", "rated")
+        known = ("clock", "stand_in", "bot_delay", "deal_pause", "rated", "clock_days",
+                 "rematch_wait")
         values: dict[str, Any] = {name: data[name] for name in known if name in data}
         if data.get("tournament") is not None:
             values["tournament"] = TournamentPlace.from_dict(data["tournament"])
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
-        """As stored (``rated`` and ``tournament`` only when set: a plain table's options
-        stay as earlier versions stored them)."""
+        """As stored (``rated``, ``tournament``, ``clock_days`` and ``rematch_wait`` only when
+        set: a plain table's options stay as earlier versions stored them)."""
         data: dict[str, Any] = {"clock": self.clock, "stand_in": self.stand_in,
                                 "bot_delay": self.bot_delay, "deal_pause": self.deal_pause}
         if self.rated:
             data["rated"] = True
         if self.tournament is not None:
             data["tournament"] = self.tournament.to_dict()
+        if self.clock_days is not None:
+            data["clock_days"] = self.clock_days
+        if self.rematch_wait is not None:
+            data["rematch_wait"] = self.rematch_wait
         return data
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from chicago.club.ratings import ladder_key
 from chicago.engine.game import Game
 from chicago.rules import Rules
+from chicago.server.core.rematch import Vote, vote_info
 from chicago.server.core.rows import SEAT_KINDS, LogEntry, TableRow
 from chicago.server.core.seats import Pause, Seat, TableOptions, hash_token, stored_name
 from chicago.server.protocol import TableError
@@ -58,7 +59,9 @@ class TableState:
             raise ValueError(f"table {row.id}: {row.players} players but seats {row.seats!r}")
         self.seats: list[Seat] = [Seat.from_spec(spec) for spec in row.seats]
         self.options = TableOptions.from_dict(row.options)
-        self.clock: float | None = self.options.clock
+        self.clock: float | None = self.options.turn_seconds
+        """Seconds each person has for a turn (a correspondence table's days), None: no
+        clock."""
         self.stand_in: str = self.options.stand_in
         self.bot_delay: float = float(self.options.bot_delay)
         self.deal_pause: float = float(self.options.deal_pause)
@@ -66,6 +69,11 @@ class TableState:
         tables stored before this option have none)."""
         self.pause: Pause | None = None
         """The pause after a deal, while it lasts: no one acts, no clock runs."""
+        self.vote: Vote | None = None
+        """After a game (not a tournament's): who agreed to play again, and until when the
+        others may answer (:mod:`chicago.server.core.rematch`)."""
+        self.closed = False
+        """Everyone left after a game: no game is played at this table again."""
         self.expiries: list[int] = [0] * row.players
         """Per seat: turn clocks run out in a row (each played by the stand-in); at
         :data:`AWAY_AFTER` the seat is marked away. Reset by a choice of the player's own
@@ -120,6 +128,8 @@ class TableState:
     @property
     def status(self) -> str:
         """``waiting`` (an open seat), ``playing`` or ``finished`` (the game is over)."""
+        if self.closed:
+            return FINISHED
         if self.open_seats:
             return WAITING
         return FINISHED if self.current.is_over else PLAYING
@@ -166,9 +176,11 @@ class TableState:
             "variations": list(self.row.variations), "rules": dict(self.row.rules),
             "seats": self.seat_infos(), "game": self.game_number, "seq": self.seq,
             "to_act": game.to_act, "scores": list(game.scores),
-            "clock": options.clock, "stand_in": options.stand_in,
+            "clock": options.clock, "clock_days": options.clock_days,
+            "rematch_wait": options.answer_seconds, "stand_in": options.stand_in,
             "bot_delay": options.bot_delay, "deal_pause": options.deal_pause,
             "pause": self.pause.info(at) if self.pause is not None else None,
+            "rematch": vote_info(self, at), "closed": self.closed,
             "private": self.row.private,
             "created": iso_time(self.row.created_at), "updated": iso_time(self.updated_at),
             "rated": self.rated, "ladder": self.ladder,
@@ -191,6 +203,8 @@ class TableState:
             floor = min(grace, self.clock)
             if left < floor:
                 self.turn_started = at + floor - self.clock
+        if self.vote is not None and self.vote.until < at + grace:
+            self.vote.until = at + grace  # the time to answer Play again, likewise
 
     def entry(self, kind: str, seat: int | None, data: dict[str, Any], at: float,
               offset: int = 1) -> LogEntry:
@@ -221,6 +235,7 @@ class TableState:
             self.entries = []
             self.spans = {}
             self.pause = None
+            self.vote = None
             self.expiries = [0] * self.players
             self.chat_lines = [0] * self.players
         elif kind == "continue":
@@ -247,6 +262,16 @@ class TableState:
                 self.expiries[entry.seat] = 0  # a choice of the player's own
             self.pause = self._pause_after(entry, start)
             started_turn = self.pause is None
+            if game.is_over and self.options.tournament is None:
+                self.vote = Vote(entry.created_at + self.options.answer_seconds)
+        elif kind == "rematch":
+            if self.vote is None or entry.seat is None:
+                raise RuntimeError(f"table {self.id}: rematch entry {entry.seq} without a "
+                                   "question or a seat")
+            self.vote.agreed.add(entry.seat)
+        elif kind == "close":
+            self.closed = True
+            self.vote = None
         elif kind in SEAT_KINDS:
             self._seat_change(entry)
         elif kind == "chat":
@@ -288,7 +313,7 @@ class TableState:
         return self.pause is None
 
     def _seat_change(self, entry: LogEntry) -> None:
-        """Apply a ``join``, ``away`` or ``back`` entry to the seats."""
+        """Apply a ``join``, ``away``, ``back``, ``leave`` or ``fill`` entry to the seats."""
         if entry.seat is None or not 0 <= entry.seat < self.players:
             raise RuntimeError(f"table {self.id}: {entry.kind} entry {entry.seq} has no seat")
         seat = self.seats[entry.seat]
@@ -298,6 +323,14 @@ class TableState:
             seat.profile = entry.data.get("profile")
             seat.grant = entry.data.get("grant")
             seat.issued_at = entry.created_at
+            if self.vote is not None:  # taking a seat after a game: to play the next
+                self.vote.agreed.add(entry.seat)
+        elif entry.kind == "leave":  # the person left after a game: the seat is open
+            seat.release()
+            if self.vote is not None:
+                self.vote.agreed.discard(entry.seat)
+        elif entry.kind == "fill":  # an open seat given to a bot after a game
+            seat.give_bot(str(entry.data["level"]))
         else:
             seat.away = entry.kind == "away"
             if entry.kind == "back":

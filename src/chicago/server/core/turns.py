@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from chicago.server.core.state import PLAYING, TableState
 
-__all__ = ["BotMoves", "ClockRuns", "PauseRuns", "Turn", "next_turn"]
+__all__ = ["AnswersRun", "BotMoves", "ClockRuns", "PauseRuns", "Turn", "next_turn"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,14 +44,28 @@ class ClockRuns:
     left: float
 
 
-Turn = PauseRuns | BotMoves | ClockRuns
+@dataclass(frozen=True, slots=True)
+class AnswersRun:
+    """After a game, the people who have not answered Play again have ``wait`` seconds left;
+    then their seats are open again (:func:`chicago.server.core.rematch.answers_over`)."""
+
+    wait: float
+
+
+Turn = PauseRuns | BotMoves | ClockRuns | AnswersRun
 """What a table waits for."""
 
 
 def next_turn(state: TableState, at: float) -> Turn | None:
     """What the table waits for at UNIX time ``at``; None when nothing (it waits for a player,
-    the game is over, or a person without a clock is to act)."""
-    if state.game is None or state.status != PLAYING:
+    the game is over and nobody is asked to play again, or a person without a clock is to
+    act)."""
+    if state.game is None:
+        return None
+    vote = state.vote
+    if vote is not None and state.game.is_over:
+        return AnswersRun(max(0.0, vote.until - at)) if vote.unanswered(state.seats) else None
+    if state.status != PLAYING:
         return None
     if state.pause is not None:
         return PauseRuns(max(0.0, state.pause.until - at))

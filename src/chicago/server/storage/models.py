@@ -31,6 +31,11 @@ Profile names (migration ``0005_profile_names``, docs/CLUB.md "Players") add
 ``profiles.name_key`` with a unique index: no two profiles share a name
 (:func:`chicago.club.names.name_key`). Profiles that shared one before keep their names;
 all but the oldest get a key of their own (the name's key, ``#`` and their id).
+
+Play again by agreement (migration ``0008_play_again``) adds ``tables.answer_by``: until
+when the people of a finished game may answer whether to play again. Your games (migration
+``0009_your_games``) adds ``tables.to_act`` and ``tables.turn_at`` (whose turn it is, since
+when) and ``seat_holders`` (who holds each seat).
 """
 
 from __future__ import annotations
@@ -54,12 +59,15 @@ __all__ = [
     "game_players",
     "games",
     "log",
+    "mail_outbox",
     "metadata",
+    "profile_mail",
     "profiles",
     "rated_games",
     "rating_changes",
     "ratings",
     "reviews",
+    "seat_holders",
     "tables",
     "tournament_entrants",
     "tournament_rounds",
@@ -94,8 +102,26 @@ tables = Table(
     Column("game", Integer, nullable=False),  # current game number
     Column("created_at", Float, nullable=False),  # UNIX seconds
     Column("updated_at", Float, nullable=False),
+    # 0008_play_again: until when the people of a finished game may answer Play again
+    Column("answer_by", Float, nullable=True),
+    # 0009_your_games: the seat to act (null: the game is over) and since when
+    Column("to_act", Integer, nullable=True),
+    Column("turn_at", Float, nullable=True),
     Index("ix_tables_status_created", "status", "created_at"),
 )
+
+seat_holders = Table(
+    "seat_holders",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("profile_id", String(32), nullable=True),  # null: a guest
+    Column("token_hash", String(64), nullable=False),
+    Index("ix_seat_holders_profile", "profile_id"),
+    Index("ix_seat_holders_token", "token_hash"),
+)
+"""Who holds each seat taken by a person (0009_your_games): "Your games" finds a profile's
+or a seat token's tables where it is their turn without loading any table."""
 
 games = Table(
     "games",
@@ -262,6 +288,43 @@ tournament_tables = Table(
                          name="fk_tournament_tables_round_tournament_rounds"),
 )
 """The tables of a round: which live table plays it, who sits where."""
+
+# ---------------------------------------------------------------------- mail (0010)
+# docs/SERVER.md, "Mail".
+
+profile_mail = Table(
+    "profile_mail",
+    metadata,
+    Column("profile_id", String(32), ForeignKey("profiles.id"), primary_key=True),
+    Column("address", String(254), nullable=False),
+    Column("confirmed", Boolean, nullable=False),
+    Column("confirm_hash", String(64), nullable=True),  # until confirmed
+    Column("notify", Boolean, nullable=False),
+    Column("unsubscribe", String(64), nullable=False, unique=True),  # the links' token
+    Column("updated_at", Float, nullable=False),
+)
+"""A profile's address for the notices and its wishes."""
+
+mail_outbox = Table(
+    "mail_outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("profile_id", String(32), nullable=False),
+    Column("address", String(254), nullable=False),
+    Column("kind", String(16), nullable=False),  # confirm | turn | clock
+    Column("subject", String(200), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("unsubscribe", String(64), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("sent_at", Float, nullable=True),
+    Column("worker", String(32), nullable=True),  # the worker sending it
+    Column("claimed_at", Float, nullable=True),
+    Column("attempts", Integer, nullable=False),
+    Column("error", Text, nullable=True),
+    Index("ix_mail_outbox_profile", "profile_id", "created_at"),
+    Index("ix_mail_outbox_pending", "sent_at", "id"),
+)
+"""Every mail queued or sent: a restart sends what was queued; the caps count it."""
 
 # ---------------------------------------------------------------------- reviews (0003)
 # docs/SERVER.md, "Reviews".

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -46,6 +47,7 @@ from chicago.server.storage.models import (
     games,
     log,
     rated_games,
+    seat_holders,
     tables,
     tournaments,
 )
@@ -244,6 +246,7 @@ class Store:
                 seats=_dumps(row.seats), options=_dumps(row.options), private=row.private,
                 secret=row.secret, status=row.status, open_seats=row.open_seats,
                 game=row.game, created_at=row.created_at, updated_at=row.updated_at,
+                answer_by=row.answer_by, to_act=row.to_act, turn_at=row.turn_at,
             ))
         if change.new_game is not None:
             g = change.new_game
@@ -268,6 +271,14 @@ class Store:
                 for k, v in change.table_updates.items()
             }
             conn.execute(update(tables).where(tables.c.id == change.table_id).values(**values))
+        for holder in change.holders:
+            key = (seat_holders.c.table_id == change.table_id) & (
+                seat_holders.c.seat == holder.seat)
+            conn.execute(delete(seat_holders).where(key))
+            if holder.token_hash is not None:
+                conn.execute(insert(seat_holders).values(
+                    table_id=change.table_id, seat=holder.seat, profile_id=holder.profile,
+                    token_hash=holder.token_hash))
         if change.players:
             conn.execute(insert(game_players), [
                 {"table_id": p.table_id, "number": p.number, "seat": p.seat,
@@ -395,11 +406,39 @@ class Store:
             ).all()
         return {r[0]: (str(r[1]), float(r[2])) for r in rows}
 
-    def live_table_ids(self) -> list[str]:
-        """Tables whose game is in play (to resume their bots at start-up)."""
+    def turns(self, profile_id: str | None, token_hashes: Sequence[str],
+              limit: int = 200) -> list[tuple[TableRow, int]]:
+        """The tables in play where the seat to act is held by ``profile_id`` or by a seat
+        token of one of ``token_hashes``, the longest waiting first: (row, seat) each."""
+        holders = []
+        if profile_id is not None:
+            holders.append(seat_holders.c.profile_id == profile_id)
+        if token_hashes:
+            holders.append(seat_holders.c.token_hash.in_(list(token_hashes)))
+        if not holders:
+            return []
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(tables.c.id).where(tables.c.status == "playing")
+                select(tables, seat_holders.c.seat.label("holder_seat"))
+                .join(seat_holders, (seat_holders.c.table_id == tables.c.id)
+                      & (seat_holders.c.seat == tables.c.to_act))
+                .where(tables.c.status == "playing", or_(*holders))
+                .order_by(tables.c.turn_at).limit(limit)
+            ).mappings().all()
+        found = []
+        for row in rows:
+            table = self._readable([row], _table_row, lambda r: f"table {r['id']}")
+            if table:
+                found.append((table[0], int(row["holder_seat"])))
+        return found
+
+    def live_table_ids(self) -> list[str]:
+        """Tables whose game is in play, and finished ones whose people are asked to play
+        again (to resume their bots and clocks at start-up)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables.c.id).where(or_(tables.c.status == "playing",
+                                              tables.c.answer_by.is_not(None)))
                 .order_by(tables.c.updated_at)
             ).all()
         return [r[0] for r in rows]
@@ -475,7 +514,8 @@ def _table_row(r: Any) -> TableRow:
         seats=_json(r["seats"], list, "seats"), options=_json(r["options"], dict, "options"),
         private=bool(r["private"]), secret=r["secret"], status=r["status"],
         open_seats=r["open_seats"], game=r["game"], created_at=r["created_at"],
-        updated_at=r["updated_at"],
+        updated_at=r["updated_at"], answer_by=r["answer_by"], to_act=r["to_act"],
+        turn_at=r["turn_at"],
     )
 
 

@@ -87,6 +87,10 @@ export const api = {
   cancelTournament: (id, secret) => call("POST", `api/tournaments/${enc(id)}/cancel`, { headers: asOrganizer(secret) }),
   endAfterRound: (id, secret) => call("POST", `api/tournaments/${enc(id)}/end-after-round`, { headers: asOrganizer(secret) }),
   mySeat: (id) => call("POST", `api/tournaments/${enc(id)}/seat`, { headers: asProfile() }),
+  // playing together (issue 26): mail notices
+  myMail: () => call("GET", "api/profiles/me/mail", { headers: asProfile() }),
+  setMyMail: (address, notify) => call("PUT", "api/profiles/me/mail", { body: { address, notify }, headers: asProfile() }),
+  mailLink: (kind, token) => call("POST", `api/mail/${kind}?token=${enc(token)}`),
   // reviews of finished games (docs/PROTOCOL.md, "Reviews")
   review: (table, number, seat) => call("GET", `api/games/${enc(table)}/${number}/reviews/${seat}`),
   askReview: (table, number, seat) => call("POST", `api/games/${enc(table)}/${number}/reviews/${seat}`),

@@ -1,6 +1,8 @@
 // The app: a hash router over the pages, the language switch, the suit symbols.
 //   #/                      lobby
 //   #/games                 finished games
+//   #/turns                 your games: every table where it is your turn (site.js)
+//   #/confirm/TOKEN         a mail address confirmed; #/unsubscribe/TOKEN: no more mail
 //   #/table/ID              a table (your seat if this browser holds its token; else join or watch)
 //   #/watch/ID              a table as a spectator
 //   #/replay/TABLE/GAME     the replay of a finished game (?review=SEAT: with that seat's review)
@@ -22,6 +24,9 @@ import { HelpPage } from "./help.js";
 import { ProfilePage, SignInPage, LeaderboardPage } from "./club.js";
 import { TournamentsPage, TournamentPage } from "./tournament.js";
 import { leavePage } from "./notice.js";
+import { startSite, showTurns } from "./site.js";
+import { TurnsPage } from "./turns.js";
+import { MailLinkPage } from "./mailsettings.js";
 import { PracticePage } from "./practice.js";
 
 const main = document.getElementById("app");
@@ -39,6 +44,8 @@ function route() {
   else if (head === "watch" && a) page = new TablePage(main, a, { watch: true });
   else if (head === "replay" && a && b) page = new ReplayPage(main, a, b, { review: params.get("review") });
   else if (head === "games") page = new GamesPage(main);
+  else if (head === "turns") page = new TurnsPage(main);
+  else if ((head === "confirm" || head === "unsubscribe") && a) page = new MailLinkPage(main, head, a);
   else if (head === "help") page = new HelpPage(main);
   else if (head === "profile") page = new ProfilePage(main, a || null);
   else if (head === "signin" && a) page = new SignInPage(main, a);
@@ -52,7 +59,7 @@ function route() {
 }
 
 function chrome() {
-  document.title = t("app.title");
+  showTurns(); // the tab's title: the app's name, after the count of tables waiting for you
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.setAttribute("aria-pressed", String(button.dataset.lang === lang()));
@@ -69,6 +76,7 @@ function start() {
   window.addEventListener("hashchange", route);
   route();
   installWorker();
+  startSite();
 }
 
 /** The service worker (sw.js, at the app's root so that it serves every page): the app's

@@ -7,6 +7,7 @@
 //   #/leaderboard[/L]    a ladder's ratings
 
 import { h, replace, copyText } from "./dom.js";
+import { MailSettings } from "./mailsettings.js";
 import { t, onLangChange, num } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
@@ -102,12 +103,14 @@ export class ProfilePage {
     this.id = id;
     this.data = null;
     this.link = null;
+    this.mail = new MailSettings(() => this.render());
     this.offLang = onLangChange(() => this.render());
   }
 
   async mount() {
     this.render();
     await this.load();
+    if (this.mine) await this.mail.load();
   }
 
   unmount() {
@@ -149,6 +152,7 @@ export class ProfilePage {
       h("section", { class: "panel" },
         h("h1", {}, d.profile.name),
         me ? this.devices(me) : null),
+      me ? this.mail.panel() : null,
       h("section", { class: "panel" }, h("h2", {}, t("club.stats")), statsList(d.stats)),
       h("section", { class: "panel" }, h("h2", {}, t("club.ratings")),
         h("p", { class: "muted rating-explain" }, t("club.rating_explain")),

@@ -5,7 +5,7 @@
 // message whose seq skips ahead means something was lost: the connection asks again with
 // hello. Dropped sockets reconnect by themselves with a growing pause (up to 5 s).
 
-const STREAM = new Set(["update", "seats", "continue", "chat"]);
+const STREAM = new Set(["update", "seats", "continue", "chat", "rematch"]);
 
 // Close codes that end the seat for good: the status they leave the connection in.
 const ENDED = { 4401: "signed_out", 4409: "claimed" };

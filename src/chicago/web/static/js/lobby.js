@@ -13,6 +13,7 @@ const SPEEDS = [["slow", 1.2], ["normal", 0.6], ["fast", 0.2], ["instant", 0]];
 const CLOCKS = [null, 30, 60, 120];
 const PAUSES = [15, 30, 60, 0]; // seconds after a deal to read its summary (0: go on at once)
 const LENGTHS = [null, 1, 3, 5];
+const DAYS = [null, 1, 2, 3, 7]; // a correspondence table: days per move (null: a live table)
 
 /** Create a table and sit at its first open seat; `created(table)` runs before the page goes there. */
 async function createAndSit(request, created = null) {
@@ -59,6 +60,7 @@ export class LobbyPage {
       variations: new Set(),
       length: null,
       clock: null,
+      days: null,
       pause: 15,
       speed: 0.6,
       private: false,
@@ -192,9 +194,10 @@ export class LobbyPage {
         seats: f.seats.slice(0, f.players),
         variations,
         private: f.private,
-        clock: f.clock,
+        clock: f.days ? null : f.clock,
+        clock_days: f.days,
         bot_delay: f.speed,
-        deal_pause: f.pause,
+        deal_pause: f.days ? null : f.pause,
         rated: Boolean(f.rated && store.profile()),
       };
       if (f.length) request.rules = { max_deals: f.length };
@@ -216,8 +219,9 @@ export class LobbyPage {
           h("ul", {}, variations)),
         radio("length", t("form.length"), LENGTHS, f.length, (n) => (n ? t("form.length_deals", { n }) : t("form.length_full", { target })), (n) => { f.length = n; }),
         radio("speed", t("form.speed"), SPEEDS.map((s) => s[1]), f.speed, (value) => t(`speed.${SPEEDS.find((s) => s[1] === value)[0]}`), (value) => { f.speed = value; }),
-        radio("clock", t("form.clock"), CLOCKS, f.clock, (n) => (n ? t("form.clock_s", { n }) : t("form.clock_none")), (n) => { f.clock = n; }),
-        anyOpen ? radio("pause", t("form.pause"), PAUSES, f.pause, (n) => (n ? t("form.pause_s", { n }) : t("form.pause_none")), (n) => { f.pause = n; }) : null,
+        anyOpen ? radio("days", t("form.days"), DAYS, f.days, (n) => (n ? t("form.days_n", { n }) : t("form.days_none")), (n) => { f.days = n; this.render(); }) : null,
+        f.days ? null : radio("clock", t("form.clock"), CLOCKS, f.clock, (n) => (n ? t("form.clock_s", { n }) : t("form.clock_none")), (n) => { f.clock = n; }),
+        anyOpen && !f.days ? radio("pause", t("form.pause"), PAUSES, f.pause, (n) => (n ? t("form.pause_s", { n }) : t("form.pause_none")), (n) => { f.pause = n; }) : null,
         h("label", { class: "choice" }, h("input", { type: "checkbox", id: "f-private", checked: f.private, onchange: (e) => { f.private = e.target.checked; } }), " ", t("form.private")),
         store.profile() ? h("label", { class: "choice" }, h("input", { type: "checkbox", id: "f-rated", checked: f.rated, onchange: (e) => { f.rated = e.target.checked; } }), " ", t("form.rated")) : null,
         h("button", { type: "submit", class: "primary", dataset: { action: "create" }, disabled: this.busy }, anyOpen ? t("form.submit") : t("form.submit_watch"))));

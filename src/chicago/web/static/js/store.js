@@ -3,6 +3,17 @@
 // for one page visit.
 
 const memory = new Map();
+const watchers = new Set();
+
+/** Call `fn()` after each change of what this browser remembers (seats, profile …). */
+export function onChange(fn) {
+  watchers.add(fn);
+  return () => watchers.delete(fn);
+}
+
+function changed() {
+  for (const fn of watchers) fn();
+}
 
 function read(key, fallback) {
   try {
@@ -20,6 +31,7 @@ function write(key, value) {
   } catch {
     /* ignore */
   }
+  if (key === "chicago.seats" || key === "chicago.profile") changed();
 }
 
 /** {tableId: {token, seat, name, joined}} */
@@ -76,6 +88,7 @@ export function forgetProfile() {
   } catch {
     /* ignore */
   }
+  changed();
 }
 
 /** Organizer secrets of the tournaments created in this browser: {tournamentId: secret}. */

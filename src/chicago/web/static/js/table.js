@@ -72,7 +72,8 @@ export class TablePage {
     this.summary = null;
     this.gameOver = null;
     this.overOpen = false; // the game-over window is open (it can be closed to look at the table)
-    this.rematchSent = false;
+    this.answers = null; // after a game: {agreed, waiting, until, total} (who wants to play again)
+    this.leaving = false; // this person said they leave (their seat is released)
     this.dialog = null;
     this.chatDraft = ""; // what is typed in the chat and join fields survives every re-render
     this.joinDraft = null;
@@ -166,6 +167,11 @@ export class TablePage {
         break;
       case "game_over":
         this.setGameOver(msg);
+        if ("rematch" in msg) {
+          // the question comes with this frame: the window's focus moves to its first choice
+          this.setAnswers(msg.rematch, msg.receivedAt);
+          if (this.overOpen && !document.activeElement?.closest(".dialog-foot")) this.focusDialog = true;
+        }
         this.render();
         break;
       case "seats":
@@ -176,6 +182,8 @@ export class TablePage {
           // (if any) running (docs/PROTOCOL.md: seats).
           this.table.status = msg.status;
           this.setClock(msg.clock, msg.receivedAt);
+          if ("rematch" in msg) this.setAnswers(msg.rematch);
+          if (msg.change === "leave" && msg.seat === this.you && this.seated()) this.released();
           if (!wasAway && msg.change === "away" && msg.seat === this.you) {
             showNotice(t("table.away_clock"));
             announce(t("table.away_clock"));
@@ -196,6 +204,16 @@ export class TablePage {
         this.render();
         break;
       }
+      case "rematch":
+        // after a game: a person agreed to play again, or everyone left (docs/PROTOCOL.md)
+        if (this.table) {
+          this.setAnswers(msg.rematch);
+          this.table.closed = Boolean(msg.closed);
+          if (msg.closed) announce(t("again.closed"));
+          else if (typeof msg.seat === "number" && msg.seat !== this.you) announce(t("again.agreed", { name: this.names().plain(msg.seat) }));
+        }
+        this.render();
+        break;
       case "presence":
         this.presence = msg.connected;
         this.render();
@@ -207,6 +225,7 @@ export class TablePage {
         break;
       case "resumed":
         this.table = msg.table;
+        this.setAnswers(msg.table.rematch);
         this.you = msg.you;
         this.setClock(msg.clock);
         this.setPause(msg.table.pause);
@@ -215,7 +234,6 @@ export class TablePage {
         break;
       case "error":
         this.pending = null;
-        this.rematchSent = false; // a refused rematch may be asked for again
         if (msg.code === "bad_token") {
           store.forgetSeat(this.id);
           this.token = null;
@@ -255,10 +273,10 @@ export class TablePage {
     this.setPause(msg.table ? msg.table.pause : null);
     this.pending = null;
     this.fresh = []; // a whole new picture: nothing to animate
+    this.setAnswers(msg.table ? msg.table.rematch : null);
     if (newGame) {
       this.gameOver = null;
       this.overOpen = false;
-      this.rematchSent = false;
       this.summary = null;
       this.moments = [];
       this.log = [];
@@ -410,7 +428,7 @@ export class TablePage {
   }
 
   tickClock() {
-    updateCountdowns(this.root, (kind) => (kind === "pause" ? this.pause : this.clock));
+    updateCountdowns(this.root, (kind) => (kind === "pause" ? this.pause : kind === "answers" ? (this.answers && this.answers.until !== null ? this.answers : null) : this.clock));
   }
 
   /**
@@ -576,7 +594,7 @@ export class TablePage {
     }
     if (this.focusDialog && this.gameOver && this.overOpen) {
       this.focusDialog = false;
-      const target = this.root.querySelector('.dialog [data-action="rematch"]') || this.root.querySelector('.dialog [data-action="close"]');
+      const target = this.root.querySelector('.dialog [data-action="rematch"]') || this.root.querySelector('.dialog [data-action="fill"]') || this.root.querySelector('.dialog [data-action="close"]');
       target?.focus({ preventScroll: true });
     }
     this.momentsDrawn();
@@ -685,14 +703,17 @@ export class TablePage {
   waitingRoom(names) {
     const open = this.table.seats.filter((s) => s.kind === "open");
     const canJoin = !this.seated() && !this.token && open.length > 0;
+    // the host is told to send the invite link; the one who came by it, to take a seat
+    const words = this.seated() ? t("table.waiting", { n: open.length })
+      : canJoin ? t("table.invited", { n: open.length }) : t("table.waiting_watch", { n: open.length });
     return h("section", { class: "panel waiting" },
-      open.length ? h("p", { class: "waiting-text" }, t("table.waiting", { n: open.length })) : null,
+      open.length ? h("p", { class: "waiting-text" }, words) : null,
       h("ul", { class: "seat-list" }, this.table.seats.map((s) =>
         h("li", { dataset: { seat: s.seat } },
           h("strong", {}, names.plain(s.seat)), " ",
           s.kind === "open" ? h("span", { class: "badge open" }, t("table.open")) : s.kind === "bot" ? h("span", { class: "badge bot" }, t("table.bot")) : null,
           s.seat === this.you ? ` (${t("you")})` : null))),
-      this.inviteLinks(),
+      this.seated() ? this.inviteLinks() : null,
       canJoin ? this.joinForm(names) : null);
   }
 
@@ -1052,14 +1073,80 @@ export class TablePage {
     this.render();
   }
 
-  rematch() {
-    if (this.rematchSent) return;
-    if (!this.conn.request("rematch")) {
+  /** After a game, the question of who plays again (docs/PROTOCOL.md: rematch), or null. */
+  setAnswers(info, at = performance.now()) {
+    if (!info) {
+      this.answers = null;
+      return;
+    }
+    const total = (this.table && this.table.rematch_wait) || (info.ms ? info.ms / 1000 : 0);
+    this.answers = { agreed: info.agreed || [], waiting: info.waiting || [], until: info.ms === null ? null : at + info.ms, total };
+  }
+
+  /** Has this person said Play again? */
+  agreed() {
+    return Boolean(this.answers && this.seated() && this.answers.agreed.includes(this.you));
+  }
+
+  /** Say Play again, leave the table, or give the open seats to bots (after a game). */
+  answer(kind) {
+    if (!this.conn.request(kind)) {
       showError("network");
       return;
     }
-    this.rematchSent = true;
+    if (kind === "leave") this.leaving = true;
+    if (kind === "rematch" && this.answers && !this.answers.agreed.includes(this.you)) {
+      this.answers.agreed = [...this.answers.agreed, this.you]; // shown at once; the server confirms
+      this.answers.waiting = this.answers.waiting.filter((s) => s !== this.you);
+    }
     this.render();
+  }
+
+  rematch() {
+    this.answer("rematch");
+  }
+
+  /** Our seat was released after a game (we left, or did not answer in time): we watch on. */
+  released() {
+    const text = this.leaving ? t("again.you_left") : t("again.you_timed_out");
+    this.leaving = false;
+    store.forgetSeat(this.id);
+    this.token = null;
+    this.conn.token = null;
+    this.you = null;
+    showNotice(text);
+    announce(text);
+  }
+
+  /** The game-over window's foot: who plays again, and this person's choices. */
+  againPanel(names) {
+    const seated = this.seated();
+    const a = this.answers;
+    if (this.table.closed) return h("p", { class: "again-status", dataset: { testid: "again" } }, t("again.closed"));
+    if (!a) return null;
+    const open = this.table.seats.filter((s) => s.kind === "open");
+    const rows = this.table.seats.map((s) => {
+      let state;
+      if (s.kind === "bot") state = t("again.bot");
+      else if (s.kind === "open") state = t("again.open");
+      else if (a.agreed.includes(s.seat)) state = t("again.yes");
+      else state = t("again.deciding");
+      return h("li", { dataset: { seat: s.seat, again: s.kind === "human" ? (a.agreed.includes(s.seat) ? "yes" : "deciding") : s.kind } },
+        h("strong", {}, names.plain(s.seat)), s.seat === this.you ? ` (${t("you")})` : null, ": ", state);
+    });
+    let line = null;
+    if (seated && this.agreed()) {
+      const others = a.waiting.filter((s) => s !== this.you);
+      if (others.length) line = t("again.waiting_for", { names: names.list(others), n: others.length });
+      else if (open.length) line = t("again.waiting_open", { n: open.length });
+    } else if (seated) {
+      line = t("again.question");
+    }
+    const countdown = a.until !== null && a.waiting.length ? ringEl({ until: a.until, total: a.total }, "answers") : null;
+    return h("div", { class: "again" },
+      line ? h("p", { class: "again-status", dataset: { testid: "again" } }, line, " ", countdown) : null,
+      h("ul", { class: "again-seats", "aria-label": t("again.title") }, rows),
+      seated && this.agreed() && open.length ? this.inviteLinks() : null);
   }
 
   dialogs(names) {
@@ -1070,13 +1157,19 @@ export class TablePage {
         settlementPanel(this.gameOver, names, (this.table.rules || {}).stake ?? 1),
         this.summary ? summaryPanel(this.summary, names) : null,
       ], () => this.closeResult(), "game-over",
-      h("div", { class: "buttons dialog-foot" },
-        seated ? h("button", {
-          type: "button", class: "primary", dataset: { action: "rematch" }, disabled: this.rematchSent, onclick: () => this.rematch(),
-        }, this.rematchSent ? t("over.rematch_wait") : t("btn.rematch")) : null,
+      h("div", { class: "dialog-foot" }, this.againPanel(names), h("div", { class: "buttons" },
+        seated && this.answers && !this.agreed() ? h("button", {
+          type: "button", class: "primary", dataset: { action: "rematch" }, disabled: !this.online(), onclick: () => this.rematch(),
+        }, t("btn.rematch")) : null,
+        seated && this.agreed() && this.table.seats.some((s) => s.kind === "open") ? h("button", {
+          type: "button", class: "primary", dataset: { action: "fill" }, disabled: !this.online(), onclick: () => this.answer("fill"),
+        }, t("again.fill")) : null,
+        seated && this.answers ? h("button", {
+          type: "button", dataset: { action: "leave" }, disabled: !this.online(), onclick: () => this.answer("leave"),
+        }, t("again.leave")) : null,
         h("a", { class: "button", href: `#/replay/${this.id}/${this.gameOver.game || this.table.game}`, dataset: { action: "replay" } }, t("btn.replay")),
         seated ? h("a", { class: "button", href: `#/replay/${this.id}/${this.gameOver.game || this.table.game}?review=${this.you}`, dataset: { action: "review" } }, t("review.my_game")) : null,
-        h("a", { class: "button", href: "#/" }, t("btn.lobby"))));
+        h("a", { class: "button", href: "#/" }, t("btn.lobby")))));
     }
     if (!this.dialog) return null;
     const close = () => this.close();

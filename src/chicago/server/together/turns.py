@@ -1,0 +1,140 @@
+"""Your games: every table of the site where it is your turn, and the news that it became so.
+
+"You" are a profile (its secret in ``X-Chicago-Profile``) and the seat tokens a browser holds
+(a guest's seats). The tables are found in the database (:meth:`Store.turns`: the seat to
+act of each table and who holds each seat are stored with every change), so a table nobody
+has loaded is listed too. When a change moves a table's turn, :class:`YourGames` publishes a
+note on the bus for the holders of the seats concerned (every worker's site sockets of that
+person hear it, :mod:`chicago.server.together.site`) and hands the turns of correspondence
+tables to the mail notices.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, TypedDict
+
+from fastapi import APIRouter, Header, Request
+from pydantic import BaseModel, Field, StringConstraints
+
+from chicago.server.core.rows import Change, TableRow
+from chicago.server.core.seats import Seat, TableOptions, hash_token
+from chicago.server.core.state import iso_time
+from chicago.server.live import LiveTable
+from chicago.server.storage import Store
+from chicago.server.strict import STRICT
+from chicago.server.tables import TableManager
+
+__all__ = [
+    "MAX_TOKENS",
+    "TurnInfo",
+    "TurnsRequest",
+    "YourGames",
+    "router",
+    "topics_of",
+    "turn_info",
+]
+
+router = APIRouter(prefix="/api")
+
+MAX_TOKENS = 30
+"""Seat tokens one request or site socket may name (the browser keeps its last 30 seats)."""
+
+
+SeatToken = Annotated[str, StringConstraints(min_length=1, max_length=128,
+                                             pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class TurnInfo(TypedDict):
+    """One table where it is your turn."""
+
+    table: str
+    name: str
+    seat: int
+    game: int
+    since: str | None
+    deadline: str | None
+    clock_days: int | None
+
+
+def turn_info(row: TableRow, seat: int) -> TurnInfo:
+    """A table of :meth:`Store.turns` as "Your games" lists it (``deadline``: when the turn
+    clock runs out, None without one)."""
+    options = TableOptions.from_dict(row.options)
+    seconds = options.turn_seconds
+    deadline = (iso_time(row.turn_at + seconds) if seconds is not None and row.turn_at
+                else None)
+    return {"table": row.id, "name": row.name, "seat": seat, "game": row.game,
+            "since": iso_time(row.turn_at) if row.turn_at else None, "deadline": deadline,
+            "clock_days": options.clock_days}
+
+
+def topics_of(seat: Seat) -> list[str]:
+    """The bus topics that hear of a seat's turns: its profile's and its token's."""
+    topics = []
+    if seat.profile is not None:
+        topics.append(f"turns:p:{seat.profile}")
+    if seat.token_hash is not None:
+        topics.append(f"turns:t:{seat.token_hash}")
+    return topics
+
+
+TurnListener = Callable[[LiveTable, int], None]
+"""Called with (table, seat) when it became the turn of the person of ``seat``."""
+
+
+class YourGames:
+    """The turns of every person, from the store; the news when they change."""
+
+    def __init__(self, manager: TableManager, store: Store) -> None:
+        self.manager = manager
+        self.store = store
+        self.became_turn: list[TurnListener] = []
+        """Called when a change made it a person's turn (the mail notices)."""
+        manager.cache.stored.append(self._stored)
+
+    async def turns(self, profile: str | None, tokens: Sequence[str]) -> list[TurnInfo]:
+        """The tables where it is the turn of ``profile`` or of one of the seat ``tokens``."""
+        hashes = [hash_token(t) for t in tokens[:MAX_TOKENS]]
+        rows = await asyncio.to_thread(self.store.turns, profile, hashes)
+        return [turn_info(row, seat) for row, seat in rows]
+
+    def _stored(self, table: LiveTable, change: Change, before: int | None) -> None:
+        state = table.state
+        game = state.game
+        after = game.to_act if game is not None and not game.is_over else None
+        seats = {s for s in (before, after) if s is not None}
+        seats |= {h.seat for h in change.holders}
+        if "to_act" not in change.table_updates and not change.holders and before == after:
+            return
+        topics = {topic for seat in seats for topic in topics_of(state.seats[seat])}
+        for topic in sorted(topics):
+            self.manager.tasks.spawn(self.manager.bus.publish_note(topic, {"kind": "turns"}))
+        started = change.table_updates.get("status") == "playing"  # the last seat taken
+        if (after is not None and (after != before or started)
+                and state.seats[after].kind == "human" and not state.seats[after].away):
+            for listener in self.became_turn:
+                listener(table, after)
+
+
+class TurnsRequest(BaseModel):
+    """``POST /api/turns``: the seat tokens this browser holds."""
+
+    model_config = STRICT
+
+    tokens: list[SeatToken] = Field(default_factory=list, max_length=MAX_TOKENS)
+
+
+@router.post("/turns")
+async def your_turns(
+    body: TurnsRequest, request: Request,
+    secret: Annotated[str | None, Header(alias="X-Chicago-Profile")] = None,
+) -> dict[str, Any]:
+    """Every table where it is your turn: your profile's seats (``X-Chicago-Profile``) and
+    the seats of the tokens sent (a guest's), the longest waiting first."""
+    profile = None
+    if secret is not None:
+        profile = (await request.app.state.club.profile_of(secret)).id
+    games: YourGames = request.app.state.your_games
+    return {"turns": await games.turns(profile, body.tokens)}
