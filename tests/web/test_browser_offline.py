@@ -127,11 +127,20 @@ def test_a_new_version_is_a_new_worker_whose_cache_replaces_the_old(
             css.write("\n/* a new version */\n")
         # the browser looks for a new worker at each load (and when asked): until the new
         # version's cache is the only one
-        page.wait_for_function("""async (old) => {
-          const registration = await navigator.serviceWorker.ready;
-          await registration.update();
-          const keys = await caches.keys();
-          return keys.length === 1 && keys[0] !== old;
+        # (a predicate must answer at once: an async one returns a promise, which is truthy,
+        # and the wait would end before anything was looked at; so each look starts an
+        # update and reads the cache names the previous look left)
+        page.wait_for_function("""(old) => {
+          if (!window.__looking) {
+            window.__looking = (async () => {
+              const registration = await navigator.serviceWorker.ready;
+              await registration.update();
+              window.__cacheNames = await caches.keys();
+              window.__looking = null;
+            })();
+          }
+          const names = window.__cacheNames;
+          return Array.isArray(names) && names.length === 1 && names[0] !== old;
         }""", arg=first[0], timeout=60_000, polling=500)
         page.reload()
         page.wait_for_selector("[data-action=quick-play]")
