@@ -60,6 +60,23 @@ def state(client: TestClient, tournament_id: str) -> dict[str, Any]:
     return data
 
 
+PLAY_PROGRESS = ("status", "scores", "winners", "deals", "record", "replay")
+"""The fields of a round's table that move as its game is played (its bots play on by
+themselves between two reads of the tournament)."""
+
+
+def controls_of(client: TestClient, tournament_id: str) -> dict[str, Any]:
+    """The tournament's state without its tables' play progress: what a control (join,
+    leave, start, remove, cancel, end after the round) changes, so that a refused control
+    can be shown to change nothing while bot tables play on."""
+    data = state(client, tournament_id)
+    for played in data.get("rounds_played") or []:
+        for table in played.get("tables") or []:
+            for key in PLAY_PROGRESS:
+                table.pop(key, None)
+    return data
+
+
 def wait_for(client: TestClient, tournament_id: str, test: Any,
              timeout: float = 60.0) -> dict[str, Any]:
     """Poll the tournament until ``test(state)`` holds (the server moves on by itself)."""

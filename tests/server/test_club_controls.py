@@ -13,6 +13,7 @@ import pytest
 from club_support import (
     ORGANIZER,
     PROFILE,
+    controls_of,
     error_reply,
     hand_standings,
     make_profile,
@@ -58,7 +59,7 @@ def test_a_player_leaves_before_the_start_and_each_refusal_changes_nothing(
     left = _ok(_post(client, tid, "leave", **{PROFILE: b_secret}))
     assert left["entrant"] == "e2"
     assert _entrant_ids(left["tournament"]) == ["e1"]
-    before = state(client, tid)
+    before = controls_of(client, tid)
     assert before == left["tournament"]
     error_reply(_post(client, tid, "leave", **{PROFILE: b_secret}), 404, "not_entered")
     error_reply(_post(client, tid, "leave", **{PROFILE: c_secret}), 404, "not_entered")
@@ -68,20 +69,20 @@ def test_a_player_leaves_before_the_start_and_each_refusal_changes_nothing(
                 "unknown_tournament")
     error_reply(_post(client, tid, "end-after-round", **{ORGANIZER: organizer}), 409,
                 "not_playing")
-    assert state(client, tid) == before
+    assert controls_of(client, tid) == before
     assert _ok(_post(client, tid, "join", **{PROFILE: c_secret}))["entrant"] == "e3"
     assert _ok(_post(client, tid, "join", **{PROFILE: b_secret}))["entrant"] == "e4"
     started = _ok(_post(client, tid, "start", **{ORGANIZER: organizer}))
     assert _entrant_ids(started) == ["e1", "e3", "e4"]
     assert [e["order"] for e in started["entrants"]] == [0, 2, 3]
     assert {e["profile"] for e in started["entrants"]} >= {a}
-    before = state(client, tid)
+    before = controls_of(client, tid)
     message = error_reply(_post(client, tid, "leave", **{PROFILE: a_secret}), 409,
                           "tournament_started")
     assert "started" in message
     error_reply(_post(client, tid, "cancel", **{ORGANIZER: organizer}), 409,
                 "tournament_started")
-    assert state(client, tid) == before
+    assert controls_of(client, tid) == before
     assert b in {e["profile"] for e in before["entrants"]}
 
 
@@ -95,7 +96,7 @@ def test_the_organizer_removes_entrants_before_the_start(client: TestClient) -> 
     people = [make_profile(client, name) for name in ("Anna", "Bo", "Cilla")]
     for _, secret in people:
         _ok(_post(client, tid, "join", **{PROFILE: secret}))
-    before = state(client, tid)
+    before = controls_of(client, tid)
     error_reply(_post(client, tid, "remove", {"entrant": "e2"}), 401, "bad_organizer")
     error_reply(_post(client, tid, "remove", {"entrant": "e2"}, **{ORGANIZER: "G" * 32}),
                 403, "bad_organizer")
@@ -106,7 +107,7 @@ def test_the_organizer_removes_entrants_before_the_start(client: TestClient) -> 
         message = error_reply(_post(client, tid, "remove", bad, **{ORGANIZER: organizer}),
                               400, "bad_request")
         assert "entrant" in message or "also" in message, (bad, message)
-    assert state(client, tid) == before
+    assert controls_of(client, tid) == before
     removed = _ok(_post(client, tid, "remove", {"entrant": "e2"}, **{ORGANIZER: organizer}))
     assert removed["entrant"] == "e2"
     assert _entrant_ids(removed["tournament"]) == ["e1", "e3"]
@@ -115,10 +116,10 @@ def test_the_organizer_removes_entrants_before_the_start(client: TestClient) -> 
     error_reply(_post(client, tid, "leave", **{PROFILE: people[1][1]}), 404, "not_entered")
     started = _ok(_post(client, tid, "start", **{ORGANIZER: organizer}))
     assert [e["kind"] for e in started["entrants"]] == ["profile", "bot", "bot", "bot"]
-    before = state(client, tid)
+    before = controls_of(client, tid)
     error_reply(_post(client, tid, "remove", {"entrant": "e1"}, **{ORGANIZER: organizer}),
                 409, "tournament_started")
-    assert state(client, tid) == before
+    assert controls_of(client, tid) == before
 
 
 def test_a_cancelled_tournament_refuses_joins_and_starts_and_shows_as_cancelled(
@@ -130,16 +131,16 @@ def test_a_cancelled_tournament_refuses_joins_and_starts_and_shows_as_cancelled(
     tid = created["id"]
     (_, a_secret), (_, b_secret) = make_profile(client, "Anna"), make_profile(client, "Bo")
     _ok(_post(client, tid, "join", **{PROFILE: a_secret}))
-    before = state(client, tid)
+    before = controls_of(client, tid)
     error_reply(_post(client, tid, "cancel"), 401, "bad_organizer")
     error_reply(_post(client, tid, "cancel", **{ORGANIZER: "G" * 32}), 403, "bad_organizer")
-    assert state(client, tid) == before
+    assert controls_of(client, tid) == before
     cancelled = _ok(_post(client, tid, "cancel", **{ORGANIZER: organizer}))
     assert cancelled["status"] == "cancelled" and not cancelled["final"]
     assert _entrant_ids(cancelled) == ["e1"]
     listed = client.get("/api/tournaments").json()["tournaments"]
     assert next(x for x in listed if x["id"] == tid)["status"] == "cancelled"
-    before = state(client, tid)
+    before = controls_of(client, tid)
     for what, body, headers in [
             ("join", None, {PROFILE: b_secret}), ("start", None, {ORGANIZER: organizer}),
             ("leave", None, {PROFILE: a_secret}), ("cancel", None, {ORGANIZER: organizer}),
@@ -148,7 +149,7 @@ def test_a_cancelled_tournament_refuses_joins_and_starts_and_shows_as_cancelled(
         message = error_reply(_post(client, tid, what, body, **headers), 409,
                               "tournament_cancelled")
         assert "cancelled" in message, what
-    assert state(client, tid) == before
+    assert controls_of(client, tid) == before
     assert client.app.state.club.store.rounds(tid) == []  # type: ignore[attr-defined]
 
 
@@ -163,11 +164,11 @@ def test_a_tournament_ended_after_round_one_of_three_finishes_with_round_one_sta
     tid = created["id"]
     _ok(_post(client, tid, "join", **{PROFILE: secret}))
     _ok(_post(client, tid, "start", **{ORGANIZER: organizer}))
-    before = state(client, tid)
+    before = controls_of(client, tid)
     error_reply(_post(client, tid, "end-after-round", **{ORGANIZER: "G" * 32}), 403,
                 "bad_organizer")
     error_reply(_post(client, tid, "end-after-round"), 401, "bad_organizer")
-    assert state(client, tid) == before
+    assert controls_of(client, tid) == before
     ending = _ok(_post(client, tid, "end-after-round", **{ORGANIZER: organizer}))
     assert ending["ends_after"] == 1 and ending["rounds"] == 1
     assert ending["spec"]["rounds"] == 3 and ending["status"] == "playing"
@@ -199,13 +200,13 @@ def test_a_tournament_ended_after_round_one_of_three_finishes_with_round_one_sta
     assert next(x for x in listed if x["id"] == tid)["rounds"] == 1
     after = _ok(_post(client, tid, "advance", **{ORGANIZER: organizer}))
     assert not after["advanced"]
-    before = state(client, tid)
+    before = controls_of(client, tid)
     for what, body, headers in [
             ("end-after-round", None, {ORGANIZER: organizer}),
             ("cancel", None, {ORGANIZER: organizer}), ("leave", None, {PROFILE: secret}),
             ("remove", {"entrant": "e1"}, {ORGANIZER: organizer})]:
         error_reply(_post(client, tid, what, body, **headers), 409, "tournament_over")
-    assert state(client, tid) == before
+    assert controls_of(client, tid) == before
 
 
 def test_a_join_racing_the_start_waits_for_it_and_is_refused(

@@ -50,8 +50,12 @@ const probe = () => {
     }
     for (const el of texts) {
       const r = el.getBoundingClientRect();
+      // a banner scrolled out of the stack's box is out of sight: only what shows counts
+      const stack = el.closest('.moments');
+      const box = stack ? stack.getBoundingClientRect() : null;
       for (const fx of [0.2, 0.5, 0.8]) for (const fy of [0.25, 0.75]) {
         const x = r.left + r.width * fx, y = r.top + r.height * fy;
+        if (box && (y < box.top || y > box.bottom)) continue;
         const hit = document.elementFromPoint(x, y);
         window.__probes += 1;
         const where = el.className + ' at ' + Math.round(x) + ',' + Math.round(y);

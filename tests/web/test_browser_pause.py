@@ -251,3 +251,46 @@ def test_the_hint_sends_the_views_known_out_cards(
     page.wait_for_selector(".hint table.odds tbody tr")
     assert sent and sent[-1]["dead"] == view["known_out"]
     context.close()
+
+
+def test_banners_never_push_the_prompt_below_the_fold_at_1280x800(
+        browser: Any, live: LiveServer) -> None:
+    """Issue 27's banners stay their time, and several at once (two scoring rounds, one with
+    a tie-break told at length) pushed the prompt 8 px below the fold at 1280x800 (found by
+    CI on a random deal): the stack takes at most about two lines and scrolls inside, the
+    newest in view."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    for _ in range(10):  # a deal a bot's Chicago ends before the last trick is dealt again
+        page, _, _ = seated_page(context, live, ["open", "bot:basic", "bot:basic", "bot:basic"],
+                                 rules={"max_deals": 1}, clock=120)
+        player = Player(page, live)
+        # to the last trick, the fourth at rest above the hand (the tallest table)
+        while player.state() == "turn" and not (
+                player.view()["phase"] == "play" and player.view()["trick_number"] == 5):
+            player.act()
+        if player.state() == "turn":
+            break
+        page.close()
+    else:
+        raise AssertionError("no deal of ten reached its last trick")
+    long = ("The tie-break was decided at step 1: Bot 3 king, you jack, and then the next "
+            "card of each, which also went to Bot 3.")
+    page.evaluate("(detail) => { window.chicago.table.showMoments(["
+                  "{kind: 'round', text: 'First banner', detail},"
+                  "{kind: 'round', text: 'Second banner', detail},"
+                  "{kind: 'round', text: 'Newest banner', detail}]);"
+                  "window.chicago.table.render(); }", long)
+    page.locator(".moment:has-text('Newest banner')").wait_for()
+    for selector in (".hand", ".prompt", ".actions-area"):
+        bottom = page.evaluate(
+            f"document.querySelector('{selector}').getBoundingClientRect().bottom")
+        assert bottom <= 800, (selector, bottom)
+    # the newest banner shows whole inside the stack's box
+    inside = page.evaluate("""() => {
+      const box = document.querySelector('.moments').getBoundingClientRect();
+      const newest = [...document.querySelectorAll('.moment')]
+        .find((m) => m.textContent.includes('Newest banner')).getBoundingClientRect();
+      return newest.top >= box.top - 1 && newest.bottom <= box.bottom + 1;
+    }""")
+    assert inside, "the newest banner is scrolled out of sight"
+    context.close()

@@ -791,7 +791,8 @@ export class TablePage {
   momentsBanner() {
     if (!this.moments.length) return null;
     // not a live region (the page is drawn anew each time): showMoments() announces them
-    return h("div", { class: "moments", role: "group", "aria-label": t("mo.title") }, this.moments.map((m) =>
+    // newest first in the page, shown oldest to newest by the stack's column-reverse (css)
+    return h("div", { class: "moments", role: "group", "aria-label": t("mo.title") }, [...this.moments].reverse().map((m) =>
       h("div", { class: `moment moment-${m.kind}${m.drawn ? "" : " new"}`, dataset: { kind: m.kind, moment: m.id, deal: m.deal } },
         h("p", {}, h("strong", {}, m.text), m.detail ? h("span", { class: "detail" }, " " + m.detail) : null),
         h("button", {
