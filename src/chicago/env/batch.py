@@ -283,7 +283,8 @@ class GameBatch:
         """Apply one action id per game for its seat to act; the next step's arrays.
 
         An id that is not legal in its game raises ``ValueError`` naming the game, before
-        any game has changed.
+        any game has changed. Python's cycle collector is paused while the games move and
+        restored after (see :func:`_collector_paused`).
         """
         chosen = np.asarray(actions)
         if chosen.shape != (self.count,) or chosen.dtype.kind not in "iu":
