@@ -125,10 +125,11 @@ class SiteConnection:
     async def hello(self, secret: str | None, tokens: list[str]) -> None:
         """Say who this socket is: subscribe to its turns' news, send its turns."""
         self.unsubscribe()
-        self.profile = self.secret_hash = None
+        self.forget()
         if secret is not None:
             row = await self.club.profile_of(secret)
             self.profile, self.secret_hash = row.id, row.secret_hash
+            self.games.page_opened(row.id)
         self.tokens = tokens
         bus = self.games.manager.bus
         topics = [f"turns:t:{hash_token(t)}" for t in tokens]
@@ -140,6 +141,12 @@ class SiteConnection:
         for subscription in self.subscriptions:
             await subscription.ready()
         await self.refresh()
+
+    def forget(self) -> None:
+        """This socket is nobody's any more (closed, or about to say ``hello`` again)."""
+        if self.profile is not None:
+            self.games.page_closed(self.profile)
+        self.profile = self.secret_hash = None
 
     def _revoked(self, _site: str, note: Revocation) -> None:
         """The profile signed out everywhere (on any worker): a socket that said ``hello``
@@ -211,6 +218,7 @@ async def site_socket(websocket: WebSocket) -> None:
                 conn.send(_error(exc.code, exc.message))
     finally:
         conn.unsubscribe()
+        conn.forget()
         conn.close()
         with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
             await asyncio.wait_for(sender, 5.0)
