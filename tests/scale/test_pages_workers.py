@@ -8,70 +8,36 @@ mailed. Before, B saw only its own sockets and mailed her."""
 from __future__ import annotations
 
 import json
-import queue
 import re
-import socket
 import time
 from collections.abc import Iterator
-from email import message_from_bytes
-from email.message import Message
 from typing import Any
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
-from scale_fixtures import pg_url_fixture, redis_url_fixture  # noqa: F401 (fixtures)
-from scale_support import WAIT, Worker, create_table, start_worker
+from scale_fixtures import (  # noqa: F401 (fixtures)
+    pg_url_fixture,
+    redis_url_fixture,
+    two_workers,
+)
+from scale_support import WAIT, Worker, create_table
 from websockets.sync.client import ClientConnection, connect
+
+from smtp_inbox import Inbox
+from smtp_inbox import inbox as inbox
 
 pytestmark = pytest.mark.timeout(240)
 
 PROFILE = "X-Chicago-Profile"
 
 
-class Inbox:
-    """What the test's SMTP server received."""
-
-    def __init__(self) -> None:
-        self.mails: queue.Queue[tuple[list[str], Message]] = queue.Queue()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.mails.put((list(envelope.rcpt_tos), message_from_bytes(envelope.content)))
-        return "250 OK"
-
-    def next(self) -> tuple[list[str], Message]:
-        return self.mails.get(timeout=WAIT)
-
-
-@pytest.fixture
-def inbox() -> Iterator[tuple[Inbox, int]]:
-    handler = Inbox()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield handler, port
-    controller.stop()
-
-
 @pytest.fixture
 def mailing_workers(pg_url: str, redis_url: str,
                     inbox: tuple[Inbox, int]) -> Iterator[tuple[Worker, Worker]]:
     """Two workers on one database and Redis that mail through the test's SMTP server."""
-    mail = ("--smtp", f"smtp://127.0.0.1:{inbox[1]}",
-            "--public-origin", "https://chicago.example")
-    first = start_worker(pg_url, redis_url, *mail)
-    try:
-        second = start_worker(pg_url, redis_url, *mail)
-    except BaseException:
-        first.stop()
-        raise
-    try:
-        yield first, second
-    finally:
-        second.stop()
-        first.stop()
+    with two_workers(pg_url, redis_url, "--smtp", f"smtp://127.0.0.1:{inbox[1]}",
+                     "--public-origin", "https://chicago.example") as workers:
+        yield workers
 
 
 def _call(worker: Worker, method: str, path: str, body: Any = None, **headers: str) -> Any:
