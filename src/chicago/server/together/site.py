@@ -8,6 +8,12 @@ profile or of one of those seats changed (on any worker). Messages are checked a
 a table socket's (size, rate, JSON, fields) and refused with an ``error`` frame; a profile
 that signed out everywhere since the ``hello`` ends the socket (close code 4401) at once
 (the revocation on the bus, any worker), and at its next news in any case.
+
+A socket that said ``hello`` with a profile also makes that profile online
+(:mod:`chicago.server.together.online`) while it is open, is sent ``invites`` frames (its
+open invitations, received and made, each time they change, with the one that just ended
+and why) and a ``people`` frame whenever who is online may have changed (the page asks
+``GET /api/people`` again if it shows them).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from chicago.server.core.seats import hash_token
 from chicago.server.headers import Origins
 from chicago.server.protocol import ProtocolError, TableError
 from chicago.server.settings import Settings
+from chicago.server.together.people import People, invite_topic
 from chicago.server.together.turns import MAX_TOKENS, YourGames
 
 __all__ = ["SIGNED_OUT", "site_socket"]
@@ -83,9 +90,10 @@ class SiteConnection:
     """One site socket: who it is, what it listens to, its send queue and rate limit."""
 
     def __init__(self, websocket: WebSocket, settings: Settings, games: YourGames,
-                 club: ClubService) -> None:
+                 club: ClubService, people: People) -> None:
         self.websocket = websocket
         self.club = club
+        self.people = people
         self.settings = settings
         self.games = games
         self.profile: str | None = None
@@ -121,6 +129,11 @@ class SiteConnection:
         for subscription in self.subscriptions:
             subscription.close()
         self.subscriptions = []
+        if self.profile is not None:  # no longer this profile's page
+            online = self.people.online
+            online.closed(self.profile)
+            if self._people_changed in online.listeners:
+                online.listeners.remove(self._people_changed)
 
     async def hello(self, secret: str | None, tokens: list[str]) -> None:
         """Say who this socket is: subscribe to its turns' news, send its turns."""
@@ -137,9 +150,36 @@ class SiteConnection:
         self.subscriptions = [bus.subscribe_note(topic, self._heard) for topic in topics]
         if self.profile is not None:
             self.subscriptions.append(bus.subscribe_revocations(self._revoked))
+            self.subscriptions.append(bus.subscribe_note(invite_topic(self.profile),
+                                                         self._invited))
         for subscription in self.subscriptions:
             await subscription.ready()
         await self.refresh()
+        if self.profile is not None:
+            self.people.online.opened(self.profile)
+            self.people.online.listeners.append(self._people_changed)
+            await self.send_invites()
+
+    def _people_changed(self) -> None:
+        self.send(_frame("people"))
+
+    def _invited(self, _topic: str, note: dict[str, Any]) -> None:
+        ended = ({"id": note["id"], "outcome": note["outcome"]}
+                 if isinstance(note.get("id"), str) and isinstance(note.get("outcome"), str)
+                 else None)
+        self.games.manager.tasks.spawn(self.send_invites(ended))
+
+    async def send_invites(self, ended: dict[str, str] | None = None) -> None:
+        """Send the profile's open invitations (``ended``: the one that just ended)."""
+        if self.secret_hash is None or self.closed:
+            return
+        row = await asyncio.to_thread(self.club.store.profile_by_secret, self.secret_hash)
+        if row is None or row.id != self.profile:
+            self.close(SIGNED_OUT)
+            return
+        found = await self.people.invites(row)
+        self.send(_frame("invites", invites=found["invites"], sent=found["sent"],
+                         ended=ended))
 
     def _revoked(self, _site: str, note: Revocation) -> None:
         """The profile signed out everywhere (on any worker): a socket that said ``hello``
@@ -186,7 +226,8 @@ async def site_socket(websocket: WebSocket) -> None:
         return
     await websocket.accept()
     games: YourGames = websocket.app.state.your_games
-    conn = SiteConnection(websocket, settings, games, websocket.app.state.club)
+    conn = SiteConnection(websocket, settings, games, websocket.app.state.club,
+                          websocket.app.state.people)
     sender = asyncio.create_task(conn.sender())
     try:
         while not conn.closed:
