@@ -73,9 +73,9 @@ def test_online_and_invitations_travel_between_workers(
         frame = await _until(bo_page, "invites")
         assert [i["id"] for i in frame["invites"]] == [invite["id"]]
         _call(a, "POST", f"/api/invites/{invite['id']}/decline", **{PROFILE: bo["secret"]})
-        while (frame := await _until(anna_page, "invites"))["ended"] is None:
+        while not (frame := await _until(anna_page, "invites"))["ended"]:
             pass
-        assert frame["ended"] == {"id": invite["id"], "outcome": "declined"}
+        assert frame["ended"] == [{"id": invite["id"], "outcome": "declined"}]
         await anna_page.close()
         await bo_page.close()
 

@@ -225,8 +225,8 @@ def test_an_invitation_reaches_the_invitees_pages_and_accept_leads_to_the_seat(
         accepted = client.post(f"/api/invites/{invite['id']}/accept", headers=auth(bo_secret))
         assert accepted.json() == {"id": invite["id"], "table": table_id}
         frame = until(bo_page, "invites")
-        assert frame["invites"] == [] and frame["ended"] == {"id": invite["id"],
-                                                              "outcome": "accepted"}
+        assert frame["invites"] == [] and frame["ended"] == [{"id": invite["id"],
+                                                               "outcome": "accepted"}]
         joined = client.post(f"/api/tables/{table_id}/join", json={"seat": 1},
                              headers=auth(bo_secret))
         assert joined.status_code == 200
@@ -250,7 +250,7 @@ def test_decline_withdraw_and_who_may_answer(client: TestClient) -> None:
     with page(client, anna_secret) as anna_page:
         assert client.post(f"/api/invites/{first}/decline", headers=auth(bo_secret)).json() \
             == {"id": first}
-        assert until(anna_page, "invites")["ended"] == {"id": first, "outcome": "declined"}
+        assert until(anna_page, "invites")["ended"] == [{"id": first, "outcome": "declined"}]
     second = client.post(f"/api/tables/{table_id}/invite", json={"profile": bo},
                          headers=auth(anna_secret)).json()["invite"]["id"]
     assert client.post(f"/api/invites/{second}/withdraw",
@@ -320,7 +320,7 @@ def test_an_invitation_ends_when_the_table_fills(client: TestClient) -> None:
     with page(client, bo_secret) as bo_page:
         taken = client.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Gäst"})
         assert taken.status_code == 200
-        assert until(bo_page, "invites")["ended"] == {"id": invite, "outcome": "full"}
+        assert until(bo_page, "invites")["ended"] == [{"id": invite, "outcome": "full"}]
     late = client.post(f"/api/invites/{invite}/accept", headers=auth(bo_secret))
     assert late.status_code == 409 and late.json()["error"]["code"] == "invite_ended"
 
@@ -335,5 +335,5 @@ def test_signing_out_everywhere_ends_the_inviters_invitations(client: TestClient
     with page(client, bo_secret) as bo_page:
         assert client.post("/api/profiles/me/rotate", headers=auth(anna_secret)) \
             .status_code == 200
-        assert until(bo_page, "invites")["ended"] == {"id": invite, "outcome": "withdrawn"}
+        assert until(bo_page, "invites")["ended"] == [{"id": invite, "outcome": "withdrawn"}]
     assert client.get("/api/invites", headers=auth(bo_secret)).json()["invites"] == []

@@ -107,9 +107,10 @@ def test_anna_sees_bo_online_follows_and_invites_him_he_joins_then_declines(
 
     # the invitation, by keyboard: Bo's page shows it, his hidden tab notifies
     anna_page.goto(f"{live.url}#/table/{first}")
-    invite = f"[data-testid=invite-people] [data-action=invite-profile][data-profile='{bo_id}']"
-    anna_page.wait_for_selector(invite)
-    anna_page.focus(invite)
+    invite = ("[data-testid=invite-people][data-table='{}'] "
+              f"[data-action=invite-profile][data-profile='{bo_id}']")
+    anna_page.wait_for_selector(invite.format(first))
+    anna_page.focus(invite.format(first))
     anna_page.keyboard.press("Enter")
     anna_page.wait_for_selector("[data-testid=invited]")
     assert_accessible(anna_page, "the table with people to invite")
@@ -131,7 +132,7 @@ def test_anna_sees_bo_online_follows_and_invites_him_he_joins_then_declines(
 
     # a second invitation, which Bo declines: Anna's page says so
     anna_page.goto(f"{live.url}#/table/{second}")
-    anna_page.wait_for_selector(invite).click()
+    anna_page.click(invite.format(second))  # (found again if the list is drawn anew)
     bo_page.locator("#invites .invite-card", has_text="Morgonbordet").wait_for()
     bo_page.click("#invites [data-action=invite-decline]")
     anna_page.wait_for_selector(".notice-text", state="attached")

@@ -11,9 +11,9 @@ that signed out everywhere since the ``hello`` ends the socket (close code 4401)
 
 A socket that said ``hello`` with a profile also makes that profile online
 (:mod:`chicago.server.together.online`) while it is open, is sent ``invites`` frames (its
-open invitations, received and made, each time they change, with the one that just ended
-and why) and a ``people`` frame whenever who is online may have changed (the page asks
-``GET /api/people`` again if it shows them).
+open invitations, received and made, each time they change, with the ones that ended since
+the last frame and why) and a ``people`` frame whenever who is online may have changed (the
+page asks ``GET /api/people`` again if it shows them).
 """
 
 from __future__ import annotations
@@ -104,6 +104,10 @@ class SiteConnection:
         self.bucket = TokenBucket(settings.burst, settings.rate, time.monotonic())
         self.refreshing = False
         self.again = False
+        self.inviting = False
+        self.invite_again = False
+        self.ended: list[dict[str, str]] = []
+        """Invitations that ended since the last ``invites`` frame: id and outcome."""
         self.closed = False
         self.close_code = 1000
 
@@ -136,12 +140,16 @@ class SiteConnection:
                 online.listeners.remove(self._people_changed)
 
     async def hello(self, secret: str | None, tokens: list[str]) -> None:
-        """Say who this socket is: subscribe to its turns' news, send its turns."""
-        self.unsubscribe()
-        self.profile = self.secret_hash = None
+        """Say who this socket is: subscribe to its turns' news, send its turns (a secret of
+        no profile changes nothing). Who it was changes at once, in one step: news being
+        answered meanwhile never sees half of it (a profile of None with the old secret
+        read as signed out)."""
+        profile = secret_hash = None
         if secret is not None:
             row = await self.club.profile_of(secret)
-            self.profile, self.secret_hash = row.id, row.secret_hash
+            profile, secret_hash = row.id, row.secret_hash
+        self.unsubscribe()
+        self.profile, self.secret_hash = profile, secret_hash
         self.tokens = tokens
         bus = self.games.manager.bus
         topics = [f"turns:t:{hash_token(t)}" for t in tokens]
@@ -164,22 +172,39 @@ class SiteConnection:
         self.send(_frame("people"))
 
     def _invited(self, _topic: str, note: dict[str, Any]) -> None:
-        ended = ({"id": note["id"], "outcome": note["outcome"]}
-                 if isinstance(note.get("id"), str) and isinstance(note.get("outcome"), str)
-                 else None)
-        self.games.manager.tasks.spawn(self.send_invites(ended))
+        if isinstance(note.get("id"), str) and isinstance(note.get("outcome"), str):
+            self.ended.append({"id": note["id"], "outcome": note["outcome"]})
+        self.games.manager.tasks.spawn(self.send_invites())
 
-    async def send_invites(self, ended: dict[str, str] | None = None) -> None:
-        """Send the profile's open invitations (``ended``: the one that just ended)."""
-        if self.secret_hash is None or self.closed:
+    async def send_invites(self) -> None:
+        """Send the profile's open invitations and the ones that ended since the last
+        frame (one query at a time, in order: news that comes meanwhile is answered by one
+        more)."""
+        if self.inviting:
+            self.invite_again = True
             return
-        row = await asyncio.to_thread(self.club.store.profile_by_secret, self.secret_hash)
-        if row is None or row.id != self.profile:
-            self.close(SIGNED_OUT)
-            return
-        found = await self.people.invites(row)
-        self.send(_frame("invites", invites=found["invites"], sent=found["sent"],
-                         ended=ended))
+        self.inviting = True
+        try:
+            while self.secret_hash is not None and not self.closed:
+                self.invite_again = False
+                secret_hash = self.secret_hash
+                row = await asyncio.to_thread(self.club.store.profile_by_secret, secret_hash)
+                if secret_hash != self.secret_hash:
+                    return  # a new hello meanwhile: it sends its own frame
+                if row is None or row.id != self.profile:
+                    self.close(SIGNED_OUT)
+                    return
+                found = await self.people.invites(row)
+                if secret_hash != self.secret_hash:
+                    return
+                ended, self.ended = self.ended, []
+                self.send(_frame("invites", invites=found["invites"], sent=found["sent"],
+                                 ended=ended))
+                if not self.invite_again:
+                    return
+        finally:
+            self.inviting = False
+
 
     def _revoked(self, _site: str, note: Revocation) -> None:
         """The profile signed out everywhere (on any worker): a socket that said ``hello``
@@ -212,8 +237,11 @@ class SiteConnection:
             self.refreshing = False
 
     async def _still_signed_in(self) -> bool:
-        row = await asyncio.to_thread(self.club.store.profile_by_secret, self.secret_hash or "")
-        return row is not None and row.id == self.profile
+        secret_hash, profile = self.secret_hash, self.profile
+        row = await asyncio.to_thread(self.club.store.profile_by_secret, secret_hash or "")
+        if secret_hash != self.secret_hash:
+            return True  # a new hello meanwhile: it is answered by itself
+        return row is not None and row.id == profile
 
 
 async def site_socket(websocket: WebSocket) -> None:

@@ -80,12 +80,12 @@ function notify(fresh) {
 }
 
 function heard(msg) {
-  const said = msg.ended ? endedText(msg.ended) : null;
+  const said = (msg.ended || []).map(endedText).filter(Boolean);
   const fresh = (msg.invites || []).filter((i) => !received.has(i.id));
   received = new Map((msg.invites || []).map((i) => [i.id, i]));
   sent = new Map((msg.sent || []).map((i) => [i.id, i]));
   render();
-  if (said) showNotice(said);
+  if (said.length) showNotice(said.join(" "));
   for (const invite of fresh) announce(t("invite.from", { name: invite.by.name, table: invite.table_name || t("lobby.unnamed") }));
   if (fresh.length) notify(fresh);
 }

@@ -106,7 +106,7 @@ export class PeoplePanel {
 export class InvitePanel {
   constructor(tableId) {
     this.tableId = tableId;
-    this.el = h("div", { class: "invite-people", dataset: { testid: "invite-people" } });
+    this.el = h("div", { class: "invite-people", dataset: { testid: "invite-people", table: tableId } });
     this.sent = yourInvites().sent || [];
     this.seated = new Set();
     this.feed = new PeopleFeed(() => this.render());
