@@ -8,12 +8,13 @@ server's clock, moved forward here (never slept on)."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from server_support import WsPlayer, create_table
+from server_support import WsPlayer, create_table, play_out
 from starlette.testclient import TestClient
 
 from chicago.server.clock import ShiftedClock
@@ -336,4 +337,23 @@ def test_signing_out_everywhere_ends_the_inviters_invitations(client: TestClient
         assert client.post("/api/profiles/me/rotate", headers=auth(anna_secret)) \
             .status_code == 200
         assert until(bo_page, "invites")["ended"] == [{"id": invite, "outcome": "withdrawn"}]
+    assert client.get("/api/invites", headers=auth(bo_secret)).json()["invites"] == []
+
+
+def test_an_invitation_to_a_table_whose_game_is_over_says_so(client: TestClient) -> None:
+    _anna, anna_secret = profile(client, "Anna")
+    bo, bo_secret = profile(client, "Bo")
+    follow(client, anna_secret, bo)
+    info = create_table(client, ["open", "bot:basic"], name="Kort", rules={"max_deals": 1})
+    response = client.post(f"/api/tables/{info['id']}/join", json={"seat": 0},
+                           headers=auth(anna_secret))
+    token = response.json()["token"]
+    refused = client.post(f"/api/tables/{info['id']}/invite", json={"profile": bo},
+                          headers=auth(anna_secret))
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "no_open_seat"
+    player = WsPlayer(client, info["id"], token)
+    play_out({0: player}, player, random.Random(26))
+    over = client.post(f"/api/tables/{info['id']}/invite", json={"profile": bo},
+                       headers=auth(anna_secret))
+    assert over.status_code == 409 and over.json()["error"]["code"] == "invite_ended"
     assert client.get("/api/invites", headers=auth(bo_secret)).json()["invites"] == []
