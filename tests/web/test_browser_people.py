@@ -1,7 +1,8 @@
 """Who is online, follows and invitations in real browsers (issue 26; docs/PROTOCOL.md,
 "People"). Anna (desktop, English) and Bo (a phone, Swedish, his tab hidden and allowed to
 notify) have profiles. Bo chooses "Show me as online" in his lobby; Anna's lobby shows him
-online, she follows him there, and "People you follow" shows him online. At her table she
+online, she follows him there, and "People you follow" shows him online (his profile page
+has the button to stop following, and to follow again). At her table she
 invites him: his page shows the invitation with Join and Decline at once (and his browser a
 notification, recorded by a wrapper around the Notification API); he joins and sits. Then a
 second invitation, which he declines, and Anna's page says so. Every wait is for a change of
@@ -103,6 +104,11 @@ def test_anna_sees_bo_online_follows_and_invites_him_he_joins_then_declines(
     anna_page.click(f"{row} [data-action=follow]")
     anna_page.wait_for_selector(f"[data-testid=following] li[data-profile='{bo_id}']"
                                 "[data-online=true]")
+    assert _as(live, anna["secret"], "GET", "api/people")["following"][0]["profile"] == bo_id
+    anna_page.goto(f"{live.url}#/profile/{bo_id}")  # his profile page says so, and undoes it
+    anna_page.click(f"[data-action=unfollow][data-profile='{bo_id}']")
+    anna_page.click(f"[data-action=follow][data-profile='{bo_id}']")
+    anna_page.wait_for_selector(f"[data-action=unfollow][data-profile='{bo_id}']")
     assert _as(live, anna["secret"], "GET", "api/people")["following"][0]["profile"] == bo_id
 
     # the invitation, by keyboard: Bo's page shows it, his hidden tab notifies
