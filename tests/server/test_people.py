@@ -204,6 +204,20 @@ def test_a_strict_online_choice(client: TestClient) -> None:
 
 
 # ---------------------------------------------------------------------- invitations
+def invited(client: TestClient) -> tuple[str, str, str, str]:
+    """Anna, seated at a table with an open seat, follows Bo and invites him: her secret,
+    his, the table's id and the invitation's."""
+    _anna, anna_secret = profile(client, "Anna")
+    bo, bo_secret = profile(client, "Bo")
+    table_id, _ = seated(client, anna_secret)
+    assert follow(client, anna_secret, bo).status_code == 200
+    response = client.post(f"/api/tables/{table_id}/invite", json={"profile": bo},
+                           headers=auth(anna_secret))
+    assert response.status_code == 201, response.text
+    invite_id: str = response.json()["invite"]["id"]
+    return anna_secret, bo_secret, table_id, invite_id
+
+
 def test_an_invitation_reaches_the_invitees_pages_and_accept_leads_to_the_seat(
         client: TestClient) -> None:
     _anna, anna_secret = profile(client, "Anna")
@@ -312,12 +326,7 @@ def test_requests_per_client_are_capped(client: TestClient) -> None:
 
 
 def test_an_invitation_ends_when_the_table_fills(client: TestClient) -> None:
-    _anna, anna_secret = profile(client, "Anna")
-    bo, bo_secret = profile(client, "Bo")
-    table_id, _ = seated(client, anna_secret)
-    follow(client, anna_secret, bo)
-    invite = client.post(f"/api/tables/{table_id}/invite", json={"profile": bo},
-                         headers=auth(anna_secret)).json()["invite"]["id"]
+    _anna_secret, bo_secret, table_id, invite = invited(client)
     with page(client, bo_secret) as bo_page:
         taken = client.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Gäst"})
         assert taken.status_code == 200
@@ -327,12 +336,7 @@ def test_an_invitation_ends_when_the_table_fills(client: TestClient) -> None:
 
 
 def test_signing_out_everywhere_ends_the_inviters_invitations(client: TestClient) -> None:
-    _anna, anna_secret = profile(client, "Anna")
-    bo, bo_secret = profile(client, "Bo")
-    table_id, _ = seated(client, anna_secret)
-    follow(client, anna_secret, bo)
-    invite = client.post(f"/api/tables/{table_id}/invite", json={"profile": bo},
-                         headers=auth(anna_secret)).json()["invite"]["id"]
+    anna_secret, bo_secret, _table_id, invite = invited(client)
     with page(client, bo_secret) as bo_page:
         assert client.post("/api/profiles/me/rotate", headers=auth(anna_secret)) \
             .status_code == 200

@@ -19,26 +19,11 @@ from typing import Any
 import pytest
 
 from .axe import assert_accessible
-from .driver import api, in_view_and_on_top
+from .driver import HIDDEN_AND_RECORDED, api, in_view_and_on_top
 from .serving import LiveServer, until
 
 pytestmark = pytest.mark.timeout(300)
 
-HIDDEN_AND_RECORDED = """
-Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });
-window.__notes = [];
-const Real = window.Notification;
-class Recorded extends Real {
-  constructor(title, options) {
-    super(title, options);
-    window.__notes.push({ title, body: options && options.body });
-  }
-}
-Object.defineProperty(Recorded, 'permission', { get: () => Real.permission });
-Recorded.requestPermission = (...a) => Real.requestPermission(...a);
-window.Notification = Recorded;
-"""
-"""Bo's tab: hidden, and every notification it makes is recorded for the test."""
 
 
 @pytest.fixture(scope="module")
