@@ -145,7 +145,8 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         app.state.your_games = YourGames(manager, store)
         app.state.mailer = Mailer(manager, store, settings, app.state.your_games)
         app.state.people = People(manager, store, settings, club, app.state.mailer,
-                                  Online(manager, shared=shared))
+                                  Online(manager, app.state.your_games.pages,
+                                         shared=shared))
         await manager.start()
         await club.start()
         await app.state.mailer.start()

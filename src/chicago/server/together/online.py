@@ -44,12 +44,13 @@ Where = dict[str, str | None]
 class Online:
     """The profiles online at this process, and (several workers) at the others."""
 
-    def __init__(self, manager: TableManager, *, shared: bool) -> None:
+    def __init__(self, manager: TableManager, pages: Counter[str], *, shared: bool) -> None:
         self.manager = manager
         self.shared = shared
         self.worker = manager.worker
-        self.pages: Counter[str] = Counter()
-        """Profile -> the site sockets open here that said ``hello`` with it."""
+        self.pages = pages
+        """Profile -> the site sockets open here that said ``hello`` with it (kept by "Your
+        games", :attr:`YourGames.pages`; the sockets call :meth:`update` after a change)."""
         self._left: dict[str, float] = {}
         """Profile -> server time its last page here closed (within the grace)."""
         self._here: Where = {}
@@ -85,18 +86,6 @@ class Online:
             self._subscription.close()
 
     # ------------------------------------------------------------------ pages here
-    def opened(self, profile: str) -> None:
-        """A site socket said ``hello`` with ``profile``."""
-        self.pages[profile] += 1
-        self.update()
-
-    def closed(self, profile: str) -> None:
-        """A site socket of ``profile`` closed (or said ``hello`` as someone else)."""
-        self.pages[profile] -= 1
-        if self.pages[profile] <= 0:
-            del self.pages[profile]
-        self.update()
-
     def _live(self) -> Where:
         """Who has a page open here now."""
         where: Where = {}
