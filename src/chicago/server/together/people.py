@@ -323,7 +323,7 @@ class People:
             return
         joined = {str(e.data.get("profile")) for e in change.entries
                   if e.kind == "join" and e.data.get("profile")}
-        left = {h.seat for h in change.holders if h.profile is None}
+        left = {h.seat for h in change.holders if h.profile is None and h.token_hash is None}
         self.manager.tasks.spawn(self._table_changed(table, joined, left))
 
     async def _table_changed(self, table: LiveTable, joined: set[str], left: set[int]) -> None:
