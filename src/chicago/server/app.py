@@ -145,10 +145,11 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         app.state.your_games = YourGames(manager, store)
         app.state.mailer = Mailer(manager, store, settings, app.state.your_games)
         app.state.people = People(manager, store, settings, club, app.state.mailer,
-                                  Online(manager, app.state.your_games.pages,
+                                  Online(manager, app.state.your_games.pages.here,
                                          shared=shared))
         await manager.start()
         await club.start()
+        await app.state.your_games.start()
         await app.state.mailer.start()
         await app.state.people.start()
         try:
@@ -156,6 +157,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         finally:
             await app.state.people.stop()
             await app.state.mailer.stop()
+            app.state.your_games.stop()
             await club.stop()
             await manager.stop()
             await app.state.admission.close()

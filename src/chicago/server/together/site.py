@@ -124,7 +124,7 @@ class SiteConnection(Socket):
         self.forget()
         self.profile, self.secret_hash = profile, secret_hash
         if profile is not None:
-            self.games.page_opened(profile)
+            await self.games.pages.opened(profile)
         self.tokens = tokens
         bus = self.games.manager.bus
         topics = [f"turns:t:{hash_token(t)}" for t in tokens]
@@ -146,7 +146,7 @@ class SiteConnection(Socket):
     def forget(self) -> None:
         """This socket is nobody's any more (closed, or about to say ``hello`` again)."""
         if self.profile is not None:
-            self.games.page_closed(self.profile)
+            self.games.pages.closed(self.profile)
             online = self.people.online
             if self._people_changed in online.listeners:
                 online.listeners.remove(self._people_changed)
