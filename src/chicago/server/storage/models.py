@@ -61,6 +61,7 @@ __all__ = [
     "log",
     "mail_outbox",
     "metadata",
+    "pairing",
     "profile_mail",
     "profiles",
     "rated_games",
@@ -325,6 +326,35 @@ mail_outbox = Table(
     Index("ix_mail_outbox_pending", "sent_at", "id"),
 )
 """Every mail queued or sent: a restart sends what was queued; the caps count it."""
+
+# ---------------------------------------------------------------------- pairing (0011)
+# docs/SERVER.md, "Pairing".
+
+pairing = Table(
+    "pairing",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),  # the arrival number
+    Column("ticket_hash", String(64), nullable=False, unique=True),  # hash_token(ticket)
+    Column("client", String(64), nullable=False),  # the address it counts for
+    Column("profile_id", String(32), nullable=True),
+    Column("grant", String(64), nullable=True),  # the profile's credential when it came
+    Column("rating", Float, nullable=True),  # rated: the profile's mu on the ladder
+    Column("name", String(80), nullable=True),
+    Column("preset", String(40), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("wait", Float, nullable=True),  # seconds before bots; null: never
+    Column("queued_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),  # a socket last held it
+    Column("status", String(16), nullable=False),  # waiting | paired
+    Column("table_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("paired_at", Float, nullable=True),
+    Index("ix_pairing_status", "status", "id"),
+    Index("ix_pairing_client", "client"),
+)
+"""One row per place in the pairing queue (a waiting person, then where they were seated);
+the pass that pairs holds the database's pairing lock (docs/SERVER.md, "Pairing")."""
 
 # ---------------------------------------------------------------------- reviews (0003)
 # docs/SERVER.md, "Reviews".
