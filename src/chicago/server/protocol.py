@@ -95,6 +95,11 @@ ERROR_CODES = {
     "mail_off": "this site sends no mail",
     "mail_limited": "too many mails today",
     "unknown_link": "this link does nothing (any more)",
+    # pairing, "Play now with people" (issue 26: docs/PROTOCOL.md, "Pairing")
+    "no_place": "no place in the queue has this ticket",
+    "already_queued": "a place in the queue is held already",
+    "too_many_places": "too many places in the queue from this address",
+    "queue_full": "the pairing queue is full",
 }
 """Every error code the server sends, with a default message."""
 

@@ -197,7 +197,11 @@ class Pairing:
                                     per_client=self.settings.max_pairing_per_address,
                                     per_site=self.settings.max_pairing)
         except CapReached as exc:
-            raise TableError(exc.code, exc.message, 429, retry_after=60) from None
+            if exc.code == "already_queued":
+                raise TableError("already_queued", exc.message, 409) from None
+            if exc.code == "too_many_places":
+                raise TableError("too_many_places", exc.message, 429, retry_after=60) from None
+            raise TableError("queue_full", exc.message, 429, retry_after=60) from None
         await self._changed()
         row = await self.place(ticket)
         assert row is not None

@@ -36,6 +36,9 @@ Play again by agreement (migration ``0008_play_again``) adds ``tables.answer_by`
 when the people of a finished game may answer whether to play again. Your games (migration
 ``0009_your_games``) adds ``tables.to_act`` and ``tables.turn_at`` (whose turn it is, since
 when) and ``seat_holders`` (who holds each seat).
+
+Pairing (migration ``0011_pairing``, docs/SERVER.md "Pairing") adds ``pairing``: one row per
+place in the "Play now with people" queue.
 """
 
 from __future__ import annotations

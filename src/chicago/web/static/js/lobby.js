@@ -8,6 +8,7 @@ import * as store from "./store.js";
 import { gameNames, levelName, levelNote, presetName, seatNames } from "./words.js";
 import { showError } from "./notice.js";
 import { welcomePanel, guidedRequest, guideStarted } from "./guide.js";
+import { pairingPanel, onPairing } from "./pairing.js";
 
 const SPEEDS = [["slow", 1.2], ["normal", 0.6], ["fast", 0.2], ["instant", 0]];
 const CLOCKS = [null, 30, 60, 120];
@@ -38,13 +39,16 @@ export class LobbyPage {
     this.games = null;
     this.form = null;
     this.busy = false;
+    this.pairing = null; // GET /api/pairing: the numbers of players each preset may queue for
+    this.pairChoice = { preset: "pagat", players: 4, wait: 60, rated: false };
     this.offLang = onLangChange(() => this.render());
+    this.offPairing = onPairing(() => this.render());
   }
 
   async mount() {
     replace(this.root, h("p", { class: "loading" }, t("loading")));
     try {
-      this.info = await api.info();
+      [this.info, this.pairing] = await Promise.all([api.info(), api.pairing()]);
     } catch (err) {
       showError(err.code || "network", err.message);
       replace(this.root, h("p", { role: "alert" }, t("err.network")));
@@ -71,6 +75,7 @@ export class LobbyPage {
 
   unmount() {
     this.offLang();
+    this.offPairing();
   }
 
   async refresh() {
@@ -93,6 +98,7 @@ export class LobbyPage {
     replace(this.root, h("div", { class: "lobby" },
       welcomePanel(() => this.startGuide(), this.busy),
       this.intro(),
+      pairingPanel({ ...this.pairing, presets: this.info.presets }, this.pairChoice, () => this.render()),
       this.createForm(),
       this.myTables(),
       this.openTables(),
