@@ -67,6 +67,8 @@ def test_three_people_and_a_bot_after_the_wait(clocked_client: TestClient,
         assert [q["type"] for q in queued] == ["queued"] * 3
         assert queued[2]["waiting"] == 3 and queued[0]["wait"] == 60
         assert len({q["ticket"] for q in queued}) == 3
+        assert set(queued[0]) == {"type", "ticket", "preset", "players", "rated", "wait",
+                                  "since", "waiting"}  # nothing about the others but a count
         assert counts(client) == [{"preset": "pagat", "players": 4, "rated": False,
                                    "waiting": 3}]
         assert "ticket" not in json.dumps(counts(client))
@@ -75,6 +77,12 @@ def test_three_people_and_a_bot_after_the_wait(clocked_client: TestClient,
     assert len({p["table"] for p in paired}) == 1
     assert sorted(p["seat"] for p in paired) == [0, 1, 2]
     assert [p["token"] for p in paired] == [q["ticket"] for q in queued]
+    assert {key for p in paired for key in p} == {"type", "table", "seat", "token"}
+    frames = [f for w in people for f in w.frames]
+    for waiter, ticket in zip(people, (q["ticket"] for q in queued), strict=True):
+        others = {q["ticket"] for q in queued} - {ticket}
+        assert not any(o in json.dumps(waiter.frames) for o in others)  # no one else's ticket
+    assert {f["type"] for f in frames} <= {"queued", "waiting", "paired"}
     info = client.get(f"/api/tables/{paired[0]['table']}").json()
     assert info["status"] == "playing" and info["private"] is True
     assert [s["kind"] for s in info["seats"]] == ["human", "human", "human", "bot"]
@@ -237,9 +245,9 @@ def test_rated_pairs_profiles_close_in_rating(client: TestClient) -> None:
     assert paired[0]["table"] == paired[1]["table"]
 
 
-def test_a_restart_mid_queue_loses_nothing(tmp_path: Path) -> None:
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'restart.sqlite3'}", static_dir=None,
-                        seed=11, review_workers=0)
+def test_a_restart_mid_queue_loses_nothing(db_url: str) -> None:
+    """On SQLite and on PostgreSQL: the place, its ticket and its time survive."""
+    settings = Settings(db_url=db_url, static_dir=None, seed=11, review_workers=0)
     with TestClient(create_app(settings)) as client, ExitStack() as stack:
         first = Waiter(client, stack).queue(players=2, wait=None)
     with TestClient(create_app(settings)) as client, ExitStack() as stack:
@@ -252,3 +260,23 @@ def test_a_restart_mid_queue_loses_nothing(tmp_path: Path) -> None:
         paired = back.until("paired")
         assert other.until("paired")["table"] == paired["table"]
         assert paired["token"] == first["ticket"]
+
+
+def test_places_count_against_the_lobby_limits_on_starting_tables(tmp_path: Path) -> None:
+    """A place may start a table, so it takes one from the address's bucket of table
+    creations (rate_limited beyond), and none is taken while the site runs as many tables
+    as it may (too_many_tables)."""
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'rate.sqlite3'}", static_dir=None,
+                        seed=5, review_workers=0, create_burst=2, create_rate=0.001)
+    with TestClient(create_app(settings)) as client, ExitStack() as stack:
+        for players in (2, 3):
+            assert Waiter(client, stack).queue(players=players, wait=None)["type"] == "queued"
+        refused = Waiter(client, stack).queue(players=4, wait=None)
+        assert refused["type"] == "error" and refused["code"] == "rate_limited"
+        assert sum(q["waiting"] for q in counts(client)) == 2
+    full = Settings(db_url=f"sqlite:///{tmp_path / 'full.sqlite3'}", static_dir=None, seed=5,
+                    review_workers=0, max_running_tables=0)
+    with TestClient(create_app(full)) as client, ExitStack() as stack:
+        refused = Waiter(client, stack).queue(wait=0)
+        assert refused["type"] == "error" and refused["code"] == "too_many_tables"
+        assert counts(client) == []

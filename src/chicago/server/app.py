@@ -144,7 +144,8 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         app.state.club = club
         app.state.your_games = YourGames(manager, store)
         app.state.mailer = Mailer(manager, store, settings, app.state.your_games)
-        app.state.pairing = Pairing(manager, store, club, settings)
+        app.state.pairing = Pairing(manager, store, club, settings,
+                                    app.state.admission)
         await manager.start()
         await club.start()
         await app.state.mailer.start()

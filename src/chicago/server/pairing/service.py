@@ -30,6 +30,7 @@ from typing import Any
 from chicago.club.ratings import DEFAULT_MU, ladder_key, profile_participant
 from chicago.engine.game import Game
 from chicago.rules import PRESETS
+from chicago.server.admission import Admission, Start
 from chicago.server.club.service import ClubService
 from chicago.server.core.decide import Joiner
 from chicago.server.core.ports import Revocation, Subscription
@@ -95,8 +96,13 @@ class Pairing:
     """The queue's service of one worker (see the module docstring)."""
 
     def __init__(self, manager: TableManager, store: Store, club: ClubService,
-                 settings: Settings) -> None:
+                 settings: Settings, admission: Admission) -> None:
         self.manager = manager
+        self.admission = admission
+        """The lobby's limits on starting tables: a place may start one, so each takes one
+        from its address's bucket, and none is taken or formed beyond the site's cap of
+        tables in play."""
+        self.store = store
         self.club = club
         self.settings = settings
         self.places = PairingStore(store)
@@ -184,6 +190,20 @@ class Pairing:
                                             [profile_participant(joiner.profile)], ladder)
             found = rated.get((ladder, profile_participant(joiner.profile)))
             rating = found[0].mu if found else DEFAULT_MU
+        wait = await self.admission.limiter.take(client)
+        if wait is not None:
+            raise TableError("rate_limited", f"at most {self.settings.create_rate:g} places "
+                             "or tables per minute from one address; try again in "
+                             f"{wait} s", 429, retry_after=wait)
+        try:
+            await self.admission.check(None, Start(running=1))
+            return await self._add(request, client, joiner, rating)
+        except BaseException:
+            await self.admission.refund(client)
+            raise
+
+    async def _add(self, request: PairingRequest, client: str, joiner: Joiner | None,
+                   rating: float | None) -> tuple[str, PlaceRow]:
         ticket = secrets.token_urlsafe(24)  # a credential: never from a seeded stream
         place = NewPlace(
             ticket_hash=hash_token(ticket), client=client,
@@ -260,12 +280,18 @@ class Pairing:
 
         def plan(rows: list[PlaceRow]) -> list[Seating]:
             seated.clear()
-            seatings = self._plan(rows, now, seated)
+            seatings = self._plan(rows, now)[:room]
+            by_number = {row.id: row.ticket_hash for row in rows}
+            seated.update({by_number[n]: s.table_id for s in seatings for n in s.seats})
             left = [p for p in map(_waiting, rows) if p.number not in
                     {n for s in seatings for n in s.seats}]
             deadline[0] = next_deadline(left, now)
             return seatings
 
+        room = self.settings.max_running_tables - await asyncio.to_thread(
+            self.store.count_playing)  # the site's cap of tables in play
+        if room <= 0:
+            return []
         seatings = await asyncio.to_thread(self.places.pair, now, plan)
         self.deadline = deadline[0]
         for seating in seatings:
@@ -279,14 +305,13 @@ class Pairing:
             await self.manager.bus.publish_note("pairing", {})
         return seatings
 
-    def _plan(self, rows: list[PlaceRow], now: float, seated: dict[str, str]) -> list[Seating]:
+    def _plan(self, rows: list[PlaceRow], now: float) -> list[Seating]:
         by_number = {row.id: row for row in rows}
         seatings = []
         for formed in form_tables([_waiting(row) for row in rows], now):
             people = [by_number[n] for n in formed.places]
             seating = self._table(formed.key, people, formed.bots, now)
             seatings.append(seating)
-            seated.update({p.ticket_hash: seating.table_id for p in people})
         return seatings
 
     def _table(self, key: QueueKey, people: list[PlaceRow], bots: int, at: float) -> Seating:
