@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 from collections import Counter
@@ -70,13 +71,18 @@ PAIRED_KEPT = 3600.0
 
 def players_of(preset: str) -> list[int]:
     """The numbers of players of :data:`PLAYERS` the preset's rules allow."""
+    return list(_players_of(preset))
+
+
+@functools.cache
+def _players_of(preset: str) -> tuple[int, ...]:
     rules = PRESETS[preset]
     allowed = []
     for count in PLAYERS:
         with contextlib.suppress(TypeError, ValueError):
             Game(rules, players=count, seed=0)
             allowed.append(count)
-    return allowed
+    return tuple(allowed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,14 +19,12 @@ Closing the socket leaves the place in the queue for ``Settings.pairing_grace`` 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import math
-import time
 from typing import Any
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from chicago.rules import PRESETS
 from chicago.server import protocol
@@ -34,13 +32,12 @@ from chicago.server.admission import client_key
 from chicago.server.core.ports import Revocation, Subscription
 from chicago.server.core.seats import hash_token
 from chicago.server.core.state import iso_time
-from chicago.server.headers import Origins
 from chicago.server.lobby import clean_name
 from chicago.server.pairing.service import MAX_WAIT, Pairing, PairingRequest, players_of
 from chicago.server.protocol import ProtocolError, TableError
 from chicago.server.settings import Settings
 from chicago.server.storage.pairing import PAIRED, PlaceRow
-from chicago.server.together.site import SIGNED_OUT, SiteConnection
+from chicago.server.together.site import SIGNED_OUT, SiteConnection, admitted, serve
 
 __all__ = ["FieldError", "PairingConnection", "pairing_socket", "parse_message"]
 
@@ -157,6 +154,11 @@ class PairingConnection(SiteConnection):
             with contextlib.suppress(ValueError):
                 self.pairing.counted.remove(self._counts)
 
+    def unsubscribe(self) -> None:
+        """The socket ends: its place is let go (kept for the grace)."""
+        self.drop()
+        super().unsubscribe()
+
     def _news(self, _topic: str, _note: dict[str, Any]) -> None:
         self.pairing.manager.tasks.spawn(self.tell())
 
@@ -222,40 +224,15 @@ class PairingConnection(SiteConnection):
 
 async def pairing_socket(websocket: WebSocket) -> None:
     """The pairing socket (see the module docstring); pages of other origins are refused."""
-    settings: Settings = websocket.app.state.settings
-    origins: Origins = websocket.app.state.origins
-    if not origins.allows(websocket.headers.get("origin"), scheme=websocket.url.scheme,
-                          host=websocket.headers.get("host")):
-        await websocket.close(1008)
+    if not await admitted(websocket):
         return
-    await websocket.accept()
+    settings: Settings = websocket.app.state.settings
     conn = PairingConnection(websocket, settings, websocket.app.state.your_games,
                              websocket.app.state.club)
     conn.pairing = websocket.app.state.pairing
     conn.watching = []
-    sender = asyncio.create_task(conn.sender())
-    try:
-        while not conn.closed:
-            try:
-                message = await websocket.receive()
-            except (WebSocketDisconnect, RuntimeError):
-                return
-            if message["type"] == "websocket.disconnect":
-                return
-            raw = message.get("text") or message.get("bytes") or b""
-            if conn.bucket.claim(time.monotonic()) is not None:
-                conn._frame("error", code="rate_limited", message=f"at most "
-                            f"{settings.rate:g} messages per second; this one was dropped")
-                continue
-            try:
-                await conn.handle(*parse_message(raw, settings.max_message))
-            except FieldError as exc:
-                conn._frame("error", code=exc.code, field=exc.field, message=exc.message)
-            except (ProtocolError, TableError) as exc:
-                conn._frame("error", code=exc.code, message=exc.message)
-    finally:
-        conn.drop()
-        conn.close()
-        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-            await asyncio.wait_for(sender, 5.0)
-        sender.cancel()
+
+    async def answer(raw: str | bytes) -> None:
+        await conn.handle(*parse_message(raw, settings.max_message))
+
+    await serve(conn, answer)

@@ -17,6 +17,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -31,7 +32,7 @@ from chicago.server.protocol import ProtocolError, TableError
 from chicago.server.settings import Settings
 from chicago.server.together.turns import MAX_TOKENS, YourGames
 
-__all__ = ["SIGNED_OUT", "site_socket"]
+__all__ = ["SIGNED_OUT", "SiteConnection", "admitted", "serve", "site_socket"]
 
 log = logging.getLogger("chicago.server")
 
@@ -176,17 +177,25 @@ class SiteConnection:
         return row is not None and row.id == self.profile
 
 
-async def site_socket(websocket: WebSocket) -> None:
-    """The site socket (see the module docstring); pages of other origins are refused."""
-    settings: Settings = websocket.app.state.settings
+async def admitted(websocket: WebSocket) -> bool:
+    """Accept a site-wide socket (the site socket, the pairing socket) from a page of an
+    allowed origin; one of another origin is closed (1008) and False."""
     origins: Origins = websocket.app.state.origins
     if not origins.allows(websocket.headers.get("origin"), scheme=websocket.url.scheme,
                           host=websocket.headers.get("host")):
         await websocket.close(1008)
-        return
+        return False
     await websocket.accept()
-    games: YourGames = websocket.app.state.your_games
-    conn = SiteConnection(websocket, settings, games, websocket.app.state.club)
+    return True
+
+
+async def serve(conn: SiteConnection,
+                answer: Callable[[str | bytes], Awaitable[None]]) -> None:
+    """Run an accepted site-wide socket until it closes: each message within the rate limit
+    is answered by ``answer`` (a ProtocolError or TableError it raises becomes an ``error``
+    frame, with the bad ``field`` when it names one); at the end the connection unsubscribes
+    and its last frames are sent."""
+    settings, websocket = conn.settings, conn.websocket
     sender = asyncio.create_task(conn.sender())
     try:
         while not conn.closed:
@@ -202,16 +211,32 @@ async def site_socket(websocket: WebSocket) -> None:
                                  "second; this one was dropped"))
                 continue
             try:
-                hello = parse_hello(raw, settings.max_message)
-                if hello is None:
-                    conn.send(_frame("pong"))
-                else:
-                    await conn.hello(*hello)
+                await answer(raw)
             except (ProtocolError, TableError) as exc:
-                conn.send(_error(exc.code, exc.message))
+                field = getattr(exc, "field", None)
+                extra = {"field": field} if isinstance(field, str) else {}
+                conn.send(_frame("error", code=exc.code, message=exc.message, **extra))
     finally:
         conn.unsubscribe()
         conn.close()
         with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
             await asyncio.wait_for(sender, 5.0)
         sender.cancel()
+
+
+async def site_socket(websocket: WebSocket) -> None:
+    """The site socket (see the module docstring); pages of other origins are refused."""
+    if not await admitted(websocket):
+        return
+    settings: Settings = websocket.app.state.settings
+    conn = SiteConnection(websocket, settings, websocket.app.state.your_games,
+                          websocket.app.state.club)
+
+    async def answer(raw: str | bytes) -> None:
+        hello = parse_hello(raw, settings.max_message)
+        if hello is None:
+            conn.send(_frame("pong"))
+        else:
+            await conn.hello(*hello)
+
+    await serve(conn, answer)

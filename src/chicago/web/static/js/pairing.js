@@ -10,6 +10,7 @@ import { t, num } from "./i18n.js";
 import * as store from "./store.js";
 import { presetName } from "./words.js";
 import { showError } from "./notice.js";
+import { socketUrl } from "./site.js";
 
 const TICKET = "chicago.pairing";
 export const WAITS = [0, 30, 60, 120, 300, null]; // seconds before bots (null: never)
@@ -53,12 +54,6 @@ export function onPairing(fn) {
   return () => listeners.delete(fn);
 }
 
-function url() {
-  const base = new URL(".", location.href);
-  base.protocol = base.protocol === "https:" ? "wss:" : "ws:";
-  return new URL("ws/pairing", base).href;
-}
-
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
@@ -66,7 +61,7 @@ function send(message) {
 function open() {
   if (socket) return;
   try {
-    socket = new WebSocket(url());
+    socket = new WebSocket(socketUrl("ws/pairing"));
   } catch {
     return;
   }
