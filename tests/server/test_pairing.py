@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from club_support import make_profile
 from server_support import WsPlayer, close_all
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
@@ -52,10 +53,7 @@ def counts(client: TestClient) -> list[dict[str, Any]]:
 
 
 def profile(client: TestClient, name: str) -> str:
-    response = client.post("/api/profiles", json={"name": name})
-    assert response.status_code == 201, response.text
-    secret: str = response.json()["secret"]
-    return secret
+    return make_profile(client, name)[1]
 
 
 def test_three_people_and_a_bot_after_the_wait(clocked_client: TestClient,

@@ -217,7 +217,7 @@ class Pairing:
             grant=joiner.grant if joiner else None, rating=rating,
             name=joiner.name if joiner else request.name, preset=request.preset,
             players=request.players, rated=request.rated, wait=request.wait,
-            at=self.manager.clock.time())
+            queued_at=self.manager.clock.time())
         try:
             await asyncio.to_thread(self.places.add, place,
                                     per_client=self.settings.max_pairing_per_address,

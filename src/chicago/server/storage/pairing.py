@@ -52,25 +52,15 @@ class NewPlace:
     players: int
     rated: bool
     wait: float | None
-    at: float
+    queued_at: float
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceRow:
-    """A stored place."""
+class PlaceRow(NewPlace):
+    """A stored place: its arrival number, when a socket last held it, and once paired its
+    table and seat."""
 
     id: int
-    ticket_hash: str
-    client: str
-    profile_id: str | None
-    grant: str | None
-    rating: float | None
-    name: str | None
-    preset: str
-    players: int
-    rated: bool
-    wait: float | None
-    queued_at: float
     seen_at: float
     status: str
     table_id: str | None
@@ -125,7 +115,7 @@ class PairingStore:
                 ticket_hash=place.ticket_hash, client=place.client, profile_id=place.profile_id,
                 grant=place.grant, rating=place.rating, name=place.name, preset=place.preset,
                 players=place.players, rated=place.rated, wait=place.wait,
-                queued_at=place.at, seen_at=place.at, status=WAITING))
+                queued_at=place.queued_at, seen_at=place.queued_at, status=WAITING))
             key = done.inserted_primary_key
             assert key is not None
             return int(key[0])
