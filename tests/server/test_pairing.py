@@ -278,3 +278,22 @@ def test_places_count_against_the_lobby_limits_on_starting_tables(tmp_path: Path
         refused = Waiter(client, stack).queue(wait=0)
         assert refused["type"] == "error" and refused["code"] == "too_many_tables"
         assert counts(client) == []
+
+
+def test_after_a_restart_the_wait_goes_on_from_the_stored_time(tmp_path: Path) -> None:
+    """Half of a place's minute passes before a restart and the other half after: bots
+    fill its table then (the wait counts from when the place came, not from the restart)."""
+    clock = ShiftedClock()
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'waits.sqlite3'}", static_dir=None,
+                        seed=13, review_workers=0)
+    with TestClient(create_app(settings, clock=clock)) as client, ExitStack() as stack:
+        first = Waiter(client, stack).queue(players=2, wait=60)
+    clock.advance(30)
+    with TestClient(create_app(settings, clock=clock)) as client, ExitStack() as stack:
+        back = Waiter(client, stack)
+        back.send(type="resume", ticket=first["ticket"])
+        assert back.until("queued", "error")["since"] == first["since"]
+        clock.advance(31)
+        paired = back.until("paired")
+        info = client.get(f"/api/tables/{paired['table']}").json()
+        assert [s["kind"] for s in info["seats"]] == ["human", "bot"]
