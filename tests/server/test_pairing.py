@@ -225,6 +225,8 @@ def test_one_profile_one_place_and_signing_out_ends_it(client: TestClient) -> No
         assert one.queue(profile=secret, wait=None)["type"] == "queued"
         twice = two.queue(profile=secret, wait=None, players=3)
         assert twice["type"] == "error" and twice["code"] == "already_queued"
+        unknown = two.queue(profile="no-such-profile-secret", wait=None, players=3)
+        assert unknown["type"] == "error" and unknown["code"] == "bad_profile"
         response = client.post("/api/profiles/me/rotate", headers={"X-Chicago-Profile": secret})
         assert response.status_code == 200, response.text
         assert one.until("left")["reason"] == "signed_out"

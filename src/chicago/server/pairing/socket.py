@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket
 from chicago.rules import PRESETS
 from chicago.server import protocol
 from chicago.server.admission import client_key
+from chicago.server.club.service import ClubService
 from chicago.server.core.ports import Revocation, Subscription
 from chicago.server.core.seats import hash_token
 from chicago.server.core.state import iso_time
@@ -38,6 +39,7 @@ from chicago.server.protocol import ProtocolError, TableError
 from chicago.server.settings import Settings
 from chicago.server.storage.pairing import PAIRED, PlaceRow
 from chicago.server.together.site import SIGNED_OUT, SiteConnection, admitted, serve
+from chicago.server.together.turns import YourGames
 
 __all__ = ["FieldError", "PairingConnection", "pairing_socket", "parse_message"]
 
@@ -119,12 +121,16 @@ def parse_message(raw: str | bytes, max_size: int) -> tuple[str, PairingRequest 
 class PairingConnection(SiteConnection):
     """One pairing socket: the place it holds (its ticket), what it listens to."""
 
-    ticket: str | None = None
-    pairing: Pairing
-    watching: list[Subscription]
-    key: tuple[str, int, bool] | None = None
-    profile_id: str | None = None
-    grant: str | None = None
+    def __init__(self, websocket: WebSocket, settings: Settings, games: YourGames,
+                 club: ClubService, pairing: Pairing) -> None:
+        super().__init__(websocket, settings, games, club)
+        self.pairing = pairing
+        self.ticket: str | None = None
+        self.watching: list[Subscription] = []
+        self.key: tuple[str, int, bool] | None = None
+        """The queue of the held place (its counts are sent)."""
+        self.profile_id: str | None = None
+        self.grant: str | None = None
 
     def _frame(self, kind: str, **fields: Any) -> None:
         self.send(protocol.dumps({"type": kind, **fields}))
@@ -228,9 +234,7 @@ async def pairing_socket(websocket: WebSocket) -> None:
         return
     settings: Settings = websocket.app.state.settings
     conn = PairingConnection(websocket, settings, websocket.app.state.your_games,
-                             websocket.app.state.club)
-    conn.pairing = websocket.app.state.pairing
-    conn.watching = []
+                             websocket.app.state.club, websocket.app.state.pairing)
 
     async def answer(raw: str | bytes) -> None:
         await conn.handle(*parse_message(raw, settings.max_message))
