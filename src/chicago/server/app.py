@@ -148,6 +148,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
                                     app.state.admission)
         await manager.start()
         await club.start()
+        await app.state.your_games.start()
         await app.state.mailer.start()
         await app.state.pairing.start()
         try:
@@ -155,6 +156,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         finally:
             await app.state.pairing.stop()
             await app.state.mailer.stop()
+            app.state.your_games.stop()
             await club.stop()
             await manager.stop()
             await app.state.admission.close()

@@ -29,17 +29,17 @@ from starlette.websockets import WebSocket
 from chicago.rules import PRESETS
 from chicago.server import protocol
 from chicago.server.admission import client_key
-from chicago.server.club.service import ClubService
 from chicago.server.core.ports import Revocation, Subscription
 from chicago.server.core.seats import hash_token
 from chicago.server.core.state import iso_time
+from chicago.server.headers import Origins
 from chicago.server.lobby import clean_name
 from chicago.server.pairing.service import MAX_WAIT, Pairing, PairingRequest, players_of
 from chicago.server.protocol import ProtocolError, TableError
 from chicago.server.settings import Settings
+from chicago.server.sockets import Socket
 from chicago.server.storage.pairing import PAIRED, PlaceRow
-from chicago.server.together.site import SIGNED_OUT, SiteConnection, admitted, serve
-from chicago.server.together.turns import YourGames
+from chicago.server.together.site import SIGNED_OUT
 
 __all__ = ["FieldError", "PairingConnection", "pairing_socket", "parse_message"]
 
@@ -95,11 +95,10 @@ def _queue(data: dict[str, Any]) -> PairingRequest:
                           name, profile)
 
 
-def parse_message(raw: str | bytes, max_size: int) -> tuple[str, PairingRequest | str | None]:
+def parse_message(raw: str | bytes) -> tuple[str, PairingRequest | str | None]:
     """The kind of a message and what it carries (a queue's request, a ticket, or None);
-    ProtocolError (a :class:`FieldError` for a bad field) naming the problem."""
-    if len(raw) > max_size:
-        raise ProtocolError("too_large", f"a message may have at most {max_size} bytes")
+    ProtocolError (a :class:`FieldError` for a bad field) naming the problem. (Its size
+    and rate were checked by :meth:`Socket.messages`.)"""
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError, UnicodeDecodeError):
@@ -118,12 +117,12 @@ def parse_message(raw: str | bytes, max_size: int) -> tuple[str, PairingRequest 
     return kind, None
 
 
-class PairingConnection(SiteConnection):
-    """One pairing socket: the place it holds (its ticket), what it listens to."""
+class PairingConnection(Socket):
+    """One pairing socket: the place it holds (its ticket) and what it listens to, besides
+    its send queue and rate limit (:class:`~chicago.server.sockets.Socket`)."""
 
-    def __init__(self, websocket: WebSocket, settings: Settings, games: YourGames,
-                 club: ClubService, pairing: Pairing) -> None:
-        super().__init__(websocket, settings, games, club)
+    def __init__(self, websocket: WebSocket, settings: Settings, pairing: Pairing) -> None:
+        super().__init__(websocket, settings)
         self.pairing = pairing
         self.ticket: str | None = None
         self.watching: list[Subscription] = []
@@ -159,11 +158,6 @@ class PairingConnection(SiteConnection):
             self.watching = []
             with contextlib.suppress(ValueError):
                 self.pairing.counted.remove(self._counts)
-
-    def unsubscribe(self) -> None:
-        """The socket ends: its place is let go (kept for the grace)."""
-        self.drop()
-        super().unsubscribe()
 
     def _news(self, _topic: str, _note: dict[str, Any]) -> None:
         self.pairing.manager.tasks.spawn(self.tell())
@@ -230,13 +224,27 @@ class PairingConnection(SiteConnection):
 
 async def pairing_socket(websocket: WebSocket) -> None:
     """The pairing socket (see the module docstring); pages of other origins are refused."""
-    if not await admitted(websocket):
-        return
     settings: Settings = websocket.app.state.settings
-    conn = PairingConnection(websocket, settings, websocket.app.state.your_games,
-                             websocket.app.state.club, websocket.app.state.pairing)
+    origins: Origins = websocket.app.state.origins
+    if not origins.allows(websocket.headers.get("origin"), scheme=websocket.url.scheme,
+                          host=websocket.headers.get("host")):
+        await websocket.close(1008)
+        return
+    await websocket.accept()
+    conn = PairingConnection(websocket, settings, websocket.app.state.pairing)
+    conn.start()
 
-    async def answer(raw: str | bytes) -> None:
-        await conn.handle(*parse_message(raw, settings.max_message))
+    def refuse(code: str, message: str) -> None:
+        conn._frame("error", code=code, message=message)
 
-    await serve(conn, answer)
+    try:
+        async for raw in conn.messages(refuse):
+            try:
+                await conn.handle(*parse_message(raw))
+            except FieldError as exc:
+                conn._frame("error", code=exc.code, field=exc.field, message=exc.message)
+            except (ProtocolError, TableError) as exc:
+                refuse(exc.code, exc.message)
+    finally:
+        conn.drop()
+        await conn.finish()
