@@ -48,7 +48,7 @@ def test_migrations_create_the_schema_once(db_url: str) -> None:
     assert store.revision() is None
     store.migrate()
     store.migrate()  # idempotent: every start runs it
-    assert store.revision() == "0011_online"
+    assert store.revision() == "0012_pairing"
     names = set(inspect(store.engine).get_table_names())
     assert {"tables", "games", "log", "reviews", "alembic_version"} <= names
     assert store.count("log") == 0

@@ -37,6 +37,9 @@ from chicago.server.core.ports import TableBus
 from chicago.server.headers import Origins, SafeHeaders
 from chicago.server.hosts import AllowedHosts, HostCheck
 from chicago.server.locking import make_locks
+from chicago.server.pairing.routes import router as pairing_routes
+from chicago.server.pairing.service import Pairing
+from chicago.server.pairing.socket import pairing_socket
 from chicago.server.redis_bus import RedisBus, channel_prefix
 from chicago.server.reviews import ReviewService
 from chicago.server.settings import Settings
@@ -147,13 +150,19 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         app.state.people = People(manager, store, settings, club, app.state.mailer,
                                   Online(manager, app.state.your_games.pages.here,
                                          shared=shared))
+        app.state.pairing = Pairing(manager, store, club, settings,
+                                    app.state.admission)
         await manager.start()
         await club.start()
         await app.state.your_games.start()
         await app.state.mailer.start()
         await app.state.people.start()
         try:
-            yield
+            await app.state.pairing.start()
+            try:
+                yield
+            finally:
+                await app.state.pairing.stop()
         finally:
             await app.state.people.stop()
             await app.state.mailer.stop()
@@ -186,7 +195,9 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
     app.include_router(turns_routes)  # Your games (issue 26)
     app.include_router(mail_routes)  # mail notices
     app.include_router(people_routes)  # who is online, follows, invitations
+    app.include_router(pairing_routes)  # Play now with people: the queues' counts
     app.add_api_websocket_route("/ws/site", site_socket)  # before /ws/{table_id}
+    app.add_api_websocket_route("/ws/pairing", pairing_socket)
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
 
     @app.get("/api/docs", include_in_schema=False, response_class=HTMLResponse)

@@ -102,6 +102,11 @@ ERROR_CODES = {
     "invite_limited": "too many invitations",
     "unknown_invite": "no such invitation for this profile",
     "invite_ended": "this invitation has ended",
+    # pairing, "Play now with people" (issue 26: docs/PROTOCOL.md, "Pairing")
+    "no_place": "no place in the queue has this ticket",
+    "already_queued": "a place in the queue is held already",
+    "too_many_places": "too many places in the queue from this address",
+    "queue_full": "the pairing queue is full",
 }
 """Every error code the server sends, with a default message."""
 

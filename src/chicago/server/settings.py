@@ -175,6 +175,19 @@ class Settings:
     there can stop it, and some variations reset or lower scores. A game to 52 takes 10-20
     deals."""
 
+    # -- pairing, "Play now with people" (docs/SERVER.md, "Pairing")
+    max_pairing_per_address: int = 8
+    """Places waiting in the pairing queue from one client address (a household, a club
+    room): more are refused (429 ``too_many_places``). Counted in the database."""
+    max_pairing: int = 1000
+    """Places waiting in the pairing queue on the whole site (429 ``queue_full``)."""
+    pairing_grace: float = 30.0
+    """Seconds a place stays in the queue after the last socket holding it closed (a
+    reload, a reconnect; after a restart, from the restart on)."""
+    pairing_bot: str = "basic"
+    """The level of the bots that fill a paired table's empty seats (the first installed
+    level when this one is not)."""
+
     # -- mail notices (docs/SERVER.md, "Mail")
     smtp_url: str | None = None
     """Where mail is sent (``smtp://user:password@host:port``, ``smtps://`` for TLS from the

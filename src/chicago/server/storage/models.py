@@ -37,6 +37,9 @@ when the people of a finished game may answer whether to play again. Your games 
 ``0009_your_games``) adds ``tables.to_act`` and ``tables.turn_at`` (whose turn it is, since
 when) and ``seat_holders`` (who holds each seat). Who is online (migration ``0011_online``)
 adds ``profile_online`` (who chose to be shown online), ``follows`` and ``invites``.
+
+Pairing (migration ``0012_pairing``, docs/SERVER.md "Pairing") adds ``pairing``: one row per
+place in the "Play now with people" queue.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ __all__ = [
     "log",
     "mail_outbox",
     "metadata",
+    "pairing",
     "profile_mail",
     "profile_online",
     "profiles",
@@ -368,6 +372,35 @@ invites = Table(
     Index("ix_invites_created", "created_at"),
 )
 """Invitations to a table; the caps per profile and per site count them."""
+
+# ---------------------------------------------------------------------- pairing (0012)
+# docs/SERVER.md, "Pairing".
+
+pairing = Table(
+    "pairing",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),  # the arrival number
+    Column("ticket_hash", String(64), nullable=False, unique=True),  # hash_token(ticket)
+    Column("client", String(64), nullable=False),  # the address it counts for
+    Column("profile_id", String(32), nullable=True),
+    Column("grant", String(64), nullable=True),  # the profile's credential when it came
+    Column("rating", Float, nullable=True),  # rated: the profile's mu on the ladder
+    Column("name", String(80), nullable=True),
+    Column("preset", String(40), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("wait", Float, nullable=True),  # seconds before bots; null: never
+    Column("queued_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),  # a socket last held it
+    Column("status", String(16), nullable=False),  # waiting | paired
+    Column("table_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("paired_at", Float, nullable=True),
+    Index("ix_pairing_status", "status", "id"),
+    Index("ix_pairing_client", "client"),
+)
+"""One row per place in the pairing queue (a waiting person, then where they were seated);
+the pass that pairs holds the database's pairing lock (docs/SERVER.md, "Pairing")."""
 
 # ---------------------------------------------------------------------- reviews (0003)
 # docs/SERVER.md, "Reviews".

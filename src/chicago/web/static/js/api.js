@@ -56,6 +56,7 @@ function asOrganizer(secret) {
 
 export const api = {
   info: () => call("GET", "api/info"),
+  pairing: () => call("GET", "api/pairing"),
   tables: (limit = 50) => call("GET", `api/tables?limit=${limit}`),
   table: (id) => call("GET", `api/tables/${enc(id)}`),
   create: (request) => call("POST", "api/tables", { body: request }),

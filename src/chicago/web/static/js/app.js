@@ -26,6 +26,7 @@ import { TournamentsPage, TournamentPage } from "./tournament.js";
 import { leavePage } from "./notice.js";
 import { startSite, showTurns } from "./site.js";
 import { startInvites } from "./invites.js";
+import { resumeQueue } from "./pairing.js";
 import { TurnsPage } from "./turns.js";
 import { MailLinkPage } from "./mailsettings.js";
 import { PracticePage } from "./practice.js";
@@ -79,6 +80,7 @@ function start() {
   installWorker();
   startSite();
   startInvites();
+  resumeQueue(); // a place in the pairing queue this tab held before a reload
 }
 
 /** The service worker (sw.js, at the app's root so that it serves every page): the app's

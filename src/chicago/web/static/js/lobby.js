@@ -9,6 +9,7 @@ import { gameNames, levelName, levelNote, presetName, seatNames } from "./words.
 import { showError } from "./notice.js";
 import { welcomePanel, guidedRequest, guideStarted } from "./guide.js";
 import { PeoplePanel } from "./people.js";
+import { pairingPanel, onPairing } from "./pairing.js";
 
 const SPEEDS = [["slow", 1.2], ["normal", 0.6], ["fast", 0.2], ["instant", 0]];
 const CLOCKS = [null, 30, 60, 120];
@@ -41,12 +42,15 @@ export class LobbyPage {
     this.busy = false;
     this.offLang = onLangChange(() => { this.people?.render(); this.render(); });
     this.people = null;
+    this.pairing = null; // GET /api/pairing: the numbers of players each preset may queue for
+    this.pairChoice = { preset: "pagat", players: 4, wait: 60, rated: false };
+    this.offPairing = onPairing(() => this.render());
   }
 
   async mount() {
     replace(this.root, h("p", { class: "loading" }, t("loading")));
     try {
-      this.info = await api.info();
+      [this.info, this.pairing] = await Promise.all([api.info(), api.pairing()]);
     } catch (err) {
       showError(err.code || "network", err.message);
       replace(this.root, h("p", { role: "alert" }, t("err.network")));
@@ -75,6 +79,7 @@ export class LobbyPage {
   unmount() {
     this.offLang();
     this.people?.close();
+    this.offPairing();
   }
 
   async refresh() {
@@ -97,6 +102,7 @@ export class LobbyPage {
     replace(this.root, h("div", { class: "lobby" },
       welcomePanel(() => this.startGuide(), this.busy),
       this.intro(),
+      pairingPanel({ ...this.pairing, presets: this.info.presets }, this.pairChoice, () => this.render()),
       this.createForm(),
       this.myTables(),
       this.people ? this.people.el : null,

@@ -59,10 +59,11 @@ export async function askToNotify() {
   return answer;
 }
 
-function url() {
+/** The address of one of the site's sockets (`path`: "ws/site", "ws/pairing"). */
+export function socketUrl(path) {
   const base = new URL(".", location.href);
   base.protocol = base.protocol === "https:" ? "wss:" : "ws:";
-  return new URL("ws/site", base).href;
+  return new URL(path, base).href;
 }
 
 /** Say who this tab is: the profile and the seats it holds (again after they change). */
@@ -75,7 +76,7 @@ export function hello() {
 
 function connect() {
   try {
-    socket = new WebSocket(url());
+    socket = new WebSocket(socketUrl("ws/site"));
   } catch {
     return;
   }
