@@ -34,6 +34,7 @@ from chicago.server.clock import Clock
 from chicago.server.club import routes as club_routes
 from chicago.server.club.service import ClubService
 from chicago.server.core.ports import TableBus
+from chicago.server.gc_tuning import tune_for_serving
 from chicago.server.headers import Origins, SafeHeaders
 from chicago.server.hosts import AllowedHosts, HostCheck
 from chicago.server.locking import make_locks
@@ -144,6 +145,8 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         await manager.start()
         await club.start()
         await app.state.mailer.start()
+        if settings.tune_gc:
+            tune_for_serving()
         try:
             yield
         finally:
