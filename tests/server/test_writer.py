@@ -129,3 +129,26 @@ def test_stop_stores_what_was_queued_first() -> None:
         await writer.stop()
 
     asyncio.run(run())
+
+
+def test_a_commit_while_stopping_is_stored_by_a_new_thread() -> None:
+    """The stop mark ends the old thread alone: a change committed while it finishes its
+    batch goes to a new thread (with a queue of its own) and is stored; a second stop is
+    harmless."""
+    async def run() -> None:
+        storage = GatedStorage()
+        writer = GroupWriter(storage)  # type: ignore[arg-type]
+        writer.start()
+        first = asyncio.create_task(writer.commit(_change("before")))
+        await asyncio.to_thread(storage.entered.wait)
+        stopping = asyncio.create_task(writer.stop())
+        await asyncio.sleep(0)
+        during = asyncio.create_task(writer.commit(_change("during")))
+        await asyncio.sleep(0)
+        storage.gate.set()
+        await asyncio.gather(first, during, stopping)
+        assert sorted(t for batch in storage.batches for t in batch) == ["before", "during"]
+        await writer.stop()  # the new thread's stop
+        await writer.stop()  # and a second one: nothing to stop
+
+    asyncio.run(run())

@@ -44,69 +44,72 @@ class GroupWriter:
         """Transactions they took."""
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
         """Start the writer thread (from inside the server's event loop, whose callbacks
-        receive the results)."""
+        receive the results); nothing when it runs."""
         if self._thread is not None and self._thread.is_alive():
             return
-        self._loop = asyncio.get_running_loop()
-        self._thread = threading.Thread(target=self._run, name="chicago-writer", daemon=True)
+        self._queue = queue.SimpleQueue()  # a thread of its own queue: see stop
+        self._thread = threading.Thread(target=self._run,
+                                        args=(self._queue, asyncio.get_running_loop()),
+                                        name="chicago-writer", daemon=True)
         self._thread.start()
 
     async def commit(self, change: Change) -> None:
         """Store ``change``; raises what the store raised for it
         (:class:`~chicago.server.storage.Conflict`, or the store's own failure). Returns
-        once the transaction holding it is committed."""
-        if self._thread is None:
+        once the transaction holding it is committed. Starts the thread when it does not
+        run (before :meth:`start`, after :meth:`stop`)."""
+        if self._thread is None or not self._thread.is_alive():
             self.start()
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put((change, future))
         await future
 
     async def stop(self) -> None:
-        """Store the changes queued, then end the thread."""
+        """Store the changes queued, then end the thread. A commit meanwhile starts a new
+        thread with a queue of its own, so the stop mark ends the old thread alone."""
         thread = self._thread
         if thread is None:
             return
+        self._thread = None
         self._queue.put(_STOP)
         await asyncio.to_thread(thread.join)
-        self._thread = None
 
     # ------------------------------------------------------------------ the thread
-    def _run(self) -> None:
+    def _run(self, jobs: queue.SimpleQueue[_Job | None],
+             loop: asyncio.AbstractEventLoop) -> None:
         while True:
-            first = self._queue.get()
+            first = jobs.get()
             if first is _STOP:
                 return
-            batch, stopping = self._take(first)
+            batch, stopping = _take(jobs, first)
             try:
                 results = self.storage.write([change for change, _ in batch])
             except Exception as exc:  # the store itself failed
                 results = [exc] * len(batch)
             self.batches += 1
             self.commits += len(batch)
-            loop = self._loop
-            if loop is not None:
-                with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
-                    loop.call_soon_threadsafe(_settle, batch, results)
+            with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
+                loop.call_soon_threadsafe(_settle, batch, results)
             if stopping:
                 return
 
-    def _take(self, first: _Job) -> tuple[list[_Job], bool]:
-        """``first`` and what else is queued (up to :data:`BATCH`); True when the stop
-        mark came after them."""
-        batch = [first]
-        while len(batch) < BATCH:
-            try:
-                job = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            if job is _STOP:
-                return batch, True
-            batch.append(job)
-        return batch, False
+
+def _take(jobs: queue.SimpleQueue[_Job | None], first: _Job) -> tuple[list[_Job], bool]:
+    """``first`` and what else is queued (up to :data:`BATCH`); True when the stop mark
+    came after them."""
+    batch = [first]
+    while len(batch) < BATCH:
+        try:
+            job = jobs.get_nowait()
+        except queue.Empty:
+            break
+        if job is _STOP:
+            return batch, True
+        batch.append(job)
+    return batch, False
 
 
 def _settle(batch: list[_Job], results: list[Exception | None]) -> None:
