@@ -6,9 +6,11 @@ references: in a server, the modules, classes and functions that start-up made (
 idle process) as well as the tables. Under load a full collection took about 90 ms of the
 event loop at 100 people, a tenth of its time in all (a native profile of the server). Once
 the server has started, :func:`tune_for_serving` freezes what exists (it is never scanned
-again; what of it is freed later is freed by reference counting as before) and makes the
-youngest generation larger, so that objects that live a little while (a view, a frame) are
-mostly gone before a collection looks at them.
+again; what of it is freed later is freed by reference counting as before, but a cycle
+among frozen objects is never collected: at most what start-up made, the tables it resumed
+among them, which is why it runs once) and makes the youngest generation larger, so that
+objects that live a little while (a view, a frame) are mostly gone before a collection
+looks at them.
 """
 
 from __future__ import annotations
