@@ -9,55 +9,22 @@ outbox survives a restart. With the hostile requests of each new endpoint.
 from __future__ import annotations
 
 import json
-import queue
 import re
-import socket
 from collections.abc import Iterator
-from email import message_from_bytes
 from email.message import Message
 from pathlib import Path
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from server_support import WsPlayer, close_all, create_table
 from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
 from chicago.server.clock import ShiftedClock
+from smtp_inbox import Inbox, free_port
+from smtp_inbox import inbox as inbox
 
 pytestmark = pytest.mark.timeout(120)
-
-
-class Inbox:
-    """What the test's SMTP server received."""
-
-    def __init__(self) -> None:
-        self.mails: queue.Queue[tuple[list[str], Message]] = queue.Queue()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.mails.put((list(envelope.rcpt_tos), message_from_bytes(envelope.content)))
-        return "250 OK"
-
-    def next(self) -> tuple[list[str], Message]:
-        return self.mails.get(timeout=30)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@pytest.fixture
-def inbox() -> Iterator[tuple[Inbox, int]]:
-    handler = Inbox()
-    port = _free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield handler, port
-    controller.stop()
 
 
 @pytest.fixture
@@ -297,7 +264,7 @@ def test_a_mail_not_sent_before_a_restart_is_sent_after_it(settings: Settings,
     stays queued, and the next server sends it once the failed try's claim is stale; it
     arrives once, and its link works."""
     clock = ShiftedClock()
-    _mail_settings(settings, _free_port())  # nothing listens there
+    _mail_settings(settings, free_port())  # nothing listens there
     with TestClient(create_app(settings, clock=clock)) as client:
         secret = _profile(client, "Gus")
         answer = client.put("/api/profiles/me/mail", json={"address": "gus@example.org"},

@@ -144,6 +144,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         app.state.mailer = Mailer(manager, store, settings, app.state.your_games)
         await manager.start()
         await club.start()
+        await app.state.your_games.start()
         await app.state.mailer.start()
         if settings.tune_gc:
             tune_for_serving()
@@ -151,6 +152,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
             yield
         finally:
             await app.state.mailer.stop()
+            app.state.your_games.stop()
             await club.stop()
             await manager.stop()
             await app.state.admission.close()

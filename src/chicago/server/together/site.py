@@ -106,7 +106,7 @@ class SiteConnection(Socket):
         if secret is not None:
             row = await self.club.profile_of(secret)
             self.profile, self.secret_hash = row.id, row.secret_hash
-            self.games.page_opened(row.id)
+            await self.games.pages.opened(row.id)
         self.tokens = tokens
         bus = self.games.manager.bus
         topics = [f"turns:t:{hash_token(t)}" for t in tokens]
@@ -122,7 +122,7 @@ class SiteConnection(Socket):
     def forget(self) -> None:
         """This socket is nobody's any more (closed, or about to say ``hello`` again)."""
         if self.profile is not None:
-            self.games.page_closed(self.profile)
+            self.games.pages.closed(self.profile)
         self.profile = self.secret_hash = None
 
     def _revoked(self, _site: str, note: Revocation) -> None:
