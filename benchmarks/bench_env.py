@@ -8,7 +8,8 @@ Prints, on one core (CPU time of this process):
 - OpenSpiel ``python_chicago`` random playouts: actions per second (chance nodes included)
   and the time of ``resample_from_infostate``;
 - one ISMCTS decision (20 simulations, random rollouts) in a two-deal game;
-- ``chicago.env.batch.GameBatch``: random legal actions per second in batches of games.
+- ``chicago.env.batch.GameBatch``: random legal actions per second in batches of 1 to 1,024
+  games (after an untimed warm-up), with the load average of the run.
 
 Run with ``make bench`` or ``.venv/bin/python benchmarks/bench_env.py [--quick]``. The
 PettingZoo and OpenSpiel parts are skipped when their extras are not installed.
@@ -17,6 +18,7 @@ PettingZoo and OpenSpiel parts are skipped when their extras are not installed.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -118,37 +120,49 @@ def bench_openspiel(games: int) -> None:
     print(f"ISMCTS, 20 simulations, first decision of a two-deal game: {_cpu() - t:.2f} s")
 
 
-def bench_batch(seconds: float, runs: int) -> None:
-    """chicago.env.batch: random legal actions in batches of 16, 64 and 256 games (pagat,
+BATCH_SIZES = (1, 16, 64, 256, 1024)
+"""The batch sizes bench_batch measures."""
+
+
+def bench_batch(seconds: float, runs: int, warmup_steps: int) -> None:
+    """chicago.env.batch: random legal actions in batches of 1 to 1,024 games (pagat,
     max_deals 10 so that games end and start again), actions per second of CPU time, the
-    median of ``runs`` runs taken in turn."""
+    median of ``runs`` runs taken in turn. Each run first plays ``warmup_steps`` steps
+    untimed (500: every slot through about one game of some 450 actions), so that the
+    timed steps see what a long run sees: slots at every point of their games, games
+    ending and starting, a game's history of every length."""
     import numpy as np
 
     from chicago.env.batch import ACCELERATED, GameBatch
 
-    rates: dict[int, list[float]] = {16: [], 64: [], 256: []}
+    rates: dict[int, list[float]] = {count: [] for count in BATCH_SIZES}
+    loads = [os.getloadavg()[0]]
     for _ in range(runs):
         for count in rates:
             batch = GameBatch(count, "pagat", seed=count, max_deals=10)
             batch.reset()
             rng = np.random.default_rng(count)
+            for _ in range(warmup_steps):
+                batch.step(batch.random_actions(rng))
             steps = 0
             start = _cpu()
             while _cpu() - start < seconds:
                 batch.step(batch.random_actions(rng))
                 steps += 1
             rates[count].append(steps * count / (_cpu() - start))
+        loads.append(os.getloadavg()[0])
     found = ", ".join(f"{count} games {statistics.median(r):,.0f}" for count, r in rates.items())
     print(f"GameBatch, random legal actions (observations and masks included, accelerator "
-          f"{'on' if ACCELERATED else 'off'}): actions/s by batch size: {found} "
-          f"(target >= 200,000)")
+          f"{'on' if ACCELERATED else 'off'}; load average {min(loads):.1f}-"
+          f"{max(loads):.1f}): actions/s by batch size: {found} (target >= 200,000)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games")
     args = parser.parse_args()
-    bench_batch(0.5 if args.quick else 3.0, 1 if args.quick else 3)
+    bench_batch(0.5 if args.quick else 3.0, 1 if args.quick else 3,
+                50 if args.quick else 500)
     bench_encoding(5 if args.quick else 30)
     bench_pettingzoo(2_000 if args.quick else 20_000)
     bench_openspiel(2 if args.quick else 10)

@@ -57,7 +57,10 @@ def _pages(worker: Worker, count: int) -> None:
 
 
 def _turns(site: ClientConnection) -> list[dict[str, Any]]:
-    frame = json.loads(site.recv(WAIT))
+    """The next ``turns`` frame's list (a signed-in page's ``invites`` and ``people``
+    frames, of who is online and invitations, are skipped)."""
+    while (frame := json.loads(site.recv(WAIT)))["type"] in ("invites", "people"):
+        pass
     assert frame["type"] == "turns", frame
     turns: list[dict[str, Any]] = frame["turns"]
     return turns

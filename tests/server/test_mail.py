@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from email.header import decode_header, make_header
 from email.message import Message
 from pathlib import Path
 from typing import Any
@@ -138,8 +139,9 @@ def test_no_turn_mail_while_the_person_has_a_page_open(
         assert json.loads(site.receive_text()) == {"type": "turns", "turns": []}
         letters, _ = _seated(client, secret, "Letters")
         _bo_plays_until_seat_0(client, letters)
-        while not json.loads(site.receive_text())["turns"]:
-            pass  # the in-page notice: the site socket lists the table
+        while not json.loads(site.receive_text()).get("turns"):
+            pass  # the in-page notice: the site socket lists the table (its other frames:
+            # the invitations and who is online, skipped)
         assert mailer.skipped["on_site"] == 1
     postcards, token = _seated(client, secret, "Postcards")
     anna = WsPlayer(client, postcards, token)  # the table's own page
@@ -321,3 +323,42 @@ def test_serve_refuses_bad_mail_options(options: list[str], words: str, tmp_path
     assert code == 2
     assert words in capsys.readouterr().err
     assert not (tmp_path / "x.sqlite3").exists()
+
+
+def test_an_invitation_is_mailed_to_a_confirmed_invitee_with_the_unsubscribe_link(
+        client: TestClient, inbox: tuple[Inbox, int]) -> None:
+    """Who is online (issue 26): an invitation is mailed like a turn (confirmed address
+    only, the unsubscribe link); once unsubscribed, the next one is not."""
+    mails = inbox[0]
+    anna = _profile(client, "Anna")
+    bo = _profile(client, "Bo")
+    _confirmed(client, mails, bo, "bo@example.org")
+    bo_id = client.get("/api/profiles/me", headers={"X-Chicago-Profile": bo}).json()[
+        "profile"]["id"]
+    info = create_table(client, ["open", "open", "bot:basic"], name="Kvällsbordet",
+                        private=True)
+    client.post(f"/api/tables/{info['id']}/join", json={"seat": 0},
+                headers={"X-Chicago-Profile": anna})
+    assert client.post("/api/profiles/me/follows", json={"profile": bo_id},
+                       headers={"X-Chicago-Profile": anna}).status_code == 200
+    made = client.post(f"/api/tables/{info['id']}/invite", json={"profile": bo_id},
+                       headers={"X-Chicago-Profile": anna})
+    assert made.status_code == 201, made.text
+    to, mail = mails.next()
+    assert to == ["bo@example.org"]
+    subject = str(make_header(decode_header(mail["Subject"])))
+    assert subject == "Anna invites you to Kvällsbordet / Anna bjuder in dig till Kvällsbordet"
+    text = _text(mail)
+    assert f"https://chicago.example/#/table/{info['id']}" in text  # his to know
+    link = re.search(r"#/unsubscribe/([A-Za-z0-9_-]+)", text)
+    assert link is not None and mail["List-Unsubscribe"]
+    assert client.post(f"/api/mail/unsubscribe?token={link.group(1)}").status_code == 200
+    invite = made.json()["invite"]["id"]
+    assert client.post(f"/api/invites/{invite}/decline",
+                       headers={"X-Chicago-Profile": bo}).status_code == 200
+    mailer = client.app.state.mailer  # type: ignore[attr-defined]
+    skipped = mailer.skipped["unsubscribed"]
+    again = client.post(f"/api/tables/{info['id']}/invite", json={"profile": bo_id},
+                        headers={"X-Chicago-Profile": anna})
+    assert again.status_code == 201
+    assert mailer.skipped["unsubscribed"] == skipped + 1  # asked, and not mailed

@@ -49,7 +49,7 @@ def test_migrations_create_the_schema_once(db_url: str) -> None:
     assert store.revision() is None
     store.migrate()
     store.migrate()  # idempotent: every start runs it
-    assert store.revision() == "0010_mail"
+    assert store.revision() == "0011_online"
     names = set(inspect(store.engine).get_table_names())
     assert {"tables", "games", "log", "reviews", "alembic_version"} <= names
     assert store.count("log") == 0

@@ -359,3 +359,21 @@ def join_page(context: Any, live: LiveServer, table_id: str, *, name: str | None
     page.goto(f"{live.url}#/table/{table_id}")
     page.wait_for_selector(".table-page")
     return page, int(joined["seat"])
+
+
+HIDDEN_AND_RECORDED = """
+Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });
+window.__notes = [];
+const Real = window.Notification;
+class Recorded extends Real {
+  constructor(title, options) {
+    super(title, options);
+    window.__notes.push({ title, body: options && options.body });
+  }
+}
+Object.defineProperty(Recorded, 'permission', { get: () => Real.permission });
+Recorded.requestPermission = (...a) => Real.requestPermission(...a);
+window.Notification = Recorded;
+"""
+"""A tab that is hidden, and every notification it makes recorded for the test (in
+``window.__notes``): an init script."""

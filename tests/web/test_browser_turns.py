@@ -19,28 +19,13 @@ import pytest
 
 from chicago.server.clock import ShiftedClock
 
-from .driver import api
+from .driver import HIDDEN_AND_RECORDED, api
 from .serving import LiveServer, until
 
 pytestmark = pytest.mark.timeout(300)
 
 DAY = 86400
 
-HIDDEN_AND_RECORDED = """
-Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });
-window.__notes = [];
-const Real = window.Notification;
-class Recorded extends Real {
-  constructor(title, options) {
-    super(title, options);
-    window.__notes.push({ title, body: options && options.body });
-  }
-}
-Object.defineProperty(Recorded, 'permission', { get: () => Real.permission });
-Recorded.requestPermission = (...a) => Real.requestPermission(...a);
-window.Notification = Recorded;
-"""
-"""Bo's tab: hidden, and every notification it makes is recorded for the test."""
 
 
 @pytest.fixture(scope="module")

@@ -1234,6 +1234,46 @@ static int observe_one(PyObject *game, int64_t *row, unsigned char *legal_row,
     return 0;
 }
 
+/* Memory that a loop over the games of a batch reads soon, asked for ahead (a hint to the
+   CPU: nothing is changed, nothing is read that may be missing). With hundreds of games,
+   a game's objects have left the cache since its last turn, and observe_one and step_batch
+   waited for them object by object: 0.7 us per game at 16 games, 2 us at 1,024. Three
+   stages, each a few games ahead of the next: the game's own slots, the objects they hold,
+   the items of the lists among those. */
+enum { AHEAD_SLOTS = 12, AHEAD_OBJECTS = 6, AHEAD_ITEMS = 3 };
+static Py_ssize_t *const READ_SOON[] = {
+    &O_HANDS, &O_OWN_DISCARDS, &O_TRICK, &O_SHOWN, &O_CATEGORIES, &O_SCORES, &O_LOCKED,
+    &O_EXCHANGE_COUNTS, &O_STOCK, &O_DISCARDS, &O_LEGAL, &O_ORDER, &O_PLAYED, &O_ACTIONS,
+    &O_PENDING,
+};
+#define READ_SOON_COUNT ((int)(sizeof READ_SOON / sizeof *READ_SOON))
+
+static void read_soon(PyObject *games, Py_ssize_t i)
+{
+    Py_ssize_t n = PyList_GET_SIZE(games);
+    if (i + AHEAD_SLOTS < n) {
+        const char *start = (const char *)PyList_GET_ITEM(games, i + AHEAD_SLOTS);
+        for (Py_ssize_t k = 0; k < GAME->tp_basicsize; k += 64) __builtin_prefetch(start + k);
+    }
+    if (i + AHEAD_OBJECTS < n) {
+        PyObject *game = PyList_GET_ITEM(games, i + AHEAD_OBJECTS);
+        if (PyObject_TypeCheck(game, GAME))
+            for (int k = 0; k < READ_SOON_COUNT; k++) {
+                PyObject *value = SLOT(game, *READ_SOON[k]);
+                if (value != NULL) __builtin_prefetch(value);
+            }
+    }
+    if (i + AHEAD_ITEMS < n) {
+        PyObject *game = PyList_GET_ITEM(games, i + AHEAD_ITEMS);
+        if (PyObject_TypeCheck(game, GAME))
+            for (int k = 0; k < READ_SOON_COUNT; k++) {
+                PyObject *value = SLOT(game, *READ_SOON[k]);
+                if (value != NULL && PyList_CheckExact(value) && PyList_GET_SIZE(value) > 0)
+                    __builtin_prefetch(((PyListObject *)value)->ob_item);
+            }
+    }
+}
+
 /* A bool array of two dimensions (n rows) as a writable buffer, or -1 with ValueError. */
 static int bool_rows(PyObject *array, Py_buffer *view, Py_ssize_t n, int writable)
 {
@@ -1282,6 +1322,7 @@ static PyObject *observe_batch(PyObject *module, PyObject *args)
     unsigned char *legal_rows = mask.buf;
     Py_ssize_t width = mask.shape[1];
     for (Py_ssize_t i = 0; i < n; i++) {
+        read_soon(games, i);
         PyObject *game = PyList_GET_ITEM(games, i);
         if (!PyObject_TypeCheck(game, GAME)) {
             PyErr_SetString(PyExc_TypeError, "games must be chicago.Game objects");
@@ -1482,6 +1523,7 @@ static PyObject *step_batch(PyObject *module, PyObject *args)
             Py_CLEAR(finished);
         }
     for (Py_ssize_t i = 0; finished != NULL && i < n; i++) {
+        read_soon(games, i);
         PyObject *game = PyList_GET_ITEM(games, i);
         int64_t *row = (int64_t *)facts.buf + i * width;
         PyObject *to_act = PyObject_TypeCheck(game, GAME) ? SLOT(game, O_TO_ACT) : NULL;

@@ -46,6 +46,9 @@ from chicago.server.storage import Store
 from chicago.server.tables import TableManager
 from chicago.server.together.mail import Mailer
 from chicago.server.together.mail import router as mail_routes
+from chicago.server.together.online import Online
+from chicago.server.together.people import People
+from chicago.server.together.people import router as people_routes
 from chicago.server.together.site import site_socket
 from chicago.server.together.turns import YourGames
 from chicago.server.together.turns import router as turns_routes
@@ -142,15 +145,20 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         app.state.club = club
         app.state.your_games = YourGames(manager, store)
         app.state.mailer = Mailer(manager, store, settings, app.state.your_games)
+        app.state.people = People(manager, store, settings, club, app.state.mailer,
+                                  Online(manager, app.state.your_games.pages.here,
+                                         shared=shared))
         await manager.start()
         await club.start()
         await app.state.your_games.start()
         await app.state.mailer.start()
-        if settings.tune_gc:
+        await app.state.people.start()
+        if settings.tune_gc:  # last: what start-up made is frozen
             tune_for_serving()
         try:
             yield
         finally:
+            await app.state.people.stop()
             await app.state.mailer.stop()
             app.state.your_games.stop()
             await club.stop()
@@ -180,6 +188,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
     web_api.install(app)  # the browser app's routes (docs/WEB_NEEDS.md)
     app.include_router(turns_routes)  # Your games (issue 26)
     app.include_router(mail_routes)  # mail notices
+    app.include_router(people_routes)  # who is online, follows, invitations
     app.add_api_websocket_route("/ws/site", site_socket)  # before /ws/{table_id}
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
 

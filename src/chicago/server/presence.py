@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 from chicago.server.core import frames
 from chicago.server.core.ports import PresenceNote, Subscription, TableBus
@@ -42,6 +43,9 @@ class Presence:
         self.worker = worker
         self._tasks = tasks
         self._held: dict[str, tuple[LiveTable, Subscription | None]] = {}
+        self.listeners: list[Callable[[LiveTable], None]] = []
+        """Called when this process's connections of a table changed (who is online,
+        :mod:`chicago.server.together.online`)."""
 
     @staticmethod
     def connected(table: LiveTable, at: float) -> list[bool]:
@@ -86,6 +90,8 @@ class Presence:
         if self.shared:
             self._tasks.spawn(self._announce(table))
         self.refresh(table)
+        for listener in self.listeners:
+            listener(table)
 
     # ------------------------------------------------------------------ other workers
     async def _announce(self, table: LiveTable, ask: bool = False) -> None:

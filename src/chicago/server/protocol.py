@@ -95,6 +95,13 @@ ERROR_CODES = {
     "mail_off": "this site sends no mail",
     "mail_limited": "too many mails today",
     "unknown_link": "this link does nothing (any more)",
+    # who is online, follows and invitations (issue 26: docs/SERVER.md, "People")
+    "follow_limited": "this profile follows as many profiles as one may",
+    "not_invitable": "invite a profile you follow or one shown online",
+    "already_invited": "this profile has an open invitation to this table already",
+    "invite_limited": "too many invitations",
+    "unknown_invite": "no such invitation for this profile",
+    "invite_ended": "this invitation has ended",
 }
 """Every error code the server sends, with a default message."""
 

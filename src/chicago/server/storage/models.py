@@ -35,7 +35,8 @@ all but the oldest get a key of their own (the name's key, ``#`` and their id).
 Play again by agreement (migration ``0008_play_again``) adds ``tables.answer_by``: until
 when the people of a finished game may answer whether to play again. Your games (migration
 ``0009_your_games``) adds ``tables.to_act`` and ``tables.turn_at`` (whose turn it is, since
-when) and ``seat_holders`` (who holds each seat).
+when) and ``seat_holders`` (who holds each seat). Who is online (migration ``0011_online``)
+adds ``profile_online`` (who chose to be shown online), ``follows`` and ``invites``.
 """
 
 from __future__ import annotations
@@ -56,12 +57,15 @@ from sqlalchemy import (
 )
 
 __all__ = [
+    "follows",
     "game_players",
     "games",
+    "invites",
     "log",
     "mail_outbox",
     "metadata",
     "profile_mail",
+    "profile_online",
     "profiles",
     "rated_games",
     "rating_changes",
@@ -325,6 +329,45 @@ mail_outbox = Table(
     Index("ix_mail_outbox_pending", "sent_at", "id"),
 )
 """Every mail queued or sent: a restart sends what was queued; the caps count it."""
+
+# ---------------------------------------------------------------------- people (0011)
+# docs/SERVER.md, "People".
+
+profile_online = Table(
+    "profile_online",
+    metadata,
+    Column("profile_id", String(32), ForeignKey("profiles.id"), primary_key=True),
+    Column("show", Boolean, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+"""A profile's choice to be shown as online (no row: not shown)."""
+
+follows = Table(
+    "follows",
+    metadata,
+    Column("follower_id", String(32), ForeignKey("profiles.id"), primary_key=True),
+    Column("followee_id", String(32), ForeignKey("profiles.id"), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Index("ix_follows_followee", "followee_id"),
+)
+"""Who follows whom."""
+
+invites = Table(
+    "invites",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("table_id", String(32), nullable=False),
+    Column("inviter_id", String(32), nullable=False),
+    Column("invitee_id", String(32), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("ended_at", Float, nullable=True),  # None: open
+    Column("outcome", String(16), nullable=True),  # declined | joined | withdrawn | full | ...
+    Index("ix_invites_invitee", "invitee_id", "ended_at"),
+    Index("ix_invites_inviter", "inviter_id", "created_at"),
+    Index("ix_invites_table", "table_id", "ended_at"),
+    Index("ix_invites_created", "created_at"),
+)
+"""Invitations to a table; the caps per profile and per site count them."""
 
 # ---------------------------------------------------------------------- reviews (0003)
 # docs/SERVER.md, "Reviews".

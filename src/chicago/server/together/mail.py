@@ -129,9 +129,11 @@ class Mailer:
                     self.manager.tasks.spawn(self.notice(profile, "clock", table.id,
                                                          state.row.name))
 
-    async def notice(self, profile: str, kind: str, table_id: str, table_name: str) -> bool:
-        """Queue a notice of ``kind`` (turn, clock) about a table for ``profile`` if it
-        wants it and the caps allow; whether it was queued (:attr:`skipped` says why not)."""
+    async def notice(self, profile: str, kind: str, table_id: str, table_name: str,
+                     by: str | None = None) -> bool:
+        """Queue a notice of ``kind`` (turn, clock, invite: ``by`` whom) about a table for
+        ``profile`` if it wants it and the caps allow; whether it was queued
+        (:attr:`skipped` says why not)."""
         row = await asyncio.to_thread(self.rows.settings, profile)
         why = ("no_address" if row is None else "unconfirmed" if not row.confirmed
                else "unsubscribed" if not row.notify else None)
@@ -140,7 +142,8 @@ class Mailer:
             if why is None:
                 subject, body = _notice_text(kind, table_name or "Chicago",
                                              self._link(f"#/table/{table_id}"),
-                                             self._link(f"#/unsubscribe/{row.unsubscribe}"))
+                                             self._link(f"#/unsubscribe/{row.unsubscribe}"),
+                                             by)
                 await asyncio.to_thread(self.rows.queue, profile, row.address, kind, subject,
                                         body, row.unsubscribe, self.manager.clock.time())
                 self._wake.set()
@@ -249,9 +252,16 @@ class Mailer:
         return None
 
 
-def _notice_text(kind: str, name: str, link: str, unsubscribe: str) -> tuple[str, str]:
+def _notice_text(kind: str, name: str, link: str, unsubscribe: str,
+                 by: str | None = None) -> tuple[str, str]:
     """The subject and text of a notice (English, then Swedish)."""
-    if kind == "clock":
+    if kind == "invite":
+        who = by or "A player"
+        subject = f"{who} invites you to {name} / {by or 'En spelare'} bjuder in dig till {name}"
+        en = f"{who} invites you to a game of Chicago at {name}. Follow the link to take a seat."
+        sv = (f"{by or 'En spelare'} bjuder in dig till ett parti Chicago vid {name}. Följ "
+              "länken för att sätta dig.")
+    elif kind == "clock":
         subject = f"Your time ran out at {name} / Din tid tog slut vid {name}"
         en = (f"Your time to move at {name} ran out, so the stand-in bot moved for you, as at "
               "a live table. After three times in a row it plays on for you until you come "

@@ -10,6 +10,12 @@ are answered ``rate_limited`` once a second and a flood closes the socket, 1008;
 and fields) and refused with an ``error`` frame; a profile
 that signed out everywhere since the ``hello`` ends the socket (close code 4401) at once
 (the revocation on the bus, any worker), and at its next news in any case.
+
+A socket that said ``hello`` with a profile also makes that profile online
+(:mod:`chicago.server.together.online`) while it is open, is sent ``invites`` frames (its
+open invitations, received and made, each time they change, with the ones that ended since
+the last frame and why) and a ``people`` frame whenever who is online may have changed (the
+page asks ``GET /api/people`` again if it shows them).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from chicago.server.headers import Origins
 from chicago.server.protocol import ProtocolError, TableError
 from chicago.server.settings import Settings
 from chicago.server.sockets import Socket
+from chicago.server.together.people import People, invite_topic
 from chicago.server.together.turns import MAX_TOKENS, YourGames
 
 __all__ = ["SIGNED_OUT", "site_socket"]
@@ -83,9 +90,10 @@ class SiteConnection(Socket):
     limit (:class:`~chicago.server.sockets.Socket`, as a table socket's)."""
 
     def __init__(self, websocket: WebSocket, settings: Settings, games: YourGames,
-                 club: ClubService) -> None:
+                 club: ClubService, people: People) -> None:
         super().__init__(websocket, settings)
         self.club = club
+        self.people = people
         self.games = games
         self.profile: str | None = None
         self.secret_hash: str | None = None
@@ -93,6 +101,10 @@ class SiteConnection(Socket):
         self.subscriptions: list[Subscription] = []
         self.refreshing = False
         self.again = False
+        self.inviting = False
+        self.invite_again = False
+        self.ended: list[dict[str, str]] = []
+        """Invitations that ended since the last ``invites`` frame: id and outcome."""
 
     def unsubscribe(self) -> None:
         for subscription in self.subscriptions:
@@ -100,13 +112,19 @@ class SiteConnection(Socket):
         self.subscriptions = []
 
     async def hello(self, secret: str | None, tokens: list[str]) -> None:
-        """Say who this socket is: subscribe to its turns' news, send its turns."""
-        self.unsubscribe()
-        self.forget()
+        """Say who this socket is: subscribe to its turns' news, send its turns (a secret of
+        no profile changes nothing). Who it was changes at once, in one step: news being
+        answered meanwhile never sees half of it (a profile of None with the old secret
+        read as signed out)."""
+        profile = secret_hash = None
         if secret is not None:
             row = await self.club.profile_of(secret)
-            self.profile, self.secret_hash = row.id, row.secret_hash
-            await self.games.pages.opened(row.id)
+            profile, secret_hash = row.id, row.secret_hash
+        self.unsubscribe()
+        self.forget()
+        self.profile, self.secret_hash = profile, secret_hash
+        if profile is not None:
+            await self.games.pages.opened(profile)
         self.tokens = tokens
         bus = self.games.manager.bus
         topics = [f"turns:t:{hash_token(t)}" for t in tokens]
@@ -115,15 +133,62 @@ class SiteConnection(Socket):
         self.subscriptions = [bus.subscribe_note(topic, self._heard) for topic in topics]
         if self.profile is not None:
             self.subscriptions.append(bus.subscribe_revocations(self._revoked))
+            self.subscriptions.append(bus.subscribe_note(invite_topic(self.profile),
+                                                         self._invited))
         for subscription in self.subscriptions:
             await subscription.ready()
         await self.refresh()
+        if self.profile is not None and self.profile == profile:
+            self.people.online.update()
+            self.people.online.listeners.append(self._people_changed)
+            await self.send_invites()
 
     def forget(self) -> None:
         """This socket is nobody's any more (closed, or about to say ``hello`` again)."""
         if self.profile is not None:
             self.games.pages.closed(self.profile)
+            online = self.people.online
+            if self._people_changed in online.listeners:
+                online.listeners.remove(self._people_changed)
+            online.update()
         self.profile = self.secret_hash = None
+
+    def _people_changed(self) -> None:
+        self.send(_frame("people"))
+
+    def _invited(self, _topic: str, note: dict[str, Any]) -> None:
+        if isinstance(note.get("id"), str) and isinstance(note.get("outcome"), str):
+            self.ended.append({"id": note["id"], "outcome": note["outcome"]})
+        self.games.manager.tasks.spawn(self.send_invites())
+
+    async def send_invites(self) -> None:
+        """Send the profile's open invitations and the ones that ended since the last
+        frame (one query at a time, in order: news that comes meanwhile is answered by one
+        more)."""
+        if self.inviting:
+            self.invite_again = True
+            return
+        self.inviting = True
+        try:
+            while self.secret_hash is not None and not self.closed:
+                self.invite_again = False
+                secret_hash = self.secret_hash
+                row = await asyncio.to_thread(self.club.store.profile_by_secret, secret_hash)
+                if secret_hash != self.secret_hash:
+                    return  # a new hello meanwhile: it sends its own frame
+                if row is None or row.id != self.profile:
+                    self.close(SIGNED_OUT, "signed out everywhere")
+                    return
+                found = await self.people.invites(row)
+                if secret_hash != self.secret_hash:
+                    return
+                ended, self.ended = self.ended, []
+                self.send(_frame("invites", invites=found["invites"], sent=found["sent"],
+                                 ended=ended))
+                if not self.invite_again:
+                    return
+        finally:
+            self.inviting = False
 
     def _revoked(self, _site: str, note: Revocation) -> None:
         """The profile signed out everywhere (on any worker): a socket that said ``hello``
@@ -156,8 +221,11 @@ class SiteConnection(Socket):
             self.refreshing = False
 
     async def _still_signed_in(self) -> bool:
-        row = await asyncio.to_thread(self.club.store.profile_by_secret, self.secret_hash or "")
-        return row is not None and row.id == self.profile
+        secret_hash, profile = self.secret_hash, self.profile
+        row = await asyncio.to_thread(self.club.store.profile_by_secret, secret_hash or "")
+        if secret_hash != self.secret_hash:
+            return True  # a new hello meanwhile: it is answered by itself
+        return row is not None and row.id == profile
 
 
 async def site_socket(websocket: WebSocket) -> None:
@@ -170,7 +238,8 @@ async def site_socket(websocket: WebSocket) -> None:
         return
     await websocket.accept()
     games: YourGames = websocket.app.state.your_games
-    conn = SiteConnection(websocket, settings, games, websocket.app.state.club)
+    conn = SiteConnection(websocket, settings, games, websocket.app.state.club,
+                          websocket.app.state.people)
     conn.start()
 
     def refuse(code: str, message: str) -> None:

@@ -91,6 +91,12 @@ export const api = {
   myMail: () => call("GET", "api/profiles/me/mail", { headers: asProfile() }),
   setMyMail: (address, notify) => call("PUT", "api/profiles/me/mail", { body: { address, notify }, headers: asProfile() }),
   mailLink: (kind, token) => call("POST", `api/mail/${kind}?token=${enc(token)}`),
+  // who is online, follows, invitations (docs/PROTOCOL.md, "People")
+  people: () => call("GET", "api/people", { headers: asProfile() }),
+  showOnline: (show) => call("PUT", "api/profiles/me/online", { body: { show }, headers: asProfile() }),
+  follow: (profile, follow) => call("POST", "api/profiles/me/follows", { body: { profile, follow }, headers: asProfile() }),
+  invite: (table, profile) => call("POST", `api/tables/${enc(table)}/invite`, { body: { profile }, headers: asProfile() }),
+  answerInvite: (id, answer) => call("POST", `api/invites/${enc(id)}/${answer}`, { headers: asProfile() }),
   // reviews of finished games (docs/PROTOCOL.md, "Reviews")
   review: (table, number, seat) => call("GET", `api/games/${enc(table)}/${number}/reviews/${seat}`),
   askReview: (table, number, seat) => call("POST", `api/games/${enc(table)}/${number}/reviews/${seat}`),

@@ -25,6 +25,7 @@ import { ProfilePage, SignInPage, LeaderboardPage } from "./club.js";
 import { TournamentsPage, TournamentPage } from "./tournament.js";
 import { leavePage } from "./notice.js";
 import { startSite, showTurns } from "./site.js";
+import { startInvites } from "./invites.js";
 import { TurnsPage } from "./turns.js";
 import { MailLinkPage } from "./mailsettings.js";
 import { PracticePage } from "./practice.js";
@@ -77,6 +78,7 @@ function start() {
   route();
   installWorker();
   startSite();
+  startInvites();
 }
 
 /** The service worker (sw.js, at the app's root so that it serves every page): the app's

@@ -130,10 +130,30 @@ export class ProfilePage {
     }
     try {
       this.data = await api.profilePage(id);
+      const me = store.profile();
+      if (me && id !== me.id) this.following = (await api.people()).following.some((p) => p.profile === id);
     } catch (err) {
       showError(err.code || "network", err.message);
     }
     this.render();
+  }
+
+  /** Another's profile, seen with a profile of one's own: follow it or stop (people.js). */
+  followButton(d) {
+    const me = store.profile();
+    if (!me || d.profile.id === me.id || this.following === undefined) return null;
+    const name = d.profile.name;
+    const follow = !this.following;
+    return h("button", { type: "button", dataset: { action: follow ? "follow" : "unfollow", profile: d.profile.id }, onclick: async () => {
+      try {
+        await api.follow(d.profile.id, follow);
+        this.following = follow;
+        showNotice(t(follow ? "people.followed" : "people.unfollowed", { name }));
+      } catch (err) {
+        showError(err.code || "network", err.message);
+      }
+      this.render();
+    } }, t(follow ? "people.follow" : "people.unfollow", { name }));
   }
 
   render() {
@@ -151,7 +171,7 @@ export class ProfilePage {
     replace(this.root, h("div", { class: "club-profile", dataset: { club: "profile", profile: d.profile.id } },
       h("section", { class: "panel" },
         h("h1", {}, d.profile.name),
-        me ? this.devices(me) : null),
+        me ? this.devices(me) : this.followButton(d)),
       me ? this.mail.panel() : null,
       h("section", { class: "panel" }, h("h2", {}, t("club.stats")), statsList(d.stats)),
       h("section", { class: "panel" }, h("h2", {}, t("club.ratings")),

@@ -8,6 +8,7 @@ import * as store from "./store.js";
 import { gameNames, levelName, levelNote, presetName, seatNames } from "./words.js";
 import { showError } from "./notice.js";
 import { welcomePanel, guidedRequest, guideStarted } from "./guide.js";
+import { PeoplePanel } from "./people.js";
 
 const SPEEDS = [["slow", 1.2], ["normal", 0.6], ["fast", 0.2], ["instant", 0]];
 const CLOCKS = [null, 30, 60, 120];
@@ -38,7 +39,8 @@ export class LobbyPage {
     this.games = null;
     this.form = null;
     this.busy = false;
-    this.offLang = onLangChange(() => this.render());
+    this.offLang = onLangChange(() => { this.people?.render(); this.render(); });
+    this.people = null;
   }
 
   async mount() {
@@ -65,12 +67,14 @@ export class LobbyPage {
       speed: 0.6,
       private: false,
     };
+    this.people = new PeoplePanel();
     this.render();
     this.refresh();
   }
 
   unmount() {
     this.offLang();
+    this.people?.close();
   }
 
   async refresh() {
@@ -95,6 +99,7 @@ export class LobbyPage {
       this.intro(),
       this.createForm(),
       this.myTables(),
+      this.people ? this.people.el : null,
       this.openTables(),
       this.finishedGames()));
     const again = focusId ? document.getElementById(focusId) : null;

@@ -8,8 +8,11 @@ import { t, onLangChange } from "./i18n.js";
 import * as store from "./store.js";
 
 const listeners = new Set();
+const peopleListeners = new Set(); // who is online may have changed (a "people" frame)
+const inviteListeners = new Set(); // this profile's invitations (an "invites" frame)
 let socket = null;
 let turns = [];
+let invites = { invites: [], sent: [], ended: [] }; // the last "invites" frame
 let known = null; // the tables already announced (null: none yet, the first list is not news)
 let retry = 500;
 let started = false;
@@ -23,6 +26,23 @@ export function yourTurns() {
 export function onTurns(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
+}
+
+/** Call `fn()` when who is online may have changed; returns the function that stops it. */
+export function onPeople(fn) {
+  peopleListeners.add(fn);
+  return () => peopleListeners.delete(fn);
+}
+
+/** This profile's open invitations as last heard: {invites: [received], sent: [made]}. */
+export function yourInvites() {
+  return invites;
+}
+
+/** Call `fn({invites, sent, ended})` on each "invites" frame; returns the function that stops it. */
+export function onInvites(fn) {
+  inviteListeners.add(fn);
+  return () => inviteListeners.delete(fn);
 }
 
 /** Whether browser notifications can be asked for here, and their state. */
@@ -71,6 +91,11 @@ function connect() {
       return;
     }
     if (msg.type === "turns") received(msg.turns || []);
+    else if (msg.type === "people") for (const fn of peopleListeners) fn();
+    else if (msg.type === "invites") {
+      invites = msg;
+      for (const fn of inviteListeners) fn(msg);
+    }
   };
   socket.onclose = (event) => {
     socket = null;

@@ -17,6 +17,7 @@ import { barEl, ringEl, updateCountdowns } from "./clock.js";
 import { hintBody } from "./hint.js";
 import { chicagoRule } from "./rulewords.js";
 import { Guide } from "./guide.js";
+import { InvitePanel } from "./people.js";
 
 
 const LOG_LIMIT = 400;
@@ -112,6 +113,7 @@ export class TablePage {
   }
 
   unmount() {
+    this.invitePanel?.close();
     this.conn?.close();
     this.offLang();
     document.removeEventListener("keydown", this.onKey);
@@ -714,7 +716,16 @@ export class TablePage {
           s.kind === "open" ? h("span", { class: "badge open" }, t("table.open")) : s.kind === "bot" ? h("span", { class: "badge bot" }, t("table.bot")) : null,
           s.seat === this.you ? ` (${t("you")})` : null))),
       this.seated() ? this.inviteLinks() : null,
+      this.seated() && open.length ? this.invitePeople() : null,
       canJoin ? this.joinForm(names) : null);
+  }
+
+  /** The people this profile may invite to the table (people.js); none for a guest. */
+  invitePeople() {
+    if (!store.profile()) return null;
+    this.invitePanel ??= new InvitePanel(this.id);
+    this.invitePanel.update(this.table.seats);
+    return this.invitePanel.el;
   }
 
   joinForm(names) {
