@@ -6,7 +6,8 @@ table of one open seat and three ``bot:basic`` seats (bot delay 0, the default p
 deal), joins it and plays over one websocket like a random player: when its seat is to act it
 thinks 0.5-1.5 times ``--think`` seconds and sends a random legal action; when a deal ends it
 answers the pause with ``continue``; when the game is over it asks for a rematch, so the load
-stays constant. The server's settings are those of ``chicago serve`` except the bounds made
+stays constant. The server's settings and protocols are those of ``chicago serve`` (its
+garbage-collector tuning, ``Settings.tune_gc``, included) except the bounds made
 for many addresses (tables per address per minute, waiting tables per address) and the
 site's cap on tables in play (400, which the rematches of 1,000 tables pass), since every
 client here comes from 127.0.0.1, and no review processes (a review takes a core of its own).
@@ -24,6 +25,10 @@ warm-up, it measures for ``--seconds``:
 
     python benchmarks/bench_server.py                         # 100 -> 1,000 people
     python benchmarks/bench_server.py --clients 50 200 --seconds 20 --think 1.0
+
+The server process imports ``chicago`` as this one does, so ``PYTHONPATH=OTHER/src`` measures
+another checkout's server with the same clients (a before and after, interleaved, in one
+session: docs/SERVER.md, "Load on one worker").
 """
 
 from __future__ import annotations
@@ -49,18 +54,22 @@ BOTS = ["bot:basic"] * 3
 SEATING_LIMIT = 600.0
 """Seconds a step may take to seat its people; an overloaded server ends the ramp there."""
 SERVER = """
-import json, socket, sys, uvicorn
+import dataclasses, json, socket, sys, uvicorn
 from chicago.server import Settings, create_app
+from chicago.server.transport import protocol_classes
 options = json.loads(sys.argv[2])
+if "tune_gc" in {f.name for f in dataclasses.fields(Settings)}:
+    options["tune_gc"] = True  # as chicago serve (a server from before it had no such setting)
 settings = Settings(db_url=sys.argv[1], static_dir=None, **options)
 sock = socket.socket()
 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 sock.bind(("127.0.0.1", 0))
 sock.listen(4096)
 print(sock.getsockname()[1], flush=True)
+http, ws = protocol_classes()
 config = uvicorn.Config(create_app(settings), log_level="error", ws_per_message_deflate=False,
-                        ws_max_size=settings.ws_max_size, ws_ping_interval=20.0,
-                        ws_ping_timeout=20.0, timeout_graceful_shutdown=5)
+                        http=http, ws=ws, ws_max_size=settings.ws_max_size,
+                        ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_graceful_shutdown=5)
 uvicorn.Server(config).run(sockets=[sock])
 """
 BENCH_SETTINGS = {

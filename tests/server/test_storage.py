@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 
 from chicago import Rules
 from chicago.server import Settings, create_app
+from chicago.server.core.rows import SeatHolder
 from chicago.server.core.state import build_table
 from chicago.server.storage import Change, Conflict, GameRow, LogEntry, Store, TableRow
 
@@ -88,6 +89,43 @@ def test_log_round_trip_and_single_writer(db_url: str) -> None:
     assert [t.id for t in store.open_tables()] == ["b"]
     store.close()
 
+
+
+def test_a_batch_updates_each_table_row_in_the_order_of_its_changes(db_url: str) -> None:
+    """One transaction of many changes (the group writer's): the row updates of plain
+    changes are gathered and written together, yet every table row ends as the last of its
+    changes set it, whatever columns each set and whatever other changes came between; and
+    each change's log entries are stored."""
+    store = Store(db_url)
+    store.migrate()
+    store.write([Change(t, [_entry(1)], new_table=_row(t), new_game=_game(t)) for t in "ab"])
+    act = {"action": "keep", "by": "player"}
+    turn = {"to_act": 1, "turn_at": 10.0, "updated_at": 10.0}
+    results = store.write([
+        Change("a", [_entry(2, "act", 0, act)], table_updates=dict(turn)),
+        Change("b", [_entry(2, "act", 0, act)], table_updates=dict(turn)),
+        Change("a", [_entry(3, "act", 1, act)],
+               table_updates={"to_act": 0, "turn_at": 11.0, "updated_at": 11.0}),
+        Change("a", [_entry(4, "act", 0, act)], table_updates={  # other columns
+            "to_act": None, "status": "finished", "answer_by": 99.0, "updated_at": 12.0}),
+        Change("b", [_entry(3, "join", 0, {"name": "Bo", "token": "h" * 64})],
+               table_updates={"open_seats": 0, "status": "playing", "to_act": 1},
+               holders=[SeatHolder(0, None, "h" * 64)]),  # not a plain change
+        Change("b", [_entry(4, "act", 1, act)],
+               table_updates={"to_act": 0, "turn_at": 13.0, "updated_at": 13.0}),
+        Change("a", [_entry(5, "chat", 0, {"text": "gg"})]),  # entries alone
+        Change("a", table_updates={"to_act": 2}),  # an update alone
+    ])
+    assert results == [None] * 8
+    a, b = store.load("a"), store.load("b")
+    assert a is not None and b is not None
+    assert (a.table.status, a.table.to_act, a.table.answer_by, a.table.updated_at,
+            a.table.turn_at) == ("finished", 2, 99.0, 12.0, 11.0)
+    assert (b.table.status, b.table.open_seats, b.table.to_act, b.table.turn_at) == (
+        "playing", 0, 0, 13.0)
+    assert [e.seq for e in a.entries] == [1, 2, 3, 4, 5]
+    assert [e.seq for e in b.entries] == [1, 2, 3, 4]
+    store.close()
 
 def test_finished_games_query(db_url: str) -> None:
     store = Store(db_url)

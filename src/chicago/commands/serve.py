@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
                         public_origin=origins[-1] if args.public_origin else None,
                         allowed_hosts=allowed_hosts,
                         review_workers=args.review_workers, review_level=review_level,
-                        smtp_url=args.smtp, mail_from=mail_from)
+                        smtp_url=args.smtp, mail_from=mail_from, tune_gc=True)
     missing = missing_files(web.STATIC_DIR)
     if missing:  # an installation without the browser app's files: never a JSON page
         print(f"chicago serve: {StaticFilesMissing(web.STATIC_DIR, missing)}",

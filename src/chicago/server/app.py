@@ -34,6 +34,7 @@ from chicago.server.clock import Clock
 from chicago.server.club import routes as club_routes
 from chicago.server.club.service import ClubService
 from chicago.server.core.ports import TableBus
+from chicago.server.gc_tuning import tune_for_serving
 from chicago.server.headers import Origins, SafeHeaders
 from chicago.server.hosts import AllowedHosts, HostCheck
 from chicago.server.locking import make_locks
@@ -157,6 +158,8 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         await app.state.your_games.start()
         await app.state.mailer.start()
         await app.state.people.start()
+        if settings.tune_gc:  # last: what start-up made is frozen
+            tune_for_serving()
         try:
             await app.state.pairing.start()
             try:

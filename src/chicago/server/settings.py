@@ -86,6 +86,13 @@ class Settings:
     """Largest HTTP request body in bytes."""
     resume_tables: bool = True
     """At start-up, load every table in play so that its bots and clocks go on."""
+    tune_gc: bool = False
+    """Once started, set the process's garbage collector for a long-running server
+    (:func:`chicago.server.gc_tuning.tune_for_serving`: what start-up made is frozen out of
+    every later collection, and the youngest generation is collected after
+    :data:`~chicago.server.gc_tuning.YOUNG_THRESHOLD` allocations rather than 700).
+    ``chicago serve`` sets it; a process that makes many apps (the tests) must not, since the
+    collector is the whole process's."""
     bot_threads: bool = True
     """Let the built-in bots that think long (``ev``, ``expert``) think in a worker thread of
     their own pool (:attr:`bot_workers`; keeps the loop responsive). ``random`` and ``basic``

@@ -1,8 +1,10 @@
 """The store: every write and read of the table server's database, synchronous.
 
 The server calls it from worker threads (:class:`chicago.server.writer.GroupWriter` is the
-one writer task, which batches the changes of all tables into one transaction: a group
-commit).
+one writer thread, which batches the changes of all tables into one transaction: a group
+commit). The statements of the writes every action makes (its log rows, its table row
+update) are made once and reused, and a batch's row updates that set the same columns go
+in one statement with many parameter sets, in the order of the changes.
 The same code runs on SQLite (a file; WAL journal, so readers never wait for the writer) and
 on PostgreSQL (psycopg 3).
 """
@@ -19,6 +21,7 @@ from typing import Any, Literal
 from sqlalchemy import (
     Connection,
     Engine,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -98,6 +101,90 @@ def _dumps(value: Any) -> str:
 
 def _loads(value: str | None) -> Any:
     return None if value is None else json.loads(value)
+
+
+_LOG_INSERT = insert(log)
+"""The insert of log entries (made once: a statement object is compiled once and cached)."""
+
+_TABLE_JSON = frozenset({"rules", "variations", "seats", "options"})
+"""The table row's columns stored as JSON text."""
+
+_TABLE_UPDATES: dict[tuple[str, ...], Any] = {}
+"""The update of a table row by the columns it sets, made once per set of columns."""
+
+
+def _log_rows(change: Change) -> list[dict[str, Any]]:
+    """The ``log`` rows of a change's entries."""
+    return [
+        {"table_id": change.table_id, "seq": e.seq, "game": e.game, "kind": e.kind,
+         "seat": e.seat, "data": _dumps(e.data), "created_at": e.created_at}
+        for e in change.entries
+    ]
+
+
+def _table_update(change: Change) -> tuple[tuple[str, ...], dict[str, Any]]:
+    """The columns a change sets in its table row, and the parameters of their update
+    (:func:`_table_update_statement`)."""
+    keys = tuple(sorted(change.table_updates))
+    params = {"v_" + k: (_dumps(v) if k in _TABLE_JSON else v)
+              for k, v in change.table_updates.items()}
+    params["k_id"] = change.table_id
+    return keys, params
+
+
+def _table_update_statement(keys: tuple[str, ...]) -> Any:
+    """``UPDATE tables SET <keys> WHERE id = :k_id``, with a parameter ``v_<key>`` per
+    column (made once per set of columns)."""
+    statement = _TABLE_UPDATES.get(keys)
+    if statement is None:
+        statement = (update(tables).where(tables.c.id == bindparam("k_id"))
+                     .values({k: bindparam("v_" + k) for k in keys}))
+        _TABLE_UPDATES[keys] = statement
+    return statement
+
+
+def _plain(change: Change) -> bool:
+    """A change of log entries and table row updates only (an action, a continue, a chat
+    line): what :class:`_WriteBatch` gathers."""
+    return (change.new_table is None and change.new_game is None and not change.holders
+            and not change.players and change.rated is None and not change.game_updates)
+
+
+class _WriteBatch:
+    """What one transaction of :meth:`Store.write` gathers from its changes: the log rows
+    (inserted together at the end, after the rows they refer to) and the table row
+    updates, written in order, consecutive ones that set the same columns in one
+    statement with many parameter sets."""
+
+    def __init__(self) -> None:
+        self.entries: list[dict[str, Any]] = []
+        self._keys: tuple[str, ...] = ()
+        self._updates: list[dict[str, Any]] = []
+
+    def add(self, conn: Connection, change: Change) -> None:
+        """Gather a plain change (:func:`_plain`)."""
+        if change.entries:
+            self.entries.extend(_log_rows(change))
+        if change.table_updates:
+            keys, params = _table_update(change)
+            if keys != self._keys:
+                self.flush_updates(conn)
+                self._keys = keys
+            self._updates.append(params)
+
+    def flush_updates(self, conn: Connection) -> None:
+        """Write the table row updates gathered so far."""
+        if self._updates:
+            conn.execute(_table_update_statement(self._keys), self._updates)
+            self._updates = []
+        self._keys = ()
+
+    def flush(self, conn: Connection) -> None:
+        """Write everything gathered: the row updates, then the log rows."""
+        self.flush_updates(conn)
+        if self.entries:
+            conn.execute(_LOG_INSERT, self.entries)
+            self.entries = []
 
 
 class Store:
@@ -203,11 +290,10 @@ class Store:
         with self._write_lock:
             try:
                 with self.engine.begin() as conn:
-                    entries: list[dict[str, Any]] = []
+                    batch = _WriteBatch()
                     for change in changes:
-                        self._apply(conn, change, entries)
-                    if entries:  # every change's log entries in one statement
-                        conn.execute(insert(log), entries)
+                        self._apply(conn, change, batch)
+                    batch.flush(conn)
                 return [None] * len(changes)
             except Exception:
                 if len(changes) == 1:
@@ -235,9 +321,16 @@ class Store:
         return None
 
     def _apply(self, conn: Connection, change: Change,
-               entries: list[dict[str, Any]] | None = None) -> None:
-        """Store ``change`` on ``conn``; its log entries are added to ``entries`` when given
-        (the caller inserts them all at once, after the rows they refer to), else now."""
+               batch: _WriteBatch | None = None) -> None:
+        """Store ``change`` on ``conn``. With ``batch``, a change of log entries and table
+        row updates alone (an action's) is gathered in it, to be written with the others'
+        (:meth:`_WriteBatch.flush`); any other change first writes what was gathered of the
+        row updates, so that every table row is updated in the order of the changes."""
+        if batch is not None and _plain(change):
+            batch.add(conn, change)
+            return
+        if batch is not None:
+            batch.flush_updates(conn)
         if change.new_table is not None:
             row = change.new_table
             conn.execute(insert(tables).values(
@@ -256,21 +349,14 @@ class Store:
                 names=None if g.names is None else _dumps(g.names),
             ))
         if change.entries:
-            rows = [
-                {"table_id": change.table_id, "seq": e.seq, "game": e.game, "kind": e.kind,
-                 "seat": e.seat, "data": _dumps(e.data), "created_at": e.created_at}
-                for e in change.entries
-            ]
-            if entries is None:
-                conn.execute(insert(log), rows)
+            rows = _log_rows(change)
+            if batch is None:
+                conn.execute(_LOG_INSERT, rows)
             else:
-                entries.extend(rows)
+                batch.entries.extend(rows)
         if change.table_updates:
-            values = {
-                k: (_dumps(v) if k in ("rules", "variations", "seats", "options") else v)
-                for k, v in change.table_updates.items()
-            }
-            conn.execute(update(tables).where(tables.c.id == change.table_id).values(**values))
+            keys, params = _table_update(change)
+            conn.execute(_table_update_statement(keys), [params])
         for holder in change.holders:
             key = (seat_holders.c.table_id == change.table_id) & (
                 seat_holders.c.seat == holder.seat)
