@@ -22,9 +22,10 @@ from collections.abc import AsyncIterator, Callable
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chicago.server.bucket import TokenBucket
+from chicago.server.headers import Origins
 from chicago.server.settings import Settings
 
-__all__ = ["Refuse", "Socket", "rate_clock"]
+__all__ = ["Refuse", "Socket", "accept_page", "rate_clock"]
 
 _CLOSE = object()
 
@@ -34,6 +35,18 @@ moves itself, so that its counts never depend on how fast the machine is)."""
 
 Refuse = Callable[[str, str], None]
 """``refuse(code, message)``: answer a refused message with the endpoint's error frame."""
+
+
+async def accept_page(websocket: WebSocket) -> bool:
+    """Accept a site-wide socket (``/ws/site``, ``/ws/pairing``) opened by a page of an
+    origin the server allows; close any other at once (1008). Whether it was accepted."""
+    origins: Origins = websocket.app.state.origins
+    if not origins.allows(websocket.headers.get("origin"), scheme=websocket.url.scheme,
+                          host=websocket.headers.get("host")):
+        await websocket.close(1008)
+        return False
+    await websocket.accept()
+    return True
 
 
 class Socket:

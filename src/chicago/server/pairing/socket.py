@@ -32,12 +32,11 @@ from chicago.server.admission import client_key
 from chicago.server.core.ports import Revocation, Subscription
 from chicago.server.core.seats import hash_token
 from chicago.server.core.state import iso_time
-from chicago.server.headers import Origins
 from chicago.server.lobby import clean_name
 from chicago.server.pairing.service import MAX_WAIT, Pairing, PairingRequest, players_of
 from chicago.server.protocol import ProtocolError, TableError
 from chicago.server.settings import Settings
-from chicago.server.sockets import Socket
+from chicago.server.sockets import Socket, accept_page
 from chicago.server.storage.pairing import PAIRED, PlaceRow
 from chicago.server.together.site import SIGNED_OUT
 
@@ -225,12 +224,8 @@ class PairingConnection(Socket):
 async def pairing_socket(websocket: WebSocket) -> None:
     """The pairing socket (see the module docstring); pages of other origins are refused."""
     settings: Settings = websocket.app.state.settings
-    origins: Origins = websocket.app.state.origins
-    if not origins.allows(websocket.headers.get("origin"), scheme=websocket.url.scheme,
-                          host=websocket.headers.get("host")):
-        await websocket.close(1008)
+    if not await accept_page(websocket):
         return
-    await websocket.accept()
     conn = PairingConnection(websocket, settings, websocket.app.state.pairing)
     conn.start()
 

@@ -31,10 +31,9 @@ from chicago.server import credentials, protocol
 from chicago.server.club.service import ClubService
 from chicago.server.core.ports import Revocation, Subscription
 from chicago.server.core.seats import hash_token
-from chicago.server.headers import Origins
 from chicago.server.protocol import ProtocolError, TableError
 from chicago.server.settings import Settings
-from chicago.server.sockets import Socket
+from chicago.server.sockets import Socket, accept_page
 from chicago.server.together.people import People, invite_topic
 from chicago.server.together.turns import MAX_TOKENS, YourGames
 
@@ -231,12 +230,8 @@ class SiteConnection(Socket):
 async def site_socket(websocket: WebSocket) -> None:
     """The site socket (see the module docstring); pages of other origins are refused."""
     settings: Settings = websocket.app.state.settings
-    origins: Origins = websocket.app.state.origins
-    if not origins.allows(websocket.headers.get("origin"), scheme=websocket.url.scheme,
-                          host=websocket.headers.get("host")):
-        await websocket.close(1008)
+    if not await accept_page(websocket):
         return
-    await websocket.accept()
     games: YourGames = websocket.app.state.your_games
     conn = SiteConnection(websocket, settings, games, websocket.app.state.club,
                           websocket.app.state.people)
