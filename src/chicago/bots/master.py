@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from chicago.bots.base import register_bot, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
@@ -66,7 +67,7 @@ from chicago.engine.viewtypes import SeatView
 from chicago.poker import Category, rank
 from chicago.rules import Rules
 
-__all__ = ["MasterBot", "parse_master_options"]
+__all__ = ["MasterBot", "Phases", "parse_master_options"]
 
 _K = ActionKind
 DEFAULT_WORLDS = 24
@@ -83,8 +84,26 @@ _CALL_FLOOR = 0.5
 _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
     "z": (0, 10), "score": (0, 1), "learned": (0, 1),
+    "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 1),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
+
+
+@dataclass(frozen=True)
+class Phases:
+    """Which of ``master``'s own searches it uses; a phase switched off is decided as the
+    expert decides it (the options ``exchanges``, ``announce``, ``call`` and ``fusion``,
+    for measuring what each search is worth)."""
+
+    exchanges: bool = True
+    """Exchanges, one up and the redeal by play-outs (off: ``ev``'s odds, the expert's
+    last-exchange search, the rules of thumb)."""
+    announce: bool = True
+    """Announcements and passes by the chance to win the round (off: ``ev``'s estimate)."""
+    call: bool = True
+    """The Chicago call by the chance to win the game (off: the expert's fixed bar)."""
+    fusion: bool = True
+    """Trick play corrected for strategy fusion (off: the expert's determinized search)."""
 
 
 def parse_master_options(spec: str) -> dict[str, float]:
@@ -112,6 +131,7 @@ class MasterBot(ExpertBot):
         z: float = DEFAULT_Z,
         score: bool = DEFAULT_SCORE,
         learned: bool = True,
+        phases: Phases | None = None,
         samples: int = DEFAULT_SAMPLES,
         chicago: float = DEFAULT_CHICAGO,
         model: float = DEFAULT_MODEL,
@@ -125,6 +145,7 @@ class MasterBot(ExpertBot):
         self.z = z
         self.score = score
         self.learned = learned
+        self.phases = phases if phases is not None else Phases()
         self.search_holds = holds
         self.proposals = proposals
         self.hide = hide
@@ -142,6 +163,8 @@ class MasterBot(ExpertBot):
         k = knowledge(view)
         self._weigh = self.hand_model.scorer(k)
         phase = k.phase
+        if phase in ("exchange", "one up", "redeal") and not self.phases.exchanges:
+            return self._expert_exchange(k, legal_actions, rng)
         if phase == "exchange" and len(k.hand) == 5 and not k.locked[k.seat]:
             return self._exchange(k, legal_actions, rng)
         if phase == "one up" and k.one_up is not None and k.one_up[0] == k.seat:
@@ -156,6 +179,8 @@ class MasterBot(ExpertBot):
         if common is not None:
             return common
         if phase == "announce":
+            if not self.phases.announce:
+                return ev_decision(k, legal_actions, rng)
             return self._announce(k, legal_actions, rng)
         if phase == "chicago":
             return self._chicago(k, legal_actions, rng)
@@ -248,7 +273,7 @@ class MasterBot(ExpertBot):
         with keeping the last trick (``q``); the expert's rule where the race model does not
         apply, and every rule that makes a Chicago due."""
         race = self._race(k)
-        if race is None or chicago_is_due(k, p):
+        if race is None or not self.phases.call or chicago_is_due(k, p):
             return super()._declare(k, p, q)
         rules = k.rules
         seat = k.seat
@@ -298,7 +323,7 @@ class MasterBot(ExpertBot):
         deals in which the others played the same cards (their replies chosen, deal by deal,
         to stop it where they can)."""
         values = super()._sure_values(k, positions)
-        if len(k.hand) not in (3, 4) or not positions:
+        if len(k.hand) not in (3, 4) or not positions or not self.phases.fusion:
             return values
         sure = _fusion_free(k.seat, positions, list(values[0]))
         return [
@@ -307,6 +332,18 @@ class MasterBot(ExpertBot):
         ]
 
     # ------------------------------------------------------------------ exchanges
+    def _expert_exchange(
+        self, k: Knowledge, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The expert's exchange (``exchanges=0``): ``ev``'s estimates, the last exchange's
+        holds searched for the last trick, the rules of thumb for one up and the redeal."""
+        common = common_decision(k, legal)
+        if common is not None:
+            return common
+        if k.phase == "exchange" and self.holds and k.round >= k.exchanges_total:
+            return self._last_exchange(k, legal, rng)
+        return ev_decision(k, legal)
+
     def _exchange(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
         """Play out the best holds (``ev``'s estimates, the rules of thumb's) on the same
         worlds; keep the expert's choice unless another hold is clearly better."""
@@ -524,6 +561,12 @@ def _factory(spec: str) -> MasterBot:
         z=options.get("z", DEFAULT_Z),
         score=bool(options.get("score", DEFAULT_SCORE)),
         learned=bool(options.get("learned", 1)),
+        phases=Phases(
+            exchanges=bool(options.get("exchanges", 1)),
+            announce=bool(options.get("announce", 1)),
+            call=bool(options.get("call", 1)),
+            fusion=bool(options.get("fusion", 1)),
+        ),
         samples=int(options.get("samples", DEFAULT_SAMPLES)),
         chicago=options.get("chicago", DEFAULT_CHICAGO),
         model=options.get("model", DEFAULT_MODEL),
