@@ -73,6 +73,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--sets", type=int, default=10, help="sets per round (per seed)")
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--first-set", type=int, default=0,
+                        help="the first round's first set (to go on from an earlier run)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", default=None, help="write every game's results here")
     args = parser.parse_args()
@@ -81,7 +83,7 @@ def main() -> int:
     totals: dict[str, dict[int, tuple[float, int, int]]] = {
         v: {} for v in args.variants}
     for round_index in range(args.rounds):
-        first = round_index * args.sets
+        first = args.first_set + round_index * args.sets
         for variant in args.variants:
             specs = [variant] + [args.others] * (args.players - 1)
             result = run_match(specs, args.sets * args.players, rules, seed=args.seed,
@@ -90,7 +92,8 @@ def main() -> int:
             totals[variant].update(_set_totals(result.games))
             if args.json:
                 _save(args.json, args, played)
-        print(f"== after round {round_index + 1} (sets 0..{first + args.sets - 1} of seed "
+        last = first + args.sets - 1
+        print(f"== after round {round_index + 1} (sets {args.first_set}..{last} of seed "
               f"{args.seed}), {args.preset}, vs {args.players - 1} {args.others}")
         for variant in args.variants:
             _line(variant, played[variant], args.others, args.players)
