@@ -11,6 +11,7 @@ saying so; under CI (``CI`` set) a missing URL fails them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import time
@@ -70,12 +71,13 @@ def pg_url_fixture() -> Iterator[str]:
         admin.dispose()
 
 
-@pytest.fixture(name="workers")
-def workers_fixture(pg_url: str, redis_url: str) -> Iterator[tuple[Worker, Worker]]:
-    """Two workers serving the same database (the first migrates it)."""
-    first = start_worker(pg_url, redis_url)
+@contextlib.contextmanager
+def two_workers(pg_url: str, redis_url: str, *extra: str) -> Iterator[tuple[Worker, Worker]]:
+    """Two workers serving the same database (the first migrates it), with the options
+    ``extra``; both stopped afterwards."""
+    first = start_worker(pg_url, redis_url, *extra)
     try:
-        second = start_worker(pg_url, redis_url)
+        second = start_worker(pg_url, redis_url, *extra)
     except BaseException:
         first.stop()
         raise
@@ -84,3 +86,10 @@ def workers_fixture(pg_url: str, redis_url: str) -> Iterator[tuple[Worker, Worke
     finally:
         with ThreadPoolExecutor(2) as pool:
             list(pool.map(Worker.stop, (first, second)))
+
+
+@pytest.fixture(name="workers")
+def workers_fixture(pg_url: str, redis_url: str) -> Iterator[tuple[Worker, Worker]]:
+    """Two workers serving the same database (the first migrates it)."""
+    with two_workers(pg_url, redis_url) as workers:
+        yield workers

@@ -225,6 +225,7 @@ class Server:
         self.output: list[str] = []
         """What the process printed after its address line (read by a thread, so a full
         pipe never blocks the server)."""
+        self._printed = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
         self.http = f"http://{match[1]}:{match[2]}"
         self.ws = f"ws://{match[1]}:{match[2]}"
@@ -238,7 +239,22 @@ class Server:
     def _read(self) -> None:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
-            self.output.append(line)
+            with self._printed:
+                self.output.append(line)
+                self._printed.notify_all()
+
+    def printed(self, words: str, timeout: float = 30.0) -> int:
+        """Wait until the process has printed a line with ``words`` (the event, never a
+        pace); the index of the first such line in :attr:`output`."""
+        def found() -> int | None:
+            return next((i for i, line in enumerate(self.output) if words in line), None)
+
+        with self._printed:
+            assert self._printed.wait_for(lambda: found() is not None, timeout), (
+                f"the server printed no line with {words!r} in {timeout} s")
+            index = found()
+        assert index is not None
+        return index
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""

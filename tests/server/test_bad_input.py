@@ -13,7 +13,7 @@ import pytest
 from server_support import WsPlayer, close_all, create_table, join
 from starlette.testclient import TestClient
 
-from chicago.server import Settings, create_app, ws
+from chicago.server import Settings, create_app, sockets
 from chicago.server.core.state import AWAY_AFTER
 
 pytestmark = pytest.mark.timeout(120)
@@ -252,7 +252,7 @@ def test_rate_limit_and_flood(strict_client: TestClient,
     # the rate limits' clock stands still unless moved here: however slowly a busy machine
     # handles the messages, no token comes back meanwhile
     clock = [1000.0]
-    monkeypatch.setattr(ws, "rate_clock", lambda: clock[0])
+    monkeypatch.setattr(sockets, "rate_clock", lambda: clock[0])
     client = strict_client
     info = create_table(client, ["open", "open"])
     me = WsPlayer(client, info["id"], join(client, info["id"], 0))  # hello used 1 token

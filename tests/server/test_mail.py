@@ -8,55 +8,23 @@ outbox survives a restart. With the hostile requests of each new endpoint.
 
 from __future__ import annotations
 
-import queue
+import json
 import re
-import socket
 from collections.abc import Iterator
-from email import message_from_bytes
 from email.message import Message
 from pathlib import Path
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from server_support import WsPlayer, close_all, create_table
 from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
 from chicago.server.clock import ShiftedClock
+from smtp_inbox import Inbox, free_port
+from smtp_inbox import inbox as inbox
 
 pytestmark = pytest.mark.timeout(120)
-
-
-class Inbox:
-    """What the test's SMTP server received."""
-
-    def __init__(self) -> None:
-        self.mails: queue.Queue[tuple[list[str], Message]] = queue.Queue()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.mails.put((list(envelope.rcpt_tos), message_from_bytes(envelope.content)))
-        return "250 OK"
-
-    def next(self) -> tuple[list[str], Message]:
-        return self.mails.get(timeout=30)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@pytest.fixture
-def inbox() -> Iterator[tuple[Inbox, int]]:
-    handler = Inbox()
-    port = _free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield handler, port
-    controller.stop()
 
 
 @pytest.fixture
@@ -132,6 +100,58 @@ def test_a_turn_is_mailed_and_the_unsubscribe_link_is_honoured(
     assert sent is False and mailer.skipped["unsubscribed"] >= 1
     settings = client.get("/api/profiles/me/mail", headers={"X-Chicago-Profile": secret})
     assert settings.json()["notify"] is False
+
+
+def _seated(client: TestClient, secret: str, name: str) -> tuple[str, str]:
+    """A two-seat correspondence table called ``name`` with the profile of ``secret`` at
+    seat 0 and seat 1 open: its id and the seat 0 token."""
+    info = create_table(client, ["open", "open"], clock_days=2, deal_pause=None, name=name)
+    joined = client.post(f"/api/tables/{info['id']}/join", json={"seat": 0},
+                         headers={"X-Chicago-Profile": secret})
+    assert joined.status_code == 200, joined.text
+    return info["id"], joined.json()["token"]
+
+
+def _bo_plays_until_seat_0(client: TestClient, table_id: str) -> None:
+    """Bo takes seat 1 (the game starts) and moves until it is seat 0's turn."""
+    bo = WsPlayer(client, table_id, client.post(f"/api/tables/{table_id}/join",
+                                                json={"seat": 1}).json()["token"])
+    while bo.state["to_act"] == 1:
+        bo.send(type="act", action=bo.state["legal_actions"][0], seq=bo.seq)
+        bo.until(lambda f: f["type"] == "update")
+    bo.close()
+
+
+def test_no_turn_mail_while_the_person_has_a_page_open(
+        client: TestClient, inbox: tuple[Inbox, int]) -> None:
+    """A turn is mailed only to someone away: while Anna has the site open (its site
+    socket, or a table's socket holding her seat) the page tells her and no mail is queued;
+    once she has closed them, her next turn is mailed. The mails go out in the order they
+    are queued, so the next one to arrive being the last table's proves the others were
+    never queued."""
+    mails = inbox[0]
+    mailer = client.app.state.mailer  # type: ignore[attr-defined]
+    secret = _profile(client, "Anna")
+    _confirmed(client, mails, secret, "anna@example.org")
+    with client.websocket_connect("/ws/site") as site:  # any page of the site
+        site.send_text(json.dumps({"type": "hello", "profile": secret, "tokens": []}))
+        assert json.loads(site.receive_text()) == {"type": "turns", "turns": []}
+        letters, _ = _seated(client, secret, "Letters")
+        _bo_plays_until_seat_0(client, letters)
+        while not json.loads(site.receive_text())["turns"]:
+            pass  # the in-page notice: the site socket lists the table
+        assert mailer.skipped["on_site"] == 1
+    postcards, token = _seated(client, secret, "Postcards")
+    anna = WsPlayer(client, postcards, token)  # the table's own page
+    _bo_plays_until_seat_0(client, postcards)
+    assert mailer.skipped["on_site"] == 2
+    anna.close()
+    away, _ = _seated(client, secret, "Away")  # every page closed: she is away
+    _bo_plays_until_seat_0(client, away)
+    to, mail = mails.next()
+    assert to == ["anna@example.org"]
+    assert mail["Subject"] == "Your turn at Away / Din tur vid Away"
+    assert mailer.skipped["on_site"] == 2
 
 
 def test_mail_per_profile_is_capped_per_day(client: TestClient,
@@ -244,7 +264,7 @@ def test_a_mail_not_sent_before_a_restart_is_sent_after_it(settings: Settings,
     stays queued, and the next server sends it once the failed try's claim is stale; it
     arrives once, and its link works."""
     clock = ShiftedClock()
-    _mail_settings(settings, _free_port())  # nothing listens there
+    _mail_settings(settings, free_port())  # nothing listens there
     with TestClient(create_app(settings, clock=clock)) as client:
         secret = _profile(client, "Gus")
         answer = client.put("/api/profiles/me/mail", json={"address": "gus@example.org"},

@@ -149,6 +149,26 @@ def test_a_table_nobody_wants_closes(client: TestClient, clock: ShiftedClock) ->
     assert table_id not in [t["id"] for t in client.get("/api/tables").json()["tables"]]
 
 
+def test_a_play_again_that_arrives_after_the_time_is_refused_and_changes_nothing(
+        client: TestClient, clock: ShiftedClock) -> None:
+    """The order behind a flaky browser test: Anna's page shows her Play again at once, but
+    the time to answer runs out before the server has it. Then neither answered in time:
+    both seats are released and the table closes; her answer, arriving after, is refused as
+    a spectator's and stores nothing."""
+    table_id, _, players = _finished_table(client, ["open", "open"], ["Anna", "Bo"])
+    anna = players[0]
+    clock.advance(121)
+    closed = anna.until(lambda f: f["type"] == "rematch")
+    assert closed["closed"] is True
+    store = client.app.state.store  # type: ignore[attr-defined]
+    before = store.count("log")
+    anna.send(type="rematch")
+    assert anna.until(lambda f: f["type"] == "error")["code"] == "not_seated"
+    assert store.count("log") == before
+    info = _info(client, table_id)
+    assert [s["kind"] for s in info["seats"]] == ["open", "open"] and info["closed"] is True
+
+
 def test_a_restart_keeps_the_question_and_its_time(settings: Settings, tmp_path: Path) -> None:
     """Anna agreed, Bo had not answered, the server restarted: the question is as it was,
     and Bo's time still runs out after the restart (the table is resumed)."""

@@ -66,18 +66,54 @@ def play_out(live: LiveServer, table_id: str, tokens: list[str], seed: int = 1) 
                     state["legal_actions"] = []
 
 
-def seat_page(context: Any, live: LiveServer, table_id: str, token: str, seat: int) -> Any:
+class HeldAnswers:
+    """A page's table socket, through which every client message goes on to the server at
+    once but its Play again answers (``rematch``), which wait until :meth:`release`: a test
+    decides when the server hears the answer that the page shows at once."""
+
+    def __init__(self) -> None:
+        self.held: list[str] = []
+        self.released = False
+        self.server: Any = None
+
+    def route(self, ws: Any) -> None:
+        """Playwright's ``route_web_socket`` handler: the page's socket, to the server."""
+        self.server = ws.connect_to_server()
+        ws.on_message(self._out)
+        self.server.on_message(ws.send)
+
+    def _out(self, message: str | bytes) -> None:
+        if (not self.released and isinstance(message, str)
+                and json.loads(message).get("type") == "rematch"):
+            self.held.append(message)
+        else:
+            self.server.send(message)
+
+    def release(self) -> None:
+        """Send the held answers on; the next ones go at once."""
+        self.released = True
+        for message in self.held:
+            self.server.send(message)
+        self.held.clear()
+
+
+def seat_page(context: Any, live: LiveServer, table_id: str, token: str, seat: int,
+              held: HeldAnswers | None = None) -> Any:
     saved = {table_id: {"token": token, "seat": seat, "name": "", "joined": 1}}
     page = context.new_page()
+    if held is not None:
+        page.route_web_socket("**/ws/*", held.route)
     page.add_init_script(f"localStorage.setItem('chicago.seats', {json.dumps(json.dumps(saved))});")
     page.goto(f"{live.url}#/table/{table_id}")
     page.wait_for_selector(".table-page")
     return page
 
 
-def two_people(browser: Any, live: LiveServer) -> tuple[str, list[str], Any, Any]:
+def two_people(browser: Any, live: LiveServer, held: HeldAnswers | None = None,
+               ) -> tuple[str, list[str], Any, Any]:
     """A one-deal table of Anna (desktop, English), Bo (phone, Swedish) and a bot, both
-    pages open at the table; its id, the tokens and the two pages."""
+    pages open at the table; its id, the tokens and the two pages. ``held``: Anna's
+    answers after the game wait for the test."""
     table = api(live, "POST", "api/tables", {"seats": ["open", "open", "bot:random"],
                                              "bot_delay": 0, "deal_pause": 0,
                                              "rules": {"max_deals": 1}})
@@ -86,7 +122,7 @@ def two_people(browser: Any, live: LiveServer) -> tuple[str, list[str], Any, Any
     desk = browser.new_context(viewport={"width": 1100, "height": 850}, locale="en-GB")
     phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="sv-SE",
                                 is_mobile=True, has_touch=True)
-    anna = seat_page(desk, live, table["id"], tokens[0], 0)
+    anna = seat_page(desk, live, table["id"], tokens[0], 0, held)
     bo = seat_page(phone, live, table["id"], tokens[1], 1)
     for page in (anna, bo):
         page.wait_for_selector(".hand [data-card]")
@@ -134,13 +170,22 @@ def test_one_declines_one_waits_and_plays_on_with_a_bot(
 
 def test_who_does_not_answer_loses_the_seat_when_the_time_is_up(
         browser: Any, live: LiveServer, clock: ShiftedClock) -> None:
-    table_id, tokens, anna, bo = two_people(browser, live)
+    """Anna's page shows her Play again at once, before the server has it; the clock is
+    moved past the time to answer only once the server has told Bo's page that she agreed.
+    (Moved on her page's word alone, the time ran out before her answer arrived on a busy
+    machine: both seats were released and the table closed. Her answer is held here until
+    the test lets it go, so that order would fail every time.)"""
+    held = HeldAnswers()
+    table_id, tokens, anna, bo = two_people(browser, live, held)
     play_out(live, table_id, tokens, seed=2)
     for page in (anna, bo):
         page.wait_for_selector("[data-dialog=game-over] [data-action=rematch]", timeout=WAIT_MS)
     anna.click("[data-dialog=game-over] [data-action=rematch]")
     anna.get_by_text("Waiting for Bo to answer.").wait_for()
     assert anna.locator("[data-countdown=answers]").count() == 1
+    assert api(live, "GET", f"api/tables/{table_id}")["rematch"]["agreed"] == []
+    held.release()
+    bo.locator("[data-again=yes]", has_text="Anna").wait_for()  # the server has her answer
     clock.advance(121)  # past the two minutes to answer
     bo.get_by_text("Du svarade inte i tid", exact=False).first.wait_for()
     bo.wait_for_function("() => window.chicago.table.you === null")

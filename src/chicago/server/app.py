@@ -143,11 +143,13 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         app.state.mailer = Mailer(manager, store, settings, app.state.your_games)
         await manager.start()
         await club.start()
+        await app.state.your_games.start()
         await app.state.mailer.start()
         try:
             yield
         finally:
             await app.state.mailer.stop()
+            app.state.your_games.stop()
             await club.stop()
             await manager.stop()
             await app.state.admission.close()

@@ -305,7 +305,8 @@ async def health(request: Request) -> dict[str, Any]:
     """Liveness and a few counters."""
     manager = _manager(request)
     return {"ok": True, "tables_in_memory": len(manager.tables),
-            "database": _store(request).dialect, **manager.stats}
+            "database": _store(request).dialect, **manager.stats,
+            "pages": request.app.state.your_games.pages.count()}
 
 
 @router.post("/tables", status_code=201)

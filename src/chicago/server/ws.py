@@ -1,25 +1,21 @@
 """The websocket endpoint ``/ws/{table}``: one connection per player or spectator.
 
-A :class:`Connection` checks every incoming message (size, rate, JSON, fields; see
-:mod:`chicago.server.messages`), hands it to the :class:`~chicago.server.tables.TableManager`
-and answers refusals with an ``error`` frame; the connection stays open. Outgoing frames go
-through a queue with its own sender task, so a slow client never holds up a table (one that
-falls too far behind is closed and resyncs when it reconnects).
+A :class:`Connection` checks every incoming message (size and rate as every socket of the
+server: :mod:`chicago.server.sockets`; JSON and fields: :mod:`chicago.server.messages`),
+hands it to the :class:`~chicago.server.tables.TableManager` and answers refusals with an
+``error`` frame; the connection stays open. Outgoing frames go through a queue with its own
+sender task, so a slow client never holds up a table (one that falls too far behind is
+closed and resyncs when it reconnects).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-import time
-from collections.abc import Callable
 
 from starlette.responses import JSONResponse
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from chicago.server import protocol
-from chicago.server.bucket import TokenBucket
 from chicago.server.headers import Origins
 from chicago.server.live import LiveTable
 from chicago.server.messages import (
@@ -39,81 +35,24 @@ from chicago.server.messages import (
 )
 from chicago.server.protocol import ProtocolError, TableError
 from chicago.server.settings import Settings
+from chicago.server.sockets import Socket
 from chicago.server.tables import TableManager
 
 __all__ = ["Connection", "table_socket"]
 
 log = logging.getLogger("chicago.server")
 
-_CLOSE = object()
 
-rate_clock: Callable[[], float] = time.monotonic
-"""The clock of the connections' rate limits, in seconds (a test may put in a clock that it
-moves itself, so that its counts never depend on how fast the machine is)."""
-
-
-class Connection:
-    """One websocket: its seat (None: spectator), its send queue and its rate limit."""
+class Connection(Socket):
+    """One websocket of a table: its seat (None: spectator) and the seat token it said
+    ``hello`` with, besides its send queue and rate limit (:class:`Socket`)."""
 
     def __init__(self, websocket: WebSocket, settings: Settings) -> None:
-        self.websocket = websocket
-        self.settings = settings
+        super().__init__(websocket, settings)
         self.seat: int | None = None
         self.token_hash: str | None = None
         self.grant: str | None = None
         self.greeted = False
-        self.closed = False
-        self._queue: asyncio.Queue[object] = asyncio.Queue()
-        self._close_code = 1000
-        self._close_reason = ""
-        self._bucket = TokenBucket(settings.burst, settings.rate, rate_clock())
-        self._dropped = 0
-        self._last_limited = 0.0
-
-    # ------------------------------------------------------------------ sending
-    def send(self, text: str) -> None:
-        """Queue a frame; a client that falls too far behind is disconnected."""
-        if self.closed:
-            return
-        if self._queue.qsize() >= self.settings.send_queue:
-            self.close(1013, "too far behind: reconnect and resync")
-            return
-        self._queue.put_nowait(text)
-
-    def close(self, code: int = 1000, reason: str = "") -> None:
-        """Close after the frames already queued."""
-        if self.closed:
-            return
-        self.closed = True
-        self._close_code, self._close_reason = code, reason
-        self._queue.put_nowait(_CLOSE)
-
-    async def sender(self) -> None:
-        """Send queued frames until closed."""
-        try:
-            while True:
-                item = await self._queue.get()
-                if item is _CLOSE:
-                    await self.websocket.close(self._close_code, self._close_reason)
-                    return
-                assert isinstance(item, str)
-                await self.websocket.send_text(item)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            self.closed = True
-
-    # ------------------------------------------------------------------ rate limit
-    def refund(self) -> None:
-        """Give back the token of a message that turned out to be an accepted action: the
-        game itself bounds how fast those come, so a fast (bot) client is never limited."""
-        self._bucket.refund()
-
-    def allow(self) -> bool:
-        """Token bucket: ``rate`` messages per second, bursts of ``burst``."""
-        if self._bucket.claim(rate_clock()) is None:
-            self._dropped = 0
-            return True
-        self._dropped += 1
-        return False
 
 
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
@@ -130,7 +69,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     await websocket.accept()
     conn = Connection(websocket, settings)
-    sender = asyncio.create_task(conn.sender())
+    conn.start()
     table: LiveTable | None = None
     try:
         try:
@@ -149,10 +88,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     finally:
         if table is not None:
             manager.detach(table, conn)
-        conn.close()
-        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-            await asyncio.wait_for(sender, 5.0)
-        sender.cancel()
+        await conn.finish()
 
 
 async def _refuse(websocket: WebSocket, origin: str | None) -> None:
@@ -168,35 +104,14 @@ async def _refuse(websocket: WebSocket, origin: str | None) -> None:
 
 
 async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> None:
-    websocket = conn.websocket
     settings = conn.settings
     handlers = _Handlers(manager, table, conn)
-    while not conn.closed:
+
+    def refuse(code: str, message: str) -> None:
+        conn.send(protocol.error_frame(table.state.seq, code, message))
+
+    async for raw in conn.messages(refuse):
         try:
-            message = await websocket.receive()
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        if message["type"] == "websocket.disconnect":
-            return
-        raw: str | bytes | None = message.get("text")
-        if raw is None:
-            raw = message.get("bytes") or b""
-        if not conn.allow():
-            now = rate_clock()
-            if now - conn._last_limited >= 1.0:
-                conn._last_limited = now
-                conn.send(protocol.error_frame(
-                    table.state.seq, "rate_limited",
-                    f"at most {settings.rate:g} messages per second (bursts of "
-                    f"{settings.burst}); this one was dropped"))
-            if conn._dropped >= settings.flood_close:
-                conn.close(1008, "flooding")
-            continue
-        try:
-            size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
-            if size > settings.max_message:
-                raise ProtocolError("too_large",
-                                    f"a message may have at most {settings.max_message} bytes")
             msg = parse_client(raw, settings.max_message)
         except ProtocolError as exc:
             conn.send(protocol.error_frame(table.state.seq, exc.code, exc.message, exc.msg_id))

@@ -1,6 +1,8 @@
 """Mail notices (docs/SERVER.md, "Mail"): a mail when it becomes your turn at a
-correspondence table, and when your day there ran out and the stand-in played for you; only
-where the site has SMTP (``Settings.smtp_url``, ``chicago serve --smtp``; off by default).
+correspondence table while you are away (no page of the site open and connected:
+:meth:`YourGames.on_site`), and when your day there ran out and the stand-in played for you;
+only where the site has SMTP (``Settings.smtp_url``, ``chicago serve --smtp``; off by
+default).
 
 A profile gives an address (``PUT /api/profiles/me/mail``); nothing is sent to it but the
 confirmation until its link is followed (``POST /api/mail/confirm``), so nobody can have the
@@ -75,12 +77,14 @@ class Mailer:
                  games: YourGames) -> None:
         self.manager = manager
         self.settings = settings
+        self.games = games
         self.rows = MailStore(store)
         self.on = settings.smtp_url is not None
         """Whether this site sends mail at all."""
         self.sent = 0
         self.skipped: Counter[str] = Counter()
-        """Notices not sent, by why (no_address, unconfirmed, unsubscribed, cap, site_cap)."""
+        """Notices not sent, by why (no_address, unconfirmed, unsubscribed, cap, site_cap,
+        on_site: the person had a page open when it became their turn)."""
         self.links = make_limiter(settings, "mail links", 30, 30)
         """Confirm and unsubscribe requests per address (30 at once, 30 a minute)."""
         self._wake = asyncio.Event()
@@ -103,10 +107,16 @@ class Mailer:
 
     # ------------------------------------------------------------------ notices
     def _your_turn(self, table: LiveTable, seat: int) -> None:
+        """It became the turn of the person of ``seat``: a mail, unless they have a page of
+        the site open and connected now (the notice in the page serves)."""
         state = table.state
         profile = state.seats[seat].profile
-        if self.on and profile is not None and state.options.clock_days is not None:
-            self.manager.tasks.spawn(self.notice(profile, "turn", table.id, state.row.name))
+        if not self.on or profile is None or state.options.clock_days is None:
+            return
+        if self.games.on_site(table, seat):
+            self.skipped["on_site"] += 1
+            return
+        self.manager.tasks.spawn(self.notice(profile, "turn", table.id, state.row.name))
 
     def _stored(self, table: LiveTable, change: Change, _before: int | None) -> None:
         state = table.state

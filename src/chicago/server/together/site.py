@@ -5,7 +5,9 @@ The client says who it is in ``hello``: a profile's secret (or null) and the sea
 holds (a guest's seats, at most :data:`~chicago.server.together.turns.MAX_TOKENS`). The
 answer is a ``turns`` frame, and another whenever a note on the bus says that a turn of that
 profile or of one of those seats changed (on any worker). Messages are checked as strictly as
-a table socket's (size, rate, JSON, fields) and refused with an ``error`` frame; a profile
+a table socket's (size and rate by the same code, :mod:`chicago.server.sockets`: too many
+are answered ``rate_limited`` once a second and a flood closes the socket, 1008; then JSON
+and fields) and refused with an ``error`` frame; a profile
 that signed out everywhere since the ``hello`` ends the socket (close code 4401) at once
 (the revocation on the bus, any worker), and at its next news in any case.
 """
@@ -13,22 +15,20 @@ that signed out everywhere since the ``hello`` ends the socket (close code 4401)
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-import time
 from typing import Any
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from chicago.server import credentials, protocol
-from chicago.server.bucket import TokenBucket
 from chicago.server.club.service import ClubService
 from chicago.server.core.ports import Revocation, Subscription
 from chicago.server.core.seats import hash_token
 from chicago.server.headers import Origins
 from chicago.server.protocol import ProtocolError, TableError
 from chicago.server.settings import Settings
+from chicago.server.sockets import Socket
 from chicago.server.together.turns import MAX_TOKENS, YourGames
 
 __all__ = ["SIGNED_OUT", "site_socket"]
@@ -49,11 +49,10 @@ def _error(code: str, message: str) -> str:
     return _frame("error", code=code, message=message)
 
 
-def parse_hello(raw: str | bytes, max_size: int) -> tuple[str | None, list[str]] | None:
+def parse_hello(raw: str | bytes) -> tuple[str | None, list[str]] | None:
     """The profile secret and the seat tokens of a ``hello``, None for a ``ping``;
-    ProtocolError naming the problem for anything else."""
-    if len(raw) > max_size:
-        raise ProtocolError("too_large", f"a message may have at most {max_size} bytes")
+    ProtocolError naming the problem for anything else (its size is checked before:
+    :meth:`~chicago.server.sockets.Socket.messages`)."""
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError, UnicodeDecodeError):
@@ -79,43 +78,21 @@ def parse_hello(raw: str | bytes, max_size: int) -> tuple[str | None, list[str]]
     return profile, list(dict.fromkeys(tokens))
 
 
-class SiteConnection:
-    """One site socket: who it is, what it listens to, its send queue and rate limit."""
+class SiteConnection(Socket):
+    """One site socket: who it is and what it listens to, besides its send queue and rate
+    limit (:class:`~chicago.server.sockets.Socket`, as a table socket's)."""
 
     def __init__(self, websocket: WebSocket, settings: Settings, games: YourGames,
                  club: ClubService) -> None:
-        self.websocket = websocket
+        super().__init__(websocket, settings)
         self.club = club
-        self.settings = settings
         self.games = games
         self.profile: str | None = None
         self.secret_hash: str | None = None
         self.tokens: list[str] = []
         self.subscriptions: list[Subscription] = []
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.bucket = TokenBucket(settings.burst, settings.rate, time.monotonic())
         self.refreshing = False
         self.again = False
-        self.closed = False
-        self.close_code = 1000
-
-    def send(self, text: str) -> None:
-        if not self.closed and self.queue.qsize() < self.settings.send_queue:
-            self.queue.put_nowait(text)
-
-    def close(self, code: int = 1000) -> None:
-        if not self.closed:
-            self.closed = True
-            self.close_code = code
-            self.queue.put_nowait(None)
-
-    async def sender(self) -> None:
-        try:
-            while (text := await self.queue.get()) is not None:
-                await self.websocket.send_text(text)
-            await self.websocket.close(self.close_code)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            self.closed = True
 
     def unsubscribe(self) -> None:
         for subscription in self.subscriptions:
@@ -125,10 +102,11 @@ class SiteConnection:
     async def hello(self, secret: str | None, tokens: list[str]) -> None:
         """Say who this socket is: subscribe to its turns' news, send its turns."""
         self.unsubscribe()
-        self.profile = self.secret_hash = None
+        self.forget()
         if secret is not None:
             row = await self.club.profile_of(secret)
             self.profile, self.secret_hash = row.id, row.secret_hash
+            await self.games.pages.opened(row.id)
         self.tokens = tokens
         bus = self.games.manager.bus
         topics = [f"turns:t:{hash_token(t)}" for t in tokens]
@@ -141,12 +119,18 @@ class SiteConnection:
             await subscription.ready()
         await self.refresh()
 
+    def forget(self) -> None:
+        """This socket is nobody's any more (closed, or about to say ``hello`` again)."""
+        if self.profile is not None:
+            self.games.pages.closed(self.profile)
+        self.profile = self.secret_hash = None
+
     def _revoked(self, _site: str, note: Revocation) -> None:
         """The profile signed out everywhere (on any worker): a socket that said ``hello``
         with an older secret ends."""
         if (note.profile == self.profile and self.secret_hash is not None
                 and note.grant != credentials.grant_of(self.secret_hash)):
-            self.close(SIGNED_OUT)
+            self.close(SIGNED_OUT, "signed out everywhere")
 
     def _heard(self, _topic: str, _note: dict[str, Any]) -> None:
         self.games.manager.tasks.spawn(self.refresh())
@@ -162,7 +146,7 @@ class SiteConnection:
             while True:
                 self.again = False
                 if self.secret_hash is not None and not await self._still_signed_in():
-                    self.close(SIGNED_OUT)
+                    self.close(SIGNED_OUT, "signed out everywhere")
                     return
                 turns = await self.games.turns(self.profile, self.tokens)
                 self.send(_frame("turns", turns=turns))
@@ -187,31 +171,22 @@ async def site_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     games: YourGames = websocket.app.state.your_games
     conn = SiteConnection(websocket, settings, games, websocket.app.state.club)
-    sender = asyncio.create_task(conn.sender())
+    conn.start()
+
+    def refuse(code: str, message: str) -> None:
+        conn.send(_error(code, message))
+
     try:
-        while not conn.closed:
+        async for raw in conn.messages(refuse):
             try:
-                message = await websocket.receive()
-            except (WebSocketDisconnect, RuntimeError):
-                return
-            if message["type"] == "websocket.disconnect":
-                return
-            raw = message.get("text") or message.get("bytes") or b""
-            if conn.bucket.claim(time.monotonic()) is not None:
-                conn.send(_error("rate_limited", f"at most {settings.rate:g} messages per "
-                                 "second; this one was dropped"))
-                continue
-            try:
-                hello = parse_hello(raw, settings.max_message)
+                hello = parse_hello(raw)
                 if hello is None:
                     conn.send(_frame("pong"))
                 else:
                     await conn.hello(*hello)
             except (ProtocolError, TableError) as exc:
-                conn.send(_error(exc.code, exc.message))
+                refuse(exc.code, exc.message)
     finally:
         conn.unsubscribe()
-        conn.close()
-        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-            await asyncio.wait_for(sender, 5.0)
-        sender.cancel()
+        conn.forget()
+        await conn.finish()

@@ -25,6 +25,7 @@ from chicago.server.live import LiveTable
 from chicago.server.storage import Store
 from chicago.server.strict import STRICT
 from chicago.server.tables import TableManager
+from chicago.server.together.pages import SitePages
 
 __all__ = [
     "MAX_TOKENS",
@@ -92,7 +93,35 @@ class YourGames:
         self.store = store
         self.became_turn: list[TurnListener] = []
         """Called when a change made it a person's turn (the mail notices)."""
+        self.pages = SitePages(manager.bus, manager.tasks, shared=manager.locks.shared,
+                               worker=manager.worker)
+        """Who has a page of the site open, on any worker."""
         manager.cache.stored.append(self._stored)
+
+    async def start(self) -> None:
+        """Start hearing who has a page open at the other workers."""
+        await self.pages.start()
+
+    def stop(self) -> None:
+        """Stop hearing the other workers."""
+        self.pages.stop()
+
+    def on_site(self, table: LiveTable, seat: int) -> bool:
+        """Whether the person of ``seat`` has a page of the site open and connected now, so
+        that a notice in the page reaches them: a socket of this table holding the seat (on
+        any worker: :attr:`TableState.connected`), or, for a profile, a site socket (on any
+        worker: :class:`SitePages`) or a socket holding another table's seat of theirs in
+        this process."""
+        state = table.state
+        if state.connected[seat] and state.seats[seat].kind == "human":
+            return True
+        profile = state.seats[seat].profile
+        if profile is None:
+            return False
+        if self.pages.open(profile):
+            return True
+        return any(conn.seat is not None and other.state.seats[conn.seat].profile == profile
+                   for other in list(self.manager.tables.values()) for conn in other.conns)
 
     async def turns(self, profile: str | None, tokens: Sequence[str]) -> list[TurnInfo]:
         """The tables where it is the turn of ``profile`` or of one of the seat ``tokens``."""
