@@ -23,7 +23,7 @@ from chicago.bots.handmodel import (
     context_keys,
     hand_features,
 )
-from chicago.bots.master import MasterBot, parse_master_options
+from chicago.bots.master import MasterBot, Phases, parse_master_options
 from chicago.bots.rollout import Option, make_world, plan_of, quick_keep, value_options
 from chicago.cards import ids_of_mask, mask_of, parse_cards
 from chicago.cli import main
@@ -75,6 +75,34 @@ def test_master_options() -> None:
                 "master:worlds"):
         with pytest.raises(ValueError):
             make_bot(bad)
+
+
+def test_each_search_can_be_switched_to_the_experts_decision() -> None:
+    """``exchanges``, ``announce``, ``call`` and ``fusion`` (0: the expert's decision in
+    that phase) for measuring what each search is worth; 0 or 1 only."""
+    bot = make_bot("master:exchanges=0;announce=0;call=1;fusion=0")
+    assert isinstance(bot, MasterBot)
+    assert bot.phases == Phases(exchanges=False, announce=False, call=True, fusion=False)
+    assert make_bot("master").phases == Phases()  # type: ignore[attr-defined]
+    for bad in ("master:call=2", "master:fusion=-1"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
+
+
+@pytest.mark.parametrize(("preset", "variations"), [
+    ("pagat", ()), ("wikipedia", ("V-ONE-UP", "V-REDEAL-LOW")), ("pagat", ("V-DEUCE",))])
+def test_master_with_every_search_off_plays_as_the_expert(
+    preset: str, variations: tuple[str, ...]
+) -> None:
+    """R-EX-1, R-ANN-1, R-CHI-1, R-TRICK-2, V-ONE-UP, V-REDEAL-LOW, V-DEUCE: with every phase
+    switched to the expert's decision and the expert's hand-made weights, ``master`` makes
+    every choice the expert makes (the same games, action by action), so the ablations
+    measure each search against the expert alone."""
+    rules = Rules.preset(preset, max_deals=4).with_variations(*variations)
+    off = "master:exchanges=0;announce=0;call=0;fusion=0;learned=0;samples=8"
+    as_master = run_match([off, "expert:samples=8", "basic"], 3, rules, seed=7)
+    as_expert = run_match(["expert:samples=8", "expert:samples=8", "basic"], 3, rules, seed=7)
+    assert [g.digest for g in as_master.games] == [g.digest for g in as_expert.games]
 
 
 # ------------------------------------------------------------------ whole games

@@ -116,6 +116,21 @@ def test_results_identical_for_any_jobs():
     assert [g.to_dict() for g in one.games] == [g.to_dict() for g in two.games]
 
 
+def test_a_match_from_a_later_set_continues_the_same_games():
+    """``first_set``: sets 0-1 and then sets 2-3 of a seed are the games of one match of
+    sets 0-3 (a long match measured in rounds, variant after variant on the same deals)."""
+    rules = Rules.preset("pagat", max_deals=3)
+    specs = ["ev", "basic", "basic"]
+    whole = run_match(specs, 12, rules, seed=9, jobs=2)
+    head = run_match(specs, 6, rules, seed=9)
+    tail = run_match(specs, 6, rules, seed=9, jobs=2, first_set=2)
+    assert [g.to_dict() for g in whole.games] == [
+        g.to_dict() for g in (*head.games, *tail.games)]
+    assert {g.set for g in tail.games} == {2, 3}
+    with pytest.raises(ValueError, match="first_set"):
+        run_match(specs, 3, rules, first_set=-1)
+
+
 CRASH_ON_THIRD = """
 import json, sys
 n = 0

@@ -468,13 +468,16 @@ def run_match(
     deal_cap: int = DEFAULT_DEAL_CAP,
     progress: Callable[[int], None] | None = None,
     finished: Callable[[Sequence[GameResult]], None] | None = None,
+    first_set: int = 0,
 ) -> MatchResult:
     """Play ``games`` duplicate games (rounded up to whole sets of one game per rotation).
 
     ``specs`` gives one bot per seat (2 to 6, as the rules allow); ``jobs`` worker processes
     share the sets; the results are the same for any ``jobs``. ``progress(k)`` is called as
     k more games finish, and ``finished(games)`` with their results (in the order the
-    batches finish: a running tally, not the final order).
+    batches finish: a running tally, not the final order). The sets are numbered from
+    ``first_set``: a match of sets 10.. continues one of sets 0..9 on the same seed, the two
+    together the same games as one longer match.
     """
     specs = list(specs)
     rules = rules if rules is not None else Rules.preset("pagat")
@@ -488,13 +491,15 @@ def run_match(
         raise ValueError(f"games must be at least 1, not {games}")
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if first_set < 0:
+        raise ValueError(f"first_set must be at least 0, not {first_set}")
     for spec in specs:
         make_bot(spec)  # fail early on an unknown spec
     sets = math.ceil(games / n)
     rules_data = rules.to_dict()
     results: list[GameResult] = []
     if jobs == 1 or sets == 1:
-        for set_index in range(sets):
+        for set_index in range(first_set, first_set + sets):
             batch = _play_sets(specs, rules_data, seed, [set_index], deal_cap)
             results.extend(batch)
             if progress is not None:
@@ -503,7 +508,8 @@ def run_match(
                 finished(batch)
     else:
         chunk = max(1, min(8, sets // (jobs * 4) or 1))
-        chunks = [list(range(i, min(sets, i + chunk))) for i in range(0, sets, chunk)]
+        end = first_set + sets
+        chunks = [list(range(i, min(end, i + chunk))) for i in range(first_set, end, chunk)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = {
                 pool.submit(_play_sets, specs, rules_data, seed, c, deal_cap): index

@@ -1,32 +1,37 @@
-"""The ``master`` bot: search in every phase, on deals drawn from a learned model of the hands.
+"""The ``master`` bot: the expert with searches of the exchanges and the announcements.
 
-``master`` is the ``expert`` with three changes (docs/BOTS.md tells it in plain words):
+``master`` is the ``expert`` with these changes (docs/BOTS.md tells it in plain words, and
+which of them the matches found to pay):
 
-- **Worlds from a learned model.** Every search deals the hidden cards many times, each
-  deal consistent with everything public (:mod:`chicago.engine.sampling`) and each
-  opponent's hand chosen among a few uniform draws in proportion to how plausible the
-  learned model (:mod:`chicago.bots.handmodel`) finds it after what that opponent drew,
-  announced, passed, kept, declared and played.
 - **Every exchange searched.** Each sensible way to keep cards (the best by ``ev``'s exact
   odds and the rules of thumb's own) is played out to the end of the deal on the same
   worlds (:mod:`chicago.bots.rollout`: later exchanges by rules of thumb, scoring rounds
   and the showdown to the best hand, the last trick by the solver and the model of sensible
-  opponents, a sure Chicago), and the hold with the best average is kept. The one-up
-  choices (ask for the card face up when drawing one; take it or not) and the redeal of a
-  low hand are the same search over their options.
+  opponents, a sure Chicago), and the expert's hold is kept unless another is clearly
+  better. The one-up choices (ask for the card face up when drawing one; take it or not)
+  and the redeal of a low hand are the same search over their options.
 - **Announcements by search.** On the same worlds it measures the chance that its hand wins
   the scoring round, the players still to speak announcing what they hold; it passes, to
   hide the hand, when that chance times the points is worth less than what announcing tells
   the others while exchanges remain (``hide``).
+- **Trick play without some strategy fusion**: with three or four cards in hand, a card
+  counts as sure only where the bot can choose its next card without seeing the deal.
+- **The score situation** (:mod:`chicago.bots.race`) values the exchange searches and the
+  four-of-a-kind choices.
 
-The Chicago call and the trick play are the expert's searches (the exact solver and the
-model of sensible opponents on every world), on the learned model's worlds.
+Switched off by default, because the matches found them to cost strength, and kept as
+options: worlds from the learned model of the hands (``learned=1``,
+:mod:`chicago.bots.handmodel`; by default the expert's hand-made weights deal them) and the
+Chicago call by the chance to win the game (``call=1``; by default the expert's bar).
 
 Options (``master:worlds=32;holds=6``; ``;`` or ``,`` between them): ``worlds`` (worlds per
 exchange search, default 24), ``holds`` (holds searched, default 6), ``proposals`` (uniform
-draws per opponent hand, default 6), ``hide`` (points, default 0.15), and every option of
-the expert (``samples`` for the trick play and the Chicago call, default 40, ``chicago``,
-``model``, ``contested``). A seed fixes every choice: no option reads the clock.
+draws per opponent hand with ``learned=1``, default 6), ``hide`` (points, default 0.05),
+``z`` (standard errors a search must win by, 2), ``score=0|1``, ``learned=0|1`` (0),
+``exchanges``, ``announce``, ``call`` and ``fusion`` (0: the expert's decision in that
+phase; 1, 1, 0, 1 by default), and every option of the expert (``samples`` for the trick
+play and the Chicago call, default 40, ``chicago``, ``model``, ``contested``). A seed fixes
+every choice: no option reads the clock.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from chicago.bots.base import register_bot, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
@@ -66,7 +72,7 @@ from chicago.engine.viewtypes import SeatView
 from chicago.poker import Category, rank
 from chicago.rules import Rules
 
-__all__ = ["MasterBot", "parse_master_options"]
+__all__ = ["MasterBot", "Phases", "parse_master_options"]
 
 _K = ActionKind
 DEFAULT_WORLDS = 24
@@ -75,6 +81,10 @@ DEFAULT_PROPOSALS = 6
 DEFAULT_HIDE = 0.05
 DEFAULT_Z = 2.0
 DEFAULT_SCORE = True
+DEFAULT_LEARNED = False
+"""Deal by the expert's hand-made weights unless ``learned=1``: the learned model is
+over-confident card by card, and in the matches of docs/BOTS.md ``master`` played worse
+with it than with the hand-made weights."""
 _REAL_PLAY = 0.85
 """How much of the sampled share of sure Chicagos real play keeps (samples are optimistic:
 real players keep their high cards, and only sure deals are counted)."""
@@ -83,8 +93,28 @@ _CALL_FLOOR = 0.5
 _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
     "z": (0, 10), "score": (0, 1), "learned": (0, 1),
+    "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 1),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
+
+
+@dataclass(frozen=True)
+class Phases:
+    """Which of ``master``'s own searches it uses; a phase switched off is decided as the
+    expert decides it (the options ``exchanges``, ``announce``, ``call`` and ``fusion``,
+    for measuring what each search is worth)."""
+
+    exchanges: bool = True
+    """Exchanges, one up and the redeal by play-outs (off: ``ev``'s odds, the expert's
+    last-exchange search, the rules of thumb)."""
+    announce: bool = True
+    """Announcements and passes by the chance to win the round (off: ``ev``'s estimate)."""
+    call: bool = False
+    """The Chicago call by the chance to win the game (off, the default: the expert's fixed
+    bar; the race's call declared more Chicagos and failed more of them than the expert's in
+    the matches of docs/BOTS.md)."""
+    fusion: bool = True
+    """Trick play corrected for strategy fusion (off: the expert's determinized search)."""
 
 
 def parse_master_options(spec: str) -> dict[str, float]:
@@ -111,7 +141,8 @@ class MasterBot(ExpertBot):
         hide: float = DEFAULT_HIDE,
         z: float = DEFAULT_Z,
         score: bool = DEFAULT_SCORE,
-        learned: bool = True,
+        learned: bool = DEFAULT_LEARNED,
+        phases: Phases | None = None,
         samples: int = DEFAULT_SAMPLES,
         chicago: float = DEFAULT_CHICAGO,
         model: float = DEFAULT_MODEL,
@@ -125,6 +156,7 @@ class MasterBot(ExpertBot):
         self.z = z
         self.score = score
         self.learned = learned
+        self.phases = phases if phases is not None else Phases()
         self.search_holds = holds
         self.proposals = proposals
         self.hide = hide
@@ -140,8 +172,10 @@ class MasterBot(ExpertBot):
         if len(legal_actions) == 1:
             return legal_actions[0]
         k = knowledge(view)
-        self._weigh = self.hand_model.scorer(k)
+        self._weigh = self.hand_model.scorer(k) if self.learned else None
         phase = k.phase
+        if phase in ("exchange", "one up", "redeal") and not self.phases.exchanges:
+            return self._expert_exchange(k, legal_actions, rng)
         if phase == "exchange" and len(k.hand) == 5 and not k.locked[k.seat]:
             return self._exchange(k, legal_actions, rng)
         if phase == "one up" and k.one_up is not None and k.one_up[0] == k.seat:
@@ -156,6 +190,8 @@ class MasterBot(ExpertBot):
         if common is not None:
             return common
         if phase == "announce":
+            if not self.phases.announce:
+                return ev_decision(k, legal_actions, rng)
             return self._announce(k, legal_actions, rng)
         if phase == "chicago":
             return self._chicago(k, legal_actions, rng)
@@ -248,7 +284,7 @@ class MasterBot(ExpertBot):
         with keeping the last trick (``q``); the expert's rule where the race model does not
         apply, and every rule that makes a Chicago due."""
         race = self._race(k)
-        if race is None or chicago_is_due(k, p):
+        if race is None or not self.phases.call or chicago_is_due(k, p):
             return super()._declare(k, p, q)
         rules = k.rules
         seat = k.seat
@@ -298,7 +334,7 @@ class MasterBot(ExpertBot):
         deals in which the others played the same cards (their replies chosen, deal by deal,
         to stop it where they can)."""
         values = super()._sure_values(k, positions)
-        if len(k.hand) not in (3, 4) or not positions:
+        if len(k.hand) not in (3, 4) or not positions or not self.phases.fusion:
             return values
         sure = _fusion_free(k.seat, positions, list(values[0]))
         return [
@@ -307,6 +343,18 @@ class MasterBot(ExpertBot):
         ]
 
     # ------------------------------------------------------------------ exchanges
+    def _expert_exchange(
+        self, k: Knowledge, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The expert's exchange (``exchanges=0``): ``ev``'s estimates, the last exchange's
+        holds searched for the last trick, the rules of thumb for one up and the redeal."""
+        common = common_decision(k, legal)
+        if common is not None:
+            return common
+        if k.phase == "exchange" and self.holds and k.round >= k.exchanges_total:
+            return self._last_exchange(k, legal, rng)
+        return ev_decision(k, legal)
+
     def _exchange(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
         """Play out the best holds (``ev``'s estimates, the rules of thumb's) on the same
         worlds; keep the expert's choice unless another hold is clearly better."""
@@ -523,7 +571,13 @@ def _factory(spec: str) -> MasterBot:
         hide=options.get("hide", DEFAULT_HIDE),
         z=options.get("z", DEFAULT_Z),
         score=bool(options.get("score", DEFAULT_SCORE)),
-        learned=bool(options.get("learned", 1)),
+        learned=bool(options.get("learned", DEFAULT_LEARNED)),
+        phases=Phases(
+            exchanges=bool(options.get("exchanges", Phases.exchanges)),
+            announce=bool(options.get("announce", Phases.announce)),
+            call=bool(options.get("call", Phases.call)),
+            fusion=bool(options.get("fusion", Phases.fusion)),
+        ),
         samples=int(options.get("samples", DEFAULT_SAMPLES)),
         chicago=options.get("chicago", DEFAULT_CHICAGO),
         model=options.get("model", DEFAULT_MODEL),
