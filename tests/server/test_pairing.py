@@ -299,3 +299,28 @@ def test_after_a_restart_the_wait_goes_on_from_the_stored_time(tmp_path: Path) -
         paired = back.until("paired")
         info = client.get(f"/api/tables/{paired['table']}").json()
         assert [s["kind"] for s in info["seats"]] == ["human", "bot"]
+
+
+def test_a_place_paired_before_its_socket_listens_is_told_queued_then_paired(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another worker's pass may pair a new place between its join and its socket
+    listening (a rush on two workers did, in CI): the page is still answered ``queued``
+    with its ticket first, then ``paired``; before, it got only ``paired``."""
+    pairing = client.app.state.pairing  # type: ignore[attr-defined]
+    join = pairing.join
+
+    async def join_then_a_pass(request: Any, address: str) -> Any:
+        joined = await join(request, address)
+        await pairing.run_pass()  # as another worker's pass would, before take() listens
+        return joined
+
+    with ExitStack() as stack:
+        first, second = Waiter(client, stack), Waiter(client, stack)
+        assert first.queue(players=2, wait=None)["type"] == "queued"
+        monkeypatch.setattr(pairing, "join", join_then_a_pass)
+        second.send(type="queue", preset="pagat", players=2, wait=None, rated=False, name=None)
+        told = second.until("queued", "paired", "error")
+        assert told["type"] == "queued", told
+        paired = second.until("paired", "error")
+        assert paired["type"] == "paired" and paired["token"] == told["ticket"]
+        assert first.until("paired")["table"] == paired["table"]

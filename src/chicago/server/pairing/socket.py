@@ -133,9 +133,14 @@ class PairingConnection(Socket):
     def _frame(self, kind: str, **fields: Any) -> None:
         self.send(protocol.dumps({"type": kind, **fields}))
 
-    async def take(self, ticket: str) -> None:
-        """Hold the place of ``ticket`` and tell how it stands."""
+    async def take(self, ticket: str, joined: PlaceRow | None = None) -> None:
+        """Hold the place of ``ticket`` and tell how it stands. A place just ``joined`` is
+        answered ``queued`` first, whatever happens next: a pass of another worker may pair
+        it before this socket listens, and the page still learns its ticket in order
+        (``queued``, then ``paired``)."""
         self.drop()
+        if joined is not None:
+            await self._queued(ticket, joined)
         self.ticket = ticket
         ticket_hash = hash_token(ticket)
         self.pairing.hold(ticket_hash)
@@ -145,7 +150,7 @@ class PairingConnection(Socket):
         self.pairing.counted.append(self._counts)
         for subscription in self.watching:
             await subscription.ready()
-        await self.tell()
+        await self.tell(again=joined is None)
 
     def drop(self) -> None:
         """Hold no place any more."""
@@ -171,8 +176,9 @@ class PairingConnection(Socket):
         if self.key is not None and self.ticket is not None:
             self._frame("waiting", waiting=counts.get(self.key, 0))
 
-    async def tell(self) -> None:
-        """Send how the held place stands: queued, paired, or gone."""
+    async def tell(self, *, again: bool = True) -> None:
+        """Send how the held place stands: queued (unless told just now: ``again`` false),
+        paired, or gone."""
         ticket = self.ticket
         if ticket is None:
             return
@@ -185,7 +191,7 @@ class PairingConnection(Socket):
         elif row.status == PAIRED:
             self.drop()
             self._frame("paired", table=row.table_id, seat=row.seat, token=ticket)
-        else:
+        elif again:
             await self._queued(ticket, row)
 
     async def _queued(self, ticket: str, row: PlaceRow) -> None:
@@ -217,8 +223,8 @@ class PairingConnection(Socket):
                 raise ProtocolError("already_queued", "this socket holds a place already: "
                                     "leave it first")
             host = self.websocket.client.host if self.websocket.client else None
-            ticket, _row = await self.pairing.join(value, client_key(host))
-            await self.take(ticket)
+            ticket, row = await self.pairing.join(value, client_key(host))
+            await self.take(ticket, joined=row)
 
 
 async def pairing_socket(websocket: WebSocket) -> None:
