@@ -13,18 +13,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from scale_support import Worker, start_worker
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError
 
 from chicago.server.storage import normalize_url
+from pg_databases import fresh_database
 
 PG_ENV = "CHICAGO_TEST_PG_URL"
 REDIS_ENV = "CHICAGO_TEST_REDIS_URL"
@@ -51,24 +47,8 @@ def redis_url_fixture() -> str:
 def pg_url_fixture() -> Iterator[str]:
     """A fresh, empty PostgreSQL database for one test (dropped afterwards)."""
     base = normalize_url(_env(PG_ENV, "start-postgres"))
-    name = "chicago_s_" + secrets.token_hex(6)
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    for attempt in range(20):  # CREATE DATABASE fails while another one copies template1
-        try:
-            with admin.connect() as conn:
-                conn.execute(text(f'CREATE DATABASE "{name}"'))
-            break
-        except OperationalError:
-            if attempt == 19:
-                raise
-            time.sleep(0.1 * (attempt + 1))
-    url = make_url(base).set(database=name).render_as_string(hide_password=False)
-    try:
+    with fresh_database(base, "chicago_s_") as url:
         yield url
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @contextlib.contextmanager

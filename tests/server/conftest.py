@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import os
-import secrets
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from server_support import close_all
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+
+from pg_databases import fresh_database
 
 with warnings.catch_warnings():  # starlette suggests httpx2, which is not needed here
     warnings.simplefilter("ignore")
@@ -59,17 +58,8 @@ def pg_url() -> Iterator[str]:
     """A fresh, empty PostgreSQL database for one test (dropped afterwards)."""
     base = pg_base_url()
     assert base is not None
-    name = "chicago_t_" + secrets.token_hex(6)
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(base).set(database=name).render_as_string(hide_password=False)
-    try:
+    with fresh_database(base, "chicago_t_") as url:
         yield url
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
