@@ -10,7 +10,7 @@ import { t, num } from "./i18n.js";
 import * as store from "./store.js";
 import { presetName } from "./words.js";
 import { showError } from "./notice.js";
-import { socketUrl } from "./site.js";
+import { openSocket } from "./site.js";
 
 const TICKET = "chicago.pairing";
 export const WAITS = [0, 30, 60, 120, 300, null]; // seconds before bots (null: never)
@@ -60,44 +60,33 @@ function send(message) {
 
 function open() {
   if (socket) return;
-  try {
-    socket = new WebSocket(socketUrl("ws/pairing"));
-  } catch {
-    return;
-  }
-  socket.onopen = () => {
-    retry = 500;
-    const ticket = saved();
-    if (pending) {
-      send(pending);
-      pending = null;
-    } else if (ticket) {
-      send({ type: "resume", ticket: ticket.ticket });
-    }
-  };
-  socket.onmessage = (event) => {
-    let msg;
-    try {
-      msg = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    received(msg);
-  };
-  socket.onclose = (event) => {
-    socket = null;
-    if (event.code === 4401) {
-      store.forgetProfile();
-      keep(null);
-      set({ phase: "idle" });
-      return;
-    }
-    if (saved()) { // the place is still ours: take it back
-      set({ ...state, phase: state.phase === "queued" ? "queued" : "connecting", offline: true });
-      setTimeout(open, retry);
-      retry = Math.min(retry * 2, 30000);
-    }
-  };
+  socket = openSocket("ws/pairing", {
+    open: () => {
+      retry = 500;
+      const ticket = saved();
+      if (pending) {
+        send(pending);
+        pending = null;
+      } else if (ticket) {
+        send({ type: "resume", ticket: ticket.ticket });
+      }
+    },
+    message: received,
+    close: (event) => {
+      socket = null;
+      if (event.code === 4401) {
+        store.forgetProfile();
+        keep(null);
+        set({ phase: "idle" });
+        return;
+      }
+      if (saved()) { // the place is still ours: take it back
+        set({ ...state, phase: state.phase === "queued" ? "queued" : "connecting", offline: true });
+        setTimeout(open, retry);
+        retry = Math.min(retry * 2, 30000);
+      }
+    },
+  });
 }
 
 function received(msg) {

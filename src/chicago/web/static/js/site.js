@@ -74,36 +74,53 @@ export function hello() {
   socket.send(JSON.stringify({ type: "hello", profile: profile ? profile.secret : null, tokens }));
 }
 
-function connect() {
+/**
+ * Open one of the site's sockets (`path`: "ws/site", "ws/pairing") whose frames are JSON:
+ * `handlers.open()`, `handlers.message(msg)` for each frame that parses, `handlers.close(event)`.
+ * Null when the browser refuses to open it.
+ */
+export function openSocket(path, handlers) {
+  let ws;
   try {
-    socket = new WebSocket(socketUrl("ws/site"));
+    ws = new WebSocket(socketUrl(path));
   } catch {
-    return;
+    return null;
   }
-  socket.onopen = () => {
-    retry = 500;
-    hello();
-  };
-  socket.onmessage = (event) => {
+  ws.onopen = () => handlers.open();
+  ws.onmessage = (event) => {
     let msg;
     try {
       msg = JSON.parse(event.data);
     } catch {
       return;
     }
-    if (msg.type === "turns") received(msg.turns || []);
-    else if (msg.type === "people") for (const fn of peopleListeners) fn();
-    else if (msg.type === "invites") {
-      invites = msg;
-      for (const fn of inviteListeners) fn(msg);
-    }
+    handlers.message(msg);
   };
-  socket.onclose = (event) => {
-    socket = null;
-    if (event.code === 4401) store.forgetProfile(); // signed out everywhere: its secret is dead
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 30000);
-  };
+  ws.onclose = (event) => handlers.close(event);
+  return ws;
+}
+
+function connect() {
+  socket = openSocket("ws/site", {
+    open: () => {
+      retry = 500;
+      hello();
+    },
+    message: (msg) => {
+      if (msg.type === "turns") received(msg.turns || []);
+      else if (msg.type === "people") for (const fn of peopleListeners) fn();
+      else if (msg.type === "invites") {
+        invites = msg;
+        for (const fn of inviteListeners) fn(msg);
+      }
+    },
+    close: (event) => {
+      socket = null;
+      if (event.code === 4401) store.forgetProfile(); // signed out everywhere: its secret is dead
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 30000);
+    },
+  });
 }
 
 function received(list) {
