@@ -1,0 +1,237 @@
+"""Where ``master`` decides unlike ``expert``, which choice is better: a decision-level oracle.
+
+Game outcomes are too noisy to compare two close bots on a few hundred games (a difference
+of 0.1 point per deal needs many hundreds). This tool measures decisions instead. It plays
+games of a bot (``master`` by default) against three ``expert``; at each of the bot's
+decisions it also asks an ``expert`` (same options for the shared ones, a copy of the same
+random state) what it would do in the same view. Where the two differ, both choices are
+played out from the real position to the end of the deal ``--rollouts`` times, every seat
+then played by ``--oracle`` (an ``expert`` by default), with common random numbers: the
+n-th play-out of each choice uses the same bot seeds and the same stock (the game's own
+per-seat queues), so the two play-outs differ only by the choice and what follows from it.
+
+The play-outs start from the *real* hidden cards, not from worlds sampled from the seat's
+view: for a single decision that is hindsight, but the real cards are a draw from the true
+distribution of what the seat cannot see (real opponents' hands, which no sampler models
+exactly), so the mean difference over many decisions is an unbiased estimate of what the
+bot's rule gains or loses per decision against ``expert``'s — with no model of the
+opponents' hands in the oracle to favour one bot's sampler over the other's.
+
+A choice's value is what the deal brings: points (the seat's gain less the others'
+average) and the chance to win the game from the scores the deal ends with
+(:mod:`chicago.bots.race`, pagat's target and lock). Per phase (exchange, one up,
+announce, chicago, play …) it prints the decisions, how many differed, the mean difference
+``bot − expert`` per differing decision with its standard error, how often the bot's choice
+was better or worse, and the difference per deal (summed over the phase's differing
+decisions, divided by the deals the bot played): what the phase's search is worth per deal.
+
+    python benchmarks/bench_disagreements.py [--bot master] [--games 4] [--rollouts 8]
+        [--oracle expert:samples=20] [--preset pagat] [--seed 2026] [--jobs 1]
+        [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from chicago import Rules
+from chicago.bots.base import Bot, make_bot
+from chicago.bots.race import race_for
+from chicago.engine.actions import Action
+from chicago.engine.game import Game
+from chicago.engine.sources import copy_random
+from chicago.sim import derive_seed, duplicate_game
+
+_DEAL_CAP = 60
+
+
+@dataclass
+class Disagreement:
+    """One decision where the bot and the expert chose differently, valued by the oracle."""
+
+    game: int
+    deal: int
+    phase: str
+    bot: str
+    expert: str
+    points: list[float] = field(default_factory=list)
+    """Per play-out: the bot's choice's deal points (seat less others' mean) less the
+    expert's choice's."""
+    chance: list[float] = field(default_factory=list)
+    """Per play-out: the same for the chance to win the game (race model)."""
+
+
+def _play_out(game: Game, action: Action, oracle: str, seed: int, seat: int,
+              race: Any) -> tuple[float, float]:
+    """Apply ``action`` to a copy of ``game`` and play to the end of its deal with every
+    seat by ``oracle`` (seeded by ``seed``); (points, chance) for ``seat``."""
+    copy = game.copy()
+    start = list(game.scores)
+    deal = copy.deal_number
+    bots = [make_bot(oracle) for _ in range(copy.players)]
+    rngs = [random.Random(derive_seed(seed, s)) for s in range(copy.players)]
+    copy.apply(action)
+    while not copy.is_over and copy.deal_number == deal:
+        to_act = copy.to_act
+        assert to_act is not None
+        legal = copy.legal_actions()
+        choice = bots[to_act].decide(copy.view(to_act), legal, rngs[to_act])
+        copy.apply(choice)
+    gains = [end - begin for end, begin in zip(copy.scores, start, strict=True)]
+    mine = gains[seat]
+    others = (sum(gains) - mine) / max(1, copy.players - 1)
+    chance = race.win_chance(list(copy.scores), seat) if race is not None else 0.0
+    return mine - others, chance
+
+
+def _one_game(task: tuple[str, str, dict[str, Any], int, int, int]) -> dict[str, Any]:
+    """One game of ``bot`` in seat ``rotation`` against three experts, with its
+    disagreements valued (runs in a worker)."""
+    bot_spec, oracle, rules_data, seed, index, rollouts = task
+    rules = Rules.from_dict(rules_data)
+    players = 4
+    game = duplicate_game(rules, players, seed=derive_seed(seed, index, 1),
+                          deck_seed=derive_seed(seed, index // players, 2))
+    me = index % players
+    bots: list[Bot] = [make_bot(bot_spec if s == me else "expert") for s in range(players)]
+    shadow = make_bot(_expert_of(bot_spec))
+    rngs = [random.Random(derive_seed(seed, index, 3, s)) for s in range(players)]
+    race = race_for(rules.target, rules.lock_at)
+    decisions: dict[str, int] = {}
+    found: list[Disagreement] = []
+    while not game.is_over and game.deal_number <= _DEAL_CAP:
+        seat = game.to_act
+        assert seat is not None
+        legal = game.legal_actions()
+        view = game.view(seat)
+        if seat != me:
+            game.apply(bots[seat].decide(view, legal, rngs[seat]))
+            continue
+        phase = str(view.phase)
+        decisions[phase] = decisions.get(phase, 0) + 1
+        mirror = copy_random(rngs[seat])
+        chosen = bots[seat].decide(view, legal, rngs[seat])
+        if len(legal) > 1:
+            other = shadow.decide(view, legal, mirror)
+            if other != chosen:
+                case = Disagreement(index, game.deal_number, phase, str(chosen), str(other))
+                for r in range(rollouts):
+                    play_seed = derive_seed(seed, index, game.deal_number, len(found), r)
+                    mine = _play_out(game, chosen, oracle, play_seed, me, race)
+                    theirs = _play_out(game, other, oracle, play_seed, me, race)
+                    case.points.append(mine[0] - theirs[0])
+                    case.chance.append(mine[1] - theirs[1])
+                found.append(case)
+        game.apply(chosen)
+    return {"game": index, "deals": game.deal_number, "decisions": decisions,
+            "disagreements": [asdict(d) for d in found]}
+
+
+def _expert_of(spec: str) -> str:
+    """The expert with the options of ``spec`` that the expert has (samples, chicago …)."""
+    shared = ("samples", "chicago", "model", "contested")
+    _, _, rest = spec.partition(":")
+    kept = [part for part in rest.replace(",", ";").split(";")
+            if part.split("=", 1)[0].strip() in shared]
+    return "expert" + (":" + ";".join(kept) if kept else "")
+
+
+def _mean_se(values: Sequence[float]) -> tuple[float, float]:
+    if not values:
+        return 0.0, 0.0
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, 0.0
+    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, math.sqrt(var / len(values))
+
+
+def report(results: Sequence[dict[str, Any]]) -> list[str]:
+    """The table by phase: decisions, disagreements, mean difference per disagreement
+    (points, chance to win in percentage points), better/worse counts, per deal."""
+    deals = sum(r["deals"] for r in results)
+    decisions: dict[str, int] = {}
+    cases: dict[str, list[dict[str, Any]]] = {}
+    for result in results:
+        for phase, count in result["decisions"].items():
+            decisions[phase] = decisions.get(phase, 0) + count
+        for case in result["disagreements"]:
+            cases.setdefault(case["phase"], []).append(case)
+    lines = [f"{len(results)} games, {deals} deals; per phase: decisions, differing, "
+             "mean bot-expert per differing decision (points; win chance in % points) "
+             "± SE, better/worse (by points), per deal (points; % points)"]
+    everything: list[float] = []
+    chances: list[float] = []
+    for phase in sorted(decisions):
+        own = cases.get(phase, [])
+        points = [sum(c["points"]) / len(c["points"]) for c in own if c["points"]]
+        chance = [100 * sum(c["chance"]) / len(c["chance"]) for c in own if c["chance"]]
+        everything += points
+        chances += chance
+        p, p_se = _mean_se(points)
+        w, w_se = _mean_se(chance)
+        better = sum(1 for v in points if v > 1e-9)
+        worse = sum(1 for v in points if v < -1e-9)
+        lines.append(
+            f"  {phase:13s} {decisions[phase]:6d} {len(own):5d}  "
+            f"{p:+.3f} ± {p_se:.3f} pts  {w:+.3f} ± {w_se:.3f} %  "
+            f"{better:4d}/{worse:<4d}  per deal {sum(points) / max(1, deals):+.4f} pts "
+            f"{sum(chance) / max(1, deals):+.4f} %")
+    total, total_se = _mean_se(everything)
+    lines.append(f"  all: {len(everything)} differing, per deal "
+                 f"{sum(everything) / max(1, deals):+.4f} pts "
+                 f"(± {total_se * len(everything) / max(1, deals):.4f}), "
+                 f"{sum(chances) / max(1, deals):+.4f} % win chance")
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", default="master")
+    parser.add_argument("--oracle", default="expert:samples=20",
+                        help="the bot that plays every seat in the play-outs")
+    parser.add_argument("--preset", default="pagat")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--first-game", type=int, default=0)
+    parser.add_argument("--rollouts", type=int, default=8)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--json", default=None, help="write every disagreement here")
+    args = parser.parse_args()
+    rules = Rules.preset(args.preset)
+    tasks = [(args.bot, args.oracle, rules.to_dict(), args.seed, g, args.rollouts)
+             for g in range(args.first_game, args.first_game + args.games)]
+    results: list[dict[str, Any]] = []
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            for result in pool.imap(_one_game, tasks):
+                results.append(result)
+                _progress(args, results)
+    else:
+        for task in tasks:
+            results.append(_one_game(task))
+            _progress(args, results)
+    print("\n".join(report(results)))
+    return 0
+
+
+def _progress(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
+    print(f"-- game {len(results)}/{args.games}: {args.bot} vs 3 expert, {args.preset}",
+          file=sys.stderr)
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump({"bot": args.bot, "oracle": args.oracle, "preset": args.preset,
+                       "seed": args.seed, "rollouts": args.rollouts, "games": results},
+                      handle)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
