@@ -67,6 +67,9 @@ class Disagreement:
     expert's choice's."""
     chance: list[float] = field(default_factory=list)
     """Per play-out: the same for the chance to win the game (race model)."""
+    note: float | None = None
+    """What the bot's search measured (``MasterBot.note``: an exchange search's margin in
+    standard errors, an announcement's gain less ``hide``), to choose thresholds."""
 
 
 def _play_out(game: Game, action: Action, oracle: str, seed: int, seat: int,
@@ -92,17 +95,17 @@ def _play_out(game: Game, action: Action, oracle: str, seed: int, seat: int,
     return mine - others, chance
 
 
-def _one_game(task: tuple[str, str, dict[str, Any], int, int, int]) -> dict[str, Any]:
-    """One game of ``bot`` in seat ``rotation`` against three experts, with its
-    disagreements valued (runs in a worker)."""
-    bot_spec, oracle, rules_data, seed, index, rollouts = task
+def _one_game(task: tuple[str, str, str, dict[str, Any], int, int, int]) -> dict[str, Any]:
+    """Game ``index`` of ``bot`` (in seat ``index % 4``) against three experts, with its
+    disagreements with ``shadow`` valued (runs in a worker)."""
+    bot_spec, shadow_spec, oracle, rules_data, seed, index, rollouts = task
     rules = Rules.from_dict(rules_data)
     players = 4
     game = duplicate_game(rules, players, seed=derive_seed(seed, index, 1),
                           deck_seed=derive_seed(seed, index // players, 2))
     me = index % players
     bots: list[Bot] = [make_bot(bot_spec if s == me else "expert") for s in range(players)]
-    shadow = make_bot(_expert_of(bot_spec))
+    shadow = make_bot(shadow_spec)
     rngs = [random.Random(derive_seed(seed, index, 3, s)) for s in range(players)]
     race = race_for(rules.target, rules.lock_at)
     decisions: dict[str, int] = {}
@@ -116,13 +119,17 @@ def _one_game(task: tuple[str, str, dict[str, Any], int, int, int]) -> dict[str,
             game.apply(bots[seat].decide(view, legal, rngs[seat]))
             continue
         phase = str(view.phase)
+        if phase in ("exchange", "announce"):
+            phase = f"{phase} {view.round}"
         decisions[phase] = decisions.get(phase, 0) + 1
         mirror = copy_random(rngs[seat])
         chosen = bots[seat].decide(view, legal, rngs[seat])
         if len(legal) > 1:
             other = shadow.decide(view, legal, mirror)
             if other != chosen:
-                case = Disagreement(index, game.deal_number, phase, str(chosen), str(other))
+                note = getattr(bots[seat], "note", None)
+                case = Disagreement(index, game.deal_number, phase, str(chosen), str(other),
+                                    note=None if note is None else min(note, 1e9))
                 for r in range(rollouts):
                     play_seed = derive_seed(seed, index, game.deal_number, len(found), r)
                     mine = _play_out(game, chosen, oracle, play_seed, me, race)
@@ -185,17 +192,42 @@ def report(results: Sequence[dict[str, Any]]) -> list[str]:
             f"{p:+.3f} ± {p_se:.3f} pts  {w:+.3f} ± {w_se:.3f} %  "
             f"{better:4d}/{worse:<4d}  per deal {sum(points) / max(1, deals):+.4f} pts "
             f"{sum(chance) / max(1, deals):+.4f} %")
-    total, total_se = _mean_se(everything)
+    lines += _thresholds(cases, deals)
+    _, points_se = _mean_se(everything)
+    _, chance_se = _mean_se(chances)
+    scale = len(everything) / max(1, deals)
     lines.append(f"  all: {len(everything)} differing, per deal "
-                 f"{sum(everything) / max(1, deals):+.4f} pts "
-                 f"(± {total_se * len(everything) / max(1, deals):.4f}), "
-                 f"{sum(chances) / max(1, deals):+.4f} % win chance")
+                 f"{sum(everything) / max(1, deals):+.4f} ± {points_se * scale:.4f} pts, "
+                 f"{sum(chances) / max(1, deals):+.4f} ± {chance_se * scale:.4f} % win chance")
     return lines
+
+
+def _thresholds(cases: dict[str, list[dict[str, Any]]], deals: int) -> list[str]:
+    """For the exchange searches (run the bot with ``z=0`` to see every override): what the
+    overrides whose margin passed ``z`` standard errors gained per deal, for several ``z``
+    (decisions the bot's search did not make, with no margin, are left out)."""
+    noted = [c for phase, own in cases.items() if phase.startswith("exchange")
+             for c in own if c["note"] is not None and c["points"]]
+    if not noted:
+        return []
+    out = ["  exchange overrides by the search's margin (z): count, per deal pts ± SE, % win"]
+    for z in (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0):
+        kept = [c for c in noted if c["note"] > z]
+        points = [sum(c["points"]) / len(c["points"]) for c in kept]
+        chance = [100 * sum(c["chance"]) / len(c["chance"]) for c in kept]
+        _, se = _mean_se(points)
+        out.append(f"    z > {z:3.1f}: {len(kept):5d}  {sum(points) / max(1, deals):+.4f} "
+                   f"± {se * len(points) / max(1, deals):.4f} pts  "
+                   f"{sum(chance) / max(1, deals):+.4f} %")
+    return out
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bot", default="master")
+    parser.add_argument("--shadow", default=None,
+                        help="the bot compared with (default: expert with the bot's "
+                             "samples, chicago, model and contested options)")
     parser.add_argument("--oracle", default="expert:samples=20",
                         help="the bot that plays every seat in the play-outs")
     parser.add_argument("--preset", default="pagat")
@@ -207,7 +239,8 @@ def main() -> int:
     parser.add_argument("--json", default=None, help="write every disagreement here")
     args = parser.parse_args()
     rules = Rules.preset(args.preset)
-    tasks = [(args.bot, args.oracle, rules.to_dict(), args.seed, g, args.rollouts)
+    shadow = args.shadow or _expert_of(args.bot)
+    tasks = [(args.bot, shadow, args.oracle, rules.to_dict(), args.seed, g, args.rollouts)
              for g in range(args.first_game, args.first_game + args.games)]
     results: list[dict[str, Any]] = []
     if args.jobs > 1:

@@ -17,6 +17,7 @@ import pytest
 
 from chicago import Game, Rules
 from chicago.bots import BOT_LEVELS, make_bot
+from chicago.bots.expert import ExpertBot
 from chicago.bots.handmodel import (
     HAND_FEATURES,
     HandModel,
@@ -32,7 +33,8 @@ from chicago.engine.sampling import consistent, sample_hands
 from chicago.sim import run_match
 from engine_helpers import game as stacked_game
 
-FAST = "master:worlds=3;samples=5;proposals=2"
+FAST = "master:worlds=3;samples=5;proposals=2;exchanges=1;announce=1;last=4"
+"""Every search on (the play-outs of the exchanges and the announcements are options)."""
 """A quick master for whole games (the searches the same, on fewer worlds)."""
 
 
@@ -84,6 +86,7 @@ def test_each_search_can_be_switched_to_the_experts_decision() -> None:
     assert isinstance(bot, MasterBot)
     assert bot.phases == Phases(exchanges=False, announce=False, call=True, fusion=False)
     assert make_bot("master").phases == Phases()  # type: ignore[attr-defined]
+    assert Phases() == Phases(exchanges=False, announce=False, call=False, fusion=True)
     for bad in ("master:call=2", "master:fusion=-1"):
         with pytest.raises(ValueError):
             make_bot(bad)
@@ -99,10 +102,28 @@ def test_master_with_every_search_off_plays_as_the_expert(
     every choice the expert makes (the same games, action by action), so the ablations
     measure each search against the expert alone."""
     rules = Rules.preset(preset, max_deals=4).with_variations(*variations)
-    off = "master:exchanges=0;announce=0;call=0;fusion=0;learned=0;samples=8"
+    off = "master:exchanges=0;announce=0;call=0;fusion=0;learned=0;last=0;samples=8"
     as_master = run_match([off, "expert:samples=8", "basic"], 3, rules, seed=7)
     as_expert = run_match(["expert:samples=8", "expert:samples=8", "basic"], 3, rules, seed=7)
     assert [g.digest for g in as_master.games] == [g.digest for g in as_expert.games]
+
+
+def test_last_is_the_experts_last_exchange_search_on_more_deals() -> None:
+    """R-EX-1: ``last=N`` is the expert's search of the last exchange on N deals (the
+    expert draws 60% of its ``samples``): with the other phases the expert's, ``master``
+    with ``last=12`` plays the games of an expert with 20 samples, whose last exchange
+    searches 12 deals, and its default searches more deals than the expert's."""
+    rules = Rules.preset("pagat", max_deals=4)
+    spec = "master:fusion=0;last=12;samples=20"
+    as_master = run_match([spec, "expert:samples=8", "basic"], 3, rules, seed=11)
+    as_expert = run_match(["expert:samples=20", "expert:samples=8", "basic"], 3, rules,
+                          seed=11)
+    assert [g.digest for g in as_master.games] == [g.digest for g in as_expert.games]
+    master, expert = make_bot("master"), make_bot("expert")
+    assert isinstance(master, MasterBot) and isinstance(expert, ExpertBot)
+    assert master.exchange_samples == 160 > expert.exchange_samples == 24
+    with pytest.raises(ValueError):
+        make_bot("master:last=-1")
 
 
 # ------------------------------------------------------------------ whole games
@@ -288,14 +309,15 @@ def test_master_announces_a_winner_and_hides_a_weak_hand() -> None:
     """R-ANN-1: a player may pass whatever it holds. A royal flush is announced; a pair of
     twos is passed when hiding it is worth more (``hide``) than its chance of scoring."""
     royal = _announce_game("As Ks Qs Js Ts")
-    bot = make_bot("master:worlds=8;hide=5")
+    bot = make_bot("master:worlds=8;hide=5;announce=1")
     action = bot.decide(royal.view(0), royal.legal_actions(), random.Random(1))
     assert str(action).startswith("announce")
     twos = _announce_game("2s 2d 9h 7c 4d")
     assert str(bot.decide(twos.view(0), twos.legal_actions(), random.Random(1))) == "pass"
-    eager = make_bot("master:worlds=8;hide=0")
+    eager = make_bot("master:worlds=8;hide=0;announce=1")
     action = eager.decide(twos.view(0), twos.legal_actions(), random.Random(1))
     assert str(action) == "announce pair"
+    assert isinstance(eager, MasterBot) and eager.note is not None and eager.note > 0
 
 
 def test_master_keeps_a_made_hand() -> None:

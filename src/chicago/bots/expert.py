@@ -120,6 +120,8 @@ class ExpertBot:
         self.weighted = weighted
         self.chicago = chicago
         self.holds = holds
+        self.exchange_samples = max(1, int(samples * _EXCHANGE_SHARE))
+        """Deals of the last exchange's search (``master`` sets its own, ``last``)."""
 
     def decide(
         self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
@@ -228,7 +230,7 @@ class ExpertBot:
         value = [0.0] * len(candidates)
         total = 0
         deadline = _deadline(self.budget)
-        for index in range(max(1, int(self.samples * _EXCHANGE_SHARE))):
+        for index in range(self.exchange_samples):
             if index and _past(deadline):
                 break
             hands = self._sample(k, rng)

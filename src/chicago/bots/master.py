@@ -1,37 +1,38 @@
-"""The ``master`` bot: the expert with searches of the exchanges and the announcements.
+"""The ``master`` bot: the expert with a larger search of the last exchange, and searches of
+the other phases kept as options.
 
-``master`` is the ``expert`` with these changes (docs/BOTS.md tells it in plain words, and
-which of them the matches found to pay):
+What ``master`` does by default (docs/BOTS.md tells it in plain words, with the
+measurements that chose it):
 
-- **Every exchange searched.** Each sensible way to keep cards (the best by ``ev``'s exact
-  odds and the rules of thumb's own) is played out to the end of the deal on the same
-  worlds (:mod:`chicago.bots.rollout`: later exchanges by rules of thumb, scoring rounds
-  and the showdown to the best hand, the last trick by the solver and the model of sensible
-  opponents, a sure Chicago), and the expert's hold is kept unless another is clearly
-  better. The one-up choices (ask for the card face up when drawing one; take it or not)
-  and the redeal of a low hand are the same search over their options.
-- **Announcements by search.** On the same worlds it measures the chance that its hand wins
-  the scoring round, the players still to speak announcing what they hold; it passes, to
-  hide the hand, when that chance times the points is worth less than what announcing tells
-  the others while exchanges remain (``hide``).
+- **The last exchange searched on many more deals.** The expert's search of the last
+  exchange (its best few holds by ``ev``'s odds, each valued on sampled deals by the solver
+  and the model of sensible opponents for the last trick) on ``last`` deals (160; the
+  expert uses 24). Where the two differ, the larger search chose better in
+  ``bench_disagreements.py``'s play-outs.
 - **Trick play without some strategy fusion**: with three or four cards in hand, a card
   counts as sure only where the bot can choose its next card without seeing the deal.
-- **The score situation** (:mod:`chicago.bots.race`) values the exchange searches and the
-  four-of-a-kind choices.
+- **The score situation** (:mod:`chicago.bots.race`) values the four-of-a-kind choices.
+- Everything else as the expert: ``ev``'s earlier exchanges and announcements, the
+  expert's Chicago call and trick search.
 
-Switched off by default, because the matches found them to cost strength, and kept as
-options: worlds from the learned model of the hands (``learned=1``,
-:mod:`chicago.bots.handmodel`; by default the expert's hand-made weights deal them) and the
-Chicago call by the chance to win the game (``call=1``; by default the expert's bar).
+Kept as options, off by default because measured decision by decision or game by game they
+cost strength: every exchange searched by play-outs (``exchanges=1``, :mod:`chicago.bots.
+rollout`: each sensible hold played to the end of the deal on the same worlds, overruling
+the expert's hold when clearly better; also the one-up choices and the redeal), the
+announcements by the chance to win the round with passing to hide a weak hand
+(``announce=1``, ``hide``), worlds from the learned model of the hands (``learned=1``,
+:mod:`chicago.bots.handmodel`) and the Chicago call by the chance to win the game
+(``call=1``).
 
-Options (``master:worlds=32;holds=6``; ``;`` or ``,`` between them): ``worlds`` (worlds per
-exchange search, default 24), ``holds`` (holds searched, default 6), ``proposals`` (uniform
-draws per opponent hand with ``learned=1``, default 6), ``hide`` (points, default 0.05),
-``z`` (standard errors a search must win by, 2), ``score=0|1``, ``learned=0|1`` (0),
-``exchanges``, ``announce``, ``call`` and ``fusion`` (0: the expert's decision in that
-phase; 1, 1, 0, 1 by default), and every option of the expert (``samples`` for the trick
-play and the Chicago call, default 40, ``chicago``, ``model``, ``contested``). A seed fixes
-every choice: no option reads the clock.
+Options (``master:last=200;samples=60``; ``;`` or ``,`` between them): ``last`` (deals of
+the last exchange's search, default 160; 0: the expert's share of ``samples``),
+``worlds`` (worlds per play-out search, default 24), ``holds`` (holds played out, default
+6), ``proposals`` (uniform draws per opponent hand with ``learned=1``, default 6), ``hide``
+(points, default 0.05), ``z`` (standard errors a play-out search must win by, 2),
+``score=0|1``, ``learned=0|1`` (0), ``exchanges``, ``announce``, ``call`` and ``fusion``
+(1: ``master``'s own search in that phase; 0, 0, 0, 1 by default), and every option of the
+expert (``samples`` for the trick play and the Chicago call, default 40, ``chicago``,
+``model``, ``contested``). A seed fixes every choice: no option reads the clock.
 """
 
 from __future__ import annotations
@@ -81,6 +82,10 @@ DEFAULT_PROPOSALS = 6
 DEFAULT_HIDE = 0.05
 DEFAULT_Z = 2.0
 DEFAULT_SCORE = True
+DEFAULT_LAST = 160
+"""Deals of the last exchange's search (the expert's: 24): more deals let the search of the
+holds for the last trick tell them apart (``bench_disagreements.py``: the expert's last
+exchange with four times its deals chose better where the two differed)."""
 DEFAULT_LEARNED = False
 """Deal by the expert's hand-made weights unless ``learned=1``: the learned model is
 over-confident card by card, and in the matches of docs/BOTS.md ``master`` played worse
@@ -92,7 +97,7 @@ _CALL_FLOOR = 0.5
 """The least share of sure Chicagos the race model may declare with."""
 _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
-    "z": (0, 10), "score": (0, 1), "learned": (0, 1),
+    "z": (0, 10), "score": (0, 1), "learned": (0, 1), "last": (0, 10000),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 1),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
@@ -104,11 +109,14 @@ class Phases:
     expert decides it (the options ``exchanges``, ``announce``, ``call`` and ``fusion``,
     for measuring what each search is worth)."""
 
-    exchanges: bool = True
-    """Exchanges, one up and the redeal by play-outs (off: ``ev``'s odds, the expert's
-    last-exchange search, the rules of thumb)."""
-    announce: bool = True
-    """Announcements and passes by the chance to win the round (off: ``ev``'s estimate)."""
+    exchanges: bool = False
+    """Exchanges, one up and the redeal by play-outs (off, the default: ``ev``'s odds, the
+    expert's last-exchange search with ``last`` deals, the rules of thumb; where the
+    play-outs overruled the expert they chose worse on average, ``bench_disagreements.py``
+    in docs/BOTS.md)."""
+    announce: bool = False
+    """Announcements and passes by the chance to win the round (off, the default: ``ev``'s
+    estimate, which chose better where the two differed)."""
     call: bool = False
     """The Chicago call by the chance to win the game (off, the default: the expert's fixed
     bar; the race's call declared more Chicagos and failed more of them than the expert's in
@@ -129,7 +137,8 @@ def parse_master_options(spec: str) -> dict[str, float]:
 
 
 class MasterBot(ExpertBot):
-    """``master``: searches every phase on worlds of a learned hand model (module docstring)."""
+    """``master``: the expert with a larger last-exchange search, and searches of every
+    phase as options (module docstring)."""
 
     name = "master"
 
@@ -142,6 +151,7 @@ class MasterBot(ExpertBot):
         z: float = DEFAULT_Z,
         score: bool = DEFAULT_SCORE,
         learned: bool = DEFAULT_LEARNED,
+        last: int = DEFAULT_LAST,
         phases: Phases | None = None,
         samples: int = DEFAULT_SAMPLES,
         chicago: float = DEFAULT_CHICAGO,
@@ -160,8 +170,17 @@ class MasterBot(ExpertBot):
         self.search_holds = holds
         self.proposals = proposals
         self.hide = hide
+        if last < 0:
+            raise ValueError("last must be >= 0")
+        if last:
+            self.exchange_samples = last
         self.hand_model = hand_model if hand_model is not None else HandModel.load()
         self._weigh: Weight | None = None
+        self.note: float | None = None
+        """What the last search measured, for benchmarks (``bench_disagreements.py``): an
+        exchange search's margin of its best option over the base choice in standard errors
+        (None when the base was best), an announcement's mean gain of announcing less
+        ``hide``, in points; None after other decisions."""
 
     def decide(
         self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
@@ -169,6 +188,7 @@ class MasterBot(ExpertBot):
         """Search the decision of this view (every phase)."""
         if not legal_actions:
             raise ValueError("no legal actions to choose from")
+        self.note = None
         if len(legal_actions) == 1:
             return legal_actions[0]
         k = knowledge(view)
@@ -246,6 +266,7 @@ class MasterBot(ExpertBot):
         while True:
             choice = base(rows)
             best, margin, error = _best_against(rows, choice)
+            self.note = None if best == choice else margin / error if error else math.inf
             if best == choice or margin > self.z * error:
                 return best
             if len(rows) >= 4 * self.worlds or margin < 0.5 * self.z * error:
@@ -445,6 +466,7 @@ class MasterBot(ExpertBot):
         rounds = self._round_results(k, rng)
         for said, unsaid in rounds:
             gain += utility(said) - utility(unsaid)
+        self.note = gain / len(rounds) - hide
         return announce if gain / len(rounds) > hide else passing
 
     def _round_results(
@@ -572,6 +594,7 @@ def _factory(spec: str) -> MasterBot:
         z=options.get("z", DEFAULT_Z),
         score=bool(options.get("score", DEFAULT_SCORE)),
         learned=bool(options.get("learned", DEFAULT_LEARNED)),
+        last=int(options.get("last", DEFAULT_LAST)),
         phases=Phases(
             exchanges=bool(options.get("exchanges", Phases.exchanges)),
             announce=bool(options.get("announce", Phases.announce)),
