@@ -7,11 +7,13 @@ decisions it also asks an ``expert`` (same options for the shared ones, a copy o
 random state) what it would do in the same view. Where the two differ, both choices are
 played out from the real position to the end of the deal ``--rollouts`` times, every seat
 then played by ``--oracle`` (an ``expert`` by default), with common random numbers: the
-n-th play-out of each choice uses the same bot seeds and the same stock (the game's own
-per-seat queues), so the two play-outs differ only by the choice and what follows from it.
+n-th play-out of each choice uses the same bot seeds and the same new order of the stock
+(:func:`chicago.engine.worlds.restock`: the cards nobody has seen, in the game's per-seat
+queues), so the two play-outs differ only by the choice and what follows from it, and an
+exchange is valued over many draws, not the one the game happened to deal.
 
-The play-outs start from the *real* hidden cards, not from worlds sampled from the seat's
-view: for a single decision that is hindsight, but the real cards are a draw from the true
+The play-outs start from the *real* hands, not from hands sampled from the seat's view:
+for a single decision that is hindsight, but the real hands are a draw from the true
 distribution of what the seat cannot see (real opponents' hands, which no sampler models
 exactly), so the mean difference over many decisions is an unbiased estimate of what the
 bot's rule gains or loses per decision against ``expert``'s — with no model of the
@@ -48,6 +50,7 @@ from chicago.bots.race import race_for
 from chicago.engine.actions import Action
 from chicago.engine.game import Game
 from chicago.engine.sources import copy_random
+from chicago.engine.worlds import restock
 from chicago.sim import derive_seed, duplicate_game
 
 _DEAL_CAP = 60
@@ -132,8 +135,9 @@ def _one_game(task: tuple[str, str, str, dict[str, Any], int, int, int]) -> dict
                                     note=None if note is None else min(note, 1e9))
                 for r in range(rollouts):
                     play_seed = derive_seed(seed, index, game.deal_number, len(found), r)
-                    mine = _play_out(game, chosen, oracle, play_seed, me, race)
-                    theirs = _play_out(game, other, oracle, play_seed, me, race)
+                    world = restock(game, random.Random(play_seed))
+                    mine = _play_out(world, chosen, oracle, play_seed, me, race)
+                    theirs = _play_out(world, other, oracle, play_seed, me, race)
                     case.points.append(mine[0] - theirs[0])
                     case.chance.append(mine[1] - theirs[1])
                 found.append(case)

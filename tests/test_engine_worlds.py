@@ -137,3 +137,30 @@ def test_resample_fuzz_across_presets_and_variations_R_ANN_3_R_EX_4_V_QUADS_RESE
                     while not world.is_over and world.deal_number == game.deal_number:
                         world.apply(rng.choice(world.legal_actions()))
     assert count >= 2000
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_restock_reorders_only_the_stock_nobody_has_seen_R_EX_2(duplicate: bool) -> None:
+    """R-EX-2: the stock is drawn unseen, so a copy with the same cards in a new order looks
+    the same from every seat; it draws other cards than the game, each per-seat queue of
+    duplicate play keeps its length, and both play on to the end legally."""
+    from chicago.engine.worlds import restock
+    from chicago.sim import duplicate_game
+
+    rules = Rules.preset("pagat")
+    game = (duplicate_game(rules, 4, seed=3, deck_seed=4) if duplicate
+            else Game(rules, players=4, seed=3))
+    world = restock(game, random.Random(5))
+    assert all(world.view(seat) == game.view(seat) for seat in range(4))
+    assert world.stock_count == game.stock_count
+    seat = game.to_act
+    assert seat is not None
+    throw = max(game.legal_actions(), key=lambda a: len(a.cards))
+    for copy in (game, world):
+        copy.apply(throw)  # the whole hand, drawn again from the stock
+    assert world.view(seat).hand != game.view(seat).hand
+    for copy in (game, world):
+        rng = random.Random(9)
+        while not copy.is_over and copy.deal_number == 1:
+            copy.apply(rng.choice(copy.legal_actions()))
+    assert world.deal_number == game.deal_number == 2

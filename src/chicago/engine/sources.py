@@ -18,7 +18,7 @@ A source is copied with its game (:meth:`Game.copy`), so it must copy its own st
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypedDict
 
 from chicago.cards import DECK, Card
@@ -118,6 +118,11 @@ class CardSource:
     def reshuffled(self) -> None:
         """Called when the discard pile became the stock (R-EX-2)."""
 
+    def relabel(self, mapping: Mapping[Card, Card]) -> None:
+        """The stock's cards were renamed by ``mapping`` (a new order of the same cards,
+        :func:`~chicago.engine.worlds.restock`): rename any card the source holds. The
+        plain flow holds none."""
+
     def copy(self) -> CardSource:
         """An independent copy, for :meth:`Game.copy` (the stacked decks are immutable)."""
         other = object.__new__(type(self))
@@ -205,6 +210,10 @@ class DuplicateDecks(CardSource):
     def reshuffled(self) -> None:
         """The reshuffled pile is drawn from the top, as in a plain game."""
         self._queues = {}
+
+    def relabel(self, mapping: Mapping[Card, Card]) -> None:
+        """Rename the queued cards (each queue keeps its length)."""
+        self._queues = {seat: [mapping[c] for c in queue] for seat, queue in self._queues.items()}
 
     def copy(self) -> DuplicateDecks:
         """An independent copy (its own queues)."""

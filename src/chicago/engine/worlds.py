@@ -36,7 +36,7 @@ from chicago.engine.knowledge import knowledge
 from chicago.engine.sampling import consistent, kept_cards, sample_hands
 from chicago.poker import Category, evaluate
 
-__all__ = ["sample_world"]
+__all__ = ["restock", "sample_world"]
 
 _FULL = (1 << 52) - 1
 _COMBINATION_SIZE = {
@@ -150,4 +150,23 @@ def sample_world(game: G, seat: int, rng: random.Random) -> G:
         1 for e in game.events[:start] if e.audience is None or e.audience == seat
     )
     world.events = kept
+    return world
+
+
+def restock(game: G, rng: random.Random) -> G:
+    """A copy of ``game`` whose stock holds the same cards in a new random order.
+
+    Nobody has seen the stock, so every seat's view (and the whole state but the order of
+    the cards still to be drawn) stays as it was: what a search that knows every hand still
+    cannot know. With per-seat draw queues (duplicate play) each queue keeps its length, so
+    what a seat draws still depends only on what it discards. The discard pile, shuffled
+    when the stock runs out, keeps the game's own seeded shuffle.
+    """
+    world = game.copy()
+    stock = list(world._stock)
+    order = list(stock)
+    rng.shuffle(order)
+    mapping = dict(zip(stock, order, strict=True))
+    world._stock = order
+    world._source.relabel(mapping)
     return world
