@@ -211,7 +211,7 @@ def _thresholds(cases: dict[str, list[dict[str, Any]]], deals: int) -> list[str]
     overrides whose margin passed ``z`` standard errors gained per deal, for several ``z``
     (decisions the bot's search did not make, with no margin, are left out)."""
     noted = [c for phase, own in cases.items() if phase.startswith("exchange")
-             for c in own if c["note"] is not None and c["points"]]
+             for c in own if c.get("note") is not None and c["points"]]
     if not noted:
         return []
     out = ["  exchange overrides by the search's margin (z): count, per deal pts ± SE, % win"]

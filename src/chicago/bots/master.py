@@ -1,31 +1,26 @@
-"""The ``master`` bot: the expert with a larger search of the last exchange, and searches of
-the other phases kept as options.
+"""The ``master`` bot: the expert, with searches of every phase as options.
 
 What ``master`` does by default (docs/BOTS.md tells it in plain words, with the
-measurements that chose it):
+measurements that chose it): the expert's decisions — ``ev``'s exchanges before the last
+and its announcements, the expert's search of the last exchange, its Chicago call and its
+trick search — with two changes:
 
-- **The last exchange searched on many more deals.** The expert's search of the last
-  exchange (its best few holds by ``ev``'s odds, each valued on sampled deals by the solver
-  and the model of sensible opponents for the last trick) on ``last`` deals (160; the
-  expert uses 24). Where the two differ, the larger search chose better in
-  ``bench_disagreements.py``'s play-outs.
 - **Trick play without some strategy fusion**: with three or four cards in hand, a card
   counts as sure only where the bot can choose its next card without seeing the deal.
 - **The score situation** (:mod:`chicago.bots.race`) values the four-of-a-kind choices.
-- Everything else as the expert: ``ev``'s earlier exchanges and announcements, the
-  expert's Chicago call and trick search.
 
-Kept as options, off by default because measured decision by decision or game by game they
-cost strength: every exchange searched by play-outs (``exchanges=1``, :mod:`chicago.bots.
+Kept as options, off by default because measured decision by decision
+(``benchmarks/bench_disagreements.py``) or game by game they chose worse than the expert,
+or no better: every exchange searched by play-outs (``exchanges=1``, :mod:`chicago.bots.
 rollout`: each sensible hold played to the end of the deal on the same worlds, overruling
 the expert's hold when clearly better; also the one-up choices and the redeal), the
 announcements by the chance to win the round with passing to hide a weak hand
-(``announce=1``, ``hide``), worlds from the learned model of the hands (``learned=1``,
-:mod:`chicago.bots.handmodel`) and the Chicago call by the chance to win the game
-(``call=1``).
+(``announce=1``, ``hide``), a larger search of the last exchange (``last=N`` deals),
+worlds from the learned model of the hands (``learned=1``, :mod:`chicago.bots.handmodel`)
+and the Chicago call by the chance to win the game (``call=1``).
 
-Options (``master:last=200;samples=60``; ``;`` or ``,`` between them): ``last`` (deals of
-the last exchange's search, default 160; 0: the expert's share of ``samples``),
+Options (``master:exchanges=1;worlds=32``; ``;`` or ``,`` between them): ``last`` (deals
+of the last exchange's search; 0, the default: the expert's 60% of ``samples``),
 ``worlds`` (worlds per play-out search, default 24), ``holds`` (holds played out, default
 6), ``proposals`` (uniform draws per opponent hand with ``learned=1``, default 6), ``hide``
 (points, default 0.05), ``z`` (standard errors a play-out search must win by, 2),
@@ -82,10 +77,10 @@ DEFAULT_PROPOSALS = 6
 DEFAULT_HIDE = 0.05
 DEFAULT_Z = 2.0
 DEFAULT_SCORE = True
-DEFAULT_LAST = 160
-"""Deals of the last exchange's search (the expert's: 24): more deals let the search of the
-holds for the last trick tell them apart (``bench_disagreements.py``: the expert's last
-exchange with four times its deals chose better where the two differed)."""
+DEFAULT_LAST = 0
+"""Deals of the last exchange's search; 0: the expert's (60% of ``samples``, 24). Searching
+160 deals chose no better than 24 where the two differed (``bench_disagreements.py``, 90
+differing decisions: -0.08 ± 0.16 points each), so the default stays the expert's."""
 DEFAULT_LEARNED = False
 """Deal by the expert's hand-made weights unless ``learned=1``: the learned model is
 over-confident card by card, and in the matches of docs/BOTS.md ``master`` played worse
@@ -111,7 +106,7 @@ class Phases:
 
     exchanges: bool = False
     """Exchanges, one up and the redeal by play-outs (off, the default: ``ev``'s odds, the
-    expert's last-exchange search with ``last`` deals, the rules of thumb; where the
+    expert's last-exchange search, the rules of thumb; where the
     play-outs overruled the expert they chose worse on average, ``bench_disagreements.py``
     in docs/BOTS.md)."""
     announce: bool = False
@@ -137,8 +132,8 @@ def parse_master_options(spec: str) -> dict[str, float]:
 
 
 class MasterBot(ExpertBot):
-    """``master``: the expert with a larger last-exchange search, and searches of every
-    phase as options (module docstring)."""
+    """``master``: the expert, with searches of every phase as options (module
+    docstring)."""
 
     name = "master"
 
