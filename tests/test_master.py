@@ -108,6 +108,16 @@ def test_master_with_every_search_off_plays_as_the_expert(
     assert [g.digest for g in as_master.games] == [g.digest for g in as_expert.games]
 
 
+def test_master_by_default_makes_the_experts_choices() -> None:
+    """R-EX-1, R-ANN-1, R-CHI-1, R-TRICK-2: every search that chose worse than the expert,
+    or no better, is off by default (docs/BOTS.md, "Decision by decision"), so ``master``
+    plays the expert's games (the fusion correction on, which changes no card here)."""
+    rules = Rules.preset("pagat", max_deals=4)
+    as_master = run_match(["master:samples=8", "expert:samples=8", "basic"], 3, rules, seed=9)
+    as_expert = run_match(["expert:samples=8", "expert:samples=8", "basic"], 3, rules, seed=9)
+    assert [g.digest for g in as_master.games] == [g.digest for g in as_expert.games]
+
+
 def test_last_is_the_experts_last_exchange_search_on_more_deals() -> None:
     """R-EX-1: ``last=N`` is the expert's search of the last exchange on N deals (the
     expert draws 60% of its ``samples``): with the other phases the expert's, ``master``
