@@ -122,7 +122,8 @@ def test_last_is_the_experts_last_exchange_search_on_more_deals() -> None:
     """R-EX-1: ``last=N`` is the expert's search of the last exchange on N deals (the
     expert draws 60% of its ``samples``): with the other phases the expert's, ``master``
     with ``last=12`` plays the games of an expert with 20 samples, whose last exchange
-    searches 12 deals; by default it searches as many deals as the expert."""
+    searches 12 deals; by default it searches as many deals as the expert; ``lastholds=0``
+    keeps ``ev``'s hold unsearched, as ``expert:holds=0``."""
     rules = Rules.preset("pagat", max_deals=4)
     spec = "master:fusion=0;last=12;samples=20"
     as_master = run_match([spec, "expert:samples=8", "basic"], 3, rules, seed=11)
@@ -134,8 +135,14 @@ def test_last_is_the_experts_last_exchange_search_on_more_deals() -> None:
     assert isinstance(larger, MasterBot)
     assert master.exchange_samples == expert.exchange_samples == 24
     assert larger.exchange_samples == 160
-    with pytest.raises(ValueError):
-        make_bot("master:last=-1")
+    unsearched = run_match(["master:fusion=0;lastholds=0;samples=20", "expert:samples=8",
+                            "basic"], 3, rules, seed=11)
+    as_ev = run_match(["expert:holds=0;samples=20", "expert:samples=8", "basic"], 3, rules,
+                      seed=11)
+    assert [g.digest for g in unsearched.games] == [g.digest for g in as_ev.games]
+    for bad in ("master:last=-1", "master:lastholds=33"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
 
 
 # ------------------------------------------------------------------ whole games

@@ -77,6 +77,8 @@ DEFAULT_PROPOSALS = 6
 DEFAULT_HIDE = 0.05
 DEFAULT_Z = 2.0
 DEFAULT_SCORE = True
+DEFAULT_LAST_HOLDS = 5
+"""Holds of the last exchange's search (the expert's); 0: ``ev``'s hold, unsearched."""
 DEFAULT_LAST = 0
 """Deals of the last exchange's search; 0: the expert's (60% of ``samples``, 24). Searching
 160 deals chose no better than 24 where the two differed (``bench_disagreements.py``, 90
@@ -93,6 +95,7 @@ _CALL_FLOOR = 0.5
 _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
     "z": (0, 10), "score": (0, 1), "learned": (0, 1), "last": (0, 10000),
+    "lastholds": (0, 32),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 1),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
@@ -147,6 +150,7 @@ class MasterBot(ExpertBot):
         score: bool = DEFAULT_SCORE,
         learned: bool = DEFAULT_LEARNED,
         last: int = DEFAULT_LAST,
+        last_holds: int = DEFAULT_LAST_HOLDS,
         phases: Phases | None = None,
         samples: int = DEFAULT_SAMPLES,
         chicago: float = DEFAULT_CHICAGO,
@@ -154,7 +158,8 @@ class MasterBot(ExpertBot):
         contested: float = DEFAULT_CONTESTED,
         hand_model: HandModel | None = None,
     ) -> None:
-        super().__init__(samples=samples, contested=contested, model=model, chicago=chicago)
+        super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
+                         holds=last_holds)
         if worlds < 2 or holds < 1 or proposals < 1 or hide < 0 or z < 0:
             raise ValueError("worlds must be >= 2, holds and proposals >= 1, hide and z >= 0")
         self.worlds = worlds
@@ -590,6 +595,7 @@ def _factory(spec: str) -> MasterBot:
         score=bool(options.get("score", DEFAULT_SCORE)),
         learned=bool(options.get("learned", DEFAULT_LEARNED)),
         last=int(options.get("last", DEFAULT_LAST)),
+        last_holds=int(options.get("lastholds", DEFAULT_LAST_HOLDS)),
         phases=Phases(
             exchanges=bool(options.get("exchanges", Phases.exchanges)),
             announce=bool(options.get("announce", Phases.announce)),
