@@ -21,6 +21,7 @@ and the Chicago call by the chance to win the game (``call=1``).
 
 Options (``master:exchanges=1;worlds=32``; ``;`` or ``,`` between them): ``last`` (deals
 of the last exchange's search; 0, the default: the expert's 60% of ``samples``),
+``lastholds`` (holds of that search, 5; 0: ``ev``'s hold, unsearched),
 ``worlds`` (worlds per play-out search, default 24), ``holds`` (holds played out, default
 6), ``proposals`` (uniform draws per opponent hand with ``learned=1``, default 6), ``hide``
 (points, default 0.05), ``z`` (standard errors a play-out search must win by, 2),
