@@ -27,9 +27,14 @@ announce, chicago, play …) it prints the decisions, how many differed, the mea
 was better or worse, and the difference per deal (summed over the phase's differing
 decisions, divided by the deals the bot played): what the phase's search is worth per deal.
 
-    python benchmarks/bench_disagreements.py [--bot master] [--games 4] [--rollouts 8]
-        [--oracle expert:samples=20] [--preset pagat] [--seed 2026] [--jobs 1]
-        [--json out.json]
+    python benchmarks/bench_disagreements.py [--bot master] [--shadow expert] [--games 4]
+        [--first-game 0] [--rollouts 8] [--oracle expert:samples=20] [--preset pagat]
+        [--seed 2026] [--jobs 1] [--json out.json]
+
+``--shadow`` is the bot asked beside (by default ``expert`` with the bot's ``samples``,
+``chicago``, ``model`` and ``contested``), so any two bots can be compared: ``--bot expert
+--shadow ev`` checks the tool on a gap the matches know. A run stopped at any time has its
+whole games in ``--json``; ``report()`` prints the table again from them.
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ from typing import Any
 
 from chicago import Rules
 from chicago.bots.base import Bot, make_bot
-from chicago.bots.race import race_for
+from chicago.bots.race import Race, race_for
 from chicago.engine.actions import Action
 from chicago.engine.game import Game
 from chicago.engine.sources import copy_random
@@ -76,7 +81,7 @@ class Disagreement:
 
 
 def _play_out(game: Game, action: Action, oracle: str, seed: int, seat: int,
-              race: Any) -> tuple[float, float]:
+              race: Race) -> tuple[float, float]:
     """Apply ``action`` to a copy of ``game`` and play to the end of its deal with every
     seat by ``oracle`` (seeded by ``seed``); (points, chance) for ``seat``."""
     copy = game.copy()
@@ -94,8 +99,7 @@ def _play_out(game: Game, action: Action, oracle: str, seed: int, seat: int,
     gains = [end - begin for end, begin in zip(copy.scores, start, strict=True)]
     mine = gains[seat]
     others = (sum(gains) - mine) / max(1, copy.players - 1)
-    chance = race.win_chance(list(copy.scores), seat) if race is not None else 0.0
-    return mine - others, chance
+    return mine - others, race.win_chance(list(copy.scores), seat)
 
 
 def _one_game(task: tuple[str, str, str, dict[str, Any], int, int, int]) -> dict[str, Any]:
