@@ -128,7 +128,7 @@ _BITS, _ONE_HOT, _SCALE, _CLIPPED, _SEATS = range(5)
 
 def _program(target: float) -> npt.NDArray[np.float64]:
     """How an observation row is made from a row of facts: (kind, column, offset,
-    divisor) per instruction (kinds as in ``_engine.c``'s encode_batch)."""
+    divisor) per instruction (kinds as in ``_engine.c``'s encode_row)."""
     code: list[tuple[float, float, float, float]] = []
 
     def add(kind: int, column: str, offset: int, divisor: float = 1.0) -> None:
@@ -160,7 +160,7 @@ _SHIFTS = np.arange(52, dtype=np.uint64)
 def encode(facts: npt.NDArray[np.int64], program: npt.NDArray[np.float64],
            out: npt.NDArray[np.float32]) -> None:
     """Make each row of ``out`` from the same row of ``facts`` by ``program`` with numpy
-    (the pure-Python path of the accelerator's encode_batch)."""
+    (the pure-Python path of the accelerator's encode_row)."""
     out.fill(0.0)
     rows = np.arange(len(facts))
     width = out.shape[1]
@@ -236,10 +236,10 @@ class GameBatch:
         self._games: list[Game] = []
         self._episodes = np.zeros(count, np.int64)
         self._ids: list[list[int]] = [[] for _ in range(count)]
-        # buffers kept from step to step; what a step returns is always a fresh array
+        # kept from step to step (what a step returns is always a fresh array): each game's
+        # row of facts and its mask, which checks the next step's picks
         self._legal = np.zeros((count, NUM_ACTIONS), np.bool_)
         self._facts = np.zeros((count, len(_COLUMNS)), np.int64)
-        self._engine_facts = np.zeros((count, _TRACKED), np.int64)
         self._start()
 
     def _start(self) -> None:
@@ -272,8 +272,10 @@ class GameBatch:
 
     def observe(self) -> BatchStep:
         """The arrays of the current position, without acting (rewards and done are zero)."""
-        return self._observe(np.zeros((self.count, S), np.float32),
-                             np.zeros(self.count, np.bool_))
+        out, legal, seats = self._fresh()
+        self._observe(None, out, legal, seats)
+        return BatchStep(out, legal, seats, np.zeros((self.count, S), np.float32),
+                         np.zeros(self.count, np.bool_), self._episodes.copy())
 
     def random_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         """One legal action id per game, uniformly at random (``rng``: numpy's generator)."""
@@ -290,13 +292,13 @@ class GameBatch:
         if chosen.shape != (self.count,) or chosen.dtype.kind not in "iu":
             raise ValueError(f"actions must be {self.count} integer action ids, "
                              f"not an array of shape {chosen.shape} and type {chosen.dtype}")
-        # The cycle collector is paused while the games move (see _collector_paused).
+        out, legal, seats = self._fresh()
         paused = _collector_paused()
         try:
-            if _NATIVE is not None:
-                finished = _NATIVE.step_batch(self._games, chosen.astype(np.int64, copy=False),
-                                              self._legal, self._facts, _PLAYED, _ANNOUNCED,
-                                              _DEAL)
+            if _NATIVE is not None:  # it observes every game that goes on, in the same pass
+                finished = _NATIVE.step_batch(
+                    self._games, chosen.astype(np.int64, copy=False), _PLAYED, _ANNOUNCED,
+                    _DEAL, self._facts, self._legal, self._program, out, legal, seats)
             else:
                 finished = self._step_python(chosen.tolist())
             rewards = np.zeros((self.count, S), np.float32)
@@ -309,14 +311,22 @@ class GameBatch:
                 self._games[slot] = Game(self.rules, self.players,
                                          seed=self.seed_of(slot, int(self._episodes[slot])))
                 self._forget(slot)
-            return self._observe(rewards, done)
+            if _NATIVE is None or finished:
+                self._observe(finished if _NATIVE is not None else None, out, legal, seats)
+            return BatchStep(out, legal, seats, rewards, done, self._episodes.copy())
         finally:
             if paused:
                 gc.enable()
 
+    def _fresh(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_],
+                              npt.NDArray[np.int64]]:
+        """New arrays for what a step returns: observations, mask and seats to act."""
+        return (np.empty((self.count, BATCH_OBSERVATION_SIZE), np.float32),
+                np.empty((self.count, NUM_ACTIONS), np.bool_), np.empty(self.count, np.int64))
+
     def _step_python(self, picks: list[int]) -> list[int]:
         """The accelerator's step_batch in Python: apply each game's pick, note its plays and
-        announcements; the slots whose game ended."""
+        announcements; the slots whose game ended (the caller observes every game after)."""
         places: list[int] = []
         for slot, (ids, pick) in enumerate(zip(self._ids, picks, strict=True)):
             try:
@@ -344,24 +354,27 @@ class GameBatch:
         return finished
 
     # ------------------------------------------------------------------ observing
-    def _observe(self, rewards: npt.NDArray[np.float32],
-                 done: npt.NDArray[np.bool_]) -> BatchStep:
-        facts, ids, legal = self._facts, self._ids, self._legal
-        if _NATIVE is not None:  # it sets every row of the mask
-            _NATIVE.observe_batch(self._games, self._engine_facts, legal)
-            facts[:, :_TRACKED] = self._engine_facts
-        else:
-            legal.fill(False)
-            for slot, game in enumerate(self._games):
-                facts[slot, :_TRACKED], ids[slot] = _facts(game)
-                legal[slot, ids[slot]] = True
-        out = np.empty((self.count, BATCH_OBSERVATION_SIZE), np.float32)
+    def _observe(self, slots: list[int] | None, out: npt.NDArray[np.float32],
+                 legal: npt.NDArray[np.bool_], seats: npt.NDArray[np.int64]) -> None:
+        """Write the rows of the games at ``slots`` (None: every game) into the step's
+        arrays: the facts, the mask (the batch's own and the copy returned), the seat to
+        act, the observation."""
+        facts, ids, mask = self._facts, self._ids, self._legal
         if _NATIVE is not None:
-            _NATIVE.encode_batch(facts, self._program, out)
-        else:
-            encode(facts, self._program, out)
-        return BatchStep(out, legal.copy(), facts[:, _SEAT].copy(), rewards, done,
-                         self._episodes.copy())
+            _NATIVE.observe_batch(self._games, slots, facts, mask, self._program, out, legal,
+                                  seats)
+            return
+        rows = range(self.count) if slots is None else slots
+        for slot in rows:
+            facts[slot, :_TRACKED], ids[slot] = _facts(self._games[slot])
+            mask[slot] = False
+            mask[slot, ids[slot]] = True
+        chosen = list(rows)
+        encoded = np.empty((len(chosen), out.shape[1]), np.float32)
+        encode(facts[chosen], self._program, encoded)
+        out[chosen] = encoded
+        legal[chosen] = mask[chosen]
+        seats[chosen] = facts[chosen, _SEAT]
 
 
 def _collector_paused() -> bool:
