@@ -193,52 +193,69 @@ static long card_id(PyObject *card)
 
 /* ------------------------------------------------------------------ legal actions */
 
-/* The legal plays: the cards of the suit led if the hand holds any, else the whole hand,
-   lowest id first (Game._playable). NULL with no error: not handled here. */
-static PyObject *legal_plays(PyObject *self, long seat)
+/* The cards the seat may play, as a mask: those of the suit led if the hand holds any, else
+   the whole hand (Game._playable). 1 if worked out here, 0 (no error) if not handled here,
+   -1 on an error. */
+static int playable(PyObject *self, long seat, uint64_t *out)
 {
     PyObject *hands = list_slot(self, O_HANDS), *trick = list_slot(self, O_TRICK);
-    if (hands == NULL || trick == NULL || seat >= PyList_GET_SIZE(hands)) return NULL;
+    if (hands == NULL || trick == NULL || seat < 0 || seat >= PyList_GET_SIZE(hands)) return 0;
     PyObject *hand = PyList_GET_ITEM(hands, seat);
-    if (!PyList_CheckExact(hand) || PyList_GET_SIZE(hand) > 13) return NULL;
-    Py_ssize_t size = PyList_GET_SIZE(hand);
-    int cards[13], n = 0, follow[13], m = 0;
-    for (Py_ssize_t i = 0; i < size; i++) {
+    if (!PyList_CheckExact(hand) || PyList_GET_SIZE(hand) > 13) return 0;
+    uint64_t cards = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand); i++) {
         long c = card_id(PyList_GET_ITEM(hand, i));
         if (c < 0 || c > 51) {
             PyErr_Clear();
-            return NULL;
+            return 0;
         }
-        cards[n++] = (int)c;
+        cards |= (uint64_t)1 << c;
     }
     if (PyList_GET_SIZE(trick) > 0) {
         PyObject *first = PyList_GET_ITEM(trick, 0);
-        if (!PyTuple_Check(first) || PyTuple_GET_SIZE(first) != 2) return NULL;
+        if (!PyTuple_Check(first) || PyTuple_GET_SIZE(first) != 2) return 0;
         long led = card_id(PyTuple_GET_ITEM(first, 1));
         if (led < 0) {
             PyErr_Clear();
-            return NULL;
+            return 0;
         }
-        for (int i = 0; i < n; i++)
-            if ((cards[i] & 3) == (led & 3)) follow[m++] = cards[i];
+        uint64_t suit = 0x1111111111111ULL << (led & 3); /* the 13 cards of the suit led */
+        if (cards & suit) cards &= suit;
     }
-    int *chosen = m ? follow : cards;
-    int count = m ? m : n;
-    for (int i = 1; i < count; i++) { /* insertion sort: at most a few cards */
-        int c = chosen[i], j = i - 1;
-        while (j >= 0 && chosen[j] > c) {
-            chosen[j + 1] = chosen[j];
-            j--;
-        }
-        chosen[j + 1] = c;
-    }
-    PyObject *legal = PyTuple_New(count);
+    *out = cards;
+    return 1;
+}
+
+/* The legal plays (Game._playable), lowest id first. NULL with no error: not handled here. */
+static PyObject *legal_plays(PyObject *self, long seat)
+{
+    uint64_t cards;
+    int handled = playable(self, seat, &cards);
+    if (handled <= 0) return NULL;
+    PyObject *legal = PyTuple_New(__builtin_popcountll(cards));
     if (legal == NULL) return NULL;
-    for (int i = 0; i < count; i++) {
-        Py_INCREF(PLAY[chosen[i]]);
-        PyTuple_SET_ITEM(legal, i, PLAY[chosen[i]]);
+    for (Py_ssize_t i = 0; cards; i++, cards &= cards - 1) {
+        PyObject *play = PLAY[__builtin_ctzll(cards)];
+        Py_INCREF(play);
+        PyTuple_SET_ITEM(legal, i, play);
     }
     return legal;
+}
+
+/* Whether ``action`` is one of the legal plays of the seat, without making them: 1 or 0 as
+   ``action in legal_plays()``, -1 on an error, 2 if not handled here. */
+static int play_is_legal(PyObject *self, long seat, PyObject *action)
+{
+    uint64_t cards, mask;
+    int handled = playable(self, seat, &cards);
+    if (handled <= 0) return handled < 0 ? -1 : 2;
+    if (mask_of(action, &mask) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (mask == 0 || (mask & (mask - 1)) || !(mask & cards)) return 0;
+    PyObject *play = PLAY[__builtin_ctzll(mask)];
+    return action == play ? 1 : PyObject_RichCompareBool(action, play, Py_EQ);
 }
 
 static PyObject *new_discard(uint64_t mask)
@@ -942,6 +959,12 @@ static PyObject *apply(PyObject *self, PyObject *action)
         if (found == 0) return apply_python(self, action); /* raises IllegalAction */
         found = found == 1;
     }
+    else if ((known == NULL || known == Py_None) && SLOT(self, O_PHASE) == PH_PLAY) {
+        found = play_is_legal(self, seat, action); /* the same: no tuple of plays made */
+        if (found < 0) return NULL;
+        if (found == 0) return apply_python(self, action); /* raises IllegalAction */
+        found = found == 1;
+    }
     if (!found) {
         PyObject *legal = cached_legal(self, to_act, seat);
         if (legal == NULL) return NULL;
@@ -1259,6 +1282,15 @@ static int observe_one(PyObject *game, int64_t *row, unsigned char *legal_row,
         if (one_up)
             for (int i = 0; i < 5; i++) legal_row[ID_ONE_UP + i] = 1;
         return 0;
+    }
+    if (phase == PH_PLAY && (known == NULL || known == Py_None)) {
+        uint64_t cards; /* a play's id is its card's: no tuple of plays made */
+        int handled = playable(game, seat, &cards);
+        if (handled < 0) return -1;
+        if (handled) {
+            for (; cards; cards &= cards - 1) legal_row[__builtin_ctzll(cards)] = 1;
+            return 0;
+        }
     }
     PyObject *legal = cached_legal(game, to_act, seat);
     if (legal == NULL) return -1;
