@@ -282,3 +282,25 @@ def test_no_cycle_collection_runs_inside_a_step() -> None:
         gc.set_threshold(*threshold)
         (gc.enable if was else gc.disable)()
     assert inside and not any(inside)
+
+
+def test_the_games_lists_are_off_the_collectors_watch() -> None:
+    """With the accelerator, a game's lists of cards, seats and counts (and its history of
+    actions and event records) are off the cycle collector's watch once observed or moved
+    (they can hold no cycle), so collections do not walk a thousand games' state; a list
+    holding anything else stays watched."""
+    if batch_module._NATIVE is None:
+        pytest.skip("the engine accelerator is not built")
+    batch = GameBatch(3, seed=6, max_deals=2)
+    rng = np.random.default_rng(6)
+    batch.reset()
+    for _ in range(60):
+        batch.step(batch.random_actions(rng))
+    for game in batch.games:
+        lists = [game.hands, *game.hands, game.played, game.trick, game.locked, game.scores,
+                 game.exchange_counts, game.actions, game._pending, game._stock]
+        assert not any(gc.is_tracked(value) for value in lists)
+    game = batch.games[0]
+    game._quads_claims = [{}]  # not a plain value: may hold anything
+    batch.observe()
+    assert gc.is_tracked(game._quads_claims) and not gc.is_tracked(game.hands)
