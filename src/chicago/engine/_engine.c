@@ -1371,15 +1371,87 @@ static int bool_rows(PyObject *array, Py_buffer *view, Py_ssize_t n, int writabl
     return 0;
 }
 
-/* The arrays a batch step writes, opened once for the step (chicago.env.batch.GameBatch):
-   ``facts`` (int64, a row per game: the engine's facts first, then the batch's own notes),
-   ``legal`` (bool, the batch's own mask, which checks the next step's picks), ``program``
-   (float64 rows of kind, column, offset, divisor: how an observation row is made from a
-   row of facts), and what the step returns, fresh each step: ``out`` (float32, the
-   observations), ``legal_out`` (bool, a copy of the mask) and ``seats`` (int64, the seat to
-   act). Each game's rows are written while its objects are in the cache, in one pass. */
+/* The batch's own arrays, kept from step to step and opened once, when the batch is made
+   (hold_batch): ``facts`` (int64, a row per game: the engine's facts first, then the
+   batch's own notes), ``legal`` (bool, the batch's mask, which checks the next step's
+   picks) and ``program`` (float64 rows of kind, column, offset, divisor: how an observation
+   row is made from a row of facts). Held by a capsule that releases them with the batch. */
 typedef struct {
-    Py_buffer views[6];
+    Py_buffer views[3];
+    Py_ssize_t n, facts_width, legal_width, steps, out_width;
+} Held;
+
+static const char HELD[] = "chicago.engine._engine.held";
+
+static void held_free(PyObject *capsule)
+{
+    Held *held = PyCapsule_GetPointer(capsule, HELD);
+    if (held == NULL) return;
+    for (int k = 0; k < 3; k++) PyBuffer_Release(&held->views[k]);
+    PyMem_Free(held);
+}
+
+static int is_int64(const Py_buffer *view)
+{
+    return view->itemsize == 8 && view->format != NULL
+        && (strcmp(view->format, "l") == 0 || strcmp(view->format, "q") == 0);
+}
+
+/* hold_batch(facts, legal, program) -> the capsule step_batch and observe_batch take. */
+static PyObject *hold_batch(PyObject *module, PyObject *args)
+{
+    PyObject *arrays[3];
+    if (!PyArg_ParseTuple(args, "OOO:hold_batch", &arrays[0], &arrays[1], &arrays[2]))
+        return NULL;
+    Held *held = PyMem_Calloc(1, sizeof *held);
+    if (held == NULL) return PyErr_NoMemory();
+    int opened = 0;
+    for (; opened < 3; opened++) {
+        int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (opened < 2 ? PyBUF_WRITABLE : 0);
+        if (PyObject_GetBuffer(arrays[opened], &held->views[opened], flags) < 0) break;
+    }
+    Py_buffer *v = held->views;
+    int ok = opened == 3 && v[0].ndim == 2 && v[0].shape[1] >= F_COUNT && is_int64(&v[0])
+        && v[1].ndim == 2 && v[1].shape[0] == v[0].shape[0] && v[1].itemsize == 1
+        && strcmp(v[1].format, "?") == 0 && v[1].shape[1] > ID_RESET_SEAT + 5
+        && v[2].ndim == 2 && v[2].shape[1] == 4 && strcmp(v[2].format, "d") == 0;
+    if (ok) {
+        held->n = v[0].shape[0];
+        held->facts_width = v[0].shape[1];
+        held->legal_width = v[1].shape[1];
+        held->steps = v[2].shape[0];
+    }
+    const double *code = ok ? v[2].buf : NULL;
+    for (Py_ssize_t k = 0; ok && k < held->steps; k++) { /* every instruction fits a row */
+        const double *step = code + 4 * k;
+        long kind = (long)step[0], column = (long)step[1], offset = (long)step[2];
+        long span = kind == 0 ? 52 : kind == 4 ? 6 : 1;
+        ok = kind >= 0 && kind <= 4 && column >= 0 && column < held->facts_width
+            && offset >= 0 && step[3] != 0.0;
+        if (ok && kind != 1 && offset + span > held->out_width) held->out_width = offset + span;
+    }
+    if (!ok) {
+        for (int k = 0; k < opened; k++) PyBuffer_Release(&held->views[k]);
+        PyMem_Free(held);
+        if (opened == 3 || !PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "hold_batch: int64 facts (n, k >= %d), bool legal "
+                         "(n, every id), a float64 program (m, 4) that fits facts", F_COUNT);
+        return NULL;
+    }
+    PyObject *capsule = PyCapsule_New(held, HELD, held_free);
+    if (capsule == NULL) {
+        for (int k = 0; k < 3; k++) PyBuffer_Release(&held->views[k]);
+        PyMem_Free(held);
+    }
+    return capsule;
+}
+
+/* What a batch step writes: the batch's held arrays, and what the step returns, new each
+   step and opened for it: ``out`` (float32, the observations), ``legal_out`` (bool, a copy
+   of the mask) and ``seats`` (int64, the seat to act). Each game's rows are written while
+   its objects are in the cache, in one pass. */
+typedef struct {
+    Py_buffer views[3];
     int opened;
     Py_ssize_t n;
     int64_t *facts;
@@ -1399,23 +1471,18 @@ static void sink_close(Sink *sink)
     sink->opened = 0;
 }
 
-static int is_int64(const Py_buffer *view)
+/* Open the step's three arrays for the ``n`` games of the batch whose arrays ``capsule``
+   holds; -1 with ValueError (nothing left open) if they do not fit one another. */
+static int sink_open(Sink *sink, Py_ssize_t n, PyObject *capsule, PyObject *out,
+                     PyObject *legal_out, PyObject *seats)
 {
-    return view->itemsize == 8 && view->format != NULL
-        && (strcmp(view->format, "l") == 0 || strcmp(view->format, "q") == 0);
-}
-
-/* Open the six arrays for ``n`` games; -1 with ValueError (nothing left open) if they do not
-   fit one another. */
-static int sink_open(Sink *sink, Py_ssize_t n, PyObject *facts, PyObject *legal,
-                     PyObject *program, PyObject *out, PyObject *legal_out, PyObject *seats)
-{
-    PyObject *arrays[6] = {facts, legal, program, out, legal_out, seats};
-    int writable[6] = {1, 1, 0, 1, 1, 1};
+    Held *held = PyCapsule_GetPointer(capsule, HELD);
+    if (held == NULL) return -1;
+    PyObject *arrays[3] = {out, legal_out, seats};
     sink->opened = 0;
     sink->n = n;
-    for (int k = 0; k < 6; k++) {
-        int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable[k] ? PyBUF_WRITABLE : 0);
+    for (int k = 0; k < 3; k++) {
+        int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE;
         if (PyObject_GetBuffer(arrays[k], &sink->views[k], flags) < 0) {
             sink_close(sink);
             return -1;
@@ -1423,42 +1490,29 @@ static int sink_open(Sink *sink, Py_ssize_t n, PyObject *facts, PyObject *legal,
         sink->opened++;
     }
     Py_buffer *v = sink->views;
-    int ok = v[0].ndim == 2 && v[0].shape[0] == n && v[0].shape[1] >= F_COUNT && is_int64(&v[0])
-        && v[1].ndim == 2 && v[1].shape[0] == n && v[1].itemsize == 1
-        && strcmp(v[1].format, "?") == 0 && v[1].shape[1] > ID_RESET_SEAT + 5
-        && v[4].ndim == 2 && v[4].shape[0] == n && v[4].shape[1] == v[1].shape[1]
-        && strcmp(v[4].format, "?") == 0
-        && v[2].ndim == 2 && v[2].shape[1] == 4 && strcmp(v[2].format, "d") == 0
-        && v[3].ndim == 2 && v[3].shape[0] == n && strcmp(v[3].format, "f") == 0
-        && v[5].ndim == 1 && v[5].shape[0] == n && is_int64(&v[5]);
-    if (ok) {
-        sink->facts = v[0].buf;
-        sink->facts_width = v[0].shape[1];
-        sink->legal = v[1].buf;
-        sink->legal_width = v[1].shape[1];
-        sink->code = v[2].buf;
-        sink->steps = v[2].shape[0];
-        sink->out = v[3].buf;
-        sink->out_width = v[3].shape[1];
-        sink->legal_out = v[4].buf;
-        sink->seats = v[5].buf;
-    }
-    for (Py_ssize_t k = 0; ok && k < sink->steps; k++) { /* every instruction fits its row */
-        const double *step = sink->code + 4 * k;
-        long kind = (long)step[0], column = (long)step[1], offset = (long)step[2];
-        long span = kind == 0 ? 52 : kind == 4 ? 6 : 1;
-        ok = kind >= 0 && kind <= 4 && column >= 0 && column < sink->facts_width
-            && offset >= 0 && (kind == 1 || offset + span <= sink->out_width)
-            && step[3] != 0.0;
-    }
+    int ok = held->n == n
+        && v[0].ndim == 2 && v[0].shape[0] == n && strcmp(v[0].format, "f") == 0
+        && v[0].shape[1] >= held->out_width
+        && v[1].ndim == 2 && v[1].shape[0] == n && v[1].shape[1] == held->legal_width
+        && strcmp(v[1].format, "?") == 0
+        && v[2].ndim == 1 && v[2].shape[0] == n && is_int64(&v[2]);
     if (!ok) {
         sink_close(sink);
-        PyErr_Format(PyExc_ValueError, "a batch's arrays for %zd games: int64 facts (n, k >= "
-                     "%d), bool legal and legal_out (n, every id), a float64 program (m, 4) "
-                     "that fits facts and out, float32 out (n, width), int64 seats (n,)",
-                     n, F_COUNT);
+        PyErr_Format(PyExc_ValueError, "a step's arrays for %zd games: float32 out (n, width "
+                     "the program fits), bool legal_out as wide as the mask, int64 seats (n,)",
+                     n);
         return -1;
     }
+    sink->facts = held->views[0].buf;
+    sink->facts_width = held->facts_width;
+    sink->legal = held->views[1].buf;
+    sink->legal_width = held->legal_width;
+    sink->code = held->views[2].buf;
+    sink->steps = held->steps;
+    sink->out = v[0].buf;
+    sink->out_width = v[0].shape[1];
+    sink->legal_out = v[1].buf;
+    sink->seats = v[2].buf;
     return 0;
 }
 
@@ -1515,17 +1569,18 @@ static int observe_into(const Sink *sink, PyObject *game, Py_ssize_t i)
     return 0;
 }
 
-/* observe_batch(games, slots, facts, legal, program, out, legal_out, seats): the rows of
-   the games at ``slots`` (a list of ints; None: every game) written as observe_into does. */
+/* observe_batch(games, slots, held, out, legal_out, seats): the rows of the games at
+   ``slots`` (a list of ints; None: every game) written as observe_into does (``held``:
+   hold_batch's capsule of the batch's facts, legal and program). */
 static PyObject *observe_batch(PyObject *module, PyObject *args)
 {
-    PyObject *games, *slots, *facts, *legal, *program, *out, *legal_out, *seats;
+    PyObject *games, *slots, *held, *out, *legal_out, *seats;
     if (!installed) {
         PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!OOOOOOO:observe_batch", &PyList_Type, &games, &slots,
-                          &facts, &legal, &program, &out, &legal_out, &seats))
+    if (!PyArg_ParseTuple(args, "O!OOOOO:observe_batch", &PyList_Type, &games, &slots,
+                          &held, &out, &legal_out, &seats))
         return NULL;
     if (slots != Py_None && !PyList_Check(slots)) {
         PyErr_SetString(PyExc_TypeError, "observe_batch: slots must be a list or None");
@@ -1533,7 +1588,7 @@ static PyObject *observe_batch(PyObject *module, PyObject *args)
     }
     Py_ssize_t n = PyList_GET_SIZE(games);
     Sink sink;
-    if (sink_open(&sink, n, facts, legal, program, out, legal_out, seats) < 0) return NULL;
+    if (sink_open(&sink, n, held, out, legal_out, seats) < 0) return NULL;
     Py_ssize_t count = slots == Py_None ? n : PyList_GET_SIZE(slots);
     for (Py_ssize_t k = 0; k < count; k++) {
         Py_ssize_t i = k;
@@ -1609,8 +1664,8 @@ static PyObject *action_of_id(PyObject *game, PyObject *to_act, long seat, long 
     return NULL;
 }
 
-/* step_batch(games, picks, played, announced, deals, facts, legal, program, out, legal_out,
-   seats) -> list of slots whose game ended: apply action id picks[i] (legal[i, picks[i]]
+/* step_batch(games, picks, played, announced, deals, held, out, legal_out, seats) -> list
+   of slots whose game ended (``held``: hold_batch's capsule of facts, legal and program): apply action id picks[i] (legal[i, picks[i]]
    true) to each game, noting each play in facts[i, played + seat] and each announcement or
    pass of scoring round r in facts[i, announced + r * 6 + seat] (r < 4), starting those
    notes again (0, -1) when a new deal begins (facts[i, deals] is the game's deal number),
@@ -1620,22 +1675,21 @@ static PyObject *action_of_id(PyObject *game, PyObject *to_act, long seat, long 
    the game). chicago.env.batch's pure-Python step does the same. */
 static PyObject *step_batch(PyObject *module, PyObject *args)
 {
-    PyObject *games, *picks_object, *facts, *legal, *program, *out, *legal_out, *seats;
+    PyObject *games, *picks_object, *held, *out, *legal_out, *seats;
     Py_ssize_t played, announced, deals;
     if (!installed) {
         PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!OnnnOOOOOO:step_batch", &PyList_Type, &games,
-                          &picks_object, &played, &announced, &deals, &facts, &legal,
-                          &program, &out, &legal_out, &seats))
+    if (!PyArg_ParseTuple(args, "O!OnnnOOOO:step_batch", &PyList_Type, &games, &picks_object,
+                          &played, &announced, &deals, &held, &out, &legal_out, &seats))
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(games);
     Py_buffer picks;
     if (PyObject_GetBuffer(picks_object, &picks, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
         return NULL;
     Sink sink;
-    if (sink_open(&sink, n, facts, legal, program, out, legal_out, seats) < 0) {
+    if (sink_open(&sink, n, held, out, legal_out, seats) < 0) {
         PyBuffer_Release(&picks);
         return NULL;
     }
@@ -2066,13 +2120,16 @@ static PyMethodDef METHODS[] = {
      "copy_random(rng)\n--\n\n"
      "A random.Random in the same state as ``rng`` that shares nothing with it (the same "
      "as setting a new one's state to ``rng.getstate()``, in less time)."},
+    {"hold_batch", hold_batch, METH_VARARGS,
+     "hold_batch(facts, legal, program)\n--\n\n"
+     "A capsule holding a batch's own arrays open for step_batch and observe_batch."},
     {"observe_batch", observe_batch, METH_VARARGS,
-     "observe_batch(games, slots, facts, legal, program, out, legal_out, seats)\n--\n\n"
+     "observe_batch(games, slots, held, out, legal_out, seats)\n--\n\n"
      "Write the rows of the games at ``slots`` (None: every game) as chicago.env.batch "
      "observes them: facts, legal ids, the observation made by ``program``, the seat."},
     {"step_batch", step_batch, METH_VARARGS,
-     "step_batch(games, picks, played, announced, deals, facts, legal, program, out, "
-     "legal_out, seats)\n--\n\n"
+     "step_batch(games, picks, played, announced, deals, held, out, legal_out, seats)"
+     "\n--\n\n"
      "Apply one action id to each game and write its rows as observe_batch does "
      "(chicago.env.batch); the slots whose game ended."},
     {"pick_legal", pick_legal, METH_VARARGS,

@@ -240,6 +240,7 @@ class GameBatch:
         # row of facts and its mask, which checks the next step's picks
         self._legal = np.zeros((count, NUM_ACTIONS), np.bool_)
         self._facts = np.zeros((count, len(_COLUMNS)), np.int64)
+        self._held: Any = None  # the accelerator's hold on these two and the program
         self._start()
 
     def _start(self) -> None:
@@ -298,7 +299,7 @@ class GameBatch:
             if _NATIVE is not None:  # it observes every game that goes on, in the same pass
                 finished = _NATIVE.step_batch(
                     self._games, chosen.astype(np.int64, copy=False), _PLAYED, _ANNOUNCED,
-                    _DEAL, self._facts, self._legal, self._program, out, legal, seats)
+                    _DEAL, self._native_hold(), out, legal, seats)
             else:
                 finished = self._step_python(chosen.tolist())
             rewards = np.zeros((self.count, S), np.float32)
@@ -323,6 +324,13 @@ class GameBatch:
         """New arrays for what a step returns: observations, mask and seats to act."""
         return (np.empty((self.count, BATCH_OBSERVATION_SIZE), np.float32),
                 np.empty((self.count, NUM_ACTIONS), np.bool_), np.empty(self.count, np.int64))
+
+    def _native_hold(self) -> Any:
+        """The accelerator's hold on the arrays kept from step to step (the facts, the mask
+        and the program), opened once rather than at every step."""
+        if self._held is None:
+            self._held = _NATIVE.hold_batch(self._facts, self._legal, self._program)
+        return self._held
 
     def _step_python(self, picks: list[int]) -> list[int]:
         """The accelerator's step_batch in Python: apply each game's pick, note its plays and
@@ -361,8 +369,7 @@ class GameBatch:
         act, the observation."""
         facts, ids, mask = self._facts, self._ids, self._legal
         if _NATIVE is not None:
-            _NATIVE.observe_batch(self._games, slots, facts, mask, self._program, out, legal,
-                                  seats)
+            _NATIVE.observe_batch(self._games, slots, self._native_hold(), out, legal, seats)
             return
         rows = range(self.count) if slots is None else slots
         for slot in rows:
