@@ -41,6 +41,8 @@ static PyObject *EV_PLAY, *EV_EXCHANGE, *EV_EXCHANGED, *EV_PASS, *EV_ANNOUNCE, *
 static PyObject *EV_CHICAGO_CALL;
 static PyObject *HANDLERS;          /* Game._HANDLERS: phase -> Python handler */
 static PyObject *CATEGORY_OF;       /* chicago.poker.category_of */
+static PyObject *POKER_CATEGORY;    /* chicago._poker.category, when chicago.poker uses it */
+static PyObject *S_WHEEL, *S_ROYAL; /* the names of the Rules attributes it takes */
 static PyObject *ANNOUNCE_OR_PASS[10]; /* (pass, announce CATEGORY) by category value, 1-9 */
 static PyObject *ONLY_PASS;         /* (pass,) */
 static PyObject *PY_APPLY;          /* Game._apply_python */
@@ -184,6 +186,29 @@ static void plain_state(PyObject *self)
     for (int k = 0; k < 2; k++)
         if (history[k] != NULL && PyList_CheckExact(history[k]))
             plain(history[k]);
+}
+
+/* chicago.poker.category_of(hand, rules) (a new reference, NULL on an error): what it
+   does for a list of cards under a game's rules, calling chicago._poker.category directly
+   when chicago.poker uses it (a Python call less on every hand's first look). */
+static PyObject *category_of(PyObject *hand, PyObject *rules)
+{
+    if (POKER_CATEGORY == NULL || !PyList_CheckExact(hand) || rules == NULL || rules == Py_None)
+        return PyObject_CallFunctionObjArgs(CATEGORY_OF, hand, rules, NULL);
+    PyObject *wheel = PyObject_GetAttr(rules, S_WHEEL);
+    PyObject *royal = wheel == NULL ? NULL : PyObject_GetAttr(rules, S_ROYAL);
+    PyObject *result = NULL;
+    if (royal != NULL) {
+        PyObject *args[3] = {hand, wheel, royal};
+        result = PyObject_Vectorcall(POKER_CATEGORY, args, 3, NULL);
+        if (result == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear(); /* chicago.poker.category_of tries other card forms */
+            result = PyObject_CallFunctionObjArgs(CATEGORY_OF, hand, rules, NULL);
+        }
+    }
+    Py_XDECREF(wheel);
+    Py_XDECREF(royal);
+    return result;
 }
 
 static long card_id(PyObject *card)
@@ -410,8 +435,7 @@ static PyObject *legal_announcements(PyObject *self, long seat)
         return NULL;
     PyObject *category = PyList_GET_ITEM(categories, seat);
     if (category == Py_None) { /* Game._category: worked out once per hand */
-        category = PyObject_CallFunctionObjArgs(CATEGORY_OF, PyList_GET_ITEM(hands, seat),
-                                                rules, NULL);
+        category = category_of(PyList_GET_ITEM(hands, seat), rules);
         if (category == NULL) return NULL;
         Py_INCREF(category);
         if (PyList_SetItem(categories, seat, category) < 0) {
@@ -1239,8 +1263,7 @@ static int observe_one(PyObject *game, int64_t *row, unsigned char *legal_row,
             return -1;
         }
         if (category == Py_None) {
-            category = PyObject_CallFunctionObjArgs(CATEGORY_OF, hand, SLOT(game, O_RULES),
-                                                    NULL);
+            category = category_of(hand, SLOT(game, O_RULES));
             if (category == NULL) return -1;
             if (PyList_SetItem(categories, seat, category) < 0) return -1;
         }
@@ -2040,6 +2063,20 @@ static PyObject *install(PyObject *module, PyObject *args)
         || !(CATEGORY_OF = take(config, "category_of"))
         || !(ONLY_PASS = take(config, "ONLY_PASS")))
         return NULL;
+    PyObject *poker = PyImport_ImportModule("chicago.poker");
+    PyObject *accelerated = poker == NULL ? NULL : PyObject_GetAttrString(poker, "_poker");
+    Py_XDECREF(poker);
+    if (accelerated == NULL) return NULL;
+    if (accelerated != Py_None) {
+        POKER_CATEGORY = PyObject_GetAttrString(accelerated, "category");
+        S_WHEEL = PyUnicode_InternFromString("wheel_straight");
+        S_ROYAL = PyUnicode_InternFromString("royal_separate");
+        if (POKER_CATEGORY == NULL || S_WHEEL == NULL || S_ROYAL == NULL) {
+            Py_DECREF(accelerated);
+            return NULL;
+        }
+    }
+    Py_DECREF(accelerated);
     PyObject *announcements = take(config, "ANNOUNCE_OR_PASS");
     if (announcements == NULL) return NULL;
     if (!PyTuple_Check(announcements) || PyTuple_GET_SIZE(announcements) != 10) {
