@@ -265,6 +265,7 @@ class TableCache:
                 self.scheduler.cancel(table)
             for entry in part.entries:  # its frames carry the state after it
                 await self.bus.publish(table.id, entry)
+        table.views.keep(state.game)
 
     # ------------------------------------------------------------------ read path
     async def follow(self, table: LiveTable, *, wait: bool = True) -> None:

@@ -168,7 +168,7 @@ class TurnScheduler:
         bot = self.bot(table, seat, level)
         if game is None:
             game = table.state.current
-        view = game.view(seat)
+        view = table.views.seat_view(game, seat)
         legal = game.legal_actions()
         rng = random.Random(f"{table.state.row.secret}:{seq}:{seat}")
         failures = getattr(bot, "failures", None)
