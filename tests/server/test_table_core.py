@@ -668,3 +668,40 @@ def test_the_bots_replies_are_stored_with_the_action_they_answer() -> None:
         assert view == view_json(state.current.view(seat))
         assert view["seat"] == seat and view["hand"] == [str(c) for c in
                                                           sorted(state.current.hands[seat])]
+
+
+def test_a_bot_that_fails_to_reply_leaves_the_action_it_answers_stored(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A bot whose decision raises while it replies at once: the person's action is stored
+    and answered all the same, the failure logged; the bot's timer then tries again (and
+    plays when it no longer fails)."""
+    storage = WriteLog()
+
+    async def scenario() -> None:
+        manager = TableManager(storage, _settings(resume=False), InProcessBus())
+        decide_bot = manager.scheduler.decide
+        failures: list[int] = []
+
+        async def failing(table: Any, seat: int, level: str, seq: int,
+                          game: Any = None) -> Any:
+            if game is not None and not failures:  # the first reply at once fails
+                failures.append(seq)
+                raise RuntimeError("the bot's bug")
+            return await decide_bot(table, seat, level, seq, game)
+
+        manager.scheduler.decide = failing  # type: ignore[method-assign]
+        await manager.start()
+        table = await manager.create(TableSpec(
+            Rules.preset("pagat").replace(max_deals=1), ["open", "bot:basic"],
+            TableOptions(bot_delay=0)))
+        token, seat = await manager.join(table.id, 0, "p0")
+        player = Player(manager, table.id, seat, seed=5)
+        await manager.hello(table, player, token, None)
+        await asyncio.wait_for(player.over.wait(), 120)
+        assert failures and player.refused == []
+        await manager.stop()
+
+    with caplog.at_level("ERROR", logger="chicago.server"):
+        asyncio.run(scenario())
+    assert any("failed to reply" in r.getMessage() for r in caplog.records)
+    assert [held[0] for held in storage.changes if held].count(("act", "player")) > 0

@@ -372,7 +372,9 @@ class TableManager:
         :meth:`TableState.preview`), with the same seeds. At most one reply per seat of the
         table, and none past a deal's pause or the game's end, so that a table of bots
         still takes turns with the others: its timer takes it on from there. A reply that
-        the core refuses is the bot's bug: logged, and the replies end before it."""
+        the core refuses, or a bot that fails, is the bot's bug: logged, and the replies
+        end before it (the action and the replies before it are stored all the same; the
+        bot's timer tries again)."""
         if move.game_over or any(e.kind != "act" for e in move.change.entries):
             return []  # a seat taken back or marked away: its timers take it on
         state = table.state.preview()
@@ -384,14 +386,18 @@ class TableManager:
             if (not isinstance(turn, BotMoves) or turn.delay > 0
                     or not self.scheduler.in_loop(table, turn.seat, turn.level)):
                 break
-            action = await self.scheduler.decide(table, turn.seat, turn.level, state.seq,
-                                                 state.current)
             try:
+                action = await self.scheduler.decide(table, turn.seat, turn.level, state.seq,
+                                                     state.current)
                 reply = decide.act(state, turn.seat, str(action), turn.by, at=at,
                                    review_due=review_due)
             except TableError as exc:
                 log.error("table %s: %s %s at seat %d: %s", table.id, turn.by, turn.level,
                           turn.seat, exc)
+                break
+            except Exception:  # the bot's bug: the action it answers is stored all the same
+                log.exception("table %s: the %s %s of seat %d failed to reply", table.id,
+                              turn.by, turn.level, turn.seat)
                 break
             replies.append(reply)
             if reply.game_over:
