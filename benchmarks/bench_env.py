@@ -9,10 +9,13 @@ Prints, on one core (CPU time of this process):
   and the time of ``resample_from_infostate``;
 - one ISMCTS decision (20 simulations, random rollouts) in a two-deal game;
 - ``chicago.env.batch.GameBatch``: random legal actions per second in batches of 1 to 1,024
-  games (after an untimed warm-up), with the load average of the run.
+  games (after an untimed warm-up, each measurement in a fresh process), with the load
+  average of the run; ``--against OTHER/src`` measures another checkout (its accelerators
+  built) interleaved with this one and prints the ratio.
 
-Run with ``make bench`` or ``.venv/bin/python benchmarks/bench_env.py [--quick]``. The
-PettingZoo and OpenSpiel parts are skipped when their extras are not installed.
+Run with ``make bench`` or ``.venv/bin/python benchmarks/bench_env.py [--quick]
+[--batch-only] [--sizes 1 1024] [--against ../main/src]``. The PettingZoo and OpenSpiel
+parts are skipped when their extras are not installed.
 """
 
 from __future__ import annotations
@@ -21,7 +24,10 @@ import argparse
 import os
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from chicago import Game, Rules
 from chicago.env.observation import encode_view
@@ -122,47 +128,91 @@ def bench_openspiel(games: int) -> None:
 
 BATCH_SIZES = (1, 16, 64, 256, 1024)
 """The batch sizes bench_batch measures."""
+HERE = Path(__file__).resolve().parent
 
 
-def bench_batch(seconds: float, runs: int, warmup_steps: int) -> None:
-    """chicago.env.batch: random legal actions in batches of 1 to 1,024 games (pagat,
-    max_deals 10 so that games end and start again), actions per second of CPU time, the
-    median of ``runs`` runs taken in turn. Each run first plays ``warmup_steps`` steps
-    untimed (500: every slot through about one game of some 450 actions), so that the
-    timed steps see what a long run sees: slots at every point of their games, games
-    ending and starting, a game's history of every length."""
+def batch_rate(count: int, seconds: float, warmup_steps: int) -> float:
+    """chicago.env.batch: random legal actions per second of CPU time in a batch of
+    ``count`` games (pagat, max_deals 10 so that games end and start again), observations
+    and masks included. ``warmup_steps`` untimed steps first (500: every slot through about
+    one game of some 450 actions), so that the timed steps see what a long run sees: slots
+    at every point of their games, games ending and starting, histories of every length."""
     import numpy as np
 
-    from chicago.env.batch import ACCELERATED, GameBatch
+    from chicago.env.batch import GameBatch
 
-    rates: dict[int, list[float]] = {count: [] for count in BATCH_SIZES}
+    batch = GameBatch(count, "pagat", seed=count, max_deals=10)
+    batch.reset()
+    rng = np.random.default_rng(count)
+    for _ in range(warmup_steps):
+        batch.step(batch.random_actions(rng))
+    steps = 0
+    start = _cpu()
+    while _cpu() - start < seconds:
+        batch.step(batch.random_actions(rng))
+        steps += 1
+    return steps * count / (_cpu() - start)
+
+
+def _rate_in_a_process(src: Path, count: int, seconds: float, warmup_steps: int) -> float:
+    """batch_rate in a fresh Python process importing chicago from ``src`` (a checkout's
+    ``src`` directory, its C accelerators built in place or installed from it)."""
+    env = {**os.environ, "PYTHONPATH": str(src), "OPENBLAS_NUM_THREADS": "1"}
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--one-batch", str(count),
+         str(seconds), str(warmup_steps)],
+        env=env, check=True, capture_output=True, text=True)
+    return float(done.stdout.split()[-1])
+
+
+def bench_batch(seconds: float, runs: int, warmup_steps: int,
+                sizes: tuple[int, ...] = BATCH_SIZES, against: Path | None = None) -> None:
+    """batch_rate for each batch size, the median of ``runs`` runs taken in turn, each in a
+    fresh process; with ``against`` (another checkout's ``src``), that code measured the
+    same way, interleaved with this one (size by size, run by run), and the ratio."""
+    from chicago.env.batch import ACCELERATED
+
+    trees = {"this": HERE.parent / "src", **({"against": against} if against else {})}
+    rates: dict[tuple[str, int], list[float]] = {}
     loads = [os.getloadavg()[0]]
     for _ in range(runs):
-        for count in rates:
-            batch = GameBatch(count, "pagat", seed=count, max_deals=10)
-            batch.reset()
-            rng = np.random.default_rng(count)
-            for _ in range(warmup_steps):
-                batch.step(batch.random_actions(rng))
-            steps = 0
-            start = _cpu()
-            while _cpu() - start < seconds:
-                batch.step(batch.random_actions(rng))
-                steps += 1
-            rates[count].append(steps * count / (_cpu() - start))
+        for count in sizes:
+            for name, src in trees.items():
+                rate = _rate_in_a_process(src, count, seconds, warmup_steps)
+                rates.setdefault((name, count), []).append(rate)
         loads.append(os.getloadavg()[0])
-    found = ", ".join(f"{count} games {statistics.median(r):,.0f}" for count, r in rates.items())
-    print(f"GameBatch, random legal actions (observations and masks included, accelerator "
-          f"{'on' if ACCELERATED else 'off'}; load average {min(loads):.1f}-"
-          f"{max(loads):.1f}): actions/s by batch size: {found} (target >= 200,000)")
+    print(f"GameBatch, random legal actions per second of CPU time (observations and masks "
+          f"included, accelerator {'on' if ACCELERATED else 'off'}; medians of {runs}, "
+          f"load average {min(loads):.1f}-{max(loads):.1f}; target >= 200,000):")
+    for count in sizes:
+        this = statistics.median(rates["this", count])
+        line = f"  {count:5d} games: {this:9,.0f}"
+        if against is not None:
+            other = statistics.median(rates["against", count])
+            line += f"   against {other:9,.0f}   ratio {this / other:.2f}"
+        print(line)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games")
+    parser.add_argument("--batch-only", action="store_true", help="only the GameBatch part")
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(BATCH_SIZES),
+                        help="the batch sizes GameBatch is measured at")
+    parser.add_argument("--against", type=Path, metavar="SRC",
+                        help="another checkout's src directory (accelerators built): its "
+                             "GameBatch measured interleaved with this one, and the ratio")
+    parser.add_argument("--one-batch", nargs=3, metavar=("COUNT", "SECONDS", "WARMUP"),
+                        help=argparse.SUPPRESS)  # one measurement, in the calling process
     args = parser.parse_args()
-    bench_batch(0.5 if args.quick else 3.0, 1 if args.quick else 3,
-                50 if args.quick else 500)
+    if args.one_batch:
+        count, seconds, warmup = args.one_batch
+        print(f"{batch_rate(int(count), float(seconds), int(warmup)):.1f}")
+        return
+    bench_batch(0.5 if args.quick else 3.0, 1 if args.quick else 3, 50 if args.quick else 500,
+                tuple(args.sizes), args.against)
+    if args.batch_only:
+        return
     bench_encoding(5 if args.quick else 30)
     bench_pettingzoo(2_000 if args.quick else 20_000)
     bench_openspiel(2 if args.quick else 10)

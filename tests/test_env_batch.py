@@ -282,3 +282,51 @@ def test_no_cycle_collection_runs_inside_a_step() -> None:
         gc.set_threshold(*threshold)
         (gc.enable if was else gc.disable)()
     assert inside and not any(inside)
+
+
+def test_the_games_lists_are_off_the_collectors_watch() -> None:
+    """With the accelerator, a game's lists of cards, seats and counts (and its history of
+    actions and event records) are off the cycle collector's watch once observed or moved
+    (they can hold no cycle), so collections do not walk a thousand games' state; a list
+    holding anything else stays watched."""
+    if batch_module._NATIVE is None:
+        pytest.skip("the engine accelerator is not built")
+    batch = GameBatch(3, seed=6, max_deals=2)
+    rng = np.random.default_rng(6)
+    batch.reset()
+    for _ in range(60):
+        batch.step(batch.random_actions(rng))
+    for game in batch.games:
+        lists = [game.hands, *game.hands, game.played, game.trick, game.locked, game.scores,
+                 game.exchange_counts, game.actions, game._pending, game._stock]
+        assert not any(gc.is_tracked(value) for value in lists)
+    game = batch.games[0]
+    game._quads_claims = [{}]  # not a plain value: may hold anything
+    batch.observe()
+    assert gc.is_tracked(game._quads_claims) and not gc.is_tracked(game.hands)
+
+
+def test_the_accelerator_refuses_arrays_that_do_not_fit() -> None:
+    """The C step and observation check the arrays they write (shapes, types) and raise
+    ValueError, changing no game, rather than write out of bounds."""
+    native = batch_module._NATIVE
+    if native is None:
+        pytest.skip("the engine accelerator is not built")
+    batch = GameBatch(2, seed=3)
+    step = batch.reset()
+    held = batch._native_hold()
+    with pytest.raises(ValueError):
+        native.hold_batch(np.zeros((2, 3), np.int64), batch._legal, batch._program)
+    with pytest.raises(ValueError):
+        native.hold_batch(batch._facts, np.zeros((3, 113), np.bool_), batch._program)
+    out = np.empty((2, BATCH_OBSERVATION_SIZE), np.float32)
+    seats = np.empty(2, np.int64)
+    for wrong in (np.empty((2, 10), np.float32), np.empty((2, BATCH_OBSERVATION_SIZE))):
+        with pytest.raises(ValueError):
+            native.observe_batch(list(batch.games), None, held, wrong,
+                                 np.empty_like(step.legal), seats)
+    before = [game.record() for game in batch.games]
+    with pytest.raises(ValueError):
+        native.step_batch(list(batch.games), batch.random_actions(np.random.default_rng(1)),
+                          0, 0, 0, held, out, np.empty((2, 5), np.bool_), seats)
+    assert [game.record() for game in batch.games] == before

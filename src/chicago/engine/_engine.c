@@ -41,6 +41,8 @@ static PyObject *EV_PLAY, *EV_EXCHANGE, *EV_EXCHANGED, *EV_PASS, *EV_ANNOUNCE, *
 static PyObject *EV_CHICAGO_CALL;
 static PyObject *HANDLERS;          /* Game._HANDLERS: phase -> Python handler */
 static PyObject *CATEGORY_OF;       /* chicago.poker.category_of */
+static PyObject *POKER_CATEGORY;    /* chicago._poker.category, when chicago.poker uses it */
+static PyObject *S_WHEEL, *S_ROYAL; /* the names of the Rules attributes it takes */
 static PyObject *ANNOUNCE_OR_PASS[10]; /* (pass, announce CATEGORY) by category value, 1-9 */
 static PyObject *ONLY_PASS;         /* (pass,) */
 static PyObject *PY_APPLY;          /* Game._apply_python */
@@ -58,7 +60,8 @@ static int PATTERNS_UP_TO[6];       /* how many patterns discard at most k cards
 static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL, O_ACTIONS,
     O_PHASE, O_TO_ACT, O_TURN, O_ORDER, O_STOCK, O_DISCARDS, O_OWN_DISCARDS, O_CATEGORIES,
     O_EXCHANGE_COUNTS, O_ROUND, O_LOCKED, O_PROTECTED, O_RULES, O_SOURCE, O_ANNOUNCED,
-    O_HIGHEST, O_TRICKS, O_DECLARER, O_PLAYERS, O_DEALER, O_SCORES;
+    O_HIGHEST, O_TRICKS, O_DECLARER, O_PLAYERS, O_DEALER, O_SCORES, O_DEAL_START_SCORES,
+    O_DECLARED_CHICAGO, O_MADE_CHICAGO, O_ON_GAME, O_QUADS_CLAIMS, O_WINNERS;
 
 #define SLOT(self, offset) (*(PyObject **)((char *)(self) + (offset)))
 
@@ -141,6 +144,73 @@ static void plain_records(PyObject *self, Py_ssize_t since)
         plain_deep(PyList_GET_ITEM(pending, i));
 }
 
+/* Take ``value`` and the lists and tuples inside it (``depth`` levels down) off the
+   collector's watch if it holds nothing but None, ints (seats, counts, cards, categories)
+   and such lists and tuples: then it can never be part of a reference cycle. 1 if it is
+   (or was already) off the watch, 0 if it holds anything else (then it stays watched). */
+static int plain_container(PyObject *value, int depth)
+{
+    if (value == Py_None || PyLong_Check(value)) return 1;
+    if (!PyTuple_CheckExact(value) && !PyList_CheckExact(value)) return 0;
+    if (!PyObject_GC_IsTracked(value)) return 1;
+    if (depth == 0) return 0;
+    Py_ssize_t size = Py_SIZE(value);
+    PyObject **items = PyTuple_CheckExact(value) ? ((PyTupleObject *)value)->ob_item
+                                                 : ((PyListObject *)value)->ob_item;
+    for (Py_ssize_t i = 0; i < size; i++)
+        if (!plain_container(items[i], depth - 1)) return 0;
+    PyObject_GC_UnTrack(value);
+    return 1;
+}
+
+/* The game's lists off the collector's watch (see plain_container), after Python code made
+   new ones (a new deal, round or trick, a new game). A game then leaves little for the
+   collector to walk: with a thousand games in memory (chicago.env.batch), every full and
+   middle collection visited each of their fifty-odd lists, object by object out of the
+   cache, a quarter of the time. The history lists (actions and event records, see plain())
+   are taken off without reading them: they hold records, never a container of the game. */
+static Py_ssize_t *const STATE_LISTS[] = {
+    &O_HANDS, &O_PLAYED, &O_TRICK, &O_ORDER, &O_STOCK, &O_DISCARDS, &O_OWN_DISCARDS,
+    &O_CATEGORIES, &O_EXCHANGE_COUNTS, &O_LOCKED, &O_PROTECTED, &O_ANNOUNCED, &O_TRICKS,
+    &O_SCORES, &O_DEAL_START_SCORES, &O_DECLARED_CHICAGO, &O_MADE_CHICAGO, &O_ON_GAME,
+    &O_QUADS_CLAIMS, &O_WINNERS,
+};
+
+static void plain_state(PyObject *self)
+{
+    for (size_t k = 0; k < sizeof STATE_LISTS / sizeof *STATE_LISTS; k++) {
+        PyObject *value = SLOT(self, *STATE_LISTS[k]);
+        if (value != NULL && PyList_CheckExact(value)) plain_container(value, 4);
+    }
+    PyObject *history[2] = {SLOT(self, O_ACTIONS), SLOT(self, O_PENDING)};
+    for (int k = 0; k < 2; k++)
+        if (history[k] != NULL && PyList_CheckExact(history[k]))
+            plain(history[k]);
+}
+
+/* chicago.poker.category_of(hand, rules) (a new reference, NULL on an error): what it
+   does for a list of cards under a game's rules, calling chicago._poker.category directly
+   when chicago.poker uses it (a Python call less on every hand's first look). */
+static PyObject *category_of(PyObject *hand, PyObject *rules)
+{
+    if (POKER_CATEGORY == NULL || !PyList_CheckExact(hand) || rules == NULL || rules == Py_None)
+        return PyObject_CallFunctionObjArgs(CATEGORY_OF, hand, rules, NULL);
+    PyObject *wheel = PyObject_GetAttr(rules, S_WHEEL);
+    PyObject *royal = wheel == NULL ? NULL : PyObject_GetAttr(rules, S_ROYAL);
+    PyObject *result = NULL;
+    if (royal != NULL) {
+        PyObject *args[3] = {hand, wheel, royal};
+        result = PyObject_Vectorcall(POKER_CATEGORY, args, 3, NULL);
+        if (result == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear(); /* chicago.poker.category_of tries other card forms */
+            result = PyObject_CallFunctionObjArgs(CATEGORY_OF, hand, rules, NULL);
+        }
+    }
+    Py_XDECREF(wheel);
+    Py_XDECREF(royal);
+    return result;
+}
+
 static long card_id(PyObject *card)
 {
     return PyLong_AsLong(card);
@@ -148,52 +218,69 @@ static long card_id(PyObject *card)
 
 /* ------------------------------------------------------------------ legal actions */
 
-/* The legal plays: the cards of the suit led if the hand holds any, else the whole hand,
-   lowest id first (Game._playable). NULL with no error: not handled here. */
-static PyObject *legal_plays(PyObject *self, long seat)
+/* The cards the seat may play, as a mask: those of the suit led if the hand holds any, else
+   the whole hand (Game._playable). 1 if worked out here, 0 (no error) if not handled here,
+   -1 on an error. */
+static int playable(PyObject *self, long seat, uint64_t *out)
 {
     PyObject *hands = list_slot(self, O_HANDS), *trick = list_slot(self, O_TRICK);
-    if (hands == NULL || trick == NULL || seat >= PyList_GET_SIZE(hands)) return NULL;
+    if (hands == NULL || trick == NULL || seat < 0 || seat >= PyList_GET_SIZE(hands)) return 0;
     PyObject *hand = PyList_GET_ITEM(hands, seat);
-    if (!PyList_CheckExact(hand) || PyList_GET_SIZE(hand) > 13) return NULL;
-    Py_ssize_t size = PyList_GET_SIZE(hand);
-    int cards[13], n = 0, follow[13], m = 0;
-    for (Py_ssize_t i = 0; i < size; i++) {
+    if (!PyList_CheckExact(hand) || PyList_GET_SIZE(hand) > 13) return 0;
+    uint64_t cards = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand); i++) {
         long c = card_id(PyList_GET_ITEM(hand, i));
         if (c < 0 || c > 51) {
             PyErr_Clear();
-            return NULL;
+            return 0;
         }
-        cards[n++] = (int)c;
+        cards |= (uint64_t)1 << c;
     }
     if (PyList_GET_SIZE(trick) > 0) {
         PyObject *first = PyList_GET_ITEM(trick, 0);
-        if (!PyTuple_Check(first) || PyTuple_GET_SIZE(first) != 2) return NULL;
+        if (!PyTuple_Check(first) || PyTuple_GET_SIZE(first) != 2) return 0;
         long led = card_id(PyTuple_GET_ITEM(first, 1));
         if (led < 0) {
             PyErr_Clear();
-            return NULL;
+            return 0;
         }
-        for (int i = 0; i < n; i++)
-            if ((cards[i] & 3) == (led & 3)) follow[m++] = cards[i];
+        uint64_t suit = 0x1111111111111ULL << (led & 3); /* the 13 cards of the suit led */
+        if (cards & suit) cards &= suit;
     }
-    int *chosen = m ? follow : cards;
-    int count = m ? m : n;
-    for (int i = 1; i < count; i++) { /* insertion sort: at most a few cards */
-        int c = chosen[i], j = i - 1;
-        while (j >= 0 && chosen[j] > c) {
-            chosen[j + 1] = chosen[j];
-            j--;
-        }
-        chosen[j + 1] = c;
-    }
-    PyObject *legal = PyTuple_New(count);
+    *out = cards;
+    return 1;
+}
+
+/* The legal plays (Game._playable), lowest id first. NULL with no error: not handled here. */
+static PyObject *legal_plays(PyObject *self, long seat)
+{
+    uint64_t cards;
+    int handled = playable(self, seat, &cards);
+    if (handled <= 0) return NULL;
+    PyObject *legal = PyTuple_New(__builtin_popcountll(cards));
     if (legal == NULL) return NULL;
-    for (int i = 0; i < count; i++) {
-        Py_INCREF(PLAY[chosen[i]]);
-        PyTuple_SET_ITEM(legal, i, PLAY[chosen[i]]);
+    for (Py_ssize_t i = 0; cards; i++, cards &= cards - 1) {
+        PyObject *play = PLAY[__builtin_ctzll(cards)];
+        Py_INCREF(play);
+        PyTuple_SET_ITEM(legal, i, play);
     }
     return legal;
+}
+
+/* Whether ``action`` is one of the legal plays of the seat, without making them: 1 or 0 as
+   ``action in legal_plays()``, -1 on an error, 2 if not handled here. */
+static int play_is_legal(PyObject *self, long seat, PyObject *action)
+{
+    uint64_t cards, mask;
+    int handled = playable(self, seat, &cards);
+    if (handled <= 0) return handled < 0 ? -1 : 2;
+    if (mask_of(action, &mask) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (mask == 0 || (mask & (mask - 1)) || !(mask & cards)) return 0;
+    PyObject *play = PLAY[__builtin_ctzll(mask)];
+    return action == play ? 1 : PyObject_RichCompareBool(action, play, Py_EQ);
 }
 
 static PyObject *new_discard(uint64_t mask)
@@ -348,8 +435,7 @@ static PyObject *legal_announcements(PyObject *self, long seat)
         return NULL;
     PyObject *category = PyList_GET_ITEM(categories, seat);
     if (category == Py_None) { /* Game._category: worked out once per hand */
-        category = PyObject_CallFunctionObjArgs(CATEGORY_OF, PyList_GET_ITEM(hands, seat),
-                                                rules, NULL);
+        category = category_of(PyList_GET_ITEM(hands, seat), rules);
         if (category == NULL) return NULL;
         Py_INCREF(category);
         if (PyList_SetItem(categories, seat, category) < 0) {
@@ -750,7 +836,7 @@ static int start_turns(PyObject *self, PyObject *phase, long first)
         if (dealer == -1 && PyErr_Occurred()) return -1;
         first = (dealer + 1) % n;
     }
-    PyObject *order = PyList_New(n);
+    PyObject *order = plain(PyList_New(n));
     if (order == NULL) return -1;
     for (long i = 0; i < n; i++) {
         PyObject *seat = small_int((first + i) % n);
@@ -787,7 +873,7 @@ static int next_round(PyObject *self)
     if (turn < PyList_GET_SIZE(order)) return 0;
     if (rule_int(self, S_EXCHANGES, &exchanges) < 0) return -1;
     if (round >= exchanges - 1) return 0; /* the last exchange: Game._after_last_exchange */
-    PyObject *announced = PyList_New(0);
+    PyObject *announced = plain(PyList_New(0));
     if (announced == NULL) return -1;
     if (set_slot(self, O_HIGHEST, Py_NewRef(Py_None)) < 0
         || set_slot(self, O_ANNOUNCED, announced) < 0)
@@ -804,7 +890,7 @@ static int begin_play(PyObject *self)
     long turn = PyLong_AsLong(SLOT(self, O_TURN));
     if (turn == -1 && PyErr_Occurred()) return -1;
     if (turn < PyList_GET_SIZE(order)) return 0;
-    PyObject *trick = PyList_New(0);
+    PyObject *trick = plain(PyList_New(0));
     if (trick == NULL) return -1;
     if (set_slot(self, O_TRICK_NUMBER, small_int(1)) < 0 || set_slot(self, O_TRICK, trick) < 0)
         return -1;
@@ -857,7 +943,7 @@ static int next_trick(PyObject *self)
     entry = plain(PyTuple_Pack(2, winner, taken));
     if (entry == NULL || PyList_Append(tricks, entry) < 0) goto done;
     if (add_record(self, PyTuple_Pack(4, EV_TRICK, number, winner, card)) < 0) goto done;
-    fresh = PyList_New(0);
+    fresh = plain(PyList_New(0));
     if (fresh == NULL) goto done;
     if (set_slot(self, O_TRICK_NUMBER, small_int(trick_number + 1)) < 0) goto done;
     if (set_slot(self, O_TRICK, fresh) < 0) goto done;
@@ -882,14 +968,23 @@ static PyObject *apply(PyObject *self, PyObject *action)
 {
     PyObject *to_act = SLOT(self, O_TO_ACT);
     if (Py_TYPE(action) != ACTION || PyTuple_GET_SIZE(action) != 4 || to_act == NULL
-        || to_act == Py_None || !PyLong_CheckExact(to_act))
-        return apply_python(self, action);
+        || to_act == Py_None || !PyLong_CheckExact(to_act)) {
+        PyObject *result = apply_python(self, action);
+        if (result != NULL) plain_state(self);
+        return result;
+    }
     long seat = PyLong_AsLong(to_act);
     if (seat == -1 && PyErr_Occurred()) return NULL;
     int found = 0;
     PyObject *known = SLOT(self, O_LEGAL);
     if ((known == NULL || known == Py_None) && PyTuple_GET_ITEM(action, 0) == K_DISCARD) {
         found = discard_is_legal(self, seat, action); /* no need to list the options */
+        if (found < 0) return NULL;
+        if (found == 0) return apply_python(self, action); /* raises IllegalAction */
+        found = found == 1;
+    }
+    else if ((known == NULL || known == Py_None) && SLOT(self, O_PHASE) == PH_PLAY) {
+        found = play_is_legal(self, seat, action); /* the same: no tuple of plays made */
         if (found < 0) return NULL;
         if (found == 0) return apply_python(self, action); /* raises IllegalAction */
         found = found == 1;
@@ -968,7 +1063,10 @@ static PyObject *apply(PyObject *self, PyObject *action)
         }
     }
     result = PyObject_CallFunctionObjArgs(PY_ADVANCE, self, NULL);
-    if (result != NULL) plain_records(self, since);
+    if (result != NULL) {
+        plain_records(self, since);
+        plain_state(self);
+    }
 done:
     Py_XDECREF(entry);
     Py_DECREF(phase);
@@ -1165,8 +1263,7 @@ static int observe_one(PyObject *game, int64_t *row, unsigned char *legal_row,
             return -1;
         }
         if (category == Py_None) {
-            category = PyObject_CallFunctionObjArgs(CATEGORY_OF, hand, SLOT(game, O_RULES),
-                                                    NULL);
+            category = category_of(hand, SLOT(game, O_RULES));
             if (category == NULL) return -1;
             if (PyList_SetItem(categories, seat, category) < 0) return -1;
         }
@@ -1208,6 +1305,15 @@ static int observe_one(PyObject *game, int64_t *row, unsigned char *legal_row,
         if (one_up)
             for (int i = 0; i < 5; i++) legal_row[ID_ONE_UP + i] = 1;
         return 0;
+    }
+    if (phase == PH_PLAY && (known == NULL || known == Py_None)) {
+        uint64_t cards; /* a play's id is its card's: no tuple of plays made */
+        int handled = playable(game, seat, &cards);
+        if (handled < 0) return -1;
+        if (handled) {
+            for (; cards; cards &= cards - 1) legal_row[__builtin_ctzll(cards)] = 1;
+            return 0;
+        }
     }
     PyObject *legal = cached_legal(game, to_act, seat);
     if (legal == NULL) return -1;
@@ -1288,137 +1394,246 @@ static int bool_rows(PyObject *array, Py_buffer *view, Py_ssize_t n, int writabl
     return 0;
 }
 
-/* observe_batch(games, facts, legal): each game's row of facts (see observe_one) and of
-   its legal action ids (a bool array, one column per id). */
+/* The batch's own arrays, kept from step to step and opened once, when the batch is made
+   (hold_batch): ``facts`` (int64, a row per game: the engine's facts first, then the
+   batch's own notes), ``legal`` (bool, the batch's mask, which checks the next step's
+   picks) and ``program`` (float64 rows of kind, column, offset, divisor: how an observation
+   row is made from a row of facts). Held by a capsule that releases them with the batch. */
+typedef struct {
+    Py_buffer views[3];
+    Py_ssize_t n, facts_width, legal_width, steps, out_width;
+} Held;
+
+static const char HELD[] = "chicago.engine._engine.held";
+
+static void held_free(PyObject *capsule)
+{
+    Held *held = PyCapsule_GetPointer(capsule, HELD);
+    if (held == NULL) return;
+    for (int k = 0; k < 3; k++) PyBuffer_Release(&held->views[k]);
+    PyMem_Free(held);
+}
+
+static int is_int64(const Py_buffer *view)
+{
+    return view->itemsize == 8 && view->format != NULL
+        && (strcmp(view->format, "l") == 0 || strcmp(view->format, "q") == 0);
+}
+
+/* hold_batch(facts, legal, program) -> the capsule step_batch and observe_batch take. */
+static PyObject *hold_batch(PyObject *module, PyObject *args)
+{
+    PyObject *arrays[3];
+    if (!PyArg_ParseTuple(args, "OOO:hold_batch", &arrays[0], &arrays[1], &arrays[2]))
+        return NULL;
+    Held *held = PyMem_Calloc(1, sizeof *held);
+    if (held == NULL) return PyErr_NoMemory();
+    int opened = 0;
+    for (; opened < 3; opened++) {
+        int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (opened < 2 ? PyBUF_WRITABLE : 0);
+        if (PyObject_GetBuffer(arrays[opened], &held->views[opened], flags) < 0) break;
+    }
+    Py_buffer *v = held->views;
+    int ok = opened == 3 && v[0].ndim == 2 && v[0].shape[1] >= F_COUNT && is_int64(&v[0])
+        && v[1].ndim == 2 && v[1].shape[0] == v[0].shape[0] && v[1].itemsize == 1
+        && strcmp(v[1].format, "?") == 0 && v[1].shape[1] > ID_RESET_SEAT + 5
+        && v[2].ndim == 2 && v[2].shape[1] == 4 && strcmp(v[2].format, "d") == 0;
+    if (ok) {
+        held->n = v[0].shape[0];
+        held->facts_width = v[0].shape[1];
+        held->legal_width = v[1].shape[1];
+        held->steps = v[2].shape[0];
+    }
+    const double *code = ok ? v[2].buf : NULL;
+    for (Py_ssize_t k = 0; ok && k < held->steps; k++) { /* every instruction fits a row */
+        const double *step = code + 4 * k;
+        long kind = (long)step[0], column = (long)step[1], offset = (long)step[2];
+        long span = kind == 0 ? 52 : kind == 4 ? 6 : 1;
+        ok = kind >= 0 && kind <= 4 && column >= 0 && column < held->facts_width
+            && offset >= 0 && step[3] != 0.0;
+        if (ok && kind != 1 && offset + span > held->out_width) held->out_width = offset + span;
+    }
+    if (!ok) {
+        for (int k = 0; k < opened; k++) PyBuffer_Release(&held->views[k]);
+        PyMem_Free(held);
+        if (opened == 3 || !PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "hold_batch: int64 facts (n, k >= %d), bool legal "
+                         "(n, every id), a float64 program (m, 4) that fits facts", F_COUNT);
+        return NULL;
+    }
+    PyObject *capsule = PyCapsule_New(held, HELD, held_free);
+    if (capsule == NULL) {
+        for (int k = 0; k < 3; k++) PyBuffer_Release(&held->views[k]);
+        PyMem_Free(held);
+    }
+    return capsule;
+}
+
+/* What a batch step writes: the batch's held arrays, and what the step returns, new each
+   step and opened for it: ``out`` (float32, the observations), ``legal_out`` (bool, a copy
+   of the mask) and ``seats`` (int64, the seat to act). Each game's rows are written while
+   its objects are in the cache, in one pass. */
+typedef struct {
+    Py_buffer views[3];
+    int opened;
+    Py_ssize_t n;
+    int64_t *facts;
+    Py_ssize_t facts_width;
+    unsigned char *legal, *legal_out;
+    Py_ssize_t legal_width;
+    const double *code;
+    Py_ssize_t steps;
+    float *out;
+    Py_ssize_t out_width;
+    int64_t *seats;
+} Sink;
+
+static void sink_close(Sink *sink)
+{
+    for (int k = 0; k < sink->opened; k++) PyBuffer_Release(&sink->views[k]);
+    sink->opened = 0;
+}
+
+/* Open the step's three arrays for the ``n`` games of the batch whose arrays ``capsule``
+   holds; -1 with ValueError (nothing left open) if they do not fit one another. */
+static int sink_open(Sink *sink, Py_ssize_t n, PyObject *capsule, PyObject *out,
+                     PyObject *legal_out, PyObject *seats)
+{
+    Held *held = PyCapsule_GetPointer(capsule, HELD);
+    if (held == NULL) return -1;
+    PyObject *arrays[3] = {out, legal_out, seats};
+    sink->opened = 0;
+    sink->n = n;
+    for (int k = 0; k < 3; k++) {
+        int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE;
+        if (PyObject_GetBuffer(arrays[k], &sink->views[k], flags) < 0) {
+            sink_close(sink);
+            return -1;
+        }
+        sink->opened++;
+    }
+    Py_buffer *v = sink->views;
+    int ok = held->n == n
+        && v[0].ndim == 2 && v[0].shape[0] == n && strcmp(v[0].format, "f") == 0
+        && v[0].shape[1] >= held->out_width
+        && v[1].ndim == 2 && v[1].shape[0] == n && v[1].shape[1] == held->legal_width
+        && strcmp(v[1].format, "?") == 0
+        && v[2].ndim == 1 && v[2].shape[0] == n && is_int64(&v[2]);
+    if (!ok) {
+        sink_close(sink);
+        PyErr_Format(PyExc_ValueError, "a step's arrays for %zd games: float32 out (n, width "
+                     "the program fits), bool legal_out as wide as the mask, int64 seats (n,)",
+                     n);
+        return -1;
+    }
+    sink->facts = held->views[0].buf;
+    sink->facts_width = held->facts_width;
+    sink->legal = held->views[1].buf;
+    sink->legal_width = held->legal_width;
+    sink->code = held->views[2].buf;
+    sink->steps = held->steps;
+    sink->out = v[0].buf;
+    sink->out_width = v[0].shape[1];
+    sink->legal_out = v[1].buf;
+    sink->seats = v[2].buf;
+    return 0;
+}
+
+/* Row ``i`` of the observations made from row ``i`` of the facts by the program (kinds:
+   0 the 52 bits of a card mask, 1 a one-hot of the value (none if negative or past the
+   row), 2 the value divided, 3 the same clipped to [-2, 2], 4 the 6 bits of a seat mask),
+   as chicago.env.batch.encode does with numpy. */
+static void encode_row(const Sink *sink, Py_ssize_t i)
+{
+    const int64_t *fact = sink->facts + i * sink->facts_width;
+    float *row = sink->out + i * sink->out_width;
+    Py_ssize_t width = sink->out_width;
+    memset(row, 0, width * sizeof *row);
+    for (Py_ssize_t k = 0; k < sink->steps; k++) {
+        const double *step = sink->code + 4 * k;
+        long kind = (long)step[0], offset = (long)step[2];
+        int64_t value = fact[(long)step[1]];
+        if (kind == 0) {
+            uint64_t bits = (uint64_t)value;
+            while (bits) {
+                row[offset + __builtin_ctzll(bits)] = 1.0f;
+                bits &= bits - 1;
+            }
+        }
+        else if (kind == 1) {
+            if (value >= 0 && offset + value < width) row[offset + value] = 1.0f;
+        }
+        else if (kind == 4) {
+            for (int s = 0; s < 6; s++)
+                if (value >> s & 1) row[offset + s] = 1.0f;
+        }
+        else {
+            double x = (double)value / step[3];
+            if (kind == 3) x = x < -2.0 ? -2.0 : x > 2.0 ? 2.0 : x;
+            row[offset] = (float)x;
+        }
+    }
+}
+
+/* Game ``i``'s rows: its facts and mask (observe_one), the copy of the mask, the seat, the
+   observation. */
+static int observe_into(const Sink *sink, PyObject *game, Py_ssize_t i)
+{
+    if (!PyObject_TypeCheck(game, GAME)) {
+        PyErr_SetString(PyExc_TypeError, "games must be chicago.Game objects");
+        return -1;
+    }
+    int64_t *row = sink->facts + i * sink->facts_width;
+    unsigned char *legal_row = sink->legal + i * sink->legal_width;
+    if (observe_one(game, row, legal_row, sink->legal_width) < 0) return -1;
+    memcpy(sink->legal_out + i * sink->legal_width, legal_row, sink->legal_width);
+    sink->seats[i] = row[F_SEAT];
+    encode_row(sink, i);
+    return 0;
+}
+
+/* observe_batch(games, slots, held, out, legal_out, seats): the rows of the games at
+   ``slots`` (a list of ints; None: every game) written as observe_into does (``held``:
+   hold_batch's capsule of the batch's facts, legal and program). */
 static PyObject *observe_batch(PyObject *module, PyObject *args)
 {
-    PyObject *games, *facts, *legal;
+    PyObject *games, *slots, *held, *out, *legal_out, *seats;
     if (!installed) {
         PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!OO:observe_batch", &PyList_Type, &games, &facts, &legal))
+    if (!PyArg_ParseTuple(args, "O!OOOOO:observe_batch", &PyList_Type, &games, &slots,
+                          &held, &out, &legal_out, &seats))
         return NULL;
+    if (slots != Py_None && !PyList_Check(slots)) {
+        PyErr_SetString(PyExc_TypeError, "observe_batch: slots must be a list or None");
+        return NULL;
+    }
     Py_ssize_t n = PyList_GET_SIZE(games);
-    Py_buffer view, mask;
-    if (PyObject_GetBuffer(facts, &view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT)
-        < 0)
-        return NULL;
-    if (bool_rows(legal, &mask, n, 1) < 0) {
-        PyBuffer_Release(&view);
-        return NULL;
-    }
-    int bad = view.itemsize != 8 || view.format == NULL
-        || (strcmp(view.format, "l") != 0 && strcmp(view.format, "q") != 0)
-        || view.len != n * F_COUNT * 8 || mask.shape[1] <= ID_RESET_SEAT + 5;
-    if (bad) {
-        PyBuffer_Release(&view);
-        PyBuffer_Release(&mask);
-        PyErr_Format(PyExc_ValueError, "facts must be an int64 array of shape (%zd, %d), "
-                     "legal wide enough for every id", n, F_COUNT);
-        return NULL;
-    }
-    int64_t *rows = view.buf;
-    unsigned char *legal_rows = mask.buf;
-    Py_ssize_t width = mask.shape[1];
-    for (Py_ssize_t i = 0; i < n; i++) {
-        read_soon(games, i);
+    Sink sink;
+    if (sink_open(&sink, n, held, out, legal_out, seats) < 0) return NULL;
+    Py_ssize_t count = slots == Py_None ? n : PyList_GET_SIZE(slots);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        Py_ssize_t i = k;
+        if (slots != Py_None) {
+            i = PyLong_AsSsize_t(PyList_GET_ITEM(slots, k));
+            if (i < 0 || i >= n) {
+                if (!PyErr_Occurred())
+                    PyErr_Format(PyExc_IndexError, "observe_batch: no game %zd", i);
+                sink_close(&sink);
+                return NULL;
+            }
+        }
+        else
+            read_soon(games, i);
         PyObject *game = PyList_GET_ITEM(games, i);
-        if (!PyObject_TypeCheck(game, GAME)) {
-            PyErr_SetString(PyExc_TypeError, "games must be chicago.Game objects");
-            PyBuffer_Release(&view);
-            PyBuffer_Release(&mask);
-            return NULL;
-        }
-        if (observe_one(game, rows + i * F_COUNT, legal_rows + i * width, width) < 0) {
-            PyBuffer_Release(&view);
-            PyBuffer_Release(&mask);
+        if (PyObject_TypeCheck(game, GAME)) plain_state(game); /* a new game's lists */
+        if (observe_into(&sink, game, i) < 0) {
+            sink_close(&sink);
             return NULL;
         }
     }
-    PyBuffer_Release(&view);
-    PyBuffer_Release(&mask);
-    Py_RETURN_NONE;
-}
-
-/* encode_batch(facts, program, out): each row of ``out`` (float32) made from the same row
-   of ``facts`` (int64) by the instructions of ``program`` (float64 rows of kind, column,
-   offset, divisor), as chicago.env.batch.encode does with numpy:
-   0 the 52 bits of a card mask, 1 a one-hot of the value (none if negative), 2 the value
-   divided, 3 the same clipped to [-2, 2], 4 the 6 bits of a seat mask. */
-static PyObject *encode_batch(PyObject *module, PyObject *args)
-{
-    PyObject *facts_object, *program_object, *out_object;
-    if (!PyArg_ParseTuple(args, "OOO:encode_batch", &facts_object, &program_object,
-                          &out_object))
-        return NULL;
-    Py_buffer facts, program, out;
-    if (PyObject_GetBuffer(facts_object, &facts, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    if (PyObject_GetBuffer(program_object, &program, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        PyBuffer_Release(&facts);
-        return NULL;
-    }
-    if (PyObject_GetBuffer(out_object, &out,
-                           PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
-        PyBuffer_Release(&facts);
-        PyBuffer_Release(&program);
-        return NULL;
-    }
-    int ok = facts.ndim == 2 && program.ndim == 2 && out.ndim == 2 && facts.itemsize == 8
-        && (strcmp(facts.format, "l") == 0 || strcmp(facts.format, "q") == 0)
-        && strcmp(program.format, "d") == 0 && program.shape[1] == 4
-        && strcmp(out.format, "f") == 0 && out.shape[0] == facts.shape[0];
-    Py_ssize_t rows = ok ? facts.shape[0] : 0, columns = ok ? facts.shape[1] : 0;
-    Py_ssize_t width = ok ? out.shape[1] : 0, steps = ok ? program.shape[0] : 0;
-    const double *code = program.buf;
-    for (Py_ssize_t k = 0; ok && k < steps; k++) { /* every instruction fits its row */
-        long kind = (long)code[4 * k], column = (long)code[4 * k + 1];
-        long offset = (long)code[4 * k + 2];
-        long span = kind == 0 ? 52 : kind == 4 ? 6 : kind == 1 ? 64 : 1;
-        ok = kind >= 0 && kind <= 4 && column >= 0 && column < columns && offset >= 0
-            && (kind == 1 || offset + span <= width) && code[4 * k + 3] != 0.0;
-    }
-    if (!ok) {
-        PyBuffer_Release(&facts);
-        PyBuffer_Release(&program);
-        PyBuffer_Release(&out);
-        PyErr_SetString(PyExc_ValueError, "encode_batch: int64 facts (n, k), a float64 "
-                        "program (m, 4) that fits them, float32 out (n, width)");
-        return NULL;
-    }
-    const int64_t *fact = facts.buf;
-    float *row = out.buf;
-    for (Py_ssize_t i = 0; i < rows; i++, fact += columns, row += width) {
-        memset(row, 0, width * sizeof *row);
-        for (Py_ssize_t k = 0; k < steps; k++) {
-            long kind = (long)code[4 * k], offset = (long)code[4 * k + 2];
-            int64_t value = fact[(long)code[4 * k + 1]];
-            double divisor = code[4 * k + 3];
-            if (kind == 0) {
-                uint64_t bits = (uint64_t)value;
-                while (bits) {
-                    row[offset + __builtin_ctzll(bits)] = 1.0f;
-                    bits &= bits - 1;
-                }
-            }
-            else if (kind == 1) {
-                if (value >= 0 && offset + value < width) row[offset + value] = 1.0f;
-            }
-            else if (kind == 4) {
-                for (int s = 0; s < 6; s++)
-                    if (value >> s & 1) row[offset + s] = 1.0f;
-            }
-            else {
-                double x = (double)value / divisor;
-                if (kind == 3) x = x < -2.0 ? -2.0 : x > 2.0 ? 2.0 : x;
-                row[offset] = (float)x;
-            }
-        }
-    }
-    PyBuffer_Release(&facts);
-    PyBuffer_Release(&program);
-    PyBuffer_Release(&out);
+    sink_close(&sink);
     Py_RETURN_NONE;
 }
 
@@ -1472,50 +1687,43 @@ static PyObject *action_of_id(PyObject *game, PyObject *to_act, long seat, long 
     return NULL;
 }
 
-/* step_batch(games, picks, legal, facts, played, announced, deals) -> list of slots whose
-   game ended: apply action id picks[i] (legal[i, picks[i]] true) to each game, noting each play in
-   facts[i, played + seat] and each announcement or pass of scoring round r in
-   facts[i, announced + r * 6 + seat] (r < 4), and starting those notes again (0, -1) when
-   a new deal begins (facts[i, deals] is the game's deal number). Every pick is checked
-   against ids before any game changes (ValueError naming the game). chicago.env.batch's
-   pure-Python step does the same. */
+/* step_batch(games, picks, played, announced, deals, held, out, legal_out, seats) -> list
+   of slots whose game ended (``held``: hold_batch's capsule of facts, legal and program): apply action id picks[i] (legal[i, picks[i]]
+   true) to each game, noting each play in facts[i, played + seat] and each announcement or
+   pass of scoring round r in facts[i, announced + r * 6 + seat] (r < 4), starting those
+   notes again (0, -1) when a new deal begins (facts[i, deals] is the game's deal number),
+   and then, in the same pass, writing the game's rows as observe_batch does. The rows of a
+   game that ended are left for the caller (it starts the slot's next game and observes
+   it). Every pick is checked against ``legal`` before any game changes (ValueError naming
+   the game). chicago.env.batch's pure-Python step does the same. */
 static PyObject *step_batch(PyObject *module, PyObject *args)
 {
-    PyObject *games, *picks_object, *legal, *facts_object;
+    PyObject *games, *picks_object, *held, *out, *legal_out, *seats;
     Py_ssize_t played, announced, deals;
     if (!installed) {
         PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!OOOnnn:step_batch", &PyList_Type, &games, &picks_object,
-                          &legal, &facts_object, &played, &announced, &deals))
+    if (!PyArg_ParseTuple(args, "O!OnnnOOOO:step_batch", &PyList_Type, &games, &picks_object,
+                          &played, &announced, &deals, &held, &out, &legal_out, &seats))
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(games);
-    Py_buffer picks, facts, mask;
+    Py_buffer picks;
     if (PyObject_GetBuffer(picks_object, &picks, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
         return NULL;
-    if (PyObject_GetBuffer(facts_object, &facts,
-                           PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+    Sink sink;
+    if (sink_open(&sink, n, held, out, legal_out, seats) < 0) {
         PyBuffer_Release(&picks);
         return NULL;
     }
-    if (bool_rows(legal, &mask, n, 0) < 0) {
-        PyBuffer_Release(&picks);
-        PyBuffer_Release(&facts);
-        return NULL;
-    }
-    int ok = picks.itemsize == 8 && picks.len == n * 8 && facts.itemsize == 8
-        && facts.ndim == 2 && facts.shape[0] == n
-        && (strcmp(picks.format, "l") == 0 || strcmp(picks.format, "q") == 0)
-        && (strcmp(facts.format, "l") == 0 || strcmp(facts.format, "q") == 0)
-        && played >= 0 && played + 6 <= facts.shape[1] && announced >= 0
-        && announced + 24 <= facts.shape[1] && deals >= 0 && deals < facts.shape[1];
+    Py_ssize_t width = sink.facts_width;
+    int ok = is_int64(&picks) && picks.len == n * 8 && played >= 0 && played + 6 <= width
+        && announced >= 0 && announced + 24 <= width && deals >= 0 && deals < width;
     PyObject *finished = ok ? PyList_New(0) : NULL;
     if (!ok) PyErr_SetString(PyExc_ValueError, "step_batch: mismatched arrays");
     const int64_t *pick = picks.buf;
-    Py_ssize_t width = ok ? facts.shape[1] : 0;
-    const unsigned char *legal_rows = mask.buf;
-    Py_ssize_t legal_width = mask.shape[1];
+    const unsigned char *legal_rows = sink.legal;
+    Py_ssize_t legal_width = sink.legal_width;
     for (Py_ssize_t i = 0; finished != NULL && i < n; i++) /* every pick is legal */
         if (pick[i] < 0 || pick[i] >= legal_width || !legal_rows[i * legal_width + pick[i]]) {
             PyErr_Format(PyExc_ValueError, "action id %lld is not legal in game %zd",
@@ -1525,7 +1733,7 @@ static PyObject *step_batch(PyObject *module, PyObject *args)
     for (Py_ssize_t i = 0; finished != NULL && i < n; i++) {
         read_soon(games, i);
         PyObject *game = PyList_GET_ITEM(games, i);
-        int64_t *row = (int64_t *)facts.buf + i * width;
+        int64_t *row = sink.facts + i * width;
         PyObject *to_act = PyObject_TypeCheck(game, GAME) ? SLOT(game, O_TO_ACT) : NULL;
         long seat = to_act == NULL || to_act == Py_None ? -1 : PyLong_AsLong(to_act);
         PyObject *action = seat < 0 || seat >= 6 ? NULL
@@ -1563,16 +1771,20 @@ static PyObject *step_batch(PyObject *module, PyObject *args)
                 break;
             }
             Py_DECREF(slot);
+            continue;
         }
-        else if (deal != row[deals]) {
+        if (deal != row[deals]) {
             row[deals] = deal;
             for (int s = 0; s < 6; s++) row[played + s] = 0;
             for (int k = 0; k < 24; k++) row[announced + k] = -1;
         }
+        if (observe_into(&sink, game, i) < 0) {
+            Py_CLEAR(finished);
+            break;
+        }
     }
     PyBuffer_Release(&picks);
-    PyBuffer_Release(&facts);
-    PyBuffer_Release(&mask);
+    sink_close(&sink);
     return finished;
 }
 
@@ -1819,6 +2031,9 @@ static PyObject *install(PyObject *module, PyObject *args)
         {"players", &O_PLAYERS}, {"dealer", &O_DEALER}, {"scores", &O_SCORES},
         {"shown", &O_SHOWN}, {"one_up_card", &O_ONE_UP_CARD},
         {"_pending_one_up", &O_PENDING_ONE_UP}, {"deal_number", &O_DEAL_NUMBER},
+        {"_deal_start_scores", &O_DEAL_START_SCORES},
+        {"_declared_chicago", &O_DECLARED_CHICAGO}, {"_made_chicago", &O_MADE_CHICAGO},
+        {"_on_game", &O_ON_GAME}, {"_quads_claims", &O_QUADS_CLAIMS}, {"winners", &O_WINNERS},
     };
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (offset_of(game, slots[i].name, slots[i].offset) < 0) return NULL;
@@ -1848,6 +2063,20 @@ static PyObject *install(PyObject *module, PyObject *args)
         || !(CATEGORY_OF = take(config, "category_of"))
         || !(ONLY_PASS = take(config, "ONLY_PASS")))
         return NULL;
+    PyObject *poker = PyImport_ImportModule("chicago.poker");
+    PyObject *accelerated = poker == NULL ? NULL : PyObject_GetAttrString(poker, "_poker");
+    Py_XDECREF(poker);
+    if (accelerated == NULL) return NULL;
+    if (accelerated != Py_None) {
+        POKER_CATEGORY = PyObject_GetAttrString(accelerated, "category");
+        S_WHEEL = PyUnicode_InternFromString("wheel_straight");
+        S_ROYAL = PyUnicode_InternFromString("royal_separate");
+        if (POKER_CATEGORY == NULL || S_WHEEL == NULL || S_ROYAL == NULL) {
+            Py_DECREF(accelerated);
+            return NULL;
+        }
+    }
+    Py_DECREF(accelerated);
     PyObject *announcements = take(config, "ANNOUNCE_OR_PASS");
     if (announcements == NULL) return NULL;
     if (!PyTuple_Check(announcements) || PyTuple_GET_SIZE(announcements) != 10) {
@@ -1928,17 +2157,18 @@ static PyMethodDef METHODS[] = {
      "copy_random(rng)\n--\n\n"
      "A random.Random in the same state as ``rng`` that shares nothing with it (the same "
      "as setting a new one's state to ``rng.getstate()``, in less time)."},
+    {"hold_batch", hold_batch, METH_VARARGS,
+     "hold_batch(facts, legal, program)\n--\n\n"
+     "A capsule holding a batch's own arrays open for step_batch and observe_batch."},
     {"observe_batch", observe_batch, METH_VARARGS,
-     "observe_batch(games, facts, ids)\n--\n\n"
-     "Fill ``facts`` (int64, one row per game) with what chicago.env.batch observes of each "
-     "game's seat to act, and ``ids`` with the ids of its legal actions."},
-    {"encode_batch", encode_batch, METH_VARARGS,
-     "encode_batch(facts, program, out)\n--\n\n"
-     "Make each row of ``out`` from the same row of ``facts`` by ``program`` "
-     "(chicago.env.batch.encode)."},
+     "observe_batch(games, slots, held, out, legal_out, seats)\n--\n\n"
+     "Write the rows of the games at ``slots`` (None: every game) as chicago.env.batch "
+     "observes them: facts, legal ids, the observation made by ``program``, the seat."},
     {"step_batch", step_batch, METH_VARARGS,
-     "step_batch(games, picks, ids, facts, played, announced, deals)\n--\n\n"
-     "Apply one action id to each game (chicago.env.batch); the slots whose game ended."},
+     "step_batch(games, picks, played, announced, deals, held, out, legal_out, seats)"
+     "\n--\n\n"
+     "Apply one action id to each game and write its rows as observe_batch does "
+     "(chicago.env.batch); the slots whose game ended."},
     {"pick_legal", pick_legal, METH_VARARGS,
      "pick_legal(legal, uniforms, out)\n--\n\n"
      "Per row of ``legal``, the column of its k-th true entry, k = floor(uniforms[i] * "

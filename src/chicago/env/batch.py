@@ -33,8 +33,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -128,7 +127,7 @@ _BITS, _ONE_HOT, _SCALE, _CLIPPED, _SEATS = range(5)
 
 def _program(target: float) -> npt.NDArray[np.float64]:
     """How an observation row is made from a row of facts: (kind, column, offset,
-    divisor) per instruction (kinds as in ``_engine.c``'s encode_batch)."""
+    divisor) per instruction (kinds as in ``_engine.c``'s encode_row)."""
     code: list[tuple[float, float, float, float]] = []
 
     def add(kind: int, column: str, offset: int, divisor: float = 1.0) -> None:
@@ -160,7 +159,7 @@ _SHIFTS = np.arange(52, dtype=np.uint64)
 def encode(facts: npt.NDArray[np.int64], program: npt.NDArray[np.float64],
            out: npt.NDArray[np.float32]) -> None:
     """Make each row of ``out`` from the same row of ``facts`` by ``program`` with numpy
-    (the pure-Python path of the accelerator's encode_batch)."""
+    (the pure-Python path of the accelerator's encode_row)."""
     out.fill(0.0)
     rows = np.arange(len(facts))
     width = out.shape[1]
@@ -179,9 +178,10 @@ def encode(facts: npt.NDArray[np.int64], program: npt.NDArray[np.float64],
             out[:, offset] = np.clip(scaled, -2.0, 2.0) if kind == _CLIPPED else scaled
 
 
-@dataclass(frozen=True)
-class BatchStep:
-    """What a step of a :class:`GameBatch` returns, one row per game."""
+class BatchStep(NamedTuple):
+    """What a step of a :class:`GameBatch` returns, one row per game (a named tuple: fields
+    read by name, made in a fraction of a frozen dataclass's time, which counted at a few
+    games a step)."""
 
     observations: npt.NDArray[np.float32]
     """``(count, BATCH_OBSERVATION_SIZE)``: each game's seat to act, as it sees the game."""
@@ -236,10 +236,11 @@ class GameBatch:
         self._games: list[Game] = []
         self._episodes = np.zeros(count, np.int64)
         self._ids: list[list[int]] = [[] for _ in range(count)]
-        # buffers kept from step to step; what a step returns is always a fresh array
+        # kept from step to step (what a step returns is always a fresh array): each game's
+        # row of facts and its mask, which checks the next step's picks
         self._legal = np.zeros((count, NUM_ACTIONS), np.bool_)
         self._facts = np.zeros((count, len(_COLUMNS)), np.int64)
-        self._engine_facts = np.zeros((count, _TRACKED), np.int64)
+        self._held: Any = None  # the accelerator's hold on these two and the program
         self._start()
 
     def _start(self) -> None:
@@ -272,8 +273,10 @@ class GameBatch:
 
     def observe(self) -> BatchStep:
         """The arrays of the current position, without acting (rewards and done are zero)."""
-        return self._observe(np.zeros((self.count, S), np.float32),
-                             np.zeros(self.count, np.bool_))
+        out, legal, seats = self._fresh()
+        self._observe(None, out, legal, seats)
+        return BatchStep(out, legal, seats, np.zeros((self.count, S), np.float32),
+                         np.zeros(self.count, np.bool_), self._episodes.copy())
 
     def random_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         """One legal action id per game, uniformly at random (``rng``: numpy's generator)."""
@@ -290,13 +293,13 @@ class GameBatch:
         if chosen.shape != (self.count,) or chosen.dtype.kind not in "iu":
             raise ValueError(f"actions must be {self.count} integer action ids, "
                              f"not an array of shape {chosen.shape} and type {chosen.dtype}")
-        # The cycle collector is paused while the games move (see _collector_paused).
+        out, legal, seats = self._fresh()
         paused = _collector_paused()
         try:
-            if _NATIVE is not None:
-                finished = _NATIVE.step_batch(self._games, chosen.astype(np.int64, copy=False),
-                                              self._legal, self._facts, _PLAYED, _ANNOUNCED,
-                                              _DEAL)
+            if _NATIVE is not None:  # it observes every game that goes on, in the same pass
+                finished = _NATIVE.step_batch(
+                    self._games, chosen.astype(np.int64, copy=False), _PLAYED, _ANNOUNCED,
+                    _DEAL, self._native_hold(), out, legal, seats)
             else:
                 finished = self._step_python(chosen.tolist())
             rewards = np.zeros((self.count, S), np.float32)
@@ -309,14 +312,29 @@ class GameBatch:
                 self._games[slot] = Game(self.rules, self.players,
                                          seed=self.seed_of(slot, int(self._episodes[slot])))
                 self._forget(slot)
-            return self._observe(rewards, done)
+            if _NATIVE is None or finished:
+                self._observe(finished if _NATIVE is not None else None, out, legal, seats)
+            return BatchStep(out, legal, seats, rewards, done, self._episodes.copy())
         finally:
             if paused:
                 gc.enable()
 
+    def _fresh(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_],
+                              npt.NDArray[np.int64]]:
+        """New arrays for what a step returns: observations, mask and seats to act."""
+        return (np.empty((self.count, BATCH_OBSERVATION_SIZE), np.float32),
+                np.empty((self.count, NUM_ACTIONS), np.bool_), np.empty(self.count, np.int64))
+
+    def _native_hold(self) -> Any:
+        """The accelerator's hold on the arrays kept from step to step (the facts, the mask
+        and the program), opened once rather than at every step."""
+        if self._held is None:
+            self._held = _NATIVE.hold_batch(self._facts, self._legal, self._program)
+        return self._held
+
     def _step_python(self, picks: list[int]) -> list[int]:
         """The accelerator's step_batch in Python: apply each game's pick, note its plays and
-        announcements; the slots whose game ended."""
+        announcements; the slots whose game ended (the caller observes every game after)."""
         places: list[int] = []
         for slot, (ids, pick) in enumerate(zip(self._ids, picks, strict=True)):
             try:
@@ -344,24 +362,26 @@ class GameBatch:
         return finished
 
     # ------------------------------------------------------------------ observing
-    def _observe(self, rewards: npt.NDArray[np.float32],
-                 done: npt.NDArray[np.bool_]) -> BatchStep:
-        facts, ids, legal = self._facts, self._ids, self._legal
-        if _NATIVE is not None:  # it sets every row of the mask
-            _NATIVE.observe_batch(self._games, self._engine_facts, legal)
-            facts[:, :_TRACKED] = self._engine_facts
-        else:
-            legal.fill(False)
-            for slot, game in enumerate(self._games):
-                facts[slot, :_TRACKED], ids[slot] = _facts(game)
-                legal[slot, ids[slot]] = True
-        out = np.empty((self.count, BATCH_OBSERVATION_SIZE), np.float32)
+    def _observe(self, slots: list[int] | None, out: npt.NDArray[np.float32],
+                 legal: npt.NDArray[np.bool_], seats: npt.NDArray[np.int64]) -> None:
+        """Write the rows of the games at ``slots`` (None: every game) into the step's
+        arrays: the facts, the mask (the batch's own and the copy returned), the seat to
+        act, the observation."""
+        facts, ids, mask = self._facts, self._ids, self._legal
         if _NATIVE is not None:
-            _NATIVE.encode_batch(facts, self._program, out)
-        else:
-            encode(facts, self._program, out)
-        return BatchStep(out, legal.copy(), facts[:, _SEAT].copy(), rewards, done,
-                         self._episodes.copy())
+            _NATIVE.observe_batch(self._games, slots, self._native_hold(), out, legal, seats)
+            return
+        rows = range(self.count) if slots is None else slots
+        for slot in rows:
+            facts[slot, :_TRACKED], ids[slot] = _facts(self._games[slot])
+            mask[slot] = False
+            mask[slot, ids[slot]] = True
+        chosen = list(rows)
+        encoded = np.empty((len(chosen), out.shape[1]), np.float32)
+        encode(facts[chosen], self._program, encoded)
+        out[chosen] = encoded
+        legal[chosen] = mask[chosen]
+        seats[chosen] = facts[chosen, _SEAT]
 
 
 def _collector_paused() -> bool:
@@ -375,7 +395,9 @@ def _collector_paused() -> bool:
     third of the CPU time at 1,024 games. With the collector paused for the step, the young
     collections come between steps and count turns, whatever N is. The games hold no
     reference cycles (tests/test_env_batch.py), so nothing waits on the collector to be
-    freed; the pause only moves when it runs.
+    freed; the pause only moves when it runs. The accelerator also takes each game's lists
+    off the collector's watch (``_engine.c``'s plain_state), so what the collections
+    between steps walk is small too.
     """
     if not gc.isenabled():
         return False
