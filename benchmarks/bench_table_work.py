@@ -5,9 +5,13 @@ A table of one person (seat 0, random legal actions) and three ``basic`` bots, a
 table core asks of the engine and the bots, and nothing else (no websocket, no storage, no
 event loop):
 
-- a bot's turn: ``Game.view(seat)`` for the deciding seat and the bot's ``decide``;
-- every action: the update state of the person's connection
-  (:func:`chicago.server.protocol.update_state`, the public part and the seat's own).
+- a bot's turn: the view of the deciding seat and the bot's ``decide``;
+- every action: the update state of the person's connection (the public part and the
+  seat's own).
+
+Both as the server at hand makes them: with :mod:`chicago.server.views` (a state's public
+view made once, shared by the bot's view and the update), else (an older checkout on
+``PYTHONPATH``) ``Game.view(seat)`` and :func:`chicago.server.protocol.update_state`.
 
 It prints the CPU time (``time.process_time``) per person move, the median of ``--runs``
 runs of ``--games`` games each. Compare two versions by running it with each on
@@ -28,6 +32,11 @@ from chicago import Game, Rules
 from chicago.bots import make_bot
 from chicago.server import protocol
 
+try:
+    from chicago.server.views import PublicViews
+except ImportError:  # a server from before the shared public views
+    PublicViews = None  # type: ignore[assignment,misc]
+
 
 def table_work(games: int) -> tuple[int, float]:
     """Play ``games`` games of one person and three basic bots: (person moves, CPU s)."""
@@ -37,6 +46,7 @@ def table_work(games: int) -> tuple[int, float]:
     for number in range(games):
         game = Game(Rules.preset("pagat"), players=4, seed=number)
         rng = random.Random(number)
+        views = PublicViews() if PublicViews is not None else None
         while not game.is_over:
             seat = game.to_act
             if seat is None:
@@ -46,9 +56,15 @@ def table_work(games: int) -> tuple[int, float]:
                 action = rng.choice(legal)
                 moves += 1
             else:
-                action = bot.decide(game.view(seat), legal, rng)
+                view = views.seat_view(game, seat) if views is not None else game.view(seat)
+                action = bot.decide(view, legal, rng)
+            game = game.copy()  # the server applies an action to a copy of the game
             game.apply(action)
-            protocol.update_state(game, 0)  # the person's update after every action
+            # the person's update after every action
+            if views is not None:
+                protocol.seat_state(game, 0, views.public_state(game))
+            else:
+                protocol.update_state(game, 0)
     return moves, time.process_time() - start
 
 

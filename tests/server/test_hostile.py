@@ -298,7 +298,10 @@ def test_2_bot_only_tables_are_capped_and_always_end(app_with: Any) -> None:
     target; and one address may run only so many at once. A table with people keeps its
     rules as they were asked for."""
     client = app_with(max_bot_deals=2, max_bot_tables_per_address=1)
-    info = create_table(client, ["bot:random", "bot:random"], rules={"target": 500})
+    # a tenth of a second a bot move: the game is still in play when the second table is
+    # asked for (with no delay, the bots' replies stored together ended it first)
+    info = create_table(client, ["bot:random", "bot:random"], rules={"target": 500},
+                        bot_delay=0.1)
     assert info["rules"]["max_deals"] == 2 and info["rules"]["target"] == 500
     before = state(client)
     response = client.post("/api/tables", json={"seats": ["bot:random", "bot:random"]})

@@ -580,3 +580,128 @@ def test_a_table_created_while_the_resume_reads_it_is_held_once(load_last: bool)
         await manager.stop()
 
     asyncio.run(scenario())
+
+
+class WriteLog(MemoryStorage):
+    """:class:`MemoryStorage` that remembers what each stored change held: per change, the
+    ``(kind, by)`` of its entries."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changes: list[list[tuple[str, str | None]]] = []
+
+    def write(self, changes: Sequence[Change]) -> list[Exception | None]:
+        self.changes.extend([(e.kind, e.data.get("by")) for e in c.entries] for c in changes)
+        return super().write(changes)
+
+
+def _one_person_and_bots(replies: bool) -> tuple[WriteLog, str, list[tuple[int, int, Any]]]:
+    """A game of one person (seat 0) and three bots (bot_delay 0, a pause after each deal)
+    on a seeded manager: the storage, the table id, and every view a bot decided on (seq,
+    seat, view's JSON). ``replies`` False: the bots' replies are left to their timers, one
+    write each (the manager's way before they were stored with the action they answer)."""
+    storage = WriteLog()
+    seen: list[tuple[int, int, Any]] = []
+
+    async def scenario() -> str:
+        manager = TableManager(storage, _settings(resume=False), InProcessBus())
+        if not replies:
+            async def none(*_args: Any) -> list[decide.Move]:
+                return []
+
+            manager._replies = none  # type: ignore[method-assign]
+        decide_bot = manager.scheduler.decide
+
+        async def spy(table: Any, seat: int, level: str, seq: int,
+                      game: Any = None) -> Any:
+            played = game if game is not None else table.state.current
+            seen.append((seq, seat, view_json(played.view(seat))))
+            return await decide_bot(table, seat, level, seq, game)
+
+        manager.scheduler.decide = spy  # type: ignore[method-assign]
+        await manager.start()
+        table = await manager.create(TableSpec(
+            Rules.preset("pagat").replace(max_deals=3),
+            ["open", "bot:basic", "bot:random", "bot:basic"],
+            TableOptions(deal_pause=60, bot_delay=0)))
+        token, seat = await manager.join(table.id, 0, "p0")
+        player = Player(manager, table.id, seat, seed=5)
+        await manager.hello(table, player, token, None)
+        await asyncio.wait_for(player.over.wait(), 120)
+        assert player.refused == []
+        await manager.stop()
+        return table.id
+
+    table_id = asyncio.run(scenario())
+    return storage, table_id, seen
+
+
+def test_the_bots_replies_are_stored_with_the_action_they_answer() -> None:
+    """At a table without a bot delay, the replies of the bots that decide in the loop are
+    decided on the state after the action (not yet stored) and stored in the same write as
+    the action, up to the next person's turn, a deal's pause or the game's end: the log,
+    seat by seat and action by action, is the one their timers make (the same seeds), in
+    fewer writes. Each bot is given its own seat's view alone, the very view that seat has
+    at that seq when rebuilt from the stored log (no card of another hand: V-HIDDEN)."""
+    chained, table_id, seen = _one_person_and_bots(replies=True)
+    timed, timed_id, seen_timed = _one_person_and_bots(replies=False)
+    assert timed_id == table_id
+
+    def actions(storage: WriteLog) -> list[tuple[int, str, int | None, Any]]:
+        return [(e.seq, e.kind, e.seat, e.data) for e in storage.logs[table_id]]
+
+    assert actions(chained) == actions(timed)
+    assert [(seq, seat) for seq, seat, _ in seen] == [(s, t) for s, t, _ in seen_timed]
+    assert len(chained.changes) < len(timed.changes)
+    for held in timed.changes:  # before: one action a write
+        assert len([k for k, _ in held if k == "act"]) <= 1
+    for before, after in zip(chained.changes, chained.changes[1:], strict=False):
+        if before and before[-1] == ("act", "player") and after and after[0] == ("act", "bot"):
+            raise AssertionError(f"a bot's reply was stored apart from the action: {after}")
+    assert any(held[:2] == [("act", "player"), ("act", "bot")] for held in chained.changes)
+    loaded = chained.load(table_id)
+    assert loaded is not None
+    entries = loaded.entries
+    for seq, seat, view in seen:
+        state = build_table(loaded.table, [e for e in entries if e.seq <= seq])
+        assert state.seq == seq and state.current.to_act == seat
+        assert view == view_json(state.current.view(seat))
+        assert view["seat"] == seat and view["hand"] == [str(c) for c in
+                                                          sorted(state.current.hands[seat])]
+
+
+def test_a_bot_that_fails_to_reply_leaves_the_action_it_answers_stored(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A bot whose decision raises while it replies at once: the person's action is stored
+    and answered all the same, the failure logged; the bot's timer then tries again (and
+    plays when it no longer fails)."""
+    storage = WriteLog()
+
+    async def scenario() -> None:
+        manager = TableManager(storage, _settings(resume=False), InProcessBus())
+        decide_bot = manager.scheduler.decide
+        failures: list[int] = []
+
+        async def failing(table: Any, seat: int, level: str, seq: int,
+                          game: Any = None) -> Any:
+            if game is not None and not failures:  # the first reply at once fails
+                failures.append(seq)
+                raise RuntimeError("the bot's bug")
+            return await decide_bot(table, seat, level, seq, game)
+
+        manager.scheduler.decide = failing  # type: ignore[method-assign]
+        await manager.start()
+        table = await manager.create(TableSpec(
+            Rules.preset("pagat").replace(max_deals=1), ["open", "bot:basic"],
+            TableOptions(bot_delay=0)))
+        token, seat = await manager.join(table.id, 0, "p0")
+        player = Player(manager, table.id, seat, seed=5)
+        await manager.hello(table, player, token, None)
+        await asyncio.wait_for(player.over.wait(), 120)
+        assert failures and player.refused == []
+        await manager.stop()
+
+    with caplog.at_level("ERROR", logger="chicago.server"):
+        asyncio.run(scenario())
+    assert any("failed to reply" in r.getMessage() for r in caplog.records)
+    assert [held[0] for held in storage.changes if held].count(("act", "player")) > 0

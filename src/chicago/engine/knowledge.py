@@ -155,6 +155,11 @@ class CardPlaces:
     reshuffles: int = 0
     """Reshuffles of the discards into a new stock this deal (R-EX-2)."""
 
+    def copy(self) -> CardPlaces:
+        """A copy whose places change apart from this one's."""
+        return CardPlaces(dict(self.held), set(self.pile), set(self.out), set(self.pending),
+                          set(self.returned), self.reshuffles)
+
     def out_of_stock(self) -> set[Card]:
         """Every card known not to be in the stock now."""
         return set(self.held) | self.pile | self.out | self.pending
@@ -186,8 +191,17 @@ _PLACE_KINDS = frozenset({Deal, Exchanged, Exchange, Redeal, OneUp, OneUpChoice,
 """The kinds of events that tell where cards are (:func:`card_places`)."""
 
 
+_last_places: list[tuple[tuple[Event, ...], int | None, CardPlaces]] = []
+"""The last places worked out from a tuple of events (:func:`card_places`): a view's
+``known_out`` and then :func:`knowledge` of that view read the same tuple, the view's
+``events``."""
+
+
 def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
-    """Where ``seat`` knows cards to be, from one deal's events as it sees them.
+    """Where ``seat`` knows cards to be, from one deal's events as it sees them (each call
+    gets places of its own to change; the places of the tuple of events last asked about
+    are kept, so a view's ``known_out`` and the :func:`knowledge` of that view work them
+    out once: events cannot change, a tuple of them neither).
 
     A card is known to be in another player's hand (shown, a face-up card taken), in the
     discard pile (the seat's own discards, rejected face-up cards, a thrown-in hand), or in
@@ -196,6 +210,18 @@ def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
     drawn again, cards known to be in a hand still cannot, and what is discarded after the
     reshuffle is out of the stock again.
     """
+    if type(events) is not tuple:
+        return _fold_places(events, seat)
+    last = _last_places[0] if _last_places else None  # one read: threads may replace it
+    if last is not None and last[0] is events and last[1] == seat:
+        return last[2].copy()
+    places = _fold_places(events, seat)
+    _last_places[:] = [(events, seat, places.copy())]
+    return places
+
+
+def _fold_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
+    """:func:`card_places` worked out, one event after the other."""
     known = CardPlaces()
     one_up_open: set[int] = set()  # seats whose one-up discard has not joined the pile yet
     relevant = _PLACE_KINDS

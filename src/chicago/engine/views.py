@@ -28,7 +28,7 @@ current deal only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from chicago.cards import Card
@@ -57,6 +57,7 @@ __all__ = [
     "public_view",
     "scoring_round",
     "seat_view",
+    "seat_view_from",
 ]
 
 
@@ -167,6 +168,19 @@ def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
     _check_seat(game, seat)
     visible = _visible(game.deal_events, seat)
     return _view(game, seat, visible, own_part(game, seat, visible))
+
+
+def seat_view_from(public: SeatView, game: ViewedGame, seat: int | None) -> SeatView:
+    """:func:`seat_view` of ``seat`` made from ``public``, the :func:`public_view` of the
+    same ``game`` unchanged since: its public fields are shared, the seat's own fields and
+    the events it may see put in (for a shell that builds the public view once per state
+    and gives several audiences their views). Equal to ``seat_view(game, seat)``."""
+    _check_seat(game, seat)
+    visible = _visible(game.deal_events, seat)
+    own = own_part(game, seat, visible)
+    return replace(public, seat=seat, hand=own.hand, hand_category=own.hand_category,
+                   discarded=own.discarded, legal_actions=own.legal_actions,
+                   known_out=own.known_out, events=visible)
 
 
 def public_view(game: ViewedGame) -> SeatView:

@@ -24,13 +24,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 
 from chicago.engine.game import Game
 from chicago.server import fanout
 from chicago.server.clock import Clock
 from chicago.server.core.ports import Storage, TableBus
-from chicago.server.core.rows import Change, LogEntry
+from chicago.server.core.rows import Change, LogEntry, merged
 from chicago.server.core.state import FINISHED, build_table
 from chicago.server.live import LiveTable
 from chicago.server.locking import TableBusy, TableLocks
@@ -223,7 +223,7 @@ class TableCache:
                 raise TableError("internal", f"{exc}; try again", 503) from None
 
     async def store_and_publish(
-        self, table: LiveTable, change: Change, games: list[Game | None] | None = None
+        self, table: LiveTable, change: Change, games: Sequence[Game | None] | None = None
     ) -> None:
         """Store ``change`` (its entries follow the table's seq), apply it, publish it.
         ``games``: per entry, the game after it when the caller computed it (an action).
@@ -232,6 +232,17 @@ class TableCache:
         dropped from memory (it is rebuilt from the log on next use) and TableError
         ("internal", 503) raised.
         """
+        await self.store_all(table, [(change, games)])
+
+    async def store_all(
+        self, table: LiveTable, parts: Sequence[tuple[Change, Sequence[Game | None] | None]]
+    ) -> None:
+        """:meth:`store_and_publish` for several changes of the table, one after the other
+        (an action and the bots' replies that follow it): stored in one write, all or none
+        (:func:`~chicago.server.core.rows.merged`), then each applied, told to the
+        :attr:`stored` listeners and published in turn, as if stored alone (so the frames
+        of each entry carry the state after it)."""
+        change = parts[0][0] if len(parts) == 1 else merged([c for c, _ in parts])
         try:
             await self.writer.commit(change)
         except Exception as exc:
@@ -239,15 +250,22 @@ class TableCache:
                       [e.seq for e in change.entries], exc)
             self.drop(table, 1011, "storage failure, reconnect to resync")
             raise TableError("internal", f"the change could not be stored ({exc})", 503) from exc
-        before = table.state.game.to_act if table.state.game is not None else None
-        for index, entry in enumerate(change.entries):
-            table.state.apply(entry, games[index] if games else None)
-        for listener in self.stored:
-            listener(table, change, before)
+        state = table.state
         table.touched = time.monotonic()
-        self.scheduler.schedule(table)
-        for entry in change.entries:
-            await self.bus.publish(table.id, entry)
+        last = len(parts) - 1
+        for number, (part, games) in enumerate(parts):
+            before = state.game.to_act if state.game is not None else None
+            for index, entry in enumerate(part.entries):
+                state.apply(entry, games[index] if games else None)
+            for listener in self.stored:
+                listener(table, part, before)
+            if number == last:
+                self.scheduler.schedule(table)
+            else:  # a bot's turn that the next part plays: no timer, no clock meanwhile
+                self.scheduler.cancel(table)
+            for entry in part.entries:  # its frames carry the state after it
+                await self.bus.publish(table.id, entry)
+        table.views.keep(state.game)
 
     # ------------------------------------------------------------------ read path
     async def follow(self, table: LiveTable, *, wait: bool = True) -> None:

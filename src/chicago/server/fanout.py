@@ -69,15 +69,15 @@ def send(table: LiveTable, entry: LogEntry) -> None:
     state = table.state
     clock = clock_info(table, asyncio.get_running_loop().time())
     at = table.clock.time()
-    public = None  # an update's public part: from the first audience's view, then shared
     encoded: dict[int | None, list[str]] = {}
     for conn in list(table.conns):
         audience = conn.seat
         texts = encoded.get(audience)
         if texts is None:
             seat_state = None
-            if entry.kind == "act":
-                public, seat_state = protocol.update_state(state.current, audience, public)
+            if entry.kind == "act":  # the public part: made once a state (table.views)
+                seat_state = protocol.seat_state(state.current, audience,
+                                                 table.views.public_state(state.current))
             texts = encoded[audience] = encode(frames.entry_frames(
                 state, entry, audience, with_state=True, clock=clock, at=at,
                 seat_state=seat_state))

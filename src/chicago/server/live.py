@@ -4,7 +4,7 @@ TableState`, the core's) and the bookkeeping of the modules that serve it here.
 The state changes only by applying stored entries (:mod:`chicago.server.cache` applies them,
 after :mod:`chicago.server.tables` decided and stored them). Beside it, each field here is
 one module's, documented with its owner: the lock, use and bus subscription
-(:mod:`chicago.server.cache`), connections and what they were sent
+(:mod:`chicago.server.cache`), connections, what they were sent and the public views
 (:mod:`chicago.server.fanout`), other workers' presence notes (:mod:`chicago.server.presence`),
 the bot or clock timer and the bots (:mod:`chicago.server.schedule`), the chat rate
 (:mod:`chicago.server.core.chat`).
@@ -21,6 +21,7 @@ from chicago.server.clock import Clock, SystemClock
 from chicago.server.core.chat import ChatAllowance
 from chicago.server.core.ports import Client, Subscription
 from chicago.server.core.state import TableState
+from chicago.server.views import PublicViews
 
 __all__ = ["LiveTable", "now"]
 
@@ -45,6 +46,9 @@ class LiveTable:
         self.subscription: Subscription | None = None
         # -- kept by chicago.server.fanout: this process's connections, what they were sent
         self.conns: set[Client] = set()
+        self.views = PublicViews()
+        """The public views of the latest states, shared by the bots' views and the
+        updates' states (:mod:`chicago.server.views`)."""
         self.sent = 0
         """The highest seq whose frames this process has sent its connections."""
         # -- kept by chicago.server.presence

@@ -24,6 +24,7 @@ from typing import Any
 
 from chicago.bots import Bot, make_bot
 from chicago.engine.actions import Action
+from chicago.engine.game import Game
 from chicago.server.clock import Clock
 from chicago.server.core.turns import AnswersRun, BotMoves, PauseRuns, next_turn
 from chicago.server.live import LiveTable
@@ -146,15 +147,28 @@ class TurnScheduler:
             table.bots[(seat, level)] = bot
         return bot
 
-    async def decide(self, table: LiveTable, seat: int, level: str, seq: int) -> Action:
-        """The action of the bot of ``level`` for ``seat`` at ``seq`` (the seat to act): a
-        built-in bot that thinks long thinks in the bots' pool (the quick ones,
-        :data:`QUICK_LEVELS`, and without ``Settings.bot_threads`` all of them, in the
-        loop), a program in the programs' pool. A program's turn lost to its fallback is
-        logged."""
+    def in_loop(self, table: LiveTable, seat: int, level: str) -> bool:
+        """Whether the bot of ``level`` for ``seat`` decides in the event loop (a quick
+        built-in bot, or any built-in one without ``Settings.bot_threads``; not a program):
+        then its reply may follow the action before it in the same write
+        (:meth:`chicago.server.tables.TableManager`'s replies)."""
         bot = self.bot(table, seat, level)
-        game = table.state.current
-        view = game.view(seat)
+        if callable(getattr(bot, "close", None)):
+            return False
+        return not (self.settings.bot_threads and level not in QUICK_LEVELS)
+
+    async def decide(self, table: LiveTable, seat: int, level: str, seq: int,
+                     game: Game | None = None) -> Action:
+        """The action of the bot of ``level`` for ``seat`` at ``seq`` (the seat to act) in
+        ``game`` (None: the table's current game; else the game after actions decided but
+        not yet stored): a built-in bot that thinks long thinks in the bots' pool (the
+        quick ones, :data:`QUICK_LEVELS`, and without ``Settings.bot_threads`` all of them,
+        in the loop), a program in the programs' pool. A program's turn lost to its
+        fallback is logged. The bot is given the view of its own seat alone."""
+        bot = self.bot(table, seat, level)
+        if game is None:
+            game = table.state.current
+        view = table.views.seat_view(game, seat)
         legal = game.legal_actions()
         rng = random.Random(f"{table.state.row.secret}:{seq}:{seat}")
         failures = getattr(bot, "failures", None)

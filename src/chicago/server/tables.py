@@ -352,14 +352,59 @@ class TableManager:
         self.cache.let_go(table)
 
     async def _act_locked(self, table: LiveTable, seat: int, text: str, by: str) -> None:
-        move = decide.act(table.state, seat, text, by, at=self.clock.time(),
-                          review_due=self.reviews.due(table.state.seats))
-        await self.cache.store_and_publish(table, move.change, move.games)
-        self.actions += 1
-        if move.game_over:
+        at = self.clock.time()
+        due = self.reviews.due(table.state.seats)
+        move = decide.act(table.state, seat, text, by, at=at, review_due=due)
+        moves = [move, *await self._replies(table, move, at, due)]
+        await self.cache.store_all(table, [(m.change, m.games) for m in moves])
+        self.actions += len(moves)
+        if moves[-1].game_over:
             for listener in self.finished:
                 listener(table)
             self.reviews.wake()
+
+    async def _replies(self, table: LiveTable, move: decide.Move, at: float,
+                       review_due: Sequence[int]) -> list[decide.Move]:
+        """The replies of the bots whose turns follow ``move`` at once (a table without a
+        ``bot_delay``, bots that decide in the loop: :meth:`TurnScheduler.in_loop`), to be
+        stored in the same write as ``move``: what their timers would have made, one after
+        the other, each decided on the state after the ones before (a preview of it,
+        :meth:`TableState.preview`), with the same seeds. At most one reply per seat of the
+        table, and none past a deal's pause or the game's end, so that a table of bots
+        still takes turns with the others: its timer takes it on from there. A reply that
+        the core refuses, or a bot that fails, is the bot's bug: logged, and the replies
+        end before it (the action and the replies before it are stored all the same; the
+        bot's timer tries again)."""
+        if move.game_over or any(e.kind != "act" for e in move.change.entries):
+            return []  # a seat taken back or marked away: its timers take it on
+        state = table.state.preview()
+        for entry, game in zip(move.change.entries, move.games, strict=True):
+            state.apply(entry, game)
+        replies: list[decide.Move] = []
+        while len(replies) < state.players:
+            turn = next_turn(state, at)
+            if (not isinstance(turn, BotMoves) or turn.delay > 0
+                    or not self.scheduler.in_loop(table, turn.seat, turn.level)):
+                break
+            try:
+                action = await self.scheduler.decide(table, turn.seat, turn.level, state.seq,
+                                                     state.current)
+                reply = decide.act(state, turn.seat, str(action), turn.by, at=at,
+                                   review_due=review_due)
+            except TableError as exc:
+                log.error("table %s: %s %s at seat %d: %s", table.id, turn.by, turn.level,
+                          turn.seat, exc)
+                break
+            except Exception:  # the bot's bug: the action it answers is stored all the same
+                log.exception("table %s: the %s %s of seat %d failed to reply", table.id,
+                              turn.by, turn.level, turn.seat)
+                break
+            replies.append(reply)
+            if reply.game_over:
+                break
+            for entry, game in zip(reply.change.entries, reply.games, strict=True):
+                state.apply(entry, game)
+        return replies
 
     async def back(self, table: LiveTable, seat: int, *,
                    holder: Client | None = None) -> None:

@@ -8,6 +8,7 @@ The core decides changes (:mod:`chicago.server.core`); a storage
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ __all__ = [
     "RatedGameRow",
     "SeatHolder",
     "TableRow",
+    "merged",
 ]
 
 SEAT_KINDS = ("join", "away", "back", "leave", "fill")
@@ -115,6 +117,32 @@ class Change:
     holders: list[SeatHolder] = field(default_factory=list)
     """Seats taken, claimed, released or given to a bot: who holds each now (the
     ``seat_holders`` rows "Your games" reads)."""
+
+
+def merged(changes: Sequence[Change]) -> Change:
+    """One change storing ``changes`` of one table in their order, all or none (an action
+    and the bots' replies that follow it): their entries one after the other, the row
+    updates of the later ones over the earlier ones'. ValueError for changes of several
+    tables, or more than one new table, new game or game row updated."""
+    if not changes:
+        raise ValueError("no change to merge")
+    first = changes[0]
+    if any(c.table_id != first.table_id for c in changes):
+        raise ValueError("changes of several tables cannot be stored as one")
+    out = Change(first.table_id)
+    for change in changes:
+        out.entries.extend(change.entries)
+        out.table_updates.update(change.table_updates)
+        out.players.extend(change.players)
+        out.holders.extend(change.holders)
+        for name in ("new_table", "new_game", "rated", "game_number"):
+            value = getattr(change, name)
+            if value is not None:
+                if getattr(out, name) is not None:
+                    raise ValueError(f"two changes set {name}: they cannot be stored as one")
+                setattr(out, name, value)
+        out.game_updates.update(change.game_updates)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ knows who is connected, beyond what the shells tell it (:attr:`TableState.connec
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import time
 from collections.abc import Mapping
@@ -211,6 +212,25 @@ class TableState:
         """A new entry of the current game made at UNIX time ``at``, ``offset`` after the
         table's seq (not stored)."""
         return LogEntry(self.seq + offset, self.game_number, kind, seat, data, at)
+
+    def preview(self) -> TableState:
+        """A copy of this state on which ``act`` entries not yet stored may be applied, to
+        decide what follows them (the bots' replies stored in the same write as the action
+        they answer: :meth:`chicago.server.tables.TableManager`). The seats, the row and the
+        games are shared, not copied: apply nothing but ``act`` entries, each with the game
+        after it (:class:`~chicago.server.core.decide.Move`), so that neither state's
+        game is changed in place."""
+        copy = object.__new__(TableState)
+        copy.__dict__.update(self.__dict__)
+        copy.entries = list(self.entries)
+        copy.spans = dict(self.spans)
+        copy.expiries = list(self.expiries)
+        copy.chat_lines = list(self.chat_lines)
+        if self.pause is not None:
+            copy.pause = dataclasses.replace(self.pause, waiting=set(self.pause.waiting))
+        if self.vote is not None:
+            copy.vote = dataclasses.replace(self.vote, agreed=set(self.vote.agreed))
+        return copy
 
     # ------------------------------------------------------------------ log
     def apply(self, entry: LogEntry, game: Game | None = None) -> None:
