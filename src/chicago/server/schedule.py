@@ -152,10 +152,17 @@ class TurnScheduler:
         built-in bot, or any built-in one without ``Settings.bot_threads``; not a program):
         then its reply may follow the action before it in the same write
         (:meth:`chicago.server.tables.TableManager`'s replies)."""
-        bot = self.bot(table, seat, level)
-        if callable(getattr(bot, "close", None)):
-            return False
-        return not (self.settings.bot_threads and level not in QUICK_LEVELS)
+        return self._pool(self.bot(table, seat, level), level) is None
+
+    def _pool(self, bot: Bot, level: str) -> ThreadPoolExecutor | None:
+        """Where ``bot`` of ``level`` decides: a program in the programs' pool (it waits on
+        its pipe), a built-in bot that thinks long in the bots' pool, else None (in the
+        event loop)."""
+        if _is_program(bot):
+            return self._external_pool
+        if self.settings.bot_threads and level not in QUICK_LEVELS:
+            return self._bot_pool
+        return None
 
     async def decide(self, table: LiveTable, seat: int, level: str, seq: int,
                      game: Game | None = None) -> Action:
@@ -174,11 +181,9 @@ class TurnScheduler:
         failures = getattr(bot, "failures", None)
         lost = sum(failures.values()) if isinstance(failures, dict) else 0
         loop = asyncio.get_running_loop()
-        if callable(getattr(bot, "close", None)):  # a program: waits on its pipe
-            action = await loop.run_in_executor(self._external_pool, bot.decide,
-                                                view, legal, rng)
-        elif self.settings.bot_threads and level not in QUICK_LEVELS:
-            action = await loop.run_in_executor(self._bot_pool, bot.decide, view, legal, rng)
+        pool = self._pool(bot, level)
+        if pool is not None:
+            action = await loop.run_in_executor(pool, bot.decide, view, legal, rng)
         else:
             action = bot.decide(view, legal, rng)
         if isinstance(failures, dict) and sum(failures.values()) > lost:
@@ -204,7 +209,7 @@ class TurnScheduler:
         """Take the table's bots that run programs (those with ``close``) out of it and give
         back the function that stops them, or None when there are none."""
         external = {key: bot for key, bot in table.bots.items()
-                    if callable(getattr(bot, "close", None))}
+                    if _is_program(bot)}
         if not external:
             return None
         for key in external:
@@ -236,3 +241,8 @@ class TurnScheduler:
                                    for r in releases))
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
         self._external_pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _is_program(bot: Bot) -> bool:
+    """Whether ``bot`` runs an outside program (it has ``close``, which stops it)."""
+    return callable(getattr(bot, "close", None))
