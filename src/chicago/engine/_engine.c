@@ -1380,20 +1380,6 @@ static void read_soon(PyObject *games, Py_ssize_t i)
     }
 }
 
-/* A bool array of two dimensions (n rows) as a writable buffer, or -1 with ValueError. */
-static int bool_rows(PyObject *array, Py_buffer *view, Py_ssize_t n, int writable)
-{
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(array, view, flags) < 0) return -1;
-    if (view->ndim != 2 || view->itemsize != 1 || view->shape[0] != n
-        || strcmp(view->format, "?") != 0) {
-        PyBuffer_Release(view);
-        PyErr_SetString(PyExc_ValueError, "legal must be a bool array with a row per game");
-        return -1;
-    }
-    return 0;
-}
-
 /* The batch's own arrays, kept from step to step and opened once, when the batch is made
    (hold_batch): ``facts`` (int64, a row per game: the engine's facts first, then the
    batch's own notes), ``legal`` (bool, the batch's mask, which checks the next step's
@@ -1469,12 +1455,150 @@ static PyObject *hold_batch(PyObject *module, PyObject *args)
     return capsule;
 }
 
+/* ------------------------------------------------------------------ arrays */
+
+/* The head of a numpy array: numpy's PyArrayObject_fields, which every extension built on
+   numpy's C API reads directly (PyArray_DATA and the other accessors are macros), so numpy
+   keeps it as it is. A step's fresh arrays are read through it rather than through the
+   buffer protocol, whose format strings and bookkeeping cost about 0.2 us an array: a
+   fifth of a one-game step's C time. setup_batch checks the layout on probe arrays; if
+   anything differs, every array is opened through the buffer protocol. */
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions;
+    Py_ssize_t *strides;
+    PyObject *base;
+    PyObject *descr;
+    int flags;
+} ArrayHead;
+
+enum { ARRAY_C_CONTIGUOUS = 0x0001, ARRAY_WRITEABLE = 0x0400 };
+enum { EL_OTHER, EL_F32, EL_BOOL, EL_I64, EL_F64, EL_COUNT };  /* the element types used here */
+static PyTypeObject *NDARRAY;      /* numpy.ndarray, when its head checked out (setup_batch) */
+static PyObject *DTYPES[EL_COUNT];  /* numpy's dtypes of EL_F32 ... EL_F64 */
+
+/* An array opened for a call: its memory, element type and shape (one or two dimensions,
+   C order); ``view`` is set and released by array_close when it was opened through the
+   buffer protocol. */
+typedef struct {
+    char *data;
+    int ndim, type, buffered;
+    Py_ssize_t rows, columns;  /* columns: 1 for one dimension */
+    Py_buffer view;
+} Array;
+
+static int type_of_format(const Py_buffer *view)
+{
+    const char *format = view->format == NULL ? "B" : view->format;
+    if (strcmp(format, "f") == 0) return EL_F32;
+    if (strcmp(format, "?") == 0) return EL_BOOL;
+    if (strcmp(format, "d") == 0) return EL_F64;
+    if (is_int64(view)) return EL_I64;
+    return EL_OTHER;
+}
+
+/* Open ``object`` (C-contiguous, one or two dimensions; writable if asked): -1 with an
+   error if it is not such an array. */
+static int array_open(PyObject *object, int writable, Array *array)
+{
+    array->buffered = 0;
+    if (NDARRAY != NULL && Py_TYPE(object) == NDARRAY) {
+        const ArrayHead *head = (const ArrayHead *)object;
+        int need = ARRAY_C_CONTIGUOUS | (writable ? ARRAY_WRITEABLE : 0);
+        int type = EL_OTHER;
+        for (int t = EL_F32; t < EL_COUNT; t++)
+            if (head->descr == DTYPES[t]) type = t;
+        if ((head->flags & need) == need && head->nd >= 1 && head->nd <= 2
+            && type != EL_OTHER) {
+            array->data = head->data;
+            array->ndim = head->nd;
+            array->type = type;
+            array->rows = head->dimensions[0];
+            array->columns = head->nd == 2 ? head->dimensions[1] : 1;
+            return 0;
+        }
+    }
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(object, &array->view, flags) < 0) return -1;
+    array->buffered = 1;
+    if (array->view.ndim < 1 || array->view.ndim > 2) {
+        PyBuffer_Release(&array->view);
+        array->buffered = 0;
+        PyErr_SetString(PyExc_ValueError, "an array of one or two dimensions is needed");
+        return -1;
+    }
+    array->data = array->view.buf;
+    array->ndim = array->view.ndim;
+    array->type = type_of_format(&array->view);
+    array->rows = array->view.shape[0];
+    array->columns = array->ndim == 2 ? array->view.shape[1] : 1;
+    return 0;
+}
+
+static void array_close(Array *array)
+{
+    if (array->buffered) PyBuffer_Release(&array->view);
+    array->buffered = 0;
+}
+
+/* Does ``probe`` (an array of dtypes[t]) read the same through its head as through the
+   buffer protocol? */
+static int head_agrees(PyObject *probe, int type, int writable, int contiguous)
+{
+    if (Py_TYPE(probe) != NDARRAY) return 0;
+    const ArrayHead *head = (const ArrayHead *)probe;
+    Py_buffer view;
+    if (PyObject_GetBuffer(probe, &view, PyBUF_STRIDES | PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    int agrees = view.buf == (void *)head->data && view.ndim == head->nd && head->nd == 2
+        && view.shape[0] == head->dimensions[0] && view.shape[1] == head->dimensions[1]
+        && view.strides[1] == head->strides[1] && head->descr == DTYPES[type]
+        && type_of_format(&view) == type && view.readonly == !writable
+        && !(head->flags & ARRAY_WRITEABLE) == !writable
+        && !(head->flags & ARRAY_C_CONTIGUOUS) == !contiguous;
+    PyBuffer_Release(&view);
+    return agrees;
+}
+
+/* setup_batch's check of ArrayHead: ``ndarray``, the four dtypes, and ``probes``: for each
+   dtype a writable C-contiguous array of two dimensions, then a float32 array that is not
+   C-contiguous and one that is read-only. NDARRAY stays NULL unless every probe agrees. */
+static int setup_arrays(PyObject *config)
+{
+    NDARRAY = NULL;
+    PyObject *ndarray = PyDict_GetItemString(config, "ndarray");
+    PyObject *dtypes = PyDict_GetItemString(config, "dtypes");
+    PyObject *probes = PyDict_GetItemString(config, "probes");
+    if (ndarray == NULL || dtypes == NULL || probes == NULL)
+        return 0; /* the buffer protocol only */
+    if (!PyType_Check(ndarray) || !PyTuple_Check(dtypes) || PyTuple_GET_SIZE(dtypes) != 4
+        || !PyTuple_Check(probes) || PyTuple_GET_SIZE(probes) != 6) {
+        PyErr_SetString(PyExc_TypeError, "setup_batch: ndarray, 4 dtypes and 6 probes");
+        return -1;
+    }
+    for (int t = EL_F32; t < EL_COUNT; t++)
+        Py_XSETREF(DTYPES[t], Py_NewRef(PyTuple_GET_ITEM(dtypes, t - 1)));
+    NDARRAY = (PyTypeObject *)ndarray;
+    int agrees = 1;
+    for (int t = EL_F32; t < EL_COUNT; t++)
+        agrees = agrees && head_agrees(PyTuple_GET_ITEM(probes, t - 1), t, 1, 1);
+    agrees = agrees && head_agrees(PyTuple_GET_ITEM(probes, 4), EL_F32, 1, 0)
+        && head_agrees(PyTuple_GET_ITEM(probes, 5), EL_F32, 0, 1);
+    if (agrees) Py_INCREF(ndarray);
+    else NDARRAY = NULL;
+    return 0;
+}
+
 /* What a batch step writes: the batch's held arrays, and what the step returns, new each
    step and opened for it: ``out`` (float32, the observations), ``legal_out`` (bool, a copy
    of the mask) and ``seats`` (int64, the seat to act). Each game's rows are written while
    its objects are in the cache, in one pass. */
 typedef struct {
-    Py_buffer views[3];
+    Array arrays[3];
     int opened;
     Py_ssize_t n;
     int64_t *facts;
@@ -1490,7 +1614,7 @@ typedef struct {
 
 static void sink_close(Sink *sink)
 {
-    for (int k = 0; k < sink->opened; k++) PyBuffer_Release(&sink->views[k]);
+    for (int k = 0; k < sink->opened; k++) array_close(&sink->arrays[k]);
     sink->opened = 0;
 }
 
@@ -1501,24 +1625,23 @@ static int sink_open(Sink *sink, Py_ssize_t n, PyObject *capsule, PyObject *out,
 {
     Held *held = PyCapsule_GetPointer(capsule, HELD);
     if (held == NULL) return -1;
-    PyObject *arrays[3] = {out, legal_out, seats};
+    PyObject *objects[3] = {out, legal_out, seats};
     sink->opened = 0;
     sink->n = n;
     for (int k = 0; k < 3; k++) {
-        int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE;
-        if (PyObject_GetBuffer(arrays[k], &sink->views[k], flags) < 0) {
+        if (array_open(objects[k], 1, &sink->arrays[k]) < 0) {
             sink_close(sink);
             return -1;
         }
         sink->opened++;
     }
-    Py_buffer *v = sink->views;
+    Array *v = sink->arrays;
     int ok = held->n == n
-        && v[0].ndim == 2 && v[0].shape[0] == n && strcmp(v[0].format, "f") == 0
-        && v[0].shape[1] >= held->out_width
-        && v[1].ndim == 2 && v[1].shape[0] == n && v[1].shape[1] == held->legal_width
-        && strcmp(v[1].format, "?") == 0
-        && v[2].ndim == 1 && v[2].shape[0] == n && is_int64(&v[2]);
+        && v[0].ndim == 2 && v[0].rows == n && v[0].type == EL_F32
+        && v[0].columns >= held->out_width
+        && v[1].ndim == 2 && v[1].rows == n && v[1].columns == held->legal_width
+        && v[1].type == EL_BOOL
+        && v[2].ndim == 1 && v[2].rows == n && v[2].type == EL_I64;
     if (!ok) {
         sink_close(sink);
         PyErr_Format(PyExc_ValueError, "a step's arrays for %zd games: float32 out (n, width "
@@ -1532,10 +1655,10 @@ static int sink_open(Sink *sink, Py_ssize_t n, PyObject *capsule, PyObject *out,
     sink->legal_width = held->legal_width;
     sink->code = held->views[2].buf;
     sink->steps = held->steps;
-    sink->out = v[0].buf;
-    sink->out_width = v[0].shape[1];
-    sink->legal_out = v[1].buf;
-    sink->seats = v[2].buf;
+    sink->out = (float *)v[0].data;
+    sink->out_width = v[0].columns;
+    sink->legal_out = (unsigned char *)v[1].data;
+    sink->seats = (int64_t *)v[2].data;
     return 0;
 }
 
@@ -1688,7 +1811,8 @@ static PyObject *action_of_id(PyObject *game, PyObject *to_act, long seat, long 
 }
 
 /* step_batch(games, picks, played, announced, deals, held, out, legal_out, seats) -> list
-   of slots whose game ended (``held``: hold_batch's capsule of facts, legal and program): apply action id picks[i] (legal[i, picks[i]]
+   of slots whose game ended (NotImplemented, nothing done, for picks in a numpy array that
+   is not contiguous) (``held``: hold_batch's capsule of facts, legal and program): apply action id picks[i] (legal[i, picks[i]]
    true) to each game, noting each play in facts[i, played + seat] and each announcement or
    pass of scoring round r in facts[i, announced + r * 6 + seat] (r < 4), starting those
    notes again (0, -1) when a new deal begins (facts[i, deals] is the game's deal number),
@@ -1696,32 +1820,38 @@ static PyObject *action_of_id(PyObject *game, PyObject *to_act, long seat, long 
    game that ended are left for the caller (it starts the slot's next game and observes
    it). Every pick is checked against ``legal`` before any game changes (ValueError naming
    the game). chicago.env.batch's pure-Python step does the same. */
-static PyObject *step_batch(PyObject *module, PyObject *args)
+static PyObject *step_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *games, *picks_object, *held, *out, *legal_out, *seats;
-    Py_ssize_t played, announced, deals;
     if (!installed) {
         PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!OnnnOOOO:step_batch", &PyList_Type, &games, &picks_object,
-                          &played, &announced, &deals, &held, &out, &legal_out, &seats))
+    if (nargs != 9 || !PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "step_batch(games: list, picks, played, announced, "
+                        "deals, held, out, legal_out, seats)");
         return NULL;
+    }
+    PyObject *games = args[0];
+    Py_ssize_t played = PyLong_AsSsize_t(args[2]), announced = PyLong_AsSsize_t(args[3]);
+    Py_ssize_t deals = PyLong_AsSsize_t(args[4]);
+    if (PyErr_Occurred()) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(games);
-    Py_buffer picks;
-    if (PyObject_GetBuffer(picks_object, &picks, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
+    if (NDARRAY != NULL && Py_TYPE(args[1]) == NDARRAY
+        && !(((ArrayHead *)args[1])->flags & ARRAY_C_CONTIGUOUS))
+        Py_RETURN_NOTIMPLEMENTED; /* the caller makes the picks contiguous and calls again */
+    Array picks;
+    if (array_open(args[1], 0, &picks) < 0) return NULL;
     Sink sink;
-    if (sink_open(&sink, n, held, out, legal_out, seats) < 0) {
-        PyBuffer_Release(&picks);
+    if (sink_open(&sink, n, args[5], args[6], args[7], args[8]) < 0) {
+        array_close(&picks);
         return NULL;
     }
     Py_ssize_t width = sink.facts_width;
-    int ok = is_int64(&picks) && picks.len == n * 8 && played >= 0 && played + 6 <= width
+    int ok = picks.type == EL_I64 && picks.ndim == 1 && picks.rows == n && played >= 0 && played + 6 <= width
         && announced >= 0 && announced + 24 <= width && deals >= 0 && deals < width;
     PyObject *finished = ok ? PyList_New(0) : NULL;
     if (!ok) PyErr_SetString(PyExc_ValueError, "step_batch: mismatched arrays");
-    const int64_t *pick = picks.buf;
+    const int64_t *pick = (const int64_t *)picks.data;
     const unsigned char *legal_rows = sink.legal;
     Py_ssize_t legal_width = sink.legal_width;
     for (Py_ssize_t i = 0; finished != NULL && i < n; i++) /* every pick is legal */
@@ -1783,7 +1913,7 @@ static PyObject *step_batch(PyObject *module, PyObject *args)
             break;
         }
     }
-    PyBuffer_Release(&picks);
+    array_close(&picks);
     sink_close(&sink);
     return finished;
 }
@@ -1792,37 +1922,37 @@ static PyObject *step_batch(PyObject *module, PyObject *args)
    its k-th true entry, k = floor(uniforms[i] * count of true entries) (a uniform pick), in
    the int64 array ``out``; -1 for a row with none. chicago.env.batch does it with numpy
    without the accelerator. */
-static PyObject *pick_legal(PyObject *module, PyObject *args)
+static PyObject *pick_legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *legal, *uniforms_object, *out_object;
-    if (!PyArg_ParseTuple(args, "OOO:pick_legal", &legal, &uniforms_object, &out_object))
-        return NULL;
-    Py_buffer uniforms, out, mask;
-    if (PyObject_GetBuffer(uniforms_object, &uniforms, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    if (PyObject_GetBuffer(out_object, &out, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE
-                           | PyBUF_FORMAT) < 0) {
-        PyBuffer_Release(&uniforms);
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "pick_legal(legal, uniforms, out)");
         return NULL;
     }
-    Py_ssize_t n = uniforms.len / (uniforms.itemsize ? uniforms.itemsize : 1);
-    if (bool_rows(legal, &mask, n, 0) < 0) {
-        PyBuffer_Release(&uniforms);
-        PyBuffer_Release(&out);
+    Array mask, uniforms, out;
+    if (array_open(args[0], 0, &mask) < 0) return NULL;
+    if (array_open(args[1], 0, &uniforms) < 0) {
+        array_close(&mask);
         return NULL;
     }
-    if (strcmp(uniforms.format, "d") != 0 || out.itemsize != 8 || out.len != n * 8
-        || (strcmp(out.format, "l") != 0 && strcmp(out.format, "q") != 0)) {
-        PyBuffer_Release(&uniforms);
-        PyBuffer_Release(&out);
-        PyBuffer_Release(&mask);
-        PyErr_SetString(PyExc_ValueError, "pick_legal: float64 uniforms, int64 out, n rows");
+    if (array_open(args[2], 1, &out) < 0) {
+        array_close(&mask);
+        array_close(&uniforms);
         return NULL;
     }
-    const double *u = uniforms.buf;
-    const unsigned char *rows = mask.buf;
-    int64_t *picks = out.buf;
-    Py_ssize_t width = mask.shape[1];
+    Py_ssize_t n = uniforms.rows;
+    if (mask.type != EL_BOOL || mask.ndim != 2 || mask.rows != n || uniforms.type != EL_F64
+        || uniforms.ndim != 1 || out.type != EL_I64 || out.ndim != 1 || out.rows != n) {
+        array_close(&mask);
+        array_close(&uniforms);
+        array_close(&out);
+        PyErr_SetString(PyExc_ValueError, "pick_legal: a bool legal (n, m), float64 uniforms "
+                        "(n,), int64 out (n,)");
+        return NULL;
+    }
+    const double *u = (const double *)uniforms.data;
+    const unsigned char *rows = (const unsigned char *)mask.data;
+    int64_t *picks = (int64_t *)out.data;
+    Py_ssize_t width = mask.columns;
     for (Py_ssize_t i = 0; i < n; i++) {
         const unsigned char *row = rows + i * width;
         Py_ssize_t count = 0;
@@ -1836,9 +1966,9 @@ static PyObject *pick_legal(PyObject *module, PyObject *args)
                 break;
             }
     }
-    PyBuffer_Release(&uniforms);
-    PyBuffer_Release(&out);
-    PyBuffer_Release(&mask);
+    array_close(&mask);
+    array_close(&uniforms);
+    array_close(&out);
     Py_RETURN_NONE;
 }
 
@@ -1878,7 +2008,8 @@ static PyObject *setup_batch(PyObject *module, PyObject *config)
         PyErr_SetString(PyExc_TypeError, "setup_batch: phases a tuple, kinds a dict");
         return NULL;
     }
-    return PyLong_FromLong(F_COUNT);
+    if (setup_arrays(config) < 0) return NULL;
+    return Py_BuildValue("(iO)", F_COUNT, NDARRAY != NULL ? Py_True : Py_False);
 }
 
 /* ------------------------------------------------------------------ copy_random */
@@ -2164,18 +2295,20 @@ static PyMethodDef METHODS[] = {
      "observe_batch(games, slots, held, out, legal_out, seats)\n--\n\n"
      "Write the rows of the games at ``slots`` (None: every game) as chicago.env.batch "
      "observes them: facts, legal ids, the observation made by ``program``, the seat."},
-    {"step_batch", step_batch, METH_VARARGS,
+    {"step_batch", (PyCFunction)(void (*)(void))step_batch, METH_FASTCALL,
      "step_batch(games, picks, played, announced, deals, held, out, legal_out, seats)"
      "\n--\n\n"
      "Apply one action id to each game and write its rows as observe_batch does "
      "(chicago.env.batch); the slots whose game ended."},
-    {"pick_legal", pick_legal, METH_VARARGS,
+    {"pick_legal", (PyCFunction)(void (*)(void))pick_legal, METH_FASTCALL,
      "pick_legal(legal, uniforms, out)\n--\n\n"
      "Per row of ``legal``, the column of its k-th true entry, k = floor(uniforms[i] * "
      "its true entries), into ``out`` (chicago.env.batch's uniform random pick)."},
     {"setup_batch", setup_batch, METH_O,
      "setup_batch(config)\n--\n\n"
-     "The action ids and phases of chicago.env.batch; returns the number of facts a row."},
+     "The action ids and phases of chicago.env.batch (and numpy's arrays, checked); returns "
+     "the number of facts a row and whether arrays are read directly (not through the "
+     "buffer protocol)."},
     {"install", install, METH_VARARGS,
      "install(game, config): put the accelerated legal_actions() and apply() on the Game "
      "class (chicago.engine.game does this once at import)."},

@@ -154,6 +154,7 @@ def _program(target: float) -> npt.NDArray[np.float64]:
 
 
 _SHIFTS = np.arange(52, dtype=np.uint64)
+_INT64 = np.dtype(np.int64)
 
 
 def encode(facts: npt.NDArray[np.int64], program: npt.NDArray[np.float64],
@@ -241,6 +242,10 @@ class GameBatch:
         self._legal = np.zeros((count, NUM_ACTIONS), np.bool_)
         self._facts = np.zeros((count, len(_COLUMNS)), np.int64)
         self._held: Any = None  # the accelerator's hold on these two and the program
+        self._shapes = ((count, BATCH_OBSERVATION_SIZE), (count, NUM_ACTIONS), (count,))
+        # what a step copies for its rewards and done when no game ended
+        self._no_rewards = np.zeros((count, S), np.float32)
+        self._not_done = np.zeros(count, np.bool_)
         self._start()
 
     def _start(self) -> None:
@@ -289,29 +294,33 @@ class GameBatch:
         any game has changed. Python's cycle collector is paused while the games move and
         restored after (see :func:`_collector_paused`).
         """
-        chosen = np.asarray(actions)
-        if chosen.shape != (self.count,) or chosen.dtype.kind not in "iu":
-            raise ValueError(f"actions must be {self.count} integer action ids, "
-                             f"not an array of shape {chosen.shape} and type {chosen.dtype}")
-        out, legal, seats = self._fresh()
-        paused = _collector_paused()
+        chosen: Any = actions
+        if (type(chosen) is not np.ndarray or chosen.dtype is not _INT64
+                or chosen.shape != self._shapes[2]):
+            chosen = self._checked(actions)
+        # a step's arrays are new (what a step returned stays as it was), made here rather
+        # than in a helper: at one game a step's Python time counts as much as its C time
+        shapes = self._shapes
+        out = np.empty(shapes[0], np.float32)
+        legal = np.empty(shapes[1], np.bool_)
+        seats = np.empty(shapes[2], np.int64)
+        paused = gc.isenabled()  # _collector_paused, inline for the same reason
+        gc.disable()
         try:
             if _NATIVE is not None:  # it observes every game that goes on, in the same pass
-                finished = _NATIVE.step_batch(
-                    self._games, chosen.astype(np.int64, copy=False), _PLAYED, _ANNOUNCED,
-                    _DEAL, self._native_hold(), out, legal, seats)
+                held = self._held or self._native_hold()
+                finished = _NATIVE.step_batch(self._games, chosen, _PLAYED, _ANNOUNCED,
+                                              _DEAL, held, out, legal, seats)
+                if finished is NotImplemented:  # ids in a strided array (a slice)
+                    finished = _NATIVE.step_batch(
+                        self._games, np.ascontiguousarray(chosen), _PLAYED, _ANNOUNCED,
+                        _DEAL, held, out, legal, seats)
             else:
                 finished = self._step_python(chosen.tolist())
-            rewards = np.zeros((self.count, S), np.float32)
-            done = np.zeros(self.count, np.bool_)
-            for slot in finished:
-                money = self._games[slot].settlement()
-                rewards[slot, : len(money)] = money
-                done[slot] = True
-                self._episodes[slot] += 1
-                self._games[slot] = Game(self.rules, self.players,
-                                         seed=self.seed_of(slot, int(self._episodes[slot])))
-                self._forget(slot)
+            rewards = self._no_rewards.copy()
+            done = self._not_done.copy()
+            if finished:
+                self._start_next(finished, rewards, done)
             if _NATIVE is None or finished:
                 self._observe(finished if _NATIVE is not None else None, out, legal, seats)
             return BatchStep(out, legal, seats, rewards, done, self._episodes.copy())
@@ -319,11 +328,35 @@ class GameBatch:
             if paused:
                 gc.enable()
 
+    def _checked(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]
+                 ) -> npt.NDArray[np.int64]:
+        """``actions`` as the int64 array of one id per game that a step takes, or
+        ``ValueError``."""
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.count,) or chosen.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.count} integer action ids, "
+                             f"not an array of shape {chosen.shape} and type {chosen.dtype}")
+        return np.ascontiguousarray(chosen, np.int64)
+
+    def _start_next(self, finished: list[int], rewards: npt.NDArray[np.float32],
+                    done: npt.NDArray[np.bool_]) -> None:
+        """The games at ``finished`` ended: their settlements into ``rewards``, ``done``
+        set, and the next game of each slot in its place."""
+        for slot in finished:
+            money = self._games[slot].settlement()
+            rewards[slot, : len(money)] = money
+            done[slot] = True
+            self._episodes[slot] += 1
+            self._games[slot] = Game(self.rules, self.players,
+                                     seed=self.seed_of(slot, int(self._episodes[slot])))
+            self._forget(slot)
+
     def _fresh(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_],
                               npt.NDArray[np.int64]]:
         """New arrays for what a step returns: observations, mask and seats to act."""
-        return (np.empty((self.count, BATCH_OBSERVATION_SIZE), np.float32),
-                np.empty((self.count, NUM_ACTIONS), np.bool_), np.empty(self.count, np.int64))
+        shapes = self._shapes
+        return (np.empty(shapes[0], np.float32), np.empty(shapes[1], np.bool_),
+                np.empty(shapes[2], np.int64))
 
     def _native_hold(self) -> Any:
         """The accelerator's hold on the arrays kept from step to step (the facts, the mask
@@ -450,17 +483,30 @@ def _facts(game: Game) -> tuple[list[int], list[int]]:
     return row, [action_to_index(action, sorted_hand) for action in game.legal_actions()]
 
 
+def _array_probes() -> dict[str, object]:
+    """What the accelerator checks before it reads numpy arrays' memory directly rather
+    than through the buffer protocol (``_engine.c``'s setup_arrays): the array type, the
+    four element types it uses, and one array of each, then a float32 array that is not
+    C-contiguous and one that is read-only."""
+    dtypes = tuple(np.dtype(t) for t in (np.float32, np.bool_, np.int64, np.float64))
+    probes = [np.zeros((3, 5), dtype) for dtype in dtypes]
+    read_only = np.zeros((3, 5), np.float32)
+    read_only.flags.writeable = False
+    return {"ndarray": np.ndarray, "dtypes": dtypes,
+            "probes": (*probes, np.zeros((3, 10), np.float32)[:, ::2], read_only)}
+
+
 if ENGINE is not None and hasattr(ENGINE, "setup_batch"):
     _NATIVE: Any = ENGINE
-    _facts_count = ENGINE.setup_batch({
+    _facts_count, ARRAYS_DIRECT = ENGINE.setup_batch({
         "ids": {"discard": DISCARD_BASE, "sixth": DISCARD_SIXTH, "one_up": ONE_UP_BASE,
                 "announce": ANNOUNCE_BASE, "reset_seat": RESET_SEAT_BASE},
         "phases": _PHASES, "kinds": {k: SIMPLE_BASE + i for i, k in enumerate(SIMPLE_KINDS)},
         "K_PLAY": _K.PLAY, "K_ONE_UP": _K.ONE_UP, "K_ANNOUNCE": _K.ANNOUNCE,
-        "K_RESET": _K.RESET,
+        "K_RESET": _K.RESET, **_array_probes(),
     })
     assert _facts_count == len(FIELDS), (_facts_count, len(FIELDS))
 else:
-    _NATIVE = None
+    _NATIVE, ARRAYS_DIRECT = None, False
 ACCELERATED: bool = _NATIVE is not None
 """Whether the engine's C accelerator makes the observations, masks and steps."""
