@@ -1388,16 +1388,23 @@ static void read_soon(PyObject *games, Py_ssize_t i)
 typedef struct {
     Py_buffer views[3];
     Py_ssize_t n, facts_width, legal_width, steps, out_width;
+    Py_ssize_t played, announced, deals;  /* step_batch's notes: their columns in facts */
+    PyObject *make;  /* how step_batch makes a step's arrays (hold_batch's ``make``) */
 } Held;
 
 static const char HELD[] = "chicago.engine._engine.held";
 
+static void held_free_memory(Held *held)
+{
+    for (int k = 0; k < 3; k++) PyBuffer_Release(&held->views[k]);
+    Py_XDECREF(held->make);
+    PyMem_Free(held);
+}
+
 static void held_free(PyObject *capsule)
 {
     Held *held = PyCapsule_GetPointer(capsule, HELD);
-    if (held == NULL) return;
-    for (int k = 0; k < 3; k++) PyBuffer_Release(&held->views[k]);
-    PyMem_Free(held);
+    if (held != NULL) held_free_memory(held);
 }
 
 static int is_int64(const Py_buffer *view)
@@ -1406,12 +1413,32 @@ static int is_int64(const Py_buffer *view)
         && (strcmp(view->format, "l") == 0 || strcmp(view->format, "q") == 0);
 }
 
-/* hold_batch(facts, legal, program) -> the capsule step_batch and observe_batch take. */
+enum { MAKE_EMPTY, MAKE_OUT_SHAPE, MAKE_LEGAL_SHAPE, MAKE_SEATS_SHAPE, MAKE_FLOAT32,
+       MAKE_BOOL, MAKE_INT64, MAKE_NO_REWARDS, MAKE_NOT_DONE, MAKE_EPISODES, MAKE_STEP,
+       MAKE_COUNT };
+
+/* hold_batch(facts, legal, program, played, announced, deals, make) -> the capsule
+   step_batch and observe_batch take. ``played``, ``announced``, ``deals``: the columns of
+   facts where step_batch notes plays, announcements and the deal (see step_batch);
+   ``make``: how step_batch makes the arrays of a step (a tuple: numpy.empty, the shapes
+   of the observations, the mask and the seats, the dtypes float32, bool and int64, the
+   arrays whose copies are a step's rewards, done and episodes, the step's named tuple
+   type). */
 static PyObject *hold_batch(PyObject *module, PyObject *args)
 {
-    PyObject *arrays[3];
-    if (!PyArg_ParseTuple(args, "OOO:hold_batch", &arrays[0], &arrays[1], &arrays[2]))
+    PyObject *arrays[3], *make;
+    Py_ssize_t played, announced, deals;
+    if (!PyArg_ParseTuple(args, "OOOnnnO!:hold_batch", &arrays[0], &arrays[1], &arrays[2],
+                          &played, &announced, &deals, &PyTuple_Type, &make))
         return NULL;
+    if (PyTuple_GET_SIZE(make) != MAKE_COUNT || !PyCallable_Check(PyTuple_GET_ITEM(make, 0))
+        || !PyType_Check(PyTuple_GET_ITEM(make, MAKE_STEP))
+        || !PyType_IsSubtype((PyTypeObject *)PyTuple_GET_ITEM(make, MAKE_STEP),
+                             &PyTuple_Type)) {
+        PyErr_Format(PyExc_ValueError, "hold_batch: make must be %d things: numpy.empty, ..., "
+                     "a tuple type", MAKE_COUNT);
+        return NULL;
+    }
     Held *held = PyMem_Calloc(1, sizeof *held);
     if (held == NULL) return PyErr_NoMemory();
     int opened = 0;
@@ -1424,7 +1451,12 @@ static PyObject *hold_batch(PyObject *module, PyObject *args)
         && v[1].ndim == 2 && v[1].shape[0] == v[0].shape[0] && v[1].itemsize == 1
         && strcmp(v[1].format, "?") == 0 && v[1].shape[1] > ID_RESET_SEAT + 5
         && v[2].ndim == 2 && v[2].shape[1] == 4 && strcmp(v[2].format, "d") == 0;
+    ok = ok && played >= 0 && played + 6 <= v[0].shape[1] && announced >= 0
+        && announced + 24 <= v[0].shape[1] && deals >= 0 && deals < v[0].shape[1];
     if (ok) {
+        held->played = played;
+        held->announced = announced;
+        held->deals = deals;
         held->n = v[0].shape[0];
         held->facts_width = v[0].shape[1];
         held->legal_width = v[1].shape[1];
@@ -1444,14 +1476,13 @@ static PyObject *hold_batch(PyObject *module, PyObject *args)
         PyMem_Free(held);
         if (opened == 3 || !PyErr_Occurred())
             PyErr_Format(PyExc_ValueError, "hold_batch: int64 facts (n, k >= %d), bool legal "
-                         "(n, every id), a float64 program (m, 4) that fits facts", F_COUNT);
+                         "(n, every id), a float64 program (m, 4) that fits facts, the notes' "
+                         "columns within facts", F_COUNT);
         return NULL;
     }
+    held->make = Py_NewRef(make);
     PyObject *capsule = PyCapsule_New(held, HELD, held_free);
-    if (capsule == NULL) {
-        for (int k = 0; k < 3; k++) PyBuffer_Release(&held->views[k]);
-        PyMem_Free(held);
-    }
+    if (capsule == NULL) held_free_memory(held);
     return capsule;
 }
 
@@ -1810,45 +1841,101 @@ static PyObject *action_of_id(PyObject *game, PyObject *to_act, long seat, long 
     return NULL;
 }
 
-/* step_batch(games, picks, played, announced, deals, held, out, legal_out, seats) -> list
-   of slots whose game ended (NotImplemented, nothing done, for picks in a numpy array that
-   is not contiguous) (``held``: hold_batch's capsule of facts, legal and program): apply action id picks[i] (legal[i, picks[i]]
-   true) to each game, noting each play in facts[i, played + seat] and each announcement or
-   pass of scoring round r in facts[i, announced + r * 6 + seat] (r < 4), starting those
-   notes again (0, -1) when a new deal begins (facts[i, deals] is the game's deal number),
-   and then, in the same pass, writing the game's rows as observe_batch does. The rows of a
-   game that ended are left for the caller (it starts the slot's next game and observes
-   it). Every pick is checked against ``legal`` before any game changes (ValueError naming
-   the game). chicago.env.batch's pure-Python step does the same. */
+/* A new array: numpy.empty(shape, dtype), as held->make gives them. */
+static PyObject *new_array(PyObject *make, int shape, int dtype)
+{
+    PyObject *args[2] = {PyTuple_GET_ITEM(make, shape), PyTuple_GET_ITEM(make, dtype)};
+    return PyObject_Vectorcall(PyTuple_GET_ITEM(make, MAKE_EMPTY), args, 2, NULL);
+}
+
+static PyObject *S_COPY;  /* "copy" */
+static PyObject *finished_steps(PyObject *games, PyObject *picks_object, PyObject *held,
+                                Py_ssize_t played, Py_ssize_t announced, Py_ssize_t deals,
+                                PyObject *out, PyObject *legal_out, PyObject *seats);
+
+/* step_batch(games, picks, held) -> (step, finished): apply action id picks[i] (legal[i,
+   picks[i]] true) to each game and return the step's named tuple (hold_batch's ``make``:
+   observations, mask, seats to act, rewards, done, episodes) and the list of slots whose
+   game ended; NotImplemented, nothing done, for picks in a numpy array that is not
+   contiguous (the caller makes them so). Each play is noted in facts[i, played + seat]
+   and each announcement or pass of scoring round r in facts[i, announced + r * 6 + seat]
+   (r < 4), those notes starting again (0, -1) when a new deal begins (facts[i, deals] is
+   the game's deal number); then, in the same pass, the game's rows are written as
+   observe_batch does. The rows of a game that ended, its rewards and done, and the
+   episodes are left for the caller (it starts the slot's next game and observes it).
+   Every pick is checked against ``legal`` before any game changes (ValueError naming the
+   game). chicago.env.batch's pure-Python step does the same. */
 static PyObject *step_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (!installed) {
         PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
         return NULL;
     }
-    if (nargs != 9 || !PyList_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "step_batch(games: list, picks, played, announced, "
-                        "deals, held, out, legal_out, seats)");
+    if (nargs != 3 || !PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "step_batch(games: list, picks, held)");
         return NULL;
     }
     PyObject *games = args[0];
-    Py_ssize_t played = PyLong_AsSsize_t(args[2]), announced = PyLong_AsSsize_t(args[3]);
-    Py_ssize_t deals = PyLong_AsSsize_t(args[4]);
-    if (PyErr_Occurred()) return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(games);
+    Held *held_arrays = PyCapsule_GetPointer(args[2], HELD);
+    if (held_arrays == NULL) return NULL;
     if (NDARRAY != NULL && Py_TYPE(args[1]) == NDARRAY
         && !(((ArrayHead *)args[1])->flags & ARRAY_C_CONTIGUOUS))
         Py_RETURN_NOTIMPLEMENTED; /* the caller makes the picks contiguous and calls again */
+    Py_ssize_t played = held_arrays->played, announced = held_arrays->announced;
+    Py_ssize_t deals = held_arrays->deals;
+    PyObject *make = held_arrays->make;
+    PyObject *made[6] = {
+        new_array(make, MAKE_OUT_SHAPE, MAKE_FLOAT32),
+        new_array(make, MAKE_LEGAL_SHAPE, MAKE_BOOL),
+        new_array(make, MAKE_SEATS_SHAPE, MAKE_INT64),
+        PyObject_CallMethodNoArgs(PyTuple_GET_ITEM(make, MAKE_NO_REWARDS), S_COPY),
+        PyObject_CallMethodNoArgs(PyTuple_GET_ITEM(make, MAKE_NOT_DONE), S_COPY),
+        PyObject_CallMethodNoArgs(PyTuple_GET_ITEM(make, MAKE_EPISODES), S_COPY),
+    };
+    PyObject *fields = NULL;
+    for (int k = 0; k < 6; k++)
+        if (made[k] == NULL) goto failed;
+    fields = PyTuple_New(6);
+    if (fields == NULL) goto failed;
+    for (int k = 0; k < 6; k++) PyTuple_SET_ITEM(fields, k, made[k]);
+    PyObject *finished = finished_steps(games, args[1], args[2], played, announced, deals,
+                                        made[0], made[1], made[2]);
+    if (finished == NULL) {
+        Py_DECREF(fields);
+        return NULL;
+    }
+    PyObject *packed = PyTuple_Pack(1, fields);
+    Py_DECREF(fields);
+    PyObject *step = packed == NULL ? NULL
+        : PyTuple_Type.tp_new((PyTypeObject *)PyTuple_GET_ITEM(make, MAKE_STEP), packed, NULL);
+    Py_XDECREF(packed);
+    PyObject *result = step == NULL ? NULL : PyTuple_Pack(2, step, finished);
+    Py_XDECREF(step);
+    Py_DECREF(finished);
+    return result;
+failed:
+    for (int k = 0; k < 6; k++) Py_XDECREF(made[k]);
+    return NULL;
+}
+
+/* step_batch's pass over the games, writing into out, legal_out and seats: the list of
+   slots whose game ended. */
+static PyObject *finished_steps(PyObject *games, PyObject *picks_object, PyObject *held,
+                                Py_ssize_t played, Py_ssize_t announced, Py_ssize_t deals,
+                                PyObject *out, PyObject *legal_out, PyObject *seats)
+{
+    Py_ssize_t n = PyList_GET_SIZE(games);
     Array picks;
-    if (array_open(args[1], 0, &picks) < 0) return NULL;
+    if (array_open(picks_object, 0, &picks) < 0) return NULL;
     Sink sink;
-    if (sink_open(&sink, n, args[5], args[6], args[7], args[8]) < 0) {
+    if (sink_open(&sink, n, held, out, legal_out, seats) < 0) {
         array_close(&picks);
         return NULL;
     }
     Py_ssize_t width = sink.facts_width;
-    int ok = picks.type == EL_I64 && picks.ndim == 1 && picks.rows == n && played >= 0 && played + 6 <= width
-        && announced >= 0 && announced + 24 <= width && deals >= 0 && deals < width;
+    int ok = picks.type == EL_I64 && picks.ndim == 1 && picks.rows == n && played >= 0
+        && played + 6 <= width && announced >= 0 && announced + 24 <= width && deals >= 0
+        && deals < width;
     PyObject *finished = ok ? PyList_New(0) : NULL;
     if (!ok) PyErr_SetString(PyExc_ValueError, "step_batch: mismatched arrays");
     const int64_t *pick = (const int64_t *)picks.data;
@@ -2289,17 +2376,17 @@ static PyMethodDef METHODS[] = {
      "A random.Random in the same state as ``rng`` that shares nothing with it (the same "
      "as setting a new one's state to ``rng.getstate()``, in less time)."},
     {"hold_batch", hold_batch, METH_VARARGS,
-     "hold_batch(facts, legal, program)\n--\n\n"
-     "A capsule holding a batch's own arrays open for step_batch and observe_batch."},
+     "hold_batch(facts, legal, program, played, announced, deals, make)\n--\n\n"
+     "A capsule holding a batch's own arrays open for step_batch and observe_batch, and "
+     "what step_batch needs to make a step's arrays."},
     {"observe_batch", observe_batch, METH_VARARGS,
      "observe_batch(games, slots, held, out, legal_out, seats)\n--\n\n"
      "Write the rows of the games at ``slots`` (None: every game) as chicago.env.batch "
      "observes them: facts, legal ids, the observation made by ``program``, the seat."},
     {"step_batch", (PyCFunction)(void (*)(void))step_batch, METH_FASTCALL,
-     "step_batch(games, picks, played, announced, deals, held, out, legal_out, seats)"
-     "\n--\n\n"
+     "step_batch(games, picks, held)\n--\n\n"
      "Apply one action id to each game and write its rows as observe_batch does "
-     "(chicago.env.batch); the slots whose game ended."},
+     "(chicago.env.batch); the step's named tuple and the slots whose game ended."},
     {"pick_legal", (PyCFunction)(void (*)(void))pick_legal, METH_FASTCALL,
      "pick_legal(legal, uniforms, out)\n--\n\n"
      "Per row of ``legal``, the column of its k-th true entry, k = floor(uniforms[i] * "
@@ -2323,10 +2410,12 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__engine(void)
 {
     S_GETRANDBITS = PyUnicode_InternFromString("getrandbits");
+    S_COPY = PyUnicode_InternFromString("copy");
     S_GETSTATE = PyUnicode_InternFromString("getstate");
     S_SETSTATE = PyUnicode_InternFromString("setstate");
     S_DICT = PyUnicode_InternFromString("__dict__");
-    if (S_GETRANDBITS == NULL || S_GETSTATE == NULL || S_SETSTATE == NULL || S_DICT == NULL)
+    if (S_GETRANDBITS == NULL || S_GETSTATE == NULL || S_SETSTATE == NULL || S_DICT == NULL
+        || S_COPY == NULL)
         return NULL;
     PyObject *random_module = PyImport_ImportModule("_random");
     if (random_module == NULL) return NULL;

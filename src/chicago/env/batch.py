@@ -32,7 +32,7 @@ building views, so that it costs a few microseconds a game.
 from __future__ import annotations
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -298,35 +298,37 @@ class GameBatch:
         if (type(chosen) is not np.ndarray or chosen.dtype is not _INT64
                 or chosen.shape != self._shapes[2]):
             chosen = self._checked(actions)
-        # a step's arrays are new (what a step returned stays as it was), made here rather
-        # than in a helper: at one game a step's Python time counts as much as its C time
-        shapes = self._shapes
-        out = np.empty(shapes[0], np.float32)
-        legal = np.empty(shapes[1], np.bool_)
-        seats = np.empty(shapes[2], np.int64)
-        paused = gc.isenabled()  # _collector_paused, inline for the same reason
-        gc.disable()
+        paused = gc.isenabled()  # _collector_paused, inline: at one game a step's Python
+        gc.disable()             # time counts as much as its C time
         try:
-            if _NATIVE is not None:  # it observes every game that goes on, in the same pass
-                held = self._held or self._native_hold()
-                finished = _NATIVE.step_batch(self._games, chosen, _PLAYED, _ANNOUNCED,
-                                              _DEAL, held, out, legal, seats)
-                if finished is NotImplemented:  # ids in a strided array (a slice)
-                    finished = _NATIVE.step_batch(
-                        self._games, np.ascontiguousarray(chosen), _PLAYED, _ANNOUNCED,
-                        _DEAL, held, out, legal, seats)
-            else:
-                finished = self._step_python(chosen.tolist())
+            if _NATIVE is not None:
+                return self._step_native(chosen)
+            out, legal, seats = self._fresh()
+            finished = self._step_python(chosen.tolist())
             rewards = self._no_rewards.copy()
             done = self._not_done.copy()
-            if finished:
-                self._start_next(finished, rewards, done)
-            if _NATIVE is None or finished:
-                self._observe(finished if _NATIVE is not None else None, out, legal, seats)
+            self._start_next(finished, rewards, done)
+            self._observe(None, out, legal, seats)
             return BatchStep(out, legal, seats, rewards, done, self._episodes.copy())
         finally:
             if paused:
                 gc.enable()
+
+    def _step_native(self, chosen: npt.NDArray[np.int64]) -> BatchStep:
+        """The accelerator's step: it makes the step's arrays (new ones: what a step
+        returned stays as it was) and observes every game that goes on in the same pass;
+        the slots whose game ended start their next game here."""
+        held = self._held or self._native_hold()
+        answer = _NATIVE.step_batch(self._games, chosen, held)
+        if answer is NotImplemented:  # ids in a strided array (a slice)
+            answer = _NATIVE.step_batch(self._games, np.ascontiguousarray(chosen), held)
+        result: BatchStep
+        result, finished = answer
+        if finished:
+            self._start_next(finished, result.rewards, result.done)
+            self._observe(finished, result.observations, result.legal, result.to_act)
+            result.episodes[:] = self._episodes
+        return result
 
     def _checked(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]
                  ) -> npt.NDArray[np.int64]:
@@ -360,9 +362,14 @@ class GameBatch:
 
     def _native_hold(self) -> Any:
         """The accelerator's hold on the arrays kept from step to step (the facts, the mask
-        and the program), opened once rather than at every step."""
+        and the program), opened once rather than at every step, and on what it makes a
+        step's arrays from."""
         if self._held is None:
-            self._held = _NATIVE.hold_batch(self._facts, self._legal, self._program)
+            shapes = self._shapes
+            self._held = _NATIVE.hold_batch(
+                self._facts, self._legal, self._program, _PLAYED, _ANNOUNCED, _DEAL,
+                (np.empty, *shapes, np.dtype(np.float32), np.dtype(np.bool_), _INT64,
+                 self._no_rewards, self._not_done, self._episodes, BatchStep))
         return self._held
 
     def _step_python(self, picks: list[int]) -> list[int]:
@@ -452,6 +459,14 @@ def pick_uniform(legal: npt.NDArray[np.bool_],
     return out
 
 
+def _mask(cards: Iterable[int]) -> int:
+    """The 52-bit mask of ``cards`` (each card once however often it comes)."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
 def _facts(game: Game) -> tuple[list[int], list[int]]:
     """The facts of ``game``'s seat to act (:data:`FIELDS`) and the ids of its legal
     actions in their order, from the game's public API (the pure-Python path)."""
@@ -459,10 +474,12 @@ def _facts(game: Game) -> tuple[list[int], list[int]]:
     if seat is None:
         raise ValueError("a game of the batch has nobody to act")
     own = game.hands[seat]
-    hand = sum(1 << c for c in own)
-    discarded = sum(1 << c for c in game.discarded(seat))
-    trick = sum(1 << c for _, c in game.trick)
-    shown = sum(1 << c for cards in game.shown.values() for c in cards)
+    hand = _mask(own)
+    discarded = _mask(game.discarded(seat))
+    trick = _mask(c for _, c in game.trick)
+    # a card may be in two seats' shown hands (shown, discarded, drawn again after a
+    # reshuffle and shown once more): a set of cards, not a sum
+    shown = _mask(c for cards in game.shown.values() for c in cards)
     face_up = game.one_up_card
     value = game.hand_value(seat) if len(own) == 5 else None
     declarer = game.declarer
@@ -496,16 +513,27 @@ def _array_probes() -> dict[str, object]:
             "probes": (*probes, np.zeros((3, 10), np.float32)[:, ::2], read_only)}
 
 
-if ENGINE is not None and hasattr(ENGINE, "setup_batch"):
-    _NATIVE: Any = ENGINE
-    _facts_count, ARRAYS_DIRECT = ENGINE.setup_batch({
+def _setup_native(arrays: dict[str, object]) -> bool:
+    """Tell the accelerator the action ids, phases and kinds of this module, and, with
+    ``arrays`` (:func:`_array_probes`, or empty for the buffer protocol only), how numpy
+    arrays look; whether it reads numpy arrays directly."""
+    facts_count, direct = _NATIVE.setup_batch({
         "ids": {"discard": DISCARD_BASE, "sixth": DISCARD_SIXTH, "one_up": ONE_UP_BASE,
                 "announce": ANNOUNCE_BASE, "reset_seat": RESET_SEAT_BASE},
         "phases": _PHASES, "kinds": {k: SIMPLE_BASE + i for i, k in enumerate(SIMPLE_KINDS)},
         "K_PLAY": _K.PLAY, "K_ONE_UP": _K.ONE_UP, "K_ANNOUNCE": _K.ANNOUNCE,
-        "K_RESET": _K.RESET, **_array_probes(),
+        "K_RESET": _K.RESET, **arrays,
     })
-    assert _facts_count == len(FIELDS), (_facts_count, len(FIELDS))
+    assert facts_count == len(FIELDS), (facts_count, len(FIELDS))
+    return bool(direct)
+
+
+ARRAYS_DIRECT: bool
+"""Whether the accelerator reads numpy arrays' memory through numpy's array head (checked
+on probe arrays when this module loads) rather than through the buffer protocol."""
+if ENGINE is not None and hasattr(ENGINE, "setup_batch"):
+    _NATIVE: Any = ENGINE
+    ARRAYS_DIRECT = _setup_native(_array_probes())
 else:
     _NATIVE, ARRAYS_DIRECT = None, False
 ACCELERATED: bool = _NATIVE is not None
