@@ -460,3 +460,26 @@ def test_a_card_shown_by_two_seats_is_one_card_of_the_shown_block() -> None:
     row, _ = batch_module._facts(game)
     assert row[batch_module.FIELDS.index("shown")] == sum(1 << c for c in set(cards))
     assert np.array_equal(block(batch.observe().observations, "shown")[2], expected)
+
+
+def test_random_actions_draw_as_rng_random_of_the_batch_size() -> None:
+    """random_actions draws its uniforms into an array of its own and takes the same draws
+    as ``rng.random(count)`` (the same picks, the generator left in the same state); the
+    picks are new at every call, in both paths."""
+    batch = GameBatch(5, seed=11)
+    batch.reset()
+    mine, theirs = np.random.default_rng(3), np.random.default_rng(3)
+    native = batch_module._NATIVE
+    earlier = []
+    for accelerated in (True, False):
+        try:
+            batch_module._NATIVE = native if accelerated else None
+            for _ in range(20):
+                picks = batch.random_actions(mine)
+                expected = batch_module.pick_uniform(batch._legal, theirs.random(5))
+                assert np.array_equal(picks, expected)
+                assert not any(np.shares_memory(picks, other) for other in earlier)
+                earlier.append(picks)
+        finally:
+            batch_module._NATIVE = native
+    assert mine.bit_generator.state == theirs.bit_generator.state

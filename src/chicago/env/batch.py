@@ -246,6 +246,9 @@ class GameBatch:
         # what a step copies for its rewards and done when no game ended
         self._no_rewards = np.zeros((count, S), np.float32)
         self._not_done = np.zeros(count, np.bool_)
+        # random_actions' uniforms, drawn into the same array every time (numpy's generator
+        # makes them faster so than into a new one; only the picks made of them are returned)
+        self._uniforms = np.empty(count, np.float64)
         self._start()
 
     def _start(self) -> None:
@@ -285,7 +288,12 @@ class GameBatch:
 
     def random_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         """One legal action id per game, uniformly at random (``rng``: numpy's generator)."""
-        return pick_uniform(self._legal, rng.random(self.count))
+        uniforms = rng.random(out=self._uniforms)  # the same draws as rng.random(count)
+        if _NATIVE is None:
+            return pick_uniform(self._legal, uniforms)
+        picks = np.empty(self._shapes[2], np.int64)  # as pick_uniform, one call fewer
+        _NATIVE.pick_legal(self._legal, uniforms, picks)
+        return picks
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> BatchStep:
         """Apply one action id per game for its seat to act; the next step's arrays.
