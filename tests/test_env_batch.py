@@ -117,12 +117,8 @@ def test_every_preset_plays_the_single_games_of_its_seeds(preset: str,
     assert_single_games(data.draw(batches(preset)), 200)
 
 
-@SMALL
-@given(batches())
-def test_the_accelerated_batch_is_the_pure_one(batch: GameBatch) -> None:
-    """The accelerator's facts, observation, mask and step equal the pure-Python ones."""
-    if batch_module._NATIVE is None:
-        pytest.skip("the engine accelerator is not built")
+def check_against_pure(batch: GameBatch, steps: int) -> None:
+    """``batch``'s accelerated steps equal the pure-Python steps of the same batch."""
     pure = GameBatch(batch.count, batch.rules, batch.players, seed=batch.seed)
     rng = np.random.default_rng(batch.seed)
     fast_step = batch.reset()
@@ -132,8 +128,8 @@ def test_the_accelerated_batch_is_the_pure_one(batch: GameBatch) -> None:
         pure_step = pure.reset()
     finally:
         batch_module._NATIVE = native
-    for _ in range(120):
-        for name in ("observations", "legal", "to_act", "rewards", "done", "episodes"):
+    for _ in range(steps):
+        for name in BatchStepFields:
             assert np.array_equal(getattr(fast_step, name), getattr(pure_step, name)), name
         picks = batch.random_actions(rng)
         fast_step = batch.step(picks)
@@ -143,6 +139,15 @@ def test_the_accelerated_batch_is_the_pure_one(batch: GameBatch) -> None:
         finally:
             batch_module._NATIVE = native
     assert [g.record() for g in batch.games] == [g.record() for g in pure.games]
+
+
+@SMALL
+@given(batches())
+def test_the_accelerated_batch_is_the_pure_one(batch: GameBatch) -> None:
+    """The accelerator's facts, observation, mask and step equal the pure-Python ones."""
+    if batch_module._NATIVE is None:
+        pytest.skip("the engine accelerator is not built")
+    check_against_pure(batch, 120)
 
 
 def test_the_mask_and_the_private_blocks() -> None:
@@ -307,26 +312,174 @@ def test_the_games_lists_are_off_the_collectors_watch() -> None:
 
 
 def test_the_accelerator_refuses_arrays_that_do_not_fit() -> None:
-    """The C step and observation check the arrays they write (shapes, types) and raise
-    ValueError, changing no game, rather than write out of bounds."""
+    """The C step and observation check the arrays they read and write (shapes, types) and
+    raise ValueError, changing no game, rather than read or write out of bounds."""
     native = batch_module._NATIVE
     if native is None:
         pytest.skip("the engine accelerator is not built")
     batch = GameBatch(2, seed=3)
     step = batch.reset()
     held = batch._native_hold()
+    make = (np.empty, *batch._shapes, np.dtype(np.float32), np.dtype(np.bool_),
+            np.dtype(np.int64), batch._no_rewards, batch._not_done, batch._episodes,
+            batch_module.BatchStep)
+    notes = (batch_module._PLAYED, batch_module._ANNOUNCED, batch_module._DEAL)
     with pytest.raises(ValueError):
-        native.hold_batch(np.zeros((2, 3), np.int64), batch._legal, batch._program)
+        native.hold_batch(np.zeros((2, 3), np.int64), batch._legal, batch._program, *notes,
+                          make)
     with pytest.raises(ValueError):
-        native.hold_batch(batch._facts, np.zeros((3, 113), np.bool_), batch._program)
+        native.hold_batch(batch._facts, np.zeros((3, 113), np.bool_), batch._program,
+                          *notes, make)
+    with pytest.raises(ValueError):  # notes past the row of facts
+        native.hold_batch(batch._facts, batch._legal, batch._program, 0, 0,
+                          batch._facts.shape[1], make)
+    with pytest.raises(ValueError):
+        native.hold_batch(batch._facts, batch._legal, batch._program, *notes, make[:-1])
     out = np.empty((2, BATCH_OBSERVATION_SIZE), np.float32)
     seats = np.empty(2, np.int64)
     for wrong in (np.empty((2, 10), np.float32), np.empty((2, BATCH_OBSERVATION_SIZE))):
         with pytest.raises(ValueError):
             native.observe_batch(list(batch.games), None, held, wrong,
                                  np.empty_like(step.legal), seats)
-    before = [game.record() for game in batch.games]
     with pytest.raises(ValueError):
-        native.step_batch(list(batch.games), batch.random_actions(np.random.default_rng(1)),
-                          0, 0, 0, held, out, np.empty((2, 5), np.bool_), seats)
+        native.observe_batch(list(batch.games), None, held, out, np.empty((2, 5), np.bool_),
+                             seats)
+    with pytest.raises(ValueError):  # read-only
+        native.observe_batch(list(batch.games), None, held, out, np.empty_like(step.legal),
+                             np.broadcast_to(np.int64(0), (2,)))
+    before = [game.record() for game in batch.games]
+    picks = batch.random_actions(np.random.default_rng(1))
+    for wrong_picks in (picks.astype(np.int32), picks[:1], np.stack([picks, picks])):
+        with pytest.raises(ValueError):
+            native.step_batch(list(batch.games), wrong_picks, held)
+    with pytest.raises(ValueError):
+        native.pick_legal(batch._legal, np.zeros(3), np.empty(2, np.int64))
+    with pytest.raises(ValueError):
+        native.pick_legal(batch._legal, np.zeros(2, np.float32), np.empty(2, np.int64))
     assert [game.record() for game in batch.games] == before
+
+
+def test_a_step_returns_new_arrays() -> None:
+    """What a step returns is new: the next step leaves it as it was, and it shares no
+    memory with the batch or with another step."""
+    batch = GameBatch(3, seed=5, max_deals=1)
+    rng = np.random.default_rng(5)
+    steps = [batch.reset()]
+    kept = [tuple(np.array(a, copy=True) for a in steps[0])]
+    while not any(step.done.any() for step in steps):
+        steps.append(batch.step(batch.random_actions(rng)))
+        kept.append(tuple(np.array(a, copy=True) for a in steps[-1]))
+    for step, copies in zip(steps, kept, strict=True):
+        for array, copy in zip(step, copies, strict=True):
+            assert np.array_equal(array, copy)
+            assert array.flags.writeable and array.flags.c_contiguous
+    last, before = steps[-1], steps[-2]
+    assert last.rewards[last.done].any() and list(last.episodes) == list(batch._episodes)
+    for name in BatchStepFields:
+        for other in (getattr(before, name), batch._legal, batch._episodes):
+            assert not np.shares_memory(getattr(last, name), other), name
+
+
+BatchStepFields = ("observations", "legal", "to_act", "rewards", "done", "episodes")
+
+
+def test_ids_of_any_integer_array_or_list_step_alike() -> None:
+    """A step takes one id per game as int64 (contiguous or a slice), another integer type
+    or a list, with the same result; anything else is a ValueError that changes nothing."""
+    rng = np.random.default_rng(9)
+    batches = [GameBatch(4, seed=9) for _ in range(4)]
+    for batch in batches:
+        batch.reset()
+    for _ in range(60):
+        picks = batches[0].random_actions(rng)
+        strided = np.zeros(8, np.int64)
+        strided[::2] = picks
+        steps = [batches[0].step(picks), batches[1].step(strided[::2]),
+                 batches[2].step(picks.astype(np.int16)), batches[3].step(picks.tolist())]
+        for step in steps[1:]:
+            for name in BatchStepFields:
+                assert np.array_equal(getattr(step, name), getattr(steps[0], name)), name
+    records = [game.record() for game in batches[0].games]
+    assert all([g.record() for g in b.games] == records for b in batches[1:])
+    for wrong in (np.zeros(4), np.zeros(3, np.int64), [[0] * 4]):
+        with pytest.raises(ValueError):
+            batches[0].step(wrong)  # type: ignore[arg-type]
+    assert [game.record() for game in batches[0].games] == records
+
+
+@pytest.mark.parametrize("direct", [True, False])
+def test_arrays_read_directly_or_through_the_buffer_protocol_alike(direct: bool) -> None:
+    """The accelerator reads numpy arrays through numpy's array head when the probes at
+    setup agree (they do with the numpy installed), through the buffer protocol otherwise;
+    both give the pure-Python batch's steps."""
+    if batch_module._NATIVE is None:
+        pytest.skip("the engine accelerator is not built")
+    assert batch_module.ARRAYS_DIRECT
+    try:
+        assert batch_module._setup_native(batch_module._array_probes() if direct else {}) \
+            is direct
+        for seed in range(3):
+            check_against_pure(GameBatch(5, "pagat", 4, seed=seed, max_deals=2), 400)
+    finally:
+        assert batch_module._setup_native(batch_module._array_probes())
+
+
+def test_probes_that_disagree_turn_direct_reading_off() -> None:
+    """setup_batch reads arrays directly only if every probe reads the same through the
+    head as through the buffer protocol (element type, contiguity, writability)."""
+    if batch_module._NATIVE is None:
+        pytest.skip("the engine accelerator is not built")
+    good = batch_module._array_probes()
+    probes = good["probes"]
+    assert isinstance(probes, tuple)
+    try:
+        for swapped in ((probes[1], probes[0], *probes[2:]),  # element types
+                        (*probes[:4], probes[0], probes[5]),  # contiguous as if not
+                        (*probes[:5], probes[0])):  # writable as if read-only
+            assert not batch_module._setup_native({**good, "probes": swapped})
+    finally:
+        assert batch_module._setup_native(good)
+
+
+def test_a_card_shown_by_two_seats_is_one_card_of_the_shown_block() -> None:
+    """R-EX-4: a card can be in two seats' shown hands (shown, discarded, drawn again after
+    a reshuffle, shown again); the shown block holds it once, in both paths (the pure one
+    summed the bits and so set the wrong cards)."""
+    rules = Rules.build("denexa", variations=("V-TIE-SUIT", "V-NEG", "V-LARGE"),
+                        overrides={"max_deals": 3, "lock_at": 6})
+    batch = GameBatch(3, rules, 6, seed=49)
+    rng = np.random.default_rng(49)
+    batch.reset()
+    for _ in range(30):
+        batch.step(batch.random_actions(rng))
+    game = batch.games[2]
+    cards = [int(c) for hand in game.shown.values() for c in hand]
+    assert len(cards) > len(set(cards))  # the case this test is about
+    expected = np.zeros(52, np.float32)
+    expected[sorted(set(cards))] = 1.0
+    row, _ = batch_module._facts(game)
+    assert row[batch_module.FIELDS.index("shown")] == sum(1 << c for c in set(cards))
+    assert np.array_equal(block(batch.observe().observations, "shown")[2], expected)
+
+
+def test_random_actions_draw_as_rng_random_of_the_batch_size() -> None:
+    """random_actions draws its uniforms into an array of its own and takes the same draws
+    as ``rng.random(count)`` (the same picks, the generator left in the same state); the
+    picks are new at every call, in both paths."""
+    batch = GameBatch(5, seed=11)
+    batch.reset()
+    mine, theirs = np.random.default_rng(3), np.random.default_rng(3)
+    native = batch_module._NATIVE
+    earlier = []
+    for accelerated in (True, False):
+        try:
+            batch_module._NATIVE = native if accelerated else None
+            for _ in range(20):
+                picks = batch.random_actions(mine)
+                expected = batch_module.pick_uniform(batch._legal, theirs.random(5))
+                assert np.array_equal(picks, expected)
+                assert not any(np.shares_memory(picks, other) for other in earlier)
+                earlier.append(picks)
+        finally:
+            batch_module._NATIVE = native
+    assert mine.bit_generator.state == theirs.bit_generator.state

@@ -1380,20 +1380,6 @@ static void read_soon(PyObject *games, Py_ssize_t i)
     }
 }
 
-/* A bool array of two dimensions (n rows) as a writable buffer, or -1 with ValueError. */
-static int bool_rows(PyObject *array, Py_buffer *view, Py_ssize_t n, int writable)
-{
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(array, view, flags) < 0) return -1;
-    if (view->ndim != 2 || view->itemsize != 1 || view->shape[0] != n
-        || strcmp(view->format, "?") != 0) {
-        PyBuffer_Release(view);
-        PyErr_SetString(PyExc_ValueError, "legal must be a bool array with a row per game");
-        return -1;
-    }
-    return 0;
-}
-
 /* The batch's own arrays, kept from step to step and opened once, when the batch is made
    (hold_batch): ``facts`` (int64, a row per game: the engine's facts first, then the
    batch's own notes), ``legal`` (bool, the batch's mask, which checks the next step's
@@ -1402,16 +1388,23 @@ static int bool_rows(PyObject *array, Py_buffer *view, Py_ssize_t n, int writabl
 typedef struct {
     Py_buffer views[3];
     Py_ssize_t n, facts_width, legal_width, steps, out_width;
+    Py_ssize_t played, announced, deals;  /* step_batch's notes: their columns in facts */
+    PyObject *make;  /* how step_batch makes a step's arrays (hold_batch's ``make``) */
 } Held;
 
 static const char HELD[] = "chicago.engine._engine.held";
 
+static void held_free_memory(Held *held)
+{
+    for (int k = 0; k < 3; k++) PyBuffer_Release(&held->views[k]);
+    Py_XDECREF(held->make);
+    PyMem_Free(held);
+}
+
 static void held_free(PyObject *capsule)
 {
     Held *held = PyCapsule_GetPointer(capsule, HELD);
-    if (held == NULL) return;
-    for (int k = 0; k < 3; k++) PyBuffer_Release(&held->views[k]);
-    PyMem_Free(held);
+    if (held != NULL) held_free_memory(held);
 }
 
 static int is_int64(const Py_buffer *view)
@@ -1420,12 +1413,32 @@ static int is_int64(const Py_buffer *view)
         && (strcmp(view->format, "l") == 0 || strcmp(view->format, "q") == 0);
 }
 
-/* hold_batch(facts, legal, program) -> the capsule step_batch and observe_batch take. */
+enum { MAKE_EMPTY, MAKE_OUT_SHAPE, MAKE_LEGAL_SHAPE, MAKE_SEATS_SHAPE, MAKE_FLOAT32,
+       MAKE_BOOL, MAKE_INT64, MAKE_NO_REWARDS, MAKE_NOT_DONE, MAKE_EPISODES, MAKE_STEP,
+       MAKE_COUNT };
+
+/* hold_batch(facts, legal, program, played, announced, deals, make) -> the capsule
+   step_batch and observe_batch take. ``played``, ``announced``, ``deals``: the columns of
+   facts where step_batch notes plays, announcements and the deal (see step_batch);
+   ``make``: how step_batch makes the arrays of a step (a tuple: numpy.empty, the shapes
+   of the observations, the mask and the seats, the dtypes float32, bool and int64, the
+   arrays whose copies are a step's rewards, done and episodes, the step's named tuple
+   type). */
 static PyObject *hold_batch(PyObject *module, PyObject *args)
 {
-    PyObject *arrays[3];
-    if (!PyArg_ParseTuple(args, "OOO:hold_batch", &arrays[0], &arrays[1], &arrays[2]))
+    PyObject *arrays[3], *make;
+    Py_ssize_t played, announced, deals;
+    if (!PyArg_ParseTuple(args, "OOOnnnO!:hold_batch", &arrays[0], &arrays[1], &arrays[2],
+                          &played, &announced, &deals, &PyTuple_Type, &make))
         return NULL;
+    if (PyTuple_GET_SIZE(make) != MAKE_COUNT || !PyCallable_Check(PyTuple_GET_ITEM(make, 0))
+        || !PyType_Check(PyTuple_GET_ITEM(make, MAKE_STEP))
+        || !PyType_IsSubtype((PyTypeObject *)PyTuple_GET_ITEM(make, MAKE_STEP),
+                             &PyTuple_Type)) {
+        PyErr_Format(PyExc_ValueError, "hold_batch: make must be %d things: numpy.empty, ..., "
+                     "a tuple type", MAKE_COUNT);
+        return NULL;
+    }
     Held *held = PyMem_Calloc(1, sizeof *held);
     if (held == NULL) return PyErr_NoMemory();
     int opened = 0;
@@ -1438,7 +1451,12 @@ static PyObject *hold_batch(PyObject *module, PyObject *args)
         && v[1].ndim == 2 && v[1].shape[0] == v[0].shape[0] && v[1].itemsize == 1
         && strcmp(v[1].format, "?") == 0 && v[1].shape[1] > ID_RESET_SEAT + 5
         && v[2].ndim == 2 && v[2].shape[1] == 4 && strcmp(v[2].format, "d") == 0;
+    ok = ok && played >= 0 && played + 6 <= v[0].shape[1] && announced >= 0
+        && announced + 24 <= v[0].shape[1] && deals >= 0 && deals < v[0].shape[1];
     if (ok) {
+        held->played = played;
+        held->announced = announced;
+        held->deals = deals;
         held->n = v[0].shape[0];
         held->facts_width = v[0].shape[1];
         held->legal_width = v[1].shape[1];
@@ -1458,15 +1476,152 @@ static PyObject *hold_batch(PyObject *module, PyObject *args)
         PyMem_Free(held);
         if (opened == 3 || !PyErr_Occurred())
             PyErr_Format(PyExc_ValueError, "hold_batch: int64 facts (n, k >= %d), bool legal "
-                         "(n, every id), a float64 program (m, 4) that fits facts", F_COUNT);
+                         "(n, every id), a float64 program (m, 4) that fits facts, the notes' "
+                         "columns within facts", F_COUNT);
         return NULL;
     }
+    held->make = Py_NewRef(make);
     PyObject *capsule = PyCapsule_New(held, HELD, held_free);
-    if (capsule == NULL) {
-        for (int k = 0; k < 3; k++) PyBuffer_Release(&held->views[k]);
-        PyMem_Free(held);
-    }
+    if (capsule == NULL) held_free_memory(held);
     return capsule;
+}
+
+/* ------------------------------------------------------------------ arrays */
+
+/* The head of a numpy array: numpy's PyArrayObject_fields, which every extension built on
+   numpy's C API reads directly (PyArray_DATA and the other accessors are macros), so numpy
+   keeps it as it is. A step's fresh arrays are read through it rather than through the
+   buffer protocol, whose format strings and bookkeeping cost about 0.2 us an array: a
+   fifth of a one-game step's C time. setup_batch checks the layout on probe arrays; if
+   anything differs, every array is opened through the buffer protocol. */
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions;
+    Py_ssize_t *strides;
+    PyObject *base;
+    PyObject *descr;
+    int flags;
+} ArrayHead;
+
+enum { ARRAY_C_CONTIGUOUS = 0x0001, ARRAY_WRITEABLE = 0x0400 };
+enum { EL_OTHER, EL_F32, EL_BOOL, EL_I64, EL_F64, EL_COUNT };  /* the element types used here */
+static PyTypeObject *NDARRAY;      /* numpy.ndarray, when its head checked out (setup_batch) */
+static PyObject *DTYPES[EL_COUNT];  /* numpy's dtypes of EL_F32 ... EL_F64 */
+
+/* An array opened for a call: its memory, element type and shape (one or two dimensions,
+   C order); ``view`` is set and released by array_close when it was opened through the
+   buffer protocol. */
+typedef struct {
+    char *data;
+    int ndim, type, buffered;
+    Py_ssize_t rows, columns;  /* columns: 1 for one dimension */
+    Py_buffer view;
+} Array;
+
+static int type_of_format(const Py_buffer *view)
+{
+    const char *format = view->format == NULL ? "B" : view->format;
+    if (strcmp(format, "f") == 0) return EL_F32;
+    if (strcmp(format, "?") == 0) return EL_BOOL;
+    if (strcmp(format, "d") == 0) return EL_F64;
+    if (is_int64(view)) return EL_I64;
+    return EL_OTHER;
+}
+
+/* Open ``object`` (C-contiguous, one or two dimensions; writable if asked): -1 with an
+   error if it is not such an array. */
+static int array_open(PyObject *object, int writable, Array *array)
+{
+    array->buffered = 0;
+    if (NDARRAY != NULL && Py_TYPE(object) == NDARRAY) {
+        const ArrayHead *head = (const ArrayHead *)object;
+        int need = ARRAY_C_CONTIGUOUS | (writable ? ARRAY_WRITEABLE : 0);
+        int type = EL_OTHER;
+        for (int t = EL_F32; t < EL_COUNT; t++)
+            if (head->descr == DTYPES[t]) type = t;
+        if ((head->flags & need) == need && head->nd >= 1 && head->nd <= 2
+            && type != EL_OTHER) {
+            array->data = head->data;
+            array->ndim = head->nd;
+            array->type = type;
+            array->rows = head->dimensions[0];
+            array->columns = head->nd == 2 ? head->dimensions[1] : 1;
+            return 0;
+        }
+    }
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(object, &array->view, flags) < 0) return -1;
+    array->buffered = 1;
+    if (array->view.ndim < 1 || array->view.ndim > 2) {
+        PyBuffer_Release(&array->view);
+        array->buffered = 0;
+        PyErr_SetString(PyExc_ValueError, "an array of one or two dimensions is needed");
+        return -1;
+    }
+    array->data = array->view.buf;
+    array->ndim = array->view.ndim;
+    array->type = type_of_format(&array->view);
+    array->rows = array->view.shape[0];
+    array->columns = array->ndim == 2 ? array->view.shape[1] : 1;
+    return 0;
+}
+
+static void array_close(Array *array)
+{
+    if (array->buffered) PyBuffer_Release(&array->view);
+    array->buffered = 0;
+}
+
+/* Does ``probe`` (an array of dtypes[t]) read the same through its head as through the
+   buffer protocol? */
+static int head_agrees(PyObject *probe, int type, int writable, int contiguous)
+{
+    if (Py_TYPE(probe) != NDARRAY) return 0;
+    const ArrayHead *head = (const ArrayHead *)probe;
+    Py_buffer view;
+    if (PyObject_GetBuffer(probe, &view, PyBUF_STRIDES | PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    int agrees = view.buf == (void *)head->data && view.ndim == head->nd && head->nd == 2
+        && view.shape[0] == head->dimensions[0] && view.shape[1] == head->dimensions[1]
+        && view.strides[1] == head->strides[1] && head->descr == DTYPES[type]
+        && type_of_format(&view) == type && view.readonly == !writable
+        && !(head->flags & ARRAY_WRITEABLE) == !writable
+        && !(head->flags & ARRAY_C_CONTIGUOUS) == !contiguous;
+    PyBuffer_Release(&view);
+    return agrees;
+}
+
+/* setup_batch's check of ArrayHead: ``ndarray``, the four dtypes, and ``probes``: for each
+   dtype a writable C-contiguous array of two dimensions, then a float32 array that is not
+   C-contiguous and one that is read-only. NDARRAY stays NULL unless every probe agrees. */
+static int setup_arrays(PyObject *config)
+{
+    NDARRAY = NULL;
+    PyObject *ndarray = PyDict_GetItemString(config, "ndarray");
+    PyObject *dtypes = PyDict_GetItemString(config, "dtypes");
+    PyObject *probes = PyDict_GetItemString(config, "probes");
+    if (ndarray == NULL || dtypes == NULL || probes == NULL)
+        return 0; /* the buffer protocol only */
+    if (!PyType_Check(ndarray) || !PyTuple_Check(dtypes) || PyTuple_GET_SIZE(dtypes) != 4
+        || !PyTuple_Check(probes) || PyTuple_GET_SIZE(probes) != 6) {
+        PyErr_SetString(PyExc_TypeError, "setup_batch: ndarray, 4 dtypes and 6 probes");
+        return -1;
+    }
+    for (int t = EL_F32; t < EL_COUNT; t++)
+        Py_XSETREF(DTYPES[t], Py_NewRef(PyTuple_GET_ITEM(dtypes, t - 1)));
+    NDARRAY = (PyTypeObject *)ndarray;
+    int agrees = 1;
+    for (int t = EL_F32; t < EL_COUNT; t++)
+        agrees = agrees && head_agrees(PyTuple_GET_ITEM(probes, t - 1), t, 1, 1);
+    agrees = agrees && head_agrees(PyTuple_GET_ITEM(probes, 4), EL_F32, 1, 0)
+        && head_agrees(PyTuple_GET_ITEM(probes, 5), EL_F32, 0, 1);
+    if (agrees) Py_INCREF(ndarray);
+    else NDARRAY = NULL;
+    return 0;
 }
 
 /* What a batch step writes: the batch's held arrays, and what the step returns, new each
@@ -1474,7 +1629,7 @@ static PyObject *hold_batch(PyObject *module, PyObject *args)
    of the mask) and ``seats`` (int64, the seat to act). Each game's rows are written while
    its objects are in the cache, in one pass. */
 typedef struct {
-    Py_buffer views[3];
+    Array arrays[3];
     int opened;
     Py_ssize_t n;
     int64_t *facts;
@@ -1490,7 +1645,7 @@ typedef struct {
 
 static void sink_close(Sink *sink)
 {
-    for (int k = 0; k < sink->opened; k++) PyBuffer_Release(&sink->views[k]);
+    for (int k = 0; k < sink->opened; k++) array_close(&sink->arrays[k]);
     sink->opened = 0;
 }
 
@@ -1501,24 +1656,23 @@ static int sink_open(Sink *sink, Py_ssize_t n, PyObject *capsule, PyObject *out,
 {
     Held *held = PyCapsule_GetPointer(capsule, HELD);
     if (held == NULL) return -1;
-    PyObject *arrays[3] = {out, legal_out, seats};
+    PyObject *objects[3] = {out, legal_out, seats};
     sink->opened = 0;
     sink->n = n;
     for (int k = 0; k < 3; k++) {
-        int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE;
-        if (PyObject_GetBuffer(arrays[k], &sink->views[k], flags) < 0) {
+        if (array_open(objects[k], 1, &sink->arrays[k]) < 0) {
             sink_close(sink);
             return -1;
         }
         sink->opened++;
     }
-    Py_buffer *v = sink->views;
+    Array *v = sink->arrays;
     int ok = held->n == n
-        && v[0].ndim == 2 && v[0].shape[0] == n && strcmp(v[0].format, "f") == 0
-        && v[0].shape[1] >= held->out_width
-        && v[1].ndim == 2 && v[1].shape[0] == n && v[1].shape[1] == held->legal_width
-        && strcmp(v[1].format, "?") == 0
-        && v[2].ndim == 1 && v[2].shape[0] == n && is_int64(&v[2]);
+        && v[0].ndim == 2 && v[0].rows == n && v[0].type == EL_F32
+        && v[0].columns >= held->out_width
+        && v[1].ndim == 2 && v[1].rows == n && v[1].columns == held->legal_width
+        && v[1].type == EL_BOOL
+        && v[2].ndim == 1 && v[2].rows == n && v[2].type == EL_I64;
     if (!ok) {
         sink_close(sink);
         PyErr_Format(PyExc_ValueError, "a step's arrays for %zd games: float32 out (n, width "
@@ -1532,10 +1686,10 @@ static int sink_open(Sink *sink, Py_ssize_t n, PyObject *capsule, PyObject *out,
     sink->legal_width = held->legal_width;
     sink->code = held->views[2].buf;
     sink->steps = held->steps;
-    sink->out = v[0].buf;
-    sink->out_width = v[0].shape[1];
-    sink->legal_out = v[1].buf;
-    sink->seats = v[2].buf;
+    sink->out = (float *)v[0].data;
+    sink->out_width = v[0].columns;
+    sink->legal_out = (unsigned char *)v[1].data;
+    sink->seats = (int64_t *)v[2].data;
     return 0;
 }
 
@@ -1687,41 +1841,104 @@ static PyObject *action_of_id(PyObject *game, PyObject *to_act, long seat, long 
     return NULL;
 }
 
-/* step_batch(games, picks, played, announced, deals, held, out, legal_out, seats) -> list
-   of slots whose game ended (``held``: hold_batch's capsule of facts, legal and program): apply action id picks[i] (legal[i, picks[i]]
-   true) to each game, noting each play in facts[i, played + seat] and each announcement or
-   pass of scoring round r in facts[i, announced + r * 6 + seat] (r < 4), starting those
-   notes again (0, -1) when a new deal begins (facts[i, deals] is the game's deal number),
-   and then, in the same pass, writing the game's rows as observe_batch does. The rows of a
-   game that ended are left for the caller (it starts the slot's next game and observes
-   it). Every pick is checked against ``legal`` before any game changes (ValueError naming
-   the game). chicago.env.batch's pure-Python step does the same. */
-static PyObject *step_batch(PyObject *module, PyObject *args)
+/* A new array: numpy.empty(shape, dtype), as held->make gives them. */
+static PyObject *new_array(PyObject *make, int shape, int dtype)
 {
-    PyObject *games, *picks_object, *held, *out, *legal_out, *seats;
-    Py_ssize_t played, announced, deals;
+    PyObject *args[2] = {PyTuple_GET_ITEM(make, shape), PyTuple_GET_ITEM(make, dtype)};
+    return PyObject_Vectorcall(PyTuple_GET_ITEM(make, MAKE_EMPTY), args, 2, NULL);
+}
+
+static PyObject *S_COPY;  /* "copy" */
+static PyObject *finished_steps(PyObject *games, PyObject *picks_object, PyObject *held,
+                                Py_ssize_t played, Py_ssize_t announced, Py_ssize_t deals,
+                                PyObject *out, PyObject *legal_out, PyObject *seats);
+
+/* step_batch(games, picks, held) -> (step, finished): apply action id picks[i] (legal[i,
+   picks[i]] true) to each game and return the step's named tuple (hold_batch's ``make``:
+   observations, mask, seats to act, rewards, done, episodes) and the list of slots whose
+   game ended; NotImplemented, nothing done, for picks in a numpy array that is not
+   contiguous (the caller makes them so). Each play is noted in facts[i, played + seat]
+   and each announcement or pass of scoring round r in facts[i, announced + r * 6 + seat]
+   (r < 4), those notes starting again (0, -1) when a new deal begins (facts[i, deals] is
+   the game's deal number); then, in the same pass, the game's rows are written as
+   observe_batch does. The rows of a game that ended, its rewards and done, and the
+   episodes are left for the caller (it starts the slot's next game and observes it).
+   Every pick is checked against ``legal`` before any game changes (ValueError naming the
+   game). chicago.env.batch's pure-Python step does the same. */
+static PyObject *step_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
     if (!installed) {
         PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!OnnnOOOO:step_batch", &PyList_Type, &games, &picks_object,
-                          &played, &announced, &deals, &held, &out, &legal_out, &seats))
+    if (nargs != 3 || !PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "step_batch(games: list, picks, held)");
         return NULL;
+    }
+    PyObject *games = args[0];
+    Held *held_arrays = PyCapsule_GetPointer(args[2], HELD);
+    if (held_arrays == NULL) return NULL;
+    if (NDARRAY != NULL && Py_TYPE(args[1]) == NDARRAY
+        && !(((ArrayHead *)args[1])->flags & ARRAY_C_CONTIGUOUS))
+        Py_RETURN_NOTIMPLEMENTED; /* the caller makes the picks contiguous and calls again */
+    Py_ssize_t played = held_arrays->played, announced = held_arrays->announced;
+    Py_ssize_t deals = held_arrays->deals;
+    PyObject *make = held_arrays->make;
+    PyObject *made[6] = {
+        new_array(make, MAKE_OUT_SHAPE, MAKE_FLOAT32),
+        new_array(make, MAKE_LEGAL_SHAPE, MAKE_BOOL),
+        new_array(make, MAKE_SEATS_SHAPE, MAKE_INT64),
+        PyObject_CallMethodNoArgs(PyTuple_GET_ITEM(make, MAKE_NO_REWARDS), S_COPY),
+        PyObject_CallMethodNoArgs(PyTuple_GET_ITEM(make, MAKE_NOT_DONE), S_COPY),
+        PyObject_CallMethodNoArgs(PyTuple_GET_ITEM(make, MAKE_EPISODES), S_COPY),
+    };
+    PyObject *fields = NULL;
+    for (int k = 0; k < 6; k++)
+        if (made[k] == NULL) goto failed;
+    fields = PyTuple_New(6);
+    if (fields == NULL) goto failed;
+    for (int k = 0; k < 6; k++) PyTuple_SET_ITEM(fields, k, made[k]);
+    PyObject *finished = finished_steps(games, args[1], args[2], played, announced, deals,
+                                        made[0], made[1], made[2]);
+    if (finished == NULL) {
+        Py_DECREF(fields);
+        return NULL;
+    }
+    PyObject *packed = PyTuple_Pack(1, fields);
+    Py_DECREF(fields);
+    PyObject *step = packed == NULL ? NULL
+        : PyTuple_Type.tp_new((PyTypeObject *)PyTuple_GET_ITEM(make, MAKE_STEP), packed, NULL);
+    Py_XDECREF(packed);
+    PyObject *result = step == NULL ? NULL : PyTuple_Pack(2, step, finished);
+    Py_XDECREF(step);
+    Py_DECREF(finished);
+    return result;
+failed:
+    for (int k = 0; k < 6; k++) Py_XDECREF(made[k]);
+    return NULL;
+}
+
+/* step_batch's pass over the games, writing into out, legal_out and seats: the list of
+   slots whose game ended. */
+static PyObject *finished_steps(PyObject *games, PyObject *picks_object, PyObject *held,
+                                Py_ssize_t played, Py_ssize_t announced, Py_ssize_t deals,
+                                PyObject *out, PyObject *legal_out, PyObject *seats)
+{
     Py_ssize_t n = PyList_GET_SIZE(games);
-    Py_buffer picks;
-    if (PyObject_GetBuffer(picks_object, &picks, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
+    Array picks;
+    if (array_open(picks_object, 0, &picks) < 0) return NULL;
     Sink sink;
     if (sink_open(&sink, n, held, out, legal_out, seats) < 0) {
-        PyBuffer_Release(&picks);
+        array_close(&picks);
         return NULL;
     }
     Py_ssize_t width = sink.facts_width;
-    int ok = is_int64(&picks) && picks.len == n * 8 && played >= 0 && played + 6 <= width
-        && announced >= 0 && announced + 24 <= width && deals >= 0 && deals < width;
+    int ok = picks.type == EL_I64 && picks.ndim == 1 && picks.rows == n && played >= 0
+        && played + 6 <= width && announced >= 0 && announced + 24 <= width && deals >= 0
+        && deals < width;
     PyObject *finished = ok ? PyList_New(0) : NULL;
     if (!ok) PyErr_SetString(PyExc_ValueError, "step_batch: mismatched arrays");
-    const int64_t *pick = picks.buf;
+    const int64_t *pick = (const int64_t *)picks.data;
     const unsigned char *legal_rows = sink.legal;
     Py_ssize_t legal_width = sink.legal_width;
     for (Py_ssize_t i = 0; finished != NULL && i < n; i++) /* every pick is legal */
@@ -1783,7 +2000,7 @@ static PyObject *step_batch(PyObject *module, PyObject *args)
             break;
         }
     }
-    PyBuffer_Release(&picks);
+    array_close(&picks);
     sink_close(&sink);
     return finished;
 }
@@ -1792,37 +2009,37 @@ static PyObject *step_batch(PyObject *module, PyObject *args)
    its k-th true entry, k = floor(uniforms[i] * count of true entries) (a uniform pick), in
    the int64 array ``out``; -1 for a row with none. chicago.env.batch does it with numpy
    without the accelerator. */
-static PyObject *pick_legal(PyObject *module, PyObject *args)
+static PyObject *pick_legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *legal, *uniforms_object, *out_object;
-    if (!PyArg_ParseTuple(args, "OOO:pick_legal", &legal, &uniforms_object, &out_object))
-        return NULL;
-    Py_buffer uniforms, out, mask;
-    if (PyObject_GetBuffer(uniforms_object, &uniforms, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    if (PyObject_GetBuffer(out_object, &out, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE
-                           | PyBUF_FORMAT) < 0) {
-        PyBuffer_Release(&uniforms);
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "pick_legal(legal, uniforms, out)");
         return NULL;
     }
-    Py_ssize_t n = uniforms.len / (uniforms.itemsize ? uniforms.itemsize : 1);
-    if (bool_rows(legal, &mask, n, 0) < 0) {
-        PyBuffer_Release(&uniforms);
-        PyBuffer_Release(&out);
+    Array mask, uniforms, out;
+    if (array_open(args[0], 0, &mask) < 0) return NULL;
+    if (array_open(args[1], 0, &uniforms) < 0) {
+        array_close(&mask);
         return NULL;
     }
-    if (strcmp(uniforms.format, "d") != 0 || out.itemsize != 8 || out.len != n * 8
-        || (strcmp(out.format, "l") != 0 && strcmp(out.format, "q") != 0)) {
-        PyBuffer_Release(&uniforms);
-        PyBuffer_Release(&out);
-        PyBuffer_Release(&mask);
-        PyErr_SetString(PyExc_ValueError, "pick_legal: float64 uniforms, int64 out, n rows");
+    if (array_open(args[2], 1, &out) < 0) {
+        array_close(&mask);
+        array_close(&uniforms);
         return NULL;
     }
-    const double *u = uniforms.buf;
-    const unsigned char *rows = mask.buf;
-    int64_t *picks = out.buf;
-    Py_ssize_t width = mask.shape[1];
+    Py_ssize_t n = uniforms.rows;
+    if (mask.type != EL_BOOL || mask.ndim != 2 || mask.rows != n || uniforms.type != EL_F64
+        || uniforms.ndim != 1 || out.type != EL_I64 || out.ndim != 1 || out.rows != n) {
+        array_close(&mask);
+        array_close(&uniforms);
+        array_close(&out);
+        PyErr_SetString(PyExc_ValueError, "pick_legal: a bool legal (n, m), float64 uniforms "
+                        "(n,), int64 out (n,)");
+        return NULL;
+    }
+    const double *u = (const double *)uniforms.data;
+    const unsigned char *rows = (const unsigned char *)mask.data;
+    int64_t *picks = (int64_t *)out.data;
+    Py_ssize_t width = mask.columns;
     for (Py_ssize_t i = 0; i < n; i++) {
         const unsigned char *row = rows + i * width;
         Py_ssize_t count = 0;
@@ -1836,9 +2053,9 @@ static PyObject *pick_legal(PyObject *module, PyObject *args)
                 break;
             }
     }
-    PyBuffer_Release(&uniforms);
-    PyBuffer_Release(&out);
-    PyBuffer_Release(&mask);
+    array_close(&mask);
+    array_close(&uniforms);
+    array_close(&out);
     Py_RETURN_NONE;
 }
 
@@ -1878,7 +2095,8 @@ static PyObject *setup_batch(PyObject *module, PyObject *config)
         PyErr_SetString(PyExc_TypeError, "setup_batch: phases a tuple, kinds a dict");
         return NULL;
     }
-    return PyLong_FromLong(F_COUNT);
+    if (setup_arrays(config) < 0) return NULL;
+    return Py_BuildValue("(iO)", F_COUNT, NDARRAY != NULL ? Py_True : Py_False);
 }
 
 /* ------------------------------------------------------------------ copy_random */
@@ -2158,24 +2376,26 @@ static PyMethodDef METHODS[] = {
      "A random.Random in the same state as ``rng`` that shares nothing with it (the same "
      "as setting a new one's state to ``rng.getstate()``, in less time)."},
     {"hold_batch", hold_batch, METH_VARARGS,
-     "hold_batch(facts, legal, program)\n--\n\n"
-     "A capsule holding a batch's own arrays open for step_batch and observe_batch."},
+     "hold_batch(facts, legal, program, played, announced, deals, make)\n--\n\n"
+     "A capsule holding a batch's own arrays open for step_batch and observe_batch, and "
+     "what step_batch needs to make a step's arrays."},
     {"observe_batch", observe_batch, METH_VARARGS,
      "observe_batch(games, slots, held, out, legal_out, seats)\n--\n\n"
      "Write the rows of the games at ``slots`` (None: every game) as chicago.env.batch "
      "observes them: facts, legal ids, the observation made by ``program``, the seat."},
-    {"step_batch", step_batch, METH_VARARGS,
-     "step_batch(games, picks, played, announced, deals, held, out, legal_out, seats)"
-     "\n--\n\n"
+    {"step_batch", (PyCFunction)(void (*)(void))step_batch, METH_FASTCALL,
+     "step_batch(games, picks, held)\n--\n\n"
      "Apply one action id to each game and write its rows as observe_batch does "
-     "(chicago.env.batch); the slots whose game ended."},
-    {"pick_legal", pick_legal, METH_VARARGS,
+     "(chicago.env.batch); the step's named tuple and the slots whose game ended."},
+    {"pick_legal", (PyCFunction)(void (*)(void))pick_legal, METH_FASTCALL,
      "pick_legal(legal, uniforms, out)\n--\n\n"
      "Per row of ``legal``, the column of its k-th true entry, k = floor(uniforms[i] * "
      "its true entries), into ``out`` (chicago.env.batch's uniform random pick)."},
     {"setup_batch", setup_batch, METH_O,
      "setup_batch(config)\n--\n\n"
-     "The action ids and phases of chicago.env.batch; returns the number of facts a row."},
+     "The action ids and phases of chicago.env.batch (and numpy's arrays, checked); returns "
+     "the number of facts a row and whether arrays are read directly (not through the "
+     "buffer protocol)."},
     {"install", install, METH_VARARGS,
      "install(game, config): put the accelerated legal_actions() and apply() on the Game "
      "class (chicago.engine.game does this once at import)."},
@@ -2190,10 +2410,12 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__engine(void)
 {
     S_GETRANDBITS = PyUnicode_InternFromString("getrandbits");
+    S_COPY = PyUnicode_InternFromString("copy");
     S_GETSTATE = PyUnicode_InternFromString("getstate");
     S_SETSTATE = PyUnicode_InternFromString("setstate");
     S_DICT = PyUnicode_InternFromString("__dict__");
-    if (S_GETRANDBITS == NULL || S_GETSTATE == NULL || S_SETSTATE == NULL || S_DICT == NULL)
+    if (S_GETRANDBITS == NULL || S_GETSTATE == NULL || S_SETSTATE == NULL || S_DICT == NULL
+        || S_COPY == NULL)
         return NULL;
     PyObject *random_module = PyImport_ImportModule("_random");
     if (random_module == NULL) return NULL;

@@ -32,7 +32,7 @@ building views, so that it costs a few microseconds a game.
 from __future__ import annotations
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -154,6 +154,7 @@ def _program(target: float) -> npt.NDArray[np.float64]:
 
 
 _SHIFTS = np.arange(52, dtype=np.uint64)
+_INT64 = np.dtype(np.int64)
 
 
 def encode(facts: npt.NDArray[np.int64], program: npt.NDArray[np.float64],
@@ -241,6 +242,13 @@ class GameBatch:
         self._legal = np.zeros((count, NUM_ACTIONS), np.bool_)
         self._facts = np.zeros((count, len(_COLUMNS)), np.int64)
         self._held: Any = None  # the accelerator's hold on these two and the program
+        self._shapes = ((count, BATCH_OBSERVATION_SIZE), (count, NUM_ACTIONS), (count,))
+        # what a step copies for its rewards and done when no game ended
+        self._no_rewards = np.zeros((count, S), np.float32)
+        self._not_done = np.zeros(count, np.bool_)
+        # random_actions' uniforms, drawn into the same array every time (numpy's generator
+        # makes them faster so than into a new one; only the picks made of them are returned)
+        self._uniforms = np.empty(count, np.float64)
         self._start()
 
     def _start(self) -> None:
@@ -280,7 +288,12 @@ class GameBatch:
 
     def random_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         """One legal action id per game, uniformly at random (``rng``: numpy's generator)."""
-        return pick_uniform(self._legal, rng.random(self.count))
+        uniforms = rng.random(out=self._uniforms)  # the same draws as rng.random(count)
+        if _NATIVE is None:
+            return pick_uniform(self._legal, uniforms)
+        picks = np.empty(self._shapes[2], np.int64)  # as pick_uniform, one call fewer
+        _NATIVE.pick_legal(self._legal, uniforms, picks)
+        return picks
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> BatchStep:
         """Apply one action id per game for its seat to act; the next step's arrays.
@@ -289,47 +302,82 @@ class GameBatch:
         any game has changed. Python's cycle collector is paused while the games move and
         restored after (see :func:`_collector_paused`).
         """
-        chosen = np.asarray(actions)
-        if chosen.shape != (self.count,) or chosen.dtype.kind not in "iu":
-            raise ValueError(f"actions must be {self.count} integer action ids, "
-                             f"not an array of shape {chosen.shape} and type {chosen.dtype}")
-        out, legal, seats = self._fresh()
-        paused = _collector_paused()
+        chosen: Any = actions
+        if (type(chosen) is not np.ndarray or chosen.dtype is not _INT64
+                or chosen.shape != self._shapes[2]):
+            chosen = self._checked(actions)
+        paused = gc.isenabled()  # _collector_paused, inline: at one game a step's Python
+        gc.disable()             # time counts as much as its C time
         try:
-            if _NATIVE is not None:  # it observes every game that goes on, in the same pass
-                finished = _NATIVE.step_batch(
-                    self._games, chosen.astype(np.int64, copy=False), _PLAYED, _ANNOUNCED,
-                    _DEAL, self._native_hold(), out, legal, seats)
-            else:
-                finished = self._step_python(chosen.tolist())
-            rewards = np.zeros((self.count, S), np.float32)
-            done = np.zeros(self.count, np.bool_)
-            for slot in finished:
-                money = self._games[slot].settlement()
-                rewards[slot, : len(money)] = money
-                done[slot] = True
-                self._episodes[slot] += 1
-                self._games[slot] = Game(self.rules, self.players,
-                                         seed=self.seed_of(slot, int(self._episodes[slot])))
-                self._forget(slot)
-            if _NATIVE is None or finished:
-                self._observe(finished if _NATIVE is not None else None, out, legal, seats)
+            if _NATIVE is not None:
+                return self._step_native(chosen)
+            out, legal, seats = self._fresh()
+            finished = self._step_python(chosen.tolist())
+            rewards = self._no_rewards.copy()
+            done = self._not_done.copy()
+            self._start_next(finished, rewards, done)
+            self._observe(None, out, legal, seats)
             return BatchStep(out, legal, seats, rewards, done, self._episodes.copy())
         finally:
             if paused:
                 gc.enable()
 
+    def _step_native(self, chosen: npt.NDArray[np.int64]) -> BatchStep:
+        """The accelerator's step: it makes the step's arrays (new ones: what a step
+        returned stays as it was) and observes every game that goes on in the same pass;
+        the slots whose game ended start their next game here."""
+        held = self._held or self._native_hold()
+        answer = _NATIVE.step_batch(self._games, chosen, held)
+        if answer is NotImplemented:  # ids in a strided array (a slice)
+            answer = _NATIVE.step_batch(self._games, np.ascontiguousarray(chosen), held)
+        result: BatchStep
+        result, finished = answer
+        if finished:
+            self._start_next(finished, result.rewards, result.done)
+            self._observe(finished, result.observations, result.legal, result.to_act)
+            result.episodes[:] = self._episodes
+        return result
+
+    def _checked(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]
+                 ) -> npt.NDArray[np.int64]:
+        """``actions`` as the int64 array of one id per game that a step takes, or
+        ``ValueError``."""
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.count,) or chosen.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.count} integer action ids, "
+                             f"not an array of shape {chosen.shape} and type {chosen.dtype}")
+        return np.ascontiguousarray(chosen, np.int64)
+
+    def _start_next(self, finished: list[int], rewards: npt.NDArray[np.float32],
+                    done: npt.NDArray[np.bool_]) -> None:
+        """The games at ``finished`` ended: their settlements into ``rewards``, ``done``
+        set, and the next game of each slot in its place."""
+        for slot in finished:
+            money = self._games[slot].settlement()
+            rewards[slot, : len(money)] = money
+            done[slot] = True
+            self._episodes[slot] += 1
+            self._games[slot] = Game(self.rules, self.players,
+                                     seed=self.seed_of(slot, int(self._episodes[slot])))
+            self._forget(slot)
+
     def _fresh(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_],
                               npt.NDArray[np.int64]]:
         """New arrays for what a step returns: observations, mask and seats to act."""
-        return (np.empty((self.count, BATCH_OBSERVATION_SIZE), np.float32),
-                np.empty((self.count, NUM_ACTIONS), np.bool_), np.empty(self.count, np.int64))
+        shapes = self._shapes
+        return (np.empty(shapes[0], np.float32), np.empty(shapes[1], np.bool_),
+                np.empty(shapes[2], np.int64))
 
     def _native_hold(self) -> Any:
         """The accelerator's hold on the arrays kept from step to step (the facts, the mask
-        and the program), opened once rather than at every step."""
+        and the program), opened once rather than at every step, and on what it makes a
+        step's arrays from."""
         if self._held is None:
-            self._held = _NATIVE.hold_batch(self._facts, self._legal, self._program)
+            shapes = self._shapes
+            self._held = _NATIVE.hold_batch(
+                self._facts, self._legal, self._program, _PLAYED, _ANNOUNCED, _DEAL,
+                (np.empty, *shapes, np.dtype(np.float32), np.dtype(np.bool_), _INT64,
+                 self._no_rewards, self._not_done, self._episodes, BatchStep))
         return self._held
 
     def _step_python(self, picks: list[int]) -> list[int]:
@@ -419,6 +467,14 @@ def pick_uniform(legal: npt.NDArray[np.bool_],
     return out
 
 
+def _mask(cards: Iterable[int]) -> int:
+    """The 52-bit mask of ``cards`` (each card once however often it comes)."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
 def _facts(game: Game) -> tuple[list[int], list[int]]:
     """The facts of ``game``'s seat to act (:data:`FIELDS`) and the ids of its legal
     actions in their order, from the game's public API (the pure-Python path)."""
@@ -426,10 +482,12 @@ def _facts(game: Game) -> tuple[list[int], list[int]]:
     if seat is None:
         raise ValueError("a game of the batch has nobody to act")
     own = game.hands[seat]
-    hand = sum(1 << c for c in own)
-    discarded = sum(1 << c for c in game.discarded(seat))
-    trick = sum(1 << c for _, c in game.trick)
-    shown = sum(1 << c for cards in game.shown.values() for c in cards)
+    hand = _mask(own)
+    discarded = _mask(game.discarded(seat))
+    trick = _mask(c for _, c in game.trick)
+    # a card may be in two seats' shown hands (shown, discarded, drawn again after a
+    # reshuffle and shown once more): a set of cards, not a sum
+    shown = _mask(c for cards in game.shown.values() for c in cards)
     face_up = game.one_up_card
     value = game.hand_value(seat) if len(own) == 5 else None
     declarer = game.declarer
@@ -450,17 +508,41 @@ def _facts(game: Game) -> tuple[list[int], list[int]]:
     return row, [action_to_index(action, sorted_hand) for action in game.legal_actions()]
 
 
-if ENGINE is not None and hasattr(ENGINE, "setup_batch"):
-    _NATIVE: Any = ENGINE
-    _facts_count = ENGINE.setup_batch({
+def _array_probes() -> dict[str, object]:
+    """What the accelerator checks before it reads numpy arrays' memory directly rather
+    than through the buffer protocol (``_engine.c``'s setup_arrays): the array type, the
+    four element types it uses, and one array of each, then a float32 array that is not
+    C-contiguous and one that is read-only."""
+    dtypes = tuple(np.dtype(t) for t in (np.float32, np.bool_, np.int64, np.float64))
+    probes = [np.zeros((3, 5), dtype) for dtype in dtypes]
+    read_only = np.zeros((3, 5), np.float32)
+    read_only.flags.writeable = False
+    return {"ndarray": np.ndarray, "dtypes": dtypes,
+            "probes": (*probes, np.zeros((3, 10), np.float32)[:, ::2], read_only)}
+
+
+def _setup_native(arrays: dict[str, object]) -> bool:
+    """Tell the accelerator the action ids, phases and kinds of this module, and, with
+    ``arrays`` (:func:`_array_probes`, or empty for the buffer protocol only), how numpy
+    arrays look; whether it reads numpy arrays directly."""
+    facts_count, direct = _NATIVE.setup_batch({
         "ids": {"discard": DISCARD_BASE, "sixth": DISCARD_SIXTH, "one_up": ONE_UP_BASE,
                 "announce": ANNOUNCE_BASE, "reset_seat": RESET_SEAT_BASE},
         "phases": _PHASES, "kinds": {k: SIMPLE_BASE + i for i, k in enumerate(SIMPLE_KINDS)},
         "K_PLAY": _K.PLAY, "K_ONE_UP": _K.ONE_UP, "K_ANNOUNCE": _K.ANNOUNCE,
-        "K_RESET": _K.RESET,
+        "K_RESET": _K.RESET, **arrays,
     })
-    assert _facts_count == len(FIELDS), (_facts_count, len(FIELDS))
+    assert facts_count == len(FIELDS), (facts_count, len(FIELDS))
+    return bool(direct)
+
+
+ARRAYS_DIRECT: bool
+"""Whether the accelerator reads numpy arrays' memory through numpy's array head (checked
+on probe arrays when this module loads) rather than through the buffer protocol."""
+if ENGINE is not None and hasattr(ENGINE, "setup_batch"):
+    _NATIVE: Any = ENGINE
+    ARRAYS_DIRECT = _setup_native(_array_probes())
 else:
-    _NATIVE = None
+    _NATIVE, ARRAYS_DIRECT = None, False
 ACCELERATED: bool = _NATIVE is not None
 """Whether the engine's C accelerator makes the observations, masks and steps."""
