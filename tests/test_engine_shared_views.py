@@ -65,3 +65,34 @@ def test_card_places_kept_for_a_views_events_are_the_places_worked_out_afresh(
             assert card_places(view.events, seat) == card_places(list(view.events), seat)
             fresh_view = dataclasses.replace(view, events=fresh_events)
             assert knowledge(view) == knowledge(fresh_view)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_card_places_carried_on_from_a_seats_last_view_are_the_places_afresh(
+        case: Case) -> None:
+    """Each seat's views one after the other, through every deal (reshuffles, one-up cards,
+    shown hands and redeals included where the case's rules have them): the places worked
+    on from the seat's last tuple of events (the same events and more) equal those worked
+    out from nothing, every seat's places interleaved with the others' as a server's bots
+    and updates ask for them."""
+    for game in _states(case):
+        for seat in [None, *range(game.players)]:
+            events = seat_view(game, seat).events
+            assert card_places(events, seat) == knowledge_module._fold_places(events, seat)
+
+
+def test_card_places_are_not_carried_on_from_events_that_only_look_alike() -> None:
+    """A tuple that begins and ends with the last tuple's first and last events but differs
+    between them is worked out afresh: every event before the new ones is checked, by
+    identity."""
+    game = Game(seed=5)
+    rng = random.Random(5)
+    while len(game.deal_events) < 12:
+        game.apply(rng.choice(game.legal_actions()))
+    events = tuple(game.deal_events)
+    seat = 0
+    card_places(events, seat)
+    middle_changed = (events[0], *events[2:-1], events[1], events[-1])
+    assert card_places(middle_changed, seat) == knowledge_module._fold_places(
+        middle_changed, seat)
