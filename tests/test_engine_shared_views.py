@@ -2,8 +2,9 @@
 
 The table server builds a state's public view once and makes each audience's view from it
 (:func:`chicago.engine.views.seat_view_from`), and :func:`~chicago.engine.knowledge.card_places`
-keeps the places of the last tuple of events it was asked about (a view's ``known_out``,
-then the bot's :func:`~chicago.engine.knowledge.knowledge` of that view). On random games of
+keeps, per seat, the places of the last tuple of events it was asked about (a view's
+``known_out``, then the bot's :func:`~chicago.engine.knowledge.knowledge` of that view) and
+carries them on to a tuple that begins with the same events. On random games of
 every preset and variation, at every action and for every seat and the spectators, both are
 equal to what is made from nothing, and the places given out are each caller's own.
 """
