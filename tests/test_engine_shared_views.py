@@ -84,16 +84,21 @@ def test_card_places_carried_on_from_a_seats_last_view_are_the_places_afresh(
 
 
 def test_card_places_are_not_carried_on_from_events_that_only_look_alike() -> None:
-    """A tuple that begins and ends with the last tuple's first and last events but differs
-    between them is worked out afresh: every event before the new ones is checked, by
-    identity."""
+    """A tuple that begins with the last tuple's first event and holds its last event at
+    the same place, but not one of the events between them, is worked out afresh: every
+    event before the new ones is checked, by identity."""
     game = Game(seed=5)
     rng = random.Random(5)
-    while len(game.deal_events) < 12:
+    while len(game.deal_events) < 14:
         game.apply(rng.choice(game.legal_actions()))
     events = tuple(game.deal_events)
     seat = 0
-    card_places(events, seat)
-    middle_changed = (events[0], *events[2:-1], events[1], events[-1])
-    assert card_places(middle_changed, seat) == knowledge_module._fold_places(
-        middle_changed, seat)
+    before = events[:12]
+    exchanged = next(i for i, e in enumerate(before) if type(e).__name__ == "Exchanged")
+    middle = [events[1] if i == exchanged else e for i, e in enumerate(before)]
+    after = (*middle, *events[12:])  # first and 12th events the same objects, not all
+    assert after[0] is before[0] and after[11] is before[11]
+    assert knowledge_module._fold_places(after, seat) != knowledge_module._fold_places(
+        events, seat)  # a case that tells the two apart
+    card_places(before, seat)
+    assert card_places(after, seat) == knowledge_module._fold_places(after, seat)
