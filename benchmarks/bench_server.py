@@ -17,6 +17,8 @@ warm-up, it measures for ``--seconds``:
 
 - act→update: from a person's ``act`` to the update of that action reaching that person
   (p50, p99, max);
+- your turn again: from a person's ``act`` until its seat may act again, the bots' replies
+  (and, after a deal, the pause answered with ``continue``) in between (p50, p99);
 - person moves per second, and all actions per second (the bots' replies included);
 - server CPU per person move: the server process's CPU time (user + system, from /proc)
   over the step divided by the person moves, so it includes the bots' replies, the fan-out
@@ -85,6 +87,8 @@ class Totals:
     """What all the people saw, reset at the start of each measured window."""
 
     latencies: list[float] = field(default_factory=list)
+    turns_back: list[float] = field(default_factory=list)
+    """Per person move: seconds from its ``act`` until its seat may act again."""
     person_moves: int = 0
     actions: int = 0
     games: int = 0
@@ -92,6 +96,7 @@ class Totals:
 
     def reset(self) -> None:
         self.latencies.clear()
+        self.turns_back.clear()
         self.person_moves = self.actions = self.games = 0
         self.errors.clear()
 
@@ -103,6 +108,7 @@ class Person:
                  stop: asyncio.Event) -> None:
         self.totals, self.think, self.rng, self.stop = totals, think, rng, stop
         self.sent: float | None = None
+        self.acted: float | None = None  # when the last act went out, until the seat's next turn
         self.waiting: list[str] = []  # legal actions of a deal that begins after a pause
         self.seat: int | None = None
         self.task: asyncio.Task[None] | None = None
@@ -155,6 +161,9 @@ class Person:
             if self.seat in pause.get("waiting", ()):
                 await ws.send(json.dumps({"type": "continue"}))
             return
+        if legal and self.acted is not None:
+            self.totals.turns_back.append(time.perf_counter() - self.acted)
+            self.acted = None
         if legal and not self.stop.is_set():
             if self.task is not None and not self.task.done():
                 self.task.cancel()
@@ -164,7 +173,7 @@ class Person:
         await asyncio.sleep(self.think * (0.5 + self.rng.random()))
         if self.stop.is_set():
             return
-        self.sent = time.perf_counter()
+        self.sent = self.acted = time.perf_counter()
         await ws.send(json.dumps({"type": "act", "action": self.rng.choice(legal)}))
 
 
@@ -249,6 +258,7 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
             await asyncio.sleep(seconds)
             cpu1, mine1, t1 = server.cpu(), time.process_time(), time.perf_counter()
             latencies = sorted(totals.latencies)
+            turns = sorted(totals.turns_back)
             moves = totals.person_moves
             elapsed = t1 - t0
             results.append({
@@ -258,6 +268,8 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
                 "p99": latencies[int(len(latencies) * 0.99)] * 1e3 if latencies
                 else float("nan"),
                 "max": latencies[-1] * 1e3 if latencies else float("nan"),
+                "turn_p50": statistics.median(turns) * 1e3 if turns else float("nan"),
+                "turn_p99": turns[int(len(turns) * 0.99)] * 1e3 if turns else float("nan"),
                 "cpu_move": (cpu1 - cpu0) / moves * 1e3 if moves else float("nan"),
                 "server_cpu": (cpu1 - cpu0) / elapsed, "client_cpu": (mine1 - mine0) / elapsed,
                 "rss": server.rss(), "idle_rss": idle_rss,
@@ -275,6 +287,7 @@ def print_row(r: dict[str, Any]) -> None:
     errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "0"
     print(f"| {r['people']:,} | {r['moves_s']:,.0f} | {r['actions_s']:,.0f} | "
           f"{r['p50']:.1f} ms | {r['p99']:.1f} ms | {r['max']:.0f} ms | "
+          f"{r['turn_p50']:.0f} ms | {r['turn_p99']:.0f} ms | "
           f"{r['cpu_move']:.2f} ms | {r['server_cpu'] * 100:.0f}% | "
           f"{r['client_cpu'] * 100:.0f}% | {r['rss']:.0f} MB | {r['games']} | {errors} | "
           f"{r['seating']:.0f} s |", flush=True)
@@ -330,9 +343,9 @@ def main(argv: list[str] | None = None) -> int:
           "measured per step; CPU from /proc; load average "
           f"{os.getloadavg()[0]:.1f} at the start\n")
     print("| people | person moves/s | actions/s | act→update p50 | p99 | max | "
-          "server CPU per person move | server CPU | client CPU | server RSS | games | "
-          "errors | seating |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+          "your turn again p50 | p99 | server CPU per person move | server CPU | "
+          "client CPU | server RSS | games | errors | seating |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
     with tempfile.TemporaryDirectory() as tmp:
         proc, http, ws_base = start_server(Path(tmp))
         try:

@@ -4,7 +4,9 @@ in place is worked out again, and a table holds few states (issue 28)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -54,3 +56,61 @@ def test_a_table_holds_few_states() -> None:
     assert list(views._held) == [id(games[-1])]
     views.keep(None)
     assert views._held == {}
+
+
+class _Connection:
+    """A connection of a seat that keeps nothing it is sent."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.token_hash: str | None = None
+        self.grant: str | None = None
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        pass
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        self.closed = True
+
+
+def _table_after_a_person_move(bot_delay: float, db: Path) -> int:
+    """The public views a table of one person (connected) and three ``basic`` bots holds
+    once the person's first action (and what followed it at once) is stored and sent."""
+    from chicago.server.core.decide import TableSpec
+    from chicago.server.core.seats import TableOptions
+    from chicago.server.settings import Settings
+    from chicago.server.storage import Store
+    from chicago.server.tables import TableManager
+
+    async def scenario() -> int:
+        url = f"sqlite:///{db}"
+        store = Store(url)
+        store.migrate()
+        manager = TableManager(store, Settings(db_url=url, seed=3, review_workers=0,
+                                               bot_threads=False, resume_tables=False))
+        await manager.start()
+        try:
+            table = await manager.create(TableSpec(
+                Rules.preset("pagat"), ["open", "bot:basic", "bot:basic", "bot:basic"],
+                TableOptions(bot_delay=bot_delay)))
+            token, _ = await manager.join(table.id, 0, "Anna")
+            await manager.hello(table, _Connection(0), token, None)
+            while table.state.current.to_act != 0:  # the bots before her, on their timers
+                await asyncio.sleep(0.01)
+            game = table.state.current
+            await manager.act(table, 0, str(game.legal_actions()[0]))
+            return len(table.views)
+        finally:
+            await manager.stop()
+
+    return asyncio.run(scenario())
+
+
+def test_a_table_where_a_person_is_to_act_holds_no_public_view(tmp_path: Path) -> None:
+    """After a person's action and the bots' replies stored with it, the person is to act:
+    their next action makes a new state, so the view of this one is not held (it was, a
+    view of every table between moves: issue 28's RSS at 1,000 tables); at a table whose
+    bots wait (``bot_delay``) the bot's timer decides on the state, whose view is held."""
+    assert _table_after_a_person_move(0, tmp_path / "at-once.sqlite3") == 0
+    assert _table_after_a_person_move(0.05, tmp_path / "waiting.sqlite3") == 1

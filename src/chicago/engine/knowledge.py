@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -191,17 +192,19 @@ _PLACE_KINDS = frozenset({Deal, Exchanged, Exchange, Redeal, OneUp, OneUpChoice,
 """The kinds of events that tell where cards are (:func:`card_places`)."""
 
 
-_last_places: list[tuple[tuple[Event, ...], int | None, CardPlaces]] = []
-"""The last places worked out from a tuple of events (:func:`card_places`): a view's
-``known_out`` and then :func:`knowledge` of that view read the same tuple, the view's
-``events``."""
+_last_places: dict[int | None, tuple[tuple[Event, ...], CardPlaces, frozenset[int]]] = {}
+"""Per seat, the last places worked out from a tuple of events (:func:`card_places`), with
+the seats whose one-up discard had not joined the pile then: a view's ``known_out`` and
+then :func:`knowledge` of that view read the same tuple, the view's ``events``, and the
+next view of the seat in the same deal holds those events and more."""
 
 
 def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
     """Where ``seat`` knows cards to be, from one deal's events as it sees them (each call
-    gets places of its own to change; the places of the tuple of events last asked about
-    are kept, so a view's ``known_out`` and the :func:`knowledge` of that view work them
-    out once: events cannot change, a tuple of them neither).
+    gets places of its own to change). Per seat, the places of the tuple of events last
+    asked about are kept: asked again about that tuple, or about a tuple that begins with
+    the very same events (the seat's next view: identity, not equality, is checked), only
+    the events after them are worked out; events cannot change, a tuple of them neither.
 
     A card is known to be in another player's hand (shown, a face-up card taken), in the
     discard pile (the seat's own discards, rejected face-up cards, a thrown-in hand), or in
@@ -212,18 +215,30 @@ def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
     """
     if type(events) is not tuple:
         return _fold_places(events, seat)
-    last = _last_places[0] if _last_places else None  # one read: threads may replace it
-    if last is not None and last[0] is events and last[1] == seat:
-        return last[2].copy()
-    places = _fold_places(events, seat)
-    _last_places[:] = [(events, seat, places.copy())]
+    last = _last_places.get(seat)  # one read: threads may replace it
+    if last is not None:
+        before, kept, open_before = last
+        if before is events:
+            return kept.copy()
+        done = len(before)
+        if done <= len(events) and all(map(operator.is_, events[:done], before)):
+            places, one_up_open = _fold(events[done:], seat, kept.copy(), set(open_before))
+            _last_places[seat] = (events, places.copy(), frozenset(one_up_open))
+            return places
+    places, one_up_open = _fold(events, seat, CardPlaces(), set())
+    _last_places[seat] = (events, places.copy(), frozenset(one_up_open))
     return places
 
 
 def _fold_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
     """:func:`card_places` worked out, one event after the other."""
-    known = CardPlaces()
-    one_up_open: set[int] = set()  # seats whose one-up discard has not joined the pile yet
+    return _fold(events, seat, CardPlaces(), set())[0]
+
+
+def _fold(events: Iterable[Event], seat: int | None, known: CardPlaces,
+          one_up_open: set[int]) -> tuple[CardPlaces, set[int]]:
+    """The places and the seats whose one-up discard has not joined the pile yet, after
+    ``events``, from those before them (``known`` and ``one_up_open``, changed)."""
     relevant = _PLACE_KINDS
     for event in events:
         if type(event) not in relevant:
@@ -276,7 +291,7 @@ def _fold_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
             known.pile.clear()
             known.out.clear()
             known.reshuffles += 1
-    return known
+    return known, one_up_open
 
 
 @dataclass(slots=True)

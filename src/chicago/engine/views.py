@@ -28,7 +28,7 @@ current deal only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from chicago.cards import Card
@@ -178,9 +178,29 @@ def seat_view_from(public: SeatView, game: ViewedGame, seat: int | None) -> Seat
     _check_seat(game, seat)
     visible = _visible(game.deal_events, seat)
     own = own_part(game, seat, visible)
-    return replace(public, seat=seat, hand=own.hand, hand_category=own.hand_category,
-                   discarded=own.discarded, legal_actions=own.legal_actions,
-                   known_out=own.known_out, events=visible)
+    # a copy of ``public`` slot by slot, then the seat's own fields: what
+    # ``dataclasses.replace`` makes, without building every field's keyword and calling
+    # ``__init__`` again (a bot's view on every bot turn of a server's tables)
+    view = object.__new__(SeatView)
+    put = object.__setattr__
+    for name in _PUBLIC_FIELDS:
+        put(view, name, getattr(public, name))
+    put(view, "seat", seat)
+    put(view, "hand", own.hand)
+    put(view, "hand_category", own.hand_category)
+    put(view, "discarded", own.discarded)
+    put(view, "legal_actions", own.legal_actions)
+    put(view, "known_out", own.known_out)
+    put(view, "events", visible)
+    return view
+
+
+_SEAT_FIELDS = frozenset(
+    ("seat", "hand", "hand_category", "discarded", "legal_actions", "known_out", "events"))
+"""The fields of a view that :func:`seat_view_from` puts in for the seat."""
+_PUBLIC_FIELDS = tuple(name for name in SeatView.__dataclass_fields__
+                       if name not in _SEAT_FIELDS)
+"""The fields of a view that :func:`seat_view_from` takes from the public view."""
 
 
 def public_view(game: ViewedGame) -> SeatView:

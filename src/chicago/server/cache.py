@@ -32,6 +32,7 @@ from chicago.server.clock import Clock
 from chicago.server.core.ports import Storage, TableBus
 from chicago.server.core.rows import Change, LogEntry, merged
 from chicago.server.core.state import FINISHED, build_table
+from chicago.server.core.turns import BotMoves, next_turn
 from chicago.server.live import LiveTable
 from chicago.server.locking import TableBusy, TableLocks
 from chicago.server.presence import Presence
@@ -265,7 +266,10 @@ class TableCache:
                 self.scheduler.cancel(table)
             for entry in part.entries:  # its frames carry the state after it
                 await self.bus.publish(table.id, entry)
-        table.views.keep(state.game)
+        # the view of the state now is read again only by a bot deciding on it (a person's
+        # action makes a new state): held for a bot's turn alone, else given back
+        turn = next_turn(state, self.clock.time())
+        table.views.keep(state.game if isinstance(turn, BotMoves) else None)
 
     # ------------------------------------------------------------------ read path
     async def follow(self, table: LiveTable, *, wait: bool = True) -> None:

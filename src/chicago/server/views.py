@@ -9,8 +9,9 @@ each seat's own fields and the events it may see are put in for that seat only.
 A state is a game object with its number of actions: the server never changes a stored
 game in place except by applying an action (another worker's entry, followed), which a
 new key tells apart. At most :data:`KEEP` states are held per table, and after a change is
-published only its last one (:meth:`PublicViews.keep`), so a table holds one public view
-between moves.
+published only its last one, and only when a bot decides on it next
+(:meth:`PublicViews.keep`, :meth:`chicago.server.cache.TableCache.store_all`): a table where
+a person is to act holds none between moves.
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ class PublicViews:
 
     def __init__(self) -> None:
         self._held: dict[int, _Public] = {}
+
+    def __len__(self) -> int:
+        """The number of states whose public views are held."""
+        return len(self._held)
 
     def _public(self, game: Game) -> _Public:
         held = self._held.get(id(game))
