@@ -87,7 +87,8 @@ def test_each_search_can_be_switched_to_the_experts_decision() -> None:
     assert bot.phases == Phases(exchanges=False, announce=False, call=True, fusion=False)
     assert make_bot("master").phases == Phases()  # type: ignore[attr-defined]
     assert Phases() == Phases(exchanges=False, announce=False, call=False, fusion=True)
-    for bad in ("master:call=2", "master:fusion=-1"):
+    assert make_bot("master:fusion=2").phases.fusion == 2  # type: ignore[attr-defined]
+    for bad in ("master:call=2", "master:fusion=-1", "master:fusion=3"):
         with pytest.raises(ValueError):
             make_bot(bad)
 
@@ -390,6 +391,47 @@ def test_fusion_free_sure_cards_are_sure_cards_R_TRICK_4() -> None:
             assert all(plain[c] or not row[c] for c in cards)
         single = _fusion_free(0, worlds[:1], cards)[0]
         assert single == last_trick_moves(worlds[0])
+
+
+def test_coarse_fusion_groups_replies_by_what_they_mean_to_the_bot_R_TRICK_4() -> None:
+    """``fusion=2``: replies that differ only in what does not matter to the bot's own cards
+    share a group, so the bot must choose one next card for more deals: every card it counts
+    as sure is sure for the plain search, it counts no more sure cards than the exact
+    grouping, on a single deal the two agree, and on some deals it counts fewer."""
+    from chicago.bots.master import _coarse, _fusion_free
+    from chicago.bots.solver import Position, last_trick_moves
+
+    high = mask_of(parse_cards("Kh 8h 2s"))
+    assert _coarse(parse_cards("9h")[0], high) == _coarse(parse_cards("Qh")[0], high)
+    hand = mask_of(parse_cards("Th 8h 2s"))
+    assert _coarse(parse_cards("9h")[0], hand) != _coarse(parse_cards("Jh")[0], hand)
+    assert _coarse(parse_cards("Jh")[0], hand) == _coarse(parse_cards("Ah")[0], hand)
+    assert _coarse(parse_cards("3c")[0], hand) == _coarse(parse_cards("Kc")[0], hand)
+    rng = random.Random(8)
+    fewer = 0
+    for _ in range(60):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        mine = deck[:3]
+        others = deck[3:16]
+        worlds = []
+        for _ in range(16):
+            rng.shuffle(others)
+            worlds.append(Position.from_hands(
+                [mine, others[0:3], others[3:6], others[6:9]], leader=0))
+        cards = list(worlds[0].legal_moves())
+        exact = _fusion_free(0, worlds, cards)
+        coarse = _fusion_free(0, worlds, cards, coarse=True)
+        for world, row in zip(worlds, coarse, strict=True):
+            plain = last_trick_moves(world)
+            assert all(plain[c] or not row[c] for c in cards)
+        count_exact = sum(v for row in exact for v in row.values())
+        count_coarse = sum(v for row in coarse for v in row.values())
+        assert count_coarse <= count_exact
+        fewer += count_coarse < count_exact
+        assert _fusion_free(0, worlds[:1], cards, coarse=True) == _fusion_free(
+            0, worlds[:1], cards)
+    assert fewer > 0
 
 
 @pytest.mark.parametrize("scores", [[40, 44, 45, 30], [20, 47, 50, 38]])

@@ -97,7 +97,7 @@ _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
     "z": (0, 10), "score": (0, 1), "learned": (0, 1), "last": (0, 10000),
     "lastholds": (0, 32),
-    "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 1),
+    "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
 
@@ -120,8 +120,10 @@ class Phases:
     """The Chicago call by the chance to win the game (off, the default: the expert's fixed
     bar; the race's call declared more Chicagos and failed more of them than the expert's in
     the matches of docs/BOTS.md)."""
-    fusion: bool = True
-    """Trick play corrected for strategy fusion (off: the expert's determinized search)."""
+    fusion: int = 1
+    """Trick play corrected for strategy fusion: 0 off (the expert's determinized search),
+    1 the deals grouped by the others' exact replies, 2 by what those replies mean to the
+    bot's cards (:func:`_fusion_free`'s ``coarse``)."""
 
 
 def parse_master_options(spec: str) -> dict[str, float]:
@@ -358,7 +360,8 @@ class MasterBot(ExpertBot):
         values = super()._sure_values(k, positions)
         if len(k.hand) not in (3, 4) or not positions or not self.phases.fusion:
             return values
-        sure = _fusion_free(k.seat, positions, list(values[0]))
+        sure = _fusion_free(k.seat, positions, list(values[0]),
+                            coarse=self.phases.fusion >= 2)
         return [
             {card: value if sure[i][card] else 0 for card, value in row.items()}
             for i, row in enumerate(values)
@@ -533,14 +536,18 @@ def _round_points(rules: Rules, players: int, hands: dict[int, int]) -> list[flo
     return points
 
 
-def _fusion_free(me: int, positions: Sequence[Position], cards: Sequence[Card]) -> list[
-    dict[Card, bool]
-]:
+def _fusion_free(me: int, positions: Sequence[Position], cards: Sequence[Card],
+                 coarse: bool = False) -> list[dict[Card, bool]]:
     """Per deal and card of ``me`` (the seat to act): whether ``me`` wins the last trick for
     sure after playing it when its next choice must be one card for every deal that looks the
     same to it. In each deal the others reply, until ``me`` plays again, with their lowest
     card that stops it (their lowest card if none can); the deals are grouped by those
-    replies, and in each group the next card that is sure in the most deals is taken."""
+    replies, and in each group the next card that is sure in the most deals is taken.
+
+    ``coarse``: deals whose replies differ only in what does not matter to the bot's own
+    cards share a group — a reply counts by its suit and by how many of the bot's cards of
+    that suit it outranks (with a few dozen deals the exact replies almost never repeat, so
+    exact groups are single deals and correct nothing)."""
     sure: list[dict[Card, bool]] = [{} for _ in positions]
     for card in cards:
         groups: dict[tuple[Card, ...], list[tuple[int, dict[Card, bool] | bool]]] = {}
@@ -551,7 +558,7 @@ def _fusion_free(me: int, positions: Sequence[Position], cards: Sequence[Card]) 
                 moves = last_trick_moves(after, me)
                 stopping = [c for c, ok in moves.items() if not ok]
                 reply = min(stopping) if stopping else min(moves)
-                seen.append(reply)
+                seen.append(_coarse(reply, after.hands[me]) if coarse else reply)
                 after = after.play(reply)
             result: dict[Card, bool] | bool = (
                 after.leader == me if after.is_over else last_trick_moves(after)
@@ -569,6 +576,14 @@ def _fusion_free(me: int, positions: Sequence[Position], cards: Sequence[Card]) 
                 else:
                     sure[index][card] = choice is not None and bool(result.get(choice))
     return sure
+
+
+def _coarse(card: Card, hand: int) -> Card:
+    """``card`` as the bot (holding ``hand``) tells it apart: a stand-in of the same suit
+    that outranks exactly as many of the bot's cards of that suit."""
+    suit = card & 3
+    below = sum(1 for mine in ids_of_mask(hand) if mine & 3 == suit and mine < card)
+    return Card(below * 4 + suit)
 
 
 def _best_against(rows: list[list[tuple[float, float]]], base: int) -> tuple[int, float, float]:
@@ -601,7 +616,7 @@ def _factory(spec: str) -> MasterBot:
             exchanges=bool(options.get("exchanges", Phases.exchanges)),
             announce=bool(options.get("announce", Phases.announce)),
             call=bool(options.get("call", Phases.call)),
-            fusion=bool(options.get("fusion", Phases.fusion)),
+            fusion=int(options.get("fusion", Phases.fusion)),
         ),
         samples=int(options.get("samples", DEFAULT_SAMPLES)),
         chicago=options.get("chicago", DEFAULT_CHICAGO),
