@@ -81,7 +81,8 @@ def test_master_options() -> None:
 
 def test_each_search_can_be_switched_to_the_experts_decision() -> None:
     """``exchanges``, ``announce``, ``call`` and ``fusion`` (0: the expert's decision in
-    that phase) for measuring what each search is worth; 0 or 1 only."""
+    that phase) for measuring what each search is worth; 0 or 1 only (``fusion`` also 2,
+    the coarse correction)."""
     bot = make_bot("master:exchanges=0;announce=0;call=1;fusion=0")
     assert isinstance(bot, MasterBot)
     assert bot.phases == Phases(exchanges=False, announce=False, call=True, fusion=False)
@@ -432,6 +433,27 @@ def test_coarse_fusion_groups_replies_by_what_they_mean_to_the_bot_R_TRICK_4() -
         assert _fusion_free(0, worlds[:1], cards, coarse=True) == _fusion_free(
             0, worlds[:1], cards)
     assert fewer > 0
+
+
+def test_coarse_fusion_takes_every_share_from_a_fused_card_R_TRICK_4() -> None:
+    """``fusion=2``: in a deal where a card is sure only for a bot that sees the deal, the
+    card adds nothing to its score (not the shares for beating the model of sensible
+    opponents and leaving the last trick open), while a sure card adds its points."""
+    from chicago.bots.master import _FUSED
+    from chicago.bots.solver import Position
+
+    bot = make_bot("master:fusion=2")
+    assert isinstance(bot, MasterBot)
+    position = Position.from_text(["Ah Kc", "Qh 3c", "Jh 4c", "Th 5c"], leader=0)
+    view = Game(Rules.preset("pagat"), seed=1).view(0)
+    k = knowledge(view)
+    both = dict.fromkeys(parse_cards("Ah Kc"), 0.0)
+    bot._add_scores(k, position, {parse_cards("Ah")[0]: 5, parse_cards("Kc")[0]: _FUSED},
+                    both)
+    assert both == {parse_cards("Ah")[0]: 5.0, parse_cards("Kc")[0]: 0.0}
+    plain = dict.fromkeys(parse_cards("Ah Kc"), 0.0)
+    bot._add_scores(k, position, {parse_cards("Ah")[0]: 5, parse_cards("Kc")[0]: 0}, plain)
+    assert plain[parse_cards("Kc")[0]] > 0  # the shares a fused card does not get
 
 
 @pytest.mark.parametrize("scores", [[40, 44, 45, 30], [20, 47, 50, 38]])

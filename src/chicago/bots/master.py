@@ -93,6 +93,9 @@ _REAL_PLAY = 0.85
 real players keep their high cards, and only sure deals are counted)."""
 _CALL_FLOOR = 0.5
 """The least share of sure Chicagos the race model may declare with."""
+_FUSED = -1
+"""The sure value ``_sure_values`` gives a card whose sure points need a bot that sees the
+deal (``fusion=2``): no share at all in that deal."""
 _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
     "z": (0, 10), "score": (0, 1), "learned": (0, 1), "last": (0, 10000),
@@ -123,7 +126,10 @@ class Phases:
     fusion: int = 1
     """Trick play corrected for strategy fusion: 0 off (the expert's determinized search),
     1 the deals grouped by the others' exact replies, 2 by what those replies mean to the
-    bot's cards (:func:`_fusion_free`'s ``coarse``)."""
+    bot's cards (:func:`_fusion_free`'s ``coarse``), and a card that is sure in a deal only
+    for a bot that sees it worth nothing there (with 1, the shares for beating the model of
+    sensible opponents and leaving the trick open make such a deal worth as much as a sure
+    one, so the correction never changes a card)."""
 
 
 def parse_master_options(spec: str) -> dict[str, float]:
@@ -360,12 +366,25 @@ class MasterBot(ExpertBot):
         values = super()._sure_values(k, positions)
         if len(k.hand) not in (3, 4) or not positions or not self.phases.fusion:
             return values
-        sure = _fusion_free(k.seat, positions, list(values[0]),
-                            coarse=self.phases.fusion >= 2)
+        coarse = self.phases.fusion >= 2
+        sure = _fusion_free(k.seat, positions, list(values[0]), coarse=coarse)
+        # fusion=2: a card sure only for a bot that sees the deal is worth nothing there
+        # (_FUSED), not the shares for beating the model and leaving the trick open, which
+        # give a deal back as much as a sure card's (0.6 + 0.4) and undo the correction
+        lost = _FUSED if coarse else 0
         return [
-            {card: value if sure[i][card] else 0 for card, value in row.items()}
+            {card: value if sure[i][card] or not value else lost for card, value in row.items()}
             for i, row in enumerate(values)
         ]
+
+    def _add_scores(
+        self, k: Knowledge, position: Position, values: dict[Card, int],
+        scores: dict[Card, float],
+    ) -> None:
+        """The expert's value of each card in one deal; a card whose sure points the fusion
+        correction took away (``fusion=2``) adds nothing."""
+        super()._add_scores(k, position, {c: v for c, v in values.items() if v != _FUSED},
+                            scores)
 
     # ------------------------------------------------------------------ exchanges
     def _expert_exchange(
