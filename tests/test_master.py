@@ -26,7 +26,8 @@ from chicago.bots.handmodel import (
 )
 from chicago.bots.master import DEFAULT_MODEL_SHARE, MasterBot, Phases, parse_master_options
 from chicago.bots.rollout import Option, make_world, plan_of, quick_keep, value_options
-from chicago.cards import ids_of_mask, mask_of, parse_cards
+from chicago.bots.solver import Position
+from chicago.cards import Card, ids_of_mask, mask_of, parse_cards
 from chicago.cli import main
 from chicago.engine.knowledge import knowledge
 from chicago.engine.sampling import consistent, sample_hands
@@ -381,25 +382,31 @@ def test_the_race_model_reads_the_score_situation_R_END_1_R_EX_5() -> None:
     assert race.win_chance([52, 55, 40, 0], 0) == 0.0
 
 
+def _three_card_worlds(
+    rng: random.Random, mine: list[int], others: list[int], count: int
+) -> tuple[list[Position], list[Card]]:
+    """``count`` deals of the last three tricks: seat 0 holds ``mine`` and leads, the three
+    others hold cards drawn from ``others``; and seat 0's legal cards."""
+    worlds = []
+    for _ in range(count):
+        rng.shuffle(others)
+        worlds.append(Position.from_hands(
+            [mine, others[0:3], others[3:6], others[6:9]], leader=0))
+    return worlds, list(worlds[0].legal_moves())
+
+
 def test_fusion_free_sure_cards_are_sure_cards_R_TRICK_4() -> None:
     """A card the search without strategy fusion counts as sure in a deal is sure there for
     the plain per-deal search too; on a single deal the two agree."""
     from chicago.bots.master import _fusion_free
-    from chicago.bots.solver import Position, last_trick_moves
+    from chicago.bots.solver import last_trick_moves
 
     rng = random.Random(8)
     for _ in range(30):
         deck = list(range(52))
         rng.shuffle(deck)
         hands = [deck[i * 3 : i * 3 + 3] for i in range(4)]
-        mine = hands[0]
-        worlds = []
-        others = deck[3:30]
-        for _ in range(6):
-            rng.shuffle(others)
-            worlds.append(Position.from_hands(
-                [mine, others[0:3], others[3:6], others[6:9]], leader=0))
-        cards = list(worlds[0].legal_moves())
+        worlds, cards = _three_card_worlds(rng, hands[0], deck[3:30], 6)
         free = _fusion_free(0, worlds, cards)
         for world, row in zip(worlds, free, strict=True):
             plain = last_trick_moves(world)
@@ -414,7 +421,7 @@ def test_coarse_fusion_groups_replies_by_what_they_mean_to_the_bot_R_TRICK_4() -
     as sure is sure for the plain search, it counts no more sure cards than the exact
     grouping, on a single deal the two agree, and on some deals it counts fewer."""
     from chicago.bots.master import _coarse, _fusion_free
-    from chicago.bots.solver import Position, last_trick_moves
+    from chicago.bots.solver import last_trick_moves
 
     high = mask_of(parse_cards("Kh 8h 2s"))
     assert _coarse(parse_cards("9h")[0], high) == _coarse(parse_cards("Qh")[0], high)
@@ -427,14 +434,7 @@ def test_coarse_fusion_groups_replies_by_what_they_mean_to_the_bot_R_TRICK_4() -
     for _ in range(60):
         deck = list(range(52))
         rng.shuffle(deck)
-        mine = deck[:3]
-        others = deck[3:16]
-        worlds = []
-        for _ in range(16):
-            rng.shuffle(others)
-            worlds.append(Position.from_hands(
-                [mine, others[0:3], others[3:6], others[6:9]], leader=0))
-        cards = list(worlds[0].legal_moves())
+        worlds, cards = _three_card_worlds(rng, deck[:3], deck[3:16], 16)
         exact = _fusion_free(0, worlds, cards)
         coarse = _fusion_free(0, worlds, cards, coarse=True)
         for world, row in zip(worlds, coarse, strict=True):
