@@ -92,9 +92,11 @@ DEFAULT_MODEL_SHARE = 0.3
 """What a deal is worth (in last-trick points) where the bot wins the last trick only
 against the model of sensible opponents, at trick play and in the last exchange's search:
 0.3, half the expert's 0.6 (``model=0.6`` plays the expert's choices). Measured decision
-by decision against the expert (``bench_disagreements.py``, pagat, seed 2026, 60 games with
-the bot in every seat, 4 play-outs each): +0.23 ± 0.10 points per differing trick (480)
-and +0.21 ± 0.10 per differing last exchange (441); docs/BOTS.md has every figure."""
+by decision against the expert (``bench_disagreements.py``, pagat, 60 games with the bot in
+every seat, 4 play-outs each): seed 2026, +0.18 ± 0.09 points per differing trick (527) and
++0.21 ± 0.09 per differing last exchange (490); seed 2027, +0.27 ± 0.09 (552) and +0.20 ±
+0.09 (507). docs/BOTS.md has every figure (and the game-level match, which cannot tell
+so small a gain from noise)."""
 DEFAULT_LEARNED = False
 """Deal by the expert's hand-made weights unless ``learned=1``: the learned model is
 over-confident card by card, and in the matches of docs/BOTS.md ``master`` played worse
