@@ -29,12 +29,14 @@ decisions, divided by the deals the bot played): what the phase's search is wort
 
     python benchmarks/bench_disagreements.py [--bot master] [--shadow expert] [--games 4]
         [--first-game 0] [--rollouts 8] [--oracle expert:samples=20] [--preset pagat]
-        [--seed 2026] [--jobs 1] [--json out.json]
+        [--seed 2026] [--jobs 1] [--seats 1] [--json out.json]
 
 ``--shadow`` is the bot asked beside (by default ``expert`` with the bot's ``samples``,
 ``chicago``, ``model`` and ``contested``), so any two bots can be compared: ``--bot expert
 --shadow ev`` checks the tool on a gap the matches know. A run stopped at any time has its
-whole games in ``--json``; ``report()`` prints the table again from them.
+whole games in ``--json``; ``report()`` prints the table again from them. ``--seats 4`` puts
+the bot in every seat (each seat's decisions compared with the shadow's in its own view):
+four times the decisions per game, for phases such as the trick play where few differ.
 """
 
 from __future__ import annotations
@@ -102,16 +104,16 @@ def _play_out(game: Game, action: Action, oracle: str, seed: int, seat: int,
     return mine - others, race.win_chance(list(copy.scores), seat)
 
 
-def _one_game(task: tuple[str, str, str, dict[str, Any], int, int, int]) -> dict[str, Any]:
-    """Game ``index`` of ``bot`` (in seat ``index % 4``) against three experts, with its
-    disagreements with ``shadow`` valued (runs in a worker)."""
-    bot_spec, shadow_spec, oracle, rules_data, seed, index, rollouts = task
+def _one_game(task: tuple[str, str, str, dict[str, Any], int, int, int, int]) -> dict[str, Any]:
+    """Game ``index`` of ``bot`` (in seat ``index % 4`` and the next ``seats - 1``) against
+    experts, with its disagreements with ``shadow`` valued (runs in a worker)."""
+    bot_spec, shadow_spec, oracle, rules_data, seed, index, rollouts, seats = task
     rules = Rules.from_dict(rules_data)
     players = 4
     game = duplicate_game(rules, players, seed=derive_seed(seed, index, 1),
                           deck_seed=derive_seed(seed, index // players, 2))
-    me = index % players
-    bots: list[Bot] = [make_bot(bot_spec if s == me else "expert") for s in range(players)]
+    mine = {(index + s) % players for s in range(seats)}
+    bots: list[Bot] = [make_bot(bot_spec if s in mine else "expert") for s in range(players)]
     shadow = make_bot(shadow_spec)
     rngs = [random.Random(derive_seed(seed, index, 3, s)) for s in range(players)]
     race = race_for(rules.target, rules.lock_at)
@@ -122,7 +124,7 @@ def _one_game(task: tuple[str, str, str, dict[str, Any], int, int, int]) -> dict
         assert seat is not None
         legal = game.legal_actions()
         view = game.view(seat)
-        if seat != me:
+        if seat not in mine:
             game.apply(bots[seat].decide(view, legal, rngs[seat]))
             continue
         phase = str(view.phase)
@@ -140,13 +142,14 @@ def _one_game(task: tuple[str, str, str, dict[str, Any], int, int, int]) -> dict
                 for r in range(rollouts):
                     play_seed = derive_seed(seed, index, game.deal_number, len(found), r)
                     world = restock(game, random.Random(play_seed))
-                    mine = _play_out(world, chosen, oracle, play_seed, me, race)
-                    theirs = _play_out(world, other, oracle, play_seed, me, race)
-                    case.points.append(mine[0] - theirs[0])
-                    case.chance.append(mine[1] - theirs[1])
+                    ours = _play_out(world, chosen, oracle, play_seed, seat, race)
+                    theirs = _play_out(world, other, oracle, play_seed, seat, race)
+                    case.points.append(ours[0] - theirs[0])
+                    case.chance.append(ours[1] - theirs[1])
                 found.append(case)
         game.apply(chosen)
-    return {"game": index, "deals": game.deal_number, "decisions": decisions,
+    # deals the bot played: one per seat it took
+    return {"game": index, "deals": game.deal_number * seats, "decisions": decisions,
             "disagreements": [asdict(d) for d in found]}
 
 
@@ -244,11 +247,15 @@ def main() -> int:
     parser.add_argument("--first-game", type=int, default=0)
     parser.add_argument("--rollouts", type=int, default=8)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seats", type=int, default=1, choices=(1, 2, 3, 4),
+                        help="seats the bot takes in each game (the others: experts); "
+                             "more seats, more decisions measured per game")
     parser.add_argument("--json", default=None, help="write every disagreement here")
     args = parser.parse_args()
     rules = Rules.preset(args.preset)
     shadow = args.shadow or _expert_of(args.bot)
-    tasks = [(args.bot, shadow, args.oracle, rules.to_dict(), args.seed, g, args.rollouts)
+    tasks = [(args.bot, shadow, args.oracle, rules.to_dict(), args.seed, g, args.rollouts,
+              args.seats)
              for g in range(args.first_game, args.first_game + args.games)]
     results: list[dict[str, Any]] = []
     if args.jobs > 1:
@@ -270,6 +277,7 @@ def _progress(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
     if args.json:
         with open(args.json, "w") as handle:
             json.dump({"bot": args.bot, "oracle": args.oracle, "preset": args.preset,
+                       "seats": args.seats,
                        "seed": args.seed, "rollouts": args.rollouts, "games": results},
                       handle)
 
