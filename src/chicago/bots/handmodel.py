@@ -22,6 +22,11 @@ real hands apart from hands the uniform sampler deals in the same situations (lo
 regression), so ``exp`` of the sum estimates how much likelier the real distribution makes
 a hand than the sampler does: the right weight to resample the sampler's deals with.
 
+The raw log-linear scores are over-confident card by card (a few features decide much of a
+hand's weight), so the model carries a *temperature* ``temper`` fitted on held-out games
+(:func:`chicago.training.fit_temper`): a hand's weight is ``exp(temper × score)``, between
+the uniform sampler (0) and the raw model (1).
+
 Inference is pure Python (a few dozen additions per hand): the core install needs no numpy.
 The weights ship in the package (``hand_model.json``, a few KB). docs/BOTS.md reports the
 model's calibration on games it was not trained on.
@@ -182,6 +187,9 @@ class HandModel:
     weights: dict[str, tuple[float, ...]]
     version: int = 1
     meta: dict[str, Any] | None = None
+    temper: float = 1.0
+    """The power of the weights (the log-weights' multiplier) fitted on held-out games:
+    0 deals like the uniform sampler, 1 by the raw scores."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandModel:
@@ -194,13 +202,18 @@ class HandModel:
             if len(row) != len(HAND_FEATURES):
                 raise ValueError(f"the hand model's key {key!r} has {len(row)} weights")
             weights[str(key)] = tuple(float(w) for w in row)
-        return cls(weights=weights, version=int(data.get("version", 1)), meta=data.get("meta"))
+        temper = float(data.get("temper", 1.0))
+        if not 0.0 <= temper <= 4.0:
+            raise ValueError(f"the hand model's temper {temper} is not in 0..4")
+        return cls(weights=weights, version=int(data.get("version", 1)), meta=data.get("meta"),
+                   temper=temper)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (what :meth:`from_dict` reads)."""
         return {
             "version": self.version,
             "features": list(HAND_FEATURES),
+            "temper": self.temper,
             "weights": {key: list(row) for key, row in sorted(self.weights.items())},
             "meta": self.meta or {},
         }
@@ -211,7 +224,8 @@ class HandModel:
         return _shipped()
 
     def score(self, keys: Sequence[str], cards: Sequence[int]) -> float:
-        """The log-weight of five cards under the context ``keys``."""
+        """The raw log-weight of five cards under the context ``keys`` (before
+        :attr:`temper`)."""
         active = hand_features(cards)
         total = 0.0
         weights = self.weights
@@ -225,10 +239,10 @@ class HandModel:
     def weight(self, k: Knowledge, opp: Opponent, cards: Sequence[int]) -> float:
         """How much likelier the model makes ``cards`` (held plus played) as ``opp``'s hand
         than the uniform sampler does (a positive number, relative to other hands of the
-        same player)."""
+        same player): ``exp(temper × score)``."""
         if len(cards) != 5:
             return 1.0
-        return _exp(self.score(context_keys(k, opp), cards))
+        return _exp(self.temper * self.score(context_keys(k, opp), cards))
 
     def merged(self, keys: Sequence[str]) -> tuple[float, ...]:
         """The sum of the rows of ``keys``: one weight per hand feature."""
@@ -240,10 +254,15 @@ class HandModel:
                     total[j] += w
         return tuple(total)
 
-    def scorer(self, k: Knowledge) -> Weight:
+    def scorer(self, k: Knowledge, temper: float | None = None) -> Weight:
         """:meth:`weight` for the opponents of ``k``, their context read once: the weight to
-        give :func:`chicago.engine.sampling.sample_hands` for one decision."""
-        rows = {seat: self.merged(context_keys(k, opp)) for seat, opp in k.opponents.items()}
+        give :func:`chicago.engine.sampling.sample_hands` for one decision (``temper``: the
+        power of the weights, the model's fitted :attr:`temper` by default)."""
+        power = self.temper if temper is None else temper
+        rows = {
+            seat: tuple(power * w for w in self.merged(context_keys(k, opp)))
+            for seat, opp in k.opponents.items()
+        }
 
         def weigh(_k: Knowledge, opp: Opponent, cards: Sequence[int]) -> float:
             if len(cards) != 5:

@@ -23,7 +23,9 @@ Options (``master:exchanges=1;worlds=32``; ``;`` or ``,`` between them): ``last`
 of the last exchange's search; 0, the default: the expert's 60% of ``samples``),
 ``lastholds`` (holds of that search, 5; 0: ``ev``'s hold, unsearched),
 ``worlds`` (worlds per play-out search, default 24), ``holds`` (holds played out, default
-6), ``proposals`` (uniform draws per opponent hand with ``learned=1``, default 6), ``hide``
+6), ``proposals`` (uniform draws per opponent hand with ``learned=1``, default 6), ``temper``
+(the power of the learned weights; default the model's, fitted on held-out games; 1: the
+raw model), ``hide``
 (points, default 0.05), ``z`` (standard errors a play-out search must win by, 2),
 ``score=0|1``, ``learned=0|1`` (0), ``exchanges``, ``announce``, ``call`` and ``fusion``
 (1: ``master``'s own search in that phase; 0, 0, 0, 1 by default), and every option of the
@@ -95,7 +97,7 @@ _CALL_FLOOR = 0.5
 """The least share of sure Chicagos the race model may declare with."""
 _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
-    "z": (0, 10), "score": (0, 1), "learned": (0, 1), "last": (0, 10000),
+    "z": (0, 10), "score": (0, 1), "learned": (0, 1), "temper": (0, 4), "last": (0, 10000),
     "lastholds": (0, 32),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 1),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
@@ -150,6 +152,7 @@ class MasterBot(ExpertBot):
         z: float = DEFAULT_Z,
         score: bool = DEFAULT_SCORE,
         learned: bool = DEFAULT_LEARNED,
+        temper: float | None = None,
         last: int = DEFAULT_LAST,
         last_holds: int = DEFAULT_LAST_HOLDS,
         phases: Phases | None = None,
@@ -167,6 +170,10 @@ class MasterBot(ExpertBot):
         self.z = z
         self.score = score
         self.learned = learned
+        if temper is not None and temper < 0:
+            raise ValueError("temper must be >= 0")
+        self.temper = temper
+        """The power of the learned model's weights (None: the model's fitted one)."""
         self.phases = phases if phases is not None else Phases()
         self.search_holds = holds
         self.proposals = proposals
@@ -193,7 +200,7 @@ class MasterBot(ExpertBot):
         if len(legal_actions) == 1:
             return legal_actions[0]
         k = knowledge(view)
-        self._weigh = self.hand_model.scorer(k) if self.learned else None
+        self._weigh = self.hand_model.scorer(k, self.temper) if self.learned else None
         phase = k.phase
         if phase in ("exchange", "one up", "redeal") and not self.phases.exchanges:
             return self._expert_exchange(k, legal_actions, rng)
@@ -595,6 +602,7 @@ def _factory(spec: str) -> MasterBot:
         z=options.get("z", DEFAULT_Z),
         score=bool(options.get("score", DEFAULT_SCORE)),
         learned=bool(options.get("learned", DEFAULT_LEARNED)),
+        temper=options.get("temper"),
         last=int(options.get("last", DEFAULT_LAST)),
         last_holds=int(options.get("lastholds", DEFAULT_LAST_HOLDS)),
         phases=Phases(
