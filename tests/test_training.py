@@ -29,12 +29,14 @@ def test_examples_pair_real_hands_with_sampled_ones() -> None:
 
 
 def test_training_is_reproducible_and_writes_a_loadable_model(tmp_path: Path) -> None:
-    """The same seed gives the same file; the model loads; the calibration report has its
-    three tables."""
+    """The same seed gives the same file (weights and temperature); the model loads; the
+    calibration report has its three tables; ``--temper-only`` fits the power again and
+    keeps the weights."""
     out = [tmp_path / "a.json", tmp_path / "b.json"]
     report = tmp_path / "report.md"
     for path in out:
-        assert main(["--games", "4", "--check-games", "4", "--steps", "30", "--seed", "7",
+        assert main(["--games", "4", "--tune-games", "4", "--check-games", "4", "--steps", "30",
+                     "--seed", "7",
                      "--levels", ",".join(FAST), "--out", str(path),
                      "--report", str(report)]) == 0
     assert out[0].read_text() == out[1].read_text()
@@ -50,6 +52,11 @@ def test_training_is_reproducible_and_writes_a_loadable_model(tmp_path: Path) ->
                  "--report", str(again)]) == 0
     assert again.read_text() == text, "--check-only: the same games, seed and levels"
     assert out[0].read_text() == out[1].read_text(), "--check-only writes no model"
+    assert main(["--temper-only", "--tune-games", "4", "--check-games", "4",
+                 "--out", str(out[1])]) == 0
+    tempered = HandModel.from_dict(json.loads(out[1].read_text()))
+    assert tempered.weights == model.weights and tempered.temper == model.temper
+    assert tempered.meta is not None and tempered.meta["tune_games"] == 4
 
 
 def test_fit_learns_what_the_examples_show() -> None:

@@ -87,9 +87,10 @@ DEFAULT_LAST = 0
 160 deals chose no better than 24 where the two differed (``bench_disagreements.py``, 90
 differing decisions: -0.08 ± 0.16 points each), so the default stays the expert's."""
 DEFAULT_LEARNED = False
-"""Deal by the expert's hand-made weights unless ``learned=1``: the learned model is
-over-confident card by card, and in the matches of docs/BOTS.md ``master`` played worse
-with it than with the hand-made weights."""
+"""Deal by the expert's hand-made weights unless ``learned=1``: neither the learned model's
+raw weights nor its tempered ones (the default power, fitted on held-out games) chose
+measurably better than the hand-made weights where the two differed
+(``bench_disagreements.py``, docs/BOTS.md "The learned model of the hands")."""
 _REAL_PLAY = 0.85
 """How much of the sampled share of sure Chicagos real play keeps (samples are optimistic:
 real players keep their high cards, and only sure deals are counted)."""
