@@ -187,13 +187,16 @@ def test_no_accessibility_violation_on_any_page(
 
 
 def test_the_axe_helper_finds_a_violation(page: Any) -> None:
-    """The check is real: an image without a name in the page is reported."""
+    """The check is real: an image without a name in the page is reported. The image goes
+    straight into the body, not into ``#app``: the lobby may render ``#app`` again (its
+    lists arrive after the page shows), which would take the image away before axe runs."""
     page.evaluate("""() => {
       const img = document.createElement('img');
       img.src = 'favicon.svg';
-      document.getElementById('app').appendChild(img);
+      img.id = 'unnamed-image';
+      document.body.appendChild(img);
     }""")
     with pytest.raises(AssertionError, match="image-alt"):
         assert_accessible(page, "a page with an unnamed image")
-    page.evaluate("document.querySelector('#app img').remove()")
+    page.evaluate("document.getElementById('unnamed-image').remove()")
     assert json.dumps(page.evaluate("1")) == "1"

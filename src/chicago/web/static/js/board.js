@@ -126,8 +126,8 @@ export function seatPanel(state, seat, ctx) {
   }
 
   // cards: all face up (replay) or the backs of the hand as it is now; a hand shown earlier
-  // in the deal (R-EX-4: before breaking a combination) is a labelled row of its own, the
-  // cards as they were shown (some may have been exchanged or played since)
+  // in the deal (R-EX-4: before breaking a combination) is labelled, the cards as they were
+  // shown (some may have been exchanged or played since)
   let cards = null;
   if (ctx.showHand && state.hands) {
     cards = cardRow(state.hands[String(seat)] || [], "sm", "hand-up");
@@ -168,9 +168,12 @@ export function seatPanel(state, seat, ctx) {
       isMe && ctx.handCategory ? h("span", { class: "hand-category" }, ctx.handCategory) : null,
     ),
     said,
-    cards,
-    shown,
-    pile.length ? h("div", { class: "pile", "aria-label": t("table.played") }, cardRow(pile, "xs")) : null,
+    // the hand's backs, the cards played and a shown hand share one wrapping row: a table
+    // with a shown hand still fits 1280x800 with the hand and the prompt above the fold
+    cards || shown || pile.length ? h("div", { class: "seat-cards" },
+      cards,
+      pile.length ? h("div", { class: "pile", "aria-label": t("table.played") }, cardRow(pile, "xs")) : null,
+      shown) : null,
   );
 }
 
@@ -213,18 +216,23 @@ function shownNote(events, seat) {
 /** The middle of the table: the trick, the face-up card, the scoring round, the piles. */
 export function centerPanel(state, ctx) {
   const parts = [];
-  if (state.chicago !== null && state.chicago !== undefined) {
-    parts.push(h("p", { class: "banner chicago-banner" }, t("center.chicago", { Who: ctx.names.Who(state.chicago) })));
-  }
+  const declared = state.chicago !== null && state.chicago !== undefined
+    ? h("p", { class: "banner chicago-banner" }, t("center.chicago", { Who: ctx.names.Who(state.chicago) }))
+    : null;
+  const playing = state.phase === "play" || (state.phase === "deal over" && (state.trick || []).length);
+  if (declared && !playing) parts.push(declared);
   if (state.one_up) {
     parts.push(h("div", { class: "one-up" },
       h("span", { class: "label" }, t("center.face_up", { whom: ctx.names.whom(state.one_up.seat) })),
       cardEl(state.one_up.card, { size: "md" })));
   }
-  if (state.phase === "play" || (state.phase === "deal over" && (state.trick || []).length)) {
+  if (playing) {
     const trick = state.trick || [];
     const last = (state.tricks || [])[state.tricks.length - 1];
-    parts.push(h("h3", { class: "center-title" }, t("center.trick", { n: state.trick_number || (state.tricks || []).length })));
+    // a declared Chicago beside the trick's title, not a line of its own: the hand and the
+    // prompt stay above the fold at 1280x800
+    const title = h("h3", { class: "center-title" }, t("center.trick", { n: state.trick_number || (state.tricks || []).length }));
+    parts.push(declared ? h("div", { class: "center-head" }, title, declared) : title);
     if (trick.length) {
       parts.push(h("div", { class: "trick" }, trick.map((p, i) =>
         h("figure", { class: `played-card${i === 0 ? " lead" : ""}`, dataset: { seat: p.seat } },
