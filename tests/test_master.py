@@ -271,8 +271,8 @@ def test_the_learned_context_reads_only_what_the_seat_saw() -> None:
 
 def test_the_learned_weights_are_tempered() -> None:
     """The shipped model carries a power fitted on held-out games (below 1: the raw scores
-    are over-confident card by card); power 0 weighs every hand alike, and the option
-    ``temper`` overrides the fitted power."""
+    are over-confident card by card), offered but not applied by default (the raw weights
+    dealt better tricks); power 0 weighs every hand alike; ``master:temper=X`` chooses."""
     model = HandModel.load()
     assert 0.0 < model.temper < 1.0
     assert model.meta is not None and model.meta["tune_seed"] == model.meta["seed"] + 2
@@ -281,15 +281,15 @@ def test_the_learned_weights_are_tempered() -> None:
     k = knowledge(g.view(1))
     opp = k.opponents[0]
     ace, low = _ids("Ac 9d 7h 5s 3c"), _ids("Tc 9d 7h 5s 3c")
-    raw = model.scorer(k, 1.0)
+    raw = model.scorer(k)
     assert raw(k, opp, ace) == pytest.approx(math.exp(model.score(context_keys(k, opp), ace)))
-    fitted = model.scorer(k)
+    assert raw(k, opp, ace) == pytest.approx(model.weight(k, opp, ace))
+    fitted = model.scorer(k, model.temper)
     assert fitted(k, opp, ace) / fitted(k, opp, low) == pytest.approx(
         (raw(k, opp, ace) / raw(k, opp, low)) ** model.temper)
-    assert fitted(k, opp, ace) == pytest.approx(model.weight(k, opp, ace))
     flat = model.scorer(k, 0.0)
     assert flat(k, opp, ace) == flat(k, opp, low) == 1.0
-    assert MasterBot().temper is None
+    assert MasterBot().temper == 1.0
     bot = make_bot("master:learned=1;temper=0.5")
     assert isinstance(bot, MasterBot) and bot.temper == 0.5
     with pytest.raises(ValueError, match="temper"):

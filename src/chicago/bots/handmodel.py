@@ -24,8 +24,10 @@ a hand than the sampler does: the right weight to resample the sampler's deals w
 
 The raw log-linear scores are over-confident card by card (a few features decide much of a
 hand's weight), so the model carries a *temperature* ``temper`` fitted on held-out games
-(:func:`chicago.training.fit_temper`): a hand's weight is ``exp(temper × score)``, between
-the uniform sampler (0) and the raw model (1).
+(:func:`chicago.training.fit_temper`): ``exp(temper × score)`` lies between the uniform
+sampler (0) and the raw model (1). Dealing by the tempered weights played worse tricks than
+by the raw ones (docs/BOTS.md), so :meth:`HandModel.weight` and :meth:`HandModel.scorer`
+use the raw scores unless asked for a power (``master:temper=X``).
 
 Inference is pure Python (a few dozen additions per hand): the core install needs no numpy.
 The weights ship in the package (``hand_model.json``, a few KB). docs/BOTS.md reports the
@@ -188,8 +190,9 @@ class HandModel:
     version: int = 1
     meta: dict[str, Any] | None = None
     temper: float = 1.0
-    """The power of the weights (the log-weights' multiplier) fitted on held-out games:
-    0 deals like the uniform sampler, 1 by the raw scores."""
+    """The power of the weights (the log-weights' multiplier) that predicts held-out games
+    best card by card: 0 deals like the uniform sampler, 1 by the raw scores. Reported
+    and offered (``scorer(k, model.temper)``), not applied by default."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandModel:
@@ -239,10 +242,10 @@ class HandModel:
     def weight(self, k: Knowledge, opp: Opponent, cards: Sequence[int]) -> float:
         """How much likelier the model makes ``cards`` (held plus played) as ``opp``'s hand
         than the uniform sampler does (a positive number, relative to other hands of the
-        same player): ``exp(temper × score)``."""
+        same player): ``exp(score)``, the raw model."""
         if len(cards) != 5:
             return 1.0
-        return _exp(self.temper * self.score(context_keys(k, opp), cards))
+        return _exp(self.score(context_keys(k, opp), cards))
 
     def merged(self, keys: Sequence[str]) -> tuple[float, ...]:
         """The sum of the rows of ``keys``: one weight per hand feature."""
@@ -254,11 +257,11 @@ class HandModel:
                     total[j] += w
         return tuple(total)
 
-    def scorer(self, k: Knowledge, temper: float | None = None) -> Weight:
-        """:meth:`weight` for the opponents of ``k``, their context read once: the weight to
-        give :func:`chicago.engine.sampling.sample_hands` for one decision (``temper``: the
-        power of the weights, the model's fitted :attr:`temper` by default)."""
-        power = self.temper if temper is None else temper
+    def scorer(self, k: Knowledge, temper: float = 1.0) -> Weight:
+        """:meth:`weight` for the opponents of ``k``, their context read once, raised to the
+        power ``temper`` (1: the raw model; :attr:`temper`: the calibrated one): the weight
+        to give :func:`chicago.engine.sampling.sample_hands` for one decision."""
+        power = temper
         rows = {
             seat: tuple(power * w for w in self.merged(context_keys(k, opp)))
             for seat, opp in k.opponents.items()

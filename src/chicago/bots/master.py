@@ -24,8 +24,8 @@ of the last exchange's search; 0, the default: the expert's 60% of ``samples``),
 ``lastholds`` (holds of that search, 5; 0: ``ev``'s hold, unsearched),
 ``worlds`` (worlds per play-out search, default 24), ``holds`` (holds played out, default
 6), ``proposals`` (uniform draws per opponent hand with ``learned=1``, default 6), ``temper``
-(the power of the learned weights; default the model's, fitted on held-out games; 1: the
-raw model), ``hide``
+(the power of the learned weights; 1, the default: the raw model; the model's calibrated
+power is 0.4), ``hide``
 (points, default 0.05), ``z`` (standard errors a play-out search must win by, 2),
 ``score=0|1``, ``learned=0|1`` (0), ``exchanges``, ``announce``, ``call`` and ``fusion``
 (1: ``master``'s own search in that phase; 0, 0, 0, 1 by default), and every option of the
@@ -86,6 +86,11 @@ DEFAULT_LAST = 0
 """Deals of the last exchange's search; 0: the expert's (60% of ``samples``, 24). Searching
 160 deals chose no better than 24 where the two differed (``bench_disagreements.py``, 90
 differing decisions: -0.08 ± 0.16 points each), so the default stays the expert's."""
+DEFAULT_TEMPER = 1.0
+"""The power of the learned weights: the raw model. The calibrated power (0.4, the best card
+by card on held-out games) dealt worse tricks: −0.17 ± 0.09 points and −0.42 ± 0.18 points
+of win chance per differing trick against the expert (``bench_disagreements.py``, 80
+games), the raw weights +0.04 ± 0.09 and +0.44 ± 0.28 on the same games."""
 DEFAULT_LEARNED = False
 """Deal by the expert's hand-made weights unless ``learned=1``: neither the learned model's
 raw weights nor its tempered ones (the default power, fitted on held-out games) chose
@@ -153,7 +158,7 @@ class MasterBot(ExpertBot):
         z: float = DEFAULT_Z,
         score: bool = DEFAULT_SCORE,
         learned: bool = DEFAULT_LEARNED,
-        temper: float | None = None,
+        temper: float = DEFAULT_TEMPER,
         last: int = DEFAULT_LAST,
         last_holds: int = DEFAULT_LAST_HOLDS,
         phases: Phases | None = None,
@@ -171,10 +176,10 @@ class MasterBot(ExpertBot):
         self.z = z
         self.score = score
         self.learned = learned
-        if temper is not None and temper < 0:
+        if temper < 0:
             raise ValueError("temper must be >= 0")
         self.temper = temper
-        """The power of the learned model's weights (None: the model's fitted one)."""
+        """The power of the learned model's weights with ``learned=1``."""
         self.phases = phases if phases is not None else Phases()
         self.search_holds = holds
         self.proposals = proposals
@@ -603,7 +608,7 @@ def _factory(spec: str) -> MasterBot:
         z=options.get("z", DEFAULT_Z),
         score=bool(options.get("score", DEFAULT_SCORE)),
         learned=bool(options.get("learned", DEFAULT_LEARNED)),
-        temper=options.get("temper"),
+        temper=options.get("temper", DEFAULT_TEMPER),
         last=int(options.get("last", DEFAULT_LAST)),
         last_holds=int(options.get("lastholds", DEFAULT_LAST_HOLDS)),
         phases=Phases(
