@@ -60,10 +60,11 @@ bench-bots: $(STAMP)
 	$(PY) benchmarks/bench_bots.py --full --jobs 2
 
 ## The master bot's learned model of the opponents' hands, from self-play games with a fixed
-## seed (chicago.training; numpy): rewrites src/chicago/bots/hand_model.json and prints
-## its calibration on held-out games (docs/BOTS.md shows it). About an hour on one core.
+## seed (chicago.training; numpy): rewrites src/chicago/bots/hand_model.json (its weights, then
+## the power of its weights fitted on other games) and prints its calibration on held-out
+## games (docs/BOTS.md shows it). About an hour on one core.
 train: $(STAMP)
-	$(PY) -m chicago.training --games 600 --check-games 120 --seed 30 \
+	$(PY) -m chicago.training --games 600 --tune-games 60 --check-games 120 --seed 30 \
 		--report build/hand-model-calibration.md
 
 clean:

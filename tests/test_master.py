@@ -10,6 +10,7 @@ and that its parts do what they say.
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
 
@@ -263,6 +264,57 @@ def test_context_keys_follow_what_the_table_showed() -> None:
     keys = context_keys(k, k.opponents[0])
     assert keys[:2] == ["bias", "d1:3"]
     assert context_keys(k, k.opponents[2]) == ["bias"]  # has not exchanged yet
+
+
+def test_the_learned_context_reads_only_what_the_seat_saw() -> None:
+    """No hindsight: two deals whose public history is the same (R-EX-3: seat 0 draws three,
+    seat 1 two) but whose hidden hands differ give seat 2 the same context keys and the same
+    learned weights for every opponent (the model sees what a human in that seat sees)."""
+    hidden = [("As Ad 7c 5s 3h", "Kc Kd 9h 9s 2c"), ("Ks Qs 8c 6s 4h", "Jc Td 9c 8s 3c")]
+    seen = "Qh Jh 8d 6c 4s"
+    found = []
+    for first, second in hidden:
+        g = stacked_game("pagat", hands=[first, second, seen], dealer=3)
+        g.apply("discard " + " ".join(first.split()[2:]))
+        g.apply("discard " + " ".join(second.split()[3:]))
+        k = knowledge(g.view(2))
+        weigh = HandModel.load().scorer(k)
+        probe = _ids("Ac Kh 7d 5c 2s")
+        found.append({seat: (context_keys(k, opp), weigh(k, opp, probe))
+                      for seat, opp in k.opponents.items()})
+    assert found[0] == found[1]
+    assert found[0][0][0][:2] == ["bias", "d1:3"] and found[0][1][0][:2] == ["bias", "d1:2"]
+
+
+def test_the_learned_weights_are_tempered() -> None:
+    """The shipped model carries a power fitted on held-out games (below 1: the raw scores
+    are over-confident card by card), offered but not applied by default (the raw weights
+    dealt better tricks); power 0 weighs every hand alike; ``master:temper=X`` chooses."""
+    model = HandModel.load()
+    assert 0.0 < model.temper < 1.0
+    assert model.meta is not None and model.meta["tune_seed"] == model.meta["seed"] + 2
+    g = stacked_game("pagat", hands=["As Ad 7c 5s 3h"], dealer=3)
+    g.apply("discard 3h 5s 7c")
+    k = knowledge(g.view(1))
+    opp = k.opponents[0]
+    ace, low = _ids("Ac 9d 7h 5s 3c"), _ids("Tc 9d 7h 5s 3c")
+    raw = model.scorer(k)
+    assert raw(k, opp, ace) == pytest.approx(math.exp(model.score(context_keys(k, opp), ace)))
+    assert raw(k, opp, ace) == pytest.approx(model.weight(k, opp, ace))
+    fitted = model.scorer(k, model.temper)
+    assert fitted(k, opp, ace) / fitted(k, opp, low) == pytest.approx(
+        (raw(k, opp, ace) / raw(k, opp, low)) ** model.temper)
+    flat = model.scorer(k, 0.0)
+    assert flat(k, opp, ace) == flat(k, opp, low) == 1.0
+    assert MasterBot().temper == 1.0
+    bot = make_bot("master:learned=1;temper=0.5")
+    assert isinstance(bot, MasterBot) and bot.temper == 0.5
+    with pytest.raises(ValueError, match="temper"):
+        parse_master_options("master:temper=5")
+    again = HandModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    assert again == model and again.temper == model.temper
+    with pytest.raises(ValueError, match="temper"):
+        HandModel.from_dict({**model.to_dict(), "temper": -1})
 
 
 @pytest.mark.parametrize("seed", range(4))

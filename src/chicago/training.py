@@ -3,6 +3,8 @@
 ``python -m chicago.training [--games N] [--seed S] [--out PATH] [--report PATH]``
 ``python -m chicago.training --check-only [--check-games N] [--report PATH]`` (calibrate the
 shipped model again without training it)
+``python -m chicago.training --temper-only [--tune-games N]`` (fit the shipped model's
+temperature again, its weights kept)
 
 1. **Games.** Duplicate games of four players are played by :func:`chicago.sim.play_game`
    (the machinery of ``chicago simulate``) between the levels whose play the model should
@@ -17,7 +19,12 @@ shipped model again without training it)
    features of :mod:`chicago.bots.handmodel` (one weight per context key and hand feature,
    L2-regularised, full-batch gradient descent for a fixed number of steps): its log-odds are
    the log of how much likelier a hand is in real play than in the sampler, up to a constant.
-4. **Calibration.** On games played from another seed, the model's predictions — the chance
+4. **Temperature.** On games from a third seed (the *tuning* games, ``--tune-games``), the
+   power of the weights (:attr:`~chicago.bots.handmodel.HandModel.temper`) that predicts
+   best card by card (lowest Brier score per unseen card, the hands the sampler dealt
+   weighted by ``exp(temper × score)``) is chosen on a grid (:func:`fit_temper`): the raw
+   log-odds are over-confident card by card.
+5. **Calibration.** On games played from another seed, the model's predictions — the chance
    of each category, of holding each card — are compared with what the opponents really
    held, beside the uniform sampler and the ``expert``'s hand-made weights
    (:func:`~chicago.bots.plausibility.hand_weight`): :func:`calibration` prints the tables
@@ -31,6 +38,7 @@ playing with the model does not.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import random
@@ -55,7 +63,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Examples", "calibration", "collect", "fit", "main"]
+__all__ = ["Examples", "calibration", "collect", "fit", "fit_temper", "main"]
 
 LEVELS = ("basic", "ev", "expert")
 """The levels seated in the training games (drawn per set)."""
@@ -67,6 +75,10 @@ CHECK_NEGATIVES = 48
 """Sampled hands per real hand in the calibration games (the predictions are made of them)."""
 OBSERVE = 0.06
 """The share of decisions at which examples are taken."""
+TEMPERS = tuple(round(0.05 * i, 2) for i in range(25))
+"""The powers of the weights :func:`fit_temper` tries (0 … 1.2)."""
+TUNE_SEED_OFFSET = 2
+"""The tuning games' seed is the training seed plus this (the calibration's plus one)."""
 
 
 @dataclass
@@ -229,6 +241,87 @@ def fit(examples: Examples, *, steps: int = 1500, l2: float = 1.0, min_count: in
     return HandModel(weights=weights, version=1)
 
 
+# ------------------------------------------------------------------ temperature
+
+
+@dataclass(frozen=True)
+class TemperFit:
+    """What :func:`fit_temper` measured: per power tried, the Brier score per unseen card
+    and the log-loss of the real hand's category (the sampled hands weighted by the
+    power), and the power chosen."""
+
+    temper: float
+    tried: tuple[tuple[float, float, float], ...]
+    """(power, Brier score per card, category log-loss) per power, in :data:`TEMPERS`
+    order."""
+
+    def table(self) -> str:
+        """Markdown: the scores of every power tried, the chosen one marked."""
+        lines = _header(["power of the weights", "Brier score per card", "category log-loss"])
+        for power, brier, loss in self.tried:
+            mark = " (chosen)" if power == self.temper else ""
+            lines.append(_row([f"{power:.2f}{mark}", f"{brier:.5f}", f"{loss:.4f}"]))
+        return "\n".join(lines)
+
+
+def fit_temper(model: HandModel, examples: Examples,
+               tempers: Sequence[float] = TEMPERS) -> TemperFit:
+    """The power of ``model``'s weights that predicts ``examples`` best card by card.
+
+    ``examples`` are situations with one real hand and many sampled ones (as the
+    calibration's). For each power ``t`` a situation's prediction is its sampled hands
+    weighted by ``exp(t × score)``; the chosen ``t`` has the lowest Brier score per unseen
+    card (ties: the smaller power). Numpy; deterministic.
+    """
+    import numpy as np
+
+    truth_of: dict[int, int] = {}
+    sampled_rows: list[int] = []
+    for row, situation in enumerate(examples.groups):
+        if examples.labels[row]:
+            truth_of[situation] = row
+        else:
+            sampled_rows.append(row)
+    rows = [r for r in sampled_rows if examples.groups[r] in truth_of]
+    if not rows:
+        raise ValueError("no situation with a real hand and sampled ones to fit on")
+    order = sorted(truth_of)
+    index = {group: i for i, group in enumerate(order)}
+    group = np.array([index[examples.groups[r]] for r in rows], dtype=np.int64)
+    n_groups = len(order)
+    score = np.array([model.score(examples.keys[r], _cards_of(examples.cards[r]))
+                      for r in rows])
+    bits = np.arange(52, dtype=np.uint64)
+
+    def indicator(masks: Sequence[int]) -> npt.NDArray[np.float64]:
+        packed = np.array(masks, dtype=np.uint64)
+        return ((packed[:, None] >> bits) & np.uint64(1)).astype(np.float64)
+
+    unseen = indicator([examples.unseen[truth_of[g]] for g in order])
+    real = indicator([examples.cards[truth_of[g]] for g in order]) * unseen
+    held = indicator([examples.cards[r] for r in rows])
+    category = np.array([examples.features[r][0] for r in rows], dtype=np.int64)
+    real_category = np.array([examples.features[truth_of[g]][0] for g in order])
+    cards_asked = float(unseen.sum())
+    top = np.full(n_groups, -np.inf)
+    np.maximum.at(top, group, score)
+    tried = []
+    for power in tempers:
+        w = np.exp(power * (score - top[group]))
+        total = np.bincount(group, weights=w, minlength=n_groups)
+        share = w / total[group]
+        per_card = np.zeros((n_groups, 52))
+        np.add.at(per_card, group, held * share[:, None])
+        brier = float((((per_card - real) * unseen) ** 2).sum()) / cards_asked
+        cat = np.zeros((n_groups, 9))
+        np.add.at(cat, (group, category), share)
+        chance = cat[np.arange(n_groups), real_category]
+        loss = float(-np.log(np.maximum(1e-3, chance)).mean())
+        tried.append((float(power), round(brier, 6), round(loss, 5)))
+    best = min(tried, key=lambda t: (t[1], t[0]))
+    return TemperFit(temper=best[0], tried=tuple(tried))
+
+
 # ------------------------------------------------------------------ calibration
 
 _CATEGORY_NAMES = HAND_FEATURES[:9]
@@ -248,14 +341,27 @@ _BINS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.01)
 
 def calibration(model: HandModel, examples: Examples) -> str:
     """Markdown tables: predicted against real, by category, by card rank and by predicted
-    chance per card, for the learned model, the uniform sampler and the expert's hand-made
-    weights, on ``examples`` (from games the model was not trained on, with many sampled
+    chance per card, for the learned model (its raw scores and tempered by its
+    :attr:`~chicago.bots.handmodel.HandModel.temper`), the uniform sampler and the expert's
+    hand-made weights, on ``examples`` (from games the model was not trained on, with many sampled
     hands per real one: a method's prediction is the sampled hands weighted by it)."""
+    scores: dict[int, float] = {}
+
+    def learned(power: float) -> Callable[[int], float]:
+        def weigh(row: int) -> float:
+            score = scores.get(row)
+            if score is None:
+                score = scores[row] = model.score(examples.keys[row],
+                                                  _cards_of(examples.cards[row]))
+            return math.exp(max(-30.0, min(30.0, power * score)))
+
+        return weigh
+
     methods: dict[str, Callable[[int], float]] = {
         "uniform sampler": lambda row: 1.0,
         "expert's weights": lambda row: examples.weights_expert[row],
-        "learned model": lambda row: math.exp(max(-30.0, min(30.0, model.score(
-            examples.keys[row], _cards_of(examples.cards[row]))))),
+        "learned, raw": learned(1.0),
+        f"learned, tempered ({model.temper:g})": learned(model.temper),
     }
     names = list(methods)
     categories = {name: [0.0] * 9 for name in names}
@@ -368,8 +474,8 @@ def _cards_of(mask: int) -> list[int]:
     return [c for c in range(52) if mask >> c & 1]
 
 
-def _train(games: int, seed: int, steps: int, levels: list[str], out: Path) -> HandModel:
-    """Collect, fit and write the model (with what made it in its ``meta``)."""
+def _train(games: int, seed: int, steps: int, levels: list[str]) -> HandModel:
+    """Collect and fit the model (with what made it in its ``meta``), not yet tempered."""
     print(f"collecting examples from {games} games (seed {seed})", file=sys.stderr)
     train = collect(games, seed, levels=levels, progress=True)
     print("fitting", file=sys.stderr)
@@ -378,17 +484,33 @@ def _train(games: int, seed: int, steps: int, levels: list[str], out: Path) -> H
         "games": games, "seed": seed, "steps": steps,
         "rows": len(train.labels), "levels": levels, "presets": sorted(set(PRESETS)),
     }
-    model = HandModel(weights=fitted.weights, version=fitted.version, meta=meta)
-    out.write_text(json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {out}", file=sys.stderr)
-    return model
+    return HandModel(weights=fitted.weights, version=fitted.version, meta=meta)
+
+
+def _tempered(model: HandModel, games: int, seed: int, levels: list[str]) -> HandModel:
+    """``model`` with the power of its weights fitted on ``games`` tuning games (the seed
+    and the scores of every power tried in its ``meta``)."""
+    tune_seed = seed + TUNE_SEED_OFFSET
+    print(f"fitting the temperature on {games} other games (seed {tune_seed})",
+          file=sys.stderr)
+    tune = collect(games, tune_seed, negatives=CHECK_NEGATIVES, levels=levels, progress=True)
+    found = fit_temper(model, tune)
+    print(found.table(), file=sys.stderr)
+    meta = dict(model.meta or {})
+    meta.update({"tune_games": games, "tune_seed": tune_seed,
+                 "tune_situations": len(set(tune.groups)),
+                 "tune_brier": {f"{t:.2f}": b for t, b, _ in found.tried}})
+    return dataclasses.replace(model, temper=found.temper, meta=meta)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``make train``: collect, fit, write the model, print the calibration (``--check-only``:
-    the calibration of the model already written)."""
+    """``make train``: collect, fit, temper, write the model, print the calibration
+    (``--check-only``: the calibration of the model already written; ``--temper-only``: its
+    temperature fitted again, the weights kept)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=600, help="training games")
+    parser.add_argument("--tune-games", type=int, default=60,
+                        help="games the temperature is fitted on")
     parser.add_argument("--check-games", type=int, default=120, help="held-out games")
     parser.add_argument("--seed", type=int, default=30)
     parser.add_argument("--steps", type=int, default=1500)
@@ -398,17 +520,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                         default=Path(__file__).parent / "bots" / "hand_model.json")
     parser.add_argument("--report", type=Path, default=None,
                         help="also write the calibration tables (Markdown) here")
-    parser.add_argument("--check-only", action="store_true",
-                        help="only calibrate the model already in --out, on the held-out "
-                             "games of the seed and levels it was trained with")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--check-only", action="store_true",
+                      help="only calibrate the model already in --out, on the held-out "
+                           "games of the seed and levels it was trained with")
+    only.add_argument("--temper-only", action="store_true",
+                      help="only fit the temperature of the model already in --out again "
+                           "(its weights kept) and write it back")
     args = parser.parse_args(argv)
     levels = [level.strip() for level in args.levels.split(",") if level.strip()]
-    if args.check_only:
+    if args.check_only or args.temper_only:
         model = HandModel.from_dict(json.loads(args.out.read_text(encoding="utf-8")))
         meta = model.meta or {}
         seed, levels = int(meta.get("seed", args.seed)), list(meta.get("levels", levels))
     else:
-        model, seed = _train(args.games, args.seed, args.steps, levels, args.out), args.seed
+        model, seed = _train(args.games, args.seed, args.steps, levels), args.seed
+    if not args.check_only:
+        model = _tempered(model, args.tune_games, seed, levels)
+        args.out.write_text(json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}", file=sys.stderr)
     print(f"calibrating on {args.check_games} other games (seed {seed + 1})",
           file=sys.stderr)
     check = collect(args.check_games, seed + 1, negatives=CHECK_NEGATIVES, levels=levels,

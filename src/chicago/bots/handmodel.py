@@ -22,6 +22,13 @@ real hands apart from hands the uniform sampler deals in the same situations (lo
 regression), so ``exp`` of the sum estimates how much likelier the real distribution makes
 a hand than the sampler does: the right weight to resample the sampler's deals with.
 
+The raw log-linear scores are over-confident card by card (a few features decide much of a
+hand's weight), so the model carries a *temperature* ``temper`` fitted on held-out games
+(:func:`chicago.training.fit_temper`): ``exp(temper × score)`` lies between the uniform
+sampler (0) and the raw model (1). Dealing by the tempered weights played worse tricks than
+by the raw ones (docs/BOTS.md), so :meth:`HandModel.weight` and :meth:`HandModel.scorer`
+use the raw scores unless asked for a power (``master:temper=X``).
+
 Inference is pure Python (a few dozen additions per hand): the core install needs no numpy.
 The weights ship in the package (``hand_model.json``, a few KB). docs/BOTS.md reports the
 model's calibration on games it was not trained on.
@@ -182,6 +189,10 @@ class HandModel:
     weights: dict[str, tuple[float, ...]]
     version: int = 1
     meta: dict[str, Any] | None = None
+    temper: float = 1.0
+    """The power of the weights (the log-weights' multiplier) that predicts held-out games
+    best card by card: 0 deals like the uniform sampler, 1 by the raw scores. Reported
+    and offered (``scorer(k, model.temper)``), not applied by default."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandModel:
@@ -194,13 +205,18 @@ class HandModel:
             if len(row) != len(HAND_FEATURES):
                 raise ValueError(f"the hand model's key {key!r} has {len(row)} weights")
             weights[str(key)] = tuple(float(w) for w in row)
-        return cls(weights=weights, version=int(data.get("version", 1)), meta=data.get("meta"))
+        temper = float(data.get("temper", 1.0))
+        if not 0.0 <= temper <= 4.0:
+            raise ValueError(f"the hand model's temper {temper} is not in 0..4")
+        return cls(weights=weights, version=int(data.get("version", 1)), meta=data.get("meta"),
+                   temper=temper)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (what :meth:`from_dict` reads)."""
         return {
             "version": self.version,
             "features": list(HAND_FEATURES),
+            "temper": self.temper,
             "weights": {key: list(row) for key, row in sorted(self.weights.items())},
             "meta": self.meta or {},
         }
@@ -211,7 +227,8 @@ class HandModel:
         return _shipped()
 
     def score(self, keys: Sequence[str], cards: Sequence[int]) -> float:
-        """The log-weight of five cards under the context ``keys``."""
+        """The raw log-weight of five cards under the context ``keys`` (before
+        :attr:`temper`)."""
         active = hand_features(cards)
         total = 0.0
         weights = self.weights
@@ -225,7 +242,7 @@ class HandModel:
     def weight(self, k: Knowledge, opp: Opponent, cards: Sequence[int]) -> float:
         """How much likelier the model makes ``cards`` (held plus played) as ``opp``'s hand
         than the uniform sampler does (a positive number, relative to other hands of the
-        same player)."""
+        same player): ``exp(score)``, the raw model."""
         if len(cards) != 5:
             return 1.0
         return _exp(self.score(context_keys(k, opp), cards))
@@ -240,10 +257,15 @@ class HandModel:
                     total[j] += w
         return tuple(total)
 
-    def scorer(self, k: Knowledge) -> Weight:
-        """:meth:`weight` for the opponents of ``k``, their context read once: the weight to
-        give :func:`chicago.engine.sampling.sample_hands` for one decision."""
-        rows = {seat: self.merged(context_keys(k, opp)) for seat, opp in k.opponents.items()}
+    def scorer(self, k: Knowledge, temper: float = 1.0) -> Weight:
+        """:meth:`weight` for the opponents of ``k``, their context read once, raised to the
+        power ``temper`` (1: the raw model; :attr:`temper`: the calibrated one): the weight
+        to give :func:`chicago.engine.sampling.sample_hands` for one decision."""
+        power = temper
+        rows = {
+            seat: tuple(power * w for w in self.merged(context_keys(k, opp)))
+            for seat, opp in k.opponents.items()
+        }
 
         def weigh(_k: Knowledge, opp: Opponent, cards: Sequence[int]) -> float:
             if len(cards) != 5:
