@@ -316,7 +316,7 @@ def test_the_tallest_last_trick_fits_1280x800(browser: Any, live: LiveServer) ->
     state, so no deal's luck decides whether it is tried."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = _at_the_last_trick(context, live)
-    page.wait_for_function("() => !window.chicago.table.rest")  # the fourth trick's own rest is over
+    page.wait_for_function("() => !window.chicago.table.rest")  # the fourth trick rests
     page.evaluate("""() => {
       const table = window.chicago.table;
       const v = table.view;
