@@ -1,42 +1,55 @@
 """A fresh PostgreSQL database per test, made and dropped by the role the tests log in as
 (``chicago``, made by ``.ci/start-postgres``).
 
-Dropping one ``WITH (FORCE)`` ends the sessions still connected to it, which needs the
-right to signal them: an autovacuum worker that happens to be in the new database runs
-as no role of ours, and without ``pg_signal_backend`` (granted by ``.ci/start-postgres``)
-the drop is refused (CI once failed so, at a fixture's teardown). Creating one fails
-while another session copies ``template1``. Both are brief, so each is tried again a
-few times.
+Nothing here waits for a time or tries again. Each database is copied from ``template0``,
+which no session may connect to: a copy of ``template1`` is refused while any session
+(another test's tool, an autovacuum worker) is connected to it, which CI once hit. A drop
+first closes the database to new sessions, then ends the ones still in it with
+``pg_terminate_backend(pid, timeout)``, which returns once that backend has exited (the
+event; PostgreSQL itself watches for it), and only then drops it ``WITH (FORCE)``. A bare
+``DROP ... WITH (FORCE)`` gives the backends it signals five seconds to exit and is refused
+after that, which a busy machine can exceed. Ending an autovacuum worker, which runs as no
+role of ours, needs ``pg_signal_backend`` (granted by ``.ci/start-postgres``).
 """
 
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import create_engine, make_url, text
-from sqlalchemy.exc import DBAPIError
 
 __all__ = ["fresh_database"]
 
-ATTEMPTS = 20
+# How long one backend may take to exit once told to, in milliseconds: a bound for a machine
+# that is very busy, not a pause (the wait ends as soon as the backend is gone).
+EXIT_WAIT_MS = 120_000
 
 
-def _again(admin_url: str, statement: str) -> None:
-    """Run ``statement`` with AUTOCOMMIT, again after a short pause while it is refused."""
+def _create(admin_url: str, name: str) -> None:
+    """Create database ``name``, a copy of ``template0``."""
     admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
     try:
-        for attempt in range(ATTEMPTS):
-            try:
-                with admin.connect() as conn:
-                    conn.execute(text(statement))
-                return
-            except DBAPIError:
-                if attempt == ATTEMPTS - 1:
-                    raise
-                time.sleep(0.1 * (attempt + 1))
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE template0'))
+    finally:
+        admin.dispose()
+
+
+def _drop(admin_url: str, name: str) -> None:
+    """Drop database ``name`` once every session in it has ended."""
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS false'))
+            ended = conn.execute(text(
+                "SELECT pid, pg_terminate_backend(pid, :wait) FROM pg_stat_activity"
+                " WHERE datname = :name AND pid <> pg_backend_pid()"),
+                {"name": name, "wait": EXIT_WAIT_MS}).all()
+            assert all(gone for _, gone in ended), (
+                f"sessions in {name} still there after {EXIT_WAIT_MS} ms: {ended}")
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     finally:
         admin.dispose()
 
@@ -45,8 +58,8 @@ def _again(admin_url: str, statement: str) -> None:
 def fresh_database(admin_url: str, prefix: str) -> Iterator[str]:
     """The URL of a new, empty database (named ``prefix`` and random hex), dropped after."""
     name = prefix + secrets.token_hex(6)
-    _again(admin_url, f'CREATE DATABASE "{name}"')
+    _create(admin_url, name)
     try:
         yield make_url(admin_url).set(database=name).render_as_string(hide_password=False)
     finally:
-        _again(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        _drop(admin_url, name)

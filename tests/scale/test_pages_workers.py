@@ -29,6 +29,8 @@ from smtp_inbox import inbox as inbox
 pytestmark = pytest.mark.timeout(240)
 
 PROFILE = "X-Chicago-Profile"
+PAGES_WAIT = 4 * WAIT
+"""Seconds a worker gets to hear another's note (a bound for a hang, not a pace)."""
 
 
 @pytest.fixture
@@ -49,11 +51,18 @@ def _call(worker: Worker, method: str, path: str, body: Any = None, **headers: s
 
 def _pages(worker: Worker, count: int) -> None:
     """Wait until ``worker`` knows of ``count`` profiles with a page open (it heard the
-    other worker's note): looked at again as soon as a short look allows."""
-    deadline = time.monotonic() + WAIT
-    while _call(worker, "GET", "/api/health")["pages"] != count:
-        assert time.monotonic() < deadline, f"{worker.url} never saw {count} pages open"
-        time.sleep(0.02)  # between two looks, not a wait for the event
+    other worker's note on Redis).
+
+    What a worker heard lives in its process, and it pushes nothing when it changes (the
+    ``people`` frames of its site sockets follow another topic's notes, in no promised order
+    with these), so its ``/api/health`` is the only observable: it is asked again after each
+    answer, with a pause that only spares the machine's cores, until a deadline for a hang
+    (:data:`PAGES_WAIT`), never for a number of looks."""
+    deadline = time.monotonic() + PAGES_WAIT
+    while (pages := _call(worker, "GET", "/api/health")["pages"]) != count:
+        assert time.monotonic() < deadline, (
+            f"{worker.url} still saw {pages} pages open, not {count}, after {PAGES_WAIT} s")
+        time.sleep(0.02)  # spares the cores between two looks; the deadline is the bound
 
 
 def _turns(site: ClientConnection) -> list[dict[str, Any]]:
