@@ -32,7 +32,13 @@ WARM_UP = 100
 AT_ONCE = 25
 ALLOWED_GROWTH = 10 * 1024 * 1024
 
-SERVER = """
+KEEP_ALIVE = 3600
+"""Seconds the server keeps an idle connection open: far longer than the client does (httpx,
+5 s), so the client always drops an idle connection first. With uvicorn's 5 s, equal to the
+client's, a busy server closed a kept-alive connection just as the client sent a request on
+it, and the test ended in httpx.ReadError (as benchmarks/bench_server.py's run did)."""
+
+SERVER = f"""
 import json, socket, sys, uvicorn
 from chicago.server import Settings, create_app
 settings = Settings(db_url=sys.argv[1], static_dir=None, **json.loads(sys.argv[2]))
@@ -40,7 +46,8 @@ sock = socket.socket()
 sock.bind(("127.0.0.1", 0))
 sock.listen(1024)
 print(sock.getsockname()[1], flush=True)
-uvicorn.Server(uvicorn.Config(create_app(settings), log_level="error")).run(sockets=[sock])
+uvicorn.Server(uvicorn.Config(create_app(settings), log_level="error",
+                              timeout_keep_alive={KEEP_ALIVE})).run(sockets=[sock])
 """
 SETTINGS = {
     "create_rate": 1e6, "create_burst": 1_000_000, "max_waiting_per_address": 1_000_000,
@@ -93,10 +100,10 @@ def test_a_thousand_finished_games_leave_memory(tmp_path: Path) -> None:
         port = proc.stdout.readline().strip()
         http_base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
         asyncio.run(_games(http_base, ws_base, WARM_UP))
-        assert httpx.get(http_base + "/api/health").status_code == 200
+        assert httpx.get(http_base + "/api/health", timeout=120).status_code == 200
         idle = _rss(proc.pid)
         asyncio.run(_games(http_base, ws_base, GAMES))
-        assert httpx.get(http_base + "/api/health").status_code == 200
+        assert httpx.get(http_base + "/api/health", timeout=120).status_code == 200
         after = _rss(proc.pid)
         print(f"\nserver RSS after {WARM_UP} warm-up games: {idle / 2**20:.1f} MB; after "
               f"{GAMES} more finished games: {after / 2**20:.1f} MB "
