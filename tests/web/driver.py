@@ -331,6 +331,22 @@ def api(live: LiveServer, method: str, path: str, body: Any = None) -> Any:
     return json.loads(text) if text.startswith(("{", "[")) else text
 
 
+def game_over(live: LiveServer, table_id: str) -> None:
+    """Wait until the table's game has ended: a spectator's socket is told so (its
+    ``game_over`` frame, or a snapshot of a table already finished) — the event itself,
+    not its status looked at every so often. Fails after :data:`WAIT_MS` without a frame."""
+    from websockets.sync.client import connect
+
+    url = live.url.replace("http://", "ws://", 1) + f"ws/{table_id}"
+    with connect(url, open_timeout=WAIT_MS / 1000) as ws:
+        ws.send(json.dumps({"type": "hello"}))
+        while True:
+            frame = json.loads(ws.recv(WAIT_MS / 1000))
+            if frame["type"] == "game_over" or (
+                    frame["type"] == "snapshot" and frame["table"]["status"] == "finished"):
+                return
+
+
 def seated_page(context: Any, live: LiveServer, seats: list[str], *, name: str | None = "Anna",
                 before: Any = None, **options: Any) -> tuple[Any, str, int]:
     """Create a table through the API, join its first open seat, open it in a new page of

@@ -57,9 +57,24 @@ class _Server(uvicorn.Server):
 
     loop: asyncio.AbstractEventLoop | None = None
 
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.up = threading.Event()
+        """Set once the server listens with its start-up done, or has ended (failed)."""
+
     async def serve(self, sockets: list[socket.socket] | None = None) -> None:
         self.loop = asyncio.get_running_loop()
         await super().serve(sockets)
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        self.up.set()
+
+    def run(self, sockets: list[socket.socket] | None = None) -> None:
+        try:
+            super().run(sockets)
+        finally:
+            self.up.set()
 
 
 class LiveServer:
@@ -93,8 +108,7 @@ class LiveServer:
     def start(self) -> LiveServer:
         """Start serving; back once the server listens (its start-up done)."""
         self.thread.start()
-        until(lambda: self.server.started or not self.thread.is_alive(),
-              "the test server to start", 2 * WAIT_MS)
+        assert self.server.up.wait(2 * WAIT_MS / 1000), "the test server did not start in time"
         if not self.server.started:
             raise RuntimeError("the test server did not start")
         return self

@@ -14,8 +14,8 @@ from websockets.sync.client import connect
 
 from chicago.server.replay_pages import replay_steps
 
-from .driver import api, card_text
-from .serving import LiveServer, until
+from .driver import api, card_text, game_over
+from .serving import LiveServer
 
 
 def _finished_game(live: LiveServer) -> tuple[str, dict[str, Any]]:
@@ -24,8 +24,7 @@ def _finished_game(live: LiveServer) -> tuple[str, dict[str, Any]]:
         "name": "Bot match", "seats": ["bot:basic", "bot:random", "bot:basic"],
         "bot_delay": 0.0, "rules": {"max_deals": 2},
     })
-    until(lambda: api(live, "GET", f"api/tables/{table['id']}")["status"] == "finished",
-          "the bots' game to end")
+    game_over(live, table["id"])
     record = api(live, "GET", f"api/games/{table['id']}/1")["record"]
     return table["id"], record
 

@@ -17,8 +17,8 @@ from playwright.sync_api import expect
 from chicago.review import Review
 from chicago.server.replay_pages import replay_steps
 
-from .driver import Player, api, seated_page
-from .serving import LiveServer, until
+from .driver import Player, api, game_over, seated_page
+from .serving import LiveServer
 
 READY_MS = 120_000  # the longest wait for a review (only a hang reaches it)
 
@@ -106,8 +106,7 @@ def test_a_bots_review_in_swedish_on_a_phone(
 ) -> None:
     table = api(live, "POST", "api/tables", {"seats": ["bot:basic", "bot:random"],
                                              "bot_delay": 0.0, "rules": {"max_deals": 1}})
-    until(lambda: api(live, "GET", f"api/tables/{table['id']}")["status"] == "finished",
-          "the bots' game to end")
+    game_over(live, table["id"])
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="sv-SE",
                                   has_touch=True)
     page = context.new_page()
@@ -163,8 +162,7 @@ def test_the_estimate_comes_from_the_pace_of_the_review_on_the_pages_clock(
     reported alone, never on how fast this machine is."""
     table = api(live, "POST", "api/tables", {"seats": ["bot:basic", "bot:random"],
                                              "bot_delay": 0.0, "rules": {"max_deals": 1}})
-    until(lambda: api(live, "GET", f"api/tables/{table['id']}")["status"] == "finished",
-          "the bots' game to end")
+    game_over(live, table["id"])
     context = browser.new_context(locale="en-GB")
     page = context.new_page()
     page.clock.install()
