@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
@@ -48,6 +49,28 @@ def entry(seq: int, text: str = "hi") -> LogEntry:
     return LogEntry(seq, 1, "chat", 0, {"text": text}, 1700000000.0 + seq)
 
 
+WAIT = 60.0
+"""Seconds a scenario waits for a message before it fails: a bound for a hang, not a pace."""
+
+
+def _noting(into: list[Any], changed: asyncio.Event,
+            what: Callable[[str, Any], Any]) -> Callable[[str, Any], None]:
+    """A bus handler that keeps ``what(topic, message)`` in ``into`` and sets ``changed``."""
+    def handler(topic: str, message: Any) -> None:
+        into.append(what(topic, message))
+        changed.set()
+    return handler
+
+
+async def _until(condition: Callable[[], bool], changed: asyncio.Event) -> None:
+    """Wait until ``condition()`` holds, looked at again each time a handler set ``changed``
+    (the event; never a number of looks): fails after :data:`WAIT` seconds."""
+    async with asyncio.timeout(WAIT):
+        while not condition():
+            changed.clear()
+            await changed.wait()
+
+
 def test_entries_round_trip_through_the_payload() -> None:
     origin, back = decode_entry(encode_entry("w", entry(7, "é ✓")))
     assert (origin, back) == ("w", entry(7, "é ✓"))
@@ -68,21 +91,29 @@ def test_presence_has_its_own_channel(redis_url: str) -> None:
     async def scenario() -> dict[str, list[Any]]:
         first, second = RedisBus(redis_url, prefix), RedisBus(redis_url, prefix)
         got: dict[str, list[Any]] = {"entries": [], "notes": [], "own": []}
+        changed = asyncio.Event()
         try:
             subs = [
-                second.subscribe("t1", lambda t, e: got["entries"].append((t, e.seq))),
-                second.subscribe_presence("t1", lambda t, n: got["notes"].append((t, n))),
-                first.subscribe_presence("t1", lambda t, n: got["own"].append(n.worker)),
+                second.subscribe("t1", _noting(got["entries"], changed,
+                                               lambda t, e: (t, e.seq))),
+                second.subscribe_presence("t1", _noting(got["notes"], changed,
+                                                        lambda t, n: (t, n))),
+                first.subscribe_presence("t1", _noting(got["own"], changed,
+                                                       lambda t, n: n.worker)),
             ]
             for sub in subs:
                 await sub.ready()
             await first.publish_presence("t1", PresenceNote("w1", frozenset({0, 2}), True))
             await first.publish("t1", entry(1))
-            for _ in range(200):
-                if got["notes"] and got["entries"]:
-                    break
-                await asyncio.sleep(0.01)
-            await asyncio.sleep(0.05)
+            # Markers: Redis hands each worker's one subscriber connection its messages in
+            # the order they were published, so once a worker heard a marker it has heard
+            # everything published before it (a note in the wrong handler, an own note
+            # back from Redis): first's entry 2 for the second worker, second's note for
+            # the first.
+            await first.publish("t1", entry(2))
+            await _until(lambda: len(got["entries"]) == 2, changed)
+            await second.publish_presence("t1", PresenceNote("w2", frozenset({1}), False))
+            await _until(lambda: len(got["own"]) == 2, changed)
             got["received"] = [second.received, second.received_presence]
         finally:
             await first.close()
@@ -90,10 +121,11 @@ def test_presence_has_its_own_channel(redis_url: str) -> None:
         return got
 
     got = asyncio.run(scenario())
-    assert got["notes"] == [("t1", PresenceNote("w1", frozenset({0, 2}), True))]
-    assert got["entries"] == [("t1", 1)]
-    assert got["own"] == ["w1"]  # in-process, at once (not again from Redis)
-    assert got["received"] == [1, 1]
+    assert got["notes"] == [("t1", PresenceNote("w1", frozenset({0, 2}), True)),
+                            ("t1", PresenceNote("w2", frozenset({1}), False))]  # own: at once
+    assert got["entries"] == [("t1", 1), ("t1", 2)]
+    assert got["own"] == ["w1", "w2"]  # its own in-process, at once (not again from Redis)
+    assert got["received"] == [2, 1]
 
 
 def test_site_notes_round_trip_and_a_note_is_an_object() -> None:
@@ -125,7 +157,7 @@ def test_site_notes_reach_the_other_worker_on_their_topic_only(redis_url: str) -
             for sub in subs:
                 await sub.ready()
             await first.publish_note("turns:p:anna", {"kind": "turns"})
-            await asyncio.wait_for(arrived.wait(), 10)
+            await asyncio.wait_for(arrived.wait(), WAIT)
         finally:
             await first.close()
             await second.close()
@@ -149,25 +181,21 @@ def test_bus_carries_entries_to_the_other_workers_once_in_order(redis_url: str) 
     async def scenario() -> dict[str, list[Any]]:
         first, second = RedisBus(redis_url, prefix), RedisBus(redis_url, prefix)
         got: dict[str, list[Any]] = {"first": [], "second": [], "second_t2": []}
+        changed = asyncio.Event()
         try:
-            sub1 = first.subscribe("t1", lambda t, e: got["first"].append((t, e.seq)))
-            sub2 = second.subscribe("t1", lambda t, e: got["second"].append((t, e.seq)))
+            sub1 = first.subscribe("t1", _noting(got["first"], changed, lambda t, e: (t, e.seq)))
+            sub2 = second.subscribe("t1", _noting(got["second"], changed,
+                                                  lambda t, e: (t, e.seq)))
             second.subscribe("t2", lambda t, e: got["second_t2"].append((t, e.seq)))
             await sub1.ready()
             await sub2.ready()
             for seq in range(1, 6):
                 await first.publish("t1", entry(seq))
             await first.publish("t3", entry(1))  # nobody listens
-            for _ in range(200):
-                if len(got["second"]) == 5:
-                    break
-                await asyncio.sleep(0.01)
+            await _until(lambda: len(got["second"]) == 5, changed)
             sub2.close()
             await second.publish("t1", entry(6))  # reaches the first worker only
-            for _ in range(200):
-                if len(got["first"]) == 6:
-                    break
-                await asyncio.sleep(0.01)
+            await _until(lambda: len(got["first"]) == 6, changed)
             got["received"] = [first.received, second.received]
         finally:
             await first.close()
@@ -238,7 +266,10 @@ def test_advisory_locks_one_holder_per_table(pg_url: str) -> None:
             await entered.wait()
             async with second.hold("other") as held:  # another table is free
                 order.append(f"second holds other at seq {held.last_seq}")
-            await asyncio.sleep(0.3)  # the waiter is still waiting (it would be listed)
+            # a chance for the waiter to take t1 while it is held (it would be listed before
+            # the release); no wait for an event: the order below is the same however slow
+            # the machine is, a slow one only gives the waiter fewer tries
+            await asyncio.sleep(0.3)
             release.set()
             await asyncio.gather(task, wait)
         finally:
