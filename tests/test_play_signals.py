@@ -16,6 +16,7 @@ import fcntl
 import io
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -35,6 +36,8 @@ SLOW_BOT = """
 import sys, time
 for line in sys.stdin:
     if '"act"' in line:
+        with open(sys.argv[1], "w") as asked:  # a FIFO: tells the test it was asked
+            asked.write("asked\\n")
         time.sleep(600)  # thinks forever: Ctrl-C arrives while chicago waits for it
 """
 
@@ -133,7 +136,11 @@ def test_ctrl_c_while_a_bot_decides_saves_with_one_line(tmp_path: Path) -> None:
     bot = tmp_path / "slow_bot.py"
     bot.write_text(SLOW_BOT, encoding="utf-8")
     save = tmp_path / "game.json"
-    spec = f"cmd:time_ms=600000 startup_ms=600000 {sys.executable} {bot}"
+    asked = tmp_path / "asked"
+    os.mkfifo(asked)
+    # opened both ways, so that it never blocks nor reads as ended before the bot writes
+    signal_fd = os.open(asked, os.O_RDWR | os.O_NONBLOCK)
+    spec = f"cmd:time_ms=600000 startup_ms=600000 {sys.executable} {bot} {asked}"
     # seed 1 with two players: the bot's seat exchanges first
     assert Game(Rules.preset("pagat"), players=2, seed=1).to_act == 1
     process = _start(
@@ -142,7 +149,12 @@ def test_ctrl_c_while_a_bot_decides_saves_with_one_line(tmp_path: Path) -> None:
     )
     assert process.stdout is not None
     _read_until(process.stdout, b"saved after every action")
-    time.sleep(1.0)  # the bot has been asked and sleeps
+    try:  # the event: the bot was asked (and sleeps), not a second that usually suffices
+        ready, _, _ = select.select([signal_fd], [], [], 120)
+        assert ready, "the bot was never asked"
+        assert os.read(signal_fd, 64) == b"asked\n"
+    finally:
+        os.close(signal_fd)
     code, out, err = _interrupt(process)
     assert code == INTERRUPTED_STATUS
     assert "Traceback" not in err and "Traceback" not in out
