@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from contextlib import AbstractContextManager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -229,12 +228,9 @@ class Server:
         threading.Thread(target=self._read, daemon=True).start()
         self.http = f"http://{match[1]}:{match[2]}"
         self.ws = f"ws://{match[1]}:{match[2]}"
-        for _ in range(200):
-            try:
-                if httpx.get(self.http + "/api/health").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
+        # it listens before it prints its address: this request waits in the backlog while
+        # the app starts (before: 200 looks, which a busy machine used up, then on silently)
+        assert httpx.get(self.http + "/api/health", timeout=120).status_code == 200
 
     def _read(self) -> None:
         assert self.proc.stdout is not None

@@ -194,26 +194,13 @@ def test_1_stored_rows_that_cannot_load_are_skipped_everywhere(
 
 
 def _play_out(client: TestClient, table_id: str, token: str) -> None:
-    """Seat 0 plays its first legal action at every turn until the game is over."""
-    for _ in range(2000):
-        info = client.get(f"/api/tables/{table_id}").json()
-        if info["status"] == "finished":
-            return
-        if info["to_act"] != 0:
-            time.sleep(0.01)
-            continue
-        with client.websocket_connect(f"/ws/{table_id}") as ws:
-            ws.send_json({"type": "hello", "token": token})
-            while True:
-                frame = ws.receive_json()
-                if frame["type"] == "snapshot":
-                    break
-            legal = frame["view"]["legal_actions"]
-            if legal:
-                ws.send_json({"type": "act", "action": legal[0], "seq": frame["seq"]})
-                while ws.receive_json()["type"] not in ("update", "error"):
-                    pass
-    raise AssertionError("the game did not end")
+    """Seat 0 plays seeded random legal actions until the game is over, waiting for the
+    table's frames (before: up to 2000 looks at its status, 10 ms apart)."""
+    player = WsPlayer(client, table_id, token)
+    try:
+        play_out({0: player}, player, random.Random(0))
+    finally:
+        player.close()
 
 
 # ---------------------------------------------------------------------- 2. bounded work
