@@ -274,7 +274,10 @@ def wait_for_progress(players: list[Any], before: list[Any]) -> None:
             if player.page.evaluate(_PROGRESS_JS) != seen:
                 return
         assert time.monotonic() < deadline, f"no page changed in {WAIT_MS} ms: {before}"
-        players[0].page.wait_for_timeout(20)  # between two looks, not a wait for the event
+        # Playwright's sync API waits on one page at a time and these are pages of several
+        # browser contexts: no single event covers them, so each is looked at again after a
+        # short pause that only spares the cores (the deadline above is the bound)
+        players[0].page.wait_for_timeout(20)
 
 
 def in_view_and_on_top(page: Any, selector: str) -> None:
