@@ -42,6 +42,9 @@ def _drop(admin_url: str, name: str) -> None:
     admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as conn:
+            if conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                            {"name": name}).first() is None:
+                return  # the test dropped it itself
             conn.execute(text(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS false'))
             ended = conn.execute(text(
                 "SELECT pid, pg_terminate_backend(pid, :wait) FROM pg_stat_activity"
@@ -49,7 +52,7 @@ def _drop(admin_url: str, name: str) -> None:
                 {"name": name, "wait": EXIT_WAIT_MS}).all()
             assert all(gone for _, gone in ended), (
                 f"sessions in {name} still there after {EXIT_WAIT_MS} ms: {ended}")
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
     finally:
         admin.dispose()
 
