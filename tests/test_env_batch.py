@@ -130,7 +130,10 @@ def check_against_pure(batch: GameBatch, steps: int) -> None:
         batch_module._NATIVE = native
     for _ in range(steps):
         for name in BatchStepFields:
-            assert np.array_equal(getattr(fast_step, name), getattr(pure_step, name)), name
+            fast, slow = getattr(fast_step, name), getattr(pure_step, name)
+            assert np.array_equal(fast, slow), name
+            assert (fast.dtype, fast.shape) == (slow.dtype, slow.shape), name
+            assert fast.flags.c_contiguous and fast.flags.writeable and fast.flags.owndata
         picks = batch.random_actions(rng)
         fast_step = batch.step(picks)
         try:
@@ -350,8 +353,12 @@ def test_the_accelerator_refuses_arrays_that_do_not_fit() -> None:
     before = [game.record() for game in batch.games]
     picks = batch.random_actions(np.random.default_rng(1))
     for wrong_picks in (picks.astype(np.int32), picks[:1], np.stack([picks, picks])):
+        # left to the caller to check, then refused once the caller says they are checked
+        assert native.step_batch(list(batch.games), wrong_picks, held) is NotImplemented
         with pytest.raises(ValueError):
-            native.step_batch(list(batch.games), wrong_picks, held)
+            native.step_batch(list(batch.games), wrong_picks, held, True)
+    with pytest.raises(ValueError):
+        native.pick_legal(batch._legal, np.zeros(2), np.empty(3, np.int64))
     with pytest.raises(ValueError):
         native.pick_legal(batch._legal, np.zeros(3), np.empty(2, np.int64))
     with pytest.raises(ValueError):
@@ -407,21 +414,45 @@ def test_ids_of_any_integer_array_or_list_step_alike() -> None:
     assert [game.record() for game in batches[0].games] == records
 
 
-@pytest.mark.parametrize("direct", [True, False])
-def test_arrays_read_directly_or_through_the_buffer_protocol_alike(direct: bool) -> None:
+@pytest.mark.parametrize("mode", ["made", "direct", "buffer"])
+def test_arrays_read_directly_or_through_the_buffer_protocol_alike(mode: str) -> None:
     """The accelerator reads numpy arrays through numpy's array head when the probes at
-    setup agree (they do with the numpy installed), through the buffer protocol otherwise;
-    both give the pure-Python batch's steps."""
+    setup agree (they do with the numpy installed), through the buffer protocol otherwise,
+    and makes a step's arrays through numpy's C API table when it has one whose arrays
+    check out (``made``), by calling numpy.empty otherwise; every way gives the pure-Python
+    batch's steps."""
     if batch_module._NATIVE is None:
         pytest.skip("the engine accelerator is not built")
-    assert batch_module.ARRAYS_DIRECT
+    assert batch_module.ARRAYS_DIRECT and batch_module.ARRAYS_MADE
+    probes = batch_module._array_probes()
+    config = {"made": probes, "direct": {**probes, "array_api": None}, "buffer": {}}[mode]
     try:
-        assert batch_module._setup_native(batch_module._array_probes() if direct else {}) \
-            is direct
+        assert batch_module._setup_native(config) is (mode != "buffer")
+        assert batch_module.ARRAYS_MADE is (mode == "made")
         for seed in range(3):
             check_against_pure(GameBatch(5, "pagat", 4, seed=seed, max_deals=2), 400)
     finally:
         assert batch_module._setup_native(batch_module._array_probes())
+        assert batch_module.ARRAYS_MADE
+
+
+def test_a_table_that_is_not_numpys_makes_no_arrays() -> None:
+    """setup_batch takes numpy's function that makes arrays only from a table whose type
+    entry is numpy.ndarray (here the table of Python's datetime module, another C API
+    capsule, is refused) and keeps reading arrays directly."""
+    if batch_module._NATIVE is None:
+        pytest.skip("the engine accelerator is not built")
+    import datetime
+
+    capsule = datetime.datetime_CAPI  # type: ignore[attr-defined]
+    try:
+        assert batch_module._setup_native({**batch_module._array_probes(),
+                                           "array_api": capsule})
+        assert not batch_module.ARRAYS_MADE
+        check_against_pure(GameBatch(3, "pagat", 4, seed=5, max_deals=2), 200)
+    finally:
+        assert batch_module._setup_native(batch_module._array_probes())
+        assert batch_module.ARRAYS_MADE
 
 
 def test_probes_that_disagree_turn_direct_reading_off() -> None:

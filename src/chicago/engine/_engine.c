@@ -1509,6 +1509,25 @@ enum { ARRAY_C_CONTIGUOUS = 0x0001, ARRAY_WRITEABLE = 0x0400 };
 enum { EL_OTHER, EL_F32, EL_BOOL, EL_I64, EL_F64, EL_COUNT };  /* the element types used here */
 static PyTypeObject *NDARRAY;      /* numpy.ndarray, when its head checked out (setup_batch) */
 static PyObject *DTYPES[EL_COUNT];  /* numpy's dtypes of EL_F32 ... EL_F64 */
+static const Py_ssize_t ELEMENT_SIZE[EL_COUNT] = {0, 4, 1, 8, 8};
+
+/* numpy's PyArray_NewFromDescr, taken from the table of numpy's C API (the capsule
+   numpy's own extensions import it from; entry 94 in numpy 1.x and 2.x, beside ndarray at
+   entry 2) when setup_batch found both and the arrays it made checked out; NULL: a step's
+   arrays are made by calling numpy.empty. Calling numpy.empty parses its arguments (the
+   shape, the dtype) each time: 0.1-0.2 us of the six arrays of every step, the most of a
+   one-game step that is not the game's own work. */
+typedef PyObject *(*NewFromDescr)(PyTypeObject *, PyObject *, int, const Py_ssize_t *,
+                                  const Py_ssize_t *, void *, int, PyObject *);
+static NewFromDescr NEW_ARRAY;
+
+/* A new C-contiguous array of ``nd`` dims and element type ``type`` through NEW_ARRAY, its
+   memory unset. */
+static PyObject *made_array(int type, int nd, const Py_ssize_t *dims)
+{
+    Py_INCREF(DTYPES[type]); /* PyArray_NewFromDescr takes this reference */
+    return NEW_ARRAY(NDARRAY, DTYPES[type], nd, dims, NULL, NULL, 0, NULL);
+}
 
 /* An array opened for a call: its memory, element type and shape (one or two dimensions,
    C order); ``view`` is set and released by array_close when it was opened through the
@@ -1595,12 +1614,33 @@ static int head_agrees(PyObject *probe, int type, int writable, int contiguous)
     return agrees;
 }
 
+/* Does an array of ``type`` that NEW_ARRAY makes have the head numpy.empty's would? */
+static int made_agrees(int type)
+{
+    const Py_ssize_t dims[2] = {3, 5};
+    PyObject *made = made_array(type, 2, dims);
+    if (made == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    const ArrayHead *head = (const ArrayHead *)made;
+    int agrees = Py_TYPE(made) == NDARRAY && head->nd == 2 && head->dimensions[0] == 3
+        && head->dimensions[1] == 5 && head->descr == DTYPES[type]
+        && head->strides[1] == ELEMENT_SIZE[type]
+        && head->strides[0] == 5 * ELEMENT_SIZE[type] && head->data != NULL
+        && (head->flags & (ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE))
+            == (ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE);
+    Py_DECREF(made);
+    return agrees;
+}
+
 /* setup_batch's check of ArrayHead: ``ndarray``, the four dtypes, and ``probes``: for each
    dtype a writable C-contiguous array of two dimensions, then a float32 array that is not
    C-contiguous and one that is read-only. NDARRAY stays NULL unless every probe agrees. */
 static int setup_arrays(PyObject *config)
 {
     NDARRAY = NULL;
+    NEW_ARRAY = NULL;
     PyObject *ndarray = PyDict_GetItemString(config, "ndarray");
     PyObject *dtypes = PyDict_GetItemString(config, "dtypes");
     PyObject *probes = PyDict_GetItemString(config, "probes");
@@ -1621,6 +1661,14 @@ static int setup_arrays(PyObject *config)
         && head_agrees(PyTuple_GET_ITEM(probes, 5), EL_F32, 0, 1);
     if (agrees) Py_INCREF(ndarray);
     else NDARRAY = NULL;
+    PyObject *api_capsule = PyDict_GetItemString(config, "array_api");
+    if (agrees && api_capsule != NULL && PyCapsule_CheckExact(api_capsule)) {
+        void **api = PyCapsule_GetPointer(api_capsule, PyCapsule_GetName(api_capsule));
+        if (api == NULL) PyErr_Clear();
+        else if (api[2] == (void *)ndarray) NEW_ARRAY = (NewFromDescr)api[94];
+        for (int t = EL_F32; NEW_ARRAY != NULL && t < EL_COUNT; t++)
+            if (!made_agrees(t)) NEW_ARRAY = NULL;
+    }
     return 0;
 }
 
@@ -1844,20 +1892,58 @@ static PyObject *action_of_id(PyObject *game, PyObject *to_act, long seat, long 
 /* A new array: numpy.empty(shape, dtype), as held->make gives them. */
 static PyObject *new_array(PyObject *make, int shape, int dtype)
 {
-    PyObject *args[2] = {PyTuple_GET_ITEM(make, shape), PyTuple_GET_ITEM(make, dtype)};
+    PyObject *dims = PyTuple_GET_ITEM(make, shape);
+    int type = dtype == MAKE_FLOAT32 ? EL_F32 : dtype == MAKE_BOOL ? EL_BOOL : EL_I64;
+    Py_ssize_t nd = PyTuple_Check(dims) ? PyTuple_GET_SIZE(dims) : 0;
+    if (NEW_ARRAY != NULL && (nd == 1 || nd == 2)
+        && PyTuple_GET_ITEM(make, dtype) == DTYPES[type]) {
+        Py_ssize_t sizes[2];
+        for (Py_ssize_t k = 0; k < nd; k++)
+            if ((sizes[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(dims, k))) < 0) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a negative size");
+                return NULL;
+            }
+        return made_array(type, (int)nd, sizes);
+    }
+    PyObject *args[2] = {dims, PyTuple_GET_ITEM(make, dtype)};
     return PyObject_Vectorcall(PyTuple_GET_ITEM(make, MAKE_EMPTY), args, 2, NULL);
 }
 
 static PyObject *S_COPY;  /* "copy" */
+
+/* A copy of the array ``template`` (as its copy() makes it). */
+static PyObject *array_copy(PyObject *template)
+{
+    if (NEW_ARRAY != NULL && Py_TYPE(template) == NDARRAY) {
+        const ArrayHead *head = (const ArrayHead *)template;
+        int type = EL_OTHER;
+        for (int t = EL_F32; t < EL_COUNT; t++)
+            if (head->descr == DTYPES[t]) type = t;
+        if (type != EL_OTHER && (head->nd == 1 || head->nd == 2)
+            && head->flags & ARRAY_C_CONTIGUOUS) {
+            PyObject *copy = made_array(type, head->nd, head->dimensions);
+            if (copy == NULL) return NULL;
+            Py_ssize_t size = ELEMENT_SIZE[type];
+            for (int k = 0; k < head->nd; k++) size *= head->dimensions[k];
+            memcpy(((ArrayHead *)copy)->data, head->data, size);
+            return copy;
+        }
+    }
+    return PyObject_CallMethodNoArgs(template, S_COPY);
+}
+static PyObject *step_games(PyObject *games, PyObject *picks, PyObject *capsule,
+                            Held *held_arrays);
 static PyObject *finished_steps(PyObject *games, PyObject *picks_object, PyObject *held,
                                 Py_ssize_t played, Py_ssize_t announced, Py_ssize_t deals,
                                 PyObject *out, PyObject *legal_out, PyObject *seats);
 
-/* step_batch(games, picks, held) -> (step, finished): apply action id picks[i] (legal[i,
-   picks[i]] true) to each game and return the step's named tuple (hold_batch's ``make``:
-   observations, mask, seats to act, rewards, done, episodes) and the list of slots whose
-   game ended; NotImplemented, nothing done, for picks in a numpy array that is not
-   contiguous (the caller makes them so). Each play is noted in facts[i, played + seat]
+/* step_batch(games, picks, held, checked=False) -> (step, finished): apply action id
+   picks[i] (legal[i, picks[i]] true) to each game and return the step's named tuple
+   (hold_batch's ``make``: observations, mask, seats to act, rewards, done, episodes) and
+   the list of slots whose game ended; NotImplemented, nothing done, unless ``picks`` is a
+   C-contiguous numpy int64 array of one id per game or ``checked`` is given (the caller
+   checks and converts the picks, and calls again with checked). Python's cycle collector
+   is paused while the games move. Each play is noted in facts[i, played + seat]
    and each announcement or pass of scoring round r in facts[i, announced + r * 6 + seat]
    (r < 4), those notes starting again (0, -1) when a new deal begins (facts[i, deals] is
    the game's deal number); then, in the same pass, the game's rows are written as
@@ -1871,16 +1957,30 @@ static PyObject *step_batch(PyObject *module, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
         return NULL;
     }
-    if (nargs != 3 || !PyList_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "step_batch(games: list, picks, held)");
+    if ((nargs != 3 && nargs != 4) || !PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "step_batch(games: list, picks, held, checked=False)");
         return NULL;
     }
     PyObject *games = args[0];
     Held *held_arrays = PyCapsule_GetPointer(args[2], HELD);
     if (held_arrays == NULL) return NULL;
-    if (NDARRAY != NULL && Py_TYPE(args[1]) == NDARRAY
-        && !(((ArrayHead *)args[1])->flags & ARRAY_C_CONTIGUOUS))
-        Py_RETURN_NOTIMPLEMENTED; /* the caller makes the picks contiguous and calls again */
+    if (nargs == 3) { /* the caller checks and converts anything else, and calls again */
+        const ArrayHead *head = (const ArrayHead *)args[1];
+        if (NDARRAY == NULL || Py_TYPE(args[1]) != NDARRAY || head->nd != 1
+            || head->dimensions[0] != PyList_GET_SIZE(games)
+            || head->descr != DTYPES[EL_I64] || !(head->flags & ARRAY_C_CONTIGUOUS))
+            Py_RETURN_NOTIMPLEMENTED;
+    }
+    int collecting = PyGC_Disable(); /* see chicago.env.batch's _collector_paused */
+    PyObject *result = step_games(games, args[1], args[2], held_arrays);
+    if (collecting) PyGC_Enable();
+    return result;
+}
+
+/* step_batch once its arguments are checked. */
+static PyObject *step_games(PyObject *games, PyObject *picks, PyObject *capsule,
+                            Held *held_arrays)
+{
     Py_ssize_t played = held_arrays->played, announced = held_arrays->announced;
     Py_ssize_t deals = held_arrays->deals;
     PyObject *make = held_arrays->make;
@@ -1888,9 +1988,9 @@ static PyObject *step_batch(PyObject *module, PyObject *const *args, Py_ssize_t 
         new_array(make, MAKE_OUT_SHAPE, MAKE_FLOAT32),
         new_array(make, MAKE_LEGAL_SHAPE, MAKE_BOOL),
         new_array(make, MAKE_SEATS_SHAPE, MAKE_INT64),
-        PyObject_CallMethodNoArgs(PyTuple_GET_ITEM(make, MAKE_NO_REWARDS), S_COPY),
-        PyObject_CallMethodNoArgs(PyTuple_GET_ITEM(make, MAKE_NOT_DONE), S_COPY),
-        PyObject_CallMethodNoArgs(PyTuple_GET_ITEM(make, MAKE_EPISODES), S_COPY),
+        array_copy(PyTuple_GET_ITEM(make, MAKE_NO_REWARDS)),
+        array_copy(PyTuple_GET_ITEM(make, MAKE_NOT_DONE)),
+        array_copy(PyTuple_GET_ITEM(make, MAKE_EPISODES)),
     };
     PyObject *fields = NULL;
     for (int k = 0; k < 6; k++)
@@ -1898,7 +1998,7 @@ static PyObject *step_batch(PyObject *module, PyObject *const *args, Py_ssize_t 
     fields = PyTuple_New(6);
     if (fields == NULL) goto failed;
     for (int k = 0; k < 6; k++) PyTuple_SET_ITEM(fields, k, made[k]);
-    PyObject *finished = finished_steps(games, args[1], args[2], played, announced, deals,
+    PyObject *finished = finished_steps(games, picks, capsule, played, announced, deals,
                                         made[0], made[1], made[2]);
     if (finished == NULL) {
         Py_DECREF(fields);
@@ -2007,8 +2107,9 @@ static PyObject *finished_steps(PyObject *games, PyObject *picks_object, PyObjec
 
 /* pick_legal(legal, uniforms, out): for each row of the bool array ``legal``, the column of
    its k-th true entry, k = floor(uniforms[i] * count of true entries) (a uniform pick), in
-   the int64 array ``out``; -1 for a row with none. chicago.env.batch does it with numpy
-   without the accelerator. */
+   the int64 array ``out``; -1 for a row with none. With ``out`` None (only where it makes
+   arrays itself: ARRAYS_MADE), the picks in a new array, returned. chicago.env.batch does it
+   with numpy without the accelerator. */
 static PyObject *pick_legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
@@ -2021,7 +2122,17 @@ static PyObject *pick_legal(PyObject *module, PyObject *const *args, Py_ssize_t 
         array_close(&mask);
         return NULL;
     }
-    if (array_open(args[2], 1, &out) < 0) {
+    PyObject *made = NULL; /* out None: a new int64 array of the picks, returned */
+    if (args[2] == Py_None && NEW_ARRAY != NULL && uniforms.ndim == 1) {
+        made = made_array(EL_I64, 1, &uniforms.rows);
+        if (made == NULL) {
+            array_close(&mask);
+            array_close(&uniforms);
+            return NULL;
+        }
+    }
+    if (array_open(made != NULL ? made : args[2], 1, &out) < 0) {
+        Py_XDECREF(made);
         array_close(&mask);
         array_close(&uniforms);
         return NULL;
@@ -2032,6 +2143,7 @@ static PyObject *pick_legal(PyObject *module, PyObject *const *args, Py_ssize_t 
         array_close(&mask);
         array_close(&uniforms);
         array_close(&out);
+        Py_XDECREF(made);
         PyErr_SetString(PyExc_ValueError, "pick_legal: a bool legal (n, m), float64 uniforms "
                         "(n,), int64 out (n,)");
         return NULL;
@@ -2056,6 +2168,7 @@ static PyObject *pick_legal(PyObject *module, PyObject *const *args, Py_ssize_t 
     array_close(&mask);
     array_close(&uniforms);
     array_close(&out);
+    if (made != NULL) return made;
     Py_RETURN_NONE;
 }
 
@@ -2096,7 +2209,8 @@ static PyObject *setup_batch(PyObject *module, PyObject *config)
         return NULL;
     }
     if (setup_arrays(config) < 0) return NULL;
-    return Py_BuildValue("(iO)", F_COUNT, NDARRAY != NULL ? Py_True : Py_False);
+    return Py_BuildValue("(iOO)", F_COUNT, NDARRAY != NULL ? Py_True : Py_False,
+                         NEW_ARRAY != NULL ? Py_True : Py_False);
 }
 
 /* ------------------------------------------------------------------ copy_random */
