@@ -1015,6 +1015,11 @@ static PyObject *apply(PyObject *self, PyObject *action)
             PyErr_SetString(PyExc_TypeError, "Game.actions is not a list");
         goto done;
     }
+    /* the records made from here on, taken off the collector's watch before returning
+       (those Python makes too: an exchange may call Game._show_if_breaking, whose Show
+       records hold the hand's cards, objects the collector watches, and stayed watched
+       as long as the game: a third of what the collector walked in a batch of games) */
+    Py_ssize_t since = records(self);
     PyObject *kind = PyTuple_GET_ITEM(action, 0);
     int handled = 0, status = 0;
     if (phase == PH_PLAY) {
@@ -1039,7 +1044,6 @@ static PyObject *apply(PyObject *self, PyObject *action)
         handled = 1;
     }
     if (status < 0) goto done;
-    Py_ssize_t since = records(self);
     if (!handled) {
         PyObject *handler = PyDict_GetItemWithError(HANDLERS, phase);
         if (handler == NULL) {
@@ -1058,6 +1062,7 @@ static PyObject *apply(PyObject *self, PyObject *action)
         if (next == 0 && phase == PH_CHICAGO) next = begin_play(self);
         if (next < 0) goto done;
         if (next) {
+            plain_records(self, since);
             result = Py_NewRef(Py_None);
             goto done;
         }
@@ -1829,7 +1834,10 @@ static PyObject *observe_batch(PyObject *module, PyObject *args)
         else
             read_soon(games, i);
         PyObject *game = PyList_GET_ITEM(games, i);
-        if (PyObject_TypeCheck(game, GAME)) plain_state(game); /* a new game's lists */
+        if (PyObject_TypeCheck(game, GAME)) { /* a new game's lists and first records */
+            plain_state(game);
+            plain_records(game, 0);
+        }
         if (observe_into(&sink, game, i) < 0) {
             sink_close(&sink);
             return NULL;
