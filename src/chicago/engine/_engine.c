@@ -1390,11 +1390,18 @@ static void read_soon(PyObject *games, Py_ssize_t i)
    batch's own notes), ``legal`` (bool, the batch's mask, which checks the next step's
    picks) and ``program`` (float64 rows of kind, column, offset, divisor: how an observation
    row is made from a row of facts). Held by a capsule that releases them with the batch. */
+/* An instruction of the program, read out of its float64 row once (hold_batch). */
+typedef struct {
+    int kind, column, offset;
+    double divisor;
+} Instruction;
+
 typedef struct {
     Py_buffer views[3];
     Py_ssize_t n, facts_width, legal_width, steps, out_width;
     Py_ssize_t played, announced, deals;  /* step_batch's notes: their columns in facts */
     PyObject *make;  /* how step_batch makes a step's arrays (hold_batch's ``make``) */
+    Instruction *code;  /* the program (views[2]) as encode_row reads it */
 } Held;
 
 static const char HELD[] = "chicago.engine._engine.held";
@@ -1403,6 +1410,7 @@ static void held_free_memory(Held *held)
 {
     for (int k = 0; k < 3; k++) PyBuffer_Release(&held->views[k]);
     Py_XDECREF(held->make);
+    PyMem_Free(held->code);
     PyMem_Free(held);
 }
 
@@ -1484,6 +1492,15 @@ static PyObject *hold_batch(PyObject *module, PyObject *args)
                          "(n, every id), a float64 program (m, 4) that fits facts, the notes' "
                          "columns within facts", F_COUNT);
         return NULL;
+    }
+    held->code = PyMem_Calloc(held->steps + 1, sizeof *held->code);
+    if (held->code == NULL) {
+        held_free_memory(held);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t k = 0; k < held->steps; k++) {
+        const double *step = code + 4 * k;
+        held->code[k] = (Instruction){(int)step[0], (int)step[1], (int)step[2], step[3]};
     }
     held->make = Py_NewRef(make);
     PyObject *capsule = PyCapsule_New(held, HELD, held_free);
@@ -1689,7 +1706,7 @@ typedef struct {
     Py_ssize_t facts_width;
     unsigned char *legal, *legal_out;
     Py_ssize_t legal_width;
-    const double *code;
+    const Instruction *code;
     Py_ssize_t steps;
     float *out;
     Py_ssize_t out_width;
@@ -1737,7 +1754,7 @@ static int sink_open(Sink *sink, Py_ssize_t n, PyObject *capsule, PyObject *out,
     sink->facts_width = held->facts_width;
     sink->legal = held->views[1].buf;
     sink->legal_width = held->legal_width;
-    sink->code = held->views[2].buf;
+    sink->code = held->code;
     sink->steps = held->steps;
     sink->out = (float *)v[0].data;
     sink->out_width = v[0].columns;
@@ -1757,9 +1774,9 @@ static void encode_row(const Sink *sink, Py_ssize_t i)
     Py_ssize_t width = sink->out_width;
     memset(row, 0, width * sizeof *row);
     for (Py_ssize_t k = 0; k < sink->steps; k++) {
-        const double *step = sink->code + 4 * k;
-        long kind = (long)step[0], offset = (long)step[2];
-        int64_t value = fact[(long)step[1]];
+        const Instruction *step = sink->code + k;
+        long kind = step->kind, offset = step->offset;
+        int64_t value = fact[step->column];
         if (kind == 0) {
             uint64_t bits = (uint64_t)value;
             while (bits) {
@@ -1775,7 +1792,7 @@ static void encode_row(const Sink *sink, Py_ssize_t i)
                 if (value >> s & 1) row[offset + s] = 1.0f;
         }
         else {
-            double x = (double)value / step[3];
+            double x = (double)value / step->divisor;
             if (kind == 3) x = x < -2.0 ? -2.0 : x > 2.0 ? 2.0 : x;
             row[offset] = (float)x;
         }
@@ -2000,24 +2017,36 @@ static PyObject *step_games(PyObject *games, PyObject *picks, PyObject *capsule,
         array_copy(PyTuple_GET_ITEM(make, MAKE_NOT_DONE)),
         array_copy(PyTuple_GET_ITEM(make, MAKE_EPISODES)),
     };
-    PyObject *fields = NULL;
     for (int k = 0; k < 6; k++)
         if (made[k] == NULL) goto failed;
-    fields = PyTuple_New(6);
-    if (fields == NULL) goto failed;
-    for (int k = 0; k < 6; k++) PyTuple_SET_ITEM(fields, k, made[k]);
+    /* the named tuple made as tuple's own __new__ makes an instance of a subclass that adds
+       nothing to a tuple (a named tuple's __slots__ are empty), without a tuple of the
+       fields made first and copied */
+    PyTypeObject *type = (PyTypeObject *)PyTuple_GET_ITEM(make, MAKE_STEP);
+    PyObject *step = NULL;
+    if (type->tp_basicsize == PyTuple_Type.tp_basicsize
+        && type->tp_itemsize == PyTuple_Type.tp_itemsize) {
+        step = type->tp_alloc(type, 6);
+        if (step == NULL) goto failed;
+        for (int k = 0; k < 6; k++) PyTuple_SET_ITEM(step, k, made[k]);
+    }
+    else {
+        PyObject *fields = PyTuple_New(6);
+        if (fields == NULL) goto failed;
+        for (int k = 0; k < 6; k++) PyTuple_SET_ITEM(fields, k, made[k]);
+        PyObject *packed = PyTuple_Pack(1, fields);
+        Py_DECREF(fields);
+        step = packed == NULL ? NULL : PyTuple_Type.tp_new(type, packed, NULL);
+        Py_XDECREF(packed);
+        if (step == NULL) return NULL;
+    }
     PyObject *finished = finished_steps(games, picks, capsule, played, announced, deals,
                                         made[0], made[1], made[2]);
     if (finished == NULL) {
-        Py_DECREF(fields);
+        Py_DECREF(step);
         return NULL;
     }
-    PyObject *packed = PyTuple_Pack(1, fields);
-    Py_DECREF(fields);
-    PyObject *step = packed == NULL ? NULL
-        : PyTuple_Type.tp_new((PyTypeObject *)PyTuple_GET_ITEM(make, MAKE_STEP), packed, NULL);
-    Py_XDECREF(packed);
-    PyObject *result = step == NULL ? NULL : PyTuple_Pack(2, step, finished);
+    PyObject *result = PyTuple_Pack(2, step, finished);
     Py_XDECREF(step);
     Py_DECREF(finished);
     return result;
