@@ -307,10 +307,10 @@ class GameBatch:
         if _NATIVE is not None:
             # a contiguous int64 array of one id per game goes straight on; the
             # accelerator answers NotImplemented to anything else, checked here
-            answer = _NATIVE.step_batch(self._games, actions, self._held)
+            held = self._held if self._held is not None else self._native_hold()
+            answer = _NATIVE.step_batch(self._games, actions, held)
             if answer is NotImplemented:
-                answer = _NATIVE.step_batch(self._games, self._checked(actions), self._held,
-                                            True)
+                answer = _NATIVE.step_batch(self._games, self._checked(actions), held, True)
             result: BatchStep
             result, finished = answer
             if finished:
