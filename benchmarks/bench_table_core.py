@@ -8,7 +8,8 @@ given them: one person per table of three ``basic`` bots, acting at once with a 
 legal action when its seat is to act, answering a deal's pause with Continue and asking for
 a rematch at the game's end. Everything of a person's move is in it (the action decided and
 stored with the bots' replies, their views and decisions, the frames built and encoded)
-except the websocket and HTTP layers.
+except the websocket and HTTP layers; the garbage collector is tuned as ``chicago serve``
+tunes it.
 
 It prints the CPU time (``time.process_time``, the writer thread included) per person move,
 for each of ``--runs`` runs of ``--moves`` person moves at ``--tables`` tables; ``--profile
@@ -41,6 +42,11 @@ from chicago.server.protocol import TableError
 from chicago.server.settings import Settings
 from chicago.server.storage.store import Store
 from chicago.server.tables import TableManager
+
+try:
+    from chicago.server.gc_tuning import tune_for_serving
+except ImportError:  # a server from before the collector's tuning
+    tune_for_serving = None  # type: ignore[assignment]
 
 SEATS = ["open", "bot:basic", "bot:basic", "bot:basic"]
 
@@ -109,6 +115,8 @@ async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | No
                         max_running_tables=1_000_000)
     manager = TableManager(store, settings, InProcessBus())
     await manager.start()
+    if tune_for_serving is not None:
+        tune_for_serving()  # as chicago serve does once started
     driver = Driver(manager)
     people = []
     for number in range(tables):
