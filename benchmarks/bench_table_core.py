@@ -49,6 +49,8 @@ except ImportError:  # a server from before the collector's tuning
     tune_for_serving = None  # type: ignore[assignment]
 
 SEATS = ["open", "bot:basic", "bot:basic", "bot:basic"]
+STALL = 60.0
+"""Seconds without a person's move after which a run fails (the tables stalled)."""
 
 
 class Person:
@@ -76,9 +78,8 @@ class Person:
             if pause is not None and self.seat in pause["waiting"]:
                 self.driver.spawn(self.driver.manager.continue_deal, self.table, self.seat)
         if state is not None and self.legal and not self.paused:
-            self.driver.moves += 1
             self.driver.spawn(self.driver.manager.act, self.table, self.seat,
-                              self.rng.choice(self.legal), frame["seq"])
+                              self.rng.choice(self.legal), frame["seq"], move=True)
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         """Nothing to close."""
@@ -93,12 +94,16 @@ class Driver:
         self.refused = 0
         self.pending: set[asyncio.Task[None]] = set()
 
-    def spawn(self, request: Any, *args: Any) -> None:
+    def spawn(self, request: Any, *args: Any, move: bool = False) -> None:
+        """Make a request as a task; ``move``: a person's action, counted once accepted."""
         async def run() -> None:
             try:
                 await request(*args)
             except TableError:
                 self.refused += 1
+            else:
+                if move:
+                    self.moves += 1
 
         task = asyncio.get_running_loop().create_task(run())
         self.pending.add(task)
@@ -129,8 +134,13 @@ async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | No
         profile.enable()
     for table, token, person in people:
         await manager.hello(table, person, token, None)
+    seen, still = 0, time.monotonic()
     while driver.moves < moves:
         await asyncio.sleep(0.01)
+        if driver.moves > seen:
+            seen, still = driver.moves, time.monotonic()
+        elif time.monotonic() - still > STALL:
+            raise RuntimeError(f"no person moved for {STALL:.0f} s ({driver.refused} refused)")
     if profile is not None:
         profile.disable()
     cpu = time.process_time() - start
