@@ -56,3 +56,14 @@ def test_equality_with_its_tuple_agrees_with_hashing() -> None:
     for action in _legal_actions_of_a_game(steps=50):
         plain = tuple(action)
         assert action == plain and hash(action) == hash(plain)
+
+
+def test_an_actions_kept_text_is_its_text_made_afresh() -> None:
+    """``str(action)`` keeps each action's text (issue 28: the legal actions of a seat are
+    written out in every update): the kept text is the one made afresh, for actions made
+    by the engine and parsed from text."""
+    for seed in (1, 2):
+        for action in _legal_actions_of_a_game(seed=seed):
+            fresh = action._text()
+            assert str(action) == fresh and str(action) == fresh  # made, then kept
+            assert str(Action.parse(fresh)) == fresh

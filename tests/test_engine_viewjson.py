@@ -7,6 +7,10 @@
 - The encoder and ``docs/schema.json`` follow the same declarations: every type with a JSON
   form of its own has a schema, and every field of the view has both.
 - The compact state of update frames is the view without its ``full`` fields.
+- The dedicated encoders (``public_json``, ``own_json``, ``view_json``; issue 28: the
+  table server encodes a state for every action) write, byte for byte, what the encoder
+  derived from the declarations (``part_json``) writes, for every field of the view, on
+  random games of every preset and variation, for every seat and the spectators.
 """
 
 from __future__ import annotations
@@ -18,18 +22,23 @@ import typing
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from chicago import Game, Rules, SeatView
 from chicago.engine.schema import LEAF_SCHEMAS, json_schema
 from chicago.engine.viewjson import (
     LEAF_TYPES,
     encoder,
+    own_json,
     part_json,
+    public_json,
     public_state,
     seat_state,
     state_json,
     view_json,
 )
+from chicago.engine.views import own_part
+from test_engine_properties import Case, cases
 
 GOLDEN = Path(__file__).parent / "golden" / "views.jsonl"
 
@@ -116,3 +125,40 @@ def test_the_public_part_is_the_spectators_at_every_step(variations: tuple[str, 
             for seat in (None, 0, 1, 2, 3):
                 assert seat_state(game, seat, public) == state_json(game.view(seat))
             game.apply(rng.choice(game.legal_actions()))
+
+
+def _text(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases(max_deals=True))  # one to three deals: the game's end and its settlement too
+def test_the_dedicated_encoders_write_what_the_derived_encoder_writes_V_HIDDEN(
+        case: Case) -> None:
+    """After every action of a random game (every preset and variation): for the
+    spectators and every seat, ``public_json``, ``own_json`` (of the view and of
+    ``own_part``) and ``view_json`` are byte for byte the derived encoder's JSON of the same
+    parts, so the fast path shows no more of a view than the view holds."""
+    game = Game(case.rules, players=case.players, seed=case.seed)
+    rng = random.Random(case.seed)
+    steps = 0
+    while steps < 400:
+        for seat in [None, *range(game.players)]:
+            view = game.view(seat)
+            assert _text(public_json(view)) == _text(part_json(view, "public"))
+            own = _text(part_json(view, "own"))
+            assert _text(own_json(view)) == own
+            assert _text(own_json(own_part(game, seat))) == own
+            assert _text(view_json(view)) == _text(part_json(view, "public", "own", "full"))
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+        steps += 1
+
+
+def test_the_dedicated_encoders_write_every_field_of_the_view() -> None:
+    """A field added to ``SeatView`` fails here until the dedicated encoders write it."""
+    view = Game(Rules.preset("pagat"), 4, seed=1).view(0)
+    assert list(public_json(view)) == list(part_json(view, "public"))
+    assert list(own_json(view)) == list(part_json(view, "own"))
+    assert list(view_json(view)) == [f.name for f in dataclasses.fields(SeatView)]

@@ -192,6 +192,15 @@ class Action(tuple[ActionKind, int, "Category | None", "int | None"]):
 
     # -- dunder ---------------------------------------------------------------------
     def __str__(self) -> str:
+        text = _TEXT_CACHE.get(self)
+        if text is None:
+            text = self._text()
+            if len(_TEXT_CACHE) < 100_000:
+                _TEXT_CACHE[self] = text
+        return text
+
+    def _text(self) -> str:
+        """The text notation, made afresh (:meth:`__str__` keeps it per action)."""
         kind, mask, category, target = self
         if kind is _K.DISCARD:
             return "discard " + " ".join(map(str, cards_from_mask(mask))) if mask else "keep"
@@ -222,6 +231,9 @@ class Action(tuple[ActionKind, int, "Category | None", "int | None"]):
 
 
 _PARSE_CACHE: dict[str, Action] = {}
+_TEXT_CACHE: dict[Action, str] = {}
+"""Each action's text, made once: a seat's legal actions are written out in every update
+of its turn (32 exchange options a turn), and equal actions have the one text."""
 
 
 def _check_shape(kind: ActionKind, count: int, category: Category | None) -> None:

@@ -1,14 +1,18 @@
-"""The JSON form of a view: one encoder, derived from the view's types.
+"""The JSON form of a view, derived from the view's types.
 
 Inside the process a view is typed (:class:`~chicago.engine.viewtypes.SeatView`); JSON is
 made only at the edge (the table server's frames, the external bot protocol, the terminal's
-and the environments' text forms) by :func:`view_json` and :func:`state_json`. Both follow
-the declared type of every field, read once per class (:func:`encoder`): cards become their
+and the environments' text forms) by :func:`view_json` and :func:`state_json`. The forms
+follow the declared type of every field, read once per class (:func:`encoder`, and
+:func:`part_json` for a view's parts): cards become their
 text (``"Ah"``), categories their names, the phase its value, actions their text notation,
 the rules :meth:`~chicago.rules.Rules.to_dict`, events :meth:`~chicago.engine.events.Event.to_json`,
 tuples lists, mappings objects with text keys, and a dataclass an object of its fields in
 declaration order. :mod:`chicago.engine.schema` derives ``docs/schema.json`` from the same
-declarations with the same rules (:data:`LEAF_TYPES`).
+declarations with the same rules (:data:`LEAF_TYPES`). The view's own encoders
+(:func:`public_json`, :func:`own_json`, and :func:`view_json` with them) write the same JSON
+field by field, for speed (the table server encodes a state for every action), and are
+proven equal to :func:`part_json` by the tests.
 
 >>> from chicago import Game, Rules
 >>> game = Game(Rules.preset("pagat"), players=4, seed=3)
@@ -35,8 +39,8 @@ from chicago.engine.actions import Action
 from chicago.engine.events import Event
 from chicago.engine.jsontypes import JSON, JSONObject
 from chicago.engine.phases import Phase
-from chicago.engine.views import ViewedGame, own_part, public_view
-from chicago.engine.viewtypes import Part, SeatView
+from chicago.engine.views import OwnPart, ViewedGame, own_part, public_view
+from chicago.engine.viewtypes import Announcement, Part, PlayedCard, ScoringRound, SeatView
 from chicago.rules import Rules
 
 __all__ = [
@@ -45,7 +49,9 @@ __all__ = [
     "Encoder",
     "encoder",
     "field_json",
+    "own_json",
     "part_json",
+    "public_json",
     "public_state",
     "seat_state",
     "state_json",
@@ -180,16 +186,108 @@ def _view_plan(parts: frozenset[Part]) -> Callable[[object], JSONObject]:
         [(name, convert) for name, convert, part in _fields(SeatView) if part in parts])
 
 
-_ALL: frozenset[Part] = frozenset(("public", "own", "full"))
-_STATE: frozenset[Part] = frozenset(("public", "own"))
-_OWN: frozenset[Part] = frozenset(("own",))
-
-
 def part_json(view: SeatView, *parts: Part) -> dict[str, JSON]:
     """The JSON object of the fields of ``view`` in the given parts, in declaration order
     (``"public"``: the same for every seat, ``"own"``: the seat's own, ``"full"``: rules,
-    events and history)."""
+    events and history): the encoder derived from the declarations, field by field, that
+    the dedicated encoders below (:func:`public_json`, :func:`own_json`, :func:`view_json`)
+    are proven equal to."""
     return _view_plan(frozenset(parts))(view)
+
+
+# ---------------------------------------------------------------------- dedicated encoders
+# The JSON of a view written out field by field for its declared types (the same forms as
+# ``encoder`` derives: cards as text, categories by name, tuples as lists, seats as text
+# keys), without a plan walked value by value: the table server encodes the public part of
+# every state and every audience's own part (tests/test_engine_viewjson.py proves them
+# equal to the derived encoder on random games of every preset and variation, and that
+# they write every field of SeatView).
+
+def _cards(cards: typing.Iterable[Card]) -> list[JSON]:
+    return [_CARD_TEXT[c] for c in cards]
+
+
+def _word(word: Announcement) -> JSONObject:
+    category = word.category
+    return {"round": word.round, "seat": word.seat,
+            "category": None if category is None else category.name}
+
+
+def _plays(plays: typing.Iterable[PlayedCard]) -> list[JSON]:
+    return [{"seat": p.seat, "card": _CARD_TEXT[p.card]} for p in plays]
+
+
+def _scoring_round(shown: ScoringRound) -> JSONObject:
+    result = shown.result
+    return {"round": shown.round, "words": [_word(w) for w in shown.words],
+            "stages": {str(seat): [r.to_json() for r in reveals]
+                       for seat, reveals in shown.stages.items()},
+            "result": None if result is None else result.to_json()}
+
+
+def public_json(view: SeatView) -> dict[str, JSON]:
+    """The JSON object of the ``public`` fields of ``view``: ``part_json(view, "public")``,
+    written out for their types (the public part of every update frame)."""
+    one_up = view.one_up
+    settlement = view.settlement
+    scoring = view.scoring_round
+    return {
+        "players": view.players,
+        "deal": view.deal,
+        "dealer": view.dealer,
+        "phase": view.phase.value,
+        "round": view.round,
+        "to_act": view.to_act,
+        "scores": list(view.scores),
+        "locked": list(view.locked),
+        "stock": view.stock,
+        "discard_pile": view.discard_pile,
+        "exchanges": [list(counts) for counts in view.exchanges],
+        "announcements": [_word(w) for w in view.announcements],
+        "reveals": [r.to_json() for r in view.reveals],
+        "round_results": [r.to_json() for r in view.round_results],
+        "shown": {str(seat): _cards(cards) for seat, cards in view.shown.items()},
+        "one_up": None if one_up is None else {"seat": one_up.seat,
+                                               "card": _CARD_TEXT[one_up.card]},
+        "chicago": view.chicago,
+        "trick_number": view.trick_number,
+        "trick": _plays(view.trick),
+        "tricks": [{"winner": t.winner, "cards": _plays(t.cards)} for t in view.tricks],
+        "played": [_cards(pile) for pile in view.played],
+        "over": view.over,
+        "winners": list(view.winners),
+        "chicago_declared": list(view.chicago_declared),
+        "chicago_made": list(view.chicago_made),
+        "settlement": None if settlement is None else list(settlement),
+        "hand_sizes": list(view.hand_sizes),
+        "scoring_round": None if scoring is None else _scoring_round(scoring),
+        "chicago_points": view.chicago_points,
+        "lock_at": view.lock_at,
+        "exchange_rounds": view.exchange_rounds,
+    }
+
+
+def own_json(own: SeatView | OwnPart) -> dict[str, JSON]:
+    """The JSON object of the ``own`` fields of a view (or of :func:`own_part`'s):
+    ``part_json(view, "own")``, written out for their types."""
+    category = own.hand_category
+    return {
+        "seat": own.seat,
+        "hand": _cards(own.hand),
+        "hand_category": None if category is None else category.name,
+        "discarded": _cards(own.discarded),
+        "legal_actions": [str(a) for a in own.legal_actions],
+        "known_out": _cards(own.known_out),
+    }
+
+
+def _full_json(view: SeatView) -> dict[str, JSON]:
+    return {
+        "rules": _rules_json(view.rules),
+        "events": [e.to_json() for e in view.events],
+        "history": [{"deal": d.deal, "dealer": d.dealer, "points": list(d.points),
+                     "scores": list(d.scores)} for d in view.history],
+    }
 
 
 @functools.cache
@@ -206,26 +304,26 @@ def field_json(name: str, value: object) -> JSON:
 
 def view_json(view: SeatView) -> dict[str, JSON]:
     """The JSON form of a whole view (a snapshot frame's ``view``, the bot protocol's)."""
-    return _view_plan(_ALL)(view)
+    return {**public_json(view), **own_json(view), **_full_json(view)}
 
 
 def state_json(view: SeatView) -> dict[str, JSON]:
     """The compact JSON form of a view that update frames carry: without rules, events and
     history."""
-    return _view_plan(_STATE)(view)
+    return {**public_json(view), **own_json(view)}
 
 
 def public_state(game: ViewedGame) -> dict[str, JSON]:
     """The public part of the state in an update frame, the same for every audience: the
     ``public`` fields of the game's view (:func:`seat_state` adds an audience's own)."""
-    return part_json(public_view(game), "public")
+    return public_json(public_view(game))
 
 
 def seat_state(game: ViewedGame, seat: int | None,
                public: Mapping[str, JSON]) -> dict[str, JSON]:
     """``public`` (from :func:`public_state`) and the ``own`` fields of ``seat``'s view (its
     cards and choices; a spectator, None, has none), made without the public part again."""
-    return {**public, **_view_plan(_OWN)(own_part(game, seat))}
+    return {**public, **own_json(own_part(game, seat))}
 
 
 def update_state(game: ViewedGame, seat: int | None,

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from chicago.cards import Card
+from chicago.cards import DECK, Card
 from chicago.categories import Category
 from chicago.engine.actions import Action
 from chicago.engine.events import Announce, Deal, Event, Exchange, Pass, Reveal, RoundResult
@@ -204,10 +204,12 @@ _PUBLIC_FIELDS = tuple(name for name in SeatView.__dataclass_fields__
 
 
 def public_view(game: ViewedGame) -> SeatView:
-    """A spectator's view of ``game`` with its ``own`` fields left empty (``known_out`` is
-    not worked out): the public part of every audience's update (:func:`own_part` makes each
-    audience's own fields). Not a spectator's view to show: :func:`seat_view` is."""
-    return _view(game, None, _visible(game.deal_events, None), _NO_OWN)
+    """A spectator's view of ``game`` with its ``own`` fields and its ``events`` left empty
+    (``known_out`` is not worked out, nor the events a spectator may see): the public part
+    of every audience's update (:func:`own_part` makes each audience's own fields, and
+    :func:`seat_view_from` a seat's whole view with its events). Not a spectator's view to
+    show: :func:`seat_view` is."""
+    return _view(game, None, (), _NO_OWN)
 
 
 def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
@@ -236,10 +238,8 @@ def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
         one_up=FaceUpCard(one_up[0], one_up[1]) if one_up is not None else None,
         chicago=game.declarer,
         trick_number=game.trick_number,
-        trick=tuple(PlayedCard(s, c) for s, c in game.trick),
-        tricks=tuple(
-            TakenTrick(w, tuple(PlayedCard(s, c) for s, c in plays)) for w, plays in game.tricks
-        ),
+        trick=tuple(_PLAYED[s][c] for s, c in game.trick),
+        tricks=tuple(_taken(trick) for trick in game.tricks),
         played=tuple(tuple(pile) for pile in game.played),
         over=over,
         winners=tuple(game.winners),
@@ -262,6 +262,23 @@ def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
         events=visible,
         history=game.deal_history,
     )
+
+
+_PLAYED = tuple(tuple(PlayedCard(seat, card) for card in DECK) for seat in range(6))
+"""Every card played by every seat, made once: views share these immutable values (a
+view's current trick and its taken tricks are made for every state of a server's table)."""
+_TAKEN: dict[tuple[int, tuple[tuple[int, Card], ...]], TakenTrick] = {}
+
+
+def _taken(trick: tuple[int, tuple[tuple[int, Card], ...]]) -> TakenTrick:
+    """The view of a taken trick ``(winner, plays)``, shared by the views that show it."""
+    taken = _TAKEN.get(trick)
+    if taken is None:
+        if len(_TAKEN) >= 4096:
+            _TAKEN.clear()
+        winner, plays = trick
+        taken = _TAKEN[trick] = TakenTrick(winner, tuple(_PLAYED[s][c] for s, c in plays))
+    return taken
 
 
 _SCORING_KINDS = frozenset({Announce, Pass, Reveal, RoundResult, Exchange, Deal})

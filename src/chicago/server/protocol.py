@@ -145,9 +145,14 @@ class TableError(Exception):
         super().__init__(f"{code}: {self.message}")
 
 
+_FRAME_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+"""Frames are trees of dicts and lists (one may share a list with another frame, never
+contain itself), so the check for cycles, a dict of every container's id, is left out."""
+
+
 def dumps(frame: Mapping[str, object]) -> str:
     """A frame as compact JSON text (the one encoding of every frame)."""
-    return json.dumps(frame, separators=(",", ":"))
+    return _FRAME_ENCODER.encode(frame)
 
 
 def error_frame(seq: int, code: str, message: str | None = None, msg_id: Any = None) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from chicago.engine.game import Game
 from chicago.engine.jsontypes import JSON
-from chicago.engine.viewjson import part_json
+from chicago.engine.viewjson import public_json
 from chicago.engine.views import public_view, seat_view_from
 from chicago.engine.viewtypes import SeatView
 
@@ -71,7 +71,7 @@ class PublicViews:
         (:func:`chicago.engine.viewjson.public_state`), made once."""
         held = self._public(game)
         if held.state is None:
-            held.state = part_json(held.view, "public")
+            held.state = public_json(held.view)
         return held.state
 
     def keep(self, game: Game | None) -> None:

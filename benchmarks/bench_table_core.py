@@ -1,0 +1,181 @@
+"""The table server's work per person move in one process, without sockets.
+
+``bench_server.py`` measures the whole server from another process; this drives the same
+tables through the server's own table manager (:class:`chicago.server.tables.TableManager`
+on a SQLite file, the writer thread and the in-process bus, as ``chicago serve`` has them)
+with clients in the same process that take the frames as text, as a websocket would be
+given them: one person per table of three ``basic`` bots, acting at once with a random
+legal action when its seat is to act, answering a deal's pause with Continue and asking for
+a rematch at the game's end. Everything of a person's move is in it (the action decided and
+stored with the bots' replies, their views and decisions, the frames built and encoded)
+except the websocket and HTTP layers; the garbage collector is tuned as ``chicago serve``
+tunes it.
+
+It prints the CPU time (``time.process_time``, the writer thread included) per person move,
+for each of ``--runs`` runs of ``--moves`` person moves at ``--tables`` tables; ``--profile
+FILE`` writes a cProfile of one more run (CPU time of the loop's thread). Compare two
+versions by running it with each on ``PYTHONPATH``, interleaved.
+
+    python benchmarks/bench_table_core.py --tables 200 --moves 3000 --runs 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from chicago.rules import Rules
+from chicago.server.bus import InProcessBus
+from chicago.server.core.decide import TableSpec
+from chicago.server.core.seats import TableOptions
+from chicago.server.live import LiveTable
+from chicago.server.protocol import TableError
+from chicago.server.settings import Settings
+from chicago.server.storage.store import Store
+from chicago.server.tables import TableManager
+
+try:
+    from chicago.server.gc_tuning import tune_for_serving
+except ImportError:  # a server from before the collector's tuning
+    tune_for_serving = None  # type: ignore[assignment]
+
+SEATS = ["open", "bot:basic", "bot:basic", "bot:basic"]
+STALL = 60.0
+"""Seconds without a person's move after which a run fails (the tables stalled)."""
+
+
+class Person:
+    """A client of one seat that acts at once when its seat is to act (the frames'
+    ``legal_actions``), answers a deal's pause and asks for a rematch."""
+
+    def __init__(self, driver: Driver, table: LiveTable, seat: int, seed: int) -> None:
+        self.driver, self.table, self.seat = driver, table, seat
+        self.rng = random.Random(seed)
+        self.legal: list[str] = []
+        self.paused = False
+
+    def send(self, text: str) -> None:
+        frame = json.loads(text)
+        kind = frame["type"]
+        if kind == "game_over":
+            self.driver.spawn(self.driver.manager.rematch, self.table, self.seat)
+            return
+        state = frame.get("view") or frame.get("state")
+        if state is not None:
+            self.legal = state["legal_actions"]
+        pause = frame["table"]["pause"] if "table" in frame else frame.get("pause")
+        if "pause" in frame or "table" in frame:
+            self.paused = pause is not None
+            if pause is not None and self.seat in pause["waiting"]:
+                self.driver.spawn(self.driver.manager.continue_deal, self.table, self.seat)
+        if state is not None and self.legal and not self.paused:
+            self.driver.spawn(self.driver.manager.act, self.table, self.seat,
+                              self.rng.choice(self.legal), frame["seq"], move=True)
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Nothing to close."""
+
+
+class Driver:
+    """The manager, its tables and their people."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+        self.moves = 0
+        self.refused = 0
+        self.pending: set[asyncio.Task[None]] = set()
+
+    def spawn(self, request: Any, *args: Any, move: bool = False) -> None:
+        """Make a request as a task; ``move``: a person's action, counted once accepted."""
+        async def run() -> None:
+            try:
+                await request(*args)
+            except TableError:
+                self.refused += 1
+            else:
+                if move:
+                    self.moves += 1
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.pending.add(task)
+        task.add_done_callback(self.pending.discard)
+
+
+async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | None,
+               ) -> tuple[int, float]:
+    store = Store(f"sqlite:///{db}")
+    store.migrate()
+    settings = Settings(db_url=f"sqlite:///{db}", seed=1, review_workers=0,
+                        resume_tables=False, create_rate=1e6, create_burst=1_000_000,
+                        max_waiting_per_address=1_000_000, max_waiting=1_000_000,
+                        max_running_tables=1_000_000)
+    manager = TableManager(store, settings, InProcessBus())
+    await manager.start()
+    if tune_for_serving is not None:
+        tune_for_serving()  # as chicago serve does once started
+    driver = Driver(manager)
+    people = []
+    for number in range(tables):
+        table = await manager.create(TableSpec(Rules.preset("pagat"), SEATS, TableOptions()))
+        token, seat = await manager.join(table.id, 0, f"p{number}")
+        people.append((table, token, Person(driver, table, seat, number)))
+    driver.moves = 0
+    start = time.process_time()
+    if profile is not None:
+        profile.enable()
+    for table, token, person in people:
+        await manager.hello(table, person, token, None)
+    seen, still = 0, time.monotonic()
+    while driver.moves < moves:
+        await asyncio.sleep(0.01)
+        if driver.moves > seen:
+            seen, still = driver.moves, time.monotonic()
+        elif time.monotonic() - still > STALL:
+            raise RuntimeError(f"no person moved for {STALL:.0f} s ({driver.refused} refused)")
+    if profile is not None:
+        profile.disable()
+    cpu = time.process_time() - start
+    done = driver.moves
+    await manager.stop()
+    for task in list(driver.pending):
+        task.cancel()
+    return done, cpu
+
+
+def run(tables: int, moves: int, profile: cProfile.Profile | None = None) -> float:
+    """One run: CPU ms per person move."""
+    with tempfile.TemporaryDirectory() as tmp:
+        done, cpu = asyncio.run(_run(Path(tmp) / "bench.sqlite3", tables, moves, profile))
+    return cpu * 1000 / done
+
+
+def main() -> None:
+    """Run the benchmark and print the CPU per person move."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=3000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--profile", type=Path, help="write a cProfile of one more run here")
+    args = parser.parse_args()
+    per_move = [run(args.tables, args.moves) for _ in range(args.runs)]
+    print(f"server work per person move in process ({args.tables} tables, {args.moves} "
+          f"moves x {args.runs} runs, CPU time, load average {os.getloadavg()[0]:.1f}): "
+          f"median {statistics.median(per_move):.3f} ms (runs: "
+          f"{', '.join(f'{x:.3f}' for x in per_move)})")
+    if args.profile is not None:
+        profile = cProfile.Profile(time.thread_time)
+        run(args.tables, args.moves, profile)
+        profile.dump_stats(str(args.profile))
+
+
+if __name__ == "__main__":
+    main()
