@@ -163,6 +163,30 @@ def test_last_is_the_experts_last_exchange_search_on_more_deals() -> None:
             make_bot(bad)
 
 
+def test_lastmodel_weighs_the_model_in_the_last_exchange_alone() -> None:
+    """R-EX-1, R-TRICK-2: ``lastmodel=X`` is the share of a deal won only against the model
+    of sensible opponents in the last exchange's search, apart from the trick play's
+    ``model`` (by default the same): ``master:model=0.6;lastmodel=0.6`` plays the expert's
+    games, and ``lastmodel=0`` (only sure last tricks count in the search) changes them."""
+    bot = make_bot("master:lastmodel=0.15")
+    assert isinstance(bot, MasterBot)
+    assert (bot.model, bot.exchange_model) == (DEFAULT_MODEL_SHARE, 0.15)
+    default = make_bot("master")
+    assert isinstance(default, MasterBot) and default.exchange_model == default.model
+    rules = Rules.preset("pagat", max_deals=4)
+    same = run_match(["master:samples=8;model=0.6;lastmodel=0.6", "expert:samples=8", "basic"],
+                     3, rules, seed=11)
+    expert = run_match(["expert:samples=8", "expert:samples=8", "basic"], 3, rules, seed=11)
+    assert [g.digest for g in same.games] == [g.digest for g in expert.games]
+    apart = run_match(["master:samples=8;model=0.6;lastmodel=0", "expert:samples=8", "basic"],
+                      6, rules, seed=11)
+    plain = run_match(["expert:samples=8", "expert:samples=8", "basic"], 6, rules, seed=11)
+    assert [g.digest for g in apart.games] != [g.digest for g in plain.games]
+    for bad in ("master:lastmodel=-0.1", "master:lastmodel=1.5"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
+
+
 # ------------------------------------------------------------------ whole games
 
 GAMES = [

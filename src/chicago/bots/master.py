@@ -120,7 +120,7 @@ deal (``fusion=2``): no share at all in that deal."""
 _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
     "z": (0, 10), "score": (0, 1), "learned": (0, 1), "temper": (0, 4), "last": (0, 10000),
-    "lastholds": (0, 32),
+    "lastholds": (0, 32), "lastmodel": (0, 1),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
@@ -182,6 +182,7 @@ class MasterBot(ExpertBot):
         temper: float = DEFAULT_TEMPER,
         last: int = DEFAULT_LAST,
         last_holds: int = DEFAULT_LAST_HOLDS,
+        last_model: float | None = None,
         phases: Phases | None = None,
         samples: int = DEFAULT_SAMPLES,
         chicago: float = DEFAULT_CHICAGO,
@@ -209,6 +210,10 @@ class MasterBot(ExpertBot):
             raise ValueError("last must be >= 0")
         if last:
             self.exchange_samples = last
+        if last_model is not None and not 0 <= last_model <= 1:
+            raise ValueError("last_model must be in 0..1")
+        if last_model is not None:
+            self.exchange_model = last_model
         self.hand_model = hand_model if hand_model is not None else HandModel.load()
         self._weigh: Weight | None = None
         self.note: float | None = None
@@ -658,6 +663,7 @@ def _factory(spec: str) -> MasterBot:
         temper=options.get("temper", DEFAULT_TEMPER),
         last=int(options.get("last", DEFAULT_LAST)),
         last_holds=int(options.get("lastholds", DEFAULT_LAST_HOLDS)),
+        last_model=options.get("lastmodel"),
         phases=Phases(
             exchanges=bool(options.get("exchanges", Phases.exchanges)),
             announce=bool(options.get("announce", Phases.announce)),
