@@ -504,18 +504,21 @@ class MasterBot(ExpertBot):
     def _announce(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
         """Announce or pass, whichever the deals say is worth more: announcing wins the
         round's points where the hand is the best of those that may still announce, passing
-        leaves the round to the best of the others. Valued by the chance to win the game from
-        the scores (points where the race model does not apply); announcing must beat
-        passing by ``hide`` points while exchanges remain (what it tells the others)."""
+        leaves the round to the best of the others. Valued in points (the bot's less the
+        others' average), not by the race model: the scores right after a scoring round are
+        not where the deal ends (the later round, the last trick and the showdown still move
+        them, and the lock reads the score at the start of the next deal, R-EX-5), and the
+        race's chance there dips just above the lock (46 in pagat: 0.41 against 0.61 at 45),
+        so valued by it the search passed made hands to stay below the lock — three of a
+        kind, straights, a full house — and lost 3 to 12 points each (docs/BOTS.md).
+        Announcing must beat passing by ``hide`` points while exchanges remain (what it
+        tells the others)."""
         announce = _find(legal, _K.ANNOUNCE)
         passing = _find(legal, _K.PASS)
         if announce is None or passing is None or len(k.hand) != 5:
             return announce or passing or legal[0]
-        utility = self._utility(k) or points_utility_of(k)
-        zero = [0.0] * k.players
-        one = list(zero)
-        one[k.seat] = 1.0
-        hide = self.hide * abs(utility(one) - utility(zero)) if k.exchanges_left > 0 else 0.0
+        utility = points_utility_of(k)
+        hide = self.hide if k.exchanges_left > 0 else 0.0
         gain = 0.0
         rounds = self._round_results(k, rng)
         for said, unsaid in rounds:
