@@ -24,7 +24,8 @@ and the Chicago call by the chance to win the game (``call=1``).
 
 Options (``master:exchanges=1;worlds=32``; ``;`` or ``,`` between them): ``last`` (deals
 of the last exchange's search; 0, the default: the expert's 60% of ``samples``),
-``lastholds`` (holds of that search, 5; 0: ``ev``'s hold, unsearched),
+``lastholds`` (holds of that search, 5; 0: ``ev``'s hold, unsearched), ``lastmodel`` (the
+model's share in that search alone; by default ``model``'s),
 ``worlds`` (worlds per play-out search, default 24), ``holds`` (holds played out, default
 6), ``proposals`` (uniform draws per opponent hand with ``learned=1``, default 6), ``temper``
 (the power of the learned weights; 1, the default: the raw model; the model's calibrated
@@ -98,7 +99,9 @@ by decision against the expert (``bench_disagreements.py``, pagat, 60 games with
 every seat, 4 play-outs each): seed 2026, +0.18 ± 0.09 points per differing trick (527) and
 +0.21 ± 0.09 per differing last exchange (490); seed 2027, +0.27 ± 0.09 (552) and +0.20 ±
 0.09 (507). docs/BOTS.md has every figure (and the game-level match, which cannot tell
-so small a gain from noise)."""
+so small a gain from noise). Less again, 0.15, chose no better than 0.3 where the two
+differed (two seeds, 562 tricks: +0.03 ± 0.075 points each; +0.019 ± 0.011 points per
+deal in all)."""
 DEFAULT_TEMPER = 1.0
 """The power of the learned weights: the raw model. The calibrated power (0.4, the best card
 by card on held-out games) dealt worse tricks: −0.17 ± 0.09 points and −0.42 ± 0.18 points
