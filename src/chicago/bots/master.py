@@ -142,7 +142,8 @@ class Phases:
     in docs/BOTS.md)."""
     announce: bool = False
     """Announcements and passes by the chance to win the round (off, the default: ``ev``'s
-    estimate, which chose better where the two differed)."""
+    estimate; valued by the race model the search lost to it, valued in points it chose
+    as well as it on two seeds, no better: ``bench_disagreements.py`` in docs/BOTS.md)."""
     call: bool = False
     """The Chicago call by the chance to win the game (off, the default: the expert's fixed
     bar; the race's call declared more Chicagos and failed more of them than the expert's in
