@@ -14,7 +14,7 @@ Prints, on one core (CPU time of this process):
   built) interleaved with this one and prints the ratio.
 
 Run with ``make bench`` or ``.venv/bin/python benchmarks/bench_env.py [--quick]
-[--batch-only] [--sizes 1 1024] [--against ../main/src]``. The PettingZoo and OpenSpiel
+[--batch-only] [--sizes 1 1024] [--runs 5] [--against ../main/src]``. The PettingZoo and OpenSpiel
 parts are skipped when their extras are not installed.
 """
 
@@ -202,6 +202,9 @@ def main() -> None:
     parser.add_argument("--against", type=Path, metavar="SRC",
                         help="another checkout's src directory (accelerators built): its "
                              "GameBatch measured interleaved with this one, and the ratio")
+    parser.add_argument("--runs", type=int, metavar="N",
+                        help="GameBatch runs per batch size, the median printed (default 3, "
+                             "1 with --quick)")
     parser.add_argument("--one-batch", nargs=3, metavar=("COUNT", "SECONDS", "WARMUP"),
                         help=argparse.SUPPRESS)  # one measurement, in the calling process
     args = parser.parse_args()
@@ -209,7 +212,10 @@ def main() -> None:
         count, seconds, warmup = args.one_batch
         print(f"{batch_rate(int(count), float(seconds), int(warmup)):.1f}")
         return
-    bench_batch(0.5 if args.quick else 3.0, 1 if args.quick else 3, 50 if args.quick else 500,
+    runs = args.runs if args.runs is not None else 1 if args.quick else 3
+    if runs < 1:
+        parser.error("--runs must be at least 1")
+    bench_batch(0.5 if args.quick else 3.0, runs, 50 if args.quick else 500,
                 tuple(args.sizes), args.against)
     if args.batch_only:
         return

@@ -130,7 +130,10 @@ def check_against_pure(batch: GameBatch, steps: int) -> None:
         batch_module._NATIVE = native
     for _ in range(steps):
         for name in BatchStepFields:
-            assert np.array_equal(getattr(fast_step, name), getattr(pure_step, name)), name
+            fast, slow = getattr(fast_step, name), getattr(pure_step, name)
+            assert np.array_equal(fast, slow), name
+            assert (fast.dtype, fast.shape) == (slow.dtype, slow.shape), name
+            assert fast.flags.c_contiguous and fast.flags.writeable and fast.flags.owndata
         picks = batch.random_actions(rng)
         fast_step = batch.step(picks)
         try:
@@ -289,6 +292,33 @@ def test_no_cycle_collection_runs_inside_a_step() -> None:
     assert inside and not any(inside)
 
 
+def test_show_records_made_in_an_exchange_are_off_the_collectors_watch() -> None:
+    """R-EX-4: a seat that breaks a combination it announced as highest shows its hand; the
+    Show record (made by Python during the accelerator's exchange) holds the hand's cards,
+    objects the collector watches. With the accelerator every event record of a game, with
+    the tuples inside it, is off the collector's watch once the action that made it is
+    applied (these records were a third of what a collection walked in a large batch)."""
+    if batch_module._NATIVE is None:
+        pytest.skip("the engine accelerator is not built")
+    batch = GameBatch(8, seed=21, max_deals=3)
+    rng = np.random.default_rng(21)
+    batch.reset()
+    shows = 0
+
+    def watched(value: object) -> bool:
+        return gc.is_tracked(value) or (
+            isinstance(value, tuple) and any(watched(item) for item in value
+                                             if isinstance(item, tuple)))
+
+    for _ in range(150):
+        batch.step(batch.random_actions(rng))
+        for game in batch.games:
+            assert not any(watched(record) for record in game._pending)
+            shows += sum(isinstance(record[-1], str) and "breaks" in record[-1]
+                         for record in game._pending)
+    assert shows  # the case this test is about
+
+
 def test_the_games_lists_are_off_the_collectors_watch() -> None:
     """With the accelerator, a game's lists of cards, seats and counts (and its history of
     actions and event records) are off the cycle collector's watch once observed or moved
@@ -350,8 +380,12 @@ def test_the_accelerator_refuses_arrays_that_do_not_fit() -> None:
     before = [game.record() for game in batch.games]
     picks = batch.random_actions(np.random.default_rng(1))
     for wrong_picks in (picks.astype(np.int32), picks[:1], np.stack([picks, picks])):
+        # left to the caller to check, then refused once the caller says they are checked
+        assert native.step_batch(list(batch.games), wrong_picks, held) is NotImplemented
         with pytest.raises(ValueError):
-            native.step_batch(list(batch.games), wrong_picks, held)
+            native.step_batch(list(batch.games), wrong_picks, held, True)
+    with pytest.raises(ValueError):
+        native.pick_legal(batch._legal, np.zeros(2), np.empty(3, np.int64))
     with pytest.raises(ValueError):
         native.pick_legal(batch._legal, np.zeros(3), np.empty(2, np.int64))
     with pytest.raises(ValueError):
@@ -407,21 +441,45 @@ def test_ids_of_any_integer_array_or_list_step_alike() -> None:
     assert [game.record() for game in batches[0].games] == records
 
 
-@pytest.mark.parametrize("direct", [True, False])
-def test_arrays_read_directly_or_through_the_buffer_protocol_alike(direct: bool) -> None:
+@pytest.mark.parametrize("mode", ["made", "direct", "buffer"])
+def test_arrays_read_directly_or_through_the_buffer_protocol_alike(mode: str) -> None:
     """The accelerator reads numpy arrays through numpy's array head when the probes at
-    setup agree (they do with the numpy installed), through the buffer protocol otherwise;
-    both give the pure-Python batch's steps."""
+    setup agree (they do with the numpy installed), through the buffer protocol otherwise,
+    and makes a step's arrays through numpy's C API table when it has one whose arrays
+    check out (``made``), by calling numpy.empty otherwise; every way gives the pure-Python
+    batch's steps."""
     if batch_module._NATIVE is None:
         pytest.skip("the engine accelerator is not built")
-    assert batch_module.ARRAYS_DIRECT
+    assert batch_module.ARRAYS_DIRECT and batch_module.ARRAYS_MADE
+    probes = batch_module._array_probes()
+    config = {"made": probes, "direct": {**probes, "array_api": None}, "buffer": {}}[mode]
     try:
-        assert batch_module._setup_native(batch_module._array_probes() if direct else {}) \
-            is direct
+        assert batch_module._setup_native(config) is (mode != "buffer")
+        assert batch_module.ARRAYS_MADE is (mode == "made")
         for seed in range(3):
             check_against_pure(GameBatch(5, "pagat", 4, seed=seed, max_deals=2), 400)
     finally:
         assert batch_module._setup_native(batch_module._array_probes())
+        assert batch_module.ARRAYS_MADE
+
+
+def test_a_table_that_is_not_numpys_makes_no_arrays() -> None:
+    """setup_batch takes numpy's function that makes arrays only from a table whose type
+    entry is numpy.ndarray (here the table of Python's datetime module, another C API
+    capsule, is refused) and keeps reading arrays directly."""
+    if batch_module._NATIVE is None:
+        pytest.skip("the engine accelerator is not built")
+    import datetime
+
+    capsule = datetime.datetime_CAPI  # type: ignore[attr-defined]
+    try:
+        assert batch_module._setup_native({**batch_module._array_probes(),
+                                           "array_api": capsule})
+        assert not batch_module.ARRAYS_MADE
+        check_against_pure(GameBatch(3, "pagat", 4, seed=5, max_deals=2), 200)
+    finally:
+        assert batch_module._setup_native(batch_module._array_probes())
+        assert batch_module.ARRAYS_MADE
 
 
 def test_probes_that_disagree_turn_direct_reading_off() -> None:

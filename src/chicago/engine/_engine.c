@@ -1015,6 +1015,11 @@ static PyObject *apply(PyObject *self, PyObject *action)
             PyErr_SetString(PyExc_TypeError, "Game.actions is not a list");
         goto done;
     }
+    /* the records made from here on, taken off the collector's watch before returning
+       (those Python makes too: an exchange may call Game._show_if_breaking, whose Show
+       records hold the hand's cards, objects the collector watches, and stayed watched
+       as long as the game: a third of what the collector walked in a batch of games) */
+    Py_ssize_t since = records(self);
     PyObject *kind = PyTuple_GET_ITEM(action, 0);
     int handled = 0, status = 0;
     if (phase == PH_PLAY) {
@@ -1039,7 +1044,6 @@ static PyObject *apply(PyObject *self, PyObject *action)
         handled = 1;
     }
     if (status < 0) goto done;
-    Py_ssize_t since = records(self);
     if (!handled) {
         PyObject *handler = PyDict_GetItemWithError(HANDLERS, phase);
         if (handler == NULL) {
@@ -1058,6 +1062,7 @@ static PyObject *apply(PyObject *self, PyObject *action)
         if (next == 0 && phase == PH_CHICAGO) next = begin_play(self);
         if (next < 0) goto done;
         if (next) {
+            plain_records(self, since);
             result = Py_NewRef(Py_None);
             goto done;
         }
@@ -1385,11 +1390,18 @@ static void read_soon(PyObject *games, Py_ssize_t i)
    batch's own notes), ``legal`` (bool, the batch's mask, which checks the next step's
    picks) and ``program`` (float64 rows of kind, column, offset, divisor: how an observation
    row is made from a row of facts). Held by a capsule that releases them with the batch. */
+/* An instruction of the program, read out of its float64 row once (hold_batch). */
+typedef struct {
+    int kind, column, offset;
+    double divisor;
+} Instruction;
+
 typedef struct {
     Py_buffer views[3];
     Py_ssize_t n, facts_width, legal_width, steps, out_width;
     Py_ssize_t played, announced, deals;  /* step_batch's notes: their columns in facts */
     PyObject *make;  /* how step_batch makes a step's arrays (hold_batch's ``make``) */
+    Instruction *code;  /* the program (views[2]) as encode_row reads it */
 } Held;
 
 static const char HELD[] = "chicago.engine._engine.held";
@@ -1398,6 +1410,7 @@ static void held_free_memory(Held *held)
 {
     for (int k = 0; k < 3; k++) PyBuffer_Release(&held->views[k]);
     Py_XDECREF(held->make);
+    PyMem_Free(held->code);
     PyMem_Free(held);
 }
 
@@ -1480,6 +1493,15 @@ static PyObject *hold_batch(PyObject *module, PyObject *args)
                          "columns within facts", F_COUNT);
         return NULL;
     }
+    held->code = PyMem_Calloc(held->steps + 1, sizeof *held->code);
+    if (held->code == NULL) {
+        held_free_memory(held);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t k = 0; k < held->steps; k++) {
+        const double *step = code + 4 * k;
+        held->code[k] = (Instruction){(int)step[0], (int)step[1], (int)step[2], step[3]};
+    }
     held->make = Py_NewRef(make);
     PyObject *capsule = PyCapsule_New(held, HELD, held_free);
     if (capsule == NULL) held_free_memory(held);
@@ -1509,6 +1531,25 @@ enum { ARRAY_C_CONTIGUOUS = 0x0001, ARRAY_WRITEABLE = 0x0400 };
 enum { EL_OTHER, EL_F32, EL_BOOL, EL_I64, EL_F64, EL_COUNT };  /* the element types used here */
 static PyTypeObject *NDARRAY;      /* numpy.ndarray, when its head checked out (setup_batch) */
 static PyObject *DTYPES[EL_COUNT];  /* numpy's dtypes of EL_F32 ... EL_F64 */
+static const Py_ssize_t ELEMENT_SIZE[EL_COUNT] = {0, 4, 1, 8, 8};
+
+/* numpy's PyArray_NewFromDescr, taken from the table of numpy's C API (the capsule
+   numpy's own extensions import it from; entry 94 in numpy 1.x and 2.x, beside ndarray at
+   entry 2) when setup_batch found both and the arrays it made checked out; NULL: a step's
+   arrays are made by calling numpy.empty. Calling numpy.empty parses its arguments (the
+   shape, the dtype) each time: 0.1-0.2 us of the six arrays of every step, the most of a
+   one-game step that is not the game's own work. */
+typedef PyObject *(*NewFromDescr)(PyTypeObject *, PyObject *, int, const Py_ssize_t *,
+                                  const Py_ssize_t *, void *, int, PyObject *);
+static NewFromDescr NEW_ARRAY;
+
+/* A new C-contiguous array of ``nd`` dims and element type ``type`` through NEW_ARRAY, its
+   memory unset. */
+static PyObject *made_array(int type, int nd, const Py_ssize_t *dims)
+{
+    Py_INCREF(DTYPES[type]); /* PyArray_NewFromDescr takes this reference */
+    return NEW_ARRAY(NDARRAY, DTYPES[type], nd, dims, NULL, NULL, 0, NULL);
+}
 
 /* An array opened for a call: its memory, element type and shape (one or two dimensions,
    C order); ``view`` is set and released by array_close when it was opened through the
@@ -1595,12 +1636,33 @@ static int head_agrees(PyObject *probe, int type, int writable, int contiguous)
     return agrees;
 }
 
+/* Does an array of ``type`` that NEW_ARRAY makes have the head numpy.empty's would? */
+static int made_agrees(int type)
+{
+    const Py_ssize_t dims[2] = {3, 5};
+    PyObject *made = made_array(type, 2, dims);
+    if (made == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    const ArrayHead *head = (const ArrayHead *)made;
+    int agrees = Py_TYPE(made) == NDARRAY && head->nd == 2 && head->dimensions[0] == 3
+        && head->dimensions[1] == 5 && head->descr == DTYPES[type]
+        && head->strides[1] == ELEMENT_SIZE[type]
+        && head->strides[0] == 5 * ELEMENT_SIZE[type] && head->data != NULL
+        && (head->flags & (ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE))
+            == (ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE);
+    Py_DECREF(made);
+    return agrees;
+}
+
 /* setup_batch's check of ArrayHead: ``ndarray``, the four dtypes, and ``probes``: for each
    dtype a writable C-contiguous array of two dimensions, then a float32 array that is not
    C-contiguous and one that is read-only. NDARRAY stays NULL unless every probe agrees. */
 static int setup_arrays(PyObject *config)
 {
     NDARRAY = NULL;
+    NEW_ARRAY = NULL;
     PyObject *ndarray = PyDict_GetItemString(config, "ndarray");
     PyObject *dtypes = PyDict_GetItemString(config, "dtypes");
     PyObject *probes = PyDict_GetItemString(config, "probes");
@@ -1621,6 +1683,14 @@ static int setup_arrays(PyObject *config)
         && head_agrees(PyTuple_GET_ITEM(probes, 5), EL_F32, 0, 1);
     if (agrees) Py_INCREF(ndarray);
     else NDARRAY = NULL;
+    PyObject *api_capsule = PyDict_GetItemString(config, "array_api");
+    if (agrees && api_capsule != NULL && PyCapsule_CheckExact(api_capsule)) {
+        void **api = PyCapsule_GetPointer(api_capsule, PyCapsule_GetName(api_capsule));
+        if (api == NULL) PyErr_Clear();
+        else if (api[2] == (void *)ndarray) NEW_ARRAY = (NewFromDescr)api[94];
+        for (int t = EL_F32; NEW_ARRAY != NULL && t < EL_COUNT; t++)
+            if (!made_agrees(t)) NEW_ARRAY = NULL;
+    }
     return 0;
 }
 
@@ -1636,7 +1706,7 @@ typedef struct {
     Py_ssize_t facts_width;
     unsigned char *legal, *legal_out;
     Py_ssize_t legal_width;
-    const double *code;
+    const Instruction *code;
     Py_ssize_t steps;
     float *out;
     Py_ssize_t out_width;
@@ -1684,7 +1754,7 @@ static int sink_open(Sink *sink, Py_ssize_t n, PyObject *capsule, PyObject *out,
     sink->facts_width = held->facts_width;
     sink->legal = held->views[1].buf;
     sink->legal_width = held->legal_width;
-    sink->code = held->views[2].buf;
+    sink->code = held->code;
     sink->steps = held->steps;
     sink->out = (float *)v[0].data;
     sink->out_width = v[0].columns;
@@ -1704,9 +1774,9 @@ static void encode_row(const Sink *sink, Py_ssize_t i)
     Py_ssize_t width = sink->out_width;
     memset(row, 0, width * sizeof *row);
     for (Py_ssize_t k = 0; k < sink->steps; k++) {
-        const double *step = sink->code + 4 * k;
-        long kind = (long)step[0], offset = (long)step[2];
-        int64_t value = fact[(long)step[1]];
+        const Instruction *step = sink->code + k;
+        long kind = step->kind, offset = step->offset;
+        int64_t value = fact[step->column];
         if (kind == 0) {
             uint64_t bits = (uint64_t)value;
             while (bits) {
@@ -1722,7 +1792,7 @@ static void encode_row(const Sink *sink, Py_ssize_t i)
                 if (value >> s & 1) row[offset + s] = 1.0f;
         }
         else {
-            double x = (double)value / step[3];
+            double x = (double)value / step->divisor;
             if (kind == 3) x = x < -2.0 ? -2.0 : x > 2.0 ? 2.0 : x;
             row[offset] = (float)x;
         }
@@ -1781,7 +1851,10 @@ static PyObject *observe_batch(PyObject *module, PyObject *args)
         else
             read_soon(games, i);
         PyObject *game = PyList_GET_ITEM(games, i);
-        if (PyObject_TypeCheck(game, GAME)) plain_state(game); /* a new game's lists */
+        if (PyObject_TypeCheck(game, GAME)) { /* a new game's lists and first records */
+            plain_state(game);
+            plain_records(game, 0);
+        }
         if (observe_into(&sink, game, i) < 0) {
             sink_close(&sink);
             return NULL;
@@ -1844,20 +1917,58 @@ static PyObject *action_of_id(PyObject *game, PyObject *to_act, long seat, long 
 /* A new array: numpy.empty(shape, dtype), as held->make gives them. */
 static PyObject *new_array(PyObject *make, int shape, int dtype)
 {
-    PyObject *args[2] = {PyTuple_GET_ITEM(make, shape), PyTuple_GET_ITEM(make, dtype)};
+    PyObject *dims = PyTuple_GET_ITEM(make, shape);
+    int type = dtype == MAKE_FLOAT32 ? EL_F32 : dtype == MAKE_BOOL ? EL_BOOL : EL_I64;
+    Py_ssize_t nd = PyTuple_Check(dims) ? PyTuple_GET_SIZE(dims) : 0;
+    if (NEW_ARRAY != NULL && (nd == 1 || nd == 2)
+        && PyTuple_GET_ITEM(make, dtype) == DTYPES[type]) {
+        Py_ssize_t sizes[2];
+        for (Py_ssize_t k = 0; k < nd; k++)
+            if ((sizes[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(dims, k))) < 0) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a negative size");
+                return NULL;
+            }
+        return made_array(type, (int)nd, sizes);
+    }
+    PyObject *args[2] = {dims, PyTuple_GET_ITEM(make, dtype)};
     return PyObject_Vectorcall(PyTuple_GET_ITEM(make, MAKE_EMPTY), args, 2, NULL);
 }
 
 static PyObject *S_COPY;  /* "copy" */
+
+/* A copy of the array ``template`` (as its copy() makes it). */
+static PyObject *array_copy(PyObject *template)
+{
+    if (NEW_ARRAY != NULL && Py_TYPE(template) == NDARRAY) {
+        const ArrayHead *head = (const ArrayHead *)template;
+        int type = EL_OTHER;
+        for (int t = EL_F32; t < EL_COUNT; t++)
+            if (head->descr == DTYPES[t]) type = t;
+        if (type != EL_OTHER && (head->nd == 1 || head->nd == 2)
+            && head->flags & ARRAY_C_CONTIGUOUS) {
+            PyObject *copy = made_array(type, head->nd, head->dimensions);
+            if (copy == NULL) return NULL;
+            Py_ssize_t size = ELEMENT_SIZE[type];
+            for (int k = 0; k < head->nd; k++) size *= head->dimensions[k];
+            memcpy(((ArrayHead *)copy)->data, head->data, size);
+            return copy;
+        }
+    }
+    return PyObject_CallMethodNoArgs(template, S_COPY);
+}
+static PyObject *step_games(PyObject *games, PyObject *picks, PyObject *capsule,
+                            Held *held_arrays);
 static PyObject *finished_steps(PyObject *games, PyObject *picks_object, PyObject *held,
                                 Py_ssize_t played, Py_ssize_t announced, Py_ssize_t deals,
                                 PyObject *out, PyObject *legal_out, PyObject *seats);
 
-/* step_batch(games, picks, held) -> (step, finished): apply action id picks[i] (legal[i,
-   picks[i]] true) to each game and return the step's named tuple (hold_batch's ``make``:
-   observations, mask, seats to act, rewards, done, episodes) and the list of slots whose
-   game ended; NotImplemented, nothing done, for picks in a numpy array that is not
-   contiguous (the caller makes them so). Each play is noted in facts[i, played + seat]
+/* step_batch(games, picks, held, checked=False) -> (step, finished): apply action id
+   picks[i] (legal[i, picks[i]] true) to each game and return the step's named tuple
+   (hold_batch's ``make``: observations, mask, seats to act, rewards, done, episodes) and
+   the list of slots whose game ended; NotImplemented, nothing done, unless ``picks`` is a
+   C-contiguous numpy int64 array of one id per game or ``checked`` is given (the caller
+   checks and converts the picks, and calls again with checked). Python's cycle collector
+   is paused while the games move. Each play is noted in facts[i, played + seat]
    and each announcement or pass of scoring round r in facts[i, announced + r * 6 + seat]
    (r < 4), those notes starting again (0, -1) when a new deal begins (facts[i, deals] is
    the game's deal number); then, in the same pass, the game's rows are written as
@@ -1871,16 +1982,30 @@ static PyObject *step_batch(PyObject *module, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_RuntimeError, "the engine accelerator is not installed");
         return NULL;
     }
-    if (nargs != 3 || !PyList_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "step_batch(games: list, picks, held)");
+    if ((nargs != 3 && nargs != 4) || !PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "step_batch(games: list, picks, held, checked=False)");
         return NULL;
     }
     PyObject *games = args[0];
     Held *held_arrays = PyCapsule_GetPointer(args[2], HELD);
     if (held_arrays == NULL) return NULL;
-    if (NDARRAY != NULL && Py_TYPE(args[1]) == NDARRAY
-        && !(((ArrayHead *)args[1])->flags & ARRAY_C_CONTIGUOUS))
-        Py_RETURN_NOTIMPLEMENTED; /* the caller makes the picks contiguous and calls again */
+    if (nargs == 3) { /* the caller checks and converts anything else, and calls again */
+        const ArrayHead *head = (const ArrayHead *)args[1];
+        if (NDARRAY == NULL || Py_TYPE(args[1]) != NDARRAY || head->nd != 1
+            || head->dimensions[0] != PyList_GET_SIZE(games)
+            || head->descr != DTYPES[EL_I64] || !(head->flags & ARRAY_C_CONTIGUOUS))
+            Py_RETURN_NOTIMPLEMENTED;
+    }
+    int collecting = PyGC_Disable(); /* see chicago.env.batch's _collector_paused */
+    PyObject *result = step_games(games, args[1], args[2], held_arrays);
+    if (collecting) PyGC_Enable();
+    return result;
+}
+
+/* step_batch once its arguments are checked. */
+static PyObject *step_games(PyObject *games, PyObject *picks, PyObject *capsule,
+                            Held *held_arrays)
+{
     Py_ssize_t played = held_arrays->played, announced = held_arrays->announced;
     Py_ssize_t deals = held_arrays->deals;
     PyObject *make = held_arrays->make;
@@ -1888,28 +2013,40 @@ static PyObject *step_batch(PyObject *module, PyObject *const *args, Py_ssize_t 
         new_array(make, MAKE_OUT_SHAPE, MAKE_FLOAT32),
         new_array(make, MAKE_LEGAL_SHAPE, MAKE_BOOL),
         new_array(make, MAKE_SEATS_SHAPE, MAKE_INT64),
-        PyObject_CallMethodNoArgs(PyTuple_GET_ITEM(make, MAKE_NO_REWARDS), S_COPY),
-        PyObject_CallMethodNoArgs(PyTuple_GET_ITEM(make, MAKE_NOT_DONE), S_COPY),
-        PyObject_CallMethodNoArgs(PyTuple_GET_ITEM(make, MAKE_EPISODES), S_COPY),
+        array_copy(PyTuple_GET_ITEM(make, MAKE_NO_REWARDS)),
+        array_copy(PyTuple_GET_ITEM(make, MAKE_NOT_DONE)),
+        array_copy(PyTuple_GET_ITEM(make, MAKE_EPISODES)),
     };
-    PyObject *fields = NULL;
     for (int k = 0; k < 6; k++)
         if (made[k] == NULL) goto failed;
-    fields = PyTuple_New(6);
-    if (fields == NULL) goto failed;
-    for (int k = 0; k < 6; k++) PyTuple_SET_ITEM(fields, k, made[k]);
-    PyObject *finished = finished_steps(games, args[1], args[2], played, announced, deals,
+    /* the named tuple made as tuple's own __new__ makes an instance of a subclass that adds
+       nothing to a tuple (a named tuple's __slots__ are empty), without a tuple of the
+       fields made first and copied */
+    PyTypeObject *type = (PyTypeObject *)PyTuple_GET_ITEM(make, MAKE_STEP);
+    PyObject *step = NULL;
+    if (type->tp_basicsize == PyTuple_Type.tp_basicsize
+        && type->tp_itemsize == PyTuple_Type.tp_itemsize) {
+        step = type->tp_alloc(type, 6);
+        if (step == NULL) goto failed;
+        for (int k = 0; k < 6; k++) PyTuple_SET_ITEM(step, k, made[k]);
+    }
+    else {
+        PyObject *fields = PyTuple_New(6);
+        if (fields == NULL) goto failed;
+        for (int k = 0; k < 6; k++) PyTuple_SET_ITEM(fields, k, made[k]);
+        PyObject *packed = PyTuple_Pack(1, fields);
+        Py_DECREF(fields);
+        step = packed == NULL ? NULL : PyTuple_Type.tp_new(type, packed, NULL);
+        Py_XDECREF(packed);
+        if (step == NULL) return NULL;
+    }
+    PyObject *finished = finished_steps(games, picks, capsule, played, announced, deals,
                                         made[0], made[1], made[2]);
     if (finished == NULL) {
-        Py_DECREF(fields);
+        Py_DECREF(step);
         return NULL;
     }
-    PyObject *packed = PyTuple_Pack(1, fields);
-    Py_DECREF(fields);
-    PyObject *step = packed == NULL ? NULL
-        : PyTuple_Type.tp_new((PyTypeObject *)PyTuple_GET_ITEM(make, MAKE_STEP), packed, NULL);
-    Py_XDECREF(packed);
-    PyObject *result = step == NULL ? NULL : PyTuple_Pack(2, step, finished);
+    PyObject *result = PyTuple_Pack(2, step, finished);
     Py_XDECREF(step);
     Py_DECREF(finished);
     return result;
@@ -2007,8 +2144,9 @@ static PyObject *finished_steps(PyObject *games, PyObject *picks_object, PyObjec
 
 /* pick_legal(legal, uniforms, out): for each row of the bool array ``legal``, the column of
    its k-th true entry, k = floor(uniforms[i] * count of true entries) (a uniform pick), in
-   the int64 array ``out``; -1 for a row with none. chicago.env.batch does it with numpy
-   without the accelerator. */
+   the int64 array ``out``; -1 for a row with none. With ``out`` None (only where it makes
+   arrays itself: ARRAYS_MADE), the picks in a new array, returned. chicago.env.batch does it
+   with numpy without the accelerator. */
 static PyObject *pick_legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
@@ -2021,7 +2159,17 @@ static PyObject *pick_legal(PyObject *module, PyObject *const *args, Py_ssize_t 
         array_close(&mask);
         return NULL;
     }
-    if (array_open(args[2], 1, &out) < 0) {
+    PyObject *made = NULL; /* out None: a new int64 array of the picks, returned */
+    if (args[2] == Py_None && NEW_ARRAY != NULL && uniforms.ndim == 1) {
+        made = made_array(EL_I64, 1, &uniforms.rows);
+        if (made == NULL) {
+            array_close(&mask);
+            array_close(&uniforms);
+            return NULL;
+        }
+    }
+    if (array_open(made != NULL ? made : args[2], 1, &out) < 0) {
+        Py_XDECREF(made);
         array_close(&mask);
         array_close(&uniforms);
         return NULL;
@@ -2032,6 +2180,7 @@ static PyObject *pick_legal(PyObject *module, PyObject *const *args, Py_ssize_t 
         array_close(&mask);
         array_close(&uniforms);
         array_close(&out);
+        Py_XDECREF(made);
         PyErr_SetString(PyExc_ValueError, "pick_legal: a bool legal (n, m), float64 uniforms "
                         "(n,), int64 out (n,)");
         return NULL;
@@ -2056,6 +2205,7 @@ static PyObject *pick_legal(PyObject *module, PyObject *const *args, Py_ssize_t 
     array_close(&mask);
     array_close(&uniforms);
     array_close(&out);
+    if (made != NULL) return made;
     Py_RETURN_NONE;
 }
 
@@ -2096,7 +2246,8 @@ static PyObject *setup_batch(PyObject *module, PyObject *config)
         return NULL;
     }
     if (setup_arrays(config) < 0) return NULL;
-    return Py_BuildValue("(iO)", F_COUNT, NDARRAY != NULL ? Py_True : Py_False);
+    return Py_BuildValue("(iOO)", F_COUNT, NDARRAY != NULL ? Py_True : Py_False,
+                         NEW_ARRAY != NULL ? Py_True : Py_False);
 }
 
 /* ------------------------------------------------------------------ copy_random */

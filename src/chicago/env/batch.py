@@ -32,6 +32,7 @@ building views, so that it costs a few microseconds a game.
 from __future__ import annotations
 
 import gc
+import importlib
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -249,6 +250,8 @@ class GameBatch:
         # random_actions' uniforms, drawn into the same array every time (numpy's generator
         # makes them faster so than into a new one; only the picks made of them are returned)
         self._uniforms = np.empty(count, np.float64)
+        if _NATIVE is not None:
+            self._native_hold()
         self._start()
 
     def _start(self) -> None:
@@ -289,11 +292,10 @@ class GameBatch:
     def random_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         """One legal action id per game, uniformly at random (``rng``: numpy's generator)."""
         uniforms = rng.random(out=self._uniforms)  # the same draws as rng.random(count)
-        if _NATIVE is None:
-            return pick_uniform(self._legal, uniforms)
-        picks = np.empty(self._shapes[2], np.int64)  # as pick_uniform, one call fewer
-        _NATIVE.pick_legal(self._legal, uniforms, picks)
-        return picks
+        if ARRAYS_MADE and _NATIVE is not None:  # the picks in an array the accelerator makes
+            picks: npt.NDArray[np.int64] = _NATIVE.pick_legal(self._legal, uniforms, None)
+            return picks
+        return pick_uniform(self._legal, uniforms)
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> BatchStep:
         """Apply one action id per game for its seat to act; the next step's arrays.
@@ -302,15 +304,21 @@ class GameBatch:
         any game has changed. Python's cycle collector is paused while the games move and
         restored after (see :func:`_collector_paused`).
         """
-        chosen: Any = actions
-        if (type(chosen) is not np.ndarray or chosen.dtype is not _INT64
-                or chosen.shape != self._shapes[2]):
-            chosen = self._checked(actions)
-        paused = gc.isenabled()  # _collector_paused, inline: at one game a step's Python
-        gc.disable()             # time counts as much as its C time
+        if _NATIVE is not None:
+            # a contiguous int64 array of one id per game goes straight on; the
+            # accelerator answers NotImplemented to anything else, checked here
+            held = self._held if self._held is not None else self._native_hold()
+            answer = _NATIVE.step_batch(self._games, actions, held)
+            if answer is NotImplemented:
+                answer = _NATIVE.step_batch(self._games, self._checked(actions), held, True)
+            result: BatchStep
+            result, finished = answer
+            if finished:
+                self._start_next_native(finished, result)
+            return result
+        chosen = self._checked(actions)
+        paused = _collector_paused()
         try:
-            if _NATIVE is not None:
-                return self._step_native(chosen)
             out, legal, seats = self._fresh()
             finished = self._step_python(chosen.tolist())
             rewards = self._no_rewards.copy()
@@ -322,21 +330,18 @@ class GameBatch:
             if paused:
                 gc.enable()
 
-    def _step_native(self, chosen: npt.NDArray[np.int64]) -> BatchStep:
-        """The accelerator's step: it makes the step's arrays (new ones: what a step
-        returned stays as it was) and observes every game that goes on in the same pass;
-        the slots whose game ended start their next game here."""
-        held = self._held or self._native_hold()
-        answer = _NATIVE.step_batch(self._games, chosen, held)
-        if answer is NotImplemented:  # ids in a strided array (a slice)
-            answer = _NATIVE.step_batch(self._games, np.ascontiguousarray(chosen), held)
-        result: BatchStep
-        result, finished = answer
-        if finished:
+    def _start_next_native(self, finished: list[int], result: BatchStep) -> None:
+        """After the accelerator's step (which made the step's arrays, new ones: what a step
+        returned stays as it was, and observed every game that goes on): the slots whose
+        game ended start their next game, observed into ``result``."""
+        paused = _collector_paused()
+        try:
             self._start_next(finished, result.rewards, result.done)
             self._observe(finished, result.observations, result.legal, result.to_act)
             result.episodes[:] = self._episodes
-        return result
+        finally:
+            if paused:
+                gc.enable()
 
     def _checked(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]
                  ) -> npt.NDArray[np.int64]:
@@ -518,14 +523,28 @@ def _array_probes() -> dict[str, object]:
     read_only = np.zeros((3, 5), np.float32)
     read_only.flags.writeable = False
     return {"ndarray": np.ndarray, "dtypes": dtypes,
-            "probes": (*probes, np.zeros((3, 10), np.float32)[:, ::2], read_only)}
+            "probes": (*probes, np.zeros((3, 10), np.float32)[:, ::2], read_only),
+            "array_api": _numpy_array_api()}
+
+
+def _numpy_array_api() -> object:
+    """The capsule of numpy's C API table (the one numpy's own extensions import), where
+    the accelerator finds the function that makes an array (``_engine.c``'s NEW_ARRAY);
+    None if this numpy has none where numpy 1.26 and 2.x keep it."""
+    for name in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath"):
+        try:
+            return importlib.import_module(name)._ARRAY_API
+        except (ImportError, AttributeError):
+            continue
+    return None
 
 
 def _setup_native(arrays: dict[str, object]) -> bool:
     """Tell the accelerator the action ids, phases and kinds of this module, and, with
     ``arrays`` (:func:`_array_probes`, or empty for the buffer protocol only), how numpy
     arrays look; whether it reads numpy arrays directly."""
-    facts_count, direct = _NATIVE.setup_batch({
+    global ARRAYS_MADE
+    facts_count, direct, ARRAYS_MADE = _NATIVE.setup_batch({
         "ids": {"discard": DISCARD_BASE, "sixth": DISCARD_SIXTH, "one_up": ONE_UP_BASE,
                 "announce": ANNOUNCE_BASE, "reset_seat": RESET_SEAT_BASE},
         "phases": _PHASES, "kinds": {k: SIMPLE_BASE + i for i, k in enumerate(SIMPLE_KINDS)},
@@ -539,6 +558,9 @@ def _setup_native(arrays: dict[str, object]) -> bool:
 ARRAYS_DIRECT: bool
 """Whether the accelerator reads numpy arrays' memory through numpy's array head (checked
 on probe arrays when this module loads) rather than through the buffer protocol."""
+ARRAYS_MADE: bool = False
+"""Whether the accelerator makes a step's arrays through numpy's C API table (checked on
+arrays it made when this module loads) rather than by calling ``numpy.empty``."""
 if ENGINE is not None and hasattr(ENGINE, "setup_batch"):
     _NATIVE: Any = ENGINE
     ARRAYS_DIRECT = _setup_native(_array_probes())
