@@ -117,6 +117,9 @@ class ExpertBot:
         self.budget = budget
         self.contested = contested
         self.model = model
+        self.exchange_model = model
+        """The ``model`` share in the last exchange's search (``master``'s ``lastmodel``
+        sets it apart from the trick play's)."""
         self.weighted = weighted
         self.chicago = chicago
         self.holds = holds
@@ -205,11 +208,12 @@ class ExpertBot:
 
     def _trick_chance(self, position: Position, seat: int) -> float:
         """The value (0 to 1) of a deal for ``seat``'s last trick: 1 when it is sure,
-        ``model`` when the seat wins it against the model of sensible opponents, else 0."""
+        ``exchange_model`` (the ``model`` share unless set apart) when the seat wins it
+        against the model of sensible opponents, else 0."""
         if can_win_last_trick(position, seat):
             return 1.0
-        if self.model and model_wins(position, seat):
-            return self.model
+        if self.exchange_model and model_wins(position, seat):
+            return self.exchange_model
         return 0.0
 
     def _last_exchange(

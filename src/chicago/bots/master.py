@@ -24,7 +24,8 @@ and the Chicago call by the chance to win the game (``call=1``).
 
 Options (``master:exchanges=1;worlds=32``; ``;`` or ``,`` between them): ``last`` (deals
 of the last exchange's search; 0, the default: the expert's 60% of ``samples``),
-``lastholds`` (holds of that search, 5; 0: ``ev``'s hold, unsearched),
+``lastholds`` (holds of that search, 5; 0: ``ev``'s hold, unsearched), ``lastmodel`` (the
+model's share in that search alone; by default ``model``'s),
 ``worlds`` (worlds per play-out search, default 24), ``holds`` (holds played out, default
 6), ``proposals`` (uniform draws per opponent hand with ``learned=1``, default 6), ``temper``
 (the power of the learned weights; 1, the default: the raw model; the model's calibrated
@@ -98,7 +99,9 @@ by decision against the expert (``bench_disagreements.py``, pagat, 60 games with
 every seat, 4 play-outs each): seed 2026, +0.18 ± 0.09 points per differing trick (527) and
 +0.21 ± 0.09 per differing last exchange (490); seed 2027, +0.27 ± 0.09 (552) and +0.20 ±
 0.09 (507). docs/BOTS.md has every figure (and the game-level match, which cannot tell
-so small a gain from noise)."""
+so small a gain from noise). Less again, 0.15, chose no better than 0.3 where the two
+differed (two seeds, 562 tricks: +0.03 ± 0.075 points each; +0.019 ± 0.011 points per
+deal in all)."""
 DEFAULT_TEMPER = 1.0
 """The power of the learned weights: the raw model. The calibrated power (0.4, the best card
 by card on held-out games) dealt worse tricks: −0.17 ± 0.09 points and −0.42 ± 0.18 points
@@ -120,7 +123,7 @@ deal (``fusion=2``): no share at all in that deal."""
 _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
     "z": (0, 10), "score": (0, 1), "learned": (0, 1), "temper": (0, 4), "last": (0, 10000),
-    "lastholds": (0, 32),
+    "lastholds": (0, 32), "lastmodel": (0, 1),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
@@ -139,7 +142,8 @@ class Phases:
     in docs/BOTS.md)."""
     announce: bool = False
     """Announcements and passes by the chance to win the round (off, the default: ``ev``'s
-    estimate, which chose better where the two differed)."""
+    estimate; valued by the race model the search lost to it, valued in points it chose
+    as well as it on two seeds, no better: ``bench_disagreements.py`` in docs/BOTS.md)."""
     call: bool = False
     """The Chicago call by the chance to win the game (off, the default: the expert's fixed
     bar; the race's call declared more Chicagos and failed more of them than the expert's in
@@ -182,6 +186,7 @@ class MasterBot(ExpertBot):
         temper: float = DEFAULT_TEMPER,
         last: int = DEFAULT_LAST,
         last_holds: int = DEFAULT_LAST_HOLDS,
+        last_model: float | None = None,
         phases: Phases | None = None,
         samples: int = DEFAULT_SAMPLES,
         chicago: float = DEFAULT_CHICAGO,
@@ -209,6 +214,10 @@ class MasterBot(ExpertBot):
             raise ValueError("last must be >= 0")
         if last:
             self.exchange_samples = last
+        if last_model is not None and not 0 <= last_model <= 1:
+            raise ValueError("last_model must be in 0..1")
+        if last_model is not None:
+            self.exchange_model = last_model
         self.hand_model = hand_model if hand_model is not None else HandModel.load()
         self._weigh: Weight | None = None
         self.note: float | None = None
@@ -499,18 +508,21 @@ class MasterBot(ExpertBot):
     def _announce(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
         """Announce or pass, whichever the deals say is worth more: announcing wins the
         round's points where the hand is the best of those that may still announce, passing
-        leaves the round to the best of the others. Valued by the chance to win the game from
-        the scores (points where the race model does not apply); announcing must beat
-        passing by ``hide`` points while exchanges remain (what it tells the others)."""
+        leaves the round to the best of the others. Valued in points (the bot's less the
+        others' average), not by the race model: the scores right after a scoring round are
+        not where the deal ends (the later round, the last trick and the showdown still move
+        them, and the lock reads the score at the start of the next deal, R-EX-5), and the
+        race's chance there dips just above the lock (46 in pagat: 0.41 against 0.61 at 45),
+        so valued by it the search passed made hands to stay below the lock — three of a
+        kind, straights, a full house — and lost 3 to 12 points each (docs/BOTS.md).
+        Announcing must beat passing by ``hide`` points while exchanges remain (what it
+        tells the others)."""
         announce = _find(legal, _K.ANNOUNCE)
         passing = _find(legal, _K.PASS)
         if announce is None or passing is None or len(k.hand) != 5:
             return announce or passing or legal[0]
-        utility = self._utility(k) or points_utility_of(k)
-        zero = [0.0] * k.players
-        one = list(zero)
-        one[k.seat] = 1.0
-        hide = self.hide * abs(utility(one) - utility(zero)) if k.exchanges_left > 0 else 0.0
+        utility = points_utility_of(k)
+        hide = self.hide if k.exchanges_left > 0 else 0.0
         gain = 0.0
         rounds = self._round_results(k, rng)
         for said, unsaid in rounds:
@@ -658,6 +670,7 @@ def _factory(spec: str) -> MasterBot:
         temper=options.get("temper", DEFAULT_TEMPER),
         last=int(options.get("last", DEFAULT_LAST)),
         last_holds=int(options.get("lastholds", DEFAULT_LAST_HOLDS)),
+        last_model=options.get("lastmodel"),
         phases=Phases(
             exchanges=bool(options.get("exchanges", Phases.exchanges)),
             announce=bool(options.get("announce", Phases.announce)),
