@@ -78,10 +78,12 @@ class WsPlayer:
 
     def __init__(self, client: TestClient, table_id: str, token: str | None = None,
                  last_seq: int | None = None, *, hello: bool = True,
-                 view: dict[str, Any] | None = None) -> None:
-        """Connect (and say hello); ``view``: the view kept before a reconnection."""
+                 view: dict[str, Any] | None = None, batch: bool = False) -> None:
+        """Connect (and say hello); ``view``: the view kept before a reconnection;
+        ``batch``: say ``"batch": true`` in hello (the updates of a burst in one frame)."""
         self.table_id = table_id
         self.token = token
+        self.batch = batch
         self._cm: AbstractContextManager[Any] = client.websocket_connect(f"/ws/{table_id}")
         self.ws = self._cm.__enter__()
         OPEN.append(self)
@@ -104,7 +106,10 @@ class WsPlayer:
 
     def hello(self, last_seq: int | None = None) -> dict[str, Any]:
         """Send hello and read until the snapshot or the resumed frame."""
-        self.send(type="hello", token=self.token, last_seq=last_seq)
+        if self.batch:
+            self.send(type="hello", token=self.token, last_seq=last_seq, batch=True)
+        else:
+            self.send(type="hello", token=self.token, last_seq=last_seq)
         return self.until(lambda f: f["type"] in ("snapshot", "resumed", "error"))
 
 
@@ -146,6 +151,11 @@ class WsPlayer:
             self.view = frame["view"]
             self.you = frame["you"]
             self.over = bool(frame["view"]["over"])
+        elif kind == "batch":
+            assert frame["updates"] and frame["seq"] == frame["updates"][-1]["seq"]
+            assert frame["updates"][-1]["state"] is not None, "a batch ends with the state"
+            for update in frame["updates"]:
+                self._apply(update)
         elif kind == "update":
             assert self.view is not None
             for event in frame["events"]:
@@ -172,6 +182,11 @@ class WsPlayer:
         return [f for f in self.frames if f["type"] == "error"]
 
 
+UPDATES = ("update", "batch")
+"""The frames that bring actions: an update, or a batch of them (a client that said
+``"batch": true``)."""
+
+
 def play_out(players: dict[int, WsPlayer], watcher: WsPlayer, rng: random.Random,
              max_actions: int = 5000) -> int:
     """Play until the game is over: humans (``players``) choose random legal actions, bots
@@ -192,9 +207,9 @@ def play_out(players: dict[int, WsPlayer], watcher: WsPlayer, rng: random.Random
             player.send(type="act", action=rng.choice(legal), seq=player.seq)
             sent += 1
             assert sent <= max_actions, "game too long"
-            watcher.until(lambda f, b=before: f["seq"] > b and f["type"] == "update")
+            watcher.until(lambda f, b=before: f["seq"] > b and f["type"] in UPDATES)
         else:
-            watcher.until(lambda f: f["type"] == "update")
+            watcher.until(lambda f: f["type"] in UPDATES)
     for player in players.values():
         if player is not watcher:
             player.sync(watcher.seq)

@@ -30,6 +30,7 @@ class FakeClient:
         self.token_hash: str | None = None
         self.grant: str | None = None
         self.closed = False
+        self.batched = False
         self.frames: list[dict[str, Any]] = []
 
     def send(self, text: str) -> None:

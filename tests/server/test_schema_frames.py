@@ -36,20 +36,23 @@ def test_every_game_frame_of_a_random_game_is_valid(client, preset, variations) 
     validators = _validators()
     info = create_table(client, ["open", "bot:random", "bot:random"], preset=preset,
                         variations=variations)
-    me = WsPlayer(client, info["id"], join(client, info["id"], seat=0))
+    token = join(client, info["id"], seat=0)
+    me = WsPlayer(client, info["id"], token)
     watcher = WsPlayer(client, info["id"])
+    batched = WsPlayer(client, info["id"], token, batch=True)  # a second tab, batched
     play_out({0: me}, me, random.Random(3))
     watcher.sync(me.seq)
+    batched.sync(me.seq)
     checked = 0
     kinds = set()
-    for frame in [*me.frames, *watcher.frames]:
+    for frame in [*me.frames, *watcher.frames, *batched.frames]:
         check = validators.get(frame["type"])
         if check is not None:
             check.validate(frame)
             checked += 1
             kinds.add(frame["type"])
     assert checked > 20
-    assert {"snapshot", "update", "game_over", "presence"} <= kinds
+    assert {"snapshot", "update", "batch", "game_over", "presence"} <= kinds
     assert validators["snapshot"] and me.view is not None
     defs = json.loads(SHIPPED.read_text(encoding="utf-8"))["$defs"]
     jsonschema.Draft202012Validator({"$ref": "#/$defs/view", "$defs": defs}).validate(me.view)
@@ -60,7 +63,7 @@ def test_each_frames_schema_is_its_typed_dict() -> None:
     keys, all required but an update's ``pause`` (``NotRequired``); the JSON forms the
     engine makes are referred to, not described again."""
     classes = typing.get_args(Frame)
-    assert len(FRAMES) == len(classes) == 9
+    assert len(FRAMES) == len(classes) == 10
     for kind, cls in zip(FRAMES, classes, strict=True):
         schema = frame_schema(kind)
         assert list(schema["properties"]) == list(cls.__annotations__), kind

@@ -66,6 +66,7 @@ class _Connection:
         self.token_hash: str | None = None
         self.grant: str | None = None
         self.closed = False
+        self.batched = False
 
     def send(self, text: str) -> None:
         pass

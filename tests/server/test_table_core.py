@@ -416,6 +416,7 @@ class Player:
         self.manager = manager
         self.table_id = table_id
         self.seat: int | None = seat
+        self.batched = False
         self.rng = random.Random(seed)
         self.frames: list[dict[str, Any]] = []
         self.refused: list[TableError] = []

@@ -161,6 +161,7 @@ class TableCache:
         for conn in list(table.conns):
             conn.close(code, reason)
         table.conns.clear()
+        table.batches.clear()
         if not self._tasks.stopping:
             self.scheduler.release_bots(table)
 
@@ -242,7 +243,9 @@ class TableCache:
         (an action and the bots' replies that follow it): stored in one write, all or none
         (:func:`~chicago.server.core.rows.merged`), then each applied, told to the
         :attr:`stored` listeners and published in turn, as if stored alone (so the frames
-        of each entry carry the state after it)."""
+        of each entry carry the state after it). The entries are sent as one burst
+        (:func:`chicago.server.fanout.bursting`): a client that takes batches gets their
+        updates in one frame."""
         change = parts[0][0] if len(parts) == 1 else merged([c for c, _ in parts])
         try:
             await self.writer.commit(change)
@@ -254,18 +257,19 @@ class TableCache:
         state = table.state
         table.touched = time.monotonic()
         last = len(parts) - 1
-        for number, (part, games) in enumerate(parts):
-            before = state.game.to_act if state.game is not None else None
-            for index, entry in enumerate(part.entries):
-                state.apply(entry, games[index] if games else None)
-            for listener in self.stored:
-                listener(table, part, before)
-            if number == last:
-                self.scheduler.schedule(table)
-            else:  # a bot's turn that the next part plays: no timer, no clock meanwhile
-                self.scheduler.cancel(table)
-            for entry in part.entries:  # its frames carry the state after it
-                await self.bus.publish(table.id, entry)
+        with fanout.bursting(table):  # one batch of updates for the clients that take them
+            for number, (part, games) in enumerate(parts):
+                before = state.game.to_act if state.game is not None else None
+                for index, entry in enumerate(part.entries):
+                    state.apply(entry, games[index] if games else None)
+                for listener in self.stored:
+                    listener(table, part, before)
+                if number == last:
+                    self.scheduler.schedule(table)
+                else:  # a bot's turn that the next part plays: no timer, no clock meanwhile
+                    self.scheduler.cancel(table)
+                for entry in part.entries:  # its frames carry the state after it
+                    await self.bus.publish(table.id, entry)
         # the view of the state now is read again only by a bot deciding on it (a person's
         # action makes a new state): held for a bot's turn alone, else given back
         turn = next_turn(state, self.clock.time())

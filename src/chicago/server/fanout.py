@@ -7,12 +7,24 @@ entry, every audience's frames are encoded once and the text is shared by that a
 connections (:func:`send`); a reconnecting client gets exactly the frames it missed
 (:func:`replay`) or a snapshot (:func:`snapshot`). docs/PROTOCOL.md describes the frames,
 docs/SERVER.md ("Frames and secrecy") what each audience may see.
+
+A connection that said ``"batch": true`` in hello (:attr:`Client.batched
+<chicago.server.core.ports.Client.batched>`) gets the updates of one burst (the entries a
+change stored together: a person's action and the bots' replies, :meth:`chicago.server.cache.
+TableCache.store_all`) in one ``batch`` frame. While a burst is sent (:func:`bursting`),
+each update is gathered per audience (:attr:`LiveTable.batches`), with the state only when
+it ends a trick; when the burst ends, or before any other frame, or before a new
+connection is brought up to date (:func:`flush`), the last gathered update of each audience
+is given the state as it is then, which is the state after that update's action, and the
+batch is encoded once per audience. An update sent outside a burst (another worker's entry,
+followed) is a batch of one. Connections that did not ask get every frame as before.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Iterable, Iterator
 
 from chicago.server import credentials, protocol
 from chicago.server.core import frames
@@ -20,7 +32,8 @@ from chicago.server.core.frames import ClockInfo, Frame
 from chicago.server.core.rows import LogEntry
 from chicago.server.live import LiveTable
 
-__all__ = ["broadcast", "clock_info", "encode", "replay", "send", "send_unsent", "snapshot"]
+__all__ = ["broadcast", "bursting", "clock_info", "encode", "flush", "replay", "send",
+           "send_unsent", "snapshot"]
 
 
 def clock_info(table: LiveTable, loop_time: float) -> ClockInfo | None:
@@ -54,10 +67,15 @@ def replay(table: LiveTable, audience: int | None, last_seq: int,
 
 def send(table: LiveTable, entry: LogEntry) -> None:
     """Send the frames of an applied entry to this process's connections, once: each
-    audience's frames are built and encoded once, for all its connections."""
+    audience's frames are built and encoded once, for all its connections. For the
+    connections that take batches, an update is gathered instead (sent by :func:`flush`,
+    at once unless a burst is being sent)."""
     if entry.seq <= table.sent:
         return
     table.sent = entry.seq
+    act = entry.kind == "act"
+    if not act:  # a batch holds a run of updates: what came before goes first
+        flush(table)
     if not table.conns:
         return
     if entry.kind == "leave":  # the person left after a game: their connections watch on
@@ -70,12 +88,20 @@ def send(table: LiveTable, entry: LogEntry) -> None:
     clock = clock_info(table, asyncio.get_running_loop().time())
     at = table.clock.time()
     encoded: dict[int | None, list[str]] = {}
+    after: dict[int | None, list[str]] = {}  # per batched audience: the frames after its batch
+    trick: bool | None = None
     for conn in list(table.conns):
         audience = conn.seat
+        if act and conn.batched:
+            if audience not in after:
+                if trick is None:
+                    trick = frames.ends_trick(state, entry)
+                after[audience] = _gather(table, entry, audience, trick, clock, at)
+            continue
         texts = encoded.get(audience)
         if texts is None:
             seat_state = None
-            if entry.kind == "act":  # the public part: made once a state (table.views)
+            if act:  # the public part: made once a state (table.views)
                 seat_state = protocol.seat_state(state.current, audience,
                                                  table.views.public_state(state.current))
             texts = encoded[audience] = encode(frames.entry_frames(
@@ -83,14 +109,76 @@ def send(table: LiveTable, entry: LogEntry) -> None:
                 seat_state=seat_state))
         for text in texts:
             conn.send(text)
+    if any(after.values()):  # the game is over: its batch, then game_over
+        flush(table)
+        for conn in list(table.conns):
+            if conn.batched:
+                for text in after.get(conn.seat, ()):
+                    conn.send(text)
+    elif not table.bursting:
+        flush(table)
+
+
+def _gather(table: LiveTable, entry: LogEntry, audience: int | None, trick: bool,
+            clock: ClockInfo | None, at: float) -> list[str]:
+    """Gather the update of an ``act`` entry for the batched connections of ``audience``
+    (with the state if it ends a trick); the frames that follow it (``game_over``),
+    encoded."""
+    state = table.state
+    seat_state = None
+    if trick:
+        seat_state = protocol.seat_state(state.current, audience,
+                                         table.views.public_state(state.current))
+    update, *rest = frames.entry_frames(state, entry, audience, with_state=trick, clock=clock,
+                                        at=at, seat_state=seat_state)
+    assert update["type"] == "update"
+    table.batches.setdefault(audience, []).append(update)
+    return encode(rest)
+
+
+def flush(table: LiveTable) -> None:
+    """Send the gathered batches, one frame per audience to its batched connections; the
+    last update of each is given the table's state now (the state after its action) if it
+    has none."""
+    batches = table.batches
+    if not batches:
+        return
+    table.batches = {}
+    state = table.state
+    clock = clock_info(table, asyncio.get_running_loop().time())
+    at = table.clock.time()
+    for audience, updates in batches.items():
+        last = updates[-1]
+        if last["state"] is None:
+            seat_state = protocol.seat_state(state.current, audience,
+                                             table.views.public_state(state.current))
+            updates[-1] = frames.with_state(last, state, audience, clock=clock, at=at,
+                                            seat_state=seat_state)
+        text = protocol.dumps(frames.batch(updates))
+        for conn in list(table.conns):
+            if conn.batched and conn.seat == audience:
+                conn.send(text)
+
+
+@contextlib.contextmanager
+def bursting(table: LiveTable) -> Iterator[None]:
+    """Within: the entries sent are one burst, whose updates the batched connections get
+    in one ``batch`` frame when it ends (:func:`flush`)."""
+    table.bursting = True
+    try:
+        yield
+    finally:
+        table.bursting = False
+        flush(table)
 
 
 def send_unsent(table: LiveTable) -> None:
-    """Send the entries applied but not yet sent, in order (before a new connection is
-    brought up to date, so that the others get them first)."""
+    """Send the entries applied but not yet sent, in order, and the batches gathered (before
+    a new connection is brought up to date, so that the others get them first)."""
     for entry in table.state.entries:
         if entry.seq > table.sent:
             send(table, entry)
+    flush(table)
 
 
 def broadcast(table: LiveTable, frame: Frame) -> None:

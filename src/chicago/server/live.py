@@ -19,6 +19,7 @@ from typing import Any
 from chicago.bots import Bot
 from chicago.server.clock import Clock, SystemClock
 from chicago.server.core.chat import ChatAllowance
+from chicago.server.core.frames import UpdateFrame
 from chicago.server.core.ports import Client, Subscription
 from chicago.server.core.state import TableState
 from chicago.server.views import PublicViews
@@ -51,6 +52,11 @@ class LiveTable:
         updates' states (:mod:`chicago.server.views`)."""
         self.sent = 0
         """The highest seq whose frames this process has sent its connections."""
+        self.batches: dict[int | None, list[UpdateFrame]] = {}
+        """The updates gathered for the batched connections, per audience, not yet sent
+        (:func:`chicago.server.fanout.flush`)."""
+        self.bursting = False
+        """A burst is being sent: the batches wait for its end."""
         # -- kept by chicago.server.presence
         self.remote: dict[str, tuple[float, frozenset[int]]] = {}
         """Other workers' connected seats: worker id -> (monotonic time heard, seats)."""

@@ -88,6 +88,14 @@ def _seat_token(key: str, value: object, msg_id: MessageId) -> str | None:
     return value
 
 
+def _flag(key: str, value: object, msg_id: MessageId) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ProtocolError("bad_message", f'"{key}" must be true or false', msg_id)
+    return value
+
+
 def _action(key: str, value: object, msg_id: MessageId) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ProtocolError("bad_message", f'act needs "{key}", a text such as "play Ah"',
@@ -116,6 +124,8 @@ Count = Annotated[int | None, Check(_count)]
 """A whole number >= 0 below 2**53, or null."""
 SeatToken = Annotated[str | None, Check(_seat_token)]
 """A seat token (letters, digits, ``-`` and ``_``, 1-128 of them), or null."""
+Flag = Annotated[bool, Check(_flag)]
+"""true or false; missing or null: false."""
 ActionText = Annotated[str, Check(_action)]
 """An action in the notation (1-100 printable characters; surrounding blanks dropped)."""
 ChatLine = Annotated[str, Check(_chat_line)]
@@ -138,12 +148,15 @@ class ClientMessage:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Hello(ClientMessage):
     """Say who this connection is (a seat's token, or none: a spectator) and what it saw
-    last; the answer is a snapshot or the frames missed since ``last_seq``."""
+    last; the answer is a snapshot or the frames missed since ``last_seq``. ``batch``: the
+    client takes the updates of a burst (an action and the bots' replies) in one ``batch``
+    frame."""
 
     type: ClassVar[str] = "hello"
     greeted: ClassVar[bool] = False
     token: SeatToken = None
     last_seq: Count = None
+    batch: Flag = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

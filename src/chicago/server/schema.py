@@ -10,7 +10,8 @@ typed :data:`~chicago.engine.jsontypes.ViewJSON`, ``StateJSON`` or ``EventJSON``
 the engine's definition.
 
 >>> FRAMES
-('snapshot', 'update', 'game_over', 'seats', 'continue', 'chat', 'resumed', 'presence', 'rematch')
+('snapshot', 'update', 'batch', 'game_over', 'seats', 'continue', 'chat', 'resumed', 'presence',
+ 'rematch')
 >>> json_schema()["$defs"]["frame.update"]["properties"]["state"]["anyOf"][0]
 {'$ref': '#/$defs/state'}
 """

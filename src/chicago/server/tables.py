@@ -58,9 +58,16 @@ from chicago.server.settings import Settings
 from chicago.server.tasks import Tasks
 from chicago.server.writer import GroupWriter
 
-__all__ = ["NoReviews", "Reviews", "SpectatorGate", "TableManager"]
+__all__ = ["REPLIES_PER_SEAT", "NoReviews", "Reviews", "SpectatorGate", "TableManager"]
 
 log = logging.getLogger("chicago.server")
+
+
+REPLIES_PER_SEAT = 2
+"""The most replies per seat that the bots make at once after an action, stored and sent
+with it (one burst, one ``batch`` frame for a client that takes batches): a bot may answer
+twice when a trick ends between its turns; a table of bots alone still yields to the
+others after two rounds."""
 
 
 SpectatorGate = Callable[[LiveTable], Awaitable[None]]
@@ -369,9 +376,11 @@ class TableManager:
         ``bot_delay``, bots that decide in the loop: :meth:`TurnScheduler.in_loop`), to be
         stored in the same write as ``move``: what their timers would have made, one after
         the other, each decided on the state after the ones before (a preview of it,
-        :meth:`TableState.preview`), with the same seeds. At most one reply per seat of the
-        table, and none past a deal's pause or the game's end, so that a table of bots
-        still takes turns with the others: its timer takes it on from there. A reply that
+        :meth:`TableState.preview`), with the same seeds. At most :data:`REPLIES_PER_SEAT`
+        replies per seat of the table (enough for every bot's turn up to the person's next
+        one at a table of one person, across a trick's end), and none past a deal's pause
+        or the game's end, so that a table of bots still takes turns with the others: its
+        timer takes it on from there. A reply that
         the core refuses, or a bot that fails, is the bot's bug: logged, and the replies
         end before it (the action and the replies before it are stored all the same; the
         bot's timer tries again)."""
@@ -381,7 +390,7 @@ class TableManager:
         for entry, game in zip(move.change.entries, move.games, strict=True):
             state.apply(entry, game)
         replies: list[decide.Move] = []
-        while len(replies) < state.players:
+        while len(replies) < REPLIES_PER_SEAT * state.players:
             turn = next_turn(state, at)
             if (not isinstance(turn, BotMoves) or turn.delay > 0
                     or not self.scheduler.in_loop(table, turn.seat, turn.level)):
@@ -508,8 +517,10 @@ class TableManager:
 
     # ------------------------------------------------------------------ connections
     async def hello(self, table: LiveTable, client: Client, token: str | None,
-                    last_seq: int | None) -> None:
-        """(Re)identify a connection and bring it up to date: replay or snapshot."""
+                    last_seq: int | None, batch: bool = False) -> None:
+        """(Re)identify a connection and bring it up to date: replay or snapshot. ``batch``:
+        from now on it takes the updates of a burst in one ``batch`` frame
+        (:mod:`chicago.server.fanout`); a replay is the frames missed, as before."""
         await self.cache.follow(table)  # with several workers: what the others stored
         seat = None
         grant = None
@@ -526,6 +537,7 @@ class TableManager:
         table.conns.discard(client)
         fanout.send_unsent(table)  # stored but not yet sent: the others first, in order
         client.seat = seat
+        client.batched = batch
         client.token_hash = hash_token(token) if seat is not None and token else None
         client.grant = grant
         loop_time = asyncio.get_running_loop().time()

@@ -27,9 +27,10 @@ from chicago.engine.viewtypes import SeatView
 
 __all__ = ["KEEP", "PublicViews"]
 
-KEEP = 8
+KEEP = 16
 """Most game states whose public views a table holds at once (an action and the bots'
-replies stored with it are one state each)."""
+replies stored with it are one state each: up to ``1 + REPLIES_PER_SEAT * players`` of
+:mod:`chicago.server.tables`)."""
 
 
 @dataclass(slots=True)

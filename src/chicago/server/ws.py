@@ -52,6 +52,7 @@ class Connection(Socket):
         self.seat: int | None = None
         self.token_hash: str | None = None
         self.grant: str | None = None
+        self.batched = False
         self.greeted = False
 
 
@@ -153,7 +154,7 @@ class _Handlers:
         return self.conn.seat
 
     async def on_hello(self, msg: Hello) -> None:
-        await self.manager.hello(self.table, self.conn, msg.token, msg.last_seq)
+        await self.manager.hello(self.table, self.conn, msg.token, msg.last_seq, msg.batch)
         self.conn.greeted = True
 
     async def on_act(self, msg: Act) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 from chicago.engine.actions import Action, ActionKind
-from chicago.engine.events import GameEnd
+from chicago.engine.events import GameEnd, Trick
 from chicago.engine.jsontypes import EventJSON, StateJSON, ViewJSON
 from chicago.engine.viewjson import view_json
 from chicago.server import protocol
@@ -24,6 +24,7 @@ from chicago.server.core.seats import PauseInfo
 from chicago.server.core.state import TableState
 
 __all__ = [
+    "BatchFrame",
     "ChatFrame",
     "ClockInfo",
     "ContinueFrame",
@@ -35,11 +36,14 @@ __all__ = [
     "SeatsFrame",
     "SnapshotFrame",
     "UpdateFrame",
+    "batch",
+    "ends_trick",
     "entry_frames",
     "pause_info",
     "presence",
     "replay",
     "snapshot",
+    "with_state",
 ]
 
 
@@ -69,8 +73,10 @@ class SnapshotFrame(TypedDict):
 
 
 class UpdateFrame(TypedDict):
-    """An action and the events it caused, as one audience sees them; the last update of a
-    batch (every live one) also carries the state, the clock and the pause."""
+    """An action and the events it caused, as one audience sees them. A live update sent
+    alone, the last of a replay, and in a ``batch`` the last update and every one that ends
+    a trick also carry the state, the clock and the pause; the others carry ``state`` and
+    ``clock`` null."""
 
     type: Literal["update"]
     seq: int
@@ -90,12 +96,24 @@ class UpdateFrame(TypedDict):
     events: list[EventJSON]
     """The events the action caused that this audience may see."""
     clock: ClockInfo | None
-    """The turn clock as it runs now (null in an earlier update of a replay)."""
+    """The turn clock as it runs now (null in an update without the state)."""
     pause: NotRequired[PauseInfo | None]
     """The pause after a deal (with the state only)."""
     state: StateJSON | None
-    """The audience's view without rules, events and history (the last update of a
-    batch); null in an earlier update of a replay."""
+    """The audience's view without rules, events and history; null in an earlier update
+    of a replay or a batch that ends no trick."""
+
+
+class BatchFrame(TypedDict):
+    """For a client that said ``"batch": true`` in hello: the updates of one burst (a
+    person's action and the bots' replies stored with it), in order, in one frame. Only the
+    last update and those that end a trick carry the state."""
+
+    type: Literal["batch"]
+    seq: int
+    """The table's sequence number after this frame (its last update's)."""
+    updates: list[UpdateFrame]
+    """The updates, one per action, in the order they were made."""
 
 
 class GameOverFrame(TypedDict):
@@ -175,8 +193,8 @@ class PresenceFrame(TypedDict):
     connected: list[bool]
 
 
-Frame = (SnapshotFrame | UpdateFrame | GameOverFrame | SeatsFrame | ContinueFrame | ChatFrame
-         | ResumedFrame | PresenceFrame | RematchFrame)
+Frame = (SnapshotFrame | UpdateFrame | BatchFrame | GameOverFrame | SeatsFrame | ContinueFrame
+         | ChatFrame | ResumedFrame | PresenceFrame | RematchFrame)
 """Any frame of a table."""
 
 _HIDDEN_KINDS = (ActionKind.DISCARD, ActionKind.ONE_UP)
@@ -263,6 +281,34 @@ def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
             scores=list(end_event.scores), settlement=list(end_event.settlement),
             record=f"/api/games/{state.id}/{entry.game}", rematch=vote_info(state, at)))
     return frames
+
+
+def ends_trick(state: TableState, entry: LogEntry) -> bool:
+    """Whether an applied ``act`` entry finished a trick (its events hold a ``trick``
+    event, which every audience sees): in a batch its update carries the state, so that a
+    client can show the finished trick."""
+    start, end = state.spans[entry.seq]
+    return any(isinstance(e, Trick) for e in state.current.events[start:end])
+
+
+def with_state(update: UpdateFrame, state: TableState, audience: int | None, *,
+               clock: ClockInfo | None, at: float,
+               seat_state: dict[str, Any] | None = None) -> UpdateFrame:
+    """``update`` (made without the state) with the table's current state, clock and pause
+    for ``audience``: the last update of a batch, made when the batch is sent (the state is
+    then the one after that update's action). ``seat_state`` as for :func:`entry_frames`."""
+    if seat_state is None:
+        seat_state = protocol.update_state(state.current, audience)[1]
+    filled = update.copy()
+    filled["clock"] = clock
+    filled["pause"] = pause_info(state, at)
+    filled["state"] = seat_state
+    return filled
+
+
+def batch(updates: list[UpdateFrame]) -> BatchFrame:
+    """A ``batch`` frame of ``updates`` (at least one; the last carries the state)."""
+    return BatchFrame(type="batch", seq=updates[-1]["seq"], updates=updates)
 
 
 def snapshot(state: TableState, audience: int | None, reason: str, *,

@@ -167,6 +167,9 @@ class Client(Protocol):
     """The profile credential its seat token was issued under (None: no profile)."""
     closed: bool
     """Closed (or closing): nothing it sends is handled any more."""
+    batched: bool
+    """It said ``"batch": true`` in hello: the updates of a burst come in one ``batch``
+    frame (:mod:`chicago.server.fanout`)."""
 
     def send(self, text: str) -> None:
         """Queue one frame (never blocks)."""
