@@ -1,6 +1,7 @@
 """The leak test: every frame the server sends to a seat (and to a spectator) through whole
-games is recorded — the first snapshot, updates, game over, rematch snapshots, replays and
-snapshots after reconnects, error replies, chat, seats and presence frames — together with
+games is recorded — the first snapshot, updates (alone, or in the batches of a client that
+asks for them), game over, rematch snapshots, replays and snapshots after reconnects, error
+replies, chat, seats and presence frames — together with
 the HTTP answers a player can get while the game runs, and none of it names a card that
 seat may not know.
 
@@ -45,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from server_support import WsPlayer, create_table, join
+from server_support import UPDATES, WsPlayer, create_table, join
 from starlette.testclient import TestClient
 
 from chicago import Action, Game, Rules
@@ -306,6 +307,11 @@ def _check_frames(watched: Watched, positions: dict[int, tuple[int, int]],
         assert "seed" not in text, text[:200]
         assert not any(secret in text for secret in secrets_), "a seat token was sent"
         frame = json.loads(text)
+        if frame["type"] == "batch":  # each of its updates as if sent alone
+            protected += sum(_check_frames(
+                Watched(seat, [json.dumps(update)], watched.sent), positions, oracles, [])
+                for update in frame["updates"])
+            continue
         kind = frame["type"]
         number, k = positions[frame["seq"]]
         moment = oracles[number].moments[k]
@@ -450,8 +456,11 @@ def test_no_hidden_card_reaches_a_seat(client: TestClient, store: Store, case: C
     watched = {seat: Watched(seat) for seat in humans}
     watched_spectator = Watched(None)
     rng = random.Random(case.seed)
-    conns = {seat: WsPlayer(client, table, tokens[seat]) for seat in humans}
-    spectator = WsPlayer(client, table)
+    # the first person and, in every other case, the spectator take batches
+    batched = {humans[0], None} if case.seed % 2 else {humans[0]}
+    conns = {seat: WsPlayer(client, table, tokens[seat], batch=seat in batched)
+             for seat in humans}
+    spectator = WsPlayer(client, table, batch=None in batched)
     probe = Probe(client, table)
     create_table(client, ["open", "open"], name="waiting")  # so the lobby list has a table
     count = 0
@@ -462,7 +471,8 @@ def test_no_hidden_card_reaches_a_seat(client: TestClient, store: Store, case: C
         watched[seat].texts.extend(player.texts)
         last = player.seq if rng.random() < 0.7 else None
         player.close()
-        conns[seat] = WsPlayer(client, table, tokens[seat], last_seq=last, view=player.view)
+        conns[seat] = WsPlayer(client, table, tokens[seat], last_seq=last, view=player.view,
+                               batch=player.batch)
 
     for number in range(1, case.games + 1):
         while not spectator.over:
@@ -481,7 +491,7 @@ def test_no_hidden_card_reaches_a_seat(client: TestClient, store: Store, case: C
                     _misbehave(player, watched[seat], rng, live, f"bad{count}")
                 player.send(type="act", action=rng.choice(player.state["legal_actions"]),
                             seq=player.seq)
-            spectator.until(lambda f: f["type"] == "update")
+            spectator.until(lambda f: f["type"] in UPDATES)
             roll = rng.random()
             if roll < 0.06:
                 reconnect(rng.choice(humans))
@@ -523,8 +533,9 @@ def test_no_hidden_card_reaches_a_seat(client: TestClient, store: Store, case: C
         number, k = positions[seq]
         moment = Oracle(records[number], None).moments[k]
         _allowed(body, moment.known, moment.hidden, f"GET {path} at seq {seq}")
-    frames = [json.loads(t) for w in watched.values() for t in w.texts]
+    frames = [json.loads(t) for w in [*watched.values(), watched_spectator] for t in w.texts]
     kinds = {f["type"] for f in frames}
+    assert "batch" in kinds and "update" in kinds  # both kinds of client were checked
     assert {"snapshot", "update", "game_over", "error", "resumed"} <= kinds, kinds
     assert any(f["type"] == "snapshot" and f["reason"] == "hello" for f in frames)
     assert probe.bodies, "the HTTP endpoints were asked"
