@@ -171,13 +171,13 @@ def test_a_bad_batch_in_hello_is_refused_and_changes_nothing(client: TestClient,
     token = join(client, info["id"], 0, "Pia")
     me = WsPlayer(client, info["id"], token)
     seq = me.seq
-    me.send_raw('{"type": "hello", "token": "%s", "batch": %s, "id": "h"}' % (token, value))
+    me.send_raw(f'{{"type": "hello", "token": "{token}", "batch": {value}, "id": "h"}}')
     error = me.until(lambda f: f["type"] == "error", errors_ok=True)
     assert error["code"] == "bad_message" and error["id"] == "h"
     assert '"batch" must be true or false' in error["message"]
     assert client.get(f"/api/tables/{info['id']}").json()["seq"] == seq
     fresh = WsPlayer(client, info["id"], hello=False)  # refused before hello: not greeted
-    fresh.send_raw('{"type": "hello", "batch": %s}' % value)
+    fresh.send_raw(f'{{"type": "hello", "batch": {value}}}')
     assert fresh.until(lambda f: f["type"] == "error", errors_ok=True)["code"] == "bad_message"
     fresh.send(type="view")
     assert fresh.until(lambda f: f["type"] == "error", errors_ok=True)["code"] == (

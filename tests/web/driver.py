@@ -318,6 +318,18 @@ def record_frames(page: Any) -> list[dict[str, Any]]:
     return frames
 
 
+def unbatched(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The frames with each ``batch`` (the app asks for them: docs/PROTOCOL.md) replaced by
+    its updates, in order."""
+    flat: list[dict[str, Any]] = []
+    for frame in frames:
+        if frame.get("type") == "batch":
+            flat.extend(frame["updates"])
+        else:
+            flat.append(frame)
+    return flat
+
+
 def is_card(text: str) -> bool:
     return bool(_CARD_RE.match(text))
 

@@ -15,7 +15,7 @@ from typing import Any
 from chicago.engine.viewjson import view_json
 from chicago.server.core.state import AWAY_AFTER
 
-from .driver import Player, in_view_and_on_top, record_frames, seated_page
+from .driver import Player, in_view_and_on_top, record_frames, seated_page, unbatched
 from .serving import LiveServer, until
 
 _COMPARED = ("deal", "phase", "round", "to_act", "scores", "hand", "stock", "exchanges",
@@ -163,7 +163,7 @@ def test_one_clock_expiry_plays_one_decision_and_three_in_a_row_mark_the_seat_aw
     for _ in range(AWAY_AFTER):
         _run_my_clock_out(player)
     page.locator(".away-bar [data-action=back]").wait_for()
-    received = [f for f in frames if "sent" not in f]
+    received = [f for f in unbatched(frames) if "sent" not in f]
     clock_moves = [i for i, f in enumerate(received)
                    if f["type"] == "update" and f["by"] == "clock"]
     away = next(i for i, f in enumerate(received)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .driver import Player, api, record_frames, seated_page
+from .driver import Player, api, record_frames, seated_page, unbatched
 from .serving import LiveServer
 
 # At every change of the page: the trick resting in the middle, if any (number, winner,
@@ -36,7 +36,7 @@ new MutationObserver(() => {
 
 def _tricks_of(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The trick events the page was sent, in order."""
-    return [ev for f in frames if f.get("type") == "update"
+    return [ev for f in unbatched(frames) if f.get("type") == "update"
             for ev in f.get("events", []) if ev["type"] == "trick"]
 
 

@@ -3,7 +3,9 @@
 // The connection remembers the highest seq it has seen. On every (re)connection it sends
 // hello with that seq and the server answers with what was missed (or a snapshot). A stream
 // message whose seq skips ahead means something was lost: the connection asks again with
-// hello. Dropped sockets reconnect by themselves with a growing pause (up to 5 s).
+// hello. Dropped sockets reconnect by themselves with a growing pause (up to 5 s). The
+// connection says `batch: true` in hello: the updates of one burst (an action and the bots'
+// replies) come in one `batch` frame, whose updates are checked by seq as lone ones are.
 
 const STREAM = new Set(["update", "seats", "continue", "chat", "rematch"]);
 
@@ -117,7 +119,7 @@ export class TableConnection {
 
   hello() {
     this.syncing = true;
-    this.send({ type: "hello", token: this.token, last_seq: this.lastSeq });
+    this.send({ type: "hello", token: this.token, last_seq: this.lastSeq, batch: true });
   }
 
   /** Act for the seat; the seq makes a click on an out-of-date screen harmless. */
@@ -151,6 +153,16 @@ export class TableConnection {
         }
       }
       this.lastSeq = seq;
+    } else if (msg.type === "batch") {
+      // the updates not seen yet (a resync may overlap them); the last carries the state
+      const updates = (msg.updates || []).filter((u) => this.lastSeq === null || u.seq > this.lastSeq);
+      if (!updates.length) return;
+      if (this.lastSeq !== null && updates[0].seq > this.lastSeq + 1) {
+        if (!this.syncing) this.hello();
+        return;
+      }
+      this.lastSeq = updates[updates.length - 1].seq;
+      msg = { ...msg, updates };
     } else if (msg.type === "game_over") {
       if (this.lastSeq !== null && seq !== null && seq < this.lastSeq) return;
     } else if (msg.type === "pong") {

@@ -10,7 +10,7 @@ import { cardText, sortCards } from "./cards.js";
 import { Names, cap, seatNames, describe, category, categoryA, phaseText, presetName } from "./words.js";
 import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, scoreTable, settlementPanel, finishedTrick } from "./board.js";
 import { announce, errorText, showError, showNotice } from "./notice.js";
-import { Motion, motionWanted, setMotionWanted, systemReducesMotion } from "./motion.js";
+import { Motion, motionOn as motionRuns, motionWanted, setMotionWanted, systemReducesMotion } from "./motion.js";
 import { sound } from "./sound.js";
 import { momentsOf, MOMENT_MS, MOMENT_MIN_MS } from "./moments.js";
 import { barEl, ringEl, updateCountdowns } from "./clock.js";
@@ -24,6 +24,9 @@ const LOG_LIMIT = 400;
 
 /** Messages that wait while a finished trick rests in the middle (applied in order after it). */
 const HELD = new Set(["update", "seats", "continue", "game_over"]);
+
+/** Milliseconds between the updates of a batch shown one after another (each bot's card). */
+export const STEP_MS = 240;
 
 /** The choices of the trick's rest (ms), the first the default: the table's setting. */
 export const TRICK_RESTS = [1000, 0, 500, 2000];
@@ -88,7 +91,8 @@ export class TablePage {
     this.moments = []; // the key moments on the banner: [{id, kind, text, detail, at, acted}]
     this.momentSeq = 0;
     this.rest = null; // the finished trick resting in the middle: {trick, winner, card, cards}
-    this.held = []; // messages that came while it rests, applied after it
+    this.held = []; // messages that came while it rests (or a batch steps), applied after it
+    this.stepping = false; // an update of a batch is on show: the next waits STEP_MS
     this.guide = new Guide(this); // the guided first game's explanations (guide.js)
     this.pause = null; // the pause between deals: {deal, waiting: [seats], until, total}
     this.summaryClosed = false;
@@ -121,6 +125,7 @@ export class TablePage {
     clearTimeout(this.autoTimer);
     clearTimeout(this.momentTimer);
     clearTimeout(this.restTimer);
+    clearTimeout(this.stepTimer);
     this.motion.destroy();
   }
 
@@ -146,17 +151,55 @@ export class TablePage {
   }
 
   // ------------------------------------------------------------------ messages
-  /** A message from the server: held while a finished trick rests, else handled now. */
+  /** A message from the server: held while a finished trick rests or a batch steps, else
+   * handled now. A batch is its updates, one after another. */
   message(msg) {
-    if (this.rest) {
-      if (msg.type === "snapshot" || msg.type === "resumed") this.endRest(false);
-      else if (HELD.has(msg.type)) {
+    if (msg.type === "batch") {
+      this.batch(msg);
+      return;
+    }
+    if (this.rest || this.stepping) {
+      if (msg.type === "snapshot" || msg.type === "resumed") {
+        this.stepping = false;
+        clearTimeout(this.stepTimer);
+        if (this.rest) this.endRest(false);
+        else this.release();
+      } else if (HELD.has(msg.type)) {
         msg.receivedAt = performance.now(); // its clock and pause count from here
         this.held.push(msg);
         return;
       }
     }
     this.handle(msg);
+  }
+
+  /** A batch (docs/PROTOCOL.md): its updates in order; with motion on, each but the last
+   * that plays a card is shown for STEP_MS before the next (so each bot's card is seen to
+   * land; off with reduced motion: the batch is shown at once), the state coming with the
+   * last one (and with any that ends a trick). */
+  batch(msg) {
+    const updates = msg.updates || [];
+    updates.forEach((u, i) => {
+      u.type = "update";
+      if (i < updates.length - 1) u.next = updates[i + 1].seat; // who acts after it
+    });
+    for (const update of updates) this.message(update);
+  }
+
+  /** The update of a batch on show is over: the held messages go on. */
+  endStep() {
+    if (!this.stepping) return;
+    clearTimeout(this.stepTimer);
+    this.stepping = false;
+    if (!this.rest) this.release();
+  }
+
+  /** Handle the held messages in order (one may hold the rest again). */
+  release() {
+    const held = this.held;
+    this.held = [];
+    for (const msg of held) this.message(msg);
+    return held.length;
   }
 
   handle(msg) {
@@ -338,6 +381,7 @@ export class TablePage {
     this.sounds(events);
     const wasMyTurn = this.myTurn();
     if (msg.state) Object.assign(view, msg.state);
+    else if ("next" in msg) this.stepView(msg, events);
     if ("pause" in msg) this.setPause(msg.pause, msg.receivedAt);
     if (!wasMyTurn && this.myTurn()) {
       announce(t("table.your_turn"));
@@ -357,7 +401,27 @@ export class TablePage {
     this.pending = null;
     this.cleanSelection();
     if (resting) this.startRest(finished, events.slice(upTo));
+    if ("next" in msg && motionRuns() && events.some((e) => e.type === "play")) {
+      this.stepping = true;
+      clearTimeout(this.stepTimer);
+      this.stepTimer = setTimeout(() => this.endStep(), STEP_MS);
+    }
     this.render();
+  }
+
+  /** An update of a batch that comes without the state: the cards its events played are
+   * put on the table (the trick, the hand, the hand sizes) and the seat of the batch's next
+   * update is to act; the batch's last update brings the whole state. */
+  stepView(msg, events) {
+    const view = this.view;
+    for (const ev of events) {
+      if (ev.type !== "play") continue;
+      (view.trick ||= []).push({ seat: ev.seat, card: ev.card });
+      if (ev.seat === view.seat && Array.isArray(view.hand)) view.hand = view.hand.filter((c) => c !== ev.card);
+      if (Array.isArray(view.hand_sizes) && view.hand_sizes[ev.seat] > 0) view.hand_sizes[ev.seat] -= 1;
+    }
+    view.to_act = msg.next;
+    view.legal_actions = [];
   }
 
   /** How long a finished trick rests here (ms): the setting, none at a table of bots only. */
@@ -384,10 +448,12 @@ export class TablePage {
     const { winner, later } = this.rest;
     this.rest = null;
     this.fresh.unshift({ type: "gather", winner }, ...later);
-    const held = this.held;
-    this.held = [];
-    for (const msg of held) this.message(msg); // a held trick may start a rest of its own
-    if (draw && !held.length) this.render();
+    if (this.stepping) {
+      if (draw) this.render(); // the batch's next update follows when its step is over
+      return;
+    }
+    const released = this.release(); // a held trick may start a rest of its own
+    if (draw && !released) this.render();
   }
 
   /** The turn clock of a frame received at `at` (performance.now(); a held frame's is earlier). */
