@@ -6,7 +6,9 @@ on a SQLite file, the writer thread and the in-process bus, as ``chicago serve``
 with clients in the same process that take the frames as text, as a websocket would be
 given them: one person per table of three ``basic`` bots, acting at once with a random
 legal action when its seat is to act, answering a deal's pause with Continue and asking for
-a rematch at the game's end. Everything of a person's move is in it (the action decided and
+a rematch at the game's end. The people take batched updates (one ``batch`` frame per
+person's move with the bots' replies) where the server offers them, unless ``--plain``.
+Everything of a person's move is in it (the action decided and
 stored with the bots' replies, their views and decisions, the frames built and encoded)
 except the websocket and HTTP layers; the garbage collector is tuned as ``chicago serve``
 tunes it.
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import inspect
 import json
 import os
 import random
@@ -49,6 +52,8 @@ except ImportError:  # a server from before the collector's tuning
     tune_for_serving = None  # type: ignore[assignment]
 
 SEATS = ["open", "bot:basic", "bot:basic", "bot:basic"]
+BATCHES = "batch" in inspect.signature(TableManager.hello).parameters
+"""Whether this server offers batched updates (a client says so in hello)."""
 STALL = 60.0
 """Seconds without a person's move after which a run fails (the tables stalled)."""
 
@@ -62,9 +67,12 @@ class Person:
         self.rng = random.Random(seed)
         self.legal: list[str] = []
         self.paused = False
+        self.batched = False  # the manager's hello sets it
 
     def send(self, text: str) -> None:
         frame = json.loads(text)
+        if frame["type"] == "batch":  # its last update has the state
+            frame = frame["updates"][-1]
         kind = frame["type"]
         if kind == "game_over":
             self.driver.spawn(self.driver.manager.rematch, self.table, self.seat)
@@ -111,7 +119,7 @@ class Driver:
 
 
 async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | None,
-               ) -> tuple[int, float]:
+               batch: bool) -> tuple[int, float]:
     store = Store(f"sqlite:///{db}")
     store.migrate()
     settings = Settings(db_url=f"sqlite:///{db}", seed=1, review_workers=0,
@@ -133,7 +141,10 @@ async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | No
     if profile is not None:
         profile.enable()
     for table, token, person in people:
-        await manager.hello(table, person, token, None)
+        if batch:
+            await manager.hello(table, person, token, None, True)
+        else:
+            await manager.hello(table, person, token, None)
     seen, still = 0, time.monotonic()
     while driver.moves < moves:
         await asyncio.sleep(0.01)
@@ -151,10 +162,12 @@ async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | No
     return done, cpu
 
 
-def run(tables: int, moves: int, profile: cProfile.Profile | None = None) -> float:
-    """One run: CPU ms per person move."""
+def run(tables: int, moves: int, profile: cProfile.Profile | None = None,
+        batch: bool = BATCHES) -> float:
+    """One run: CPU ms per person move (``batch``: the people take batched updates)."""
     with tempfile.TemporaryDirectory() as tmp:
-        done, cpu = asyncio.run(_run(Path(tmp) / "bench.sqlite3", tables, moves, profile))
+        done, cpu = asyncio.run(_run(Path(tmp) / "bench.sqlite3", tables, moves, profile,
+                                     batch and BATCHES))
     return cpu * 1000 / done
 
 
@@ -165,15 +178,19 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=3000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--profile", type=Path, help="write a cProfile of one more run here")
+    parser.add_argument("--plain", action="store_true",
+                        help="the people take every update alone (as clients before batches)")
     args = parser.parse_args()
-    per_move = [run(args.tables, args.moves) for _ in range(args.runs)]
+    batch = BATCHES and not args.plain
+    per_move = [run(args.tables, args.moves, batch=batch) for _ in range(args.runs)]
     print(f"server work per person move in process ({args.tables} tables, {args.moves} "
-          f"moves x {args.runs} runs, CPU time, load average {os.getloadavg()[0]:.1f}): "
+          f"moves x {args.runs} runs, {'batched' if batch else 'unbatched'} updates, "
+          f"CPU time, load average {os.getloadavg()[0]:.1f}): "
           f"median {statistics.median(per_move):.3f} ms (runs: "
           f"{', '.join(f'{x:.3f}' for x in per_move)})")
     if args.profile is not None:
         profile = cProfile.Profile(time.thread_time)
-        run(args.tables, args.moves, profile)
+        run(args.tables, args.moves, profile, batch)
         profile.dump_stats(str(args.profile))
 
 
