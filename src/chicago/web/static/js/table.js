@@ -410,12 +410,14 @@ export class TablePage {
   }
 
   /** An update of a batch that comes without the state: the cards its events played are
-   * put on the table (the trick, the hand, the hand sizes) and the seat of the batch's next
-   * update is to act; the batch's last update brings the whole state. */
+   * put on the table (the phase, the trick, the hand, the hand sizes) and the seat of the
+   * batch's next update is to act; the batch's last update brings the whole state. */
   stepView(msg, events) {
     const view = this.view;
     for (const ev of events) {
       if (ev.type !== "play") continue;
+      view.phase = "play"; // the first card after the exchanges, say
+      view.trick_number = ev.trick;
       (view.trick ||= []).push({ seat: ev.seat, card: ev.card });
       if (ev.seat === view.seat && Array.isArray(view.hand)) view.hand = view.hand.filter((c) => c !== ev.card);
       if (Array.isArray(view.hand_sizes) && view.hand_sizes[ev.seat] > 0) view.hand_sizes[ev.seat] -= 1;
