@@ -7,6 +7,7 @@ reconnects is brought up to date as any other."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import random
@@ -17,7 +18,16 @@ import pytest
 from server_support import UPDATES, WsPlayer, close_all, create_table, join
 from starlette.testclient import TestClient
 
-from chicago.server import Settings, create_app
+from chicago import Rules
+from chicago.engine.viewjson import view_json
+from chicago.server import Settings, create_app, fanout
+from chicago.server.bus import InProcessBus
+from chicago.server.core import frames
+from chicago.server.core.decide import TableSpec
+from chicago.server.core.seats import TableOptions
+from chicago.server.protocol import STATE_KEYS
+from chicago.server.storage import Store
+from chicago.server.tables import TableManager
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -259,3 +269,104 @@ def test_batches_and_updates_interleave_with_the_other_frames_in_seq_order(
     assert seqs == sorted(seqs)
     assert any(f["type"] == "chat" for f in first.frames)
     assert any(f["type"] == "batch" for f in first.frames)
+
+
+class _Recorder:
+    """A batched :class:`~chicago.server.core.ports.Client` of one seat that keeps its
+    frames and the seat's state as docs/PROTOCOL.md tells clients to."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat: int | None = seat
+        self.token_hash: str | None = None
+        self.grant: str | None = None
+        self.closed = False
+        self.batched = True
+        self.frames: list[dict[str, Any]] = []
+        self.state: dict[str, Any] = {}
+        self.seq = 0
+        self.over = False
+        self.changed = asyncio.Event()
+
+    def send(self, text: str) -> None:
+        frame = json.loads(text)
+        self.frames.append(frame)
+        for part in frame["updates"] if frame["type"] == "batch" else [frame]:
+            seen = part.get("view") or part.get("state")
+            if seen is not None:
+                self.state.update(seen)
+            self.seq = max(self.seq, part["seq"])
+        self.over = self.over or frame["type"] == "game_over"
+        self.changed.set()
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        self.closed = True
+
+
+class _WaitingBus(InProcessBus):
+    """An in-process bus that waits after each entry it publishes, as a bus over the
+    network waits for its server (:class:`chicago.server.redis_bus.RedisBus`): other work of
+    the loop (``meanwhile``, a request answered then) may come in the middle of a burst."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.meanwhile: list[Any] = []
+        self.published = 0
+
+    async def publish(self, table_id: str, entry: Any) -> None:
+        await super().publish(table_id, entry)
+        self.published += 1
+        await asyncio.sleep(0)
+        for work in self.meanwhile:
+            work(self.published)
+
+
+def test_frames_sent_in_the_middle_of_a_burst_come_after_its_updates(tmp_path: Any) -> None:
+    """A burst whose bus waits between entries: a snapshot asked for and a presence frame
+    sent in the middle of it come after the updates before them (the seq of the frames on a
+    connection never goes down, and no update comes after a frame that has its seq), and the
+    batched client still ends at the seat's view."""
+    async def scenario() -> tuple[_Recorder, dict[str, Any]]:
+        url = f"sqlite:///{tmp_path / 'waiting.sqlite3'}"
+        store = Store(url)
+        store.migrate()
+        bus = _WaitingBus()
+        manager = TableManager(store, Settings(db_url=url, seed=9, review_workers=0,
+                                               resume_tables=False), bus)
+        await manager.start()
+        try:
+            table = await manager.create(TableSpec(
+                Rules.preset("pagat").replace(max_deals=1), SEATS, TableOptions()))
+            token, seat = await manager.join(table.id, 0, "Pia")
+            client = _Recorder(seat)
+            await manager.hello(table, client, token, None, True)
+
+            def meanwhile(published: int) -> None:
+                if published % 3 == 0:
+                    manager.snapshot(table, client, "view")
+                elif published % 3 == 1:
+                    fanout.broadcast(table, frames.presence(table.state))
+
+            bus.meanwhile.append(meanwhile)
+            while not client.over:
+                mine = client.state["to_act"] == seat and client.state["legal_actions"]
+                if mine and client.seq == table.state.seq:
+                    await manager.act(table, seat, client.state["legal_actions"][0])
+                else:
+                    client.changed.clear()
+                    await asyncio.wait_for(client.changed.wait(), 60)
+            return client, view_json(table.state.current.view(seat))
+        finally:
+            await manager.stop()
+
+    client, view = asyncio.run(scenario())
+    last = 0
+    for frame in client.frames:  # an update is always news: beyond every seq seen before it
+        for part in frame["updates"] if frame["type"] == "batch" else [frame]:
+            assert part["seq"] > last if part["type"] == "update" else part["seq"] >= last, (
+                part["type"], part["seq"], last)
+            last = max(last, part["seq"])
+    kinds = {f["type"] for f in client.frames}
+    assert {"batch", "snapshot", "presence"} <= kinds
+    assert any(len(f["updates"]) > 1 for f in client.frames if f["type"] == "batch")
+    assert {k: v for k, v in client.state.items() if k in STATE_KEYS} == {
+        k: v for k, v in view.items() if k in STATE_KEYS}

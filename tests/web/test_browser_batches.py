@@ -2,7 +2,8 @@
 game plays through on batches (a person's action and the bots' replies in one frame); the
 updates of a batch are shown one after another, so every card a bot plays is seen in the
 middle of the table on its own, before the next one (R-TRICK-1: each seat plays one card in
-turn), and the page ends with the server's view. With the system's reduced motion a batch is shown at once.
+turn), and the page ends with the server's view. With the system's reduced motion a batch
+is shown at once.
 
 The page is looked at on every change (a MutationObserver), never at times.
 """

@@ -10,14 +10,16 @@ docs/SERVER.md ("Frames and secrecy") what each audience may see.
 
 A connection that said ``"batch": true`` in hello (:attr:`Client.batched
 <chicago.server.core.ports.Client.batched>`) gets the updates of one burst (the entries a
-change stored together: a person's action and the bots' replies, :meth:`chicago.server.cache.
-TableCache.store_all`) in one ``batch`` frame. While a burst is sent (:func:`bursting`),
-each update is gathered per audience (:attr:`LiveTable.batches`), with the state only when
-it ends a trick; when the burst ends, or before any other frame, or before a new
-connection is brought up to date (:func:`flush`), the last gathered update of each audience
-is given the state as it is then, which is the state after that update's action, and the
-batch is encoded once per audience. An update sent outside a burst (another worker's entry,
-followed) is a batch of one. Connections that did not ask get every frame as before.
+change stored together: a person's action and the bots' replies,
+:meth:`chicago.server.cache.TableCache.store_all`) in one ``batch`` frame. While a burst is
+sent (:func:`bursting`), each update is gathered per audience (:attr:`LiveTable.batches`),
+with the state only when it ends a trick. The gathered updates are sent (:func:`flush`) when
+the burst ends, before any other frame (a burst may wait on the bus between its entries,
+and a frame of the table's seq now must not come before the updates it follows) and before
+a new connection is brought up to date; the last one of each audience is then given the
+state as it is, which is the state after that update's action, and the batch is encoded once
+per audience. An update sent outside a burst (another worker's entry, followed) is a batch
+of one. Connections that did not ask get every frame as before.
 """
 
 from __future__ import annotations
@@ -50,7 +52,9 @@ def encode(batch: Iterable[Frame]) -> list[str]:
 
 
 def snapshot(table: LiveTable, audience: int | None, reason: str, loop_time: float) -> str:
-    """A ``snapshot`` frame for one audience, encoded."""
+    """A ``snapshot`` frame for one audience, encoded (the batches gathered are sent first:
+    a connection never gets an update older than its snapshot after it)."""
+    flush(table)
     return protocol.dumps(frames.snapshot(table.state, audience, reason,
                                           clock=clock_info(table, loop_time),
                                           at=table.clock.time()))
@@ -182,7 +186,9 @@ def send_unsent(table: LiveTable) -> None:
 
 
 def broadcast(table: LiveTable, frame: Frame) -> None:
-    """Send one frame to every connection of the table in this process."""
+    """Send one frame to every connection of the table in this process (after the batches
+    gathered: its seq is the table's now)."""
+    flush(table)
     text = protocol.dumps(frame)
     for conn in list(table.conns):
         conn.send(text)

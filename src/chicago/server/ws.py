@@ -15,7 +15,7 @@ import logging
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
-from chicago.server import protocol
+from chicago.server import fanout, protocol
 from chicago.server.headers import Origins
 from chicago.server.live import LiveTable
 from chicago.server.messages import (
@@ -108,14 +108,19 @@ async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> N
     settings = conn.settings
     handlers = _Handlers(manager, table, conn)
 
+    def answer(code: str, message: str, msg_id: object = None) -> None:
+        """An error frame of the table's seq now (after the updates gathered before it)."""
+        fanout.flush(table)
+        conn.send(protocol.error_frame(table.state.seq, code, message, msg_id))
+
     def refuse(code: str, message: str) -> None:
-        conn.send(protocol.error_frame(table.state.seq, code, message))
+        answer(code, message)
 
     async for raw in conn.messages(refuse):
         try:
             msg = parse_client(raw, settings.max_message)
         except ProtocolError as exc:
-            conn.send(protocol.error_frame(table.state.seq, exc.code, exc.message, exc.msg_id))
+            answer(exc.code, exc.message, exc.msg_id)
             continue
         try:
             if msg.greeted and not conn.greeted:
@@ -124,14 +129,13 @@ async def _serve(manager: TableManager, table: LiveTable, conn: Connection) -> N
             if msg.paced:
                 conn.refund()
         except ProtocolError as exc:
-            conn.send(protocol.error_frame(table.state.seq, exc.code, exc.message, msg.id))
+            answer(exc.code, exc.message, msg.id)
         except TableError as exc:
-            conn.send(protocol.error_frame(table.state.seq, exc.code, exc.message, msg.id))
+            answer(exc.code, exc.message, msg.id)
         except Exception:  # a bug, not the client's fault: say so and keep the connection
             log.exception("table %s: %s message failed", table.id, msg.type)
-            conn.send(protocol.error_frame(table.state.seq, "internal", "the server failed to "
-                                           "handle this message; send hello to resync",
-                                           msg.id))
+            answer("internal", "the server failed to handle this message; send hello to "
+                   "resync", msg.id)
 
 
 class _Handlers:
@@ -183,6 +187,7 @@ class _Handlers:
         self.manager.snapshot(self.table, self.conn, "view")
 
     async def on_ping(self, msg: Ping) -> None:
+        fanout.flush(self.table)  # the updates before the seq it says
         self.conn.send(protocol.dumps({"type": "pong", "seq": self.table.state.seq}))
 
 
