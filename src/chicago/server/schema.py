@@ -9,9 +9,10 @@ properties and their descriptions from the fields and the docstrings under them,
 typed :data:`~chicago.engine.jsontypes.ViewJSON`, ``StateJSON`` or ``EventJSON`` referring to
 the engine's definition.
 
->>> FRAMES
-('snapshot', 'update', 'batch', 'game_over', 'seats', 'continue', 'chat', 'resumed', 'presence',
- 'rematch')
+>>> FRAMES[:5]
+('snapshot', 'update', 'batch', 'game_over', 'seats')
+>>> FRAMES[5:]
+('continue', 'chat', 'resumed', 'presence', 'rematch')
 >>> json_schema()["$defs"]["frame.update"]["properties"]["state"]["anyOf"][0]
 {'$ref': '#/$defs/state'}
 """
