@@ -380,10 +380,9 @@ class TableManager:
         replies per seat of the table (enough for every bot's turn up to the person's next
         one at a table of one person, across a trick's end), and none past a deal's pause
         or the game's end, so that a table of bots still takes turns with the others: its
-        timer takes it on from there. A reply that
-        the core refuses, or a bot that fails, is the bot's bug: logged, and the replies
-        end before it (the action and the replies before it are stored all the same; the
-        bot's timer tries again)."""
+        timer takes it on from there. A reply that the core refuses, or a bot that fails,
+        is the bot's bug: logged, and the replies end before it (the action and the replies
+        before it are stored all the same; the bot's timer tries again)."""
         if move.game_over or any(e.kind != "act" for e in move.change.entries):
             return []  # a seat taken back or marked away: its timers take it on
         state = table.state.preview()
