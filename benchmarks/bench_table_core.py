@@ -14,9 +14,10 @@ except the websocket and HTTP layers; the garbage collector is tuned as ``chicag
 tunes it.
 
 It prints the CPU time (``time.process_time``, the writer thread included) per person move,
-for each of ``--runs`` runs of ``--moves`` person moves at ``--tables`` tables; ``--profile
-FILE`` writes a cProfile of one more run (CPU time of the loop's thread). Compare two
-versions by running it with each on ``PYTHONPATH``, interleaved.
+for each of ``--runs`` runs of ``--moves`` person moves at ``--tables`` tables, and the
+frames and kilobytes of JSON a person was sent per move; ``--profile FILE`` writes a
+cProfile of one more run (CPU time of the loop's thread). Compare two versions by running
+it with each on ``PYTHONPATH``, interleaved.
 
     python benchmarks/bench_table_core.py --tables 200 --moves 3000 --runs 3
 """
@@ -54,6 +55,8 @@ except ImportError:  # a server from before the collector's tuning
 SEATS = ["open", "bot:basic", "bot:basic", "bot:basic"]
 BATCHES = "batch" in inspect.signature(TableManager.hello).parameters
 """Whether this server offers batched updates (a client says so in hello)."""
+SENT: list[tuple[float, float]] = []
+"""Per run: the frames and the characters of JSON a person was sent per move."""
 STALL = 60.0
 """Seconds without a person's move after which a run fails (the tables stalled)."""
 
@@ -70,6 +73,8 @@ class Person:
         self.batched = False  # the manager's hello sets it
 
     def send(self, text: str) -> None:
+        self.driver.frames += 1
+        self.driver.chars += len(text)
         frame = json.loads(text)
         if frame["type"] == "batch":  # its last update has the state
             frame = frame["updates"][-1]
@@ -100,6 +105,9 @@ class Driver:
         self.manager = manager
         self.moves = 0
         self.refused = 0
+        self.frames = 0
+        """Frames the people were sent (and their characters, below)."""
+        self.chars = 0
         self.pending: set[asyncio.Task[None]] = set()
 
     def spawn(self, request: Any, *args: Any, move: bool = False) -> None:
@@ -136,7 +144,7 @@ async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | No
         table = await manager.create(TableSpec(Rules.preset("pagat"), SEATS, TableOptions()))
         token, seat = await manager.join(table.id, 0, f"p{number}")
         people.append((table, token, Person(driver, table, seat, number)))
-    driver.moves = 0
+    driver.moves = driver.frames = driver.chars = 0
     start = time.process_time()
     if profile is not None:
         profile.enable()
@@ -156,6 +164,7 @@ async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | No
         profile.disable()
     cpu = time.process_time() - start
     done = driver.moves
+    SENT.append((driver.frames / done, driver.chars / done))
     await manager.stop()
     for task in list(driver.pending):
         task.cancel()
@@ -187,7 +196,9 @@ def main() -> None:
           f"moves x {args.runs} runs, {'batched' if batch else 'unbatched'} updates, "
           f"CPU time, load average {os.getloadavg()[0]:.1f}): "
           f"median {statistics.median(per_move):.3f} ms (runs: "
-          f"{', '.join(f'{x:.3f}' for x in per_move)})")
+          f"{', '.join(f'{x:.3f}' for x in per_move)}); sent a person per move: "
+          f"{statistics.median(f for f, _ in SENT):.2f} frames, "
+          f"{statistics.median(c for _, c in SENT) / 1000:.1f} kB")
     if args.profile is not None:
         profile = cProfile.Profile(time.thread_time)
         run(args.tables, args.moves, profile, batch)
