@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from server_support import WsPlayer, age_log, close_all, create_table, join
 from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app, schedule
+from chicago.server.clock import ShiftedClock
 from chicago.server.core.state import AWAY_AFTER
 from chicago.server.core.turns import BotMoves
 
@@ -273,16 +273,21 @@ def test_a_clock_that_ran_out_while_down_gets_a_short_grace_then_the_stand_in(
             close_all()
 
 
-def test_chat_does_not_extend_the_turn_clock(client: TestClient) -> None:
+def test_chat_does_not_extend_the_turn_clock(clocked_client: TestClient,
+                                            clock: ShiftedClock) -> None:
+    """Five minutes pass on the server's clock (moved, not waited for: before, the test
+    slept 0.3 s and a busy machine could make any number of it); a chat line then leaves
+    the turn clock where it was, five minutes (and the real time) down, not full again."""
+    client = clocked_client
     table = create_table(client, ["open", "open"], clock=600)["id"]
     tokens = [join(client, table, seat) for seat in (0, 1)]
     watcher = WsPlayer(client, table)
     me = WsPlayer(client, table, tokens[watcher.state["to_act"]])
     before = _clock_ms(me)
-    time.sleep(0.3)
+    clock.advance(300)
     me.send(type="chat", text="thinking")
     me.until(lambda f: f["type"] == "chat")
-    assert _clock_ms(me) <= before - 250
+    assert _clock_ms(me) <= before - 300_000
 
 
 def test_seats_messages_say_the_status_and_the_clock(
