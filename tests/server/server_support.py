@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 import random
 import re
@@ -11,6 +12,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from contextlib import AbstractContextManager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,6 +72,21 @@ def join(client: TestClient, table_id: str, seat: int | None = None,
     assert response.status_code == 200, response.text
     token: str = response.json()["token"]
     return token
+
+
+class Since:
+    """The real time passed since this was made, on the clock the server reads (UNIX time):
+    a turn clock or a pause that began after it has, when a frame tells it, at least its
+    full time less what passed (:meth:`least`). A busy machine may take seconds between two
+    frames; before, tests gave it ten."""
+
+    def __init__(self) -> None:
+        self.start = time.time()
+
+    def least(self, full_ms: int) -> int:
+        """The fewest milliseconds left of ``full_ms`` that began after this was made (less
+        one for the frames' rounding)."""
+        return full_ms - math.ceil((time.time() - self.start) * 1000) - 1
 
 
 WAIT = 30.0
