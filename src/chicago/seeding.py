@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import random
+from types import MethodType
 from typing import Any
 
 __all__ = ["SeededOnUse"]
@@ -26,7 +27,7 @@ _UNSET = object()
 class SeededOnUse(random.Random):
     """``random.Random(seed)``, seeded when first used (see the module docstring)."""
 
-    def __init__(self, x: Any = None) -> None:  # noqa: D107 (the class docstring says it)
+    def __init__(self, x: Any = None) -> None:
         # random.Random.__init__ would seed at once: keep the seed instead
         self._waiting: Any = x
         self.gauss_next = None
@@ -37,10 +38,12 @@ class SeededOnUse(random.Random):
         if waiting is not _UNSET:
             super().seed(waiting)
             # seeded: later draws go straight to the generator's own methods
-            self.random = super().random  # type: ignore[method-assign]
-            self.getrandbits = super().getrandbits  # type: ignore[method-assign]
+            # (instance attributes before the class's methods; _randbelow and the others
+            # look them up on the instance)
+            self.__dict__.update(random=MethodType(random.Random.random, self),
+                                 getrandbits=MethodType(random.Random.getrandbits, self))
 
-    def seed(self, a: Any = None, version: int = 2) -> None:  # type: ignore[override]
+    def seed(self, a: Any = None, version: int = 2) -> None:
         """Seed now, as :meth:`random.Random.seed` does."""
         self._waiting = _UNSET
         super().seed(a, version)
