@@ -35,7 +35,8 @@ from chicago.cards import DECK, Card
 from chicago.categories import Category
 from chicago.engine.actions import Action
 from chicago.engine.events import Announce, Deal, Event, Exchange, Pass, Reveal, RoundResult
-from chicago.engine.knowledge import card_places
+from chicago.engine.carried import SeatLog
+from chicago.engine.knowledge import out_of_stock
 from chicago.engine.phases import Phase
 from chicago.engine.viewtypes import (
     Announcement,
@@ -113,6 +114,8 @@ class ViewedGame(Protocol):
 
     def legal_actions(self) -> list[Action]: ...
 
+    def seat_log(self, seat: int | None) -> SeatLog: ...
+
 
 @dataclass(frozen=True, slots=True)
 class OwnPart:
@@ -133,10 +136,9 @@ def _check_seat(game: ViewedGame, seat: int | None) -> None:
         raise ValueError(f"seat must be 0-{game.players - 1} or None, not {seat!r}")
 
 
-def _visible(deal_events: Sequence[Event], seat: int | None) -> tuple[Event, ...]:
-    if seat is None:
-        return tuple(e for e in deal_events if not e.private)
-    return tuple(e for e in deal_events if not e.private or e.audience == seat)
+def _visible(game: ViewedGame, seat: int | None) -> tuple[Event, ...]:
+    """The deal's events ``seat`` may see, from its log (carried on from the last time)."""
+    return game.seat_log(seat).seen()
 
 
 def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None = None
@@ -145,10 +147,10 @@ def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None
     choices); ``visible``: the deal's events the seat may see, if the caller has them."""
     _check_seat(game, seat)
     if visible is None:
-        visible = _visible(game.deal_events, seat)
-    places = card_places(visible, seat)
+        visible = _visible(game, seat)
+    out = out_of_stock(visible, seat)
     if seat is None:
-        return OwnPart(None, (), None, (), (), tuple(sorted(places.out_of_stock())))
+        return OwnPart(None, (), None, (), (), tuple(sorted(out)))
     held = game.hands[seat]
     return OwnPart(
         seat=seat,
@@ -156,7 +158,7 @@ def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None
         hand_category=category_of(held, game.rules) if len(held) == 5 else None,
         discarded=tuple(game.discarded(seat)),
         legal_actions=tuple(game.legal_actions()) if game.to_act == seat else (),
-        known_out=tuple(sorted(places.out_of_stock().difference(held))),
+        known_out=tuple(sorted(out.difference(held))),
     )
 
 
@@ -166,7 +168,7 @@ _NO_OWN = OwnPart(None, (), None, (), (), ())
 def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
     """The view of ``seat`` (``None``: spectator) of ``game``."""
     _check_seat(game, seat)
-    visible = _visible(game.deal_events, seat)
+    visible = _visible(game, seat)
     return _view(game, seat, visible, own_part(game, seat, visible))
 
 
@@ -176,7 +178,7 @@ def seat_view_from(public: SeatView, game: ViewedGame, seat: int | None) -> Seat
     the events it may see put in (for a shell that builds the public view once per state
     and gives several audiences their views). Equal to ``seat_view(game, seat)``."""
     _check_seat(game, seat)
-    visible = _visible(game.deal_events, seat)
+    visible = _visible(game, seat)
     own = own_part(game, seat, visible)
     # a copy of ``public`` slot by slot, then the seat's own fields: what
     # ``dataclasses.replace`` makes, without building every field's keyword and calling
