@@ -34,8 +34,8 @@ from typing import Protocol
 from chicago.cards import DECK, Card
 from chicago.categories import Category
 from chicago.engine.actions import Action
-from chicago.engine.events import Announce, Deal, Event, Exchange, Pass, Reveal, RoundResult
 from chicago.engine.carried import SeatLog
+from chicago.engine.events import Announce, Deal, Event, Exchange, Pass, Reveal, RoundResult
 from chicago.engine.knowledge import out_of_stock
 from chicago.engine.phases import Phase
 from chicago.engine.viewtypes import (
