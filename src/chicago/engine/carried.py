@@ -10,15 +10,16 @@ last, then applies the action): per seat a :class:`SeatLog`, the deal's events t
 may see so far, and the facts folded from them (:class:`Fold`), each kept with how many of
 the seat's events it has folded and carried on from there when asked about more.
 
-The log and its facts only ever grow: a game extends a seat's log when its deal's events
-begin with the ones the log was made of. That is checked cheaply, by identity, as events
-cannot change and a copy shares its original's event objects: the deal's first event is
-the memo's, and the last event the seat's log has read is the very object at the same
-place of the game's log (a game that went another way since the copy, or one further
-behind, holds other objects or fewer). A game that does not extend the memo gets a memo of
-its own, so nothing one game asks changes what another reads: a bot deciding on a copy never
-changes the stored game. Asked about fewer events than a fact has folded (an older view),
-the fact is folded afresh for them and the kept one stays.
+The memo and its logs only ever grow: the memo holds the deal's events as far as any game
+sharing it has asked, and a game's deal is either a beginning of them (an older state) or
+them and more (a newer one), which extends them. That is checked cheaply, by identity, as
+events cannot change and a copy shares its original's event objects: the deal's first event
+is the memo's, and the game's last event (or, for a newer game, the memo's last) is the
+very object at the same place of the other log; a game that went another way since the copy
+holds other objects there. Such a game gets a memo of its own, so nothing one game asks
+changes what another reads: a bot deciding on a copy never changes the stored game. Asked
+about fewer events than a fact has folded (an older view), the fact is folded afresh for
+them and the kept one stays.
 
 The events a view holds are a :class:`SeenEvents`: a tuple, equal to any tuple of the same
 events, that knows the log of its seat; a view's events made elsewhere are folded afresh.
@@ -76,30 +77,29 @@ class SeenEvents(tuple[Event, ...]):
 
 
 class SeatLog:
-    """The events of a deal one seat may see so far (``seat`` None: the public ones) and
-    the facts folded from them (see the module docstring)."""
+    """The events of a deal one seat may see (``seat`` None: the public ones), read from
+    its memo's events, and the facts folded from them (see the module docstring)."""
 
-    __slots__ = ("_facts", "_last", "_lock", "_scanned", "_seen", "players", "rules", "seat",
-                 "visible")
+    __slots__ = ("_facts", "_lock", "_seen", "_upto", "players", "rules", "seat", "visible")
 
     def __init__(self, seat: int | None, players: int, rules: Rules) -> None:
         self.seat = seat
         self.players = players
         self.rules = rules
         self.visible: list[Event] = []
-        """The seat's events of the deal so far, in order (only ever appended to)."""
-        self._scanned = 0  # events of the deal read (the seat's and the others')
-        self._last: Event | None = None  # the last of them
+        """The seat's events of the deal read so far, in order (only ever appended to)."""
+        self._upto = [0]  # per number of the deal's events read: how many the seat sees
         self._seen: SeenEvents | None = None  # the latest tuple given out
         self._facts: dict[Fold[Any], tuple[int, Any]] = {}
         self._lock = threading.Lock()
 
-    def seen(self) -> SeenEvents:
-        """Every event of the log so far as a :class:`SeenEvents` (the same object until
-        the log grows)."""
+    def seen(self, count: int) -> SeenEvents:
+        """The seat's events among the deal's first ``count`` (read already) as a
+        :class:`SeenEvents` (the same object while they are the same)."""
+        visible = self._upto[count]
         seen = self._seen
-        if seen is None or len(seen) != len(self.visible):
-            seen = SeenEvents(self.visible)
+        if seen is None or len(seen) != visible:
+            seen = SeenEvents(self.visible[:visible])
             seen.log = self
             self._seen = seen
         return seen
@@ -124,36 +124,34 @@ class SeatLog:
                 self._facts[fold] = (count, state)
             return read(state)
 
-    def _follow(self, events: list[Event], start: int) -> bool:
-        """Read the deal's events after those read before (``events[start:]`` is the
-        deal): False, changing nothing, when they do not begin with those."""
-        scanned = self._scanned
-        end = len(events) - start
-        if end < scanned or (scanned and events[start + scanned - 1] is not self._last):
-            return False
-        if end > scanned:
-            seat = self.seat
-            new = events[start + scanned:]
-            if seat is None:
-                self.visible.extend([e for e in new if not e.private])
-            else:
-                self.visible.extend([e for e in new if not e.private or e.audience == seat])
-            self._scanned = end
-            self._last = events[-1]
-        return True
+    def _read(self, deal: list[Event], count: int) -> None:
+        """Read the deal's events up to the first ``count`` of ``deal`` (the memo's)."""
+        upto = self._upto
+        done = len(upto) - 1
+        if count <= done:
+            return
+        seat, visible = self.seat, self.visible
+        seen = upto[-1]
+        for event in deal[done:count]:
+            if not event.private or (seat is not None and event.audience == seat):
+                visible.append(event)
+                seen += 1
+            upto.append(seen)
 
 
 class DealMemo:
-    """The :class:`SeatLog` of each seat (and the spectators) in one deal, shared by a game
-    and its copies (see the module docstring)."""
+    """The deal's events read so far and the :class:`SeatLog` of each seat (and the
+    spectators), shared by a game and its copies (see the module docstring)."""
 
-    __slots__ = ("_lock", "first", "logs", "players", "rules")
+    __slots__ = ("_lock", "deal", "first", "logs", "players", "rules")
 
     def __init__(self, first: Event | None, players: int, rules: Rules) -> None:
         self.first = first
         """The deal's first event (its deal), by which a game's deal is told apart."""
         self.players = players
         self.rules = rules
+        self.deal: list[Event] = []
+        """The deal's events read so far, from any game that shares the memo."""
         self.logs: dict[int | None, SeatLog] = {}
         self._lock = threading.Lock()
 
@@ -161,11 +159,23 @@ class DealMemo:
         """Pickled as an empty memo that no deal's events match (the cache stays behind)."""
         return (DealMemo, (None, self.players, self.rules))
 
-    def log(self, seat: int | None, events: list[Event], start: int) -> SeatLog | None:
-        """The log of ``seat`` brought up to ``events`` (a game's whole log; its deal from
-        ``start``), or None when they do not extend it (the game needs a memo of its own)."""
+    def seen(self, seat: int | None, events: list[Event], start: int) -> SeenEvents | None:
+        """The events of the deal ``events[start:]`` (a game's whole log) that ``seat`` may
+        see, from its log; None when the deal's events are not those the memo read or
+        more of them (a game that went another way: it needs a memo of its own)."""
+        count = len(events) - start
         with self._lock:
+            deal = self.deal
+            done = len(deal)
+            if count <= done:
+                if count and deal[count - 1] is not events[start + count - 1]:
+                    return None
+            else:
+                if done and deal[done - 1] is not events[start + done - 1]:
+                    return None
+                deal.extend(events[start + done:])
             log = self.logs.get(seat)
             if log is None:
                 log = self.logs[seat] = SeatLog(seat, self.players, self.rules)
-            return log if log._follow(events, start) else None
+            log._read(deal, count)
+            return log.seen(count)

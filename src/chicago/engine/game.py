@@ -19,7 +19,7 @@ from typing import Annotated, Any, ClassVar, Self
 
 from chicago.cards import DECK, Card, cards_from_mask, parse_cards
 from chicago.engine.actions import Action, ActionKind, NotationError
-from chicago.engine.carried import DealMemo, SeatLog
+from chicago.engine.carried import DealMemo, SeenEvents
 from chicago.engine.errors import IllegalAction, WorldError
 from chicago.engine.events import (
     EVENT_TYPES,
@@ -518,10 +518,11 @@ class Game:
         """The events of the current (or last) deal."""
         return self.events[self._deal_start_event :]
 
-    def seat_log(self, seat: int | None) -> SeatLog:
+    def seen_by(self, seat: int | None) -> SeenEvents:
         """The events of the current (or last) deal that ``seat`` may see (``None``: the
-        public ones), as a :class:`~chicago.engine.carried.SeatLog` shared with this game's
-        copies, with the facts folded from them (what views are made of)."""
+        public ones), in order: what its view holds, taken from the seat's log in a memo
+        shared with this game's copies, which carries the facts folded from them on
+        (:mod:`chicago.engine.carried`)."""
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.players):
             raise ValueError(f"seat must be 0-{self.players - 1} or None, not {seat!r}")
         events = self.events
@@ -530,12 +531,12 @@ class Game:
         memo = self._memo
         if memo is None or memo.first is not first:
             memo = self._memo = DealMemo(first, self.players, self.rules)
-        log = memo.log(seat, events, start)
-        if log is None:  # this game went another way than the memo's (or is behind it)
+        seen = memo.seen(seat, events, start)
+        if seen is None:  # this game went another way than the memo's
             memo = self._memo = DealMemo(first, self.players, self.rules)
-            log = memo.log(seat, events, start)
-            assert log is not None  # a new memo follows any log
-        return log
+            seen = memo.seen(seat, events, start)
+            assert seen is not None  # a new memo takes any deal
+        return seen
 
     @property
     def deal_history(self) -> tuple[DealRecord, ...]:

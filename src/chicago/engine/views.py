@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from chicago.cards import DECK, Card
 from chicago.categories import Category
 from chicago.engine.actions import Action
-from chicago.engine.carried import Fold, SeatLog
+from chicago.engine.carried import Fold, SeenEvents
 from chicago.engine.events import Announce, Deal, Event, Exchange, Pass, Reveal, RoundResult
 from chicago.engine.knowledge import out_of_stock
 from chicago.engine.phases import Phase
@@ -115,7 +115,7 @@ class ViewedGame(Protocol):
 
     def legal_actions(self) -> list[Action]: ...
 
-    def seat_log(self, seat: int | None) -> SeatLog: ...
+    def seen_by(self, seat: int | None) -> SeenEvents: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +139,7 @@ def _check_seat(game: ViewedGame, seat: int | None) -> None:
 
 def _visible(game: ViewedGame, seat: int | None) -> tuple[Event, ...]:
     """The deal's events ``seat`` may see, from its log (carried on from the last time)."""
-    return game.seat_log(seat).seen()
+    return game.seen_by(seat)
 
 
 def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None = None
@@ -224,9 +224,9 @@ def public_view(game: ViewedGame) -> SeatView:
 
 def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
           own: OwnPart) -> SeatView:
-    public = game.seat_log(None)  # the scoring rounds are public: carried on in its log
-    announcements, reveals, results, shown_round = public.read(
-        SCORING, len(public.visible), _Scoring.parts)
+    public = game.seen_by(None)  # the scoring rounds are public: carried on in its log
+    announcements, reveals, results, shown_round = public.log.read(
+        SCORING, len(public), _Scoring.parts)
     rules = game.rules
     one_up = game.one_up_card
     over = game.is_over
