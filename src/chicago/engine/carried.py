@@ -80,63 +80,68 @@ class SeatLog:
     """The events of a deal one seat may see (``seat`` None: the public ones), read from
     its memo's events, and the facts folded from them (see the module docstring)."""
 
-    __slots__ = ("_facts", "_lock", "_seen", "_upto", "players", "rules", "seat", "visible")
+    __slots__ = ("_facts", "_lock", "_scanned", "_seen", "players", "rules", "seat")
 
     def __init__(self, seat: int | None, players: int, rules: Rules) -> None:
         self.seat = seat
         self.players = players
         self.rules = rules
-        self.visible: list[Event] = []
-        """The seat's events of the deal read so far, in order (only ever appended to)."""
-        self._upto = [0]  # per number of the deal's events read: how many the seat sees
-        self._seen: SeenEvents | None = None  # the latest tuple given out
+        self._scanned = 0  # the deal's events read
+        self._seen = self._events(())  # the seat's events among them
         self._facts: dict[Fold[Any], tuple[int, Any]] = {}
         self._lock = threading.Lock()
 
-    def seen(self, count: int) -> SeenEvents:
-        """The seat's events among the deal's first ``count`` (read already) as a
-        :class:`SeenEvents` (the same object while they are the same)."""
-        visible = self._upto[count]
-        seen = self._seen
-        if seen is None or len(seen) != visible:
-            seen = SeenEvents(self.visible[:visible])
-            seen.log = self
-            self._seen = seen
+    def _events(self, events: Sequence[Event]) -> SeenEvents:
+        seen = SeenEvents(events)
+        seen.log = self
         return seen
+
+    def seen(self, deal: list[Event], count: int) -> SeenEvents:
+        """The seat's events among the first ``count`` of ``deal`` (the memo's, read
+        already) as a :class:`SeenEvents`: the log's own tuple for all of them."""
+        seen = self._seen
+        if count == self._scanned:
+            return seen
+        # an older state: as many of the log's events as the seat saw among those
+        seat = self.seat
+        visible = sum(1 for e in deal[:count]
+                      if not e.private or (seat is not None and e.audience == seat))
+        return self._events(seen[:visible])
 
     def read(self, fold: Fold[S], count: int, read: Callable[[S], R]) -> R:
         """``read`` of the state of ``fold`` after the first ``count`` events of the log:
         carried on from the kept state when it has folded no more than them (and kept),
         else folded afresh. ``read`` runs under the log's lock: it copies out what it
         needs, as the kept state goes on changing."""
-        if not 0 <= count <= len(self.visible):
-            raise ValueError(f"the log holds {len(self.visible)} events, not {count}")
+        seen = self._seen
+        if not 0 <= count <= len(seen):
+            raise ValueError(f"the log holds {len(seen)} events, not {count}")
         with self._lock:
             kept = self._facts.get(fold)
             if kept is not None and kept[0] <= count:
                 done, state = kept
                 if done < count:
-                    state = fold.advance(state, self.visible[done:count], self)
+                    state = fold.advance(state, seen[done:count], self)
                     self._facts[fold] = (count, state)
                 return read(state)
-            state = fold.advance(fold.start(self), self.visible[:count], self)
+            state = fold.advance(fold.start(self), seen[:count], self)
             if kept is None:
                 self._facts[fold] = (count, state)
             return read(state)
 
     def _read(self, deal: list[Event], count: int) -> None:
         """Read the deal's events up to the first ``count`` of ``deal`` (the memo's)."""
-        upto = self._upto
-        done = len(upto) - 1
+        done = self._scanned
         if count <= done:
             return
-        seat, visible = self.seat, self.visible
-        seen = upto[-1]
-        for event in deal[done:count]:
-            if not event.private or (seat is not None and event.audience == seat):
-                visible.append(event)
-                seen += 1
-            upto.append(seen)
+        seat = self.seat
+        if seat is None:
+            new = [e for e in deal[done:count] if not e.private]
+        else:
+            new = [e for e in deal[done:count] if not e.private or e.audience == seat]
+        if new:
+            self._seen = self._events([*self._seen, *new])
+        self._scanned = count
 
 
 class DealMemo:
@@ -178,4 +183,4 @@ class DealMemo:
             if log is None:
                 log = self.logs[seat] = SeatLog(seat, self.players, self.rules)
             log._read(deal, count)
-            return log.seen(count)
+            return log.seen(deal, count)
