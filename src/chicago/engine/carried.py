@@ -25,8 +25,12 @@ The events a view holds are a :class:`SeenEvents`: a tuple, equal to any tuple o
 events, that knows the log of its seat; a view's events made elsewhere are folded afresh.
 A seat's log holds nothing but what that seat may see.
 
-Memory: per live game, about 6 KB for a four-seat deal of about 60 events (five logs of the
-seats and the spectators, their lists of events and two facts each).
+Memory: one memo per live table (the states of a table share it; it goes with the deal):
+at the end of a four-seat pagat deal of about 65 events, with every seat's view and the
+knowledge of each seat to act made, a median of about 28 KB (20 deals, at most 33 KB; the
+game's own state beside it, its events left out, about 18 KB): per seat its tuple of events,
+its card places (about 2.5 KB) and its knowledge walk (about 3 KB), and the public scoring
+rounds.
 
 A memo's locks make it safe to share between threads (a bot thinking in a worker thread
 while the event loop builds the next view of the same seat).
