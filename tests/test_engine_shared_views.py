@@ -253,3 +253,18 @@ def test_a_deal_dealt_again_gets_a_memo_of_its_own() -> None:
         view = game.view(seat)
         assert view == _afresh(game).view(seat)
         assert knowledge(view) == _knowledge_afresh(view)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_views_written_slot_by_slot_equal_the_dataclass_made_ones(case: Case) -> None:
+    """The engine writes a view's slots directly (not through the frozen dataclass's
+    ``__init__``): every field is set, and the view equals (and prints as) the one
+    ``SeatView(**fields)`` makes from the same values, for every seat and the spectators."""
+    for game in _states(case, most=60):
+        public = public_view(game)
+        for seat in [None, *range(game.players)]:
+            for view in (seat_view(game, seat), seat_view_from(public, game, seat)):
+                fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(SeatView)}
+                made = SeatView(**fields)
+                assert made == view and repr(made) == repr(view)
