@@ -6,6 +6,8 @@ import pickle
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chicago.cards import DECK, Card, cards_from_mask, cards_text, mask_of, parse_card, parse_cards
 
@@ -72,6 +74,38 @@ def test_masks_round_trip() -> None:
     mask = mask_of(hand)
     assert mask.bit_count() == 5
     assert sorted(cards_from_mask(mask)) == sorted(hand)
+
+
+def _cards_bit_by_bit(mask: int) -> tuple[Card, ...]:
+    """The former ``cards_from_mask``: the lowest bit taken off, one card at a time."""
+    result = []
+    while mask:
+        low = mask & -mask
+        result.append(DECK[low.bit_length() - 1])
+        mask ^= low
+    return tuple(result)
+
+
+@given(st.integers(min_value=0, max_value=(1 << 52) - 1))
+def test_cards_from_mask_equals_the_bit_by_bit_walk(mask: int) -> None:
+    """The table-driven ``cards_from_mask`` gives the cards (Card objects, lowest first) that
+    taking the lowest bit off one at a time gives, for any 52-bit mask."""
+    cards = cards_from_mask(mask)
+    assert cards == _cards_bit_by_bit(mask)
+    assert all(type(card) is Card for card in cards)
+    assert mask_of(cards) == mask
+
+
+@pytest.mark.parametrize("mask", [0, 1, 1 << 51, (1 << 52) - 1, 0xFF << 8, 0xF << 48])
+def test_cards_from_mask_at_the_byte_edges(mask: int) -> None:
+    assert cards_from_mask(mask) == _cards_bit_by_bit(mask)
+
+
+@pytest.mark.parametrize("mask", [1 << 52, (1 << 53) | 1, -1, -(1 << 10)])
+def test_cards_from_mask_refuses_a_mask_that_is_no_set_of_cards(mask: int) -> None:
+    """A bit above card 51 (As) or a negative mask is no set of the 52 cards."""
+    with pytest.raises(ValueError, match="not a mask of cards"):
+        cards_from_mask(mask)
 
 
 def test_numpy_batch_of_ids() -> None:

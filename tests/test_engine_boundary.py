@@ -37,6 +37,7 @@ from chicago.engine import (
     worlds,
 )
 from chicago.engine import views as engine_views
+from chicago.engine.carried import DealMemo
 from chicago.env.chance import ChanceTable
 from chicago.rules import PRESETS
 from chicago.sim import DuplicateDecks, duplicate_game
@@ -97,8 +98,11 @@ def test_no_module_outside_the_engine_subclasses_the_game() -> None:
     assert not found, found
 
 
-_SHARED_OK = (int, float, str, bool, bytes, type(None), Card, enum.Enum, Rules, random.Random)
-"""Immutable values (and the generator, copied when one side draws: tested below)."""
+_SHARED_OK = (int, float, str, bool, bytes, type(None), Card, enum.Enum, Rules, random.Random,
+              DealMemo)
+"""Immutable values (and the generator, copied when one side draws: tested below; and the
+per-deal memo of what each seat has seen, shared on purpose: a copy that goes another way
+gets a memo of its own, tests/test_engine_shared_views.py)."""
 
 
 def _mutable_parts(obj: Any, seen: dict[int, str], path: str, out: dict[int, str]) -> None:

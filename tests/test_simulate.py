@@ -151,7 +151,7 @@ def test_results_identical_for_any_jobs_with_a_crashing_external_bot(tmp_path):
     (16 sets with --jobs 2 are 8 chunks of 2 sets)."""
     script = tmp_path / "crash3.py"
     script.write_text(CRASH_ON_THIRD, encoding="utf-8")
-    specs = [f"cmd:restarts=1 time_ms=5000 {shlex.quote(sys.executable)} {script}", "basic"]
+    specs = [f"cmd:restarts=1 time_ms=3600000 {shlex.quote(sys.executable)} {script}", "basic"]
     rules = Rules.preset("pagat", max_deals=1)
     one = run_match(specs, 32, rules, seed=4, jobs=1)
     two = run_match(specs, 32, rules, seed=4, jobs=2)

@@ -83,6 +83,8 @@ def test_a_round_moves_on_exactly_once_when_both_workers_try(
             futures = [pool.submit(hammer, w, done) for w in (a, b)]
             try:
                 asyncio.run(game())
+                # the tournament's state is told to no socket: asked again after each
+                # answer (the pause only spares the cores) until a deadline for a hang
                 deadline = time.monotonic() + WAIT
                 while not done(_state(a, tid)):
                     assert time.monotonic() < deadline, what

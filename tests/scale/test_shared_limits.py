@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 import socket
-import time
 import warnings
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
@@ -34,6 +34,9 @@ from chicago.server.limits import RedisLimiter
 from chicago.server.redis_bus import channel_prefix
 
 pytestmark = pytest.mark.timeout(120)
+
+WAIT = 30.0
+"""Seconds a test waits for one event from Redis before it fails: the bound for a hang."""
 
 
 def fresh_prefix() -> str:
@@ -70,22 +73,86 @@ async def takes(limiter: RedisLimiter, key: str, count: int) -> list[int | None]
     return [await limiter.take(key) for _ in range(count)]
 
 
+class RedisTime:
+    """Redis's clock, the one the buckets read: how much of it has passed since this was
+    made. A bucket's waits are whole seconds, rounded up, and run down as it refills, so a
+    wait checked right after the bucket emptied is the full one, and on a busy machine, which
+    may take a second or more between two checks, a second less per second passed (before,
+    tests asserted the full wait and a TTL within a second of it)."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.start = 0.0
+
+    async def now(self) -> float:
+        seconds, micros = await self.client.time()
+        return float(seconds) + micros / 1_000_000
+
+    async def begin(self) -> RedisTime:
+        self.start = await self.now()
+        return self
+
+    async def passed(self) -> float:
+        return await self.now() - self.start
+
+    async def waits(self, full: int) -> range:
+        """The waits a bucket may give now that said ``full`` seconds when it emptied (at
+        most what has passed since :meth:`begin` ago): ``full``, or less by what passed."""
+        return range(max(1, math.ceil(full - await self.passed())), full + 1)
+
+    async def ttls(self, full_ms: int) -> range:
+        """The PTTLs (ms) a key may have now that was set to ``full_ms`` since :meth:`begin`."""
+        return range(full_ms - math.ceil(await self.passed() * 1000), full_ms + 1)
+
+
+async def expired(client: Any, key: str) -> Awaitable[None]:
+    """Wait until Redis says it expired ``key`` (a keyspace notification: ``Ex`` is turned on
+    in the test Redis) instead of asking whether it still exists. Subscribed before it
+    returns; the returned awaitable waits (at most :data:`WAIT` s) for the key's event."""
+    config = (await client.config_get("notify-keyspace-events"))["notify-keyspace-events"]
+    if "A" not in config and not {"E", "x"} <= set(config):
+        await client.config_set("notify-keyspace-events", "".join(set(config) | {"E", "x"}))
+    db = client.connection_pool.connection_kwargs.get("db", 0)
+    pubsub = client.pubsub()
+    await pubsub.subscribe(f"__keyevent@{db}__:expired")
+    await pubsub.get_message(timeout=WAIT)  # the subscription is in place
+    wanted = key.encode()
+
+    async def heard() -> None:
+        try:
+            while True:  # other tests' keys may expire meanwhile: wait for this one's
+                message = await pubsub.get_message(ignore_subscribe_messages=True,
+                                                   timeout=WAIT)
+                assert message is not None, f"Redis did not expire {key} in {WAIT} s"
+                if message["data"] == wanted:
+                    return
+        finally:
+            await pubsub.aclose()
+    return heard()
+
+
 def test_a_bucket_in_redis_bursts_refills_refunds_and_says_when(redis_url: str) -> None:
     async def scenario(client: Any, fresh: Callable[[], str]) -> None:
         limiter = RedisLimiter("tables", 3, 6.0, redis_url, fresh())  # one per 10 s
+        clock = await RedisTime(client).begin()
         try:
             assert await takes(limiter, "192.0.2.1", 3) == [None, None, None]
-            assert await takes(limiter, "192.0.2.1", 2) == [10, 10]
+            waits = await takes(limiter, "192.0.2.1", 2)
+            assert waits[0] >= waits[1] and set(waits) <= set(await clock.waits(10)), waits
             await limiter.refund("192.0.2.1")
-            assert await takes(limiter, "192.0.2.1", 2) == [None, 10]
+            first, wait = await takes(limiter, "192.0.2.1", 2)
+            assert first is None and wait in await clock.waits(10), wait
             # 25 seconds pass (moved in the stored time): two and a half tokens back
             key = limiter.key("192.0.2.1")
             at = float(await client.hget(key, "at"))
             await client.hset(key, "at", f"{at - 25:.6f}")
-            assert await takes(limiter, "192.0.2.1", 3) == [None, None, 5]
+            *refilled, wait = await takes(limiter, "192.0.2.1", 3)
+            assert refilled == [None, None] and wait in await clock.waits(5), wait
             # a long pause refills only up to the burst
+            clock = await RedisTime(client).begin()
             await client.hset(key, "at", f"{at - 3600:.6f}")
-            assert await takes(limiter, "192.0.2.1", 4) == [None, None, None, 10]
+            *refilled, wait = await takes(limiter, "192.0.2.1", 4)
+            assert refilled == [None] * 3 and wait in await clock.waits(10), wait
             assert limiter.fallback._buckets == {}  # Redis answered every check
         finally:
             await limiter.close()
@@ -99,14 +166,17 @@ def test_limiters_of_one_prefix_share_a_bucket_and_another_prefix_does_not(
         first, second = (RedisLimiter("tables", 4, 1.0, redis_url, prefix) for _ in range(2))
         other_site = RedisLimiter("tables", 4, 1.0, redis_url, fresh())
         other_kind = RedisLimiter("profiles", 4, 1.0, redis_url, prefix)
+        clock = await RedisTime(client).begin()
         try:
             answers = [await (first if i % 2 else second).take("a") for i in range(5)]
-            assert answers == [None, None, None, None, 60]
-            assert await first.take("a") == 60 and await second.take("a") == 60
+            assert answers[:4] == [None] * 4 and answers[4] in await clock.waits(60), answers
+            assert await first.take("a") in await clock.waits(60)
+            assert await second.take("a") in await clock.waits(60)
             await first.refund("a")
             assert await second.take("a") is None
-            assert await takes(other_site, "a", 5) == [None] * 4 + [60]
-            assert await takes(other_kind, "a", 5) == [None] * 4 + [60]
+            for limiter in (other_site, other_kind):  # counted apart: a full bucket each
+                *taken, refused = await takes(limiter, "a", 5)
+                assert taken == [None] * 4 and refused in await clock.waits(60), refused
             assert await first.take("b") is None  # another address
         finally:
             for limiter in (first, second, other_site, other_kind):
@@ -119,16 +189,17 @@ def test_a_key_expires_when_its_bucket_is_full_again(redis_url: str) -> None:
         slow = RedisLimiter("tables", 2, 6.0, redis_url, fresh())
         quick = RedisLimiter("tables", 1, 600.0, redis_url, fresh())  # 10 a second
         try:
+            clock = await RedisTime(client).begin()
             await slow.take("a")  # one token to refill at one per 10 s
-            assert 9_000 < await client.pttl(slow.key("a")) <= 10_000
+            assert await client.pttl(slow.key("a")) in await clock.ttls(10_000)
             await slow.refund("a")  # full again: nothing to remember
             assert await client.exists(slow.key("a")) == 0
+            gone = await expired(client, quick.key("a"))
             await quick.take("a")
-            assert 0 < await client.pttl(quick.key("a")) <= 100
-            deadline = time.monotonic() + 10
-            while await client.exists(quick.key("a")):
-                assert time.monotonic() < deadline, "the key never expired"
-                await asyncio.sleep(0.02)
+            # 100 ms to live, or already gone (-2) if a busy machine took longer to ask
+            assert await client.pttl(quick.key("a")) <= 100
+            await asyncio.wait_for(gone, 4 * WAIT)
+            assert await client.exists(quick.key("a")) == 0
             assert await quick.take("a") is None  # a vanished key is a full bucket
         finally:
             await slow.close()

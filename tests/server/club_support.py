@@ -79,7 +79,9 @@ def controls_of(client: TestClient, tournament_id: str) -> dict[str, Any]:
 
 def wait_for(client: TestClient, tournament_id: str, test: Any,
              timeout: float = 60.0) -> dict[str, Any]:
-    """Poll the tournament until ``test(state)`` holds (the server moves on by itself)."""
+    """Ask for the tournament until ``test(state)`` holds: the server moves it on by itself
+    and no socket tells of it, so it is asked again after each answer (the pause only
+    spares the cores) until ``timeout``, a bound for a hang."""
     deadline = time.monotonic() + timeout
     while True:
         current = state(client, tournament_id)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 import random
 import re
@@ -11,6 +12,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from contextlib import AbstractContextManager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,6 +72,104 @@ def join(client: TestClient, table_id: str, seat: int | None = None,
     assert response.status_code == 200, response.text
     token: str = response.json()["token"]
     return token
+
+
+class Since:
+    """The real time passed since this was made, on the clock the server reads (UNIX time):
+    a turn clock or a pause that began after it has, when a frame tells it, at least its
+    full time less what passed (:meth:`least`). A busy machine may take seconds between two
+    frames; before, tests gave it ten."""
+
+    def __init__(self) -> None:
+        self.start = time.time()
+
+    def least(self, full_ms: int) -> int:
+        """The fewest milliseconds left of ``full_ms`` that began after this was made (less
+        one for the frames' rounding)."""
+        return full_ms - math.ceil((time.time() - self.start) * 1000) - 1
+
+
+WAIT = 30.0
+"""Seconds a test waits for one event (a program's word, a frame) before it fails: the bound
+for a hang, never a pace."""
+
+_GATED_PROGRAM = """
+import fcntl, json, os, sys
+asked, gate = sys.argv[1], sys.argv[2]
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] != "act":
+        continue
+    try:  # without a reader (the test has ended) nobody is told, and nothing waits
+        fifo = os.open(asked, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError:
+        pass
+    else:  # one short line: written whole, never mixed with another program's
+        os.write(fifo, b"asked\\n")
+        os.close(fifo)
+    with open(gate) as held:  # waits while the test holds the gate
+        fcntl.flock(held, fcntl.LOCK_SH)
+    print(message["legal"][0], flush=True)
+"""
+
+
+class GatedProgram:
+    """An external bot program (``Settings.external_bots``) that says on a FIFO when it is
+    asked and answers only once the test opens its gate (a file lock the test holds): a bot
+    that thinks as long as the test wants, without a time in the test or the program.
+
+    ``with GatedProgram(tmp_path) as program:`` holds the gate closed and lets the programs
+    answer at the end (also when the test fails); ``program.command`` is the command line
+    (give it an hour, ``time_ms=3600000``); ``program.asked(n)`` waits until ``n`` more
+    questions were asked."""
+
+    def __init__(self, folder: Path) -> None:
+        script = folder / "gated.py"
+        script.write_text(_GATED_PROGRAM, encoding="utf-8")
+        self._fifo = folder / "asked.fifo"
+        os.mkfifo(self._fifo)
+        self._gate_path = folder / "gate"
+        self._gate_path.touch()
+        self.command = f"{sys.executable} {script} {self._fifo} {self._gate_path}"
+        self._reader = -1
+        self._gate = -1
+        self._heard = b""
+
+    def __enter__(self) -> GatedProgram:
+        import fcntl
+
+        # read and write: opening never blocks, and the programs' opens never wait for it
+        self._reader = os.open(self._fifo, os.O_RDWR)
+        self._gate = os.open(self._gate_path, os.O_RDWR)
+        fcntl.flock(self._gate, fcntl.LOCK_EX)
+        return self
+
+    def asked(self, count: int) -> None:
+        """Wait until ``count`` more questions have been asked (each program says so when
+        it is asked); fails after :data:`WAIT` seconds without a word."""
+        import select
+
+        while (heard := self._heard.count(b"\n")) < count:
+            ready, _, _ = select.select([self._reader], [], [], WAIT)
+            assert ready, f"{heard} of {count} questions asked in {WAIT} s"
+            self._heard += os.read(self._reader, 4096)
+        lines = self._heard.split(b"\n")
+        self._heard = b"\n".join(lines[count:])
+
+    def open_gate(self) -> None:
+        """Let every program answer (each answers at once from then on)."""
+        import fcntl
+
+        if self._gate >= 0:
+            fcntl.flock(self._gate, fcntl.LOCK_UN)
+            os.close(self._gate)
+            self._gate = -1
+
+    def __exit__(self, *exc: object) -> None:
+        self.open_gate()
+        if self._reader >= 0:
+            os.close(self._reader)
+            self._reader = -1
 
 
 class WsPlayer:

@@ -167,6 +167,8 @@ def test_a_rated_table_takes_profiles_rates_the_game_once_and_shows_ratings(
 def _wait_applied(store: ClubStore) -> None:
     import time
 
+    # ratings are applied by a background task that tells nobody: looked at again after a
+    # pause that only spares the cores, until a deadline for a hang
     deadline = time.monotonic() + 30
     while store.pending_ratings() or not store.applied_games():
         assert time.monotonic() < deadline, "the rated game was never applied"

@@ -35,6 +35,8 @@ def _state(server: Server, tid: str) -> dict[str, Any]:
 
 
 def _until(server: Server, tid: str, test: Any) -> dict[str, Any]:
+    # a tournament in a child process moves on by itself and tells no socket of it: asked
+    # again after each answer (the pause only spares the cores) until a deadline for a hang
     deadline = time.monotonic() + 60
     while True:
         current = _state(server, tid)

@@ -27,7 +27,10 @@ from chicago.server import Settings, create_app
 pytestmark = pytest.mark.timeout(180)
 
 RANDOM_BOT = Path(__file__).resolve().parents[2] / "src" / "chicago" / "examples" / "random_bot.py"
-COMMAND = f"{shlex.quote(sys.executable)} {shlex.quote(str(RANDOM_BOT))}"
+HOUR = "time_ms=3600000"
+"""A program's time per decision when it answers at once: an hour, which no busy machine uses
+up (the default second did: a lost turn, and a test that counts none fails)."""
+COMMAND = f"{HOUR} {shlex.quote(sys.executable)} {shlex.quote(str(RANDOM_BOT))}"
 
 
 @pytest.fixture
@@ -186,8 +189,8 @@ def test_chicago_serve_bot_option_plays_a_whole_game(tmp_path: Path) -> None:
         server.kill()
 
 
-GARBAGE = shlex.join([sys.executable, "-c",
-                      "import sys\nfor line in sys.stdin:\n    print('garbage', flush=True)"])
+GARBAGE = HOUR + " " + shlex.join([
+    sys.executable, "-c", "import sys\nfor line in sys.stdin:\n    print('garbage', flush=True)"])
 
 
 def test_a_program_that_answers_garbage_loses_its_turns_and_the_game_goes_on(

@@ -29,7 +29,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_support import Server, WsPlayer, close_all, create_table, join, play_out
+from server_support import GatedProgram, Server, WsPlayer, close_all, create_table, join, play_out
 from sqlalchemy import insert
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from websockets.exceptions import InvalidStatus
@@ -279,33 +279,36 @@ def test_2_waiting_tables_are_capped_per_address_and_per_server(app_with: Any) -
                        headers=third).status_code == 201
 
 
-def test_2_bot_only_tables_are_capped_and_always_end(app_with: Any) -> None:
+def test_2_bot_only_tables_are_capped_and_always_end(app_with: Any, tmp_path: Path) -> None:
     """A table of bots only cannot be stopped by its players: its game ends after at most
     Settings.max_bot_deals deals (its max_deals is lowered to it), even with the largest
     target; and one address may run only so many at once. A table with people keeps its
     rules as they were asked for."""
-    client = app_with(max_bot_deals=2, max_bot_tables_per_address=1)
-    # a tenth of a second a bot move: the game is still in play when the second table is
-    # asked for (with no delay, the bots' replies stored together ended it first)
-    info = create_table(client, ["bot:random", "bot:random"], rules={"target": 500},
-                        bot_delay=0.1)
-    assert info["rules"]["max_deals"] == 2 and info["rules"]["target"] == 500
-    before = state(client)
-    response = client.post("/api/tables", json={"seats": ["bot:random", "bot:random"]})
-    assert response.status_code == 429
-    assert "1 table of bots only" in response.json()["error"]["message"]
-    assert state(client)[:2] == before[:2]  # (the bots' log grows meanwhile)
-    deadline = time.monotonic() + 60
-    while client.get(f"/api/tables/{info['id']}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the bots' game did not end"
-        time.sleep(0.05)
-    game = client.get(f"/api/games/{info['id']}/1").json()["game"]
-    assert game["deals"] == 2
-    # it ended: the address may start another (a lower limit of the table's own is kept)
-    smaller = create_table(client, ["bot:random", "bot:random"], rules={"max_deals": 1})
-    assert smaller["rules"]["max_deals"] == 1
-    people = create_table(client, ["open", "bot:random"], rules={"target": 500})
-    assert people["rules"]["max_deals"] is None
+    with GatedProgram(tmp_path) as program:
+        client = app_with(max_bot_deals=2, max_bot_tables_per_address=1,
+                          external_bots={"gated": f"time_ms=3600000 {program.command}"})
+        # one of its bots thinks until the test lets it answer: the game is in play when
+        # the second table is asked for, however fast or slow the machine (before: a tenth
+        # of a second a bot move, and a game that had to last until then)
+        info = create_table(client, ["bot:gated", "bot:random"], rules={"target": 500})
+        assert info["rules"]["max_deals"] == 2 and info["rules"]["target"] == 500
+        program.asked(1)
+        before = state(client)
+        response = client.post("/api/tables", json={"seats": ["bot:random", "bot:random"]})
+        assert response.status_code == 429
+        assert "1 table of bots only" in response.json()["error"]["message"]
+        assert state(client)[:2] == before[:2]
+        watcher = WsPlayer(client, info["id"])
+        program.open_gate()
+        if not watcher.over:  # its game_over frame: the event, not the status asked again
+            watcher.until(lambda f: f["type"] == "game_over")
+        game = client.get(f"/api/games/{info['id']}/1").json()["game"]
+        assert game["deals"] == 2
+        # it ended: the address may start another (a lower limit of the table's own is kept)
+        smaller = create_table(client, ["bot:random", "bot:random"], rules={"max_deals": 1})
+        assert smaller["rules"]["max_deals"] == 1
+        people = create_table(client, ["open", "bot:random"], rules={"target": 500})
+        assert people["rules"]["max_deals"] is None
 
 
 def _chat_lines(client: TestClient, table_id: str) -> int:

@@ -6,15 +6,15 @@ of bots never pauses. The pause is stored, so it outlasts a restart."""
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import WsPlayer, age_log, close_all, create_table, join
+from server_support import Since, WsPlayer, age_log, close_all, create_table, join
 from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
+from chicago.server.core.turns import PauseRuns, next_turn
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -39,9 +39,11 @@ def test_the_next_deal_waits_for_every_person_to_press_continue(client: TestClie
     table = info["id"]
     players = {seat: WsPlayer(client, table, join(client, table, seat)) for seat in (0, 1)}
     watcher = WsPlayer(client, table)
+    since = Since()
     end = _play_to_the_deal_end(watcher, players, random.Random(1))
     pause = end["pause"]
-    assert pause["deal"] == 2 and pause["waiting"] == [0, 1] and 55_000 < pause["ms"] <= 60_000
+    assert pause["deal"] == 2 and pause["waiting"] == [0, 1]
+    assert since.least(60_000) <= pause["ms"] <= 60_000
     assert end["clock"] is None  # no turn clock runs in the pause
     assert watcher.state["deal"] == 2  # the next deal is dealt already
     assert client.get(f"/api/tables/{table}").json()["pause"]["waiting"] == [0, 1]
@@ -63,15 +65,20 @@ def test_the_next_deal_waits_for_every_person_to_press_continue(client: TestClie
     players[0].send(type="ping")
     players[0].until(lambda f: f["type"] == "pong")
     assert watcher.seq == seq + 1 and not players[0].errors()
-    time.sleep(0.2)  # a bot would have moved by now (bot_delay 0) if it could
+    # what the table waits for (the one answer its timers are set from) is the pause's end,
+    # not a bot's move: no bot moves while one person has not pressed Continue (before, the
+    # test slept 0.2 s and saw nothing move, which proves nothing on a busy machine)
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    assert isinstance(next_turn(manager.tables[table].state, manager.clock.time()), PauseRuns)
     assert watcher.seq == seq + 1
 
+    since = Since()
     players[1].send(type="continue")
     last = watcher.until(lambda f: f["type"] == "continue")
     assert (last["seat"], last["pause"]) == (1, None)
     to_act = watcher.state["to_act"]
     if to_act in players:  # the next deal's first turn, with its whole clock
-        assert last["clock"]["seat"] == to_act and last["clock"]["ms"] > 590_000
+        assert last["clock"]["seat"] == to_act and last["clock"]["ms"] >= since.least(600_000)
     else:
         assert watcher.until(lambda f: f["type"] == "update")["by"] == "bot"
 
@@ -83,10 +90,10 @@ def test_the_pause_runs_out_by_itself(client: TestClient) -> None:
     watcher = WsPlayer(client, table)
     end = _play_to_the_deal_end(watcher, players, random.Random(2))
     assert end["pause"]["waiting"] == [0]
-    started = time.monotonic()
+    # a test of the timer itself: a one-second pause, and the frame it causes (read for as
+    # long as the test's timeout; how long it took is not tested: a busy machine is slow)
     over = watcher.until(lambda f: f["type"] == "continue")
     assert (over["seat"], over["pause"]) == (None, None)
-    assert time.monotonic() - started < 5
 
 
 def test_spectators_cannot_press_continue_and_a_table_of_bots_never_pauses(

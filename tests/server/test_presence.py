@@ -23,6 +23,9 @@ from chicago.server.presence import PRESENCE_TTL, Presence
 from chicago.server.storage import LogEntry, TableRow
 from chicago.server.tasks import Tasks
 
+WAIT = 30.0
+"""Seconds a test waits for one note before it fails: the bound for a hang."""
+
 
 class FakeClient:
     def __init__(self, seat: int | None) -> None:
@@ -80,21 +83,34 @@ def test_presence_is_worked_out_once_and_told_on_change() -> None:
     async def scenario() -> tuple[LiveTable, FakeClient, list[PresenceNote], list[bool]]:
         bus, tasks = InProcessBus(), Tasks()
         told: list[PresenceNote] = []
-        bus.subscribe_presence("t1", lambda _t, n: told.append(n))
+        heard = asyncio.Event()
+
+        def hear(_table: str, note: PresenceNote) -> None:
+            told.append(note)
+            heard.set()
+
+        async def until_told(note: PresenceNote, count: int = 1) -> None:
+            """Until ``note`` was published ``count`` times (a task of Presence publishes
+            it): the event, not a moment that is usually long enough."""
+            while told.count(note) < count:
+                heard.clear()
+                await asyncio.wait_for(heard.wait(), WAIT)
+
+        bus.subscribe_presence("t1", hear)
         presence = Presence(bus, tasks, shared=True, worker="here")
         table = _table(["open", "open", "bot:random"])
         presence.track(table)
         initial = list(table.state.connected)
-        await asyncio.sleep(0)  # its question goes out
+        await until_told(PresenceNote("here", frozenset(), ask=True))  # its question
         watcher = FakeClient(None)
         table.conns.add(watcher)
         player = FakeClient(0)
         table.conns.add(player)
         presence.changed(table)  # seat 0 connected here
-        await asyncio.sleep(0)
+        await until_told(PresenceNote("here", frozenset({0})))
         await bus.publish_presence("t1", PresenceNote("there", frozenset({1}), ask=True))
         await bus.publish_presence("t1", PresenceNote("there", frozenset({1})))  # no change
-        await asyncio.sleep(0.01)  # the answer to "ask"
+        await until_told(PresenceNote("here", frozenset({0})), 2)  # the answer to "ask"
         await tasks.stop()
         return table, watcher, told, initial
 

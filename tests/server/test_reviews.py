@@ -68,6 +68,8 @@ def finish_game(client: TestClient, seats: list[str], *, deals: int = 1,
 
 def wait_for(client: TestClient, table: str, seat: int,
              until: tuple[str, ...] = ("ready",)) -> dict[str, Any]:
+    # a review is made in another process and told to no socket: asked again after each
+    # answer (the pause only spares the cores) until WAIT, a bound for a hang
     deadline = time.monotonic() + WAIT
     while True:
         answer: dict[str, Any] = client.get(f"/api/games/{table}/1/reviews/{seat}").json()
@@ -314,6 +316,7 @@ def test_a_game_that_ended_just_before_sigkill_is_reviewed_after_the_restart(
                                             "bot_delay": 0, "rules": {"max_deals": 1}})["id"]
         token = server.post(f"/api/tables/{table}/join", {"seat": 0})["token"]
         _play_to_the_end(server, table, token, 0)
+        # the kernel's list of child processes tells nobody: looked at until a deadline
         deadline = time.monotonic() + WAIT
         while len(pool := _children(server.proc.pid)) < 2:  # a review process and its tracker
             assert time.monotonic() < deadline, "no review process started"
@@ -321,6 +324,7 @@ def test_a_game_that_ended_just_before_sigkill_is_reviewed_after_the_restart(
     finally:
         server.kill()
     # The review processes end with the server, though no shutdown code ran.
+    # processes of another process's tree: no event reaches the test when they end
     deadline = time.monotonic() + 30
     while any(Path(f"/proc/{pid}").exists() for pid in pool):
         assert time.monotonic() < deadline, f"review processes {pool} outlived the server"
@@ -334,7 +338,7 @@ def test_a_game_that_ended_just_before_sigkill_is_reviewed_after_the_restart(
     assert "ready" not in states  # killed before the review was made
     server = Server(db, "--review-level", LEVEL)
     try:
-        deadline = time.monotonic() + WAIT
+        deadline = time.monotonic() + WAIT  # the review: asked again, as in wait_for
         while True:
             answer = httpx.get(f"{server.http}/api/games/{table}/1/reviews/0").json()
             if answer["status"] == "ready":

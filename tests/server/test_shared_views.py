@@ -58,8 +58,13 @@ def test_a_table_holds_few_states() -> None:
     assert views._held == {}
 
 
+WAIT = 30.0
+"""Seconds a test waits for one frame before it fails: the bound for a hang."""
+
+
 class _Connection:
-    """A connection of a seat that keeps nothing it is sent."""
+    """A connection of a seat that keeps nothing it is sent, but says that a frame came
+    (:attr:`sent`)."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
@@ -67,9 +72,10 @@ class _Connection:
         self.grant: str | None = None
         self.closed = False
         self.batched = False
+        self.sent = asyncio.Event()
 
     def send(self, text: str) -> None:
-        pass
+        self.sent.set()
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         self.closed = True
@@ -96,9 +102,11 @@ def _table_after_a_person_move(bot_delay: float, db: Path) -> int:
                 Rules.preset("pagat"), ["open", "bot:basic", "bot:basic", "bot:basic"],
                 TableOptions(bot_delay=bot_delay)))
             token, _ = await manager.join(table.id, 0, "Anna")
-            await manager.hello(table, _Connection(0), token, None)
-            while table.state.current.to_act != 0:  # the bots before her, on their timers
-                await asyncio.sleep(0.01)
+            anna = _Connection(0)
+            await manager.hello(table, anna, token, None)
+            while table.state.current.to_act != 0:  # the bots before her, on their timers:
+                anna.sent.clear()  # each move is a frame she is sent
+                await asyncio.wait_for(anna.sent.wait(), WAIT)
             game = table.state.current
             await manager.act(table, 0, str(game.legal_actions()[0]))
             return len(table.views)

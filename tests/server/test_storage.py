@@ -316,6 +316,8 @@ def test_one_table_that_cannot_load_does_not_stop_the_others_resuming(
     with caplog.at_level(logging.ERROR, logger="chicago.server"), \
             TestClient(create_app(settings), raise_server_exceptions=False) as client:
         manager = client.app.state.manager  # type: ignore[attr-defined]
+        # the tables are resumed by a start-up task that tells nobody: looked at again after
+        # a pause that only spares the cores
         deadline = time.monotonic() + 120  # a bound for a hang, not a pace
         while not all(t in manager.tables for t in ids[1:]) and time.monotonic() < deadline:
             time.sleep(0.05)

@@ -12,6 +12,7 @@ import contextlib
 import json
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -346,20 +347,38 @@ def api(live: LiveServer, method: str, path: str, body: Any = None) -> Any:
     return json.loads(text) if text.startswith(("{", "[")) else text
 
 
-def game_over(live: LiveServer, table_id: str) -> None:
-    """Wait until the table's game has ended: a spectator's socket is told so (its
-    ``game_over`` frame, or a snapshot of a table already finished) — the event itself,
-    not its status looked at every so often. Fails after :data:`WAIT_MS` without a frame."""
+def watch(live: LiveServer, table_id: str, reached: Callable[[dict[str, Any]], bool],
+          what: str) -> dict[str, Any]:
+    """Wait at each frame a spectator's socket is sent (its snapshot first) until
+    ``reached(frame)``, and give back that frame: the table's own news, not its state looked
+    at every so often. Fails after :data:`WAIT_MS` without a frame."""
     from websockets.sync.client import connect
 
     url = live.url.replace("http://", "ws://", 1) + f"ws/{table_id}"
     with connect(url, open_timeout=WAIT_MS / 1000) as ws:
         ws.send(json.dumps({"type": "hello"}))
         while True:
-            frame = json.loads(ws.recv(WAIT_MS / 1000))
-            if frame["type"] == "game_over" or (
-                    frame["type"] == "snapshot" and frame["table"]["status"] == "finished"):
-                return
+            try:
+                frame: dict[str, Any] = json.loads(ws.recv(WAIT_MS / 1000))
+            except TimeoutError:
+                raise AssertionError(f"no frame in {WAIT_MS} ms while waiting for {what}") from None
+            if reached(frame):
+                return frame
+
+
+def game_over(live: LiveServer, table_id: str) -> None:
+    """Wait until the table's game has ended: a spectator's socket is told so (its
+    ``game_over`` frame, or a snapshot of a table already finished)."""
+    watch(live, table_id, lambda frame: frame["type"] == "game_over" or (
+        frame["type"] == "snapshot" and frame["table"]["status"] == "finished"),
+        "the game to end")
+
+
+def to_act(frame: dict[str, Any]) -> int | None:
+    """The seat to act after a spectator's ``snapshot`` or live ``update`` frame (None for
+    other frames, and when nobody is)."""
+    state = frame.get("view") if frame["type"] == "snapshot" else frame.get("state")
+    return state.get("to_act") if frame["type"] in ("snapshot", "update") and state else None
 
 
 def seated_page(context: Any, live: LiveServer, seats: list[str], *, name: str | None = "Anna",

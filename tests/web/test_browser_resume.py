@@ -15,8 +15,16 @@ from typing import Any
 from chicago.engine.viewjson import view_json
 from chicago.server.core.state import AWAY_AFTER
 
-from .driver import Player, in_view_and_on_top, record_frames, seated_page, unbatched
-from .serving import LiveServer, until
+from .driver import (
+    Player,
+    in_view_and_on_top,
+    record_frames,
+    seated_page,
+    to_act,
+    unbatched,
+    watch,
+)
+from .serving import LiveServer
 
 _COMPARED = ("deal", "phase", "round", "to_act", "scores", "hand", "stock", "exchanges",
              "trick", "played", "legal_actions", "announcements")
@@ -82,8 +90,9 @@ def test_dropped_connection_resyncs_by_sequence_number(
     page.wait_for_selector(".conn[data-status=reconnecting]")
     table = live.manager.tables[table_id].state
     # the server goes on without the page: wait until the bots have played up to the seat's
-    # next turn (the table then waits for it: nothing moves until it acts)
-    until(lambda: table.seq > missed_from and table.game.to_act == seat,
+    # next turn (the table then waits for it: nothing moves until it acts), at each frame a
+    # spectator is sent
+    watch(live, table_id, lambda f: f["seq"] > missed_from and to_act(f) == seat,
           "the bots to play up to the seat's next turn")
     assert table.game.to_act == seat and table.seq >= missed_from + 4, "the bots did not act"
     assert player.seq() == missed_from

@@ -23,8 +23,6 @@ from chicago.server.replay_pages import parse_perspective, replay_page, replay_s
 from chicago.tui.lang import catalogue
 from chicago.web import STATIC_DIR
 
-from .serving import until
-
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 
 
@@ -143,9 +141,15 @@ def _finished_table(client: TestClient) -> str:
         "rules": {"max_deals": 1}})
     assert response.status_code == 201
     table: str = response.json()["id"]
-    until(lambda: client.get(f"/api/tables/{table}").json()["status"] == "finished",
-          "the bot game to end")
-    return table
+    # a spectator's socket is told the game ended (its game_over frame, or the snapshot of
+    # a table already finished): the event, not the status asked for again and again
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        ws.send_json({"type": "hello"})
+        while True:
+            frame = ws.receive_json()
+            if frame["type"] == "game_over" or (
+                    frame["type"] == "snapshot" and frame["table"]["status"] == "finished"):
+                return table
 
 
 def _error(response: Any, status: int, code: str) -> str:

@@ -65,6 +65,8 @@ MAX_LINE = 1 << 20
 
 _OPTIONS = ("time_ms", "startup_ms", "fallback", "restarts")
 _EOF = object()
+_WAKE = object()
+"""Put in the lines' queue by :meth:`ExternalBot.expire` to wake the wait for an answer."""
 _TOO_LONG = "\x00 line too long"
 _STOP_WAIT = 0.5
 """Seconds a program is given to end after its input is closed, before it is killed."""
@@ -233,6 +235,7 @@ class ExternalBot:
             weakref.finalize[[subprocess.Popen[bytes], _Writer | None], ExternalBot] | None
         ) = None
         self._asked = 0
+        self._expired = threading.Event()
 
     # -- the Bot interface ----------------------------------------------------------------
     def decide(
@@ -269,6 +272,15 @@ class ExternalBot:
             self._finalizer.detach()
         self._process = None
         self._writer = None
+
+    def expire(self) -> None:
+        """Run out the time of the answer the bot waits for now, or of the next one it
+        waits for if it waits for none: that wait ends at once, as when its deadline passes
+        (the turn counts as a ``timeout`` and a late answer is thrown away). Safe to call from
+        any thread. A test gives a program an hour and runs its time out when the program
+        has said it was asked, so no test waits for a time (docs/BOT_PROTOCOL.md)."""
+        self._expired.set()
+        self._lines.put(_WAKE)
 
     def stderr_tail(self) -> str:
         """The last line the program wrote to its standard error (with ``keep_stderr``),
@@ -332,6 +344,9 @@ class ExternalBot:
             return "crash" if sent is False else "timeout"
         while True:
             remaining = deadline - time.monotonic()
+            if self._expired.is_set():  # expire(): the deadline has passed now
+                self._expired.clear()
+                remaining = 0.0
             if remaining <= 0:
                 self._owed += 1
                 self.last_error = f"no answer within {allowed} ms"
@@ -339,6 +354,8 @@ class ExternalBot:
             try:
                 line = self._lines.get(timeout=remaining)
             except queue.Empty:
+                continue
+            if line is _WAKE:
                 continue
             if line is _EOF:
                 self.last_error = "the program ended (or closed its output)"
@@ -382,6 +399,8 @@ class ExternalBot:
             if line is _EOF:
                 self._lines.put(_EOF)
                 return
+            if line is _WAKE:
+                continue
             if self._owed:
                 self._owed -= 1
 

@@ -19,6 +19,7 @@ from typing import Annotated, Any, ClassVar, Self
 
 from chicago.cards import DECK, Card, cards_from_mask, parse_cards
 from chicago.engine.actions import Action, ActionKind, NotationError
+from chicago.engine.carried import DealMemo, SeenEvents
 from chicago.engine.errors import IllegalAction, WorldError
 from chicago.engine.events import (
     EVENT_TYPES,
@@ -194,6 +195,9 @@ class Game:
     _last_trick_winner: int | None
     _deal_start_event: int
     _deal_start_scores: list[int]
+    # what each seat has seen of this deal, shared with copies (engine/carried.py): a copy
+    # that goes another way gets a memo of its own, so sharing it changes no game
+    _memo: Annotated[DealMemo | None, SHARED]
     exchange_counts: list[list[int]]
     shown: dict[int, tuple[Card, ...]]
     one_up_card: tuple[int, Card] | None
@@ -215,6 +219,7 @@ class Game:
         "_legal",
         "_made_chicago",
         "_made_required",
+        "_memo",
         "_on_game",
         "_order",
         "_own_discards",
@@ -348,6 +353,7 @@ class Game:
         self._last_trick_winner: int | None = None
         self._deal_start_event = len(self._events) + len(self._pending)
         self._deal_start_scores = list(self.scores)
+        self._memo = None
         self.exchange_counts = []
         self.shown = {}
         self.one_up_card = None
@@ -377,6 +383,7 @@ class Game:
     def events(self, events: list[Event]) -> None:
         self._events = events
         self._pending = []
+        self._memo = None
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act, and nothing else ([] when the game is over).
@@ -510,6 +517,26 @@ class Game:
     def deal_events(self) -> list[Event]:
         """The events of the current (or last) deal."""
         return self.events[self._deal_start_event :]
+
+    def seen_by(self, seat: int | None) -> SeenEvents:
+        """The events of the current (or last) deal that ``seat`` may see (``None``: the
+        public ones), in order: what its view holds, taken from the seat's log in a memo
+        shared with this game's copies, which carries the facts folded from them on
+        (:mod:`chicago.engine.carried`)."""
+        if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.players):
+            raise ValueError(f"seat must be 0-{self.players - 1} or None, not {seat!r}")
+        events = self.events
+        start = self._deal_start_event
+        first = events[start] if start < len(events) else None
+        memo = self._memo
+        if memo is None or memo.first is not first:
+            memo = self._memo = DealMemo(first, self.players, self.rules)
+        seen = memo.seen(seat, events, start)
+        if seen is None:  # this game went another way than the memo's
+            memo = self._memo = DealMemo(first, self.players, self.rules)
+            seen = memo.seen(seat, events, start)
+            assert seen is not None  # a new memo takes any deal
+        return seen
 
     @property
     def deal_history(self) -> tuple[DealRecord, ...]:

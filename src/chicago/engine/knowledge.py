@@ -18,12 +18,12 @@ True
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from chicago.cards import DECK, Card, mask_of
+from chicago.cards import Card, cards_from_mask, mask_of
+from chicago.engine.carried import Fold, SeatLog, SeenEvents
 from chicago.engine.events import (
     Announce,
     Deal,
@@ -192,19 +192,11 @@ _PLACE_KINDS = frozenset({Deal, Exchanged, Exchange, Redeal, OneUp, OneUpChoice,
 """The kinds of events that tell where cards are (:func:`card_places`)."""
 
 
-_last_places: dict[int | None, tuple[tuple[Event, ...], CardPlaces, frozenset[int]]] = {}
-"""Per seat, the last places worked out from a tuple of events (:func:`card_places`), with
-the seats whose one-up discard had not joined the pile then: a view's ``known_out`` and
-then :func:`knowledge` of that view read the same tuple, the view's ``events``, and the
-next view of the seat in the same deal holds those events and more."""
-
-
 def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
     """Where ``seat`` knows cards to be, from one deal's events as it sees them (each call
-    gets places of its own to change). Per seat, the places of the tuple of events last
-    asked about are kept: asked again about that tuple, or about a tuple that begins with
-    the very same events (the seat's next view: identity, not equality, is checked), only
-    the events after them are worked out; events cannot change, a tuple of them neither.
+    gets places of its own to change). A view's events (a
+    :class:`~chicago.engine.carried.SeenEvents` of the seat) are not folded again: the
+    places kept in the seat's log are carried on to them (:mod:`chicago.engine.carried`).
 
     A card is known to be in another player's hand (shown, a face-up card taken), in the
     discard pile (the seat's own discards, rejected face-up cards, a thrown-in hand), or in
@@ -213,21 +205,45 @@ def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
     drawn again, cards known to be in a hand still cannot, and what is discarded after the
     reshuffle is out of the stock again.
     """
-    if type(events) is not tuple:
-        return _fold_places(events, seat)
-    last = _last_places.get(seat)  # one read: threads may replace it
-    if last is not None:
-        before, kept, open_before = last
-        if before is events:
-            return kept.copy()
-        done = len(before)
-        if done <= len(events) and all(map(operator.is_, events[:done], before)):
-            places, one_up_open = _fold(events[done:], seat, kept.copy(), set(open_before))
-            _last_places[seat] = (events, places.copy(), frozenset(one_up_open))
-            return places
-    places, one_up_open = _fold(events, seat, CardPlaces(), set())
-    _last_places[seat] = (events, places.copy(), frozenset(one_up_open))
-    return places
+    if type(events) is SeenEvents and events.log.seat == seat:
+        return events.log.read(PLACES, len(events), _copy_places)
+    return _fold_places(events, seat)
+
+
+class _Placing:
+    """The state of the places fold: the places, and the seats whose one-up discard has not
+    joined the pile yet."""
+
+    __slots__ = ("one_up_open", "places")
+
+    def __init__(self) -> None:
+        self.places = CardPlaces()
+        self.one_up_open: set[int] = set()
+
+
+def _advance_places(state: _Placing, events: Sequence[Event], log: SeatLog) -> _Placing:
+    state.places, state.one_up_open = _fold(events, log.seat, state.places, state.one_up_open)
+    return state
+
+
+def _copy_places(state: _Placing) -> CardPlaces:
+    return state.places.copy()
+
+
+def _out_of_stock(state: _Placing) -> set[Card]:
+    return state.places.out_of_stock()
+
+
+PLACES: Fold[_Placing] = Fold("card places", lambda log: _Placing(), _advance_places)
+"""The places of :func:`card_places`, carried in a seat's log."""
+
+
+def out_of_stock(events: Sequence[Event], seat: int | None) -> set[Card]:
+    """``card_places(events, seat).out_of_stock()``, without copying the places kept in a
+    seat's log (a view's ``known_out``)."""
+    if type(events) is SeenEvents and events.log.seat == seat:
+        return events.log.read(PLACES, len(events), _out_of_stock)
+    return _fold_places(events, seat).out_of_stock()
 
 
 def _fold_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
@@ -386,33 +402,35 @@ _KNOWLEDGE_KINDS = frozenset({Reshuffle, Exchanged, Exchange, RoundResult, Annou
 """The kinds of events :func:`knowledge` reads (the rest are skipped at one set lookup)."""
 
 
-def knowledge(view: SeatView) -> Knowledge:
-    """What the seat of ``view`` knows about the current deal, from the view alone."""
-    seat = view.seat
-    if seat is None:
-        raise ValueError("a spectator's view has no seat: bots need a seat's view")
-    players = view.players
-    rules = view.rules
-    hand = view.hand
-    discarded = view.discarded
-    opponents = {
-        s: Opponent(seat=s, locked=view.locked[s], score=view.scores[s])
-        for s in range(players)
-        if s != seat
-    }
-    exchanges = view.exchanges
-    for opp in opponents.values():
-        opp.exchanges = [r[opp.seat] for r in exchanges]
+@dataclass(slots=True)
+class _Walk:
+    """What the walk of a seat's events has found so far (:func:`_walk`): per opponent the
+    fields of its :class:`Opponent` that events tell, its latest claim, the combinations it
+    kept, the one-up card it took; the seat's own discards, the rejected face-up cards."""
 
-    # Walk the events in order: exchanges, announcements, reveals, shows, one-up cards.
-    reshuffled = False
-    rejected = 0
-    claims: dict[int, Claim | None] = dict.fromkeys(opponents)
-    kept: dict[int, list[Claim]] = {s: [] for s in opponents}
-    accepted: dict[int, int] = dict.fromkeys(opponents, 0)
-    own_discards = 0
-    exchange_round = 1
-    events = view.events
+    opponents: dict[int, Opponent]
+    claims: dict[int, Claim | None]
+    kept: dict[int, list[Claim]]
+    accepted: dict[int, int]
+    reshuffled: bool = False
+    rejected: int = 0
+    own_discards: int = 0
+    exchange_round: int = 1
+
+
+def _start_walk(seat: int, players: int) -> _Walk:
+    others = [s for s in range(players) if s != seat]
+    return _Walk(opponents={s: Opponent(seat=s) for s in others},
+                 claims=dict.fromkeys(others), kept={s: [] for s in others},
+                 accepted=dict.fromkeys(others, 0))
+
+
+def _walk(walk: _Walk, events: Iterable[Event], seat: int, rules: Rules) -> _Walk:
+    """``walk`` carried on over ``events`` (changed in place): exchanges, announcements,
+    reveals, shows, one-up cards."""
+    opponents, claims, kept, accepted = walk.opponents, walk.claims, walk.kept, walk.accepted
+    reshuffled, rejected = walk.reshuffled, walk.rejected
+    own_discards, exchange_round = walk.own_discards, walk.exchange_round
     relevant = _KNOWLEDGE_KINDS
     for event in events:
         if type(event) not in relevant:
@@ -489,11 +507,65 @@ def knowledge(view: SeatView) -> Knowledge:
                     rejected |= 1 << event.card
             elif who == seat and not event.accepted:
                 rejected |= 1 << event.card
+    walk.reshuffled, walk.rejected = reshuffled, rejected
+    walk.own_discards, walk.exchange_round = own_discards, exchange_round
+    return walk
 
+
+def _walk_copy(walk: _Walk) -> _Walk:
+    """A copy of ``walk`` to hand out (the kept one goes on changing): new opponents, the
+    claims and combinations each ends with."""
+    claims, kept, accepted = walk.claims, walk.kept, walk.accepted
+    opponents = {
+        s: Opponent(seat=s, announcements=dict(o.announcements), stages=dict(o.stages),
+                    claim=claims[s], kept=tuple(kept[s]), known=accepted[s], shown=o.shown,
+                    shown_round=o.shown_round, kept_from_shown=o.kept_from_shown,
+                    drawn_total=o.drawn_total, drawn_last=o.drawn_last)
+        for s, o in walk.opponents.items()
+    }
+    # the dicts of claims, combinations and one-up cards are the kept walk's: the copy's
+    # opponents hold what they say, and knowledge reads no more of them
+    return _Walk(opponents, claims, kept, accepted, walk.reshuffled, walk.rejected,
+                 walk.own_discards, walk.exchange_round)
+
+
+def _start_walk_of(log: SeatLog) -> _Walk:
+    assert log.seat is not None  # knowledge is a seat's
+    return _start_walk(log.seat, log.players)
+
+
+def _advance_walk(walk: _Walk, events: Sequence[Event], log: SeatLog) -> _Walk:
+    assert log.seat is not None
+    return _walk(walk, events, log.seat, log.rules)
+
+
+WALK: Fold[_Walk] = Fold("knowledge walk", _start_walk_of, _advance_walk)
+"""The walk of :func:`knowledge` over a seat's events, carried in the seat's log."""
+
+
+def knowledge(view: SeatView) -> Knowledge:
+    """What the seat of ``view`` knows about the current deal, from the view alone (the
+    walk over its events carried on in the seat's log when the view's events come from
+    one: :mod:`chicago.engine.carried`)."""
+    seat = view.seat
+    if seat is None:
+        raise ValueError("a spectator's view has no seat: bots need a seat's view")
+    players = view.players
+    rules = view.rules
+    hand = view.hand
+    discarded = view.discarded
+    events = view.events
+    if (type(events) is SeenEvents and events.log.seat == seat
+            and events.log.players == players and events.log.rules is rules):
+        walk = events.log.read(WALK, len(events), _walk_copy)
+    else:
+        walk = _walk_copy(_walk(_start_walk(seat, players), events, seat, rules))
+    opponents = walk.opponents
+    locked, scores, exchanges = view.locked, view.scores, view.exchanges
     for s, opp in opponents.items():
-        opp.claim = claims[s]
-        opp.known = accepted[s]
-        opp.kept = tuple(kept[s])
+        opp.locked = locked[s]
+        opp.score = scores[s]
+        opp.exchanges = [r[s] for r in exchanges]
 
     trick = [(p.seat, p.card) for p in view.trick]
     tricks = [(t.winner, [(p.seat, p.card) for p in t.cards]) for t in view.tricks]
@@ -506,16 +578,15 @@ def knowledge(view: SeatView) -> Knowledge:
             played_mask |= 1 << card
             if who in opponents and card & 3 != led:
                 opponents[who].voids |= 1 << led
-    for opp in opponents.values():
-        opp.known &= ~played_mask
     for s, opp in opponents.items():
+        opp.known &= ~played_mask
         opp.played = view.played[s]
         opp.holding = view.hand_sizes[s]  # the table sees how many cards each holds
 
-    dead = played_mask | own_discards | rejected
+    dead = played_mask | walk.own_discards | walk.rejected
     hand_mask = mask_of(hand)
     known = hand_mask | dead
-    unseen = tuple(card for card in DECK if not known >> card & 1)
+    unseen = cards_from_mask(~known & _ALL_CARDS)
     one_up = view.one_up
     return Knowledge(
         seat=seat,
@@ -538,9 +609,13 @@ def knowledge(view: SeatView) -> Knowledge:
         tricks=tricks,
         trick_number=view.trick_number,
         exchanges_total=rules.exchanges,
-        reshuffled=reshuffled,
+        reshuffled=walk.reshuffled,
         one_up=(one_up.seat, one_up.card) if one_up is not None else None,
         chicago_declared=list(view.chicago_declared),
         chicago_made=list(view.chicago_made),
         places=card_places(events, seat),
     )
+
+
+_ALL_CARDS = (1 << 52) - 1
+"""The mask of every card."""

@@ -34,7 +34,9 @@ __all__ = ["SHARED", "copy_state"]
 
 SHARED = "shared"
 """The mark of ``Annotated[T, SHARED]``: a value of type ``T`` that nobody changes once made,
-shared by a copy as it is (a list of such values is copied as a new list of the same ones)."""
+shared by a copy as it is (a list of such values is copied as a new list of the same ones);
+also a cache whose every change holds for each game that shares it (the per-deal memo of
+:mod:`chicago.engine.carried`)."""
 
 
 _IMMUTABLE: tuple[type, ...] = (

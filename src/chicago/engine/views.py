@@ -27,15 +27,17 @@ current deal only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from chicago.cards import DECK, Card
 from chicago.categories import Category
 from chicago.engine.actions import Action
+from chicago.engine.carried import Fold, SeenEvents
 from chicago.engine.events import Announce, Deal, Event, Exchange, Pass, Reveal, RoundResult
-from chicago.engine.knowledge import card_places
+from chicago.engine.knowledge import out_of_stock
 from chicago.engine.phases import Phase
 from chicago.engine.viewtypes import (
     Announcement,
@@ -113,6 +115,8 @@ class ViewedGame(Protocol):
 
     def legal_actions(self) -> list[Action]: ...
 
+    def seen_by(self, seat: int | None) -> SeenEvents: ...
+
 
 @dataclass(frozen=True, slots=True)
 class OwnPart:
@@ -133,10 +137,9 @@ def _check_seat(game: ViewedGame, seat: int | None) -> None:
         raise ValueError(f"seat must be 0-{game.players - 1} or None, not {seat!r}")
 
 
-def _visible(deal_events: Sequence[Event], seat: int | None) -> tuple[Event, ...]:
-    if seat is None:
-        return tuple(e for e in deal_events if not e.private)
-    return tuple(e for e in deal_events if not e.private or e.audience == seat)
+def _visible(game: ViewedGame, seat: int | None) -> tuple[Event, ...]:
+    """The deal's events ``seat`` may see, from its log (carried on from the last time)."""
+    return game.seen_by(seat)
 
 
 def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None = None
@@ -145,10 +148,10 @@ def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None
     choices); ``visible``: the deal's events the seat may see, if the caller has them."""
     _check_seat(game, seat)
     if visible is None:
-        visible = _visible(game.deal_events, seat)
-    places = card_places(visible, seat)
+        visible = _visible(game, seat)
+    out = out_of_stock(visible, seat)
     if seat is None:
-        return OwnPart(None, (), None, (), (), tuple(sorted(places.out_of_stock())))
+        return OwnPart(None, (), None, (), (), tuple(sorted(out)))
     held = game.hands[seat]
     return OwnPart(
         seat=seat,
@@ -156,7 +159,7 @@ def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None
         hand_category=category_of(held, game.rules) if len(held) == 5 else None,
         discarded=tuple(game.discarded(seat)),
         legal_actions=tuple(game.legal_actions()) if game.to_act == seat else (),
-        known_out=tuple(sorted(places.out_of_stock().difference(held))),
+        known_out=tuple(sorted(out.difference(held))),
     )
 
 
@@ -166,7 +169,7 @@ _NO_OWN = OwnPart(None, (), None, (), (), ())
 def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
     """The view of ``seat`` (``None``: spectator) of ``game``."""
     _check_seat(game, seat)
-    visible = _visible(game.deal_events, seat)
+    visible = _visible(game, seat)
     return _view(game, seat, visible, own_part(game, seat, visible))
 
 
@@ -176,31 +179,38 @@ def seat_view_from(public: SeatView, game: ViewedGame, seat: int | None) -> Seat
     the events it may see put in (for a shell that builds the public view once per state
     and gives several audiences their views). Equal to ``seat_view(game, seat)``."""
     _check_seat(game, seat)
-    visible = _visible(game.deal_events, seat)
+    visible = _visible(game, seat)
     own = own_part(game, seat, visible)
-    # a copy of ``public`` slot by slot, then the seat's own fields: what
-    # ``dataclasses.replace`` makes, without building every field's keyword and calling
-    # ``__init__`` again (a bot's view on every bot turn of a server's tables)
-    view = object.__new__(SeatView)
-    put = object.__setattr__
-    for name in _PUBLIC_FIELDS:
-        put(view, name, getattr(public, name))
-    put(view, "seat", seat)
-    put(view, "hand", own.hand)
-    put(view, "hand_category", own.hand_category)
-    put(view, "discarded", own.discarded)
-    put(view, "legal_actions", own.legal_actions)
-    put(view, "known_out", own.known_out)
-    put(view, "events", visible)
-    return view
+    return _public_with_own(public, seat, own.hand, own.hand_category, own.discarded,
+                            own.legal_actions, own.known_out, visible)
 
 
-_SEAT_FIELDS = frozenset(
-    ("seat", "hand", "hand_category", "discarded", "legal_actions", "known_out", "events"))
+_SEAT_FIELDS = ("seat", "hand", "hand_category", "discarded", "legal_actions", "known_out",
+                "events")
 """The fields of a view that :func:`seat_view_from` puts in for the seat."""
-_PUBLIC_FIELDS = tuple(name for name in SeatView.__dataclass_fields__
-                       if name not in _SEAT_FIELDS)
-"""The fields of a view that :func:`seat_view_from` takes from the public view."""
+
+
+def _slot_writers() -> tuple[Callable[..., SeatView], Callable[..., SeatView]]:
+    """Two makers of a :class:`SeatView` that write its slots directly (the frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__``, which costs
+    three times as much; a view is made for every state of a server's table): one from
+    every field by keyword, one from a public view and the :data:`_SEAT_FIELDS` in order.
+    Their code is made from the dataclass's fields, so none is left out."""
+    names = [f.name for f in dataclasses.fields(SeatView)]
+    slots = {name: SeatView.__dict__[name] for name in names}
+    namespace: dict[str, Any] = {"new": object.__new__, "View": SeatView}
+    namespace.update({f"set_{name}": slot.__set__ for name, slot in slots.items()})
+    namespace.update({f"get_{name}": slot.__get__ for name, slot in slots.items()})
+    every = [f"def make(*, {', '.join(names)}):", "    view = new(View)"]
+    every += [f"    set_{name}(view, {name})" for name in names]
+    own = [f"def with_own(public, {', '.join(_SEAT_FIELDS)}):", "    view = new(View)"]
+    own += [f"    set_{name}(view, {name})" if name in _SEAT_FIELDS
+            else f"    set_{name}(view, get_{name}(public))" for name in names]
+    exec("\n".join([*every, "    return view", *own, "    return view"]), namespace)
+    return namespace["make"], namespace["with_own"]
+
+
+_new_view, _public_with_own = _slot_writers()
 
 
 def public_view(game: ViewedGame) -> SeatView:
@@ -214,12 +224,13 @@ def public_view(game: ViewedGame) -> SeatView:
 
 def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
           own: OwnPart) -> SeatView:
-    deal_events = game.deal_events
-    scoring = _Scoring(deal_events)
+    public = game.seen_by(None)  # the scoring rounds are public: carried on in its log
+    announcements, reveals, results, shown_round = public.log.read(
+        SCORING, len(public), _Scoring.parts)
     rules = game.rules
     one_up = game.one_up_card
     over = game.is_over
-    return SeatView(
+    return _new_view(
         players=game.players,
         deal=game.deal_number,
         dealer=game.dealer,
@@ -231,9 +242,9 @@ def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
         stock=game.stock_count,
         discard_pile=game.discard_count,
         exchanges=tuple(tuple(r) for r in game.exchange_counts),
-        announcements=tuple(scoring.announcements),
-        reveals=tuple(scoring.reveals),
-        round_results=tuple(scoring.results),
+        announcements=announcements,
+        reveals=reveals,
+        round_results=results,
         shown=dict(game.shown),
         one_up=FaceUpCard(one_up[0], one_up[1]) if one_up is not None else None,
         chicago=game.declarer,
@@ -248,7 +259,7 @@ def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
         chicago_made=tuple(game.chicago_made),
         settlement=tuple(game.settlement()) if over else None,
         hand_sizes=tuple(len(h) for h in game.hands),
-        scoring_round=scoring.current(),
+        scoring_round=shown_round,
         chicago_points=rules.chicago_points,
         lock_at=rules.lock_at,
         exchange_rounds=rules.exchanges,
@@ -291,13 +302,17 @@ class _Scoring:
 
     __slots__ = ("_result", "_start", "_words", "announcements", "results", "reveals")
 
-    def __init__(self, events: Iterable[Event]) -> None:
+    def __init__(self, events: Iterable[Event] = ()) -> None:
         self.announcements: list[Announcement] = []
         self.reveals: list[Reveal] = []
         self.results: list[RoundResult] = []
         self._start = (0, 0)  # the shown round's first announcement and first reveal
         self._words = False  # whether a round is shown
         self._result: RoundResult | None = None
+        self.add(events)
+
+    def add(self, events: Iterable[Event]) -> _Scoring:
+        """Carry the rounds on over ``events``, the deal's next ones."""
         announcements, reveals = self.announcements, self.reveals
         relevant = _SCORING_KINDS
         for event in events:
@@ -317,6 +332,13 @@ class _Scoring:
             elif ((isinstance(event, Exchange) and self._result is not None)
                   or isinstance(event, Deal)):
                 self._words = False  # an exchange round has begun since (or a new deal)
+        return self
+
+    def parts(self) -> tuple[tuple[Announcement, ...], tuple[Reveal, ...],
+                             tuple[RoundResult, ...], ScoringRound | None]:
+        """A view's announcements, reveals, round results and scoring round."""
+        return (tuple(self.announcements), tuple(self.reveals), tuple(self.results),
+                self.current())
 
     def current(self) -> ScoringRound | None:
         """The scoring round the table shows: the one being played, or the last one until an
@@ -330,6 +352,12 @@ class _Scoring:
             stages.setdefault(reveal.seat, []).append(reveal)
         return ScoringRound(words[0].round, words, {s: tuple(r) for s, r in stages.items()},
                             self._result)
+
+
+SCORING: Fold[_Scoring] = Fold("scoring rounds", lambda log: _Scoring(),
+                              lambda scoring, events, log: scoring.add(events))
+"""The scoring rounds of a deal's public events (:class:`_Scoring`), carried in the
+spectators' log."""
 
 
 def scoring_round(events: Iterable[Event]) -> ScoringRound | None:

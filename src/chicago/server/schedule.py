@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -25,6 +24,7 @@ from typing import Any
 from chicago.bots import Bot, make_bot
 from chicago.engine.actions import Action
 from chicago.engine.game import Game
+from chicago.seeding import SeededOnUse
 from chicago.server.clock import Clock
 from chicago.server.core.turns import AnswersRun, BotMoves, PauseRuns, next_turn
 from chicago.server.live import LiveTable
@@ -177,7 +177,8 @@ class TurnScheduler:
             game = table.state.current
         view = table.views.seat_view(game, seat)
         legal = game.legal_actions()
-        rng = random.Random(f"{table.state.row.secret}:{seq}:{seat}")
+        # seeded on its first draw (most quick bots' decisions draw nothing)
+        rng = SeededOnUse(f"{table.state.row.secret}:{seq}:{seat}")
         failures = getattr(bot, "failures", None)
         lost = sum(failures.values()) if isinstance(failures, dict) else 0
         loop = asyncio.get_running_loop()
