@@ -6,7 +6,13 @@ table of one open seat and three ``bot:basic`` seats (bot delay 0, the default p
 deal), joins it and plays over one websocket like a random player: when its seat is to act it
 thinks 0.5-1.5 times ``--think`` seconds and sends a random legal action; when a deal ends it
 answers the pause with ``continue``; when the game is over it asks for a rematch, so the load
-stays constant. The server's settings and protocols are those of ``chicago serve`` (its
+stays constant. By default (``--batch``) each person says ``"batch": true`` in its hello, as
+the browser app does, and gets one ``batch`` frame per burst (its action and the bots'
+replies; docs/PROTOCOL.md, "batch"), whose updates it reads in order as lone ones: only the
+last and the trick-ending ones carry the state, and the last says whether the seat may act
+or the deal's pause waits for it. ``--no-batch``: every update alone, as clients before
+batches (a server from before batches refuses the field, so it needs ``--no-batch``). The
+server's settings and protocols are those of ``chicago serve`` (its
 garbage-collector tuning, ``Settings.tune_gc``, included) except the bounds made
 for many addresses (tables per address per minute, waiting tables per address) and the
 site's cap on tables in play (400, which the rematches of 1,000 tables pass), since every
@@ -16,7 +22,8 @@ The number of people ramps up (``--clients``, default 100 250 500 1000); at each
 warm-up, it measures for ``--seconds``:
 
 - act→update: from a person's ``act`` to the update of that action reaching that person
-  (p50, p99, max);
+  (p50, p99, max); batched, the batch holding that update (it comes with the bots' replies
+  that follow it at once);
 - your turn again: from a person's ``act`` until its seat may act again, the bots' replies
   (and, after a deal, the pause answered with ``continue``) in between (p50, p99);
 - person moves per second, and all actions per second (the bots' replies included);
@@ -27,6 +34,7 @@ warm-up, it measures for ``--seconds``:
 
     python benchmarks/bench_server.py                         # 100 -> 1,000 people
     python benchmarks/bench_server.py --clients 50 200 --seconds 20 --think 1.0
+    python benchmarks/bench_server.py --clients 100 250 --no-batch   # every update alone
 
 The server process imports ``chicago`` as this one does, so ``PYTHONPATH=OTHER/src`` measures
 another checkout's server with the same clients (a before and after, interleaved, in one
@@ -105,8 +113,10 @@ class Person:
     """One person at a table of three bots, playing over one websocket."""
 
     def __init__(self, totals: Totals, think: float, rng: random.Random,
-                 stop: asyncio.Event) -> None:
+                 stop: asyncio.Event, batch: bool) -> None:
         self.totals, self.think, self.rng, self.stop = totals, think, rng, stop
+        self.batch = batch
+        """Whether the hello asks for batched updates (one ``batch`` frame per burst)."""
         self.sent: float | None = None
         self.acted: float | None = None  # when the last act went out, until the seat's next turn
         self.waiting: list[str] = []  # legal actions of a deal that begins after a pause
@@ -117,7 +127,10 @@ class Person:
     async def play(self, url: str, token: str) -> None:
         async with websockets.connect(url, max_size=2**22, open_timeout=120,
                                       ping_interval=None) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": token}))
+            hello: dict[str, Any] = {"type": "hello", "token": token}
+            if self.batch:  # a server from before batches refuses the field: --no-batch
+                hello["batch"] = True
+            await ws.send(json.dumps(hello))
             async for raw in ws:
                 frame = json.loads(raw)
                 await self.on_frame(ws, frame)
@@ -134,14 +147,10 @@ class Person:
             self.ready.set()
             await self.consider(ws, frame["view"]["legal_actions"], frame["table"].get("pause"))
         elif kind == "update":
-            totals.actions += 1
-            if frame["seat"] == self.seat and frame["by"] == "player" and self.sent is not None:
-                totals.latencies.append(time.perf_counter() - self.sent)
-                totals.person_moves += 1
-                self.sent = None
-            state = frame.get("state")
-            if state is not None:
-                await self.consider(ws, state["legal_actions"], frame.get("pause"))
+            await self.on_update(ws, frame)
+        elif kind == "batch":  # a burst's updates in order, as lone ones
+            for update in frame["updates"]:
+                await self.on_update(ws, update)
         elif kind == "continue":
             if frame.get("pause") is None:
                 await self.consider(ws, self.waiting, None)
@@ -153,6 +162,20 @@ class Person:
             totals.errors[code] = totals.errors.get(code, 0) + 1
             if code in ("paused", "stale", "not_your_turn"):
                 await ws.send(json.dumps({"type": "view"}))
+
+    async def on_update(self, ws: Any, update: dict[str, Any]) -> None:
+        """One action's update, lone or in a batch: the person's own one ends its act→update
+        wait; one with the state (a lone one, a batch's last or trick-ending one) is
+        considered. A batch's updates between carry no state: nothing to consider."""
+        totals = self.totals
+        totals.actions += 1
+        if update["seat"] == self.seat and update["by"] == "player" and self.sent is not None:
+            totals.latencies.append(time.perf_counter() - self.sent)
+            totals.person_moves += 1
+            self.sent = None
+        state = update.get("state")
+        if state is not None:
+            await self.consider(ws, state["legal_actions"], update.get("pause"))
 
     async def consider(self, ws: Any, legal: list[str], pause: dict[str, Any] | None) -> None:
         """Answer a pause at once; act (after thinking) when the seat has legal actions."""
@@ -179,7 +202,8 @@ class Person:
 
 async def seat_people(http: httpx.AsyncClient, ws_base: str, count: int, people: list[Person],
                       tasks: list[asyncio.Task[None]], totals: Totals, think: float,
-                      rng: random.Random, stop: asyncio.Event, rules: dict[str, Any]) -> None:
+                      rng: random.Random, stop: asyncio.Event, rules: dict[str, Any],
+                      batch: bool) -> None:
     """Seat ``count`` more people, a few at a time, and wait until each has its snapshot."""
     gate = asyncio.Semaphore(16)
 
@@ -202,7 +226,7 @@ async def seat_people(http: httpx.AsyncClient, ws_base: str, count: int, people:
             if "id" not in table:
                 raise SystemExit(f"the server refused a table: {table}")
             token = (await post(f"/api/tables/{table['id']}/join", {"seat": 0}))["token"]
-            person = Person(totals, think, random.Random(rng.random()), stop)
+            person = Person(totals, think, random.Random(rng.random()), stop, batch)
             people.append(person)
             tasks.append(asyncio.create_task(person.play(f"{ws_base}/ws/{table['id']}", token)))
             await person.ready.wait()
@@ -232,7 +256,7 @@ class ServerProcess:
 
 async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[int],
                think: float, warmup: float, seconds: float, seed: int,
-               rules: dict[str, Any]) -> list[dict[str, Any]]:
+               rules: dict[str, Any], batch: bool) -> list[dict[str, Any]]:
     """Seat people up to each step, warm up, measure; one result per step."""
     totals = Totals()
     stop = asyncio.Event()
@@ -246,7 +270,7 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
             started = time.perf_counter()
             try:
                 await seat_people(http, ws_base, step - len(people), people, tasks, totals,
-                                  think, rng, stop, rules)
+                                  think, rng, stop, rules, batch)
             except (TimeoutError, httpx.HTTPError) as exc:
                 print(f"| {step:,} | could not seat them all in {SEATING_LIMIT:.0f} s: "
                       f"{type(exc).__name__} {exc} |")
@@ -329,6 +353,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-deals", type=int, default=None,
                         help="end each game after this many deals (default: whole games "
                         "of pagat, to 52 points; short games try the rematches)")
+    parser.add_argument("--batch", action=argparse.BooleanOptionalAction, default=True,
+                        help="the people ask for batched updates, one frame per burst, as "
+                        "the browser app does (default); --no-batch: every update alone, "
+                        "as clients before batches (and the only way a server from before "
+                        "them takes)")
     args = parser.parse_args(argv)
     steps = sorted(set(args.clients))
     try:
@@ -338,7 +367,9 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         pass
     print(f"table server load: one person (a websocket client in this process, thinking "
-          f"{args.think * 0.5:g}-{args.think * 1.5:g} s) and three basic bots per table; one "
+          f"{args.think * 0.5:g}-{args.think * 1.5:g} s, "
+          f"{'batched' if args.batch else 'unbatched'} updates) and three basic bots per "
+          "table; one "
           f"server process on SQLite; {args.warmup:g} s warm-up and {args.seconds:g} s "
           "measured per step; CPU from /proc; load average "
           f"{os.getloadavg()[0]:.1f} at the start\n")
@@ -352,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
             server = ServerProcess(proc.pid)
             rules = {} if args.max_deals is None else {"max_deals": args.max_deals}
             results = asyncio.run(ramp(http, ws_base, server, steps, args.think, args.warmup,
-                                       args.seconds, args.seed, rules))
+                                       args.seconds, args.seed, rules, args.batch))
         finally:
             proc.terminate()
             try:
