@@ -11,7 +11,8 @@ the browser app does, and gets one ``batch`` frame per burst (its action and the
 replies; docs/PROTOCOL.md, "batch"), whose updates it reads in order as lone ones: only the
 last and the trick-ending ones carry the state, and the last says whether the seat may act
 or the deal's pause waits for it. ``--no-batch``: every update alone, as clients before
-batches (a server from before batches refuses the field, so it needs ``--no-batch``). The
+batches. (A server from before batches ignores the field and sends lone updates, which the
+people read as well.) The
 server's settings and protocols are those of ``chicago serve`` (its
 garbage-collector tuning, ``Settings.tune_gc``, included) except the bounds made
 for many addresses (tables per address per minute, waiting tables per address) and the
@@ -128,7 +129,7 @@ class Person:
         async with websockets.connect(url, max_size=2**22, open_timeout=120,
                                       ping_interval=None) as ws:
             hello: dict[str, Any] = {"type": "hello", "token": token}
-            if self.batch:  # a server from before batches refuses the field: --no-batch
+            if self.batch:  # a server from before batches ignores it: lone updates
                 hello["batch"] = True
             await ws.send(json.dumps(hello))
             async for raw in ws:
@@ -356,8 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", action=argparse.BooleanOptionalAction, default=True,
                         help="the people ask for batched updates, one frame per burst, as "
                         "the browser app does (default); --no-batch: every update alone, "
-                        "as clients before batches (and the only way a server from before "
-                        "them takes)")
+                        "as clients before batches")
     args = parser.parse_args(argv)
     steps = sorted(set(args.clients))
     try:
