@@ -44,6 +44,7 @@ from chicago.server.core.ports import (
     Subscription,
 )
 from chicago.server.core.rows import LogEntry
+from chicago.server.tasks import wait_woken
 
 __all__ = [
     "RedisBus",
@@ -340,9 +341,7 @@ class RedisBus:
         event = self._events.get(channel)
         if event is None or event.is_set():
             return
-        try:
-            await asyncio.wait_for(event.wait(), READY_TIMEOUT)
-        except TimeoutError:
+        if not await wait_woken(event, READY_TIMEOUT):
             log.warning("Redis did not confirm the subscription to %s in %g s", channel,
                         READY_TIMEOUT)
 

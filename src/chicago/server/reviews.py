@@ -43,6 +43,7 @@ from chicago.server.storage.reviews import (
     ReviewRow,
     ReviewStore,
 )
+from chicago.server.tasks import wait_woken
 
 __all__ = ["REVIEW_SEED", "ReviewService", "due_seats"]
 
@@ -161,8 +162,7 @@ class ReviewService:
             except Exception:
                 log.exception("reviews: cannot read the queue")
             if row is None:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self.settings.review_poll)
+                await wait_woken(self._wake, self.settings.review_poll)
                 continue
             await self._compute(row)
 

@@ -8,9 +8,24 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
-__all__ = ["Tasks"]
+__all__ = ["Tasks", "wait_woken"]
 
 log = logging.getLogger("chicago.server")
+
+
+async def wait_woken(wake: asyncio.Event, timeout: float) -> bool:
+    """Wait until ``wake`` is set (True) or ``timeout`` seconds passed (False).
+
+    For the loops that sleep between passes: unlike ``asyncio.wait_for(wake.wait(),
+    timeout)``, which on Python 3.11 swallows a cancellation that comes in the same turn
+    of the event loop as the wake-up (CPython gh-86296), this keeps it, so a loop cancelled
+    at shutdown ends."""
+    try:
+        async with asyncio.timeout(timeout):
+            await wake.wait()
+    except TimeoutError:
+        return False
+    return True
 
 
 class Tasks:

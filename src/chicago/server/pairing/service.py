@@ -46,6 +46,7 @@ from chicago.server.settings import Settings
 from chicago.server.storage import Store
 from chicago.server.storage.pairing import CapReached, NewPlace, PairingStore, PlaceRow, Seating
 from chicago.server.tables import TableManager
+from chicago.server.tasks import wait_woken
 
 __all__ = ["MAX_WAIT", "PLAYERS", "TABLE_CLOCK", "TICK", "Pairing", "PairingRequest",
            "players_of"]
@@ -172,8 +173,7 @@ class Pairing:
             timeout = TICK
             if self.deadline is not None:
                 timeout = max(0.0, min(TICK, self.deadline - self.manager.clock.time()))
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout)
+            await wait_woken(self._wake, timeout)
             self._wake.clear()
 
     # ------------------------------------------------------------------ places

@@ -17,7 +17,6 @@ worker claims them (:class:`Mailer`), so a restart sends what was queued.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import email.policy
 import logging
 import re
@@ -44,6 +43,7 @@ from chicago.server.storage import Store
 from chicago.server.storage.mail import MailRow, MailStore, OutboxRow
 from chicago.server.strict import STRICT
 from chicago.server.tables import TableManager
+from chicago.server.tasks import wait_woken
 from chicago.server.together.turns import YourGames
 
 __all__ = ["Mailer", "check_address", "router"]
@@ -218,8 +218,7 @@ class Mailer:
                     continue
             except Exception:
                 log.exception("mail: sending failed; trying again")
-            with contextlib.suppress(TimeoutError):  # also what other workers queued
-                await asyncio.wait_for(self._wake.wait(), 30.0)
+            await wait_woken(self._wake, 30.0)  # also what other workers queued
 
     def _send(self, mail: OutboxRow) -> str | None:
         """Send one mail over SMTP (in a worker thread); None, or why it failed."""
