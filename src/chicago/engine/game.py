@@ -529,10 +529,8 @@ class Game:
         start = self._deal_start_event
         first = events[start] if start < len(events) else None
         memo = self._memo
-        if memo is None or memo.first is not first:
-            memo = self._memo = DealMemo(first, self.players, self.rules)
-        seen = memo.seen(seat, events, start)
-        if seen is None:  # this game went another way than the memo's
+        seen = memo.seen(seat, events, start) if memo is not None and memo.first is first else None
+        if seen is None:  # no memo of this deal, or this game went another way than its
             memo = self._memo = DealMemo(first, self.players, self.rules)
             seen = memo.seen(seat, events, start)
             assert seen is not None  # a new memo takes any deal

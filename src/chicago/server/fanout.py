@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from chicago.server import credentials, protocol
 from chicago.server.core import frames
@@ -105,9 +106,8 @@ def send(table: LiveTable, entry: LogEntry) -> None:
         texts = encoded.get(audience)
         if texts is None:
             seat_state = None
-            if act:  # the public part: made once a state (table.views)
-                seat_state = protocol.seat_state(state.current, audience,
-                                                 table.views.public_state(state.current))
+            if act:
+                seat_state = _seat_state(table, audience)
             texts = encoded[audience] = encode(frames.entry_frames(
                 state, entry, audience, with_state=True, clock=clock, at=at,
                 seat_state=seat_state))
@@ -123,6 +123,13 @@ def send(table: LiveTable, entry: LogEntry) -> None:
         flush(table)
 
 
+def _seat_state(table: LiveTable, audience: int | None) -> dict[str, Any]:
+    """The state of the table now as ``audience`` sees it, for an update; its public part
+    made once a state (:attr:`LiveTable.views`)."""
+    current = table.state.current
+    return protocol.seat_state(current, audience, table.views.public_state(current))
+
+
 def _gather(table: LiveTable, entry: LogEntry, audience: int | None, trick: bool,
             clock: ClockInfo | None, at: float) -> list[str]:
     """Gather the update of an ``act`` entry for the batched connections of ``audience``
@@ -131,8 +138,7 @@ def _gather(table: LiveTable, entry: LogEntry, audience: int | None, trick: bool
     state = table.state
     seat_state = None
     if trick:
-        seat_state = protocol.seat_state(state.current, audience,
-                                         table.views.public_state(state.current))
+        seat_state = _seat_state(table, audience)
     update, *rest = frames.entry_frames(state, entry, audience, with_state=trick, clock=clock,
                                         at=at, seat_state=seat_state)
     assert update["type"] == "update"
@@ -154,10 +160,8 @@ def flush(table: LiveTable) -> None:
     for audience, updates in batches.items():
         last = updates[-1]
         if last["state"] is None:
-            seat_state = protocol.seat_state(state.current, audience,
-                                             table.views.public_state(state.current))
             updates[-1] = frames.with_state(last, state, audience, clock=clock, at=at,
-                                            seat_state=seat_state)
+                                            seat_state=_seat_state(table, audience))
         text = protocol.dumps(frames.batch(updates))
         for conn in list(table.conns):
             if conn.batched and conn.seat == audience:
