@@ -186,8 +186,8 @@ class Socket:
             if not self.allow():
                 self._limited(refuse)
                 continue
-            size = (len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str)
-                    else len(raw))
+            size = (len(raw.encode("utf-8", "surrogatepass"))
+                    if isinstance(raw, str) and not raw.isascii() else len(raw))
             if size > settings.max_message:
                 refuse("too_large", f"a message may have at most {settings.max_message} "
                        "bytes")

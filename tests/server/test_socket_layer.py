@@ -1,19 +1,25 @@
-"""Frames written at once (docs/SERVER.md, "The socket layer"): a connection's frame goes
-straight to uvicorn's websocket protocol when nothing waits before it, and through the
+"""The socket layer made cheaper (docs/SERVER.md, "The socket layer"): a connection's frame
+goes straight to uvicorn's websocket protocol when nothing waits before it, and through the
 send queue and its task otherwise, in the order sent either way; the bytes written are the
-ones uvicorn's own ``send`` writes; a connection's message loop runs in a task of its own.
+ones uvicorn's own ``send`` writes; a connection's message loop runs in a task of its own;
+an ASCII text is checked for control characters without the Unicode table, with the same
+answers.
 
 Every test waits for events (a held ``send``, a task's end), never for a time."""
 
 from __future__ import annotations
 
 import asyncio
+import unicodedata
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
+from chicago.server.messages import _unprintable
 from chicago.server.settings import Settings
 from chicago.server.sockets import Socket, in_own_task
 from chicago.server.transport import DIRECT_FRAMES, DirectFrames, protocol_classes
@@ -245,3 +251,17 @@ def test_a_loop_in_its_own_task_ends_with_its_caller() -> None:
             await in_own_task(fail())
 
     asyncio.run(main())
+
+
+def _by_category(text: str) -> bool:
+    return any(unicodedata.category(ch).startswith("C") for ch in text)
+
+
+def test_each_ascii_character_is_unprintable_as_its_category_says() -> None:
+    for code in range(128):
+        assert _unprintable(chr(code)) == _by_category(chr(code)), code
+
+
+@given(st.text())
+def test_any_text_is_unprintable_as_its_categories_say(text: str) -> None:
+    assert _unprintable(text) == _by_category(text)
