@@ -36,6 +36,8 @@ warm-up, it measures for ``--seconds``:
     python benchmarks/bench_server.py                         # 100 -> 1,000 people
     python benchmarks/bench_server.py --clients 50 200 --seconds 20 --think 1.0
     python benchmarks/bench_server.py --clients 100 250 --no-batch   # every update alone
+    python benchmarks/bench_server.py --clients 250 --threads --profile loop.pstats
+        # also each server thread's CPU per move, and a CPU profile of the loop's thread
 
 The server process imports ``chicago`` as this one does, so ``PYTHONPATH=OTHER/src`` measures
 another checkout's server with the same clients (a before and after, interleaved, in one
