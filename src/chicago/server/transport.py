@@ -231,7 +231,7 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
             scope = getattr(self, "scope", None)
-            if scope is not None:  # an accepted handshake: the application runs (next turn)
+            if scope is not None:  # a valid handshake: the application now accepts or refuses
                 scope["extensions"][DIRECT_FRAMES] = DirectFrames(self)
 
         def handle_handshake_exception(self) -> None:
