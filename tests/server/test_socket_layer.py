@@ -265,3 +265,22 @@ def test_each_ascii_character_is_unprintable_as_its_category_says() -> None:
 @given(st.text())
 def test_any_text_is_unprintable_as_its_categories_say(text: str) -> None:
     assert _unprintable(text) == _by_category(text)
+
+
+def test_a_protocol_chicago_does_not_know_gets_no_direct_frames(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A uvicorn whose websocket protocol lacks what DirectFrames reads (a newer release):
+    every frame is refused, so the socket's queue and uvicorn's own send carry it; said once
+    in the log, and refused from then on without looking again."""
+
+    class Unknown:
+        handshake_complete = True
+
+    direct = DirectFrames(Unknown())
+    with caplog.at_level("WARNING", logger="chicago.server"):
+        assert direct.write_text("hello") is False
+        assert direct.write_text("again") is False
+    assert [r.message for r in caplog.records].count(
+        "frames written at once are off: uvicorn's websocket protocol is not the one "
+        "chicago knows") == 1

@@ -88,6 +88,14 @@ class ProtocolErrorLog:
         return True
 
 
+class _NotDirect:
+    """Stands for a protocol :class:`DirectFrames` cannot write to: every frame refused."""
+
+    handshake_complete = False
+
+
+_NOT_DIRECT = _NotDirect()
+
 DIRECT_FRAMES = "chicago.direct_frames"
 """The ASGI extension (``scope["extensions"]``) under which a websocket's
 :class:`DirectFrames` is found."""
@@ -112,13 +120,18 @@ class DirectFrames:
     def write_text(self, text: str) -> bool:
         """Write one text frame now; False when it must go through ``send`` instead."""
         protocol = self._protocol
-        if (not protocol.handshake_complete or protocol.close_sent or protocol.disconnected
-                or protocol.initial_response is not None or not protocol.writable.is_set()
-                or protocol.transport.is_closing()):
-            return False
         try:
+            if (not protocol.handshake_complete or protocol.close_sent
+                    or protocol.disconnected or protocol.initial_response is not None
+                    or not protocol.writable.is_set() or protocol.transport.is_closing()):
+                return False
             protocol.conn.send_text(text.encode())
         except InvalidState:  # websockets saw the closing handshake begin
+            return False
+        except AttributeError:  # a uvicorn whose protocol differs: its own send, always
+            log.warning("frames written at once are off: uvicorn's websocket protocol "
+                        "is not the one chicago knows")
+            self._protocol = _NOT_DIRECT
             return False
         protocol.transport.write(b"".join(protocol.conn.data_to_send()))
         return True
