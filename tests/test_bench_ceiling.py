@@ -74,3 +74,32 @@ def test_nothing_in_the_package_exposes_the_oracle() -> None:
     for source in package.rglob("*.py"):
         text = source.read_text(encoding="utf-8")
         assert "bench_ceiling" not in text and "Oracle(" not in text, source
+
+
+def test_the_oracle_deals_the_real_hands_and_reads_the_real_draw_queues_R_EX_2() -> None:
+    """R-EX-2: where the setting knows the hands the oracle's 'sample' is the real deal,
+    elsewhere a sampled one; the draw queues it reads are the cards the seat then draws."""
+    import random
+
+    from chicago.cards import mask_of
+    from chicago.engine.actions import Action
+    from chicago.engine.knowledge import knowledge
+    from chicago.sim import duplicate_game
+
+    tool = _tool()
+    game = duplicate_game(Rules.preset("pagat"), 4, seed=3, deck_seed=4)
+    seat = game.to_act
+    assert seat is not None
+    k = knowledge(game.view(seat))
+    real = [mask_of(hand) for hand in game.hands]
+    knows_hands, knows_play = tool.first_seat("hands"), tool.first_seat("play")
+    for oracle in (knows_hands, knows_play):
+        oracle.observe(game, seat)
+    assert knows_hands._sample(k, random.Random(1)) == real
+    assert knows_play._sample(k, random.Random(1)) != real  # the exchange: sampled
+    queues = tool.true_queues(game, 4)
+    assert queues is not None and sum(map(len, queues)) == 52 - 20
+    thrown = tuple(sorted(game.hands[seat])[:2])
+    game.apply(Action.discard(thrown))
+    drawn = [c for c in game.hands[seat] if c not in k.hand]
+    assert sorted(drawn) == sorted(queues[seat][:2])
