@@ -245,7 +245,8 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--preset", default="pagat")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--sets", type=int, default=5, help="sets per round")
+    parser.add_argument("--sets", type=int, default=1,
+                        help="sets per round (1: a smoke run for make bench)")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--first-set", type=int, default=0)
     parser.add_argument("--json", default=None, help="write every game's results here")
