@@ -211,7 +211,7 @@ def report(setting: str, games: Sequence[GameResult], others: str, players: int)
         return float(sum(getattr(b, key) for b in rest)) / len(rest)
 
     times = "; ".join(f"{phase} {t['median_ms']:.1f}/{t['p99_ms']:.1f}/{t['max_ms']:.0f}"
-                      for phase, t in first.decision_times.items())
+                      for phase, t in first.decision_times.items()) or "(not in a saved file)"
     return (f"   {setting:7s} {len(games):4d} games  wins {first.win_rate:6.1%} "
             f"[{low:.1%}, {high:.1%}]  pts/deal {ppd:.2f} ±{error:.2f} (others "
             f"{mean('points_per_deal'):.2f})  Chicago {first.chicago_made}/"
@@ -219,6 +219,28 @@ def report(setting: str, games: Sequence[GameResult], others: str, players: int)
             f"{mean('chicago_calls'):.1f})  last {first.last_tricks} (others "
             f"{mean('last_tricks'):.0f})  announce {first.announce_wins} (others "
             f"{mean('announce_wins'):.0f})\n      CPU ms median/p99/max: {times}")
+
+
+def summary(played: dict[str, list[GameResult]], others: str, players: int) -> str:
+    """Every setting's line (:func:`report`), with its paired difference set by set to the
+    first setting (the base) and to the setting before it (what that one step adds)."""
+    names = list(played)
+    lines = []
+    for index, setting in enumerate(names):
+        lines.append(report(setting, played[setting], others, players))
+        for earlier in dict.fromkeys(names[:index][:1] + names[:index][-1:]):
+            lines.append("      " + _paired(_set_totals(played[earlier]),
+                                            _set_totals(played[setting])).replace(
+                                                "vs first", f"vs {earlier}"))
+    return "\n".join(lines)
+
+
+def _load(path: str) -> tuple[dict[str, Any], dict[str, list[GameResult]]]:
+    """A saved run (``--json``): its fields and every setting's games (without the decision
+    times, which the file does not keep)."""
+    with open(path) as handle:
+        data: dict[str, Any] = json.load(handle)
+    return data, {s: [GameResult(**g) for g in games] for s, games in data["games"].items()}
 
 
 def _save(path: str, args: argparse.Namespace, played: dict[str, list[GameResult]]) -> None:
@@ -250,10 +272,17 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--first-set", type=int, default=0)
     parser.add_argument("--json", default=None, help="write every game's results here")
+    parser.add_argument("--from-json", default=None,
+                        help="print the summary of a saved run (--json) and play nothing")
     args = parser.parse_args()
+    if args.from_json:
+        data, saved = _load(args.from_json)
+        print(f"== {args.from_json}: {data['preset']}, one seat against "
+              f"{args.players - 1} {data['others']}, seed {data['seed']}")
+        print(summary(saved, data["others"], args.players))
+        return 0
     rules = Rules.preset(args.preset)
     played: dict[str, list[GameResult]] = {s: [] for s in args.settings}
-    base = args.settings[0]
     for round_index in range(args.rounds):
         first = args.first_set + round_index * args.sets
         sets = range(first, first + args.sets)
@@ -265,12 +294,7 @@ def main() -> int:
         print(f"== after round {round_index + 1} (sets {args.first_set}..{sets[-1]} of seed "
               f"{args.seed}), {args.preset}, one seat against {args.players - 1} "
               f"{args.others}")
-        for setting in args.settings:
-            print(report(setting, played[setting], args.others, args.players))
-            if setting != base:
-                print("      " + _paired(_set_totals(played[base]),
-                                         _set_totals(played[setting])).replace(
-                                             "vs first", f"vs {base}"))
+        print(summary(played, args.others, args.players))
         sys.stdout.flush()
     return 0
 

@@ -5,6 +5,7 @@ nothing in the package can build or reach it."""
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import sys
 from pathlib import Path
@@ -30,11 +31,15 @@ def _tool() -> ModuleType:
     return module
 
 
-def test_the_oracle_plays_a_tiny_match_the_same_way_from_the_same_seed_R_EX_1() -> None:
+def test_the_oracle_plays_a_tiny_match_the_same_way_from_the_same_seed_R_EX_1(
+    tmp_path: Path,
+) -> None:
     """R-EX-1, R-CHI-1, R-TRICK-5: every oracle setting plays one set twice with the same
     choices (equal digests); the one that knows the hands at the Chicago call declares only
-    Chicagos that are sure, so each one it declares is made."""
+    Chicagos that are sure, so each one it declares is made. A saved run reads back the
+    same games."""
     tool = _tool()
+    played = {}
     for setting in ("play", "stock"):
         first = tool.play_sets(setting, OTHERS, RULES, 11, [0])
         again = tool.play_sets(setting, OTHERS, RULES, 11, [0])
@@ -43,6 +48,15 @@ def test_the_oracle_plays_a_tiny_match_the_same_way_from_the_same_seed_R_EX_1() 
         assert sum(g.counters[0]["decisions"] for g in first) > 20
         made = sum(g.counters[0]["chicago_made"] for g in first)
         assert made == sum(g.counters[0]["chicago_calls"] for g in first)
+        played[setting] = first
+    path = str(tmp_path / "ceiling.json")
+    args = argparse.Namespace(preset="pagat", others=OTHERS, seed=11, players=4)
+    tool._save(path, args, played)
+    _, saved = tool._load(path)
+    assert {s: [g.digest for g in gs] for s, gs in saved.items()} == {
+        s: [g.digest for g in gs] for s, gs in played.items()}
+    lines = tool.summary(saved, OTHERS, 4)
+    assert "   stock" in lines and "too few sets to compare" in lines  # one set: no pairs
 
 
 def test_the_base_setting_plays_the_games_of_chicago_sim() -> None:
