@@ -31,7 +31,10 @@ model's share in that search alone; by default ``model``'s),
 (the power of the learned weights; 1, the default: the raw model; the model's calibrated
 power is 0.4), ``hide``
 (points, default 0.05), ``z`` (standard errors a play-out search must win by, 2),
-``score=0|1``, ``learned=0|1`` (0), ``exchanges``, ``announce``, ``call`` and ``fusion``
+``score=0|1``, ``learned=0|1`` (0), ``infer=0|1`` (0: trick play on worlds resampled by
+how well they explain the opponents' plays, :mod:`chicago.bots.playmodel`; with it ``miss``,
+the weight of a play its policy would not make, 0.3, and ``pool``, deals dealt per deal
+searched, 3), ``exchanges``, ``announce``, ``call`` and ``fusion``
 (1: ``master``'s own search in that phase; 0, 0, 0, 1 by default), and every option of the
 expert (``samples`` for the trick play and the Chicago call, default 40, ``chicago``,
 ``model``, default 0.3 here, 0.6 the expert's, ``contested``); ``fusion=2`` groups the deals
@@ -43,7 +46,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from chicago.bots.base import register_bot, spec_options
@@ -56,6 +59,7 @@ from chicago.bots.expert import (
     ExpertBot,
 )
 from chicago.bots.handmodel import HandModel
+from chicago.bots.playmodel import DEFAULT_MISS, observed_plays, play_weight, resample
 from chicago.bots.heuristics import chicago_is_due
 from chicago.bots.race import Race, race_for
 from chicago.bots.rollout import (
@@ -107,6 +111,12 @@ DEFAULT_TEMPER = 1.0
 by card on held-out games) dealt worse tricks: −0.17 ± 0.09 points and −0.42 ± 0.18 points
 of win chance per differing trick against the expert (``bench_disagreements.py``, 80
 games), the raw weights +0.04 ± 0.09 and +0.44 ± 0.28 on the same games."""
+DEFAULT_INFER = False
+"""Play-based inference (``infer=1``, :mod:`chicago.bots.playmodel`) is off by default:
+docs/BOTS.md, "What the opponents' plays say", has the measurement."""
+DEFAULT_INFER_POOL = 3
+"""With ``infer=1``: worlds dealt per world searched at trick play, resampled by how well
+they explain the opponents' plays."""
 DEFAULT_LEARNED = False
 """Deal by the expert's hand-made weights unless ``learned=1``: neither the learned model's
 raw weights nor its tempered ones (power 0.4, fitted on held-out games) chose
@@ -123,7 +133,8 @@ deal (``fusion=2``): no share at all in that deal."""
 _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
     "z": (0, 10), "score": (0, 1), "learned": (0, 1), "temper": (0, 4), "last": (0, 10000),
-    "lastholds": (0, 32), "lastmodel": (0, 1),
+    "lastholds": (0, 32), "lastmodel": (0, 1), "infer": (0, 1), "miss": (0.01, 1),
+    "pool": (1, 20),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
@@ -193,6 +204,9 @@ class MasterBot(ExpertBot):
         model: float = DEFAULT_MODEL_SHARE,
         contested: float = DEFAULT_CONTESTED,
         hand_model: HandModel | None = None,
+        infer: bool = DEFAULT_INFER,
+        miss: float = DEFAULT_MISS,
+        pool: int = DEFAULT_INFER_POOL,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -219,6 +233,12 @@ class MasterBot(ExpertBot):
         if last_model is not None:
             self.exchange_model = last_model
         self.hand_model = hand_model if hand_model is not None else HandModel.load()
+        if not 0 < miss <= 1 or pool < 1:
+            raise ValueError("miss must be in 0..1 (not 0) and pool >= 1")
+        self.infer = infer
+        """Trick play on worlds resampled by the opponents' plays (``infer=1``)."""
+        self.miss = miss
+        self.pool = pool
         self._weigh: Weight | None = None
         self.note: float | None = None
         """What the last search measured, for benchmarks (``bench_disagreements.py``): an
@@ -270,6 +290,25 @@ class MasterBot(ExpertBot):
         if not self.learned:
             return super()._sample(k, rng)
         return sample_hands(k, rng, weight=self._weigh, proposals=self.proposals)
+
+    def _positions(
+        self, k: Knowledge, rng: random.Random, declarer: int | None
+    ) -> Iterator[Position]:
+        """The trick search's deals; with ``infer=1`` (and no Chicago declared, where the
+        policy of :mod:`chicago.bots.playmodel` does not describe the play), ``pool`` times
+        as many deals, of which ``samples`` are kept, drawn in proportion to how well each
+        explains the cards the opponents played (:func:`~chicago.bots.playmodel.
+        play_weight`)."""
+        plays = observed_plays(k) if self.infer and declarer is None else []
+        if not plays or self.pool <= 1:
+            yield from super()._positions(k, rng, declarer)
+            return
+        dealt = [self._sample(k, rng) for _ in range(self.samples * self.pool)]
+        weights = [play_weight(hands, plays, self.miss) for hands in dealt]
+        leader = k.leader
+        table = tuple(card for _, card in k.trick)
+        for index in resample(weights, self.samples, rng):
+            yield Position(tuple(dealt[index]), leader, table, declarer)
 
     def _worlds(
         self, k: Knowledge, plan: Plan, options: Sequence[Option], rng: random.Random,
@@ -681,6 +720,9 @@ def _factory(spec: str) -> MasterBot:
         chicago=options.get("chicago", DEFAULT_CHICAGO),
         model=options.get("model", DEFAULT_MODEL_SHARE),
         contested=options.get("contested", DEFAULT_CONTESTED),
+        infer=bool(options.get("infer", DEFAULT_INFER)),
+        miss=options.get("miss", DEFAULT_MISS),
+        pool=int(options.get("pool", DEFAULT_INFER_POOL)),
     )
 
 

@@ -1,0 +1,99 @@
+"""Play-based inference: how well a dealt world explains the cards the opponents played.
+
+The samplers (:mod:`chicago.engine.sampling`, with :mod:`chicago.bots.plausibility` or
+:mod:`chicago.bots.handmodel`) read the exchanges, announcements, reveals, voids and the
+Chicago call, but not *how* the others played their cards. This module scores a world by
+that: for every card an opponent played so far in this deal, it rebuilds the hand that
+opponent held in that world just before playing it (its hand now plus the cards it played
+since) and asks the cheap policy of a sensible player, :func:`chicago.bots.model.
+model_card` (keep the top card of the longest suit for the last trick, shed low cards,
+win trick four cheaply), what it would have played. A play the policy expects counts 1, any
+other ``miss`` (a softening: no world ever weighs nothing, since real players, and the
+experts' searches, do not play by the rules of thumb). A world's weight is the product over
+the plays.
+
+Only what the seat saw is read: the completed tricks and the current one of its
+:class:`~chicago.engine.knowledge.Knowledge`, and the world the bot itself dealt.
+
+>>> from chicago.cards import parse_cards
+>>> ids = lambda text: [int(c) for c in parse_cards(text)]
+>>> plays = [Play(1, ids("Ah")[0], ())]   # seat 1 led the ace of hearts
+>>> hands = [0, sum(1 << c for c in ids("2h 3c")), 0, 0]   # a world where it still holds 2h 3c
+>>> play_weight(hands, plays, miss=0.3)   # from Ah 2h 3c the policy keeps the ace, leads 2h
+0.3
+>>> play_weight([0, sum(1 << c for c in ids("Ah 3c")), 0, 0], [Play(1, ids("2h")[0], ())])
+1.0
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from chicago.bots.model import model_card
+from chicago.cards import ids_of_mask
+from chicago.engine.knowledge import Knowledge
+
+__all__ = ["DEFAULT_MISS", "Play", "observed_plays", "play_weight", "resample"]
+
+DEFAULT_MISS = 0.3
+"""The weight of one play the policy would not have made (1 for one it would)."""
+
+
+@dataclass(frozen=True)
+class Play:
+    """One card an opponent played to a trick of this deal."""
+
+    seat: int
+    card: int
+    table: tuple[int, ...]
+    """The cards on the trick before it, from the lead."""
+
+
+def observed_plays(k: Knowledge) -> list[Play]:
+    """The opponents' plays of this deal, in playing order (completed tricks, then the
+    current one), as the seat of ``k`` saw them."""
+    out: list[Play] = []
+    for plays in [*(p for _, p in k.tricks), k.trick]:
+        table: list[int] = []
+        for seat, card in plays:
+            if seat != k.seat:
+                out.append(Play(seat, int(card), tuple(table)))
+            table.append(int(card))
+    return out
+
+
+def play_weight(hands: Sequence[int], plays: Sequence[Play], miss: float = DEFAULT_MISS) -> float:
+    """The weight of the world ``hands`` (a card mask per seat, the cards held now): the
+    product over ``plays`` of 1 where :func:`~chicago.bots.model.model_card` from the hand
+    the player held then would have played that card, else ``miss``. A play with one legal
+    card says nothing (the policy plays it)."""
+    weight = 1.0
+    later = [0] * len(hands)
+    for play in reversed(plays):
+        later[play.seat] |= 1 << play.card
+        held = ids_of_mask(hands[play.seat] | later[play.seat])
+        if model_card(held, list(play.table)) != play.card:
+            weight *= miss
+    return weight
+
+
+def resample(weights: Sequence[float], count: int, rng: random.Random) -> list[int]:
+    """``count`` indices into ``weights``, drawn in proportion to them by systematic
+    resampling (one random offset from ``rng``: deterministic for a seed, and low-variance)."""
+    total = sum(weights)
+    if total <= 0 or not weights:
+        raise ValueError("resampling needs positive weights")
+    step = total / count
+    point = rng.random() * step
+    chosen: list[int] = []
+    cumulative = 0.0
+    index = 0
+    for _ in range(count):
+        while index < len(weights) - 1 and cumulative + weights[index] <= point:
+            cumulative += weights[index]
+            index += 1
+        chosen.append(index)
+        point += step
+    return chosen
