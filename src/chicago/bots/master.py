@@ -59,8 +59,8 @@ from chicago.bots.expert import (
     ExpertBot,
 )
 from chicago.bots.handmodel import HandModel
-from chicago.bots.playmodel import DEFAULT_MISS, observed_plays, play_weight, resample
 from chicago.bots.heuristics import chicago_is_due
+from chicago.bots.playmodel import DEFAULT_MISS, observed_plays, play_weight, resample
 from chicago.bots.race import Race, race_for
 from chicago.bots.rollout import (
     Option,
