@@ -62,11 +62,13 @@ def snapshot(table: LiveTable, audience: int | None, reason: str, loop_time: flo
 
 
 def replay(table: LiveTable, audience: int | None, last_seq: int,
-           loop_time: float) -> list[str] | None:
+           loop_time: float, batched: bool = False) -> list[str] | None:
     """The frames after ``last_seq`` for a reconnecting client, encoded, or None when only
-    a snapshot will do (:func:`chicago.server.core.frames.replay`)."""
+    a snapshot will do (:func:`chicago.server.core.frames.replay`; ``batched``: the client
+    takes batches, and gets the missed updates in batches)."""
     batch = frames.replay(table.state, audience, last_seq,
-                          clock=clock_info(table, loop_time), at=table.clock.time())
+                          clock=clock_info(table, loop_time), at=table.clock.time(),
+                          batched=batched)
     return None if batch is None else encode(batch)
 
 
