@@ -9,6 +9,7 @@ code before this change: tests/server/replay_support.py)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -73,7 +74,7 @@ def test_a_batched_replay_comes_in_batches(played: Played) -> None:
         assert frames[-1]["type"] == "resumed" and steady(frames[-1]) == steady(plain[-1])
         assert not [f for f in frames if f["type"] == "update"]
         kinds = [f["type"] for f in frames]
-        for before, after in zip(kinds, kinds[1:], strict=False):
+        for before, after in itertools.pairwise(kinds):
             assert not (before == after == "batch")  # a run is one batch
         seqs = [f["seq"] for f in _flat(frames)]
         assert seqs == sorted(seqs)

@@ -173,13 +173,16 @@ def flush(table: LiveTable) -> None:
 @contextlib.contextmanager
 def bursting(table: LiveTable) -> Iterator[None]:
     """Within: the entries sent are one burst, whose updates the batched connections get
-    in one ``batch`` frame when it ends (:func:`flush`)."""
+    in one ``batch`` frame when it ends (:func:`flush`); within a burst already, part of
+    that one."""
+    outer = table.bursting
     table.bursting = True
     try:
         yield
     finally:
-        table.bursting = False
-        flush(table)
+        table.bursting = outer
+        if not outer:
+            flush(table)
 
 
 def send_unsent(table: LiveTable) -> None:
