@@ -183,7 +183,8 @@ def test_bus_carries_entries_to_the_other_workers_once_in_order(redis_url: str) 
         got: dict[str, list[Any]] = {"first": [], "second": [], "second_t2": []}
         changed = asyncio.Event()
         try:
-            sub1 = first.subscribe("t1", _noting(got["first"], changed, lambda t, es: (t, *[e.seq for e in es])))
+            sub1 = first.subscribe("t1", _noting(got["first"], changed,
+                                                 lambda t, es: (t, *[e.seq for e in es])))
             sub2 = second.subscribe("t1", _noting(got["second"], changed,
                                                   lambda t, es: (t, *[e.seq for e in es])))
             second.subscribe("t2", lambda t, es: got["second_t2"].append((t, es)))

@@ -113,9 +113,9 @@ def test_a_replay_after_a_drop_comes_in_batches_and_the_page_shows_the_table_now
     (tricks end, the deal ends, Continue, the next deal is dealt, a chat line) and the bots
     answer. Back, the page says hello with its last seq and gets the missed updates in
     batches (one per run of updates: the chat line and the Continue come between them),
-    applies them at once (no steps, no finished trick resting), and shows the table as it is: the seat's hand (the new deal's),
-    the trick, whose turn, the scores, the same view as the server's (R-TRICK-4: each
-    trick's end came with its state)."""
+    applies them at once (no steps, no finished trick resting), and shows the table as it
+    is: the seat's hand (the new deal's), the trick, whose turn, the scores, the same view
+    as the server's (R-TRICK-4: each trick's end came with its state)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     recorded: dict[str, list[dict[str, Any]]] = {}
 
@@ -140,9 +140,9 @@ def test_a_replay_after_a_drop_comes_in_batches_and_the_page_shows_the_table_now
         if table.current.deal_number > deal and table.current.phase.value != "play" \
                 and table.current.to_act == seat and table.pause is None:
             break  # the next deal's first turn of the seat
-        watch(live, table_id, lambda f: (f["seq"] >= seq and to_act(f) == seat) or (
-            f["type"] == "snapshot" and f["table"]["pause"] is not None),
-            "the seat's turn or a deal's pause")
+        watch(live, table_id, lambda f, since=seq: (f["seq"] >= since and to_act(f) == seat)
+              or (f["type"] == "snapshot" and f["table"]["pause"] is not None),
+              "the seat's turn or a deal's pause")
         seq = live.call(_move_as_another_tab, live.manager, table_id, seat, move == 1)
     assert table.current.deal_number == deal + 1 and player.seq() == missed_from
 
