@@ -9,10 +9,12 @@ with that checkout's ``src`` first on ``PYTHONPATH``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import random
 import sys
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +22,7 @@ from chicago import Rules
 from chicago.server import Settings, fanout, protocol
 from chicago.server.core.decide import TableSpec
 from chicago.server.core.seats import TableOptions
+from chicago.server.live import LiveTable
 from chicago.server.storage import Store
 from chicago.server.tables import TableManager
 
@@ -59,11 +62,11 @@ class Played:
     (moment, audience, batched, last_seq) -> texts."""
 
     live: dict[tuple[int | None, bool], list[str]]
-    replays: dict[tuple[str, int | None, bool, int], list[str]]
+    replays: dict[tuple[str, int | None, bool, int], list[str] | None]
 
 
 def _replays(manager: TableManager, table: Any, moment: str, batched_too: bool,
-             out: dict[tuple[str, int | None, bool, int], list[str]]) -> None:
+             out: dict[tuple[str, int | None, bool, int], list[str] | None]) -> None:
     state = table.state
     loop_time = asyncio.get_running_loop().time()
     seqs = sorted(set(range(state.game_start_seq, state.seq + 1, STEP))
@@ -72,16 +75,13 @@ def _replays(manager: TableManager, table: Any, moment: str, batched_too: bool,
         for last_seq in seqs:
             out[(moment, audience, False, last_seq)] = fanout.replay(
                 table, audience, last_seq, loop_time) or []
-            if batched_too:
+            if batched_too:  # None: a snapshot instead (too long an absence)
                 out[(moment, audience, True, last_seq)] = fanout.replay(
-                    table, audience, last_seq, loop_time, True) or []
+                    table, audience, last_seq, loop_time, True)
 
 
-async def play(path: str, *, batched_too: bool = True) -> Played:
-    """Play one seeded game of a person (seat 0, first legal action by a seeded choice,
-    a chat line now and then, Continue after each deal) and three bots; record the live
-    frames of a batched and an unbatched client for the seat and for a spectator, and the
-    replays mid-game and at the end (``batched_too``: the batched replays as well)."""
+@contextlib.asynccontextmanager
+async def _manager(path: str) -> AsyncIterator[TableManager]:
     url = f"sqlite:///{path}"
     store = Store(url)
     store.migrate()
@@ -89,37 +89,73 @@ async def play(path: str, *, batched_too: bool = True) -> Played:
                                            resume_tables=False))
     await manager.start()
     try:
-        table = await manager.create(TableSpec(
-            Rules.preset("pagat").replace(max_deals=3), SEATS, TableOptions(deal_pause=60)))
-        token, seat = await manager.join(table.id, 0, "Pia")
+        yield manager
+    finally:
+        await manager.stop()
+
+
+async def _new_table(manager: TableManager) -> tuple[LiveTable, str, int]:
+    table = await manager.create(TableSpec(
+        Rules.preset("pagat").replace(max_deals=3), SEATS, TableOptions(deal_pause=60)))
+    token, seat = await manager.join(table.id, 0, "Pia")
+    return table, token, seat
+
+
+async def _play_game(manager: TableManager, table: LiveTable, seat: int, watch: Recorder,
+                     in_pause: Callable[[int], None] = lambda moves: None) -> None:
+    """The person's seeded moves until the game is over (``in_pause(moves)`` in each deal's
+    pause, before Continue); ``watch``: a client of the table, whose frames are waited on
+    while the bots think."""
+    rng = random.Random(4)
+    moves = 0
+    while not table.state.current.is_over:
+        game = table.state.current
+        if table.state.pause is not None:
+            in_pause(moves)
+            await manager.continue_deal(table, seat)
+        elif game.to_act == seat:
+            legal = sorted(str(a) for a in game.legal_actions())
+            await manager.act(table, seat, rng.choice(legal))
+            moves += 1
+            if moves % 5 == 0:
+                await manager.chat(table, seat, f"move {moves}")
+        else:
+            watch.changed.clear()
+            await asyncio.wait_for(watch.changed.wait(), 60)
+
+
+@contextlib.asynccontextmanager
+async def play_table(path: str) -> AsyncIterator[LiveTable]:
+    """The seeded game of :func:`play` played to its end; the table while its manager runs
+    (benchmarks/bench_replay.py)."""
+    async with _manager(path) as manager:
+        table, token, seat = await _new_table(manager)
+        watch = Recorder(seat, False)
+        await manager.hello(table, watch, token, None, False)
+        await _play_game(manager, table, seat, watch)
+        yield table
+
+
+async def play(path: str, *, batched_too: bool = True) -> Played:
+    """Play one seeded game of a person (seat 0, first legal action by a seeded choice,
+    a chat line now and then, Continue after each deal) and three bots; record the live
+    frames of a batched and an unbatched client for the seat and for a spectator, and the
+    replays mid-game and at the end (``batched_too``: the batched replays as well)."""
+    async with _manager(path) as manager:
+        table, token, seat = await _new_table(manager)
         clients = {(a, b): Recorder(a, b) for a in AUDIENCES for b in (False, True)}
         for (audience, batched), client in clients.items():
             await manager.hello(table, client, token if audience == seat else None, None,
                                 batched)
-        rng = random.Random(4)
-        replays: dict[tuple[str, int | None, bool, int], list[str]] = {}
-        moves = 0
-        watch = clients[(seat, False)]
-        while not table.state.current.is_over:
-            game = table.state.current
-            pause = table.state.pause
-            if pause is not None:
-                if moves > 12 and "middle" not in {k[0] for k in replays}:
-                    _replays(manager, table, "middle", batched_too, replays)
-                await manager.continue_deal(table, seat)
-            elif game.to_act == seat:
-                legal = sorted(str(a) for a in game.legal_actions())
-                await manager.act(table, seat, rng.choice(legal))
-                moves += 1
-                if moves % 5 == 0:
-                    await manager.chat(table, seat, f"move {moves}")
-            else:
-                watch.changed.clear()
-                await asyncio.wait_for(watch.changed.wait(), 60)
+        replays: dict[tuple[str, int | None, bool, int], list[str] | None] = {}
+
+        def in_pause(moves: int) -> None:
+            if moves > 12 and "middle" not in {k[0] for k in replays}:
+                _replays(manager, table, "middle", batched_too, replays)
+
+        await _play_game(manager, table, seat, clients[(seat, False)], in_pause)
         _replays(manager, table, "end", batched_too, replays)
         return Played({k: c.texts for k, c in clients.items()}, replays)
-    finally:
-        await manager.stop()
 
 
 def steady(value: Any) -> Any:
@@ -137,6 +173,7 @@ def unbatched_golden(played: Played) -> dict[str, str]:
     golden = {}
     for (moment, audience, batched, last_seq), texts in played.replays.items():
         if not batched:
+            assert texts is not None
             lines = "\n".join(protocol.dumps(steady(json.loads(t))) for t in texts)
             golden[f"{moment}/{audience}/{last_seq}"] = hashlib.sha256(
                 lines.encode("utf-8")).hexdigest()

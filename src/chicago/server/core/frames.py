@@ -24,6 +24,7 @@ from chicago.server.core.seats import PauseInfo
 from chicago.server.core.state import TableState
 
 __all__ = [
+    "REPLAY_STATES",
     "BatchFrame",
     "ChatFrame",
     "ClockInfo",
@@ -331,7 +332,10 @@ def replay(state: TableState, audience: int | None, last_seq: int, *,
     missed = [e for e in state.entries if e.seq > last_seq]
     frames: list[Frame]
     if batched:
-        frames = replay_batches(state, audience, missed, clock=clock, at=at)
+        batches = replay_batches(state, audience, missed, clock=clock, at=at)
+        if batches is None:
+            return None
+        frames = batches
     else:
         last_act = max((e.seq for e in missed if e.kind == "act"), default=None)
         frames = []
@@ -343,8 +347,13 @@ def replay(state: TableState, audience: int | None, last_seq: int, *,
     return frames
 
 
+REPLAY_STATES = 8
+"""The most earlier states a batched replay rebuilds (each costs about as much as a
+snapshot); a longer absence gets a snapshot instead (:func:`replay_batches`)."""
+
+
 def replay_batches(state: TableState, audience: int | None, missed: list[LogEntry], *,
-                   clock: ClockInfo | None, at: float) -> list[Frame]:
+                   clock: ClockInfo | None, at: float) -> list[Frame] | None:
     """The frames of the ``missed`` entries (of the current game, in order) for a client
     that takes batches: each run of updates that no other frame comes between is one
     ``batch``; every other frame (``seats``, ``chat``, ``continue``, ``game_over`` …) keeps
@@ -352,7 +361,9 @@ def replay_batches(state: TableState, audience: int | None, missed: list[LogEntr
     a trick carry the state after their action: the replay's last update the state now
     (with the clock and the pause), an earlier one the state then, rebuilt from the game's
     actions (:meth:`TableState.games_after`), with ``clock`` and ``pause`` null (the clock
-    then has run, and a pause an earlier update began is over: an action came after it)."""
+    then has run, and a pause an earlier update began is over: an action came after it).
+    None when that takes more than :data:`REPLAY_STATES` earlier states: a snapshot is
+    cheaper to make and to apply."""
     acts = [e.seq for e in missed if e.kind == "act"]
     last_act = acts[-1] if acts else None
     stated = set()
@@ -362,6 +373,8 @@ def replay_batches(state: TableState, audience: int | None, missed: list[LogEntr
         run_ends = index + 1 == len(missed) or missed[index + 1].kind != "act"
         if run_ends or ends_trick(state, entry):
             stated.add(entry.seq)
+    if len(stated) > REPLAY_STATES:
+        return None
     earlier = state.games_after(stated)
     frames: list[Frame] = []
     run: list[UpdateFrame] = []
