@@ -229,3 +229,53 @@ def test_a_batched_client_of_another_worker_gets_one_batch_per_burst(
     seat_view, spectator_view = watchers[0].view, watchers[1].view
     assert seat_view == person.view
     assert spectator_view is not None and not spectator_view["hand"]
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+"""JSON nested deeper than the parser goes: before, its RecursionError ended the bus's
+reader, and the worker heard no other worker's news again, of any table."""
+
+
+@pytest.mark.parametrize("kind", ["presence", "note", "revocation"])
+def test_a_message_nested_too_deep_is_dropped_and_the_bus_hears_on(redis_url: str,
+                                                                   kind: str) -> None:
+    """On each kind of channel: a message nested too deep is dropped, and the next news of
+    that kind from the other worker arrives."""
+    from chicago.server.core.ports import PresenceNote, Revocation
+    from chicago.server.redis_bus import NOTES, PRESENCE, REVOKED
+
+    prefix = "chicago-test:" + secrets.token_hex(4) + ":"
+
+    async def scenario() -> tuple[list[Any], int]:
+        first, second = RedisBus(redis_url, prefix), RedisBus(redis_url, prefix)
+        got: list[Any] = []
+        changed = asyncio.Event()
+
+        def note(_: str, news: Any) -> None:
+            got.append(news)
+            changed.set()
+
+        try:
+            if kind == "presence":
+                sub, channel = second.subscribe_presence("t1", note), PRESENCE + "t1"
+            elif kind == "note":
+                sub, channel = second.subscribe_note("topic", note), NOTES + "topic"
+            else:
+                sub, channel = second.subscribe_revocations(note), REVOKED + "site"
+            await sub.ready()
+            client = await first._connect()
+            await client.publish(prefix + channel, DEEP)
+            if kind == "presence":
+                await first.publish_presence("t1", PresenceNote("w1", frozenset({1})))
+            elif kind == "note":
+                await first.publish_note("topic", {"kind": "turns"})
+            else:
+                await first.publish_revocation(Revocation("p1", "g1"))
+            await _until(lambda: bool(got), changed)
+            return got, second.dropped
+        finally:
+            await first.close()
+            await second.close()
+
+    got, dropped = asyncio.run(scenario())
+    assert len(got) == 1 and dropped == 1
