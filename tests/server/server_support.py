@@ -113,6 +113,20 @@ for line in sys.stdin:
 """
 
 
+def hold_until_opened(gate: str) -> None:
+    """Keep a pool's process busy until someone opens the FIFO ``gate`` for writing and
+    closes it (run in the process by ``pool.submit``): a wait for an event, not a time."""
+    with open(gate, encoding="ascii") as opened:
+        opened.read()
+
+
+def release_gate(gate: Path) -> None:
+    """Open and close the FIFO ``gate`` for writing: :func:`hold_until_opened` returns.
+    Blocks until the process holding it has opened it for reading."""
+    with open(gate, "w", encoding="ascii"):
+        pass
+
+
 class GatedProgram:
     """An external bot program (``Settings.external_bots``) that says on a FIFO when it is
     asked and answers only once the test opens its gate (a file lock the test holds): a bot

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
 import time
 from collections.abc import Iterator
@@ -16,7 +17,16 @@ from typing import Any
 import httpx
 import jsonschema
 import pytest
-from server_support import Server, WsPlayer, close_all, create_table, join, play_out
+from server_support import (
+    Server,
+    WsPlayer,
+    close_all,
+    create_table,
+    hold_until_opened,
+    join,
+    play_out,
+    release_gate,
+)
 from sqlalchemy import func, select
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
@@ -239,14 +249,25 @@ def test_a_server_without_reviews_says_so(client: TestClient) -> None:
 
 
 def test_a_review_stopped_with_the_server_goes_on_and_stored_ones_outlast_restarts(
-    review_settings: Settings,
+    review_settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     with TestClient(create_app(review_settings)) as client:
         try:
             service = client.app.state.manager.reviews  # type: ignore[attr-defined]
-            # The review process is kept busy for a while: the review will be claimed
-            # (running) but not done when the server stops.
-            client.portal.call(service._ensure_pool).submit(time.sleep, 5)
+            # The review process is kept busy until the server stops its pool: the review
+            # is claimed (running) but cannot be done when the server stops, however slow
+            # the machine (a gate, not a time).
+            gate = tmp_path / "gate"
+            os.mkfifo(gate)
+            pool = client.portal.call(service._ensure_pool)
+            pool.submit(hold_until_opened, str(gate))
+            shutdown = pool.shutdown
+
+            def release_then_shut_down(*args: Any, **kwargs: Any) -> None:
+                release_gate(gate)
+                shutdown(*args, **kwargs)
+
+            monkeypatch.setattr(pool, "shutdown", release_then_shut_down)
             table, record = finish_game(client, ["open", "bot:basic", "bot:basic"])
             wait_for(client, table, 0, until=("running",))
         finally:
