@@ -18,8 +18,11 @@ the burst ends, before any other frame (a burst may wait on the bus between its 
 and a frame of the table's seq now must not come before the updates it follows) and before
 a new connection is brought up to date; the last one of each audience is then given the
 state as it is, which is the state after that update's action, and the batch is encoded once
-per audience. An update sent outside a burst (another worker's entry, followed) is a batch
-of one. Connections that did not ask get every frame as before.
+per audience. Another worker's burst comes from the bus in one message and is sent as a
+burst here too (:meth:`chicago.server.cache.TableCache._on_entry`); an update sent outside a
+burst (an entry read from the store after a gap) is a batch of one. A replay brings a
+batched connection the missed updates in batches as well (:func:`replay`). Connections that
+did not ask get every frame as before.
 """
 
 from __future__ import annotations
