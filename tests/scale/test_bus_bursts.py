@@ -181,12 +181,17 @@ def _ends_trick(update: dict[str, Any]) -> bool:
 
 
 def test_a_batched_client_of_another_worker_gets_one_batch_per_burst(
-        workers: tuple[Worker, Worker]) -> None:
+        workers: tuple[Worker, Worker], pg_url: str, redis_url: str) -> None:
     """The person plays at worker A (which stores every burst); batched connections of the
     same seat and of a spectator at worker B get one batch per burst there too, each with
     the action and every bot reply up to the person's next turn, the state on its last
     update and on those that end a trick, the same updates as the person saw, and end at
-    the same view."""
+    the same view. Bad messages on the table's channel before (every one of ``BAD``) are
+    dropped by both workers and change nothing."""
+    from redis.asyncio import Redis
+
+    from chicago.server.redis_bus import channel_prefix
+
     a, b = workers
     table = create_table(a, SEATS)["id"]
     token = join(a, table, 0)
@@ -197,6 +202,12 @@ def test_a_batched_client_of_another_worker_gets_one_batch_per_burst(
         for watcher in watchers:
             await watcher.connect(b)
         await person.connect(a)
+        redis = Redis.from_url(redis_url)
+        try:
+            for payload in BAD:
+                await redis.publish(channel_prefix(pg_url) + ENTRIES + table, payload)
+        finally:
+            await redis.aclose()
 
         async def watch(watcher: BatchedPlayer) -> None:
             await watcher.until(lambda f: f["type"] == "game_over", timeout=4 * WAIT)
