@@ -2,7 +2,7 @@
 clients, and the replays (Resync) computed after it, for tests/server/test_replay_batches.py.
 
 Kept in a module of its own so that the frames of the unbatched replays can be recorded
-from another checkout's code (the golden file tests/golden/replay_unbatched.json was made
+from another checkout's code (the golden file tests/data/replay_unbatched.json was made
 by the code before replays took batches: ``python tests/server/replay_support.py OUT``
 with that checkout's ``src`` first on ``PYTHONPATH``)."""
 

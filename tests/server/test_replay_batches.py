@@ -3,7 +3,7 @@ and reconnects with its last seq gets the updates it missed in batches, one per 
 updates with no other frame between them, the state on each batch's last update and on
 every update that ends a trick (R-TRICK-4: the trick's winner is shown before the next one
 is led), the state then, never more than the seat was shown live; an unbatched client gets
-exactly the frames it got before (tests/golden/replay_unbatched.json, recorded from the
+exactly the frames it got before (tests/data/replay_unbatched.json, recorded from the
 code before this change: tests/server/replay_support.py)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from replay_support import Played, play, steady, unbatched_golden
 
 from chicago.server.core.frames import REPLAY_STATES
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "replay_unbatched.json"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "replay_unbatched.json"
 LIVE_ONLY = ("state", "clock", "pause")
 """The fields of an update that a batch may leave out (and whose times differ)."""
 
