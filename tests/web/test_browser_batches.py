@@ -159,7 +159,9 @@ def test_a_replay_after_a_drop_comes_in_batches_and_the_page_shows_the_table_now
     resumed = next(i for i, f in enumerate(after) if f.get("type") == "resumed")
     replay = after[:resumed]
     kinds = [f["type"] for f in replay]
-    assert "update" not in kinds and kinds.count("batch") >= 3, kinds
+    # the chat line splits the missed updates; after the Continue come the bots' first
+    # moves of the next deal, unless the seat leads it
+    assert "update" not in kinds and kinds.count("batch") >= 2, kinds
     assert {"chat", "continue"} <= set(kinds)
     assert [f["seq"] for f in unbatched(replay)] == list(range(missed_from + 1, table.seq + 1))
 
