@@ -14,6 +14,8 @@ either match). Decision times come with each variant (CPU, median/p99/max by pha
 
     python benchmarks/bench_master.py --variants master "master:announce=0" \\
         [--others expert] [--preset pagat] [--sets 10] [--rounds 3] [--jobs 2] [--json out]
+
+At its defaults (``make bench``) it plays ``master`` and ``expert`` in the first seat, 3 sets.
 """
 
 from __future__ import annotations
@@ -65,13 +67,15 @@ def _paired(base: dict[int, tuple[float, int, int]],
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", nargs="+", required=True,
-                        help="specs of the first bot (the first is the base of comparison)")
+    parser.add_argument("--variants", nargs="+", default=["master", "expert"],
+                        help="specs of the first bot (the first is the base of comparison; "
+                        "default: master against expert in the same seat)")
     parser.add_argument("--others", default="expert", help="spec of the other seats")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--preset", default="pagat")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--sets", type=int, default=10, help="sets per round (per seed)")
+    parser.add_argument("--sets", type=int, default=3,
+                        help="sets per round (per seed; default 3, a short run for make bench)")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--first-set", type=int, default=0,
                         help="the first round's first set (to go on from an earlier run)")

@@ -36,6 +36,8 @@ warm-up, it measures for ``--seconds``:
     python benchmarks/bench_server.py                         # 100 -> 1,000 people
     python benchmarks/bench_server.py --clients 50 200 --seconds 20 --think 1.0
     python benchmarks/bench_server.py --clients 100 250 --no-batch   # every update alone
+    python benchmarks/bench_server.py --clients 250 --threads --profile loop.pstats
+        # also each server thread's CPU per move, and a CPU profile of the loop's thread
 
 The server process imports ``chicago`` as this one does, so ``PYTHONPATH=OTHER/src`` measures
 another checkout's server with the same clients (a before and after, interleaved, in one
@@ -49,6 +51,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -65,7 +68,7 @@ BOTS = ["bot:basic"] * 3
 SEATING_LIMIT = 600.0
 """Seconds a step may take to seat its people; an overloaded server ends the ramp there."""
 SERVER = """
-import dataclasses, json, socket, sys, uvicorn
+import cProfile, dataclasses, json, os, signal, socket, sys, time, uvicorn
 from chicago.server import Settings, create_app
 from chicago.server.transport import protocol_classes
 options = json.loads(sys.argv[2])
@@ -81,6 +84,11 @@ http, ws = protocol_classes()
 config = uvicorn.Config(create_app(settings), log_level="error", ws_per_message_deflate=False,
                         http=http, ws=ws, ws_max_size=settings.ws_max_size,
                         ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_graceful_shutdown=5)
+if os.environ.get("BENCH_PROFILE"):  # SIGUSR1 starts a CPU profile of the loop, SIGUSR2 saves it
+    profile = cProfile.Profile(time.thread_time)
+    signal.signal(signal.SIGUSR1, lambda *_: profile.enable())
+    signal.signal(signal.SIGUSR2, lambda *_: (profile.disable(),
+                                              profile.dump_stats(os.environ["BENCH_PROFILE"])))
 uvicorn.Server(config).run(sockets=[sock])
 """
 BENCH_SETTINGS = {
@@ -247,6 +255,19 @@ class ServerProcess:
         fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / self.tick
 
+    def threads(self) -> dict[str, tuple[float, float]]:
+        """Per thread (its name and id): (user, system) CPU seconds so far."""
+        found = {}
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            try:
+                head, tail = (task / "stat").read_text().rsplit(")", 1)
+            except OSError:  # the thread ended
+                continue
+            fields = tail.split()
+            name = f"{head.split('(', 1)[1]} {task.name}"
+            found[name] = (int(fields[11]) / self.tick, int(fields[12]) / self.tick)
+        return found
+
     def rss(self) -> float:
         """Resident set size in MB (2**20 bytes)."""
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
@@ -257,8 +278,10 @@ class ServerProcess:
 
 async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[int],
                think: float, warmup: float, seconds: float, seed: int,
-               rules: dict[str, Any], batch: bool) -> list[dict[str, Any]]:
-    """Seat people up to each step, warm up, measure; one result per step."""
+               rules: dict[str, Any], batch: bool,
+               profile: bool = False, show_threads: bool = False) -> list[dict[str, Any]]:
+    """Seat people up to each step, warm up, measure; one result per step (``profile``: the
+    server profiles its loop's thread over the last step's measured seconds)."""
     totals = Totals()
     stop = asyncio.Event()
     rng = random.Random(seed)
@@ -279,9 +302,16 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
             seating = time.perf_counter() - started
             await asyncio.sleep(warmup)
             totals.reset()
+            profiling = profile and step == steps[-1]
+            if profiling:
+                os.kill(server.pid, signal.SIGUSR1)
+            threads0 = server.threads()
             cpu0, mine0, t0 = server.cpu(), time.process_time(), time.perf_counter()
             await asyncio.sleep(seconds)
             cpu1, mine1, t1 = server.cpu(), time.process_time(), time.perf_counter()
+            threads1 = server.threads()
+            if profiling:
+                os.kill(server.pid, signal.SIGUSR2)
             latencies = sorted(totals.latencies)
             turns = sorted(totals.turns_back)
             moves = totals.person_moves
@@ -301,6 +331,8 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
                 "games": totals.games, "errors": dict(totals.errors),
             })
             print_row(results[-1])
+            if show_threads and moves:
+                print_threads(threads0, threads1, moves)
     stop.set()
     for task in tasks:
         task.cancel()
@@ -318,12 +350,27 @@ def print_row(r: dict[str, Any]) -> None:
           f"{r['seating']:.0f} s |", flush=True)
 
 
-def start_server(directory: Path) -> tuple[subprocess.Popen[str], str, str]:
-    """The server process on a free loopback port: (process, http base, ws base)."""
+def print_threads(before: dict[str, tuple[float, float]],
+                  after: dict[str, tuple[float, float]], moves: int) -> None:
+    """Each busy thread's user and system CPU per person move over the step."""
+    for name, (user, system) in sorted(after.items()):
+        user0, system0 = before.get(name, (0.0, 0.0))
+        if user - user0 + system - system0 > 0:
+            print(f"|   thread {name}: user {(user - user0) / moves * 1e3:.2f} ms, system "
+                  f"{(system - system0) / moves * 1e3:.2f} ms a person move |")
+
+
+def start_server(directory: Path, profile: str | None = None
+                 ) -> tuple[subprocess.Popen[str], str, str]:
+    """The server process on a free loopback port: (process, http base, ws base).
+    ``profile``: the file its CPU profile goes to (started and saved by signals)."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if profile is not None:
+        env["BENCH_PROFILE"] = str(Path(profile).resolve())
     proc = subprocess.Popen(
         [sys.executable, "-c", SERVER, f"sqlite:///{directory / 'bench.sqlite3'}",
          json.dumps(BENCH_SETTINGS)],
-        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE, text=True, env=env,
     )
     assert proc.stdout is not None
     port = proc.stdout.readline().strip()
@@ -358,6 +405,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="the people ask for batched updates, one frame per burst, as "
                         "the browser app does (default); --no-batch: every update alone, "
                         "as clients before batches")
+    parser.add_argument("--profile", metavar="FILE", default=None,
+                        help="write a CPU profile (cProfile on time.thread_time) of the "
+                        "server's loop thread over the last step's measured seconds to FILE "
+                        "(read it with pstats; the profiler slows Python code, so that "
+                        "step's other figures are not comparable)")
+    parser.add_argument("--threads", action="store_true",
+                        help="print each server thread's user and system CPU per person move")
     args = parser.parse_args(argv)
     steps = sorted(set(args.clients))
     try:
@@ -378,12 +432,13 @@ def main(argv: list[str] | None = None) -> int:
           "client CPU | server RSS | games | errors | seating |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
     with tempfile.TemporaryDirectory() as tmp:
-        proc, http, ws_base = start_server(Path(tmp))
+        proc, http, ws_base = start_server(Path(tmp), args.profile)
         try:
             server = ServerProcess(proc.pid)
             rules = {} if args.max_deals is None else {"max_deals": args.max_deals}
             results = asyncio.run(ramp(http, ws_base, server, steps, args.think, args.warmup,
-                                       args.seconds, args.seed, rules, args.batch))
+                                       args.seconds, args.seed, rules, args.batch,
+                                       args.profile is not None, args.threads))
         finally:
             proc.terminate()
             try:

@@ -14,8 +14,10 @@ except the websocket and HTTP layers; the garbage collector is tuned as ``chicag
 tunes it.
 
 It prints the CPU time (``time.process_time``, the writer thread included) per person move,
-for each of ``--runs`` runs of ``--moves`` person moves at ``--tables`` tables, and the
-frames and kilobytes of JSON a person was sent per move; ``--profile FILE`` writes a
+for each of ``--runs`` runs of ``--moves`` person moves at ``--tables`` tables, the
+frames and kilobytes of JSON a person was sent per move, and how much of the CPU per move
+the people themselves took (decoding their frames and answering: a client's work, which a
+real server does not do); ``--profile FILE`` writes a
 cProfile of one more run (CPU time of the loop's thread). Compare two versions by running
 it with each on ``PYTHONPATH``, interleaved.
 
@@ -57,6 +59,8 @@ BATCHES = "batch" in inspect.signature(TableManager.hello).parameters
 """Whether this server offers batched updates (a client says so in hello)."""
 SENT: list[tuple[float, float]] = []
 """Per run: the frames and the characters of JSON a person was sent per move."""
+CLIENTS: list[float] = []
+"""Per run: the CPU ms per move the in-process people took (reading frames, answering)."""
 STALL = 60.0
 """Seconds without a person's move after which a run fails (the tables stalled)."""
 
@@ -73,6 +77,13 @@ class Person:
         self.batched = False  # the manager's hello sets it
 
     def send(self, text: str) -> None:
+        start = time.thread_time()
+        try:
+            self._take(text)
+        finally:
+            self.driver.client_cpu += time.thread_time() - start
+
+    def _take(self, text: str) -> None:
         self.driver.frames += 1
         self.driver.chars += len(text)
         frame = json.loads(text)
@@ -108,6 +119,9 @@ class Driver:
         self.frames = 0
         """Frames the people were sent (and their characters, below)."""
         self.chars = 0
+        self.client_cpu = 0.0
+        """CPU seconds the people took to read their frames and answer (the clients' part
+        of the run, not the server's: a browser does it on its own machine)."""
         self.pending: set[asyncio.Task[None]] = set()
 
     def spawn(self, request: Any, *args: Any, move: bool = False) -> None:
@@ -145,6 +159,7 @@ async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | No
         token, seat = await manager.join(table.id, 0, f"p{number}")
         people.append((table, token, Person(driver, table, seat, number)))
     driver.moves = driver.frames = driver.chars = 0
+    driver.client_cpu = 0.0
     start = time.process_time()
     if profile is not None:
         profile.enable()
@@ -165,6 +180,7 @@ async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | No
     cpu = time.process_time() - start
     done = driver.moves
     SENT.append((driver.frames / done, driver.chars / done))
+    CLIENTS.append(driver.client_cpu * 1000 / done)
     await manager.stop()
     for task in list(driver.pending):
         task.cancel()
@@ -198,7 +214,9 @@ def main() -> None:
           f"median {statistics.median(per_move):.3f} ms (runs: "
           f"{', '.join(f'{x:.3f}' for x in per_move)}); sent a person per move: "
           f"{statistics.median(f for f, _ in SENT):.2f} frames, "
-          f"{statistics.median(c for _, c in SENT) / 1000:.1f} kB")
+          f"{statistics.median(c for _, c in SENT) / 1000:.1f} kB; of the CPU per move, "
+          f"the people's own (decoding the frames, answering) median "
+          f"{statistics.median(CLIENTS):.3f} ms")
     if args.profile is not None:
         profile = cProfile.Profile(time.thread_time)
         run(args.tables, args.moves, profile, batch)

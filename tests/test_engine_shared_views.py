@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from chicago import Game, Rules
 from chicago.engine import knowledge as knowledge_module
+from chicago.engine import views as views_module
 from chicago.engine.carried import SeenEvents
 from chicago.engine.knowledge import Knowledge, card_places, knowledge
 from chicago.engine.views import public_view, seat_view, seat_view_from
@@ -268,3 +269,37 @@ def test_views_written_slot_by_slot_equal_the_dataclass_made_ones(case: Case) ->
                 fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(SeatView)}
                 made = SeatView(**fields)
                 assert made == view and repr(made) == repr(view)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_scoring_parts_shared_between_states_are_the_ones_made_afresh(case: Case) -> None:
+    """The announcements, reveals and round results a view holds are made once per change
+    of the deal's scoring rounds and shared by the views of the next states (a server's
+    table makes a view of every state): at every state of a random game of every preset
+    and variation, each view equals the one made from nothing; while no scoring event
+    happens the tuples are the very same objects, and the scoring round shown (which holds
+    a dict) is each view's own."""
+    game = Game(case.rules, players=case.players, seed=case.seed)
+    rng = random.Random(case.seed)
+    last: SeatView | None = None
+    scoring = True  # whether the last action's events hold one of a scoring round's kinds
+    shared = 0
+    words = False
+    while not game.is_over and len(game.actions) < 200:
+        view = public_view(game)
+        assert view == public_view(_afresh(game))
+        if last is not None and not scoring:
+            assert view.announcements is last.announcements
+            assert view.reveals is last.reveals
+            assert view.round_results is last.round_results
+            shared += bool(view.announcements)  # (an empty tuple is always the same one)
+            if view.scoring_round is not None and last.scoring_round is not None:
+                assert view.scoring_round.stages is not last.scoring_round.stages
+        last = view
+        game = game.copy()
+        before = len(game.events)
+        game.apply(rng.choice(game.legal_actions()))
+        scoring = any(type(e) in views_module._SCORING_KINDS for e in game.events[before:])
+        words = words or bool(view.announcements)
+    assert shared or not words  # a game with words shares them

@@ -31,7 +31,7 @@ from chicago.bots.heuristics import (
     top_sequence_chicago,
     would_reset,
 )
-from chicago.cards import Card
+from chicago.cards import Card, mask_of
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.viewtypes import SeatView
@@ -50,17 +50,21 @@ def _find(legal: Sequence[Action], kind: ActionKind) -> Action | None:
 
 
 def _discard_action(legal: Sequence[Action], hand: Sequence[Card], keep: Sequence[Card]) -> Action:
-    """The legal plain discard that throws every card not in ``keep`` (or the nearest one)."""
-    throw = {c for c in hand if c not in keep}
+    """The legal plain discard that throws every card not in ``keep`` (or the nearest one:
+    the one that throws the most of them and nothing else, the first of equals)."""
+    throw = mask_of(c for c in hand if c not in keep)
     best: Action | None = None
+    best_count = -1
     for action in legal:
         if action.kind is not _K.DISCARD:
             continue
-        cards = set(action.cards)
+        cards = action.card_mask
         if cards == throw:
             return action
-        if cards <= throw and (best is None or len(cards) > len(best.cards)):
-            best = action
+        if not cards & ~throw:  # a part of them
+            count = cards.bit_count()
+            if count > best_count:
+                best, best_count = action, count
     return best if best is not None else legal[0]
 
 

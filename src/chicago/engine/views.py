@@ -241,7 +241,7 @@ def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
         locked=tuple(game.locked),
         stock=game.stock_count,
         discard_pile=game.discard_count,
-        exchanges=tuple(tuple(r) for r in game.exchange_counts),
+        exchanges=tuple(map(tuple, game.exchange_counts)),
         announcements=announcements,
         reveals=reveals,
         round_results=results,
@@ -250,15 +250,15 @@ def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
         chicago=game.declarer,
         trick_number=game.trick_number,
         trick=tuple(_PLAYED[s][c] for s, c in game.trick),
-        tricks=tuple(_taken(trick) for trick in game.tricks),
-        played=tuple(tuple(pile) for pile in game.played),
+        tricks=tuple(map(_taken, game.tricks)),
+        played=tuple(map(tuple, game.played)),
         over=over,
         winners=tuple(game.winners),
         # public: every declaration and every made Chicago was seen by the whole table
         chicago_declared=tuple(game.chicago_declared),
         chicago_made=tuple(game.chicago_made),
         settlement=tuple(game.settlement()) if over else None,
-        hand_sizes=tuple(len(h) for h in game.hands),
+        hand_sizes=tuple(map(len, game.hands)),
         scoring_round=shown_round,
         chicago_points=rules.chicago_points,
         lock_at=rules.lock_at,
@@ -296,11 +296,16 @@ _SCORING_KINDS = frozenset({Announce, Pass, Reveal, RoundResult, Exchange, Deal}
 """The kinds of events :class:`_Scoring` reads."""
 
 
+_Parts = tuple[tuple[Announcement, ...], tuple[Reveal, ...], tuple[RoundResult, ...]]
+"""A view's announcements, reveals and round results."""
+
+
 class _Scoring:
     """The scoring rounds of one deal's events (public ones suffice), in one pass: every
     announcement and pass, reveal and result, and where the round the table shows begins."""
 
-    __slots__ = ("_result", "_start", "_words", "announcements", "results", "reveals")
+    __slots__ = ("_parts", "_result", "_start", "_words", "announcements", "results",
+                 "reveals")
 
     def __init__(self, events: Iterable[Event] = ()) -> None:
         self.announcements: list[Announcement] = []
@@ -309,6 +314,7 @@ class _Scoring:
         self._start = (0, 0)  # the shown round's first announcement and first reveal
         self._words = False  # whether a round is shown
         self._result: RoundResult | None = None
+        self._parts: _Parts | None = None  # the last parts made, until an event changes them
         self.add(events)
 
     def add(self, events: Iterable[Event]) -> _Scoring:
@@ -318,6 +324,7 @@ class _Scoring:
         for event in events:
             if type(event) not in relevant:
                 continue  # plays, draws …: no part of a scoring round
+            self._parts = None
             if isinstance(event, Announce | Pass):
                 category = event.category if isinstance(event, Announce) else None
                 if not self._words or event.round != announcements[-1].round:
@@ -336,9 +343,14 @@ class _Scoring:
 
     def parts(self) -> tuple[tuple[Announcement, ...], tuple[Reveal, ...],
                              tuple[RoundResult, ...], ScoringRound | None]:
-        """A view's announcements, reveals, round results and scoring round."""
-        return (tuple(self.announcements), tuple(self.reveals), tuple(self.results),
-                self.current())
+        """A view's announcements, reveals, round results and scoring round (the tuples
+        made once and shared by the views of the states until a scoring event changes
+        them, as during a deal's tricks; the scoring round, which holds a dict, made anew)."""
+        parts = self._parts
+        if parts is None:
+            parts = self._parts = (tuple(self.announcements), tuple(self.reveals),
+                                   tuple(self.results))
+        return (*parts, self.current())
 
     def current(self) -> ScoringRound | None:
         """The scoring round the table shows: the one being played, or the last one until an

@@ -67,7 +67,11 @@ _TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
 
 def _unprintable(text: str) -> bool:
     """Does ``text`` hold a character of Unicode category C (controls, format characters,
-    lone surrogates, private use, unassigned)? The same rule as for names in the lobby."""
+    lone surrogates, private use, unassigned)? The same rule as for names in the lobby.
+    (Of the ASCII characters only the controls are of category C, and they are exactly
+    the ones ``str.isprintable`` refuses: an ASCII text is answered without the table.)"""
+    if text.isascii():
+        return not text.isprintable()
     return any(unicodedata.category(ch).startswith("C") for ch in text)
 
 

@@ -1,9 +1,12 @@
 """What every websocket of the server does alike: the table's ``/ws/{table}``
 (:mod:`chicago.server.ws`) and the site's ``/ws/site`` (:mod:`chicago.server.together.site`).
 
-- **Sending** goes through a queue with its own sender task (:meth:`Socket.sender`), so a
-  slow client never holds anything up; one that falls ``Settings.send_queue`` frames
-  behind is closed (1013) and resyncs when it reconnects.
+- **Sending** writes a frame at once when nothing waits before it and the connection can
+  take it (``chicago serve``'s transport offers it: :class:`~chicago.server.transport.
+  DirectFrames`); otherwise the frame goes through a queue with its own sender task
+  (:meth:`Socket.sender`), so a slow client never holds anything up; one that falls
+  ``Settings.send_queue`` frames behind is closed (1013) and resyncs when it reconnects.
+  Frames leave in the order they were sent either way.
 - **Receiving** (:meth:`Socket.messages`) checks each message before the endpoint parses it: its
   rate (a token bucket of ``Settings.rate`` a second, bursts of ``Settings.burst``; a
   dropped message is answered ``rate_limited`` at most once a second, and
@@ -17,15 +20,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chicago.server.bucket import TokenBucket
 from chicago.server.headers import Origins
 from chicago.server.settings import Settings
+from chicago.server.transport import DIRECT_FRAMES, DirectFrames
 
-__all__ = ["Refuse", "Socket", "accept_page", "rate_clock"]
+__all__ = ["Refuse", "Socket", "accept_page", "in_own_task", "rate_clock"]
 
 _CLOSE = object()
 
@@ -35,6 +40,20 @@ moves itself, so that its counts never depend on how fast the machine is)."""
 
 Refuse = Callable[[str, str], None]
 """``refuse(code, message)``: answer a refused message with the endpoint's error frame."""
+
+
+T = TypeVar("T")
+
+
+async def in_own_task(coro: Coroutine[Any, Any, T]) -> T:
+    """Run ``coro`` in a task of its own and wait for it (its result, its exception; a
+    cancellation of the caller cancels it too).
+
+    An endpoint runs its loop over a connection's messages so: a message then wakes only
+    that task's few coroutines, not the ASGI application's whole stack around the endpoint
+    (uvicorn's, the framework's and each middleware's coroutine: about twenty), which is
+    resumed once, when the loop ends."""
+    return await asyncio.create_task(coro)
 
 
 async def accept_page(websocket: WebSocket) -> bool:
@@ -63,11 +82,21 @@ class Socket:
         self._dropped = 0
         self._last_limited: float | None = None
         self._sender: asyncio.Task[None] | None = None
+        self._sending = False
+        """The sender task is writing a frame it took from the queue."""
+        self._direct: DirectFrames | None = websocket.scope.get("extensions", {}).get(
+            DIRECT_FRAMES)
+        """Writes a frame at once (None: a server without it, such as the test client's)."""
 
     # ------------------------------------------------------------------ sending
     def send(self, text: str) -> None:
-        """Queue a frame; a client that falls too far behind is disconnected."""
+        """Send a frame: at once when no frame waits before it and the connection can take
+        it, else through the queue; a client that falls too far behind is disconnected."""
         if self.closed:
+            return
+        direct = self._direct
+        if (direct is not None and not self._sending and not self._queue.qsize()
+                and direct.write_text(text)):
             return
         if self._queue.qsize() >= self.settings.send_queue:
             self.close(1013, "too far behind: reconnect and resync")
@@ -106,7 +135,9 @@ class Socket:
                     await self.websocket.close(self._close_code, self._close_reason)
                     return
                 assert isinstance(item, str)
+                self._sending = True
                 await self.websocket.send_text(item)
+                self._sending = False
         except (WebSocketDisconnect, RuntimeError, OSError):
             self.closed = True
 
@@ -155,8 +186,8 @@ class Socket:
             if not self.allow():
                 self._limited(refuse)
                 continue
-            size = (len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str)
-                    else len(raw))
+            size = (len(raw.encode("utf-8", "surrogatepass"))
+                    if isinstance(raw, str) and not raw.isascii() else len(raw))
             if size > settings.max_message:
                 refuse("too_large", f"a message may have at most {settings.max_message} "
                        "bytes")

@@ -15,6 +15,14 @@ of its habits are changed here, in subclasses of its own protocol classes
   error, without a traceback: at most one per connection, and per address at most
   :data:`LOG_BURST` lines, then one every :data:`LOG_EVERY` seconds, the next line saying
   how many were left out (:class:`ProtocolErrorLog`).
+
+And one is added: **frames written at once** (:class:`DirectFrames`). Every websocket's
+scope carries, under the ASGI extension :data:`DIRECT_FRAMES`, an object that writes a text
+frame to the connection there and then, the bytes uvicorn's own ``websocket.send`` would
+write, when the connection can take it (handshake done, not closing, the transport not
+paused by flow control); :class:`chicago.server.sockets.Socket` writes through it whenever
+no frame of its own waits, instead of waking its sender task and passing the frame down
+starlette's and the middleware's layers of ``send`` (none of which looks at a frame).
 """
 
 from __future__ import annotations
@@ -24,10 +32,13 @@ import logging
 import time
 from typing import Any, cast
 
+from websockets.exceptions import InvalidState
+
 from chicago.server.bucket import TokenBucket
 from chicago.server.headers import SAFE_HEADERS
 
-__all__ = ["LOG_BURST", "LOG_EVERY", "ProtocolErrorLog", "protocol_classes"]
+__all__ = ["DIRECT_FRAMES", "LOG_BURST", "LOG_EVERY", "DirectFrames", "ProtocolErrorLog",
+           "protocol_classes"]
 
 log = logging.getLogger("chicago.server")
 
@@ -74,6 +85,55 @@ class ProtocolErrorLog:
         left_out = self._left_out.pop(address, 0)
         more = f" ({left_out} more from this address not logged)" if left_out else ""
         log.warning("protocol error from %s: %s%s", address, what, more)
+        return True
+
+
+class _NotDirect:
+    """Stands for a protocol :class:`DirectFrames` cannot write to: every frame refused."""
+
+    handshake_complete = False
+
+
+_NOT_DIRECT = _NotDirect()
+
+DIRECT_FRAMES = "chicago.direct_frames"
+"""The ASGI extension (``scope["extensions"]``) under which a websocket's
+:class:`DirectFrames` is found."""
+
+
+class DirectFrames:
+    """Writes a connection's text frames at once, from the event loop's thread, as uvicorn's
+    websocket protocol writes a ``websocket.send`` (its websockets ``ServerProtocol`` makes
+    the frame, its transport takes the bytes), without the ASGI ``send`` around it.
+
+    :meth:`write_text` refuses (False, nothing written) whenever uvicorn's own ``send``
+    would not write at once: before the handshake completed, after a close was sent or the
+    client went away (or its transport is closing), after a refusal of the handshake, or
+    while the transport is paused because its buffer is full (then the frame must wait its
+    turn, as in ``send``)."""
+
+    __slots__ = ("_protocol",)
+
+    def __init__(self, protocol: Any) -> None:
+        self._protocol = protocol
+
+    def write_text(self, text: str) -> bool:
+        """Write one text frame now; False when it must go through ``send`` instead."""
+        protocol = self._protocol
+        try:
+            if (not protocol.handshake_complete or protocol.close_sent
+                    or protocol.disconnected or protocol.initial_response is not None
+                    or not protocol.writable.is_set() or protocol.transport.is_closing()):
+                return False
+            protocol.conn.send_text(text.encode())
+        except InvalidState:  # websockets saw the closing handshake begin
+            return False
+        except AttributeError:  # a uvicorn whose protocol differs: its own send, always
+            log.warning("frames written at once are off: uvicorn's websocket protocol "
+                        "is not the one chicago knows")
+            self._protocol = _NOT_DIRECT
+            return False
+        protocol.transport.write(b"".join(protocol.conn.data_to_send()))
         return True
 
 
@@ -164,7 +224,7 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
 
     class WebSocketProtocol(WsBase):
         """uvicorn's websocket protocol: safe headers on a refused handshake, protocol
-        errors in a line."""
+        errors in a line, frames written at once (:class:`DirectFrames`)."""
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
@@ -180,6 +240,12 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
                 return response
 
             self.conn.accept = accept_with_headers  # type: ignore[method-assign]
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None:  # a valid handshake: the application now accepts or refuses
+                scope["extensions"][DIRECT_FRAMES] = DirectFrames(self)
 
         def handle_handshake_exception(self) -> None:
             self.handshake_complete = True

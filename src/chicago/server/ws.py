@@ -35,7 +35,7 @@ from chicago.server.messages import (
 )
 from chicago.server.protocol import ProtocolError, TableError
 from chicago.server.settings import Settings
-from chicago.server.sockets import Socket
+from chicago.server.sockets import Socket, in_own_task
 from chicago.server.tables import TableManager
 
 __all__ = ["Connection", "table_socket"]
@@ -85,7 +85,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             conn.send(protocol.error_frame(0, "unknown_table", f"no table {table_id!r}"))
             conn.close(4404, "unknown table")
             return
-        await _serve(manager, table, conn)
+        await in_own_task(_serve(manager, table, conn))
     finally:
         if table is not None:
             manager.detach(table, conn)
