@@ -95,7 +95,7 @@ def test_presence_has_its_own_channel(redis_url: str) -> None:
         try:
             subs = [
                 second.subscribe("t1", _noting(got["entries"], changed,
-                                               lambda t, e: (t, e.seq))),
+                                               lambda t, es: (t, *[e.seq for e in es]))),
                 second.subscribe_presence("t1", _noting(got["notes"], changed,
                                                         lambda t, n: (t, n))),
                 first.subscribe_presence("t1", _noting(got["own"], changed,
@@ -183,10 +183,11 @@ def test_bus_carries_entries_to_the_other_workers_once_in_order(redis_url: str) 
         got: dict[str, list[Any]] = {"first": [], "second": [], "second_t2": []}
         changed = asyncio.Event()
         try:
-            sub1 = first.subscribe("t1", _noting(got["first"], changed, lambda t, e: (t, e.seq)))
+            sub1 = first.subscribe("t1", _noting(got["first"], changed,
+                                                 lambda t, es: (t, *[e.seq for e in es])))
             sub2 = second.subscribe("t1", _noting(got["second"], changed,
-                                                  lambda t, e: (t, e.seq)))
-            second.subscribe("t2", lambda t, e: got["second_t2"].append((t, e.seq)))
+                                                  lambda t, es: (t, *[e.seq for e in es])))
+            second.subscribe("t2", lambda t, es: got["second_t2"].append((t, es)))
             await sub1.ready()
             await sub2.ready()
             for seq in range(1, 6):

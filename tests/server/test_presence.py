@@ -61,7 +61,7 @@ def test_the_in_process_bus_keeps_entries_and_presence_apart() -> None:
         bus = InProcessBus()
         entries: list[Any] = []
         notes: list[Any] = []
-        bus.subscribe("t1", lambda t, e: entries.append((t, e.seq)))
+        bus.subscribe("t1", lambda t, es: entries.extend((t, e.seq) for e in es))
         sub = bus.subscribe_presence("t1", lambda t, n: notes.append((t, n.worker)))
         bus.subscribe_presence("t2", lambda t, n: notes.append((t, "wrong table")))
         await bus.publish("t1", LogEntry(1, 1, "chat", 0, {"text": "hi"}, 0.0))

@@ -19,7 +19,8 @@ table) lets several workers share tables.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from chicago.server.core.ports import (
@@ -77,14 +78,19 @@ class InProcessBus:
     """The bus of a single server process: handlers are called at once, in publish order."""
 
     def __init__(self) -> None:
-        self._entries: _Handlers[LogEntry] = _Handlers()
+        self._entries: _Handlers[Sequence[LogEntry]] = _Handlers()
         self._presence: _Handlers[PresenceNote] = _Handlers()
         self._notes: _Handlers[dict[str, Any]] = _Handlers()
         self._revocations: _Handlers[Revocation] = _Handlers()
 
     async def publish(self, table_id: str, entry: LogEntry) -> None:
         """Call every entry handler of ``table_id`` with ``entry``."""
-        self._entries.call(table_id, entry)
+        self._entries.call(table_id, (entry,))
+
+    @contextlib.asynccontextmanager
+    async def burst(self, table_id: str) -> AsyncIterator[None]:
+        """Nothing to gather: every handler is in this process and has each entry at once."""
+        yield
 
     def subscribe(self, table_id: str, handler: EntryHandler) -> Subscription:
         """Register an entry ``handler`` for ``table_id``."""
@@ -105,6 +111,7 @@ class InProcessBus:
     def subscribe_note(self, topic: str, handler: NoteHandler) -> Subscription:
         """Register a note ``handler`` for ``topic``."""
         return self._notes.add(topic, handler)
+
     async def publish_revocation(self, note: Revocation) -> None:
         """Call every revocation handler with ``note``."""
         self._revocations.call(SITE, note)

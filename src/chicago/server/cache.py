@@ -257,7 +257,7 @@ class TableCache:
         state = table.state
         table.touched = time.monotonic()
         last = len(parts) - 1
-        with fanout.bursting(table):  # one batch of updates for the clients that take them
+        async with self._burst(table):  # one batch for the clients that take them
             for number, (part, games) in enumerate(parts):
                 before = state.game.to_act if state.game is not None else None
                 for index, entry in enumerate(part.entries):
@@ -274,6 +274,15 @@ class TableCache:
         # action makes a new state): held for a bot's turn alone, else given back
         turn = next_turn(state, self.clock.time())
         table.views.keep(state.game if isinstance(turn, BotMoves) else None)
+
+    @contextlib.asynccontextmanager
+    async def _burst(self, table: LiveTable) -> AsyncIterator[None]:
+        """Within: the entries stored are one burst, for this process's connections
+        (:func:`chicago.server.fanout.bursting`) and on the bus (:meth:`TableBus.burst`:
+        one message to the other workers, sent after this process's batches)."""
+        async with self.bus.burst(table.id):
+            with fanout.bursting(table):
+                yield
 
     # ------------------------------------------------------------------ read path
     async def follow(self, table: LiveTable, *, wait: bool = True) -> None:
@@ -306,12 +315,19 @@ class TableCache:
         fanout.send(table, entry)
         return True
 
-    def _on_entry(self, table_id: str, entry: LogEntry) -> None:
-        """Bus handler: a stored entry (this process's, or another worker's to follow)."""
+    def _on_entry(self, table_id: str, entries: Sequence[LogEntry]) -> None:
+        """Bus handler: stored entries (this process's, or another worker's to follow:
+        one, or a burst's, whose updates its batched connections get in one batch)."""
         table = self.tables.get(table_id)
         if table is None:
             return
-        if not self._receive(table, entry) and self.holds(table):
+        with fanout.bursting(table) if len(entries) > 1 else contextlib.nullcontext():
+            for entry in entries:
+                if not self._receive(table, entry):
+                    break
+            else:
+                return
+        if self.holds(table):
             if self.locks.shared:  # news went missing: read it from the store
                 self._tasks.spawn(self.follow(table, wait=False))
             else:

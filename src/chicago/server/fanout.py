@@ -18,8 +18,11 @@ the burst ends, before any other frame (a burst may wait on the bus between its 
 and a frame of the table's seq now must not come before the updates it follows) and before
 a new connection is brought up to date; the last one of each audience is then given the
 state as it is, which is the state after that update's action, and the batch is encoded once
-per audience. An update sent outside a burst (another worker's entry, followed) is a batch
-of one. Connections that did not ask get every frame as before.
+per audience. Another worker's burst comes from the bus in one message and is sent as a
+burst here too (:meth:`chicago.server.cache.TableCache._on_entry`); an update sent outside a
+burst (an entry read from the store after a gap) is a batch of one. A replay brings a
+batched connection the missed updates in batches as well (:func:`replay`). Connections that
+did not ask get every frame as before.
 """
 
 from __future__ import annotations
@@ -62,11 +65,13 @@ def snapshot(table: LiveTable, audience: int | None, reason: str, loop_time: flo
 
 
 def replay(table: LiveTable, audience: int | None, last_seq: int,
-           loop_time: float) -> list[str] | None:
+           loop_time: float, batched: bool = False) -> list[str] | None:
     """The frames after ``last_seq`` for a reconnecting client, encoded, or None when only
-    a snapshot will do (:func:`chicago.server.core.frames.replay`)."""
+    a snapshot will do (:func:`chicago.server.core.frames.replay`; ``batched``: the client
+    takes batches, and gets the missed updates in batches)."""
     batch = frames.replay(table.state, audience, last_seq,
-                          clock=clock_info(table, loop_time), at=table.clock.time())
+                          clock=clock_info(table, loop_time), at=table.clock.time(),
+                          batched=batched)
     return None if batch is None else encode(batch)
 
 
@@ -171,13 +176,16 @@ def flush(table: LiveTable) -> None:
 @contextlib.contextmanager
 def bursting(table: LiveTable) -> Iterator[None]:
     """Within: the entries sent are one burst, whose updates the batched connections get
-    in one ``batch`` frame when it ends (:func:`flush`)."""
+    in one ``batch`` frame when it ends (:func:`flush`); within a burst already, part of
+    that one."""
+    outer = table.bursting
     table.bursting = True
     try:
         yield
     finally:
-        table.bursting = False
-        flush(table)
+        table.bursting = outer
+        if not outer:
+            flush(table)
 
 
 def send_unsent(table: LiveTable) -> None:

@@ -5,7 +5,9 @@ Each table has two channels: ``{prefix}table:{id}`` carries its stored log entri
 more, ``{prefix}revoked:site``, carries the site's revocations (every worker subscribes). A
 worker subscribes to both channels of every table it has in memory (the tables its clients
 watch) and publishes there. An entry's payload is the stored
-:class:`~chicago.server.storage.LogEntry` as JSON, a note's the
+:class:`~chicago.server.storage.LogEntry` as JSON, or a burst's entries in one message
+(:func:`encode_burst`: a person's action and the bots' replies, so that a batched client
+of another worker gets them in one batch too), a note's the
 :class:`~chicago.server.bus.PresenceNote`; each carries the id of the publishing bus, which
 skips its own messages (its own handlers were already called in-process, at once and in
 order).
@@ -25,10 +27,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import json
 import logging
+import math
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from sqlalchemy.engine import make_url
@@ -49,10 +53,12 @@ from chicago.server.tasks import wait_woken
 __all__ = [
     "RedisBus",
     "channel_prefix",
+    "decode_entries",
     "decode_entry",
     "decode_note",
     "decode_presence",
     "decode_revocation",
+    "encode_burst",
     "encode_entry",
     "encode_note",
     "encode_presence",
@@ -82,24 +88,92 @@ def channel_prefix(db_url: str) -> str:
     return "chicago:" + hashlib.sha256(place.encode("utf-8")).hexdigest()[:12] + ":"
 
 
+BUS_VERSION = 2
+"""The version of the entry messages this worker writes: 1 (no ``v``) is one entry; 2 is a
+burst, its last entry's fields at the top level as in version 1 and the entries before it
+in ``before`` (docs/SCALING.md, "The bus")."""
+
+
+def _entry_fields(entry: LogEntry) -> dict[str, Any]:
+    return {"seq": entry.seq, "game": entry.game, "kind": entry.kind, "seat": entry.seat,
+            "data": entry.data, "created_at": entry.created_at}
+
+
 def encode_entry(origin: str, entry: LogEntry) -> str:
-    """The JSON payload of one published entry."""
-    return json.dumps({
-        "origin": origin, "seq": entry.seq, "game": entry.game, "kind": entry.kind,
-        "seat": entry.seat, "data": entry.data, "created_at": entry.created_at,
-    }, separators=(",", ":"))
+    """The JSON payload of one published entry (version 1)."""
+    return json.dumps({"origin": origin, **_entry_fields(entry)}, separators=(",", ":"))
+
+
+def encode_burst(origin: str, entries: Sequence[LogEntry]) -> str:
+    """The JSON payload of one burst's entries (in order, following each other): version 1
+    for a single entry; else version 2, which a reader of version 1 takes for the burst's
+    last entry (it then reads the others from the database, as after any lost message)."""
+    *before, last = entries
+    if not before:
+        return encode_entry(origin, last)
+    return json.dumps({"origin": origin, "v": BUS_VERSION, **_entry_fields(last),
+                       "before": [_entry_fields(e) for e in before]}, separators=(",", ":"))
+
+
+def _whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"an entry's {what} must be a whole number, not {value!r}")
+    return value
+
+
+def _entry_of(raw: Any) -> LogEntry:
+    """A :class:`LogEntry` from its fields in a payload; ``ValueError`` for wrong types."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"an entry is a JSON object, not {type(raw).__name__}")
+    seat, data, kind, at = raw["seat"], raw["data"], raw["kind"], raw["created_at"]
+    if seat is not None:
+        seat = _whole(seat, "seat")
+    if not isinstance(data, dict) or not isinstance(kind, str):
+        raise ValueError("an entry's kind is a string and its data an object")
+    if isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at):
+        raise ValueError(f"an entry's created_at must be a number, not {at!r}")
+    return LogEntry(_whole(raw["seq"], "seq"), _whole(raw["game"], "game"), kind, seat, data,
+                    float(at))
 
 
 def decode_entry(payload: str | bytes) -> tuple[str, LogEntry]:
-    """(origin, entry) of a payload made by :func:`encode_entry`.
+    """(origin, entry) of a payload made by :func:`encode_entry`; of a later version's
+    payload, its last entry (the top level of every version is one).
 
     >>> decode_entry(encode_entry("w1", LogEntry(3, 1, "chat", 0, {"text": "hi"}, 1.5)))
     ('w1', LogEntry(seq=3, game=1, kind='chat', seat=0, data={'text': 'hi'}, created_at=1.5))
     """
     raw = json.loads(payload)
-    entry = LogEntry(int(raw["seq"]), int(raw["game"]), str(raw["kind"]), raw["seat"],
-                     dict(raw["data"]), float(raw["created_at"]))
-    return str(raw["origin"]), entry
+    if not isinstance(raw, dict):
+        raise ValueError(f"a bus message is a JSON object, not {type(raw).__name__}")
+    return str(raw["origin"]), _entry_of(raw)
+
+
+def decode_entries(payload: str | bytes) -> tuple[str, list[LogEntry]]:
+    """(origin, entries) of an entry payload of any version: version 1, one entry; version
+    2, a burst (``ValueError`` when its entries do not follow each other); a later version,
+    its last entry only (the worker reads the rest from the database when it sees the gap).
+
+    >>> burst = [LogEntry(4, 1, "act", 0, {"action": "play Kh"}, 2.0),
+    ...          LogEntry(5, 1, "act", 1, {"action": "play 2h", "by": "bot"}, 2.0)]
+    >>> decode_entries(encode_burst("w1", burst)) == ("w1", burst)
+    True
+    """
+    raw = json.loads(payload)
+    if not isinstance(raw, dict):
+        raise ValueError(f"a bus message is a JSON object, not {type(raw).__name__}")
+    version = _whole(raw.get("v", 1), "message version")
+    last = _entry_of(raw)
+    if version != BUS_VERSION:
+        return str(raw["origin"]), [last]
+    before = raw["before"]
+    if not isinstance(before, list):
+        raise ValueError("a burst's earlier entries are a list")
+    entries = [*(_entry_of(e) for e in before), last]
+    if any(b.seq != a.seq + 1 for a, b in itertools.pairwise(entries)):
+        raise ValueError(f"a burst's entries must follow each other, not "
+                         f"{[e.seq for e in entries]}")
+    return str(raw["origin"]), entries
 
 
 def encode_presence(origin: str, note: PresenceNote) -> str:
@@ -159,7 +233,7 @@ def decode_revocation(payload: str | bytes) -> tuple[str, Revocation]:
 
 
 _DECODERS: dict[str, Callable[[str | bytes], tuple[str, Any]]] = {
-    ENTRIES: decode_entry, PRESENCE: decode_presence, REVOKED: decode_revocation,
+    ENTRIES: decode_entries, PRESENCE: decode_presence, REVOKED: decode_revocation,
     NOTES: decode_note,
 }
 
@@ -199,20 +273,50 @@ class RedisBus:
         self._events: dict[str, asyncio.Event] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        self._bursts: dict[str, list[LogEntry]] = {}  # table id -> a burst's entries so far
         self.received = 0
         """Log entries from other workers handled so far (for tests and status pages)."""
+        self.received_messages = 0
+        """Entry messages from other workers handled so far (a burst is one)."""
         self.received_presence = 0
         """Presence notes from other workers handled so far."""
+        self.dropped = 0
+        """Messages dropped because they could not be read (each logged)."""
 
     # ------------------------------------------------------------------ TableBus
     async def publish(self, table_id: str, entry: LogEntry) -> None:
-        """Call this worker's entry handlers of ``table_id``, then publish to the others.
+        """Call this worker's entry handlers of ``table_id``, then publish to the others
+        (inside :meth:`burst`: when the burst ends, with its other entries).
 
         A failed publish is logged, not raised: the entry is stored, and the other workers
         read it from the database when they notice the gap.
         """
-        await self._publish(self.prefix + ENTRIES + table_id, entry,
+        gathered = self._bursts.get(table_id)
+        if gathered is not None:
+            self._call(self.prefix + ENTRIES + table_id, table_id, (entry,))
+            gathered.append(entry)
+            return
+        await self._publish(self.prefix + ENTRIES + table_id, (entry,),
                             encode_entry(self.origin, entry), f"seq {entry.seq}")
+
+    @contextlib.asynccontextmanager
+    async def burst(self, table_id: str) -> AsyncIterator[None]:
+        """Within: the entries published on ``table_id`` reach this worker's handlers at
+        once and the other workers in one message when the burst ends (:func:`encode_burst`;
+        also when it ends by an exception: the entries are stored)."""
+        if table_id in self._bursts:  # within a burst of the table already: that one sends
+            yield
+            return
+        gathered: list[LogEntry] = []
+        self._bursts[table_id] = gathered
+        try:
+            yield
+        finally:
+            del self._bursts[table_id]
+            if gathered:
+                await self._send(self.prefix + ENTRIES + table_id,
+                                 encode_burst(self.origin, gathered),
+                                 f"seq {gathered[0].seq}-{gathered[-1].seq}")
 
     def subscribe(self, table_id: str, handler: EntryHandler) -> Subscription:
         """Call ``handler`` for the entries of ``table_id`` (this worker's and the others');
@@ -268,14 +372,22 @@ class RedisBus:
 
     # ------------------------------------------------------------------ internals
     async def _publish(self, channel: str, news: Any, payload: str, what: str) -> None:
-        table_id = self._table_of(channel)[1]
+        self._call(channel, self._table_of(channel)[1], news)
+        await self._send(channel, payload, what)
+
+    def _call(self, channel: str, table_id: str, news: Any) -> None:
+        """This worker's handlers of ``channel``, at once."""
         for handler in list(self._handlers.get(channel, ())):
             handler(table_id, news)
+
+    async def _send(self, channel: str, payload: str, what: str) -> None:
+        """Publish to the other workers; a failure is logged."""
         try:
             client = await self._connect()
             await client.publish(channel, payload)
         except Exception as exc:
-            log.warning("table %s: publishing %s on Redis failed: %s", table_id, what, exc)
+            log.warning("table %s: publishing %s on Redis failed: %s",
+                        self._table_of(channel)[1], what, exc)
 
     def _subscribe(self, channel: str, handler: Callable[[str, Any], None]) -> Subscription:
         handlers = self._handlers.setdefault(channel, [])
@@ -382,13 +494,16 @@ class RedisBus:
             return
         try:
             origin, news = _DECODERS[news_kind](message["data"])
-        except (ValueError, KeyError, TypeError) as exc:
-            log.warning("Redis bus: a bad message on %s: %s", channel, exc)
+        except Exception as exc:  # any payload at all: nested too deep, wrong types …
+            log.warning("Redis bus: a bad message on %s dropped: %s", channel,
+                        f"{type(exc).__name__}: {exc}"[:200])
+            self.dropped += 1
             return
         if origin == self.origin:
             return
         if news_kind == ENTRIES:
-            self.received += 1
+            self.received += len(news)
+            self.received_messages += 1
         elif news_kind == PRESENCE:
             self.received_presence += 1
         for handler in list(self._handlers.get(channel, ())):

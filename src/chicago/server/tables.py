@@ -519,7 +519,7 @@ class TableManager:
                     last_seq: int | None, batch: bool = False) -> None:
         """(Re)identify a connection and bring it up to date: replay or snapshot. ``batch``:
         from now on it takes the updates of a burst in one ``batch`` frame
-        (:mod:`chicago.server.fanout`); a replay is the frames missed, as before."""
+        (:mod:`chicago.server.fanout`), and a replay's updates in batches too."""
         await self.cache.follow(table)  # with several workers: what the others stored
         seat = None
         grant = None
@@ -540,7 +540,7 @@ class TableManager:
         client.token_hash = hash_token(token) if seat is not None and token else None
         client.grant = grant
         loop_time = asyncio.get_running_loop().time()
-        frames = (fanout.replay(table, seat, last_seq, loop_time)
+        frames = (fanout.replay(table, seat, last_seq, loop_time, batch)
                   if last_seq is not None else None)
         if frames is None:
             frames = [fanout.snapshot(table, seat, "hello", loop_time)]

@@ -11,7 +11,7 @@ in as arguments: ``clock`` is the turn clock as it runs now, ``at`` the UNIX tim
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.events import GameEnd, Trick
@@ -24,6 +24,7 @@ from chicago.server.core.seats import PauseInfo
 from chicago.server.core.state import TableState
 
 __all__ = [
+    "REPLAY_STATES",
     "BatchFrame",
     "ChatFrame",
     "ClockInfo",
@@ -42,6 +43,7 @@ __all__ = [
     "pause_info",
     "presence",
     "replay",
+    "replay_batches",
     "snapshot",
     "with_state",
 ]
@@ -320,20 +322,85 @@ def snapshot(state: TableState, audience: int | None, reason: str, *,
 
 
 def replay(state: TableState, audience: int | None, last_seq: int, *,
-           clock: ClockInfo | None, at: float) -> list[Frame] | None:
+           clock: ClockInfo | None, at: float, batched: bool = False) -> list[Frame] | None:
     """The frames after ``last_seq`` for a reconnecting client, ending with ``resumed``; or
     None when only a snapshot will do (``last_seq`` before the current game or beyond the
-    table's seq)."""
+    table's seq). ``batched``: the client takes batches (:func:`replay_batches`); else each
+    update comes alone, only the last one with the state."""
     if last_seq < state.game_start_seq or last_seq > state.seq:
         return None
     missed = [e for e in state.entries if e.seq > last_seq]
-    last_act = max((e.seq for e in missed if e.kind == "act"), default=None)
-    frames: list[Frame] = []
-    for entry in missed:
-        frames.extend(entry_frames(state, entry, audience, with_state=entry.seq == last_act,
-                                   clock=clock, at=at))
+    frames: list[Frame]
+    if batched:
+        batches = replay_batches(state, audience, missed, clock=clock, at=at)
+        if batches is None:
+            return None
+        frames = batches
+    else:
+        last_act = max((e.seq for e in missed if e.kind == "act"), default=None)
+        frames = []
+        for entry in missed:
+            frames.extend(entry_frames(state, entry, audience,
+                                       with_state=entry.seq == last_act, clock=clock, at=at))
     frames.append(ResumedFrame(type="resumed", seq=state.seq, you=audience,
                                table=state.info(at), clock=clock))
+    return frames
+
+
+REPLAY_STATES = 8
+"""The most earlier states a batched replay rebuilds (each costs about as much as a
+snapshot); a longer absence gets a snapshot instead (:func:`replay_batches`)."""
+
+
+def replay_batches(state: TableState, audience: int | None, missed: list[LogEntry], *,
+                   clock: ClockInfo | None, at: float) -> list[Frame] | None:
+    """The frames of the ``missed`` entries (of the current game, in order) for a client
+    that takes batches: each run of updates that no other frame comes between is one
+    ``batch``; every other frame (``seats``, ``chat``, ``continue``, ``game_over`` …) keeps
+    its place. As in a live batch, the last update of each batch and every update that ends
+    a trick carry the state after their action: the replay's last update the state now
+    (with the clock and the pause), an earlier one the state then, rebuilt from the game's
+    actions (:meth:`TableState.games_after`), with ``clock`` and ``pause`` null (the clock
+    then has run, and a pause an earlier update began is over: an action came after it).
+    None when that takes more than :data:`REPLAY_STATES` earlier states: a snapshot is
+    cheaper to make and to apply."""
+    acts = [e.seq for e in missed if e.kind == "act"]
+    last_act = acts[-1] if acts else None
+    stated = set()
+    for index, entry in enumerate(missed):
+        if entry.kind != "act" or entry.seq == last_act:
+            continue
+        run_ends = index + 1 == len(missed) or missed[index + 1].kind != "act"
+        if run_ends or ends_trick(state, entry):
+            stated.add(entry.seq)
+    if len(stated) > REPLAY_STATES:
+        return None
+    earlier = state.games_after(stated)
+    frames: list[Frame] = []
+    run: list[UpdateFrame] = []
+    for entry in missed:
+        if entry.kind != "act":
+            if run:
+                frames.append(batch(run))
+                run = []
+            frames.extend(entry_frames(state, entry, audience, with_state=False, clock=clock,
+                                       at=at))
+            continue
+        current = entry.seq == last_act
+        first, *rest = _act_frames(state, entry, audience, with_state=current, clock=clock,
+                                   at=at, seat_state=None)
+        update = cast(UpdateFrame, first)
+        then = earlier.get(entry.seq)
+        if then is not None:
+            update["state"] = protocol.update_state(then, audience)[1]
+            update["pause"] = None
+        run.append(update)
+        if rest:  # the game's end: its batch, then game_over
+            frames.append(batch(run))
+            run = []
+            frames.extend(rest)
+    if run:
+        frames.append(batch(run))
     return frames
 
 

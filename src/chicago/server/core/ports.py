@@ -13,6 +13,7 @@ in-memory ones (tests/server/test_table_core.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -83,8 +84,10 @@ class Revocation:
     grant: str
 
 
-EntryHandler = Callable[[str, LogEntry], None]
-"""Called with (table id, entry) for every entry published on a subscribed table."""
+EntryHandler = Callable[[str, Sequence[LogEntry]], None]
+"""Called with (table id, entries) for every message on a subscribed table: one entry, or
+the entries of one burst in order (:meth:`TableBus.burst`; another process's burst comes in
+one call, this process's own entries one at a time)."""
 
 PresenceHandler = Callable[[str, PresenceNote], None]
 """Called with (table id, note) for every presence note published on a subscribed table."""
@@ -119,7 +122,15 @@ class TableBus(Protocol):
     process, the site's revocations (a profile signed out everywhere)."""
 
     async def publish(self, table_id: str, entry: LogEntry) -> None:
-        """Deliver ``entry`` (already stored) to the table's entry subscribers."""
+        """Deliver ``entry`` (already stored) to the table's entry subscribers: this
+        process's at once; inside :meth:`burst`, the other processes' with the burst's other
+        entries when it ends."""
+        ...
+
+    def burst(self, table_id: str) -> AbstractAsyncContextManager[None]:
+        """Within: the entries published on ``table_id`` are one burst (an action and the
+        bots' replies stored with it), which reaches the other processes in one message
+        when it ends, so that their clients that take batches get one batch too."""
         ...
 
     def subscribe(self, table_id: str, handler: EntryHandler) -> Subscription:

@@ -233,6 +233,38 @@ class TableState:
         return copy
 
     # ------------------------------------------------------------------ log
+    def dealt(self, entry: LogEntry) -> Game:
+        """The game a ``game`` entry begins, as dealt (before any action)."""
+        data = entry.data
+        deck_seed = data.get("deck_seed")
+        if deck_seed is None:
+            return Game(self.rules, self.players, seed=int(data["seed"]))
+        # a duplicate tournament's game (docs/CLUB.md)
+        return duplicate_game(self.rules, self.players, seed=int(data["seed"]),
+                              deck_seed=int(deck_seed))
+
+    def games_after(self, seqs: set[int]) -> dict[int, Game]:
+        """The current game as it was after each ``act`` entry of ``seqs`` (of the current
+        game), rebuilt from its ``game`` entry by applying its actions again (a replay's
+        earlier states: the table keeps only the game now). Each game returned is a copy of
+        its own."""
+        wanted = set(seqs)
+        found: dict[int, Game] = {}
+        if not wanted or not self.entries:
+            return found
+        game = self.dealt(self.entries[0])
+        for entry in self.entries[1:]:
+            if not wanted:
+                break
+            if entry.kind != "act":
+                continue
+            game.apply(entry.data["action"])
+            if entry.seq in wanted:
+                wanted.discard(entry.seq)
+                found[entry.seq] = game
+                game = game.copy()
+        return found
+
     def apply(self, entry: LogEntry, game: Game | None = None) -> None:
         """Apply a stored entry (the next in sequence). ``game``: the game after an ``act``
         entry when the caller already computed it (the writer does, to check the action)."""
@@ -243,12 +275,7 @@ class TableState:
             kind == "join" and not data.get("claim")) or (  # a claim keeps the turn's clock
             kind == "back" and self.game is not None and entry.seat == self.game.to_act)
         if kind == "game":
-            deck_seed = data.get("deck_seed")
-            if deck_seed is None:
-                self.game = Game(self.rules, self.players, seed=int(data["seed"]))
-            else:  # a duplicate tournament's game (docs/CLUB.md)
-                self.game = duplicate_game(self.rules, self.players, seed=int(data["seed"]),
-                                           deck_seed=int(deck_seed))
+            self.game = self.dealt(entry)
             self.game_number = int(data["number"])
             self.game_start_seq = entry.seq
             self.game_seq = entry.seq

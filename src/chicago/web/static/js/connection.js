@@ -5,7 +5,8 @@
 // message whose seq skips ahead means something was lost: the connection asks again with
 // hello. Dropped sockets reconnect by themselves with a growing pause (up to 5 s). The
 // connection says `batch: true` in hello: the updates of one burst (an action and the bots'
-// replies) come in one `batch` frame, whose updates are checked by seq as lone ones are.
+// replies) come in one `batch` frame, whose updates are checked by seq as lone ones are; so
+// do the updates of a replay, each batch marked `replayed`.
 
 const STREAM = new Set(["update", "seats", "continue", "chat", "rematch"]);
 
@@ -162,7 +163,8 @@ export class TableConnection {
         return;
       }
       this.lastSeq = updates[updates.length - 1].seq;
-      msg = { ...msg, updates };
+      // a batch before `resumed` is part of a replay (what was missed while away)
+      msg = { ...msg, updates, replayed: this.syncing };
     } else if (msg.type === "game_over") {
       if (this.lastSeq !== null && seq !== null && seq < this.lastSeq) return;
     } else if (msg.type === "pong") {

@@ -176,12 +176,15 @@ export class TablePage {
   /** A batch (docs/PROTOCOL.md): its updates in order; with motion on, each but the last
    * that plays a card is shown for STEP_MS before the next (so each bot's card is seen to
    * land; off with reduced motion: the batch is shown at once), the state coming with the
-   * last one (and with any that ends a trick). */
+   * last one (and with any that ends a trick). A replayed batch (what was missed while
+   * away, before `resumed`) is shown at once, without steps or a finished trick's rest:
+   * the page catches up with the table as it is now. */
   batch(msg) {
     const updates = msg.updates || [];
     updates.forEach((u, i) => {
       u.type = "update";
       if (i < updates.length - 1) u.next = updates[i + 1].seat; // who acts after it
+      if (msg.replayed) u.replayed = true;
     });
     for (const update of updates) this.message(update);
   }
@@ -373,7 +376,7 @@ export class TablePage {
     }
     // while a finished trick rests, what came after it (a showdown, the next deal) moves
     // when the rest is over
-    const resting = finished && this.restMs() > 0;
+    const resting = finished && !msg.replayed && this.restMs() > 0;
     const upTo = resting ? events.indexOf(finished.event) + 1 : events.length;
     this.fresh.push(...events.slice(0, upTo));
     // a moment belongs to the deal it happened in (a lock, to the deal it starts)
@@ -401,7 +404,7 @@ export class TablePage {
     this.pending = null;
     this.cleanSelection();
     if (resting) this.startRest(finished, events.slice(upTo));
-    if ("next" in msg && motionRuns() && events.some((e) => e.type === "play")) {
+    if ("next" in msg && !msg.replayed && motionRuns() && events.some((e) => e.type === "play")) {
       this.stepping = true;
       clearTimeout(this.stepTimer);
       this.stepTimer = setTimeout(() => this.endStep(), STEP_MS);
