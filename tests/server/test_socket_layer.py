@@ -60,6 +60,19 @@ class FakeTransport:
         """Nothing to resume."""
 
 
+def _handshake(app: Any) -> tuple[Any, FakeTransport]:
+    """``chicago serve``'s websocket protocol for ``app`` over a fake transport, the
+    client's handshake received: (protocol, transport)."""
+    _, ws_protocol = protocol_classes()
+    config = Config(app, ws=ws_protocol, ws_ping_interval=None, lifespan="off")
+    config.load()
+    protocol = ws_protocol(config=config, server_state=ServerState(), app_state={})
+    transport = FakeTransport()
+    protocol.connection_made(transport)
+    protocol.data_received(HANDSHAKE)
+    return protocol, transport
+
+
 async def _accepted() -> tuple[Any, FakeTransport, dict[str, Any], asyncio.Event]:
     """``chicago serve``'s websocket protocol over a fake transport, with an application
     that accepted the handshake and then waits: (protocol, transport, scope, done)."""
@@ -73,13 +86,7 @@ async def _accepted() -> tuple[Any, FakeTransport, dict[str, Any], asyncio.Event
         accepted.set()
         await done.wait()
 
-    _, ws_protocol = protocol_classes()
-    config = Config(app, ws=ws_protocol, ws_ping_interval=None, lifespan="off")
-    config.load()
-    protocol = ws_protocol(config=config, server_state=ServerState(), app_state={})
-    transport = FakeTransport()
-    protocol.connection_made(transport)
-    protocol.data_received(HANDSHAKE)
+    protocol, transport = _handshake(app)
     await accepted.wait()
     transport.take()  # the handshake's answer
     return protocol, transport, scopes[0], done
@@ -135,13 +142,7 @@ def test_a_refused_handshake_offers_no_direct_frames() -> None:
             await send({"type": "websocket.close"})  # before accepting: a 403
             refused.set()
 
-        _, ws_protocol = protocol_classes()
-        config = Config(app, ws=ws_protocol, ws_ping_interval=None, lifespan="off")
-        config.load()
-        protocol = ws_protocol(config=config, server_state=ServerState(), app_state={})
-        transport = FakeTransport()
-        protocol.connection_made(transport)
-        protocol.data_received(HANDSHAKE)
+        _protocol, transport = _handshake(app)
         await asked.wait()
         direct = scopes[0]["extensions"][DIRECT_FRAMES]
         assert not direct.write_text("too early")
