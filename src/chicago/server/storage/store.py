@@ -189,7 +189,7 @@ class Store:
     failures: tuple[type[BaseException], ...] = (SQLAlchemyError, OSError)
     """How the database says it cannot be reached now (not that a row is unreadable)."""
 
-    def __init__(self, url: str, *, echo: bool = False) -> None:
+    def __init__(self, url: str, *, echo: bool = False, driver_writes: bool = True) -> None:
         self.url = normalize_url(url)
         parsed = make_url(self.url)
         self.dialect = parsed.get_backend_name()
@@ -207,9 +207,10 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._write_lock = threading.Lock()
         self._plain = PlainStatements.for_paramstyle(
-            self.engine.dialect.paramstyle, frozenset(tables.c.keys()))
+            self.engine.dialect.paramstyle, frozenset(tables.c.keys())) if driver_writes else None
         """The statements of batches of plain changes on the driver's cursor (None: every
-        batch takes the general path)."""
+        batch takes the general path; ``driver_writes=False`` asks for that, for the
+        benchmark that compares the two)."""
         self._skipped: set[str] = set()  # rows already logged as unreadable
 
     def skip(self, what: str, problem: object, doing: str = "loaded") -> None:
