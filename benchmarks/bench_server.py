@@ -92,20 +92,24 @@ if os.environ.get("BENCH_PROFILE"):  # SIGUSR1 starts a CPU profile of the loop,
     signal.signal(signal.SIGUSR2, lambda *_: (profile.disable(),
                                               profile.dump_stats(os.environ["BENCH_PROFILE"])))
 if os.environ.get("BENCH_GC"):  # SIGHUP writes the collector's CPU so far, per generation
-    import gc
-    spent, started = [[0, 0.0] for _ in range(3)], [0.0]
+    import collections, gc
+    spent, started, found = [[0, 0.0] for _ in range(3)], [0.0], [0, 0, 0]
     def timing(phase, info):
         if phase == "start":
             started[0] = time.thread_time()
         else:
             spent[info["generation"]][0] += 1
             spent[info["generation"]][1] += time.thread_time() - started[0]
+            found[info["generation"]] += info["collected"]
     gc.callbacks.append(timing)
     dumps = [0]
     def dump(*_):
         dumps[0] += 1
         with open(os.environ["BENCH_GC"] + ".tmp", "w") as out:
-            json.dump({"dumps": dumps[0], "generations": spent}, out)
+            kinds = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+            json.dump({"dumps": dumps[0], "generations": spent, "tracked": sum(kinds.values()),
+                       "found": found, "frozen": gc.get_freeze_count(), "threshold": gc.get_threshold(),
+                       "kinds": kinds.most_common(30)}, out)
         os.replace(os.environ["BENCH_GC"] + ".tmp", os.environ["BENCH_GC"])
     signal.signal(signal.SIGHUP, dump)
 uvicorn.Server(config).run(sockets=[sock])
@@ -375,6 +379,13 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
                     f"generation {g} {n1 - n0} collections {(t1 - t0) / moves * 1e3:.3f} ms"
                     for g, ((n0, t0), (n1, t1)) in enumerate(zip(gc0, gc1, strict=True)))
                     + " a person move |")
+                census = json.loads(gc_file.read_text()) if gc_file is not None else {}
+                print(f"|   tracked objects the collector scans: {census.get('tracked', 0):,} "
+                      f"({census.get('tracked', 0) / max(len(people), 1):,.0f} a person; "
+                      f"frozen {census.get('frozen', 0):,}; garbage found by generation "
+                      f"{census.get('found')}; thresholds "
+                      f"{census.get('threshold')}): "
+                      + ", ".join(f"{k} {n:,}" for k, n in census.get("kinds", [])[:20]) + " |")
     stop.set()
     for task in tasks:
         task.cancel()

@@ -34,7 +34,7 @@ from chicago.server.clock import Clock
 from chicago.server.club import routes as club_routes
 from chicago.server.club.service import ClubService
 from chicago.server.core.ports import TableBus
-from chicago.server.gc_tuning import tune_for_serving
+from chicago.server.gc_tuning import tune_for_serving, untune
 from chicago.server.headers import Origins, SafeHeaders
 from chicago.server.hosts import AllowedHosts, HostCheck
 from chicago.server.locking import make_locks
@@ -167,6 +167,8 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
             finally:
                 await app.state.pairing.stop()
         finally:
+            if settings.tune_gc:
+                untune()
             await app.state.people.stop()
             await app.state.mailer.stop()
             app.state.your_games.stop()
