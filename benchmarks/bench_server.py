@@ -108,7 +108,8 @@ if os.environ.get("BENCH_GC"):  # SIGHUP writes the collector's CPU so far, per 
         with open(os.environ["BENCH_GC"] + ".tmp", "w") as out:
             kinds = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
             json.dump({"dumps": dumps[0], "generations": spent, "tracked": sum(kinds.values()),
-                       "found": found, "frozen": gc.get_freeze_count(), "threshold": gc.get_threshold(),
+                       "found": found, "frozen": gc.get_freeze_count(),
+                       "threshold": gc.get_threshold(),
                        "kinds": kinds.most_common(30)}, out)
         os.replace(os.environ["BENCH_GC"] + ".tmp", os.environ["BENCH_GC"])
     signal.signal(signal.SIGHUP, dump)
