@@ -14,6 +14,7 @@ given out is each caller's own.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import pickle
 import random
 from typing import Any
@@ -25,7 +26,7 @@ from hypothesis import strategies as st
 from chicago import Game, Rules
 from chicago.engine import knowledge as knowledge_module
 from chicago.engine import views as views_module
-from chicago.engine.carried import SeenEvents
+from chicago.engine.carried import SeatLog, SeenEvents
 from chicago.engine.knowledge import Knowledge, card_places, knowledge
 from chicago.engine.views import public_view, seat_view, seat_view_from
 from chicago.engine.viewtypes import SeatView
@@ -130,6 +131,30 @@ def test_a_views_events_are_a_tuple_that_pickles_without_its_log() -> None:
     plain = pickle.loads(pickle.dumps(events))
     assert type(plain) is tuple and plain == events
     assert pickle.loads(pickle.dumps(game.view(0))) == game.view(0)
+
+
+def test_a_deals_seat_logs_are_freed_without_the_garbage_collector() -> None:
+    """A seat's log and the facts folded from it hold no cycle: when the game and its
+    views go, reference counting frees them (issue 28: at 1,000 people every deal's logs
+    waited for a full collection, about 800,000 objects in one run's 20 s window)."""
+    collecting = gc.isenabled()
+    gc.collect()  # other tests' garbage
+    gc.disable()
+    try:
+        game = Game(seed=3)
+        rng = random.Random(3)
+        for _ in range(12):
+            for seat in range(game.players):
+                knowledge(game.view(seat))
+            game.apply(rng.choice(game.legal_actions()))
+        events = game.view(0).events
+        assert type(events) is SeenEvents
+        assert any(type(o) is SeatLog for o in gc.get_objects())
+        del game, events
+        assert not any(type(o) is SeatLog for o in gc.get_objects())
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _counting_folds(monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -91,7 +91,9 @@ class SeatLog:
         self.players = players
         self.rules = rules
         self._scanned = 0  # the deal's events read
-        self._seen = self._events(())  # the seat's events among them
+        self._seen: tuple[Event, ...] = ()  # the seat's events among them
+        # a plain tuple: a SeenEvents kept here would hold the log that holds it, a cycle
+        # that only the garbage collector frees (every deal's logs and their facts)
         self._facts: dict[Fold[Any], tuple[int, Any]] = {}
         self._lock = threading.Lock()
 
@@ -102,10 +104,10 @@ class SeatLog:
 
     def seen(self, deal: list[Event], count: int) -> SeenEvents:
         """The seat's events among the first ``count`` of ``deal`` (the memo's, read
-        already) as a :class:`SeenEvents`: the log's own tuple for all of them."""
+        already) as a :class:`SeenEvents` (a new one each time: the log keeps none)."""
         seen = self._seen
         if count == self._scanned:
-            return seen
+            return self._events(seen)
         # an older state: as many of the log's events as the seat saw among those
         seat = self.seat
         visible = sum(1 for e in deal[:count]
@@ -144,7 +146,7 @@ class SeatLog:
         else:
             new = [e for e in deal[done:count] if not e.private or e.audience == seat]
         if new:
-            self._seen = self._events([*self._seen, *new])
+            self._seen = (*self._seen, *new)
         self._scanned = count
 
 
