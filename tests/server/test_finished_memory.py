@@ -3,9 +3,7 @@ server process holds at most 10 MB more than it did before them (its resident se
 from /proc; the figures are printed, ``-s`` shows them).
 
 The server runs as the benchmark runs it (benchmarks/bench_server.py: ``Settings`` with the
-bounds per address lifted, since every table here comes from 127.0.0.1, no reviews, and the
-collector tuned as ``chicago serve`` tunes it: a cycle among frozen objects stays until the
-next whole scan, docs/SERVER.md, "The collector").
+bounds per address lifted, since every table here comes from 127.0.0.1, and no reviews).
 Each game is a table of four ``basic`` bots playing one deal with no delay, watched by a
 spectator's websocket from its ``hello`` to its ``game_over`` frame; the spectator then
 leaves, and the finished table with nobody connected is let go (``TableCache.let_go``). The
@@ -55,7 +53,6 @@ SETTINGS = {
     "create_rate": 1e6, "create_burst": 1_000_000, "max_waiting_per_address": 1_000_000,
     "max_waiting": 1_000_000, "max_bot_tables_per_address": 1_000_000,
     "max_bot_tables": 1_000_000, "review_workers": 0, "seed": 28,
-    "tune_gc": True,  # as chicago serve and the benchmark: survivors of full collections frozen
 }
 
 
