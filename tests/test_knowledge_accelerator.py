@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from chicago import Game, Rules, RulesError
 from chicago.engine import knowledge as knowledge_module
+from chicago.engine import views as views_module
 from chicago.engine.actions import ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.native import ENGINE
@@ -133,9 +134,31 @@ def check_view(view: SeatView, monkeypatch: pytest.MonkeyPatch) -> None:
     assert not list(differences(again, pure))
 
 
+PYTHON_VIEW_MAKERS = views_module._slot_writers()
+"""The pure-Python makers of a view (the accelerator's ``new_view`` and ``view_with_own``
+replace them)."""
+
+
+def check_views(game: Game, seat: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The public view and ``seat``'s views (whole, and made from the public one) are the
+    same made by the accelerator's makers and by the Python ones."""
+    fast = (public_view(game), seat_view_from(public_view(game), game, seat),
+            game.view(seat))
+    with monkeypatch.context() as patch:
+        patch.setattr(views_module, "_new_view", PYTHON_VIEW_MAKERS[0])
+        patch.setattr(views_module, "_public_with_own", PYTHON_VIEW_MAKERS[1])
+        pure = (public_view(game), seat_view_from(public_view(game), game, seat),
+                game.view(seat))
+    found = list(differences(fast, pure, "views"))
+    assert not found, found
+    assert fast == pure
+
+
 def test_the_accelerated_maker_is_in_place() -> None:
     assert knowledge_module._assemble is not knowledge_module._assemble_python
     assert knowledge_module._assemble is ENGINE.knowledge_of  # type: ignore[union-attr]
+    assert views_module._new_view is ENGINE.new_view  # type: ignore[union-attr]
+    assert views_module._public_with_own is ENGINE.view_with_own  # type: ignore[union-attr]
 
 
 @GAMES
@@ -144,7 +167,7 @@ def test_accelerated_and_pure_knowledge_are_the_same(table: tuple[Rules, int, in
     """Every preset and variation (R-EX-2 reshuffles, R-EX-4 shown hands and kept
     combinations, R-ANN-3 stages, V-ONE-UP, V-QUADS-RESET, V-LOCK-6, V-REDEAL-LOW, the
     tricks' voids): the knowledge of every seat's view at every state is the same made in
-    C and in Python."""
+    C and in Python; so are the views, made by the C makers and by the Python ones."""
     rules, players, seed = table
     rng = random.Random(seed)
     game = Game(rules, players, seed=seed)
@@ -157,6 +180,7 @@ def test_accelerated_and_pure_knowledge_are_the_same(table: tuple[Rules, int, in
             check_view(game.view(other), monkeypatch)
             if rng.random() < 0.3:  # as a server's table makes a bot's view
                 check_view(seat_view_from(public_view(game), game, seat), monkeypatch)
+                check_views(game, other, monkeypatch)
             if rng.random() < 0.2:  # events that are no seat's log: the walk folded afresh
                 view = game.view(other)
                 check_view(dataclasses.replace(view, events=tuple(view.events)), monkeypatch)
@@ -192,3 +216,20 @@ def test_a_view_of_another_shape_gives_the_same_knowledge(monkeypatch: pytest.Mo
         pure_knowledge(broken, monkeypatch)
     with pytest.raises(TypeError):
         knowledge(broken)
+
+
+def test_the_view_makers_refuse_what_is_no_view() -> None:
+    """The C makers refuse a missing or unknown field and a public part that is no view."""
+    assert ENGINE is not None
+    game = Game(Rules.preset("pagat"), 4, seed=2)
+    public = public_view(game)
+    fields = {f.name: getattr(public, f.name) for f in dataclasses.fields(SeatView)}
+    assert ENGINE.new_view(**fields) == public
+    with pytest.raises(TypeError):
+        ENGINE.new_view(**{k: v for k, v in fields.items() if k != "seat"})
+    with pytest.raises(TypeError):
+        ENGINE.new_view(**{**{k: v for k, v in fields.items() if k != "seat"}, "sea": 1})
+    with pytest.raises(TypeError):
+        ENGINE.view_with_own(object(), 0, (), None, (), (), (), ())
+    with pytest.raises(TypeError):
+        ENGINE.view_with_own(public, 0)

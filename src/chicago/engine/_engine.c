@@ -2951,6 +2951,127 @@ static PyObject *install_knowledge(PyObject *module, PyObject *config)
     Py_RETURN_NONE;
 }
 
+/*
+ * new_view(**fields) and view_with_own(public, seat, hand, ...): chicago.engine.views' two
+ * makers of a SeatView (a view is made for every state of a server's table, and one for
+ * each bot to act), their slots written directly as views._slot_writers' Python makers
+ * write them. install_view() takes the SeatView class, the names of every field (its
+ * slots, in order) and those of the seat's own fields, in view_with_own's order.
+ * tests/test_knowledge_accelerator.py compares the views made both ways.
+ */
+
+#define VIEW_FIELDS_MAX 64
+static PyTypeObject *VW_TYPE;
+static PyObject *VW_NAMES[VIEW_FIELDS_MAX];     /* interned field names */
+static Py_ssize_t VW_OFFSET[VIEW_FIELDS_MAX];
+static int VW_COUNT = 0, VW_OWN_COUNT = 0;
+static int VW_OWN[VIEW_FIELDS_MAX];             /* the own fields' indices, in order */
+static int view_installed = 0;
+
+static PyObject *new_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames)
+{
+    Py_ssize_t given = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    if (!view_installed || nargs != 0 || given != VW_COUNT) {
+        PyErr_Format(PyExc_TypeError, "new_view() takes the %d fields of a view by keyword",
+                     VW_COUNT);
+        return NULL;
+    }
+    PyObject *values[VIEW_FIELDS_MAX] = {NULL};
+    for (Py_ssize_t k = 0; k < given; k++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+        int found = -1;
+        /* a call site's names are interned and come in the fields' order: k first */
+        if (k < VW_COUNT && VW_NAMES[k] == name) found = (int)k;
+        for (int i = 0; found < 0 && i < VW_COUNT; i++)
+            if (VW_NAMES[i] == name || PyUnicode_Compare(VW_NAMES[i], name) == 0) found = i;
+        if (found < 0 || values[found] != NULL) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "new_view(): unexpected or repeated field %R",
+                             name);
+            return NULL;
+        }
+        values[found] = args[k];
+    }
+    PyObject *view = VW_TYPE->tp_alloc(VW_TYPE, 0);
+    if (view == NULL) return NULL;
+    for (int i = 0; i < VW_COUNT; i++) SLOT(view, VW_OFFSET[i]) = Py_NewRef(values[i]);
+    return view;
+}
+
+static PyObject *view_with_own(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (!view_installed || nargs != 1 + VW_OWN_COUNT || Py_TYPE(args[0]) != VW_TYPE) {
+        PyErr_Format(PyExc_TypeError, "view_with_own() takes a view and its %d own fields",
+                     VW_OWN_COUNT);
+        return NULL;
+    }
+    PyObject *public = args[0];
+    for (int i = 0; i < VW_COUNT; i++)
+        if (SLOT(public, VW_OFFSET[i]) == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "view_with_own(): a field of the view is unset");
+            return NULL;
+        }
+    PyObject *view = VW_TYPE->tp_alloc(VW_TYPE, 0);
+    if (view == NULL) return NULL;
+    for (int i = 0; i < VW_COUNT; i++)
+        SLOT(view, VW_OFFSET[i]) = Py_NewRef(SLOT(public, VW_OFFSET[i]));
+    for (int j = 0; j < VW_OWN_COUNT; j++) {
+        PyObject **slot = &SLOT(view, VW_OFFSET[VW_OWN[j]]);
+        Py_SETREF(*slot, Py_NewRef(args[1 + j]));
+    }
+    return view;
+}
+
+static PyObject *install_view(PyObject *module, PyObject *args)
+{
+    PyObject *type, *names, *own;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyType_Type, &type, &PyTuple_Type, &names,
+                          &PyTuple_Type, &own))
+        return NULL;
+    if (view_installed) Py_RETURN_NONE;  /* the same module's class again */
+    Py_ssize_t count = PyTuple_GET_SIZE(names), owned = PyTuple_GET_SIZE(own);
+    PyObject *slots = PyObject_GetAttrString(type, "__slots__");
+    Py_ssize_t slot_count = slots == NULL ? -1 : PyObject_Length(slots);
+    Py_XDECREF(slots);
+    if (slot_count != count || count > VIEW_FIELDS_MAX || owned > count) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "install_view(): the names must be the class's slots");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        if (!PyUnicode_CheckExact(name)
+            || offset_of(type, PyUnicode_AsUTF8(name), &VW_OFFSET[i]) < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a field name is text");
+            return NULL;
+        }
+        Py_INCREF(name);
+        PyUnicode_InternInPlace(&name);
+        VW_NAMES[i] = name;
+    }
+    for (Py_ssize_t j = 0; j < owned; j++) {
+        PyObject *name = PyTuple_GET_ITEM(own, j);
+        int found = -1;
+        for (Py_ssize_t i = 0; found < 0 && i < count; i++) {
+            int equal = PyObject_RichCompareBool(VW_NAMES[i], name, Py_EQ);
+            if (equal < 0) return NULL;
+            if (equal) found = (int)i;
+        }
+        if (found < 0) {
+            PyErr_Format(PyExc_TypeError, "install_view(): %R is no field", name);
+            return NULL;
+        }
+        VW_OWN[j] = found;
+    }
+    Py_INCREF(type);
+    VW_TYPE = (PyTypeObject *)type;
+    VW_COUNT = (int)count;
+    VW_OWN_COUNT = (int)owned;
+    view_installed = 1;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef METHODS[] = {
     {"shuffle", shuffle, METH_VARARGS,
      "shuffle(rng, cards)\n--\n\n"
@@ -2989,6 +3110,19 @@ static PyMethodDef METHODS[] = {
      "install_knowledge(config)\n--\n\n"
      "The types knowledge_of reads and makes (chicago.engine.knowledge does this once at "
      "import)."},
+    {"new_view", (PyCFunction)(void (*)(void))new_view, METH_FASTCALL | METH_KEYWORDS,
+     "new_view(**fields)\n--\n\n"
+     "A SeatView of every field given by keyword, its slots written directly "
+     "(chicago.engine.views)."},
+    {"view_with_own", (PyCFunction)(void (*)(void))view_with_own, METH_FASTCALL,
+     "view_with_own(public, seat, hand, hand_category, discarded, legal_actions, known_out, "
+     "events)\n--\n\n"
+     "A SeatView with the fields of ``public`` and the seat's own fields given "
+     "(chicago.engine.views)."},
+    {"install_view", install_view, METH_VARARGS,
+     "install_view(cls, fields, own)\n--\n\n"
+     "The SeatView class, the names of all its fields and of the seat's own ones, in "
+     "view_with_own's order (chicago.engine.views does this once at import)."},
     {"install", install, METH_VARARGS,
      "install(game, config): put the accelerated legal_actions() and apply() on the Game "
      "class (chicago.engine.game does this once at import)."},
