@@ -2530,7 +2530,7 @@ static PyObject *install(PyObject *module, PyObject *args)
  * install_knowledge(), every slot of Opponent and Knowledge written). Anything this does not
  * expect (a view or walk of another type, a card or seat out of range, a missing entry)
  * goes to the Python function, which gives the result or the error.
- * tests/test_knowledge_accelerator.py compares the two on random games.
+ * tests/test_accelerated_bot_path.py compares the two on random games.
  */
 
 static PyTypeObject *KV_VIEW, *KV_PLAYED_CARD, *KV_WALK, *KV_KNOWLEDGE, *KV_OPPONENT;
@@ -2957,7 +2957,7 @@ static PyObject *install_knowledge(PyObject *module, PyObject *config)
  * each bot to act), their slots written directly as views._slot_writers' Python makers
  * write them. install_view() takes the SeatView class, the names of every field (its
  * slots, in order) and those of the seat's own fields, in view_with_own's order.
- * tests/test_knowledge_accelerator.py compares the views made both ways.
+ * tests/test_accelerated_bot_path.py compares the views made both ways.
  */
 
 #define VIEW_FIELDS_MAX 64
@@ -3072,6 +3072,166 @@ static PyObject *install_view(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/*
+ * copier(cls, names, kinds, extra): chicago.engine.state's copier of a class that declares
+ * its attributes as slots (Game), in C. The plan is state._plan's: per slot how the copy takes it (0 the
+ * same value, 1 a new list, 2 a new list of new lists, 3 a new dict, 4 its copy()); the
+ * returned function copies an object of exactly that class as the Python copier made from
+ * the same plan does (state._build_copier_python): slot by slot, in order.
+ * tests/test_accelerated_bot_path.py compares the two copies slot by slot.
+ */
+
+typedef struct {
+    PyTypeObject *type;
+    Py_ssize_t count;
+    PyObject *names;        /* the slots' names (for an unset slot's error) */
+    PyObject *extra;        /* extra(other, attributes): for a class with a __dict__ too */
+    Py_ssize_t *offsets;
+    unsigned char *kinds;
+} CopyPlan;
+
+#define COPY_PLAN "chicago.engine._engine.copy_plan"
+
+static void copy_plan_free(PyObject *capsule)
+{
+    CopyPlan *plan = PyCapsule_GetPointer(capsule, COPY_PLAN);
+    if (plan == NULL) return;
+    Py_XDECREF(plan->type);
+    Py_XDECREF(plan->names);
+    Py_XDECREF(plan->extra);
+    PyMem_Free(plan->offsets);
+    PyMem_Free(plan->kinds);
+    PyMem_Free(plan);
+}
+
+static PyObject *copy_value(PyObject *value, int kind)
+{
+    switch (kind) {
+    case 0:
+        return Py_NewRef(value);
+    case 1:
+        return PySequence_List(value);
+    case 2: {
+        PyObject *outer = PySequence_Fast(value, "a list of lists");
+        if (outer == NULL) return NULL;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(outer);
+        PyObject *copy = PyList_New(n);
+        for (Py_ssize_t i = 0; copy != NULL && i < n; i++) {
+            PyObject *inner = PySequence_List(PySequence_Fast_GET_ITEM(outer, i));
+            if (inner == NULL) Py_CLEAR(copy);
+            else PyList_SET_ITEM(copy, i, inner);
+        }
+        Py_DECREF(outer);
+        return copy;
+    }
+    case 3:
+        return PyDict_CheckExact(value) ? PyDict_Copy(value)
+                                        : PyObject_CallOneArg((PyObject *)&PyDict_Type, value);
+    default:
+        return PyObject_CallMethodNoArgs(value, S_COPY);
+    }
+}
+
+static PyObject *copy_planned(PyObject *capsule, PyObject *self)
+{
+    CopyPlan *plan = PyCapsule_GetPointer(capsule, COPY_PLAN);
+    if (plan == NULL) return NULL;
+    if (Py_TYPE(self) != plan->type) {
+        PyErr_Format(PyExc_TypeError, "this copier copies a %s, not a %s", plan->type->tp_name,
+                     Py_TYPE(self)->tp_name);
+        return NULL;
+    }
+    PyObject *other = plan->type->tp_alloc(plan->type, 0);
+    if (other == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < plan->count; i++) {
+        PyObject *value = SLOT(self, plan->offsets[i]);
+        if (value == NULL) {
+            PyErr_Format(PyExc_AttributeError, "'%s' object has no attribute '%U'",
+                         plan->type->tp_name, PyTuple_GET_ITEM(plan->names, i));
+            Py_DECREF(other);
+            return NULL;
+        }
+        PyObject *copy = copy_value(value, plan->kinds[i]);
+        if (copy == NULL) {
+            Py_DECREF(other);
+            return NULL;
+        }
+        Py_XSETREF(SLOT(other, plan->offsets[i]), copy);
+    }
+    if (plan->extra != NULL) {
+        /* as the Python copier: the instance's own attributes, if any, copied by extra() */
+        PyObject *attributes = PyObject_GenericGetDict(self, NULL);
+        if (attributes == NULL) {
+            Py_DECREF(other);
+            return NULL;
+        }
+        if (PyDict_Check(attributes) && PyDict_GET_SIZE(attributes)) {
+            PyObject *done = PyObject_CallFunctionObjArgs(plan->extra, other, attributes, NULL);
+            if (done == NULL) Py_CLEAR(other);
+            Py_XDECREF(done);
+        }
+        Py_DECREF(attributes);
+    }
+    return other;
+}
+
+static PyMethodDef COPY_PLANNED = {
+    "copy", copy_planned, METH_O,
+    "copy(obj)\n--\n\nA copy of ``obj`` made by its class's plan (chicago.engine.state)."};
+
+static PyObject *copier(PyObject *module, PyObject *args)
+{
+    PyObject *type, *names, *kinds, *extra;
+    if (!PyArg_ParseTuple(args, "O!O!O!O", &PyType_Type, &type, &PyTuple_Type, &names,
+                          &PyTuple_Type, &kinds, &extra))
+        return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(names);
+    if (PyTuple_GET_SIZE(kinds) != count) {
+        PyErr_SetString(PyExc_ValueError, "copier(): a kind for each name");
+        return NULL;
+    }
+    if (((PyTypeObject *)type)->tp_dictoffset != 0 && !PyCallable_Check(extra)) {
+        PyErr_SetString(PyExc_TypeError, "copier(): a class with a __dict__ needs extra()");
+        return NULL;
+    }
+    CopyPlan *plan = PyMem_Calloc(1, sizeof(CopyPlan));
+    if (plan == NULL) return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(plan, COPY_PLAN, copy_plan_free);
+    if (capsule == NULL) {
+        PyMem_Free(plan);
+        return NULL;
+    }
+    plan->offsets = PyMem_Calloc(count ? count : 1, sizeof(Py_ssize_t));
+    plan->kinds = PyMem_Calloc(count ? count : 1, 1);
+    if (plan->offsets == NULL || plan->kinds == NULL) {
+        Py_DECREF(capsule);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        long kind = PyLong_AsLong(PyTuple_GET_ITEM(kinds, i));
+        if (kind < 0 || kind > 4) {
+            Py_DECREF(capsule);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "copier(): kinds are 0-4");
+            return NULL;
+        }
+        const char *text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+        if (text == NULL || offset_of(type, text, &plan->offsets[i]) < 0) {
+            Py_DECREF(capsule);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "copier(): names are text");
+            return NULL;
+        }
+        plan->kinds[i] = (unsigned char)kind;
+    }
+    plan->type = (PyTypeObject *)Py_NewRef(type);
+    plan->names = Py_NewRef(names);
+    plan->extra = ((PyTypeObject *)type)->tp_dictoffset != 0 ? Py_NewRef(extra) : NULL;
+    plan->count = count;
+    PyObject *function = PyCFunction_New(&COPY_PLANNED, capsule);
+    Py_DECREF(capsule);
+    return function;
+}
+
 static PyMethodDef METHODS[] = {
     {"shuffle", shuffle, METH_VARARGS,
      "shuffle(rng, cards)\n--\n\n"
@@ -3123,6 +3283,12 @@ static PyMethodDef METHODS[] = {
      "install_view(cls, fields, own)\n--\n\n"
      "The SeatView class, the names of all its fields and of the seat's own ones, in "
      "view_with_own's order (chicago.engine.views does this once at import)."},
+    {"copier", copier, METH_VARARGS,
+     "copier(cls, names, kinds, extra)\n--\n\n"
+     "A function that copies an object of exactly ``cls`` slot by slot: each named slot "
+     "taken as its kind says (0 shared, 1 a new list, 2 a new list of new lists, 3 a new "
+     "dict, 4 its copy()), then, for a class with a __dict__, extra(copy, attributes) when "
+     "the object has attributes of its own; as chicago.engine.state's Python copier does."},
     {"install", install, METH_VARARGS,
      "install(game, config): put the accelerated legal_actions() and apply() on the Game "
      "class (chicago.engine.game does this once at import)."},

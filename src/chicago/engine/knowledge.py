@@ -618,7 +618,7 @@ _ALL_CARDS = (1 << 52) - 1
 def _install_accelerator() -> Callable[[SeatView, _Walk, CardPlaces], Knowledge]:
     """The accelerator's ``knowledge_of`` set up with this module's types, if it is there
     (:data:`chicago.engine.native.ENGINE`), else :func:`_assemble_python`. Both give equal
-    knowledge (tests/test_knowledge_accelerator.py)."""
+    knowledge (tests/test_accelerated_bot_path.py)."""
     if ENGINE is None:
         return _assemble_python
     from chicago.engine.viewtypes import FaceUpCard, PlayedCard, SeatView, TakenTrick

@@ -214,7 +214,7 @@ def _slot_writers() -> tuple[Callable[..., SeatView], Callable[..., SeatView]]:
 def _view_makers() -> tuple[Callable[..., SeatView], Callable[..., SeatView]]:
     """The makers of :func:`_slot_writers`, or the accelerator's ``new_view`` and
     ``view_with_own``, which write the same slots in C, when it is built and allowed
-    (:data:`chicago.engine.native.ENGINE`; tests/test_knowledge_accelerator.py compares
+    (:data:`chicago.engine.native.ENGINE`; tests/test_accelerated_bot_path.py compares
     the views made both ways)."""
     if ENGINE is None:
         return _slot_writers()

@@ -1,4 +1,5 @@
-"""A seat's knowledge made by the C accelerator against the pure-Python one.
+"""A bot's reply made by the C accelerator against the pure-Python code: the seat's
+knowledge, the views, the game's copy.
 
 With the accelerator built, :func:`chicago.engine.knowledge.knowledge` makes its
 :class:`~chicago.engine.knowledge.Knowledge` (the opponents, the tricks, the dead and unseen
@@ -29,6 +30,7 @@ from hypothesis import strategies as st
 
 from chicago import Game, Rules, RulesError
 from chicago.engine import knowledge as knowledge_module
+from chicago.engine import state as state_module
 from chicago.engine import views as views_module
 from chicago.engine.actions import ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
@@ -82,6 +84,14 @@ def tables(draw: st.DrawFn) -> tuple[Rules, int, int]:
     return rules, players, seed
 
 
+def state_of(value: object) -> dict[str, object]:
+    """The attributes of an object that has no equality of its own (slots and ``__dict__``)."""
+    names = [name for klass in type(value).__mro__ for name in getattr(klass, "__slots__", ())
+             if name not in ("__dict__", "__weakref__")]
+    found = {name: getattr(value, name) for name in names if hasattr(value, name)}
+    return {**found, **getattr(value, "__dict__", {})}
+
+
 def differences(fast: object, pure: object, where: str = "knowledge") -> Iterator[str]:
     """Where ``fast`` and ``pure`` differ, their types included (a list is not a tuple, a
     bool not an int), field by field for dataclasses, key by key (in order) for dicts."""
@@ -105,6 +115,8 @@ def differences(fast: object, pure: object, where: str = "knowledge") -> Iterato
         else:
             for i, (a, b) in enumerate(zip(fast, pure, strict=True)):
                 yield from differences(a, b, f"{where}[{i}]")
+    elif type(pure).__eq__ is object.__eq__ and fast is not pure:  # compared by its state
+        yield from differences(state_of(fast), state_of(pure), f"{where}'s state")
     elif isinstance(pure, set):
         if fast != pure:
             yield f"{where}: {fast!r} != {pure!r}"
@@ -154,11 +166,33 @@ def check_views(game: Game, seat: int, monkeypatch: pytest.MonkeyPatch) -> None:
     assert fast == pure
 
 
+PYTHON_COPY = state_module._build_copier_python(Game)
+"""The pure-Python copier of a game (the accelerator's ``copier`` replaces it)."""
+COPY_PLAN = state_module._plan(Game)[0]
+
+
+def check_copy(game: Game) -> None:
+    """A copy made by the accelerator's copier has the same value in every slot as one made
+    by the Python copier, and shares no list or dict with the original (nor its lists'
+    lists) that the Python copy does not share."""
+    fast = state_module.copy_state(game)
+    pure = PYTHON_COPY(game)
+    assert type(fast) is type(pure) is type(game)
+    for name, kind in COPY_PLAN.items():
+        mine, theirs, original = (getattr(g, name) for g in (fast, pure, game))
+        found = list(differences(mine, theirs, name))
+        assert not found, found
+        assert (mine is original) == (theirs is original), name
+        if kind == "lists":
+            assert not any(a is b for a, b in zip(mine, original, strict=True)), name
+
+
 def test_the_accelerated_maker_is_in_place() -> None:
     assert knowledge_module._assemble is not knowledge_module._assemble_python
     assert knowledge_module._assemble is ENGINE.knowledge_of  # type: ignore[union-attr]
     assert views_module._new_view is ENGINE.new_view  # type: ignore[union-attr]
     assert views_module._public_with_own is ENGINE.view_with_own  # type: ignore[union-attr]
+    assert "PyCapsule" in repr(state_module._build_copier(Game))  # the C copier's
 
 
 @GAMES
@@ -167,7 +201,8 @@ def test_accelerated_and_pure_knowledge_are_the_same(table: tuple[Rules, int, in
     """Every preset and variation (R-EX-2 reshuffles, R-EX-4 shown hands and kept
     combinations, R-ANN-3 stages, V-ONE-UP, V-QUADS-RESET, V-LOCK-6, V-REDEAL-LOW, the
     tricks' voids): the knowledge of every seat's view at every state is the same made in
-    C and in Python; so are the views, made by the C makers and by the Python ones."""
+    C and in Python; so are the views, made by the C makers and by the Python ones, and
+    the game's copies, made by the C copier and the Python one."""
     rules, players, seed = table
     rng = random.Random(seed)
     game = Game(rules, players, seed=seed)
@@ -188,6 +223,8 @@ def test_accelerated_and_pure_knowledge_are_the_same(table: tuple[Rules, int, in
             action = rng.choice(legal)
             if action.kind is ActionKind.CHICAGO and rng.random() < 0.7:
                 action = legal[0]
+            if rng.random() < 0.2:
+                check_copy(game)
             if rng.random() < 0.05:
                 game = game.copy()
             game.apply(action)
@@ -233,3 +270,27 @@ def test_the_view_makers_refuse_what_is_no_view() -> None:
         ENGINE.view_with_own(object(), 0, (), None, (), (), (), ())
     with pytest.raises(TypeError):
         ENGINE.view_with_own(public, 0)
+
+
+class NotedGame(Game):
+    """A game with attributes of its own (a ``__dict__``), as tests' subclasses have."""
+
+
+def test_a_game_with_attributes_of_its_own_is_copied_as_in_python() -> None:
+    """The C copier copies an instance's own attributes as the Python copier does: lists and
+    dicts inside them anew, the rest shared; an unset slot is an AttributeError."""
+    game = NotedGame(Rules.preset("pagat"), 4, seed=5)
+    game.note = [1, [2, 3], {"a": [4]}]  # type: ignore[attr-defined]
+    fast = state_module.copy_state(game)
+    pure = state_module._build_copier_python(NotedGame)(game)
+    assert fast.note == pure.note == game.note  # type: ignore[attr-defined]
+    assert fast.note is not game.note and fast.note[1] is not game.note[1]  # type: ignore[attr-defined]
+    assert fast.note[2]["a"] is not game.note[2]["a"]  # type: ignore[attr-defined]
+    check_copy(game)
+    unset = Game.__new__(Game)
+    with pytest.raises(AttributeError):
+        state_module.copy_state(unset)
+    with pytest.raises(AttributeError):
+        PYTHON_COPY(unset)
+    with pytest.raises(TypeError):
+        state_module._COPIERS[Game](NotedGame.__new__(NotedGame))
