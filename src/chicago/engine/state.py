@@ -133,7 +133,8 @@ def _build_copier(cls: type) -> Callable[[Any], Any]:
     in C) when it is built and allowed and the class's declared attributes are plain
     slots, else :func:`_build_copier_python`'s."""
     plan, _ = _plan(cls)
-    if ENGINE is None or cls.__setattr__ is not object.__setattr__:
+    own_setattr = any("__setattr__" in vars(k) for k in cls.__mro__ if k is not object)
+    if ENGINE is None or own_setattr:
         return _build_copier_python(cls)
     try:
         copier: Callable[[Any], Any] = ENGINE.copier(
