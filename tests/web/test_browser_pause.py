@@ -49,15 +49,33 @@ def _turn(players: list[Player]) -> Player | None:
     return None
 
 
-def _play_until_the_pause(players: list[Player], paused: Any = None) -> None:
+_LOOK_FAR_DOWN = f"""() => {{
+  if (!document.getElementById('far-below')) {{
+    const below = document.createElement('div');
+    below.id = 'far-below';
+    below.style.height = '1500px';
+    document.body.append(below);
+  }}
+  if (!({_PAUSED})) window.scrollTo(0, document.documentElement.scrollHeight);
+}}"""
+"""A phone player is scrolled far down the page while the deal is played, below the table
+(a long page: here 1,500 px of nothing after the app, which its drawing never removes), and
+not back up when the pause begins: then it is the page's own scrolling that counts."""
+
+
+def _play_until_the_pause(players: list[Player], paused: Any = None,
+                          looking_down: Player | None = None) -> None:
     """Play until every page shows the pause after the deal, with the deal's last trick
-    gathered (it rests in the middle first); or, with ``paused``, until ``paused()``."""
+    gathered (it rests in the middle first); or, with ``paused``, until ``paused()``.
+    ``looking_down``'s page is kept scrolled to its foot until the pause begins."""
     def done() -> bool:
         if paused is not None:
             return bool(paused())
         return all(p.page.evaluate(f"{_PAUSED} && !window.chicago.table.rest") for p in players)
 
     while not done():
+        if looking_down is not None:
+            looking_down.page.evaluate(_LOOK_FAR_DOWN)
         marks = progress_marks(players)
         player = _turn(players)
         if player is None:
@@ -110,7 +128,9 @@ def test_the_next_deal_waits_until_both_people_have_pressed_continue(
     held = live.manager.tables[table_id]
     table = held.state
 
-    _play_until_the_pause(players)
+    # Bo, on the phone, is scrolled far down the page when the deal ends: the page brings
+    # the summary and its Continue button into view (CI once found it 76 px above the top)
+    _play_until_the_pause(players, looking_down=players[1])
     assert table.pause is not None and table.pause.waiting == {anna, bo}
     assert held.deadline is None  # no turn clock runs in the pause
     for player in players:

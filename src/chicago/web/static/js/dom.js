@@ -45,6 +45,30 @@ export function replace(el, ...children) {
   return el;
 }
 
+/**
+ * Replace an element's children and keep the keyboard focus: if it was on a control inside
+ * `el`, it moves to the new control with the same id, or the same data-action and
+ * data-profile, when there is one (a panel redrawn by news from the server would otherwise
+ * drop the focus of someone about to press Enter).
+ */
+export function replaceKeepingFocus(el, ...children) {
+  const active = document.activeElement;
+  const key = active && active !== el && el.contains(active) ? focusSelector(active) : null;
+  replace(el, ...children);
+  const again = key ? el.querySelector(key) : null;
+  if (again && !again.disabled) again.focus({ preventScroll: true });
+  return el;
+}
+
+/** A selector naming a focused control again after a redraw, or null. */
+function focusSelector(control) {
+  if (control.id) return `#${CSS.escape(control.id)}`;
+  const data = control.dataset || {};
+  if (!data.action) return null;
+  const profile = data.profile ? `[data-profile="${CSS.escape(data.profile)}"]` : "";
+  return `[data-action="${CSS.escape(data.action)}"]${profile}`;
+}
+
 /** Copy text to the clipboard; falls back to selecting a temporary field. */
 export async function copyText(text) {
   try {

@@ -3,7 +3,7 @@
 // open, the list of people to invite. Both ask the server again when the site socket says
 // that who is online may have changed (a "people" frame).
 
-import { h, replace } from "./dom.js";
+import { h, replaceKeepingFocus } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
@@ -82,7 +82,7 @@ export class PeoplePanel {
       ? h("button", { type: "button", class: "link", dataset: { action: "follow", profile: p.profile },
         onclick: () => this.act(() => api.follow(p.profile, true), t("people.followed", { name: p.name })) }, t("people.follow", { name: p.name }))
       : null);
-    replace(this.el,
+    replaceKeepingFocus(this.el,
       h("h2", { id: "people-title" }, t("people.title")),
       h("p", { class: "muted" }, t("people.intro")),
       me && people ? h("label", { class: "choice" }, h("input", {
@@ -148,7 +148,7 @@ export class InvitePanel {
       if (!seen.has(p.profile) && (!me || p.profile !== me.id) && !this.seated.has(p.profile)) seen.set(p.profile, p);
     }
     const candidates = [...seen.values()];
-    replace(this.el,
+    replaceKeepingFocus(this.el,
       h("h3", {}, t("invite.title")),
       h("p", { class: "muted" }, t("invite.intro")),
       people === null ? h("p", {}, t("loading")) : !candidates.length ? h("p", { class: "muted" }, t("invite.none"))

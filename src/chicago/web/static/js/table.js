@@ -96,6 +96,7 @@ export class TablePage {
     this.guide = new Guide(this); // the guided first game's explanations (guide.js)
     this.pause = null; // the pause between deals: {deal, waiting: [seats], until, total}
     this.summaryClosed = false;
+    this.revealPause = false; // a pause has begun and its summary is not yet brought into view
     this.offLang = onLangChange(() => this.render());
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
@@ -483,6 +484,24 @@ export class TablePage {
     }
     const total = (this.table && this.table.deal_pause) || pause.ms / 1000;
     this.pause = { deal: pause.deal, waiting: pause.waiting || [], until: at + pause.ms, total };
+    if (!had) this.revealPause = true;
+  }
+
+  /**
+   * A pause after a deal has begun: once its summary is drawn (the deal's last trick rests in
+   * the middle first), the summary is brought into view if this player must press its
+   * Continue and it is off the screen (a phone player scrolled down to the hand or the chat
+   * would not see it; CI once found it above the top). Not while the player types.
+   */
+  revealSummary() {
+    const box = this.root.querySelector(".deal-summary");
+    if (!box) return;
+    this.revealPause = false;
+    if (this.continued()) return;
+    const active = document.activeElement;
+    if (active && (active.tagName === "INPUT" || active.tagName === "TEXTAREA")) return;
+    const top = box.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight / 2) box.scrollIntoView({ block: "start" });
   }
 
   /** Has this player pressed Continue in the pause (or need not)? */
@@ -670,6 +689,7 @@ export class TablePage {
       const target = this.root.querySelector('.dialog [data-action="rematch"]') || this.root.querySelector('.dialog [data-action="fill"]') || this.root.querySelector('.dialog [data-action="close"]');
       target?.focus({ preventScroll: true });
     }
+    if (this.revealPause) this.revealSummary();
     this.momentsDrawn();
     this.maybeAuto();
   }
