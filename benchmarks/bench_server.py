@@ -38,6 +38,8 @@ warm-up, it measures for ``--seconds``:
     python benchmarks/bench_server.py --clients 100 250 --no-batch   # every update alone
     python benchmarks/bench_server.py --clients 250 --threads --profile loop.pstats
         # also each server thread's CPU per move, and a CPU profile of the loop's thread
+    python benchmarks/bench_server.py --clients 100 1000 --gc
+        # also the garbage collector's collections and CPU per move, by generation
 
 The server process imports ``chicago`` as this one does, so ``PYTHONPATH=OTHER/src`` measures
 another checkout's server with the same clients (a before and after, interleaved, in one
@@ -89,6 +91,23 @@ if os.environ.get("BENCH_PROFILE"):  # SIGUSR1 starts a CPU profile of the loop,
     signal.signal(signal.SIGUSR1, lambda *_: profile.enable())
     signal.signal(signal.SIGUSR2, lambda *_: (profile.disable(),
                                               profile.dump_stats(os.environ["BENCH_PROFILE"])))
+if os.environ.get("BENCH_GC"):  # SIGHUP writes the collector's CPU so far, per generation
+    import gc
+    spent, started = [[0, 0.0] for _ in range(3)], [0.0]
+    def timing(phase, info):
+        if phase == "start":
+            started[0] = time.thread_time()
+        else:
+            spent[info["generation"]][0] += 1
+            spent[info["generation"]][1] += time.thread_time() - started[0]
+    gc.callbacks.append(timing)
+    dumps = [0]
+    def dump(*_):
+        dumps[0] += 1
+        with open(os.environ["BENCH_GC"] + ".tmp", "w") as out:
+            json.dump({"dumps": dumps[0], "generations": spent}, out)
+        os.replace(os.environ["BENCH_GC"] + ".tmp", os.environ["BENCH_GC"])
+    signal.signal(signal.SIGHUP, dump)
 uvicorn.Server(config).run(sockets=[sock])
 """
 BENCH_SETTINGS = {
@@ -268,6 +287,21 @@ class ServerProcess:
             found[name] = (int(fields[11]) / self.tick, int(fields[12]) / self.tick)
         return found
 
+    def collector(self, path: Path | None) -> list[tuple[int, float]] | None:
+        """Per generation: (collections, CPU seconds) of the server's garbage collector so
+        far (``--gc``: the server writes them to ``path`` on SIGHUP); None without it."""
+        if path is None:
+            return None
+        last = json.loads(path.read_text())["dumps"] if path.exists() else 0
+        os.kill(self.pid, signal.SIGHUP)
+        for _ in range(500):  # the loop answers between its callbacks
+            if path.exists():
+                data = json.loads(path.read_text())
+                if data["dumps"] > last:
+                    return [(int(n), float(t)) for n, t in data["generations"]]
+            time.sleep(0.01)
+        return None
+
     def rss(self) -> float:
         """Resident set size in MB (2**20 bytes)."""
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
@@ -279,7 +313,8 @@ class ServerProcess:
 async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[int],
                think: float, warmup: float, seconds: float, seed: int,
                rules: dict[str, Any], batch: bool,
-               profile: bool = False, show_threads: bool = False) -> list[dict[str, Any]]:
+               profile: bool = False, show_threads: bool = False,
+               gc_file: Path | None = None) -> list[dict[str, Any]]:
     """Seat people up to each step, warm up, measure; one result per step (``profile``: the
     server profiles its loop's thread over the last step's measured seconds)."""
     totals = Totals()
@@ -306,10 +341,12 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
             if profiling:
                 os.kill(server.pid, signal.SIGUSR1)
             threads0 = server.threads()
+            gc0 = server.collector(gc_file)
             cpu0, mine0, t0 = server.cpu(), time.process_time(), time.perf_counter()
             await asyncio.sleep(seconds)
             cpu1, mine1, t1 = server.cpu(), time.process_time(), time.perf_counter()
             threads1 = server.threads()
+            gc1 = server.collector(gc_file)
             if profiling:
                 os.kill(server.pid, signal.SIGUSR2)
             latencies = sorted(totals.latencies)
@@ -333,6 +370,11 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
             print_row(results[-1])
             if show_threads and moves:
                 print_threads(threads0, threads1, moves)
+            if gc0 is not None and gc1 is not None and moves:
+                print("|   collector: " + ", ".join(
+                    f"generation {g} {n1 - n0} collections {(t1 - t0) / moves * 1e3:.3f} ms"
+                    for g, ((n0, t0), (n1, t1)) in enumerate(zip(gc0, gc1, strict=True)))
+                    + " a person move |")
     stop.set()
     for task in tasks:
         task.cancel()
@@ -360,11 +402,14 @@ def print_threads(before: dict[str, tuple[float, float]],
                   f"{(system - system0) / moves * 1e3:.2f} ms a person move |")
 
 
-def start_server(directory: Path, profile: str | None = None
+def start_server(directory: Path, profile: str | None = None, gc_file: Path | None = None
                  ) -> tuple[subprocess.Popen[str], str, str]:
     """The server process on a free loopback port: (process, http base, ws base).
-    ``profile``: the file its CPU profile goes to (started and saved by signals)."""
+    ``profile``: the file its CPU profile goes to (started and saved by signals);
+    ``gc_file``: where it writes its collector's times (on SIGHUP)."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if gc_file is not None:
+        env["BENCH_GC"] = str(gc_file)
     if profile is not None:
         env["BENCH_PROFILE"] = str(Path(profile).resolve())
     proc = subprocess.Popen(
@@ -412,6 +457,9 @@ def main(argv: list[str] | None = None) -> int:
                         "step's other figures are not comparable)")
     parser.add_argument("--threads", action="store_true",
                         help="print each server thread's user and system CPU per person move")
+    parser.add_argument("--gc", action="store_true",
+                        help="print the server's garbage collections and their CPU per "
+                        "person move, per generation (timed in the server by gc.callbacks)")
     args = parser.parse_args(argv)
     steps = sorted(set(args.clients))
     try:
@@ -432,13 +480,14 @@ def main(argv: list[str] | None = None) -> int:
           "client CPU | server RSS | games | errors | seating |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
     with tempfile.TemporaryDirectory() as tmp:
-        proc, http, ws_base = start_server(Path(tmp), args.profile)
+        gc_file = Path(tmp) / "collector.json" if args.gc else None
+        proc, http, ws_base = start_server(Path(tmp), args.profile, gc_file)
         try:
             server = ServerProcess(proc.pid)
             rules = {} if args.max_deals is None else {"max_deals": args.max_deals}
             results = asyncio.run(ramp(http, ws_base, server, steps, args.think, args.warmup,
                                        args.seconds, args.seed, rules, args.batch,
-                                       args.profile is not None, args.threads))
+                                       args.profile is not None, args.threads, gc_file))
         finally:
             proc.terminate()
             try:

@@ -11,6 +11,7 @@ on PostgreSQL (psycopg 3).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -54,6 +55,7 @@ from chicago.server.storage.models import (
     tables,
     tournaments,
 )
+from chicago.server.storage.plain import PlainStatements, plain, write_plain
 
 __all__ = [
     "SEAT_KINDS",
@@ -143,13 +145,6 @@ def _table_update_statement(keys: tuple[str, ...]) -> Any:
     return statement
 
 
-def _plain(change: Change) -> bool:
-    """A change of log entries and table row updates only (an action, a continue, a chat
-    line): what :class:`_WriteBatch` gathers."""
-    return (change.new_table is None and change.new_game is None and not change.holders
-            and not change.players and change.rated is None and not change.game_updates)
-
-
 class _WriteBatch:
     """What one transaction of :meth:`Store.write` gathers from its changes: the log rows
     (inserted together at the end, after the rows they refer to) and the table row
@@ -162,7 +157,7 @@ class _WriteBatch:
         self._updates: list[dict[str, Any]] = []
 
     def add(self, conn: Connection, change: Change) -> None:
-        """Gather a plain change (:func:`_plain`)."""
+        """Gather a plain change (:func:`~chicago.server.storage.plain.plain`)."""
         if change.entries:
             self.entries.extend(_log_rows(change))
         if change.table_updates:
@@ -194,7 +189,7 @@ class Store:
     failures: tuple[type[BaseException], ...] = (SQLAlchemyError, OSError)
     """How the database says it cannot be reached now (not that a row is unreadable)."""
 
-    def __init__(self, url: str, *, echo: bool = False) -> None:
+    def __init__(self, url: str, *, echo: bool = False, driver_writes: bool = True) -> None:
         self.url = normalize_url(url)
         parsed = make_url(self.url)
         self.dialect = parsed.get_backend_name()
@@ -211,6 +206,11 @@ class Store:
         if self.dialect == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._write_lock = threading.Lock()
+        self._plain = PlainStatements.for_paramstyle(
+            self.engine.dialect.paramstyle, frozenset(tables.c.keys())) if driver_writes else None
+        """The statements of batches of plain changes on the driver's cursor (None: every
+        batch takes the general path; ``driver_writes=False`` asks for that, for the
+        benchmark that compares the two)."""
         self._skipped: set[str] = set()  # rows already logged as unreadable
 
     def skip(self, what: str, problem: object, doing: str = "loaded") -> None:
@@ -285,9 +285,17 @@ class Store:
         """Store changes, all in one transaction when possible; one result per change.
 
         If the batch fails (a :class:`Conflict`: another writer took a sequence number), each
-        change is tried again on its own, so one bad change never loses the others.
+        change is tried again on its own, so one bad change never loses the others. A batch
+        of plain changes alone (actions, continues, chat lines: the batches of play) is
+        written on the driver's own cursor (:mod:`chicago.server.storage.plain`), the same
+        rows as the general path's.
         """
         with self._write_lock:
+            statements = self._plain
+            if statements is not None and all(statements.writes(c) for c in changes):
+                if self._write_plain(changes, statements):
+                    return [None] * len(changes)
+                return [self._write_one(change) for change in changes]
             try:
                 with self.engine.begin() as conn:
                     batch = _WriteBatch()
@@ -299,6 +307,32 @@ class Store:
                 if len(changes) == 1:
                     return [self._write_one(changes[0])]
             return [self._write_one(change) for change in changes]
+
+    def _write_plain(self, changes: Sequence[Change], statements: PlainStatements) -> bool:
+        """Store a batch of plain changes in one transaction on the driver's own connection
+        (:mod:`chicago.server.storage.plain`); False when it failed and was rolled back (the
+        caller stores each change alone, to name the one that failed)."""
+        try:
+            connection = self.engine.raw_connection()
+        except Exception:  # cannot connect: the general path says so change by change
+            return False
+        try:
+            cursor = connection.cursor()
+            try:
+                write_plain(cursor, changes, statements)
+                connection.commit()
+                return True
+            except Exception:
+                try:
+                    connection.rollback()
+                except Exception:  # the connection itself is gone: the pool drops it
+                    connection.invalidate()
+                return False
+            finally:
+                with contextlib.suppress(Exception):
+                    cursor.close()
+        finally:
+            connection.close()
 
     @property
     def write_lock(self) -> threading.Lock:
@@ -326,7 +360,7 @@ class Store:
         row updates alone (an action's) is gathered in it, to be written with the others'
         (:meth:`_WriteBatch.flush`); any other change first writes what was gathered of the
         row updates, so that every table row is updated in the order of the changes."""
-        if batch is not None and _plain(change):
+        if batch is not None and plain(change):
             batch.add(conn, change)
             return
         if batch is not None:
