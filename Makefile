@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test axe lint typecheck bench bench-bots train check check-dist release clean
+.PHONY: run test axe lint typecheck bench bench-bots train train-play check check-dist release clean
 
 # Every extra of the program ([all]: terminal, server, PostgreSQL, Redis, RL, OpenSpiel,
 # cluster) plus the tools of development (dev: tests, linters, build; bench: benchmarks).
@@ -66,6 +66,13 @@ bench-bots: $(STAMP)
 train: $(STAMP)
 	$(PY) -m chicago.training --games 600 --tune-games 60 --check-games 120 --seed 30 \
 		--report build/hand-model-calibration.md
+
+## The fitted policy of the experts' card play (master:infer=2), from expert self-play games
+## with a fixed seed (chicago.training_play; numpy): rewrites src/chicago/bots/play_policy.json
+## and prints its check on held-out games (docs/BOTS.md shows it).
+train-play: $(STAMP)
+	$(PY) -m chicago.training_play --games 64 --check-games 16 --seed 49 \
+		--report build/play-policy-check.md
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info

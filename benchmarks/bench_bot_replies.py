@@ -12,6 +12,8 @@ per action of each part, the median of ``--runs`` runs:
 - ``public``: the public view of the new state;
 - ``bot view``: the view of the seat to act, from the public one;
 - ``decision``: the generator made and ``BasicBot.decide`` on that view;
+- ``knowledge``: of the decision, the bot's :func:`~chicago.engine.knowledge.knowledge` of
+  the view (timed inside it);
 - ``copy+apply``: the next state.
 
 Compare two versions by running it with each on ``PYTHONPATH``, interleaved:
@@ -32,6 +34,7 @@ import statistics
 import time
 
 from chicago import Game, Rules
+from chicago.bots import basic
 from chicago.bots.basic import BasicBot
 from chicago.engine.views import public_view, seat_view_from
 
@@ -40,13 +43,29 @@ try:
 except ImportError:  # a version from before the generator seeded on use
     Generator = random.Random  # type: ignore[misc, assignment]
 
-PARTS = ("public", "bot view", "decision", "copy+apply")
+PARTS = ("public", "bot view", "decision", "knowledge", "copy+apply")
+
+
+def _timing_knowledge(spent: dict[str, float]) -> None:
+    """Make ``basic``'s knowledge add its CPU time to ``spent["knowledge"]``."""
+    know = getattr(basic.knowledge, "__wrapped__", basic.knowledge)
+    clock = time.process_time
+
+    def timed(view):  # type: ignore[no-untyped-def]
+        start = clock()
+        made = know(view)
+        spent["knowledge"] += clock() - start
+        return made
+
+    timed.__wrapped__ = know  # type: ignore[attr-defined]
+    basic.knowledge = timed  # type: ignore[assignment]
 
 
 def one_run(games: int, tables: int) -> dict[str, float]:
     """µs per action of each part over ``games`` games, ``tables`` of them at a time taking
     turns (as a server's tables do)."""
     spent = dict.fromkeys(PARTS, 0.0)
+    _timing_knowledge(spent)
     clock = time.process_time
     bot = BasicBot()
     actions = 0

@@ -131,7 +131,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the engine", ("chicago.engine",)),
     ("bots, records and advice", ("chicago.advice", "chicago.bots", "chicago.record")),
     ("simulation and environments", ("chicago.cluster", "chicago.env", "chicago.sim",
-                                     "chicago.training")),
+                                     "chicago.training", "chicago.training_play")),
     ("club and review", ("chicago.club", "chicago.review")),
     ("the server and the shells", ("chicago.__main__", "chicago.cli", "chicago.commands",
                                    "chicago.server", "chicago.tui", "chicago.web")),

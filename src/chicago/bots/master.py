@@ -31,15 +31,16 @@ model's share in that search alone; by default ``model``'s),
 (the power of the learned weights; 1, the default: the raw model; the model's calibrated
 power is 0.4), ``hide``
 (points, default 0.05), ``z`` (standard errors a play-out search must win by, 2),
-``score=0|1``, ``learned=0|1`` (0), ``infer=0|1`` (0: trick play on worlds resampled by
-how well they explain the opponents' plays, :mod:`chicago.bots.playmodel`; with it ``miss``,
-the weight of a play its policy would not make, 0.3, and ``pool``, deals dealt per deal
-searched, 3), ``exchanges``, ``announce``, ``call`` and ``fusion``
-(1: ``master``'s own search in that phase; 0, 0, 0, 1 by default), and every option of the
-expert (``samples`` for the trick play and the Chicago call, default 40, ``chicago``,
-``model``, default 0.3 here, 0.6 the expert's, ``contested``); ``fusion=2`` groups the deals
-of the fusion correction more coarsely and takes every share from a fused card. A seed
-fixes every choice: no option reads the clock.
+``score=0|1``, ``learned=0|1`` (0), ``infer=0|1|2`` (0: trick play on worlds resampled by
+how well they explain the opponents' plays, :mod:`chicago.bots.playmodel`: 1 by the rules of
+thumb, with ``miss``, the weight of a play they would not make, 0.3; 2 by the chance of each
+play under the policy fitted to the experts' plays, :mod:`chicago.bots.playpolicy`; with
+either, ``pool``, deals dealt per deal searched, 3), ``exchanges``, ``announce``, ``call``
+and ``fusion`` (1: ``master``'s own search in that phase; 0, 0, 0, 1 by default), and
+every option of the expert (``samples`` for the trick play and the Chicago call, default
+40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's, ``contested``);
+``fusion=2`` groups the deals of the fusion correction more coarsely and takes every share
+from a fused card. A seed fixes every choice: no option reads the clock.
 """
 
 from __future__ import annotations
@@ -60,7 +61,14 @@ from chicago.bots.expert import (
 )
 from chicago.bots.handmodel import HandModel
 from chicago.bots.heuristics import chicago_is_due
-from chicago.bots.playmodel import DEFAULT_MISS, observed_plays, play_weight, resample
+from chicago.bots.playmodel import (
+    DEFAULT_MISS,
+    observed_plays,
+    play_weight,
+    policy_weights,
+    resample,
+)
+from chicago.bots.playpolicy import PlayPolicy
 from chicago.bots.race import Race, race_for
 from chicago.bots.rollout import (
     Option,
@@ -111,9 +119,10 @@ DEFAULT_TEMPER = 1.0
 by card on held-out games) dealt worse tricks: −0.17 ± 0.09 points and −0.42 ± 0.18 points
 of win chance per differing trick against the expert (``bench_disagreements.py``, 80
 games), the raw weights +0.04 ± 0.09 and +0.44 ± 0.28 on the same games."""
-DEFAULT_INFER = False
-"""Play-based inference (``infer=1``, :mod:`chicago.bots.playmodel`) is off by default:
-docs/BOTS.md, "What the opponents' plays say", has the measurement."""
+DEFAULT_INFER = 0
+"""Play-based inference (``infer=1``, the rules of thumb, or ``infer=2``, the fitted policy;
+:mod:`chicago.bots.playmodel`) is off by default: docs/BOTS.md, "What the opponents' plays
+say" and "A policy fitted to the experts' plays", has the measurements."""
 DEFAULT_INFER_POOL = 3
 """With ``infer=1``: worlds dealt per world searched at trick play, resampled by how well
 they explain the opponents' plays."""
@@ -133,7 +142,7 @@ deal (``fusion=2``): no share at all in that deal."""
 _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
     "z": (0, 10), "score": (0, 1), "learned": (0, 1), "temper": (0, 4), "last": (0, 10000),
-    "lastholds": (0, 32), "lastmodel": (0, 1), "infer": (0, 1), "miss": (0.01, 1),
+    "lastholds": (0, 32), "lastmodel": (0, 1), "infer": (0, 2), "miss": (0.01, 1),
     "pool": (1, 20),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
@@ -204,7 +213,7 @@ class MasterBot(ExpertBot):
         model: float = DEFAULT_MODEL_SHARE,
         contested: float = DEFAULT_CONTESTED,
         hand_model: HandModel | None = None,
-        infer: bool = DEFAULT_INFER,
+        infer: int = DEFAULT_INFER,
         miss: float = DEFAULT_MISS,
         pool: int = DEFAULT_INFER_POOL,
     ) -> None:
@@ -233,10 +242,12 @@ class MasterBot(ExpertBot):
         if last_model is not None:
             self.exchange_model = last_model
         self.hand_model = hand_model if hand_model is not None else HandModel.load()
-        if not 0 < miss <= 1 or pool < 1:
-            raise ValueError("miss must be in 0..1 (not 0) and pool >= 1")
-        self.infer = infer
-        """Trick play on worlds resampled by the opponents' plays (``infer=1``)."""
+        if not 0 < miss <= 1 or pool < 1 or infer not in (0, 1, 2):
+            raise ValueError("miss must be in 0..1 (not 0), pool >= 1 and infer 0, 1 or 2")
+        self.infer = int(infer)
+        """Trick play on worlds resampled by the opponents' plays: 0 not, 1 by the rules of
+        thumb, 2 by the fitted policy."""
+        self.play_policy = PlayPolicy.load() if self.infer == 2 else None
         self.miss = miss
         self.pool = pool
         self._weigh: Weight | None = None
@@ -304,7 +315,10 @@ class MasterBot(ExpertBot):
             yield from super()._positions(k, rng, declarer)
             return
         dealt = [self._sample(k, rng) for _ in range(self.samples * self.pool)]
-        weights = [play_weight(hands, plays, self.miss) for hands in dealt]
+        if self.play_policy is not None:
+            weights = policy_weights(dealt, plays, self.play_policy, k.players)
+        else:
+            weights = [play_weight(hands, plays, self.miss) for hands in dealt]
         leader = k.leader
         table = tuple(card for _, card in k.trick)
         for index in resample(weights, self.samples, rng):
@@ -698,6 +712,8 @@ def _best_against(rows: list[list[tuple[float, float]]], base: int) -> tuple[int
 
 def _factory(spec: str) -> MasterBot:
     options = parse_master_options(spec)
+    if options.get("infer", 0) % 1:
+        raise ValueError(f"option infer of {spec!r} must be 0, 1 or 2")
     return MasterBot(
         worlds=int(options.get("worlds", DEFAULT_WORLDS)),
         holds=int(options.get("holds", DEFAULT_HOLDS)),
@@ -720,7 +736,7 @@ def _factory(spec: str) -> MasterBot:
         chicago=options.get("chicago", DEFAULT_CHICAGO),
         model=options.get("model", DEFAULT_MODEL_SHARE),
         contested=options.get("contested", DEFAULT_CONTESTED),
-        infer=bool(options.get("infer", DEFAULT_INFER)),
+        infer=int(options.get("infer", DEFAULT_INFER)),
         miss=options.get("miss", DEFAULT_MISS),
         pool=int(options.get("pool", DEFAULT_INFER_POOL)),
     )

@@ -12,6 +12,10 @@ other ``miss`` (a softening: no world ever weighs nothing, since real players, a
 experts' searches, do not play by the rules of thumb). A world's weight is the product over
 the plays.
 
+``infer=2`` scores a play by the chance the policy fitted to the experts' own plays gives it
+(:mod:`chicago.bots.playpolicy`, :func:`policy_weights`): a world's weight is the product of
+those chances, a forced play's being 1.
+
 Only what the seat saw is read: the completed tricks and the current one of its
 :class:`~chicago.engine.knowledge.Knowledge`, and the world the bot itself dealt.
 
@@ -32,10 +36,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chicago.bots.model import model_card
+from chicago.bots.playpolicy import PlayPolicy
 from chicago.cards import ids_of_mask
 from chicago.engine.knowledge import Knowledge
 
-__all__ = ["DEFAULT_MISS", "Play", "observed_plays", "play_weight", "resample"]
+__all__ = ["DEFAULT_MISS", "Play", "observed_plays", "play_weight", "policy_weights",
+           "resample"]
 
 DEFAULT_MISS = 0.3
 """The weight of one play the policy would not have made (1 for one it would)."""
@@ -49,18 +55,23 @@ class Play:
     card: int
     table: tuple[int, ...]
     """The cards on the trick before it, from the lead."""
+    gone: int = 0
+    """Mask of the cards played in the deal's earlier tricks (seen by every player)."""
 
 
 def observed_plays(k: Knowledge) -> list[Play]:
     """The opponents' plays of this deal, in playing order (completed tricks, then the
     current one), as the seat of ``k`` saw them."""
     out: list[Play] = []
+    gone = 0
     for plays in [*(p for _, p in k.tricks), k.trick]:
         table: list[int] = []
         for seat, card in plays:
             if seat != k.seat:
-                out.append(Play(seat, int(card), tuple(table)))
+                out.append(Play(seat, int(card), tuple(table), gone))
             table.append(int(card))
+        for played in table:
+            gone |= 1 << played
     return out
 
 
@@ -77,6 +88,32 @@ def play_weight(hands: Sequence[int], plays: Sequence[Play], miss: float = DEFAU
         if model_card(held, list(play.table)) != play.card:
             weight *= miss
     return weight
+
+
+def policy_weights(
+    worlds: Sequence[Sequence[int]], plays: Sequence[Play], policy: PlayPolicy, players: int,
+) -> list[float]:
+    """The weight of each world (a card mask per seat, the cards held now) for ``infer=2``:
+    the product over ``plays`` of the chance the fitted policy of
+    :mod:`chicago.bots.playpolicy` gives the card played, from the hand the player held
+    then in that world (a forced play has chance 1). Hands that recur across the worlds are
+    scored once."""
+    seen: dict[tuple[int, int], float] = {}
+    out = []
+    for hands in worlds:
+        weight = 1.0
+        later = [0] * len(hands)
+        for index in range(len(plays) - 1, -1, -1):
+            play = plays[index]
+            later[play.seat] |= 1 << play.card
+            held = hands[play.seat] | later[play.seat]
+            chance = seen.get((index, held))
+            if chance is None:
+                chance = seen[(index, held)] = policy.chance(
+                    ids_of_mask(held), play.table, play.gone, play.card, players)
+            weight *= chance
+        out.append(weight)
+    return out
 
 
 def resample(weights: Sequence[float], count: int, rng: random.Random) -> list[int]:

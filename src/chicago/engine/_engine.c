@@ -2318,13 +2318,15 @@ static int offset_of(PyObject *cls, const char *name, Py_ssize_t *offset)
     if (descriptor == NULL) return -1;
     if (Py_TYPE(descriptor) != &PyMemberDescr_Type) {
         Py_DECREF(descriptor);
-        PyErr_Format(PyExc_TypeError, "Game.%s is not a slot", name);
+        PyErr_Format(PyExc_TypeError, "%s.%s is not a slot", ((PyTypeObject *)cls)->tp_name,
+                     name);
         return -1;
     }
     PyMemberDef *member = ((PyMemberDescrObject *)descriptor)->d_member;
     if (member->type != T_OBJECT_EX) {
         Py_DECREF(descriptor);
-        PyErr_Format(PyExc_TypeError, "Game.%s is not an object slot", name);
+        PyErr_Format(PyExc_TypeError, "%s.%s is not an object slot",
+                     ((PyTypeObject *)cls)->tp_name, name);
         return -1;
     }
     *offset = member->offset;
@@ -2517,6 +2519,719 @@ static PyObject *install(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/*
+ * knowledge_of(view, walk, places): chicago.engine.knowledge's Knowledge of a seat's view,
+ * made as knowledge._assemble_python makes it (issue 28: the bots' replies). The walk over
+ * the seat's events and the card places are folded in Python and carried in the seat's log
+ * (chicago.engine.carried); this is the part made anew for every view: an Opponent per
+ * other seat (its copies of what the walk holds, the view's public counts, the voids and
+ * played cards of the tricks), the dead and unseen cards, the Knowledge itself. The objects
+ * are the dataclasses of knowledge.py, their slots written directly (found by name at
+ * install_knowledge(), every slot of Opponent and Knowledge written). Anything this does not
+ * expect (a view or walk of another type, a card or seat out of range, a missing entry)
+ * goes to the Python function, which gives the result or the error.
+ * tests/test_accelerated_bot_path.py compares the two on random games.
+ */
+
+static PyTypeObject *KV_VIEW, *KV_PLAYED_CARD, *KV_WALK, *KV_KNOWLEDGE, *KV_OPPONENT;
+static PyTypeObject *KV_TAKEN, *KV_FACE_UP;
+static PyObject *KV_DECK[52];
+static PyObject *KV_PYTHON;          /* knowledge._assemble_python */
+static PyObject *KV_S_EXCHANGES;
+static int knowledge_installed = 0;
+
+static Py_ssize_t V_SEAT, V_PLAYERS, V_RULES, V_PHASE, V_ROUND, V_DEALER, V_SCORES, V_LOCKED,
+    V_EXCHANGES, V_HAND, V_DISCARDED, V_STOCK, V_DISCARD_PILE, V_CHICAGO, V_TRICK, V_TRICKS,
+    V_TRICK_NUMBER, V_ONE_UP, V_DECLARED, V_MADE, V_PLAYED, V_HAND_SIZES;
+static Py_ssize_t PC_SEAT, PC_CARD, TT_WINNER, TT_CARDS, FU_SEAT, FU_CARD;
+static Py_ssize_t W_OPPONENTS, W_CLAIMS, W_KEPT, W_ACCEPTED, W_RESHUFFLED, W_REJECTED,
+    W_OWN_DISCARDS;
+
+/* Opponent's fields, in the order they are written. */
+enum { OP_SEAT, OP_LOCKED, OP_SCORE, OP_EXCHANGES, OP_ANNOUNCEMENTS, OP_STAGES, OP_CLAIM,
+       OP_KEPT, OP_KNOWN, OP_SHOWN, OP_SHOWN_ROUND, OP_KEPT_FROM_SHOWN, OP_VOIDS, OP_PLAYED,
+       OP_HOLDING, OP_DRAWN_TOTAL, OP_DRAWN_LAST, OP_FIELDS };
+static const char *OP_NAMES[OP_FIELDS] = {
+    "seat", "locked", "score", "exchanges", "announcements", "stages", "claim", "kept",
+    "known", "shown", "shown_round", "kept_from_shown", "voids", "played", "holding",
+    "drawn_total", "drawn_last"};
+static Py_ssize_t OP_OFFSET[OP_FIELDS];
+
+/* Knowledge's fields, in the order they are written. */
+enum { KN_SEAT, KN_PLAYERS, KN_RULES, KN_PHASE, KN_ROUND, KN_DEALER, KN_SCORES, KN_LOCKED,
+       KN_HAND, KN_DISCARDED, KN_DEAD, KN_UNSEEN, KN_OPPONENTS, KN_STOCK, KN_DISCARD_PILE,
+       KN_DECLARER, KN_TRICK, KN_TRICKS, KN_TRICK_NUMBER, KN_EXCHANGES_TOTAL, KN_RESHUFFLED,
+       KN_ONE_UP, KN_CHICAGO_DECLARED, KN_CHICAGO_MADE, KN_PLACES, KN_FIELDS };
+static const char *KN_NAMES[KN_FIELDS] = {
+    "seat", "players", "rules", "phase", "round", "dealer", "scores", "locked", "hand",
+    "discarded", "dead", "unseen", "opponents", "stock", "discard_pile", "declarer", "trick",
+    "tricks", "trick_number", "exchanges_total", "reshuffled", "one_up", "chicago_declared",
+    "chicago_made", "places"};
+static Py_ssize_t KN_OFFSET[KN_FIELDS];
+
+/* A small int in 0..limit-1 (a card, a seat), or -1 for anything else (no error set). */
+static int id_below(PyObject *value, long limit)
+{
+    if (!PyLong_Check(value)) return -1;
+    long v = PyLong_AsLong(value);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    return v < 0 || v >= limit ? -1 : (int)v;
+}
+
+/* A non-negative int below 2**64 into *out: 0, or -1 for anything else (no error set). */
+static int mask_value(PyObject *value, uint64_t *out)
+{
+    if (!PyLong_Check(value)) return -1;
+    unsigned long long v = PyLong_AsUnsignedLongLong(value);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* The view's sequence field as a list or tuple (a new reference), or NULL (no error set). */
+static PyObject *fast_sequence(PyObject *value)
+{
+    PyObject *seq = PySequence_Fast(value, "a sequence");
+    if (seq == NULL) PyErr_Clear();
+    return seq;
+}
+
+/* seq[index] (a new reference) or NULL (no error set) when it is out of range. */
+static PyObject *item_at(PyObject *seq, int index)
+{
+    PyObject *item = PySequence_GetItem(seq, index);
+    if (item == NULL) PyErr_Clear();
+    return item;
+}
+
+/* The plays of a trick as a list of (seat, card) tuples, their cards added to *played and the
+   suits not followed to voids[] of the seats in `opponents` (a bit per seat). Returns NULL
+   with no error set for a play this does not expect. */
+static PyObject *trick_plays(PyObject *plays, uint64_t *played, uint64_t opponents,
+                             uint64_t *voids)
+{
+    PyObject *seq = fast_sequence(plays);
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject *list = PyList_New(n);
+    if (list == NULL) goto fail;
+    int led = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *play = items[i];
+        if (Py_TYPE(play) != KV_PLAYED_CARD) goto unexpected;
+        PyObject *who = SLOT(play, PC_SEAT), *card = SLOT(play, PC_CARD);
+        if (who == NULL || card == NULL) goto unexpected;
+        int c = id_below(card, 52), s = id_below(who, 64);
+        if (c < 0 || s < 0) goto unexpected;
+        if (led < 0) led = c & 3;
+        *played |= (uint64_t)1 << c;
+        if ((opponents >> s & 1) && (c & 3) != led) voids[s] |= (uint64_t)1 << led;
+        PyObject *pair = PyTuple_Pack(2, who, card);
+        if (pair == NULL) goto fail;
+        PyList_SET_ITEM(list, i, pair);
+    }
+    Py_DECREF(seq);
+    return list;
+unexpected:
+    PyErr_Clear();
+fail:
+    Py_XDECREF(list);
+    Py_DECREF(seq);
+    return NULL;
+}
+
+/* An Opponent with every slot written from values[] (stolen, none NULL), or NULL. */
+static PyObject *new_filled(PyTypeObject *type, const Py_ssize_t *offsets, PyObject **values,
+                            int count)
+{
+    PyObject *object = type->tp_alloc(type, 0);
+    if (object == NULL) {
+        for (int i = 0; i < count; i++) Py_DECREF(values[i]);
+        return NULL;
+    }
+    for (int i = 0; i < count; i++) SLOT(object, offsets[i]) = values[i];
+    return object;
+}
+
+/* The knowledge, or NULL: with an error set for a failure, without one for the Python path. */
+static PyObject *knowledge_core(PyObject *view, PyObject *walk, PyObject *places)
+{
+    PyObject *hand = NULL, *trick = NULL, *tricks = NULL, *tricks_seq = NULL;
+    PyObject *opponents = NULL, *exchanges_seq = NULL, *unseen = NULL;
+    PyObject *values[KN_FIELDS] = {NULL};
+    PyObject *field[V_HAND_SIZES + 1];
+    static const Py_ssize_t *wanted[] = {
+        &V_SEAT, &V_PLAYERS, &V_RULES, &V_PHASE, &V_ROUND, &V_DEALER, &V_SCORES, &V_LOCKED,
+        &V_EXCHANGES, &V_HAND, &V_DISCARDED, &V_STOCK, &V_DISCARD_PILE, &V_CHICAGO, &V_TRICK,
+        &V_TRICKS, &V_TRICK_NUMBER, &V_ONE_UP, &V_DECLARED, &V_MADE, &V_PLAYED,
+        &V_HAND_SIZES};
+    enum { F_SEAT, F_PLAYERS, F_RULES, F_PHASE, F_ROUND, F_DEALER, F_SCORES, F_LOCKED,
+           F_EXCHANGES, F_HAND, F_DISCARDED, F_STOCK, F_DISCARD_PILE, F_CHICAGO, F_TRICK,
+           F_TRICKS, F_TRICK_NUMBER, F_ONE_UP, F_DECLARED, F_MADE, F_PLAYED, F_HAND_SIZES,
+           F_COUNT };
+    for (int i = 0; i < F_COUNT; i++)
+        if ((field[i] = SLOT(view, *wanted[i])) == NULL) return NULL;
+    PyObject *w_opponents = SLOT(walk, W_OPPONENTS), *claims = SLOT(walk, W_CLAIMS);
+    PyObject *kept = SLOT(walk, W_KEPT), *accepted = SLOT(walk, W_ACCEPTED);
+    PyObject *reshuffled = SLOT(walk, W_RESHUFFLED);
+    uint64_t rejected, own_discards;
+    if (w_opponents == NULL || !PyDict_CheckExact(w_opponents) || claims == NULL
+        || !PyDict_CheckExact(claims) || kept == NULL || !PyDict_CheckExact(kept)
+        || accepted == NULL || !PyDict_CheckExact(accepted) || reshuffled == NULL || SLOT(walk, W_REJECTED) == NULL
+        || mask_value(SLOT(walk, W_REJECTED), &rejected) < 0
+        || SLOT(walk, W_OWN_DISCARDS) == NULL
+        || mask_value(SLOT(walk, W_OWN_DISCARDS), &own_discards) < 0)
+        return NULL;
+    if (id_below(field[F_SEAT], 64) < 0) return NULL;
+
+    /* the other seats, by the walk's opponents */
+    uint64_t others = 0;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(w_opponents, &pos, &key, &value)) {
+        int s = id_below(key, 64);
+        if (s < 0 || Py_TYPE(value) != KV_OPPONENT) return NULL;
+        others |= (uint64_t)1 << s;
+    }
+
+    /* the tricks: their plays, the cards played, the suits not followed */
+    uint64_t played = 0, voids[64] = {0};
+    if ((tricks_seq = fast_sequence(field[F_TRICKS])) == NULL) goto python;
+    Py_ssize_t taken = PySequence_Fast_GET_SIZE(tricks_seq);
+    if ((tricks = PyList_New(taken)) == NULL) goto fail;
+    for (Py_ssize_t i = 0; i < taken; i++) {
+        PyObject *one = PySequence_Fast_GET_ITEM(tricks_seq, i);
+        if (Py_TYPE(one) != KV_TAKEN || SLOT(one, TT_WINNER) == NULL
+            || SLOT(one, TT_CARDS) == NULL)
+            goto python;
+        PyObject *plays = trick_plays(SLOT(one, TT_CARDS), &played, others, voids);
+        if (plays == NULL) goto check;
+        PyObject *pair = PyTuple_Pack(2, SLOT(one, TT_WINNER), plays);
+        Py_DECREF(plays);
+        if (pair == NULL) goto fail;
+        PyList_SET_ITEM(tricks, i, pair);
+    }
+    if ((trick = trick_plays(field[F_TRICK], &played, others, voids)) == NULL) goto check;
+
+    /* the seat's hand, the dead cards and the unseen ones */
+    if ((hand = fast_sequence(field[F_HAND])) == NULL) goto python;
+    uint64_t hand_mask = 0;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(hand); i++) {
+        int c = id_below(PySequence_Fast_GET_ITEM(hand, i), 52);
+        if (c < 0) goto python;
+        hand_mask |= (uint64_t)1 << c;
+    }
+    uint64_t dead = played | own_discards | rejected;
+    uint64_t unknown = ~(hand_mask | dead) & (((uint64_t)1 << 52) - 1);
+    if ((unseen = PyTuple_New(__builtin_popcountll(unknown))) == NULL) goto fail;
+    for (Py_ssize_t k = 0; unknown; k++) {
+        int c = __builtin_ctzll(unknown);
+        unknown &= unknown - 1;
+        PyTuple_SET_ITEM(unseen, k, Py_NewRef(KV_DECK[c]));
+    }
+
+    /* an Opponent per other seat */
+    if ((exchanges_seq = fast_sequence(field[F_EXCHANGES])) == NULL) goto python;
+    if ((opponents = PyDict_New()) == NULL) goto fail;
+    pos = 0;
+    while (PyDict_Next(w_opponents, &pos, &key, &value)) {
+        int s = id_below(key, 64);
+        PyObject *own[OP_FIELDS] = {NULL};
+        PyObject *kept_list, *known_object;
+        uint64_t known;
+        if (SLOT(value, OP_OFFSET[OP_ANNOUNCEMENTS]) == NULL
+            || !PyDict_CheckExact(SLOT(value, OP_OFFSET[OP_ANNOUNCEMENTS]))
+            || SLOT(value, OP_OFFSET[OP_STAGES]) == NULL
+            || !PyDict_CheckExact(SLOT(value, OP_OFFSET[OP_STAGES])))
+            goto python;
+        own[OP_SEAT] = Py_NewRef(key);
+        if ((own[OP_LOCKED] = item_at(field[F_LOCKED], s)) == NULL
+            || (own[OP_SCORE] = item_at(field[F_SCORES], s)) == NULL
+            || (own[OP_PLAYED] = item_at(field[F_PLAYED], s)) == NULL
+            || (own[OP_HOLDING] = item_at(field[F_HAND_SIZES], s)) == NULL)
+            goto python_own;
+        Py_ssize_t rounds = PySequence_Fast_GET_SIZE(exchanges_seq);
+        if ((own[OP_EXCHANGES] = PyList_New(rounds)) == NULL) goto fail_own;
+        for (Py_ssize_t r = 0; r < rounds; r++) {
+            PyObject *count = item_at(PySequence_Fast_GET_ITEM(exchanges_seq, r), s);
+            if (count == NULL) goto python_own;
+            PyList_SET_ITEM(own[OP_EXCHANGES], r, count);
+        }
+        if ((own[OP_ANNOUNCEMENTS] = PyDict_Copy(SLOT(value, OP_OFFSET[OP_ANNOUNCEMENTS])))
+                == NULL
+            || (own[OP_STAGES] = PyDict_Copy(SLOT(value, OP_OFFSET[OP_STAGES]))) == NULL)
+            goto fail_own;
+        if ((own[OP_CLAIM] = PyDict_GetItemWithError(claims, key)) == NULL) goto check_own;
+        Py_INCREF(own[OP_CLAIM]);
+        if ((kept_list = PyDict_GetItemWithError(kept, key)) == NULL) goto check_own;
+        if ((own[OP_KEPT] = PySequence_Tuple(kept_list)) == NULL) goto python_own;
+        if ((known_object = PyDict_GetItemWithError(accepted, key)) == NULL) goto check_own;
+        if (mask_value(known_object, &known) < 0) goto python_own;
+        if ((own[OP_KNOWN] = PyLong_FromUnsignedLongLong(known & ~played)) == NULL
+            || (own[OP_VOIDS] = PyLong_FromUnsignedLongLong(voids[s])) == NULL)
+            goto fail_own;
+        static const int copied[] = {OP_SHOWN, OP_SHOWN_ROUND, OP_KEPT_FROM_SHOWN,
+                                     OP_DRAWN_TOTAL, OP_DRAWN_LAST};
+        for (size_t i = 0; i < sizeof copied / sizeof copied[0]; i++) {
+            PyObject *held = SLOT(value, OP_OFFSET[copied[i]]);
+            if (held == NULL) goto python_own;
+            own[copied[i]] = Py_NewRef(held);
+        }
+        PyObject *opponent = new_filled(KV_OPPONENT, OP_OFFSET, own, OP_FIELDS);
+        if (opponent == NULL) goto fail;
+        int failed = PyDict_SetItem(opponents, key, opponent);
+        Py_DECREF(opponent);
+        if (failed) goto fail;
+        continue;
+    check_own:
+        for (int i = 0; i < OP_FIELDS; i++) Py_XDECREF(own[i]);
+        goto check;
+    python_own:
+        for (int i = 0; i < OP_FIELDS; i++) Py_XDECREF(own[i]);
+        goto python;
+    fail_own:
+        for (int i = 0; i < OP_FIELDS; i++) Py_XDECREF(own[i]);
+        goto fail;
+    }
+
+    /* the Knowledge */
+    PyObject *one_up = field[F_ONE_UP];
+    if (one_up == Py_None)
+        values[KN_ONE_UP] = Py_NewRef(Py_None);
+    else if (Py_TYPE(one_up) == KV_FACE_UP && SLOT(one_up, FU_SEAT) != NULL
+             && SLOT(one_up, FU_CARD) != NULL) {
+        if ((values[KN_ONE_UP] = PyTuple_Pack(2, SLOT(one_up, FU_SEAT), SLOT(one_up, FU_CARD)))
+            == NULL)
+            goto fail;
+    } else
+        goto python;
+    if ((values[KN_EXCHANGES_TOTAL] = PyObject_GetAttr(field[F_RULES], KV_S_EXCHANGES)) == NULL)
+        goto fail;
+    if ((values[KN_SCORES] = PySequence_List(field[F_SCORES])) == NULL
+        || (values[KN_LOCKED] = PySequence_List(field[F_LOCKED])) == NULL
+        || (values[KN_CHICAGO_DECLARED] = PySequence_List(field[F_DECLARED])) == NULL
+        || (values[KN_CHICAGO_MADE] = PySequence_List(field[F_MADE])) == NULL
+        || (values[KN_DEAD] = PyLong_FromUnsignedLongLong(dead)) == NULL)
+        goto fail;
+    values[KN_SEAT] = Py_NewRef(field[F_SEAT]);
+    values[KN_PLAYERS] = Py_NewRef(field[F_PLAYERS]);
+    values[KN_RULES] = Py_NewRef(field[F_RULES]);
+    values[KN_PHASE] = Py_NewRef(field[F_PHASE]);
+    values[KN_ROUND] = Py_NewRef(field[F_ROUND]);
+    values[KN_DEALER] = Py_NewRef(field[F_DEALER]);
+    values[KN_HAND] = Py_NewRef(field[F_HAND]);
+    values[KN_DISCARDED] = Py_NewRef(field[F_DISCARDED]);
+    values[KN_STOCK] = Py_NewRef(field[F_STOCK]);
+    values[KN_DISCARD_PILE] = Py_NewRef(field[F_DISCARD_PILE]);
+    values[KN_DECLARER] = Py_NewRef(field[F_CHICAGO]);
+    values[KN_TRICK_NUMBER] = Py_NewRef(field[F_TRICK_NUMBER]);
+    values[KN_RESHUFFLED] = Py_NewRef(reshuffled);
+    values[KN_PLACES] = Py_NewRef(places);
+    values[KN_UNSEEN] = unseen;
+    values[KN_OPPONENTS] = opponents;
+    values[KN_TRICK] = trick;
+    values[KN_TRICKS] = tricks;
+    unseen = opponents = trick = tricks = NULL;
+    Py_DECREF(tricks_seq);
+    Py_DECREF(hand);
+    Py_DECREF(exchanges_seq);
+    return new_filled(KV_KNOWLEDGE, KN_OFFSET, values, KN_FIELDS);
+
+check:
+    if (PyErr_Occurred()) goto fail;
+python:
+    PyErr_Clear();
+fail:
+    for (int i = 0; i < KN_FIELDS; i++) Py_XDECREF(values[i]);
+    Py_XDECREF(hand);
+    Py_XDECREF(trick);
+    Py_XDECREF(tricks);
+    Py_XDECREF(tricks_seq);
+    Py_XDECREF(opponents);
+    Py_XDECREF(exchanges_seq);
+    Py_XDECREF(unseen);
+    return NULL;
+}
+
+static PyObject *knowledge_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "knowledge_of() takes a view, a walk and places");
+        return NULL;
+    }
+    if (!knowledge_installed) {
+        PyErr_SetString(PyExc_RuntimeError, "install_knowledge() has not run");
+        return NULL;
+    }
+    if (Py_TYPE(args[0]) == KV_VIEW && Py_TYPE(args[1]) == KV_WALK) {
+        PyObject *made = knowledge_core(args[0], args[1], args[2]);
+        if (made != NULL || PyErr_Occurred()) return made;
+    }
+    return PyObject_Vectorcall(KV_PYTHON, args, 3, NULL);
+}
+
+/* The type config[name] (a new reference), checked to have exactly `fields` slots when
+   `fields` is positive (so that every slot of a type this makes is written). */
+static PyTypeObject *take_type(PyObject *config, const char *name, Py_ssize_t fields)
+{
+    PyObject *type = take(config, name);
+    if (type == NULL) return NULL;
+    if (!PyType_Check(type)) {
+        Py_DECREF(type);
+        PyErr_Format(PyExc_TypeError, "install_knowledge(): %s must be a class", name);
+        return NULL;
+    }
+    if (fields > 0) {
+        PyObject *slots = PyObject_GetAttrString(type, "__slots__");
+        Py_ssize_t count = slots == NULL ? -1 : PyObject_Length(slots);
+        Py_XDECREF(slots);
+        if (count != fields) {
+            Py_DECREF(type);
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "install_knowledge(): %s must have %zd slots", name,
+                         fields);
+            return NULL;
+        }
+    }
+    return (PyTypeObject *)type;
+}
+
+static PyObject *install_knowledge(PyObject *module, PyObject *config)
+{
+    if (!PyDict_Check(config)) {
+        PyErr_SetString(PyExc_TypeError, "install_knowledge() takes a dict");
+        return NULL;
+    }
+    if (knowledge_installed) Py_RETURN_NONE;  /* the types are a module's: the same again */
+    if (!(KV_VIEW = take_type(config, "SeatView", 0))
+        || !(KV_PLAYED_CARD = take_type(config, "PlayedCard", 0))
+        || !(KV_TAKEN = take_type(config, "TakenTrick", 0))
+        || !(KV_FACE_UP = take_type(config, "FaceUpCard", 0))
+        || !(KV_WALK = take_type(config, "Walk", 0))
+        || !(KV_OPPONENT = take_type(config, "Opponent", OP_FIELDS))
+        || !(KV_KNOWLEDGE = take_type(config, "Knowledge", KN_FIELDS))
+        || !(KV_PYTHON = take(config, "python")))
+        return NULL;
+    PyObject *view = (PyObject *)KV_VIEW, *walk = (PyObject *)KV_WALK;
+    struct { PyObject *cls; const char *name; Py_ssize_t *offset; } slots[] = {
+        {view, "seat", &V_SEAT}, {view, "players", &V_PLAYERS}, {view, "rules", &V_RULES},
+        {view, "phase", &V_PHASE}, {view, "round", &V_ROUND}, {view, "dealer", &V_DEALER},
+        {view, "scores", &V_SCORES}, {view, "locked", &V_LOCKED},
+        {view, "exchanges", &V_EXCHANGES}, {view, "hand", &V_HAND},
+        {view, "discarded", &V_DISCARDED}, {view, "stock", &V_STOCK},
+        {view, "discard_pile", &V_DISCARD_PILE}, {view, "chicago", &V_CHICAGO},
+        {view, "trick", &V_TRICK}, {view, "tricks", &V_TRICKS},
+        {view, "trick_number", &V_TRICK_NUMBER}, {view, "one_up", &V_ONE_UP},
+        {view, "chicago_declared", &V_DECLARED}, {view, "chicago_made", &V_MADE},
+        {view, "played", &V_PLAYED}, {view, "hand_sizes", &V_HAND_SIZES},
+        {(PyObject *)KV_PLAYED_CARD, "seat", &PC_SEAT},
+        {(PyObject *)KV_PLAYED_CARD, "card", &PC_CARD},
+        {(PyObject *)KV_TAKEN, "winner", &TT_WINNER}, {(PyObject *)KV_TAKEN, "cards", &TT_CARDS},
+        {(PyObject *)KV_FACE_UP, "seat", &FU_SEAT}, {(PyObject *)KV_FACE_UP, "card", &FU_CARD},
+        {walk, "opponents", &W_OPPONENTS}, {walk, "claims", &W_CLAIMS}, {walk, "kept", &W_KEPT},
+        {walk, "accepted", &W_ACCEPTED}, {walk, "reshuffled", &W_RESHUFFLED},
+        {walk, "rejected", &W_REJECTED}, {walk, "own_discards", &W_OWN_DISCARDS},
+    };
+    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+        if (offset_of(slots[i].cls, slots[i].name, slots[i].offset) < 0) return NULL;
+    for (int i = 0; i < OP_FIELDS; i++)
+        if (offset_of((PyObject *)KV_OPPONENT, OP_NAMES[i], &OP_OFFSET[i]) < 0) return NULL;
+    for (int i = 0; i < KN_FIELDS; i++)
+        if (offset_of((PyObject *)KV_KNOWLEDGE, KN_NAMES[i], &KN_OFFSET[i]) < 0) return NULL;
+    if (take_cards(config, "DECK", KV_DECK) < 0) return NULL;
+    if ((KV_S_EXCHANGES = PyUnicode_InternFromString("exchanges")) == NULL) return NULL;
+    knowledge_installed = 1;
+    Py_RETURN_NONE;
+}
+
+/*
+ * new_view(**fields) and view_with_own(public, seat, hand, ...): chicago.engine.views' two
+ * makers of a SeatView (a view is made for every state of a server's table, and one for
+ * each bot to act), their slots written directly as views._slot_writers' Python makers
+ * write them. install_view() takes the SeatView class, the names of every field (its
+ * slots, in order) and those of the seat's own fields, in view_with_own's order.
+ * tests/test_accelerated_bot_path.py compares the views made both ways.
+ */
+
+#define VIEW_FIELDS_MAX 64
+static PyTypeObject *VW_TYPE;
+static PyObject *VW_NAMES[VIEW_FIELDS_MAX];     /* interned field names */
+static Py_ssize_t VW_OFFSET[VIEW_FIELDS_MAX];
+static int VW_COUNT = 0, VW_OWN_COUNT = 0;
+static int VW_OWN[VIEW_FIELDS_MAX];             /* the own fields' indices, in order */
+static int view_installed = 0;
+
+static PyObject *new_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames)
+{
+    Py_ssize_t given = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    if (!view_installed || nargs != 0 || given != VW_COUNT) {
+        PyErr_Format(PyExc_TypeError, "new_view() takes the %d fields of a view by keyword",
+                     VW_COUNT);
+        return NULL;
+    }
+    PyObject *values[VIEW_FIELDS_MAX] = {NULL};
+    for (Py_ssize_t k = 0; k < given; k++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+        int found = -1;
+        /* a call site's names are interned and come in the fields' order: k first */
+        if (k < VW_COUNT && VW_NAMES[k] == name) found = (int)k;
+        for (int i = 0; found < 0 && i < VW_COUNT; i++)
+            if (VW_NAMES[i] == name || PyUnicode_Compare(VW_NAMES[i], name) == 0) found = i;
+        if (found < 0 || values[found] != NULL) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "new_view(): unexpected or repeated field %R",
+                             name);
+            return NULL;
+        }
+        values[found] = args[k];
+    }
+    PyObject *view = VW_TYPE->tp_alloc(VW_TYPE, 0);
+    if (view == NULL) return NULL;
+    for (int i = 0; i < VW_COUNT; i++) SLOT(view, VW_OFFSET[i]) = Py_NewRef(values[i]);
+    return view;
+}
+
+static PyObject *view_with_own(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (!view_installed || nargs != 1 + VW_OWN_COUNT || Py_TYPE(args[0]) != VW_TYPE) {
+        PyErr_Format(PyExc_TypeError, "view_with_own() takes a view and its %d own fields",
+                     VW_OWN_COUNT);
+        return NULL;
+    }
+    PyObject *public = args[0];
+    for (int i = 0; i < VW_COUNT; i++)
+        if (SLOT(public, VW_OFFSET[i]) == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "view_with_own(): a field of the view is unset");
+            return NULL;
+        }
+    PyObject *view = VW_TYPE->tp_alloc(VW_TYPE, 0);
+    if (view == NULL) return NULL;
+    for (int i = 0; i < VW_COUNT; i++)
+        SLOT(view, VW_OFFSET[i]) = Py_NewRef(SLOT(public, VW_OFFSET[i]));
+    for (int j = 0; j < VW_OWN_COUNT; j++) {
+        PyObject **slot = &SLOT(view, VW_OFFSET[VW_OWN[j]]);
+        Py_SETREF(*slot, Py_NewRef(args[1 + j]));
+    }
+    return view;
+}
+
+static PyObject *install_view(PyObject *module, PyObject *args)
+{
+    PyObject *type, *names, *own;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyType_Type, &type, &PyTuple_Type, &names,
+                          &PyTuple_Type, &own))
+        return NULL;
+    if (view_installed) Py_RETURN_NONE;  /* the same module's class again */
+    Py_ssize_t count = PyTuple_GET_SIZE(names), owned = PyTuple_GET_SIZE(own);
+    PyObject *slots = PyObject_GetAttrString(type, "__slots__");
+    Py_ssize_t slot_count = slots == NULL ? -1 : PyObject_Length(slots);
+    Py_XDECREF(slots);
+    if (slot_count != count || count > VIEW_FIELDS_MAX || owned > count) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "install_view(): the names must be the class's slots");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        if (!PyUnicode_CheckExact(name)
+            || offset_of(type, PyUnicode_AsUTF8(name), &VW_OFFSET[i]) < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a field name is text");
+            return NULL;
+        }
+        Py_INCREF(name);
+        PyUnicode_InternInPlace(&name);
+        VW_NAMES[i] = name;
+    }
+    for (Py_ssize_t j = 0; j < owned; j++) {
+        PyObject *name = PyTuple_GET_ITEM(own, j);
+        int found = -1;
+        for (Py_ssize_t i = 0; found < 0 && i < count; i++) {
+            int equal = PyObject_RichCompareBool(VW_NAMES[i], name, Py_EQ);
+            if (equal < 0) return NULL;
+            if (equal) found = (int)i;
+        }
+        if (found < 0) {
+            PyErr_Format(PyExc_TypeError, "install_view(): %R is no field", name);
+            return NULL;
+        }
+        VW_OWN[j] = found;
+    }
+    Py_INCREF(type);
+    VW_TYPE = (PyTypeObject *)type;
+    VW_COUNT = (int)count;
+    VW_OWN_COUNT = (int)owned;
+    view_installed = 1;
+    Py_RETURN_NONE;
+}
+
+/*
+ * copier(cls, names, kinds, extra): chicago.engine.state's copier of a class that declares
+ * its attributes as slots (Game), in C. The plan is state._plan's: per slot how the copy takes it (0 the
+ * same value, 1 a new list, 2 a new list of new lists, 3 a new dict, 4 its copy()); the
+ * returned function copies an object of exactly that class as the Python copier made from
+ * the same plan does (state._build_copier_python): slot by slot, in order.
+ * tests/test_accelerated_bot_path.py compares the two copies slot by slot.
+ */
+
+typedef struct {
+    PyTypeObject *type;
+    Py_ssize_t count;
+    PyObject *names;        /* the slots' names (for an unset slot's error) */
+    PyObject *extra;        /* extra(other, attributes): for a class with a __dict__ too */
+    Py_ssize_t *offsets;
+    unsigned char *kinds;
+} CopyPlan;
+
+#define COPY_PLAN "chicago.engine._engine.copy_plan"
+
+static void copy_plan_free(PyObject *capsule)
+{
+    CopyPlan *plan = PyCapsule_GetPointer(capsule, COPY_PLAN);
+    if (plan == NULL) return;
+    Py_XDECREF(plan->type);
+    Py_XDECREF(plan->names);
+    Py_XDECREF(plan->extra);
+    PyMem_Free(plan->offsets);
+    PyMem_Free(plan->kinds);
+    PyMem_Free(plan);
+}
+
+static PyObject *copy_value(PyObject *value, int kind)
+{
+    switch (kind) {
+    case 0:
+        return Py_NewRef(value);
+    case 1:
+        return PySequence_List(value);
+    case 2: {
+        PyObject *outer = PySequence_Fast(value, "a list of lists");
+        if (outer == NULL) return NULL;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(outer);
+        PyObject *copy = PyList_New(n);
+        for (Py_ssize_t i = 0; copy != NULL && i < n; i++) {
+            PyObject *inner = PySequence_List(PySequence_Fast_GET_ITEM(outer, i));
+            if (inner == NULL) Py_CLEAR(copy);
+            else PyList_SET_ITEM(copy, i, inner);
+        }
+        Py_DECREF(outer);
+        return copy;
+    }
+    case 3:
+        return PyDict_CheckExact(value) ? PyDict_Copy(value)
+                                        : PyObject_CallOneArg((PyObject *)&PyDict_Type, value);
+    default:
+        return PyObject_CallMethodNoArgs(value, S_COPY);
+    }
+}
+
+static PyObject *copy_planned(PyObject *capsule, PyObject *self)
+{
+    CopyPlan *plan = PyCapsule_GetPointer(capsule, COPY_PLAN);
+    if (plan == NULL) return NULL;
+    if (Py_TYPE(self) != plan->type) {
+        PyErr_Format(PyExc_TypeError, "this copier copies a %s, not a %s", plan->type->tp_name,
+                     Py_TYPE(self)->tp_name);
+        return NULL;
+    }
+    PyObject *other = plan->type->tp_alloc(plan->type, 0);
+    if (other == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < plan->count; i++) {
+        PyObject *value = SLOT(self, plan->offsets[i]);
+        if (value == NULL) {
+            PyErr_Format(PyExc_AttributeError, "'%s' object has no attribute '%U'",
+                         plan->type->tp_name, PyTuple_GET_ITEM(plan->names, i));
+            Py_DECREF(other);
+            return NULL;
+        }
+        PyObject *copy = copy_value(value, plan->kinds[i]);
+        if (copy == NULL) {
+            Py_DECREF(other);
+            return NULL;
+        }
+        Py_XSETREF(SLOT(other, plan->offsets[i]), copy);
+    }
+    if (plan->extra != NULL) {
+        /* as the Python copier: the instance's own attributes, if any, copied by extra() */
+        PyObject *attributes = PyObject_GenericGetDict(self, NULL);
+        if (attributes == NULL) {
+            Py_DECREF(other);
+            return NULL;
+        }
+        if (PyDict_Check(attributes) && PyDict_GET_SIZE(attributes)) {
+            PyObject *done = PyObject_CallFunctionObjArgs(plan->extra, other, attributes, NULL);
+            if (done == NULL) Py_CLEAR(other);
+            Py_XDECREF(done);
+        }
+        Py_DECREF(attributes);
+    }
+    return other;
+}
+
+static PyMethodDef COPY_PLANNED = {
+    "copy", copy_planned, METH_O,
+    "copy(obj)\n--\n\nA copy of ``obj`` made by its class's plan (chicago.engine.state)."};
+
+static PyObject *copier(PyObject *module, PyObject *args)
+{
+    PyObject *type, *names, *kinds, *extra;
+    if (!PyArg_ParseTuple(args, "O!O!O!O", &PyType_Type, &type, &PyTuple_Type, &names,
+                          &PyTuple_Type, &kinds, &extra))
+        return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(names);
+    if (PyTuple_GET_SIZE(kinds) != count) {
+        PyErr_SetString(PyExc_ValueError, "copier(): a kind for each name");
+        return NULL;
+    }
+    if (((PyTypeObject *)type)->tp_dictoffset != 0 && !PyCallable_Check(extra)) {
+        PyErr_SetString(PyExc_TypeError, "copier(): a class with a __dict__ needs extra()");
+        return NULL;
+    }
+    CopyPlan *plan = PyMem_Calloc(1, sizeof(CopyPlan));
+    if (plan == NULL) return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(plan, COPY_PLAN, copy_plan_free);
+    if (capsule == NULL) {
+        PyMem_Free(plan);
+        return NULL;
+    }
+    plan->offsets = PyMem_Calloc(count ? count : 1, sizeof(Py_ssize_t));
+    plan->kinds = PyMem_Calloc(count ? count : 1, 1);
+    if (plan->offsets == NULL || plan->kinds == NULL) {
+        Py_DECREF(capsule);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        long kind = PyLong_AsLong(PyTuple_GET_ITEM(kinds, i));
+        if (kind < 0 || kind > 4) {
+            Py_DECREF(capsule);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "copier(): kinds are 0-4");
+            return NULL;
+        }
+        const char *text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+        if (text == NULL || offset_of(type, text, &plan->offsets[i]) < 0) {
+            Py_DECREF(capsule);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "copier(): names are text");
+            return NULL;
+        }
+        plan->kinds[i] = (unsigned char)kind;
+    }
+    plan->type = (PyTypeObject *)Py_NewRef(type);
+    plan->names = Py_NewRef(names);
+    plan->extra = ((PyTypeObject *)type)->tp_dictoffset != 0 ? Py_NewRef(extra) : NULL;
+    plan->count = count;
+    PyObject *function = PyCFunction_New(&COPY_PLANNED, capsule);
+    Py_DECREF(capsule);
+    return function;
+}
+
 static PyMethodDef METHODS[] = {
     {"shuffle", shuffle, METH_VARARGS,
      "shuffle(rng, cards)\n--\n\n"
@@ -2547,6 +3262,33 @@ static PyMethodDef METHODS[] = {
      "The action ids and phases of chicago.env.batch (and numpy's arrays, checked); returns "
      "the number of facts a row and whether arrays are read directly (not through the "
      "buffer protocol)."},
+    {"knowledge_of", (PyCFunction)(void (*)(void))knowledge_of, METH_FASTCALL,
+     "knowledge_of(view, walk, places)\n--\n\n"
+     "The Knowledge of a seat's view from the walk over its events and its card places, as "
+     "chicago.engine.knowledge._assemble_python makes it (that function for anything else)."},
+    {"install_knowledge", install_knowledge, METH_O,
+     "install_knowledge(config)\n--\n\n"
+     "The types knowledge_of reads and makes (chicago.engine.knowledge does this once at "
+     "import)."},
+    {"new_view", (PyCFunction)(void (*)(void))new_view, METH_FASTCALL | METH_KEYWORDS,
+     "new_view(**fields)\n--\n\n"
+     "A SeatView of every field given by keyword, its slots written directly "
+     "(chicago.engine.views)."},
+    {"view_with_own", (PyCFunction)(void (*)(void))view_with_own, METH_FASTCALL,
+     "view_with_own(public, seat, hand, hand_category, discarded, legal_actions, known_out, "
+     "events)\n--\n\n"
+     "A SeatView with the fields of ``public`` and the seat's own fields given "
+     "(chicago.engine.views)."},
+    {"install_view", install_view, METH_VARARGS,
+     "install_view(cls, fields, own)\n--\n\n"
+     "The SeatView class, the names of all its fields and of the seat's own ones, in "
+     "view_with_own's order (chicago.engine.views does this once at import)."},
+    {"copier", copier, METH_VARARGS,
+     "copier(cls, names, kinds, extra)\n--\n\n"
+     "A function that copies an object of exactly ``cls`` slot by slot: each named slot "
+     "taken as its kind says (0 shared, 1 a new list, 2 a new list of new lists, 3 a new "
+     "dict, 4 its copy()), then, for a class with a __dict__, extra(copy, attributes) when "
+     "the object has attributes of its own; as chicago.engine.state's Python copier does."},
     {"install", install, METH_VARARGS,
      "install(game, config): put the accelerated legal_actions() and apply() on the Game "
      "class (chicago.engine.game does this once at import)."},

@@ -18,11 +18,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from chicago.cards import Card, cards_from_mask, mask_of
+from chicago.cards import DECK, Card, cards_from_mask, mask_of
 from chicago.engine.carried import Fold, SeatLog, SeenEvents
 from chicago.engine.events import (
     Announce,
@@ -40,6 +40,7 @@ from chicago.engine.events import (
     RoundResult,
     Show,
 )
+from chicago.engine.native import ENGINE
 from chicago.engine.phases import Phase
 from chicago.poker import Category
 from chicago.rules import Rules
@@ -512,23 +513,6 @@ def _walk(walk: _Walk, events: Iterable[Event], seat: int, rules: Rules) -> _Wal
     return walk
 
 
-def _walk_copy(walk: _Walk) -> _Walk:
-    """A copy of ``walk`` to hand out (the kept one goes on changing): new opponents, the
-    claims and combinations each ends with."""
-    claims, kept, accepted = walk.claims, walk.kept, walk.accepted
-    opponents = {
-        s: Opponent(seat=s, announcements=dict(o.announcements), stages=dict(o.stages),
-                    claim=claims[s], kept=tuple(kept[s]), known=accepted[s], shown=o.shown,
-                    shown_round=o.shown_round, kept_from_shown=o.kept_from_shown,
-                    drawn_total=o.drawn_total, drawn_last=o.drawn_last)
-        for s, o in walk.opponents.items()
-    }
-    # the dicts of claims, combinations and one-up cards are the kept walk's: the copy's
-    # opponents hold what they say, and knowledge reads no more of them
-    return _Walk(opponents, claims, kept, accepted, walk.reshuffled, walk.rejected,
-                 walk.own_discards, walk.exchange_round)
-
-
 def _start_walk_of(log: SeatLog) -> _Walk:
     assert log.seat is not None  # knowledge is a seat's
     return _start_walk(log.seat, log.players)
@@ -550,22 +534,35 @@ def knowledge(view: SeatView) -> Knowledge:
     seat = view.seat
     if seat is None:
         raise ValueError("a spectator's view has no seat: bots need a seat's view")
-    players = view.players
-    rules = view.rules
-    hand = view.hand
-    discarded = view.discarded
     events = view.events
+    places = card_places(events, seat)
     if (type(events) is SeenEvents and events.log.seat == seat
-            and events.log.players == players and events.log.rules is rules):
-        walk = events.log.read(WALK, len(events), _walk_copy)
-    else:
-        walk = _walk_copy(_walk(_start_walk(seat, players), events, seat, rules))
-    opponents = walk.opponents
+            and events.log.players == view.players and events.log.rules is view.rules):
+        # made under the log's lock: what it takes of the kept walk is copied out
+        return events.log.read(WALK, len(events), lambda walk: _assemble(view, walk, places))
+    return _assemble(view, _walk(_start_walk(seat, view.players), events, seat, view.rules),
+                     places)
+
+
+def _assemble_python(view: SeatView, walk: _Walk, places: CardPlaces) -> Knowledge:
+    """The :class:`Knowledge` of ``view``'s seat from the walk over its events (read, not
+    changed: each opponent gets its own copy of what it holds) and its card ``places``
+    (its own). The accelerator's ``knowledge_of`` does the same in C."""
+    seat = view.seat
+    assert seat is not None
+    claims, kept, accepted = walk.claims, walk.kept, walk.accepted
     locked, scores, exchanges = view.locked, view.scores, view.exchanges
-    for s, opp in opponents.items():
-        opp.locked = locked[s]
-        opp.score = scores[s]
-        opp.exchanges = [r[s] for r in exchanges]
+    played, hand_sizes = view.played, view.hand_sizes
+    opponents = {
+        s: Opponent(seat=s, locked=locked[s], score=scores[s],
+                    exchanges=[r[s] for r in exchanges],
+                    announcements=dict(o.announcements), stages=dict(o.stages),
+                    claim=claims[s], kept=tuple(kept[s]), known=accepted[s], shown=o.shown,
+                    shown_round=o.shown_round, kept_from_shown=o.kept_from_shown,
+                    played=played[s], holding=hand_sizes[s],
+                    drawn_total=o.drawn_total, drawn_last=o.drawn_last)
+        for s, o in walk.opponents.items()
+    }
 
     trick = [(p.seat, p.card) for p in view.trick]
     tricks = [(t.winner, [(p.seat, p.card) for p in t.cards]) for t in view.tricks]
@@ -578,29 +575,26 @@ def knowledge(view: SeatView) -> Knowledge:
             played_mask |= 1 << card
             if who in opponents and card & 3 != led:
                 opponents[who].voids |= 1 << led
-    for s, opp in opponents.items():
+    for opp in opponents.values():
         opp.known &= ~played_mask
-        opp.played = view.played[s]
-        opp.holding = view.hand_sizes[s]  # the table sees how many cards each holds
 
     dead = played_mask | walk.own_discards | walk.rejected
-    hand_mask = mask_of(hand)
-    known = hand_mask | dead
-    unseen = cards_from_mask(~known & _ALL_CARDS)
+    known = mask_of(view.hand) | dead
     one_up = view.one_up
+    rules = view.rules
     return Knowledge(
         seat=seat,
-        players=players,
+        players=view.players,
         rules=rules,
         phase=view.phase,
         round=view.round,
         dealer=view.dealer,
-        scores=list(view.scores),
-        locked=list(view.locked),
-        hand=hand,
-        discarded=discarded,
+        scores=list(scores),
+        locked=list(locked),
+        hand=view.hand,
+        discarded=view.discarded,
         dead=dead,
-        unseen=unseen,
+        unseen=cards_from_mask(~known & _ALL_CARDS),
         opponents=opponents,
         stock=view.stock,
         discard_pile=view.discard_pile,
@@ -613,9 +607,31 @@ def knowledge(view: SeatView) -> Knowledge:
         one_up=(one_up.seat, one_up.card) if one_up is not None else None,
         chicago_declared=list(view.chicago_declared),
         chicago_made=list(view.chicago_made),
-        places=card_places(events, seat),
+        places=places,
     )
 
 
 _ALL_CARDS = (1 << 52) - 1
 """The mask of every card."""
+
+
+def _install_accelerator() -> Callable[[SeatView, _Walk, CardPlaces], Knowledge]:
+    """The accelerator's ``knowledge_of`` set up with this module's types, if it is there
+    (:data:`chicago.engine.native.ENGINE`), else :func:`_assemble_python`. Both give equal
+    knowledge (tests/test_accelerated_bot_path.py)."""
+    if ENGINE is None:
+        return _assemble_python
+    from chicago.engine.viewtypes import FaceUpCard, PlayedCard, SeatView, TakenTrick
+
+    ENGINE.install_knowledge({
+        "SeatView": SeatView, "PlayedCard": PlayedCard, "TakenTrick": TakenTrick,
+        "FaceUpCard": FaceUpCard, "Knowledge": Knowledge, "Opponent": Opponent,
+        "Walk": _Walk, "DECK": DECK, "python": _assemble_python,
+    })
+    knowledge_of: Callable[[SeatView, _Walk, CardPlaces], Knowledge] = ENGINE.knowledge_of
+    return knowledge_of
+
+
+_assemble = _install_accelerator()
+"""The :class:`Knowledge` of a view from its walk and places: the accelerator's
+``knowledge_of`` when it is built and allowed, else :func:`_assemble_python`."""

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from chicago.cards import Card
 from chicago.engine.actions import Action
 from chicago.engine.events import Event
+from chicago.engine.native import ENGINE
 from chicago.engine.viewtypes import DealRecord
 from chicago.poker import HandValue
 from chicago.rules import Rules
@@ -74,29 +75,41 @@ def _immutable(hint: Any) -> bool:
     return False
 
 
-def _expression(name: str, hint: Any) -> str:
-    """The Python expression that copies ``self.<name>`` of type ``hint``."""
-    value = f"self.{name}"
+_KINDS = ("share", "list", "lists", "dict", "copy")
+"""How a copy takes an attribute: shared, a new list, a new list of new lists, a new dict,
+its ``copy()`` (the accelerator's copier numbers them in this order)."""
+
+
+def _kind(name: str, hint: Any) -> str:
+    """How a copy takes ``self.<name>`` of type ``hint`` (one of :data:`_KINDS`)."""
     if _immutable(hint):
-        return value
+        return "share"
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin is list and _immutable(args[0]):
-        return f"list({value})"
+        return "list"
     if origin is list and typing.get_origin(args[0]) is list and _immutable(
         typing.get_args(args[0])[0]
     ):
-        return f"[list(x) for x in {value}]"
+        return "lists"
     if origin is dict and _immutable(args[0]) and _immutable(args[1]):
-        return f"dict({value})"
+        return "dict"
     if hint is random.Random:
-        return value  # shared until one side draws: see Game._random
+        return "share"  # shared until one side draws: see Game._random
     if isinstance(hint, type) and callable(getattr(hint, "copy", None)):
-        return f"{value}.copy()"
+        return "copy"
     raise TypeError(f"cannot copy attribute {name!r} of type {hint!r}: declare a copyable type")
 
 
-def _build_copier(cls: type) -> Callable[[Any], Any]:
+_EXPRESSIONS = {"share": "self.{}", "list": "list(self.{})",
+                "lists": "[list(x) for x in self.{}]", "dict": "dict(self.{})",
+                "copy": "self.{}.copy()"}
+"""The Python expression that copies ``self.<name>`` of each kind."""
+
+
+def _plan(cls: type) -> tuple[dict[str, str], bool]:
+    """Each declared attribute of ``cls`` with how a copy takes it, and whether instances
+    have a ``__dict__`` too."""
     hints: dict[str, Any] = {}
     for klass in reversed(cls.__mro__):
         own = inspect.get_annotations(klass)
@@ -112,10 +125,39 @@ def _build_copier(cls: type) -> Callable[[Any], Any]:
     undeclared = slots - set(fields) - {"__dict__", "__weakref__"}
     if undeclared:
         raise TypeError(f"{cls.__name__} has slots without a declared type: {sorted(undeclared)}")
+    return {name: _kind(name, hint) for name, hint in fields.items()}, "__dict__" in slots
+
+
+def _build_copier(cls: type) -> Callable[[Any], Any]:
+    """The copier of ``cls``: the accelerator's (``_engine.copier``, the same copies made
+    in C) when it is built and allowed and the class's declared attributes are plain
+    slots, else :func:`_build_copier_python`'s."""
+    plan, _ = _plan(cls)
+    own_setattr = any("__setattr__" in vars(k) for k in cls.__mro__ if k is not object)
+    if ENGINE is None or own_setattr:
+        return _build_copier_python(cls)
+    try:
+        copier: Callable[[Any], Any] = ENGINE.copier(
+            cls, tuple(plan), tuple(_KINDS.index(kind) for kind in plan.values()),
+            _copy_attributes)
+    except TypeError:  # an attribute that is no plain slot: the Python copier serves
+        return _build_copier_python(cls)
+    return copier
+
+
+def _copy_attributes(other: Any, attributes: dict[str, Any]) -> None:
+    """An instance's own attributes (``__dict__``) put on its copy, as the Python copier
+    does."""
+    other.__dict__.update(_deep(attributes))
+
+
+def _build_copier_python(cls: type) -> Callable[[Any], Any]:
+    """The copier of ``cls`` as Python code made from its declarations."""
+    plan, has_dict = _plan(cls)
     lines = ["def copy(self):", "    other = new(type(self))"]
-    for name, hint in fields.items():
-        lines.append(f"    other.{name} = {_expression(name, hint)}")
-    if "__dict__" in slots:
+    for name, kind in plan.items():
+        lines.append(f"    other.{name} = {_EXPRESSIONS[kind].format(name)}")
+    if has_dict:
         lines.append("    extra = getattr(self, '__dict__', None)")
         lines.append("    if extra:")
         lines.append("        other.__dict__.update(deep(extra))")

@@ -38,6 +38,7 @@ from chicago.engine.actions import Action
 from chicago.engine.carried import Fold, SeenEvents
 from chicago.engine.events import Announce, Deal, Event, Exchange, Pass, Reveal, RoundResult
 from chicago.engine.knowledge import out_of_stock
+from chicago.engine.native import ENGINE
 from chicago.engine.phases import Phase
 from chicago.engine.viewtypes import (
     Announcement,
@@ -210,7 +211,21 @@ def _slot_writers() -> tuple[Callable[..., SeatView], Callable[..., SeatView]]:
     return namespace["make"], namespace["with_own"]
 
 
-_new_view, _public_with_own = _slot_writers()
+def _view_makers() -> tuple[Callable[..., SeatView], Callable[..., SeatView]]:
+    """The makers of :func:`_slot_writers`, or the accelerator's ``new_view`` and
+    ``view_with_own``, which write the same slots in C, when it is built and allowed
+    (:data:`chicago.engine.native.ENGINE`; tests/test_accelerated_bot_path.py compares
+    the views made both ways)."""
+    if ENGINE is None:
+        return _slot_writers()
+    names = tuple(f.name for f in dataclasses.fields(SeatView))
+    ENGINE.install_view(SeatView, names, _SEAT_FIELDS)
+    new_view: Callable[..., SeatView] = ENGINE.new_view
+    with_own: Callable[..., SeatView] = ENGINE.view_with_own
+    return new_view, with_own
+
+
+_new_view, _public_with_own = _view_makers()
 
 
 def public_view(game: ViewedGame) -> SeatView:

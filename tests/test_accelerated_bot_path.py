@@ -1,0 +1,296 @@
+"""A bot's reply made by the C accelerator against the pure-Python code: the seat's
+knowledge, the views, the game's copy.
+
+With the accelerator built, :func:`chicago.engine.knowledge.knowledge` makes its
+:class:`~chicago.engine.knowledge.Knowledge` (the opponents, the tricks, the dead and unseen
+cards) with ``_engine.knowledge_of``; ``knowledge._assemble_python`` is the pure-Python
+maker. Random games of every preset, with random sets of variations (every V-*, among them
+those that change what a seat knows: V-ONE-UP, V-QUADS-RESET, V-LOCK-6, V-REDEAL-LOW …) and
+options (``show_on_break`` for R-EX-4's shown hands and kept combinations, few exchanges for
+reshuffles), 2-6 players, are played with random choices; at every state, for the seat to
+act and for another seat, the knowledge of its view is made both ways and compared field by
+field, the types of the values included: from ``Game.view`` (its walk carried in the seat's
+log), from a view made as a server's table makes it (``seat_view_from`` a public view), and
+from a view whose events are a plain tuple (the walk folded afresh). Hypothesis runs
+derandomized: the same games on every run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import Phase as Stage
+from hypothesis import strategies as st
+
+from chicago import Game, Rules, RulesError
+from chicago.engine import knowledge as knowledge_module
+from chicago.engine import state as state_module
+from chicago.engine import views as views_module
+from chicago.engine.actions import ActionKind
+from chicago.engine.knowledge import Knowledge, knowledge
+from chicago.engine.native import ENGINE
+from chicago.engine.views import public_view, seat_view_from
+from chicago.engine.viewtypes import SeatView
+from chicago.rules import PRESETS, VARIATIONS
+
+pytestmark = pytest.mark.skipif(ENGINE is None, reason="the engine accelerator is not built "
+                                "(or CHICAGO_PURE_PYTHON is set)")
+
+GAMES = settings(
+    max_examples=80, deadline=None, derandomize=True, database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    phases=[Stage.explicit, Stage.generate],
+)
+
+OPTIONS: dict[str, dict[str, Any]] = {
+    "show_on_break": {"show_on_break": True},
+    "no_show": {"show_on_break": False},
+    "one_up": {"one_up": True},
+    "max_discard": {"max_discard": 3},
+    "quads": {"quads_reset": True, "quads_end_deal": True},
+    "caller_leads": {"chicago_caller_leads": True, "chicago_enabled": True},
+    "low_lock": {"lock_at": 8},
+    "few_exchanges": {"exchanges": 1},
+}
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[Rules, int, int]:
+    """Rules (a preset, up to four variations, up to two options), seats and a seed."""
+    preset = draw(st.sampled_from(sorted(PRESETS)))
+    variations = draw(st.lists(st.sampled_from(sorted(VARIATIONS)), max_size=4, unique=True))
+    extras = draw(st.lists(st.sampled_from(sorted(OPTIONS)), max_size=2, unique=True))
+    seed = draw(st.integers(0, 2**40))
+    players = random.Random(seed).choice((2, 3, 4, 4, 5, 6))
+    if players > 4 and "V-LARGE" not in variations:
+        variations.append("V-LARGE")
+    while True:
+        try:
+            rules = Rules.preset(preset).with_variations(*variations)
+            break
+        except RulesError as exc:
+            variations.remove(next(v for v in variations if v != "V-LARGE" and v in str(exc)))
+    for extra in extras:
+        with contextlib.suppress(RulesError):
+            rules = rules.replace(**OPTIONS[extra])
+    with contextlib.suppress(RulesError):
+        rules = rules.replace(max_deals=draw(st.integers(1, 3)), target=25)
+    return rules, players, seed
+
+
+def state_of(value: object) -> dict[str, object]:
+    """The attributes of an object that has no equality of its own (slots and ``__dict__``)."""
+    names = [name for klass in type(value).__mro__ for name in getattr(klass, "__slots__", ())
+             if name not in ("__dict__", "__weakref__")]
+    found = {name: getattr(value, name) for name in names if hasattr(value, name)}
+    return {**found, **getattr(value, "__dict__", {})}
+
+
+def differences(fast: object, pure: object, where: str = "knowledge") -> Iterator[str]:
+    """Where ``fast`` and ``pure`` differ, their types included (a list is not a tuple, a
+    bool not an int), field by field for dataclasses, key by key (in order) for dicts."""
+    if type(fast) is not type(pure):
+        yield f"{where}: {type(fast).__name__} {fast!r} != {type(pure).__name__} {pure!r}"
+    elif dataclasses.is_dataclass(pure):
+        for field in dataclasses.fields(pure):
+            yield from differences(getattr(fast, field.name), getattr(pure, field.name),
+                                   f"{where}.{field.name}")
+    elif isinstance(pure, dict):
+        assert isinstance(fast, dict)
+        if list(fast) != list(pure):
+            yield f"{where}: keys {list(fast)} != {list(pure)}"
+        else:
+            for key in pure:
+                yield from differences(fast[key], pure[key], f"{where}[{key!r}]")
+    elif isinstance(pure, list | tuple):
+        assert isinstance(fast, list | tuple)
+        if len(fast) != len(pure):
+            yield f"{where}: {fast!r} != {pure!r}"
+        else:
+            for i, (a, b) in enumerate(zip(fast, pure, strict=True)):
+                yield from differences(a, b, f"{where}[{i}]")
+    elif type(pure).__eq__ is object.__eq__ and fast is not pure:  # compared by its state
+        yield from differences(state_of(fast), state_of(pure), f"{where}'s state")
+    elif isinstance(pure, set):
+        if fast != pure:
+            yield f"{where}: {fast!r} != {pure!r}"
+    elif fast != pure:
+        yield f"{where}: {fast!r} != {pure!r}"
+
+
+def pure_knowledge(view: SeatView, monkeypatch: pytest.MonkeyPatch) -> Knowledge:
+    """``knowledge(view)`` made by the pure-Python code."""
+    with monkeypatch.context() as patch:
+        patch.setattr(knowledge_module, "_assemble", knowledge_module._assemble_python)
+        return knowledge(view)
+
+
+def check_view(view: SeatView, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = knowledge(view)
+    pure = pure_knowledge(view, monkeypatch)
+    found = list(differences(fast, pure))
+    assert not found, found
+    assert fast == pure
+    # each call's knowledge is its own: changing one changes no other
+    for opponent in fast.opponents.values():
+        opponent.announcements[99] = None
+        opponent.exchanges.append(9)
+    fast.scores.append(1)
+    again = knowledge(view)
+    assert not list(differences(again, pure))
+
+
+PYTHON_VIEW_MAKERS = views_module._slot_writers()
+"""The pure-Python makers of a view (the accelerator's ``new_view`` and ``view_with_own``
+replace them)."""
+
+
+def check_views(game: Game, seat: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The public view and ``seat``'s views (whole, and made from the public one) are the
+    same made by the accelerator's makers and by the Python ones."""
+    fast = (public_view(game), seat_view_from(public_view(game), game, seat),
+            game.view(seat))
+    with monkeypatch.context() as patch:
+        patch.setattr(views_module, "_new_view", PYTHON_VIEW_MAKERS[0])
+        patch.setattr(views_module, "_public_with_own", PYTHON_VIEW_MAKERS[1])
+        pure = (public_view(game), seat_view_from(public_view(game), game, seat),
+                game.view(seat))
+    found = list(differences(fast, pure, "views"))
+    assert not found, found
+    assert fast == pure
+
+
+PYTHON_COPY = state_module._build_copier_python(Game)
+"""The pure-Python copier of a game (the accelerator's ``copier`` replaces it)."""
+COPY_PLAN = state_module._plan(Game)[0]
+
+
+def check_copy(game: Game) -> None:
+    """A copy made by the accelerator's copier has the same value in every slot as one made
+    by the Python copier, and shares no list or dict with the original (nor its lists'
+    lists) that the Python copy does not share."""
+    fast = state_module.copy_state(game)
+    pure = PYTHON_COPY(game)
+    assert type(fast) is type(pure) is type(game)
+    for name, kind in COPY_PLAN.items():
+        mine, theirs, original = (getattr(g, name) for g in (fast, pure, game))
+        found = list(differences(mine, theirs, name))
+        assert not found, found
+        assert (mine is original) == (theirs is original), name
+        if kind == "lists":
+            assert not any(a is b for a, b in zip(mine, original, strict=True)), name
+
+
+def test_the_accelerated_maker_is_in_place() -> None:
+    assert knowledge_module._assemble is not knowledge_module._assemble_python
+    assert knowledge_module._assemble is ENGINE.knowledge_of  # type: ignore[union-attr]
+    assert views_module._new_view is ENGINE.new_view  # type: ignore[union-attr]
+    assert views_module._public_with_own is ENGINE.view_with_own  # type: ignore[union-attr]
+    assert "PyCapsule" in repr(state_module._build_copier(Game))  # the C copier's
+
+
+@GAMES
+@given(tables())
+def test_accelerated_and_pure_knowledge_are_the_same(table: tuple[Rules, int, int]) -> None:
+    """Every preset and variation (R-EX-2 reshuffles, R-EX-4 shown hands and kept
+    combinations, R-ANN-3 stages, V-ONE-UP, V-QUADS-RESET, V-LOCK-6, V-REDEAL-LOW, the
+    tricks' voids): the knowledge of every seat's view at every state is the same made in
+    C and in Python; so are the views, made by the C makers and by the Python ones, and
+    the game's copies, made by the C copier and the Python one."""
+    rules, players, seed = table
+    rng = random.Random(seed)
+    game = Game(rules, players, seed=seed)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            other = rng.randrange(players)
+            check_view(game.view(seat), monkeypatch)
+            check_view(game.view(other), monkeypatch)
+            if rng.random() < 0.3:  # as a server's table makes a bot's view
+                check_view(seat_view_from(public_view(game), game, seat), monkeypatch)
+                check_views(game, other, monkeypatch)
+            if rng.random() < 0.2:  # events that are no seat's log: the walk folded afresh
+                view = game.view(other)
+                check_view(dataclasses.replace(view, events=tuple(view.events)), monkeypatch)
+            legal = game.legal_actions()
+            action = rng.choice(legal)
+            if action.kind is ActionKind.CHICAGO and rng.random() < 0.7:
+                action = legal[0]
+            if rng.random() < 0.2:
+                check_copy(game)
+            if rng.random() < 0.05:
+                game = game.copy()
+            game.apply(action)
+
+
+def test_a_view_of_another_shape_gives_the_same_knowledge(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lists where a view holds tuples, a card that is no card id: the accelerator hands
+    what it does not expect to the Python code, which gives the same knowledge (or error)."""
+    game = Game(Rules.preset("pagat"), 4, seed=11)
+    rng = random.Random(11)
+    for _ in range(40):
+        game.apply(rng.choice(game.legal_actions()))
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
+    listed = dataclasses.replace(view, scores=list(view.scores), hand=list(view.hand),
+                                 exchanges=[list(r) for r in view.exchanges])
+    check_view(listed, monkeypatch)  # type: ignore[arg-type]
+    odd = dataclasses.replace(view, hand=(*view.hand, 60))
+    assert not list(differences(knowledge(odd), pure_knowledge(odd, monkeypatch)))
+    spectator = game.view(None)
+    with pytest.raises(ValueError, match="spectator"):
+        knowledge(spectator)
+    broken = dataclasses.replace(view, hand=("Ah",))
+    with pytest.raises(TypeError):
+        pure_knowledge(broken, monkeypatch)
+    with pytest.raises(TypeError):
+        knowledge(broken)
+
+
+def test_the_view_makers_refuse_what_is_no_view() -> None:
+    """The C makers refuse a missing or unknown field and a public part that is no view."""
+    assert ENGINE is not None
+    game = Game(Rules.preset("pagat"), 4, seed=2)
+    public = public_view(game)
+    fields = {f.name: getattr(public, f.name) for f in dataclasses.fields(SeatView)}
+    assert ENGINE.new_view(**fields) == public
+    with pytest.raises(TypeError):
+        ENGINE.new_view(**{k: v for k, v in fields.items() if k != "seat"})
+    with pytest.raises(TypeError):
+        ENGINE.new_view(**{**{k: v for k, v in fields.items() if k != "seat"}, "sea": 1})
+    with pytest.raises(TypeError):
+        ENGINE.view_with_own(object(), 0, (), None, (), (), (), ())
+    with pytest.raises(TypeError):
+        ENGINE.view_with_own(public, 0)
+
+
+class NotedGame(Game):
+    """A game with attributes of its own (a ``__dict__``), as tests' subclasses have."""
+
+
+def test_a_game_with_attributes_of_its_own_is_copied_as_in_python() -> None:
+    """The C copier copies an instance's own attributes as the Python copier does: lists and
+    dicts inside them anew, the rest shared; an unset slot is an AttributeError."""
+    game = NotedGame(Rules.preset("pagat"), 4, seed=5)
+    game.note = [1, [2, 3], {"a": [4]}]  # type: ignore[attr-defined]
+    fast = state_module.copy_state(game)
+    pure = state_module._build_copier_python(NotedGame)(game)
+    assert fast.note == pure.note == game.note  # type: ignore[attr-defined]
+    assert fast.note is not game.note and fast.note[1] is not game.note[1]  # type: ignore[attr-defined]
+    assert fast.note[2]["a"] is not game.note[2]["a"]  # type: ignore[attr-defined]
+    check_copy(game)
+    unset = Game.__new__(Game)
+    with pytest.raises(AttributeError):
+        state_module.copy_state(unset)
+    with pytest.raises(AttributeError):
+        PYTHON_COPY(unset)
+    with pytest.raises(TypeError):
+        state_module._COPIERS[Game](NotedGame.__new__(NotedGame))
