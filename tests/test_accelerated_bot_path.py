@@ -17,18 +17,17 @@ derandomized: the same games on every run.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import random
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import Phase as Stage
+from hypothesis import given
 from hypothesis import strategies as st
 
-from chicago import Game, Rules, RulesError
+from accelerator_cases import OPTIONS as BASE_OPTIONS
+from accelerator_cases import derandomized, draw_table
+from chicago import Game, Rules
 from chicago.engine import knowledge as knowledge_module
 from chicago.engine import state as state_module
 from chicago.engine import views as views_module
@@ -37,51 +36,19 @@ from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.native import ENGINE
 from chicago.engine.views import public_view, seat_view_from
 from chicago.engine.viewtypes import SeatView
-from chicago.rules import PRESETS, VARIATIONS
 
 pytestmark = pytest.mark.skipif(ENGINE is None, reason="the engine accelerator is not built "
                                 "(or CHICAGO_PURE_PYTHON is set)")
 
-GAMES = settings(
-    max_examples=80, deadline=None, derandomize=True, database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    phases=[Stage.explicit, Stage.generate],
-)
+GAMES = derandomized(80)
 
-OPTIONS: dict[str, dict[str, Any]] = {
-    "show_on_break": {"show_on_break": True},
-    "no_show": {"show_on_break": False},
-    "one_up": {"one_up": True},
-    "max_discard": {"max_discard": 3},
-    "quads": {"quads_reset": True, "quads_end_deal": True},
-    "caller_leads": {"chicago_caller_leads": True, "chicago_enabled": True},
-    "low_lock": {"lock_at": 8},
-    "few_exchanges": {"exchanges": 1},
-}
+OPTIONS = {**BASE_OPTIONS, "no_show": {"show_on_break": False}}
 
 
 @st.composite
 def tables(draw: st.DrawFn) -> tuple[Rules, int, int]:
     """Rules (a preset, up to four variations, up to two options), seats and a seed."""
-    preset = draw(st.sampled_from(sorted(PRESETS)))
-    variations = draw(st.lists(st.sampled_from(sorted(VARIATIONS)), max_size=4, unique=True))
-    extras = draw(st.lists(st.sampled_from(sorted(OPTIONS)), max_size=2, unique=True))
-    seed = draw(st.integers(0, 2**40))
-    players = random.Random(seed).choice((2, 3, 4, 4, 5, 6))
-    if players > 4 and "V-LARGE" not in variations:
-        variations.append("V-LARGE")
-    while True:
-        try:
-            rules = Rules.preset(preset).with_variations(*variations)
-            break
-        except RulesError as exc:
-            variations.remove(next(v for v in variations if v != "V-LARGE" and v in str(exc)))
-    for extra in extras:
-        with contextlib.suppress(RulesError):
-            rules = rules.replace(**OPTIONS[extra])
-    with contextlib.suppress(RulesError):
-        rules = rules.replace(max_deals=draw(st.integers(1, 3)), target=25)
-    return rules, players, seed
+    return draw_table(draw, OPTIONS, max_deals=3)
 
 
 def state_of(value: object) -> dict[str, object]:

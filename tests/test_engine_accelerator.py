@@ -13,41 +13,25 @@ Hypothesis runs derandomized: the same games on every run.
 
 from __future__ import annotations
 
-import contextlib
 import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import Phase as Stage
+from hypothesis import given
 from hypothesis import strategies as st
 
-from chicago import Action, Game, IllegalAction, Rules, RulesError
+from accelerator_cases import OPTIONS, derandomized, draw_table
+from chicago import Action, Game, IllegalAction, Rules
 from chicago.cards import DECK
 from chicago.engine import ActionKind, Phase, sources
 from chicago.engine import game as game_module
 from chicago.engine.native import ENGINE
 from chicago.engine.sources import DuplicateDecks
-from chicago.rules import PRESETS, VARIATIONS
 
 pytestmark = pytest.mark.skipif(ENGINE is None, reason="the engine accelerator is not built "
                                 "(or CHICAGO_PURE_PYTHON is set)")
 
-LOCKSTEP = settings(
-    max_examples=120, deadline=None, derandomize=True, database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    phases=[Stage.explicit, Stage.generate],
-)
-
-OPTIONS: dict[str, dict[str, Any]] = {
-    "show_on_break": {"show_on_break": True},
-    "one_up": {"one_up": True},
-    "max_discard": {"max_discard": 3},
-    "quads": {"quads_reset": True, "quads_end_deal": True},
-    "caller_leads": {"chicago_caller_leads": True, "chicago_enabled": True},
-    "low_lock": {"lock_at": 8},
-    "few_exchanges": {"exchanges": 1},
-}
+LOCKSTEP = derandomized(120)
 
 
 class PureGame(Game):
@@ -69,24 +53,7 @@ def test_the_accelerator_is_in_place() -> None:
 @st.composite
 def tables(draw: st.DrawFn) -> tuple[Rules, int, int, str]:
     """Rules (a preset, up to four variations, up to two options), seats, seed, source."""
-    preset = draw(st.sampled_from(sorted(PRESETS)))
-    variations = draw(st.lists(st.sampled_from(sorted(VARIATIONS)), max_size=4, unique=True))
-    extras = draw(st.lists(st.sampled_from(sorted(OPTIONS)), max_size=2, unique=True))
-    seed = draw(st.integers(0, 2**40))
-    players = random.Random(seed).choice((2, 3, 4, 4, 5, 6))
-    if players > 4 and "V-LARGE" not in variations:
-        variations.append("V-LARGE")
-    while True:
-        try:
-            rules = Rules.preset(preset).with_variations(*variations)
-            break
-        except RulesError as exc:
-            variations.remove(next(v for v in variations if v != "V-LARGE" and v in str(exc)))
-    for extra in extras:
-        with contextlib.suppress(RulesError):
-            rules = rules.replace(**OPTIONS[extra])
-    with contextlib.suppress(RulesError):
-        rules = rules.replace(max_deals=draw(st.integers(1, 4)), target=25)
+    rules, players, seed = draw_table(draw, OPTIONS, max_deals=4)
     source = draw(st.sampled_from(["plain", "stacked", "duplicate"]))
     return rules, players, seed, source
 

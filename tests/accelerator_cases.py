@@ -1,0 +1,60 @@
+"""The random tables the accelerator tests play (the C paths against the pure-Python ones):
+rules drawn from every preset, variation and a few options, 2-6 players and a seed."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, settings
+from hypothesis import Phase as Stage
+from hypothesis import strategies as st
+
+from chicago import Rules, RulesError
+from chicago.rules import PRESETS, VARIATIONS
+
+OPTIONS: dict[str, dict[str, Any]] = {
+    "show_on_break": {"show_on_break": True},
+    "one_up": {"one_up": True},
+    "max_discard": {"max_discard": 3},
+    "quads": {"quads_reset": True, "quads_end_deal": True},
+    "caller_leads": {"chicago_caller_leads": True, "chicago_enabled": True},
+    "low_lock": {"lock_at": 8},
+    "few_exchanges": {"exchanges": 1},
+}
+"""Rule options beside the variations (R-EX-4's shown hands, reshuffles, the lock …)."""
+
+
+def derandomized(examples: int) -> Any:
+    """Hypothesis settings for long random games: the same ``examples`` games on every run."""
+    return settings(
+        max_examples=examples, deadline=None, derandomize=True, database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        phases=[Stage.explicit, Stage.generate],
+    )
+
+
+def draw_table(draw: st.DrawFn, options: dict[str, dict[str, Any]],
+               max_deals: int) -> tuple[Rules, int, int]:
+    """Rules (a preset, up to four variations, up to two of ``options``, at most
+    ``max_deals`` deals), seats and a seed."""
+    preset = draw(st.sampled_from(sorted(PRESETS)))
+    variations = draw(st.lists(st.sampled_from(sorted(VARIATIONS)), max_size=4, unique=True))
+    extras = draw(st.lists(st.sampled_from(sorted(options)), max_size=2, unique=True))
+    seed = draw(st.integers(0, 2**40))
+    players = random.Random(seed).choice((2, 3, 4, 4, 5, 6))
+    if players > 4 and "V-LARGE" not in variations:
+        variations.append("V-LARGE")
+    while True:
+        try:
+            rules = Rules.preset(preset).with_variations(*variations)
+            break
+        except RulesError as exc:
+            variations.remove(next(v for v in variations if v != "V-LARGE" and v in str(exc)))
+    for extra in extras:
+        with contextlib.suppress(RulesError):
+            rules = rules.replace(**options[extra])
+    with contextlib.suppress(RulesError):
+        rules = rules.replace(max_deals=draw(st.integers(1, max_deals)), target=25)
+    return rules, players, seed
