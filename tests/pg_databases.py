@@ -4,12 +4,16 @@
 Nothing here waits for a time or tries again. Each database is copied from ``template0``,
 which no session may connect to: a copy of ``template1`` is refused while any session
 (another test's tool, an autovacuum worker) is connected to it, which CI once hit. A drop
-first closes the database to new sessions, then ends the ones still in it with
+first closes the database to new sessions, then ends the client sessions still in it with
 ``pg_terminate_backend(pid, timeout)``, which returns once that backend has exited (the
-event; PostgreSQL itself watches for it), and only then drops it ``WITH (FORCE)``. A bare
-``DROP ... WITH (FORCE)`` gives the backends it signals five seconds to exit and is refused
-after that, which a busy machine can exceed. Ending an autovacuum worker, which runs as no
-role of ours, needs ``pg_signal_backend`` (granted by ``.ci/start-postgres``).
+event; PostgreSQL itself watches for it), and only then drops it. Only client sessions are
+ended so, and the drop is a plain ``DROP DATABASE``, not ``WITH (FORCE)``: an autovacuum
+worker in the database counts as a superuser's backend, which no one but a superuser may
+signal (CI: "must be a superuser to terminate superuser process" at a scale test's
+teardown, from ``pg_terminate_backend``; ``WITH (FORCE)`` makes the same check), while the
+plain drop stops autovacuum workers itself, as PostgreSQL always does before dropping a
+database. ``pg_signal_backend`` (granted by ``.ci/start-postgres``) lets the role end client
+sessions of other roles.
 """
 
 from __future__ import annotations
@@ -48,11 +52,12 @@ def _drop(admin_url: str, name: str) -> None:
             conn.execute(text(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS false'))
             ended = conn.execute(text(
                 "SELECT pid, pg_terminate_backend(pid, :wait) FROM pg_stat_activity"
-                " WHERE datname = :name AND pid <> pg_backend_pid()"),
+                " WHERE datname = :name AND pid <> pg_backend_pid()"
+                " AND backend_type = 'client backend'"),
                 {"name": name, "wait": EXIT_WAIT_MS}).all()
             assert all(gone for _, gone in ended), (
                 f"sessions in {name} still there after {EXIT_WAIT_MS} ms: {ended}")
-            conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+            conn.execute(text(f'DROP DATABASE "{name}"'))
     finally:
         admin.dispose()
 
