@@ -42,15 +42,7 @@ def test_a_game_plays_through_on_batches_and_every_bots_card_is_seen(
     context = browser.new_context(viewport={"width": 1280, "height": 900},
                                   reduced_motion=motion)
     context.add_init_script(_SAMPLER)
-    recorded: dict[str, list[dict[str, Any]]] = {}
-
-    def record(new_page: Any) -> None:
-        recorded["frames"] = record_frames(new_page)
-
-    page, table_id, seat = seated_page(context, live,
-                                       ["open", "bot:basic", "bot:basic", "bot:random"],
-                                       rules={"max_deals": 2}, before=record)
-    frames = recorded["frames"]
+    page, table_id, seat, frames = _seated_and_recorded(context, live)
     player = Player(page, live)
     while (what := player.state()) != "over":
         if what == "summary":  # the first deal's summary: go on
@@ -106,6 +98,20 @@ _CAUGHT_UP = """(seq) => {
 }"""
 
 
+def _seated_and_recorded(context: Any,
+                         live: LiveServer) -> tuple[Any, str, int, list[dict[str, Any]]]:
+    """A page seated at a table of a person and three bots for two deals, and the frames it
+    receives, recorded from its first one: (page, table id, seat, frames)."""
+    recorded: dict[str, list[dict[str, Any]]] = {}
+
+    def record(new_page: Any) -> None:
+        recorded["frames"] = record_frames(new_page)
+
+    page, table_id, seat = seated_page(context, live,
+                                       ["open", "bot:basic", "bot:basic", "bot:random"],
+                                       rules={"max_deals": 2}, before=record)
+    return page, table_id, seat, recorded["frames"]
+
 def test_a_replay_after_a_drop_comes_in_batches_and_the_page_shows_the_table_now(
     browser: Any, live: LiveServer
 ) -> None:
@@ -118,15 +124,7 @@ def test_a_replay_after_a_drop_comes_in_batches_and_the_page_shows_the_table_now
     is: the seat's hand (the new deal's), the trick, whose turn, the scores, the same view
     as the server's (R-TRICK-4: each trick's end came with its state)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    recorded: dict[str, list[dict[str, Any]]] = {}
-
-    def record(new_page: Any) -> None:
-        recorded["frames"] = record_frames(new_page)
-
-    page, table_id, seat = seated_page(context, live,
-                                       ["open", "bot:basic", "bot:basic", "bot:random"],
-                                       rules={"max_deals": 2}, before=record)
-    frames = recorded["frames"]
+    page, table_id, seat, frames = _seated_and_recorded(context, live)
     player = Player(page, live)
     while player.state() == "turn" and player.view()["trick_number"] < 3:
         player.act()  # the exchanges and two tricks: three tricks of the deal are missed
