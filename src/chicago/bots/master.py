@@ -35,7 +35,9 @@ power is 0.4), ``hide``
 how well they explain the opponents' plays, :mod:`chicago.bots.playmodel`: 1 by the rules of
 thumb, with ``miss``, the weight of a play they would not make, 0.3; 2 by the chance of each
 play under the policy fitted to the experts' plays, :mod:`chicago.bots.playpolicy`; with
-either, ``pool``, deals dealt per deal searched, 3), ``exchanges``, ``announce``, ``call``
+either, ``pool``, deals dealt per deal searched, 3, and ``soft``, the power the worlds'
+weights are raised to before the resampling: 1, the default, the weights as they are; below
+1 a softer likelihood that keeps more distinct worlds, 0 every world alike), ``exchanges``, ``announce``, ``call``
 and ``fusion`` (1: ``master``'s own search in that phase; 0, 0, 0, 1 by default), and
 every option of the expert (``samples`` for the trick play and the Chicago call, default
 40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's, ``contested``);
@@ -88,7 +90,7 @@ from chicago.engine.viewtypes import SeatView
 from chicago.poker import Category, rank
 from chicago.rules import Rules
 
-__all__ = ["MasterBot", "Phases", "parse_master_options"]
+__all__ = ["MasterBot", "Phases", "parse_master_options", "tempered_weights"]
 
 _K = ActionKind
 DEFAULT_WORLDS = 24
@@ -126,6 +128,9 @@ say" and "A policy fitted to the experts' plays", has the measurements."""
 DEFAULT_INFER_POOL = 3
 """With ``infer=1``: worlds dealt per world searched at trick play, resampled by how well
 they explain the opponents' plays."""
+DEFAULT_INFER_SOFT = 1.0
+"""With ``infer=1`` or ``2``: the power of the worlds' weights before the resampling
+(:func:`tempered_weights`); 1, the weights as the likelihood gives them."""
 DEFAULT_LEARNED = False
 """Deal by the expert's hand-made weights unless ``learned=1``: neither the learned model's
 raw weights nor its tempered ones (power 0.4, fitted on held-out games) chose
@@ -143,7 +148,7 @@ _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
     "z": (0, 10), "score": (0, 1), "learned": (0, 1), "temper": (0, 4), "last": (0, 10000),
     "lastholds": (0, 32), "lastmodel": (0, 1), "infer": (0, 2), "miss": (0.01, 1),
-    "pool": (1, 20),
+    "pool": (1, 20), "soft": (0, 4),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
@@ -216,6 +221,7 @@ class MasterBot(ExpertBot):
         infer: int = DEFAULT_INFER,
         miss: float = DEFAULT_MISS,
         pool: int = DEFAULT_INFER_POOL,
+        soft: float = DEFAULT_INFER_SOFT,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -250,6 +256,10 @@ class MasterBot(ExpertBot):
         self.play_policy = PlayPolicy.load() if self.infer == 2 else None
         self.miss = miss
         self.pool = pool
+        if not 0 <= soft <= 4:
+            raise ValueError("soft must be in 0..4")
+        self.soft = soft
+        """The power of the worlds' weights with ``infer`` (:func:`tempered_weights`)."""
         self._weigh: Weight | None = None
         self.note: float | None = None
         """What the last search measured, for benchmarks (``bench_disagreements.py``): an
@@ -309,7 +319,8 @@ class MasterBot(ExpertBot):
         policy of :mod:`chicago.bots.playmodel` does not describe the play), ``pool`` times
         as many deals, of which ``samples`` are kept, drawn in proportion to how well each
         explains the cards the opponents played (:func:`~chicago.bots.playmodel.
-        play_weight`)."""
+        play_weight`; with ``infer=2`` :func:`~chicago.bots.playmodel.policy_weights`),
+        each weight raised to the power ``soft`` first (:func:`tempered_weights`)."""
         plays = observed_plays(k) if self.infer and declarer is None else []
         if not plays or self.pool <= 1:
             yield from super()._positions(k, rng, declarer)
@@ -319,6 +330,7 @@ class MasterBot(ExpertBot):
             weights = policy_weights(dealt, plays, self.play_policy, k.players)
         else:
             weights = [play_weight(hands, plays, self.miss) for hands in dealt]
+        weights = tempered_weights(weights, self.soft)
         leader = k.leader
         table = tuple(card for _, card in k.trick)
         for index in resample(weights, self.samples, rng):
@@ -646,6 +658,16 @@ def _round_points(rules: Rules, players: int, hands: dict[int, int]) -> list[flo
     return points
 
 
+def tempered_weights(weights: Sequence[float], power: float) -> list[float]:
+    """``weights`` raised to ``power`` (``soft``): 1 leaves them as they are, a power below
+    1 flattens them (a product of many chances then keeps more distinct worlds after the
+    resampling), 0 makes every world with a weight alike. A world of weight 0 (one the
+    likelihood rules out) stays at 0 whatever the power."""
+    if power == 1:
+        return list(weights)
+    return [w ** power if w > 0 else 0.0 for w in weights]
+
+
 def _fusion_free(me: int, positions: Sequence[Position], cards: Sequence[Card],
                  coarse: bool = False) -> list[dict[Card, bool]]:
     """Per deal and card of ``me`` (the seat to act): whether ``me`` wins the last trick for
@@ -739,6 +761,7 @@ def _factory(spec: str) -> MasterBot:
         infer=int(options.get("infer", DEFAULT_INFER)),
         miss=options.get("miss", DEFAULT_MISS),
         pool=int(options.get("pool", DEFAULT_INFER_POOL)),
+        soft=options.get("soft", DEFAULT_INFER_SOFT),
     )
 
 
