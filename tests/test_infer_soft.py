@@ -15,8 +15,8 @@ from chicago.bots import make_bot
 from chicago.bots.master import MasterBot, tempered_weights
 from chicago.bots.playmodel import observed_plays, policy_weights, resample
 from chicago.bots.playpolicy import PlayPolicy
-from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.bots.solver import Position
+from chicago.engine.knowledge import Knowledge, knowledge
 from engine_helpers import game as stacked_game
 
 

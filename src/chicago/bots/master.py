@@ -37,10 +37,11 @@ thumb, with ``miss``, the weight of a play they would not make, 0.3; 2 by the ch
 play under the policy fitted to the experts' plays, :mod:`chicago.bots.playpolicy`; with
 either, ``pool``, deals dealt per deal searched, 3, and ``soft``, the power the worlds'
 weights are raised to before the resampling: 1, the default, the weights as they are; below
-1 a softer likelihood that keeps more distinct worlds, 0 every world alike), ``exchanges``, ``announce``, ``call``
-and ``fusion`` (1: ``master``'s own search in that phase; 0, 0, 0, 1 by default), and
-every option of the expert (``samples`` for the trick play and the Chicago call, default
-40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's, ``contested``);
+1 a softer likelihood that keeps more distinct worlds, 0 every world alike), ``exchanges``,
+``announce``, ``call`` and ``fusion`` (1: ``master``'s own search in that phase; 0, 0, 0,
+1 by default), and every option of the expert (``samples`` for the trick play and the
+Chicago call, default 40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's,
+``contested``);
 ``fusion=2`` groups the deals of the fusion correction more coarsely and takes every share
 from a fused card. A seed fixes every choice: no option reads the clock.
 """
