@@ -23,6 +23,12 @@ write, when the connection can take it (handshake done, not closing, the transpo
 paused by flow control); :class:`chicago.server.sockets.Socket` writes through it whenever
 no frame of its own waits, instead of waking its sender task and passing the frame down
 starlette's and the middleware's layers of ``send`` (none of which looks at a frame).
+
+A connection that ended leaves no reference cycle (docs/SERVER.md, "Connections without
+cycles"): the HTTP protocol lets go of its parser after a websocket upgrade, the websocket
+protocol releases its :class:`DirectFrames` and handshake hook when the connection is lost,
+and the connection's logger holds its protocol weakly; so its objects are freed by
+reference counting, not left to the tuned garbage collector (``Settings.tune_gc``).
 """
 
 from __future__ import annotations
