@@ -55,7 +55,7 @@ from chicago.server.storage.models import (
     tables,
     tournaments,
 )
-from chicago.server.storage.plain import PlainStatements, plain, write_plain
+from chicago.server.storage.plain import PlainStatements, compact_json, plain, write_plain
 
 __all__ = [
     "SEAT_KINDS",
@@ -97,8 +97,7 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+_dumps = compact_json
 
 
 def _loads(value: str | None) -> Any:
