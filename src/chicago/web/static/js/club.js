@@ -6,7 +6,7 @@
 //   #/signin/SECRET      store a profile's secret on this device
 //   #/leaderboard[/L]    a ladder's ratings
 
-import { h, replace, copyText } from "./dom.js";
+import { h, replaceKeepingFocus, copyText } from "./dom.js";
 import { MailSettings } from "./mailsettings.js";
 import { t, onLangChange, num } from "./i18n.js";
 import { api } from "./api.js";
@@ -159,16 +159,16 @@ export class ProfilePage {
   render() {
     const me = this.mine;
     if (!this.id && !me) {
-      replace(this.root, h("section", { class: "panel club-profile", dataset: { club: "profile-new" } },
+      replaceKeepingFocus(this.root, h("section", { class: "panel club-profile", dataset: { club: "profile-new" } },
         h("h1", {}, t("club.profile_title")), h("p", {}, t("club.profile_intro")), createForm(() => this.load())));
       return;
     }
     const d = this.data;
     if (!d) {
-      replace(this.root, h("p", { class: "loading" }, t("loading")));
+      replaceKeepingFocus(this.root, h("p", { class: "loading" }, t("loading")));
       return;
     }
-    replace(this.root, h("div", { class: "club-profile", dataset: { club: "profile", profile: d.profile.id } },
+    replaceKeepingFocus(this.root, h("div", { class: "club-profile", dataset: { club: "profile", profile: d.profile.id } },
       h("section", { class: "panel" },
         h("h1", {}, d.profile.name),
         me ? this.devices(me) : this.followButton(d)),
@@ -252,7 +252,7 @@ export class SignInPage {
   }
 
   async mount() {
-    replace(this.root, h("p", { class: "loading" }, t("loading")));
+    replaceKeepingFocus(this.root, h("p", { class: "loading" }, t("loading")));
     try {
       const me = await api.me(this.secret);
       store.setProfile({ id: me.profile.id, name: me.profile.name, secret: this.secret });
@@ -262,7 +262,7 @@ export class SignInPage {
       location.replace(`${location.pathname}${location.search}#/profile`);
     } catch (err) {
       showError(err.code || "network", err.message);
-      replace(this.root, h("section", { class: "panel" }, h("h1", {}, t("club.signin_failed")),
+      replaceKeepingFocus(this.root, h("section", { class: "panel" }, h("h1", {}, t("club.signin_failed")),
         h("p", {}, t("club.signin_failed_text"))));
     }
   }
@@ -295,7 +295,7 @@ export class LeaderboardPage {
   render() {
     const d = this.data;
     const me = store.profile();
-    replace(this.root, h("section", { class: "panel leaderboard", dataset: { club: "leaderboard" } },
+    replaceKeepingFocus(this.root, h("section", { class: "panel leaderboard", dataset: { club: "leaderboard" } },
       h("h1", {}, t("club.leaderboard")),
       h("p", { class: "muted" }, t("club.leaderboard_intro")),
       !d ? h("p", {}, t("loading")) : [

@@ -5,7 +5,7 @@
 //   #/tournaments        the list and the form
 //   #/tournament/ID      one tournament
 
-import { h, replace } from "./dom.js";
+import { h, replaceKeepingFocus } from "./dom.js";
 import { t, items, onLangChange, num } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
@@ -45,7 +45,7 @@ export class TournamentsPage {
   }
 
   render() {
-    replace(this.root, h("div", { class: "tournaments", dataset: { club: "tournaments" } },
+    replaceKeepingFocus(this.root, h("div", { class: "tournaments", dataset: { club: "tournaments" } },
       this.createPanel(),
       h("section", { class: "panel" }, h("h2", {}, t("tour.list")),
         !this.list ? h("p", {}, t("loading")) : !this.list.tournaments.length ? h("p", { class: "muted" }, t("tour.none"))
@@ -158,13 +158,13 @@ export class TournamentPage {
   render() {
     const d = this.data;
     if (!d) {
-      replace(this.root, h("p", { class: "loading" }, t("loading")));
+      replaceKeepingFocus(this.root, h("p", { class: "loading" }, t("loading")));
       return;
     }
     const me = store.profile();
     const mine = me ? d.entrants.find((e) => e.profile === me.id) : null;
     const organizer = store.organizerSecret(d.id);
-    replace(this.root, h("div", { class: "tournament", dataset: { club: "tournament", status: d.status, round: d.round } },
+    replaceKeepingFocus(this.root, h("div", { class: "tournament", dataset: { club: "tournament", status: d.status, round: d.round } },
       h("section", { class: "panel" },
         h("h1", {}, d.name),
         h("p", { class: "muted" }, [
