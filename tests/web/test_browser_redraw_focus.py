@@ -1,11 +1,13 @@
-"""The lobby keeps the keyboard where it was when news from the server draws it anew.
+"""The keyboard focus stays where it was when news from the server draws a page anew.
 
-The whole lobby is drawn again when news arrives (here: how many wait in the pairing queue
-Anna is in, which changes when Bo takes or gives up his place through the real server). A
-control without an id (Follow in "People online", Join of an open table) used to lose the
-focus to the page's body then, and Anna's Enter, pressed just after, did nothing. Anna goes
-by keyboard alone (Tab to the control); each redraw is waited for by the count it shows,
-never by a time. The lobby passes axe with the focus kept.
+Pages are drawn anew whole when news arrives: the lobby (here: how many wait in the pairing
+queue Anna is in, which changes when Bo takes or gives up his place through the real
+server), the table (a seat taken by someone else), the invitations (another invitation
+comes). A control without an id (Follow in "People online", Join of an open table, Decline
+of an invitation) used to lose the focus to the page's body then, and an Enter pressed just
+after did nothing; and the table put it back on the first control of the same action (Join
+of another seat). Each person goes by keyboard (Tab to the control); each redraw is waited
+for by the change it shows, never by a time. The lobby passes axe with the focus kept.
 """
 
 from __future__ import annotations
@@ -118,3 +120,62 @@ def test_follow_and_join_keep_the_focus_when_queue_news_redraws_the_lobby(
     anna_page.wait_for_selector(".table-page")
     desk.close()
     other.close()
+
+
+def test_join_of_a_seat_keeps_its_seat_when_another_takes_a_seat(
+        browser: Any, live: LiveServer) -> None:
+    """The table drawn anew (Cy sits) while Dag's focus is on Join of the third seat: the
+    focus stays on that seat's Join, not on the first Join left, and Enter seats him there."""
+    table = api(live, "POST", "api/tables", {"seats": ["open", "open", "open", "bot:basic"],
+                                             "name": "Fyra", "bot_delay": 0.2})
+    context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
+    page = context.new_page()
+    page.add_init_script("localStorage.setItem('chicago.name', JSON.stringify('Dag'));")
+    page.goto(f"{live.url}#/table/{table['id']}")
+    third = "button[data-action=join][data-seat='2']"
+    page.wait_for_selector(third)
+    _tab_to(page, f"el.matches({json.dumps(third)})")
+    api(live, "POST", f"api/tables/{table['id']}/join", {"seat": 1, "name": "Cy"})
+    page.wait_for_selector("[data-action=join][data-seat='1']", state="detached")
+    assert page.evaluate(f"document.activeElement.matches({json.dumps(third)})"), \
+        f"focus not on the third seat's Join after the redraw: {_focused(page)}"
+    page.keyboard.press("Enter")
+    seats = until(lambda: [s for s in api(live, "GET", f"api/tables/{table['id']}")["seats"]
+                           if s.get("name") == "Dag"], "Dag seated")
+    assert [s["seat"] for s in seats] == [2]
+    context.close()
+
+
+def test_decline_keeps_its_invitation_when_another_invitation_comes(
+        browser: Any, live: LiveServer) -> None:
+    """Eva declines Fia's first invitation by keyboard; the second one comes between her Tab
+    and her Enter (the invitations drawn anew): the first is declined, the second stays."""
+    eva = api(live, "POST", "api/profiles", {"name": "Eva"})
+    fia = api(live, "POST", "api/profiles", {"name": "Fia"})
+    _as(live, eva["secret"], "PUT", "api/profiles/me/online", {"show": True})
+    tables = []
+    for name in ("Första", "Andra"):
+        made = api(live, "POST", "api/tables", {"seats": ["open", "open", "bot:basic"],
+                                                "name": name, "bot_delay": 0.2})
+        _as(live, fia["secret"], "POST", f"api/tables/{made['id']}/join", {"seat": 0})
+        tables.append(made["id"])
+    context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
+    page = _lobby(context, live, eva)
+    until(lambda: any(p["profile"] == eva["profile"]["id"]
+                      for p in _as(live, fia["secret"], "GET", "api/people")["online"]),
+          "Eva online")
+    first = _as(live, fia["secret"], "POST", f"api/tables/{tables[0]}/invite",
+                {"profile": eva["profile"]["id"]})["invite"]["id"]
+    decline = f"#invites [data-invite='{first}'] [data-action=invite-decline]"
+    page.wait_for_selector(decline)
+    _tab_to(page, f"el.matches({json.dumps(decline)})")
+    _as(live, fia["secret"], "POST", f"api/tables/{tables[1]}/invite",
+        {"profile": eva["profile"]["id"]})
+    page.wait_for_function("() => document.querySelectorAll('#invites .invite-card').length === 2")
+    assert page.evaluate(f"document.activeElement.matches({json.dumps(decline)})"), \
+        f"focus lost by the redraw: {_focused(page)}"
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#invites [data-invite='{first}']", state="detached")
+    left = _as(live, fia["secret"], "GET", "api/invites")["sent"]
+    assert [i["table"] for i in left] == [tables[1]]
+    context.close()
