@@ -179,3 +179,30 @@ def test_decline_keeps_its_invitation_when_another_invitation_comes(
     left = _as(live, fia["secret"], "GET", "api/invites")["sent"]
     assert [i["table"] for i in left] == [tables[1]]
     context.close()
+
+
+def test_follow_on_a_profile_page_keeps_the_focus_when_the_language_changes(
+        browser: Any, live: LiveServer) -> None:
+    """Every page is drawn anew in the other language: a profile page too. The switch is
+    pressed by a script (its click() leaves the focus where it is, as news would), and the
+    focus stays on Follow, now in Swedish; Enter follows."""
+    gun = api(live, "POST", "api/profiles", {"name": "Gun"})
+    hal = api(live, "POST", "api/profiles", {"name": "Hal"})
+    hal_id = hal["profile"]["id"]
+    context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-GB")
+    page = _lobby(context, live, gun)
+    page.goto(f"{live.url}#/profile/{hal_id}")
+    follow = f"button[data-action=follow][data-profile='{hal_id}']"
+    page.wait_for_selector(follow)
+    english = page.inner_text(follow)
+    _tab_to(page, f"el.matches({json.dumps(follow)})")
+    page.evaluate("document.querySelector('#lang-switch [data-lang=sv]').click()")
+    page.wait_for_function(f"(was) => document.querySelector({json.dumps(follow)})"
+                           ".textContent !== was", arg=english)
+    assert page.evaluate(f"document.activeElement.matches({json.dumps(follow)})"), \
+        f"focus lost by the redraw: {_focused(page)}"
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"button[data-action=unfollow][data-profile='{hal_id}']")
+    assert [p["profile"] for p in _as(live, gun["secret"], "GET", "api/people")["following"]] \
+        == [hal_id]
+    context.close()

@@ -191,8 +191,8 @@ export class ProfilePage {
       ? h("div", { class: "signin-link", dataset: { signin: "shown" } },
         h("p", {}, t("club.link_warning")),
         h("input", { type: "text", readonly: true, value: this.link, "aria-label": t("club.link"), id: "signin-link" }),
-        h("button", { type: "button", onclick: async () => { if (await copyText(this.link)) showNotice(t("club.copied")); } }, t("club.copy")),
-        h("button", { type: "button", class: "link", onclick: () => { this.link = null; this.render(); } }, t("club.hide")))
+        h("button", { type: "button", dataset: { action: "copy-link" }, onclick: async () => { if (await copyText(this.link)) showNotice(t("club.copied")); } }, t("club.copy")),
+        h("button", { type: "button", class: "link", dataset: { action: "hide-link" }, onclick: () => { this.link = null; this.render(); } }, t("club.hide")))
       : h("button", { type: "button", dataset: { action: "show-link" }, onclick: () => {
         this.link = `${location.origin}${location.pathname}#/signin/${me.secret}`;
         this.render();

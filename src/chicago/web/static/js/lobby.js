@@ -217,7 +217,7 @@ export class LobbyPage {
         h("div", { class: "field" }, h("label", { for: "f-players" }, t("form.players")), playersSelect),
         h("fieldset", { class: "seats" }, h("legend", {}, t("form.seats")), seatRows, h("small", { class: "muted" }, t("form.seats_hint"))),
         h("details", { class: "variations", open: f.showVariations || f.variations.size > 0 || large, ontoggle: (e) => { f.showVariations = e.target.open; } },
-          h("summary", {}, t("form.variations")),
+          h("summary", { dataset: { action: "variations" } }, t("form.variations")),
           h("small", { class: "muted" }, t("form.variations_hint")),
           large ? h("p", { class: "muted" }, t("form.large_needed")) : null,
           h("ul", {}, variations)),

@@ -277,7 +277,7 @@ export class TournamentPage {
             cell("wins", t("club.stat.wins"), String(s.wins)),
             cell("rating", t("club.rating"), ratingText(s.rating), { class: "col-rating rating" }));
         }))),
-      h("details", { class: "how" }, h("summary", {}, t("tour.how")),
+      h("details", { class: "how" }, h("summary", { dataset: { action: "how" } }, t("tour.how")),
         items("tour.how_text").map((p) => h("p", {}, p)),
         h("p", { class: "rating-explain" }, t("club.rating_explain"))));
   }
@@ -291,7 +291,7 @@ export class TournamentPage {
         h("span", {}, tb.seats.map((s, i) => `${s.kind === "bot" ? t("club.bot_level", { level: levelName(s.name) }) : s.name}${tb.scores ? " " + num(tb.scores[i]) : ""}`).join(", ")), " ",
         h("span", { class: "muted" }, tb.status === "finished" ? t("tour.table_done") : t("tour.table_playing")), " ",
         me && tb.seats.some((s) => s.profile === me.id) && tb.status !== "finished"
-          ? h("button", { type: "button", class: "primary", onclick: () => this.goToTable() }, t("tour.my_table")) : null,
+          ? h("button", { type: "button", class: "primary", dataset: { action: "my-round-table", table: tb.table }, onclick: () => this.goToTable() }, t("tour.my_table")) : null,
         tb.watch && tb.status !== "finished" ? h("a", { class: "button", href: `#/watch/${tb.table}` }, t("lobby.watch")) : null,
         tb.replay ? h("a", { class: "button", href: tb.replay }, t("lobby.replay")) : null,
         tb.record ? h("a", { class: "button", href: tb.record.replace(/^\//, ""), download: `chicago-${tb.table}-1.json` }, t("tour.record")) : null))));
