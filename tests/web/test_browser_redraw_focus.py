@@ -185,7 +185,8 @@ def test_follow_on_a_profile_page_keeps_the_focus_when_the_language_changes(
         browser: Any, live: LiveServer) -> None:
     """Every page is drawn anew in the other language: a profile page too. The switch is
     pressed by a script (its click() leaves the focus where it is, as news would), and the
-    focus stays on Follow, now in Swedish; Enter follows."""
+    focus stays on Follow, now in Swedish; Enter follows, and the focus goes to Unfollow,
+    the button Follow turned into."""
     gun = api(live, "POST", "api/profiles", {"name": "Gun"})
     hal = api(live, "POST", "api/profiles", {"name": "Hal"})
     hal_id = hal["profile"]["id"]
@@ -202,7 +203,10 @@ def test_follow_on_a_profile_page_keeps_the_focus_when_the_language_changes(
     assert page.evaluate(f"document.activeElement.matches({json.dumps(follow)})"), \
         f"focus lost by the redraw: {_focused(page)}"
     page.keyboard.press("Enter")
-    page.wait_for_selector(f"button[data-action=unfollow][data-profile='{hal_id}']")
+    unfollow = f"button[data-action=unfollow][data-profile='{hal_id}']"
+    page.wait_for_selector(unfollow)
+    assert page.evaluate(f"document.activeElement.matches({json.dumps(unfollow)})"), \
+        f"focus not on Unfollow after Follow: {_focused(page)}"
     assert [p["profile"] for p in _as(live, gun["secret"], "GET", "api/people")["following"]] \
         == [hal_id]
     context.close()

@@ -144,7 +144,8 @@ export class ProfilePage {
     if (!me || d.profile.id === me.id || this.following === undefined) return null;
     const name = d.profile.name;
     const follow = !this.following;
-    return h("button", { type: "button", dataset: { action: follow ? "follow" : "unfollow", profile: d.profile.id }, onclick: async () => {
+    return h("button", { type: "button", dataset: { action: follow ? "follow" : "unfollow", profile: d.profile.id }, onclick: async (e) => {
+      const button = e.currentTarget; // (null once the event is over)
       try {
         await api.follow(d.profile.id, follow);
         this.following = follow;
@@ -152,7 +153,10 @@ export class ProfilePage {
       } catch (err) {
         showError(err.code || "network", err.message);
       }
+      const pressed = document.activeElement === button;
       this.render();
+      // the button turned into its opposite (another data-action): the focus goes with it
+      if (pressed) this.root.querySelector(`[data-profile="${CSS.escape(d.profile.id)}"][data-action="${this.following ? "unfollow" : "follow"}"]`)?.focus();
     } }, t(follow ? "people.follow" : "people.unfollow", { name }));
   }
 
