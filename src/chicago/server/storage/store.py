@@ -35,6 +35,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.pool import PoolProxiedConnection
 
 from chicago.server.core.rows import (
     SEAT_KINDS,
@@ -211,7 +212,7 @@ class Store:
         batch takes the general path; ``driver_writes=False`` asks for that, for the
         benchmark that compares the two)."""
         self._skipped: set[str] = set()  # rows already logged as unreadable
-        self._held: Any = None
+        self._held: PoolProxiedConnection | None = None
         """The pool's connection that the plain writes keep between batches (None: none
         yet, or the last one failed): see :meth:`_write_plain`."""
 
@@ -319,10 +320,9 @@ class Store:
 
         The connection is checked out of the pool once and kept for the next batches (the
         caller holds :attr:`write_lock`): a checkout and its return, with the pool's
-        rollback on return, cost about a third of a lone move's write (docs/SERVER.md,
-        "Load on one worker", twelfth pass), and on SQLite a connection that only this
-        writer uses keeps its page cache warm. Between batches it holds no transaction.
-        After a failed batch it is given back (invalidated if it cannot even roll back: the
+        rollback on return, were about a quarter of a lone move's write (docs/SERVER.md,
+        "Load on one worker", twelfth pass). Between batches it holds no transaction. After
+        a failed batch it is given back (invalidated if it cannot even roll back: the
         failure may have been the connection's) and the next batch checks out another."""
         connection = self._held
         if connection is None:
@@ -340,16 +340,17 @@ class Store:
             connection.commit()
             return True
         except Exception:
-            try:
-                connection.rollback()
-            except Exception:  # the connection itself is gone: the pool drops it
-                self._let_go_held(invalidate=True)
-            else:
-                self._let_go_held(invalidate=False)
-            return False
+            pass
         finally:
             with contextlib.suppress(Exception):
                 cursor.close()
+        try:
+            connection.rollback()
+        except Exception:  # the connection itself is gone: the pool drops it
+            self._let_go_held(invalidate=True)
+        else:
+            self._let_go_held(invalidate=False)
+        return False
 
     def _let_go_held(self, *, invalidate: bool) -> None:
         """Give the plain writes' connection back to the pool (``invalidate``: it is broken,
