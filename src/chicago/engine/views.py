@@ -233,15 +233,34 @@ def public_view(game: ViewedGame) -> SeatView:
     (``known_out`` is not worked out, nor the events a spectator may see): the public part
     of every audience's update (:func:`own_part` makes each audience's own fields, and
     :func:`seat_view_from` a seat's whole view with its events). Not a spectator's view to
-    show: :func:`seat_view` is."""
-    return _view(game, None, (), _NO_OWN)
+    show: :func:`seat_view` is.
+
+    For a :class:`~chicago.Game` itself the accelerator's ``public_view_of`` reads the
+    game's slots when it is built and allowed (the scoring rounds folded here as for every
+    view); anything else, or a game of another shape, is made by the Python code."""
+    scoring = _scoring_parts(game)
+    if _public_of is not None:
+        made = _public_of(game, *scoring)
+        if type(made) is SeatView:  # else NotImplemented
+            return made
+    return _view(game, None, (), _NO_OWN, scoring)
+
+
+_ScoringParts = tuple[tuple[Announcement, ...], tuple[Reveal, ...], tuple[RoundResult, ...],
+                      ScoringRound | None]
+"""A view's announcements, reveals, round results and scoring round."""
+
+
+def _scoring_parts(game: ViewedGame) -> _ScoringParts:
+    """The view's scoring rounds: public, carried on in the spectators' log."""
+    public = game.seen_by(None)
+    return public.log.read(SCORING, len(public), _Scoring.parts)
 
 
 def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
-          own: OwnPart) -> SeatView:
-    public = game.seen_by(None)  # the scoring rounds are public: carried on in its log
-    announcements, reveals, results, shown_round = public.log.read(
-        SCORING, len(public), _Scoring.parts)
+          own: OwnPart, scoring: _ScoringParts | None = None) -> SeatView:
+    announcements, reveals, results, shown_round = (
+        scoring if scoring is not None else _scoring_parts(game))
     rules = game.rules
     one_up = game.one_up_card
     over = game.is_over
@@ -379,6 +398,23 @@ class _Scoring:
             stages.setdefault(reveal.seat, []).append(reveal)
         return ScoringRound(words[0].round, words, {s: tuple(r) for s, r in stages.items()},
                             self._result)
+
+
+def _public_maker() -> Callable[..., Any] | None:
+    """The accelerator's ``public_view_of`` set up with this module's tables, when it is
+    built and allowed (:data:`chicago.engine.native.ENGINE`), else None (the Python code
+    makes every public view; tests/test_accelerated_bot_path.py compares the two)."""
+    if ENGINE is None:
+        return None
+    ENGINE.install_public({"PLAYED": _PLAYED, "TAKEN": _TAKEN, "taken": _taken,
+                           "FaceUpCard": FaceUpCard, "OVER": Phase.OVER})
+    maker: Callable[..., Any] = ENGINE.public_view_of
+    return maker
+
+
+_public_of = _public_maker()
+"""The accelerator's maker of a :class:`~chicago.Game`'s public view (a view, or
+NotImplemented for what the Python code makes), or None."""
 
 
 SCORING: Fold[_Scoring] = Fold("scoring rounds", lambda log: _Scoring(),
