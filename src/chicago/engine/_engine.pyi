@@ -33,3 +33,6 @@ def public_view_of(
     game: object, announcements: object, reveals: object, round_results: object,
     scoring_round: object,
 ) -> object: ...
+def own_view_of(
+    public: object, game: object, seat: object, visible: object, out: object,
+) -> object: ...

@@ -150,7 +150,11 @@ def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None
     _check_seat(game, seat)
     if visible is None:
         visible = _visible(game, seat)
-    out = out_of_stock(visible, seat)
+    return _own_part(game, seat, out_of_stock(visible, seat))
+
+
+def _own_part(game: ViewedGame, seat: int | None, out: set[Card]) -> OwnPart:
+    """:func:`own_part`, ``out`` the cards the seat knows out of the stock."""
     if seat is None:
         return OwnPart(None, (), None, (), (), tuple(sorted(out)))
     held = game.hands[seat]
@@ -164,24 +168,31 @@ def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None
     )
 
 
-_NO_OWN = OwnPart(None, (), None, (), (), ())
-
-
 def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
-    """The view of ``seat`` (``None``: spectator) of ``game``."""
+    """The view of ``seat`` (``None``: spectator) of ``game``: its :func:`public_view` with
+    the seat's own fields and events put in (:func:`seat_view_from`)."""
     _check_seat(game, seat)
-    visible = _visible(game, seat)
-    return _view(game, seat, visible, own_part(game, seat, visible))
+    return seat_view_from(public_view(game), game, seat)
 
 
 def seat_view_from(public: SeatView, game: ViewedGame, seat: int | None) -> SeatView:
     """:func:`seat_view` of ``seat`` made from ``public``, the :func:`public_view` of the
     same ``game`` unchanged since: its public fields are shared, the seat's own fields and
     the events it may see put in (for a shell that builds the public view once per state
-    and gives several audiences their views). Equal to ``seat_view(game, seat)``."""
+    and gives several audiences their views). Equal to ``seat_view(game, seat)``.
+
+    For a seat of a :class:`~chicago.Game` itself the accelerator's ``own_view_of`` reads
+    the seat's own fields from the game's slots when it is built and allowed (its events
+    and the cards it knows out of the stock folded here as for every view); a spectator,
+    anything else or a game of another shape is made by the Python code."""
     _check_seat(game, seat)
     visible = _visible(game, seat)
-    own = own_part(game, seat, visible)
+    out = out_of_stock(visible, seat)
+    if _own_of is not None and seat is not None:
+        made = _own_of(public, game, seat, visible, out)
+        if type(made) is SeatView:  # else NotImplemented
+            return made
+    own = _own_part(game, seat, out)
     return _public_with_own(public, seat, own.hand, own.hand_category, own.discarded,
                             own.legal_actions, own.known_out, visible)
 
@@ -243,7 +254,7 @@ def public_view(game: ViewedGame) -> SeatView:
         made = _public_of(game, *scoring)
         if type(made) is SeatView:  # else NotImplemented
             return made
-    return _view(game, None, (), _NO_OWN, scoring)
+    return _public_python(game, scoring)
 
 
 _ScoringParts = tuple[tuple[Announcement, ...], tuple[Reveal, ...], tuple[RoundResult, ...],
@@ -257,10 +268,10 @@ def _scoring_parts(game: ViewedGame) -> _ScoringParts:
     return public.log.read(SCORING, len(public), _Scoring.parts)
 
 
-def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
-          own: OwnPart, scoring: _ScoringParts | None = None) -> SeatView:
-    announcements, reveals, results, shown_round = (
-        scoring if scoring is not None else _scoring_parts(game))
+def _public_python(game: ViewedGame, scoring: _ScoringParts) -> SeatView:
+    """:func:`public_view` made by the Python code from the game's public API, its
+    scoring rounds given."""
+    announcements, reveals, results, shown_round = scoring
     rules = game.rules
     one_up = game.one_up_card
     over = game.is_over
@@ -297,14 +308,14 @@ def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
         chicago_points=rules.chicago_points,
         lock_at=rules.lock_at,
         exchange_rounds=rules.exchanges,
-        seat=seat,
-        hand=own.hand,
-        hand_category=own.hand_category,
-        discarded=own.discarded,
-        legal_actions=own.legal_actions,
-        known_out=own.known_out,
+        seat=None,  # a public view: no seat's own fields, no events
+        hand=(),
+        hand_category=None,
+        discarded=(),
+        legal_actions=(),
+        known_out=(),
         rules=rules,
-        events=visible,
+        events=(),
         history=game.deal_history,
     )
 
@@ -415,6 +426,9 @@ def _public_maker() -> Callable[..., Any] | None:
 _public_of = _public_maker()
 """The accelerator's maker of a :class:`~chicago.Game`'s public view (a view, or
 NotImplemented for what the Python code makes), or None."""
+_own_of: Callable[..., Any] | None = ENGINE.own_view_of if ENGINE is not None else None
+"""The accelerator's maker of a seat's view of a :class:`~chicago.Game` from its public
+one (a view, or NotImplemented for what the Python code makes), or None."""
 
 
 SCORING: Fold[_Scoring] = Fold("scoring rounds", lambda log: _Scoring(),
