@@ -2,14 +2,21 @@
 server process holds at most 10 MB more than it did before them (its resident set, read
 from /proc; the figures are printed, ``-s`` shows them).
 
-The server runs as the benchmark runs it (benchmarks/bench_server.py: ``Settings`` with the
-bounds per address lifted, since every table here comes from 127.0.0.1, and no reviews).
-Each game is a table of four ``basic`` bots playing one deal with no delay, watched by a
-spectator's websocket from its ``hello`` to its ``game_over`` frame; the spectator then
-leaves, and the finished table with nobody connected is let go (``TableCache.let_go``). The
-idle figure is taken after a first round of the same games (imports, caches and the
-database's pages warm), the final one after the last spectator has left and the server has
-answered a request since.
+The server runs as ``chicago serve`` runs it (src/chicago/commands/serve.py): its collector
+tuned (``Settings.tune_gc``: what start-up made frozen, a young generation of 10,000
+allocations, the survivors of full collections frozen), its own uvicorn protocols
+(``protocol_classes``), no per-message compression, keep-alive pings; and with the bounds
+per address lifted, since every table here comes from 127.0.0.1, and no reviews (as
+benchmarks/bench_server.py runs it). Each game is a table of four ``basic`` bots playing
+one deal with no delay, watched by a spectator's websocket from its ``hello`` to its
+``game_over`` frame; the spectator then leaves, and the finished table with nobody
+connected is let go (``TableCache.let_go``). The idle figure is taken after a first round
+of the same games (imports, caches and the database's pages warm), the final one after the
+last spectator has left and the server has answered a request since.
+
+Before docs/SERVER.md's "Connections without cycles" this failed tuned (+11 to +15 MB):
+each spectator's connection left its protocol objects in reference cycles, which the tuned
+collector frees late; untuned it passed (+6 to +9 MB).
 """
 
 from __future__ import annotations
@@ -41,18 +48,23 @@ it, and the test ended in httpx.ReadError (as benchmarks/bench_server.py's run d
 SERVER = f"""
 import json, socket, sys, uvicorn
 from chicago.server import Settings, create_app
+from chicago.server.transport import protocol_classes
 settings = Settings(db_url=sys.argv[1], static_dir=None, **json.loads(sys.argv[2]))
 sock = socket.socket()
 sock.bind(("127.0.0.1", 0))
 sock.listen(1024)
 print(sock.getsockname()[1], flush=True)
-uvicorn.Server(uvicorn.Config(create_app(settings), log_level="error",
-                              timeout_keep_alive={KEEP_ALIVE})).run(sockets=[sock])
+http, ws = protocol_classes()
+config = uvicorn.Config(create_app(settings), log_level="error", http=http, ws=ws,
+                        ws_max_size=settings.ws_max_size, ws_per_message_deflate=False,
+                        ws_ping_interval=20.0, ws_ping_timeout=20.0,
+                        timeout_graceful_shutdown=5, timeout_keep_alive={KEEP_ALIVE})
+uvicorn.Server(config).run(sockets=[sock])
 """
 SETTINGS = {
     "create_rate": 1e6, "create_burst": 1_000_000, "max_waiting_per_address": 1_000_000,
     "max_waiting": 1_000_000, "max_bot_tables_per_address": 1_000_000,
-    "max_bot_tables": 1_000_000, "review_workers": 0, "seed": 28,
+    "max_bot_tables": 1_000_000, "review_workers": 0, "seed": 28, "tune_gc": True,
 }
 
 

@@ -143,3 +143,39 @@ def test_an_update_of_an_unknown_column_is_refused_and_stores_nothing(db_url: st
     assert store.count("log") == 4  # two game entries, b's two actions
     assert [e.seq for e in store.load("a").entries] == [1]  # type: ignore[union-attr]
     store.close()
+
+
+def test_the_plain_writes_keep_one_connection_of_the_pool(db_url: str) -> None:
+    """The batches of play check one connection out of the pool and keep it (before, each
+    batch checked one out and gave it back, the pool rolling it back: about a third of a
+    lone move's write); close gives it back."""
+    store = _store(db_url, "ab")
+    checkouts: list[object] = []
+    event.listen(store.engine, "checkout", lambda *_: checkouts.append(_))
+    seq = 2
+    for _ in range(5):
+        assert store.write([_play("a", seq, to_act=1), _play("b", seq, to_act=0)]) == [None] * 2
+        seq += 2
+    assert len(checkouts) == 1
+    assert [e.seq for e in store.load("b").entries] == list(range(1, 12))  # type: ignore[union-attr]
+    store.close()
+    assert store.engine.pool.checkedout() == 0
+
+
+def test_a_plain_write_on_a_connection_gone_stores_its_changes_on_another(
+        db_url: str) -> None:
+    """Hostile: the connection the plain writes keep breaks between batches (a database
+    restart, an idle timeout). The next batch fails on it, is stored change by change on
+    the general path as after any failed batch, and the batches after it check out a new
+    connection: nothing is lost, and no caller sees the broken one."""
+    store = _store(db_url, "ab")
+    assert store.write([_play("a", 2, to_act=1)]) == [None]
+    held = store._held
+    assert held is not None
+    held.driver_connection.close()  # under the pool's feet
+    assert store.write([_play("a", 4, to_act=0), _play("b", 2, to_act=1)]) == [None] * 2
+    assert store.write([_play("a", 6, to_act=1)]) == [None]
+    assert store._held is not None and store._held is not held
+    assert [e.seq for e in store.load("a").entries] == list(range(1, 8))  # type: ignore[union-attr]
+    assert [e.seq for e in store.load("b").entries] == [1, 2, 3]  # type: ignore[union-attr]
+    store.close()

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from chicago.engine.game import Game
 from chicago.engine.viewjson import view_json
 from chicago.rules import Rules
 from chicago.server.bus import InProcessBus
@@ -706,3 +707,24 @@ def test_a_bot_that_fails_to_reply_leaves_the_action_it_answers_stored(
         asyncio.run(scenario())
     assert any("failed to reply" in r.getMessage() for r in caplog.records)
     assert [held[0] for held in storage.changes if held].count(("act", "player")) > 0
+
+
+def test_each_action_is_applied_to_the_game_once_and_never_by_the_store(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine applies each action of a move once: the action checked on a copy of the
+    game when it is decided (the person's, and each bot's reply decided on the state after
+    it), and that very game installed when the change is stored. Neither the writer thread
+    nor the storage applies anything: what is stored is the decided change's entries and
+    rows (docs/SERVER.md, twelfth pass). A whole game of one person and three bots."""
+    applied: list[str] = []
+    engine_apply = Game.apply
+
+    def counting(game: Game, action: Any) -> None:
+        applied.append(threading.current_thread().name)
+        engine_apply(game, action)
+
+    monkeypatch.setattr(Game, "apply", counting)
+    storage, table_id, _ = _one_person_and_bots(replies=True)
+    stored = [e for e in storage.logs[table_id] if e.kind == "act"]
+    assert stored and len(applied) == len(stored)
+    assert "chicago-writer" not in applied

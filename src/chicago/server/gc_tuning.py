@@ -17,6 +17,13 @@ grown old since the previous one, not every table again. A cycle among frozen ob
 never collected while they stay frozen, so when the frozen objects have grown by a quarter
 since the last full scan (:data:`THAW_GROWTH`: leaked cycles, or more tables) the next full
 collection unfreezes them all first and scans the whole heap once, as Python would have.
+
+So what lives as long as a connection or a table must not end in a reference cycle: frozen
+while it lived, it would wait for that thaw, and a cycle that is not frozen waits longer
+than untuned (the young generation is larger, and a full collection comes when the objects
+that grew old reach a quarter of all, frozen ones included). A websocket connection of
+``chicago serve`` leaves none (docs/SERVER.md, "Connections without cycles";
+tests/server/test_connection_cycles.py).
 """
 
 from __future__ import annotations

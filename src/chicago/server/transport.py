@@ -23,6 +23,12 @@ write, when the connection can take it (handshake done, not closing, the transpo
 paused by flow control); :class:`chicago.server.sockets.Socket` writes through it whenever
 no frame of its own waits, instead of waking its sender task and passing the frame down
 starlette's and the middleware's layers of ``send`` (none of which looks at a frame).
+
+A connection that ended leaves no reference cycle (docs/SERVER.md, "Connections without
+cycles"): the HTTP protocol lets go of its parser after a websocket upgrade, the websocket
+protocol releases its :class:`DirectFrames` and handshake hook when the connection is lost,
+and the connection's logger holds its protocol weakly; so its objects are freed by
+reference counting, not left to the tuned garbage collector (``Settings.tune_gc``).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import time
+import weakref
 from typing import Any, cast
 
 from websockets.exceptions import InvalidState
@@ -117,6 +124,12 @@ class DirectFrames:
     def __init__(self, protocol: Any) -> None:
         self._protocol = protocol
 
+    def release(self) -> None:
+        """Let go of the protocol once its connection is lost (every later frame is
+        refused, as it would be anyway): the protocol holds this object in its scope, so
+        holding the protocol back would make a cycle only the garbage collector frees."""
+        self._protocol = _NOT_DIRECT
+
     def write_text(self, text: str) -> bool:
         """Write one text frame now; False when it must go through ``send`` instead."""
         protocol = self._protocol
@@ -147,7 +160,7 @@ class _ConnectionLogger:
     (once per connection) instead of uvicorn's message and traceback."""
 
     def __init__(self, protocol: Any, logger: logging.Logger) -> None:
-        self._protocol = protocol
+        self._protocol = weakref.ref(protocol)  # the protocol holds this logger
         self._logger = logger
         self._reported = False
 
@@ -161,7 +174,7 @@ class _ConnectionLogger:
             return False
         if not self._reported:
             self._reported = True
-            client = getattr(self._protocol, "client", None)
+            client = getattr(self._protocol(), "client", None)
             ERROR_LOG.report(str(client[0]) if client else "?", what)
         return True
 
@@ -222,6 +235,13 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
         def send_400_response(self, msg: str) -> None:
             _bad_request(self, msg)
 
+        def handle_websocket_upgrade(self) -> None:
+            super().handle_websocket_upgrade()
+            # The connection is the websocket protocol's now and this object is never
+            # called again; uvicorn lets go of its parser (which calls back into this
+            # object: a cycle) when a connection is lost, but not after an upgrade.
+            self.parser = None
+
     class WebSocketProtocol(WsBase):
         """uvicorn's websocket protocol: safe headers on a refused handshake, protocol
         errors in a line, frames written at once (:class:`DirectFrames`)."""
@@ -246,6 +266,15 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
             scope = getattr(self, "scope", None)
             if scope is not None:  # a valid handshake: the application now accepts or refuses
                 scope["extensions"][DIRECT_FRAMES] = DirectFrames(self)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            # Nothing is written to a lost connection: what refers back to this object
+            # goes, so that it is freed when the application lets go of it.
+            direct = getattr(self, "scope", {}).get("extensions", {}).get(DIRECT_FRAMES)
+            if isinstance(direct, DirectFrames):
+                direct.release()
+            self.conn.__dict__.pop("accept", None)  # accept_with_headers holds conn
 
         def handle_handshake_exception(self) -> None:
             self.handshake_complete = True

@@ -24,7 +24,7 @@ from typing import Any
 
 from chicago.server.core.rows import Change
 
-__all__ = ["PlainStatements", "plain", "write_plain"]
+__all__ = ["PlainStatements", "compact_json", "plain", "write_plain"]
 
 _LOG_COLUMNS = ("table_id", "seq", "game", "kind", "seat", "data", "created_at")
 _TABLE_JSON = frozenset({"rules", "variations", "seats", "options"})
@@ -38,8 +38,10 @@ def plain(change: Change) -> bool:
             and not change.players and change.rated is None and not change.game_updates)
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+compact_json = json.JSONEncoder(separators=(",", ":")).encode
+"""A JSON column's text: no spaces (what ``json.dumps(value, separators=(",", ":"))``
+gives, without making an encoder per value: a third of the cost of a short entry's text)."""
+_dumps = compact_json
 
 
 class PlainStatements:

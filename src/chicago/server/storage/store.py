@@ -35,6 +35,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.pool import PoolProxiedConnection
 
 from chicago.server.core.rows import (
     SEAT_KINDS,
@@ -55,7 +56,7 @@ from chicago.server.storage.models import (
     tables,
     tournaments,
 )
-from chicago.server.storage.plain import PlainStatements, plain, write_plain
+from chicago.server.storage.plain import PlainStatements, compact_json, plain, write_plain
 
 __all__ = [
     "SEAT_KINDS",
@@ -97,8 +98,7 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+_dumps = compact_json
 
 
 def _loads(value: str | None) -> Any:
@@ -212,6 +212,9 @@ class Store:
         batch takes the general path; ``driver_writes=False`` asks for that, for the
         benchmark that compares the two)."""
         self._skipped: set[str] = set()  # rows already logged as unreadable
+        self._held: PoolProxiedConnection | None = None
+        """The pool's connection that the plain writes keep between batches (None: none
+        yet, or the last one failed): see :meth:`_write_plain`."""
 
     def skip(self, what: str, problem: object, doing: str = "loaded") -> None:
         """A stored row ``what`` ("table ID", "game ID/N") cannot be read or loaded: log it,
@@ -277,7 +280,9 @@ class Store:
             return MigrationContext.configure(conn).get_current_revision()
 
     def close(self) -> None:
-        """Release every connection."""
+        """Release every connection (the plain writes' own first)."""
+        with self._write_lock:
+            self._let_go_held(invalidate=False)
         self.engine.dispose()
 
     # ------------------------------------------------------------------ writes
@@ -311,28 +316,53 @@ class Store:
     def _write_plain(self, changes: Sequence[Change], statements: PlainStatements) -> bool:
         """Store a batch of plain changes in one transaction on the driver's own connection
         (:mod:`chicago.server.storage.plain`); False when it failed and was rolled back (the
-        caller stores each change alone, to name the one that failed)."""
-        try:
-            connection = self.engine.raw_connection()
-        except Exception:  # cannot connect: the general path says so change by change
-            return False
+        caller stores each change alone, to name the one that failed).
+
+        The connection is checked out of the pool once and kept for the next batches (the
+        caller holds :attr:`write_lock`): a checkout and its return, with the pool's
+        rollback on return, were about a quarter of a lone move's write (docs/SERVER.md,
+        "Load on one worker", twelfth pass). Between batches it holds no transaction. After
+        a failed batch it is given back (invalidated if it cannot even roll back: the
+        failure may have been the connection's) and the next batch checks out another."""
+        connection = self._held
+        if connection is None:
+            try:
+                connection = self._held = self.engine.raw_connection()
+            except Exception:  # cannot connect: the general path says so change by change
+                return False
         try:
             cursor = connection.cursor()
-            try:
-                write_plain(cursor, changes, statements)
-                connection.commit()
-                return True
-            except Exception:
-                try:
-                    connection.rollback()
-                except Exception:  # the connection itself is gone: the pool drops it
-                    connection.invalidate()
-                return False
-            finally:
-                with contextlib.suppress(Exception):
-                    cursor.close()
+        except Exception:
+            self._let_go_held(invalidate=True)
+            return False
+        try:
+            write_plain(cursor, changes, statements)
+            connection.commit()
+            return True
+        except Exception:
+            pass
         finally:
-            connection.close()
+            with contextlib.suppress(Exception):
+                cursor.close()
+        try:
+            connection.rollback()
+        except Exception:  # the connection itself is gone: the pool drops it
+            self._let_go_held(invalidate=True)
+        else:
+            self._let_go_held(invalidate=False)
+        return False
+
+    def _let_go_held(self, *, invalidate: bool) -> None:
+        """Give the plain writes' connection back to the pool (``invalidate``: it is broken,
+        the pool forgets it); nothing when none is held."""
+        connection, self._held = self._held, None
+        if connection is None:
+            return
+        with contextlib.suppress(Exception):
+            if invalidate:
+                connection.invalidate()
+            else:
+                connection.close()
 
     @property
     def write_lock(self) -> threading.Lock:

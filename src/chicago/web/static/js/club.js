@@ -6,7 +6,7 @@
 //   #/signin/SECRET      store a profile's secret on this device
 //   #/leaderboard[/L]    a ladder's ratings
 
-import { h, replace, copyText } from "./dom.js";
+import { h, replaceKeepingFocus, copyText } from "./dom.js";
 import { MailSettings } from "./mailsettings.js";
 import { t, onLangChange, num } from "./i18n.js";
 import { api } from "./api.js";
@@ -144,7 +144,8 @@ export class ProfilePage {
     if (!me || d.profile.id === me.id || this.following === undefined) return null;
     const name = d.profile.name;
     const follow = !this.following;
-    return h("button", { type: "button", dataset: { action: follow ? "follow" : "unfollow", profile: d.profile.id }, onclick: async () => {
+    return h("button", { type: "button", dataset: { action: follow ? "follow" : "unfollow", profile: d.profile.id }, onclick: async (e) => {
+      const button = e.currentTarget; // (null once the event is over)
       try {
         await api.follow(d.profile.id, follow);
         this.following = follow;
@@ -152,23 +153,26 @@ export class ProfilePage {
       } catch (err) {
         showError(err.code || "network", err.message);
       }
+      const pressed = document.activeElement === button;
       this.render();
+      // the button turned into its opposite (another data-action): the focus goes with it
+      if (pressed) this.root.querySelector(`[data-profile="${CSS.escape(d.profile.id)}"][data-action="${this.following ? "unfollow" : "follow"}"]`)?.focus();
     } }, t(follow ? "people.follow" : "people.unfollow", { name }));
   }
 
   render() {
     const me = this.mine;
     if (!this.id && !me) {
-      replace(this.root, h("section", { class: "panel club-profile", dataset: { club: "profile-new" } },
+      replaceKeepingFocus(this.root, h("section", { class: "panel club-profile", dataset: { club: "profile-new" } },
         h("h1", {}, t("club.profile_title")), h("p", {}, t("club.profile_intro")), createForm(() => this.load())));
       return;
     }
     const d = this.data;
     if (!d) {
-      replace(this.root, h("p", { class: "loading" }, t("loading")));
+      replaceKeepingFocus(this.root, h("p", { class: "loading" }, t("loading")));
       return;
     }
-    replace(this.root, h("div", { class: "club-profile", dataset: { club: "profile", profile: d.profile.id } },
+    replaceKeepingFocus(this.root, h("div", { class: "club-profile", dataset: { club: "profile", profile: d.profile.id } },
       h("section", { class: "panel" },
         h("h1", {}, d.profile.name),
         me ? this.devices(me) : this.followButton(d)),
@@ -191,8 +195,8 @@ export class ProfilePage {
       ? h("div", { class: "signin-link", dataset: { signin: "shown" } },
         h("p", {}, t("club.link_warning")),
         h("input", { type: "text", readonly: true, value: this.link, "aria-label": t("club.link"), id: "signin-link" }),
-        h("button", { type: "button", onclick: async () => { if (await copyText(this.link)) showNotice(t("club.copied")); } }, t("club.copy")),
-        h("button", { type: "button", class: "link", onclick: () => { this.link = null; this.render(); } }, t("club.hide")))
+        h("button", { type: "button", dataset: { action: "copy-link" }, onclick: async () => { if (await copyText(this.link)) showNotice(t("club.copied")); } }, t("club.copy")),
+        h("button", { type: "button", class: "link", dataset: { action: "hide-link" }, onclick: () => { this.link = null; this.render(); } }, t("club.hide")))
       : h("button", { type: "button", dataset: { action: "show-link" }, onclick: () => {
         this.link = `${location.origin}${location.pathname}#/signin/${me.secret}`;
         this.render();
@@ -252,7 +256,7 @@ export class SignInPage {
   }
 
   async mount() {
-    replace(this.root, h("p", { class: "loading" }, t("loading")));
+    replaceKeepingFocus(this.root, h("p", { class: "loading" }, t("loading")));
     try {
       const me = await api.me(this.secret);
       store.setProfile({ id: me.profile.id, name: me.profile.name, secret: this.secret });
@@ -262,7 +266,7 @@ export class SignInPage {
       location.replace(`${location.pathname}${location.search}#/profile`);
     } catch (err) {
       showError(err.code || "network", err.message);
-      replace(this.root, h("section", { class: "panel" }, h("h1", {}, t("club.signin_failed")),
+      replaceKeepingFocus(this.root, h("section", { class: "panel" }, h("h1", {}, t("club.signin_failed")),
         h("p", {}, t("club.signin_failed_text"))));
     }
   }
@@ -295,7 +299,7 @@ export class LeaderboardPage {
   render() {
     const d = this.data;
     const me = store.profile();
-    replace(this.root, h("section", { class: "panel leaderboard", dataset: { club: "leaderboard" } },
+    replaceKeepingFocus(this.root, h("section", { class: "panel leaderboard", dataset: { club: "leaderboard" } },
       h("h1", {}, t("club.leaderboard")),
       h("p", { class: "muted" }, t("club.leaderboard_intro")),
       !d ? h("p", {}, t("loading")) : [

@@ -3,7 +3,7 @@
 // browser when the tab is hidden and the person allowed it, like the turn notices); and what
 // became of the ones it made or received (declined, the table filled …), said once.
 
-import { h, replace } from "./dom.js";
+import { h, replaceKeepingFocus } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { api } from "./api.js";
 import { onInvites, yourInvites, notifyState } from "./site.js";
@@ -45,7 +45,7 @@ function render() {
   const list = [...received.values()];
   el.hidden = !list.length;
   el.setAttribute("aria-label", t("invite.region"));
-  replace(el, ...list.map(card));
+  replaceKeepingFocus(el, ...list.map(card));
 }
 
 /** What became of an invitation that ended, in words (null: the person did it themselves). */

@@ -1,7 +1,7 @@
 // The lobby: quick play against bots, the create-a-table form, your tables, open tables and
 // finished games; and the page of all finished games.
 
-import { h, replace } from "./dom.js";
+import { h, replace, replaceKeepingFocus, rememberFocus } from "./dom.js";
 import { t, onLangChange, num } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
@@ -95,10 +95,7 @@ export class LobbyPage {
 
   render() {
     if (!this.info) return;
-    const active = document.activeElement;
-    const focusId = active && active.id;
-    const caret = active && active.tagName === "INPUT" && typeof active.selectionStart === "number" && active.type === "text"
-      ? [active.selectionStart, active.selectionEnd] : null;
+    const focus = rememberFocus(this.root); // before the people's panel moves into the new page
     replace(this.root, h("div", { class: "lobby" },
       welcomePanel(() => this.startGuide(), this.busy),
       this.intro(),
@@ -108,11 +105,7 @@ export class LobbyPage {
       this.people ? this.people.el : null,
       this.openTables(),
       this.finishedGames()));
-    const again = focusId ? document.getElementById(focusId) : null;
-    if (again) {
-      again.focus();
-      if (caret) again.setSelectionRange(...caret);
-    }
+    focus.restore();
   }
 
   intro() {
@@ -224,7 +217,7 @@ export class LobbyPage {
         h("div", { class: "field" }, h("label", { for: "f-players" }, t("form.players")), playersSelect),
         h("fieldset", { class: "seats" }, h("legend", {}, t("form.seats")), seatRows, h("small", { class: "muted" }, t("form.seats_hint"))),
         h("details", { class: "variations", open: f.showVariations || f.variations.size > 0 || large, ontoggle: (e) => { f.showVariations = e.target.open; } },
-          h("summary", {}, t("form.variations")),
+          h("summary", { dataset: { action: "variations" } }, t("form.variations")),
           h("small", { class: "muted" }, t("form.variations_hint")),
           large ? h("p", { class: "muted" }, t("form.large_needed")) : null,
           h("ul", {}, variations)),
@@ -246,14 +239,14 @@ export class LobbyPage {
       h("ul", { class: "rows" }, mine.map(([id, s]) => h("li", {},
         h("a", { href: `#/table/${id}` }, s.name || t("lobby.unnamed")), " ",
         h("span", { class: "muted" }, t("seat_n", { n: s.seat + 1 })), " ",
-        h("button", { type: "button", class: "link", onclick: () => { store.forgetSeat(id); this.render(); } }, t("lobby.forget"))))));
+        h("button", { type: "button", class: "link", dataset: { action: "forget-seat", table: id }, onclick: () => { store.forgetSeat(id); this.render(); } }, t("lobby.forget"))))));
   }
 
   openTables() {
     const tables = this.tables;
     return h("section", { class: "panel open-tables" },
       h("div", { class: "panel-head" }, h("h2", {}, t("lobby.open_tables")),
-        h("button", { type: "button", class: "link", onclick: () => this.refresh() }, t("lobby.refresh"))),
+        h("button", { type: "button", class: "link", dataset: { action: "refresh-tables" }, onclick: () => this.refresh() }, t("lobby.refresh"))),
       tables === null ? h("p", {}, t("loading")) : !tables.length ? h("p", { class: "muted" }, t("lobby.no_tables")) :
         h("ul", { class: "rows" }, tables.map((tb) => {
           const free = tb.seats.filter((s) => s.kind === "open").length;
@@ -261,8 +254,8 @@ export class LobbyPage {
             h("strong", {}, tb.name || t("lobby.unnamed")), " ",
             h("span", { class: "muted" }, `${presetName(tb.preset)}${tb.variations.length ? " + " + tb.variations.join(", ") : ""} · ${t("lobby.seats_free", { free, n: tb.players })}${tb.rated ? " · " + t("club.rated") : ""}`), " ",
             seatList(tb), " ",
-            h("a", { class: "button", href: `#/table/${tb.id}` }, t("lobby.join")), " ",
-            h("a", { class: "button", href: `#/watch/${tb.id}` }, t("lobby.watch")));
+            h("a", { class: "button", href: `#/table/${tb.id}`, dataset: { action: "join-table" } }, t("lobby.join")), " ",
+            h("a", { class: "button", href: `#/watch/${tb.id}`, dataset: { action: "watch-table" } }, t("lobby.watch")));
         })));
   }
 
@@ -329,10 +322,10 @@ export class GamesPage {
   }
 
   render() {
-    replace(this.root, h("section", { class: "panel" },
+    replaceKeepingFocus(this.root, h("section", { class: "panel" },
       h("h1", {}, t("lobby.finished")),
       gamesList(this.games),
-      this.done ? null : h("button", { type: "button", onclick: () => this.more() }, t("lobby.more"))));
+      this.done ? null : h("button", { type: "button", dataset: { action: "more-games" }, onclick: () => this.more() }, t("lobby.more"))));
   }
 }
 

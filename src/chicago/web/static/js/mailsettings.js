@@ -1,7 +1,7 @@
 // Mail notices (docs/SERVER.md, "Mail"): the profile's address and wish, on its page; and the
 // pages the links of the mails open (confirm the address, unsubscribe).
 
-import { h, replace } from "./dom.js";
+import { h, replaceKeepingFocus } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { api } from "./api.js";
 import { errorText, showNotice } from "./notice.js";
@@ -85,7 +85,7 @@ export class MailLinkPage {
   render() {
     const r = this.result;
     const text = !r ? t("loading") : r.ok ? t(this.kind === "confirm" ? "mail.confirmed" : "mail.unsubscribed") : r.text;
-    replace(this.root, h("section", { class: "panel mail-link" },
+    replaceKeepingFocus(this.root, h("section", { class: "panel mail-link" },
       h("h1", {}, t("mail.title")),
       h("p", { role: r && !r.ok ? "alert" : "status", dataset: { testid: "mail-link" } }, text),
       h("p", {}, h("a", { href: "#/profile" }, t("nav.profile")))));

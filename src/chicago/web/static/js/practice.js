@@ -7,7 +7,7 @@
 //
 // An exercise holds only what its seat saw (the server makes them of finished games only).
 
-import { h, replace } from "./dom.js";
+import { h, replaceKeepingFocus } from "./dom.js";
 import { t, num, onLangChange } from "./i18n.js";
 import { api } from "./api.js";
 import { cardRow } from "./board.js";
@@ -88,7 +88,7 @@ export class PracticePage {
 
   draw() {
     const body = this.run ? this.runView() : this.startView();
-    replace(this.root, h("section", { class: "panel practice", dataset: { testid: "practice" } },
+    replaceKeepingFocus(this.root, h("section", { class: "panel practice", dataset: { testid: "practice" } },
       h("h1", {}, t("practice.title")),
       this.error ? h("p", { class: "notice", role: "alert" }, errorText(this.error)) : null,
       body));

@@ -4,7 +4,7 @@
 // The Review view (review.js) grades every decision of a seat; #/replay/TABLE/GAME?review=SEAT
 // opens the page with it.
 
-import { h, replace } from "./dom.js";
+import { h, replace, rememberFocus } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { api } from "./api.js";
 import { Names, describe, gameNames, phaseText, stepText } from "./words.js";
@@ -95,11 +95,10 @@ export class ReplayPage {
       this.render();
       return;
     }
-    const active = document.activeElement;
-    const focus = panel.contains(active) && active.dataset ? active.dataset.action : null;
+    const focus = rememberFocus(this.root);
     panel.replaceWith(this.review.element(step.number));
     this.review.settle(this.root);
-    if (focus) this.root.querySelector(`.review-panel [data-action="${focus}"]`)?.focus();
+    focus.restore();
   }
 
   closeReview() {
@@ -223,7 +222,7 @@ export class ReplayPage {
       return;
     }
     if (!this.index) return;
-    const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.action : null;
+    const focus = rememberFocus(this.root);
     const names = this.names();
     const steps = this.steps();
     const step = steps[this.step];
@@ -266,7 +265,7 @@ export class ReplayPage {
         btn(t("replay.last") + " »", "last", () => this.go(this.index.length, -1), atEnd),
         h("button", { type: "button", class: this.review ? "primary" : null, dataset: { action: "review" }, "aria-expanded": String(Boolean(this.review)),
           onclick: () => (this.review ? this.closeReview() : this.openReview(this.defaultReviewSeat())) }, t("review.title")),
-        h("input", { type: "range", min: 0, max: steps.length - 1, value: this.step, "aria-label": t("replay.step", { i: this.step + 1, n: steps.length }),
+        h("input", { type: "range", dataset: { action: "step-slider" }, min: 0, max: steps.length - 1, value: this.step, "aria-label": t("replay.step", { i: this.step + 1, n: steps.length }),
           oninput: (e) => this.go(this.deal, Number(e.target.value)) }),
         h("span", { class: "position", dataset: { testid: "position" } },
           `${t("replay.deal", { deal: this.deal, n: this.index.length })} · ${t("replay.step", { i: globalIndex, n: this.total })}`),
@@ -292,6 +291,6 @@ export class ReplayPage {
     this.review?.settle(this.root);
     const log = this.root.querySelector(".log-list");
     if (log) log.scrollTop = log.scrollHeight;
-    if (focus) this.root.querySelector(`[data-action="${focus}"]:not([disabled])`)?.focus();
+    focus.restore();
   }
 }

@@ -1,7 +1,7 @@
 // The live table: one seat's view of a game (or a spectator's), kept up to date over the
 // websocket; the player's cards as SVG buttons, the choices of the moment as buttons.
 
-import { h, replace, copyText } from "./dom.js";
+import { h, replace, rememberFocus, copyText } from "./dom.js";
 import { t, num, items, onLangChange } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { TableConnection } from "./connection.js";
@@ -641,10 +641,7 @@ export class TablePage {
     if (!this.table) return;
     this.motion.finish(); // a new state finishes a running animation at once
     this.motion.capture(this.root);
-    const active = document.activeElement;
-    const focusKey = this.root.contains(active) ? focusKeyOf(active) : null;
-    const caret = active && active.tagName === "INPUT" && typeof active.selectionStart === "number"
-      ? [active.selectionStart, active.selectionEnd, active.selectionDirection || "none"] : null;
+    const focus = rememberFocus(this.root); // put back on the same control once drawn anew
     const logEl = this.root.querySelector(".log-list");
     const atBottom = !logEl || logEl.scrollTop + logEl.clientHeight >= logEl.scrollHeight - 8;
     const names = this.names();
@@ -671,19 +668,7 @@ export class TablePage {
     this.fresh = [];
     const newLog = this.root.querySelector(".log-list");
     if (newLog && atBottom) newLog.scrollTop = newLog.scrollHeight;
-    if (focusKey) {
-      const el = this.root.querySelector(focusKey);
-      if (el && !el.disabled) {
-        el.focus({ preventScroll: true });
-        if (caret && el.tagName === "INPUT" && typeof el.setSelectionRange === "function") {
-          try {
-            el.setSelectionRange(...caret);
-          } catch {
-            /* not a text field */
-          }
-        }
-      }
-    }
+    focus.restore();
     if (this.focusDialog && this.gameOver && this.overOpen) {
       this.focusDialog = false;
       const target = this.root.querySelector('.dialog [data-action="rematch"]') || this.root.querySelector('.dialog [data-action="fill"]') || this.root.querySelector('.dialog [data-action="close"]');
@@ -1451,28 +1436,6 @@ export class TablePage {
       if (ann) this.act(ann);
     }
   }
-}
-
-/**
- * A selector that finds the focused element again in the page drawn anew (render() puts the
- * focus back there): its card, action or id; else, within its window, a link by its address
- * or a scrolling region (a window's body, the deal's summary) by its class, where that names
- * it alone. Without it, a drawing that comes while such an element has the keyboard (a
- * trick's rest ending under the game-over window, say) drops the focus to the page's body,
- * out of the window.
- */
-function focusKeyOf(el) {
-  if (!el || el === document.body) return null;
-  if (el.dataset && el.dataset.card) return `[data-card="${el.dataset.card}"]`;
-  if (el.dataset && el.dataset.action) return `[data-action="${el.dataset.action}"]`;
-  if (el.id) return `#${CSS.escape(el.id)}`;
-  const dialog = el.closest("[data-dialog]");
-  const within = dialog ? `[data-dialog="${CSS.escape(dialog.dataset.dialog)}"] ` : "";
-  const href = el.tagName === "A" ? el.getAttribute("href") : null;
-  const key = href ? `${within}a[href="${CSS.escape(href)}"]`
-    : el.classList.length ? `${within}${el.tagName.toLowerCase()}${[...el.classList].map((c) => `.${CSS.escape(c)}`).join("")}`
-      : null;
-  return key && document.querySelectorAll(key).length === 1 ? key : null; // only if it names this one
 }
 
 /** A modal window: title and close button, the body (scrolls), an optional footer that stays in view. */

@@ -5,7 +5,7 @@
 //   #/tournaments        the list and the form
 //   #/tournament/ID      one tournament
 
-import { h, replace } from "./dom.js";
+import { h, replaceKeepingFocus } from "./dom.js";
 import { t, items, onLangChange, num } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
@@ -45,7 +45,7 @@ export class TournamentsPage {
   }
 
   render() {
-    replace(this.root, h("div", { class: "tournaments", dataset: { club: "tournaments" } },
+    replaceKeepingFocus(this.root, h("div", { class: "tournaments", dataset: { club: "tournaments" } },
       this.createPanel(),
       h("section", { class: "panel" }, h("h2", {}, t("tour.list")),
         !this.list ? h("p", {}, t("loading")) : !this.list.tournaments.length ? h("p", { class: "muted" }, t("tour.none"))
@@ -158,13 +158,13 @@ export class TournamentPage {
   render() {
     const d = this.data;
     if (!d) {
-      replace(this.root, h("p", { class: "loading" }, t("loading")));
+      replaceKeepingFocus(this.root, h("p", { class: "loading" }, t("loading")));
       return;
     }
     const me = store.profile();
     const mine = me ? d.entrants.find((e) => e.profile === me.id) : null;
     const organizer = store.organizerSecret(d.id);
-    replace(this.root, h("div", { class: "tournament", dataset: { club: "tournament", status: d.status, round: d.round } },
+    replaceKeepingFocus(this.root, h("div", { class: "tournament", dataset: { club: "tournament", status: d.status, round: d.round } },
       h("section", { class: "panel" },
         h("h1", {}, d.name),
         h("p", { class: "muted" }, [
@@ -277,7 +277,7 @@ export class TournamentPage {
             cell("wins", t("club.stat.wins"), String(s.wins)),
             cell("rating", t("club.rating"), ratingText(s.rating), { class: "col-rating rating" }));
         }))),
-      h("details", { class: "how" }, h("summary", {}, t("tour.how")),
+      h("details", { class: "how" }, h("summary", { dataset: { action: "how" } }, t("tour.how")),
         items("tour.how_text").map((p) => h("p", {}, p)),
         h("p", { class: "rating-explain" }, t("club.rating_explain"))));
   }
@@ -291,7 +291,7 @@ export class TournamentPage {
         h("span", {}, tb.seats.map((s, i) => `${s.kind === "bot" ? t("club.bot_level", { level: levelName(s.name) }) : s.name}${tb.scores ? " " + num(tb.scores[i]) : ""}`).join(", ")), " ",
         h("span", { class: "muted" }, tb.status === "finished" ? t("tour.table_done") : t("tour.table_playing")), " ",
         me && tb.seats.some((s) => s.profile === me.id) && tb.status !== "finished"
-          ? h("button", { type: "button", class: "primary", onclick: () => this.goToTable() }, t("tour.my_table")) : null,
+          ? h("button", { type: "button", class: "primary", dataset: { action: "my-round-table", table: tb.table }, onclick: () => this.goToTable() }, t("tour.my_table")) : null,
         tb.watch && tb.status !== "finished" ? h("a", { class: "button", href: `#/watch/${tb.table}` }, t("lobby.watch")) : null,
         tb.replay ? h("a", { class: "button", href: tb.replay }, t("lobby.replay")) : null,
         tb.record ? h("a", { class: "button", href: tb.record.replace(/^\//, ""), download: `chicago-${tb.table}-1.json` }, t("tour.record")) : null))));

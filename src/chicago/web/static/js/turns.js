@@ -2,7 +2,7 @@
 // seats this browser holds), kept up to date by the site socket; and the switch for the
 // browser's notifications.
 
-import { h, replace } from "./dom.js";
+import { h, replaceKeepingFocus } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { yourTurns, onTurns, notifyState, askToNotify } from "./site.js";
 
@@ -36,7 +36,7 @@ export class TurnsPage {
       type: "button", dataset: { action: "notify" }, onclick: async () => { await askToNotify(); this.render(); },
     }, t("turns.notify_ask")) : null;
     const said = state === "granted" ? t("turns.notify_on") : state === "denied" ? t("turns.notify_denied") : null;
-    replace(this.root, h("section", { class: "panel turns" },
+    replaceKeepingFocus(this.root, h("section", { class: "panel turns" },
       h("h1", { tabindex: "-1" }, t("turns.title")),
       h("p", { class: "muted" }, t("turns.intro")),
       turns.length ? h("ul", { class: "rows", dataset: { testid: "turns" } }, turns.map((tb) => h("li", { dataset: { table: tb.table } },
