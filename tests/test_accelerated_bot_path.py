@@ -22,7 +22,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from accelerator_cases import OPTIONS as BASE_OPTIONS
@@ -126,11 +126,48 @@ def check_views(game: Game, seat: int, monkeypatch: pytest.MonkeyPatch) -> None:
     with monkeypatch.context() as patch:
         patch.setattr(views_module, "_new_view", PYTHON_VIEW_MAKERS[0])
         patch.setattr(views_module, "_public_with_own", PYTHON_VIEW_MAKERS[1])
+        patch.setattr(views_module, "_public_of", None)
+        patch.setattr(views_module, "_own_of", None)
         pure = (public_view(game), seat_view_from(public_view(game), game, seat),
                 game.view(seat))
     found = list(differences(fast, pure, "views"))
     assert not found, found
     assert fast == pure
+
+
+def check_own(game: Game, seat: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``seat``'s view made from the public one by the accelerator's ``own_view_of`` (its
+    own fields read from the game's slots) is the one the Python code makes."""
+    public = public_view(game)
+    visible = game.seen_by(seat)
+    out = knowledge_module.out_of_stock(visible, seat)
+    made_in_c = views_module._own_of(public, game, seat, visible, out)
+    assert type(made_in_c) is SeatView
+    with monkeypatch.context() as patch:
+        patch.setattr(views_module, "_public_with_own", PYTHON_VIEW_MAKERS[1])
+        patch.setattr(views_module, "_own_of", None)
+        pure = seat_view_from(public, game, seat)
+    for made in (seat_view_from(public, game, seat), made_in_c):
+        found = list(differences(made, pure, f"seat {seat}'s view"))
+        assert not found, found
+        assert made == pure
+
+
+def check_public(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The public view of ``game`` made by the accelerator's ``public_view_of`` (from the
+    game's slots) is the one the Python code makes from the game's public API, field by
+    field."""
+    fast = public_view(game)
+    made_in_c = views_module._public_of(game, *views_module._scoring_parts(game))
+    assert made_in_c is not NotImplemented
+    with monkeypatch.context() as patch:
+        patch.setattr(views_module, "_new_view", PYTHON_VIEW_MAKERS[0])
+        patch.setattr(views_module, "_public_of", None)
+        pure = public_view(game)
+    for made in (fast, made_in_c):
+        found = list(differences(made, pure, "public view"))
+        assert not found, found
+        assert made == pure
 
 
 PYTHON_COPY = state_module._build_copier_python(Game)
@@ -159,17 +196,28 @@ def test_the_accelerated_maker_is_in_place() -> None:
     assert knowledge_module._assemble is ENGINE.knowledge_of  # type: ignore[union-attr]
     assert views_module._new_view is ENGINE.new_view  # type: ignore[union-attr]
     assert views_module._public_with_own is ENGINE.view_with_own  # type: ignore[union-attr]
+    assert views_module._public_of is ENGINE.public_view_of  # type: ignore[union-attr]
+    assert views_module._own_of is ENGINE.own_view_of  # type: ignore[union-attr]
     assert "PyCapsule" in repr(state_module._build_copier(Game))  # the C copier's
+
+
+LOCKED_SIX = Rules.preset("pagat").with_variations("V-LOCK-6").replace(lock_at=8, target=25)
+"""Locked players dealt six cards early (V-LOCK-6 with a low lock): the random tables seldom
+draw both."""
 
 
 @GAMES
 @given(tables())
+@example((LOCKED_SIX, 4, 3))
+@example((LOCKED_SIX.with_variations("V-ONE-UP"), 3, 5))
 def test_accelerated_and_pure_knowledge_are_the_same(table: tuple[Rules, int, int]) -> None:
     """Every preset and variation (R-EX-2 reshuffles, R-EX-4 shown hands and kept
     combinations, R-ANN-3 stages, V-ONE-UP, V-QUADS-RESET, V-LOCK-6, V-REDEAL-LOW, the
     tricks' voids): the knowledge of every seat's view at every state is the same made in
     C and in Python; so are the views, made by the C makers and by the Python ones, and
-    the game's copies, made by the C copier and the Python one."""
+    the game's copies, made by the C copier and the Python one; the public view of every
+    state (and of the game over), and the views of the seat to act and another seat made
+    from it, read from the game's slots in C and made by the Python code."""
     rules, players, seed = table
     rng = random.Random(seed)
     game = Game(rules, players, seed=seed)
@@ -178,6 +226,9 @@ def test_accelerated_and_pure_knowledge_are_the_same(table: tuple[Rules, int, in
             seat = game.to_act
             assert seat is not None
             other = rng.randrange(players)
+            check_public(game, monkeypatch)
+            check_own(game, seat, monkeypatch)
+            check_own(game, other, monkeypatch)
             check_view(game.view(seat), monkeypatch)
             check_view(game.view(other), monkeypatch)
             if rng.random() < 0.3:  # as a server's table makes a bot's view
@@ -195,6 +246,9 @@ def test_accelerated_and_pure_knowledge_are_the_same(table: tuple[Rules, int, in
             if rng.random() < 0.05:
                 game = game.copy()
             game.apply(action)
+        check_public(game, monkeypatch)  # over: the settlement and the winners
+        check_own(game, rng.randrange(players), monkeypatch)
+        check_views(game, rng.randrange(players), monkeypatch)
 
 
 def test_a_view_of_another_shape_gives_the_same_knowledge(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -237,6 +291,75 @@ def test_the_view_makers_refuse_what_is_no_view() -> None:
         ENGINE.view_with_own(object(), 0, (), None, (), (), (), ())
     with pytest.raises(TypeError):
         ENGINE.view_with_own(public, 0)
+
+
+def test_a_game_of_another_shape_gets_its_public_view_from_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``public_view_of`` leaves what it does not expect to the Python code: a subclass of
+    Game (its properties may differ), lists where the game holds tuples, a play that is no
+    card, an unset slot; the view made is the Python code's, or its error."""
+    assert ENGINE is not None
+    game = Game(Rules.preset("pagat"), 4, seed=7)
+    rng = random.Random(7)
+    while game.phase != "play" or not game.tricks or not game.trick:
+        game.apply(rng.choice(game.legal_actions()))
+    scoring = views_module._scoring_parts(game)
+    assert ENGINE.public_view_of(game, *scoring) is not NotImplemented
+    noted = game.copy()
+    noted.__class__ = NotedGame
+    assert ENGINE.public_view_of(noted, *scoring) is NotImplemented
+    check_views(noted, 0, monkeypatch)
+    odd = game.copy()
+    odd.trick = [list(play) for play in odd.trick]  # type: ignore[misc]
+    assert ENGINE.public_view_of(odd, *scoring) is NotImplemented
+    check_views(odd, 0, monkeypatch)
+    outside = game.copy()
+    outside.trick = [(0, 60)]  # no card: Python's IndexError
+    assert ENGINE.public_view_of(outside, *scoring) is NotImplemented
+    with pytest.raises(IndexError):
+        public_view(outside)
+    listed = game.copy()
+    listed.exchange_counts = tuple(listed.exchange_counts)  # type: ignore[assignment]
+    assert ENGINE.public_view_of(listed, *scoring) is NotImplemented
+    check_views(listed, 0, monkeypatch)
+    unset = Game.__new__(Game)
+    assert ENGINE.public_view_of(unset, *scoring) is NotImplemented
+    with pytest.raises(TypeError):
+        ENGINE.public_view_of(game)
+
+
+def test_a_seat_of_another_shape_gets_its_view_from_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``own_view_of`` leaves what it does not expect to the Python code: a subclass of
+    Game, a spectator, a seat that is no int in range, a hand that is a tuple, known-out
+    cards that are no set, a public part that is no view, an unset slot."""
+    assert ENGINE is not None
+    game = Game(Rules.preset("pagat"), 4, seed=8)
+    rng = random.Random(8)
+    for _ in range(30):
+        game.apply(rng.choice(game.legal_actions()))
+    public = public_view(game)
+    seat = game.to_act
+    assert seat is not None
+    visible = game.seen_by(seat)
+    out = knowledge_module.out_of_stock(visible, seat)
+    assert type(ENGINE.own_view_of(public, game, seat, visible, out)) is SeatView
+    noted = game.copy()
+    noted.__class__ = NotedGame
+    for args in ((public, noted, seat, visible, out), (public, game, None, visible, out),
+                 (public, game, 9, visible, out), (public, game, -1, visible, out),
+                 (public, game, True, visible, out), (public, game, seat, visible, list(out)),
+                 (object(), game, seat, visible, out),
+                 (public, Game.__new__(Game), seat, visible, out)):
+        assert ENGINE.own_view_of(*args) is NotImplemented
+    check_views(noted, seat, monkeypatch)
+    check_views(game, None, monkeypatch)  # type: ignore[arg-type]
+    held = game.copy()
+    held.hands[seat] = tuple(held.hands[seat])  # type: ignore[call-overload]
+    assert ENGINE.own_view_of(public, held, seat, visible, out) is NotImplemented
+    check_views(held, seat, monkeypatch)
+    with pytest.raises(TypeError):
+        ENGINE.own_view_of(public, game, seat)
 
 
 class NotedGame(Game):

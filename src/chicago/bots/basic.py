@@ -31,7 +31,7 @@ from chicago.bots.heuristics import (
     top_sequence_chicago,
     would_reset,
 )
-from chicago.cards import Card, mask_of
+from chicago.cards import DECK, Card
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.viewtypes import SeatView
@@ -52,13 +52,17 @@ def _find(legal: Sequence[Action], kind: ActionKind) -> Action | None:
 def _discard_action(legal: Sequence[Action], hand: Sequence[Card], keep: Sequence[Card]) -> Action:
     """The legal plain discard that throws every card not in ``keep`` (or the nearest one:
     the one that throws the most of them and nothing else, the first of equals)."""
-    throw = mask_of(c for c in hand if c not in keep)
+    throw = 0
+    for card in hand:
+        if card not in keep:
+            throw |= 1 << card
     best: Action | None = None
     best_count = -1
-    for action in legal:
-        if action.kind is not _K.DISCARD:
+    discard = _K.DISCARD
+    for action in legal:  # an action is the tuple (kind, card mask, category, target)
+        if action[0] is not discard:
             continue
-        cards = action.card_mask
+        cards = action[1]
         if cards == throw:
             return action
         if not cards & ~throw:  # a part of them
@@ -159,9 +163,8 @@ class BasicBot:
             call = top_sequence_chicago(k, leads=leads) or chicago_is_due(k)
             return _find(legal_actions, _K.CHICAGO if call else _K.NO_CHICAGO) or legal_actions[0]
         if phase == "play":
-            cards = [a.card for a in legal_actions if a.kind is _K.PLAY]
-            card = basic_play(k, cards)
-            return Action.play(card)
+            plays = {DECK[a[1].bit_length() - 1]: a for a in legal_actions if a[0] is _K.PLAY}
+            return plays[basic_play(k, list(plays))]  # the legal action of the card
         return legal_actions[0]
 
 

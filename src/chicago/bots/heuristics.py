@@ -47,9 +47,15 @@ take to the target declares (see :func:`chicago_is_due`)."""
 
 
 def _by_suit(cards: Iterable[Card]) -> dict[int, list[Card]]:
+    """The cards by suit, the suits in the order they first appear."""
     suits: dict[int, list[Card]] = {}
     for card in cards:
-        suits.setdefault(card.suit, []).append(card)
+        suit = card & 3  # Card.suit, without the property's call
+        held = suits.get(suit)
+        if held is None:
+            suits[suit] = [card]
+        else:
+            held.append(card)
     return suits
 
 
@@ -63,20 +69,26 @@ def flush_draw(hand: Sequence[Card]) -> tuple[Card, ...] | None:
 
 def straight_draw(hand: Sequence[Card], *, open_only: bool = True) -> tuple[Card, ...] | None:
     """Four cards of distinct ranks forming four in a row (open-ended: not ending at the ace
-    or starting at the ace of a wheel), one card per rank; None if there are none."""
-    by_rank: dict[int, Card] = {}
-    for card in sorted(hand, reverse=True):
-        by_rank.setdefault(card.rank, card)
-    ranks = set(by_rank)
+    or starting at the ace of a wheel), one card per rank (its highest suit held); None if
+    there are none."""
+    ranks = 0  # bit r: a card of rank r is held
+    for card in hand:
+        ranks |= 1 << ((card >> 2) + 2)
     for low in range(10, 1, -1):
-        run = range(low, low + 4)
-        if all(r in ranks for r in run):
-            if open_only and (low + 3 == 14):
-                continue
-            return tuple(by_rank[r] for r in run)
-    if not open_only and {14, 2, 3, 4} <= ranks:
-        return tuple(by_rank[r] for r in (14, 2, 3, 4))
+        if ranks >> low & 15 == 15:  # low ... low + 3 (the top one at most a king)
+            return _highest_of_ranks(hand, range(low, low + 4))
+    if not open_only and ranks & _WHEEL_DRAW == _WHEEL_DRAW:
+        return _highest_of_ranks(hand, (14, 2, 3, 4))
     return None
+
+
+_WHEEL_DRAW = 1 << 14 | 1 << 2 | 1 << 3 | 1 << 4
+"""The rank bits of A-2-3-4."""
+
+
+def _highest_of_ranks(hand: Sequence[Card], ranks: Iterable[int]) -> tuple[Card, ...]:
+    """The highest card of each rank of ``ranks`` in ``hand`` (each is held)."""
+    return tuple(max(c for c in hand if (c >> 2) + 2 == rank) for rank in ranks)
 
 
 def basic_keep(hand: Sequence[Card], rules: Rules, *, last: bool) -> tuple[Card, ...]:
@@ -97,34 +109,50 @@ def basic_keep(hand: Sequence[Card], rules: Rules, *, last: bool) -> tuple[Card,
         if category is Category.THREE_OF_A_KIND and value.cards[size].rank == 14:
             kept.append(value.cards[size])
         return tuple(kept)
-    four_flush = flush_draw(hand)
-    open_straight = straight_draw(hand)
     if category is Category.PAIR:
-        pair_rank = value.cards[0].rank
-        if four_flush is not None and not last:
-            return four_flush
-        if open_straight is not None and pair_rank < 10 and not last:
-            return open_straight
+        if not last:
+            four_flush = flush_draw(hand)
+            if four_flush is not None:
+                return four_flush
+            if value.cards[0].rank < 10:
+                open_straight = straight_draw(hand)
+                if open_straight is not None:
+                    return open_straight
         kept = list(value.cards[:2])
         aces = [c for c in value.cards[2:] if c.rank == 14]
         return tuple(kept + aces[:1])
+    four_flush = flush_draw(hand)
     if four_flush is not None:
         return four_flush
+    open_straight = straight_draw(hand)
     if open_straight is not None:
         return open_straight
-    held_aces = tuple(c for c in hand if c.rank == 14)
+    held_aces = tuple(c for c in hand if c >= _LOWEST_ACE)
     if held_aces:
         return held_aces
     top = max(hand)
-    return (top,) if top.rank >= 12 else ()
+    return (top,) if top >= _LOWEST_QUEEN else ()
+
+
+_LOWEST_ACE = 48
+"""The lowest id of an ace (ids are ``rank_index * 4 + suit``)."""
+_LOWEST_QUEEN = 40
+"""The lowest id of a queen."""
 
 
 def keeper(hand: Sequence[Card]) -> Card:
     """The card ``basic`` saves for trick five: the top card of its longest suit (between
-    equally long suits, the higher top card)."""
-    suits = _by_suit(hand)
-    tops = [max(cards) for cards in suits.values()]
-    return max(tops, key=lambda card: (len(suits[card.suit]), card.rank))
+    equally long suits, the higher top card; between equal tops, the suit seen first)."""
+    best: Card | None = None
+    best_key = (-1, -1)
+    for cards in _by_suit(hand).values():
+        top = max(cards)
+        key = (len(cards), top >> 2)
+        if key > best_key:
+            best, best_key = top, key
+    if best is None:
+        raise ValueError("no cards to keep one of")
+    return best
 
 
 def basic_play(k: Knowledge, legal: Sequence[Card], keep: Card | None = None) -> Card:
@@ -132,7 +160,7 @@ def basic_play(k: Knowledge, legal: Sequence[Card], keep: Card | None = None) ->
     low, win trick four cheaply."""
     if len(legal) == 1:
         return legal[0]
-    hand = list(k.hand)
+    hand = k.hand
     if keep is None:
         keep = keeper(hand)
     others = [c for c in legal if c != keep]
@@ -141,21 +169,22 @@ def basic_play(k: Knowledge, legal: Sequence[Card], keep: Card | None = None) ->
         # Trick four: win it with the other card if that is possible, to lead the keeper.
         if not trick:
             return others[0] if others else legal[0]
-        led = trick[0][1].suit
-        best = max((c for _, c in trick if c.suit == led), default=trick[0][1])
-        winners = [c for c in others if c.suit == led and c > best]
+        led = trick[0][1] & 3
+        best = max((c for _, c in trick if c & 3 == led), default=trick[0][1])
+        winners = [c for c in others if c & 3 == led and c > best]
         if winners:
             return min(winners)
         return min(others) if others else min(legal)
     if not trick:
-        return min(others, key=lambda c: (c.rank, c.suit)) if others else legal[0]
-    led = trick[0][1].suit
-    following = [c for c in others if c.suit == led]
+        # the lowest rank, then the lowest suit: the lowest id
+        return min(others) if others else legal[0]
+    led = trick[0][1] & 3
+    following = [c for c in others if c & 3 == led]
     if following:
         return min(following)
     if others:
         suits = _by_suit(hand)
-        return min(others, key=lambda c: (len(suits[c.suit]), c.rank))
+        return min(others, key=lambda c: (len(suits[c & 3]), c >> 2))
     return min(legal)
 
 

@@ -61,7 +61,7 @@ static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL
     O_PHASE, O_TO_ACT, O_TURN, O_ORDER, O_STOCK, O_DISCARDS, O_OWN_DISCARDS, O_CATEGORIES,
     O_EXCHANGE_COUNTS, O_ROUND, O_LOCKED, O_PROTECTED, O_RULES, O_SOURCE, O_ANNOUNCED,
     O_HIGHEST, O_TRICKS, O_DECLARER, O_PLAYERS, O_DEALER, O_SCORES, O_DEAL_START_SCORES,
-    O_DECLARED_CHICAGO, O_MADE_CHICAGO, O_ON_GAME, O_QUADS_CLAIMS, O_WINNERS;
+    O_DECLARED_CHICAGO, O_MADE_CHICAGO, O_ON_GAME, O_QUADS_CLAIMS, O_WINNERS, O_DEAL_HISTORY;
 
 #define SLOT(self, offset) (*(PyObject **)((char *)(self) + (offset)))
 
@@ -2405,6 +2405,7 @@ static PyObject *install(PyObject *module, PyObject *args)
         {"_deal_start_scores", &O_DEAL_START_SCORES},
         {"_declared_chicago", &O_DECLARED_CHICAGO}, {"_made_chicago", &O_MADE_CHICAGO},
         {"_on_game", &O_ON_GAME}, {"_quads_claims", &O_QUADS_CLAIMS}, {"winners", &O_WINNERS},
+        {"_deal_history", &O_DEAL_HISTORY},
     };
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (offset_of(game, slots[i].name, slots[i].offset) < 0) return NULL;
@@ -3023,6 +3024,383 @@ static PyObject *view_with_own(PyObject *module, PyObject *const *args, Py_ssize
     return view;
 }
 
+/*
+ * public_view_of(game, announcements, reveals, round_results, scoring_round): the public
+ * view of a Game (chicago.engine.views.public_view) read from the game's slots and written
+ * to the view's, as views._public_python makes it from the game's public API (which, for a Game
+ * itself, reads the same slots); the scoring rounds are folded in Python and given. For a
+ * subclass of Game (whose properties may differ), an unset slot or anything of another
+ * shape than a game makes (a trick's play that is no (seat, card) pair of ints in range,
+ * a list that is not a list ...) it returns NotImplemented and the Python code makes the
+ * view (or raises its error). install_public() takes what the view is made of.
+ * tests/test_accelerated_bot_path.py compares the views made both ways.
+ */
+
+enum {
+    PV_PLAYERS, PV_DEAL, PV_DEALER, PV_PHASE, PV_ROUND, PV_TO_ACT, PV_SCORES, PV_LOCKED,
+    PV_STOCK, PV_DISCARD_PILE, PV_EXCHANGES, PV_ANNOUNCEMENTS, PV_REVEALS, PV_ROUND_RESULTS,
+    PV_SHOWN, PV_ONE_UP, PV_CHICAGO, PV_TRICK_NUMBER, PV_TRICK, PV_TRICKS, PV_PLAYED, PV_OVER,
+    PV_WINNERS, PV_CHICAGO_DECLARED, PV_CHICAGO_MADE, PV_SETTLEMENT, PV_HAND_SIZES,
+    PV_SCORING_ROUND, PV_CHICAGO_POINTS, PV_LOCK_AT, PV_EXCHANGE_ROUNDS, PV_SEAT, PV_HAND,
+    PV_HAND_CATEGORY, PV_DISCARDED, PV_LEGAL_ACTIONS, PV_KNOWN_OUT, PV_RULES, PV_EVENTS,
+    PV_HISTORY, PV_COUNT
+};
+static const char *const PV_NAMES[PV_COUNT] = {
+    "players", "deal", "dealer", "phase", "round", "to_act", "scores", "locked",
+    "stock", "discard_pile", "exchanges", "announcements", "reveals", "round_results",
+    "shown", "one_up", "chicago", "trick_number", "trick", "tricks", "played", "over",
+    "winners", "chicago_declared", "chicago_made", "settlement", "hand_sizes",
+    "scoring_round", "chicago_points", "lock_at", "exchange_rounds", "seat", "hand",
+    "hand_category", "discarded", "legal_actions", "known_out", "rules", "events",
+    "history",
+};
+static int PV_INDEX[PV_COUNT];        /* each value's index among the view's fields */
+static PyObject *PV_PLAYED_CARDS;     /* views._PLAYED: [seat][card] -> PlayedCard */
+static PyObject *PV_TAKEN_MEMO;       /* views._TAKEN: (winner, plays) -> TakenTrick */
+static PyObject *PV_TAKEN;            /* views._taken, for a trick not in the memo */
+static PyObject *PV_FACE_UP;          /* viewtypes.FaceUpCard */
+static PyObject *PV_OVER_PHASE;       /* Phase.OVER */
+static PyObject *PV_S_SETTLEMENT, *PV_S_CHICAGO_POINTS, *PV_S_LOCK_AT, *PV_S_EXCHANGES;
+static PyObject *PV_ONE;
+static int public_installed = 0;
+
+/* tuple(map(tuple, rows)) of a list ``rows`` (NotImplemented for another type) */
+static PyObject *rows_tuple(PyObject *rows)
+{
+    if (!PyList_CheckExact(rows)) return Py_NewRef(Py_NotImplemented);
+    Py_ssize_t n = PyList_GET_SIZE(rows);
+    PyObject *made = PyTuple_New(n);
+    if (made == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n && i < PyList_GET_SIZE(rows); i++) {
+        PyObject *row = PySequence_Tuple(PyList_GET_ITEM(rows, i));
+        if (row == NULL) {
+            Py_DECREF(made);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(made, i, row);
+    }
+    return made;
+}
+
+/* the PlayedCard of a (seat, card) pair, borrowed; NULL when it is no such pair in range */
+static PyObject *played_card(PyObject *play)
+{
+    if (!PyTuple_CheckExact(play) || PyTuple_GET_SIZE(play) != 2) return NULL;
+    PyObject *seat = PyTuple_GET_ITEM(play, 0), *card = PyTuple_GET_ITEM(play, 1);
+    if (!PyLong_Check(seat) || !PyLong_Check(card)) return NULL;
+    long s = PyLong_AsLong(seat), c = PyLong_AsLong(card);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (s < 0 || s >= PyTuple_GET_SIZE(PV_PLAYED_CARDS)) return NULL;
+    PyObject *row = PyTuple_GET_ITEM(PV_PLAYED_CARDS, s);
+    if (c < 0 || c >= PyTuple_GET_SIZE(row)) return NULL;
+    return PyTuple_GET_ITEM(row, c);
+}
+
+/* the view's trick: tuple(_PLAYED[s][c] for s, c in trick) */
+static PyObject *trick_tuple(PyObject *trick)
+{
+    if (!PyList_CheckExact(trick)) return Py_NewRef(Py_NotImplemented);
+    Py_ssize_t n = PyList_GET_SIZE(trick);
+    PyObject *made = PyTuple_New(n);
+    if (made == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *card = played_card(PyList_GET_ITEM(trick, i));
+        if (card == NULL) {
+            Py_DECREF(made);
+            return Py_NewRef(Py_NotImplemented);
+        }
+        PyTuple_SET_ITEM(made, i, Py_NewRef(card));
+    }
+    return made;
+}
+
+/* the view's taken tricks: tuple(map(_taken, tricks)), the memo read here */
+static PyObject *tricks_tuple(PyObject *tricks)
+{
+    if (!PyList_CheckExact(tricks)) return Py_NewRef(Py_NotImplemented);
+    Py_ssize_t n = PyList_GET_SIZE(tricks);
+    PyObject *made = PyTuple_New(n);
+    if (made == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n && i < PyList_GET_SIZE(tricks); i++) {
+        PyObject *trick = PyList_GET_ITEM(tricks, i), *taken;
+        if (!PyTuple_CheckExact(trick)) {  /* a list is unhashable: Python's error */
+            Py_DECREF(made);
+            return Py_NewRef(Py_NotImplemented);
+        }
+        Py_INCREF(trick);
+        taken = PyDict_GetItemWithError(PV_TAKEN_MEMO, trick);
+        if (taken != NULL)
+            Py_INCREF(taken);
+        else if (!PyErr_Occurred())
+            taken = PyObject_CallOneArg(PV_TAKEN, trick);
+        Py_DECREF(trick);
+        if (taken == NULL) {
+            Py_DECREF(made);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(made, i, taken);
+    }
+    return made;
+}
+
+/* tuple(map(len, hands)) of a list of hands */
+static PyObject *sizes_tuple(PyObject *hands)
+{
+    if (!PyList_CheckExact(hands)) return Py_NewRef(Py_NotImplemented);
+    Py_ssize_t n = PyList_GET_SIZE(hands);
+    PyObject *made = PyTuple_New(n);
+    if (made == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n && i < PyList_GET_SIZE(hands); i++) {
+        Py_ssize_t size = PyObject_Length(PyList_GET_ITEM(hands, i));
+        PyObject *value = size < 0 ? NULL : PyLong_FromSsize_t(size);
+        if (value == NULL) {
+            Py_DECREF(made);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(made, i, value);
+    }
+    return made;
+}
+
+static PyObject *public_view_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "public_view_of() takes a game and its four "
+                        "scoring parts");
+        return NULL;
+    }
+    PyObject *game = args[0];
+    if (!public_installed || !view_installed || !installed || Py_TYPE(game) != GAME)
+        Py_RETURN_NOTIMPLEMENTED;
+    const Py_ssize_t read[] = {
+        O_PLAYERS, O_DEAL_NUMBER, O_DEALER, O_PHASE, O_ROUND, O_TO_ACT, O_SCORES, O_LOCKED,
+        O_STOCK, O_DISCARDS, O_PENDING_ONE_UP, O_EXCHANGE_COUNTS, O_SHOWN, O_ONE_UP_CARD,
+        O_DECLARER, O_TRICK_NUMBER, O_TRICK, O_TRICKS, O_PLAYED, O_WINNERS,
+        O_DECLARED_CHICAGO, O_MADE_CHICAGO, O_HANDS, O_RULES, O_DEAL_HISTORY,
+    };
+    for (size_t i = 0; i < sizeof read / sizeof read[0]; i++)
+        if (SLOT(game, read[i]) == NULL) Py_RETURN_NOTIMPLEMENTED;  /* Python's error */
+    PyObject *v[PV_COUNT] = {NULL};
+    PyObject *phase = SLOT(game, O_PHASE), *rules = SLOT(game, O_RULES);
+    int over = phase == PV_OVER_PHASE;
+    Py_ssize_t stock = PyObject_Length(SLOT(game, O_STOCK));
+    Py_ssize_t pile = PyObject_Length(SLOT(game, O_DISCARDS));
+    PyObject *one_up = SLOT(game, O_ONE_UP_CARD), *shown = SLOT(game, O_SHOWN);
+    if (stock < 0 || pile < 0) goto failed;
+    if (!PyDict_CheckExact(shown)
+        || (one_up != Py_None && (!PyTuple_CheckExact(one_up) || PyTuple_GET_SIZE(one_up) != 2)))
+        goto other;
+    v[PV_PLAYERS] = Py_NewRef(SLOT(game, O_PLAYERS));
+    v[PV_DEAL] = Py_NewRef(SLOT(game, O_DEAL_NUMBER));
+    v[PV_DEALER] = Py_NewRef(SLOT(game, O_DEALER));
+    v[PV_PHASE] = Py_NewRef(phase);
+    v[PV_TO_ACT] = Py_NewRef(SLOT(game, O_TO_ACT));
+    v[PV_ANNOUNCEMENTS] = Py_NewRef(args[1]);
+    v[PV_REVEALS] = Py_NewRef(args[2]);
+    v[PV_ROUND_RESULTS] = Py_NewRef(args[3]);
+    v[PV_SCORING_ROUND] = Py_NewRef(args[4]);
+    v[PV_CHICAGO] = Py_NewRef(SLOT(game, O_DECLARER));
+    v[PV_TRICK_NUMBER] = Py_NewRef(SLOT(game, O_TRICK_NUMBER));
+    v[PV_OVER] = Py_NewRef(over ? Py_True : Py_False);
+    v[PV_RULES] = Py_NewRef(rules);
+    v[PV_SEAT] = Py_NewRef(Py_None);
+    v[PV_HAND_CATEGORY] = Py_NewRef(Py_None);
+    if ((v[PV_ROUND] = PyNumber_Add(SLOT(game, O_ROUND), PV_ONE)) == NULL
+        || (v[PV_SCORES] = PySequence_Tuple(SLOT(game, O_SCORES))) == NULL
+        || (v[PV_LOCKED] = PySequence_Tuple(SLOT(game, O_LOCKED))) == NULL
+        || (v[PV_STOCK] = PyLong_FromSsize_t(stock)) == NULL
+        || (v[PV_DISCARD_PILE] = PyLong_FromSsize_t(
+                pile + (SLOT(game, O_PENDING_ONE_UP) != Py_None))) == NULL
+        || (v[PV_EXCHANGES] = rows_tuple(SLOT(game, O_EXCHANGE_COUNTS))) == NULL
+        || (v[PV_SHOWN] = PyDict_Copy(shown)) == NULL
+        || (v[PV_ONE_UP] = one_up == Py_None ? Py_NewRef(Py_None)
+            : PyObject_CallFunctionObjArgs(PV_FACE_UP, PyTuple_GET_ITEM(one_up, 0),
+                                           PyTuple_GET_ITEM(one_up, 1), NULL)) == NULL
+        || (v[PV_TRICK] = trick_tuple(SLOT(game, O_TRICK))) == NULL
+        || (v[PV_TRICKS] = tricks_tuple(SLOT(game, O_TRICKS))) == NULL
+        || (v[PV_PLAYED] = rows_tuple(SLOT(game, O_PLAYED))) == NULL
+        || (v[PV_WINNERS] = PySequence_Tuple(SLOT(game, O_WINNERS))) == NULL
+        || (v[PV_CHICAGO_DECLARED] = PySequence_Tuple(SLOT(game, O_DECLARED_CHICAGO))) == NULL
+        || (v[PV_CHICAGO_MADE] = PySequence_Tuple(SLOT(game, O_MADE_CHICAGO))) == NULL
+        || (v[PV_HAND_SIZES] = sizes_tuple(SLOT(game, O_HANDS))) == NULL
+        || (v[PV_CHICAGO_POINTS] = PyObject_GetAttr(rules, PV_S_CHICAGO_POINTS)) == NULL
+        || (v[PV_LOCK_AT] = PyObject_GetAttr(rules, PV_S_LOCK_AT)) == NULL
+        || (v[PV_EXCHANGE_ROUNDS] = PyObject_GetAttr(rules, PV_S_EXCHANGES)) == NULL
+        || (v[PV_HAND] = PyTuple_New(0)) == NULL
+        || (v[PV_DISCARDED] = PyTuple_New(0)) == NULL
+        || (v[PV_LEGAL_ACTIONS] = PyTuple_New(0)) == NULL
+        || (v[PV_KNOWN_OUT] = PyTuple_New(0)) == NULL
+        || (v[PV_EVENTS] = PyTuple_New(0)) == NULL
+        || (v[PV_HISTORY] = PySequence_Tuple(SLOT(game, O_DEAL_HISTORY))) == NULL)
+        goto failed;
+    if (v[PV_EXCHANGES] == Py_NotImplemented || v[PV_TRICK] == Py_NotImplemented
+        || v[PV_TRICKS] == Py_NotImplemented || v[PV_PLAYED] == Py_NotImplemented
+        || v[PV_HAND_SIZES] == Py_NotImplemented)
+        goto other;
+    if (over) {
+        PyObject *money = PyObject_CallMethodNoArgs(game, PV_S_SETTLEMENT);
+        v[PV_SETTLEMENT] = money == NULL ? NULL : PySequence_Tuple(money);
+        Py_XDECREF(money);
+        if (v[PV_SETTLEMENT] == NULL) goto failed;
+    } else {
+        v[PV_SETTLEMENT] = Py_NewRef(Py_None);
+    }
+    PyObject *view = VW_TYPE->tp_alloc(VW_TYPE, 0);
+    if (view == NULL) goto failed;
+    for (int i = 0; i < PV_COUNT; i++) SLOT(view, VW_OFFSET[PV_INDEX[i]]) = v[i];  /* taken */
+    return view;
+other:
+    for (int i = 0; i < PV_COUNT; i++) Py_XDECREF(v[i]);
+    Py_RETURN_NOTIMPLEMENTED;
+failed:
+    for (int i = 0; i < PV_COUNT; i++) Py_XDECREF(v[i]);
+    return NULL;
+}
+
+static PyObject *install_public(PyObject *module, PyObject *config)
+{
+    if (!PyDict_Check(config)) {
+        PyErr_SetString(PyExc_TypeError, "install_public() takes a dict");
+        return NULL;
+    }
+    if (!view_installed || VW_COUNT != PV_COUNT) {
+        PyErr_SetString(PyExc_TypeError, "install_public(): the view's fields are not the "
+                        "ones public_view_of writes (install_view first)");
+        return NULL;
+    }
+    if (public_installed) Py_RETURN_NONE;
+    for (int i = 0; i < PV_COUNT; i++) {
+        int found = -1;
+        for (int j = 0; found < 0 && j < VW_COUNT; j++)
+            if (PyUnicode_CompareWithASCIIString(VW_NAMES[j], PV_NAMES[i]) == 0) found = j;
+        for (int k = 0; found >= 0 && k < i; k++)
+            if (PV_INDEX[k] == found) found = -1;
+        if (found < 0) {
+            PyErr_Format(PyExc_TypeError, "install_public(): the view has no field %s",
+                         PV_NAMES[i]);
+            return NULL;
+        }
+        PV_INDEX[i] = found;
+    }
+    if (!(PV_PLAYED_CARDS = take(config, "PLAYED")) || !(PV_TAKEN_MEMO = take(config, "TAKEN"))
+        || !(PV_TAKEN = take(config, "taken")) || !(PV_FACE_UP = take(config, "FaceUpCard"))
+        || !(PV_OVER_PHASE = take(config, "OVER")))
+        return NULL;
+    if (!PyTuple_CheckExact(PV_PLAYED_CARDS) || !PyDict_CheckExact(PV_TAKEN_MEMO)) {
+        PyErr_SetString(PyExc_TypeError, "install_public(): PLAYED is a tuple, TAKEN a dict");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(PV_PLAYED_CARDS); i++)
+        if (!PyTuple_CheckExact(PyTuple_GET_ITEM(PV_PLAYED_CARDS, i))) {
+            PyErr_SetString(PyExc_TypeError, "install_public(): PLAYED holds tuples");
+            return NULL;
+        }
+    if (!(PV_S_SETTLEMENT = PyUnicode_InternFromString("settlement"))
+        || !(PV_S_CHICAGO_POINTS = PyUnicode_InternFromString("chicago_points"))
+        || !(PV_S_LOCK_AT = PyUnicode_InternFromString("lock_at"))
+        || !(PV_S_EXCHANGES = PyUnicode_InternFromString("exchanges"))
+        || !(PV_ONE = PyLong_FromLong(1)))
+        return NULL;
+    public_installed = 1;
+    Py_RETURN_NONE;
+}
+
+/*
+ * own_view_of(public, game, seat, visible, out): a seat's view of a Game made from the
+ * public one (chicago.engine.views.seat_view_from), the seat's own fields read from the
+ * game's slots: its hand sorted, the hand's category (of five cards), its discards, its
+ * legal actions when it is to act, the cards known out of the stock (``out``, the set the
+ * seat's log folded, less its hand) sorted, and ``visible``, its events. For a subclass
+ * of Game, a spectator, or anything of another shape it returns NotImplemented and the
+ * Python code makes the view. tests/test_accelerated_bot_path.py compares both ways.
+ */
+
+/* a sorted tuple of the items of ``items`` (an iterable), NULL on an error */
+static PyObject *sorted_tuple(PyObject *items)
+{
+    PyObject *list = PySequence_List(items);
+    if (list == NULL) return NULL;
+    if (PyList_Sort(list) < 0) {
+        Py_DECREF(list);
+        return NULL;
+    }
+    PyObject *made = PyList_AsTuple(list);
+    Py_DECREF(list);
+    return made;
+}
+
+static PyObject *own_view_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "own_view_of() takes a public view, a game, a seat, "
+                        "its events and the cards known out");
+        return NULL;
+    }
+    PyObject *public = args[0], *game = args[1], *seat_object = args[2], *visible = args[3];
+    PyObject *out = args[4];
+    if (!view_installed || !installed || VW_OWN_COUNT != 7 || Py_TYPE(game) != GAME
+        || Py_TYPE(public) != VW_TYPE || !PyLong_CheckExact(seat_object)
+        || !PySet_CheckExact(out))
+        Py_RETURN_NOTIMPLEMENTED;
+    for (int i = 0; i < VW_COUNT; i++)
+        if (SLOT(public, VW_OFFSET[i]) == NULL) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *hands = SLOT(game, O_HANDS), *discards = SLOT(game, O_OWN_DISCARDS);
+    PyObject *rules = SLOT(game, O_RULES), *to_act = SLOT(game, O_TO_ACT);
+    if (hands == NULL || discards == NULL || rules == NULL || to_act == NULL
+        || !PyList_CheckExact(hands) || !PyList_CheckExact(discards))
+        Py_RETURN_NOTIMPLEMENTED;
+    long seat = PyLong_AsLong(seat_object);
+    if (seat == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (seat < 0 || seat >= PyList_GET_SIZE(hands) || seat >= PyList_GET_SIZE(discards))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *held = PyList_GET_ITEM(hands, seat);
+    if (!PyList_CheckExact(held)) Py_RETURN_NOTIMPLEMENTED;
+    Py_INCREF(held);
+    /* in view_with_own's order: seat, hand, hand_category, discarded, legal_actions,
+       known_out, events */
+    PyObject *own[7] = {Py_NewRef(seat_object), NULL, NULL, NULL, NULL, NULL,
+                        Py_NewRef(visible)};
+    PyObject *rest = NULL, *view = NULL;
+    int acts = PyObject_RichCompareBool(to_act, seat_object, Py_EQ);
+    if (acts < 0) goto done;
+    if ((own[1] = sorted_tuple(held)) == NULL) goto done;
+    own[2] = PyList_GET_SIZE(held) == 5 ? category_of(held, rules) : Py_NewRef(Py_None);
+    if (own[2] == NULL) goto done;
+    if ((own[3] = PySequence_Tuple(PyList_GET_ITEM(discards, seat))) == NULL) goto done;
+    if (acts) {
+        PyObject *legal = legal_actions(game, NULL);
+        own[4] = legal == NULL ? NULL : PyList_AsTuple(legal);
+        Py_XDECREF(legal);
+    } else {
+        own[4] = PyTuple_New(0);
+    }
+    if (own[4] == NULL) goto done;
+    if ((rest = PySet_New(out)) == NULL) goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(held); i++)
+        if (PySet_Discard(rest, PyList_GET_ITEM(held, i)) < 0) goto done;
+    if ((own[5] = sorted_tuple(rest)) == NULL) goto done;
+    view = VW_TYPE->tp_alloc(VW_TYPE, 0);
+    if (view == NULL) goto done;
+    for (int i = 0; i < VW_COUNT; i++)
+        SLOT(view, VW_OFFSET[i]) = Py_NewRef(SLOT(public, VW_OFFSET[i]));
+    for (int j = 0; j < 7; j++) {
+        PyObject **slot = &SLOT(view, VW_OFFSET[VW_OWN[j]]);
+        Py_SETREF(*slot, own[j]);
+        own[j] = NULL;  /* taken */
+    }
+done:
+    for (int j = 0; j < 7; j++) Py_XDECREF(own[j]);
+    Py_XDECREF(rest);
+    Py_DECREF(held);
+    return view;
+}
+
 static PyObject *install_view(PyObject *module, PyObject *args)
 {
     PyObject *type, *names, *own;
@@ -3283,6 +3661,20 @@ static PyMethodDef METHODS[] = {
      "install_view(cls, fields, own)\n--\n\n"
      "The SeatView class, the names of all its fields and of the seat's own ones, in "
      "view_with_own's order (chicago.engine.views does this once at import)."},
+    {"public_view_of", (PyCFunction)(void (*)(void))public_view_of, METH_FASTCALL,
+     "public_view_of(game, announcements, reveals, round_results, scoring_round)\n--\n\n"
+     "The public view of a Game (chicago.engine.views.public_view) read from its slots, "
+     "its scoring rounds given; NotImplemented for anything else (a subclass, another "
+     "shape), which the Python code makes."},
+    {"own_view_of", (PyCFunction)(void (*)(void))own_view_of, METH_FASTCALL,
+     "own_view_of(public, game, seat, visible, out)\n--\n\n"
+     "A seat's view of a Game made from its public view, the seat's own fields read from "
+     "the game's slots (``out``: the cards its log knows out of the stock); NotImplemented "
+     "for anything else, which the Python code makes."},
+    {"install_public", install_public, METH_O,
+     "install_public(config)\n--\n\n"
+     "What public_view_of makes a view of (chicago.engine.views does this once at import, "
+     "after install_view)."},
     {"copier", copier, METH_VARARGS,
      "copier(cls, names, kinds, extra)\n--\n\n"
      "A function that copies an object of exactly ``cls`` slot by slot: each named slot "

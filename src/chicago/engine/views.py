@@ -150,7 +150,11 @@ def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None
     _check_seat(game, seat)
     if visible is None:
         visible = _visible(game, seat)
-    out = out_of_stock(visible, seat)
+    return _own_part(game, seat, out_of_stock(visible, seat))
+
+
+def _own_part(game: ViewedGame, seat: int | None, out: set[Card]) -> OwnPart:
+    """:func:`own_part`, ``out`` the cards the seat knows out of the stock."""
     if seat is None:
         return OwnPart(None, (), None, (), (), tuple(sorted(out)))
     held = game.hands[seat]
@@ -164,24 +168,31 @@ def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None
     )
 
 
-_NO_OWN = OwnPart(None, (), None, (), (), ())
-
-
 def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
-    """The view of ``seat`` (``None``: spectator) of ``game``."""
+    """The view of ``seat`` (``None``: spectator) of ``game``: its :func:`public_view` with
+    the seat's own fields and events put in (:func:`seat_view_from`)."""
     _check_seat(game, seat)
-    visible = _visible(game, seat)
-    return _view(game, seat, visible, own_part(game, seat, visible))
+    return seat_view_from(public_view(game), game, seat)
 
 
 def seat_view_from(public: SeatView, game: ViewedGame, seat: int | None) -> SeatView:
     """:func:`seat_view` of ``seat`` made from ``public``, the :func:`public_view` of the
     same ``game`` unchanged since: its public fields are shared, the seat's own fields and
     the events it may see put in (for a shell that builds the public view once per state
-    and gives several audiences their views). Equal to ``seat_view(game, seat)``."""
+    and gives several audiences their views). Equal to ``seat_view(game, seat)``.
+
+    For a seat of a :class:`~chicago.Game` itself the accelerator's ``own_view_of`` reads
+    the seat's own fields from the game's slots when it is built and allowed (its events
+    and the cards it knows out of the stock folded here as for every view); a spectator,
+    anything else or a game of another shape is made by the Python code."""
     _check_seat(game, seat)
     visible = _visible(game, seat)
-    own = own_part(game, seat, visible)
+    out = out_of_stock(visible, seat)
+    if _own_of is not None and seat is not None:
+        made = _own_of(public, game, seat, visible, out)
+        if type(made) is SeatView:  # else NotImplemented
+            return made
+    own = _own_part(game, seat, out)
     return _public_with_own(public, seat, own.hand, own.hand_category, own.discarded,
                             own.legal_actions, own.known_out, visible)
 
@@ -233,15 +244,34 @@ def public_view(game: ViewedGame) -> SeatView:
     (``known_out`` is not worked out, nor the events a spectator may see): the public part
     of every audience's update (:func:`own_part` makes each audience's own fields, and
     :func:`seat_view_from` a seat's whole view with its events). Not a spectator's view to
-    show: :func:`seat_view` is."""
-    return _view(game, None, (), _NO_OWN)
+    show: :func:`seat_view` is.
+
+    For a :class:`~chicago.Game` itself the accelerator's ``public_view_of`` reads the
+    game's slots when it is built and allowed (the scoring rounds folded here as for every
+    view); anything else, or a game of another shape, is made by the Python code."""
+    scoring = _scoring_parts(game)
+    if _public_of is not None:
+        made = _public_of(game, *scoring)
+        if type(made) is SeatView:  # else NotImplemented
+            return made
+    return _public_python(game, scoring)
 
 
-def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
-          own: OwnPart) -> SeatView:
-    public = game.seen_by(None)  # the scoring rounds are public: carried on in its log
-    announcements, reveals, results, shown_round = public.log.read(
-        SCORING, len(public), _Scoring.parts)
+_ScoringParts = tuple[tuple[Announcement, ...], tuple[Reveal, ...], tuple[RoundResult, ...],
+                      ScoringRound | None]
+"""A view's announcements, reveals, round results and scoring round."""
+
+
+def _scoring_parts(game: ViewedGame) -> _ScoringParts:
+    """The view's scoring rounds: public, carried on in the spectators' log."""
+    public = game.seen_by(None)
+    return public.log.read(SCORING, len(public), _Scoring.parts)
+
+
+def _public_python(game: ViewedGame, scoring: _ScoringParts) -> SeatView:
+    """:func:`public_view` made by the Python code from the game's public API, its
+    scoring rounds given."""
+    announcements, reveals, results, shown_round = scoring
     rules = game.rules
     one_up = game.one_up_card
     over = game.is_over
@@ -278,14 +308,14 @@ def _view(game: ViewedGame, seat: int | None, visible: tuple[Event, ...],
         chicago_points=rules.chicago_points,
         lock_at=rules.lock_at,
         exchange_rounds=rules.exchanges,
-        seat=seat,
-        hand=own.hand,
-        hand_category=own.hand_category,
-        discarded=own.discarded,
-        legal_actions=own.legal_actions,
-        known_out=own.known_out,
+        seat=None,  # a public view: no seat's own fields, no events
+        hand=(),
+        hand_category=None,
+        discarded=(),
+        legal_actions=(),
+        known_out=(),
         rules=rules,
-        events=visible,
+        events=(),
         history=game.deal_history,
     )
 
@@ -379,6 +409,26 @@ class _Scoring:
             stages.setdefault(reveal.seat, []).append(reveal)
         return ScoringRound(words[0].round, words, {s: tuple(r) for s, r in stages.items()},
                             self._result)
+
+
+def _public_maker() -> Callable[..., Any] | None:
+    """The accelerator's ``public_view_of`` set up with this module's tables, when it is
+    built and allowed (:data:`chicago.engine.native.ENGINE`), else None (the Python code
+    makes every public view; tests/test_accelerated_bot_path.py compares the two)."""
+    if ENGINE is None:
+        return None
+    ENGINE.install_public({"PLAYED": _PLAYED, "TAKEN": _TAKEN, "taken": _taken,
+                           "FaceUpCard": FaceUpCard, "OVER": Phase.OVER})
+    maker: Callable[..., Any] = ENGINE.public_view_of
+    return maker
+
+
+_public_of = _public_maker()
+"""The accelerator's maker of a :class:`~chicago.Game`'s public view (a view, or
+NotImplemented for what the Python code makes), or None."""
+_own_of: Callable[..., Any] | None = ENGINE.own_view_of if ENGINE is not None else None
+"""The accelerator's maker of a seat's view of a :class:`~chicago.Game` from its public
+one (a view, or NotImplemented for what the Python code makes), or None."""
 
 
 SCORING: Fold[_Scoring] = Fold("scoring rounds", lambda log: _Scoring(),
