@@ -335,13 +335,18 @@ def is_card(text: str) -> bool:
     return bool(_CARD_RE.match(text))
 
 
-def api(live: LiveServer, method: str, path: str, body: Any = None) -> Any:
-    """Call the server's HTTP API (JSON in, JSON out)."""
+def api(live: LiveServer, method: str, path: str, body: Any = None, *,
+        profile: str | None = None) -> Any:
+    """Call the server's HTTP API (JSON in, JSON out), as the profile whose secret is
+    ``profile`` when one is given."""
     import urllib.request
 
     data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json"}
+    if profile is not None:
+        headers["X-Chicago-Profile"] = profile
     request = urllib.request.Request(live.url + path.lstrip("/"), data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+                                     headers=headers)
     with urllib.request.urlopen(request, timeout=30) as response:
         text = response.read().decode()
     return json.loads(text) if text.startswith(("{", "[")) else text

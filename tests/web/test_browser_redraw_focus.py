@@ -13,7 +13,6 @@ for by the change it shows, never by a time. The lobby passes axe with the focus
 from __future__ import annotations
 
 import json
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -34,11 +33,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 def _as(live: LiveServer, secret: str, method: str, path: str, body: Any = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(live.url + path, data=data, method=method, headers={
-        "Content-Type": "application/json", "X-Chicago-Profile": secret})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read().decode())
+    return api(live, method, path, body, profile=secret)
 
 
 def _lobby(context: Any, live: LiveServer, who: dict[str, Any]) -> Any:
