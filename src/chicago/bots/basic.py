@@ -31,7 +31,7 @@ from chicago.bots.heuristics import (
     top_sequence_chicago,
     would_reset,
 )
-from chicago.cards import DECK, Card
+from chicago.cards import Card
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.viewtypes import SeatView
@@ -163,7 +163,7 @@ class BasicBot:
             call = top_sequence_chicago(k, leads=leads) or chicago_is_due(k)
             return _find(legal_actions, _K.CHICAGO if call else _K.NO_CHICAGO) or legal_actions[0]
         if phase == "play":
-            plays = {DECK[a[1].bit_length() - 1]: a for a in legal_actions if a[0] is _K.PLAY}
+            plays = {a.card: a for a in legal_actions if a[0] is _K.PLAY}
             return plays[basic_play(k, list(plays))]  # the legal action of the card
         return legal_actions[0]
 

@@ -134,9 +134,9 @@ def basic_keep(hand: Sequence[Card], rules: Rules, *, last: bool) -> tuple[Card,
     return (top,) if top >= _LOWEST_QUEEN else ()
 
 
-_LOWEST_ACE = 48
+_LOWEST_ACE = Card.of(12, 0)
 """The lowest id of an ace (ids are ``rank_index * 4 + suit``)."""
-_LOWEST_QUEEN = 40
+_LOWEST_QUEEN = Card.of(10, 0)
 """The lowest id of a queen."""
 
 

@@ -41,6 +41,7 @@ from chicago.server.storage.models import (
     tournament_tables,
     tournaments,
 )
+from chicago.server.storage.plain import compact_json
 from chicago.server.storage.store import Store, game_row
 
 __all__ = [
@@ -171,10 +172,6 @@ class TournamentTableRow:
     seats: list[str]
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
 class ClubStore:
     """Club reads and writes on a :class:`Store`'s database."""
 
@@ -296,7 +293,7 @@ class ClubStore:
             for change in changes:
                 conn.execute(insert(rating_changes).values(
                     seq=game.seq, participant=change.participant, ladder=game.ladder,
-                    seats=_dumps(list(change.seats)), mu_before=change.before.mu,
+                    seats=compact_json(list(change.seats)), mu_before=change.before.mu,
                     sigma_before=change.before.sigma, mu=change.after.mu,
                     sigma=change.after.sigma, at=now))
                 key = (ratings.c.ladder == game.ladder,
@@ -386,7 +383,7 @@ class ClubStore:
         with self.store.write_lock, self.engine.begin() as conn:
             conn.execute(insert(tournaments).values(
                 id=row.id, name=row.name, organizer_hash=row.organizer_hash,
-                spec=_dumps(row.spec), seed=row.seed, status=row.status, round=row.round,
+                spec=compact_json(row.spec), seed=row.seed, status=row.status, round=row.round,
                 ends_after=row.ends_after, joins=row.joins, created_at=row.created_at,
                 updated_at=row.updated_at))
 
@@ -536,7 +533,7 @@ class ClubStore:
                         name=bot.name, profile_id=None, level=bot.level,
                         joined_at=bot.joined_at))
                 conn.execute(insert(tournament_rounds).values(
-                    tournament_id=tournament_id, number=number, plan=_dumps(plan),
+                    tournament_id=tournament_id, number=number, plan=compact_json(plan),
                     status="playing", started_at=now, finished_at=None))
                 if number > 1:
                     conn.execute(update(tournament_rounds).where(
@@ -548,7 +545,7 @@ class ClubStore:
                 for table in tables_of_round:
                     conn.execute(insert(tournament_tables).values(
                         tournament_id=tournament_id, round=table.round, number=table.number,
-                        table_id=table.table_id, seats=_dumps(table.seats)))
+                        table_id=table.table_id, seats=compact_json(table.seats)))
                 conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
                              .values(status="playing", round=number, updated_at=now))
         except IntegrityError:

@@ -41,7 +41,6 @@ def plain(change: Change) -> bool:
 compact_json = json.JSONEncoder(separators=(",", ":")).encode
 """A JSON column's text: no spaces (what ``json.dumps(value, separators=(",", ":"))``
 gives, without making an encoder per value: a third of the cost of a short entry's text)."""
-_dumps = compact_json
 
 
 class PlainStatements:
@@ -90,7 +89,7 @@ def write_plain(cursor: Any, changes: Sequence[Change], statements: PlainStateme
     params: list[tuple[Any, ...]] = []
     for change in changes:
         table_id = change.table_id
-        rows.extend((table_id, e.seq, e.game, e.kind, e.seat, _dumps(e.data), e.created_at)
+        rows.extend((table_id, e.seq, e.game, e.kind, e.seat, compact_json(e.data), e.created_at)
                     for e in change.entries)
         updates = change.table_updates
         if not updates:
@@ -100,7 +99,7 @@ def write_plain(cursor: Any, changes: Sequence[Change], statements: PlainStateme
             if params:
                 cursor.executemany(statements.table_update(keys), params)
             keys, params = these, []
-        params.append((*(_dumps(updates[k]) if k in _TABLE_JSON else updates[k]
+        params.append((*(compact_json(updates[k]) if k in _TABLE_JSON else updates[k]
                          for k in these), table_id))
     if params:
         cursor.executemany(statements.table_update(keys), params)

@@ -98,9 +98,6 @@ def normalize_url(url: str) -> str:
     return url
 
 
-_dumps = compact_json
-
-
 def _loads(value: str | None) -> Any:
     return None if value is None else json.loads(value)
 
@@ -119,7 +116,7 @@ def _log_rows(change: Change) -> list[dict[str, Any]]:
     """The ``log`` rows of a change's entries."""
     return [
         {"table_id": change.table_id, "seq": e.seq, "game": e.game, "kind": e.kind,
-         "seat": e.seat, "data": _dumps(e.data), "created_at": e.created_at}
+         "seat": e.seat, "data": compact_json(e.data), "created_at": e.created_at}
         for e in change.entries
     ]
 
@@ -128,7 +125,7 @@ def _table_update(change: Change) -> tuple[tuple[str, ...], dict[str, Any]]:
     """The columns a change sets in its table row, and the parameters of their update
     (:func:`_table_update_statement`)."""
     keys = tuple(sorted(change.table_updates))
-    params = {"v_" + k: (_dumps(v) if k in _TABLE_JSON else v)
+    params = {"v_" + k: (compact_json(v) if k in _TABLE_JSON else v)
               for k, v in change.table_updates.items()}
     params["k_id"] = change.table_id
     return keys, params
@@ -399,18 +396,19 @@ class Store:
             row = change.new_table
             conn.execute(insert(tables).values(
                 id=row.id, name=row.name, players=row.players, preset=row.preset,
-                rules=_dumps(row.rules), variations=_dumps(row.variations),
-                seats=_dumps(row.seats), options=_dumps(row.options), private=row.private,
-                secret=row.secret, status=row.status, open_seats=row.open_seats,
-                game=row.game, created_at=row.created_at, updated_at=row.updated_at,
+                rules=compact_json(row.rules), variations=compact_json(row.variations),
+                seats=compact_json(row.seats), options=compact_json(row.options),
+                private=row.private, secret=row.secret, status=row.status,
+                open_seats=row.open_seats, game=row.game, created_at=row.created_at,
+                updated_at=row.updated_at,
                 answer_by=row.answer_by, to_act=row.to_act, turn_at=row.turn_at,
             ))
         if change.new_game is not None:
             g = change.new_game
             conn.execute(insert(games).values(
-                table_id=g.table_id, number=g.number, seed=g.seed, rules=_dumps(g.rules),
+                table_id=g.table_id, number=g.number, seed=g.seed, rules=compact_json(g.rules),
                 players=g.players, status=g.status, started_at=g.started_at,
-                names=None if g.names is None else _dumps(g.names),
+                names=None if g.names is None else compact_json(g.names),
             ))
         if change.entries:
             rows = _log_rows(change)
@@ -433,7 +431,7 @@ class Store:
             conn.execute(insert(game_players), [
                 {"table_id": p.table_id, "number": p.number, "seat": p.seat,
                  "participant": p.participant, "profile_id": p.profile_id,
-                 "ladder": p.ladder, "rated": p.rated, "line": _dumps(p.line),
+                 "ladder": p.ladder, "rated": p.rated, "line": compact_json(p.line),
                  "finished_at": p.finished_at}
                 for p in change.players
             ])
@@ -441,14 +439,14 @@ class Store:
             r = change.rated
             conn.execute(insert(rated_games).values(
                 table_id=r.table_id, number=r.number, ladder=r.ladder,
-                participants=_dumps(r.participants), places=_dumps(r.places),
+                participants=compact_json(r.participants), places=compact_json(r.places),
                 applied=False, finished_at=r.finished_at,
             ))
         if change.game_updates:
             if change.game_number is None:
                 raise ValueError("game_updates need game_number")
             values = {
-                k: (_dumps(v) if k in ("names", "result", "record", "rules", "review_due")
+                k: (compact_json(v) if k in ("names", "result", "record", "rules", "review_due")
                     else v)
                 for k, v in change.game_updates.items()
             }
