@@ -26,13 +26,15 @@ Where the earlier deals come from: a seat's view (:class:`~chicago.engine.viewty
 SeatView`) carries the tricks of the current deal only (``history`` has each finished
 deal's points, not its cards), so :class:`KindMemory` remembers them, from the views the
 bot is shown and nothing else: the tricks it saw by its last decision of each deal. An
-opponent that played after the bot's last card of a deal is not seen to the end there,
-and that deal says nothing about it. The memory checks every view against what it holds
-(the deal numbers, the finished deals of ``view.history``, the bot's own five cards) and
-forgets what does not fit, so a bot moved to another game or seat starts afresh, and a bot
-built anew (a restarted server) knows no earlier deal: it then weighs the worlds by the
-prior mixture, the plays of the current deal alone. Deals with a Chicago declared are left
-out (the defence differs), as the other inferences leave them out.
+opponent that played after the bot's last card of a deal held, at its first four plays,
+one card the bot never saw; each model's chance of those plays is then the mean over the
+cards the bot had not seen (a uniform guess of that card). The memory checks every view
+against what it holds (the deal numbers, the finished deals of ``view.history``, the
+bot's own five cards) and forgets what does not fit, so a bot moved to another game or
+seat starts afresh, and a bot built anew (a restarted server) knows no earlier deal: it
+then weighs the worlds by the prior mixture, the plays of the current deal alone. Deals
+with a Chicago declared are left out (the defence differs), as the other inferences leave
+them out.
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ DEFAULT_PRIOR = 1 / 3
 """The prior chance of the rules model; the fitted policy and the uniform model share the
 rest equally."""
 
+_ALL = (1 << 52) - 1
 Triple = tuple[float, float, float]
 """One number per model of :data:`KINDS`."""
 
@@ -100,36 +103,59 @@ def play_chances(
 
 def deal_log_likelihoods(
     tricks: Sequence[Sequence[tuple[int, int]]], me: int, policy: PlayPolicy, eps: float,
-    players: int,
+    players: int, unseen: int = 0,
 ) -> dict[int, Triple]:
-    """Per opponent of ``me`` seen to play all five tricks of a finished deal (``tricks``:
-    the (seat, card) plays of each trick in order, the last possibly cut short where ``me``
-    saw no more): the log of each model's chance of its plays with a choice. An opponent
-    with a card unseen is left out (its hand at its earlier plays is not known)."""
-    rounds = len(tricks)
+    """Per opponent of ``me`` in a finished deal (``tricks``: the (seat, card) plays of each
+    trick in order, the last possibly cut short where ``me`` saw no more): the log of each
+    model's chance of its plays with a choice. Its hand at each play is the cards it played
+    from then on. An opponent whose fifth card ``me`` did not see (it played after ``me``'s
+    last card) held one more card at its first four plays, one of ``unseen`` (a mask of the
+    cards ``me`` never saw): each model's chance is then the mean over those cards (a
+    uniform guess of the one the seat did not see); with ``unseen`` 0, or any other card
+    missing, the opponent is left out."""
     out: dict[int, Triple] = {}
     seats = {seat for trick in tricks for seat, _ in trick} - {me}
+    candidates = ids_of_mask(unseen)
     for seat in sorted(seats):
-        own = [next((c for s, c in trick if s == seat), None) for trick in tricks]
-        if rounds != 5 or any(c is None for c in own):
+        own = [next((c for s, c in trick if s == seat), None) for trick in tricks[:5]]
+        own += [None] * (5 - len(own))
+        if any(c is None for c in own[:4]):
             continue
-        cards = [int(c) for c in own if c is not None]
-        logs = [0.0, 0.0, 0.0]
-        gone = 0
-        for index, trick in enumerate(tricks):
-            table = []
-            for s, c in trick:
-                if s == seat:
-                    break
-                table.append(int(c))
-            chances = play_chances(cards[index:], table, gone, cards[index], policy, eps,
-                                   players)
-            for m in range(3):
-                logs[m] += math.log(chances[m]) if chances[m] > 0 else -math.inf
-            for _, c in trick:
-                gone |= 1 << int(c)
-        out[seat] = (logs[0], logs[1], logs[2])
+        seen = [int(c) for c in own if c is not None]
+        if len(seen) == 5:
+            out[seat] = _log_chances(tricks, seat, seen, policy, eps, players)
+        elif candidates:
+            sums = [0.0, 0.0, 0.0]
+            for extra in candidates:
+                logs = _log_chances(tricks, seat, [*seen, extra], policy, eps, players)
+                for m in range(3):
+                    sums[m] += math.exp(logs[m])
+            means = [math.log(total / len(candidates)) if total > 0 else -math.inf
+                     for total in sums]
+            out[seat] = (means[0], means[1], means[2])
     return out
+
+
+def _log_chances(
+    tricks: Sequence[Sequence[tuple[int, int]]], seat: int, cards: Sequence[int],
+    policy: PlayPolicy, eps: float, players: int,
+) -> Triple:
+    """The log of each model's chance of ``seat``'s first four plays (the fifth is forced)
+    given that it played ``cards`` to the five tricks, in order."""
+    logs = [0.0, 0.0, 0.0]
+    gone = 0
+    for index, trick in enumerate(tricks[:4]):
+        table = []
+        for s, c in trick:
+            if s == seat:
+                break
+            table.append(int(c))
+        chances = play_chances(cards[index:], table, gone, cards[index], policy, eps, players)
+        for m in range(3):
+            logs[m] += math.log(chances[m]) if chances[m] > 0 else -math.inf
+        for _, c in trick:
+            gone |= 1 << int(c)
+    return (logs[0], logs[1], logs[2])
 
 
 def kind_posterior(logs: Sequence[Triple], prior: Triple) -> Triple:
@@ -191,6 +217,8 @@ class _Pending:
     """Mask of the seat's own five cards of the trick play."""
     tricks: tuple[tuple[tuple[int, int], ...], ...] = ()
     chicago: bool = False
+    unseen: int = 0
+    """Mask of the cards the seat had not seen by its last view of the deal."""
 
 
 @dataclass
@@ -226,7 +254,8 @@ class KindMemory:
             if (len(history) >= pending.deal and history[: pending.deal - 1] == pending.history
                     and history[pending.deal - 1].deal == pending.deal):
                 logs = {} if pending.chicago else deal_log_likelihoods(
-                    pending.tricks, seat, self.policy, self.eps, view.players)
+                    pending.tricks, seat, self.policy, self.eps, view.players,
+                    pending.unseen)
                 log.finished.append((history[: pending.deal], logs))
             log.pending = pending = None
         kept = 0
@@ -250,6 +279,13 @@ class KindMemory:
                 and len(tricks[-1]) >= len(pending.tricks[-1])):
             pending.tricks = tuple(tricks)
         pending.chicago = pending.chicago or view.chicago is not None
+        known = own
+        for trick in tricks:
+            for _, played in trick:
+                known |= 1 << played
+        for out_of_play in (*view.discarded, *view.known_out):
+            known |= 1 << int(out_of_play)
+        pending.unseen = _ALL & ~known
 
     def posteriors(self, seat: int, prior: Triple) -> dict[int, Triple]:
         """Each opponent's chance of every model, as the seat's finished deals say (only
