@@ -108,13 +108,12 @@ def _play_out(game: Game, action: Action, oracle: str, seed: int, seat: int,
     return mine - others, race.win_chance(list(copy.scores), seat)
 
 
-def _one_game(
-    task: tuple[str, str, str, dict[str, Any], int, int, int, int, str | None],
-) -> dict[str, Any]:
+def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
     """Game ``index`` of ``bot`` (in seat ``index % 4`` and the next ``seats - 1``) against
     experts (or ``others``), with its disagreements with ``shadow`` valued (runs in a
-    worker)."""
-    bot_spec, shadow_spec, oracle, rules_data, seed, index, rollouts, seats, others = task
+    worker). ``task``: (bot, shadow, oracle, rules, seed, index, rollouts, seats[, others])."""
+    bot_spec, shadow_spec, oracle, rules_data, seed, index, rollouts, seats = task[:8]
+    others: str | None = task[8] if len(task) > 8 else None
     rules = Rules.from_dict(rules_data)
     players = 4
     game = duplicate_game(rules, players, seed=derive_seed(seed, index, 1),
