@@ -38,8 +38,10 @@ play under the policy fitted to the experts' plays, :mod:`chicago.bots.playpolic
 mixture of the rules of thumb (``eps``, their slip, 0.02), the fitted policy and a uniform
 guess, each opponent's mixture learned from its plays in the game's earlier deals,
 :mod:`chicago.bots.playerkinds`, ``prior`` the rules model's prior chance, 1/3; with
-any, ``pool``, deals dealt per deal searched, 3, and ``soft``, the power the worlds'
-weights are raised to before the resampling: 1, the default, the weights as they are; below
+any, ``pool``, deals dealt per deal searched, 3, ``cap``, the most deals dealt per deal
+searched when the pool grows, by ``samples`` at a time, until the effective number of worlds
+reaches ``fit`` (0.5) times ``samples`` (0, the default: it does not grow), and ``soft``,
+the power the worlds' weights are raised to before the resampling: 1, the default, the weights as they are; below
 1 a softer likelihood that keeps more distinct worlds, 0 every world alike), ``exchanges``,
 ``announce``, ``call`` and ``fusion`` (1: ``master``'s own search in that phase; 0, 0, 0,
 1 by default), and every option of the expert (``samples`` for the trick play and the
