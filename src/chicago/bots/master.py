@@ -41,8 +41,9 @@ guess, each opponent's mixture learned from its plays in the game's earlier deal
 any, ``pool``, deals dealt per deal searched, 3, ``cap``, the most deals dealt per deal
 searched when the pool grows, by ``samples`` at a time, until the effective number of worlds
 reaches ``fit`` (0.5) times ``samples`` (0, the default: it does not grow), and ``soft``,
-the power the worlds' weights are raised to before the resampling: 1, the default, the weights as they are; below
-1 a softer likelihood that keeps more distinct worlds, 0 every world alike), ``exchanges``,
+the power the worlds' weights are raised to before the resampling: 1, the default, the
+weights as they are; below 1 a softer likelihood that keeps more distinct worlds, 0 every
+world alike), ``exchanges``,
 ``announce``, ``call`` and ``fusion`` (1: ``master``'s own search in that phase; 0, 0, 0,
 1 by default), and every option of the expert (``samples`` for the trick play and the
 Chicago call, default 40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's,
