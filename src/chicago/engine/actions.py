@@ -235,9 +235,9 @@ class Action(tuple[ActionKind, int, "Category | None", "int | None"]):
 CACHE_BOUND = 20_000
 """Entries each of the two caches below holds at most. One that is full is emptied and
 fills again with the actions in use, so a server that runs for days keeps the actions of
-its games in play (an exchange's discards are mostly new ones) in a few MB: at 100,000
-entries each, the bound before, the two held about 37 MB, and past it a new action was
-never cached (docs/SERVER.md, "Where the rest of a move goes")."""
+its games in play (an exchange's discards are mostly new ones) in about 5.5 MB: at
+100,000 entries each, the bound before, the two held about 28 MB, and past it a new action
+was never cached (docs/SERVER.md, "Where the rest of a move goes")."""
 
 _PARSE_CACHE: dict[str, Action] = {}
 _TEXT_CACHE: dict[Action, str] = {}
