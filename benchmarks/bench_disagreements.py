@@ -29,7 +29,7 @@ decisions, divided by the deals the bot played): what the phase's search is wort
 
     python benchmarks/bench_disagreements.py [--bot master] [--shadow expert] [--games 4]
         [--first-game 0] [--rollouts 8] [--oracle expert:samples=20] [--preset pagat]
-        [--seed 2026] [--jobs 1] [--seats 1] [--json out.json]
+        [--seed 2026] [--jobs 1] [--seats 1] [--others SPEC] [--json out.json]
 
 ``--shadow`` is the bot asked beside (by default ``expert`` with the bot's ``samples``,
 ``chicago``, ``model`` and ``contested``), so any two bots can be compared: ``--bot expert
@@ -37,6 +37,8 @@ decisions, divided by the deals the bot played): what the phase's search is wort
 whole games in ``--json``; ``report()`` prints the table again from them. ``--seats 4`` puts
 the bot in every seat (each seat's decisions compared with the shadow's in its own view):
 four times the decisions per game, for phases such as the trick play where few differ.
+``--others basic`` seats ``basic`` where the bot is not, in the game and in the play-outs
+(the bot's own seat is played out by ``--oracle``): what a choice is worth at that table.
 """
 
 from __future__ import annotations
@@ -83,13 +85,15 @@ class Disagreement:
 
 
 def _play_out(game: Game, action: Action, oracle: str, seed: int, seat: int,
-              race: Race) -> tuple[float, float]:
+              race: Race, others: str | None = None) -> tuple[float, float]:
     """Apply ``action`` to a copy of ``game`` and play to the end of its deal with every
-    seat by ``oracle`` (seeded by ``seed``); (points, chance) for ``seat``."""
+    seat by ``oracle`` (seeded by ``seed``), or with ``others`` given, ``seat`` by
+    ``oracle`` and the other seats by ``others``; (points, chance) for ``seat``."""
     copy = game.copy()
     start = list(game.scores)
     deal = copy.deal_number
-    bots = [make_bot(oracle) for _ in range(copy.players)]
+    bots = [make_bot(oracle if others is None or s == seat else others)
+            for s in range(copy.players)]
     rngs = [random.Random(derive_seed(seed, s)) for s in range(copy.players)]
     copy.apply(action)
     while not copy.is_over and copy.deal_number == deal:
@@ -104,16 +108,19 @@ def _play_out(game: Game, action: Action, oracle: str, seed: int, seat: int,
     return mine - others, race.win_chance(list(copy.scores), seat)
 
 
-def _one_game(task: tuple[str, str, str, dict[str, Any], int, int, int, int]) -> dict[str, Any]:
+def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
     """Game ``index`` of ``bot`` (in seat ``index % 4`` and the next ``seats - 1``) against
-    experts, with its disagreements with ``shadow`` valued (runs in a worker)."""
-    bot_spec, shadow_spec, oracle, rules_data, seed, index, rollouts, seats = task
+    experts (or ``others``), with its disagreements with ``shadow`` valued (runs in a
+    worker). ``task``: (bot, shadow, oracle, rules, seed, index, rollouts, seats[, others])."""
+    bot_spec, shadow_spec, oracle, rules_data, seed, index, rollouts, seats = task[:8]
+    others: str | None = task[8] if len(task) > 8 else None
     rules = Rules.from_dict(rules_data)
     players = 4
     game = duplicate_game(rules, players, seed=derive_seed(seed, index, 1),
                           deck_seed=derive_seed(seed, index // players, 2))
     mine = {(index + s) % players for s in range(seats)}
-    bots: list[Bot] = [make_bot(bot_spec if s in mine else "expert") for s in range(players)]
+    bots: list[Bot] = [make_bot(bot_spec if s in mine else others or "expert")
+                       for s in range(players)]
     shadow = make_bot(shadow_spec)
     rngs = [random.Random(derive_seed(seed, index, 3, s)) for s in range(players)]
     race = race_for(rules.target, rules.lock_at)
@@ -142,8 +149,8 @@ def _one_game(task: tuple[str, str, str, dict[str, Any], int, int, int, int]) ->
                 for r in range(rollouts):
                     play_seed = derive_seed(seed, index, game.deal_number, len(found), r)
                     world = restock(game, random.Random(play_seed))
-                    ours = _play_out(world, chosen, oracle, play_seed, seat, race)
-                    theirs = _play_out(world, other, oracle, play_seed, seat, race)
+                    ours = _play_out(world, chosen, oracle, play_seed, seat, race, others)
+                    theirs = _play_out(world, other, oracle, play_seed, seat, race, others)
                     case.points.append(ours[0] - theirs[0])
                     case.chance.append(ours[1] - theirs[1])
                 found.append(case)
@@ -250,12 +257,18 @@ def main() -> int:
     parser.add_argument("--seats", type=int, default=1, choices=(1, 2, 3, 4),
                         help="seats the bot takes in each game (the others: experts); "
                              "more seats, more decisions measured per game")
+    parser.add_argument("--others", default=None,
+                        help="spec of the seats the bot does not take, in the game and in "
+                             "the play-outs (there the bot's seat is still --oracle); "
+                             "default: expert in the game, --oracle in the play-outs")
     parser.add_argument("--json", default=None, help="write every disagreement here")
     args = parser.parse_args()
+    if args.others is not None:
+        make_bot(args.others)  # fail early on an unknown spec
     rules = Rules.preset(args.preset)
     shadow = args.shadow or _expert_of(args.bot)
     tasks = [(args.bot, shadow, args.oracle, rules.to_dict(), args.seed, g, args.rollouts,
-              args.seats)
+              args.seats, args.others)
              for g in range(args.first_game, args.first_game + args.games)]
     results: list[dict[str, Any]] = []
     if args.jobs > 1:
@@ -272,12 +285,13 @@ def main() -> int:
 
 
 def _progress(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
-    print(f"-- game {len(results)}/{args.games}: {args.bot} vs 3 expert, {args.preset}",
+    print(f"-- game {len(results)}/{args.games}: {args.bot} vs 3 {args.others or 'expert'}, "
+          f"{args.preset}",
           file=sys.stderr)
     if args.json:
         with open(args.json, "w") as handle:
             json.dump({"bot": args.bot, "oracle": args.oracle, "preset": args.preset,
-                       "seats": args.seats,
+                       "seats": args.seats, "others": args.others,
                        "seed": args.seed, "rollouts": args.rollouts, "games": results},
                       handle)
 

@@ -8,6 +8,9 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+import pytest
 
 from chicago import Rules
 
@@ -73,3 +76,29 @@ def test_the_bot_in_every_seat_is_compared_seat_by_seat_R_TRICK_2() -> None:
     for case in shared["disagreements"]:
         assert case["bot"] != case["expert"] and len(case["points"]) == 2
     assert tool._one_game(task) == every
+
+
+def test_others_seat_the_given_bot_in_the_game_and_the_play_outs_R_TRICK_2(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R-TRICK-2: with ``others`` the seats the bot does not take are that bot, in the game
+    and in the play-outs of a differing decision, where the bot's own seat is the oracle."""
+    tool = _tool()
+    made: list[str] = []
+    real = tool.make_bot
+
+    def recording(spec: str) -> Any:
+        made.append(spec)
+        return real(spec)
+
+    monkeypatch.setattr(tool, "make_bot", recording)
+    task = ("master:exchanges=1;z=0;worlds=3;samples=4;model=0.6", "expert:samples=4",
+            "expert:samples=3", RULES, 7, 1, 1, 1, "basic")
+    result = tool._one_game(task)
+    assert made[:4].count("basic") == 3 and "expert" not in made
+    found = len(result["disagreements"])
+    assert found, "z=0 overrules the expert somewhere in two deals"
+    assert made.count("expert:samples=3") == 2 * found
+    assert made.count("basic") == 3 + 6 * found
+    monkeypatch.undo()
+    assert tool._one_game(task) == result

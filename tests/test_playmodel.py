@@ -103,6 +103,6 @@ def test_infer_prefers_worlds_that_explain_the_plays_and_is_fixed_by_its_seed() 
 def test_infer_options_are_checked() -> None:
     bot = make_bot("master:infer=1;miss=0.5;pool=2")
     assert isinstance(bot, MasterBot) and (bot.infer, bot.miss, bot.pool) == (True, 0.5, 2)
-    for bad in ("master:miss=0", "master:pool=0", "master:infer=3"):
+    for bad in ("master:miss=0", "master:pool=0", "master:infer=4"):
         with pytest.raises(ValueError):
             make_bot(bad)

@@ -109,6 +109,6 @@ def test_infer_2_options_are_checked() -> None:
     assert isinstance(bot, MasterBot) and (bot.infer, bot.pool) == (2, 2)
     assert bot.play_policy is not None
     assert MasterBot(infer=1).play_policy is None
-    for bad in ("master:infer=3", "master:infer=1.5"):
+    for bad in ("master:infer=4", "master:infer=1.5"):
         with pytest.raises(ValueError):
             make_bot(bad)

@@ -36,6 +36,7 @@ __all__ = [
     "keeper",
     "lead_chance",
     "required_chicago",
+    "rules_card",
     "straight_draw",
     "top_sequence_chicago",
     "would_reset",
@@ -157,28 +158,38 @@ def keeper(hand: Sequence[Card]) -> Card:
 
 def basic_play(k: Knowledge, legal: Sequence[Card], keep: Card | None = None) -> Card:
     """The ``basic`` bot's card: save the keeper (``keep``, by default :func:`keeper`), play
-    low, win trick four cheaply."""
+    low, win trick four cheaply (:func:`rules_card` on the seat's hand and trick)."""
+    return rules_card(k.hand, [c for _, c in k.trick], legal, keep)
+
+
+def rules_card(
+    hand: Sequence[Card], table: Sequence[Card], legal: Sequence[Card], keep: Card | None = None
+) -> Card:
+    """The card the rules of thumb of ``basic`` play from ``hand`` with ``table`` (the cards
+    on the trick, from the lead) in front of them and ``legal`` the cards they may play:
+    save the keeper (``keep``, by default :func:`keeper`), play low until trick four, win
+    trick four cheaply to lead the keeper, throw from the shortest suit. Reads nothing but
+    its arguments, so it also says what a ``basic`` player would have played from a hand it
+    held (``master:infer=3``)."""
     if len(legal) == 1:
         return legal[0]
-    hand = k.hand
     if keep is None:
         keep = keeper(hand)
     others = [c for c in legal if c != keep]
-    trick = k.trick
     if len(hand) == 2:
         # Trick four: win it with the other card if that is possible, to lead the keeper.
-        if not trick:
+        if not table:
             return others[0] if others else legal[0]
-        led = trick[0][1] & 3
-        best = max((c for _, c in trick if c & 3 == led), default=trick[0][1])
+        led = table[0] & 3
+        best = max((c for c in table if c & 3 == led), default=table[0])
         winners = [c for c in others if c & 3 == led and c > best]
         if winners:
             return min(winners)
         return min(others) if others else min(legal)
-    if not trick:
+    if not table:
         # the lowest rank, then the lowest suit: the lowest id
         return min(others) if others else legal[0]
-    led = trick[0][1] & 3
+    led = table[0] & 3
     following = [c for c in others if c & 3 == led]
     if following:
         return min(following)
