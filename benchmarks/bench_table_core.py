@@ -103,7 +103,8 @@ class Person:
                 self.driver.spawn(self.driver.manager.continue_deal, self.table, self.seat)
         if state is not None and self.legal and not self.paused:
             self.driver.spawn(self.driver.manager.act, self.table, self.seat,
-                              self.rng.choice(self.legal), frame["seq"], move=True)
+                              self.rng.choice(self.legal), frame["seq"], move=True,
+                              after=self.driver.think * (0.5 + self.rng.random()))
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         """Nothing to close."""
@@ -123,10 +124,15 @@ class Driver:
         """CPU seconds the people took to read their frames and answer (the clients' part
         of the run, not the server's: a browser does it on its own machine)."""
         self.pending: set[asyncio.Task[None]] = set()
+        self.think = 0.0
+        """Mean seconds a person waits before acting (0: at once; see ``--think``)."""
 
-    def spawn(self, request: Any, *args: Any, move: bool = False) -> None:
-        """Make a request as a task; ``move``: a person's action, counted once accepted."""
+    def spawn(self, request: Any, *args: Any, move: bool = False, after: float = 0.0) -> None:
+        """Make a request as a task; ``move``: a person's action, counted once accepted;
+        ``after``: seconds the task first sleeps (a person thinking)."""
         async def run() -> None:
+            if after > 0:
+                await asyncio.sleep(after)
             try:
                 await request(*args)
             except TableError:
@@ -141,7 +147,7 @@ class Driver:
 
 
 async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | None,
-               batch: bool) -> tuple[int, float]:
+               batch: bool, think: float = 0.0) -> tuple[int, float]:
     store = Store(f"sqlite:///{db}")
     store.migrate()
     settings = Settings(db_url=f"sqlite:///{db}", seed=1, review_workers=0,
@@ -153,6 +159,7 @@ async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | No
     if tune_for_serving is not None:
         tune_for_serving()  # as chicago serve does once started
     driver = Driver(manager)
+    driver.think = think
     people = []
     for number in range(tables):
         table = await manager.create(TableSpec(Rules.preset("pagat"), SEATS, TableOptions()))
@@ -188,11 +195,12 @@ async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | No
 
 
 def run(tables: int, moves: int, profile: cProfile.Profile | None = None,
-        batch: bool = BATCHES) -> float:
-    """One run: CPU ms per person move (``batch``: the people take batched updates)."""
+        batch: bool = BATCHES, think: float = 0.0) -> float:
+    """One run: CPU ms per person move (``batch``: the people take batched updates;
+    ``think``: the mean seconds a person waits before acting)."""
     with tempfile.TemporaryDirectory() as tmp:
         done, cpu = asyncio.run(_run(Path(tmp) / "bench.sqlite3", tables, moves, profile,
-                                     batch and BATCHES))
+                                     batch and BATCHES, think))
     return cpu * 1000 / done
 
 
@@ -205,10 +213,16 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, help="write a cProfile of one more run here")
     parser.add_argument("--plain", action="store_true",
                         help="the people take every update alone (as clients before batches)")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a person waits before acting (0.5-1.5 times it), "
+                        "as bench_server.py's people do: each move then comes alone to a "
+                        "loop that had nothing to do (default 0: every table at once)")
     args = parser.parse_args()
     batch = BATCHES and not args.plain
-    per_move = [run(args.tables, args.moves, batch=batch) for _ in range(args.runs)]
-    print(f"server work per person move in process ({args.tables} tables, {args.moves} "
+    per_move = [run(args.tables, args.moves, batch=batch, think=args.think)
+                for _ in range(args.runs)]
+    paced = f", thinking {args.think:g} s" if args.think else ""
+    print(f"server work per person move in process ({args.tables} tables{paced}, {args.moves} "
           f"moves x {args.runs} runs, {'batched' if batch else 'unbatched'} updates, "
           f"CPU time, load average {os.getloadavg()[0]:.1f}): "
           f"median {statistics.median(per_move):.3f} ms (runs: "
@@ -219,7 +233,7 @@ def main() -> None:
           f"{statistics.median(CLIENTS):.3f} ms")
     if args.profile is not None:
         profile = cProfile.Profile(time.thread_time)
-        run(args.tables, args.moves, profile, batch)
+        run(args.tables, args.moves, profile, batch, args.think)
         profile.dump_stats(str(args.profile))
 
 

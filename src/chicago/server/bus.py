@@ -112,6 +112,11 @@ class InProcessBus:
         """Register a note ``handler`` for ``topic``."""
         return self._notes.add(topic, handler)
 
+    def note_heard(self, topic: str) -> bool:
+        """Whether a note handler of ``topic`` is registered (this process is the only
+        one)."""
+        return topic in self._notes.by_table
+
     async def publish_revocation(self, note: Revocation) -> None:
         """Call every revocation handler with ``note``."""
         self._revocations.call(SITE, note)

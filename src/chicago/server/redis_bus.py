@@ -343,6 +343,11 @@ class RedisBus:
         """Call ``handler`` for the notes of ``topic`` (this worker's and the others')."""
         return self._subscribe(self.prefix + NOTES + topic, handler)
 
+    def note_heard(self, topic: str) -> bool:
+        """Always: another worker may have a handler of ``topic`` (which this one does not
+        know)."""
+        return True
+
     async def publish_revocation(self, note: Revocation) -> None:
         """Call this worker's revocation handlers, then publish to the others (a failed
         publish is logged: the other workers' connections then end at their next

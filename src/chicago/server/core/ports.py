@@ -154,6 +154,11 @@ class TableBus(Protocol):
         """Call ``handler`` for each note published on ``topic`` from now on."""
         ...
 
+    def note_heard(self, topic: str) -> bool:
+        """Whether a note published on ``topic`` now may reach a handler: False only when
+        none can (then a note that is news alone need not be published)."""
+        ...
+
     async def publish_revocation(self, note: Revocation) -> None:
         """Deliver ``note`` to every worker's revocation handlers (this one's at once)."""
         ...

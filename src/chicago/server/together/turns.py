@@ -137,9 +137,13 @@ class YourGames:
         seats |= {h.seat for h in change.holders}
         if "to_act" not in change.table_updates and not change.holders and before == after:
             return
-        topics = {topic for seat in seats for topic in topics_of(state.seats[seat])}
+        # a note is news alone (the page asks the store for the turns): one that no page
+        # can hear is not published, so a move at a table nobody follows spawns no task
+        bus = self.manager.bus
+        topics = {topic for seat in seats for topic in topics_of(state.seats[seat])
+                  if bus.note_heard(topic)}
         for topic in sorted(topics):
-            self.manager.tasks.spawn(self.manager.bus.publish_note(topic, {"kind": "turns"}))
+            self.manager.tasks.spawn(bus.publish_note(topic, {"kind": "turns"}))
         started = change.table_updates.get("status") == "playing"  # the last seat taken
         if (after is not None and (after != before or started)
                 and state.seats[after].kind == "human" and not state.seats[after].away):
