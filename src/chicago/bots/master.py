@@ -38,9 +38,12 @@ play under the policy fitted to the experts' plays, :mod:`chicago.bots.playpolic
 mixture of the rules of thumb (``eps``, their slip, 0.02), the fitted policy and a uniform
 guess, each opponent's mixture learned from its plays in the game's earlier deals,
 :mod:`chicago.bots.playerkinds`, ``prior`` the rules model's prior chance, 1/3; with
-any, ``pool``, deals dealt per deal searched, 3, and ``soft``, the power the worlds'
-weights are raised to before the resampling: 1, the default, the weights as they are; below
-1 a softer likelihood that keeps more distinct worlds, 0 every world alike), ``exchanges``,
+any, ``pool``, deals dealt per deal searched, 3, ``cap``, the most deals dealt per deal
+searched when the pool grows, by ``samples`` at a time, until the effective number of worlds
+reaches ``fit`` (0.5) times ``samples`` (0, the default: it does not grow), and ``soft``,
+the power the worlds' weights are raised to before the resampling: 1, the default, the
+weights as they are; below 1 a softer likelihood that keeps more distinct worlds, 0 every
+world alike), ``exchanges``,
 ``announce``, ``call`` and ``fusion`` (1: ``master``'s own search in that phase; 0, 0, 0,
 1 by default), and every option of the expert (``samples`` for the trick play and the
 Chicago call, default 40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's,
@@ -77,6 +80,8 @@ from chicago.bots.playerkinds import (
 )
 from chicago.bots.playmodel import (
     DEFAULT_MISS,
+    Play,
+    effective_count,
     observed_plays,
     play_weight,
     policy_weights,
@@ -144,6 +149,12 @@ alone)."""
 DEFAULT_INFER_POOL = 3
 """With ``infer=1``: worlds dealt per world searched at trick play, resampled by how well
 they explain the opponents' plays."""
+DEFAULT_INFER_CAP = 0
+"""With ``infer``: the most worlds dealt per world searched when the pool grows (0: it does
+not, ``pool`` times ``samples`` are dealt); see :meth:`MasterBot._positions`."""
+DEFAULT_INFER_FIT = 0.5
+"""With ``cap``: the effective number of worlds (:func:`~chicago.bots.playmodel.
+effective_count`) the growing pool deals towards, as a share of ``samples``."""
 DEFAULT_INFER_SOFT = 1.0
 """With ``infer=1`` or ``2``: the power of the worlds' weights before the resampling
 (:func:`tempered_weights`); 1, the weights as the likelihood gives them. ``soft=0.5`` chose
@@ -167,7 +178,8 @@ _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
     "z": (0, 10), "score": (0, 1), "learned": (0, 1), "temper": (0, 4), "last": (0, 10000),
     "lastholds": (0, 32), "lastmodel": (0, 1), "infer": (0, 3), "miss": (0.01, 1),
-    "pool": (1, 20), "soft": (0, 4), "eps": (0.001, 0.5), "prior": (0.001, 0.999),
+    "pool": (1, 20), "cap": (0, 100), "fit": (0.01, 1), "soft": (0, 4), "eps": (0.001, 0.5),
+    "prior": (0.001, 0.999),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
@@ -240,6 +252,8 @@ class MasterBot(ExpertBot):
         infer: int = DEFAULT_INFER,
         miss: float = DEFAULT_MISS,
         pool: int = DEFAULT_INFER_POOL,
+        cap: int = DEFAULT_INFER_CAP,
+        fit: float = DEFAULT_INFER_FIT,
         soft: float = DEFAULT_INFER_SOFT,
         eps: float = DEFAULT_EPS,
         prior: float = DEFAULT_PRIOR,
@@ -291,6 +305,14 @@ class MasterBot(ExpertBot):
         self._kinds: dict[int, Triple] = {}
         self.miss = miss
         self.pool = pool
+        if cap != int(cap) or not (cap == 0 or pool <= cap <= 100):
+            raise ValueError("cap must be 0 or a whole number from pool to 100")
+        if not 0.01 <= fit <= 1:
+            raise ValueError("fit must be in 0.01..1")
+        self.cap = int(cap)
+        """With ``infer``: the most worlds dealt per world searched (0: ``pool`` always)."""
+        self.fit = fit
+        """With ``cap``: the effective worlds dealt towards, as a share of ``samples``."""
         if not 0 <= soft <= 4:
             raise ValueError("soft must be in 0..4")
         self.soft = soft
@@ -360,12 +382,34 @@ class MasterBot(ExpertBot):
         explains the cards the opponents played (``infer=1``: :func:`~chicago.bots.
         playmodel.play_weight`; 2: :func:`~chicago.bots.playmodel.policy_weights`; 3:
         :func:`~chicago.bots.playerkinds.kind_weights`), each weight raised to the power
-        ``soft`` first (:func:`tempered_weights`)."""
+        ``soft`` first (:func:`tempered_weights`). With ``cap``, the pool grows by
+        ``samples`` deals at a time while the effective number of worlds
+        (:func:`~chicago.bots.playmodel.effective_count`) is below ``fit`` times ``samples``,
+        up to ``cap`` times ``samples`` deals: a count, never a time, so a seed fixes it."""
         plays = observed_plays(k) if self.infer and declarer is None else []
-        if not plays or self.pool <= 1:
+        if not plays or (self.pool <= 1 and not self.cap):
             yield from super()._positions(k, rng, declarer)
             return
         dealt = [self._sample(k, rng) for _ in range(self.samples * self.pool)]
+        weights = self._play_weights(k, dealt, plays)
+        if self.cap:
+            limit = self.samples * self.cap
+            wanted = self.fit * self.samples
+            while len(dealt) < limit and effective_count(weights) < wanted:
+                more = [self._sample(k, rng)
+                        for _ in range(min(self.samples, limit - len(dealt)))]
+                dealt += more
+                weights += self._play_weights(k, more, plays)
+        leader = k.leader
+        table = tuple(card for _, card in k.trick)
+        for index in resample(weights, self.samples, rng):
+            yield Position(tuple(dealt[index]), leader, table, declarer)
+
+    def _play_weights(
+        self, k: Knowledge, dealt: Sequence[list[int]], plays: Sequence[Play],
+    ) -> list[float]:
+        """How well each dealt world explains the opponents' ``plays`` (``infer``'s model),
+        raised to the power ``soft``."""
         if self.play_policy is not None and self.infer == 3:
             weights = kind_weights(dealt, plays, self._kinds, self.play_policy, self.eps,
                                    k.players, self.prior)
@@ -373,11 +417,7 @@ class MasterBot(ExpertBot):
             weights = policy_weights(dealt, plays, self.play_policy, k.players)
         else:
             weights = [play_weight(hands, plays, self.miss) for hands in dealt]
-        weights = tempered_weights(weights, self.soft)
-        leader = k.leader
-        table = tuple(card for _, card in k.trick)
-        for index in resample(weights, self.samples, rng):
-            yield Position(tuple(dealt[index]), leader, table, declarer)
+        return tempered_weights(weights, self.soft)
 
     def _worlds(
         self, k: Knowledge, plan: Plan, options: Sequence[Option], rng: random.Random,
@@ -779,6 +819,8 @@ def _factory(spec: str) -> MasterBot:
     options = parse_master_options(spec)
     if options.get("infer", 0) % 1:
         raise ValueError(f"option infer of {spec!r} must be 0, 1, 2 or 3")
+    if options.get("cap", 0) % 1:
+        raise ValueError(f"option cap of {spec!r} must be a whole number")
     return MasterBot(
         worlds=int(options.get("worlds", DEFAULT_WORLDS)),
         holds=int(options.get("holds", DEFAULT_HOLDS)),
@@ -804,6 +846,8 @@ def _factory(spec: str) -> MasterBot:
         infer=int(options.get("infer", DEFAULT_INFER)),
         miss=options.get("miss", DEFAULT_MISS),
         pool=int(options.get("pool", DEFAULT_INFER_POOL)),
+        cap=int(options.get("cap", DEFAULT_INFER_CAP)),
+        fit=options.get("fit", DEFAULT_INFER_FIT),
         soft=options.get("soft", DEFAULT_INFER_SOFT),
         eps=options.get("eps", DEFAULT_EPS),
         prior=options.get("prior", DEFAULT_PRIOR),

@@ -40,8 +40,8 @@ from chicago.bots.playpolicy import PlayPolicy
 from chicago.cards import ids_of_mask
 from chicago.engine.knowledge import Knowledge
 
-__all__ = ["DEFAULT_MISS", "Play", "observed_plays", "play_weight", "policy_weights",
-           "resample"]
+__all__ = ["DEFAULT_MISS", "Play", "effective_count", "observed_plays", "play_weight",
+           "policy_weights", "resample"]
 
 DEFAULT_MISS = 0.3
 """The weight of one play the policy would not have made (1 for one it would)."""
@@ -114,6 +114,20 @@ def policy_weights(
             weight *= chance
         out.append(weight)
     return out
+
+
+def effective_count(weights: Sequence[float]) -> float:
+    """The effective number of worlds among weighed ones, (Σw)² / Σw²: their count when all
+    weigh alike, 1 when one outweighs the rest by far; 0 when none weighs anything.
+
+    >>> effective_count([1.0, 1.0, 1.0, 1.0]), effective_count([1.0, 0.0, 0.0])
+    (4.0, 1.0)
+    """
+    top = max(weights, default=0.0)
+    if top <= 0:
+        return 0.0
+    shares = [w / top for w in weights]  # scaled, so tiny weights do not underflow
+    return sum(shares) ** 2 / sum(s * s for s in shares)
 
 
 def resample(weights: Sequence[float], count: int, rng: random.Random) -> list[int]:
