@@ -49,6 +49,14 @@ def test_expert_options():
     assert isinstance(bot, ExpertBot) and bot.budget == 0.2 and bot.samples == 40
 
 
+def test_expert_count_options_must_be_whole():
+    """``expert:samples=12.5`` is refused with an error naming the option (it used to be
+    cut to 12)."""
+    for option in ("samples=12.5", "holds=2.5", "weighted=0.5"):
+        with pytest.raises(ValueError, match=f"option {option.split('=')[0]} .*whole number"):
+            make_bot(f"expert:{option}")
+
+
 def test_the_expert_reads_no_clock_unless_given_a_cap(monkeypatch):
     """Deterministic: by default the expert's choices depend on the seed alone (the sample
     count bounds its work), so a match reproduces on any machine under any load; a game

@@ -82,6 +82,18 @@ def test_master_options() -> None:
             make_bot(bad)
 
 
+def test_a_count_option_with_a_fraction_is_refused_not_cut() -> None:
+    """``pool=10.5`` used to become 10 without a word: every option that counts something
+    or picks a setting must be a whole number, and the error names it."""
+    for option in ("worlds=8.5", "holds=3.5", "proposals=2.5", "last=24.5", "lastholds=4.5",
+                   "pool=10.5", "samples=12.5", "score=0.5", "learned=0.5", "exchanges=0.5",
+                   "announce=0.5", "call=0.5", "fusion=1.5", "cap=2.5"):
+        name = option.split("=")[0]
+        with pytest.raises(ValueError, match=f"option {name} .*whole number"):
+            make_bot(f"master:{option}")
+    assert make_bot("master:pool=10;samples=12").pool == 10  # type: ignore[attr-defined]
+
+
 def test_each_search_can_be_switched_to_the_experts_decision() -> None:
     """``exchanges``, ``announce``, ``call`` and ``fusion`` (0: the expert's decision in
     that phase) for measuring what each search is worth; 0 or 1 only (``fusion`` also 2,

@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -146,6 +146,16 @@ def spec_options(spec: str, names: Sequence[str], usage: str, *,
                 f"option {key} of {kind} {spec!r} needs a number, not {value!r}"
             ) from None
     return options
+
+
+def require_whole(options: Mapping[str, float], names: Iterable[str], spec: str) -> None:
+    """ValueError naming the option if one of ``names`` in ``options`` (parsed by
+    :func:`spec_options`) is not a whole number: a count such as ``samples=10.5`` is refused,
+    never cut to 10."""
+    for name in names:
+        number = options.get(name)
+        if number is not None and number % 1:
+            raise ValueError(f"option {name} of {spec!r} must be a whole number, not {number:g}")
 
 
 def make_bot(spec: str) -> Bot:

@@ -40,7 +40,7 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 
-from chicago.bots.base import register_bot, spec_options
+from chicago.bots.base import register_bot, require_whole, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.ev import desperate, ev_decision, ev_holds
 from chicago.bots.heuristics import chicago_is_due, ev_play
@@ -90,6 +90,7 @@ def parse_options(spec: str) -> dict[str, float]:
     for key, number in options.items():
         if number < 0 or (number == 0 and key in ("samples", "budget", "chicago")):
             raise ValueError(f"option {key} of {spec!r} must be positive")
+    require_whole(options, ("samples", "weighted", "holds"), spec)
     return options
 
 

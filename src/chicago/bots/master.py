@@ -59,7 +59,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from chicago.bots.base import register_bot, spec_options
+from chicago.bots.base import register_bot, require_whole, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.ev import ev_decision, ev_holds
 from chicago.bots.expert import (
@@ -183,6 +183,9 @@ _OPTIONS = {
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
+_WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
+          "cap", "exchanges", "announce", "call", "fusion", "samples")
+"""The options that count something or choose a setting: whole numbers only."""
 
 
 @dataclass(frozen=True)
@@ -221,6 +224,7 @@ def parse_master_options(spec: str) -> dict[str, float]:
         low, high = _OPTIONS[key]
         if not low <= number <= high:
             raise ValueError(f"option {key} of {spec!r} must be in {low:g}..{high:g}")
+    require_whole(options, _WHOLE, spec)
     return options
 
 
@@ -819,8 +823,6 @@ def _factory(spec: str) -> MasterBot:
     options = parse_master_options(spec)
     if options.get("infer", 0) % 1:
         raise ValueError(f"option infer of {spec!r} must be 0, 1, 2 or 3")
-    if options.get("cap", 0) % 1:
-        raise ValueError(f"option cap of {spec!r} must be a whole number")
     return MasterBot(
         worlds=int(options.get("worlds", DEFAULT_WORLDS)),
         holds=int(options.get("holds", DEFAULT_HOLDS)),

@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from chicago.bots.base import spec_options
+from chicago.bots.base import require_whole, spec_options
 from chicago.bots.handmodel import HandModel
 from chicago.bots.master import DEFAULT_PROPOSALS as LEARNED_PROPOSALS
 from chicago.bots.plausibility import hand_weight
@@ -77,11 +77,8 @@ class ReviewLevel:
             )
         options = spec_options(spec, ("samples", "exchange", "holds"),
                                "samples=N, exchange=N or holds=N", kind="review level")
+        require_whole(options, options, spec)
         for key, number in options.items():
-            if not number.is_integer():
-                raise ValueError(
-                    f"option {key} of review level {spec!r} needs a whole number, not {number}"
-                )
             if number < 0 or (key == "samples" and number == 0):
                 raise ValueError(f"option {key} of review level {spec!r} is out of range")
         level = replace(
