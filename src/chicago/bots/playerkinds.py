@@ -44,7 +44,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from chicago.bots.heuristics import rules_card
-from chicago.bots.playmodel import Play
+from chicago.bots.playmodel import Play, hands_at_plays
 from chicago.bots.playpolicy import PlayPolicy, legal_cards
 from chicago.cards import Card, ids_of_mask
 from chicago.engine.viewtypes import DealRecord, SeatView
@@ -185,12 +185,8 @@ def kind_weights(
     out = []
     seats = sorted({play.seat for play in plays})
     for hands in worlds:
-        later = [0] * len(hands)
         products = {seat: [1.0, 1.0, 1.0] for seat in seats}
-        for index in range(len(plays) - 1, -1, -1):
-            play = plays[index]
-            later[play.seat] |= 1 << play.card
-            held = hands[play.seat] | later[play.seat]
+        for index, play, held in hands_at_plays(hands, plays):
             chances = seen.get((index, held))
             if chances is None:
                 chances = seen[(index, held)] = play_chances(

@@ -32,7 +32,7 @@ Only what the seat saw is read: the completed tricks and the current one of its
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from chicago.bots.model import model_card
@@ -40,8 +40,8 @@ from chicago.bots.playpolicy import PlayPolicy
 from chicago.cards import ids_of_mask
 from chicago.engine.knowledge import Knowledge
 
-__all__ = ["DEFAULT_MISS", "Play", "effective_count", "observed_plays", "play_weight",
-           "policy_weights", "resample"]
+__all__ = ["DEFAULT_MISS", "Play", "effective_count", "hands_at_plays", "observed_plays",
+           "play_weight", "policy_weights", "resample"]
 
 DEFAULT_MISS = 0.3
 """The weight of one play the policy would not have made (1 for one it would)."""
@@ -75,17 +75,27 @@ def observed_plays(k: Knowledge) -> list[Play]:
     return out
 
 
+def hands_at_plays(
+    hands: Sequence[int], plays: Sequence[Play]
+) -> Iterator[tuple[int, Play, int]]:
+    """Each of ``plays`` with its index and the mask of the hand its player held just before
+    it in the world ``hands`` (a card mask per seat, the cards held now): the cards held now
+    and those it played since. From the last play back to the first."""
+    later = [0] * len(hands)
+    for index in range(len(plays) - 1, -1, -1):
+        play = plays[index]
+        later[play.seat] |= 1 << play.card
+        yield index, play, hands[play.seat] | later[play.seat]
+
+
 def play_weight(hands: Sequence[int], plays: Sequence[Play], miss: float = DEFAULT_MISS) -> float:
     """The weight of the world ``hands`` (a card mask per seat, the cards held now): the
     product over ``plays`` of 1 where :func:`~chicago.bots.model.model_card` from the hand
     the player held then would have played that card, else ``miss``. A play with one legal
     card says nothing (the policy plays it)."""
     weight = 1.0
-    later = [0] * len(hands)
-    for play in reversed(plays):
-        later[play.seat] |= 1 << play.card
-        held = ids_of_mask(hands[play.seat] | later[play.seat])
-        if model_card(held, list(play.table)) != play.card:
+    for _, play, held in hands_at_plays(hands, plays):
+        if model_card(ids_of_mask(held), list(play.table)) != play.card:
             weight *= miss
     return weight
 
@@ -102,11 +112,7 @@ def policy_weights(
     out = []
     for hands in worlds:
         weight = 1.0
-        later = [0] * len(hands)
-        for index in range(len(plays) - 1, -1, -1):
-            play = plays[index]
-            later[play.seat] |= 1 << play.card
-            held = hands[play.seat] | later[play.seat]
+        for index, play, held in hands_at_plays(hands, plays):
             chance = seen.get((index, held))
             if chance is None:
                 chance = seen[(index, held)] = policy.chance(
