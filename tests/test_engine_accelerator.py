@@ -79,7 +79,7 @@ def state(g: Game) -> tuple[Any, ...]:
         g.trick_number, list(g.locked), g.declarer, [list(c) for c in g.exchange_counts],
         g._stock, g._discards, [list(d) for d in g._own_discards], g._order, g._turn,
         g._announced, g._highest, g._protected, g._pending_one_up, g.actions, g._pending,
-        len(g._events), g.shown, g.one_up_card,
+        len(g._events), g.shown, g.one_up_card, g.deal_history,
     )
 
 

@@ -215,6 +215,8 @@ class DealKnowledge:
     own: list[set[Card]]
     public: set[Card] = field(default_factory=set)
     required: set[Card] = field(default_factory=set)  # shown by rule (R-EX-4, V-QUADS-RESET)
+    plays: list[tuple[int, Card]] = field(default_factory=list)  # the cards played, in order
+    declarer: int | None = None  # who declared Chicago (R-CHI-1)
 
     def allowed(self, seat: int | None) -> set[str]:
         """The texts of the cards ``seat`` (None: a spectator) may have seen."""
@@ -239,6 +241,7 @@ class Knowledge:
     def __init__(self, g: Game) -> None:
         self.g = g
         self.deals: list[DealKnowledge] = []
+        self.by_deal: dict[int, DealKnowledge] = {}  # a deal number's last knowledge
         self._start()
 
     def _start(self) -> None:
@@ -246,6 +249,7 @@ class Knowledge:
         self.deal = g.deal_number
         self.now = DealKnowledge([set(hand) for hand in g.hands])
         self.deals.append(self.now)
+        self.by_deal[g.deal_number] = self.now
         self.protected: list[set[Card]] = [set() for _ in range(g.players)]
         self.claims: list[tuple[int, Category]] = []
         self.quads_claims: list[int] = []
@@ -272,6 +276,9 @@ class Knowledge:
             self.quads_claims.append(seat)
         elif kind is _K.PLAY:
             now.public.add(action.card)
+            now.plays.append((seat, action.card))
+        elif kind is _K.CHICAGO:
+            now.declarer = seat
         g.apply(action)
         moved_on = g.deal_number != self.deal or g.phase is not phase or g.round != round_index
         if phase is Phase.ANNOUNCE and moved_on:
@@ -354,7 +361,8 @@ def check_views(g: Game, knowledge: Knowledge) -> None:
         assert isinstance(view["stock"], int) and view["stock"] == len(g._stock)
         assert twin.view(seat) == g.view(seat), f"seat {seat}'s view tells the stock order"
         assert json.dumps(view_json(twin.view(seat))) == text
-        leaked = cards_in(text) - now.allowed(seat)
+        check_history(view.pop("history"), knowledge)
+        leaked = cards_in(view) - now.allowed(seat)
         assert not leaked, f"seat {seat} sees {sorted(leaked)} it has not seen"
         if seat is None:
             public = cards_in(view["events"])
@@ -368,6 +376,21 @@ def check_views(g: Game, knowledge: Knowledge) -> None:
             assert view["legal_actions"] == expected
     shown = {c for cards in g.shown.values() for c in cards}
     assert shown <= now.required, f"shown without a rule: {sorted(shown - now.required)}"
+
+
+def check_history(history: Any, knowledge: Knowledge) -> None:
+    """The finished deals of a view (issue 30) hold each deal's public card play and nothing
+    else: exactly the cards played to its tricks, in order, by whom they were played (as
+    the actions say, never a view), and who declared Chicago; no card of a hand, a discard
+    or the stock that was not played (V-HIDDEN)."""
+    for record in history:
+        assert set(record) == {"deal", "dealer", "points", "scores", "tricks", "chicago"}
+        deal = knowledge.by_deal[record["deal"]]
+        plays = [(p["seat"], p["card"]) for trick in record["tricks"] for p in trick["cards"]]
+        assert plays == [(seat, TEXT[card]) for seat, card in deal.plays], record["deal"]
+        assert all(len(trick["cards"]) == len(knowledge.g.hands) for trick in record["tricks"])
+        assert record["chicago"] == deal.declarer
+        assert cards_in(record) == {TEXT[card] for _, card in deal.plays}
 
 
 def check_log(g: Game, knowledge: Knowledge) -> None:

@@ -1,7 +1,8 @@
 """The JSON form of the typed view (issue 24): one encoder derived from the view's types.
 
 - The JSON of views is what it was before the view was typed, byte for byte, but for the
-  fields added since (documented in CHANGELOG.md and docs/PROTOCOL.md): the golden file
+  fields added since (documented in CHANGELOG.md and docs/PROTOCOL.md; issue 30: each
+  finished deal of ``history`` gained its ``tricks`` and ``chicago``): the golden file
   ``tests/golden/views.jsonl`` was written by the earlier dict views for one game
   (V-ONE-UP, V-QUADS-RESET; a spectator and the seat to act every fifth action).
 - The encoder and ``docs/schema.json`` follow the same declarations: every type with a JSON
@@ -60,6 +61,8 @@ def _golden_game() -> list[tuple[int, int | None, SeatView]]:
 
 ADDED = ("hand_sizes", "scoring_round", "chicago_points", "lock_at", "exchange_rounds")
 """The fields the view gained with the typed view (issue 24: the browser derives nothing)."""
+HISTORY_ADDED = ("tricks", "chicago")
+"""The fields each finished deal of ``history`` gained (issue 30: its public card play)."""
 
 
 def test_the_json_of_views_is_unchanged_byte_for_byte_but_for_the_added_fields() -> None:
@@ -73,6 +76,13 @@ def test_the_json_of_views_is_unchanged_byte_for_byte_but_for_the_added_fields()
         assert tuple(keys[at : at + len(ADDED)]) == ADDED  # together, after "settlement"
         for key in ADDED:
             del data[key]
+        history = data["history"]
+        assert isinstance(history, list)
+        for deal in history:
+            assert isinstance(deal, dict)
+            assert tuple(deal)[-len(HISTORY_ADDED):] == HISTORY_ADDED  # last, in order
+            for key in HISTORY_ADDED:
+                del deal[key]
         text = json.dumps({"step": step, "seat": seat, "view": data}, separators=(",", ":"))
         assert text == line, (step, seat)
 

@@ -56,7 +56,7 @@ from chicago.engine.records import GameRecord, game_record, replay_record
 from chicago.engine.settlement import settlement as settle
 from chicago.engine.sources import CardSource, copy_random, shuffle
 from chicago.engine.state import SHARED, copy_state
-from chicago.engine.views import seat_view
+from chicago.engine.views import seat_view, taken_tricks
 from chicago.engine.viewtypes import DealRecord, SeatView
 from chicago.poker import Category, HandValue, category_of, evaluate
 from chicago.rules import Rules, RulesError
@@ -538,7 +538,8 @@ class Game:
 
     @property
     def deal_history(self) -> tuple[DealRecord, ...]:
-        """One record per finished deal: deal number, dealer, points gained, scores after."""
+        """One record per finished deal: deal number, dealer, points gained, scores after,
+        and its public card play (its taken tricks, who declared Chicago)."""
         return tuple(self._deal_history)
 
     @property
@@ -957,7 +958,8 @@ class Game:
 
     def _end_deal(self) -> None:
         gained = [s - b for s, b in zip(self.scores, self._deal_start_scores, strict=True)]
-        summary = DealRecord(self.deal_number, self.dealer, tuple(gained), tuple(self.scores))
+        summary = DealRecord(self.deal_number, self.dealer, tuple(gained), tuple(self.scores),
+                             taken_tricks(self.tricks), self.declarer)
         self._deal_history.append(summary)
         self._emit(DealEnd, summary.deal, summary.dealer, summary.points, summary.scores)
         winners = self._game_winners()

@@ -40,7 +40,14 @@ from chicago.engine.events import Event
 from chicago.engine.jsontypes import JSON, JSONObject
 from chicago.engine.phases import Phase
 from chicago.engine.views import OwnPart, ViewedGame, own_part, public_view
-from chicago.engine.viewtypes import Announcement, Part, PlayedCard, ScoringRound, SeatView
+from chicago.engine.viewtypes import (
+    Announcement,
+    Part,
+    PlayedCard,
+    ScoringRound,
+    SeatView,
+    TakenTrick,
+)
 from chicago.rules import Rules
 
 __all__ = [
@@ -217,6 +224,10 @@ def _plays(plays: typing.Iterable[PlayedCard]) -> list[JSON]:
     return [{"seat": p.seat, "card": _CARD_TEXT[p.card]} for p in plays]
 
 
+def _tricks(tricks: typing.Iterable[TakenTrick]) -> list[JSON]:
+    return [{"winner": t.winner, "cards": _plays(t.cards)} for t in tricks]
+
+
 def _scoring_round(shown: ScoringRound) -> JSONObject:
     result = shown.result
     return {"round": shown.round, "words": [_word(w) for w in shown.words],
@@ -252,7 +263,7 @@ def public_json(view: SeatView) -> dict[str, JSON]:
         "chicago": view.chicago,
         "trick_number": view.trick_number,
         "trick": _plays(view.trick),
-        "tricks": [{"winner": t.winner, "cards": _plays(t.cards)} for t in view.tricks],
+        "tricks": _tricks(view.tricks),
         "played": [_cards(pile) for pile in view.played],
         "over": view.over,
         "winners": list(view.winners),
@@ -286,7 +297,8 @@ def _full_json(view: SeatView) -> dict[str, JSON]:
         "rules": _rules_json(view.rules),
         "events": [e.to_json() for e in view.events],
         "history": [{"deal": d.deal, "dealer": d.dealer, "points": list(d.points),
-                     "scores": list(d.scores)} for d in view.history],
+                     "scores": list(d.scores), "tricks": _tricks(d.tricks),
+                     "chicago": d.chicago} for d in view.history],
     }
 
 

@@ -61,6 +61,7 @@ __all__ = [
     "scoring_round",
     "seat_view",
     "seat_view_from",
+    "taken_tricks",
 ]
 
 
@@ -295,7 +296,7 @@ def _public_python(game: ViewedGame, scoring: _ScoringParts) -> SeatView:
         chicago=game.declarer,
         trick_number=game.trick_number,
         trick=tuple(_PLAYED[s][c] for s, c in game.trick),
-        tricks=tuple(map(_taken, game.tricks)),
+        tricks=taken_tricks(game.tricks),
         played=tuple(map(tuple, game.played)),
         over=over,
         winners=tuple(game.winners),
@@ -335,6 +336,14 @@ def _taken(trick: tuple[int, tuple[tuple[int, Card], ...]]) -> TakenTrick:
         winner, plays = trick
         taken = _TAKEN[trick] = TakenTrick(winner, tuple(_PLAYED[s][c] for s, c in plays))
     return taken
+
+
+def taken_tricks(tricks: Iterable[tuple[int, tuple[tuple[int, Card], ...]]]
+                 ) -> tuple[TakenTrick, ...]:
+    """The views of a deal's taken tricks (``(winner, plays)`` each, as ``Game.tricks``
+    holds them): the current deal's in a view, a finished deal's in its
+    :class:`~chicago.engine.viewtypes.DealRecord`."""
+    return tuple(map(_taken, tricks))
 
 
 _SCORING_KINDS = frozenset({Announce, Pass, Reveal, RoundResult, Exchange, Deal})

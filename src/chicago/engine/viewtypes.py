@@ -96,7 +96,8 @@ class PlayedCard:
 
 @dataclass(frozen=True, slots=True)
 class TakenTrick:
-    """A completed trick of this deal."""
+    """A completed trick (of the current deal in a view's ``tricks``, of a finished deal in
+    its ``history``)."""
 
     winner: int
     """Who took it."""
@@ -122,7 +123,9 @@ class ScoringRound:
 
 @dataclass(frozen=True, slots=True)
 class DealRecord:
-    """A finished deal of this game."""
+    """A finished deal of this game: its score and its public card play (every card played
+    to a trick was seen by the whole table; nothing else of the deal's cards is here: no
+    hand, no discard, no card of the stock)."""
 
     deal: int
     """Its number, from 1."""
@@ -132,6 +135,11 @@ class DealRecord:
     """Per seat: points gained in it (negative if lost)."""
     scores: tuple[int, ...]
     """Per seat: the score after it."""
+    tricks: tuple[TakenTrick, ...] = ()
+    """Its completed tricks, in order (fewer than five when a broken Chicago ended it; none
+    when it ended before the tricks, as by a four-of-a-kind reset or an instant win)."""
+    chicago: int | None = None
+    """The seat that declared Chicago in it (R-CHI-1); null if nobody did."""
 
 
 @dataclass(frozen=True, slots=True)
