@@ -3,9 +3,9 @@ play (the rules of thumb, the policy fitted to the experts, uniform) after some 
 
 Plays games of ``master:infer=3`` in seat 0 against three ``--others`` (pagat, duplicate
 deals of ``--seed``, as ``bench_disagreements.py`` deals them) for up to ``--deals`` deals
-and prints, per game, how many finished deals the bot's memory holds and each opponent's
-posterior, then the mean over every opponent of every game. Reads only what the bot itself
-remembered from its views (:class:`chicago.bots.playerkinds.KindMemory`).
+and prints, per game, how many finished deals seat 0's view holds and each opponent's
+posterior, then the mean over every opponent of every game. Reads only what the bot reads:
+the finished deals of seat 0's view (:func:`chicago.bots.playerkinds.history_kinds`).
 
     python benchmarks/bench_player_kinds.py [--others basic] [--games 6] [--deals 12]
         [--seed 2026] [--preset pagat]
@@ -20,7 +20,7 @@ import sys
 from chicago import Rules
 from chicago.bots import make_bot
 from chicago.bots.master import MasterBot
-from chicago.bots.playerkinds import KINDS, Triple
+from chicago.bots.playerkinds import KINDS, Triple, history_kinds
 from chicago.sim import derive_seed, duplicate_game
 
 
@@ -46,12 +46,13 @@ def main() -> int:
             action = bots[seat].decide(game.view(seat), game.legal_actions(), rngs[seat])
             game.apply(action)
         bot = bots[0]
-        if not isinstance(bot, MasterBot) or bot.memory is None:
+        if not isinstance(bot, MasterBot) or bot.play_policy is None or bot.infer != 3:
             raise SystemExit(f"{args.bot!r} is not master with infer=3")
-        posteriors = bot.memory.posteriors(0, bot.prior)
+        history = game.view(0).history
+        posteriors = history_kinds(history, 0, bot.play_policy, bot.eps, 4, bot.prior)
         shown = "  ".join(f"seat {s}: " + " ".join(f"{k} {p:.3f}" for k, p in zip(
             KINDS, t, strict=True)) for s, t in posteriors.items())
-        print(f"game {index}: {bot.memory.deals_seen(0)} deals seen  {shown}", flush=True)
+        print(f"game {index}: {len(history)} deals seen  {shown}", flush=True)
         final += posteriors.values()
     if final:
         means = [sum(t[m] for t in final) / len(final) for m in range(3)]

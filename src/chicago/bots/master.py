@@ -73,8 +73,9 @@ from chicago.bots.heuristics import chicago_is_due
 from chicago.bots.playerkinds import (
     DEFAULT_EPS,
     DEFAULT_PRIOR,
-    KindMemory,
+    DealLogs,
     Triple,
+    history_kinds,
     kind_weights,
     priors,
 )
@@ -302,11 +303,12 @@ class MasterBot(ExpertBot):
         """With ``infer=3``: the rules model's slip (chance of another card than theirs)."""
         self.prior: Triple = priors(prior)
         """With ``infer=3``: the prior chance of the rules, fitted and uniform models."""
-        self.memory = (KindMemory(self.play_policy, eps)
-                       if self.play_policy is not None and self.infer == 3 else None)
-        """With ``infer=3``: the earlier deals' card play, from the views this bot was
-        shown (:class:`~chicago.bots.playerkinds.KindMemory`)."""
         self._kinds: dict[int, Triple] = {}
+        """With ``infer=3``, at a trick decision: each opponent's chance of every model,
+        from the finished deals of the view's history (set anew at every decision)."""
+        self._deal_logs: DealLogs = {}
+        """With ``infer=3``: the finished deals' log-likelihoods worked out so far, a memo
+        only (a bot without it decides the same)."""
         self.miss = miss
         self.pool = pool
         if cap != int(cap) or not (cap == 0 or pool <= cap <= 100):
@@ -335,13 +337,13 @@ class MasterBot(ExpertBot):
         if not legal_actions:
             raise ValueError("no legal actions to choose from")
         self.note = None
-        if self.memory is not None:
-            self.memory.observe(view)  # every view, a forced play's too: it shows the tricks
+        self._kinds = {}
         if len(legal_actions) == 1:
             return legal_actions[0]
         k = knowledge(view)
-        if self.memory is not None and k.phase == "play":
-            self._kinds = self.memory.posteriors(k.seat, self.prior)
+        if self.play_policy is not None and self.infer == 3 and k.phase == "play":
+            self._kinds = history_kinds(view.history, k.seat, self.play_policy, self.eps,
+                                        k.players, self.prior, self._deal_logs)
         self._weigh = self.hand_model.scorer(k, self.temper) if self.learned else None
         phase = k.phase
         if phase in ("exchange", "one up", "redeal") and not self.phases.exchanges:

@@ -22,40 +22,36 @@ likelihoods of the cards it played so far, each model counting with its chance
 and the worlds left are the few that fit every card played; against experts the fitted
 policy does.
 
-Where the earlier deals come from: a seat's view (:class:`~chicago.engine.viewtypes.
-SeatView`) carries the tricks of the current deal only (``history`` has each finished
-deal's points, not its cards), so :class:`KindMemory` remembers them, from the views the
-bot is shown and nothing else: the tricks it saw by its last decision of each deal. An
-opponent that played after the bot's last card of a deal held, at its first four plays,
-one card the bot never saw; each model's chance of those plays is then the mean over the
-cards the bot had not seen (a uniform guess of that card). The memory checks every view
-against what it holds (the deal numbers, the finished deals of ``view.history``, the
-bot's own five cards) and forgets what does not fit, so a bot moved to another game or
-seat starts afresh, and a bot built anew (a restarted server) knows no earlier deal: it
-then weighs the worlds by the prior mixture, the plays of the current deal alone. Deals
-with a Chicago declared are left out (the defence differs), as the other inferences leave
-them out.
+Where the earlier deals come from: the seat's view itself. Each finished deal of
+``view.history`` (:class:`~chicago.engine.viewtypes.DealRecord`) holds its tricks, every
+card played to them (the whole table saw them), and who declared Chicago, so every
+opponent's five cards of a deal played to the end are known, and its hand at each of its
+plays with them (:func:`history_kinds`). The bot keeps no memory between decisions: a bot
+built in the middle of a game (a restarted server, the stand-in of an away player, a
+review) decides exactly as one that played the whole game. Deals with a Chicago declared
+are left out (the defence differs), as the other inferences leave them out, and so are
+deals that ended before their tricks.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 
 from chicago.bots.heuristics import rules_card
 from chicago.bots.playmodel import Play, hands_at_plays
 from chicago.bots.playpolicy import PlayPolicy, legal_cards
 from chicago.cards import Card, ids_of_mask
-from chicago.engine.viewtypes import DealRecord, SeatView
+from chicago.engine.viewtypes import DealRecord
 
 __all__ = [
     "DEFAULT_EPS",
     "DEFAULT_PRIOR",
     "KINDS",
-    "KindMemory",
+    "DealLogs",
     "Triple",
     "deal_log_likelihoods",
+    "history_kinds",
     "kind_posterior",
     "kind_weights",
     "play_chances",
@@ -71,7 +67,6 @@ DEFAULT_PRIOR = 1 / 3
 """The prior chance of the rules model; the fitted policy and the uniform model share the
 rest equally."""
 
-_ALL = (1 << 52) - 1
 Triple = tuple[float, float, float]
 """One number per model of :data:`KINDS`."""
 
@@ -103,36 +98,19 @@ def play_chances(
 
 def deal_log_likelihoods(
     tricks: Sequence[Sequence[tuple[int, int]]], me: int, policy: PlayPolicy, eps: float,
-    players: int, unseen: int = 0,
+    players: int,
 ) -> dict[int, Triple]:
     """Per opponent of ``me`` in a finished deal (``tricks``: the (seat, card) plays of each
-    trick in order, the last possibly cut short where ``me`` saw no more): the log of each
-    model's chance of its plays with a choice. Its hand at each play is the cards it played
-    from then on. An opponent whose fifth card ``me`` did not see (it played after ``me``'s
-    last card) held one more card at its first four plays, one of ``unseen`` (a mask of the
-    cards ``me`` never saw): each model's chance is then the mean over those cards (a
-    uniform guess of the one the seat did not see); with ``unseen`` 0, or any other card
-    missing, the opponent is left out."""
+    trick in order): the log of each model's chance of its plays with a choice. Its hand at
+    each play is the cards it played from then on; an opponent with a card missing (a deal
+    cut short) is left out."""
     out: dict[int, Triple] = {}
     seats = {seat for trick in tricks for seat, _ in trick} - {me}
-    candidates = ids_of_mask(unseen)
     for seat in sorted(seats):
         own = [next((c for s, c in trick if s == seat), None) for trick in tricks[:5]]
-        own += [None] * (5 - len(own))
-        if any(c is None for c in own[:4]):
-            continue
-        seen = [int(c) for c in own if c is not None]
-        if len(seen) == 5:
-            out[seat] = _log_chances(tricks, seat, seen, policy, eps, players)
-        elif candidates:
-            sums = [0.0, 0.0, 0.0]
-            for extra in candidates:
-                logs = _log_chances(tricks, seat, [*seen, extra], policy, eps, players)
-                for m in range(3):
-                    sums[m] += math.exp(logs[m])
-            means = [math.log(total / len(candidates)) if total > 0 else -math.inf
-                     for total in sums]
-            out[seat] = (means[0], means[1], means[2])
+        cards = [int(c) for c in own if c is not None]
+        if len(cards) == 5:
+            out[seat] = _log_chances(tricks, seat, cards, policy, eps, players)
     return out
 
 
@@ -203,99 +181,34 @@ def kind_weights(
     return out
 
 
-@dataclass
-class _Pending:
-    """The deal being watched from one seat: what identifies it, and its plays so far."""
-
-    deal: int
-    history: tuple[DealRecord, ...]
-    own: int
-    """Mask of the seat's own five cards of the trick play."""
-    tricks: tuple[tuple[tuple[int, int], ...], ...] = ()
-    chicago: bool = False
-    unseen: int = 0
-    """Mask of the cards the seat had not seen by its last view of the deal."""
+DealLogs = dict[tuple[DealRecord, int], dict[int, Triple]]
+"""A memo of :func:`deal_log_likelihoods` per finished deal and seat (for one policy and
+slip): what it holds is worked out again the same way when it is not there."""
+_MEMO_SIZE = 256
+"""The most deals a :data:`DealLogs` memo keeps (then it starts afresh)."""
 
 
-@dataclass
-class _SeatLog:
-    """What one seat remembers: per finished deal, ``view.history`` up to it and each
-    opponent's log-likelihoods; the deal being played."""
-
-    finished: list[tuple[tuple[DealRecord, ...], dict[int, Triple]]] = field(
-        default_factory=list)
-    pending: _Pending | None = None
-
-
-class KindMemory:
-    """The earlier deals' card play, remembered from the views a bot is shown (module
-    docstring): per seat it played, each opponent's log-likelihood under every model in
-    each finished deal in which it was seen to play all five tricks."""
-
-    def __init__(self, policy: PlayPolicy, eps: float = DEFAULT_EPS) -> None:
-        self.policy = policy
-        self.eps = eps
-        self._logs: dict[int, _SeatLog] = {}
-
-    def observe(self, view: SeatView) -> None:
-        """Take in one view of the bot's seat: finish the deal watched before if the view
-        shows it over, forget what does not fit the view's game, and note the tricks seen."""
-        seat = view.seat
-        if seat is None:
-            return
-        log = self._logs.setdefault(seat, _SeatLog())
-        history = tuple(view.history)
-        pending = log.pending
-        if pending is not None and (pending.deal, pending.history) != (view.deal, history):
-            if (len(history) >= pending.deal and history[: pending.deal - 1] == pending.history
-                    and history[pending.deal - 1].deal == pending.deal):
-                logs = {} if pending.chicago else deal_log_likelihoods(
-                    pending.tricks, seat, self.policy, self.eps, view.players,
-                    pending.unseen)
-                log.finished.append((history[: pending.deal], logs))
-            log.pending = pending = None
-        kept = 0
-        for fingerprint, _ in log.finished:
-            if history[: len(fingerprint)] != fingerprint:
-                break
-            kept += 1
-        del log.finished[kept:]
-        if str(view.phase) != "play":
-            return
-        own = 0
-        for card in (*view.hand, *view.played[seat]):
-            own |= 1 << int(card)
-        if pending is None or pending.own != own or pending.deal != view.deal:
-            pending = log.pending = _Pending(view.deal, history, own)
-        tricks = [tuple((p.seat, int(p.card)) for p in t.cards) for t in view.tricks]
-        if view.trick:
-            tricks.append(tuple((p.seat, int(p.card)) for p in view.trick))
-        if len(tricks) > len(pending.tricks) or (
-                len(tricks) == len(pending.tricks) and tricks
-                and len(tricks[-1]) >= len(pending.tricks[-1])):
-            pending.tricks = tuple(tricks)
-        pending.chicago = pending.chicago or view.chicago is not None
-        known = own
-        for trick in tricks:
-            for _, played in trick:
-                known |= 1 << played
-        for out_of_play in (*view.discarded, *view.known_out):
-            known |= 1 << int(out_of_play)
-        pending.unseen = _ALL & ~known
-
-    def posteriors(self, seat: int, prior: Triple) -> dict[int, Triple]:
-        """Each opponent's chance of every model, as the seat's finished deals say (only
-        opponents seen to the end of at least one of them)."""
-        log = self._logs.get(seat)
-        if log is None:
-            return {}
-        rows: dict[int, list[Triple]] = {}
-        for _, logs in log.finished:
-            for other, row in logs.items():
-                rows.setdefault(other, []).append(row)
-        return {other: kind_posterior(r, prior) for other, r in sorted(rows.items())}
-
-    def deals_seen(self, seat: int) -> int:
-        """How many finished deals the memory holds for ``seat``."""
-        log = self._logs.get(seat)
-        return 0 if log is None else len(log.finished)
+def history_kinds(
+    history: Sequence[DealRecord], me: int, policy: PlayPolicy, eps: float, players: int,
+    prior: Triple, memo: DealLogs | None = None,
+) -> dict[int, Triple]:
+    """Each opponent of ``me``'s chance of every model after the finished deals
+    ``history`` (a view's): Bayes' rule over the deals played to the end without a
+    Chicago declared (:func:`deal_log_likelihoods`, :func:`kind_posterior`); only the
+    opponents seen in at least one of them. ``memo`` (of this ``policy`` and ``eps``)
+    saves working a deal out again at the next decision; the result is the same without."""
+    rows: dict[int, list[Triple]] = {}
+    for record in history:
+        if record.chicago is not None or not record.tricks:
+            continue
+        logs = memo.get((record, me)) if memo is not None else None
+        if logs is None:
+            tricks = [tuple((p.seat, int(p.card)) for p in t.cards) for t in record.tricks]
+            logs = deal_log_likelihoods(tricks, me, policy, eps, players)
+            if memo is not None:
+                if len(memo) >= _MEMO_SIZE:
+                    memo.clear()
+                memo[(record, me)] = logs
+        for other, row in logs.items():
+            rows.setdefault(other, []).append(row)
+    return {other: kind_posterior(r, prior) for other, r in sorted(rows.items())}
