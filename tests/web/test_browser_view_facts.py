@@ -9,6 +9,7 @@ the old derivations would have got wrong or could not know.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from chicago import Game, Rules
@@ -76,3 +77,37 @@ def test_a_chicago_is_worth_the_views_points(page: Any) -> None:
         .map((m) => m.text);
     }""", data)
     assert texts == ["Bo declares Chicago: all five tricks for 20 points."]
+
+
+_RECORD = """async ([end, events]) => {
+  const b = await import('./js/board.js');
+  return b.dealRecord(end, events);
+}"""
+
+
+def test_the_deal_appended_on_an_update_is_the_snapshots_history(page: Any) -> None:
+    """Issue 30: on a ``deal_end`` the page appends to ``history`` the record a snapshot
+    carries (the deal's tricks and its Chicago declarer, R-CHI-1), made from the deal's
+    events as the seat got them; deals with and without a Chicago declared."""
+    g = Game(Rules.preset("pagat", max_deals=4, chicago_min_score=None), 4, seed=11)
+    rng = random.Random(11)
+    seat, seen = 1, []
+    while not g.is_over:
+        legal = g.legal_actions()
+        chicago = [a for a in legal if a.kind.name == "CHICAGO"]
+        if chicago and g.deal_number % 2 == 0:  # a Chicago in every second deal
+            g.apply(chicago[0])
+        else:
+            g.apply(rng.choice([a for a in legal if a.kind.name != "CHICAGO"]))
+    deal: list[dict[str, Any]] = []
+    for event in g.events_for(seat):
+        data = event.to_json()
+        if data["type"] == "deal":
+            deal = []
+        deal.append(data)
+        if data["type"] == "deal_end":
+            seen.append(page.evaluate(_RECORD, [data, deal]))
+    history = view_json(g.view(seat))["history"]
+    assert seen == history
+    assert any(r["chicago"] is not None for r in history)
+    assert any(r["chicago"] is None for r in history)

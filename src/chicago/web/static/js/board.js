@@ -311,6 +311,26 @@ function roundBox(round, state, ctx) {
     result ? h("p", { class: "round-result" }, result) : null);
 }
 
+/**
+ * A finished deal as the view's `history` holds it: its `deal_end` event's numbers, its
+ * taken tricks and who declared Chicago, from the deal's events (the same for every seat:
+ * plays, tricks and calls are public). An update appends it on a `deal_end`, so the history
+ * is the one the next snapshot would carry.
+ */
+export function dealRecord(end, events) {
+  const tricks = [];
+  let cards = [];
+  let chicago = null;
+  for (const ev of events) {
+    if (ev.type === "play") cards.push({ seat: ev.seat, card: ev.card });
+    else if (ev.type === "trick") {
+      tricks.push({ winner: ev.winner, cards });
+      cards = [];
+    } else if (ev.type === "chicago" && ev.declared) chicago = ev.seat;
+  }
+  return { deal: end.deal, dealer: end.dealer, points: end.points, scores: end.scores, tricks, chicago };
+}
+
 /** What happened at the end of a deal, from its events (the last trick, Chicago, showdown, points). */
 export function dealSummary(events) {
   const summary = { deal: null, lastTrick: null, plays: [], chicago: null, showdown: null, end: null, scoreEvents: [], quads: false };

@@ -8,7 +8,7 @@ import { TableConnection } from "./connection.js";
 import * as store from "./store.js";
 import { cardText, sortCards } from "./cards.js";
 import { Names, cap, seatNames, describe, category, categoryA, phaseText, presetName } from "./words.js";
-import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, summaryPanel, scoreTable, settlementPanel, finishedTrick } from "./board.js";
+import { cardEl, seatOrder, seatPanel, centerPanel, dealSummary, dealRecord, summaryPanel, scoreTable, settlementPanel, finishedTrick } from "./board.js";
 import { announce, errorText, showError, showNotice } from "./notice.js";
 import { Motion, motionOn as motionRuns, motionWanted, setMotionWanted, systemReducesMotion } from "./motion.js";
 import { sound } from "./sound.js";
@@ -367,7 +367,7 @@ export class TablePage {
       if (ev.type === "deal_end") {
         this.summary = dealSummary(view.events);
         this.summaryClosed = false;
-        (view.history ||= []).push(ev);
+        (view.history ||= []).push(dealRecord(ev, view.events));
       }
       if (ev.type === "game_end") {
         this.setGameOver({ winners: ev.winners, scores: ev.scores, settlement: ev.settlement, game: msg.game });
