@@ -277,8 +277,7 @@ class WsPlayer:
                     self.view["events"] = []
                 self.view["events"].append(event)
                 if event["type"] == "deal_end":
-                    summary = {k: v for k, v in event.items() if k != "type"}
-                    self.view["history"].append(summary)
+                    self.view["history"].append(deal_record(event, self.view["events"]))
             if frame["state"] is not None:
                 self.view.update(frame["state"])
         elif kind == "game_over":
@@ -294,6 +293,25 @@ class WsPlayer:
 
     def errors(self) -> list[dict[str, Any]]:
         return [f for f in self.frames if f["type"] == "error"]
+
+
+def deal_record(end: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The finished deal a client appends to ``view.history`` at a ``deal_end`` event, as
+    docs/PROTOCOL.md says (issue 30): the event's numbers, the deal's tricks from its
+    ``play`` and ``trick`` events and who declared Chicago."""
+    tricks: list[dict[str, Any]] = []
+    cards: list[dict[str, Any]] = []
+    chicago = None
+    for event in events:
+        if event["type"] == "play":
+            cards.append({"seat": event["seat"], "card": event["card"]})
+        elif event["type"] == "trick":
+            tricks.append({"winner": event["winner"], "cards": cards})
+            cards = []
+        elif event["type"] == "chicago" and event["declared"]:
+            chicago = event["seat"]
+    summary = {k: v for k, v in end.items() if k != "type"}
+    return {**summary, "tricks": tricks, "chicago": chicago}
 
 
 UPDATES = ("update", "batch")

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_support import Server
+from server_support import Server, deal_record
 from websockets.sync.client import ClientConnection, connect
 
 from chicago import Game
@@ -48,8 +48,7 @@ class Client:
                     self.view["events"] = []
                 self.view["events"].append(event)
                 if event["type"] == "deal_end":
-                    self.view["history"].append({k: v for k, v in event.items()
-                                                 if k != "type"})
+                    self.view["history"].append(deal_record(event, self.view["events"]))
             if frame["state"] is not None:
                 self.view.update(frame["state"])
         assert frame["type"] != "error", frame
