@@ -18,7 +18,10 @@ after every action), and :class:`Oracle` applies the rules to the actions:
 - a four of a kind that resets the scores (V-QUADS-RESET) shows those four cards;
 - tie-break stages reveal ranks and suits, not cards; the final showdown shows played cards.
 
-Knowledge starts again with each deal. Every card named in a frame must be in what the seat
+Knowledge starts again with each deal, but for the finished deals of a snapshot's view
+(``history``, issue 30): each must hold exactly the cards played to that deal's tricks, in
+order, by whom the actions say, and who declared Chicago, and is checked against that
+alone. Every card named in a frame must be in what the seat
 may know at that frame's sequence number (for an update that ends a deal, the events before
 the new deal's ``deal`` event against the old deal, the rest against the new one; in an
 error reply also the cards the seat itself sent in the refused message). Besides, every
@@ -110,6 +113,9 @@ class Moment:
     hidden_before: frozenset[str]
     """The same in the deal the action belongs to (for an action that ended a deal: what the
     others still held, unshown, when it ended)."""
+    finished: list[tuple[list[tuple[int, str]], int | None]]
+    """Per finished deal of the game: the cards played to its tricks, in order, with their
+    seats, and who declared Chicago in it (what a view's ``history`` holds)."""
 
 
 @dataclass
@@ -132,6 +138,7 @@ class Oracle:
         self.actions = [Action.parse(text) for _, text in record["actions"]]
         game = Game.replay({**record, "actions": [], "result": None})
         self.rules = game.rules
+        self.finished: list[tuple[list[tuple[int, str]], int | None]] = []
         self._new_deal(game)
         self.known: set[str] = set(self._own(game))
         self.moments = [self._moment(game, frozenset(self.known))]
@@ -145,6 +152,8 @@ class Oracle:
             self.revealed.append(public - {str(action.card)} if action.kind is ActionKind.PLAY
                                  else public)
             old = self.known | public
+            if game.deal_number != before.deal_number or game.is_over:
+                self.finished.append((list(self.plays), self.declarer))
             if game.deal_number != before.deal_number:
                 held = self._others(before) - old
                 self._new_deal(game)
@@ -163,6 +172,8 @@ class Oracle:
         self.one_up: dict[str, Any] | None = None
         self.played: list[list[str]] = [[] for _ in range(game.players)]
         self.discarded: list[str] = []
+        self.plays: list[tuple[int, str]] = []  # (seat, card) in the order played
+        self.declarer: int | None = None
 
     def _own(self, game: Game) -> list[str]:
         return [] if self.seat is None else _texts(game.hands[self.seat])
@@ -183,6 +194,7 @@ class Oracle:
             card = str(action.card)
             public.add(card)
             self.played[actor].append(card)
+            self.plays.append((actor, card))
             if after.deal_number != before.deal_number or after.is_over:
                 self.coverage.showdowns += 1
         elif phase == "exchange" and kind in (ActionKind.DISCARD, ActionKind.ONE_UP):
@@ -228,6 +240,7 @@ class Oracle:
                 self.quad_claims = []
         elif phase == "chicago" and kind is ActionKind.CHICAGO:
             self.coverage.chicagos += 1
+            self.declarer = actor
         return public
 
     def _others(self, game: Game) -> set[str]:
@@ -243,6 +256,7 @@ class Oracle:
             one_up=None if self.one_up is None else dict(self.one_up),
             played=[list(p) for p in self.played], hidden=hidden,
             hidden_before=hidden if hidden_before is None else hidden_before,
+            finished=[(list(plays), declarer) for plays, declarer in self.finished],
         )
 
 
@@ -286,6 +300,14 @@ def _check_state(state: dict[str, Any], seat: int | None, moment: Moment, what: 
     assert state["played"] == moment.played, what
     if seat is None:
         assert state["legal_actions"] == [], what
+
+
+def _check_history(history: Any, moment: Moment, what: str) -> None:
+    """A view's finished deals hold exactly the cards played to their tricks (with their
+    seats, in order) and their Chicago declarers, as the oracle has them from the actions."""
+    told = [([(p["seat"], p["card"]) for trick in deal["tricks"] for p in trick["cards"]],
+             deal["chicago"]) for deal in history]
+    assert told == moment.finished, what
 
 
 @dataclass
@@ -332,8 +354,10 @@ def _check_frames(watched: Watched, positions: dict[int, tuple[int, int]],
                 _allowed(frame["state"], moment.known, moment.hidden, what)
                 _check_state(frame["state"], seat, moment, what)
         elif kind == "snapshot":
-            _allowed(frame, moment.known, moment.hidden, what)
-            _check_state(frame["view"], seat, moment, what)
+            view = dict(frame["view"])
+            _check_history(view.pop("history"), moment, what)
+            _allowed({**frame, "view": view}, moment.known, moment.hidden, what)
+            _check_state(view, seat, moment, what)
         elif kind == "error":
             mine = watched.sent.get(str(frame.get("id")), set())
             _allowed(frame, moment.known, moment.hidden, what, echoed=mine)
