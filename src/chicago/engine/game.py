@@ -381,6 +381,17 @@ class Game:
         read. Reading a part of the log (:meth:`events_between`, :attr:`event_count`)
         takes nothing apart.
         """
+        return self._made_events()
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        self._events = events
+        self._event_count = len(events)
+        self._pending = []
+        self._memo = None
+
+    def _made_events(self) -> list[Event]:
+        """This game's events, those not made yet made now (see :attr:`events`)."""
         events = self._events
         if len(events) != self._event_count:
             events = self._own_events()
@@ -391,13 +402,6 @@ class Game:
             pending.clear()
             self._event_count = len(events)
         return events
-
-    @events.setter
-    def events(self, events: list[Event]) -> None:
-        self._events = events
-        self._event_count = len(events)
-        self._pending = []
-        self._memo = None
 
     def _own_events(self) -> list[Event]:
         """This game's events as a list of its own, taken from the log it shares with a
@@ -416,7 +420,7 @@ class Game:
         """``events[start:end]`` (a new list), without taking this game's events apart from
         the log it shares with its copies (see :attr:`events`)."""
         if self._pending or len(self._events) < self._event_count:
-            self.events  # make them (taking this game's own part first if it must)
+            self._made_events()  # taking this game's own part first if it must
         first, stop, _ = slice(start, end).indices(self._event_count)
         return self._events[first:stop]
 
@@ -564,7 +568,7 @@ class Game:
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.players):
             raise ValueError(f"seat must be 0-{self.players - 1} or None, not {seat!r}")
         if self._pending or len(self._events) < self._event_count:
-            self.events  # make them (the log past this game's events is a copy's: not read)
+            self._made_events()  # (the log past this game's events is a copy's: not read)
         events = self._events
         stop = self._event_count
         start = self._deal_start_event
