@@ -18,8 +18,10 @@ for each of ``--runs`` runs of ``--moves`` person moves at ``--tables`` tables, 
 frames and kilobytes of JSON a person was sent per move, and how much of the CPU per move
 the people themselves took (decoding their frames and answering: a client's work, which a
 real server does not do); ``--profile FILE`` writes a
-cProfile of one more run (CPU time of the loop's thread). Compare two versions by running
-it with each on ``PYTHONPATH``, interleaved.
+cProfile of one more run (CPU time of the loop's thread). ``--warm N`` lets every table
+play N person moves first, unmeasured, so that the moves measured are those of games under
+way (a game's log grows as it goes on) rather than of their first deals. Compare two
+versions by running it with each on ``PYTHONPATH``, interleaved.
 
     python benchmarks/bench_table_core.py --tables 200 --moves 3000 --runs 3
 """
@@ -147,7 +149,7 @@ class Driver:
 
 
 async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | None,
-               batch: bool, think: float = 0.0) -> tuple[int, float]:
+               batch: bool, think: float = 0.0, warm: int = 0) -> tuple[int, float]:
     store = Store(f"sqlite:///{db}")
     store.migrate()
     settings = Settings(db_url=f"sqlite:///{db}", seed=1, review_workers=0,
@@ -167,21 +169,17 @@ async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | No
         people.append((table, token, Person(driver, table, seat, number)))
     driver.moves = driver.frames = driver.chars = 0
     driver.client_cpu = 0.0
+    if warm:  # the tables play on until they are where a server's tables are: mid-game
+        await _hellos(manager, people, batch)
+        await _until(driver, warm * tables)
+        driver.moves = driver.frames = driver.chars = 0
+        driver.client_cpu = 0.0
     start = time.process_time()
     if profile is not None:
         profile.enable()
-    for table, token, person in people:
-        if batch:
-            await manager.hello(table, person, token, None, True)
-        else:
-            await manager.hello(table, person, token, None)
-    seen, still = 0, time.monotonic()
-    while driver.moves < moves:
-        await asyncio.sleep(0.01)
-        if driver.moves > seen:
-            seen, still = driver.moves, time.monotonic()
-        elif time.monotonic() - still > STALL:
-            raise RuntimeError(f"no person moved for {STALL:.0f} s ({driver.refused} refused)")
+    if not warm:
+        await _hellos(manager, people, batch)
+    await _until(driver, moves)
     if profile is not None:
         profile.disable()
     cpu = time.process_time() - start
@@ -194,13 +192,36 @@ async def _run(db: Path, tables: int, moves: int, profile: cProfile.Profile | No
     return done, cpu
 
 
+async def _hellos(manager: TableManager, people: list[tuple[LiveTable, str, Person]],
+                  batch: bool) -> None:
+    """Each person connects (and so starts acting)."""
+    for table, token, person in people:
+        if batch:
+            await manager.hello(table, person, token, None, True)
+        else:
+            await manager.hello(table, person, token, None)
+
+
+async def _until(driver: Driver, moves: int) -> None:
+    """Wait until the people have made ``moves`` moves (counted from the driver's last
+    reset)."""
+    seen, still = 0, time.monotonic()
+    while driver.moves < moves:
+        await asyncio.sleep(0.01)
+        if driver.moves > seen:
+            seen, still = driver.moves, time.monotonic()
+        elif time.monotonic() - still > STALL:
+            raise RuntimeError(f"no person moved for {STALL:.0f} s ({driver.refused} refused)")
+
+
 def run(tables: int, moves: int, profile: cProfile.Profile | None = None,
-        batch: bool = BATCHES, think: float = 0.0) -> float:
+        batch: bool = BATCHES, think: float = 0.0, warm: int = 0) -> float:
     """One run: CPU ms per person move (``batch``: the people take batched updates;
-    ``think``: the mean seconds a person waits before acting)."""
+    ``think``: the mean seconds a person waits before acting; ``warm``: person moves per
+    table played before the measured ones, not counted)."""
     with tempfile.TemporaryDirectory() as tmp:
         done, cpu = asyncio.run(_run(Path(tmp) / "bench.sqlite3", tables, moves, profile,
-                                     batch and BATCHES, think))
+                                     batch and BATCHES, think, warm))
     return cpu * 1000 / done
 
 
@@ -217,11 +238,17 @@ def main() -> None:
                         help="mean seconds a person waits before acting (0.5-1.5 times it), "
                         "as bench_server.py's people do: each move then comes alone to a "
                         "loop that had nothing to do (default 0: every table at once)")
+    parser.add_argument("--warm", type=int, default=0,
+                        help="person moves per table played before the measured ones, not "
+                        "counted (default 0: the tables' first moves are measured, early in "
+                        "their games; a pagat game of one person and three basic bots is "
+                        "about 110 person moves)")
     args = parser.parse_args()
     batch = BATCHES and not args.plain
-    per_move = [run(args.tables, args.moves, batch=batch, think=args.think)
+    per_move = [run(args.tables, args.moves, batch=batch, think=args.think, warm=args.warm)
                 for _ in range(args.runs)]
     paced = f", thinking {args.think:g} s" if args.think else ""
+    paced += f", after {args.warm} moves a table" if args.warm else ""
     print(f"server work per person move in process ({args.tables} tables{paced}, {args.moves} "
           f"moves x {args.runs} runs, {'batched' if batch else 'unbatched'} updates, "
           f"CPU time, load average {os.getloadavg()[0]:.1f}): "
@@ -233,7 +260,7 @@ def main() -> None:
           f"{statistics.median(CLIENTS):.3f} ms")
     if args.profile is not None:
         profile = cProfile.Profile(time.thread_time)
-        run(args.tables, args.moves, profile, batch, args.think)
+        run(args.tables, args.moves, profile, batch, args.think, args.warm)
         profile.dump_stats(str(args.profile))
 
 

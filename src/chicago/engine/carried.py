@@ -170,11 +170,13 @@ class DealMemo:
         """Pickled as an empty memo that no deal's events match (the cache stays behind)."""
         return (DealMemo, (None, self.players, self.rules))
 
-    def seen(self, seat: int | None, events: list[Event], start: int) -> SeenEvents | None:
-        """The events of the deal ``events[start:]`` (a game's whole log) that ``seat`` may
-        see, from its log; None when the deal's events are not those the memo read or
-        more of them (a game that went another way: it needs a memo of its own)."""
-        count = len(events) - start
+    def seen(self, seat: int | None, events: list[Event], start: int,
+             stop: int | None = None) -> SeenEvents | None:
+        """The events of the deal ``events[start:stop]`` (a game's whole log; ``stop`` None:
+        its end) that ``seat`` may see, from its log; None when the deal's events are not
+        those the memo read or more of them (a game that went another way: it needs a memo
+        of its own)."""
+        count = (len(events) if stop is None else stop) - start
         with self._lock:
             deal = self.deal
             done = len(deal)
@@ -184,7 +186,7 @@ class DealMemo:
             else:
                 if done and deal[done - 1] is not events[start + done - 1]:
                     return None
-                deal.extend(events[start + done:])
+                deal.extend(events[start + done:start + count])
             log = self.logs.get(seat)
             if log is None:
                 log = self.logs[seat] = SeatLog(seat, self.players, self.rules)

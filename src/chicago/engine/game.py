@@ -159,7 +159,10 @@ class Game:
     scores: list[int]
     dealer: int
     deal_number: int
-    _events: list[Event]
+    # the log of events made, shared with copies (a copy adds to it in place while it is
+    # the list's whole; see Game.events): this game's events are its first _event_count
+    _events: Annotated[list[Event], SHARED]
+    _event_count: int
     _pending: list[_EventRecord]  # events not made yet, after _events (see Game.events)
     actions: list[tuple[int, Action]]
     _legal: tuple[Action, ...] | None  # the legal actions of this turn, once asked for
@@ -212,6 +215,7 @@ class Game:
         "_deal_start_scores",
         "_declared_chicago",
         "_discards",
+        "_event_count",
         "_events",
         "_highest",
         "_instant_winner",
@@ -309,6 +313,7 @@ class Game:
         self.dealer: int = (dealer - 1) % n  # _start_deal moves it on
         self.deal_number: int = 0
         self._events: list[Event] = []
+        self._event_count: int = 0
         self._pending: list[_EventRecord] = []
         self.actions: list[tuple[int, Action]] = []
         self._legal: tuple[Action, ...] | None = None
@@ -351,7 +356,7 @@ class Game:
         self.played = [[] for _ in range(n)]
         self._on_game = [False] * n
         self._last_trick_winner: int | None = None
-        self._deal_start_event = len(self._events) + len(self._pending)
+        self._deal_start_event = self.event_count
         self._deal_start_scores = list(self.scores)
         self._memo = None
         self.exchange_counts = []
@@ -369,21 +374,55 @@ class Game:
         """Every event so far, in order (the game's log; a seat sees those it may).
 
         Events are made when this is read: while a game runs unobserved (a search's
-        playouts) it only notes what happened. The list is the game's own: read it, do not
-        change it (tests that rewind a deal aside).
+        playouts) it only notes what happened. Read the list, do not change it (set a new
+        one instead): a copy of the game shares it (:meth:`copy` copies no log) and adds its
+        own events to it in place while the list holds no more than the copy's events, so a
+        game whose copy went on takes its own part as a list of its own when it is next
+        read. Reading a part of the log (:meth:`events_between`, :attr:`event_count`)
+        takes nothing apart.
         """
-        pending = self._pending
-        if pending:
-            kinds = _RECORD_KINDS
-            self._events.extend([kinds[record[0]](*record[1:]) for record in pending])
-            pending.clear()
-        return self._events
+        return self._made_events()
 
     @events.setter
     def events(self, events: list[Event]) -> None:
         self._events = events
+        self._event_count = len(events)
         self._pending = []
         self._memo = None
+
+    def _made_events(self) -> list[Event]:
+        """This game's events, those not made yet made now (see :attr:`events`)."""
+        events = self._events
+        if len(events) != self._event_count:
+            events = self._own_events()
+        pending = self._pending
+        if pending:
+            kinds = _RECORD_KINDS
+            events.extend([kinds[record[0]](*record[1:]) for record in pending])
+            pending.clear()
+            self._event_count = len(events)
+        return events
+
+    def _own_events(self) -> list[Event]:
+        """This game's events as a list of its own, taken from the log it shares with a
+        copy that added events after them (or from a list cut short in place)."""
+        events = self._events = self._events[: self._event_count]
+        self._event_count = len(events)
+        return events
+
+    @property
+    def event_count(self) -> int:
+        """The number of events so far (``len(events)``, without making the events not
+        made yet)."""
+        return min(self._event_count, len(self._events)) + len(self._pending)
+
+    def events_between(self, start: int, end: int | None = None) -> list[Event]:
+        """``events[start:end]`` (a new list), without taking this game's events apart from
+        the log it shares with its copies (see :attr:`events`)."""
+        if self._pending or len(self._events) < self._event_count:
+            self._made_events()  # taking this game's own part first if it must
+        first, stop, _ = slice(start, end).indices(self._event_count)
+        return self._events[first:stop]
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act, and nothing else ([] when the game is over).
@@ -476,6 +515,9 @@ class Game:
         Every declared attribute is copied by its declared type (see the class), so the copy
         shares nothing that either side changes: lists are new lists, the card source is
         copied, and the seeded generator is copied when one of the two first draws from it.
+        The log of events made so far is shared, not copied (its length would make every
+        copy dearer as the game goes on): a game adds to it only past its own events, and
+        each game reads its own first part of it (:attr:`events`).
         """
         other = copy_state(self)
         self._rng_shared = other._rng_shared = True
@@ -516,7 +558,7 @@ class Game:
     @property
     def deal_events(self) -> list[Event]:
         """The events of the current (or last) deal."""
-        return self.events[self._deal_start_event :]
+        return self.events_between(self._deal_start_event)
 
     def seen_by(self, seat: int | None) -> SeenEvents:
         """The events of the current (or last) deal that ``seat`` may see (``None``: the
@@ -525,14 +567,18 @@ class Game:
         (:mod:`chicago.engine.carried`)."""
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.players):
             raise ValueError(f"seat must be 0-{self.players - 1} or None, not {seat!r}")
-        events = self.events
+        if self._pending or len(self._events) < self._event_count:
+            self._made_events()  # (the log past this game's events is a copy's: not read)
+        events = self._events
+        stop = self._event_count
         start = self._deal_start_event
-        first = events[start] if start < len(events) else None
+        first = events[start] if start < stop else None
         memo = self._memo
-        seen = memo.seen(seat, events, start) if memo is not None and memo.first is first else None
+        seen = (memo.seen(seat, events, start, stop)
+                if memo is not None and memo.first is first else None)
         if seen is None:  # no memo of this deal, or this game went another way than its
             memo = self._memo = DealMemo(first, self.players, self.rules)
-            seen = memo.seen(seat, events, start)
+            seen = memo.seen(seat, events, start, stop)
             assert seen is not None  # a new memo takes any deal
         return seen
 

@@ -37,7 +37,8 @@ SHARED = "shared"
 """The mark of ``Annotated[T, SHARED]``: a value of type ``T`` that nobody changes once made,
 shared by a copy as it is (a list of such values is copied as a new list of the same ones);
 also a cache whose every change holds for each game that shares it (the per-deal memo of
-:mod:`chicago.engine.carried`)."""
+:mod:`chicago.engine.carried`), and a log that only grows at its end, of which each game
+that shares it reads its own first part (the game's events: :attr:`Game.events`)."""
 
 
 _IMMUTABLE: tuple[type, ...] = (

@@ -259,7 +259,8 @@ def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
     """An ``act`` entry's update, and the ``game_over`` frame when it ended the game."""
     game = state.current
     start, end = state.spans[entry.seq]
-    events = [e.to_json() for e in game.events[start:end] if e.visible_to(audience)]
+    played = game.events_between(start, end)
+    events = [e.to_json() for e in played if e.visible_to(audience)]
     text = entry.data["action"]
     kind, shown = _action_kind(text)
     action = text if shown or audience == entry.seat else None
@@ -276,7 +277,7 @@ def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
                   "action": action, "kind": kind, "by": by, "events": events, "state": None,
                   "clock": None}
     frames: list[Frame] = [update]
-    end_event = next((e for e in game.events[start:end] if isinstance(e, GameEnd)), None)
+    end_event = next((e for e in played if isinstance(e, GameEnd)), None)
     if end_event is not None:
         frames.append(GameOverFrame(
             type="game_over", seq=entry.seq, game=entry.game, winners=list(end_event.winners),
@@ -290,7 +291,7 @@ def ends_trick(state: TableState, entry: LogEntry) -> bool:
     event, which every audience sees): in a batch its update carries the state, so that a
     client can show the finished trick."""
     start, end = state.spans[entry.seq]
-    return any(isinstance(e, Trick) for e in state.current.events[start:end])
+    return any(isinstance(e, Trick) for e in state.current.events_between(start, end))
 
 
 def with_state(update: UpdateFrame, state: TableState, audience: int | None, *,

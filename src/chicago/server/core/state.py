@@ -290,7 +290,7 @@ class TableState:
         elif kind == "act":
             if entry.seat is None:
                 raise RuntimeError(f"table {self.id}: act entry {entry.seq} has no seat")
-            start = len(self.current.events)
+            start = self.current.event_count
             if game is None:
                 game = self.current
                 if game.to_act != entry.seat:
@@ -301,7 +301,7 @@ class TableState:
                 game.apply(data["action"])
             self.game = game
             self.game_seq = entry.seq
-            self.spans[entry.seq] = (start, len(game.events))
+            self.spans[entry.seq] = (start, game.event_count)
             by = data.get("by", "player")
             if by == "clock":
                 self.expiries[entry.seat] += 1
@@ -339,7 +339,7 @@ class TableState:
         game = self.current
         if not self.deal_pause or game.is_over:
             return None
-        if not any(e.type == "deal_end" for e in game.events[start:]):
+        if not any(e.type == "deal_end" for e in game.events_between(start)):
             return None
         people = {i for i, s in enumerate(self.seats) if s.kind == "human" and not s.away}
         if not people:
