@@ -33,7 +33,7 @@ def test_a_bot_that_decides_as_the_expert_has_no_disagreements_R_EX_1() -> None:
     """R-EX-1, R-ANN-1, R-TRICK-2: ``master`` with every search off and the expert's
     ``model=0.6`` is the expert, so no decision differs and nothing is played out."""
     tool = _tool()
-    result = tool._one_game(("master:samples=4;model=0.6", "expert:samples=4",
+    result = tool._one_game(("master:samples=4;infer=0;model=0.6", "expert:samples=4",
                              "expert:samples=3", RULES, 5, 0, 1, 1))
     assert result["disagreements"] == []
     assert sum(result["decisions"].values()) > 10
@@ -44,7 +44,7 @@ def test_differing_decisions_are_valued_the_same_from_the_same_seed_R_EX_1() -> 
     exchanges; each such decision is played out from the real position, and the same seed
     gives the same choices and the same values."""
     tool = _tool()
-    task = ("master:exchanges=1;z=0;worlds=3;samples=4;model=0.6", "expert:samples=4",
+    task = ("master:exchanges=1;z=0;worlds=3;samples=4;infer=0;model=0.6", "expert:samples=4",
             "expert:samples=3", RULES, 7, 1, 2, 1)
     first = tool._one_game(task)
     assert first["disagreements"], "z=0 overrules the expert somewhere in two deals"
@@ -63,15 +63,15 @@ def test_the_bot_in_every_seat_is_compared_seat_by_seat_R_TRICK_2() -> None:
     compared with the shadow's in that seat's view: the decisions of four seats are
     counted, the deals once per seat, and the same seed gives the same game."""
     tool = _tool()
-    one = tool._one_game(("master:samples=4;model=0.6", "expert:samples=4",
+    one = tool._one_game(("master:samples=4;infer=0;model=0.6", "expert:samples=4",
                           "expert:samples=3", RULES, 5, 0, 1, 1))
-    task = ("master:samples=4;model=0.6", "expert:samples=4", "expert:samples=3", RULES, 5,
+    task = ("master:samples=4;infer=0;model=0.6", "expert:samples=4", "expert:samples=3", RULES, 5,
             0, 1, 4)
     every = tool._one_game(task)
     assert every["disagreements"] == []
     assert every["deals"] == 4 * one["deals"]
     assert sum(every["decisions"].values()) > 3 * sum(one["decisions"].values())
-    shared = tool._one_game(("master:samples=4;model=0.3", "expert:samples=4",
+    shared = tool._one_game(("master:samples=4;infer=0;model=0.3", "expert:samples=4",
                              "expert:samples=3", RULES, 5, 0, 2, 4))
     for case in shared["disagreements"]:
         assert case["bot"] != case["expert"] and len(case["points"]) == 2
@@ -92,7 +92,7 @@ def test_others_seat_the_given_bot_in_the_game_and_the_play_outs_R_TRICK_2(
         return real(spec)
 
     monkeypatch.setattr(tool, "make_bot", recording)
-    task = ("master:exchanges=1;z=0;worlds=3;samples=4;model=0.6", "expert:samples=4",
+    task = ("master:exchanges=1;z=0;worlds=3;samples=4;infer=0;model=0.6", "expert:samples=4",
             "expert:samples=3", RULES, 7, 1, 1, 1, "basic")
     result = tool._one_game(task)
     assert made[:4].count("basic") == 3 and "expert" not in made

@@ -88,7 +88,7 @@ def test_the_growing_pool_reads_only_what_the_seat_saw() -> None:
     for hidden in [("3h Ks Qs 8c 6s", "2h Kc Kd 9h 9s"), ("3h Jc Td 7c 5d", "2h Tc 4d 8h 7s")]:
         g = _trick_one(hidden)
         k = knowledge(g.view(2))
-        bot = make_bot("master:infer=3;samples=8;cap=6;fit=0.9")
+        bot = make_bot("master:infer=3;pool=3;samples=8;cap=6;fit=0.9")
         assert isinstance(bot, MasterBot) and (bot.cap, bot.fit) == (6, 0.9)
         worlds = [p.hands for p in bot._positions(k, random.Random(9), None)]
         card = bot.decide(g.view(2), g.legal_actions(), random.Random(4))
@@ -99,13 +99,13 @@ def test_the_growing_pool_reads_only_what_the_seat_saw() -> None:
 def test_cap_and_fit_are_checked() -> None:
     default = make_bot("master:infer=3")
     assert isinstance(default, MasterBot) and (default.cap, default.fit) == (0, 0.5)
-    for bad in ("cap=-1", "cap=101", "cap=2.5", "cap=nan", "cap=abc", "cap=", "cap=2"):
+    for bad in ("cap=-1", "cap=101", "cap=2.5", "cap=nan", "cap=abc", "cap=", "cap=9"):
         with pytest.raises(ValueError, match="cap"):
-            make_bot(f"master:infer=3;{bad}")  # cap=2: below pool (3)
+            make_bot(f"master:infer=3;{bad}")  # cap=9: below pool (10)
     for bad in ("fit=0", "fit=1.5", "fit=-0.2", "fit=nan", "fit=abc", "fit="):
         with pytest.raises(ValueError, match="fit"):
-            make_bot(f"master:infer=3;cap=8;{bad}")
+            make_bot(f"master:infer=3;cap=12;{bad}")
     with pytest.raises(ValueError, match="cap"):
         MasterBot(infer=3, pool=4, cap=3)
     with pytest.raises(ValueError, match="fit"):
-        MasterBot(infer=3, cap=8, fit=math.nan)
+        MasterBot(infer=3, cap=12, fit=math.nan)

@@ -119,7 +119,8 @@ def test_master_with_every_search_off_plays_as_the_expert(
     every choice the expert makes (the same games, action by action), so the ablations
     measure each search against the expert alone."""
     rules = Rules.preset(preset, max_deals=4).with_variations(*variations)
-    off = "master:exchanges=0;announce=0;call=0;fusion=0;learned=0;last=0;model=0.6;samples=8"
+    off = ("master:exchanges=0;announce=0;call=0;fusion=0;infer=0;learned=0;last=0;model=0.6;"
+           "samples=8")
     as_master = run_match([off, "expert:samples=8", "basic"], 3, rules, seed=7)
     as_expert = run_match(["expert:samples=8", "expert:samples=8", "basic"], 3, rules, seed=7)
     assert [g.digest for g in as_master.games] == [g.digest for g in as_expert.games]
@@ -129,16 +130,17 @@ def test_master_by_default_makes_the_experts_choices_with_less_weight_on_the_mod
     """R-EX-1, R-ANN-1, R-CHI-1, R-TRICK-2: every search that chose worse than the expert,
     or no better, is off by default (docs/BOTS.md, "Decision by decision"); the one change
     that chose better is the default: a deal won only against the model of sensible
-    opponents counts 0.3 of the last trick, not 0.6. So ``master`` plays the games of
-    ``expert:model=0.3``, and with ``model=0.6`` the expert's (the fusion correction on,
-    which changes no card here)."""
+    opponents counts 0.3 of the last trick, not 0.6, and the trick play on worlds weighed by
+    the opponents' plays (``infer=3``, measured game by game). So ``master:infer=0`` plays the
+    games of ``expert:model=0.3``, and with ``model=0.6`` the expert's (the fusion correction
+    on, which changes no card here)."""
     assert DEFAULT_MODEL_SHARE == 0.3 and DEFAULT_MODEL == 0.6
     bot = make_bot("master")
     assert isinstance(bot, MasterBot) and bot.model == DEFAULT_MODEL_SHARE
     rules = Rules.preset("pagat", max_deals=4)
     expert = "expert:samples=8"
-    pairs = [("master:samples=8", "expert:samples=8;model=0.3"),
-             ("master:samples=8;model=0.6", expert)]
+    pairs = [("master:samples=8;infer=0", "expert:samples=8;model=0.3"),
+             ("master:samples=8;infer=0;model=0.6", expert)]
     digests = []
     for as_master, as_expert in pairs:
         one = run_match([as_master, expert, "basic"], 6, rules, seed=11)
@@ -156,7 +158,7 @@ def test_last_is_the_experts_last_exchange_search_on_more_deals() -> None:
     searches 12 deals; by default it searches as many deals as the expert; ``lastholds=0``
     keeps ``ev``'s hold unsearched, as ``expert:holds=0``."""
     rules = Rules.preset("pagat", max_deals=4)
-    spec = "master:fusion=0;last=12;model=0.6;samples=20"
+    spec = "master:fusion=0;infer=0;last=12;model=0.6;samples=20"
     as_master = run_match([spec, "expert:samples=8", "basic"], 3, rules, seed=11)
     as_expert = run_match(["expert:samples=20", "expert:samples=8", "basic"], 3, rules,
                           seed=11)
@@ -166,8 +168,8 @@ def test_last_is_the_experts_last_exchange_search_on_more_deals() -> None:
     assert isinstance(larger, MasterBot)
     assert master.exchange_samples == expert.exchange_samples == 24
     assert larger.exchange_samples == 160
-    unsearched = run_match(["master:fusion=0;lastholds=0;model=0.6;samples=20", "expert:samples=8",
-                            "basic"], 3, rules, seed=11)
+    unsearched = run_match(["master:fusion=0;infer=0;lastholds=0;model=0.6;samples=20",
+                            "expert:samples=8", "basic"], 3, rules, seed=11)
     as_ev = run_match(["expert:holds=0;samples=20", "expert:samples=8", "basic"], 3, rules,
                       seed=11)
     assert [g.digest for g in unsearched.games] == [g.digest for g in as_ev.games]
@@ -187,12 +189,12 @@ def test_lastmodel_weighs_the_model_in_the_last_exchange_alone() -> None:
     default = make_bot("master")
     assert isinstance(default, MasterBot) and default.exchange_model == default.model
     rules = Rules.preset("pagat", max_deals=4)
-    same = run_match(["master:samples=8;model=0.6;lastmodel=0.6", "expert:samples=8", "basic"],
-                     3, rules, seed=11)
+    same = run_match(["master:samples=8;infer=0;model=0.6;lastmodel=0.6", "expert:samples=8",
+                      "basic"], 3, rules, seed=11)
     expert = run_match(["expert:samples=8", "expert:samples=8", "basic"], 3, rules, seed=11)
     assert [g.digest for g in same.games] == [g.digest for g in expert.games]
-    apart = run_match(["master:samples=8;model=0.6;lastmodel=0", "expert:samples=8", "basic"],
-                      6, rules, seed=11)
+    apart = run_match(["master:samples=8;infer=0;model=0.6;lastmodel=0", "expert:samples=8",
+                       "basic"], 6, rules, seed=11)
     plain = run_match(["expert:samples=8", "expert:samples=8", "basic"], 6, rules, seed=11)
     assert [g.digest for g in apart.games] != [g.digest for g in plain.games]
     for bad in ("master:lastmodel=-0.1", "master:lastmodel=1.5"):

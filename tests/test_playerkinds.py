@@ -264,7 +264,9 @@ def test_infer_3_options_are_checked() -> None:
     default = make_bot("master:infer=3")
     assert isinstance(default, MasterBot) and default.eps == 0.02
     assert default.prior == pytest.approx((1 / 3, 1 / 3, 1 / 3))
-    assert MasterBot().play_policy is None
+    assert MasterBot(infer=0).play_policy is None
+    assert (MasterBot().infer, MasterBot().pool) == (3, 10)  # the default since issue 30
+    assert MasterBot().play_policy is not None
     for option in ("eps", "prior"):
         for value in ("0", "1", "-0.1", "nan", "abc", ""):
             with pytest.raises(ValueError, match=option):

@@ -86,13 +86,13 @@ def test_infer_reads_only_what_the_seat_saw() -> None:
 def test_infer_prefers_worlds_that_explain_the_plays_and_is_fixed_by_its_seed() -> None:
     """The worlds searched with ``infer=1`` explain seat 1's 2h under 3h (the policy follows
     with its lowest heart but the top one) better than those dealt without it; a seed fixes
-    the choice; the default ``master`` does not infer."""
+    the choice; the default ``master`` infers by each opponent's kind (``infer=3``)."""
     g = _trick_one(("3h Ks Qs 8c 6s", "2h Kc Kd 9h 9s"))
     k = knowledge(g.view(2))
     plays = observed_plays(k)
     on = MasterBot(infer=True, samples=60, pool=4)
-    off = MasterBot(samples=60)
-    assert not MasterBot().infer
+    off = MasterBot(samples=60, infer=0)
+    assert MasterBot().infer == 3
     mean_on = sum(play_weight(p.hands, plays) for p in on._positions(k, random.Random(2), None))
     mean_off = sum(play_weight(p.hands, plays) for p in off._positions(k, random.Random(2), None))
     assert mean_on > mean_off

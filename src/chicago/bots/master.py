@@ -31,14 +31,15 @@ model's share in that search alone; by default ``model``'s),
 (the power of the learned weights; 1, the default: the raw model; the model's calibrated
 power is 0.4), ``hide``
 (points, default 0.05), ``z`` (standard errors a play-out search must win by, 2),
-``score=0|1``, ``learned=0|1`` (0), ``infer=0|1|2|3`` (0: trick play on worlds resampled by
-how well they explain the opponents' plays, :mod:`chicago.bots.playmodel`: 1 by the rules of
-thumb, with ``miss``, the weight of a play they would not make, 0.3; 2 by the chance of each
+``score=0|1``, ``learned=0|1`` (0), ``infer=0|1|2|3`` (3; 0: unweighed worlds; else trick
+play on worlds resampled by how well they explain the opponents' plays,
+:mod:`chicago.bots.playmodel`: 1 by the rules of thumb, with ``miss``, the weight of a play
+they would not make, 0.3; 2 by the chance of each
 play under the policy fitted to the experts' plays, :mod:`chicago.bots.playpolicy`; 3 by a
 mixture of the rules of thumb (``eps``, their slip, 0.02), the fitted policy and a uniform
 guess, each opponent's mixture learned from its plays in the game's earlier deals,
 :mod:`chicago.bots.playerkinds`, ``prior`` the rules model's prior chance, 1/3; with
-any, ``pool``, deals dealt per deal searched, 3, ``cap``, the most deals dealt per deal
+any, ``pool``, deals dealt per deal searched, 10, ``cap``, the most deals dealt per deal
 searched when the pool grows, by ``samples`` at a time, until the effective number of worlds
 reaches ``fit`` (0.5) times ``samples`` (0, the default: it does not grow), and ``soft``,
 the power the worlds' weights are raised to before the resampling: 1, the default, the
@@ -139,17 +140,21 @@ DEFAULT_TEMPER = 1.0
 by card on held-out games) dealt worse tricks: −0.17 ± 0.09 points and −0.42 ± 0.18 points
 of win chance per differing trick against the expert (``bench_disagreements.py``, 80
 games), the raw weights +0.04 ± 0.09 and +0.44 ± 0.28 on the same games."""
-DEFAULT_INFER = 0
-"""Play-based inference (``infer=1``, the rules of thumb, or ``infer=2``, the fitted policy;
-:mod:`chicago.bots.playmodel`; ``infer=3``, each opponent's kind learned from the earlier
-deals, :mod:`chicago.bots.playerkinds`) is off by default: docs/BOTS.md, "What the
-opponents' plays say", "A policy fitted to the experts' plays" and "What kind of player each
-opponent is", has the measurements (``infer=3`` against three ``basic``: +0.09 ± 0.04
-points per deal, +3.7 ± 2.2 points of win share over 500 games; not a function of the view
-alone)."""
-DEFAULT_INFER_POOL = 3
-"""With ``infer=1``: worlds dealt per world searched at trick play, resampled by how well
-they explain the opponents' plays."""
+DEFAULT_INFER = 3
+"""Trick play on worlds weighed by how well they explain the opponents' plays, each
+opponent's kind of play learned from its plays in the game's earlier deals (``infer=3``,
+:mod:`chicago.bots.playerkinds`; the view's ``history`` carries those plays, so the choice
+is a function of the view). ``infer=0`` is the trick play on unweighed worlds; ``infer=1``
+(the rules of thumb) and ``infer=2`` (the fitted policy) are options. docs/BOTS.md, "What
+kind of player each opponent is", has the measurements: with ``pool=10``, against three
+``basic`` +5.5 ± 2.0 points of win share over ``infer=0`` (500 pagat games, set by set), and
+against three ``expert`` +0.9 ± 2.1 (500 games, no measurable difference)."""
+DEFAULT_INFER_POOL = 10
+"""With ``infer``: worlds dealt per world searched at trick play (400 for the 40 searched),
+resampled by how well they explain the opponents' plays. Against three ``basic`` the
+resampled worlds of 120 dealt were a handful of distinct ones (an effective count of 5-6
+after four plays); 400 dealt won +6.3 ± 2.5 points of win share over 120 (``pool=3``, the
+earlier default, which ``infer=1`` and ``infer=2`` were measured with)."""
 DEFAULT_INFER_CAP = 0
 """With ``infer``: the most worlds dealt per world searched when the pool grows (0: it does
 not, ``pool`` times ``samples`` are dealt); see :meth:`MasterBot._positions`."""
