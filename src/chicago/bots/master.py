@@ -44,7 +44,10 @@ searched when the pool grows, by ``samples`` at a time, until the effective numb
 reaches ``fit`` (0.5) times ``samples`` (0, the default: it does not grow), and ``soft``,
 the power the worlds' weights are raised to before the resampling: 1, the default, the
 weights as they are; below 1 a softer likelihood that keeps more distinct worlds, 0 every
-world alike), ``exchanges``,
+world alike), ``exploit`` (0, the default; 1: at a trick decision without a Chicago
+declared, when every opponent is a player of the rules of thumb with ``infer=3``'s chance
+at least ``trust``, 0.99, the card of the best reply to those rules on the same worlds,
+:meth:`MasterBot._play`), ``exchanges``,
 ``announce``, ``call`` and ``fusion`` (1: ``master``'s own search in that phase; 0, 0, 0,
 1 by default), and every option of the expert (``samples`` for the trick play and the
 Chicago call, default 40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's,
