@@ -263,10 +263,17 @@ class ExpertBot:
         cards = [a.card for a in legal if a.kind is _K.PLAY]
         if len(cards) == 1:
             return Action.play(cards[0])
-        fallback = ev_play(k, cards)
+        positions = list(self._positions(k, rng, k.declarer))
+        scores = self._card_scores(k, cards, positions)
+        return Action.play(_best_card(scores, ev_play(k, cards)))
+
+    def _card_scores(
+        self, k: Knowledge, cards: Sequence[Card], positions: Sequence[Position]
+    ) -> dict[Card, float]:
+        """The trick search's score of each legal card (``cards``) over the sampled deals
+        ``positions`` (module docstring)."""
         declarer = k.declarer
         scores: dict[Card, float] = dict.fromkeys(cards, 0.0)
-        positions = list(self._positions(k, rng, declarer))
         rules = k.rules
         # V-DEUCE: a Chicago whose last trick is won with a 2 scores more (30 for 15)
         deuce_chicago = rules.deuce_bonus and rules.deuce_chicago_points > rules.chicago_points
@@ -283,10 +290,7 @@ class ExpertBot:
         else:
             for position, values in zip(positions, self._sure_values(k, positions), strict=True):
                 self._add_scores(k, position, values, scores)
-        best = max(scores.values())
-        choices = [c for c in cards if scores[c] >= best - 1e-9]
-        card = fallback if fallback in choices else min(choices, key=lambda c: (c.rank, c.suit))
-        return Action.play(card)
+        return scores
 
     def _sure_values(self, k: Knowledge, positions: Sequence[Position]) -> list[dict[Card, int]]:
         """Per sampled deal: the last-trick points each legal card keeps sure (deuce-aware)."""
@@ -316,6 +320,14 @@ class ExpertBot:
                 others = [s for s in range(k.players) if s != k.seat]
                 if not any(can_win_last_trick(after, s) for s in others):
                     scores[card] += self.contested * points
+
+
+def _best_card(scores: dict[Card, float], fallback: Card) -> Card:
+    """The card of highest score (within 1e-9); between equals ``fallback`` (the rules of
+    thumb's card) if it is one of them, else the lowest rank, then the lowest suit."""
+    best = max(scores.values())
+    choices = [c for c in scores if scores[c] >= best - 1e-9]
+    return fallback if fallback in choices else min(choices, key=lambda c: (c.rank, c.suit))
 
 
 def _deadline(budget: float | None) -> float | None:

@@ -44,7 +44,10 @@ searched when the pool grows, by ``samples`` at a time, until the effective numb
 reaches ``fit`` (0.5) times ``samples`` (0, the default: it does not grow), and ``soft``,
 the power the worlds' weights are raised to before the resampling: 1, the default, the
 weights as they are; below 1 a softer likelihood that keeps more distinct worlds, 0 every
-world alike), ``exchanges``,
+world alike), ``exploit`` (0, the default; 1: at a trick decision without a Chicago
+declared, when every opponent is a player of the rules of thumb with ``infer=3``'s chance
+at least ``trust``, 0.99, the card of the best reply to those rules on the same worlds,
+:meth:`MasterBot._play`), ``exchanges``,
 ``announce``, ``call`` and ``fusion`` (1: ``master``'s own search in that phase; 0, 0, 0,
 1 by default), and every option of the expert (``samples`` for the trick play and the
 Chicago call, default 40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's,
@@ -68,9 +71,11 @@ from chicago.bots.expert import (
     DEFAULT_CONTESTED,
     DEFAULT_SAMPLES,
     ExpertBot,
+    _best_card,
 )
 from chicago.bots.handmodel import HandModel
-from chicago.bots.heuristics import chicago_is_due
+from chicago.bots.heuristics import chicago_is_due, ev_play
+from chicago.bots.model import model_moves
 from chicago.bots.playerkinds import (
     DEFAULT_EPS,
     DEFAULT_PRIOR,
@@ -100,7 +105,7 @@ from chicago.bots.rollout import (
     quick_keep,
     value_options,
 )
-from chicago.bots.solver import Position, last_trick_moves
+from chicago.bots.solver import Position, last_trick_moves, last_trick_values
 from chicago.cards import Card, ids_of_mask, mask_of
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
@@ -167,6 +172,13 @@ DEFAULT_INFER_SOFT = 1.0
 no measurably better trick play than ``master`` (``bench_disagreements.py``, seed 2027, 106
 games in every seat: +0.023 ± 0.018 points per deal; ``infer=2`` at 1: -0.030 ± 0.021),
 docs/BOTS.md "A softer likelihood"."""
+DEFAULT_EXPLOIT = False
+"""Off: the trick search assumes the best defence from everyone. ``exploit=1`` plays the
+best reply to opponents the view shows to be players of the rules of thumb
+(:meth:`MasterBot._exploiting`, :meth:`MasterBot._play`)."""
+DEFAULT_TRUST = 0.99
+"""With ``exploit=1``: the least chance of the rules model (``infer=3``'s posterior from the
+game's earlier deals) every opponent must have for the bot to play the best reply to it."""
 DEFAULT_LEARNED = False
 """Deal by the expert's hand-made weights unless ``learned=1``: neither the learned model's
 raw weights nor its tempered ones (power 0.4, fitted on held-out games) chose
@@ -185,12 +197,12 @@ _OPTIONS = {
     "z": (0, 10), "score": (0, 1), "learned": (0, 1), "temper": (0, 4), "last": (0, 10000),
     "lastholds": (0, 32), "lastmodel": (0, 1), "infer": (0, 3), "miss": (0.01, 1),
     "pool": (1, 20), "cap": (0, 100), "fit": (0.01, 1), "soft": (0, 4), "eps": (0.001, 0.5),
-    "prior": (0.001, 0.999),
+    "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
-          "cap", "exchanges", "announce", "call", "fusion", "samples")
+          "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -267,6 +279,8 @@ class MasterBot(ExpertBot):
         soft: float = DEFAULT_INFER_SOFT,
         eps: float = DEFAULT_EPS,
         prior: float = DEFAULT_PRIOR,
+        exploit: bool = DEFAULT_EXPLOIT,
+        trust: float = DEFAULT_TRUST,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -328,6 +342,14 @@ class MasterBot(ExpertBot):
             raise ValueError("soft must be in 0..4")
         self.soft = soft
         """The power of the worlds' weights with ``infer`` (:func:`tempered_weights`)."""
+        if exploit and self.infer != 3:
+            raise ValueError("exploit needs infer=3 (each opponent's kind of play)")
+        if not 0.5 <= trust <= 1:
+            raise ValueError("trust must be in 0.5..1")
+        self.exploit = bool(exploit)
+        """Trick play by the best reply to opponents of the rules of thumb (``exploit=1``)."""
+        self.trust = trust
+        """With ``exploit``: the least chance of the rules model every opponent must have."""
         self._weigh: Weight | None = None
         self.note: float | None = None
         """What the last search measured, for benchmarks (``bench_disagreements.py``): an
@@ -551,6 +573,58 @@ class MasterBot(ExpertBot):
         return max(choices, key=after)
 
     # ------------------------------------------------------------------ trick play
+    def _exploiting(self, k: Knowledge) -> bool:
+        """Whether to play the best reply to the rules of thumb (``exploit=1``): no Chicago
+        declared (the rules of thumb do not describe a defence against one) and every
+        opponent — all of them play to the end of the deal — a rules player with a chance of
+        at least ``trust`` by the game's earlier deals (``infer=3``'s posterior, read from
+        the view's history). A table with one opponent below it keeps the trick search."""
+        if not self.exploit or k.declarer is not None:
+            return False
+        others = [seat for seat in range(k.players) if seat != k.seat]
+        return all(seat in self._kinds and self._kinds[seat][0] >= self.trust
+                   for seat in others)
+
+    def _play(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The trick search's card; with ``exploit=1`` against a table of rules players
+        (:meth:`_exploiting`), the best reply to their rules of thumb: on the same weighed
+        worlds the search would use, a card is worth the last trick's points in every world
+        where, after it, the bot wins the last trick with its best cards while each opponent
+        plays its rules card from its hand there (:func:`~chicago.bots.model.model_moves`,
+        ``basic``'s card in every position checked), or more where the solver makes sure of
+        a deuce's bonus (V-DEUCE); the highest total wins, and between equals the card the
+        trick search scores highest on those worlds."""
+        cards = [a.card for a in legal if a.kind is _K.PLAY]
+        if len(cards) < 2 or not self._exploiting(k):
+            return super()._play(k, legal, rng)
+        positions = list(self._positions(k, rng, None))
+        totals = dict.fromkeys(cards, 0.0)
+        seen: dict[tuple[int, ...], dict[Card, int]] = {}
+        for position in positions:
+            values = seen.get(position.hands)
+            if values is None:
+                values = seen[position.hands] = self._reply_values(k, position)
+            for card, value in values.items():
+                totals[card] += value
+        best = max(totals.values())
+        tied = [card for card in cards if totals[card] >= best - 1e-9]
+        if len(tied) == 1:
+            return Action.play(tied[0])
+        scores = self._card_scores(k, cards, positions)
+        return Action.play(_best_card({c: scores[c] for c in tied}, ev_play(k, cards)))
+
+    def _reply_values(self, k: Knowledge, position: Position) -> dict[Card, int]:
+        """Per legal card in one world: the last trick's points the bot ends with after it
+        against opponents of the rules of thumb (:func:`~chicago.bots.model.model_moves`),
+        under V-DEUCE the solver's sure points where they are more (a deuce's)."""
+        rules = k.rules
+        points = rules.last_trick_points
+        values = {card: points if wins else 0 for card, wins in model_moves(position).items()}
+        if rules.deuce_bonus:
+            sure = last_trick_values(position, points=points, deuce_points=2 * points)
+            values = {card: max(value, sure[card]) for card, value in values.items()}
+        return values
+
     def _sure_values(self, k: Knowledge, positions: Sequence[Position]) -> list[dict[Card, int]]:
         """The expert's sure last-trick points per deal and card, less strategy fusion: with
         three or four cards left, a card counts as sure in a deal only if the bot still wins
@@ -860,6 +934,8 @@ def _factory(spec: str) -> MasterBot:
         soft=options.get("soft", DEFAULT_INFER_SOFT),
         eps=options.get("eps", DEFAULT_EPS),
         prior=options.get("prior", DEFAULT_PRIOR),
+        exploit=bool(options.get("exploit", DEFAULT_EXPLOIT)),
+        trust=options.get("trust", DEFAULT_TRUST),
     )
 
 
