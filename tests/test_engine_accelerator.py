@@ -186,7 +186,10 @@ def test_copy_random_is_getstate_setstate() -> None:
     assert rng.getstate() == before
 
 
-def test_a_text_or_a_foreign_object_takes_the_python_path() -> None:
+def test_a_bad_text_or_a_foreign_object_takes_the_python_path() -> None:
+    """A text that is no action and an object that is no Action are refused by the Python
+    method; an action's text is applied (read as Action.parse reads it: in C since issue
+    28's seventeenth pass, tests/test_engine_copy_and_text.py)."""
     g = Game(Rules.preset("pagat"), 4, seed=3)
     with pytest.raises(IllegalAction):
         g.apply("play As and more")

@@ -46,6 +46,7 @@ static PyObject *S_WHEEL, *S_ROYAL; /* the names of the Rules attributes it take
 static PyObject *ANNOUNCE_OR_PASS[10]; /* (pass, announce CATEGORY) by category value, 1-9 */
 static PyObject *ONLY_PASS;         /* (pass,) */
 static PyObject *PY_APPLY;          /* Game._apply_python */
+static PyObject *S_PARSE;           /* "parse" (Action.parse) */
 static PyObject *PY_LEGAL_OF;       /* Game._legal_of */
 static PyObject *PY_ADVANCE;        /* Game._advance */
 static PyObject *S_MAX_DISCARD, *S_ONE_UP, *S_EXCHANGES;  /* attribute names of Rules */
@@ -966,6 +967,22 @@ static PyObject *apply_python(PyObject *self, PyObject *action)
 
 static PyObject *apply(PyObject *self, PyObject *action)
 {
+    if (PyUnicode_CheckExact(action)) {
+        /* an action's text (the table server's, a replay's): read as Action.parse reads
+           it (cached), then applied as that action, in C when it can be; a text that is not
+           an action is left to the Python method, which raises IllegalAction naming why */
+        PyObject *parsed = PyObject_CallMethodOneArg((PyObject *)ACTION, S_PARSE, action);
+        if (parsed == NULL || Py_TYPE(parsed) != ACTION) {
+            Py_XDECREF(parsed);
+            PyErr_Clear();
+            PyObject *result = apply_python(self, action);
+            if (result != NULL) plain_state(self);
+            return result;
+        }
+        PyObject *result = apply(self, parsed);
+        Py_DECREF(parsed);
+        return result;
+    }
     PyObject *to_act = SLOT(self, O_TO_ACT);
     if (Py_TYPE(action) != ACTION || PyTuple_GET_SIZE(action) != 4 || to_act == NULL
         || to_act == Py_None || !PyLong_CheckExact(to_act)) {
@@ -2418,6 +2435,8 @@ static PyObject *install(PyObject *module, PyObject *args)
     }
     ACTION = (PyTypeObject *)action;
     CARD_SOURCE = (PyTypeObject *)source;
+    if (S_PARSE == NULL && (S_PARSE = PyUnicode_InternFromString("parse")) == NULL)
+        return NULL;
     if (!(PH_PLAY = take(config, "PLAY")) || !(PH_EXCHANGE = take(config, "EXCHANGE"))
         || !(PH_ANNOUNCE = take(config, "ANNOUNCE")) || !(PH_CHICAGO = take(config, "CHICAGO"))
         || !(PH_ONE_UP = take(config, "ONE_UP")) || !(K_DISCARD = take(config, "K_DISCARD"))
@@ -3482,24 +3501,41 @@ static void copy_plan_free(PyObject *capsule)
     PyMem_Free(plan);
 }
 
+/* A new list of the items of ``value``, off the collector's watch when ``value`` is a list
+   that is off it (the engine took it off: it holds nothing that can be part of a reference
+   cycle, see plain_container and plain(); the copy holds the same items and is changed by
+   the same code). Before, every list of a copy was watched until a turn taken in Python
+   took it off again, and a game played on in C (apply) kept them watched: about forty lists
+   a copy, which the table server makes for every action, each walked by the next young and
+   middle collections (docs/SERVER.md, issue 28's seventeenth pass). */
+static PyObject *list_like(PyObject *value)
+{
+    PyObject *copy = PySequence_List(value);
+    if (copy != NULL && PyList_CheckExact(value) && !PyObject_GC_IsTracked(value))
+        PyObject_GC_UnTrack(copy);
+    return copy;
+}
+
 static PyObject *copy_value(PyObject *value, int kind)
 {
     switch (kind) {
     case 0:
         return Py_NewRef(value);
     case 1:
-        return PySequence_List(value);
+        return list_like(value);
     case 2: {
         PyObject *outer = PySequence_Fast(value, "a list of lists");
         if (outer == NULL) return NULL;
         Py_ssize_t n = PySequence_Fast_GET_SIZE(outer);
         PyObject *copy = PyList_New(n);
         for (Py_ssize_t i = 0; copy != NULL && i < n; i++) {
-            PyObject *inner = PySequence_List(PySequence_Fast_GET_ITEM(outer, i));
+            PyObject *inner = list_like(PySequence_Fast_GET_ITEM(outer, i));
             if (inner == NULL) Py_CLEAR(copy);
             else PyList_SET_ITEM(copy, i, inner);
         }
         Py_DECREF(outer);
+        if (copy != NULL && PyList_CheckExact(value) && !PyObject_GC_IsTracked(value))
+            PyObject_GC_UnTrack(copy);
         return copy;
     }
     case 3:

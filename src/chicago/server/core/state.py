@@ -219,11 +219,16 @@ class TableState:
         they answer: :meth:`chicago.server.tables.TableManager`). The seats, the row and the
         games are shared, not copied: apply nothing but ``act`` entries, each with the game
         after it (:class:`~chicago.server.core.decide.Move`), so that neither state's
-        game is changed in place."""
+        game is changed in place.
+
+        A preview's :attr:`entries` and :attr:`spans` begin empty and hold only the entries
+        applied to it: what it is read for (whose turn follows, the next decision) needs
+        none of the game's earlier entries, and copying them cost more the longer the game
+        went on. Frames, replays and :meth:`games_after` read the table's own state."""
         copy = object.__new__(TableState)
         copy.__dict__.update(self.__dict__)
-        copy.entries = list(self.entries)
-        copy.spans = dict(self.spans)
+        copy.entries = []
+        copy.spans = {}
         copy.expiries = list(self.expiries)
         copy.chat_lines = list(self.chat_lines)
         if self.pause is not None:
