@@ -60,7 +60,7 @@ from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.sampling import sample_hands
 from chicago.engine.viewtypes import SeatView
 
-__all__ = ["ExpertBot", "parse_options"]
+__all__ = ["ExpertBot", "best_card", "parse_options"]
 
 _K = ActionKind
 DEFAULT_SAMPLES = 40
@@ -265,7 +265,7 @@ class ExpertBot:
             return Action.play(cards[0])
         positions = list(self._positions(k, rng, k.declarer))
         scores = self._card_scores(k, cards, positions)
-        return Action.play(_best_card(scores, ev_play(k, cards)))
+        return Action.play(best_card(scores, ev_play(k, cards)))
 
     def _card_scores(
         self, k: Knowledge, cards: Sequence[Card], positions: Sequence[Position]
@@ -322,7 +322,7 @@ class ExpertBot:
                     scores[card] += self.contested * points
 
 
-def _best_card(scores: dict[Card, float], fallback: Card) -> Card:
+def best_card(scores: dict[Card, float], fallback: Card) -> Card:
     """The card of highest score (within 1e-9); between equals ``fallback`` (the rules of
     thumb's card) if it is one of them, else the lowest rank, then the lowest suit."""
     best = max(scores.values())

@@ -71,7 +71,7 @@ from chicago.bots.expert import (
     DEFAULT_CONTESTED,
     DEFAULT_SAMPLES,
     ExpertBot,
-    _best_card,
+    best_card,
 )
 from chicago.bots.handmodel import HandModel
 from chicago.bots.heuristics import chicago_is_due, ev_play
@@ -611,7 +611,7 @@ class MasterBot(ExpertBot):
         if len(tied) == 1:
             return Action.play(tied[0])
         scores = self._card_scores(k, cards, positions)
-        return Action.play(_best_card({c: scores[c] for c in tied}, ev_play(k, cards)))
+        return Action.play(best_card({c: scores[c] for c in tied}, ev_play(k, cards)))
 
     def _reply_values(self, k: Knowledge, position: Position) -> dict[Card, int]:
         """Per legal card in one world: the last trick's points the bot ends with after it
