@@ -80,6 +80,7 @@ from chicago.bots.playerkinds import (
     DEFAULT_EPS,
     DEFAULT_PRIOR,
     DealLogs,
+    KindScorer,
     Triple,
     history_kinds,
     kind_weights,
@@ -94,6 +95,7 @@ from chicago.bots.playmodel import (
     policy_weights,
     resample,
 )
+from chicago.bots.plausibility import hand_weight
 from chicago.bots.playpolicy import PlayPolicy
 from chicago.bots.race import Race, race_for
 from chicago.bots.rollout import (
@@ -106,6 +108,7 @@ from chicago.bots.rollout import (
     value_options,
 )
 from chicago.bots.solver import Position, last_trick_moves, last_trick_values
+from chicago.bots.worldchain import Factor, walk
 from chicago.cards import Card, ids_of_mask, mask_of
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
@@ -179,6 +182,15 @@ best reply to opponents the view shows to be players of the rules of thumb
 DEFAULT_TRUST = 0.99
 """With ``exploit=1``: the least chance of the rules model (``infer=3``'s posterior from the
 game's earlier deals) every opponent must have for the bot to play the best reply to it."""
+DEFAULT_CHAIN = 0
+"""Off: the worlds searched at trick play are the ones resampled from those dealt. With
+``chain=N`` (and ``infer=3``, against a table where an opponent plays by the rules of
+thumb) each is moved by ``N`` Metropolis–Hastings trades of hidden cards first
+(:mod:`chicago.bots.worldchain`): many distinct worlds that explain every play, not copies
+of a few."""
+_CHAIN_RULES = 0.5
+"""With ``chain``: the least chance of the rules model (``infer=3``'s posterior) that one
+opponent who played this deal must have for the trades to run."""
 DEFAULT_LEARNED = False
 """Deal by the expert's hand-made weights unless ``learned=1``: neither the learned model's
 raw weights nor its tempered ones (power 0.4, fitted on held-out games) chose
@@ -197,12 +209,12 @@ _OPTIONS = {
     "z": (0, 10), "score": (0, 1), "learned": (0, 1), "temper": (0, 4), "last": (0, 10000),
     "lastholds": (0, 32), "lastmodel": (0, 1), "infer": (0, 3), "miss": (0.01, 1),
     "pool": (1, 20), "cap": (0, 100), "fit": (0.01, 1), "soft": (0, 4), "eps": (0.001, 0.5),
-    "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1),
+    "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1), "chain": (0, 1000),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
-          "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit")
+          "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "chain")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -281,6 +293,7 @@ class MasterBot(ExpertBot):
         prior: float = DEFAULT_PRIOR,
         exploit: bool = DEFAULT_EXPLOIT,
         trust: float = DEFAULT_TRUST,
+        chain: int = DEFAULT_CHAIN,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -350,6 +363,12 @@ class MasterBot(ExpertBot):
         """Trick play by the best reply to opponents of the rules of thumb (``exploit=1``)."""
         self.trust = trust
         """With ``exploit``: the least chance of the rules model every opponent must have."""
+        if chain != int(chain) or not 0 <= chain <= 1000:
+            raise ValueError("chain must be a whole number in 0..1000")
+        if chain and self.infer != 3:
+            raise ValueError("chain needs infer=3 (each opponent's kind of play)")
+        self.chain = int(chain)
+        """Metropolis–Hastings trades per world searched at trick play (``chain``; 0 off)."""
         self._weigh: Weight | None = None
         self.note: float | None = None
         """What the last search measured, for benchmarks (``bench_disagreements.py``): an
@@ -435,8 +454,39 @@ class MasterBot(ExpertBot):
                 weights += self._play_weights(k, more, plays)
         leader = k.leader
         table = tuple(card for _, card in k.trick)
+        factor = self._chain_factor(k, plays)
         for index in resample(weights, self.samples, rng):
-            yield Position(tuple(dealt[index]), leader, table, declarer)
+            hands = dealt[index]
+            if factor is not None:
+                hands = walk(k, hands, self.chain, factor, rng)
+            yield Position(tuple(hands), leader, table, declarer)
+
+    def _chain_factor(self, k: Knowledge, plays: Sequence[Play]) -> Factor | None:
+        """With ``chain``, where at least one opponent who played this deal is a player of
+        the rules of thumb by the game's earlier deals (``infer=3``'s chance of that model
+        at least :data:`_CHAIN_RULES`): each opponent's factor of a world's weight for the
+        Metropolis–Hastings trades of :func:`~chicago.bots.worldchain.walk` — its mixture
+        likelihood (:class:`~chicago.bots.playerkinds.KindScorer`) times the expert's
+        plausibility of its hand after its last exchange, raised to ``soft``. None: the
+        resampled worlds are searched as dealt."""
+        if not self.chain or self.play_policy is None or self.infer != 3:
+            return None
+        scorer = KindScorer(plays, self._kinds, self.play_policy, self.eps, k.players,
+                            self.prior)
+        if not any(self._kinds.get(seat, self.prior)[0] >= _CHAIN_RULES
+                   for seat in scorer.seats):
+            return None
+        played = {seat: [int(c) for c in opp.played] for seat, opp in k.opponents.items()}
+        weighted = self.weighted and not self.learned
+        soft = self.soft
+
+        def factor(seat: int, held: int) -> float:
+            value = scorer.factor(seat, held)
+            if weighted and value > 0:
+                value *= hand_weight(k, k.opponents[seat], [*played[seat], *ids_of_mask(held)])
+            return value if soft == 1 else value ** soft
+
+        return factor
 
     def _play_weights(
         self, k: Knowledge, dealt: Sequence[list[int]], plays: Sequence[Play],
@@ -936,6 +986,7 @@ def _factory(spec: str) -> MasterBot:
         prior=options.get("prior", DEFAULT_PRIOR),
         exploit=bool(options.get("exploit", DEFAULT_EXPLOIT)),
         trust=options.get("trust", DEFAULT_TRUST),
+        chain=int(options.get("chain", DEFAULT_CHAIN)),
     )
 
 

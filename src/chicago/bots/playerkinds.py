@@ -39,7 +39,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from chicago.bots.heuristics import rules_card
-from chicago.bots.playmodel import Play, hands_at_plays
+from chicago.bots.playmodel import Play
 from chicago.bots.playpolicy import PlayPolicy, legal_cards
 from chicago.cards import Card, ids_of_mask
 from chicago.engine.viewtypes import DealRecord
@@ -49,6 +49,7 @@ __all__ = [
     "DEFAULT_PRIOR",
     "KINDS",
     "DealLogs",
+    "KindScorer",
     "Triple",
     "deal_log_likelihoods",
     "history_kinds",
@@ -151,6 +152,62 @@ def kind_posterior(logs: Sequence[Triple], prior: Triple) -> Triple:
     return (shares[0] / total, shares[1] / total, shares[2] / total)
 
 
+class KindScorer:
+    """Each opponent's factor of a world's weight under ``infer=3`` (:func:`kind_weights`):
+    the mixture, by that opponent's model chances (``kinds``; ``prior`` for one not in it),
+    of each model's likelihood of its ``plays`` this deal from the hand it held then, given
+    the cards it holds now. A world's weight is the product of its opponents' factors, so a
+    change of two hands changes two factors only (:mod:`chicago.bots.worldchain`). Hands
+    already scored are remembered (a memo only: the numbers are the same without it)."""
+
+    def __init__(
+        self, plays: Sequence[Play], kinds: Mapping[int, Triple], policy: PlayPolicy,
+        eps: float, players: int, prior: Triple,
+    ) -> None:
+        self.seats = sorted({play.seat for play in plays})
+        """The opponents who played a card this deal, in seat order."""
+        self._plays = {seat: [(i, p) for i, p in enumerate(plays) if p.seat == seat]
+                       for seat in self.seats}
+        self._shares = {seat: kinds.get(seat, prior) for seat in self.seats}
+        self._policy = policy
+        self._eps = eps
+        self._players = players
+        self._chances: dict[tuple[int, int], Triple] = {}
+        self._factors: dict[tuple[int, int], float] = {}
+
+    def factor(self, seat: int, held: int) -> float:
+        """``seat``'s factor when it holds the cards of mask ``held`` now (1 for a seat
+        that played nothing this deal)."""
+        factor = self._factors.get((seat, held))
+        if factor is not None:
+            return factor
+        plays = self._plays.get(seat)
+        if not plays:
+            return 1.0
+        product = [1.0, 1.0, 1.0]
+        later = 0
+        for index, play in reversed(plays):
+            later |= 1 << play.card
+            before = held | later
+            chances = self._chances.get((index, before))
+            if chances is None:
+                chances = self._chances[(index, before)] = play_chances(
+                    ids_of_mask(before), play.table, play.gone, play.card, self._policy,
+                    self._eps, self._players)
+            for m in range(3):
+                product[m] *= chances[m]
+        share = self._shares[seat]
+        factor = self._factors[(seat, held)] = sum(share[m] * product[m] for m in range(3))
+        return factor
+
+    def weight(self, hands: Sequence[int]) -> float:
+        """The weight of the world ``hands`` (a card mask per seat, the cards held now)."""
+        weight = 1.0
+        for seat in self.seats:
+            weight *= self.factor(seat, hands[seat])
+        return weight
+
+
 def kind_weights(
     worlds: Sequence[Sequence[int]], plays: Sequence[Play], kinds: Mapping[int, Triple],
     policy: PlayPolicy, eps: float, players: int, prior: Triple,
@@ -158,27 +215,10 @@ def kind_weights(
     """The weight of each world (a card mask per seat, the cards held now): the product
     over the opponents of the mixture, by that opponent's model chances (``kinds``;
     ``prior`` for one not in it), of each model's likelihood of its ``plays`` this deal
-    from the hand it held then in that world. Hands that recur are scored once."""
-    seen: dict[tuple[int, int], Triple] = {}
-    out = []
-    seats = sorted({play.seat for play in plays})
-    for hands in worlds:
-        products = {seat: [1.0, 1.0, 1.0] for seat in seats}
-        for index, play, held in hands_at_plays(hands, plays):
-            chances = seen.get((index, held))
-            if chances is None:
-                chances = seen[(index, held)] = play_chances(
-                    ids_of_mask(held), play.table, play.gone, play.card, policy, eps, players)
-            product = products[play.seat]
-            for m in range(3):
-                product[m] *= chances[m]
-        weight = 1.0
-        for seat in seats:
-            share = kinds.get(seat, prior)
-            product = products[seat]
-            weight *= sum(share[m] * product[m] for m in range(3))
-        out.append(weight)
-    return out
+    from the hand it held then in that world (:class:`KindScorer`). Hands that recur are
+    scored once."""
+    scorer = KindScorer(plays, kinds, policy, eps, players, prior)
+    return [scorer.weight(hands) for hands in worlds]
 
 
 DealLogs = dict[tuple[DealRecord, int], dict[int, Triple]]

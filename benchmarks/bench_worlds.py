@@ -1,0 +1,141 @@
+"""The worlds ``master:infer=3`` searches at trick play, against the real hands.
+
+Plays games of ``--bot`` (``master:infer=3``, the shipped default) in seat 0 against three
+``--others`` (pagat, duplicate deals of ``--seed`` as ``bench_disagreements.py`` deals
+them). At each of seat 0's trick decisions with a choice, no Chicago declared and at least
+one opponent's card seen this deal, it deals the bot's worlds again from the seat's view
+(a copy of the bot's own rng state, so exactly the worlds of the decision) and reports,
+per variant (``--chains``: 0 is the resampled worlds as dealt, N the same after N
+Metropolis–Hastings trades each, ``chain=N``):
+
+- ``distinct``: how many of the ``samples`` worlds searched differ;
+- ``ess``: the effective number of the dealt pool's worlds after weighting, (Σw)²/Σw²;
+- ``true/max``: the real hands' weight under the same model over the pool's largest (the
+  real world typically of high likelihood when near 1 or above);
+- ``true>=``: the share of the pool's worlds weighing less than the real one;
+- ``placed``: the share of the opponents' hidden cards that the searched worlds put in the
+  right hand (mean over worlds); ``uniform``: the same for worlds dealt without weights;
+- ``ms``: CPU per decision of the bot itself (``time.process_time``, the whole decision).
+
+The real hands are read by the benchmark only, never by the bot.
+
+    python benchmarks/bench_worlds.py [--bot master:infer=3] [--others basic] [--games 4]
+        [--deals 8] [--seed 2026] [--chains 0 20 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+from chicago import Rules
+from chicago.bots import make_bot
+from chicago.bots.master import MasterBot
+from chicago.bots.playerkinds import history_kinds
+from chicago.bots.playmodel import effective_count, observed_plays
+from chicago.cards import mask_of
+from chicago.engine.knowledge import knowledge
+from chicago.engine.sampling import sample_hands
+from chicago.sim import derive_seed, duplicate_game
+
+
+def _placed(worlds: list[list[int]], true: list[int], seat: int) -> float:
+    """The share of the opponents' held cards each world puts in the right hand (mean)."""
+    total = sum(true[s].bit_count() for s in range(len(true)) if s != seat)
+    if not total or not worlds:
+        return 0.0
+    right = [sum((w[s] & true[s]).bit_count() for s in range(len(true)) if s != seat) / total
+             for w in worlds]
+    return sum(right) / len(right)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", default="master:infer=3")
+    parser.add_argument("--others", default="basic")
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--first-game", type=int, default=0)
+    parser.add_argument("--deals", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--preset", default="pagat")
+    parser.add_argument("--from-deal", type=int, default=1,
+                        help="measure decisions of this deal of each game on")
+    parser.add_argument("--chains", type=int, nargs="+", default=[0, 20, 50])
+    args = parser.parse_args()
+    rules = Rules.preset(args.preset)
+    rows: dict[int, list[tuple[int, float, float, float, float]]] = {c: [] for c in args.chains}
+    uniform_placed: list[float] = []
+    cpu: list[float] = []
+    for index in range(args.first_game, args.first_game + args.games):
+        game = duplicate_game(rules, 4, seed=derive_seed(args.seed, index, 1),
+                              deck_seed=derive_seed(args.seed, index // 4, 2))
+        bots = [make_bot(args.bot if s == 0 else args.others) for s in range(4)]
+        rngs = [random.Random(derive_seed(args.seed, index, 3, s)) for s in range(4)]
+        bot = bots[0]
+        if not isinstance(bot, MasterBot) or bot.play_policy is None or bot.infer != 3:
+            raise SystemExit(f"{args.bot!r} is not master with infer=3")
+        while not game.is_over and game.deal_number <= args.deals:
+            seat = game.to_act
+            assert seat is not None
+            view, legal = game.view(seat), game.legal_actions()
+            if seat == 0 and str(game.phase) == "play" and len(legal) > 1:
+                k = knowledge(view)
+                plays = observed_plays(k)
+                if plays and k.declarer is None and game.deal_number >= args.from_deal:
+                    true = [mask_of(hand) for hand in game.hands]
+                    state = rngs[0].getstate()
+                    own_chain = bot.chain
+                    bot._kinds = history_kinds(view.history, 0, bot.play_policy, bot.eps, 4,
+                                               bot.prior)
+                    for chain in args.chains:
+                        bot.chain = chain
+                        rng = random.Random()
+                        rng.setstate(state)
+                        dealt = [bot._sample(k, rng) for _ in range(bot.samples * bot.pool)]
+                        weights = bot._play_weights(k, dealt, plays)
+                        rng.setstate(state)
+                        worlds = [list(p.hands) for p in bot._positions(k, rng, None)]
+                        top = max(weights)
+                        own = bot._play_weights(k, [true], plays)[0]
+                        rows[chain].append((
+                            len({tuple(w) for w in worlds}), effective_count(weights),
+                            own / top if top > 0 else 0.0,
+                            sum(1 for w in weights if w < own) / len(weights),
+                            _placed(worlds, true, 0)))
+                    bot.chain = own_chain
+                    flat = [sample_hands(k, random.Random(i)) for i in range(bot.samples)]
+                    uniform_placed.append(_placed(flat, true, 0))
+                    spec_bot = make_bot(args.bot)
+                    rng = random.Random()
+                    rng.setstate(state)
+                    start = time.process_time()
+                    spec_bot.decide(view, legal, rng)
+                    cpu.append(1000 * (time.process_time() - start))
+            action = bots[seat].decide(view, legal, rngs[seat])
+            game.apply(action)
+        print(f"game {index}: {len(cpu)} decisions so far", flush=True)
+    for chain, found in rows.items():
+        if not found:
+            continue
+        print(f"chain={chain}: {len(found)} decisions; distinct median "
+              f"{statistics.median(r[0] for r in found):.0f} (mean "
+              f"{statistics.mean(r[0] for r in found):.1f}); ess median "
+              f"{statistics.median(r[1] for r in found):.1f}; true/max median "
+              f"{statistics.median(r[2] for r in found):.2f}; true>= mean "
+              f"{statistics.mean(r[3] for r in found):.2f}; placed "
+              f"{statistics.mean(r[4] for r in found):.3f}")
+    if uniform_placed:
+        print(f"uniform worlds placed {statistics.mean(uniform_placed):.3f}")
+    if cpu:
+        cpu.sort()
+        print(f"CPU per decision of {args.bot}: median {statistics.median(cpu):.1f} ms, "
+              f"p99 {cpu[min(len(cpu) - 1, int(0.99 * len(cpu)))]:.1f} ms, "
+              f"max {cpu[-1]:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
