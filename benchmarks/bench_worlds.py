@@ -15,7 +15,8 @@ Metropolis–Hastings trades each, ``chain=N``):
 - ``true>=``: the share of the pool's worlds weighing less than the real one;
 - ``placed``: the share of the opponents' hidden cards that the searched worlds put in the
   right hand (mean over worlds); ``uniform``: the same for worlds dealt without weights;
-- ``ms``: CPU per decision of the bot itself (``time.process_time``, the whole decision).
+- CPU per decision of each of ``--time`` (``time.process_time``, the whole decision, each
+  bot kept for the game so its memo of finished deals is warm, as in play).
 
 The real hands are read by the benchmark only, never by the bot.
 
@@ -63,17 +64,21 @@ def main() -> int:
     parser.add_argument("--preset", default="pagat")
     parser.add_argument("--from-deal", type=int, default=1,
                         help="measure decisions of this deal of each game on")
+    parser.add_argument("--time", nargs="*", default=["master", "master:chain=20"],
+                        help="bots timed on the same decisions (same view, same rng state)")
     parser.add_argument("--chains", type=int, nargs="+", default=[0, 20, 50])
     args = parser.parse_args()
     rules = Rules.preset(args.preset)
-    rows: dict[int, list[tuple[int, float, float, float, float]]] = {c: [] for c in args.chains}
+    Row = tuple[int, float, float, float, float, int]
+    rows: dict[int, list[Row]] = {c: [] for c in args.chains}
     uniform_placed: list[float] = []
-    cpu: list[float] = []
+    cpu: dict[str, list[float]] = {spec: [] for spec in args.time}
     for index in range(args.first_game, args.first_game + args.games):
         game = duplicate_game(rules, 4, seed=derive_seed(args.seed, index, 1),
                               deck_seed=derive_seed(args.seed, index // 4, 2))
         bots = [make_bot(args.bot if s == 0 else args.others) for s in range(4)]
         rngs = [random.Random(derive_seed(args.seed, index, 3, s)) for s in range(4)]
+        timers = [make_bot(spec) for spec in args.time]
         bot = bots[0]
         if not isinstance(bot, MasterBot) or bot.play_policy is None or bot.infer != 3:
             raise SystemExit(f"{args.bot!r} is not master with infer=3")
@@ -104,19 +109,19 @@ def main() -> int:
                             len({tuple(w) for w in worlds}), effective_count(weights),
                             own / top if top > 0 else 0.0,
                             sum(1 for w in weights if w < own) / len(weights),
-                            _placed(worlds, true, 0)))
+                            _placed(worlds, true, 0), k.trick_number))
                     bot.chain = own_chain
                     flat = [sample_hands(k, random.Random(i)) for i in range(bot.samples)]
                     uniform_placed.append(_placed(flat, true, 0))
-                    spec_bot = make_bot(args.bot)
-                    rng = random.Random()
-                    rng.setstate(state)
-                    start = time.process_time()
-                    spec_bot.decide(view, legal, rng)
-                    cpu.append(1000 * (time.process_time() - start))
+                    for spec, timed in zip(args.time, timers, strict=True):
+                        rng = random.Random()
+                        rng.setstate(state)
+                        start = time.process_time()
+                        timed.decide(view, legal, rng)
+                        cpu[spec].append(1000 * (time.process_time() - start))
             action = bots[seat].decide(view, legal, rngs[seat])
             game.apply(action)
-        print(f"game {index}: {len(cpu)} decisions so far", flush=True)
+        print(f"game {index}: {len(uniform_placed)} decisions so far", flush=True)
     for chain, found in rows.items():
         if not found:
             continue
@@ -127,13 +132,20 @@ def main() -> int:
               f"{statistics.median(r[2] for r in found):.2f}; true>= mean "
               f"{statistics.mean(r[3] for r in found):.2f}; placed "
               f"{statistics.mean(r[4] for r in found):.3f}")
+        for trick in sorted({r[5] for r in found}):
+            some = [r for r in found if r[5] == trick]
+            print(f"  trick {trick}: {len(some)} decisions; distinct median "
+                  f"{statistics.median(r[0] for r in some):.0f}; ess median "
+                  f"{statistics.median(r[1] for r in some):.1f}; placed "
+                  f"{statistics.mean(r[4] for r in some):.3f}")
     if uniform_placed:
         print(f"uniform worlds placed {statistics.mean(uniform_placed):.3f}")
-    if cpu:
-        cpu.sort()
-        print(f"CPU per decision of {args.bot}: median {statistics.median(cpu):.1f} ms, "
-              f"p99 {cpu[min(len(cpu) - 1, int(0.99 * len(cpu)))]:.1f} ms, "
-              f"max {cpu[-1]:.1f} ms")
+    for spec, times in cpu.items():
+        if times:
+            times.sort()
+            print(f"CPU per decision of {spec}: median {statistics.median(times):.1f} ms, "
+                  f"p99 {times[min(len(times) - 1, int(0.99 * len(times)))]:.1f} ms, "
+                  f"max {times[-1]:.1f} ms")
     return 0
 
 

@@ -76,6 +76,7 @@ from chicago.bots.expert import (
 from chicago.bots.handmodel import HandModel
 from chicago.bots.heuristics import chicago_is_due, ev_play
 from chicago.bots.model import model_moves
+from chicago.bots.plausibility import hand_weight
 from chicago.bots.playerkinds import (
     DEFAULT_EPS,
     DEFAULT_PRIOR,
@@ -95,7 +96,6 @@ from chicago.bots.playmodel import (
     policy_weights,
     resample,
 )
-from chicago.bots.plausibility import hand_weight
 from chicago.bots.playpolicy import PlayPolicy
 from chicago.bots.race import Race, race_for
 from chicago.bots.rollout import (
