@@ -22,8 +22,10 @@ hidden cards, one of the hidden cards held elsewhere, each uniformly; the counts
 change), so the chain keeps the law of the weighed worlds and wanders among the many that
 explain every play.
 
-Opponents whose hand an announcement, a shown hand or a protected combination constrains
-keep the hand they were dealt; the cards they hold take no part. Only the seat's
+A trade is refused too where it would break what the table showed of a hand: an
+announcement that still describes it (R-ANN-1) or a protected combination (R-EX-4), checked
+by :func:`~chicago.engine.sampling.hand_problems`; a known one-up card and the cards of a
+shown hand never move. Only the seat's
 :class:`~chicago.engine.knowledge.Knowledge` and the worlds the bot dealt are read; every
 choice comes from the bot's own ``rng`` and the number of steps is a count, never a time.
 """
@@ -35,6 +37,7 @@ from collections.abc import Callable, Sequence
 
 from chicago.cards import ids_of_mask
 from chicago.engine.knowledge import Knowledge
+from chicago.engine.sampling import hand_problems
 
 __all__ = ["Factor", "free_seats", "movable_cards", "walk"]
 
@@ -45,21 +48,16 @@ _SUITS = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
 """The mask of each suit's thirteen cards (card id = rank index × 4 + suit)."""
 
 
-def free_seats(k: Knowledge) -> list[int]:
-    """The opponents whose hidden cards may be traded: no claim, shown hand or protected
-    combination constrains their hand (their known one-up card stays where it is)."""
-    out = []
-    for seat, opp in sorted(k.opponents.items()):
-        if opp.claim is not None or opp.kept or opp.shown:
-            continue
-        out.append(seat)
-    return out
+def free_seats(k: Knowledge, hands: Sequence[int]) -> list[int]:
+    """The opponents whose cards may be traded in the world ``hands``: those holding a
+    card."""
+    return [seat for seat in sorted(k.opponents) if hands[seat]]
 
 
 def movable_cards(k: Knowledge, hands: Sequence[int], seats: Sequence[int]) -> int:
-    """The mask of the cards a trade may move in the world ``hands``: the free ``seats``'
-    cards other than their known ones, and the unseen cards nobody holds there (no card
-    any opponent is known to hold or showed)."""
+    """The mask of the cards a trade may move in the world ``hands``: the ``seats``' cards
+    other than their known ones and those of a hand they showed, and the unseen cards
+    nobody holds there (no card any opponent is known to hold or showed)."""
     held = 0
     for hand in hands:
         held |= hand
@@ -92,12 +90,13 @@ def walk(
     Metropolis–Hastings trades (module docstring), each kept with the chance
     ``min(1, w'/w)`` of the world weights that ``factor`` (seat, held mask) multiplies up
     over the free opponents; a start of weight 0 takes every trade that keeps the voids."""
-    seats = [s for s in free_seats(k) if start[s]]
     hands = list(start)
+    seats = free_seats(k, hands)
     if not seats or steps <= 0:
         return hands
     movable = movable_cards(k, hands, seats)
     voids = {s: _void_mask(k.opponents[s].voids) for s in seats}
+    checked = {s for s in seats if k.opponents[s].claim is not None or k.opponents[s].kept}
     for _ in range(steps):
         seat = seats[rng.randrange(len(seats))]
         mine = ids_of_mask(hands[seat] & movable)
@@ -119,6 +118,9 @@ def walk(
             after *= factor(partner, hands[partner] ^ swap)
         chance = rng.random()
         if before > 0 and after < chance * before:
+            continue
+        if any(hand_problems(k, k.opponents[s], hands[s] ^ swap)
+               for s in (seat, partner) if s in checked):
             continue
         hands[seat] ^= swap
         if partner is not None:

@@ -49,6 +49,7 @@ from chicago.rules import Rules
 __all__ = [
     "Weight",
     "consistent",
+    "hand_problems",
     "holds_kept",
     "kept_cards",
     "sample_hands",
@@ -576,27 +577,36 @@ def consistent(k: Knowledge, hands: Sequence[int]) -> list[str]:
     if hands[k.seat] != k.hand_mask:
         problems.append("own hand differs")
     for opp in k.opponents.values():
-        hand = hands[opp.seat]
-        if hand.bit_count() != opp.holding:
-            problems.append(f"seat {opp.seat} holds {hand.bit_count()} cards, not {opp.holding}")
-        if hand & k.dead:
-            problems.append(f"seat {opp.seat} holds a dead card")
-        if hand & _void_mask(opp.voids):
-            problems.append(f"seat {opp.seat} holds a card of a suit it showed void")
-        if opp.known & ~hand:
-            problems.append(f"seat {opp.seat} lacks its known one-up card")
-        if opp.claim is not None and opp.holding + len(opp.played) == 5:
-            cards = [*map(int, opp.played), *_bits(hand)]
-            if not _matches(cards, opp.claim, k.rules):
-                problems.append(f"seat {opp.seat} does not hold its claim {opp.claim}")
-        if opp.holding + len(opp.played) == 5:
-            cards = [*map(int, opp.played), *_bits(hand)]
-            for claim in opp.kept:
-                if not holds_kept(cards, claim, k.rules):
-                    problems.append(f"seat {opp.seat} lacks its protected {claim}")
-        if opp.shown and opp.kept_from_shown is not None:
-            held = sum(1 for c in opp.shown if hand >> c & 1 or c in opp.played)
-            if held != opp.kept_from_shown:
-                problems.append(f"seat {opp.seat} keeps {held} shown cards, not "
-                                f"{opp.kept_from_shown}")
+        problems += hand_problems(k, opp, hands[opp.seat])
+    return problems
+
+
+def hand_problems(k: Knowledge, opp: Opponent, hand: int) -> list[str]:
+    """The ways ``hand`` (the mask of the cards ``opp`` holds now) breaks what the seat of
+    ``k`` knows of that opponent (empty when it fits): its size, the dead cards, its voids
+    (R-TRICK-2), its known one-up card, its claim (R-ANN-1), its protected combinations
+    (R-EX-4) and the cards it kept of a shown hand."""
+    problems: list[str] = []
+    if hand.bit_count() != opp.holding:
+        problems.append(f"seat {opp.seat} holds {hand.bit_count()} cards, not {opp.holding}")
+    if hand & k.dead:
+        problems.append(f"seat {opp.seat} holds a dead card")
+    if hand & _void_mask(opp.voids):
+        problems.append(f"seat {opp.seat} holds a card of a suit it showed void")
+    if opp.known & ~hand:
+        problems.append(f"seat {opp.seat} lacks its known one-up card")
+    if opp.claim is not None and opp.holding + len(opp.played) == 5:
+        cards = [*map(int, opp.played), *_bits(hand)]
+        if not _matches(cards, opp.claim, k.rules):
+            problems.append(f"seat {opp.seat} does not hold its claim {opp.claim}")
+    if opp.holding + len(opp.played) == 5:
+        cards = [*map(int, opp.played), *_bits(hand)]
+        for claim in opp.kept:
+            if not holds_kept(cards, claim, k.rules):
+                problems.append(f"seat {opp.seat} lacks its protected {claim}")
+    if opp.shown and opp.kept_from_shown is not None:
+        held = sum(1 for c in opp.shown if hand >> c & 1 or c in opp.played)
+        if held != opp.kept_from_shown:
+            problems.append(f"seat {opp.seat} keeps {held} shown cards, not "
+                            f"{opp.kept_from_shown}")
     return problems
