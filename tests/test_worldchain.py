@@ -75,7 +75,9 @@ def test_a_world_of_weight_0_is_never_entered_and_a_seed_fixes_the_walk() -> Non
     """With a weight that rules out seat 1 holding a given card, a walk from a world where
     it does not hold it never puts it there; the same seed walks the same way; without
     weights (every world alike) the walks reach many distinct worlds, each hidden card of a
-    free opponent landing in its hand about as often as its share says."""
+    free opponent landing in its hand about as often as its share says; a weight three
+    times as large wherever the opponent holds a given card makes the chance ``p`` that it
+    holds it ``3p / (3p + 1 - p)`` (the law the chain keeps)."""
     views = _trick_views(5, 2)
     assert views
     reached = 0
@@ -114,6 +116,17 @@ def test_a_world_of_weight_0_is_never_entered_and_a_seed_fixes_the_walk() -> Non
             seen = sum(1 for w in worlds if w[seat] >> card & 1) / len(worlds)
             assert seen == pytest.approx(share, abs=0.12)
     assert plain
+    seat = seats[0]
+    card = next(c for c in ids_of_mask(movable) if not start[seat] >> c & 1
+                and not k.opponents[seat].voids >> (c & 3) & 1)
+    base = sum(1 for w in worlds if w[seat] >> card & 1) / len(worlds)
+
+    def favour(s: int, held: int) -> float:
+        return 3.0 if s == seat and held >> card & 1 else 1.0
+
+    tilted = [walk(k, start, 60, favour, random.Random(i)) for i in range(400)]
+    share = sum(1 for w in tilted if w[seat] >> card & 1) / len(tilted)
+    assert share == pytest.approx(3 * base / (3 * base + 1 - base), abs=0.08)
 
 
 def test_master_with_the_chain_decides_by_the_view_alone_and_a_seed_fixes_it() -> None:

@@ -47,7 +47,11 @@ weights as they are; below 1 a softer likelihood that keeps more distinct worlds
 world alike), ``exploit`` (0, the default; 1: at a trick decision without a Chicago
 declared, when every opponent is a player of the rules of thumb with ``infer=3``'s chance
 at least ``trust``, 0.99, the card of the best reply to those rules on the same worlds,
-:meth:`MasterBot._play`), ``exchanges``,
+:meth:`MasterBot._play`), ``chain`` (0, the default; N: with ``infer=3``, where an
+opponent who played this deal is a player of the rules of thumb by the game's earlier
+deals, each world searched at trick play is first moved by N Metropolis–Hastings trades of
+hidden cards that keep the law of the weighed worlds, :mod:`chicago.bots.worldchain`: many
+distinct worlds that explain every play instead of copies of the few dealt), ``exchanges``,
 ``announce``, ``call`` and ``fusion`` (1: ``master``'s own search in that phase; 0, 0, 0,
 1 by default), and every option of the expert (``samples`` for the trick play and the
 Chicago call, default 40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's,
