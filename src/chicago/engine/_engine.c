@@ -3461,6 +3461,44 @@ static PyObject *card_text_list(PyObject *cards, PyObject *texts)
     return made;
 }
 
+/* the text of a legal action (str(action), which Action.__str__ keeps in a bounded cache
+   that a server's many new discards keep missing): a discard's or a play's written here
+   from its mask and the cards' ``texts``, any other's by str() */
+static PyObject *action_text(PyObject *action, PyObject *texts)
+{
+    if (PLAY[0] == NULL || Py_TYPE(action) != Py_TYPE(PLAY[0])
+        || PyTuple_GET_SIZE(action) != 4)
+        return PyObject_Str(action);
+    PyObject *play_kind = PyTuple_GET_ITEM(PLAY[0], 0);  /* the play kind */
+    PyObject *kind = PyTuple_GET_ITEM(action, 0), *mask_object = PyTuple_GET_ITEM(action, 1);
+    if ((kind != K_DISCARD && kind != play_kind) || !PyLong_CheckExact(mask_object))
+        return PyObject_Str(action);
+    uint64_t mask = PyLong_AsUnsignedLongLong(mask_object);
+    if (mask == (uint64_t)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return PyObject_Str(action);
+    }
+    if (mask >> 52) return PyObject_Str(action);
+    if (kind == K_DISCARD && mask == 0) return PyUnicode_FromString("keep");
+    if (kind == play_kind && (mask & (mask - 1)) != 0) return PyObject_Str(action);
+    char buffer[8 + 52 * 8];
+    Py_ssize_t length = 0;
+    const char *word = kind == K_DISCARD ? "discard" : "play";
+    length = (Py_ssize_t)strlen(word);
+    memcpy(buffer, word, (size_t)length);
+    for (int card = 0; card < 52; card++) {
+        if (!(mask >> card & 1)) continue;
+        Py_ssize_t size;
+        const char *text = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(texts, card), &size);
+        if (text == NULL) return NULL;
+        if (size > 7) return PyObject_Str(action);
+        buffer[length++] = ' ';
+        memcpy(buffer + length, text, (size_t)size);
+        length += size;
+    }
+    return PyUnicode_DecodeUTF8(buffer, length, NULL);
+}
+
 static PyObject *own_json_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 4) {
@@ -3521,7 +3559,7 @@ static PyObject *own_json_of(PyObject *module, PyObject *const *args, Py_ssize_t
         Py_ssize_t count = PyList_GET_SIZE(legal);
         if ((values[4] = PyList_New(count)) == NULL) goto done;
         for (Py_ssize_t i = 0; i < count; i++) {
-            PyObject *text = PyObject_Str(PyList_GET_ITEM(legal, i));
+            PyObject *text = action_text(PyList_GET_ITEM(legal, i), texts);
             if (text == NULL) goto done;
             PyList_SET_ITEM(values[4], i, text);
         }
