@@ -37,7 +37,7 @@ from typing import Any
 __all__ = ["CHECK_EVERY", "THAW_GROWTH", "YOUNG_THRESHOLD", "OldObjects",
            "tune_for_serving", "untune"]
 
-YOUNG_THRESHOLD = 10_000
+YOUNG_THRESHOLD = 5_000
 """Allocations (minus deallocations) of tracked objects between two collections of the
 youngest generation (Python's default: 700); ``Settings.gc_young_threshold``'s default."""
 
