@@ -91,7 +91,7 @@ class Settings:
     """Once started, set the process's garbage collector for a long-running server
     (:func:`chicago.server.gc_tuning.tune_for_serving`: what start-up made is frozen out of
     every later collection, and the youngest generation is collected after
-    :data:`~chicago.server.gc_tuning.YOUNG_THRESHOLD` allocations rather than 700, and the
+    :attr:`gc_young_threshold` allocations (5,000 by default) rather than 700, and the
     survivors of every later collection are frozen as well, with a whole scan now and
     then). ``chicago serve`` sets it; a process that makes many apps (the tests) must not,
     since the collector is the whole process's."""
