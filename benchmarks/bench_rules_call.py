@@ -29,6 +29,7 @@ import argparse
 import json
 import random
 import sys
+import time
 from typing import Any
 
 from chicago import Rules
@@ -46,9 +47,11 @@ from chicago.sim import derive_seed, duplicate_game
 _DEAL_CAP = 60
 
 
-def _made(game: Game, call: Action, player: Bot, others: str, seat: int, seed: int) -> bool:
+def _made(game: Game, call: Action, player: Bot, others: str, seat: int, seed: int,
+          times: list[float] | None = None) -> bool:
     """Declare on a copy of ``game`` and play the deal out, ``seat`` by ``player``, the
-    others by ``others``: whether the Chicago was made."""
+    others by ``others``: whether the Chicago was made. ``times`` gets the CPU time of each
+    of ``seat``'s plays with a choice."""
     copy = game.copy()
     deal = copy.deal_number
     bots = [player if s == seat else make_bot(others) for s in range(copy.players)]
@@ -57,7 +60,11 @@ def _made(game: Game, call: Action, player: Bot, others: str, seat: int, seed: i
     while not copy.is_over and copy.deal_number == deal:
         to_act = copy.to_act
         assert to_act is not None
-        choice = bots[to_act].decide(copy.view(to_act), copy.legal_actions(), rngs[to_act])
+        legal = copy.legal_actions()
+        start = time.process_time()
+        choice = bots[to_act].decide(copy.view(to_act), legal, rngs[to_act])
+        if times is not None and to_act == seat and len(legal) > 1:
+            times.append(time.process_time() - start)
         copy.apply(choice)
     record = next(r for r in copy.view(seat).history if r.deal == deal)
     return len(record.tricks) == 5 and all(t.winner == seat for t in record.tricks)
@@ -83,7 +90,10 @@ def _one_game(args: argparse.Namespace, index: int) -> list[dict[str, Any]]:
         if to_act == seat and call is not None and len(legal) > 1:
             k = knowledge(view)
             sure, _ = bots[seat]._chicago_shares(k, copy_random(rngs[seat]))
+            start = time.process_time()
             other = shadow.decide(view, legal, copy_random(rngs[seat]))
+            call_cpu = time.process_time() - start
+            plays: list[float] = []
             chosen = bots[seat].decide(view, legal, rngs[seat])
             hands = tuple(mask_of(hand) for hand in game.hands)
             leader = seat if rules.chicago_caller_leads else k.leader
@@ -95,7 +105,8 @@ def _one_game(args: argparse.Namespace, index: int) -> list[dict[str, Any]]:
                 "rules_call": other.kind is ActionKind.CHICAGO,
                 "made": _made(game, call, make_bot(args.bot), args.others, seat, play_seed),
                 "rules_made": _made(game, call, make_bot(args.rules), args.others, seat,
-                                    play_seed),
+                                    play_seed, plays),
+                "call_cpu": call_cpu, "play_cpu": plays,
                 "true_sure": can_make_chicago(true, seat),
                 "true_rules": rules_chicago_made(true, seat),
                 "points": rules.chicago_points,
@@ -127,6 +138,14 @@ def report(rows: list[dict[str, Any]]) -> list[str]:
         called = [r for r in rows if r[flag]]
         got = sum(r[made] for r in called)
         out.append(f"  {name}: declared {len(called)}, made {got} (its own play)")
+    calls = sorted(r["call_cpu"] for r in rows if "call_cpu" in r and r["rules"] is not None)
+    plays = sorted(t for r in rows if r["rules"] is not None for t in r.get("play_cpu", []))
+    for name, values in (("call", calls), ("declared play", plays)):
+        if values:
+            out.append(f"  rulescall CPU per {name} decision (where it applies, {len(values)}):"
+                       f" median {1000 * values[len(values) // 2]:.1f} ms, p99 "
+                       f"{1000 * values[min(len(values) - 1, int(0.99 * len(values)))]:.1f}"
+                       f" ms, max {1000 * values[-1]:.1f} ms")
     for bar in (0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.9):
         called = [r for r in rows if r["rules"] is not None and r["rules"] >= bar]
         won = sum(r["points"] if r["rules_made"] else -r["points"] for r in called)

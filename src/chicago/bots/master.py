@@ -47,7 +47,11 @@ weights as they are; below 1 a softer likelihood that keeps more distinct worlds
 world alike), ``exploit`` (0, the default; 1: at a trick decision without a Chicago
 declared, when every opponent is a player of the rules of thumb with ``infer=3``'s chance
 at least ``trust``, 0.99, the card of the best reply to those rules on the same worlds,
-:meth:`MasterBot._play`), ``exchanges``,
+:meth:`MasterBot._play`), ``rulescall`` (0, the default; 1: against such a table, the
+Chicago call valued by the share of worlds in which it is made against their defence by
+the rules, at least ``rulesbar``, 0.6, and worth more than keeping the last trick, and the
+bot's own declared Chicago played by the card that makes it against that defence in the
+most worlds, :mod:`chicago.bots.rulesdefence`, :meth:`MasterBot._chicago`), ``exchanges``,
 ``announce``, ``call`` and ``fusion`` (1: ``master``'s own search in that phase; 0, 0, 0,
 1 by default), and every option of the expert (``samples`` for the trick play and the
 Chicago call, default 40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's,
