@@ -106,6 +106,10 @@ def test_rulescall_options_are_checked() -> None:
         make_bot("master:rulescall=1;infer=2")
     with pytest.raises(ValueError, match="rulesbar"):
         MasterBot(rulescall=True, rulesbar=0.0)
+    assert make_bot("master:rulescall=1;rulescap=20").rulescap == 20  # type: ignore[attr-defined]
+    for bad in ("rulescap=5", "rulescap=101", "rulescap=12.5"):
+        with pytest.raises(ValueError, match="rulescap"):
+            make_bot(f"master:{bad}")
 
 
 _STRONG = "As Ks Ah Kh Ad"

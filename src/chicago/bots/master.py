@@ -191,6 +191,9 @@ thumb (:meth:`MasterBot._chicago`, :meth:`MasterBot._play`)."""
 DEFAULT_RULES_BAR = 0.6
 """With ``rulescall=1``: the least share of worlds in which the Chicago is made against the
 rules defence for the bot to declare (besides the gain over keeping the last trick)."""
+DEFAULT_RULES_CAP = 0
+"""With ``rulescall=1``, in the bot's own declared Chicago: the most worlds dealt per world
+searched while the weighed worlds are few (``cap`` for that play alone; 0: ``cap``)."""
 DEFAULT_LEARNED = False
 """Deal by the expert's hand-made weights unless ``learned=1``: neither the learned model's
 raw weights nor its tempered ones (power 0.4, fitted on held-out games) chose
@@ -210,12 +213,13 @@ _OPTIONS = {
     "lastholds": (0, 32), "lastmodel": (0, 1), "infer": (0, 3), "miss": (0.01, 1),
     "pool": (1, 20), "cap": (0, 100), "fit": (0.01, 1), "soft": (0, 4), "eps": (0.001, 0.5),
     "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1), "rulescall": (0, 1),
-    "rulesbar": (0.01, 1),
+    "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
-          "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "rulescall")
+          "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "rulescall",
+          "rulescap")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -296,6 +300,7 @@ class MasterBot(ExpertBot):
         trust: float = DEFAULT_TRUST,
         rulescall: bool = DEFAULT_RULES_CALL,
         rulesbar: float = DEFAULT_RULES_BAR,
+        rulescap: int = DEFAULT_RULES_CAP,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -374,6 +379,10 @@ class MasterBot(ExpertBot):
         """The Chicago call and a declared Chicago's play against the rules defence
         (``rulescall=1``) where every opponent is a rules player."""
         self.rulesbar = rulesbar
+        if rulescap != int(rulescap) or not (rulescap == 0 or pool <= rulescap <= 100):
+            raise ValueError("rulescap must be 0 or a whole number from pool to 100")
+        self.rulescap = int(rulescap)
+        """With ``rulescall``: ``cap`` in the bot's own declared Chicago (0: ``cap``)."""
         """With ``rulescall``: the least share of worlds made against the rules defence."""
         self._weigh: Weight | None = None
         self.note: float | None = None
@@ -659,8 +668,14 @@ class MasterBot(ExpertBot):
         most worlds; between equals the card the expert's Chicago search scores highest
         (sure against any defence, :func:`~chicago.bots.solver.chicago_moves`)."""
         seat = k.seat
-        positions = [Position(p.hands, p.leader, p.played, seat)
-                     for p in self._positions(k, rng, None)]
+        cap = self.cap
+        if self.rulescap:
+            self.cap = self.rulescap
+        try:
+            positions = [Position(p.hands, p.leader, p.played, seat)
+                         for p in self._positions(k, rng, None)]
+        finally:
+            self.cap = cap
         totals = dict.fromkeys(cards, 0)
         seen: dict[tuple[int, ...], dict[Card, bool]] = {}
         for position in positions:
@@ -1047,6 +1062,7 @@ def _factory(spec: str) -> MasterBot:
         trust=options.get("trust", DEFAULT_TRUST),
         rulescall=bool(options.get("rulescall", DEFAULT_RULES_CALL)),
         rulesbar=options.get("rulesbar", DEFAULT_RULES_BAR),
+        rulescap=int(options.get("rulescap", DEFAULT_RULES_CAP)),
     )
 
 
