@@ -112,7 +112,7 @@ def test_rulescall_options_are_checked() -> None:
             make_bot(f"master:{bad}")
 
 
-_STRONG = "As Ks Ah Kh Ad"
+_STRONG = "Ad Kd Ah Kh As"
 
 
 def _call_game() -> Game:
@@ -129,7 +129,7 @@ def _call_game() -> Game:
 def test_a_strong_hand_is_declared_against_a_rules_table_R_CHI_1(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Two aces, two kings: a Chicago seldom sure against any defence (seat 3 leads), so
+    """Three aces, two kings: a Chicago seldom sure against any defence (seat 3 leads), so
     ``master`` keeps the last trick; against three rules players ``rulescall=1`` finds it
     made in most worlds and declares. Without the rules table it calls as ``master``."""
     game = _call_game()
@@ -153,6 +153,7 @@ def test_the_declared_chicago_is_made_against_basic_R_CHI_4(
     worlds; the three ``basic`` defenders do not break it."""
     _trusting(monkeypatch)
     game = _call_game()
+    game.apply(next(a for a in game.legal_actions() if a.kind is ActionKind.CHICAGO))
     bot = make_bot("master:rulescall=1")
     basic = make_bot("basic")
     deal = game.deal_number

@@ -49,7 +49,7 @@ declared, when every opponent is a player of the rules of thumb with ``infer=3``
 at least ``trust``, 0.99, the card of the best reply to those rules on the same worlds,
 :meth:`MasterBot._play`), ``rulescall`` (0, the default; 1: against such a table, the
 Chicago call valued by the share of worlds in which it is made against their defence by
-the rules, at least ``rulesbar``, 0.6, and worth more than keeping the last trick, and the
+the rules, at least ``rulesbar``, 0.9, and worth more than keeping the last trick, and the
 bot's own declared Chicago played by the card that makes it against that defence in the
 most worlds, :mod:`chicago.bots.rulesdefence`, :meth:`MasterBot._chicago`), ``exchanges``,
 ``announce``, ``call`` and ``fusion`` (1: ``master``'s own search in that phase; 0, 0, 0,
@@ -188,9 +188,12 @@ DEFAULT_RULES_CALL = False
 """Off: the Chicago call and a declared Chicago's play assume the best defence. ``rulescall=1``
 values them against the defence of opponents the view shows to be players of the rules of
 thumb (:meth:`MasterBot._chicago`, :meth:`MasterBot._play`)."""
-DEFAULT_RULES_BAR = 0.6
+DEFAULT_RULES_BAR = 0.9
 """With ``rulescall=1``: the least share of worlds in which the Chicago is made against the
-rules defence for the bot to declare (besides the gain over keeping the last trick)."""
+rules defence for the bot to declare (besides the gain over keeping the last trick). The
+share is optimistic (the bot sees each world and the worlds are not the real hands): at 436
+calls against three ``basic`` (``benchmarks/bench_rules_call.py``, pagat, seed 2026) the calls
+at a share of 0.9 or more made 12 of 15 Chicagos, those at 0.6-0.9 13 of 24 (docs/BOTS.md)."""
 DEFAULT_RULES_CAP = 0
 """With ``rulescall=1``, in the bot's own declared Chicago: the most worlds dealt per world
 searched while the weighed worlds are few (``cap`` for that play alone; 0: ``cap``)."""
