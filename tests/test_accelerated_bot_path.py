@@ -18,6 +18,7 @@ derandomized: the same games on every run.
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections.abc import Iterator
 
@@ -30,11 +31,13 @@ from accelerator_cases import derandomized, draw_table
 from chicago import Game, Rules
 from chicago.engine import knowledge as knowledge_module
 from chicago.engine import state as state_module
+from chicago.engine import viewjson as viewjson_module
 from chicago.engine import views as views_module
-from chicago.engine.actions import ActionKind
+from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.native import ENGINE
-from chicago.engine.views import public_view, seat_view_from
+from chicago.engine.viewjson import own_json, own_state
+from chicago.engine.views import own_part, public_view, seat_view_from
 from chicago.engine.viewtypes import SeatView
 
 pytestmark = pytest.mark.skipif(ENGINE is None, reason="the engine accelerator is not built "
@@ -153,6 +156,28 @@ def check_own(game: Game, seat: int, monkeypatch: pytest.MonkeyPatch) -> None:
         assert made == pure
 
 
+def check_own_json(game: Game, seat: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JSON of ``seat``'s own fields (an update's own part) written by the
+    accelerator's ``own_json_of`` from the game's slots is, as text, the one the Python code
+    makes (``own_json(own_part(...))``): the same keys in the same order, the same values
+    and types, every legal action's text among them."""
+    fast = own_state(game, seat)
+    if seat is not None:
+        out = views_module.known_out(game, seat)
+        made_in_c = ENGINE.own_json_of(game, seat, out, viewjson_module._CARD_TEXT)
+        if type(game) is Game and type(game.hands[seat]) is list:
+            assert made_in_c is not NotImplemented
+        else:  # another shape: the Python code's
+            made_in_c = fast
+        assert made_in_c == fast
+        assert json.dumps(made_in_c) == json.dumps(fast)
+    with monkeypatch.context() as patch:
+        patch.setattr(viewjson_module, "_own_json_of", None)
+        pure = own_state(game, seat)
+    assert pure == own_json(own_part(game, seat))
+    assert json.dumps(fast) == json.dumps(pure)
+
+
 def check_public(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
     """The public view of ``game`` made by the accelerator's ``public_view_of`` (from the
     game's slots) is the one the Python code makes from the game's public API, field by
@@ -198,6 +223,7 @@ def test_the_accelerated_maker_is_in_place() -> None:
     assert views_module._public_with_own is ENGINE.view_with_own  # type: ignore[union-attr]
     assert views_module._public_of is ENGINE.public_view_of  # type: ignore[union-attr]
     assert views_module._own_of is ENGINE.own_view_of  # type: ignore[union-attr]
+    assert viewjson_module._own_json_of is ENGINE.own_json_of  # type: ignore[union-attr]
     assert "PyCapsule" in repr(state_module._build_copier(Game))  # the C copier's
 
 
@@ -217,7 +243,9 @@ def test_accelerated_and_pure_knowledge_are_the_same(table: tuple[Rules, int, in
     C and in Python; so are the views, made by the C makers and by the Python ones, and
     the game's copies, made by the C copier and the Python one; the public view of every
     state (and of the game over), and the views of the seat to act and another seat made
-    from it, read from the game's slots in C and made by the Python code."""
+    from it, read from the game's slots in C and made by the Python code; and those seats'
+    own fields as an update's JSON (V-HIDDEN: only the seat's own cards), written in C and
+    by the Python code."""
     rules, players, seed = table
     rng = random.Random(seed)
     game = Game(rules, players, seed=seed)
@@ -229,6 +257,10 @@ def test_accelerated_and_pure_knowledge_are_the_same(table: tuple[Rules, int, in
             check_public(game, monkeypatch)
             check_own(game, seat, monkeypatch)
             check_own(game, other, monkeypatch)
+            check_own_json(game, seat, monkeypatch)
+            check_own_json(game, other, monkeypatch)
+            if rng.random() < 0.1:
+                check_own_json(game, None, monkeypatch)
             check_view(game.view(seat), monkeypatch)
             check_view(game.view(other), monkeypatch)
             if rng.random() < 0.3:  # as a server's table makes a bot's view
@@ -248,6 +280,7 @@ def test_accelerated_and_pure_knowledge_are_the_same(table: tuple[Rules, int, in
             game.apply(action)
         check_public(game, monkeypatch)  # over: the settlement and the winners
         check_own(game, rng.randrange(players), monkeypatch)
+        check_own_json(game, rng.randrange(players), monkeypatch)
         check_views(game, rng.randrange(players), monkeypatch)
 
 
@@ -360,6 +393,57 @@ def test_a_seat_of_another_shape_gets_its_view_from_python(
     check_views(held, seat, monkeypatch)
     with pytest.raises(TypeError):
         ENGINE.own_view_of(public, game, seat)
+
+
+def test_own_json_of_leaves_another_shape_to_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``own_json_of`` leaves what it does not expect to the Python code, which gives the
+    same JSON: a subclass of Game, a spectator, a seat that is no int in range, known-out
+    cards that are no set, card texts that are not the 52 texts, a hand that is a tuple,
+    a card that is no card id, an unset slot."""
+    assert ENGINE is not None
+    game = Game(Rules.preset("pagat"), 4, seed=8)
+    rng = random.Random(8)
+    for _ in range(30):
+        game.apply(rng.choice(game.legal_actions()))
+    seat = game.to_act
+    assert seat is not None
+    out = views_module.known_out(game, seat)
+    texts = viewjson_module._CARD_TEXT
+    assert type(ENGINE.own_json_of(game, seat, out, texts)) is dict
+    noted = game.copy()
+    noted.__class__ = NotedGame
+    for args in ((noted, seat, out, texts), (game, None, out, texts), (game, 9, out, texts),
+                 (game, -1, out, texts), (game, True, out, texts),
+                 (game, seat, list(out), texts), (game, seat, out, list(texts)),
+                 (game, seat, out, texts[:51]), (Game.__new__(Game), seat, out, texts)):
+        assert ENGINE.own_json_of(*args) is NotImplemented
+    check_own_json(noted, seat, monkeypatch)
+    check_own_json(game, None, monkeypatch)
+    held = game.copy()
+    held.hands[seat] = tuple(held.hands[seat])  # type: ignore[call-overload]
+    assert ENGINE.own_json_of(held, seat, out, texts) is NotImplemented
+    check_own_json(held, seat, monkeypatch)
+    odd = game.copy()
+    odd.hands[seat] = [*odd.hands[seat], 60]  # type: ignore[list-item]
+    assert ENGINE.own_json_of(odd, seat, out, texts) is NotImplemented
+    with pytest.raises(TypeError):
+        ENGINE.own_json_of(game, seat, out)
+
+
+def test_own_json_of_writes_every_discard_and_play_as_its_text() -> None:
+    """The texts of the legal actions that ``own_json_of`` writes itself (a discard's, a
+    play's) are ``str`` of the actions: every discard of up to five cards of a hand (the
+    keep among them) and every card played."""
+    assert ENGINE is not None
+    game = Game(Rules.preset("pagat"), 4, seed=3)
+    seat = game.to_act
+    assert seat is not None
+    out = views_module.known_out(game, seat)
+    made = ENGINE.own_json_of(game, seat, out, viewjson_module._CARD_TEXT)
+    assert made["legal_actions"] == [str(a) for a in game.legal_actions()]
+    assert len(made["legal_actions"]) == 32
+    assert [str(Action.play(card)) for card in range(52)] == [
+        f"play {viewjson_module._CARD_TEXT[card]}" for card in range(52)]
 
 
 class NotedGame(Game):

@@ -3,16 +3,16 @@ server process holds at most 10 MB more than it did before them (its resident se
 from /proc; the figures are printed, ``-s`` shows them).
 
 The server runs as ``chicago serve`` runs it (src/chicago/commands/serve.py): its collector
-tuned (``Settings.tune_gc``: what start-up made frozen, a young generation of 10,000
-allocations, the survivors of full collections frozen), its own uvicorn protocols
-(``protocol_classes``), no per-message compression, keep-alive pings; and with the bounds
-per address lifted, since every table here comes from 127.0.0.1, and no reviews (as
-benchmarks/bench_server.py runs it). Each game is a table of four ``basic`` bots playing
-one deal with no delay, watched by a spectator's websocket from its ``hello`` to its
-``game_over`` frame; the spectator then leaves, and the finished table with nobody
-connected is let go (``TableCache.let_go``). The idle figure is taken after a first round
-of the same games (imports, caches and the database's pages warm), the final one after the
-last spectator has left and the server has answered a request since.
+tuned (``Settings.tune_gc``: what start-up made frozen, a young generation of
+``gc_young_threshold`` allocations, the survivors of every collection frozen), its own
+uvicorn protocols (``protocol_classes``), no per-message compression, keep-alive pings; and
+with the bounds per address lifted, since every table here comes from 127.0.0.1, and no
+reviews (as benchmarks/bench_server.py runs it). Each game is a table of four ``basic`` bots
+playing one deal with no delay, watched by a spectator's websocket from its ``hello`` to its
+``game_over`` frame; the spectator then leaves, and the finished table with nobody connected
+is let go (``TableCache.let_go``). The idle figure is taken after a first round of the same
+games (imports, caches and the database's pages warm), the final one after the last
+spectator has left and the server has answered a request since.
 
 Before docs/SERVER.md's "Connections without cycles" this failed tuned (+11 to +15 MB):
 each spectator's connection left its protocol objects in reference cycles, which the tuned

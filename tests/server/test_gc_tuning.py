@@ -1,9 +1,10 @@
 """The garbage collector of a serving process (``Settings.tune_gc``, set by ``chicago
 serve``): once the app has started, what start-up made is frozen out of later collections,
-the youngest generation's threshold is raised and the survivors of each full collection are
-frozen too, with a whole scan (frozen cycles collected) once the frozen objects have grown
-by a quarter; without the setting (every test's app) the process's collector is left as it
-was."""
+the youngest generation's threshold is set (``Settings.gc_young_threshold``, ``chicago serve
+--gc-young``) and the survivors of every collection are frozen too, so that nothing is
+scanned twice and the middle generation stays empty, with a whole scan (frozen cycles
+collected) once the frozen objects have grown by a quarter; without the setting (every
+test's app) the process's collector is left as it was."""
 
 from __future__ import annotations
 
@@ -11,13 +12,20 @@ import dataclasses
 import gc
 import weakref
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from server_support import close_all
 from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
-from chicago.server.gc_tuning import THAW_GROWTH, YOUNG_THRESHOLD, OldObjects, untune
+from chicago.server.gc_tuning import (
+    THAW_GROWTH,
+    YOUNG_THRESHOLD,
+    OldObjects,
+    tune_for_serving,
+    untune,
+)
 
 
 @pytest.fixture
@@ -110,3 +118,94 @@ def test_a_frozen_cycle_is_collected_once_the_frozen_objects_grow_by_a_quarter(
     assert gone() is None
     assert hook.whole_scans == 1
     assert len(more) > 0
+
+
+def test_the_youngest_generations_threshold_is_the_settings(settings: Settings,
+                                                            collector: None) -> None:
+    before = gc.get_threshold()
+    app = create_app(dataclasses.replace(settings, tune_gc=True, gc_young_threshold=2_345))
+    with TestClient(app) as client:
+        try:
+            assert client.get("/api/health").status_code == 200
+            assert gc.get_threshold() == (2_345, *before[1:])
+        finally:
+            close_all()
+    assert settings.gc_young_threshold == YOUNG_THRESHOLD
+
+
+def test_a_young_threshold_below_one_is_refused(collector: None) -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        tune_for_serving(0)
+    assert not any(isinstance(c, OldObjects) for c in gc.callbacks)
+
+
+def test_serve_refuses_a_young_threshold_below_one(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from chicago.cli import main
+
+    code = main(["serve", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}", "--port", "0",
+                 "--gc-young", "0"])
+    assert code == 2
+    assert "--gc-young must be at least 1" in capsys.readouterr().err
+    assert not (tmp_path / "x.sqlite3").exists()
+
+
+def test_the_survivors_of_a_young_collection_are_frozen_in_a_serving_app(
+        settings: Settings, collector: None) -> None:
+    """An object that outlives the young collection after it was made is never scanned
+    again: not by the middle generation's collections (which, under load, scanned the
+    games and views of moves in flight over and over; issue 28, eighteenth pass), nor by
+    the oldest's."""
+    app = create_app(dataclasses.replace(settings, tune_gc=True))
+    with TestClient(app) as client:
+        try:
+            assert client.get("/api/health").status_code == 200
+            held = [[n] for n in range(100)]  # like a move's game and views
+            assert scanned(held)
+            gc.collect(0)
+            assert not scanned(held)
+            assert not any(scanned(item) for item in held[:3])
+            assert not gc.get_objects(1) and not gc.get_objects(2)  # nothing left to rescan
+        finally:
+            close_all()
+
+
+def test_a_cycle_frozen_by_a_young_collection_is_collected_after_a_quarter_more(
+        collector: None) -> None:
+    """The hook counts the frozen objects every ``check_every`` collections; once they have
+    grown by a quarter it unfreezes them, Python's next full collection scans them all (the
+    cycle is freed) and the freezing goes on."""
+    gc.collect()
+    gc.freeze()
+    hook = OldObjects(check_every=1)
+    gc.callbacks.append(hook)
+    gc.disable()  # only the collections below, each one counted
+    try:
+        _collect_a_frozen_cycle(hook)
+    finally:
+        gc.enable()
+
+
+def _collect_a_frozen_cycle(hook: OldObjects) -> None:
+    node = Node()
+    gone = weakref.ref(node)
+    gc.collect(0)  # node survives its young collection and is frozen
+    assert not scanned(node)
+    del node
+    gc.collect(0)
+    gc.collect(1)  # no collection of a younger generation looks at a frozen cycle
+    assert gone() is not None
+    assert not hook.thawing
+    more = [[n] for n in range(int(gc.get_freeze_count() * (THAW_GROWTH - 1)) + 1_000)]
+    gc.collect(0)  # more survive and are frozen
+    assert not hook.thawing
+    gc.collect(0)  # the count finds a quarter more: everything is unfrozen
+    assert hook.thawing
+    assert gone() is not None and scanned(more)
+    gc.collect()  # the full collection scans everything
+    assert gone() is None
+    assert hook.whole_scans == 1 and not hook.thawing
+    assert not scanned(more)  # frozen again
+    again = [[1]]
+    gc.collect(0)
+    assert not scanned(again)

@@ -30,6 +30,7 @@ from pathlib import Path
 from chicago import web
 from chicago.extras import require
 from chicago.server.assets import StaticFilesMissing, missing_files
+from chicago.server.gc_tuning import YOUNG_THRESHOLD
 
 __all__ = ["add_arguments", "run"]
 
@@ -84,6 +85,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mail-from", metavar="ADDRESS", default=None,
                         help="the sender of those mails (default Chicago <chicago@HOST of "
                         "--public-origin>)")
+    parser.add_argument("--gc-young", type=int, default=YOUNG_THRESHOLD, metavar="N",
+                        help="tracked objects made between two collections of the garbage "
+                        "collector's youngest generation (default %(default)s; "
+                        "docs/SERVER.md, issue 28's eighteenth pass)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,6 +120,10 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         require("redis", "chicago serve --redis")
+    if args.gc_young < 1:
+        print(f"chicago serve: --gc-young must be at least 1, not {args.gc_young}",
+              file=sys.stderr)
+        return 2
     if args.review_workers < 0 or args.review_workers > 64:
         print(f"chicago serve: --review-workers must be 0-64, not {args.review_workers}",
               file=sys.stderr)
@@ -172,7 +181,8 @@ def run(args: argparse.Namespace) -> int:
                         public_origin=origins[-1] if args.public_origin else None,
                         allowed_hosts=allowed_hosts,
                         review_workers=args.review_workers, review_level=review_level,
-                        smtp_url=args.smtp, mail_from=mail_from, tune_gc=True)
+                        smtp_url=args.smtp, mail_from=mail_from, tune_gc=True,
+                        gc_young_threshold=args.gc_young)
     missing = missing_files(web.STATIC_DIR)
     if missing:  # an installation without the browser app's files: never a JSON page
         print(f"chicago serve: {StaticFilesMissing(web.STATIC_DIR, missing)}",

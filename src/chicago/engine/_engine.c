@@ -3420,6 +3420,178 @@ done:
     return view;
 }
 
+/*
+ * own_json_of(game, seat, out, texts): the JSON object of a seat's own fields of a Game
+ * (chicago.engine.viewjson.own_json of the seat's own part, own_part) made in one step from
+ * the game's slots, as own_view_of reads them: "seat", "hand" (sorted), "hand_category"
+ * (the category's name, of five cards), "discarded", "legal_actions" (their texts, when
+ * the seat is to act) and "known_out" (``out`` less the hand, sorted), cards written as
+ * ``texts`` (the 52 card texts by id). For a subclass of Game, a spectator, or anything of
+ * another shape it returns NotImplemented and the Python code makes it.
+ * tests/test_accelerated_bot_path.py compares both ways.
+ */
+static PyObject *OJ_KEYS[6];  /* "seat", "hand", "hand_category", "discarded",
+                                 "legal_actions", "known_out" */
+static PyObject *OJ_S_NAME;   /* "name" */
+
+/* a list of the texts of ``cards`` (a sequence of cards), NULL with no error set when a
+   card is no card id (the Python code then makes it), NULL with an error on an error */
+static PyObject *card_text_list(PyObject *cards, PyObject *texts)
+{
+    PyObject *seq = PySequence_Fast(cards, "cards are a sequence");
+    if (seq == NULL) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    PyObject *made = PyList_New(count);
+    if (made == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *card = PySequence_Fast_GET_ITEM(seq, i);
+        long id = PyLong_Check(card) ? PyLong_AsLong(card) : -1;
+        if (id == -1 && PyErr_Occurred()) PyErr_Clear();
+        if (id < 0 || id >= 52) {
+            Py_DECREF(made);
+            Py_DECREF(seq);
+            return NULL;  /* another shape */
+        }
+        PyList_SET_ITEM(made, i, Py_NewRef(PyTuple_GET_ITEM(texts, id)));
+    }
+    Py_DECREF(seq);
+    return made;
+}
+
+/* the text of a legal action (str(action), which Action.__str__ keeps in a bounded cache
+   that a server's many new discards keep missing): a discard's or a play's written here
+   from its mask and the cards' ``texts``, any other's by str() */
+static PyObject *action_text(PyObject *action, PyObject *texts)
+{
+    if (PLAY[0] == NULL || Py_TYPE(action) != Py_TYPE(PLAY[0])
+        || PyTuple_GET_SIZE(action) != 4)
+        return PyObject_Str(action);
+    PyObject *play_kind = PyTuple_GET_ITEM(PLAY[0], 0);  /* the play kind */
+    PyObject *kind = PyTuple_GET_ITEM(action, 0), *mask_object = PyTuple_GET_ITEM(action, 1);
+    if ((kind != K_DISCARD && kind != play_kind) || !PyLong_CheckExact(mask_object))
+        return PyObject_Str(action);
+    uint64_t mask = PyLong_AsUnsignedLongLong(mask_object);
+    if (mask == (uint64_t)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return PyObject_Str(action);
+    }
+    if (mask >> 52) return PyObject_Str(action);
+    if (kind == K_DISCARD && mask == 0) return PyUnicode_FromString("keep");
+    if (kind == play_kind && (mask & (mask - 1)) != 0) return PyObject_Str(action);
+    char buffer[8 + 52 * 8];
+    Py_ssize_t length = 0;
+    const char *word = kind == K_DISCARD ? "discard" : "play";
+    length = (Py_ssize_t)strlen(word);
+    memcpy(buffer, word, (size_t)length);
+    for (int card = 0; card < 52; card++) {
+        if (!(mask >> card & 1)) continue;
+        Py_ssize_t size;
+        const char *text = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(texts, card), &size);
+        if (text == NULL) return NULL;
+        if (size > 7) return PyObject_Str(action);
+        buffer[length++] = ' ';
+        memcpy(buffer + length, text, (size_t)size);
+        length += size;
+    }
+    return PyUnicode_DecodeUTF8(buffer, length, NULL);
+}
+
+static PyObject *own_json_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "own_json_of() takes a game, a seat, the cards "
+                        "known out and the cards' texts");
+        return NULL;
+    }
+    PyObject *game = args[0], *seat_object = args[1], *out = args[2], *texts = args[3];
+    if (!installed || Py_TYPE(game) != GAME || !PyLong_CheckExact(seat_object)
+        || !PySet_CheckExact(out) || !PyTuple_CheckExact(texts) || PyTuple_GET_SIZE(texts) != 52)
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *hands = SLOT(game, O_HANDS), *discards = SLOT(game, O_OWN_DISCARDS);
+    PyObject *rules = SLOT(game, O_RULES), *to_act = SLOT(game, O_TO_ACT);
+    if (hands == NULL || discards == NULL || rules == NULL || to_act == NULL
+        || !PyList_CheckExact(hands) || !PyList_CheckExact(discards))
+        Py_RETURN_NOTIMPLEMENTED;
+    long seat = PyLong_AsLong(seat_object);
+    if (seat == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (seat < 0 || seat >= PyList_GET_SIZE(hands) || seat >= PyList_GET_SIZE(discards))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *held = PyList_GET_ITEM(hands, seat);
+    if (!PyList_CheckExact(held)) Py_RETURN_NOTIMPLEMENTED;
+    if (OJ_S_NAME == NULL) {
+        static const char *names[6] = {"seat", "hand", "hand_category", "discarded",
+                                       "legal_actions", "known_out"};
+        for (int j = 0; j < 6; j++)
+            if ((OJ_KEYS[j] = PyUnicode_InternFromString(names[j])) == NULL) return NULL;
+        if ((OJ_S_NAME = PyUnicode_InternFromString("name")) == NULL) return NULL;
+    }
+    Py_INCREF(held);
+    PyObject *values[6] = {Py_NewRef(seat_object), NULL, NULL, NULL, NULL, NULL};
+    PyObject *sorted = NULL, *category = NULL, *legal = NULL, *rest = NULL, *made = NULL;
+    int other = 0;  /* another shape: NotImplemented */
+    int acts = PyObject_RichCompareBool(to_act, seat_object, Py_EQ);
+    if (acts < 0) goto done;
+    if ((sorted = PySequence_List(held)) == NULL || PyList_Sort(sorted) < 0) goto done;
+    if ((values[1] = card_text_list(sorted, texts)) == NULL) {
+        other = !PyErr_Occurred();
+        goto done;
+    }
+    if (PyList_GET_SIZE(held) == 5) {
+        if ((category = category_of(held, rules)) == NULL) goto done;
+        values[2] = category == Py_None ? Py_NewRef(Py_None)
+                                        : PyObject_GetAttr(category, OJ_S_NAME);
+        if (values[2] == NULL) goto done;
+    } else {
+        values[2] = Py_NewRef(Py_None);
+    }
+    if ((values[3] = card_text_list(PyList_GET_ITEM(discards, seat), texts)) == NULL) {
+        other = !PyErr_Occurred();
+        goto done;
+    }
+    if (acts) {
+        if ((legal = legal_actions(game, NULL)) == NULL) goto done;
+        Py_ssize_t count = PyList_GET_SIZE(legal);
+        if ((values[4] = PyList_New(count)) == NULL) goto done;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyObject *text = action_text(PyList_GET_ITEM(legal, i), texts);
+            if (text == NULL) goto done;
+            PyList_SET_ITEM(values[4], i, text);
+        }
+    } else if ((values[4] = PyList_New(0)) == NULL) {
+        goto done;
+    }
+    if ((rest = PySet_New(out)) == NULL) goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(held); i++)
+        if (PySet_Discard(rest, PyList_GET_ITEM(held, i)) < 0) goto done;
+    Py_SETREF(sorted, PySequence_List(rest));
+    if (sorted == NULL || PyList_Sort(sorted) < 0) goto done;
+    if ((values[5] = card_text_list(sorted, texts)) == NULL) {
+        other = !PyErr_Occurred();
+        goto done;
+    }
+    if ((made = PyDict_New()) == NULL) goto done;
+    for (int j = 0; j < 6; j++)
+        if (PyDict_SetItem(made, OJ_KEYS[j], values[j]) < 0) {
+            Py_CLEAR(made);
+            goto done;
+        }
+done:
+    for (int j = 0; j < 6; j++) Py_XDECREF(values[j]);
+    Py_XDECREF(sorted);
+    Py_XDECREF(category);
+    Py_XDECREF(legal);
+    Py_XDECREF(rest);
+    Py_DECREF(held);
+    if (other) Py_RETURN_NOTIMPLEMENTED;
+    return made;
+}
+
 static PyObject *install_view(PyObject *module, PyObject *args)
 {
     PyObject *type, *names, *own;
@@ -3707,6 +3879,11 @@ static PyMethodDef METHODS[] = {
      "A seat's view of a Game made from its public view, the seat's own fields read from "
      "the game's slots (``out``: the cards its log knows out of the stock); NotImplemented "
      "for anything else, which the Python code makes."},
+    {"own_json_of", (PyCFunction)(void (*)(void))own_json_of, METH_FASTCALL,
+     "own_json_of(game, seat, out, texts)\n--\n\n"
+     "The JSON object of a seat's own fields of a Game (own_json of own_part) read from "
+     "the game's slots (``out``: the cards its log knows out of the stock; ``texts``: the "
+     "cards' texts by id); NotImplemented for anything else, which the Python code makes."},
     {"install_public", install_public, METH_O,
      "install_public(config)\n--\n\n"
      "What public_view_of makes a view of (chicago.engine.views does this once at import, "

@@ -38,8 +38,15 @@ from chicago.categories import Category
 from chicago.engine.actions import Action
 from chicago.engine.events import Event
 from chicago.engine.jsontypes import JSON, JSONObject
+from chicago.engine.native import ENGINE
 from chicago.engine.phases import Phase
-from chicago.engine.views import OwnPart, ViewedGame, own_part, public_view
+from chicago.engine.views import (
+    OwnPart,
+    ViewedGame,
+    known_out,
+    own_part_known,
+    public_view,
+)
 from chicago.engine.viewtypes import (
     Announcement,
     Part,
@@ -57,6 +64,7 @@ __all__ = [
     "encoder",
     "field_json",
     "own_json",
+    "own_state",
     "part_json",
     "public_json",
     "public_state",
@@ -331,11 +339,34 @@ def public_state(game: ViewedGame) -> dict[str, JSON]:
     return public_json(public_view(game))
 
 
+_own_json_of: Callable[..., typing.Any] | None = (
+    ENGINE.own_json_of if ENGINE is not None else None)
+"""The accelerator's maker of :func:`own_state` for a seat of a :class:`~chicago.Game`
+(a JSON object, or NotImplemented for what the Python code makes), or None."""
+
+
+def own_state(game: ViewedGame, seat: int | None) -> dict[str, JSON]:
+    """``own_json(own_part(game, seat))``: the JSON object of the ``own`` fields of
+    ``seat``'s view (a spectator, None, has none), the part of an update's state that is
+    the audience's own. For a seat of a :class:`~chicago.Game` itself the accelerator's
+    ``own_json_of`` writes it from the game's slots when it is built and allowed (the cards
+    the seat knows out of the stock folded here as for every view), without the
+    :class:`~chicago.engine.views.OwnPart` between; anything else is made by the Python
+    code (tests/test_accelerated_bot_path.py compares the two)."""
+    out = known_out(game, seat)
+    if _own_json_of is not None and seat is not None:
+        made = _own_json_of(game, seat, out, _CARD_TEXT)
+        if made is not NotImplemented:
+            return made  # type: ignore[no-any-return]
+    return own_json(own_part_known(game, seat, out))
+
+
 def seat_state(game: ViewedGame, seat: int | None,
                public: Mapping[str, JSON]) -> dict[str, JSON]:
     """``public`` (from :func:`public_state`) and the ``own`` fields of ``seat``'s view (its
-    cards and choices; a spectator, None, has none), made without the public part again."""
-    return {**public, **own_json(own_part(game, seat))}
+    cards and choices; a spectator, None, has none: :func:`own_state`), made without the
+    public part again."""
+    return {**public, **own_state(game, seat)}
 
 
 def update_state(game: ViewedGame, seat: int | None,

@@ -56,7 +56,9 @@ __all__ = [
     "OwnPart",
     "ViewedGame",
     "hand_view",
+    "known_out",
     "own_part",
+    "own_part_known",
     "public_view",
     "scoring_round",
     "seat_view",
@@ -151,11 +153,20 @@ def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None
     _check_seat(game, seat)
     if visible is None:
         visible = _visible(game, seat)
-    return _own_part(game, seat, out_of_stock(visible, seat))
+    return own_part_known(game, seat, out_of_stock(visible, seat))
 
 
-def _own_part(game: ViewedGame, seat: int | None, out: set[Card]) -> OwnPart:
-    """:func:`own_part`, ``out`` the cards the seat knows out of the stock."""
+def known_out(game: ViewedGame, seat: int | None) -> set[Card]:
+    """The cards ``seat`` (``None``: a spectator) knows out of the stock, folded in its log
+    (:func:`own_part` leaves its own hand out of them): for a shell that writes a seat's
+    own fields in another form (:func:`chicago.engine.viewjson.own_state`)."""
+    _check_seat(game, seat)
+    return out_of_stock(_visible(game, seat), seat)
+
+
+def own_part_known(game: ViewedGame, seat: int | None, out: set[Card]) -> OwnPart:
+    """:func:`own_part`, ``out`` the cards the seat knows out of the stock
+    (:func:`known_out`)."""
     if seat is None:
         return OwnPart(None, (), None, (), (), tuple(sorted(out)))
     held = game.hands[seat]
@@ -193,7 +204,7 @@ def seat_view_from(public: SeatView, game: ViewedGame, seat: int | None) -> Seat
         made = _own_of(public, game, seat, visible, out)
         if type(made) is SeatView:  # else NotImplemented
             return made
-    own = _own_part(game, seat, out)
+    own = own_part_known(game, seat, out)
     return _public_with_own(public, seat, own.hand, own.hand_category, own.discarded,
                             own.legal_actions, own.known_out, visible)
 

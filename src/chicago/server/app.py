@@ -159,7 +159,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         await app.state.mailer.start()
         await app.state.people.start()
         if settings.tune_gc:  # last: what start-up made is frozen
-            tune_for_serving()
+            tune_for_serving(settings.gc_young_threshold)
         try:
             await app.state.pairing.start()
             try:

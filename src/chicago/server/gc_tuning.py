@@ -1,5 +1,5 @@
 """The garbage collector of a serving process (``Settings.tune_gc``; docs/SERVER.md, "Load
-on one worker", the ninth and eleventh passes).
+on one worker", the ninth, eleventh and eighteenth passes).
 
 Python's cyclic collector scans, at every full collection, every object that may hold
 references: in a server, the modules, classes and functions that start-up made (most of the
@@ -10,19 +10,22 @@ tracked objects a table) are most of what it scans.
 
 Once the server has started, :func:`tune_for_serving` freezes what exists (it is never
 scanned again; what of it is freed later is freed by reference counting as before) and
-makes the youngest generation larger, so that objects that live a little while (a view, a
-frame) are mostly gone before a collection looks at them. From then on the survivors of
-each full collection are frozen too (:class:`OldObjects`): a full collection scans what has
-grown old since the previous one, not every table again. A cycle among frozen objects is
-never collected while they stay frozen, so when the frozen objects have grown by a quarter
-since the last full scan (:data:`THAW_GROWTH`: leaked cycles, or more tables) the next full
-collection unfreezes them all first and scans the whole heap once, as Python would have.
+makes the youngest generation larger (``Settings.gc_young_threshold``), so that objects
+that live a little while (a view, a frame) are mostly gone before a collection looks at
+them. From then on the survivors of *every* collection are frozen too
+(:class:`OldObjects`): an object is scanned by the one young collection after it was made
+and, if it still lives, never again; the middle and oldest generations stay empty, and
+their collections (which scanned, over and over, the games, views and log entries of moves
+in flight, most of them freed a moment later) no longer happen. A cycle among frozen
+objects is never collected while they stay frozen, so every :data:`CHECK_EVERY`
+collections the hook counts the frozen objects; once they have grown by a quarter since the
+last whole scan (:data:`THAW_GROWTH`: leaked cycles, or more tables) it unfreezes them all
+and lets Python's own generations run until its next full collection, which scans the whole
+heap once, as Python would have; then the freezing goes on.
 
 So what lives as long as a connection or a table must not end in a reference cycle: frozen
-while it lived, it would wait for that thaw, and a cycle that is not frozen waits longer
-than untuned (the young generation is larger, and a full collection comes when the objects
-that grew old reach a quarter of all, frozen ones included). A websocket connection of
-``chicago serve`` leaves none (docs/SERVER.md, "Connections without cycles";
+while it lived, it would wait for that thaw. A websocket connection of ``chicago serve``
+leaves none (docs/SERVER.md, "Connections without cycles";
 tests/server/test_connection_cycles.py).
 """
 
@@ -31,67 +34,89 @@ from __future__ import annotations
 import gc
 from typing import Any
 
-__all__ = ["THAW_GROWTH", "YOUNG_THRESHOLD", "OldObjects", "tune_for_serving",
-           "untune"]
+__all__ = ["CHECK_EVERY", "THAW_GROWTH", "YOUNG_THRESHOLD", "OldObjects",
+           "tune_for_serving", "untune"]
 
-YOUNG_THRESHOLD = 10_000
+YOUNG_THRESHOLD = 5_000
 """Allocations (minus deallocations) of tracked objects between two collections of the
-youngest generation (Python's default: 700)."""
+youngest generation (Python's default: 700); ``Settings.gc_young_threshold``'s default."""
 
 THAW_GROWTH = 1.25
-"""A full collection scans the frozen objects too (unfreezes them first) once they are this
-many times as many as after the last such whole scan: what a frozen cycle may leak at most,
-relative to what lives (Python's own rule for full collections uses the same quarter)."""
+"""The frozen objects are all scanned once more (unfrozen until a full collection) when
+they are this many times as many as after the last such whole scan: what a frozen cycle may
+leak at most, relative to what lives (Python's own rule for full collections uses the same
+quarter)."""
+
+CHECK_EVERY = 100
+"""Collections between two counts of the frozen objects (a count walks them all; Python,
+untuned, makes a full collection about every 100 young ones)."""
 
 OLDEST = 2
 """The generation a full collection collects."""
 
 
 class OldObjects:
-    """The ``gc.callbacks`` hook that freezes the survivors of each full collection and
-    thaws everything frozen before one when the frozen objects have grown by
-    :data:`THAW_GROWTH` since the last whole scan."""
+    """The ``gc.callbacks`` hook that freezes the survivors of each collection and, when
+    the frozen objects have grown by :data:`THAW_GROWTH` since the last whole scan,
+    unfreezes them until Python's next full collection has scanned them all."""
 
-    def __init__(self, growth: float = THAW_GROWTH) -> None:
+    def __init__(self, growth: float = THAW_GROWTH, check_every: int = CHECK_EVERY) -> None:
         self.growth = growth
+        self.check_every = check_every
         self.scanned = gc.get_freeze_count()
         """Frozen objects right after the last whole scan."""
         self.whole_scans = 0
         """Full collections that scanned the frozen objects too."""
-        self._thawed = False
+        self.thawing = False
+        """Whether everything is unfrozen, waiting for a full collection to scan it."""
+        self._since_count = 0
+
+    def _grown(self) -> bool:
+        return gc.get_freeze_count() > self.scanned * self.growth
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         """Called by the collector at the start and stop of every collection."""
-        if info.get("generation") != OLDEST:
-            return
+        full = info.get("generation") == OLDEST
         if phase == "start":
-            if gc.get_freeze_count() > self.scanned * self.growth:
+            if full and not self.thawing and self._grown():
                 gc.unfreeze()  # this collection scans everything, frozen cycles included
-                self._thawed = True
+                self.thawing = True
             return
-        gc.freeze()  # what survived is old: out of later collections until a thaw
-        if self._thawed:
-            self.scanned = gc.get_freeze_count()
-            self.whole_scans += 1
-            self._thawed = False
+        if self.thawing:
+            if full:  # the whole scan is done: freeze its survivors
+                gc.freeze()
+                self.scanned = gc.get_freeze_count()
+                self.whole_scans += 1
+                self.thawing = False
+            return  # until then Python's own generations, as untuned
+        self._since_count += 1
+        if self._since_count >= self.check_every:
+            self._since_count = 0
+            if self._grown():
+                gc.unfreeze()  # Python's next full collection scans it all
+                self.thawing = True
+                return
+        gc.freeze()  # what survived is out of later collections until a thaw
 
 
-def tune_for_serving() -> OldObjects:
-    """Collect once, freeze the survivors out of later collections, raise the youngest
-    generation's threshold (the older two keep Python's defaults) and freeze the survivors
-    of each later full collection (:class:`OldObjects`, returned). For the one server of a
-    process, once it has started; :func:`untune` ends the freezing."""
+def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD) -> OldObjects:
+    """Collect once, freeze the survivors out of later collections, set the youngest
+    generation's threshold to ``young_threshold`` (the older two keep Python's defaults)
+    and freeze the survivors of each later collection (:class:`OldObjects`, returned). For
+    the one server of a process, once it has started; :func:`untune` ends the freezing."""
+    if young_threshold < 1:
+        raise ValueError(f"the young threshold must be at least 1, not {young_threshold}")
     untune()
     gc.collect()
     gc.freeze()
     _, older, oldest = gc.get_threshold()
-    gc.set_threshold(YOUNG_THRESHOLD, older, oldest)
+    gc.set_threshold(young_threshold, older, oldest)
     hook = OldObjects()
     gc.callbacks.append(hook)
     return hook
 
 
 def untune() -> None:
-    """Stop freezing the survivors of full collections (what is frozen stays frozen; the
+    """Stop freezing the survivors of collections (what is frozen stays frozen; the
     thresholds stay as they are)."""
     gc.callbacks[:] = [c for c in gc.callbacks if not isinstance(c, OldObjects)]

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from chicago.datadir import data_dir
+from chicago.server.gc_tuning import YOUNG_THRESHOLD
 from chicago.web import STATIC_DIR
 
 __all__ = [
@@ -90,10 +91,15 @@ class Settings:
     """Once started, set the process's garbage collector for a long-running server
     (:func:`chicago.server.gc_tuning.tune_for_serving`: what start-up made is frozen out of
     every later collection, and the youngest generation is collected after
-    :data:`~chicago.server.gc_tuning.YOUNG_THRESHOLD` allocations rather than 700, and the
-    survivors of each full collection are frozen as well, with a whole scan now and then).
-    ``chicago serve`` sets it; a process that makes many apps (the tests) must not, since the
-    collector is the whole process's."""
+    :attr:`gc_young_threshold` allocations (5,000 by default) rather than 700, and the
+    survivors of every later collection are frozen as well, with a whole scan now and
+    then). ``chicago serve`` sets it; a process that makes many apps (the tests) must not,
+    since the collector is the whole process's."""
+    gc_young_threshold: int = YOUNG_THRESHOLD
+    """With :attr:`tune_gc`: tracked objects made (less those freed) between two
+    collections of the youngest generation. Larger means fewer collections but each one
+    scanning more (the moves in flight are in every one); docs/SERVER.md, the eighteenth
+    pass of issue 28, has what was measured."""
     bot_threads: bool = True
     """Let the built-in bots that think long (``ev``, ``expert``) think in a worker thread of
     their own pool (:attr:`bot_workers`; keeps the loop responsive). ``random`` and ``basic``
