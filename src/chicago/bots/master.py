@@ -51,7 +51,12 @@ at least ``trust``, 0.99, the card of the best reply to those rules on the same 
 opponent who played this deal is a player of the rules of thumb by the game's earlier
 deals, each world searched at trick play is first moved by N Metropolis–Hastings trades of
 hidden cards that keep the law of the weighed worlds, :mod:`chicago.bots.worldchain`: many
-distinct worlds that explain every play instead of copies of the few dealt), ``exchanges``,
+distinct worlds that explain every play instead of copies of the few dealt), ``rulescall``
+(0, the default; 1: against a table of players of the rules of thumb, the
+Chicago call valued by the share of worlds in which it is made against their defence by
+the rules, at least ``rulesbar``, 0.9, and worth more than keeping the last trick, and the
+bot's own declared Chicago played by the card that makes it against that defence in the
+most worlds, :mod:`chicago.bots.rulesdefence`, :meth:`MasterBot._chicago`), ``exchanges``,
 ``announce``, ``call`` and ``fusion`` (1: ``master``'s own search in that phase; 0, 0, 0,
 1 by default), and every option of the expert (``samples`` for the trick play and the
 Chicago call, default 40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's,
@@ -69,7 +74,7 @@ from dataclasses import dataclass
 
 from chicago.bots.base import register_bot, require_whole, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
-from chicago.bots.ev import ev_decision, ev_holds
+from chicago.bots.ev import desperate, ev_decision, ev_holds
 from chicago.bots.expert import (
     DEFAULT_CHICAGO,
     DEFAULT_CONTESTED,
@@ -79,7 +84,7 @@ from chicago.bots.expert import (
 )
 from chicago.bots.handmodel import HandModel
 from chicago.bots.heuristics import chicago_is_due, ev_play
-from chicago.bots.model import model_moves
+from chicago.bots.model import model_moves, model_wins
 from chicago.bots.plausibility import hand_weight
 from chicago.bots.playerkinds import (
     DEFAULT_EPS,
@@ -111,6 +116,7 @@ from chicago.bots.rollout import (
     quick_keep,
     value_options,
 )
+from chicago.bots.rulesdefence import rules_chicago_made, rules_chicago_moves
 from chicago.bots.solver import Position, last_trick_moves, last_trick_values
 from chicago.bots.worldchain import Factor, walk
 from chicago.cards import Card, ids_of_mask, mask_of
@@ -195,6 +201,22 @@ of a few."""
 _CHAIN_RULES = 0.5
 """With ``chain``: the least chance of the rules model (``infer=3``'s posterior) that one
 opponent who played this deal must have for the trades to run."""
+DEFAULT_RULES_CALL = False
+"""Off: the Chicago call and a declared Chicago's play assume the best defence. ``rulescall=1``
+values them against the defence of opponents the view shows to be players of the rules of
+thumb (:meth:`MasterBot._chicago`, :meth:`MasterBot._play`). Off: in 80 pagat games
+against three ``basic`` (seed 2026, set by set) it made 18 Chicagos of 31 declared against
+``master``'s 4 of 7, +0.10 ± 0.10 wins per set of four games and −0.02 ± 0.08 points per
+deal, no measurable gain (docs/BOTS.md)."""
+DEFAULT_RULES_BAR = 0.9
+"""With ``rulescall=1``: the least share of worlds in which the Chicago is made against the
+rules defence for the bot to declare (besides the gain over keeping the last trick). The
+share is optimistic (the bot sees each world and the worlds are not the real hands): at 436
+calls against three ``basic`` (``benchmarks/bench_rules_call.py``, pagat, seed 2026) the calls
+at a share of 0.9 or more made 12 of 15 Chicagos, those at 0.6-0.9 13 of 24 (docs/BOTS.md)."""
+DEFAULT_RULES_CAP = 0
+"""With ``rulescall=1``, in the bot's own declared Chicago: the most worlds dealt per world
+searched while the weighed worlds are few (``cap`` for that play alone; 0: ``cap``)."""
 DEFAULT_LEARNED = False
 """Deal by the expert's hand-made weights unless ``learned=1``: neither the learned model's
 raw weights nor its tempered ones (power 0.4, fitted on held-out games) chose
@@ -214,11 +236,14 @@ _OPTIONS = {
     "lastholds": (0, 32), "lastmodel": (0, 1), "infer": (0, 3), "miss": (0.01, 1),
     "pool": (1, 20), "cap": (0, 100), "fit": (0.01, 1), "soft": (0, 4), "eps": (0.001, 0.5),
     "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1), "chain": (0, 1000),
+    "rulescall": (0, 1),
+    "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
-          "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "chain")
+          "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "chain",
+          "rulescall", "rulescap")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -298,6 +323,9 @@ class MasterBot(ExpertBot):
         exploit: bool = DEFAULT_EXPLOIT,
         trust: float = DEFAULT_TRUST,
         chain: int = DEFAULT_CHAIN,
+        rulescall: bool = DEFAULT_RULES_CALL,
+        rulesbar: float = DEFAULT_RULES_BAR,
+        rulescap: int = DEFAULT_RULES_CAP,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -366,13 +394,27 @@ class MasterBot(ExpertBot):
         self.exploit = bool(exploit)
         """Trick play by the best reply to opponents of the rules of thumb (``exploit=1``)."""
         self.trust = trust
-        """With ``exploit``: the least chance of the rules model every opponent must have."""
+        """With ``exploit`` or ``rulescall``: the least chance of the rules model every
+        opponent must have."""
         if chain != int(chain) or not 0 <= chain <= 1000:
             raise ValueError("chain must be a whole number in 0..1000")
         if chain and self.infer != 3:
             raise ValueError("chain needs infer=3 (each opponent's kind of play)")
         self.chain = int(chain)
         """Metropolis–Hastings trades per world searched at trick play (``chain``; 0 off)."""
+        if rulescall and self.infer != 3:
+            raise ValueError("rulescall needs infer=3 (each opponent's kind of play)")
+        if not 0.01 <= rulesbar <= 1:
+            raise ValueError("rulesbar must be in 0.01..1")
+        self.rulescall = bool(rulescall)
+        """The Chicago call and a declared Chicago's play against the rules defence
+        (``rulescall=1``) where every opponent is a rules player."""
+        self.rulesbar = rulesbar
+        """With ``rulescall``: the least share of worlds made against the rules defence."""
+        if rulescap != int(rulescap) or not (rulescap == 0 or pool <= rulescap <= 100):
+            raise ValueError("rulescap must be 0 or a whole number from pool to 100")
+        self.rulescap = int(rulescap)
+        """With ``rulescall``: ``cap`` in the bot's own declared Chicago (0: ``cap``)."""
         self._weigh: Weight | None = None
         self.note: float | None = None
         """What the last search measured, for benchmarks (``bench_disagreements.py``): an
@@ -391,7 +433,8 @@ class MasterBot(ExpertBot):
         if len(legal_actions) == 1:
             return legal_actions[0]
         k = knowledge(view)
-        if self.play_policy is not None and self.infer == 3 and k.phase == "play":
+        if self.play_policy is not None and self.infer == 3 and (
+                k.phase == "play" or (k.phase == "chicago" and self.rulescall)):
             self._kinds = history_kinds(view.history, k.seat, self.play_policy, self.eps,
                                         k.players, self.prior, self._deal_logs)
         self._weigh = self.hand_model.scorer(k, self.temper) if self.learned else None
@@ -635,6 +678,12 @@ class MasterBot(ExpertBot):
         the view's history). A table with one opponent below it keeps the trick search."""
         if not self.exploit or k.declarer is not None:
             return False
+        return self._rules_table(k)
+
+    def _rules_table(self, k: Knowledge) -> bool:
+        """Whether every opponent is a player of the rules of thumb with a chance of at
+        least ``trust`` by the game's earlier deals (``infer=3``'s posterior, read from the
+        view's history at this decision)."""
         others = [seat for seat in range(k.players) if seat != k.seat]
         return all(seat in self._kinds and self._kinds[seat][0] >= self.trust
                    for seat in others)
@@ -649,6 +698,9 @@ class MasterBot(ExpertBot):
         a deuce's bonus (V-DEUCE); the highest total wins, and between equals the card the
         trick search scores highest on those worlds."""
         cards = [a.card for a in legal if a.kind is _K.PLAY]
+        if (len(cards) >= 2 and self.rulescall and k.declarer == k.seat
+                and self._rules_table(k)):
+            return self._rules_chicago_play(k, cards, rng)
         if len(cards) < 2 or not self._exploiting(k):
             return super()._play(k, legal, rng)
         positions = list(self._positions(k, rng, None))
@@ -666,6 +718,86 @@ class MasterBot(ExpertBot):
             return Action.play(tied[0])
         scores = self._card_scores(k, cards, positions)
         return Action.play(best_card({c: scores[c] for c in tied}, ev_play(k, cards)))
+
+    def _rules_chicago_play(
+        self, k: Knowledge, cards: Sequence[Card], rng: random.Random
+    ) -> Action:
+        """The declarer's card in its own Chicago against a table of rules players
+        (``rulescall=1``): on the worlds the trick search would weigh by the opponents'
+        plays this deal (they defend a Chicago by the same rules, so the rules model
+        describes their plays here too), the card after which the Chicago is made against
+        their rules defence (:func:`~chicago.bots.rulesdefence.rules_chicago_moves`) in the
+        most worlds; between equals the card the expert's Chicago search scores highest
+        (sure against any defence, :func:`~chicago.bots.solver.chicago_moves`)."""
+        seat = k.seat
+        cap = self.cap
+        if self.rulescap:
+            self.cap = self.rulescap
+        try:
+            positions = [Position(p.hands, p.leader, p.played, seat)
+                         for p in self._positions(k, rng, None)]
+        finally:
+            self.cap = cap
+        totals = dict.fromkeys(cards, 0)
+        seen: dict[tuple[int, ...], dict[Card, bool]] = {}
+        for position in positions:
+            moves = seen.get(position.hands)
+            if moves is None:
+                moves = seen[position.hands] = rules_chicago_moves(position, seat)
+            for card, made in moves.items():
+                totals[card] += made
+        best = max(totals.values())
+        tied = [card for card in cards if totals[card] == best]
+        if len(tied) == 1:
+            return Action.play(tied[0])
+        scores = self._card_scores(k, cards, positions)
+        return Action.play(best_card({c: scores[c] for c in tied}, ev_play(k, cards)))
+
+    # ------------------------------------------------------------------ the Chicago call
+    def _chicago(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The expert's call (or the race's with ``call=1``); with ``rulescall=1`` against a
+        table of rules players (:meth:`_rules_table`), the call valued against their
+        defence (:meth:`_rules_shares`, :meth:`_rules_declare`)."""
+        call = _find(legal, _K.CHICAGO)
+        no_call = _find(legal, _K.NO_CHICAGO)
+        if (call is None or no_call is None or not self.rulescall
+                or not self._rules_table(k)):
+            return super()._chicago(k, legal, rng)
+        p, q = self._rules_shares(k, rng)
+        self.note = p
+        return call if self._rules_declare(k, p, q) else no_call
+
+    def _rules_shares(self, k: Knowledge, rng: random.Random) -> tuple[float, float]:
+        """On ``samples`` dealt worlds (the expert's call's): the share in which the
+        Chicago is made against the rules defence (:func:`~chicago.bots.rulesdefence.
+        rules_chicago_made`, the bot playing its best in each world), and the share in which
+        the bot wins the last trick without a Chicago against the rules model
+        (:func:`~chicago.bots.model.model_wins`)."""
+        seat = k.seat
+        leader = seat if k.rules.chicago_caller_leads else k.leader
+        made = lasts = 0
+        for _ in range(self.samples):
+            hands = tuple(self._sample(k, rng))
+            if rules_chicago_made(Position(hands, leader, (), seat), seat):
+                made += 1
+            if model_wins(Position(hands, k.leader), seat):
+                lasts += 1
+        return made / self.samples, lasts / self.samples
+
+    def _rules_declare(self, k: Knowledge, p: float, q: float) -> bool:
+        """Declare with a share ``p`` of Chicagos made against the rules defence and ``q``
+        of last tricks won against the rules model: when ``p`` reaches ``rulesbar`` and the
+        Chicago's worth (made: its points; failed: the loss and a third of the breaker's
+        points) beats the last trick's by half a point, the expert's margin; also where a
+        Chicago is due or the bot is desperate, as the expert."""
+        rules = k.rules
+        loss = rules.chicago_points if rules.negative_scores else min(
+            rules.chicago_points, k.scores[k.seat])
+        gain = p * rules.chicago_points - (1 - p) * (loss + rules.chicago_breaker_points / 3)
+        keep = q * rules.last_trick_points
+        if (desperate(k) and p >= 0.4) or chicago_is_due(k, p):
+            return True
+        return p >= self.rulesbar and gain > keep + 0.5
 
     def _reply_values(self, k: Knowledge, position: Position) -> dict[Card, int]:
         """Per legal card in one world: the last trick's points the bot ends with after it
@@ -991,6 +1123,9 @@ def _factory(spec: str) -> MasterBot:
         exploit=bool(options.get("exploit", DEFAULT_EXPLOIT)),
         trust=options.get("trust", DEFAULT_TRUST),
         chain=int(options.get("chain", DEFAULT_CHAIN)),
+        rulescall=bool(options.get("rulescall", DEFAULT_RULES_CALL)),
+        rulesbar=options.get("rulesbar", DEFAULT_RULES_BAR),
+        rulescap=int(options.get("rulescap", DEFAULT_RULES_CAP)),
     )
 
 
