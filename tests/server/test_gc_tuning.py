@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 from chicago.server import Settings, create_app
 from chicago.server.gc_tuning import (
     THAW_GROWTH,
+    YOUNG_MAX,
     YOUNG_THRESHOLD,
     OldObjects,
     tune_for_serving,
@@ -137,6 +138,29 @@ def test_a_young_threshold_below_one_is_refused(collector: None) -> None:
     with pytest.raises(ValueError, match="at least 1"):
         tune_for_serving(0)
     assert not any(isinstance(c, OldObjects) for c in gc.callbacks)
+
+
+@pytest.mark.parametrize("threshold", [YOUNG_MAX + 1, 10**12])
+def test_a_young_threshold_above_the_most_is_refused(collector: None, threshold: int) -> None:
+    """A threshold past ``YOUNG_MAX`` (10**12 would overflow the collector's C int) is
+    refused with the setting's own error, and nothing is tuned."""
+    before = gc.get_threshold()
+    with pytest.raises(ValueError, match="at most"):
+        tune_for_serving(threshold)
+    assert gc.get_threshold() == before
+    assert not any(isinstance(c, OldObjects) for c in gc.callbacks)
+
+
+@pytest.mark.parametrize("threshold", ["1000001", "10000000000000"])
+def test_serve_refuses_a_young_threshold_above_the_most(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], threshold: str) -> None:
+    from chicago.cli import main
+
+    code = main(["serve", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}", "--port", "0",
+                 "--gc-young", threshold])
+    assert code == 2
+    assert "--gc-young must be at most 1000000" in capsys.readouterr().err
+    assert not (tmp_path / "x.sqlite3").exists()
 
 
 def test_serve_refuses_a_young_threshold_below_one(tmp_path: Path,

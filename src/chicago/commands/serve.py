@@ -30,7 +30,7 @@ from pathlib import Path
 from chicago import web
 from chicago.extras import require
 from chicago.server.assets import StaticFilesMissing, missing_files
-from chicago.server.gc_tuning import YOUNG_THRESHOLD
+from chicago.server.gc_tuning import YOUNG_MAX, YOUNG_THRESHOLD
 
 __all__ = ["add_arguments", "run"]
 
@@ -87,7 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "--public-origin>)")
     parser.add_argument("--gc-young", type=int, default=YOUNG_THRESHOLD, metavar="N",
                         help="tracked objects made between two collections of the garbage "
-                        "collector's youngest generation (default %(default)s; "
+                        "collector's youngest generation, 1 to 1000000 (default %(default)s; "
                         "docs/SERVER.md, issue 28's eighteenth pass)")
 
 
@@ -122,6 +122,10 @@ def run(args: argparse.Namespace) -> int:
         require("redis", "chicago serve --redis")
     if args.gc_young < 1:
         print(f"chicago serve: --gc-young must be at least 1, not {args.gc_young}",
+              file=sys.stderr)
+        return 2
+    if args.gc_young > YOUNG_MAX:
+        print(f"chicago serve: --gc-young must be at most {YOUNG_MAX}, not {args.gc_young}",
               file=sys.stderr)
         return 2
     if args.review_workers < 0 or args.review_workers > 64:

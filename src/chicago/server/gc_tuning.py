@@ -34,12 +34,17 @@ from __future__ import annotations
 import gc
 from typing import Any
 
-__all__ = ["CHECK_EVERY", "THAW_GROWTH", "YOUNG_THRESHOLD", "OldObjects",
+__all__ = ["CHECK_EVERY", "THAW_GROWTH", "YOUNG_MAX", "YOUNG_THRESHOLD", "OldObjects",
            "tune_for_serving", "untune"]
 
 YOUNG_THRESHOLD = 5_000
 """Allocations (minus deallocations) of tracked objects between two collections of the
 youngest generation (Python's default: 700); ``Settings.gc_young_threshold``'s default."""
+
+YOUNG_MAX = 1_000_000
+"""The largest young threshold a server takes (``chicago serve --gc-young``): a hundred
+times the most ever measured useful, far below what the collector's C int can hold (a
+larger number would stop the server's start with an overflow)."""
 
 THAW_GROWTH = 1.25
 """The frozen objects are all scanned once more (unfrozen until a full collection) when
@@ -106,6 +111,9 @@ def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD) -> OldObjects:
     the one server of a process, once it has started; :func:`untune` ends the freezing."""
     if young_threshold < 1:
         raise ValueError(f"the young threshold must be at least 1, not {young_threshold}")
+    if young_threshold > YOUNG_MAX:
+        raise ValueError(f"the young threshold must be at most {YOUNG_MAX}, "
+                         f"not {young_threshold}")
     untune()
     gc.collect()
     gc.freeze()

@@ -91,9 +91,9 @@ class Settings:
     """Once started, set the process's garbage collector for a long-running server
     (:func:`chicago.server.gc_tuning.tune_for_serving`: what start-up made is frozen out of
     every later collection, and the youngest generation is collected after
-    :attr:`gc_young_threshold` allocations (5,000 by default) rather than 700, and the
-    survivors of every later collection are frozen as well, with a whole scan now and
-    then). ``chicago serve`` sets it; a process that makes many apps (the tests) must not,
+    :attr:`gc_young_threshold` allocations (5,000 by default, 1 to 1,000,000) rather than
+    700, and the survivors of every later collection are frozen as well, with a whole scan
+    now and then). ``chicago serve`` sets it; a process that makes many apps (the tests) must not,
     since the collector is the whole process's."""
     gc_young_threshold: int = YOUNG_THRESHOLD
     """With :attr:`tune_gc`: tracked objects made (less those freed) between two
