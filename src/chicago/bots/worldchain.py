@@ -37,16 +37,12 @@ from collections.abc import Callable, Sequence
 
 from chicago.cards import ids_of_mask
 from chicago.engine.knowledge import Knowledge
-from chicago.engine.sampling import hand_problems
+from chicago.engine.sampling import hand_problems, void_mask
 
 __all__ = ["Factor", "free_seats", "movable_cards", "walk"]
 
 Factor = Callable[[int, int], float]
 """A seat's factor of a world's weight given the mask of the cards it holds now."""
-
-_SUITS = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
-"""The mask of each suit's thirteen cards (card id = rank index × 4 + suit)."""
-
 
 def free_seats(k: Knowledge, hands: Sequence[int]) -> list[int]:
     """The opponents whose cards may be traded in the world ``hands``: those holding a
@@ -75,14 +71,6 @@ def movable_cards(k: Knowledge, hands: Sequence[int], seats: Sequence[int]) -> i
     return movable
 
 
-def _void_mask(voids: int) -> int:
-    mask = 0
-    for suit in range(4):
-        if voids >> suit & 1:
-            mask |= _SUITS[suit]
-    return mask
-
-
 def walk(
     k: Knowledge, start: Sequence[int], steps: int, factor: Factor, rng: random.Random,
 ) -> list[int]:
@@ -95,7 +83,7 @@ def walk(
     if not seats or steps <= 0:
         return hands
     movable = movable_cards(k, hands, seats)
-    voids = {s: _void_mask(k.opponents[s].voids) for s in seats}
+    voids = {s: void_mask(k.opponents[s].voids) for s in seats}
     checked = {s for s in seats if k.opponents[s].claim is not None or k.opponents[s].kept}
     for _ in range(steps):
         seat = seats[rng.randrange(len(seats))]

@@ -54,6 +54,7 @@ __all__ = [
     "kept_cards",
     "sample_hands",
     "sample_many",
+    "void_mask",
 ]
 
 _SUIT_BITS = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
@@ -360,7 +361,8 @@ def _order(k: Knowledge) -> list[Opponent]:
     return sorted(k.opponents.values(), key=weight)
 
 
-def _void_mask(voids: int) -> int:
+def void_mask(voids: int) -> int:
+    """The mask of every card of the suits set in ``voids`` (bit ``s`` for suit ``s``)."""
     mask = 0
     for s in range(4):
         if voids >> s & 1:
@@ -388,7 +390,7 @@ def _try_sample(
     for opp in _order(k):
         known = opp.known
         need = opp.holding - known.bit_count()
-        allowed = pool & ~_void_mask(opp.voids) if strict >= 1 else pool
+        allowed = pool & ~void_mask(opp.voids) if strict >= 1 else pool
         hidden: list[int] | None = None
         whole = opp.holding + len(opp.played) == 5
         kept = opp.kept if strict >= 2 and whole else ()
@@ -591,7 +593,7 @@ def hand_problems(k: Knowledge, opp: Opponent, hand: int) -> list[str]:
         problems.append(f"seat {opp.seat} holds {hand.bit_count()} cards, not {opp.holding}")
     if hand & k.dead:
         problems.append(f"seat {opp.seat} holds a dead card")
-    if hand & _void_mask(opp.voids):
+    if hand & void_mask(opp.voids):
         problems.append(f"seat {opp.seat} holds a card of a suit it showed void")
     if opp.known & ~hand:
         problems.append(f"seat {opp.seat} lacks its known one-up card")
