@@ -3818,6 +3818,315 @@ static PyObject *copier(PyObject *module, PyObject *args)
     return function;
 }
 
+/* public JSON (issue 28, twenty-first pass)
+ *
+ * public_json_text(view, texts, other): the compact JSON text (separators "," and ":", ASCII)
+ * of the public fields of a SeatView, as chicago.engine.viewjson.public_json makes them
+ * and the stdlib's encoder writes them, in one step: no dicts and lists made and encoded
+ * again. Cards are written as ``texts`` (the 52 card texts by id); the fields made of
+ * events' JSON (``reveals``, ``round_results``, ``scoring_round``) and ``settlement``
+ * (floats) are written by ``other(name, value)`` (the Python encoder's text) when not
+ * empty. Anything of another shape (a value that is not an int, a tuple or a dict where
+ * one is declared, a text that needs escaping) gives NotImplemented and the Python code
+ * writes it. tests/test_public_json_text.py compares both ways.
+ */
+typedef struct {
+    char *data;
+    Py_ssize_t size, capacity;
+    char local[4096];
+} PJText;
+
+enum { PJ_OK = 0, PJ_ERROR = -1, PJ_OTHER = 1 };
+
+#define PJ_FIELDS 31
+static PyObject *PJ_NAMES[PJ_FIELDS];
+static PyObject *PJ_S_VALUE, *PJ_S_NAME, *PJ_S_ROUND, *PJ_S_SEAT, *PJ_S_CATEGORY,
+                *PJ_S_CARD, *PJ_S_WINNER, *PJ_S_CARDS;
+static const char *PJ_FIELD_NAMES[PJ_FIELDS] = {
+    "players", "deal", "dealer", "phase", "round", "to_act", "scores", "locked", "stock",
+    "discard_pile", "exchanges", "announcements", "reveals", "round_results", "shown",
+    "one_up", "chicago", "trick_number", "trick", "tricks", "played", "over", "winners",
+    "chicago_declared", "chicago_made", "settlement", "hand_sizes", "scoring_round",
+    "chicago_points", "lock_at", "exchange_rounds",
+};
+
+static int pj_put(PJText *out, const char *text, Py_ssize_t size)
+{
+    if (out->size + size > out->capacity) {
+        Py_ssize_t capacity = out->capacity * 2;
+        while (capacity < out->size + size) capacity *= 2;
+        char *grown;
+        if (out->data == out->local) {
+            grown = PyMem_Malloc((size_t)capacity);
+            if (grown != NULL) memcpy(grown, out->data, (size_t)out->size);
+        } else {
+            grown = PyMem_Realloc(out->data, (size_t)capacity);
+        }
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return PJ_ERROR;
+        }
+        out->data = grown;
+        out->capacity = capacity;
+    }
+    memcpy(out->data + out->size, text, (size_t)size);
+    out->size += size;
+    return PJ_OK;
+}
+
+#define PJ_LITERAL(out, text) pj_put((out), (text), (Py_ssize_t)(sizeof(text) - 1))
+
+/* a str as a JSON string, when it needs no escape (printable ASCII without '"' or '\\');
+   PJ_OTHER otherwise */
+static int pj_string(PJText *out, PyObject *text)
+{
+    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) return PJ_OTHER;
+    Py_ssize_t size = PyUnicode_GET_LENGTH(text);
+    const char *data = (const char *)PyUnicode_DATA(text);
+    for (Py_ssize_t i = 0; i < size; i++)
+        if (data[i] < 0x20 || data[i] > 0x7e || data[i] == '"' || data[i] == '\\')
+            return PJ_OTHER;
+    if (PJ_LITERAL(out, "\"") < 0 || pj_put(out, data, size) < 0) return PJ_ERROR;
+    return PJ_LITERAL(out, "\"");
+}
+
+/* None, a bool or an int as the stdlib's encoder writes it; PJ_OTHER for anything else */
+static int pj_scalar(PJText *out, PyObject *value)
+{
+    if (value == Py_None) return PJ_LITERAL(out, "null");
+    if (value == Py_True) return PJ_LITERAL(out, "true");
+    if (value == Py_False) return PJ_LITERAL(out, "false");
+    if (!PyLong_Check(value)) return PJ_OTHER;
+    int overflow;
+    long long number = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (number == -1 && PyErr_Occurred()) return PJ_ERROR;
+    if (overflow) return PJ_OTHER;
+    char digits[32];
+    int size = snprintf(digits, sizeof digits, "%lld", number);
+    return pj_put(out, digits, size);
+}
+
+static int pj_card(PJText *out, PyObject *card, PyObject *texts)
+{
+    if (!PyLong_Check(card)) return PJ_OTHER;
+    long id = PyLong_AsLong(card);
+    if (id == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return PJ_OTHER;
+    }
+    if (id < 0 || id >= 52) return PJ_OTHER;
+    return pj_string(out, PyTuple_GET_ITEM(texts, id));
+}
+
+/* a tuple or list written as an array, each item by ``write`` */
+typedef int (*PJItem)(PJText *out, PyObject *item, PyObject *texts);
+
+static int pj_array(PJText *out, PyObject *items, PJItem write, PyObject *texts)
+{
+    if (!PyTuple_Check(items) && !PyList_Check(items)) return PJ_OTHER;
+    int status = PJ_LITERAL(out, "[");
+    for (Py_ssize_t i = 0; status == PJ_OK && i < PySequence_Fast_GET_SIZE(items); i++) {
+        if (i > 0 && PJ_LITERAL(out, ",") < 0) return PJ_ERROR;
+        status = write(out, PySequence_Fast_GET_ITEM(items, i), texts);
+    }
+    return status != PJ_OK ? status : PJ_LITERAL(out, "]");
+}
+
+static int pj_scalar_item(PJText *out, PyObject *item, PyObject *texts)
+{
+    (void)texts;
+    return pj_scalar(out, item);
+}
+
+static int pj_scalars(PJText *out, PyObject *item, PyObject *texts)
+{
+    return pj_array(out, item, pj_scalar_item, texts);
+}
+
+static int pj_cards(PJText *out, PyObject *item, PyObject *texts)
+{
+    return pj_array(out, item, pj_card, texts);
+}
+
+/* an attribute of an object written by ``write`` after its key (``key``: '"name":') */
+static int pj_attribute(PJText *out, const char *key, PyObject *value, PyObject *name,
+                        PJItem write, PyObject *texts)
+{
+    PyObject *item = PyObject_GetAttr(value, name);
+    if (item == NULL) return PJ_ERROR;
+    int status = pj_put(out, key, (Py_ssize_t)strlen(key));
+    if (status == PJ_OK) status = write(out, item, texts);
+    Py_DECREF(item);
+    return status;
+}
+
+static int pj_category(PJText *out, PyObject *category, PyObject *texts)
+{
+    (void)texts;
+    if (category == Py_None) return PJ_LITERAL(out, "null");
+    PyObject *name = PyObject_GetAttr(category, PJ_S_NAME);
+    if (name == NULL) return PJ_ERROR;
+    int status = pj_string(out, name);
+    Py_DECREF(name);
+    return status;
+}
+
+static int pj_word(PJText *out, PyObject *word, PyObject *texts)
+{
+    int status = pj_attribute(out, "{\"round\":", word, PJ_S_ROUND, pj_scalar_item, texts);
+    if (status == PJ_OK)
+        status = pj_attribute(out, ",\"seat\":", word, PJ_S_SEAT, pj_scalar_item, texts);
+    if (status == PJ_OK)
+        status = pj_attribute(out, ",\"category\":", word, PJ_S_CATEGORY, pj_category, texts);
+    return status != PJ_OK ? status : PJ_LITERAL(out, "}");
+}
+
+/* a played card (or the face-up card): {"seat":…,"card":…} */
+static int pj_play(PJText *out, PyObject *play, PyObject *texts)
+{
+    int status = pj_attribute(out, "{\"seat\":", play, PJ_S_SEAT, pj_scalar_item, texts);
+    if (status == PJ_OK)
+        status = pj_attribute(out, ",\"card\":", play, PJ_S_CARD, pj_card, texts);
+    return status != PJ_OK ? status : PJ_LITERAL(out, "}");
+}
+
+static int pj_plays(PJText *out, PyObject *item, PyObject *texts)
+{
+    return pj_array(out, item, pj_play, texts);
+}
+
+static int pj_trick(PJText *out, PyObject *trick, PyObject *texts)
+{
+    int status = pj_attribute(out, "{\"winner\":", trick, PJ_S_WINNER, pj_scalar_item, texts);
+    if (status == PJ_OK)
+        status = pj_attribute(out, ",\"cards\":", trick, PJ_S_CARDS, pj_plays, texts);
+    return status != PJ_OK ? status : PJ_LITERAL(out, "}");
+}
+
+static int pj_tricks(PJText *out, PyObject *item, PyObject *texts)
+{
+    return pj_array(out, item, pj_trick, texts);
+}
+
+static int pj_shown(PJText *out, PyObject *shown, PyObject *texts)
+{
+    if (!PyDict_CheckExact(shown)) return PJ_OTHER;
+    Py_ssize_t position = 0, index = 0;
+    PyObject *seat, *cards;
+    if (PJ_LITERAL(out, "{") < 0) return PJ_ERROR;
+    while (PyDict_Next(shown, &position, &seat, &cards)) {
+        if (!PyLong_CheckExact(seat)) return PJ_OTHER;  /* str() of it may differ */
+        if (index++ > 0 && PJ_LITERAL(out, ",") < 0) return PJ_ERROR;
+        long number = PyLong_AsLong(seat);
+        if (number == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return PJ_OTHER;
+        }
+        char key[32];
+        int size = snprintf(key, sizeof key, "\"%ld\":", number);
+        if (pj_put(out, key, size) < 0) return PJ_ERROR;
+        int status = pj_cards(out, cards, texts);
+        if (status != PJ_OK) return status;
+    }
+    return PJ_LITERAL(out, "}");
+}
+
+/* a field written by the Python encoder (``other(name, value)``), the empty form here */
+static int pj_other(PJText *out, PyObject *other, PyObject *name, PyObject *value,
+                    int empty_tuple)
+{
+    if (empty_tuple ? PyTuple_CheckExact(value) && PyTuple_GET_SIZE(value) == 0
+                    : value == Py_None)
+        return empty_tuple ? PJ_LITERAL(out, "[]") : PJ_LITERAL(out, "null");
+    PyObject *text = PyObject_CallFunctionObjArgs(other, name, value, NULL);
+    if (text == NULL) return PJ_ERROR;
+    int status = PJ_OTHER;
+    if (PyUnicode_Check(text) && PyUnicode_IS_ASCII(text))
+        status = pj_put(out, (const char *)PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text));
+    Py_DECREF(text);
+    return status;
+}
+
+static int pj_field(PJText *out, int field, PyObject *value, PyObject *texts,
+                    PyObject *other)
+{
+    switch (field) {
+    case 3: {  /* phase: its value */
+        PyObject *text = PyObject_GetAttr(value, PJ_S_VALUE);
+        if (text == NULL) return PJ_ERROR;
+        int status = pj_string(out, text);
+        Py_DECREF(text);
+        return status;
+    }
+    case 6: case 7: case 22: case 23: case 24: case 26:  /* tuples of ints and bools */
+        return pj_scalars(out, value, texts);
+    case 10: return pj_array(out, value, pj_scalars, texts);      /* exchanges */
+    case 11: return pj_array(out, value, pj_word, texts);         /* announcements */
+    case 12: case 13: return pj_other(out, other, PJ_NAMES[field], value, 1);
+    case 14: return pj_shown(out, value, texts);
+    case 15: return value == Py_None ? PJ_LITERAL(out, "null") : pj_play(out, value, texts);
+    case 18: return pj_plays(out, value, texts);                  /* trick */
+    case 19: return pj_tricks(out, value, texts);
+    case 20: return pj_array(out, value, pj_cards, texts);        /* played */
+    case 25: case 27: return pj_other(out, other, PJ_NAMES[field], value, 0);
+    default: return pj_scalar(out, value);
+    }
+}
+
+static PyObject *public_json_text(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "public_json_text() takes a view, the cards' texts "
+                        "and the encoder of the other fields");
+        return NULL;
+    }
+    PyObject *view = args[0], *texts = args[1], *other = args[2];
+    if (!PyTuple_CheckExact(texts) || PyTuple_GET_SIZE(texts) != 52)
+        Py_RETURN_NOTIMPLEMENTED;
+    if (PJ_S_CARDS == NULL) {
+        for (int j = 0; j < PJ_FIELDS; j++)
+            if ((PJ_NAMES[j] = PyUnicode_InternFromString(PJ_FIELD_NAMES[j])) == NULL)
+                return NULL;
+        if ((PJ_S_VALUE = PyUnicode_InternFromString("value")) == NULL
+            || (PJ_S_NAME = PyUnicode_InternFromString("name")) == NULL
+            || (PJ_S_ROUND = PyUnicode_InternFromString("round")) == NULL
+            || (PJ_S_SEAT = PyUnicode_InternFromString("seat")) == NULL
+            || (PJ_S_CATEGORY = PyUnicode_InternFromString("category")) == NULL
+            || (PJ_S_CARD = PyUnicode_InternFromString("card")) == NULL
+            || (PJ_S_WINNER = PyUnicode_InternFromString("winner")) == NULL
+            || (PJ_S_CARDS = PyUnicode_InternFromString("cards")) == NULL)
+            return NULL;
+    }
+    PJText out;
+    out.data = out.local;
+    out.size = 0;
+    out.capacity = (Py_ssize_t)sizeof out.local;
+    int status = PJ_OK;
+    for (int field = 0; status == PJ_OK && field < PJ_FIELDS; field++) {
+        char key[40];
+        int size = snprintf(key, sizeof key, "%s\"%s\":", field == 0 ? "{" : ",",
+                            PJ_FIELD_NAMES[field]);
+        if (pj_put(&out, key, size) < 0) {
+            status = PJ_ERROR;
+            break;
+        }
+        PyObject *value = PyObject_GetAttr(view, PJ_NAMES[field]);
+        if (value == NULL) {
+            status = PJ_ERROR;
+            break;
+        }
+        status = pj_field(&out, field, value, texts, other);
+        Py_DECREF(value);
+    }
+    if (status == PJ_OK) status = PJ_LITERAL(&out, "}");
+    PyObject *made = NULL;
+    if (status == PJ_OK && (made = PyUnicode_New(out.size, 127)) != NULL)
+        memcpy(PyUnicode_DATA(made), out.data, (size_t)out.size);
+    if (out.data != out.local) PyMem_Free(out.data);
+    if (status == PJ_OTHER) Py_RETURN_NOTIMPLEMENTED;
+    return made;
+}
+
 static PyMethodDef METHODS[] = {
     {"shuffle", shuffle, METH_VARARGS,
      "shuffle(rng, cards)\n--\n\n"
@@ -3884,6 +4193,12 @@ static PyMethodDef METHODS[] = {
      "The JSON object of a seat's own fields of a Game (own_json of own_part) read from "
      "the game's slots (``out``: the cards its log knows out of the stock; ``texts``: the "
      "cards' texts by id); NotImplemented for anything else, which the Python code makes."},
+    {"public_json_text", (PyCFunction)(void (*)(void))public_json_text, METH_FASTCALL,
+     "public_json_text(view, texts, other)\n--\n\n"
+     "The compact JSON text of a view's public fields (chicago.engine.viewjson.public_json, "
+     "encoded) written in one step (``texts``: the cards' texts by id; ``other(name, "
+     "value)``: the text of reveals, round results, the scoring round and the settlement); "
+     "NotImplemented for anything of another shape, which the Python code writes."},
     {"install_public", install_public, METH_O,
      "install_public(config)\n--\n\n"
      "What public_view_of makes a view of (chicago.engine.views does this once at import, "

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import operator
 import types
 import typing
@@ -68,7 +69,9 @@ __all__ = [
     "part_json",
     "public_json",
     "public_state",
+    "public_text",
     "seat_state",
+    "seat_state_text",
     "state_json",
     "update_state",
     "view_json",
@@ -286,6 +289,44 @@ def public_json(view: SeatView) -> dict[str, JSON]:
     }
 
 
+_TEXT_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+"""The compact encoding of the table server's frames (``chicago.server.protocol.dumps``
+encodes with the same settings: ASCII, no spaces)."""
+
+_OTHER_FIELDS: dict[str, Callable[[typing.Any], JSON]] = {
+    "reveals": lambda reveals: [r.to_json() for r in reveals],
+    "round_results": lambda results: [r.to_json() for r in results],
+    "settlement": list,
+    "scoring_round": _scoring_round,
+}
+"""The public fields whose text the accelerator asks of Python when they are not empty
+(events' JSON, floats), and their JSON form as :func:`public_json` makes it."""
+
+
+def _other_text(name: str, value: object) -> str:
+    return _TEXT_ENCODER.encode(_OTHER_FIELDS[name](value))
+
+
+_public_json_text: Callable[..., typing.Any] | None = (
+    getattr(ENGINE, "public_json_text", None) if ENGINE is not None else None)
+"""The accelerator's writer of :func:`public_text` (a text, or NotImplemented for what the
+Python code writes), or None."""
+
+
+def public_text(view: SeatView) -> str:
+    """The compact JSON text of :func:`public_json` of ``view`` (no spaces, ASCII: as the
+    table server encodes its frames), the public part of an update's state. The
+    accelerator's ``public_json_text`` writes it from the view when it is built, without the
+    dicts and lists between (the fields made of events' JSON, when not empty, by this
+    module's encoder); anything of another shape is written by the Python code
+    (tests/test_public_json_text.py compares the two)."""
+    if _public_json_text is not None:
+        made = _public_json_text(view, _CARD_TEXT, _other_text)
+        if made is not NotImplemented:
+            return made  # type: ignore[no-any-return]
+    return _TEXT_ENCODER.encode(public_json(view))
+
+
 def own_json(own: SeatView | OwnPart) -> dict[str, JSON]:
     """The JSON object of the ``own`` fields of a view (or of :func:`own_part`'s):
     ``part_json(view, "own")``, written out for their types."""
@@ -367,6 +408,13 @@ def seat_state(game: ViewedGame, seat: int | None,
     cards and choices; a spectator, None, has none: :func:`own_state`), made without the
     public part again."""
     return {**public, **own_state(game, seat)}
+
+
+def seat_state_text(game: ViewedGame, seat: int | None, public: str) -> str:
+    """The compact JSON text of :func:`seat_state`: ``public`` (from :func:`public_text`)
+    and the ``own`` fields of ``seat``'s view (:func:`own_state`), put together as text
+    without the public part decoded or encoded again."""
+    return public[:-1] + "," + _TEXT_ENCODER.encode(own_state(game, seat))[1:]
 
 
 def update_state(game: ViewedGame, seat: int | None,

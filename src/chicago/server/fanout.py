@@ -135,6 +135,13 @@ def _seat_state(table: LiveTable, audience: int | None) -> dict[str, Any]:
     return protocol.seat_state(current, audience, table.views.public_state(current))
 
 
+def _seat_state_text(table: LiveTable, audience: int | None) -> str:
+    """:func:`_seat_state` as compact JSON text, its public part written once a state
+    (:meth:`chicago.server.views.PublicViews.public_text`)."""
+    current = table.state.current
+    return protocol.seat_state_text(current, audience, table.views.public_text(current))
+
+
 def _gather(table: LiveTable, entry: LogEntry, audience: int | None, trick: bool,
             clock: ClockInfo | None, at: float) -> list[str]:
     """Gather the update of an ``act`` entry for the batched connections of ``audience``
@@ -142,8 +149,9 @@ def _gather(table: LiveTable, entry: LogEntry, audience: int | None, trick: bool
     encoded."""
     state = table.state
     seat_state = None
-    if trick:
-        seat_state = _seat_state(table, audience)
+    if trick:  # its state's text kept aside, a mark in its place (flush puts it in)
+        table.batch_states.setdefault(audience, []).append(_seat_state_text(table, audience))
+        seat_state = protocol.STATE_MARK
     update, *rest = frames.entry_frames(state, entry, audience, with_state=trick, clock=clock,
                                         at=at, seat_state=seat_state)
     assert update["type"] == "update"
@@ -158,19 +166,25 @@ def flush(table: LiveTable) -> None:
     batches = table.batches
     if not batches:
         return
+    states = table.batch_states
     table.batches = {}
+    table.batch_states = {}
     state = table.state
     clock = clock_info(table, asyncio.get_running_loop().time())
     at = table.clock.time()
     for audience, updates in batches.items():
+        to = [conn for conn in table.conns if conn.batched and conn.seat == audience]
+        if not to:  # nobody to send it to (they left): no state made, nothing encoded
+            continue
+        texts = states.get(audience, [])
         last = updates[-1]
         if last["state"] is None:
+            texts.append(_seat_state_text(table, audience))
             updates[-1] = frames.with_state(last, state, audience, clock=clock, at=at,
-                                            seat_state=_seat_state(table, audience))
-        text = protocol.dumps(frames.batch(updates))
-        for conn in list(table.conns):
-            if conn.batched and conn.seat == audience:
-                conn.send(text)
+                                            seat_state=protocol.STATE_MARK)
+        text = protocol.dumps_with_states(frames.batch(updates), texts)
+        for conn in to:
+            conn.send(text)
 
 
 @contextlib.contextmanager

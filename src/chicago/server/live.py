@@ -54,7 +54,10 @@ class LiveTable:
         """The highest seq whose frames this process has sent its connections."""
         self.batches: dict[int | None, list[UpdateFrame]] = {}
         """The updates gathered for the batched connections, per audience, not yet sent
-        (:func:`chicago.server.fanout.flush`)."""
+        (:func:`chicago.server.fanout.flush`); an update's state among them is
+        :data:`chicago.server.protocol.STATE_MARK`, its text in :attr:`batch_states`."""
+        self.batch_states: dict[int | None, list[str]] = {}
+        """Per audience, the texts of the states of its gathered updates, in order."""
         self.bursting = False
         """A burst is being sent: the batches wait for its end."""
         # -- kept by chicago.server.presence

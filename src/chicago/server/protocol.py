@@ -12,20 +12,24 @@ the frames :mod:`chicago.server.core.frames`.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Final
 
 from chicago.engine import viewjson
+from chicago.engine.jsontypes import JSON
 
 __all__ = [
     "ERROR_CODES",
     "STATE_KEYS",
+    "STATE_MARK",
     "ProtocolError",
     "TableError",
     "dumps",
+    "dumps_with_states",
     "error_frame",
     "public_state",
     "seat_state",
+    "seat_state_text",
     "update_state",
 ]
 
@@ -155,6 +159,41 @@ def dumps(frame: Mapping[str, object]) -> str:
     return _FRAME_ENCODER.encode(frame)
 
 
+STATE_MARK: Final[dict[str, JSON]] = {"\x00state\x00": 0}
+"""What stands for an update's state in a frame encoded with its states put in as text
+(:func:`dumps_with_states`); no state, event or name holds its key (and were one to, the
+frame would be encoded whole)."""
+
+_STATE_MARK_TEXT = dumps(STATE_MARK)
+
+
+def dumps_with_states(frame: Mapping[str, object], states: Sequence[str]) -> str:
+    """``dumps(frame)`` of a frame whose updates' states are :data:`STATE_MARK`, each in turn
+    standing for the next of ``states`` (compact JSON texts, :func:`seat_state_text`): the
+    frame encoded with the marks, then the states' texts put in their places, so that the
+    states are neither made as objects nor encoded again. The same text as the frame with
+    the states in it encoded by :func:`dumps`."""
+    pieces = dumps(frame).split(_STATE_MARK_TEXT)
+    if len(pieces) != len(states) + 1:  # a mark's text elsewhere: the long way
+        return dumps(_with_states(frame, iter(json.loads(state) for state in states)))
+    out = [pieces[0]]
+    for state, piece in zip(states, pieces[1:], strict=True):
+        out.append(state)
+        out.append(piece)
+    return "".join(out)
+
+
+def _with_states(value: object, states: Iterator[object]) -> object:
+    """``value`` with each :data:`STATE_MARK` in it replaced by the next of ``states``."""
+    if value is STATE_MARK:
+        return next(states)
+    if isinstance(value, Mapping):
+        return {key: _with_states(item, states) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_with_states(item, states) for item in value]
+    return value
+
+
 def error_frame(seq: int, code: str, message: str | None = None, msg_id: Any = None) -> str:
     """An ``error`` frame (JSON text)."""
     frame: dict[str, Any] = {
@@ -172,3 +211,4 @@ def error_frame(seq: int, code: str, message: str | None = None, msg_id: Any = N
 public_state = viewjson.public_state
 seat_state = viewjson.seat_state
 update_state = viewjson.update_state
+seat_state_text = viewjson.seat_state_text

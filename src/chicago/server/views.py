@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from chicago.engine.game import Game
 from chicago.engine.jsontypes import JSON
-from chicago.engine.viewjson import public_json
+from chicago.engine.viewjson import public_json, public_text
 from chicago.engine.views import public_view, seat_view_from
 from chicago.engine.viewtypes import SeatView
 
@@ -39,6 +39,7 @@ class _Public:
     actions: int
     view: SeatView
     state: Mapping[str, JSON] | None = None
+    text: str | None = None
 
 
 class PublicViews:
@@ -74,6 +75,14 @@ class PublicViews:
         if held.state is None:
             held.state = public_json(held.view)
         return held.state
+
+    def public_text(self, game: Game) -> str:
+        """:meth:`public_state` as compact JSON text (:func:`chicago.engine.viewjson.
+        public_text`, written from the view without the dicts between), made once."""
+        held = self._public(game)
+        if held.text is None:
+            held.text = public_text(held.view)
+        return held.text
 
     def keep(self, game: Game | None) -> None:
         """Forget every state but ``game``'s as it is now (None: every one)."""
