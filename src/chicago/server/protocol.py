@@ -175,7 +175,9 @@ def dumps_with_states(frame: Mapping[str, object], states: Sequence[str]) -> str
     the states in it encoded by :func:`dumps`."""
     pieces = dumps(frame).split(_STATE_MARK_TEXT)
     if len(pieces) != len(states) + 1:  # a mark's text elsewhere: the long way
-        return dumps(_with_states(frame, iter(json.loads(state) for state in states)))
+        whole = _with_states(frame, iter([json.loads(state) for state in states]))
+        assert isinstance(whole, Mapping)
+        return dumps(whole)
     out = [pieces[0]]
     for state, piece in zip(states, pieces[1:], strict=True):
         out.append(state)
