@@ -3823,10 +3823,9 @@ static PyObject *copier(PyObject *module, PyObject *args)
  * public_json_text(view, texts, other): the compact JSON text (separators "," and ":", ASCII)
  * of the public fields of a SeatView, as chicago.engine.viewjson.public_json makes them
  * and the stdlib's encoder writes them, in one step: no dicts and lists made and encoded
- * again. Cards are written as ``texts`` (the 52 card texts by id); the fields made of
- * events' JSON (``reveals``, ``round_results``, ``scoring_round``) and ``settlement``
- * (floats) are written by ``other(name, value)`` (the Python encoder's text) when not
- * empty. Anything of another shape (a value that is not an int, a tuple or a dict where
+ * again. Cards are written as ``texts`` (the 52 card texts by id); the reveals and round
+ * results as their events' to_json(), written here; ``scoring_round`` and ``settlement``
+ * (floats) by ``other(name, value)`` (the Python encoder's text) when not None. Anything of another shape (a value that is not an int, a tuple or a dict where
  * one is declared, a text that needs escaping) gives NotImplemented and the Python code
  * writes it. tests/test_public_json_text.py compares both ways.
  */
@@ -3840,6 +3839,8 @@ enum { PJ_OK = 0, PJ_ERROR = -1, PJ_OTHER = 1 };
 
 #define PJ_FIELDS 31
 static PyObject *PJ_NAMES[PJ_FIELDS];
+static PyObject *PJ_KEYS[PJ_FIELDS];  /* '{"players":', ',"deal":' … */
+static PyObject *PJ_S_TO_JSON;
 static PyObject *PJ_S_VALUE, *PJ_S_NAME, *PJ_S_ROUND, *PJ_S_SEAT, *PJ_S_CATEGORY,
                 *PJ_S_CARD, *PJ_S_WINNER, *PJ_S_CARDS;
 static const char *PJ_FIELD_NAMES[PJ_FIELDS] = {
@@ -3901,9 +3902,16 @@ static int pj_scalar(PJText *out, PyObject *value)
     long long number = PyLong_AsLongLongAndOverflow(value, &overflow);
     if (number == -1 && PyErr_Occurred()) return PJ_ERROR;
     if (overflow) return PJ_OTHER;
-    char digits[32];
-    int size = snprintf(digits, sizeof digits, "%lld", number);
-    return pj_put(out, digits, size);
+    char digits[24];
+    int at = (int)sizeof digits;
+    unsigned long long magnitude = number < 0 ? 0ULL - (unsigned long long)number
+                                              : (unsigned long long)number;
+    do {
+        digits[--at] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    if (number < 0) digits[--at] = '-';
+    return pj_put(out, digits + at, (Py_ssize_t)sizeof digits - at);
 }
 
 static int pj_card(PJText *out, PyObject *card, PyObject *texts)
@@ -4031,19 +4039,49 @@ static int pj_shown(PJText *out, PyObject *shown, PyObject *texts)
     return PJ_LITERAL(out, "}");
 }
 
-/* a field written by the Python encoder (``other(name, value)``), the empty form here */
-static int pj_other(PJText *out, PyObject *other, PyObject *name, PyObject *value,
-                    int empty_tuple)
+/* a field written by the Python encoder (``other(name, value)``) unless None */
+static int pj_other(PJText *out, PyObject *other, PyObject *name, PyObject *value)
 {
-    if (empty_tuple ? PyTuple_CheckExact(value) && PyTuple_GET_SIZE(value) == 0
-                    : value == Py_None)
-        return empty_tuple ? PJ_LITERAL(out, "[]") : PJ_LITERAL(out, "null");
+    if (value == Py_None) return PJ_LITERAL(out, "null");
     PyObject *text = PyObject_CallFunctionObjArgs(other, name, value, NULL);
     if (text == NULL) return PJ_ERROR;
     int status = PJ_OTHER;
     if (PyUnicode_Check(text) && PyUnicode_IS_ASCII(text))
         status = pj_put(out, (const char *)PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text));
     Py_DECREF(text);
+    return status;
+}
+
+/* a JSON value made of dicts (text keys), lists, tuples, texts, ints, bools and None, as
+   the stdlib's encoder writes it; PJ_OTHER for anything else (a float, a text to escape) */
+static int pj_value(PJText *out, PyObject *value, PyObject *texts)
+{
+    if (PyUnicode_Check(value)) return pj_string(out, value);
+    if (PyDict_CheckExact(value)) {
+        Py_ssize_t position = 0, index = 0;
+        PyObject *key, *item;
+        if (PJ_LITERAL(out, "{") < 0) return PJ_ERROR;
+        while (PyDict_Next(value, &position, &key, &item)) {
+            if (!PyUnicode_CheckExact(key)) return PJ_OTHER;
+            if (index++ > 0 && PJ_LITERAL(out, ",") < 0) return PJ_ERROR;
+            int status = pj_string(out, key);
+            if (status == PJ_OK) status = PJ_LITERAL(out, ":");
+            if (status == PJ_OK) status = pj_value(out, item, texts);
+            if (status != PJ_OK) return status;
+        }
+        return PJ_LITERAL(out, "}");
+    }
+    if (PyList_Check(value) || PyTuple_Check(value)) return pj_array(out, value, pj_value, texts);
+    return pj_scalar(out, value);
+}
+
+/* events (reveals, round results) written as their to_json() */
+static int pj_event(PJText *out, PyObject *event, PyObject *texts)
+{
+    PyObject *made = PyObject_CallMethodNoArgs(event, PJ_S_TO_JSON);
+    if (made == NULL) return PJ_ERROR;
+    int status = pj_value(out, made, texts);
+    Py_DECREF(made);
     return status;
 }
 
@@ -4062,13 +4100,13 @@ static int pj_field(PJText *out, int field, PyObject *value, PyObject *texts,
         return pj_scalars(out, value, texts);
     case 10: return pj_array(out, value, pj_scalars, texts);      /* exchanges */
     case 11: return pj_array(out, value, pj_word, texts);         /* announcements */
-    case 12: case 13: return pj_other(out, other, PJ_NAMES[field], value, 1);
+    case 12: case 13: return pj_array(out, value, pj_event, texts);  /* reveals, results */
     case 14: return pj_shown(out, value, texts);
     case 15: return value == Py_None ? PJ_LITERAL(out, "null") : pj_play(out, value, texts);
     case 18: return pj_plays(out, value, texts);                  /* trick */
     case 19: return pj_tricks(out, value, texts);
     case 20: return pj_array(out, value, pj_cards, texts);        /* played */
-    case 25: case 27: return pj_other(out, other, PJ_NAMES[field], value, 0);
+    case 25: case 27: return pj_other(out, other, PJ_NAMES[field], value);
     default: return pj_scalar(out, value);
     }
 }
@@ -4083,7 +4121,7 @@ static PyObject *public_json_text(PyObject *module, PyObject *const *args, Py_ss
     PyObject *view = args[0], *texts = args[1], *other = args[2];
     if (!PyTuple_CheckExact(texts) || PyTuple_GET_SIZE(texts) != 52)
         Py_RETURN_NOTIMPLEMENTED;
-    if (PJ_S_CARDS == NULL) {
+    if (PJ_KEYS[PJ_FIELDS - 1] == NULL) {
         for (int j = 0; j < PJ_FIELDS; j++)
             if ((PJ_NAMES[j] = PyUnicode_InternFromString(PJ_FIELD_NAMES[j])) == NULL)
                 return NULL;
@@ -4094,8 +4132,13 @@ static PyObject *public_json_text(PyObject *module, PyObject *const *args, Py_ss
             || (PJ_S_CATEGORY = PyUnicode_InternFromString("category")) == NULL
             || (PJ_S_CARD = PyUnicode_InternFromString("card")) == NULL
             || (PJ_S_WINNER = PyUnicode_InternFromString("winner")) == NULL
+            || (PJ_S_TO_JSON = PyUnicode_InternFromString("to_json")) == NULL
             || (PJ_S_CARDS = PyUnicode_InternFromString("cards")) == NULL)
             return NULL;
+        for (int j = 0; j < PJ_FIELDS; j++)
+            if ((PJ_KEYS[j] = PyUnicode_FromFormat("%s\"%s\":", j == 0 ? "{" : ",",
+                                                    PJ_FIELD_NAMES[j])) == NULL)
+                return NULL;
     }
     PJText out;
     out.data = out.local;
@@ -4103,10 +4146,8 @@ static PyObject *public_json_text(PyObject *module, PyObject *const *args, Py_ss
     out.capacity = (Py_ssize_t)sizeof out.local;
     int status = PJ_OK;
     for (int field = 0; status == PJ_OK && field < PJ_FIELDS; field++) {
-        char key[40];
-        int size = snprintf(key, sizeof key, "%s\"%s\":", field == 0 ? "{" : ",",
-                            PJ_FIELD_NAMES[field]);
-        if (pj_put(&out, key, size) < 0) {
+        PyObject *key = PJ_KEYS[field];
+        if (pj_put(&out, (const char *)PyUnicode_DATA(key), PyUnicode_GET_LENGTH(key)) < 0) {
             status = PJ_ERROR;
             break;
         }

@@ -294,13 +294,11 @@ _TEXT_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 encodes with the same settings: ASCII, no spaces)."""
 
 _OTHER_FIELDS: dict[str, Callable[[typing.Any], JSON]] = {
-    "reveals": lambda reveals: [r.to_json() for r in reveals],
-    "round_results": lambda results: [r.to_json() for r in results],
     "settlement": list,
     "scoring_round": _scoring_round,
 }
-"""The public fields whose text the accelerator asks of Python when they are not empty
-(events' JSON, floats), and their JSON form as :func:`public_json` makes it."""
+"""The public fields whose text the accelerator asks of Python when they are not None
+(floats, a scoring round's stages), and their JSON form as :func:`public_json` makes it."""
 
 
 def _other_text(name: str, value: object) -> str:
@@ -317,8 +315,8 @@ def public_text(view: SeatView) -> str:
     """The compact JSON text of :func:`public_json` of ``view`` (no spaces, ASCII: as the
     table server encodes its frames), the public part of an update's state. The
     accelerator's ``public_json_text`` writes it from the view when it is built, without the
-    dicts and lists between (the fields made of events' JSON, when not empty, by this
-    module's encoder); anything of another shape is written by the Python code
+    dicts and lists between (the scoring round and the settlement, when there is one, by
+    this module's encoder); anything of another shape is written by the Python code
     (tests/test_public_json_text.py compares the two)."""
     if _public_json_text is not None:
         made = _public_json_text(view, _CARD_TEXT, _other_text)
