@@ -102,6 +102,9 @@ def check_state(game: Game, monkeypatch: pytest.MonkeyPatch, audiences: list[int
     for audience in audiences:
         text = seat_state_text(game, audience, fast)
         assert text == protocol.dumps(seat_state(game, audience, public_json(view)))
+        with monkeypatch.context() as patch:  # the Python code's
+            patch.setattr(viewjson, "_state_json_text", None)
+            assert seat_state_text(game, audience, fast) == text
         # secrecy: no card of another seat's hand that the game has not shown, but in what
         # the seat itself knows (its discards, the cards it knows out of the stock)
         hidden = {str(card) for seat, hand in enumerate(game.hands) if seat != audience
@@ -221,3 +224,20 @@ def test_a_frame_with_states_as_text_is_the_frame_encoded() -> None:
             {**marked["updates"][2], "state": states[1]},
             {**marked["updates"][3], "state": states[2]}]}
         assert protocol.dumps_with_states(marked, texts) == protocol.dumps(whole)
+
+
+def test_a_state_of_another_shape_is_written_by_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``state_json_text`` writes the public text with the own fields after it as the
+    stdlib's encoder does, and hands what it does not expect (a text to escape, a float, a
+    key that is no text, a public text that is no object) to the Python code."""
+    assert ENGINE is not None
+    write = ENGINE.state_json_text
+    public = protocol.dumps({"players": 4, "phase": "play"})
+    own = {"seat": 1, "hand": ["Ah", "Kd"], "hand_category": None, "legal_actions": ["keep"]}
+    assert write(public, own) == protocol.dumps({"players": 4, "phase": "play", **own})
+    assert write("{}", own) == protocol.dumps(own)
+    assert write(public, {}) == public
+    for other in ({"seat": 'a "quote"'}, {"seat": 1.5}, {1: 2}, {"seat": "\u00e9"}):
+        assert write(public, other) is NotImplemented
+    for text in ("[1]", "x", "", "{\u00e9}"):
+        assert write(text, own) is NotImplemented

@@ -4113,6 +4113,7 @@ static int pj_field(PJText *out, int field, PyObject *value, PyObject *texts,
 
 static PyObject *public_json_text(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
+    (void)module;
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "public_json_text() takes a view, the cards' texts "
                         "and the encoder of the other fields");
@@ -4158,6 +4159,56 @@ static PyObject *public_json_text(PyObject *module, PyObject *const *args, Py_ss
         }
         status = pj_field(&out, field, value, texts, other);
         Py_DECREF(value);
+    }
+    if (status == PJ_OK) status = PJ_LITERAL(&out, "}");
+    PyObject *made = NULL;
+    if (status == PJ_OK && (made = PyUnicode_New(out.size, 127)) != NULL)
+        memcpy(PyUnicode_DATA(made), out.data, (size_t)out.size);
+    if (out.data != out.local) PyMem_Free(out.data);
+    if (status == PJ_OTHER) Py_RETURN_NOTIMPLEMENTED;
+    return made;
+}
+
+/* state_json_text(public, own): an update's state as compact JSON text, ``public`` (the text
+ * of public_json_text, an object) with the fields of ``own`` (own_json_of's object: texts,
+ * ints, None and lists of them) written after its own, in one buffer; NotImplemented for
+ * anything of another shape (a text to escape, a float), which the Python code writes */
+static PyObject *state_json_text(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "state_json_text() takes the public text and the "
+                        "seat's own fields");
+        return NULL;
+    }
+    PyObject *public = args[0], *own = args[1];
+    if (!PyUnicode_CheckExact(public) || !PyUnicode_IS_ASCII(public)
+        || PyUnicode_GET_LENGTH(public) < 2 || !PyDict_CheckExact(own))
+        Py_RETURN_NOTIMPLEMENTED;
+    const char *head = (const char *)PyUnicode_DATA(public);
+    Py_ssize_t length = PyUnicode_GET_LENGTH(public);
+    if (head[0] != '{' || head[length - 1] != '}') Py_RETURN_NOTIMPLEMENTED;
+    PJText out;
+    out.data = out.local;
+    out.size = 0;
+    out.capacity = (Py_ssize_t)sizeof out.local;
+    int status = pj_put(&out, head, length - 1);
+    Py_ssize_t position = 0;
+    PyObject *key, *item;
+    int first = length == 2;  /* "{}": no field before the own ones */
+    while (status == PJ_OK && PyDict_Next(own, &position, &key, &item)) {
+        if (!PyUnicode_CheckExact(key)) {
+            status = PJ_OTHER;
+            break;
+        }
+        if (!first && PJ_LITERAL(&out, ",") < 0) {
+            status = PJ_ERROR;
+            break;
+        }
+        first = 0;
+        status = pj_string(&out, key);
+        if (status == PJ_OK) status = PJ_LITERAL(&out, ":");
+        if (status == PJ_OK) status = pj_value(&out, item, NULL);
     }
     if (status == PJ_OK) status = PJ_LITERAL(&out, "}");
     PyObject *made = NULL;
@@ -4240,6 +4291,11 @@ static PyMethodDef METHODS[] = {
      "encoded) written in one step (``texts``: the cards' texts by id; ``other(name, "
      "value)``: the text of reveals, round results, the scoring round and the settlement); "
      "NotImplemented for anything of another shape, which the Python code writes."},
+    {"state_json_text", (PyCFunction)(void (*)(void))state_json_text, METH_FASTCALL,
+     "state_json_text(public, own)\n--\n\n"
+     "An update's state as compact JSON text: the public text (public_json_text's) with the "
+     "seat's own fields (own_json_of's object) written after its own; NotImplemented for "
+     "anything of another shape, which the Python code writes."},
     {"install_public", install_public, METH_O,
      "install_public(config)\n--\n\n"
      "What public_view_of makes a view of (chicago.engine.views does this once at import, "

@@ -311,6 +311,12 @@ _public_json_text: Callable[..., typing.Any] | None = (
 Python code writes), or None."""
 
 
+_state_json_text: Callable[..., typing.Any] | None = (
+    getattr(ENGINE, "state_json_text", None) if ENGINE is not None else None)
+"""The accelerator's writer of :func:`seat_state_text` from the public text and the seat's
+own fields (a text, or NotImplemented for what the Python code writes), or None."""
+
+
 def public_text(view: SeatView) -> str:
     """The compact JSON text of :func:`public_json` of ``view`` (no spaces, ASCII: as the
     table server encodes its frames), the public part of an update's state. The
@@ -411,8 +417,14 @@ def seat_state(game: ViewedGame, seat: int | None,
 def seat_state_text(game: ViewedGame, seat: int | None, public: str) -> str:
     """The compact JSON text of :func:`seat_state`: ``public`` (from :func:`public_text`)
     and the ``own`` fields of ``seat``'s view (:func:`own_state`), put together as text
-    without the public part decoded or encoded again."""
-    return public[:-1] + "," + _TEXT_ENCODER.encode(own_state(game, seat))[1:]
+    without the public part decoded or encoded again (by the accelerator's
+    ``state_json_text`` in one buffer when it is built and the fields are of its shape)."""
+    own = own_state(game, seat)
+    if _state_json_text is not None:
+        made = _state_json_text(public, own)
+        if made is not NotImplemented:
+            return made  # type: ignore[no-any-return]
+    return public[:-1] + "," + _TEXT_ENCODER.encode(own)[1:]
 
 
 def update_state(game: ViewedGame, seat: int | None,
