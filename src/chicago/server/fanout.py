@@ -18,7 +18,10 @@ the burst ends, before any other frame (a burst may wait on the bus between its 
 and a frame of the table's seq now must not come before the updates it follows) and before
 a new connection is brought up to date; the last one of each audience is then given the
 state as it is, which is the state after that update's action, and the batch is encoded once
-per audience. Another worker's burst comes from the bus in one message and is sent as a
+per audience. A batch's states are written as JSON text
+(:func:`chicago.server.protocol.seat_state_text`, the public part once a state) and put
+into the batch's text in their places (:func:`chicago.server.protocol.dumps_with_states`):
+the frame's encoder never walks them. Another worker's burst comes from the bus in one message and is sent as a
 burst here too (:meth:`chicago.server.cache.TableCache._on_entry`); an update sent outside a
 burst (an entry read from the store after a gap) is a batch of one. A replay brings a
 batched connection the missed updates in batches as well (:func:`replay`). Connections that
