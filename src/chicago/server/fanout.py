@@ -21,11 +21,11 @@ state as it is, which is the state after that update's action, and the batch is 
 per audience. A batch's states are written as JSON text
 (:func:`chicago.server.protocol.seat_state_text`, the public part once a state) and put
 into the batch's text in their places (:func:`chicago.server.protocol.dumps_with_states`):
-the frame's encoder never walks them. Another worker's burst comes from the bus in one message and is sent as a
-burst here too (:meth:`chicago.server.cache.TableCache._on_entry`); an update sent outside a
-burst (an entry read from the store after a gap) is a batch of one. A replay brings a
-batched connection the missed updates in batches as well (:func:`replay`). Connections that
-did not ask get every frame as before.
+the frame's encoder never walks them. Another worker's burst comes from the bus in one
+message and is sent as a burst here too (:meth:`chicago.server.cache.TableCache._on_entry`);
+an update sent outside a burst (an entry read from the store after a gap) is a batch of one.
+A replay brings a batched connection the missed updates in batches as well (:func:`replay`).
+Connections that did not ask get every frame as before.
 """
 
 from __future__ import annotations
