@@ -51,7 +51,9 @@ at least ``trust``, 0.99, the card of the best reply to those rules on the same 
 opponent who played this deal is a player of the rules of thumb by the game's earlier
 deals, each world searched at trick play is first moved by N Metropolis–Hastings trades of
 hidden cards that keep the law of the weighed worlds, :mod:`chicago.bots.worldchain`: many
-distinct worlds that explain every play instead of copies of the few dealt), ``rulescall``
+distinct worlds that explain every play instead of copies of the few dealt), ``replies``
+(0, the default: ``samples``; N: with ``exploit=1``, the best reply searched on N worlds
+resampled from the same pool, distinct ones with ``chain``), ``rulescall``
 (0, the default; 1: against a table of players of the rules of thumb, the
 Chicago call valued by the share of worlds in which it is made against their defence by
 the rules, at least ``rulesbar``, 0.9, and worth more than keeping the last trick, and the
@@ -198,6 +200,11 @@ DEFAULT_CHAIN = 0
 thumb) each is moved by ``N`` Metropolis–Hastings trades of hidden cards first
 (:mod:`chicago.bots.worldchain`): many distinct worlds that explain every play, not copies
 of a few."""
+DEFAULT_REPLIES = 0
+"""With ``exploit=1``: the worlds the best reply is searched on; 0, ``samples``'s (40).
+``replies=N`` resamples ``N`` from the same dealt pool (with ``chain``, each moved by the
+trades, so they are distinct); the trick search's tie-break keeps the first ``samples``.
+Off by default: docs/BOTS.md, "The best reply on many distinct worlds"."""
 _CHAIN_RULES = 0.5
 """With ``chain``: the least chance of the rules model (``infer=3``'s posterior) that one
 opponent who played this deal must have for the trades to run."""
@@ -236,6 +243,7 @@ _OPTIONS = {
     "lastholds": (0, 32), "lastmodel": (0, 1), "infer": (0, 3), "miss": (0.01, 1),
     "pool": (1, 20), "cap": (0, 100), "fit": (0.01, 1), "soft": (0, 4), "eps": (0.001, 0.5),
     "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1), "chain": (0, 1000),
+    "replies": (0, 10000),
     "rulescall": (0, 1),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
@@ -243,7 +251,7 @@ _OPTIONS = {
 }
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
           "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "chain",
-          "rulescall", "rulescap")
+          "replies", "rulescall", "rulescap")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -323,6 +331,7 @@ class MasterBot(ExpertBot):
         exploit: bool = DEFAULT_EXPLOIT,
         trust: float = DEFAULT_TRUST,
         chain: int = DEFAULT_CHAIN,
+        replies: int = DEFAULT_REPLIES,
         rulescall: bool = DEFAULT_RULES_CALL,
         rulesbar: float = DEFAULT_RULES_BAR,
         rulescap: int = DEFAULT_RULES_CAP,
@@ -402,6 +411,12 @@ class MasterBot(ExpertBot):
             raise ValueError("chain needs infer=3 (each opponent's kind of play)")
         self.chain = int(chain)
         """Metropolis–Hastings trades per world searched at trick play (``chain``; 0 off)."""
+        if replies != int(replies) or not 0 <= replies <= 10000:
+            raise ValueError("replies must be a whole number in 0..10000")
+        if replies and not exploit:
+            raise ValueError("replies needs exploit=1 (the best reply's worlds)")
+        self.replies = int(replies)
+        """With ``exploit``: the worlds the best reply is searched on (0: ``samples``)."""
         if rulescall and self.infer != 3:
             raise ValueError("rulescall needs infer=3 (each opponent's kind of play)")
         if not 0.01 <= rulesbar <= 1:
@@ -473,7 +488,8 @@ class MasterBot(ExpertBot):
         return sample_hands(k, rng, weight=self._weigh, proposals=self.proposals)
 
     def _positions(
-        self, k: Knowledge, rng: random.Random, declarer: int | None
+        self, k: Knowledge, rng: random.Random, declarer: int | None, cap: int | None = None,
+        count: int | None = None,
     ) -> Iterator[Position]:
         """The trick search's deals; with ``infer`` (and no Chicago declared, where the
         models of :mod:`chicago.bots.playmodel` do not describe the play), ``pool`` times as
@@ -484,15 +500,24 @@ class MasterBot(ExpertBot):
         ``soft`` first (:func:`tempered_weights`). With ``cap``, the pool grows by
         ``samples`` deals at a time while the effective number of worlds
         (:func:`~chicago.bots.playmodel.effective_count`) is below ``fit`` times ``samples``,
-        up to ``cap`` times ``samples`` deals: a count, never a time, so a seed fixes it."""
+        up to ``cap`` times ``samples`` deals: a count, never a time, so a seed fixes it.
+        ``cap`` given here overrides the option for this search (``rulescap``); ``count``,
+        the worlds yielded, overrides ``samples`` there (``replies``: the pool dealt and the
+        effective count aimed at stay ``samples``'s)."""
+        cap = self.cap if cap is None else cap
         plays = observed_plays(k) if self.infer and declarer is None else []
-        if not plays or (self.pool <= 1 and not self.cap):
-            yield from super()._positions(k, rng, declarer)
+        if not plays or (self.pool <= 1 and not cap):
+            if count is None:
+                yield from super()._positions(k, rng, declarer)
+                return
+            table = tuple(card for _, card in k.trick)
+            for _ in range(count):
+                yield Position(tuple(self._sample(k, rng)), k.leader, table, declarer)
             return
         dealt = [self._sample(k, rng) for _ in range(self.samples * self.pool)]
         weights = self._play_weights(k, dealt, plays)
-        if self.cap:
-            limit = self.samples * self.cap
+        if cap:
+            limit = self.samples * cap
             wanted = self.fit * self.samples
             while len(dealt) < limit and effective_count(weights) < wanted:
                 more = [self._sample(k, rng)
@@ -502,7 +527,7 @@ class MasterBot(ExpertBot):
         leader = k.leader
         table = tuple(card for _, card in k.trick)
         factor = self._chain_factor(k, plays)
-        for index in resample(weights, self.samples, rng):
+        for index in resample(weights, self.samples if count is None else count, rng):
             hands = dealt[index]
             if factor is not None:
                 hands = walk(k, hands, self.chain, factor, rng)
@@ -703,7 +728,8 @@ class MasterBot(ExpertBot):
             return self._rules_chicago_play(k, cards, rng)
         if len(cards) < 2 or not self._exploiting(k):
             return super()._play(k, legal, rng)
-        positions = list(self._positions(k, rng, None))
+        positions = list(self._positions(k, rng, None, count=self.replies) if self.replies
+                         else self._positions(k, rng, None))
         totals = dict.fromkeys(cards, 0.0)
         seen: dict[tuple[int, ...], dict[Card, int]] = {}
         for position in positions:
@@ -716,7 +742,7 @@ class MasterBot(ExpertBot):
         tied = [card for card in cards if totals[card] >= best - 1e-9]
         if len(tied) == 1:
             return Action.play(tied[0])
-        scores = self._card_scores(k, cards, positions)
+        scores = self._card_scores(k, cards, positions[: self.samples])
         return Action.play(best_card({c: scores[c] for c in tied}, ev_play(k, cards)))
 
     def _rules_chicago_play(
@@ -730,14 +756,9 @@ class MasterBot(ExpertBot):
         most worlds; between equals the card the expert's Chicago search scores highest
         (sure against any defence, :func:`~chicago.bots.solver.chicago_moves`)."""
         seat = k.seat
-        cap = self.cap
-        if self.rulescap:
-            self.cap = self.rulescap
-        try:
-            positions = [Position(p.hands, p.leader, p.played, seat)
-                         for p in self._positions(k, rng, None)]
-        finally:
-            self.cap = cap
+        worlds = (self._positions(k, rng, None, cap=self.rulescap) if self.rulescap
+                  else self._positions(k, rng, None))
+        positions = [Position(p.hands, p.leader, p.played, seat) for p in worlds]
         totals = dict.fromkeys(cards, 0)
         seen: dict[tuple[int, ...], dict[Card, bool]] = {}
         for position in positions:
@@ -1123,6 +1144,7 @@ def _factory(spec: str) -> MasterBot:
         exploit=bool(options.get("exploit", DEFAULT_EXPLOIT)),
         trust=options.get("trust", DEFAULT_TRUST),
         chain=int(options.get("chain", DEFAULT_CHAIN)),
+        replies=int(options.get("replies", DEFAULT_REPLIES)),
         rulescall=bool(options.get("rulescall", DEFAULT_RULES_CALL)),
         rulesbar=options.get("rulesbar", DEFAULT_RULES_BAR),
         rulescap=int(options.get("rulescap", DEFAULT_RULES_CAP)),
