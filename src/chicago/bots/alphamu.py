@@ -31,10 +31,16 @@ other's. At the root each card gets its best vector by the worlds' weights, and 
 the points of that vector: what the card keeps sure in that world when the bot must play on
 without seeing the world. Never more than the world's own solution.
 
->>> from chicago.bots.solver import Position
->>> w1 = Position.from_text(["Ah 3c", "Kh 2c", "As Qh"], leader=0)
->>> alphamu_values([w1], 0, points=5)
-[{Card('3c'): 0, Card('Ah'): 5}]
+Two worlds in which the lead of Kh needs a different club next (Qc in the first, 9c in the
+second) after the same trick; the solver counts Kh sure in both, αμ in one:
+
+>>> from chicago.bots.solver import Position, last_trick_values
+>>> a = Position.from_text(["9c Qc Kh", "9h Jc Qs", "Tc Kd Ks"], leader=0)
+>>> b = Position.from_text(["9c Qc Kh", "9h Tc Jc", "Qs Kd Ks"], leader=0)
+>>> [last_trick_values(p)[Card("Kh")] for p in (a, b)]
+[5, 5]
+>>> alphamu_values([a, b], 0)
+[{Card('9c'): 0, Card('Qc'): 5, Card('Kh'): 5}, {Card('9c'): 5, Card('Qc'): 5, Card('Kh'): 0}]
 """
 
 from __future__ import annotations

@@ -62,7 +62,11 @@ most worlds, :mod:`chicago.bots.rulesdefence`, :meth:`MasterBot._chicago`), ``ex
 Chicago call, default 40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's,
 ``contested``);
 ``fusion=2`` groups the deals of the fusion correction more coarsely and takes every share
-from a fused card. A seed fixes every choice: no option reads the clock.
+from a fused card; ``alphamu`` (0, the default; N: with three to N cards in hand, the
+trick search's sure points by αμ, :mod:`chicago.bots.alphamu`: the bot's later cards
+chosen once for every world that looks the same to it, ``amdepth`` of its decisions, 0 all;
+it replaces the fusion correction there). A seed fixes every choice: no option reads the
+clock.
 """
 
 from __future__ import annotations
