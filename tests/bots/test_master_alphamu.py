@@ -8,6 +8,7 @@ checked; a seed fixes every choice; ``alphamu=0`` is ``master`` exactly."""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -42,6 +43,29 @@ def test_the_club_guess_is_fused_by_plain_search_and_not_by_alphamu_R_TRICK_4() 
     assert alphamu_values([_WORLD_A, _WORLD_B], 0, depth=1) == plain
     assert alphamu_values([_WORLD_A], 0) == plain[:1]
     assert alphamu_values([_WORLD_B], 0) == plain[1:]
+
+
+def test_master_fuses_the_club_guess_and_alphamu_does_not_R_TRICK_4() -> None:
+    """``master``'s one-decision correction (``fusion=1`` and ``2``) groups the worlds by the
+    others' lowest stopping replies — after Kh seat 2 throws Tc in world A and Qs in world B,
+    different groups — so it leaves the fusion in and scores Kh as high as Qc; αμ lets seat 2
+    throw the same card in both (a king), keeps the bot in the dark, and Kh falls below Qc."""
+    k = SimpleNamespace(hand=[Card("9c"), Card("Qc"), Card("Kh")], seat=0, players=3,
+                        rules=Rules.preset("pagat"), declarer=None)
+    worlds = [_WORLD_A, _WORLD_B]
+    cards = list(k.hand)
+    for spec in ("master", "master:fusion=2"):
+        scores = make_bot(spec)._card_scores(k, cards, worlds)  # type: ignore[attr-defined]
+        assert scores[Card("Kh")] == scores[Card("Qc")]
+    bot = make_bot("master:alphamu=3")
+    assert isinstance(bot, MasterBot)
+    sure = bot._sure_values(k, worlds)  # type: ignore[arg-type]
+    assert [row[Card("Kh")] for row in sure] == [5, 0]
+    scores = bot._card_scores(k, cards, worlds)  # type: ignore[arg-type]
+    assert scores[Card("Qc")] > scores[Card("Kh")]
+    # too few cards in hand for alphamu=3's range: master's values
+    assert make_bot("master:alphamu=2")._sure_values(  # type: ignore[attr-defined]
+        k, worlds) == make_bot("master")._sure_values(k, worlds)  # type: ignore[attr-defined]
 
 
 def _worlds(rng: random.Random, seats: int, cards: int, count: int) -> list[Position]:
