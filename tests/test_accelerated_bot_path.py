@@ -545,3 +545,28 @@ def test_a_bots_views_share_what_no_event_changed() -> None:
     assert later.announcements is first.announcements
     assert views_module.known_out(game, seat) is out
     assert knowledge_module.out_of_stock(game.seen_by(seat), seat) is not out  # a copy
+
+
+def test_the_scoring_parts_are_shared_through_an_exchange_round() -> None:
+    """Two exchanges of the same round, with a scoring round shown before it (R-ANN-3):
+    the public views of the states between share the scoring parts carried in the
+    spectators' log (the round's words, reveals, results), made once after the last
+    scoring event; the round shown is gone once the exchanges begin, as before."""
+    game = Game(Rules.preset("pagat"), 4, seed=8)
+    rng = random.Random(8)
+    shared = 0
+    last: Action | None = None
+    while not game.is_over and shared < 3:
+        before = public_view(game)
+        action = rng.choice(game.legal_actions())
+        game = game.copy()
+        game.apply(action)
+        after = public_view(game)
+        if action.kind is ActionKind.DISCARD and last is not None and (
+                last.kind is ActionKind.DISCARD) and after.announcements:
+            assert after.announcements is before.announcements
+            assert after.round_results is before.round_results
+            assert after.scoring_round is before.scoring_round is None
+            shared += 1
+        last = action
+    assert shared == 3
