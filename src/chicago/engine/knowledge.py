@@ -245,6 +245,8 @@ def _out_of_stock(state: _Placing) -> set[Card]:
 
 
 def _carried_out(state: _Placing) -> set[Card]:
+    # read under the log's lock; the set given out is never changed afterwards (an event
+    # that moves a card makes the next one), so readers share it without a copy
     out = state.out
     if out is None:
         out = state.out = state.places.out_of_stock()
