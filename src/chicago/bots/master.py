@@ -64,7 +64,11 @@ most worlds, :mod:`chicago.bots.rulesdefence`, :meth:`MasterBot._chicago`), ``ex
 Chicago call, default 40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's,
 ``contested``);
 ``fusion=2`` groups the deals of the fusion correction more coarsely and takes every share
-from a fused card. A seed fixes every choice: no option reads the clock.
+from a fused card; ``alphamu`` (0, the default; N: with three to N cards in hand, the
+trick search's sure points by αμ, :mod:`chicago.bots.alphamu`: the bot's later cards
+chosen once for every world that looks the same to it, ``amdepth`` of its decisions, 0 all;
+it replaces the fusion correction there). A seed fixes every choice: no option reads the
+clock.
 """
 
 from __future__ import annotations
@@ -74,6 +78,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from chicago.bots.alphamu import alphamu_values
 from chicago.bots.base import register_bot, require_whole, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.ev import desperate, ev_decision, ev_holds
@@ -229,6 +234,10 @@ DEFAULT_LEARNED = False
 raw weights nor its tempered ones (power 0.4, fitted on held-out games) chose
 measurably better than the hand-made weights where the two differed
 (``bench_disagreements.py``, docs/BOTS.md "The learned model of the hands")."""
+DEFAULT_ALPHAMU = 0
+"""αμ at trick play off by default (``alphamu=N``: with three to N cards in hand)."""
+DEFAULT_AMDEPTH = 0
+"""With ``alphamu``: every later decision of the bot searched without fusion."""
 _REAL_PLAY = 0.85
 """How much of the sampled share of sure Chicagos real play keeps (samples are optimistic:
 real players keep their high cards, and only sure deals are counted)."""
@@ -244,14 +253,14 @@ _OPTIONS = {
     "pool": (1, 20), "cap": (0, 100), "fit": (0.01, 1), "soft": (0, 4), "eps": (0.001, 0.5),
     "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1), "chain": (0, 1000),
     "replies": (0, 10000),
-    "rulescall": (0, 1),
+    "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
           "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "chain",
-          "replies", "rulescall", "rulescap")
+          "replies", "rulescall", "rulescap", "alphamu", "amdepth")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -335,6 +344,8 @@ class MasterBot(ExpertBot):
         rulescall: bool = DEFAULT_RULES_CALL,
         rulesbar: float = DEFAULT_RULES_BAR,
         rulescap: int = DEFAULT_RULES_CAP,
+        alphamu: int = DEFAULT_ALPHAMU,
+        amdepth: int = DEFAULT_AMDEPTH,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -430,6 +441,15 @@ class MasterBot(ExpertBot):
             raise ValueError("rulescap must be 0 or a whole number from pool to 100")
         self.rulescap = int(rulescap)
         """With ``rulescall``: ``cap`` in the bot's own declared Chicago (0: ``cap``)."""
+        if alphamu != int(alphamu) or not 0 <= alphamu <= 5:
+            raise ValueError("alphamu must be a whole number in 0..5")
+        if amdepth != int(amdepth) or not 0 <= amdepth <= 5:
+            raise ValueError("amdepth must be a whole number in 0..5")
+        self.alphamu = int(alphamu)
+        """With at most this many cards in hand (and at least three), the sure points of the
+        trick search by αμ (:mod:`chicago.bots.alphamu`) instead of per world; 0 off."""
+        self.amdepth = int(amdepth)
+        """With ``alphamu``: the bot's decisions αμ searches without fusion (0: all)."""
         self._weigh: Weight | None = None
         self.note: float | None = None
         """What the last search measured, for benchmarks (``bench_disagreements.py``): an
@@ -839,6 +859,8 @@ class MasterBot(ExpertBot):
         deals in which the others played the same cards (their replies chosen, deal by deal,
         to stop it where they can)."""
         values = super()._sure_values(k, positions)
+        if positions and 3 <= len(k.hand) <= self.alphamu:
+            return self._alphamu_values(k, positions, values)
         if len(k.hand) not in (3, 4) or not positions or not self.phases.fusion:
             return values
         coarse = self.phases.fusion >= 2
@@ -849,6 +871,25 @@ class MasterBot(ExpertBot):
         lost = _FUSED if coarse else 0
         return [
             {card: value if sure[i][card] or not value else lost for card, value in row.items()}
+            for i, row in enumerate(values)
+        ]
+
+    def _alphamu_values(
+        self, k: Knowledge, positions: Sequence[Position], values: list[dict[Card, int]],
+    ) -> list[dict[Card, int]]:
+        """``alphamu``: per deal and card, the sure points that the bot keeps when its later
+        cards are chosen once for all the deals that look the same to it
+        (:func:`~chicago.bots.alphamu.alphamu_values`, ``amdepth`` of its decisions); a card
+        that loses its sure points in a deal keeps there the shares for beating the model
+        and leaving the trick open (with ``fusion=2``, nothing, as that correction's)."""
+        rules = k.rules
+        deuce = 2 * rules.last_trick_points if rules.deuce_bonus else None
+        free = alphamu_values(positions, k.seat, points=rules.last_trick_points,
+                              deuce_points=deuce, depth=self.amdepth)
+        lost = _FUSED if self.phases.fusion >= 2 else 0
+        return [
+            {card: free[i][card] if free[i][card] or not value else lost
+             for card, value in row.items()}
             for i, row in enumerate(values)
         ]
 
@@ -1148,6 +1189,8 @@ def _factory(spec: str) -> MasterBot:
         rulescall=bool(options.get("rulescall", DEFAULT_RULES_CALL)),
         rulesbar=options.get("rulesbar", DEFAULT_RULES_BAR),
         rulescap=int(options.get("rulescap", DEFAULT_RULES_CAP)),
+        alphamu=int(options.get("alphamu", DEFAULT_ALPHAMU)),
+        amdepth=int(options.get("amdepth", DEFAULT_AMDEPTH)),
     )
 
 
