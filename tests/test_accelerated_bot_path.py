@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 import random
 from collections.abc import Iterator
 
@@ -36,9 +37,11 @@ from chicago.engine import views as views_module
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.native import ENGINE
+from chicago.engine.phases import Phase
 from chicago.engine.viewjson import own_json, own_state
 from chicago.engine.views import own_part, public_view, seat_view_from
 from chicago.engine.viewtypes import SeatView
+from chicago.server.views import PublicViews
 
 pytestmark = pytest.mark.skipif(ENGINE is None, reason="the engine accelerator is not built "
                                 "(or CHICAGO_PURE_PYTHON is set)")
@@ -468,3 +471,102 @@ def test_a_game_with_attributes_of_its_own_is_copied_as_in_python() -> None:
         PYTHON_COPY(unset)
     with pytest.raises(TypeError):
         state_module._COPIERS[Game](NotedGame.__new__(NotedGame))
+
+
+def pure_view(game: Game, seat: int | None, monkeypatch: pytest.MonkeyPatch) -> SeatView:
+    """``seat``'s view of ``game`` made by the pure-Python code from a copy with no log
+    carried (a pickled game's memo matches no deal: every fact folded afresh, in one go)."""
+    fresh = pickle.loads(pickle.dumps(game))
+    with monkeypatch.context() as patch:
+        patch.setattr(views_module, "_new_view", PYTHON_VIEW_MAKERS[0])
+        patch.setattr(views_module, "_public_with_own", PYTHON_VIEW_MAKERS[1])
+        patch.setattr(views_module, "_public_of", None)
+        patch.setattr(views_module, "_own_of", None)
+        return fresh.view(seat)  # type: ignore[no-any-return]
+
+
+@derandomized(40)
+@given(tables())
+@example((LOCKED_SIX.with_variations("V-ONE-UP"), 3, 5))
+def test_a_bots_view_as_a_table_makes_it_is_the_pure_one(table: tuple[Rules, int, int]
+                                                          ) -> None:
+    """Every preset and variation (R-EX-2 reshuffles, R-EX-4 shown hands, R-ANN-3 stages,
+    V-ONE-UP, V-QUADS-RESET, V-LOCK-6 …): played as a server's table plays (each state a
+    copy of the last with one action applied), the view of the seat to act that
+    :class:`~chicago.server.views.PublicViews` gives a bot (its public part shared, its log's
+    facts carried on: the cards known out of the stock, the scoring rounds) is, field by
+    field, the view the pure-Python code makes of the same state with nothing carried;
+    so is another seat's, and the cards each knows out of the stock."""
+    rules, players, seed = table
+    rng = random.Random(seed)
+    game = Game(rules, players, seed=seed)
+    views = PublicViews()
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        while True:
+            seat = game.to_act
+            other = rng.randrange(players)
+            for who in {seat, other} - {None}:
+                fast = views.seat_view(game, who)
+                pure = pure_view(game, who, monkeypatch)
+                found = list(differences(fast, pure, f"seat {who}'s view"))
+                assert not found, found
+                assert fast == pure
+                assert set(views_module.known_out(game, who)) == (
+                    knowledge_module.card_places(tuple(pure.events), who).out_of_stock())
+            if game.is_over:
+                break
+            log, count = game.seat_log(other)
+            assert count == len(game.seen_by(other)) and log is game.seen_by(other).log
+            action = rng.choice(game.legal_actions())
+            game = game.copy()
+            game.apply(action)
+            views.keep(game)
+
+
+def test_a_bots_views_share_what_no_event_changed() -> None:
+    """Between two states of a deal's tricks (plays only), the scoring rounds of their
+    views and the cards their seat knows out of the stock are the ones carried in the logs,
+    not made again; an event that moves a card or a scoring event makes them anew."""
+    game = Game(Rules.preset("pagat"), 4, seed=4)
+    rng = random.Random(4)
+    while game.phase is not Phase.PLAY:
+        game.apply(rng.choice(game.legal_actions()))
+    views = PublicViews()
+    seat = game.to_act
+    assert seat is not None
+    first = views.seat_view(game, seat)
+    out = views_module.known_out(game, seat)
+    for _ in range(game.players):  # a whole trick: every seat plays
+        game = game.copy()
+        game.apply(rng.choice(game.legal_actions()))
+    later = views.seat_view(game, seat)
+    assert later.scoring_round is first.scoring_round
+    assert (later.announcements, later.reveals) == (first.announcements, first.reveals)
+    assert later.announcements is first.announcements
+    assert views_module.known_out(game, seat) is out
+    assert knowledge_module.out_of_stock(game.seen_by(seat), seat) is not out  # a copy
+
+
+def test_the_scoring_parts_are_shared_through_an_exchange_round() -> None:
+    """Two exchanges of the same round, with a scoring round shown before it (R-ANN-3):
+    the public views of the states between share the scoring parts carried in the
+    spectators' log (the round's words, reveals, results), made once after the last
+    scoring event; the round shown is gone once the exchanges begin, as before."""
+    game = Game(Rules.preset("pagat"), 4, seed=8)
+    rng = random.Random(8)
+    shared = 0
+    last: Action | None = None
+    while not game.is_over and shared < 3:
+        before = public_view(game)
+        action = rng.choice(game.legal_actions())
+        game = game.copy()
+        game.apply(action)
+        after = public_view(game)
+        if action.kind is ActionKind.DISCARD and last is not None and (
+                last.kind is ActionKind.DISCARD) and after.announcements:
+            assert after.announcements is before.announcements
+            assert after.round_results is before.round_results
+            assert after.scoring_round is before.scoring_round is None
+            shared += 1
+        last = action
+    assert shared == 3

@@ -51,7 +51,9 @@ at least ``trust``, 0.99, the card of the best reply to those rules on the same 
 opponent who played this deal is a player of the rules of thumb by the game's earlier
 deals, each world searched at trick play is first moved by N Metropolis–Hastings trades of
 hidden cards that keep the law of the weighed worlds, :mod:`chicago.bots.worldchain`: many
-distinct worlds that explain every play instead of copies of the few dealt), ``rulescall``
+distinct worlds that explain every play instead of copies of the few dealt), ``replies``
+(0, the default: ``samples``; N: with ``exploit=1``, the best reply searched on N worlds
+resampled from the same pool, distinct ones with ``chain``), ``rulescall``
 (0, the default; 1: against a table of players of the rules of thumb, the
 Chicago call valued by the share of worlds in which it is made against their defence by
 the rules, at least ``rulesbar``, 0.9, and worth more than keeping the last trick, and the
@@ -62,7 +64,11 @@ most worlds, :mod:`chicago.bots.rulesdefence`, :meth:`MasterBot._chicago`), ``ex
 Chicago call, default 40, ``chicago``, ``model``, default 0.3 here, 0.6 the expert's,
 ``contested``);
 ``fusion=2`` groups the deals of the fusion correction more coarsely and takes every share
-from a fused card. A seed fixes every choice: no option reads the clock.
+from a fused card; ``alphamu`` (0, the default; N: with three to N cards in hand, the
+trick search's sure points by αμ, :mod:`chicago.bots.alphamu`: the bot's later cards
+chosen once for every world that looks the same to it, ``amdepth`` of its decisions, 0 all;
+it replaces the fusion correction there). A seed fixes every choice: no option reads the
+clock.
 """
 
 from __future__ import annotations
@@ -72,6 +78,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from chicago.bots.alphamu import alphamu_values
 from chicago.bots.base import register_bot, require_whole, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.ev import desperate, ev_decision, ev_holds
@@ -198,6 +205,11 @@ DEFAULT_CHAIN = 0
 thumb) each is moved by ``N`` Metropolis–Hastings trades of hidden cards first
 (:mod:`chicago.bots.worldchain`): many distinct worlds that explain every play, not copies
 of a few."""
+DEFAULT_REPLIES = 0
+"""With ``exploit=1``: the worlds the best reply is searched on; 0, ``samples``'s (40).
+``replies=N`` resamples ``N`` from the same dealt pool (with ``chain``, each moved by the
+trades, so they are distinct); the trick search's tie-break keeps the first ``samples``.
+Off by default: docs/BOTS.md, "The best reply on many distinct worlds"."""
 _CHAIN_RULES = 0.5
 """With ``chain``: the least chance of the rules model (``infer=3``'s posterior) that one
 opponent who played this deal must have for the trades to run."""
@@ -222,6 +234,10 @@ DEFAULT_LEARNED = False
 raw weights nor its tempered ones (power 0.4, fitted on held-out games) chose
 measurably better than the hand-made weights where the two differed
 (``bench_disagreements.py``, docs/BOTS.md "The learned model of the hands")."""
+DEFAULT_ALPHAMU = 0
+"""αμ at trick play off by default (``alphamu=N``: with three to N cards in hand)."""
+DEFAULT_AMDEPTH = 0
+"""With ``alphamu``: every later decision of the bot searched without fusion."""
 _REAL_PLAY = 0.85
 """How much of the sampled share of sure Chicagos real play keeps (samples are optimistic:
 real players keep their high cards, and only sure deals are counted)."""
@@ -236,14 +252,15 @@ _OPTIONS = {
     "lastholds": (0, 32), "lastmodel": (0, 1), "infer": (0, 3), "miss": (0.01, 1),
     "pool": (1, 20), "cap": (0, 100), "fit": (0.01, 1), "soft": (0, 4), "eps": (0.001, 0.5),
     "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1), "chain": (0, 1000),
-    "rulescall": (0, 1),
+    "replies": (0, 10000),
+    "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
           "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "chain",
-          "rulescall", "rulescap")
+          "replies", "rulescall", "rulescap", "alphamu", "amdepth")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -323,9 +340,12 @@ class MasterBot(ExpertBot):
         exploit: bool = DEFAULT_EXPLOIT,
         trust: float = DEFAULT_TRUST,
         chain: int = DEFAULT_CHAIN,
+        replies: int = DEFAULT_REPLIES,
         rulescall: bool = DEFAULT_RULES_CALL,
         rulesbar: float = DEFAULT_RULES_BAR,
         rulescap: int = DEFAULT_RULES_CAP,
+        alphamu: int = DEFAULT_ALPHAMU,
+        amdepth: int = DEFAULT_AMDEPTH,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -402,6 +422,12 @@ class MasterBot(ExpertBot):
             raise ValueError("chain needs infer=3 (each opponent's kind of play)")
         self.chain = int(chain)
         """Metropolis–Hastings trades per world searched at trick play (``chain``; 0 off)."""
+        if replies != int(replies) or not 0 <= replies <= 10000:
+            raise ValueError("replies must be a whole number in 0..10000")
+        if replies and not exploit:
+            raise ValueError("replies needs exploit=1 (the best reply's worlds)")
+        self.replies = int(replies)
+        """With ``exploit``: the worlds the best reply is searched on (0: ``samples``)."""
         if rulescall and self.infer != 3:
             raise ValueError("rulescall needs infer=3 (each opponent's kind of play)")
         if not 0.01 <= rulesbar <= 1:
@@ -415,6 +441,15 @@ class MasterBot(ExpertBot):
             raise ValueError("rulescap must be 0 or a whole number from pool to 100")
         self.rulescap = int(rulescap)
         """With ``rulescall``: ``cap`` in the bot's own declared Chicago (0: ``cap``)."""
+        if alphamu != int(alphamu) or not 0 <= alphamu <= 5:
+            raise ValueError("alphamu must be a whole number in 0..5")
+        if amdepth != int(amdepth) or not 0 <= amdepth <= 5:
+            raise ValueError("amdepth must be a whole number in 0..5")
+        self.alphamu = int(alphamu)
+        """With at most this many cards in hand (and at least three), the sure points of the
+        trick search by αμ (:mod:`chicago.bots.alphamu`) instead of per world; 0 off."""
+        self.amdepth = int(amdepth)
+        """With ``alphamu``: the bot's decisions αμ searches without fusion (0: all)."""
         self._weigh: Weight | None = None
         self.note: float | None = None
         """What the last search measured, for benchmarks (``bench_disagreements.py``): an
@@ -473,7 +508,8 @@ class MasterBot(ExpertBot):
         return sample_hands(k, rng, weight=self._weigh, proposals=self.proposals)
 
     def _positions(
-        self, k: Knowledge, rng: random.Random, declarer: int | None
+        self, k: Knowledge, rng: random.Random, declarer: int | None, cap: int | None = None,
+        count: int | None = None,
     ) -> Iterator[Position]:
         """The trick search's deals; with ``infer`` (and no Chicago declared, where the
         models of :mod:`chicago.bots.playmodel` do not describe the play), ``pool`` times as
@@ -484,15 +520,24 @@ class MasterBot(ExpertBot):
         ``soft`` first (:func:`tempered_weights`). With ``cap``, the pool grows by
         ``samples`` deals at a time while the effective number of worlds
         (:func:`~chicago.bots.playmodel.effective_count`) is below ``fit`` times ``samples``,
-        up to ``cap`` times ``samples`` deals: a count, never a time, so a seed fixes it."""
+        up to ``cap`` times ``samples`` deals: a count, never a time, so a seed fixes it.
+        ``cap`` given here overrides the option for this search (``rulescap``); ``count``,
+        the worlds yielded, overrides ``samples`` there (``replies``: the pool dealt and the
+        effective count aimed at stay ``samples``'s)."""
+        cap = self.cap if cap is None else cap
         plays = observed_plays(k) if self.infer and declarer is None else []
-        if not plays or (self.pool <= 1 and not self.cap):
-            yield from super()._positions(k, rng, declarer)
+        if not plays or (self.pool <= 1 and not cap):
+            if count is None:
+                yield from super()._positions(k, rng, declarer)
+                return
+            table = tuple(card for _, card in k.trick)
+            for _ in range(count):
+                yield Position(tuple(self._sample(k, rng)), k.leader, table, declarer)
             return
         dealt = [self._sample(k, rng) for _ in range(self.samples * self.pool)]
         weights = self._play_weights(k, dealt, plays)
-        if self.cap:
-            limit = self.samples * self.cap
+        if cap:
+            limit = self.samples * cap
             wanted = self.fit * self.samples
             while len(dealt) < limit and effective_count(weights) < wanted:
                 more = [self._sample(k, rng)
@@ -502,7 +547,7 @@ class MasterBot(ExpertBot):
         leader = k.leader
         table = tuple(card for _, card in k.trick)
         factor = self._chain_factor(k, plays)
-        for index in resample(weights, self.samples, rng):
+        for index in resample(weights, self.samples if count is None else count, rng):
             hands = dealt[index]
             if factor is not None:
                 hands = walk(k, hands, self.chain, factor, rng)
@@ -703,7 +748,8 @@ class MasterBot(ExpertBot):
             return self._rules_chicago_play(k, cards, rng)
         if len(cards) < 2 or not self._exploiting(k):
             return super()._play(k, legal, rng)
-        positions = list(self._positions(k, rng, None))
+        positions = list(self._positions(k, rng, None, count=self.replies) if self.replies
+                         else self._positions(k, rng, None))
         totals = dict.fromkeys(cards, 0.0)
         seen: dict[tuple[int, ...], dict[Card, int]] = {}
         for position in positions:
@@ -716,7 +762,7 @@ class MasterBot(ExpertBot):
         tied = [card for card in cards if totals[card] >= best - 1e-9]
         if len(tied) == 1:
             return Action.play(tied[0])
-        scores = self._card_scores(k, cards, positions)
+        scores = self._card_scores(k, cards, positions[: self.samples])
         return Action.play(best_card({c: scores[c] for c in tied}, ev_play(k, cards)))
 
     def _rules_chicago_play(
@@ -730,14 +776,9 @@ class MasterBot(ExpertBot):
         most worlds; between equals the card the expert's Chicago search scores highest
         (sure against any defence, :func:`~chicago.bots.solver.chicago_moves`)."""
         seat = k.seat
-        cap = self.cap
-        if self.rulescap:
-            self.cap = self.rulescap
-        try:
-            positions = [Position(p.hands, p.leader, p.played, seat)
-                         for p in self._positions(k, rng, None)]
-        finally:
-            self.cap = cap
+        worlds = (self._positions(k, rng, None, cap=self.rulescap) if self.rulescap
+                  else self._positions(k, rng, None))
+        positions = [Position(p.hands, p.leader, p.played, seat) for p in worlds]
         totals = dict.fromkeys(cards, 0)
         seen: dict[tuple[int, ...], dict[Card, bool]] = {}
         for position in positions:
@@ -818,6 +859,8 @@ class MasterBot(ExpertBot):
         deals in which the others played the same cards (their replies chosen, deal by deal,
         to stop it where they can)."""
         values = super()._sure_values(k, positions)
+        if positions and 3 <= len(k.hand) <= self.alphamu:
+            return self._alphamu_values(k, positions, values)
         if len(k.hand) not in (3, 4) or not positions or not self.phases.fusion:
             return values
         coarse = self.phases.fusion >= 2
@@ -828,6 +871,25 @@ class MasterBot(ExpertBot):
         lost = _FUSED if coarse else 0
         return [
             {card: value if sure[i][card] or not value else lost for card, value in row.items()}
+            for i, row in enumerate(values)
+        ]
+
+    def _alphamu_values(
+        self, k: Knowledge, positions: Sequence[Position], values: list[dict[Card, int]],
+    ) -> list[dict[Card, int]]:
+        """``alphamu``: per deal and card, the sure points that the bot keeps when its later
+        cards are chosen once for all the deals that look the same to it
+        (:func:`~chicago.bots.alphamu.alphamu_values`, ``amdepth`` of its decisions); a card
+        that loses its sure points in a deal keeps there the shares for beating the model
+        and leaving the trick open (with ``fusion=2``, nothing, as that correction's)."""
+        rules = k.rules
+        deuce = 2 * rules.last_trick_points if rules.deuce_bonus else None
+        free = alphamu_values(positions, k.seat, points=rules.last_trick_points,
+                              deuce_points=deuce, depth=self.amdepth)
+        lost = _FUSED if self.phases.fusion >= 2 else 0
+        return [
+            {card: free[i][card] if free[i][card] or not value else lost
+             for card, value in row.items()}
             for i, row in enumerate(values)
         ]
 
@@ -1123,9 +1185,12 @@ def _factory(spec: str) -> MasterBot:
         exploit=bool(options.get("exploit", DEFAULT_EXPLOIT)),
         trust=options.get("trust", DEFAULT_TRUST),
         chain=int(options.get("chain", DEFAULT_CHAIN)),
+        replies=int(options.get("replies", DEFAULT_REPLIES)),
         rulescall=bool(options.get("rulescall", DEFAULT_RULES_CALL)),
         rulesbar=options.get("rulesbar", DEFAULT_RULES_BAR),
         rulescap=int(options.get("rulescap", DEFAULT_RULES_CAP)),
+        alphamu=int(options.get("alphamu", DEFAULT_ALPHAMU)),
+        amdepth=int(options.get("amdepth", DEFAULT_AMDEPTH)),
     )
 
 

@@ -3327,6 +3327,15 @@ static PyObject *install_public(PyObject *module, PyObject *config)
     Py_RETURN_NONE;
 }
 
+/* a seat's own slots of a Game, as own_view_of and own_json_of read them (borrowed) */
+struct own_slots {
+    PyObject *held;       /* its hand, a list */
+    PyObject *discarded;  /* its discards this deal */
+    PyObject *rules;
+    PyObject *to_act;
+};
+static int own_slots_of(PyObject *game, PyObject *seat_object, struct own_slots *slots);
+
 /*
  * own_view_of(public, game, seat, visible, out): a seat's view of a Game made from the
  * public one (chicago.engine.views.seat_view_from), the seat's own fields read from the
@@ -3366,20 +3375,9 @@ static PyObject *own_view_of(PyObject *module, PyObject *const *args, Py_ssize_t
         Py_RETURN_NOTIMPLEMENTED;
     for (int i = 0; i < VW_COUNT; i++)
         if (SLOT(public, VW_OFFSET[i]) == NULL) Py_RETURN_NOTIMPLEMENTED;
-    PyObject *hands = SLOT(game, O_HANDS), *discards = SLOT(game, O_OWN_DISCARDS);
-    PyObject *rules = SLOT(game, O_RULES), *to_act = SLOT(game, O_TO_ACT);
-    if (hands == NULL || discards == NULL || rules == NULL || to_act == NULL
-        || !PyList_CheckExact(hands) || !PyList_CheckExact(discards))
-        Py_RETURN_NOTIMPLEMENTED;
-    long seat = PyLong_AsLong(seat_object);
-    if (seat == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        Py_RETURN_NOTIMPLEMENTED;
-    }
-    if (seat < 0 || seat >= PyList_GET_SIZE(hands) || seat >= PyList_GET_SIZE(discards))
-        Py_RETURN_NOTIMPLEMENTED;
-    PyObject *held = PyList_GET_ITEM(hands, seat);
-    if (!PyList_CheckExact(held)) Py_RETURN_NOTIMPLEMENTED;
+    struct own_slots slots;
+    if (!own_slots_of(game, seat_object, &slots)) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *held = slots.held, *rules = slots.rules, *to_act = slots.to_act;
     Py_INCREF(held);
     /* in view_with_own's order: seat, hand, hand_category, discarded, legal_actions,
        known_out, events */
@@ -3391,7 +3389,7 @@ static PyObject *own_view_of(PyObject *module, PyObject *const *args, Py_ssize_t
     if ((own[1] = sorted_tuple(held)) == NULL) goto done;
     own[2] = PyList_GET_SIZE(held) == 5 ? category_of(held, rules) : Py_NewRef(Py_None);
     if (own[2] == NULL) goto done;
-    if ((own[3] = PySequence_Tuple(PyList_GET_ITEM(discards, seat))) == NULL) goto done;
+    if ((own[3] = PySequence_Tuple(slots.discarded)) == NULL) goto done;
     if (acts) {
         PyObject *legal = legal_actions(game, NULL);
         own[4] = legal == NULL ? NULL : PyList_AsTuple(legal);
@@ -3510,20 +3508,9 @@ static PyObject *own_json_of(PyObject *module, PyObject *const *args, Py_ssize_t
     if (!installed || Py_TYPE(game) != GAME || !PyLong_CheckExact(seat_object)
         || !PySet_CheckExact(out) || !PyTuple_CheckExact(texts) || PyTuple_GET_SIZE(texts) != 52)
         Py_RETURN_NOTIMPLEMENTED;
-    PyObject *hands = SLOT(game, O_HANDS), *discards = SLOT(game, O_OWN_DISCARDS);
-    PyObject *rules = SLOT(game, O_RULES), *to_act = SLOT(game, O_TO_ACT);
-    if (hands == NULL || discards == NULL || rules == NULL || to_act == NULL
-        || !PyList_CheckExact(hands) || !PyList_CheckExact(discards))
-        Py_RETURN_NOTIMPLEMENTED;
-    long seat = PyLong_AsLong(seat_object);
-    if (seat == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        Py_RETURN_NOTIMPLEMENTED;
-    }
-    if (seat < 0 || seat >= PyList_GET_SIZE(hands) || seat >= PyList_GET_SIZE(discards))
-        Py_RETURN_NOTIMPLEMENTED;
-    PyObject *held = PyList_GET_ITEM(hands, seat);
-    if (!PyList_CheckExact(held)) Py_RETURN_NOTIMPLEMENTED;
+    struct own_slots slots;
+    if (!own_slots_of(game, seat_object, &slots)) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *held = slots.held, *rules = slots.rules, *to_act = slots.to_act;
     if (OJ_S_NAME == NULL) {
         static const char *names[6] = {"seat", "hand", "hand_category", "discarded",
                                        "legal_actions", "known_out"};
@@ -3550,7 +3537,7 @@ static PyObject *own_json_of(PyObject *module, PyObject *const *args, Py_ssize_t
     } else {
         values[2] = Py_NewRef(Py_None);
     }
-    if ((values[3] = card_text_list(PyList_GET_ITEM(discards, seat), texts)) == NULL) {
+    if ((values[3] = card_text_list(slots.discarded, texts)) == NULL) {
         other = !PyErr_Occurred();
         goto done;
     }
@@ -3817,6 +3804,34 @@ static PyObject *copier(PyObject *module, PyObject *args)
     Py_DECREF(capsule);
     return function;
 }
+
+/* bot views (issue 28, twentieth pass) */
+
+/* Fill ``slots`` with the own slots of ``seat_object`` (an int) in ``game`` (a Game
+   itself): 1, or 0 with no error set when they are of another shape (no hands or discards
+   lists, a seat out of range, a hand that is no list), for which the callers give
+   NotImplemented and the Python code makes what they make. */
+static int own_slots_of(PyObject *game, PyObject *seat_object, struct own_slots *slots)
+{
+    PyObject *hands = SLOT(game, O_HANDS), *discards = SLOT(game, O_OWN_DISCARDS);
+    slots->rules = SLOT(game, O_RULES);
+    slots->to_act = SLOT(game, O_TO_ACT);
+    if (hands == NULL || discards == NULL || slots->rules == NULL || slots->to_act == NULL
+        || !PyList_CheckExact(hands) || !PyList_CheckExact(discards))
+        return 0;
+    long seat = PyLong_AsLong(seat_object);
+    if (seat == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (seat < 0 || seat >= PyList_GET_SIZE(hands) || seat >= PyList_GET_SIZE(discards))
+        return 0;
+    slots->held = PyList_GET_ITEM(hands, seat);
+    slots->discarded = PyList_GET_ITEM(discards, seat);
+    return PyList_CheckExact(slots->held);
+}
+
+/* end of bot views (issue 28, twentieth pass) */
 
 /* public JSON (issue 28, twenty-first pass)
  *

@@ -114,6 +114,15 @@ class SeatLog:
                       if not e.private or (seat is not None and e.audience == seat))
         return self._events(seen[:visible])
 
+    def seen_count(self, deal: list[Event], count: int) -> int:
+        """How many of the log's events are among the first ``count`` of ``deal`` (the
+        memo's, read already): ``len(self.seen(deal, count))`` without making them."""
+        if count == self._scanned:
+            return len(self._seen)
+        seat = self.seat
+        return sum(1 for e in deal[:count]
+                   if not e.private or (seat is not None and e.audience == seat))
+
     def read(self, fold: Fold[S], count: int, read: Callable[[S], R]) -> R:
         """``read`` of the state of ``fold`` after the first ``count`` events of the log:
         carried on from the kept state when it has folded no more than them (and kept),
@@ -176,19 +185,38 @@ class DealMemo:
         its end) that ``seat`` may see, from its log; None when the deal's events are not
         those the memo read or more of them (a game that went another way: it needs a memo
         of its own)."""
-        count = (len(events) if stop is None else stop) - start
         with self._lock:
-            deal = self.deal
-            done = len(deal)
-            if count <= done:
-                if count and deal[count - 1] is not events[start + count - 1]:
-                    return None
-            else:
-                if done and deal[done - 1] is not events[start + done - 1]:
-                    return None
-                deal.extend(events[start + done:start + count])
-            log = self.logs.get(seat)
-            if log is None:
-                log = self.logs[seat] = SeatLog(seat, self.players, self.rules)
-            log._read(deal, count)
-            return log.seen(deal, count)
+            found = self._read(seat, events, start, stop)
+            return None if found is None else found[0].seen(self.deal, found[1])
+
+    def log(self, seat: int | None, events: list[Event], start: int,
+            stop: int | None = None) -> tuple[SeatLog, int] | None:
+        """:meth:`seen` as the seat's log and the number of its events that :meth:`seen`
+        gives (``len(seen(...))``), without making them: for a caller that reads a fact
+        of the log (:meth:`SeatLog.read`) and keeps no events; None as for :meth:`seen`."""
+        with self._lock:
+            found = self._read(seat, events, start, stop)
+            if found is None:
+                return None
+            log, count = found
+            return log, log.seen_count(self.deal, count)
+
+    def _read(self, seat: int | None, events: list[Event], start: int,
+              stop: int | None) -> tuple[SeatLog, int] | None:
+        """The seat's log, read up to the deal's events, and their number, or None (see
+        :meth:`seen`); under the memo's lock."""
+        count = (len(events) if stop is None else stop) - start
+        deal = self.deal
+        done = len(deal)
+        if count <= done:
+            if count and deal[count - 1] is not events[start + count - 1]:
+                return None
+        else:
+            if done and deal[done - 1] is not events[start + done - 1]:
+                return None
+            deal.extend(events[start + done:start + count])
+        log = self.logs.get(seat)
+        if log is None:
+            log = self.logs[seat] = SeatLog(seat, self.players, self.rules)
+        log._read(deal, count)
+        return log, count

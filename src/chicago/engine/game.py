@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Any, ClassVar, Self
+from typing import Annotated, Any, ClassVar, Self, TypeVar
 
 from chicago.cards import DECK, Card, cards_from_mask, parse_cards
 from chicago.engine.actions import Action, ActionKind, NotationError
-from chicago.engine.carried import DealMemo, SeenEvents
+from chicago.engine.carried import DealMemo, SeatLog, SeenEvents
 from chicago.engine.errors import IllegalAction, WorldError
 from chicago.engine.events import (
     EVENT_TYPES,
@@ -62,6 +62,8 @@ from chicago.poker import Category, HandValue, category_of, evaluate
 from chicago.rules import Rules, RulesError
 
 __all__ = ["ACCELERATED", "Game", "IllegalAction", "Phase", "WorldError"]
+
+_T = TypeVar("_T")
 
 _K = ActionKind
 _SUIT_LETTERS = "cdhs"
@@ -565,6 +567,19 @@ class Game:
         public ones), in order: what its view holds, taken from the seat's log in a memo
         shared with this game's copies, which carries the facts folded from them on
         (:mod:`chicago.engine.carried`)."""
+        return self._from_memo(seat, DealMemo.seen)
+
+    def seat_log(self, seat: int | None) -> tuple[SeatLog, int]:
+        """The log :meth:`seen_by` takes ``seat``'s events from, and how many of them it
+        gives: for a reader of a fact folded in the log (a view's scoring rounds) that
+        keeps no events, without making them."""
+        return self._from_memo(seat, DealMemo.log)
+
+    def _from_memo(self, seat: int | None,
+                   ask: Callable[[DealMemo, int | None, list[Event], int, int], _T | None]
+                   ) -> _T:
+        """``ask`` of the memo of the current deal (one made when this game has none, or
+        went another way than its memo's) about ``seat`` and the deal's events."""
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.players):
             raise ValueError(f"seat must be 0-{self.players - 1} or None, not {seat!r}")
         if self._pending or len(self._events) < self._event_count:
@@ -574,13 +589,13 @@ class Game:
         start = self._deal_start_event
         first = events[start] if start < stop else None
         memo = self._memo
-        seen = (memo.seen(seat, events, start, stop)
-                if memo is not None and memo.first is first else None)
-        if seen is None:  # no memo of this deal, or this game went another way than its
+        found = (ask(memo, seat, events, start, stop)
+                 if memo is not None and memo.first is first else None)
+        if found is None:  # no memo of this deal, or this game went another way than its
             memo = self._memo = DealMemo(first, self.players, self.rules)
-            seen = memo.seen(seat, events, start, stop)
-            assert seen is not None  # a new memo takes any deal
-        return seen
+            found = ask(memo, seat, events, start, stop)
+            assert found is not None  # a new memo takes any deal
+        return found
 
     @property
     def deal_history(self) -> tuple[DealRecord, ...]:

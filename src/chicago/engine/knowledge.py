@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -212,18 +213,26 @@ def card_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
 
 
 class _Placing:
-    """The state of the places fold: the places, and the seats whose one-up discard has not
-    joined the pile yet."""
+    """The state of the places fold: the places, the seats whose one-up discard has not
+    joined the pile yet, and the cards known out of the stock, worked out once until an
+    event moves a card (a trick's plays move none this fold follows)."""
 
-    __slots__ = ("one_up_open", "places")
+    __slots__ = ("one_up_open", "out", "places")
 
     def __init__(self) -> None:
         self.places = CardPlaces()
         self.one_up_open: set[int] = set()
+        self.out: set[Card] | None = None
 
 
 def _advance_places(state: _Placing, events: Sequence[Event], log: SeatLog) -> _Placing:
-    state.places, state.one_up_open = _fold(events, log.seat, state.places, state.one_up_open)
+    relevant = _PLACE_KINDS
+    for event in events:
+        if type(event) in relevant:
+            state.out = None
+            state.places, state.one_up_open = _fold(events, log.seat, state.places,
+                                                    state.one_up_open)
+            break
     return state
 
 
@@ -232,7 +241,16 @@ def _copy_places(state: _Placing) -> CardPlaces:
 
 
 def _out_of_stock(state: _Placing) -> set[Card]:
-    return state.places.out_of_stock()
+    return set(_carried_out(state))
+
+
+def _carried_out(state: _Placing) -> set[Card]:
+    # read under the log's lock; the set given out is never changed afterwards (an event
+    # that moves a card makes the next one), so readers share it without a copy
+    out = state.out
+    if out is None:
+        out = state.out = state.places.out_of_stock()
+    return out
 
 
 PLACES: Fold[_Placing] = Fold("card places", lambda log: _Placing(), _advance_places)
@@ -244,6 +262,15 @@ def out_of_stock(events: Sequence[Event], seat: int | None) -> set[Card]:
     seat's log (a view's ``known_out``)."""
     if type(events) is SeenEvents and events.log.seat == seat:
         return events.log.read(PLACES, len(events), _out_of_stock)
+    return _fold_places(events, seat).out_of_stock()
+
+
+def shared_out_of_stock(events: Sequence[Event], seat: int | None) -> AbstractSet[Card]:
+    """:func:`out_of_stock`, for a reader that only reads it: of a seat's log (a view's
+    events) the set carried in the log, shared until an event moves a card (a set all the
+    same, which the accelerator's makers of a seat's own fields take), not a copy."""
+    if type(events) is SeenEvents and events.log.seat == seat:
+        return events.log.read(PLACES, len(events), _carried_out)
     return _fold_places(events, seat).out_of_stock()
 
 

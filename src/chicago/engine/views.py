@@ -29,15 +29,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from chicago.cards import DECK, Card
 from chicago.categories import Category
 from chicago.engine.actions import Action
-from chicago.engine.carried import Fold, SeenEvents
+from chicago.engine.carried import Fold, SeatLog, SeenEvents
 from chicago.engine.events import Announce, Deal, Event, Exchange, Pass, Reveal, RoundResult
-from chicago.engine.knowledge import out_of_stock
+from chicago.engine.knowledge import shared_out_of_stock
 from chicago.engine.native import ENGINE
 from chicago.engine.phases import Phase
 from chicago.engine.viewtypes import (
@@ -121,6 +122,8 @@ class ViewedGame(Protocol):
 
     def seen_by(self, seat: int | None) -> SeenEvents: ...
 
+    def seat_log(self, seat: int | None) -> tuple[SeatLog, int]: ...
+
 
 @dataclass(frozen=True, slots=True)
 class OwnPart:
@@ -153,18 +156,19 @@ def own_part(game: ViewedGame, seat: int | None, visible: Sequence[Event] | None
     _check_seat(game, seat)
     if visible is None:
         visible = _visible(game, seat)
-    return own_part_known(game, seat, out_of_stock(visible, seat))
+    return own_part_known(game, seat, shared_out_of_stock(visible, seat))
 
 
-def known_out(game: ViewedGame, seat: int | None) -> set[Card]:
+def known_out(game: ViewedGame, seat: int | None) -> AbstractSet[Card]:
     """The cards ``seat`` (``None``: a spectator) knows out of the stock, folded in its log
     (:func:`own_part` leaves its own hand out of them): for a shell that writes a seat's
-    own fields in another form (:func:`chicago.engine.viewjson.own_state`)."""
+    own fields in another form (:func:`chicago.engine.viewjson.own_state`). The set is the
+    one carried in the seat's log (until an event moves a card), to read, not to change."""
     _check_seat(game, seat)
-    return out_of_stock(_visible(game, seat), seat)
+    return shared_out_of_stock(_visible(game, seat), seat)
 
 
-def own_part_known(game: ViewedGame, seat: int | None, out: set[Card]) -> OwnPart:
+def own_part_known(game: ViewedGame, seat: int | None, out: AbstractSet[Card]) -> OwnPart:
     """:func:`own_part`, ``out`` the cards the seat knows out of the stock
     (:func:`known_out`)."""
     if seat is None:
@@ -176,7 +180,7 @@ def own_part_known(game: ViewedGame, seat: int | None, out: set[Card]) -> OwnPar
         hand_category=category_of(held, game.rules) if len(held) == 5 else None,
         discarded=tuple(game.discarded(seat)),
         legal_actions=tuple(game.legal_actions()) if game.to_act == seat else (),
-        known_out=tuple(sorted(out.difference(held))),
+        known_out=tuple(sorted(set(out).difference(held))),
     )
 
 
@@ -199,7 +203,7 @@ def seat_view_from(public: SeatView, game: ViewedGame, seat: int | None) -> Seat
     anything else or a game of another shape is made by the Python code."""
     _check_seat(game, seat)
     visible = _visible(game, seat)
-    out = out_of_stock(visible, seat)
+    out = shared_out_of_stock(visible, seat)
     if _own_of is not None and seat is not None:
         made = _own_of(public, game, seat, visible, out)
         if type(made) is SeatView:  # else NotImplemented
@@ -275,9 +279,10 @@ _ScoringParts = tuple[tuple[Announcement, ...], tuple[Reveal, ...], tuple[RoundR
 
 
 def _scoring_parts(game: ViewedGame) -> _ScoringParts:
-    """The view's scoring rounds: public, carried on in the spectators' log."""
-    public = game.seen_by(None)
-    return public.log.read(SCORING, len(public), _Scoring.parts)
+    """The view's scoring rounds: public, carried on in the spectators' log (read without
+    making its events: a public view holds none)."""
+    log, count = game.seat_log(None)
+    return log.read(SCORING, count, _Scoring.parts)
 
 
 def _public_python(game: ViewedGame, scoring: _ScoringParts) -> SeatView:
@@ -361,10 +366,6 @@ _SCORING_KINDS = frozenset({Announce, Pass, Reveal, RoundResult, Exchange, Deal}
 """The kinds of events :class:`_Scoring` reads."""
 
 
-_Parts = tuple[tuple[Announcement, ...], tuple[Reveal, ...], tuple[RoundResult, ...]]
-"""A view's announcements, reveals and round results."""
-
-
 class _Scoring:
     """The scoring rounds of one deal's events (public ones suffice), in one pass: every
     announcement and pass, reveal and result, and where the round the table shows begins."""
@@ -379,7 +380,7 @@ class _Scoring:
         self._start = (0, 0)  # the shown round's first announcement and first reveal
         self._words = False  # whether a round is shown
         self._result: RoundResult | None = None
-        self._parts: _Parts | None = None  # the last parts made, until an event changes them
+        self._parts: _ScoringParts | None = None  # the last made, until an event changes them
         self.add(events)
 
     def add(self, events: Iterable[Event]) -> _Scoring:
@@ -389,33 +390,37 @@ class _Scoring:
         for event in events:
             if type(event) not in relevant:
                 continue  # plays, draws …: no part of a scoring round
-            self._parts = None
             if isinstance(event, Announce | Pass):
+                self._parts = None
                 category = event.category if isinstance(event, Announce) else None
                 if not self._words or event.round != announcements[-1].round:
                     self._start, self._words, self._result = (
                         (len(announcements), len(reveals)), True, None)
                 announcements.append(Announcement(event.round, event.seat, category))
             elif isinstance(event, Reveal):
+                self._parts = None
                 reveals.append(event)
             elif isinstance(event, RoundResult):
+                self._parts = None
                 self.results.append(event)
                 self._result = event
-            elif ((isinstance(event, Exchange) and self._result is not None)
-                  or isinstance(event, Deal)):
+            elif self._words and ((isinstance(event, Exchange) and self._result is not None)
+                                  or isinstance(event, Deal)):
+                self._parts = None
                 self._words = False  # an exchange round has begun since (or a new deal)
         return self
 
-    def parts(self) -> tuple[tuple[Announcement, ...], tuple[Reveal, ...],
-                             tuple[RoundResult, ...], ScoringRound | None]:
-        """A view's announcements, reveals, round results and scoring round (the tuples
-        made once and shared by the views of the states until a scoring event changes
-        them, as during a deal's tricks; the scoring round, which holds a dict, made anew)."""
+    def parts(self) -> _ScoringParts:
+        """A view's announcements, reveals, round results and scoring round, made once and
+        shared by the views of the states until a scoring event changes them (as during a
+        deal's tricks, or a bot's turns between two words of a scoring round): a view's
+        values are not changed, the scoring round's dict of reveals no more than its
+        tuples."""
         parts = self._parts
         if parts is None:
             parts = self._parts = (tuple(self.announcements), tuple(self.reveals),
-                                   tuple(self.results))
-        return (*parts, self.current())
+                                   tuple(self.results), self.current())
+        return parts
 
     def current(self) -> ScoringRound | None:
         """The scoring round the table shows: the one being played, or the last one until an
