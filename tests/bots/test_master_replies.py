@@ -104,29 +104,8 @@ def test_a_seed_fixes_every_choice_and_the_view_alone_decides() -> None:
     assert counts["changed"] >= 1, counts
 
 
-@pytest.mark.parametrize("others", [("expert", "expert", "expert"),
-                                    ("basic", "expert:samples=8", "basic")])
-def test_against_experts_it_never_applies(others: tuple[str, str, str]) -> None:
-    """Against three experts, or a table with one expert among ``basic`` players, the best
-    reply never applies, so every choice of ``exploit=1;replies=40`` is ``master``'s (seed
-    for seed, every phase)."""
-    bot = make_bot("master:exploit=1;replies=40;samples=8;pool=2")
-    plain = make_bot("master:samples=8;pool=2")
-    assert isinstance(bot, MasterBot)
-    bots = [bot, *(make_bot(spec if spec != "expert" else "expert:samples=8")
-                   for spec in others)]
-    checked = 0
-
-    def compare(game: Game, seat: int) -> None:
-        nonlocal checked
-        view, legal = game.view(seat), game.legal_actions()
-        here = bot.decide(view, legal, random.Random(checked))
-        assert not bot._exploiting(knowledge(view))
-        assert plain.decide(view, legal, random.Random(checked)) == here
-        checked += 1
-
-    _game(5, 5, bots, compare)
-    assert checked > 30
+# Against experts the best reply never applies, with or without ``replies``:
+# tests/bots/test_master_exploit.py, test_against_experts_it_never_applies.
 
 
 def test_a_declared_chicagos_play_passes_its_cap(monkeypatch: pytest.MonkeyPatch) -> None:
