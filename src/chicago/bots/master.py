@@ -67,7 +67,11 @@ Chicago call, default 40, ``chicago``, ``model``, default 0.3 here, 0.6 the expe
 from a fused card; ``alphamu`` (0, the default; N: with three to N cards in hand, the
 trick search's sure points by αμ, :mod:`chicago.bots.alphamu`: the bot's later cards
 chosen once for every world that looks the same to it, ``amdepth`` of its decisions, 0 all;
-it replaces the fusion correction there). A seed fixes every choice: no option reads the
+it replaces the fusion correction there), ``exrule`` (0, the default; with ``infer=3``, for
+each opponent seen in the game's earlier deals, its hand weighed by whether ``basic``'s
+exchange rule could have left it after drawing what it drew last, counted by that
+opponent's chance of the rules model, :mod:`chicago.bots.exchangerule`: 1 times the expert's
+hand-made plausibility, 2 instead of it). A seed fixes every choice: no option reads the
 clock.
 """
 
@@ -82,6 +86,7 @@ from chicago.bots.alphamu import alphamu_values
 from chicago.bots.base import register_bot, require_whole, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.ev import desperate, ev_decision, ev_holds
+from chicago.bots.exchangerule import RuleMemo, opponent_fits
 from chicago.bots.expert import (
     DEFAULT_CHICAGO,
     DEFAULT_CONTESTED,
@@ -213,6 +218,13 @@ Off by default: docs/BOTS.md, "The best reply on many distinct worlds"."""
 _CHAIN_RULES = 0.5
 """With ``chain``: the least chance of the rules model (``infer=3``'s posterior) that one
 opponent who played this deal must have for the trades to run."""
+DEFAULT_EXRULE = 0
+"""The opponents' hands weighed by ``basic``'s exchange rule off by default (``exrule=1``:
+times the hand-made plausibility; 2: instead of it; docs/BOTS.md, "``basic``'s own
+exchange rule as the dealing weight")."""
+_EXRULE_FLOOR = 0.02
+"""With ``exrule``: the weight, as a share, of a hand ``basic``'s rule could not have left
+(a slip, or a player that exchanges otherwise although it plays by the rules)."""
 DEFAULT_RULES_CALL = False
 """Off: the Chicago call and a declared Chicago's play assume the best defence. ``rulescall=1``
 values them against the defence of opponents the view shows to be players of the rules of
@@ -253,14 +265,14 @@ _OPTIONS = {
     "pool": (1, 20), "cap": (0, 100), "fit": (0.01, 1), "soft": (0, 4), "eps": (0.001, 0.5),
     "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1), "chain": (0, 1000),
     "replies": (0, 10000),
-    "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5),
+    "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5), "exrule": (0, 2),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
           "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "chain",
-          "replies", "rulescall", "rulescap", "alphamu", "amdepth")
+          "replies", "rulescall", "rulescap", "alphamu", "amdepth", "exrule")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -346,6 +358,7 @@ class MasterBot(ExpertBot):
         rulescap: int = DEFAULT_RULES_CAP,
         alphamu: int = DEFAULT_ALPHAMU,
         amdepth: int = DEFAULT_AMDEPTH,
+        exrule: int = DEFAULT_EXRULE,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -450,6 +463,15 @@ class MasterBot(ExpertBot):
         trick search by αμ (:mod:`chicago.bots.alphamu`) instead of per world; 0 off."""
         self.amdepth = int(amdepth)
         """With ``alphamu``: the bot's decisions αμ searches without fusion (0: all)."""
+        if exrule not in (0, 1, 2):
+            raise ValueError("exrule must be 0, 1 or 2")
+        if exrule and self.infer != 3:
+            raise ValueError("exrule needs infer=3 (each opponent's kind of play)")
+        self.exrule = int(exrule)
+        """Opponents' hands weighed by ``basic``'s exchange rule at trick play (0 off; 1
+        times the hand-made plausibility, 2 instead of it)."""
+        self._rule_memo: RuleMemo = {}
+        """With ``exrule``: hands already tested against the rule, a memo only."""
         self._weigh: Weight | None = None
         self.note: float | None = None
         """What the last search measured, for benchmarks (``bench_disagreements.py``): an
@@ -571,14 +593,62 @@ class MasterBot(ExpertBot):
         played = {seat: [int(c) for c in opp.played] for seat, opp in k.opponents.items()}
         weighted = self.weighted and not self.learned
         soft = self.soft
+        exrule = self.exrule
 
         def factor(seat: int, held: int) -> float:
             value = scorer.factor(seat, held)
-            if weighted and value > 0:
-                value *= hand_weight(k, k.opponents[seat], [*played[seat], *ids_of_mask(held)])
+            if (weighted or exrule) and value > 0:
+                cards = [*played[seat], *ids_of_mask(held)]
+                plain = hand_weight(k, k.opponents[seat], cards) if weighted else 1.0
+                value *= self._rule_weight(k, seat, cards, plain) if exrule else plain
             return value if soft == 1 else value ** soft
 
         return factor
+
+    def _rule_weight(self, k: Knowledge, seat: int, cards: Sequence[int], plain: float) -> float:
+        """With ``exrule``: the weight of ``cards`` (held and played) as ``seat``'s hand
+        after its last exchange, in place of ``plain`` (the hand-made plausibility, or 1
+        unweighted): with ``r`` its chance of the rules model by the game's earlier deals,
+        ``r`` × (1 if ``basic``'s exchange rule could have left the hand, else
+        :data:`_EXRULE_FLOOR`) + (1 - ``r``), times ``plain`` (``exrule=1``), or ``r`` ×
+        that + (1 - ``r``) × ``plain`` (``exrule=2``). ``plain`` for an opponent not seen
+        in an earlier deal or a hand the rule says nothing of
+        (:func:`~chicago.bots.exchangerule.opponent_fits`)."""
+        kinds = self._kinds.get(seat)
+        if kinds is None:
+            return plain
+        fits = opponent_fits(k, k.opponents[seat], cards, self._rule_memo)
+        if fits is None:
+            return plain
+        rules = kinds[0]
+        rule = 1.0 if fits else _EXRULE_FLOOR
+        if self.exrule == 1:
+            return plain * (rules * rule + 1.0 - rules)
+        return rules * rule + (1.0 - rules) * plain
+
+    def _rule_weights(
+        self, k: Knowledge, dealt: Sequence[list[int]], weights: Sequence[float],
+    ) -> list[float]:
+        """``weights`` of the ``dealt`` worlds times, per opponent seen in an earlier deal,
+        its :meth:`_rule_weight` over the weight the worlds were dealt by (the hand-made
+        plausibility when ``weighted``, else 1): the worlds reweighed as if dealt by the
+        rule's weight."""
+        seats = [seat for seat in sorted(k.opponents) if seat in self._kinds]
+        if not seats:
+            return list(weights)
+        weighted = self.weighted and not self.learned
+        played = {seat: [int(c) for c in k.opponents[seat].played] for seat in seats}
+        out: list[float] = []
+        for hands, weight in zip(dealt, weights, strict=True):
+            for seat in seats:
+                if weight <= 0:
+                    break
+                cards = [*played[seat], *ids_of_mask(hands[seat])]
+                plain = hand_weight(k, k.opponents[seat], cards) if weighted else 1.0
+                if plain > 0:
+                    weight *= self._rule_weight(k, seat, cards, plain) / plain
+            out.append(weight)
+        return out
 
     def _play_weights(
         self, k: Knowledge, dealt: Sequence[list[int]], plays: Sequence[Play],
@@ -588,6 +658,8 @@ class MasterBot(ExpertBot):
         if self.play_policy is not None and self.infer == 3:
             weights = kind_weights(dealt, plays, self._kinds, self.play_policy, self.eps,
                                    k.players, self.prior)
+            if self.exrule:
+                weights = self._rule_weights(k, dealt, weights)
         elif self.play_policy is not None:
             weights = policy_weights(dealt, plays, self.play_policy, k.players)
         else:
@@ -1191,6 +1263,7 @@ def _factory(spec: str) -> MasterBot:
         rulescap=int(options.get("rulescap", DEFAULT_RULES_CAP)),
         alphamu=int(options.get("alphamu", DEFAULT_ALPHAMU)),
         amdepth=int(options.get("amdepth", DEFAULT_AMDEPTH)),
+        exrule=int(options.get("exrule", DEFAULT_EXRULE)),
     )
 
 
