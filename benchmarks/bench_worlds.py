@@ -6,7 +6,8 @@ them). At each of seat 0's trick decisions with a choice, no Chicago declared an
 one opponent's card seen this deal, it deals the bot's worlds again from the seat's view
 (a copy of the bot's own rng state, so exactly the worlds of the decision) and reports,
 per variant (``--chains``: 0 is the resampled worlds as dealt, N the same after N
-Metropolis–Hastings trades each, ``chain=N``):
+Metropolis–Hastings trades each, ``chain=N``; ``--exrules``: each also with the opponents'
+hands weighed by ``basic``'s exchange rule, ``exrule=N``, on the same decisions):
 
 - ``distinct``: how many of the ``samples`` worlds searched differ;
 - ``ess``: the effective number of the dealt pool's worlds after weighting, (Σw)²/Σw²;
@@ -67,10 +68,16 @@ def main() -> int:
     parser.add_argument("--time", nargs="*", default=["master", "master:chain=20"],
                         help="bots timed on the same decisions (same view, same rng state)")
     parser.add_argument("--chains", type=int, nargs="+", default=[0, 20, 50])
+    parser.add_argument("--exrules", type=int, nargs="+", default=None,
+                        help="exrule values measured on the same decisions (default: the "
+                        "bot's own)")
     args = parser.parse_args()
     rules = Rules.preset(args.preset)
     Row = tuple[int, float, float, float, float, int]
-    rows: dict[int, list[Row]] = {c: [] for c in args.chains}
+    probe = make_bot(args.bot)
+    exrules = args.exrules if args.exrules is not None else [getattr(probe, "exrule", 0)]
+    variants = [(c, e) for e in exrules for c in args.chains]
+    rows: dict[tuple[int, int], list[Row]] = {v: [] for v in variants}
     uniform_placed: list[float] = []
     cpu: dict[str, list[float]] = {spec: [] for spec in args.time}
     for index in range(args.first_game, args.first_game + args.games):
@@ -92,11 +99,11 @@ def main() -> int:
                 if plays and k.declarer is None and game.deal_number >= args.from_deal:
                     true = [mask_of(hand) for hand in game.hands]
                     state = rngs[0].getstate()
-                    own_chain = bot.chain
+                    own_chain, own_exrule = bot.chain, bot.exrule
                     bot._kinds = history_kinds(view.history, 0, bot.play_policy, bot.eps, 4,
                                                bot.prior)
-                    for chain in args.chains:
-                        bot.chain = chain
+                    for chain, exrule in variants:
+                        bot.chain, bot.exrule = chain, exrule
                         rng = random.Random()
                         rng.setstate(state)
                         dealt = [bot._sample(k, rng) for _ in range(bot.samples * bot.pool)]
@@ -105,12 +112,12 @@ def main() -> int:
                         worlds = [list(p.hands) for p in bot._positions(k, rng, None)]
                         top = max(weights)
                         own = bot._play_weights(k, [true], plays)[0]
-                        rows[chain].append((
+                        rows[(chain, exrule)].append((
                             len({tuple(w) for w in worlds}), effective_count(weights),
                             own / top if top > 0 else 0.0,
                             sum(1 for w in weights if w < own) / len(weights),
                             _placed(worlds, true, 0), k.trick_number))
-                    bot.chain = own_chain
+                    bot.chain, bot.exrule = own_chain, own_exrule
                     flat = [sample_hands(k, random.Random(i)) for i in range(bot.samples)]
                     uniform_placed.append(_placed(flat, true, 0))
                     for spec, timed in zip(args.time, timers, strict=True):
@@ -122,10 +129,10 @@ def main() -> int:
             action = bots[seat].decide(view, legal, rngs[seat])
             game.apply(action)
         print(f"game {index}: {len(uniform_placed)} decisions so far", flush=True)
-    for chain, found in rows.items():
+    for (chain, exrule), found in rows.items():
         if not found:
             continue
-        print(f"chain={chain}: {len(found)} decisions; distinct median "
+        print(f"chain={chain} exrule={exrule}: {len(found)} decisions; distinct median "
               f"{statistics.median(r[0] for r in found):.0f} (mean "
               f"{statistics.mean(r[0] for r in found):.1f}); ess median "
               f"{statistics.median(r[1] for r in found):.1f}; true/max median "
