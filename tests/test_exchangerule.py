@@ -154,7 +154,7 @@ def test_master_with_exrule_decides_by_the_view_alone_and_a_seed_fixes_it() -> N
         rng = random.Random(3)
         checked = 0
 
-        def compare(game: Game, bot: MasterBot = bot) -> None:
+        def compare(game: Game, bot: MasterBot = bot, rng: random.Random = rng) -> None:
             nonlocal checked
             if game.deal_number < 3:
                 return
