@@ -177,13 +177,9 @@ class Player:
               return tb && !tb.pending && tb.conn.lastSeq > before;
             }""", arg=before, timeout=WAIT_MS)
         except PlaywrightTimeout as timeout:
-            page = self.page.evaluate("""() => { const tb = window.chicago.table;
-              return [tb.conn.lastSeq, !!tb.pending, tb.conn.ws ? tb.conn.ws.readyState
-                      : null]; }""")
             raise AssertionError(
                 f"{self.name}: no answer to a click on {selector} in {WAIT_MS} ms after "
-                f"seq {before} (page: last seq, pending, socket state {page})\n"
-                f"{server_side([self])}") from timeout
+                f"seq {before}\n{page_side([self])}\n{server_side([self])}") from timeout
         error = self.page.evaluate(
             "document.querySelector('.notice.error:not([hidden])')?.innerText || ''")
         assert not error, f"the server refused a click: {error}"
@@ -289,11 +285,33 @@ def wait_for_progress(players: list[Any], before: list[Any]) -> None:
             if player.page.evaluate(_PROGRESS_JS) != seen:
                 return
         assert time.monotonic() < deadline, (
-            f"no page changed in {WAIT_MS} ms: {before}\n{server_side(players)}")
+            f"no page changed in {WAIT_MS} ms: {before}\n{page_side(players)}\n"
+            f"{server_side(players)}")
         # Playwright's sync API waits on one page at a time and these are pages of several
         # browser contexts: no single event covers them, so each is looked at again after a
         # short pause that only spares the cores (the deadline above is the bound)
         players[0].page.wait_for_timeout(20)
+
+
+_PAGE_SIDE_JS = """() => {
+  const tb = window.chicago && window.chicago.table;
+  if (!tb) return 'no table page';
+  const v = tb.view || {};
+  const p = document.querySelector('.table-page');
+  return JSON.stringify({seq: tb.conn ? tb.conn.lastSeq : null,
+    socket: tb.conn && tb.conn.ws ? tb.conn.ws.readyState : null, pending: !!tb.pending,
+    rest: !!tb.rest, stepping: !!tb.stepping, held: (tb.held || []).map((m) => m.type),
+    pause: tb.pause, paused: p ? p.dataset.paused : null, myTurn: p ? p.dataset.myTurn : null,
+    deal: v.deal, phase: v.phase, to_act: v.to_act, over: v.over,
+    summary: !!document.querySelector('.deal-summary'),
+    gameOver: !!document.querySelector('[data-dialog=game-over]')});
+}"""
+
+
+def page_side(players: list[Any]) -> str:
+    """What each player's page holds (its last seq, socket, what it holds back, the pause,
+    the view's turn), for a wait's failure message beside :func:`server_side`."""
+    return "\n".join(f"{p.name} page: {p.page.evaluate(_PAGE_SIDE_JS)}" for p in players)
 
 
 def server_side(players: list[Any]) -> str:
