@@ -9,10 +9,10 @@ import random
 from types import SimpleNamespace
 from typing import Any
 
-from accelerator_cases import OPTIONS, derandomized, draw_table
 from hypothesis import given
 from hypothesis import strategies as st
 
+from accelerator_cases import OPTIONS, derandomized, draw_table
 from chicago import Game
 from chicago.bots import make_bot
 from chicago.seeding import SeededOnUse
@@ -91,3 +91,106 @@ def test_a_forced_move_builds_no_view_and_a_choice_does() -> None:
         chosen += len(legal) > 1
         game.apply(rng.choice(legal))
     assert forced and chosen
+
+
+def test_a_bots_action_is_applied_without_being_read_again(monkeypatch: Any) -> None:
+    """:func:`chicago.server.core.decide.act` takes a bot's chosen
+    :class:`~chicago.engine.actions.Action` as it is (before this pass the replies were
+    written out and read back: ``Action.parse`` once more per reply), stores the same
+    entry as its text would, refuses an illegal one as ever, and still reads a person's
+    text strictly."""
+    from chicago.engine.actions import Action
+    from chicago.server.core import decide
+    from chicago.server.protocol import TableError
+    from test_preview import T0, _playing_table
+
+    state = _playing_table(seed=3, moves=5)
+    game = state.current
+    seat = game.to_act
+    assert seat is not None
+    action = game.legal_actions()[-1]
+    parsed: list[object] = []
+    real = Action.parse.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[Action], text: object) -> Action:
+        parsed.append(text)
+        return real(cls, text)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Action, "parse", classmethod(counting))
+    by_action = decide.act(state, seat, action, "bot", at=T0 + 3)
+    assert parsed == []
+    by_text = decide.act(state, seat, str(action), "bot", at=T0 + 3)
+    assert parsed  # a text is read
+    assert [e.data for e in by_action.change.entries] == [e.data for e in by_text.change.entries]
+    assert by_action.games[-1].actions == by_text.games[-1].actions
+    other = next(a for a in Game(players=4, seed=99).legal_actions()
+                 if a not in game.legal_actions())
+    for bad in (other, "play", "discard Zz", 7):
+        try:
+            decide.act(state, seat, bad, "player", at=T0 + 3)  # type: ignore[arg-type]
+        except TableError as exc:
+            assert exc.code == "illegal_action"
+        else:
+            raise AssertionError(f"{bad!r} was accepted")
+
+
+def test_a_persons_move_reads_one_text_however_many_bots_reply(tmp_path: Any,
+                                                              monkeypatch: Any) -> None:
+    """At a table of one person and three ``basic`` bots (no connection, so no frame
+    reads an action), each of the person's moves reads exactly one text, the person's:
+    the bots' replies stored with it are applied as the actions they chose (before this
+    pass each reply's text was read again, one ``Action.parse`` per reply), and the
+    stored log holds the same texts."""
+    from chicago import Rules
+    from chicago.engine.actions import Action
+    from chicago.server.core.decide import TableSpec
+    from chicago.server.core.seats import TableOptions
+    from chicago.server.storage import Store
+    from chicago.server.tables import TableManager
+
+    parsed: list[object] = []
+    real = Action.parse.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[Action], text: object) -> Action:
+        parsed.append(text)
+        return real(cls, text)  # type: ignore[no-any-return]
+
+    async def scenario() -> tuple[list[int], list[str]]:
+        url = f"sqlite:///{tmp_path / 'parse.sqlite3'}"
+        store = Store(url)
+        store.migrate()
+        manager = TableManager(store, Settings(db_url=url, seed=3, review_workers=0,
+                                               bot_threads=False, resume_tables=False))
+        await manager.start()
+        try:
+            table = await manager.create(TableSpec(
+                Rules.preset("pagat"), ["open", "bot:basic", "bot:basic", "bot:basic"],
+                TableOptions()))
+            await manager.join(table.id, 0, "Anna")
+            rng = random.Random(5)
+            reads, replies = [], 0
+            for _ in range(12):
+                state = table.state
+                for _ in range(10_000):  # the bots before her move on their (0 s) timers
+                    if state.current.is_over or state.current.to_act == 0:
+                        break
+                    await asyncio.sleep(0)
+                if state.current.is_over or state.current.to_act != 0 or state.pause:
+                    break
+                before = state.seq
+                parsed.clear()
+                monkeypatch.setattr(Action, "parse", classmethod(counting))
+                await manager.act(table, 0, str(rng.choice(state.current.legal_actions())))
+                monkeypatch.undo()
+                reads.append(len(parsed))
+                replies += sum(1 for e in table.state.entries
+                               if e.seq > before and e.kind == "act" and e.seat != 0)
+            assert replies > 0
+            texts = [e.data["action"] for e in table.state.entries if e.kind == "act"]
+            return reads, texts
+        finally:
+            await manager.stop()
+
+    reads, texts = asyncio.run(scenario())
+    assert reads and set(reads) == {1}
+    assert all(str(Action.parse(t)) == t for t in texts)
