@@ -99,10 +99,11 @@ def test_a_bots_action_is_applied_without_being_read_again(monkeypatch: Any) -> 
     written out and read back: ``Action.parse`` once more per reply), stores the same
     entry as its text would, refuses an illegal one as ever, and still reads a person's
     text strictly."""
+    from test_preview import T0, _playing_table
+
     from chicago.engine.actions import Action
     from chicago.server.core import decide
     from chicago.server.protocol import TableError
-    from test_preview import T0, _playing_table
 
     state = _playing_table(seed=3, moves=5)
     game = state.current
