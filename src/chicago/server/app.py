@@ -159,7 +159,9 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         await app.state.mailer.start()
         await app.state.people.start()
         if settings.tune_gc:  # last: what start-up made is frozen
-            tune_for_serving(settings.gc_young_threshold)
+            tables = manager.tables
+            tune_for_serving(settings.gc_young_threshold,
+                             (lambda: len(tables)) if settings.gc_scan_by_load else None)
         try:
             await app.state.pairing.start()
             try:

@@ -32,6 +32,7 @@ tests/server/test_connection_cycles.py).
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["CHECK_EVERY", "THAW_GROWTH", "YOUNG_MAX", "YOUNG_THRESHOLD", "OldObjects",
@@ -63,21 +64,45 @@ OLDEST = 2
 class OldObjects:
     """The ``gc.callbacks`` hook that freezes the survivors of each collection and, when
     the frozen objects have grown by :data:`THAW_GROWTH` since the last whole scan,
-    unfreezes them until Python's next full collection has scanned them all."""
+    unfreezes them until Python's next full collection has scanned them all.
 
-    def __init__(self, growth: float = THAW_GROWTH, check_every: int = CHECK_EVERY) -> None:
+    ``load``: a count of what the live objects grow with (a server's tables in memory).
+    With it, growth that comes with more load is not a reason for a whole scan: the
+    frozen objects are compared with what the last whole scan left *per unit of load*
+    (start-up's frozen objects apart), so a server that fills up scans its whole heap
+    only when its objects per table have grown by a quarter (cycles left behind), not
+    every time it has a quarter more tables (docs/SERVER.md, "Where the tail comes from":
+    at 500 people such a scan held the loop about 0.6-0.8 s). Until a whole scan has
+    seen any load, the plain rule holds."""
+
+    def __init__(self, growth: float = THAW_GROWTH, check_every: int = CHECK_EVERY,
+                 load: Callable[[], int] | None = None) -> None:
         self.growth = growth
         self.check_every = check_every
-        self.scanned = gc.get_freeze_count()
+        self.load = load
+        self.base = gc.get_freeze_count()
+        """Frozen objects when the hook began (start-up's), which no load explains."""
+        self.scanned = self.base
         """Frozen objects right after the last whole scan."""
+        self.scanned_load = 0
+        """``load()`` at the last whole scan (0 without ``load``)."""
         self.whole_scans = 0
         """Full collections that scanned the frozen objects too."""
         self.thawing = False
         """Whether everything is unfrozen, waiting for a full collection to scan it."""
         self._since_count = 0
 
+    def expected(self) -> float:
+        """The frozen objects the last whole scan accounts for at today's load: its count,
+        or, with ``load`` and a scan that saw some, start-up's plus its count per unit of
+        load times today's load (never less than its count)."""
+        if self.load is None or self.scanned_load <= 0:
+            return float(self.scanned)
+        per_load = max(self.scanned - self.base, 0) / self.scanned_load
+        return max(float(self.scanned), self.base + per_load * self.load())
+
     def _grown(self) -> bool:
-        return gc.get_freeze_count() > self.scanned * self.growth
+        return gc.get_freeze_count() > self.expected() * self.growth
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         """Called by the collector at the start and stop of every collection."""
@@ -91,6 +116,7 @@ class OldObjects:
             if full:  # the whole scan is done: freeze its survivors
                 gc.freeze()
                 self.scanned = gc.get_freeze_count()
+                self.scanned_load = self.load() if self.load is not None else 0
                 self.whole_scans += 1
                 self.thawing = False
             return  # until then Python's own generations, as untuned
@@ -104,11 +130,13 @@ class OldObjects:
         gc.freeze()  # what survived is out of later collections until a thaw
 
 
-def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD) -> OldObjects:
+def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD,
+                     load: Callable[[], int] | None = None) -> OldObjects:
     """Collect once, freeze the survivors out of later collections, set the youngest
     generation's threshold to ``young_threshold`` (the older two keep Python's defaults)
-    and freeze the survivors of each later collection (:class:`OldObjects`, returned). For
-    the one server of a process, once it has started; :func:`untune` ends the freezing."""
+    and freeze the survivors of each later collection (:class:`OldObjects`, returned, with
+    ``load``: whole scans by growth per unit of it). For the one server of a process, once
+    it has started; :func:`untune` ends the freezing."""
     if young_threshold < 1:
         raise ValueError(f"the young threshold must be at least 1, not {young_threshold}")
     if young_threshold > YOUNG_MAX:
@@ -119,7 +147,7 @@ def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD) -> OldObjects:
     gc.freeze()
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(young_threshold, older, oldest)
-    hook = OldObjects()
+    hook = OldObjects(load=load)
     gc.callbacks.append(hook)
     return hook
 
