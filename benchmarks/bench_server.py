@@ -135,9 +135,25 @@ if os.environ.get("BENCH_STALLS"):  # the loop's lags and the collections, with 
                  collected=info["collected"], frozen=gc.get_freeze_count(),
                  thawing=[h.thawing for h in hooks], whole_scans=[h.whole_scans for h in hooks])
     gc.callbacks.insert(0, collection)
+    import threading
+    ticked = [time.perf_counter()]
+    def sampler(loop_thread):  # while the loop is 50 ms late: where it is, every 10 ms
+        while True:
+            time.sleep(0.01)
+            if time.perf_counter() - ticked[0] < 0.05:
+                continue
+            frame = sys._current_frames().get(loop_thread)
+            where = []
+            while frame is not None and len(where) < 8:
+                code = frame.f_code
+                where.append(f"{os.path.basename(code.co_filename)}:{code.co_name}")
+                frame = frame.f_back
+            note(kind="sample", at=time.time(), where=" < ".join(where))
     async def lag_monitor():
         tick = 0.005
+        threading.Thread(target=sampler, args=(threading.get_ident(),), daemon=True).start()
         while True:
+            ticked[0] = time.perf_counter()
             before, cpu = time.perf_counter(), time.thread_time()
             await asyncio.sleep(tick)
             late = time.perf_counter() - before - tick
@@ -418,6 +434,15 @@ def print_stalls(path: Path, watch: Watch, stamps: list[tuple[float, float]],
                          for c in during) or "no collection"
         print(f"|     +{e['at'] - start:5.1f} s: lag {e['wall'] * 1e3:.0f} ms (the loop's "
               f"CPU in it {e.get('cpu', 0) * 1e3:.0f} ms): {what} |")
+    samples: dict[str, int] = {}
+    for e in inside:
+        if e["kind"] == "sample":
+            samples[e["where"]] = samples.get(e["where"], 0) + 1
+    if samples:
+        print(f"|   where the loop was while 50 ms late (every 10 ms, "
+              f"{sum(samples.values())} samples; innermost first): |")
+        for where, n in sorted(samples.items(), key=lambda kv: -kv[1])[:8]:
+            print(f"|     {n}: {where} |")
     mine = [(a, w) for a, w in watch.lags if start <= a <= end]
     mine_gc = [c for c in watch.collections if start <= c[0] <= end]
     print(f"|   client loop lags >= 20 ms: {len(mine)}, the longest "
