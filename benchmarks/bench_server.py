@@ -133,7 +133,9 @@ if os.environ.get("BENCH_STALLS"):  # the loop's lags and the collections, with 
             note(kind="gc", at=time.time() - wall, wall=wall,
                  cpu=time.thread_time() - begun[1], generation=info["generation"],
                  collected=info["collected"], frozen=gc.get_freeze_count(),
-                 thawing=[h.thawing for h in hooks], whole_scans=[h.whole_scans for h in hooks])
+                 thawing=[h.thawing for h in hooks], whole_scans=[h.whole_scans for h in hooks],
+                 scanned=[[getattr(h, "base", None), h.scanned, getattr(h, "scanned_load", None)]
+                          for h in hooks])
     gc.callbacks.insert(0, collection)
     import threading
     ticked = [time.perf_counter()]
@@ -410,7 +412,7 @@ class Watch:
 
 
 def print_stalls(path: Path, watch: Watch, stamps: list[tuple[float, float]],
-                 start: float, end: float) -> None:
+                 start: float, end: float, step_start: float) -> None:
     """``--stalls``: over the step's window (wall clock), the server loop's lags of 50 ms or
     more with the collections inside them, the clients' own lags and collections, and how
     many of the person moves slower than 100 ms began before the end of a server lag that
@@ -430,7 +432,9 @@ def print_stalls(path: Path, watch: Watch, stamps: list[tuple[float, float]],
                   if c["at"] <= e["at"] + e["wall"] and c["at"] + c["wall"] >= e["at"]]
         what = "; ".join(f"gc gen {c['generation']} {c['wall'] * 1e3:.0f} ms (cpu "
                          f"{c['cpu'] * 1e3:.0f}, frozen {c['frozen']:,}, thawing "
-                         f"{c['thawing']}, whole scans {c['whole_scans']})"
+                         f"{c['thawing']}, whole scans {c['whole_scans']}"
+                         + (f", base/scanned/load {c['scanned']}" if c['generation'] == 2
+                            else "") + ")"
                          for c in during) or "no collection"
         print(f"|     +{e['at'] - start:5.1f} s: lag {e['wall'] * 1e3:.0f} ms (the loop's "
               f"CPU in it {e.get('cpu', 0) * 1e3:.0f} ms): {what} |")
@@ -443,6 +447,12 @@ def print_stalls(path: Path, watch: Watch, stamps: list[tuple[float, float]],
               f"{sum(samples.values())} samples; innermost first): |")
         for where, n in sorted(samples.items(), key=lambda kv: -kv[1])[:8]:
             print(f"|     {n}: {where} |")
+    for e in events:  # every whole collection since the step's seating began
+        if e["kind"] == "gc" and e["generation"] == 2 and step_start <= e["at"] <= end:
+            print(f"|   full collection at {e['at'] - start:+.1f} s of the window: "
+                  f"{e['wall'] * 1e3:.0f} ms ({e['cpu'] * 1e3:.0f} ms CPU), after it frozen "
+                  f"{e['frozen']:,}, whole scans {e['whole_scans']}, start-up's/scanned/"
+                  f"tables {e.get('scanned')} |")
     mine = [(a, w) for a, w in watch.lags if start <= a <= end]
     mine_gc = [c for c in watch.collections if start <= c[0] <= end]
     print(f"|   client loop lags >= 20 ms: {len(mine)}, the longest "
@@ -478,7 +488,7 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
     async with httpx.AsyncClient(base_url=http_base, timeout=120) as http:
         idle_rss = server.rss()
         for step in steps:
-            started = time.perf_counter()
+            started, step_wall = time.perf_counter(), time.time()
             try:
                 await seat_people(http, ws_base, step - len(people), people, tasks, totals,
                                   think, rng, stop, rules, batch)
@@ -525,7 +535,8 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
             if show_threads and moves:
                 print_threads(threads0, threads1, moves)
             if stalls_file is not None and watch is not None:
-                print_stalls(stalls_file, watch, list(totals.stamps), wall0, wall1)
+                print_stalls(stalls_file, watch, list(totals.stamps), wall0, wall1,
+                             step_wall)
             if gc0 is not None and gc1 is not None and moves:
                 print("|   collector: " + ", ".join(
                     f"generation {g} {n1 - n0} collections {(t1 - t0) / moves * 1e3:.3f} ms"
