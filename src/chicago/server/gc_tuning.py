@@ -1,5 +1,5 @@
 """The garbage collector of a serving process (``Settings.tune_gc``; docs/SERVER.md, "Load
-on one worker", the ninth, eleventh and eighteenth passes).
+on one worker", the ninth, eleventh and eighteenth passes, and "Where the tail comes from").
 
 Python's cyclic collector scans, at every full collection, every object that may hold
 references: in a server, the modules, classes and functions that start-up made (most of the
@@ -22,6 +22,11 @@ collections the hook counts the frozen objects; once they have grown by a quarte
 last whole scan (:data:`THAW_GROWTH`: leaked cycles, or more tables) it unfreezes them all
 and lets Python's own generations run until its next full collection, which scans the whole
 heap once, as Python would have; then the freezing goes on.
+
+In a server the growth that counts is per table (``load``, :data:`LOAD_GROWTH`): a server
+filling up with tables would otherwise scan its whole heap at every quarter more tables,
+holding the loop 0.4-0.8 s of CPU at 500 people (docs/SERVER.md, "Where the tail comes
+from"); and a thaw asks the loop for its full collection at once (``collect_soon``).
 
 So what lives as long as a connection or a table must not end in a reference cycle: frozen
 while it lived, it would wait for that thaw. A websocket connection of ``chicago serve``
