@@ -164,15 +164,22 @@ class Player:
         self.must_follow_checks += 1
 
     def click_and_wait(self, selector: str) -> None:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
         before = self.seq()
         self.page.locator(selector).first.click()
-        self.page.wait_for_function(
-            """(before) => {
-          const tb = window.chicago && window.chicago.table;
-          const note = document.querySelector('.notice.error:not([hidden])');
-          if (note) return 'error: ' + note.innerText;
-          return tb && !tb.pending && tb.conn.lastSeq > before;
-        }""", arg=before, timeout=WAIT_MS)
+        try:
+            self.page.wait_for_function(
+                """(before) => {
+              const tb = window.chicago && window.chicago.table;
+              const note = document.querySelector('.notice.error:not([hidden])');
+              if (note) return 'error: ' + note.innerText;
+              return tb && !tb.pending && tb.conn.lastSeq > before;
+            }""", arg=before, timeout=WAIT_MS)
+        except PlaywrightTimeout as timeout:
+            raise AssertionError(
+                f"{self.name}: no answer to a click on {selector} in {WAIT_MS} ms after "
+                f"seq {before}\n{page_side([self])}\n{server_side([self])}") from timeout
         error = self.page.evaluate(
             "document.querySelector('.notice.error:not([hidden])')?.innerText || ''")
         assert not error, f"the server refused a click: {error}"
@@ -277,11 +284,65 @@ def wait_for_progress(players: list[Any], before: list[Any]) -> None:
         for player, seen in zip(players, before, strict=True):
             if player.page.evaluate(_PROGRESS_JS) != seen:
                 return
-        assert time.monotonic() < deadline, f"no page changed in {WAIT_MS} ms: {before}"
+        assert time.monotonic() < deadline, (
+            f"no page changed in {WAIT_MS} ms: {before}\n{page_side(players)}\n"
+            f"{server_side(players)}")
         # Playwright's sync API waits on one page at a time and these are pages of several
         # browser contexts: no single event covers them, so each is looked at again after a
         # short pause that only spares the cores (the deadline above is the bound)
         players[0].page.wait_for_timeout(20)
+
+
+_PAGE_SIDE_JS = """() => {
+  const tb = window.chicago && window.chicago.table;
+  if (!tb) return 'no table page';
+  const v = tb.view || {};
+  const p = document.querySelector('.table-page');
+  return JSON.stringify({seq: tb.conn ? tb.conn.lastSeq : null,
+    socket: tb.conn && tb.conn.ws ? tb.conn.ws.readyState : null, pending: !!tb.pending,
+    rest: !!tb.rest, stepping: !!tb.stepping, held: (tb.held || []).map((m) => m.type),
+    pause: tb.pause, paused: p ? p.dataset.paused : null, myTurn: p ? p.dataset.myTurn : null,
+    deal: v.deal, phase: v.phase, to_act: v.to_act, over: v.over,
+    summary: !!document.querySelector('.deal-summary'),
+    gameOver: !!document.querySelector('[data-dialog=game-over]')});
+}"""
+
+
+def page_side(players: list[Any]) -> str:
+    """What each player's page holds (its last seq, socket, what it holds back, the pause,
+    the view's turn), for a wait's failure message beside :func:`server_side`."""
+    return "\n".join(f"{p.name} page: {p.page.evaluate(_PAGE_SIDE_JS)}" for p in players)
+
+
+def server_side(players: list[Any]) -> str:
+    """What the server holds for the players' tables, for a wait's failure message: each
+    table's last entry, its game (deal, phase, who is to act, over), the pause and whom it
+    waits for, the seats (kind, away), the turn clock and whether a bot's turn is scheduled
+    on the loop. Read from the test's thread without the table's lock: a picture good enough
+    to tell a stalled table from a slow page, never used to decide anything."""
+    lines = []
+    for player in players:
+        try:
+            table_id = player.table_id
+        except AssertionError:
+            lines.append(f"{player.name}: not at a table ({player.page.url})")
+            continue
+        held = player.live.manager.tables.get(table_id)
+        if held is None:
+            lines.append(f"{player.name}: table {table_id} is not held by the server")
+            continue
+        state = held.state
+        game = state.game
+        seats = [(s.kind, s.away) for s in state.seats]
+        what = ("no game" if game is None else
+                f"deal {game.deal_number} {game.phase.value} to_act {game.to_act} "
+                f"over {game.is_over}")
+        pause = None if state.pause is None else (state.pause.deal, sorted(state.pause.waiting))
+        lines.append(f"{player.name}: table {table_id} seq {state.seq} sent {held.sent} "
+                     f"{what}; pause {pause}; seats {seats}; clock {held.deadline}; "
+                     f"timer {'set' if held.timer is not None else 'none'}; "
+                     f"connections {len(held.conns)}")
+    return "\n".join(lines)
 
 
 def in_view_and_on_top(page: Any, selector: str) -> None:
