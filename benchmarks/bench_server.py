@@ -40,6 +40,10 @@ warm-up, it measures for ``--seconds``:
         # also each server thread's CPU per move, and a CPU profile of the loop's thread
     python benchmarks/bench_server.py --clients 100 1000 --gc
         # also the garbage collector's collections and CPU per move, by generation
+    python benchmarks/bench_server.py --clients 250 500 --stalls --set gc_scan_by_load=false
+        # where the tail comes from: the server loop's lags with the collections in them,
+        # where the late loop was, the clients' own lags (docs/SERVER.md, "Where the tail
+        # comes from"); --set NAME=JSON: a server setting for the run
 
 The server process imports ``chicago`` as this one does, so ``PYTHONPATH=OTHER/src`` measures
 another checkout's server with the same clients (a before and after, interleaved, in one
