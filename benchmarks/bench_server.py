@@ -40,6 +40,10 @@ warm-up, it measures for ``--seconds``:
         # also each server thread's CPU per move, and a CPU profile of the loop's thread
     python benchmarks/bench_server.py --clients 100 1000 --gc
         # also the garbage collector's collections and CPU per move, by generation
+    python benchmarks/bench_server.py --clients 250 500 --stalls --set gc_scan_by_load=false
+        # where the tail comes from: the server loop's lags with the collections in them,
+        # where the late loop was, the clients' own lags (docs/SERVER.md, "Where the tail
+        # comes from"); --set NAME=JSON: a server setting for the run
 
 The server process imports ``chicago`` as this one does, so ``PYTHONPATH=OTHER/src`` measures
 another checkout's server with the same clients (a before and after, interleaved, in one
@@ -50,6 +54,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -115,7 +120,57 @@ if os.environ.get("BENCH_GC"):  # SIGHUP writes the collector's CPU so far, per 
                        "kinds": kinds.most_common(30)}, out)
         os.replace(os.environ["BENCH_GC"] + ".tmp", os.environ["BENCH_GC"])
     signal.signal(signal.SIGHUP, dump)
-uvicorn.Server(config).run(sockets=[sock])
+server_class = uvicorn.Server
+if os.environ.get("BENCH_STALLS"):  # the loop's lags and the collections, with wall times
+    import asyncio, gc
+    stalls = open(os.environ["BENCH_STALLS"], "a", buffering=1)
+    def note(**event):
+        stalls.write(json.dumps(event) + chr(10))
+    begun = [0.0, 0.0]
+    def collection(phase, info):
+        if phase == "start":
+            begun[:] = [time.perf_counter(), time.thread_time()]
+            return
+        wall = time.perf_counter() - begun[0]
+        if wall >= 0.005:
+            hooks = [c for c in gc.callbacks if hasattr(c, "whole_scans")]
+            note(kind="gc", at=time.time() - wall, wall=wall,
+                 cpu=time.thread_time() - begun[1], generation=info["generation"],
+                 collected=info["collected"], frozen=gc.get_freeze_count(),
+                 thawing=[h.thawing for h in hooks], whole_scans=[h.whole_scans for h in hooks],
+                 scanned=[[getattr(h, "base", None), h.scanned, getattr(h, "scanned_load", None)]
+                          for h in hooks])
+    gc.callbacks.insert(0, collection)
+    import threading
+    ticked = [time.perf_counter()]
+    def sampler(loop_thread):  # while the loop is 50 ms late: where it is, every 10 ms
+        while True:
+            time.sleep(0.01)
+            if time.perf_counter() - ticked[0] < 0.05:
+                continue
+            frame = sys._current_frames().get(loop_thread)
+            where = []
+            while frame is not None and len(where) < 8:
+                code = frame.f_code
+                where.append(f"{os.path.basename(code.co_filename)}:{code.co_name}")
+                frame = frame.f_back
+            note(kind="sample", at=time.time(), where=" < ".join(where))
+    async def lag_monitor():
+        tick = 0.005
+        threading.Thread(target=sampler, args=(threading.get_ident(),), daemon=True).start()
+        while True:
+            ticked[0] = time.perf_counter()
+            before, cpu = time.perf_counter(), time.thread_time()
+            await asyncio.sleep(tick)
+            late = time.perf_counter() - before - tick
+            if late >= 0.02:
+                note(kind="lag", at=time.time() - late, wall=late,
+                     cpu=time.thread_time() - cpu)
+    class server_class(uvicorn.Server):
+        async def startup(self, sockets=None):
+            await super().startup(sockets=sockets)
+            self.monitor = asyncio.get_running_loop().create_task(lag_monitor())
+server_class(config).run(sockets=[sock])
 """
 BENCH_SETTINGS = {
     "create_rate": 1e6, "create_burst": 1_000_000,  # every table comes from 127.0.0.1
@@ -130,6 +185,10 @@ class Totals:
     """What all the people saw, reset at the start of each measured window."""
 
     latencies: list[float] = field(default_factory=list)
+    stamps: list[tuple[float, float]] = field(default_factory=list)
+    """Per person move (with ``--stalls``): wall-clock time its ``act`` went out, and its
+    act→update seconds."""
+    stalls: bool = False
     turns_back: list[float] = field(default_factory=list)
     """Per person move: seconds from its ``act`` until its seat may act again."""
     person_moves: int = 0
@@ -139,6 +198,7 @@ class Totals:
 
     def reset(self) -> None:
         self.latencies.clear()
+        self.stamps.clear()
         self.turns_back.clear()
         self.person_moves = self.actions = self.games = 0
         self.errors.clear()
@@ -205,7 +265,10 @@ class Person:
         totals = self.totals
         totals.actions += 1
         if update["seat"] == self.seat and update["by"] == "player" and self.sent is not None:
-            totals.latencies.append(time.perf_counter() - self.sent)
+            latency = time.perf_counter() - self.sent
+            totals.latencies.append(latency)
+            if totals.stalls:
+                totals.stamps.append((time.time() - latency, latency))
             totals.person_moves += 1
             self.sent = None
         state = update.get("state")
@@ -317,14 +380,110 @@ class ServerProcess:
         return float("nan")
 
 
+class Watch:
+    """``--stalls``, this (the clients') process's side: its own loop's lags and its own
+    garbage collections, with wall-clock times, so that a delay of the clients is not taken
+    for the server's."""
+
+    LAG = 0.02
+    """Lateness of a 5 ms sleep noted as a lag (seconds)."""
+
+    def __init__(self) -> None:
+        self.lags: list[tuple[float, float]] = []
+        self.collections: list[tuple[float, float, int]] = []
+        self._begun = 0.0
+        gc.callbacks.append(self._collection)
+
+    def _collection(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._begun = time.perf_counter()
+            return
+        wall = time.perf_counter() - self._begun
+        if wall >= 0.005:
+            self.collections.append((time.time() - wall, wall, int(info["generation"])))
+
+    async def monitor(self) -> None:
+        tick = 0.005
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(tick)
+            late = time.perf_counter() - before - tick
+            if late >= self.LAG:
+                self.lags.append((time.time() - late, late))
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._collection)
+
+
+def print_stalls(path: Path, watch: Watch, stamps: list[tuple[float, float]],
+                 start: float, end: float, step_start: float) -> None:
+    """``--stalls``: over the step's window (wall clock), the server loop's lags of 50 ms or
+    more with the collections inside them, the clients' own lags and collections, and how
+    many of the person moves slower than 100 ms began before the end of a server lag that
+    ended after the move went out (waited on it) or during a client lag."""
+    events = [json.loads(line) for line in path.read_text().splitlines()] \
+        if path.exists() else []
+    inside = [e for e in events if start <= e["at"] <= end]
+    lags = sorted((e for e in inside if e["kind"] == "lag" and e["wall"] >= 0.05),
+                  key=lambda e: e["at"])
+    collections = [e for e in inside if e["kind"] == "gc"]
+    by_gen = [sum(1 for e in collections if e["generation"] == g) for g in range(3)]
+    print(f"|   server loop lags >= 50 ms: {len(lags)}, {sum(e['wall'] for e in lags):.2f} s "
+          f"in all; collections >= 5 ms by generation {by_gen}, the longest "
+          f"{max((e['wall'] for e in collections), default=0) * 1e3:.0f} ms |")
+    for e in sorted(lags, key=lambda e: -e["wall"])[:6]:
+        during = [c for c in collections
+                  if c["at"] <= e["at"] + e["wall"] and c["at"] + c["wall"] >= e["at"]]
+        what = "; ".join(f"gc gen {c['generation']} {c['wall'] * 1e3:.0f} ms (cpu "
+                         f"{c['cpu'] * 1e3:.0f}, frozen {c['frozen']:,}, thawing "
+                         f"{c['thawing']}, whole scans {c['whole_scans']}"
+                         + (f", base/scanned/load {c['scanned']}" if c['generation'] == 2
+                            else "") + ")"
+                         for c in during) or "no collection"
+        print(f"|     +{e['at'] - start:5.1f} s: lag {e['wall'] * 1e3:.0f} ms (the loop's "
+              f"CPU in it {e.get('cpu', 0) * 1e3:.0f} ms): {what} |")
+    samples: dict[str, int] = {}
+    for e in inside:
+        if e["kind"] == "sample":
+            samples[e["where"]] = samples.get(e["where"], 0) + 1
+    if samples:
+        print(f"|   where the loop was while 50 ms late (every 10 ms, "
+              f"{sum(samples.values())} samples; innermost first): |")
+        for where, n in sorted(samples.items(), key=lambda kv: -kv[1])[:8]:
+            print(f"|     {n}: {where} |")
+    for e in events:  # every whole collection since the step's seating began
+        if e["kind"] == "gc" and e["generation"] == 2 and step_start <= e["at"] <= end:
+            print(f"|   full collection at {e['at'] - start:+.1f} s of the window: "
+                  f"{e['wall'] * 1e3:.0f} ms ({e['cpu'] * 1e3:.0f} ms CPU), after it frozen "
+                  f"{e['frozen']:,}, whole scans {e['whole_scans']}, start-up's/scanned/"
+                  f"tables {e.get('scanned')} |")
+    mine = [(a, w) for a, w in watch.lags if start <= a <= end]
+    mine_gc = [c for c in watch.collections if start <= c[0] <= end]
+    print(f"|   client loop lags >= 20 ms: {len(mine)}, the longest "
+          f"{max((w for _, w in mine), default=0) * 1e3:.0f} ms, "
+          f"{sum(w for _, w in mine):.2f} s in all; client collections >= 5 ms: "
+          f"{len(mine_gc)}, the longest {max((w for _, w, _ in mine_gc), default=0) * 1e3:.0f}"
+          " ms |")
+    slow = [(sent, lat) for sent, lat in stamps if lat >= 0.1]
+    on_server = sum(1 for sent, lat in slow if any(
+        e["at"] <= sent + lat and e["at"] + e["wall"] >= sent for e in lags))
+    on_client = sum(1 for sent, lat in slow if any(
+        a <= sent + lat and a + w >= sent and w >= 0.05 for a, w in mine))
+    print(f"|   person moves >= 100 ms: {len(slow)} of {len(stamps)}; overlapping a server "
+          f"lag >= 50 ms: {on_server}; a client lag >= 50 ms: {on_client} |")
+
+
 async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[int],
                think: float, warmup: float, seconds: float, seed: int,
                rules: dict[str, Any], batch: bool,
                profile: bool = False, show_threads: bool = False,
-               gc_file: Path | None = None) -> list[dict[str, Any]]:
+               gc_file: Path | None = None,
+               stalls_file: Path | None = None) -> list[dict[str, Any]]:
     """Seat people up to each step, warm up, measure; one result per step (``profile``: the
     server profiles its loop's thread over the last step's measured seconds)."""
-    totals = Totals()
+    totals = Totals(stalls=stalls_file is not None)
+    watch = Watch() if stalls_file is not None else None
+    watching = asyncio.create_task(watch.monitor()) if watch is not None else None
     stop = asyncio.Event()
     rng = random.Random(seed)
     people: list[Person] = []
@@ -333,7 +492,7 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
     async with httpx.AsyncClient(base_url=http_base, timeout=120) as http:
         idle_rss = server.rss()
         for step in steps:
-            started = time.perf_counter()
+            started, step_wall = time.perf_counter(), time.time()
             try:
                 await seat_people(http, ws_base, step - len(people), people, tasks, totals,
                                   think, rng, stop, rules, batch)
@@ -350,8 +509,10 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
             threads0 = server.threads()
             gc0 = server.collector(gc_file)
             cpu0, mine0, t0 = server.cpu(), time.process_time(), time.perf_counter()
+            wall0 = time.time()
             await asyncio.sleep(seconds)
             cpu1, mine1, t1 = server.cpu(), time.process_time(), time.perf_counter()
+            wall1 = time.time()
             threads1 = server.threads()
             gc1 = server.collector(gc_file)
             if profiling:
@@ -377,6 +538,9 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
             print_row(results[-1])
             if show_threads and moves:
                 print_threads(threads0, threads1, moves)
+            if stalls_file is not None and watch is not None:
+                print_stalls(stalls_file, watch, list(totals.stamps), wall0, wall1,
+                             step_wall)
             if gc0 is not None and gc1 is not None and moves:
                 print("|   collector: " + ", ".join(
                     f"generation {g} {n1 - n0} collections {(t1 - t0) / moves * 1e3:.3f} ms"
@@ -391,6 +555,9 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
                       f"{census.get('threshold')}): "
                       + ", ".join(f"{k} {n:,}" for k, n in census.get("kinds", [])[:20]) + " |")
     stop.set()
+    if watching is not None and watch is not None:
+        watching.cancel()
+        watch.close()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -417,14 +584,16 @@ def print_threads(before: dict[str, tuple[float, float]],
                   f"{(system - system0) / moves * 1e3:.2f} ms a person move |")
 
 
-def start_server(directory: Path, profile: str | None = None, gc_file: Path | None = None
-                 ) -> tuple[subprocess.Popen[str], str, str]:
+def start_server(directory: Path, profile: str | None = None, gc_file: Path | None = None,
+                 stalls_file: Path | None = None) -> tuple[subprocess.Popen[str], str, str]:
     """The server process on a free loopback port: (process, http base, ws base).
     ``profile``: the file its CPU profile goes to (started and saved by signals);
     ``gc_file``: where it writes its collector's times (on SIGHUP)."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     if gc_file is not None:
         env["BENCH_GC"] = str(gc_file)
+    if stalls_file is not None:
+        env["BENCH_STALLS"] = str(stalls_file)
     if profile is not None:
         env["BENCH_PROFILE"] = str(Path(profile).resolve())
     proc = subprocess.Popen(
@@ -475,7 +644,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gc", action="store_true",
                         help="print the server's garbage collections and their CPU per "
                         "person move, per generation (timed in the server by gc.callbacks)")
+    parser.add_argument("--stalls", action="store_true",
+                        help="find where the tail comes from: print the server loop's lags "
+                        "of 50 ms or more (a 5 ms sleep that woke late) with the garbage "
+                        "collections inside them, the clients' own lags and collections, "
+                        "and how many slow person moves each explains")
+    parser.add_argument("--set", metavar="NAME=JSON", action="append", default=[],
+                        help="a server setting of this run (Settings' field name, the value "
+                        "as JSON), e.g. --set gc_scan_by_load=false; repeatable")
     args = parser.parse_args(argv)
+    for item in args.set:
+        name, _, value = item.partition("=")
+        BENCH_SETTINGS[name] = json.loads(value)
     steps = sorted(set(args.clients))
     try:
         import uvloop
@@ -496,13 +676,15 @@ def main(argv: list[str] | None = None) -> int:
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
     with tempfile.TemporaryDirectory() as tmp:
         gc_file = Path(tmp) / "collector.json" if args.gc else None
-        proc, http, ws_base = start_server(Path(tmp), args.profile, gc_file)
+        stalls_file = Path(tmp) / "stalls.jsonl" if args.stalls else None
+        proc, http, ws_base = start_server(Path(tmp), args.profile, gc_file, stalls_file)
         try:
             server = ServerProcess(proc.pid)
             rules = {} if args.max_deals is None else {"max_deals": args.max_deals}
             results = asyncio.run(ramp(http, ws_base, server, steps, args.think, args.warmup,
                                        args.seconds, args.seed, rules, args.batch,
-                                       args.profile is not None, args.threads, gc_file))
+                                       args.profile is not None, args.threads, gc_file,
+                                       stalls_file))
         finally:
             proc.terminate()
             try:

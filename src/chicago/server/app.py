@@ -14,6 +14,7 @@ workers (Redis bus, PostgreSQL table locks; docs/SCALING.md).
 from __future__ import annotations
 
 import asyncio
+import gc
 import html
 import json
 import secrets
@@ -159,7 +160,16 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
         await app.state.mailer.start()
         await app.state.people.start()
         if settings.tune_gc:  # last: what start-up made is frozen
-            tune_for_serving(settings.gc_young_threshold)
+            tables, loop = manager.tables, asyncio.get_running_loop()
+
+            def collect_soon() -> None:  # from any thread; a whole scan on the loop
+                with suppress(RuntimeError):  # the loop closed
+                    loop.call_soon_threadsafe(gc.collect)
+
+            by_load = settings.gc_scan_by_load
+            tune_for_serving(settings.gc_young_threshold,
+                             (lambda: len(tables)) if by_load else None,
+                             collect_soon if by_load else None)
         try:
             await app.state.pairing.start()
             try:

@@ -1,5 +1,5 @@
 """The garbage collector of a serving process (``Settings.tune_gc``; docs/SERVER.md, "Load
-on one worker", the ninth, eleventh and eighteenth passes).
+on one worker", the ninth, eleventh and eighteenth passes, and "Where the tail comes from").
 
 Python's cyclic collector scans, at every full collection, every object that may hold
 references: in a server, the modules, classes and functions that start-up made (most of the
@@ -23,6 +23,11 @@ last whole scan (:data:`THAW_GROWTH`: leaked cycles, or more tables) it unfreeze
 and lets Python's own generations run until its next full collection, which scans the whole
 heap once, as Python would have; then the freezing goes on.
 
+In a server the growth that counts is per table (``load``, :data:`LOAD_GROWTH`): a server
+filling up with tables would otherwise scan its whole heap at every quarter more tables,
+holding the loop 0.4-0.8 s of CPU at 500 people (docs/SERVER.md, "Where the tail comes
+from"); and a thaw asks the loop for its full collection at once (``collect_soon``).
+
 So what lives as long as a connection or a table must not end in a reference cycle: frozen
 while it lived, it would wait for that thaw. A websocket connection of ``chicago serve``
 leaves none (docs/SERVER.md, "Connections without cycles";
@@ -32,10 +37,11 @@ tests/server/test_connection_cycles.py).
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["CHECK_EVERY", "THAW_GROWTH", "YOUNG_MAX", "YOUNG_THRESHOLD", "OldObjects",
-           "tune_for_serving", "untune"]
+__all__ = ["CHECK_EVERY", "FIRST_CHECK_EVERY", "LOAD_GROWTH", "THAW_GROWTH", "YOUNG_MAX",
+           "YOUNG_THRESHOLD", "OldObjects", "tune_for_serving", "untune"]
 
 YOUNG_THRESHOLD = 5_000
 """Allocations (minus deallocations) of tracked objects between two collections of the
@@ -52,6 +58,19 @@ they are this many times as many as after the last such whole scan: what a froze
 leak at most, relative to what lives (Python's own rule for full collections uses the same
 quarter)."""
 
+LOAD_GROWTH = 3.0
+"""With a load count: the frozen objects per unit of load (start-up's apart) may grow to
+this many times what the last whole scan left before the next one. Larger than
+:data:`THAW_GROWTH` because a table's objects grow with its game's log: about 450 a table
+when the first whole scan saw 83 tables early in their first deals, about 1,000 a minute
+later at 500 people, no cycle among them; at 2.0 that growth alone brought a whole scan
+of the full heap (0.6 s of CPU at 500 people), the stall this rule is there to avoid."""
+
+FIRST_CHECK_EVERY = 10
+"""With a load count, until a whole scan has seen some load: collections between two
+counts, so that the first whole scan (which gives the objects per unit of load) comes
+while the heap is still small."""
+
 CHECK_EVERY = 100
 """Collections between two counts of the frozen objects (a count walks them all; Python,
 untuned, makes a full collection about every 100 young ones)."""
@@ -63,21 +82,60 @@ OLDEST = 2
 class OldObjects:
     """The ``gc.callbacks`` hook that freezes the survivors of each collection and, when
     the frozen objects have grown by :data:`THAW_GROWTH` since the last whole scan,
-    unfreezes them until Python's next full collection has scanned them all."""
+    unfreezes them until Python's next full collection has scanned them all.
 
-    def __init__(self, growth: float = THAW_GROWTH, check_every: int = CHECK_EVERY) -> None:
+    ``load``: a count of what the live objects grow with (a server's tables in memory).
+    With it, growth that comes with more load is not a reason for a whole scan: the
+    frozen objects are compared with what the last whole scan left *per unit of load*
+    (start-up's frozen objects apart), so a server that fills up scans its whole heap
+    only when its objects per table have grown by a quarter (cycles left behind), not
+    every time it has a quarter more tables (docs/SERVER.md, "Where the tail comes from":
+    at 500 people such a scan held the loop about 0.6-0.8 s). Until a whole scan has
+    seen any load, the plain rule holds."""
+
+    def __init__(self, growth: float = THAW_GROWTH, check_every: int = CHECK_EVERY,
+                 load: Callable[[], int] | None = None,
+                 load_growth: float = LOAD_GROWTH,
+                 collect_soon: Callable[[], None] | None = None) -> None:
         self.growth = growth
+        self.collect_soon = collect_soon
+        """Asks for a full collection soon, outside this hook (a server: on its loop), so
+        that a whole scan comes at once, while the heap is as small as it will be, rather
+        than when Python's own rule for full collections allows it (which, after a thaw,
+        took 15 s at 250 people, the heap growing meanwhile)."""
+        self.load_growth = load_growth
         self.check_every = check_every
-        self.scanned = gc.get_freeze_count()
+        self.load = load
+        self.base = gc.get_freeze_count()
+        """Frozen objects when the hook began (start-up's), which no load explains."""
+        self.scanned = self.base
         """Frozen objects right after the last whole scan."""
+        self.scanned_load = 0
+        """``load()`` at the last whole scan (0 without ``load``)."""
         self.whole_scans = 0
         """Full collections that scanned the frozen objects too."""
         self.thawing = False
         """Whether everything is unfrozen, waiting for a full collection to scan it."""
         self._since_count = 0
 
+    def allowed(self) -> float:
+        """The frozen objects beyond which the next count unfreezes them all: a quarter
+        (:data:`THAW_GROWTH`) more than the last whole scan left, or, with ``load`` and a
+        whole scan that saw some, start-up's plus :data:`LOAD_GROWTH` times that scan's
+        objects per unit of load at today's load, if that is more."""
+        if self.load is None or self.scanned_load <= 0:
+            return self.scanned * self.growth
+        per_load = max(self.scanned - self.base, 0) / self.scanned_load
+        return max(self.scanned * self.growth,
+                   self.base + per_load * self.load() * self.load_growth)
+
     def _grown(self) -> bool:
-        return gc.get_freeze_count() > self.scanned * self.growth
+        return gc.get_freeze_count() > self.allowed()
+
+    def _check_every(self) -> int:
+        if self.load is not None and self.scanned_load <= 0:
+            return min(self.check_every, FIRST_CHECK_EVERY)
+        return self.check_every
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         """Called by the collector at the start and stop of every collection."""
@@ -91,24 +149,31 @@ class OldObjects:
             if full:  # the whole scan is done: freeze its survivors
                 gc.freeze()
                 self.scanned = gc.get_freeze_count()
+                self.scanned_load = self.load() if self.load is not None else 0
                 self.whole_scans += 1
                 self.thawing = False
             return  # until then Python's own generations, as untuned
         self._since_count += 1
-        if self._since_count >= self.check_every:
+        if self._since_count >= self._check_every():
             self._since_count = 0
             if self._grown():
                 gc.unfreeze()  # Python's next full collection scans it all
                 self.thawing = True
+                if self.collect_soon is not None:
+                    self.collect_soon()
                 return
         gc.freeze()  # what survived is out of later collections until a thaw
 
 
-def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD) -> OldObjects:
+def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD,
+                     load: Callable[[], int] | None = None,
+                     collect_soon: Callable[[], None] | None = None) -> OldObjects:
     """Collect once, freeze the survivors out of later collections, set the youngest
     generation's threshold to ``young_threshold`` (the older two keep Python's defaults)
-    and freeze the survivors of each later collection (:class:`OldObjects`, returned). For
-    the one server of a process, once it has started; :func:`untune` ends the freezing."""
+    and freeze the survivors of each later collection (:class:`OldObjects`, returned, with
+    ``load``: whole scans by growth per unit of it; ``collect_soon``: how a whole scan is
+    asked for once everything is unfrozen). For the one server of a process, once
+    it has started; :func:`untune` ends the freezing."""
     if young_threshold < 1:
         raise ValueError(f"the young threshold must be at least 1, not {young_threshold}")
     if young_threshold > YOUNG_MAX:
@@ -119,7 +184,7 @@ def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD) -> OldObjects:
     gc.freeze()
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(young_threshold, older, oldest)
-    hook = OldObjects()
+    hook = OldObjects(load=load, collect_soon=collect_soon)
     gc.callbacks.append(hook)
     return hook
 

@@ -171,12 +171,20 @@ class TurnScheduler:
         not yet stored): a built-in bot that thinks long thinks in the bots' pool (the
         quick ones, :data:`QUICK_LEVELS`, and without ``Settings.bot_threads`` all of them,
         in the loop), a program in the programs' pool. A program's turn lost to its
-        fallback is logged. The bot is given the view of its own seat alone."""
+        fallback is logged. The bot is given the view of its own seat alone.
+
+        A quick built-in bot (:data:`QUICK_LEVELS`, not a program) with one legal action
+        plays it without being asked: each of them takes a forced move so
+        (:func:`chicago.bots.basic.common_decision`; ``random``'s one choice), and a bot
+        of a table is asked about more than a quarter of its turns for nothing else (the
+        last trick, a suit it can follow with one card): no view, no knowledge."""
         bot = self.bot(table, seat, level)
         if game is None:
             game = table.state.current
-        view = table.views.seat_view(game, seat)
         legal = game.legal_actions()
+        if len(legal) == 1 and level in QUICK_LEVELS and not _is_program(bot):
+            return legal[0]
+        view = table.views.seat_view(game, seat)
         # seeded on its first draw (most quick bots' decisions draw nothing)
         rng = SeededOnUse(f"{table.state.row.secret}:{seq}:{seat}")
         failures = getattr(bot, "failures", None)

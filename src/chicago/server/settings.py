@@ -100,6 +100,12 @@ class Settings:
     collections of the youngest generation. Larger means fewer collections but each one
     scanning more (the moves in flight are in every one); docs/SERVER.md, the eighteenth
     pass of issue 28, has what was measured."""
+    gc_scan_by_load: bool = True
+    """With :attr:`tune_gc`: the whole scans that collect frozen cycles come when the
+    frozen objects have grown by a quarter *per table in memory*, not in all (a server
+    filling up with tables no longer scans its whole heap at every quarter more: at 500
+    people such a scan held the loop 0.6-0.8 s; docs/SERVER.md, "Where the tail comes
+    from"). False: by a quarter in all, as before."""
     bot_threads: bool = True
     """Let the built-in bots that think long (``ev``, ``expert``) think in a worker thread of
     their own pool (:attr:`bot_workers`; keeps the loop responsive). ``random`` and ``basic``

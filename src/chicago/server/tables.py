@@ -37,6 +37,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
+from chicago.engine.actions import Action
 from chicago.server import credentials, fanout
 from chicago.server.bus import InProcessBus
 from chicago.server.cache import TableCache
@@ -358,7 +359,8 @@ class TableManager:
             await self._act_locked(table, seat, text, "player")
         self.cache.let_go(table)
 
-    async def _act_locked(self, table: LiveTable, seat: int, text: str, by: str) -> None:
+    async def _act_locked(self, table: LiveTable, seat: int, text: str | Action,
+                          by: str) -> None:
         at = self.clock.time()
         due = self.reviews.due(table.state.seats)
         move = decide.act(table.state, seat, text, by, at=at, review_due=due)
@@ -397,7 +399,7 @@ class TableManager:
             try:
                 action = await self.scheduler.decide(table, turn.seat, turn.level, state.seq,
                                                      state.current)
-                reply = decide.act(state, turn.seat, str(action), turn.by, at=at,
+                reply = decide.act(state, turn.seat, action, turn.by, at=at,
                                    review_due=review_due)
             except TableError as exc:
                 log.error("table %s: %s %s at seat %d: %s", table.id, turn.by, turn.level,
@@ -483,7 +485,7 @@ class TableManager:
         if table.state.seq != seq:
             return
         try:
-            await self._act_locked(table, seat, str(action), by)
+            await self._act_locked(table, seat, action, by)
         except TableError as exc:
             log.error("table %s: %s %s at seat %d: %s", table.id, by, level, seat, exc)
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chicago.engine.actions import Action
 from chicago.engine.game import Game, IllegalAction
 from chicago.rules import Rules, RulesError
 from chicago.server.core.finish import finish_rows
@@ -190,10 +191,13 @@ def claim(state: TableState, profile: str, *, token_hash: str, at: float,
     return seat, Change(state.id, [entry], holders=[SeatHolder(seat, profile, token_hash)])
 
 
-def act(state: TableState, seat: int, text: str, by: str, *, at: float,
+def act(state: TableState, seat: int, text: str | Action, by: str, *, at: float,
         review_due: Sequence[int] = ()) -> Move:
     """The action ``text`` (in the notation) of ``seat``, made ``by`` its player, its bot,
-    its stand-in (``stand-in``) or its turn clock running out (``clock``).
+    its stand-in (``stand-in``) or its turn clock running out (``clock``). A bot's action
+    may come as the :class:`~chicago.engine.actions.Action` it chose: checked against the
+    legal actions as a text is, without being written out and read again (a person's text
+    is read strictly, as ever).
 
     A player who acts while away takes the seat back first (a ``back`` entry); the third
     clock in a row marks the seat away (an ``away`` entry: its stand-in plays on). An action
@@ -214,7 +218,7 @@ def act(state: TableState, seat: int, text: str, by: str, *, at: float,
     try:
         after.apply(text)
     except IllegalAction as exc:
-        raise TableError("illegal_action", f"{text!r}: {exc.reason}", 400) from None
+        raise TableError("illegal_action", f"{str(text)!r}: {exc.reason}", 400) from None
     entries: list[LogEntry] = []
     games: list[Game | None] = []
     if by == "player" and state.seats[seat].away:

@@ -11,6 +11,7 @@ in as arguments: ``clock`` is the turn clock as it runs now, ``at`` the UNIX tim
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from chicago.engine.actions import Action, ActionKind
@@ -202,9 +203,12 @@ Frame = (SnapshotFrame | UpdateFrame | BatchFrame | GameOverFrame | SeatsFrame |
 _HIDDEN_KINDS = (ActionKind.DISCARD, ActionKind.ONE_UP)
 
 
+@functools.lru_cache(maxsize=4096)
 def _action_kind(text: str) -> tuple[str, bool]:
     """An action's kind word, and whether its text may be shown to every seat: the cards of a
-    discard (R-EX-2) or of a one-up request (V-ONE-UP) are for the actor's eyes only."""
+    discard (R-EX-2) or of a one-up request (V-ONE-UP) are for the actor's eyes only. Read
+    once per stored text, not once per entry and audience (a pair of immutable values,
+    kept for the 4,096 texts read last: a text read again is not parsed again)."""
     action = Action.parse(text)
     return action.kind.value, not (action.kind in _HIDDEN_KINDS and action.cards)
 

@@ -124,16 +124,22 @@ class TableState:
     @property
     def open_seats(self) -> int:
         """Seats nobody has joined yet."""
-        return sum(1 for s in self.seats if s.kind == "open")
+        return [s.kind for s in self.seats].count("open")
 
     @property
     def status(self) -> str:
-        """``waiting`` (an open seat), ``playing`` or ``finished`` (the game is over)."""
+        """``waiting`` (an open seat), ``playing`` or ``finished`` (the game is over).
+        Read about three times per action (whose turn follows, each decision): it stops at
+        the first open seat and counts none."""
         if self.closed:
             return FINISHED
-        if self.open_seats:
-            return WAITING
-        return FINISHED if self.current.is_over else PLAYING
+        for seat in self.seats:
+            if seat.kind == "open":
+                return WAITING
+        game = self.game
+        if game is None:
+            raise RuntimeError(f"table {self.id} has no game yet")
+        return FINISHED if game.is_over else PLAYING
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token this is, or None."""
