@@ -48,6 +48,23 @@ def age_log(db_url: str, seconds: float) -> None:
     store.close()
 
 
+def count_parses(monkeypatch: Any, into: list[object] | None = None) -> list[object]:
+    """Make :meth:`chicago.engine.actions.Action.parse` note every text it is given (in
+    ``into``, or a new list: returned) until ``monkeypatch.undo()`` or the test's end; it
+    parses them as ever."""
+    from chicago.engine.actions import Action
+
+    parsed: list[object] = [] if into is None else into
+    real = Action.parse.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[Action], text: object) -> Action:
+        parsed.append(text)
+        return real(cls, text)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Action, "parse", classmethod(counting))
+    return parsed
+
+
 def create_table(client: TestClient, seats: list[str], **options: Any) -> dict[str, Any]:
     """Create a table (bots act at once unless bot_delay is given, the next deal starts at
     once unless deal_pause is given); its info."""

@@ -7,8 +7,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from server_support import count_parses
+
 from chicago import Game
-from chicago.engine.actions import Action, ActionKind
+from chicago.engine.actions import ActionKind
 from chicago.rules import PRESETS, Rules
 from chicago.server.core import frames
 
@@ -29,14 +31,7 @@ def test_the_kept_kind_is_the_kind_read_afresh_R_EX_2_V_ONE_UP(monkeypatch: Any)
                     action.cards)
                 assert frames._action_kind(text) == (action.kind.value, not hidden)
             game.apply(rng.choice(game.legal_actions()))
-    parsed: list[object] = []
-    real = Action.parse.__func__  # type: ignore[attr-defined]
-
-    def counting(cls: type[Action], text: object) -> Action:
-        parsed.append(text)
-        return real(cls, text)  # type: ignore[no-any-return]
-
-    monkeypatch.setattr(Action, "parse", classmethod(counting))
+    parsed = count_parses(monkeypatch)
     frames._action_kind.cache_clear()
     for _ in range(3):
         assert frames._action_kind("discard 2h 7c") == ("discard", False)

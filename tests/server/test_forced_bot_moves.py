@@ -11,6 +11,7 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
+from server_support import count_parses
 
 from accelerator_cases import OPTIONS, derandomized, draw_table
 from chicago import Game
@@ -101,7 +102,6 @@ def test_a_bots_action_is_applied_without_being_read_again(monkeypatch: Any) -> 
     text strictly."""
     from test_preview import T0, _playing_table
 
-    from chicago.engine.actions import Action
     from chicago.server.core import decide
     from chicago.server.protocol import TableError
 
@@ -110,14 +110,7 @@ def test_a_bots_action_is_applied_without_being_read_again(monkeypatch: Any) -> 
     seat = game.to_act
     assert seat is not None
     action = game.legal_actions()[-1]
-    parsed: list[object] = []
-    real = Action.parse.__func__  # type: ignore[attr-defined]
-
-    def counting(cls: type[Action], text: object) -> Action:
-        parsed.append(text)
-        return real(cls, text)  # type: ignore[no-any-return]
-
-    monkeypatch.setattr(Action, "parse", classmethod(counting))
+    parsed = count_parses(monkeypatch)
     by_action = decide.act(state, seat, action, "bot", at=T0 + 3)
     assert parsed == []
     by_text = decide.act(state, seat, str(action), "bot", at=T0 + 3)
@@ -150,11 +143,6 @@ def test_a_persons_move_reads_one_text_however_many_bots_reply(tmp_path: Any,
     from chicago.server.tables import TableManager
 
     parsed: list[object] = []
-    real = Action.parse.__func__  # type: ignore[attr-defined]
-
-    def counting(cls: type[Action], text: object) -> Action:
-        parsed.append(text)
-        return real(cls, text)  # type: ignore[no-any-return]
 
     async def scenario() -> tuple[list[int], list[str]]:
         url = f"sqlite:///{tmp_path / 'parse.sqlite3'}"
@@ -180,7 +168,7 @@ def test_a_persons_move_reads_one_text_however_many_bots_reply(tmp_path: Any,
                     break
                 before = state.seq
                 parsed.clear()
-                monkeypatch.setattr(Action, "parse", classmethod(counting))
+                count_parses(monkeypatch, parsed)
                 await manager.act(table, 0, str(rng.choice(state.current.legal_actions())))
                 monkeypatch.undo()
                 reads.append(len(parsed))
