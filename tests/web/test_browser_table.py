@@ -26,7 +26,7 @@ from .driver import (
     progress_marks,
     wait_for_progress,
 )
-from .serving import LiveServer
+from .serving import WAIT_MS, LiveServer
 
 _FOCUS_KEPT = """(dialog) => {
   const focusable = () => [...document.querySelectorAll(`${dialog} .dialog *`)]
@@ -243,4 +243,45 @@ def test_no_hidden_card_in_a_seat_page_or_its_data(browser: Any, live: LiveServe
         assert_no_leak(page, live, table_id, seat)
         player.act()
     assert checked > 0 and player.leak_checks == player.turns
+    context.close()
+
+
+def test_a_card_pressed_while_the_page_is_drawn_anew_is_still_played_R_TRICK_2(
+    browser: Any, live: LiveServer
+) -> None:
+    """A click on a card whose press and release have a drawing of the page between them
+    (news from the server, a banner's end, drawn while the button is held) plays the card:
+    the page holds its drawing until the release. Before, the drawing put a new button
+    under the pointer, the browser fired no click, and the turn was never played (found
+    by CI: a card clicked, no answer in 30 s, the server waiting for that seat)."""
+    from .driver import seated_page
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, table_id, seat = seated_page(context, live, ["open"] + ["bot:random"] * 3,
+                                       rules={"max_deals": 1})
+    player = Player(page, live)
+    while True:  # to the player's first card
+        assert player.state() == "turn"
+        if page.get_attribute(".table-page", "data-phase") == "play":
+            break
+        player.act()
+    card = page.locator(".hand button[data-card]:not([disabled])").first
+    code = card.get_attribute("data-card")
+    box = card.bounding_box()
+    assert box is not None
+    before = player.seq()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("window.chicago.table.render()")  # what a frame or a banner's end does
+    page.mouse.up()
+    page.wait_for_function(
+        "b => window.chicago.table.conn.lastSeq > b && !window.chicago.table.pending",
+        arg=before, timeout=WAIT_MS)
+    entries = live.manager.tables[table_id].state.entries
+    played = [e.data["action"] for e in entries
+              if e.kind == "act" and e.seat == seat and e.seq > before]
+    assert played[:1] == [f"play {code}"], played
+    # the page is drawn again once the press is over: the card has left the hand
+    page.wait_for_function("c => !document.querySelector(`.hand [data-card='${c}']`)",
+                           arg=code, timeout=WAIT_MS)
     context.close()

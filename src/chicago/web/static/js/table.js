@@ -27,6 +27,8 @@ const HELD = new Set(["update", "seats", "continue", "game_over"]);
 
 /** Milliseconds between the updates of a batch shown one after another (each bot's card). */
 export const STEP_MS = 240;
+/** The longest a press on the page holds back its drawing (ms). */
+export const PRESS_MAX_MS = 1000;
 
 /** The choices of the trick's rest (ms), the first the default: the table's setting. */
 export const TRICK_RESTS = [1000, 0, 500, 2000];
@@ -101,6 +103,31 @@ export class TablePage {
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
     this.clockTimer = setInterval(() => this.tickClock(), 250);
+    // A press on the page (a mouse button or a finger down on it): a drawing meanwhile puts
+    // new buttons under the pointer, and the browser fires no click for a press and a
+    // release on two elements (a card clicked as a banner ended or news came did nothing).
+    // So the drawing waits for the release, PRESS_MAX_MS at most (a release outside the
+    // window is never seen).
+    this.pressedAt = null;
+    this.drawAfterPress = null; // the timer of a drawing held back by a press
+    this.onPress = (e) => {
+      if (e.isPrimary && e.button === 0 && this.root.contains(e.target)) this.pressedAt = performance.now();
+    };
+    this.onRelease = () => this.endPress();
+    document.addEventListener("pointerdown", this.onPress, true);
+    document.addEventListener("pointerup", this.onRelease, true);
+    document.addEventListener("pointercancel", this.onRelease, true);
+  }
+
+  /** A press has ended: a drawing held back meanwhile is made, after the click it makes. */
+  endPress() {
+    if (this.pressedAt === null) return;
+    this.pressedAt = null;
+    if (this.drawAfterPress !== null) {
+      clearTimeout(this.drawAfterPress);
+      this.drawAfterPress = null;
+      setTimeout(() => this.render(), 0);
+    }
   }
 
   async mount() {
@@ -122,6 +149,10 @@ export class TablePage {
     this.conn?.close();
     this.offLang();
     document.removeEventListener("keydown", this.onKey);
+    document.removeEventListener("pointerdown", this.onPress, true);
+    document.removeEventListener("pointerup", this.onRelease, true);
+    document.removeEventListener("pointercancel", this.onRelease, true);
+    clearTimeout(this.drawAfterPress);
     clearInterval(this.clockTimer);
     clearTimeout(this.autoTimer);
     clearTimeout(this.momentTimer);
@@ -639,6 +670,20 @@ export class TablePage {
   // ------------------------------------------------------------------ rendering
   render() {
     if (!this.table) return;
+    if (this.pressedAt !== null) { // drawn when the press ends (see the constructor)
+      const left = PRESS_MAX_MS - (performance.now() - this.pressedAt);
+      if (left > 0) {
+        if (this.drawAfterPress === null) {
+          this.drawAfterPress = setTimeout(() => {
+            this.drawAfterPress = null;
+            this.pressedAt = null;
+            this.render();
+          }, left);
+        }
+        return;
+      }
+      this.pressedAt = null;
+    }
     this.motion.finish(); // a new state finishes a running animation at once
     this.motion.capture(this.root);
     const focus = rememberFocus(this.root); // put back on the same control once drawn anew
