@@ -73,10 +73,15 @@ def _play_until_the_pause(players: list[Player], paused: Any = None,
             return bool(paused())
         return all(p.page.evaluate(f"{_PAUSED} && !window.chicago.table.rest") for p in players)
 
-    while not done():
+    while True:
         if looking_down is not None:
             looking_down.page.evaluate(_LOOK_FAR_DOWN)
+        # the marks before the look at the pause: a finished trick's rest that ends in
+        # between (the pause then shown) is a change the wait below sees, not one it
+        # waits for in vain (CI: the pause shown, the loop waiting 30 s for news)
         marks = progress_marks(players)
+        if done():
+            return
         player = _turn(players)
         if player is None:
             wait_for_progress(players, marks)
