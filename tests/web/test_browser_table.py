@@ -212,8 +212,10 @@ def test_two_browser_contexts_play_at_one_table_through_the_invite_link(
     assert {p.seat for p in players} == {0, 1}
 
     # Each clicks when it is their turn until the game (one deal) is over.
-    while not all(p.page.locator("[data-dialog=game-over]").count() for p in players):
-        marks = progress_marks(players)
+    while True:
+        marks = progress_marks(players)  # before the look at the end (see test_browser_pause)
+        if all(p.page.locator("[data-dialog=game-over]").count() for p in players):
+            break
         player = _either_turn(players)
         if player is None:
             wait_for_progress(players, marks)
