@@ -59,7 +59,7 @@ static int PATTERNS_UP_TO[6];       /* how many patterns discard at most k cards
 
 /* Offsets of the Game slots used here. */
 static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL, O_ACTIONS,
-    O_PHASE, O_TO_ACT, O_TURN, O_ORDER, O_STOCK, O_DISCARDS, O_OWN_DISCARDS, O_CATEGORIES,
+    O_ACTION_COUNT, O_ACTIONS_GIVEN, O_PHASE, O_TO_ACT, O_TURN, O_ORDER, O_STOCK, O_DISCARDS, O_OWN_DISCARDS, O_CATEGORIES,
     O_EXCHANGE_COUNTS, O_ROUND, O_LOCKED, O_PROTECTED, O_RULES, O_SOURCE, O_ANNOUNCED,
     O_HIGHEST, O_TRICKS, O_DECLARER, O_PLAYERS, O_DEALER, O_SCORES, O_DEAL_START_SCORES,
     O_DECLARED_CHICAGO, O_MADE_CHICAGO, O_ON_GAME, O_QUADS_CLAIMS, O_WINNERS, O_DEAL_HISTORY;
@@ -70,6 +70,7 @@ static int installed = 0;
 
 static PyObject *take(PyObject *config, const char *name);
 static int mask_of(PyObject *action, uint64_t *mask);
+static int add_action(PyObject *self, PyObject *entry); /* see "shared actions" below */
 
 static int set_slot(PyObject *self, Py_ssize_t offset, PyObject *value)
 {
@@ -183,8 +184,9 @@ static void plain_state(PyObject *self)
         PyObject *value = SLOT(self, *STATE_LISTS[k]);
         if (value != NULL && PyList_CheckExact(value)) plain_container(value, 4);
     }
-    PyObject *history[2] = {SLOT(self, O_ACTIONS), SLOT(self, O_PENDING)};
-    for (int k = 0; k < 2; k++)
+    PyObject *history[3] = {SLOT(self, O_ACTIONS), SLOT(self, O_PENDING),
+                            SLOT(self, O_ACTIONS_GIVEN)};
+    for (int k = 0; k < 3; k++)
         if (history[k] != NULL && PyList_CheckExact(history[k]))
             plain(history[k]);
 }
@@ -1024,14 +1026,10 @@ static PyObject *apply(PyObject *self, PyObject *action)
     PyObject *phase = SLOT(self, O_PHASE);
     Py_INCREF(phase);
     PyObject *result = NULL;
-    PyObject *actions = list_slot(self, O_ACTIONS);
     PyObject *entry = plain(PyTuple_Pack(2, seat_object, action));
-    if (set_slot(self, O_LEGAL, Py_NewRef(Py_None)) < 0 || entry == NULL || actions == NULL
-        || PyList_Append(actions, entry) < 0) {
-        if (actions == NULL && !PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "Game.actions is not a list");
+    if (set_slot(self, O_LEGAL, Py_NewRef(Py_None)) < 0 || entry == NULL
+        || add_action(self, entry) < 0)
         goto done;
-    }
     /* the records made from here on, taken off the collector's watch before returning
        (those Python makes too: an exchange may call Game._show_if_breaking, whose Show
        records hold the hand's cards, objects the collector watches, and stayed watched
@@ -2409,7 +2407,8 @@ static PyObject *install(PyObject *module, PyObject *args)
     struct { const char *name; Py_ssize_t *offset; } slots[] = {
         {"hands", &O_HANDS}, {"played", &O_PLAYED}, {"trick", &O_TRICK},
         {"trick_number", &O_TRICK_NUMBER}, {"_pending", &O_PENDING}, {"_legal", &O_LEGAL},
-        {"actions", &O_ACTIONS}, {"phase", &O_PHASE}, {"to_act", &O_TO_ACT},
+        {"_actions", &O_ACTIONS}, {"_action_count", &O_ACTION_COUNT},
+        {"_actions_given", &O_ACTIONS_GIVEN}, {"phase", &O_PHASE}, {"to_act", &O_TO_ACT},
         {"_turn", &O_TURN}, {"_order", &O_ORDER}, {"_stock", &O_STOCK},
         {"_discards", &O_DISCARDS}, {"_own_discards", &O_OWN_DISCARDS},
         {"_categories", &O_CATEGORIES}, {"exchange_counts", &O_EXCHANGE_COUNTS},
@@ -3631,7 +3630,8 @@ static PyObject *install_view(PyObject *module, PyObject *args)
 /*
  * copier(cls, names, kinds, extra): chicago.engine.state's copier of a class that declares
  * its attributes as slots (Game), in C. The plan is state._plan's: per slot how the copy takes it (0 the
- * same value, 1 a new list, 2 a new list of new lists, 3 a new dict, 4 its copy()); the
+ * same value, 1 a new list, 2 a new list of new lists, 3 a new dict, 4 its copy(), 5 None:
+ * a value its owner alone holds, such as the list Game.actions gave out); the
  * returned function copies an object of exactly that class as the Python copier made from
  * the same plan does (state._build_copier_python): slot by slot, in order.
  * tests/test_accelerated_bot_path.py compares the two copies slot by slot.
@@ -3700,6 +3700,8 @@ static PyObject *copy_value(PyObject *value, int kind)
     case 3:
         return PyDict_CheckExact(value) ? PyDict_Copy(value)
                                         : PyObject_CallOneArg((PyObject *)&PyDict_Type, value);
+    case 5:
+        return Py_NewRef(Py_None);
     default:
         return PyObject_CallMethodNoArgs(value, S_COPY);
     }
@@ -3783,9 +3785,9 @@ static PyObject *copier(PyObject *module, PyObject *args)
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *name = PyTuple_GET_ITEM(names, i);
         long kind = PyLong_AsLong(PyTuple_GET_ITEM(kinds, i));
-        if (kind < 0 || kind > 4) {
+        if (kind < 0 || kind > 5) {
             Py_DECREF(capsule);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "copier(): kinds are 0-4");
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "copier(): kinds are 0-5");
             return NULL;
         }
         const char *text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
@@ -4232,6 +4234,44 @@ static PyObject *state_json_text(PyObject *module, PyObject *const *args, Py_ssi
     if (out.data != out.local) PyMem_Free(out.data);
     if (status == PJ_OTHER) Py_RETURN_NOTIMPLEMENTED;
     return made;
+}
+
+/* ------------------------------------------------------------------ shared actions
+ * (issue 28, twenty-third pass). A game shares its list of actions with its copies, as it
+ * shares its log of events (docs/SERVER.md): Game._actions, of which the game's own are
+ * the first Game._action_count, so a copy takes the list and its count, not its items
+ * (the copier's kind 0), and costs the same at a game's start and at its end.
+ */
+
+/* Add ``entry`` (borrowed) to the game's actions, as Game._add_action does: in place while
+   the shared list holds no more than this game's actions, else (a copy went on first) to a
+   list of its own taken from it, once; and to the list Game.actions gave out, if any.
+   0, or -1 with an error set. */
+static int add_action(PyObject *self, PyObject *entry)
+{
+    PyObject *actions = list_slot(self, O_ACTIONS), *counted = SLOT(self, O_ACTION_COUNT);
+    if (actions == NULL || counted == NULL || !PyLong_CheckExact(counted)) {
+        PyErr_SetString(PyExc_TypeError, "Game._actions is not a list with its count");
+        return -1;
+    }
+    Py_ssize_t count = PyLong_AsSsize_t(counted);
+    if (count < 0 || count > PyList_GET_SIZE(actions)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "Game._action_count is out of its list");
+        return -1;
+    }
+    if (PyList_GET_SIZE(actions) != count) {
+        PyObject *own = PyList_GetSlice(actions, 0, count);
+        if (own == NULL) return -1;
+        if (!PyObject_GC_IsTracked(actions)) PyObject_GC_UnTrack(own); /* as list_like */
+        set_slot(self, O_ACTIONS, own);
+        actions = own;
+    }
+    if (PyList_Append(actions, entry) < 0
+        || set_slot(self, O_ACTION_COUNT, PyLong_FromSsize_t(count + 1)) < 0)
+        return -1;
+    PyObject *given = SLOT(self, O_ACTIONS_GIVEN);
+    return given != NULL && PyList_CheckExact(given) ? PyList_Append(given, entry) : 0;
 }
 
 static PyMethodDef METHODS[] = {

@@ -55,7 +55,7 @@ from chicago.engine.phases import Phase
 from chicago.engine.records import GameRecord, game_record, replay_record
 from chicago.engine.settlement import settlement as settle
 from chicago.engine.sources import CardSource, copy_random, shuffle
-from chicago.engine.state import SHARED, copy_state
+from chicago.engine.state import OWN, SHARED, copy_state
 from chicago.engine.views import seat_view, taken_tricks
 from chicago.engine.viewtypes import DealRecord, SeatView
 from chicago.poker import Category, HandValue, category_of, evaluate
@@ -166,7 +166,12 @@ class Game:
     _events: Annotated[list[Event], SHARED]
     _event_count: int
     _pending: list[_EventRecord]  # events not made yet, after _events (see Game.events)
-    actions: list[tuple[int, Action]]
+    # the actions taken, shared with copies as the events are (see Game.actions): this
+    # game's actions are the first _action_count; _actions_given is the list that
+    # Game.actions gave out, this game's alone (a copy starts without one)
+    _actions: Annotated[list[tuple[int, Action]], SHARED]
+    _action_count: int
+    _actions_given: Annotated[list[tuple[int, Action]] | None, OWN]
     _legal: tuple[Action, ...] | None  # the legal actions of this turn, once asked for
     phase: Phase
     to_act: int | None
@@ -210,6 +215,9 @@ class Game:
     __slots__ = (
         "__dict__",  # subclasses (tests) may add attributes; copy() copies them too
         "__weakref__",
+        "_action_count",
+        "_actions",
+        "_actions_given",
         "_announced",
         "_categories",
         "_deal_history",
@@ -239,7 +247,6 @@ class Game:
         "_source",
         "_stock",
         "_turn",
-        "actions",
         "deal_number",
         "dealer",
         "declarer",
@@ -317,7 +324,9 @@ class Game:
         self._events: list[Event] = []
         self._event_count: int = 0
         self._pending: list[_EventRecord] = []
-        self.actions: list[tuple[int, Action]] = []
+        self._actions: list[tuple[int, Action]] = []
+        self._action_count: int = 0
+        self._actions_given: list[tuple[int, Action]] | None = None
         self._legal: tuple[Action, ...] | None = None
         self.phase: Phase = Phase.EXCHANGE
         self.to_act: int | None = None
@@ -426,6 +435,38 @@ class Game:
         first, stop, _ = slice(start, end).indices(self._event_count)
         return self._events[first:stop]
 
+    @property
+    def actions(self) -> list[tuple[int, Action]]:
+        """Every action so far, in order, as ``(seat, action)`` pairs (the game's record).
+
+        The list is this game's alone and grows as the game goes on (read it, do not change
+        it). Inside, a game shares the actions it was copied with with its copies (so that
+        a copy costs the same early and late in a game); the list given out here is made
+        from them on its first reading, once. :attr:`action_count` and
+        :meth:`actions_between` read them without making it.
+        """
+        given = self._actions_given
+        if given is None:
+            given = self._actions_given = self._actions[: self._action_count]
+        return given
+
+    @actions.setter
+    def actions(self, actions: list[tuple[int, Action]]) -> None:
+        self._actions = list(actions)
+        self._action_count = len(actions)
+        self._actions_given = actions
+
+    @property
+    def action_count(self) -> int:
+        """The number of actions so far (``len(actions)``, without making that list)."""
+        return self._action_count
+
+    def actions_between(self, start: int, end: int | None = None) -> list[tuple[int, Action]]:
+        """``actions[start:end]`` (a new list), read from the actions this game shares with
+        its copies (see :attr:`actions`)."""
+        first, stop, _ = slice(start, end).indices(self._action_count)
+        return self._actions[first:stop]
+
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act, and nothing else ([] when the game is over).
 
@@ -505,11 +546,25 @@ class Game:
         if act not in legal:
             raise IllegalAction(self._reason(seat, act, legal), act, seat)
         self._legal = None
-        self.actions.append((seat, act))
+        self._add_action((seat, act))
         self._HANDLERS[self.phase](self, seat, act)
         self._advance()
 
     _apply_python = apply  # kept when the accelerator takes its place
+
+    def _add_action(self, entry: tuple[int, Action]) -> None:
+        """Add ``entry`` to this game's actions: in place while the shared list holds no
+        more than this game's actions, else (a copy went on first) to a list of its own
+        taken from it, once (see :attr:`actions`)."""
+        actions = self._actions
+        count = self._action_count
+        if len(actions) != count:
+            actions = self._actions = actions[:count]
+        actions.append(entry)
+        self._action_count = count + 1
+        given = self._actions_given
+        if given is not None:
+            given.append(entry)
 
     def copy(self) -> Self:
         """An independent copy (for search) of the same type: same state, same future shuffles.
@@ -517,9 +572,10 @@ class Game:
         Every declared attribute is copied by its declared type (see the class), so the copy
         shares nothing that either side changes: lists are new lists, the card source is
         copied, and the seeded generator is copied when one of the two first draws from it.
-        The log of events made so far is shared, not copied (its length would make every
-        copy dearer as the game goes on): a game adds to it only past its own events, and
-        each game reads its own first part of it (:attr:`events`).
+        The log of events made so far and the list of actions are shared, not copied (their
+        length would make every copy dearer as the game goes on): a game adds to them only
+        past its own, and each game reads its own first part of them (:attr:`events`,
+        :attr:`actions`; the list :attr:`actions` gave out is the original's alone).
         """
         other = copy_state(self)
         self._rng_shared = other._rng_shared = True

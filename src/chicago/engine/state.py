@@ -9,7 +9,8 @@ fits none of these is refused when the copier is built, so a new attribute canno
 wrongly or forgotten: it must be declared (the slots refuse any other) and its type must be
 one the copier understands. ``Annotated[T, SHARED]`` declares a value its owner never
 changes (so a copy shares it) where ``T`` alone cannot say so, such as the game's records of
-events not yet made (:data:`SHARED`).
+events not yet made (:data:`SHARED`); ``Annotated[T | None, OWN]`` one that is its owner's
+alone, which a copy starts without (``None``: :data:`OWN`).
 """
 
 from __future__ import annotations
@@ -31,14 +32,20 @@ from chicago.engine.viewtypes import DealRecord
 from chicago.poker import HandValue
 from chicago.rules import Rules
 
-__all__ = ["SHARED", "copy_state"]
+__all__ = ["OWN", "SHARED", "copy_state"]
 
 SHARED = "shared"
 """The mark of ``Annotated[T, SHARED]``: a value of type ``T`` that nobody changes once made,
 shared by a copy as it is (a list of such values is copied as a new list of the same ones);
 also a cache whose every change holds for each game that shares it (the per-deal memo of
 :mod:`chicago.engine.carried`), and a log that only grows at its end, of which each game
-that shares it reads its own first part (the game's events: :attr:`Game.events`)."""
+that shares it reads its own first part (the game's events: :attr:`Game.events`, and its
+actions)."""
+
+OWN = "own"
+"""The mark of ``Annotated[T | None, OWN]``: a value that is its owner's alone and that a
+copy starts without (``None``), such as the list of actions a game gave out
+(:attr:`Game.actions`), which only that game adds to."""
 
 
 _IMMUTABLE: tuple[type, ...] = (
@@ -76,13 +83,15 @@ def _immutable(hint: Any) -> bool:
     return False
 
 
-_KINDS = ("share", "list", "lists", "dict", "copy")
+_KINDS = ("share", "list", "lists", "dict", "copy", "none")
 """How a copy takes an attribute: shared, a new list, a new list of new lists, a new dict,
-its ``copy()`` (the accelerator's copier numbers them in this order)."""
+its ``copy()``, ``None`` (the accelerator's copier numbers them in this order)."""
 
 
 def _kind(name: str, hint: Any) -> str:
     """How a copy takes ``self.<name>`` of type ``hint`` (one of :data:`_KINDS`)."""
+    if typing.get_origin(hint) is typing.Annotated and OWN in hint.__metadata__:
+        return "none"
     if _immutable(hint):
         return "share"
     origin = typing.get_origin(hint)
@@ -104,7 +113,7 @@ def _kind(name: str, hint: Any) -> str:
 
 _EXPRESSIONS = {"share": "self.{}", "list": "list(self.{})",
                 "lists": "[list(x) for x in self.{}]", "dict": "dict(self.{})",
-                "copy": "self.{}.copy()"}
+                "copy": "self.{}.copy()", "none": "None"}
 """The Python expression that copies ``self.<name>`` of each kind."""
 
 

@@ -31,7 +31,7 @@ def record_identity(game: Game) -> RecordIdentity:
         rules=game.rules.preset_name,
         players=game.players,
         seed=game.seed,
-        actions=len(game.actions),
+        actions=game.action_count,
         deals=game.deal_number,
         finished=game.is_over,
     )

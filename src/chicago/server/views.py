@@ -56,11 +56,11 @@ class PublicViews:
 
     def _public(self, game: Game) -> _Public:
         held = self._held.get(id(game))
-        if held is not None and held.game is game and held.actions == len(game.actions):
+        if held is not None and held.game is game and held.actions == game.action_count:
             return held
         if len(self._held) >= KEEP:
             del self._held[next(iter(self._held))]  # the oldest
-        held = self._held[id(game)] = _Public(game, len(game.actions), public_view(game))
+        held = self._held[id(game)] = _Public(game, game.action_count, public_view(game))
         return held
 
     def seat_view(self, game: Game, seat: int | None) -> SeatView:
@@ -88,5 +88,5 @@ class PublicViews:
         """Forget every state but ``game``'s as it is now (None: every one)."""
         held = self._held.get(id(game)) if game is not None else None
         self._held.clear()
-        if held is not None and held.game is game and held.actions == len(game.actions):
+        if held is not None and held.game is game and held.actions == game.action_count:
             self._held[id(game)] = held

@@ -228,7 +228,7 @@ def act(state: TableState, seat: int, text: str | Action, by: str, *, at: float,
         # the third clock in a row: the seat is marked away, its stand-in plays on
         entries.append(state.entry("away", seat, {"reason": "clock"}, at))
         games.append(None)
-    data: dict[str, Any] = {"action": str(after.actions[-1][1]), "by": by}
+    data: dict[str, Any] = {"action": str(after.actions_between(-1)[0][1]), "by": by}
     if len(game.legal_actions()) == 1:
         data["forced"] = True  # the only choice: not a sign the player is there
     entries.append(state.entry("act", seat, data, at, offset=len(entries) + 1))
