@@ -2407,7 +2407,7 @@ static PyObject *install(PyObject *module, PyObject *args)
     struct { const char *name; Py_ssize_t *offset; } slots[] = {
         {"hands", &O_HANDS}, {"played", &O_PLAYED}, {"trick", &O_TRICK},
         {"trick_number", &O_TRICK_NUMBER}, {"_pending", &O_PENDING}, {"_legal", &O_LEGAL},
-        {"_actions", &O_ACTIONS}, {"_action_count", &O_ACTION_COUNT},
+        {"_action_log", &O_ACTIONS}, {"_action_count", &O_ACTION_COUNT},
         {"_actions_given", &O_ACTIONS_GIVEN}, {"phase", &O_PHASE}, {"to_act", &O_TO_ACT},
         {"_turn", &O_TURN}, {"_order", &O_ORDER}, {"_stock", &O_STOCK},
         {"_discards", &O_DISCARDS}, {"_own_discards", &O_OWN_DISCARDS},
@@ -4238,7 +4238,7 @@ static PyObject *state_json_text(PyObject *module, PyObject *const *args, Py_ssi
 
 /* ------------------------------------------------------------------ shared actions
  * (issue 28, twenty-third pass). A game shares its list of actions with its copies, as it
- * shares its log of events (docs/SERVER.md): Game._actions, of which the game's own are
+ * shares its log of events (docs/SERVER.md): Game._action_log, of which the game's own are
  * the first Game._action_count, so a copy takes the list and its count, not its items
  * (the copier's kind 0), and costs the same at a game's start and at its end.
  */
@@ -4251,7 +4251,7 @@ static int add_action(PyObject *self, PyObject *entry)
 {
     PyObject *actions = list_slot(self, O_ACTIONS), *counted = SLOT(self, O_ACTION_COUNT);
     if (actions == NULL || counted == NULL || !PyLong_CheckExact(counted)) {
-        PyErr_SetString(PyExc_TypeError, "Game._actions is not a list with its count");
+        PyErr_SetString(PyExc_TypeError, "Game._action_log is not a list with its count");
         return -1;
     }
     Py_ssize_t count = PyLong_AsSsize_t(counted);

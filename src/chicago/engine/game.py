@@ -169,7 +169,7 @@ class Game:
     # the actions taken, shared with copies as the events are (see Game.actions): this
     # game's actions are the first _action_count; _actions_given is the list that
     # Game.actions gave out, this game's alone (a copy starts without one)
-    _actions: Annotated[list[tuple[int, Action]], SHARED]
+    _action_log: Annotated[list[tuple[int, Action]], SHARED]
     _action_count: int
     _actions_given: Annotated[list[tuple[int, Action]] | None, OWN]
     _legal: tuple[Action, ...] | None  # the legal actions of this turn, once asked for
@@ -216,7 +216,7 @@ class Game:
         "__dict__",  # subclasses (tests) may add attributes; copy() copies them too
         "__weakref__",
         "_action_count",
-        "_actions",
+        "_action_log",
         "_actions_given",
         "_announced",
         "_categories",
@@ -324,7 +324,7 @@ class Game:
         self._events: list[Event] = []
         self._event_count: int = 0
         self._pending: list[_EventRecord] = []
-        self._actions: list[tuple[int, Action]] = []
+        self._action_log: list[tuple[int, Action]] = []
         self._action_count: int = 0
         self._actions_given: list[tuple[int, Action]] | None = None
         self._legal: tuple[Action, ...] | None = None
@@ -447,12 +447,12 @@ class Game:
         """
         given = self._actions_given
         if given is None:
-            given = self._actions_given = self._actions[: self._action_count]
+            given = self._actions_given = self._action_log[: self._action_count]
         return given
 
     @actions.setter
     def actions(self, actions: list[tuple[int, Action]]) -> None:
-        self._actions = list(actions)
+        self._action_log = list(actions)
         self._action_count = len(actions)
         self._actions_given = actions
 
@@ -465,7 +465,7 @@ class Game:
         """``actions[start:end]`` (a new list), read from the actions this game shares with
         its copies (see :attr:`actions`)."""
         first, stop, _ = slice(start, end).indices(self._action_count)
-        return self._actions[first:stop]
+        return self._action_log[first:stop]
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act, and nothing else ([] when the game is over).
@@ -556,10 +556,10 @@ class Game:
         """Add ``entry`` to this game's actions: in place while the shared list holds no
         more than this game's actions, else (a copy went on first) to a list of its own
         taken from it, once (see :attr:`actions`)."""
-        actions = self._actions
+        actions = self._action_log
         count = self._action_count
         if len(actions) != count:
-            actions = self._actions = actions[:count]
+            actions = self._action_log = actions[:count]
         actions.append(entry)
         self._action_count = count + 1
         given = self._actions_given
