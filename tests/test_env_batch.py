@@ -333,7 +333,7 @@ def test_the_games_lists_are_off_the_collectors_watch() -> None:
         batch.step(batch.random_actions(rng))
     for game in batch.games:
         lists = [game.hands, *game.hands, game.played, game.trick, game.locked, game.scores,
-                 game.exchange_counts, game.actions, game._pending, game._stock]
+                 game.exchange_counts, game._action_log, game._pending, game._stock]
         assert not any(gc.is_tracked(value) for value in lists)
     game = batch.games[0]
     game._quads_claims = [{}]  # not a plain value: may hold anything

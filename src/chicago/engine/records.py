@@ -101,7 +101,7 @@ def game_record(game: RecordedGame) -> GameRecord:
         "players": game.players,
         "seed": game.seed,
         "dealer": game.first_dealer,
-        "actions": [[seat, str(action)] for seat, action in game.actions_between(0)],
+        "actions": [[seat, str(action)] for seat, action in game.actions],
         "result": result_of(game),
     }
     fields = game.source.record_fields()
