@@ -54,6 +54,14 @@ def _long_game(cls: type[Game], actions: int, seed: int = 3) -> Game:
     return game
 
 
+def _replayed(game: Game) -> Game:
+    """The game of ``game``'s actions, made without a copy."""
+    fresh = type(game)(game.rules, players=game.players, seed=game.seed)
+    for _, action in game.actions:
+        fresh.apply(action)
+    return fresh
+
+
 def _fresh(case: Case, cls: type[Game], actions: list[str]) -> Game:
     """The game of ``case`` after ``actions``, made without a copy."""
     game = cls(case.rules, players=case.players, seed=case.seed)
@@ -121,14 +129,15 @@ def test_copies_played_apart_are_the_games_played_from_scratch(
 
 def test_a_copy_shares_the_list_of_actions_instead_of_copying_it() -> None:
     """On each path a copy holds the very list of actions and its count, not a copy of its
-    items (a copy cost more with every action taken: failed before, the copy held a new
-    list); the first side that goes on adds to it in place, the other takes its own part
-    on its next action, and neither sees the other's actions."""
+    items, and so the list of event records not made yet (a copy cost more with every
+    action taken: failed before, the copy held new lists); the first side that goes on adds
+    to them in place, the other takes its own part on its next action, and neither sees
+    the other's actions or events."""
     for cls in PATHS:
         game = _long_game(cls, 300)
         before = list(game.actions)
         twin = game.copy()
-        assert twin._action_log is game._action_log
+        assert twin._action_log is game._action_log and twin._pending is game._pending
         assert twin._action_count == game._action_count == len(before)
         assert twin._actions_given is None  # the list game.actions gave out is game's alone
         shared = game._action_log
@@ -136,30 +145,38 @@ def test_a_copy_shares_the_list_of_actions_instead_of_copying_it() -> None:
         assert twin._action_log is shared and len(shared) == len(before) + 1  # in place
         assert game.actions == before and game.action_count == len(before)
         assert game.actions_between(0) == before
+        records = twin._pending
         game.apply(game.legal_actions()[-1])
         assert game._action_log is not shared  # its own part, taken once
+        assert game._pending is not records
         assert game.actions_between(0, -1) == before == twin.actions_between(0, -1)
         assert twin.actions == shared and len(twin.actions) == len(before) + 1
+        assert game.events == _replayed(game).events
+        assert twin.events == _replayed(twin).events
 
 
 def test_a_copy_costs_the_same_at_any_length_of_the_game() -> None:
-    """A copy references no action of its original's (the list is shared, not copied), at
-    the game's start and near its end alike: once the game's events are made (as the table
-    server makes them), no list a copy holds of its own grows with the game's length.
-    (Events not made yet, ``_pending``, are still copied: a search's playouts that never
-    read the events copy those.)"""
+    """A copy references no action or event record of its original's (the lists are
+    shared, not copied), at the game's start and near its end alike, whether the game's
+    events were made (as the table server makes them) or not (a search's playouts): no
+    list a copy holds of its own grows with the game's length (failed before: the actions,
+    and the records of events not made, were copied)."""
     for cls in PATHS:
         for length in (10, 300):
-            game = _long_game(cls, length, seed=7)
-            assert game.events
-            twin = game.copy()
-            assert twin._action_log is game._action_log
-            assert not any(
-                isinstance(value, list) and len(value) > 52
-                for name in state_module._plan(Game)[0]
-                if name not in ("_action_log", "_events")
-                for value in [getattr(twin, name)]
-            )
+            for made in (False, True):
+                game = _long_game(cls, length, seed=7)
+                if made:
+                    assert game.events
+                twin = game.copy()
+                assert twin._action_log is game._action_log
+                assert twin._pending is game._pending
+                assert not any(
+                    isinstance(value, list) and len(value) > 52
+                    for name in state_module._plan(Game)[0]
+                    if name not in ("_action_log", "_events", "_pending")
+                    for value in [getattr(twin, name)]
+                )
+                assert twin.events == game.events
 
 
 def test_a_list_read_before_the_copy_is_the_originals_alone() -> None:

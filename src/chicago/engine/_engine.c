@@ -59,7 +59,7 @@ static int PATTERNS_UP_TO[6];       /* how many patterns discard at most k cards
 
 /* Offsets of the Game slots used here. */
 static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL, O_ACTIONS,
-    O_ACTION_COUNT, O_ACTIONS_GIVEN, O_PHASE, O_TO_ACT, O_TURN, O_ORDER, O_STOCK, O_DISCARDS, O_OWN_DISCARDS, O_CATEGORIES,
+    O_ACTION_COUNT, O_ACTIONS_GIVEN, O_PENDING_COUNT, O_PHASE, O_TO_ACT, O_TURN, O_ORDER, O_STOCK, O_DISCARDS, O_OWN_DISCARDS, O_CATEGORIES,
     O_EXCHANGE_COUNTS, O_ROUND, O_LOCKED, O_PROTECTED, O_RULES, O_SOURCE, O_ANNOUNCED,
     O_HIGHEST, O_TRICKS, O_DECLARER, O_PLAYERS, O_DEALER, O_SCORES, O_DEAL_START_SCORES,
     O_DECLARED_CHICAGO, O_MADE_CHICAGO, O_ON_GAME, O_QUADS_CLAIMS, O_WINNERS, O_DEAL_HISTORY;
@@ -527,6 +527,9 @@ static int add_record(PyObject *self, PyObject *record)
     int result = pending == NULL ? -1 : PyList_Append(pending, record);
     if (pending == NULL) PyErr_SetString(PyExc_TypeError, "Game._pending is not a list");
     Py_DECREF(record);
+    /* the game's records are its list's whole while it takes a turn (add_action) */
+    if (result == 0)
+        result = set_slot(self, O_PENDING_COUNT, PyLong_FromSsize_t(PyList_GET_SIZE(pending)));
     return result;
 }
 
@@ -2407,6 +2410,7 @@ static PyObject *install(PyObject *module, PyObject *args)
     struct { const char *name; Py_ssize_t *offset; } slots[] = {
         {"hands", &O_HANDS}, {"played", &O_PLAYED}, {"trick", &O_TRICK},
         {"trick_number", &O_TRICK_NUMBER}, {"_pending", &O_PENDING}, {"_legal", &O_LEGAL},
+        {"_pending_count", &O_PENDING_COUNT},
         {"_action_log", &O_ACTIONS}, {"_action_count", &O_ACTION_COUNT},
         {"_actions_given", &O_ACTIONS_GIVEN}, {"phase", &O_PHASE}, {"to_act", &O_TO_ACT},
         {"_turn", &O_TURN}, {"_order", &O_ORDER}, {"_stock", &O_STOCK},
@@ -4237,37 +4241,51 @@ static PyObject *state_json_text(PyObject *module, PyObject *const *args, Py_ssi
 }
 
 /* ------------------------------------------------------------------ shared actions
- * (issue 28, twenty-third pass). A game shares its list of actions with its copies, as it
- * shares its log of events (docs/SERVER.md): Game._action_log, of which the game's own are
- * the first Game._action_count, so a copy takes the list and its count, not its items
- * (the copier's kind 0), and costs the same at a game's start and at its end.
+ * (issue 28, twenty-third pass). A game shares its list of actions and its event records
+ * not made yet with its copies, as it shares its log of events (docs/SERVER.md):
+ * Game._action_log and Game._pending, of which the game's own are the first
+ * Game._action_count and Game._pending_count, so a copy takes the lists and their counts,
+ * not their items (the copier's kind 0), and costs the same at a game's start and end.
  */
+
+/* The list in slot ``offset`` of which the game's own items are the first (the int in
+   slot ``counted``), made the game's alone if it holds more (a copy added past them): a
+   list of its own taken from it. The list (borrowed), its count in ``count``; NULL with
+   an error set. */
+static PyObject *own_log(PyObject *self, Py_ssize_t offset, Py_ssize_t counted,
+                         Py_ssize_t *count)
+{
+    PyObject *log = list_slot(self, offset), *number = SLOT(self, counted);
+    if (log == NULL || number == NULL || !PyLong_CheckExact(number)) {
+        PyErr_SetString(PyExc_TypeError, "a game's shared log is not a list with its count");
+        return NULL;
+    }
+    *count = PyLong_AsSsize_t(number);
+    if (*count < 0 || *count > PyList_GET_SIZE(log)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a log's count is out of it");
+        return NULL;
+    }
+    if (PyList_GET_SIZE(log) != *count) {
+        PyObject *own = PyList_GetSlice(log, 0, *count);
+        if (own == NULL) return NULL;
+        if (!PyObject_GC_IsTracked(log)) PyObject_GC_UnTrack(own); /* as list_like */
+        set_slot(self, offset, own);
+        log = own;
+    }
+    return log;
+}
 
 /* Add ``entry`` (borrowed) to the game's actions, as Game._add_action does: in place while
    the shared list holds no more than this game's actions, else (a copy went on first) to a
-   list of its own taken from it, once; and to the list Game.actions gave out, if any.
-   0, or -1 with an error set. */
+   list of its own taken from it, once; and to the list Game.actions gave out, if any. The
+   event records that the turn is about to add likewise: a list of the game's own first if
+   a copy added past its records. 0, or -1 with an error set. */
 static int add_action(PyObject *self, PyObject *entry)
 {
-    PyObject *actions = list_slot(self, O_ACTIONS), *counted = SLOT(self, O_ACTION_COUNT);
-    if (actions == NULL || counted == NULL || !PyLong_CheckExact(counted)) {
-        PyErr_SetString(PyExc_TypeError, "Game._action_log is not a list with its count");
-        return -1;
-    }
-    Py_ssize_t count = PyLong_AsSsize_t(counted);
-    if (count < 0 || count > PyList_GET_SIZE(actions)) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "Game._action_count is out of its list");
-        return -1;
-    }
-    if (PyList_GET_SIZE(actions) != count) {
-        PyObject *own = PyList_GetSlice(actions, 0, count);
-        if (own == NULL) return -1;
-        if (!PyObject_GC_IsTracked(actions)) PyObject_GC_UnTrack(own); /* as list_like */
-        set_slot(self, O_ACTIONS, own);
-        actions = own;
-    }
-    if (PyList_Append(actions, entry) < 0
+    Py_ssize_t count;
+    if (own_log(self, O_PENDING, O_PENDING_COUNT, &count) == NULL) return -1;
+    PyObject *actions = own_log(self, O_ACTIONS, O_ACTION_COUNT, &count);
+    if (actions == NULL || PyList_Append(actions, entry) < 0
         || set_slot(self, O_ACTION_COUNT, PyLong_FromSsize_t(count + 1)) < 0)
         return -1;
     PyObject *given = SLOT(self, O_ACTIONS_GIVEN);

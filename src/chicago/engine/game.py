@@ -165,7 +165,10 @@ class Game:
     # the list's whole; see Game.events): this game's events are its first _event_count
     _events: Annotated[list[Event], SHARED]
     _event_count: int
-    _pending: list[_EventRecord]  # events not made yet, after _events (see Game.events)
+    # events not made yet, after _events (see Game.events), shared with copies as the
+    # actions are: this game's are the first _pending_count
+    _pending: Annotated[list[_EventRecord], SHARED]
+    _pending_count: int
     # the actions taken, shared with copies as the events are (see Game.actions): this
     # game's actions are the first _action_count; _actions_given is the list that
     # Game.actions gave out, this game's alone (a copy starts without one)
@@ -238,6 +241,7 @@ class Game:
         "_order",
         "_own_discards",
         "_pending",
+        "_pending_count",
         "_pending_one_up",
         "_protected",
         "_quads_choice",
@@ -324,6 +328,7 @@ class Game:
         self._events: list[Event] = []
         self._event_count: int = 0
         self._pending: list[_EventRecord] = []
+        self._pending_count: int = 0
         self._action_log: list[tuple[int, Action]] = []
         self._action_count: int = 0
         self._actions_given: list[tuple[int, Action]] | None = None
@@ -399,6 +404,7 @@ class Game:
         self._events = events
         self._event_count = len(events)
         self._pending = []
+        self._pending_count = 0
         self._memo = None
 
     def _made_events(self) -> list[Event]:
@@ -406,11 +412,15 @@ class Game:
         events = self._events
         if len(events) != self._event_count:
             events = self._own_events()
-        pending = self._pending
-        if pending:
+        count = self._pending_count
+        if count:
+            pending = self._pending
+            if len(pending) != count:  # a copy's records follow this game's
+                pending = pending[:count]
             kinds = _RECORD_KINDS
             events.extend([kinds[record[0]](*record[1:]) for record in pending])
-            pending.clear()
+            self._pending = []  # (a new list: a copy may share the one made into events)
+            self._pending_count = 0
             self._event_count = len(events)
         return events
 
@@ -425,12 +435,12 @@ class Game:
     def event_count(self) -> int:
         """The number of events so far (``len(events)``, without making the events not
         made yet)."""
-        return min(self._event_count, len(self._events)) + len(self._pending)
+        return min(self._event_count, len(self._events)) + self._pending_count
 
     def events_between(self, start: int, end: int | None = None) -> list[Event]:
         """``events[start:end]`` (a new list), without taking this game's events apart from
         the log it shares with its copies (see :attr:`events`)."""
-        if self._pending or len(self._events) < self._event_count:
+        if self._pending_count or len(self._events) < self._event_count:
             self._made_events()  # taking this game's own part first if it must
         first, stop, _ = slice(start, end).indices(self._event_count)
         return self._events[first:stop]
@@ -555,7 +565,12 @@ class Game:
     def _add_action(self, entry: tuple[int, Action]) -> None:
         """Add ``entry`` to this game's actions: in place while the shared list holds no
         more than this game's actions, else (a copy went on first) to a list of its own
-        taken from it, once (see :attr:`actions`)."""
+        taken from it, once (see :attr:`actions`). The same for the event records that the
+        action's turn is about to add (``_pending``): a list of its own first if a copy
+        added records past this game's."""
+        pending = self._pending
+        if len(pending) != self._pending_count:
+            self._pending = pending[: self._pending_count]
         actions = self._action_log
         count = self._action_count
         if len(actions) != count:
@@ -638,7 +653,7 @@ class Game:
         went another way than its memo's) about ``seat`` and the deal's events."""
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.players):
             raise ValueError(f"seat must be 0-{self.players - 1} or None, not {seat!r}")
-        if self._pending or len(self._events) < self._event_count:
+        if self._pending_count or len(self._events) < self._event_count:
             self._made_events()  # (the log past this game's events is a copy's: not read)
         events = self._events
         stop = self._event_count
@@ -737,6 +752,7 @@ class Game:
     def _emit(self, kind: type[Event], *fields: Any) -> None:
         """Note an event: its kind and its fields in order (see :attr:`events`)."""
         self._pending.append((_RECORD_OF[kind], *fields))
+        self._pending_count += 1
 
     def _category(self, seat: int) -> Category:
         category = self._categories[seat]
@@ -1036,6 +1052,7 @@ class Game:
                         tuple(self.locked)))
         for seat in order:
             pending.append((_R_DEALT, seat, tuple(hands[seat])))
+        self._pending_count += 1 + len(order)
         if rules.redeal_low != "off":
             self._start_turns(Phase.REDEAL)
         else:
@@ -1384,8 +1401,10 @@ class Game:
             pending = self._pending
             pending.append((_R_EXCHANGE, seat, round_number, count, count))
             pending.append((_R_EXCHANGED, seat, round_number, cards, tuple(drawn)))
+            self._pending_count += 2
         else:
             self._pending.append((_R_EXCHANGE, seat, round_number, 0, 0))
+            self._pending_count += 1
         self.exchange_counts[self.round][seat] = count
         self._turn += 1
 
@@ -1499,6 +1518,7 @@ class Game:
         self.played[seat].append(card)
         self.trick.append((seat, card))
         self._pending.append((_R_PLAY, seat, card, self.trick_number))
+        self._pending_count += 1
         self._turn += 1
 
     _HANDLERS: ClassVar[dict[Phase, Callable[[Game, int, Action], None]]] = {
