@@ -149,10 +149,10 @@ def _assert_shares_nothing(a: object, b: object) -> None:
     assert not shared, f"shared mutable parts: {shared[:10]}"
 
 
-_SHARED_ON_PURPOSE = {"game._events", "game._action_log"}
-"""The log of events made and the list of actions: a copy shares them and each side reads
-only its own first part of them (tests/test_engine_shared_log.py,
-tests/test_engine_shared_actions.py)."""
+_SHARED_ON_PURPOSE = {"game._events", "game._action_log", "game._pending"}
+"""The log of events made, the records of events not made yet and the list of actions: a
+copy shares them and each side reads only its own first part of them
+(tests/test_engine_shared_log.py, tests/test_engine_shared_actions.py)."""
 
 
 def _games() -> list[Game]:
@@ -169,8 +169,8 @@ def _games() -> list[Game]:
 def test_a_copy_shares_nothing_mutable_with_its_original(index: int) -> None:
     """In every phase of a game (actions, hands, stock, tricks, shown hands, deal history,
     the card source's queues …) the copy and the original share no list, dict or other
-    mutable object but the log of events made and the list of actions (which each reads
-    its own part of), and the copy has the original's type and card source type."""
+    mutable object but the logs of events and the list of actions (which each reads its
+    own part of), and the copy has the original's type and card source type."""
     g = _games()[index]
     rng = random.Random(index)
     while not g.is_over and g.deal_number <= 3:
