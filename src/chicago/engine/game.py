@@ -450,10 +450,10 @@ class Game:
         """Every action so far, in order, as ``(seat, action)`` pairs (the game's record).
 
         The list is this game's alone and grows as the game goes on (read it, do not change
-        it). Inside, a game shares the actions it was copied with with its copies (so that
-        a copy costs the same early and late in a game); the list given out here is made
-        from them on its first reading, once. :attr:`action_count` and
-        :meth:`actions_between` read them without making it.
+        it). Inside, a game and its copies share one list of actions, each reading its own
+        first part of it (so that a copy costs the same early and late in a game); the list
+        given out here is made from it on its first reading, once. :attr:`action_count`
+        and :meth:`actions_between` read the actions without making it.
         """
         given = self._actions_given
         if given is None:
@@ -587,10 +587,12 @@ class Game:
         Every declared attribute is copied by its declared type (see the class), so the copy
         shares nothing that either side changes: lists are new lists, the card source is
         copied, and the seeded generator is copied when one of the two first draws from it.
-        The log of events made so far and the list of actions are shared, not copied (their
-        length would make every copy dearer as the game goes on): a game adds to them only
-        past its own, and each game reads its own first part of them (:attr:`events`,
-        :attr:`actions`; the list :attr:`actions` gave out is the original's alone).
+        The log of events made so far, the records of events not made yet and the list of
+        actions are shared, not copied (their length would make every copy dearer as the
+        game goes on): a game adds to them in place only past its own (else it first takes
+        its own part, once), and each game reads its own first part of them
+        (:attr:`events`, :attr:`actions`; the list :attr:`actions` gave out is the
+        original's alone).
         """
         other = copy_state(self)
         self._rng_shared = other._rng_shared = True
