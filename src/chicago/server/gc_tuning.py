@@ -37,11 +37,13 @@ tests/server/test_connection_cycles.py).
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["CHECK_EVERY", "FIRST_CHECK_EVERY", "LOAD_GROWTH", "THAW_GROWTH", "YOUNG_MAX",
-           "YOUNG_THRESHOLD", "OldObjects", "tune_for_serving", "untune"]
+__all__ = ["CHECK_EVERY", "COUNT_EVERY_MOST", "FIRST_CHECK_EVERY", "LOAD_GROWTH",
+           "THAW_GROWTH", "YOUNG_MAX", "YOUNG_THRESHOLD", "OldObjects", "tune_for_serving",
+           "untune"]
 
 YOUNG_THRESHOLD = 5_000
 """Allocations (minus deallocations) of tracked objects between two collections of the
@@ -74,6 +76,13 @@ while the heap is still small."""
 CHECK_EVERY = 100
 """Collections between two counts of the frozen objects (a count walks them all; Python,
 untuned, makes a full collection about every 100 young ones)."""
+
+COUNT_EVERY_MOST = 1_000
+"""Collections between two counts of the frozen objects at most, however little the heap
+has grown: a count walks every frozen object with the loop held (about 0.1 µs each, so
+60-130 ms at 500-1,000 people), so between these the hook counts only when the heap's
+memory blocks (``sys.getallocatedblocks``, which does not walk the objects) have grown
+enough for the frozen objects to have reached their allowance."""
 
 OLDEST = 2
 """The generation a full collection collects."""
@@ -116,7 +125,14 @@ class OldObjects:
         """Full collections that scanned the frozen objects too."""
         self.thawing = False
         """Whether everything is unfrozen, waiting for a full collection to scan it."""
+        self.counts = 0
+        """Counts of the frozen objects made (each walks them all)."""
+        self.counted = self.base
+        """Frozen objects at the last count (or whole scan)."""
+        self.counted_blocks = sys.getallocatedblocks()
+        """The heap's memory blocks at the last count (or whole scan)."""
         self._since_count = 0
+        self._since_exact = 0
 
     def allowed(self) -> float:
         """The frozen objects beyond which the next count unfreezes them all: a quarter
@@ -130,7 +146,23 @@ class OldObjects:
                    self.base + per_load * self.load() * self.load_growth)
 
     def _grown(self) -> bool:
-        return gc.get_freeze_count() > self.allowed()
+        self.counts += 1
+        self._since_exact = 0
+        self.counted = gc.get_freeze_count()
+        self.counted_blocks = sys.getallocatedblocks()
+        return self.counted > self.allowed()
+
+    def may_have_grown(self) -> bool:
+        """Whether a count could find the frozen objects past :meth:`allowed`: a frozen
+        object that lives on holds at least one memory block of the heap, so they cannot
+        have grown by much more than the heap's blocks since the last count. The count is
+        made when the blocks have grown by half the frozen objects' room left at the last
+        count (the other half a margin for blocks freed meanwhile that were not frozen
+        objects), or after :data:`COUNT_EVERY_MOST` collections."""
+        if self._since_exact >= COUNT_EVERY_MOST:
+            return True
+        room = self.allowed() - self.counted
+        return sys.getallocatedblocks() - self.counted_blocks > room / 2
 
     def _check_every(self) -> int:
         if self.load is not None and self.scanned_load <= 0:
@@ -148,21 +180,23 @@ class OldObjects:
         if self.thawing:
             if full:  # the whole scan is done: freeze its survivors
                 gc.freeze()
-                self.scanned = gc.get_freeze_count()
+                self.scanned = self.counted = gc.get_freeze_count()
+                self.counted_blocks = sys.getallocatedblocks()
+                self._since_exact = 0
                 self.scanned_load = self.load() if self.load is not None else 0
                 self.whole_scans += 1
                 self.thawing = False
             return  # until then Python's own generations, as untuned
+        gc.freeze()  # what survived is out of later collections until a thaw
         self._since_count += 1
+        self._since_exact += 1
         if self._since_count >= self._check_every():
             self._since_count = 0
-            if self._grown():
+            if self.may_have_grown() and self._grown():  # counted with these survivors
                 gc.unfreeze()  # Python's next full collection scans it all
                 self.thawing = True
                 if self.collect_soon is not None:
                     self.collect_soon()
-                return
-        gc.freeze()  # what survived is out of later collections until a thaw
 
 
 def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD,
