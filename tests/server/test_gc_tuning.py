@@ -376,3 +376,46 @@ def test_the_frozen_objects_are_not_walked_while_the_heap_has_not_grown(
         assert hook.whole_scans == 1 and len(more) > 0
     finally:
         gc.enable()
+
+
+def test_young_collections_without_scans_leave_cycles_to_the_whole_scan(
+        collector: None) -> None:
+    """``young_scans=False`` (``Settings.gc_young_scans``): a young collection freezes what
+    it would have scanned, so it scans nothing and frees no cycle; the frozen objects' growth
+    brings a whole scan as before, which frees it (issue 28, twenty-fourth pass)."""
+    gc.collect()
+    gc.freeze()
+    hook = OldObjects(check_every=1, young_scans=False)
+    gc.callbacks.append(hook)
+    gc.disable()
+    try:
+        node = Node()
+        gone = weakref.ref(node)
+        del node
+        assert gc.collect(0) == 0  # nothing scanned, nothing found
+        assert gone() is not None and not scanned(gone())
+        more = [[n] for n in range(int(gc.get_freeze_count() * (THAW_GROWTH - 1)) + 1_000)]
+        gc.collect(0)  # a quarter more frozen: everything unfrozen
+        assert hook.thawing
+        gc.collect()
+        assert gone() is None and hook.whole_scans == 1 and len(more) > 0
+        again = Node()
+        gone = weakref.ref(again)
+        del again
+        gc.collect(0)
+        assert gone() is not None  # the young collections scan nothing again
+    finally:
+        gc.enable()
+
+
+def test_the_young_scans_are_a_setting(settings: Settings, collector: None) -> None:
+    for young_scans in (True, False):
+        app = create_app(dataclasses.replace(settings, tune_gc=True,
+                                             gc_young_scans=young_scans))
+        with TestClient(app) as client:
+            try:
+                assert client.get("/api/health").status_code == 200
+                hook = next(c for c in gc.callbacks if isinstance(c, OldObjects))
+                assert hook.young_scans is young_scans
+            finally:
+                close_all()

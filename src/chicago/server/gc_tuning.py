@@ -105,8 +105,14 @@ class OldObjects:
     def __init__(self, growth: float = THAW_GROWTH, check_every: int = CHECK_EVERY,
                  load: Callable[[], int] | None = None,
                  load_growth: float = LOAD_GROWTH,
-                 collect_soon: Callable[[], None] | None = None) -> None:
+                 collect_soon: Callable[[], None] | None = None,
+                 young_scans: bool = True) -> None:
         self.growth = growth
+        self.young_scans = young_scans
+        """False: a young collection freezes its objects before it scans them, so it scans
+        nothing: every object is frozen unscanned, and a cycle of them waits for the next
+        whole scan (which the growth of the frozen objects brings, as for any frozen
+        cycle); tuples the scan would have stopped tracking stay tracked until then."""
         self.collect_soon = collect_soon
         """Asks for a full collection soon, outside this hook (a server: on its loop), so
         that a whole scan comes at once, while the heap is as small as it will be, rather
@@ -176,6 +182,8 @@ class OldObjects:
             if full and not self.thawing and self._grown():
                 gc.unfreeze()  # this collection scans everything, frozen cycles included
                 self.thawing = True
+            elif not full and not self.thawing and not self.young_scans:
+                gc.freeze()  # nothing left for this collection to scan
             return
         if self.thawing:
             if full:  # the whole scan is done: freeze its survivors
@@ -201,12 +209,14 @@ class OldObjects:
 
 def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD,
                      load: Callable[[], int] | None = None,
-                     collect_soon: Callable[[], None] | None = None) -> OldObjects:
+                     collect_soon: Callable[[], None] | None = None,
+                     young_scans: bool = True) -> OldObjects:
     """Collect once, freeze the survivors out of later collections, set the youngest
     generation's threshold to ``young_threshold`` (the older two keep Python's defaults)
     and freeze the survivors of each later collection (:class:`OldObjects`, returned, with
     ``load``: whole scans by growth per unit of it; ``collect_soon``: how a whole scan is
-    asked for once everything is unfrozen). For the one server of a process, once
+    asked for once everything is unfrozen; ``young_scans`` False: young collections scan
+    nothing, :attr:`OldObjects.young_scans`). For the one server of a process, once
     it has started; :func:`untune` ends the freezing."""
     if young_threshold < 1:
         raise ValueError(f"the young threshold must be at least 1, not {young_threshold}")
@@ -218,7 +228,7 @@ def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD,
     gc.freeze()
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(young_threshold, older, oldest)
-    hook = OldObjects(load=load, collect_soon=collect_soon)
+    hook = OldObjects(load=load, collect_soon=collect_soon, young_scans=young_scans)
     gc.callbacks.append(hook)
     return hook
 
