@@ -20,7 +20,7 @@ in flight, most of them freed a moment later) no longer happen. A cycle among fr
 objects is never collected while they stay frozen, so every :data:`CHECK_EVERY`
 collections the hook counts the frozen objects (if the heap's memory blocks have grown
 enough for them to have reached their allowance, or after :data:`COUNT_EVERY_MOST`
-collections: a count walks them all, 0.1-0.2 s at 1,000 people); once they have grown by
+collections: a count walks them all, about 0.1 s at 650,000); once they have grown by
 a quarter since the last whole scan (:data:`THAW_GROWTH`: leaked cycles, or more tables) it
 unfreezes them all and lets Python's own generations run until its next full collection,
 which scans the whole heap once, as Python would have; then the freezing goes on.
@@ -81,8 +81,8 @@ untuned, makes a full collection about every 100 young ones)."""
 
 COUNT_EVERY_MOST = 1_000
 """Collections between two counts of the frozen objects at most, however little the heap
-has grown: a count walks every frozen object with the loop held (about 0.1 µs each, so
-60-130 ms at 500-1,000 people), so between these the hook counts only when the heap's
+has grown: a count walks every frozen object with the loop held (about 0.15 µs each: 40-50
+ms at 300,000, about 100 ms at 650,000), so between these the hook counts only when the heap's
 memory blocks (``sys.getallocatedblocks``, which does not walk the objects) have grown
 enough for the frozen objects to have reached their allowance."""
 
