@@ -20,6 +20,7 @@ from starlette.testclient import TestClient
 
 from chicago.server import Settings, create_app
 from chicago.server.gc_tuning import (
+    COUNT_EVERY_MOST,
     THAW_GROWTH,
     YOUNG_MAX,
     YOUNG_THRESHOLD,
@@ -221,9 +222,7 @@ def _collect_a_frozen_cycle(hook: OldObjects) -> None:
     assert gone() is not None
     assert not hook.thawing
     more = [[n] for n in range(int(gc.get_freeze_count() * (THAW_GROWTH - 1)) + 1_000)]
-    gc.collect(0)  # more survive and are frozen
-    assert not hook.thawing
-    gc.collect(0)  # the count finds a quarter more: everything is unfrozen
+    gc.collect(0)  # more survive, are frozen and counted: a quarter more, all unfrozen
     assert hook.thawing
     assert gone() is not None and scanned(more)
     gc.collect()  # the full collection scans everything
@@ -315,7 +314,6 @@ def test_a_thaw_asks_for_its_whole_scan_at_once(collector: None) -> None:
     gc.disable()
     try:
         more = [[n] for n in range(int(gc.get_freeze_count() * (THAW_GROWTH - 1)) + 1_000)]
-        gc.collect(0)
         assert not asked
         gc.collect(0)  # the count finds a quarter more
         assert hook.thawing and asked == [True]
@@ -341,3 +339,83 @@ def test_a_serving_app_runs_the_whole_scan_on_its_loop(settings: Settings,
             assert hook.whole_scans == 1 and not hook.thawing
         finally:
             close_all()
+
+
+def test_the_frozen_objects_are_not_walked_while_the_heap_has_not_grown(
+        collector: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A count of the frozen objects walks them all with the loop held (60-130 ms at 500-1,000
+    people, every 100 collections; issue 28, twenty-fourth pass): while the heap's memory
+    blocks have not grown by half the room the frozen objects have left, no count is made;
+    once they have, or after ``COUNT_EVERY_MOST`` collections, it is."""
+    gc.collect()
+    gc.freeze()
+    walks: list[int] = []
+    count = gc.get_freeze_count
+
+    def counted() -> int:
+        walks.append(1)
+        return count()
+
+    hook = OldObjects(check_every=1)
+    monkeypatch.setattr(gc, "get_freeze_count", counted)
+    gc.callbacks.append(hook)
+    gc.disable()
+    try:
+        for _ in range(20):  # a server at steady state: as much made as freed
+            churn = [[n] for n in range(100)]
+            gc.collect(0)
+            del churn
+        assert not walks and not hook.thawing
+        for _ in range(COUNT_EVERY_MOST - 20):
+            gc.collect(0)
+        assert len(walks) == 1 and not hook.thawing  # at the most, one count anyway
+        more = [[n] for n in range(int(gc.get_freeze_count() * (THAW_GROWTH - 1)) + 1_000)]
+        gc.collect(0)  # the heap grew by more than the room: counted, everything unfrozen
+        assert len(walks) == 2 + 1 and hook.thawing  # (and the test's own count above)
+        gc.collect()
+        assert hook.whole_scans == 1 and len(more) > 0
+    finally:
+        gc.enable()
+
+
+def test_young_collections_without_scans_leave_cycles_to_the_whole_scan(
+        collector: None) -> None:
+    """``young_scans=False`` (``Settings.gc_young_scans``): a young collection freezes what
+    it would have scanned, so it scans nothing and frees no cycle; the frozen objects' growth
+    brings a whole scan as before, which frees it (issue 28, twenty-fourth pass)."""
+    gc.collect()
+    gc.freeze()
+    hook = OldObjects(check_every=1, young_scans=False)
+    gc.callbacks.append(hook)
+    gc.disable()
+    try:
+        node = Node()
+        gone = weakref.ref(node)
+        del node
+        assert gc.collect(0) == 0  # nothing scanned, nothing found
+        assert gone() is not None and not scanned(gone())
+        more = [[n] for n in range(int(gc.get_freeze_count() * (THAW_GROWTH - 1)) + 1_000)]
+        gc.collect(0)  # a quarter more frozen: everything unfrozen
+        assert hook.thawing
+        gc.collect()
+        assert gone() is None and hook.whole_scans == 1 and len(more) > 0
+        again = Node()
+        gone = weakref.ref(again)
+        del again
+        gc.collect(0)
+        assert gone() is not None  # the young collections scan nothing again
+    finally:
+        gc.enable()
+
+
+def test_the_young_scans_are_a_setting(settings: Settings, collector: None) -> None:
+    for young_scans in (True, False):
+        app = create_app(dataclasses.replace(settings, tune_gc=True,
+                                             gc_young_scans=young_scans))
+        with TestClient(app) as client:
+            try:
+                assert client.get("/api/health").status_code == 200
+                hook = next(c for c in gc.callbacks if isinstance(c, OldObjects))
+                assert hook.young_scans is young_scans
+            finally:
+                close_all()

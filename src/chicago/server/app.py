@@ -169,7 +169,8 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
             by_load = settings.gc_scan_by_load
             tune_for_serving(settings.gc_young_threshold,
                              (lambda: len(tables)) if by_load else None,
-                             collect_soon if by_load else None)
+                             collect_soon if by_load else None,
+                             settings.gc_young_scans)
         try:
             await app.state.pairing.start()
             try:

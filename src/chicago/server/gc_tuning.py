@@ -18,10 +18,12 @@ and, if it still lives, never again; the middle and oldest generations stay empt
 their collections (which scanned, over and over, the games, views and log entries of moves
 in flight, most of them freed a moment later) no longer happen. A cycle among frozen
 objects is never collected while they stay frozen, so every :data:`CHECK_EVERY`
-collections the hook counts the frozen objects; once they have grown by a quarter since the
-last whole scan (:data:`THAW_GROWTH`: leaked cycles, or more tables) it unfreezes them all
-and lets Python's own generations run until its next full collection, which scans the whole
-heap once, as Python would have; then the freezing goes on.
+collections the hook counts the frozen objects (if the heap's memory blocks have grown
+enough for them to have reached their allowance, or after :data:`COUNT_EVERY_MOST`
+collections: a count walks them all, about 0.1 s at 650,000); once they have grown by
+a quarter since the last whole scan (:data:`THAW_GROWTH`: leaked cycles, or more tables) it
+unfreezes them all and lets Python's own generations run until its next full collection,
+which scans the whole heap once, as Python would have; then the freezing goes on.
 
 In a server the growth that counts is per table (``load``, :data:`LOAD_GROWTH`): a server
 filling up with tables would otherwise scan its whole heap at every quarter more tables,
@@ -37,11 +39,13 @@ tests/server/test_connection_cycles.py).
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["CHECK_EVERY", "FIRST_CHECK_EVERY", "LOAD_GROWTH", "THAW_GROWTH", "YOUNG_MAX",
-           "YOUNG_THRESHOLD", "OldObjects", "tune_for_serving", "untune"]
+__all__ = ["CHECK_EVERY", "COUNT_EVERY_MOST", "FIRST_CHECK_EVERY", "LOAD_GROWTH",
+           "THAW_GROWTH", "YOUNG_MAX", "YOUNG_THRESHOLD", "OldObjects", "tune_for_serving",
+           "untune"]
 
 YOUNG_THRESHOLD = 5_000
 """Allocations (minus deallocations) of tracked objects between two collections of the
@@ -75,6 +79,13 @@ CHECK_EVERY = 100
 """Collections between two counts of the frozen objects (a count walks them all; Python,
 untuned, makes a full collection about every 100 young ones)."""
 
+COUNT_EVERY_MOST = 1_000
+"""Collections between two counts of the frozen objects at most, however little the heap
+has grown: a count walks every frozen object with the loop held (about 0.15 µs each: 40-50
+ms at 300,000, about 100 ms at 650,000), so between these the hook counts only when the heap's
+memory blocks (``sys.getallocatedblocks``, which does not walk the objects) have grown
+enough for the frozen objects to have reached their allowance."""
+
 OLDEST = 2
 """The generation a full collection collects."""
 
@@ -96,8 +107,14 @@ class OldObjects:
     def __init__(self, growth: float = THAW_GROWTH, check_every: int = CHECK_EVERY,
                  load: Callable[[], int] | None = None,
                  load_growth: float = LOAD_GROWTH,
-                 collect_soon: Callable[[], None] | None = None) -> None:
+                 collect_soon: Callable[[], None] | None = None,
+                 young_scans: bool = True) -> None:
         self.growth = growth
+        self.young_scans = young_scans
+        """False: a young collection freezes its objects before it scans them, so it scans
+        nothing: every object is frozen unscanned, and a cycle of them waits for the next
+        whole scan (which the growth of the frozen objects brings, as for any frozen
+        cycle); tuples the scan would have stopped tracking stay tracked until then."""
         self.collect_soon = collect_soon
         """Asks for a full collection soon, outside this hook (a server: on its loop), so
         that a whole scan comes at once, while the heap is as small as it will be, rather
@@ -116,7 +133,14 @@ class OldObjects:
         """Full collections that scanned the frozen objects too."""
         self.thawing = False
         """Whether everything is unfrozen, waiting for a full collection to scan it."""
+        self.counts = 0
+        """Counts of the frozen objects made (each walks them all)."""
+        self.counted = self.base
+        """Frozen objects at the last count (or whole scan)."""
+        self.counted_blocks = sys.getallocatedblocks()
+        """The heap's memory blocks at the last count (or whole scan)."""
         self._since_count = 0
+        self._since_exact = 0
 
     def allowed(self) -> float:
         """The frozen objects beyond which the next count unfreezes them all: a quarter
@@ -130,7 +154,23 @@ class OldObjects:
                    self.base + per_load * self.load() * self.load_growth)
 
     def _grown(self) -> bool:
-        return gc.get_freeze_count() > self.allowed()
+        self.counts += 1
+        self._since_exact = 0
+        self.counted = gc.get_freeze_count()
+        self.counted_blocks = sys.getallocatedblocks()
+        return self.counted > self.allowed()
+
+    def may_have_grown(self) -> bool:
+        """Whether a count could find the frozen objects past :meth:`allowed`: a frozen
+        object that lives on holds at least one memory block of the heap, so they cannot
+        have grown by much more than the heap's blocks since the last count. The count is
+        made when the blocks have grown by half the frozen objects' room left at the last
+        count (the other half a margin for blocks freed meanwhile that were not frozen
+        objects), or after :data:`COUNT_EVERY_MOST` collections."""
+        if self._since_exact >= COUNT_EVERY_MOST:
+            return True
+        room = self.allowed() - self.counted
+        return sys.getallocatedblocks() - self.counted_blocks > room / 2
 
     def _check_every(self) -> int:
         if self.load is not None and self.scanned_load <= 0:
@@ -144,35 +184,41 @@ class OldObjects:
             if full and not self.thawing and self._grown():
                 gc.unfreeze()  # this collection scans everything, frozen cycles included
                 self.thawing = True
+            elif not full and not self.thawing and not self.young_scans:
+                gc.freeze()  # nothing left for this collection to scan
             return
         if self.thawing:
             if full:  # the whole scan is done: freeze its survivors
                 gc.freeze()
-                self.scanned = gc.get_freeze_count()
+                self.scanned = self.counted = gc.get_freeze_count()
+                self.counted_blocks = sys.getallocatedblocks()
+                self._since_exact = 0
                 self.scanned_load = self.load() if self.load is not None else 0
                 self.whole_scans += 1
                 self.thawing = False
             return  # until then Python's own generations, as untuned
+        gc.freeze()  # what survived is out of later collections until a thaw
         self._since_count += 1
+        self._since_exact += 1
         if self._since_count >= self._check_every():
             self._since_count = 0
-            if self._grown():
+            if self.may_have_grown() and self._grown():  # counted with these survivors
                 gc.unfreeze()  # Python's next full collection scans it all
                 self.thawing = True
                 if self.collect_soon is not None:
                     self.collect_soon()
-                return
-        gc.freeze()  # what survived is out of later collections until a thaw
 
 
 def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD,
                      load: Callable[[], int] | None = None,
-                     collect_soon: Callable[[], None] | None = None) -> OldObjects:
+                     collect_soon: Callable[[], None] | None = None,
+                     young_scans: bool = True) -> OldObjects:
     """Collect once, freeze the survivors out of later collections, set the youngest
     generation's threshold to ``young_threshold`` (the older two keep Python's defaults)
     and freeze the survivors of each later collection (:class:`OldObjects`, returned, with
     ``load``: whole scans by growth per unit of it; ``collect_soon``: how a whole scan is
-    asked for once everything is unfrozen). For the one server of a process, once
+    asked for once everything is unfrozen; ``young_scans`` False: young collections scan
+    nothing, :attr:`OldObjects.young_scans`). For the one server of a process, once
     it has started; :func:`untune` ends the freezing."""
     if young_threshold < 1:
         raise ValueError(f"the young threshold must be at least 1, not {young_threshold}")
@@ -184,7 +230,7 @@ def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD,
     gc.freeze()
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(young_threshold, older, oldest)
-    hook = OldObjects(load=load, collect_soon=collect_soon)
+    hook = OldObjects(load=load, collect_soon=collect_soon, young_scans=young_scans)
     gc.callbacks.append(hook)
     return hook
 

@@ -106,6 +106,11 @@ class Settings:
     filling up with tables no longer scans its whole heap at every quarter more: at 500
     people such a scan held the loop 0.6-0.8 s; docs/SERVER.md, "Where the tail comes
     from"). False: by a quarter in all, as before."""
+    gc_young_scans: bool = True
+    """With :attr:`tune_gc`: whether young collections scan what they collect. False: what
+    a young collection would scan is frozen unscanned (its cycles, if any, freed by the
+    next whole scan, which the frozen objects' growth brings); docs/SERVER.md, the
+    twenty-fourth pass of issue 28, has what was measured."""
     bot_threads: bool = True
     """Let the built-in bots that think long (``ev``, ``expert``) think in a worker thread of
     their own pool (:attr:`bot_workers`; keeps the loop responsive). ``random`` and ``basic``
