@@ -86,10 +86,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from chicago.bots.alphamu import alphamu_values
+from chicago.bots.announcerule import KeptMemo, Word, opponent_word_fits, words_of
 from chicago.bots.base import register_bot, require_whole, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.ev import desperate, ev_decision, ev_holds
-from chicago.bots.announcerule import KeptMemo, Word, opponent_word_fits, words_of
 from chicago.bots.exchangerule import RuleMemo, opponent_fits
 from chicago.bots.expert import (
     DEFAULT_CHICAGO,
