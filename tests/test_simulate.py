@@ -187,6 +187,34 @@ def test_errors():
         run_match(["basic"] * 2, 0)
 
 
+@pytest.mark.parametrize(("specs", "games", "message"), [
+    (["basic", "nobot"], 2, "unknown bot"),
+    (["basic"] * 5, 2, "allow 2-4 players"),
+    (["basic"], 2, "1 bots given"),
+    (["basic"] * 2, 0, "games must be at least 1"),
+])
+def test_a_match_on_a_cluster_is_refused_as_a_local_one(specs, games, message):
+    """The local match and the cluster's refuse the same bad arguments with the same words
+    (one check, :func:`chicago.sim.check_match`), before any cluster is asked for."""
+    from chicago.cluster import run_match_on_cluster
+    from chicago.sim import check_match
+
+    rules = Rules.preset("pagat")
+    for run in (lambda: run_match(specs, games, rules),
+                lambda: run_match_on_cluster(specs, games, rules, address="nowhere:1"),
+                lambda: check_match(specs, games, rules)):
+        with pytest.raises(ValueError, match=message):
+            run()
+
+
+def test_a_checked_match_defaults_to_pagat():
+    from chicago.sim import check_match
+
+    specs, rules = check_match(("basic", "random", "basic"), 1, None)
+    assert specs == ["basic", "random", "basic"]
+    assert rules == Rules.preset("pagat")
+
+
 def test_cli_json_report(capsys):
     code = main(["simulate", "--bots", "basic,random,random", "--games", "3",
                  "--set", "max_deals=3", "--seed", "2", "--json", "--no-progress"])

@@ -24,10 +24,16 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from chicago.bots.base import make_bot
 from chicago.extras import install_command
 from chicago.rules import Rules
-from chicago.sim import DEFAULT_DEAL_CAP, GameResult, MatchResult, _play_sets, summarize
+from chicago.sim import (
+    DEFAULT_DEAL_CAP,
+    GameResult,
+    MatchResult,
+    _play_sets,
+    check_match,
+    summarize,
+)
 
 __all__ = ["ClusterError", "connect", "parse_local", "run_match_on_cluster"]
 
@@ -114,18 +120,7 @@ def run_match_on_cluster(
     Raises ValueError for bad arguments (as ``run_match``) and :class:`ClusterError` when
     the cluster cannot be used.
     """
-    specs = list(specs)
-    rules = rules if rules is not None else Rules.preset("pagat")
-    n = len(specs)
-    if not rules.min_players <= n <= rules.max_players:
-        raise ValueError(
-            f"{n} bots given, but these rules allow {rules.min_players}-{rules.max_players} "
-            "players"
-        )
-    if games < 1:
-        raise ValueError(f"games must be at least 1, not {games}")
-    for spec in specs:
-        make_bot(spec)  # fail early on an unknown spec
+    specs, rules = check_match(specs, games, rules)
     if client is None:
         if address is None:
             raise ValueError("give the cluster's address or a client")
@@ -133,7 +128,7 @@ def run_match_on_cluster(
             return run_match_on_cluster(specs, games, rules, seed=seed, client=connected,
                                         deal_cap=deal_cap, progress=progress)
     dd: Any = importlib.import_module("distributed")
-    sets = math.ceil(games / n)
+    sets = math.ceil(games / len(specs))
     rules_data = rules.to_dict()
     workers = max(1, sum(client.nthreads().values()))
     chunks = _chunks(sets, workers)

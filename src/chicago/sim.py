@@ -63,6 +63,7 @@ __all__ = [
     "DuplicateDecks",
     "GameResult",
     "MatchResult",
+    "check_match",
     "deal_deck",
     "derive_seed",
     "duplicate_game",
@@ -458,6 +459,26 @@ def summarize(specs: Sequence[str], games: Sequence[GameResult]) -> list[BotSumm
     return summaries
 
 
+def check_match(specs: Sequence[str], games: int,
+                rules: Rules | None) -> tuple[list[str], Rules]:
+    """The bots and rules of a match, checked: as many bots as the rules seat, at least one
+    game, every spec known (each bot is made once). ``rules`` defaults to pagat. Raises
+    ValueError naming the problem."""
+    checked = list(specs)
+    rules = rules if rules is not None else Rules.preset("pagat")
+    n = len(checked)
+    if not rules.min_players <= n <= rules.max_players:
+        raise ValueError(
+            f"{n} bots given, but these rules allow {rules.min_players}-{rules.max_players} "
+            "players"
+        )
+    if games < 1:
+        raise ValueError(f"games must be at least 1, not {games}")
+    for spec in checked:
+        make_bot(spec)  # fail early on an unknown spec
+    return checked, rules
+
+
 def run_match(
     specs: Sequence[str],
     games: int,
@@ -479,23 +500,12 @@ def run_match(
     ``first_set``: a match of sets 10.. continues one of sets 0..9 on the same seed, the two
     together the same games as one longer match.
     """
-    specs = list(specs)
-    rules = rules if rules is not None else Rules.preset("pagat")
-    n = len(specs)
-    if not rules.min_players <= n <= rules.max_players:
-        raise ValueError(
-            f"{n} bots given, but these rules allow {rules.min_players}-{rules.max_players} "
-            "players"
-        )
-    if games < 1:
-        raise ValueError(f"games must be at least 1, not {games}")
+    specs, rules = check_match(specs, games, rules)
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     if first_set < 0:
         raise ValueError(f"first_set must be at least 0, not {first_set}")
-    for spec in specs:
-        make_bot(spec)  # fail early on an unknown spec
-    sets = math.ceil(games / n)
+    sets = math.ceil(games / len(specs))
     rules_data = rules.to_dict()
     results: list[GameResult] = []
     if jobs == 1 or sets == 1:
