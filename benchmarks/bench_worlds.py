@@ -7,7 +7,8 @@ one opponent's card seen this deal, it deals the bot's worlds again from the sea
 (a copy of the bot's own rng state, so exactly the worlds of the decision) and reports,
 per variant (``--chains``: 0 is the resampled worlds as dealt, N the same after N
 Metropolis–Hastings trades each, ``chain=N``; ``--exrules``: each also with the opponents'
-hands weighed by ``basic``'s exchange rule, ``exrule=N``, on the same decisions):
+hands weighed by ``basic``'s exchange rule, ``exrule=N``, on the same decisions;
+``--annrules``: each also with ``basic``'s announcement rule, ``annrule=N``):
 
 - ``distinct``: how many of the ``samples`` worlds searched differ;
 - ``ess``: the effective number of the dealt pool's worlds after weighting, (Σw)²/Σw²;
@@ -35,6 +36,7 @@ import time
 
 from chicago import Rules
 from chicago.bots import make_bot
+from chicago.bots.announcerule import words_of
 from chicago.bots.master import MasterBot
 from chicago.bots.playerkinds import history_kinds
 from chicago.bots.playmodel import effective_count, observed_plays
@@ -71,13 +73,17 @@ def main() -> int:
     parser.add_argument("--exrules", type=int, nargs="+", default=None,
                         help="exrule values measured on the same decisions (default: the "
                         "bot's own)")
+    parser.add_argument("--annrules", type=int, nargs="+", default=None,
+                        help="annrule values measured on the same decisions (default: the "
+                        "bot's own)")
     args = parser.parse_args()
     rules = Rules.preset(args.preset)
     Row = tuple[int, float, float, float, float, int]
     probe = make_bot(args.bot)
     exrules = args.exrules if args.exrules is not None else [getattr(probe, "exrule", 0)]
-    variants = [(c, e) for e in exrules for c in args.chains]
-    rows: dict[tuple[int, int], list[Row]] = {v: [] for v in variants}
+    annrules = args.annrules if args.annrules is not None else [getattr(probe, "annrule", 0)]
+    variants = [(c, e, a) for a in annrules for e in exrules for c in args.chains]
+    rows: dict[tuple[int, int, int], list[Row]] = {v: [] for v in variants}
     uniform_placed: list[float] = []
     cpu: dict[str, list[float]] = {spec: [] for spec in args.time}
     for index in range(args.first_game, args.first_game + args.games):
@@ -99,11 +105,12 @@ def main() -> int:
                 if plays and k.declarer is None and game.deal_number >= args.from_deal:
                     true = [mask_of(hand) for hand in game.hands]
                     state = rngs[0].getstate()
-                    own_chain, own_exrule = bot.chain, bot.exrule
+                    own_chain, own_exrule, own_annrule = bot.chain, bot.exrule, bot.annrule
                     bot._kinds = history_kinds(view.history, 0, bot.play_policy, bot.eps, 4,
                                                bot.prior)
-                    for chain, exrule in variants:
-                        bot.chain, bot.exrule = chain, exrule
+                    bot._words = words_of(view, k)
+                    for chain, exrule, annrule in variants:
+                        bot.chain, bot.exrule, bot.annrule = chain, exrule, annrule
                         rng = random.Random()
                         rng.setstate(state)
                         dealt = [bot._sample(k, rng) for _ in range(bot.samples * bot.pool)]
@@ -112,12 +119,12 @@ def main() -> int:
                         worlds = [list(p.hands) for p in bot._positions(k, rng, None)]
                         top = max(weights)
                         own = bot._play_weights(k, [true], plays)[0]
-                        rows[(chain, exrule)].append((
+                        rows[(chain, exrule, annrule)].append((
                             len({tuple(w) for w in worlds}), effective_count(weights),
                             own / top if top > 0 else 0.0,
                             sum(1 for w in weights if w < own) / len(weights),
                             _placed(worlds, true, 0), k.trick_number))
-                    bot.chain, bot.exrule = own_chain, own_exrule
+                    bot.chain, bot.exrule, bot.annrule = own_chain, own_exrule, own_annrule
                     flat = [sample_hands(k, random.Random(i)) for i in range(bot.samples)]
                     uniform_placed.append(_placed(flat, true, 0))
                     for spec, timed in zip(args.time, timers, strict=True):
@@ -129,14 +136,16 @@ def main() -> int:
             action = bots[seat].decide(view, legal, rngs[seat])
             game.apply(action)
         print(f"game {index}: {len(uniform_placed)} decisions so far", flush=True)
-    for (chain, exrule), found in rows.items():
+    for (chain, exrule, annrule), found in rows.items():
         if not found:
             continue
-        print(f"chain={chain} exrule={exrule}: {len(found)} decisions; distinct median "
+        print(f"chain={chain} exrule={exrule} annrule={annrule}: {len(found)} decisions; "
+              f"distinct median "
               f"{statistics.median(r[0] for r in found):.0f} (mean "
               f"{statistics.mean(r[0] for r in found):.1f}); ess median "
               f"{statistics.median(r[1] for r in found):.1f}; true/max median "
-              f"{statistics.median(r[2] for r in found):.2f}; true>= mean "
+              f"{statistics.median(r[2] for r in found):.2f} (below 0.1: "
+              f"{sum(1 for r in found if r[2] < 0.1)}); true>= mean "
               f"{statistics.mean(r[3] for r in found):.2f}; placed "
               f"{statistics.mean(r[4] for r in found):.3f}")
         for trick in sorted({r[5] for r in found}):

@@ -131,16 +131,21 @@ def test_a_world_of_weight_0_is_never_entered_and_a_seed_fixes_the_walk() -> Non
 
 @pytest.mark.parametrize("spec", ["master:chain=10;samples=10",
                                   "master:exrule=2;samples=10",
-                                  "master:exrule=1;chain=10;samples=10"])
+                                  "master:exrule=1;chain=10;samples=10",
+                                  "master:annrule=1;samples=10",
+                                  "master:exrule=1;annrule=1;chain=10;samples=10"])
 def test_master_with_the_chain_decides_by_the_view_alone_and_a_seed_fixes_it(
         spec: str) -> None:
     """At trick decisions from the third deal of a game against three ``basic`` (whose
     players the earlier deals show to play the rules of thumb), a copy of the game whose
     hidden cards are dealt anew (the same view) gets the same card, seed for seed, and every
     world searched fits the view: with the chain, with ``exrule`` (``basic``'s exchange
-    rule as the dealing weight, tests/test_exchangerule.py) alone and with both."""
+    rule as the dealing weight, tests/test_exchangerule.py) alone and with both, with
+    ``annrule`` (``basic``'s announcements and passes, tests/test_announcerule.py) alone
+    and with both."""
     bot = make_bot(spec)
-    assert isinstance(bot, MasterBot) and (bot.chain, bot.exrule) in ((10, 0), (0, 2), (10, 1))
+    assert isinstance(bot, MasterBot) and (bot.chain, bot.exrule, bot.annrule) in (
+        (10, 0, 0), (0, 2, 0), (10, 1, 0), (0, 0, 1), (10, 1, 1))
     rng = random.Random(3)
     checked = 0
 
@@ -159,7 +164,7 @@ def test_master_with_the_chain_decides_by_the_view_alone_and_a_seed_fixes_it(
             assert consistent(k, list(position.hands)) == []
         checked += 1
 
-    _trick_views(11, 4, spec, compare)
+    _trick_views(11, 5, spec, compare)
     assert checked > 5
 
 

@@ -36,7 +36,7 @@ from chicago.cards import Card
 from chicago.engine.knowledge import Knowledge, Opponent
 from chicago.rules import Rules
 
-__all__ = ["RuleMemo", "neutral_discards", "opponent_fits", "rule_fits"]
+__all__ = ["RuleMemo", "may_keep", "neutral_discards", "opponent_fits", "rule_fits"]
 
 RuleMemo = dict[tuple[int, int, bool], bool]
 """A memo of :func:`rule_fits` by (mask of the five cards, cards drawn, last exchange)."""
@@ -84,7 +84,7 @@ def neutral_discards(kept: Sequence[int], count: int, exclude: int, *,
     return out
 
 
-def _may_keep(kept: Sequence[int]) -> bool:
+def may_keep(kept: Sequence[int]) -> bool:
     """A quick necessary test of the rule's kept cards by their number (one: a queen or
     higher; two: a pair; three: a pair among them; four: two pairs, trips and an ace, one suit, or
     four ranks in a row below the ace); the rule decides the rest."""
@@ -151,7 +151,7 @@ def rule_fits(cards: Sequence[int], drawn: int, rules: Rules, *, last: bool,
     fits = False
     ordered = sorted(int(c) for c in cards)
     for kept in combinations(ordered, 5 - drawn):
-        if not _may_keep(kept):
+        if not may_keep(kept):
             continue
         for high_first in (False, True):
             thrown = neutral_discards(kept, drawn, mask, high_first=high_first)

@@ -71,7 +71,10 @@ it replaces the fusion correction there), ``exrule`` (0, the default; with ``inf
 each opponent seen in the game's earlier deals, its hand weighed by whether ``basic``'s
 exchange rule could have left it after drawing what it drew last, counted by that
 opponent's chance of the rules model, :mod:`chicago.bots.exchangerule`: 1 times the expert's
-hand-made plausibility, 2 instead of it). A seed fixes every choice: no option reads the
+hand-made plausibility, 2 instead of it), ``annrule`` (0, the default; 1 with ``infer=3``: the
+same weight, where the exchange rule explains the hand, for whether the hand before the
+last exchange would have made the opponent's announcement or pass in the scoring round
+before it, :mod:`chicago.bots.announcerule`). A seed fixes every choice: no option reads the
 clock.
 """
 
@@ -83,6 +86,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from chicago.bots.alphamu import alphamu_values
+from chicago.bots.announcerule import KeptMemo, Word, opponent_word_fits, words_of
 from chicago.bots.base import register_bot, require_whole, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
 from chicago.bots.ev import desperate, ev_decision, ev_holds
@@ -222,6 +226,9 @@ DEFAULT_EXRULE = 0
 """The opponents' hands weighed by ``basic``'s exchange rule off by default (``exrule=1``:
 times the hand-made plausibility; 2: instead of it; docs/BOTS.md, "``basic``'s own
 exchange rule as the dealing weight")."""
+DEFAULT_ANNRULE = 0
+"""The opponents' hands weighed by ``basic``'s announcement rule off by default
+(``annrule=1``; docs/BOTS.md, "``basic``'s announcements and passes as evidence")."""
 _EXRULE_FLOOR = 0.02
 """With ``exrule``: the weight, as a share, of a hand ``basic``'s rule could not have left
 (a slip, or a player that exchanges otherwise although it plays by the rules)."""
@@ -266,13 +273,15 @@ _OPTIONS = {
     "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1), "chain": (0, 1000),
     "replies": (0, 10000),
     "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5), "exrule": (0, 2),
+    "annrule": (0, 1),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
           "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "chain",
-          "replies", "rulescall", "rulescap", "alphamu", "amdepth", "exrule")
+          "replies", "rulescall", "rulescap", "alphamu", "amdepth", "exrule",
+          "annrule")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -359,6 +368,7 @@ class MasterBot(ExpertBot):
         alphamu: int = DEFAULT_ALPHAMU,
         amdepth: int = DEFAULT_AMDEPTH,
         exrule: int = DEFAULT_EXRULE,
+        annrule: int = DEFAULT_ANNRULE,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -470,6 +480,16 @@ class MasterBot(ExpertBot):
         self.exrule = int(exrule)
         """Opponents' hands weighed by ``basic``'s exchange rule at trick play (0 off; 1
         times the hand-made plausibility, 2 instead of it)."""
+        if annrule not in (0, 1):
+            raise ValueError("annrule must be 0 or 1")
+        if annrule and self.infer != 3:
+            raise ValueError("annrule needs infer=3 (each opponent's kind of play)")
+        self.annrule = int(annrule)
+        """Opponents' hands weighed by ``basic``'s announcement rule at trick play (0 off)."""
+        self._words: dict[int, Word] = {}
+        """With ``annrule``: each opponent's word before its last exchange, this decision."""
+        self._kept_memo: KeptMemo = {}
+        """With ``annrule``: the earlier hands of hands already rebuilt, a memo only."""
         self._rule_memo: RuleMemo = {}
         """With ``exrule``: hands already tested against the rule, a memo only."""
         self._weigh: Weight | None = None
@@ -487,6 +507,7 @@ class MasterBot(ExpertBot):
             raise ValueError("no legal actions to choose from")
         self.note = None
         self._kinds = {}
+        self._words = {}
         if len(legal_actions) == 1:
             return legal_actions[0]
         k = knowledge(view)
@@ -494,6 +515,8 @@ class MasterBot(ExpertBot):
                 k.phase == "play" or (k.phase == "chicago" and self.rulescall)):
             self._kinds = history_kinds(view.history, k.seat, self.play_policy, self.eps,
                                         k.players, self.prior, self._deal_logs)
+            if self.annrule:
+                self._words = words_of(view, k)
         self._weigh = self.hand_model.scorer(k, self.temper) if self.learned else None
         phase = k.phase
         if phase in ("exchange", "one up", "redeal") and not self.phases.exchanges:
@@ -593,7 +616,7 @@ class MasterBot(ExpertBot):
         played = {seat: [int(c) for c in opp.played] for seat, opp in k.opponents.items()}
         weighted = self.weighted and not self.learned
         soft = self.soft
-        exrule = self.exrule
+        exrule = self.exrule or self.annrule
 
         def factor(seat: int, held: int) -> float:
             value = scorer.factor(seat, held)
@@ -613,16 +636,26 @@ class MasterBot(ExpertBot):
         :data:`_EXRULE_FLOOR`) + (1 - ``r``), times ``plain`` (``exrule=1``), or ``r`` ×
         that + (1 - ``r``) × ``plain`` (``exrule=2``). ``plain`` for an opponent not seen
         in an earlier deal or a hand the rule says nothing of
-        (:func:`~chicago.bots.exchangerule.opponent_fits`)."""
+        (:func:`~chicago.bots.exchangerule.opponent_fits`). With ``annrule``, a hand the
+        exchange rule explains (or does not read) also needs an earlier hand that would have
+        said the opponent's word before its last exchange
+        (:func:`~chicago.bots.announcerule.opponent_word_fits`), else it weighs as one the
+        rule could not have left; alone, ``annrule`` weighs as ``exrule=1`` does, by the
+        word only."""
         kinds = self._kinds.get(seat)
         if kinds is None:
             return plain
-        fits = opponent_fits(k, k.opponents[seat], cards, self._rule_memo)
+        opp = k.opponents[seat]
+        fits = opponent_fits(k, opp, cards, self._rule_memo) if self.exrule else None
+        if self.annrule and fits is not False:
+            said = opponent_word_fits(k, opp, cards, self._words.get(seat), self._kept_memo)
+            if said is not None:
+                fits = said
         if fits is None:
             return plain
         rules = kinds[0]
         rule = 1.0 if fits else _EXRULE_FLOOR
-        if self.exrule == 1:
+        if self.exrule != 2:
             return plain * (rules * rule + 1.0 - rules)
         return rules * rule + (1.0 - rules) * plain
 
@@ -658,7 +691,7 @@ class MasterBot(ExpertBot):
         if self.play_policy is not None and self.infer == 3:
             weights = kind_weights(dealt, plays, self._kinds, self.play_policy, self.eps,
                                    k.players, self.prior)
-            if self.exrule:
+            if self.exrule or self.annrule:
                 weights = self._rule_weights(k, dealt, weights)
         elif self.play_policy is not None:
             weights = policy_weights(dealt, plays, self.play_policy, k.players)
@@ -1264,6 +1297,7 @@ def _factory(spec: str) -> MasterBot:
         alphamu=int(options.get("alphamu", DEFAULT_ALPHAMU)),
         amdepth=int(options.get("amdepth", DEFAULT_AMDEPTH)),
         exrule=int(options.get("exrule", DEFAULT_EXRULE)),
+        annrule=int(options.get("annrule", DEFAULT_ANNRULE)),
     )
 
 
