@@ -32,11 +32,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
-from chicago.bots.exchangerule import may_keep, neutral_discards
-from chicago.bots.heuristics import basic_keep
-from chicago.cards import Card
+from chicago.bots.exchangerule import earlier_hands
 from chicago.engine.knowledge import DEFINING_STAGES, Knowledge, Opponent
 from chicago.engine.viewtypes import SeatView
 from chicago.poker import Category, evaluate
@@ -156,23 +153,12 @@ def earlier_values(cards: Sequence[int], drawn: int, rules: Rules,
         if found is not None:
             return found
     values: list[_Value] = []
-    ordered = sorted(int(c) for c in cards)
-    for kept in combinations(ordered, 5 - drawn):
-        if not may_keep(kept):
-            continue
-        for high_first in (False, True):
-            thrown = neutral_discards(kept, drawn, mask, high_first=high_first)
-            if thrown is None:
-                continue
-            hand = [Card(c) for c in sorted([*kept, *thrown])]
-            if sorted(int(c) for c in basic_keep(hand, rules, last=True)) == list(kept):
-                value = evaluate(hand, rules)
-                category = value.category
-                entry = (category, value.ranks[: DEFINING_STAGES.get(category, 0)])
-                if entry not in values:
-                    values.append(entry)
-            if drawn == 0:
-                break
+    for hand in earlier_hands(cards, drawn, mask, rules, last=True):
+        value = evaluate(hand, rules)
+        category = value.category
+        entry = (category, value.ranks[: DEFINING_STAGES.get(category, 0)])
+        if entry not in values:
+            values.append(entry)
     out = tuple(sorted(values, key=lambda v: (-v[0], [-r for r in v[1]])))
     if memo is not None:
         if len(memo) >= _MEMO_SIZE:

@@ -28,7 +28,7 @@ Reads nothing but its arguments and the seat's :class:`~chicago.engine.knowledge
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 
 from chicago.bots.heuristics import basic_keep
@@ -36,7 +36,8 @@ from chicago.cards import Card
 from chicago.engine.knowledge import Knowledge, Opponent
 from chicago.rules import Rules
 
-__all__ = ["RuleMemo", "may_keep", "neutral_discards", "opponent_fits", "rule_fits"]
+__all__ = ["RuleMemo", "earlier_hands", "may_keep", "neutral_discards", "opponent_fits",
+           "rule_fits"]
 
 RuleMemo = dict[tuple[int, int, bool], bool]
 """A memo of :func:`rule_fits` by (mask of the five cards, cards drawn, last exchange)."""
@@ -125,6 +126,28 @@ def _fast_fits(cards: Sequence[int], drawn: int) -> bool | None:
     return None
 
 
+def earlier_hands(cards: Sequence[int], drawn: int, mask: int, rules: Rules, *,
+                  last: bool) -> Iterator[list[Card]]:
+    """The hands a ``basic`` player may have held before an exchange in which it drew
+    ``drawn`` cards and was left with the five ``cards`` (``mask``: their bits): for each
+    part of ``5 - drawn`` of them that :func:`~chicago.bots.heuristics.basic_keep` keeps
+    exactly, that part beside a neutral discard of ``drawn`` other cards
+    (:func:`neutral_discards`, tried spreading low and high). Lazily, in a fixed order;
+    a hand may come twice (the two spreads)."""
+    for kept in combinations(sorted(int(c) for c in cards), 5 - drawn):
+        if not may_keep(kept):
+            continue
+        for high_first in (False, True):
+            thrown = neutral_discards(kept, drawn, mask, high_first=high_first)
+            if thrown is None:
+                continue
+            hand = [Card(c) for c in sorted([*kept, *thrown])]
+            if sorted(int(c) for c in basic_keep(hand, rules, last=last)) == list(kept):
+                yield hand
+            if drawn == 0:
+                break
+
+
 def rule_fits(cards: Sequence[int], drawn: int, rules: Rules, *, last: bool,
               memo: RuleMemo | None = None, fast: bool = True) -> bool:
     """Whether the five ``cards`` can be a ``basic`` player's hand after an exchange in
@@ -148,21 +171,7 @@ def rule_fits(cards: Sequence[int], drawn: int, rules: Rules, *, last: bool,
         found = memo.get(key)
         if found is not None:
             return found
-    fits = False
-    ordered = sorted(int(c) for c in cards)
-    for kept in combinations(ordered, 5 - drawn):
-        if not may_keep(kept):
-            continue
-        for high_first in (False, True):
-            thrown = neutral_discards(kept, drawn, mask, high_first=high_first)
-            if thrown is None:
-                continue
-            hand = [Card(c) for c in sorted([*kept, *thrown])]
-            if sorted(int(c) for c in basic_keep(hand, rules, last=last)) == list(kept):
-                fits = True
-                break
-        if fits:
-            break
+    fits = next(earlier_hands(cards, drawn, mask, rules, last=last), None) is not None
     if memo is not None:
         if len(memo) >= _MEMO_SIZE:
             memo.clear()
