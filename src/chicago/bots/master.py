@@ -74,8 +74,11 @@ opponent's chance of the rules model, :mod:`chicago.bots.exchangerule`: 1 times 
 hand-made plausibility, 2 instead of it), ``annrule`` (0, the default; 1 with ``infer=3``: the
 same weight, where the exchange rule explains the hand, for whether the hand before the
 last exchange would have made the opponent's announcement or pass in the scoring round
-before it, :mod:`chicago.bots.announcerule`). A seed fixes every choice: no option reads the
-clock.
+before it, :mod:`chicago.bots.announcerule`), ``infoset`` (0, the default; 1 with ``infer=3``:
+against a table of rules players, the trick card by a search of the weighed worlds in which
+the others play their rules cards and the bot chooses each later card once for all the
+worlds it cannot tell apart, :mod:`chicago.bots.infoset`). A seed fixes every choice: no
+option reads the clock.
 """
 
 from __future__ import annotations
@@ -100,6 +103,7 @@ from chicago.bots.expert import (
 )
 from chicago.bots.handmodel import HandModel
 from chicago.bots.heuristics import chicago_is_due, ev_play
+from chicago.bots.infoset import infoset_values
 from chicago.bots.model import model_moves, model_wins
 from chicago.bots.plausibility import hand_weight
 from chicago.bots.playerkinds import (
@@ -253,6 +257,9 @@ DEFAULT_LEARNED = False
 raw weights nor its tempered ones (power 0.4, fitted on held-out games) chose
 measurably better than the hand-made weights where the two differed
 (``bench_disagreements.py``, docs/BOTS.md "The learned model of the hands")."""
+DEFAULT_INFOSET = 0
+"""The trick play against a table of rules players searched on information sets off by
+default (``infoset=1``: :mod:`chicago.bots.infoset`)."""
 DEFAULT_ALPHAMU = 0
 """αμ at trick play off by default (``alphamu=N``: with three to N cards in hand)."""
 DEFAULT_AMDEPTH = 0
@@ -273,7 +280,7 @@ _OPTIONS = {
     "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1), "chain": (0, 1000),
     "replies": (0, 10000),
     "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5), "exrule": (0, 2),
-    "annrule": (0, 1),
+    "annrule": (0, 1), "infoset": (0, 1),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
@@ -281,7 +288,7 @@ _OPTIONS = {
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
           "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "chain",
           "replies", "rulescall", "rulescap", "alphamu", "amdepth", "exrule",
-          "annrule")
+          "annrule", "infoset")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -369,6 +376,7 @@ class MasterBot(ExpertBot):
         amdepth: int = DEFAULT_AMDEPTH,
         exrule: int = DEFAULT_EXRULE,
         annrule: int = DEFAULT_ANNRULE,
+        infoset: int = DEFAULT_INFOSET,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -486,6 +494,13 @@ class MasterBot(ExpertBot):
             raise ValueError("annrule needs infer=3 (each opponent's kind of play)")
         self.annrule = int(annrule)
         """Opponents' hands weighed by ``basic``'s announcement rule at trick play (0 off)."""
+        if infoset not in (0, 1):
+            raise ValueError("infoset must be 0 or 1")
+        if infoset and self.infer != 3:
+            raise ValueError("infoset needs infer=3 (each opponent's kind of play)")
+        self.infoset = int(infoset)
+        """Trick play against a table of rules players by the search on information sets
+        (:func:`~chicago.bots.infoset.infoset_values`; 0 off)."""
         self._words: dict[int, Word] = {}
         """With ``annrule``: each opponent's word before its last exchange, this decision."""
         self._kept_memo: KeptMemo = {}
@@ -851,6 +866,9 @@ class MasterBot(ExpertBot):
         if (len(cards) >= 2 and self.rulescall and k.declarer == k.seat
                 and self._rules_table(k)):
             return self._rules_chicago_play(k, cards, rng)
+        if (len(cards) >= 2 and self.infoset and k.declarer is None
+                and not k.rules.deuce_bonus and self._rules_table(k)):
+            return self._infoset_play(k, cards, rng)
         if len(cards) < 2 or not self._exploiting(k):
             return super()._play(k, legal, rng)
         positions = list(self._positions(k, rng, None, count=self.replies) if self.replies
@@ -868,6 +886,25 @@ class MasterBot(ExpertBot):
         if len(tied) == 1:
             return Action.play(tied[0])
         scores = self._card_scores(k, cards, positions[: self.samples])
+        return Action.play(best_card({c: scores[c] for c in tied}, ev_play(k, cards)))
+
+    def _infoset_play(self, k: Knowledge, cards: Sequence[Card], rng: random.Random) -> Action:
+        """The card against a table of rules players with ``infoset=1`` (no Chicago
+        declared, no V-DEUCE): on the worlds the trick search would weigh (the same draws),
+        each card's last-trick points when the others play their rules cards and the bot
+        chooses each later card once for all the worlds it cannot tell apart
+        (:func:`~chicago.bots.infoset.infoset_values`); the highest total wins, and between
+        equals the card the trick search scores highest on those worlds."""
+        positions = list(self._positions(k, rng, None))
+        played = [int(card) for _, card in k.trick]
+        values = infoset_values([p.hands for p in positions], k.seat, k.leader, played,
+                                points=k.rules.last_trick_points)
+        totals = {card: values[int(card)] for card in cards}
+        best = max(totals.values())
+        tied = [card for card in cards if totals[card] >= best - 1e-9]
+        if len(tied) == 1:
+            return Action.play(tied[0])
+        scores = self._card_scores(k, cards, positions)
         return Action.play(best_card({c: scores[c] for c in tied}, ev_play(k, cards)))
 
     def _rules_chicago_play(
@@ -1298,6 +1335,7 @@ def _factory(spec: str) -> MasterBot:
         amdepth=int(options.get("amdepth", DEFAULT_AMDEPTH)),
         exrule=int(options.get("exrule", DEFAULT_EXRULE)),
         annrule=int(options.get("annrule", DEFAULT_ANNRULE)),
+        infoset=int(options.get("infoset", DEFAULT_INFOSET)),
     )
 
 
