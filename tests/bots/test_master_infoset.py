@@ -19,48 +19,35 @@ from chicago import Game
 from chicago.bots import make_bot
 from chicago.bots.infoset import infoset_values
 from chicago.bots.master import DEFAULT_INFOSET, MasterBot
-from chicago.bots.model import model_card, model_moves
+from chicago.bots.model import model_moves
 from chicago.bots.solver import Position
-from chicago.cards import Card, ids_of_mask
+from chicago.cards import Card
 from chicago.engine.knowledge import knowledge
 from test_bots_isolation import _relabelled
 
 
 def _deal(rng: random.Random, players: int, size: int, worlds: int) -> tuple[
         list[list[int]], int, list[int], int]:
-    """``worlds`` deals that share seat ``seat``'s hand and the trick so far (every card
-    before it played by the rules): the worlds, the leader, the trick, the seat."""
+    """``worlds`` deals that share seat ``seat``'s hand of ``size`` cards and the trick so
+    far (the seats before it hold one card fewer): the worlds, the leader, the trick, the
+    seat."""
     deck = list(range(52))
     rng.shuffle(deck)
     leader = rng.randrange(players)
     ahead = rng.randrange(players)
     seat = (leader + ahead) % players
-    mine = deck[:size]
-    rest = deck[size:]
+    mine, table, rest = deck[:size], deck[size:size + ahead], deck[size + ahead:]
     out: list[list[int]] = []
-    table: list[int] = []
-    first = True
-    while len(out) < worlds:
+    for _ in range(worlds):
         rng.shuffle(rest)
         hands = [0] * players
         hands[seat] = sum(1 << c for c in mine)
         at = 0
         for s in range(players):
-            if s == seat:
-                continue
-            hands[s] = sum(1 << c for c in rest[at:at + size])
-            at += size
-        played: list[int] = []
-        for j in range(ahead):
-            s = (leader + j) % players
-            card = model_card(ids_of_mask(hands[s]), played)
-            hands[s] ^= 1 << card
-            played.append(card)
-        if first:
-            table = played
-            first = False
-        if played != table:  # another world must show the same trick
-            continue
+            if s != seat:
+                count = size - 1 if (s - leader) % players < ahead else size
+                hands[s] = sum(1 << c for c in rest[at:at + count])
+                at += count
         out.append(hands)
     return out, leader, table, seat
 
