@@ -147,7 +147,7 @@ def test_a_seed_fixes_every_choice_and_the_view_alone_decides() -> None:
     assert isinstance(bot, MasterBot)
     shuffle = random.Random(7)
     counts = {"decisions": 0, "applied": 0, "changed": 0}
-    for game, index in _trick_decisions(4, 5, spec):
+    for game, index in _trick_decisions(4, 9, spec):
         view, legal = game.view(0), game.legal_actions()
         card = bot.decide(view, legal, random.Random(index))
         assert bot.decide(view, legal, random.Random(index)) == card
@@ -157,7 +157,7 @@ def test_a_seed_fixes_every_choice_and_the_view_alone_decides() -> None:
         counts["applied"] += bot._rules_table(knowledge(view))
         counts["changed"] += plain.decide(view, legal, random.Random(index)) != card
         counts["decisions"] += 1
-    assert counts["decisions"] > 10
+    assert counts["decisions"] > 20
     assert counts["applied"] > 5, counts
     assert counts["changed"] >= 1, counts
 
