@@ -13,7 +13,8 @@
 * about ``master``'s 40 searched worlds: how many distinct, the share of the opponents'
   cards put in the right hand, and in how many of them ``model_moves`` says ``master``'s
   card, the oracle's card, or a winning card wins;
-* alternative valuations of the same 40 worlds (``--alts``): the card each would choose.
+* alternative valuations of the same 40 worlds (the model's share, the open-trick share,
+  the best reply, the search on information sets): the card each would choose.
 
 A deal is *lost at* the first decision where some card still wins against the real
 ``basic`` replies and ``master``'s does not (every later loss in that deal is forced). The
