@@ -62,7 +62,8 @@ static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL
     O_ACTION_COUNT, O_ACTIONS_GIVEN, O_PENDING_COUNT, O_PHASE, O_TO_ACT, O_TURN, O_ORDER, O_STOCK, O_DISCARDS, O_OWN_DISCARDS, O_CATEGORIES,
     O_EXCHANGE_COUNTS, O_ROUND, O_LOCKED, O_PROTECTED, O_RULES, O_SOURCE, O_ANNOUNCED,
     O_HIGHEST, O_TRICKS, O_DECLARER, O_PLAYERS, O_DEALER, O_SCORES, O_DEAL_START_SCORES,
-    O_DECLARED_CHICAGO, O_MADE_CHICAGO, O_ON_GAME, O_QUADS_CLAIMS, O_WINNERS, O_DEAL_HISTORY;
+    O_DECLARED_CHICAGO, O_MADE_CHICAGO, O_ON_GAME, O_QUADS_CLAIMS, O_WINNERS, O_DEAL_HISTORY,
+    O_ACTION_BASE, O_ACTION_OFFSET, O_PENDING_BASE, O_PENDING_OFFSET;
 
 #define SLOT(self, offset) (*(PyObject **)((char *)(self) + (offset)))
 
@@ -2412,6 +2413,8 @@ static PyObject *install(PyObject *module, PyObject *args)
         {"trick_number", &O_TRICK_NUMBER}, {"_pending", &O_PENDING}, {"_legal", &O_LEGAL},
         {"_pending_count", &O_PENDING_COUNT},
         {"_action_log", &O_ACTIONS}, {"_action_count", &O_ACTION_COUNT},
+        {"_action_base", &O_ACTION_BASE}, {"_action_offset", &O_ACTION_OFFSET},
+        {"_pending_base", &O_PENDING_BASE}, {"_pending_offset", &O_PENDING_OFFSET},
         {"_actions_given", &O_ACTIONS_GIVEN}, {"phase", &O_PHASE}, {"to_act", &O_TO_ACT},
         {"_turn", &O_TURN}, {"_order", &O_ORDER}, {"_stock", &O_STOCK},
         {"_discards", &O_DISCARDS}, {"_own_discards", &O_OWN_DISCARDS},
@@ -4248,12 +4251,20 @@ static PyObject *state_json_text(PyObject *module, PyObject *const *args, Py_ssi
  * not their items (the copier's kind 0), and costs the same at a game's start and end.
  */
 
+/* As chicago.engine.segments (twenty-fifth pass): a game whose current list holds items
+   past its own (a copy added them) keeps that list as a finished segment of its log, shared,
+   and goes on in a new empty list, unless its own part is short (at most SEGMENT_SMALL
+   items: copied) or the log has SEGMENT_DEPTH segments already (all joined into one list). */
+#define SEGMENT_SMALL 32
+#define SEGMENT_DEPTH 8
+
 /* The list in slot ``offset`` of which the game's own items are the first (the int in
-   slot ``counted``), made the game's alone if it holds more (a copy added past them): a
-   list of its own taken from it. The list (borrowed), its count in ``count``; NULL with
-   an error set. */
+   slot ``counted``), made ready for the game to add to in place (segments.fork) if it
+   holds more; ``based`` and ``placed`` are the slots of the finished segments (a tuple)
+   and of the number of items in them. The list (borrowed), its count in ``count``; NULL
+   with an error set. */
 static PyObject *own_log(PyObject *self, Py_ssize_t offset, Py_ssize_t counted,
-                         Py_ssize_t *count)
+                         Py_ssize_t based, Py_ssize_t placed, Py_ssize_t *count)
 {
     PyObject *log = list_slot(self, offset), *number = SLOT(self, counted);
     if (log == NULL || number == NULL || !PyLong_CheckExact(number)) {
@@ -4265,14 +4276,70 @@ static PyObject *own_log(PyObject *self, Py_ssize_t offset, Py_ssize_t counted,
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a log's count is out of it");
         return NULL;
     }
-    if (PyList_GET_SIZE(log) != *count) {
-        PyObject *own = PyList_GetSlice(log, 0, *count);
-        if (own == NULL) return NULL;
-        if (!PyObject_GC_IsTracked(log)) PyObject_GC_UnTrack(own); /* as list_like */
-        set_slot(self, offset, own);
-        log = own;
+    if (PyList_GET_SIZE(log) == *count) return log;
+    PyObject *base = SLOT(self, based), *before = SLOT(self, placed);
+    if (base == NULL || !PyTuple_CheckExact(base) || PyTuple_GET_SIZE(base) % 2
+        || before == NULL || !PyLong_CheckExact(before)) {
+        PyErr_SetString(PyExc_TypeError, "a game's log segments are not a tuple with a count");
+        return NULL;
     }
-    return log;
+    Py_ssize_t depth = PyTuple_GET_SIZE(base), items = PyLong_AsSsize_t(before);
+    if (items == -1 && PyErr_Occurred()) return NULL;
+    PyObject *own, *new_base, *new_items;
+    Py_ssize_t own_count;
+    if (*count <= SEGMENT_SMALL) { /* a short own part: copied */
+        own = PyList_GetSlice(log, 0, *count);
+        own_count = *count;
+        new_base = Py_NewRef(base);
+        new_items = Py_NewRef(before);
+    }
+    else if (depth >= 2 * SEGMENT_DEPTH) { /* too many segments: joined into one list */
+        own = PyList_New(0);
+        for (Py_ssize_t i = 0; own != NULL && i <= depth; i += 2) {
+            PyObject *segment = i < depth ? PyTuple_GET_ITEM(base, i) : log;
+            Py_ssize_t size = i < depth ? PyLong_AsSsize_t(PyTuple_GET_ITEM(base, i + 1))
+                                        : *count;
+            PyObject *part = NULL;
+            if (!PyList_CheckExact(segment) || size < 0 || size > PyList_GET_SIZE(segment)) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "a log segment is not a list with its count");
+            }
+            else part = PyList_GetSlice(segment, 0, size);
+            if (part == NULL || PyList_SetSlice(own, PyList_GET_SIZE(own),
+                                                PyList_GET_SIZE(own), part) < 0)
+                Py_CLEAR(own);
+            Py_XDECREF(part);
+        }
+        own_count = own == NULL ? 0 : PyList_GET_SIZE(own);
+        new_base = PyTuple_New(0);
+        new_items = PyLong_FromLong(0);
+    }
+    else { /* the shared list kept as a segment, a new list to go on in */
+        own = PyList_New(0);
+        own_count = 0;
+        new_base = PyTuple_New(depth + 2);
+        if (new_base != NULL) {
+            for (Py_ssize_t i = 0; i < depth; i++)
+                PyTuple_SET_ITEM(new_base, i, Py_NewRef(PyTuple_GET_ITEM(base, i)));
+            PyTuple_SET_ITEM(new_base, depth, Py_NewRef(log));
+            PyTuple_SET_ITEM(new_base, depth + 1, Py_NewRef(number));
+            if (!PyObject_GC_IsTracked(log)) PyObject_GC_UnTrack(new_base); /* as plain() */
+        }
+        new_items = PyLong_FromSsize_t(items + *count);
+    }
+    if (own == NULL || new_base == NULL || new_items == NULL) {
+        Py_XDECREF(own);
+        Py_XDECREF(new_base);
+        Py_XDECREF(new_items);
+        return NULL;
+    }
+    if (!PyObject_GC_IsTracked(log)) PyObject_GC_UnTrack(own); /* as list_like */
+    PyObject *own_number = PyLong_FromSsize_t(own_count);
+    if (set_slot(self, based, new_base) < 0 || set_slot(self, placed, new_items) < 0
+        || set_slot(self, offset, own) < 0 || set_slot(self, counted, own_number) < 0)
+        return NULL;
+    *count = own_count;
+    return own;
 }
 
 /* Add ``entry`` (borrowed) to the game's actions, as Game._add_action does: in place while
@@ -4283,8 +4350,11 @@ static PyObject *own_log(PyObject *self, Py_ssize_t offset, Py_ssize_t counted,
 static int add_action(PyObject *self, PyObject *entry)
 {
     Py_ssize_t count;
-    if (own_log(self, O_PENDING, O_PENDING_COUNT, &count) == NULL) return -1;
-    PyObject *actions = own_log(self, O_ACTIONS, O_ACTION_COUNT, &count);
+    if (own_log(self, O_PENDING, O_PENDING_COUNT, O_PENDING_BASE, O_PENDING_OFFSET,
+                &count) == NULL)
+        return -1;
+    PyObject *actions = own_log(self, O_ACTIONS, O_ACTION_COUNT, O_ACTION_BASE,
+                                O_ACTION_OFFSET, &count);
     if (actions == NULL || PyList_Append(actions, entry) < 0
         || set_slot(self, O_ACTION_COUNT, PyLong_FromSsize_t(count + 1)) < 0)
         return -1;
