@@ -72,6 +72,8 @@ static int installed = 0;
 static PyObject *take(PyObject *config, const char *name);
 static int mask_of(PyObject *action, uint64_t *mask);
 static int add_action(PyObject *self, PyObject *entry); /* see "shared actions" below */
+static PyObject *start_deal(PyObject *self, PyObject *unused); /* see "a new deal" below */
+static int install_start_deal(PyObject *game, PyObject *config);
 
 static int set_slot(PyObject *self, Py_ssize_t offset, PyObject *value)
 {
@@ -2396,6 +2398,8 @@ static int take_cards(PyObject *config, const char *name, PyObject **out)
 static PyMethodDef GAME_METHODS[] = {
     {"legal_actions", legal_actions, METH_NOARGS, LEGAL_DOC},
     {"apply", apply, METH_O, APPLY_DOC},
+    {"_start_deal", start_deal, METH_NOARGS,
+     "_start_deal($self, /)\n--\n\nDeal the next deal (Game._start_deal_python in C)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2532,6 +2536,7 @@ static PyObject *install(PyObject *module, PyObject *args)
     if (S_MAX_DISCARD == NULL || S_ONE_UP == NULL || S_EXCHANGES == NULL || S_MIN_SCORE == NULL
         || S_RESHUFFLE == NULL || S_SHOW_IF_BREAKING == NULL)
         return NULL;
+    if (install_start_deal(game, config) < 0) return NULL;
     for (PyMethodDef *def = GAME_METHODS; def->ml_name != NULL; def++) {
         PyObject *descriptor = PyDescr_NewMethod((PyTypeObject *)game, def);
         if (descriptor == NULL) return NULL;
@@ -4360,6 +4365,240 @@ static int add_action(PyObject *self, PyObject *entry)
         return -1;
     PyObject *given = SLOT(self, O_ACTIONS_GIVEN);
     return given != NULL && PyList_CheckExact(given) ? PyList_Append(given, entry) : 0;
+}
+
+/* ------------------------------------------------------------------ a new deal
+ * (issue 28, twenty-fifth pass). Game._start_deal in C for the plain flow (a CardSource of
+ * its own class past its stacked decks; no V-LOCK-*, no win-again, no low-hand redeal):
+ * the same state, the same shuffle of the game's generator, the same records, as
+ * Game._start_deal_python (with _reset_deal_state and _begin_exchange(0)), which does any
+ * other deal. It was a tenth of a random deal's time in Python.
+ */
+
+static Py_ssize_t D_HIGHEST, D_QUADS_CHOICE, D_LAST_TRICK_WINNER, D_DEAL_START_EVENT, D_MEMO,
+    D_EVENTS, D_EVENT_COUNT, D_RNG, D_RNG_SHARED;
+static PyObject *D_PYTHON;       /* Game._start_deal_python */
+static PyObject *D_R_DEAL, *D_R_DEALT, *D_OFF; /* the records' kinds; "off" */
+static PyObject *D_S_LOCK_SIX, *D_S_LOCK_AT, *D_S_WIN_AGAIN, *D_S_REDEAL_LOW, *D_S_DECKS;
+
+static int install_start_deal(PyObject *game, PyObject *config)
+{
+    struct { const char *name; Py_ssize_t *offset; } slots[] = {
+        {"_highest", &D_HIGHEST}, {"_quads_choice", &D_QUADS_CHOICE},
+        {"_last_trick_winner", &D_LAST_TRICK_WINNER}, {"_deal_start_event", &D_DEAL_START_EVENT},
+        {"_memo", &D_MEMO}, {"_events", &D_EVENTS}, {"_event_count", &D_EVENT_COUNT},
+        {"_rng", &D_RNG}, {"_rng_shared", &D_RNG_SHARED},
+    };
+    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+        if (offset_of(game, slots[i].name, slots[i].offset) < 0) return -1;
+    if (!(D_PYTHON = take(config, "start_deal")) || !(D_R_DEAL = take(config, "Deal"))
+        || !(D_R_DEALT = take(config, "Dealt"))
+        || !(D_OFF = PyUnicode_InternFromString("off"))
+        || !(D_S_LOCK_SIX = PyUnicode_InternFromString("lock_six"))
+        || !(D_S_LOCK_AT = PyUnicode_InternFromString("lock_at"))
+        || !(D_S_WIN_AGAIN = PyUnicode_InternFromString("win_again"))
+        || !(D_S_REDEAL_LOW = PyUnicode_InternFromString("redeal_low"))
+        || !(D_S_DECKS = PyUnicode_InternFromString("_decks")))
+        return -1;
+    return 0;
+}
+
+/* 1 if the rules' attribute ``name`` is true (``truth``) or None (``!truth``), 0 if not,
+   -1 on an error. */
+static int rule_is(PyObject *rules, PyObject *name, int truth)
+{
+    PyObject *value = PyObject_GetAttr(rules, name);
+    if (value == NULL) return -1;
+    int found = truth ? PyObject_IsTrue(value) : value == Py_None;
+    Py_DECREF(value);
+    return found;
+}
+
+/* 1 if the next deal is one start_deal makes (see above), 0 if Python's, -1 on an error. */
+static int plain_deal(PyObject *self, long deal_index)
+{
+    PyObject *rules = SLOT(self, O_RULES), *source = SLOT(self, O_SOURCE);
+    if (rules == NULL || source == NULL || Py_TYPE(source) != CARD_SOURCE) return 0;
+    int found;
+    if ((found = rule_is(rules, D_S_LOCK_SIX, 1)) != 0) return found < 0 ? -1 : 0;
+    if ((found = rule_is(rules, D_S_WIN_AGAIN, 1)) != 0) return found < 0 ? -1 : 0;
+    if ((found = rule_is(rules, D_S_LOCK_AT, 0)) != 1) return found < 0 ? -1 : 0;
+    PyObject *redeal = PyObject_GetAttr(rules, D_S_REDEAL_LOW);
+    if (redeal == NULL) return -1;
+    found = PyUnicode_Check(redeal) ? PyUnicode_Compare(redeal, D_OFF) : 1;
+    Py_DECREF(redeal);
+    if (found != 0) return PyErr_Occurred() ? -1 : 0;
+    PyObject *decks = PyObject_GetAttr(source, D_S_DECKS);
+    if (decks == NULL) return -1;
+    Py_ssize_t stacked = PyTuple_Check(decks) ? PyTuple_GET_SIZE(decks) : PY_SSIZE_T_MAX;
+    Py_DECREF(decks);
+    return deal_index >= stacked;
+}
+
+/* A new list of ``n`` items ``item`` (borrowed), or of ``n`` new empty lists if NULL. */
+static PyObject *list_of(Py_ssize_t n, PyObject *item)
+{
+    PyObject *list = PyList_New(n);
+    for (Py_ssize_t i = 0; list != NULL && i < n; i++) {
+        PyObject *value = item != NULL ? Py_NewRef(item) : PyList_New(0);
+        if (value == NULL) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, i, value);
+    }
+    return list;
+}
+
+static PyObject *start_deal(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    long n = PyLong_AsLong(SLOT(self, O_PLAYERS));
+    long deal_number = PyLong_AsLong(SLOT(self, O_DEAL_NUMBER));
+    long dealer = PyLong_AsLong(SLOT(self, O_DEALER));
+    if (PyErr_Occurred()) return NULL;
+    int plain_flow = n < 2 || n > 6 ? 0 : plain_deal(self, deal_number);
+    if (plain_flow < 0) return NULL;
+    if (!plain_flow) return PyObject_CallOneArg(D_PYTHON, self);
+    PyObject *scores = list_slot(self, O_SCORES), *events = list_slot(self, D_EVENTS);
+    PyObject *event_count = SLOT(self, D_EVENT_COUNT), *pending = list_slot(self, O_PENDING);
+    PyObject *pending_count = SLOT(self, O_PENDING_COUNT);
+    PyObject *pending_offset = SLOT(self, O_PENDING_OFFSET);
+    if (scores == NULL || events == NULL || pending == NULL || event_count == NULL
+        || pending_count == NULL || pending_offset == NULL) {
+        PyErr_SetString(PyExc_TypeError, "a game's lists are not lists");
+        return NULL;
+    }
+    /* the generator: the game's own, copied first if a copy still shares it (Game._random) */
+    PyObject *rng = SLOT(self, D_RNG);
+    if (rng == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "the game has no generator");
+        return NULL;
+    }
+    if (SLOT(self, D_RNG_SHARED) == Py_True) {
+        if (set_slot(self, D_RNG, copy_random(NULL, rng)) < 0
+            || set_slot(self, D_RNG_SHARED, Py_NewRef(Py_False)) < 0)
+            return NULL;
+        rng = SLOT(self, D_RNG);
+    }
+    Py_ssize_t known = PyLong_AsSsize_t(event_count);
+    if (known > PyList_GET_SIZE(events)) known = PyList_GET_SIZE(events);
+    Py_ssize_t start_event = known + PyLong_AsSsize_t(pending_offset)
+                             + PyLong_AsSsize_t(pending_count);
+    if (PyErr_Occurred()) return NULL;
+    deal_number += 1;
+    dealer = (dealer + 1) % n;
+    /* _reset_deal_state */
+    PyObject *zeros = small_int(0);
+    int failed = set_slot(self, O_DEAL_NUMBER, PyLong_FromLong(deal_number)) < 0
+        || set_slot(self, O_DEALER, small_int(dealer)) < 0
+        || set_slot(self, O_DISCARDS, PyList_New(0)) < 0
+        || set_slot(self, O_OWN_DISCARDS, list_of(n, NULL)) < 0
+        || set_slot(self, O_LOCKED, list_of(n, Py_False)) < 0
+        || set_slot(self, D_HIGHEST, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_ANNOUNCED, PyList_New(0)) < 0
+        || set_slot(self, O_PROTECTED, list_of(n, zeros)) < 0
+        || set_slot(self, O_CATEGORIES, list_of(n, Py_None)) < 0
+        || set_slot(self, O_PENDING_ONE_UP, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_QUADS_CLAIMS, PyList_New(0)) < 0
+        || set_slot(self, D_QUADS_CHOICE, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_DECLARER, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_TRICK, PyList_New(0)) < 0
+        || set_slot(self, O_TRICK_NUMBER, small_int(0)) < 0
+        || set_slot(self, O_TRICKS, PyList_New(0)) < 0
+        || set_slot(self, O_PLAYED, list_of(n, NULL)) < 0
+        || set_slot(self, O_ON_GAME, list_of(n, Py_False)) < 0
+        || set_slot(self, D_LAST_TRICK_WINNER, Py_NewRef(Py_None)) < 0
+        || set_slot(self, D_DEAL_START_EVENT, PyLong_FromSsize_t(start_event)) < 0
+        || set_slot(self, O_DEAL_START_SCORES, PyList_GetSlice(scores, 0, PY_SSIZE_T_MAX)) < 0
+        || set_slot(self, D_MEMO, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_SHOWN, PyDict_New()) < 0
+        || set_slot(self, O_ONE_UP_CARD, Py_NewRef(Py_None)) < 0;
+    Py_DECREF(zeros);
+    if (failed) return NULL;
+    /* the deck, shuffled as CardSource.deck shuffles it; dealt as the plain flow deals */
+    PyObject *deck = PyList_New(52);
+    if (deck == NULL) return NULL;
+    for (int c = 0; c < 52; c++) PyList_SET_ITEM(deck, c, Py_NewRef(DECK[c]));
+    PyObject *args = PyTuple_Pack(2, rng, deck);
+    PyObject *done = args == NULL ? NULL : shuffle(NULL, args);
+    Py_XDECREF(args);
+    if (done == NULL) {
+        Py_DECREF(deck);
+        return NULL;
+    }
+    Py_DECREF(done);
+    PyObject *hands = PyList_New(n), *order = PyList_New(n);
+    PyObject *stock = PyList_New(52 - 5 * n);
+    if (hands == NULL || order == NULL || stock == NULL) goto fail;
+    for (long i = 0; i < n; i++) {
+        long seat = (dealer + 1 + i) % n;
+        PyObject *hand = PyList_New(5);
+        if (hand == NULL) goto fail;
+        for (long k = 0; k < 5; k++)
+            PyList_SET_ITEM(hand, k, Py_NewRef(PyList_GET_ITEM(deck, i + k * n)));
+        PyList_SET_ITEM(hands, seat, hand);
+        PyList_SET_ITEM(order, i, small_int(seat));
+    }
+    for (Py_ssize_t k = 0; k < 52 - 5 * n; k++) /* the stock: next card last */
+        PyList_SET_ITEM(stock, k, Py_NewRef(PyList_GET_ITEM(deck, 51 - k)));
+    Py_CLEAR(deck);
+    /* the records: the deal, then each seat's hand in turn order */
+    PyObject *score_tuple = PyList_AsTuple(scores);
+    PyObject *locked = list_slot(self, O_LOCKED);
+    PyObject *locked_tuple = locked == NULL ? NULL : PyList_AsTuple(locked);
+    PyObject *number = PyLong_FromLong(deal_number), *dealer_object = small_int(dealer);
+    PyObject *record = score_tuple == NULL || locked_tuple == NULL || number == NULL
+        ? NULL : PyTuple_Pack(5, D_R_DEAL, number, dealer_object, score_tuple, locked_tuple);
+    Py_XDECREF(score_tuple);
+    Py_XDECREF(locked_tuple);
+    Py_XDECREF(number);
+    Py_DECREF(dealer_object);
+    if (record == NULL) goto fail;
+    plain_deep(record);
+    failed = PyList_Append(pending, record);
+    Py_DECREF(record);
+    for (long i = 0; !failed && i < n; i++) {
+        PyObject *seat = PyList_GET_ITEM(order, i);
+        PyObject *cards = PyList_AsTuple(PyList_GET_ITEM(hands, PyLong_AsLong(seat)));
+        record = cards == NULL ? NULL : PyTuple_Pack(3, D_R_DEALT, seat, cards);
+        Py_XDECREF(cards);
+        if (record == NULL) goto fail;
+        plain_deep(record);
+        failed = PyList_Append(pending, record);
+        Py_DECREF(record);
+    }
+    if (failed) goto fail;
+    long counted = PyLong_AsLong(pending_count); /* (the slot is still the one read above) */
+    if (counted == -1 && PyErr_Occurred()) goto fail;
+    if (set_slot(self, O_PENDING_COUNT, PyLong_FromLong(counted + 1 + n)) < 0
+        || set_slot(self, O_HANDS, hands) < 0) {
+        hands = NULL;
+        goto fail;
+    }
+    hands = NULL;
+    if (set_slot(self, O_STOCK, stock) < 0) {
+        stock = NULL;
+        goto fail;
+    }
+    stock = NULL;
+    /* _begin_exchange(0): round 0, its counts, the turns from the dealer's left */
+    if (set_slot(self, O_ROUND, small_int(0)) < 0
+        || set_slot(self, O_EXCHANGE_COUNTS, list_of(1, NULL)) < 0)
+        goto fail;
+    PyObject *counts = list_of(n, SMALL_INTS[0]);
+    if (counts == NULL) goto fail;
+    if (PyList_SetItem(SLOT(self, O_EXCHANGE_COUNTS), 0, counts) < 0) goto fail;
+    if (set_slot(self, O_PHASE, Py_NewRef(PH_EXCHANGE)) < 0
+        || set_slot(self, O_ORDER, order) < 0) {
+        order = NULL;
+        goto fail;
+    }
+    if (set_slot(self, O_TURN, small_int(0)) < 0) return NULL;
+    Py_RETURN_NONE;
+fail:
+    Py_XDECREF(deck);
+    Py_XDECREF(hands);
+    Py_XDECREF(order);
+    Py_XDECREF(stock);
+    return NULL;
 }
 
 static PyMethodDef METHODS[] = {

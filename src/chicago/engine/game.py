@@ -1095,6 +1095,8 @@ class Game:
         else:
             self._begin_exchange(0)
 
+    _start_deal_python = _start_deal  # kept when the accelerator takes its place
+
     def _begin_exchange(self, round_index: int) -> None:
         self.round = round_index
         self.exchange_counts.append([0] * self.players)
@@ -1615,6 +1617,7 @@ def _install_accelerator() -> bool:
         "Pass": _RECORD_OF[Pass], "Announce": _RECORD_OF[Announce], "Trick": _RECORD_OF[Trick],
         "handlers": Game._HANDLERS, "apply": Game._apply_python, "legal_of": Game._legal_of,
         "advance": Game._advance, "category_of": category_of, "ONLY_PASS": _ONLY_PASS,
+        "start_deal": Game._start_deal_python, "Deal": _R_DEAL, "Dealt": _R_DEALT,
         "ANNOUNCE_OR_PASS": tuple(_ANNOUNCE_OR_PASS.get(c) for c in Category),
     })
     return True
