@@ -106,3 +106,37 @@ def test_a_first_deal_in_c_is_the_pythons() -> None:
                     rules = rules.with_variations("V-LARGE")
                 assert slots(Game(rules, players, seed=seed)) == slots(
                     PythonDeals(rules, players, seed=seed))
+
+
+def test_the_shuffle_draws_as_random_shuffle_across_the_generators_refills() -> None:
+    """sources.shuffle (C, drawing from the Mersenne Twister's state directly since the
+    twenty-fifth pass) orders the cards and leaves the generator as random.shuffle does,
+    wherever in the generator's block of 624 words the shuffle starts (R-DEAL-1)."""
+    from chicago.engine import sources
+    for skip in range(0, 1400, 7):
+        for size in (2, 5, 52):
+            expected, fast = list(range(size)), list(range(size))
+            a, b = random.Random(skip), random.Random(skip)
+            for _ in range(skip):
+                a.getrandbits(32)
+                b.getrandbits(32)
+            a.shuffle(expected)
+            sources.shuffle(b, fast)
+            assert fast == expected and a.getstate() == b.getstate()
+
+
+def test_a_generator_that_draws_its_own_way_is_asked() -> None:
+    """A generator whose class has a getrandbits of its own is drawn from through it."""
+    from chicago.engine import sources
+
+    class Counted(random.Random):
+        calls = 0
+
+        def getrandbits(self, k: int, /) -> int:
+            Counted.calls += 1
+            return super().getrandbits(k)
+
+    expected, fast = list(range(52)), list(range(52))
+    random.Random(4).shuffle(expected)
+    sources.shuffle(Counted(4), fast)
+    assert fast == expected and Counted.calls >= 51

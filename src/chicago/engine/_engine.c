@@ -1108,10 +1108,15 @@ static PyObject *BIT_COUNTS[65]; /* 0 ... 64 as int objects */
 /* chicago.engine.sources.shuffle: random.Random.shuffle's loop (each position from the
    last down swapped with one below it, drawn by getrandbits of the bound's bit length until
    it is below the bound), so a seed gives the same order. */
+static int shuffle_twister(PyObject *rng, PyObject *cards); /* see "a new deal" below */
+
 static PyObject *shuffle(PyObject *module, PyObject *args)
 {
     PyObject *rng, *cards;
     if (!PyArg_ParseTuple(args, "OO!:shuffle", &rng, &PyList_Type, &cards)) return NULL;
+    int done = shuffle_twister(rng, cards);
+    if (done < 0) return NULL;
+    if (done) Py_RETURN_NONE;
     PyObject *getrandbits = PyObject_GetAttr(rng, S_GETRANDBITS);
     if (getrandbits == NULL) return NULL;
     for (Py_ssize_t i = PyList_GET_SIZE(cards) - 1; i > 0; i--) {
@@ -4414,15 +4419,15 @@ static int rule_is(PyObject *rules, PyObject *name, int truth)
     return found;
 }
 
-/* 1 if the next deal is one start_deal makes (see above), 0 if Python's, -1 on an error. */
-static int plain_deal(PyObject *self, long deal_index)
+/* 1 if the next deal is one start_deal makes (see above), 0 if Python's, -1 on an error;
+   with 1, the rules' lock_at in ``lock_at`` (a new reference). */
+static int plain_deal(PyObject *self, long deal_index, PyObject **lock_at)
 {
     PyObject *rules = SLOT(self, O_RULES), *source = SLOT(self, O_SOURCE);
     if (rules == NULL || source == NULL || Py_TYPE(source) != CARD_SOURCE) return 0;
     int found;
     if ((found = rule_is(rules, D_S_LOCK_SIX, 1)) != 0) return found < 0 ? -1 : 0;
     if ((found = rule_is(rules, D_S_WIN_AGAIN, 1)) != 0) return found < 0 ? -1 : 0;
-    if ((found = rule_is(rules, D_S_LOCK_AT, 0)) != 1) return found < 0 ? -1 : 0;
     PyObject *redeal = PyObject_GetAttr(rules, D_S_REDEAL_LOW);
     if (redeal == NULL) return -1;
     found = PyUnicode_Check(redeal) ? PyUnicode_Compare(redeal, D_OFF) : 1;
@@ -4432,7 +4437,14 @@ static int plain_deal(PyObject *self, long deal_index)
     if (decks == NULL) return -1;
     Py_ssize_t stacked = PyTuple_Check(decks) ? PyTuple_GET_SIZE(decks) : PY_SSIZE_T_MAX;
     Py_DECREF(decks);
-    return deal_index >= stacked;
+    if (deal_index < stacked) return 0;
+    *lock_at = PyObject_GetAttr(rules, D_S_LOCK_AT);
+    if (*lock_at == NULL) return -1;
+    if (*lock_at != Py_None && !PyLong_CheckExact(*lock_at)) {
+        Py_CLEAR(*lock_at);
+        return 0;
+    }
+    return 1;
 }
 
 /* A new list of ``n`` items ``item`` (borrowed), or of ``n`` new empty lists if NULL. */
@@ -4447,6 +4459,71 @@ static PyObject *list_of(Py_ssize_t n, PyObject *item)
     return list;
 }
 
+/* The shuffle without a Python call per card (twenty-fifth pass): for a generator of
+   CPython's _random.Random layout whose getrandbits is _random.Random's, each draw of k <= 32
+   bits is the next 32-bit output of the Mersenne Twister shifted right by 32 - k, exactly
+   as _random.Random.getrandbits makes it (Modules/_randommodule.c, genrand_uint32), so the
+   cards and the generator's state end as random.Random.shuffle leaves them. 1 if done, 0
+   if the generator is another (then shuffle draws through getrandbits), -1 on an error. */
+static PyObject *TWISTER_GETRANDBITS; /* _random.Random.getrandbits, found on first use */
+
+static uint32_t twister_next(TwisterObject *self)
+{
+    enum { N = 624, M = 397 };
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y, *mt = self->state;
+    if (self->index >= N) {
+        int kk;
+        for (kk = 0; kk < N - M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (M - N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        self->index = 0;
+    }
+    y = mt[self->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static int shuffle_twister(PyObject *rng, PyObject *cards)
+{
+    PyTypeObject *type = Py_TYPE(rng);
+    if (TWISTER == NULL || !PyType_IsSubtype(type, TWISTER)
+        || type->tp_basicsize < (Py_ssize_t)sizeof(TwisterObject)
+        || PyList_GET_SIZE(cards) > ((Py_ssize_t)1 << 31))
+        return 0;
+    if (TWISTER_GETRANDBITS == NULL
+        && (TWISTER_GETRANDBITS = PyObject_GetAttr((PyObject *)TWISTER, S_GETRANDBITS)) == NULL)
+        return -1;
+    PyObject *own = PyObject_GetAttr((PyObject *)type, S_GETRANDBITS);
+    if (own == NULL) return -1;
+    Py_DECREF(own);
+    if (own != TWISTER_GETRANDBITS) return 0; /* a subclass draws its own way */
+    TwisterObject *twister = (TwisterObject *)rng;
+    PyObject **items = ((PyListObject *)cards)->ob_item;
+    for (Py_ssize_t i = PyList_GET_SIZE(cards) - 1; i > 0; i--) {
+        uint32_t bound = (uint32_t)i + 1, j;
+        int bits = 32 - __builtin_clz(bound);
+        do j = twister_next(twister) >> (32 - bits); while (j >= bound);
+        PyObject *a = items[i];
+        items[i] = items[j];
+        items[j] = a;
+    }
+    return 1;
+}
+
+static PyObject *start_plain_deal(PyObject *self, long n, long deal_number, long dealer,
+                                  PyObject *lock_at);
+
 static PyObject *start_deal(PyObject *self, PyObject *unused)
 {
     (void)unused;
@@ -4454,9 +4531,19 @@ static PyObject *start_deal(PyObject *self, PyObject *unused)
     long deal_number = PyLong_AsLong(SLOT(self, O_DEAL_NUMBER));
     long dealer = PyLong_AsLong(SLOT(self, O_DEALER));
     if (PyErr_Occurred()) return NULL;
-    int plain_flow = n < 2 || n > 6 ? 0 : plain_deal(self, deal_number);
+    PyObject *lock_at = NULL;
+    int plain_flow = n < 2 || n > 6 ? 0 : plain_deal(self, deal_number, &lock_at);
     if (plain_flow < 0) return NULL;
     if (!plain_flow) return PyObject_CallOneArg(D_PYTHON, self);
+    PyObject *result = start_plain_deal(self, n, deal_number, dealer, lock_at);
+    Py_DECREF(lock_at);
+    return result;
+}
+
+/* start_deal's plain flow; ``lock_at``: the rules' (None or an int). */
+static PyObject *start_plain_deal(PyObject *self, long n, long deal_number, long dealer,
+                                  PyObject *lock_at)
+{
     PyObject *scores = list_slot(self, O_SCORES), *events = list_slot(self, D_EVENTS);
     PyObject *event_count = SLOT(self, D_EVENT_COUNT), *pending = list_slot(self, O_PENDING);
     PyObject *pending_count = SLOT(self, O_PENDING_COUNT);
@@ -4513,6 +4600,14 @@ static PyObject *start_deal(PyObject *self, PyObject *unused)
         || set_slot(self, O_ONE_UP_CARD, Py_NewRef(Py_None)) < 0;
     Py_DECREF(zeros);
     if (failed) return NULL;
+    if (lock_at != Py_None) { /* V-LOCK: a seat at lock_at or more sits the deal out */
+        PyObject *locked = list_slot(self, O_LOCKED);
+        for (Py_ssize_t i = 0; i < n && i < PyList_GET_SIZE(scores); i++) {
+            int at = PyObject_RichCompareBool(PyList_GET_ITEM(scores, i), lock_at, Py_GE);
+            if (at < 0) return NULL;
+            Py_SETREF(((PyListObject *)locked)->ob_item[i], Py_NewRef(at ? Py_True : Py_False));
+        }
+    }
     /* the deck, shuffled as CardSource.deck shuffles it; dealt as the plain flow deals */
     PyObject *deck = PyList_New(52);
     if (deck == NULL) return NULL;
