@@ -140,3 +140,30 @@ def test_a_generator_that_draws_its_own_way_is_asked() -> None:
     random.Random(4).shuffle(expected)
     sources.shuffle(Counted(4), fast)
     assert fast == expected and Counted.calls >= 51
+
+
+def test_the_c_taken_trick_is_the_pythons() -> None:
+    """views._taken in C (the deal's record made at its end: issue 28, twenty-fifth pass)
+    makes the TakenTrick views._taken_python makes, of the same shared PlayedCards, kept in
+    and read from the same memo, which is emptied when it holds 4,096; anything that is not
+    a trick of seats and cards goes to Python (its answer or its error)."""
+    from chicago.engine import views
+    assert views._taken is not views._taken_python
+    rng = random.Random(6)
+    memo = views._TAKEN
+    for _ in range(6000):
+        n = rng.randrange(2, 7)
+        plays = tuple((rng.randrange(n), DECK[rng.randrange(52)])
+                      for _ in range(rng.randrange(1, 7)))
+        trick = (rng.randrange(n), plays)
+        made = views._taken(trick)
+        assert memo[trick] is made and views._taken(trick) is made
+        del memo[trick]
+        expected = views._taken_python(trick)
+        assert made == expected and type(made) is type(expected)
+        assert all(a is b for a, b in zip(made.cards, expected.cards, strict=True))
+        assert len(memo) <= 4096
+    with pytest.raises(IndexError):
+        views._taken((0, ((9, DECK[0]),)))  # no such seat: Python's error
+    with pytest.raises(TypeError):
+        views._taken((0, [(0, DECK[0])]))  # type: ignore[arg-type]  # a list: unhashable

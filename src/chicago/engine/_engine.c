@@ -4696,7 +4696,91 @@ fail:
     return NULL;
 }
 
+/* ------------------------------------------------------------------ taken tricks
+ * (issue 28, twenty-fifth pass). views._taken in C: the view of a taken trick ``(winner,
+ * plays)``, from views._TAKEN if it is there, else made (a TakenTrick of views._PLAYED's
+ * PlayedCards, its slots set as its dataclass __init__ sets them) and kept there, the memo
+ * emptied when it holds 4,096, as views._taken_python does. Game._end_deal makes a deal's
+ * record with its five taken tricks, which a random playout never saw before: the making
+ * was a third of the deal's end in Python.
+ */
+static PyTypeObject *TK_TYPE;     /* viewtypes.TakenTrick */
+static PyObject *TK_PLAYED, *TK_MEMO, *TK_PYTHON; /* views._PLAYED, _TAKEN, _taken_python */
+static Py_ssize_t TK_WINNER, TK_CARDS;
+
+static PyObject *install_taken(PyObject *module, PyObject *config)
+{
+    PyObject *type;
+    if (!PyDict_Check(config) || !(type = take(config, "TakenTrick"))
+        || !(TK_PLAYED = take(config, "PLAYED")) || !(TK_MEMO = take(config, "TAKEN"))
+        || !(TK_PYTHON = take(config, "taken")))
+        return NULL;
+    if (!PyType_Check(type) || !PyTuple_CheckExact(TK_PLAYED) || !PyDict_CheckExact(TK_MEMO)
+        || offset_of(type, "winner", &TK_WINNER) < 0 || offset_of(type, "cards", &TK_CARDS) < 0
+        || ((PyTypeObject *)type)->tp_init == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "install_taken(): not views' tables");
+        return NULL;
+    }
+    TK_TYPE = (PyTypeObject *)type;
+    Py_RETURN_NONE;
+}
+
+static PyObject *taken_trick(PyObject *module, PyObject *trick)
+{
+    if (TK_TYPE == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "install_taken() first");
+        return NULL;
+    }
+    if (!PyTuple_CheckExact(trick) || PyTuple_GET_SIZE(trick) != 2
+        || !PyTuple_CheckExact(PyTuple_GET_ITEM(trick, 1)))
+        return PyObject_CallOneArg(TK_PYTHON, trick);
+    PyObject *found = PyDict_GetItemWithError(TK_MEMO, trick);
+    if (found != NULL) return Py_NewRef(found);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *winner = PyTuple_GET_ITEM(trick, 0), *plays = PyTuple_GET_ITEM(trick, 1);
+    Py_ssize_t n = PyTuple_GET_SIZE(plays);
+    PyObject *cards = PyTuple_New(n);
+    if (cards == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *play = PyTuple_GET_ITEM(plays, i);
+        long seat = -1, card = -1;
+        if (PyTuple_CheckExact(play) && PyTuple_GET_SIZE(play) == 2
+            && PyLong_Check(PyTuple_GET_ITEM(play, 0)) && PyLong_Check(PyTuple_GET_ITEM(play, 1))) {
+            seat = PyLong_AsLong(PyTuple_GET_ITEM(play, 0));
+            card = PyLong_AsLong(PyTuple_GET_ITEM(play, 1));
+        }
+        if (seat < 0 || seat >= PyTuple_GET_SIZE(TK_PLAYED) || card < 0
+            || card >= PyTuple_GET_SIZE(PyTuple_GET_ITEM(TK_PLAYED, seat))) {
+            Py_DECREF(cards); /* anything else: Python's answer (or its error) */
+            PyErr_Clear();
+            return PyObject_CallOneArg(TK_PYTHON, trick);
+        }
+        PyTuple_SET_ITEM(cards, i,
+                         Py_NewRef(PyTuple_GET_ITEM(PyTuple_GET_ITEM(TK_PLAYED, seat), card)));
+    }
+    PyObject *made = TK_TYPE->tp_alloc(TK_TYPE, 0);
+    if (made == NULL) {
+        Py_DECREF(cards);
+        return NULL;
+    }
+    SLOT(made, TK_WINNER) = Py_NewRef(winner);
+    SLOT(made, TK_CARDS) = cards;
+    if (PyDict_GET_SIZE(TK_MEMO) >= 4096) PyDict_Clear(TK_MEMO);
+    if (PyDict_SetItem(TK_MEMO, trick, made) < 0) {
+        Py_DECREF(made);
+        return NULL;
+    }
+    return made;
+}
+
 static PyMethodDef METHODS[] = {
+    {"install_taken", install_taken, METH_O,
+     "install_taken(config)\n--\n\nviews' TakenTrick, _PLAYED, _TAKEN and _taken_python for "
+     "taken()."},
+    {"taken", taken_trick, METH_O,
+     "taken(trick)\n--\n\nThe view of a taken trick (winner, plays), as "
+     "chicago.engine.views._taken_python makes it."},
     {"shuffle", shuffle, METH_VARARGS,
      "shuffle(rng, cards)\n--\n\n"
      "Shuffle the list ``cards`` in place exactly as ``rng.shuffle(cards)`` does, in less "
