@@ -227,7 +227,7 @@ def test_setting_the_actions_gives_the_game_that_list() -> None:
 
 
 # ---------------------------------------------------------------------- segments
-# (issue 28, twenty-fifth pass: engine/segments.py)
+# (issue 28, twenty-sixth pass: engine/segments.py)
 
 
 def test_copies_of_a_standing_game_do_not_take_its_actions_apart() -> None:

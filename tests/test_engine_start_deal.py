@@ -1,4 +1,4 @@
-"""The accelerator's new deal (``Game._start_deal`` in C, issue 28's twenty-fifth pass)
+"""The accelerator's new deal (``Game._start_deal`` in C, issue 28's twenty-sixth pass)
 against the pure-Python one (``Game._start_deal_python``).
 
 The C method deals the plain flow (a card source of its own class past its stacked decks,
@@ -110,7 +110,7 @@ def test_a_first_deal_in_c_is_the_pythons() -> None:
 
 def test_the_shuffle_draws_as_random_shuffle_across_the_generators_refills() -> None:
     """sources.shuffle (C, drawing from the Mersenne Twister's state directly since the
-    twenty-fifth pass) orders the cards and leaves the generator as random.shuffle does,
+    twenty-sixth pass) orders the cards and leaves the generator as random.shuffle does,
     wherever in the generator's block of 624 words the shuffle starts (R-DEAL-1)."""
     from chicago.engine import sources
     for skip in range(0, 1400, 7):
@@ -143,7 +143,7 @@ def test_a_generator_that_draws_its_own_way_is_asked() -> None:
 
 
 def test_the_c_taken_trick_is_the_pythons() -> None:
-    """views._taken in C (the deal's record made at its end: issue 28, twenty-fifth pass)
+    """views._taken in C (the deal's record made at its end: issue 28, twenty-sixth pass)
     makes the TakenTrick views._taken_python makes, of the same shared PlayedCards, kept in
     and read from the same memo, which is emptied when it holds 4,096; anything that is not
     a trick of seats and cards goes to Python (its answer or its error)."""

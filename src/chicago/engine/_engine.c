@@ -4261,7 +4261,7 @@ static PyObject *state_json_text(PyObject *module, PyObject *const *args, Py_ssi
  * not their items (the copier's kind 0), and costs the same at a game's start and end.
  */
 
-/* As chicago.engine.segments (twenty-fifth pass): a game whose current list holds items
+/* As chicago.engine.segments (twenty-sixth pass): a game whose current list holds items
    past its own (a copy added them) keeps that list as a finished segment of its log, shared,
    and goes on in a new empty list, unless its own part is short (at most SEGMENT_SMALL
    items: copied) or the log has SEGMENT_DEPTH segments already (all joined into one list). */
@@ -4373,7 +4373,7 @@ static int add_action(PyObject *self, PyObject *entry)
 }
 
 /* ------------------------------------------------------------------ a new deal
- * (issue 28, twenty-fifth pass). Game._start_deal in C for the plain flow (a CardSource of
+ * (issue 28, twenty-sixth pass). Game._start_deal in C for the plain flow (a CardSource of
  * its own class past its stacked decks; no V-LOCK-*, no win-again, no low-hand redeal):
  * the same state, the same shuffle of the game's generator, the same records, as
  * Game._start_deal_python (with _reset_deal_state and _begin_exchange(0)), which does any
@@ -4459,7 +4459,7 @@ static PyObject *list_of(Py_ssize_t n, PyObject *item)
     return list;
 }
 
-/* The shuffle without a Python call per card (twenty-fifth pass): for a generator of
+/* The shuffle without a Python call per card (twenty-sixth pass): for a generator of
    CPython's _random.Random layout whose getrandbits is _random.Random's, each draw of k <= 32
    bits is the next 32-bit output of the Mersenne Twister shifted right by 32 - k, exactly
    as _random.Random.getrandbits makes it (Modules/_randommodule.c, genrand_uint32), so the
@@ -4697,7 +4697,7 @@ fail:
 }
 
 /* ------------------------------------------------------------------ taken tricks
- * (issue 28, twenty-fifth pass). views._taken in C: the view of a taken trick ``(winner,
+ * (issue 28, twenty-sixth pass). views._taken in C: the view of a taken trick ``(winner,
  * plays)``, from views._TAKEN if it is there, else made (a TakenTrick of views._PLAYED's
  * PlayedCards, its slots set as its dataclass __init__ sets them) and kept there, the memo
  * emptied when it holds 4,096, as views._taken_python does. Game._end_deal makes a deal's

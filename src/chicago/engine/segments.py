@@ -1,4 +1,4 @@
-"""A game's growing logs shared with its copies, in segments (issue 28, twenty-fifth pass).
+"""A game's growing logs shared with its copies, in segments (issue 28, twenty-sixth pass).
 
 A game shares its list of actions and its records of events not made yet with its copies
 (:meth:`chicago.engine.game.Game.copy`): each is a list of which the game's own items are the

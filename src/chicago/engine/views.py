@@ -356,7 +356,7 @@ def _taken_python(trick: tuple[int, tuple[tuple[int, Card], ...]]) -> TakenTrick
 
 
 def _taken_maker() -> Callable[[tuple[int, tuple[tuple[int, Card], ...]]], TakenTrick]:
-    """The accelerator's ``taken`` (issue 28, twenty-fifth pass) set up with this module's
+    """The accelerator's ``taken`` (issue 28, twenty-sixth pass) set up with this module's
     tables, when it is built and allowed, else :func:`_taken_python`."""
     if ENGINE is None:
         return _taken_python
