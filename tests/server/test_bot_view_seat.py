@@ -1,12 +1,11 @@
-"""A bot's view built for its own seat alone (issue 28, twenty-sixth pass).
+"""A bot's view is what a person in its seat is shown (issue 28, twenty-sixth pass).
 
-:meth:`chicago.server.views.PublicViews.seat_view` makes a bot's view of a new state with
-its public part; the scoring rounds of that part are folded in the deciding seat's own log
-(every scoring event is public, so the seat's log holds them all), not in the spectators'
-log, which a bot's turn no longer carries on. The view is still exactly what a person in
-that seat is shown: the plain ``game.view(seat)`` of the same state, with nothing carried
-(a pickled copy, whose memo matches no deal), every field and its type equal, with the
-accelerator and without (``CHICAGO_PURE_PYTHON=1`` runs the same tests on the Python path).
+:meth:`chicago.server.views.PublicViews.seat_view` makes a bot's view of each new state of
+a table from the state's public view, its seat's facts carried on in the deal's memo. It
+is exactly the plain ``game.view(seat)`` of the same state with nothing carried (a pickled
+copy, whose memo matches no deal), every field and its type equal, and it names no card of
+another hand that the seat was never shown; with the accelerator and without
+(``CHICAGO_PURE_PYTHON=1`` runs the same test on the Python path).
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ import pickle
 import random
 from collections.abc import Iterator
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -24,7 +22,6 @@ from accelerator_cases import OPTIONS, derandomized, draw_table
 from chicago import Game, Rules
 from chicago.cards import Card
 from chicago.engine.events import Event
-from chicago.engine.phases import Phase
 from chicago.engine.viewtypes import SeatView
 from chicago.server.views import PublicViews
 
@@ -98,10 +95,10 @@ def test_a_bots_view_is_the_plain_view_of_its_seat(table: tuple[Rules, int, int]
     """Every preset and variation (R-EX-2 reshuffles, R-EX-4 shown hands, R-ANN-1 …
     R-ANN-4 scoring rounds, V-ONE-UP, V-QUADS-RESET, V-LOCK-6 …), played as a table plays
     (each state a copy of the last): the view :class:`PublicViews` gives the seat to act,
-    its scoring rounds folded in that seat's log, equals ``game.view(seat)`` of a copy with
+    its facts carried on in the deal's memo, equals ``game.view(seat)`` of a copy with
     nothing carried, field by field and type by type; it names no card of another hand the
     seat was not shown, and holds only events the seat may see. The same state's public
-    text, asked after (a person's update), is made from the same held view."""
+    part (a person's update), asked after from the held view, equals one made afresh."""
     rules, players, seed = table
     rng = random.Random(seed)
     game = Game(rules, players, seed=seed)
@@ -121,44 +118,3 @@ def test_a_bots_view_is_the_plain_view_of_its_seat(table: tuple[Rules, int, int]
         game.apply(rng.choice(game.legal_actions()))
         views.keep(game)
 
-
-def test_a_bots_turn_does_not_carry_the_spectators_log(monkeypatch: pytest.MonkeyPatch
-                                                        ) -> None:
-    """A bot's view of each new state reads the logs of its own seat only: no call of
-    ``Game.seen_by`` or ``Game.seat_log`` for the spectators (seat None), so their log is
-    not carried on for a bot's turn; it is when a public text is asked (a person's
-    update), and gives the same scoring rounds."""
-    asked: list[int | None] = []
-    seen_by, seat_log = Game.seen_by, Game.seat_log
-
-    def spy_seen(self: Game, seat: int | None) -> object:
-        asked.append(seat)
-        return seen_by(self, seat)
-
-    def spy_log(self: Game, seat: int | None) -> object:
-        asked.append(seat)
-        return seat_log(self, seat)
-
-    monkeypatch.setattr(Game, "seen_by", spy_seen)
-    monkeypatch.setattr(Game, "seat_log", spy_log)
-    rng = random.Random(5)
-    game = Game(Rules.preset("pagat"), 4, seed=5)
-    views = PublicViews()
-    words = 0
-    while not game.is_over and game.deal_number < 3:
-        seat = game.to_act
-        assert seat is not None
-        asked.clear()
-        view = views.seat_view(game, seat)
-        assert asked and None not in asked, asked
-        words += view.phase is Phase.ANNOUNCE
-        asked.clear()
-        state = views.public_state(game)  # the held view: nothing more read
-        assert asked == []
-        fresh = PublicViews().public_state(game)  # a spectators' fold, in one go
-        assert None in asked
-        assert state == fresh
-        game = game.copy()
-        game.apply(rng.choice(game.legal_actions()))
-        views.keep(game)
-    assert words >= 4  # scoring rounds were folded in the seats' logs

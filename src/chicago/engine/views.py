@@ -185,11 +185,10 @@ def own_part_known(game: ViewedGame, seat: int | None, out: AbstractSet[Card]) -
 
 
 def seat_view(game: ViewedGame, seat: int | None) -> SeatView:
-    """The view of ``seat`` (``None``: spectator) of ``game``: its :func:`public_view` (its
-    scoring rounds folded in the seat's own log) with the seat's own fields and events put
-    in (:func:`seat_view_from`)."""
+    """The view of ``seat`` (``None``: spectator) of ``game``: its :func:`public_view` with
+    the seat's own fields and events put in (:func:`seat_view_from`)."""
     _check_seat(game, seat)
-    return seat_view_from(public_view(game, seat), game, seat)
+    return seat_view_from(public_view(game), game, seat)
 
 
 def seat_view_from(public: SeatView, game: ViewedGame, seat: int | None) -> SeatView:
@@ -256,22 +255,17 @@ def _view_makers() -> tuple[Callable[..., SeatView], Callable[..., SeatView]]:
 _new_view, _public_with_own = _view_makers()
 
 
-def public_view(game: ViewedGame, seat: int | None = None) -> SeatView:
+def public_view(game: ViewedGame) -> SeatView:
     """A spectator's view of ``game`` with its ``own`` fields and its ``events`` left empty
     (``known_out`` is not worked out, nor the events a spectator may see): the public part
     of every audience's update (:func:`own_part` makes each audience's own fields, and
     :func:`seat_view_from` a seat's whole view with its events). Not a spectator's view to
     show: :func:`seat_view` is.
 
-    ``seat``: a seat whose view of this state is made next (a bot's turn): its log, which
-    holds every public event in order, folds the scoring rounds (all public), so that the
-    spectators' log is not carried on for it. The view is the same whichever log folds them
-    (None: the spectators').
-
     For a :class:`~chicago.Game` itself the accelerator's ``public_view_of`` reads the
     game's slots when it is built and allowed (the scoring rounds folded here as for every
     view); anything else, or a game of another shape, is made by the Python code."""
-    scoring = _scoring_parts(game, seat)
+    scoring = _scoring_parts(game)
     if _public_of is not None:
         made = _public_of(game, *scoring)
         if type(made) is SeatView:  # else NotImplemented
@@ -284,11 +278,10 @@ _ScoringParts = tuple[tuple[Announcement, ...], tuple[Reveal, ...], tuple[RoundR
 """A view's announcements, reveals, round results and scoring round."""
 
 
-def _scoring_parts(game: ViewedGame, seat: int | None = None) -> _ScoringParts:
-    """The view's scoring rounds: public, carried on in the spectators' log, or in
-    ``seat``'s (every scoring event is public: a seat's log holds them all, in the same
-    order), read without making its events (a public view holds none)."""
-    log, count = game.seat_log(seat)
+def _scoring_parts(game: ViewedGame) -> _ScoringParts:
+    """The view's scoring rounds: public, carried on in the spectators' log (read without
+    making its events: a public view holds none)."""
+    log, count = game.seat_log(None)
     return log.read(SCORING, count, _Scoring.parts)
 
 
@@ -466,8 +459,7 @@ one (a view, or NotImplemented for what the Python code makes), or None."""
 SCORING: Fold[_Scoring] = Fold("scoring rounds", lambda log: _Scoring(),
                               lambda scoring, events, log: scoring.add(events))
 """The scoring rounds of a deal's public events (:class:`_Scoring`), carried in the
-spectators' log, or in a seat's when its view is made with the public one (a bot's turn:
-:func:`public_view` with a seat)."""
+spectators' log."""
 
 
 def scoring_round(events: Iterable[Event]) -> ScoringRound | None:

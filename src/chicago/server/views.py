@@ -54,23 +54,19 @@ class PublicViews:
         """The number of states whose public views are held."""
         return len(self._held)
 
-    def _public(self, game: Game, seat: int | None = None) -> _Public:
-        """The held public view of ``game``'s state, made when there is none (its scoring
-        rounds folded in ``seat``'s log when a seat's view is asked: :func:`public_view`)."""
+    def _public(self, game: Game) -> _Public:
         held = self._held.get(id(game))
         if held is not None and held.game is game and held.actions == game.action_count:
             return held
         if len(self._held) >= KEEP:
             del self._held[next(iter(self._held))]  # the oldest
-        held = self._held[id(game)] = _Public(game, game.action_count,
-                                              public_view(game, seat))
+        held = self._held[id(game)] = _Public(game, game.action_count, public_view(game))
         return held
 
     def seat_view(self, game: Game, seat: int | None) -> SeatView:
         """``game.view(seat)``, its public part shared with the other audiences of this
-        state. Made for a bot's turn, it carries on the logs of that seat alone: the
-        spectators' log is not read (the scoring rounds are folded in the seat's)."""
-        return seat_view_from(self._public(game, seat).view, game, seat)
+        state."""
+        return seat_view_from(self._public(game).view, game, seat)
 
     def public_state(self, game: Game) -> Mapping[str, JSON]:
         """The public part of an update's state for this state of ``game``
