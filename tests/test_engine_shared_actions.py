@@ -33,6 +33,7 @@ class PureGame(Game):
 
     legal_actions = Game._legal_actions_python
     apply = Game._apply_python
+    _start_deal = Game._start_deal_python
 
     def copy(self) -> PureGame:
         other: PureGame = _PURE_COPY(self)
@@ -223,3 +224,75 @@ def test_setting_the_actions_gives_the_game_that_list() -> None:
     assert game.actions is mine and game.action_count == len(mine) == 20
     game.apply(game.legal_actions()[0])
     assert len(mine) == 21 and game.actions_between(0) == mine
+
+
+# ---------------------------------------------------------------------- segments
+# (issue 28, twenty-sixth pass: engine/segments.py)
+
+
+def test_copies_of_a_standing_game_do_not_take_its_actions_apart() -> None:
+    """A search copies one position again and again and plays each copy out: the first
+    copy goes on in the shared list, and each later copy used to take the position's whole
+    actions and event records as lists of its own at its first action (failed before: 301
+    actions and as many records in every copy after the first). Now such a copy keeps the
+    shared lists as a finished segment and goes on in lists of its own holding only its
+    new items; each copy reads the actions, record and events of a game that made its
+    actions without a copy, on each path."""
+    for cls in PATHS:
+        position = _long_game(cls, 300, seed=11)
+        count = position.action_count
+        copies = [position.copy() for _ in range(4)]
+        rng = random.Random(5)
+        for twin in copies:
+            for _ in range(3):
+                twin.apply(rng.choice(twin.legal_actions()))
+        for twin in copies[1:]:
+            assert len(twin._action_log) == 3  # its own actions only
+            assert len(twin._pending) < 40  # its own records only (3 actions' worth)
+        for twin in copies:
+            fresh = _replayed(twin)
+            assert twin.action_count == count + 3
+            assert twin.actions_between(count - 2, count + 2) == fresh.actions[count - 2:
+                                                                               count + 2]
+            assert twin.actions_between(-5) == fresh.actions[-5:]
+            assert twin.record() == fresh.record()
+            assert twin.events == fresh.events
+            assert twin.actions == fresh.actions
+        assert position.action_count == count and position.events == _replayed(position).events
+
+
+def test_a_chain_of_copies_reads_its_segments_in_order() -> None:
+    """A lineage of copies each of which goes on after its original did (so each forks
+    with many actions of its own: a new segment every time, and past eight of them all
+    joined into one list): every game on it reads, in every part, the actions, record and
+    events of a game that made them without a copy, on each path; and so does each
+    original left behind."""
+    rules = Rules.preset("pagat", target=400)
+    for cls in PATHS:
+        rng = random.Random(17)
+        game = cls(rules, players=4, seed=17)
+        left: list[Game] = []
+        depths: set[int] = set()
+        for level in range(14):
+            twin = game.copy()
+            game.apply(rng.choice(game.legal_actions()))  # the original goes on first
+            left.append(game)
+            game = twin
+            for _ in range(35 + level):
+                if game.is_over:
+                    break
+                game.apply(rng.choice(game.legal_actions()))
+            depths.add(len(game._action_base) // 2)
+            fresh = _replayed(game)
+            expected = fresh.actions
+            total = len(expected)
+            assert game.action_count == total
+            for start in range(0, total + 1, 7):
+                for stop in (start, start + 1, start + 40, total, None):
+                    assert game.actions_between(start, stop) == expected[start:stop]
+            assert game.actions_between(-3, -1) == expected[-3:-1]
+        assert {0, 1, 8} <= depths  # forked to eight segments, and joined past them
+        assert game.record() == _replayed(game).record()
+        assert game.events == _replayed(game).events
+        for old in left:
+            assert old.actions == _replayed(old).actions and old.events == _replayed(old).events

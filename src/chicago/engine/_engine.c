@@ -62,7 +62,8 @@ static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL
     O_ACTION_COUNT, O_ACTIONS_GIVEN, O_PENDING_COUNT, O_PHASE, O_TO_ACT, O_TURN, O_ORDER, O_STOCK, O_DISCARDS, O_OWN_DISCARDS, O_CATEGORIES,
     O_EXCHANGE_COUNTS, O_ROUND, O_LOCKED, O_PROTECTED, O_RULES, O_SOURCE, O_ANNOUNCED,
     O_HIGHEST, O_TRICKS, O_DECLARER, O_PLAYERS, O_DEALER, O_SCORES, O_DEAL_START_SCORES,
-    O_DECLARED_CHICAGO, O_MADE_CHICAGO, O_ON_GAME, O_QUADS_CLAIMS, O_WINNERS, O_DEAL_HISTORY;
+    O_DECLARED_CHICAGO, O_MADE_CHICAGO, O_ON_GAME, O_QUADS_CLAIMS, O_WINNERS, O_DEAL_HISTORY,
+    O_ACTION_BASE, O_ACTION_OFFSET, O_PENDING_BASE, O_PENDING_OFFSET;
 
 #define SLOT(self, offset) (*(PyObject **)((char *)(self) + (offset)))
 
@@ -71,6 +72,8 @@ static int installed = 0;
 static PyObject *take(PyObject *config, const char *name);
 static int mask_of(PyObject *action, uint64_t *mask);
 static int add_action(PyObject *self, PyObject *entry); /* see "shared actions" below */
+static PyObject *start_deal(PyObject *self, PyObject *unused); /* see "a new deal" below */
+static int install_start_deal(PyObject *game, PyObject *config);
 
 static int set_slot(PyObject *self, Py_ssize_t offset, PyObject *value)
 {
@@ -1105,10 +1108,15 @@ static PyObject *BIT_COUNTS[65]; /* 0 ... 64 as int objects */
 /* chicago.engine.sources.shuffle: random.Random.shuffle's loop (each position from the
    last down swapped with one below it, drawn by getrandbits of the bound's bit length until
    it is below the bound), so a seed gives the same order. */
+static int shuffle_twister(PyObject *rng, PyObject *cards); /* see "a new deal" below */
+
 static PyObject *shuffle(PyObject *module, PyObject *args)
 {
     PyObject *rng, *cards;
     if (!PyArg_ParseTuple(args, "OO!:shuffle", &rng, &PyList_Type, &cards)) return NULL;
+    int done = shuffle_twister(rng, cards);
+    if (done < 0) return NULL;
+    if (done) Py_RETURN_NONE;
     PyObject *getrandbits = PyObject_GetAttr(rng, S_GETRANDBITS);
     if (getrandbits == NULL) return NULL;
     for (Py_ssize_t i = PyList_GET_SIZE(cards) - 1; i > 0; i--) {
@@ -2395,6 +2403,8 @@ static int take_cards(PyObject *config, const char *name, PyObject **out)
 static PyMethodDef GAME_METHODS[] = {
     {"legal_actions", legal_actions, METH_NOARGS, LEGAL_DOC},
     {"apply", apply, METH_O, APPLY_DOC},
+    {"_start_deal", start_deal, METH_NOARGS,
+     "_start_deal($self, /)\n--\n\nDeal the next deal (Game._start_deal_python in C)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2412,6 +2422,8 @@ static PyObject *install(PyObject *module, PyObject *args)
         {"trick_number", &O_TRICK_NUMBER}, {"_pending", &O_PENDING}, {"_legal", &O_LEGAL},
         {"_pending_count", &O_PENDING_COUNT},
         {"_action_log", &O_ACTIONS}, {"_action_count", &O_ACTION_COUNT},
+        {"_action_base", &O_ACTION_BASE}, {"_action_offset", &O_ACTION_OFFSET},
+        {"_pending_base", &O_PENDING_BASE}, {"_pending_offset", &O_PENDING_OFFSET},
         {"_actions_given", &O_ACTIONS_GIVEN}, {"phase", &O_PHASE}, {"to_act", &O_TO_ACT},
         {"_turn", &O_TURN}, {"_order", &O_ORDER}, {"_stock", &O_STOCK},
         {"_discards", &O_DISCARDS}, {"_own_discards", &O_OWN_DISCARDS},
@@ -2529,6 +2541,7 @@ static PyObject *install(PyObject *module, PyObject *args)
     if (S_MAX_DISCARD == NULL || S_ONE_UP == NULL || S_EXCHANGES == NULL || S_MIN_SCORE == NULL
         || S_RESHUFFLE == NULL || S_SHOW_IF_BREAKING == NULL)
         return NULL;
+    if (install_start_deal(game, config) < 0) return NULL;
     for (PyMethodDef *def = GAME_METHODS; def->ml_name != NULL; def++) {
         PyObject *descriptor = PyDescr_NewMethod((PyTypeObject *)game, def);
         if (descriptor == NULL) return NULL;
@@ -4248,12 +4261,20 @@ static PyObject *state_json_text(PyObject *module, PyObject *const *args, Py_ssi
  * not their items (the copier's kind 0), and costs the same at a game's start and end.
  */
 
+/* As chicago.engine.segments (twenty-sixth pass): a game whose current list holds items
+   past its own (a copy added them) keeps that list as a finished segment of its log, shared,
+   and goes on in a new empty list, unless its own part is short (at most SEGMENT_SMALL
+   items: copied) or the log has SEGMENT_DEPTH segments already (all joined into one list). */
+#define SEGMENT_SMALL 32
+#define SEGMENT_DEPTH 8
+
 /* The list in slot ``offset`` of which the game's own items are the first (the int in
-   slot ``counted``), made the game's alone if it holds more (a copy added past them): a
-   list of its own taken from it. The list (borrowed), its count in ``count``; NULL with
-   an error set. */
+   slot ``counted``), made ready for the game to add to in place (segments.fork) if it
+   holds more; ``based`` and ``placed`` are the slots of the finished segments (a tuple)
+   and of the number of items in them. The list (borrowed), its count in ``count``; NULL
+   with an error set. */
 static PyObject *own_log(PyObject *self, Py_ssize_t offset, Py_ssize_t counted,
-                         Py_ssize_t *count)
+                         Py_ssize_t based, Py_ssize_t placed, Py_ssize_t *count)
 {
     PyObject *log = list_slot(self, offset), *number = SLOT(self, counted);
     if (log == NULL || number == NULL || !PyLong_CheckExact(number)) {
@@ -4265,14 +4286,70 @@ static PyObject *own_log(PyObject *self, Py_ssize_t offset, Py_ssize_t counted,
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a log's count is out of it");
         return NULL;
     }
-    if (PyList_GET_SIZE(log) != *count) {
-        PyObject *own = PyList_GetSlice(log, 0, *count);
-        if (own == NULL) return NULL;
-        if (!PyObject_GC_IsTracked(log)) PyObject_GC_UnTrack(own); /* as list_like */
-        set_slot(self, offset, own);
-        log = own;
+    if (PyList_GET_SIZE(log) == *count) return log;
+    PyObject *base = SLOT(self, based), *before = SLOT(self, placed);
+    if (base == NULL || !PyTuple_CheckExact(base) || PyTuple_GET_SIZE(base) % 2
+        || before == NULL || !PyLong_CheckExact(before)) {
+        PyErr_SetString(PyExc_TypeError, "a game's log segments are not a tuple with a count");
+        return NULL;
     }
-    return log;
+    Py_ssize_t depth = PyTuple_GET_SIZE(base), items = PyLong_AsSsize_t(before);
+    if (items == -1 && PyErr_Occurred()) return NULL;
+    PyObject *own, *new_base, *new_items;
+    Py_ssize_t own_count;
+    if (*count <= SEGMENT_SMALL) { /* a short own part: copied */
+        own = PyList_GetSlice(log, 0, *count);
+        own_count = *count;
+        new_base = Py_NewRef(base);
+        new_items = Py_NewRef(before);
+    }
+    else if (depth >= 2 * SEGMENT_DEPTH) { /* too many segments: joined into one list */
+        own = PyList_New(0);
+        for (Py_ssize_t i = 0; own != NULL && i <= depth; i += 2) {
+            PyObject *segment = i < depth ? PyTuple_GET_ITEM(base, i) : log;
+            Py_ssize_t size = i < depth ? PyLong_AsSsize_t(PyTuple_GET_ITEM(base, i + 1))
+                                        : *count;
+            PyObject *part = NULL;
+            if (!PyList_CheckExact(segment) || size < 0 || size > PyList_GET_SIZE(segment)) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "a log segment is not a list with its count");
+            }
+            else part = PyList_GetSlice(segment, 0, size);
+            if (part == NULL || PyList_SetSlice(own, PyList_GET_SIZE(own),
+                                                PyList_GET_SIZE(own), part) < 0)
+                Py_CLEAR(own);
+            Py_XDECREF(part);
+        }
+        own_count = own == NULL ? 0 : PyList_GET_SIZE(own);
+        new_base = PyTuple_New(0);
+        new_items = PyLong_FromLong(0);
+    }
+    else { /* the shared list kept as a segment, a new list to go on in */
+        own = PyList_New(0);
+        own_count = 0;
+        new_base = PyTuple_New(depth + 2);
+        if (new_base != NULL) {
+            for (Py_ssize_t i = 0; i < depth; i++)
+                PyTuple_SET_ITEM(new_base, i, Py_NewRef(PyTuple_GET_ITEM(base, i)));
+            PyTuple_SET_ITEM(new_base, depth, Py_NewRef(log));
+            PyTuple_SET_ITEM(new_base, depth + 1, Py_NewRef(number));
+            if (!PyObject_GC_IsTracked(log)) PyObject_GC_UnTrack(new_base); /* as plain() */
+        }
+        new_items = PyLong_FromSsize_t(items + *count);
+    }
+    if (own == NULL || new_base == NULL || new_items == NULL) {
+        Py_XDECREF(own);
+        Py_XDECREF(new_base);
+        Py_XDECREF(new_items);
+        return NULL;
+    }
+    if (!PyObject_GC_IsTracked(log)) PyObject_GC_UnTrack(own); /* as list_like */
+    PyObject *own_number = PyLong_FromSsize_t(own_count);
+    if (set_slot(self, based, new_base) < 0 || set_slot(self, placed, new_items) < 0
+        || set_slot(self, offset, own) < 0 || set_slot(self, counted, own_number) < 0)
+        return NULL;
+    *count = own_count;
+    return own;
 }
 
 /* Add ``entry`` (borrowed) to the game's actions, as Game._add_action does: in place while
@@ -4283,8 +4360,11 @@ static PyObject *own_log(PyObject *self, Py_ssize_t offset, Py_ssize_t counted,
 static int add_action(PyObject *self, PyObject *entry)
 {
     Py_ssize_t count;
-    if (own_log(self, O_PENDING, O_PENDING_COUNT, &count) == NULL) return -1;
-    PyObject *actions = own_log(self, O_ACTIONS, O_ACTION_COUNT, &count);
+    if (own_log(self, O_PENDING, O_PENDING_COUNT, O_PENDING_BASE, O_PENDING_OFFSET,
+                &count) == NULL)
+        return -1;
+    PyObject *actions = own_log(self, O_ACTIONS, O_ACTION_COUNT, O_ACTION_BASE,
+                                O_ACTION_OFFSET, &count);
     if (actions == NULL || PyList_Append(actions, entry) < 0
         || set_slot(self, O_ACTION_COUNT, PyLong_FromSsize_t(count + 1)) < 0)
         return -1;
@@ -4292,7 +4372,415 @@ static int add_action(PyObject *self, PyObject *entry)
     return given != NULL && PyList_CheckExact(given) ? PyList_Append(given, entry) : 0;
 }
 
+/* ------------------------------------------------------------------ a new deal
+ * (issue 28, twenty-sixth pass). Game._start_deal in C for the plain flow (a CardSource of
+ * its own class past its stacked decks; no V-LOCK-*, no win-again, no low-hand redeal):
+ * the same state, the same shuffle of the game's generator, the same records, as
+ * Game._start_deal_python (with _reset_deal_state and _begin_exchange(0)), which does any
+ * other deal. It was a tenth of a random deal's time in Python.
+ */
+
+static Py_ssize_t D_HIGHEST, D_QUADS_CHOICE, D_LAST_TRICK_WINNER, D_DEAL_START_EVENT, D_MEMO,
+    D_EVENTS, D_EVENT_COUNT, D_RNG, D_RNG_SHARED;
+static PyObject *D_PYTHON;       /* Game._start_deal_python */
+static PyObject *D_R_DEAL, *D_R_DEALT, *D_OFF; /* the records' kinds; "off" */
+static PyObject *D_S_LOCK_SIX, *D_S_LOCK_AT, *D_S_WIN_AGAIN, *D_S_REDEAL_LOW, *D_S_DECKS;
+
+static int install_start_deal(PyObject *game, PyObject *config)
+{
+    struct { const char *name; Py_ssize_t *offset; } slots[] = {
+        {"_highest", &D_HIGHEST}, {"_quads_choice", &D_QUADS_CHOICE},
+        {"_last_trick_winner", &D_LAST_TRICK_WINNER}, {"_deal_start_event", &D_DEAL_START_EVENT},
+        {"_memo", &D_MEMO}, {"_events", &D_EVENTS}, {"_event_count", &D_EVENT_COUNT},
+        {"_rng", &D_RNG}, {"_rng_shared", &D_RNG_SHARED},
+    };
+    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+        if (offset_of(game, slots[i].name, slots[i].offset) < 0) return -1;
+    if (!(D_PYTHON = take(config, "start_deal")) || !(D_R_DEAL = take(config, "Deal"))
+        || !(D_R_DEALT = take(config, "Dealt"))
+        || !(D_OFF = PyUnicode_InternFromString("off"))
+        || !(D_S_LOCK_SIX = PyUnicode_InternFromString("lock_six"))
+        || !(D_S_LOCK_AT = PyUnicode_InternFromString("lock_at"))
+        || !(D_S_WIN_AGAIN = PyUnicode_InternFromString("win_again"))
+        || !(D_S_REDEAL_LOW = PyUnicode_InternFromString("redeal_low"))
+        || !(D_S_DECKS = PyUnicode_InternFromString("_decks")))
+        return -1;
+    return 0;
+}
+
+/* 1 if the rules' attribute ``name`` is true (``truth``) or None (``!truth``), 0 if not,
+   -1 on an error. */
+static int rule_is(PyObject *rules, PyObject *name, int truth)
+{
+    PyObject *value = PyObject_GetAttr(rules, name);
+    if (value == NULL) return -1;
+    int found = truth ? PyObject_IsTrue(value) : value == Py_None;
+    Py_DECREF(value);
+    return found;
+}
+
+/* 1 if the next deal is one start_deal makes (see above), 0 if Python's, -1 on an error;
+   with 1, the rules' lock_at in ``lock_at`` (a new reference). */
+static int plain_deal(PyObject *self, long deal_index, PyObject **lock_at)
+{
+    PyObject *rules = SLOT(self, O_RULES), *source = SLOT(self, O_SOURCE);
+    if (rules == NULL || source == NULL || Py_TYPE(source) != CARD_SOURCE) return 0;
+    int found;
+    if ((found = rule_is(rules, D_S_LOCK_SIX, 1)) != 0) return found < 0 ? -1 : 0;
+    if ((found = rule_is(rules, D_S_WIN_AGAIN, 1)) != 0) return found < 0 ? -1 : 0;
+    PyObject *redeal = PyObject_GetAttr(rules, D_S_REDEAL_LOW);
+    if (redeal == NULL) return -1;
+    found = PyUnicode_Check(redeal) ? PyUnicode_Compare(redeal, D_OFF) : 1;
+    Py_DECREF(redeal);
+    if (found != 0) return PyErr_Occurred() ? -1 : 0;
+    PyObject *decks = PyObject_GetAttr(source, D_S_DECKS);
+    if (decks == NULL) return -1;
+    Py_ssize_t stacked = PyTuple_Check(decks) ? PyTuple_GET_SIZE(decks) : PY_SSIZE_T_MAX;
+    Py_DECREF(decks);
+    if (deal_index < stacked) return 0;
+    *lock_at = PyObject_GetAttr(rules, D_S_LOCK_AT);
+    if (*lock_at == NULL) return -1;
+    if (*lock_at != Py_None && !PyLong_CheckExact(*lock_at)) {
+        Py_CLEAR(*lock_at);
+        return 0;
+    }
+    return 1;
+}
+
+/* A new list of ``n`` items ``item`` (borrowed), or of ``n`` new empty lists if NULL. */
+static PyObject *list_of(Py_ssize_t n, PyObject *item)
+{
+    PyObject *list = PyList_New(n);
+    for (Py_ssize_t i = 0; list != NULL && i < n; i++) {
+        PyObject *value = item != NULL ? Py_NewRef(item) : PyList_New(0);
+        if (value == NULL) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, i, value);
+    }
+    return list;
+}
+
+/* The shuffle without a Python call per card (twenty-sixth pass): for a generator of
+   CPython's _random.Random layout whose getrandbits is _random.Random's, each draw of k <= 32
+   bits is the next 32-bit output of the Mersenne Twister shifted right by 32 - k, exactly
+   as _random.Random.getrandbits makes it (Modules/_randommodule.c, genrand_uint32), so the
+   cards and the generator's state end as random.Random.shuffle leaves them. 1 if done, 0
+   if the generator is another (then shuffle draws through getrandbits), -1 on an error. */
+static PyObject *TWISTER_GETRANDBITS; /* _random.Random.getrandbits, found on first use */
+
+static uint32_t twister_next(TwisterObject *self)
+{
+    enum { N = 624, M = 397 };
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y, *mt = self->state;
+    if (self->index >= N) {
+        int kk;
+        for (kk = 0; kk < N - M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (M - N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        self->index = 0;
+    }
+    y = mt[self->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static int shuffle_twister(PyObject *rng, PyObject *cards)
+{
+    PyTypeObject *type = Py_TYPE(rng);
+    if (TWISTER == NULL || !PyType_IsSubtype(type, TWISTER)
+        || type->tp_basicsize < (Py_ssize_t)sizeof(TwisterObject)
+        || PyList_GET_SIZE(cards) > ((Py_ssize_t)1 << 31))
+        return 0;
+    if (TWISTER_GETRANDBITS == NULL
+        && (TWISTER_GETRANDBITS = PyObject_GetAttr((PyObject *)TWISTER, S_GETRANDBITS)) == NULL)
+        return -1;
+    PyObject *own = PyObject_GetAttr((PyObject *)type, S_GETRANDBITS);
+    if (own == NULL) return -1;
+    Py_DECREF(own);
+    if (own != TWISTER_GETRANDBITS) return 0; /* a subclass draws its own way */
+    TwisterObject *twister = (TwisterObject *)rng;
+    PyObject **items = ((PyListObject *)cards)->ob_item;
+    for (Py_ssize_t i = PyList_GET_SIZE(cards) - 1; i > 0; i--) {
+        uint32_t bound = (uint32_t)i + 1, j;
+        int bits = 32 - __builtin_clz(bound);
+        do j = twister_next(twister) >> (32 - bits); while (j >= bound);
+        PyObject *a = items[i];
+        items[i] = items[j];
+        items[j] = a;
+    }
+    return 1;
+}
+
+static PyObject *start_plain_deal(PyObject *self, long n, long deal_number, long dealer,
+                                  PyObject *lock_at);
+
+static PyObject *start_deal(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    long n = PyLong_AsLong(SLOT(self, O_PLAYERS));
+    long deal_number = PyLong_AsLong(SLOT(self, O_DEAL_NUMBER));
+    long dealer = PyLong_AsLong(SLOT(self, O_DEALER));
+    if (PyErr_Occurred()) return NULL;
+    PyObject *lock_at = NULL;
+    int plain_flow = n < 2 || n > 6 ? 0 : plain_deal(self, deal_number, &lock_at);
+    if (plain_flow < 0) return NULL;
+    if (!plain_flow) return PyObject_CallOneArg(D_PYTHON, self);
+    PyObject *result = start_plain_deal(self, n, deal_number, dealer, lock_at);
+    Py_DECREF(lock_at);
+    return result;
+}
+
+/* start_deal's plain flow; ``lock_at``: the rules' (None or an int). */
+static PyObject *start_plain_deal(PyObject *self, long n, long deal_number, long dealer,
+                                  PyObject *lock_at)
+{
+    PyObject *scores = list_slot(self, O_SCORES), *events = list_slot(self, D_EVENTS);
+    PyObject *event_count = SLOT(self, D_EVENT_COUNT), *pending = list_slot(self, O_PENDING);
+    PyObject *pending_count = SLOT(self, O_PENDING_COUNT);
+    PyObject *pending_offset = SLOT(self, O_PENDING_OFFSET);
+    if (scores == NULL || events == NULL || pending == NULL || event_count == NULL
+        || pending_count == NULL || pending_offset == NULL) {
+        PyErr_SetString(PyExc_TypeError, "a game's lists are not lists");
+        return NULL;
+    }
+    /* the generator: the game's own, copied first if a copy still shares it (Game._random) */
+    PyObject *rng = SLOT(self, D_RNG);
+    if (rng == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "the game has no generator");
+        return NULL;
+    }
+    if (SLOT(self, D_RNG_SHARED) == Py_True) {
+        if (set_slot(self, D_RNG, copy_random(NULL, rng)) < 0
+            || set_slot(self, D_RNG_SHARED, Py_NewRef(Py_False)) < 0)
+            return NULL;
+        rng = SLOT(self, D_RNG);
+    }
+    Py_ssize_t known = PyLong_AsSsize_t(event_count);
+    if (known > PyList_GET_SIZE(events)) known = PyList_GET_SIZE(events);
+    Py_ssize_t start_event = known + PyLong_AsSsize_t(pending_offset)
+                             + PyLong_AsSsize_t(pending_count);
+    if (PyErr_Occurred()) return NULL;
+    deal_number += 1;
+    dealer = (dealer + 1) % n;
+    /* _reset_deal_state */
+    PyObject *zeros = small_int(0);
+    int failed = set_slot(self, O_DEAL_NUMBER, PyLong_FromLong(deal_number)) < 0
+        || set_slot(self, O_DEALER, small_int(dealer)) < 0
+        || set_slot(self, O_DISCARDS, PyList_New(0)) < 0
+        || set_slot(self, O_OWN_DISCARDS, list_of(n, NULL)) < 0
+        || set_slot(self, O_LOCKED, list_of(n, Py_False)) < 0
+        || set_slot(self, D_HIGHEST, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_ANNOUNCED, PyList_New(0)) < 0
+        || set_slot(self, O_PROTECTED, list_of(n, zeros)) < 0
+        || set_slot(self, O_CATEGORIES, list_of(n, Py_None)) < 0
+        || set_slot(self, O_PENDING_ONE_UP, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_QUADS_CLAIMS, PyList_New(0)) < 0
+        || set_slot(self, D_QUADS_CHOICE, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_DECLARER, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_TRICK, PyList_New(0)) < 0
+        || set_slot(self, O_TRICK_NUMBER, small_int(0)) < 0
+        || set_slot(self, O_TRICKS, PyList_New(0)) < 0
+        || set_slot(self, O_PLAYED, list_of(n, NULL)) < 0
+        || set_slot(self, O_ON_GAME, list_of(n, Py_False)) < 0
+        || set_slot(self, D_LAST_TRICK_WINNER, Py_NewRef(Py_None)) < 0
+        || set_slot(self, D_DEAL_START_EVENT, PyLong_FromSsize_t(start_event)) < 0
+        || set_slot(self, O_DEAL_START_SCORES, PyList_GetSlice(scores, 0, PY_SSIZE_T_MAX)) < 0
+        || set_slot(self, D_MEMO, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_SHOWN, PyDict_New()) < 0
+        || set_slot(self, O_ONE_UP_CARD, Py_NewRef(Py_None)) < 0;
+    Py_DECREF(zeros);
+    if (failed) return NULL;
+    if (lock_at != Py_None) { /* V-LOCK: a seat at lock_at or more sits the deal out */
+        PyObject *locked = list_slot(self, O_LOCKED);
+        for (Py_ssize_t i = 0; i < n && i < PyList_GET_SIZE(scores); i++) {
+            int at = PyObject_RichCompareBool(PyList_GET_ITEM(scores, i), lock_at, Py_GE);
+            if (at < 0) return NULL;
+            Py_SETREF(((PyListObject *)locked)->ob_item[i], Py_NewRef(at ? Py_True : Py_False));
+        }
+    }
+    /* the deck, shuffled as CardSource.deck shuffles it; dealt as the plain flow deals */
+    PyObject *deck = PyList_New(52);
+    if (deck == NULL) return NULL;
+    for (int c = 0; c < 52; c++) PyList_SET_ITEM(deck, c, Py_NewRef(DECK[c]));
+    PyObject *args = PyTuple_Pack(2, rng, deck);
+    PyObject *done = args == NULL ? NULL : shuffle(NULL, args);
+    Py_XDECREF(args);
+    if (done == NULL) {
+        Py_DECREF(deck);
+        return NULL;
+    }
+    Py_DECREF(done);
+    PyObject *hands = PyList_New(n), *order = PyList_New(n);
+    PyObject *stock = PyList_New(52 - 5 * n);
+    if (hands == NULL || order == NULL || stock == NULL) goto fail;
+    for (long i = 0; i < n; i++) {
+        long seat = (dealer + 1 + i) % n;
+        PyObject *hand = PyList_New(5);
+        if (hand == NULL) goto fail;
+        for (long k = 0; k < 5; k++)
+            PyList_SET_ITEM(hand, k, Py_NewRef(PyList_GET_ITEM(deck, i + k * n)));
+        PyList_SET_ITEM(hands, seat, hand);
+        PyList_SET_ITEM(order, i, small_int(seat));
+    }
+    for (Py_ssize_t k = 0; k < 52 - 5 * n; k++) /* the stock: next card last */
+        PyList_SET_ITEM(stock, k, Py_NewRef(PyList_GET_ITEM(deck, 51 - k)));
+    Py_CLEAR(deck);
+    /* the records: the deal, then each seat's hand in turn order */
+    PyObject *score_tuple = PyList_AsTuple(scores);
+    PyObject *locked = list_slot(self, O_LOCKED);
+    PyObject *locked_tuple = locked == NULL ? NULL : PyList_AsTuple(locked);
+    PyObject *number = PyLong_FromLong(deal_number), *dealer_object = small_int(dealer);
+    PyObject *record = score_tuple == NULL || locked_tuple == NULL || number == NULL
+        ? NULL : PyTuple_Pack(5, D_R_DEAL, number, dealer_object, score_tuple, locked_tuple);
+    Py_XDECREF(score_tuple);
+    Py_XDECREF(locked_tuple);
+    Py_XDECREF(number);
+    Py_DECREF(dealer_object);
+    if (record == NULL) goto fail;
+    plain_deep(record);
+    failed = PyList_Append(pending, record);
+    Py_DECREF(record);
+    for (long i = 0; !failed && i < n; i++) {
+        PyObject *seat = PyList_GET_ITEM(order, i);
+        PyObject *cards = PyList_AsTuple(PyList_GET_ITEM(hands, PyLong_AsLong(seat)));
+        record = cards == NULL ? NULL : PyTuple_Pack(3, D_R_DEALT, seat, cards);
+        Py_XDECREF(cards);
+        if (record == NULL) goto fail;
+        plain_deep(record);
+        failed = PyList_Append(pending, record);
+        Py_DECREF(record);
+    }
+    if (failed) goto fail;
+    long counted = PyLong_AsLong(pending_count); /* (the slot is still the one read above) */
+    if (counted == -1 && PyErr_Occurred()) goto fail;
+    if (set_slot(self, O_PENDING_COUNT, PyLong_FromLong(counted + 1 + n)) < 0
+        || set_slot(self, O_HANDS, hands) < 0) {
+        hands = NULL;
+        goto fail;
+    }
+    hands = NULL;
+    if (set_slot(self, O_STOCK, stock) < 0) {
+        stock = NULL;
+        goto fail;
+    }
+    stock = NULL;
+    /* _begin_exchange(0): round 0, its counts, the turns from the dealer's left */
+    if (set_slot(self, O_ROUND, small_int(0)) < 0
+        || set_slot(self, O_EXCHANGE_COUNTS, list_of(1, NULL)) < 0)
+        goto fail;
+    PyObject *counts = list_of(n, SMALL_INTS[0]);
+    if (counts == NULL) goto fail;
+    if (PyList_SetItem(SLOT(self, O_EXCHANGE_COUNTS), 0, counts) < 0) goto fail;
+    if (set_slot(self, O_PHASE, Py_NewRef(PH_EXCHANGE)) < 0
+        || set_slot(self, O_ORDER, order) < 0) {
+        order = NULL;
+        goto fail;
+    }
+    if (set_slot(self, O_TURN, small_int(0)) < 0) return NULL;
+    Py_RETURN_NONE;
+fail:
+    Py_XDECREF(deck);
+    Py_XDECREF(hands);
+    Py_XDECREF(order);
+    Py_XDECREF(stock);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ taken tricks
+ * (issue 28, twenty-sixth pass). views._taken in C: the view of a taken trick ``(winner,
+ * plays)``, from views._TAKEN if it is there, else made (a TakenTrick of views._PLAYED's
+ * PlayedCards, its slots set as its dataclass __init__ sets them) and kept there, the memo
+ * emptied when it holds 4,096, as views._taken_python does. Game._end_deal makes a deal's
+ * record with its five taken tricks, which a random playout never saw before: the making
+ * was a third of the deal's end in Python.
+ */
+static PyTypeObject *TK_TYPE;     /* viewtypes.TakenTrick */
+static PyObject *TK_PLAYED, *TK_MEMO, *TK_PYTHON; /* views._PLAYED, _TAKEN, _taken_python */
+static Py_ssize_t TK_WINNER, TK_CARDS;
+
+static PyObject *install_taken(PyObject *module, PyObject *config)
+{
+    PyObject *type;
+    if (!PyDict_Check(config) || !(type = take(config, "TakenTrick"))
+        || !(TK_PLAYED = take(config, "PLAYED")) || !(TK_MEMO = take(config, "TAKEN"))
+        || !(TK_PYTHON = take(config, "taken")))
+        return NULL;
+    if (!PyType_Check(type) || !PyTuple_CheckExact(TK_PLAYED) || !PyDict_CheckExact(TK_MEMO)
+        || offset_of(type, "winner", &TK_WINNER) < 0 || offset_of(type, "cards", &TK_CARDS) < 0
+        || ((PyTypeObject *)type)->tp_init == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "install_taken(): not views' tables");
+        return NULL;
+    }
+    TK_TYPE = (PyTypeObject *)type;
+    Py_RETURN_NONE;
+}
+
+static PyObject *taken_trick(PyObject *module, PyObject *trick)
+{
+    if (TK_TYPE == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "install_taken() first");
+        return NULL;
+    }
+    if (!PyTuple_CheckExact(trick) || PyTuple_GET_SIZE(trick) != 2
+        || !PyTuple_CheckExact(PyTuple_GET_ITEM(trick, 1)))
+        return PyObject_CallOneArg(TK_PYTHON, trick);
+    PyObject *found = PyDict_GetItemWithError(TK_MEMO, trick);
+    if (found != NULL) return Py_NewRef(found);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *winner = PyTuple_GET_ITEM(trick, 0), *plays = PyTuple_GET_ITEM(trick, 1);
+    Py_ssize_t n = PyTuple_GET_SIZE(plays);
+    PyObject *cards = PyTuple_New(n);
+    if (cards == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *play = PyTuple_GET_ITEM(plays, i);
+        long seat = -1, card = -1;
+        if (PyTuple_CheckExact(play) && PyTuple_GET_SIZE(play) == 2
+            && PyLong_Check(PyTuple_GET_ITEM(play, 0)) && PyLong_Check(PyTuple_GET_ITEM(play, 1))) {
+            seat = PyLong_AsLong(PyTuple_GET_ITEM(play, 0));
+            card = PyLong_AsLong(PyTuple_GET_ITEM(play, 1));
+        }
+        if (seat < 0 || seat >= PyTuple_GET_SIZE(TK_PLAYED) || card < 0
+            || card >= PyTuple_GET_SIZE(PyTuple_GET_ITEM(TK_PLAYED, seat))) {
+            Py_DECREF(cards); /* anything else: Python's answer (or its error) */
+            PyErr_Clear();
+            return PyObject_CallOneArg(TK_PYTHON, trick);
+        }
+        PyTuple_SET_ITEM(cards, i,
+                         Py_NewRef(PyTuple_GET_ITEM(PyTuple_GET_ITEM(TK_PLAYED, seat), card)));
+    }
+    PyObject *made = TK_TYPE->tp_alloc(TK_TYPE, 0);
+    if (made == NULL) {
+        Py_DECREF(cards);
+        return NULL;
+    }
+    SLOT(made, TK_WINNER) = Py_NewRef(winner);
+    SLOT(made, TK_CARDS) = cards;
+    if (PyDict_GET_SIZE(TK_MEMO) >= 4096) PyDict_Clear(TK_MEMO);
+    if (PyDict_SetItem(TK_MEMO, trick, made) < 0) {
+        Py_DECREF(made);
+        return NULL;
+    }
+    return made;
+}
+
 static PyMethodDef METHODS[] = {
+    {"install_taken", install_taken, METH_O,
+     "install_taken(config)\n--\n\nviews' TakenTrick, _PLAYED, _TAKEN and _taken_python for "
+     "taken()."},
+    {"taken", taken_trick, METH_O,
+     "taken(trick)\n--\n\nThe view of a taken trick (winner, plays), as "
+     "chicago.engine.views._taken_python makes it."},
     {"shuffle", shuffle, METH_VARARGS,
      "shuffle(rng, cards)\n--\n\n"
      "Shuffle the list ``cards`` in place exactly as ``rng.shuffle(cards)`` does, in less "

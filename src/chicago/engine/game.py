@@ -53,6 +53,7 @@ from chicago.engine.events import (
 from chicago.engine.native import ENGINE
 from chicago.engine.phases import Phase
 from chicago.engine.records import GameRecord, game_record, replay_record
+from chicago.engine.segments import between, fork, joined
 from chicago.engine.settlement import settlement as settle
 from chicago.engine.sources import CardSource, copy_random, shuffle
 from chicago.engine.state import OWN, SHARED, copy_state
@@ -169,11 +170,18 @@ class Game:
     # actions are: this game's are the first _pending_count
     _pending: Annotated[list[_EventRecord], SHARED]
     _pending_count: int
+    # earlier segments of the records, shared as they are (engine/segments.py), holding
+    # _pending_offset records before those of _pending
+    _pending_base: Annotated[tuple[object, ...], SHARED]
+    _pending_offset: int
     # the actions taken, shared with copies as the events are (see Game.actions): this
     # game's actions are the first _action_count; _actions_given is the list that
     # Game.actions gave out, this game's alone (a copy starts without one)
     _action_log: Annotated[list[tuple[int, Action]], SHARED]
     _action_count: int
+    # earlier segments of the actions (engine/segments.py): _action_offset actions
+    _action_base: Annotated[tuple[object, ...], SHARED]
+    _action_offset: int
     _actions_given: Annotated[list[tuple[int, Action]] | None, OWN]
     _legal: tuple[Action, ...] | None  # the legal actions of this turn, once asked for
     phase: Phase
@@ -218,8 +226,10 @@ class Game:
     __slots__ = (
         "__dict__",  # subclasses (tests) may add attributes; copy() copies them too
         "__weakref__",
+        "_action_base",
         "_action_count",
         "_action_log",
+        "_action_offset",
         "_actions_given",
         "_announced",
         "_categories",
@@ -241,7 +251,9 @@ class Game:
         "_order",
         "_own_discards",
         "_pending",
+        "_pending_base",
         "_pending_count",
+        "_pending_offset",
         "_pending_one_up",
         "_protected",
         "_quads_choice",
@@ -329,8 +341,12 @@ class Game:
         self._event_count: int = 0
         self._pending: list[_EventRecord] = []
         self._pending_count: int = 0
+        self._pending_base: tuple[object, ...] = ()
+        self._pending_offset: int = 0
         self._action_log: list[tuple[int, Action]] = []
         self._action_count: int = 0
+        self._action_base: tuple[object, ...] = ()
+        self._action_offset: int = 0
         self._actions_given: list[tuple[int, Action]] | None = None
         self._legal: tuple[Action, ...] | None = None
         self.phase: Phase = Phase.EXCHANGE
@@ -405,6 +421,8 @@ class Game:
         self._event_count = len(events)
         self._pending = []
         self._pending_count = 0
+        self._pending_base = ()
+        self._pending_offset = 0
         self._memo = None
 
     def _made_events(self) -> list[Event]:
@@ -413,14 +431,18 @@ class Game:
         if len(events) != self._event_count:
             events = self._own_events()
         count = self._pending_count
-        if count:
+        if count or self._pending_offset:
             pending = self._pending
-            if len(pending) != count:  # a copy's records follow this game's
+            if self._pending_base:  # earlier segments, shared with copies
+                pending = joined(self._pending_base, pending, count)
+            elif len(pending) != count:  # a copy's records follow this game's
                 pending = pending[:count]
             kinds = _RECORD_KINDS
             events.extend([kinds[record[0]](*record[1:]) for record in pending])
             self._pending = []  # (a new list: a copy may share the one made into events)
             self._pending_count = 0
+            self._pending_base = ()
+            self._pending_offset = 0
             self._event_count = len(events)
         return events
 
@@ -435,12 +457,13 @@ class Game:
     def event_count(self) -> int:
         """The number of events so far (``len(events)``, without making the events not
         made yet)."""
-        return min(self._event_count, len(self._events)) + self._pending_count
+        return (min(self._event_count, len(self._events)) + self._pending_offset
+                + self._pending_count)
 
     def events_between(self, start: int, end: int | None = None) -> list[Event]:
         """``events[start:end]`` (a new list), without taking this game's events apart from
         the log it shares with its copies (see :attr:`events`)."""
-        if self._pending_count or len(self._events) < self._event_count:
+        if self._pending_count or self._pending_offset or len(self._events) < self._event_count:
             self._made_events()  # taking this game's own part first if it must
         first, stop, _ = slice(start, end).indices(self._event_count)
         return self._events[first:stop]
@@ -457,25 +480,33 @@ class Game:
         """
         given = self._actions_given
         if given is None:
-            given = self._actions_given = self._action_log[: self._action_count]
+            given = self._actions_given = joined(self._action_base, self._action_log,
+                                                 self._action_count)
         return given
 
     @actions.setter
     def actions(self, actions: list[tuple[int, Action]]) -> None:
         self._action_log = list(actions)
         self._action_count = len(actions)
+        self._action_base = ()
+        self._action_offset = 0
         self._actions_given = actions
 
     @property
     def action_count(self) -> int:
         """The number of actions so far (``len(actions)``, without making that list)."""
-        return self._action_count
+        return self._action_offset + self._action_count
 
     def actions_between(self, start: int, end: int | None = None) -> list[tuple[int, Action]]:
         """``actions[start:end]`` (a new list), read from the actions this game shares with
         its copies (see :attr:`actions`)."""
-        first, stop, _ = slice(start, end).indices(self._action_count)
-        return self._action_log[first:stop]
+        offset = self._action_offset
+        count = self._action_count
+        first, stop, _ = slice(start, end).indices(offset + count)
+        if not offset:
+            return self._action_log[first:stop]
+        return between(self._action_base, offset, self._action_log, count, first,
+                       max(first, stop))
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act, and nothing else ([] when the game is over).
@@ -570,11 +601,15 @@ class Game:
         added records past this game's."""
         pending = self._pending
         if len(pending) != self._pending_count:
-            self._pending = pending[: self._pending_count]
+            (self._pending, self._pending_count, self._pending_base,
+             self._pending_offset) = fork(pending, self._pending_count, self._pending_base,
+                                          self._pending_offset)
         actions = self._action_log
         count = self._action_count
         if len(actions) != count:
-            actions = self._action_log = actions[:count]
+            actions, count, self._action_base, self._action_offset = fork(
+                actions, count, self._action_base, self._action_offset)
+            self._action_log = actions
         actions.append(entry)
         self._action_count = count + 1
         given = self._actions_given
@@ -655,7 +690,7 @@ class Game:
         went another way than its memo's) about ``seat`` and the deal's events."""
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.players):
             raise ValueError(f"seat must be 0-{self.players - 1} or None, not {seat!r}")
-        if self._pending_count or len(self._events) < self._event_count:
+        if self._pending_count or self._pending_offset or len(self._events) < self._event_count:
             self._made_events()  # (the log past this game's events is a copy's: not read)
         events = self._events
         stop = self._event_count
@@ -1059,6 +1094,8 @@ class Game:
             self._start_turns(Phase.REDEAL)
         else:
             self._begin_exchange(0)
+
+    _start_deal_python = _start_deal  # kept when the accelerator takes its place
 
     def _begin_exchange(self, round_index: int) -> None:
         self.round = round_index
@@ -1580,6 +1617,7 @@ def _install_accelerator() -> bool:
         "Pass": _RECORD_OF[Pass], "Announce": _RECORD_OF[Announce], "Trick": _RECORD_OF[Trick],
         "handlers": Game._HANDLERS, "apply": Game._apply_python, "legal_of": Game._legal_of,
         "advance": Game._advance, "category_of": category_of, "ONLY_PASS": _ONLY_PASS,
+        "start_deal": Game._start_deal_python, "Deal": _R_DEAL, "Dealt": _R_DEALT,
         "ANNOUNCE_OR_PASS": tuple(_ANNOUNCE_OR_PASS.get(c) for c in Category),
     })
     return True

@@ -343,8 +343,9 @@ view's current trick and its taken tricks are made for every state of a server's
 _TAKEN: dict[tuple[int, tuple[tuple[int, Card], ...]], TakenTrick] = {}
 
 
-def _taken(trick: tuple[int, tuple[tuple[int, Card], ...]]) -> TakenTrick:
-    """The view of a taken trick ``(winner, plays)``, shared by the views that show it."""
+def _taken_python(trick: tuple[int, tuple[tuple[int, Card], ...]]) -> TakenTrick:
+    """The view of a taken trick ``(winner, plays)``, shared by the views that show it
+    (:data:`_taken`: the accelerator's, made the same way, when it is built)."""
     taken = _TAKEN.get(trick)
     if taken is None:
         if len(_TAKEN) >= 4096:
@@ -352,6 +353,20 @@ def _taken(trick: tuple[int, tuple[tuple[int, Card], ...]]) -> TakenTrick:
         winner, plays = trick
         taken = _TAKEN[trick] = TakenTrick(winner, tuple(_PLAYED[s][c] for s, c in plays))
     return taken
+
+
+def _taken_maker() -> Callable[[tuple[int, tuple[tuple[int, Card], ...]]], TakenTrick]:
+    """The accelerator's ``taken`` (issue 28, twenty-sixth pass) set up with this module's
+    tables, when it is built and allowed, else :func:`_taken_python`."""
+    if ENGINE is None:
+        return _taken_python
+    ENGINE.install_taken({"TakenTrick": TakenTrick, "PLAYED": _PLAYED, "TAKEN": _TAKEN,
+                          "taken": _taken_python})
+    maker: Callable[[tuple[int, tuple[tuple[int, Card], ...]]], TakenTrick] = ENGINE.taken
+    return maker
+
+
+_taken = _taken_maker()
 
 
 def taken_tricks(tricks: Iterable[tuple[int, tuple[tuple[int, Card], ...]]]

@@ -1,0 +1,169 @@
+"""The accelerator's new deal (``Game._start_deal`` in C, issue 28's twenty-sixth pass)
+against the pure-Python one (``Game._start_deal_python``).
+
+The C method deals the plain flow (a card source of its own class past its stacked decks,
+no V-LOCK-*, no win-again, no low-hand redeal) and hands every other deal to the Python
+method. Random games of every preset, with random sets of variations and options, 2-6
+players, plain, stacked and duplicate card sources, are played in lockstep by two games
+that differ only in their new deal (both with the C turns): after every action every
+declared attribute of the two is the same (the generator's state, the records of events
+not made yet and where a deal's events start included), and at the end their events and
+records.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given
+
+from chicago import Game, Rules
+from chicago.cards import DECK
+from chicago.engine import state as state_module
+from chicago.engine.native import ENGINE
+from chicago.engine.sources import DuplicateDecks
+from test_engine_accelerator import LOCKSTEP, choose, tables
+
+pytestmark = pytest.mark.skipif(ENGINE is None, reason="the engine accelerator is not built "
+                                "(or CHICAGO_PURE_PYTHON is set)")
+
+
+class PythonDeals(Game):
+    """The C turns with the pure-Python new deal."""
+
+    _start_deal = Game._start_deal_python
+
+
+def make(cls: type[Game], table: tuple[Rules, int, int, str]) -> Game:
+    """A new game of ``cls`` at ``table`` (as test_engine_accelerator.new_games makes it)."""
+    rules, players, seed, source = table
+    if source == "stacked":
+        deck = list(DECK)
+        random.Random(seed).shuffle(deck)
+        return cls(rules, players, seed=seed, decks=[deck])
+    if source == "duplicate":
+        return cls(rules, players, seed=seed, source=DuplicateDecks(seed // 3))
+    return cls(rules, players, seed=seed)
+
+
+NAMES = tuple(state_module._plan(Game)[0])
+
+
+def slots(game: Game) -> dict[str, Any]:
+    """Every declared attribute of ``game``, as a value to compare."""
+    found: dict[str, Any] = {}
+    for name in NAMES:
+        value = getattr(game, name)
+        if name == "_rng":
+            value = value.getstate()
+        elif name == "_source":
+            value = (type(value).__name__, vars(value) if hasattr(value, "__dict__") else
+                     tuple(getattr(value, s) for s in type(value).__slots__))
+        elif name == "_memo":
+            value = value is None
+        found[name] = value
+    return found
+
+
+def test_the_c_deal_is_in_place() -> None:
+    assert Game._start_deal is not Game._start_deal_python
+    assert PythonDeals._start_deal is Game._start_deal_python
+
+
+@LOCKSTEP
+@given(tables())
+def test_c_and_python_deals_make_the_same_games(table: tuple[Rules, int, int, str]) -> None:
+    """Every preset and variation (R-DEAL-*, V-*): a game dealing in C and one dealing in
+    Python hold the same attributes, every one, after every action, and the same events and
+    record at the end."""
+    seed = table[2]
+    fast, python_deals = make(Game, table), make(PythonDeals, table)
+    assert slots(fast) == slots(python_deals)
+    rng = random.Random(seed)
+    deals = fast.deal_number
+    while not fast.is_over:
+        action = choose(fast, fast.legal_actions(), rng)
+        fast.apply(action)
+        python_deals.apply(action)
+        assert slots(fast) == slots(python_deals), f"{action} at deal {fast.deal_number}"
+        if rng.random() < 0.05:  # a copy deals on the same way
+            fast, python_deals = fast.copy(), python_deals.copy()
+    assert fast.deal_number > deals or fast.is_over
+    assert fast.events == python_deals.events and fast.record() == python_deals.record()
+
+
+def test_a_first_deal_in_c_is_the_pythons() -> None:
+    """A new game's first deal (made in its constructor) is the same in C and in Python,
+    for every preset and number of players."""
+    from chicago.rules import PRESETS
+    for preset in sorted(PRESETS):
+        for players in range(2, 7):
+            for seed in range(5):
+                rules = Rules.preset(preset)
+                if players > 4:
+                    rules = rules.with_variations("V-LARGE")
+                assert slots(Game(rules, players, seed=seed)) == slots(
+                    PythonDeals(rules, players, seed=seed))
+
+
+def test_the_shuffle_draws_as_random_shuffle_across_the_generators_refills() -> None:
+    """sources.shuffle (C, drawing from the Mersenne Twister's state directly since the
+    twenty-sixth pass) orders the cards and leaves the generator as random.shuffle does,
+    wherever in the generator's block of 624 words the shuffle starts (R-DEAL-1)."""
+    from chicago.engine import sources
+    for skip in range(0, 1400, 7):
+        for size in (2, 5, 52):
+            expected, fast = list(range(size)), list(range(size))
+            a, b = random.Random(skip), random.Random(skip)
+            for _ in range(skip):
+                a.getrandbits(32)
+                b.getrandbits(32)
+            a.shuffle(expected)
+            sources.shuffle(b, fast)
+            assert fast == expected and a.getstate() == b.getstate()
+
+
+def test_a_generator_that_draws_its_own_way_is_asked() -> None:
+    """A generator whose class has a getrandbits of its own is drawn from through it."""
+    from chicago.engine import sources
+
+    class Counted(random.Random):
+        calls = 0
+
+        def getrandbits(self, k: int, /) -> int:
+            Counted.calls += 1
+            return super().getrandbits(k)
+
+    expected, fast = list(range(52)), list(range(52))
+    random.Random(4).shuffle(expected)
+    sources.shuffle(Counted(4), fast)
+    assert fast == expected and Counted.calls >= 51
+
+
+def test_the_c_taken_trick_is_the_pythons() -> None:
+    """views._taken in C (the deal's record made at its end: issue 28, twenty-sixth pass)
+    makes the TakenTrick views._taken_python makes, of the same shared PlayedCards, kept in
+    and read from the same memo, which is emptied when it holds 4,096; anything that is not
+    a trick of seats and cards goes to Python (its answer or its error)."""
+    from chicago.engine import views
+    assert views._taken is not views._taken_python
+    rng = random.Random(6)
+    memo = views._TAKEN
+    for _ in range(6000):
+        n = rng.randrange(2, 7)
+        plays = tuple((rng.randrange(n), DECK[rng.randrange(52)])
+                      for _ in range(rng.randrange(1, 7)))
+        trick = (rng.randrange(n), plays)
+        made = views._taken(trick)
+        assert memo[trick] is made and views._taken(trick) is made
+        del memo[trick]
+        expected = views._taken_python(trick)
+        assert made == expected and type(made) is type(expected)
+        assert all(a is b for a, b in zip(made.cards, expected.cards, strict=True))
+        assert len(memo) <= 4096
+    with pytest.raises(IndexError):
+        views._taken((0, ((9, DECK[0]),)))  # no such seat: Python's error
+    with pytest.raises(TypeError):
+        views._taken((0, [(0, DECK[0])]))  # type: ignore[arg-type]  # a list: unhashable
