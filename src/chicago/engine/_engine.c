@@ -74,6 +74,8 @@ static int mask_of(PyObject *action, uint64_t *mask);
 static int add_action(PyObject *self, PyObject *entry); /* see "shared actions" below */
 static PyObject *start_deal(PyObject *self, PyObject *unused); /* see "a new deal" below */
 static int install_start_deal(PyObject *game, PyObject *config);
+static int install_resolve(PyObject *game, PyObject *config); /* "announcement results" */
+static PyObject *resolve_announcements(PyObject *self, PyObject *unused);
 
 static int set_slot(PyObject *self, Py_ssize_t offset, PyObject *value)
 {
@@ -2405,6 +2407,9 @@ static PyMethodDef GAME_METHODS[] = {
     {"apply", apply, METH_O, APPLY_DOC},
     {"_start_deal", start_deal, METH_NOARGS,
      "_start_deal($self, /)\n--\n\nDeal the next deal (Game._start_deal_python in C)."},
+    {"_resolve_announcements", resolve_announcements, METH_NOARGS,
+     "_resolve_announcements($self, /)\n--\n\nEnd a scoring round "
+     "(Game._resolve_announcements_python in C)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2541,7 +2546,7 @@ static PyObject *install(PyObject *module, PyObject *args)
     if (S_MAX_DISCARD == NULL || S_ONE_UP == NULL || S_EXCHANGES == NULL || S_MIN_SCORE == NULL
         || S_RESHUFFLE == NULL || S_SHOW_IF_BREAKING == NULL)
         return NULL;
-    if (install_start_deal(game, config) < 0) return NULL;
+    if (install_start_deal(game, config) < 0 || install_resolve(game, config) < 0) return NULL;
     for (PyMethodDef *def = GAME_METHODS; def->ml_name != NULL; def++) {
         PyObject *descriptor = PyDescr_NewMethod((PyTypeObject *)game, def);
         if (descriptor == NULL) return NULL;
@@ -4772,6 +4777,328 @@ static PyObject *taken_trick(PyObject *module, PyObject *trick)
         return NULL;
     }
     return made;
+}
+
+/* ------------------------------------------------------------------ announcement results
+ * (issue 28, twenty-eighth pass). Game._resolve_announcements in C: the end of a scoring
+ * round (R-ANN-1 ... R-ANN-3), the largest of the Python steps between turns in a random
+ * pagat deal (twice a deal). It does the rounds of rules without V-QUADS-* (reset, end of
+ * deal, to target), instant wins (V-SF-WIN, V-ROYAL), a suit order for ties or V-CHI-REQ3:
+ * everyone passed, a tie by category or by the staged reveals, a best hand scored, the
+ * combinations shown protected (show_on_break), then the next exchange round; the same
+ * state and the same records as Game._resolve_announcements_python, which does any other
+ * round, and any round whose hands do not fit the announcements (its WorldError).
+ */
+static PyObject *RA_PYTHON, *RA_EVALUATE, *RA_SIZES; /* the Python method, evaluate, sizes */
+static PyObject *RA_R_ROUND_RESULT, *RA_R_SCORE, *RA_R_REVEAL; /* the records' kinds */
+static PyObject *RA_S_CATEGORY, *RA_S_CARDS, *RA_S_REVEAL_STAGES, *RA_S_POINTS_FOR;
+static PyObject *RA_PASSED, *RA_TIE, *RA_BEST; /* the round results' words */
+static Py_ssize_t RA_MADE_REQUIRED;
+/* the rules last read (a strong reference) and what they say here */
+static PyObject *RA_RULES;
+static int RA_COVERED, RA_BY_CATEGORY, RA_SHOW_ON_BREAK, RA_NEGATIVE;
+
+static int install_resolve(PyObject *game, PyObject *config)
+{
+    if (offset_of(game, "_made_required", &RA_MADE_REQUIRED) < 0
+        || !(RA_PYTHON = take(config, "resolve_announcements"))
+        || !(RA_EVALUATE = take(config, "evaluate"))
+        || !(RA_SIZES = take(config, "COMBINATION_SIZE"))
+        || !(RA_R_ROUND_RESULT = take(config, "RoundResult"))
+        || !(RA_R_SCORE = take(config, "Score")) || !(RA_R_REVEAL = take(config, "Reveal"))
+        || !(RA_S_CATEGORY = PyUnicode_InternFromString("category"))
+        || !(RA_S_CARDS = PyUnicode_InternFromString("cards"))
+        || !(RA_S_REVEAL_STAGES = PyUnicode_InternFromString("reveal_stages"))
+        || !(RA_S_POINTS_FOR = PyUnicode_InternFromString("points_for"))
+        || !(RA_PASSED = PyUnicode_InternFromString("everyone passed"))
+        || !(RA_TIE = PyUnicode_InternFromString("tie"))
+        || !(RA_BEST = PyUnicode_InternFromString("best hand")))
+        return -1;
+    if (!PyDict_Check(RA_SIZES)) {
+        PyErr_SetString(PyExc_TypeError, "COMBINATION_SIZE must be a dict");
+        return -1;
+    }
+    return 0;
+}
+
+/* Read what the rules say of a round into RA_* (once for each rules object). 0, or -1. */
+static int ra_read_rules(PyObject *rules)
+{
+    if (rules == RA_RULES) return 0;
+    static const char *off[] = {"quads_reset", "quads_end_deal", "quads_to_target",
+                                "straight_flush_wins", "royal_wins"};
+    int covered = 1, found;
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++) {
+        PyObject *value = PyObject_GetAttrString(rules, off[i]);
+        if (value == NULL) return -1;
+        found = PyObject_IsTrue(value);
+        Py_DECREF(value);
+        if (found < 0) return -1;
+        if (found) covered = 0;
+    }
+    PyObject *suit_order = PyObject_GetAttrString(rules, "suit_order");
+    if (suit_order == NULL) return -1;
+    if (suit_order != Py_None) covered = 0;
+    Py_DECREF(suit_order);
+    PyObject *tie_mode = PyObject_GetAttrString(rules, "tie_mode");
+    if (tie_mode == NULL) return -1;
+    int by_category = PyUnicode_Check(tie_mode)
+        && PyUnicode_CompareWithASCIIString(tie_mode, "category") == 0;
+    Py_DECREF(tie_mode);
+    PyObject *show = PyObject_GetAttrString(rules, "show_on_break");
+    int show_on_break = show == NULL ? -1 : PyObject_IsTrue(show);
+    Py_XDECREF(show);
+    PyObject *negative = PyObject_GetAttrString(rules, "negative_scores");
+    int negative_scores = negative == NULL ? -1 : PyObject_IsTrue(negative);
+    Py_XDECREF(negative);
+    if (show_on_break < 0 || negative_scores < 0) return -1;
+    Py_XSETREF(RA_RULES, Py_NewRef(rules));
+    RA_COVERED = covered;
+    RA_BY_CATEGORY = by_category;
+    RA_SHOW_ON_BREAK = show_on_break;
+    RA_NEGATIVE = negative_scores;
+    return 0;
+}
+
+/* Note a record (a new tuple, stolen) as Game._emit does. 0, or -1. */
+static int ra_emit(PyObject *self, PyObject *record)
+{
+    if (record == NULL) return -1;
+    plain(record);
+    PyObject *pending = list_slot(self, O_PENDING);
+    int failed = pending == NULL ? -1 : PyList_Append(pending, record);
+    if (pending == NULL) PyErr_SetString(PyExc_TypeError, "Game._pending is not a list");
+    Py_DECREF(record);
+    if (failed) return -1;
+    long count = PyLong_AsLong(SLOT(self, O_PENDING_COUNT));
+    if (count == -1 && PyErr_Occurred()) return -1;
+    return set_slot(self, O_PENDING_COUNT, PyLong_FromLong(count + 1));
+}
+
+/* Game._begin_exchange(round_index): its counts, the turns from the dealer's left (to_act
+   left as it was, as Game._start_turns leaves it). 0, or -1. */
+static int ra_begin_exchange(PyObject *self, long round_index, long n)
+{
+    PyObject *counts = list_slot(self, O_EXCHANGE_COUNTS);
+    if (counts == NULL) {
+        PyErr_SetString(PyExc_TypeError, "Game.exchange_counts is not a list");
+        return -1;
+    }
+    if (set_slot(self, O_ROUND, PyLong_FromLong(round_index)) < 0) return -1;
+    PyObject *zeros = list_of(n, SMALL_INTS[0]);
+    if (zeros == NULL) return -1;
+    int failed = PyList_Append(counts, zeros);
+    Py_DECREF(zeros);
+    if (failed) return -1;
+    PyObject *to_act = Py_NewRef(SLOT(self, O_TO_ACT));
+    if (start_turns(self, PH_EXCHANGE, -1) < 0) {
+        Py_DECREF(to_act);
+        return -1;
+    }
+    return set_slot(self, O_TO_ACT, to_act);
+}
+
+#define RA_MAX 8
+
+static PyObject *resolve_announcements(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    PyObject *rules = SLOT(self, O_RULES), *announced = list_slot(self, O_ANNOUNCED);
+    PyObject *hands = list_slot(self, O_HANDS), *scores = list_slot(self, O_SCORES);
+    PyObject *protected = list_slot(self, O_PROTECTED);
+    if (rules == NULL || announced == NULL || hands == NULL || scores == NULL
+        || protected == NULL || SLOT(self, RA_MADE_REQUIRED) != Py_False)
+        return PyObject_CallOneArg(RA_PYTHON, self);
+    if (ra_read_rules(rules) < 0) return NULL;
+    long n = PyLong_AsLong(SLOT(self, O_PLAYERS)), round = PyLong_AsLong(SLOT(self, O_ROUND));
+    if (PyErr_Occurred()) return NULL;
+    if (!RA_COVERED || n < 2 || n > RA_MAX || PyList_GET_SIZE(hands) != n
+        || PyList_GET_SIZE(scores) != n || PyList_GET_SIZE(protected) != n)
+        return PyObject_CallOneArg(RA_PYTHON, self);
+    /* the claims: the highest category and the seats that claimed it, in turn order */
+    PyObject *top = NULL, *tied_seat[RA_MAX];
+    long tied[RA_MAX];
+    int count = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(announced); i++) {
+        PyObject *item = PyList_GET_ITEM(announced, i);
+        if (!PyTuple_CheckExact(item) || PyTuple_GET_SIZE(item) != 2
+            || !PyLong_CheckExact(PyTuple_GET_ITEM(item, 0)))
+            return PyObject_CallOneArg(RA_PYTHON, self);
+        PyObject *claim = PyTuple_GET_ITEM(item, 1);
+        if (claim == Py_None) continue;
+        long seat = PyLong_AsLong(PyTuple_GET_ITEM(item, 0));
+        if (seat < 0 || seat >= n || count >= RA_MAX) {
+            PyErr_Clear();
+            return PyObject_CallOneArg(RA_PYTHON, self);
+        }
+        int higher = top == NULL ? 1 : PyObject_RichCompareBool(claim, top, Py_GT);
+        if (higher < 0) return NULL;
+        if (higher) {
+            top = claim;
+            count = 0;
+        } else {
+            int same = PyObject_RichCompareBool(claim, top, Py_EQ);
+            if (same < 0) return NULL;
+            if (!same) continue;
+        }
+        tied_seat[count] = PyTuple_GET_ITEM(item, 0);
+        tied[count++] = seat;
+    }
+    PyObject *round_number = PyLong_FromLong(round + 1);
+    if (round_number == NULL) return NULL;
+    if (top == NULL) { /* everyone passed */
+        PyObject *record = PyTuple_Pack(6, RA_R_ROUND_RESULT, round_number, Py_None, Py_None,
+                                        SMALL_INTS[0], RA_PASSED);
+        Py_DECREF(round_number);
+        if (ra_emit(self, record) < 0 || ra_begin_exchange(self, round + 1, n) < 0)
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    /* the tied hands' values (all read before anything changes: any surprise is Python's) */
+    PyObject *values[RA_MAX] = {NULL}, *stages[RA_MAX] = {NULL};
+    PyObject *result = NULL, *reason = NULL, *points = NULL;
+    uint64_t masks[RA_MAX] = {0};
+    int python = 0, staged = count > 1 && !RA_BY_CATEGORY;
+    Py_ssize_t depth = 0;
+    long size = 0;
+    if (RA_SHOW_ON_BREAK) {
+        PyObject *size_object = PyDict_GetItemWithError(RA_SIZES, top);
+        if (size_object == NULL) {
+            if (PyErr_Occurred()) goto done;
+            python = 1;
+            goto done;
+        }
+        size = PyLong_AsLong(size_object);
+        if (size == -1 && PyErr_Occurred()) goto done;
+    }
+    for (int i = 0; i < count; i++) {
+        values[i] = PyObject_CallFunctionObjArgs(RA_EVALUATE, PyList_GET_ITEM(hands, tied[i]),
+                                                 rules, NULL);
+        if (values[i] == NULL) goto done;
+        PyObject *category = PyObject_GetAttr(values[i], RA_S_CATEGORY);
+        if (category == NULL) goto done;
+        Py_DECREF(category);
+        if (category != top) { /* these hands do not fit: Python's WorldError */
+            python = 1;
+            goto done;
+        }
+        if (RA_SHOW_ON_BREAK) {
+            PyObject *cards = PyObject_GetAttr(values[i], RA_S_CARDS);
+            if (cards == NULL) goto done;
+            int fits = PyTuple_CheckExact(cards) && PyTuple_GET_SIZE(cards) >= size;
+            for (long k = 0; fits && k < size; k++) {
+                long card = PyLong_AsLong(PyTuple_GET_ITEM(cards, k));
+                if (card < 0 || card > 63) fits = 0;
+                else masks[i] |= (uint64_t)1 << card;
+            }
+            Py_DECREF(cards);
+            if (PyErr_Occurred()) goto done;
+            if (!fits) {
+                python = 1;
+                goto done;
+            }
+        }
+        if (staged) {
+            stages[i] = PyObject_CallMethodNoArgs(values[i], RA_S_REVEAL_STAGES);
+            if (stages[i] == NULL) goto done;
+            if (!PyTuple_CheckExact(stages[i])
+                || (i > 0 && PyTuple_GET_SIZE(stages[i]) != depth)) {
+                python = 1;
+                goto done;
+            }
+            depth = PyTuple_GET_SIZE(stages[i]);
+            for (Py_ssize_t k = 0; k < depth; k++)
+                if (!PyLong_CheckExact(PyTuple_GET_ITEM(stages[i], k))) {
+                    python = 1;
+                    goto done;
+                }
+        }
+    }
+    /* show_on_break: the tied combinations are protected */
+    for (int i = 0; RA_SHOW_ON_BREAK && i < count; i++) {
+        PyObject *old = PyList_GET_ITEM(protected, tied[i]);
+        PyObject *mask = PyLong_FromUnsignedLongLong(masks[i]);
+        PyObject *new = mask == NULL ? NULL : PyNumber_Or(old, mask);
+        Py_XDECREF(mask);
+        if (new == NULL || PyList_SetItem(protected, tied[i], new) < 0) goto done;
+    }
+    /* the tie-break (R-ANN-3): the only claimer, or the staged reveals among the tied */
+    int winner = count == 1 ? 0 : -1;
+    if (staged) {
+        int remaining[RA_MAX], left = count;
+        for (int i = 0; i < count; i++) remaining[i] = i;
+        for (Py_ssize_t index = 0; index < depth && winner < 0; index++) {
+            PyObject *stage = PyLong_FromSsize_t(index + 1);
+            if (stage == NULL) goto done;
+            long best = LONG_MIN;
+            for (int r = 0; r < left; r++) {
+                int i = remaining[r];
+                PyObject *rank = PyTuple_GET_ITEM(stages[i], index);
+                long value = PyLong_AsLong(rank);
+                if (value == -1 && PyErr_Occurred()) break;
+                if (value > best) best = value;
+                if (ra_emit(self, PyTuple_Pack(4, RA_R_REVEAL, tied_seat[i], stage, rank)) < 0)
+                    break;
+            }
+            Py_DECREF(stage);
+            if (PyErr_Occurred()) goto done;
+            int kept = 0;
+            for (int r = 0; r < left; r++)
+                if (PyLong_AsLong(PyTuple_GET_ITEM(stages[remaining[r]], index)) == best)
+                    remaining[kept++] = remaining[r];
+            left = kept;
+            if (left == 1) winner = remaining[0];
+        }
+    }
+    if (winner < 0) { /* a tie: nobody scores */
+        if (ra_emit(self, PyTuple_Pack(6, RA_R_ROUND_RESULT, round_number, Py_None, top,
+                                       SMALL_INTS[0], RA_TIE)) < 0
+            || ra_begin_exchange(self, round + 1, n) < 0)
+            goto done;
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    /* the best hand scores (Game._score_hand, _add_score; no instant win here) */
+    points = PyObject_CallMethodOneArg(rules, RA_S_POINTS_FOR, top);
+    if (points == NULL) goto done;
+    PyObject *seat = tied_seat[winner];
+    if (ra_emit(self, PyTuple_Pack(6, RA_R_ROUND_RESULT, round_number, seat, top, points,
+                                   RA_BEST)) < 0)
+        goto done;
+    PyObject *total = PyNumber_Add(PyList_GET_ITEM(scores, tied[winner]), points);
+    if (total == NULL) goto done;
+    if (!RA_NEGATIVE) {
+        int below = PyObject_RichCompareBool(total, SMALL_INTS[0], Py_LT);
+        if (below < 0) {
+            Py_DECREF(total);
+            goto done;
+        }
+        if (below) Py_SETREF(total, Py_NewRef(SMALL_INTS[0]));
+    }
+    if (PyList_SetItem(scores, tied[winner], Py_NewRef(total)) < 0) {
+        Py_DECREF(total);
+        goto done;
+    }
+    reason = PyUnicode_FromFormat("scoring round %ld", round + 1);
+    if (reason == NULL) {
+        Py_DECREF(total);
+        goto done;
+    }
+    PyObject *record = PyTuple_Pack(5, RA_R_SCORE, seat, points, reason, total);
+    Py_DECREF(total);
+    if (ra_emit(self, record) < 0 || ra_begin_exchange(self, round + 1, n) < 0) goto done;
+    result = Py_NewRef(Py_None);
+done:
+    Py_DECREF(round_number);
+    Py_XDECREF(points);
+    Py_XDECREF(reason);
+    for (int i = 0; i < count; i++) {
+        Py_XDECREF(values[i]);
+        Py_XDECREF(stages[i]);
+    }
+    if (python && result == NULL && !PyErr_Occurred())
+        return PyObject_CallOneArg(RA_PYTHON, self);
+    return result;
 }
 
 static PyMethodDef METHODS[] = {

@@ -1287,6 +1287,8 @@ class Game:
             return
         self._begin_exchange(self.round + 1)
 
+    _resolve_announcements_python = _resolve_announcements  # kept when the accelerator's is on
+
     def _resolve_quads_round(self) -> None:
         if self._quads_claims:
             for claimer, value, _ in self._quads_claims:
@@ -1619,6 +1621,9 @@ def _install_accelerator() -> bool:
         "advance": Game._advance, "category_of": category_of, "ONLY_PASS": _ONLY_PASS,
         "start_deal": Game._start_deal_python, "Deal": _R_DEAL, "Dealt": _R_DEALT,
         "ANNOUNCE_OR_PASS": tuple(_ANNOUNCE_OR_PASS.get(c) for c in Category),
+        "resolve_announcements": Game._resolve_announcements_python, "evaluate": evaluate,
+        "COMBINATION_SIZE": _COMBINATION_SIZE, "RoundResult": _RECORD_OF[RoundResult],
+        "Score": _RECORD_OF[Score], "Reveal": _RECORD_OF[Reveal],
     })
     return True
 
