@@ -40,6 +40,7 @@ class PureGame(Game):
     legal_actions = Game._legal_actions_python
     apply = Game._apply_python
     _start_deal = Game._start_deal_python
+    _resolve_announcements = Game._resolve_announcements_python
 
 
 def test_the_accelerator_is_in_place() -> None:

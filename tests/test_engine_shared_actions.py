@@ -34,6 +34,7 @@ class PureGame(Game):
     legal_actions = Game._legal_actions_python
     apply = Game._apply_python
     _start_deal = Game._start_deal_python
+    _resolve_announcements = Game._resolve_announcements_python
 
     def copy(self) -> PureGame:
         other: PureGame = _PURE_COPY(self)
