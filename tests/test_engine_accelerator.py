@@ -60,17 +60,22 @@ def tables(draw: st.DrawFn) -> tuple[Rules, int, int, str]:
     return rules, players, seed, source
 
 
-def new_games(rules: Rules, players: int, seed: int, source: str) -> tuple[Game, Game]:
-    def make(cls: type[Game]) -> Game:
-        if source == "stacked":
-            deck = list(DECK)
-            random.Random(seed).shuffle(deck)
-            return cls(rules, players, seed=seed, decks=[deck])
-        if source == "duplicate":
-            return cls(rules, players, seed=seed, source=DuplicateDecks(seed // 3))
-        return cls(rules, players, seed=seed)
+def make_game(cls: type[Game], table: tuple[Rules, int, int, str]) -> Game:
+    """A new game of ``cls`` at ``table`` (rules, players, seed and a card source: plain,
+    stacked or duplicate)."""
+    rules, players, seed, source = table
+    if source == "stacked":
+        deck = list(DECK)
+        random.Random(seed).shuffle(deck)
+        return cls(rules, players, seed=seed, decks=[deck])
+    if source == "duplicate":
+        return cls(rules, players, seed=seed, source=DuplicateDecks(seed // 3))
+    return cls(rules, players, seed=seed)
 
-    return make(Game), make(PureGame)
+
+def new_games(rules: Rules, players: int, seed: int, source: str) -> tuple[Game, Game]:
+    table = (rules, players, seed, source)
+    return make_game(Game, table), make_game(PureGame, table)
 
 
 def state(g: Game) -> tuple[Any, ...]:

@@ -32,8 +32,8 @@ from chicago.engine import Phase
 from chicago.engine.errors import WorldError
 from chicago.engine.native import ENGINE
 from chicago.poker import Category, evaluate
-from test_engine_accelerator import LOCKSTEP, choose, tables
-from test_engine_start_deal import make, slots
+from test_engine_accelerator import LOCKSTEP, tables
+from test_engine_start_deal import make, play_in_lockstep, slots
 
 pytestmark = pytest.mark.skipif(ENGINE is None, reason="the engine accelerator is not built "
                                 "(or CHICAGO_PURE_PYTHON is set)")
@@ -58,18 +58,7 @@ def test_c_and_python_round_ends_make_the_same_games(
     """Every preset and variation (R-ANN-*, V-*): a game ending its scoring rounds in C and
     one ending them in Python hold the same attributes, every one, after every action, and
     the same events and record at the end."""
-    seed = table[2]
-    fast, python_rounds = make(Game, table), make(PythonRounds, table)
-    assert slots(fast) == slots(python_rounds)
-    rng = random.Random(seed)
-    while not fast.is_over:
-        action = choose(fast, fast.legal_actions(), rng)
-        fast.apply(action)
-        python_rounds.apply(action)
-        assert slots(fast) == slots(python_rounds), f"{action} at deal {fast.deal_number}"
-        if rng.random() < 0.05:  # a copy goes on the same way
-            fast, python_rounds = fast.copy(), python_rounds.copy()
-    assert fast.events == python_rounds.events and fast.record() == python_rounds.record()
+    play_in_lockstep(table, PythonRounds)
 
 
 RANKS = (14, 13, 12, 7, 3, 2, 9, 5)

@@ -23,8 +23,7 @@ from chicago import Game, Rules
 from chicago.cards import DECK
 from chicago.engine import state as state_module
 from chicago.engine.native import ENGINE
-from chicago.engine.sources import DuplicateDecks
-from test_engine_accelerator import LOCKSTEP, choose, tables
+from test_engine_accelerator import LOCKSTEP, choose, make_game, tables
 
 pytestmark = pytest.mark.skipif(ENGINE is None, reason="the engine accelerator is not built "
                                 "(or CHICAGO_PURE_PYTHON is set)")
@@ -37,15 +36,26 @@ class PythonDeals(Game):
 
 
 def make(cls: type[Game], table: tuple[Rules, int, int, str]) -> Game:
-    """A new game of ``cls`` at ``table`` (as test_engine_accelerator.new_games makes it)."""
-    rules, players, seed, source = table
-    if source == "stacked":
-        deck = list(DECK)
-        random.Random(seed).shuffle(deck)
-        return cls(rules, players, seed=seed, decks=[deck])
-    if source == "duplicate":
-        return cls(rules, players, seed=seed, source=DuplicateDecks(seed // 3))
-    return cls(rules, players, seed=seed)
+    """A new game of ``cls`` at ``table`` (:func:`test_engine_accelerator.make_game`)."""
+    return make_game(cls, table)
+
+
+def play_in_lockstep(table: tuple[Rules, int, int, str], other: type[Game]) -> None:
+    """Plays a random game at ``table`` with a :class:`Game` and, action for action, with
+    ``other`` (a subclass that differs in one method): every declared attribute of the two
+    the same at the start and after every action (a copy of both goes on now and then),
+    and their events and records at the end."""
+    fast, slow = make(Game, table), make(other, table)
+    assert slots(fast) == slots(slow)
+    rng = random.Random(table[2])
+    while not fast.is_over:
+        action = choose(fast, fast.legal_actions(), rng)
+        fast.apply(action)
+        slow.apply(action)
+        assert slots(fast) == slots(slow), f"{action} at deal {fast.deal_number}"
+        if rng.random() < 0.05:  # a copy goes on the same way
+            fast, slow = fast.copy(), slow.copy()
+    assert fast.events == slow.events and fast.record() == slow.record()
 
 
 NAMES = tuple(state_module._plan(Game)[0])
@@ -78,20 +88,7 @@ def test_c_and_python_deals_make_the_same_games(table: tuple[Rules, int, int, st
     """Every preset and variation (R-DEAL-*, V-*): a game dealing in C and one dealing in
     Python hold the same attributes, every one, after every action, and the same events and
     record at the end."""
-    seed = table[2]
-    fast, python_deals = make(Game, table), make(PythonDeals, table)
-    assert slots(fast) == slots(python_deals)
-    rng = random.Random(seed)
-    deals = fast.deal_number
-    while not fast.is_over:
-        action = choose(fast, fast.legal_actions(), rng)
-        fast.apply(action)
-        python_deals.apply(action)
-        assert slots(fast) == slots(python_deals), f"{action} at deal {fast.deal_number}"
-        if rng.random() < 0.05:  # a copy deals on the same way
-            fast, python_deals = fast.copy(), python_deals.copy()
-    assert fast.deal_number > deals or fast.is_over
-    assert fast.events == python_deals.events and fast.record() == python_deals.record()
+    play_in_lockstep(table, PythonDeals)
 
 
 def test_a_first_deal_in_c_is_the_pythons() -> None:
