@@ -13,7 +13,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_master_exploit import _game, _trick_choice
+from test_master_exploit import _game, _trick_choice, decided_as_master
 
 from chicago import Game
 from chicago.bots import make_bot
@@ -168,19 +168,4 @@ def test_against_experts_it_never_applies(others: tuple[str, str, str]) -> None:
     """Against three experts, or a table with one expert among ``basic`` players, no
     opponent set is all rules players, so every choice of ``infoset=1`` is ``master``'s
     (seed for seed, every phase)."""
-    bot = make_bot("master:infoset=1;samples=8;pool=2")
-    plain = make_bot("master:samples=8;pool=2")
-    assert isinstance(bot, MasterBot)
-    bots = [bot, *(make_bot(spec if spec != "expert" else "expert:samples=8")
-                   for spec in others)]
-    checked = 0
-
-    def compare(game: Game, seat: int) -> None:
-        nonlocal checked
-        view, legal = game.view(seat), game.legal_actions()
-        here = bot.decide(view, legal, random.Random(checked))
-        assert plain.decide(view, legal, random.Random(checked)) == here
-        checked += 1
-
-    _game(5, 5, bots, compare)
-    assert checked > 30
+    assert decided_as_master("infoset=1", others) > 30
