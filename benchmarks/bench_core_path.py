@@ -41,6 +41,7 @@ import os
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from chicago.bots import make_bot
@@ -184,10 +185,12 @@ class Table:
         self.sent = protocol.dumps_with_states(frames.batch(updates), texts)
 
 
-def count_logs() -> None:
-    """Count what the games' shared logs do (see the module's docstring)."""
+def count_logs() -> Callable[[], None]:
+    """Count what the games' shared logs do (see the module's docstring); the function
+    returned puts the engine's own functions back."""
     module: Any = game_module
-    COUNTING.extend(["events: a game's own part taken apart", "events: items copied so"])
+    undo: list[tuple[Any, str, Any]] = []
+    COUNTING[:] = ["events: a game's own part taken apart", "events: items copied so"]
     if hasattr(module, "fork"):
         COUNTING.extend(["segments: a fork", "segments: a join, of segments",
                          "segments: a join, of one list (Game.actions)"])
@@ -202,15 +205,24 @@ def count_logs() -> None:
                    "segments: a join, of one list (Game.actions)"] += 1
             return joined(base, log, count)
 
+        undo += [(module, "fork", fork), (module, "joined", joined)]
         module.fork, module.joined = counted_fork, counted_joined
-    own = module.Game._own_events
+    own = module.Game.__dict__["_own_events"]
 
     def counted_own(game: Any) -> Any:
         COUNTS["events: a game's own part taken apart"] += 1
         COUNTS["events: items copied so"] += game._event_count
         return own(game)
 
+    undo.append((module.Game, "_own_events", own))
     module.Game._own_events = counted_own
+
+    def put_back() -> None:
+        for owner, name, original in reversed(undo):
+            setattr(owner, name, original)
+        COUNTING.clear()
+
+    return put_back
 
 
 def run(tables: int, warm: int, moves: int) -> tuple[int, float]:
