@@ -41,6 +41,7 @@ class PureGame(Game):
     apply = Game._apply_python
     _start_deal = Game._start_deal_python
     _resolve_announcements = Game._resolve_announcements_python
+    _resolve_trick = Game._resolve_trick_python
 
 
 def test_the_accelerator_is_in_place() -> None:

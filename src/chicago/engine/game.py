@@ -1386,6 +1386,8 @@ class Game:
             self._add_score(winner, points, "last trick")
         self._final_showdown()
 
+    _resolve_trick_python = _resolve_trick  # kept when the accelerator's is on
+
     def _final_showdown(self) -> None:
         """R-FIN-1: every hand is face up; the best scores, exact ties score nothing."""
         values = {s: evaluate(self.played[s], self.rules) for s in range(self.players)}
@@ -1624,6 +1626,10 @@ def _install_accelerator() -> bool:
         "resolve_announcements": Game._resolve_announcements_python, "evaluate": evaluate,
         "COMBINATION_SIZE": _COMBINATION_SIZE, "RoundResult": _RECORD_OF[RoundResult],
         "Score": _RECORD_OF[Score], "Reveal": _RECORD_OF[Reveal],
+        "resolve_trick": Game._resolve_trick_python, "settle": settle,
+        "taken_tricks": taken_tricks, "OVER": Phase.OVER, "DealRecord": DealRecord,
+        "ChicagoResult": _RECORD_OF[ChicagoResult], "Showdown": _RECORD_OF[Showdown],
+        "DealEnd": _RECORD_OF[DealEnd], "GameEnd": _RECORD_OF[GameEnd],
     })
     return True
 
