@@ -7,7 +7,8 @@ The C method does the rules without V-CHI-REQ3 (made), instant wins (V-SF-WIN, V
 V-QUADS-52 or win-again and hands everything else to the Python method; ``apply`` calls it
 directly (and the C end of a scoring round, and the opening of the Chicago round after the
 last exchange) when the game's class has the C method, else ``Game._advance`` as before.
-Two checks:
+The C exchange also shows a hand whose discard breaks a protected combination (R-EX-4)
+itself, for Game's own ``_show_if_breaking``. Three checks:
 
 - random games of every preset, with random sets of variations and options, 2-6 players,
   plain, stacked and duplicate card sources, played in lockstep by two games that differ
@@ -17,7 +18,8 @@ Two checks:
   category and exact ties of ranks in the showdown), a Chicago declared or not and made or
   broken, a deuce now and then, scores near the target, the deal near ``max_deals``, a
   trick that is not the last; ended by the C method in one game and the Python method in
-  another: the same attributes and events after, or the same error.
+  another: the same attributes and events after, or the same error;
+- random games in lockstep by two games that differ only in that show.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chicago import Game, Rules
+from chicago.cards import DECK
 from chicago.engine import Phase
 from chicago.engine.native import ENGINE
 from test_engine_accelerator import LOCKSTEP, tables
@@ -62,6 +65,25 @@ def test_c_and_python_deal_ends_make_the_same_games(
     play_in_lockstep(table, PythonTricks)
 
 
+class PythonShows(Game):
+    """The C turns with the pure-Python show of a hand that breaks a protected combination
+    (a method of its own: the C exchange shows the hand itself only for Game's)."""
+
+    def _show_if_breaking(self, seat: int, discard_mask: int) -> None:
+        Game._show_if_breaking(self, seat, discard_mask)
+
+
+@LOCKSTEP
+@given(tables())
+def test_c_and_python_shows_of_a_broken_combination_make_the_same_games(
+    table: tuple[Rules, int, int, str],
+) -> None:
+    """R-EX-4 (and every preset and variation): a game whose exchanges show a hand that
+    breaks a protected combination in C and one that shows it in Python hold the same
+    attributes after every action, and the same events and record at the end."""
+    play_in_lockstep(table, PythonShows)
+
+
 def at_trick_end(game: Game, seed: int) -> Game:
     """``game`` made to stand at the end of a trick: five played cards a seat from few
     ranks (often tied hands), the trick the last cards played (or, now and then, an earlier
@@ -71,7 +93,7 @@ def at_trick_end(game: Game, seed: int) -> Game:
     players = game.players
     rng = random.Random(seed)
     rules = game.rules
-    played = tied_hands(players, rng, rules)
+    played = [[DECK[card] for card in hand] for hand in tied_hands(players, rng, rules)]
     for hand in played:
         rng.shuffle(hand)
         if rng.random() < 0.2:  # a two last: the deuce bonus (V-DEUCE) when it wins
@@ -138,7 +160,8 @@ def test_a_trick_of_other_cards_goes_to_python(deuce: bool) -> None:
     outcomes: list[Any] = []
     for g, method in zip(games, (Game._resolve_trick, Game._resolve_trick_python),
                          strict=True):
-        g.trick = [(seat, int(card)) for seat, card in g.trick]
+        plain: Any = g  # the trick of plain ints that no game makes
+        plain.trick = [(seat, int(card)) for seat, card in g.trick]
         try:
             method(g)
             outcomes.append(None)

@@ -80,6 +80,8 @@ static PyObject *resolve_announcements(PyObject *self, PyObject *unused);
 static int install_deal_end(PyObject *game, PyObject *config); /* "the deal's end" */
 static PyObject *resolve_trick(PyObject *self, PyObject *unused);
 static int end_turns(PyObject *self, PyObject *phase);
+static int show_if_breaking(PyObject *self, PyObject *seat_object, long seat,
+                            uint64_t guarded, uint64_t mask, PyObject *mask_object);
 static PyObject *RT_METHOD, *RA_METHOD; /* the C methods as installed on Game */
 
 static int set_slot(PyObject *self, Py_ssize_t offset, PyObject *value)
@@ -668,12 +670,9 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObjec
         uint64_t guarded = PyLong_AsUnsignedLongLong(
             PyList_GET_ITEM(SLOT(self, O_PROTECTED), seat));
         if (guarded == (uint64_t)-1 && PyErr_Occurred()) goto fail;
-        if (guarded & mask) {
-            PyObject *shown = PyObject_CallMethodObjArgs(self, S_SHOW_IF_BREAKING, seat_object,
-                                                         PyTuple_GET_ITEM(action, 1), NULL);
-            if (shown == NULL) goto fail;
-            Py_DECREF(shown);
-        }
+        if ((guarded & mask) && show_if_breaking(self, seat_object, seat, guarded, mask,
+                                                 PyTuple_GET_ITEM(action, 1)) < 0)
+            goto fail;
         kept = PyList_New(0);
         cards = plain(PyTuple_New(count));
         if (kept == NULL || cards == NULL) goto fail;
@@ -5123,7 +5122,9 @@ done:
  * without V-CHI-REQ3 (made), instant wins (V-SF-WIN, V-ROYAL), V-QUADS-52 or win-again, in
  * a game with no instant winner, and tricks of the deck's Card objects: the same state and
  * the same records as Game._resolve_trick_python, which does anything else. The next deal
- * is Game._start_deal (C or Python, as the class has it).
+ * is Game._start_deal (C or Python, as the class has it). The show of a hand whose discard
+ * breaks a protected combination (Game._show_if_breaking, R-EX-4) is here too: after the
+ * deal's end it was the largest step of a random deal left in Python.
  *
  * apply() calls it (and the C _resolve_announcements) directly at the end of a trick or a
  * scoring round when the game's class has the C method, and then finds the next seat to act
@@ -5131,6 +5132,7 @@ done:
  * play in C too. Anything else goes to Game._advance as before.
  */
 static PyObject *RT_PYTHON, *RT_SETTLE, *RT_TAKEN_TRICKS, *RT_PH_OVER;
+static PyObject *RT_SHOW_PYTHON, *RT_R_SHOW, *RT_BREAKS; /* _show_if_breaking's */
 static PyObject *RT_R_CHICAGO_RESULT, *RT_R_SHOWDOWN, *RT_R_DEAL_END, *RT_R_GAME_END;
 static PyObject *RT_FAILED, *RT_BROKE, *RT_CHICAGO, *RT_LAST, *RT_FINAL; /* Score reasons */
 static PyObject *RT_S_START_DEAL, *RT_S_RESOLVE_TRICK, *RT_S_RESOLVE_ANNOUNCEMENTS;
@@ -5155,6 +5157,10 @@ static int install_deal_end(PyObject *game, PyObject *config)
         || !(RT_R_SHOWDOWN = take(config, "Showdown"))
         || !(RT_R_DEAL_END = take(config, "DealEnd"))
         || !(RT_R_GAME_END = take(config, "GameEnd"))
+        || !(RT_SHOW_PYTHON = take(config, "show_if_breaking"))
+        || !(RT_R_SHOW = take(config, "Show"))
+        || !(RT_BREAKS = PyUnicode_InternFromString(
+                 "breaks a combination announced as highest"))
         || !(record = take(config, "DealRecord")))
         return -1;
     if (!PyType_Check(record) || offset_of(record, "deal", &RT_DR_DEAL) < 0
@@ -5577,6 +5583,50 @@ done:
 python:
     if (PyErr_Occurred()) return NULL;
     return PyObject_CallOneArg(RT_PYTHON, self);
+}
+
+/* Game._show_if_breaking (R-EX-4) for a discard from a plain stock (on_exchange), when
+   the game's class has Game's own Python method (its Python method otherwise): under
+   show-on-break a discard that breaks a protected combination shows the whole hand, sorted,
+   first, and the combination is no longer protected. 0, or -1. */
+static int show_if_breaking(PyObject *self, PyObject *seat_object, long seat,
+                            uint64_t guarded, uint64_t mask, PyObject *mask_object)
+{
+    if (_PyType_Lookup(Py_TYPE(self), S_SHOW_IF_BREAKING) != RT_SHOW_PYTHON) {
+        PyObject *done = PyObject_CallMethodObjArgs(self, S_SHOW_IF_BREAKING, seat_object,
+                                                    mask_object, NULL);
+        Py_XDECREF(done);
+        return done == NULL ? -1 : 0;
+    }
+    PyObject *rules = SLOT(self, O_RULES), *protected = list_slot(self, O_PROTECTED);
+    PyObject *shown = SLOT(self, O_SHOWN);
+    PyObject *hand = seat_list(self, O_HANDS, seat, "hands");
+    if (hand == NULL) return -1;
+    if (rules == NULL || protected == NULL || shown == NULL || !PyDict_Check(shown)) {
+        PyErr_SetString(PyExc_TypeError, "Game's shown cards are not as expected");
+        return -1;
+    }
+    int on = rt_flag(rules, "show_on_break", NULL);
+    if (on <= 0) return on;
+    if (PyList_SetItem(protected, seat, PyLong_FromUnsignedLongLong(guarded & ~mask)) < 0)
+        return -1;
+    PyObject *sorted = PySequence_List(hand);
+    if (sorted == NULL || PyList_Sort(sorted) < 0) {
+        Py_XDECREF(sorted);
+        return -1;
+    }
+    PyObject *cards = plain(PyList_AsTuple(sorted));
+    PyObject *shown_cards = cards == NULL ? NULL : plain(PyList_AsTuple(sorted));
+    Py_DECREF(sorted);
+    int failed = shown_cards == NULL || PyDict_SetItem(shown, seat_object, shown_cards) < 0;
+    Py_XDECREF(shown_cards);
+    if (failed) {
+        Py_XDECREF(cards);
+        return -1;
+    }
+    PyObject *record = PyTuple_Pack(4, RT_R_SHOW, seat_object, cards, RT_BREAKS);
+    Py_DECREF(cards);
+    return add_record(self, record);
 }
 
 /* Does the game's class have the C method ``method`` (installed as ``name``)? */

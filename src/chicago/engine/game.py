@@ -1630,6 +1630,7 @@ def _install_accelerator() -> bool:
         "taken_tricks": taken_tricks, "OVER": Phase.OVER, "DealRecord": DealRecord,
         "ChicagoResult": _RECORD_OF[ChicagoResult], "Showdown": _RECORD_OF[Showdown],
         "DealEnd": _RECORD_OF[DealEnd], "GameEnd": _RECORD_OF[GameEnd],
+        "show_if_breaking": Game._show_if_breaking, "Show": _RECORD_OF[Show],
     })
     return True
 
