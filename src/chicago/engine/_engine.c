@@ -7,9 +7,11 @@
  * for the common turns (a card played, an exchange from a plain stock, an announcement or a
  * pass, the legal actions of a play or an exchange turn) and hand everything else to the
  * Python methods, which they call: the rarer turns (one up, a redeal, the quads rounds, a
- * Chicago declared, a locked player's sixth card, a draw that reshuffles, an exchange that
- * shows a hand), the ends of rounds, tricks and deals (Game._advance), illegal actions
- * (Game._apply_python raises the error) and text actions.
+ * Chicago declared, a locked player's sixth card, a draw that reshuffles), the ends of
+ * rounds, tricks and deals that the marked blocks below do not do (Game._advance), illegal
+ * actions (Game._apply_python raises the error) and text actions. Later passes put more
+ * methods on Game (a new deal, a scoring round's result, a trick's and a deal's end: see
+ * their blocks before the module's method table), each beside its kept Python method.
  *
  * The state is the Game object's own: the C code reads and writes the same slot attributes
  * the Python code does (found by name at install, through their member descriptors) and
