@@ -1599,6 +1599,19 @@ def _check_deck(deck: Sequence[int | str], index: int) -> tuple[Card, ...]:
     return cards
 
 
+ACCELERATED_METHODS: tuple[tuple[str, str], ...] = (
+    ("legal_actions", "_legal_actions_python"),
+    ("apply", "_apply_python"),
+    ("_start_deal", "_start_deal_python"),
+    ("_resolve_announcements", "_resolve_announcements_python"),
+    ("_resolve_trick", "_resolve_trick_python"),
+)
+"""The methods of :class:`Game` the C accelerator puts in place, each with the name of its
+pure-Python twin kept on ``Game``: an all-Python game class takes every twin from this list
+(tests/engine_helpers.py ``PureGame``). A new C method with a twin is added here
+(tests/test_engine_twins.py fails while one is left out)."""
+
+
 def _install_accelerator() -> bool:
     """Put the C accelerator's ``legal_actions`` and ``apply`` on :class:`Game` if it is
     there (:data:`chicago.engine.native.ENGINE`).
