@@ -1386,6 +1386,8 @@ class Game:
             self._add_score(winner, points, "last trick")
         self._final_showdown()
 
+    _resolve_trick_python = _resolve_trick  # kept when the accelerator's is on
+
     def _final_showdown(self) -> None:
         """R-FIN-1: every hand is face up; the best scores, exact ties score nothing."""
         values = {s: evaluate(self.played[s], self.rules) for s in range(self.players)}
@@ -1602,6 +1604,7 @@ ACCELERATED_METHODS: tuple[tuple[str, str], ...] = (
     ("apply", "_apply_python"),
     ("_start_deal", "_start_deal_python"),
     ("_resolve_announcements", "_resolve_announcements_python"),
+    ("_resolve_trick", "_resolve_trick_python"),
 )
 """The methods of :class:`Game` the C accelerator puts in place, each with the name of its
 pure-Python twin kept on ``Game``: an all-Python game class takes every twin from this list
@@ -1636,6 +1639,11 @@ def _install_accelerator() -> bool:
         "resolve_announcements": Game._resolve_announcements_python, "evaluate": evaluate,
         "COMBINATION_SIZE": _COMBINATION_SIZE, "RoundResult": _RECORD_OF[RoundResult],
         "Score": _RECORD_OF[Score], "Reveal": _RECORD_OF[Reveal],
+        "resolve_trick": Game._resolve_trick_python, "settle": settle,
+        "taken_tricks": taken_tricks, "OVER": Phase.OVER, "DealRecord": DealRecord,
+        "ChicagoResult": _RECORD_OF[ChicagoResult], "Showdown": _RECORD_OF[Showdown],
+        "DealEnd": _RECORD_OF[DealEnd], "GameEnd": _RECORD_OF[GameEnd],
+        "show_if_breaking": Game._show_if_breaking, "Show": _RECORD_OF[Show],
     })
     return True
 
