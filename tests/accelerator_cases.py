@@ -1,10 +1,13 @@
 """The random tables the accelerator tests play (the C paths against the pure-Python ones):
-rules drawn from every preset, variation and a few options, 2-6 players and a seed."""
+rules drawn from every preset, variation and a few options, 2-6 players and a seed; and
+:func:`differences`, where two values made two ways differ, their types included."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import HealthCheck, settings
@@ -58,3 +61,43 @@ def draw_table(draw: st.DrawFn, options: dict[str, dict[str, Any]],
     with contextlib.suppress(RulesError):
         rules = rules.replace(max_deals=draw(st.integers(1, max_deals)), target=25)
     return rules, players, seed
+
+
+def state_of(value: object) -> dict[str, object]:
+    """The attributes of an object that has no equality of its own (slots and ``__dict__``)."""
+    names = [name for klass in type(value).__mro__ for name in getattr(klass, "__slots__", ())
+             if name not in ("__dict__", "__weakref__")]
+    found = {name: getattr(value, name) for name in names if hasattr(value, name)}
+    return {**found, **getattr(value, "__dict__", {})}
+
+
+def differences(fast: object, pure: object, where: str = "knowledge") -> Iterator[str]:
+    """Where ``fast`` and ``pure`` differ, their types included (a list is not a tuple, a
+    bool not an int), field by field for dataclasses, key by key (in order) for dicts."""
+    if type(fast) is not type(pure):
+        yield f"{where}: {type(fast).__name__} {fast!r} != {type(pure).__name__} {pure!r}"
+    elif dataclasses.is_dataclass(pure):
+        for field in dataclasses.fields(pure):
+            yield from differences(getattr(fast, field.name), getattr(pure, field.name),
+                                   f"{where}.{field.name}")
+    elif isinstance(pure, dict):
+        assert isinstance(fast, dict)
+        if list(fast) != list(pure):
+            yield f"{where}: keys {list(fast)} != {list(pure)}"
+        else:
+            for key in pure:
+                yield from differences(fast[key], pure[key], f"{where}[{key!r}]")
+    elif isinstance(pure, list | tuple):
+        assert isinstance(fast, list | tuple)
+        if len(fast) != len(pure):
+            yield f"{where}: {fast!r} != {pure!r}"
+        else:
+            for i, (a, b) in enumerate(zip(fast, pure, strict=True)):
+                yield from differences(a, b, f"{where}[{i}]")
+    elif type(pure).__eq__ is object.__eq__ and fast is not pure:  # compared by its state
+        yield from differences(state_of(fast), state_of(pure), f"{where}'s state")
+    elif isinstance(pure, set):
+        if fast != pure:
+            yield f"{where}: {fast!r} != {pure!r}"
+    elif fast != pure:
+        yield f"{where}: {fast!r} != {pure!r}"

@@ -6,6 +6,9 @@ each seat (one card at a time from the dealer's left, engine decision 1) and the
 V-LOCK-6 may be given six cards: its sixth card is dealt in the sixth round.
 
 ``run(game, [...])`` plays action texts; ``"2: play Ah"`` also checks that seat 2 is to act.
+
+``PureGame`` is the engine without its C accelerator: every accelerated method's
+pure-Python twin, from the one list of them (``chicago.engine.game.ACCELERATED_METHODS``).
 """
 
 from __future__ import annotations
@@ -14,13 +17,32 @@ import json
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from chicago import Action, Game, IllegalAction, Rules
 from chicago.cards import DECK, Card, parse_cards
+from chicago.engine.game import ACCELERATED_METHODS
 from chicago.engine.viewjson import view_json
 
 CARD_RE = re.compile(r"^(?:[2-9TJQKA])[cdhs]$")
+
+
+_G = TypeVar("_G", bound=Game)
+
+
+def pure_python(cls: type[_G]) -> type[_G]:
+    """``cls`` (a subclass of :class:`Game`) with the pure-Python twin of every method the
+    accelerator puts in place (``ACCELERATED_METHODS``)."""
+    for name, twin in ACCELERATED_METHODS:
+        setattr(cls, name, getattr(Game, twin))
+    return cls
+
+
+@pure_python
+class PureGame(Game):
+    """The engine without its accelerator: the pure-Python methods only (with the
+    accelerator not built, the same as :class:`Game`). Its copier is the accelerator's
+    when that is built (tests/test_engine_shared_actions.py adds the Python one)."""
 
 
 def stack(

@@ -6,8 +6,6 @@ nothing in the package can build or reach it."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,20 +13,14 @@ from chicago import Rules
 from chicago.bots import bot_levels, make_bot
 from chicago.bots.base import Bot
 from chicago.sim import run_match
+from script_loader import ROOT, load_script
 
-_ROOT = Path(__file__).resolve().parents[1]
-_PATH = _ROOT / "benchmarks" / "bench_ceiling.py"
 RULES = Rules.preset("pagat", max_deals=2)
 OTHERS = "expert:samples=4"
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_ceiling", _PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/bench_ceiling.py")
 
 
 def test_the_oracle_plays_a_tiny_match_the_same_way_from_the_same_seed_R_EX_1(
@@ -84,7 +76,7 @@ def test_nothing_in_the_package_exposes_the_oracle() -> None:
         except ValueError:
             continue
         raise AssertionError(f"make_bot built {spec!r}")
-    package = _ROOT / "src" / "chicago"
+    package = ROOT / "src" / "chicago"
     for source in package.rglob("*.py"):
         text = source.read_text(encoding="utf-8")
         assert "bench_ceiling" not in text and "Oracle(" not in text, source

@@ -4,26 +4,17 @@ copies, and does so the same way from the same seed."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
 from chicago import Rules
-
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_disagreements.py"
+from script_loader import load_script
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_disagreements", _PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/bench_disagreements.py")
 
 
 RULES = Rules.preset("pagat", max_deals=2).to_dict()

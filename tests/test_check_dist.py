@@ -6,29 +6,18 @@ contents are run on small made-up archives."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
 import tarfile
 import zipfile
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from script_loader import ROOT, load_script
 
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_dist", ROOT / "scripts" / "check_dist.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-check_dist = _script()
+check_dist = load_script("scripts/check_dist.py")
 
 
 def _source_files() -> list[str]:

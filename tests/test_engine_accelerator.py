@@ -3,7 +3,8 @@
 With the accelerator built, ``Game.legal_actions`` and ``Game.apply`` are its C methods,
 which do the common turns in C and call the Python ones for the rest;
 ``Game._legal_actions_python`` and ``Game._apply_python`` stay the pure-Python methods.
-``PureGame`` below uses only those. Random games of every preset, with random sets of
+``PureGame`` (tests/engine_helpers.py) uses only those, and the pure-Python twin of every
+other method the accelerator puts in place. Random games of every preset, with random sets of
 variations and options (R-*, every V-*), 2-6 players, plain, stacked and duplicate card
 sources, are played both ways in lockstep with the same choices: the legal actions, the whole
 state after every action, an illegal action's error, and at the end the event log and the
@@ -27,20 +28,12 @@ from chicago.engine import ActionKind, Phase, sources
 from chicago.engine import game as game_module
 from chicago.engine.native import ENGINE
 from chicago.engine.sources import DuplicateDecks
+from engine_helpers import PureGame
 
 pytestmark = pytest.mark.skipif(ENGINE is None, reason="the engine accelerator is not built "
                                 "(or CHICAGO_PURE_PYTHON is set)")
 
 LOCKSTEP = derandomized(120)
-
-
-class PureGame(Game):
-    """The engine without its accelerator: the pure-Python methods only."""
-
-    legal_actions = Game._legal_actions_python
-    apply = Game._apply_python
-    _start_deal = Game._start_deal_python
-    _resolve_announcements = Game._resolve_announcements_python
 
 
 def test_the_accelerator_is_in_place() -> None:

@@ -24,26 +24,22 @@ from hypothesis import strategies as st
 
 from chicago import Game, Rules
 from chicago.engine import state as state_module
+from engine_helpers import PureGame
 from test_engine_properties import Case, cases
 
 
-class PureGame(Game):
-    """The engine without its accelerator: the pure-Python ``apply``, ``legal_actions`` and
-    copier (the accelerator replaces all three)."""
+class PureCopies(PureGame):
+    """The engine without its accelerator: the pure-Python methods
+    (:class:`engine_helpers.PureGame`) and the pure-Python copier."""
 
-    legal_actions = Game._legal_actions_python
-    apply = Game._apply_python
-    _start_deal = Game._start_deal_python
-    _resolve_announcements = Game._resolve_announcements_python
-
-    def copy(self) -> PureGame:
-        other: PureGame = _PURE_COPY(self)
+    def copy(self) -> PureCopies:
+        other: PureCopies = _PURE_COPY(self)
         self._rng_shared = other._rng_shared = True
         return other
 
 
-_PURE_COPY: Any = state_module._build_copier_python(PureGame)
-PATHS = (Game, PureGame)
+_PURE_COPY: Any = state_module._build_copier_python(PureCopies)
+PATHS = (Game, PureCopies)
 """Each path: the game class whose ``apply`` and ``copy`` it uses (with the accelerator
 built, ``Game`` runs in C; without it, both are pure Python)."""
 

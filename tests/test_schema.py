@@ -3,10 +3,8 @@ every view and event of random games of every preset is valid against it."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,10 +15,10 @@ from chicago.engine.viewjson import view_json
 from chicago.engine.viewtypes import CATEGORY_NAMES, PHASE_NAMES
 from chicago.rules import PRESETS
 from chicago.server.schema import json_schema
+from script_loader import ROOT, load_script
 
 jsonschema = pytest.importorskip("jsonschema")
 
-ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "docs" / "schema.json"
 
 
@@ -33,11 +31,7 @@ def validator(definition: str) -> Any:
 
 def test_the_shipped_schema_is_current() -> None:
     """docs/schema.json is what scripts/make_schema.py writes now (run it after a change)."""
-    script = ROOT / "scripts" / "make_schema.py"
-    spec = importlib.util.spec_from_file_location("make_schema", script)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("scripts/make_schema.py")
     assert SHIPPED.read_text(encoding="utf-8") == module.text(), (
         "docs/schema.json is stale: run python scripts/make_schema.py")
     jsonschema.Draft202012Validator.check_schema(json_schema())

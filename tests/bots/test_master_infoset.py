@@ -13,9 +13,8 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_master_exploit import _game, _trick_choice, decided_as_master
+from test_master_exploit import decided_as_master, decided_from_the_view, trick_decisions
 
-from chicago import Game
 from chicago.bots import make_bot
 from chicago.bots.infoset import infoset_values
 from chicago.bots.master import DEFAULT_INFOSET, MasterBot
@@ -23,7 +22,6 @@ from chicago.bots.model import model_moves
 from chicago.bots.solver import Position
 from chicago.cards import Card
 from chicago.engine.knowledge import knowledge
-from test_bots_isolation import _relabelled
 
 
 def _deal(rng: random.Random, players: int, size: int, worlds: int) -> tuple[
@@ -125,17 +123,6 @@ def test_infoset_options_are_checked() -> None:
         make_bot("master:infer=0;infoset=1")
 
 
-def _trick_decisions(seed: int, deals: int, spec: str) -> list[tuple[Game, int]]:
-    seen: list[tuple[Game, int]] = []
-
-    def record(game: Game, seat: int) -> None:
-        if _trick_choice(game, seat):
-            seen.append((_relabelled(game, seat, random.Random(len(seen))), len(seen)))
-
-    _game(seed, deals, [make_bot(spec), *(make_bot("basic") for _ in range(3))], record)
-    return seen
-
-
 def test_a_seed_fixes_every_choice_and_the_view_alone_decides() -> None:
     """At every trick decision of seat 0 against three ``basic``: the same seed gives the
     same card, and so does a copy of the game whose hidden cards are dealt anew (the same
@@ -147,13 +134,9 @@ def test_a_seed_fixes_every_choice_and_the_view_alone_decides() -> None:
     assert isinstance(bot, MasterBot)
     shuffle = random.Random(7)
     counts = {"decisions": 0, "applied": 0, "changed": 0}
-    for game, index in _trick_decisions(4, 9, spec):
+    for game, index in trick_decisions(4, 9, spec):
         view, legal = game.view(0), game.legal_actions()
-        card = bot.decide(view, legal, random.Random(index))
-        assert bot.decide(view, legal, random.Random(index)) == card
-        copy = _relabelled(game, 0, shuffle)
-        assert copy.view(0) == view
-        assert bot.decide(copy.view(0), copy.legal_actions(), random.Random(index)) == card
+        card = decided_from_the_view(bot, game, 0, index, shuffle)
         counts["applied"] += bot._rules_table(knowledge(view))
         counts["changed"] += plain.decide(view, legal, random.Random(index)) != card
         counts["decisions"] += 1

@@ -12,15 +12,13 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from test_master_exploit import _game, _trick_choice
+from test_master_exploit import decided_from_the_view, trick_decisions
 
-from chicago import Game
 from chicago.bots import make_bot
 from chicago.bots.master import DEFAULT_REPLIES, MasterBot
 from chicago.bots.solver import Position
 from chicago.cards import Card
 from chicago.engine.knowledge import Knowledge, knowledge
-from test_bots_isolation import _relabelled
 
 
 def test_replies_options_are_checked() -> None:
@@ -37,19 +35,6 @@ def test_replies_options_are_checked() -> None:
         MasterBot(exploit=True, replies=-3)
 
 
-def _trick_decisions(seed: int, deals: int, spec: str) -> Iterator[tuple[Game, int]]:
-    """Every trick decision with a choice of seat 0 (``spec``) against three ``basic``, to
-    the start of deal ``deals``: the game there (a copy) and its index."""
-    seen: list[tuple[Game, int]] = []
-
-    def record(game: Game, seat: int) -> None:
-        if _trick_choice(game, seat):
-            seen.append((_relabelled(game, seat, random.Random(len(seen))), len(seen)))
-
-    _game(seed, deals, [make_bot(spec), *(make_bot("basic") for _ in range(3))], record)
-    yield from seen
-
-
 def test_replies_equal_to_samples_decide_as_without() -> None:
     """``replies=10`` with ``samples=10`` resamples the same worlds with the same random
     numbers as the default, so every trick card is the same (the best reply applies at some
@@ -58,7 +43,7 @@ def test_replies_equal_to_samples_decide_as_without() -> None:
     same = make_bot("master:exploit=1;chain=5;samples=10;pool=3;replies=10")
     assert isinstance(plain, MasterBot) and isinstance(same, MasterBot)
     applied = 0
-    for game, index in _trick_decisions(4, 8, "master:samples=10;pool=3"):
+    for game, index in trick_decisions(4, 8, "master:samples=10;pool=3"):
         view, legal = game.view(0), game.legal_actions()
         card = plain.decide(view, legal, random.Random(index))
         applied += plain._exploiting(knowledge(view))
@@ -72,7 +57,7 @@ def test_the_search_yields_replies_worlds() -> None:
     bot = make_bot("master:exploit=1;chain=5;samples=10;pool=3;replies=25")
     assert isinstance(bot, MasterBot)
     sizes: set[tuple[int, int]] = set()
-    for game, index in _trick_decisions(4, 3, "master:samples=10;pool=3"):
+    for game, index in trick_decisions(4, 3, "master:samples=10;pool=3"):
         k = knowledge(game.view(0))
         many = list(bot._positions(k, random.Random(index), None, count=25))
         few = list(bot._positions(k, random.Random(index), None))
@@ -91,13 +76,9 @@ def test_a_seed_fixes_every_choice_and_the_view_alone_decides() -> None:
     assert isinstance(bot, MasterBot)
     shuffle = random.Random(7)
     counts = {"decisions": 0, "changed": 0}
-    for game, index in _trick_decisions(4, 9, spec):
+    for game, index in trick_decisions(4, 9, spec):
         view, legal = game.view(0), game.legal_actions()
-        card = bot.decide(view, legal, random.Random(index))
-        assert bot.decide(view, legal, random.Random(index)) == card
-        copy = _relabelled(game, 0, shuffle)
-        assert copy.view(0) == view
-        assert bot.decide(copy.view(0), copy.legal_actions(), random.Random(index)) == card
+        card = decided_from_the_view(bot, game, 0, index, shuffle)
         counts["changed"] += fewer.decide(view, legal, random.Random(index)) != card
         counts["decisions"] += 1
     assert counts["decisions"] > 20

@@ -9,13 +9,12 @@ one expert, every choice is ``master``'s."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 import pytest
+from test_master_exploit import _game, decided_from_the_view
 
-from chicago import Game, Rules
+from chicago import Game
 from chicago.bots import make_bot
-from chicago.bots.base import Bot
 from chicago.bots.heuristics import rules_card
 from chicago.bots.master import DEFAULT_RULES_BAR, MasterBot
 from chicago.bots.rulesdefence import rules_chicago_made, rules_chicago_moves
@@ -23,9 +22,7 @@ from chicago.bots.solver import Position, can_make_chicago
 from chicago.cards import Card, ids_of_mask
 from chicago.engine.actions import ActionKind
 from chicago.engine.knowledge import knowledge
-from chicago.sim import derive_seed, duplicate_game
 from engine_helpers import game as stacked_game
-from test_bots_isolation import _relabelled
 
 _RULES = (1.0, 0.0, 0.0)
 
@@ -167,19 +164,6 @@ def test_the_declared_chicago_is_made_against_basic_R_CHI_4(
     assert [t.winner for t in record.tricks] == [0] * 5
 
 
-def _game(seed: int, deals: int, bots: Sequence[Bot], observe: object) -> Game:
-    game = duplicate_game(Rules.preset("pagat"), 4, seed=derive_seed(seed, 0, 1),
-                          deck_seed=derive_seed(seed, 0, 2))
-    rngs = [random.Random(seed * 10 + s) for s in range(4)]
-    while not game.is_over and game.deal_number < deals:
-        seat = game.to_act
-        assert seat is not None
-        if seat == 0 and callable(observe):
-            observe(game, seat)
-        game.apply(bots[seat].decide(game.view(seat), game.legal_actions(), rngs[seat]))
-    return game
-
-
 def test_a_seed_fixes_every_call_and_the_view_alone_decides() -> None:
     """At every Chicago call of seat 0 against three ``basic`` after the first deals: the
     rules table applies (the history shows three rules players); the same seed gives the
@@ -195,14 +179,8 @@ def test_a_seed_fixes_every_call_and_the_view_alone_decides() -> None:
         legal = game.legal_actions()
         if str(game.phase) != "chicago" or len(legal) < 2:
             return
-        view = game.view(seat)
-        index = counts["calls"]
-        call = bot.decide(view, legal, random.Random(index))
-        counts["applied"] += bot.note is not None
-        assert bot.decide(view, legal, random.Random(index)) == call
-        copy = _relabelled(game, seat, shuffle)
-        assert copy.view(seat) == view
-        assert bot.decide(copy.view(seat), copy.legal_actions(), random.Random(index)) == call
+        decided_from_the_view(bot, game, seat, counts["calls"], shuffle)
+        counts["applied"] += bot.note is not None  # of the last of the three, the same view
         counts["calls"] += 1
 
     _game(4, 16, [bot, *(make_bot("basic") for _ in range(3))], compare)

@@ -5,23 +5,14 @@ server's games are a chain of copies) and puts the engine's functions back."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 from chicago.engine import game as game_module
-
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_core_path.py"
+from script_loader import load_script
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_core_path", _PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/bench_core_path.py")
 
 
 def test_a_run_counts_the_logs_and_gives_the_engine_back() -> None:

@@ -5,26 +5,17 @@ nothing before or after, and gives every wrapped function back."""
 from __future__ import annotations
 
 import gc
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 from chicago.engine.game import Game
 from chicago.server.core import decide
 from chicago.server.core.state import TableState
 from chicago.server.gc_tuning import untune
-
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_table_core.py"
+from script_loader import load_script
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_table_core", _PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/bench_table_core.py")
 
 
 def test_the_parts_of_a_person_move_are_counted_and_given_back(capsys: object) -> None:

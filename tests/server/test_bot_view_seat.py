@@ -10,15 +10,13 @@ another hand that the seat was never shown; with the accelerator and without
 
 from __future__ import annotations
 
-import dataclasses
 import pickle
 import random
-from collections.abc import Iterator
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from accelerator_cases import OPTIONS, derandomized, draw_table
+from accelerator_cases import OPTIONS, derandomized, differences, draw_table
 from chicago import Game, Rules
 from chicago.cards import Card
 from chicago.engine.events import Event
@@ -30,24 +28,6 @@ from chicago.server.views import PublicViews
 def tables(draw: st.DrawFn) -> tuple[Rules, int, int]:
     """Rules (a preset, up to four variations, up to two options), seats and a seed."""
     return draw_table(draw, OPTIONS, max_deals=3)
-
-
-def differences(fast: object, plain: object, where: str) -> Iterator[str]:
-    """Where two values differ, their types included, field by field for dataclasses."""
-    if type(fast) is not type(plain):
-        yield f"{where}: {type(fast).__name__} {fast!r} != {type(plain).__name__} {plain!r}"
-    elif dataclasses.is_dataclass(plain):
-        for field in dataclasses.fields(plain):
-            yield from differences(getattr(fast, field.name), getattr(plain, field.name),
-                                   f"{where}.{field.name}")
-    elif isinstance(plain, tuple) and not isinstance(plain, Card):
-        assert isinstance(fast, tuple)
-        if len(fast) != len(plain):
-            yield f"{where}: {len(fast)} items != {len(plain)}"
-        for index, (one, other) in enumerate(zip(fast, plain, strict=False)):
-            yield from differences(one, other, f"{where}[{index}]")
-    elif fast != plain:
-        yield f"{where}: {fast!r} != {plain!r}"
 
 
 def hidden_cards(game: Game, seat: int) -> set[Card]:

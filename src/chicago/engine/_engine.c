@@ -7,9 +7,11 @@
  * for the common turns (a card played, an exchange from a plain stock, an announcement or a
  * pass, the legal actions of a play or an exchange turn) and hand everything else to the
  * Python methods, which they call: the rarer turns (one up, a redeal, the quads rounds, a
- * Chicago declared, a locked player's sixth card, a draw that reshuffles, an exchange that
- * shows a hand), the ends of rounds, tricks and deals (Game._advance), illegal actions
- * (Game._apply_python raises the error) and text actions.
+ * Chicago declared, a locked player's sixth card, a draw that reshuffles), the ends of
+ * rounds, tricks and deals that the marked blocks below do not do (Game._advance), illegal
+ * actions (Game._apply_python raises the error) and text actions. Later passes put more
+ * methods on Game (a new deal, a scoring round's result, a trick's and a deal's end: see
+ * their blocks before the module's method table), each beside its kept Python method.
  *
  * The state is the Game object's own: the C code reads and writes the same slot attributes
  * the Python code does (found by name at install, through their member descriptors) and
@@ -24,6 +26,7 @@
 #include <structmember.h>
 #include <stdint.h>
 #include <string.h>
+#include <limits.h>
 
 /* ------------------------------------------------------------------ installed objects */
 
@@ -76,6 +79,12 @@ static PyObject *start_deal(PyObject *self, PyObject *unused); /* see "a new dea
 static int install_start_deal(PyObject *game, PyObject *config);
 static int install_resolve(PyObject *game, PyObject *config); /* "announcement results" */
 static PyObject *resolve_announcements(PyObject *self, PyObject *unused);
+static int install_deal_end(PyObject *game, PyObject *config); /* "the deal's end" */
+static PyObject *resolve_trick(PyObject *self, PyObject *unused);
+static int end_turns(PyObject *self, PyObject *phase);
+static int show_if_breaking(PyObject *self, PyObject *seat_object, long seat,
+                            uint64_t guarded, uint64_t mask, PyObject *mask_object);
+static PyObject *RT_METHOD, *RA_METHOD; /* the C methods as installed on Game */
 
 static int set_slot(PyObject *self, Py_ssize_t offset, PyObject *value)
 {
@@ -663,12 +672,9 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObjec
         uint64_t guarded = PyLong_AsUnsignedLongLong(
             PyList_GET_ITEM(SLOT(self, O_PROTECTED), seat));
         if (guarded == (uint64_t)-1 && PyErr_Occurred()) goto fail;
-        if (guarded & mask) {
-            PyObject *shown = PyObject_CallMethodObjArgs(self, S_SHOW_IF_BREAKING, seat_object,
-                                                         PyTuple_GET_ITEM(action, 1), NULL);
-            if (shown == NULL) goto fail;
-            Py_DECREF(shown);
-        }
+        if ((guarded & mask) && show_if_breaking(self, seat_object, seat, guarded, mask,
+                                                 PyTuple_GET_ITEM(action, 1)) < 0)
+            goto fail;
         kept = PyList_New(0);
         cards = plain(PyTuple_New(count));
         if (kept == NULL || cards == NULL) goto fail;
@@ -1083,6 +1089,7 @@ static PyObject *apply(PyObject *self, PyObject *action)
         if (next == 0 && phase == PH_PLAY) next = next_trick(self);
         if (next == 0 && phase == PH_EXCHANGE) next = next_round(self);
         if (next == 0 && phase == PH_CHICAGO) next = begin_play(self);
+        if (next == 0) next = end_turns(self, phase); /* the deal's end, a round's */
         if (next < 0) goto done;
         if (next) {
             plain_records(self, since);
@@ -2410,6 +2417,9 @@ static PyMethodDef GAME_METHODS[] = {
     {"_resolve_announcements", resolve_announcements, METH_NOARGS,
      "_resolve_announcements($self, /)\n--\n\nEnd a scoring round "
      "(Game._resolve_announcements_python in C)."},
+    {"_resolve_trick", resolve_trick, METH_NOARGS,
+     "_resolve_trick($self, /)\n--\n\nEnd a trick, and after the last one the deal "
+     "(Game._resolve_trick_python in C)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2546,11 +2556,16 @@ static PyObject *install(PyObject *module, PyObject *args)
     if (S_MAX_DISCARD == NULL || S_ONE_UP == NULL || S_EXCHANGES == NULL || S_MIN_SCORE == NULL
         || S_RESHUFFLE == NULL || S_SHOW_IF_BREAKING == NULL)
         return NULL;
-    if (install_start_deal(game, config) < 0 || install_resolve(game, config) < 0) return NULL;
+    if (install_start_deal(game, config) < 0 || install_resolve(game, config) < 0
+        || install_deal_end(game, config) < 0)
+        return NULL;
     for (PyMethodDef *def = GAME_METHODS; def->ml_name != NULL; def++) {
         PyObject *descriptor = PyDescr_NewMethod((PyTypeObject *)game, def);
         if (descriptor == NULL) return NULL;
         int failed = PyObject_SetAttrString(game, def->ml_name, descriptor);
+        if (def->ml_meth == (PyCFunction)resolve_trick) RT_METHOD = Py_NewRef(descriptor);
+        if (def->ml_meth == (PyCFunction)resolve_announcements)
+            RA_METHOD = Py_NewRef(descriptor);
         Py_DECREF(descriptor);
         if (failed) return NULL;
     }
@@ -5099,6 +5114,570 @@ done:
     if (python && result == NULL && !PyErr_Occurred())
         return PyObject_CallOneArg(RA_PYTHON, self);
     return result;
+}
+
+/* ------------------------------------------------------------------ the deal's end
+ * (issue 28, thirtieth pass). Game._resolve_trick in C with what follows a deal's last
+ * trick: a broken Chicago (R-CHI-*), a made one, the last trick's points, the final
+ * showdown (R-FIN-1, Game._final_showdown) and the end of the deal (Game._end_deal: its
+ * DealRecord, the game's winners and settlement, or the next deal). It does the rules
+ * without V-CHI-REQ3 (made), instant wins (V-SF-WIN, V-ROYAL), V-QUADS-52 or win-again, in
+ * a game with no instant winner, and tricks of the deck's Card objects: the same state and
+ * the same records as Game._resolve_trick_python, which does anything else. The next deal
+ * is Game._start_deal (C or Python, as the class has it). The show of a hand whose discard
+ * breaks a protected combination (Game._show_if_breaking, R-EX-4) is here too: after the
+ * deal's end it was the largest step of a random deal left in Python.
+ *
+ * apply() calls it (and the C _resolve_announcements) directly at the end of a trick or a
+ * scoring round when the game's class has the C method, and then finds the next seat to act
+ * in C (end_turns below); the end of the last exchange round opens the Chicago round or the
+ * play in C too. Anything else goes to Game._advance as before.
+ */
+static PyObject *RT_PYTHON, *RT_SETTLE, *RT_TAKEN_TRICKS, *RT_PH_OVER;
+static PyObject *RT_SHOW_PYTHON, *RT_R_SHOW, *RT_BREAKS; /* _show_if_breaking's */
+static PyObject *RT_R_CHICAGO_RESULT, *RT_R_SHOWDOWN, *RT_R_DEAL_END, *RT_R_GAME_END;
+static PyObject *RT_FAILED, *RT_BROKE, *RT_CHICAGO, *RT_LAST, *RT_FINAL; /* Score reasons */
+static PyObject *RT_S_START_DEAL, *RT_S_RESOLVE_TRICK, *RT_S_RESOLVE_ANNOUNCEMENTS;
+static PyTypeObject *RT_DEAL_RECORD;
+static Py_ssize_t RT_INSTANT_WINNER, RT_DR_DEAL, RT_DR_DEALER, RT_DR_POINTS, RT_DR_SCORES,
+    RT_DR_TRICKS, RT_DR_CHICAGO;
+/* the rules last read (a strong reference) and what they say here */
+static PyObject *RT_RULES, *RT_MAX_DEALS;
+static int RT_COVERED, RT_NEGATIVE, RT_BY_CATEGORY, RT_DEUCE, RT_FINAL_SHOWDOWN, RT_DECLARED,
+    RT_QUADS_RESET, RT_CHICAGO_ENABLED;
+static long RT_CHICAGO_POINTS, RT_BREAKER, RT_DEUCE_CHICAGO, RT_LAST_POINTS, RT_TARGET,
+    RT_EXCHANGES;
+
+static int install_deal_end(PyObject *game, PyObject *config)
+{
+    PyObject *record;
+    if (offset_of(game, "_instant_winner", &RT_INSTANT_WINNER) < 0
+        || !(RT_PYTHON = take(config, "resolve_trick")) || !(RT_SETTLE = take(config, "settle"))
+        || !(RT_TAKEN_TRICKS = take(config, "taken_tricks"))
+        || !(RT_PH_OVER = take(config, "OVER"))
+        || !(RT_R_CHICAGO_RESULT = take(config, "ChicagoResult"))
+        || !(RT_R_SHOWDOWN = take(config, "Showdown"))
+        || !(RT_R_DEAL_END = take(config, "DealEnd"))
+        || !(RT_R_GAME_END = take(config, "GameEnd"))
+        || !(RT_SHOW_PYTHON = take(config, "show_if_breaking"))
+        || !(RT_R_SHOW = take(config, "Show"))
+        || !(RT_BREAKS = PyUnicode_InternFromString(
+                 "breaks a combination announced as highest"))
+        || !(record = take(config, "DealRecord")))
+        return -1;
+    if (!PyType_Check(record) || offset_of(record, "deal", &RT_DR_DEAL) < 0
+        || offset_of(record, "dealer", &RT_DR_DEALER) < 0
+        || offset_of(record, "points", &RT_DR_POINTS) < 0
+        || offset_of(record, "scores", &RT_DR_SCORES) < 0
+        || offset_of(record, "tricks", &RT_DR_TRICKS) < 0
+        || offset_of(record, "chicago", &RT_DR_CHICAGO) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "DealRecord must be a class");
+        return -1;
+    }
+    RT_DEAL_RECORD = (PyTypeObject *)record;
+    if (!(RT_FAILED = PyUnicode_InternFromString("Chicago failed"))
+        || !(RT_BROKE = PyUnicode_InternFromString("broke the Chicago"))
+        || !(RT_CHICAGO = PyUnicode_InternFromString("Chicago"))
+        || !(RT_LAST = PyUnicode_InternFromString("last trick"))
+        || !(RT_FINAL = PyUnicode_InternFromString("final showdown"))
+        || !(RT_S_START_DEAL = PyUnicode_InternFromString("_start_deal"))
+        || !(RT_S_RESOLVE_TRICK = PyUnicode_InternFromString("_resolve_trick"))
+        || !(RT_S_RESOLVE_ANNOUNCEMENTS = PyUnicode_InternFromString("_resolve_announcements")))
+        return -1;
+    return 0;
+}
+
+/* A rule as a C long (an int rule), 0 or -1. */
+static int rt_long(PyObject *rules, const char *name, long *out)
+{
+    PyObject *value = PyObject_GetAttrString(rules, name);
+    if (value == NULL) return -1;
+    *out = PyLong_Check(value) ? PyLong_AsLong(value) : -1;
+    int failed = (*out == -1 && PyErr_Occurred()) || !PyLong_Check(value);
+    if (!PyLong_Check(value)) RT_COVERED = 0; /* not an int: Python's arithmetic */
+    Py_DECREF(value);
+    return failed && PyErr_Occurred() ? -1 : 0;
+}
+
+/* A rule's truth (``equal``: or whether it is that text), 0/1, or -1. */
+static int rt_flag(PyObject *rules, const char *name, const char *equal)
+{
+    PyObject *value = PyObject_GetAttrString(rules, name);
+    if (value == NULL) return -1;
+    int found = equal == NULL ? PyObject_IsTrue(value)
+        : PyUnicode_Check(value) && PyUnicode_CompareWithASCIIString(value, equal) == 0;
+    Py_DECREF(value);
+    return found;
+}
+
+/* Read what the rules say of a deal's end into RT_* (once for each rules object). */
+static int rt_read_rules(PyObject *rules)
+{
+    if (rules == RT_RULES) return 0;
+    Py_CLEAR(RT_RULES);
+    RT_COVERED = 1;
+    static const char *off[] = {"straight_flush_wins", "royal_wins", "quads_to_target",
+                                "win_again"};
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++) {
+        int found = rt_flag(rules, off[i], NULL);
+        if (found < 0) return -1;
+        if (found) RT_COVERED = 0;
+    }
+    int made = rt_flag(rules, "chicago_required", "made");
+    if ((RT_NEGATIVE = rt_flag(rules, "negative_scores", NULL)) < 0
+        || (RT_BY_CATEGORY = rt_flag(rules, "tie_mode", "category")) < 0
+        || (RT_DEUCE = rt_flag(rules, "deuce_bonus", NULL)) < 0
+        || (RT_FINAL_SHOWDOWN = rt_flag(rules, "chicago_final_showdown", NULL)) < 0
+        || (RT_DECLARED = rt_flag(rules, "chicago_required", "declared")) < 0
+        || (RT_QUADS_RESET = rt_flag(rules, "quads_reset", NULL)) < 0
+        || (RT_CHICAGO_ENABLED = rt_flag(rules, "chicago_enabled", NULL)) < 0 || made < 0
+        || rt_long(rules, "chicago_points", &RT_CHICAGO_POINTS) < 0
+        || rt_long(rules, "chicago_breaker_points", &RT_BREAKER) < 0
+        || rt_long(rules, "deuce_chicago_points", &RT_DEUCE_CHICAGO) < 0
+        || rt_long(rules, "last_trick_points", &RT_LAST_POINTS) < 0
+        || rt_long(rules, "target", &RT_TARGET) < 0
+        || rt_long(rules, "exchanges", &RT_EXCHANGES) < 0)
+        return -1;
+    if (made) RT_COVERED = 0; /* (Game._made_required is checked as well) */
+    PyObject *max_deals = PyObject_GetAttrString(rules, "max_deals");
+    if (max_deals == NULL) return -1;
+    if (max_deals != Py_None && !PyLong_CheckExact(max_deals)) RT_COVERED = 0;
+    Py_XSETREF(RT_MAX_DEALS, max_deals);
+    RT_RULES = Py_NewRef(rules);
+    return 0;
+}
+
+/* Game._add_score without V-CHI-REQ3 (not done here): the total raised to 0 unless
+   negative scores are allowed, its Score record. 0, or -1. */
+static int rt_add_score(PyObject *self, long seat, long points, PyObject *reason)
+{
+    PyObject *scores = list_slot(self, O_SCORES);
+    if (scores == NULL || seat < 0 || seat >= PyList_GET_SIZE(scores)) {
+        PyErr_SetString(PyExc_IndexError, "Game.scores has no entry for the seat");
+        return -1;
+    }
+    long score = PyLong_AsLong(PyList_GET_ITEM(scores, seat));
+    if (score == -1 && PyErr_Occurred()) return -1;
+    long total = score + points;
+    if (total < 0 && !RT_NEGATIVE) total = 0;
+    PyObject *total_object = PyLong_FromLong(total);
+    if (total_object == NULL) return -1;
+    if (PyList_SetItem(scores, seat, Py_NewRef(total_object)) < 0) {
+        Py_DECREF(total_object);
+        return -1;
+    }
+    PyObject *seat_object = PyLong_FromLong(seat), *points_object = PyLong_FromLong(points);
+    PyObject *record = seat_object == NULL || points_object == NULL ? NULL
+        : PyTuple_Pack(5, RA_R_SCORE, seat_object, points_object, reason, total_object);
+    Py_XDECREF(seat_object);
+    Py_XDECREF(points_object);
+    Py_DECREF(total_object);
+    return ra_emit(self, record);
+}
+
+/* A tuple of a list of ints (plain), or NULL. */
+static PyObject *rt_tuple(PyObject *list)
+{
+    return plain(PyList_AsTuple(list));
+}
+
+/* Game._game_winners for the rules covered: a new list (empty: nobody won yet), or NULL. */
+static PyObject *rt_winners(PyObject *self, long n, long deal_number)
+{
+    PyObject *scores = SLOT(self, O_SCORES), *declared = list_slot(self, O_DECLARED_CHICAGO);
+    long eligible[16], count = 0, best = LONG_MIN;
+    for (long s = 0; s < n; s++) {
+        long score = PyLong_AsLong(PyList_GET_ITEM(scores, s));
+        if (score == -1 && PyErr_Occurred()) return NULL;
+        if (score < RT_TARGET) continue;
+        if (RT_DECLARED) {
+            if (declared == NULL || s >= PyList_GET_SIZE(declared)) {
+                PyErr_SetString(PyExc_IndexError, "Game._declared_chicago has no such seat");
+                return NULL;
+            }
+            int truth = PyObject_IsTrue(PyList_GET_ITEM(declared, s));
+            if (truth < 0) return NULL;
+            if (!truth) continue;
+        }
+        eligible[count++] = s;
+    }
+    if (count == 0 && RT_MAX_DEALS != Py_None) {
+        long max_deals = PyLong_AsLong(RT_MAX_DEALS);
+        if (max_deals == -1 && PyErr_Occurred()) return NULL;
+        if (deal_number >= max_deals)
+            for (long s = 0; s < n; s++) eligible[count++] = s;
+    }
+    for (long i = 0; i < count; i++) {
+        long score = PyLong_AsLong(PyList_GET_ITEM(scores, eligible[i]));
+        if (score > best) best = score;
+    }
+    PyObject *winners = PyList_New(0);
+    for (long i = 0; winners != NULL && i < count; i++) {
+        if (PyLong_AsLong(PyList_GET_ITEM(scores, eligible[i])) != best) continue;
+        PyObject *seat = small_int(eligible[i]);
+        if (seat == NULL || PyList_Append(winners, seat) < 0) Py_CLEAR(winners);
+        Py_XDECREF(seat);
+    }
+    return winners;
+}
+
+/* Game._end_deal: the deal's record and DealEnd, then the game's end (its winners, GameEnd
+   with the settlement) or the next deal. 0, or -1. */
+static int rt_end_deal(PyObject *self, long n)
+{
+    PyObject *scores = SLOT(self, O_SCORES), *start = list_slot(self, O_DEAL_START_SCORES);
+    PyObject *tricks = list_slot(self, O_TRICKS), *history = list_slot(self, O_DEAL_HISTORY);
+    PyObject *deal = SLOT(self, O_DEAL_NUMBER), *dealer = SLOT(self, O_DEALER);
+    if (start == NULL || tricks == NULL || history == NULL || PyList_GET_SIZE(start) != n) {
+        PyErr_SetString(PyExc_TypeError, "Game's deal lists are not as expected");
+        return -1;
+    }
+    long deal_number = PyLong_AsLong(deal);
+    if (deal_number == -1 && PyErr_Occurred()) return -1;
+    int status = -1;
+    PyObject *gained = plain(PyTuple_New(n)), *totals = NULL, *taken = NULL, *summary = NULL;
+    PyObject *winners = NULL;
+    if (gained == NULL) goto done;
+    for (long s = 0; s < n; s++) {
+        PyObject *point = PyNumber_Subtract(PyList_GET_ITEM(scores, s),
+                                            PyList_GET_ITEM(start, s));
+        if (point == NULL) goto done;
+        PyTuple_SET_ITEM(gained, s, point);
+    }
+    if ((totals = rt_tuple(scores)) == NULL) goto done;
+    if (TK_TYPE != NULL) {
+        Py_ssize_t count = PyList_GET_SIZE(tricks);
+        if ((taken = PyTuple_New(count)) == NULL) goto done;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyObject *view = taken_trick(NULL, PyList_GET_ITEM(tricks, i));
+            if (view == NULL) goto done;
+            PyTuple_SET_ITEM(taken, i, view);
+        }
+    }
+    else if ((taken = PyObject_CallOneArg(RT_TAKEN_TRICKS, tricks)) == NULL)
+        goto done;
+    /* the DealRecord, its slots set as its dataclass __init__ sets them */
+    if ((summary = RT_DEAL_RECORD->tp_alloc(RT_DEAL_RECORD, 0)) == NULL) goto done;
+    SLOT(summary, RT_DR_DEAL) = Py_NewRef(deal);
+    SLOT(summary, RT_DR_DEALER) = Py_NewRef(dealer);
+    SLOT(summary, RT_DR_POINTS) = Py_NewRef(gained);
+    SLOT(summary, RT_DR_SCORES) = Py_NewRef(totals);
+    SLOT(summary, RT_DR_TRICKS) = Py_NewRef(taken);
+    SLOT(summary, RT_DR_CHICAGO) = Py_NewRef(SLOT(self, O_DECLARER));
+    if (PyList_Append(history, summary) < 0) goto done;
+    if (ra_emit(self, PyTuple_Pack(5, RT_R_DEAL_END, deal, dealer, gained, totals)) < 0)
+        goto done;
+    if ((winners = rt_winners(self, n, deal_number)) == NULL) goto done;
+    if (PyList_GET_SIZE(winners) > 0) {
+        if (set_slot(self, O_WINNERS, Py_NewRef(winners)) < 0
+            || set_slot(self, O_PHASE, Py_NewRef(RT_PH_OVER)) < 0
+            || set_slot(self, O_TO_ACT, Py_NewRef(Py_None)) < 0)
+            goto done;
+        PyObject *money = PyObject_CallFunctionObjArgs(RT_SETTLE, SLOT(self, O_SCORES),
+                                                       SLOT(self, O_RULES), winners, NULL);
+        PyObject *settled = money == NULL ? NULL : PySequence_Tuple(money);
+        Py_XDECREF(money);
+        PyObject *who = settled == NULL ? NULL : rt_tuple(winners);
+        PyObject *end_scores = who == NULL ? NULL : rt_tuple(SLOT(self, O_SCORES));
+        PyObject *record = end_scores == NULL ? NULL
+            : PyTuple_Pack(4, RT_R_GAME_END, who, end_scores, settled);
+        Py_XDECREF(settled);
+        Py_XDECREF(who);
+        Py_XDECREF(end_scores);
+        if (ra_emit(self, record) < 0) goto done;
+        status = 0;
+        goto done;
+    }
+    PyObject *dealt = PyObject_CallMethodNoArgs(self, RT_S_START_DEAL);
+    if (dealt == NULL) goto done;
+    Py_DECREF(dealt);
+    status = 0;
+done:
+    Py_XDECREF(gained);
+    Py_XDECREF(totals);
+    Py_XDECREF(taken);
+    Py_XDECREF(summary);
+    Py_XDECREF(winners);
+    return status;
+}
+
+/* Game._final_showdown (R-FIN-1) for the rules covered: every seat's played cards are
+   evaluated, the best hand scores (exact ties, or ties of category under tie_mode
+   "category", score nothing), then the deal ends. 0, or -1. */
+static int rt_showdown(PyObject *self, long n)
+{
+    PyObject *rules = SLOT(self, O_RULES), *played = list_slot(self, O_PLAYED);
+    if (played == NULL || PyList_GET_SIZE(played) != n) {
+        PyErr_SetString(PyExc_TypeError, "Game.played has no list for every seat");
+        return -1;
+    }
+    PyObject *values[16] = {NULL}, *categories[16] = {NULL};
+    PyObject *hands = NULL, *points = NULL, *winner_object = NULL;
+    int status = -1;
+    long top = 0, winner = -1, leaders = 0;
+    for (long s = 0; s < n; s++) {
+        values[s] = PyObject_CallFunctionObjArgs(RA_EVALUATE, PyList_GET_ITEM(played, s),
+                                                 rules, NULL);
+        if (values[s] == NULL) goto done;
+        if ((categories[s] = PyObject_GetAttr(values[s], RA_S_CATEGORY)) == NULL) goto done;
+        if (s > 0) { /* max(): the first of the greatest */
+            int greater = PyObject_RichCompareBool(values[s], values[top], Py_GT);
+            if (greater < 0) goto done;
+            if (greater) top = s;
+        }
+    }
+    for (long s = 0; s < n; s++) {
+        int same = RT_BY_CATEGORY
+            ? PyObject_RichCompareBool(categories[s], categories[top], Py_EQ)
+            : PyObject_RichCompareBool(values[s], values[top], Py_EQ);
+        if (same < 0) goto done;
+        if (same && leaders++ == 0) winner = s;
+    }
+    if (leaders != 1) winner = -1;
+    PyObject *category = categories[top];
+    if (winner >= 0) points = PyObject_CallMethodOneArg(rules, RA_S_POINTS_FOR, category);
+    else points = Py_NewRef(SMALL_INTS[0]);
+    if (points == NULL) goto done;
+    if ((hands = plain(PyTuple_New(n))) == NULL) goto done;
+    for (long s = 0; s < n; s++) {
+        PyObject *cards = PyObject_GetAttr(values[s], RA_S_CARDS);
+        PyObject *held = cards == NULL ? NULL : plain(PySequence_Tuple(cards));
+        Py_XDECREF(cards);
+        if (held == NULL) goto done;
+        PyTuple_SET_ITEM(hands, s, held);
+    }
+    winner_object = winner >= 0 ? small_int(winner) : Py_NewRef(Py_None);
+    if (winner_object == NULL) goto done;
+    if (ra_emit(self, PyTuple_Pack(5, RT_R_SHOWDOWN, winner_object, category, points,
+                                   hands)) < 0)
+        goto done;
+    if (winner >= 0) {
+        int positive = PyObject_RichCompareBool(points, SMALL_INTS[0], Py_GT);
+        if (positive < 0) goto done;
+        if (positive) {
+            long amount = PyLong_AsLong(points);
+            if (amount == -1 && PyErr_Occurred()) goto done;
+            if (rt_add_score(self, winner, amount, RT_FINAL) < 0) goto done;
+        }
+    }
+    status = rt_end_deal(self, n);
+done:
+    for (long s = 0; s < n; s++) {
+        Py_XDECREF(values[s]);
+        Py_XDECREF(categories[s]);
+    }
+    Py_XDECREF(hands);
+    Py_XDECREF(points);
+    Py_XDECREF(winner_object);
+    return status;
+}
+
+static PyObject *resolve_trick(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    PyObject *rules = SLOT(self, O_RULES), *trick = list_slot(self, O_TRICK);
+    PyObject *tricks = list_slot(self, O_TRICKS), *declarer = SLOT(self, O_DECLARER);
+    PyObject *scores = list_slot(self, O_SCORES), *made = list_slot(self, O_MADE_CHICAGO);
+    PyObject *number = SLOT(self, O_TRICK_NUMBER), *players = SLOT(self, O_PLAYERS);
+    if (rules == NULL || trick == NULL || tricks == NULL || declarer == NULL || scores == NULL
+        || made == NULL || number == NULL || players == NULL || PyList_GET_SIZE(trick) == 0
+        || !PyLong_CheckExact(number) || !PyLong_CheckExact(players)
+        || (declarer != Py_None && !PyLong_CheckExact(declarer))
+        || SLOT(self, RA_MADE_REQUIRED) != Py_False
+        || SLOT(self, RT_INSTANT_WINNER) != Py_None || rt_read_rules(rules) < 0
+        || !RT_COVERED)
+        goto python;
+    long n = PyLong_AsLong(players), trick_number = PyLong_AsLong(number);
+    if (n < 2 || n > 16 || PyList_GET_SIZE(scores) != n || PyList_GET_SIZE(made) != n)
+        goto python;
+    for (long s = 0; s < n; s++)
+        if (!PyLong_CheckExact(PyList_GET_ITEM(scores, s))) goto python;
+    /* the trick: pairs (seat, card) of the deck's cards; the highest of the suit led wins */
+    Py_ssize_t size = PyList_GET_SIZE(trick), best = 0;
+    long best_card = -1, led = -1;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *pair = PyList_GET_ITEM(trick, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2
+            || !PyLong_CheckExact(PyTuple_GET_ITEM(pair, 0)))
+            goto python;
+        PyObject *card_object = PyTuple_GET_ITEM(pair, 1);
+        long card = PyLong_Check(card_object) ? card_id(card_object) : -1;
+        if (card < 0 || card > 51 || DECK[card] != card_object) {
+            PyErr_Clear();
+            goto python;
+        }
+        if (i == 0) {
+            led = card & 3;
+            best_card = card;
+        }
+        else if (card > best_card && (card & 3) == led) {
+            best = i;
+            best_card = card;
+        }
+    }
+    PyObject *winning = PyList_GET_ITEM(trick, best);
+    PyObject *winner = PyTuple_GET_ITEM(winning, 0);
+    long w = PyLong_AsLong(winner), d = -1;
+    if (w < 0 || w >= n) {
+        PyErr_Clear();
+        goto python;
+    }
+    if (declarer != Py_None) {
+        d = PyLong_AsLong(declarer);
+        if (d < 0 || d >= n) {
+            PyErr_Clear();
+            goto python;
+        }
+    }
+    if (trick_number < 5 && (d < 0 || d == w)) {
+        /* not the last trick (as apply's next_trick does it; to_act left as it was) */
+        PyObject *to_act = Py_NewRef(SLOT(self, O_TO_ACT));
+        int done = next_trick(self);
+        if (done <= 0) {
+            Py_DECREF(to_act);
+            if (done < 0) return NULL;
+            goto python;
+        }
+        if (set_slot(self, O_TO_ACT, to_act) < 0) return NULL;
+        Py_RETURN_NONE;
+    }
+    /* from here the state changes: the trick is taken */
+    Py_INCREF(winner);
+    PyObject *card = DECK[best_card], *result = NULL;
+    PyObject *taken = plain(PyList_AsTuple(trick)), *entry = NULL;
+    if (taken == NULL) goto done;
+    entry = plain(PyTuple_Pack(2, winner, taken));
+    if (entry == NULL || PyList_Append(tricks, entry) < 0) goto done;
+    if (ra_emit(self, PyTuple_Pack(4, EV_TRICK, number, winner, card)) < 0) goto done;
+    if (d >= 0 && d != w) { /* a broken Chicago ends the deal */
+        if (ra_emit(self, PyTuple_Pack(4, RT_R_CHICAGO_RESULT, declarer, Py_False, winner)) < 0
+            || rt_add_score(self, d, -RT_CHICAGO_POINTS, RT_FAILED) < 0
+            || (RT_BREAKER && rt_add_score(self, w, RT_BREAKER, RT_BROKE) < 0)
+            || rt_end_deal(self, n) < 0)
+            goto done;
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    int deuce = RT_DEUCE && best_card < 4; /* a two (rank index 0) took the last trick */
+    if (set_slot(self, D_LAST_TRICK_WINNER, Py_NewRef(winner)) < 0) goto done;
+    if (d >= 0) { /* the Chicago is made */
+        if (PyList_SetItem(made, d, Py_NewRef(Py_True)) < 0
+            || ra_emit(self, PyTuple_Pack(4, RT_R_CHICAGO_RESULT, declarer, Py_True,
+                                          Py_None)) < 0
+            || rt_add_score(self, d, deuce ? RT_DEUCE_CHICAGO : RT_CHICAGO_POINTS,
+                            RT_CHICAGO) < 0)
+            goto done;
+        if (!RT_FINAL_SHOWDOWN) {
+            if (rt_end_deal(self, n) < 0) goto done;
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+    }
+    else if (rt_add_score(self, w, deuce ? 2 * RT_LAST_POINTS : RT_LAST_POINTS, RT_LAST) < 0)
+        goto done;
+    if (rt_showdown(self, n) < 0) goto done;
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(taken);
+    Py_XDECREF(entry);
+    Py_DECREF(winner);
+    return result;
+python:
+    if (PyErr_Occurred()) return NULL;
+    return PyObject_CallOneArg(RT_PYTHON, self);
+}
+
+/* Game._show_if_breaking (R-EX-4) for a discard from a plain stock (on_exchange), when
+   the game's class has Game's own Python method (its Python method otherwise): under
+   show-on-break a discard that breaks a protected combination shows the whole hand, sorted,
+   first, and the combination is no longer protected. 0, or -1. */
+static int show_if_breaking(PyObject *self, PyObject *seat_object, long seat,
+                            uint64_t guarded, uint64_t mask, PyObject *mask_object)
+{
+    if (_PyType_Lookup(Py_TYPE(self), S_SHOW_IF_BREAKING) != RT_SHOW_PYTHON) {
+        PyObject *done = PyObject_CallMethodObjArgs(self, S_SHOW_IF_BREAKING, seat_object,
+                                                    mask_object, NULL);
+        Py_XDECREF(done);
+        return done == NULL ? -1 : 0;
+    }
+    PyObject *rules = SLOT(self, O_RULES), *protected = list_slot(self, O_PROTECTED);
+    PyObject *shown = SLOT(self, O_SHOWN);
+    PyObject *hand = seat_list(self, O_HANDS, seat, "hands");
+    if (hand == NULL) return -1;
+    if (rules == NULL || protected == NULL || shown == NULL || !PyDict_Check(shown)) {
+        PyErr_SetString(PyExc_TypeError, "Game's shown cards are not as expected");
+        return -1;
+    }
+    int on = rt_flag(rules, "show_on_break", NULL);
+    if (on <= 0) return on;
+    if (PyList_SetItem(protected, seat, PyLong_FromUnsignedLongLong(guarded & ~mask)) < 0)
+        return -1;
+    PyObject *sorted = PySequence_List(hand);
+    if (sorted == NULL || PyList_Sort(sorted) < 0) {
+        Py_XDECREF(sorted);
+        return -1;
+    }
+    PyObject *cards = plain(PyList_AsTuple(sorted));
+    PyObject *shown_cards = cards == NULL ? NULL : plain(PyList_AsTuple(sorted));
+    Py_DECREF(sorted);
+    int failed = shown_cards == NULL || PyDict_SetItem(shown, seat_object, shown_cards) < 0;
+    Py_XDECREF(shown_cards);
+    if (failed) {
+        Py_XDECREF(cards);
+        return -1;
+    }
+    PyObject *record = PyTuple_Pack(4, RT_R_SHOW, seat_object, cards, RT_BREAKS);
+    Py_DECREF(cards);
+    return add_record(self, record);
+}
+
+/* Does the game's class have the C method ``method`` (installed as ``name``)? */
+static int has_c_method(PyObject *self, PyObject *name, PyObject *method)
+{
+    return method != NULL && _PyType_Lookup(Py_TYPE(self), name) == method;
+}
+
+/* Game._advance's end of a round of turns, in C where it can be: a trick's end, a scoring
+   round's, the last exchange round's (the Chicago round or the play opened), then the next
+   seat to decide found in C. 1 if done, 0 if Game._advance must do it (or go on), -1. */
+static int end_turns(PyObject *self, PyObject *phase)
+{
+    PyObject *order = list_slot(self, O_ORDER);
+    if (order == NULL) return 0;
+    long turn = PyLong_AsLong(SLOT(self, O_TURN));
+    if (turn == -1 && PyErr_Occurred()) return -1;
+    if (turn < PyList_GET_SIZE(order)) return 0;
+    if (phase == PH_PLAY || phase == PH_ANNOUNCE) {
+        int own = phase == PH_PLAY ? has_c_method(self, RT_S_RESOLVE_TRICK, RT_METHOD)
+                                   : has_c_method(self, RT_S_RESOLVE_ANNOUNCEMENTS, RA_METHOD);
+        if (!own) return 0;
+        PyObject *done = phase == PH_PLAY ? resolve_trick(self, NULL)
+                                          : resolve_announcements(self, NULL);
+        if (done == NULL) return -1;
+        Py_DECREF(done);
+    }
+    else if (phase == PH_EXCHANGE) {
+        /* the last exchange round (next_round did the others): Game._after_last_exchange */
+        PyObject *rules = SLOT(self, O_RULES);
+        long round = PyLong_AsLong(SLOT(self, O_ROUND));
+        if (round == -1 && PyErr_Occurred()) return -1;
+        if (rules == NULL || rt_read_rules(rules) < 0) return -1;
+        if (RT_QUADS_RESET || round != RT_EXCHANGES - 1) return 0;
+        if (!RT_CHICAGO_ENABLED) return begin_play(self);
+        if (start_turns(self, PH_CHICAGO, -1) < 0) return -1;
+    }
+    else return 0;
+    plain_state(self);
+    /* Game._advance: the next seat to decide */
+    phase = SLOT(self, O_PHASE);
+    if (phase == RT_PH_OVER) return set_slot(self, O_TO_ACT, Py_NewRef(Py_None)) < 0 ? -1 : 1;
+    if (phase != PH_EXCHANGE && phase != PH_CHICAGO && phase != PH_PLAY && phase != PH_ANNOUNCE)
+        return 0;
+    Py_INCREF(phase);
+    int next = next_turn(self, phase);
+    if (next == 0 && phase == PH_CHICAGO) next = begin_play(self);
+    Py_DECREF(phase);
+    return next;
 }
 
 static PyMethodDef METHODS[] = {

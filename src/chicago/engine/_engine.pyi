@@ -5,6 +5,9 @@ from collections.abc import Callable
 
 from chicago.cards import Card
 
+# install() puts on ``game`` (chicago.engine.game.Game) the C methods legal_actions, apply,
+# _start_deal, _resolve_announcements and _resolve_trick (the deal's end, issue 28's
+# thirtieth pass); each Python method stays as Game._<name>_python.
 def install(game: type, config: dict[str, object]) -> None: ...
 def shuffle(rng: random.Random, cards: list[Card]) -> None: ...
 def copy_random(rng: random.Random) -> random.Random: ...

@@ -1386,6 +1386,8 @@ class Game:
             self._add_score(winner, points, "last trick")
         self._final_showdown()
 
+    _resolve_trick_python = _resolve_trick  # kept when the accelerator's is on
+
     def _final_showdown(self) -> None:
         """R-FIN-1: every hand is face up; the best scores, exact ties score nothing."""
         values = {s: evaluate(self.played[s], self.rules) for s in range(self.players)}
@@ -1597,6 +1599,19 @@ def _check_deck(deck: Sequence[int | str], index: int) -> tuple[Card, ...]:
     return cards
 
 
+ACCELERATED_METHODS: tuple[tuple[str, str], ...] = (
+    ("legal_actions", "_legal_actions_python"),
+    ("apply", "_apply_python"),
+    ("_start_deal", "_start_deal_python"),
+    ("_resolve_announcements", "_resolve_announcements_python"),
+    ("_resolve_trick", "_resolve_trick_python"),
+)
+"""The methods of :class:`Game` the C accelerator puts in place, each with the name of its
+pure-Python twin kept on ``Game``: an all-Python game class takes every twin from this list
+(tests/engine_helpers.py ``PureGame``). A new C method with a twin is added here
+(tests/test_engine_twins.py fails while one is left out)."""
+
+
 def _install_accelerator() -> bool:
     """Put the C accelerator's ``legal_actions`` and ``apply`` on :class:`Game` if it is
     there (:data:`chicago.engine.native.ENGINE`).
@@ -1624,6 +1639,11 @@ def _install_accelerator() -> bool:
         "resolve_announcements": Game._resolve_announcements_python, "evaluate": evaluate,
         "COMBINATION_SIZE": _COMBINATION_SIZE, "RoundResult": _RECORD_OF[RoundResult],
         "Score": _RECORD_OF[Score], "Reveal": _RECORD_OF[Reveal],
+        "resolve_trick": Game._resolve_trick_python, "settle": settle,
+        "taken_tricks": taken_tricks, "OVER": Phase.OVER, "DealRecord": DealRecord,
+        "ChicagoResult": _RECORD_OF[ChicagoResult], "Showdown": _RECORD_OF[Showdown],
+        "DealEnd": _RECORD_OF[DealEnd], "GameEnd": _RECORD_OF[GameEnd],
+        "show_if_breaking": Game._show_if_breaking, "Show": _RECORD_OF[Show],
     })
     return True
 
