@@ -2,7 +2,8 @@
 :mod:`chicago.bots.exchangerule`): hand-built hands the rule could and could not have left,
 the quick test by ranks equal to trying the discards, every real ``basic`` hand after its
 last exchange fitting, a hand that breaks the rule weighing less in ``master``, decisions
-fixed by the view and a seed, and the option checked."""
+fixed by the view and a seed, and the option checked; the same for hands holding a
+protected combination (R-EX-4), read with ``exkept=1``."""
 
 from __future__ import annotations
 
