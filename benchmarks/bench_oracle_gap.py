@@ -24,13 +24,21 @@ card (the worlds were wrong) or not (the valuation itself misses it).
 
     python benchmarks/bench_oracle_gap.py --games 40 [--first-game 0] [--json out.jsonl]
 
+``--options 'exrule=1;chain=20'`` runs ``master`` with those options. ``--oracle-keep last``
+(an experiment, a deliberate leak) tells ``master``'s trick search, as a known card of each
+opponent's hand, the cards it kept at its last exchange that it still holds; ``first``, the
+cards it has held since the deal through every exchange: the most that reading the
+exchanges could ever tell the worlds.
+
 Benchmark only: it reads ``game.hands``, which no bot ever sees.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import operator
 import random
 import sys
 from collections import Counter, defaultdict
@@ -42,10 +50,12 @@ from chicago.bots.base import make_bot
 from chicago.bots.expert import best_card
 from chicago.bots.heuristics import ev_play
 from chicago.bots.infoset import infoset_values
-from chicago.bots.master import MasterBot
+from chicago.bots.master import MasterBot, parse_master_options
 from chicago.bots.model import model_moves
 from chicago.bots.solver import Position, can_win_last_trick, last_trick_values
 from chicago.cards import Card, mask_of
+from chicago.engine.actions import Action
+from chicago.engine.events import Exchanged
 from chicago.engine.game import Game
 from chicago.engine.knowledge import Knowledge
 from chicago.sim import play_game
@@ -54,9 +64,23 @@ from chicago.sim import play_game
 class Recorder(MasterBot):
     """``master`` (defaults) that keeps the worlds and scores of its last trick search."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         self.last: tuple[Knowledge, list[Card], list[Position], dict[Card, float]] | None = None
+        self.true_keep: dict[int, int] = {}
+        """``--oracle-keep`` only (a leak, for the experiment): per opponent, the cards it
+        kept at its last exchange that it still holds, set before each decision."""
+
+    def _play(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
+        saved = {seat: opp.known for seat, opp in k.opponents.items()}
+        try:
+            for seat, mask in self.true_keep.items():
+                if seat in k.opponents:
+                    k.opponents[seat].known |= mask
+            return super()._play(k, legal, rng)
+        finally:
+            for seat, known in saved.items():
+                k.opponents[seat].known = known
 
     def _card_scores(self, k: Knowledge, cards: Sequence[Card],
                      positions: Sequence[Position]) -> dict[Card, float]:
@@ -110,10 +134,28 @@ def alt_cards(bot: MasterBot, k: Knowledge, cards: list[Card],
     return out
 
 
+def true_keep(game: Game, me: int, which: str) -> dict[int, int]:
+    """Per opponent of ``me`` that exchanged this deal: the cards it still holds that it
+    kept at its last exchange (``which`` "last"), or that it has held since the deal, kept
+    through every exchange ("first"); read from the private exchange events, the
+    benchmark's leak."""
+    drawn: dict[int, list[int]] = defaultdict(list)
+    for event in game.deal_events:
+        if isinstance(event, Exchanged):
+            drawn[event.seat].append(mask_of(event.drawn))
+    out = {}
+    for seat, draws in drawn.items():
+        if seat != me:
+            gone = draws[-1] if which == "last" else functools.reduce(operator.or_, draws, 0)
+            out[seat] = mask_of(game.hands[seat]) & ~gone
+    return out
+
+
 def run(games: Sequence[tuple[int, int]], rules: Rules, seed: int,
-        out: list[dict[str, Any]]) -> None:
+        out: list[dict[str, Any]], oracle_keep: str = "",
+        options: dict[str, Any] | None = None) -> None:
     for set_index, rotation in games:
-        bot = Recorder()
+        bot = Recorder(**(options or {}))
         bots = [bot] + [make_bot("basic") for _ in range(3)]
         state: dict[str, Any] = {"game": None}
 
@@ -125,8 +167,11 @@ def run(games: Sequence[tuple[int, int]], rules: Rules, seed: int,
             if pending is not None:
                 _finish(pending, bot, out)
             state["game"] = game
+            bot.true_keep = {}
             if seat != rotation or str(game.phase) != "play":
                 return
+            if oracle_keep:
+                bot.true_keep = true_keep(game, seat, oracle_keep)
             if game.declarer is not None:
                 return
             legal = [a.card for a in game.legal_actions() if a.card is not None]
@@ -241,7 +286,16 @@ def main() -> int:
     parser.add_argument("--preset", default="pagat")
     parser.add_argument("--json", default=None)
     parser.add_argument("--from-json", default=None)
+    parser.add_argument("--oracle-keep", choices=("last", "first"), default="",
+                        help="a leak, for the experiment: master's trick search knows each "
+                        "opponent's cards kept at its last exchange (last), or held since "
+                        "the deal through every exchange (first)")
+    parser.add_argument("--options", default="",
+                        help="master's options of the same name as its keywords, "
+                        "e.g. 'exrule=1;annrule=1;chain=20'")
     args = parser.parse_args()
+    options = {name: int(value) if float(value).is_integer() else float(value)
+               for name, value in parse_master_options("master:" + args.options).items()}
     if args.from_json:
         with open(args.from_json) as handle:
             records = [json.loads(line) for line in handle]
@@ -250,7 +304,8 @@ def main() -> int:
     games = [(g // 4, g % 4) for g in range(args.first_game, args.first_game + args.games)]
     records: list[dict[str, Any]] = []
     try:
-        run(games, Rules.preset(args.preset), args.seed, records)
+        run(games, Rules.preset(args.preset), args.seed, records, args.oracle_keep,
+            options)
     finally:
         if args.json:
             with open(args.json, "w") as handle:

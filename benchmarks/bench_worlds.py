@@ -8,7 +8,8 @@ one opponent's card seen this deal, it deals the bot's worlds again from the sea
 per variant (``--chains``: 0 is the resampled worlds as dealt, N the same after N
 Metropolis–Hastings trades each, ``chain=N``; ``--exrules``: each also with the opponents'
 hands weighed by ``basic``'s exchange rule, ``exrule=N``, on the same decisions;
-``--annrules``: each also with ``basic``'s announcement rule, ``annrule=N``):
+``--annrules``: each also with ``basic``'s announcement rule, ``annrule=N``; ``--exkepts``:
+each with ``exrule`` also with the rule read for protected combinations, ``exkept=N``):
 
 - ``distinct``: how many of the ``samples`` worlds searched differ;
 - ``ess``: the effective number of the dealt pool's worlds after weighting, (Σw)²/Σw²;
@@ -76,14 +77,19 @@ def main() -> int:
     parser.add_argument("--annrules", type=int, nargs="+", default=None,
                         help="annrule values measured on the same decisions (default: the "
                         "bot's own)")
+    parser.add_argument("--exkepts", type=int, nargs="+", default=None,
+                        help="exkept values measured on the same decisions, with exrule "
+                        "(default: the bot's own)")
     args = parser.parse_args()
     rules = Rules.preset(args.preset)
     Row = tuple[int, float, float, float, float, int]
     probe = make_bot(args.bot)
     exrules = args.exrules if args.exrules is not None else [getattr(probe, "exrule", 0)]
     annrules = args.annrules if args.annrules is not None else [getattr(probe, "annrule", 0)]
-    variants = [(c, e, a) for a in annrules for e in exrules for c in args.chains]
-    rows: dict[tuple[int, int, int], list[Row]] = {v: [] for v in variants}
+    exkepts = args.exkepts if args.exkepts is not None else [getattr(probe, "exkept", 0)]
+    variants = [(c, e, a, x) for x in exkepts for a in annrules for e in exrules
+                for c in args.chains if e or not x]
+    rows: dict[tuple[int, int, int, int], list[Row]] = {v: [] for v in variants}
     uniform_placed: list[float] = []
     cpu: dict[str, list[float]] = {spec: [] for spec in args.time}
     for index in range(args.first_game, args.first_game + args.games):
@@ -105,12 +111,13 @@ def main() -> int:
                 if plays and k.declarer is None and game.deal_number >= args.from_deal:
                     true = [mask_of(hand) for hand in game.hands]
                     state = rngs[0].getstate()
-                    own_chain, own_exrule, own_annrule = bot.chain, bot.exrule, bot.annrule
+                    own = (bot.chain, bot.exrule, bot.annrule, bot.exkept)
                     bot._kinds = history_kinds(view.history, 0, bot.play_policy, bot.eps, 4,
                                                bot.prior)
                     bot._words = words_of(view, k)
-                    for chain, exrule, annrule in variants:
+                    for chain, exrule, annrule, exkept in variants:
                         bot.chain, bot.exrule, bot.annrule = chain, exrule, annrule
+                        bot.exkept = exkept
                         rng = random.Random()
                         rng.setstate(state)
                         dealt = [bot._sample(k, rng) for _ in range(bot.samples * bot.pool)]
@@ -118,13 +125,13 @@ def main() -> int:
                         rng.setstate(state)
                         worlds = [list(p.hands) for p in bot._positions(k, rng, None)]
                         top = max(weights)
-                        own = bot._play_weights(k, [true], plays)[0]
-                        rows[(chain, exrule, annrule)].append((
+                        mine = bot._play_weights(k, [true], plays)[0]
+                        rows[(chain, exrule, annrule, exkept)].append((
                             len({tuple(w) for w in worlds}), effective_count(weights),
-                            own / top if top > 0 else 0.0,
-                            sum(1 for w in weights if w < own) / len(weights),
+                            mine / top if top > 0 else 0.0,
+                            sum(1 for w in weights if w < mine) / len(weights),
                             _placed(worlds, true, 0), k.trick_number))
-                    bot.chain, bot.exrule, bot.annrule = own_chain, own_exrule, own_annrule
+                    bot.chain, bot.exrule, bot.annrule, bot.exkept = own
                     flat = [sample_hands(k, random.Random(i)) for i in range(bot.samples)]
                     uniform_placed.append(_placed(flat, true, 0))
                     for spec, timed in zip(args.time, timers, strict=True):
@@ -136,10 +143,11 @@ def main() -> int:
             action = bots[seat].decide(view, legal, rngs[seat])
             game.apply(action)
         print(f"game {index}: {len(uniform_placed)} decisions so far", flush=True)
-    for (chain, exrule, annrule), found in rows.items():
+    for (chain, exrule, annrule, exkept), found in rows.items():
         if not found:
             continue
-        print(f"chain={chain} exrule={exrule} annrule={annrule}: {len(found)} decisions; "
+        print(f"chain={chain} exrule={exrule} annrule={annrule} exkept={exkept}: "
+              f"{len(found)} decisions; "
               f"distinct median "
               f"{statistics.median(r[0] for r in found):.0f} (mean "
               f"{statistics.mean(r[0] for r in found):.1f}); ess median "

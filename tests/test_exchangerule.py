@@ -2,11 +2,13 @@
 :mod:`chicago.bots.exchangerule`): hand-built hands the rule could and could not have left,
 the quick test by ranks equal to trying the discards, every real ``basic`` hand after its
 last exchange fitting, a hand that breaks the rule weighing less in ``master``, decisions
-fixed by the view and a seed, and the option checked."""
+fixed by the view and a seed, and the option checked; the same for hands holding a
+protected combination (R-EX-4), read with ``exkept=1``."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -16,7 +18,8 @@ from chicago.bots.exchangerule import neutral_discards, opponent_fits, rule_fits
 from chicago.bots.master import _EXRULE_FLOOR, MasterBot
 from chicago.bots.plausibility import hand_weight
 from chicago.cards import Card
-from chicago.engine.knowledge import Opponent, knowledge
+from chicago.categories import Category
+from chicago.engine.knowledge import Claim, Opponent, knowledge
 from test_worldchain import _trick_views
 
 PAGAT = Rules.preset("pagat")
@@ -153,3 +156,62 @@ def test_the_exrule_option_is_checked() -> None:
             make_bot(bad)
     with pytest.raises(ValueError, match="exrule"):
         MasterBot(exrule=4)
+
+
+def test_every_real_basic_hand_with_a_protected_combination_fits() -> None:
+    """``exkept``'s reading: in games of four ``basic``, at each deal's first trick every
+    other seat's real hand that holds a combination protected through the exchanges
+    (R-EX-4) fits the rule with the count it drew last; without ``kept`` the rule says
+    nothing of those hands."""
+    checked = 0
+    for seed in range(1, 7):
+        for game in _play_phase_games(seed, 8):
+            k = knowledge(game.view(0))
+            for seat, opp in k.opponents.items():
+                if not opp.kept:
+                    continue
+                cards = [int(c) for c in game.hands[seat]] + [int(c) for c in opp.played]
+                assert opponent_fits(k, opp, cards) is None
+                fits = opponent_fits(k, opp, cards, kept=True)
+                assert fits is not False, (seat, cards, opp.exchanges, opp.kept)
+                checked += fits is True
+    assert checked > 20
+
+
+def test_a_protected_pair_after_drawing_two_needs_an_ace_with_exkept() -> None:
+    """A ``basic`` player that kept a protected pair and drew two kept an ace beside it (or
+    trips): with ``exkept=1`` a hand of the pair and no ace weighs the floor, one with an
+    ace the full weight; without it (``exrule=1`` alone) both keep the hand-made weight."""
+    k = next(k for seed in range(4, 40) for k in _trick_views(seed, 3)
+             if any(not o.locked and o.exchanges and not o.known and not o.shown
+                    for o in k.opponents.values()))
+    seat, opp = next((s, o) for s, o in k.opponents.items()
+                     if not o.locked and o.exchanges and not o.known and not o.shown)
+    opp = replace(opp, exchanges=[*opp.exchanges[:-1], 2],
+                  kept=(Claim(1, Category.PAIR),))
+    k.opponents[seat] = opp
+    with_ace = _cards("9s 9d Ac 7h 2s")
+    without = _cards("9s 9d Kc 7h 2s")
+    assert opponent_fits(k, opp, with_ace, kept=True) is True
+    assert opponent_fits(k, opp, without, kept=True) is False
+    assert opponent_fits(k, opp, without) is None
+    on = MasterBot(exrule=1, exkept=1)
+    off = MasterBot(exrule=1)
+    for bot in (on, off):
+        bot._kinds = {seat: (1.0, 0.0, 0.0)}
+    assert on._rule_weight(k, seat, without, 0.5) == pytest.approx(0.5 * _EXRULE_FLOOR)
+    assert on._rule_weight(k, seat, with_ace, 0.5) == pytest.approx(0.5)
+    assert off._rule_weight(k, seat, without, 0.5) == 0.5
+
+
+def test_the_exkept_option_is_checked() -> None:
+    """``exkept`` takes 0 or 1 and needs ``exrule``."""
+    assert MasterBot().exkept == 0
+    bot = make_bot("master:exrule=1;exkept=1")
+    assert isinstance(bot, MasterBot) and bot.exkept == 1 and bot.exrule == 1
+    for bad in ("master:exkept=1", "master:exrule=1;exkept=2", "master:exrule=1;exkept=0.5",
+                "master:exrule=1;exkept=-1", "master:exrule=1;exkept=abc"):
+        with pytest.raises(ValueError, match="exkept"):
+            make_bot(bad)
+    with pytest.raises(ValueError, match="exkept"):
+        MasterBot(exrule=2, exkept=3)

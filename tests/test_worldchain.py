@@ -133,7 +133,8 @@ def test_a_world_of_weight_0_is_never_entered_and_a_seed_fixes_the_walk() -> Non
                                   "master:exrule=2;samples=10",
                                   "master:exrule=1;chain=10;samples=10",
                                   "master:annrule=1;samples=10",
-                                  "master:exrule=1;annrule=1;chain=10;samples=10"])
+                                  "master:exrule=1;annrule=1;chain=10;samples=10",
+                                  "master:exrule=1;exkept=1;samples=10"])
 def test_master_with_the_chain_decides_by_the_view_alone_and_a_seed_fixes_it(
         spec: str) -> None:
     """At trick decisions from the third deal of a game against three ``basic`` (whose
@@ -142,10 +143,10 @@ def test_master_with_the_chain_decides_by_the_view_alone_and_a_seed_fixes_it(
     world searched fits the view: with the chain, with ``exrule`` (``basic``'s exchange
     rule as the dealing weight, tests/test_exchangerule.py) alone and with both, with
     ``annrule`` (``basic``'s announcements and passes, tests/test_announcerule.py) alone
-    and with both."""
+    and with both, and with ``exkept`` (the rule read for protected combinations too)."""
     bot = make_bot(spec)
     assert isinstance(bot, MasterBot) and (bot.chain, bot.exrule, bot.annrule) in (
-        (10, 0, 0), (0, 2, 0), (10, 1, 0), (0, 0, 1), (10, 1, 1))
+        (10, 0, 0), (0, 2, 0), (10, 1, 0), (0, 0, 1), (10, 1, 1), (0, 1, 0))
     rng = random.Random(3)
     checked = 0
 

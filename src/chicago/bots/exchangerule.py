@@ -180,14 +180,17 @@ def rule_fits(cards: Sequence[int], drawn: int, rules: Rules, *, last: bool,
 
 
 def opponent_fits(k: Knowledge, opp: Opponent, cards: Sequence[int],
-                  memo: RuleMemo | None = None) -> bool | None:
+                  memo: RuleMemo | None = None, *, kept: bool = False) -> bool | None:
     """Whether ``cards`` (its held and played cards of a world) can be ``opp``'s hand after
     its latest exchange had it exchanged by ``basic``'s rule (:func:`rule_fits`, with the
     number it drew then); None where the rule says nothing the test can read: a locked
     player, one that has not exchanged, one holding a known card (a one-up card) or that
-    showed its hand, or a hand that is not five cards."""
+    showed its hand, or a hand that is not five cards; and, unless ``kept``, one holding a
+    combination protected through the exchanges (R-EX-4). With ``kept`` those are read
+    too: the protected cards are in every world's hand already, and what the rule adds is
+    the rest of the keep (a protected pair with two drawn means an ace beside it)."""
     if (opp.locked or not opp.exchanges or len(cards) != 5 or opp.known or opp.shown
-            or opp.kept):
+            or (opp.kept and not kept)):
         return None
     acted = len(opp.exchanges)
     if k.phase in ("exchange", "one up") and opp.seat in k.to_speak_after():

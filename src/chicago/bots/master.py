@@ -71,7 +71,8 @@ it replaces the fusion correction there), ``exrule`` (0, the default; with ``inf
 each opponent seen in the game's earlier deals, its hand weighed by whether ``basic``'s
 exchange rule could have left it after drawing what it drew last, counted by that
 opponent's chance of the rules model, :mod:`chicago.bots.exchangerule`: 1 times the expert's
-hand-made plausibility, 2 instead of it), ``annrule`` (0, the default; 1 with ``infer=3``: the
+hand-made plausibility, 2 instead of it; ``exkept=1`` reads opponents holding a combination
+protected through the exchanges too), ``annrule`` (0, the default; 1 with ``infer=3``: the
 same weight, where the exchange rule explains the hand, for whether the hand before the
 last exchange would have made the opponent's announcement or pass in the scoring round
 before it, :mod:`chicago.bots.announcerule`), ``infoset`` (0, the default; 1 with ``infer=3``:
@@ -230,6 +231,10 @@ DEFAULT_EXRULE = 0
 """The opponents' hands weighed by ``basic``'s exchange rule off by default (``exrule=1``:
 times the hand-made plausibility; 2: instead of it; docs/BOTS.md, "``basic``'s own
 exchange rule as the dealing weight")."""
+DEFAULT_EXKEPT = 0
+"""With ``exrule``: opponents holding a protected combination (R-EX-4) left to the
+hand-made weight by default (``exkept=1`` reads them too; docs/BOTS.md, "Where the
+exchanges' evidence could take the card play")."""
 DEFAULT_ANNRULE = 0
 """The opponents' hands weighed by ``basic``'s announcement rule off by default
 (``annrule=1``; docs/BOTS.md, "``basic``'s announcements and passes as evidence")."""
@@ -280,7 +285,7 @@ _OPTIONS = {
     "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1), "chain": (0, 1000),
     "replies": (0, 10000),
     "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5), "exrule": (0, 2),
-    "annrule": (0, 1), "infoset": (0, 1),
+    "annrule": (0, 1), "infoset": (0, 1), "exkept": (0, 1),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
@@ -288,7 +293,7 @@ _OPTIONS = {
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
           "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "chain",
           "replies", "rulescall", "rulescap", "alphamu", "amdepth", "exrule",
-          "annrule", "infoset")
+          "annrule", "infoset", "exkept")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -377,6 +382,7 @@ class MasterBot(ExpertBot):
         exrule: int = DEFAULT_EXRULE,
         annrule: int = DEFAULT_ANNRULE,
         infoset: int = DEFAULT_INFOSET,
+        exkept: int = DEFAULT_EXKEPT,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -494,6 +500,13 @@ class MasterBot(ExpertBot):
             raise ValueError("annrule needs infer=3 (each opponent's kind of play)")
         self.annrule = int(annrule)
         """Opponents' hands weighed by ``basic``'s announcement rule at trick play (0 off)."""
+        if exkept not in (0, 1):
+            raise ValueError("exkept must be 0 or 1")
+        if exkept and not exrule:
+            raise ValueError("exkept needs exrule=1 or 2 (basic's exchange rule)")
+        self.exkept = int(exkept)
+        """With ``exrule``: the rule also reads opponents holding a protected combination
+        (R-EX-4; 0 leaves their hand-made weight alone)."""
         if infoset not in (0, 1):
             raise ValueError("infoset must be 0 or 1")
         if infoset and self.infer != 3:
@@ -661,7 +674,8 @@ class MasterBot(ExpertBot):
         if kinds is None:
             return plain
         opp = k.opponents[seat]
-        fits = opponent_fits(k, opp, cards, self._rule_memo) if self.exrule else None
+        fits = (opponent_fits(k, opp, cards, self._rule_memo, kept=bool(self.exkept))
+                if self.exrule else None)
         if self.annrule and fits is not False:
             said = opponent_word_fits(k, opp, cards, self._words.get(seat), self._kept_memo)
             if said is not None:
@@ -1336,6 +1350,7 @@ def _factory(spec: str) -> MasterBot:
         exrule=int(options.get("exrule", DEFAULT_EXRULE)),
         annrule=int(options.get("annrule", DEFAULT_ANNRULE)),
         infoset=int(options.get("infoset", DEFAULT_INFOSET)),
+        exkept=int(options.get("exkept", DEFAULT_EXKEPT)),
     )
 
 
