@@ -914,6 +914,22 @@ static int begin_play(PyObject *self)
     return start_turns(self, PH_PLAY, -1) < 0 ? -1 : 1;
 }
 
+/* The highest card of the suit led takes a trick (R-TRICK-3): the trick's ``i``-th card
+   (its id, 0-51: suit in the low two bits, rank above) folded into the best so far
+   (``best`` its index, ``best_card`` its id, ``led`` the suit of the trick's first card). */
+static inline void fold_trick_card(Py_ssize_t i, long card, Py_ssize_t *best, long *best_card,
+                                   long *led)
+{
+    if (i == 0) {
+        *led = card & 3;
+        *best_card = card;
+    }
+    else if (card > *best_card && (card & 3) == *led) {
+        *best = i;
+        *best_card = card;
+    }
+}
+
 /* Game._resolve_trick for a trick that is not the deal's last and breaks no Chicago: the
    highest card of the suit led takes it and leads the next. 1 if done, 0 if Game._advance
    must do it, -1 on an error. */
@@ -935,14 +951,7 @@ static int next_trick(PyObject *self)
         if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return 0;
         long card = card_id(PyTuple_GET_ITEM(pair, 1));
         if (card == -1 && PyErr_Occurred()) return -1;
-        if (i == 0) {
-            led = card & 3;
-            best_card = card;
-        }
-        else if (card > best_card && (card & 3) == led) {
-            best = i;
-            best_card = card;
-        }
+        fold_trick_card(i, card, &best, &best_card, &led);
     }
     PyObject *winning = PyList_GET_ITEM(trick, best);
     PyObject *winner = PyTuple_GET_ITEM(winning, 0), *card = PyTuple_GET_ITEM(winning, 1);
@@ -5506,14 +5515,7 @@ static PyObject *resolve_trick(PyObject *self, PyObject *unused)
             PyErr_Clear();
             goto python;
         }
-        if (i == 0) {
-            led = card & 3;
-            best_card = card;
-        }
-        else if (card > best_card && (card & 3) == led) {
-            best = i;
-            best_card = card;
-        }
+        fold_trick_card(i, card, &best, &best_card, &led);
     }
     PyObject *winning = PyList_GET_ITEM(trick, best);
     PyObject *winner = PyTuple_GET_ITEM(winning, 0);
