@@ -13,8 +13,8 @@ through the server's own core as :class:`chicago.server.tables.TableManager` dri
   the table's seeded generator), each a copy of the game before it;
 - the moves' entries applied to the table's state with the games the preview made, and per
   ``act`` entry the person's update (whether it ends a trick, and then the state's text;
-  :func:`~chicago.server.core.frames.entry_frames`); the batch written with the state's
-  text at the end; the views held for a bot's turn or given back.
+  :func:`~chicago.server.core.frames.entry_frames`, its events as text); the batch written
+  with the state's and the events' texts put in; the views held for a bot's turn or given back.
 
 A deal's pause is answered at once (Continue), a bot that acts first after it acts as its
 timer would; a finished game is followed by a new table. The tables take turns. The same
@@ -76,6 +76,7 @@ class Table:
         self.games = 0
         self.updates: list[Any] = []
         self.texts: list[str] = []
+        self.events: list[str] = []
         self.sent = ""
         self.new_game()
 
@@ -167,13 +168,13 @@ class Table:
                                                        self.views.public_text(current)))
             seat_state = protocol.STATE_MARK
         update, *_ = frames.entry_frames(state, entry, 0, with_state=trick, clock=None, at=AT,
-                                         seat_state=seat_state)
+                                         seat_state=seat_state, events_texts=self.events)
         self.updates.append(update)
 
     def flush(self) -> None:
         """The batch written, the state now's text in its last update (``fanout.flush``)."""
-        updates, texts = self.updates, self.texts
-        self.updates, self.texts = [], []
+        updates, texts, events = self.updates, self.texts, self.events
+        self.updates, self.texts, self.events = [], [], []
         if not updates:
             return
         state = self.state
@@ -182,7 +183,7 @@ class Table:
             texts.append(protocol.seat_state_text(current, 0, self.views.public_text(current)))
             updates[-1] = frames.with_state(updates[-1], state, 0, clock=None, at=AT,
                                             seat_state=protocol.STATE_MARK)
-        self.sent = protocol.dumps_with_states(frames.batch(updates), texts)
+        self.sent = protocol.dumps_with_states(frames.batch(updates), texts, events)
 
 
 def count_logs() -> Callable[[], None]:

@@ -3,8 +3,8 @@ pass): through a whole game on the server, every state the fan-out writes as tex
 (:func:`chicago.server.fanout._seat_state_text`: the public part written by the
 accelerator, then the audience's own fields) is the text of the state made as objects
 (:func:`~chicago.server.fanout._seat_state`) encoded, and every batch sent is the frame
-with those states in it encoded whole, byte for byte, for the person's seat and for a
-spectator."""
+with those states (and, since the thirty-second pass, the events' texts) in it encoded
+whole, byte for byte, for the person's seat and for a spectator."""
 
 from __future__ import annotations
 
@@ -39,9 +39,11 @@ def test_every_batch_is_its_frame_encoded_whole(client: TestClient,
         made.append((text, protocol.dumps(fanout._seat_state(table, audience))))
         return text
 
-    def batch_text(frame: Mapping[str, object], states: Sequence[str]) -> str:
-        text = dumps_with_states(frame, states)
-        whole = protocol._with_states(frame, iter([json.loads(s) for s in states]))
+    def batch_text(frame: Mapping[str, object], states: Sequence[str],
+                   events: Sequence[str] = ()) -> str:
+        text = dumps_with_states(frame, states, events)
+        whole = protocol._with_states(frame, iter([json.loads(s) for s in states]),
+                                      iter([json.loads(e) for e in events]))
         assert isinstance(whole, Mapping)
         sent.append((text, protocol.dumps(whole)))
         return text

@@ -5682,6 +5682,294 @@ static int end_turns(PyObject *self, PyObject *phase)
     return next;
 }
 
+/* events as JSON text (issue 28, thirty-second pass)
+ *
+ * events_json_text(events, audience, texts): the compact JSON text (separators "," and ":",
+ * ASCII) of the list [e.to_json() for e in events if e.visible_to(audience)], as the
+ * stdlib's encoder writes it, read from the events' slots: no dicts made and encoded
+ * again. Each kind is written by the plan chicago.engine.eventtext installs
+ * (install_events): its head ('{"type":"play"'), whether it is private (seen by its first
+ * field, the seat, only; its "to" written last), and per field its key (',"seat":'), its
+ * slot, how it is written and the default while which it is left out. Cards are written as
+ * ``texts`` (the 52 card texts by id). An event of a kind without a plan, or a value of
+ * another shape (a text that needs escaping, a float that is not finite, a slot not set),
+ * gives NotImplemented and the Python code writes the whole list.
+ * tests/test_events_text.py compares both ways.
+ */
+enum {
+    EJ_VALUE = 0,     /* None, a bool, an int, a float or a text as it is */
+    EJ_CARD = 1,      /* a card: its text */
+    EJ_CARDS = 2,     /* a tuple of cards: a list of their texts */
+    EJ_VALUES = 3,    /* a tuple of ints, bools or floats: a list */
+    EJ_CATEGORY = 4,  /* a category: its name */
+    EJ_OPTIONAL_CATEGORY = 5,  /* a category or None */
+    EJ_RANK = 6,      /* a reveal's rank (2 ... 14, 1 for a low ace): its letter */
+    EJ_HANDS = 7,     /* a tuple of hands by seat: an object of seat (as text) to cards */
+    EJ_CONVERSIONS = 8,
+};
+
+#define EJ_FIELDS_MAX 8
+#define EJ_KINDS_MAX 48
+
+typedef struct {
+    PyObject *key;      /* ',"seat":' (an ASCII str) */
+    Py_ssize_t offset;  /* the field's slot */
+    int convert;        /* EJ_* */
+    PyObject *skip;     /* left out while equal to it; NULL: always written */
+} EJField;
+
+typedef struct {
+    PyTypeObject *type;
+    PyObject *head;     /* '{"type":"play"' (an ASCII str) */
+    int private_;       /* seen by its first field's seat only; "to" written last */
+    int count;
+    EJField fields[EJ_FIELDS_MAX];
+} EJKind;
+
+static EJKind EJ_KIND[EJ_KINDS_MAX];
+static int EJ_COUNT = 0;
+static PyObject *EJ_S_NAME;  /* "name" */
+static const char EJ_RANKS[] = "A23456789TJQKA";  /* by rank - 1: 2 ... 14 (RANKS) */
+
+static int ej_ascii(PJText *out, PyObject *text)
+{
+    return pj_put(out, (const char *)PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text));
+}
+
+/* a float as the stdlib's encoder writes a finite one (float.__repr__); PJ_OTHER else */
+static int ej_float(PJText *out, PyObject *value)
+{
+    double number = PyFloat_AS_DOUBLE(value);
+    if (!isfinite(number)) return PJ_OTHER;
+    PyObject *text = PyFloat_Type.tp_repr(value);
+    if (text == NULL) return PJ_ERROR;
+    int status = PyUnicode_IS_ASCII(text) ? ej_ascii(out, text) : PJ_OTHER;
+    Py_DECREF(text);
+    return status;
+}
+
+static int ej_value(PJText *out, PyObject *value, PyObject *texts)
+{
+    (void)texts;
+    if (PyUnicode_Check(value)) return pj_string(out, value);
+    if (PyFloat_CheckExact(value)) return ej_float(out, value);
+    return pj_scalar(out, value);
+}
+
+static int ej_category(PJText *out, PyObject *category)
+{
+    PyObject *name = PyObject_GetAttr(category, EJ_S_NAME);
+    if (name == NULL) return PJ_ERROR;
+    int status = pj_string(out, name);
+    Py_DECREF(name);
+    return status;
+}
+
+static int ej_hands(PJText *out, PyObject *hands, PyObject *texts)
+{
+    if (!PyTuple_Check(hands)) return PJ_OTHER;
+    if (PJ_LITERAL(out, "{") < 0) return PJ_ERROR;
+    for (Py_ssize_t seat = 0; seat < PyTuple_GET_SIZE(hands); seat++) {
+        char key[32];
+        int size = snprintf(key, sizeof key, "%s\"%zd\":", seat > 0 ? "," : "", seat);
+        if (pj_put(out, key, size) < 0) return PJ_ERROR;
+        int status = pj_cards(out, PyTuple_GET_ITEM(hands, seat), texts);
+        if (status != PJ_OK) return status;
+    }
+    return PJ_LITERAL(out, "}");
+}
+
+static int ej_field(PJText *out, int convert, PyObject *value, PyObject *texts)
+{
+    switch (convert) {
+    case EJ_VALUE: return ej_value(out, value, texts);
+    case EJ_CARD: return pj_card(out, value, texts);
+    case EJ_CARDS: return pj_cards(out, value, texts);
+    case EJ_VALUES: return pj_array(out, value, ej_value, texts);
+    case EJ_CATEGORY:
+        return value == Py_None ? PJ_OTHER : ej_category(out, value);
+    case EJ_OPTIONAL_CATEGORY:
+        return value == Py_None ? PJ_LITERAL(out, "null") : ej_category(out, value);
+    case EJ_RANK: {
+        if (value == Py_None) return PJ_LITERAL(out, "null");
+        if (!PyLong_CheckExact(value)) return PJ_OTHER;
+        long rank = PyLong_AsLong(value);
+        if (rank == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return PJ_OTHER;
+        }
+        if (rank > 14) return PJ_OTHER;  /* Python: an IndexError */
+        char letter[3] = {'"', rank >= 2 ? EJ_RANKS[rank - 1] : 'A', '"'};
+        return pj_put(out, letter, 3);
+    }
+    case EJ_HANDS: return ej_hands(out, value, texts);
+    default: return PJ_OTHER;
+    }
+}
+
+/* one event, if ``audience`` may see it (the caller wrote the separator when ``*written``) */
+static int ej_event(PJText *out, PyObject *event, PyObject *audience, PyObject *texts,
+                    int *written)
+{
+    PyTypeObject *type = Py_TYPE(event);
+    const EJKind *kind = NULL;
+    for (int k = 0; k < EJ_COUNT; k++) {
+        if (EJ_KIND[k].type == type) {
+            kind = &EJ_KIND[k];
+            break;
+        }
+    }
+    if (kind == NULL) return PJ_OTHER;
+    PyObject *seat = NULL;
+    if (kind->private_) {
+        seat = *(PyObject **)((char *)event + kind->fields[0].offset);
+        if (seat == NULL) return PJ_OTHER;
+        int same = PyObject_RichCompareBool(seat, audience, Py_EQ);
+        if (same < 0) return PJ_ERROR;
+        if (!same) return PJ_OK;
+    }
+    if (*written && PJ_LITERAL(out, ",") < 0) return PJ_ERROR;
+    *written = 1;
+    if (ej_ascii(out, kind->head) < 0) return PJ_ERROR;
+    for (int f = 0; f < kind->count; f++) {
+        const EJField *field = &kind->fields[f];
+        PyObject *value = *(PyObject **)((char *)event + field->offset);
+        if (value == NULL) return PJ_OTHER;
+        if (field->skip != NULL) {
+            int equal = value == field->skip ? 1
+                        : PyObject_RichCompareBool(value, field->skip, Py_EQ);
+            if (equal < 0) return PJ_ERROR;
+            if (equal) continue;
+        }
+        if (ej_ascii(out, field->key) < 0) return PJ_ERROR;
+        int status = ej_field(out, field->convert, value, texts);
+        if (status != PJ_OK) return status;
+    }
+    if (seat != NULL) {
+        if (PJ_LITERAL(out, ",\"to\":") < 0) return PJ_ERROR;
+        int status = pj_scalar(out, seat);
+        if (status != PJ_OK) return status;
+    }
+    return PJ_LITERAL(out, "}");
+}
+
+static PyObject *events_json_text(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "events_json_text() takes the events, the audience "
+                        "and the cards' texts");
+        return NULL;
+    }
+    PyObject *events = args[0], *audience = args[1], *texts = args[2];
+    if (EJ_COUNT == 0 || !PyTuple_CheckExact(texts) || PyTuple_GET_SIZE(texts) != 52
+        || (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)))
+        Py_RETURN_NOTIMPLEMENTED;
+    PJText out;
+    out.data = out.local;
+    out.size = 0;
+    out.capacity = (Py_ssize_t)sizeof out.local;
+    int written = 0;
+    int status = PJ_LITERAL(&out, "[");
+    for (Py_ssize_t i = 0; status == PJ_OK && i < PySequence_Fast_GET_SIZE(events); i++)
+        status = ej_event(&out, PySequence_Fast_GET_ITEM(events, i), audience, texts,
+                          &written);
+    if (status == PJ_OK) status = PJ_LITERAL(&out, "]");
+    PyObject *made = NULL;
+    if (status == PJ_OK && (made = PyUnicode_New(out.size, 127)) != NULL)
+        memcpy(PyUnicode_DATA(made), out.data, (size_t)out.size);
+    if (out.data != out.local) PyMem_Free(out.data);
+    if (status == PJ_OTHER) Py_RETURN_NOTIMPLEMENTED;
+    return made;
+}
+
+static void ej_clear(void)
+{
+    for (int k = 0; k < EJ_COUNT; k++) {
+        EJKind *kind = &EJ_KIND[k];
+        Py_CLEAR(kind->type);
+        Py_CLEAR(kind->head);
+        for (int f = 0; f < kind->count; f++) {
+            Py_CLEAR(kind->fields[f].key);
+            Py_CLEAR(kind->fields[f].skip);
+        }
+        kind->count = 0;
+    }
+    EJ_COUNT = 0;
+}
+
+static int ej_ascii_text(PyObject *value, const char *what)
+{
+    if (PyUnicode_CheckExact(value) && PyUnicode_IS_ASCII(value)) return 0;
+    PyErr_Format(PyExc_TypeError, "install_events(): %s must be an ASCII str", what);
+    return -1;
+}
+
+/* one kind's plan: (cls, head, private, ((key, slot name, conversion, skip), ...)), skip ()
+   for a field always written, (default,) for one left out while equal to its default */
+static int ej_install_kind(EJKind *kind, PyObject *plan)
+{
+    PyObject *cls, *head, *fields;
+    int private_;
+    if (!PyTuple_Check(plan)
+        || !PyArg_ParseTuple(plan, "O!O!pO!", &PyType_Type, &cls, &PyUnicode_Type, &head,
+                             &private_, &PyTuple_Type, &fields))
+        return -1;
+    if (ej_ascii_text(head, "a head") < 0) return -1;
+    Py_ssize_t count = PyTuple_GET_SIZE(fields);
+    if (count > EJ_FIELDS_MAX || (private_ && count == 0)) {
+        PyErr_SetString(PyExc_ValueError, "install_events(): too many fields, or a private "
+                        "kind without its seat");
+        return -1;
+    }
+    kind->type = (PyTypeObject *)Py_NewRef(cls);
+    kind->head = Py_NewRef(head);
+    kind->private_ = private_;
+    kind->count = 0;
+    for (Py_ssize_t f = 0; f < count; f++) {
+        PyObject *key, *skip;
+        const char *slot;
+        int convert;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(fields, f), "O!siO!", &PyUnicode_Type, &key,
+                              &slot, &convert, &PyTuple_Type, &skip))
+            return -1;
+        if (ej_ascii_text(key, "a key") < 0) return -1;
+        if (convert < 0 || convert >= EJ_CONVERSIONS || PyTuple_GET_SIZE(skip) > 1) {
+            PyErr_SetString(PyExc_ValueError, "install_events(): a bad conversion or skip");
+            return -1;
+        }
+        EJField *field = &kind->fields[kind->count];
+        if (offset_of(cls, slot, &field->offset) < 0) return -1;
+        field->key = Py_NewRef(key);
+        field->convert = convert;
+        field->skip = PyTuple_GET_SIZE(skip) ? Py_NewRef(PyTuple_GET_ITEM(skip, 0)) : NULL;
+        kind->count++;
+    }
+    return 0;
+}
+
+static PyObject *install_events(PyObject *module, PyObject *plans)
+{
+    (void)module;
+    if (!PyTuple_Check(plans) || PyTuple_GET_SIZE(plans) > EJ_KINDS_MAX) {
+        PyErr_SetString(PyExc_TypeError, "install_events() takes a tuple of the kinds' plans");
+        return NULL;
+    }
+    if (EJ_S_NAME == NULL && (EJ_S_NAME = PyUnicode_InternFromString("name")) == NULL)
+        return NULL;
+    ej_clear();
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(plans); k++) {
+        EJ_COUNT = (int)k + 1;
+        if (ej_install_kind(&EJ_KIND[k], PyTuple_GET_ITEM(plans, k)) < 0) {
+            ej_clear();
+            return NULL;
+        }
+    }
+    Py_RETURN_NONE;
+}
+
+/* end of events as JSON text (issue 28, thirty-second pass) */
+
 static PyMethodDef METHODS[] = {
     {"install_taken", install_taken, METH_O,
      "install_taken(config)\n--\n\nviews' TakenTrick, _PLAYED, _TAKEN and _taken_python for "
@@ -5765,6 +6053,15 @@ static PyMethodDef METHODS[] = {
      "An update's state as compact JSON text: the public text (public_json_text's) with the "
      "seat's own fields (own_json_of's object) written after its own; NotImplemented for "
      "anything of another shape, which the Python code writes."},
+    {"events_json_text", (PyCFunction)(void (*)(void))events_json_text, METH_FASTCALL,
+     "events_json_text(events, audience, texts)\n--\n\n"
+     "The compact JSON text of the events ``audience`` may see, each as its to_json() (cards "
+     "as ``texts``), by the plans of install_events; NotImplemented for what the Python code "
+     "writes (chicago.engine.eventtext)."},
+    {"install_events", install_events, METH_O,
+     "install_events(plans)\n--\n\n"
+     "Install how events_json_text writes each kind of event (chicago.engine.eventtext "
+     "does this once at import)."},
     {"install_public", install_public, METH_O,
      "install_public(config)\n--\n\n"
      "What public_view_of makes a view of (chicago.engine.views does this once at import, "

@@ -162,6 +162,8 @@ class TableCache:
             conn.close(code, reason)
         table.conns.clear()
         table.batches.clear()
+        table.batch_states.clear()
+        table.batch_events.clear()
         if not self._tasks.stopping:
             self.scheduler.release_bots(table)
 

@@ -21,7 +21,9 @@ state as it is, which is the state after that update's action, and the batch is 
 per audience. A batch's states are written as JSON text
 (:func:`chicago.server.protocol.seat_state_text`, the public part once a state) and put
 into the batch's text in their places (:func:`chicago.server.protocol.dumps_with_states`):
-the frame's encoder never walks them. Another worker's burst comes from the bus in one
+the frame's encoder never walks them. So are the updates' events
+(:func:`chicago.engine.eventtext.events_text`, those the audience may see, written once per
+update and audience). Another worker's burst comes from the bus in one
 message and is sent as a burst here too (:meth:`chicago.server.cache.TableCache._on_entry`);
 an update sent outside a burst (an entry read from the store after a gap) is a batch of one.
 A replay brings a batched connection the missed updates in batches as well (:func:`replay`).
@@ -155,8 +157,9 @@ def _gather(table: LiveTable, entry: LogEntry, audience: int | None, trick: bool
     if trick:  # its state's text kept aside, a mark in its place (flush puts it in)
         table.batch_states.setdefault(audience, []).append(_seat_state_text(table, audience))
         seat_state = protocol.STATE_MARK
-    update, *rest = frames.entry_frames(state, entry, audience, with_state=trick, clock=clock,
-                                        at=at, seat_state=seat_state)
+    update, *rest = frames.entry_frames(
+        state, entry, audience, with_state=trick, clock=clock, at=at, seat_state=seat_state,
+        events_texts=table.batch_events.setdefault(audience, []))
     assert update["type"] == "update"
     table.batches.setdefault(audience, []).append(update)
     return encode(rest)
@@ -170,8 +173,10 @@ def flush(table: LiveTable) -> None:
     if not batches:
         return
     states = table.batch_states
+    events = table.batch_events
     table.batches = {}
     table.batch_states = {}
+    table.batch_events = {}
     state = table.state
     clock = clock_info(table, asyncio.get_running_loop().time())
     at = table.clock.time()
@@ -185,7 +190,8 @@ def flush(table: LiveTable) -> None:
             texts.append(_seat_state_text(table, audience))
             updates[-1] = frames.with_state(last, state, audience, clock=clock, at=at,
                                             seat_state=protocol.STATE_MARK)
-        text = protocol.dumps_with_states(frames.batch(updates), texts)
+        text = protocol.dumps_with_states(frames.batch(updates), texts,
+                                          events.get(audience, ()))
         for conn in to:
             conn.send(text)
 

@@ -55,9 +55,13 @@ class LiveTable:
         self.batches: dict[int | None, list[UpdateFrame]] = {}
         """The updates gathered for the batched connections, per audience, not yet sent
         (:func:`chicago.server.fanout.flush`); an update's state among them is
-        :data:`chicago.server.protocol.STATE_MARK`, its text in :attr:`batch_states`."""
+        :data:`chicago.server.protocol.STATE_MARK`, its text in :attr:`batch_states`; its events
+        :data:`chicago.server.protocol.EVENTS_MARK`, their text in :attr:`batch_events`."""
         self.batch_states: dict[int | None, list[str]] = {}
         """Per audience, the texts of the states of its gathered updates, in order."""
+        self.batch_events: dict[int | None, list[str]] = {}
+        """Per audience, the texts of the events of its gathered updates, in order (their
+        events are :data:`chicago.server.protocol.EVENTS_MARK`)."""
         self.bursting = False
         """A burst is being sent: the batches wait for its end."""
         # -- kept by chicago.server.presence

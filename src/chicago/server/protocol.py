@@ -16,10 +16,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from chicago.engine import viewjson
-from chicago.engine.jsontypes import JSON
+from chicago.engine.jsontypes import JSON, EventJSON
 
 __all__ = [
     "ERROR_CODES",
+    "EVENTS_MARK",
     "STATE_KEYS",
     "STATE_MARK",
     "ProtocolError",
@@ -164,35 +165,68 @@ STATE_MARK: Final[dict[str, JSON]] = {"\x00state\x00": 0}
 (:func:`dumps_with_states`); no state, event or name holds its key (and were one to, the
 frame would be encoded whole)."""
 
-_STATE_MARK_TEXT = dumps(STATE_MARK)
+EVENTS_MARK: Final[list[EventJSON]] = [{"\x00events\x00": 0}]
+"""What stands for an update's events in a frame encoded with its events put in as text
+(:func:`dumps_with_states`, :func:`chicago.engine.eventtext.events_text`), as
+:data:`STATE_MARK` does for its state."""
+
+_MARK_HEAD = '{"\\u0000'
+"""Where the text of a mark begins (an object whose first key begins with a NUL, which the
+encoder writes escaped): nothing else in an encoded frame holds it, names and texts being
+written with their quotes and NULs escaped."""
+
+_STATE_REST = dumps(STATE_MARK)[len(_MARK_HEAD):]
+_EVENTS_REST = _FRAME_ENCODER.encode(EVENTS_MARK)[1 + len(_MARK_HEAD):]  # after "[" and the head
 
 
-def dumps_with_states(frame: Mapping[str, object], states: Sequence[str]) -> str:
+def dumps_with_states(frame: Mapping[str, object], states: Sequence[str],
+                      events: Sequence[str] = ()) -> str:
     """``dumps(frame)`` of a frame whose updates' states are :data:`STATE_MARK`, each in turn
-    standing for the next of ``states`` (compact JSON texts, :func:`seat_state_text`): the
-    frame encoded with the marks, then the states' texts put in their places, so that the
-    states are neither made as objects nor encoded again. The same text as the frame with
-    the states in it encoded by :func:`dumps`."""
-    pieces = dumps(frame).split(_STATE_MARK_TEXT)
-    if len(pieces) != len(states) + 1:  # a mark's text elsewhere: the long way
-        whole = _with_states(frame, iter([json.loads(state) for state in states]))
-        assert isinstance(whole, Mapping)
-        return dumps(whole)
-    out = [pieces[0]]
-    for state, piece in zip(states, pieces[1:], strict=True):
-        out.append(state)
-        out.append(piece)
-    return "".join(out)
+    standing for the next of ``states`` (compact JSON texts, :func:`seat_state_text`), and
+    whose updates' events may be :data:`EVENTS_MARK`, each standing for the next of
+    ``events`` (compact JSON texts of lists,
+    :func:`chicago.engine.eventtext.events_text`): the frame encoded with the marks, then
+    the texts put in their places, so that the states and events are neither made as
+    objects nor encoded again. The same text as the frame with the states and events in
+    it encoded by :func:`dumps`."""
+    pieces = dumps(frame).split(_MARK_HEAD)
+    if len(pieces) == len(states) + len(events) + 1:
+        out = [pieces[0]]
+        next_state, next_events = iter(states), iter(events)
+        for piece in pieces[1:]:
+            if piece.startswith(_STATE_REST):
+                text = next(next_state, None)
+                rest = piece[len(_STATE_REST):]
+            elif piece.startswith(_EVENTS_REST) and out[-1].endswith("["):
+                text = next(next_events, None)
+                rest = piece[len(_EVENTS_REST):]
+                out[-1] = out[-1][:-1]
+            else:
+                break
+            if text is None:
+                break
+            out.append(text)
+            out.append(rest)
+        else:
+            return "".join(out)
+    # a mark's text elsewhere: the long way
+    whole = _with_states(frame, iter([json.loads(state) for state in states]),
+                         iter([json.loads(text) for text in events]))
+    assert isinstance(whole, Mapping)
+    return dumps(whole)
 
 
-def _with_states(value: object, states: Iterator[object]) -> object:
-    """``value`` with each :data:`STATE_MARK` in it replaced by the next of ``states``."""
+def _with_states(value: object, states: Iterator[object], events: Iterator[object]) -> object:
+    """``value`` with each :data:`STATE_MARK` in it replaced by the next of ``states``, each
+    :data:`EVENTS_MARK` by the next of ``events``."""
     if value is STATE_MARK:
         return next(states)
+    if value is EVENTS_MARK:
+        return next(events)
     if isinstance(value, Mapping):
-        return {key: _with_states(item, states) for key, item in value.items()}
+        return {key: _with_states(item, states, events) for key, item in value.items()}
     if isinstance(value, list | tuple):
-        return [_with_states(item, states) for item in value]
+        return [_with_states(item, states, events) for item in value]
     return value
 
 

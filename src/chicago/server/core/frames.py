@@ -16,6 +16,7 @@ from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.events import GameEnd, Trick
+from chicago.engine.eventtext import events_json, events_text
 from chicago.engine.jsontypes import EventJSON, StateJSON, ViewJSON
 from chicago.engine.viewjson import view_json
 from chicago.server import protocol
@@ -221,18 +222,22 @@ def pause_info(state: TableState, at: float) -> PauseInfo | None:
 def entry_frames(
     state: TableState, entry: LogEntry, audience: int | None, *, with_state: bool,
     clock: ClockInfo | None, at: float, seat_state: dict[str, Any] | None = None,
+    events_texts: list[str] | None = None,
 ) -> list[Frame]:
     """The frames of one stored entry (already applied) for one audience.
 
     ``with_state``: an update carries the table's current state, clock and pause (every live
     update, and the last of a replay). ``seat_state``: that state when the caller made it
     (:func:`~chicago.server.protocol.update_state`, sharing the public part between
-    audiences).
+    audiences). ``events_texts``: an update's events are written as text
+    (:func:`~chicago.engine.eventtext.events_text`, the events the audience may see),
+    appended to that list, and the update holds :data:`~chicago.server.protocol.EVENTS_MARK`
+    in their place (for :func:`~chicago.server.protocol.dumps_with_states`).
     """
     kind = entry.kind
     if kind == "act":
         return _act_frames(state, entry, audience, with_state=with_state, clock=clock,
-                           seat_state=seat_state, at=at)
+                           seat_state=seat_state, at=at, events_texts=events_texts)
     if kind in ("join", "away", "back", "leave", "fill"):
         # status: a join that takes the last open seat starts the game ("playing");
         # clock: the turn clock as it runs now (it starts then, stops while a stand-in
@@ -259,12 +264,19 @@ def entry_frames(
 
 def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
                 with_state: bool, clock: ClockInfo | None, at: float,
-                seat_state: dict[str, Any] | None) -> list[Frame]:
-    """An ``act`` entry's update, and the ``game_over`` frame when it ended the game."""
+                seat_state: dict[str, Any] | None,
+                events_texts: list[str] | None = None) -> list[Frame]:
+    """An ``act`` entry's update, and the ``game_over`` frame when it ended the game (its
+    events as text in ``events_texts`` if given: :func:`entry_frames`)."""
     game = state.current
     start, end = state.spans[entry.seq]
     played = game.events_between(start, end)
-    events = [e.to_json() for e in played if e.visible_to(audience)]
+    events: list[EventJSON]
+    if events_texts is None:
+        events = events_json(played, audience)
+    else:  # the same events as text, written once, a mark in their place
+        events_texts.append(events_text(played, audience))
+        events = protocol.EVENTS_MARK
     text = entry.data["action"]
     kind, shown = _action_kind(text)
     action = text if shown or audience == entry.seat else None
