@@ -6,8 +6,9 @@ batched connection's frames: each update gathered per audience (every seat and a
 spectator), the batch written when the bots have answered the person. Each batch is written
 three ways: with the updates' events as the accelerator's text
 (:func:`chicago.engine.eventtext.events_text`, put in by
-:func:`~chicago.server.protocol.dumps_with_states`), with them as the Python code's text,
-and as before this pass (the events' JSON forms in the frame, encoded with it); the three
+:func:`~chicago.server.protocol.dumps_with_states`, which the accelerator writes too), with
+them as the Python code's text in a frame the Python code writes, and as before this pass
+(the events' JSON forms in the frame, encoded with it); the three
 are the same text, byte for byte, and hold no card their audience has not seen (another
 seat's dealt or exchanged cards, R-EX-2's private exchanges; the cards shown, played or
 turned face up are seen by all).
@@ -38,7 +39,9 @@ from engine_helpers import card_strings, seen_cards
 AT = 1_700_000_000.0
 
 WAYS = ("c", "python", "objects")
-"""The events as the accelerator's text, as the Python code's text, as JSON objects."""
+"""The events as the accelerator's text in a frame the accelerator writes; as the Python
+code's text in a frame the Python code writes; as JSON objects in a frame the Python code
+writes (as before this pass)."""
 
 
 @dataclass
@@ -70,9 +73,9 @@ def gather(state: TableState, entry: LogEntry, audience: int | None, views: Publ
     into.updates.append(update)
 
 
-def flush(state: TableState, audience: int | None, views: PublicViews,
+def flush(state: TableState, audience: int | None, views: PublicViews, way: str,
           gathered: Gathered) -> str:
-    """``fanout.flush`` for one audience: the batch's text."""
+    """``fanout.flush`` for one audience: the batch's text (written as ``way`` says)."""
     updates = gathered.updates
     if updates[-1]["state"] is None:
         current = state.current
@@ -80,7 +83,11 @@ def flush(state: TableState, audience: int | None, views: PublicViews,
                                                         views.public_text(current)))
         updates[-1] = frames.with_state(updates[-1], state, audience, clock=None, at=AT,
                                         seat_state=protocol.STATE_MARK)
-    return protocol.dumps_with_states(frames.batch(updates), gathered.states, gathered.events)
+    with pytest.MonkeyPatch.context() as patch:
+        if way != "c":
+            patch.setattr(protocol, "_frame_json_text", None)
+        return protocol.dumps_with_states(frames.batch(updates), gathered.states,
+                                          gathered.events)
 
 
 def seen_by(game: Game, audience: int | None) -> set[str]:
@@ -128,7 +135,7 @@ def play(rules: Rules, players: int, seed: int, batches: int) -> list[tuple[int 
             if move.game_over or state.pause is not None or state.current.to_act == 0:
                 break
         for audience in audiences:
-            texts = {way: flush(state, audience, views[way], gathered[way, audience])
+            texts = {way: flush(state, audience, views[way], way, gathered[way, audience])
                      for way in WAYS}
             assert texts["c"] == texts["python"] == texts["objects"], audience
             assert not leaked(texts["c"], state.current, audience), audience
@@ -197,3 +204,35 @@ def test_a_frame_with_events_and_states_as_text_is_the_frame_encoded() -> None:
         other = {**marked, "extra": [{"\x00events\x00": 0}]}  # not the mark: its text
         assert protocol.dumps_with_states(other, state_texts, event_texts) == (
             protocol.dumps({**whole, "extra": [{"\x00events\x00": 0}]}))
+
+
+def test_a_frame_of_another_shape_is_written_by_python() -> None:
+    """The accelerator's frame writer writes floats, tuples, nested objects and the marks
+    (by identity) as the stdlib's encoder does, and hands what it does not expect (a text
+    to escape, a key that is no text, a float that is not finite, a dict subclass, an int
+    past 64 bits, more or fewer marks than texts) to the Python code, which writes the same
+    text."""
+    assert protocol._frame_json_text is not None
+    write = protocol._frame_json_text
+    state_mark, events_mark = protocol.STATE_MARK, protocol.EVENTS_MARK
+    state, events = '{"phase":"play"}', '[{"type":"pass","seat":0,"round":1}]'
+    plain: dict[str, Any] = {"a": [1, 2.5, -0.1, 1e22, (True, False, None)], "b": {},
+                             "c": [], "d": {"e": {"f": "g"}}, "s": state_mark,
+                             "v": events_mark}
+    whole = {**plain, "s": json.loads(state), "v": json.loads(events)}
+    assert write(plain, state_mark, events_mark, [state], [events]) == protocol.dumps(whole)
+    assert protocol.dumps_with_states(plain, [state], [events]) == protocol.dumps(whole)
+
+    class Sub(dict[str, Any]):
+        pass
+
+    for odd in ({"t": 'a "quote"'}, {"t": "\u00e9"}, {"t": "line\n"}, {1: 2},
+                {"t": float("nan")}, {"t": Sub(a=1)}, {"t": 2**70}):
+        frame = {**plain, **odd}
+        made = write(frame, state_mark, events_mark, [state], [events])
+        assert made is NotImplemented, odd
+        assert protocol.dumps_with_states(frame, [state], [events]) == (
+            protocol.dumps({**whole, **odd}))
+    for states, event_texts in (([], [events]), ([state, state], [events]), ([state], [])):
+        assert write(plain, state_mark, events_mark, states, event_texts) is NotImplemented
+    assert write(plain, None, events_mark, [state], [events]) is NotImplemented

@@ -5682,7 +5682,7 @@ static int end_turns(PyObject *self, PyObject *phase)
     return next;
 }
 
-/* events as JSON text (issue 28, thirty-second pass)
+/* events and frames as JSON text (issue 28, thirty-second pass)
  *
  * events_json_text(events, audience, texts): the compact JSON text (separators "," and ":",
  * ASCII) of the list [e.to_json() for e in events if e.visible_to(audience)], as the
@@ -5968,7 +5968,94 @@ static PyObject *install_events(PyObject *module, PyObject *plans)
     Py_RETURN_NONE;
 }
 
-/* end of events as JSON text (issue 28, thirty-second pass) */
+/* frame_json_text(frame, state_mark, events_mark, states, events): the compact JSON text
+ * (separators "," and ":", ASCII) of a frame made of dicts (text keys), lists, tuples,
+ * texts, ints, floats, bools and None, as the stdlib's encoder writes it, with each object
+ * that is ``state_mark`` (by identity) written as the next of ``states`` and each that is
+ * ``events_mark`` as the next of ``events`` (lists or tuples of texts already JSON, every
+ * one of them used): the batch frame of
+ * chicago.server.protocol.dumps_with_states in one buffer, without a string made per key
+ * and value. Anything of another shape (a text that needs escaping, a key that is no text,
+ * a float that is not finite, a subclass of dict or list, more or fewer marks than texts)
+ * gives NotImplemented and the Python code writes the frame.
+ */
+typedef struct {
+    PyObject *state_mark, *events_mark, *states, *events;
+    Py_ssize_t state_at, events_at;
+} FJMarks;
+
+static int fj_value(PJText *out, PyObject *value, FJMarks *marks, int depth)
+{
+    if (value == marks->state_mark || value == marks->events_mark) {
+        int state = value == marks->state_mark;
+        PyObject *texts = state ? marks->states : marks->events;
+        Py_ssize_t *at = state ? &marks->state_at : &marks->events_at;
+        if (*at >= PySequence_Fast_GET_SIZE(texts)) return PJ_OTHER;
+        PyObject *text = PySequence_Fast_GET_ITEM(texts, (*at)++);
+        if (!PyUnicode_CheckExact(text) || !PyUnicode_IS_ASCII(text)) return PJ_OTHER;
+        return ej_ascii(out, text);
+    }
+    if (PyUnicode_Check(value)) return pj_string(out, value);
+    if (PyFloat_CheckExact(value)) return ej_float(out, value);
+    if (depth > 64) return PJ_OTHER;
+    if (PyDict_CheckExact(value)) {
+        Py_ssize_t position = 0;
+        PyObject *key, *item;
+        int first = 1;
+        if (PJ_LITERAL(out, "{") < 0) return PJ_ERROR;
+        while (PyDict_Next(value, &position, &key, &item)) {
+            if (!PyUnicode_CheckExact(key)) return PJ_OTHER;
+            if (!first && PJ_LITERAL(out, ",") < 0) return PJ_ERROR;
+            first = 0;
+            int status = pj_string(out, key);
+            if (status == PJ_OK) status = PJ_LITERAL(out, ":");
+            if (status == PJ_OK) status = fj_value(out, item, marks, depth + 1);
+            if (status != PJ_OK) return status;
+        }
+        return PJ_LITERAL(out, "}");
+    }
+    if (PyList_CheckExact(value) || PyTuple_CheckExact(value)) {
+        if (PJ_LITERAL(out, "[") < 0) return PJ_ERROR;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(value); i++) {
+            if (i > 0 && PJ_LITERAL(out, ",") < 0) return PJ_ERROR;
+            int status = fj_value(out, PySequence_Fast_GET_ITEM(value, i), marks, depth + 1);
+            if (status != PJ_OK) return status;
+        }
+        return PJ_LITERAL(out, "]");
+    }
+    return pj_scalar(out, value);
+}
+
+static PyObject *frame_json_text(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "frame_json_text() takes the frame, the state's and "
+                        "the events' marks and their texts");
+        return NULL;
+    }
+    FJMarks marks = {args[1], args[2], args[3], args[4], 0, 0};
+    if ((!PyList_CheckExact(marks.states) && !PyTuple_CheckExact(marks.states))
+        || (!PyList_CheckExact(marks.events) && !PyTuple_CheckExact(marks.events))
+        || marks.state_mark == Py_None || marks.events_mark == Py_None)
+        Py_RETURN_NOTIMPLEMENTED;
+    PJText out;
+    out.data = out.local;
+    out.size = 0;
+    out.capacity = (Py_ssize_t)sizeof out.local;
+    int status = fj_value(&out, args[0], &marks, 0);
+    if (status == PJ_OK && (marks.state_at != PySequence_Fast_GET_SIZE(marks.states)
+                            || marks.events_at != PySequence_Fast_GET_SIZE(marks.events)))
+        status = PJ_OTHER;
+    PyObject *made = NULL;
+    if (status == PJ_OK && (made = PyUnicode_New(out.size, 127)) != NULL)
+        memcpy(PyUnicode_DATA(made), out.data, (size_t)out.size);
+    if (out.data != out.local) PyMem_Free(out.data);
+    if (status == PJ_OTHER) Py_RETURN_NOTIMPLEMENTED;
+    return made;
+}
+
+/* end of events and frames as JSON text (issue 28, thirty-second pass) */
 
 static PyMethodDef METHODS[] = {
     {"install_taken", install_taken, METH_O,
@@ -6058,6 +6145,11 @@ static PyMethodDef METHODS[] = {
      "The compact JSON text of the events ``audience`` may see, each as its to_json() (cards "
      "as ``texts``), by the plans of install_events; NotImplemented for what the Python code "
      "writes (chicago.engine.eventtext)."},
+    {"frame_json_text", (PyCFunction)(void (*)(void))frame_json_text, METH_FASTCALL,
+     "frame_json_text(frame, state_mark, events_mark, states, events)\n--\n\n"
+     "The compact JSON text of a frame, each of its marks written as the next of its texts "
+     "(lists); NotImplemented for what the Python code writes "
+     "(chicago.server.protocol.dumps_with_states)."},
     {"install_events", install_events, METH_O,
      "install_events(plans)\n--\n\n"
      "Install how events_json_text writes each kind of event (chicago.engine.eventtext "

@@ -12,11 +12,12 @@ the frames :mod:`chicago.server.core.frames`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from chicago.engine import viewjson
 from chicago.engine.jsontypes import JSON, EventJSON
+from chicago.engine.native import ENGINE
 
 __all__ = [
     "ERROR_CODES",
@@ -179,6 +180,12 @@ _STATE_REST = dumps(STATE_MARK)[len(_MARK_HEAD):]
 _EVENTS_REST = _FRAME_ENCODER.encode(EVENTS_MARK)[1 + len(_MARK_HEAD):]  # after "[" and the head
 
 
+_frame_json_text: Callable[..., Any] | None = (
+    getattr(ENGINE, "frame_json_text", None) if ENGINE is not None else None)
+"""The engine accelerator's writer of :func:`dumps_with_states` (a text, or NotImplemented
+for a frame the Python code writes), or None."""
+
+
 def dumps_with_states(frame: Mapping[str, object], states: Sequence[str],
                       events: Sequence[str] = ()) -> str:
     """``dumps(frame)`` of a frame whose updates' states are :data:`STATE_MARK`, each in turn
@@ -188,7 +195,14 @@ def dumps_with_states(frame: Mapping[str, object], states: Sequence[str],
     :func:`chicago.engine.eventtext.events_text`): the frame encoded with the marks, then
     the texts put in their places, so that the states and events are neither made as
     objects nor encoded again. The same text as the frame with the states and events in
-    it encoded by :func:`dumps`."""
+    it encoded by :func:`dumps`. The engine's accelerator writes it in one buffer when it is
+    built (``frame_json_text``: the marks found by identity, the other values written as the
+    stdlib's encoder writes them), a frame of another shape (a text to escape …) is written
+    so here."""
+    if _frame_json_text is not None:
+        made = _frame_json_text(frame, STATE_MARK, EVENTS_MARK, states, events)
+        if made is not NotImplemented:
+            return made  # type: ignore[no-any-return]
     pieces = dumps(frame).split(_MARK_HEAD)
     if len(pieces) == len(states) + len(events) + 1:
         out = [pieces[0]]
