@@ -206,6 +206,8 @@ def test_a_frame_with_events_and_states_as_text_is_the_frame_encoded() -> None:
             protocol.dumps({**whole, "extra": [{"\x00events\x00": 0}]}))
 
 
+@pytest.mark.skipif(protocol._frame_json_text is None, reason="the engine accelerator is not "
+                    "built (or CHICAGO_PURE_PYTHON is set)")
 def test_a_frame_of_another_shape_is_written_by_python() -> None:
     """The accelerator's frame writer writes floats, tuples, nested objects and the marks
     (by identity) as the stdlib's encoder does, and hands what it does not expect (a text
