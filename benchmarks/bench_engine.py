@@ -88,23 +88,44 @@ def positions(preset: str, count: int, seed: int = 2) -> list[Game]:
 
 def bench_playouts(preset: str, samples: int, seed: int = 3) -> tuple[float, float, float]:
     """Median and 90th percentile (ms) of copy() + 50 random actions; median of copy() alone."""
-    rng = random.Random(seed)
-    times: list[float] = []
-    copies: list[float] = []
+    return bench_all_playouts((preset,), samples, seed)[preset]
+
+
+def bench_all_playouts(presets: tuple[str, ...], samples: int,
+                       seed: int = 3) -> dict[str, tuple[float, float, float]]:
+    """:func:`bench_playouts` of every preset, their positions taken in turn.
+
+    The positions of all presets are made first; then position i of each preset is timed
+    before position i + 1 of any, so that a change of the machine's load falls on every
+    preset alike (issue 28, thirty-fourth pass: timed one preset after the other, each for
+    about a second, the presets' medians ranged 0.114-0.269 ms in one run on a shared
+    machine, though their instructions per playout differ by a few per cent). Each preset
+    draws its actions from its own generator, as when it was timed alone.
+    """
+    starts = [positions(preset, samples) for preset in presets]
+    rngs = [random.Random(seed) for _ in presets]
+    times: list[list[float]] = [[] for _ in presets]
+    copies: list[list[float]] = [[] for _ in presets]
     clock = time.process_time_ns
-    for start in positions(preset, samples):
-        t0 = clock()
-        start.copy()
-        copies.append((clock() - t0) / 1e6)
-        t0 = clock()
-        game = start.copy()
-        for _ in range(50):
-            if game.to_act is None:
-                break
-            game.apply(random_action(game, rng))
-        times.append((clock() - t0) / 1e6)
-    times.sort()
-    return statistics.median(times), times[int(len(times) * 0.9)], statistics.median(copies)
+    for i in range(samples):
+        for k in range(len(presets)):
+            start, rng = starts[k][i], rngs[k]
+            t0 = clock()
+            start.copy()
+            copies[k].append((clock() - t0) / 1e6)
+            t0 = clock()
+            game = start.copy()
+            for _ in range(50):
+                if game.to_act is None:
+                    break
+                game.apply(random_action(game, rng))
+            times[k].append((clock() - t0) / 1e6)
+    found: dict[str, tuple[float, float, float]] = {}
+    for preset, taken, copied in zip(presets, times, copies, strict=True):
+        taken.sort()
+        found[preset] = (statistics.median(taken), taken[int(len(taken) * 0.9)],
+                         statistics.median(copied))
+    return found
 
 
 def bench_pokerkit(seconds: float, seed: int = 4) -> tuple[float, float] | None:
@@ -304,9 +325,10 @@ def main(argv: list[str] | None = None) -> int:
           "| copy() alone |")
     print("|---|---:|---:|---:|---:|---:|")
     worst_copy = 0.0
+    playouts = bench_all_playouts(tuple(PRESETS), samples)
     for preset in PRESETS:
         deals_s, actions_s = median[preset]
-        median_ms, p90, copy_ms = bench_playouts(preset, samples)
+        median_ms, p90, copy_ms = playouts[preset]
         worst_copy = max(worst_copy, median_ms)
         print(f"| {preset} | {deals_s:,.0f} | {actions_s:,.0f} | {median_ms:.3f} ms | "
               f"{p90:.3f} ms | {copy_ms * 1000:.1f} µs |")
