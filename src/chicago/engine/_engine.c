@@ -319,12 +319,14 @@ static PyObject *new_discard(uint64_t mask)
     return action;
 }
 
+static PyObject **discard_three(const int *cards, int pattern); /* see "kept discards" */
 static PyObject *KEEP_ACTION;          /* discard nothing */
 static PyObject *DISCARD_ONE[52];      /* discard one card, made when first needed */
 static PyObject *DISCARD_TWO[52 * 52]; /* discard two cards (lower id first), the same */
 
-/* The discard action of ``mask`` (a new reference). Those of at most two cards, 16 of the
-   32 options of a turn, are made once and kept; the others are made each time. */
+/* The discard action of ``mask`` (a new reference). Those of at most three cards, 26 of
+   the 32 options of a turn, are made once and kept (three cards since the thirty-fourth
+   pass); the others are made each time. */
 static PyObject *discard_action(uint64_t mask, const int *cards, int pattern)
 {
     PyObject **kept = NULL;
@@ -337,6 +339,8 @@ static PyObject *discard_action(uint64_t mask, const int *cards, int pattern)
         int low = __builtin_ctz(pattern), high = 31 - __builtin_clz(pattern);
         kept = &DISCARD_TWO[cards[low] * 52 + cards[high]];
     }
+    else if (count == 3)
+        kept = discard_three(cards, pattern);
     if (kept == NULL) return new_discard(mask);
     if (*kept == NULL && (*kept = new_discard(mask)) == NULL) return NULL;
     Py_INCREF(*kept);
@@ -5699,6 +5703,31 @@ static int end_turns(PyObject *self, PyObject *phase)
     if (next == 0 && phase == PH_CHICAGO) next = begin_play(self);
     Py_DECREF(phase);
     return next;
+}
+
+/* ------------------------------------------------------------------ kept discards
+ * (issue 28, thirty-fourth pass; h92). The discard actions of three cards kept as those of
+ * one and two are (discard_action): a random pagat deal made 192 new discard actions, 16 an
+ * exchange turn, of which the player takes one; ten of the 16 are of three cards. There are
+ * C(52, 3) = 22,100 of them, each made when first listed and kept for the process (about
+ * 2.3 MB when all are made), found by the combinatorial number of its three cards.
+ */
+static PyObject **DISCARD_THREE; /* 22,100 slots, allocated on first use */
+
+/* The slot of the three-card discard of ``pattern`` (three bits) of the sorted ``cards``;
+   NULL (no error set) if no memory for the table, when the action is made each time. */
+static PyObject **discard_three(const int *cards, int pattern)
+{
+    if (DISCARD_THREE == NULL
+        && (DISCARD_THREE = PyMem_Calloc(22100, sizeof(PyObject *))) == NULL)
+        return NULL;
+    int picked[3], k = 0;
+    for (int i = 0; i < 5 && k < 3; i++)
+        if (pattern >> i & 1) picked[k++] = cards[i];
+    if (k != 3) return NULL;
+    int a = picked[0], b = picked[1], c = picked[2]; /* a < b < c: the hand is sorted */
+    if (a < 0 || a >= b || b >= c || c > 51) return NULL;
+    return &DISCARD_THREE[c * (c - 1) * (c - 2) / 6 + b * (b - 1) / 2 + a];
 }
 
 static PyMethodDef METHODS[] = {
