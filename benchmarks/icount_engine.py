@@ -30,7 +30,7 @@ from pathlib import Path
 from chicago import Game, Rules
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_engine import random_action  # noqa: E402  (imported by every workload alike)
+from bench_engine import random_action
 
 DEALS = 300
 
