@@ -23,8 +23,10 @@ workload's own instructions. Workloads:
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from chicago import Game, Rules
@@ -62,24 +64,20 @@ def bench_deals(rules: Rules, rng: random.Random, lengths: list[int] | None) -> 
 
 
 class _Stand:
-    """A stand-in game for the player alone: its legal actions are plain tuples."""
+    """A stand-in game for the player alone: ``legal_actions`` is a C callable (as the
+    engine's is) that gives a tuple of plain items."""
 
-    __slots__ = ("legal",)
-
-    def __init__(self) -> None:
-        self.legal: tuple[object, ...] = ()
-
-    def legal_actions(self) -> tuple[object, ...]:
-        return self.legal
+    __slots__ = ("legal_actions",)
+    legal_actions: Callable[[], tuple[object, ...]]
 
 
 def player_alone(lengths: list[int], rng: random.Random) -> None:
     """The benchmark's player's calls on tuples of ``lengths`` (no Chicago in them: the
     rare extra draw of a Chicago turn is left out)."""
-    tuples = {n: ((None,),) * n for n in set(lengths)}
+    given = {n: itertools.repeat(((None,),) * n).__next__ for n in set(lengths)}
     stand = _Stand()
     for n in lengths:
-        stand.legal = tuples[n]
+        stand.legal_actions = given[n]
         random_action(stand, rng)  # type: ignore[arg-type]
 
 
