@@ -5,11 +5,10 @@ The C method deals the plain flow (a card source of its own class past its stack
 no win-again, no low-hand redeal; V-LOCK-6's sixth card since the thirty-fourth pass)
 and hands every other deal to the Python method. Random games of every preset, with random
 sets of variations and options, 2-6 players, plain, stacked and duplicate card sources,
-are played in lockstep by two games
-that differ only in their new deal (both with the C turns): after every action every
-declared attribute of the two is the same (the generator's state, the records of events
-not made yet and where a deal's events start included), and at the end their events and
-records.
+are played in lockstep by two games that differ only in their new deal (both with the C
+turns): after every action every declared attribute of the two is the same (the
+generator's state, the records of events not made yet and where a deal's events start
+included), and at the end their events and records.
 """
 
 from __future__ import annotations
