@@ -40,18 +40,40 @@ PYTHON_CHICAGO_DEALS = 10
 
 
 def random_action(game: Game, rng: random.Random) -> Action:
-    """A random legal action; Chicago is declared only one time in ten when it may be."""
+    """A random legal action; Chicago is declared only one time in ten when it may be.
+
+    The action is ``rng.choice(legal)``'s, drawn the way ``random.Random.choice`` draws it
+    (``_randbelow_with_getrandbits``: ``getrandbits`` of the length's bit count until below
+    the length) without its two Python calls; the same action from the same generator, at
+    a quarter of the player's cost (issue 28, thirty-fourth pass). The loops below, and
+    pokerkit's and OpenSpiel's random players, draw the same way.
+    """
     legal = game.legal_actions()
-    action = rng.choice(legal)
+    n = len(legal)
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    action = legal[r]
     if action[0] is CHICAGO and rng.random() >= CHICAGO_RATE:
         action = legal[0]  # "no chicago"
     return action
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.choice``'s index among ``n`` items, drawn as in :func:`random_action`."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
 
 
 def bench_games(preset: str, seconds: float, seed: int = 1) -> tuple[float, float, int, int]:
     """Play whole random games for about ``seconds``: (deals/s, actions/s, deals, actions)."""
     rules = Rules.preset(preset)
     rng = random.Random(seed)
+    getrandbits = rng.getrandbits
     deals = actions = 0
     start = time.process_time()
     elapsed = 0.0
@@ -62,7 +84,12 @@ def bench_games(preset: str, seconds: float, seed: int = 1) -> tuple[float, floa
         apply, legal_actions = game.apply, game.legal_actions
         while game.to_act is not None:
             legal = legal_actions()
-            action = rng.choice(legal)
+            n = len(legal)  # rng.choice(legal), drawn as random.Random.choice draws
+            k = n.bit_length()
+            r = getrandbits(k)
+            while r >= n:
+                r = getrandbits(k)
+            action = legal[r]
             if action[0] is CHICAGO and rng.random() >= CHICAGO_RATE:
                 action = legal[0]
             apply(action)
@@ -88,23 +115,44 @@ def positions(preset: str, count: int, seed: int = 2) -> list[Game]:
 
 def bench_playouts(preset: str, samples: int, seed: int = 3) -> tuple[float, float, float]:
     """Median and 90th percentile (ms) of copy() + 50 random actions; median of copy() alone."""
-    rng = random.Random(seed)
-    times: list[float] = []
-    copies: list[float] = []
+    return bench_all_playouts((preset,), samples, seed)[preset]
+
+
+def bench_all_playouts(presets: tuple[str, ...], samples: int,
+                       seed: int = 3) -> dict[str, tuple[float, float, float]]:
+    """:func:`bench_playouts` of every preset, their positions taken in turn.
+
+    The positions of all presets are made first; then position i of each preset is timed
+    before position i + 1 of any, so that a change of the machine's load falls on every
+    preset alike (issue 28, thirty-fourth pass: timed one preset after the other, each for
+    about a second, the presets' medians ranged 0.114-0.269 ms in one run on a shared
+    machine, though their instructions per playout differ by a few per cent). Each preset
+    draws its actions from its own generator, as when it was timed alone.
+    """
+    starts = [positions(preset, samples) for preset in presets]
+    rngs = [random.Random(seed) for _ in presets]
+    times: list[list[float]] = [[] for _ in presets]
+    copies: list[list[float]] = [[] for _ in presets]
     clock = time.process_time_ns
-    for start in positions(preset, samples):
-        t0 = clock()
-        start.copy()
-        copies.append((clock() - t0) / 1e6)
-        t0 = clock()
-        game = start.copy()
-        for _ in range(50):
-            if game.to_act is None:
-                break
-            game.apply(random_action(game, rng))
-        times.append((clock() - t0) / 1e6)
-    times.sort()
-    return statistics.median(times), times[int(len(times) * 0.9)], statistics.median(copies)
+    for i in range(samples):
+        for k in range(len(presets)):
+            start, rng = starts[k][i], rngs[k]
+            t0 = clock()
+            start.copy()
+            copies[k].append((clock() - t0) / 1e6)
+            t0 = clock()
+            game = start.copy()
+            for _ in range(50):
+                if game.to_act is None:
+                    break
+                game.apply(random_action(game, rng))
+            times[k].append((clock() - t0) / 1e6)
+    found: dict[str, tuple[float, float, float]] = {}
+    for preset, taken, copied in zip(presets, times, copies, strict=True):
+        taken.sort()
+        found[preset] = (statistics.median(taken), taken[int(len(taken) * 0.9)],
+                         statistics.median(copied))
+    return found
 
 
 def bench_pokerkit(seconds: float, seed: int = 4) -> tuple[float, float] | None:
@@ -126,6 +174,7 @@ def bench_pokerkit(seconds: float, seed: int = 4) -> tuple[float, float] | None:
         Automation.CHIPS_PULLING,
     )
     rng = random.Random(seed)
+    getrandbits = rng.getrandbits
     hands = actions = 0
     start = time.process_time()
     elapsed = 0.0
@@ -152,7 +201,12 @@ def bench_pokerkit(seconds: float, seed: int = 4) -> tuple[float, float] | None:
                     assert low is not None and high is not None
                     amount = rng.randint(low, high)
                     moves.append(functools.partial(state.complete_bet_or_raise_to, amount))
-                rng.choice(moves)()
+                n = len(moves)  # rng.choice(moves), drawn as the chicago loop draws
+                k = n.bit_length()
+                r = getrandbits(k)
+                while r >= n:
+                    r = getrandbits(k)
+                moves[r]()
             actions += 1
         hands += 1
         elapsed = time.process_time() - start
@@ -239,9 +293,11 @@ def bench_openspiel(name: str, seconds: float, seed: int = 6) -> tuple[float, fl
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[_below(rng, len(outcomes))][0])
             else:
-                state.apply_action(rng.choice(state.legal_actions()))
+                legal = state.legal_actions()
+                state.apply_action(legal[_below(rng, len(legal))])
                 decisions += 1
         games += 1
         elapsed = time.process_time() - start
@@ -304,9 +360,10 @@ def main(argv: list[str] | None = None) -> int:
           "| copy() alone |")
     print("|---|---:|---:|---:|---:|---:|")
     worst_copy = 0.0
+    playouts = bench_all_playouts(tuple(PRESETS), samples)
     for preset in PRESETS:
         deals_s, actions_s = median[preset]
-        median_ms, p90, copy_ms = bench_playouts(preset, samples)
+        median_ms, p90, copy_ms = playouts[preset]
         worst_copy = max(worst_copy, median_ms)
         print(f"| {preset} | {deals_s:,.0f} | {actions_s:,.0f} | {median_ms:.3f} ms | "
               f"{p90:.3f} ms | {copy_ms * 1000:.1f} µs |")

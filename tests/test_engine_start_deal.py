@@ -2,13 +2,13 @@
 against the pure-Python one (``Game._start_deal_python``).
 
 The C method deals the plain flow (a card source of its own class past its stacked decks,
-no V-LOCK-*, no win-again, no low-hand redeal) and hands every other deal to the Python
-method. Random games of every preset, with random sets of variations and options, 2-6
-players, plain, stacked and duplicate card sources, are played in lockstep by two games
-that differ only in their new deal (both with the C turns): after every action every
-declared attribute of the two is the same (the generator's state, the records of events
-not made yet and where a deal's events start included), and at the end their events and
-records.
+no win-again, no low-hand redeal; V-LOCK-6's sixth card since the thirty-fourth pass)
+and hands every other deal to the Python method. Random games of every preset, with random
+sets of variations and options, 2-6 players, plain, stacked and duplicate card sources,
+are played in lockstep by two games that differ only in their new deal (both with the C
+turns): after every action every declared attribute of the two is the same (the
+generator's state, the records of events not made yet and where a deal's events start
+included), and at the end their events and records.
 """
 
 from __future__ import annotations
@@ -164,3 +164,44 @@ def test_the_c_taken_trick_is_the_pythons() -> None:
         views._taken((0, ((9, DECK[0]),)))  # no such seat: Python's error
     with pytest.raises(TypeError):
         views._taken((0, [(0, DECK[0])]))  # type: ignore[arg-type]  # a list: unhashable
+
+
+def test_a_locked_seats_sixth_card_is_dealt_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """V-LOCK-6 (wikipedia-42): the C deal deals a locked seat's sixth card itself (issue 28,
+    thirty-fourth pass: it went to Python before, a fifth of a wikipedia-42 playout), from
+    the top of the stock after the five rounds, in turn order, the same as Python's deal;
+    Python's deal (its ``_reset_deal_state``) is not called."""
+    calls: list[int] = []
+    reset = Game._reset_deal_state
+
+    def counted(game: Game) -> None:
+        calls.append(1)
+        reset(game)
+
+    rules = Rules.preset("wikipedia-42")
+    assert rules.lock_six and rules.lock_at == 42
+    for seed in range(40):
+        rng = random.Random(seed)
+        scores = [rng.choice((0, 41, 42, 60)) for _ in range(4)]
+        fast, slow = Game(rules, 4, seed=seed), PythonDeals(rules, 4, seed=seed)
+        for game in (fast, slow):
+            game.scores = list(scores)
+        monkeypatch.setattr(Game, "_reset_deal_state", counted)
+        fast._start_deal()
+        assert not calls, "the C deal called Python's"
+        monkeypatch.setattr(Game, "_reset_deal_state", reset)
+        slow._start_deal()
+        assert slots(fast) == slots(slow)
+        assert [len(h) for h in fast.hands] == [6 if s >= 42 else 5 for s in scores]
+        assert len(fast._stock) == 52 - 20 - sum(s >= 42 for s in scores)
+
+
+@LOCKSTEP
+@given(tables())
+def test_c_and_python_deals_agree_when_seats_lock_early(
+        table: tuple[Rules, int, int, str]) -> None:
+    """V-LOCK-6 with a low lock (every few deals a seat or more is dealt six cards): a game
+    dealing in C and one dealing in Python stay the same after every action."""
+    rules, players, seed, source = table
+    rules = rules.replace(lock_at=random.Random(seed).randrange(1, 12), lock_six=True)
+    play_in_lockstep((rules, players, seed, source), PythonDeals)

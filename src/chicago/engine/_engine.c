@@ -319,12 +319,14 @@ static PyObject *new_discard(uint64_t mask)
     return action;
 }
 
+static PyObject **discard_three(const int *cards, int pattern); /* see "kept discards" */
 static PyObject *KEEP_ACTION;          /* discard nothing */
 static PyObject *DISCARD_ONE[52];      /* discard one card, made when first needed */
 static PyObject *DISCARD_TWO[52 * 52]; /* discard two cards (lower id first), the same */
 
-/* The discard action of ``mask`` (a new reference). Those of at most two cards, 16 of the
-   32 options of a turn, are made once and kept; the others are made each time. */
+/* The discard action of ``mask`` (a new reference). Those of at most three cards, 26 of
+   the 32 options of a turn, are made once and kept (three cards since the thirty-fourth
+   pass); the others are made each time. */
 static PyObject *discard_action(uint64_t mask, const int *cards, int pattern)
 {
     PyObject **kept = NULL;
@@ -337,6 +339,8 @@ static PyObject *discard_action(uint64_t mask, const int *cards, int pattern)
         int low = __builtin_ctz(pattern), high = 31 - __builtin_clz(pattern);
         kept = &DISCARD_TWO[cards[low] * 52 + cards[high]];
     }
+    else if (count == 3)
+        kept = discard_three(cards, pattern);
     if (kept == NULL) return new_discard(mask);
     if (*kept == NULL && (*kept = new_discard(mask)) == NULL) return NULL;
     Py_INCREF(*kept);
@@ -4403,7 +4407,8 @@ static int add_action(PyObject *self, PyObject *entry)
 
 /* ------------------------------------------------------------------ a new deal
  * (issue 28, twenty-sixth pass). Game._start_deal in C for the plain flow (a CardSource of
- * its own class past its stacked decks; no V-LOCK-*, no win-again, no low-hand redeal):
+ * its own class past its stacked decks; no win-again, no low-hand redeal; V-LOCK-6's sixth
+ * card since the thirty-fourth pass):
  * the same state, the same shuffle of the game's generator, the same records, as
  * Game._start_deal_python (with _reset_deal_state and _begin_exchange(0)), which does any
  * other deal. It was a tenth of a random deal's time in Python.
@@ -4450,12 +4455,13 @@ static int rule_is(PyObject *rules, PyObject *name, int truth)
 
 /* 1 if the next deal is one start_deal makes (see above), 0 if Python's, -1 on an error;
    with 1, the rules' lock_at in ``lock_at`` (a new reference). */
-static int plain_deal(PyObject *self, long deal_index, PyObject **lock_at)
+static int plain_deal(PyObject *self, long deal_index, PyObject **lock_at, int *lock_six)
 {
     PyObject *rules = SLOT(self, O_RULES), *source = SLOT(self, O_SOURCE);
     if (rules == NULL || source == NULL || Py_TYPE(source) != CARD_SOURCE) return 0;
     int found;
-    if ((found = rule_is(rules, D_S_LOCK_SIX, 1)) != 0) return found < 0 ? -1 : 0;
+    /* V-LOCK-6 (issue 28, thirty-fourth pass): a locked seat's sixth card dealt here too */
+    if ((*lock_six = rule_is(rules, D_S_LOCK_SIX, 1)) < 0) return -1;
     if ((found = rule_is(rules, D_S_WIN_AGAIN, 1)) != 0) return found < 0 ? -1 : 0;
     PyObject *redeal = PyObject_GetAttr(rules, D_S_REDEAL_LOW);
     if (redeal == NULL) return -1;
@@ -4551,7 +4557,7 @@ static int shuffle_twister(PyObject *rng, PyObject *cards)
 }
 
 static PyObject *start_plain_deal(PyObject *self, long n, long deal_number, long dealer,
-                                  PyObject *lock_at);
+                                  PyObject *lock_at, int lock_six);
 
 static PyObject *start_deal(PyObject *self, PyObject *unused)
 {
@@ -4561,17 +4567,20 @@ static PyObject *start_deal(PyObject *self, PyObject *unused)
     long dealer = PyLong_AsLong(SLOT(self, O_DEALER));
     if (PyErr_Occurred()) return NULL;
     PyObject *lock_at = NULL;
-    int plain_flow = n < 2 || n > 6 ? 0 : plain_deal(self, deal_number, &lock_at);
+    int lock_six = 0;
+    int plain_flow = n < 2 || n > 6 ? 0 : plain_deal(self, deal_number, &lock_at, &lock_six);
     if (plain_flow < 0) return NULL;
     if (!plain_flow) return PyObject_CallOneArg(D_PYTHON, self);
-    PyObject *result = start_plain_deal(self, n, deal_number, dealer, lock_at);
+    PyObject *result = start_plain_deal(self, n, deal_number, dealer, lock_at, lock_six);
     Py_DECREF(lock_at);
     return result;
 }
 
-/* start_deal's plain flow; ``lock_at``: the rules' (None or an int). */
+/* start_deal's plain flow; ``lock_at``: the rules' (None or an int); ``lock_six``: the
+   rules' V-LOCK-6 (a locked seat is dealt a sixth card, in turn order after the five
+   rounds, as Game._start_deal_python takes them from the top of the stock). */
 static PyObject *start_plain_deal(PyObject *self, long n, long deal_number, long dealer,
-                                  PyObject *lock_at)
+                                  PyObject *lock_at, int lock_six)
 {
     PyObject *scores = list_slot(self, O_SCORES), *events = list_slot(self, D_EVENTS);
     PyObject *event_count = SLOT(self, D_EVENT_COUNT), *pending = list_slot(self, O_PENDING);
@@ -4649,9 +4658,16 @@ static PyObject *start_plain_deal(PyObject *self, long n, long deal_number, long
         return NULL;
     }
     Py_DECREF(done);
+    /* V-LOCK-6: the seats dealt a sixth card (locked ones, only when lock_at is set) */
+    long sixth = 0;
+    PyObject *locked_now = list_slot(self, O_LOCKED);
+    if (lock_six && lock_at != Py_None && locked_now != NULL)
+        for (long i = 0; i < n && i < PyList_GET_SIZE(locked_now); i++)
+            sixth += PyList_GET_ITEM(locked_now, i) == Py_True;
     PyObject *hands = PyList_New(n), *order = PyList_New(n);
-    PyObject *stock = PyList_New(52 - 5 * n);
+    PyObject *stock = PyList_New(52 - 5 * n - sixth);
     if (hands == NULL || order == NULL || stock == NULL) goto fail;
+    long next_card = 5 * n;
     for (long i = 0; i < n; i++) {
         long seat = (dealer + 1 + i) % n;
         PyObject *hand = PyList_New(5);
@@ -4661,7 +4677,14 @@ static PyObject *start_plain_deal(PyObject *self, long n, long deal_number, long
         PyList_SET_ITEM(hands, seat, hand);
         PyList_SET_ITEM(order, i, small_int(seat));
     }
-    for (Py_ssize_t k = 0; k < 52 - 5 * n; k++) /* the stock: next card last */
+    for (long i = 0; sixth && i < n; i++) { /* after the five rounds, in turn order */
+        long seat = (dealer + 1 + i) % n;
+        if (seat < PyList_GET_SIZE(locked_now) && PyList_GET_ITEM(locked_now, seat) == Py_True
+            && PyList_Append(PyList_GET_ITEM(hands, seat),
+                             PyList_GET_ITEM(deck, next_card++)) < 0)
+            goto fail;
+    }
+    for (Py_ssize_t k = 0; k < 52 - next_card; k++) /* the stock: next card last */
         PyList_SET_ITEM(stock, k, Py_NewRef(PyList_GET_ITEM(deck, 51 - k)));
     Py_CLEAR(deck);
     /* the records: the deal, then each seat's hand in turn order */
@@ -6056,6 +6079,31 @@ static PyObject *frame_json_text(PyObject *module, PyObject *const *args, Py_ssi
 }
 
 /* end of events and frames as JSON text (issue 28, thirty-second pass) */
+
+/* ------------------------------------------------------------------ kept discards
+ * (issue 28, thirty-fourth pass; h92). The discard actions of three cards kept as those of
+ * one and two are (discard_action): a random pagat deal made 192 new discard actions, 16 an
+ * exchange turn, of which the player takes one; ten of the 16 are of three cards. There are
+ * C(52, 3) = 22,100 of them, each made when first listed and kept for the process (about
+ * 2.3 MB when all are made), found by the combinatorial number of its three cards.
+ */
+static PyObject **DISCARD_THREE; /* 22,100 slots, allocated on first use */
+
+/* The slot of the three-card discard of ``pattern`` (three bits) of the sorted ``cards``;
+   NULL (no error set) if no memory for the table, when the action is made each time. */
+static PyObject **discard_three(const int *cards, int pattern)
+{
+    if (DISCARD_THREE == NULL
+        && (DISCARD_THREE = PyMem_Calloc(22100, sizeof(PyObject *))) == NULL)
+        return NULL;
+    int picked[3], k = 0;
+    for (int i = 0; i < 5 && k < 3; i++)
+        if (pattern >> i & 1) picked[k++] = cards[i];
+    if (k != 3) return NULL;
+    int a = picked[0], b = picked[1], c = picked[2]; /* a < b < c: the hand is sorted */
+    if (a < 0 || a >= b || b >= c || c > 51) return NULL;
+    return &DISCARD_THREE[c * (c - 1) * (c - 2) / 6 + b * (b - 1) / 2 + a];
+}
 
 static PyMethodDef METHODS[] = {
     {"install_taken", install_taken, METH_O,
