@@ -31,7 +31,7 @@ from chicago.bots.heuristics import (
     top_sequence_chicago,
     would_reset,
 )
-from chicago.cards import Card
+from chicago.cards import DECK, Card
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.viewtypes import SeatView
@@ -56,9 +56,16 @@ def _discard_action(legal: Sequence[Action], hand: Sequence[Card], keep: Sequenc
     for card in hand:
         if card not in keep:
             throw |= 1 << card
+    discard = _K.DISCARD
+    # issue 28: the exact discard found by equality, a C scan of the list, rather than by
+    # the loop below over the up to 32 discards of an exchange (a plain discard is the
+    # tuple (kind, mask, None, None): the one equal to it is the one the loop returns)
+    try:
+        return legal[legal.index(tuple.__new__(Action, (discard, throw, None, None)))]
+    except ValueError:
+        pass  # not legal: the nearest one
     best: Action | None = None
     best_count = -1
-    discard = _K.DISCARD
     for action in legal:  # an action is the tuple (kind, card mask, category, target)
         if action[0] is not discard:
             continue
@@ -163,7 +170,8 @@ class BasicBot:
             call = top_sequence_chicago(k, leads=leads) or chicago_is_due(k)
             return _find(legal_actions, _K.CHICAGO if call else _K.NO_CHICAGO) or legal_actions[0]
         if phase == "play":
-            plays = {a.card: a for a in legal_actions if a[0] is _K.PLAY}
+            play = _K.PLAY  # a play's mask has its one card's bit (Action.card, inlined)
+            plays = {DECK[a[1].bit_length() - 1]: a for a in legal_actions if a[0] is play}
             return plays[basic_play(k, list(plays))]  # the legal action of the card
         return legal_actions[0]
 

@@ -1,0 +1,142 @@
+"""The ``basic`` bot decides as it did before issue 28's thirty-third pass made two of its
+steps cheaper: the exact discard of an exchange found by a C scan of the legal actions
+(``list.index`` of the plain discard's tuple) rather than a Python loop over them, and a
+play's card read from its mask rather than through ``Action.card``.
+
+The reference below is the bot's code as it was (its exchange rule's loop and its play
+step, verbatim); the bot is asked at every turn with a choice of random games of every
+preset, random variations (V-LOCK-6's six-card exchange, V-ONE-UP, V-REDEAL-LOW …) and 2-6
+seats, from the seat's own view (what a person in that seat is shown), and must give the
+same action for every view and seed (R-EX-1, R-EX-2: which discards are legal; R-PLAY-1:
+which cards may be played). The games go on with the bot's action mostly and a random one
+sometimes, so that hands the bot would not keep are met too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chicago import Game
+from chicago.bots import basic
+from chicago.bots.basic import BasicBot, common_decision
+from chicago.bots.heuristics import basic_keep, basic_play, chicago_is_due, top_sequence_chicago
+from chicago.cards import DECK, Card
+from chicago.engine.actions import Action, ActionKind
+from chicago.engine.knowledge import knowledge
+from chicago.engine.viewtypes import SeatView
+from chicago.poker import Category, evaluate
+from chicago.rules import PRESETS
+from test_engine_properties import Case, cases
+
+_K = ActionKind
+
+
+def _reference_discard(legal: Sequence[Action], hand: Sequence[Card],
+                       keep: Sequence[Card]) -> Action:
+    """``basic._discard_action`` as it was: one Python loop over the legal actions."""
+    throw = 0
+    for card in hand:
+        if card not in keep:
+            throw |= 1 << card
+    best: Action | None = None
+    best_count = -1
+    discard = _K.DISCARD
+    for action in legal:
+        if action[0] is not discard:
+            continue
+        cards = action[1]
+        if cards == throw:
+            return action
+        if not cards & ~throw:
+            count = cards.bit_count()
+            if count > best_count:
+                best, best_count = action, count
+    return best if best is not None else legal[0]
+
+
+def _reference_decide(view: SeatView, legal: Sequence[Action]) -> Action:
+    """``BasicBot.decide`` as it was (``common_decision`` given the old exchange rule for
+    V-LOCK-6's six cards; the plays by ``Action.card``)."""
+    saved = basic._discard_action
+    basic._discard_action = _reference_discard
+    try:
+        k = knowledge(view)
+        common = common_decision(k, legal)
+    finally:
+        basic._discard_action = saved
+    if common is not None:
+        return common
+    phase = k.phase
+    if phase == "exchange":
+        keep = basic_keep(k.hand, k.rules, last=k.round >= k.exchanges_total)
+        return _reference_discard(legal, k.hand, keep)
+    if phase == "announce":
+        announce = next((a for a in legal if a.kind is _K.ANNOUNCE), None)
+        if announce is None:
+            return legal[0]
+        value = evaluate(k.hand, k.rules)
+        weak = value.category is Category.PAIR and value.ranks[0] <= 6
+        if weak and len(k.to_speak_after()) >= 2:
+            return next((a for a in legal if a.kind is _K.PASS), None) or announce
+        return announce
+    if phase == "chicago":
+        leads = k.rules.chicago_caller_leads or k.leader == k.seat
+        call = top_sequence_chicago(k, leads=leads) or chicago_is_due(k)
+        wanted = _K.CHICAGO if call else _K.NO_CHICAGO
+        return next((a for a in legal if a.kind is wanted), None) or legal[0]
+    if phase == "play":
+        plays = {a.card: a for a in legal if a[0] is _K.PLAY}
+        return plays[basic_play(k, list(plays))]
+    return legal[0]
+
+
+def _turns(case: Case, rng: random.Random, limit: int) -> Iterator[tuple[Game, int]]:
+    """The turns with a choice of a game of ``case`` (at most ``limit``), the game going on
+    with ``basic``'s action three times in four and a random legal one else."""
+    game = Game(case.rules, players=case.players, seed=case.seed)
+    bot = BasicBot()
+    asked = 0
+    while not game.is_over and asked < limit:
+        legal = game.legal_actions()
+        seat = game.to_act
+        if seat is not None and len(legal) > 1:
+            asked += 1
+            yield game, seat
+            action = (bot.decide(game.view(seat), legal, rng) if rng.random() < 0.75
+                      else rng.choice(legal))
+        else:
+            action = legal[0] if len(legal) == 1 else rng.choice(legal)
+        game.apply(action)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_basic_decides_as_before_on_every_view_R_EX_1_R_PLAY_1(preset: str,
+                                                                 data: st.DataObject) -> None:
+    case = data.draw(cases(preset=preset))
+    rng = random.Random(case.seed)
+    bot = BasicBot()
+    kinds: set[str] = set()
+    for game, seat in _turns(case, rng, 400):
+        view = game.view(seat)
+        legal = game.legal_actions()
+        seed = rng.randrange(2**32)
+        decided = bot.decide(view, legal, random.Random(seed))
+        assert decided == _reference_decide(view, legal), (case, seat, view.phase)
+        assert decided in legal
+        kinds.add(view.phase)
+    assert kinds  # the bot was asked
+
+
+def test_a_plays_card_read_from_its_mask_is_its_card_R_PLAY_1() -> None:
+    """What the play step reads in place of ``Action.card``: a play's mask has one bit."""
+    for card in DECK:
+        action = Action.play(card)
+        assert DECK[action[1].bit_length() - 1] == action.card == card
