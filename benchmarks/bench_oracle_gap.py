@@ -28,7 +28,11 @@ card (the worlds were wrong) or not (the valuation itself misses it).
 (an experiment, a deliberate leak) tells ``master``'s trick search, as a known card of each
 opponent's hand, the cards it kept at its last exchange that it still holds; ``first``, the
 cards it has held since the deal through every exchange: the most that reading the
-exchanges could ever tell the worlds.
+exchanges could ever tell the worlds. ``--variants 'pool=20' 'samples=160'`` asks, at each
+recorded decision, ``master`` with each set of options for its card too, from the same view
+and a copy of the same random state (the game goes on with the recorded ``master``'s card),
+and reports each variant's share of still-winning cards on the very decisions ``master``
+took, paired with ``master``'s (standard errors clustered by deal), and its CPU.
 
 Benchmark only: it reads ``game.hands``, which no bot ever sees.
 """
@@ -41,6 +45,7 @@ import json
 import operator
 import random
 import sys
+import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -58,6 +63,7 @@ from chicago.engine.actions import Action
 from chicago.engine.events import Exchanged
 from chicago.engine.game import Game
 from chicago.engine.knowledge import Knowledge
+from chicago.engine.viewtypes import SeatView
 from chicago.sim import play_game
 
 
@@ -70,6 +76,32 @@ class Recorder(MasterBot):
         self.true_keep: dict[int, int] = {}
         """``--oracle-keep`` only (a leak, for the experiment): per opponent, the cards it
         kept at its last exchange that it still holds, set before each decision."""
+        self.variants: list[tuple[str, MasterBot]] = []
+        """``--variants``: other ``master`` options asked the same decisions."""
+        self.probe = False
+        """Set by the observer before a decision to record: ask the variants too."""
+        self.probed: dict[str, str] = {}
+        self.probe_ms: dict[str, float] = {}
+
+    def decide(self, view: SeatView, legal_actions: Sequence[Action],
+               rng: random.Random) -> Action:
+        """``master``'s decision; before it, with ``probe`` set, each variant's from the
+        same view and a copy of the same random state."""
+        if not self.probe:
+            return super().decide(view, legal_actions, rng)
+        self.probe = False
+        state = rng.getstate()
+        for name, variant in self.variants:
+            copy = random.Random()
+            copy.setstate(state)
+            start = time.process_time()
+            action = variant.decide(view, legal_actions, copy)
+            self.probe_ms[name] = 1000 * (time.process_time() - start)
+            self.probed[name] = str(action.card)
+        start = time.process_time()
+        chosen = super().decide(view, legal_actions, rng)
+        self.probe_ms["master"] = 1000 * (time.process_time() - start)
+        return chosen
 
     def _play(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
         saved = {seat: opp.known for seat, opp in k.opponents.items()}
@@ -153,9 +185,12 @@ def true_keep(game: Game, me: int, which: str) -> dict[int, int]:
 
 def run(games: Sequence[tuple[int, int]], rules: Rules, seed: int,
         out: list[dict[str, Any]], oracle_keep: str = "",
-        options: dict[str, Any] | None = None) -> None:
+        options: dict[str, Any] | None = None,
+        variants: Sequence[tuple[str, dict[str, Any]]] = (), alts: bool = True,
+        json_path: str | None = None) -> None:
     for set_index, rotation in games:
         bot = Recorder(**(options or {}))
+        bot.variants = [(name, MasterBot(**opts)) for name, opts in variants]
         bots = [bot] + [make_bot("basic") for _ in range(3)]
         state: dict[str, Any] = {"game": None}
 
@@ -165,7 +200,7 @@ def run(games: Sequence[tuple[int, int]], rules: Rules, seed: int,
             # the decision before this one was the bot's: finish its record
             pending = state.pop("pending", None)
             if pending is not None:
-                _finish(pending, bot, out)
+                _finish(pending, bot, out, alts)
             state["game"] = game
             bot.true_keep = {}
             if seat != rotation or str(game.phase) != "play":
@@ -181,16 +216,29 @@ def run(games: Sequence[tuple[int, int]], rules: Rules, seed: int,
             state["pending"] = {"truth": truth, "deal": game.deal_number,
                                 "set": set_index, "rot": rotation}
             bot.last = None
+            bot.probe = bool(bot.variants)
+            bot.probed = {}
+            bot.probe_ms = {}
 
         play_game(bots, rules, seed=seed, set_index=set_index, rotation=rotation,
                   observer=observe)
         pending = state.pop("pending", None)
         if pending is not None:
-            _finish(pending, bot, out)
+            _finish(pending, bot, out, alts)
+        if json_path:  # after every game, so a run stopped early keeps its whole games
+            write_json(json_path, out)
         sys.stderr.write(f"game {set_index}/{rotation}: {len(out)} decisions\n")
 
 
-def _finish(pending: dict[str, Any], bot: Recorder, out: list[dict[str, Any]]) -> None:
+def write_json(path: str, records: Sequence[dict[str, Any]]) -> None:
+    """The records, one JSON object a line."""
+    with open(path, "w") as handle:
+        for r in records:
+            handle.write(json.dumps(r) + "\n")
+
+
+def _finish(pending: dict[str, Any], bot: Recorder, out: list[dict[str, Any]],
+            alts: bool = True) -> None:
     if bot.last is None:
         return
     k, cards, positions, scores = bot.last
@@ -223,13 +271,16 @@ def _finish(pending: dict[str, Any], bot: Recorder, out: list[dict[str, Any]]) -
         "trick": 6 - len(hand), "kind": kind, "cards": [str(c) for c in cards],
         "master": m_card, "oracle": o_card, "win": win, "sure": sure,
         "distinct": distinct, "placed": right / max(1, total),
-        "alts": alt_cards(bot, k, cards, positions),
+        "alts": alt_cards(bot, k, cards, positions) if alts else {},
         "world_wins": {str(c): sum(bool(model_moves(p)[c]) for p in positions)
                        for c in cards},
         "n_worlds": len(positions), "winners": [str(c) for c in winners],
         "scores": {str(c): round(s, 2) for c, s in scores.items()},
         "trick_table": [str(c) for c in table],
     }
+    if bot.probed:
+        rec["variants"] = dict(bot.probed)
+        rec["ms"] = {name: round(ms, 2) for name, ms in bot.probe_ms.items()}
     out.append(rec)
 
 
@@ -244,16 +295,26 @@ def summarize(records: Sequence[dict[str, Any]]) -> str:
     alt_right: Counter[str] = Counter()
     alt_total = 0
     winnable = 0
+    paired: dict[str, list[list[int]]] = defaultdict(list)
+    """Per variant, per deal: the variant's winner less master's, decision by decision."""
+    saves: Counter[str] = Counter()
+    breaks: Counter[str] = Counter()
     for rows in by_deal.values():
         for r in rows:
             decisions[(r["trick"], r["kind"])] += 1
         first = rows[0]
         if any(first["win"].values()):
             winnable += 1
+        deal_diffs: dict[str, list[int]] = defaultdict(list)
         for r in rows:
             if not any(r["win"].values()):
                 break
             alt_total += 1
+            for name, card in r.get("variants", {}).items():
+                diff = int(r["win"][card]) - int(r["win"][r["master"]])
+                deal_diffs[name].append(diff)
+                saves[name] += diff > 0
+                breaks[name] += diff < 0
             for name, card in {**r["alts"], "master": r["master"], "oracle": r["oracle"]}.items():
                 alt_right[name] += r["win"][card]
             if not r["win"][r["master"]]:
@@ -265,6 +326,8 @@ def summarize(records: Sequence[dict[str, Any]]) -> str:
                       + (" (worlds: mine wins in >=half)" if share >= 0.5 else "")
                       + (" (a winner wins in >=half)" if right_share >= 0.5 else "")] += 1
                 break
+        for name, diffs in deal_diffs.items():
+            paired[name].append(diffs)
     lines.append(f"deals with trick decisions: {len(by_deal)}; winnable vs real basic "
                  f"replies at the first decision: {winnable}; lost by a decision: "
                  f"{sum(lost_at.values())}")
@@ -275,7 +338,36 @@ def summarize(records: Sequence[dict[str, Any]]) -> str:
     lines.append(f"decisions while the deal is still winnable: {alt_total}; picks a winner:")
     for name, n in alt_right.most_common():
         lines.append(f"   {name:8s} {n:5d} ({n / max(1, alt_total):.1%})")
+    if paired:
+        lines.append("variants asked the same decisions (while winnable): winner share "
+                     "less master's, SE clustered by deal; saves / breaks")
+    for name, deals in paired.items():
+        mean, error, count = clustered(deals)
+        lines.append(f"   {name:24s} {count:5d} decisions: {100 * mean:+.2f} ± "
+                     f"{100 * error:.2f} points; saves {saves[name]}, breaks {breaks[name]}")
+    timed: dict[str, list[float]] = defaultdict(list)
+    for r in records:
+        for name, ms in r.get("ms", {}).items():
+            timed[name].append(ms)
+    for name, times in timed.items():
+        times.sort()
+        lines.append(f"   CPU {name:20s} median {times[len(times) // 2]:.1f} ms, p99 "
+                     f"{times[min(len(times) - 1, int(0.99 * len(times)))]:.1f} ms "
+                     f"({len(times)} decisions)")
     return "\n".join(lines)
+
+
+def clustered(deals: Sequence[Sequence[int]]) -> tuple[float, float, int]:
+    """The mean of the per-decision values and its standard error, clustered by deal (the
+    decisions of one deal are not independent), and the number of decisions."""
+    count = sum(len(d) for d in deals)
+    if not count:
+        return 0.0, 0.0, 0
+    mean = sum(sum(d) for d in deals) / count
+    groups = len(deals)
+    spread = sum((sum(d) - len(d) * mean) ** 2 for d in deals)
+    error = (spread * groups / max(1, groups - 1)) ** 0.5 / count
+    return mean, error, count
 
 
 def main() -> int:
@@ -293,7 +385,15 @@ def main() -> int:
     parser.add_argument("--options", default="",
                         help="master's options of the same name as its keywords, "
                         "e.g. 'exrule=1;annrule=1;chain=20'")
+    parser.add_argument("--no-alts", action="store_true",
+                        help="skip the alternative valuations (cheaper)")
+    parser.add_argument("--variants", nargs="*", default=[],
+                        help="other master options asked the same decisions, e.g. "
+                        "'pool=20' 'samples=160'")
     args = parser.parse_args()
+    variants = [(spec, {name: int(value) if float(value).is_integer() else float(value)
+                        for name, value in parse_master_options("master:" + spec).items()})
+                for spec in args.variants]
     options = {name: int(value) if float(value).is_integer() else float(value)
                for name, value in parse_master_options("master:" + args.options).items()}
     if args.from_json:
@@ -305,12 +405,10 @@ def main() -> int:
     records: list[dict[str, Any]] = []
     try:
         run(games, Rules.preset(args.preset), args.seed, records, args.oracle_keep,
-            options)
+            options, variants, not args.no_alts, args.json)
     finally:
         if args.json:
-            with open(args.json, "w") as handle:
-                for r in records:
-                    handle.write(json.dumps(r) + "\n")
+            write_json(args.json, records)
         print(summarize(records))
     return 0
 

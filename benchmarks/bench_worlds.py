@@ -9,7 +9,10 @@ per variant (``--chains``: 0 is the resampled worlds as dealt, N the same after 
 Metropolis–Hastings trades each, ``chain=N``; ``--exrules``: each also with the opponents'
 hands weighed by ``basic``'s exchange rule, ``exrule=N``, on the same decisions;
 ``--annrules``: each also with ``basic``'s announcement rule, ``annrule=N``; ``--exkepts``:
-each with ``exrule`` also with the rule read for protected combinations, ``exkept=N``):
+each with ``exrule`` also with the rule read for protected combinations, ``exkept=N``;
+``--pools``, ``--caps``, ``--samples``: each with that many worlds dealt per world searched,
+``pool=N``, that most dealt while the effective count is short of ``fit`` × ``samples``,
+``cap=N``, and that many searched, ``samples=N``):
 
 - ``distinct``: how many of the ``samples`` worlds searched differ;
 - ``ess``: the effective number of the dealt pool's worlds after weighting, (Σw)²/Σw²;
@@ -77,6 +80,15 @@ def main() -> int:
     parser.add_argument("--annrules", type=int, nargs="+", default=None,
                         help="annrule values measured on the same decisions (default: the "
                         "bot's own)")
+    parser.add_argument("--pools", type=int, nargs="+", default=None,
+                        help="pool values measured on the same decisions (default: the "
+                        "bot's own)")
+    parser.add_argument("--caps", type=int, nargs="+", default=None,
+                        help="cap values measured on the same decisions (default: the "
+                        "bot's own)")
+    parser.add_argument("--samples", type=int, nargs="+", default=None,
+                        help="samples values measured on the same decisions (default: the "
+                        "bot's own)")
     parser.add_argument("--exkepts", type=int, nargs="+", default=None,
                         help="exkept values measured on the same decisions, with exrule "
                         "(default: the bot's own)")
@@ -87,9 +99,13 @@ def main() -> int:
     exrules = args.exrules if args.exrules is not None else [getattr(probe, "exrule", 0)]
     annrules = args.annrules if args.annrules is not None else [getattr(probe, "annrule", 0)]
     exkepts = args.exkepts if args.exkepts is not None else [getattr(probe, "exkept", 0)]
-    variants = [(c, e, a, x) for x in exkepts for a in annrules for e in exrules
-                for c in args.chains if e or not x]
-    rows: dict[tuple[int, int, int, int], list[Row]] = {v: [] for v in variants}
+    pools = args.pools if args.pools is not None else [getattr(probe, "pool", 10)]
+    caps = args.caps if args.caps is not None else [getattr(probe, "cap", 0)]
+    counts = args.samples if args.samples is not None else [getattr(probe, "samples", 40)]
+    variants = [(c, e, a, x, p, cap, n) for n in counts for cap in caps for p in pools
+                for x in exkepts for a in annrules for e in exrules
+                for c in args.chains if (e or not x) and (not cap or cap >= p)]
+    rows: dict[tuple[int, ...], list[Row]] = {v: [] for v in variants}
     uniform_placed: list[float] = []
     cpu: dict[str, list[float]] = {spec: [] for spec in args.time}
     for index in range(args.first_game, args.first_game + args.games):
@@ -111,27 +127,28 @@ def main() -> int:
                 if plays and k.declarer is None and game.deal_number >= args.from_deal:
                     true = [mask_of(hand) for hand in game.hands]
                     state = rngs[0].getstate()
-                    own = (bot.chain, bot.exrule, bot.annrule, bot.exkept)
+                    own = (bot.chain, bot.exrule, bot.annrule, bot.exkept, bot.pool,
+                           bot.cap, bot.samples)
                     bot._kinds = history_kinds(view.history, 0, bot.play_policy, bot.eps, 4,
                                                bot.prior)
                     bot._words = words_of(view, k)
-                    for chain, exrule, annrule, exkept in variants:
-                        bot.chain, bot.exrule, bot.annrule = chain, exrule, annrule
-                        bot.exkept = exkept
+                    for variant in variants:
+                        (bot.chain, bot.exrule, bot.annrule, bot.exkept, bot.pool, bot.cap,
+                         bot.samples) = variant
                         rng = random.Random()
                         rng.setstate(state)
-                        dealt = [bot._sample(k, rng) for _ in range(bot.samples * bot.pool)]
-                        weights = bot._play_weights(k, dealt, plays)
+                        _, weights = bot._pool(k, rng, plays, bot.cap)
                         rng.setstate(state)
                         worlds = [list(p.hands) for p in bot._positions(k, rng, None)]
                         top = max(weights)
                         mine = bot._play_weights(k, [true], plays)[0]
-                        rows[(chain, exrule, annrule, exkept)].append((
+                        rows[variant].append((
                             len({tuple(w) for w in worlds}), effective_count(weights),
                             mine / top if top > 0 else 0.0,
                             sum(1 for w in weights if w < mine) / len(weights),
                             _placed(worlds, true, 0), k.trick_number))
-                    bot.chain, bot.exrule, bot.annrule, bot.exkept = own
+                    (bot.chain, bot.exrule, bot.annrule, bot.exkept, bot.pool, bot.cap,
+                     bot.samples) = own
                     flat = [sample_hands(k, random.Random(i)) for i in range(bot.samples)]
                     uniform_placed.append(_placed(flat, true, 0))
                     for spec, timed in zip(args.time, timers, strict=True):
@@ -143,10 +160,11 @@ def main() -> int:
             action = bots[seat].decide(view, legal, rngs[seat])
             game.apply(action)
         print(f"game {index}: {len(uniform_placed)} decisions so far", flush=True)
-    for (chain, exrule, annrule, exkept), found in rows.items():
+    for (chain, exrule, annrule, exkept, pool, cap, count), found in rows.items():
         if not found:
             continue
-        print(f"chain={chain} exrule={exrule} annrule={annrule} exkept={exkept}: "
+        print(f"chain={chain} exrule={exrule} annrule={annrule} exkept={exkept} "
+              f"pool={pool} cap={cap} samples={count}: "
               f"{len(found)} decisions; "
               f"distinct median "
               f"{statistics.median(r[0] for r in found):.0f} (mean "

@@ -109,3 +109,19 @@ def test_cap_and_fit_are_checked() -> None:
         MasterBot(infer=3, pool=4, cap=3)
     with pytest.raises(ValueError, match="fit"):
         MasterBot(infer=3, cap=12, fit=math.nan)
+
+
+def test_the_searched_worlds_come_from_the_pool_the_benchmarks_read() -> None:
+    """``_pool`` (what ``bench_worlds.py`` measures) deals exactly the pool ``_positions``
+    resamples from: from the same random state every searched world is one of its worlds,
+    and the grown pool is as large as the counting bot deals."""
+    k = knowledge(_trick_one(("3h Ks Qs 8c 6s", "2h Kc Kd 9h 9s")).view(2))
+    plays = observed_plays(k)
+    for options in ({"pool": 3}, {"pool": 1, "cap": 7, "fit": 1.0}):
+        bot = _Counting(infer=3, samples=8, eps=0.001, **options)  # type: ignore[arg-type]
+        bot._kinds = {0: (1.0, 0.0, 0.0), 1: (1.0, 0.0, 0.0)}
+        dealt, weights = bot._pool(k, random.Random(9), plays, bot.cap)
+        assert len(dealt) == len(weights) == bot.dealt
+        pool = {tuple(hands) for hands in dealt}
+        worlds = [p.hands for p in bot._positions(k, random.Random(9), None)]
+        assert len(worlds) == 8 and all(hands in pool for hands in worlds)

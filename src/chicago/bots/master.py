@@ -607,6 +607,23 @@ class MasterBot(ExpertBot):
             for _ in range(count):
                 yield Position(tuple(self._sample(k, rng)), k.leader, table, declarer)
             return
+        dealt, weights = self._pool(k, rng, plays, cap)
+        leader = k.leader
+        table = tuple(card for _, card in k.trick)
+        factor = self._chain_factor(k, plays)
+        for index in resample(weights, self.samples if count is None else count, rng):
+            hands = dealt[index]
+            if factor is not None:
+                hands = walk(k, hands, self.chain, factor, rng)
+            yield Position(tuple(hands), leader, table, declarer)
+
+    def _pool(
+        self, k: Knowledge, rng: random.Random, plays: Sequence[Play], cap: int,
+    ) -> tuple[list[list[int]], list[float]]:
+        """The dealt pool of the trick search with ``infer`` and its weights
+        (:meth:`_play_weights`): ``pool`` times ``samples`` deals, grown with ``cap`` by
+        ``samples`` at a time while the effective number of worlds is below ``fit`` times
+        ``samples``, up to ``cap`` times ``samples`` (:meth:`_positions`)."""
         dealt = [self._sample(k, rng) for _ in range(self.samples * self.pool)]
         weights = self._play_weights(k, dealt, plays)
         if cap:
@@ -617,14 +634,7 @@ class MasterBot(ExpertBot):
                         for _ in range(min(self.samples, limit - len(dealt)))]
                 dealt += more
                 weights += self._play_weights(k, more, plays)
-        leader = k.leader
-        table = tuple(card for _, card in k.trick)
-        factor = self._chain_factor(k, plays)
-        for index in resample(weights, self.samples if count is None else count, rng):
-            hands = dealt[index]
-            if factor is not None:
-                hands = walk(k, hands, self.chain, factor, rng)
-            yield Position(tuple(hands), leader, table, declarer)
+        return dealt, weights
 
     def _chain_factor(self, k: Knowledge, plays: Sequence[Play]) -> Factor | None:
         """With ``chain``, where at least one opponent who played this deal is a player of
