@@ -3904,6 +3904,26 @@ typedef struct {
 
 enum { PJ_OK = 0, PJ_ERROR = -1, PJ_OTHER = 1 };
 
+/* An empty text, written in its own local buffer first. */
+static void pj_open(PJText *out)
+{
+    out->data = out->local;
+    out->size = 0;
+    out->capacity = (Py_ssize_t)sizeof out->local;
+}
+
+/* The text written (ASCII) when ``status`` is PJ_OK, NotImplemented when it is PJ_OTHER
+   (the Python code writes it), NULL with the error set when PJ_ERROR; the buffer freed. */
+static PyObject *pj_close(PJText *out, int status)
+{
+    PyObject *made = NULL;
+    if (status == PJ_OK && (made = PyUnicode_New(out->size, 127)) != NULL)
+        memcpy(PyUnicode_DATA(made), out->data, (size_t)out->size);
+    if (out->data != out->local) PyMem_Free(out->data);
+    if (status == PJ_OTHER) Py_RETURN_NOTIMPLEMENTED;
+    return made;
+}
+
 #define PJ_FIELDS 31
 static PyObject *PJ_NAMES[PJ_FIELDS];
 static PyObject *PJ_KEYS[PJ_FIELDS];  /* '{"players":', ',"deal":' … */
@@ -4209,9 +4229,7 @@ static PyObject *public_json_text(PyObject *module, PyObject *const *args, Py_ss
                 return NULL;
     }
     PJText out;
-    out.data = out.local;
-    out.size = 0;
-    out.capacity = (Py_ssize_t)sizeof out.local;
+    pj_open(&out);
     int status = PJ_OK;
     for (int field = 0; status == PJ_OK && field < PJ_FIELDS; field++) {
         PyObject *key = PJ_KEYS[field];
@@ -4228,12 +4246,7 @@ static PyObject *public_json_text(PyObject *module, PyObject *const *args, Py_ss
         Py_DECREF(value);
     }
     if (status == PJ_OK) status = PJ_LITERAL(&out, "}");
-    PyObject *made = NULL;
-    if (status == PJ_OK && (made = PyUnicode_New(out.size, 127)) != NULL)
-        memcpy(PyUnicode_DATA(made), out.data, (size_t)out.size);
-    if (out.data != out.local) PyMem_Free(out.data);
-    if (status == PJ_OTHER) Py_RETURN_NOTIMPLEMENTED;
-    return made;
+    return pj_close(&out, status);
 }
 
 /* state_json_text(public, own): an update's state as compact JSON text, ``public`` (the text
@@ -4256,9 +4269,7 @@ static PyObject *state_json_text(PyObject *module, PyObject *const *args, Py_ssi
     Py_ssize_t length = PyUnicode_GET_LENGTH(public);
     if (head[0] != '{' || head[length - 1] != '}') Py_RETURN_NOTIMPLEMENTED;
     PJText out;
-    out.data = out.local;
-    out.size = 0;
-    out.capacity = (Py_ssize_t)sizeof out.local;
+    pj_open(&out);
     int status = pj_put(&out, head, length - 1);
     Py_ssize_t position = 0;
     PyObject *key, *item;
@@ -4278,12 +4289,7 @@ static PyObject *state_json_text(PyObject *module, PyObject *const *args, Py_ssi
         if (status == PJ_OK) status = pj_value(&out, item, NULL);
     }
     if (status == PJ_OK) status = PJ_LITERAL(&out, "}");
-    PyObject *made = NULL;
-    if (status == PJ_OK && (made = PyUnicode_New(out.size, 127)) != NULL)
-        memcpy(PyUnicode_DATA(made), out.data, (size_t)out.size);
-    if (out.data != out.local) PyMem_Free(out.data);
-    if (status == PJ_OTHER) Py_RETURN_NOTIMPLEMENTED;
-    return made;
+    return pj_close(&out, status);
 }
 
 /* ------------------------------------------------------------------ shared actions
@@ -5889,21 +5895,14 @@ static PyObject *events_json_text(PyObject *module, PyObject *const *args, Py_ss
         || (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)))
         Py_RETURN_NOTIMPLEMENTED;
     PJText out;
-    out.data = out.local;
-    out.size = 0;
-    out.capacity = (Py_ssize_t)sizeof out.local;
+    pj_open(&out);
     int written = 0;
     int status = PJ_LITERAL(&out, "[");
     for (Py_ssize_t i = 0; status == PJ_OK && i < PySequence_Fast_GET_SIZE(events); i++)
         status = ej_event(&out, PySequence_Fast_GET_ITEM(events, i), audience, texts,
                           &written);
     if (status == PJ_OK) status = PJ_LITERAL(&out, "]");
-    PyObject *made = NULL;
-    if (status == PJ_OK && (made = PyUnicode_New(out.size, 127)) != NULL)
-        memcpy(PyUnicode_DATA(made), out.data, (size_t)out.size);
-    if (out.data != out.local) PyMem_Free(out.data);
-    if (status == PJ_OTHER) Py_RETURN_NOTIMPLEMENTED;
-    return made;
+    return pj_close(&out, status);
 }
 
 static void ej_clear(void)
@@ -6063,19 +6062,12 @@ static PyObject *frame_json_text(PyObject *module, PyObject *const *args, Py_ssi
         || marks.state_mark == Py_None || marks.events_mark == Py_None)
         Py_RETURN_NOTIMPLEMENTED;
     PJText out;
-    out.data = out.local;
-    out.size = 0;
-    out.capacity = (Py_ssize_t)sizeof out.local;
+    pj_open(&out);
     int status = fj_value(&out, args[0], &marks, 0);
     if (status == PJ_OK && (marks.state_at != PySequence_Fast_GET_SIZE(marks.states)
                             || marks.events_at != PySequence_Fast_GET_SIZE(marks.events)))
         status = PJ_OTHER;
-    PyObject *made = NULL;
-    if (status == PJ_OK && (made = PyUnicode_New(out.size, 127)) != NULL)
-        memcpy(PyUnicode_DATA(made), out.data, (size_t)out.size);
-    if (out.data != out.local) PyMem_Free(out.data);
-    if (status == PJ_OTHER) Py_RETURN_NOTIMPLEMENTED;
-    return made;
+    return pj_close(&out, status);
 }
 
 /* end of events and frames as JSON text (issue 28, thirty-second pass) */
