@@ -238,3 +238,25 @@ def test_a_frame_of_another_shape_is_written_by_python() -> None:
     for states, event_texts in (([], [events]), ([state, state], [events]), ([state], [])):
         assert write(plain, state_mark, events_mark, states, event_texts) is NotImplemented
     assert write(plain, None, events_mark, [state], [events]) is NotImplemented
+
+
+HOSTILE = ['a"b', "\\", "\x00", '{"\\u0000', '{"\u0000state\u0000":0}', "é", "\ud800", "😀",
+           "\u2028", "\x7f", 1e308, -0.0, 2**63, 2**64, -(2**63) - 1, True, None, 1.5]
+"""Values a client can put in a frame (names, chat) or the frame's numbers may take: texts
+to escape, a mark's own text, a lone surrogate, ints past 64 bits."""
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=repr)
+def test_a_frame_with_a_hostile_value_is_the_frame_encoded(value: object) -> None:
+    """A value a player chose (a name, a chat line) written by the C frame writer or handed
+    to Python is always the text of the frame encoded whole: never a mark taken for a
+    state or events, never another encoding."""
+    for key in ("name", 'a"b', "\x00", "é"):
+        marked: dict[str, object] = {"type": "batch", "updates": [
+            {"type": "update", key: [value, {"x": value}], "events": protocol.EVENTS_MARK,
+             "state": protocol.STATE_MARK}]}
+        whole: dict[str, object] = {"type": "batch", "updates": [
+            {"type": "update", key: [value, {"x": value}], "events": [{"a": 1}],
+             "state": {"b": 2}}]}
+        assert (protocol.dumps_with_states(marked, ['{"b":2}'], ['[{"a":1}]'])
+                == protocol.dumps(whole))
