@@ -1,6 +1,7 @@
 """An update's action kind and whether its text is shown to every seat, read once per
 stored text (issue 28, the twenty-second pass: before, ``Action.parse`` once per entry and
-audience)."""
+audience), and not at all for a text the server wrote itself (the thirty-seventh pass:
+before, a bot's discard, a new text nearly every time, was parsed for its frames)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from typing import Any
 from server_support import count_parses
 
 from chicago import Game
-from chicago.engine.actions import ActionKind
+from chicago.engine.actions import Action, ActionKind
 from chicago.rules import PRESETS, Rules
-from chicago.server.core import frames
+from chicago.server.core import actionkind, decide, frames
+from chicago.server.core.decide import TableSpec
+from chicago.server.core.seats import TableOptions, hash_token
 
 
 def test_the_kept_kind_is_the_kind_read_afresh_R_EX_2_V_ONE_UP(monkeypatch: Any) -> None:
@@ -32,8 +35,78 @@ def test_the_kept_kind_is_the_kind_read_afresh_R_EX_2_V_ONE_UP(monkeypatch: Any)
                 assert frames._action_kind(text) == (action.kind.value, not hidden)
             game.apply(rng.choice(game.legal_actions()))
     parsed = count_parses(monkeypatch)
-    frames._action_kind.cache_clear()
+    actionkind.clear()
     for _ in range(3):
         assert frames._action_kind("discard 2h 7c") == ("discard", False)
         assert frames._action_kind("play Ah") == ("play", True)
     assert parsed == ["discard 2h 7c", "play Ah"]
+
+
+def _parsed_kind(text: str) -> tuple[str, bool]:
+    action = Action.parse(text)
+    hidden = action.kind in (ActionKind.DISCARD, ActionKind.ONE_UP) and bool(action.cards)
+    return action.kind.value, not hidden
+
+
+def test_a_noted_text_gives_the_parsed_kind_R_EX_2_V_ONE_UP() -> None:
+    """Every legal action of random games of every preset (with V-ONE-UP, 2-4 seats), noted
+    as the server notes what it stores, gives the kind and shown flag of its text parsed."""
+    for preset in sorted(PRESETS):
+        for players in (2, 3, 4):
+            game = Game(Rules.preset(preset).with_variations("V-ONE-UP"), players=players,
+                        seed=players)
+            rng = random.Random(players)
+            for _ in range(120):
+                if game.is_over:
+                    break
+                actionkind.clear()
+                for action in game.legal_actions():
+                    text = str(action)
+                    actionkind.note(text, action)
+                    assert actionkind.kind_shown(text) == _parsed_kind(text)
+                game.apply(rng.choice(game.legal_actions()))
+
+
+def test_the_texts_the_server_wrote_are_not_parsed_for_their_frames(monkeypatch: Any) -> None:
+    """At tables of a person and bots of every preset, the actions decided as the bots'
+    scheduler gives them (an ``Action``, written out once by ``decide.act``) and the
+    person's (a text), applied: the updates for every seat and a spectator parse no stored
+    action text again, and carry a discard's cards to its own seat only (R-EX-2)."""
+    for preset in sorted(PRESETS):
+        actionkind.clear()
+        state, _ = decide.new_table(
+            TableSpec(Rules.preset(preset).with_variations("V-ONE-UP"),
+                      ["open", "bot:random", "bot:random", "bot:random"], TableOptions()),
+            table_id="t", secret="s" * 16, seed=5, at=0.0)
+        _, change = decide.join(state, 0, "p", None, token_hash=hash_token("x"), seed=1, at=0.0)
+        for entry in change.entries:
+            state.apply(entry)
+        rng = random.Random(preset)
+        discards = 0
+        for _ in range(60):
+            game = state.current
+            if game.is_over or state.pause is not None:
+                break
+            seat = game.to_act
+            assert seat is not None
+            action = rng.choice(game.legal_actions())
+            move = (decide.act(state, 0, str(action), "player", at=0.0) if seat == 0 else
+                    decide.act(state, seat, action, "bot", at=0.0))
+            for index, entry in enumerate(move.change.entries):
+                state.apply(entry, move.games[index])
+            acts = [e for e in move.change.entries if e.kind == "act"]
+            expected = [_parsed_kind(e.data["action"]) for e in acts]  # before counting
+            parsed = count_parses(monkeypatch)
+            for entry, (kind, shown) in zip(acts, expected, strict=True):
+                text = entry.data["action"]
+                for audience in (None, 0, 1, 2, 3):
+                    update = frames.entry_frames(state, entry, audience, with_state=False,
+                                                 clock=None, at=0.0)[0]
+                    assert update["type"] == "update"
+                    assert update["kind"] == kind
+                    assert update["action"] == (
+                        text if shown or audience == entry.seat else None)
+                discards += not shown
+            monkeypatch.undo()
+            assert parsed == []
+        assert discards > 0

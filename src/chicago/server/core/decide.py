@@ -20,6 +20,7 @@ from typing import Any
 from chicago.engine.actions import Action
 from chicago.engine.game import Game, IllegalAction
 from chicago.rules import Rules, RulesError
+from chicago.server.core import actionkind
 from chicago.server.core.finish import finish_rows
 from chicago.server.core.rematch import (
     agree,
@@ -228,7 +229,10 @@ def act(state: TableState, seat: int, text: str | Action, by: str, *, at: float,
         # the third clock in a row: the seat is marked away, its stand-in plays on
         entries.append(state.entry("away", seat, {"reason": "clock"}, at))
         games.append(None)
-    data: dict[str, Any] = {"action": str(after.actions_between(-1)[0][1]), "by": by}
+    done = after.actions_between(-1)[0][1]
+    written = str(done)
+    actionkind.note(written, done)  # its frames read the kind without parsing it again
+    data: dict[str, Any] = {"action": written, "by": by}
     if len(game.legal_actions()) == 1:
         data["forced"] = True  # the only choice: not a sign the player is there
     entries.append(state.entry("act", seat, data, at, offset=len(entries) + 1))

@@ -11,15 +11,14 @@ in as arguments: ``clock`` is the turn clock as it runs now, ``at`` the UNIX tim
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
-from chicago.engine.actions import Action, ActionKind
 from chicago.engine.events import GameEnd, Trick
 from chicago.engine.eventtext import events_json, events_text
 from chicago.engine.jsontypes import EventJSON, StateJSON, ViewJSON
 from chicago.engine.viewjson import view_json
 from chicago.server import protocol
+from chicago.server.core import actionkind
 from chicago.server.core.rematch import VoteInfo, vote_info
 from chicago.server.core.rows import LogEntry
 from chicago.server.core.seats import PauseInfo
@@ -201,17 +200,10 @@ Frame = (SnapshotFrame | UpdateFrame | BatchFrame | GameOverFrame | SeatsFrame |
          | ChatFrame | ResumedFrame | PresenceFrame | RematchFrame)
 """Any frame of a table."""
 
-_HIDDEN_KINDS = (ActionKind.DISCARD, ActionKind.ONE_UP)
-
-
-@functools.lru_cache(maxsize=4096)
-def _action_kind(text: str) -> tuple[str, bool]:
-    """An action's kind word, and whether its text may be shown to every seat: the cards of a
-    discard (R-EX-2) or of a one-up request (V-ONE-UP) are for the actor's eyes only. Read
-    once per stored text, not once per entry and audience (a pair of immutable values,
-    kept for the 4,096 texts read last: a text read again is not parsed again)."""
-    action = Action.parse(text)
-    return action.kind.value, not (action.kind in _HIDDEN_KINDS and action.cards)
+_action_kind = actionkind.kind_shown
+"""An action text's kind word and whether every seat may see it
+(:func:`chicago.server.core.actionkind.kind_shown`: read once per stored text, and not
+at all for a text the server wrote itself)."""
 
 
 def pause_info(state: TableState, at: float) -> PauseInfo | None:
