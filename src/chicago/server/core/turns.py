@@ -10,6 +10,7 @@ unchanged table, the decision it was set for still holds and is made
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from chicago.server.core.state import PLAYING, TableState
@@ -52,6 +53,15 @@ class AnswersRun:
     wait: float
 
 
+@functools.lru_cache(maxsize=1024)
+def _bot_moves(seat: int, by: str, level: str, delay: float) -> BotMoves:
+    """``BotMoves(seat, by, level, delay)``, one object per value: a table asks whose turn
+    follows after every change and three to four times for each person move, and a frozen
+    dataclass made anew costs about as much as the rest of :func:`next_turn` (issue 28,
+    thirty-seventh pass); the object is immutable, so one made earlier is as good."""
+    return BotMoves(seat, by, level, delay)
+
+
 Turn = PauseRuns | BotMoves | ClockRuns | AnswersRun
 """What a table waits for."""
 
@@ -74,9 +84,9 @@ def next_turn(state: TableState, at: float) -> Turn | None:
         return None
     info = state.seats[seat]
     if info.kind == "bot":
-        return BotMoves(seat, "bot", info.level or "random", state.bot_delay)
+        return _bot_moves(seat, "bot", info.level or "random", state.bot_delay)
     if info.away:
-        return BotMoves(seat, "stand-in", state.stand_in, state.bot_delay)
+        return _bot_moves(seat, "stand-in", state.stand_in, state.bot_delay)
     if state.clock:
         left = state.clock_left(at)
         return ClockRuns(seat, state.clock if left is None else max(0.0, left))
