@@ -19,6 +19,7 @@ the project describes each option in plain words with its rule id and default.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
@@ -620,8 +621,17 @@ def _combination_problems(r: Rules) -> list[str]:
     return problems
 
 
+@functools.cache
+def _rule_hints() -> Mapping[str, Any]:
+    """The declared type of each rule option, read once: ``typing.get_type_hints`` compiles
+    and evaluates every annotation of :class:`Rules` each time it is called (about a
+    millisecond, more than the rest of a table's state takes to build: every table made
+    or loaded by the server reads its rules so; issue 28, thirty-seventh pass)."""
+    return typing.get_type_hints(Rules)
+
+
 def _check_types(rules: Rules) -> None:
-    hints = typing.get_type_hints(Rules)
+    hints = _rule_hints()
     for f in dataclasses.fields(rules):
         value = getattr(rules, f.name)
         expected = hints[f.name]
