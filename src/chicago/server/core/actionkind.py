@@ -26,9 +26,14 @@ _HIDDEN_KINDS = (ActionKind.DISCARD, ActionKind.ONE_UP)
 _KNOWN: dict[str, tuple[str, bool]] = {}
 
 
+_WORDS = {kind: kind.value for kind in ActionKind}
+
+
 def _of(action: Action) -> tuple[str, bool]:
-    """An action's kind word, and whether its text may be shown to every seat."""
-    return action.kind.value, not (action.kind in _HIDDEN_KINDS and action.cards)
+    """An action's kind word, and whether its text may be shown to every seat (read from the
+    action's tuple: its kind, and its cards' mask, which is 0 when it has no cards)."""
+    kind, mask = action[0], action[1]
+    return _WORDS[kind], not (kind in _HIDDEN_KINDS and mask != 0)
 
 
 def _keep(text: str, known: tuple[str, bool]) -> None:
