@@ -59,6 +59,9 @@ static PyObject *SMALL_INTS[8];     /* 0 ... 7 */
 
 static int PATTERNS[32];            /* the 32 discard patterns in game.py's order */
 static int PATTERNS_UP_TO[6];       /* how many patterns discard at most k cards */
+/* per pattern (bit i: the sorted hand's i-th card), its number of cards, then the positions
+   of its first three cards, lowest first (thirty-sixth pass: no popcount call per option) */
+static signed char PATTERN_BITS[32][4];
 
 /* Offsets of the Game slots used here. */
 static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL, O_ACTIONS,
@@ -337,16 +340,14 @@ static PyObject *DISCARD_TWO[52 * 52]; /* discard two cards (lower id first), th
 static PyObject *discard_action(uint64_t mask, const int *cards, int pattern)
 {
     PyObject **kept = NULL;
-    int count = __builtin_popcount(pattern);
-    if (count == 0)
+    const signed char *bits = PATTERN_BITS[pattern & 31];
+    if (bits[0] == 0)
         kept = &KEEP_ACTION;
-    else if (count == 1)
-        kept = &DISCARD_ONE[cards[__builtin_ctz(pattern)]];
-    else if (count == 2) {
-        int low = __builtin_ctz(pattern), high = 31 - __builtin_clz(pattern);
-        kept = &DISCARD_TWO[cards[low] * 52 + cards[high]];
-    }
-    else if (count == 3)
+    else if (bits[0] == 1)
+        kept = &DISCARD_ONE[cards[bits[1]]];
+    else if (bits[0] == 2)
+        kept = &DISCARD_TWO[cards[bits[1]] * 52 + cards[bits[2]]];
+    else if (bits[0] == 3)
         kept = discard_three(cards, pattern);
     if (kept == NULL) return new_discard(mask);
     if (*kept == NULL && (*kept = new_discard(mask)) == NULL) return NULL;
@@ -392,9 +393,16 @@ static int exchange_shape(PyObject *self, long seat, int *cards, long *limit, in
         }
         cards[j] = (int)c;
     }
-    long max_discard, allowed;
-    if (rule_int(self, S_MAX_DISCARD, &max_discard) < 0) return -1;
-    if (rule_int(self, S_ONE_UP, &allowed) < 0) return -1;
+    /* the rules' max_discard and one_up, read again only for another Rules object (they
+       are frozen; as rt_read_rules, thirty-sixth pass) */
+    static PyObject *shape_rules;
+    static long max_discard, allowed;
+    if (SLOT(self, O_RULES) != shape_rules) {
+        Py_CLEAR(shape_rules);
+        if (rule_int(self, S_MAX_DISCARD, &max_discard) < 0) return -1;
+        if (rule_int(self, S_ONE_UP, &allowed) < 0) return -1;
+        shape_rules = Py_NewRef(SLOT(self, O_RULES));
+    }
     Py_ssize_t available = PyList_GET_SIZE(stock) + PyList_GET_SIZE(discards);
     *limit = max_discard;
     if (available < *limit) *limit = (long)available;
@@ -416,12 +424,14 @@ static PyObject *legal_exchanges(PyObject *self, long seat)
     int count = PATTERNS_UP_TO[limit];
     PyObject *legal = PyTuple_New(count + (one_up ? 5 : 0));
     if (legal == NULL) return NULL;
+    uint64_t masks[32]; /* the card mask of every pattern, each from one with a bit less */
+    masks[0] = 0;
+    for (int pattern = 1; pattern < 32; pattern++)
+        masks[pattern] = masks[pattern & (pattern - 1)]
+            | (uint64_t)1 << cards[__builtin_ctz(pattern)];
     for (int p = 0; p < count; p++) {
         int pattern = PATTERNS[p];
-        uint64_t mask = 0;
-        for (int i = 0; i < 5; i++)
-            if (pattern >> i & 1) mask |= (uint64_t)1 << cards[i];
-        PyObject *action = discard_action(mask, cards, pattern);
+        PyObject *action = discard_action(masks[pattern], cards, pattern);
         if (action == NULL) {
             Py_DECREF(legal);
             return NULL;
@@ -2594,6 +2604,15 @@ static PyObject *install(PyObject *module, PyObject *args)
         int count = 0;
         for (int i = 0; i < 32; i++) count += __builtin_popcount(PATTERNS[i]) <= k;
         PATTERNS_UP_TO[k] = count;
+    }
+    for (int pattern = 0; pattern < 32; pattern++) {
+        int k = 0;
+        for (int i = 0; i < 5; i++)
+            if (pattern >> i & 1) {
+                if (k < 3) PATTERN_BITS[pattern][1 + k] = (signed char)i;
+                k++;
+            }
+        PATTERN_BITS[pattern][0] = (signed char)k;
     }
     for (long i = 0; i < 8; i++)
         if ((SMALL_INTS[i] = PyLong_FromLong(i)) == NULL) return NULL;
@@ -6125,11 +6144,9 @@ static PyObject **discard_three(const int *cards, int pattern)
     if (DISCARD_THREE == NULL
         && (DISCARD_THREE = PyMem_Calloc(22100, sizeof(PyObject *))) == NULL)
         return NULL;
-    int picked[3], k = 0;
-    for (int i = 0; i < 5 && k < 3; i++)
-        if (pattern >> i & 1) picked[k++] = cards[i];
-    if (k != 3) return NULL;
-    int a = picked[0], b = picked[1], c = picked[2]; /* a < b < c: the hand is sorted */
+    const signed char *bits = PATTERN_BITS[pattern & 31];
+    if (bits[0] != 3) return NULL;
+    int a = cards[bits[1]], b = cards[bits[2]], c = cards[bits[3]]; /* sorted: a < b < c */
     if (a < 0 || a >= b || b >= c || c > 51) return NULL;
     return &DISCARD_THREE[c * (c - 1) * (c - 2) / 6 + b * (b - 1) / 2 + a];
 }
