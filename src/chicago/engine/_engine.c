@@ -6,9 +6,10 @@
  * of the Python ones: legal_actions() and apply(). They do in C what the Python methods do
  * for the common turns (a card played, an exchange from a plain stock, an announcement or a
  * pass, the legal actions of a play or an exchange turn) and hand everything else to the
- * Python methods, which they call: the rarer turns (one up, a redeal, the quads rounds, a
- * Chicago declared, a locked player's sixth card, a draw that reshuffles), the ends of
- * rounds, tricks and deals that the marked blocks below do not do (Game._advance), illegal
+ * Python methods, which they call: the rarer turns (a redeal, the quads rounds, a Chicago
+ * declared, a card source of another class; one up and a locked player's sixth card until
+ * the thirty-sixth pass), the ends of rounds, tricks and deals that the marked blocks below
+ * do not do (Game._advance), illegal
  * actions (Game._apply_python raises the error) and text actions. Later passes put more
  * methods on Game (a new deal, a scoring round's result, a trick's and a deal's end: see
  * their blocks before the module's method table), each beside its kept Python method.
