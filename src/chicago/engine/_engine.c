@@ -6,9 +6,10 @@
  * of the Python ones: legal_actions() and apply(). They do in C what the Python methods do
  * for the common turns (a card played, an exchange from a plain stock, an announcement or a
  * pass, the legal actions of a play or an exchange turn) and hand everything else to the
- * Python methods, which they call: the rarer turns (one up, a redeal, the quads rounds, a
- * Chicago declared, a locked player's sixth card, a draw that reshuffles), the ends of
- * rounds, tricks and deals that the marked blocks below do not do (Game._advance), illegal
+ * Python methods, which they call: the rarer turns (a redeal, the quads rounds, a Chicago
+ * declared, a card source of another class; one up and a locked player's sixth card until
+ * the thirty-sixth pass), the ends of rounds, tricks and deals that the marked blocks below
+ * do not do (Game._advance), illegal
  * actions (Game._apply_python raises the error) and text actions. Later passes put more
  * methods on Game (a new deal, a scoring round's result, a trick's and a deal's end: see
  * their blocks before the module's method table), each beside its kept Python method.
@@ -59,6 +60,9 @@ static PyObject *SMALL_INTS[8];     /* 0 ... 7 */
 
 static int PATTERNS[32];            /* the 32 discard patterns in game.py's order */
 static int PATTERNS_UP_TO[6];       /* how many patterns discard at most k cards */
+/* per pattern (bit i: the sorted hand's i-th card), its number of cards, then the positions
+   of its first three cards, lowest first (thirty-sixth pass: no popcount call per option) */
+static signed char PATTERN_BITS[32][4];
 
 /* Offsets of the Game slots used here. */
 static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL, O_ACTIONS,
@@ -85,6 +89,13 @@ static int end_turns(PyObject *self, PyObject *phase);
 static int show_if_breaking(PyObject *self, PyObject *seat_object, long seat,
                             uint64_t guarded, uint64_t mask, PyObject *mask_object);
 static PyObject *RT_METHOD, *RA_METHOD; /* the C methods as installed on Game */
+/* "one up and the sixth card" (issue 28, thirty-sixth pass), before the method table */
+static int install_one_up(PyObject *config);
+static PyObject *legal_sixth(PyObject *self, long seat);
+static int one_up_is_legal(PyObject *self, long seat, PyObject *action);
+static int one_up_or_sixth(PyObject *self, PyObject *seat_object, long seat, PyObject *phase,
+                           PyObject *action);
+static PyObject *OU_K_ONE_UP;
 
 static int set_slot(PyObject *self, Py_ssize_t offset, PyObject *value)
 {
@@ -330,16 +341,14 @@ static PyObject *DISCARD_TWO[52 * 52]; /* discard two cards (lower id first), th
 static PyObject *discard_action(uint64_t mask, const int *cards, int pattern)
 {
     PyObject **kept = NULL;
-    int count = __builtin_popcount(pattern);
-    if (count == 0)
+    const signed char *bits = PATTERN_BITS[pattern & 31];
+    if (bits[0] == 0)
         kept = &KEEP_ACTION;
-    else if (count == 1)
-        kept = &DISCARD_ONE[cards[__builtin_ctz(pattern)]];
-    else if (count == 2) {
-        int low = __builtin_ctz(pattern), high = 31 - __builtin_clz(pattern);
-        kept = &DISCARD_TWO[cards[low] * 52 + cards[high]];
-    }
-    else if (count == 3)
+    else if (bits[0] == 1)
+        kept = &DISCARD_ONE[cards[bits[1]]];
+    else if (bits[0] == 2)
+        kept = &DISCARD_TWO[cards[bits[1]] * 52 + cards[bits[2]]];
+    else if (bits[0] == 3)
         kept = discard_three(cards, pattern);
     if (kept == NULL) return new_discard(mask);
     if (*kept == NULL && (*kept = new_discard(mask)) == NULL) return NULL;
@@ -385,9 +394,16 @@ static int exchange_shape(PyObject *self, long seat, int *cards, long *limit, in
         }
         cards[j] = (int)c;
     }
-    long max_discard, allowed;
-    if (rule_int(self, S_MAX_DISCARD, &max_discard) < 0) return -1;
-    if (rule_int(self, S_ONE_UP, &allowed) < 0) return -1;
+    /* the rules' max_discard and one_up, read again only for another Rules object (they
+       are frozen; as rt_read_rules, thirty-sixth pass) */
+    static PyObject *shape_rules;
+    static long max_discard, allowed;
+    if (SLOT(self, O_RULES) != shape_rules) {
+        Py_CLEAR(shape_rules);
+        if (rule_int(self, S_MAX_DISCARD, &max_discard) < 0) return -1;
+        if (rule_int(self, S_ONE_UP, &allowed) < 0) return -1;
+        shape_rules = Py_NewRef(SLOT(self, O_RULES));
+    }
     Py_ssize_t available = PyList_GET_SIZE(stock) + PyList_GET_SIZE(discards);
     *limit = max_discard;
     if (available < *limit) *limit = (long)available;
@@ -409,12 +425,14 @@ static PyObject *legal_exchanges(PyObject *self, long seat)
     int count = PATTERNS_UP_TO[limit];
     PyObject *legal = PyTuple_New(count + (one_up ? 5 : 0));
     if (legal == NULL) return NULL;
+    uint64_t masks[32]; /* the card mask of every pattern, each from one with a bit less */
+    masks[0] = 0;
+    for (int pattern = 1; pattern < 32; pattern++)
+        masks[pattern] = masks[pattern & (pattern - 1)]
+            | (uint64_t)1 << cards[__builtin_ctz(pattern)];
     for (int p = 0; p < count; p++) {
         int pattern = PATTERNS[p];
-        uint64_t mask = 0;
-        for (int i = 0; i < 5; i++)
-            if (pattern >> i & 1) mask |= (uint64_t)1 << cards[i];
-        PyObject *action = discard_action(mask, cards, pattern);
+        PyObject *action = discard_action(masks[pattern], cards, pattern);
         if (action == NULL) {
             Py_DECREF(legal);
             return NULL;
@@ -489,6 +507,8 @@ static PyObject *legal_of(PyObject *self, PyObject *seat_object, long seat)
         if (locked != NULL && seat < PyList_GET_SIZE(locked)
             && PyList_GET_ITEM(locked, seat) == Py_False)
             legal = legal_exchanges(self, seat);
+        else if (locked != NULL && seat < PyList_GET_SIZE(locked))
+            legal = legal_sixth(self, seat); /* V-LOCK-6 (thirty-sixth pass) */
     }
     else if (phase == PH_ANNOUNCE)
         legal = legal_announcements(self, seat);
@@ -804,8 +824,14 @@ static int next_turn(PyObject *self, PyObject *phase)
                 return 0;
             if (PyList_GET_ITEM(locked, s) != Py_False) {
                 PyObject *hand = PyList_GET_ITEM(hands, s);
+                if (PyList_Check(hand) && PyList_GET_SIZE(hand) == 6
+                    && PyList_GET_ITEM(locked, s) == Py_True) {
+                    /* V-LOCK-6: the seat throws its sixth card (thirty-sixth pass) */
+                    Py_INCREF(seat);
+                    return set_slot(self, O_TO_ACT, seat) < 0 ? -1 : 1;
+                }
                 if (!PyList_Check(hand) || PyList_GET_SIZE(hand) != 5)
-                    return 0; /* V-LOCK-6: the sixth card is thrown in Python */
+                    return 0; /* Game._advance works it out */
                 long round = PyLong_AsLong(SLOT(self, O_ROUND));
                 if (round == -1 && PyErr_Occurred()) return -1;
                 PyObject *all_counts = list_slot(self, O_EXCHANGE_COUNTS);
@@ -1029,6 +1055,13 @@ static PyObject *apply(PyObject *self, PyObject *action)
         if (found == 0) return apply_python(self, action); /* raises IllegalAction */
         found = found == 1;
     }
+    else if ((known == NULL || known == Py_None) && PyTuple_GET_ITEM(action, 0) == OU_K_ONE_UP
+             && SLOT(self, O_PHASE) == PH_EXCHANGE) {
+        found = one_up_is_legal(self, seat, action); /* the same (thirty-sixth pass) */
+        if (found < 0) return NULL;
+        if (found == 0) return apply_python(self, action); /* raises IllegalAction */
+        found = found == 1;
+    }
     else if ((known == NULL || known == Py_None) && SLOT(self, O_PHASE) == PH_PLAY) {
         found = play_is_legal(self, seat, action); /* the same: no tuple of plays made */
         if (found < 0) return NULL;
@@ -1063,6 +1096,7 @@ static PyObject *apply(PyObject *self, PyObject *action)
        as long as the game: a third of what the collector walked in a batch of games) */
     Py_ssize_t since = records(self);
     PyObject *kind = PyTuple_GET_ITEM(action, 0);
+    PyObject *after = phase; /* the phase whose next seat is found (borrowed) */
     int handled = 0, status = 0;
     if (phase == PH_PLAY) {
         status = on_play(self, seat_object, seat, action);
@@ -1085,6 +1119,20 @@ static PyObject *apply(PyObject *self, PyObject *action)
         status = on_announce(self, seat_object, action);
         handled = 1;
     }
+    if (!handled && (phase == PH_EXCHANGE || phase == PH_ONE_UP)) {
+        /* one up and a locked seat's sixth card (thirty-sixth pass) */
+        int done = one_up_or_sixth(self, seat_object, seat, phase, action);
+        if (done < 0) goto done;
+        if (done == 1) { /* a one-up request: the seat answers it (Phase.ONE_UP) */
+            plain_records(self, since);
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        if (done == 2) {
+            handled = 1;
+            after = PH_EXCHANGE;
+        }
+    }
     if (status < 0) goto done;
     if (!handled) {
         PyObject *handler = PyDict_GetItemWithError(HANDLERS, phase);
@@ -1098,11 +1146,11 @@ static PyObject *apply(PyObject *self, PyObject *action)
         Py_DECREF(done_handling);
     }
     else {
-        int next = next_turn(self, phase);
-        if (next == 0 && phase == PH_PLAY) next = next_trick(self);
-        if (next == 0 && phase == PH_EXCHANGE) next = next_round(self);
-        if (next == 0 && phase == PH_CHICAGO) next = begin_play(self);
-        if (next == 0) next = end_turns(self, phase); /* the deal's end, a round's */
+        int next = next_turn(self, after);
+        if (next == 0 && after == PH_PLAY) next = next_trick(self);
+        if (next == 0 && after == PH_EXCHANGE) next = next_round(self);
+        if (next == 0 && after == PH_CHICAGO) next = begin_play(self);
+        if (next == 0) next = end_turns(self, after); /* the deal's end, a round's */
         if (next < 0) goto done;
         if (next) {
             plain_records(self, since);
@@ -2558,6 +2606,15 @@ static PyObject *install(PyObject *module, PyObject *args)
         for (int i = 0; i < 32; i++) count += __builtin_popcount(PATTERNS[i]) <= k;
         PATTERNS_UP_TO[k] = count;
     }
+    for (int pattern = 0; pattern < 32; pattern++) {
+        int k = 0;
+        for (int i = 0; i < 5; i++)
+            if (pattern >> i & 1) {
+                if (k < 3) PATTERN_BITS[pattern][1 + k] = (signed char)i;
+                k++;
+            }
+        PATTERN_BITS[pattern][0] = (signed char)k;
+    }
     for (long i = 0; i < 8; i++)
         if ((SMALL_INTS[i] = PyLong_FromLong(i)) == NULL) return NULL;
     S_MAX_DISCARD = PyUnicode_InternFromString("max_discard");
@@ -2570,7 +2627,7 @@ static PyObject *install(PyObject *module, PyObject *args)
         || S_RESHUFFLE == NULL || S_SHOW_IF_BREAKING == NULL)
         return NULL;
     if (install_start_deal(game, config) < 0 || install_resolve(game, config) < 0
-        || install_deal_end(game, config) < 0)
+        || install_deal_end(game, config) < 0 || install_one_up(config) < 0)
         return NULL;
     for (PyMethodDef *def = GAME_METHODS; def->ml_name != NULL; def++) {
         PyObject *descriptor = PyDescr_NewMethod((PyTypeObject *)game, def);
@@ -6088,14 +6145,293 @@ static PyObject **discard_three(const int *cards, int pattern)
     if (DISCARD_THREE == NULL
         && (DISCARD_THREE = PyMem_Calloc(22100, sizeof(PyObject *))) == NULL)
         return NULL;
-    int picked[3], k = 0;
-    for (int i = 0; i < 5 && k < 3; i++)
-        if (pattern >> i & 1) picked[k++] = cards[i];
-    if (k != 3) return NULL;
-    int a = picked[0], b = picked[1], c = picked[2]; /* a < b < c: the hand is sorted */
+    const signed char *bits = PATTERN_BITS[pattern & 31];
+    if (bits[0] != 3) return NULL;
+    int a = cards[bits[1]], b = cards[bits[2]], c = cards[bits[3]]; /* sorted: a < b < c */
     if (a < 0 || a >= b || b >= c || c > 51) return NULL;
     return &DISCARD_THREE[c * (c - 1) * (c - 2) / 6 + b * (b - 1) / 2 + a];
 }
+
+/* ------------------------------------------------------------------ one up and the sixth card
+ * (issue 28, thirty-sixth pass; h96). Two exchange turns that went to Python on every
+ * occurrence, now taken in C with the same state and records as the Python methods:
+ *
+ * - V-ONE-UP (presets wikipedia and wikipedia-42): the request (Game._on_one_up_request:
+ *   a broken combination shown first, the card out of the hand, the next card of the stock
+ *   turned face up, the seat asked next) and the answer (Game._on_one_up_choice: the face-up
+ *   card taken, or both cards to the pile and the next one drawn face down), each from a
+ *   plain stock (a CardSource of its own class; the other sources choose the cards in
+ *   Python), the next seat found in C after the answer as after a discard;
+ * - V-LOCK-6: a locked seat dealt six cards throws one (Game._on_exchange's first case):
+ *   its legal actions (the six one-card discards, kept as every one-card discard is), the
+ *   discard itself, and the seat found to decide by next_turn (Game._needs_decision).
+ *
+ * tests/test_engine_one_up_c.py shows that these turns no longer call Python and are the
+ * same as the pure-Python game's on random games of every preset and variation.
+ */
+static PyObject *OU_K_ACCEPT;     /* ActionKind.ACCEPT (OU_K_ONE_UP: ActionKind.ONE_UP) */
+static PyObject *OU_R_ONE_UP, *OU_R_CHOICE;     /* the records' kinds: OneUp, OneUpChoice */
+
+static int install_one_up(PyObject *config)
+{
+    if (!(OU_K_ONE_UP = take(config, "K_ONE_UP")) || !(OU_K_ACCEPT = take(config, "K_ACCEPT"))
+        || !(OU_R_ONE_UP = take(config, "OneUp")) || !(OU_R_CHOICE = take(config, "OneUpChoice")))
+        return -1;
+    return 0;
+}
+
+/* The legal actions of a locked seat's six-card exchange turn (Game._exchange_options under
+   V-LOCK-6): one discard per card, lowest id first. NULL with no error: not such a turn. */
+static PyObject *legal_sixth(PyObject *self, long seat)
+{
+    PyObject *hands = list_slot(self, O_HANDS), *locked = list_slot(self, O_LOCKED);
+    if (hands == NULL || locked == NULL || seat < 0 || seat >= PyList_GET_SIZE(hands)
+        || seat >= PyList_GET_SIZE(locked) || PyList_GET_ITEM(locked, seat) != Py_True)
+        return NULL;
+    PyObject *hand = PyList_GET_ITEM(hands, seat);
+    if (!PyList_CheckExact(hand) || PyList_GET_SIZE(hand) != 6) return NULL;
+    uint64_t cards = 0;
+    for (Py_ssize_t i = 0; i < 6; i++) {
+        long c = card_id(PyList_GET_ITEM(hand, i));
+        if (c < 0 || c > 51) {
+            PyErr_Clear();
+            return NULL;
+        }
+        cards |= (uint64_t)1 << c;
+    }
+    if (__builtin_popcountll(cards) != 6) return NULL;
+    PyObject *legal = PyTuple_New(6);
+    if (legal == NULL) return NULL;
+    for (Py_ssize_t i = 0; cards; i++, cards &= cards - 1) {
+        int card = __builtin_ctzll(cards);
+        PyObject *action = discard_action((uint64_t)1 << card, &card, 1);
+        if (action == NULL) {
+            Py_DECREF(legal);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(legal, i, action);
+    }
+    return legal;
+}
+
+/* Is ``action``, a one-up request, one of the exchange options (legal_exchanges) of
+   ``seat``? 1 yes, 0 no, 2 not a turn of that kind, -1 on an error (as discard_is_legal). */
+static int one_up_is_legal(PyObject *self, long seat, PyObject *action)
+{
+    int cards[5], one_up;
+    long limit;
+    int shape = exchange_shape(self, seat, cards, &limit, &one_up);
+    if (shape <= 0) return shape < 0 ? -1 : 2;
+    if (!one_up) return 0;
+    uint64_t mask;
+    if (mask_of(action, &mask) < 0) return -1;
+    for (int i = 0; i < 5; i++)
+        if (mask == (uint64_t)1 << cards[i])
+            return action == ONE_UP[cards[i]]
+                ? 1 : PyObject_RichCompareBool(action, ONE_UP[cards[i]], Py_EQ);
+    return 0;
+}
+
+/* The exchange counts of this round (borrowed), with an entry for ``seat``; the round in
+   ``round``. NULL with an error set if the game has none. */
+static PyObject *round_counts(PyObject *self, long seat, long *round)
+{
+    *round = PyLong_AsLong(SLOT(self, O_ROUND));
+    if (*round == -1 && PyErr_Occurred()) return NULL;
+    PyObject *all_counts = list_slot(self, O_EXCHANGE_COUNTS);
+    if (all_counts != NULL && *round >= 0 && *round < PyList_GET_SIZE(all_counts)) {
+        PyObject *counts = PyList_GET_ITEM(all_counts, *round);
+        if (PyList_CheckExact(counts) && seat < PyList_GET_SIZE(counts)) return counts;
+    }
+    PyErr_SetString(PyExc_IndexError, "exchange_counts has no entry for this seat");
+    return NULL;
+}
+
+/* The single card of ``action`` (a play, one up or one-card discard), or -1 with an error. */
+static int single_card(PyObject *action)
+{
+    uint64_t mask;
+    if (mask_of(action, &mask) < 0) return -1;
+    if (mask == 0 || (mask & (mask - 1)) || mask >> 52) {
+        PyErr_SetString(PyExc_ValueError, "the action names no single card");
+        return -1;
+    }
+    return __builtin_ctzll(mask);
+}
+
+/* ``card`` out of ``hand`` (list.remove), 0 or -1. */
+static int remove_card(PyObject *hand, int card)
+{
+    Py_ssize_t at = find_card(hand, card);
+    if (at < 0) {
+        if (at == -1) PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
+        return -1;
+    }
+    return PyList_SetSlice(hand, at, at + 1, NULL);
+}
+
+/* Game._on_exchange for a locked seat's sixth card (V-LOCK-6): the card goes to the pile,
+   nothing is drawn. */
+static int on_sixth(PyObject *self, PyObject *seat_object, long seat, PyObject *action)
+{
+    int card = single_card(action);
+    if (card < 0) return -1;
+    long round;
+    PyObject *counts = round_counts(self, seat, &round);
+    PyObject *hand = seat_list(self, O_HANDS, seat, "hands");
+    PyObject *own = seat_list(self, O_OWN_DISCARDS, seat, "_own_discards");
+    PyObject *discards = list_slot(self, O_DISCARDS), *categories = list_slot(self, O_CATEGORIES);
+    if (counts == NULL || hand == NULL || own == NULL) return -1;
+    if (discards == NULL || categories == NULL || seat >= PyList_GET_SIZE(categories)) {
+        PyErr_SetString(PyExc_TypeError, "Game's discards are not as expected");
+        return -1;
+    }
+    if (remove_card(hand, card) < 0 || PyList_Append(discards, DECK[card]) < 0
+        || PyList_Append(own, DECK[card]) < 0
+        || PyList_SetItem(categories, seat, Py_NewRef(Py_None)) < 0
+        || PyList_SetItem(counts, seat, small_int(1)) < 0)
+        return -1;
+    PyObject *number = small_int(round + 1);
+    if (number == NULL) return -1;
+    PyObject *cards = plain(PyTuple_Pack(1, DECK[card])), *none = PyTuple_New(0);
+    int failed = cards == NULL || none == NULL
+        || add_record(self, PyTuple_Pack(6, EV_EXCHANGE, seat_object, number, SMALL_INTS[1],
+                                         SMALL_INTS[0], Py_True)) < 0
+        || add_record(self, PyTuple_Pack(5, EV_EXCHANGED, seat_object, number, cards,
+                                         none)) < 0;
+    Py_DECREF(number);
+    Py_XDECREF(cards);
+    Py_XDECREF(none);
+    return failed ? -1 : add_to_turn(self);
+}
+
+/* Game._on_one_up_request: the card out of the hand (a broken combination shown first),
+   the next card turned face up; the seat answers next (Phase.ONE_UP). */
+static int on_one_up_request(PyObject *self, PyObject *seat_object, long seat,
+                             PyObject *action)
+{
+    int card = single_card(action);
+    if (card < 0) return -1;
+    long round;
+    PyObject *counts = round_counts(self, seat, &round);
+    PyObject *hand = seat_list(self, O_HANDS, seat, "hands");
+    PyObject *own = seat_list(self, O_OWN_DISCARDS, seat, "_own_discards");
+    if (counts == NULL || hand == NULL || own == NULL) return -1;
+    uint64_t mask = (uint64_t)1 << card;
+    uint64_t guarded = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(SLOT(self, O_PROTECTED), seat));
+    if (guarded == (uint64_t)-1 && PyErr_Occurred()) return -1;
+    if ((guarded & mask) && show_if_breaking(self, seat_object, seat, guarded, mask,
+                                             PyTuple_GET_ITEM(action, 1)) < 0)
+        return -1;
+    if (remove_card(hand, card) < 0 || PyList_Append(own, DECK[card]) < 0
+        || PyList_SetItem(SLOT(self, O_CATEGORIES), seat, Py_NewRef(Py_None)) < 0)
+        return -1;
+    PyObject *face_up = draw_card(self);
+    if (face_up == NULL) return -1;
+    PyObject *number = small_int(round + 1);
+    PyObject *cards = plain(PyTuple_Pack(1, DECK[card])), *none = PyTuple_New(0);
+    int failed = number == NULL || cards == NULL || none == NULL
+        || set_slot(self, O_PENDING_ONE_UP, plain(PyTuple_Pack(2, DECK[card], face_up))) < 0
+        || set_slot(self, O_ONE_UP_CARD, plain(PyTuple_Pack(2, seat_object, face_up))) < 0
+        || PyList_SetItem(counts, seat, small_int(1)) < 0
+        || add_record(self, PyTuple_Pack(7, EV_EXCHANGE, seat_object, number, SMALL_INTS[1],
+                                         SMALL_INTS[1], Py_False, Py_True)) < 0
+        || add_record(self, PyTuple_Pack(5, EV_EXCHANGED, seat_object, number, cards,
+                                         none)) < 0
+        || add_record(self, PyTuple_Pack(3, OU_R_ONE_UP, seat_object, face_up)) < 0
+        || set_slot(self, O_PHASE, Py_NewRef(PH_ONE_UP)) < 0
+        || set_slot(self, O_TO_ACT, Py_NewRef(seat_object)) < 0;
+    Py_DECREF(face_up);
+    Py_XDECREF(number);
+    Py_XDECREF(cards);
+    Py_XDECREF(none);
+    return failed ? -1 : 0;
+}
+
+/* Game._on_one_up_choice: the face-up card taken, or rejected with the discarded one and
+   the next card drawn face down; the exchange round goes on. */
+static int on_one_up_choice(PyObject *self, PyObject *seat_object, long seat,
+                            PyObject *action)
+{
+    PyObject *pending = SLOT(self, O_PENDING_ONE_UP);
+    PyObject *hand = seat_list(self, O_HANDS, seat, "hands");
+    if (hand == NULL) return -1;
+    if (pending == NULL || !PyTuple_CheckExact(pending) || PyTuple_GET_SIZE(pending) != 2) {
+        PyErr_SetString(PyExc_TypeError, "no one-up card is pending");
+        return -1;
+    }
+    long round = PyLong_AsLong(SLOT(self, O_ROUND));
+    if (round == -1 && PyErr_Occurred()) return -1;
+    PyObject *discarded = Py_NewRef(PyTuple_GET_ITEM(pending, 0));
+    PyObject *face_up = Py_NewRef(PyTuple_GET_ITEM(pending, 1));
+    PyObject *drawn = NULL, *drawn_cards = NULL, *number = NULL, *none = NULL;
+    int failed = -1;
+    if (PyTuple_GET_ITEM(action, 0) == OU_K_ACCEPT) {
+        PyObject *discards = list_slot(self, O_DISCARDS);
+        if (PyList_Append(hand, face_up) < 0 || discards == NULL
+            || PyList_Append(discards, discarded) < 0
+            || add_record(self, PyTuple_Pack(4, OU_R_CHOICE, seat_object, face_up,
+                                             Py_True)) < 0)
+            goto done;
+    }
+    else {
+        if ((drawn = draw_card(self)) == NULL || PyList_Append(hand, drawn) < 0) goto done;
+        PyObject *discards = list_slot(self, O_DISCARDS); /* a reshuffle made a new pile */
+        if (discards == NULL || PyList_Append(discards, discarded) < 0
+            || PyList_Append(discards, face_up) < 0)
+            goto done;
+        if ((number = small_int(round + 1)) == NULL || (none = PyTuple_New(0)) == NULL
+            || (drawn_cards = plain(PyTuple_Pack(1, drawn))) == NULL)
+            goto done;
+        if (add_record(self, PyTuple_Pack(4, OU_R_CHOICE, seat_object, face_up, Py_False)) < 0
+            || add_record(self, PyTuple_Pack(5, EV_EXCHANGED, seat_object, number, none,
+                                             drawn_cards)) < 0)
+            goto done;
+    }
+    if (set_slot(self, O_PENDING_ONE_UP, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_ONE_UP_CARD, Py_NewRef(Py_None)) < 0
+        || PyList_SetItem(SLOT(self, O_CATEGORIES), seat, Py_NewRef(Py_None)) < 0
+        || set_slot(self, O_PHASE, Py_NewRef(PH_EXCHANGE)) < 0)
+        goto done;
+    failed = add_to_turn(self);
+done:
+    Py_DECREF(discarded);
+    Py_DECREF(face_up);
+    Py_XDECREF(drawn);
+    Py_XDECREF(drawn_cards);
+    Py_XDECREF(number);
+    Py_XDECREF(none);
+    return failed;
+}
+
+/* apply()'s turns of this block. ``phase``: the phase of the turn (Exchange or One up);
+   the action is legal. 1 if done with the seat to act set (a one-up request: the same
+   seat answers), 2 if done and the exchange round goes on (apply finds the next seat),
+   0 if not a turn of this block (Python's handler does it), -1 on an error. */
+static int one_up_or_sixth(PyObject *self, PyObject *seat_object, long seat, PyObject *phase,
+                           PyObject *action)
+{
+    PyObject *kind = PyTuple_GET_ITEM(action, 0);
+    PyObject *locked = list_slot(self, O_LOCKED), *hands = list_slot(self, O_HANDS);
+    if (locked == NULL || hands == NULL || seat < 0 || seat >= PyList_GET_SIZE(locked)
+        || seat >= PyList_GET_SIZE(hands) || list_slot(self, O_CATEGORIES) == NULL
+        || seat >= PyList_GET_SIZE(list_slot(self, O_CATEGORIES)))
+        return 0;
+    PyObject *lock = PyList_GET_ITEM(locked, seat), *hand = PyList_GET_ITEM(hands, seat);
+    if (phase == PH_EXCHANGE && kind == K_DISCARD) {
+        if (lock != Py_True || !PyList_CheckExact(hand) || PyList_GET_SIZE(hand) != 6)
+            return 0;
+        return on_sixth(self, seat_object, seat, action) < 0 ? -1 : 2;
+    }
+    if (lock != Py_False || !exchange_here(self, seat)) return 0;
+    if (phase == PH_EXCHANGE && kind == OU_K_ONE_UP)
+        return on_one_up_request(self, seat_object, seat, action) < 0 ? -1 : 1;
+    if (phase == PH_ONE_UP)
+        return on_one_up_choice(self, seat_object, seat, action) < 0 ? -1 : 2;
+    return 0;
+}
+
+/* end of one up and the sixth card (issue 28, thirty-sixth pass) */
 
 static PyMethodDef METHODS[] = {
     {"install_taken", install_taken, METH_O,

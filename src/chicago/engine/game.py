@@ -1644,6 +1644,8 @@ def _install_accelerator() -> bool:
         "ChicagoResult": _RECORD_OF[ChicagoResult], "Showdown": _RECORD_OF[Showdown],
         "DealEnd": _RECORD_OF[DealEnd], "GameEnd": _RECORD_OF[GameEnd],
         "show_if_breaking": Game._show_if_breaking, "Show": _RECORD_OF[Show],
+        "K_ONE_UP": _K.ONE_UP, "K_ACCEPT": _K.ACCEPT, "OneUp": _RECORD_OF[OneUp],
+        "OneUpChoice": _RECORD_OF[OneUpChoice],
     })
     return True
 
