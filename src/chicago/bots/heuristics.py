@@ -36,10 +36,12 @@ __all__ = [
     "keeper",
     "lead_chance",
     "required_chicago",
+    "required_chicago_for",
     "rules_card",
     "straight_draw",
     "top_sequence_chicago",
     "would_reset",
+    "would_reset_for",
 ]
 
 REQUIRED_CHANCE = 0.2
@@ -297,16 +299,21 @@ def required_chicago(k: Knowledge) -> str | None:
     """``"declared"`` (V-CHI-DECLARED) or ``"made"`` (V-CHI-REQ3, when in force at this
     table size) when only a player who has declared (made) a Chicago can win and this seat
     has not yet; else None."""
-    rules = k.rules
-    seat = k.seat
+    return required_chicago_for(k.rules, k.players, k.seat, k.chicago_declared, k.chicago_made)
+
+
+def required_chicago_for(rules: Rules, players: int, seat: int, declared: Sequence[bool],
+                         made: Sequence[bool]) -> str | None:
+    """:func:`required_chicago` from the fields it reads (a knowledge's or a seat's view's:
+    ``declared`` and ``made`` per seat, V-CHI-DECLARED and V-CHI-REQ3)."""
     if not rules.chicago_enabled:
         return None
-    if rules.chicago_required == "declared" and not k.chicago_declared[seat]:
+    if rules.chicago_required == "declared" and not declared[seat]:
         return "declared"
     if (
         rules.chicago_required == "made"
-        and (k.players == 3 or rules.chicago_made_any_size)
-        and not k.chicago_made[seat]
+        and (players == 3 or rules.chicago_made_any_size)
+        and not made[seat]
     ):
         return "made"
     return None
@@ -339,8 +346,15 @@ def chicago_is_due(k: Knowledge, chance: float | None = None) -> bool:
 def would_reset(k: Knowledge, points: int) -> bool:
     """Whether scoring ``points`` now would take the seat to the target without the made
     Chicago V-CHI-REQ3 requires, which resets its score to zero."""
+    return would_reset_for(k.rules, k.players, k.seat, k.scores, k.chicago_declared,
+                           k.chicago_made, points)
+
+
+def would_reset_for(rules: Rules, players: int, seat: int, scores: Sequence[int],
+                    declared: Sequence[bool], made: Sequence[bool], points: int) -> bool:
+    """:func:`would_reset` from the fields it reads (a knowledge's or a seat's view's)."""
     return (
         points > 0
-        and required_chicago(k) == "made"
-        and k.scores[k.seat] + points >= k.rules.target
+        and required_chicago_for(rules, players, seat, declared, made) == "made"
+        and scores[seat] + points >= rules.target
     )

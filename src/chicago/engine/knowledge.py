@@ -57,6 +57,7 @@ __all__ = [
     "Opponent",
     "card_places",
     "knowledge",
+    "seats_after",
 ]
 
 
@@ -421,8 +422,15 @@ class Knowledge:
     def to_speak_after(self) -> list[int]:
         """Seats that act after this one in the current round (turn order from the dealer's
         left)."""
-        order = self.order_from_dealer()
-        return order[order.index(self.seat) + 1 :]
+        return seats_after(self.seat, self.dealer, self.players)
+
+
+def seats_after(seat: int, dealer: int, players: int) -> list[int]:
+    """The seats that act after ``seat`` in a round (turn order from the dealer's left,
+    R-PHASE-2): :meth:`Knowledge.to_speak_after`, from the fields it reads (a seat's view
+    has them too)."""
+    order = [(dealer + 1 + i) % players for i in range(players)]
+    return order[order.index(seat) + 1 :]
 
 
 _KNOWLEDGE_KINDS = frozenset({Reshuffle, Exchanged, Exchange, RoundResult, Announce, QuadsClaim,
