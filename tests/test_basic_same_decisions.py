@@ -38,7 +38,7 @@ from chicago.bots.heuristics import (
 )
 from chicago.cards import DECK, Card
 from chicago.engine.actions import Action, ActionKind
-from chicago.engine.knowledge import Knowledge, knowledge
+from chicago.engine.knowledge import Knowledge, knowledge, view_dead, view_leader
 from chicago.engine.viewtypes import SeatView
 from chicago.poker import Category, evaluate
 from chicago.rules import PRESETS
@@ -204,8 +204,9 @@ def _no_knowledge(view: SeatView) -> Knowledge:
 def test_exchanges_announcements_and_plays_read_the_view_alone_R_EX_1_R_PLAY_1(
         preset: str, data: st.DataObject) -> None:
     """The thirty-fifth pass: ``basic`` makes no knowledge for an exchange (five cards or
-    V-LOCK-6's six), an announcement or a play, and still decides as the reference; the
-    Chicago call and the variations' choices still make it."""
+    V-LOCK-6's six), an announcement, a Chicago call or a play, and still decides as the
+    reference; the variations' choices (V-REDEAL-LOW, V-ONE-UP, V-QUADS-RESET) still make
+    it."""
     case = data.draw(cases(preset=preset))
     rng = random.Random(case.seed)
     bot = BasicBot()
@@ -214,7 +215,7 @@ def test_exchanges_announcements_and_plays_read_the_view_alone_R_EX_1_R_PLAY_1(
         legal = game.legal_actions()
         expected = _reference_decide(view, legal)
         with pytest.MonkeyPatch.context() as patch:
-            if view.phase in ("exchange", "announce", "play"):
+            if view.phase in ("exchange", "announce", "chicago", "play"):
                 patch.setattr(basic_module, "knowledge", _no_knowledge)
             assert bot.decide(view, legal, random.Random(0)) == expected, (case, view.phase)
 
@@ -250,3 +251,36 @@ def test_an_announcement_near_the_target_as_before_V_CHI_REQ3(
             assert bot.decide(near, legal, random.Random(0)) == _reference_decide(near, legal)
             asked += 1
     assume(asked)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@settings(max_examples=10, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_the_views_dead_cards_and_leader_are_the_knowledges_R_EX_2_V_ONE_UP(
+        preset: str, data: st.DataObject) -> None:
+    """``view_dead`` and ``view_leader`` (the Chicago call's inputs, read from the view with
+    no walk) equal the knowledge's ``dead`` and ``leader`` in every seat's view after every
+    action of random games (reshuffles of the discards, R-EX-2, and rejected face-up cards,
+    V-ONE-UP, among them), the views of a game and of a copy of its state alike."""
+    case = data.draw(cases(preset=preset))
+    rng = random.Random(case.seed)
+    game = Game(case.rules, players=case.players, seed=case.seed)
+    bot = BasicBot()
+    steps = 0
+    while not game.is_over and steps < 300:
+        steps += 1
+        for seat in range(case.players):
+            view = game.view(seat)
+            k = knowledge(view)
+            assert view_dead(view) == k.dead, (case, seat, view.phase)
+            assert view_leader(view) == k.leader, (case, seat, view.phase)
+        legal = game.legal_actions()
+        seat = game.to_act
+        if seat is not None and len(legal) > 1 and rng.random() < 0.6:
+            action = bot.decide(game.view(seat), legal, rng)
+        else:
+            action = rng.choice(legal)
+        game.apply(action)
+        if rng.random() < 0.05:
+            game = game.copy()

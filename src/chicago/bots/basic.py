@@ -26,15 +26,15 @@ from chicago.bots.base import register_bot
 from chicago.bots.heuristics import (
     basic_keep,
     best_five,
-    chicago_is_due,
+    chicago_is_due_for,
     rules_card,
-    top_sequence_chicago,
+    top_sequence_chicago_for,
     would_reset,
     would_reset_for,
 )
 from chicago.cards import DECK, Card
 from chicago.engine.actions import Action, ActionKind
-from chicago.engine.knowledge import Knowledge, knowledge, seats_after
+from chicago.engine.knowledge import Knowledge, knowledge, seats_after, view_dead, view_leader
 from chicago.engine.viewtypes import SeatView
 from chicago.poker import Category, evaluate
 from chicago.rules import Rules
@@ -119,7 +119,7 @@ def _play(legal: Sequence[Action], hand: Sequence[Card], table: Sequence[Card]) 
     return plays[rules_card(hand, table, list(plays))]
 
 
-_FROM_VIEW = frozenset({"exchange", "announce", "play"})
+_FROM_VIEW = frozenset({"exchange", "announce", "chicago", "play"})
 """The phases whose step ``basic`` takes from the seat's view alone
 (:meth:`BasicBot._from_view`)."""
 
@@ -187,26 +187,23 @@ class BasicBot:
             raise ValueError("no legal actions to choose from")
         if view.seat is not None and view.phase in _FROM_VIEW:
             return self._from_view(view, legal_actions)
-        # the other steps (the Chicago call, the variations' choices) from the knowledge
-        k = knowledge(view)
-        common = common_decision(k, legal_actions)
-        if common is not None:
-            return common
-        if k.phase == "chicago":
-            leads = k.rules.chicago_caller_leads or k.leader == k.seat
-            call = top_sequence_chicago(k, leads=leads) or chicago_is_due(k)
-            return _find(legal_actions, _K.CHICAGO if call else _K.NO_CHICAGO) or legal_actions[0]
-        return legal_actions[0]
+        # the variations' choices (V-REDEAL-LOW, V-ONE-UP, V-QUADS-RESET) from the knowledge
+        common = common_decision(knowledge(view), legal_actions)
+        return common if common is not None else legal_actions[0]
 
     @staticmethod
     def _from_view(view: SeatView, legal: Sequence[Action]) -> Action:
-        """The action of an exchange, an announcement or a play, read from the seat's view
-        alone: the rules of those steps (:func:`common_decision`'s and the bot's own) read
-        nothing of a :class:`~chicago.engine.knowledge.Knowledge` but fields the view holds
-        as they are (the hand, the trick's cards, the round, the rules, the scores and the
-        Chicagos declared and made, the dealer), so the walk over the seat's events, its
-        card places and the opponents are not made for them (issue 28, thirty-fifth pass;
-        tests/test_basic_same_decisions.py: the same action as from the knowledge)."""
+        """The action of an exchange, an announcement, a Chicago call or a play, read from
+        the seat's view alone: the rules of those steps (:func:`common_decision`'s and the
+        bot's own) read nothing of a :class:`~chicago.engine.knowledge.Knowledge` but
+        fields the view holds as they are (the hand, the trick's cards, the round, the
+        rules, the scores and the Chicagos declared and made, the dealer) and, for the
+        Chicago call, the leader and the dead cards
+        (:func:`~chicago.engine.knowledge.view_leader`,
+        :func:`~chicago.engine.knowledge.view_dead`: one pass over the view's events). So
+        the walk over the seat's events, its card places and the opponents are not made
+        for them (issue 28, thirty-fifth pass; tests/test_basic_same_decisions.py: the same
+        action as from the knowledge)."""
         if len(legal) == 1:
             return legal[0]
         phase, hand, rules = view.phase, view.hand, view.rules
@@ -222,6 +219,12 @@ class BasicBot:
             return _discard_action(legal, hand, keep)
         players, scores = view.players, view.scores
         declared, made = view.chicago_declared, view.chicago_made
+        if phase == "chicago":
+            # the knowledge's leader and dead cards, read from the view without the walk
+            leads = rules.chicago_caller_leads or view_leader(view) == seat
+            call = (top_sequence_chicago_for(hand, view_dead(view), leads=leads)
+                    or chicago_is_due_for(rules, players, seat, scores, declared, made))
+            return _find(legal, _K.CHICAGO if call else _K.NO_CHICAGO) or legal[0]
         passed = _pass_for_reset(legal, rules, lambda points: would_reset_for(
             rules, players, seat, scores, declared, made, points))
         if passed is not None:
