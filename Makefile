@@ -22,7 +22,7 @@ run: $(STAMP)
 
 ## Run the whole test suite.
 test: $(STAMP)
-	$(PY) -m pytest -q -n 2
+	$(PY) -m pytest -q -n 2 --durations=20
 
 ## axe-core, the accessibility checker of the browser tests, from npm into tests/web
 ## (without it those checks skip; .ci/run installs it and makes them required).

@@ -94,23 +94,28 @@ def test_a_copy_watches_the_lists_its_original_watches(
     the collector's watch exactly when the original's is (before this pass every list of a
     copy was watched), and the copy, played on with collections in between, stays the same
     game as the pure engine's."""
-    fast, pure = new_games(*table)
-    rng = random.Random(table[2])
-    copies = 0
-    while not pure.is_over:
-        if rng.random() < 0.15:
-            copy = fast.copy()
-            assert _watched(copy) == _watched(fast)
-            assert state(copy) == state(fast)
-            fast, pure = copy, pure.copy()
-            copies += 1
-            if rng.random() < 0.3:
-                gc.collect()
-        action = choose(pure, pure.legal_actions(), rng)
-        pure.apply(action)
-        fast.apply(action)
-        assert state(fast) == state(pure)
-    assert fast.events == pure.events and fast.record() == pure.record()
+    # The heap that was there before this example (in a worker late in the suite, millions
+    # of objects) is frozen, so each full collection below scans this game's objects, not
+    # the whole suite's: unfrozen, one example took minutes in CI.
+    gc.freeze()
+    try:
+        fast, pure = new_games(*table)
+        rng = random.Random(table[2])
+        while not pure.is_over:
+            if rng.random() < 0.15:
+                copy = fast.copy()
+                assert _watched(copy) == _watched(fast)
+                assert state(copy) == state(fast)
+                fast, pure = copy, pure.copy()
+                if rng.random() < 0.3:
+                    gc.collect()
+            action = choose(pure, pure.legal_actions(), rng)
+            pure.apply(action)
+            fast.apply(action)
+            assert state(fast) == state(pure)
+        assert fast.events == pure.events and fast.record() == pure.record()
+    finally:
+        gc.unfreeze()
 
 
 def test_a_list_that_holds_a_container_stays_watched_in_a_copy() -> None:
