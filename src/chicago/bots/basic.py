@@ -20,22 +20,24 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from chicago.bots.base import register_bot
 from chicago.bots.heuristics import (
     basic_keep,
-    basic_play,
     best_five,
-    chicago_is_due,
-    top_sequence_chicago,
+    chicago_is_due_for,
+    rules_card,
+    top_sequence_chicago_for,
     would_reset,
+    would_reset_for,
 )
 from chicago.cards import DECK, Card
 from chicago.engine.actions import Action, ActionKind
-from chicago.engine.knowledge import Knowledge, knowledge
+from chicago.engine.knowledge import Knowledge, knowledge, seats_after, view_dead, view_leader
 from chicago.engine.viewtypes import SeatView
 from chicago.poker import Category, evaluate
+from chicago.rules import Rules
 
 __all__ = ["BasicBot", "common_decision"]
 
@@ -77,6 +79,49 @@ def _discard_action(legal: Sequence[Action], hand: Sequence[Card], keep: Sequenc
             if count > best_count:
                 best, best_count = action, count
     return best if best is not None else legal[0]
+
+
+def _pass_for_reset(legal: Sequence[Action], rules: Rules,
+                    resets: Callable[[int], bool]) -> Action | None:
+    """The pass (else the announcement) when announcing would reset the seat's score
+    (V-CHI-REQ3: ``resets`` of the announcement's points) and it does not win outright;
+    else None."""
+    announce = _find(legal, _K.ANNOUNCE)
+    if announce is not None and announce.category is not None:
+        category = announce.category
+        instant = (rules.straight_flush_wins and category >= Category.STRAIGHT_FLUSH) or (
+            rules.royal_wins and category is Category.ROYAL_FLUSH
+        )
+        if not instant and resets(rules.points_for(category)):
+            return _find(legal, _K.PASS) or announce
+    return None
+
+
+def _announce(legal: Sequence[Action], hand: Sequence[Card], rules: Rules,
+              speakers_after: Callable[[], int]) -> Action:
+    """``basic``'s announcement once :func:`common_decision` has none: announce, but pass a
+    low pair (``2``-``6``) with at least two players (``speakers_after()``) still to speak."""
+    announce = _find(legal, _K.ANNOUNCE)
+    if announce is None:
+        return legal[0]
+    value = evaluate(hand, rules)
+    weak = value.category is Category.PAIR and value.ranks[0] <= 6
+    if weak and speakers_after() >= 2:
+        return _find(legal, _K.PASS) or announce
+    return announce
+
+
+def _play(legal: Sequence[Action], hand: Sequence[Card], table: Sequence[Card]) -> Action:
+    """``basic``'s play: the legal action of :func:`~chicago.bots.heuristics.rules_card`'s
+    card from ``hand`` with ``table`` (the trick's cards, from the lead)."""
+    play = _K.PLAY  # a play's mask has its one card's bit (Action.card, inlined)
+    plays = {DECK[a[1].bit_length() - 1]: a for a in legal if a[0] is play}
+    return plays[rules_card(hand, table, list(plays))]
+
+
+_FROM_VIEW = frozenset({"exchange", "announce", "chicago", "play"})
+"""The phases whose step ``basic`` takes from the seat's view alone
+(:meth:`BasicBot._from_view`)."""
 
 
 def reset_is_better(k: Knowledge, target: int | None = None) -> bool:
@@ -125,15 +170,7 @@ def common_decision(k: Knowledge, legal: Sequence[Action]) -> Action | None:
         drop = best_five(k.hand, k.rules)
         return _discard_action(legal, k.hand, [c for c in k.hand if c != drop])
     if phase == "announce":
-        announce = _find(legal, _K.ANNOUNCE)
-        if announce is not None and announce.category is not None:
-            rules = k.rules
-            category = announce.category
-            instant = (rules.straight_flush_wins and category >= Category.STRAIGHT_FLUSH) or (
-                rules.royal_wins and category is Category.ROYAL_FLUSH
-            )
-            if not instant and would_reset(k, rules.points_for(category)):
-                return _find(legal, _K.PASS) or announce
+        return _pass_for_reset(legal, k.rules, lambda points: would_reset(k, points))
     return None
 
 
@@ -148,32 +185,52 @@ class BasicBot:
         """The rule-of-thumb action for this view."""
         if not legal_actions:
             raise ValueError("no legal actions to choose from")
-        k = knowledge(view)
-        common = common_decision(k, legal_actions)
-        if common is not None:
-            return common
-        phase = k.phase
-        if phase == "exchange":
-            keep = basic_keep(k.hand, k.rules, last=k.round >= k.exchanges_total)
-            return _discard_action(legal_actions, k.hand, keep)
-        if phase == "announce":
-            announce = _find(legal_actions, _K.ANNOUNCE)
-            if announce is None:
-                return legal_actions[0]
-            value = evaluate(k.hand, k.rules)
-            weak = value.category is Category.PAIR and value.ranks[0] <= 6
-            if weak and len(k.to_speak_after()) >= 2:
-                return _find(legal_actions, _K.PASS) or announce
-            return announce
-        if phase == "chicago":
-            leads = k.rules.chicago_caller_leads or k.leader == k.seat
-            call = top_sequence_chicago(k, leads=leads) or chicago_is_due(k)
-            return _find(legal_actions, _K.CHICAGO if call else _K.NO_CHICAGO) or legal_actions[0]
+        if view.seat is not None and view.phase in _FROM_VIEW:
+            return self._from_view(view, legal_actions)
+        # the variations' choices (V-REDEAL-LOW, V-ONE-UP, V-QUADS-RESET) from the knowledge
+        common = common_decision(knowledge(view), legal_actions)
+        return common if common is not None else legal_actions[0]
+
+    @staticmethod
+    def _from_view(view: SeatView, legal: Sequence[Action]) -> Action:
+        """The action of an exchange, an announcement, a Chicago call or a play, read from
+        the seat's view alone: the rules of those steps (:func:`common_decision`'s and the
+        bot's own) read nothing of a :class:`~chicago.engine.knowledge.Knowledge` but
+        fields the view holds as they are (the hand, the trick's cards, the round, the
+        rules, the scores and the Chicagos declared and made, the dealer) and, for the
+        Chicago call, the leader and the dead cards
+        (:func:`~chicago.engine.knowledge.view_leader`,
+        :func:`~chicago.engine.knowledge.view_dead`: one pass over the view's events). So
+        the walk over the seat's events, its card places and the opponents are not made
+        for them (issue 28, thirty-fifth pass; tests/test_basic_same_decisions.py: the same
+        action as from the knowledge)."""
+        if len(legal) == 1:
+            return legal[0]
+        phase, hand, rules = view.phase, view.hand, view.rules
+        seat = view.seat
+        assert seat is not None
         if phase == "play":
-            play = _K.PLAY  # a play's mask has its one card's bit (Action.card, inlined)
-            plays = {DECK[a[1].bit_length() - 1]: a for a in legal_actions if a[0] is play}
-            return plays[basic_play(k, list(plays))]  # the legal action of the card
-        return legal_actions[0]
+            return _play(legal, hand, [p.card for p in view.trick])
+        if phase == "exchange":
+            if len(hand) == 6:  # V-LOCK-6: keep the best five
+                drop = best_five(hand, rules)
+                return _discard_action(legal, hand, [c for c in hand if c != drop])
+            keep = basic_keep(hand, rules, last=view.round >= rules.exchanges)
+            return _discard_action(legal, hand, keep)
+        players, scores = view.players, view.scores
+        declared, made = view.chicago_declared, view.chicago_made
+        if phase == "chicago":
+            # the knowledge's leader and dead cards, read from the view without the walk
+            leads = rules.chicago_caller_leads or view_leader(view) == seat
+            call = (top_sequence_chicago_for(hand, view_dead(view), leads=leads)
+                    or chicago_is_due_for(rules, players, seat, scores, declared, made))
+            return _find(legal, _K.CHICAGO if call else _K.NO_CHICAGO) or legal[0]
+        passed = _pass_for_reset(legal, rules, lambda points: would_reset_for(
+            rules, players, seat, scores, declared, made, points))
+        if passed is not None:
+            return passed
+        return _announce(legal, hand, rules,
+                         lambda: len(seats_after(seat, view.dealer, players)))
 
 
 register_bot("basic", lambda spec: BasicBot())

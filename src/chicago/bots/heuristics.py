@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from chicago.cards import Card
+from chicago.cards import Card, mask_of
 from chicago.engine.knowledge import Knowledge
 from chicago.poker import Category, evaluate
 from chicago.rules import Rules
@@ -30,16 +30,20 @@ __all__ = [
     "best_five",
     "best_keeper",
     "chicago_is_due",
+    "chicago_is_due_for",
     "ev_play",
     "flush_draw",
     "is_top",
     "keeper",
     "lead_chance",
     "required_chicago",
+    "required_chicago_for",
     "rules_card",
     "straight_draw",
     "top_sequence_chicago",
+    "top_sequence_chicago_for",
     "would_reset",
+    "would_reset_for",
 ]
 
 REQUIRED_CHANCE = 0.2
@@ -203,16 +207,22 @@ def top_sequence_chicago(k: Knowledge, *, leads: bool) -> bool:
     """Whether the hand is all top sequences: in every suit it holds, its cards are the
     highest ones not known to be out of play; if it does not lead the first trick it must
     also hold all four suits (any suit may be led to it)."""
-    hand = list(k.hand)
+    return top_sequence_chicago_for(k.hand, k.dead, leads=leads)
+
+
+def top_sequence_chicago_for(hand: Sequence[Card], dead: int, *, leads: bool) -> bool:
+    """:func:`top_sequence_chicago` from the fields it reads: the hand and the mask of the
+    cards known dead (a knowledge's, or :func:`~chicago.engine.knowledge.view_dead`)."""
+    hand = list(hand)
     suits = _by_suit(hand)
     if not leads and len(suits) < 4:
         return False
-    held = k.hand_mask
+    held = mask_of(hand)
     for suit, cards in suits.items():
         lowest = min(cards).rank
         for rank in range(lowest + 1, 15):
             card = (rank - 2) * 4 + suit
-            if not (held | k.dead) >> card & 1:
+            if not (held | dead) >> card & 1:
                 return False
     return True
 
@@ -297,16 +307,21 @@ def required_chicago(k: Knowledge) -> str | None:
     """``"declared"`` (V-CHI-DECLARED) or ``"made"`` (V-CHI-REQ3, when in force at this
     table size) when only a player who has declared (made) a Chicago can win and this seat
     has not yet; else None."""
-    rules = k.rules
-    seat = k.seat
+    return required_chicago_for(k.rules, k.players, k.seat, k.chicago_declared, k.chicago_made)
+
+
+def required_chicago_for(rules: Rules, players: int, seat: int, declared: Sequence[bool],
+                         made: Sequence[bool]) -> str | None:
+    """:func:`required_chicago` from the fields it reads (a knowledge's or a seat's view's:
+    ``declared`` and ``made`` per seat, V-CHI-DECLARED and V-CHI-REQ3)."""
     if not rules.chicago_enabled:
         return None
-    if rules.chicago_required == "declared" and not k.chicago_declared[seat]:
+    if rules.chicago_required == "declared" and not declared[seat]:
         return "declared"
     if (
         rules.chicago_required == "made"
-        and (k.players == 3 or rules.chicago_made_any_size)
-        and not k.chicago_made[seat]
+        and (players == 3 or rules.chicago_made_any_size)
+        and not made[seat]
     ):
         return "made"
     return None
@@ -323,11 +338,18 @@ def chicago_is_due(k: Knowledge, chance: float | None = None) -> bool:
     at least :data:`REQUIRED_CHANCE` (``None``: no estimate, the ``basic`` bot), and
     always when one more good deal would reach the target anyway (within two last tricks).
     """
-    need = required_chicago(k)
+    return chicago_is_due_for(k.rules, k.players, k.seat, k.scores, k.chicago_declared,
+                              k.chicago_made, chance)
+
+
+def chicago_is_due_for(rules: Rules, players: int, seat: int, scores: Sequence[int],
+                       declared: Sequence[bool], made: Sequence[bool],
+                       chance: float | None = None) -> bool:
+    """:func:`chicago_is_due` from the fields it reads (a knowledge's or a seat's view's)."""
+    need = required_chicago_for(rules, players, seat, declared, made)
     if need is None:
         return False
-    rules = k.rules
-    score = k.scores[k.seat]
+    score = scores[seat]
     close = score + 2 * rules.last_trick_points >= rules.target
     if need == "declared":
         return close
@@ -339,8 +361,15 @@ def chicago_is_due(k: Knowledge, chance: float | None = None) -> bool:
 def would_reset(k: Knowledge, points: int) -> bool:
     """Whether scoring ``points`` now would take the seat to the target without the made
     Chicago V-CHI-REQ3 requires, which resets its score to zero."""
+    return would_reset_for(k.rules, k.players, k.seat, k.scores, k.chicago_declared,
+                           k.chicago_made, points)
+
+
+def would_reset_for(rules: Rules, players: int, seat: int, scores: Sequence[int],
+                    declared: Sequence[bool], made: Sequence[bool], points: int) -> bool:
+    """:func:`would_reset` from the fields it reads (a knowledge's or a seat's view's)."""
     return (
         points > 0
-        and required_chicago(k) == "made"
-        and k.scores[k.seat] + points >= k.rules.target
+        and required_chicago_for(rules, players, seat, declared, made) == "made"
+        and scores[seat] + points >= rules.target
     )

@@ -56,7 +56,11 @@ __all__ = [
     "Knowledge",
     "Opponent",
     "card_places",
+    "first_leader",
     "knowledge",
+    "seats_after",
+    "view_dead",
+    "view_leader",
 ]
 
 
@@ -410,9 +414,7 @@ class Knowledge:
             return self.trick[0][0]
         if self.tricks:
             return self.tricks[-1][0]
-        if self.declarer is not None and self.rules.chicago_caller_leads:
-            return self.declarer
-        return (self.dealer + 1) % self.players
+        return first_leader(self.declarer, self.rules, self.dealer, self.players)
 
     def order_from_dealer(self) -> list[int]:
         """Seats in turn order, from the dealer's left to the dealer (R-PHASE-2)."""
@@ -421,8 +423,73 @@ class Knowledge:
     def to_speak_after(self) -> list[int]:
         """Seats that act after this one in the current round (turn order from the dealer's
         left)."""
-        order = self.order_from_dealer()
-        return order[order.index(self.seat) + 1 :]
+        return seats_after(self.seat, self.dealer, self.players)
+
+
+def first_leader(declarer: int | None, rules: Rules, dealer: int, players: int) -> int:
+    """The seat that leads the first trick: the Chicago caller when the rules say so, else
+    the dealer's left (:attr:`Knowledge.leader` before any card is played)."""
+    if declarer is not None and rules.chicago_caller_leads:
+        return declarer
+    return (dealer + 1) % players
+
+
+def view_leader(view: SeatView) -> int:
+    """:attr:`Knowledge.leader` of the view's seat, read from the view alone (no walk)."""
+    if view.trick:
+        return view.trick[0].seat
+    if view.tricks:
+        return view.tricks[-1].winner
+    return first_leader(view.chicago, view.rules, view.dealer, view.players)
+
+
+_DEAD_KINDS = frozenset({Reshuffle, Exchanged, OneUpChoice})
+"""The kinds of events that :func:`view_dead` reads."""
+
+
+def view_dead(view: SeatView) -> int:
+    """:attr:`Knowledge.dead` of the view's seat (the cards played, its own discards and the
+    rejected face-up cards since the last reshuffle, R-EX-2, V-ONE-UP), read from the view
+    with one pass over its events that looks at three kinds of them, without the walk of
+    :func:`knowledge` (which also follows every opponent). Equal to ``knowledge(view).dead``
+    (tests/test_basic_same_decisions.py)."""
+    seat = view.seat
+    if seat is None:
+        raise ValueError("a spectator's view has no seat: bots need a seat's view")
+    players = view.players
+    own = rejected = 0
+    relevant = _DEAD_KINDS
+    for event in view.events:
+        kind = type(event)
+        if kind not in relevant:
+            continue
+        if kind is Reshuffle:
+            own = rejected = 0  # they went back into the stock (R-EX-2)
+        elif kind is Exchanged:
+            assert isinstance(event, Exchanged)
+            if event.seat == seat:
+                own |= mask_of(event.discarded)
+        else:
+            assert isinstance(event, OneUpChoice)
+            who = event.seat
+            # the walk's rule: an opponent's rejected card, or the seat's own
+            if not event.accepted and (who == seat or (0 <= who < players)):
+                rejected |= 1 << event.card
+    played = 0
+    for taken in view.tricks:
+        for play in taken.cards:
+            played |= 1 << play.card
+    for play in view.trick:
+        played |= 1 << play.card
+    return played | own | rejected
+
+
+def seats_after(seat: int, dealer: int, players: int) -> list[int]:
+    """The seats that act after ``seat`` in a round (turn order from the dealer's left,
+    R-PHASE-2): :meth:`Knowledge.to_speak_after`, from the fields it reads (a seat's view
+    has them too)."""
+    order = [(dealer + 1 + i) % players for i in range(players)]
+    return order[order.index(seat) + 1 :]
 
 
 _KNOWLEDGE_KINDS = frozenset({Reshuffle, Exchanged, Exchange, RoundResult, Announce, QuadsClaim,
