@@ -79,8 +79,9 @@ EVERY_STEP = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     phases=[Stage.explicit, Stage.generate],  # no shrinking: a failing game prints its Case
 )
-LONG_RUN = settings(EVERY_STEP, max_examples=160, derandomize=False)
-"""Examples per chunk of the long runs: 4 presets x 3 chunks x 160 = 1,920 whole games."""
+LONG_RUN = settings(EVERY_STEP, max_examples=80, derandomize=False)
+"""Examples per chunk of the long runs: 4 presets x 6 chunks x 80 = 1,920 whole games (six
+chunks, not three of 160: one chunk took 484 s of the suite's 600 s limit on a busy machine)."""
 
 
 # ---------------------------------------------------------------------------- rule sets
@@ -524,11 +525,11 @@ def play(case: Case, check_rate: float, records: bool = True) -> tuple[Game, Kno
 
 
 # ---------------------------------------------------------------------------- the tests
-@pytest.mark.parametrize("chunk", [0, 1, 2])
+@pytest.mark.parametrize("chunk", range(6))
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_whole_games_every_invariant(preset: str, chunk: int) -> None:
     """R-END-1, R-TABLE-2, R-CHI-5, R-EX-3, R-EX-4, R-ANN-5, V-QUADS-RESET, every V-*:
-    1,920 whole random games (160 per preset and chunk, no max_deals) end within the action
+    1,920 whole random games (80 per preset and chunk, no max_deals) end within the action
     cap; every step keeps the cards and the score floor; at random steps and at the end the
     views keep their secrets, every legal action applies and an illegal one changes nothing;
     in a quarter of the games (about 480) the whole event log tells nobody more than they saw
