@@ -5,9 +5,11 @@ before, a bot's discard, a new text nearly every time, was parsed for its frames
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
+import pytest
 from server_support import count_parses
 
 from chicago import Game
@@ -16,6 +18,7 @@ from chicago.rules import PRESETS, Rules
 from chicago.server.core import actionkind, decide, frames
 from chicago.server.core.decide import TableSpec
 from chicago.server.core.seats import TableOptions, hash_token
+from chicago.server.protocol import TableError
 
 
 def test_the_kept_kind_is_the_kind_read_afresh_R_EX_2_V_ONE_UP(monkeypatch: Any) -> None:
@@ -110,3 +113,52 @@ def test_the_texts_the_server_wrote_are_not_parsed_for_their_frames(monkeypatch:
             monkeypatch.undo()
             assert parsed == []
         assert discards > 0
+
+
+def test_a_hostile_players_texts_never_reach_the_kept_kinds_R_EX_2() -> None:
+    """A person's text is read strictly and never kept as written: a messy but legal text
+    (case, spaces) is stored, and kept, as the action's own text; malformed, illegal,
+    out-of-turn and non-text actions are refused with ``illegal_action`` (or
+    ``not_your_turn``), change neither the table nor the kept kinds; and a flood of distinct
+    stored texts (as another worker's entries could bring) keeps at most ``BOUND`` of them."""
+    actionkind.clear()
+    state, _ = decide.new_table(
+        TableSpec(Rules.preset("pagat"), ["open", "bot:random", "bot:random", "bot:random"],
+                  TableOptions()),
+        table_id="t", secret="s" * 16, seed=5, at=0.0)
+    _, change = decide.join(state, 0, "p", None, token_hash=hash_token("x"), seed=1, at=0.0)
+    for entry in change.entries:
+        state.apply(entry)
+    while state.current.to_act != 0:  # the bots play up to the person's turn
+        game = state.current
+        seat = game.to_act
+        assert seat is not None
+        move = decide.act(state, seat, game.legal_actions()[0], "bot", at=0.0)
+        for index, entry in enumerate(move.change.entries):
+            state.apply(entry, move.games[index])
+    kept = dict(actionkind._KNOWN)
+    before = state.current.record()
+    hostile: list[Any] = ["discard Zz", "play Ah Kh", "", " " * 10_000, "x" * 100_000,
+                          "discard " + " ".join(["2h"] * 40), "play \u0000", 7, None,
+                          ["play", "Ah"]]
+    for text in hostile:
+        with pytest.raises(TableError) as refused:
+            decide.act(state, 0, text, "player", at=0.0)
+        assert refused.value.code == "illegal_action"
+    with pytest.raises(TableError) as out_of_turn:
+        decide.act(state, 1, str(state.current.legal_actions()[0]), "player", at=0.0)
+    assert out_of_turn.value.code == "not_your_turn"
+    assert kept == actionkind._KNOWN and state.current.record() == before
+
+    legal = state.current.legal_actions()[-1]
+    messy = f"   {str(legal).upper()}  "
+    move = decide.act(state, 0, messy, "player", at=0.0)
+    stored = [e.data["action"] for e in move.change.entries if e.kind == "act"]
+    assert stored == [str(legal)]
+    assert messy not in actionkind._KNOWN and str(legal) in actionkind._KNOWN
+
+    cards = [rank + suit for suit in "cdhs" for rank in "23456789TJQKA"]
+    flood = itertools.islice(itertools.combinations(cards, 3), actionkind.BOUND + 50)
+    for three in flood:  # distinct texts, each a real action's
+        assert actionkind.kind_shown("discard " + " ".join(three)) == ("discard", False)
+        assert len(actionkind._KNOWN) <= actionkind.BOUND
