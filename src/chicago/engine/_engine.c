@@ -3995,26 +3995,39 @@ static const char *PJ_FIELD_NAMES[PJ_FIELDS] = {
     "chicago_points", "lock_at", "exchange_rounds",
 };
 
-static int pj_put(PJText *out, const char *text, Py_ssize_t size)
+/* the buffer grown to take ``size`` more bytes (pj_put's slow path, kept out of line) */
+static int pj_grow(PJText *out, Py_ssize_t size)
 {
-    if (out->size + size > out->capacity) {
-        Py_ssize_t capacity = out->capacity * 2;
-        while (capacity < out->size + size) capacity *= 2;
-        char *grown;
-        if (out->data == out->local) {
-            grown = PyMem_Malloc((size_t)capacity);
-            if (grown != NULL) memcpy(grown, out->data, (size_t)out->size);
-        } else {
-            grown = PyMem_Realloc(out->data, (size_t)capacity);
-        }
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return PJ_ERROR;
-        }
-        out->data = grown;
-        out->capacity = capacity;
+    Py_ssize_t capacity = out->capacity * 2;
+    while (capacity < out->size + size) capacity *= 2;
+    char *grown;
+    if (out->data == out->local) {
+        grown = PyMem_Malloc((size_t)capacity);
+        if (grown != NULL) memcpy(grown, out->data, (size_t)out->size);
+    } else {
+        grown = PyMem_Realloc(out->data, (size_t)capacity);
     }
-    memcpy(out->data + out->size, text, (size_t)size);
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return PJ_ERROR;
+    }
+    out->data = grown;
+    out->capacity = capacity;
+    return PJ_OK;
+}
+
+/* ``size`` bytes of ``text`` added; inline, the short pieces (most of them: a comma, a key,
+   a card) copied byte by byte rather than by a call of memcpy (issue 28, thirty-eighth
+   pass) */
+static inline int pj_put(PJText *out, const char *text, Py_ssize_t size)
+{
+    if (out->size + size > out->capacity && pj_grow(out, size) < 0) return PJ_ERROR;
+    char *at = out->data + out->size;
+    if (size <= 16) {
+        for (Py_ssize_t i = 0; i < size; i++) at[i] = text[i];
+    } else {
+        memcpy(at, text, (size_t)size);
+    }
     out->size += size;
     return PJ_OK;
 }
@@ -4155,11 +4168,6 @@ static int pj_trick(PJText *out, PyObject *trick, PyObject *texts)
     return status != PJ_OK ? status : PJ_LITERAL(out, "}");
 }
 
-static int pj_tricks(PJText *out, PyObject *item, PyObject *texts)
-{
-    return pj_array(out, item, pj_trick, texts);
-}
-
 static int pj_shown(PJText *out, PyObject *shown, PyObject *texts)
 {
     if (!PyDict_CheckExact(shown)) return PJ_OTHER;
@@ -4229,6 +4237,12 @@ static int pj_event(PJText *out, PyObject *event, PyObject *texts)
     return status;
 }
 
+/* the text of a public part written once and kept for the very object (see "views made
+   cheaper (issue 28, thirty-eighth pass)" below) */
+static int vc_memo(PJText *out, int kind, PyObject *value, PyObject *texts, PJItem write,
+                   int array);
+static int vc_trick(PJText *out, PyObject *trick, PyObject *texts);
+
 static int pj_field(PJText *out, int field, PyObject *value, PyObject *texts,
                     PyObject *other)
 {
@@ -4243,12 +4257,12 @@ static int pj_field(PJText *out, int field, PyObject *value, PyObject *texts,
     case 6: case 7: case 22: case 23: case 24: case 26:  /* tuples of ints and bools */
         return pj_scalars(out, value, texts);
     case 10: return pj_array(out, value, pj_scalars, texts);      /* exchanges */
-    case 11: return pj_array(out, value, pj_word, texts);         /* announcements */
-    case 12: case 13: return pj_array(out, value, pj_event, texts);  /* reveals, results */
+    case 11: return vc_memo(out, 11, value, texts, pj_word, 1);   /* announcements */
+    case 12: case 13: return vc_memo(out, field, value, texts, pj_event, 1);  /* reveals, results */
     case 14: return pj_shown(out, value, texts);
     case 15: return value == Py_None ? PJ_LITERAL(out, "null") : pj_play(out, value, texts);
     case 18: return pj_plays(out, value, texts);                  /* trick */
-    case 19: return pj_tricks(out, value, texts);
+    case 19: return pj_array(out, value, vc_trick, texts);       /* tricks */
     case 20: return pj_array(out, value, pj_cards, texts);        /* played */
     case 25: case 27: return pj_other(out, other, PJ_NAMES[field], value);
     default: return pj_scalar(out, value);
@@ -6433,7 +6447,106 @@ static int one_up_or_sixth(PyObject *self, PyObject *seat_object, long seat, PyO
 
 /* end of one up and the sixth card (issue 28, thirty-sixth pass) */
 
+/* ------------------------------------------------------------------ views made cheaper
+ * (issue 28, thirty-eighth pass)
+ *
+ * The public text of a state (public_json_text) is written for every state a person is
+ * shown, and most of it is the same from one state to the next: the deal's announcements,
+ * reveals and round results (the very tuples, shared by the views of the states until a
+ * scoring event makes new ones: views._Scoring.parts) and its taken tricks (each the very
+ * TakenTrick, shared through views._TAKEN). vc_memo keeps the text written for such an
+ * object, by identity, with a strong reference to the object (so that no other object can
+ * take its address while it is kept) and to the card texts it was written with: the same
+ * object written again with the same card texts is the same text, as a view's values are
+ * immutable (frozen dataclasses, tuples, events whose fields are read-only). Only public
+ * fields are written here: what is kept is what every audience is shown, and a kept text
+ * is put in only for the object it was written from. A direct-mapped table of VC_SLOTS
+ * entries: a new object takes its slot's place (its old object and text let go).
+ * vc_memo_clear() empties it (tests); tests/test_views_once.py compares the texts with the
+ * Python encoder's on random games and shows the kept texts used.
+ */
+#define VC_SLOTS 1024
+
+typedef struct {
+    PyObject *object;  /* the value written (a strong reference), NULL: an empty slot */
+    PyObject *texts;   /* the card texts it was written with */
+    PyObject *text;    /* its text, a bytes object */
+    int kind;          /* the field (11, 12, 13) or 19 for one taken trick */
+} VCEntry;
+
+static VCEntry VC_TABLE[VC_SLOTS];
+static Py_ssize_t VC_HITS, VC_MISSES;
+
+static Py_ssize_t vc_slot(PyObject *value, int kind)
+{
+    uintptr_t key = (uintptr_t)value >> 4;
+    key ^= key >> 11;
+    key = key * 31u + (uintptr_t)kind;
+    return (Py_ssize_t)(key % VC_SLOTS);
+}
+
+/* ``value`` written by ``write`` (as an array of items written so when ``array``), its text
+   kept for the next time the same object is written with the same ``texts``; a value that
+   is not a tuple (the Python code's other shapes) is written without the memo */
+static int vc_memo(PJText *out, int kind, PyObject *value, PyObject *texts, PJItem write,
+                   int array)
+{
+    if (array ? !PyTuple_CheckExact(value) : value == Py_None)
+        return array ? pj_array(out, value, write, texts) : write(out, value, texts);
+    VCEntry *entry = &VC_TABLE[vc_slot(value, kind)];
+    if (entry->object == value && entry->kind == kind && entry->texts == texts) {
+        VC_HITS++;
+        return pj_put(out, PyBytes_AS_STRING(entry->text), PyBytes_GET_SIZE(entry->text));
+    }
+    Py_ssize_t start = out->size;
+    int status = array ? pj_array(out, value, write, texts) : write(out, value, texts);
+    if (status != PJ_OK) return status;
+    VC_MISSES++;
+    PyObject *text = PyBytes_FromStringAndSize(out->data + start, out->size - start);
+    if (text == NULL) return PJ_ERROR;
+    /* the slot read again: writing may have run Python code (an event's to_json) */
+    entry = &VC_TABLE[vc_slot(value, kind)];
+    PyObject *old_object = entry->object, *old_texts = entry->texts, *old_text = entry->text;
+    entry->object = Py_NewRef(value);
+    entry->texts = Py_NewRef(texts);
+    entry->text = text;
+    entry->kind = kind;
+    Py_XDECREF(old_object);
+    Py_XDECREF(old_texts);
+    Py_XDECREF(old_text);
+    return PJ_OK;
+}
+
+/* one taken trick of the view's ``tricks``, its text kept (pj_trick) */
+static int vc_trick(PJText *out, PyObject *trick, PyObject *texts)
+{
+    return vc_memo(out, 19, trick, texts, pj_trick, 0);
+}
+
+/* vc_memo_clear(): every kept text let go; (hits, misses) since the last clear */
+static PyObject *vc_memo_clear(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    PyObject *counts = Py_BuildValue("(nn)", VC_HITS, VC_MISSES);
+    for (int i = 0; i < VC_SLOTS; i++) {
+        VCEntry *entry = &VC_TABLE[i];
+        PyObject *object = entry->object, *texts = entry->texts, *text = entry->text;
+        entry->object = entry->texts = entry->text = NULL;
+        Py_XDECREF(object);
+        Py_XDECREF(texts);
+        Py_XDECREF(text);
+    }
+    VC_HITS = VC_MISSES = 0;
+    return counts;
+}
+
+/* end of views made cheaper (issue 28, thirty-eighth pass) */
+
 static PyMethodDef METHODS[] = {
+    {"vc_memo_clear", vc_memo_clear, METH_NOARGS,
+     "vc_memo_clear()\n--\n\nLet go every public text kept by identity (issue 28, "
+     "thirty-eighth pass); (hits, misses) since the last clear."},
     {"install_taken", install_taken, METH_O,
      "install_taken(config)\n--\n\nviews' TakenTrick, _PLAYED, _TAKEN and _taken_python for "
      "taken()."},

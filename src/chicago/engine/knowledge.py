@@ -278,6 +278,14 @@ def shared_out_of_stock(events: Sequence[Event], seat: int | None) -> AbstractSe
     return _fold_places(events, seat).out_of_stock()
 
 
+def log_out_of_stock(log: SeatLog, count: int) -> AbstractSet[Card]:
+    """:func:`shared_out_of_stock` of the first ``count`` events of a seat's ``log`` (as
+    ``Game.seat_log`` gives them), without the events made into a tuple first: for a
+    reader of a seat's ``known_out`` alone (an update's own part; issue 28, thirty-eighth
+    pass). The set carried in the log, to read, not to change."""
+    return log.read(PLACES, count, _carried_out)
+
+
 def _fold_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
     """:func:`card_places` worked out, one event after the other."""
     return _fold(events, seat, CardPlaces(), set())[0]

@@ -38,7 +38,7 @@ from chicago.categories import Category
 from chicago.engine.actions import Action
 from chicago.engine.carried import Fold, SeatLog, SeenEvents
 from chicago.engine.events import Announce, Deal, Event, Exchange, Pass, Reveal, RoundResult
-from chicago.engine.knowledge import shared_out_of_stock
+from chicago.engine.knowledge import log_out_of_stock, shared_out_of_stock
 from chicago.engine.native import ENGINE
 from chicago.engine.phases import Phase
 from chicago.engine.viewtypes import (
@@ -163,9 +163,10 @@ def known_out(game: ViewedGame, seat: int | None) -> AbstractSet[Card]:
     """The cards ``seat`` (``None``: a spectator) knows out of the stock, folded in its log
     (:func:`own_part` leaves its own hand out of them): for a shell that writes a seat's
     own fields in another form (:func:`chicago.engine.viewjson.own_state`). The set is the
-    one carried in the seat's log (until an event moves a card), to read, not to change."""
+    one carried in the seat's log (until an event moves a card), to read, not to change;
+    read from the log without the seat's events made into a tuple (``Game.seat_log``)."""
     _check_seat(game, seat)
-    return shared_out_of_stock(_visible(game, seat), seat)
+    return log_out_of_stock(*game.seat_log(seat))  # the seat's events not made into a tuple
 
 
 def own_part_known(game: ViewedGame, seat: int | None, out: AbstractSet[Card]) -> OwnPart:
