@@ -13,7 +13,7 @@ same state always gives the same change, and the core is tested without a server
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,7 +91,7 @@ class Joiner:
     seat token issued is tied to it."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Move:
     """An accepted action: the change to store, and per entry of it the game after that
     entry when it was computed (the action's; None for a seat change before it)."""
@@ -99,11 +99,21 @@ class Move:
     change: Change
     games: list[Game | None]
 
+    def __init__(self, change: Change, games: list[Game | None]) -> None:
+        # the frozen dataclass's own __init__, through the slots' setters taken once (as
+        # LogEntry's: chicago.server.core.rows)
+        _MOVE_CHANGE(self, change)
+        _MOVE_GAMES(self, games)
+
     @property
     def game_over(self) -> bool:
         """Whether the action ended the game."""
         last = self.games[-1]
         return last is not None and last.is_over
+
+
+_MOVE_CHANGE: Callable[[Move, Change], None] = Move.__dict__["change"].__set__
+_MOVE_GAMES: Callable[[Move, list[Game | None]], None] = Move.__dict__["games"].__set__
 
 
 def new_table(spec: TableSpec, *, table_id: str, secret: str, seed: int,
