@@ -101,6 +101,11 @@ _ANNOUNCE_OR_PASS: dict[Category, tuple[Action, ...]] = {
 }
 _ONLY_PASS = (_PASS,)
 _CHICAGO_CHOICE = (_NO_CHICAGO, _CHICAGO)
+_OVER = Phase.OVER
+"""The phase of a game that has ended, read once: on Python 3.11 every ``Phase.X`` read goes
+through ``EnumType.__getattr__``'s slow path (about 1,000 instructions), and
+:attr:`Game.is_over` is read some 36 times a person move on the server (issue 28,
+thirty-ninth pass)."""
 _ONE_UP_CHOICE = (_ACCEPT, _REJECT)
 _REDEAL_CHOICE = (_KEEP, _REDEAL)
 _ONLY_KEEP = (_KEEP,)
@@ -399,7 +404,7 @@ class Game:
     @property
     def is_over(self) -> bool:
         """True when the game has ended."""
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def events(self) -> list[Event]:

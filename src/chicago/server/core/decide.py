@@ -13,7 +13,7 @@ same state always gives the same change, and the core is tested without a server
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,7 +91,7 @@ class Joiner:
     seat token issued is tied to it."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Move:
     """An accepted action: the change to store, and per entry of it the game after that
     entry when it was computed (the action's; None for a seat change before it)."""
@@ -99,11 +99,21 @@ class Move:
     change: Change
     games: list[Game | None]
 
+    def __init__(self, change: Change, games: list[Game | None]) -> None:
+        # the frozen dataclass's own __init__, through the slots' setters taken once (as
+        # LogEntry's: chicago.server.core.rows)
+        _MOVE_CHANGE(self, change)
+        _MOVE_GAMES(self, games)
+
     @property
     def game_over(self) -> bool:
         """Whether the action ended the game."""
         last = self.games[-1]
         return last is not None and last.is_over
+
+
+_MOVE_CHANGE: Callable[[Move, Change], None] = Move.__dict__["change"].__set__
+_MOVE_GAMES: Callable[[Move, list[Game | None]], None] = Move.__dict__["games"].__set__
 
 
 def new_table(spec: TableSpec, *, table_id: str, secret: str, seed: int,
@@ -206,15 +216,16 @@ def act(state: TableState, seat: int, text: str | Action, by: str, *, at: float,
     ``review_due``: the seats to review (with the game's end, so that no restart can forget
     them)."""
     game = state.current
-    if state.status == WAITING:
+    if not state.closed and _has_open(state):  # the table's status is "waiting"
         raise TableError("not_started", "an open seat is still waiting for a player", 409)
     if game.is_over:
         raise TableError("game_over", "the game is over; ask for a rematch", 409)
     if state.pause is not None:
         raise TableError("paused", f"deal {state.pause.deal} starts when everyone has "
                          "pressed Continue", 409)
-    if game.to_act != seat:
-        raise TableError("not_your_turn", f"seat {game.to_act} is to act, not seat {seat}", 409)
+    to_act = game.to_act
+    if to_act != seat:
+        raise TableError("not_your_turn", f"seat {to_act} is to act, not seat {seat}", 409)
     after = game.copy()
     try:
         after.apply(text)
@@ -229,19 +240,22 @@ def act(state: TableState, seat: int, text: str | Action, by: str, *, at: float,
         # the third clock in a row: the seat is marked away, its stand-in plays on
         entries.append(state.entry("away", seat, {"reason": "clock"}, at))
         games.append(None)
-    done = after.actions_between(-1)[0][1]
+    # a bot's Action is the one applied (the game keeps the very object); a text, as read
+    done = text if type(text) is Action else after.actions_between(-1)[0][1]
     written = str(done)
     actionkind.note(written, done)  # its frames read the kind without parsing it again
     data: dict[str, Any] = {"action": written, "by": by}
     if len(game.legal_actions()) == 1:
         data["forced"] = True  # the only choice: not a sign the player is there
-    entries.append(state.entry("act", seat, data, at, offset=len(entries) + 1))
+    entries.append(LogEntry(state.seq + len(entries) + 1, state.game_number, "act", seat,
+                            data, at))
     games.append(after)
     change = Change(state.id, entries)
-    if after.to_act != game.to_act or after.is_over:  # "Your games" reads whose turn it is
-        change.table_updates = {"to_act": None if after.is_over else after.to_act,
+    over = after.is_over
+    if over or after.to_act != to_act:  # "Your games" reads whose turn it is
+        change.table_updates = {"to_act": None if over else after.to_act,
                                 "turn_at": at, "updated_at": at}
-    if after.is_over:
+    if over:
         record = after.record()
         change.game_number = state.game_number
         change.game_updates = {
@@ -257,6 +271,15 @@ def act(state: TableState, seat: int, text: str | Action, by: str, *, at: float,
             change.table_updates["answer_by"] = at + state.options.answer_seconds
         change.players, change.rated = finish_rows(state, after, at)
     return Move(change, games)
+
+
+def _has_open(state: TableState) -> bool:
+    """Whether a seat of the table is open (not closed: its status is then ``waiting``).
+    A loop, not ``any()`` of a generator, which costs a frame of its own on every action."""
+    for info in state.seats:  # noqa: SIM110
+        if info.kind == "open":
+            return True
+    return False
 
 
 def back(state: TableState, seat: int, *, at: float) -> Change | None:

@@ -281,8 +281,56 @@ class TableState:
         entry when the caller already computed it (the writer does, to check the action)."""
         if entry.seq != self.seq + 1:
             raise RuntimeError(f"table {self.id}: entry {entry.seq} after {self.seq}")
+        if entry.kind == "act":
+            self._act(entry, game)
+        else:
+            self._other(entry)
+        self.seq = entry.seq
+        self.entries.append(entry)
+        self.updated_at = entry.created_at
+
+    def _act(self, entry: LogEntry, game: Game | None) -> None:
+        """Apply an ``act`` entry (:meth:`apply`), with the game after it if given. Twice
+        for most entries (the preview's, then the table's: issue 28), so the game is read
+        once and asked whether it is over once, and a table that never pauses after a deal
+        does not look for a deal's end (:meth:`_pause_after` would find none to wait
+        for)."""
+        seat = entry.seat
+        if seat is None:
+            raise RuntimeError(f"table {self.id}: act entry {entry.seq} has no seat")
+        current = self.game
+        if current is None:
+            raise RuntimeError(f"table {self.id} has no game yet")
+        start = current.event_count
+        if game is None:
+            game = current
+            if game.to_act != seat:
+                raise RuntimeError(
+                    f"table {self.id}: entry {entry.seq} by seat {seat}, "
+                    f"but seat {game.to_act} is to act"
+                )
+            game.apply(entry.data["action"])
+        self.game = game
+        self.game_seq = entry.seq
+        self.spans[entry.seq] = (start, game.event_count)
+        data = entry.data
+        by = data.get("by", "player")
+        if by == "clock":
+            self.expiries[seat] += 1
+        elif by == "player" and not data.get("forced"):
+            self.expiries[seat] = 0  # a choice of the player's own
+        over = game.is_over
+        pause = self._pause_after(entry, start) if self.deal_pause and not over else None
+        self.pause = pause
+        if pause is None:  # the next turn begins now (after a pause: when it ends)
+            self.turn_started = entry.created_at
+        if over and self.options.tournament is None:
+            self.vote = Vote(entry.created_at + self.options.answer_seconds)
+
+    def _other(self, entry: LogEntry) -> None:
+        """Apply an entry of any kind but ``act`` (:meth:`apply`)."""
         kind, data = entry.kind, entry.data
-        started_turn = kind in ("game", "act") or (
+        started_turn = kind == "game" or (
             kind == "join" and not data.get("claim")) or (  # a claim keeps the turn's clock
             kind == "back" and self.game is not None and entry.seat == self.game.to_act)
         if kind == "game":
@@ -298,30 +346,6 @@ class TableState:
             self.chat_lines = [0] * self.players
         elif kind == "continue":
             started_turn = self._continue(entry)
-        elif kind == "act":
-            if entry.seat is None:
-                raise RuntimeError(f"table {self.id}: act entry {entry.seq} has no seat")
-            start = self.current.event_count
-            if game is None:
-                game = self.current
-                if game.to_act != entry.seat:
-                    raise RuntimeError(
-                        f"table {self.id}: entry {entry.seq} by seat {entry.seat}, "
-                        f"but seat {game.to_act} is to act"
-                    )
-                game.apply(data["action"])
-            self.game = game
-            self.game_seq = entry.seq
-            self.spans[entry.seq] = (start, game.event_count)
-            by = data.get("by", "player")
-            if by == "clock":
-                self.expiries[entry.seat] += 1
-            elif by == "player" and not data.get("forced"):
-                self.expiries[entry.seat] = 0  # a choice of the player's own
-            self.pause = self._pause_after(entry, start)
-            started_turn = self.pause is None
-            if game.is_over and self.options.tournament is None:
-                self.vote = Vote(entry.created_at + self.options.answer_seconds)
         elif kind == "rematch":
             if self.vote is None or entry.seat is None:
                 raise RuntimeError(f"table {self.id}: rematch entry {entry.seq} without a "
@@ -339,9 +363,6 @@ class TableState:
             raise RuntimeError(f"table {self.id}: unknown entry kind {kind!r}")
         if started_turn:
             self.turn_started = entry.created_at
-        self.seq = entry.seq
-        self.entries.append(entry)
-        self.updated_at = entry.created_at
 
     def _pause_after(self, entry: LogEntry, start: int) -> Pause | None:
         """The pause that the ``act`` entry whose events start at ``start`` begins: when it

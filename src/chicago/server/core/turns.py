@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from chicago.server.core.state import PLAYING, TableState
+from chicago.server.core.state import TableState
 
 __all__ = ["AnswersRun", "BotMoves", "ClockRuns", "PauseRuns", "Turn", "next_turn"]
 
@@ -70,16 +70,21 @@ def next_turn(state: TableState, at: float) -> Turn | None:
     """What the table waits for at UNIX time ``at``; None when nothing (it waits for a player,
     the game is over and nobody is asked to play again, or a person without a clock is to
     act)."""
-    if state.game is None:
+    game = state.game
+    if game is None:
         return None
+    over = game.is_over
     vote = state.vote
-    if vote is not None and state.game.is_over:
+    if vote is not None and over:
         return AnswersRun(max(0.0, vote.until - at)) if vote.unanswered(state.seats) else None
-    if state.status != PLAYING:
+    if over or state.closed:  # the table's status is "finished"
         return None
+    for info in state.seats:
+        if info.kind == "open":  # "waiting"
+            return None
     if state.pause is not None:
         return PauseRuns(max(0.0, state.pause.until - at))
-    seat = state.current.to_act
+    seat = game.to_act
     if seat is None:
         return None
     info = state.seats[seat]
