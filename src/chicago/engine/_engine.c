@@ -331,6 +331,7 @@ static PyObject *new_discard(uint64_t mask)
 }
 
 static PyObject **discard_three(const int *cards, int pattern); /* see "kept discards" */
+static PyObject *recycled_discard(uint64_t mask); /* see "recycled discards" (fortieth pass) */
 static PyObject *KEEP_ACTION;          /* discard nothing */
 static PyObject *DISCARD_ONE[52];      /* discard one card, made when first needed */
 static PyObject *DISCARD_TWO[52 * 52]; /* discard two cards (lower id first), the same */
@@ -350,7 +351,7 @@ static PyObject *discard_action(uint64_t mask, const int *cards, int pattern)
         kept = &DISCARD_TWO[cards[bits[1]] * 52 + cards[bits[2]]];
     else if (bits[0] == 3)
         kept = discard_three(cards, pattern);
-    if (kept == NULL) return new_discard(mask);
+    if (kept == NULL) return recycled_discard(mask); /* fortieth pass */
     if (*kept == NULL && (*kept = new_discard(mask)) == NULL) return NULL;
     Py_INCREF(*kept);
     return *kept;
@@ -6433,7 +6434,99 @@ static int one_up_or_sixth(PyObject *self, PyObject *seat_object, long seat, PyO
 
 /* end of one up and the sixth card (issue 28, thirty-sixth pass) */
 
+/* ------------------------------------------------------------------ recycled discards
+   (issue 28, fortieth pass)
+
+   The discard actions of four and five cards (six of the 32 options of an exchange turn)
+   cannot all be kept as those of up to three cards are: there are 270,725 + 2,598,960 of
+   them. Until this pass each was made anew whenever a turn listed it and freed when the
+   caller dropped its list, about 700 instructions for each of the 72 of a random pagat deal
+   (an Action tuple and its mask's int made, then both freed).
+
+   Now they come from a direct-mapped table of RD_SLOTS actions found by a hash of the mask.
+   The slot's action is given out again when its mask is the one asked for (two games, or
+   a copy, listing the same hand share the object, as they share those of up to three
+   cards). Otherwise, when the table holds the only reference to it (Py_REFCNT 1: nobody
+   outside can see it, no list, log or caller holds it), that action is rewritten in place
+   for the new mask (its mask's int too, in place when the table's action holds the only
+   reference to it and it has as many digits) and given out: neither is made nor freed.
+   An action anyone else holds is never changed: the slot then gets a new action and the
+   old one lives on with its holders. The table is bounded (RD_SLOTS actions, about 100 KB).
+
+   The values are the pure path's: an Action (kind discard, the mask, None, None), untracked
+   by the collector as new_discard makes them. A tuple's hash is worked out on every call
+   before Python 3.14 (3.14 keeps it in the tuple), so a rewritten one hashes by its new
+   mask; from 3.14 on, and for any other layout of int, the table only shares equal masks
+   and makes the others anew. */
+
+#define RD_BITS 10
+#define RD_SLOTS (1 << RD_BITS)
+static PyObject *RD_ACTION[RD_SLOTS]; /* an Action of a four- or five-card discard, or NULL */
+static uint64_t RD_MASK[RD_SLOTS];    /* its mask (the table's actions change only here) */
+
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && PYLONG_BITS_IN_DIGIT == 30
+#define RD_REWRITE 1
+/* Write ``mask`` into ``value``, an int nobody else holds, if it has as many digits as the
+   mask needs (1 done, 0 not). */
+static int rd_write_int(PyObject *value, uint64_t mask)
+{
+    Py_ssize_t digits = mask == 0 ? 0 : (mask >> PyLong_SHIFT) == 0 ? 1
+        : (mask >> (2 * PyLong_SHIFT)) == 0 ? 2 : 3;
+    if (!PyLong_CheckExact(value) || Py_SIZE(value) != digits || digits == 0) return 0;
+    digit *d = ((PyLongObject *)value)->ob_digit;
+    for (Py_ssize_t i = 0; i < digits; i++, mask >>= PyLong_SHIFT)
+        d[i] = (digit)(mask & PyLong_MASK);
+    return 1;
+}
+#else
+#define RD_REWRITE 0
+#endif
+
+static PyObject *recycled_discard(uint64_t mask)
+{
+    size_t at = (size_t)((mask * 0x9E3779B97F4A7C15ULL) >> (64 - RD_BITS));
+    PyObject *held = RD_ACTION[at];
+    if (held != NULL && RD_MASK[at] == mask) return Py_NewRef(held);
+#if RD_REWRITE
+    if (held != NULL && Py_REFCNT(held) == 1) {
+        PyObject *value = PyTuple_GET_ITEM(held, 1);
+        if (!(Py_REFCNT(value) == 1 && rd_write_int(value, mask))) {
+            PyObject *fresh = PyLong_FromUnsignedLongLong(mask);
+            if (fresh == NULL) return NULL;
+            PyTuple_SET_ITEM(held, 1, fresh);
+            Py_DECREF(value);
+        }
+        RD_MASK[at] = mask;
+        return Py_NewRef(held);
+    }
+#endif
+    PyObject *action = new_discard(mask);
+    if (action == NULL) return NULL;
+    RD_ACTION[at] = Py_NewRef(action);
+    RD_MASK[at] = mask;
+    Py_XDECREF(held);
+    return action;
+}
+
+/* recycled_discards(): the actions the table holds now (a new list; for the tests). */
+static PyObject *recycled_discards(PyObject *module, PyObject *unused)
+{
+    PyObject *found = PyList_New(0);
+    if (found == NULL) return NULL;
+    for (size_t at = 0; at < RD_SLOTS; at++)
+        if (RD_ACTION[at] != NULL && PyList_Append(found, RD_ACTION[at]) < 0) {
+            Py_DECREF(found);
+            return NULL;
+        }
+    return found;
+}
+
+/* end of recycled discards (issue 28, fortieth pass) */
+
 static PyMethodDef METHODS[] = {
+    {"recycled_discards", recycled_discards, METH_NOARGS,
+     "recycled_discards()\n--\n\nThe four- and five-card discard actions the table of "
+     "recycled discards holds now (issue 28, fortieth pass; for the tests)."},
     {"install_taken", install_taken, METH_O,
      "install_taken(config)\n--\n\nviews' TakenTrick, _PLAYED, _TAKEN and _taken_python for "
      "taken()."},
