@@ -332,6 +332,11 @@ static PyObject *new_discard(uint64_t mask)
 
 static PyObject **discard_three(const int *cards, int pattern); /* see "kept discards" */
 static PyObject *recycled_discard(uint64_t mask); /* see "recycled discards" (fortieth pass) */
+/* the lists of a turn changed in place (the same block) */
+static void rd_delete(PyObject *list, Py_ssize_t at);
+static PyObject *rd_pop(PyObject *list);
+static int rd_extend(PyObject *list, PyObject *tuple);
+static int rd_keep(PyObject *hand, uint64_t mask);
 static PyObject *KEEP_ACTION;          /* discard nothing */
 static PyObject *DISCARD_ONE[52];      /* discard one card, made when first needed */
 static PyObject *DISCARD_TWO[52 * 52]; /* discard two cards (lower id first), the same */
@@ -623,8 +628,8 @@ static int on_play(PyObject *self, PyObject *seat_object, long seat, PyObject *a
         if (at == -1) PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
         return -1;
     }
-    if (PyList_SetSlice(hand, at, at + 1, NULL) < 0 || PyList_Append(played, DECK[card]) < 0)
-        return -1;
+    rd_delete(hand, at); /* fortieth pass: del hand[at] */
+    if (PyList_Append(played, DECK[card]) < 0) return -1;
     PyObject *pair = plain(PyTuple_Pack(2, seat_object, DECK[card]));
     if (pair == NULL) return -1;
     int failed = PyList_Append(trick, pair);
@@ -662,14 +667,7 @@ static PyObject *draw_card(PyObject *self)
         PyErr_SetString(PyExc_IndexError, "pop from empty list");
         return NULL;
     }
-    Py_ssize_t top = PyList_GET_SIZE(stock) - 1;
-    PyObject *card = PyList_GET_ITEM(stock, top);
-    Py_INCREF(card);
-    if (PyList_SetSlice(stock, top, top + 1, NULL) < 0) {
-        Py_DECREF(card);
-        return NULL;
-    }
-    return card;
+    return rd_pop(stock); /* fortieth pass: stock.pop() */
 }
 
 /* Game._on_exchange for a discard from a plain stock: a broken combination is shown first
@@ -693,30 +691,23 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObjec
     PyObject *number = small_int(round + 1);
     if (number == NULL) return -1;
     if (mask) {
-        PyObject *kept = NULL, *cards = NULL, *drawn = NULL;
+        PyObject *cards = NULL, *drawn = NULL;
         uint64_t guarded = PyLong_AsUnsignedLongLong(
             PyList_GET_ITEM(SLOT(self, O_PROTECTED), seat));
         if (guarded == (uint64_t)-1 && PyErr_Occurred()) goto fail;
         if ((guarded & mask) && show_if_breaking(self, seat_object, seat, guarded, mask,
                                                  PyTuple_GET_ITEM(action, 1)) < 0)
             goto fail;
-        kept = PyList_New(0);
         cards = plain(PyTuple_New(count));
-        if (kept == NULL || cards == NULL) goto fail;
-        Py_ssize_t size = PyList_GET_SIZE(hand);
-        for (Py_ssize_t i = 0; i < size; i++) {
-            PyObject *item = PyList_GET_ITEM(hand, i);
-            long c = card_id(item);
-            if (c == -1 && PyErr_Occurred()) goto fail;
-            if (!(mask >> c & 1) && PyList_Append(kept, item) < 0) goto fail;
-        }
+        if (cards == NULL) goto fail;
         int k = 0;
         for (int c = 0; c < 52; c++)
             if (mask >> c & 1) {
                 Py_INCREF(DECK[c]);
                 PyTuple_SET_ITEM(cards, k++, DECK[c]);
             }
-        if (PyList_SetSlice(hand, 0, size, kept) < 0) goto fail;
+        /* fortieth pass: the kept cards in place (hand[:] = kept) */
+        if (rd_keep(hand, mask) < 0) goto fail;
         drawn = plain(PyTuple_New(count));
         if (drawn == NULL) goto fail;
         for (int i = 0; i < count; i++) {
@@ -725,11 +716,8 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObjec
             PyTuple_SET_ITEM(drawn, i, card);
             if (PyList_Append(hand, card) < 0) goto fail;
         }
-        Py_CLEAR(kept);
         PyObject *discards = SLOT(self, O_DISCARDS);
-        Py_ssize_t end = PyList_GET_SIZE(discards), own_end = PyList_GET_SIZE(own);
-        if (PyList_SetSlice(discards, end, end, cards) < 0) goto fail;
-        if (PyList_SetSlice(own, own_end, own_end, cards) < 0) goto fail;
+        if (rd_extend(discards, cards) < 0 || rd_extend(own, cards) < 0) goto fail;
         if (PyList_SetItem(SLOT(self, O_CATEGORIES), seat, Py_NewRef(Py_None)) < 0) goto fail;
         PyObject *size_object = small_int(count);
         if (size_object == NULL) goto fail;
@@ -744,7 +732,6 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObjec
         Py_DECREF(drawn);
         goto counted;
     fail:
-        Py_XDECREF(kept);
         Py_XDECREF(cards);
         Py_XDECREF(drawn);
         Py_DECREF(number);
@@ -6268,7 +6255,8 @@ static int remove_card(PyObject *hand, int card)
         if (at == -1) PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
         return -1;
     }
-    return PyList_SetSlice(hand, at, at + 1, NULL);
+    rd_delete(hand, at); /* fortieth pass */
+    return 0;
 }
 
 /* Game._on_exchange for a locked seat's sixth card (V-LOCK-6): the card goes to the pile,
@@ -6519,6 +6507,73 @@ static PyObject *recycled_discards(PyObject *module, PyObject *unused)
             return NULL;
         }
     return found;
+}
+
+/* The lists of a turn changed in place. The C turns changed the hand, the stock and the
+   piles through PyList_SetSlice, as list.remove, list.pop, ``hand[:] = kept`` and
+   list.extend do in game.py: each a general slice assignment (a new list for the kept
+   cards, the items copied twice), about 250 instructions where a few dozen do. These give
+   the lists the same items in the same order; the only difference is that a list that
+   shrinks keeps its allocated room (CPython's own list.pop gives some back), which no
+   Python code can see but through sys.getsizeof. */
+
+/* del list[at] (``at`` in range) */
+static void rd_delete(PyObject *list, Py_ssize_t at)
+{
+    PyObject **items = ((PyListObject *)list)->ob_item;
+    Py_ssize_t size = PyList_GET_SIZE(list);
+    PyObject *gone = items[at];
+    memmove(items + at, items + at + 1, (size_t)(size - at - 1) * sizeof(PyObject *));
+    Py_SET_SIZE(list, size - 1);
+    Py_DECREF(gone); /* after the list is whole again */
+}
+
+/* list.pop() of a list that is not empty (a new reference) */
+static PyObject *rd_pop(PyObject *list)
+{
+    Py_ssize_t top = PyList_GET_SIZE(list) - 1;
+    PyObject *item = PyList_GET_ITEM(list, top);
+    Py_SET_SIZE(list, top);
+    return item;
+}
+
+/* list.extend(tuple), 0 or -1 */
+static int rd_extend(PyObject *list, PyObject *tuple)
+{
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); i++)
+        if (PyList_Append(list, PyTuple_GET_ITEM(tuple, i)) < 0) return -1;
+    return 0;
+}
+
+/* hand[:] = [c for c in hand if not mask >> c & 1] (Game._on_exchange), 0 or -1: every card
+   is read first, so that a hand with something that is no card is left as it was. */
+static int rd_keep(PyObject *hand, uint64_t mask)
+{
+    PyObject **items = ((PyListObject *)hand)->ob_item;
+    Py_ssize_t size = PyList_GET_SIZE(hand), kept = 0, gone = 0;
+    PyObject *out[64];
+    if (size > 64) {
+        PyErr_SetString(PyExc_ValueError, "a hand of more than 64 cards");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long c = card_id(items[i]);
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0 || c > 63) {
+            PyErr_SetString(PyExc_ValueError, "no card");
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long c = card_id(items[i]);
+        if (mask >> c & 1)
+            out[gone++] = items[i];
+        else
+            items[kept++] = items[i];
+    }
+    Py_SET_SIZE(hand, kept);
+    for (Py_ssize_t i = 0; i < gone; i++) Py_DECREF(out[i]);
+    return 0;
 }
 
 /* end of recycled discards (issue 28, fortieth pass) */
