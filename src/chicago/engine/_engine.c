@@ -74,6 +74,13 @@ static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL
 
 #define SLOT(self, offset) (*(PyObject **)((char *)(self) + (offset)))
 
+/* PyLong_AsLong with a fast path for an int of at most one digit (cards, seats, counts,
+   rounds): see "recycled discards" (issue 28, fortieth pass) */
+static inline long rd_as_long(PyObject *value);
+#define PyLong_AsLong(value) rd_as_long(value)
+static inline unsigned long long rd_as_mask(PyObject *value); /* the same for masks */
+#define PyLong_AsUnsignedLongLong(value) rd_as_mask(value)
+
 static int installed = 0;
 
 static PyObject *take(PyObject *config, const char *name);
@@ -6574,6 +6581,42 @@ static int rd_keep(PyObject *hand, uint64_t mask)
     Py_SET_SIZE(hand, kept);
     for (Py_ssize_t i = 0; i < gone; i++) Py_DECREF(out[i]);
     return 0;
+}
+
+/* PyLong_AsLong (the macro above sends every call of this file here). The ints read here
+   are cards, seats, counts, scores and rounds: an int of at most one digit of 30 bits, whose
+   value CPython 3.11 keeps as its size's sign times its one digit. Those are read from the
+   object, about 6 instructions where PyLong_AsLong and PyLong_AsLongAndOverflow take 35 (some
+   700 calls a pagat deal); anything else (more digits, not an int, another version's
+   layout) goes to PyLong_AsLong itself, with the same result and errors. */
+static inline long rd_as_long(PyObject *value)
+{
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    if (PyLong_Check(value)) {
+        Py_ssize_t size = Py_SIZE(value);
+        if (size == 0) return 0;
+        if (size == 1) return (long)((PyLongObject *)value)->ob_digit[0];
+        if (size == -1) return -(long)((PyLongObject *)value)->ob_digit[0];
+    }
+#endif
+    return (PyLong_AsLong)(value);
+}
+
+/* PyLong_AsUnsignedLongLong the same way (the macro above): a card mask (52 bits) is an int
+   of at most two digits; about 10 instructions where PyLong_AsUnsignedLongLong takes some
+   150 for two digits (through _PyLong_AsByteArray). Anything else goes to the function. */
+static inline unsigned long long rd_as_mask(PyObject *value)
+{
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && PYLONG_BITS_IN_DIGIT == 30
+    if (PyLong_Check(value)) {
+        Py_ssize_t size = Py_SIZE(value);
+        const digit *d = ((PyLongObject *)value)->ob_digit;
+        if (size == 0) return 0;
+        if (size == 1) return d[0];
+        if (size == 2) return (unsigned long long)d[0] | (unsigned long long)d[1] << PyLong_SHIFT;
+    }
+#endif
+    return (PyLong_AsUnsignedLongLong)(value);
 }
 
 /* end of recycled discards (issue 28, fortieth pass) */
