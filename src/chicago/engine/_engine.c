@@ -344,6 +344,7 @@ static void rd_delete(PyObject *list, Py_ssize_t at);
 static PyObject *rd_pop(PyObject *list);
 static int rd_extend(PyObject *list, PyObject *tuple);
 static int rd_keep(PyObject *hand, uint64_t mask);
+static PyObject *rd_list(PyObject *tuple);
 static PyObject *KEEP_ACTION;          /* discard nothing */
 static PyObject *DISCARD_ONE[52];      /* discard one card, made when first needed */
 static PyObject *DISCARD_TWO[52 * 52]; /* discard two cards (lower id first), the same */
@@ -565,7 +566,7 @@ static PyObject *legal_actions(PyObject *self, PyObject *unused)
         legal = cached_legal(self, to_act, seat);
         if (legal == NULL) return NULL;
     }
-    return PySequence_List(legal);
+    return rd_list(legal); /* list(legal), fortieth pass */
 }
 
 /* ------------------------------------------------------------------ the turns */
@@ -6617,6 +6618,19 @@ static inline unsigned long long rd_as_mask(PyObject *value)
     }
 #endif
     return (PyLong_AsUnsignedLongLong)(value);
+}
+
+/* list(tuple) for legal_actions (the cached legal actions are a tuple): the list made at
+   its size and filled, without PySequence_List's growing of an empty list. */
+static PyObject *rd_list(PyObject *tuple)
+{
+    if (!PyTuple_CheckExact(tuple)) return PySequence_List(tuple);
+    Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+    PyObject *list = PyList_New(n);
+    if (list == NULL) return NULL;
+    PyObject **from = ((PyTupleObject *)tuple)->ob_item, **to = ((PyListObject *)list)->ob_item;
+    for (Py_ssize_t i = 0; i < n; i++) to[i] = Py_NewRef(from[i]);
+    return list;
 }
 
 /* end of recycled discards (issue 28, fortieth pass) */
