@@ -17,7 +17,8 @@
  * The state is the Game object's own: the C code reads and writes the same slot attributes
  * the Python code does (found by name at install, through their member descriptors) and
  * builds the same values (the same interned Action objects for plays and one-up requests,
- * new Action tuples for discards, the same event records). tests/test_engine_accelerator.py
+ * kept or recycled Action tuples for discards (see "kept discards" and "recycled
+ * discards"), the same event records). tests/test_engine_accelerator.py
  * plays random games of every preset and variation both ways and compares every step.
  *
  * Cards are ids 0-51 (rank_index * 4 + suit_index); a set of cards is a 52-bit mask.
@@ -351,7 +352,7 @@ static PyObject *DISCARD_TWO[52 * 52]; /* discard two cards (lower id first), th
 
 /* The discard action of ``mask`` (a new reference). Those of at most three cards, 26 of
    the 32 options of a turn, are made once and kept (three cards since the thirty-fourth
-   pass); the others are made each time. */
+   pass); the others come from the table of recycled discards (fortieth pass). */
 static PyObject *discard_action(uint64_t mask, const int *cards, int pattern)
 {
     PyObject **kept = NULL;
