@@ -16,6 +16,10 @@ workload's own instructions. Workloads:
 - ``player [preset]``: ``kept``, then the player's own calls alone again, on tuples of the
   lengths its legal actions had, in the same order: its count minus ``kept``'s is what the
   random player costs (the engine's is the rest of ``bench-deals``);
+- ``games [preset]``: whole games played as ``bench_engine.bench_games`` plays them (its
+  own loop, the player written out in it) until ``DEALS`` deals are done: what the
+  benchmark's deals per second measure (issue 28, fortieth pass; the number of deals,
+  a few above ``DEALS``, is printed to stderr);
 - ``copy50 [preset]``: a position after 30 random actions, copied 300 times, 50 random
   actions played from each copy;
 - ``none``: nothing but the imports.
@@ -32,7 +36,7 @@ from pathlib import Path
 from chicago import Game, Rules
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_engine import random_action
+from bench_engine import CHICAGO, CHICAGO_RATE, random_action
 
 DEALS = 300
 
@@ -81,6 +85,31 @@ def player_alone(lengths: list[int], rng: random.Random) -> None:
         random_action(stand, rng)  # type: ignore[arg-type]
 
 
+def games(rules: Rules, rng: random.Random) -> int:
+    """Whole games as ``bench_engine.bench_games`` plays them, until ``DEALS`` deals: the
+    number of deals played (the last game's included)."""
+    getrandbits = rng.getrandbits
+    deals = 0
+    game_seed = 1
+    while deals < DEALS:
+        game = Game(rules, 4, seed=game_seed)
+        game_seed += 1
+        apply, legal_actions = game.apply, game.legal_actions
+        while game.to_act is not None:
+            legal = legal_actions()
+            n = len(legal)
+            k = n.bit_length()
+            r = getrandbits(k)
+            while r >= n:
+                r = getrandbits(k)
+            action = legal[r]
+            if action[0] is CHICAGO and rng.random() >= CHICAGO_RATE:
+                action = legal[0]
+            apply(action)
+        deals += game.deal_number
+    return deals
+
+
 def copy50(rules: Rules, rng: random.Random) -> None:
     """A standing position copied 300 times, 50 random actions from each copy."""
     base = Game(rules, 4, seed=3)
@@ -109,6 +138,8 @@ def main(argv: list[str]) -> int:
         bench_deals(rules, rng, lengths)
         if what == "player":
             player_alone(lengths, random.Random(7))
+    elif what == "games":
+        print(f"{games(rules, rng)} deals", file=sys.stderr)
     elif what == "copy50":
         copy50(rules, rng)
     elif what != "none":

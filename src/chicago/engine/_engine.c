@@ -17,7 +17,8 @@
  * The state is the Game object's own: the C code reads and writes the same slot attributes
  * the Python code does (found by name at install, through their member descriptors) and
  * builds the same values (the same interned Action objects for plays and one-up requests,
- * new Action tuples for discards, the same event records). tests/test_engine_accelerator.py
+ * kept or recycled Action tuples for discards (see "kept discards" and "recycled
+ * discards"), the same event records). tests/test_engine_accelerator.py
  * plays random games of every preset and variation both ways and compares every step.
  *
  * Cards are ids 0-51 (rank_index * 4 + suit_index); a set of cards is a 52-bit mask.
@@ -73,6 +74,13 @@ static Py_ssize_t O_HANDS, O_PLAYED, O_TRICK, O_TRICK_NUMBER, O_PENDING, O_LEGAL
     O_ACTION_BASE, O_ACTION_OFFSET, O_PENDING_BASE, O_PENDING_OFFSET;
 
 #define SLOT(self, offset) (*(PyObject **)((char *)(self) + (offset)))
+
+/* PyLong_AsLong with a fast path for an int of at most one digit (cards, seats, counts,
+   rounds): see "recycled discards" (issue 28, fortieth pass) */
+static inline long rd_as_long(PyObject *value);
+#define PyLong_AsLong(value) rd_as_long(value)
+static inline unsigned long long rd_as_mask(PyObject *value); /* the same for masks */
+#define PyLong_AsUnsignedLongLong(value) rd_as_mask(value)
 
 static int installed = 0;
 
@@ -331,13 +339,20 @@ static PyObject *new_discard(uint64_t mask)
 }
 
 static PyObject **discard_three(const int *cards, int pattern); /* see "kept discards" */
+static PyObject *recycled_discard(uint64_t mask); /* see "recycled discards" (fortieth pass) */
+/* the lists of a turn changed in place (the same block) */
+static void rd_delete(PyObject *list, Py_ssize_t at);
+static PyObject *rd_pop(PyObject *list);
+static int rd_extend(PyObject *list, PyObject *tuple);
+static int rd_keep(PyObject *hand, uint64_t mask);
+static PyObject *rd_list(PyObject *tuple);
 static PyObject *KEEP_ACTION;          /* discard nothing */
 static PyObject *DISCARD_ONE[52];      /* discard one card, made when first needed */
 static PyObject *DISCARD_TWO[52 * 52]; /* discard two cards (lower id first), the same */
 
 /* The discard action of ``mask`` (a new reference). Those of at most three cards, 26 of
    the 32 options of a turn, are made once and kept (three cards since the thirty-fourth
-   pass); the others are made each time. */
+   pass); the others come from the table of recycled discards (fortieth pass). */
 static PyObject *discard_action(uint64_t mask, const int *cards, int pattern)
 {
     PyObject **kept = NULL;
@@ -350,7 +365,7 @@ static PyObject *discard_action(uint64_t mask, const int *cards, int pattern)
         kept = &DISCARD_TWO[cards[bits[1]] * 52 + cards[bits[2]]];
     else if (bits[0] == 3)
         kept = discard_three(cards, pattern);
-    if (kept == NULL) return new_discard(mask);
+    if (kept == NULL) return recycled_discard(mask); /* fortieth pass */
     if (*kept == NULL && (*kept = new_discard(mask)) == NULL) return NULL;
     Py_INCREF(*kept);
     return *kept;
@@ -552,7 +567,7 @@ static PyObject *legal_actions(PyObject *self, PyObject *unused)
         legal = cached_legal(self, to_act, seat);
         if (legal == NULL) return NULL;
     }
-    return PySequence_List(legal);
+    return rd_list(legal); /* list(legal), fortieth pass */
 }
 
 /* ------------------------------------------------------------------ the turns */
@@ -622,8 +637,8 @@ static int on_play(PyObject *self, PyObject *seat_object, long seat, PyObject *a
         if (at == -1) PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
         return -1;
     }
-    if (PyList_SetSlice(hand, at, at + 1, NULL) < 0 || PyList_Append(played, DECK[card]) < 0)
-        return -1;
+    rd_delete(hand, at); /* fortieth pass: del hand[at] */
+    if (PyList_Append(played, DECK[card]) < 0) return -1;
     PyObject *pair = plain(PyTuple_Pack(2, seat_object, DECK[card]));
     if (pair == NULL) return -1;
     int failed = PyList_Append(trick, pair);
@@ -661,14 +676,7 @@ static PyObject *draw_card(PyObject *self)
         PyErr_SetString(PyExc_IndexError, "pop from empty list");
         return NULL;
     }
-    Py_ssize_t top = PyList_GET_SIZE(stock) - 1;
-    PyObject *card = PyList_GET_ITEM(stock, top);
-    Py_INCREF(card);
-    if (PyList_SetSlice(stock, top, top + 1, NULL) < 0) {
-        Py_DECREF(card);
-        return NULL;
-    }
-    return card;
+    return rd_pop(stock); /* fortieth pass: stock.pop() */
 }
 
 /* Game._on_exchange for a discard from a plain stock: a broken combination is shown first
@@ -692,30 +700,23 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObjec
     PyObject *number = small_int(round + 1);
     if (number == NULL) return -1;
     if (mask) {
-        PyObject *kept = NULL, *cards = NULL, *drawn = NULL;
+        PyObject *cards = NULL, *drawn = NULL;
         uint64_t guarded = PyLong_AsUnsignedLongLong(
             PyList_GET_ITEM(SLOT(self, O_PROTECTED), seat));
         if (guarded == (uint64_t)-1 && PyErr_Occurred()) goto fail;
         if ((guarded & mask) && show_if_breaking(self, seat_object, seat, guarded, mask,
                                                  PyTuple_GET_ITEM(action, 1)) < 0)
             goto fail;
-        kept = PyList_New(0);
         cards = plain(PyTuple_New(count));
-        if (kept == NULL || cards == NULL) goto fail;
-        Py_ssize_t size = PyList_GET_SIZE(hand);
-        for (Py_ssize_t i = 0; i < size; i++) {
-            PyObject *item = PyList_GET_ITEM(hand, i);
-            long c = card_id(item);
-            if (c == -1 && PyErr_Occurred()) goto fail;
-            if (!(mask >> c & 1) && PyList_Append(kept, item) < 0) goto fail;
-        }
+        if (cards == NULL) goto fail;
         int k = 0;
         for (int c = 0; c < 52; c++)
             if (mask >> c & 1) {
                 Py_INCREF(DECK[c]);
                 PyTuple_SET_ITEM(cards, k++, DECK[c]);
             }
-        if (PyList_SetSlice(hand, 0, size, kept) < 0) goto fail;
+        /* fortieth pass: the kept cards in place (hand[:] = kept) */
+        if (rd_keep(hand, mask) < 0) goto fail;
         drawn = plain(PyTuple_New(count));
         if (drawn == NULL) goto fail;
         for (int i = 0; i < count; i++) {
@@ -724,11 +725,8 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObjec
             PyTuple_SET_ITEM(drawn, i, card);
             if (PyList_Append(hand, card) < 0) goto fail;
         }
-        Py_CLEAR(kept);
         PyObject *discards = SLOT(self, O_DISCARDS);
-        Py_ssize_t end = PyList_GET_SIZE(discards), own_end = PyList_GET_SIZE(own);
-        if (PyList_SetSlice(discards, end, end, cards) < 0) goto fail;
-        if (PyList_SetSlice(own, own_end, own_end, cards) < 0) goto fail;
+        if (rd_extend(discards, cards) < 0 || rd_extend(own, cards) < 0) goto fail;
         if (PyList_SetItem(SLOT(self, O_CATEGORIES), seat, Py_NewRef(Py_None)) < 0) goto fail;
         PyObject *size_object = small_int(count);
         if (size_object == NULL) goto fail;
@@ -743,7 +741,6 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObjec
         Py_DECREF(drawn);
         goto counted;
     fail:
-        Py_XDECREF(kept);
         Py_XDECREF(cards);
         Py_XDECREF(drawn);
         Py_DECREF(number);
@@ -6281,7 +6278,8 @@ static int remove_card(PyObject *hand, int card)
         if (at == -1) PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
         return -1;
     }
-    return PyList_SetSlice(hand, at, at + 1, NULL);
+    rd_delete(hand, at); /* fortieth pass */
+    return 0;
 }
 
 /* Game._on_exchange for a locked seat's sixth card (V-LOCK-6): the card goes to the pile,
@@ -6543,10 +6541,218 @@ static PyObject *vc_memo_clear(PyObject *module, PyObject *unused)
 
 /* end of views made cheaper (issue 28, thirty-eighth pass) */
 
+/* ------------------------------------------------------------------ recycled discards
+   (issue 28, fortieth pass)
+
+   The discard actions of four and five cards (six of the 32 options of an exchange turn)
+   cannot all be kept as those of up to three cards are: there are 270,725 + 2,598,960 of
+   them. Until this pass each was made anew whenever a turn listed it and freed when the
+   caller dropped its list, about 700 instructions for each of the 72 of a random pagat deal
+   (an Action tuple and its mask's int made, then both freed).
+
+   Now they come from a direct-mapped table of RD_SLOTS actions found by a hash of the mask.
+   The slot's action is given out again when its mask is the one asked for (two games, or
+   a copy, listing the same hand share the object, as they share those of up to three
+   cards). Otherwise, when the table holds the only reference to it (Py_REFCNT 1: nobody
+   outside can see it, no list, log or caller holds it), that action is rewritten in place
+   for the new mask (its mask's int too, in place when the table's action holds the only
+   reference to it and it has as many digits) and given out: neither is made nor freed.
+   An action anyone else holds is never changed: the slot then gets a new action and the
+   old one lives on with its holders. The table is bounded (RD_SLOTS actions, about 100 KB).
+
+   The values are the pure path's: an Action (kind discard, the mask, None, None), untracked
+   by the collector as new_discard makes them. A tuple's hash is worked out on every call
+   before Python 3.14 (3.14 keeps it in the tuple), so a rewritten one hashes by its new
+   mask; from 3.14 on, and for any other layout of int, the table only shares equal masks
+   and makes the others anew. */
+
+#define RD_BITS 10
+#define RD_SLOTS (1 << RD_BITS)
+static PyObject *RD_ACTION[RD_SLOTS]; /* an Action of a four- or five-card discard, or NULL */
+static uint64_t RD_MASK[RD_SLOTS];    /* its mask (the table's actions change only here) */
+
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && PYLONG_BITS_IN_DIGIT == 30
+#define RD_REWRITE 1
+/* Write ``mask`` into ``value``, an int nobody else holds, if it has as many digits as the
+   mask needs (1 done, 0 not). */
+static int rd_write_int(PyObject *value, uint64_t mask)
+{
+    Py_ssize_t digits = mask == 0 ? 0 : (mask >> PyLong_SHIFT) == 0 ? 1
+        : (mask >> (2 * PyLong_SHIFT)) == 0 ? 2 : 3;
+    if (!PyLong_CheckExact(value) || Py_SIZE(value) != digits || digits == 0) return 0;
+    digit *d = ((PyLongObject *)value)->ob_digit;
+    for (Py_ssize_t i = 0; i < digits; i++, mask >>= PyLong_SHIFT)
+        d[i] = (digit)(mask & PyLong_MASK);
+    return 1;
+}
+#else
+#define RD_REWRITE 0
+#endif
+
+static PyObject *recycled_discard(uint64_t mask)
+{
+    size_t at = (size_t)((mask * 0x9E3779B97F4A7C15ULL) >> (64 - RD_BITS));
+    PyObject *held = RD_ACTION[at];
+    if (held != NULL && RD_MASK[at] == mask) return Py_NewRef(held);
+#if RD_REWRITE
+    if (held != NULL && Py_REFCNT(held) == 1) {
+        PyObject *value = PyTuple_GET_ITEM(held, 1);
+        if (!(Py_REFCNT(value) == 1 && rd_write_int(value, mask))) {
+            PyObject *fresh = PyLong_FromUnsignedLongLong(mask);
+            if (fresh == NULL) return NULL;
+            PyTuple_SET_ITEM(held, 1, fresh);
+            Py_DECREF(value);
+        }
+        RD_MASK[at] = mask;
+        return Py_NewRef(held);
+    }
+#endif
+    PyObject *action = new_discard(mask);
+    if (action == NULL) return NULL;
+    RD_ACTION[at] = Py_NewRef(action);
+    RD_MASK[at] = mask;
+    Py_XDECREF(held);
+    return action;
+}
+
+/* recycled_discards(): the actions the table holds now (a new list; for the tests). */
+static PyObject *recycled_discards(PyObject *module, PyObject *unused)
+{
+    PyObject *found = PyList_New(0);
+    if (found == NULL) return NULL;
+    for (size_t at = 0; at < RD_SLOTS; at++)
+        if (RD_ACTION[at] != NULL && PyList_Append(found, RD_ACTION[at]) < 0) {
+            Py_DECREF(found);
+            return NULL;
+        }
+    return found;
+}
+
+/* The lists of a turn changed in place. The C turns changed the hand, the stock and the
+   piles through PyList_SetSlice, as list.remove, list.pop, ``hand[:] = kept`` and
+   list.extend do in game.py: each a general slice assignment (a new list for the kept
+   cards, the items copied twice), about 250 instructions where a few dozen do. These give
+   the lists the same items in the same order; the only difference is that a list that
+   shrinks keeps its allocated room (CPython's own list.pop gives some back), which no
+   Python code can see but through sys.getsizeof. */
+
+/* del list[at] (``at`` in range) */
+static void rd_delete(PyObject *list, Py_ssize_t at)
+{
+    PyObject **items = ((PyListObject *)list)->ob_item;
+    Py_ssize_t size = PyList_GET_SIZE(list);
+    PyObject *gone = items[at];
+    memmove(items + at, items + at + 1, (size_t)(size - at - 1) * sizeof(PyObject *));
+    Py_SET_SIZE(list, size - 1);
+    Py_DECREF(gone); /* after the list is whole again */
+}
+
+/* list.pop() of a list that is not empty (a new reference) */
+static PyObject *rd_pop(PyObject *list)
+{
+    Py_ssize_t top = PyList_GET_SIZE(list) - 1;
+    PyObject *item = PyList_GET_ITEM(list, top);
+    Py_SET_SIZE(list, top);
+    return item;
+}
+
+/* list.extend(tuple), 0 or -1 */
+static int rd_extend(PyObject *list, PyObject *tuple)
+{
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); i++)
+        if (PyList_Append(list, PyTuple_GET_ITEM(tuple, i)) < 0) return -1;
+    return 0;
+}
+
+/* hand[:] = [c for c in hand if not mask >> c & 1] (Game._on_exchange), 0 or -1: every card
+   is read first, so that a hand with something that is no card is left as it was. */
+static int rd_keep(PyObject *hand, uint64_t mask)
+{
+    PyObject **items = ((PyListObject *)hand)->ob_item;
+    Py_ssize_t size = PyList_GET_SIZE(hand), kept = 0, gone = 0;
+    PyObject *out[64];
+    if (size > 64) {
+        PyErr_SetString(PyExc_ValueError, "a hand of more than 64 cards");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long c = card_id(items[i]);
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0 || c > 63) {
+            PyErr_SetString(PyExc_ValueError, "no card");
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long c = card_id(items[i]);
+        if (mask >> c & 1)
+            out[gone++] = items[i];
+        else
+            items[kept++] = items[i];
+    }
+    Py_SET_SIZE(hand, kept);
+    for (Py_ssize_t i = 0; i < gone; i++) Py_DECREF(out[i]);
+    return 0;
+}
+
+/* PyLong_AsLong (the macro above sends every call of this file here). The ints read here
+   are cards, seats, counts, scores and rounds: an int of at most one digit of 30 bits, whose
+   value CPython 3.11 keeps as its size's sign times its one digit. Those are read from the
+   object, about 6 instructions where PyLong_AsLong and PyLong_AsLongAndOverflow take 35 (some
+   700 calls a pagat deal); anything else (more digits, not an int, another version's
+   layout) goes to PyLong_AsLong itself, with the same result and errors. */
+static inline long rd_as_long(PyObject *value)
+{
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    if (PyLong_Check(value)) {
+        Py_ssize_t size = Py_SIZE(value);
+        if (size == 0) return 0;
+        if (size == 1) return (long)((PyLongObject *)value)->ob_digit[0];
+        if (size == -1) return -(long)((PyLongObject *)value)->ob_digit[0];
+    }
+#endif
+    return (PyLong_AsLong)(value);
+}
+
+/* PyLong_AsUnsignedLongLong the same way (the macro above): a card mask (52 bits) is an int
+   of at most two digits; about 10 instructions where PyLong_AsUnsignedLongLong takes some
+   150 for two digits (through _PyLong_AsByteArray). Anything else goes to the function. */
+static inline unsigned long long rd_as_mask(PyObject *value)
+{
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && PYLONG_BITS_IN_DIGIT == 30
+    if (PyLong_Check(value)) {
+        Py_ssize_t size = Py_SIZE(value);
+        const digit *d = ((PyLongObject *)value)->ob_digit;
+        if (size == 0) return 0;
+        if (size == 1) return d[0];
+        if (size == 2) return (unsigned long long)d[0] | (unsigned long long)d[1] << PyLong_SHIFT;
+    }
+#endif
+    return (PyLong_AsUnsignedLongLong)(value);
+}
+
+/* list(tuple) for legal_actions (the cached legal actions are a tuple): the list made at
+   its size and filled, without PySequence_List's growing of an empty list. */
+static PyObject *rd_list(PyObject *tuple)
+{
+    if (!PyTuple_CheckExact(tuple)) return PySequence_List(tuple);
+    Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+    PyObject *list = PyList_New(n);
+    if (list == NULL) return NULL;
+    PyObject **from = ((PyTupleObject *)tuple)->ob_item, **to = ((PyListObject *)list)->ob_item;
+    for (Py_ssize_t i = 0; i < n; i++) to[i] = Py_NewRef(from[i]);
+    return list;
+}
+
+/* end of recycled discards (issue 28, fortieth pass) */
+
 static PyMethodDef METHODS[] = {
     {"vc_memo_clear", vc_memo_clear, METH_NOARGS,
      "vc_memo_clear()\n--\n\nLet go every public text kept by identity (issue 28, "
      "thirty-eighth pass); (hits, misses) since the last clear."},
+    {"recycled_discards", recycled_discards, METH_NOARGS,
+     "recycled_discards()\n--\n\nThe four- and five-card discard actions the table of "
+     "recycled discards holds now (issue 28, fortieth pass; for the tests)."},
     {"install_taken", install_taken, METH_O,
      "install_taken(config)\n--\n\nviews' TakenTrick, _PLAYED, _TAKEN and _taken_python for "
      "taken()."},
