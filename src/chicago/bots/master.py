@@ -75,10 +75,13 @@ hand-made plausibility, 2 instead of it; ``exkept=1`` reads opponents holding a 
 protected through the exchanges too), ``annrule`` (0, the default; 1 with ``infer=3``: the
 same weight, where the exchange rule explains the hand, for whether the hand before the
 last exchange would have made the opponent's announcement or pass in the scoring round
-before it, :mod:`chicago.bots.announcerule`), ``infoset`` (0, the default; 1 with ``infer=3``:
-against a table of rules players, the trick card by a search of the weighed worlds in which
-the others play their rules cards and the bot chooses each later card once for all the
-worlds it cannot tell apart, :mod:`chicago.bots.infoset`). A seed fixes every choice: no
+before it, :mod:`chicago.bots.announcerule`), ``dealrule`` (0, the default; 1 with
+``exrule=1`` or ``annrule=1``: every world of every search dealt from their law, by
+rejection up to ``tries`` deals a world, 30, so they reach the last exchange, the Chicago
+call and the first lead, before any card of the deal is there to read), ``infoset`` (0,
+the default; 1 with ``infer=3``: against a table of rules players, the trick card by a
+search of the weighed worlds in which the others play their rules cards and the bot
+chooses each later card once for all the worlds it cannot tell apart, :mod:`chicago.bots.infoset`). A seed fixes every choice: no
 option reads the clock.
 """
 
