@@ -81,8 +81,8 @@ rejection up to ``tries`` deals a world, 30, so they reach the last exchange, th
 call and the first lead, before any card of the deal is there to read), ``infoset`` (0,
 the default; 1 with ``infer=3``: against a table of rules players, the trick card by a
 search of the weighed worlds in which the others play their rules cards and the bot
-chooses each later card once for all the worlds it cannot tell apart, :mod:`chicago.bots.infoset`). A seed fixes every choice: no
-option reads the clock.
+chooses each later card once for all the worlds it cannot tell apart,
+:mod:`chicago.bots.infoset`). A seed fixes every choice: no option reads the clock.
 """
 
 from __future__ import annotations
