@@ -75,11 +75,14 @@ hand-made plausibility, 2 instead of it; ``exkept=1`` reads opponents holding a 
 protected through the exchanges too), ``annrule`` (0, the default; 1 with ``infer=3``: the
 same weight, where the exchange rule explains the hand, for whether the hand before the
 last exchange would have made the opponent's announcement or pass in the scoring round
-before it, :mod:`chicago.bots.announcerule`), ``infoset`` (0, the default; 1 with ``infer=3``:
-against a table of rules players, the trick card by a search of the weighed worlds in which
-the others play their rules cards and the bot chooses each later card once for all the
-worlds it cannot tell apart, :mod:`chicago.bots.infoset`). A seed fixes every choice: no
-option reads the clock.
+before it, :mod:`chicago.bots.announcerule`), ``dealrule`` (0, the default; 1 with
+``exrule=1`` or ``annrule=1``: every world of every search dealt from their law, by
+rejection up to ``tries`` deals a world, 30, so they reach the last exchange, the Chicago
+call and the first lead, before any card of the deal is there to read), ``infoset`` (0,
+the default; 1 with ``infer=3``: against a table of rules players, the trick card by a
+search of the weighed worlds in which the others play their rules cards and the bot
+chooses each later card once for all the worlds it cannot tell apart,
+:mod:`chicago.bots.infoset`). A seed fixes every choice: no option reads the clock.
 """
 
 from __future__ import annotations
@@ -238,6 +241,15 @@ exchanges' evidence could take the card play")."""
 DEFAULT_ANNRULE = 0
 """The opponents' hands weighed by ``basic``'s announcement rule off by default
 (``annrule=1``; docs/BOTS.md, "``basic``'s announcements and passes as evidence")."""
+DEFAULT_DEALRULE = 0
+"""The rules of ``exrule``/``annrule`` read as a reweighing of the trick search's pool by
+default; ``dealrule=1`` deals every world of every search from their law instead (each
+dealt world kept with the chance its rule weight gives it, else dealt again, up to
+``tries`` deals): so they also reach the last exchange, the Chicago call and the trick
+decisions before any opponent's card of the deal, where no card play is there to read
+(docs/BOTS.md, "The exchanges and the words before any card is played (``dealrule=1``)")."""
+DEFAULT_TRIES = 30
+"""With ``dealrule=1``: the most deals tried for one world (then the likeliest of them)."""
 _EXRULE_FLOOR = 0.02
 """With ``exrule``: the weight, as a share, of a hand ``basic``'s rule could not have left
 (a slip, or a player that exchanges otherwise although it plays by the rules)."""
@@ -285,7 +297,8 @@ _OPTIONS = {
     "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1), "chain": (0, 1000),
     "replies": (0, 10000),
     "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5), "exrule": (0, 2),
-    "annrule": (0, 1), "infoset": (0, 1), "exkept": (0, 1),
+    "annrule": (0, 1), "infoset": (0, 1), "exkept": (0, 1), "dealrule": (0, 1),
+    "tries": (1, 1000),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
@@ -293,7 +306,7 @@ _OPTIONS = {
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
           "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "chain",
           "replies", "rulescall", "rulescap", "alphamu", "amdepth", "exrule",
-          "annrule", "infoset", "exkept")
+          "annrule", "infoset", "exkept", "dealrule", "tries")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -383,6 +396,8 @@ class MasterBot(ExpertBot):
         annrule: int = DEFAULT_ANNRULE,
         infoset: int = DEFAULT_INFOSET,
         exkept: int = DEFAULT_EXKEPT,
+        dealrule: int = DEFAULT_DEALRULE,
+        tries: int = DEFAULT_TRIES,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -514,6 +529,17 @@ class MasterBot(ExpertBot):
         self.infoset = int(infoset)
         """Trick play against a table of rules players by the search on information sets
         (:func:`~chicago.bots.infoset.infoset_values`; 0 off)."""
+        if dealrule not in (0, 1):
+            raise ValueError("dealrule must be 0 or 1")
+        if dealrule and not (exrule == 1 or (annrule and not exrule)):
+            raise ValueError("dealrule needs exrule=1 or annrule=1 (exrule=2 is not a share)")
+        if tries < 1:
+            raise ValueError("tries must be >= 1")
+        self.dealrule = int(dealrule)
+        """Every world of every search dealt from the law of ``exrule``/``annrule`` (0: the
+        trick search's pool reweighed by them, and nothing before the first card)."""
+        self.tries = int(tries)
+        """With ``dealrule``: the most deals tried for one world."""
         self._words: dict[int, Word] = {}
         """With ``annrule``: each opponent's word before its last exchange, this decision."""
         self._kept_memo: KeptMemo = {}
@@ -540,7 +566,8 @@ class MasterBot(ExpertBot):
             return legal_actions[0]
         k = knowledge(view)
         if self.play_policy is not None and self.infer == 3 and (
-                k.phase == "play" or (k.phase == "chicago" and self.rulescall)):
+                k.phase == "play" or (k.phase == "chicago" and self.rulescall)
+                or (self.dealrule and k.phase in ("chicago", "exchange", "one up"))):
             self._kinds = history_kinds(view.history, k.seat, self.play_policy, self.eps,
                                         k.players, self.prior, self._deal_logs)
             if self.annrule:
@@ -575,10 +602,52 @@ class MasterBot(ExpertBot):
     # ------------------------------------------------------------------ worlds
     def _sample(self, k: Knowledge, rng: random.Random) -> list[int]:
         """One deal of the hidden cards, each opponent's hand resampled by the learned model
-        (``learned=0``: weighted by the expert's hand-made rules instead)."""
+        (``learned=0``: weighted by the expert's hand-made rules instead); with
+        ``dealrule``, from the law of ``exrule``/``annrule`` too (:meth:`_rule_sample`)."""
+        if self.dealrule and self._kinds:
+            return self._rule_sample(k, rng)
+        return self._plain_sample(k, rng)
+
+    def _plain_sample(self, k: Knowledge, rng: random.Random) -> list[int]:
+        """One deal of the hidden cards by the hand-made weights or the learned model."""
         if not self.learned:
             return super()._sample(k, rng)
         return sample_hands(k, rng, weight=self._weigh, proposals=self.proposals)
+
+    def _rule_sample(self, k: Knowledge, rng: random.Random) -> list[int]:
+        """With ``dealrule``: one deal by rejection, each dealt by :meth:`_plain_sample`
+        and kept with the chance :meth:`_rule_factor` gives it (a factor of 1 is kept
+        without a draw), up to ``tries`` deals; if none is kept, the first with the
+        largest factor. So the worlds come from the plain law times the rule's factor,
+        each a deal of its own (no copies, as a reweighed pool gives)."""
+        best: list[int] | None = None
+        best_factor = -1.0
+        for _ in range(self.tries):
+            hands = self._plain_sample(k, rng)
+            factor = self._rule_factor(k, hands)
+            if factor >= 1.0 or rng.random() < factor:
+                return hands
+            if factor > best_factor:
+                best, best_factor = hands, factor
+        assert best is not None
+        return best
+
+    def _rule_factor(self, k: Knowledge, hands: Sequence[int]) -> float:
+        """With ``dealrule``: the product over the opponents seen in earlier deals of
+        ``r`` × (1 if the rules explain its hand — held in ``hands`` and played — else
+        :data:`_EXRULE_FLOOR`) + 1 − ``r``, ``r`` its chance of the rules model
+        (:meth:`_rule_fit`); at most 1."""
+        factor = 1.0
+        for seat, kinds in self._kinds.items():
+            opp = k.opponents.get(seat)
+            if opp is None:
+                continue
+            cards = [*(int(c) for c in opp.played), *ids_of_mask(hands[seat])]
+            fits = self._rule_fit(k, seat, cards)
+            if fits is False:
+                rules = kinds[0]
+                factor *= rules * _EXRULE_FLOOR + 1.0 - rules
+        return factor
 
     def _positions(
         self, k: Knowledge, rng: random.Random, declarer: int | None, cap: int | None = None,
@@ -683,13 +752,7 @@ class MasterBot(ExpertBot):
         kinds = self._kinds.get(seat)
         if kinds is None:
             return plain
-        opp = k.opponents[seat]
-        fits = (opponent_fits(k, opp, cards, self._rule_memo, kept=bool(self.exkept))
-                if self.exrule else None)
-        if self.annrule and fits is not False:
-            said = opponent_word_fits(k, opp, cards, self._words.get(seat), self._kept_memo)
-            if said is not None:
-                fits = said
+        fits = self._rule_fit(k, seat, cards)
         if fits is None:
             return plain
         rules = kinds[0]
@@ -697,6 +760,20 @@ class MasterBot(ExpertBot):
         if self.exrule != 2:
             return plain * (rules * rule + 1.0 - rules)
         return rules * rule + (1.0 - rules) * plain
+
+    def _rule_fit(self, k: Knowledge, seat: int, cards: Sequence[int]) -> bool | None:
+        """Whether ``cards`` (held and played) can be ``seat``'s hand after its latest
+        exchange by ``basic``'s exchange rule (``exrule``) and, where that explains it or
+        says nothing, its word before that exchange (``annrule``); None where neither
+        reads the hand."""
+        opp = k.opponents[seat]
+        fits = (opponent_fits(k, opp, cards, self._rule_memo, kept=bool(self.exkept))
+                if self.exrule else None)
+        if self.annrule and fits is not False:
+            said = opponent_word_fits(k, opp, cards, self._words.get(seat), self._kept_memo)
+            if said is not None:
+                fits = said
+        return fits
 
     def _rule_weights(
         self, k: Knowledge, dealt: Sequence[list[int]], weights: Sequence[float],
@@ -730,7 +807,7 @@ class MasterBot(ExpertBot):
         if self.play_policy is not None and self.infer == 3:
             weights = kind_weights(dealt, plays, self._kinds, self.play_policy, self.eps,
                                    k.players, self.prior)
-            if self.exrule or self.annrule:
+            if (self.exrule or self.annrule) and not self.dealrule:
                 weights = self._rule_weights(k, dealt, weights)
         elif self.play_policy is not None:
             weights = policy_weights(dealt, plays, self.play_policy, k.players)
@@ -1361,6 +1438,8 @@ def _factory(spec: str) -> MasterBot:
         annrule=int(options.get("annrule", DEFAULT_ANNRULE)),
         infoset=int(options.get("infoset", DEFAULT_INFOSET)),
         exkept=int(options.get("exkept", DEFAULT_EXKEPT)),
+        dealrule=int(options.get("dealrule", DEFAULT_DEALRULE)),
+        tries=int(options.get("tries", DEFAULT_TRIES)),
     )
 
 
