@@ -15,6 +15,7 @@ from hypothesis import Phase as Stage
 from hypothesis import strategies as st
 
 from chicago import Rules, RulesError
+from chicago.cards import DECK
 from chicago.rules import PRESETS, VARIATIONS
 
 OPTIONS: dict[str, dict[str, Any]] = {
@@ -101,3 +102,22 @@ def differences(fast: object, pure: object, where: str = "knowledge") -> Iterato
             yield f"{where}: {fast!r} != {pure!r}"
     elif fast != pure:
         yield f"{where}: {fast!r} != {pure!r}"
+
+
+CARD_TEXTS = {str(card) for card in DECK}
+"""Every card's text."""
+
+REVEALING = ("shown", "reveals", "round_results", "scoring_round", "one_up")
+"""The public fields of a view's text that may show cards a seat still holds (R-EX-4's shown
+hands, the scoring rounds' reveals, V-ONE-UP's face-up card)."""
+
+
+def cards_in(value: object) -> set[str]:
+    """The card texts in a JSON value (as strings of their own or words of an action)."""
+    if isinstance(value, dict):
+        return set().union(*(cards_in(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(cards_in(v) for v in value))
+    if isinstance(value, str):
+        return {word for word in value.split() if word in CARD_TEXTS}
+    return set()

@@ -25,7 +25,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from accelerator_cases import OPTIONS as BASE_OPTIONS
-from accelerator_cases import derandomized, draw_table
+from accelerator_cases import REVEALING, cards_in, derandomized, draw_table
 from chicago import Game, Rules
 from chicago.cards import DECK
 from chicago.engine import viewjson
@@ -49,14 +49,8 @@ GAMES = derandomized(80)
 
 OPTIONS = {**BASE_OPTIONS, "no_show": {"show_on_break": False}}
 
-CARD_TEXTS = {str(card) for card in DECK}
-
 LOCKED_SIX = Rules.preset("pagat").with_variations("V-LOCK-6").replace(lock_at=8, target=25)
 """Locked players dealt six cards early (V-LOCK-6 with a low lock)."""
-
-REVEALING = ("shown", "reveals", "round_results", "scoring_round", "one_up")
-"""The public fields that show cards a seat still holds (R-EX-4's shown hands, the scoring
-rounds' reveals, V-ONE-UP's face-up card)."""
 
 OWN_KNOWLEDGE = ("discarded", "known_out")
 """A seat's own fields that may name a card another seat holds now: its discards (drawn
@@ -74,17 +68,6 @@ def python_text(view: SeatView, monkeypatch: pytest.MonkeyPatch) -> str:
     with monkeypatch.context() as patch:
         patch.setattr(viewjson, "_public_json_text", None)
         return public_text(view)
-
-
-def cards_in(value: object) -> set[str]:
-    """The card texts in a JSON value (as strings of their own or words of an action)."""
-    if isinstance(value, dict):
-        return set().union(*(cards_in(v) for v in value.values()))
-    if isinstance(value, list):
-        return set().union(*(cards_in(v) for v in value))
-    if isinstance(value, str):
-        return {word for word in value.split() if word in CARD_TEXTS}
-    return set()
 
 
 def check_state(game: Game, monkeypatch: pytest.MonkeyPatch, audiences: list[int | None]

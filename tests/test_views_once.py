@@ -27,9 +27,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from accelerator_cases import OPTIONS, derandomized, draw_table
+from accelerator_cases import OPTIONS, REVEALING, cards_in, derandomized, draw_table
 from chicago import Game, Rules
-from chicago.cards import DECK
 from chicago.engine import viewjson
 from chicago.engine.actions import ActionKind
 from chicago.engine.events import RoundResult
@@ -43,22 +42,6 @@ from chicago.server.views import PublicViews
 
 accelerated = pytest.mark.skipif(ENGINE is None, reason="the engine accelerator is not built "
                                  "(or CHICAGO_PURE_PYTHON is set)")
-
-CARD_TEXTS = {str(card) for card in DECK}
-
-REVEALING = ("shown", "reveals", "round_results", "scoring_round", "one_up")
-"""The public fields that may show cards a seat still holds."""
-
-
-def cards_in(value: object) -> set[str]:
-    """The card texts in a JSON value (as strings of their own or words of an action)."""
-    if isinstance(value, dict):
-        return set().union(*(cards_in(v) for v in value.values()))
-    if isinstance(value, list):
-        return set().union(*(cards_in(v) for v in value))
-    if isinstance(value, str):
-        return {word for word in value.split() if word in CARD_TEXTS}
-    return set()
 
 
 def python_public_text(game: Game) -> str:
