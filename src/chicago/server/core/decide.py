@@ -247,8 +247,7 @@ def act(state: TableState, seat: int, text: str | Action, by: str, *, at: float,
     data: dict[str, Any] = {"action": written, "by": by}
     if len(game.legal_actions()) == 1:
         data["forced"] = True  # the only choice: not a sign the player is there
-    entries.append(LogEntry(state.seq + len(entries) + 1, state.game_number, "act", seat,
-                            data, at))
+    entries.append(state.entry("act", seat, data, at, offset=len(entries) + 1))
     games.append(after)
     change = Change(state.id, entries)
     over = after.is_over
