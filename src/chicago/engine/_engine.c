@@ -340,6 +340,9 @@ static PyObject *new_discard(uint64_t mask)
 
 static PyObject **discard_three(const int *cards, int pattern); /* see "kept discards" */
 static PyObject *recycled_discard(uint64_t mask); /* see "recycled discards" (fortieth pass) */
+/* "counts kept, options listed directly" (forty-third pass) */
+static PyObject *p43_count(Py_ssize_t n);
+static PyObject *p43_exchanges(const int *cards, int count, int one_up);
 /* the lists of a turn changed in place (the same block) */
 static void rd_delete(PyObject *list, Py_ssize_t at);
 static PyObject *rd_pop(PyObject *list);
@@ -438,7 +441,9 @@ static PyObject *legal_exchanges(PyObject *self, long seat)
     int shape = exchange_shape(self, seat, cards, &limit, &one_up);
     if (shape <= 0) return NULL;
     int count = PATTERNS_UP_TO[limit];
-    PyObject *legal = PyTuple_New(count + (one_up ? 5 : 0));
+    PyObject *legal = p43_exchanges(cards, count, one_up); /* forty-third pass */
+    if (legal != NULL || PyErr_Occurred()) return legal;
+    legal = PyTuple_New(count + (one_up ? 5 : 0));
     if (legal == NULL) return NULL;
     uint64_t masks[32]; /* the card mask of every pattern, each from one with a bit less */
     masks[0] = 0;
@@ -582,7 +587,7 @@ static int add_record(PyObject *self, PyObject *record)
     Py_DECREF(record);
     /* the game's records are its list's whole while it takes a turn (add_action) */
     if (result == 0)
-        result = set_slot(self, O_PENDING_COUNT, PyLong_FromSsize_t(PyList_GET_SIZE(pending)));
+        result = set_slot(self, O_PENDING_COUNT, p43_count(PyList_GET_SIZE(pending)));
     return result;
 }
 
@@ -4473,7 +4478,7 @@ static int add_action(PyObject *self, PyObject *entry)
     PyObject *actions = own_log(self, O_ACTIONS, O_ACTION_COUNT, O_ACTION_BASE,
                                 O_ACTION_OFFSET, &count);
     if (actions == NULL || PyList_Append(actions, entry) < 0
-        || set_slot(self, O_ACTION_COUNT, PyLong_FromSsize_t(count + 1)) < 0)
+        || set_slot(self, O_ACTION_COUNT, p43_count(count + 1)) < 0)
         return -1;
     PyObject *given = SLOT(self, O_ACTIONS_GIVEN);
     return given != NULL && PyList_CheckExact(given) ? PyList_Append(given, entry) : 0;
@@ -4789,7 +4794,7 @@ static PyObject *start_plain_deal(PyObject *self, long n, long deal_number, long
     if (failed) goto fail;
     long counted = PyLong_AsLong(pending_count); /* (the slot is still the one read above) */
     if (counted == -1 && PyErr_Occurred()) goto fail;
-    if (set_slot(self, O_PENDING_COUNT, PyLong_FromLong(counted + 1 + n)) < 0
+    if (set_slot(self, O_PENDING_COUNT, p43_count(counted + 1 + n)) < 0
         || set_slot(self, O_HANDS, hands) < 0) {
         hands = NULL;
         goto fail;
@@ -4993,7 +4998,7 @@ static int ra_emit(PyObject *self, PyObject *record)
     if (failed) return -1;
     long count = PyLong_AsLong(SLOT(self, O_PENDING_COUNT));
     if (count == -1 && PyErr_Occurred()) return -1;
-    return set_slot(self, O_PENDING_COUNT, PyLong_FromLong(count + 1));
+    return set_slot(self, O_PENDING_COUNT, p43_count(count + 1));
 }
 
 /* Game._begin_exchange(round_index): its counts, the turns from the dealer's left (to_act
@@ -6746,7 +6751,129 @@ static PyObject *rd_list(PyObject *tuple)
 
 /* end of recycled discards (issue 28, fortieth pass) */
 
+/* ------------------------------------------------------------------ counts kept, options listed directly
+   (issue 28, forty-third pass)
+
+   Two of the spread pieces of a random pagat deal.
+
+   *A game's counts kept.* Every event record and every action a C turn adds sets the
+   game's count of them (Game._pending_count, Game._action_count) to a new int: past 256
+   (CPython's own small ints) each was made (PyLong_FromSsize_t) and the one it replaced
+   freed, about 120 instructions, some 75 times a pagat deal. p43_count gives the ints
+   0 .. P43_COUNTS - 1 from a table made as they are first asked for and kept for the
+   process (at most P43_COUNTS ints, about 128 KB); a larger count is made as before. The
+   value is the same int; only its identity differs (two games at the same count now hold
+   the same object), which nothing reads.
+
+   *An exchange turn's options listed directly.* legal_exchanges called discard_action
+   for each of the 32 options of a turn (a call, the pattern's bits read, the three-card
+   slot found through discard_three and its checks, the mask of every pattern worked out
+   first). p43_exchanges finds each option's slot in one switch, from the sorted hand
+   (checked strictly rising once, so the three-card slots need no checks), works out a mask
+   only for the four- and five-card discards (the recycled table) and for an action not
+   made yet, and writes the tuple's items directly. The same actions, in the same order:
+   those of up to three cards are the kept objects, the others come from
+   recycled_discard as before. A hand that is not strictly rising (no game makes one) is
+   left to the old loop. */
+
+#define P43_COUNTS 4096
+static PyObject *P43_COUNT[P43_COUNTS]; /* the kept counts, made when first asked for */
+static Py_ssize_t P43_LISTED, P43_LEFT;  /* turns listed here and left to the old loop */
+
+/* The int ``n`` (a new reference; NULL with an error set) */
+static PyObject *p43_count(Py_ssize_t n)
+{
+    if (n >= 0 && n < P43_COUNTS) {
+        PyObject *kept = P43_COUNT[n];
+        if (kept == NULL && (kept = P43_COUNT[n] = PyLong_FromSsize_t(n)) == NULL)
+            return NULL;
+        return Py_NewRef(kept);
+    }
+    return PyLong_FromSsize_t(n);
+}
+
+/* The exchange options of the sorted five-card ``cards`` (legal_exchanges): the first
+   ``count`` patterns' discards, then the one-up requests if ``one_up``. A new tuple; NULL
+   with an error set, or NULL without one when the old loop must list them. */
+static PyObject *p43_exchanges(const int *cards, int count, int one_up)
+{
+    if (!(cards[0] >= 0 && cards[0] < cards[1] && cards[1] < cards[2] && cards[2] < cards[3]
+          && cards[3] < cards[4] && cards[4] <= 51)
+        || count < 0 || count > 32) {
+        P43_LEFT++;
+        return NULL;
+    }
+    if (DISCARD_THREE == NULL
+        && (DISCARD_THREE = PyMem_Calloc(22100, sizeof(PyObject *))) == NULL) {
+        PyErr_Clear();
+        P43_LEFT++;
+        return NULL;
+    }
+    PyObject *legal = PyTuple_New(count + (one_up ? 5 : 0));
+    if (legal == NULL) return NULL;
+    PyObject **out = ((PyTupleObject *)legal)->ob_item;
+    for (int p = 0; p < count; p++) {
+        int pattern = PATTERNS[p] & 31;
+        const signed char *bits = PATTERN_BITS[pattern];
+        PyObject **slot = NULL, *action;
+        switch (bits[0]) {
+        case 0:
+            slot = &KEEP_ACTION;
+            break;
+        case 1:
+            slot = &DISCARD_ONE[cards[bits[1]]];
+            break;
+        case 2:
+            slot = &DISCARD_TWO[cards[bits[1]] * 52 + cards[bits[2]]];
+            break;
+        case 3: {
+            int a = cards[bits[1]], b = cards[bits[2]], c = cards[bits[3]];
+            slot = &DISCARD_THREE[c * (c - 1) * (c - 2) / 6 + b * (b - 1) / 2 + a];
+            break;
+        }
+        default:
+            break;
+        }
+        if (slot != NULL && *slot != NULL)
+            action = Py_NewRef(*slot);
+        else {
+            uint64_t mask = 0;
+            for (int i = 0; i < 5; i++)
+                if (pattern >> i & 1) mask |= (uint64_t)1 << cards[i];
+            if (slot == NULL)
+                action = recycled_discard(mask);
+            else if ((*slot = new_discard(mask)) != NULL)
+                action = Py_NewRef(*slot);
+            else
+                action = NULL;
+        }
+        if (action == NULL) {
+            Py_DECREF(legal); /* the items not set yet are NULL, which it skips */
+            return NULL;
+        }
+        out[p] = action;
+    }
+    if (one_up)
+        for (int i = 0; i < 5; i++) out[count + i] = Py_NewRef(ONE_UP[cards[i]]);
+    P43_LISTED++;
+    return legal;
+}
+
+/* pass43_stats(): (exchange turns listed by p43_exchanges, left to the old loop, counts
+   kept); for the tests. */
+static PyObject *pass43_stats(PyObject *module, PyObject *unused)
+{
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < P43_COUNTS; i++) kept += P43_COUNT[i] != NULL;
+    return Py_BuildValue("(nnn)", P43_LISTED, P43_LEFT, kept);
+}
+
+/* end of counts kept, options listed directly (issue 28, forty-third pass) */
+
 static PyMethodDef METHODS[] = {
+    {"pass43_stats", pass43_stats, METH_NOARGS,
+     "pass43_stats()\n--\n\n(exchange turns listed directly, turns left to the old loop, "
+     "counts kept) (issue 28, forty-third pass; for the tests)."},
     {"vc_memo_clear", vc_memo_clear, METH_NOARGS,
      "vc_memo_clear()\n--\n\nLet go every public text kept by identity (issue 28, "
      "thirty-eighth pass); (hits, misses) since the last clear."},
