@@ -714,12 +714,14 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObjec
             goto fail;
         cards = plain(PyTuple_New(count));
         if (cards == NULL) goto fail;
-        int k = 0;
-        for (int c = 0; c < 52; c++)
-            if (mask >> c & 1) {
-                Py_INCREF(DECK[c]);
-                PyTuple_SET_ITEM(cards, k++, DECK[c]);
-            }
+        int k = 0; /* the cards lowest first, bit by bit (forty-third pass: was 52 tests) */
+        for (uint64_t rest = mask; rest && k < count; rest &= rest - 1) {
+            int c = __builtin_ctzll(rest);
+            if (c > 51) break;
+            PyTuple_SET_ITEM(cards, k++, Py_NewRef(DECK[c]));
+        }
+        /* (a legal discard holds only cards of the hand, ids 0-51: never reached) */
+        for (; k < count; k++) PyTuple_SET_ITEM(cards, k, Py_NewRef(Py_None));
         /* fortieth pass: the kept cards in place (hand[:] = kept) */
         if (rd_keep(hand, mask) < 0) goto fail;
         drawn = plain(PyTuple_New(count));
@@ -6809,31 +6811,27 @@ static PyObject *p43_exchanges(const int *cards, int count, int one_up)
         P43_LEFT++;
         return NULL;
     }
+    /* the slot of every pattern's kept action (NULL: four or five cards, recycled) */
+    PyObject **slots[32];
+    slots[0] = &KEEP_ACTION;
+    for (int i = 0; i < 5; i++) {
+        slots[1 << i] = &DISCARD_ONE[cards[i]];
+        for (int j = i + 1; j < 5; j++) {
+            slots[1 << i | 1 << j] = &DISCARD_TWO[cards[i] * 52 + cards[j]];
+            for (int k = j + 1; k < 5; k++) {
+                int c = cards[k], b = cards[j];
+                slots[1 << i | 1 << j | 1 << k]
+                    = &DISCARD_THREE[c * (c - 1) * (c - 2) / 6 + b * (b - 1) / 2 + cards[i]];
+            }
+        }
+    }
+    slots[15] = slots[23] = slots[27] = slots[29] = slots[30] = slots[31] = NULL;
     PyObject *legal = PyTuple_New(count + (one_up ? 5 : 0));
     if (legal == NULL) return NULL;
     PyObject **out = ((PyTupleObject *)legal)->ob_item;
     for (int p = 0; p < count; p++) {
         int pattern = PATTERNS[p] & 31;
-        const signed char *bits = PATTERN_BITS[pattern];
-        PyObject **slot = NULL, *action;
-        switch (bits[0]) {
-        case 0:
-            slot = &KEEP_ACTION;
-            break;
-        case 1:
-            slot = &DISCARD_ONE[cards[bits[1]]];
-            break;
-        case 2:
-            slot = &DISCARD_TWO[cards[bits[1]] * 52 + cards[bits[2]]];
-            break;
-        case 3: {
-            int a = cards[bits[1]], b = cards[bits[2]], c = cards[bits[3]];
-            slot = &DISCARD_THREE[c * (c - 1) * (c - 2) / 6 + b * (b - 1) / 2 + a];
-            break;
-        }
-        default:
-            break;
-        }
+        PyObject **slot = slots[pattern], *action;
         if (slot != NULL && *slot != NULL)
             action = Py_NewRef(*slot);
         else {
