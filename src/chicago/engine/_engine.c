@@ -84,6 +84,9 @@ static inline unsigned long long rd_as_mask(PyObject *value); /* the same for ma
 
 static int installed = 0;
 
+/* "counts kept, options listed directly" (issue 28, forty-third pass), before the table */
+static int p43_rules_flags(PyObject *rules, PyObject **wheel, PyObject **royal);
+
 static PyObject *take(PyObject *config, const char *name);
 static int mask_of(PyObject *action, uint64_t *mask);
 static int add_action(PyObject *self, PyObject *entry); /* see "shared actions" below */
@@ -231,8 +234,8 @@ static PyObject *category_of(PyObject *hand, PyObject *rules)
 {
     if (POKER_CATEGORY == NULL || !PyList_CheckExact(hand) || rules == NULL || rules == Py_None)
         return PyObject_CallFunctionObjArgs(CATEGORY_OF, hand, rules, NULL);
-    PyObject *wheel = PyObject_GetAttr(rules, S_WHEEL);
-    PyObject *royal = wheel == NULL ? NULL : PyObject_GetAttr(rules, S_ROYAL);
+    PyObject *wheel, *royal; /* read once per Rules object (forty-third pass) */
+    if (p43_rules_flags(rules, &wheel, &royal) < 0) return NULL;
     PyObject *result = NULL;
     if (royal != NULL) {
         PyObject *args[3] = {hand, wheel, royal};
@@ -6855,6 +6858,33 @@ static PyObject *p43_exchanges(const int *cards, int count, int one_up)
         for (int i = 0; i < 5; i++) out[count + i] = Py_NewRef(ONE_UP[cards[i]]);
     P43_LISTED++;
     return legal;
+}
+
+/* *A hand's category under the game's rules* (category_of, every announcement turn and
+   every look at a hand) read the rules' two flags, wheel_straight and royal_separate, by
+   name each time (two attribute lookups, about 320 instructions). Rules is a frozen
+   dataclass with slots: its fields never change, so they are read once for a Rules object
+   and kept with a reference to it (as exchange_shape and rt_read_rules keep theirs); another
+   Rules object is read anew. ``wheel`` and ``royal`` are new references; 0, or -1 with an
+   error set. */
+static PyObject *P43_RULES, *P43_WHEEL, *P43_ROYAL;
+
+static int p43_rules_flags(PyObject *rules, PyObject **wheel, PyObject **royal)
+{
+    if (rules != P43_RULES) {
+        PyObject *w = PyObject_GetAttr(rules, S_WHEEL);
+        PyObject *r = w == NULL ? NULL : PyObject_GetAttr(rules, S_ROYAL);
+        if (r == NULL) {
+            Py_XDECREF(w);
+            return -1;
+        }
+        Py_XSETREF(P43_WHEEL, w);
+        Py_XSETREF(P43_ROYAL, r);
+        Py_XSETREF(P43_RULES, Py_NewRef(rules));
+    }
+    *wheel = Py_NewRef(P43_WHEEL);
+    *royal = Py_NewRef(P43_ROYAL);
+    return 0;
 }
 
 /* pass43_stats(): (exchange turns listed by p43_exchanges, left to the old loop, counts
