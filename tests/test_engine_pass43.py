@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from accelerator_cases import OPTIONS, derandomized, draw_table
 from chicago import Action, Card, Game, Rules
-from chicago.engine import ActionKind, Phase
 from chicago.cards import parse_cards
+from chicago.engine import ActionKind, Phase
 from chicago.engine.native import ENGINE
 from chicago.rules import PRESETS
 from engine_helpers import PureGame
