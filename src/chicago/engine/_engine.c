@@ -86,6 +86,7 @@ static int installed = 0;
 
 /* "counts kept, options listed directly" (issue 28, forty-third pass), before the table */
 static int p43_rules_flags(PyObject *rules, PyObject **wheel, PyObject **royal);
+static PyObject *p43_reason(long round);
 
 static PyObject *take(PyObject *config, const char *name);
 static int mask_of(PyObject *action, uint64_t *mask);
@@ -5210,7 +5211,7 @@ static PyObject *resolve_announcements(PyObject *self, PyObject *unused)
         Py_DECREF(total);
         goto done;
     }
-    reason = PyUnicode_FromFormat("scoring round %ld", round + 1);
+    reason = p43_reason(round + 1); /* kept (forty-third pass) */
     if (reason == NULL) {
         Py_DECREF(total);
         goto done;
@@ -6885,6 +6886,22 @@ static int p43_rules_flags(PyObject *rules, PyObject **wheel, PyObject **royal)
     *wheel = Py_NewRef(P43_WHEEL);
     *royal = Py_NewRef(P43_ROYAL);
     return 0;
+}
+
+/* *A scoring round's reason.* resolve_announcements wrote the text of every round's Score
+   record ("scoring round 2") with PyUnicode_FromFormat, about 1,500 instructions, one to
+   two times a deal: the texts of rounds 1-15 are kept once made (the same str value as
+   before, as game.py's f-string makes it); another round's is made as before. A new
+   reference, NULL with an error set. */
+static PyObject *P43_REASON[16];
+
+static PyObject *p43_reason(long round)
+{
+    if (round < 1 || round >= 16) return PyUnicode_FromFormat("scoring round %ld", round);
+    if (P43_REASON[round] == NULL
+        && (P43_REASON[round] = PyUnicode_FromFormat("scoring round %ld", round)) == NULL)
+        return NULL;
+    return Py_NewRef(P43_REASON[round]);
 }
 
 /* pass43_stats(): (exchange turns listed by p43_exchanges, left to the old loop, counts
