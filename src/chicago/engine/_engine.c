@@ -6746,6 +6746,172 @@ static PyObject *rd_list(PyObject *tuple)
 
 /* end of recycled discards (issue 28, fortieth pass) */
 
+/*
+ * Events made from their pending records (issue 28, forty-second pass).
+ *
+ * make_events(events, records, count): chicago.engine.game.Game._made_events' loop, which
+ * makes the Event of each of the first ``count`` records (``(kind number, field, ...)``:
+ * game._EventRecord) and appends them to the list ``events``, as
+ * ``events.extend([kinds[r[0]](*r[1:]) for r in records[:count]])`` does. A kind that
+ * install_event_kinds() was given the slots of (a kind whose __init__ stores its
+ * arguments in those slots, and its parameters' defaults in those of the fields left out,
+ * checked in Python first: game._event_slots) is made by allocating the object and
+ * writing its slots, without the class call and its __init__'s frame (some 12,900
+ * instructions a state of a server's table went to that loop); any other kind, or a
+ * record of too many or too few fields, is made by calling the class. Nothing is appended if a record fails. tests/server/test_move_path_42.py
+ * compares the events made both ways on games of every preset.
+ */
+
+#define MK_KINDS_MAX 64
+#define MK_FIELDS_MAX 8
+static PyObject *MK_KINDS;                          /* the kinds, by number (a tuple) */
+static int MK_COUNT = 0;
+static int MK_FIELDS[MK_KINDS_MAX];                 /* -1: made by calling the class */
+static Py_ssize_t MK_OFFSET[MK_KINDS_MAX][MK_FIELDS_MAX];
+static PyObject *MK_DEFAULTS[MK_KINDS_MAX];         /* the last fields' defaults (a tuple) */
+
+static PyObject *mk_called(PyObject *record)
+{
+    PyObject *number = PySequence_GetItem(record, 0);
+    if (number == NULL) return NULL;
+    PyObject *kind = PyObject_GetItem(MK_KINDS, number);
+    Py_DECREF(number);
+    if (kind == NULL) return NULL;
+    PyObject *rest = PySequence_GetSlice(record, 1, PY_SSIZE_T_MAX);
+    PyObject *args = rest == NULL ? NULL : PySequence_Tuple(rest);
+    Py_XDECREF(rest);
+    PyObject *event = args == NULL ? NULL : PyObject_Call(kind, args, NULL);
+    Py_XDECREF(args);
+    Py_DECREF(kind);
+    return event;
+}
+
+static PyObject *mk_event(PyObject *record)
+{
+    if (!PyTuple_CheckExact(record) || PyTuple_GET_SIZE(record) < 1) return mk_called(record);
+    PyObject *number = PyTuple_GET_ITEM(record, 0);
+    if (!PyLong_CheckExact(number)) return mk_called(record);
+    long k = PyLong_AsLong(number);
+    if (k == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return mk_called(record);
+    }
+    if (k < 0 || k >= MK_COUNT) return mk_called(record);
+    int fields = MK_FIELDS[k];
+    Py_ssize_t given = PyTuple_GET_SIZE(record) - 1;
+    if (fields < 0 || given > fields) return mk_called(record);
+    PyObject *defaults = MK_DEFAULTS[k];
+    Py_ssize_t optional = PyTuple_GET_SIZE(defaults);
+    if (given < fields - optional) return mk_called(record);
+    PyTypeObject *type = (PyTypeObject *)PyTuple_GET_ITEM(MK_KINDS, k);
+    PyObject *event = type->tp_alloc(type, 0);
+    if (event == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < given; i++)
+        SLOT(event, MK_OFFSET[k][i]) = Py_NewRef(PyTuple_GET_ITEM(record, i + 1));
+    for (Py_ssize_t i = given; i < fields; i++)  /* a field left out: its default */
+        SLOT(event, MK_OFFSET[k][i]) =
+            Py_NewRef(PyTuple_GET_ITEM(defaults, i - (fields - optional)));
+    return event;
+}
+
+static PyObject *make_events(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (MK_KINDS == NULL || nargs != 3 || !PyList_CheckExact(args[0])
+        || !PyList_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "make_events() takes a list of events, a list of records and a "
+                        "count (install_event_kinds first)");
+        return NULL;
+    }
+    PyObject *events = args[0], *records = args[1];
+    Py_ssize_t count = PyLong_AsSsize_t(args[2]);
+    if (count == -1 && PyErr_Occurred()) return NULL;
+    if (count < 0 || count > PyList_GET_SIZE(records)) {
+        PyErr_SetString(PyExc_ValueError, "make_events(): the count is not of the records");
+        return NULL;
+    }
+    PyObject *made = PyList_New(count);
+    if (made == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        /* (a class's __init__ may run Python code: the records are read as they are now) */
+        if (i >= PyList_GET_SIZE(records)) {
+            PyErr_SetString(PyExc_RuntimeError, "make_events(): the records changed");
+            Py_DECREF(made);
+            return NULL;
+        }
+        PyObject *record = Py_NewRef(PyList_GET_ITEM(records, i));
+        PyObject *event = mk_event(record);
+        Py_DECREF(record);
+        if (event == NULL) {
+            Py_DECREF(made);
+            return NULL;
+        }
+        PyList_SET_ITEM(made, i, event);
+    }
+    Py_ssize_t size = PyList_GET_SIZE(events);
+    int failed = PyList_SetSlice(events, size, size, made);
+    Py_DECREF(made);
+    if (failed) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *install_event_kinds(PyObject *module, PyObject *args)
+{
+    PyObject *kinds, *slots, *optional;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyTuple_Type, &kinds, &PyTuple_Type, &slots,
+                          &PyTuple_Type, &optional))
+        return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(kinds);
+    if (count > MK_KINDS_MAX || PyTuple_GET_SIZE(slots) != count
+        || PyTuple_GET_SIZE(optional) != count) {
+        PyErr_SetString(PyExc_TypeError,
+                        "install_event_kinds(): a tuple of kinds and one of their slots");
+        return NULL;
+    }
+    int fields[MK_KINDS_MAX];
+    Py_ssize_t offsets[MK_KINDS_MAX][MK_FIELDS_MAX];
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *kind = PyTuple_GET_ITEM(kinds, k), *names = PyTuple_GET_ITEM(slots, k);
+        if (!PyType_Check(kind)) {
+            PyErr_SetString(PyExc_TypeError, "install_event_kinds(): a kind is a class");
+            return NULL;
+        }
+        fields[k] = -1;
+        if (names == Py_None) continue;  /* made by calling the class */
+        if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) > MK_FIELDS_MAX) {
+            PyErr_SetString(PyExc_TypeError,
+                            "install_event_kinds(): a kind's slots are a tuple or None");
+            return NULL;
+        }
+        PyObject *defaults = PyTuple_GET_ITEM(optional, k);
+        if (!PyTuple_Check(defaults) || PyTuple_GET_SIZE(defaults) > PyTuple_GET_SIZE(names)) {
+            PyErr_SetString(PyExc_TypeError,
+                            "install_event_kinds(): a kind's defaults are a tuple of its last "
+                            "fields'");
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); i++) {
+            PyObject *name = PyTuple_GET_ITEM(names, i);
+            const char *text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+            if (text == NULL || offset_of(kind, text, &offsets[k][i]) < 0) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a slot name is text");
+                return NULL;
+            }
+        }
+        fields[k] = (int)PyTuple_GET_SIZE(names);
+    }
+    Py_XSETREF(MK_KINDS, Py_NewRef(kinds));
+    for (Py_ssize_t k = 0; k < count; k++) {
+        MK_FIELDS[k] = fields[k];
+        Py_XSETREF(MK_DEFAULTS[k], Py_NewRef(PyTuple_GET_ITEM(optional, k)));
+        for (int i = 0; i < fields[k]; i++) MK_OFFSET[k][i] = offsets[k][i];
+    }
+    MK_COUNT = (int)count;
+    Py_RETURN_NONE;
+}
+
+/* end of events made from their pending records (issue 28, forty-second pass) */
+
 static PyMethodDef METHODS[] = {
     {"vc_memo_clear", vc_memo_clear, METH_NOARGS,
      "vc_memo_clear()\n--\n\nLet go every public text kept by identity (issue 28, "
@@ -6859,6 +7025,15 @@ static PyMethodDef METHODS[] = {
      "taken as its kind says (0 shared, 1 a new list, 2 a new list of new lists, 3 a new "
      "dict, 4 its copy()), then, for a class with a __dict__, extra(copy, attributes) when "
      "the object has attributes of its own; as chicago.engine.state's Python copier does."},
+    {"make_events", (PyCFunction)(void (*)(void))make_events, METH_FASTCALL,
+     "make_events(events, records, count)\n--\n\n"
+     "Append to ``events`` the Event of each of the first ``count`` records, as "
+     "chicago.engine.game.Game._made_events makes them (issue 28, forty-second pass)."},
+    {"install_event_kinds", install_event_kinds, METH_VARARGS,
+     "install_event_kinds(kinds, slots, defaults)\n--\n\n"
+     "The event kinds by record number and, per kind, the slots its __init__ fills in "
+     "order (None: made by calling the class) and the defaults of its last fields, for "
+     "make_events."},
     {"install", install, METH_VARARGS,
      "install(game, config): put the accelerated legal_actions() and apply() on the Game "
      "class (chicago.engine.game does this once at import)."},

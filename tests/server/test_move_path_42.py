@@ -1,0 +1,148 @@
+"""The person-move path's forty-second pass (docs/SERVER.md, issue 28): a game's events
+made from their pending records in C (``make_events``), proven equal to the pure-Python
+loop of ``Game._made_events`` on random games of every preset, variation and option, with
+copies that share the records (so that segments and cut-short lists are made too)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chicago.engine import events as events_module
+from chicago.engine import game as game_module
+from chicago.engine.events import Event
+from chicago.engine.game import Game
+from chicago.engine.native import ENGINE
+from tests.accelerator_cases import OPTIONS, derandomized, draw_table
+from tests.engine_helpers import random_action
+
+needs_c = pytest.mark.skipif(ENGINE is None, reason="the C accelerator is not built")
+
+
+@contextmanager
+def pure_events() -> Iterator[None]:
+    """Within: ``Game._made_events`` makes events with its pure-Python loop."""
+    module: Any = game_module
+    maker = module._make_events
+    module._make_events = None
+    try:
+        yield
+    finally:
+        module._make_events = maker
+
+
+def same_events(fast: list[Event], pure: list[Event], *, identical: bool = True) -> None:
+    """The same events, kind by kind (``identical``: each field the very same object, for
+    events made from the same records)."""
+    assert len(fast) == len(pure)
+    for a, b in zip(fast, pure, strict=True):
+        assert type(a) is type(b)
+        assert a == b
+        if identical:
+            assert all(x is y for x, y in zip(a._values(a), b._values(b), strict=True))
+
+
+@needs_c
+def test_the_c_maker_is_installed_for_every_kind() -> None:
+    """Every kind of record is made in C (each kind's ``__init__`` only stores its fields)."""
+    assert game_module._make_events is ENGINE.make_events  # type: ignore[union-attr]
+    for kind in game_module._RECORD_KINDS:
+        assert game_module._event_slots(kind) == tuple(f"_{n}" for n in kind.fields), kind
+
+
+@needs_c
+def test_events_are_made_without_calling_their_classes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The C maker writes the slots: no kind's ``__init__`` runs while a game's events are
+    made (the pure loop calls one per event)."""
+    calls: list[str] = []
+    for kind in game_module._RECORD_KINDS:
+        init = kind.__init__
+
+        def counted(self: Any, *args: Any, _init: Any = init, **kw: Any) -> None:
+            calls.append(type(self).__name__)
+            _init(self, *args, **kw)
+
+        monkeypatch.setattr(kind, "__init__", counted)
+    from chicago import Rules
+
+    game = Game(Rules.preset("pagat"), 4, seed=5)
+    rng = random.Random(5)
+    for _ in range(40):
+        game.apply(random_action(game, rng))
+    assert game._pending_count > 0
+    calls.clear()  # (some events are made as the game goes: only the records are counted)
+    made = game.events
+    assert len(made) == game.event_count > 0
+    assert calls == []
+    with pure_events():
+        other = Game(Rules.preset("pagat"), 4, seed=5)
+        rng = random.Random(5)
+        for _ in range(40):
+            other.apply(random_action(other, rng))
+        pending = other._pending_count
+        calls.clear()
+        same_events(made, other.events, identical=False)  # (another game: equal values)
+    assert len(calls) == pending > 0
+
+
+@needs_c
+@derandomized(60)
+@given(st.data())
+def test_made_events_equal_the_pure_loop(data: st.DataObject) -> None:
+    """On random games (every preset, variation and option): at random points a game and
+    copies of it (sharing records, adding their own past the game's) make their events
+    both ways, with the same kinds and the very same field values."""
+    rules, players, seed = draw_table(data.draw, OPTIONS, max_deals=3)
+    game = Game(rules, players, seed=seed)
+    rng = random.Random(seed)
+    copies: list[Game] = []
+    steps = 0
+    while not game.is_over and steps < 400:
+        game.apply(random_action(game, rng))
+        steps += 1
+        roll = rng.random()
+        if roll < 0.2:
+            copies.append(game.copy())  # shares the records; goes on below
+        elif roll < 0.35 and copies:
+            branch = copies[rng.randrange(len(copies))]
+            if not branch.is_over:
+                branch.apply(random_action(branch, rng))
+        elif roll < 0.5:
+            twin = game.copy()
+            with pure_events():
+                pure = twin.events
+            same_events(game.events, pure)
+    for branch in copies:
+        twin = branch.copy()
+        with pure_events():
+            pure = list(twin.events)
+        same_events(branch.events, pure)
+        assert len(pure) == branch.event_count
+
+
+@needs_c
+def test_a_failing_record_appends_nothing() -> None:
+    """A record the maker cannot make (a kind out of range, fields of the wrong number)
+    raises as the class call does and leaves the events as they were."""
+    assert ENGINE is not None
+    kinds = game_module._RECORD_KINDS
+    play = kinds.index(events_module.Play)
+    made: list[Event] = []
+    ENGINE.make_events(made, [(play, 1, 2, 3)], 1)
+    assert made == [events_module.Play(1, 2, 3)]  # type: ignore[arg-type]
+    with pytest.raises(IndexError):
+        ENGINE.make_events(made, [(play, 1, 2, 3), (len(kinds), 1)], 2)
+    with pytest.raises(TypeError):
+        ENGINE.make_events(made, [(play, 1, 2, 3), (play, 1, 2)], 2)
+    assert made == [events_module.Play(1, 2, 3)]  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        ENGINE.make_events(made, [(play, 1, 2, 3)], 2)
+    ENGINE.make_events(made, [(play, 4, 5, 6), (play, 7, 8, 9)], 1)  # the first only
+    assert made[-1] == events_module.Play(4, 5, 6)  # type: ignore[arg-type]
+    assert len(made) == 2
