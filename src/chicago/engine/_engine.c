@@ -97,6 +97,8 @@ static int end_turns(PyObject *self, PyObject *phase);
 static int show_if_breaking(PyObject *self, PyObject *seat_object, long seat,
                             uint64_t guarded, uint64_t mask, PyObject *mask_object);
 static PyObject *RT_METHOD, *RA_METHOD; /* the C methods as installed on Game */
+/* "a category's name read once" (issue 28, forty-second pass), before the method table */
+static PyObject *category_name(PyObject *category);
 /* "one up and the sixth card" (issue 28, thirty-sixth pass), before the method table */
 static int install_one_up(PyObject *config);
 static PyObject *legal_sixth(PyObject *self, long seat);
@@ -3635,7 +3637,7 @@ static PyObject *own_json_of(PyObject *module, PyObject *const *args, Py_ssize_t
     if (PyList_GET_SIZE(held) == 5) {
         if ((category = category_of(held, rules)) == NULL) goto done;
         values[2] = category == Py_None ? Py_NewRef(Py_None)
-                                        : PyObject_GetAttr(category, OJ_S_NAME);
+                                        : category_name(category);
         if (values[2] == NULL) goto done;
     } else {
         values[2] = Py_NewRef(Py_None);
@@ -4126,7 +4128,7 @@ static int pj_category(PJText *out, PyObject *category, PyObject *texts)
 {
     (void)texts;
     if (category == Py_None) return PJ_LITERAL(out, "null");
-    PyObject *name = PyObject_GetAttr(category, PJ_S_NAME);
+    PyObject *name = category_name(category);
     if (name == NULL) return PJ_ERROR;
     int status = pj_string(out, name);
     Py_DECREF(name);
@@ -5855,7 +5857,7 @@ static int ej_value(PJText *out, PyObject *value, PyObject *texts)
 
 static int ej_category(PJText *out, PyObject *category)
 {
-    PyObject *name = PyObject_GetAttr(category, EJ_S_NAME);
+    PyObject *name = category_name(category);
     if (name == NULL) return PJ_ERROR;
     int status = pj_string(out, name);
     Py_DECREF(name);
@@ -6912,6 +6914,70 @@ static PyObject *install_event_kinds(PyObject *module, PyObject *args)
 
 /* end of events made from their pending records (issue 28, forty-second pass) */
 
+/*
+ * A category's name read once (issue 28, forty-second pass).
+ *
+ * category_name(category): ``category.name`` (a new reference), as the JSON writers above
+ * read it for a hand's category (public_json_text, own_json_of, events_json_text). On
+ * Python 3.11 an enum member's ``name`` is a Python property (enum.property.__get__: a
+ * frame of Python code, some 800 instructions, several times a person move); the names of
+ * chicago.categories.Category's members are read once by install_category_names() and
+ * given by the member's identity (a member is its class's for the process's life and its
+ * name never changes). Anything else is read as before.
+ */
+
+#define CN_MAX 16
+static PyObject *CN_MEMBERS[CN_MAX], *CN_NAMES[CN_MAX];
+static PyObject *CN_S_NAME;
+
+static PyObject *category_name(PyObject *category)
+{
+    if (PyLong_Check(category)) {
+        long value = PyLong_AsLong(category);
+        if (value == -1 && PyErr_Occurred()) PyErr_Clear();
+        else if (value >= 0 && value < CN_MAX && CN_MEMBERS[value] == category)
+            return Py_NewRef(CN_NAMES[value]);
+    }
+    if (CN_S_NAME == NULL && (CN_S_NAME = PyUnicode_InternFromString("name")) == NULL)
+        return NULL;
+    return PyObject_GetAttr(category, CN_S_NAME);
+}
+
+static PyObject *install_category_names(PyObject *module, PyObject *members)
+{
+    if (!PyTuple_Check(members)) {
+        PyErr_SetString(PyExc_TypeError, "install_category_names() takes a tuple of members");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(members); i++) {
+        PyObject *member = PyTuple_GET_ITEM(members, i);
+        if (!PyLong_Check(member)) {
+            PyErr_SetString(PyExc_TypeError, "install_category_names(): a member is an int");
+            return NULL;
+        }
+        long value = PyLong_AsLong(member);
+        if (value == -1 && PyErr_Occurred()) return NULL;
+        if (value < 0 || value >= CN_MAX) {
+            PyErr_SetString(PyExc_ValueError, "install_category_names(): a value out of range");
+            return NULL;
+        }
+        if (CN_S_NAME == NULL && (CN_S_NAME = PyUnicode_InternFromString("name")) == NULL)
+            return NULL;
+        PyObject *name = PyObject_GetAttr(member, CN_S_NAME);
+        if (name == NULL) return NULL;
+        if (!PyUnicode_CheckExact(name)) {
+            Py_DECREF(name);
+            PyErr_SetString(PyExc_TypeError, "install_category_names(): a name is text");
+            return NULL;
+        }
+        Py_XSETREF(CN_NAMES[value], name);
+        Py_XSETREF(CN_MEMBERS[value], Py_NewRef(member));
+    }
+    Py_RETURN_NONE;
+}
+
+/* end of a category's name read once (issue 28, forty-second pass) */
+
 static PyMethodDef METHODS[] = {
     {"vc_memo_clear", vc_memo_clear, METH_NOARGS,
      "vc_memo_clear()\n--\n\nLet go every public text kept by identity (issue 28, "
@@ -7025,6 +7091,10 @@ static PyMethodDef METHODS[] = {
      "taken as its kind says (0 shared, 1 a new list, 2 a new list of new lists, 3 a new "
      "dict, 4 its copy()), then, for a class with a __dict__, extra(copy, attributes) when "
      "the object has attributes of its own; as chicago.engine.state's Python copier does."},
+    {"install_category_names", install_category_names, METH_O,
+     "install_category_names(members)\n--\n\n"
+     "The members of chicago.categories.Category, whose names the JSON writers then give "
+     "by identity (issue 28, forty-second pass)."},
     {"make_events", (PyCFunction)(void (*)(void))make_events, METH_FASTCALL,
      "make_events(events, records, count)\n--\n\n"
      "Append to ``events`` the Event of each of the first ``count`` records, as "

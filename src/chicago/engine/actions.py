@@ -59,6 +59,11 @@ class ActionKind(enum.Enum):
 
 
 _K = ActionKind
+_K_DISCARD, _K_ANNOUNCE = _K.DISCARD, _K.ANNOUNCE
+_KIND_WORDS = {kind: str(kind.value) for kind in ActionKind}
+"""Each kind's word, and the kinds :meth:`Action._text` tells apart, read once: on Python
+3.11 an ``ActionKind.X`` read and a member's ``.value`` each go through the enum's slow
+paths (issue 28, forty-second pass)."""
 
 
 class Action(tuple[ActionKind, int, "Category | None", "int | None"]):
@@ -204,16 +209,17 @@ class Action(tuple[ActionKind, int, "Category | None", "int | None"]):
     def _text(self) -> str:
         """The text notation, made afresh (:meth:`__str__` keeps it per action)."""
         kind, mask, category, target = self
-        if kind is _K.DISCARD:
+        if kind is _K_DISCARD:
             return "discard " + " ".join(map(str, cards_from_mask(mask))) if mask else "keep"
-        if kind is _K.ANNOUNCE:
+        if kind is _K_ANNOUNCE:
             assert category is not None
             return f"announce {category.text}"
+        word = _KIND_WORDS[kind]
         if mask:
-            return f"{kind.value} {DECK[mask.bit_length() - 1]}"
+            return f"{word} {DECK[mask.bit_length() - 1]}"
         if target is not None:
-            return f"{kind.value} {target}"
-        return str(kind.value)
+            return f"{word} {target}"
+        return word
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
