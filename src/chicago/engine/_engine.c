@@ -97,8 +97,10 @@ static int end_turns(PyObject *self, PyObject *phase);
 static int show_if_breaking(PyObject *self, PyObject *seat_object, long seat,
                             uint64_t guarded, uint64_t mask, PyObject *mask_object);
 static PyObject *RT_METHOD, *RA_METHOD; /* the C methods as installed on Game */
-/* "a category's name read once" (issue 28, forty-second pass), before the method table */
+/* "an enum member's name and value read once" (issue 28, forty-second pass), before the
+   method table */
 static PyObject *category_name(PyObject *category);
+static PyObject *member_value(PyObject *member);
 /* "one up and the sixth card" (issue 28, thirty-sixth pass), before the method table */
 static int install_one_up(PyObject *config);
 static PyObject *legal_sixth(PyObject *self, long seat);
@@ -4247,7 +4249,7 @@ static int pj_field(PJText *out, int field, PyObject *value, PyObject *texts,
 {
     switch (field) {
     case 3: {  /* phase: its value */
-        PyObject *text = PyObject_GetAttr(value, PJ_S_VALUE);
+        PyObject *text = member_value(value);
         if (text == NULL) return PJ_ERROR;
         int status = pj_string(out, text);
         Py_DECREF(text);
@@ -6915,68 +6917,87 @@ static PyObject *install_event_kinds(PyObject *module, PyObject *args)
 /* end of events made from their pending records (issue 28, forty-second pass) */
 
 /*
- * A category's name read once (issue 28, forty-second pass).
+ * An enum member's name and value read once (issue 28, forty-second pass).
  *
- * category_name(category): ``category.name`` (a new reference), as the JSON writers above
- * read it for a hand's category (public_json_text, own_json_of, events_json_text). On
- * Python 3.11 an enum member's ``name`` is a Python property (enum.property.__get__: a
- * frame of Python code, some 800 instructions, several times a person move); the names of
- * chicago.categories.Category's members are read once by install_category_names() and
- * given by the member's identity (a member is its class's for the process's life and its
- * name never changes). Anything else is read as before.
+ * category_name(member) and member_value(member): ``member.name`` and ``member.value``
+ * (new references), as the JSON writers above read them for a hand's category
+ * (public_json_text, own_json_of, events_json_text) and a view's phase (public_json_text).
+ * On Python 3.11 an enum member's ``name`` and ``value`` are Python properties
+ * (enum.property.__get__: a frame of Python code, some 800 instructions, several times a
+ * person move); the members of chicago.categories.Category and chicago.engine.phases.Phase
+ * are given to install_enum_members() once, which reads both then, and are found by
+ * identity (a member is its class's for the process's life; its name and value never
+ * change). Anything else is read as before.
  */
 
-#define CN_MAX 16
-static PyObject *CN_MEMBERS[CN_MAX], *CN_NAMES[CN_MAX];
-static PyObject *CN_S_NAME;
+#define EN_MAX 32
+static PyObject *EN_MEMBERS[EN_MAX], *EN_NAMES[EN_MAX], *EN_VALUES[EN_MAX];
+static int EN_COUNT = 0;
+static PyObject *EN_S_NAME, *EN_S_VALUE;
+
+static int en_strings(void)
+{
+    if (EN_S_NAME == NULL && (EN_S_NAME = PyUnicode_InternFromString("name")) == NULL)
+        return -1;
+    if (EN_S_VALUE == NULL && (EN_S_VALUE = PyUnicode_InternFromString("value")) == NULL)
+        return -1;
+    return 0;
+}
 
 static PyObject *category_name(PyObject *category)
 {
-    if (PyLong_Check(category)) {
-        long value = PyLong_AsLong(category);
-        if (value == -1 && PyErr_Occurred()) PyErr_Clear();
-        else if (value >= 0 && value < CN_MAX && CN_MEMBERS[value] == category)
-            return Py_NewRef(CN_NAMES[value]);
-    }
-    if (CN_S_NAME == NULL && (CN_S_NAME = PyUnicode_InternFromString("name")) == NULL)
-        return NULL;
-    return PyObject_GetAttr(category, CN_S_NAME);
+    for (int i = 0; i < EN_COUNT; i++)
+        if (EN_MEMBERS[i] == category) return Py_NewRef(EN_NAMES[i]);
+    if (en_strings() < 0) return NULL;
+    return PyObject_GetAttr(category, EN_S_NAME);
 }
 
-static PyObject *install_category_names(PyObject *module, PyObject *members)
+static PyObject *member_value(PyObject *member)
 {
-    if (!PyTuple_Check(members)) {
-        PyErr_SetString(PyExc_TypeError, "install_category_names() takes a tuple of members");
+    for (int i = 0; i < EN_COUNT; i++)
+        if (EN_MEMBERS[i] == member) return Py_NewRef(EN_VALUES[i]);
+    if (en_strings() < 0) return NULL;
+    return PyObject_GetAttr(member, EN_S_VALUE);
+}
+
+static PyObject *install_enum_members(PyObject *module, PyObject *members)
+{
+    if (!PyTuple_Check(members) || PyTuple_GET_SIZE(members) > EN_MAX) {
+        PyErr_Format(PyExc_TypeError, "install_enum_members() takes a tuple of at most %d "
+                     "members", EN_MAX);
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(members); i++) {
+    if (en_strings() < 0) return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(members);
+    PyObject *names[EN_MAX], *values[EN_MAX];
+    for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *member = PyTuple_GET_ITEM(members, i);
-        if (!PyLong_Check(member)) {
-            PyErr_SetString(PyExc_TypeError, "install_category_names(): a member is an int");
+        names[i] = PyObject_GetAttr(member, EN_S_NAME);
+        values[i] = names[i] == NULL ? NULL : PyObject_GetAttr(member, EN_S_VALUE);
+        if (values[i] == NULL) {
+            Py_XDECREF(names[i]);
+            for (Py_ssize_t j = 0; j < i; j++) {
+                Py_DECREF(names[j]);
+                Py_DECREF(values[j]);
+            }
             return NULL;
         }
-        long value = PyLong_AsLong(member);
-        if (value == -1 && PyErr_Occurred()) return NULL;
-        if (value < 0 || value >= CN_MAX) {
-            PyErr_SetString(PyExc_ValueError, "install_category_names(): a value out of range");
-            return NULL;
-        }
-        if (CN_S_NAME == NULL && (CN_S_NAME = PyUnicode_InternFromString("name")) == NULL)
-            return NULL;
-        PyObject *name = PyObject_GetAttr(member, CN_S_NAME);
-        if (name == NULL) return NULL;
-        if (!PyUnicode_CheckExact(name)) {
-            Py_DECREF(name);
-            PyErr_SetString(PyExc_TypeError, "install_category_names(): a name is text");
-            return NULL;
-        }
-        Py_XSETREF(CN_NAMES[value], name);
-        Py_XSETREF(CN_MEMBERS[value], Py_NewRef(member));
     }
+    for (int i = 0; i < EN_COUNT; i++) {  /* (again: the new members replace the old) */
+        Py_CLEAR(EN_MEMBERS[i]);
+        Py_CLEAR(EN_NAMES[i]);
+        Py_CLEAR(EN_VALUES[i]);
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        EN_MEMBERS[i] = Py_NewRef(PyTuple_GET_ITEM(members, i));
+        EN_NAMES[i] = names[i];
+        EN_VALUES[i] = values[i];
+    }
+    EN_COUNT = (int)count;
     Py_RETURN_NONE;
 }
 
-/* end of a category's name read once (issue 28, forty-second pass) */
+/* end of an enum member's name and value read once (issue 28, forty-second pass) */
 
 static PyMethodDef METHODS[] = {
     {"vc_memo_clear", vc_memo_clear, METH_NOARGS,
@@ -7091,10 +7112,11 @@ static PyMethodDef METHODS[] = {
      "taken as its kind says (0 shared, 1 a new list, 2 a new list of new lists, 3 a new "
      "dict, 4 its copy()), then, for a class with a __dict__, extra(copy, attributes) when "
      "the object has attributes of its own; as chicago.engine.state's Python copier does."},
-    {"install_category_names", install_category_names, METH_O,
-     "install_category_names(members)\n--\n\n"
-     "The members of chicago.categories.Category, whose names the JSON writers then give "
-     "by identity (issue 28, forty-second pass)."},
+    {"install_enum_members", install_enum_members, METH_O,
+     "install_enum_members(members)\n--\n\n"
+     "Enum members (chicago.categories.Category's, chicago.engine.phases.Phase's) whose "
+     "names and values the JSON writers then give by identity (issue 28, forty-second "
+     "pass)."},
     {"make_events", (PyCFunction)(void (*)(void))make_events, METH_FASTCALL,
      "make_events(events, records, count)\n--\n\n"
      "Append to ``events`` the Event of each of the first ``count`` records, as "

@@ -1696,7 +1696,8 @@ def _install_event_maker() -> Callable[[list[Event], list[_EventRecord], int], N
         return None
     ENGINE.install_event_kinds(_RECORD_KINDS, tuple(_event_slots(k) for k in _RECORD_KINDS),
                                tuple(_event_defaults(k) for k in _RECORD_KINDS))
-    ENGINE.install_category_names(tuple(Category))  # (the JSON writers' names of them)
+    # (the JSON writers' names and values of these members, read once)
+    ENGINE.install_enum_members((*Category, *Phase))
     maker: Callable[[list[Event], list[_EventRecord], int], None] = ENGINE.make_events
     return maker
 
