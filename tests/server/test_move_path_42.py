@@ -146,3 +146,48 @@ def test_a_failing_record_appends_nothing() -> None:
     ENGINE.make_events(made, [(play, 4, 5, 6), (play, 7, 8, 9)], 1)  # the first only
     assert made[-1] == events_module.Play(4, 5, 6)  # type: ignore[arg-type]
     assert len(made) == 2
+
+
+# ---------------------------------------------------------------- entries and moves made in C
+@needs_c
+def test_entries_and_moves_are_made_by_the_c_slot_maker() -> None:
+    """A person move's entries and moves are made without their classes' ``__init__``
+    (``slot_maker``), and are the objects the classes make: the same type, fields, equality
+    and frozen slots."""
+    from dataclasses import FrozenInstanceError, fields
+
+    from chicago.server.core import decide, rows
+
+    assert rows.new_entry is not rows.LogEntry
+    assert decide._new_move is not decide.Move
+    values = (7, 2, "act", 3, {"action": "play Ah", "by": "bot"}, 1.5)
+    made, called = rows.new_entry(*values), rows.LogEntry(*values)
+    assert type(made) is rows.LogEntry and made == called and repr(made) == repr(called)
+    assert all(getattr(made, f.name) is v for f, v in zip(fields(rows.LogEntry), values,
+                                                           strict=True))
+    with pytest.raises(FrozenInstanceError):
+        made.seq = 8  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        rows.new_entry(*values[:5])
+    change = rows.Change("t", [made])
+    move = decide._new_move(change, [None])
+    assert type(move) is decide.Move and move == decide.Move(change, [None])
+    assert move.change is change and not move.game_over
+
+
+def test_a_class_with_an_init_of_its_own_is_made_by_calling_it() -> None:
+    """``slot_maker`` gives the class itself when its ``__init__`` does more than store its
+    arguments (or the accelerator is not there)."""
+    from dataclasses import dataclass
+
+    from chicago.server.core import rows
+
+    @dataclass(frozen=True, slots=True)
+    class Doubled:
+        a: int
+        b: int
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "b", self.b * 2)
+
+    assert rows.slot_maker(Doubled, ("a", "b")) is Doubled
