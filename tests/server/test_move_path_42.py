@@ -1,7 +1,9 @@
 """The person-move path's forty-second pass (docs/SERVER.md, issue 28): a game's events
-made from their pending records in C (``make_events``), proven equal to the pure-Python
-loop of ``Game._made_events`` on random games of every preset, variation and option, with
-copies that share the records (so that segments and cut-short lists are made too)."""
+made from their pending records in C (``make_events``) and their number read in C
+(``event_count_of``), proven equal to the pure-Python loop of ``Game._made_events`` and the
+Python getter on random games of every preset, variation and option, with copies that share
+the records (so that segments and cut-short lists are made too); a move's log entries and
+``Move`` made by the C slot maker; enum members read once."""
 
 from __future__ import annotations
 
@@ -50,8 +52,11 @@ def same_events(fast: list[Event], pure: list[Event], *, identical: bool = True)
 
 @needs_c
 def test_the_c_maker_is_installed_for_every_kind() -> None:
-    """Every kind of record is made in C (each kind's ``__init__`` only stores its fields)."""
+    """Every kind of record is made in C (each kind's ``__init__`` only stores its fields),
+    and a game's number of events is read in C."""
     assert game_module._make_events is ENGINE.make_events  # type: ignore[union-attr]
+    getter = Game.__dict__["event_count"].fget
+    assert getter is ENGINE.event_count_of  # type: ignore[union-attr]
     for kind in game_module._RECORD_KINDS:
         assert game_module._event_slots(kind) == tuple(f"_{n}" for n in kind.fields), kind
 
@@ -118,6 +123,9 @@ def test_made_events_equal_the_pure_loop(data: st.DataObject) -> None:
             with pure_events():
                 pure = twin.events
             same_events(game.events, pure)
+    python_count = game_module._event_count_python
+    for branch in [game, *copies]:
+        assert branch.event_count == python_count(branch)  # the C getter and the Python one
     for branch in copies:
         twin = branch.copy()
         with pure_events():

@@ -1698,10 +1698,17 @@ def _install_event_maker() -> Callable[[list[Event], list[_EventRecord], int], N
                                tuple(_event_defaults(k) for k in _RECORD_KINDS))
     # (the JSON writers' names and values of these members, read once)
     ENGINE.install_enum_members((*Category, *Phase))
+    # Game.event_count read from the slots in C (its Python getter kept for the rest)
+    ENGINE.install_event_count(Game, _event_count_python)
+    Game.event_count = property(  # type: ignore[assignment]
+        ENGINE.event_count_of, doc=Game.__dict__["event_count"].__doc__)
     maker: Callable[[list[Event], list[_EventRecord], int], None] = ENGINE.make_events
     return maker
 
 
+_event_count_python: Callable[[Game], int] = Game.__dict__["event_count"].fget
+"""The pure-Python getter of :attr:`Game.event_count` (the C one is put in its place with
+the event maker: tests compare the two)."""
 _make_events = _install_event_maker()
 """The C maker of events from records (None: the pure-Python loop of
 :meth:`Game._made_events` makes them)."""
