@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.accelerator_cases import OPTIONS, derandomized, draw_table
+from tests.engine_helpers import random_action
 
 from chicago.engine import events as events_module
 from chicago.engine import game as game_module
 from chicago.engine.events import Event
 from chicago.engine.game import Game
 from chicago.engine.native import ENGINE
-from tests.accelerator_cases import OPTIONS, derandomized, draw_table
-from tests.engine_helpers import random_action
 
 needs_c = pytest.mark.skipif(ENGINE is None, reason="the C accelerator is not built")
 
@@ -57,6 +57,7 @@ def test_the_c_maker_is_installed_for_every_kind() -> None:
     assert game_module._make_events is ENGINE.make_events  # type: ignore[union-attr]
     getter = Game.__dict__["event_count"].fget
     assert getter is ENGINE.event_count_of  # type: ignore[union-attr]
+    assert Game.__dict__["is_over"].fget is ENGINE.is_over_of  # type: ignore[union-attr]
     for kind in game_module._RECORD_KINDS:
         assert game_module._event_slots(kind) == tuple(f"_{n}" for n in kind.fields), kind
 
@@ -126,6 +127,7 @@ def test_made_events_equal_the_pure_loop(data: st.DataObject) -> None:
     python_count = game_module._event_count_python
     for branch in [game, *copies]:
         assert branch.event_count == python_count(branch)  # the C getter and the Python one
+        assert branch.is_over is game_module._is_over_python(branch)
     for branch in copies:
         twin = branch.copy()
         with pure_events():
@@ -199,3 +201,18 @@ def test_a_class_with_an_init_of_its_own_is_made_by_calling_it() -> None:
             object.__setattr__(self, "b", self.b * 2)
 
     assert rows.slot_maker(Doubled, ("a", "b")) is Doubled
+
+
+def test_a_new_change_is_the_class_default_with_lists_and_dicts_of_its_own() -> None:
+    """``new_change`` makes what ``Change(table_id, entries)`` makes, and no two changes
+    share a default list or dict."""
+    from chicago.server.core import rows
+
+    entries = [rows.new_entry(1, 1, "act", 0, {"action": "keep"}, 1.0)]
+    made, called = rows.new_change("t", entries), rows.Change("t", entries)
+    assert type(made) is rows.Change and made == called and made.entries is entries
+    other = rows.new_change("t", [])
+    for name in ("table_updates", "game_updates", "players", "holders"):
+        assert getattr(made, name) is not getattr(other, name)
+    made.table_updates["to_act"] = 1
+    assert other.table_updates == {}

@@ -7099,12 +7099,29 @@ static PyObject *slot_maker(PyObject *module, PyObject *args)
  * twice an entry applied, and each entry is applied twice (the preview's, then the
  * table's), some 16 times a person move at about 1,000 instructions for the Python
  * property. Slots of other types (or unset) are read by the Python getter given to
- * install_event_count, as before.
+ * install_event_count, as before. is_over_of does the same for Game.is_over.
  */
 
 static PyTypeObject *EC_GAME;
 static PyObject *EC_PYTHON;   /* the Python getter */
-static Py_ssize_t EC_EVENTS, EC_EVENT_COUNT, EC_PENDING_OFFSET, EC_PENDING_COUNT;
+static PyObject *EC_OVER;     /* Phase.OVER */
+static Py_ssize_t EC_EVENTS, EC_EVENT_COUNT, EC_PENDING_OFFSET, EC_PENDING_COUNT, EC_PHASE;
+
+/* is_over_of(game): Game.is_over (``game.phase is Phase.OVER``) read from the slot, put on
+   Game as the property's getter as event_count_of is (read some 26 times a person move) */
+static PyObject *is_over_of(PyObject *module, PyObject *game)
+{
+    if (EC_GAME == NULL || !PyObject_TypeCheck(game, EC_GAME)) {
+        PyErr_SetString(PyExc_TypeError, "is_over_of() reads a Game (install first)");
+        return NULL;
+    }
+    PyObject *phase = SLOT(game, EC_PHASE);
+    if (phase == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "'Game' object has no attribute 'phase'");
+        return NULL;
+    }
+    return Py_NewRef(phase == EC_OVER ? Py_True : Py_False);
+}
 
 static PyObject *event_count_of(PyObject *module, PyObject *game)
 {
@@ -7127,12 +7144,15 @@ static PyObject *event_count_of(PyObject *module, PyObject *game)
 
 static PyObject *install_event_count(PyObject *module, PyObject *args)
 {
-    PyObject *game, *python;
-    if (!PyArg_ParseTuple(args, "O!O", &PyType_Type, &game, &python)) return NULL;
-    Py_ssize_t offsets[4];
-    const char *names[4] = {"_events", "_event_count", "_pending_offset", "_pending_count"};
-    for (int i = 0; i < 4; i++)
+    PyObject *game, *python, *over;
+    if (!PyArg_ParseTuple(args, "O!OO", &PyType_Type, &game, &python, &over)) return NULL;
+    Py_ssize_t offsets[5];
+    const char *names[5] = {"_events", "_event_count", "_pending_offset", "_pending_count",
+                            "phase"};
+    for (int i = 0; i < 5; i++)
         if (offset_of(game, names[i], &offsets[i]) < 0) return NULL;
+    EC_PHASE = offsets[4];
+    Py_XSETREF(EC_OVER, Py_NewRef(over));
     EC_EVENTS = offsets[0];
     EC_EVENT_COUNT = offsets[1];
     EC_PENDING_OFFSET = offsets[2];
@@ -7269,10 +7289,13 @@ static PyMethodDef METHODS[] = {
     {"event_count_of", event_count_of, METH_O,
      "event_count_of(game)\n--\n\n"
      "Game.event_count read from the game's slots (issue 28, forty-second pass)."},
+    {"is_over_of", is_over_of, METH_O,
+     "is_over_of(game)\n--\n\n"
+     "Game.is_over read from the game's slot (issue 28, forty-second pass)."},
     {"install_event_count", install_event_count, METH_VARARGS,
-     "install_event_count(game, python)\n--\n\n"
-     "The Game class whose slots event_count_of reads, and the Python getter it calls for "
-     "slots of other types."},
+     "install_event_count(game, python, over)\n--\n\n"
+     "The Game class whose slots event_count_of and is_over_of read, the Python getter "
+     "event_count_of calls for slots of other types, and Phase.OVER."},
     {"make_events", (PyCFunction)(void (*)(void))make_events, METH_FASTCALL,
      "make_events(events, records, count)\n--\n\n"
      "Append to ``events`` the Event of each of the first ``count`` records, as "

@@ -1674,7 +1674,7 @@ def _event_slots(kind: type[Event]) -> tuple[str, ...] | None:
         given = tuple(object() for _ in slots[: len(slots) - left_out])
         expected = given + defaults[len(defaults) - left_out:]
         try:
-            made = kind(*given)  # type: ignore[call-arg]
+            made = kind(*given)
             stored = tuple(getattr(made, slot) for slot in slots)
         except (TypeError, AttributeError):
             return None
@@ -1699,16 +1699,19 @@ def _install_event_maker() -> Callable[[list[Event], list[_EventRecord], int], N
     # (the JSON writers' names and values of these members, read once)
     ENGINE.install_enum_members((*Category, *Phase))
     # Game.event_count read from the slots in C (its Python getter kept for the rest)
-    ENGINE.install_event_count(Game, _event_count_python)
+    ENGINE.install_event_count(Game, _event_count_python, _OVER)
     Game.event_count = property(  # type: ignore[assignment]
         ENGINE.event_count_of, doc=Game.__dict__["event_count"].__doc__)
+    Game.is_over = property(  # type: ignore[assignment]
+        ENGINE.is_over_of, doc=Game.__dict__["is_over"].__doc__)
     maker: Callable[[list[Event], list[_EventRecord], int], None] = ENGINE.make_events
     return maker
 
 
+_is_over_python: Callable[[Game], bool] = Game.__dict__["is_over"].fget
 _event_count_python: Callable[[Game], int] = Game.__dict__["event_count"].fget
-"""The pure-Python getter of :attr:`Game.event_count` (the C one is put in its place with
-the event maker: tests compare the two)."""
+"""The pure-Python getters of :attr:`Game.is_over` and :attr:`Game.event_count` (the C ones
+are put in their place with the event maker: tests compare the two)."""
 _make_events = _install_event_maker()
 """The C maker of events from records (None: the pure-Python loop of
 :meth:`Game._made_events` makes them)."""

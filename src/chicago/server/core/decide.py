@@ -36,6 +36,7 @@ from chicago.server.core.rows import (
     LogEntry,
     SeatHolder,
     TableRow,
+    new_change,
     slot_maker,
 )
 from chicago.server.core.seats import TableOptions
@@ -259,7 +260,7 @@ def act(state: TableState, seat: int, text: str | Action, by: str, *, at: float,
         data["forced"] = True  # the only choice: not a sign the player is there
     entries.append(state.entry("act", seat, data, at, offset=len(entries) + 1))
     games.append(after)
-    change = Change(state.id, entries)
+    change = new_change(state.id, entries)
     over = after.is_over
     if over or after.to_act != to_act:  # "Your games" reads whose turn it is
         change.table_updates = {"to_act": None if over else after.to_act,

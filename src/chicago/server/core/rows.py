@@ -25,6 +25,7 @@ __all__ = [
     "SeatHolder",
     "TableRow",
     "merged",
+    "new_change",
     "new_entry",
     "slot_maker",
 ]
@@ -171,6 +172,16 @@ class Change:
     holders: list[SeatHolder] = field(default_factory=list)
     """Seats taken, claimed, released or given to a bot: who holds each now (the
     ``seat_holders`` rows "Your games" reads)."""
+
+
+_CHANGE_MAKER: Callable[..., Change] = slot_maker(Change, tuple(f.name for f in fields(Change)))
+
+
+def new_change(table_id: str, entries: list[LogEntry]) -> Change:
+    """``Change(table_id, entries)``: every other field its default (a new dict or list, or
+    None), made in C when it may be (:func:`slot_maker`; the change of each action of a
+    person move, issue 28, forty-second pass)."""
+    return _CHANGE_MAKER(table_id, entries, None, {}, None, {}, None, [], None, [])
 
 
 def merged(changes: Sequence[Change]) -> Change:
