@@ -216,3 +216,59 @@ def test_a_new_change_is_the_class_default_with_lists_and_dicts_of_its_own() -> 
         assert getattr(made, name) is not getattr(other, name)
     made.table_updates["to_act"] = 1
     assert other.table_updates == {}
+
+
+# ---------------------------------------------------------------- enum members read once
+@contextmanager
+def enum_reads() -> Iterator[list[str]]:
+    """Within: every ``SomeEnum.MEMBER`` read by Python code is noted as ``file:line``."""
+    import enum
+    import sys
+
+    seen: list[str] = []
+
+    def counted(cls: type, name: str, _get: Any = type.__getattribute__) -> Any:
+        if name[:1].isupper():
+            frame = sys._getframe(1)
+            seen.append(f"{frame.f_code.co_filename}:{frame.f_lineno}")
+        return _get(cls, name)
+
+    enum.EnumType.__getattribute__ = counted  # type: ignore[method-assign,assignment]
+    try:
+        yield seen
+    finally:
+        del enum.EnumType.__getattribute__  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("preset", ["pagat", "denexa", "wikipedia", "wikipedia-42"])
+def test_basic_and_the_action_texts_read_no_enum_class(preset: str) -> None:
+    """``basic``'s decisions (exchanges, announcements, plays, Chicago calls), its keep rule,
+    an action's text and the reading of a person's text read their kinds and categories as
+    module constants: on Python 3.11 each ``ActionKind.X`` / ``Category.X`` read takes the
+    enum class's slow attribute path (issue 28, forty-second pass)."""
+    from chicago import Rules
+    from chicago.bots import make_bot
+    from chicago.engine.actions import Action
+    from chicago.seeding import SeededOnUse
+
+    bot = make_bot("basic")
+    game = Game(Rules.preset(preset).replace(max_deals=3), 4, seed=11)
+    rng = random.Random(11)
+    watched = ("bots/basic.py", "bots/heuristics.py", "engine/actions.py")
+    with enum_reads() as seen:
+        for step in range(1000):
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            seat = game.to_act
+            assert seat is not None
+            if step % 2:
+                action = bot.decide(game.view(seat), legal, SeededOnUse(f"s{step}"))
+            else:
+                action = rng.choice(legal)
+            text = str(action)
+            Action._text(action)  # (made afresh, not from the cache)
+            assert Action.parse(text) == action
+            game.apply(action)
+    assert game.is_over
+    assert [where for where in seen if where.endswith(watched, 0, where.rindex(":"))] == []

@@ -60,6 +60,8 @@ class ActionKind(enum.Enum):
 
 _K = ActionKind
 _K_DISCARD, _K_ANNOUNCE, _K_PLAY, _K_ONE_UP = _K.DISCARD, _K.ANNOUNCE, _K.PLAY, _K.ONE_UP
+_K_NO_CHICAGO = _K.NO_CHICAGO
+_K_RESET = _K.RESET
 _KIND_WORDS = {kind: str(kind.value) for kind in ActionKind}
 _HIGH_CARD = Category.HIGH_CARD
 """Each kind's word, and the kinds and category that :meth:`Action._text`, the shape's
@@ -302,13 +304,13 @@ def _parse_words(words: list[str]) -> Action:
     if head == "play" and len(rest) == 1:
         return Action(_K_PLAY, (parse_card(rest[0]),))
     if head == "announce" and rest:
-        return Action(_K.ANNOUNCE, (), Category.parse(" ".join(rest)))
+        return Action(_K_ANNOUNCE, (), Category.parse(" ".join(rest)))
     if head == "one" and len(rest) == 2 and rest[0] == "up":
-        return Action(_K.ONE_UP, (parse_card(rest[1]),))
+        return Action(_K_ONE_UP, (parse_card(rest[1]),))
     if head == "reset" and len(rest) == 1 and rest[0].isdigit():
-        return Action(_K.RESET, (), None, int(rest[0]))
+        return Action(_K_RESET, (), None, int(rest[0]))
     if head == "no" and rest == ["chicago"]:
-        return Action(_K.NO_CHICAGO)
+        return Action(_K_NO_CHICAGO)
     if head in _SIMPLE and not rest:
         return Action(_SIMPLE[head])
     raise ValueError(
