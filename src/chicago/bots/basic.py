@@ -42,6 +42,14 @@ from chicago.rules import Rules
 __all__ = ["BasicBot", "common_decision"]
 
 _K = ActionKind
+# The kinds and categories read below, as module constants: on Python 3.11 every
+# ``ActionKind.X`` or ``Category.X`` read goes through the enum class's slow attribute path
+# (about 1,000 instructions; issue 28, forty-second pass).
+_K_DISCARD, _K_ANNOUNCE, _K_PASS, _K_PLAY = _K.DISCARD, _K.ANNOUNCE, _K.PASS, _K.PLAY
+_K_REDEAL, _K_ACCEPT, _K_REJECT, _K_RESET = _K.REDEAL, _K.ACCEPT, _K.REJECT, _K.RESET
+_K_SCORE, _K_CHICAGO, _K_NO_CHICAGO = _K.SCORE, _K.CHICAGO, _K.NO_CHICAGO
+_HIGH_CARD, _PAIR = Category.HIGH_CARD, Category.PAIR
+_STRAIGHT_FLUSH, _ROYAL_FLUSH = Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH
 
 
 def _find(legal: Sequence[Action], kind: ActionKind) -> Action | None:
@@ -58,7 +66,7 @@ def _discard_action(legal: Sequence[Action], hand: Sequence[Card], keep: Sequenc
     for card in hand:
         if card not in keep:
             throw |= 1 << card
-    discard = _K.DISCARD
+    discard = _K_DISCARD
     # issue 28: the exact discard found by equality, a C scan of the list, rather than by
     # the loop below over the up to 32 discards of an exchange (a plain discard is the
     # tuple (kind, mask, None, None): the one equal to it is the one the loop returns)
@@ -86,14 +94,14 @@ def _pass_for_reset(legal: Sequence[Action], rules: Rules,
     """The pass (else the announcement) when announcing would reset the seat's score
     (V-CHI-REQ3: ``resets`` of the announcement's points) and it does not win outright;
     else None."""
-    announce = _find(legal, _K.ANNOUNCE)
+    announce = _find(legal, _K_ANNOUNCE)
     if announce is not None and announce.category is not None:
         category = announce.category
-        instant = (rules.straight_flush_wins and category >= Category.STRAIGHT_FLUSH) or (
-            rules.royal_wins and category is Category.ROYAL_FLUSH
+        instant = (rules.straight_flush_wins and category >= _STRAIGHT_FLUSH) or (
+            rules.royal_wins and category is _ROYAL_FLUSH
         )
         if not instant and resets(rules.points_for(category)):
-            return _find(legal, _K.PASS) or announce
+            return _find(legal, _K_PASS) or announce
     return None
 
 
@@ -101,20 +109,20 @@ def _announce(legal: Sequence[Action], hand: Sequence[Card], rules: Rules,
               speakers_after: Callable[[], int]) -> Action:
     """``basic``'s announcement once :func:`common_decision` has none: announce, but pass a
     low pair (``2``-``6``) with at least two players (``speakers_after()``) still to speak."""
-    announce = _find(legal, _K.ANNOUNCE)
+    announce = _find(legal, _K_ANNOUNCE)
     if announce is None:
         return legal[0]
     value = evaluate(hand, rules)
-    weak = value.category is Category.PAIR and value.ranks[0] <= 6
+    weak = value.category is _PAIR and value.ranks[0] <= 6
     if weak and speakers_after() >= 2:
-        return _find(legal, _K.PASS) or announce
+        return _find(legal, _K_PASS) or announce
     return announce
 
 
 def _play(legal: Sequence[Action], hand: Sequence[Card], table: Sequence[Card]) -> Action:
     """``basic``'s play: the legal action of :func:`~chicago.bots.heuristics.rules_card`'s
     card from ``hand`` with ``table`` (the trick's cards, from the lead)."""
-    play = _K.PLAY  # a play's mask has its one card's bit (Action.card, inlined)
+    play = _K_PLAY  # a play's mask has its one card's bit (Action.card, inlined)
     plays = {DECK[a[1].bit_length() - 1]: a for a in legal if a[0] is play}
     return plays[rules_card(hand, table, list(plays))]
 
@@ -146,26 +154,26 @@ def common_decision(k: Knowledge, legal: Sequence[Action]) -> Action | None:
         return legal[0]
     phase = k.phase
     if phase == "redeal":
-        redeal = _find(legal, _K.REDEAL)
-        if redeal is not None and evaluate(k.hand, k.rules).category is Category.HIGH_CARD:
+        redeal = _find(legal, _K_REDEAL)
+        if redeal is not None and evaluate(k.hand, k.rules).category is _HIGH_CARD:
             return redeal
-        return _find(legal, _K.DISCARD) or legal[0]
+        return _find(legal, _K_DISCARD) or legal[0]
     if phase == "one up" and k.one_up is not None:
         card = k.one_up[1]
         hand = list(k.hand)
         with_card = evaluate([*hand, card], k.rules) if len(hand) == 4 else None
         take = card.rank >= 13 or (
-            with_card is not None and with_card.category > Category.HIGH_CARD
+            with_card is not None and with_card.category > _HIGH_CARD
         )
-        return _find(legal, _K.ACCEPT if take else _K.REJECT) or legal[0]
+        return _find(legal, _K_ACCEPT if take else _K_REJECT) or legal[0]
     if phase in ("quads choice", "quads"):
-        resets = [a for a in legal if a.kind is _K.RESET]
+        resets = [a for a in legal if a.kind is _K_RESET]
         # V-QUADS-ONE: lower the leader among the others (the earliest seat on a tie)
         reset = max(resets, key=lambda a: -1 if a.target is None else k.scores[a.target],
                     default=None)
         if reset is not None and reset_is_better(k, reset.target):
             return reset
-        return _find(legal, _K.SCORE) or _find(legal, _K.PASS) or legal[0]
+        return _find(legal, _K_SCORE) or _find(legal, _K_PASS) or legal[0]
     if phase == "exchange" and len(k.hand) == 6:
         drop = best_five(k.hand, k.rules)
         return _discard_action(legal, k.hand, [c for c in k.hand if c != drop])
@@ -224,7 +232,7 @@ class BasicBot:
             leads = rules.chicago_caller_leads or view_leader(view) == seat
             call = (top_sequence_chicago_for(hand, view_dead(view), leads=leads)
                     or chicago_is_due_for(rules, players, seat, scores, declared, made))
-            return _find(legal, _K.CHICAGO if call else _K.NO_CHICAGO) or legal[0]
+            return _find(legal, _K_CHICAGO if call else _K_NO_CHICAGO) or legal[0]
         passed = _pass_for_reset(legal, rules, lambda points: would_reset_for(
             rules, players, seat, scores, declared, made, points))
         if passed is not None:

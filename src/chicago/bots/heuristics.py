@@ -106,15 +106,15 @@ def basic_keep(hand: Sequence[Card], rules: Rules, *, last: bool) -> tuple[Card,
     """
     value = evaluate(hand, rules)
     category = value.category
-    if category >= Category.STRAIGHT:
+    if category >= _STRAIGHT:
         return tuple(hand)
-    if category in (Category.THREE_OF_A_KIND, Category.TWO_PAIR):
-        size = 3 if category is Category.THREE_OF_A_KIND else 4
+    if category in (_THREE_OF_A_KIND, _TWO_PAIR):
+        size = 3 if category is _THREE_OF_A_KIND else 4
         kept = list(value.cards[:size])
-        if category is Category.THREE_OF_A_KIND and value.cards[size].rank == 14:
+        if category is _THREE_OF_A_KIND and value.cards[size].rank == 14:
             kept.append(value.cards[size])
         return tuple(kept)
-    if category is Category.PAIR:
+    if category is _PAIR:
         if not last:
             four_flush = flush_draw(hand)
             if four_flush is not None:
@@ -139,6 +139,11 @@ def basic_keep(hand: Sequence[Card], rules: Rules, *, last: bool) -> tuple[Card,
     return (top,) if top >= _LOWEST_QUEEN else ()
 
 
+_STRAIGHT, _THREE_OF_A_KIND = Category.STRAIGHT, Category.THREE_OF_A_KIND
+_TWO_PAIR, _PAIR = Category.TWO_PAIR, Category.PAIR
+"""The categories :func:`basic_keep` reads, as module constants (on Python 3.11 a
+``Category.X`` read takes the enum class's slow attribute path: issue 28, forty-second
+pass)."""
 _LOWEST_ACE = Card.of(12, 0)
 """The lowest id of an ace (ids are ``rank_index * 4 + suit``)."""
 _LOWEST_QUEEN = Card.of(10, 0)

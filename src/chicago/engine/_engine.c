@@ -101,6 +101,10 @@ static int end_turns(PyObject *self, PyObject *phase);
 static int show_if_breaking(PyObject *self, PyObject *seat_object, long seat,
                             uint64_t guarded, uint64_t mask, PyObject *mask_object);
 static PyObject *RT_METHOD, *RA_METHOD; /* the C methods as installed on Game */
+/* "an enum member's name and value read once" (issue 28, forty-second pass), before the
+   method table */
+static PyObject *category_name(PyObject *category);
+static PyObject *member_value(PyObject *member);
 /* "one up and the sixth card" (issue 28, thirty-sixth pass), before the method table */
 static int install_one_up(PyObject *config);
 static PyObject *legal_sixth(PyObject *self, long seat);
@@ -3646,7 +3650,7 @@ static PyObject *own_json_of(PyObject *module, PyObject *const *args, Py_ssize_t
     if (PyList_GET_SIZE(held) == 5) {
         if ((category = category_of(held, rules)) == NULL) goto done;
         values[2] = category == Py_None ? Py_NewRef(Py_None)
-                                        : PyObject_GetAttr(category, OJ_S_NAME);
+                                        : category_name(category);
         if (values[2] == NULL) goto done;
     } else {
         values[2] = Py_NewRef(Py_None);
@@ -4137,7 +4141,7 @@ static int pj_category(PJText *out, PyObject *category, PyObject *texts)
 {
     (void)texts;
     if (category == Py_None) return PJ_LITERAL(out, "null");
-    PyObject *name = PyObject_GetAttr(category, PJ_S_NAME);
+    PyObject *name = category_name(category);
     if (name == NULL) return PJ_ERROR;
     int status = pj_string(out, name);
     Py_DECREF(name);
@@ -4256,7 +4260,7 @@ static int pj_field(PJText *out, int field, PyObject *value, PyObject *texts,
 {
     switch (field) {
     case 3: {  /* phase: its value */
-        PyObject *text = PyObject_GetAttr(value, PJ_S_VALUE);
+        PyObject *text = member_value(value);
         if (text == NULL) return PJ_ERROR;
         int status = pj_string(out, text);
         Py_DECREF(text);
@@ -5866,7 +5870,7 @@ static int ej_value(PJText *out, PyObject *value, PyObject *texts)
 
 static int ej_category(PJText *out, PyObject *category)
 {
-    PyObject *name = PyObject_GetAttr(category, EJ_S_NAME);
+    PyObject *name = category_name(category);
     if (name == NULL) return PJ_ERROR;
     int status = pj_string(out, name);
     Py_DECREF(name);
@@ -6915,6 +6919,420 @@ static PyObject *pass43_stats(PyObject *module, PyObject *unused)
 
 /* end of counts kept, options listed directly (issue 28, forty-third pass) */
 
+/*
+ * Events made from their pending records (issue 28, forty-second pass).
+ *
+ * make_events(events, records, count): chicago.engine.game.Game._made_events' loop, which
+ * makes the Event of each of the first ``count`` records (``(kind number, field, ...)``:
+ * game._EventRecord) and appends them to the list ``events``, as
+ * ``events.extend([kinds[r[0]](*r[1:]) for r in records[:count]])`` does. A kind that
+ * install_event_kinds() was given the slots of (a kind whose __init__ stores its
+ * arguments in those slots, and its parameters' defaults in those of the fields left out,
+ * checked in Python first: game._event_slots) is made by allocating the object and
+ * writing its slots, without the class call and its __init__'s frame (some 12,900
+ * instructions a state of a server's table went to that loop); any other kind, or a
+ * record of too many or too few fields, is made by calling the class. Nothing is appended if a record fails. tests/server/test_move_path_42.py
+ * compares the events made both ways on games of every preset.
+ */
+
+#define MK_KINDS_MAX 64
+#define MK_FIELDS_MAX 8
+static PyObject *MK_KINDS;                          /* the kinds, by number (a tuple) */
+static int MK_COUNT = 0;
+static int MK_FIELDS[MK_KINDS_MAX];                 /* -1: made by calling the class */
+static Py_ssize_t MK_OFFSET[MK_KINDS_MAX][MK_FIELDS_MAX];
+static PyObject *MK_DEFAULTS[MK_KINDS_MAX];         /* the last fields' defaults (a tuple) */
+
+static PyObject *mk_called(PyObject *record)
+{
+    PyObject *number = PySequence_GetItem(record, 0);
+    if (number == NULL) return NULL;
+    PyObject *kind = PyObject_GetItem(MK_KINDS, number);
+    Py_DECREF(number);
+    if (kind == NULL) return NULL;
+    PyObject *rest = PySequence_GetSlice(record, 1, PY_SSIZE_T_MAX);
+    PyObject *args = rest == NULL ? NULL : PySequence_Tuple(rest);
+    Py_XDECREF(rest);
+    PyObject *event = args == NULL ? NULL : PyObject_Call(kind, args, NULL);
+    Py_XDECREF(args);
+    Py_DECREF(kind);
+    return event;
+}
+
+static PyObject *mk_event(PyObject *record)
+{
+    if (!PyTuple_CheckExact(record) || PyTuple_GET_SIZE(record) < 1) return mk_called(record);
+    PyObject *number = PyTuple_GET_ITEM(record, 0);
+    if (!PyLong_CheckExact(number)) return mk_called(record);
+    long k = PyLong_AsLong(number);
+    if (k == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return mk_called(record);
+    }
+    if (k < 0 || k >= MK_COUNT) return mk_called(record);
+    int fields = MK_FIELDS[k];
+    Py_ssize_t given = PyTuple_GET_SIZE(record) - 1;
+    if (fields < 0 || given > fields) return mk_called(record);
+    PyObject *defaults = MK_DEFAULTS[k];
+    Py_ssize_t optional = PyTuple_GET_SIZE(defaults);
+    if (given < fields - optional) return mk_called(record);
+    PyTypeObject *type = (PyTypeObject *)PyTuple_GET_ITEM(MK_KINDS, k);
+    PyObject *event = type->tp_alloc(type, 0);
+    if (event == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < given; i++)
+        SLOT(event, MK_OFFSET[k][i]) = Py_NewRef(PyTuple_GET_ITEM(record, i + 1));
+    for (Py_ssize_t i = given; i < fields; i++)  /* a field left out: its default */
+        SLOT(event, MK_OFFSET[k][i]) =
+            Py_NewRef(PyTuple_GET_ITEM(defaults, i - (fields - optional)));
+    return event;
+}
+
+static PyObject *make_events(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (MK_KINDS == NULL || nargs != 3 || !PyList_CheckExact(args[0])
+        || !PyList_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "make_events() takes a list of events, a list of records and a "
+                        "count (install_event_kinds first)");
+        return NULL;
+    }
+    PyObject *events = args[0], *records = args[1];
+    Py_ssize_t count = PyLong_AsSsize_t(args[2]);
+    if (count == -1 && PyErr_Occurred()) return NULL;
+    if (count < 0 || count > PyList_GET_SIZE(records)) {
+        PyErr_SetString(PyExc_ValueError, "make_events(): the count is not of the records");
+        return NULL;
+    }
+    PyObject *made = PyList_New(count);
+    if (made == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        /* (a class's __init__ may run Python code: the records are read as they are now) */
+        if (i >= PyList_GET_SIZE(records)) {
+            PyErr_SetString(PyExc_RuntimeError, "make_events(): the records changed");
+            Py_DECREF(made);
+            return NULL;
+        }
+        PyObject *record = Py_NewRef(PyList_GET_ITEM(records, i));
+        PyObject *event = mk_event(record);
+        Py_DECREF(record);
+        if (event == NULL) {
+            Py_DECREF(made);
+            return NULL;
+        }
+        PyList_SET_ITEM(made, i, event);
+    }
+    Py_ssize_t size = PyList_GET_SIZE(events);
+    int failed = PyList_SetSlice(events, size, size, made);
+    Py_DECREF(made);
+    if (failed) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *install_event_kinds(PyObject *module, PyObject *args)
+{
+    PyObject *kinds, *slots, *optional;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyTuple_Type, &kinds, &PyTuple_Type, &slots,
+                          &PyTuple_Type, &optional))
+        return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(kinds);
+    if (count > MK_KINDS_MAX || PyTuple_GET_SIZE(slots) != count
+        || PyTuple_GET_SIZE(optional) != count) {
+        PyErr_SetString(PyExc_TypeError,
+                        "install_event_kinds(): a tuple of kinds and one of their slots");
+        return NULL;
+    }
+    int fields[MK_KINDS_MAX];
+    Py_ssize_t offsets[MK_KINDS_MAX][MK_FIELDS_MAX];
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *kind = PyTuple_GET_ITEM(kinds, k), *names = PyTuple_GET_ITEM(slots, k);
+        if (!PyType_Check(kind)) {
+            PyErr_SetString(PyExc_TypeError, "install_event_kinds(): a kind is a class");
+            return NULL;
+        }
+        fields[k] = -1;
+        if (names == Py_None) continue;  /* made by calling the class */
+        if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) > MK_FIELDS_MAX) {
+            PyErr_SetString(PyExc_TypeError,
+                            "install_event_kinds(): a kind's slots are a tuple or None");
+            return NULL;
+        }
+        PyObject *defaults = PyTuple_GET_ITEM(optional, k);
+        if (!PyTuple_Check(defaults) || PyTuple_GET_SIZE(defaults) > PyTuple_GET_SIZE(names)) {
+            PyErr_SetString(PyExc_TypeError,
+                            "install_event_kinds(): a kind's defaults are a tuple of its last "
+                            "fields'");
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); i++) {
+            PyObject *name = PyTuple_GET_ITEM(names, i);
+            const char *text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+            if (text == NULL || offset_of(kind, text, &offsets[k][i]) < 0) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a slot name is text");
+                return NULL;
+            }
+        }
+        fields[k] = (int)PyTuple_GET_SIZE(names);
+    }
+    Py_XSETREF(MK_KINDS, Py_NewRef(kinds));
+    for (Py_ssize_t k = 0; k < count; k++) {
+        MK_FIELDS[k] = fields[k];
+        Py_XSETREF(MK_DEFAULTS[k], Py_NewRef(PyTuple_GET_ITEM(optional, k)));
+        for (int i = 0; i < fields[k]; i++) MK_OFFSET[k][i] = offsets[k][i];
+    }
+    MK_COUNT = (int)count;
+    Py_RETURN_NONE;
+}
+
+/* end of events made from their pending records (issue 28, forty-second pass) */
+
+/*
+ * An enum member's name and value read once (issue 28, forty-second pass).
+ *
+ * category_name(member) and member_value(member): ``member.name`` and ``member.value``
+ * (new references), as the JSON writers above read them for a hand's category
+ * (public_json_text, own_json_of, events_json_text) and a view's phase (public_json_text).
+ * On Python 3.11 an enum member's ``name`` and ``value`` are Python properties
+ * (enum.property.__get__: a frame of Python code, some 800 instructions, several times a
+ * person move); the members of chicago.categories.Category and chicago.engine.phases.Phase
+ * are given to install_enum_members() once, which reads both then, and are found by
+ * identity (a member is its class's for the process's life; its name and value never
+ * change). Anything else is read as before.
+ */
+
+#define EN_MAX 32
+static PyObject *EN_MEMBERS[EN_MAX], *EN_NAMES[EN_MAX], *EN_VALUES[EN_MAX];
+static int EN_COUNT = 0;
+static PyObject *EN_S_NAME, *EN_S_VALUE;
+
+static int en_strings(void)
+{
+    if (EN_S_NAME == NULL && (EN_S_NAME = PyUnicode_InternFromString("name")) == NULL)
+        return -1;
+    if (EN_S_VALUE == NULL && (EN_S_VALUE = PyUnicode_InternFromString("value")) == NULL)
+        return -1;
+    return 0;
+}
+
+static PyObject *category_name(PyObject *category)
+{
+    for (int i = 0; i < EN_COUNT; i++)
+        if (EN_MEMBERS[i] == category) return Py_NewRef(EN_NAMES[i]);
+    if (en_strings() < 0) return NULL;
+    return PyObject_GetAttr(category, EN_S_NAME);
+}
+
+static PyObject *member_value(PyObject *member)
+{
+    for (int i = 0; i < EN_COUNT; i++)
+        if (EN_MEMBERS[i] == member) return Py_NewRef(EN_VALUES[i]);
+    if (en_strings() < 0) return NULL;
+    return PyObject_GetAttr(member, EN_S_VALUE);
+}
+
+static PyObject *install_enum_members(PyObject *module, PyObject *members)
+{
+    if (!PyTuple_Check(members) || PyTuple_GET_SIZE(members) > EN_MAX) {
+        PyErr_Format(PyExc_TypeError, "install_enum_members() takes a tuple of at most %d "
+                     "members", EN_MAX);
+        return NULL;
+    }
+    if (en_strings() < 0) return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(members);
+    PyObject *names[EN_MAX], *values[EN_MAX];
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *member = PyTuple_GET_ITEM(members, i);
+        names[i] = PyObject_GetAttr(member, EN_S_NAME);
+        values[i] = names[i] == NULL ? NULL : PyObject_GetAttr(member, EN_S_VALUE);
+        if (values[i] == NULL) {
+            Py_XDECREF(names[i]);
+            for (Py_ssize_t j = 0; j < i; j++) {
+                Py_DECREF(names[j]);
+                Py_DECREF(values[j]);
+            }
+            return NULL;
+        }
+    }
+    for (int i = 0; i < EN_COUNT; i++) {  /* (again: the new members replace the old) */
+        Py_CLEAR(EN_MEMBERS[i]);
+        Py_CLEAR(EN_NAMES[i]);
+        Py_CLEAR(EN_VALUES[i]);
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        EN_MEMBERS[i] = Py_NewRef(PyTuple_GET_ITEM(members, i));
+        EN_NAMES[i] = names[i];
+        EN_VALUES[i] = values[i];
+    }
+    EN_COUNT = (int)count;
+    Py_RETURN_NONE;
+}
+
+/* end of an enum member's name and value read once (issue 28, forty-second pass) */
+
+/*
+ * A slotted object made from its fields (issue 28, forty-second pass).
+ *
+ * slot_maker(cls, names): a function that makes an object of exactly ``cls`` from its
+ * fields given in ``names``' order, written into those slots, as a class whose __init__
+ * stores each argument in its slot does (the server's LogEntry and Move, frozen
+ * dataclasses whose __init__ writes each slot through its descriptor's __set__). A log
+ * entry made so costs about a tenth of one made by the class call (its Python __init__
+ * and six method-wrapper calls: some 5,000 instructions, four or more a person move).
+ * chicago.server.core.rows checks once that the class's own __init__ stores exactly its
+ * arguments before it uses one (rows.slot_maker); tests/server/test_move_path_42.py
+ * compares the objects made both ways.
+ */
+
+#define SM_FIELDS_MAX 16
+#define SLOT_MAKER "chicago.engine._engine.slot_maker"
+
+typedef struct {
+    PyTypeObject *type;
+    Py_ssize_t count;
+    Py_ssize_t offsets[SM_FIELDS_MAX];
+} SlotMaker;
+
+static void slot_maker_free(PyObject *capsule)
+{
+    SlotMaker *maker = PyCapsule_GetPointer(capsule, SLOT_MAKER);
+    if (maker == NULL) return;
+    Py_XDECREF(maker->type);
+    PyMem_Free(maker);
+}
+
+static PyObject *slot_made(PyObject *capsule, PyObject *const *args, Py_ssize_t nargs)
+{
+    SlotMaker *maker = PyCapsule_GetPointer(capsule, SLOT_MAKER);
+    if (maker == NULL) return NULL;
+    if (nargs != maker->count) {
+        PyErr_Format(PyExc_TypeError, "a %s is made of %zd fields, not %zd",
+                     maker->type->tp_name, maker->count, nargs);
+        return NULL;
+    }
+    PyObject *made = maker->type->tp_alloc(maker->type, 0);
+    if (made == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < nargs; i++) SLOT(made, maker->offsets[i]) = Py_NewRef(args[i]);
+    return made;
+}
+
+static PyMethodDef SLOT_MADE = {
+    "made", (PyCFunction)(void (*)(void))slot_made, METH_FASTCALL,
+    "made(*fields)\n--\n\nAn object of the maker's class with these fields in its slots "
+    "(chicago.engine._engine.slot_maker)."};
+
+static PyObject *slot_maker(PyObject *module, PyObject *args)
+{
+    PyObject *type, *names;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &type, &PyTuple_Type, &names))
+        return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(names);
+    if (count > SM_FIELDS_MAX) {
+        PyErr_Format(PyExc_TypeError, "slot_maker(): at most %d fields", SM_FIELDS_MAX);
+        return NULL;
+    }
+    if (((PyTypeObject *)type)->tp_alloc == NULL) {
+        PyErr_SetString(PyExc_TypeError, "slot_maker(): the class cannot be allocated");
+        return NULL;
+    }
+    SlotMaker *maker = PyMem_Calloc(1, sizeof(SlotMaker));
+    if (maker == NULL) return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        const char *text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+        if (text == NULL || offset_of(type, text, &maker->offsets[i]) < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a slot name is text");
+            PyMem_Free(maker);
+            return NULL;
+        }
+    }
+    maker->type = (PyTypeObject *)Py_NewRef(type);
+    maker->count = count;
+    PyObject *capsule = PyCapsule_New(maker, SLOT_MAKER, slot_maker_free);
+    if (capsule == NULL) {
+        Py_DECREF(type);
+        PyMem_Free(maker);
+        return NULL;
+    }
+    PyObject *function = PyCFunction_New(&SLOT_MADE, capsule);
+    Py_DECREF(capsule);
+    return function;
+}
+
+/* end of a slotted object made from its fields (issue 28, forty-second pass) */
+
+/*
+ * A game's number of events (issue 28, forty-second pass).
+ *
+ * event_count_of(game): chicago.engine.game.Game.event_count (``min(_event_count,
+ * len(_events)) + _pending_offset + _pending_count``) read from the game's slots, put on
+ * Game as the property's getter (game._install_event_maker): the server's table reads it
+ * twice an entry applied, and each entry is applied twice (the preview's, then the
+ * table's), some 16 times a person move at about 1,000 instructions for the Python
+ * property. Slots of other types (or unset) are read by the Python getter given to
+ * install_event_count, as before. is_over_of does the same for Game.is_over.
+ */
+
+static PyTypeObject *EC_GAME;
+static PyObject *EC_PYTHON;   /* the Python getter */
+static PyObject *EC_OVER;     /* Phase.OVER */
+static Py_ssize_t EC_EVENTS, EC_EVENT_COUNT, EC_PENDING_OFFSET, EC_PENDING_COUNT, EC_PHASE;
+
+/* is_over_of(game): Game.is_over (``game.phase is Phase.OVER``) read from the slot, put on
+   Game as the property's getter as event_count_of is (read some 26 times a person move) */
+static PyObject *is_over_of(PyObject *module, PyObject *game)
+{
+    if (EC_GAME == NULL || !PyObject_TypeCheck(game, EC_GAME)) {
+        PyErr_SetString(PyExc_TypeError, "is_over_of() reads a Game (install first)");
+        return NULL;
+    }
+    PyObject *phase = SLOT(game, EC_PHASE);
+    if (phase == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "'Game' object has no attribute 'phase'");
+        return NULL;
+    }
+    return Py_NewRef(phase == EC_OVER ? Py_True : Py_False);
+}
+
+static PyObject *event_count_of(PyObject *module, PyObject *game)
+{
+    if (EC_GAME == NULL || !PyObject_TypeCheck(game, EC_GAME)) {
+        PyErr_SetString(PyExc_TypeError, "event_count_of() reads a Game (install first)");
+        return NULL;
+    }
+    PyObject *events = SLOT(game, EC_EVENTS), *made = SLOT(game, EC_EVENT_COUNT);
+    PyObject *offset = SLOT(game, EC_PENDING_OFFSET), *pending = SLOT(game, EC_PENDING_COUNT);
+    if (events == NULL || made == NULL || offset == NULL || pending == NULL
+        || !PyList_CheckExact(events) || !PyLong_CheckExact(made) || !PyLong_CheckExact(offset)
+        || !PyLong_CheckExact(pending))
+        return PyObject_CallOneArg(EC_PYTHON, game);
+    long count = PyLong_AsLong(made), first = PyLong_AsLong(offset), more = PyLong_AsLong(pending);
+    if ((count == -1 || first == -1 || more == -1) && PyErr_Occurred()) return NULL;
+    Py_ssize_t size = PyList_GET_SIZE(events);
+    return PyLong_FromSsize_t((count < size ? (Py_ssize_t)count : size) + (Py_ssize_t)first
+                              + (Py_ssize_t)more);
+}
+
+static PyObject *install_event_count(PyObject *module, PyObject *args)
+{
+    PyObject *game, *python, *over;
+    if (!PyArg_ParseTuple(args, "O!OO", &PyType_Type, &game, &python, &over)) return NULL;
+    Py_ssize_t offsets[5];
+    const char *names[5] = {"_events", "_event_count", "_pending_offset", "_pending_count",
+                            "phase"};
+    for (int i = 0; i < 5; i++)
+        if (offset_of(game, names[i], &offsets[i]) < 0) return NULL;
+    EC_PHASE = offsets[4];
+    Py_XSETREF(EC_OVER, Py_NewRef(over));
+    EC_EVENTS = offsets[0];
+    EC_EVENT_COUNT = offsets[1];
+    EC_PENDING_OFFSET = offsets[2];
+    EC_PENDING_COUNT = offsets[3];
+    Py_XSETREF(EC_PYTHON, Py_NewRef(python));
+    Py_XSETREF(EC_GAME, (PyTypeObject *)Py_NewRef(game));
+    Py_RETURN_NONE;
+}
+
+/* end of a game's number of events (issue 28, forty-second pass) */
+
 static PyMethodDef METHODS[] = {
     {"pass43_stats", pass43_stats, METH_NOARGS,
      "pass43_stats()\n--\n\n(exchange turns listed directly, turns left to the old loop, "
@@ -7031,6 +7449,34 @@ static PyMethodDef METHODS[] = {
      "taken as its kind says (0 shared, 1 a new list, 2 a new list of new lists, 3 a new "
      "dict, 4 its copy()), then, for a class with a __dict__, extra(copy, attributes) when "
      "the object has attributes of its own; as chicago.engine.state's Python copier does."},
+    {"install_enum_members", install_enum_members, METH_O,
+     "install_enum_members(members)\n--\n\n"
+     "Enum members (chicago.categories.Category's, chicago.engine.phases.Phase's) whose "
+     "names and values the JSON writers then give by identity (issue 28, forty-second "
+     "pass)."},
+    {"slot_maker", slot_maker, METH_VARARGS,
+     "slot_maker(cls, names)\n--\n\n"
+     "A function that makes an object of exactly ``cls`` from its fields, written into the "
+     "slots ``names`` in order (issue 28, forty-second pass)."},
+    {"event_count_of", event_count_of, METH_O,
+     "event_count_of(game)\n--\n\n"
+     "Game.event_count read from the game's slots (issue 28, forty-second pass)."},
+    {"is_over_of", is_over_of, METH_O,
+     "is_over_of(game)\n--\n\n"
+     "Game.is_over read from the game's slot (issue 28, forty-second pass)."},
+    {"install_event_count", install_event_count, METH_VARARGS,
+     "install_event_count(game, python, over)\n--\n\n"
+     "The Game class whose slots event_count_of and is_over_of read, the Python getter "
+     "event_count_of calls for slots of other types, and Phase.OVER."},
+    {"make_events", (PyCFunction)(void (*)(void))make_events, METH_FASTCALL,
+     "make_events(events, records, count)\n--\n\n"
+     "Append to ``events`` the Event of each of the first ``count`` records, as "
+     "chicago.engine.game.Game._made_events makes them (issue 28, forty-second pass)."},
+    {"install_event_kinds", install_event_kinds, METH_VARARGS,
+     "install_event_kinds(kinds, slots, defaults)\n--\n\n"
+     "The event kinds by record number and, per kind, the slots its __init__ fills in "
+     "order (None: made by calling the class) and the defaults of its last fields, for "
+     "make_events."},
     {"install", install, METH_VARARGS,
      "install(game, config): put the accelerated legal_actions() and apply() on the Game "
      "class (chicago.engine.game does this once at import)."},

@@ -59,6 +59,15 @@ class ActionKind(enum.Enum):
 
 
 _K = ActionKind
+_K_DISCARD, _K_ANNOUNCE, _K_PLAY, _K_ONE_UP = _K.DISCARD, _K.ANNOUNCE, _K.PLAY, _K.ONE_UP
+_K_NO_CHICAGO = _K.NO_CHICAGO
+_K_RESET = _K.RESET
+_KIND_WORDS = {kind: str(kind.value) for kind in ActionKind}
+_HIGH_CARD = Category.HIGH_CARD
+"""Each kind's word, and the kinds and category that :meth:`Action._text`, the shape's
+check of a new action and the notation's reader tell apart, read once: on Python
+3.11 an ``ActionKind.X`` read and a member's ``.value`` each go through the enum's slow
+paths (issue 28, forty-second pass)."""
 
 
 class Action(tuple[ActionKind, int, "Category | None", "int | None"]):
@@ -204,16 +213,17 @@ class Action(tuple[ActionKind, int, "Category | None", "int | None"]):
     def _text(self) -> str:
         """The text notation, made afresh (:meth:`__str__` keeps it per action)."""
         kind, mask, category, target = self
-        if kind is _K.DISCARD:
+        if kind is _K_DISCARD:
             return "discard " + " ".join(map(str, cards_from_mask(mask))) if mask else "keep"
-        if kind is _K.ANNOUNCE:
+        if kind is _K_ANNOUNCE:
             assert category is not None
             return f"announce {category.text}"
+        word = _KIND_WORDS[kind]
         if mask:
-            return f"{kind.value} {DECK[mask.bit_length() - 1]}"
+            return f"{word} {DECK[mask.bit_length() - 1]}"
         if target is not None:
-            return f"{kind.value} {target}"
-        return str(kind.value)
+            return f"{word} {target}"
+        return word
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
@@ -246,15 +256,15 @@ of its turn (32 exchange options a turn), and equal actions have the one text.""
 
 
 def _check_shape(kind: ActionKind, count: int, category: Category | None) -> None:
-    if kind is _K.ANNOUNCE:
-        if category is None or category is Category.HIGH_CARD:
+    if kind is _K_ANNOUNCE:
+        if category is None or category is _HIGH_CARD:
             raise NotationError("announce needs a category from pair upwards")
     elif category is not None:
         raise NotationError(f"{kind.value} takes no category")
-    if kind in (_K.PLAY, _K.ONE_UP):
+    if kind is _K_PLAY or kind is _K_ONE_UP:
         if count != 1:
             raise NotationError(f"{kind.value} takes exactly one card")
-    elif kind is _K.DISCARD:
+    elif kind is _K_DISCARD:
         if count > 5:
             raise NotationError("at most five cards can be discarded")
     elif count:
@@ -288,19 +298,19 @@ def _parse_words(words: list[str]) -> Action:
     if need is not None:
         raise ValueError(need)
     if head == "keep" and not rest:
-        return Action(_K.DISCARD)
+        return Action(_K_DISCARD)
     if head in ("discard", "exchange", "change"):
-        return Action(_K.DISCARD, parse_cards(rest))
+        return Action(_K_DISCARD, parse_cards(rest))
     if head == "play" and len(rest) == 1:
-        return Action(_K.PLAY, (parse_card(rest[0]),))
+        return Action(_K_PLAY, (parse_card(rest[0]),))
     if head == "announce" and rest:
-        return Action(_K.ANNOUNCE, (), Category.parse(" ".join(rest)))
+        return Action(_K_ANNOUNCE, (), Category.parse(" ".join(rest)))
     if head == "one" and len(rest) == 2 and rest[0] == "up":
-        return Action(_K.ONE_UP, (parse_card(rest[1]),))
+        return Action(_K_ONE_UP, (parse_card(rest[1]),))
     if head == "reset" and len(rest) == 1 and rest[0].isdigit():
-        return Action(_K.RESET, (), None, int(rest[0]))
+        return Action(_K_RESET, (), None, int(rest[0]))
     if head == "no" and rest == ["chicago"]:
-        return Action(_K.NO_CHICAGO)
+        return Action(_K_NO_CHICAGO)
     if head in _SIMPLE and not rest:
         return Action(_SIMPLE[head])
     raise ValueError(

@@ -440,10 +440,14 @@ class Game:
             pending = self._pending
             if self._pending_base:  # earlier segments, shared with copies
                 pending = joined(self._pending_base, pending, count)
-            elif len(pending) != count:  # a copy's records follow this game's
-                pending = pending[:count]
-            kinds = _RECORD_KINDS
-            events.extend([kinds[record[0]](*record[1:]) for record in pending])
+                count = len(pending)
+            if _make_events is not None:  # the same in C (issue 28, forty-second pass)
+                _make_events(events, pending, count)
+            else:
+                if len(pending) != count:  # a copy's records follow this game's
+                    pending = pending[:count]
+                kinds = _RECORD_KINDS
+                events.extend([kinds[record[0]](*record[1:]) for record in pending])
             self._pending = []  # (a new list: a copy may share the one made into events)
             self._pending_count = 0
             self._pending_base = ()
@@ -1654,6 +1658,63 @@ def _install_accelerator() -> bool:
     })
     return True
 
+
+def _event_slots(kind: type[Event]) -> tuple[str, ...] | None:
+    """The slots that ``kind``'s ``__init__`` fills with its arguments, in their order, if
+    that is all making one does (each field stored as given, in its slot ``_`` + name, a
+    field left out stored as its default, the class called as any class is), so that the
+    C accelerator may write them itself (``make_events``, issue 28, forty-second pass);
+    else None: it calls the class."""
+    if (type(kind) is not type or kind.__new__ is not object.__new__
+            or "__dict__" in dir(kind)):
+        return None
+    slots = tuple(f"_{name}" for name in kind.fields)
+    defaults = _event_defaults(kind)
+    for left_out in range(len(defaults) + 1):
+        given = tuple(object() for _ in slots[: len(slots) - left_out])
+        expected = given + defaults[len(defaults) - left_out:]
+        try:
+            made = kind(*given)
+            stored = tuple(getattr(made, slot) for slot in slots)
+        except (TypeError, AttributeError):
+            return None
+        if any(a is not b for a, b in zip(stored, expected, strict=True)):
+            return None
+    return slots
+
+
+def _event_defaults(kind: type[Event]) -> tuple[object, ...]:
+    """The defaults of ``kind``'s last fields (its ``__init__``'s), in field order."""
+    defaults = kind.__init__.__defaults__ or ()
+    return tuple(defaults)
+
+
+def _install_event_maker() -> Callable[[list[Event], list[_EventRecord], int], None] | None:
+    """The C accelerator's ``make_events`` for :meth:`Game._made_events` (the events of the
+    pending records made without calling each kind's class), or None without it."""
+    if ENGINE is None or not hasattr(ENGINE, "make_events"):
+        return None
+    ENGINE.install_event_kinds(_RECORD_KINDS, tuple(_event_slots(k) for k in _RECORD_KINDS),
+                               tuple(_event_defaults(k) for k in _RECORD_KINDS))
+    # (the JSON writers' names and values of these members, read once)
+    ENGINE.install_enum_members((*Category, *Phase))
+    # Game.event_count read from the slots in C (its Python getter kept for the rest)
+    ENGINE.install_event_count(Game, _event_count_python, _OVER)
+    Game.event_count = property(  # type: ignore[assignment]
+        ENGINE.event_count_of, doc=Game.__dict__["event_count"].__doc__)
+    Game.is_over = property(  # type: ignore[assignment]
+        ENGINE.is_over_of, doc=Game.__dict__["is_over"].__doc__)
+    maker: Callable[[list[Event], list[_EventRecord], int], None] = ENGINE.make_events
+    return maker
+
+
+_is_over_python: Callable[[Game], bool] = Game.__dict__["is_over"].fget
+_event_count_python: Callable[[Game], int] = Game.__dict__["event_count"].fget
+"""The pure-Python getters of :attr:`Game.is_over` and :attr:`Game.event_count` (the C ones
+are put in their place with the event maker: tests compare the two)."""
+_make_events = _install_event_maker()
+"""The C maker of events from records (None: the pure-Python loop of
+:meth:`Game._made_events` makes them)."""
 
 ACCELERATED: bool = _install_accelerator()
 """Whether :class:`Game` runs its common turns in the C accelerator ``chicago.engine._engine``

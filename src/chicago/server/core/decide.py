@@ -30,7 +30,15 @@ from chicago.server.core.rematch import (
     starts_next,
     with_next_game,
 )
-from chicago.server.core.rows import Change, GameRow, LogEntry, SeatHolder, TableRow
+from chicago.server.core.rows import (
+    Change,
+    GameRow,
+    LogEntry,
+    SeatHolder,
+    TableRow,
+    new_change,
+    slot_maker,
+)
 from chicago.server.core.seats import TableOptions
 from chicago.server.core.state import (
     AWAY_AFTER,
@@ -114,6 +122,9 @@ class Move:
 
 _MOVE_CHANGE: Callable[[Move, Change], None] = Move.__dict__["change"].__set__
 _MOVE_GAMES: Callable[[Move, list[Game | None]], None] = Move.__dict__["games"].__set__
+_new_move: Callable[[Change, list[Game | None]], Move] = slot_maker(Move, ("change", "games"))
+"""``Move(change, games)``, made in C when it may be (:func:`~chicago.server.core.rows.
+slot_maker`: issue 28, forty-second pass)."""
 
 
 def new_table(spec: TableSpec, *, table_id: str, secret: str, seed: int,
@@ -249,7 +260,7 @@ def act(state: TableState, seat: int, text: str | Action, by: str, *, at: float,
         data["forced"] = True  # the only choice: not a sign the player is there
     entries.append(state.entry("act", seat, data, at, offset=len(entries) + 1))
     games.append(after)
-    change = Change(state.id, entries)
+    change = new_change(state.id, entries)
     over = after.is_over
     if over or after.to_act != to_act:  # "Your games" reads whose turn it is
         change.table_updates = {"to_act": None if over else after.to_act,
@@ -269,7 +280,7 @@ def act(state: TableState, seat: int, text: str | Action, by: str, *, at: float,
             # its people are asked to play again (chicago.server.core.rematch)
             change.table_updates["answer_by"] = at + state.options.answer_seconds
         change.players, change.rated = finish_rows(state, after, at)
-    return Move(change, games)
+    return _new_move(change, games)
 
 
 def _has_open(state: TableState) -> bool:

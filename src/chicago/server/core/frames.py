@@ -285,7 +285,11 @@ def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
                   "action": action, "kind": kind, "by": by, "events": events, "state": None,
                   "clock": None}
     frames: list[Frame] = [update]
-    end_event = next((e for e in played if isinstance(e, GameEnd)), None)
+    end_event = None
+    for event in played:  # (a loop, not next() of a generator: issue 28, forty-second pass)
+        if isinstance(event, GameEnd):
+            end_event = event
+            break
     if end_event is not None:
         frames.append(GameOverFrame(
             type="game_over", seq=entry.seq, game=entry.game, winners=list(end_event.winners),
@@ -299,7 +303,10 @@ def ends_trick(state: TableState, entry: LogEntry) -> bool:
     event, which every audience sees): in a batch its update carries the state, so that a
     client can show the finished trick."""
     start, end = state.spans[entry.seq]
-    return any(isinstance(e, Trick) for e in state.current.events_between(start, end))
+    for event in state.current.events_between(start, end):  # noqa: SIM110
+        if isinstance(event, Trick):  # (a loop, not any() of a generator: a frame less)
+            return True
+    return False
 
 
 def with_state(update: UpdateFrame, state: TableState, audience: int | None, *,

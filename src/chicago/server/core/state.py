@@ -21,7 +21,7 @@ from chicago.club.ratings import ladder_key
 from chicago.engine.game import Game
 from chicago.rules import Rules
 from chicago.server.core.rematch import Vote, vote_info
-from chicago.server.core.rows import SEAT_KINDS, LogEntry, TableRow
+from chicago.server.core.rows import SEAT_KINDS, LogEntry, TableRow, new_entry
 from chicago.server.core.seats import Pause, Seat, TableOptions, hash_token, stored_name
 from chicago.server.protocol import TableError
 from chicago.sim import duplicate_game
@@ -217,7 +217,7 @@ class TableState:
               offset: int = 1) -> LogEntry:
         """A new entry of the current game made at UNIX time ``at``, ``offset`` after the
         table's seq (not stored)."""
-        return LogEntry(self.seq + offset, self.game_number, kind, seat, data, at)
+        return new_entry(self.seq + offset, self.game_number, kind, seat, data, at)
 
     def preview(self) -> TableState:
         """A copy of this state on which ``act`` entries not yet stored may be applied, to
