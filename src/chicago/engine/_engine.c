@@ -7333,10 +7333,514 @@ static PyObject *install_event_count(PyObject *module, PyObject *args)
 
 /* end of a game's number of events (issue 28, forty-second pass) */
 
+/* ------------------------------------------------------------------ deal memo reads
+   (issue 28, forty-first pass)
+
+   chicago.engine.carried keeps, per deal, the events each seat may see (a SeatLog per seat
+   in a DealMemo shared by a game and its copies) and the facts folded from them. Every
+   view of a bot's turn, every person's update and every public view asks the memo (about
+   seven times a person move), and in Python each ask cost 15,000-24,000 instructions: the
+   identity checks, the seat's new events picked out one by one (an attribute read of
+   ``private`` and ``audience`` per event), the log's tuple made again, the SeenEvents, two
+   locks, and the fold's kept state looked up. These methods do the same in C and are put on
+   the classes in place of the Python ones (DealMemo.seen and .log, SeatLog.read; the Python
+   methods stay as DealMemo._seen_python, ._log_python and SeatLog._read_python, and serve
+   anything of another shape: a subclass, a seat or count that is no int, events that are
+   no list, indices out of the plain range).
+
+   The same locks are held for the same work (the memo's while its deal and a log are read,
+   the log's while a fact is folded and read), so a Python reader in another thread and
+   these exclude each other as before. Whether a seat may see an event is read from a table
+   of the event kinds made at install_memo (exact types: public, or private with the slot
+   of its seat); an event of any other type is asked as the Python code asks it
+   (``e.private``, ``e.audience``), under the lock. A log only ever takes what its seat may
+   see: a private event of another seat is never put in it. tests/test_memo_reads.py
+   compares the two paths on random games of every preset and variation. */
+
+#define DM_KINDS 64
+static PyTypeObject *DM_MEMO, *DM_LOG, *DM_SEEN, *DM_FOLD;
+static PyObject *DM_SEEN_PY, *DM_LOG_PY, *DM_READ_PY; /* the kept Python methods */
+static PyTypeObject *DM_KIND[DM_KINDS];     /* the event kinds, by a hash of the type */
+static Py_ssize_t DM_AUDIENCE[DM_KINDS];   /* -1: public; else the offset of its seat */
+static Py_ssize_t DM_O_MLOCK, DM_O_DEAL, DM_O_LOGS, DM_O_PLAYERS, DM_O_RULES;
+static Py_ssize_t DM_O_FACTS, DM_O_LLOCK, DM_O_SCANNED, DM_O_SEEN, DM_O_SEAT;
+static Py_ssize_t DM_O_START, DM_O_ADVANCE;
+static PyObject *DM_S_LOG, *DM_S_PRIVATE, *DM_S_AUDIENCE, *DM_S_ACQUIRE, *DM_S_RELEASE;
+
+static int dm_acquire(PyObject *lock)
+{
+    PyObject *done = PyObject_VectorcallMethod(DM_S_ACQUIRE, &lock,
+                                               1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    if (done == NULL) return -1;
+    Py_DECREF(done);
+    return 0;
+}
+
+/* release ``lock``, keeping an error set before (-1 if it fails) */
+static int dm_release(PyObject *lock)
+{
+    PyObject *type, *value, *trace;
+    PyErr_Fetch(&type, &value, &trace);
+    PyObject *done = PyObject_VectorcallMethod(DM_S_RELEASE, &lock,
+                                               1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    if (done == NULL) {
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(trace);
+        return -1;
+    }
+    Py_DECREF(done);
+    PyErr_Restore(type, value, trace);
+    return 0;
+}
+
+static size_t dm_hash(PyTypeObject *type)
+{
+    return ((uintptr_t)type >> 4) % DM_KINDS;
+}
+
+/* 1 if ``seat`` (None: the spectators) may see ``event``, 0 if not, -1 on an error: as
+   ``not e.private or (seat is not None and e.audience == seat)`` */
+static int dm_visible(PyObject *event, PyObject *seat)
+{
+    PyTypeObject *type = Py_TYPE(event);
+    size_t at = dm_hash(type);
+    for (size_t i = 0; i < DM_KINDS && DM_KIND[at] != NULL; i++, at = (at + 1) % DM_KINDS) {
+        if (DM_KIND[at] != type) continue;
+        Py_ssize_t offset = DM_AUDIENCE[at];
+        if (offset < 0) return 1;
+        if (seat == Py_None) return 0;
+        PyObject *audience = SLOT(event, offset);
+        if (audience == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "a private event without its seat");
+            return -1;
+        }
+        if (audience == seat) return 1;
+        return PyObject_RichCompareBool(audience, seat, Py_EQ);
+    }
+    /* another kind: asked as the Python code asks */
+    PyObject *private = PyObject_GetAttr(event, DM_S_PRIVATE);
+    if (private == NULL) return -1;
+    int hidden = PyObject_IsTrue(private);
+    Py_DECREF(private);
+    if (hidden <= 0) return hidden < 0 ? -1 : 1;
+    if (seat == Py_None) return 0;
+    PyObject *audience = PyObject_GetAttr(event, DM_S_AUDIENCE);
+    if (audience == NULL) return -1;
+    int same = PyObject_RichCompareBool(audience, seat, Py_EQ);
+    Py_DECREF(audience);
+    return same;
+}
+
+/* how many of deal[0:count] ``seat`` may see, or -1 on an error */
+static Py_ssize_t dm_count(PyObject *deal, Py_ssize_t count, PyObject *seat)
+{
+    Py_ssize_t seen = 0;
+    for (Py_ssize_t i = 0; i < count && i < PyList_GET_SIZE(deal); i++) {
+        PyObject *event = Py_NewRef(PyList_GET_ITEM(deal, i));
+        int visible = dm_visible(event, seat);
+        Py_DECREF(event);
+        if (visible < 0) return -1;
+        seen += visible;
+    }
+    return seen;
+}
+
+/* SeatLog._read: the log's seat's events among deal[scanned:count] put after its own */
+static int dm_scan(PyObject *log, PyObject *deal, Py_ssize_t count)
+{
+    PyObject *scanned = SLOT(log, DM_O_SCANNED), *had = SLOT(log, DM_O_SEEN);
+    PyObject *seat = SLOT(log, DM_O_SEAT);
+    if (scanned == NULL || had == NULL || seat == NULL || !PyLong_CheckExact(scanned)
+        || !PyTuple_CheckExact(had)) {
+        PyErr_SetString(PyExc_TypeError, "a SeatLog of another shape");
+        return -1;
+    }
+    Py_ssize_t done = PyLong_AsSsize_t(scanned);
+    if (done == -1 && PyErr_Occurred()) return -1;
+    if (count <= done) return 0;
+    if (count > PyList_GET_SIZE(deal)) count = PyList_GET_SIZE(deal);
+    char small[128], *flags = small;
+    Py_ssize_t span = count - done, new = 0;
+    if (span > (Py_ssize_t)sizeof small && (flags = PyMem_Malloc((size_t)span)) == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < span; i++) {
+        if (done + i >= PyList_GET_SIZE(deal)) { /* the deal changed under a Python call */
+            span = i;
+            break;
+        }
+        PyObject *event = Py_NewRef(PyList_GET_ITEM(deal, done + i));
+        int visible = dm_visible(event, seat);
+        Py_DECREF(event);
+        if (visible < 0) {
+            if (flags != small) PyMem_Free(flags);
+            return -1;
+        }
+        flags[i] = (char)visible;
+        new += visible;
+    }
+    if (new) {
+        Py_ssize_t size = PyTuple_GET_SIZE(had);
+        PyObject *seen = PyTuple_New(size + new);
+        if (seen == NULL) {
+            if (flags != small) PyMem_Free(flags);
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < size; i++)
+            PyTuple_SET_ITEM(seen, i, Py_NewRef(PyTuple_GET_ITEM(had, i)));
+        Py_ssize_t at = size;
+        for (Py_ssize_t i = 0; i < span && at < size + new; i++)
+            if (flags[i])
+                PyTuple_SET_ITEM(seen, at++, Py_NewRef(PyList_GET_ITEM(deal, done + i)));
+        if (at < size + new) { /* cannot happen: the deal's items only grow */
+            Py_DECREF(seen);
+            if (flags != small) PyMem_Free(flags);
+            PyErr_SetString(PyExc_RuntimeError, "the deal changed while it was read");
+            return -1;
+        }
+        set_slot(log, DM_O_SEEN, seen);
+    }
+    if (flags != small) PyMem_Free(flags);
+    return set_slot(log, DM_O_SCANNED, PyLong_FromSsize_t(done + span));
+}
+
+/* a SeenEvents of the first ``size`` of the log's events, knowing the log */
+static PyObject *dm_seen_events(PyObject *log, PyObject *events, Py_ssize_t size)
+{
+    PyObject *seen = DM_SEEN->tp_alloc(DM_SEEN, size);
+    if (seen == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < size; i++)
+        PyTuple_SET_ITEM(seen, i, Py_NewRef(PyTuple_GET_ITEM(events, i)));
+    if (PyObject_SetAttr(seen, DM_S_LOG, log) < 0) {
+        Py_DECREF(seen);
+        return NULL;
+    }
+    return seen;
+}
+
+/* DealMemo.seen (mode 0) and DealMemo.log (mode 1) */
+static PyObject *dm_ask(PyObject *self, PyObject *const *args, Py_ssize_t nargs, int mode)
+{
+    PyObject *python = mode == 0 ? DM_SEEN_PY : DM_LOG_PY;
+    if (Py_TYPE(self) != DM_MEMO || nargs < 3 || nargs > 4) goto in_python;
+    PyObject *seat = args[0], *events = args[1], *start_object = args[2];
+    PyObject *stop_object = nargs == 4 ? args[3] : Py_None;
+    if (!(seat == Py_None || PyLong_CheckExact(seat)) || !PyList_CheckExact(events)
+        || !PyLong_CheckExact(start_object)
+        || !(stop_object == Py_None || PyLong_CheckExact(stop_object)))
+        goto in_python;
+    Py_ssize_t length = PyList_GET_SIZE(events);
+    Py_ssize_t start = PyLong_AsSsize_t(start_object);
+    Py_ssize_t stop = stop_object == Py_None ? length : PyLong_AsSsize_t(stop_object);
+    if ((start == -1 || stop == -1) && PyErr_Occurred()) {
+        PyErr_Clear();
+        goto in_python;
+    }
+    if (start < 0 || stop < start || stop > length) goto in_python;
+    PyObject *deal = SLOT(self, DM_O_DEAL), *logs = SLOT(self, DM_O_LOGS);
+    PyObject *lock = SLOT(self, DM_O_MLOCK);
+    if (deal == NULL || logs == NULL || lock == NULL || !PyList_CheckExact(deal)
+        || !PyDict_CheckExact(logs))
+        goto in_python;
+    Py_ssize_t count = stop - start;
+    PyObject *result = NULL, *log = NULL;
+    Py_INCREF(self);
+    if (dm_acquire(lock) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    Py_ssize_t done = PyList_GET_SIZE(deal);
+    if (count <= done) {
+        if (count && PyList_GET_ITEM(deal, count - 1) != PyList_GET_ITEM(events, start + count - 1))
+            goto other_way;
+    } else {
+        if (done && PyList_GET_ITEM(deal, done - 1) != PyList_GET_ITEM(events, start + done - 1))
+            goto other_way;
+        for (Py_ssize_t i = start + done; i < start + count; i++)
+            if (PyList_Append(deal, PyList_GET_ITEM(events, i)) < 0) goto out;
+    }
+    log = PyDict_GetItemWithError(logs, seat);
+    if (log == NULL) {
+        if (PyErr_Occurred()) goto out;
+        PyObject *made = PyObject_CallFunctionObjArgs((PyObject *)DM_LOG, seat,
+                                                      SLOT(self, DM_O_PLAYERS),
+                                                      SLOT(self, DM_O_RULES), NULL);
+        if (made == NULL) goto out;
+        log = PyDict_SetDefault(logs, seat, made);
+        Py_DECREF(made);
+        if (log == NULL) goto out;
+    }
+    Py_INCREF(log);
+    if (Py_TYPE(log) != DM_LOG) { /* another kind of log: its own methods */
+        PyObject *read = PyObject_CallMethod(log, "_read", "On", deal, count);
+        if (read == NULL) goto out;
+        Py_DECREF(read);
+        result = mode == 0 ? PyObject_CallMethod(log, "seen", "On", deal, count)
+                           : PyObject_CallMethod(log, "seen_count", "On", deal, count);
+        if (result != NULL && mode == 1) {
+            PyObject *pair = PyTuple_Pack(2, log, result);
+            Py_SETREF(result, pair);
+        }
+        goto out;
+    }
+    if (dm_scan(log, deal, count) < 0) goto out;
+    {
+        PyObject *seen = SLOT(log, DM_O_SEEN), *scanned = SLOT(log, DM_O_SCANNED);
+        Py_ssize_t size = PyTuple_GET_SIZE(seen);
+        if (PyLong_AsSsize_t(scanned) != count) { /* an older state */
+            size = dm_count(deal, count, SLOT(log, DM_O_SEAT));
+            if (size < 0) goto out;
+            if (size > PyTuple_GET_SIZE(seen)) size = PyTuple_GET_SIZE(seen);
+        }
+        if (mode == 0) {
+            result = dm_seen_events(log, seen, size);
+        } else {
+            PyObject *number = PyLong_FromSsize_t(size);
+            if (number != NULL) {
+                result = PyTuple_Pack(2, log, number);
+                Py_DECREF(number);
+            }
+        }
+    }
+    goto out;
+other_way:
+    result = Py_NewRef(Py_None);
+out:
+    if (dm_release(lock) < 0) Py_CLEAR(result);
+    Py_XDECREF(log);
+    Py_DECREF(self);
+    return result;
+in_python:
+    {
+        PyObject *call[5] = {self};
+        for (Py_ssize_t i = 0; i < nargs && i < 4; i++) call[i + 1] = args[i];
+        return PyObject_Vectorcall(python, call, (size_t)(nargs < 4 ? nargs : 4) + 1, NULL);
+    }
+}
+
+static PyObject *dm_seen(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return dm_ask(self, args, nargs, 0);
+}
+
+static PyObject *dm_log(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return dm_ask(self, args, nargs, 1);
+}
+
+/* SeatLog.read(fold, count, read) */
+static PyObject *dm_read(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (Py_TYPE(self) != DM_LOG || nargs != 3 || Py_TYPE(args[0]) != DM_FOLD
+        || !PyLong_CheckExact(args[1])) {
+        PyObject *call[4] = {self};
+        for (Py_ssize_t i = 0; i < nargs && i < 3; i++) call[i + 1] = args[i];
+        return PyObject_Vectorcall(DM_READ_PY, call, (size_t)(nargs < 3 ? nargs : 3) + 1,
+                                   NULL);
+    }
+    PyObject *fold = args[0], *count_object = args[1], *read = args[2];
+    PyObject *seen = SLOT(self, DM_O_SEEN), *facts = SLOT(self, DM_O_FACTS);
+    PyObject *lock = SLOT(self, DM_O_LLOCK);
+    PyObject *start = SLOT(fold, DM_O_START), *advance = SLOT(fold, DM_O_ADVANCE);
+    if (seen == NULL || facts == NULL || lock == NULL || start == NULL || advance == NULL
+        || !PyTuple_CheckExact(seen) || !PyDict_CheckExact(facts)) {
+        PyErr_SetString(PyExc_TypeError, "a SeatLog or Fold of another shape");
+        return NULL;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(seen);
+    Py_ssize_t count = PyLong_AsSsize_t(count_object);
+    if (count == -1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+        PyErr_Clear();
+        count = -1; /* out of range all the same */
+    }
+    if (count < 0 || count > size) {
+        PyErr_Format(PyExc_ValueError, "the log holds %zd events, not %R", size, count_object);
+        return NULL;
+    }
+    Py_INCREF(self);
+    Py_INCREF(seen);
+    Py_INCREF(fold);
+    PyObject *result = NULL, *kept = NULL, *state = NULL;
+    if (dm_acquire(lock) < 0) goto done;
+    kept = PyDict_GetItemWithError(facts, fold);
+    if (kept == NULL && PyErr_Occurred()) goto out;
+    Py_XINCREF(kept);
+    Py_ssize_t folded = -1;
+    if (kept != NULL) {
+        if (!PyTuple_CheckExact(kept) || PyTuple_GET_SIZE(kept) != 2) {
+            PyErr_SetString(PyExc_TypeError, "a kept fact of another shape");
+            goto out;
+        }
+        folded = PyLong_AsSsize_t(PyTuple_GET_ITEM(kept, 0));
+        if (folded == -1 && PyErr_Occurred()) goto out;
+    }
+    if (kept != NULL && folded <= count) {
+        state = Py_NewRef(PyTuple_GET_ITEM(kept, 1));
+        if (folded < count) {
+            PyObject *more = PyTuple_GetSlice(seen, folded, count);
+            if (more == NULL) goto out;
+            PyObject *call[3] = {state, more, self};
+            PyObject *next = PyObject_Vectorcall(advance, call, 3, NULL);
+            Py_DECREF(more);
+            if (next == NULL) goto out;
+            Py_SETREF(state, next);
+            PyObject *pair = PyTuple_Pack(2, count_object, state);
+            if (pair == NULL) goto out;
+            int failed = PyDict_SetItem(facts, fold, pair);
+            Py_DECREF(pair);
+            if (failed) goto out;
+        }
+    } else {
+        PyObject *first = PyObject_Vectorcall(start, &self, 1, NULL);
+        if (first == NULL) goto out;
+        PyObject *these = PyTuple_GetSlice(seen, 0, count);
+        if (these == NULL) {
+            Py_DECREF(first);
+            goto out;
+        }
+        PyObject *call[3] = {first, these, self};
+        state = PyObject_Vectorcall(advance, call, 3, NULL);
+        Py_DECREF(first);
+        Py_DECREF(these);
+        if (state == NULL) goto out;
+        if (kept == NULL) {
+            PyObject *pair = PyTuple_Pack(2, count_object, state);
+            if (pair == NULL) goto out;
+            int failed = PyDict_SetItem(facts, fold, pair);
+            Py_DECREF(pair);
+            if (failed) goto out;
+        }
+    }
+    result = PyObject_Vectorcall(read, &state, 1, NULL);
+out:
+    if (dm_release(lock) < 0) Py_CLEAR(result);
+done:
+    Py_XDECREF(kept);
+    Py_XDECREF(state);
+    Py_DECREF(fold);
+    Py_DECREF(seen);
+    Py_DECREF(self);
+    return result;
+}
+
+static PyMethodDef DM_MEMO_METHODS[] = {
+    {"seen", (PyCFunction)(void (*)(void))dm_seen, METH_FASTCALL,
+     "seen($self, seat, events, start, stop=None, /)\n--\n\n"
+     "The events of the deal events[start:stop] that ``seat`` may see, from its log; None "
+     "when the deal went another way than the memo's (see chicago.engine.carried)."},
+    {"log", (PyCFunction)(void (*)(void))dm_log, METH_FASTCALL,
+     "log($self, seat, events, start, stop=None, /)\n--\n\n"
+     "seen() as the seat's log and the number of its events seen() gives, without making "
+     "them; None as for seen()."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMethodDef DM_LOG_METHODS[] = {
+    {"read", (PyCFunction)(void (*)(void))dm_read, METH_FASTCALL,
+     "read($self, fold, count, read, /)\n--\n\n"
+     "``read`` of the state of ``fold`` after the first ``count`` events of the log, carried "
+     "on from the kept state (see chicago.engine.carried)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static int dm_put_methods(PyObject *cls, PyMethodDef *defs)
+{
+    for (PyMethodDef *def = defs; def->ml_name != NULL; def++) {
+        PyObject *descriptor = PyDescr_NewMethod((PyTypeObject *)cls, def);
+        if (descriptor == NULL) return -1;
+        int failed = PyObject_SetAttrString(cls, def->ml_name, descriptor);
+        Py_DECREF(descriptor);
+        if (failed) return -1;
+    }
+    return 0;
+}
+
+/* install_memo(config): the classes of chicago.engine.carried, the event kinds (a dict of
+   each exact event type to the name of its seat's slot, None for a public kind); puts the
+   C methods on DealMemo and SeatLog */
+static PyObject *install_memo(PyObject *module, PyObject *config)
+{
+    (void)module;
+    if (!PyDict_Check(config)) {
+        PyErr_SetString(PyExc_TypeError, "install_memo() takes a dict");
+        return NULL;
+    }
+    PyObject *memo = take(config, "DealMemo"), *log = take(config, "SeatLog");
+    PyObject *seen = memo && log ? take(config, "SeenEvents") : NULL;
+    PyObject *fold = seen ? take(config, "Fold") : NULL;
+    PyObject *kinds = fold ? take(config, "kinds") : NULL;
+    PyObject *result = NULL;
+    if (kinds == NULL) goto out;
+    if (!PyType_Check(memo) || !PyType_Check(log) || !PyType_Check(seen) || !PyType_Check(fold)
+        || !PyDict_Check(kinds) || PyDict_GET_SIZE(kinds) > DM_KINDS / 2) {
+        PyErr_SetString(PyExc_TypeError, "install_memo(): classes and a dict of kinds");
+        goto out;
+    }
+    if (offset_of(memo, "_lock", &DM_O_MLOCK) < 0 || offset_of(memo, "deal", &DM_O_DEAL) < 0
+        || offset_of(memo, "logs", &DM_O_LOGS) < 0
+        || offset_of(memo, "players", &DM_O_PLAYERS) < 0
+        || offset_of(memo, "rules", &DM_O_RULES) < 0
+        || offset_of(log, "_facts", &DM_O_FACTS) < 0 || offset_of(log, "_lock", &DM_O_LLOCK) < 0
+        || offset_of(log, "_scanned", &DM_O_SCANNED) < 0
+        || offset_of(log, "_seen", &DM_O_SEEN) < 0 || offset_of(log, "seat", &DM_O_SEAT) < 0
+        || offset_of(fold, "start", &DM_O_START) < 0
+        || offset_of(fold, "advance", &DM_O_ADVANCE) < 0)
+        goto out;
+    memset(DM_KIND, 0, sizeof DM_KIND);
+    PyObject *kind, *slot;
+    Py_ssize_t at = 0;
+    while (PyDict_Next(kinds, &at, &kind, &slot)) {
+        if (!PyType_Check(kind)) {
+            PyErr_SetString(PyExc_TypeError, "install_memo(): kinds are event types");
+            goto out;
+        }
+        Py_ssize_t offset = -1;
+        if (slot != Py_None) {
+            const char *name = PyUnicode_AsUTF8(slot);
+            if (name == NULL || offset_of(kind, name, &offset) < 0) goto out;
+        }
+        size_t place = dm_hash((PyTypeObject *)kind);
+        while (DM_KIND[place] != NULL) place = (place + 1) % DM_KINDS;
+        DM_KIND[place] = (PyTypeObject *)Py_NewRef(kind); /* kept for the module's life */
+        DM_AUDIENCE[place] = offset;
+    }
+    if ((DM_S_LOG = PyUnicode_InternFromString("log")) == NULL
+        || (DM_S_PRIVATE = PyUnicode_InternFromString("private")) == NULL
+        || (DM_S_AUDIENCE = PyUnicode_InternFromString("audience")) == NULL
+        || (DM_S_ACQUIRE = PyUnicode_InternFromString("acquire")) == NULL
+        || (DM_S_RELEASE = PyUnicode_InternFromString("release")) == NULL
+        || (DM_SEEN_PY = PyObject_GetAttrString(memo, "_seen_python")) == NULL
+        || (DM_LOG_PY = PyObject_GetAttrString(memo, "_log_python")) == NULL
+        || (DM_READ_PY = PyObject_GetAttrString(log, "_read_python")) == NULL)
+        goto out;
+    DM_MEMO = (PyTypeObject *)Py_NewRef(memo);
+    DM_LOG = (PyTypeObject *)Py_NewRef(log);
+    DM_SEEN = (PyTypeObject *)Py_NewRef(seen);
+    DM_FOLD = (PyTypeObject *)Py_NewRef(fold);
+    if (dm_put_methods(memo, DM_MEMO_METHODS) < 0 || dm_put_methods(log, DM_LOG_METHODS) < 0)
+        goto out;
+    result = Py_NewRef(Py_None);
+out:
+    Py_XDECREF(memo);
+    Py_XDECREF(log);
+    Py_XDECREF(seen);
+    Py_XDECREF(fold);
+    Py_XDECREF(kinds);
+    return result;
+}
+
+/* end of deal memo reads (issue 28, forty-first pass) */
+
 static PyMethodDef METHODS[] = {
     {"pass43_stats", pass43_stats, METH_NOARGS,
      "pass43_stats()\n--\n\n(exchange turns listed directly, turns left to the old loop, "
      "counts kept) (issue 28, forty-third pass; for the tests)."},
+    {"install_memo", install_memo, METH_O,
+     "install_memo(config)\n--\n\nPut the C reads of a deal's memo on chicago.engine.carried's "
+     "DealMemo and SeatLog (issue 28, forty-first pass; carried does this once at import)."},
     {"vc_memo_clear", vc_memo_clear, METH_NOARGS,
      "vc_memo_clear()\n--\n\nLet go every public text kept by identity (issue 28, "
      "thirty-eighth pass); (hits, misses) since the last clear."},

@@ -42,7 +42,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from chicago.engine.events import Event
+from chicago.engine.events import EVENT_TYPES, Event
+from chicago.engine.native import ENGINE
 from chicago.rules import Rules
 
 __all__ = ["DealMemo", "Fold", "SeatLog", "SeenEvents"]
@@ -144,6 +145,8 @@ class SeatLog:
                 self._facts[fold] = (count, state)
             return read(state)
 
+    _read_python = read  # kept when the accelerator's takes its place (see the module end)
+
     def _read(self, deal: list[Event], count: int) -> None:
         """Read the deal's events up to the first ``count`` of ``deal`` (the memo's)."""
         done = self._scanned
@@ -201,6 +204,10 @@ class DealMemo:
             log, count = found
             return log, log.seen_count(self.deal, count)
 
+    # kept when the accelerator's take their place (see the module end)
+    _seen_python = seen
+    _log_python = log
+
     def _read(self, seat: int | None, events: list[Event], start: int,
               stop: int | None) -> tuple[SeatLog, int] | None:
         """The seat's log, read up to the deal's events, and their number, or None (see
@@ -220,3 +227,21 @@ class DealMemo:
             log = self.logs[seat] = SeatLog(seat, self.players, self.rules)
         log._read(deal, count)
         return log, count
+
+
+def _install_accelerator() -> bool:
+    """Put the accelerator's ``DealMemo.seen``, ``DealMemo.log`` and ``SeatLog.read`` on the
+    classes when it is built and allowed (:data:`chicago.engine.native.ENGINE`; issue 28,
+    forty-first pass), the Python methods kept as ``_seen_python``, ``_log_python`` and
+    ``_read_python``; True when they are on. Both give the same (tests/test_memo_reads.py).
+    """
+    if ENGINE is None:
+        return False
+    kinds = {kind: ("_seat" if kind.private else None) for kind in EVENT_TYPES.values()}
+    ENGINE.install_memo({"DealMemo": DealMemo, "SeatLog": SeatLog, "SeenEvents": SeenEvents,
+                         "Fold": Fold, "kinds": kinds})
+    return True
+
+
+ACCELERATED = _install_accelerator()
+"""Whether the memo's reads are the accelerator's (else the Python methods serve)."""
