@@ -127,3 +127,27 @@ def test_the_phase_split_adds_up_to_the_scores_R_END_1() -> None:
     assert max(record["scores"]) >= _RULES.target
     assert set(record["reasons"][record["me"]]) <= {
         "round 1", "round 2", "final showdown", "last trick", "Chicago", "Chicago failed"}
+
+
+def test_the_decision_tool_asks_the_shadow_only_in_the_phases_named() -> None:
+    """``bench_disagreements.py --phases exchange``: the shadow is asked at the exchanges
+    only (R-EX-1), so no other phase has a disagreement, while the bot's own game is the
+    same (the same decisions counted, the same deals)."""
+    tool = load_script("benchmarks/bench_disagreements.py")
+    task = ("ev", "basic", "basic", Rules.preset("pagat", max_deals=3).to_dict(), 2026, 0,
+            1, 1, "basic")
+    every = tool._one_game(task)
+    exchanges = tool._one_game((*task, ["exchange"]))
+    phases = {case["phase"] for case in every["disagreements"]}
+    assert any(not p.startswith("exchange") for p in phases)
+    assert {case["phase"] for case in exchanges["disagreements"]} <= {
+        p for p in phases if p.startswith("exchange")}
+    def which(cases: list[dict[str, object]]) -> list[tuple[object, ...]]:
+        # the play-outs' seeds count the disagreements found before, so only the decisions
+        # themselves are compared
+        return [(c["deal"], c["phase"], c["bot"], c["expert"]) for c in cases]
+
+    assert which([c for c in every["disagreements"] if c["phase"].startswith("exchange")]) == (
+        which(exchanges["disagreements"]))
+    assert every["decisions"] == exchanges["decisions"] and every["deals"] == (
+        exchanges["deals"])
