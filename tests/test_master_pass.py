@@ -55,12 +55,12 @@ def _aces(cards: list[Card]) -> int:
 
 
 def test_the_option_is_parsed_and_checked() -> None:
-    """``keepodds`` is off by default and takes 0 or 1 only."""
+    """``keepodds`` is off by default and takes 0, 1 or 2 only."""
     bot = make_bot("master")
     assert isinstance(bot, MasterBot) and bot.keepodds == 0
     on = make_bot("master:keepodds=1")
     assert isinstance(on, MasterBot) and on.keepodds == 1
-    for bad in ("master:keepodds=2", "master:keepodds=0.5"):
+    for bad in ("master:keepodds=-1", "master:keepodds=0.5"):
         with pytest.raises(ValueError):
             make_bot(bad)
 
@@ -77,6 +77,20 @@ def test_master_s_chances_credit_an_ace_more_than_ev_s_R_TRICK_4() -> None:
     assert master_trick_chance(ace, 4) > master_trick_chance([Card("Ks")], 4)
     assert master_trick_chance([Card("Ks")], 4) > master_trick_chance([Card("2s")], 4)
     assert master_trick_chance([], 5) == pytest.approx(1 - (1 - MASTER_DRAWN_CHANCE) ** 5)
+
+
+def test_keepodds_2_changes_the_ace_alone_R_TRICK_4() -> None:
+    """``keepodds=2``: ``ev``'s chances for every card but an ace (kings, lower cards and
+    the cards to draw as ``ev`` has them), an ace at ``master``'s."""
+    no_ace = [Card("Kd"), Card("7c")]
+    assert master_trick_chance(no_ace, 3, True) == pytest.approx(last_trick_chance(no_ace, 3))
+    with_ace = [Card("Ah"), *no_ace]
+    expected = 1 - (1 - last_trick_chance(no_ace, 2)) * (1 - MASTER_CARD_CHANCE[14])
+    assert master_trick_chance(with_ace, 2, True) == pytest.approx(expected)
+    bot = make_bot("master:keepodds=2")
+    assert isinstance(bot, MasterBot) and bot.keepodds == 2
+    with pytest.raises(ValueError):
+        make_bot("master:keepodds=3")
 
 
 def test_keepodds_keeps_aces_that_ev_s_odds_throw_away_R_EX_1() -> None:

@@ -96,7 +96,13 @@ from chicago.bots.alphamu import alphamu_values
 from chicago.bots.announcerule import KeptMemo, Word, opponent_word_fits, words_of
 from chicago.bots.base import register_bot, require_whole, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
-from chicago.bots.ev import desperate, ev_decision, ev_holds, last_trick_weight
+from chicago.bots.ev import (
+    desperate,
+    ev_decision,
+    ev_holds,
+    last_trick_chance,
+    last_trick_weight,
+)
 from chicago.bots.exchangerule import RuleMemo, opponent_fits
 from chicago.bots.expert import (
     DEFAULT_CHICAGO,
@@ -250,8 +256,9 @@ decisions before any opponent's card of the deal, where no card play is there to
 (docs/BOTS.md, "The exchanges and the words before any card is played (``dealrule=1``)")."""
 DEFAULT_TRIES = 30
 DEFAULT_KEEPODDS = 0
-"""The kept cards' last-trick chances in the exchanges: ``ev``'s (0, the default) or
-``master``'s own, measured against three ``basic`` (1, :data:`MASTER_CARD_CHANCE`)."""
+"""The kept cards' last-trick chances in the exchanges: ``ev``'s (0, the default),
+``master``'s own, measured against three ``basic`` (1, :data:`MASTER_CARD_CHANCE`), or
+``ev``'s with the ace's chance alone ``master``'s (2)."""
 MASTER_CARD_CHANCE = {14: 0.48, 13: 0.14, 12: 0.08, 11: 0.04}
 """Chance that a card ``master`` holds when the trick play starts wins it the last trick,
 by rank (``ev``'s table: 0.25, 0.12, 0.06, 0.03): fitted, as ``ev``'s model (one minus the
@@ -311,7 +318,7 @@ _OPTIONS = {
     "replies": (0, 10000),
     "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5), "exrule": (0, 2),
     "annrule": (0, 1), "infoset": (0, 1), "exkept": (0, 1), "dealrule": (0, 1),
-    "tries": (1, 1000), "keepodds": (0, 1),
+    "tries": (1, 1000), "keepodds": (0, 2),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
@@ -554,11 +561,11 @@ class MasterBot(ExpertBot):
         trick search's pool reweighed by them, and nothing before the first card)."""
         self.tries = int(tries)
         """With ``dealrule``: the most deals tried for one world."""
-        if keepodds not in (0, 1):
-            raise ValueError("keepodds must be 0 or 1")
+        if keepodds not in (0, 1, 2):
+            raise ValueError("keepodds must be 0, 1 or 2")
         self.keepodds = int(keepodds)
         """The exchanges value the kept cards for the last trick by ``master``'s own
-        chances (:data:`MASTER_CARD_CHANCE`; 0: ``ev``'s)."""
+        chances (:data:`MASTER_CARD_CHANCE`; 0: ``ev``'s; 2: ``ev``'s but an ace's)."""
         self._words: dict[int, Word] = {}
         """With ``annrule``: each opponent's word before its last exchange, this decision."""
         self._kept_memo: KeptMemo = {}
@@ -1195,8 +1202,9 @@ class MasterBot(ExpertBot):
         if not self.keepodds:
             return holds
         weight = last_trick_weight(k)
-        return [(hand, weight * master_trick_chance(keep, len(k.hand) - len(keep)), keep)
-                for hand, _, keep in holds]
+        ace_only = self.keepodds == 2
+        return [(hand, weight * master_trick_chance(keep, len(k.hand) - len(keep), ace_only),
+                 keep) for hand, _, keep in holds]
 
     def _exchange(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
         """Play out the best holds (``ev``'s estimates, the rules of thumb's) on the same
@@ -1322,10 +1330,16 @@ class MasterBot(ExpertBot):
             ))
         return out
 
-def master_trick_chance(kept: Sequence[Card], drawn: int) -> float:
+def master_trick_chance(kept: Sequence[Card], drawn: int, ace_only: bool = False) -> float:
     """The chance that ``master`` wins the last trick with ``kept`` and ``drawn`` cards
     still to come, as :func:`chicago.bots.ev.last_trick_chance` reckons it, by ``master``'s
-    own chances per card (:data:`MASTER_CARD_CHANCE`) instead of ``ev``'s."""
+    own chances per card (:data:`MASTER_CARD_CHANCE`) instead of ``ev``'s; ``ace_only``:
+    ``ev``'s chances but an ace's (``keepodds=2``)."""
+    if ace_only:
+        aces = sum(1 for card in kept if card.rank == 14)
+        rest = [card for card in kept if card.rank != 14]
+        miss = (1 - last_trick_chance(rest, drawn)) * (1 - MASTER_CARD_CHANCE[14]) ** aces
+        return 1 - miss
     miss = 1.0
     for card in kept:
         miss *= 1 - MASTER_CARD_CHANCE.get(card.rank, MASTER_OTHER_CHANCE)
