@@ -82,7 +82,10 @@ call and the first lead, before any card of the deal is there to read), ``infose
 the default; 1 with ``infer=3``: against a table of rules players, the trick card by a
 search of the weighed worlds in which the others play their rules cards and the bot
 chooses each later card once for all the worlds it cannot tell apart,
-:mod:`chicago.bots.infoset`). A seed fixes every choice: no option reads the clock.
+:mod:`chicago.bots.infoset`), ``keepodds`` (0, the default; 1: every exchange values the
+kept cards for the last trick by ``master``'s own chances, measured against ``basic``,
+:data:`MASTER_CARD_CHANCE`, instead of ``ev``'s; 2: ``ev``'s but the ace's; neither chose
+better exchanges, docs/BOTS.md). A seed fixes every choice: no option reads the clock.
 """
 
 from __future__ import annotations
