@@ -217,6 +217,13 @@ class ExpertBot:
             return self.exchange_model
         return 0.0
 
+    def _holds(
+        self, k: Knowledge, limit: int
+    ) -> list[tuple[float, float, tuple[Card, ...]]]:
+        """The holds the last exchange's search ranks, as :func:`~chicago.bots.ev.ev_holds`
+        (``master:keepodds=1`` values their kept cards for the last trick otherwise)."""
+        return ev_holds(k, max_discard=limit)
+
     def _last_exchange(
         self, k: Knowledge, legal: Sequence[Action], rng: random.Random
     ) -> Action:
@@ -224,7 +231,7 @@ class ExpertBot:
         if len(k.hand) != 5:
             return ev_decision(k, legal)
         limit = max((len(a.cards) for a in legal if a.kind is _K.DISCARD), default=0)
-        holds = ev_holds(k, max_discard=limit)
+        holds = self._holds(k, limit)
         order = sorted(range(len(holds)), key=lambda i: -(holds[i][0] + holds[i][1]))
         candidates = [holds[i] for i in order[: int(self.holds)]]
         if len(candidates) < 2:

@@ -82,7 +82,10 @@ call and the first lead, before any card of the deal is there to read), ``infose
 the default; 1 with ``infer=3``: against a table of rules players, the trick card by a
 search of the weighed worlds in which the others play their rules cards and the bot
 chooses each later card once for all the worlds it cannot tell apart,
-:mod:`chicago.bots.infoset`). A seed fixes every choice: no option reads the clock.
+:mod:`chicago.bots.infoset`), ``keepodds`` (0, the default; 1: every exchange values the
+kept cards for the last trick by ``master``'s own chances, measured against ``basic``,
+:data:`MASTER_CARD_CHANCE`, instead of ``ev``'s; 2: ``ev``'s but the ace's; neither chose
+better exchanges, docs/BOTS.md). A seed fixes every choice: no option reads the clock.
 """
 
 from __future__ import annotations
@@ -96,7 +99,13 @@ from chicago.bots.alphamu import alphamu_values
 from chicago.bots.announcerule import KeptMemo, Word, opponent_word_fits, words_of
 from chicago.bots.base import register_bot, require_whole, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
-from chicago.bots.ev import desperate, ev_decision, ev_holds
+from chicago.bots.ev import (
+    desperate,
+    ev_decision,
+    ev_holds,
+    last_trick_chance,
+    last_trick_weight,
+)
 from chicago.bots.exchangerule import RuleMemo, opponent_fits
 from chicago.bots.expert import (
     DEFAULT_CHICAGO,
@@ -249,6 +258,20 @@ dealt world kept with the chance its rule weight gives it, else dealt again, up 
 decisions before any opponent's card of the deal, where no card play is there to read
 (docs/BOTS.md, "The exchanges and the words before any card is played (``dealrule=1``)")."""
 DEFAULT_TRIES = 30
+DEFAULT_KEEPODDS = 0
+"""The kept cards' last-trick chances in the exchanges: ``ev``'s (0, the default),
+``master``'s own, measured against three ``basic`` (1, :data:`MASTER_CARD_CHANCE`), or
+``ev``'s with the ace's chance alone ``master``'s (2)."""
+MASTER_CARD_CHANCE = {14: 0.48, 13: 0.14, 12: 0.08, 11: 0.04}
+"""Chance that a card ``master`` holds when the trick play starts wins it the last trick,
+by rank (``ev``'s table: 0.25, 0.12, 0.06, 0.03): fitted, as ``ev``'s model (one minus the
+product of each card's miss), to ``master``'s 198 hands at the first lead against three
+``basic`` (pagat, seed 2026; docs/BOTS.md, "The value of an ace kept for the last trick")."""
+MASTER_OTHER_CHANCE = 0.02
+"""The same for a card below the jack (``ev``: 0.015)."""
+MASTER_DRAWN_CHANCE = 0.06
+"""The same for a card still to be drawn (``ev``: 0.04, about four fifths of its average
+card; the same share of ``master``'s)."""
 """With ``dealrule=1``: the most deals tried for one world (then the likeliest of them)."""
 _EXRULE_FLOOR = 0.02
 """With ``exrule``: the weight, as a share, of a hand ``basic``'s rule could not have left
@@ -298,7 +321,7 @@ _OPTIONS = {
     "replies": (0, 10000),
     "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5), "exrule": (0, 2),
     "annrule": (0, 1), "infoset": (0, 1), "exkept": (0, 1), "dealrule": (0, 1),
-    "tries": (1, 1000),
+    "tries": (1, 1000), "keepodds": (0, 2),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
@@ -306,7 +329,7 @@ _OPTIONS = {
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
           "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "chain",
           "replies", "rulescall", "rulescap", "alphamu", "amdepth", "exrule",
-          "annrule", "infoset", "exkept", "dealrule", "tries")
+          "annrule", "infoset", "exkept", "dealrule", "tries", "keepodds")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -398,6 +421,7 @@ class MasterBot(ExpertBot):
         exkept: int = DEFAULT_EXKEPT,
         dealrule: int = DEFAULT_DEALRULE,
         tries: int = DEFAULT_TRIES,
+        keepodds: int = DEFAULT_KEEPODDS,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -540,6 +564,11 @@ class MasterBot(ExpertBot):
         trick search's pool reweighed by them, and nothing before the first card)."""
         self.tries = int(tries)
         """With ``dealrule``: the most deals tried for one world."""
+        if keepodds not in (0, 1, 2):
+            raise ValueError("keepodds must be 0, 1 or 2")
+        self.keepodds = int(keepodds)
+        """The exchanges value the kept cards for the last trick by ``master``'s own
+        chances (:data:`MASTER_CARD_CHANCE`; 0: ``ev``'s; 2: ``ev``'s but an ace's)."""
         self._words: dict[int, Word] = {}
         """With ``annrule``: each opponent's word before its last exchange, this decision."""
         self._kept_memo: KeptMemo = {}
@@ -1156,7 +1185,29 @@ class MasterBot(ExpertBot):
             return common
         if k.phase == "exchange" and self.holds and k.round >= k.exchanges_total:
             return self._last_exchange(k, legal, rng)
+        if k.phase == "exchange" and self.keepodds and len(k.hand) == 5:
+            limit = max((len(a.cards) for a in legal if a.kind is _K.DISCARD), default=0)
+            best: tuple[float, tuple[Card, ...]] | None = None
+            for hand, trick, keep in self._holds(k, limit):
+                if best is None or hand + trick > best[0] + 1e-9:
+                    best = (hand + trick, keep)
+            if best is not None:
+                return _discard_action(legal, k.hand, best[1])
         return ev_decision(k, legal)
+
+    def _holds(
+        self, k: Knowledge, limit: int
+    ) -> list[tuple[float, float, tuple[Card, ...]]]:
+        """``ev``'s holds (:func:`~chicago.bots.ev.ev_holds`); with ``keepodds=1`` each
+        hold's last-trick value by ``master``'s own chances (:func:`master_trick_chance`),
+        its poker estimate unchanged."""
+        holds = ev_holds(k, max_discard=limit)
+        if not self.keepodds:
+            return holds
+        weight = last_trick_weight(k)
+        ace_only = self.keepodds == 2
+        return [(hand, weight * master_trick_chance(keep, len(k.hand) - len(keep), ace_only),
+                 keep) for hand, _, keep in holds]
 
     def _exchange(self, k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
         """Play out the best holds (``ev``'s estimates, the rules of thumb's) on the same
@@ -1281,6 +1332,23 @@ class MasterBot(ExpertBot):
                 _round_points(rules, k.players, _speaking(values, after, floor)),
             ))
         return out
+
+def master_trick_chance(kept: Sequence[Card], drawn: int, ace_only: bool = False) -> float:
+    """The chance that ``master`` wins the last trick with ``kept`` and ``drawn`` cards
+    still to come, as :func:`chicago.bots.ev.last_trick_chance` reckons it, by ``master``'s
+    own chances per card (:data:`MASTER_CARD_CHANCE`) instead of ``ev``'s; ``ace_only``:
+    ``ev``'s chances but an ace's (``keepodds=2``)."""
+    if ace_only:
+        aces = sum(1 for card in kept if card.rank == 14)
+        rest = [card for card in kept if card.rank != 14]
+        miss = (1 - last_trick_chance(rest, drawn)) * (1 - MASTER_CARD_CHANCE[14]) ** aces
+        return 1 - miss
+    miss = 1.0
+    for card in kept:
+        miss *= 1 - MASTER_CARD_CHANCE.get(card.rank, MASTER_OTHER_CHANCE)
+    miss *= (1 - MASTER_DRAWN_CHANCE) ** drawn
+    return 1 - miss
+
 
 def points_utility_of(k: Knowledge) -> Utility:
     """The bot's points less the average of the others' (where the race model does not
@@ -1440,6 +1508,7 @@ def _factory(spec: str) -> MasterBot:
         exkept=int(options.get("exkept", DEFAULT_EXKEPT)),
         dealrule=int(options.get("dealrule", DEFAULT_DEALRULE)),
         tries=int(options.get("tries", DEFAULT_TRIES)),
+        keepodds=int(options.get("keepodds", DEFAULT_KEEPODDS)),
     )
 
 
