@@ -166,19 +166,19 @@ def test_entries_and_moves_are_made_by_the_c_slot_maker() -> None:
     and frozen slots."""
     from dataclasses import FrozenInstanceError, fields
 
-    from chicago.server.core import decide, rows
+    from chicago.server.core import decide, makers, rows
 
-    assert rows.new_entry is not rows.LogEntry
+    assert makers.new_entry is not rows.LogEntry
     assert decide._new_move is not decide.Move
     values = (7, 2, "act", 3, {"action": "play Ah", "by": "bot"}, 1.5)
-    made, called = rows.new_entry(*values), rows.LogEntry(*values)
+    made, called = makers.new_entry(*values), rows.LogEntry(*values)
     assert type(made) is rows.LogEntry and made == called and repr(made) == repr(called)
     assert all(getattr(made, f.name) is v for f, v in zip(fields(rows.LogEntry), values,
                                                            strict=True))
     with pytest.raises(FrozenInstanceError):
         made.seq = 8  # type: ignore[misc]
     with pytest.raises(TypeError):
-        rows.new_entry(*values[:5])
+        makers.new_entry(*values[:5])
     change = rows.Change("t", [made])
     move = decide._new_move(change, [None])
     assert type(move) is decide.Move and move == decide.Move(change, [None])
@@ -190,7 +190,7 @@ def test_a_class_with_an_init_of_its_own_is_made_by_calling_it() -> None:
     arguments (or the accelerator is not there)."""
     from dataclasses import dataclass
 
-    from chicago.server.core import rows
+    from chicago.server.core import makers
 
     @dataclass(frozen=True, slots=True)
     class Doubled:
@@ -200,18 +200,18 @@ def test_a_class_with_an_init_of_its_own_is_made_by_calling_it() -> None:
         def __post_init__(self) -> None:
             object.__setattr__(self, "b", self.b * 2)
 
-    assert rows.slot_maker(Doubled, ("a", "b")) is Doubled
+    assert makers.slot_maker(Doubled, ("a", "b")) is Doubled
 
 
 def test_a_new_change_is_the_class_default_with_lists_and_dicts_of_its_own() -> None:
     """``new_change`` makes what ``Change(table_id, entries)`` makes, and no two changes
     share a default list or dict."""
-    from chicago.server.core import rows
+    from chicago.server.core import makers, rows
 
-    entries = [rows.new_entry(1, 1, "act", 0, {"action": "keep"}, 1.0)]
-    made, called = rows.new_change("t", entries), rows.Change("t", entries)
+    entries = [makers.new_entry(1, 1, "act", 0, {"action": "keep"}, 1.0)]
+    made, called = makers.new_change("t", entries), rows.Change("t", entries)
     assert type(made) is rows.Change and made == called and made.entries is entries
-    other = rows.new_change("t", [])
+    other = makers.new_change("t", [])
     for name in ("table_updates", "game_updates", "players", "holders"):
         assert getattr(made, name) is not getattr(other, name)
     made.table_updates["to_act"] = 1
@@ -272,3 +272,18 @@ def test_basic_and_the_action_texts_read_no_enum_class(preset: str) -> None:
             game.apply(action)
     assert game.is_over
     assert [where for where in seen if where.endswith(watched, 0, where.rindex(":"))] == []
+
+
+def test_a_change_of_other_fields_is_made_by_its_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``new_change`` gives the change's fields past ``table_id`` and ``entries`` the defaults
+    it knows of only while the class has them: the check it makes at import says no when
+    they differ (a field added to :class:`Change` then goes through the class itself)."""
+    from chicago.server.core import makers
+
+    assert makers._change_fields_as_expected()
+    monkeypatch.setattr(makers, "_CHANGE_DEFAULTS", (*makers._CHANGE_DEFAULTS, None))
+    assert not makers._change_fields_as_expected()
+    monkeypatch.setattr(makers, "_CHANGE_MAKER", None)
+    entries: list[Any] = []
+    made = makers.new_change("t", entries)
+    assert made == makers.Change("t", entries) and made.entries is entries

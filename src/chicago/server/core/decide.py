@@ -22,6 +22,7 @@ from chicago.engine.game import Game, IllegalAction
 from chicago.rules import Rules, RulesError
 from chicago.server.core import actionkind
 from chicago.server.core.finish import finish_rows
+from chicago.server.core.makers import new_change, slot_maker
 from chicago.server.core.rematch import (
     agree,
     answers_over,
@@ -30,15 +31,7 @@ from chicago.server.core.rematch import (
     starts_next,
     with_next_game,
 )
-from chicago.server.core.rows import (
-    Change,
-    GameRow,
-    LogEntry,
-    SeatHolder,
-    TableRow,
-    new_change,
-    slot_maker,
-)
+from chicago.server.core.rows import Change, GameRow, LogEntry, SeatHolder, TableRow
 from chicago.server.core.seats import TableOptions
 from chicago.server.core.state import (
     AWAY_AFTER,

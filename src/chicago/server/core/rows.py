@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar
-
-from chicago.engine.native import ENGINE
+from typing import Any
 
 __all__ = [
     "SEAT_KINDS",
@@ -25,12 +23,7 @@ __all__ = [
     "SeatHolder",
     "TableRow",
     "merged",
-    "new_change",
-    "new_entry",
-    "slot_maker",
 ]
-
-_T = TypeVar("_T")
 
 SEAT_KINDS = ("join", "away", "back", "leave", "fill")
 """Log entry kinds that change a table's seats (they outlast the game they were stored in)."""
@@ -65,35 +58,6 @@ class LogEntry:
 _ENTRY_SLOTS: tuple[Callable[[LogEntry, Any], None], ...] = tuple(
     LogEntry.__dict__[f.name].__set__ for f in fields(LogEntry))
 """The setters of :class:`LogEntry`'s slots, in the order of its fields."""
-
-
-def slot_maker(cls: type[_T], names: tuple[str, ...]) -> Callable[..., _T]:
-    """A function that makes a ``cls`` from the values of the slots ``names``, in order: the
-    C accelerator's (:func:`chicago.engine._engine.slot_maker`, which writes the slots
-    without the class call and its ``__init__``: issue 28, forty-second pass) when it is
-    built and the class's ``__init__`` does nothing but store each argument in its slot
-    (checked here, once, with values of its own); else the class itself."""
-    if ENGINE is None or not hasattr(ENGINE, "slot_maker"):
-        return cls
-    if (type(cls).__call__ is not type.__call__ or cls.__new__ is not object.__new__
-            or "__dict__" in dir(cls) or tuple(getattr(cls, "__slots__", ())) != names):
-        return cls
-    given = tuple(object() for _ in names)
-    try:
-        made = cls(*given)
-        stored = tuple(getattr(made, name) for name in names)
-    except (TypeError, AttributeError):
-        return cls
-    if any(a is not b for a, b in zip(stored, given, strict=True)):
-        return cls
-    maker: Callable[..., _T] = ENGINE.slot_maker(cls, names)
-    return maker
-
-
-new_entry: Callable[[int, int, str, int | None, dict[str, Any], float], LogEntry] = slot_maker(
-    LogEntry, tuple(f.name for f in fields(LogEntry)))
-"""``LogEntry(seq, game, kind, seat, data, created_at)``, made in C when it may be
-(:func:`slot_maker`: the entries of a person move's actions, issue 28, forty-second pass)."""
 
 
 @dataclass(slots=True)
@@ -172,16 +136,6 @@ class Change:
     holders: list[SeatHolder] = field(default_factory=list)
     """Seats taken, claimed, released or given to a bot: who holds each now (the
     ``seat_holders`` rows "Your games" reads)."""
-
-
-_CHANGE_MAKER: Callable[..., Change] = slot_maker(Change, tuple(f.name for f in fields(Change)))
-
-
-def new_change(table_id: str, entries: list[LogEntry]) -> Change:
-    """``Change(table_id, entries)``: every other field its default (a new dict or list, or
-    None), made in C when it may be (:func:`slot_maker`; the change of each action of a
-    person move, issue 28, forty-second pass)."""
-    return _CHANGE_MAKER(table_id, entries, None, {}, None, {}, None, [], None, [])
 
 
 def merged(changes: Sequence[Change]) -> Change:

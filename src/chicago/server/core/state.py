@@ -20,8 +20,9 @@ from typing import Any
 from chicago.club.ratings import ladder_key
 from chicago.engine.game import Game
 from chicago.rules import Rules
+from chicago.server.core.makers import new_entry
 from chicago.server.core.rematch import Vote, vote_info
-from chicago.server.core.rows import SEAT_KINDS, LogEntry, TableRow, new_entry
+from chicago.server.core.rows import SEAT_KINDS, LogEntry, TableRow
 from chicago.server.core.seats import Pause, Seat, TableOptions, hash_token, stored_name
 from chicago.server.protocol import TableError
 from chicago.sim import duplicate_game
