@@ -258,6 +258,7 @@ dealt world kept with the chance its rule weight gives it, else dealt again, up 
 decisions before any opponent's card of the deal, where no card play is there to read
 (docs/BOTS.md, "The exchanges and the words before any card is played (``dealrule=1``)")."""
 DEFAULT_TRIES = 30
+"""With ``dealrule=1``: the most deals tried for one world (then the likeliest of them)."""
 DEFAULT_KEEPODDS = 0
 """The kept cards' last-trick chances in the exchanges: ``ev``'s (0, the default),
 ``master``'s own, measured against three ``basic`` (1, :data:`MASTER_CARD_CHANCE`), or
@@ -272,7 +273,6 @@ MASTER_OTHER_CHANCE = 0.02
 MASTER_DRAWN_CHANCE = 0.06
 """The same for a card still to be drawn (``ev``: 0.04, about four fifths of its average
 card; the same share of ``master``'s)."""
-"""With ``dealrule=1``: the most deals tried for one world (then the likeliest of them)."""
 _EXRULE_FLOOR = 0.02
 """With ``exrule``: the weight, as a share, of a hand ``basic``'s rule could not have left
 (a slip, or a player that exchanges otherwise although it plays by the rules)."""
