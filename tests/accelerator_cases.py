@@ -64,6 +64,18 @@ def draw_table(draw: st.DrawFn, options: dict[str, dict[str, Any]],
     return rules, players, seed
 
 
+@st.composite
+def sourced_tables(draw: st.DrawFn, max_deals: int) -> tuple[Rules, int, int, str]:
+    """Rules of every preset with random variations and :data:`OPTIONS` (at most
+    ``max_deals`` deals), seats, seed and a card source (plain, stacked or duplicate); now
+    and then up to five cards to discard, so that the stock runs out (R-EX-2)."""
+    rules, players, seed = draw_table(draw, OPTIONS, max_deals=max_deals)
+    if draw(st.booleans()):
+        rules = rules.replace(max_discard=5)
+    source = draw(st.sampled_from(["plain", "plain", "stacked", "duplicate"]))
+    return rules, players, seed, source
+
+
 def state_of(value: object) -> dict[str, object]:
     """The attributes of an object that has no equality of its own (slots and ``__dict__``)."""
     names = [name for klass in type(value).__mro__ for name in getattr(klass, "__slots__", ())

@@ -18,9 +18,8 @@ import random
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
-from accelerator_cases import OPTIONS, derandomized, draw_table
+from accelerator_cases import derandomized, sourced_tables
 from chicago import Action, Card, Game, Rules
 from chicago.cards import parse_cards
 from chicago.engine import ActionKind, Phase
@@ -137,19 +136,8 @@ def test_a_hands_category_follows_its_own_games_rules() -> None:
     assert straights[0] == straights[2] == 2 and straights[1] == straights[3] == 1
 
 
-@st.composite
-def tables(draw: st.DrawFn) -> tuple[Rules, int, int, str]:
-    """Rules of every preset with random variations and options, seats, seed and a card
-    source; now and then up to five cards to discard, so that the stock runs out (R-EX-2)."""
-    rules, players, seed = draw_table(draw, OPTIONS, max_deals=3)
-    if draw(st.booleans()):
-        rules = rules.replace(max_discard=5)
-    source = draw(st.sampled_from(["plain", "plain", "stacked", "duplicate"]))
-    return rules, players, seed, source
-
-
 @derandomized(60)
-@given(tables(), tables())
+@given(sourced_tables(3), sourced_tables(3))
 def test_two_tables_in_turn_are_the_pure_games(
         one: tuple[Rules, int, int, str], two: tuple[Rules, int, int, str]) -> None:
     """Every variation drawn (R-EX-*'s discards, reshuffles and shown hands, R-ANN-*'s

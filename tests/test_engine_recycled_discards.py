@@ -21,9 +21,8 @@ import random
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
-from accelerator_cases import OPTIONS, derandomized, draw_table
+from accelerator_cases import derandomized, sourced_tables
 from chicago import Action, Game, Rules
 from chicago.engine import ActionKind, Phase
 from chicago.engine.native import ENGINE
@@ -105,19 +104,8 @@ def test_an_action_held_anywhere_never_changes() -> None:
         assert [(a.kind, a.card_mask) for _, a in game.actions] == log
 
 
-@st.composite
-def tables(draw: st.DrawFn) -> tuple[Rules, int, int, str]:
-    """Rules of every preset with random variations and options, seats, seed and a card
-    source; now and then up to five cards to discard, so that the stock runs out (R-EX-2)."""
-    rules, players, seed = draw_table(draw, OPTIONS, max_deals=4)
-    if draw(st.booleans()):
-        rules = rules.replace(max_discard=5)
-    source = draw(st.sampled_from(["plain", "plain", "stacked", "duplicate"]))
-    return rules, players, seed, source
-
-
 @derandomized(80)
-@given(tables())
+@given(sourced_tables(4))
 def test_recycled_discards_and_lists_in_place_are_the_pure_games(
         table: tuple[Rules, int, int, str]) -> None:
     """Every variation drawn (R-EX-1's discards, R-EX-2's reshuffles, R-EX-4's shown hands,

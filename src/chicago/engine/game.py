@@ -50,7 +50,7 @@ from chicago.engine.events import (
     Showdown,
     Trick,
 )
-from chicago.engine.native import ENGINE
+from chicago.engine.native import ENGINE, init_only_stores
 from chicago.engine.phases import Phase
 from chicago.engine.records import GameRecord, game_record, replay_record
 from chicago.engine.segments import between, fork, joined
@@ -1665,22 +1665,8 @@ def _event_slots(kind: type[Event]) -> tuple[str, ...] | None:
     field left out stored as its default, the class called as any class is), so that the
     C accelerator may write them itself (``make_events``, issue 28, forty-second pass);
     else None: it calls the class."""
-    if (type(kind) is not type or kind.__new__ is not object.__new__
-            or "__dict__" in dir(kind)):
-        return None
     slots = tuple(f"_{name}" for name in kind.fields)
-    defaults = _event_defaults(kind)
-    for left_out in range(len(defaults) + 1):
-        given = tuple(object() for _ in slots[: len(slots) - left_out])
-        expected = given + defaults[len(defaults) - left_out:]
-        try:
-            made = kind(*given)
-            stored = tuple(getattr(made, slot) for slot in slots)
-        except (TypeError, AttributeError):
-            return None
-        if any(a is not b for a, b in zip(stored, expected, strict=True)):
-            return None
-    return slots
+    return slots if init_only_stores(kind, slots, _event_defaults(kind)) else None
 
 
 def _event_defaults(kind: type[Event]) -> tuple[object, ...]:

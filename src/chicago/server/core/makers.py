@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import MISSING, fields
 from typing import Any, TypeVar
 
-from chicago.engine.native import ENGINE
+from chicago.engine.native import ENGINE, init_only_stores
 from chicago.server.core.rows import Change, LogEntry
 
 __all__ = ["new_change", "new_entry", "slot_maker"]
@@ -31,16 +31,7 @@ def slot_maker(cls: type[_T], names: tuple[str, ...]) -> Callable[..., _T]:
     values of its own); else the class itself."""
     if ENGINE is None or not hasattr(ENGINE, "slot_maker"):
         return cls
-    if (type(cls).__call__ is not type.__call__ or cls.__new__ is not object.__new__
-            or "__dict__" in dir(cls) or tuple(getattr(cls, "__slots__", ())) != names):
-        return cls
-    given = tuple(object() for _ in names)
-    try:
-        made = cls(*given)
-        stored = tuple(getattr(made, name) for name in names)
-    except (TypeError, AttributeError):
-        return cls
-    if any(a is not b for a, b in zip(stored, given, strict=True)):
+    if tuple(getattr(cls, "__slots__", ())) != names or not init_only_stores(cls, names):
         return cls
     maker: Callable[..., _T] = ENGINE.slot_maker(cls, names)
     return maker
