@@ -7834,6 +7834,257 @@ out:
 
 /* end of deal memo reads (issue 28, forty-first pass) */
 
+/* ------------------------------------------------------------------ a game's memo asks
+   (issue 28, forty-fourth pass)
+
+   Game.seen_by and Game.seat_log ask the deal's memo (Game._from_memo: the seat checked,
+   the events not made yet made, the memo's first event compared with the deal's, the ask,
+   a memo of the game's own when it went another way). In Python that was most of an ask
+   (about 5,000 instructions, some seven asks a person move). These do the same in C, in
+   the same order, and are put on Game in place of the Python methods (kept as
+   Game._from_memo_python, ._seen_by_python and ._seat_log_python, which serve anything of
+   another shape: a subclass of Game, a seat that is no int or out of range, slots of
+   other types). The ask is DealMemo's own method as the class holds it when asked (the C
+   one of "deal memo reads" is called directly when it is that one and the memo is a
+   DealMemo). No lock is taken here: the memo's methods take theirs, as before. */
+
+static PyTypeObject *FM_GAME;
+static PyObject *FM_DEAL_MEMO;                 /* carried.DealMemo, as game.py names it */
+static PyObject *FM_FROM_MEMO_PY, *FM_SEEN_BY_PY, *FM_SEAT_LOG_PY; /* the Python methods */
+static PyObject *FM_C_SEEN, *FM_C_LOG;         /* DealMemo's C seen and log at install */
+static Py_ssize_t FM_O_PCOUNT, FM_O_POFFSET, FM_O_EVENTS, FM_O_ECOUNT, FM_O_START,
+    FM_O_MEMO, FM_O_PLAYERS, FM_O_RULES, FM_O_FIRST;
+static PyObject *FM_S_MADE, *FM_S_SEEN, *FM_S_LOG, *FM_S_FIRST;
+
+/* an exact int's value into *value; 0 if it is no exact int or does not fit */
+static int fm_ssize(PyObject *object, Py_ssize_t *value)
+{
+    if (object == NULL || !PyLong_CheckExact(object)) return 0;
+    *value = PyLong_AsSsize_t(object);
+    if (*value == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+/* ask(memo, seat, events, start, stop): the C method directly when it is DealMemo's */
+static PyObject *fm_call(PyObject *ask, PyObject *memo, PyObject *seat, PyObject *events,
+                         PyObject *start, PyObject *stop)
+{
+    if (Py_TYPE(memo) == DM_MEMO && (ask == FM_C_SEEN || ask == FM_C_LOG)) {
+        PyObject *args[4] = {seat, events, start, stop};
+        return dm_ask(memo, args, 4, ask == FM_C_SEEN ? 0 : 1);
+    }
+    PyObject *call[5] = {memo, seat, events, start, stop};
+    return PyObject_Vectorcall(ask, call, 5, NULL);
+}
+
+/* Game._from_memo(seat, ask); NotImplemented (a new reference) for the Python method */
+static PyObject *fm_from_memo(PyObject *self, PyObject *seat, PyObject *ask)
+{
+    if (Py_TYPE(self) != FM_GAME) return Py_NewRef(Py_NotImplemented);
+    Py_ssize_t players, pending, offset, count, start, stop;
+    if (!fm_ssize(SLOT(self, FM_O_PLAYERS), &players)) return Py_NewRef(Py_NotImplemented);
+    if (seat != Py_None) {
+        Py_ssize_t who;
+        if (!fm_ssize(seat, &who) || who < 0 || who >= players) /* the Python raises */
+            return Py_NewRef(Py_NotImplemented);
+    }
+    PyObject *events = SLOT(self, FM_O_EVENTS);
+    if (!fm_ssize(SLOT(self, FM_O_PCOUNT), &pending) || !fm_ssize(SLOT(self, FM_O_POFFSET), &offset)
+        || !fm_ssize(SLOT(self, FM_O_ECOUNT), &count) || events == NULL
+        || !PyList_CheckExact(events))
+        return Py_NewRef(Py_NotImplemented);
+    if (pending || offset || PyList_GET_SIZE(events) < count) {
+        /* (the log past this game's events is a copy's: not read) */
+        PyObject *made = PyObject_CallMethodNoArgs(self, FM_S_MADE);
+        if (made == NULL) return NULL;
+        Py_DECREF(made);
+        events = SLOT(self, FM_O_EVENTS);
+        if (events == NULL || !PyList_CheckExact(events)) return Py_NewRef(Py_NotImplemented);
+    }
+    PyObject *stop_object = SLOT(self, FM_O_ECOUNT), *start_object = SLOT(self, FM_O_START);
+    if (!fm_ssize(stop_object, &stop) || !fm_ssize(start_object, &start) || start < 0
+        || stop > PyList_GET_SIZE(events))
+        return Py_NewRef(Py_NotImplemented);
+    PyObject *first = start < stop ? PyList_GET_ITEM(events, start) : Py_None;
+    PyObject *memo = SLOT(self, FM_O_MEMO);
+    PyObject *found = NULL, *memo_first = NULL;
+    /* held: a Python call (an ask of another kind, a lock waited for) may change the slots */
+    Py_INCREF(events);
+    Py_INCREF(first);
+    Py_INCREF(stop_object);
+    Py_INCREF(start_object);
+    Py_XINCREF(memo);
+    if (memo != NULL && memo != Py_None) {
+        if (Py_TYPE(memo) == DM_MEMO) memo_first = Py_XNewRef(SLOT(memo, FM_O_FIRST));
+        if (memo_first == NULL) {
+            memo_first = PyObject_GetAttr(memo, FM_S_FIRST);
+            if (memo_first == NULL) goto out;
+        }
+        if (memo_first == first) {
+            found = fm_call(ask, memo, seat, events, start_object, stop_object);
+            if (found == NULL) goto out;
+        }
+    }
+    if (found == NULL || found == Py_None) {
+        /* no memo of this deal, or this game went another way than its memo's */
+        Py_CLEAR(found);
+        PyObject *made = PyObject_CallFunctionObjArgs(FM_DEAL_MEMO, first,
+                                                      SLOT(self, FM_O_PLAYERS),
+                                                      SLOT(self, FM_O_RULES), NULL);
+        if (made == NULL) goto out;
+        Py_XSETREF(memo, Py_NewRef(made));
+        set_slot(self, FM_O_MEMO, made);
+        found = fm_call(ask, memo, seat, events, start_object, stop_object);
+        if (found == Py_None) { /* a new memo takes any deal */
+            Py_CLEAR(found);
+            PyErr_SetString(PyExc_AssertionError, "a new memo refused its deal");
+        }
+    }
+out:
+    Py_XDECREF(memo_first);
+    Py_XDECREF(memo);
+    Py_DECREF(start_object);
+    Py_DECREF(stop_object);
+    Py_DECREF(first);
+    Py_DECREF(events);
+    return found;
+}
+
+/* the Python method of a name, called with (self, seat[, ask]) */
+static PyObject *fm_python(PyObject *method, PyObject *self, PyObject *seat, PyObject *ask)
+{
+    PyObject *call[3] = {self, seat, ask};
+    return PyObject_Vectorcall(method, call, ask == NULL ? 2 : 3, NULL);
+}
+
+static PyObject *fm_method(PyObject *self, PyObject *seat, PyObject *name, PyObject *python)
+{
+    PyObject *ask = _PyType_Lookup(DM_MEMO, name); /* DealMemo.seen / .log as it is now */
+    if (ask == NULL || (ask != FM_C_SEEN && ask != FM_C_LOG && !PyFunction_Check(ask)))
+        return fm_python(python, self, seat, NULL); /* (another kind of attribute) */
+    Py_INCREF(ask);
+    PyObject *found = fm_from_memo(self, seat, ask);
+    Py_DECREF(ask);
+    if (found == Py_NotImplemented) {
+        Py_DECREF(found);
+        return fm_python(python, self, seat, NULL);
+    }
+    return found;
+}
+
+/* Game.seen_by(seat) */
+static PyObject *fm_seen_by(PyObject *self, PyObject *seat)
+{
+    return fm_method(self, seat, FM_S_SEEN, FM_SEEN_BY_PY);
+}
+
+/* Game.seat_log(seat) */
+static PyObject *fm_seat_log(PyObject *self, PyObject *seat)
+{
+    return fm_method(self, seat, FM_S_LOG, FM_SEAT_LOG_PY);
+}
+
+/* Game._from_memo(seat, ask) */
+static PyObject *fm_from_memo_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "_from_memo() takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *found = fm_from_memo(self, args[0], args[1]);
+    if (found == Py_NotImplemented) {
+        Py_DECREF(found);
+        return fm_python(FM_FROM_MEMO_PY, self, args[0], args[1]);
+    }
+    return found;
+}
+
+static PyMethodDef FM_GAME_METHODS[] = {
+    {"seen_by", (PyCFunction)fm_seen_by, METH_O,
+     "seen_by($self, seat, /)\n--\n\n"
+     "The events of the current (or last) deal that ``seat`` may see (``None``: the public "
+     "ones), in order: what its view holds, taken from the seat's log in a memo shared with "
+     "this game's copies, which carries the facts folded from them on "
+     "(:mod:`chicago.engine.carried`)."},
+    {"seat_log", (PyCFunction)fm_seat_log, METH_O,
+     "seat_log($self, seat, /)\n--\n\n"
+     "The log :meth:`seen_by` takes ``seat``'s events from, and how many of them it gives: "
+     "for a reader of a fact folded in the log (a view's scoring rounds) that keeps no "
+     "events, without making them."},
+    {"_from_memo", (PyCFunction)(void (*)(void))fm_from_memo_method, METH_FASTCALL,
+     "_from_memo($self, seat, ask, /)\n--\n\n"
+     "``ask`` of the memo of the current deal (one made when this game has none, or went "
+     "another way than its memo's) about ``seat`` and the deal's events."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* install_from_memo(Game, config): config holds DealMemo and the Python methods
+   (from_memo, seen_by, seat_log); puts the C ones on Game. DealMemo's C methods must be
+   on it already (install_memo). */
+static PyObject *install_from_memo(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *game, *config;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &game, &PyDict_Type, &config))
+        return NULL;
+    if (DM_MEMO == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "install_from_memo(): install_memo() first");
+        return NULL;
+    }
+    PyObject *memo = take(config, "DealMemo");
+    PyObject *from_memo = memo ? take(config, "from_memo") : NULL;
+    PyObject *seen_by = from_memo ? take(config, "seen_by") : NULL;
+    PyObject *seat_log = seen_by ? take(config, "seat_log") : NULL;
+    PyObject *result = NULL;
+    if (seat_log == NULL) goto out;
+    if (memo != (PyObject *)DM_MEMO) {
+        PyErr_SetString(PyExc_TypeError, "install_from_memo(): not the memo's DealMemo");
+        goto out;
+    }
+    if (offset_of(game, "_pending_count", &FM_O_PCOUNT) < 0
+        || offset_of(game, "_pending_offset", &FM_O_POFFSET) < 0
+        || offset_of(game, "_events", &FM_O_EVENTS) < 0
+        || offset_of(game, "_event_count", &FM_O_ECOUNT) < 0
+        || offset_of(game, "_deal_start_event", &FM_O_START) < 0
+        || offset_of(game, "_memo", &FM_O_MEMO) < 0
+        || offset_of(game, "players", &FM_O_PLAYERS) < 0
+        || offset_of(game, "rules", &FM_O_RULES) < 0
+        || offset_of(memo, "first", &FM_O_FIRST) < 0)
+        goto out;
+    if ((FM_S_MADE = PyUnicode_InternFromString("_made_events")) == NULL
+        || (FM_S_SEEN = PyUnicode_InternFromString("seen")) == NULL
+        || (FM_S_LOG = PyUnicode_InternFromString("log")) == NULL
+        || (FM_S_FIRST = PyUnicode_InternFromString("first")) == NULL)
+        goto out;
+    FM_C_SEEN = _PyType_Lookup(DM_MEMO, FM_S_SEEN);
+    FM_C_LOG = _PyType_Lookup(DM_MEMO, FM_S_LOG);
+    if (FM_C_SEEN == NULL || FM_C_LOG == NULL
+        || Py_TYPE(FM_C_SEEN) != &PyMethodDescr_Type || Py_TYPE(FM_C_LOG) != &PyMethodDescr_Type) {
+        PyErr_SetString(PyExc_TypeError, "install_from_memo(): DealMemo's C methods are not on it");
+        goto out;
+    }
+    Py_INCREF(FM_C_SEEN); /* kept for the module's life: compared by identity */
+    Py_INCREF(FM_C_LOG);
+    FM_GAME = (PyTypeObject *)Py_NewRef(game);
+    FM_DEAL_MEMO = Py_NewRef(memo);
+    FM_FROM_MEMO_PY = Py_NewRef(from_memo);
+    FM_SEEN_BY_PY = Py_NewRef(seen_by);
+    FM_SEAT_LOG_PY = Py_NewRef(seat_log);
+    if (dm_put_methods(game, FM_GAME_METHODS) < 0) goto out;
+    result = Py_NewRef(Py_None);
+out:
+    Py_XDECREF(memo);
+    Py_XDECREF(from_memo);
+    Py_XDECREF(seen_by);
+    Py_XDECREF(seat_log);
+    return result;
+}
+
+/* end of a game's memo asks (issue 28, forty-fourth pass) */
+
 static PyMethodDef METHODS[] = {
     {"pass43_stats", pass43_stats, METH_NOARGS,
      "pass43_stats()\n--\n\n(exchange turns listed directly, turns left to the old loop, "
@@ -7841,6 +8092,10 @@ static PyMethodDef METHODS[] = {
     {"install_memo", install_memo, METH_O,
      "install_memo(config)\n--\n\nPut the C reads of a deal's memo on chicago.engine.carried's "
      "DealMemo and SeatLog (issue 28, forty-first pass; carried does this once at import)."},
+    {"install_from_memo", install_from_memo, METH_VARARGS,
+     "install_from_memo(Game, config)\n--\n\nPut the C asks of a deal's memo on Game "
+     "(seen_by, seat_log, _from_memo; issue 28, forty-fourth pass; game.py does this once at "
+     "import)."},
     {"vc_memo_clear", vc_memo_clear, METH_NOARGS,
      "vc_memo_clear()\n--\n\nLet go every public text kept by identity (issue 28, "
      "thirty-eighth pass); (hits, misses) since the last clear."},
