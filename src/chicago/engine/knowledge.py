@@ -230,13 +230,23 @@ class _Placing:
 
 
 def _advance_places(state: _Placing, events: Sequence[Event], log: SeatLog) -> _Placing:
+    """The places after ``events``; the cards known out of the stock worked out again only
+    after an event that may change them. A public :class:`Exchange` never does (issue 28,
+    forty-fourth pass): a one-up exchange notes its seat, any other moves the cards its
+    seat was known to hold from ``held`` to ``out``, and both are out of the stock; so an
+    exchange round's events of the other seats keep the set the readers share."""
     relevant = _PLACE_KINDS
+    moved = False
     for event in events:
-        if type(event) in relevant:
-            state.out = None
-            state.places, state.one_up_open = _fold(events, log.seat, state.places,
-                                                    state.one_up_open)
-            break
+        kind = type(event)
+        if kind in relevant:
+            moved = True
+            if kind is not Exchange:
+                state.out = None
+                break
+    if moved:
+        state.places, state.one_up_open = _fold(events, log.seat, state.places,
+                                                state.one_up_open)
     return state
 
 
