@@ -28,8 +28,11 @@ from hypothesis import strategies as st
 from chicago import Game
 from chicago.engine.carried import DealMemo, SeatLog, SeenEvents
 from chicago.engine.events import Event, Exchange
+from chicago.engine import knowledge as knowledge_module
 from chicago.engine.knowledge import (
+    CardPlaces,
     _fold_places,
+    _fold_python,
     card_places,
     knowledge,
     log_out_of_stock,
@@ -190,6 +193,62 @@ def test_the_carried_folds_are_a_fresh_fold_V_HIDDEN(case: Case, order: int) -> 
         elif not game.is_over:
             view = game.view(seat)
             assert knowledge(view) == _fresh_knowledge(view)
+
+
+def _places_state(places: CardPlaces, open_seats: set[int]) -> tuple[Any, ...]:
+    """Everything of the places, their dict's and sets' orders too."""
+    return (list(places.held.items()), list(places.pile), list(places.out),
+            list(places.pending), list(places.returned), places.reshuffles, list(open_seats))
+
+
+@ACCELERATED
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases(), st.integers(0, 2**32))
+def test_the_c_places_fold_is_the_python_fold_V_HIDDEN(case: Case, order: int) -> None:
+    """Every preset and variation, every seat and the spectators: the seat's events of the
+    whole game (deal after deal), folded in random batches by the C fold and by the Python
+    one, give the same places (the same cards in the same order of each dict and set), the
+    same open one-up seats and the same cards known out; each seat folds only what it may
+    see (V-HIDDEN)."""
+    assert knowledge_module._fold is ENGINE.places_fold  # type: ignore[union-attr]
+    rng = random.Random(order)
+    game = Game(case.rules, players=case.players, seed=case.seed)
+    while not game.is_over and game.event_count < 400:
+        game.apply(rng.choice(game.legal_actions()))
+    for seat in [None, *range(case.players)]:
+        events = game.events_for(seat)
+        assert all(_visible(e, seat) for e in events)
+        c_places, c_open = CardPlaces(), set[int]()
+        py_places, py_open = CardPlaces(), set[int]()
+        at = 0
+        while at < len(events):
+            batch = tuple(events[at:at + rng.randint(1, 12)])
+            at += len(batch)
+            c_places, c_open = ENGINE.places_fold(  # type: ignore[union-attr]
+                batch if rng.random() < 0.5 else list(batch), seat, c_places, c_open)
+            py_places, py_open = _fold_python(batch, seat, py_places, py_open)
+            assert type(c_places) is CardPlaces
+            assert _places_state(c_places, c_open) == _places_state(py_places, py_open)
+            assert c_places.out_of_stock() == py_places.out_of_stock()
+
+
+@ACCELERATED
+def test_places_of_another_shape_are_folded_in_python() -> None:
+    """A generator of events, or places of a subclass, go to the Python fold."""
+
+    class Other(CardPlaces):
+        pass
+
+    game = Game(seed=6)
+    rng = random.Random(6)
+    for _ in range(30):
+        game.apply(rng.choice(game.legal_actions()))
+    events = game.events_for(1)
+    want = _fold_python(events, 1, CardPlaces(), set())
+    got = ENGINE.places_fold(iter(events), 1, CardPlaces(), set())  # type: ignore[union-attr]
+    assert _places_state(*got) == _places_state(*want)
+    other = ENGINE.places_fold(events[:1], 1, Other(), set())  # type: ignore[union-attr]
+    assert type(other[0]) is CardPlaces  # (the deal's fresh places, made by the Python fold)
 
 
 def _exchange_of_another(seed: int, watcher: int) -> tuple[Game, Game, frozenset[Any]]:

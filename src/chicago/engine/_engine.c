@@ -8085,6 +8085,329 @@ out:
 
 /* end of a game's memo asks (issue 28, forty-fourth pass) */
 
+/* ------------------------------------------------------------------ the card places fold
+   (issue 28, forty-fourth pass)
+
+   chicago.engine.knowledge._fold (the card places of a seat's events: where it knows
+   cards to be, read for every view's known_out and carried in the seat's log) was Python,
+   about a microsecond an event it follows. places_fold does the same in C, step for step
+   on the same objects (the same dict and set operations in the same order, so the
+   places' dicts and sets end alike, their order too). It takes the exact kinds it was
+   installed with (their fields read from their slots, as their properties read them) and
+   places of the exact CardPlaces class whose fields are a dict and sets; anything else
+   (another iterable of events, a subclass, fields of another type) is folded by the
+   Python function (knowledge._fold_python). */
+
+enum { PF_DEAL, PF_EXCHANGED, PF_EXCHANGE, PF_REDEAL, PF_ONE_UP, PF_ONE_UP_CHOICE, PF_SHOW,
+       PF_RESHUFFLE, PF_KINDS };
+static PyTypeObject *PF_KIND[PF_KINDS];
+static PyObject *PF_PLACES, *PF_PYTHON;     /* CardPlaces, knowledge._fold_python */
+static Py_ssize_t PF_O_HELD, PF_O_PILE, PF_O_OUT, PF_O_PENDING, PF_O_RETURNED, PF_O_RESHUFFLES;
+/* the slots read of each kind: its seat and one or two more */
+static Py_ssize_t PF_O_SEAT[PF_KINDS], PF_O_A[PF_KINDS], PF_O_B[PF_KINDS];
+
+static int pf_kind(PyObject *event)
+{
+    PyTypeObject *type = Py_TYPE(event);
+    for (int k = 0; k < PF_KINDS; k++)
+        if (PF_KIND[k] == type) return k;
+    return -1;
+}
+
+/* a field of an event (a borrowed reference), or NULL with AttributeError */
+static PyObject *pf_field(PyObject *event, Py_ssize_t offset)
+{
+    PyObject *value = SLOT(event, offset);
+    if (value == NULL) PyErr_SetString(PyExc_AttributeError, "an event's field is not set");
+    return value;
+}
+
+/* whether places are of the shape this fold changes */
+static int pf_shaped(PyObject *known)
+{
+    if ((PyObject *)Py_TYPE(known) != PF_PLACES) return 0;
+    PyObject *held = SLOT(known, PF_O_HELD), *pile = SLOT(known, PF_O_PILE);
+    PyObject *out = SLOT(known, PF_O_OUT), *pending = SLOT(known, PF_O_PENDING);
+    PyObject *returned = SLOT(known, PF_O_RETURNED);
+    return held != NULL && PyDict_CheckExact(held) && pile != NULL && PySet_CheckExact(pile)
+        && out != NULL && PySet_CheckExact(out) && pending != NULL && PySet_CheckExact(pending)
+        && returned != NULL && PySet_CheckExact(returned)
+        && SLOT(known, PF_O_RESHUFFLES) != NULL;
+}
+
+/* CardPlaces._forget(card) */
+static int pf_forget(PyObject *known, PyObject *card)
+{
+    PyObject *held = SLOT(known, PF_O_HELD);
+    int has = PyDict_Contains(held, card);
+    if (has < 0 || (has && PyDict_DelItem(held, card) < 0)) return -1;
+    if (PySet_Discard(SLOT(known, PF_O_PILE), card) < 0
+        || PySet_Discard(SLOT(known, PF_O_OUT), card) < 0
+        || PySet_Discard(SLOT(known, PF_O_RETURNED), card) < 0)
+        return -1;
+    return 0;
+}
+
+/* CardPlaces._forget_all(cards): cards a tuple */
+static int pf_forget_all(PyObject *known, PyObject *cards)
+{
+    PyObject *held = SLOT(known, PF_O_HELD);
+    Py_ssize_t n = PyTuple_GET_SIZE(cards);
+    if (PyDict_GET_SIZE(held))
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int has = PyDict_Contains(held, PyTuple_GET_ITEM(cards, i));
+            if (has < 0 || (has && PyDict_DelItem(held, PyTuple_GET_ITEM(cards, i)) < 0))
+                return -1;
+        }
+    Py_ssize_t places[3] = {PF_O_PILE, PF_O_OUT, PF_O_RETURNED};
+    for (int p = 0; p < 3; p++)
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (PySet_Discard(SLOT(known, places[p]), PyTuple_GET_ITEM(cards, i)) < 0)
+                return -1;
+    return 0;
+}
+
+/* the cards held[card] == who moved from held into ``into`` (CardPlaces._exchanged, or a
+   thrown-in hand's cards put on the pile) */
+static int pf_move_held(PyObject *known, PyObject *who, PyObject *into)
+{
+    PyObject *held = SLOT(known, PF_O_HELD);
+    PyObject *cards = PyList_New(0), *card, *owner;
+    if (cards == NULL) return -1;
+    Py_ssize_t at = 0;
+    while (PyDict_Next(held, &at, &card, &owner)) {
+        int same = PyObject_RichCompareBool(owner, who, Py_EQ);
+        if (same < 0 || (same && PyList_Append(cards, card) < 0)) {
+            Py_DECREF(cards);
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(cards); i++) {
+        card = PyList_GET_ITEM(cards, i);
+        if (PyDict_DelItem(held, card) < 0 || PySet_Add(into, card) < 0) {
+            Py_DECREF(cards);
+            return -1;
+        }
+    }
+    Py_DECREF(cards);
+    return 0;
+}
+
+static int pf_step(PyObject **known_at, PyObject *open, PyObject *seat, PyObject *event,
+                   int kind)
+{
+    PyObject *known = *known_at;
+    PyObject *who = kind == PF_DEAL || kind == PF_RESHUFFLE ? NULL
+                                                            : pf_field(event, PF_O_SEAT[kind]);
+    if (who == NULL && kind != PF_DEAL && kind != PF_RESHUFFLE) return -1;
+    switch (kind) {
+    case PF_DEAL: {
+        PyObject *fresh = PyObject_CallNoArgs(PF_PLACES);
+        if (fresh == NULL) return -1;
+        if (!pf_shaped(fresh)) {
+            Py_DECREF(fresh);
+            PyErr_SetString(PyExc_TypeError, "CardPlaces() of another shape");
+            return -1;
+        }
+        Py_SETREF(*known_at, fresh);
+        return PySet_Clear(open);
+    }
+    case PF_EXCHANGED: { /* private: the seat's own discards and draws */
+        PyObject *drawn = pf_field(event, PF_O_A[kind]), *discarded = pf_field(event, PF_O_B[kind]);
+        if (drawn == NULL || discarded == NULL) return -1;
+        if (!PyTuple_CheckExact(drawn) || !PyTuple_CheckExact(discarded)) {
+            PyErr_SetString(PyExc_TypeError, "an exchange's cards are no tuple");
+            return -1;
+        }
+        if (pf_forget_all(known, drawn) < 0) return -1;
+        int open_seat = PySet_Contains(open, seat);
+        if (open_seat < 0) return -1;
+        PyObject *into = SLOT(known, open_seat ? PF_O_PENDING : PF_O_PILE);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(discarded); i++)
+            if (PySet_Add(into, PyTuple_GET_ITEM(discarded, i)) < 0) return -1;
+        return 0;
+    }
+    case PF_EXCHANGE: {
+        PyObject *one_up = pf_field(event, PF_O_A[kind]);
+        if (one_up == NULL) return -1;
+        int up = PyObject_IsTrue(one_up);
+        if (up < 0) return -1;
+        if (up) return PySet_Add(open, who); /* its discard joins the pile at the choice */
+        int other = PyObject_RichCompareBool(who, seat, Py_NE);
+        if (other <= 0) return other;
+        PyObject *discarded = pf_field(event, PF_O_B[kind]);
+        if (discarded == NULL) return -1;
+        int some = PyObject_IsTrue(discarded);
+        if (some <= 0) return some;
+        if (!PyDict_GET_SIZE(SLOT(known, PF_O_HELD))) return 0;
+        return pf_move_held(known, who, SLOT(known, PF_O_OUT));
+    }
+    case PF_REDEAL: {
+        PyObject *redealt = pf_field(event, PF_O_A[kind]);
+        if (redealt == NULL) return -1;
+        int yes = PyObject_IsTrue(redealt);
+        if (yes <= 0) return yes;
+        int other = PyObject_RichCompareBool(who, seat, Py_NE);
+        if (other <= 0) return other;
+        return pf_move_held(known, who, SLOT(known, PF_O_PILE)); /* thrown in whole */
+    }
+    case PF_ONE_UP: {
+        PyObject *card = pf_field(event, PF_O_A[kind]);
+        if (card == NULL) return -1;
+        Py_INCREF(card);
+        int failed = pf_forget(known, card) < 0
+            || PyDict_SetItem(SLOT(known, PF_O_HELD), card, who) < 0;
+        Py_DECREF(card);
+        return failed ? -1 : 0;
+    }
+    case PF_ONE_UP_CHOICE: {
+        PyObject *card = pf_field(event, PF_O_A[kind]), *accepted = pf_field(event, PF_O_B[kind]);
+        if (card == NULL || accepted == NULL) return -1;
+        if (PySet_Discard(open, who) < 0 || pf_forget(known, card) < 0) return -1;
+        int own = PyObject_RichCompareBool(who, seat, Py_EQ);
+        if (own < 0) return -1;
+        if (own) {
+            PyObject *pile = SLOT(known, PF_O_PILE), *pending = SLOT(known, PF_O_PENDING);
+            PyObject *joined = PyNumber_InPlaceOr(pile, pending);
+            if (joined == NULL) return -1;
+            Py_INCREF(pending);
+            if (set_slot(known, PF_O_PILE, joined) < 0 || PySet_Clear(pending) < 0) {
+                Py_DECREF(pending);
+                return -1;
+            }
+            Py_DECREF(pending);
+        } else if (PyDict_GET_SIZE(SLOT(known, PF_O_HELD))) {
+            if (pf_move_held(known, who, SLOT(known, PF_O_OUT)) < 0) return -1;
+        }
+        int taken = PyObject_IsTrue(accepted);
+        if (taken < 0) return -1;
+        if (!taken) return PySet_Add(SLOT(known, PF_O_PILE), card);
+        int other = PyObject_RichCompareBool(who, seat, Py_NE);
+        if (other <= 0) return other;
+        return PyDict_SetItem(SLOT(known, PF_O_HELD), card, who);
+    }
+    case PF_SHOW: {
+        int own = PyObject_RichCompareBool(who, seat, Py_EQ);
+        if (own) return own < 0 ? -1 : 0; /* the seat's own cards: it knows them */
+        PyObject *cards = pf_field(event, PF_O_A[kind]);
+        if (cards == NULL) return -1;
+        if (!PyTuple_CheckExact(cards)) {
+            PyErr_SetString(PyExc_TypeError, "a show's cards are no tuple");
+            return -1;
+        }
+        if (pf_forget_all(known, cards) < 0) return -1;
+        PyObject *held = SLOT(known, PF_O_HELD);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(cards); i++)
+            if (PyDict_SetItem(held, PyTuple_GET_ITEM(cards, i), who) < 0) return -1;
+        return 0;
+    }
+    case PF_RESHUFFLE: { /* the pile is the new stock */
+        PyObject *pile = SLOT(known, PF_O_PILE);
+        PyObject *count = SLOT(known, PF_O_RESHUFFLES);
+        if (set_slot(known, PF_O_RETURNED, PySet_New(pile)) < 0 || PySet_Clear(pile) < 0
+            || PySet_Clear(SLOT(known, PF_O_OUT)) < 0)
+            return -1;
+        PyObject *one = PyLong_FromLong(1);
+        if (one == NULL) return -1;
+        PyObject *more = PyNumber_Add(count, one);
+        Py_DECREF(one);
+        return set_slot(known, PF_O_RESHUFFLES, more);
+    }
+    }
+    return 0;
+}
+
+/* places_fold(events, seat, known, one_up_open): knowledge._fold */
+static PyObject *places_fold(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (PF_PLACES == NULL || nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "places_fold(events, seat, known, one_up_open) "
+                        "(install_places first)");
+        return NULL;
+    }
+    PyObject *events = args[0], *seat = args[1], *known = args[2], *open = args[3];
+    if (!(PyTuple_Check(events) || PyList_CheckExact(events)) || !pf_shaped(known)
+        || !PySet_CheckExact(open))
+        return PyObject_Vectorcall(PF_PYTHON, args, 4, NULL);
+    Py_INCREF(events);
+    Py_INCREF(known);
+    Py_INCREF(open);
+    int failed = 0;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(events); i++) {
+        PyObject *event = PySequence_Fast_GET_ITEM(events, i);
+        int kind = pf_kind(event);
+        if (kind < 0) continue; /* plays, announcements …: they move no card followed here */
+        Py_INCREF(event);
+        failed = pf_step(&known, open, seat, event, kind) < 0;
+        Py_DECREF(event);
+        if (failed) break;
+    }
+    Py_DECREF(events);
+    if (failed) {
+        Py_DECREF(known);
+        Py_DECREF(open);
+        return NULL;
+    }
+    PyObject *pair = PyTuple_Pack(2, known, open);
+    Py_DECREF(known);
+    Py_DECREF(open);
+    return pair;
+}
+
+/* install_places(config): CardPlaces, the Python fold, and the kinds with the names of
+   the slots read (Deal, Exchanged, Exchange, Redeal, OneUp, OneUpChoice, Show, Reshuffle) */
+static PyObject *install_places(PyObject *module, PyObject *config)
+{
+    (void)module;
+    if (!PyDict_Check(config)) {
+        PyErr_SetString(PyExc_TypeError, "install_places() takes a dict");
+        return NULL;
+    }
+    static const char *names[PF_KINDS] = {"Deal", "Exchanged", "Exchange", "Redeal", "OneUp",
+                                          "OneUpChoice", "Show", "Reshuffle"};
+    static const char *slots[PF_KINDS][4] = {
+        {NULL, NULL, NULL, NULL}, {"_seat", "_drawn", "_discarded", NULL},
+        {"_seat", "_one_up", "_discarded", NULL}, {"_seat", "_redealt", NULL, NULL},
+        {"_seat", "_card", NULL, NULL}, {"_seat", "_card", "_accepted", NULL},
+        {"_seat", "_cards", NULL, NULL}, {NULL, NULL, NULL, NULL}};
+    PyObject *places = take(config, "CardPlaces");
+    PyObject *python = places ? take(config, "fold") : NULL;
+    if (python == NULL) goto failed;
+    if (!PyType_Check(places)
+        || offset_of(places, "held", &PF_O_HELD) < 0 || offset_of(places, "pile", &PF_O_PILE) < 0
+        || offset_of(places, "out", &PF_O_OUT) < 0
+        || offset_of(places, "pending", &PF_O_PENDING) < 0
+        || offset_of(places, "returned", &PF_O_RETURNED) < 0
+        || offset_of(places, "reshuffles", &PF_O_RESHUFFLES) < 0)
+        goto failed;
+    for (int k = 0; k < PF_KINDS; k++) {
+        PyObject *kind = take(config, names[k]);
+        if (kind == NULL) goto failed;
+        if (!PyType_Check(kind)) {
+            Py_DECREF(kind);
+            PyErr_SetString(PyExc_TypeError, "install_places(): kinds are types");
+            goto failed;
+        }
+        Py_ssize_t *at[3] = {&PF_O_SEAT[k], &PF_O_A[k], &PF_O_B[k]};
+        for (int s = 0; s < 3; s++)
+            if (slots[k][s] != NULL && offset_of(kind, slots[k][s], at[s]) < 0) {
+                Py_DECREF(kind);
+                goto failed;
+            }
+        PF_KIND[k] = (PyTypeObject *)kind; /* kept for the module's life */
+    }
+    PF_PLACES = places;
+    PF_PYTHON = python;
+    Py_RETURN_NONE;
+failed:
+    Py_XDECREF(places);
+    Py_XDECREF(python);
+    return NULL;
+}
+
+/* end of the card places fold (issue 28, forty-fourth pass) */
+
 static PyMethodDef METHODS[] = {
     {"pass43_stats", pass43_stats, METH_NOARGS,
      "pass43_stats()\n--\n\n(exchange turns listed directly, turns left to the old loop, "
@@ -8096,6 +8419,13 @@ static PyMethodDef METHODS[] = {
      "install_from_memo(Game, config)\n--\n\nPut the C asks of a deal's memo on Game "
      "(seen_by, seat_log, _from_memo; issue 28, forty-fourth pass; game.py does this once at "
      "import)."},
+    {"install_places", install_places, METH_O,
+     "install_places(config)\n--\n\nSet up places_fold with chicago.engine.knowledge's "
+     "CardPlaces, the event kinds and the Python fold (issue 28, forty-fourth pass)."},
+    {"places_fold", (PyCFunction)(void (*)(void))places_fold, METH_FASTCALL,
+     "places_fold(events, seat, known, one_up_open)\n--\n\nchicago.engine.knowledge._fold "
+     "in C: the card places and the seats whose one-up discard is open after ``events`` "
+     "(issue 28, forty-fourth pass)."},
     {"vc_memo_clear", vc_memo_clear, METH_NOARGS,
      "vc_memo_clear()\n--\n\nLet go every public text kept by identity (issue 28, "
      "thirty-eighth pass); (hits, misses) since the last clear."},

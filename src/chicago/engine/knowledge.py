@@ -301,8 +301,8 @@ def _fold_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
     return _fold(events, seat, CardPlaces(), set())[0]
 
 
-def _fold(events: Iterable[Event], seat: int | None, known: CardPlaces,
-          one_up_open: set[int]) -> tuple[CardPlaces, set[int]]:
+def _fold_python(events: Iterable[Event], seat: int | None, known: CardPlaces,
+                 one_up_open: set[int]) -> tuple[CardPlaces, set[int]]:
     """The places and the seats whose one-up discard has not joined the pile yet, after
     ``events``, from those before them (``known`` and ``one_up_open``, changed)."""
     relevant = _PLACE_KINDS
@@ -358,6 +358,29 @@ def _fold(events: Iterable[Event], seat: int | None, known: CardPlaces,
             known.out.clear()
             known.reshuffles += 1
     return known, one_up_open
+
+
+_Folder = Callable[[Iterable[Event], int | None, CardPlaces, set[int]],
+                   tuple[CardPlaces, set[int]]]
+
+
+def _folder() -> _Folder:
+    """The accelerator's ``places_fold`` (:func:`_fold_python` in C, step for step; issue
+    28, forty-fourth pass) when it is built and allowed, else :func:`_fold_python`."""
+    if ENGINE is None:
+        return _fold_python
+    ENGINE.install_places({
+        "CardPlaces": CardPlaces, "fold": _fold_python, "Deal": Deal, "Exchanged": Exchanged,
+        "Exchange": Exchange, "Redeal": Redeal, "OneUp": OneUp, "OneUpChoice": OneUpChoice,
+        "Show": Show, "Reshuffle": Reshuffle})
+    fold: _Folder = ENGINE.places_fold
+    return fold
+
+
+_fold = _folder()
+"""The places and the seats whose one-up discard has not joined the pile yet, after
+``events``, from those before them (``known`` and ``one_up_open``, changed):
+:func:`_fold_python`, or the same in C."""
 
 
 @dataclass(slots=True)
