@@ -26,9 +26,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chicago import Game
+from chicago.engine import knowledge as knowledge_module
 from chicago.engine.carried import DealMemo, SeatLog, SeenEvents
 from chicago.engine.events import Event, Exchange
-from chicago.engine import knowledge as knowledge_module
 from chicago.engine.knowledge import (
     CardPlaces,
     _fold_places,
