@@ -31,8 +31,13 @@ from chicago.engine.carried import DealMemo, SeatLog, SeenEvents
 from chicago.engine.events import Event, Exchange
 from chicago.engine.knowledge import (
     CardPlaces,
+    _advance_places,
+    _advance_places_python,
+    _carried_out,
+    _carried_out_python,
     _fold_places,
     _fold_python,
+    _Placing,
     card_places,
     knowledge,
     log_out_of_stock,
@@ -211,6 +216,7 @@ def test_the_c_places_fold_is_the_python_fold_V_HIDDEN(case: Case, order: int) -
     same open one-up seats and the same cards known out; each seat folds only what it may
     see (V-HIDDEN)."""
     assert knowledge_module._fold is ENGINE.places_fold  # type: ignore[union-attr]
+    assert _advance_places is ENGINE.advance_places  # type: ignore[union-attr]
     rng = random.Random(order)
     game = Game(case.rules, players=case.players, seed=case.seed)
     while not game.is_over and game.event_count < 400:
@@ -220,6 +226,8 @@ def test_the_c_places_fold_is_the_python_fold_V_HIDDEN(case: Case, order: int) -
         assert all(_visible(e, seat) for e in events)
         c_places, c_open = CardPlaces(), set[int]()
         py_places, py_open = CardPlaces(), set[int]()
+        log = SeatLog(seat, case.players, case.rules)
+        c_state, py_state = _Placing(), _Placing()
         at = 0
         while at < len(events):
             batch = tuple(events[at:at + rng.randint(1, 12)])
@@ -230,6 +238,17 @@ def test_the_c_places_fold_is_the_python_fold_V_HIDDEN(case: Case, order: int) -
             assert type(c_places) is CardPlaces
             assert _places_state(c_places, c_open) == _places_state(py_places, py_open)
             assert c_places.out_of_stock() == py_places.out_of_stock()
+            # the carried state's advance and shared read, C and Python
+            assert _advance_places(c_state, batch, log) is c_state
+            assert _advance_places_python(py_state, batch, log) is py_state
+            assert (_places_state(c_state.places, c_state.one_up_open)
+                    == _places_state(py_state.places, py_state.one_up_open))
+            assert (c_state.out is None) == (py_state.out is None)
+            if rng.random() < 0.6:
+                kept = c_state.out
+                c_out, py_out = _carried_out(c_state), _carried_out_python(py_state)
+                assert c_out == py_out == py_state.places.out_of_stock()
+                assert c_out is c_state.out and (kept is None or kept is c_out)
 
 
 @ACCELERATED

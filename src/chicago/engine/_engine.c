@@ -8406,6 +8406,91 @@ failed:
     return NULL;
 }
 
+/* the places fold's advance and its shared read in C (knowledge._advance_places and
+   _carried_out; the Python ones kept as _advance_places_python, _carried_out_python and
+   called for anything of another shape, and for the set made again) */
+static PyTypeObject *PF_PLACING;
+static PyObject *PF_ADVANCE_PY, *PF_CARRIED_PY;
+static Py_ssize_t PF_O_PLACES, PF_O_OPEN, PF_O_KNOWN_OUT;
+
+/* advance_places(state, events, log) */
+static PyObject *advance_places(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (PF_PLACING == NULL || nargs != 3 || Py_TYPE(args[0]) != PF_PLACING
+        || !(PyTuple_Check(args[1]) || PyList_CheckExact(args[1])) || DM_LOG == NULL
+        || Py_TYPE(args[2]) != DM_LOG || SLOT(args[2], DM_O_SEAT) == NULL
+        || SLOT(args[0], PF_O_PLACES) == NULL || SLOT(args[0], PF_O_OPEN) == NULL)
+        return PyObject_Vectorcall(PF_ADVANCE_PY, args, (size_t)nargs, NULL);
+    PyObject *state = args[0], *events = args[1];
+    int moved = 0;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(events); i++) {
+        int kind = pf_kind(PySequence_Fast_GET_ITEM(events, i));
+        if (kind < 0) continue;
+        moved = 1;
+        if (kind != PF_EXCHANGE) { /* it may move a card into or out of the stock */
+            if (set_slot(state, PF_O_KNOWN_OUT, Py_NewRef(Py_None)) < 0) return NULL;
+            break;
+        }
+    }
+    if (moved) {
+        PyObject *call[4] = {events, SLOT(args[2], DM_O_SEAT), SLOT(state, PF_O_PLACES),
+                             SLOT(state, PF_O_OPEN)};
+        for (int i = 0; i < 4; i++) Py_INCREF(call[i]);
+        PyObject *pair = places_fold(NULL, call, 4);
+        for (int i = 0; i < 4; i++) Py_DECREF(call[i]);
+        if (pair == NULL) return NULL;
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            Py_DECREF(pair);
+            PyErr_SetString(PyExc_TypeError, "the places fold gave no pair");
+            return NULL;
+        }
+        set_slot(state, PF_O_PLACES, Py_NewRef(PyTuple_GET_ITEM(pair, 0)));
+        set_slot(state, PF_O_OPEN, Py_NewRef(PyTuple_GET_ITEM(pair, 1)));
+        Py_DECREF(pair);
+    }
+    return Py_NewRef(state);
+}
+
+/* carried_out(state): the set kept, else the Python function makes it */
+static PyObject *carried_out(PyObject *module, PyObject *state)
+{
+    (void)module;
+    if (PF_PLACING != NULL && Py_TYPE(state) == PF_PLACING) {
+        PyObject *out = SLOT(state, PF_O_KNOWN_OUT);
+        if (out != NULL && out != Py_None) return Py_NewRef(out);
+    }
+    return PyObject_CallOneArg(PF_CARRIED_PY, state);
+}
+
+/* install_placing(config): knowledge._Placing and the Python advance and read */
+static PyObject *install_placing(PyObject *module, PyObject *config)
+{
+    (void)module;
+    if (!PyDict_Check(config) || PF_PLACES == NULL) {
+        PyErr_SetString(PyExc_TypeError, "install_placing() takes a dict (after install_places)");
+        return NULL;
+    }
+    PyObject *placing = take(config, "Placing");
+    PyObject *advance = placing ? take(config, "advance") : NULL;
+    PyObject *read = advance ? take(config, "carried_out") : NULL;
+    if (read == NULL || !PyType_Check(placing)
+        || offset_of(placing, "places", &PF_O_PLACES) < 0
+        || offset_of(placing, "one_up_open", &PF_O_OPEN) < 0
+        || offset_of(placing, "out", &PF_O_KNOWN_OUT) < 0) {
+        if (read != NULL && !PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "install_placing(): Placing is a class");
+        Py_XDECREF(placing);
+        Py_XDECREF(advance);
+        Py_XDECREF(read);
+        return NULL;
+    }
+    PF_PLACING = (PyTypeObject *)placing; /* kept for the module's life */
+    PF_ADVANCE_PY = advance;
+    PF_CARRIED_PY = read;
+    Py_RETURN_NONE;
+}
+
 /* end of the card places fold (issue 28, forty-fourth pass) */
 
 static PyMethodDef METHODS[] = {
@@ -8426,6 +8511,16 @@ static PyMethodDef METHODS[] = {
      "places_fold(events, seat, known, one_up_open)\n--\n\nchicago.engine.knowledge._fold "
      "in C: the card places and the seats whose one-up discard is open after ``events`` "
      "(issue 28, forty-fourth pass)."},
+    {"install_placing", install_placing, METH_O,
+     "install_placing(config)\n--\n\nSet up advance_places and carried_out with "
+     "chicago.engine.knowledge's _Placing and the Python ones (issue 28, forty-fourth "
+     "pass)."},
+    {"advance_places", (PyCFunction)(void (*)(void))advance_places, METH_FASTCALL,
+     "advance_places(state, events, log)\n--\n\nchicago.engine.knowledge._advance_places "
+     "in C (issue 28, forty-fourth pass)."},
+    {"carried_out", carried_out, METH_O,
+     "carried_out(state)\n--\n\nchicago.engine.knowledge._carried_out in C (issue 28, "
+     "forty-fourth pass)."},
     {"vc_memo_clear", vc_memo_clear, METH_NOARGS,
      "vc_memo_clear()\n--\n\nLet go every public text kept by identity (issue 28, "
      "thirty-eighth pass); (hits, misses) since the last clear."},
