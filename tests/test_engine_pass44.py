@@ -44,7 +44,7 @@ from chicago.engine.knowledge import (
     out_of_stock,
 )
 from chicago.engine.native import ENGINE
-from chicago.engine.views import SCORING, _Scoring
+from chicago.engine.views import SCORING, _Scoring, _scoring_add, _scoring_parts_of
 from test_engine_properties import Case, cases
 
 ACCELERATED = pytest.mark.skipif(ENGINE is None, reason="the accelerator is not built")
@@ -249,6 +249,45 @@ def test_the_c_places_fold_is_the_python_fold_V_HIDDEN(case: Case, order: int) -
                 c_out, py_out = _carried_out(c_state), _carried_out_python(py_state)
                 assert c_out == py_out == py_state.places.out_of_stock()
                 assert c_out is c_state.out and (kept is None or kept is c_out)
+
+
+def _scoring_state(scoring: _Scoring) -> tuple[Any, ...]:
+    return (scoring.announcements, scoring.reveals, scoring.results, scoring._start,
+            scoring._words, scoring._result)
+
+
+@ACCELERATED
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases(), st.integers(0, 2**32))
+def test_the_c_scoring_fold_is_the_python_fold(case: Case, order: int) -> None:
+    """Every preset and variation: a whole game's public events (deal after deal), added
+    in random batches by the C and the Python ``_Scoring.add``, give the same rounds
+    (R-ANN-1 … R-ANN-3: words, reveals, results, the round shown) and the same parts, kept
+    alike until a scoring event changes them; every seat's events give the same too."""
+    assert _scoring_add is ENGINE.scoring_add  # type: ignore[union-attr]
+    rng = random.Random(order)
+    game = Game(case.rules, players=case.players, seed=case.seed)
+    while not game.is_over and game.event_count < 400:
+        game.apply(rng.choice(game.legal_actions()))
+    for seat in (None, rng.randrange(case.players)):
+        events = game.events_for(seat)
+        c_scoring, py_scoring = _Scoring(), _Scoring()
+        at = 0
+        while at < len(events):
+            batch = tuple(events[at:at + rng.randint(1, 8)])
+            at += len(batch)
+            kept = c_scoring._parts
+            assert _scoring_add(c_scoring, batch if rng.random() < 0.5 else list(batch),
+                                None) is c_scoring
+            assert _Scoring.add(py_scoring, batch) is py_scoring
+            assert _scoring_state(c_scoring) == _scoring_state(py_scoring)
+            assert (c_scoring._parts is None) == (py_scoring._parts is None)
+            if kept is not None and c_scoring._parts is not None:
+                assert c_scoring._parts is kept
+            if rng.random() < 0.5:
+                c_parts = _scoring_parts_of(c_scoring)
+                assert c_parts == _Scoring.parts(py_scoring) == _Scoring(events[:at]).parts()
+                assert _scoring_parts_of(c_scoring) is c_parts
 
 
 @ACCELERATED

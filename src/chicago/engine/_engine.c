@@ -8493,6 +8493,202 @@ static PyObject *install_placing(PyObject *module, PyObject *config)
 
 /* end of the card places fold (issue 28, forty-fourth pass) */
 
+/* ------------------------------------------------------------------ the scoring rounds fold
+   (issue 28, forty-fourth pass)
+
+   chicago.engine.views._Scoring.add (the scoring rounds carried in the spectators' log,
+   read for every public view) and its read _Scoring.parts were Python frames around a few
+   events each. scoring_add does what add does, in the same order on the same objects (an
+   Announcement made by calling its class); scoring_parts gives the parts kept, else calls
+   the Python method. Anything of another shape goes to the Python (_Scoring.add, .parts). */
+
+enum { SC_ANNOUNCE, SC_PASS, SC_REVEAL, SC_RESULT, SC_EXCHANGE, SC_DEAL, SC_KINDS };
+static PyTypeObject *SC_KIND[SC_KINDS];
+static PyTypeObject *SC_SCORING;
+static PyObject *SC_ANNOUNCEMENT, *SC_ADD_PY, *SC_PARTS_PY;
+static Py_ssize_t SC_O_PARTS, SC_O_RESULT, SC_O_START, SC_O_WORDS, SC_O_ANNOUNCEMENTS,
+    SC_O_RESULTS, SC_O_REVEALS, SC_O_ROUND_OF_WORD;
+static Py_ssize_t SC_O_SEAT[2], SC_O_ROUND[2], SC_O_CATEGORY; /* Announce, Pass */
+
+static int sc_step(PyObject *self, PyObject *event, int kind)
+{
+    PyObject *announcements = SLOT(self, SC_O_ANNOUNCEMENTS), *reveals = SLOT(self, SC_O_REVEALS);
+    switch (kind) {
+    case SC_ANNOUNCE:
+    case SC_PASS: {
+        if (set_slot(self, SC_O_PARTS, Py_NewRef(Py_None)) < 0) return -1;
+        PyObject *category = kind == SC_ANNOUNCE ? SLOT(event, SC_O_CATEGORY) : Py_None;
+        PyObject *round = SLOT(event, SC_O_ROUND[kind]), *seat = SLOT(event, SC_O_SEAT[kind]);
+        if (category == NULL || round == NULL || seat == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "an event's field is not set");
+            return -1;
+        }
+        int words = PyObject_IsTrue(SLOT(self, SC_O_WORDS));
+        if (words < 0) return -1;
+        int begins = !words;
+        if (!begins) {
+            Py_ssize_t n = PyList_GET_SIZE(announcements);
+            if (n == 0) {
+                PyErr_SetString(PyExc_IndexError, "list index out of range");
+                return -1;
+            }
+            PyObject *last = PyList_GET_ITEM(announcements, n - 1);
+            PyObject *last_round = Py_TYPE(last) == (PyTypeObject *)SC_ANNOUNCEMENT
+                ? Py_XNewRef(SLOT(last, SC_O_ROUND_OF_WORD)) : NULL;
+            if (last_round == NULL) {
+                Py_INCREF(last);
+                last_round = PyObject_GetAttrString(last, "round");
+                Py_DECREF(last);
+                if (last_round == NULL) return -1;
+            }
+            begins = PyObject_RichCompareBool(round, last_round, Py_NE);
+            Py_DECREF(last_round);
+            if (begins < 0) return -1;
+        }
+        if (begins) {
+            PyObject *start = Py_BuildValue("(nn)", PyList_GET_SIZE(announcements),
+                                            PyList_GET_SIZE(reveals));
+            if (set_slot(self, SC_O_START, start) < 0) return -1;
+            set_slot(self, SC_O_WORDS, Py_NewRef(Py_True));
+            set_slot(self, SC_O_RESULT, Py_NewRef(Py_None));
+        }
+        PyObject *call[3] = {round, seat, category};
+        PyObject *word = PyObject_Vectorcall(SC_ANNOUNCEMENT, call, 3, NULL);
+        if (word == NULL) return -1;
+        int failed = PyList_Append(SLOT(self, SC_O_ANNOUNCEMENTS), word);
+        Py_DECREF(word);
+        return failed;
+    }
+    case SC_REVEAL:
+        if (set_slot(self, SC_O_PARTS, Py_NewRef(Py_None)) < 0) return -1;
+        return PyList_Append(reveals, event);
+    case SC_RESULT:
+        if (set_slot(self, SC_O_PARTS, Py_NewRef(Py_None)) < 0) return -1;
+        if (PyList_Append(SLOT(self, SC_O_RESULTS), event) < 0) return -1;
+        return set_slot(self, SC_O_RESULT, Py_NewRef(event));
+    default: { /* an exchange round has begun since (or a new deal) */
+        int words = PyObject_IsTrue(SLOT(self, SC_O_WORDS));
+        if (words <= 0) return words;
+        if (kind == SC_EXCHANGE && SLOT(self, SC_O_RESULT) == Py_None) return 0;
+        if (set_slot(self, SC_O_PARTS, Py_NewRef(Py_None)) < 0) return -1;
+        return set_slot(self, SC_O_WORDS, Py_NewRef(Py_False));
+    }
+    }
+}
+
+static int sc_shaped(PyObject *self)
+{
+    Py_ssize_t slots[] = {SC_O_PARTS, SC_O_RESULT, SC_O_START, SC_O_WORDS};
+    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+        if (SLOT(self, slots[i]) == NULL) return 0;
+    PyObject *lists[] = {SLOT(self, SC_O_ANNOUNCEMENTS), SLOT(self, SC_O_RESULTS),
+                         SLOT(self, SC_O_REVEALS)};
+    for (size_t i = 0; i < 3; i++)
+        if (lists[i] == NULL || !PyList_CheckExact(lists[i])) return 0;
+    return 1;
+}
+
+/* scoring_add(scoring, events, log=None): _Scoring.add */
+static PyObject *scoring_add(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (SC_SCORING == NULL || nargs < 2 || nargs > 3 || Py_TYPE(args[0]) != SC_SCORING
+        || !(PyTuple_Check(args[1]) || PyList_CheckExact(args[1])) || !sc_shaped(args[0]))
+        return PyObject_Vectorcall(SC_ADD_PY, args, (size_t)nargs, NULL);
+    PyObject *self = args[0], *events = args[1];
+    Py_INCREF(self);
+    Py_INCREF(events);
+    int failed = 0;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(events) && !failed; i++) {
+        PyObject *event = PySequence_Fast_GET_ITEM(events, i);
+        PyTypeObject *type = Py_TYPE(event);
+        int kind = 0;
+        while (kind < SC_KINDS && SC_KIND[kind] != type) kind++;
+        if (kind == SC_KINDS) continue; /* plays, draws …: no part of a scoring round */
+        if (!sc_shaped(self)) { /* (changed under an Announcement's call) */
+            PyErr_SetString(PyExc_TypeError, "a _Scoring of another shape");
+            failed = 1;
+            break;
+        }
+        Py_INCREF(event);
+        failed = sc_step(self, event, kind) < 0;
+        Py_DECREF(event);
+    }
+    Py_DECREF(events);
+    if (failed) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return self;
+}
+
+/* scoring_parts(scoring): _Scoring.parts, the parts kept read directly */
+static PyObject *scoring_parts(PyObject *module, PyObject *self)
+{
+    (void)module;
+    if (SC_SCORING != NULL && Py_TYPE(self) == SC_SCORING) {
+        PyObject *parts = SLOT(self, SC_O_PARTS);
+        if (parts != NULL && parts != Py_None) return Py_NewRef(parts);
+    }
+    return PyObject_CallOneArg(SC_PARTS_PY, self);
+}
+
+/* install_scoring(config): _Scoring, Announcement, the Python add and parts, the kinds */
+static PyObject *install_scoring(PyObject *module, PyObject *config)
+{
+    (void)module;
+    if (!PyDict_Check(config)) {
+        PyErr_SetString(PyExc_TypeError, "install_scoring() takes a dict");
+        return NULL;
+    }
+    static const char *names[SC_KINDS] = {"Announce", "Pass", "Reveal", "RoundResult",
+                                          "Exchange", "Deal"};
+    PyObject *scoring = take(config, "Scoring");
+    PyObject *word = scoring ? take(config, "Announcement") : NULL;
+    PyObject *add = word ? take(config, "add") : NULL;
+    PyObject *parts = add ? take(config, "parts") : NULL;
+    PyObject *kinds[SC_KINDS] = {NULL};
+    if (parts == NULL) goto failed;
+    for (int k = 0; k < SC_KINDS; k++)
+        if ((kinds[k] = take(config, names[k])) == NULL || !PyType_Check(kinds[k])) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "install_scoring(): kinds are types");
+            goto failed;
+        }
+    if (!PyType_Check(scoring) || !PyType_Check(word)
+        || offset_of(scoring, "_parts", &SC_O_PARTS) < 0
+        || offset_of(scoring, "_result", &SC_O_RESULT) < 0
+        || offset_of(scoring, "_start", &SC_O_START) < 0
+        || offset_of(scoring, "_words", &SC_O_WORDS) < 0
+        || offset_of(scoring, "announcements", &SC_O_ANNOUNCEMENTS) < 0
+        || offset_of(scoring, "results", &SC_O_RESULTS) < 0
+        || offset_of(scoring, "reveals", &SC_O_REVEALS) < 0
+        || offset_of(word, "round", &SC_O_ROUND_OF_WORD) < 0
+        || offset_of(kinds[SC_ANNOUNCE], "_seat", &SC_O_SEAT[SC_ANNOUNCE]) < 0
+        || offset_of(kinds[SC_ANNOUNCE], "_round", &SC_O_ROUND[SC_ANNOUNCE]) < 0
+        || offset_of(kinds[SC_ANNOUNCE], "_category", &SC_O_CATEGORY) < 0
+        || offset_of(kinds[SC_PASS], "_seat", &SC_O_SEAT[SC_PASS]) < 0
+        || offset_of(kinds[SC_PASS], "_round", &SC_O_ROUND[SC_PASS]) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "install_scoring(): classes");
+        goto failed;
+    }
+    for (int k = 0; k < SC_KINDS; k++) SC_KIND[k] = (PyTypeObject *)kinds[k]; /* kept */
+    SC_SCORING = (PyTypeObject *)scoring;
+    SC_ANNOUNCEMENT = word;
+    SC_ADD_PY = add;
+    SC_PARTS_PY = parts;
+    Py_RETURN_NONE;
+failed:
+    for (int k = 0; k < SC_KINDS; k++) Py_XDECREF(kinds[k]);
+    Py_XDECREF(scoring);
+    Py_XDECREF(word);
+    Py_XDECREF(add);
+    Py_XDECREF(parts);
+    return NULL;
+}
+
+/* end of the scoring rounds fold (issue 28, forty-fourth pass) */
+
 static PyMethodDef METHODS[] = {
     {"pass43_stats", pass43_stats, METH_NOARGS,
      "pass43_stats()\n--\n\n(exchange turns listed directly, turns left to the old loop, "
@@ -8521,6 +8717,15 @@ static PyMethodDef METHODS[] = {
     {"carried_out", carried_out, METH_O,
      "carried_out(state)\n--\n\nchicago.engine.knowledge._carried_out in C (issue 28, "
      "forty-fourth pass)."},
+    {"install_scoring", install_scoring, METH_O,
+     "install_scoring(config)\n--\n\nSet up scoring_add and scoring_parts with "
+     "chicago.engine.views' _Scoring (issue 28, forty-fourth pass)."},
+    {"scoring_add", (PyCFunction)(void (*)(void))scoring_add, METH_FASTCALL,
+     "scoring_add(scoring, events, log=None)\n--\n\nchicago.engine.views._Scoring.add in C "
+     "(issue 28, forty-fourth pass)."},
+    {"scoring_parts", scoring_parts, METH_O,
+     "scoring_parts(scoring)\n--\n\nchicago.engine.views._Scoring.parts, the parts kept "
+     "read in C (issue 28, forty-fourth pass)."},
     {"vc_memo_clear", vc_memo_clear, METH_NOARGS,
      "vc_memo_clear()\n--\n\nLet go every public text kept by identity (issue 28, "
      "thirty-eighth pass); (hits, misses) since the last clear."},

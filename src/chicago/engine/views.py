@@ -283,7 +283,7 @@ def _scoring_parts(game: ViewedGame) -> _ScoringParts:
     """The view's scoring rounds: public, carried on in the spectators' log (read without
     making its events: a public view holds none)."""
     log, count = game.seat_log(None)
-    return log.read(SCORING, count, _Scoring.parts)
+    return log.read(SCORING, count, _scoring_parts_of)
 
 
 def _public_python(game: ViewedGame, scoring: _ScoringParts) -> SeatView:
@@ -476,7 +476,23 @@ _own_of: Callable[..., Any] | None = ENGINE.own_view_of if ENGINE is not None el
 one (a view, or NotImplemented for what the Python code makes), or None."""
 
 
-SCORING: Fold[_Scoring] = Fold("scoring rounds", lambda log: _Scoring(), _Scoring.add)
+def _scoring_methods() -> tuple[Callable[..., _Scoring], Callable[[_Scoring], _ScoringParts]]:
+    """The scoring rounds fold's advance and read: the accelerator's (``_Scoring.add`` and
+    ``.parts`` in C, issue 28, forty-fourth pass) when it is built and allowed, else the
+    Python methods."""
+    if ENGINE is None:
+        return _Scoring.add, _Scoring.parts
+    ENGINE.install_scoring({
+        "Scoring": _Scoring, "Announcement": Announcement, "add": _Scoring.add,
+        "parts": _Scoring.parts, "Announce": Announce, "Pass": Pass, "Reveal": Reveal,
+        "RoundResult": RoundResult, "Exchange": Exchange, "Deal": Deal})
+    return ENGINE.scoring_add, ENGINE.scoring_parts
+
+
+_scoring_add, _scoring_parts_of = _scoring_methods()
+"""``_Scoring.add`` and ``_Scoring.parts`` (the accelerator's, or the Python methods)."""
+
+SCORING: Fold[_Scoring] = Fold("scoring rounds", lambda log: _Scoring(), _scoring_add)
 """The scoring rounds of a deal's public events (:class:`_Scoring`), carried in the
 spectators' log."""
 
