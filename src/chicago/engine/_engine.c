@@ -7855,6 +7855,8 @@ static PyObject *FM_C_SEEN, *FM_C_LOG;         /* DealMemo's C seen and log at i
 static Py_ssize_t FM_O_PCOUNT, FM_O_POFFSET, FM_O_EVENTS, FM_O_ECOUNT, FM_O_START,
     FM_O_MEMO, FM_O_PLAYERS, FM_O_RULES, FM_O_FIRST;
 static PyObject *FM_S_MADE, *FM_S_SEEN, *FM_S_LOG, *FM_S_FIRST;
+static Py_ssize_t FM_O_PENDING, FM_O_PBASE;
+
 
 /* an exact int's value into *value; 0 if it is no exact int or does not fit */
 static int fm_ssize(PyObject *object, Py_ssize_t *value)
@@ -7866,6 +7868,38 @@ static int fm_ssize(PyObject *object, Py_ssize_t *value)
         return 0;
     }
     return 1;
+}
+
+/* Game._made_events for a game whose log is its own and whose records are its own
+   (no earlier segments shared with copies): make_events, then the same slots set as the
+   Python sets them; anything else by the Python method. 0, or -1 on an error. */
+static int fm_made_events(PyObject *self)
+{
+    PyObject *events = SLOT(self, FM_O_EVENTS), *pending = SLOT(self, FM_O_PENDING);
+    PyObject *base = SLOT(self, FM_O_PBASE), *count_object = SLOT(self, FM_O_PCOUNT);
+    Py_ssize_t count;
+    if (MK_KINDS == NULL || events == NULL || !PyList_CheckExact(events) || pending == NULL
+        || !PyList_CheckExact(pending) || base == NULL || !PyTuple_CheckExact(base)
+        || PyTuple_GET_SIZE(base) != 0 || !fm_ssize(SLOT(self, FM_O_ECOUNT), &count)
+        || count != PyList_GET_SIZE(events) || !fm_ssize(count_object, &count)) {
+        PyObject *made = PyObject_CallMethodNoArgs(self, FM_S_MADE);
+        Py_XDECREF(made);
+        return made == NULL ? -1 : 0;
+    }
+    PyObject *args[3] = {events, pending, count_object};
+    for (int i = 0; i < 3; i++) Py_INCREF(args[i]);
+    PyObject *done = make_events(NULL, args, 3);
+    for (int i = 0; i < 3; i++) Py_DECREF(args[i]);
+    if (done == NULL) return -1;
+    Py_DECREF(done);
+    events = SLOT(self, FM_O_EVENTS);
+    if (set_slot(self, FM_O_PENDING, PyList_New(0)) < 0
+        || set_slot(self, FM_O_PCOUNT, PyLong_FromLong(0)) < 0
+        || set_slot(self, FM_O_PBASE, PyTuple_New(0)) < 0
+        || set_slot(self, FM_O_POFFSET, PyLong_FromLong(0)) < 0
+        || set_slot(self, FM_O_ECOUNT, PyLong_FromSsize_t(PyList_GET_SIZE(events))) < 0)
+        return -1;
+    return 0;
 }
 
 /* ask(memo, seat, events, start, stop): the C method directly when it is DealMemo's */
@@ -7898,9 +7932,7 @@ static PyObject *fm_from_memo(PyObject *self, PyObject *seat, PyObject *ask)
         return Py_NewRef(Py_NotImplemented);
     if (pending || offset || PyList_GET_SIZE(events) < count) {
         /* (the log past this game's events is a copy's: not read) */
-        PyObject *made = PyObject_CallMethodNoArgs(self, FM_S_MADE);
-        if (made == NULL) return NULL;
-        Py_DECREF(made);
+        if (fm_made_events(self) < 0) return NULL;
         events = SLOT(self, FM_O_EVENTS);
         if (events == NULL || !PyList_CheckExact(events)) return Py_NewRef(Py_NotImplemented);
     }
@@ -8047,6 +8079,8 @@ static PyObject *install_from_memo(PyObject *module, PyObject *args)
     if (offset_of(game, "_pending_count", &FM_O_PCOUNT) < 0
         || offset_of(game, "_pending_offset", &FM_O_POFFSET) < 0
         || offset_of(game, "_events", &FM_O_EVENTS) < 0
+        || offset_of(game, "_pending", &FM_O_PENDING) < 0
+        || offset_of(game, "_pending_base", &FM_O_PBASE) < 0
         || offset_of(game, "_event_count", &FM_O_ECOUNT) < 0
         || offset_of(game, "_deal_start_event", &FM_O_START) < 0
         || offset_of(game, "_memo", &FM_O_MEMO) < 0
@@ -8102,6 +8136,7 @@ enum { PF_DEAL, PF_EXCHANGED, PF_EXCHANGE, PF_REDEAL, PF_ONE_UP, PF_ONE_UP_CHOIC
        PF_RESHUFFLE, PF_KINDS };
 static PyTypeObject *PF_KIND[PF_KINDS];
 static PyObject *PF_PLACES, *PF_PYTHON;     /* CardPlaces, knowledge._fold_python */
+static PyObject *PF_S_DIFFERENCE;            /* "difference_update" */
 static Py_ssize_t PF_O_HELD, PF_O_PILE, PF_O_OUT, PF_O_PENDING, PF_O_RETURNED, PF_O_RESHUFFLES;
 /* the slots read of each kind: its seat and one or two more */
 static Py_ssize_t PF_O_SEAT[PF_KINDS], PF_O_A[PF_KINDS], PF_O_B[PF_KINDS];
@@ -8159,11 +8194,15 @@ static int pf_forget_all(PyObject *known, PyObject *cards)
             if (has < 0 || (has && PyDict_DelItem(held, PyTuple_GET_ITEM(cards, i)) < 0))
                 return -1;
         }
+    /* set.difference_update itself: it may make the set's table smaller at its end, which
+       orders the set's cards as Python's own does */
     Py_ssize_t places[3] = {PF_O_PILE, PF_O_OUT, PF_O_RETURNED};
-    for (int p = 0; p < 3; p++)
-        for (Py_ssize_t i = 0; i < n; i++)
-            if (PySet_Discard(SLOT(known, places[p]), PyTuple_GET_ITEM(cards, i)) < 0)
-                return -1;
+    for (int p = 0; p < 3; p++) {
+        PyObject *done = PyObject_CallMethodOneArg(SLOT(known, places[p]), PF_S_DIFFERENCE,
+                                                   cards);
+        if (done == NULL) return -1;
+        Py_DECREF(done);
+    }
     return 0;
 }
 
@@ -8397,6 +8436,8 @@ static PyObject *install_places(PyObject *module, PyObject *config)
             }
         PF_KIND[k] = (PyTypeObject *)kind; /* kept for the module's life */
     }
+    if ((PF_S_DIFFERENCE = PyUnicode_InternFromString("difference_update")) == NULL)
+        goto failed;
     PF_PLACES = places;
     PF_PYTHON = python;
     Py_RETURN_NONE;
