@@ -7919,7 +7919,9 @@ static PyObject *fm_from_memo(PyObject *self, PyObject *seat, PyObject *ask)
 {
     if (Py_TYPE(self) != FM_GAME) return Py_NewRef(Py_NotImplemented);
     Py_ssize_t players, pending, offset, count, start, stop;
-    if (!fm_ssize(SLOT(self, FM_O_PLAYERS), &players)) return Py_NewRef(Py_NotImplemented);
+    if (!fm_ssize(SLOT(self, FM_O_PLAYERS), &players) || SLOT(self, FM_O_RULES) == NULL
+        || SLOT(self, FM_O_MEMO) == NULL) /* (a slot not set: the Python raises) */
+        return Py_NewRef(Py_NotImplemented);
     if (seat != Py_None) {
         Py_ssize_t who;
         if (!fm_ssize(seat, &who) || who < 0 || who >= players) /* the Python raises */
@@ -7948,8 +7950,8 @@ static PyObject *fm_from_memo(PyObject *self, PyObject *seat, PyObject *ask)
     Py_INCREF(first);
     Py_INCREF(stop_object);
     Py_INCREF(start_object);
-    Py_XINCREF(memo);
-    if (memo != NULL && memo != Py_None) {
+    Py_INCREF(memo);
+    if (memo != Py_None) {
         if (Py_TYPE(memo) == DM_MEMO) memo_first = Py_XNewRef(SLOT(memo, FM_O_FIRST));
         if (memo_first == NULL) {
             memo_first = PyObject_GetAttr(memo, FM_S_FIRST);
@@ -7977,7 +7979,7 @@ static PyObject *fm_from_memo(PyObject *self, PyObject *seat, PyObject *ask)
     }
 out:
     Py_XDECREF(memo_first);
-    Py_XDECREF(memo);
+    Py_DECREF(memo);
     Py_DECREF(start_object);
     Py_DECREF(stop_object);
     Py_DECREF(first);
