@@ -7834,6 +7834,904 @@ out:
 
 /* end of deal memo reads (issue 28, forty-first pass) */
 
+/* ------------------------------------------------------------------ a game's memo asks
+   (issue 28, forty-fourth pass)
+
+   Game.seen_by and Game.seat_log ask the deal's memo (Game._from_memo: the seat checked,
+   the events not made yet made, the memo's first event compared with the deal's, the ask,
+   a memo of the game's own when it went another way). In Python that was most of an ask
+   (about 5,000 instructions, some seven asks a person move). These do the same in C, in
+   the same order, and are put on Game in place of the Python methods (kept as
+   Game._from_memo_python, ._seen_by_python and ._seat_log_python, which serve anything of
+   another shape: a subclass of Game, a seat that is no int or out of range, slots of
+   other types). The ask is DealMemo's own method as the class holds it when asked (the C
+   one of "deal memo reads" is called directly when it is that one and the memo is a
+   DealMemo). No lock is taken here: the memo's methods take theirs, as before. */
+
+static PyTypeObject *FM_GAME;
+static PyObject *FM_DEAL_MEMO;                 /* carried.DealMemo, as game.py names it */
+static PyObject *FM_FROM_MEMO_PY, *FM_SEEN_BY_PY, *FM_SEAT_LOG_PY; /* the Python methods */
+static PyObject *FM_C_SEEN, *FM_C_LOG;         /* DealMemo's C seen and log at install */
+static Py_ssize_t FM_O_PCOUNT, FM_O_POFFSET, FM_O_EVENTS, FM_O_ECOUNT, FM_O_START,
+    FM_O_MEMO, FM_O_PLAYERS, FM_O_RULES, FM_O_FIRST;
+static PyObject *FM_S_MADE, *FM_S_SEEN, *FM_S_LOG, *FM_S_FIRST;
+static Py_ssize_t FM_O_PENDING, FM_O_PBASE;
+
+
+/* an exact int's value into *value; 0 if it is no exact int or does not fit */
+static int fm_ssize(PyObject *object, Py_ssize_t *value)
+{
+    if (object == NULL || !PyLong_CheckExact(object)) return 0;
+    *value = PyLong_AsSsize_t(object);
+    if (*value == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+/* Game._made_events for a game whose log is its own and whose records are its own
+   (no earlier segments shared with copies): make_events, then the same slots set as the
+   Python sets them; anything else by the Python method. 0, or -1 on an error. */
+static int fm_made_events(PyObject *self)
+{
+    PyObject *events = SLOT(self, FM_O_EVENTS), *pending = SLOT(self, FM_O_PENDING);
+    PyObject *base = SLOT(self, FM_O_PBASE), *count_object = SLOT(self, FM_O_PCOUNT);
+    Py_ssize_t count;
+    if (MK_KINDS == NULL || events == NULL || !PyList_CheckExact(events) || pending == NULL
+        || !PyList_CheckExact(pending) || base == NULL || !PyTuple_CheckExact(base)
+        || PyTuple_GET_SIZE(base) != 0 || !fm_ssize(SLOT(self, FM_O_ECOUNT), &count)
+        || count != PyList_GET_SIZE(events) || !fm_ssize(count_object, &count)) {
+        PyObject *made = PyObject_CallMethodNoArgs(self, FM_S_MADE);
+        Py_XDECREF(made);
+        return made == NULL ? -1 : 0;
+    }
+    PyObject *args[3] = {events, pending, count_object};
+    for (int i = 0; i < 3; i++) Py_INCREF(args[i]);
+    PyObject *done = make_events(NULL, args, 3);
+    for (int i = 0; i < 3; i++) Py_DECREF(args[i]);
+    if (done == NULL) return -1;
+    Py_DECREF(done);
+    events = SLOT(self, FM_O_EVENTS);
+    if (set_slot(self, FM_O_PENDING, PyList_New(0)) < 0
+        || set_slot(self, FM_O_PCOUNT, PyLong_FromLong(0)) < 0
+        || set_slot(self, FM_O_PBASE, PyTuple_New(0)) < 0
+        || set_slot(self, FM_O_POFFSET, PyLong_FromLong(0)) < 0
+        || set_slot(self, FM_O_ECOUNT, PyLong_FromSsize_t(PyList_GET_SIZE(events))) < 0)
+        return -1;
+    return 0;
+}
+
+/* ask(memo, seat, events, start, stop): the C method directly when it is DealMemo's */
+static PyObject *fm_call(PyObject *ask, PyObject *memo, PyObject *seat, PyObject *events,
+                         PyObject *start, PyObject *stop)
+{
+    if (Py_TYPE(memo) == DM_MEMO && (ask == FM_C_SEEN || ask == FM_C_LOG)) {
+        PyObject *args[4] = {seat, events, start, stop};
+        return dm_ask(memo, args, 4, ask == FM_C_SEEN ? 0 : 1);
+    }
+    PyObject *call[5] = {memo, seat, events, start, stop};
+    return PyObject_Vectorcall(ask, call, 5, NULL);
+}
+
+/* Game._from_memo(seat, ask); NotImplemented (a new reference) for the Python method */
+static PyObject *fm_from_memo(PyObject *self, PyObject *seat, PyObject *ask)
+{
+    if (Py_TYPE(self) != FM_GAME) return Py_NewRef(Py_NotImplemented);
+    Py_ssize_t players, pending, offset, count, start, stop;
+    if (!fm_ssize(SLOT(self, FM_O_PLAYERS), &players) || SLOT(self, FM_O_RULES) == NULL
+        || SLOT(self, FM_O_MEMO) == NULL) /* (a slot not set: the Python raises) */
+        return Py_NewRef(Py_NotImplemented);
+    if (seat != Py_None) {
+        Py_ssize_t who;
+        if (!fm_ssize(seat, &who) || who < 0 || who >= players) /* the Python raises */
+            return Py_NewRef(Py_NotImplemented);
+    }
+    PyObject *events = SLOT(self, FM_O_EVENTS);
+    if (!fm_ssize(SLOT(self, FM_O_PCOUNT), &pending) || !fm_ssize(SLOT(self, FM_O_POFFSET), &offset)
+        || !fm_ssize(SLOT(self, FM_O_ECOUNT), &count) || events == NULL
+        || !PyList_CheckExact(events))
+        return Py_NewRef(Py_NotImplemented);
+    if (pending || offset || PyList_GET_SIZE(events) < count) {
+        /* (the log past this game's events is a copy's: not read) */
+        if (fm_made_events(self) < 0) return NULL;
+        events = SLOT(self, FM_O_EVENTS);
+        if (events == NULL || !PyList_CheckExact(events)) return Py_NewRef(Py_NotImplemented);
+    }
+    PyObject *stop_object = SLOT(self, FM_O_ECOUNT), *start_object = SLOT(self, FM_O_START);
+    if (!fm_ssize(stop_object, &stop) || !fm_ssize(start_object, &start) || start < 0
+        || stop > PyList_GET_SIZE(events))
+        return Py_NewRef(Py_NotImplemented);
+    PyObject *first = start < stop ? PyList_GET_ITEM(events, start) : Py_None;
+    PyObject *memo = SLOT(self, FM_O_MEMO);
+    PyObject *found = NULL, *memo_first = NULL;
+    /* held: a Python call (an ask of another kind, a lock waited for) may change the slots */
+    Py_INCREF(events);
+    Py_INCREF(first);
+    Py_INCREF(stop_object);
+    Py_INCREF(start_object);
+    Py_INCREF(memo);
+    if (memo != Py_None) {
+        if (Py_TYPE(memo) == DM_MEMO) memo_first = Py_XNewRef(SLOT(memo, FM_O_FIRST));
+        if (memo_first == NULL) {
+            memo_first = PyObject_GetAttr(memo, FM_S_FIRST);
+            if (memo_first == NULL) goto out;
+        }
+        if (memo_first == first) {
+            found = fm_call(ask, memo, seat, events, start_object, stop_object);
+            if (found == NULL) goto out;
+        }
+    }
+    if (found == NULL || found == Py_None) {
+        /* no memo of this deal, or this game went another way than its memo's */
+        Py_CLEAR(found);
+        PyObject *made = PyObject_CallFunctionObjArgs(FM_DEAL_MEMO, first,
+                                                      SLOT(self, FM_O_PLAYERS),
+                                                      SLOT(self, FM_O_RULES), NULL);
+        if (made == NULL) goto out;
+        Py_XSETREF(memo, Py_NewRef(made));
+        set_slot(self, FM_O_MEMO, made);
+        found = fm_call(ask, memo, seat, events, start_object, stop_object);
+        if (found == Py_None) { /* a new memo takes any deal */
+            Py_CLEAR(found);
+            PyErr_SetString(PyExc_AssertionError, "a new memo refused its deal");
+        }
+    }
+out:
+    Py_XDECREF(memo_first);
+    Py_DECREF(memo);
+    Py_DECREF(start_object);
+    Py_DECREF(stop_object);
+    Py_DECREF(first);
+    Py_DECREF(events);
+    return found;
+}
+
+/* the Python method of a name, called with (self, seat[, ask]) */
+static PyObject *fm_python(PyObject *method, PyObject *self, PyObject *seat, PyObject *ask)
+{
+    PyObject *call[3] = {self, seat, ask};
+    return PyObject_Vectorcall(method, call, ask == NULL ? 2 : 3, NULL);
+}
+
+static PyObject *fm_method(PyObject *self, PyObject *seat, PyObject *name, PyObject *python)
+{
+    PyObject *ask = _PyType_Lookup(DM_MEMO, name); /* DealMemo.seen / .log as it is now */
+    if (ask == NULL || (ask != FM_C_SEEN && ask != FM_C_LOG && !PyFunction_Check(ask)))
+        return fm_python(python, self, seat, NULL); /* (another kind of attribute) */
+    Py_INCREF(ask);
+    PyObject *found = fm_from_memo(self, seat, ask);
+    Py_DECREF(ask);
+    if (found == Py_NotImplemented) {
+        Py_DECREF(found);
+        return fm_python(python, self, seat, NULL);
+    }
+    return found;
+}
+
+/* Game.seen_by(seat) */
+static PyObject *fm_seen_by(PyObject *self, PyObject *seat)
+{
+    return fm_method(self, seat, FM_S_SEEN, FM_SEEN_BY_PY);
+}
+
+/* Game.seat_log(seat) */
+static PyObject *fm_seat_log(PyObject *self, PyObject *seat)
+{
+    return fm_method(self, seat, FM_S_LOG, FM_SEAT_LOG_PY);
+}
+
+/* Game._from_memo(seat, ask) */
+static PyObject *fm_from_memo_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "_from_memo() takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *found = fm_from_memo(self, args[0], args[1]);
+    if (found == Py_NotImplemented) {
+        Py_DECREF(found);
+        return fm_python(FM_FROM_MEMO_PY, self, args[0], args[1]);
+    }
+    return found;
+}
+
+static PyMethodDef FM_GAME_METHODS[] = {
+    {"seen_by", (PyCFunction)fm_seen_by, METH_O,
+     "seen_by($self, seat, /)\n--\n\n"
+     "The events of the current (or last) deal that ``seat`` may see (``None``: the public "
+     "ones), in order: what its view holds, taken from the seat's log in a memo shared with "
+     "this game's copies, which carries the facts folded from them on "
+     "(:mod:`chicago.engine.carried`)."},
+    {"seat_log", (PyCFunction)fm_seat_log, METH_O,
+     "seat_log($self, seat, /)\n--\n\n"
+     "The log :meth:`seen_by` takes ``seat``'s events from, and how many of them it gives: "
+     "for a reader of a fact folded in the log (a view's scoring rounds) that keeps no "
+     "events, without making them."},
+    {"_from_memo", (PyCFunction)(void (*)(void))fm_from_memo_method, METH_FASTCALL,
+     "_from_memo($self, seat, ask, /)\n--\n\n"
+     "``ask`` of the memo of the current deal (one made when this game has none, or went "
+     "another way than its memo's) about ``seat`` and the deal's events."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* install_from_memo(Game, config): config holds DealMemo and the Python methods
+   (from_memo, seen_by, seat_log); puts the C ones on Game. DealMemo's C methods must be
+   on it already (install_memo). */
+static PyObject *install_from_memo(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *game, *config;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &game, &PyDict_Type, &config))
+        return NULL;
+    if (DM_MEMO == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "install_from_memo(): install_memo() first");
+        return NULL;
+    }
+    PyObject *memo = take(config, "DealMemo");
+    PyObject *from_memo = memo ? take(config, "from_memo") : NULL;
+    PyObject *seen_by = from_memo ? take(config, "seen_by") : NULL;
+    PyObject *seat_log = seen_by ? take(config, "seat_log") : NULL;
+    PyObject *result = NULL;
+    if (seat_log == NULL) goto out;
+    if (memo != (PyObject *)DM_MEMO) {
+        PyErr_SetString(PyExc_TypeError, "install_from_memo(): not the memo's DealMemo");
+        goto out;
+    }
+    if (offset_of(game, "_pending_count", &FM_O_PCOUNT) < 0
+        || offset_of(game, "_pending_offset", &FM_O_POFFSET) < 0
+        || offset_of(game, "_events", &FM_O_EVENTS) < 0
+        || offset_of(game, "_pending", &FM_O_PENDING) < 0
+        || offset_of(game, "_pending_base", &FM_O_PBASE) < 0
+        || offset_of(game, "_event_count", &FM_O_ECOUNT) < 0
+        || offset_of(game, "_deal_start_event", &FM_O_START) < 0
+        || offset_of(game, "_memo", &FM_O_MEMO) < 0
+        || offset_of(game, "players", &FM_O_PLAYERS) < 0
+        || offset_of(game, "rules", &FM_O_RULES) < 0
+        || offset_of(memo, "first", &FM_O_FIRST) < 0)
+        goto out;
+    if ((FM_S_MADE = PyUnicode_InternFromString("_made_events")) == NULL
+        || (FM_S_SEEN = PyUnicode_InternFromString("seen")) == NULL
+        || (FM_S_LOG = PyUnicode_InternFromString("log")) == NULL
+        || (FM_S_FIRST = PyUnicode_InternFromString("first")) == NULL)
+        goto out;
+    FM_C_SEEN = _PyType_Lookup(DM_MEMO, FM_S_SEEN);
+    FM_C_LOG = _PyType_Lookup(DM_MEMO, FM_S_LOG);
+    if (FM_C_SEEN == NULL || FM_C_LOG == NULL
+        || Py_TYPE(FM_C_SEEN) != &PyMethodDescr_Type || Py_TYPE(FM_C_LOG) != &PyMethodDescr_Type) {
+        PyErr_SetString(PyExc_TypeError, "install_from_memo(): DealMemo's C methods are not on it");
+        goto out;
+    }
+    Py_INCREF(FM_C_SEEN); /* kept for the module's life: compared by identity */
+    Py_INCREF(FM_C_LOG);
+    FM_GAME = (PyTypeObject *)Py_NewRef(game);
+    FM_DEAL_MEMO = Py_NewRef(memo);
+    FM_FROM_MEMO_PY = Py_NewRef(from_memo);
+    FM_SEEN_BY_PY = Py_NewRef(seen_by);
+    FM_SEAT_LOG_PY = Py_NewRef(seat_log);
+    if (dm_put_methods(game, FM_GAME_METHODS) < 0) goto out;
+    result = Py_NewRef(Py_None);
+out:
+    Py_XDECREF(memo);
+    Py_XDECREF(from_memo);
+    Py_XDECREF(seen_by);
+    Py_XDECREF(seat_log);
+    return result;
+}
+
+/* end of a game's memo asks (issue 28, forty-fourth pass) */
+
+/* ------------------------------------------------------------------ the card places fold
+   (issue 28, forty-fourth pass)
+
+   chicago.engine.knowledge._fold (the card places of a seat's events: where it knows
+   cards to be, read for every view's known_out and carried in the seat's log) was Python,
+   about a microsecond an event it follows. places_fold does the same in C, step for step
+   on the same objects (the same dict and set operations in the same order, so the
+   places' dicts and sets end alike, their order too). It takes the exact kinds it was
+   installed with (their fields read from their slots, as their properties read them) and
+   places of the exact CardPlaces class whose fields are a dict and sets; anything else
+   (another iterable of events, a subclass, fields of another type) is folded by the
+   Python function (knowledge._fold_python). */
+
+enum { PF_DEAL, PF_EXCHANGED, PF_EXCHANGE, PF_REDEAL, PF_ONE_UP, PF_ONE_UP_CHOICE, PF_SHOW,
+       PF_RESHUFFLE, PF_KINDS };
+static PyTypeObject *PF_KIND[PF_KINDS];
+static PyObject *PF_PLACES, *PF_PYTHON;     /* CardPlaces, knowledge._fold_python */
+static PyObject *PF_S_DIFFERENCE;            /* "difference_update" */
+static Py_ssize_t PF_O_HELD, PF_O_PILE, PF_O_OUT, PF_O_PENDING, PF_O_RETURNED, PF_O_RESHUFFLES;
+/* the slots read of each kind: its seat and one or two more */
+static Py_ssize_t PF_O_SEAT[PF_KINDS], PF_O_A[PF_KINDS], PF_O_B[PF_KINDS];
+
+static int pf_kind(PyObject *event)
+{
+    PyTypeObject *type = Py_TYPE(event);
+    for (int k = 0; k < PF_KINDS; k++)
+        if (PF_KIND[k] == type) return k;
+    return -1;
+}
+
+/* a field of an event (a borrowed reference), or NULL with AttributeError */
+static PyObject *pf_field(PyObject *event, Py_ssize_t offset)
+{
+    PyObject *value = SLOT(event, offset);
+    if (value == NULL) PyErr_SetString(PyExc_AttributeError, "an event's field is not set");
+    return value;
+}
+
+/* whether places are of the shape this fold changes */
+static int pf_shaped(PyObject *known)
+{
+    if ((PyObject *)Py_TYPE(known) != PF_PLACES) return 0;
+    PyObject *held = SLOT(known, PF_O_HELD), *pile = SLOT(known, PF_O_PILE);
+    PyObject *out = SLOT(known, PF_O_OUT), *pending = SLOT(known, PF_O_PENDING);
+    PyObject *returned = SLOT(known, PF_O_RETURNED);
+    return held != NULL && PyDict_CheckExact(held) && pile != NULL && PySet_CheckExact(pile)
+        && out != NULL && PySet_CheckExact(out) && pending != NULL && PySet_CheckExact(pending)
+        && returned != NULL && PySet_CheckExact(returned)
+        && SLOT(known, PF_O_RESHUFFLES) != NULL;
+}
+
+/* CardPlaces._forget(card) */
+static int pf_forget(PyObject *known, PyObject *card)
+{
+    PyObject *held = SLOT(known, PF_O_HELD);
+    int has = PyDict_Contains(held, card);
+    if (has < 0 || (has && PyDict_DelItem(held, card) < 0)) return -1;
+    if (PySet_Discard(SLOT(known, PF_O_PILE), card) < 0
+        || PySet_Discard(SLOT(known, PF_O_OUT), card) < 0
+        || PySet_Discard(SLOT(known, PF_O_RETURNED), card) < 0)
+        return -1;
+    return 0;
+}
+
+/* CardPlaces._forget_all(cards): cards a tuple */
+static int pf_forget_all(PyObject *known, PyObject *cards)
+{
+    PyObject *held = SLOT(known, PF_O_HELD);
+    Py_ssize_t n = PyTuple_GET_SIZE(cards);
+    if (PyDict_GET_SIZE(held))
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int has = PyDict_Contains(held, PyTuple_GET_ITEM(cards, i));
+            if (has < 0 || (has && PyDict_DelItem(held, PyTuple_GET_ITEM(cards, i)) < 0))
+                return -1;
+        }
+    /* set.difference_update itself: it may make the set's table smaller at its end, which
+       orders the set's cards as Python's own does */
+    Py_ssize_t places[3] = {PF_O_PILE, PF_O_OUT, PF_O_RETURNED};
+    for (int p = 0; p < 3; p++) {
+        PyObject *done = PyObject_CallMethodOneArg(SLOT(known, places[p]), PF_S_DIFFERENCE,
+                                                   cards);
+        if (done == NULL) return -1;
+        Py_DECREF(done);
+    }
+    return 0;
+}
+
+/* the cards held[card] == who moved from held into ``into`` (CardPlaces._exchanged, or a
+   thrown-in hand's cards put on the pile) */
+static int pf_move_held(PyObject *known, PyObject *who, PyObject *into)
+{
+    PyObject *held = SLOT(known, PF_O_HELD);
+    PyObject *cards = PyList_New(0), *card, *owner;
+    if (cards == NULL) return -1;
+    Py_ssize_t at = 0;
+    while (PyDict_Next(held, &at, &card, &owner)) {
+        int same = PyObject_RichCompareBool(owner, who, Py_EQ);
+        if (same < 0 || (same && PyList_Append(cards, card) < 0)) {
+            Py_DECREF(cards);
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(cards); i++) {
+        card = PyList_GET_ITEM(cards, i);
+        if (PyDict_DelItem(held, card) < 0 || PySet_Add(into, card) < 0) {
+            Py_DECREF(cards);
+            return -1;
+        }
+    }
+    Py_DECREF(cards);
+    return 0;
+}
+
+static int pf_step(PyObject **known_at, PyObject *open, PyObject *seat, PyObject *event,
+                   int kind)
+{
+    PyObject *known = *known_at;
+    PyObject *who = kind == PF_DEAL || kind == PF_RESHUFFLE ? NULL
+                                                            : pf_field(event, PF_O_SEAT[kind]);
+    if (who == NULL && kind != PF_DEAL && kind != PF_RESHUFFLE) return -1;
+    switch (kind) {
+    case PF_DEAL: {
+        PyObject *fresh = PyObject_CallNoArgs(PF_PLACES);
+        if (fresh == NULL) return -1;
+        if (!pf_shaped(fresh)) {
+            Py_DECREF(fresh);
+            PyErr_SetString(PyExc_TypeError, "CardPlaces() of another shape");
+            return -1;
+        }
+        Py_SETREF(*known_at, fresh);
+        return PySet_Clear(open);
+    }
+    case PF_EXCHANGED: { /* private: the seat's own discards and draws */
+        PyObject *drawn = pf_field(event, PF_O_A[kind]), *discarded = pf_field(event, PF_O_B[kind]);
+        if (drawn == NULL || discarded == NULL) return -1;
+        if (!PyTuple_CheckExact(drawn) || !PyTuple_CheckExact(discarded)) {
+            PyErr_SetString(PyExc_TypeError, "an exchange's cards are no tuple");
+            return -1;
+        }
+        if (pf_forget_all(known, drawn) < 0) return -1;
+        int open_seat = PySet_Contains(open, seat);
+        if (open_seat < 0) return -1;
+        PyObject *into = SLOT(known, open_seat ? PF_O_PENDING : PF_O_PILE);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(discarded); i++)
+            if (PySet_Add(into, PyTuple_GET_ITEM(discarded, i)) < 0) return -1;
+        return 0;
+    }
+    case PF_EXCHANGE: {
+        PyObject *one_up = pf_field(event, PF_O_A[kind]);
+        if (one_up == NULL) return -1;
+        int up = PyObject_IsTrue(one_up);
+        if (up < 0) return -1;
+        if (up) return PySet_Add(open, who); /* its discard joins the pile at the choice */
+        int other = PyObject_RichCompareBool(who, seat, Py_NE);
+        if (other <= 0) return other;
+        PyObject *discarded = pf_field(event, PF_O_B[kind]);
+        if (discarded == NULL) return -1;
+        int some = PyObject_IsTrue(discarded);
+        if (some <= 0) return some;
+        if (!PyDict_GET_SIZE(SLOT(known, PF_O_HELD))) return 0;
+        return pf_move_held(known, who, SLOT(known, PF_O_OUT));
+    }
+    case PF_REDEAL: {
+        PyObject *redealt = pf_field(event, PF_O_A[kind]);
+        if (redealt == NULL) return -1;
+        int yes = PyObject_IsTrue(redealt);
+        if (yes <= 0) return yes;
+        int other = PyObject_RichCompareBool(who, seat, Py_NE);
+        if (other <= 0) return other;
+        return pf_move_held(known, who, SLOT(known, PF_O_PILE)); /* thrown in whole */
+    }
+    case PF_ONE_UP: {
+        PyObject *card = pf_field(event, PF_O_A[kind]);
+        if (card == NULL) return -1;
+        Py_INCREF(card);
+        int failed = pf_forget(known, card) < 0
+            || PyDict_SetItem(SLOT(known, PF_O_HELD), card, who) < 0;
+        Py_DECREF(card);
+        return failed ? -1 : 0;
+    }
+    case PF_ONE_UP_CHOICE: {
+        PyObject *card = pf_field(event, PF_O_A[kind]), *accepted = pf_field(event, PF_O_B[kind]);
+        if (card == NULL || accepted == NULL) return -1;
+        if (PySet_Discard(open, who) < 0 || pf_forget(known, card) < 0) return -1;
+        int own = PyObject_RichCompareBool(who, seat, Py_EQ);
+        if (own < 0) return -1;
+        if (own) {
+            PyObject *pile = SLOT(known, PF_O_PILE), *pending = SLOT(known, PF_O_PENDING);
+            PyObject *joined = PyNumber_InPlaceOr(pile, pending);
+            if (joined == NULL) return -1;
+            Py_INCREF(pending);
+            if (set_slot(known, PF_O_PILE, joined) < 0 || PySet_Clear(pending) < 0) {
+                Py_DECREF(pending);
+                return -1;
+            }
+            Py_DECREF(pending);
+        } else if (PyDict_GET_SIZE(SLOT(known, PF_O_HELD))) {
+            if (pf_move_held(known, who, SLOT(known, PF_O_OUT)) < 0) return -1;
+        }
+        int taken = PyObject_IsTrue(accepted);
+        if (taken < 0) return -1;
+        if (!taken) return PySet_Add(SLOT(known, PF_O_PILE), card);
+        int other = PyObject_RichCompareBool(who, seat, Py_NE);
+        if (other <= 0) return other;
+        return PyDict_SetItem(SLOT(known, PF_O_HELD), card, who);
+    }
+    case PF_SHOW: {
+        int own = PyObject_RichCompareBool(who, seat, Py_EQ);
+        if (own) return own < 0 ? -1 : 0; /* the seat's own cards: it knows them */
+        PyObject *cards = pf_field(event, PF_O_A[kind]);
+        if (cards == NULL) return -1;
+        if (!PyTuple_CheckExact(cards)) {
+            PyErr_SetString(PyExc_TypeError, "a show's cards are no tuple");
+            return -1;
+        }
+        if (pf_forget_all(known, cards) < 0) return -1;
+        PyObject *held = SLOT(known, PF_O_HELD);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(cards); i++)
+            if (PyDict_SetItem(held, PyTuple_GET_ITEM(cards, i), who) < 0) return -1;
+        return 0;
+    }
+    case PF_RESHUFFLE: { /* the pile is the new stock */
+        PyObject *pile = SLOT(known, PF_O_PILE);
+        PyObject *count = SLOT(known, PF_O_RESHUFFLES);
+        if (set_slot(known, PF_O_RETURNED, PySet_New(pile)) < 0 || PySet_Clear(pile) < 0
+            || PySet_Clear(SLOT(known, PF_O_OUT)) < 0)
+            return -1;
+        PyObject *one = PyLong_FromLong(1);
+        if (one == NULL) return -1;
+        PyObject *more = PyNumber_Add(count, one);
+        Py_DECREF(one);
+        return set_slot(known, PF_O_RESHUFFLES, more);
+    }
+    }
+    return 0;
+}
+
+/* places_fold(events, seat, known, one_up_open): knowledge._fold */
+static PyObject *places_fold(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (PF_PLACES == NULL || nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "places_fold(events, seat, known, one_up_open) "
+                        "(install_places first)");
+        return NULL;
+    }
+    PyObject *events = args[0], *seat = args[1], *known = args[2], *open = args[3];
+    if (!(PyTuple_Check(events) || PyList_CheckExact(events)) || !pf_shaped(known)
+        || !PySet_CheckExact(open))
+        return PyObject_Vectorcall(PF_PYTHON, args, 4, NULL);
+    Py_INCREF(events);
+    Py_INCREF(known);
+    Py_INCREF(open);
+    int failed = 0;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(events); i++) {
+        PyObject *event = PySequence_Fast_GET_ITEM(events, i);
+        int kind = pf_kind(event);
+        if (kind < 0) continue; /* plays, announcements …: they move no card followed here */
+        Py_INCREF(event);
+        failed = pf_step(&known, open, seat, event, kind) < 0;
+        Py_DECREF(event);
+        if (failed) break;
+    }
+    Py_DECREF(events);
+    if (failed) {
+        Py_DECREF(known);
+        Py_DECREF(open);
+        return NULL;
+    }
+    PyObject *pair = PyTuple_Pack(2, known, open);
+    Py_DECREF(known);
+    Py_DECREF(open);
+    return pair;
+}
+
+/* install_places(config): CardPlaces, the Python fold, and the kinds with the names of
+   the slots read (Deal, Exchanged, Exchange, Redeal, OneUp, OneUpChoice, Show, Reshuffle) */
+static PyObject *install_places(PyObject *module, PyObject *config)
+{
+    (void)module;
+    if (!PyDict_Check(config)) {
+        PyErr_SetString(PyExc_TypeError, "install_places() takes a dict");
+        return NULL;
+    }
+    static const char *names[PF_KINDS] = {"Deal", "Exchanged", "Exchange", "Redeal", "OneUp",
+                                          "OneUpChoice", "Show", "Reshuffle"};
+    static const char *slots[PF_KINDS][4] = {
+        {NULL, NULL, NULL, NULL}, {"_seat", "_drawn", "_discarded", NULL},
+        {"_seat", "_one_up", "_discarded", NULL}, {"_seat", "_redealt", NULL, NULL},
+        {"_seat", "_card", NULL, NULL}, {"_seat", "_card", "_accepted", NULL},
+        {"_seat", "_cards", NULL, NULL}, {NULL, NULL, NULL, NULL}};
+    PyObject *places = take(config, "CardPlaces");
+    PyObject *python = places ? take(config, "fold") : NULL;
+    if (python == NULL) goto failed;
+    if (!PyType_Check(places)
+        || offset_of(places, "held", &PF_O_HELD) < 0 || offset_of(places, "pile", &PF_O_PILE) < 0
+        || offset_of(places, "out", &PF_O_OUT) < 0
+        || offset_of(places, "pending", &PF_O_PENDING) < 0
+        || offset_of(places, "returned", &PF_O_RETURNED) < 0
+        || offset_of(places, "reshuffles", &PF_O_RESHUFFLES) < 0)
+        goto failed;
+    for (int k = 0; k < PF_KINDS; k++) {
+        PyObject *kind = take(config, names[k]);
+        if (kind == NULL) goto failed;
+        if (!PyType_Check(kind)) {
+            Py_DECREF(kind);
+            PyErr_SetString(PyExc_TypeError, "install_places(): kinds are types");
+            goto failed;
+        }
+        Py_ssize_t *at[3] = {&PF_O_SEAT[k], &PF_O_A[k], &PF_O_B[k]};
+        for (int s = 0; s < 3; s++)
+            if (slots[k][s] != NULL && offset_of(kind, slots[k][s], at[s]) < 0) {
+                Py_DECREF(kind);
+                goto failed;
+            }
+        PF_KIND[k] = (PyTypeObject *)kind; /* kept for the module's life */
+    }
+    if ((PF_S_DIFFERENCE = PyUnicode_InternFromString("difference_update")) == NULL)
+        goto failed;
+    PF_PLACES = places;
+    PF_PYTHON = python;
+    Py_RETURN_NONE;
+failed:
+    Py_XDECREF(places);
+    Py_XDECREF(python);
+    return NULL;
+}
+
+/* the places fold's advance and its shared read in C (knowledge._advance_places and
+   _carried_out; the Python ones kept as _advance_places_python, _carried_out_python and
+   called for anything of another shape, and for the set made again) */
+static PyTypeObject *PF_PLACING;
+static PyObject *PF_ADVANCE_PY, *PF_CARRIED_PY;
+static Py_ssize_t PF_O_PLACES, PF_O_OPEN, PF_O_KNOWN_OUT;
+
+/* advance_places(state, events, log) */
+static PyObject *advance_places(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (PF_PLACING == NULL || nargs != 3 || Py_TYPE(args[0]) != PF_PLACING
+        || !(PyTuple_Check(args[1]) || PyList_CheckExact(args[1])) || DM_LOG == NULL
+        || Py_TYPE(args[2]) != DM_LOG || SLOT(args[2], DM_O_SEAT) == NULL
+        || SLOT(args[0], PF_O_PLACES) == NULL || SLOT(args[0], PF_O_OPEN) == NULL)
+        return PyObject_Vectorcall(PF_ADVANCE_PY, args, (size_t)nargs, NULL);
+    PyObject *state = args[0], *events = args[1];
+    int moved = 0;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(events); i++) {
+        int kind = pf_kind(PySequence_Fast_GET_ITEM(events, i));
+        if (kind < 0) continue;
+        moved = 1;
+        if (kind != PF_EXCHANGE) { /* it may move a card into or out of the stock */
+            if (set_slot(state, PF_O_KNOWN_OUT, Py_NewRef(Py_None)) < 0) return NULL;
+            break;
+        }
+    }
+    if (moved) {
+        PyObject *call[4] = {events, SLOT(args[2], DM_O_SEAT), SLOT(state, PF_O_PLACES),
+                             SLOT(state, PF_O_OPEN)};
+        for (int i = 0; i < 4; i++) Py_INCREF(call[i]);
+        PyObject *pair = places_fold(NULL, call, 4);
+        for (int i = 0; i < 4; i++) Py_DECREF(call[i]);
+        if (pair == NULL) return NULL;
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            Py_DECREF(pair);
+            PyErr_SetString(PyExc_TypeError, "the places fold gave no pair");
+            return NULL;
+        }
+        set_slot(state, PF_O_PLACES, Py_NewRef(PyTuple_GET_ITEM(pair, 0)));
+        set_slot(state, PF_O_OPEN, Py_NewRef(PyTuple_GET_ITEM(pair, 1)));
+        Py_DECREF(pair);
+    }
+    return Py_NewRef(state);
+}
+
+/* carried_out(state): the set kept, else the Python function makes it */
+static PyObject *carried_out(PyObject *module, PyObject *state)
+{
+    (void)module;
+    if (PF_PLACING != NULL && Py_TYPE(state) == PF_PLACING) {
+        PyObject *out = SLOT(state, PF_O_KNOWN_OUT);
+        if (out != NULL && out != Py_None) return Py_NewRef(out);
+    }
+    return PyObject_CallOneArg(PF_CARRIED_PY, state);
+}
+
+/* install_placing(config): knowledge._Placing and the Python advance and read */
+static PyObject *install_placing(PyObject *module, PyObject *config)
+{
+    (void)module;
+    if (!PyDict_Check(config) || PF_PLACES == NULL) {
+        PyErr_SetString(PyExc_TypeError, "install_placing() takes a dict (after install_places)");
+        return NULL;
+    }
+    PyObject *placing = take(config, "Placing");
+    PyObject *advance = placing ? take(config, "advance") : NULL;
+    PyObject *read = advance ? take(config, "carried_out") : NULL;
+    if (read == NULL || !PyType_Check(placing)
+        || offset_of(placing, "places", &PF_O_PLACES) < 0
+        || offset_of(placing, "one_up_open", &PF_O_OPEN) < 0
+        || offset_of(placing, "out", &PF_O_KNOWN_OUT) < 0) {
+        if (read != NULL && !PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "install_placing(): Placing is a class");
+        Py_XDECREF(placing);
+        Py_XDECREF(advance);
+        Py_XDECREF(read);
+        return NULL;
+    }
+    PF_PLACING = (PyTypeObject *)placing; /* kept for the module's life */
+    PF_ADVANCE_PY = advance;
+    PF_CARRIED_PY = read;
+    Py_RETURN_NONE;
+}
+
+/* end of the card places fold (issue 28, forty-fourth pass) */
+
+/* ------------------------------------------------------------------ the scoring rounds fold
+   (issue 28, forty-fourth pass)
+
+   chicago.engine.views._Scoring.add (the scoring rounds carried in the spectators' log,
+   read for every public view) and its read _Scoring.parts were Python frames around a few
+   events each. scoring_add does what add does, in the same order on the same objects (an
+   Announcement made by calling its class); scoring_parts gives the parts kept, else calls
+   the Python method. Anything of another shape goes to the Python (_Scoring.add, .parts). */
+
+enum { SC_ANNOUNCE, SC_PASS, SC_REVEAL, SC_RESULT, SC_EXCHANGE, SC_DEAL, SC_KINDS };
+static PyTypeObject *SC_KIND[SC_KINDS];
+static PyTypeObject *SC_SCORING;
+static PyObject *SC_ANNOUNCEMENT, *SC_ADD_PY, *SC_PARTS_PY;
+static Py_ssize_t SC_O_PARTS, SC_O_RESULT, SC_O_START, SC_O_WORDS, SC_O_ANNOUNCEMENTS,
+    SC_O_RESULTS, SC_O_REVEALS, SC_O_ROUND_OF_WORD;
+static Py_ssize_t SC_O_SEAT[2], SC_O_ROUND[2], SC_O_CATEGORY; /* Announce, Pass */
+
+static int sc_step(PyObject *self, PyObject *event, int kind)
+{
+    PyObject *announcements = SLOT(self, SC_O_ANNOUNCEMENTS), *reveals = SLOT(self, SC_O_REVEALS);
+    switch (kind) {
+    case SC_ANNOUNCE:
+    case SC_PASS: {
+        if (set_slot(self, SC_O_PARTS, Py_NewRef(Py_None)) < 0) return -1;
+        PyObject *category = kind == SC_ANNOUNCE ? SLOT(event, SC_O_CATEGORY) : Py_None;
+        PyObject *round = SLOT(event, SC_O_ROUND[kind]), *seat = SLOT(event, SC_O_SEAT[kind]);
+        if (category == NULL || round == NULL || seat == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "an event's field is not set");
+            return -1;
+        }
+        int words = PyObject_IsTrue(SLOT(self, SC_O_WORDS));
+        if (words < 0) return -1;
+        int begins = !words;
+        if (!begins) {
+            Py_ssize_t n = PyList_GET_SIZE(announcements);
+            if (n == 0) {
+                PyErr_SetString(PyExc_IndexError, "list index out of range");
+                return -1;
+            }
+            PyObject *last = PyList_GET_ITEM(announcements, n - 1);
+            PyObject *last_round = Py_TYPE(last) == (PyTypeObject *)SC_ANNOUNCEMENT
+                ? Py_XNewRef(SLOT(last, SC_O_ROUND_OF_WORD)) : NULL;
+            if (last_round == NULL) {
+                Py_INCREF(last);
+                last_round = PyObject_GetAttrString(last, "round");
+                Py_DECREF(last);
+                if (last_round == NULL) return -1;
+            }
+            begins = PyObject_RichCompareBool(round, last_round, Py_NE);
+            Py_DECREF(last_round);
+            if (begins < 0) return -1;
+        }
+        if (begins) {
+            PyObject *start = Py_BuildValue("(nn)", PyList_GET_SIZE(announcements),
+                                            PyList_GET_SIZE(reveals));
+            if (set_slot(self, SC_O_START, start) < 0) return -1;
+            set_slot(self, SC_O_WORDS, Py_NewRef(Py_True));
+            set_slot(self, SC_O_RESULT, Py_NewRef(Py_None));
+        }
+        PyObject *call[3] = {round, seat, category};
+        PyObject *word = PyObject_Vectorcall(SC_ANNOUNCEMENT, call, 3, NULL);
+        if (word == NULL) return -1;
+        int failed = PyList_Append(SLOT(self, SC_O_ANNOUNCEMENTS), word);
+        Py_DECREF(word);
+        return failed;
+    }
+    case SC_REVEAL:
+        if (set_slot(self, SC_O_PARTS, Py_NewRef(Py_None)) < 0) return -1;
+        return PyList_Append(reveals, event);
+    case SC_RESULT:
+        if (set_slot(self, SC_O_PARTS, Py_NewRef(Py_None)) < 0) return -1;
+        if (PyList_Append(SLOT(self, SC_O_RESULTS), event) < 0) return -1;
+        return set_slot(self, SC_O_RESULT, Py_NewRef(event));
+    default: { /* an exchange round has begun since (or a new deal) */
+        int words = PyObject_IsTrue(SLOT(self, SC_O_WORDS));
+        if (words <= 0) return words;
+        if (kind == SC_EXCHANGE && SLOT(self, SC_O_RESULT) == Py_None) return 0;
+        if (set_slot(self, SC_O_PARTS, Py_NewRef(Py_None)) < 0) return -1;
+        return set_slot(self, SC_O_WORDS, Py_NewRef(Py_False));
+    }
+    }
+}
+
+static int sc_shaped(PyObject *self)
+{
+    Py_ssize_t slots[] = {SC_O_PARTS, SC_O_RESULT, SC_O_START, SC_O_WORDS};
+    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+        if (SLOT(self, slots[i]) == NULL) return 0;
+    PyObject *lists[] = {SLOT(self, SC_O_ANNOUNCEMENTS), SLOT(self, SC_O_RESULTS),
+                         SLOT(self, SC_O_REVEALS)};
+    for (size_t i = 0; i < 3; i++)
+        if (lists[i] == NULL || !PyList_CheckExact(lists[i])) return 0;
+    return 1;
+}
+
+/* scoring_add(scoring, events, log=None): _Scoring.add */
+static PyObject *scoring_add(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (SC_SCORING == NULL || nargs < 2 || nargs > 3 || Py_TYPE(args[0]) != SC_SCORING
+        || !(PyTuple_Check(args[1]) || PyList_CheckExact(args[1])) || !sc_shaped(args[0]))
+        return PyObject_Vectorcall(SC_ADD_PY, args, (size_t)nargs, NULL);
+    PyObject *self = args[0], *events = args[1];
+    Py_INCREF(self);
+    Py_INCREF(events);
+    int failed = 0;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(events) && !failed; i++) {
+        PyObject *event = PySequence_Fast_GET_ITEM(events, i);
+        PyTypeObject *type = Py_TYPE(event);
+        int kind = 0;
+        while (kind < SC_KINDS && SC_KIND[kind] != type) kind++;
+        if (kind == SC_KINDS) continue; /* plays, draws …: no part of a scoring round */
+        if (!sc_shaped(self)) { /* (changed under an Announcement's call) */
+            PyErr_SetString(PyExc_TypeError, "a _Scoring of another shape");
+            failed = 1;
+            break;
+        }
+        Py_INCREF(event);
+        failed = sc_step(self, event, kind) < 0;
+        Py_DECREF(event);
+    }
+    Py_DECREF(events);
+    if (failed) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return self;
+}
+
+/* scoring_parts(scoring): _Scoring.parts, the parts kept read directly */
+static PyObject *scoring_parts(PyObject *module, PyObject *self)
+{
+    (void)module;
+    if (SC_SCORING != NULL && Py_TYPE(self) == SC_SCORING) {
+        PyObject *parts = SLOT(self, SC_O_PARTS);
+        if (parts != NULL && parts != Py_None) return Py_NewRef(parts);
+    }
+    return PyObject_CallOneArg(SC_PARTS_PY, self);
+}
+
+/* install_scoring(config): _Scoring, Announcement, the Python add and parts, the kinds */
+static PyObject *install_scoring(PyObject *module, PyObject *config)
+{
+    (void)module;
+    if (!PyDict_Check(config)) {
+        PyErr_SetString(PyExc_TypeError, "install_scoring() takes a dict");
+        return NULL;
+    }
+    static const char *names[SC_KINDS] = {"Announce", "Pass", "Reveal", "RoundResult",
+                                          "Exchange", "Deal"};
+    PyObject *scoring = take(config, "Scoring");
+    PyObject *word = scoring ? take(config, "Announcement") : NULL;
+    PyObject *add = word ? take(config, "add") : NULL;
+    PyObject *parts = add ? take(config, "parts") : NULL;
+    PyObject *kinds[SC_KINDS] = {NULL};
+    if (parts == NULL) goto failed;
+    for (int k = 0; k < SC_KINDS; k++)
+        if ((kinds[k] = take(config, names[k])) == NULL || !PyType_Check(kinds[k])) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "install_scoring(): kinds are types");
+            goto failed;
+        }
+    if (!PyType_Check(scoring) || !PyType_Check(word)
+        || offset_of(scoring, "_parts", &SC_O_PARTS) < 0
+        || offset_of(scoring, "_result", &SC_O_RESULT) < 0
+        || offset_of(scoring, "_start", &SC_O_START) < 0
+        || offset_of(scoring, "_words", &SC_O_WORDS) < 0
+        || offset_of(scoring, "announcements", &SC_O_ANNOUNCEMENTS) < 0
+        || offset_of(scoring, "results", &SC_O_RESULTS) < 0
+        || offset_of(scoring, "reveals", &SC_O_REVEALS) < 0
+        || offset_of(word, "round", &SC_O_ROUND_OF_WORD) < 0
+        || offset_of(kinds[SC_ANNOUNCE], "_seat", &SC_O_SEAT[SC_ANNOUNCE]) < 0
+        || offset_of(kinds[SC_ANNOUNCE], "_round", &SC_O_ROUND[SC_ANNOUNCE]) < 0
+        || offset_of(kinds[SC_ANNOUNCE], "_category", &SC_O_CATEGORY) < 0
+        || offset_of(kinds[SC_PASS], "_seat", &SC_O_SEAT[SC_PASS]) < 0
+        || offset_of(kinds[SC_PASS], "_round", &SC_O_ROUND[SC_PASS]) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "install_scoring(): classes");
+        goto failed;
+    }
+    for (int k = 0; k < SC_KINDS; k++) SC_KIND[k] = (PyTypeObject *)kinds[k]; /* kept */
+    SC_SCORING = (PyTypeObject *)scoring;
+    SC_ANNOUNCEMENT = word;
+    SC_ADD_PY = add;
+    SC_PARTS_PY = parts;
+    Py_RETURN_NONE;
+failed:
+    for (int k = 0; k < SC_KINDS; k++) Py_XDECREF(kinds[k]);
+    Py_XDECREF(scoring);
+    Py_XDECREF(word);
+    Py_XDECREF(add);
+    Py_XDECREF(parts);
+    return NULL;
+}
+
+/* end of the scoring rounds fold (issue 28, forty-fourth pass) */
+
 static PyMethodDef METHODS[] = {
     {"pass43_stats", pass43_stats, METH_NOARGS,
      "pass43_stats()\n--\n\n(exchange turns listed directly, turns left to the old loop, "
@@ -7841,6 +8739,36 @@ static PyMethodDef METHODS[] = {
     {"install_memo", install_memo, METH_O,
      "install_memo(config)\n--\n\nPut the C reads of a deal's memo on chicago.engine.carried's "
      "DealMemo and SeatLog (issue 28, forty-first pass; carried does this once at import)."},
+    {"install_from_memo", install_from_memo, METH_VARARGS,
+     "install_from_memo(Game, config)\n--\n\nPut the C asks of a deal's memo on Game "
+     "(seen_by, seat_log, _from_memo; issue 28, forty-fourth pass; game.py does this once at "
+     "import)."},
+    {"install_places", install_places, METH_O,
+     "install_places(config)\n--\n\nSet up places_fold with chicago.engine.knowledge's "
+     "CardPlaces, the event kinds and the Python fold (issue 28, forty-fourth pass)."},
+    {"places_fold", (PyCFunction)(void (*)(void))places_fold, METH_FASTCALL,
+     "places_fold(events, seat, known, one_up_open)\n--\n\nchicago.engine.knowledge._fold "
+     "in C: the card places and the seats whose one-up discard is open after ``events`` "
+     "(issue 28, forty-fourth pass)."},
+    {"install_placing", install_placing, METH_O,
+     "install_placing(config)\n--\n\nSet up advance_places and carried_out with "
+     "chicago.engine.knowledge's _Placing and the Python ones (issue 28, forty-fourth "
+     "pass)."},
+    {"advance_places", (PyCFunction)(void (*)(void))advance_places, METH_FASTCALL,
+     "advance_places(state, events, log)\n--\n\nchicago.engine.knowledge._advance_places "
+     "in C (issue 28, forty-fourth pass)."},
+    {"carried_out", carried_out, METH_O,
+     "carried_out(state)\n--\n\nchicago.engine.knowledge._carried_out in C (issue 28, "
+     "forty-fourth pass)."},
+    {"install_scoring", install_scoring, METH_O,
+     "install_scoring(config)\n--\n\nSet up scoring_add and scoring_parts with "
+     "chicago.engine.views' _Scoring (issue 28, forty-fourth pass)."},
+    {"scoring_add", (PyCFunction)(void (*)(void))scoring_add, METH_FASTCALL,
+     "scoring_add(scoring, events, log=None)\n--\n\nchicago.engine.views._Scoring.add in C "
+     "(issue 28, forty-fourth pass)."},
+    {"scoring_parts", scoring_parts, METH_O,
+     "scoring_parts(scoring)\n--\n\nchicago.engine.views._Scoring.parts, the parts kept "
+     "read in C (issue 28, forty-fourth pass)."},
     {"vc_memo_clear", vc_memo_clear, METH_NOARGS,
      "vc_memo_clear()\n--\n\nLet go every public text kept by identity (issue 28, "
      "thirty-eighth pass); (hits, misses) since the last clear."},

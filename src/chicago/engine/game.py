@@ -714,6 +714,11 @@ class Game:
             assert found is not None  # a new memo takes any deal
         return found
 
+    # kept when the accelerator's take their place (issue 28, forty-fourth pass)
+    _seen_by_python = seen_by
+    _seat_log_python = seat_log
+    _from_memo_python = _from_memo
+
     @property
     def deal_history(self) -> tuple[DealRecord, ...]:
         """One record per finished deal: deal number, dealer, points gained, scores after,
@@ -1614,6 +1619,9 @@ ACCELERATED_METHODS: tuple[tuple[str, str], ...] = (
     ("_start_deal", "_start_deal_python"),
     ("_resolve_announcements", "_resolve_announcements_python"),
     ("_resolve_trick", "_resolve_trick_python"),
+    ("seen_by", "_seen_by_python"),
+    ("seat_log", "_seat_log_python"),
+    ("_from_memo", "_from_memo_python"),
 )
 """The methods of :class:`Game` the C accelerator puts in place, each with the name of its
 pure-Python twin kept on ``Game``: an all-Python game class takes every twin from this list
@@ -1655,6 +1663,11 @@ def _install_accelerator() -> bool:
         "show_if_breaking": Game._show_if_breaking, "Show": _RECORD_OF[Show],
         "K_ONE_UP": _K.ONE_UP, "K_ACCEPT": _K.ACCEPT, "OneUp": _RECORD_OF[OneUp],
         "OneUpChoice": _RECORD_OF[OneUpChoice],
+    })
+    # a deal memo's asks (seen_by, seat_log, _from_memo) in C (issue 28, forty-fourth pass)
+    ENGINE.install_from_memo(Game, {
+        "DealMemo": DealMemo, "from_memo": Game._from_memo_python,
+        "seen_by": Game._seen_by_python, "seat_log": Game._seat_log_python,
     })
     return True
 

@@ -229,14 +229,25 @@ class _Placing:
         self.out: set[Card] | None = None
 
 
-def _advance_places(state: _Placing, events: Sequence[Event], log: SeatLog) -> _Placing:
+def _advance_places_python(state: _Placing, events: Sequence[Event], log: SeatLog
+                           ) -> _Placing:
+    """The places after ``events``; the cards known out of the stock worked out again only
+    after an event that may change them. A public :class:`Exchange` never does (issue 28,
+    forty-fourth pass): a one-up exchange notes its seat, any other moves the cards its
+    seat was known to hold from ``held`` to ``out``, and both are out of the stock; so an
+    exchange round's events of the other seats keep the set the readers share."""
     relevant = _PLACE_KINDS
+    moved = False
     for event in events:
-        if type(event) in relevant:
-            state.out = None
-            state.places, state.one_up_open = _fold(events, log.seat, state.places,
-                                                    state.one_up_open)
-            break
+        kind = type(event)
+        if kind in relevant:
+            moved = True
+            if kind is not Exchange:
+                state.out = None
+                break
+    if moved:
+        state.places, state.one_up_open = _fold(events, log.seat, state.places,
+                                                state.one_up_open)
     return state
 
 
@@ -248,7 +259,7 @@ def _out_of_stock(state: _Placing) -> set[Card]:
     return set(_carried_out(state))
 
 
-def _carried_out(state: _Placing) -> set[Card]:
+def _carried_out_python(state: _Placing) -> set[Card]:
     # read under the log's lock; the set given out is never changed afterwards (an event
     # that moves a card makes the next one), so readers share it without a copy
     out = state.out
@@ -257,8 +268,6 @@ def _carried_out(state: _Placing) -> set[Card]:
     return out
 
 
-PLACES: Fold[_Placing] = Fold("card places", lambda log: _Placing(), _advance_places)
-"""The places of :func:`card_places`, carried in a seat's log."""
 
 
 def out_of_stock(events: Sequence[Event], seat: int | None) -> set[Card]:
@@ -291,8 +300,8 @@ def _fold_places(events: Iterable[Event], seat: int | None) -> CardPlaces:
     return _fold(events, seat, CardPlaces(), set())[0]
 
 
-def _fold(events: Iterable[Event], seat: int | None, known: CardPlaces,
-          one_up_open: set[int]) -> tuple[CardPlaces, set[int]]:
+def _fold_python(events: Iterable[Event], seat: int | None, known: CardPlaces,
+                 one_up_open: set[int]) -> tuple[CardPlaces, set[int]]:
     """The places and the seats whose one-up discard has not joined the pile yet, after
     ``events``, from those before them (``known`` and ``one_up_open``, changed)."""
     relevant = _PLACE_KINDS
@@ -348,6 +357,46 @@ def _fold(events: Iterable[Event], seat: int | None, known: CardPlaces,
             known.out.clear()
             known.reshuffles += 1
     return known, one_up_open
+
+
+_Folder = Callable[[Iterable[Event], int | None, CardPlaces, set[int]],
+                   tuple[CardPlaces, set[int]]]
+
+
+def _folder() -> _Folder:
+    """The accelerator's ``places_fold`` (:func:`_fold_python` in C, step for step; issue
+    28, forty-fourth pass) when it is built and allowed, else :func:`_fold_python`."""
+    if ENGINE is None:
+        return _fold_python
+    ENGINE.install_places({
+        "CardPlaces": CardPlaces, "fold": _fold_python, "Deal": Deal, "Exchanged": Exchanged,
+        "Exchange": Exchange, "Redeal": Redeal, "OneUp": OneUp, "OneUpChoice": OneUpChoice,
+        "Show": Show, "Reshuffle": Reshuffle})
+    fold: _Folder = ENGINE.places_fold
+    return fold
+
+
+_fold = _folder()
+"""The places and the seats whose one-up discard has not joined the pile yet, after
+``events``, from those before them (``known`` and ``one_up_open``, changed):
+:func:`_fold_python`, or the same in C."""
+
+
+def _placing_methods() -> tuple[Callable[[_Placing, Sequence[Event], SeatLog], _Placing],
+                                Callable[[_Placing], set[Card]]]:
+    """The places fold's advance and its shared read: the accelerator's (the same in C,
+    issue 28, forty-fourth pass) when it is built and allowed, else the Python ones."""
+    if ENGINE is None:
+        return _advance_places_python, _carried_out_python
+    ENGINE.install_placing({"Placing": _Placing, "advance": _advance_places_python,
+                            "carried_out": _carried_out_python})
+    return ENGINE.advance_places, ENGINE.carried_out
+
+
+_advance_places, _carried_out = _placing_methods()
+
+PLACES: Fold[_Placing] = Fold("card places", lambda log: _Placing(), _advance_places)
+"""The places of :func:`card_places`, carried in a seat's log."""
 
 
 @dataclass(slots=True)

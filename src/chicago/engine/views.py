@@ -283,7 +283,7 @@ def _scoring_parts(game: ViewedGame) -> _ScoringParts:
     """The view's scoring rounds: public, carried on in the spectators' log (read without
     making its events: a public view holds none)."""
     log, count = game.seat_log(None)
-    return log.read(SCORING, count, _Scoring.parts)
+    return log.read(SCORING, count, _scoring_parts_of)
 
 
 def _public_python(game: ViewedGame, scoring: _ScoringParts) -> SeatView:
@@ -380,6 +380,8 @@ def taken_tricks(tricks: Iterable[tuple[int, tuple[tuple[int, Card], ...]]]
 
 _SCORING_KINDS = frozenset({Announce, Pass, Reveal, RoundResult, Exchange, Deal})
 """The kinds of events :class:`_Scoring` reads."""
+_WORDS = (Announce, Pass)
+"""A scoring round's words (an announcement or a pass)."""
 
 
 class _Scoring:
@@ -399,14 +401,16 @@ class _Scoring:
         self._parts: _ScoringParts | None = None  # the last made, until an event changes them
         self.add(events)
 
-    def add(self, events: Iterable[Event]) -> _Scoring:
-        """Carry the rounds on over ``events``, the deal's next ones."""
+    def add(self, events: Iterable[Event], log: object = None) -> _Scoring:
+        """Carry the rounds on over ``events``, the deal's next ones (``log``, the seat's
+        log of a :class:`~chicago.engine.carried.Fold`'s advance, is not read: this method
+        is :data:`SCORING`'s advance itself)."""
         announcements, reveals = self.announcements, self.reveals
         relevant = _SCORING_KINDS
         for event in events:
             if type(event) not in relevant:
                 continue  # plays, draws …: no part of a scoring round
-            if isinstance(event, Announce | Pass):
+            if isinstance(event, _WORDS):  # (a tuple: ``Announce | Pass`` is made each time)
                 self._parts = None
                 category = event.category if isinstance(event, Announce) else None
                 if not self._words or event.round != announcements[-1].round:
@@ -472,8 +476,23 @@ _own_of: Callable[..., Any] | None = ENGINE.own_view_of if ENGINE is not None el
 one (a view, or NotImplemented for what the Python code makes), or None."""
 
 
-SCORING: Fold[_Scoring] = Fold("scoring rounds", lambda log: _Scoring(),
-                              lambda scoring, events, log: scoring.add(events))
+def _scoring_methods() -> tuple[Callable[..., _Scoring], Callable[[_Scoring], _ScoringParts]]:
+    """The scoring rounds fold's advance and read: the accelerator's (``_Scoring.add`` and
+    ``.parts`` in C, issue 28, forty-fourth pass) when it is built and allowed, else the
+    Python methods."""
+    if ENGINE is None:
+        return _Scoring.add, _Scoring.parts
+    ENGINE.install_scoring({
+        "Scoring": _Scoring, "Announcement": Announcement, "add": _Scoring.add,
+        "parts": _Scoring.parts, "Announce": Announce, "Pass": Pass, "Reveal": Reveal,
+        "RoundResult": RoundResult, "Exchange": Exchange, "Deal": Deal})
+    return ENGINE.scoring_add, ENGINE.scoring_parts
+
+
+_scoring_add, _scoring_parts_of = _scoring_methods()
+"""``_Scoring.add`` and ``_Scoring.parts`` (the accelerator's, or the Python methods)."""
+
+SCORING: Fold[_Scoring] = Fold("scoring rounds", lambda log: _Scoring(), _scoring_add)
 """The scoring rounds of a deal's public events (:class:`_Scoring`), carried in the
 spectators' log."""
 
