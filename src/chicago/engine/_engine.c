@@ -92,6 +92,8 @@ static PyObject *p46_tuple(Py_ssize_t n, PyObject *const *items);
 #define P46(n, ...) p46_tuple((n), (PyObject *const[]){__VA_ARGS__})
 static PyObject *p46_points_for(PyObject *rules, PyObject *category);
 static int p46_show_on_break(PyObject *rules);
+static PyObject *p46_new_options(Py_ssize_t n);
+static void p46_keep_options(PyObject *self);
 static int p46_deal_rules(PyObject *rules, int *lock_six, PyObject **lock_at);
 /* a dict's key hashed once (its private calls, there in these versions) */
 #define P46_KNOWN_HASH (PY_VERSION_HEX >= 0x03080000 && PY_VERSION_HEX < 0x030D0000)
@@ -1108,6 +1110,7 @@ static PyObject *apply(PyObject *self, PyObject *action)
     Py_INCREF(phase);
     PyObject *result = NULL;
     PyObject *entry = P46(2, seat_object, action);
+    p46_keep_options(self); /* the turn's options' tuple kept for the next (forty-sixth pass) */
     if (set_slot(self, O_LEGAL, Py_NewRef(Py_None)) < 0 || entry == NULL
         || add_action(self, entry) < 0)
         goto done;
@@ -6851,7 +6854,7 @@ static PyObject *p43_exchanges(const int *cards, int count, int one_up)
         }
     }
     slots[15] = slots[23] = slots[27] = slots[29] = slots[30] = slots[31] = NULL;
-    PyObject *legal = PyTuple_New(count + (one_up ? 5 : 0));
+    PyObject *legal = p46_new_options(count + (one_up ? 5 : 0)); /* forty-sixth pass */
     if (legal == NULL) return NULL;
     PyObject **out = ((PyTupleObject *)legal)->ob_item;
     for (int p = 0; p < count; p++) {
@@ -8023,19 +8026,54 @@ static int p46_deal_rules(PyObject *rules, int *lock_six, PyObject **lock_at)
     return P46_DEAL_PLAIN;
 }
 
-/* pass46_stats(): (tuples given again from the table, tuples made) (for the tests). */
+/* *An exchange turn's tuple of options kept for the next turn.* Every exchange turn's 32-37
+   options were put in a new tuple (too long for the tuple free lists: allocated, linked for
+   the collector, then freed with its items when the turn was taken). When apply drops a
+   turn's options and nothing else holds their tuple (Py_REFCNT 1: no caller, no copy of the
+   game), the tuple is emptied (its items released as its freeing would) and kept, one for
+   each length 32-37, for p43_exchanges to fill at the next exchange turn. A tuple anyone
+   else holds is dropped as before. */
+static PyObject *P46_OPTIONS[6]; /* an empty tuple of 32 + i items, or NULL */
+static Py_ssize_t P46_REUSED;
+
+static PyObject *p46_new_options(Py_ssize_t n)
+{
+    if (n >= 32 && n < 38 && P46_OPTIONS[n - 32] != NULL) {
+        PyObject *kept = P46_OPTIONS[n - 32];
+        P46_OPTIONS[n - 32] = NULL;
+        P46_REUSED++;
+        return kept; /* (its reference: the table's) */
+    }
+    return PyTuple_New(n);
+}
+
+static void p46_keep_options(PyObject *self)
+{
+    PyObject *known = SLOT(self, O_LEGAL);
+    if (known == NULL || !PyTuple_CheckExact(known) || Py_REFCNT(known) != 1) return;
+    Py_ssize_t n = PyTuple_GET_SIZE(known);
+    if (n < 32 || n >= 38 || P46_OPTIONS[n - 32] != NULL) return;
+    SLOT(self, O_LEGAL) = Py_NewRef(Py_None);
+    P46_OPTIONS[n - 32] = known;
+    PyObject **items = ((PyTupleObject *)known)->ob_item;
+    for (Py_ssize_t i = 0; i < n; i++) Py_CLEAR(items[i]);
+}
+
+/* pass46_stats(): (tuples given again from the table, tuples made, exchange turns' tuples
+   used again) (for the tests). */
 static PyObject *pass46_stats(PyObject *module, PyObject *unused)
 {
     (void)module;
     (void)unused;
-    return Py_BuildValue("(nn)", P46_SHARED, P46_MADE);
+    return Py_BuildValue("(nnn)", P46_SHARED, P46_MADE, P46_REUSED);
 }
 
 /* end of records and entries shared (issue 28, forty-sixth pass) */
 
 static PyMethodDef METHODS[] = {
     {"pass46_stats", pass46_stats, METH_NOARGS,
-     "pass46_stats()\n--\n\n(record and entry tuples given again from the kept table, made) "
+     "pass46_stats()\n--\n\n(record and entry tuples given again from the kept table, made, "
+     "options' tuples used again) "
      "(issue 28, forty-sixth pass; for the tests)."},
     {"pass43_stats", pass43_stats, METH_NOARGS,
      "pass43_stats()\n--\n\n(exchange turns listed directly, turns left to the old loop, "
