@@ -87,6 +87,17 @@ static int installed = 0;
 /* "counts kept, options listed directly" (issue 28, forty-third pass), before the table */
 static int p43_rules_flags(PyObject *rules, PyObject **wheel, PyObject **royal);
 static PyObject *p43_reason(long round);
+/* "records and entries shared" (issue 28, forty-sixth pass), before the table */
+static PyObject *p46_tuple(Py_ssize_t n, PyObject *const *items);
+#define P46(n, ...) p46_tuple((n), (PyObject *const[]){__VA_ARGS__})
+static PyObject *p46_points_for(PyObject *rules, PyObject *category);
+static int p46_show_on_break(PyObject *rules);
+static PyObject *p46_new_options(Py_ssize_t n);
+static void p46_keep_options(PyObject *self);
+static int p46_deal_rules(PyObject *rules, int *lock_six, PyObject **lock_at);
+/* a dict's key hashed once (its private calls, there in these versions) */
+#define P46_KNOWN_HASH (PY_VERSION_HEX >= 0x03080000 && PY_VERSION_HEX < 0x030D0000)
+static int p46_sorted_cards(PyObject *hand, PyObject **first, PyObject **second);
 
 static PyObject *take(PyObject *config, const char *name);
 static int mask_of(PyObject *action, uint64_t *mask);
@@ -652,12 +663,12 @@ static int on_play(PyObject *self, PyObject *seat_object, long seat, PyObject *a
     }
     rd_delete(hand, at); /* fortieth pass: del hand[at] */
     if (PyList_Append(played, DECK[card]) < 0) return -1;
-    PyObject *pair = plain(PyTuple_Pack(2, seat_object, DECK[card]));
+    PyObject *pair = P46(2, seat_object, DECK[card]);
     if (pair == NULL) return -1;
     int failed = PyList_Append(trick, pair);
     Py_DECREF(pair);
     if (failed) return -1;
-    if (add_record(self, PyTuple_Pack(4, EV_PLAY, seat_object, DECK[card],
+    if (add_record(self, P46(4, EV_PLAY, seat_object, DECK[card],
                                       SLOT(self, O_TRICK_NUMBER))) < 0)
         return -1;
     return add_to_turn(self);
@@ -745,7 +756,7 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObjec
         if (PyList_SetItem(SLOT(self, O_CATEGORIES), seat, Py_NewRef(Py_None)) < 0) goto fail;
         PyObject *size_object = small_int(count);
         if (size_object == NULL) goto fail;
-        int failed = add_record(self, PyTuple_Pack(5, EV_EXCHANGE, seat_object, number,
+        int failed = add_record(self, P46(5, EV_EXCHANGE, seat_object, number,
                                                    size_object, size_object));
         Py_DECREF(size_object);
         if (failed) goto fail;
@@ -761,7 +772,7 @@ static int on_exchange(PyObject *self, PyObject *seat_object, long seat, PyObjec
         Py_DECREF(number);
         return -1;
     }
-    if (add_record(self, PyTuple_Pack(5, EV_EXCHANGE, seat_object, number, SMALL_INTS[0],
+    if (add_record(self, P46(5, EV_EXCHANGE, seat_object, number, SMALL_INTS[0],
                                       SMALL_INTS[0])) < 0) {
         Py_DECREF(number);
         return -1;
@@ -791,14 +802,14 @@ static int on_announce(PyObject *self, PyObject *seat_object, PyObject *action)
     if (number == NULL) return -1;
     int failed;
     if (PyTuple_GET_ITEM(action, 0) == K_PASS) {
-        PyObject *entry = plain(PyTuple_Pack(2, seat_object, Py_None));
+        PyObject *entry = P46(2, seat_object, Py_None);
         failed = entry == NULL || PyList_Append(announced, entry) < 0;
         Py_XDECREF(entry);
-        if (!failed) failed = add_record(self, PyTuple_Pack(3, EV_PASS, seat_object, number));
+        if (!failed) failed = add_record(self, P46(3, EV_PASS, seat_object, number));
     }
     else {
         PyObject *category = PyTuple_GET_ITEM(action, 2);
-        PyObject *entry = plain(PyTuple_Pack(2, seat_object, category));
+        PyObject *entry = P46(2, seat_object, category);
         failed = entry == NULL || PyList_Append(announced, entry) < 0;
         Py_XDECREF(entry);
         if (!failed) {
@@ -806,7 +817,7 @@ static int on_announce(PyObject *self, PyObject *seat_object, PyObject *action)
             failed = set_slot(self, O_HIGHEST, category) < 0;
         }
         if (!failed)
-            failed = add_record(self, PyTuple_Pack(4, EV_ANNOUNCE, seat_object, number,
+            failed = add_record(self, P46(4, EV_ANNOUNCE, seat_object, number,
                                                    category));
     }
     Py_DECREF(number);
@@ -852,7 +863,7 @@ static int next_turn(PyObject *self, PyObject *phase)
                 PyObject *counts = PyList_GET_ITEM(all_counts, round);
                 if (!PyList_Check(counts) || s >= PyList_GET_SIZE(counts)) return 0;
                 if (PyList_SetItem(counts, s, small_int(0)) < 0) return -1;
-                if (add_record(self, PyTuple_Pack(6, EV_EXCHANGE, seat, SMALL_INTS[round + 1],
+                if (add_record(self, P46(6, EV_EXCHANGE, seat, SMALL_INTS[round + 1],
                                                   SMALL_INTS[0], SMALL_INTS[0], Py_True)) < 0)
                     return -1;
                 if (add_to_turn(self) < 0) return -1;
@@ -1010,7 +1021,7 @@ static int next_trick(PyObject *self)
     if (taken == NULL) goto done;
     entry = plain(PyTuple_Pack(2, winner, taken));
     if (entry == NULL || PyList_Append(tricks, entry) < 0) goto done;
-    if (add_record(self, PyTuple_Pack(4, EV_TRICK, number, winner, card)) < 0) goto done;
+    if (add_record(self, P46(4, EV_TRICK, number, winner, card)) < 0) goto done;
     fresh = plain(PyList_New(0));
     if (fresh == NULL) goto done;
     if (set_slot(self, O_TRICK_NUMBER, small_int(trick_number + 1)) < 0) goto done;
@@ -1098,7 +1109,8 @@ static PyObject *apply(PyObject *self, PyObject *action)
     PyObject *phase = SLOT(self, O_PHASE);
     Py_INCREF(phase);
     PyObject *result = NULL;
-    PyObject *entry = plain(PyTuple_Pack(2, seat_object, action));
+    PyObject *entry = P46(2, seat_object, action);
+    p46_keep_options(self); /* the turn's options' tuple kept for the next (forty-sixth pass) */
     if (set_slot(self, O_LEGAL, Py_NewRef(Py_None)) < 0 || entry == NULL
         || add_action(self, entry) < 0)
         goto done;
@@ -1123,7 +1135,7 @@ static PyObject *apply(PyObject *self, PyObject *action)
         }
     }
     else if (phase == PH_CHICAGO && kind == K_NO_CHICAGO) {
-        status = add_record(self, PyTuple_Pack(3, EV_CHICAGO_CALL, seat_object, Py_False));
+        status = add_record(self, P46(3, EV_CHICAGO_CALL, seat_object, Py_False));
         if (status == 0) status = add_to_turn(self);
         handled = 1;
     }
@@ -4550,20 +4562,15 @@ static int plain_deal(PyObject *self, long deal_index, PyObject **lock_at, int *
     if (rules == NULL || source == NULL || Py_TYPE(source) != CARD_SOURCE) return 0;
     int found;
     /* V-LOCK-6 (issue 28, thirty-fourth pass): a locked seat's sixth card dealt here too */
-    if ((*lock_six = rule_is(rules, D_S_LOCK_SIX, 1)) < 0) return -1;
-    if ((found = rule_is(rules, D_S_WIN_AGAIN, 1)) != 0) return found < 0 ? -1 : 0;
-    PyObject *redeal = PyObject_GetAttr(rules, D_S_REDEAL_LOW);
-    if (redeal == NULL) return -1;
-    found = PyUnicode_Check(redeal) ? PyUnicode_Compare(redeal, D_OFF) : 1;
-    Py_DECREF(redeal);
-    if (found != 0) return PyErr_Occurred() ? -1 : 0;
+    /* the rules' four reads kept per Rules object (forty-sixth pass) */
+    PyObject *kept_lock_at;
+    if ((found = p46_deal_rules(rules, lock_six, &kept_lock_at)) != 1) return found;
     PyObject *decks = PyObject_GetAttr(source, D_S_DECKS);
     if (decks == NULL) return -1;
     Py_ssize_t stacked = PyTuple_Check(decks) ? PyTuple_GET_SIZE(decks) : PY_SSIZE_T_MAX;
     Py_DECREF(decks);
     if (deal_index < stacked) return 0;
-    *lock_at = PyObject_GetAttr(rules, D_S_LOCK_AT);
-    if (*lock_at == NULL) return -1;
+    *lock_at = Py_NewRef(kept_lock_at);
     if (*lock_at != Py_None && !PyLong_CheckExact(*lock_at)) {
         Py_CLEAR(*lock_at);
         return 0;
@@ -4876,7 +4883,13 @@ static PyObject *taken_trick(PyObject *module, PyObject *trick)
     if (!PyTuple_CheckExact(trick) || PyTuple_GET_SIZE(trick) != 2
         || !PyTuple_CheckExact(PyTuple_GET_ITEM(trick, 1)))
         return PyObject_CallOneArg(TK_PYTHON, trick);
+#if P46_KNOWN_HASH /* the key hashed once for the look-up and the store (forty-sixth pass) */
+    Py_hash_t hash = PyObject_Hash(trick);
+    if (hash == -1) return NULL;
+    PyObject *found = _PyDict_GetItem_KnownHash(TK_MEMO, trick, hash);
+#else
     PyObject *found = PyDict_GetItemWithError(TK_MEMO, trick);
+#endif
     if (found != NULL) return Py_NewRef(found);
     if (PyErr_Occurred()) return NULL;
     PyObject *winner = PyTuple_GET_ITEM(trick, 0), *plays = PyTuple_GET_ITEM(trick, 1);
@@ -4908,7 +4921,11 @@ static PyObject *taken_trick(PyObject *module, PyObject *trick)
     SLOT(made, TK_WINNER) = Py_NewRef(winner);
     SLOT(made, TK_CARDS) = cards;
     if (PyDict_GET_SIZE(TK_MEMO) >= 4096) PyDict_Clear(TK_MEMO);
+#if P46_KNOWN_HASH
+    if (_PyDict_SetItem_KnownHash(TK_MEMO, trick, made, hash) < 0) {
+#else
     if (PyDict_SetItem(TK_MEMO, trick, made) < 0) {
+#endif
         Py_DECREF(made);
         return NULL;
     }
@@ -5083,7 +5100,7 @@ static PyObject *resolve_announcements(PyObject *self, PyObject *unused)
     PyObject *round_number = PyLong_FromLong(round + 1);
     if (round_number == NULL) return NULL;
     if (top == NULL) { /* everyone passed */
-        PyObject *record = PyTuple_Pack(6, RA_R_ROUND_RESULT, round_number, Py_None, Py_None,
+        PyObject *record = P46(6, RA_R_ROUND_RESULT, round_number, Py_None, Py_None,
                                         SMALL_INTS[0], RA_PASSED);
         Py_DECREF(round_number);
         if (ra_emit(self, record) < 0 || ra_begin_exchange(self, round + 1, n) < 0)
@@ -5187,7 +5204,7 @@ static PyObject *resolve_announcements(PyObject *self, PyObject *unused)
         }
     }
     if (winner < 0) { /* a tie: nobody scores */
-        if (ra_emit(self, PyTuple_Pack(6, RA_R_ROUND_RESULT, round_number, Py_None, top,
+        if (ra_emit(self, P46(6, RA_R_ROUND_RESULT, round_number, Py_None, top,
                                        SMALL_INTS[0], RA_TIE)) < 0
             || ra_begin_exchange(self, round + 1, n) < 0)
             goto done;
@@ -5195,10 +5212,10 @@ static PyObject *resolve_announcements(PyObject *self, PyObject *unused)
         goto done;
     }
     /* the best hand scores (Game._score_hand, _add_score; no instant win here) */
-    points = PyObject_CallMethodOneArg(rules, RA_S_POINTS_FOR, top);
+    points = p46_points_for(rules, top);
     if (points == NULL) goto done;
     PyObject *seat = tied_seat[winner];
-    if (ra_emit(self, PyTuple_Pack(6, RA_R_ROUND_RESULT, round_number, seat, top, points,
+    if (ra_emit(self, P46(6, RA_R_ROUND_RESULT, round_number, seat, top, points,
                                    RA_BEST)) < 0)
         goto done;
     PyObject *total = PyNumber_Add(PyList_GET_ITEM(scores, tied[winner]), points);
@@ -5220,7 +5237,7 @@ static PyObject *resolve_announcements(PyObject *self, PyObject *unused)
         Py_DECREF(total);
         goto done;
     }
-    PyObject *record = PyTuple_Pack(5, RA_R_SCORE, seat, points, reason, total);
+    PyObject *record = P46(5, RA_R_SCORE, seat, points, reason, total);
     Py_DECREF(total);
     if (ra_emit(self, record) < 0 || ra_begin_exchange(self, round + 1, n) < 0) goto done;
     result = Py_NewRef(Py_None);
@@ -5389,7 +5406,7 @@ static int rt_add_score(PyObject *self, long seat, long points, PyObject *reason
     }
     PyObject *seat_object = PyLong_FromLong(seat), *points_object = PyLong_FromLong(points);
     PyObject *record = seat_object == NULL || points_object == NULL ? NULL
-        : PyTuple_Pack(5, RA_R_SCORE, seat_object, points_object, reason, total_object);
+        : P46(5, RA_R_SCORE, seat_object, points_object, reason, total_object);
     Py_XDECREF(seat_object);
     Py_XDECREF(points_object);
     Py_DECREF(total_object);
@@ -5556,7 +5573,7 @@ static int rt_showdown(PyObject *self, long n)
     }
     if (leaders != 1) winner = -1;
     PyObject *category = categories[top];
-    if (winner >= 0) points = PyObject_CallMethodOneArg(rules, RA_S_POINTS_FOR, category);
+    if (winner >= 0) points = p46_points_for(rules, category);
     else points = Py_NewRef(SMALL_INTS[0]);
     if (points == NULL) goto done;
     if ((hands = plain(PyTuple_New(n))) == NULL) goto done;
@@ -5662,9 +5679,9 @@ static PyObject *resolve_trick(PyObject *self, PyObject *unused)
     if (taken == NULL) goto done;
     entry = plain(PyTuple_Pack(2, winner, taken));
     if (entry == NULL || PyList_Append(tricks, entry) < 0) goto done;
-    if (ra_emit(self, PyTuple_Pack(4, EV_TRICK, number, winner, card)) < 0) goto done;
+    if (ra_emit(self, P46(4, EV_TRICK, number, winner, card)) < 0) goto done;
     if (d >= 0 && d != w) { /* a broken Chicago ends the deal */
-        if (ra_emit(self, PyTuple_Pack(4, RT_R_CHICAGO_RESULT, declarer, Py_False, winner)) < 0
+        if (ra_emit(self, P46(4, RT_R_CHICAGO_RESULT, declarer, Py_False, winner)) < 0
             || rt_add_score(self, d, -RT_CHICAGO_POINTS, RT_FAILED) < 0
             || (RT_BREAKER && rt_add_score(self, w, RT_BREAKER, RT_BROKE) < 0)
             || rt_end_deal(self, n) < 0)
@@ -5676,7 +5693,7 @@ static PyObject *resolve_trick(PyObject *self, PyObject *unused)
     if (set_slot(self, D_LAST_TRICK_WINNER, Py_NewRef(winner)) < 0) goto done;
     if (d >= 0) { /* the Chicago is made */
         if (PyList_SetItem(made, d, Py_NewRef(Py_True)) < 0
-            || ra_emit(self, PyTuple_Pack(4, RT_R_CHICAGO_RESULT, declarer, Py_True,
+            || ra_emit(self, P46(4, RT_R_CHICAGO_RESULT, declarer, Py_True,
                                           Py_None)) < 0
             || rt_add_score(self, d, deuce ? RT_DEUCE_CHICAGO : RT_CHICAGO_POINTS,
                             RT_CHICAGO) < 0)
@@ -5722,18 +5739,21 @@ static int show_if_breaking(PyObject *self, PyObject *seat_object, long seat,
         PyErr_SetString(PyExc_TypeError, "Game's shown cards are not as expected");
         return -1;
     }
-    int on = rt_flag(rules, "show_on_break", NULL);
+    int on = p46_show_on_break(rules); /* kept per Rules object (forty-sixth pass) */
     if (on <= 0) return on;
     if (PyList_SetItem(protected, seat, PyLong_FromUnsignedLongLong(guarded & ~mask)) < 0)
         return -1;
-    PyObject *sorted = PySequence_List(hand);
-    if (sorted == NULL || PyList_Sort(sorted) < 0) {
-        Py_XDECREF(sorted);
-        return -1;
+    PyObject *cards, *shown_cards;
+    if (p46_sorted_cards(hand, &cards, &shown_cards) < 0) { /* forty-sixth pass */
+        PyObject *sorted = PySequence_List(hand);
+        if (sorted == NULL || PyList_Sort(sorted) < 0) {
+            Py_XDECREF(sorted);
+            return -1;
+        }
+        cards = plain(PyList_AsTuple(sorted));
+        shown_cards = cards == NULL ? NULL : plain(PyList_AsTuple(sorted));
+        Py_DECREF(sorted);
     }
-    PyObject *cards = plain(PyList_AsTuple(sorted));
-    PyObject *shown_cards = cards == NULL ? NULL : plain(PyList_AsTuple(sorted));
-    Py_DECREF(sorted);
     int failed = shown_cards == NULL || PyDict_SetItem(shown, seat_object, shown_cards) < 0;
     Py_XDECREF(shown_cards);
     if (failed) {
@@ -6834,7 +6854,7 @@ static PyObject *p43_exchanges(const int *cards, int count, int one_up)
         }
     }
     slots[15] = slots[23] = slots[27] = slots[29] = slots[30] = slots[31] = NULL;
-    PyObject *legal = PyTuple_New(count + (one_up ? 5 : 0));
+    PyObject *legal = p46_new_options(count + (one_up ? 5 : 0)); /* forty-sixth pass */
     if (legal == NULL) return NULL;
     PyObject **out = ((PyTupleObject *)legal)->ob_item;
     for (int p = 0; p < count; p++) {
@@ -8732,7 +8752,227 @@ failed:
 
 /* end of the scoring rounds fold (issue 28, forty-fourth pass) */
 
+/* ------------------------------------------------------------------ records and entries shared
+   (issue 28, forty-sixth pass)
+
+   A random pagat deal makes about a hundred small tuples that it keeps as long as its game:
+   the log's (seat, action) entry of every action, the record of every play, trick, pass,
+   announcement, exchange and Chicago call, the (seat, card) pair of every card played. Each
+   was made (PyTuple_Pack: about 180 instructions, nearly always a fresh allocation, since
+   they outlive the turn and the tuple free lists run dry), counted by the collector as a new
+   object that lives (so a young collection every few deals), and freed with its game.
+
+   Most of them repeat: seat 2 playing the queen of hearts to the third trick is the same
+   record in every game; the entries of plays, passes and announcements, and of the kept
+   discards, are a few thousand values in all. p46_tuple gives the tuple of ``n`` items from a
+   direct-mapped table of P46_SLOTS kept tuples, found by a hash of the items' addresses:
+   the kept one if it holds the very same objects, else a new one, kept in that slot (the
+   one it replaces is dropped by the table). The table holds its tuples, and they their
+   items, so an address seen in the table is never another object's.
+
+   Only values nobody changes are passed: ints (seats, counts, rounds, record kinds), Cards,
+   enum members, None, bools and Action tuples. The one object the engine rewrites in place,
+   a recycled four- or five-card discard (fortieth pass), is rewritten only while its table
+   holds the only reference to it; a kept entry holding it is one more, so it is never
+   rewritten. The tuples are equal to those made before, off the collector's watch as
+   plain() left them; only their identity changes (two games share them, as they share the
+   kept actions), which nothing reads.
+
+   *A category's points kept.* The showdown and the scoring rounds called Rules.points_for
+   (a Python method: about 1,000 instructions, two or three times a deal). Rules is a frozen
+   dataclass whose points are a tuple: its answers are kept per category (ids 0-15) for the
+   last Rules object, read anew for another, as p43_rules_flags keeps its flags. */
+
+#define P46_BITS 13
+#define P46_SLOTS (1 << P46_BITS)
+static PyObject *P46_KEPT[P46_SLOTS]; /* a kept tuple, or NULL */
+static Py_ssize_t P46_SHARED, P46_MADE;  /* tuples given again, and made */
+
+static PyObject *p46_tuple(Py_ssize_t n, PyObject *const *items)
+{
+    uint64_t h = (uint64_t)n;
+    for (Py_ssize_t i = 0; i < n; i++)
+        h = (h ^ ((uintptr_t)items[i] >> 4)) * 0x9E3779B97F4A7C15ULL;
+    size_t at = (size_t)(h >> (64 - P46_BITS));
+    PyObject *kept = P46_KEPT[at];
+    if (kept != NULL && PyTuple_GET_SIZE(kept) == n) {
+        PyObject *const *have = ((PyTupleObject *)kept)->ob_item;
+        Py_ssize_t i = 0;
+        while (i < n && have[i] == items[i]) i++;
+        if (i == n) {
+            P46_SHARED++;
+            return Py_NewRef(kept);
+        }
+    }
+    PyObject *made = PyTuple_New(n);
+    if (made == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) PyTuple_SET_ITEM(made, i, Py_NewRef(items[i]));
+    plain(made);
+    P46_MADE++;
+    Py_XSETREF(P46_KEPT[at], Py_NewRef(made));
+    return made;
+}
+
+static PyObject *P46_RULES;          /* the Rules object whose points are kept */
+static PyObject *P46_POINTS[16];     /* its points_for(category) by category id, or NULL */
+
+static PyObject *p46_points_for(PyObject *rules, PyObject *category)
+{
+    long id = PyLong_Check(category) ? PyLong_AsLong(category) : -1;
+    if (id == -1 && PyErr_Occurred()) PyErr_Clear();
+    if (id < 0 || id >= 16) return PyObject_CallMethodOneArg(rules, RA_S_POINTS_FOR, category);
+    if (rules != P46_RULES) {
+        for (int i = 0; i < 16; i++) Py_CLEAR(P46_POINTS[i]);
+        Py_XSETREF(P46_RULES, Py_NewRef(rules));
+    }
+    if (P46_POINTS[id] == NULL) {
+        PyObject *points = PyObject_CallMethodOneArg(rules, RA_S_POINTS_FOR, category);
+        if (points == NULL) return NULL;
+        if (!PyLong_CheckExact(points)) return points; /* not kept: only plain ints are */
+        P46_POINTS[id] = points;
+    }
+    return Py_NewRef(P46_POINTS[id]);
+}
+
+/* *A broken combination shown: the flag read once, the hand sorted by id.* show_if_breaking
+   read the rules' show_on_break by name (PyObject_GetAttrString, about 900 instructions)
+   and sorted a list of the hand's Cards with their rich comparisons (about 1,000), some
+   500 times in 316 deals. The flag is kept for the last Rules object (frozen, as above);
+   a hand whose items are all the engine's own Card objects (DECK, ids 0-51) is sorted by
+   its ids in C, giving the same Cards in the same order as sorted() (Cards order as their
+   ids, and no two are equal). */
+static PyObject *P46_SHOW_RULES;
+static int P46_SHOW_ON;
+
+static int p46_show_on_break(PyObject *rules)
+{
+    if (rules != P46_SHOW_RULES) {
+        PyObject *value = PyObject_GetAttrString(rules, "show_on_break");
+        if (value == NULL) return -1;
+        int on = PyObject_IsTrue(value);
+        Py_DECREF(value);
+        if (on < 0) return -1;
+        P46_SHOW_ON = on;
+        Py_XSETREF(P46_SHOW_RULES, Py_NewRef(rules));
+    }
+    return P46_SHOW_ON;
+}
+
+/* Two new tuples (off the collector's watch), each of ``hand``'s cards sorted, if it is a
+   list of at most six DECK Cards: 0; else -1 without an error (the caller sorts). */
+static int p46_sorted_cards(PyObject *hand, PyObject **first, PyObject **second)
+{
+    long ids[6];
+    Py_ssize_t n = PyList_CheckExact(hand) ? PyList_GET_SIZE(hand) : 7;
+    if (n > 6) return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *card = PyList_GET_ITEM(hand, i);
+        long c = card_id(card);
+        if (c == -1 && PyErr_Occurred()) PyErr_Clear();
+        if (c < 0 || c > 51 || DECK[c] != card) return -1;
+        Py_ssize_t j = i;
+        while (j > 0 && ids[j - 1] > c) {
+            ids[j] = ids[j - 1];
+            j--;
+        }
+        ids[j] = c;
+    }
+    PyObject *a = PyTuple_New(n), *b = PyTuple_New(n);
+    if (a == NULL || b == NULL) {
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        PyErr_Clear();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyTuple_SET_ITEM(a, i, Py_NewRef(DECK[ids[i]]));
+        PyTuple_SET_ITEM(b, i, Py_NewRef(DECK[ids[i]]));
+    }
+    *first = plain(a);
+    *second = plain(b);
+    return 0;
+}
+
+/* *A new deal's rules read once.* plain_deal read four of the rules' fields by name at every
+   deal (lock_six, win_again, redeal_low, lock_at: about 800 instructions). They are kept
+   for the last Rules object (frozen, as above). 1 if the rules let start_deal deal (no
+   win-again, no low-hand redeal), with ``lock_six`` and ``lock_at`` (borrowed: the kept
+   value) set; 0 if not (Python's deal), -1 on an error. */
+static PyObject *P46_DEAL_RULES, *P46_LOCK_AT;
+static int P46_LOCK_SIX, P46_DEAL_PLAIN;
+
+static int p46_deal_rules(PyObject *rules, int *lock_six, PyObject **lock_at)
+{
+    if (rules != P46_DEAL_RULES) {
+        int six = rule_is(rules, D_S_LOCK_SIX, 1), again, plain_flow;
+        if (six < 0 || (again = rule_is(rules, D_S_WIN_AGAIN, 1)) < 0) return -1;
+        PyObject *redeal = PyObject_GetAttr(rules, D_S_REDEAL_LOW);
+        if (redeal == NULL) return -1;
+        int differs = PyUnicode_Check(redeal) ? PyUnicode_Compare(redeal, D_OFF) : 1;
+        Py_DECREF(redeal);
+        if (differs == -1 && PyErr_Occurred()) return -1;
+        PyObject *at = PyObject_GetAttr(rules, D_S_LOCK_AT);
+        if (at == NULL) return -1;
+        plain_flow = !again && differs == 0;
+        Py_XSETREF(P46_LOCK_AT, at);
+        P46_LOCK_SIX = six;
+        P46_DEAL_PLAIN = plain_flow;
+        Py_XSETREF(P46_DEAL_RULES, Py_NewRef(rules));
+    }
+    *lock_six = P46_LOCK_SIX;
+    *lock_at = P46_LOCK_AT; /* borrowed */
+    return P46_DEAL_PLAIN;
+}
+
+/* *An exchange turn's tuple of options kept for the next turn.* Every exchange turn's 32-37
+   options were put in a new tuple (too long for the tuple free lists: allocated, linked for
+   the collector, then freed with its items when the turn was taken). When apply drops a
+   turn's options and nothing else holds their tuple (Py_REFCNT 1: no caller, no copy of the
+   game), the tuple is emptied (its items released as its freeing would) and kept, one for
+   each length 32-37, for p43_exchanges to fill at the next exchange turn. A tuple anyone
+   else holds is dropped as before. */
+static PyObject *P46_OPTIONS[6]; /* an empty tuple of 32 + i items, or NULL */
+static Py_ssize_t P46_REUSED;
+
+static PyObject *p46_new_options(Py_ssize_t n)
+{
+    if (n >= 32 && n < 38 && P46_OPTIONS[n - 32] != NULL) {
+        PyObject *kept = P46_OPTIONS[n - 32];
+        P46_OPTIONS[n - 32] = NULL;
+        P46_REUSED++;
+        return kept; /* (its reference: the table's) */
+    }
+    return PyTuple_New(n);
+}
+
+static void p46_keep_options(PyObject *self)
+{
+    PyObject *known = SLOT(self, O_LEGAL);
+    if (known == NULL || !PyTuple_CheckExact(known) || Py_REFCNT(known) != 1) return;
+    Py_ssize_t n = PyTuple_GET_SIZE(known);
+    if (n < 32 || n >= 38 || P46_OPTIONS[n - 32] != NULL) return;
+    SLOT(self, O_LEGAL) = Py_NewRef(Py_None);
+    P46_OPTIONS[n - 32] = known;
+    PyObject **items = ((PyTupleObject *)known)->ob_item;
+    for (Py_ssize_t i = 0; i < n; i++) Py_CLEAR(items[i]);
+}
+
+/* pass46_stats(): (tuples given again from the table, tuples made, exchange turns' tuples
+   used again) (for the tests). */
+static PyObject *pass46_stats(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    return Py_BuildValue("(nnn)", P46_SHARED, P46_MADE, P46_REUSED);
+}
+
+/* end of records and entries shared (issue 28, forty-sixth pass) */
+
 static PyMethodDef METHODS[] = {
+    {"pass46_stats", pass46_stats, METH_NOARGS,
+     "pass46_stats()\n--\n\n(record and entry tuples given again from the kept table, made, "
+     "options' tuples used again) "
+     "(issue 28, forty-sixth pass; for the tests)."},
     {"pass43_stats", pass43_stats, METH_NOARGS,
      "pass43_stats()\n--\n\n(exchange turns listed directly, turns left to the old loop, "
      "counts kept) (issue 28, forty-third pass; for the tests)."},
