@@ -394,3 +394,27 @@ def test_a_failed_store_leaves_the_table_as_it_was() -> None:
         await manager.stop()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_current_game_is_read_directly_and_is_always_the_game(preset: str) -> None:
+    """``TableState.current`` (read some 19 times a person move; issue 28, forty-fifth
+    pass) is kept in the state itself when a game is dealt or an action applied, and is the
+    state's game after every step, on the table and on its previews; before the first game
+    reading it raises as before."""
+    rules = Rules.preset(preset).replace(max_deals=2)
+    _, change = decide.new_table(TableSpec(rules, ["open", "bot:random"], TableOptions()),
+                                 table_id="bare", secret="s" * 16, seed=1, at=T0)
+    assert change.new_table is not None
+    bare = TableState(change.new_table)  # its row alone: no entry applied
+    with pytest.raises(RuntimeError, match="has no game yet"):
+        _ = bare.current
+    played = Played(preset, 45)
+    state = played.state
+    steps = 0
+    while played.step():
+        assert vars(state)["current"] is state.game is state.current  # before: a property
+        preview = state.preview()
+        assert preview.current is state.game
+        steps += 1
+    assert state.current is state.game and state.current.is_over and steps > 10

@@ -15,7 +15,7 @@ import dataclasses
 import hmac
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chicago.club.ratings import ladder_key
 from chicago.engine.game import Game
@@ -48,6 +48,19 @@ AWAY_AFTER = 3
 def iso_time(timestamp: float) -> str:
     """A UNIX time as ISO 8601 in UTC, to the second (table infos)."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(timestamp))
+
+
+class _NoGameYet:
+    """:attr:`TableState.current` before the table's first game: reading it raises. Once
+    a game is dealt the state keeps it in its own ``__dict__`` as ``current`` (beside
+    :attr:`TableState.game`), which a descriptor without ``__set__`` leaves to be read
+    directly: read some 19 times a person move, it was a property call each time (issue
+    28, forty-fifth pass)."""
+
+    def __get__(self, state: TableState | None, owner: type[TableState]) -> Any:
+        if state is None:
+            return self
+        raise RuntimeError(f"table {state.id} has no game yet")
 
 
 class TableState:
@@ -115,12 +128,12 @@ class TableState:
         """Number of seats."""
         return self.row.players
 
-    @property
-    def current(self) -> Game:
-        """The current game (every table has one from its first entry on)."""
-        if self.game is None:
-            raise RuntimeError(f"table {self.id} has no game yet")
-        return self.game
+    if TYPE_CHECKING:
+        current: Game
+        """The current game (every table has one from its first entry on); before it,
+        reading it raises RuntimeError."""
+    else:
+        current = _NoGameYet()
 
     @property
     def open_seats(self) -> int:
@@ -311,7 +324,7 @@ class TableState:
                     f"but seat {game.to_act} is to act"
                 )
             game.apply(entry.data["action"])
-        self.game = game
+        self.game = self.current = game
         self.game_seq = entry.seq
         self.spans[entry.seq] = (start, game.event_count)
         data = entry.data
@@ -335,7 +348,7 @@ class TableState:
             kind == "join" and not data.get("claim")) or (  # a claim keeps the turn's clock
             kind == "back" and self.game is not None and entry.seat == self.game.to_act)
         if kind == "game":
-            self.game = self.dealt(entry)
+            self.game = self.current = self.dealt(entry)
             self.game_number = int(data["number"])
             self.game_start_seq = entry.seq
             self.game_seq = entry.seq
