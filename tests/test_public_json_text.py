@@ -224,38 +224,3 @@ def test_a_state_of_another_shape_is_written_by_python(monkeypatch: pytest.Monke
         assert write(public, other) is NotImplemented
     for text in ("[1]", "x", "", "{\u00e9}"):
         assert write(text, own) is NotImplemented
-
-
-def test_the_cards_texts_kept_follow_the_texts_given() -> None:
-    """The writer keeps the cards' written texts for the last tuple of texts it was given
-    (issue 28, forty-fifth pass): given another tuple, and then the first again, each text
-    names the cards by the tuple given, a card text that needs an escape is handed to the
-    Python code (NotImplemented), and a tuple of another size is read card by card."""
-    write = viewjson._public_json_text
-    assert write is not None
-    card_text = viewjson._CARD_TEXT
-    marked = tuple(f"x{t}" for t in card_text)
-    quoted = tuple('A"s' if t == "As" else t for t in card_text)
-    as_card = f'"{card_text[[str(c) for c in DECK].index("As")]}"'
-    rng = random.Random(45)
-    views = 0
-    for preset in ("pagat", "denexa", "wikipedia", "wikipedia-42"):
-        game = Game(Rules.preset(preset), 4, seed=rng.randrange(1 << 30))
-        while not game.is_over and views < 400:
-            view = public_view(game)
-            plain = write(view, card_text, viewjson._other_text)
-            assert plain == public_text(view)
-            for _ in range(2):  # back and forth: the kept texts are of the tuple given
-                with_x = write(view, marked, viewjson._other_text)
-                expected = plain
-                for text in card_text:
-                    expected = expected.replace(f'"{text}"', f'"x{text}"')
-                assert with_x == expected
-                made = write(view, quoted, viewjson._other_text)
-                assert made is NotImplemented if as_card in plain else made == plain
-                assert write(view, card_text, viewjson._other_text) == plain
-            assert write(view, (*card_text, "extra"), viewjson._other_text) in (
-                plain, NotImplemented)
-            views += 1
-            game.apply(rng.choice(game.legal_actions()))
-    assert views >= 300

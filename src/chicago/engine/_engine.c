@@ -4113,37 +4113,6 @@ static int pj_scalar(PJText *out, PyObject *value)
     return pj_put(out, digits + at, (Py_ssize_t)sizeof digits - at);
 }
 
-/* The cards' texts as written (quotes and all), kept for the last 52-tuple of texts asked
-   about (held, so its identity is not reused): most strings the writer writes are cards
-   (issue 28, forty-fifth pass). A length of 0 marks a text written by pj_string (one that
-   is no plain ASCII or longer than six characters: none of the engine's). */
-static PyObject *PJ_CARDS_OF = NULL;
-static char PJ_CARD_TEXT[52][8];
-static unsigned char PJ_CARD_SIZE[52];
-
-static void pj_keep_cards(PyObject *texts)
-{
-    for (int i = 0; i < 52; i++) {
-        PyObject *text = PyTuple_GET_ITEM(texts, i);
-        PJ_CARD_SIZE[i] = 0;
-        if (!PyUnicode_CheckExact(text) || !PyUnicode_IS_ASCII(text)) continue;
-        Py_ssize_t size = PyUnicode_GET_LENGTH(text);
-        const unsigned char *data = (const unsigned char *)PyUnicode_DATA(text);
-        if (size > 6) continue;
-        int plain = 1;
-        for (Py_ssize_t j = 0; j < size; j++)
-            if (data[j] < 0x20 || data[j] == 0x7f || data[j] == '"' || data[j] == '\\')
-                plain = 0;
-        if (!plain) continue;
-        PJ_CARD_TEXT[i][0] = '"';
-        memcpy(PJ_CARD_TEXT[i] + 1, data, (size_t)size);
-        PJ_CARD_TEXT[i][size + 1] = '"';
-        PJ_CARD_SIZE[i] = (unsigned char)(size + 2);
-    }
-    Py_INCREF(texts);
-    Py_XSETREF(PJ_CARDS_OF, texts);
-}
-
 static int pj_card(PJText *out, PyObject *card, PyObject *texts)
 {
     if (!PyLong_Check(card)) return PJ_OTHER;
@@ -4153,13 +4122,7 @@ static int pj_card(PJText *out, PyObject *card, PyObject *texts)
         return PJ_OTHER;
     }
     if (id < 0 || id >= 52) return PJ_OTHER;
-    if (texts != PJ_CARDS_OF) {
-        if (!PyTuple_CheckExact(texts) || PyTuple_GET_SIZE(texts) != 52)
-            return pj_string(out, PyTuple_GET_ITEM(texts, id));
-        pj_keep_cards(texts);
-    }
-    if (PJ_CARD_SIZE[id] == 0) return pj_string(out, PyTuple_GET_ITEM(texts, id));
-    return pj_put(out, PJ_CARD_TEXT[id], PJ_CARD_SIZE[id]);
+    return pj_string(out, PyTuple_GET_ITEM(texts, id));
 }
 
 /* a tuple or list written as an array, each item by ``write`` */
