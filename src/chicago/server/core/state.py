@@ -308,7 +308,7 @@ class TableState:
         for most entries (the preview's, then the table's: issue 28), so the game is read
         once and asked whether it is over once, and a table that never pauses after a deal
         does not look for a deal's end (:meth:`_pause_after` would find none to wait
-        for)."""
+        for), nor does one that pauses after an entry that did not end the deal."""
         seat = entry.seat
         if seat is None:
             raise RuntimeError(f"table {self.id}: act entry {entry.seq} has no seat")
@@ -316,6 +316,7 @@ class TableState:
         if current is None:
             raise RuntimeError(f"table {self.id} has no game yet")
         start = current.event_count
+        deal = current.deal_number
         if game is None:
             game = current
             if game.to_act != seat:
@@ -334,7 +335,11 @@ class TableState:
         elif by == "player" and not data.get("forced"):
             self.expiries[seat] = 0  # a choice of the player's own
         over = game.is_over
-        pause = self._pause_after(entry, start) if self.deal_pause and not over else None
+        # a deal ended (its deal_end among the entry's events) exactly when the game goes on
+        # with the next deal's number: only then are the events read for it (issue 28,
+        # forty-fifth pass; tests/server/test_move_reads.py checks the two agree)
+        pause = (self._pause_after(entry, start)
+                 if self.deal_pause and not over and game.deal_number != deal else None)
         self.pause = pause
         if pause is None:  # the next turn begins now (after a pause: when it ends)
             self.turn_started = entry.created_at
