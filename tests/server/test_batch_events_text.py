@@ -260,3 +260,35 @@ def test_a_frame_with_a_hostile_value_is_the_frame_encoded(value: object) -> Non
              "state": {"b": 2}}]}
         assert (protocol.dumps_with_states(marked, ['{"b":2}'], ['[{"a":1}]'])
                 == protocol.dumps(whole))
+
+
+@pytest.mark.skipif(protocol._frame_json_text is None, reason="the engine accelerator is not "
+                    "built (or CHICAGO_PURE_PYTHON is set)")
+def test_every_ascii_byte_at_every_place_of_a_text() -> None:
+    """The frame writer's strings (issue 28, forty-fifth pass: checked and copied eight
+    bytes at a time, then byte by byte): every ASCII byte at every place of texts of 0-19
+    characters, as a value and as a key, is written as the stdlib's encoder writes it when
+    no escape is needed, and handed to the Python code (NotImplemented) when one is; a
+    text written after it in the same frame is unchanged."""
+    assert protocol._frame_json_text is not None
+    write = protocol._frame_json_text
+    state_mark, events_mark = protocol.STATE_MARK, protocol.EVENTS_MARK
+    state, events = '{"phase":"play"}', "[]"
+    for size in range(1, 20):
+        for place in range(size):
+            for byte in range(128):
+                text = "abcdefghijklmnopqrst"[:size]
+                text = text[:place] + chr(byte) + text[place + 1:]
+                plain = 0x20 <= byte < 0x7F and chr(byte) not in '"\\'
+                for frame in ({"t": text, "u": "after", "s": state_mark, "v": events_mark},
+                              {text: 1, "u": [text, "after"], "s": state_mark,
+                               "v": events_mark}):
+                    made = write(frame, state_mark, events_mark, [state], [events])
+                    if not plain:
+                        assert made is NotImplemented, (size, place, byte)
+                        continue
+                    whole = {**frame, "s": json.loads(state), "v": json.loads(events)}
+                    assert made == protocol.dumps(whole), (size, place, byte)
+    assert write({"t": "", "s": state_mark, "v": events_mark}, state_mark, events_mark,
+                 [state], [events]) == protocol.dumps({"t": "", "s": {"phase": "play"},
+                                                       "v": []})

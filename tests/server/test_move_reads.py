@@ -15,7 +15,10 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from accelerator_cases import OPTIONS, derandomized, draw_table
 from chicago.cards import DECK
 from chicago.engine.actions import Action
 from chicago.engine.game import Game, IllegalAction
@@ -394,3 +397,64 @@ def test_a_failed_store_leaves_the_table_as_it_was() -> None:
         await manager.stop()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_current_game_is_read_directly_and_is_always_the_game(preset: str) -> None:
+    """``TableState.current`` (read some 19 times a person move; issue 28, forty-fifth
+    pass) is kept in the state itself when a game is dealt or an action applied, and is the
+    state's game after every step, on the table and on its previews; before the first game
+    reading it raises as before."""
+    rules = Rules.preset(preset).replace(max_deals=2)
+    _, change = decide.new_table(TableSpec(rules, ["open", "bot:random"], TableOptions()),
+                                 table_id="bare", secret="s" * 16, seed=1, at=T0)
+    assert change.new_table is not None
+    bare = TableState(change.new_table)  # its row alone: no entry applied
+    with pytest.raises(RuntimeError, match="has no game yet"):
+        _ = bare.current
+    played = Played(preset, 45)
+    state = played.state
+    steps = 0
+    while played.step():
+        assert vars(state)["current"] is state.game is state.current  # before: a property
+        preview = state.preview()
+        assert preview.current is state.game
+        steps += 1
+    assert state.current is state.game and state.current.is_over and steps > 10
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_pausing_table_looks_for_a_deals_end_only_when_the_deal_changed(
+        preset: str) -> None:
+    """At a table that pauses after a deal, an ``act`` entry's events are searched for the
+    deal's end only when the entry moved the game to its next deal (issue 28, forty-fifth
+    pass; on main, after every entry): once per deal that is not the game's last, the
+    preview's and the table's applies each, and the table pauses after each such deal."""
+    played = Played(preset, 5, deal_pause=30)
+    pauses = 0
+    with _counting(TableState, "_pause_after") as looked:
+        while played.step():
+            pauses += played.state.pause is not None
+    deals = played.state.current.deal_number
+    assert deals > 1 and pauses == deals - 1
+    assert looked[0] <= 2 * (deals - 1)  # before: every act entry, preview and table
+
+
+@derandomized(60)
+@given(st.data())
+def test_a_deal_ends_exactly_when_the_game_goes_on_with_the_next_deal(data: Any) -> None:
+    """What the cheaper look rests on: for every action of random games of every preset,
+    variation and a few options (2-6 seats), a ``deal_end`` is among the action's events
+    and the game is not over exactly when the game's deal number changed and it is not
+    over (R-END-1: deals go on until a deal's end ends the game)."""
+    rules, players, seed = draw_table(data.draw, OPTIONS, 6)
+    game = Game(rules, players, seed=seed)
+    rng = random.Random(seed)
+    ended_deals = 0
+    while not game.is_over:
+        deal, start = game.deal_number, game.event_count
+        game.apply(rng.choice(game.legal_actions()))
+        ended = any(e.type == "deal_end" for e in game.events_between(start))
+        assert (ended and not game.is_over) == (game.deal_number != deal and not game.is_over)
+        ended_deals += ended
+    assert ended_deals >= 1

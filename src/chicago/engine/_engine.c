@@ -4059,17 +4059,47 @@ static inline int pj_put(PJText *out, const char *text, Py_ssize_t size)
 #define PJ_LITERAL(out, text) pj_put((out), (text), (Py_ssize_t)(sizeof(text) - 1))
 
 /* a str as a JSON string, when it needs no escape (printable ASCII without '"' or '\\');
-   PJ_OTHER otherwise */
+   PJ_OTHER otherwise. Written in one pass (issue 28, forty-fifth pass): the quotes and the text are copied into
+   the buffer as they are checked, eight bytes at a time where there are eight, and the
+   buffer's size moves on only when no byte needed an escape, so a PJ_OTHER leaves the text
+   written so far as it was. ``text`` is ASCII (checked), so each byte is below 0x80 and the
+   word tests below are exact: a byte below 0x20, a byte equal to '"', '\\' or 0x7f. */
+#define PJ_ONES 0x0101010101010101ULL
+#define PJ_HIGH 0x8080808080808080ULL
+static inline uint64_t pj_zero_bytes(uint64_t word)
+{
+    return (word - PJ_ONES) & ~word & PJ_HIGH;
+}
+
 static int pj_string(PJText *out, PyObject *text)
 {
     if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) return PJ_OTHER;
     Py_ssize_t size = PyUnicode_GET_LENGTH(text);
-    const char *data = (const char *)PyUnicode_DATA(text);
-    for (Py_ssize_t i = 0; i < size; i++)
-        if (data[i] < 0x20 || data[i] > 0x7e || data[i] == '"' || data[i] == '\\')
-            return PJ_OTHER;
-    if (PJ_LITERAL(out, "\"") < 0 || pj_put(out, data, size) < 0) return PJ_ERROR;
-    return PJ_LITERAL(out, "\"");
+    const unsigned char *data = (const unsigned char *)PyUnicode_DATA(text);
+    if (out->size + size + 2 > out->capacity && pj_grow(out, size + 2) < 0) return PJ_ERROR;
+    unsigned char *at = (unsigned char *)out->data + out->size;
+    *at++ = '"';
+    Py_ssize_t i = 0;
+    uint64_t bad = 0;
+    for (; i + 8 <= size; i += 8) {
+        uint64_t word;
+        memcpy(&word, data + i, 8);
+        memcpy(at + i, &word, 8);
+        bad |= ((word - 0x2020202020202020ULL) & ~word & PJ_HIGH)
+               | pj_zero_bytes(word ^ (PJ_ONES * '"'))
+               | pj_zero_bytes(word ^ (PJ_ONES * '\\'))
+               | pj_zero_bytes(word ^ (PJ_ONES * 0x7f));
+    }
+    int other = 0;
+    for (; i < size; i++) {
+        unsigned char c = data[i];
+        at[i] = c;
+        other |= (c < 0x20) | (c == 0x7f) | (c == '"') | (c == '\\');
+    }
+    if (bad || other) return PJ_OTHER;
+    at[size] = '"';
+    out->size += size + 2;
+    return PJ_OK;
 }
 
 /* None, a bool or an int as the stdlib's encoder writes it; PJ_OTHER for anything else */

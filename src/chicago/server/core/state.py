@@ -15,7 +15,7 @@ import dataclasses
 import hmac
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chicago.club.ratings import ladder_key
 from chicago.engine.game import Game
@@ -48,6 +48,19 @@ AWAY_AFTER = 3
 def iso_time(timestamp: float) -> str:
     """A UNIX time as ISO 8601 in UTC, to the second (table infos)."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(timestamp))
+
+
+class _NoGameYet:
+    """:attr:`TableState.current` before the table's first game: reading it raises. Once
+    a game is dealt the state keeps it in its own ``__dict__`` as ``current`` (beside
+    :attr:`TableState.game`), which a descriptor without ``__set__`` leaves to be read
+    directly: read some 19 times a person move, it was a property call each time (issue
+    28, forty-fifth pass)."""
+
+    def __get__(self, state: TableState | None, owner: type[TableState]) -> Any:
+        if state is None:
+            return self
+        raise RuntimeError(f"table {state.id} has no game yet")
 
 
 class TableState:
@@ -115,12 +128,12 @@ class TableState:
         """Number of seats."""
         return self.row.players
 
-    @property
-    def current(self) -> Game:
-        """The current game (every table has one from its first entry on)."""
-        if self.game is None:
-            raise RuntimeError(f"table {self.id} has no game yet")
-        return self.game
+    if TYPE_CHECKING:
+        current: Game
+        """The current game (every table has one from its first entry on); before it,
+        reading it raises RuntimeError."""
+    else:
+        current = _NoGameYet()
 
     @property
     def open_seats(self) -> int:
@@ -295,7 +308,7 @@ class TableState:
         for most entries (the preview's, then the table's: issue 28), so the game is read
         once and asked whether it is over once, and a table that never pauses after a deal
         does not look for a deal's end (:meth:`_pause_after` would find none to wait
-        for)."""
+        for), nor does one that pauses after an entry that did not end the deal."""
         seat = entry.seat
         if seat is None:
             raise RuntimeError(f"table {self.id}: act entry {entry.seq} has no seat")
@@ -303,6 +316,7 @@ class TableState:
         if current is None:
             raise RuntimeError(f"table {self.id} has no game yet")
         start = current.event_count
+        deal = current.deal_number
         if game is None:
             game = current
             if game.to_act != seat:
@@ -311,7 +325,7 @@ class TableState:
                     f"but seat {game.to_act} is to act"
                 )
             game.apply(entry.data["action"])
-        self.game = game
+        self.game = self.current = game
         self.game_seq = entry.seq
         self.spans[entry.seq] = (start, game.event_count)
         data = entry.data
@@ -321,7 +335,11 @@ class TableState:
         elif by == "player" and not data.get("forced"):
             self.expiries[seat] = 0  # a choice of the player's own
         over = game.is_over
-        pause = self._pause_after(entry, start) if self.deal_pause and not over else None
+        # a deal ended (its deal_end among the entry's events) exactly when the game goes on
+        # with the next deal's number: only then are the events read for it (issue 28,
+        # forty-fifth pass; tests/server/test_move_reads.py checks the two agree)
+        pause = (self._pause_after(entry, start)
+                 if self.deal_pause and not over and game.deal_number != deal else None)
         self.pause = pause
         if pause is None:  # the next turn begins now (after a pause: when it ends)
             self.turn_started = entry.created_at
@@ -335,7 +353,7 @@ class TableState:
             kind == "join" and not data.get("claim")) or (  # a claim keeps the turn's clock
             kind == "back" and self.game is not None and entry.seat == self.game.to_act)
         if kind == "game":
-            self.game = self.dealt(entry)
+            self.game = self.current = self.dealt(entry)
             self.game_number = int(data["number"])
             self.game_start_seq = entry.seq
             self.game_seq = entry.seq

@@ -89,12 +89,27 @@ class Online:
     def _live(self) -> Where:
         """Who has a page open here now."""
         where: Where = {}
+        # Walked at every hello and close, over every table held: whether a table is shown
+        # is worked out only for a table with a connection of a profile's seat (a guest's
+        # tables, most of them at load, cost a look at their connections' seats; issue 28,
+        # forty-fifth pass).
         for table in list(self.manager.tables.values()):
-            shown = not table.state.row.private and table.state.status != FINISHED
-            for conn in list(table.conns):
+            conns = table.conns
+            if not conns:
+                continue
+            state = table.state
+            seats = state.seats
+            shown: bool | None = None
+            for conn in list(conns):
                 seat = conn.seat
-                profile = table.state.seats[seat].profile if seat is not None else None
-                if profile is not None and (shown or profile not in where):
+                if seat is None:
+                    continue
+                profile = seats[seat].profile
+                if profile is None:
+                    continue
+                if shown is None:
+                    shown = not state.row.private and state.status != FINISHED
+                if shown or profile not in where:
                     where[profile] = table.id if shown else None
         for profile in self.pages:
             where.setdefault(profile, None)
