@@ -85,7 +85,10 @@ chooses each later card once for all the worlds it cannot tell apart,
 :mod:`chicago.bots.infoset`), ``keepodds`` (0, the default; 1: every exchange values the
 kept cards for the last trick by ``master``'s own chances, measured against ``basic``,
 :data:`MASTER_CARD_CHANCE`, instead of ``ev``'s; 2: ``ev``'s but the ace's; neither chose
-better exchanges, docs/BOTS.md). A seed fixes every choice: no option reads the clock.
+better exchanges, docs/BOTS.md), ``block`` (0, the default; X in 0..1: where an opponent
+would reach the target with the last trick, a card after which no such opponent can make
+sure of it earns X times the trick's points in that deal, :func:`finishing_seats`). A seed
+fixes every choice: no option reads the clock.
 """
 
 from __future__ import annotations
