@@ -600,7 +600,8 @@ class MasterBot(ExpertBot):
         """What the last search measured, for benchmarks (``bench_disagreements.py``): an
         exchange search's margin of its best option over the base choice in standard errors
         (None when the base was best), an announcement's mean gain of announcing less
-        ``hide``, in points; None after other decisions."""
+        ``hide``, in points; with ``block``, at a trick decision where it applies, the
+        number of opponents about to finish; None after other decisions."""
 
     def decide(
         self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
@@ -1201,6 +1202,7 @@ class MasterBot(ExpertBot):
         threats = finishing_seats(k)
         if not threats:
             return
+        self.note = float(len(threats))
         share = self.block * k.rules.last_trick_points
         for card, value in values.items():
             if value > 0:
