@@ -119,7 +119,8 @@ def _threatened(seed: int) -> Iterator[tuple[SeatView, list[Action]]]:
 
 def test_block_is_seeded_and_changes_real_trick_choices() -> None:
     """On the trick decisions of seeded games with a finishing opponent: the same seed gives
-    the same card, and with ``block=1`` some cards differ from ``master``'s."""
+    the same card, and with ``block=1`` some cards differ from ``master``'s; the bot notes
+    the decisions where the option applied (``bench_disagreements.py --noted``)."""
     on = make_bot("master:block=1;samples=16")
     again = make_bot("master:block=1;samples=16")
     off = make_bot("master:samples=16")
@@ -128,6 +129,7 @@ def test_block_is_seeded_and_changes_real_trick_choices() -> None:
         for view, legal in _threatened(seed):
             asked += 1
             first = on.decide(view, legal, random.Random(asked))
+            assert isinstance(on, MasterBot) and on.note is not None  # for --noted
             assert again.decide(view, legal, random.Random(asked)) == first
             if off.decide(view, legal, random.Random(asked)) != first:
                 changed += 1
