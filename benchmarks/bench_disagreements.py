@@ -111,7 +111,8 @@ def _play_out(game: Game, action: Action, oracle: str, seed: int, seat: int,
 def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
     """Game ``index`` of ``bot`` (in seat ``index % 4`` and the next ``seats - 1``) against
     experts (or ``others``), with its disagreements with ``shadow`` valued (runs in a
-    worker). ``task``: (bot, shadow, oracle, rules, seed, index, rollouts, seats[, others])."""
+    worker). ``task``: (bot, shadow, oracle, rules, seed, index, rollouts, seats[, others[,
+    phases[, noted]]])."""
     bot_spec, shadow_spec, oracle, rules_data, seed, index, rollouts, seats = task[:8]
     others: str | None = task[8] if len(task) > 8 else None
     asked: tuple[str, ...] = tuple(task[9]) if len(task) > 9 and task[9] else ()

@@ -19,6 +19,7 @@ from chicago.cards import Card, mask_of
 from chicago.engine.actions import Action
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.viewtypes import SeatView
+from script_loader import load_script
 
 _RULES = Rules.preset("pagat")
 
@@ -135,3 +136,29 @@ def test_block_is_seeded_and_changes_real_trick_choices() -> None:
                 changed += 1
     assert asked > 10
     assert changed > 0
+
+
+def test_the_decision_tool_with_noted_asks_only_where_the_bot_noted() -> None:
+    """``bench_disagreements.py --noted``: a bot that never leaves a note (``ev``) is never
+    compared, while its game is the same (the same decisions counted, the same deals)."""
+    tool = load_script("benchmarks/bench_disagreements.py")
+    task = ("ev", "basic", "basic", Rules.preset("pagat", max_deals=3).to_dict(), 2026, 0,
+            1, 1, "basic", [])
+    every = tool._one_game(task)
+    noted = tool._one_game((*task, True))
+    assert every["disagreements"] and not noted["disagreements"]
+    assert every["decisions"] == noted["decisions"] and every["deals"] == noted["deals"]
+
+
+def test_the_phase_split_counts_calls_locks_and_times_R_EX_5() -> None:
+    """``bench_phase_split.py``: per seat, Chicagos made no more than declared, deals begun
+    locked no more than the deals, and a CPU time for every phase a seat decided in."""
+    tool = load_script("benchmarks/bench_phase_split.py")
+    record = tool.play("basic", "basic", _RULES, 2026, 0, 4)
+    for seat in range(4):
+        assert record["made"][seat] <= record["calls"][seat]
+        assert record["locked"][seat] <= record["deals"]
+        assert {"exchange", "play"} <= set(record["times"][seat])
+        for count, total, worst in record["times"][seat].values():
+            assert count >= 1 and total >= worst >= 0
+    assert any(record["locked"])  # someone ends at 46 or more before the game's last deal
