@@ -30,6 +30,7 @@ decisions, divided by the deals the bot played): what the phase's search is wort
     python benchmarks/bench_disagreements.py [--bot master] [--shadow expert] [--games 4]
         [--first-game 0] [--rollouts 8] [--oracle expert:samples=20] [--preset pagat]
         [--seed 2026] [--jobs 1] [--seats 1] [--others SPEC] [--json out.json]
+        [--phases exchange,play] [--noted]
 
 ``--shadow`` is the bot asked beside (by default ``expert`` with the bot's ``samples``,
 ``chicago``, ``model`` and ``contested``), so any two bots can be compared: ``--bot expert
