@@ -30,6 +30,7 @@ decisions, divided by the deals the bot played): what the phase's search is wort
     python benchmarks/bench_disagreements.py [--bot master] [--shadow expert] [--games 4]
         [--first-game 0] [--rollouts 8] [--oracle expert:samples=20] [--preset pagat]
         [--seed 2026] [--jobs 1] [--seats 1] [--others SPEC] [--json out.json]
+        [--phases exchange,play] [--noted]
 
 ``--shadow`` is the bot asked beside (by default ``expert`` with the bot's ``samples``,
 ``chicago``, ``model`` and ``contested``), so any two bots can be compared: ``--bot expert
@@ -111,10 +112,12 @@ def _play_out(game: Game, action: Action, oracle: str, seed: int, seat: int,
 def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
     """Game ``index`` of ``bot`` (in seat ``index % 4`` and the next ``seats - 1``) against
     experts (or ``others``), with its disagreements with ``shadow`` valued (runs in a
-    worker). ``task``: (bot, shadow, oracle, rules, seed, index, rollouts, seats[, others])."""
+    worker). ``task``: (bot, shadow, oracle, rules, seed, index, rollouts, seats[, others[,
+    phases[, noted]]])."""
     bot_spec, shadow_spec, oracle, rules_data, seed, index, rollouts, seats = task[:8]
     others: str | None = task[8] if len(task) > 8 else None
     asked: tuple[str, ...] = tuple(task[9]) if len(task) > 9 and task[9] else ()
+    noted = bool(task[10]) if len(task) > 10 else False
     rules = Rules.from_dict(rules_data)
     players = 4
     game = duplicate_game(rules, players, seed=derive_seed(seed, index, 1),
@@ -141,7 +144,8 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
         decisions[phase] = decisions.get(phase, 0) + 1
         mirror = copy_random(rngs[seat])
         chosen = bots[seat].decide(view, legal, rngs[seat])
-        if len(legal) > 1 and (not asked or phase.startswith(asked)):
+        if len(legal) > 1 and (not asked or phase.startswith(asked)) and (
+                not noted or getattr(bots[seat], "note", None) is not None):
             other = shadow.decide(view, legal, mirror)
             if other != chosen:
                 note = getattr(bots[seat], "note", None)
@@ -267,13 +271,18 @@ def main() -> int:
                         help="ask the shadow only in these phases (comma-separated "
                              "prefixes, e.g. 'exchange'): for an option that changes no "
                              "other phase, the same result at a fraction of the cost")
+    parser.add_argument("--noted", action="store_true",
+                        help="ask the shadow only where the bot left a note (its 'note' "
+                             "not None): for an option that acts only where it says so, "
+                             "e.g. master:block, the same result at a fraction of the cost")
     args = parser.parse_args()
     if args.others is not None:
         make_bot(args.others)  # fail early on an unknown spec
     rules = Rules.preset(args.preset)
     shadow = args.shadow or _expert_of(args.bot)
     tasks = [(args.bot, shadow, args.oracle, rules.to_dict(), args.seed, g, args.rollouts,
-              args.seats, args.others, [p for p in args.phases.split(",") if p])
+              args.seats, args.others, [p for p in args.phases.split(",") if p],
+              args.noted)
              for g in range(args.first_game, args.first_game + args.games)]
     results: list[dict[str, Any]] = []
     if args.jobs > 1:

@@ -85,7 +85,10 @@ chooses each later card once for all the worlds it cannot tell apart,
 :mod:`chicago.bots.infoset`), ``keepodds`` (0, the default; 1: every exchange values the
 kept cards for the last trick by ``master``'s own chances, measured against ``basic``,
 :data:`MASTER_CARD_CHANCE`, instead of ``ev``'s; 2: ``ev``'s but the ace's; neither chose
-better exchanges, docs/BOTS.md). A seed fixes every choice: no option reads the clock.
+better exchanges, docs/BOTS.md), ``block`` (0, the default; X in 0..1: where an opponent
+would reach the target with the last trick, a card after which no such opponent can make
+sure of it earns X times the trick's points in that deal, :func:`finishing_seats`). A seed
+fixes every choice: no option reads the clock.
 """
 
 from __future__ import annotations
@@ -150,7 +153,12 @@ from chicago.bots.rollout import (
     value_options,
 )
 from chicago.bots.rulesdefence import rules_chicago_made, rules_chicago_moves
-from chicago.bots.solver import Position, last_trick_moves, last_trick_values
+from chicago.bots.solver import (
+    Position,
+    can_win_last_trick,
+    last_trick_moves,
+    last_trick_values,
+)
 from chicago.bots.worldchain import Factor, walk
 from chicago.cards import Card, ids_of_mask, mask_of
 from chicago.engine.actions import Action, ActionKind
@@ -297,6 +305,14 @@ DEFAULT_LEARNED = False
 raw weights nor its tempered ones (power 0.4, fitted on held-out games) chose
 measurably better than the hand-made weights where the two differed
 (``bench_disagreements.py``, docs/BOTS.md "The learned model of the hands")."""
+DEFAULT_BLOCK = 0.0
+"""Off: the trick search values only the bot's own last trick (and the expert's shares).
+``block=X`` (0..1): where an opponent would reach the target with the last trick, a card
+after which no such opponent can make sure of it also earns ``X`` times the trick's points
+in that deal (:meth:`MasterBot._add_scores`). Off: at ``block=0.5`` against three
+``expert`` (pagat, seeds 2026 and 2027, 115 games) it changed 93 trick decisions and lost
+−0.48 ± 0.25 points and −1.8 ± 1.2 points of win chance on each (docs/BOTS.md, "Where the
+points against ``expert`` go, and blocking the player about to finish (``block``)")."""
 DEFAULT_INFOSET = 0
 """The trick play against a table of rules players searched on information sets off by
 default (``infoset=1``: :mod:`chicago.bots.infoset`)."""
@@ -321,7 +337,7 @@ _OPTIONS = {
     "replies": (0, 10000),
     "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5), "exrule": (0, 2),
     "annrule": (0, 1), "infoset": (0, 1), "exkept": (0, 1), "dealrule": (0, 1),
-    "tries": (1, 1000), "keepodds": (0, 2),
+    "tries": (1, 1000), "keepodds": (0, 2), "block": (0, 1),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
@@ -422,6 +438,7 @@ class MasterBot(ExpertBot):
         dealrule: int = DEFAULT_DEALRULE,
         tries: int = DEFAULT_TRIES,
         keepodds: int = DEFAULT_KEEPODDS,
+        block: float = DEFAULT_BLOCK,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -569,6 +586,11 @@ class MasterBot(ExpertBot):
         self.keepodds = int(keepodds)
         """The exchanges value the kept cards for the last trick by ``master``'s own
         chances (:data:`MASTER_CARD_CHANCE`; 0: ``ev``'s; 2: ``ev``'s but an ace's)."""
+        if not 0 <= block <= 1:
+            raise ValueError("block must be in 0..1")
+        self.block = block
+        """The share of the last trick's points a card earns in a deal where it leaves no
+        opponent about to finish sure of the last trick (0 off; :meth:`_add_scores`)."""
         self._words: dict[int, Word] = {}
         """With ``annrule``: each opponent's word before its last exchange, this decision."""
         self._kept_memo: KeptMemo = {}
@@ -580,7 +602,8 @@ class MasterBot(ExpertBot):
         """What the last search measured, for benchmarks (``bench_disagreements.py``): an
         exchange search's margin of its best option over the base choice in standard errors
         (None when the base was best), an announcement's mean gain of announcing less
-        ``hide``, in points; None after other decisions."""
+        ``hide``, in points; with ``block``, at a trick decision where it applies, the
+        number of opponents about to finish; None after other decisions."""
 
     def decide(
         self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
@@ -1170,9 +1193,25 @@ class MasterBot(ExpertBot):
         scores: dict[Card, float],
     ) -> None:
         """The expert's value of each card in one deal; a card whose sure points the fusion
-        correction took away (``fusion=2``) adds nothing."""
+        correction took away (``fusion=2``) adds nothing. With ``block``, a card the bot is
+        not sure to win the last trick with earns ``block`` times the trick's points where,
+        after it, no opponent about to finish (:func:`finishing_seats`) can make sure of the
+        last trick: letting such a player take it usually ends the game for it."""
         super()._add_scores(k, position, {c: v for c, v in values.items() if v != _FUSED},
                             scores)
+        if not self.block:
+            return
+        threats = finishing_seats(k)
+        if not threats:
+            return
+        self.note = float(len(threats))
+        share = self.block * k.rules.last_trick_points
+        for card, value in values.items():
+            if value > 0:
+                continue
+            after = position.play(card)
+            if not any(can_win_last_trick(after, s) for s in threats):
+                scores[card] += share
 
     # ------------------------------------------------------------------ exchanges
     def _expert_exchange(
@@ -1332,6 +1371,16 @@ class MasterBot(ExpertBot):
                 _round_points(rules, k.players, _speaking(values, after, floor)),
             ))
         return out
+
+def finishing_seats(k: Knowledge) -> tuple[int, ...]:
+    """The opponents whom the last trick's points would take to the target (none under a
+    deal limit, where the target does not end the game)."""
+    rules = k.rules
+    if rules.max_deals is not None:
+        return ()
+    return tuple(s for s in range(k.players) if s != k.seat
+                 and k.scores[s] + rules.last_trick_points >= rules.target)
+
 
 def master_trick_chance(kept: Sequence[Card], drawn: int, ace_only: bool = False) -> float:
     """The chance that ``master`` wins the last trick with ``kept`` and ``drawn`` cards
@@ -1509,6 +1558,7 @@ def _factory(spec: str) -> MasterBot:
         dealrule=int(options.get("dealrule", DEFAULT_DEALRULE)),
         tries=int(options.get("tries", DEFAULT_TRIES)),
         keepodds=int(options.get("keepodds", DEFAULT_KEEPODDS)),
+        block=options.get("block", DEFAULT_BLOCK),
     )
 
 
