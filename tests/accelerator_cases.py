@@ -7,7 +7,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import random
-from collections.abc import Iterator
+import sys
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from hypothesis import HealthCheck, settings
@@ -133,3 +135,20 @@ def cards_in(value: object) -> set[str]:
     if isinstance(value, str):
         return {word for word in value.split() if word in CARD_TEXTS}
     return set()
+
+
+def run_in_threads(work: Callable[[int], object], count: int = 4) -> None:
+    """``work(0)`` … ``work(count - 1)`` in as many threads at once, the interpreter switching
+    between them every microsecond (so that they meet inside each other's reads); the
+    switch interval is set back after. ``work`` reports its own failures (a thread's
+    exception is not raised here)."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(count)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)

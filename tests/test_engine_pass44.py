@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sys
 import threading
 import types
 from typing import Any
@@ -25,6 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from accelerator_cases import run_in_threads
 from chicago import Game
 from chicago.engine import knowledge as knowledge_module
 from chicago.engine.carried import DealMemo, SeatLog, SeenEvents
@@ -386,14 +386,5 @@ def test_threads_asking_copies_get_what_one_thread_gets() -> None:
         except Exception as exc:  # reaches the assertion below
             wrong.append(exc)
 
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
+    run_in_threads(work)
     assert wrong == []

@@ -20,16 +20,16 @@ import random
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
-from accelerator_cases import OPTIONS, derandomized, draw_table
+from accelerator_cases import derandomized, sourced_tables
 from chicago import Card, Game, Rules
 from chicago.cards import DECK
 from chicago.engine import ActionKind, Phase
 from chicago.engine.native import ENGINE
 from chicago.rules import PRESETS
 from engine_helpers import PureGame
-from test_engine_accelerator import new_games, state
+from test_engine_accelerator import state
+from test_engine_pass43 import play_in_turn
 
 pytestmark = pytest.mark.skipif(ENGINE is None, reason="the engine accelerator is not built "
                                 "(or CHICAGO_PURE_PYTHON is set)")
@@ -195,19 +195,8 @@ def test_a_hand_of_other_card_objects_is_shown_as_the_pure_game_shows_it() -> No
         assert fast.events == pure.events
 
 
-@st.composite
-def tables(draw: st.DrawFn) -> tuple[Rules, int, int, str]:
-    """Rules of every preset with random variations and options, seats, seed and a card
-    source; now and then up to five cards to discard (R-EX-2)."""
-    rules, players, seed = draw_table(draw, OPTIONS, max_deals=3)
-    if draw(st.booleans()):
-        rules = rules.replace(max_discard=5)
-    source = draw(st.sampled_from(["plain", "plain", "stacked", "duplicate"]))
-    return rules, players, seed, source
-
-
 @derandomized(60)
-@given(tables(), tables())
+@given(sourced_tables(3), sourced_tables(3))
 def test_two_tables_in_turn_are_the_pure_games(
         one: tuple[Rules, int, int, str], two: tuple[Rules, int, int, str]) -> None:
     """Every variation drawn (R-EX-*'s discards, reshuffles and shown hands, R-ANN-*'s
@@ -215,25 +204,4 @@ def test_two_tables_in_turn_are_the_pure_games(
     kept records, options' tuples and rules reads shared between them) give the same legal
     actions, state, events and record as the pure-Python games, action for action; a
     caller now and then holds the turn's options across the action."""
-    pairs = [new_games(*one), new_games(*two)]
-    rng = random.Random(one[2] ^ two[2])
-    while not all(pure.is_over for _, pure in pairs):
-        for k, (fast, pure) in enumerate(pairs):
-            if pure.is_over:
-                continue
-            legal = pure.legal_actions()
-            listed = fast.legal_actions()
-            assert listed == legal
-            held = fast._legal if rng.random() < 0.1 else None
-            kept = list(held) if held is not None else None
-            action = rng.choice(legal)
-            pure.apply(action)
-            fast.apply(listed[legal.index(action)])
-            if held is not None:
-                assert list(held) == kept
-            assert state(fast) == state(pure), f"{action} at deal {pure.deal_number}"
-            assert fast._pending_count == pure._pending_count
-            if rng.random() < 0.03:
-                pairs[k] = (fast.copy(), pure.copy())
-    for fast, pure in pairs:
-        assert fast.events == pure.events and fast.record() == pure.record()
+    play_in_turn(one, two, hold=0.1)

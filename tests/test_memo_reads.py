@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from accelerator_cases import run_in_threads
 from chicago import Game
 from chicago.engine import carried
 from chicago.engine.carried import DealMemo, Fold, SeatLog, SeenEvents
@@ -319,16 +319,7 @@ def test_threads_reading_one_memo_get_what_one_thread_gets() -> None:
                 if got != SeatLog._read_python(log, PLACES, count, _copy_places):
                     wrong.append(("places", seat))
 
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
+    run_in_threads(work)
     assert wrong == []
     for seat, log in memo.logs.items():
         assert all(_visible(e, seat) for e in log._seen)
