@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import Phase as Stage
 from hypothesis import strategies as st
 
-from chicago import Rules, RulesError
+from chicago import Game, Rules, RulesError
 from chicago.cards import DECK
 from chicago.rules import PRESETS, VARIATIONS
 
@@ -152,3 +152,14 @@ def run_in_threads(work: Callable[[int], object], count: int = 4) -> None:
             thread.join()
     finally:
         sys.setswitchinterval(interval)
+
+
+def copies_along(game: Game, rng: random.Random, count: int) -> list[Game]:
+    """Copies of ``game`` now and after each of its next random actions (each drawn
+    uniformly with ``rng`` from the legal ones), until it is over or ``count`` copies are
+    made; ``game`` itself is played on."""
+    states = [game.copy()]
+    while not game.is_over and len(states) < count:
+        game.apply(rng.choice(game.legal_actions()))
+        states.append(game.copy())
+    return states

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from accelerator_cases import run_in_threads
+from accelerator_cases import copies_along, run_in_threads
 from chicago import Game
 from chicago.engine import knowledge as knowledge_module
 from chicago.engine.carried import DealMemo, SeatLog, SeenEvents
@@ -363,10 +363,7 @@ def test_threads_asking_copies_get_what_one_thread_gets() -> None:
     carried places are a fresh fold's."""
     game = Game(seed=21)
     rng = random.Random(21)
-    states = [game.copy()]
-    while not game.is_over and len(states) < 40:
-        game.apply(rng.choice(game.legal_actions()))
-        states.append(game.copy())
+    states = copies_along(game, rng, 40)
     wanted = {(i, seat): tuple(e for e in g.deal_events if _visible(e, seat))
               for i, g in enumerate(states) for seat in [None, 0, 1, 2, 3]}
     wrong: list[object] = []

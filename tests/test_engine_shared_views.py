@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from accelerator_cases import copies_along
 from chicago import Game, Rules
 from chicago.engine import knowledge as knowledge_module
 from chicago.engine import views as views_module
@@ -37,11 +38,7 @@ def _states(case: Case, most: int = 160) -> list[Game]:
     """Copies of a random game of ``case`` after each of its first ``most`` actions."""
     game = Game(case.rules, players=case.players, seed=case.seed)
     rng = random.Random(case.seed)
-    states = [game.copy()]
-    while not game.is_over and len(states) <= most:
-        game.apply(rng.choice(game.legal_actions()))
-        states.append(game.copy())
-    return states
+    return copies_along(game, rng, most + 1)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from accelerator_cases import run_in_threads
+from accelerator_cases import copies_along, run_in_threads
 from chicago import Game
 from chicago.engine import carried
 from chicago.engine.carried import DealMemo, Fold, SeatLog, SeenEvents
@@ -288,10 +288,7 @@ def test_threads_reading_one_memo_get_what_one_thread_gets() -> None:
     reader gets, and each log holds its seat's events only."""
     game = Game(seed=12)
     rng = random.Random(12)
-    states = [game.copy()]
-    while not game.is_over and len(states) < 40:
-        game.apply(rng.choice(game.legal_actions()))
-        states.append(game.copy())
+    states = copies_along(game, rng, 40)
     deals = [_deal(g) for g in states]
     first_deal = [d for d in deals if d[0][d[1]] is deals[0][0][deals[0][1]]]
     memo = DealMemo(first_deal[0][0][first_deal[0][1]], game.players, game.rules)
