@@ -117,6 +117,8 @@ if os.environ.get("BENCH_GC"):  # SIGHUP writes the collector's CPU so far, per 
                        "threshold": gc.get_threshold(), "whole_scans": [
                            getattr(c, "whole_scans", None) for c in gc.callbacks
                            if hasattr(c, "whole_scans")],
+                       "unscanned": [getattr(c, "unscanned", None) for c in gc.callbacks
+                                     if hasattr(c, "whole_scans")],
                        "kinds": kinds.most_common(30)}, out)
         os.replace(os.environ["BENCH_GC"] + ".tmp", os.environ["BENCH_GC"])
     signal.signal(signal.SIGHUP, dump)
@@ -554,7 +556,8 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
                       f"({census.get('tracked', 0) / max(len(people), 1):,.0f} a person; "
                       f"frozen {census.get('frozen', 0):,}; garbage found by generation "
                       f"{census.get('found')}; whole scans since start "
-                      f"{census.get('whole_scans')}; thresholds "
+                      f"{census.get('whole_scans')}; young collections unscanned since "
+                      f"start {census.get('unscanned')}; thresholds "
                       f"{census.get('threshold')}): "
                       + ", ".join(f"{k} {n:,}" for k, n in census.get("kinds", [])[:20]) + " |")
     stop.set()

@@ -13,6 +13,7 @@ import gc
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from server_support import close_all
@@ -23,6 +24,7 @@ from chicago.server.gc_tuning import (
     COUNT_EVERY_MOST,
     THAW_GROWTH,
     YOUNG_MAX,
+    YOUNG_SCANS_BELOW,
     YOUNG_THRESHOLD,
     OldObjects,
     tune_for_serving,
@@ -419,3 +421,89 @@ def test_the_young_scans_are_a_setting(settings: Settings, collector: None) -> N
                 assert hook.young_scans is young_scans
             finally:
                 close_all()
+
+
+def test_young_collections_stop_scanning_from_the_tables_given(collector: None) -> None:
+    """``young_scans_below`` (``Settings.gc_young_scans_below``): while fewer tables are
+    held a young collection scans (and frees a young cycle); from that many on it freezes
+    its objects unscanned (the cycle waits for a whole scan), and scans again once the
+    tables are fewer (issue 28, forty-seventh pass)."""
+    gc.collect()
+    gc.freeze()
+    tables = [0] * 499
+    hook = OldObjects(young_scans_below=500, tables=lambda: len(tables))
+    gc.callbacks.append(hook)
+    gc.disable()
+    try:
+        assert hook.scans_young()
+        node = Node()
+        gone = weakref.ref(node)
+        del node
+        assert gc.collect(0) >= 1 and gone() is None  # scanned: the cycle is freed
+        assert hook.unscanned == 0
+        tables.append(0)  # 500 tables
+        assert not hook.scans_young()
+        node = Node()
+        gone = weakref.ref(node)
+        del node
+        assert gc.collect(0) == 0  # nothing scanned, nothing found
+        assert gone() is not None and not scanned(gone()) and hook.unscanned == 1
+        tables.pop()
+        again = Node()
+        gone_again = weakref.ref(again)
+        del again
+        assert gc.collect(0) >= 1 and gone_again() is None and hook.unscanned == 1
+    finally:
+        gc.enable()
+
+
+def test_no_tables_bound_or_young_scans_off_decide_alone(collector: None) -> None:
+    assert OldObjects(young_scans_below=None, tables=lambda: 10**6).scans_young()
+    assert OldObjects(young_scans_below=500).scans_young()  # nothing to count
+    assert not OldObjects(young_scans_below=0, tables=lambda: 0).scans_young()
+    assert not OldObjects(young_scans=False, young_scans_below=500,
+                          tables=lambda: 0).scans_young()
+
+
+def test_the_tables_for_young_scans_are_a_setting(settings: Settings,
+                                                  collector: None) -> None:
+    """The setting reaches the hook, which counts the server's tables; its default is
+    ``YOUNG_SCANS_BELOW``."""
+    assert settings.gc_young_scans_below == YOUNG_SCANS_BELOW == 500
+    app = create_app(dataclasses.replace(settings, tune_gc=True, gc_young_scans_below=1))
+    with TestClient(app) as client:
+        try:
+            assert client.get("/api/health").status_code == 200
+            hook = next(c for c in gc.callbacks if isinstance(c, OldObjects))
+            assert hook.young_scans_below == 1 and hook.scans_young()  # no table yet
+            made = client.post("/api/tables", json={"seats": ["bot:random"] * 4})
+            assert made.status_code in (200, 201), made.text
+            assert not hook.scans_young()  # one table held
+        finally:
+            close_all()
+
+
+@pytest.mark.parametrize("bad", [-1, 2.5, "500", True])
+def test_a_bad_tables_bound_for_young_scans_is_refused(settings: Settings, collector: None,
+                                                      bad: Any) -> None:
+    """The server's settings are user input: a bound that is not a whole number of tables
+    from 0 up is refused before the app starts, with an error naming it, and nothing is
+    tuned."""
+    before = gc.get_threshold()
+    with pytest.raises(ValueError, match="young collections stop scanning"):
+        create_app(dataclasses.replace(settings, tune_gc=True, gc_young_scans_below=bad))
+    with pytest.raises(ValueError, match="young collections stop scanning"):
+        tune_for_serving(young_scans_below=bad)
+    assert gc.get_threshold() == before
+    assert not any(isinstance(c, OldObjects) for c in gc.callbacks)
+
+
+def test_serve_refuses_a_negative_tables_bound_for_young_scans(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from chicago.cli import main
+
+    code = main(["serve", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}", "--port", "0",
+                 "--gc-young-scans-below", "-1"])
+    assert code == 2
+    assert "--gc-young-scans-below must be at least 0" in capsys.readouterr().err
+    assert not (tmp_path / "x.sqlite3").exists()

@@ -30,7 +30,7 @@ from pathlib import Path
 from chicago import web
 from chicago.extras import require
 from chicago.server.assets import StaticFilesMissing, missing_files
-from chicago.server.gc_tuning import YOUNG_MAX, YOUNG_THRESHOLD
+from chicago.server.gc_tuning import YOUNG_MAX, YOUNG_SCANS_BELOW, YOUNG_THRESHOLD
 
 __all__ = ["add_arguments", "run"]
 
@@ -89,6 +89,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tracked objects made between two collections of the garbage "
                         "collector's youngest generation, 1 to 1000000 (default %(default)s; "
                         "docs/SERVER.md, issue 28's eighteenth pass)")
+    parser.add_argument("--gc-young-scans-below", type=int, default=YOUNG_SCANS_BELOW,
+                        metavar="TABLES",
+                        help="young garbage collections scan only while the server holds "
+                        "fewer tables than this; from it on they freeze their objects "
+                        "unscanned (0: never scan; default %(default)s; docs/SERVER.md, "
+                        "issue 28's forty-seventh pass)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -127,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
     if args.gc_young > YOUNG_MAX:
         print(f"chicago serve: --gc-young must be at most {YOUNG_MAX}, not {args.gc_young}",
               file=sys.stderr)
+        return 2
+    if args.gc_young_scans_below < 0:
+        print("chicago serve: --gc-young-scans-below must be at least 0, not "
+              f"{args.gc_young_scans_below}", file=sys.stderr)
         return 2
     if args.review_workers < 0 or args.review_workers > 64:
         print(f"chicago serve: --review-workers must be 0-64, not {args.review_workers}",
@@ -186,7 +196,8 @@ def run(args: argparse.Namespace) -> int:
                         allowed_hosts=allowed_hosts,
                         review_workers=args.review_workers, review_level=review_level,
                         smtp_url=args.smtp, mail_from=mail_from, tune_gc=True,
-                        gc_young_threshold=args.gc_young)
+                        gc_young_threshold=args.gc_young,
+                        gc_young_scans_below=args.gc_young_scans_below)
     missing = missing_files(web.STATIC_DIR)
     if missing:  # an installation without the browser app's files: never a JSON page
         print(f"chicago serve: {StaticFilesMissing(web.STATIC_DIR, missing)}",

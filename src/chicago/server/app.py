@@ -35,7 +35,7 @@ from chicago.server.clock import Clock
 from chicago.server.club import routes as club_routes
 from chicago.server.club.service import ClubService
 from chicago.server.core.ports import TableBus
-from chicago.server.gc_tuning import tune_for_serving, untune
+from chicago.server.gc_tuning import check_young_scans_below, tune_for_serving, untune
 from chicago.server.headers import Origins, SafeHeaders
 from chicago.server.hosts import AllowedHosts, HostCheck
 from chicago.server.locking import make_locks
@@ -126,6 +126,8 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
     ``clock``: the server's clock (default: the real time; tests move a
     :class:`~chicago.server.clock.ShiftedClock` forward)."""
     settings = settings if settings is not None else Settings()
+    if settings.tune_gc:  # user input: refused here, before anything starts
+        check_young_scans_below(settings.gc_young_scans_below)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -170,7 +172,8 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
             tune_for_serving(settings.gc_young_threshold,
                              (lambda: len(tables)) if by_load else None,
                              collect_soon if by_load else None,
-                             settings.gc_young_scans)
+                             settings.gc_young_scans,
+                             settings.gc_young_scans_below, lambda: len(tables))
         try:
             await app.state.pairing.start()
             try:

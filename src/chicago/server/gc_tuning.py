@@ -44,8 +44,8 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["CHECK_EVERY", "COUNT_EVERY_MOST", "FIRST_CHECK_EVERY", "LOAD_GROWTH",
-           "THAW_GROWTH", "YOUNG_MAX", "YOUNG_THRESHOLD", "OldObjects", "tune_for_serving",
-           "untune"]
+           "THAW_GROWTH", "YOUNG_MAX", "YOUNG_SCANS_BELOW", "YOUNG_THRESHOLD", "OldObjects",
+           "check_young_scans_below", "tune_for_serving", "untune"]
 
 YOUNG_THRESHOLD = 5_000
 """Allocations (minus deallocations) of tracked objects between two collections of the
@@ -55,6 +55,16 @@ YOUNG_MAX = 1_000_000
 """The largest young threshold a server takes (``chicago serve --gc-young``): a hundred
 times the most ever measured useful, far below what the collector's C int can hold (a
 larger number would stop the server's start with an overflow)."""
+
+YOUNG_SCANS_BELOW = 500
+"""Tables held from which young collections no longer scan (``Settings.gc_young_scans_below``'s
+default). Below it a young collection finds most of a move's objects already gone (the loop
+keeps up: at 250 people a collection came every 275 ms, a move's objects lived about 30 ms);
+at 1,000 people the loop is saturated, a move's objects wait in it through several
+collections (one every 52 ms), and each young collection only scans live objects, to
+freeze them (docs/SERVER.md, issue 28's forty-fifth and forty-seventh passes). A move leaves
+no cyclic garbage (tests/server/test_move_cycles.py), so freezing them unscanned loses
+nothing a young collection would have freed."""
 
 THAW_GROWTH = 1.25
 """The frozen objects are all scanned once more (unfrozen until a full collection) when
@@ -108,13 +118,22 @@ class OldObjects:
                  load: Callable[[], int] | None = None,
                  load_growth: float = LOAD_GROWTH,
                  collect_soon: Callable[[], None] | None = None,
-                 young_scans: bool = True) -> None:
+                 young_scans: bool = True,
+                 young_scans_below: int | None = None,
+                 tables: Callable[[], int] | None = None) -> None:
         self.growth = growth
         self.young_scans = young_scans
         """False: a young collection freezes its objects before it scans them, so it scans
         nothing: every object is frozen unscanned, and a cycle of them waits for the next
         whole scan (which the growth of the frozen objects brings, as for any frozen
         cycle); tuples the scan would have stopped tracking stay tracked until then."""
+        self.young_scans_below = young_scans_below
+        """With ``tables``: young collections scan (if :attr:`young_scans`) only while
+        ``tables()`` is below this; from it on they freeze unscanned, as with
+        ``young_scans`` False (None: always as :attr:`young_scans` says)."""
+        self.tables = tables
+        self.unscanned = 0
+        """Young collections that froze their objects unscanned."""
         self.collect_soon = collect_soon
         """Asks for a full collection soon, outside this hook (a server: on its loop), so
         that a whole scan comes at once, while the heap is as small as it will be, rather
@@ -172,6 +191,16 @@ class OldObjects:
         room = self.allowed() - self.counted
         return sys.getallocatedblocks() - self.counted_blocks > room / 2
 
+    def scans_young(self) -> bool:
+        """Whether a young collection now scans its objects: :attr:`young_scans`, and
+        fewer tables than :attr:`young_scans_below` (when both it and ``tables`` are
+        given)."""
+        if not self.young_scans:
+            return False
+        if self.young_scans_below is None or self.tables is None:
+            return True
+        return self.tables() < self.young_scans_below
+
     def _check_every(self) -> int:
         if self.load is not None and self.scanned_load <= 0:
             return min(self.check_every, FIRST_CHECK_EVERY)
@@ -184,8 +213,9 @@ class OldObjects:
             if full and not self.thawing and self._grown():
                 gc.unfreeze()  # this collection scans everything, frozen cycles included
                 self.thawing = True
-            elif not full and not self.thawing and not self.young_scans:
+            elif not full and not self.thawing and not self.scans_young():
                 gc.freeze()  # nothing left for this collection to scan
+                self.unscanned += 1
             return
         if self.thawing:
             if full:  # the whole scan is done: freeze its survivors
@@ -212,14 +242,19 @@ class OldObjects:
 def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD,
                      load: Callable[[], int] | None = None,
                      collect_soon: Callable[[], None] | None = None,
-                     young_scans: bool = True) -> OldObjects:
+                     young_scans: bool = True,
+                     young_scans_below: int | None = None,
+                     tables: Callable[[], int] | None = None) -> OldObjects:
     """Collect once, freeze the survivors out of later collections, set the youngest
     generation's threshold to ``young_threshold`` (the older two keep Python's defaults)
     and freeze the survivors of each later collection (:class:`OldObjects`, returned, with
     ``load``: whole scans by growth per unit of it; ``collect_soon``: how a whole scan is
     asked for once everything is unfrozen; ``young_scans`` False: young collections scan
-    nothing, :attr:`OldObjects.young_scans`). For the one server of a process, once
-    it has started; :func:`untune` ends the freezing."""
+    nothing, :attr:`OldObjects.young_scans`; ``young_scans_below`` with ``tables``: nor
+    from that many tables on, :attr:`OldObjects.young_scans_below`). For the one server
+    of a process, once it has started; :func:`untune` ends the freezing. A value out of
+    range is refused with :class:`ValueError` before anything is changed."""
+    check_young_scans_below(young_scans_below)
     if young_threshold < 1:
         raise ValueError(f"the young threshold must be at least 1, not {young_threshold}")
     if young_threshold > YOUNG_MAX:
@@ -230,9 +265,23 @@ def tune_for_serving(young_threshold: int = YOUNG_THRESHOLD,
     gc.freeze()
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(young_threshold, older, oldest)
-    hook = OldObjects(load=load, collect_soon=collect_soon, young_scans=young_scans)
+    hook = OldObjects(load=load, collect_soon=collect_soon, young_scans=young_scans,
+                      young_scans_below=young_scans_below, tables=tables)
     gc.callbacks.append(hook)
     return hook
+
+
+def check_young_scans_below(tables: int | None) -> None:
+    """Refuse a ``young_scans_below`` that is not a whole number of tables from 0 (0: young
+    collections never scan) up (None: no such bound), with an error that names it."""
+    if tables is None:
+        return
+    if isinstance(tables, bool) or not isinstance(tables, int):
+        raise ValueError("the tables from which young collections stop scanning must be a "
+                         f"whole number, not {tables!r}")
+    if tables < 0:
+        raise ValueError("the tables from which young collections stop scanning must be at "
+                         f"least 0, not {tables}")
 
 
 def untune() -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from chicago.datadir import data_dir
-from chicago.server.gc_tuning import YOUNG_THRESHOLD
+from chicago.server.gc_tuning import YOUNG_SCANS_BELOW, YOUNG_THRESHOLD
 from chicago.web import STATIC_DIR
 
 __all__ = [
@@ -111,6 +111,14 @@ class Settings:
     a young collection would scan is frozen unscanned (its cycles, if any, freed by the
     next whole scan, which the frozen objects' growth brings); docs/SERVER.md, the
     twenty-fourth pass of issue 28, has what was measured."""
+    gc_young_scans_below: int | None = YOUNG_SCANS_BELOW
+    """With :attr:`tune_gc` and :attr:`gc_young_scans`: young collections scan only while
+    the server holds fewer tables than this (500 by default); from this many on they
+    freeze what they would have scanned, unscanned, as with :attr:`gc_young_scans` False.
+    At high load a move's objects wait in the saturated loop through several young
+    collections, which scan them only to freeze them. 0: never scan; None: always. A
+    negative or non-whole value is refused when the server starts (``ValueError``);
+    docs/SERVER.md, the forty-seventh pass of issue 28, has what was measured."""
     bot_threads: bool = True
     """Let the built-in bots that think long (``ev``, ``expert``) think in a worker thread of
     their own pool (:attr:`bot_workers`; keeps the loop responsive). ``random`` and ``basic``
