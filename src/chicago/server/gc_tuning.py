@@ -30,6 +30,12 @@ filling up with tables would otherwise scan its whole heap at every quarter more
 holding the loop 0.4-0.8 s of CPU at 500 people (docs/SERVER.md, "Where the tail comes
 from"); and a thaw asks the loop for its full collection at once (``collect_soon``).
 
+From :data:`YOUNG_SCANS_BELOW` tables held on (``Settings.gc_young_scans_below``), young
+collections scan nothing: they freeze what they would have scanned. A busy loop keeps each
+move's objects alive through several young collections, which then scan them only to
+freeze them; a move leaves no cycle, so nothing is lost (docs/SERVER.md, the forty-seventh
+pass). A cycle made meanwhile waits, frozen, for the next whole scan, as any frozen cycle.
+
 So what lives as long as a connection or a table must not end in a reference cycle: frozen
 while it lived, it would wait for that thaw. A websocket connection of ``chicago serve``
 leaves none (docs/SERVER.md, "Connections without cycles";
