@@ -3800,7 +3800,10 @@ static void copy_plan_free(PyObject *capsule)
    middle collections (docs/SERVER.md, issue 28's seventeenth pass). */
 static PyObject *list_like(PyObject *value)
 {
-    PyObject *copy = PySequence_List(value);
+    /* a list's items taken at once (list_slice: the exact size, no resize) rather than
+       through PySequence_List's extend of an empty list (issue 28, forty-eighth pass) */
+    PyObject *copy = PyList_CheckExact(value)
+        ? PyList_GetSlice(value, 0, PyList_GET_SIZE(value)) : PySequence_List(value);
     if (copy != NULL && PyList_CheckExact(value) && !PyObject_GC_IsTracked(value))
         PyObject_GC_UnTrack(copy);
     return copy;

@@ -244,9 +244,13 @@ class TableState:
         A preview's :attr:`entries` and :attr:`spans` begin empty and hold only the entries
         applied to it: what it is read for (whose turn follows, the next decision) needs
         none of the game's earlier entries, and copying them cost more the longer the game
-        went on. Frames, replays and :meth:`games_after` read the table's own state."""
+        went on. Frames, replays and :meth:`games_after` read the table's own state.
+
+        The preview's attributes are one copy of this state's ``__dict__`` (a dict's copy,
+        made at once), not inserted one by one into a new one (issue 28, forty-eighth
+        pass)."""
         copy = object.__new__(TableState)
-        copy.__dict__.update(self.__dict__)
+        copy.__dict__ = self.__dict__.copy()
         copy.entries = []
         copy.spans = {}
         copy.expiries = list(self.expiries)
