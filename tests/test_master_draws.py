@@ -86,9 +86,9 @@ def test_the_option_is_parsed_and_checked() -> None:
     assert _master("master").draws == DEFAULT_DRAWS > 0
     assert _master("master:draws=0").draws == 0
     assert _master("master:draws=5000").draws == 5000
-    with pytest.raises(ValueError, match="option draws .*0..1e"):
+    with pytest.raises(ValueError, match=r"option draws .*0\.\.1e"):
         make_bot("master:draws=-1")
-    with pytest.raises(ValueError, match="option draws .*whole number"):
+    with pytest.raises(ValueError, match=r"option draws .*whole number"):
         make_bot("master:draws=2.5")
     with pytest.raises(ValueError, match="draws"):
         make_bot("master:draws=many")
