@@ -765,15 +765,17 @@ class MasterBot(ExpertBot):
         ``samples`` at a time while the effective number of worlds is below ``fit`` times
         ``samples``, up to ``cap`` times ``samples`` (:meth:`_positions`). With ``draws``,
         the dealing stops early once ``samples`` deals are dealt and the deals have taken
-        ``draws`` random draws or more (:class:`~chicago.bots.drawcount.CountingRandom`,
-        which leaves ``rng`` where dealing from it would have): the same deals as without
-        the budget up to there, fewer after. ``note`` then says how many were dealt."""
+        ``draws`` random draws or more (with ``cap``, ``draws`` times ``cap`` / ``pool``:
+        the same budget per deal; :class:`~chicago.bots.drawcount.CountingRandom`, which
+        leaves ``rng`` where dealing from it would have): the same deals as without the
+        budget up to there, fewer after. ``note`` then says how many were dealt."""
         counting = CountingRandom(rng) if self.draws else None
         source = rng if counting is None else counting
+        budget = self.draws * max(self.pool, cap) // self.pool
         cut = False
 
         def spent() -> bool:
-            return counting is not None and counting.draws >= self.draws
+            return counting is not None and counting.draws >= budget
 
         def deal(count: int, floor: int) -> list[list[int]]:
             nonlocal cut
