@@ -227,3 +227,19 @@ def test_the_budget_counts_draws_not_time(monkeypatch: pytest.MonkeyPatch) -> No
     assert bot.note is not None and bot.pool_dealt == bot.samples
     assert _decide(_master("master:draws=20000"), k, legal, 4) == first
     assert isinstance(first[0].card, Card)
+
+
+def test_with_cap_the_budget_grows_with_the_pool() -> None:
+    """``cap`` asks for up to ``cap`` / ``pool`` times the pool: the budget grows by as much,
+    so a cap option is not cut to the plain pool's budget."""
+    game, other = _trick_decision(13, played=2)
+    k = _hard(knowledge(game.view(game.to_act or 0)), other)
+    assert k is not None
+    plays = observed_plays(k)
+    plain = _master("master:samples=10;pool=4;draws=30000")
+    grown = _master("master:samples=10;pool=4;cap=16;fit=1;draws=30000")
+    sizes = []
+    for bot in (plain, grown):
+        dealt, _ = bot._pool(k, random.Random(2), plays, bot.cap)
+        sizes.append(len(dealt))
+    assert sizes[0] < plain.samples * plain.pool <= sizes[1]
