@@ -44,9 +44,12 @@ searched when the pool grows, by ``samples`` at a time, until the effective numb
 reaches ``fit`` (0.5) times ``samples`` (0, the default: it does not grow), and ``soft``,
 the power the worlds' weights are raised to before the resampling: 1, the default, the
 weights as they are; below 1 a softer likelihood that keeps more distinct worlds, 0 every
-world alike), ``exploit`` (0, the default; 1: at a trick decision without a Chicago
-declared, when every opponent is a player of the rules of thumb with ``infer=3``'s chance
-at least ``trust``, 0.99, the card of the best reply to those rules on the same worlds,
+world alike, and ``draws``, the most random draws the dealing of the pool takes once
+``samples`` deals are dealt, 100,000, 0 no limit, a count that cuts only the rare
+positions whose deals are hard to find, :data:`DEFAULT_DRAWS`), ``exploit`` (0, the
+default; 1: at a trick decision without a Chicago declared, when every opponent is a
+player of the rules of thumb with ``infer=3``'s chance at least ``trust``, 0.99, the card
+of the best reply to those rules on the same worlds,
 :meth:`MasterBot._play`), ``chain`` (0, the default; N: with ``infer=3``, where an
 opponent who played this deal is a player of the rules of thumb by the game's earlier
 deals, each world searched at trick play is first moved by N Metropolis–Hastings trades of
