@@ -44,9 +44,12 @@ searched when the pool grows, by ``samples`` at a time, until the effective numb
 reaches ``fit`` (0.5) times ``samples`` (0, the default: it does not grow), and ``soft``,
 the power the worlds' weights are raised to before the resampling: 1, the default, the
 weights as they are; below 1 a softer likelihood that keeps more distinct worlds, 0 every
-world alike), ``exploit`` (0, the default; 1: at a trick decision without a Chicago
-declared, when every opponent is a player of the rules of thumb with ``infer=3``'s chance
-at least ``trust``, 0.99, the card of the best reply to those rules on the same worlds,
+world alike, and ``draws``, the most random draws the dealing of the pool takes once
+``samples`` deals are dealt, 100,000, 0 no limit, a count that cuts only the rare
+positions whose deals are hard to find, :data:`DEFAULT_DRAWS`), ``exploit`` (0, the
+default; 1: at a trick decision without a Chicago declared, when every opponent is a
+player of the rules of thumb with ``infer=3``'s chance at least ``trust``, 0.99, the card
+of the best reply to those rules on the same worlds,
 :meth:`MasterBot._play`), ``chain`` (0, the default; N: with ``infer=3``, where an
 opponent who played this deal is a player of the rules of thumb by the game's earlier
 deals, each world searched at trick play is first moved by N Metropolis–Hastings trades of
@@ -102,6 +105,7 @@ from chicago.bots.alphamu import alphamu_values
 from chicago.bots.announcerule import KeptMemo, Word, opponent_word_fits, words_of
 from chicago.bots.base import register_bot, require_whole, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
+from chicago.bots.drawcount import CountingRandom
 from chicago.bots.ev import (
     desperate,
     ev_decision,
@@ -217,6 +221,14 @@ earlier default, which ``infer=1`` and ``infer=2`` were measured with)."""
 DEFAULT_INFER_CAP = 0
 """With ``infer``: the most worlds dealt per world searched when the pool grows (0: it does
 not, ``pool`` times ``samples`` are dealt); see :meth:`MasterBot._positions`."""
+DEFAULT_DRAWS = 100_000
+"""With ``infer``: the most random draws (:class:`~chicago.bots.drawcount.CountingRandom`)
+the dealing of the trick search's pool may take before it stops dealing, once it has dealt
+``samples`` deals (0: no limit). A typical pool of 400 deals takes some 12,000 draws and
+99% of them fewer than 70,000 (pagat, against three experts), so the budget does not bind
+there; it cuts the rare positions whose deals are hard to find (protected combinations,
+R-EX-4, or claims, R-ANN-1, that few deals fit), which took up to 2 million draws and 6 s of
+CPU. A count, never a time: a seed fixes every choice. docs/BOTS.md, "Decision times"."""
 DEFAULT_INFER_FIT = 0.5
 """With ``cap``: the effective number of worlds (:func:`~chicago.bots.playmodel.
 effective_count`) the growing pool deals towards, as a share of ``samples``."""
@@ -332,7 +344,8 @@ _OPTIONS = {
     "worlds": (2, 1000), "holds": (1, 32), "proposals": (1, 64), "hide": (0, 100),
     "z": (0, 10), "score": (0, 1), "learned": (0, 1), "temper": (0, 4), "last": (0, 10000),
     "lastholds": (0, 32), "lastmodel": (0, 1), "infer": (0, 3), "miss": (0.01, 1),
-    "pool": (1, 20), "cap": (0, 100), "fit": (0.01, 1), "soft": (0, 4), "eps": (0.001, 0.5),
+    "pool": (1, 20), "cap": (0, 100), "draws": (0, 10**9), "fit": (0.01, 1), "soft": (0, 4),
+    "eps": (0.001, 0.5),
     "prior": (0.001, 0.999), "exploit": (0, 1), "trust": (0.5, 1), "chain": (0, 1000),
     "replies": (0, 10000),
     "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5), "exrule": (0, 2),
@@ -343,8 +356,8 @@ _OPTIONS = {
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
 }
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
-          "cap", "exchanges", "announce", "call", "fusion", "samples", "exploit", "chain",
-          "replies", "rulescall", "rulescap", "alphamu", "amdepth", "exrule",
+          "cap", "draws", "exchanges", "announce", "call", "fusion", "samples", "exploit",
+          "chain", "replies", "rulescall", "rulescap", "alphamu", "amdepth", "exrule",
           "annrule", "infoset", "exkept", "dealrule", "tries", "keepodds")
 """The options that count something or choose a setting: whole numbers only."""
 
@@ -439,6 +452,7 @@ class MasterBot(ExpertBot):
         tries: int = DEFAULT_TRIES,
         keepodds: int = DEFAULT_KEEPODDS,
         block: float = DEFAULT_BLOCK,
+        draws: int = DEFAULT_DRAWS,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -496,6 +510,14 @@ class MasterBot(ExpertBot):
         """With ``infer``: the most worlds dealt per world searched (0: ``pool`` always)."""
         self.fit = fit
         """With ``cap``: the effective worlds dealt towards, as a share of ``samples``."""
+        if draws != int(draws) or draws < 0:
+            raise ValueError("draws must be a whole number >= 0")
+        self.draws = int(draws)
+        """With ``infer``: the most random draws the dealing of the trick search's pool
+        takes once ``samples`` deals are dealt (0: no limit; :meth:`_pool`)."""
+        self.pool_dealt = 0
+        """With ``infer``: the deals of the last trick search's pool (for tests and
+        benchmarks)."""
         if not 0 <= soft <= 4:
             raise ValueError("soft must be in 0..4")
         self.soft = soft
@@ -744,17 +766,44 @@ class MasterBot(ExpertBot):
         """The dealt pool of the trick search with ``infer`` and its weights
         (:meth:`_play_weights`): ``pool`` times ``samples`` deals, grown with ``cap`` by
         ``samples`` at a time while the effective number of worlds is below ``fit`` times
-        ``samples``, up to ``cap`` times ``samples`` (:meth:`_positions`)."""
-        dealt = [self._sample(k, rng) for _ in range(self.samples * self.pool)]
+        ``samples``, up to ``cap`` times ``samples`` (:meth:`_positions`). With ``draws``,
+        the dealing stops early once ``samples`` deals are dealt and the deals have taken
+        ``draws`` random draws or more (with ``cap``, ``draws`` times ``cap`` / ``pool``:
+        the same budget per deal; :class:`~chicago.bots.drawcount.CountingRandom`, which
+        leaves ``rng`` where dealing from it would have): the same deals as without the
+        budget up to there, fewer after. ``note`` then says how many were dealt."""
+        counting = CountingRandom(rng) if self.draws else None
+        source = rng if counting is None else counting
+        budget = self.draws * max(self.pool, cap) // self.pool
+        cut = False
+
+        def spent() -> bool:
+            return counting is not None and counting.draws >= budget
+
+        def deal(count: int, floor: int) -> list[list[int]]:
+            nonlocal cut
+            out = []
+            for index in range(count):
+                if index >= floor and spent():
+                    cut = True
+                    break
+                out.append(self._sample(k, source))
+            return out
+
+        dealt = deal(self.samples * self.pool, self.samples)
         weights = self._play_weights(k, dealt, plays)
         if cap:
             limit = self.samples * cap
             wanted = self.fit * self.samples
-            while len(dealt) < limit and effective_count(weights) < wanted:
-                more = [self._sample(k, rng)
-                        for _ in range(min(self.samples, limit - len(dealt)))]
+            while not cut and len(dealt) < limit and effective_count(weights) < wanted:
+                more = deal(min(self.samples, limit - len(dealt)), 0)
                 dealt += more
                 weights += self._play_weights(k, more, plays)
+        if counting is not None:
+            counting.hand_back(rng)
+        if cut and self.note is None:
+            self.note = float(len(dealt))
+        self.pool_dealt = len(dealt)
         return dealt, weights
 
     def _chain_factor(self, k: Knowledge, plays: Sequence[Play]) -> Factor | None:
@@ -1559,6 +1608,7 @@ def _factory(spec: str) -> MasterBot:
         tries=int(options.get("tries", DEFAULT_TRIES)),
         keepodds=int(options.get("keepodds", DEFAULT_KEEPODDS)),
         block=options.get("block", DEFAULT_BLOCK),
+        draws=int(options.get("draws", DEFAULT_DRAWS)),
     )
 
 
