@@ -30,7 +30,7 @@ decisions, divided by the deals the bot played): what the phase's search is wort
     python benchmarks/bench_disagreements.py [--bot master] [--shadow expert] [--games 4]
         [--first-game 0] [--rollouts 8] [--oracle expert:samples=20] [--preset pagat]
         [--seed 2026] [--jobs 1] [--seats 1] [--others SPEC] [--json out.json]
-        [--phases exchange,play] [--noted]
+        [--phases exchange,play] [--noted] [--locked self|opponent|any]
 
 ``--shadow`` is the bot asked beside (by default ``expert`` with the bot's ``samples``,
 ``chicago``, ``model`` and ``contested``), so any two bots can be compared: ``--bot expert
@@ -40,6 +40,9 @@ the bot in every seat (each seat's decisions compared with the shadow's in its o
 four times the decisions per game, for phases such as the trick play where few differ.
 ``--others basic`` seats ``basic`` where the bot is not, in the game and in the play-outs
 (the bot's own seat is played out by ``--oracle``): what a choice is worth at that table.
+``--locked self`` counts and compares only the decisions of deals the deciding seat began
+locked (R-EX-5: at the lock, no exchanges), ``--locked opponent`` those where an opponent
+did, ``--locked any`` either; each disagreement records who was locked (``lock``).
 """
 
 from __future__ import annotations
@@ -83,6 +86,9 @@ class Disagreement:
     note: float | None = None
     """What the bot's search measured (``MasterBot.note``: an exchange search's margin in
     standard errors, an announcement's gain less ``hide``), to choose thresholds."""
+    lock: str | None = None
+    """With ``--locked``: who began the deal locked (R-EX-5), seen from the deciding seat:
+    ``"self"``, ``"opponent"``, ``"both"`` (itself and an opponent) or ``"none"``."""
 
 
 def _play_out(game: Game, action: Action, oracle: str, seed: int, seat: int,
@@ -113,11 +119,12 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
     """Game ``index`` of ``bot`` (in seat ``index % 4`` and the next ``seats - 1``) against
     experts (or ``others``), with its disagreements with ``shadow`` valued (runs in a
     worker). ``task``: (bot, shadow, oracle, rules, seed, index, rollouts, seats[, others[,
-    phases[, noted]]])."""
+    phases[, noted[, locked]]]])."""
     bot_spec, shadow_spec, oracle, rules_data, seed, index, rollouts, seats = task[:8]
     others: str | None = task[8] if len(task) > 8 else None
     asked: tuple[str, ...] = tuple(task[9]) if len(task) > 9 and task[9] else ()
     noted = bool(task[10]) if len(task) > 10 else False
+    locked: str | None = task[11] if len(task) > 11 else None
     rules = Rules.from_dict(rules_data)
     players = 4
     game = duplicate_game(rules, players, seed=derive_seed(seed, index, 1),
@@ -130,6 +137,7 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
     race = race_for(rules.target, rules.lock_at)
     decisions: dict[str, int] = {}
     found: list[Disagreement] = []
+    scoped: set[tuple[int, int]] = set()
     while not game.is_over and game.deal_number <= _DEAL_CAP:
         seat = game.to_act
         assert seat is not None
@@ -141,16 +149,21 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
         phase = str(view.phase)
         if phase in ("exchange", "announce"):
             phase = f"{phase} {view.round}"
-        decisions[phase] = decisions.get(phase, 0) + 1
+        in_scope = in_lock_scope(view.locked, seat, locked)
+        if in_scope:
+            decisions[phase] = decisions.get(phase, 0) + 1
+            scoped.add((seat, game.deal_number))
         mirror = copy_random(rngs[seat])
         chosen = bots[seat].decide(view, legal, rngs[seat])
-        if len(legal) > 1 and (not asked or phase.startswith(asked)) and (
+        if in_scope and len(legal) > 1 and (not asked or phase.startswith(asked)) and (
                 not noted or getattr(bots[seat], "note", None) is not None):
             other = shadow.decide(view, legal, mirror)
             if other != chosen:
                 note = getattr(bots[seat], "note", None)
                 case = Disagreement(index, game.deal_number, phase, str(chosen), str(other),
-                                    note=None if note is None else min(note, 1e9))
+                                    note=None if note is None else min(note, 1e9),
+                                    lock=None if locked is None
+                                    else lock_state(view.locked, seat))
                 for r in range(rollouts):
                     play_seed = derive_seed(seed, index, game.deal_number, len(found), r)
                     world = restock(game, random.Random(play_seed))
@@ -161,8 +174,41 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
                 found.append(case)
         game.apply(chosen)
     # deals the bot played: one per seat it took
-    return {"game": index, "deals": game.deal_number * seats, "decisions": decisions,
-            "disagreements": [asdict(d) for d in found]}
+    out: dict[str, Any] = {"game": index, "deals": game.deal_number * seats,
+                           "decisions": decisions,
+                           "disagreements": [asdict(d) for d in found]}
+    if locked is not None:
+        out["locked"] = locked
+        out["scoped_deals"] = len(scoped)
+    return out
+
+
+LOCK_SCOPES = ("self", "opponent", "any")
+"""The values of ``--locked``: the deciding seat began the deal locked (R-EX-5), an
+opponent of it did, or any seat did."""
+
+
+def lock_state(locked: Sequence[bool], seat: int) -> str:
+    """Who began the deal locked (R-EX-5) from ``seat``'s side: ``"self"``, ``"opponent"``,
+    ``"both"`` or ``"none"``."""
+    mine = bool(locked[seat])
+    theirs = any(flag for s, flag in enumerate(locked) if s != seat)
+    return {(True, True): "both", (True, False): "self", (False, True): "opponent",
+            (False, False): "none"}[(mine, theirs)]
+
+
+def in_lock_scope(locked: Sequence[bool], seat: int, scope: str | None) -> bool:
+    """Whether a decision of ``seat`` is measured under ``--locked scope``, given who began
+    the deal locked (R-EX-5; the view's ``locked``). ``None``: every decision."""
+    if scope is None:
+        return True
+    if scope == "self":
+        return bool(locked[seat])
+    if scope == "opponent":
+        return any(flag for s, flag in enumerate(locked) if s != seat)
+    if scope == "any":
+        return any(locked)
+    raise ValueError(f"--locked must be one of {', '.join(LOCK_SCOPES)}, not {scope!r}")
 
 
 def _expert_of(spec: str) -> str:
@@ -216,6 +262,16 @@ def report(results: Sequence[dict[str, Any]]) -> list[str]:
             f"{better:4d}/{worse:<4d}  per deal {sum(points) / max(1, deals):+.4f} pts "
             f"{sum(chance) / max(1, deals):+.4f} %")
     lines += _thresholds(cases, deals)
+    if any("scoped_deals" in r for r in results):
+        scoped = sum(r.get("scoped_deals", 0) for r in results)
+        scopes = sorted({str(r.get("locked")) for r in results if "locked" in r})
+        _, se_in = _mean_se(everything)
+        _, chance_se_in = _mean_se(chances)
+        share = len(everything) / max(1, scoped)
+        lines.append(f"  --locked {','.join(scopes)}: {scoped} seat-deals in scope, per such "
+                     f"deal {sum(everything) / max(1, scoped):+.4f} ± {se_in * share:.4f} pts, "
+                     f"{sum(chances) / max(1, scoped):+.4f} ± {chance_se_in * share:.4f} % "
+                     "win chance")
     _, points_se = _mean_se(everything)
     _, chance_se = _mean_se(chances)
     scale = len(everything) / max(1, deals)
@@ -275,14 +331,20 @@ def main() -> int:
                         help="ask the shadow only where the bot left a note (its 'note' "
                              "not None): for an option that acts only where it says so, "
                              "e.g. master:block, the same result at a fraction of the cost")
+    parser.add_argument("--locked", default=None, choices=LOCK_SCOPES,
+                        help="count and ask the shadow only at decisions of deals that "
+                             "the deciding seat ('self'), one of its opponents "
+                             "('opponent') or any seat ('any') began locked (R-EX-5)")
     args = parser.parse_args()
     if args.others is not None:
         make_bot(args.others)  # fail early on an unknown spec
     rules = Rules.preset(args.preset)
+    if args.locked is not None and rules.lock_at is None:
+        parser.error(f"--locked: preset {args.preset!r} has no lock (R-EX-5)")
     shadow = args.shadow or _expert_of(args.bot)
     tasks = [(args.bot, shadow, args.oracle, rules.to_dict(), args.seed, g, args.rollouts,
               args.seats, args.others, [p for p in args.phases.split(",") if p],
-              args.noted)
+              args.noted, args.locked)
              for g in range(args.first_game, args.first_game + args.games)]
     results: list[dict[str, Any]] = []
     if args.jobs > 1:
@@ -305,7 +367,7 @@ def _progress(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
     if args.json:
         with open(args.json, "w") as handle:
             json.dump({"bot": args.bot, "oracle": args.oracle, "preset": args.preset,
-                       "seats": args.seats, "others": args.others,
+                       "seats": args.seats, "others": args.others, "locked": args.locked,
                        "seed": args.seed, "rollouts": args.rollouts, "games": results},
                       handle)
 
