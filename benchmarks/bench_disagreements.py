@@ -262,6 +262,7 @@ def report(results: Sequence[dict[str, Any]]) -> list[str]:
             f"{better:4d}/{worse:<4d}  per deal {sum(points) / max(1, deals):+.4f} pts "
             f"{sum(chance) / max(1, deals):+.4f} %")
     lines += _thresholds(cases, deals)
+    lines += _by_lock(cases)
     if any("scoped_deals" in r for r in results):
         scoped = sum(r.get("scoped_deals", 0) for r in results)
         scopes = sorted({str(r.get("locked")) for r in results if "locked" in r})
@@ -279,6 +280,30 @@ def report(results: Sequence[dict[str, Any]]) -> list[str]:
                  f"{sum(everything) / max(1, deals):+.4f} ± {points_se * scale:.4f} pts, "
                  f"{sum(chances) / max(1, deals):+.4f} ± {chance_se * scale:.4f} % win chance")
     return lines
+
+
+def _by_lock(cases: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """With ``--locked``: the differing decisions by who began the deal locked and phase
+    (count, mean points and win chance ± SE per decision, better/worse)."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for phase, own in cases.items():
+        for case in own:
+            if case.get("lock") is not None and case["points"]:
+                groups.setdefault((case["lock"], phase), []).append(case)
+    if not groups:
+        return []
+    out = ["  by who was locked (R-EX-5) and phase: differing, points ± SE, % win ± SE, "
+           "better/worse"]
+    for (lock, phase), own in sorted(groups.items()):
+        points = [sum(c["points"]) / len(c["points"]) for c in own]
+        chance = [100 * sum(c["chance"]) / len(c["chance"]) for c in own]
+        p, p_se = _mean_se(points)
+        w, w_se = _mean_se(chance)
+        better = sum(1 for v in points if v > 1e-9)
+        worse = sum(1 for v in points if v < -1e-9)
+        out.append(f"    {lock:8s} {phase:13s} {len(own):5d}  {p:+.3f} ± {p_se:.3f} pts  "
+                   f"{w:+.3f} ± {w_se:.3f} %  {better:4d}/{worse:<4d}")
+    return out
 
 
 def _thresholds(cases: dict[str, list[dict[str, Any]]], deals: int) -> list[str]:

@@ -83,6 +83,7 @@ def test_locked_self_compares_only_the_deals_the_seat_began_locked_R_EX_5() -> N
     assert _game("self") == mine  # a seed fixes every choice and value
     lines = _tool().report([mine])
     assert any(line.startswith("  --locked self:") for line in lines)
+    assert any(line.startswith("    self ") or line.startswith("    both ") for line in lines)
 
 
 def test_locked_opponent_is_the_other_side_of_the_same_deals_R_EX_5() -> None:
