@@ -43,6 +43,8 @@ four times the decisions per game, for phases such as the trick play where few d
 ``--locked self`` counts and compares only the decisions of deals the deciding seat began
 locked (R-EX-5: at the lock, no exchanges), ``--locked opponent`` those where an opponent
 did, ``--locked any`` either; each disagreement records who was locked (``lock``).
+``--played-by expert`` plays the bot's seats by ``expert`` and only asks the bot and the
+shadow: two variants of ``master`` compared on the states experts reach, at an expert's cost.
 """
 
 from __future__ import annotations
@@ -119,12 +121,13 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
     """Game ``index`` of ``bot`` (in seat ``index % 4`` and the next ``seats - 1``) against
     experts (or ``others``), with its disagreements with ``shadow`` valued (runs in a
     worker). ``task``: (bot, shadow, oracle, rules, seed, index, rollouts, seats[, others[,
-    phases[, noted[, locked]]]])."""
+    phases[, noted[, locked[, played_by]]]]])."""
     bot_spec, shadow_spec, oracle, rules_data, seed, index, rollouts, seats = task[:8]
     others: str | None = task[8] if len(task) > 8 else None
     asked: tuple[str, ...] = tuple(task[9]) if len(task) > 9 and task[9] else ()
     noted = bool(task[10]) if len(task) > 10 else False
     locked: str | None = task[11] if len(task) > 11 else None
+    played_by: str | None = task[12] if len(task) > 12 else None
     rules = Rules.from_dict(rules_data)
     players = 4
     game = duplicate_game(rules, players, seed=derive_seed(seed, index, 1),
@@ -133,6 +136,8 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
     bots: list[Bot] = [make_bot(bot_spec if s in mine else others or "expert")
                        for s in range(players)]
     shadow = make_bot(shadow_spec)
+    # --played-by: the bot's seats play the game by this bot; the bot is only asked
+    player: Bot | None = make_bot(played_by) if played_by is not None else None
     rngs = [random.Random(derive_seed(seed, index, 3, s)) for s in range(players)]
     race = race_for(rules.target, rules.lock_at)
     decisions: dict[str, int] = {}
@@ -154,8 +159,14 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
             decisions[phase] = decisions.get(phase, 0) + 1
             scoped.add((seat, game.deal_number))
         mirror = copy_random(rngs[seat])
-        chosen = bots[seat].decide(view, legal, rngs[seat])
-        if in_scope and len(legal) > 1 and (not asked or phase.startswith(asked)) and (
+        measured = in_scope and len(legal) > 1 and (not asked or phase.startswith(asked))
+        if player is None:
+            chosen = played = bots[seat].decide(view, legal, rngs[seat])
+        else:
+            played = player.decide(view, legal, rngs[seat])
+            chosen = (bots[seat].decide(view, legal, copy_random(mirror)) if measured
+                      else played)
+        if measured and (
                 not noted or getattr(bots[seat], "note", None) is not None):
             other = shadow.decide(view, legal, mirror)
             if other != chosen:
@@ -172,7 +183,7 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
                     case.points.append(ours[0] - theirs[0])
                     case.chance.append(ours[1] - theirs[1])
                 found.append(case)
-        game.apply(chosen)
+        game.apply(played)
     # deals the bot played: one per seat it took
     out: dict[str, Any] = {"game": index, "deals": game.deal_number * seats,
                            "decisions": decisions,
@@ -360,16 +371,25 @@ def main() -> int:
                         help="count and ask the shadow only at decisions of deals that "
                              "the deciding seat ('self'), one of its opponents "
                              "('opponent') or any seat ('any') began locked (R-EX-5)")
+    parser.add_argument("--played-by", default=None,
+                        help="the bot's seats play the game by this bot instead; the bot "
+                             "and the shadow are both asked on the states it reaches (e.g. "
+                             "two variants of a slow bot compared on states an expert "
+                             "reaches, at the expert's cost)")
     args = parser.parse_args()
-    if args.others is not None:
-        make_bot(args.others)  # fail early on an unknown spec
+    for flag, spec in (("--others", args.others), ("--played-by", args.played_by)):
+        if spec is not None:
+            try:
+                make_bot(spec)  # fail early on an unknown spec
+            except (ValueError, KeyError) as error:
+                parser.error(f"{flag}: {error}")
     rules = Rules.preset(args.preset)
     if args.locked is not None and rules.lock_at is None:
         parser.error(f"--locked: preset {args.preset!r} has no lock (R-EX-5)")
     shadow = args.shadow or _expert_of(args.bot)
     tasks = [(args.bot, shadow, args.oracle, rules.to_dict(), args.seed, g, args.rollouts,
               args.seats, args.others, [p for p in args.phases.split(",") if p],
-              args.noted, args.locked)
+              args.noted, args.locked, args.played_by)
              for g in range(args.first_game, args.first_game + args.games)]
     results: list[dict[str, Any]] = []
     if args.jobs > 1:
@@ -393,6 +413,7 @@ def _progress(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
         with open(args.json, "w") as handle:
             json.dump({"bot": args.bot, "oracle": args.oracle, "preset": args.preset,
                        "seats": args.seats, "others": args.others, "locked": args.locked,
+                       "played_by": args.played_by,
                        "seed": args.seed, "rollouts": args.rollouts, "games": results},
                       handle)
 

@@ -99,3 +99,31 @@ def test_locked_opponent_is_the_other_side_of_the_same_deals_R_EX_5() -> None:
     total = sum(either["decisions"].values())
     assert total >= max(sum(theirs["decisions"].values()), sum(mine["decisions"].values()))
     assert {c["lock"] for c in either["disagreements"]} <= {"self", "opponent", "both"}
+
+
+def test_played_by_plays_the_game_and_asks_the_bot_and_the_shadow_R_EX_5() -> None:
+    """``--played-by``: the bot's seats play the game by the given bot (the same game, the
+    same decisions counted as when that bot is the bot itself); the bot and the shadow are
+    both asked, so two equal specs never differ, and ``master:lockmodel=0`` against
+    ``master`` differs only at a seat that began the deal locked (R-EX-5)."""
+    tool = _tool()
+    base = (SHADOW, SHADOW, ORACLE, RULES, 6, 0, 1, 4, None, ["play"], False, None)
+    alone = tool._one_game(base)
+    played = tool._one_game((*base[:11], None, SHADOW))
+    assert played["decisions"] == alone["decisions"] and played["deals"] == alone["deals"]
+    assert played["disagreements"] == alone["disagreements"] == []
+    same = tool._one_game((BOT, BOT, *base[2:11], None, SHADOW))
+    assert same["disagreements"] == [] and same["decisions"] == alone["decisions"]
+    lever = (BOT + ";lockmodel=0", BOT, *base[2:11], "any", SHADOW)
+    found = tool._one_game(lever)
+    for case in found["disagreements"]:
+        assert case["lock"] in ("self", "both") and case["deal"] == 2
+    assert tool._one_game(lever) == found
+
+
+def test_an_unknown_played_by_bot_is_refused_with_a_clear_error() -> None:
+    run = subprocess.run([sys.executable, "benchmarks/bench_disagreements.py", "--games", "0",
+                          "--played-by", "master:lockmodel=3"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 2
+    assert "--played-by: option lockmodel of 'master:lockmodel=3' must be in 0..1" in run.stderr
