@@ -142,7 +142,7 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
     race = race_for(rules.target, rules.lock_at)
     decisions: dict[str, int] = {}
     found: list[Disagreement] = []
-    scoped: set[tuple[int, int]] = set()
+    scoped: dict[tuple[int, int], str] = {}
     while not game.is_over and game.deal_number <= _DEAL_CAP:
         seat = game.to_act
         assert seat is not None
@@ -157,7 +157,7 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
         in_scope = in_lock_scope(view.locked, seat, locked)
         if in_scope:
             decisions[phase] = decisions.get(phase, 0) + 1
-            scoped.add((seat, game.deal_number))
+            scoped[(seat, game.deal_number)] = lock_state(view.locked, seat)
         mirror = copy_random(rngs[seat])
         measured = in_scope and len(legal) > 1 and (not asked or phase.startswith(asked))
         if player is None:
@@ -191,6 +191,8 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
     if locked is not None:
         out["locked"] = locked
         out["scoped_deals"] = len(scoped)
+        states = list(scoped.values())
+        out["lock_deals"] = {state: states.count(state) for state in sorted(set(states))}
     return out
 
 
@@ -273,7 +275,11 @@ def report(results: Sequence[dict[str, Any]]) -> list[str]:
             f"{better:4d}/{worse:<4d}  per deal {sum(points) / max(1, deals):+.4f} pts "
             f"{sum(chance) / max(1, deals):+.4f} %")
     lines += _thresholds(cases, deals)
-    lines += _by_lock(cases)
+    lock_deals: dict[str, int] = {}
+    for result in results:
+        for state, count in result.get("lock_deals", {}).items():
+            lock_deals[state] = lock_deals.get(state, 0) + count
+    lines += _by_lock(cases, lock_deals)
     if any("scoped_deals" in r for r in results):
         scoped = sum(r.get("scoped_deals", 0) for r in results)
         scopes = sorted({str(r.get("locked")) for r in results if "locked" in r})
@@ -293,15 +299,16 @@ def report(results: Sequence[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def _by_lock(cases: dict[str, list[dict[str, Any]]]) -> list[str]:
+def _by_lock(cases: dict[str, list[dict[str, Any]]], lock_deals: dict[str, int]) -> list[str]:
     """With ``--locked``: the differing decisions by who began the deal locked and phase
-    (count, mean points and win chance ± SE per decision, better/worse)."""
+    (count, mean points and win chance ± SE per decision, better/worse), and per
+    seat-deal of that state (``lock_deals``: how many the bot played) all phases summed."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for phase, own in cases.items():
         for case in own:
             if case.get("lock") is not None and case["points"]:
                 groups.setdefault((case["lock"], phase), []).append(case)
-    if not groups:
+    if not groups and not lock_deals:
         return []
     out = ["  by who was locked (R-EX-5) and phase: differing, points ± SE, % win ± SE, "
            "better/worse"]
@@ -314,6 +321,16 @@ def _by_lock(cases: dict[str, list[dict[str, Any]]]) -> list[str]:
         worse = sum(1 for v in points if v < -1e-9)
         out.append(f"    {lock:8s} {phase:13s} {len(own):5d}  {p:+.3f} ± {p_se:.3f} pts  "
                    f"{w:+.3f} ± {w_se:.3f} %  {better:4d}/{worse:<4d}")
+    for lock, deals in sorted(lock_deals.items()):
+        own = [c for (state, _), group in groups.items() if state == lock for c in group]
+        points = [sum(c["points"]) / len(c["points"]) for c in own]
+        chance = [100 * sum(c["chance"]) / len(c["chance"]) for c in own]
+        _, p_se = _mean_se(points)
+        _, w_se = _mean_se(chance)
+        share = len(own) / max(1, deals)
+        out.append(f"    {lock:8s} per seat-deal ({deals}): {sum(points) / max(1, deals):+.4f} "
+                   f"± {p_se * share:.4f} pts, {sum(chance) / max(1, deals):+.4f} ± "
+                   f"{w_se * share:.4f} % win chance")
     return out
 
 

@@ -73,6 +73,8 @@ def test_locked_self_compares_only_the_deals_the_seat_began_locked_R_EX_5() -> N
     assert 0 < sum(mine["decisions"].values()) < sum(every["decisions"].values())
     assert not any(phase.startswith("exchange") for phase in mine["decisions"])
     assert 0 < mine["scoped_deals"] <= 4
+    assert set(mine["lock_deals"]) <= {"self", "both"}
+    assert sum(mine["lock_deals"].values()) == mine["scoped_deals"]
     assert mine["disagreements"], "model=0.3 plays another card somewhere at the lock"
     key = [(c["deal"], c["phase"], c["bot"], c["expert"]) for c in every["disagreements"]]
     for case in mine["disagreements"]:
@@ -96,6 +98,11 @@ def test_locked_opponent_is_the_other_side_of_the_same_deals_R_EX_5() -> None:
     assert theirs["disagreements"] or sum(theirs["decisions"].values())
     for case in theirs["disagreements"]:
         assert case["deal"] == 2 and case["lock"] in ("opponent", "both")
+    assert set(theirs["lock_deals"]) <= {"opponent", "both"}
+    assert sum(either["lock_deals"].values()) == either["scoped_deals"] >= max(
+        theirs["scoped_deals"], mine["scoped_deals"])
+    lines = _tool().report([either])
+    assert any("per seat-deal" in line for line in lines)
     total = sum(either["decisions"].values())
     assert total >= max(sum(theirs["decisions"].values()), sum(mine["decisions"].values()))
     assert {c["lock"] for c in either["disagreements"]} <= {"self", "opponent", "both"}

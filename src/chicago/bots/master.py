@@ -87,8 +87,10 @@ kept cards for the last trick by ``master``'s own chances, measured against ``ba
 :data:`MASTER_CARD_CHANCE`, instead of ``ev``'s; 2: ``ev``'s but the ace's; neither chose
 better exchanges, docs/BOTS.md), ``block`` (0, the default; X in 0..1: where an opponent
 would reach the target with the last trick, a card after which no such opponent can make
-sure of it earns X times the trick's points in that deal, :func:`finishing_seats`). A seed
-fixes every choice: no option reads the clock.
+sure of it earns X times the trick's points in that deal, :func:`finishing_seats`),
+``lockmodel`` (unset, the default: ``model``'s share; X in 0..1: the model's share in the
+trick search of a deal the bot began locked, R-EX-5, docs/BOTS.md "Converting a lead at
+the lock"). A seed fixes every choice: no option reads the clock.
 """
 
 from __future__ import annotations
