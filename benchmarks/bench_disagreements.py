@@ -30,7 +30,7 @@ decisions, divided by the deals the bot played): what the phase's search is wort
     python benchmarks/bench_disagreements.py [--bot master] [--shadow expert] [--games 4]
         [--first-game 0] [--rollouts 8] [--oracle expert:samples=20] [--preset pagat]
         [--seed 2026] [--jobs 1] [--seats 1] [--others SPEC] [--json out.json]
-        [--phases exchange,play] [--noted]
+        [--phases exchange,play] [--noted] [--locked self|opponent|any]
 
 ``--shadow`` is the bot asked beside (by default ``expert`` with the bot's ``samples``,
 ``chicago``, ``model`` and ``contested``), so any two bots can be compared: ``--bot expert
@@ -40,6 +40,11 @@ the bot in every seat (each seat's decisions compared with the shadow's in its o
 four times the decisions per game, for phases such as the trick play where few differ.
 ``--others basic`` seats ``basic`` where the bot is not, in the game and in the play-outs
 (the bot's own seat is played out by ``--oracle``): what a choice is worth at that table.
+``--locked self`` counts and compares only the decisions of deals the deciding seat began
+locked (R-EX-5: at the lock, no exchanges), ``--locked opponent`` those where an opponent
+did, ``--locked any`` either; each disagreement records who was locked (``lock``).
+``--played-by expert`` plays the bot's seats by ``expert`` and only asks the bot and the
+shadow: two variants of ``master`` compared on the states experts reach, at an expert's cost.
 """
 
 from __future__ import annotations
@@ -83,6 +88,9 @@ class Disagreement:
     note: float | None = None
     """What the bot's search measured (``MasterBot.note``: an exchange search's margin in
     standard errors, an announcement's gain less ``hide``), to choose thresholds."""
+    lock: str | None = None
+    """With ``--locked``: who began the deal locked (R-EX-5), seen from the deciding seat:
+    ``"self"``, ``"opponent"``, ``"both"`` (itself and an opponent) or ``"none"``."""
 
 
 def _play_out(game: Game, action: Action, oracle: str, seed: int, seat: int,
@@ -113,11 +121,13 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
     """Game ``index`` of ``bot`` (in seat ``index % 4`` and the next ``seats - 1``) against
     experts (or ``others``), with its disagreements with ``shadow`` valued (runs in a
     worker). ``task``: (bot, shadow, oracle, rules, seed, index, rollouts, seats[, others[,
-    phases[, noted]]])."""
+    phases[, noted[, locked[, played_by]]]]])."""
     bot_spec, shadow_spec, oracle, rules_data, seed, index, rollouts, seats = task[:8]
     others: str | None = task[8] if len(task) > 8 else None
     asked: tuple[str, ...] = tuple(task[9]) if len(task) > 9 and task[9] else ()
     noted = bool(task[10]) if len(task) > 10 else False
+    locked: str | None = task[11] if len(task) > 11 else None
+    played_by: str | None = task[12] if len(task) > 12 else None
     rules = Rules.from_dict(rules_data)
     players = 4
     game = duplicate_game(rules, players, seed=derive_seed(seed, index, 1),
@@ -126,10 +136,13 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
     bots: list[Bot] = [make_bot(bot_spec if s in mine else others or "expert")
                        for s in range(players)]
     shadow = make_bot(shadow_spec)
+    # --played-by: the bot's seats play the game by this bot; the bot is only asked
+    player: Bot | None = make_bot(played_by) if played_by is not None else None
     rngs = [random.Random(derive_seed(seed, index, 3, s)) for s in range(players)]
     race = race_for(rules.target, rules.lock_at)
     decisions: dict[str, int] = {}
     found: list[Disagreement] = []
+    scoped: dict[tuple[int, int], str] = {}
     while not game.is_over and game.deal_number <= _DEAL_CAP:
         seat = game.to_act
         assert seat is not None
@@ -141,16 +154,27 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
         phase = str(view.phase)
         if phase in ("exchange", "announce"):
             phase = f"{phase} {view.round}"
-        decisions[phase] = decisions.get(phase, 0) + 1
+        in_scope = in_lock_scope(view.locked, seat, locked)
+        if in_scope:
+            decisions[phase] = decisions.get(phase, 0) + 1
+            scoped[(seat, game.deal_number)] = lock_state(view.locked, seat)
         mirror = copy_random(rngs[seat])
-        chosen = bots[seat].decide(view, legal, rngs[seat])
-        if len(legal) > 1 and (not asked or phase.startswith(asked)) and (
+        measured = in_scope and len(legal) > 1 and (not asked or phase.startswith(asked))
+        if player is None:
+            chosen = played = bots[seat].decide(view, legal, rngs[seat])
+        else:
+            played = player.decide(view, legal, rngs[seat])
+            chosen = (bots[seat].decide(view, legal, copy_random(mirror)) if measured
+                      else played)
+        if measured and (
                 not noted or getattr(bots[seat], "note", None) is not None):
             other = shadow.decide(view, legal, mirror)
             if other != chosen:
                 note = getattr(bots[seat], "note", None)
                 case = Disagreement(index, game.deal_number, phase, str(chosen), str(other),
-                                    note=None if note is None else min(note, 1e9))
+                                    note=None if note is None else min(note, 1e9),
+                                    lock=None if locked is None
+                                    else lock_state(view.locked, seat))
                 for r in range(rollouts):
                     play_seed = derive_seed(seed, index, game.deal_number, len(found), r)
                     world = restock(game, random.Random(play_seed))
@@ -159,10 +183,45 @@ def _one_game(task: tuple[Any, ...]) -> dict[str, Any]:
                     case.points.append(ours[0] - theirs[0])
                     case.chance.append(ours[1] - theirs[1])
                 found.append(case)
-        game.apply(chosen)
+        game.apply(played)
     # deals the bot played: one per seat it took
-    return {"game": index, "deals": game.deal_number * seats, "decisions": decisions,
-            "disagreements": [asdict(d) for d in found]}
+    out: dict[str, Any] = {"game": index, "deals": game.deal_number * seats,
+                           "decisions": decisions,
+                           "disagreements": [asdict(d) for d in found]}
+    if locked is not None:
+        out["locked"] = locked
+        out["scoped_deals"] = len(scoped)
+        states = list(scoped.values())
+        out["lock_deals"] = {state: states.count(state) for state in sorted(set(states))}
+    return out
+
+
+LOCK_SCOPES = ("self", "opponent", "any")
+"""The values of ``--locked``: the deciding seat began the deal locked (R-EX-5), an
+opponent of it did, or any seat did."""
+
+
+def lock_state(locked: Sequence[bool], seat: int) -> str:
+    """Who began the deal locked (R-EX-5) from ``seat``'s side: ``"self"``, ``"opponent"``,
+    ``"both"`` or ``"none"``."""
+    mine = bool(locked[seat])
+    theirs = any(flag for s, flag in enumerate(locked) if s != seat)
+    return {(True, True): "both", (True, False): "self", (False, True): "opponent",
+            (False, False): "none"}[(mine, theirs)]
+
+
+def in_lock_scope(locked: Sequence[bool], seat: int, scope: str | None) -> bool:
+    """Whether a decision of ``seat`` is measured under ``--locked scope``, given who began
+    the deal locked (R-EX-5; the view's ``locked``). ``None``: every decision."""
+    if scope is None:
+        return True
+    if scope == "self":
+        return bool(locked[seat])
+    if scope == "opponent":
+        return any(flag for s, flag in enumerate(locked) if s != seat)
+    if scope == "any":
+        return any(locked)
+    raise ValueError(f"--locked must be one of {', '.join(LOCK_SCOPES)}, not {scope!r}")
 
 
 def _expert_of(spec: str) -> str:
@@ -216,6 +275,21 @@ def report(results: Sequence[dict[str, Any]]) -> list[str]:
             f"{better:4d}/{worse:<4d}  per deal {sum(points) / max(1, deals):+.4f} pts "
             f"{sum(chance) / max(1, deals):+.4f} %")
     lines += _thresholds(cases, deals)
+    lock_deals: dict[str, int] = {}
+    for result in results:
+        for state, count in result.get("lock_deals", {}).items():
+            lock_deals[state] = lock_deals.get(state, 0) + count
+    lines += _by_lock(cases, lock_deals)
+    if any("scoped_deals" in r for r in results):
+        scoped = sum(r.get("scoped_deals", 0) for r in results)
+        scopes = sorted({str(r.get("locked")) for r in results if "locked" in r})
+        _, se_in = _mean_se(everything)
+        _, chance_se_in = _mean_se(chances)
+        share = len(everything) / max(1, scoped)
+        lines.append(f"  --locked {','.join(scopes)}: {scoped} seat-deals in scope, per such "
+                     f"deal {sum(everything) / max(1, scoped):+.4f} ± {se_in * share:.4f} pts, "
+                     f"{sum(chances) / max(1, scoped):+.4f} ± {chance_se_in * share:.4f} % "
+                     "win chance")
     _, points_se = _mean_se(everything)
     _, chance_se = _mean_se(chances)
     scale = len(everything) / max(1, deals)
@@ -223,6 +297,41 @@ def report(results: Sequence[dict[str, Any]]) -> list[str]:
                  f"{sum(everything) / max(1, deals):+.4f} ± {points_se * scale:.4f} pts, "
                  f"{sum(chances) / max(1, deals):+.4f} ± {chance_se * scale:.4f} % win chance")
     return lines
+
+
+def _by_lock(cases: dict[str, list[dict[str, Any]]], lock_deals: dict[str, int]) -> list[str]:
+    """With ``--locked``: the differing decisions by who began the deal locked and phase
+    (count, mean points and win chance ± SE per decision, better/worse), and per
+    seat-deal of that state (``lock_deals``: how many the bot played) all phases summed."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for phase, own in cases.items():
+        for case in own:
+            if case.get("lock") is not None and case["points"]:
+                groups.setdefault((case["lock"], phase), []).append(case)
+    if not groups and not lock_deals:
+        return []
+    out = ["  by who was locked (R-EX-5) and phase: differing, points ± SE, % win ± SE, "
+           "better/worse"]
+    for (lock, phase), own in sorted(groups.items()):
+        points = [sum(c["points"]) / len(c["points"]) for c in own]
+        chance = [100 * sum(c["chance"]) / len(c["chance"]) for c in own]
+        p, p_se = _mean_se(points)
+        w, w_se = _mean_se(chance)
+        better = sum(1 for v in points if v > 1e-9)
+        worse = sum(1 for v in points if v < -1e-9)
+        out.append(f"    {lock:8s} {phase:13s} {len(own):5d}  {p:+.3f} ± {p_se:.3f} pts  "
+                   f"{w:+.3f} ± {w_se:.3f} %  {better:4d}/{worse:<4d}")
+    for lock, deals in sorted(lock_deals.items()):
+        own = [c for (state, _), group in groups.items() if state == lock for c in group]
+        points = [sum(c["points"]) / len(c["points"]) for c in own]
+        chance = [100 * sum(c["chance"]) / len(c["chance"]) for c in own]
+        _, p_se = _mean_se(points)
+        _, w_se = _mean_se(chance)
+        share = len(own) / max(1, deals)
+        out.append(f"    {lock:8s} per seat-deal ({deals}): {sum(points) / max(1, deals):+.4f} "
+                   f"± {p_se * share:.4f} pts, {sum(chance) / max(1, deals):+.4f} ± "
+                   f"{w_se * share:.4f} % win chance")
+    return out
 
 
 def _thresholds(cases: dict[str, list[dict[str, Any]]], deals: int) -> list[str]:
@@ -275,14 +384,29 @@ def main() -> int:
                         help="ask the shadow only where the bot left a note (its 'note' "
                              "not None): for an option that acts only where it says so, "
                              "e.g. master:block, the same result at a fraction of the cost")
+    parser.add_argument("--locked", default=None, choices=LOCK_SCOPES,
+                        help="count and ask the shadow only at decisions of deals that "
+                             "the deciding seat ('self'), one of its opponents "
+                             "('opponent') or any seat ('any') began locked (R-EX-5)")
+    parser.add_argument("--played-by", default=None,
+                        help="the bot's seats play the game by this bot instead; the bot "
+                             "and the shadow are both asked on the states it reaches (e.g. "
+                             "two variants of a slow bot compared on states an expert "
+                             "reaches, at the expert's cost)")
     args = parser.parse_args()
-    if args.others is not None:
-        make_bot(args.others)  # fail early on an unknown spec
+    for flag, spec in (("--others", args.others), ("--played-by", args.played_by)):
+        if spec is not None:
+            try:
+                make_bot(spec)  # fail early on an unknown spec
+            except (ValueError, KeyError) as error:
+                parser.error(f"{flag}: {error}")
     rules = Rules.preset(args.preset)
+    if args.locked is not None and rules.lock_at is None:
+        parser.error(f"--locked: preset {args.preset!r} has no lock (R-EX-5)")
     shadow = args.shadow or _expert_of(args.bot)
     tasks = [(args.bot, shadow, args.oracle, rules.to_dict(), args.seed, g, args.rollouts,
               args.seats, args.others, [p for p in args.phases.split(",") if p],
-              args.noted)
+              args.noted, args.locked, args.played_by)
              for g in range(args.first_game, args.first_game + args.games)]
     results: list[dict[str, Any]] = []
     if args.jobs > 1:
@@ -305,7 +429,8 @@ def _progress(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
     if args.json:
         with open(args.json, "w") as handle:
             json.dump({"bot": args.bot, "oracle": args.oracle, "preset": args.preset,
-                       "seats": args.seats, "others": args.others,
+                       "seats": args.seats, "others": args.others, "locked": args.locked,
+                       "played_by": args.played_by,
                        "seed": args.seed, "rollouts": args.rollouts, "games": results},
                       handle)
 

@@ -90,8 +90,10 @@ kept cards for the last trick by ``master``'s own chances, measured against ``ba
 :data:`MASTER_CARD_CHANCE`, instead of ``ev``'s; 2: ``ev``'s but the ace's; neither chose
 better exchanges, docs/BOTS.md), ``block`` (0, the default; X in 0..1: where an opponent
 would reach the target with the last trick, a card after which no such opponent can make
-sure of it earns X times the trick's points in that deal, :func:`finishing_seats`). A seed
-fixes every choice: no option reads the clock.
+sure of it earns X times the trick's points in that deal, :func:`finishing_seats`),
+``lockmodel`` (unset, the default: ``model``'s share; X in 0..1: the model's share in the
+trick search of a deal the bot began locked, R-EX-5, docs/BOTS.md "Converting a lead at
+the lock"). A seed fixes every choice: no option reads the clock.
 """
 
 from __future__ import annotations
@@ -350,7 +352,7 @@ _OPTIONS = {
     "replies": (0, 10000),
     "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5), "exrule": (0, 2),
     "annrule": (0, 1), "infoset": (0, 1), "exkept": (0, 1), "dealrule": (0, 1),
-    "tries": (1, 1000), "keepodds": (0, 2), "block": (0, 1),
+    "tries": (1, 1000), "keepodds": (0, 2), "block": (0, 1), "lockmodel": (0, 1),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
@@ -453,6 +455,7 @@ class MasterBot(ExpertBot):
         keepodds: int = DEFAULT_KEEPODDS,
         block: float = DEFAULT_BLOCK,
         draws: int = DEFAULT_DRAWS,
+        lock_model: float | None = None,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -613,6 +616,12 @@ class MasterBot(ExpertBot):
         self.block = block
         """The share of the last trick's points a card earns in a deal where it leaves no
         opponent about to finish sure of the last trick (0 off; :meth:`_add_scores`)."""
+        if lock_model is not None and not 0 <= lock_model <= 1:
+            raise ValueError("lock_model must be in 0..1")
+        self.lock_model = lock_model
+        """The model's share in the trick search of a deal the bot began locked (R-EX-5;
+        None: ``model``'s): there the bot's hand is the one dealt and the last trick is
+        most of what it can still score (:meth:`_add_scores`)."""
         self._words: dict[int, Word] = {}
         """With ``annrule``: each opponent's word before its last exchange, this decision."""
         self._kept_memo: KeptMemo = {}
@@ -1246,8 +1255,16 @@ class MasterBot(ExpertBot):
         not sure to win the last trick with earns ``block`` times the trick's points where,
         after it, no opponent about to finish (:func:`finishing_seats`) can make sure of the
         last trick: letting such a player take it usually ends the game for it."""
-        super()._add_scores(k, position, {c: v for c, v in values.items() if v != _FUSED},
-                            scores)
+        sure = {c: v for c, v in values.items() if v != _FUSED}
+        if self.lock_model is not None and k.locked[k.seat]:
+            # a deal the bot began locked: the model's share of its own (lockmodel=X)
+            model, self.model = self.model, self.lock_model
+            try:
+                super()._add_scores(k, position, sure, scores)
+            finally:
+                self.model = model
+        else:
+            super()._add_scores(k, position, sure, scores)
         if not self.block:
             return
         threats = finishing_seats(k)
@@ -1609,6 +1626,7 @@ def _factory(spec: str) -> MasterBot:
         keepodds=int(options.get("keepodds", DEFAULT_KEEPODDS)),
         block=options.get("block", DEFAULT_BLOCK),
         draws=int(options.get("draws", DEFAULT_DRAWS)),
+        lock_model=options.get("lockmodel"),
     )
 
 
