@@ -112,3 +112,28 @@ def test_seeded_games_differ_only_at_a_locked_seat_and_repeat_R_EX_5() -> None:
             seen.append((bool(view.locked[seat]), str(a), str(b)))
         game.apply(driver.decide(view, legal, rng))
     assert any(flag for flag, _, _ in seen) and any(not flag for flag, _, _ in seen)
+
+
+def test_a_locked_decision_leaves_the_bot_as_it_was_R_EX_5(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R-EX-5: the locked share is passed to the expert's scoring, never set on the bot, so a
+    bot shared by several tables (threads) never shows another table's decision its
+    ``model`` for a moment; the expert's scoring sees ``model`` 0.3 throughout."""
+    import chicago.bots.expert as expert
+
+    bot = make_bot("master:lockmodel=0.6")
+    assert isinstance(bot, MasterBot)
+    seen: list[float] = []
+
+    def watched(position: Position) -> dict[Card, bool]:
+        seen.append(bot.model)
+        return model_moves(position)
+
+    monkeypatch.setattr(expert, "model_moves", watched)
+    k = _knowledge((True, False, False, False))
+    values = last_trick_values(_POSITION, points=_RULES.last_trick_points)
+    scores = dict.fromkeys(values, 0.0)
+    bot._add_scores(k, _POSITION, values, scores)
+    assert scores[_MODEL] == pytest.approx(0.6 * 5)
+    assert seen == [0.3]

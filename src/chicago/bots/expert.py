@@ -310,18 +310,20 @@ class ExpertBot:
 
     def _add_scores(
         self, k: Knowledge, position: Position, values: dict[Card, int],
-        scores: dict[Card, float],
+        scores: dict[Card, float], model: float | None = None,
     ) -> None:
         """Add one deal's value of each card: its sure points, else a share for winning
-        against the model of sensible opponents and for leaving the last trick open."""
+        against the model of sensible opponents (``model``'s share of the trick's points;
+        None: :attr:`model`) and for leaving the last trick open."""
         points = k.rules.last_trick_points
-        modelled = model_moves(position) if self.model else {}
+        share = self.model if model is None else model
+        modelled = model_moves(position) if share else {}
         for card, value in values.items():
             if value:
                 scores[card] += value
                 continue
             if modelled.get(card):
-                scores[card] += self.model * points
+                scores[card] += share * points
             if self.contested:
                 after = position.play(card)
                 others = [s for s in range(k.players) if s != k.seat]

@@ -1248,7 +1248,7 @@ class MasterBot(ExpertBot):
 
     def _add_scores(
         self, k: Knowledge, position: Position, values: dict[Card, int],
-        scores: dict[Card, float],
+        scores: dict[Card, float], model: float | None = None,
     ) -> None:
         """The expert's value of each card in one deal; a card whose sure points the fusion
         correction took away (``fusion=2``) adds nothing. With ``block``, a card the bot is
@@ -1256,15 +1256,11 @@ class MasterBot(ExpertBot):
         after it, no opponent about to finish (:func:`finishing_seats`) can make sure of the
         last trick: letting such a player take it usually ends the game for it."""
         sure = {c: v for c, v in values.items() if v != _FUSED}
-        if self.lock_model is not None and k.locked[k.seat]:
-            # a deal the bot began locked: the model's share of its own (lockmodel=X)
-            model, self.model = self.model, self.lock_model
-            try:
-                super()._add_scores(k, position, sure, scores)
-            finally:
-                self.model = model
-        else:
-            super()._add_scores(k, position, sure, scores)
+        # a deal the bot began locked: the model's share of its own (lockmodel=X); passed,
+        # not set on the bot, so a decision never changes the bot that makes it
+        if model is None and self.lock_model is not None and k.locked[k.seat]:
+            model = self.lock_model
+        super()._add_scores(k, position, sure, scores, model=model)
         if not self.block:
             return
         threats = finishing_seats(k)
