@@ -283,20 +283,21 @@ def report(results: Sequence[dict[str, Any]]) -> list[str]:
     if any("scoped_deals" in r for r in results):
         scoped = sum(r.get("scoped_deals", 0) for r in results)
         scopes = sorted({str(r.get("locked")) for r in results if "locked" in r})
-        _, se_in = _mean_se(everything)
-        _, chance_se_in = _mean_se(chances)
-        share = len(everything) / max(1, scoped)
         lines.append(f"  --locked {','.join(scopes)}: {scoped} seat-deals in scope, per such "
-                     f"deal {sum(everything) / max(1, scoped):+.4f} ± {se_in * share:.4f} pts, "
-                     f"{sum(chances) / max(1, scoped):+.4f} ± {chance_se_in * share:.4f} % "
-                     "win chance")
-    _, points_se = _mean_se(everything)
-    _, chance_se = _mean_se(chances)
-    scale = len(everything) / max(1, deals)
+                     f"deal {_per_unit(everything, chances, scoped)}")
     lines.append(f"  all: {len(everything)} differing, per deal "
-                 f"{sum(everything) / max(1, deals):+.4f} ± {points_se * scale:.4f} pts, "
-                 f"{sum(chances) / max(1, deals):+.4f} ± {chance_se * scale:.4f} % win chance")
+                 f"{_per_unit(everything, chances, deals)}")
     return lines
+
+
+def _per_unit(points: list[float], chances: list[float], units: int) -> str:
+    """The differing decisions' points and win chance (one value per decision) summed per
+    unit (a deal, a seat-deal of some state), each ± its standard error scaled alike."""
+    _, points_se = _mean_se(points)
+    _, chance_se = _mean_se(chances)
+    share = len(points) / max(1, units)
+    return (f"{sum(points) / max(1, units):+.4f} ± {points_se * share:.4f} pts, "
+            f"{sum(chances) / max(1, units):+.4f} ± {chance_se * share:.4f} % win chance")
 
 
 def _by_lock(cases: dict[str, list[dict[str, Any]]], lock_deals: dict[str, int]) -> list[str]:
@@ -325,12 +326,8 @@ def _by_lock(cases: dict[str, list[dict[str, Any]]], lock_deals: dict[str, int])
         own = [c for (state, _), group in groups.items() if state == lock for c in group]
         points = [sum(c["points"]) / len(c["points"]) for c in own]
         chance = [100 * sum(c["chance"]) / len(c["chance"]) for c in own]
-        _, p_se = _mean_se(points)
-        _, w_se = _mean_se(chance)
-        share = len(own) / max(1, deals)
-        out.append(f"    {lock:8s} per seat-deal ({deals}): {sum(points) / max(1, deals):+.4f} "
-                   f"± {p_se * share:.4f} pts, {sum(chance) / max(1, deals):+.4f} ± "
-                   f"{w_se * share:.4f} % win chance")
+        out.append(f"    {lock:8s} per seat-deal ({deals}): "
+                   f"{_per_unit(points, chance, deals)}")
     return out
 
 

@@ -39,13 +39,20 @@ def _knowledge(scores: list[int]) -> Knowledge:
     return k
 
 
-def _scores(spec: str, k: Knowledge) -> dict[Card, float]:
+def position_scores(spec: str, k: Knowledge, position: Position) -> dict[Card, float]:
+    """The trick search's score of each card of ``position`` in one deal by the ``master``
+    of ``spec`` (its sure points, the model's share, ``block``'s, ``lockmodel``'s; shared by
+    the tests of master's card-scoring options)."""
     bot = make_bot(spec)
     assert isinstance(bot, MasterBot)
-    values = last_trick_values(_POSITION, points=_RULES.last_trick_points)
+    values = last_trick_values(position, points=k.rules.last_trick_points)
     scores = dict.fromkeys(values, 0.0)
-    bot._add_scores(k, _POSITION, values, scores)
+    bot._add_scores(k, position, values, scores)
     return scores
+
+
+def _scores(spec: str, k: Knowledge) -> dict[Card, float]:
+    return position_scores(spec, k, _POSITION)
 
 
 def test_the_option_is_parsed_and_checked() -> None:

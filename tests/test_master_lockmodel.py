@@ -17,6 +17,7 @@ from chicago.bots.model import model_moves
 from chicago.bots.solver import Position, last_trick_values
 from chicago.cards import Card, mask_of
 from chicago.engine.knowledge import Knowledge, knowledge
+from test_master_block import position_scores
 
 _RULES = Rules.preset("pagat")
 # Two tricks left, seat 0 to lead (found by a search over random deals): neither card is
@@ -36,12 +37,7 @@ def _knowledge(locked: tuple[bool, ...]) -> Knowledge:
 
 
 def _scores(spec: str, k: Knowledge) -> dict[Card, float]:
-    bot = make_bot(spec)
-    assert isinstance(bot, MasterBot)
-    values = last_trick_values(_POSITION, points=_RULES.last_trick_points)
-    scores = dict.fromkeys(values, 0.0)
-    bot._add_scores(k, _POSITION, values, scores)
-    return scores
+    return position_scores(spec, k, _POSITION)
 
 
 def test_the_option_is_parsed_and_checked() -> None:
