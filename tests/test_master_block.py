@@ -19,6 +19,7 @@ from chicago.cards import Card, mask_of
 from chicago.engine.actions import Action
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.viewtypes import SeatView
+from master_cases import check_option, position_scores
 from script_loader import load_script
 
 _RULES = Rules.preset("pagat")
@@ -39,31 +40,13 @@ def _knowledge(scores: list[int]) -> Knowledge:
     return k
 
 
-def position_scores(spec: str, k: Knowledge, position: Position) -> dict[Card, float]:
-    """The trick search's score of each card of ``position`` in one deal by the ``master``
-    of ``spec`` (its sure points, the model's share, ``block``'s, ``lockmodel``'s; shared by
-    the tests of master's card-scoring options)."""
-    bot = make_bot(spec)
-    assert isinstance(bot, MasterBot)
-    values = last_trick_values(position, points=k.rules.last_trick_points)
-    scores = dict.fromkeys(values, 0.0)
-    bot._add_scores(k, position, values, scores)
-    return scores
-
-
 def _scores(spec: str, k: Knowledge) -> dict[Card, float]:
     return position_scores(spec, k, _POSITION)
 
 
 def test_the_option_is_parsed_and_checked() -> None:
     """``block`` is off by default and takes a share from 0 to 1."""
-    bot = make_bot("master")
-    assert isinstance(bot, MasterBot) and bot.block == 0
-    on = make_bot("master:block=0.5")
-    assert isinstance(on, MasterBot) and on.block == 0.5
-    for bad in ("master:block=-0.1", "master:block=1.5"):
-        with pytest.raises(ValueError):
-            make_bot(bad)
+    check_option("block", "block", 0, "0.5", 0.5, ("-0.1", "1.5"))
     with pytest.raises(ValueError):
         MasterBot(block=2)
 

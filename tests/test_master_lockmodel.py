@@ -17,7 +17,7 @@ from chicago.bots.model import model_moves
 from chicago.bots.solver import Position, last_trick_values
 from chicago.cards import Card, mask_of
 from chicago.engine.knowledge import Knowledge, knowledge
-from test_master_block import position_scores
+from master_cases import check_option, position_scores
 
 _RULES = Rules.preset("pagat")
 # Two tricks left, seat 0 to lead (found by a search over random deals): neither card is
@@ -42,13 +42,8 @@ def _scores(spec: str, k: Knowledge) -> dict[Card, float]:
 
 def test_the_option_is_parsed_and_checked() -> None:
     """``lockmodel`` is unset by default (``model``'s share) and takes a share in 0..1."""
-    bot = make_bot("master")
-    assert isinstance(bot, MasterBot) and bot.lock_model is None
-    on = make_bot("master:lockmodel=0.6")
-    assert isinstance(on, MasterBot) and on.lock_model == 0.6 and on.model == 0.3
-    for bad in ("master:lockmodel=-0.1", "master:lockmodel=1.5"):
-        with pytest.raises(ValueError, match="lockmodel"):
-            make_bot(bad)
+    on = check_option("lockmodel", "lock_model", None, "0.6", 0.6, ("-0.1", "1.5"))
+    assert on.model == 0.3
     with pytest.raises(ValueError, match=r"lock_model must be in 0\.\.1"):
         MasterBot(lock_model=2)
 

@@ -24,6 +24,7 @@ from chicago.bots.master import (
 from chicago.cards import Card
 from chicago.engine.actions import Action, ActionKind
 from chicago.engine.viewtypes import SeatView
+from master_cases import check_option
 from script_loader import load_script
 
 _RULES = Rules.preset("pagat")
@@ -56,13 +57,7 @@ def _aces(cards: list[Card]) -> int:
 
 def test_the_option_is_parsed_and_checked() -> None:
     """``keepodds`` is off by default and takes 0, 1 or 2 only."""
-    bot = make_bot("master")
-    assert isinstance(bot, MasterBot) and bot.keepodds == 0
-    on = make_bot("master:keepodds=1")
-    assert isinstance(on, MasterBot) and on.keepodds == 1
-    for bad in ("master:keepodds=-1", "master:keepodds=0.5"):
-        with pytest.raises(ValueError):
-            make_bot(bad)
+    check_option("keepodds", "keepodds", 0, "1", 1, ("-1", "0.5"))
 
 
 def test_master_s_chances_credit_an_ace_more_than_ev_s_R_TRICK_4() -> None:
