@@ -19,12 +19,13 @@ there.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 from chicago.server.core.rows import Change
 
-__all__ = ["PlainStatements", "compact_json", "plain", "write_plain"]
+__all__ = ["PlainRows", "PlainStatements", "compact_json", "plain", "write_plain"]
 
 _LOG_COLUMNS = ("table_id", "seq", "game", "kind", "seat", "data", "created_at")
 _TABLE_JSON = frozenset({"rules", "variations", "seats", "options"})
@@ -38,9 +39,31 @@ def plain(change: Change) -> bool:
             and not change.players and change.rated is None and not change.game_updates)
 
 
-compact_json = json.JSONEncoder(separators=(",", ":")).encode
-"""A JSON column's text: no spaces (what ``json.dumps(value, separators=(",", ":"))``
-gives, without making an encoder per value: a third of the cost of a short entry's text)."""
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+"""The encoder whose text :func:`compact_json` gives."""
+
+_C_ENCODE: Callable[[Any, int], Sequence[str]] | None = (
+    None if c_make_encoder is None else c_make_encoder(
+        None, _COMPACT.default, encode_basestring_ascii, None, ":", ",", False, False, True))
+"""The C encoder :meth:`json.JSONEncoder.encode` makes for every value (with the same
+arguments), made once: without the circular check's ``markers`` (a dict of the containers
+entered, which a failed encoding would leave filled), so a value that holds itself
+recurses until RecursionError, and :func:`compact_json` then asks the stdlib's encoder,
+which says it as it does."""
+
+
+def compact_json(value: Any) -> str:
+    """A JSON column's text: no spaces, what ``json.dumps(value, separators=(",", ":"))``
+    gives (the same text, the same errors), from a C encoder made once rather than per
+    value: an action's data 2.6 → 1.1 µs, four or more a person move (docs/SERVER.md, "Load
+    on one worker", fifty-first pass)."""
+    encode = _C_ENCODE
+    if encode is None:
+        return _COMPACT.encode(value)
+    try:
+        return "".join(encode(value, 0))
+    except RecursionError:  # a value that holds itself (or too deep): the stdlib's words
+        return _COMPACT.encode(value)
 
 
 class PlainStatements:
@@ -79,29 +102,65 @@ class PlainStatements:
         return statement
 
 
+class PlainRows:
+    """The rows of plain changes gathered for one transaction on a driver's cursor: the log
+    rows (inserted together by :meth:`flush`, after everything else of the transaction) and
+    the table row updates, written in the order of the changes, consecutive ones that set the
+    same columns in one ``executemany``."""
+
+    __slots__ = ("_keys", "_params", "rows", "statements")
+
+    def __init__(self, statements: PlainStatements) -> None:
+        self.statements = statements
+        self.rows: list[tuple[Any, ...]] = []
+        """The log rows gathered, as the insert's parameters."""
+        self._keys: tuple[str, ...] = ()
+        self._params: list[tuple[Any, ...]] = []
+
+    def entries(self, change: Change) -> None:
+        """Gather ``change``'s log rows (any change's: their insert does not depend on the
+        change being plain)."""
+        table_id = change.table_id
+        self.rows.extend((table_id, e.seq, e.game, e.kind, e.seat, compact_json(e.data),
+                          e.created_at) for e in change.entries)
+
+    def add(self, cursor: Any, change: Change) -> None:
+        """Gather a change :meth:`PlainStatements.writes` (its row update written first
+        when the one before it set other columns)."""
+        if change.entries:
+            self.entries(change)
+        updates = change.table_updates
+        if not updates:
+            return
+        these = tuple(sorted(updates))
+        if these != self._keys:
+            self.flush_updates(cursor)
+            self._keys = these
+        self._params.append((*(compact_json(updates[k]) if k in _TABLE_JSON else updates[k]
+                               for k in these), change.table_id))
+
+    def flush_updates(self, cursor: Any) -> None:
+        """Write the row updates gathered so far (before another writer's update of a row,
+        so that every row is updated in the order of the changes)."""
+        if self._params:
+            cursor.executemany(self.statements.table_update(self._keys), self._params)
+            self._params = []
+        self._keys = ()
+
+    def flush(self, cursor: Any) -> None:
+        """Write everything gathered: the row updates, then the log rows."""
+        self.flush_updates(cursor)
+        if self.rows:
+            cursor.executemany(self.statements.log_insert, self.rows)
+            self.rows = []
+
+
 def write_plain(cursor: Any, changes: Sequence[Change], statements: PlainStatements) -> None:
     """Write ``changes`` (each :meth:`PlainStatements.writes`) on a DB-API ``cursor`` of an
     open transaction: the table row updates in the order of the changes (consecutive ones
     setting the same columns together), then every log row. The caller commits, or rolls
     back on an exception."""
-    rows: list[tuple[Any, ...]] = []
-    keys: tuple[str, ...] = ()
-    params: list[tuple[Any, ...]] = []
+    gathered = PlainRows(statements)
     for change in changes:
-        table_id = change.table_id
-        rows.extend((table_id, e.seq, e.game, e.kind, e.seat, compact_json(e.data), e.created_at)
-                    for e in change.entries)
-        updates = change.table_updates
-        if not updates:
-            continue
-        these = tuple(sorted(updates))
-        if these != keys:
-            if params:
-                cursor.executemany(statements.table_update(keys), params)
-            keys, params = these, []
-        params.append((*(compact_json(updates[k]) if k in _TABLE_JSON else updates[k]
-                         for k in these), table_id))
-    if params:
-        cursor.executemany(statements.table_update(keys), params)
-    if rows:
-        cursor.executemany(statements.log_insert, rows)
+        gathered.add(cursor, change)
+    gathered.flush(cursor)

@@ -56,7 +56,13 @@ from chicago.server.storage.models import (
     tables,
     tournaments,
 )
-from chicago.server.storage.plain import PlainStatements, compact_json, plain, write_plain
+from chicago.server.storage.plain import (
+    PlainRows,
+    PlainStatements,
+    compact_json,
+    plain,
+    write_plain,
+)
 
 __all__ = [
     "SEAT_KINDS",
@@ -146,34 +152,77 @@ class _WriteBatch:
     """What one transaction of :meth:`Store.write` gathers from its changes: the log rows
     (inserted together at the end, after the rows they refer to) and the table row
     updates, written in order, consecutive ones that set the same columns in one
-    statement with many parameter sets."""
+    statement with many parameter sets.
 
-    def __init__(self) -> None:
+    With the driver's statements (``statements``: a batch with a change that is not plain,
+    say a game's end among the moves of other tables), the log rows and the plain changes'
+    row updates go on the driver's cursor of the transaction's own connection
+    (:class:`~chicago.server.storage.plain.PlainRows`), as a batch of plain changes alone
+    does: before, one change that was not plain sent every move of its batch through
+    SQLAlchemy's statements (docs/SERVER.md, "Load on one worker", fifty-first pass)."""
+
+    def __init__(self, statements: PlainStatements | None = None) -> None:
         self.entries: list[dict[str, Any]] = []
         self._keys: tuple[str, ...] = ()
         self._updates: list[dict[str, Any]] = []
+        self._driver = None if statements is None else PlainRows(statements)
+        self._cursor: Any = None
+
+    def cursor(self, conn: Connection) -> Any:
+        """The driver's cursor on ``conn``'s connection (made once; :meth:`close`)."""
+        if self._cursor is None:
+            self._cursor = conn.connection.cursor()
+        return self._cursor
+
+    def close(self) -> None:
+        """Close the driver's cursor, if one was made."""
+        cursor, self._cursor = self._cursor, None
+        if cursor is not None:
+            with contextlib.suppress(Exception):
+                cursor.close()
 
     def add(self, conn: Connection, change: Change) -> None:
         """Gather a plain change (:func:`~chicago.server.storage.plain.plain`)."""
+        driver = self._driver
+        if driver is not None and driver.statements.writes(change):
+            self._flush_general_updates(conn)
+            driver.add(self.cursor(conn), change)
+            return
         if change.entries:
-            self.entries.extend(_log_rows(change))
+            self.add_entries(change)
         if change.table_updates:
+            if driver is not None:
+                driver.flush_updates(self.cursor(conn))
             keys, params = _table_update(change)
             if keys != self._keys:
-                self.flush_updates(conn)
+                self._flush_general_updates(conn)
                 self._keys = keys
             self._updates.append(params)
 
-    def flush_updates(self, conn: Connection) -> None:
-        """Write the table row updates gathered so far."""
+    def add_entries(self, change: Change) -> None:
+        """Gather the log rows of a change (of any kind)."""
+        if self._driver is not None:
+            self._driver.entries(change)
+        else:
+            self.entries.extend(_log_rows(change))
+
+    def _flush_general_updates(self, conn: Connection) -> None:
         if self._updates:
             conn.execute(_table_update_statement(self._keys), self._updates)
             self._updates = []
         self._keys = ()
 
+    def flush_updates(self, conn: Connection) -> None:
+        """Write the table row updates gathered so far."""
+        self._flush_general_updates(conn)
+        if self._driver is not None and self._cursor is not None:
+            self._driver.flush_updates(self._cursor)
+
     def flush(self, conn: Connection) -> None:
         """Write everything gathered: the row updates, then the log rows."""
         self.flush_updates(conn)
+        if self._driver is not None and self._driver.rows:
+            self._driver.flush(self.cursor(conn))
         if self.entries:
             conn.execute(_LOG_INSERT, self.entries)
             self.entries = []
@@ -299,11 +348,14 @@ class Store:
                     return [None] * len(changes)
                 return [self._write_one(change) for change in changes]
             try:
-                with self.engine.begin() as conn:
-                    batch = _WriteBatch()
-                    for change in changes:
-                        self._apply(conn, change, batch)
-                    batch.flush(conn)
+                batch = _WriteBatch(statements)
+                try:
+                    with self.engine.begin() as conn:
+                        for change in changes:
+                            self._apply(conn, change, batch)
+                        batch.flush(conn)
+                finally:
+                    batch.close()
                 return [None] * len(changes)
             except Exception:
                 if len(changes) == 1:
@@ -411,11 +463,10 @@ class Store:
                 names=None if g.names is None else compact_json(g.names),
             ))
         if change.entries:
-            rows = _log_rows(change)
             if batch is None:
-                conn.execute(_LOG_INSERT, rows)
+                conn.execute(_LOG_INSERT, _log_rows(change))
             else:
-                batch.entries.extend(rows)
+                batch.add_entries(change)
         if change.table_updates:
             keys, params = _table_update(change)
             conn.execute(_table_update_statement(keys), [params])
