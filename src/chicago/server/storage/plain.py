@@ -5,7 +5,10 @@ plain changes (log entries and table row updates: an action and its bots' replie
 ``continue``, a chat line) is written here with the driver's cursor: one ``INSERT`` of all
 the log rows with many parameter sets, and the table row updates that set the same columns,
 consecutive in the batch, in one ``UPDATE`` with many parameter sets; the rows are those
-:meth:`chicago.server.storage.Store.write`'s general path writes, in the same order.
+:meth:`chicago.server.storage.Store.write`'s general path writes, in the same order. In a
+batch that holds other changes too, the general path writes its log rows and its plain
+changes' row updates here as well (:class:`PlainRows`, on the transaction's own connection),
+and SQLAlchemy's statements only the other changes' rows.
 
 Why: a lone change (what a move is when the server is not busy: each commit holds one) cost
 about 170 µs of the writer thread's CPU through SQLAlchemy's statement execution (its

@@ -339,7 +339,8 @@ class Store:
         change is tried again on its own, so one bad change never loses the others. A batch
         of plain changes alone (actions, continues, chat lines: the batches of play) is
         written on the driver's own cursor (:mod:`chicago.server.storage.plain`), the same
-        rows as the general path's.
+        rows as the general path's; in a batch with other changes, its log rows and the
+        plain changes' row updates are (:class:`_WriteBatch`).
         """
         with self._write_lock:
             statements = self._plain
@@ -348,14 +349,14 @@ class Store:
                     return [None] * len(changes)
                 return [self._write_one(change) for change in changes]
             try:
-                batch = _WriteBatch(statements)
-                try:
-                    with self.engine.begin() as conn:
+                with self.engine.begin() as conn:
+                    batch = _WriteBatch(statements)
+                    try:
                         for change in changes:
                             self._apply(conn, change, batch)
                         batch.flush(conn)
-                finally:
-                    batch.close()
+                    finally:
+                        batch.close()  # the driver's cursor, before the commit or rollback
                 return [None] * len(changes)
             except Exception:
                 if len(changes) == 1:
