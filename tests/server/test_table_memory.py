@@ -6,12 +6,19 @@ one int (``start << SPAN_SHIFT | end``) where it was a tuple of two ints: an obj
 per act entry, two once the game has more than 256 events. The spans' bytes, counted
 object by object at a table played with a fixed seed, stay under a bound that the tuples
 passed; and the span read back is the entry's events, so frames and replays are unchanged.
+
+An ``act`` entry's data (``{"action": ..., "by": ...}``) is one dict shared by the entries
+that hold equal data (:func:`chicago.server.core.decide.act_data`), where each entry had a
+dict of its own (about 180 bytes, four entries a person move, for the whole game).
 """
 
 from __future__ import annotations
 
+import json
 import random
 import sys
+
+import pytest
 
 from chicago.rules import Rules
 from chicago.server.core import decide
@@ -114,3 +121,71 @@ def test_a_replay_reads_the_same_events_for_every_seat() -> None:
         first = replay(state, audience, state.game_start_seq, clock=None, at=T0 + 3)
         again = replay(rebuilt, audience, rebuilt.game_start_seq, clock=None, at=T0 + 3)
         assert first is not None and first == again
+
+
+def test_act_entries_with_equal_data_share_one_dict() -> None:
+    """An ``act`` entry's data is one dict per (action, by, forced), shared by every entry
+    and table that holds it (fails before this pass: a dict of its own for every entry),
+    with the same keys in the same order as before, ``forced`` exactly when the action was
+    the seat's only choice; a table rebuilt from its entries written as JSON and read back
+    (as a stored table is loaded) is the same table."""
+    first, _ = _played(seed=11, moves=300)
+    second, _ = _played(seed=11, moves=300)
+    acts = [e for e in first.entries if e.kind == "act"]
+    keys = {(e.data["action"], e.data["by"], e.data.get("forced", False)) for e in acts}
+    assert len({id(e.data) for e in acts}) == len(keys) < len(acts)
+    for mine, theirs in zip(acts, (e for e in second.entries if e.kind == "act"),
+                            strict=True):
+        assert mine.data is theirs.data
+    for entry in acts:
+        assert list(entry.data) in (["action", "by"], ["action", "by", "forced"])
+        assert entry.data.get("forced", True) is True
+    game = build_table(first.row, list(first.entries)).current
+    loaded = [type(e)(e.seq, e.game, e.kind, e.seat, json.loads(json.dumps(e.data)),
+                      e.created_at) for e in first.entries]
+    again = build_table(first.row, loaded)
+    assert again.spans == first.spans and again.seq == first.seq
+    assert again.current.record() == game.record() == first.current.record()
+
+
+def test_a_forced_act_is_marked_as_before() -> None:
+    """``forced`` is set on the entries of a seat with one legal action and on no other,
+    checked against the games the entries were decided on."""
+    state, _ = decide.new_table(
+        TableSpec(Rules.preset("pagat"), ["open"] * 4, TableOptions()),
+        table_id="t51", secret="s" * 16, seed=3, at=T0)
+    for seat in range(4):
+        _, change = decide.join(state, seat, f"p{seat}", None,
+                                token_hash=hash_token(f"token{seat}"), seed=1, at=T0 + 1)
+        for entry in change.entries:
+            state.apply(entry)
+    rng = random.Random(3)
+    seen = {True: 0, False: 0}
+    for _ in range(200):
+        game = state.current
+        if game.is_over or state.pause is not None:
+            break
+        only = len(game.legal_actions()) == 1
+        move = decide.act(state, game.to_act, str(rng.choice(game.legal_actions())),
+                          "player", at=T0 + 2)
+        act_entry = next(e for e in move.change.entries if e.kind == "act")
+        assert act_entry.data.get("forced", False) is only
+        seen[only] += 1
+        for entry, after in zip(move.change.entries, move.games, strict=True):
+            state.apply(entry, after)
+    assert seen[True] and seen[False]
+
+
+def test_the_shared_data_is_forgotten_when_full_and_entries_keep_theirs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At most :data:`ACT_DATA_KEPT` data dicts are kept to share; when full all are
+    forgotten, and a dict already handed out is unchanged."""
+    monkeypatch.setattr(decide, "ACT_DATA_KEPT", 3)
+    monkeypatch.setattr(decide, "_act_data", {})
+    handed = [decide.act_data(f"play {c}", "bot", False) for c in ("2h", "3h", "4h")]
+    assert decide.act_data("play 2h", "bot", False) is handed[0]
+    fourth = decide.act_data("play 5h", "bot", True)
+    assert fourth == {"action": "play 5h", "by": "bot", "forced": True}
+    assert len(decide._act_data) == 1
+    assert decide.act_data("play 2h", "bot", False) is not handed[0]
+    assert handed == [{"action": f"play {c}", "by": "bot"} for c in ("2h", "3h", "4h")]
