@@ -1,22 +1,19 @@
 """The memory a live table holds as its game goes on (issue 28, fiftieth pass).
 
-A table's state keeps, for the whole current game, every ``act`` entry's span of events
-(that entry's frames and a reconnecting client's replay read them). The span is kept as
-one int (``start << SPAN_SHIFT | end``) where it was a tuple of two ints: an object fewer
-per act entry, two once the game has more than 256 events. The spans' bytes, counted
-object by object at a table played with a fixed seed, stay under a bound that the tuples
-passed; and the span read back is the entry's events, so frames and replays are unchanged.
-
-An ``act`` entry's data (``{"action": ..., "by": ...}``) is one dict shared by the entries
-that hold equal data (:func:`chicago.server.core.decide.act_data`), where each entry had a
-dict of its own (about 180 bytes, four entries a person move, for the whole game).
+A table keeps its current game's entries for the whole game (a reconnecting client's
+replay reads them). An ``act`` entry's data (``{"action": ..., "by": ...}``) is one dict
+shared by every entry that holds equal data
+(:func:`chicago.server.core.decide.act_data`), where each entry had a dict of its own
+(about 180 bytes, four entries a person move). The shared data reads as before (the same
+keys in the same order, ``forced`` exactly when the action was the only choice), and a
+table rebuilt from its entries written as JSON and read back (as a stored table is loaded)
+is the same table, its replays the same for every seat.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import sys
 
 import pytest
 
@@ -25,7 +22,7 @@ from chicago.server.core import decide
 from chicago.server.core.decide import TableSpec
 from chicago.server.core.frames import ends_trick, replay
 from chicago.server.core.seats import TableOptions, hash_token
-from chicago.server.core.state import SPAN_SHIFT, TableState, build_table, span
+from chicago.server.core.state import TableState, build_table
 
 T0 = 1_700_000_000.0
 
@@ -64,44 +61,14 @@ def _played(seed: int, moves: int, preset: str = "pagat") -> tuple[TableState,
     return state, counted
 
 
-def _held_bytes(spans: dict[int, int]) -> int:
-    """The bytes of the spans' dict and of every object its values hold (the keys are the
-    entries' seqs, which their entries hold too)."""
-    seen: set[int] = set()
-    total = sys.getsizeof(spans)
-    stack: list[object] = list(spans.values())
-    while stack:
-        value = stack.pop()
-        if id(value) in seen or (type(value) is int and -5 <= value <= 256):
-            continue  # small ints are the interpreter's, shared by everyone
-        seen.add(id(value))
-        total += sys.getsizeof(value)
-        if type(value) is tuple:
-            stack.extend(value)
-    return total
-
-
-def test_a_tables_spans_are_one_int_per_act_entry_and_few_bytes() -> None:
-    """Fails before this pass: each span was a tuple (56 bytes and two ints of 28 once past
-    256 events: more than 100 bytes an entry late in a game)."""
-    state, _ = _played(seed=50, moves=400)
-    assert len(state.spans) >= 200 and state.current.event_count > 256
-    assert all(type(v) is int for v in state.spans.values())
-    per_entry = _held_bytes(state.spans) / len(state.spans)
-    dict_part = sys.getsizeof(state.spans) / len(state.spans)
-    assert per_entry - dict_part <= 40, per_entry - dict_part
-
-
-def test_a_span_read_back_is_the_entrys_events() -> None:
-    """Each act entry's span, read back, is the events its game added (as counted on the
-    games themselves), on tables of several presets, and a rebuild from the log keeps the
-    same spans; a trick's end is found in its span as before."""
+def test_a_tables_spans_are_the_entries_events() -> None:
+    """Each act entry's span is the events its game added (as counted on the games
+    themselves), on tables of several presets, and a rebuild from the log keeps the same
+    spans; a trick's end is found in its span (a guard: passes on main too)."""
     for preset, seed in (("pagat", 1), ("pagat", 2), ("denexa", 3), ("wikipedia", 4),
                          ("wikipedia-42", 5)):
         state, counted = _played(seed=seed, moves=300, preset=preset)
-        assert {seq: span(v) for seq, v in state.spans.items()} == counted
-        for start, end in counted.values():
-            assert 0 <= start <= end < 1 << SPAN_SHIFT
+        assert state.spans == counted
         rebuilt = build_table(state.row, list(state.entries))
         assert rebuilt.spans == state.spans
         for entry in state.entries:
@@ -113,8 +80,8 @@ def test_a_span_read_back_is_the_entrys_events() -> None:
 
 
 def test_a_replay_reads_the_same_events_for_every_seat() -> None:
-    """A reconnecting client's replay of the game's entries shows each seat what the
-    entries' spans hold for it, the same texts from the table and from its rebuild."""
+    """A reconnecting client's replay of the game's entries is the same from the table and
+    from its rebuild, for every seat (a guard: passes on main too)."""
     state, _ = _played(seed=7, moves=120)
     rebuilt = build_table(state.row, list(state.entries))
     for audience in (None, 0, 1, 2, 3):

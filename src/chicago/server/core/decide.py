@@ -276,8 +276,12 @@ def act(state: TableState, seat: int, text: str | Action, by: str, *, at: float,
     done = text if type(text) is Action else after.actions_between(-1)[0][1]
     written = str(done)
     actionkind.note(written, done)  # its frames read the kind without parsing it again
-    # forced: the only choice, not a sign the player is there
-    data = act_data(written, by, len(game.legal_actions()) == 1)
+    # forced: the only choice, not a sign the player is there; the data shared (act_data,
+    # its lookup written out here: a call less an entry)
+    forced = len(game.legal_actions()) == 1
+    data = _act_data.get((written, by, forced))
+    if data is None:
+        data = act_data(written, by, forced)
     entries.append(state.entry("act", seat, data, at, offset=len(entries) + 1))
     games.append(after)
     change = new_change(state.id, entries)

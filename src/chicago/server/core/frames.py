@@ -22,7 +22,7 @@ from chicago.server.core import actionkind
 from chicago.server.core.rematch import VoteInfo, vote_info
 from chicago.server.core.rows import LogEntry
 from chicago.server.core.seats import PauseInfo
-from chicago.server.core.state import SPAN_MASK, SPAN_SHIFT, TableState
+from chicago.server.core.state import TableState
 
 __all__ = [
     "REPLAY_STATES",
@@ -261,8 +261,7 @@ def _act_frames(state: TableState, entry: LogEntry, audience: int | None, *,
     """An ``act`` entry's update, and the ``game_over`` frame when it ended the game (its
     events as text in ``events_texts`` if given: :func:`entry_frames`)."""
     game = state.current
-    packed = state.spans[entry.seq]  # (state.span, inlined)
-    start, end = packed >> SPAN_SHIFT, packed & SPAN_MASK
+    start, end = state.spans[entry.seq]
     played = game.events_between(start, end)
     events: list[EventJSON]
     if events_texts is None:
@@ -303,8 +302,7 @@ def ends_trick(state: TableState, entry: LogEntry) -> bool:
     """Whether an applied ``act`` entry finished a trick (its events hold a ``trick``
     event, which every audience sees): in a batch its update carries the state, so that a
     client can show the finished trick."""
-    packed = state.spans[entry.seq]  # (state.span, inlined)
-    start, end = packed >> SPAN_SHIFT, packed & SPAN_MASK
+    start, end = state.spans[entry.seq]
     for event in state.current.events_between(start, end):  # noqa: SIM110
         if isinstance(event, Trick):  # (a loop, not any() of a generator: a frame less)
             return True

@@ -50,21 +50,6 @@ def iso_time(timestamp: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(timestamp))
 
 
-SPAN_SHIFT = 32
-"""An ``act`` entry's span of events in :attr:`TableState.spans` is one int,
-``start << SPAN_SHIFT | end`` (:func:`span` reads it back): a game's events number far
-fewer than ``2 ** 32``. One small int an entry where a tuple of two ints was three objects
-(the tuple, and its ints once a game has more than 256 events), held for the whole game by
-every live table (issue 28, fiftieth pass)."""
-SPAN_MASK = (1 << SPAN_SHIFT) - 1
-
-
-def span(packed: int) -> tuple[int, int]:
-    """The ``(start, end)`` of the events of an ``act`` entry, from its value in
-    :attr:`TableState.spans`."""
-    return packed >> SPAN_SHIFT, packed & SPAN_MASK
-
-
 class _NoGameYet:
     """:attr:`TableState.current` before the table's first game: reading it raises. Once
     a game is dealt the state keeps it in its own ``__dict__`` as ``current`` (beside
@@ -121,8 +106,7 @@ class TableState:
         changes since do not change what the action means)."""
         self.seq = 0
         self.entries: list[LogEntry] = []  # the current game's entries, from its "game" entry
-        # act seq -> its events in game.events, start << SPAN_SHIFT | end (see span())
-        self.spans: dict[int, int] = {}
+        self.spans: dict[int, tuple[int, int]] = {}  # act seq -> its events in game.events
         self.turn_started: float | None = None
         """UNIX time at which the seat to act got its turn: the ``created_at`` of the stored
         entry that gave it (``game``, ``act``, ``join``, or that seat's ``back``), so the turn
@@ -347,7 +331,7 @@ class TableState:
             game.apply(entry.data["action"])
         self.game = self.current = game
         self.game_seq = entry.seq
-        self.spans[entry.seq] = start << SPAN_SHIFT | game.event_count
+        self.spans[entry.seq] = (start, game.event_count)
         data = entry.data
         by = data.get("by", "player")
         if by == "clock":
