@@ -44,10 +44,12 @@ from chicago.server.core.state import (
 from chicago.server.protocol import TableError
 
 __all__ = [
+    "ACT_DATA_KEPT",
     "Joiner",
     "Move",
     "TableSpec",
     "act",
+    "act_data",
     "agree",
     "answers_over",
     "back",
@@ -206,6 +208,32 @@ def claim(state: TableState, profile: str, *, token_hash: str, at: float,
     return seat, Change(state.id, [entry], holders=[SeatHolder(seat, profile, token_hash)])
 
 
+ACT_DATA_KEPT = 4096
+"""The most ``act`` entries' data dicts :func:`act_data` keeps to share (it forgets them
+all when full: a table's entries keep theirs)."""
+
+_act_data: dict[tuple[str, str, bool], dict[str, Any]] = {}
+
+
+def act_data(action: str, by: str, forced: bool) -> dict[str, Any]:
+    """The data of an ``act`` entry: ``{"action": action, "by": by}``, with ``"forced":
+    True`` when the action was the seat's only choice. Equal data is one dict, shared by
+    every entry that holds it (in every table of the process), so a live table's entries
+    hold no dict of their own for their moves: about 180 bytes an entry, four entries a
+    person move, kept for the whole game (issue 28, fiftieth pass). An entry's data is
+    never changed once the entry is made (the entries are frozen; their data is read,
+    written to the log as JSON and sent), so sharing it changes nothing that is read."""
+    key = (action, by, forced)
+    data = _act_data.get(key)
+    if data is None:
+        data = {"action": action, "by": by, "forced": True} if forced else {
+            "action": action, "by": by}
+        if len(_act_data) >= ACT_DATA_KEPT:
+            _act_data.clear()
+        _act_data[key] = data
+    return data
+
+
 def act(state: TableState, seat: int, text: str | Action, by: str, *, at: float,
         review_due: Sequence[int] = ()) -> Move:
     """The action ``text`` (in the notation) of ``seat``, made ``by`` its player, its bot,
@@ -248,9 +276,12 @@ def act(state: TableState, seat: int, text: str | Action, by: str, *, at: float,
     done = text if type(text) is Action else after.actions_between(-1)[0][1]
     written = str(done)
     actionkind.note(written, done)  # its frames read the kind without parsing it again
-    data: dict[str, Any] = {"action": written, "by": by}
-    if len(game.legal_actions()) == 1:
-        data["forced"] = True  # the only choice: not a sign the player is there
+    # forced: the only choice, not a sign the player is there; the data shared (act_data,
+    # its lookup written out here: a call less an entry)
+    forced = len(game.legal_actions()) == 1
+    data = _act_data.get((written, by, forced))
+    if data is None:
+        data = act_data(written, by, forced)
     entries.append(state.entry("act", seat, data, at, offset=len(entries) + 1))
     games.append(after)
     change = new_change(state.id, entries)
