@@ -45,6 +45,7 @@ import math
 import random
 import statistics
 import sys
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
@@ -204,8 +205,12 @@ def measure(game_index: int, game: object, bot: MasterBot, view: object, rng: ra
 
 def collect(bot_spec: str, others: str, games: Iterable[int], deals: int, seed: int,
             preset: str = "pagat", uniform: int = 400, progress: bool = False,
+            timed: Sequence[str] = (), cpu: dict[str, list[float]] | None = None,
             ) -> tuple[list[Decision], list[CardRecord]]:
-    """Play the games and measure every trick decision of seat 0 (module docstring)."""
+    """Play the games and measure every trick decision of seat 0 (module docstring); each
+    bot of ``timed`` (kept for the game, as in play) is also asked every such decision on
+    the same view and a copy of the same generator, its CPU milliseconds added to
+    ``cpu[spec]`` (the bots in turn, the first one first at even decisions)."""
     rules = Rules.preset(preset)
     decisions: list[Decision] = []
     records: list[CardRecord] = []
@@ -214,6 +219,7 @@ def collect(bot_spec: str, others: str, games: Iterable[int], deals: int, seed: 
                               deck_seed=derive_seed(seed, index // 4, 2))
         bots = [make_bot(bot_spec if s == 0 else others) for s in range(4)]
         rngs = [random.Random(derive_seed(seed, index, 3, s)) for s in range(4)]
+        timers = [make_bot(spec) for spec in timed]
         bot = bots[0]
         if not isinstance(bot, MasterBot):
             raise SystemExit(f"{bot_spec!r} is not master")
@@ -226,6 +232,17 @@ def collect(bot_spec: str, others: str, games: Iterable[int], deals: int, seed: 
                 if found is not None:
                     decisions.append(found[0])
                     records.extend(found[1])
+                if cpu is not None and timers:
+                    order = list(zip(timed, timers, strict=True))
+                    if len(decisions) % 2:
+                        order.reverse()
+                    for spec, timer in order:
+                        work = random.Random()
+                        work.setstate(rngs[0].getstate())
+                        start = time.process_time()
+                        timer.decide(view, legal, work)
+                        cpu.setdefault(spec, []).append(
+                            1000 * (time.process_time() - start))
             game.apply(bots[seat].decide(view, legal, rngs[seat]))
         if progress:
             print(f"game {index}: {len(decisions)} decisions, {len(records)} cards so far",
@@ -421,6 +438,8 @@ def main() -> int:
     parser.add_argument("--preset", default="pagat")
     parser.add_argument("--uniform", type=int, default=400)
     parser.add_argument("--json", default=None)
+    parser.add_argument("--time", nargs="*", default=[],
+                        help="bots timed on every measured decision (same view and rng)")
     parser.add_argument("--from-json", nargs="*", default=None,
                         help="report saved runs instead of playing")
     args = parser.parse_args()
@@ -437,14 +456,22 @@ def main() -> int:
                 records.append(CardRecord(**r))
         report(decisions, records)
         return 0
+    cpu: dict[str, list[float]] = {}
     decisions, records = collect(
         args.bot, args.others, range(args.first_game, args.first_game + args.games),
-        args.deals, args.seed, args.preset, args.uniform, progress=True)
+        args.deals, args.seed, args.preset, args.uniform, progress=True, timed=args.time,
+        cpu=cpu)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump({"decisions": [asdict(d) for d in decisions],
                        "records": [asdict(r) for r in records]}, handle)
     report(decisions, records)
+    for spec, times in cpu.items():
+        times.sort()
+        print(f"CPU per trick decision of {spec} ({len(times)}): median "
+              f"{statistics.median(times):.1f} ms, p99 "
+              f"{times[min(len(times) - 1, int(0.99 * len(times)))]:.1f} ms, max "
+              f"{times[-1]:.1f} ms")
     return 0
 
 

@@ -72,3 +72,16 @@ def test_a_power_of_one_is_the_weighted_log_score(
                         / len(records))
     _, best = tool.best_power(records)
     assert best <= plain + 1e-12
+
+
+def test_timed_bots_are_asked_every_measured_decision(tool: ModuleType) -> None:
+    """``--time``: each timed bot is asked at every measured decision (a CPU time each),
+    and timing them changes no record."""
+    cpu: dict[str, list[float]] = {}
+    decisions, records = tool.collect("master:samples=8", "basic", [0], deals=1, seed=5,
+                                      uniform=20, timed=["master:samples=8", "expert:samples=4"],
+                                      cpu=cpu)
+    plain = tool.collect("master:samples=8", "basic", [0], deals=1, seed=5, uniform=20)
+    assert [r.probs for r in records] == [r.probs for r in plain[1]]
+    assert set(cpu) == {"master:samples=8", "expert:samples=4"}
+    assert len(cpu["master:samples=8"]) == len(cpu["expert:samples=4"]) >= len(decisions)
