@@ -330,7 +330,9 @@ in that deal (:meth:`MasterBot._add_scores`). Off: at ``block=0.5`` against thre
 points against ``expert`` go, and blocking the player about to finish (``block``)")."""
 DEFAULT_TILT = 0.0
 """The per-rank correction of the trick search's worlds off by default (``tilt=X``:
-:mod:`chicago.bots.ranktilt`)."""
+:mod:`chicago.bots.ranktilt`): it places the high cards far better, but at the decisions
+(pagat, seed 2026) it gained +0.106 ± 0.058 points per deal against experts and nothing
+against ``basic`` (docs/BOTS.md, "How good the worlds are, card by card")."""
 DEFAULT_INFOSET = 0
 """The trick play against a table of rules players searched on information sets off by
 default (``infoset=1``: :mod:`chicago.bots.infoset`)."""
