@@ -149,6 +149,7 @@ from chicago.bots.playmodel import (
 )
 from chicago.bots.playpolicy import PlayPolicy
 from chicago.bots.race import Race, race_for
+from chicago.bots.ranktilt import rank_tilt_weights
 from chicago.bots.rollout import (
     Option,
     Plan,
@@ -327,6 +328,11 @@ in that deal (:meth:`MasterBot._add_scores`). Off: at ``block=0.5`` against thre
 ``expert`` (pagat, seeds 2026 and 2027, 115 games) it changed 93 trick decisions and lost
 −0.48 ± 0.25 points and −1.8 ± 1.2 points of win chance on each (docs/BOTS.md, "Where the
 points against ``expert`` go, and blocking the player about to finish (``block``)")."""
+DEFAULT_TILT = 0.0
+"""The per-rank correction of the trick search's worlds off by default (``tilt=X``:
+:mod:`chicago.bots.ranktilt`): it places the high cards far better, but at the decisions
+(pagat, seed 2026) it gained +0.106 ± 0.058 points per deal against experts and nothing
+against ``basic`` (docs/BOTS.md, "How good the worlds are, card by card")."""
 DEFAULT_INFOSET = 0
 """The trick play against a table of rules players searched on information sets off by
 default (``infoset=1``: :mod:`chicago.bots.infoset`)."""
@@ -353,6 +359,7 @@ _OPTIONS = {
     "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5), "exrule": (0, 2),
     "annrule": (0, 1), "infoset": (0, 1), "exkept": (0, 1), "dealrule": (0, 1),
     "tries": (1, 1000), "keepodds": (0, 2), "block": (0, 1), "lockmodel": (0, 1),
+    "tilt": (0, 4),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
@@ -456,6 +463,7 @@ class MasterBot(ExpertBot):
         block: float = DEFAULT_BLOCK,
         draws: int = DEFAULT_DRAWS,
         lock_model: float | None = None,
+        tilt: float = DEFAULT_TILT,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -622,6 +630,14 @@ class MasterBot(ExpertBot):
         """The model's share in the trick search of a deal the bot began locked (R-EX-5;
         None: ``model``'s): there the bot's hand is the one dealt and the last trick is
         most of what it can still score (:meth:`_add_scores`)."""
+        if not 0 <= tilt <= 4:
+            raise ValueError("tilt must be in 0..4")
+        if tilt and self.infer != 3:
+            raise ValueError("tilt needs infer=3 (each opponent's kind of play)")
+        self.tilt = tilt
+        """The power of the per-rank correction of the trick search's worlds
+        (:mod:`chicago.bots.ranktilt`; 0 off): with it the pool is dealt and weighed at
+        every trick decision without a Chicago declared, plays seen or not."""
         self._words: dict[int, Word] = {}
         """With ``annrule``: each opponent's word before its last exchange, this decision."""
         self._kept_memo: KeptMemo = {}
@@ -751,7 +767,8 @@ class MasterBot(ExpertBot):
         effective count aimed at stay ``samples``'s)."""
         cap = self.cap if cap is None else cap
         plays = observed_plays(k) if self.infer and declarer is None else []
-        if not plays or (self.pool <= 1 and not cap):
+        tilted = bool(self.tilt) and self.infer == 3 and declarer is None
+        if (not plays and not tilted) or (self.pool <= 1 and not cap):
             if count is None:
                 yield from super()._positions(k, rng, declarer)
                 return
@@ -919,6 +936,11 @@ class MasterBot(ExpertBot):
                                    k.players, self.prior)
             if (self.exrule or self.annrule) and not self.dealrule:
                 weights = self._rule_weights(k, dealt, weights)
+            if self.tilt:
+                seats = sorted(k.opponents)
+                rules = {seat: self._kinds.get(seat, self.prior)[0] for seat in seats}
+                weights = [w * t for w, t in zip(
+                    weights, rank_tilt_weights(dealt, seats, rules, self.tilt), strict=True)]
         elif self.play_policy is not None:
             weights = policy_weights(dealt, plays, self.play_policy, k.players)
         else:
@@ -1623,6 +1645,7 @@ def _factory(spec: str) -> MasterBot:
         block=options.get("block", DEFAULT_BLOCK),
         draws=int(options.get("draws", DEFAULT_DRAWS)),
         lock_model=options.get("lockmodel"),
+        tilt=options.get("tilt", DEFAULT_TILT),
     )
 
 
