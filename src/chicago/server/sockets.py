@@ -7,7 +7,9 @@
   (:meth:`Socket.sender`), so a slow client never holds anything up; one that falls
   ``Settings.send_queue`` frames behind is closed (1013) and resyncs when it reconnects.
   Frames leave in the order they were sent either way.
-- **Receiving** (:meth:`Socket.messages`) checks each message before the endpoint parses it: its
+- **Receiving** (:meth:`Socket.messages`) takes each message straight from ``chicago serve``'s
+  websocket protocol where it offers it (:class:`~chicago.server.transport.DirectMessages`),
+  else through the ASGI ``receive``, and checks it before the endpoint parses it: its
   rate (a token bucket of ``Settings.rate`` a second, bursts of ``Settings.burst``; a
   dropped message is answered ``rate_limited`` at most once a second, and
   ``Settings.flood_close`` dropped in a row close the connection, 1008) and its size in
@@ -20,15 +22,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from chicago.server.bucket import TokenBucket
 from chicago.server.headers import Origins
 from chicago.server.settings import Settings
-from chicago.server.transport import DIRECT_FRAMES, DirectFrames
+from chicago.server.transport import DIRECT_FRAMES, DIRECT_MESSAGES, DirectFrames, DirectMessages
 
 __all__ = ["Refuse", "Socket", "accept_page", "in_own_task", "rate_clock"]
 
@@ -84,9 +86,11 @@ class Socket:
         self._sender: asyncio.Task[None] | None = None
         self._sending = False
         """The sender task is writing a frame it took from the queue."""
-        self._direct: DirectFrames | None = websocket.scope.get("extensions", {}).get(
-            DIRECT_FRAMES)
+        extensions = websocket.scope.get("extensions") or {}
+        self._direct: DirectFrames | None = extensions.get(DIRECT_FRAMES)
         """Writes a frame at once (None: a server without it, such as the test client's)."""
+        self._inbox: DirectMessages | None = extensions.get(DIRECT_MESSAGES)
+        """Hands over the messages received (None: a server without it)."""
 
     # ------------------------------------------------------------------ sending
     def send(self, text: str) -> None:
@@ -172,17 +176,12 @@ class Socket:
         """The client's messages (text, or the bytes of a binary frame) within its rate and
         size limits, until it disconnects or the connection is closed; the others are
         answered by ``refuse`` and left out (see the module docstring)."""
-        websocket, settings = self.websocket, self.settings
+        settings = self.settings
+        receive = self._receiver()
         while not self.closed:
-            try:
-                message = await websocket.receive()
-            except (WebSocketDisconnect, RuntimeError):
-                return
-            if message["type"] == "websocket.disconnect":
-                return
-            raw: str | bytes | None = message.get("text")
+            raw = await receive()
             if raw is None:
-                raw = message.get("bytes") or b""
+                return
             if not self.allow():
                 self._limited(refuse)
                 continue
@@ -193,3 +192,25 @@ class Socket:
                        "bytes")
                 continue
             yield raw
+
+    def _receiver(self) -> Callable[[], Awaitable[str | bytes | None]]:
+        """What gives the next message (None: the client went away): the protocol's
+        :class:`DirectMessages` once the handshake was accepted, else the ASGI ``receive``."""
+        inbox = self._inbox
+        if (inbox is not None and self.websocket.client_state is WebSocketState.CONNECTED
+                and inbox.start()):
+            return inbox.receive
+        return self._receive_asgi
+
+    async def _receive_asgi(self) -> str | bytes | None:
+        """The next message through starlette's ``receive``; None once disconnected."""
+        try:
+            message = await self.websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return None
+        if message["type"] == "websocket.disconnect":
+            return None
+        raw: str | bytes | None = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        return raw

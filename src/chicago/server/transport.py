@@ -23,6 +23,18 @@ write, when the connection can take it (handshake done, not closing, the transpo
 paused by flow control); :class:`chicago.server.sockets.Socket` writes through it whenever
 no frame of its own waits, instead of waking its sender task and passing the frame down
 starlette's and the middleware's layers of ``send`` (none of which looks at a frame).
+Where websockets' own state allows it (the connection open, no fragment begun, no extension,
+nothing of its own waiting, no debug log) the frame's bytes are made here: a text frame the
+server sends is a 2-, 4- or 10-byte header and the payload, unmasked.
+
+And **messages received directly** (:class:`DirectMessages`, the ASGI extension
+:data:`DIRECT_MESSAGES`): once :meth:`DirectMessages.start` is called (by
+:meth:`chicago.server.sockets.Socket.messages`, after the handshake), each complete message
+websockets parses is handed to the waiting handler as its text (or bytes), not wrapped in an
+ASGI event, queued in uvicorn's receive queue and taken out through uvicorn's, the
+middleware's and starlette's ``receive``; uvicorn's checks before it (the frame size
+``ws_max_size``, a text frame's UTF-8 closed with 1007, the close handshake) are unchanged,
+and reading pauses while a message waits for a busy handler, as uvicorn's does.
 
 A connection that ended leaves no reference cycle (docs/SERVER.md, "Connections without
 cycles"): the HTTP protocol lets go of its parser after a websocket upgrade, the websocket
@@ -33,19 +45,22 @@ reference counting, not left to the tuned garbage collector (``Settings.tune_gc`
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import logging
 import time
 import weakref
+from collections import deque
 from typing import Any, cast
 
 from websockets.exceptions import InvalidState
+from websockets.protocol import OPEN
 
 from chicago.server.bucket import TokenBucket
 from chicago.server.headers import SAFE_HEADERS
 
-__all__ = ["DIRECT_FRAMES", "LOG_BURST", "LOG_EVERY", "DirectFrames", "ProtocolErrorLog",
-           "protocol_classes"]
+__all__ = ["DIRECT_FRAMES", "DIRECT_MESSAGES", "LOG_BURST", "LOG_EVERY", "DirectFrames",
+           "DirectMessages", "ProtocolErrorLog", "frame_head", "protocol_classes"]
 
 log = logging.getLogger("chicago.server")
 
@@ -96,9 +111,11 @@ class ProtocolErrorLog:
 
 
 class _NotDirect:
-    """Stands for a protocol :class:`DirectFrames` cannot write to: every frame refused."""
+    """Stands for a protocol :class:`DirectFrames` cannot write to (every frame refused) and
+    :class:`DirectMessages` no longer reads from (nothing paused or resumed)."""
 
     handshake_complete = False
+    read_paused = False
 
 
 _NOT_DIRECT = _NotDirect()
@@ -138,7 +155,14 @@ class DirectFrames:
                     or protocol.disconnected or protocol.initial_response is not None
                     or not protocol.writable.is_set() or protocol.transport.is_closing()):
                 return False
-            protocol.conn.send_text(text.encode())
+            conn = protocol.conn
+            data = text.encode()
+            if (conn.state is OPEN and not conn.expect_continuation_frame
+                    and not conn.extensions and not conn.writes and not conn.debug):
+                # What websockets' send_text and data_to_send would give, made here.
+                protocol.transport.write(frame_head(len(data)) + data)
+                return True
+            conn.send_text(data)
         except InvalidState:  # websockets saw the closing handshake begin
             return False
         except AttributeError:  # a uvicorn whose protocol differs: its own send, always
@@ -146,8 +170,173 @@ class DirectFrames:
                         "is not the one chicago knows")
             self._protocol = _NOT_DIRECT
             return False
-        protocol.transport.write(b"".join(protocol.conn.data_to_send()))
+        protocol.transport.write(b"".join(conn.data_to_send()))
         return True
+
+
+_SMALL_HEADS = tuple(bytes((0x81, n)) for n in range(126))
+
+
+def frame_head(size: int) -> bytes:
+    """The header of a server's final, unmasked text frame of ``size`` bytes of payload (RFC
+    6455 section 5.2): FIN and the text opcode, then the length in 7 bits, or 126 and 16
+    bits, or 127 and 64 bits."""
+    if size < 126:
+        return _SMALL_HEADS[size]
+    if size < 65536:
+        return b"\x81\x7e" + size.to_bytes(2, "big")
+    return b"\x81\x7f" + size.to_bytes(8, "big")
+
+
+DIRECT_MESSAGES = "chicago.direct_messages"
+"""The ASGI extension (``scope["extensions"]``) under which a websocket's
+:class:`DirectMessages` is found."""
+
+_END = object()
+"""In a :class:`DirectMessages`' items: the client went away (or the connection closed)."""
+
+
+class DirectMessages:
+    """A connection's received messages handed to its handler directly, from the event
+    loop's thread: each complete text message as its ``str``, a binary one as its ``bytes``,
+    in the order received, then None once the client disconnected or the connection closed.
+
+    Until :meth:`start` nothing changes (uvicorn's ASGI queue, read by ``receive``). After
+    it, uvicorn's protocol puts no event in its queue: a message goes to the handler waiting
+    in :meth:`receive`, or, while the handler is busy, waits here, and reading pauses until
+    the handler has taken every message waiting (uvicorn pauses the same way, after each
+    message queued, until its queue is empty), so a slow handler is never read ahead of by
+    more than what one read of the socket brought."""
+
+    __slots__ = ("_done", "_end_event", "_ended", "_items", "_loop", "_protocol", "_waiter")
+
+    def __init__(self, protocol: Any) -> None:
+        self._protocol = protocol
+        self._loop: asyncio.AbstractEventLoop = protocol.loop
+        self._items: deque[object] = deque()
+        self._waiter: asyncio.Future[object] | None = None
+        self._ended = False
+        """The end was put (after the items before it)."""
+        self._done = False
+        """The end was handed to the handler."""
+        self._end_event: dict[str, Any] = {"type": "websocket.disconnect", "code": 1006}
+
+    def start(self) -> bool:
+        """Receive directly from now on (after the handshake was accepted and its
+        ``websocket.connect`` taken): the events uvicorn queued already come first, in
+        order. False (nothing changed) when the protocol cannot: the handshake not
+        complete, a refused one, or the connection already released."""
+        protocol = self._protocol
+        if protocol is _NOT_DIRECT:
+            return False
+        try:
+            queue = protocol.queue
+            if isinstance(queue, _Inbox):
+                return True
+            if not protocol.handshake_complete or protocol.initial_response is not None:
+                return False
+            inbox = _Inbox(self)
+            while not queue.empty():
+                inbox.put_nowait(queue.get_nowait())
+            protocol.queue = inbox
+            protocol.direct_messages = self
+        except AttributeError:  # a uvicorn whose protocol differs: its queue, always
+            log.warning("messages received directly are off: uvicorn's websocket protocol "
+                        "is not the one chicago knows")
+            self._protocol = _NOT_DIRECT
+            return False
+        return True
+
+    def release(self) -> None:
+        """Let go of the protocol once its connection is lost (see
+        :meth:`DirectFrames.release`); the messages and the end already here stay."""
+        self._protocol = _NOT_DIRECT
+
+    def put(self, message: str | bytes) -> None:
+        """A message received (the protocol's side)."""
+        waiter = self._waiter
+        if waiter is not None and not self._items:
+            self._waiter = None
+            if not waiter.done():  # else the handler was cancelled: it waits here
+                waiter.set_result(message)
+                return
+        self._items.append(message)
+        protocol = self._protocol
+        if not protocol.read_paused and protocol is not _NOT_DIRECT:
+            protocol.read_paused = True
+            protocol.transport.pause_reading()
+
+    def end(self, event: dict[str, Any]) -> None:
+        """The client went away or the connection is closing (the protocol's side): after
+        the messages already here, :meth:`receive` gives None."""
+        if self._ended:
+            return
+        self._ended = True
+        self._end_event = event
+        waiter = self._waiter
+        if waiter is not None and not self._items:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(_END)
+                return
+        self._items.append(_END)
+
+    async def receive(self) -> str | bytes | None:
+        """The next message; None once the client disconnected (and ever after)."""
+        items = self._items
+        if items:
+            item = items.popleft()
+            if not items:
+                protocol = self._protocol
+                if protocol.read_paused:
+                    protocol.read_paused = False
+                    protocol.transport.resume_reading()
+        elif self._done:
+            return None
+        else:
+            waiter = self._waiter = self._loop.create_future()
+            try:
+                item = await waiter
+            finally:
+                self._waiter = None
+        if item is _END:
+            self._done = True
+            return None
+        assert isinstance(item, (str, bytes))
+        return item
+
+
+class _Inbox:
+    """What uvicorn's websocket protocol takes for its ASGI receive queue once its
+    :class:`DirectMessages` started: the events put in it go there (a disconnect is its
+    end), and a ``receive`` through the ASGI stack, if any, still gets them in order."""
+
+    __slots__ = ("_messages",)
+
+    def __init__(self, messages: DirectMessages) -> None:
+        self._messages = messages
+
+    def put_nowait(self, event: dict[str, Any]) -> None:
+        kind = event["type"]
+        if kind == "websocket.receive":
+            text = event.get("text")
+            self._messages.put(text if text is not None else event.get("bytes") or b"")
+        elif kind == "websocket.disconnect":
+            self._messages.end(event)
+        else:  # pragma: no cover (uvicorn queues nothing else after the handshake)
+            raise RuntimeError(f"unexpected ASGI event {kind!r} after the handshake")
+
+    def empty(self) -> bool:
+        return not self._messages._items
+
+    async def get(self) -> dict[str, Any]:
+        messages = self._messages
+        message = await messages.receive()
+        if message is None:
+            return messages._end_event
+        if isinstance(message, str):
+            return {"type": "websocket.receive", "text": message}
+        return {"type": "websocket.receive", "bytes": message}
 
 
 ERROR_LOG = ProtocolErrorLog()
@@ -250,6 +439,8 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
             super().__init__(*args, **kwargs)
             self.logger = cast(logging.Logger,
                                _ConnectionLogger(self, logging.getLogger("uvicorn.error")))
+            self.direct_messages: DirectMessages | None = None
+            """Set once its handler receives directly (:meth:`DirectMessages.start`)."""
             accept = self.conn.accept
 
             def accept_with_headers(request: Any) -> Any:
@@ -265,15 +456,45 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
             super().handle_connect(event)
             scope = getattr(self, "scope", None)
             if scope is not None:  # a valid handshake: the application now accepts or refuses
-                scope["extensions"][DIRECT_FRAMES] = DirectFrames(self)
+                extensions = scope["extensions"]
+                extensions[DIRECT_FRAMES] = DirectFrames(self)
+                extensions[DIRECT_MESSAGES] = DirectMessages(self)
+
+        def send_receive_event_to_app(self) -> None:
+            direct = self.direct_messages
+            if direct is None:
+                super().send_receive_event_to_app()
+                return
+            # uvicorn's own steps, the message handed over instead of queued.
+            frames = self.frames
+            data = frames[0] if len(frames) == 1 else b"".join(frames)
+            self.frames = []
+            if self.close_sent:  # past the application's close: discarded, as uvicorn does
+                return
+            if self.curr_msg_data_type == "text":
+                try:
+                    text = data.decode()
+                except UnicodeDecodeError:
+                    self.logger.exception("Invalid UTF-8 sequence received from client.")
+                    self.conn.send_close(1007)
+                    self.handle_parser_exception()
+                    return
+                direct.put(text)
+            else:
+                direct.put(data)
 
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
             # Nothing is written to a lost connection: what refers back to this object
             # goes, so that it is freed when the application lets go of it.
-            direct = getattr(self, "scope", {}).get("extensions", {}).get(DIRECT_FRAMES)
+            extensions = getattr(self, "scope", {}).get("extensions", {})
+            direct = extensions.get(DIRECT_FRAMES)
             if isinstance(direct, DirectFrames):
                 direct.release()
+            messages = extensions.get(DIRECT_MESSAGES)
+            if isinstance(messages, DirectMessages):
+                messages.release()
+            self.direct_messages = None
             self.conn.__dict__.pop("accept", None)  # accept_with_headers holds conn
 
         def handle_handshake_exception(self) -> None:
