@@ -45,6 +45,13 @@ warm-up, it measures for ``--seconds``:
         # where the late loop was, the clients' own lags (docs/SERVER.md, "Where the tail
         # comes from"); --set NAME=JSON: a server setting for the run
 
+The people are one process: once each step's people are seated its collector is frozen
+and off while the step runs (``--client-gc off``, the default since 2026-12-07), since a
+full collection of this process (up to 100 ms at 1,000 people) held back every act falling
+due meanwhile and sent them to the server in one clump, which people on machines of their
+own never do; ``--client-gc default`` measures as before (docs/SERVER.md, "The clients'
+own collections").
+
 The server process imports ``chicago`` as this one does, so ``PYTHONPATH=OTHER/src`` measures
 another checkout's server with the same clients (a before and after, interleaved, in one
 session: docs/SERVER.md, "Load on one worker").
@@ -478,12 +485,48 @@ def print_stalls(path: Path, watch: Watch, stamps: list[tuple[float, float]],
           f"lag >= 50 ms: {on_server}; a client lag >= 50 ms: {on_client} |")
 
 
+CLIENT_GC = ("off", "freeze", "default")
+"""``--client-gc``: what the clients' process does with its own garbage collector once each
+step's people are seated (:func:`quiet_clients`)."""
+
+
+def quiet_clients(mode: str) -> None:
+    """Keep this process's collections from bunching the people's acts (``--client-gc``).
+
+    The 1,000 people of a step are one process; a full collection of its heap (every
+    connection and person, up to 100 ms at 1,000 people) holds back every act that falls
+    due meanwhile, and they then reach the server in one clump that real people, each on a
+    machine of their own, never send: the server's loop works through it while the clump's
+    updates wait (docs/SERVER.md, "The forty-ninth to fifty-first passes together").
+    ``"freeze"``: what is there once seated is frozen (young collections stay, 5-50 ms at
+    1,000); ``"off"`` (the default): frozen, and no collections until :func:`restore_clients`
+    (the clients' cyclic garbage waits; their RSS is not measured); ``"default"``: nothing,
+    as before 2026-12-07."""
+    if mode not in CLIENT_GC:
+        raise ValueError(f"--client-gc must be one of {', '.join(CLIENT_GC)}, not {mode!r}")
+    if mode == "default":
+        return
+    gc.collect()
+    gc.freeze()
+    if mode == "off":
+        gc.disable()
+
+
+def restore_clients(mode: str) -> None:
+    """Undo :func:`quiet_clients` (the collector on again, the frozen objects back)."""
+    if mode == "default":
+        return
+    gc.enable()
+    gc.unfreeze()
+
+
 async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[int],
                think: float, warmup: float, seconds: float, seed: int,
                rules: dict[str, Any], batch: bool,
                profile: bool = False, show_threads: bool = False,
                gc_file: Path | None = None,
-               stalls_file: Path | None = None) -> list[dict[str, Any]]:
+               stalls_file: Path | None = None,
+               client_gc: str = "off") -> list[dict[str, Any]]:
     """Seat people up to each step, warm up, measure; one result per step (``profile``: the
     server profiles its loop's thread over the last step's measured seconds)."""
     totals = Totals(stalls=stalls_file is not None)
@@ -506,6 +549,7 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
                       f"{type(exc).__name__} {exc} |")
                 break
             seating = time.perf_counter() - started
+            quiet_clients(client_gc)
             await asyncio.sleep(warmup)
             totals.reset()
             profiling = profile and step == steps[-1]
@@ -561,6 +605,7 @@ async def ramp(http_base: str, ws_base: str, server: ServerProcess, steps: list[
                       f"{census.get('threshold')}): "
                       + ", ".join(f"{k} {n:,}" for k, n in census.get("kinds", [])[:20]) + " |")
     stop.set()
+    restore_clients(client_gc)
     if watching is not None and watch is not None:
         watching.cancel()
         watch.close()
@@ -655,6 +700,11 @@ def main(argv: list[str] | None = None) -> int:
                         "of 50 ms or more (a 5 ms sleep that woke late) with the garbage "
                         "collections inside them, the clients' own lags and collections, "
                         "and how many slow person moves each explains")
+    parser.add_argument("--client-gc", choices=CLIENT_GC, default="off",
+                        help="the clients' own garbage collector once each step's people are "
+                        "seated: off (default; frozen and off, so that their collections do "
+                        "not send the people's acts in clumps), freeze (frozen only), default "
+                        "(untouched, as before 2026-12-07)")
     parser.add_argument("--set", metavar="NAME=JSON", action="append", default=[],
                         help="a server setting of this run (Settings' field name, the value "
                         "as JSON), e.g. --set gc_scan_by_load=false; repeatable")
@@ -674,7 +724,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{'batched' if args.batch else 'unbatched'} updates) and three basic bots per "
           "table; one "
           f"server process on SQLite; {args.warmup:g} s warm-up and {args.seconds:g} s "
-          "measured per step; CPU from /proc; load average "
+          f"measured per step; the clients' collector {args.client_gc}; CPU from /proc; "
+          "load average "
           f"{os.getloadavg()[0]:.1f} at the start\n")
     print("| people | person moves/s | actions/s | act→update p50 | p99 | max | "
           "your turn again p50 | p99 | server CPU per person move | server CPU | "
@@ -690,7 +741,7 @@ def main(argv: list[str] | None = None) -> int:
             results = asyncio.run(ramp(http, ws_base, server, steps, args.think, args.warmup,
                                        args.seconds, args.seed, rules, args.batch,
                                        args.profile is not None, args.threads, gc_file,
-                                       stalls_file))
+                                       stalls_file, args.client_gc))
         finally:
             proc.terminate()
             try:
