@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import warnings
 from collections.abc import Iterator
@@ -85,3 +86,16 @@ def clocked_client(settings: Settings, clock: ShiftedClock) -> Iterator[TestClie
             yield test_client
         finally:
             close_all()
+
+
+@pytest.fixture
+def collector_off() -> Iterator[None]:
+    """The cyclic garbage collector off for the test (only reference counting frees)."""
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

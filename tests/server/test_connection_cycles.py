@@ -13,9 +13,7 @@ Every test waits for events (the application's end), never for a time."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import weakref
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -47,17 +45,6 @@ class UpgradingTransport(FakeTransport):
         self.protocol = None
 
 
-@pytest.fixture
-def collector_off() -> Iterator[None]:
-    """The cyclic garbage collector off for the test (only reference counting frees)."""
-    gc.collect()
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 async def _one_connection(close: bool) -> tuple[weakref.ref[Any], weakref.ref[Any]]:

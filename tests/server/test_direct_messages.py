@@ -17,9 +17,7 @@ Every test waits for events (a handler's step, the loop's end), never for a time
 from __future__ import annotations
 
 import asyncio
-import gc
 import weakref
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -441,16 +439,6 @@ def test_websockets_makes_the_frame_where_its_state_asks_for_it() -> None:
 
 # ---------------------------------------------------------------------- no cycles
 
-@pytest.fixture
-def collector_off() -> Iterator[None]:
-    gc.collect()
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 async def _one_connection(close: bool, busy: bool) -> weakref.ref[Any]:
