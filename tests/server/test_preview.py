@@ -16,16 +16,22 @@ from chicago.server.core.turns import BotMoves, next_turn
 T0 = 1_700_000_000.0
 
 
-def _playing_table(seed: int, moves: int) -> TableState:
-    """A table of four people that played ``moves`` random legal actions."""
+def seated_table(seed: int, preset: str = "pagat", table_id: str = "t1") -> TableState:
+    """A new table of four people, every seat joined (its first deal dealt)."""
     state, _ = decide.new_table(
-        TableSpec(Rules.preset("pagat"), ["open"] * 4, TableOptions()),
-        table_id="t1", secret="s" * 16, seed=seed, at=T0)
+        TableSpec(Rules.preset(preset), ["open"] * 4, TableOptions()),
+        table_id=table_id, secret="s" * 16, seed=seed, at=T0)
     for seat in range(4):
         _, change = decide.join(state, seat, f"p{seat}", None,
                                 token_hash=hash_token(f"token{seat}"), seed=1, at=T0 + 1)
         for entry in change.entries:
             state.apply(entry)
+    return state
+
+
+def _playing_table(seed: int, moves: int) -> TableState:
+    """A table of four people that played ``moves`` random legal actions."""
+    state = seated_table(seed)
     rng = random.Random(seed)
     for _ in range(moves):
         game = state.current

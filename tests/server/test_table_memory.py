@@ -16,6 +16,7 @@ import json
 import random
 
 import pytest
+from test_preview import seated_table
 
 from chicago.rules import Rules
 from chicago.server.core import decide
@@ -31,14 +32,7 @@ def _played(seed: int, moves: int, preset: str = "pagat") -> tuple[TableState,
                                                                     dict[int, tuple[int, int]]]:
     """A table of four people that played up to ``moves`` random legal actions (the
     pause after a deal answered), and each act entry's events as counted on its games."""
-    state, _ = decide.new_table(
-        TableSpec(Rules.preset(preset), ["open"] * 4, TableOptions()),
-        table_id="t50", secret="s" * 16, seed=seed, at=T0)
-    for seat in range(4):
-        _, change = decide.join(state, seat, f"p{seat}", None,
-                                token_hash=hash_token(f"token{seat}"), seed=1, at=T0 + 1)
-        for entry in change.entries:
-            state.apply(entry)
+    state = seated_table(seed, preset, "t50")
     rng = random.Random(seed)
     counted: dict[int, tuple[int, int]] = {}
     for _ in range(moves):
