@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocket
 from test_connection_cycles import UpgradingTransport
-from test_socket_layer import HANDSHAKE, FakeTransport
+from test_socket_layer import HANDSHAKE, FakeTransport, handshake
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.exceptions import ProtocolError
@@ -122,13 +122,7 @@ class Handler:
 
 
 def _connect(handler: Handler, transport: FakeTransport, **config: Any) -> Any:
-    _, ws_protocol = protocol_classes()
-    cfg = Config(handler.app, ws=ws_protocol, ws_ping_interval=None, lifespan="off",
-                 interface="asgi3", **config)
-    cfg.load()
-    protocol = ws_protocol(config=cfg, server_state=ServerState(), app_state={})
-    protocol.connection_made(transport)
-    protocol.data_received(HANDSHAKE)
+    protocol, _ = handshake(handler.app, transport, interface="asgi3", **config)
     return protocol
 
 
@@ -292,16 +286,10 @@ def test_the_asgi_receive_still_works_after_the_messages_went_direct() -> None:
                 if event["type"] == "websocket.disconnect":
                     return
 
-        _, ws_protocol = protocol_classes()
-        cfg = Config(app, ws=ws_protocol, ws_ping_interval=None, lifespan="off")
-        cfg.load()
-        state = ServerState()
-        protocol = ws_protocol(config=cfg, server_state=state, app_state={})
-        protocol.connection_made(FakeTransport())
-        protocol.data_received(HANDSHAKE)
+        protocol, _ = handshake(app)
         await accepted.wait()
         protocol.data_received(text("t") + client_frame(Opcode.BINARY, b"b") + CLOSE)
-        await asyncio.gather(*state.tasks)
+        await asyncio.gather(*protocol.tasks)  # the server state's tasks
         assert got == [{"type": "websocket.receive", "text": "t"},
                        {"type": "websocket.receive", "bytes": b"b"},
                        {"type": "websocket.disconnect", "code": 1000, "reason": ""}]
@@ -320,12 +308,7 @@ def test_messages_are_not_direct_before_the_handshake_is_accepted() -> None:
             asked.set()
             await done.wait()
 
-        _, ws_protocol = protocol_classes()
-        cfg = Config(app, ws=ws_protocol, ws_ping_interval=None, lifespan="off")
-        cfg.load()
-        protocol = ws_protocol(config=cfg, server_state=ServerState(), app_state={})
-        protocol.connection_made(FakeTransport())
-        protocol.data_received(HANDSHAKE)
+        _protocol, _ = handshake(app)
         await asked.wait()
         inbox = scopes[0]["extensions"][DIRECT_MESSAGES]
         assert isinstance(inbox, DirectMessages)
@@ -363,13 +346,7 @@ async def _direct_protocol() -> tuple[Any, FakeTransport, DirectFrames, asyncio.
         accepted.set()
         await done.wait()
 
-    _, ws_protocol = protocol_classes()
-    cfg = Config(app, ws=ws_protocol, ws_ping_interval=None, lifespan="off")
-    cfg.load()
-    protocol = ws_protocol(config=cfg, server_state=ServerState(), app_state={})
-    transport = FakeTransport()
-    protocol.connection_made(transport)
-    protocol.data_received(HANDSHAKE)
+    protocol, transport = handshake(app)
     await accepted.wait()
     transport.take()
     return protocol, transport, scopes[0]["extensions"][DIRECT_FRAMES], done

@@ -60,14 +60,16 @@ class FakeTransport:
         """Nothing to resume."""
 
 
-def _handshake(app: Any) -> tuple[Any, FakeTransport]:
-    """``chicago serve``'s websocket protocol for ``app`` over a fake transport, the
+def handshake(app: Any, transport: FakeTransport | None = None,
+              **config: Any) -> tuple[Any, FakeTransport]:
+    """``chicago serve``'s websocket protocol for ``app`` over a fake transport (``transport``,
+    else a new :class:`FakeTransport`; ``config``: more of uvicorn's ``Config``), the
     client's handshake received: (protocol, transport)."""
     _, ws_protocol = protocol_classes()
-    config = Config(app, ws=ws_protocol, ws_ping_interval=None, lifespan="off")
-    config.load()
-    protocol = ws_protocol(config=config, server_state=ServerState(), app_state={})
-    transport = FakeTransport()
+    settings = Config(app, ws=ws_protocol, ws_ping_interval=None, lifespan="off", **config)
+    settings.load()
+    protocol = ws_protocol(config=settings, server_state=ServerState(), app_state={})
+    transport = FakeTransport() if transport is None else transport
     protocol.connection_made(transport)
     protocol.data_received(HANDSHAKE)
     return protocol, transport
@@ -86,7 +88,7 @@ async def _accepted() -> tuple[Any, FakeTransport, dict[str, Any], asyncio.Event
         accepted.set()
         await done.wait()
 
-    protocol, transport = _handshake(app)
+    protocol, transport = handshake(app)
     await accepted.wait()
     transport.take()  # the handshake's answer
     return protocol, transport, scopes[0], done
@@ -142,7 +144,7 @@ def test_a_refused_handshake_offers_no_direct_frames() -> None:
             await send({"type": "websocket.close"})  # before accepting: a 403
             refused.set()
 
-        _protocol, transport = _handshake(app)
+        _protocol, transport = handshake(app)
         await asked.wait()
         direct = scopes[0]["extensions"][DIRECT_FRAMES]
         assert not direct.write_text("too early")
