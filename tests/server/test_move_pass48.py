@@ -218,6 +218,8 @@ def test_a_write_that_fails_mid_move_leaves_the_table_as_its_log_says() -> None:
         table = await manager.create(TableSpec(
             Rules.preset("pagat").replace(max_deals=2),
             ["open", "bot:basic", "bot:basic", "bot:basic"], TableOptions(bot_delay=0)))
+        moved = asyncio.Event()  # set by every change the table publishes
+        subscription = manager.bus.subscribe(table.id, lambda _id, _entries: moved.set())
         await manager.join(table.id, 0, "p0")
         rng = random.Random(7)
         live = table
@@ -226,8 +228,10 @@ def test_a_write_that_fails_mid_move_leaves_the_table_as_its_log_says() -> None:
             state = live.state
             if state.current.is_over:
                 break
-            if state.current.to_act != 0:  # a bot's timer plays first
-                await asyncio.sleep(0)
+            if state.current.to_act != 0:  # a bot's timer plays first: wait for its move
+                moved.clear()
+                async with asyncio.timeout(60):  # a hang fails, it never decides the result
+                    await moved.wait()
                 continue
             game, facts = state.current, _facts(state)
             text = str(rng.choice(game.legal_actions()))
@@ -247,6 +251,7 @@ def test_a_write_that_fails_mid_move_leaves_the_table_as_its_log_says() -> None:
                 live = got
                 assert _facts(live.state) == facts
         assert failed and live.state.current.is_over
+        subscription.close()
         await manager.stop()
 
     asyncio.run(scenario())
