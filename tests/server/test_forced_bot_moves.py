@@ -12,6 +12,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 from server_support import count_parses
+from table_waits import until_table
 
 from accelerator_cases import OPTIONS, derandomized, draw_table
 from chicago import Game
@@ -160,10 +161,9 @@ def test_a_persons_move_reads_one_text_however_many_bots_reply(tmp_path: Any,
             reads, replies = [], 0
             for _ in range(12):
                 state = table.state
-                for _ in range(10_000):  # the bots before her move on their (0 s) timers
-                    if state.current.is_over or state.current.to_act == 0:
-                        break
-                    await asyncio.sleep(0)
+                # the bots before her move on their (0 s) timers
+                await until_table(manager, table.id, lambda now=state: now.current.is_over
+                                  or now.current.to_act == 0 or bool(now.pause))
                 if state.current.is_over or state.current.to_act != 0 or state.pause:
                     break
                 before = state.seq

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from table_waits import until_table
 
 from accelerator_cases import OPTIONS, derandomized, draw_table
 from chicago.cards import DECK
@@ -380,10 +381,8 @@ def test_a_failed_store_leaves_the_table_as_it_was() -> None:
             TableOptions(bot_delay=0)))
         await manager.join(table.id, 0, "p0")
         state = table.state
-        for _ in range(10_000):  # the bots before the person play on their timers (delay 0)
-            if state.current.to_act == 0:
-                break
-            await asyncio.sleep(0)
+        # the bots before the person play on their timers (delay 0)
+        await until_table(manager, table.id, lambda: state.current.to_act == 0)
         assert state.current.to_act == 0
         stored = list(storage.logs[table.id])
         before = _facts(state)
