@@ -454,7 +454,7 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
-            self.frame_limit = frame_limit(self.conn)
+            self.frame_limit = frame_limit(self.conn) if self.frames_direct else None
             """The largest text frame read here (websockets' limit, ``ws_max_size``)."""
             self.logger = cast(logging.Logger,
                                _ConnectionLogger(self, logging.getLogger("uvicorn.error")))
