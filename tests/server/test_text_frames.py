@@ -90,6 +90,26 @@ def test_small_text_frames_are_read_without_websockets_parser() -> None:
     asyncio.run(main())
 
 
+@pytest.mark.parametrize("reads", [
+    [masked(0x81, b"a" * 9), masked(0x81, b"b" * 10), masked(0x81, b"c" * 11), CLOSE],
+    [masked(0x81, b""), masked(0x81, b"\xc3\xa9"), masked(0x81, b"\xc3"), CLOSE],
+    [masked(0x81, b"ok"), bytes((0x81, 2)) + b"no", CLOSE],
+    [masked(0x81, b"ok"), masked(0xC1, b"r"), CLOSE],
+    [masked(0x81, b"ok"), masked(0x81, b"ok")[:-1], b"k", masked(0x81, b"k"), CLOSE],
+], ids=["the limit to the byte", "empty and not UTF-8", "unmasked", "rsv1", "cut"])
+def test_reads_of_one_frame_each_give_the_same(reads: list[bytes]) -> None:
+    """A read of exactly one small frame (read on a path of its own), with ``ws_max_size``
+    10: the same either way (10 bytes read, 11 closed with 1009)."""
+    async def main() -> None:
+        options = {"direct": True, "late": False, "settings": Settings(),
+                   "ws_max_size": 10}
+        slow = await _run(reads, fast=False, **options)
+        fast = await _run(reads, fast=True, **options)
+        assert (fast[0], fast[1], fast[3]) == (slow[0], slow[1], slow[3])
+
+    asyncio.run(main())
+
+
 STREAM = b"".join([
     masked(0x81, b'{"type": "ping"}'), masked(0x81, "é".encode() * 3),
     masked(0x89, b"p"), masked(0x81, b"x" * 130), masked(0x01, b"ab"),
@@ -116,13 +136,10 @@ def test_a_stream_split_at_every_byte_gives_the_same(stream: bytes) -> None:
     asyncio.run(main())
 
 
-LIMIT = 200
-"""``ws_max_size`` in the random streams."""
-
-
 @st.composite
-def frames(draw: st.DrawFn) -> bytes:
-    """One frame of any kind a client may send, well-formed or not."""
+def frames(draw: st.DrawFn, limit: int) -> bytes:
+    """One frame of any kind a client may send, well-formed or not (``limit``: the
+    server's ``ws_max_size``)."""
     kind = draw(st.sampled_from(["text", "text", "text", "text", "bytes", "size", "other",
                                  "unmasked"]))
     key = draw(st.binary(min_size=4, max_size=4))
@@ -132,7 +149,7 @@ def frames(draw: st.DrawFn) -> bytes:
     if kind == "bytes":  # a text frame's payload that may not be UTF-8
         return masked(0x81, draw(st.binary(max_size=8)), key=key)
     if kind == "size":  # about the limit, in a 7-, 16- or 64-bit length field
-        size = draw(st.sampled_from([125, 126, LIMIT - 1, LIMIT, LIMIT + 1]))
+        size = draw(st.sampled_from([0, 125, 126, limit - 1, limit, limit + 1]))
         payload = b"s" * size
         field = draw(st.sampled_from(["short", "16", "64"]))
         length = (None if field == "short" else b"\x7e" + size.to_bytes(2, "big")
@@ -150,23 +167,30 @@ def frames(draw: st.DrawFn) -> bytes:
 
 
 @st.composite
-def streams(draw: st.DrawFn) -> list[bytes]:
-    """Frames sent one after another, split into reads at random places."""
-    data = b"".join(draw(st.lists(frames(), max_size=12)))
-    cuts = sorted(draw(st.sets(st.integers(0, len(data)), max_size=5)))
+def streams(draw: st.DrawFn, limit: int) -> list[bytes]:
+    """Frames sent one after another, split into reads at random places (often none, or
+    at frames' ends: a read of one frame is read on a path of its own)."""
+    sent = draw(st.lists(frames(limit), max_size=12))
+    data = b"".join(sent)
+    ends = [sum(map(len, sent[:n])) for n in range(len(sent) + 1)]
+    places = st.integers(0, len(data)) | st.sampled_from(ends)
+    cuts = sorted(draw(st.sets(places, max_size=6)))
     return [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)], strict=True) if b > a]
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=200, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(chunks=streams())
-def test_random_streams_give_the_same_either_way(chunks: list[bytes],
+@given(data=st.data(), limit=st.sampled_from([10, 125, 200]))
+def test_random_streams_give_the_same_either_way(data: st.DataObject, limit: int,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any frames, split anywhere, with ``ws_max_size`` below, at and above the 7-bit
+    lengths: the same messages, refusals, closes, bytes and log lines either way."""
     monkeypatch.setattr(sockets, "rate_clock", lambda: 100.0)
+    chunks = data.draw(streams(limit))
 
     async def both() -> None:
         options: dict[str, Any] = {
-            "direct": True, "late": False, "ws_max_size": LIMIT,
+            "direct": True, "late": False, "ws_max_size": limit,
             "settings": Settings(max_message=150, burst=8, flood_close=12)}
         slow = await _run([*chunks, CLOSE], fast=False, **options)
         fast = await _run([*chunks, CLOSE], fast=True, **options)

@@ -35,7 +35,7 @@ try:
 except ImportError:  # pragma: no cover (websockets built without its C module)
     from websockets.utils import apply_mask
 
-__all__ = ["at_frame_start", "frame_limit", "frames_readable", "read_text_frames"]
+__all__ = ["apply_mask", "at_frame_start", "frame_limit", "frames_readable", "read_text_frames"]
 
 log = logging.getLogger("chicago.server")
 

@@ -64,6 +64,7 @@ from websockets.protocol import OPEN
 from chicago.server.bucket import TokenBucket
 from chicago.server.headers import SAFE_HEADERS
 from chicago.server.textframes import (
+    apply_mask,
     at_frame_start,
     frame_limit,
     frames_readable,
@@ -456,6 +457,9 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
             super().__init__(*args, **kwargs)
             self.frame_limit = frame_limit(self.conn) if self.frames_direct else None
             """The largest text frame read here (websockets' limit, ``ws_max_size``)."""
+            limit = self.frame_limit
+            self.small_frame = 125 if limit is None else min(125, limit)
+            """The largest payload of a frame with a 7-bit length read here."""
             self.logger = cast(logging.Logger,
                                _ConnectionLogger(self, logging.getLogger("uvicorn.error")))
             self.direct_messages: DirectMessages | None = None
@@ -484,6 +488,17 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
             if (direct is None or not self.frames_direct or self.close_sent
                     or not at_frame_start(self.conn)):
                 super().data_received(data)
+                return
+            size = len(data) - 6
+            if 0 <= size <= self.small_frame and data[0] == 0x81 and data[1] == 0x80 + size:
+                # One small frame and nothing else in the read (the common case): what
+                # read_text_frames reads, without its loop.
+                try:
+                    text = apply_mask(data[6:], data[2:6]).decode()
+                except UnicodeDecodeError:
+                    super().data_received(data)
+                    return
+                direct.put(text)
                 return
             texts, at = read_text_frames(data, self.frame_limit)
             if not texts:
