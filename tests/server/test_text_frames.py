@@ -43,7 +43,7 @@ def test_reads_the_texts_at_the_start_and_stops_at_the_first_other_frame() -> No
         "fragment": masked(0x01, b"f"), "continuation": masked(0x80, b"c"),
         "rsv1": masked(0xC1, b"r"), "rsv2": masked(0xA1, b"r"), "rsv3": masked(0x91, b"r"),
         "unmasked": b"\x81\x01u", "not UTF-8": masked(0x81, b"\xff"),
-        "a cut surrogate": masked(0x81, b"\xed\xa0\x80"),
+        "an encoded surrogate": masked(0x81, b"\xed\xa0\x80"),
         "over the limit": masked(0x81, b"y" * 1001),
     }
     for name, frame in others.items():
