@@ -115,6 +115,10 @@ _REQUEST = (b"GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\n"
 _FRAME = b"\x81\x82\x01\x02\x03\x04ni"  # "ok", masked with 01 02 03 04
 
 
+_QUIET = logging.Logger("chicago.server.textframes.check", logging.CRITICAL)
+"""The check's protocol's logger: outside the loggers' tree, it writes nothing."""
+
+
 @functools.cache
 def frames_readable() -> bool:
     """Whether the installed websockets is built as :func:`at_frame_start` expects: a
@@ -122,7 +126,7 @@ def frames_readable() -> bool:
     this module would read and then stands at the next one. Checked once; False (with a
     warning line) means every frame goes to websockets."""
     try:
-        conn = ServerProtocol(max_size=100)
+        conn = ServerProtocol(max_size=100, logger=_QUIET)
         conn.receive_data(_REQUEST)
         (request,) = conn.events_received()
         assert isinstance(request, Request)
