@@ -17,6 +17,7 @@ Every test waits for events (a handler's step, the loop's end), never for a time
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from typing import Any
 
@@ -32,6 +33,7 @@ from websockets.protocol import CLOSING
 from websockets.server import ServerProtocol
 
 from chicago.server import sockets
+from chicago.server import transport as transport_module
 from chicago.server.settings import Settings
 from chicago.server.sockets import Socket
 from chicago.server.transport import (
@@ -39,6 +41,7 @@ from chicago.server.transport import (
     DIRECT_MESSAGES,
     DirectFrames,
     DirectMessages,
+    ProtocolErrorLog,
     frame_head,
     protocol_classes,
 )
@@ -126,28 +129,65 @@ def _connect(handler: Handler, transport: FakeTransport, **config: Any) -> Any:
     return protocol
 
 
-async def _run(chunks: list[bytes], *, direct: bool, late: bool,
-               settings: Settings, **config: Any) -> tuple[list[object], bytes, int]:
+class Lines(logging.Handler):
+    """The log lines of uvicorn's, websockets' and chicago's loggers, as written."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(f"{record.name} {record.levelname} {record.getMessage()}")
+
+
+async def _run(chunks: list[bytes], *, direct: bool, late: bool, settings: Settings,
+               fast: bool = True,
+               **config: Any) -> tuple[list[object], bytes, int, list[str]]:
     """The client's handshake, then ``chunks`` each received at once; until the handler's
     loop ends: (what it got and refused, the bytes written after the handshake's answer,
-    the ASGI receives it made after accepting)."""
+    the ASGI receives it made after accepting, the log lines after the handshake).
+    ``fast``: text frames read directly (else every frame is websockets')."""
     handler = Handler(settings, direct=direct, late=late)
     transport = FakeTransport()
     protocol = _connect(handler, transport, **config)
+    protocol.frames_direct = fast
     await handler.accepted.wait()
     assert transport.take().startswith(b"HTTP/1.1 101 ")
-    lost = False
-    for chunk in chunks:
-        if chunk == LOST:
+    lines = Lines()
+    loggers = [logging.getLogger(name) for name in ("uvicorn.error", "chicago.server")]
+    error_log, transport_module.ERROR_LOG = (transport_module.ERROR_LOG,
+                                             ProtocolErrorLog())  # budgets of its own
+    for logger in loggers:
+        logger.addHandler(lines)
+    try:
+        lost = False
+        for chunk in chunks:
+            if chunk == LOST:
+                protocol.connection_lost(None)
+                lost = True
+            elif not transport.closing:
+                protocol.data_received(chunk)
+        handler.go.set()
+        await handler.ended.wait()
+        if not lost:
             protocol.connection_lost(None)
-            lost = True
-        elif not transport.closing:
-            protocol.data_received(chunk)
-    handler.go.set()
-    await handler.ended.wait()
-    if not lost:
-        protocol.connection_lost(None)
-    return handler.log, transport.take(), handler.asgi_receives
+    finally:
+        for logger in loggers:
+            logger.removeHandler(lines)
+        transport_module.ERROR_LOG = error_log
+    return handler.log, transport.take(), handler.asgi_receives, lines.lines
+
+
+def masked(first: int, payload: bytes, length: bytes | None = None,
+           key: bytes = b"\x5a\x17\xc3\x08") -> bytes:
+    """A masked frame made byte by byte: ``first`` its first byte (FIN, reserved bits,
+    opcode), ``length`` its length field as sent (mask bit set here; None: the shortest)."""
+    if length is None:
+        length = (bytes((len(payload),)) if len(payload) < 126 else
+                  b"\x7e" + len(payload).to_bytes(2, "big") if len(payload) < 65536 else
+                  b"\x7f" + len(payload).to_bytes(8, "big"))
+    body = bytes(byte ^ key[n % 4] for n, byte in enumerate(payload))
+    return bytes((first, length[0] | 0x80)) + length[1:] + key + body
 
 
 SCENARIOS: dict[str, list[bytes]] = {
@@ -170,6 +210,36 @@ SCENARIOS: dict[str, list[bytes]] = {
     "unmasked": [text("one"), Frame(Opcode.TEXT, b"bare").serialize(mask=False)],
     "a ping": [client_frame(Opcode.PING, b"hi"), text("after"), CLOSE],
     "lost without a close": [text("one"), text("two"), LOST],
+    # Text frames read directly (fifty-third pass) and what they must leave to websockets.
+    "a text and a ping in one read": [text("a") + client_frame(Opcode.PING, b"p")
+                                      + text("b"), text("c"), CLOSE],
+    "texts and a close in one read": [text("a") + text("b") + CLOSE + text("after")],
+    "a frame split across reads": [masked(0x81, b"hello")[:4],
+                                   masked(0x81, b"hello")[4:] + text("x"),
+                                   masked(0x81, b"y")[:1], masked(0x81, b"y")[1:], CLOSE],
+    "unmasked after a text in one read": [text("one") + text("two")
+                                          + Frame(Opcode.TEXT, b"bare").serialize(mask=False)],
+    "reserved bits": [text("one") + masked(0xC1, b"rsv1"), text("after")],
+    "reserved bit 3": [text("one"), masked(0x91, b"rsv3") + text("after")],
+    "a reserved opcode": [text("one") + masked(0x83, b"op3")],
+    "the frame limit to the byte": [text("a" * 999) + text("b" * 1000),
+                                    text("c" * 1001) + text("after")],
+    "over the frame limit in one read": [text("a" * 999) + text("b" * 1000)
+                                         + text("c" * 1001) + text("after")],
+    "one over the frame limit alone": [text("ok"), text("d" * 1001)],
+    "lengths in 16 and 64 bits": [masked(0x81, b"short", b"\x7e\x00\x05")
+                                  + masked(0x81, b"long", b"\x7f" + (4).to_bytes(8, "big"))
+                                  + text("é" * 100), CLOSE],
+    "a 64-bit length past any limit": [text("a") + masked(0x81, b"x", b"\x7f" + bytes(
+        (0x80, 0, 0, 0, 0, 0, 0, 1)))],
+    "not UTF-8 after texts in one read": [text("a") + text("b") + masked(0x81, b"a\xc3")
+                                          + masked(0x81, b"\xa9") + text("after")],
+    "not UTF-8 split across fragments": [text("a") + masked(0x01, b"\xc3")
+                                         + masked(0x80, b"\x28"), text("after")],
+    "a surrogate in UTF-8": [text("a") + masked(0x81, "\ud800".encode(
+        "utf-8", "surrogatepass"))],
+    "a text begun in a fragment": [masked(0x01, b"ab") + text("c"), CLOSE],
+    "empty texts": [text("") + text("") + text("x"), CLOSE],
 }
 
 
@@ -195,6 +265,26 @@ def test_a_handler_gets_what_it_got_through_the_asgi_receive(
             assert after[2] == before[2]
         else:
             assert after[2] == 0  # nothing through the ASGI receive once accepted
+
+    asyncio.run(both())
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_text_frames_read_directly_change_nothing(name: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28, fifty-third pass: the same scenarios with text frames read directly and
+    with every frame parsed by websockets give the same messages, refusals, closes, bytes
+    written back and log lines."""
+    monkeypatch.setattr(sockets, "rate_clock", lambda: 100.0)
+    settings = Settings(max_message=500, burst=5, flood_close=30)
+
+    async def both() -> None:
+        chunks = SCENARIOS[name]
+        slow = await _run(chunks, direct=True, late=False, settings=settings, fast=False,
+                          ws_max_size=1000)
+        fast = await _run(chunks, direct=True, late=False, settings=settings, fast=True,
+                          ws_max_size=1000)
+        assert (fast[0], fast[1], fast[3]) == (slow[0], slow[1], slow[3])
 
     asyncio.run(both())
 
@@ -234,6 +324,25 @@ def test_the_scenarios_reach_every_refusal(monkeypatch: pytest.MonkeyPatch) -> N
     assert close_code(runs["unmasked"][1]) == 1002
     assert runs["a ping"][1].startswith(b"\x8a\x02hi")  # the pong
     assert runs["lost without a close"][0] == ["one", "two", "end"]
+    assert runs["a text and a ping in one read"][0] == ["a", "b", "c", "end"]
+    assert runs["a text and a ping in one read"][1].startswith(b"\x8a\x01p")
+    assert runs["texts and a close in one read"][0] == ["a", "b", "end"]
+    assert runs["a frame split across reads"][0] == ["hello", "x", "y", "end"]
+    for name in ["unmasked after a text in one read", "reserved bits", "reserved bit 3",
+                 "a reserved opcode", "a text begun in a fragment"]:
+        assert close_code(runs[name][1]) == 1002, name
+    assert runs["reserved bit 3"][0] == ["one", "end"]
+    assert runs["the frame limit to the byte"][0] == ["too_large", "too_large", "end"]
+    for name in ["the frame limit to the byte", "over the frame limit in one read",
+                 "one over the frame limit alone", "a 64-bit length past any limit"]:
+        assert close_code(runs[name][1]) == 1009, name
+    assert runs["over the frame limit in one read"][0] == ["end"]  # the read refused whole
+    assert runs["lengths in 16 and 64 bits"][0] == ["short", "long", "é" * 100, "end"]
+    for name in ["not UTF-8 after texts in one read", "not UTF-8 split across fragments",
+                 "a surrogate in UTF-8"]:
+        assert close_code(runs[name][1]) == 1007, name
+    assert runs["not UTF-8 after texts in one read"][0] == ["a", "b", "end"]
+    assert runs["empty texts"][0] == ["", "", "x", "end"]
 
 
 def test_reading_pauses_only_while_a_message_waits_for_a_busy_handler() -> None:

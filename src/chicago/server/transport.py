@@ -35,6 +35,11 @@ ASGI event, queued in uvicorn's receive queue and taken out through uvicorn's, t
 middleware's and starlette's ``receive``; uvicorn's checks before it (the frame size
 ``ws_max_size``, a text frame's UTF-8 closed with 1007, the close handshake) are unchanged,
 and reading pauses while a message waits for a busy handler, as uvicorn's does.
+While messages are received directly, the small text frames a client sends are read here
+too (:mod:`chicago.server.textframes`), not by websockets' frame parser, where its parser
+stands at a frame's start: whatever this reading does not take whole (other frames, a
+frame not yet complete, one over the limit or not UTF-8, and every byte after it in that
+read) is websockets' as before, and a read websockets fails in is refused whole.
 
 A connection that ended leaves no reference cycle (docs/SERVER.md, "Connections without
 cycles"): the HTTP protocol lets go of its parser after a websocket upgrade, the websocket
@@ -58,6 +63,13 @@ from websockets.protocol import OPEN
 
 from chicago.server.bucket import TokenBucket
 from chicago.server.headers import SAFE_HEADERS
+from chicago.server.textframes import (
+    apply_mask,
+    at_frame_start,
+    frame_limit,
+    frames_readable,
+    read_text_frames,
+)
 
 __all__ = ["DIRECT_FRAMES", "DIRECT_MESSAGES", "LOG_BURST", "LOG_EVERY", "DirectFrames",
            "DirectMessages", "ProtocolErrorLog", "frame_head", "protocol_classes"]
@@ -433,10 +445,21 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
 
     class WebSocketProtocol(WsBase):
         """uvicorn's websocket protocol: safe headers on a refused handshake, protocol
-        errors in a line, frames written at once (:class:`DirectFrames`)."""
+        errors in a line, frames written at once (:class:`DirectFrames`), messages
+        received directly (:class:`DirectMessages`), small text frames read directly
+        (:mod:`chicago.server.textframes`)."""
+
+        frames_direct = frames_readable()
+        """Whether a client's small text frames are read here while its messages are
+        received directly (False: every byte is websockets' to parse)."""
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
+            self.frame_limit = frame_limit(self.conn) if self.frames_direct else None
+            """The largest text frame read here (websockets' limit, ``ws_max_size``)."""
+            limit = self.frame_limit
+            self.small_frame = 125 if limit is None else min(125, limit)
+            """The largest payload of a frame with a 7-bit length read here."""
             self.logger = cast(logging.Logger,
                                _ConnectionLogger(self, logging.getLogger("uvicorn.error")))
             self.direct_messages: DirectMessages | None = None
@@ -459,6 +482,43 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
                 extensions = scope["extensions"]
                 extensions[DIRECT_FRAMES] = DirectFrames(self)
                 extensions[DIRECT_MESSAGES] = DirectMessages(self)
+
+        def data_received(self, data: bytes) -> None:
+            direct = self.direct_messages
+            if (direct is None or not self.frames_direct or self.close_sent
+                    or not at_frame_start(self.conn)):
+                super().data_received(data)
+                return
+            size = len(data) - 6
+            if 0 <= size <= self.small_frame and data[0] == 0x81 and data[1] == 0x80 + size:
+                # One small frame and nothing else in the read (the common case): what
+                # read_text_frames reads, without its loop.
+                try:
+                    text = apply_mask(data[6:], data[2:6]).decode()
+                except UnicodeDecodeError:
+                    super().data_received(data)
+                    return
+                direct.put(text)
+                return
+            texts, at = read_text_frames(data, self.frame_limit)
+            if not texts:
+                super().data_received(data)
+                return
+            if at < len(data):
+                # The rest is websockets', as uvicorn's data_received gives it; if it
+                # fails, the whole read is refused, the messages read here with it, as
+                # websockets refuses every frame of a read it fails in.
+                conn = self.conn
+                conn.receive_data(data[at:])
+                if conn.parser_exc is not None:
+                    self.handle_parser_exception()
+                    return
+                for text in texts:
+                    direct.put(text)
+                self.handle_events()
+                return
+            for text in texts:
+                direct.put(text)
 
         def send_receive_event_to_app(self) -> None:
             direct = self.direct_messages
