@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from chicago import Action, ActionKind, Game, Rules
 from chicago.engine.game import ACCELERATED
@@ -270,8 +271,14 @@ def bench_bare(seconds: float, seed: int = 5) -> tuple[float, float]:
 
 
 def bench_openspiel(name: str, seconds: float, seed: int = 6) -> tuple[float, float] | None:
-    """OpenSpiel random playouts of game ``name``: (games/s, decisions/s); chance nodes (the
-    deal) are played too but not counted as decisions. None if OpenSpiel is missing."""
+    """OpenSpiel random playouts of game ``name``: (deals/s, decisions/s); chance nodes (the
+    deal) are played too but not counted as decisions. None if OpenSpiel is missing.
+
+    The first figure counts deals, the unit of the engine's own row: a game of Hearts is one
+    deal, a game of ``python_chicago`` up to :data:`PYTHON_CHICAGO_DEALS` (its engine game's
+    ``deal_number`` at the end). Before issue 28's re-measure this counted games, and the
+    ratio printed beside ``python_chicago`` set pagat's deals against ten-deal games.
+    """
     try:
         import pyspiel
     except ImportError:
@@ -286,22 +293,38 @@ def bench_openspiel(name: str, seconds: float, seed: int = 6) -> tuple[float, fl
         params = {"players": PLAYERS, "preset": "pagat", "max_deals": PYTHON_CHICAGO_DEALS}
     game = pyspiel.load_game(name, params)
     rng = random.Random(seed)
-    games = decisions = 0
+    deals = decisions = 0
     start = time.process_time()
     elapsed = 0.0
     while elapsed < seconds:
         state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[_below(rng, len(outcomes))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[_below(rng, len(legal))])
-                decisions += 1
-        games += 1
+        decisions += play_openspiel(state, rng)
+        deals += _deals_of(state)
         elapsed = time.process_time() - start
-    return games / elapsed, decisions / elapsed
+    return deals / elapsed, decisions / elapsed
+
+
+def play_openspiel(state: Any, rng: random.Random) -> int:
+    """Play an OpenSpiel ``state`` to its end with random actions: the decisions made."""
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[_below(rng, len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[_below(rng, len(legal))])
+            decisions += 1
+    return decisions
+
+
+def _deals_of(state: Any) -> int:
+    """Deals in a finished OpenSpiel game: its engine game's for ``python_chicago`` (a
+    Python state holding a ``ChanceTable``), one for the others (Hearts plays one deal)."""
+    table = getattr(state, "table", None)
+    if table is not None and table.game is not None:
+        return int(table.game.deal_number)
+    return 1
 
 
 def bench_pure(preset: str, seconds: float) -> tuple[float, float]:
@@ -353,8 +376,8 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"chicago rules engine, {PLAYERS} players, random legal actions; Python "
           f"{platform.python_version()}, accelerator {'on' if ACCELERATED else 'off'}; one "
-          f"core, CPU time of this process, medians of {runs} runs of {seconds:g} s taken in "
-          f"turn; load average {os.getloadavg()[0]:.1f}")
+          f"core of {machine()}, CPU time of this process, medians of {runs} runs of "
+          f"{seconds:g} s taken in turn; load average {os.getloadavg()[0]:.1f}")
     print()
     print("| preset | deals/s | actions/s | copy() + 50 random actions, median | p90 "
           "| copy() alone |")
@@ -369,16 +392,16 @@ def main(argv: list[str] | None = None) -> int:
               f"{p90:.3f} ms | {copy_ms * 1000:.1f} µs |")
     pagat_deals, pagat_actions = median["pagat"]
     print()
-    print("| peer, same runs | games or deals/s | decisions/s | chicago pagat per deal | "
+    print("| peer, same runs | deals or hands/s | decisions/s | chicago pagat per deal | "
           "chicago pagat per decision |")
     print("|---|---:|---:|---:|---:|")
     names = {
         "pokerkit": f"pokerkit no-limit 2-7 single draw, {PLAYERS} players (hands)",
         "pure": "chicago pagat without the accelerator (CHICAGO_PURE_PYTHON=1)",
         "bare": "bare pure-Python loop: deal, 3 exchanges, 5 tricks, precomputed choices",
-        "hearts": "OpenSpiel hearts (C++), 4 players",
+        "hearts": "OpenSpiel hearts (C++), 4 players (a game is one deal)",
         "python_chicago": f"OpenSpiel python_chicago (this engine under OpenSpiel), pagat, "
-                          f"games of {PYTHON_CHICAGO_DEALS} deals",
+                          f"games of up to {PYTHON_CHICAGO_DEALS} deals (deals counted)",
     }
     for name, words in names.items():
         if name not in median:
@@ -394,6 +417,23 @@ def main(argv: list[str] | None = None) -> int:
           f"({pagat_deals:,.0f}); copy() + 50 actions <= 0.15 ms: "
           f"{'met' if ok_copy else 'MISSED'} (slowest median {worst_copy:.3f} ms)")
     return 0
+
+
+def machine() -> str:
+    """The CPU's model name and the count of CPUs, as Linux reports them ("unknown CPU"
+    elsewhere). Printed with the figures: the README's table of 2026-12-03 and a run of
+    2026-12-07 on this project's machine differed by 2× for every workload alike, the
+    peers' too (docs/SERVER.md, "The README's engine, poker and odds tables re-measured")."""
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model} ({os.cpu_count()} CPUs)"
 
 
 def _first_two(function: Callable[..., tuple[float, float, int, int]],
