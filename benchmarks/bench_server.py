@@ -167,17 +167,29 @@ if os.environ.get("BENCH_STALLS"):  # the loop's lags and the collections, with 
                 where.append(f"{os.path.basename(code.co_filename)}:{code.co_name}")
                 frame = frame.f_back
             note(kind="sample", at=time.time(), where=" < ".join(where))
+    try:  # what the loop did in each lag, counted (a server from before: no counts)
+        from chicago.server.loop_census import LoopCensus, install
+        census = LoopCensus()
+        install(census, ws)
+    except ImportError:
+        census = None
+    second = [time.perf_counter(), census.snapshot() if census is not None else {}]
     async def lag_monitor():
         tick = 0.005
         threading.Thread(target=sampler, args=(threading.get_ident(),), daemon=True).start()
         while True:
             ticked[0] = time.perf_counter()
             before, cpu = time.perf_counter(), time.thread_time()
+            counts = census.snapshot() if census is not None else None
+            if census is not None and before - second[0] >= 1.0:  # each second's counts
+                note(kind="second", at=time.time(), counts=census.since(second[1]))
+                second[:] = [before, counts]
             await asyncio.sleep(tick)
             late = time.perf_counter() - before - tick
             if late >= 0.02:
                 note(kind="lag", at=time.time() - late, wall=late,
-                     cpu=time.thread_time() - cpu)
+                     cpu=time.thread_time() - cpu,
+                     counts=census.since(counts) if census is not None else None)
     class server_class(uvicorn.Server):
         async def startup(self, sockets=None):
             await super().startup(sockets=sockets)
@@ -443,7 +455,12 @@ def print_stalls(path: Path, watch: Watch, stamps: list[tuple[float, float]],
     print(f"|   server loop lags >= 50 ms: {len(lags)}, {sum(e['wall'] for e in lags):.2f} s "
           f"in all; collections >= 5 ms by generation {by_gen}, the longest "
           f"{max((e['wall'] for e in collections), default=0) * 1e3:.0f} ms |")
-    for e in sorted(lags, key=lambda e: -e["wall"])[:6]:
+    busy = [e for e in lags if e.get("cpu", 0) >= 0.8 * e["wall"]]
+    print(f"|   of them with the loop on the CPU for 80% of the lag or more (its own work, "
+          f"not another process's): {len(busy)}, {sum(e['wall'] for e in busy):.2f} s; "
+          f"the longest {max((e['wall'] for e in busy), default=0) * 1e3:.0f} ms |")
+    for e in sorted(busy, key=lambda e: -e["wall"])[:6] + sorted(
+            (e for e in lags if e not in busy), key=lambda e: -e["wall"])[:3]:
         during = [c for c in collections
                   if c["at"] <= e["at"] + e["wall"] and c["at"] + c["wall"] >= e["at"]]
         what = "; ".join(f"gc gen {c['generation']} {c['wall'] * 1e3:.0f} ms (cpu "
@@ -452,8 +469,21 @@ def print_stalls(path: Path, watch: Watch, stamps: list[tuple[float, float]],
                          + (f", base/scanned/load {c['scanned']}" if c['generation'] == 2
                             else "") + ")"
                          for c in during) or "no collection"
+        counts = e.get("counts")
+        held = "" if counts is None else "; in it " + (", ".join(
+            f"{k} {n:,}" for k, n in counts.items()) or "nothing counted")
         print(f"|     +{e['at'] - start:5.1f} s: lag {e['wall'] * 1e3:.0f} ms (the loop's "
-              f"CPU in it {e.get('cpu', 0) * 1e3:.0f} ms): {what} |")
+              f"CPU in it {e.get('cpu', 0) * 1e3:.0f} ms): {what}{held} |")
+    if lags:
+        print("|   every lag >= 50 ms (+s into the window: ms): " + ", ".join(
+            f"+{e['at'] - start:.1f}: {e['wall'] * 1e3:.0f}" for e in lags) + " |")
+    seconds = [e for e in inside if e["kind"] == "second"]
+    if seconds:
+        print("|   each second's counts, the median and the largest (at +s): " + ", ".join(
+            f"{k} {statistics.median(e['counts'].get(k, 0) for e in seconds):,.0f}/"
+            f"{top['counts'].get(k, 0):,} (+{top['at'] - start:.0f})"
+            for k in dict.fromkeys(k for e in seconds for k in e["counts"])
+            for top in [max(seconds, key=lambda e, k=k: e["counts"].get(k, 0))]) + " |")
     samples: dict[str, int] = {}
     for e in inside:
         if e["kind"] == "sample":
