@@ -104,7 +104,7 @@ def install(census: LoopCensus, ws_protocol: type[Any] | None = None) -> Callabl
         census.add("changes", len(batch))
         settle(batch, results)
 
-    writer._settle = settle_counted  # type: ignore[attr-defined]
+    writer._settle = settle_counted
     undo.append(lambda: setattr(writer, "_settle", settle))
     if ws_protocol is not None:
         wrap(ws_protocol, "data_received", "reads")
