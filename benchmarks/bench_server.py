@@ -162,7 +162,7 @@ if os.environ.get("BENCH_STALLS"):  # the loop's lags and the collections, with 
                 continue
             frame = sys._current_frames().get(loop_thread)
             where = []
-            while frame is not None and len(where) < 8:
+            while frame is not None and len(where) < 12:
                 code = frame.f_code
                 where.append(f"{os.path.basename(code.co_filename)}:{code.co_name}")
                 frame = frame.f_back
@@ -474,6 +474,12 @@ def print_stalls(path: Path, watch: Watch, stamps: list[tuple[float, float]],
             f"{k} {n:,}" for k, n in counts.items()) or "nothing counted")
         print(f"|     +{e['at'] - start:5.1f} s: lag {e['wall'] * 1e3:.0f} ms (the loop's "
               f"CPU in it {e.get('cpu', 0) * 1e3:.0f} ms): {what}{held} |")
+        within: dict[str, int] = {}
+        for x in inside:
+            if x["kind"] == "sample" and e["at"] <= x["at"] <= e["at"] + e["wall"]:
+                within[x["where"]] = within.get(x["where"], 0) + 1
+        for where, n in sorted(within.items(), key=lambda kv: -kv[1])[:3]:
+            print(f"|       {n} samples: {where} |")
     if lags:
         print("|   every lag >= 50 ms (+s into the window: ms): " + ", ".join(
             f"+{e['at'] - start:.1f}: {e['wall'] * 1e3:.0f}" for e in lags) + " |")
