@@ -135,12 +135,13 @@ if os.environ.get("BENCH_STALLS"):  # the loop's lags and the collections, with 
     stalls = open(os.environ["BENCH_STALLS"], "a", buffering=1)
     def note(**event):
         stalls.write(json.dumps(event) + chr(10))
-    begun = [0.0, 0.0]
+    begun, stopped = [0.0, 0.0], [0.0, 0.0]
     def collection(phase, info):
         if phase == "start":
             begun[:] = [time.perf_counter(), time.thread_time()]
             return
-        wall = time.perf_counter() - begun[0]
+        stopped[:] = [time.perf_counter(), time.thread_time()]
+        wall = stopped[0] - begun[0]
         if wall >= 0.005:
             hooks = [c for c in gc.callbacks if hasattr(c, "whole_scans")]
             note(kind="gc", at=time.time() - wall, wall=wall,
@@ -153,6 +154,15 @@ if os.environ.get("BENCH_STALLS"):  # the loop's lags and the collections, with 
                  scanned=[[getattr(h, "base", None), h.scanned, getattr(h, "scanned_load", None)]
                           for h in hooks])
     gc.callbacks.insert(0, collection)
+    def after_hooks(phase, info):  # the tuning hook's own time after a collection (a count)
+        if phase != "stop":
+            return
+        wall = time.perf_counter() - stopped[0]
+        if wall >= 0.005:
+            hooks = [c for c in gc.callbacks if hasattr(c, "whole_scans")]
+            note(kind="hook", at=time.time() - wall, wall=wall,
+                 cpu=time.thread_time() - stopped[1], counts=[h.counts for h in hooks],
+                 frozen=max([h.counted for h in hooks], default=0))
     import threading
     ticked = [time.perf_counter()]
     def sampler(loop_thread):  # while the loop is 50 ms late: where it is, every 10 ms
@@ -193,6 +203,7 @@ if os.environ.get("BENCH_STALLS"):  # the loop's lags and the collections, with 
     class server_class(uvicorn.Server):
         async def startup(self, sockets=None):
             await super().startup(sockets=sockets)
+            gc.callbacks.append(after_hooks)  # after the tuning hook, which start-up added
             self.monitor = asyncio.get_running_loop().create_task(lag_monitor())
 server_class(config).run(sockets=[sock])
 """
@@ -480,6 +491,12 @@ def print_stalls(path: Path, watch: Watch, stamps: list[tuple[float, float]],
                 within[x["where"]] = within.get(x["where"], 0) + 1
         for where, n in sorted(within.items(), key=lambda kv: -kv[1])[:3]:
             print(f"|       {n} samples: {where} |")
+    hooked = [e for e in inside if e["kind"] == "hook"]
+    if hooked:
+        print(f"|   the collector's tuning hook after a collection, 5 ms or more (its counts "
+              f"of the frozen objects): {len(hooked)}, " + ", ".join(
+                  f"+{e['at'] - start:.1f} s {e['wall'] * 1e3:.0f} ms (cpu "
+                  f"{e['cpu'] * 1e3:.0f}, {e['frozen']:,} frozen)" for e in hooked) + " |")
     if lags:
         print("|   every lag >= 50 ms (+s into the window: ms): " + ", ".join(
             f"+{e['at'] - start:.1f}: {e['wall'] * 1e3:.0f}" for e in lags) + " |")

@@ -131,7 +131,8 @@ def bench() -> ModuleType:
 def test_the_benchmark_prints_each_lags_counts(bench: ModuleType, tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     """``--stalls``: a lag's counts on its line; a lag of a server from before (no counts)
-    and odd events are read without them."""
+    and odd events are read without them; the collector's tuning hook's own time after a
+    collection (its counts of the frozen objects) on a line of its own."""
     path = tmp_path / "stalls.jsonl"
     events = [
         {"kind": "lag", "at": 101.0, "wall": 0.08, "cpu": 0.08,
@@ -139,6 +140,8 @@ def test_the_benchmark_prints_each_lags_counts(bench: ModuleType, tmp_path: Path
         {"kind": "lag", "at": 105.0, "wall": 0.06, "cpu": 0.01},  # from before: no counts
         {"kind": "second", "at": 102.0, "counts": {"pings": 700}},
         {"kind": "second", "at": 103.0, "counts": {}},
+        {"kind": "hook", "at": 104.0, "wall": 0.12, "cpu": 0.11, "counts": [3],
+         "frozen": 1_300_000},
     ]
     path.write_text("".join(json.dumps(e) + "\n" for e in events))
     bench.print_stalls(path, bench.Watch(), [], 100.0, 110.0, 90.0)
@@ -146,3 +149,4 @@ def test_the_benchmark_prints_each_lags_counts(bench: ModuleType, tmp_path: Path
     assert "in it pings 640, pongs 12" in out
     assert "lag 60 ms" in out
     assert "pings 350/700 (+2)" in out
+    assert "+4.0 s 120 ms (cpu 110, 1,300,000 frozen)" in out
