@@ -751,7 +751,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stalls", action="store_true",
                         help="find where the tail comes from: print the server loop's lags "
                         "of 50 ms or more (a 5 ms sleep that woke late) with the garbage "
-                        "collections inside them, the clients' own lags and collections, "
+                        "collections inside them, what the loop did in each (messages, "
+                        "frames, pings, settled commits: chicago.server.loop_census) and "
+                        "its stack samples, the clients' own lags and collections, "
                         "and how many slow person moves each explains")
     parser.add_argument("--client-gc", choices=CLIENT_GC, default="off",
                         help="the clients' own garbage collector once each step's people are "
