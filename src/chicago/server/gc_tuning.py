@@ -114,12 +114,15 @@ CHECK_EVERY = 100
 """Collections between two counts of the frozen objects (a count walks them all; Python,
 untuned, makes a full collection about every 100 young ones)."""
 
-COUNT_EVERY_MOST = 1_000
+COUNT_EVERY_MOST = 10_000
 """Collections between two counts of the frozen objects at most, however little the heap
 has grown: a count walks every frozen object with the loop held (about 0.15 µs each: 40-50
-ms at 300,000, about 100 ms at 650,000), so between these the hook counts only when the heap's
-memory blocks (``sys.getallocatedblocks``, which does not walk the objects) have grown
-enough for the frozen objects to have reached their allowance."""
+ms at 300,000, about 100 ms at 650,000, 129-177 ms of CPU at 1.3-1.6 million at 1,000
+people), so between these the hook counts only when the heap's memory blocks
+(``sys.getallocatedblocks``, which does not walk the objects) have grown enough for the
+frozen objects to have reached their allowance. 1,000 until the fifty-second pass of issue
+28: at 1,000 people a collection came about every 28 ms, and this count, which a leaked
+cycle does not need (it grows the blocks too), held the loop every 28 s."""
 
 OLDEST = 2
 """The generation a full collection collects."""
