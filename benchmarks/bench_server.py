@@ -135,12 +135,13 @@ if os.environ.get("BENCH_STALLS"):  # the loop's lags and the collections, with 
     stalls = open(os.environ["BENCH_STALLS"], "a", buffering=1)
     def note(**event):
         stalls.write(json.dumps(event) + chr(10))
-    begun = [0.0, 0.0]
+    begun, stopped = [0.0, 0.0], [0.0, 0.0]
     def collection(phase, info):
         if phase == "start":
             begun[:] = [time.perf_counter(), time.thread_time()]
             return
-        wall = time.perf_counter() - begun[0]
+        stopped[:] = [time.perf_counter(), time.thread_time()]
+        wall = stopped[0] - begun[0]
         if wall >= 0.005:
             hooks = [c for c in gc.callbacks if hasattr(c, "whole_scans")]
             note(kind="gc", at=time.time() - wall, wall=wall,
@@ -153,6 +154,15 @@ if os.environ.get("BENCH_STALLS"):  # the loop's lags and the collections, with 
                  scanned=[[getattr(h, "base", None), h.scanned, getattr(h, "scanned_load", None)]
                           for h in hooks])
     gc.callbacks.insert(0, collection)
+    def after_hooks(phase, info):  # the tuning hook's own time after a collection (a count)
+        if phase != "stop":
+            return
+        wall = time.perf_counter() - stopped[0]
+        if wall >= 0.005:
+            hooks = [c for c in gc.callbacks if hasattr(c, "whole_scans")]
+            note(kind="hook", at=time.time() - wall, wall=wall,
+                 cpu=time.thread_time() - stopped[1], counts=[h.counts for h in hooks],
+                 frozen=max([h.counted for h in hooks], default=0))
     import threading
     ticked = [time.perf_counter()]
     def sampler(loop_thread):  # while the loop is 50 ms late: where it is, every 10 ms
@@ -162,25 +172,38 @@ if os.environ.get("BENCH_STALLS"):  # the loop's lags and the collections, with 
                 continue
             frame = sys._current_frames().get(loop_thread)
             where = []
-            while frame is not None and len(where) < 8:
+            while frame is not None and len(where) < 12:
                 code = frame.f_code
                 where.append(f"{os.path.basename(code.co_filename)}:{code.co_name}")
                 frame = frame.f_back
             note(kind="sample", at=time.time(), where=" < ".join(where))
+    try:  # what the loop did in each lag, counted (a server from before: no counts)
+        from chicago.server.loop_census import LoopCensus, install
+        census = LoopCensus()
+        install(census, ws)
+    except ImportError:
+        census = None
+    second = [time.perf_counter(), census.snapshot() if census is not None else {}]
     async def lag_monitor():
         tick = 0.005
         threading.Thread(target=sampler, args=(threading.get_ident(),), daemon=True).start()
         while True:
             ticked[0] = time.perf_counter()
             before, cpu = time.perf_counter(), time.thread_time()
+            counts = census.snapshot() if census is not None else None
+            if census is not None and before - second[0] >= 1.0:  # each second's counts
+                note(kind="second", at=time.time(), counts=census.since(second[1]))
+                second[:] = [before, counts]
             await asyncio.sleep(tick)
             late = time.perf_counter() - before - tick
             if late >= 0.02:
                 note(kind="lag", at=time.time() - late, wall=late,
-                     cpu=time.thread_time() - cpu)
+                     cpu=time.thread_time() - cpu,
+                     counts=census.since(counts) if census is not None else None)
     class server_class(uvicorn.Server):
         async def startup(self, sockets=None):
             await super().startup(sockets=sockets)
+            gc.callbacks.append(after_hooks)  # after the tuning hook, which start-up added
             self.monitor = asyncio.get_running_loop().create_task(lag_monitor())
 server_class(config).run(sockets=[sock])
 """
@@ -443,7 +466,12 @@ def print_stalls(path: Path, watch: Watch, stamps: list[tuple[float, float]],
     print(f"|   server loop lags >= 50 ms: {len(lags)}, {sum(e['wall'] for e in lags):.2f} s "
           f"in all; collections >= 5 ms by generation {by_gen}, the longest "
           f"{max((e['wall'] for e in collections), default=0) * 1e3:.0f} ms |")
-    for e in sorted(lags, key=lambda e: -e["wall"])[:6]:
+    busy = [e for e in lags if e.get("cpu", 0) >= 0.8 * e["wall"]]
+    print(f"|   of them with the loop on the CPU for 80% of the lag or more (its own work, "
+          f"not another process's): {len(busy)}, {sum(e['wall'] for e in busy):.2f} s; "
+          f"the longest {max((e['wall'] for e in busy), default=0) * 1e3:.0f} ms |")
+    for e in sorted(busy, key=lambda e: -e["wall"])[:6] + sorted(
+            (e for e in lags if e not in busy), key=lambda e: -e["wall"])[:3]:
         during = [c for c in collections
                   if c["at"] <= e["at"] + e["wall"] and c["at"] + c["wall"] >= e["at"]]
         what = "; ".join(f"gc gen {c['generation']} {c['wall'] * 1e3:.0f} ms (cpu "
@@ -452,8 +480,33 @@ def print_stalls(path: Path, watch: Watch, stamps: list[tuple[float, float]],
                          + (f", base/scanned/load {c['scanned']}" if c['generation'] == 2
                             else "") + ")"
                          for c in during) or "no collection"
+        counts = e.get("counts")
+        held = "" if counts is None else "; in it " + (", ".join(
+            f"{k} {n:,}" for k, n in counts.items()) or "nothing counted")
         print(f"|     +{e['at'] - start:5.1f} s: lag {e['wall'] * 1e3:.0f} ms (the loop's "
-              f"CPU in it {e.get('cpu', 0) * 1e3:.0f} ms): {what} |")
+              f"CPU in it {e.get('cpu', 0) * 1e3:.0f} ms): {what}{held} |")
+        within: dict[str, int] = {}
+        for x in inside:
+            if x["kind"] == "sample" and e["at"] <= x["at"] <= e["at"] + e["wall"]:
+                within[x["where"]] = within.get(x["where"], 0) + 1
+        for where, n in sorted(within.items(), key=lambda kv: -kv[1])[:3]:
+            print(f"|       {n} samples: {where} |")
+    hooked = [e for e in inside if e["kind"] == "hook"]
+    if hooked:
+        print(f"|   the collector's tuning hook after a collection, 5 ms or more (its counts "
+              f"of the frozen objects): {len(hooked)}, " + ", ".join(
+                  f"+{e['at'] - start:.1f} s {e['wall'] * 1e3:.0f} ms (cpu "
+                  f"{e['cpu'] * 1e3:.0f}, {e['frozen']:,} frozen)" for e in hooked) + " |")
+    if lags:
+        print("|   every lag >= 50 ms (+s into the window: ms): " + ", ".join(
+            f"+{e['at'] - start:.1f}: {e['wall'] * 1e3:.0f}" for e in lags) + " |")
+    seconds = [e for e in inside if e["kind"] == "second"]
+    if seconds:
+        print("|   each second's counts, the median and the largest (at +s): " + ", ".join(
+            f"{k} {statistics.median(e['counts'].get(k, 0) for e in seconds):,.0f}/"
+            f"{top['counts'].get(k, 0):,} (+{top['at'] - start:.0f})"
+            for k in dict.fromkeys(k for e in seconds for k in e["counts"])
+            for top in [max(seconds, key=lambda e, k=k: e["counts"].get(k, 0))]) + " |")
     samples: dict[str, int] = {}
     for e in inside:
         if e["kind"] == "sample":
@@ -698,7 +751,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stalls", action="store_true",
                         help="find where the tail comes from: print the server loop's lags "
                         "of 50 ms or more (a 5 ms sleep that woke late) with the garbage "
-                        "collections inside them, the clients' own lags and collections, "
+                        "collections inside them, what the loop did in each (messages, "
+                        "frames, pings, settled commits: chicago.server.loop_census) and "
+                        "its stack samples, the clients' own lags and collections, "
                         "and how many slow person moves each explains")
     parser.add_argument("--client-gc", choices=CLIENT_GC, default="off",
                         help="the clients' own garbage collector once each step's people are "

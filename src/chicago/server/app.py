@@ -35,7 +35,12 @@ from chicago.server.clock import Clock
 from chicago.server.club import routes as club_routes
 from chicago.server.club.service import ClubService
 from chicago.server.core.ports import TableBus
-from chicago.server.gc_tuning import check_young_scans_below, tune_for_serving, untune
+from chicago.server.gc_tuning import (
+    check_young_scans_below,
+    table_load,
+    tune_for_serving,
+    untune,
+)
 from chicago.server.headers import Origins, SafeHeaders
 from chicago.server.hosts import AllowedHosts, HostCheck
 from chicago.server.locking import make_locks
@@ -170,7 +175,7 @@ def create_app(settings: Settings | None = None, *, bus: TableBus | None = None,
 
             by_load = settings.gc_scan_by_load
             tune_for_serving(settings.gc_young_threshold,
-                             (lambda: len(tables)) if by_load else None,
+                             (lambda: table_load(tables.values())) if by_load else None,
                              collect_soon if by_load else None,
                              settings.gc_young_scans,
                              settings.gc_young_scans_below, lambda: len(tables))

@@ -28,7 +28,13 @@ which scans the whole heap once, as Python would have; then the freezing goes on
 In a server the growth that counts is per table (``load``, :data:`LOAD_GROWTH`): a server
 filling up with tables would otherwise scan its whole heap at every quarter more tables,
 holding the loop 0.4-0.8 s of CPU at 500 people (docs/SERVER.md, "Where the tail comes
-from"); and a thaw asks the loop for its full collection at once (``collect_soon``).
+from"); and a thaw asks the loop for its full collection at once (``collect_soon``). A
+table's objects grow with its current game's log (about four objects an entry), so the
+load is each table's share plus its game's entries (:func:`table_load`): counted by tables
+alone, the first whole scan (made early, the games in their first deals: about 415 objects
+a table) set an allowance that the same tables' games passed a minute later, and a whole
+scan of 1.4 million objects held the loop 1.3-1.6 s of CPU at 1,000 people (the fifty-second
+pass).
 
 From :data:`YOUNG_SCANS_BELOW` tables held on (``Settings.gc_young_scans_below``), young
 collections scan nothing: they freeze what they would have scanned. A busy loop keeps each
@@ -46,12 +52,12 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 __all__ = ["CHECK_EVERY", "COUNT_EVERY_MOST", "FIRST_CHECK_EVERY", "LOAD_GROWTH",
-           "THAW_GROWTH", "YOUNG_MAX", "YOUNG_SCANS_BELOW", "YOUNG_THRESHOLD", "OldObjects",
-           "check_young_scans_below", "tune_for_serving", "untune"]
+           "TABLE_SHARE", "THAW_GROWTH", "YOUNG_MAX", "YOUNG_SCANS_BELOW", "YOUNG_THRESHOLD",
+           "OldObjects", "check_young_scans_below", "table_load", "tune_for_serving", "untune"]
 
 YOUNG_THRESHOLD = 5_000
 """Allocations (minus deallocations) of tracked objects between two collections of the
@@ -86,6 +92,19 @@ when the first whole scan saw 83 tables early in their first deals, about 1,000 
 later at 500 people, no cycle among them; at 2.0 that growth alone brought a whole scan
 of the full heap (0.6 s of CPU at 500 people), the stall this rule is there to avoid."""
 
+TABLE_SHARE = 64
+"""In :func:`table_load`: what a table holds beside its current game's log entries (its
+state, seats, bots, views, connection), in entries' worth (about 250 objects; an entry with
+its span and its share of the game's records is about four)."""
+
+
+def table_load(tables: Iterable[Any]) -> int:
+    """A server's load for the whole scans (``OldObjects(load=…)``): per table held,
+    :data:`TABLE_SHARE` plus its current game's log entries (``table.state.entries``), so
+    that a table's objects per unit of load stay about the same as its game goes on."""
+    return sum(TABLE_SHARE + len(table.state.entries) for table in tables)
+
+
 FIRST_CHECK_EVERY = 10
 """With a load count, until a whole scan has seen some load: collections between two
 counts, so that the first whole scan (which gives the objects per unit of load) comes
@@ -95,12 +114,15 @@ CHECK_EVERY = 100
 """Collections between two counts of the frozen objects (a count walks them all; Python,
 untuned, makes a full collection about every 100 young ones)."""
 
-COUNT_EVERY_MOST = 1_000
+COUNT_EVERY_MOST = 10_000
 """Collections between two counts of the frozen objects at most, however little the heap
 has grown: a count walks every frozen object with the loop held (about 0.15 µs each: 40-50
-ms at 300,000, about 100 ms at 650,000), so between these the hook counts only when the heap's
-memory blocks (``sys.getallocatedblocks``, which does not walk the objects) have grown
-enough for the frozen objects to have reached their allowance."""
+ms at 300,000, about 100 ms at 650,000, 129-177 ms of CPU at 1.3-1.6 million at 1,000
+people), so between these the hook counts only when the heap's memory blocks
+(``sys.getallocatedblocks``, which does not walk the objects) have grown enough for the
+frozen objects to have reached their allowance. 1,000 until the fifty-second pass of issue
+28: at 1,000 people a collection came about every 28 ms, and this count, which a leaked
+cycle does not need (it grows the blocks too), held the loop every 28 s."""
 
 OLDEST = 2
 """The generation a full collection collects."""

@@ -102,10 +102,11 @@ class Settings:
     pass of issue 28, has what was measured."""
     gc_scan_by_load: bool = True
     """With :attr:`tune_gc`: the whole scans that collect frozen cycles come when the
-    frozen objects have grown by a quarter *per table in memory*, not in all (a server
-    filling up with tables no longer scans its whole heap at every quarter more: at 500
-    people such a scan held the loop 0.6-0.8 s; docs/SERVER.md, "Where the tail comes
-    from"). False: by a quarter in all, as before."""
+    frozen objects have grown by a quarter *per table in memory* (a table weighed with
+    its current game's log entries: :func:`chicago.server.gc_tuning.table_load`), not in
+    all (a server filling up with tables no longer scans its whole heap at every quarter
+    more: at 500 people such a scan held the loop 0.6-0.8 s; docs/SERVER.md, "Where the
+    tail comes from"). False: by a quarter in all, as before."""
     gc_young_scans: bool = True
     """With :attr:`tune_gc`: whether young collections scan what they collect. False: what
     a young collection would scan is frozen unscanned (its cycles, if any, freed by the

@@ -41,6 +41,17 @@ stands at a frame's start: whatever this reading does not take whole (other fram
 frame not yet complete, one over the limit or not UTF-8, and every byte after it in that
 read) is websockets' as before, and a read websockets fails in is refused whole.
 
+And **keep-alive pings spread over the interval** (:func:`ping_delay`): uvicorn pings each
+connection ``ws_ping_interval`` seconds after its handshake, then that long after each ping
+(the pong's delay taken off), so connections opened together ping together, and every ping
+that falls due during a lag of the loop is sent in the one turn after it, its connection's
+pings together with the others' from then on. Here each connection has a moment of its
+own in the interval (:data:`PING_SPREAD`: the golden-ratio sequence over the connections
+in the order they are made, deterministic and even for any run of them) and pings at the
+next such moment of the loop's clock, at most one interval after its handshake or its last
+pong: a dead peer is still found within ``ws_ping_interval + ws_ping_timeout``, and a ping
+delayed by a lag does not take the next one along.
+
 A connection that ended leaves no reference cycle (docs/SERVER.md, "Connections without
 cycles"): the HTTP protocol lets go of its parser after a websocket upgrade, the websocket
 protocol releases its :class:`DirectFrames` and handshake hook when the connection is lost,
@@ -52,6 +63,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import itertools
 import logging
 import time
 import weakref
@@ -71,8 +83,9 @@ from chicago.server.textframes import (
     read_text_frames,
 )
 
-__all__ = ["DIRECT_FRAMES", "DIRECT_MESSAGES", "LOG_BURST", "LOG_EVERY", "DirectFrames",
-           "DirectMessages", "ProtocolErrorLog", "frame_head", "protocol_classes"]
+__all__ = ["DIRECT_FRAMES", "DIRECT_MESSAGES", "LOG_BURST", "LOG_EVERY", "PING_SPREAD",
+           "DirectFrames", "DirectMessages", "ProtocolErrorLog", "frame_head", "ping_delay",
+           "protocol_classes"]
 
 log = logging.getLogger("chicago.server")
 
@@ -84,6 +97,20 @@ LOG_EVERY = 60.0
 
 KEEP = 10_000
 """Addresses whose line budget is remembered at most (the oldest are forgotten)."""
+
+PING_SPREAD = (5 ** 0.5 - 1) / 2
+"""The step between two consecutive connections' moments of pinging, as a fraction of the
+ping interval (the golden ratio's fractional part: any n consecutive connections' moments
+are about 1/n of the interval apart, whatever n)."""
+
+
+def ping_delay(now: float, interval: float, phase: float) -> float:
+    """Seconds from ``now`` (the loop's clock) to the connection's next keep-alive ping: the
+    next moment whose place in the interval is ``phase`` (a fraction, 0 to 1), after
+    ``now`` and at most ``interval`` away."""
+    wait = (phase * interval - now) % interval
+    return wait if wait > 0 else interval
+
 
 ERRORS = {
     "Invalid UTF-8 sequence received from client.":
@@ -443,11 +470,14 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
             # object: a cycle) when a connection is lost, but not after an upgrade.
             self.parser = None
 
+    made = itertools.count()
+
     class WebSocketProtocol(WsBase):
         """uvicorn's websocket protocol: safe headers on a refused handshake, protocol
         errors in a line, frames written at once (:class:`DirectFrames`), messages
         received directly (:class:`DirectMessages`), small text frames read directly
-        (:mod:`chicago.server.textframes`)."""
+        (:mod:`chicago.server.textframes`), keep-alive pings spread over the interval
+        (:func:`ping_delay`)."""
 
         frames_direct = frames_readable()
         """Whether a client's small text frames are read here while its messages are
@@ -455,6 +485,8 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
+            self.ping_phase = (next(made) * PING_SPREAD) % 1.0
+            """This connection's place in the ping interval (a fraction)."""
             self.frame_limit = frame_limit(self.conn) if self.frames_direct else None
             """The largest text frame read here (websockets' limit, ``ws_max_size``)."""
             limit = self.frame_limit
@@ -542,6 +574,15 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
                 direct.put(text)
             else:
                 direct.put(data)
+
+        def schedule_ping(self) -> None:
+            # uvicorn's: the interval after the handshake, or after the last ping (the
+            # pong's delay taken off); here the connection's next moment in the interval.
+            interval = self.ping_interval
+            assert interval is not None  # as uvicorn's: only scheduled with an interval
+            self.ping_timer = self.loop.call_later(
+                ping_delay(self.loop.time(), interval, self.ping_phase),
+                self.send_keepalive_ping)
 
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
