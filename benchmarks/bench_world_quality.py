@@ -55,6 +55,7 @@ from chicago.bots.announcerule import words_of
 from chicago.bots.master import MasterBot
 from chicago.bots.playerkinds import history_kinds
 from chicago.bots.playmodel import effective_count, observed_plays, resample
+from chicago.bots.worldchain import walk
 from chicago.cards import mask_of
 from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.sampling import sample_hands
@@ -109,6 +110,8 @@ class Decision:
     """log(weight of the true deal / mean weight of the pool); None without evidence."""
     ess: float
     pool: int
+    distinct: int = 0
+    """The distinct worlds among those searched (0 where not recorded)."""
 
 
 def _kind(kinds: dict[int, tuple[float, float, float]], seat: int) -> str:
@@ -161,9 +164,11 @@ def measure(game_index: int, game: object, bot: MasterBot, view: object, rng: ra
     work = random.Random()
     work.setstate(state)
     llr: float | None = None
-    if plays and (bot.pool > 1 or bot.cap):
+    if (plays or bot.tilt) and (bot.pool > 1 or bot.cap):
         pool, weights = bot._pool(k, work, plays, bot.cap)
-        searched = [pool[i] for i in resample(weights, bot.samples, work)]
+        factor, steps = bot._walker(k, plays)
+        searched = [walk(k, pool[i], steps, factor, work) if factor is not None else pool[i]
+                    for i in resample(weights, bot.samples, work)]
         mean = sum(weights) / len(weights)
         mine = bot._play_weights(k, [true], plays)[0]
         if mean > 0:
@@ -199,7 +204,7 @@ def measure(game_index: int, game: object, bot: MasterBot, view: object, rng: ra
             _announced(k, holder) if opp is not None else -1,
             seat_kinds, seat_played))
     decision = Decision(game_index, deal, k.trick_number, llr, effective_count(weights),
-                        len(pool))
+                        len(pool), len({tuple(hands) for hands in searched}))
     return decision, records
 
 
@@ -366,6 +371,12 @@ def _pair_row(label: str, some: Sequence[tuple[CardRecord, int, dict[str, float]
     return " ".join(cells)
 
 
+def _placed(records: Sequence[CardRecord], source: str) -> float:
+    """The mean probability ``source`` gives the cards of ``records`` of being in an
+    opponent's hand."""
+    return statistics.fmean(1.0 - r.probs[source][r.places.index(OUT)] for r in records)
+
+
 def report(decisions: Sequence[Decision], records: Sequence[CardRecord]) -> None:
     """Print the tables of the module docstring."""
     print(f"{len(decisions)} decisions, {len(records)} hidden cards judged")
@@ -375,7 +386,17 @@ def report(decisions: Sequence[Decision], records: Sequence[CardRecord]) -> None
     print(f"llr of the true deal (decisions with plays seen: {len(ll)}; true deal weighing "
           f"0: {ruled_out}): mean {mean:+.3f} ± {se:.3f}, median "
           f"{statistics.median(ll) if ll else math.nan:+.3f}")
-    print(f"ess median {statistics.median(d.ess for d in decisions):.1f}")
+    print(f"ess median {statistics.median(d.ess for d in decisions):.1f}; distinct worlds "
+          f"searched median {statistics.median(d.distinct for d in decisions):.1f}")
+    print("by rank: hidden cards, share an opponent held, share each source placed with "
+          "an opponent")
+    for label, low, high in (("ace", 12, 12), ("king", 11, 11), ("queen", 10, 10),
+                             ("nine-jack", 7, 9), ("two-eight", 0, 6)):
+        some = [r for r in records if low <= r.card >> 2 <= high]
+        if some:
+            held_share = statistics.fmean(1.0 if r.true != OUT else 0.0 for r in some)
+            placed = " ".join(f"{s[:5]} {_placed(some, s):.1%}" for s in SOURCES)
+            print(f"  {label:<10} {len(some):>6} held {held_share:.1%}  {placed}")
     head = (f"{'split':<22} {'cards':>6} " + " ".join(f"p:{s[:5]}" for s in SOURCES) + " "
             + " ".join(f"ls:{s[:5]}" for s in SOURCES) + "  ls gain w-p   best power")
     print(head)
