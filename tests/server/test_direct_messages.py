@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocket
 from test_connection_cycles import UpgradingTransport
-from test_socket_layer import HANDSHAKE, FakeTransport, handshake
+from test_socket_layer import HANDSHAKE, FakeTransport, accepted_socket, handshake
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.exceptions import ProtocolError
@@ -445,20 +445,8 @@ def test_a_frame_head_is_websockets_header(size: int) -> None:
 
 
 async def _direct_protocol() -> tuple[Any, FakeTransport, DirectFrames, asyncio.Event]:
-    done, accepted = asyncio.Event(), asyncio.Event()
-    scopes: list[dict[str, Any]] = []
-
-    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        scopes.append(scope)
-        await receive()
-        await send({"type": "websocket.accept"})
-        accepted.set()
-        await done.wait()
-
-    protocol, transport = handshake(app)
-    await accepted.wait()
-    transport.take()
-    return protocol, transport, scopes[0]["extensions"][DIRECT_FRAMES], done
+    protocol, transport, scope, done = await accepted_socket()
+    return protocol, transport, scope["extensions"][DIRECT_FRAMES], done
 
 
 def test_a_frame_is_made_here_without_websockets_send_text() -> None:

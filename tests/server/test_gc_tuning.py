@@ -346,12 +346,10 @@ def test_a_serving_app_runs_the_whole_scan_on_its_loop(settings: Settings,
             close_all()
 
 
-def test_the_frozen_objects_are_not_walked_while_the_heap_has_not_grown(
-        collector: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A count of the frozen objects walks them all with the loop held (60-130 ms at 500-1,000
-    people, every 100 collections; issue 28, twenty-fourth pass): while the heap's memory
-    blocks have not grown by half the room the frozen objects have left, no count is made;
-    once they have, or after ``COUNT_EVERY_MOST`` collections, it is."""
+def _hook_counting_walks(monkeypatch: pytest.MonkeyPatch) -> tuple[OldObjects, list[int]]:
+    """The heap frozen, a hook that checks at every collection installed, the collector
+    off (the test turns it on again), and a list that grows by one at every count of the
+    frozen objects."""
     gc.collect()
     gc.freeze()
     walks: list[int] = []
@@ -365,6 +363,16 @@ def test_the_frozen_objects_are_not_walked_while_the_heap_has_not_grown(
     monkeypatch.setattr(gc, "get_freeze_count", counted)
     gc.callbacks.append(hook)
     gc.disable()
+    return hook, walks
+
+
+def test_the_frozen_objects_are_not_walked_while_the_heap_has_not_grown(
+        collector: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A count of the frozen objects walks them all with the loop held (60-130 ms at 500-1,000
+    people, every 100 collections; issue 28, twenty-fourth pass): while the heap's memory
+    blocks have not grown by half the room the frozen objects have left, no count is made;
+    once they have, or after ``COUNT_EVERY_MOST`` collections, it is."""
+    hook, walks = _hook_counting_walks(monkeypatch)
     try:
         for _ in range(20):  # a server at steady state: as much made as freed
             churn = [[n] for n in range(100)]
@@ -587,19 +595,7 @@ def test_a_steady_heap_is_not_walked_every_thousand_collections(
     129-177 ms of CPU at 1,000 people, and came every 1,000 collections (about 28 s) however
     steady the heap; a leaked cycle grows the heap's blocks, which bring a count of their
     own, so the count in any case comes after :data:`COUNT_EVERY_MOST` (10,000)."""
-    gc.collect()
-    gc.freeze()
-    walks: list[int] = []
-    count = gc.get_freeze_count
-
-    def counted() -> int:
-        walks.append(1)
-        return count()
-
-    hook = OldObjects(check_every=1)
-    monkeypatch.setattr(gc, "get_freeze_count", counted)
-    gc.callbacks.append(hook)
-    gc.disable()
+    hook, walks = _hook_counting_walks(monkeypatch)
     try:
         for _ in range(1_000):  # as much made as freed
             churn = [[n] for n in range(20)]

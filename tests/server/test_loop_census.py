@@ -13,12 +13,9 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
-from test_socket_layer import HANDSHAKE, FakeTransport
-from uvicorn.config import Config
-from uvicorn.server import ServerState
+from test_socket_layer import accepted_socket
 
 from chicago.server import tables, transport, writer
 from chicago.server.core.rows import Change
@@ -67,7 +64,7 @@ def test_installed_it_counts_and_undone_every_method_is_back() -> None:
         start = census.snapshot()
         undo = install(census, ws_protocol)
         try:
-            _, fake, scope, done = await _accepted_with(ws_protocol)
+            _, fake, scope, done = await accepted_socket(ws_protocol)
             assert scope["extensions"][DIRECT_FRAMES].write_text("{}")
             assert fake.take() == b"\x81\x02{}"
             group = writer.GroupWriter(Storage())  # type: ignore[arg-type]
@@ -87,31 +84,6 @@ def test_installed_it_counts_and_undone_every_method_is_back() -> None:
         assert dict(ws_protocol.__dict__) == own
 
     asyncio.run(main())
-
-
-async def _accepted_with(ws_protocol: type[Any]) -> tuple[Any, FakeTransport,
-                                                         dict[str, Any], asyncio.Event]:
-    """A connection of ``ws_protocol`` over a fake transport whose application accepted
-    the handshake and then waits: (protocol, transport, scope, done)."""
-    scopes: list[dict[str, Any]] = []
-    accepted, done = asyncio.Event(), asyncio.Event()
-
-    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        scopes.append(scope)
-        await receive()
-        await send({"type": "websocket.accept"})
-        accepted.set()
-        await done.wait()
-
-    config = Config(app, ws=ws_protocol, ws_ping_interval=None, lifespan="off")
-    config.load()
-    protocol = ws_protocol(config=config, server_state=ServerState(), app_state={})
-    fake = FakeTransport()
-    protocol.connection_made(fake)
-    protocol.data_received(HANDSHAKE)
-    await accepted.wait()
-    fake.take()  # the handshake's answer
-    return protocol, fake, scopes[0], done
 
 
 def test_since_names_only_what_grew() -> None:

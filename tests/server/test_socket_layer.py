@@ -61,11 +61,14 @@ class FakeTransport:
 
 
 def handshake(app: Any, transport: FakeTransport | None = None,
+              ws_protocol: type[Any] | None = None,
               **config: Any) -> tuple[Any, FakeTransport]:
-    """``chicago serve``'s websocket protocol for ``app`` over a fake transport (``transport``,
-    else a new :class:`FakeTransport`; ``config``: more of uvicorn's ``Config``), the
-    client's handshake received: (protocol, transport)."""
-    _, ws_protocol = protocol_classes()
+    """``chicago serve``'s websocket protocol (``ws_protocol``, else a new class of
+    :func:`protocol_classes`) for ``app`` over a fake transport (``transport``, else a new
+    :class:`FakeTransport`; ``config``: more of uvicorn's ``Config``), the client's
+    handshake received: (protocol, transport)."""
+    if ws_protocol is None:
+        _, ws_protocol = protocol_classes()
     settings = Config(app, ws=ws_protocol, ws_ping_interval=None, lifespan="off", **config)
     settings.load()
     protocol = ws_protocol(config=settings, server_state=ServerState(), app_state={})
@@ -75,9 +78,11 @@ def handshake(app: Any, transport: FakeTransport | None = None,
     return protocol, transport
 
 
-async def _accepted() -> tuple[Any, FakeTransport, dict[str, Any], asyncio.Event]:
-    """``chicago serve``'s websocket protocol over a fake transport, with an application
-    that accepted the handshake and then waits: (protocol, transport, scope, done)."""
+async def accepted_socket(ws_protocol: type[Any] | None = None,
+                          ) -> tuple[Any, FakeTransport, dict[str, Any], asyncio.Event]:
+    """``chicago serve``'s websocket protocol (``ws_protocol``, else a new class) over a
+    fake transport, with an application that accepted the handshake and then waits until
+    ``done`` is set: (protocol, transport, scope, done)."""
     scopes: list[dict[str, Any]] = []
     accepted, done = asyncio.Event(), asyncio.Event()
 
@@ -88,7 +93,7 @@ async def _accepted() -> tuple[Any, FakeTransport, dict[str, Any], asyncio.Event
         accepted.set()
         await done.wait()
 
-    protocol, transport = handshake(app)
+    protocol, transport = handshake(app, ws_protocol=ws_protocol)
     await accepted.wait()
     transport.take()  # the handshake's answer
     return protocol, transport, scopes[0], done
@@ -96,7 +101,7 @@ async def _accepted() -> tuple[Any, FakeTransport, dict[str, Any], asyncio.Event
 
 def test_a_frame_written_at_once_is_the_frame_uvicorn_sends() -> None:
     async def main() -> None:
-        protocol, transport, scope, done = await _accepted()
+        protocol, transport, scope, done = await accepted_socket()
         direct = scope["extensions"][DIRECT_FRAMES]
         assert isinstance(direct, DirectFrames)
         for text in ["{}", '{"type": "pong", "seq": 3}', "é" * 200, "x" * 70_000]:
@@ -111,7 +116,7 @@ def test_a_frame_written_at_once_is_the_frame_uvicorn_sends() -> None:
 
 def test_no_frame_is_written_at_once_while_the_transport_is_full_or_closing() -> None:
     async def main() -> None:
-        protocol, transport, scope, done = await _accepted()
+        protocol, transport, scope, done = await accepted_socket()
         direct = scope["extensions"][DIRECT_FRAMES]
         protocol.pause_writing()  # the transport's buffer is over its high-water mark
         assert not direct.write_text("held")
