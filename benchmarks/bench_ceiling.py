@@ -210,10 +210,11 @@ def report(setting: str, games: Sequence[GameResult], others: str, players: int)
     def mean(key: str) -> float:
         return float(sum(getattr(b, key) for b in rest)) / len(rest)
 
+    spread = "± n/a (one set)" if math.isnan(error) else f"±{error:.2f}"
     times = "; ".join(f"{phase} {t['median_ms']:.1f}/{t['p99_ms']:.1f}/{t['max_ms']:.0f}"
                       for phase, t in first.decision_times.items()) or "(not in a saved file)"
     return (f"   {setting:7s} {len(games):4d} games  wins {first.win_rate:6.1%} "
-            f"[{low:.1%}, {high:.1%}]  pts/deal {ppd:.2f} ±{error:.2f} (others "
+            f"[{low:.1%}, {high:.1%}]  pts/deal {ppd:.2f} {spread} (others "
             f"{mean('points_per_deal'):.2f})  Chicago {first.chicago_made}/"
             f"{first.chicago_calls} (others {mean('chicago_made'):.1f}/"
             f"{mean('chicago_calls'):.1f})  last {first.last_tricks} (others "

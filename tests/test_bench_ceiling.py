@@ -49,6 +49,7 @@ def test_the_oracle_plays_a_tiny_match_the_same_way_from_the_same_seed_R_EX_1(
         s: [g.digest for g in gs] for s, gs in played.items()}
     lines = tool.summary(saved, OTHERS, 4)
     assert "   stock" in lines and "too few sets to compare" in lines  # one set: no pairs
+    assert "nan" not in lines and "± n/a (one set)" in lines  # no spread of one set
 
 
 def test_the_base_setting_plays_the_games_of_chicago_sim() -> None:
