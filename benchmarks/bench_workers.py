@@ -133,10 +133,11 @@ def fresh_database(base: str) -> tuple[str, Callable[[], None]]:
 
 
 async def run_load(workers: list[Worker], people: int, think: float, warmup: float,
-                   seconds: float, seed: int) -> dict[str, Any]:
+                   seconds: float, seed: int, at_least: int = 0) -> dict[str, Any]:
     """Seat ``people`` (bench_server's people: one person and three bots a table), the
     tables created on the workers in turn and each person's websocket on the next worker
-    (the same one when there is one), warm up, measure ``seconds``."""
+    (the same one when there is one), warm up, measure ``seconds`` (and on until
+    ``at_least`` person moves were seen: the tests' short runs)."""
     totals = Totals()
     stop = asyncio.Event()
     rng = random.Random(seed)
@@ -155,6 +156,8 @@ async def run_load(workers: list[Worker], people: int, think: float, warmup: flo
         totals.reset()
         cpu0, t0 = sum(s.cpu() for s in servers), time.perf_counter()
         await asyncio.sleep(seconds)
+        while totals.person_moves < at_least:
+            await asyncio.sleep(0.02)
         cpu1, t1 = sum(s.cpu() for s in servers), time.perf_counter()
         latencies, turns = sorted(totals.latencies), sorted(totals.turns_back)
         moves, elapsed = totals.person_moves, t1 - t0
