@@ -49,9 +49,17 @@ release: $(STAMP)
 	$(PY) scripts/check_dist.py --out dist --release
 
 ## Benchmarks (not part of the tests): every script at its defaults, to the end; the
-## scripts that failed are named at the end (and make fails then).
+## scripts that failed are named at the end (and make fails then). bench_workers needs
+## PostgreSQL and Redis: when CHICAGO_TEST_PG_URL / CHICAGO_TEST_REDIS_URL are unset, local
+## servers are started for it as .ci/run does (.ci/start-postgres, .ci/start-redis).
 bench: $(STAMP)
-	@failed=""; for f in benchmarks/bench_*.py; do echo "== $$f"; \
+	@if [ -z "$$CHICAGO_TEST_PG_URL" ]; then \
+		CHICAGO_TEST_PG_URL="$$(bash .ci/start-postgres)" && export CHICAGO_TEST_PG_URL \
+		|| echo "bench: PostgreSQL could not be started" >&2; fi; \
+	if [ -z "$$CHICAGO_TEST_REDIS_URL" ]; then \
+		CHICAGO_TEST_REDIS_URL="$$(bash .ci/start-redis)" && export CHICAGO_TEST_REDIS_URL \
+		|| echo "bench: Redis could not be started" >&2; fi; \
+	failed=""; for f in benchmarks/bench_*.py; do echo "== $$f"; \
 		$(PY) $$f || failed="$$failed $$f"; done; \
 	if [ -n "$$failed" ]; then echo "failed:$$failed"; exit 1; fi
 

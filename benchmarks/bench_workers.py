@@ -1,123 +1,124 @@
 """Load benchmark of the table server with one and with two worker processes.
 
-The load of ``bench_server.py`` (its clients: N tables of four bot-driven websocket clients on
-loopback; each client waits ``--think`` seconds, between half and 1.5 times it, then sends a
-random legal action; a finished game is followed by a rematch), run three times against
-``chicago serve`` processes on one PostgreSQL database:
+The load of ``bench_server.py`` (its people: tables of one person and three ``bot:basic``
+seats, bot delay 0; each person plays over one websocket from this process, thinks 0.5-1.5
+times ``--think`` seconds before a random legal action, answers the pause after a deal with
+``continue`` and asks for a rematch when the game is over; batched updates, as the browser
+app asks for them), run three times against server processes on one PostgreSQL database:
 
 - 1 worker, PostgreSQL only (the one-process set-up);
-- 1 worker with ``--redis`` (every change also takes the table's advisory lock and is
-  published on Redis: the cost of being ready for more workers);
-- 2 workers with ``--redis``, the seats of every table alternating between the two, so every
-  action is decided on one worker and reaches half of its table through Redis.
+- 1 worker with Redis (every change also takes the table's advisory lock and is published on
+  Redis: the cost of being ready for more workers);
+- 2 workers with Redis: each table is created on one worker and its person plays over a
+  websocket to the other (tables alternating), so every table has its writer (the worker of
+  its person, where the person's actions and the bots' replies are decided) and a follower
+  (the worker that created it, which holds it, gets every burst through Redis and keeps the
+  bots' take-over timers), as behind a load balancer that sends requests anywhere.
 
-Latency of an action = from the moment its client sends it to the moment its update has
-arrived at every seat of the table. Needs PostgreSQL and Redis:
+The workers are the server process of ``bench_server.py`` (uvicorn as ``chicago serve``
+runs it, with its settings except the bounds made for many addresses, since every person
+here comes from 127.0.0.1, and no review processes), on a fresh database for each run.
+Figures per run, over ``--seconds`` after ``--warmup``: person moves per second, act→update
+(from a person's ``act`` to its update reaching that person; p50, p99, max), "your turn
+again" (from the ``act`` until the seat may act again: the bots' replies in between; p50,
+p99), the workers' CPU per person move (all workers together, from /proc; the bots' replies,
+the fan-out, the writes and the Redis traffic included), games ended and errors. Needs
+PostgreSQL and Redis:
 
     export CHICAGO_TEST_PG_URL="$(bash .ci/start-postgres)"
     export CHICAGO_TEST_REDIS_URL="$(bash .ci/start-redis)"
-    python benchmarks/bench_workers.py [--tables 50 200] [--think 1] [--seconds 20]
+    python benchmarks/bench_workers.py [--people 50 200] [--think 1] [--seconds 20]
 
-On the project's 2-core machine the load generator, PostgreSQL, Redis and the workers share
-the two cores, so a second worker cannot add much throughput here; on separate machines each
-worker brings its own cores (docs/SCALING.md).
+(``make bench`` starts both when the variables are unset.) On the project's 2-core machine
+the people, PostgreSQL, Redis and the workers share the two cores, so a second worker cannot
+add throughput here; on separate machines each worker brings its own cores (docs/SCALING.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
-import re
 import secrets
-import signal
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from bench_server import SEATS, TableLoad, seat_client
+from bench_server import (
+    BENCH_SETTINGS,
+    SERVER,
+    Person,
+    ServerProcess,
+    Totals,
+    quiet_clients,
+    restore_clients,
+    seat_people,
+)
+
+SETUPS = (("1 worker, PostgreSQL", False, 1), ("1 worker + Redis", True, 1),
+          ("2 workers + Redis", True, 2))
+"""The set-ups measured: (name, with Redis, workers)."""
 
 
-async def run_load(workers: list[tuple[str, str]], tables: int, think: float, seconds: float,
-                   seed: int) -> dict[str, Any]:
-    """Create the tables (round robin over the workers), connect seat ``i`` of every table to
-    worker ``i % len(workers)``, measure for ``seconds`` after a warm-up."""
-    loads: list[TableLoad] = []
-    tasks: list[asyncio.Task[None]] = []
-    stop = asyncio.Event()
-    rng = random.Random(seed)
-    async with httpx.AsyncClient(timeout=60) as client:
-        for index in range(tables):
-            http = workers[index % len(workers)][0]
-            info = (await client.post(f"{http}/api/tables", json={
-                "seats": ["open"] * SEATS, "bot_delay": 0})).json()
-            load = TableLoad(info["id"])
-            loads.append(load)
-            tokens = [(await client.post(f"{http}/api/tables/{info['id']}/join",
-                                         json={"seat": seat})).json()["token"]
-                      for seat in range(SEATS)]
-            for seat, token in enumerate(tokens):
-                ws_base = workers[seat % len(workers)][1]
-                tasks.append(asyncio.create_task(seat_client(
-                    f"{ws_base}/ws/{info['id']}", load, token, seat, think, stop,
-                    random.Random(rng.random()))))
-    await asyncio.sleep(min(5.0, seconds / 4))
-    for load in loads:
-        load.latencies.clear()
-    start = time.perf_counter()
-    await asyncio.sleep(seconds)
-    elapsed = time.perf_counter() - start
-    latencies = sorted(x for load in loads for x in load.latencies)
-    stop.set()
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    if not latencies:
-        return {"actions": 0}
-    return {
-        "actions": len(latencies), "rate": len(latencies) / elapsed,
-        "p50": statistics.median(latencies) * 1000,
-        "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
-        "max": latencies[-1] * 1000,
-        "games": sum(load.games for load in loads),
-        "errors": sum(load.errors for load in loads),
-    }
+@dataclass
+class Worker:
+    """One server process: its process, its HTTP and websocket bases."""
+
+    proc: subprocess.Popen[str]
+    http: str
+    ws: str
+
+    def stop(self) -> None:
+        """Stop it (SIGTERM: uvicorn's graceful shutdown), killed if it takes too long."""
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
 
-def start_worker(db_url: str, redis_url: str | None) -> tuple[subprocess.Popen[str], str, str]:
-    """A ``chicago serve`` process on a free loopback port."""
-    argv = [sys.executable, "-m", "chicago.cli", "serve", "--port", "0", "--log-level",
-            "error", "--db", db_url]
-    if redis_url:
-        argv += ["--redis", redis_url]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+def start_worker(db_url: str, redis_url: str | None, index: int = 0) -> Worker:
+    """A server process (``bench_server.SERVER``) on a free loopback port, on ``db_url``,
+    with ``redis_url`` (or none). ``index``: the worker's number, added to the server's seed
+    (the seed draws the new tables' ids: two workers on one seed would draw the same ones)."""
+    options = {**BENCH_SETTINGS, "redis_url": redis_url,
+               "seed": int(BENCH_SETTINGS.get("seed", 1)) + index}
+    proc = subprocess.Popen([sys.executable, "-c", SERVER, db_url, json.dumps(options)],
+                            stdout=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r"http://([\d.]+):(\d+)/", line)
-    if not match:
+    port = proc.stdout.readline().strip()
+    if not port.isdigit():
         proc.kill()
-        raise SystemExit(f"the worker did not start: {line!r}")
-    http = f"http://{match[1]}:{match[2]}"
-    for _ in range(600):
+        proc.wait()
+        raise SystemExit(f"the worker did not start: {port!r}")
+    http = f"http://127.0.0.1:{port}"
+    for _ in range(1200):
         try:
-            if httpx.get(f"{http}/api/health").status_code == 200:
+            if httpx.get(http + "/api/health", timeout=1).status_code == 200:
                 break
         except httpx.TransportError:
             pass
         time.sleep(0.05)
-    return proc, http, "ws" + http[len("http"):]
+    return Worker(proc, http, f"ws://127.0.0.1:{port}")
 
 
-def fresh_database(base: str) -> tuple[str, Any]:
+def fresh_database(base: str) -> tuple[str, Callable[[], None]]:
     """A new empty database on the server of ``base``; (its URL, a function dropping it)."""
+    from chicago.server.storage import normalize_url
+
+    base = normalize_url(base)
     name = "chicago_bench_" + secrets.token_hex(4)
     admin = create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
@@ -131,60 +132,117 @@ def fresh_database(base: str) -> tuple[str, Any]:
     return make_url(base).set(database=name).render_as_string(hide_password=False), drop
 
 
-def measure(pg: str, redis_url: str | None, count: int, tables: int, think: float,
-            seconds: float, seed: int) -> dict[str, Any]:
-    db_url, drop = fresh_database(pg)
-    procs: list[subprocess.Popen[str]] = []
+async def run_load(workers: list[Worker], people: int, think: float, warmup: float,
+                   seconds: float, seed: int, at_least: int = 0) -> dict[str, Any]:
+    """Seat ``people`` (bench_server's people: one person and three bots a table), the
+    tables created on the workers in turn and each person's websocket on the next worker
+    (the same one when there is one), warm up, measure ``seconds`` (and on until
+    ``at_least`` person moves were seen: the tests' short runs)."""
+    totals = Totals()
+    stop = asyncio.Event()
+    rng = random.Random(seed)
+    seated: list[Person] = []
+    tasks: list[asyncio.Task[None]] = []
+    servers = [ServerProcess(w.proc.pid) for w in workers]
+    n = len(workers)
+    clients = [httpx.AsyncClient(base_url=w.http, timeout=120) for w in workers]
     try:
-        workers = []
-        for _ in range(count):
-            proc, http, ws = start_worker(db_url, redis_url)
-            procs.append(proc)
-            workers.append((http, ws))
-        return asyncio.run(run_load(workers, tables, think, seconds, seed))
+        await asyncio.gather(*(
+            seat_people(clients[i], workers[(i + 1) % n].ws, people // n + (i < people % n),
+                        seated, tasks, totals, think, rng, stop, {}, True)
+            for i in range(n)))
+        quiet_clients("off")
+        await asyncio.sleep(warmup)
+        totals.reset()
+        cpu0, t0 = sum(s.cpu() for s in servers), time.perf_counter()
+        await asyncio.sleep(seconds)
+        while totals.person_moves < at_least:
+            await asyncio.sleep(0.02)
+        cpu1, t1 = sum(s.cpu() for s in servers), time.perf_counter()
+        latencies, turns = sorted(totals.latencies), sorted(totals.turns_back)
+        moves, elapsed = totals.person_moves, t1 - t0
+        nan = float("nan")
+        return {
+            "people": len(seated), "moves_s": moves / elapsed,
+            "actions_s": totals.actions / elapsed,
+            "p50": statistics.median(latencies) * 1e3 if latencies else nan,
+            "p99": latencies[int(len(latencies) * 0.99)] * 1e3 if latencies else nan,
+            "max": latencies[-1] * 1e3 if latencies else nan,
+            "turn_p50": statistics.median(turns) * 1e3 if turns else nan,
+            "turn_p99": turns[int(len(turns) * 0.99)] * 1e3 if turns else nan,
+            "cpu_move": (cpu1 - cpu0) / moves * 1e3 if moves else nan,
+            "server_cpu": (cpu1 - cpu0) / elapsed,
+            "games": totals.games, "errors": dict(totals.errors),
+        }
     finally:
-        for proc in procs:
-            proc.send_signal(signal.SIGINT)
-        for proc in procs:
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop.set()
+        restore_clients("off")
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for client in clients:
+            await client.aclose()
+
+
+def measure(pg: str, redis_url: str | None, count: int, people: int, think: float,
+            warmup: float, seconds: float, seed: int) -> dict[str, Any]:
+    """One set-up: ``count`` workers on a fresh database (dropped afterwards), the load of
+    ``people`` people."""
+    db_url, drop = fresh_database(pg)
+    workers: list[Worker] = []
+    try:
+        for index in range(count):
+            workers.append(start_worker(db_url, redis_url, index))
+        return asyncio.run(run_load(workers, people, think, warmup, seconds, seed))
+    finally:
+        for worker in workers:
+            worker.stop()
         drop()
 
 
+def print_row(name: str, r: dict[str, Any]) -> None:
+    errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "0"
+    print(f"| {name} | {r['people']:,} | {r['moves_s']:,.0f} | {r['actions_s']:,.0f} | "
+          f"{r['p50']:.1f} ms | {r['p99']:.1f} ms | {r['max']:.0f} ms | "
+          f"{r['turn_p50']:.0f} ms | {r['turn_p99']:.0f} ms | {r['cpu_move']:.2f} ms | "
+          f"{r['server_cpu'] * 100:.0f}% | {r['games']} | {errors} |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Measure each set-up for each table count and print the table."""
+    """Measure each set-up for each number of people and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, nargs="+", default=[50, 200],
-                        help="table counts to measure (default 50 200)")
+    parser.add_argument("--people", type=int, nargs="+", default=[50, 200],
+                        help="people (tables) to measure (default 50 200)")
     parser.add_argument("--think", type=float, default=1.0,
-                        help="mean seconds a client waits before acting (default 1.0)")
+                        help="mean seconds a person thinks (0.5-1.5 times it; default 1.0)")
     parser.add_argument("--seconds", type=float, default=20.0,
-                        help="measuring time per run (default 20)")
+                        help="measured seconds per run (default 20)")
+    parser.add_argument("--warmup", type=float, default=5.0,
+                        help="seconds before measuring (default 5)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     pg = os.environ.get("CHICAGO_TEST_PG_URL")
     redis_url = os.environ.get("CHICAGO_TEST_REDIS_URL")
     if not pg or not redis_url:
         print("bench_workers: set CHICAGO_TEST_PG_URL and CHICAGO_TEST_REDIS_URL "
-              "(bash .ci/start-postgres, bash .ci/start-redis)", file=sys.stderr)
+              "(bash .ci/start-postgres, bash .ci/start-redis; make bench starts both)",
+              file=sys.stderr)
         return 1
-    print(f"table server load: {SEATS} websocket clients per table, think {args.think:g} s, "
-          f"{args.seconds:g} s per run, PostgreSQL; two workers: seats alternate")
-    print(f"{'set-up':<24}{'tables':>7}{'actions/s':>10}{'p50 ms':>8}{'p99 ms':>8}"
-          f"{'max ms':>8}{'games':>7}{'errors':>7}")
-    setups = [("1 worker", None, 1), ("1 worker + Redis", redis_url, 1),
-              ("2 workers + Redis", redis_url, 2)]
-    for tables in args.tables:
-        for name, redis, count in setups:
-            result = measure(pg, redis, count, tables, args.think, args.seconds, args.seed)
-            if not result.get("actions"):
-                print(f"{name:<24}{tables:>7}  no actions measured", flush=True)
-                continue
-            print(f"{name:<24}{tables:>7}{result['rate']:>10.0f}{result['p50']:>8.1f}"
-                  f"{result['p99']:>8.1f}{result['max']:>8.1f}{result['games']:>7}"
-                  f"{result['errors']:>7}", flush=True)
+    print(f"table server load on workers: one person (thinking {args.think * 0.5:g}-"
+          f"{args.think * 1.5:g} s, batched updates) and three basic bots per table; "
+          f"PostgreSQL; two workers: each table created on one, its person on the other; "
+          f"{args.warmup:g} s warm-up and {args.seconds:g} s measured per run; CPU of the "
+          f"workers from /proc; load average {os.getloadavg()[0]:.1f} at the start\n")
+    print("| set-up | people | person moves/s | actions/s | act→update p50 | p99 | max | "
+          "your turn again p50 | p99 | workers' CPU per person move | workers' CPU | "
+          "games | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for people in args.people:
+        for name, redis, count in SETUPS:
+            result = measure(pg, redis_url if redis else None, count, people, args.think,
+                             args.warmup, args.seconds, args.seed)
+            print_row(name, result)
+    print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
     return 0
 
 
