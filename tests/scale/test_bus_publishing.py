@@ -80,3 +80,31 @@ def test_many_publishes_at_once_all_arrive_in_order_on_few_connections(
     assert got["heard"] == sorted(f"t{i}" for i in range(MANY))
     assert got["notes"] == list(range(MANY))
     assert got["connections"] <= 2
+
+
+def test_publishes_to_an_unreachable_redis_are_logged_and_none_waits_for_ever(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Hostile: Redis refuses the connection. Every publish of a crowd returns, each failure
+    logged once (news only: the receivers read the database); a publish asked for as the bus
+    closes returns too, and a publish after the close is logged, not raised."""
+    pytest.importorskip("redis", reason="needs the cluster extra (the redis package)")
+    caplog.set_level(logging.WARNING, logger="chicago.server")
+    note = PresenceNote("w1", frozenset({0}), False)
+
+    async def scenario() -> list[str]:
+        bus = RedisBus("redis://127.0.0.1:1/0", "chicago-test:nowhere:")
+        await asyncio.gather(*(bus.publish_presence(f"t{i}", note) for i in range(5)),
+                             bus.publish_note("turns:p:anna", {"n": 1}))
+        queued = asyncio.ensure_future(bus.publish_note("turns:p:anna", {"n": 2}))
+        await bus.close()
+        async with asyncio.timeout(WAIT):
+            await queued
+        await bus.publish_note("turns:p:anna", {"n": 3})
+        await bus.close()
+        return [r.getMessage() for r in caplog.records if "publishing" in r.getMessage()]
+
+    failures = asyncio.run(scenario())
+    assert sorted(f.split(":")[0] for f in failures[:6]) == sorted(
+        [f"table t{i}" for i in range(5)] + ["table turns"])
+    assert 6 <= len(failures) <= 8
+
