@@ -218,7 +218,7 @@ class TableCache:
             try:
                 async with self.locks.hold(table.id) as held:
                     if held.last_seq is not None and held.last_seq > table.state.seq:
-                        await self.follow(table, wait=False)
+                        await self.follow(table, wait=False, held=True)
                         if table.state.seq != held.last_seq or not self.holds(table):
                             raise TableError("internal", "the table could not be brought up "
                                              "to date; reconnect to resync", 503)
@@ -287,15 +287,27 @@ class TableCache:
                 yield
 
     # ------------------------------------------------------------------ read path
-    async def follow(self, table: LiveTable, *, wait: bool = True) -> None:
+    async def follow(self, table: LiveTable, *, wait: bool = True, held: bool = False) -> None:
         """Apply and send the entries other workers stored after the table's seq (read from the
         store). ``wait``: first wait until the bus delivers this table's news, so that
-        nothing published after the read can be missed."""
+        nothing published after the read can be missed. ``held``: the caller holds the
+        table's lock (:meth:`writing`); else the entries read are applied under it, so that
+        a read returning this process's own change, stored but not yet applied by its write
+        path, waits for that write (which applies it; the read then skips it)."""
         if not self.locks.shared or not self.holds(table):
             return
         if wait and table.subscription is not None:
             await table.subscription.ready()
         entries = await asyncio.to_thread(self.storage.entries_after, table.id, table.state.seq)
+        if held:
+            self._receive_all(table, entries)
+            return
+        async with table.lock:
+            if self.holds(table):  # not dropped while it waited
+                self._receive_all(table, entries)
+
+    def _receive_all(self, table: LiveTable, entries: Sequence[LogEntry]) -> None:
+        """:meth:`_receive` each of ``entries`` in turn, up to a gap."""
         for entry in entries:
             if not self._receive(table, entry):
                 break

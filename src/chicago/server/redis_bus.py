@@ -18,6 +18,12 @@ numbers of the next one, and the receiving worker then reads the missing entries
 database (:mod:`chicago.server.cache`). A lost presence note is repeated within seconds
 (:mod:`chicago.server.presence`). So Redis needs no persistence.
 
+A bus publishes on one connection, through one task (:meth:`RedisBus._flush`): the messages
+asked for while a round trip is under way wait, then go in the next pipeline, in the order
+they were asked for. So a crowd of tables publishing at once (their presence notes when a
+worker starts) takes no connection per message, and never meets the cap of redis-py's
+connection pool (docs/SCALING.md, "One publisher per bus").
+
 The prefix keeps sites apart on one Redis server: by default it is derived from the database
 (:func:`channel_prefix`), so workers share channels exactly when they share tables.
 """
@@ -33,6 +39,7 @@ import logging
 import math
 import secrets
 from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import make_url
@@ -238,6 +245,24 @@ _DECODERS: dict[str, Callable[[str | bytes], tuple[str, Any]]] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class _Outgoing:
+    """A message waiting for the bus's publisher; ``done`` is resolved once it was sent
+    (or its failure logged)."""
+
+    channel: str
+    payload: str
+    what: str
+    done: asyncio.Future[None]
+
+
+def _settle(messages: Sequence[_Outgoing]) -> None:
+    """Resolve the futures of ``messages`` that nobody resolved or cancelled yet."""
+    for message in messages:
+        if not message.done.done():
+            message.done.set_result(None)
+
+
 class _RedisSubscription:
     def __init__(self, bus: RedisBus, channel: str, handler: Callable[[str, Any], None]) -> None:
         self._bus = bus
@@ -274,6 +299,8 @@ class RedisBus:
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         self._bursts: dict[str, list[LogEntry]] = {}  # table id -> a burst's entries so far
+        self._outbox: list[_Outgoing] = []  # asked for, not yet handed to the publisher
+        self._publisher: asyncio.Task[None] | None = None
         self.received = 0
         """Log entries from other workers handled so far (for tests and status pages)."""
         self.received_messages = 0
@@ -364,11 +391,14 @@ class RedisBus:
         self._closed = True
         self._handlers.clear()
         tasks = list(self._tasks)
-        if self._reader is not None:
-            tasks.append(self._reader)
+        for task in (self._reader, self._publisher):
+            if task is not None:
+                tasks.append(task)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        _settle(self._outbox)
+        self._outbox = []
         for resource in (self._pubsub, self._client):
             if resource is not None:
                 with contextlib.suppress(Exception):
@@ -386,13 +416,33 @@ class RedisBus:
             handler(table_id, news)
 
     async def _send(self, channel: str, payload: str, what: str) -> None:
-        """Publish to the other workers; a failure is logged."""
-        try:
-            client = await self._connect()
-            await client.publish(channel, payload)
-        except Exception as exc:
-            log.warning("table %s: publishing %s on Redis failed: %s",
-                        self._table_of(channel)[1], what, exc)
+        """Publish to the other workers (queued for :meth:`_flush`); returns once the
+        message went to Redis, or its failure was logged."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._outbox.append(_Outgoing(channel, payload, what, done))
+        if self._publisher is None or self._publisher.done():
+            self._publisher = loop.create_task(self._flush())
+        await done
+
+    async def _flush(self) -> None:
+        """The bus's one publisher: until the outbox is empty, send what is in it in one
+        pipeline (one round trip, one connection); a failure is logged per message (Redis
+        only carries news: the receivers read lost entries from the database)."""
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            try:
+                client = await self._connect()
+                async with client.pipeline(transaction=False) as pipe:
+                    for message in batch:
+                        pipe.publish(message.channel, message.payload)
+                    await pipe.execute()
+            except Exception as exc:
+                for message in batch:
+                    log.warning("table %s: publishing %s on Redis failed: %s",
+                                self._table_of(message.channel)[1], message.what, exc)
+            finally:  # also when cancelled (the bus closed): nobody waits for ever
+                _settle(batch)
 
     def _subscribe(self, channel: str, handler: Callable[[str, Any], None]) -> Subscription:
         handlers = self._handlers.setdefault(channel, [])
