@@ -1,0 +1,259 @@
+"""Dealing the hidden cards from the tilted law directly (``master:tilt=X;tiltdraw=1``,
+issue 30).
+
+``master:tilt=X`` (:mod:`chicago.bots.ranktilt`) reweighs a dealt pool by each opponent's
+per-rank factor ``exp(X × Σ L[rank])``; the pool's few heavy worlds then fill the search
+(docs/BOTS.md, "How good the worlds are, card by card"). Here the pool is *dealt* from that
+law instead, so every world is a deal of its own and the weights left to apply (the
+plausibility of each hand and the likelihood of the cards played) are the pool's usual ones.
+
+**The free opponents, exactly.** An opponent whose hand nothing but its size, its voids
+(R-TRICK-2) and its known one-up card constrains is *free*. The hidden cards — those the
+seat has not seen, less every opponent's known card — go each to one free opponent (with
+weight ``exp(log factor)`` of that card for it, 0 in a suit it showed void or for a card
+another opponent showed and may have kept or discarded) or *nowhere* (the stock, the
+discards and the constrained opponents' hands, weight 1), each free opponent taking
+exactly the cards it is missing. The law of such an assignment is the product of its
+weights; :class:`TiltDrawer` works out, once per decision, the sum of that product over
+every completion of each suffix of the cards for every count each free opponent still
+takes (a table of at most ``6³`` counts per card), and then deals a world card by card,
+each card's place drawn with chances proportional to its weight there times the table's
+sum for what is left: an exact draw from the tilted law, no rejection, a few dozen random
+numbers a world.
+
+**The constrained opponents** (a claim that still holds, R-ANN-1; a protected combination,
+R-EX-4; a shown hand, R-EX-4) are then dealt by the engine's own sampler
+(:func:`~chicago.engine.sampling.sample_hands`) from the cards left *nowhere*: the free
+opponents' dealt cards are handed to it as cards they are known to hold. Their tilt is not
+in the draw; it is an importance weight (:meth:`TiltDrawer.deal`'s second value). Every
+world is checked with :func:`~chicago.engine.sampling.consistent`; where the constrained
+hands cannot be built from what is left, the free cards are dealt again (a few times), and
+failing that the world is the engine's own deal with the whole tilt as its weight.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections.abc import Mapping, Sequence
+
+from chicago.cards import ids_of_mask, mask_of
+from chicago.engine.knowledge import Knowledge, Opponent
+from chicago.engine.sampling import consistent, hand_problems, sample_hands, void_mask
+
+__all__ = ["TiltDrawer", "constrained"]
+
+_REDEALS = 4
+"""Deals of the free cards tried before a world falls back to the engine's deal where the
+constrained opponents' hands cannot be built from what is left."""
+_KEPT_TRIES = 24
+"""Draws of the free cards tried, per deal, for one whose opponents with protected
+combinations hold them (:meth:`TiltDrawer.deal`)."""
+
+
+def constrained(opp: Opponent) -> bool:
+    """Whether ``opp``'s hand is left to the engine's sampler, which builds it from its
+    claim (one that still holds, its whole hand of the deal in view, R-ANN-1)."""
+    return opp.holding + len(opp.played) == 5 and opp.claim is not None
+
+
+def _keeps(opp: Opponent) -> bool:
+    """Whether ``opp`` must still hold protected combinations (R-EX-4): the drawer deals it
+    freely and keeps a draw only where it holds them."""
+    return opp.holding + len(opp.played) == 5 and bool(opp.kept)
+
+
+def _shows(opp: Opponent) -> bool:
+    """Whether ``opp`` showed its hand and the count of the shown cards it kept is known."""
+    return bool(opp.shown) and opp.kept_from_shown is not None
+
+
+class TiltDrawer:
+    """Deals worlds for one seat's view from the tilted law (module docstring).
+
+    ``logs`` maps each opponent's seat to the log factor of each of the 52 cards in its hand
+    (:func:`~chicago.bots.ranktilt.seat_log_factors`, with any power folded in).
+
+    Each free opponent is one *place* of the draw; one that showed its hand (R-EX-4) is two:
+    the shown cards it kept (exactly their known count) and its other cards (none of the
+    shown ones, which it kept or discarded)."""
+
+    def __init__(self, k: Knowledge, logs: Mapping[int, Sequence[float]]) -> None:
+        self.k = k
+        self.logs = logs
+        opponents = [k.opponents[seat] for seat in sorted(k.opponents)]
+        self.free = [opp for opp in opponents if not constrained(opp)]
+        self.fixed = [opp for opp in opponents if constrained(opp)]
+        self.keeping = [opp for opp in self.free if _keeps(opp)]
+        self.tries = 0
+        """Draws of the free cards so far (for tests and benchmarks)."""
+        known = 0
+        for opp in opponents:
+            known |= opp.known
+        pool = mask_of(k.unseen) & ~known
+        shown = 0
+        for opp in opponents:
+            if _shows(opp):
+                shown |= mask_of(opp.shown)
+        self.seats: list[int] = []
+        """The opponent of each place."""
+        self.caps: list[int] = []
+        """The cards each place takes."""
+        allowed: list[int] = []
+        self.feasible = True
+        """Whether any assignment deals every place its count."""
+        for opp in self.free:
+            need = opp.holding - opp.known.bit_count()
+            open_ = pool & ~void_mask(opp.voids)
+            if _shows(opp):
+                assert opp.kept_from_shown is not None
+                showed = mask_of(opp.shown)
+                keep = opp.kept_from_shown - sum(
+                    1 for c in opp.shown if c in opp.played or opp.known >> int(c) & 1)
+                candidates = open_ & showed
+                if keep < 0 or keep > need or keep > candidates.bit_count():
+                    self.feasible = False
+                    keep = max(0, min(keep, need))
+                self.seats.append(opp.seat)
+                self.caps.append(keep)
+                allowed.append(candidates)
+                need -= keep
+            self.seats.append(opp.seat)
+            self.caps.append(need)
+            allowed.append(open_ & ~shown)
+        if any(cap < 0 or cap > 5 for cap in self.caps):
+            raise ValueError("an opponent's hidden cards must number 0 to 5")
+        tables = [[math.exp(x) for x in logs[seat]] for seat in self.seats]
+        places = range(len(self.seats))
+        cards: list[tuple[int, tuple[float, ...]]] = []
+        for card in ids_of_mask(pool):
+            weights = tuple(tables[i][card] if allowed[i] >> card & 1 else 0.0
+                            for i in places)
+            if any(weights):
+                cards.append((card, weights))
+        # The likeliest to be held first, so the counts run out early.
+        cards.sort(key=lambda item: (-max(item[1]), item[0]))
+        self.cards = cards
+        self.radix = [1] * len(self.seats)
+        for i in range(len(self.seats) - 2, -1, -1):
+            self.radix[i] = self.radix[i + 1] * (self.caps[i + 1] + 1)
+        self.states = (self.caps[0] + 1) * self.radix[0] if self.seats else 1
+        self.start = sum(cap * r for cap, r in zip(self.caps, self.radix, strict=True))
+        self.table = self._sums(cards)
+        ones = self._sums([(card, tuple(1.0 if w else 0.0 for w in weights))
+                           for card, weights in cards])
+        total, flat = self.table[0][self.start], ones[0][self.start]
+        self.feasible = self.feasible and total > 0
+        self.scale = total / flat if self.feasible else 0.0
+        """The mean tilt of the free opponents' hands over the unweighted assignments: the
+        importance weight of a drawn world against an untilted one (:meth:`deal`)."""
+
+    def _sums(self, cards: Sequence[tuple[int, tuple[float, ...]]]) -> list[list[float]]:
+        """Per suffix of ``cards`` and per count left to each free opponent (mixed radix):
+        the sum of the weights of every way to place the suffix's cards."""
+        size = self.states
+        radix = self.radix
+        caps = self.caps
+        digits = [[(s // r) % (cap + 1) for r, cap in zip(radix, caps, strict=True)]
+                  for s in range(size)]
+        after = [0.0] * size
+        after[0] = 1.0
+        out = [after]
+        for _, weights in reversed(cards):
+            now = list(after)  # nowhere: the counts left unchanged
+            for s in range(size):
+                d = digits[s]
+                total = now[s]
+                for i, w in enumerate(weights):
+                    if w and d[i]:
+                        total += w * after[s - radix[i]]
+                now[s] = total
+            out.append(now)
+            after = now
+        out.reverse()
+        return out
+
+    def _free_hands(self, rng: random.Random) -> list[int]:
+        """One exact draw of the free opponents' hidden cards."""
+        table = self.table
+        radix = self.radix
+        hands = [0] * len(self.seats)
+        state = self.start
+        for j, (card, weights) in enumerate(self.cards):
+            if not state:
+                break
+            nxt = table[j + 1]
+            point = rng.random() * table[j][state]
+            point -= nxt[state]
+            if point < 0:
+                continue
+            for i, w in enumerate(weights):
+                if w and (state // radix[i]) % (self.caps[i] + 1):
+                    point -= w * nxt[state - radix[i]]
+                    if point < 0:
+                        hands[i] |= 1 << card
+                        state -= radix[i]
+                        break
+            else:  # rounding: the last place that can take it
+                for i in range(len(weights) - 1, -1, -1):
+                    if weights[i] and (state // radix[i]) % (self.caps[i] + 1):
+                        hands[i] |= 1 << card
+                        state -= radix[i]
+                        break
+        return hands
+
+    def _kept_hands(self, rng: random.Random) -> dict[int, int] | None:
+        """The free opponents' hidden cards by seat, drawn (:meth:`_free_hands`) until every
+        opponent with protected combinations holds them (rejection: the draw conditioned
+        on them, still exact); None after :data:`_KEPT_TRIES` draws."""
+        k = self.k
+        for _ in range(_KEPT_TRIES):
+            self.tries += 1
+            dealt: dict[int, int] = {}
+            for seat, cards in zip(self.seats, self._free_hands(rng), strict=True):
+                dealt[seat] = dealt.get(seat, 0) | cards
+            if all(not hand_problems(k, opp, opp.known | dealt[opp.seat])
+                   for opp in self.keeping):
+                return dealt
+        return None
+
+    def _tilt(self, seat: int, hand: int) -> float:
+        table = self.logs[seat]
+        return math.exp(sum(table[card] for card in ids_of_mask(hand)))
+
+    def deal(self, rng: random.Random) -> tuple[list[int], float]:
+        """One world (a card mask per seat) and its importance weight against the seat's
+        untilted law times the tilt: the mean tilt of the free hands (:attr:`scale`)
+        times the tilt of the constrained opponents' hands, dealt untilted; for a world
+        the engine had to deal alone, the tilt of every opponent's hand."""
+        k = self.k
+        for _ in range(_REDEALS if self.feasible else 0):
+            dealt = self._kept_hands(rng)
+            if dealt is None:
+                break
+            if not self.fixed:
+                hands = [0] * k.players
+                hands[k.seat] = k.hand_mask
+                for opp in self.free:
+                    hands[opp.seat] = opp.known | dealt.get(opp.seat, 0)
+                return hands, self.scale
+            opponents = dict(k.opponents)
+            for opp in self.free:
+                opponents[opp.seat] = dataclasses.replace(
+                    opp, known=opp.known | dealt.get(opp.seat, 0))
+            try:
+                hands = sample_hands(dataclasses.replace(k, opponents=opponents), rng)
+            except ValueError:
+                continue
+            if consistent(k, hands):
+                continue
+            weight = self.scale
+            for opp in self.fixed:
+                weight *= self._tilt(opp.seat, hands[opp.seat])
+            return hands, weight
+        hands = sample_hands(k, rng)
+        weight = 1.0
+        for seat in k.opponents:
+            weight *= self._tilt(seat, hands[seat])
+        return hands, weight
