@@ -41,6 +41,7 @@ from collections.abc import Mapping, Sequence
 from chicago.cards import ids_of_mask, mask_of
 from chicago.engine.knowledge import Knowledge, Opponent
 from chicago.engine.sampling import consistent, hand_problems, sample_hands, void_mask
+from chicago.poker import Category
 
 __all__ = ["TiltDrawer", "constrained"]
 
@@ -52,10 +53,41 @@ _KEPT_TRIES = 24
 combinations hold them (:meth:`TiltDrawer.deal`)."""
 
 
+_GROUPS: dict[Category, tuple[int, ...]] = {
+    Category.PAIR: (2,),
+    Category.TWO_PAIR: (2, 2),
+    Category.THREE_OF_A_KIND: (3,),
+    Category.FOUR_OF_A_KIND: (4,),
+}
+"""The groups of equal ranks a protected combination keeps (R-EX-4); the others keep all
+five cards."""
+
+
 def constrained(opp: Opponent) -> bool:
     """Whether ``opp``'s hand is left to the engine's sampler, which builds it from its
-    claim (one that still holds, its whole hand of the deal in view, R-ANN-1)."""
-    return opp.holding + len(opp.played) == 5 and opp.claim is not None
+    constraint (its whole hand of the deal in view): a claim that still holds (R-ANN-1),
+    or a protected combination of five cards (a straight, flush or full house, R-EX-4)."""
+    whole = opp.holding + len(opp.played) == 5
+    return whole and (opp.claim is not None
+                      or any(c.category not in _GROUPS for c in opp.kept))
+
+
+def _cores(opp: Opponent) -> dict[int, int]:
+    """The revealed ranks of ``opp``'s protected combinations (R-EX-4) and how many cards of
+    each it must hold still among its hidden cards (those played or known count)."""
+    if opp.holding + len(opp.played) != 5:
+        return {}
+    need: dict[int, int] = {}
+    for claim in opp.kept:
+        for size, value in zip(_GROUPS.get(claim.category, ()), claim.stages, strict=False):
+            need[value] = max(need.get(value, 0), size)
+    out = {}
+    for value, size in need.items():
+        bits = 0xF << ((value - 2) * 4)
+        missing = size - ((mask_of(opp.played) | opp.known) & bits).bit_count()
+        if missing > 0:
+            out[value] = missing
+    return out
 
 
 def _keeps(opp: Opponent) -> bool:
@@ -77,7 +109,10 @@ class TiltDrawer:
 
     Each free opponent is one *place* of the draw; one that showed its hand (R-EX-4) is two:
     the shown cards it kept (exactly their known count) and its other cards (none of the
-    shown ones, which it kept or discarded)."""
+    shown ones, which it kept or discarded); one that keeps a protected combination of a
+    revealed rank has a place more per such rank, the cards of that rank it must hold (its
+    other cards may hold more of them: such a hand is reached once per choice of the
+    required ones, and weighed down by that count, :meth:`deal`)."""
 
     def __init__(self, k: Knowledge, logs: Mapping[int, Sequence[float]]) -> None:
         self.k = k
@@ -98,6 +133,8 @@ class TiltDrawer:
                 shown |= mask_of(opp.shown)
         self.seats: list[int] = []
         """The opponent of each place."""
+        self.cores: list[tuple[int, int, int]] = []
+        """Per place of a revealed protected rank: the seat, the rank's cards, the count."""
         self.caps: list[int] = []
         """The cards each place takes."""
         allowed: list[int] = []
@@ -119,6 +156,16 @@ class TiltDrawer:
                 self.caps.append(keep)
                 allowed.append(candidates)
                 need -= keep
+            for value, missing in _cores(opp).items():
+                bits = 0xF << ((value - 2) * 4)
+                if missing > need or missing > (open_ & ~shown & bits).bit_count():
+                    self.feasible = False
+                    missing = max(0, min(missing, need))
+                self.cores.append((opp.seat, bits, missing))
+                self.seats.append(opp.seat)
+                self.caps.append(missing)
+                allowed.append(open_ & ~shown & bits)
+                need -= missing
             self.seats.append(opp.seat)
             self.caps.append(need)
             allowed.append(open_ & ~shown)
@@ -218,6 +265,14 @@ class TiltDrawer:
                 return dealt
         return None
 
+    def _multiplicity(self, dealt: Mapping[int, int]) -> int:
+        """The ways the draw reaches these hands: per place of a revealed protected rank,
+        the choices of its required cards among the hand's hidden cards of that rank."""
+        ways = 1
+        for seat, bits, missing in self.cores:
+            ways *= math.comb((dealt[seat] & bits).bit_count(), missing)
+        return ways
+
     def _tilt(self, seat: int, hand: int) -> float:
         table = self.logs[seat]
         return math.exp(sum(table[card] for card in ids_of_mask(hand)))
@@ -237,7 +292,7 @@ class TiltDrawer:
                 hands[k.seat] = k.hand_mask
                 for opp in self.free:
                     hands[opp.seat] = opp.known | dealt.get(opp.seat, 0)
-                return hands, self.scale
+                return hands, self.scale / self._multiplicity(dealt)
             opponents = dict(k.opponents)
             for opp in self.free:
                 opponents[opp.seat] = dataclasses.replace(
@@ -248,7 +303,7 @@ class TiltDrawer:
                 continue
             if consistent(k, hands):
                 continue
-            weight = self.scale
+            weight = self.scale / self._multiplicity(dealt)
             for opp in self.fixed:
                 weight *= self._tilt(opp.seat, hands[opp.seat])
             return hands, weight
