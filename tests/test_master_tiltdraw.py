@@ -29,6 +29,7 @@ from chicago.engine.knowledge import Claim, Knowledge, knowledge
 from chicago.engine.sampling import consistent
 from chicago.poker import Category
 from master_cases import master
+from script_loader import load_script
 from test_master_tilt import _aces_held, _first_trick_decision
 from test_master_tiltdeal import _ready, _searched, _views
 
@@ -233,3 +234,17 @@ def test_a_seed_fixes_the_card_and_the_call() -> None:
     shares = _ready(spec, view, k)._chicago_shares(k, random.Random(9))
     assert _ready(spec, view, k)._chicago_shares(k, random.Random(9)) == shares
     assert all(0 <= share <= 1 for share in shares)
+
+
+def test_the_world_benchmark_measures_the_drawn_pool() -> None:
+    """``bench_world_quality.py`` measures ``tiltdraw``'s own pool: it runs, every card's
+    places sum to one, and it reports no ``llr`` (the pool's weights are not the play
+    likelihood alone)."""
+    tool = load_script("benchmarks/bench_world_quality.py")
+    decisions, records = tool.collect("master:samples=8;tilt=1;tiltdraw=1", "basic", [0],
+                                      deals=1, seed=5, uniform=20)
+    assert decisions and records
+    assert all(d.llr is None for d in decisions)
+    for r in records:
+        for source in tool.SOURCES:
+            assert math.isclose(sum(r.probs[source]), 1.0, abs_tol=1e-9)

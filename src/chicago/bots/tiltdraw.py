@@ -7,28 +7,33 @@ per-rank factor ``exp(X × Σ L[rank])``; the pool's few heavy worlds then fill 
 law instead, so every world is a deal of its own and the weights left to apply (the
 plausibility of each hand and the likelihood of the cards played) are the pool's usual ones.
 
-**The free opponents, exactly.** An opponent whose hand nothing but its size, its voids
-(R-TRICK-2) and its known one-up card constrains is *free*. The hidden cards — those the
-seat has not seen, less every opponent's known card — go each to one free opponent (with
-weight ``exp(log factor)`` of that card for it, 0 in a suit it showed void or for a card
-another opponent showed and may have kept or discarded) or *nowhere* (the stock, the
-discards and the constrained opponents' hands, weight 1), each free opponent taking
-exactly the cards it is missing. The law of such an assignment is the product of its
-weights; :class:`TiltDrawer` works out, once per decision, the sum of that product over
-every completion of each suffix of the cards for every count each free opponent still
-takes (a table of at most ``6³`` counts per card), and then deals a world card by card,
-each card's place drawn with chances proportional to its weight there times the table's
-sum for what is left: an exact draw from the tilted law, no rejection, a few dozen random
-numbers a world.
+**The free opponents, exactly.** The hidden cards — those the seat has not seen, less
+every opponent's known one-up card — go each to one *place* (an opponent's hand, with
+weight ``exp(log factor)`` of that card for it, 0 in a suit it showed void, R-TRICK-2) or
+*nowhere* (the stock, the discards and the hands the engine builds, weight 1), each place
+taking exactly the cards it is missing. An opponent that showed its hand (R-EX-4) is two
+places: the shown cards it kept (exactly their known count; no other opponent holds a
+shown card, kept or discarded) and its other cards. One that keeps a protected
+combination of a revealed rank (R-EX-4) has a place more per such rank, the cards of it
+that it must hold. The law of an assignment is the product of its weights;
+:class:`TiltDrawer` works out, once per decision, the sum of that product over every
+completion of each suffix of the cards for every count each place still takes (at most a
+few hundred counts per card), and then deals a world card by card, each card's place drawn
+with chances proportional to its weight there times the table's sum for what is left: an
+exact draw from the tilted law, a few dozen random numbers a world. A hand holding more
+cards of a protected rank than it must is reached once per choice of the required ones:
+its weight is divided by that count. A protected combination of an unrevealed rank is
+kept by rejection (the draw redone until every such opponent holds it: still exact).
 
-**The constrained opponents** (a claim that still holds, R-ANN-1; a protected combination,
-R-EX-4; a shown hand, R-EX-4) are then dealt by the engine's own sampler
-(:func:`~chicago.engine.sampling.sample_hands`) from the cards left *nowhere*: the free
-opponents' dealt cards are handed to it as cards they are known to hold. Their tilt is not
-in the draw; it is an importance weight (:meth:`TiltDrawer.deal`'s second value). Every
-world is checked with :func:`~chicago.engine.sampling.consistent`; where the constrained
-hands cannot be built from what is left, the free cards are dealt again (a few times), and
-failing that the world is the engine's own deal with the whole tilt as its weight.
+**The constrained opponents** (a claim that still holds, R-ANN-1; a protected straight,
+flush or full house, R-EX-4) are then dealt by the engine's own sampler
+(:func:`~chicago.engine.sampling.sample_hands`) from the cards left *nowhere*: the others'
+dealt cards are handed to it as cards they are known to hold. Their tilt is not in the
+draw; it is an importance weight (:meth:`TiltDrawer.deal`'s second value). Every such world
+is checked with :func:`~chicago.engine.sampling.consistent`; where the constrained hands
+cannot be built from what is left, the cards are dealt again (a few times), and failing
+that (or where no assignment fits) the world is the engine's own deal with the whole tilt
+as its weight.
 """
 
 from __future__ import annotations
