@@ -77,15 +77,30 @@ def constrained(opp: Opponent) -> bool:
                       or any(c.category not in _GROUPS for c in opp.kept))
 
 
+_CLAIM_GROUPS = {**_GROUPS, Category.FULL_HOUSE: (3, 2)}
+"""The groups of equal ranks a claimed category holds."""
+_FAILURES = 8
+"""Worlds whose constrained hands the engine could not build from what the draw left, after
+which the drawer deals the rest of its worlds as the engine does (:meth:`TiltDrawer.deal`)."""
+
+
 def _cores(opp: Opponent) -> dict[int, int]:
-    """The revealed ranks of ``opp``'s protected combinations (R-EX-4) and how many cards of
-    each it must hold still among its hidden cards (those played or known count)."""
+    """The revealed ranks of ``opp``'s protected combinations (R-EX-4) or, for a player the
+    engine builds, of its claim (R-ANN-1), and how many cards of each it must hold still
+    among its hidden cards (those played or known count)."""
     if opp.holding + len(opp.played) != 5:
         return {}
     need: dict[int, int] = {}
-    for claim in opp.kept:
-        for size, value in zip(_GROUPS.get(claim.category, ()), claim.stages, strict=False):
-            need[value] = max(need.get(value, 0), size)
+    if constrained(opp):
+        if opp.claim is not None and not _shows(opp):
+            groups = _CLAIM_GROUPS.get(opp.claim.category, ())
+            for size, value in zip(groups, opp.claim.stages, strict=False):
+                need[value] = size
+    else:
+        for claim in opp.kept:
+            groups = _GROUPS.get(claim.category, ())
+            for size, value in zip(groups, claim.stages, strict=False):
+                need[value] = max(need.get(value, 0), size)
     out = {}
     for value, size in need.items():
         bits = 0xF << ((value - 2) * 4)
@@ -144,7 +159,20 @@ class TiltDrawer:
         """The cards each place takes."""
         allowed: list[int] = []
         self.feasible = True
-        """Whether any assignment deals every place its count."""
+        """Whether any assignment deals every place its count (and the engine has built
+        the constrained hands often enough)."""
+        self.failures = 0
+        """Worlds whose constrained hands the engine could not build (:data:`_FAILURES`)."""
+        for opp in self.fixed:
+            open_ = pool & ~void_mask(opp.voids) & ~shown
+            for value, missing in _cores(opp).items():
+                bits = 0xF << ((value - 2) * 4)
+                if missing > (open_ & bits).bit_count():
+                    self.feasible = False
+                self.cores.append((opp.seat, bits, missing))
+                self.seats.append(opp.seat)
+                self.caps.append(min(missing, (open_ & bits).bit_count()))
+                allowed.append(open_ & bits)
         for opp in self.free:
             need = opp.holding - opp.known.bit_count()
             open_ = pool & ~void_mask(opp.voids)
@@ -270,12 +298,14 @@ class TiltDrawer:
                 return dealt
         return None
 
-    def _multiplicity(self, dealt: Mapping[int, int]) -> int:
-        """The ways the draw reaches these hands: per place of a revealed protected rank,
-        the choices of its required cards among the hand's hidden cards of that rank."""
+    def _multiplicity(self, hands: Sequence[int]) -> int:
+        """The ways the draw reaches these hands: per place of a revealed rank, the choices
+        of its required cards among the hand's hidden cards of that rank."""
         ways = 1
+        opponents = self.k.opponents
         for seat, bits, missing in self.cores:
-            ways *= math.comb((dealt[seat] & bits).bit_count(), missing)
+            ways *= math.comb((hands[seat] & bits & ~opponents[seat].known).bit_count(),
+                              missing)
         return ways
 
     def _tilt(self, seat: int, hand: int) -> float:
@@ -297,20 +327,24 @@ class TiltDrawer:
                 hands[k.seat] = k.hand_mask
                 for opp in self.free:
                     hands[opp.seat] = opp.known | dealt.get(opp.seat, 0)
-                return hands, self.scale / self._multiplicity(dealt)
+                return hands, self.scale / self._multiplicity(hands)
             opponents = dict(k.opponents)
-            for opp in self.free:
+            for opp in (*self.free, *self.fixed):
                 opponents[opp.seat] = dataclasses.replace(
                     opp, known=opp.known | dealt.get(opp.seat, 0))
             try:
                 hands = sample_hands(dataclasses.replace(k, opponents=opponents), rng)
             except ValueError:
+                hands = []
+            if not hands or consistent(k, hands):
+                self.failures += 1
+                if self.failures >= _FAILURES:
+                    self.feasible = False
+                    break
                 continue
-            if consistent(k, hands):
-                continue
-            weight = self.scale / self._multiplicity(dealt)
+            weight = self.scale / self._multiplicity(hands)
             for opp in self.fixed:
-                weight *= self._tilt(opp.seat, hands[opp.seat])
+                weight *= self._tilt(opp.seat, hands[opp.seat] & ~dealt.get(opp.seat, 0))
             return hands, weight
         hands = sample_hands(k, rng)
         weight = 1.0
