@@ -896,24 +896,34 @@ class MasterBot(ExpertBot):
         importance weight (the drawer's, for the constrained opponents' tilt) times the
         hand-made plausibility of each opponent's hand the engine's sampler would weigh (no
         claim that holds, no shown hand), as :meth:`_plain_sample` deals by it. The play
-        likelihood is :meth:`_play_weights`'s, applied by :meth:`_pool`."""
+        likelihood is :meth:`_play_weights`'s, applied by :meth:`_pool`. With ``draws``,
+        the dealing stops early once ``samples`` worlds are dealt and the deals have taken
+        ``draws`` random draws or more, as :meth:`_pool`'s does (``note`` says how many)."""
         seats = sorted(k.opponents)
         logs = {seat: seat_log_factors(self._kinds.get(seat, self.prior)[0],
                                        self.soft * self.tilt) for seat in seats}
         drawer = TiltDrawer(k, logs)
+        counting = CountingRandom(rng) if self.draws else None
+        source = rng if counting is None else counting
         weighed = [] if not self.weighted else [
             opp for opp in (k.opponents[seat] for seat in seats)
             if not (opp.claim is not None and opp.holding + len(opp.played) == 5)
             and not (opp.shown and opp.kept_from_shown is not None)]
         dealt: list[list[int]] = []
         weights: list[float] = []
-        for _ in range(count):
-            hands, weight = drawer.deal(rng)
+        for index in range(count):
+            if counting is not None and index >= self.samples and counting.draws >= self.draws:
+                if self.note is None:
+                    self.note = float(index)
+                break
+            hands, weight = drawer.deal(source)
             for opp in weighed:
                 weight *= hand_weight(k, opp, [*map(int, opp.played),
                                                *ids_of_mask(hands[opp.seat])])
             dealt.append(hands)
             weights.append(weight)
+        if counting is not None:
+            counting.hand_back(rng)
         if not any(w > 0 for w in weights):
             weights = [1.0] * len(weights)
         return dealt, weights
