@@ -45,7 +45,7 @@ from collections.abc import Mapping, Sequence
 
 from chicago.cards import ids_of_mask, mask_of
 from chicago.engine.knowledge import Knowledge, Opponent
-from chicago.engine.sampling import consistent, hand_problems, sample_hands, void_mask
+from chicago.engine.sampling import consistent, holds_kept, sample_hands, void_mask
 from chicago.poker import Category
 
 __all__ = ["TiltDrawer", "constrained"]
@@ -221,6 +221,13 @@ class TiltDrawer:
         self.states = (self.caps[0] + 1) * self.radix[0] if self.seats else 1
         self.start = sum(cap * r for cap, r in zip(self.caps, self.radix, strict=True))
         self.table = self._sums(cards)
+        self.options = [(card, tuple((i, w, self.radix[i]) for i, w in enumerate(weights) if w))
+                        for card, weights in cards]
+        """Per card: the places that may take it, with its weight and step there."""
+        self.room = [sum(1 << i for i, (r, cap) in enumerate(zip(self.radix, self.caps,
+                                                                   strict=True))
+                         if (s // r) % (cap + 1)) for s in range(self.states)]
+        """Per count left to each place (mixed radix): the mask of the places with room."""
         ones = self._sums([(card, tuple(1.0 if w else 0.0 for w in weights))
                            for card, weights in cards])
         total, flat = self.table[0][self.start], ones[0][self.start]
@@ -257,10 +264,10 @@ class TiltDrawer:
     def _free_hands(self, rng: random.Random) -> list[int]:
         """One exact draw of the free opponents' hidden cards."""
         table = self.table
-        radix = self.radix
+        room = self.room
         hands = [0] * len(self.seats)
         state = self.start
-        for j, (card, weights) in enumerate(self.cards):
+        for j, (card, options) in enumerate(self.options):
             if not state:
                 break
             nxt = table[j + 1]
@@ -268,19 +275,19 @@ class TiltDrawer:
             point -= nxt[state]
             if point < 0:
                 continue
-            for i, w in enumerate(weights):
-                if w and (state // radix[i]) % (self.caps[i] + 1):
-                    point -= w * nxt[state - radix[i]]
+            open_ = room[state]
+            last = -1
+            for i, w, step in options:
+                if open_ >> i & 1:
+                    last = i
+                    point -= w * nxt[state - step]
                     if point < 0:
                         hands[i] |= 1 << card
-                        state -= radix[i]
+                        state -= step
                         break
             else:  # rounding: the last place that can take it
-                for i in range(len(weights) - 1, -1, -1):
-                    if weights[i] and (state // radix[i]) % (self.caps[i] + 1):
-                        hands[i] |= 1 << card
-                        state -= radix[i]
-                        break
+                hands[last] |= 1 << card
+                state -= self.radix[last]
         return hands
 
     def _kept_hands(self, rng: random.Random) -> dict[int, int] | None:
@@ -288,12 +295,14 @@ class TiltDrawer:
         opponent with protected combinations holds them (rejection: the draw conditioned
         on them, still exact); None after :data:`_KEPT_TRIES` draws."""
         k = self.k
+        played = {opp.seat: [int(c) for c in opp.played] for opp in self.keeping}
         for _ in range(_KEPT_TRIES):
             self.tries += 1
             dealt: dict[int, int] = {}
             for seat, cards in zip(self.seats, self._free_hands(rng), strict=True):
                 dealt[seat] = dealt.get(seat, 0) | cards
-            if all(not hand_problems(k, opp, opp.known | dealt[opp.seat])
+            if all(all(holds_kept([*played[opp.seat], *ids_of_mask(opp.known | dealt[opp.seat])],
+                                  claim, k.rules) for claim in opp.kept)
                    for opp in self.keeping):
                 return dealt
         return None
