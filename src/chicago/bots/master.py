@@ -350,7 +350,10 @@ DEFAULT_TILT_DRAW = 0
 (:class:`~chicago.bots.tiltdraw.TiltDrawer`: exact for the opponents only sizes, voids and a
 known card constrain; the others dealt by the engine's sampler and weighed by their tilt),
 then weighs it by the hand-made plausibility and the play likelihood, not the tilt again
-(:meth:`MasterBot._tilt_pool`; docs/BOTS.md, "Dealing from the tilted law")."""
+(:meth:`MasterBot._tilt_pool`). Off: at the decisions against experts (pagat, seed 2026, 26
+games) it gained +0.122 ± 0.048 points per deal, as ``tilt=1`` did, at 1.3 times the median
+CPU with a long tail; ``basic`` and a second seed not yet run (docs/BOTS.md, "Dealing from
+the tilted law")."""
 DEFAULT_TILT_CALL = 0
 """Off: the Chicago call deals its worlds as the expert does. ``tiltcall=1`` (needs
 ``tiltdraw``) deals them from the tilted law too, weighed by the plausibility and resampled
