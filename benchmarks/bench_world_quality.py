@@ -19,6 +19,11 @@ or the discards) — each *source* gives a probability:
   ``infer=3``, raised to ``soft``): the law the search resamples from;
 - ``searched``: the ``samples`` worlds the search then plays (resampled from the pool).
 
+With ``tiltdraw`` the pool is the bot's own, dealt from the tilted law
+(:mod:`chicago.bots.tiltdraw`): ``prior`` is then that deal unweighted, ``weighted`` adds
+the importance, plausibility and play weights, and ``llr`` is not reported (the pool's
+weights are not the play likelihood alone).
+
 Per source it reports the mean probability of the true place, the log score (mean
 −log p of the true place, p mixed with 1% of ``uniform`` so a zero is finite) and the
 Brier score, split by the trick number and by the evidence on the card's true holder
@@ -171,7 +176,7 @@ def measure(game_index: int, game: object, bot: MasterBot, view: object, rng: ra
                     for i in resample(weights, bot.samples, work)]
         mean = sum(weights) / len(weights)
         mine = bot._play_weights(k, [true], plays)[0]
-        if mean > 0:
+        if mean > 0 and not bot.tiltdraw:  # tiltdraw's weights hold importance weights too
             llr = math.log(mine / mean) if mine > 0 else -math.inf
     else:
         pool = [bot._sample(k, work) for _ in range(bot.samples)]

@@ -162,10 +162,12 @@ from chicago.bots.rollout import (
 from chicago.bots.rulesdefence import rules_chicago_made, rules_chicago_moves
 from chicago.bots.solver import (
     Position,
+    can_make_chicago,
     can_win_last_trick,
     last_trick_moves,
     last_trick_values,
 )
+from chicago.bots.tiltdraw import TiltDrawer
 from chicago.bots.worldchain import Factor, walk
 from chicago.cards import Card, ids_of_mask, mask_of
 from chicago.engine.actions import Action, ActionKind
@@ -342,6 +344,20 @@ few the tilt favours. Off: the worlds are the best placed yet, but at the decisi
 seed 2026) it changed nothing measurable, −0.013 ± 0.061 points per deal against experts and
 −0.023 ± 0.090 against ``basic``, at three times the CPU (docs/BOTS.md, "Dealing towards
 the tilt")."""
+DEFAULT_TILT_DRAW = 0
+"""Off: with ``tilt`` the dealt pool is reweighed by the tilt. ``tiltdraw=1`` (needs
+``tilt``) deals the trick search's pool from the tilted law itself
+(:class:`~chicago.bots.tiltdraw.TiltDrawer`: exact for the opponents only sizes, voids and a
+known card constrain; the others dealt by the engine's sampler and weighed by their tilt),
+then weighs it by the hand-made plausibility and the play likelihood, not the tilt again
+(:meth:`MasterBot._tilt_pool`). Off: at the decisions against experts (pagat, seed 2026, 26
+games) it gained +0.122 ± 0.048 points per deal, as ``tilt=1`` did, at 1.3 times the median
+CPU with a long tail; ``basic`` and a second seed not yet run (docs/BOTS.md, "Dealing from
+the tilted law")."""
+DEFAULT_TILT_CALL = 0
+"""Off: the Chicago call deals its worlds as the expert does. ``tiltcall=1`` (needs
+``tiltdraw``) deals them from the tilted law too, weighed by the plausibility and resampled
+(:meth:`MasterBot._chicago_shares`)."""
 DEFAULT_INFOSET = 0
 """The trick play against a table of rules players searched on information sets off by
 default (``infoset=1``: :mod:`chicago.bots.infoset`)."""
@@ -368,7 +384,7 @@ _OPTIONS = {
     "rulescall": (0, 1), "alphamu": (0, 5), "amdepth": (0, 5), "exrule": (0, 2),
     "annrule": (0, 1), "infoset": (0, 1), "exkept": (0, 1), "dealrule": (0, 1),
     "tries": (1, 1000), "keepodds": (0, 2), "block": (0, 1), "lockmodel": (0, 1),
-    "tilt": (0, 4), "tiltdeal": (0, 1000),
+    "tilt": (0, 4), "tiltdeal": (0, 1000), "tiltdraw": (0, 1), "tiltcall": (0, 1),
     "rulesbar": (0.01, 1), "rulescap": (0, 100),
     "exchanges": (0, 1), "announce": (0, 1), "call": (0, 1), "fusion": (0, 2),
     "samples": (1, 10000), "chicago": (0.01, 1), "model": (0, 1), "contested": (0, 1),
@@ -376,7 +392,8 @@ _OPTIONS = {
 _WHOLE = ("worlds", "holds", "proposals", "score", "learned", "last", "lastholds", "pool",
           "cap", "draws", "exchanges", "announce", "call", "fusion", "samples", "exploit",
           "chain", "replies", "rulescall", "rulescap", "alphamu", "amdepth", "exrule",
-          "annrule", "infoset", "exkept", "dealrule", "tries", "keepodds", "tiltdeal")
+          "annrule", "infoset", "exkept", "dealrule", "tries", "keepodds", "tiltdeal",
+          "tiltdraw", "tiltcall")
 """The options that count something or choose a setting: whole numbers only."""
 
 
@@ -474,6 +491,8 @@ class MasterBot(ExpertBot):
         lock_model: float | None = None,
         tilt: float = DEFAULT_TILT,
         tiltdeal: int = DEFAULT_TILT_DEAL,
+        tiltdraw: int = DEFAULT_TILT_DRAW,
+        tiltcall: int = DEFAULT_TILT_CALL,
     ) -> None:
         super().__init__(samples=samples, contested=contested, model=model, chicago=chicago,
                          holds=last_holds)
@@ -655,6 +674,20 @@ class MasterBot(ExpertBot):
         self.tiltdeal = int(tiltdeal)
         """With ``tilt``: the trades by which each searched world is moved towards the
         tilted law (0: the pool reweighed by the tilt instead; :meth:`_walker`)."""
+        if tiltdraw not in (0, 1) or tiltcall not in (0, 1):
+            raise ValueError("tiltdraw and tiltcall must be 0 or 1")
+        if tiltdraw and not tilt:
+            raise ValueError("tiltdraw needs tilt > 0 (the law it deals from)")
+        if tiltdraw and (tiltdeal or learned or dealrule or exrule or annrule):
+            raise ValueError("tiltdraw deals the pool itself: not with tiltdeal, learned, "
+                             "dealrule, exrule or annrule")
+        if tiltcall and not tiltdraw:
+            raise ValueError("tiltcall needs tiltdraw=1")
+        self.tiltdraw = int(tiltdraw)
+        """With ``tilt``: the trick search's pool dealt from the tilted law
+        (:meth:`_tilt_pool`; 0: the pool reweighed by the tilt)."""
+        self.tiltcall = int(tiltcall)
+        """With ``tiltdraw``: the Chicago call's worlds dealt from the tilted law too."""
         self._words: dict[int, Word] = {}
         """With ``annrule``: each opponent's word before its last exchange, this decision."""
         self._kept_memo: KeptMemo = {}
@@ -684,6 +717,9 @@ class MasterBot(ExpertBot):
         if self.play_policy is not None and self.infer == 3 and (
                 k.phase == "play" or (k.phase == "chicago" and self.rulescall)
                 or (self.dealrule and k.phase in ("chicago", "exchange", "one up"))):
+            self._kinds = history_kinds(view.history, k.seat, self.play_policy, self.eps,
+                                        k.players, self.prior, self._deal_logs)
+        elif self.play_policy is not None and self.tiltcall and k.phase == "chicago":
             self._kinds = history_kinds(view.history, k.seat, self.play_policy, self.eps,
                                         k.players, self.prior, self._deal_logs)
             if self.annrule:
@@ -817,6 +853,11 @@ class MasterBot(ExpertBot):
         budget up to there, fewer after. ``note`` then says how many were dealt."""
         counting = CountingRandom(rng) if self.draws else None
         source = rng if counting is None else counting
+        if self.tiltdraw:
+            dealt, weights = self._tilt_pool(k, rng, self.samples * self.pool)
+            plays_weights = self._play_weights(k, dealt, plays)
+            self.pool_dealt = len(dealt)
+            return dealt, [w * p for w, p in zip(weights, plays_weights, strict=True)]
         budget = self.draws * max(self.pool, cap) // self.pool
         cut = False
 
@@ -848,6 +889,65 @@ class MasterBot(ExpertBot):
             self.note = float(len(dealt))
         self.pool_dealt = len(dealt)
         return dealt, weights
+
+    def _tilt_pool(
+        self, k: Knowledge, rng: random.Random, count: int,
+    ) -> tuple[list[list[int]], list[float]]:
+        """With ``tiltdraw``: ``count`` worlds dealt from the tilted law
+        (:class:`~chicago.bots.tiltdraw.TiltDrawer`, each opponent's factor
+        ``exp(soft × tilt × Σ L[rank])`` by its chance of the rules model) and each one's
+        importance weight (the drawer's, for the constrained opponents' tilt) times the
+        hand-made plausibility of each opponent's hand the engine's sampler would weigh (no
+        claim that holds, no shown hand), as :meth:`_plain_sample` deals by it. The play
+        likelihood is :meth:`_play_weights`'s, applied by :meth:`_pool`. With ``draws``,
+        the dealing stops early once ``samples`` worlds are dealt and the deals have taken
+        ``draws`` random draws or more, as :meth:`_pool`'s does (``note`` says how many)."""
+        seats = sorted(k.opponents)
+        logs = {seat: seat_log_factors(self._kinds.get(seat, self.prior)[0],
+                                       self.soft * self.tilt) for seat in seats}
+        drawer = TiltDrawer(k, logs)
+        counting = CountingRandom(rng) if self.draws else None
+        source = rng if counting is None else counting
+        weighed = [] if not self.weighted else [
+            opp for opp in (k.opponents[seat] for seat in seats)
+            if not (opp.claim is not None and opp.holding + len(opp.played) == 5)
+            and not (opp.shown and opp.kept_from_shown is not None)]
+        dealt: list[list[int]] = []
+        weights: list[float] = []
+        for index in range(count):
+            if counting is not None and index >= self.samples and counting.draws >= self.draws:
+                if self.note is None:
+                    self.note = float(index)
+                break
+            hands, weight = drawer.deal(source)
+            for opp in weighed:
+                weight *= hand_weight(k, opp, [*map(int, opp.played),
+                                               *ids_of_mask(hands[opp.seat])])
+            dealt.append(hands)
+            weights.append(weight)
+        if counting is not None:
+            counting.hand_back(rng)
+        if not any(w > 0 for w in weights):
+            weights = [1.0] * len(weights)
+        return dealt, weights
+
+    def _chicago_shares(self, k: Knowledge, rng: random.Random) -> tuple[float, float]:
+        """The expert's shares of sure Chicagos and sure last tricks; with ``tiltcall``
+        on ``samples`` worlds resampled from ``pool`` times as many dealt from the tilted
+        law (:meth:`_tilt_pool`, no plays to read yet)."""
+        if not self.tiltcall:
+            return super()._chicago_shares(k, rng)
+        dealt, weights = self._tilt_pool(k, rng, self.samples * self.pool)
+        leader = k.seat if k.rules.chicago_caller_leads else k.leader
+        made = lasts = 0
+        for index in resample(weights, self.samples, rng):
+            hands = tuple(dealt[index])
+            if can_make_chicago(Position(hands, leader), k.seat):
+                made += 1
+                lasts += 1
+            elif can_win_last_trick(Position(hands, k.leader), k.seat):
+                lasts += 1
+        return made / self.samples, lasts / self.samples
 
     def _walker(self, k: Knowledge, plays: Sequence[Play]) -> tuple[Factor | None, int]:
         """The factor and the number of trades by which each world resampled from the pool
@@ -986,7 +1086,7 @@ class MasterBot(ExpertBot):
                                    k.players, self.prior)
             if (self.exrule or self.annrule) and not self.dealrule:
                 weights = self._rule_weights(k, dealt, weights)
-            if self.tilt and not self.tiltdeal:
+            if self.tilt and not self.tiltdeal and not self.tiltdraw:
                 seats = sorted(k.opponents)
                 rules = {seat: self._kinds.get(seat, self.prior)[0] for seat in seats}
                 weights = [w * t for w, t in zip(
@@ -1697,6 +1797,8 @@ def _factory(spec: str) -> MasterBot:
         lock_model=options.get("lockmodel"),
         tilt=options.get("tilt", DEFAULT_TILT),
         tiltdeal=int(options.get("tiltdeal", DEFAULT_TILT_DEAL)),
+        tiltdraw=int(options.get("tiltdraw", DEFAULT_TILT_DRAW)),
+        tiltcall=int(options.get("tiltcall", DEFAULT_TILT_CALL)),
     )
 
 

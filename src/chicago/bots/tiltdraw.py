@@ -1,0 +1,362 @@
+"""Dealing the hidden cards from the tilted law directly (``master:tilt=X;tiltdraw=1``,
+issue 30).
+
+``master:tilt=X`` (:mod:`chicago.bots.ranktilt`) reweighs a dealt pool by each opponent's
+per-rank factor ``exp(X × Σ L[rank])``; the pool's few heavy worlds then fill the search
+(docs/BOTS.md, "How good the worlds are, card by card"). Here the pool is *dealt* from that
+law instead, so every world is a deal of its own and the weights left to apply (the
+plausibility of each hand and the likelihood of the cards played) are the pool's usual ones.
+
+**The free opponents, exactly.** The hidden cards — those the seat has not seen, less
+every opponent's known one-up card — go each to one *place* (an opponent's hand, with
+weight ``exp(log factor)`` of that card for it, 0 in a suit it showed void, R-TRICK-2) or
+*nowhere* (the stock, the discards and the hands the engine builds, weight 1), each place
+taking exactly the cards it is missing. An opponent that showed its hand (R-EX-4) is two
+places: the shown cards it kept (exactly their known count; no other opponent holds a
+shown card, kept or discarded) and its other cards. One that keeps a protected
+combination of a revealed rank (R-EX-4) has a place more per such rank, the cards of it
+that it must hold. The law of an assignment is the product of its weights;
+:class:`TiltDrawer` works out, once per decision, the sum of that product over every
+completion of each suffix of the cards for every count each place still takes (at most a
+few hundred counts per card), and then deals a world card by card, each card's place drawn
+with chances proportional to its weight there times the table's sum for what is left: an
+exact draw from the tilted law, a few dozen random numbers a world. A hand holding more
+cards of a protected rank than it must is reached once per choice of the required ones:
+its weight is divided by that count. A protected combination of an unrevealed rank is
+kept by rejection (the draw redone until every such opponent holds it: still exact).
+
+**The constrained opponents** (a claim that still holds, R-ANN-1; a protected straight,
+flush or full house, R-EX-4) are then dealt by the engine's own sampler
+(:func:`~chicago.engine.sampling.sample_hands`) from the cards left *nowhere*: the others'
+dealt cards are handed to it as cards they are known to hold. Their tilt is not in the
+draw; it is an importance weight (:meth:`TiltDrawer.deal`'s second value). Every such world
+is checked with :func:`~chicago.engine.sampling.consistent`; where the constrained hands
+cannot be built from what is left, the cards are dealt again (a few times), and failing
+that (or where no assignment fits) the world is the engine's own deal with the whole tilt
+as its weight.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections.abc import Mapping, Sequence
+
+from chicago.cards import ids_of_mask, mask_of
+from chicago.engine.knowledge import Knowledge, Opponent
+from chicago.engine.sampling import consistent, holds_kept, sample_hands, void_mask
+from chicago.poker import Category
+
+__all__ = ["TiltDrawer", "constrained"]
+
+_REDEALS = 4
+"""Deals of the free cards tried before a world falls back to the engine's deal where the
+constrained opponents' hands cannot be built from what is left."""
+_KEPT_TRIES = 24
+"""Draws of the free cards tried, per deal, for one whose opponents with protected
+combinations hold them (:meth:`TiltDrawer.deal`)."""
+
+
+_GROUPS: dict[Category, tuple[int, ...]] = {
+    Category.PAIR: (2,),
+    Category.TWO_PAIR: (2, 2),
+    Category.THREE_OF_A_KIND: (3,),
+    Category.FOUR_OF_A_KIND: (4,),
+}
+"""The groups of equal ranks a protected combination keeps (R-EX-4); the others keep all
+five cards."""
+
+
+def constrained(opp: Opponent) -> bool:
+    """Whether ``opp``'s hand is left to the engine's sampler, which builds it from its
+    constraint (its whole hand of the deal in view): a claim that still holds (R-ANN-1),
+    or a protected combination of five cards (a straight, flush or full house, R-EX-4)."""
+    whole = opp.holding + len(opp.played) == 5
+    return whole and (opp.claim is not None
+                      or any(c.category not in _GROUPS for c in opp.kept))
+
+
+_CLAIM_GROUPS = {**_GROUPS, Category.FULL_HOUSE: (3, 2)}
+"""The groups of equal ranks a claimed category holds."""
+_FAILURES = 8
+"""Worlds whose constrained hands the engine could not build from what the draw left, after
+which the drawer deals the rest of its worlds as the engine does (:meth:`TiltDrawer.deal`)."""
+
+
+def _cores(opp: Opponent) -> dict[int, int]:
+    """The revealed ranks of ``opp``'s protected combinations (R-EX-4) or, for a player the
+    engine builds, of its claim (R-ANN-1), and how many cards of each it must hold still
+    among its hidden cards (those played or known count)."""
+    if opp.holding + len(opp.played) != 5:
+        return {}
+    need: dict[int, int] = {}
+    if constrained(opp):
+        if opp.claim is not None and not _shows(opp):
+            groups = _CLAIM_GROUPS.get(opp.claim.category, ())
+            for size, value in zip(groups, opp.claim.stages, strict=False):
+                need[value] = size
+    else:
+        for claim in opp.kept:
+            groups = _GROUPS.get(claim.category, ())
+            for size, value in zip(groups, claim.stages, strict=False):
+                need[value] = max(need.get(value, 0), size)
+    out = {}
+    for value, size in need.items():
+        bits = 0xF << ((value - 2) * 4)
+        missing = size - ((mask_of(opp.played) | opp.known) & bits).bit_count()
+        if missing > 0:
+            out[value] = missing
+    return out
+
+
+def _keeps(opp: Opponent) -> bool:
+    """Whether ``opp`` must still hold protected combinations (R-EX-4): the drawer deals it
+    freely and keeps a draw only where it holds them."""
+    return opp.holding + len(opp.played) == 5 and bool(opp.kept)
+
+
+def _shows(opp: Opponent) -> bool:
+    """Whether ``opp`` showed its hand and the count of the shown cards it kept is known."""
+    return bool(opp.shown) and opp.kept_from_shown is not None
+
+
+class TiltDrawer:
+    """Deals worlds for one seat's view from the tilted law (module docstring).
+
+    ``logs`` maps each opponent's seat to the log factor of each of the 52 cards in its hand
+    (:func:`~chicago.bots.ranktilt.seat_log_factors`, with any power folded in).
+
+    Each free opponent is one *place* of the draw; one that showed its hand (R-EX-4) is two:
+    the shown cards it kept (exactly their known count) and its other cards (none of the
+    shown ones, which it kept or discarded); one that keeps a protected combination of a
+    revealed rank has a place more per such rank, the cards of that rank it must hold (its
+    other cards may hold more of them: such a hand is reached once per choice of the
+    required ones, and weighed down by that count, :meth:`deal`)."""
+
+    def __init__(self, k: Knowledge, logs: Mapping[int, Sequence[float]]) -> None:
+        self.k = k
+        self.logs = logs
+        opponents = [k.opponents[seat] for seat in sorted(k.opponents)]
+        self.free = [opp for opp in opponents if not constrained(opp)]
+        self.fixed = [opp for opp in opponents if constrained(opp)]
+        self.keeping = [opp for opp in self.free if _keeps(opp)]
+        self.tries = 0
+        """Draws of the free cards so far (for tests and benchmarks)."""
+        known = 0
+        for opp in opponents:
+            known |= opp.known
+        pool = mask_of(k.unseen) & ~known
+        shown = 0
+        for opp in opponents:
+            if _shows(opp):
+                shown |= mask_of(opp.shown)
+        self.seats: list[int] = []
+        """The opponent of each place."""
+        self.cores: list[tuple[int, int, int]] = []
+        """Per place of a revealed protected rank: the seat, the rank's cards, the count."""
+        self.caps: list[int] = []
+        """The cards each place takes."""
+        allowed: list[int] = []
+        self.feasible = True
+        """Whether any assignment deals every place its count (and the engine has built
+        the constrained hands often enough)."""
+        self.failures = 0
+        """Worlds whose constrained hands the engine could not build (:data:`_FAILURES`)."""
+        for opp in self.fixed:
+            open_ = pool & ~void_mask(opp.voids) & ~shown
+            for value, missing in _cores(opp).items():
+                bits = 0xF << ((value - 2) * 4)
+                if missing > (open_ & bits).bit_count():
+                    self.feasible = False
+                self.cores.append((opp.seat, bits, missing))
+                self.seats.append(opp.seat)
+                self.caps.append(min(missing, (open_ & bits).bit_count()))
+                allowed.append(open_ & bits)
+        for opp in self.free:
+            need = opp.holding - opp.known.bit_count()
+            open_ = pool & ~void_mask(opp.voids)
+            if _shows(opp):
+                assert opp.kept_from_shown is not None
+                showed = mask_of(opp.shown)
+                keep = opp.kept_from_shown - sum(
+                    1 for c in opp.shown if c in opp.played or opp.known >> int(c) & 1)
+                candidates = open_ & showed
+                if keep < 0 or keep > need or keep > candidates.bit_count():
+                    self.feasible = False
+                    keep = max(0, min(keep, need))
+                self.seats.append(opp.seat)
+                self.caps.append(keep)
+                allowed.append(candidates)
+                need -= keep
+            for value, missing in _cores(opp).items():
+                bits = 0xF << ((value - 2) * 4)
+                if missing > need or missing > (open_ & ~shown & bits).bit_count():
+                    self.feasible = False
+                    missing = max(0, min(missing, need))
+                self.cores.append((opp.seat, bits, missing))
+                self.seats.append(opp.seat)
+                self.caps.append(missing)
+                allowed.append(open_ & ~shown & bits)
+                need -= missing
+            self.seats.append(opp.seat)
+            self.caps.append(need)
+            allowed.append(open_ & ~shown)
+        if any(cap < 0 or cap > 5 for cap in self.caps):
+            raise ValueError("an opponent's hidden cards must number 0 to 5")
+        tables = [[math.exp(x) for x in logs[seat]] for seat in self.seats]
+        places = range(len(self.seats))
+        cards: list[tuple[int, tuple[float, ...]]] = []
+        for card in ids_of_mask(pool):
+            weights = tuple(tables[i][card] if allowed[i] >> card & 1 else 0.0
+                            for i in places)
+            if any(weights):
+                cards.append((card, weights))
+        # The likeliest to be held first, so the counts run out early.
+        cards.sort(key=lambda item: (-max(item[1]), item[0]))
+        self.cards = cards
+        self.radix = [1] * len(self.seats)
+        for i in range(len(self.seats) - 2, -1, -1):
+            self.radix[i] = self.radix[i + 1] * (self.caps[i + 1] + 1)
+        self.states = (self.caps[0] + 1) * self.radix[0] if self.seats else 1
+        self.start = sum(cap * r for cap, r in zip(self.caps, self.radix, strict=True))
+        self.table = self._sums(cards)
+        self.options = [(card, tuple((i, w, self.radix[i]) for i, w in enumerate(weights) if w))
+                        for card, weights in cards]
+        """Per card: the places that may take it, with its weight and step there."""
+        self.room = [sum(1 << i for i, (r, cap) in enumerate(zip(self.radix, self.caps,
+                                                                   strict=True))
+                         if (s // r) % (cap + 1)) for s in range(self.states)]
+        """Per count left to each place (mixed radix): the mask of the places with room."""
+        ones = self._sums([(card, tuple(1.0 if w else 0.0 for w in weights))
+                           for card, weights in cards])
+        total, flat = self.table[0][self.start], ones[0][self.start]
+        self.feasible = self.feasible and total > 0
+        self.scale = total / flat if self.feasible else 0.0
+        """The mean tilt of the free opponents' hands over the unweighted assignments: the
+        importance weight of a drawn world against an untilted one (:meth:`deal`)."""
+
+    def _sums(self, cards: Sequence[tuple[int, tuple[float, ...]]]) -> list[list[float]]:
+        """Per suffix of ``cards`` and per count left to each free opponent (mixed radix):
+        the sum of the weights of every way to place the suffix's cards."""
+        size = self.states
+        radix = self.radix
+        caps = self.caps
+        digits = [[(s // r) % (cap + 1) for r, cap in zip(radix, caps, strict=True)]
+                  for s in range(size)]
+        after = [0.0] * size
+        after[0] = 1.0
+        out = [after]
+        for _, weights in reversed(cards):
+            now = list(after)  # nowhere: the counts left unchanged
+            for s in range(size):
+                d = digits[s]
+                total = now[s]
+                for i, w in enumerate(weights):
+                    if w and d[i]:
+                        total += w * after[s - radix[i]]
+                now[s] = total
+            out.append(now)
+            after = now
+        out.reverse()
+        return out
+
+    def _free_hands(self, rng: random.Random) -> list[int]:
+        """One exact draw of the free opponents' hidden cards."""
+        table = self.table
+        room = self.room
+        hands = [0] * len(self.seats)
+        state = self.start
+        for j, (card, options) in enumerate(self.options):
+            if not state:
+                break
+            nxt = table[j + 1]
+            point = rng.random() * table[j][state]
+            point -= nxt[state]
+            if point < 0:
+                continue
+            open_ = room[state]
+            last = -1
+            for i, w, step in options:
+                if open_ >> i & 1:
+                    last = i
+                    point -= w * nxt[state - step]
+                    if point < 0:
+                        hands[i] |= 1 << card
+                        state -= step
+                        break
+            else:  # rounding: the last place that can take it
+                hands[last] |= 1 << card
+                state -= self.radix[last]
+        return hands
+
+    def _kept_hands(self, rng: random.Random) -> dict[int, int] | None:
+        """The free opponents' hidden cards by seat, drawn (:meth:`_free_hands`) until every
+        opponent with protected combinations holds them (rejection: the draw conditioned
+        on them, still exact); None after :data:`_KEPT_TRIES` draws."""
+        k = self.k
+        played = {opp.seat: [int(c) for c in opp.played] for opp in self.keeping}
+        for _ in range(_KEPT_TRIES):
+            self.tries += 1
+            dealt: dict[int, int] = {}
+            for seat, cards in zip(self.seats, self._free_hands(rng), strict=True):
+                dealt[seat] = dealt.get(seat, 0) | cards
+            if all(all(holds_kept([*played[opp.seat], *ids_of_mask(opp.known | dealt[opp.seat])],
+                                  claim, k.rules) for claim in opp.kept)
+                   for opp in self.keeping):
+                return dealt
+        return None
+
+    def _multiplicity(self, hands: Sequence[int]) -> int:
+        """The ways the draw reaches these hands: per place of a revealed rank, the choices
+        of its required cards among the hand's hidden cards of that rank."""
+        ways = 1
+        opponents = self.k.opponents
+        for seat, bits, missing in self.cores:
+            ways *= math.comb((hands[seat] & bits & ~opponents[seat].known).bit_count(),
+                              missing)
+        return ways
+
+    def _tilt(self, seat: int, hand: int) -> float:
+        table = self.logs[seat]
+        return math.exp(sum(table[card] for card in ids_of_mask(hand)))
+
+    def deal(self, rng: random.Random) -> tuple[list[int], float]:
+        """One world (a card mask per seat) and its importance weight against the seat's
+        untilted law times the tilt: the mean tilt of the free hands (:attr:`scale`)
+        times the tilt of the constrained opponents' hands, dealt untilted; for a world
+        the engine had to deal alone, the tilt of every opponent's hand."""
+        k = self.k
+        for _ in range(_REDEALS if self.feasible else 0):
+            dealt = self._kept_hands(rng)
+            if dealt is None:
+                break
+            if not self.fixed:
+                hands = [0] * k.players
+                hands[k.seat] = k.hand_mask
+                for opp in self.free:
+                    hands[opp.seat] = opp.known | dealt.get(opp.seat, 0)
+                return hands, self.scale / self._multiplicity(hands)
+            opponents = dict(k.opponents)
+            for opp in (*self.free, *self.fixed):
+                opponents[opp.seat] = dataclasses.replace(
+                    opp, known=opp.known | dealt.get(opp.seat, 0))
+            try:
+                hands = sample_hands(dataclasses.replace(k, opponents=opponents), rng)
+            except ValueError:
+                hands = []
+            if not hands or consistent(k, hands):
+                self.failures += 1
+                if self.failures >= _FAILURES:
+                    self.feasible = False
+                    break
+                continue
+            weight = self.scale / self._multiplicity(hands)
+            for opp in self.fixed:
+                weight *= self._tilt(opp.seat, hands[opp.seat] & ~dealt.get(opp.seat, 0))
+            return hands, weight
+        hands = sample_hands(k, rng)
+        weight = 1.0
+        for seat in k.opponents:
+            weight *= self._tilt(seat, hands[seat])
+        return hands, weight
