@@ -172,6 +172,28 @@ def test_the_words_are_read_at_trick_play_only() -> None:
         assert all(word.round == PAGAT.exchanges - 1 for word in words_of(view, k).values())
 
 
+def test_master_reads_the_words_when_it_decides_a_trick() -> None:
+    """R-ANN-1, R-TRICK-2: ``master:annrule=1`` reads each opponent's word from the view it
+    is asked to decide (not only when a test hands it the words): after a trick decision
+    with a choice its words are ``words_of`` that view's, and without ``annrule`` none."""
+    checked = 0
+    for game in _play_phase_games(5, 4):
+        view = game.view(game.to_act)
+        legal = game.legal_actions()
+        if len(legal) < 2:
+            continue
+        k = knowledge(view)
+        expected = words_of(view, k)
+        reading = MasterBot(annrule=1, samples=4)
+        reading.decide(view, legal, random.Random(1))
+        assert reading._words == expected
+        plain = MasterBot(samples=4)
+        plain.decide(view, legal, random.Random(1))
+        assert plain._words == {}
+        checked += bool(expected)
+    assert checked
+
+
 def test_the_annrule_option_is_checked() -> None:
     """``annrule`` takes 0 or 1 and needs ``infer=3``."""
     assert MasterBot().annrule == 0

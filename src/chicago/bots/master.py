@@ -719,11 +719,11 @@ class MasterBot(ExpertBot):
                 or (self.dealrule and k.phase in ("chicago", "exchange", "one up"))):
             self._kinds = history_kinds(view.history, k.seat, self.play_policy, self.eps,
                                         k.players, self.prior, self._deal_logs)
+            if self.annrule:
+                self._words = words_of(view, k)
         elif self.play_policy is not None and self.tiltcall and k.phase == "chicago":
             self._kinds = history_kinds(view.history, k.seat, self.play_policy, self.eps,
                                         k.players, self.prior, self._deal_logs)
-            if self.annrule:
-                self._words = words_of(view, k)
         self._weigh = self.hand_model.scorer(k, self.temper) if self.learned else None
         phase = k.phase
         if phase in ("exchange", "one up", "redeal") and not self.phases.exchanges:
