@@ -9,6 +9,7 @@ stay more than the reweighed pool's. Fails on main, where the option does not ex
 from __future__ import annotations
 
 import random
+from collections.abc import Container
 
 import pytest
 from hypothesis import given, settings
@@ -55,9 +56,11 @@ def test_the_option_is_parsed_and_checked() -> None:
         make_bot("master:infer=0;tilt=1;tiltdeal=10")
 
 
-def _views(preset: str, seed: int, deals: int) -> list[tuple[object, Knowledge]]:
-    """Seat 0's views and knowledge at its trick decisions with a choice and no Chicago
-    declared, in a game of four quick experts of ``preset`` up to deal ``deals``."""
+def decision_views(preset: str, seed: int, deals: int, phase: str,
+                   seats: Container[int] = range(4)) -> list[tuple[object, Knowledge]]:
+    """The views and knowledge of ``seats`` at their decisions with a choice in ``phase``
+    (no Chicago declared), in a game of four quick experts of ``preset`` up to deal
+    ``deals``."""
     game = Game(Rules.preset(preset), 4, seed=seed)
     bots = [make_bot("expert:samples=4") for _ in range(4)]
     rng = random.Random(seed)
@@ -66,12 +69,18 @@ def _views(preset: str, seed: int, deals: int) -> list[tuple[object, Knowledge]]
         seat = game.to_act
         assert seat is not None
         view, legal = game.view(seat), game.legal_actions()
-        if seat == 0 and str(game.phase) == "play" and len(legal) > 1:
+        if seat in seats and str(game.phase) == phase and len(legal) > 1:
             k = knowledge(view)
             if k.declarer is None:
                 out.append((view, k))
         game.apply(bots[seat].decide(view, legal, rng))
     return out
+
+
+def _views(preset: str, seed: int, deals: int) -> list[tuple[object, Knowledge]]:
+    """Seat 0's views and knowledge at its trick decisions with a choice and no Chicago
+    declared, in a game of four quick experts of ``preset`` up to deal ``deals``."""
+    return decision_views(preset, seed, deals, "play", (0,))
 
 
 @settings(max_examples=6, deadline=None)

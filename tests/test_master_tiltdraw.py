@@ -18,20 +18,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chicago import Game, Rules
 from chicago.bots import make_bot
 from chicago.bots.master import MasterBot
 from chicago.bots.playmodel import effective_count, observed_plays
 from chicago.bots.ranktilt import seat_log_factors
 from chicago.bots.tiltdraw import TiltDrawer
 from chicago.cards import Card, mask_of
-from chicago.engine.knowledge import Claim, Knowledge, knowledge
+from chicago.engine.knowledge import Claim, Knowledge
 from chicago.engine.sampling import consistent
 from chicago.poker import Category
 from master_cases import master
 from script_loader import load_script
 from test_master_tilt import _aces_held, _first_trick_decision
-from test_master_tiltdeal import _ready, _searched, _views
+from test_master_tiltdeal import _ready, _searched, _views, decision_views
 
 DRAW = "master:samples=20;tilt=1;tiltdraw=1"
 
@@ -69,18 +68,7 @@ def _hidden(k: Knowledge) -> int:
 
 def _call_views(preset: str, seed: int, deals: int) -> list[tuple[object, Knowledge]]:
     """Every seat's views at the Chicago call in a game of four quick experts."""
-    game = Game(Rules.preset(preset), 4, seed=seed)
-    bots = [make_bot("expert:samples=4") for _ in range(4)]
-    rng = random.Random(seed)
-    out = []
-    while not game.is_over and game.deal_number <= deals:
-        seat = game.to_act
-        assert seat is not None
-        view, legal = game.view(seat), game.legal_actions()
-        if str(game.phase) == "chicago" and len(legal) > 1:
-            out.append((view, knowledge(view)))
-        game.apply(bots[seat].decide(view, legal, rng))
-    return out
+    return decision_views(preset, seed, deals, "chicago")
 
 
 @settings(max_examples=6, deadline=None)
