@@ -120,17 +120,8 @@ def test_dealing_towards_the_tilt_puts_more_high_cards_with_the_opponents(seed: 
     weights (the tilt is not in them), so the effective worlds of the pool are as many as
     ``master``'s and more than the reweighed pool of ``tilt=1``, and the worlds searched
     are more distinct than ``tilt=1``'s."""
-    _, k, view = _first_trick_decision(seed)
-    assert any(c >> 2 == 12 for c in k.unseen)
-    plays = observed_plays(k)
-    found = {}
-    for spec in ("master:samples=20", "master:samples=20;tilt=1",
-                 "master:samples=20;tilt=1;tiltdeal=80"):
-        bot = _ready(spec, view, k)
-        _, weights = bot._pool(k, random.Random(seed), plays, 0)
-        worlds = [list(hands) for hands in _searched(bot, k, seed)]
-        found[spec] = (effective_count(weights), worlds)
-    plain, tilted, dealt_towards = found.values()
+    k, plain, tilted, dealt_towards = pools_beside_tilt(
+        seed, "master:samples=20;tilt=1;tiltdeal=80")
     assert _aces_held(k, dealt_towards[1], [1.0] * 20) > _aces_held(k, plain[1], [1.0] * 20)
     assert dealt_towards[0] == pytest.approx(plain[0])
     assert dealt_towards[0] > tilted[0]
@@ -145,3 +136,22 @@ def test_a_seed_fixes_the_card() -> None:
     spec = "master:samples=8;tilt=1;tiltdeal=20"
     card = master(spec).decide(view, legal, random.Random(5))  # type: ignore[arg-type]
     assert master(spec).decide(view, legal, random.Random(5)) == card  # type: ignore[arg-type]
+
+
+Pool = tuple[float, list[list[int]]]
+
+
+def pools_beside_tilt(seed: int, spec: str) -> tuple[Knowledge, Pool, Pool, Pool]:
+    """At the first trick decision of ``seed`` (an ace unseen), each of ``master``,
+    ``tilt=1`` and ``spec`` (20 samples each): its pool's effective worlds and the worlds
+    it searches."""
+    _, k, view = _first_trick_decision(seed)
+    assert any(c >> 2 == 12 for c in k.unseen)
+    plays = observed_plays(k)
+    found = []
+    for each in ("master:samples=20", "master:samples=20;tilt=1", spec):
+        bot = _ready(each, view, k)
+        _, weights = bot._pool(k, random.Random(seed), plays, 0)
+        worlds = [list(hands) for hands in _searched(bot, k, seed)]
+        found.append((effective_count(weights), worlds))
+    return k, found[0], found[1], found[2]

@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 
 from chicago.bots import make_bot
 from chicago.bots.master import MasterBot
-from chicago.bots.playmodel import effective_count, observed_plays
 from chicago.bots.ranktilt import seat_log_factors
 from chicago.bots.tiltdraw import TiltDrawer
 from chicago.cards import Card, mask_of
@@ -30,7 +29,7 @@ from chicago.poker import Category
 from master_cases import master
 from script_loader import load_script
 from test_master_tilt import _aces_held, _first_trick_decision
-from test_master_tiltdeal import _ready, _searched, _views, decision_views
+from test_master_tiltdeal import _ready, _searched, _views, decision_views, pools_beside_tilt
 
 DRAW = "master:samples=20;tilt=1;tiltdraw=1"
 
@@ -194,16 +193,7 @@ def test_the_drawn_pool_places_more_aces_and_stays_wide(seed: int) -> None:
     """On the same view and generator, the worlds ``tiltdraw`` searches put more of the
     unseen aces in the opponents' hands than ``master``'s; its pool's effective worlds are
     more than the reweighed pool of ``tilt=1``, and its searched worlds no fewer distinct."""
-    _, k, view = _first_trick_decision(seed)
-    assert any(c >> 2 == 12 for c in k.unseen)
-    plays = observed_plays(k)
-    found = {}
-    for spec in ("master:samples=20", "master:samples=20;tilt=1", DRAW):
-        bot = _ready(spec, view, k)
-        _, weights = bot._pool(k, random.Random(seed), plays, 0)
-        worlds = [list(hands) for hands in _searched(bot, k, seed)]
-        found[spec] = (effective_count(weights), worlds)
-    plain, tilted, drawn = found.values()
+    k, plain, tilted, drawn = pools_beside_tilt(seed, DRAW)
     assert _aces_held(k, drawn[1], [1.0] * 20) > _aces_held(k, plain[1], [1.0] * 20)
     assert drawn[0] > tilted[0]
     assert len({tuple(w) for w in drawn[1]}) >= len({tuple(w) for w in tilted[1]})
