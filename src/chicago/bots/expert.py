@@ -60,7 +60,7 @@ from chicago.engine.knowledge import Knowledge, knowledge
 from chicago.engine.sampling import sample_hands
 from chicago.engine.viewtypes import SeatView
 
-__all__ = ["ExpertBot", "best_card", "parse_options"]
+__all__ = ["ExpertBot", "best_card", "parse_options", "sure_outcomes"]
 
 _K = ActionKind
 DEFAULT_SAMPLES = 40
@@ -182,14 +182,10 @@ class ExpertBot:
         for index in range(self.samples):
             if index and _past(deadline):
                 break
-            hands = self._sample(k, rng)
-            position = Position(tuple(hands), leader)
+            chicago, last = sure_outcomes(k, self._sample(k, rng), leader)
             total += 1
-            if can_make_chicago(position, k.seat):
-                made += 1
-                lasts += 1
-            elif can_win_last_trick(Position(tuple(hands), k.leader), k.seat):
-                lasts += 1
+            made += chicago
+            lasts += last
         return made / total, lasts / total
 
     def _declare(self, k: Knowledge, p: float, q: float) -> bool:
@@ -362,3 +358,12 @@ def _factory(spec: str) -> ExpertBot:
 
 
 register_bot("expert", _factory)
+
+
+def sure_outcomes(k: Knowledge, hands: Sequence[int], leader: int) -> tuple[bool, bool]:
+    """In the world ``hands`` (every seat's hand as a mask): whether the seat's Chicago is
+    sure against any defence, with ``leader`` leading the first trick, and whether its last
+    trick is sure (a sure Chicago takes the last trick too)."""
+    if can_make_chicago(Position(tuple(hands), leader), k.seat):
+        return True, True
+    return False, can_win_last_trick(Position(tuple(hands), k.leader), k.seat)

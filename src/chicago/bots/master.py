@@ -122,6 +122,7 @@ from chicago.bots.expert import (
     DEFAULT_SAMPLES,
     ExpertBot,
     best_card,
+    sure_outcomes,
 )
 from chicago.bots.handmodel import HandModel
 from chicago.bots.heuristics import chicago_is_due, ev_play
@@ -162,7 +163,6 @@ from chicago.bots.rollout import (
 from chicago.bots.rulesdefence import rules_chicago_made, rules_chicago_moves
 from chicago.bots.solver import (
     Position,
-    can_make_chicago,
     can_win_last_trick,
     last_trick_moves,
     last_trick_values,
@@ -941,12 +941,9 @@ class MasterBot(ExpertBot):
         leader = k.seat if k.rules.chicago_caller_leads else k.leader
         made = lasts = 0
         for index in resample(weights, self.samples, rng):
-            hands = tuple(dealt[index])
-            if can_make_chicago(Position(hands, leader), k.seat):
-                made += 1
-                lasts += 1
-            elif can_win_last_trick(Position(hands, k.leader), k.seat):
-                lasts += 1
+            chicago, last = sure_outcomes(k, dealt[index], leader)
+            made += chicago
+            lasts += last
         return made / self.samples, lasts / self.samples
 
     def _walker(self, k: Knowledge, plays: Sequence[Play]) -> tuple[Factor | None, int]:
