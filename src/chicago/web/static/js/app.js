@@ -41,21 +41,25 @@ function route() {
   page?.unmount?.();
   if (page) leavePage();
   window.chicago = {};
+  // Each page draws into an element of its own: one left while an answer it asked for was
+  // on its way may still draw when the answer comes, and then draws into nothing shown.
+  const root = h("div", { class: "page-root" });
+  replace(main, root);
   const [head, a, b] = parts;
-  if (head === "table" && a) page = new TablePage(main, a);
-  else if (head === "watch" && a) page = new TablePage(main, a, { watch: true });
-  else if (head === "replay" && a && b) page = new ReplayPage(main, a, b, { review: params.get("review") });
-  else if (head === "games") page = new GamesPage(main);
-  else if (head === "turns") page = new TurnsPage(main);
-  else if ((head === "confirm" || head === "unsubscribe") && a) page = new MailLinkPage(main, head, a);
-  else if (head === "help") page = new HelpPage(main);
-  else if (head === "profile") page = new ProfilePage(main, a || null);
-  else if (head === "signin" && a) page = new SignInPage(main, a);
-  else if (head === "leaderboard") page = new LeaderboardPage(main, a || null);
-  else if (head === "tournaments") page = new TournamentsPage(main);
-  else if (head === "tournament" && a) page = new TournamentPage(main, a);
-  else if (head === "practice") page = new PracticePage(main);
-  else page = new LobbyPage(main);
+  if (head === "table" && a) page = new TablePage(root, a);
+  else if (head === "watch" && a) page = new TablePage(root, a, { watch: true });
+  else if (head === "replay" && a && b) page = new ReplayPage(root, a, b, { review: params.get("review") });
+  else if (head === "games") page = new GamesPage(root);
+  else if (head === "turns") page = new TurnsPage(root);
+  else if ((head === "confirm" || head === "unsubscribe") && a) page = new MailLinkPage(root, head, a);
+  else if (head === "help") page = new HelpPage(root);
+  else if (head === "profile") page = new ProfilePage(root, a || null);
+  else if (head === "signin" && a) page = new SignInPage(root, a);
+  else if (head === "leaderboard") page = new LeaderboardPage(root, a || null);
+  else if (head === "tournaments") page = new TournamentsPage(root);
+  else if (head === "tournament" && a) page = new TournamentPage(root, a);
+  else if (head === "practice") page = new PracticePage(root);
+  else page = new LobbyPage(root);
   document.body.dataset.page = head || "lobby";
   page.mount();
 }
@@ -75,6 +79,12 @@ function start() {
     h("button", { type: "button", dataset: { lang: code }, lang: code, onclick: () => setLang(code) }, code === "sv" ? "Svenska" : "English")));
   onLangChange(chrome);
   chrome();
+  // The skip link's target is the page, not a route: move the focus there and stay.
+  document.querySelector("a.skip")?.addEventListener("click", (event) => {
+    event.preventDefault();
+    main.focus();
+    main.scrollIntoView();
+  });
   window.addEventListener("hashchange", route);
   route();
   installWorker();
