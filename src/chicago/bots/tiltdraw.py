@@ -43,12 +43,13 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 
-from chicago.cards import ids_of_mask, mask_of
+from chicago.cards import Card, ids_of_mask, mask_of
 from chicago.engine.knowledge import Knowledge, Opponent
 from chicago.engine.sampling import consistent, holds_kept, sample_hands, void_mask
-from chicago.poker import Category
+from chicago.poker import Category, evaluate
+from chicago.rules import Rules
 
-__all__ = ["TiltDrawer", "constrained"]
+__all__ = ["TiltDrawer", "buildable", "constrained"]
 
 _REDEALS = 4
 """Deals of the free cards tried before a world falls back to the engine's deal where the
@@ -82,6 +83,79 @@ _CLAIM_GROUPS = {**_GROUPS, Category.FULL_HOUSE: (3, 2)}
 _FAILURES = 8
 """Worlds whose constrained hands the engine could not build from what the draw left, after
 which the drawer deals the rest of its worlds as the engine does (:meth:`TiltDrawer.deal`)."""
+
+
+_PATTERNS: dict[Category, tuple[int, ...]] = {
+    Category.PAIR: (2, 1, 1, 1),
+    Category.TWO_PAIR: (2, 2, 1),
+    Category.THREE_OF_A_KIND: (3, 1, 1),
+    Category.FULL_HOUSE: (3, 2),
+    Category.FOUR_OF_A_KIND: (4, 1),
+}
+"""The counts of equal ranks in a hand of each category made of groups (no straight or
+flush can hold two cards of a rank, so these counts alone make the category)."""
+
+
+def buildable(opp: Opponent, have: int, allowed: int, rules: Rules) -> bool:
+    """Whether ``opp``, a constrained opponent (:func:`constrained`) holding the cards of
+    ``have`` (with those it played), could fill its hand from ``allowed`` and hold its
+    claim (R-ANN-1) and its protected combinations (R-EX-4): exact for the claims of a
+    category made of groups (a pair … four of a kind, a full house), by the counts of each
+    rank; True, not judged, for a claimed straight or flush (and where the shown cards kept
+    would be the only obstacle: they are not checked). False means no hand fits, so the
+    engine's sampler cannot build one (:meth:`TiltDrawer.deal` then skips its call)."""
+    category = opp.claim.category if opp.claim is not None else None
+    for claim in opp.kept:
+        if claim.category not in _GROUPS:
+            if category is not None and category is not claim.category:
+                return True  # the engine's to judge
+            category = claim.category
+    pattern = _PATTERNS.get(category) if category is not None else None
+    if pattern is None:
+        return True
+    fixed = [*map(int, opp.played), *ids_of_mask(have)]
+    need = 5 - len(fixed)
+    if need < 0:
+        return False
+    held = [0] * 15
+    for card in fixed:
+        held[(card >> 2) + 2] += 1
+    spare = [0] * 15
+    pick: list[list[int]] = [[] for _ in range(15)]
+    for card in ids_of_mask(allowed & ~have):
+        spare[(card >> 2) + 2] += 1
+        pick[(card >> 2) + 2].append(card)
+    left = list(pattern)
+    chosen: list[int] = []
+
+    def fits() -> bool:
+        cards = fixed + chosen
+        if opp.claim is not None:
+            value = evaluate([Card(c) for c in cards], rules)
+            stages = opp.claim.stages
+            if value.category != opp.claim.category or value.ranks[: len(stages)] != stages:
+                return False
+        return all(holds_kept(cards, claim, rules) for claim in opp.kept)
+
+    def walk(rank: int, extra: int) -> bool:
+        if rank < 2:
+            return extra == 0 and not left and fits()
+        for take in range(min(spare[rank], extra), -1, -1):
+            count = held[rank] + take
+            if count and count not in left:
+                continue
+            if count:
+                left.remove(count)
+            chosen.extend(pick[rank][:take])
+            found = walk(rank - 1, extra - take)
+            del chosen[len(chosen) - take:]
+            if count:
+                left.append(count)
+            if found:
+                return True
+        return False
+
+    return walk(14, need)
 
 
 def _cores(opp: Opponent) -> dict[int, int]:
@@ -147,6 +221,11 @@ class TiltDrawer:
         for opp in opponents:
             known |= opp.known
         pool = mask_of(k.unseen) & ~known
+        self.pool = pool
+        """The hidden cards of the draw."""
+        self.skipped = 0
+        """Engine builds skipped because :func:`buildable` found no hand for a constrained
+        opponent (each counts as a failure, :data:`_FAILURES`)."""
         shown = 0
         for opp in opponents:
             if _shows(opp):
@@ -317,6 +396,13 @@ class TiltDrawer:
                               missing)
         return ways
 
+    @staticmethod
+    def _dealt_mask(dealt: Mapping[int, int]) -> int:
+        out = 0
+        for cards in dealt.values():
+            out |= cards
+        return out
+
     def _tilt(self, seat: int, hand: int) -> float:
         table = self.logs[seat]
         return math.exp(sum(table[card] for card in ids_of_mask(hand)))
@@ -337,6 +423,15 @@ class TiltDrawer:
                 for opp in self.free:
                     hands[opp.seat] = opp.known | dealt.get(opp.seat, 0)
                 return hands, self.scale / self._multiplicity(hands)
+            left = self.pool & ~self._dealt_mask(dealt)
+            if not all(buildable(opp, opp.known | dealt.get(opp.seat, 0),
+                                 left & ~void_mask(opp.voids), k.rules) for opp in self.fixed):
+                self.skipped += 1  # the engine could not build them: a failure, skipped
+                self.failures += 1
+                if self.failures >= _FAILURES:
+                    self.feasible = False
+                    break
+                continue
             opponents = dict(k.opponents)
             for opp in (*self.free, *self.fixed):
                 opponents[opp.seat] = dataclasses.replace(
