@@ -15,7 +15,9 @@ median, p90 and max over the decisions per bot.
 main:src/chicago/bots/tiltdraw.py > old.py``), loaded as a module of its own and swapped
 into :mod:`chicago.bots.master` for its turns (label ``<bot> @FILE``).
 
-``--profile`` adds, per bot with ``tiltdraw``, the split of its slowest decisions: the
+``--work N`` sets the drawer's budget of table cells for a mixture over unrevealed
+protected ranks (``tiltdraw._WORK``). ``--profile`` adds, per bot with ``tiltdraw``, the
+split of its slowest decisions: the
 time to build the drawer, the time in the engine's ``sample_hands`` (and its failures),
 the draws of the free cards (``tries``) and the worlds dealt.
 
@@ -38,6 +40,7 @@ from types import ModuleType
 from typing import Any
 
 import chicago.bots.master as master_module
+import chicago.bots.tiltdraw as tiltdraw
 from chicago import Rules
 from chicago.bots import make_bot
 from chicago.sim import derive_seed, duplicate_game
@@ -64,6 +67,8 @@ class Split:
     tries: int = 0
     worlds: int = 0
     failures: int = 0
+    tables: int = 0
+    work: int = 0
 
 
 def decisions(games: Sequence[int], seed: int, deals: int, players: str,
@@ -146,6 +151,8 @@ def profiled(split: Split) -> Iterator[None]:
         cls.__init__, cls.deal, module.sample_hands = init, deal, engine
         split.tries += sum(getattr(d, "tries", 0) for d in made)
         split.failures += sum(getattr(d, "failures", 0) for d in made)
+        split.tables += sum(len(getattr(d, "tables", ())) for d in made)
+        split.work += sum(getattr(d, "work", 0) for d in made)
 
 
 def time_once(spec: str, decision: Decision, module: ModuleType | None,
@@ -180,7 +187,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--compare", default=None)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--work", type=int, default=None,
+                        help="the drawer's budget of table cells (tiltdraw._WORK) for the run")
     args = parser.parse_args()
+    if args.work is not None:
+        tiltdraw._WORK = args.work  # type: ignore[attr-defined]
     kept = decisions(args.games, args.seed, args.deals, args.players)
     print(f"{len(kept)} decisions", flush=True)
     entrants: list[tuple[str, str, ModuleType | None]] = [(s, s, None) for s in args.bots]
@@ -210,7 +221,8 @@ def main() -> int:
                        f"{1000 * s.build / args.rounds:.0f} ms, engine "
                        f"{1000 * s.engine / args.rounds:.0f} ms in {s.engine_calls} calls "
                        f"({s.engine_failed} raised), drawer failures {s.failures}, "
-                       f"tries {s.tries}, worlds {s.worlds}")
+                       f"tries {s.tries}, worlds {s.worlds}, tables {s.tables} "
+                       f"(cells {s.work})")
     return 0
 
 

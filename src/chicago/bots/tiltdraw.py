@@ -58,6 +58,10 @@ constrained opponents' hands cannot be built from what is left."""
 _TABLES = 200
 """The most tables of a draw (one per choice of the opponents' unrevealed protected ranks,
 :class:`TiltDrawer`); beyond it those ranks are kept by rejection."""
+_WORK = 50_000
+"""The most cells (states times cards, summed over the tables) the tables of a mixture
+over unrevealed protected ranks may take; beyond it those ranks are kept by rejection,
+which costs less there (docs/BOTS.md, "Cutting the tail")."""
 _KEPT_TRIES = 24
 """Draws of the free cards tried, per deal, for one whose opponents with protected
 combinations hold them (:meth:`TiltDrawer.deal`)."""
@@ -233,10 +237,11 @@ def _requirements(opp: Opponent) -> list[dict[int, int]]:
             if short > 0:
                 missing[rank] = short
         found.setdefault(frozenset(missing.items()), missing)
-    options = list(found.values())
-    return [d for d in options
-            if not any(e is not d and all(d.get(r, 0) >= m for r, m in e.items())
-                       for e in options)]
+    minimal: list[dict[int, int]] = []
+    for option in sorted(found.values(), key=lambda d: (len(d), sum(d.values()))):
+        if not any(all(option.get(r, 0) >= m for r, m in other.items()) for other in minimal):
+            minimal.append(option)
+    return minimal
 
 
 class _Table:
@@ -400,14 +405,27 @@ class TiltDrawer:
                 if len(alternatives[index]) > 1:
                     self.rejecting.append(opp)
                     alternatives[index] = [_cores(opp)]
+        seats = [opp.seat for opp in self.free]
+        places = [self._places(dict(zip(seats, choice, strict=True)))
+                  for choice in itertools.product(*alternatives)]
+        cards = pool.bit_count()
+        self.work = sum(math.prod(cap + 1 for cap in place[1]) * cards for place in places)
+        """The cells of the tables to build (states times cards)."""
+        if len(places) > 1 and self.work > _WORK:
+            for index, opp in enumerate(self.free):
+                if len(alternatives[index]) > 1:
+                    self.rejecting.append(opp)
+                    alternatives[index] = [_cores(opp)]
+            places = [self._places(dict(zip(seats, alternatives_, strict=True)))
+                      for alternatives_ in itertools.product(*alternatives)]
         self.tables: list[_Table] = []
         """The tables of the draw, one per choice of the unrevealed protected ranks that
         some assignment fits (:class:`_Table`)."""
-        for choice in itertools.product(*alternatives):
-            table = self._table(dict(zip((opp.seat for opp in self.free), choice,
-                                         strict=True)))
-            if table is not None and table.total > 0:
-                self.tables.append(table)
+        for place in places:
+            if place[4]:
+                table = _Table(*place[:4], self.logs, pool)
+                if table.total > 0:
+                    self.tables.append(table)
         self.feasible = self.feasible and bool(self.tables)
         total = sum(t.total for t in self.tables)
         self.sums = [t.total / total for t in self.tables] if self.feasible else []
@@ -418,11 +436,13 @@ class TiltDrawer:
         (counted once per way a table reaches them): the importance weight of a drawn world
         against an untilted one (:meth:`deal`)."""
 
-    def _table(self, need: Mapping[int, dict[int, int]]) -> _Table | None:
-        """The table with the places of every opponent, a free one's ranks as ``need``
-        says (seat → rank → the cards of it still to hold); None where none fits (a
-        place asks more than it may take); :attr:`feasible` False where no choice
-        could fit."""
+    def _places(self, need: Mapping[int, dict[int, int]]) -> tuple[
+            list[int], list[int], list[int], list[tuple[int, int, int]], bool]:
+        """The places of every opponent, a free one's ranks as ``need`` says (seat → rank →
+        the cards of it still to hold): their seats, the cards each takes, the cards each
+        may take, the places of a rank (:class:`_Table`), and whether they may fit (not
+        where a place of a rank asks more than it may take); :attr:`feasible` False where
+        no choice could fit."""
         seats: list[int] = []
         cores: list[tuple[int, int, int]] = []
         caps: list[int] = []
@@ -470,9 +490,7 @@ class TiltDrawer:
             allowed.append(open_ & ~shown)
         if any(cap < 0 or cap > 5 for cap in caps):
             raise ValueError("an opponent's hidden cards must number 0 to 5")
-        if not fits:
-            return None
-        return _Table(seats, caps, allowed, cores, self.logs, pool)
+        return seats, caps, allowed, cores, fits
 
     def _kept_hands(self, rng: random.Random) -> dict[int, int] | None:
         """The free opponents' hidden cards by seat: a table drawn with chances
