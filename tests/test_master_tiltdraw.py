@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chicago.bots import make_bot
+from chicago.bots import make_bot, tiltdraw
 from chicago.bots.master import MasterBot
 from chicago.bots.ranktilt import seat_log_factors
 from chicago.bots.tiltdraw import TiltDrawer, buildable
@@ -300,3 +300,53 @@ def test_buildable_says_no_only_where_no_hand_fits(
     fits = any(not hand_problems(k, opp, mask_of(Card(c) for c in hand))
                for hand in itertools.combinations(cards[played:played + spare], 5 - played))
     assert buildable(opp, 0, allowed, k.rules) == fits
+
+
+def test_beyond_the_budget_of_cells_the_rank_is_kept_by_rejection(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: where the mixture's tables would take more than ``_WORK`` cells, an
+    unrevealed protected pair (R-EX-4) is kept by rejection instead: one table, draws
+    redone, and the weighted law is the enumerated tilted law all the same."""
+    monkeypatch.setattr(tiltdraw, "_WORK", 0)
+    k = _small_case(Category.PAIR, ())
+    logs = _small_logs(k)
+    drawer = TiltDrawer(k, logs)
+    assert len(drawer.tables) == 1 and drawer.rejecting
+    found = _law_of_draws(k, drawer, 20_000)
+    assert drawer.tries > 20_000
+    exact = _exact(k, logs)
+    for key in set(exact) | set(found):
+        assert found.get(key, 0.0) == pytest.approx(exact.get(key, 0.0), abs=0.02), key
+
+
+def test_a_claim_no_hand_left_can_hold_is_not_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30, R-ANN-1, R-EX-4: an opponent claiming three of a kind that kept a pair of
+    kings earlier must hold the three kings; where the draw gave another opponent a king,
+    the drawer counts the failed build without asking the engine (:attr:`skipped`), and
+    every build it asks for succeeds and fits the view."""
+    k = _small_case(Category.THREE_OF_A_KIND)
+    first = min(k.opponents)
+    opponents = dict(k.opponents)
+    opponents[first] = dataclasses.replace(
+        opponents[first], claim=Claim(2, Category.THREE_OF_A_KIND),
+        kept=(Claim(1, Category.PAIR, (13,)),))
+    k = dataclasses.replace(k, opponents=opponents)
+    builds: list[list[int]] = []
+    engine = tiltdraw.sample_hands
+
+    def counted(view: Knowledge, rng: random.Random) -> list[int]:
+        hands = engine(view, rng)
+        if view is not k:
+            builds.append(hands)
+        return hands
+
+    monkeypatch.setattr(tiltdraw, "sample_hands", counted)
+    drawer = TiltDrawer(k, _small_logs(k))
+    assert drawer.fixed and drawer.feasible
+    rng = random.Random(4)
+    while drawer.feasible and len(builds) < 50:
+        hands, weight = drawer.deal(rng)
+        assert consistent(k, hands) == [] and weight > 0
+    assert drawer.skipped > 0 and builds
+    assert all(consistent(k, hands) == [] for hands in builds)
+    assert drawer.failures == drawer.skipped

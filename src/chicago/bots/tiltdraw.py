@@ -22,8 +22,14 @@ few hundred counts per card), and then deals a world card by card, each card's p
 with chances proportional to its weight there times the table's sum for what is left: an
 exact draw from the tilted law, a few dozen random numbers a world. A hand holding more
 cards of a protected rank than it must is reached once per choice of the required ones:
-its weight is divided by that count. A protected combination of an unrevealed rank is
-kept by rejection (the draw redone until every such opponent holds it: still exact).
+its weight is divided by that count. A protected combination of an unrevealed rank is a
+latent choice: each choice of the ranks (:func:`_requirements`) has a table of its own,
+with those ranks as places; a world's table is drawn with chances proportional to its sum,
+and its hands are weighed down by the ways *every* table reaches them (a hand holding two
+candidate pairs is reached by both tables), so the weighted draw is exact again, with no
+draw redone. Where those tables would be too large (:data:`_WORK`), or the opponent showed
+its hand, the rank is kept by rejection instead (the draw redone until every such opponent
+holds it: also exact).
 
 **The constrained opponents** (a claim that still holds, R-ANN-1; a protected straight,
 flush or full house, R-EX-4) are then dealt by the engine's own sampler
@@ -33,7 +39,9 @@ draw; it is an importance weight (:meth:`TiltDrawer.deal`'s second value). Every
 is checked with :func:`~chicago.engine.sampling.consistent`; where the constrained hands
 cannot be built from what is left, the cards are dealt again (a few times), and failing
 that (or where no assignment fits) the world is the engine's own deal with the whole tilt
-as its weight.
+as its weight. Where no hand of a claim made of groups can be filled from what is left
+(:func:`buildable`, by the counts of each rank), the engine is not asked: that is a failed
+build all the same, without its few thousand tries.
 """
 
 from __future__ import annotations
