@@ -96,6 +96,7 @@ def load_copy(path: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location("tiltdraw_compared", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
