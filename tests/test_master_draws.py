@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from chicago import Game, Rules
 from chicago.bots import make_bot
-from chicago.bots.drawcount import CountingRandom
+from chicago.bots.drawcount import CountingRandom, DrawBudget
 from chicago.bots.master import DEFAULT_DRAWS, MasterBot
 from chicago.bots.playmodel import observed_plays
 from chicago.cards import Card
@@ -78,6 +78,32 @@ def test_the_counting_generator_draws_the_same_numbers(
 
 
 # ------------------------------------------------------------------ the option
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 400), st.integers(0, 6))
+@settings(max_examples=40, deadline=None)
+def test_a_budget_allows_the_floor_then_draws_up_to_its_limit(
+    seed: int, limit: int, floor: int
+) -> None:
+    """The one bookkeeping of both pools (`_pool`, `_tilt_pool`): every deal below the
+    floor, then deals while fewer than ``limit`` draws are taken (none without a limit),
+    and on leaving ``rng`` stands where dealing from it alone would have."""
+    rng, alone = random.Random(seed), random.Random(seed)
+    with DrawBudget(rng, limit) as budget:
+        dealt = 0
+        while dealt < 50 and budget.allows(dealt, floor):
+            source = budget.source
+            assert dealt < floor or (isinstance(source, CountingRandom)
+                                     and source.draws < limit) or not limit
+            source.sample(range(52), 5)
+            dealt += 1
+    for _ in range(dealt):
+        alone.sample(range(52), 5)
+    assert rng.getstate() == alone.getstate()
+    assert budget.cut == (dealt < 50)
+    assert dealt >= min(floor, 50)
+    if not limit:
+        assert budget.source is rng and dealt == 50
 
 
 def test_the_option_is_parsed_and_checked() -> None:

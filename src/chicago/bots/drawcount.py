@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import random
 from random import Random
+from types import TracebackType
 
-__all__ = ["CountingRandom"]
+__all__ = ["CountingRandom", "DrawBudget"]
 
 
 class CountingRandom(random.Random):
@@ -52,3 +53,47 @@ class CountingRandom(random.Random):
         rng.setstate(self.getstate())
         if isinstance(rng, CountingRandom):
             rng.draws += self.draws
+
+
+class DrawBudget:
+    """Dealing under a budget of draws, as a context: deal from :attr:`source`, ask
+    :meth:`allows` before each deal; on leaving, ``rng`` is where dealing from it itself
+    would have left it. With no budget (``limit`` 0) :attr:`source` is ``rng`` itself and
+    every deal is allowed.
+
+    >>> rng = random.Random(7)
+    >>> with DrawBudget(rng, 10) as budget:
+    ...     dealt = 0
+    ...     while budget.allows(dealt, floor=2):
+    ...         _ = budget.source.sample(range(52), 5)
+    ...         dealt += 1
+    >>> budget.cut, dealt >= 2
+    (True, True)
+    """
+
+    def __init__(self, rng: Random, limit: int) -> None:
+        self._rng = rng
+        self._counting = CountingRandom(rng) if limit else None
+        self.source: Random = rng if self._counting is None else self._counting
+        """The generator to deal from."""
+        self.limit = limit
+        """The draws after which no more deals are allowed past the floor."""
+        self.cut = False
+        """Whether a deal was refused: the budget cut the dealing short."""
+
+    def allows(self, dealt: int, floor: int) -> bool:
+        """Whether one more deal may follow ``dealt`` deals: always while fewer than
+        ``floor`` are dealt, then while fewer than :attr:`limit` draws are taken (a refusal
+        sets :attr:`cut`)."""
+        if dealt < floor or self._counting is None or self._counting.draws < self.limit:
+            return True
+        self.cut = True
+        return False
+
+    def __enter__(self) -> DrawBudget:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if self._counting is not None:
+            self._counting.hand_back(self._rng)

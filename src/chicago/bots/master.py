@@ -107,7 +107,7 @@ from chicago.bots.alphamu import alphamu_values
 from chicago.bots.announcerule import KeptMemo, Word, opponent_word_fits, words_of
 from chicago.bots.base import register_bot, require_whole, spec_options
 from chicago.bots.basic import _discard_action, _find, common_decision
-from chicago.bots.drawcount import CountingRandom
+from chicago.bots.drawcount import DrawBudget
 from chicago.bots.ev import (
     desperate,
     ev_decision,
@@ -852,44 +852,39 @@ class MasterBot(ExpertBot):
         the same budget per deal; :class:`~chicago.bots.drawcount.CountingRandom`, which
         leaves ``rng`` where dealing from it would have): the same deals as without the
         budget up to there, fewer after. ``note`` then says how many were dealt."""
-        counting = CountingRandom(rng) if self.draws else None
-        source = rng if counting is None else counting
         if self.tiltdraw:
-            dealt, weights = self._tilt_pool(k, rng, self.samples * self.pool)
-            plays_weights = self._play_weights(k, dealt, plays)
-            self.pool_dealt = len(dealt)
-            return dealt, [w * p for w, p in zip(weights, plays_weights, strict=True)]
-        budget = self.draws * max(self.pool, cap) // self.pool
-        cut = False
+            drawn, drawn_weights = self._tilt_pool(k, rng, self.samples * self.pool)
+            plays_weights = self._play_weights(k, drawn, plays)
+            self.pool_dealt = len(drawn)
+            return drawn, [w * p for w, p in zip(drawn_weights, plays_weights, strict=True)]
+        dealt: list[list[int]] = []
+        with DrawBudget(rng, self.draws * max(self.pool, cap) // self.pool) as budget:
 
-        def spent() -> bool:
-            return counting is not None and counting.draws >= budget
+            def deal(count: int) -> list[list[int]]:
+                out: list[list[int]] = []
+                while len(out) < count and budget.allows(len(dealt) + len(out), self.samples):
+                    out.append(self._sample(k, budget.source))
+                return out
 
-        def deal(count: int, floor: int) -> list[list[int]]:
-            nonlocal cut
-            out = []
-            for index in range(count):
-                if index >= floor and spent():
-                    cut = True
-                    break
-                out.append(self._sample(k, source))
-            return out
-
-        dealt = deal(self.samples * self.pool, self.samples)
-        weights = self._play_weights(k, dealt, plays)
-        if cap:
-            limit = self.samples * cap
-            wanted = self.fit * self.samples
-            while not cut and len(dealt) < limit and effective_count(weights) < wanted:
-                more = deal(min(self.samples, limit - len(dealt)), 0)
-                dealt += more
-                weights += self._play_weights(k, more, plays)
-        if counting is not None:
-            counting.hand_back(rng)
-        if cut and self.note is None:
-            self.note = float(len(dealt))
+            dealt = deal(self.samples * self.pool)
+            weights = self._play_weights(k, dealt, plays)
+            if cap:
+                limit = self.samples * cap
+                wanted = self.fit * self.samples
+                while (not budget.cut and len(dealt) < limit
+                       and effective_count(weights) < wanted):
+                    more = deal(min(self.samples, limit - len(dealt)))
+                    dealt += more
+                    weights += self._play_weights(k, more, plays)
+        self._note_cut(budget, len(dealt))
         self.pool_dealt = len(dealt)
         return dealt, weights
+
+    def _note_cut(self, budget: DrawBudget, dealt: int) -> None:
+        """Where the budget of draws cut a pool short, ``note`` says how many worlds were
+        dealt (the first such pool of a decision)."""
+        if budget.cut and self.note is None:
+            self.note = float(dealt)
 
     def _tilt_pool(
         self, k: Knowledge, rng: random.Random, count: int,
@@ -907,27 +902,21 @@ class MasterBot(ExpertBot):
         logs = {seat: seat_log_factors(self._kinds.get(seat, self.prior)[0],
                                        self.soft * self.tilt) for seat in seats}
         drawer = TiltDrawer(k, logs)
-        counting = CountingRandom(rng) if self.draws else None
-        source = rng if counting is None else counting
         weighed = [] if not self.weighted else [
             opp for opp in (k.opponents[seat] for seat in seats)
             if not (opp.claim is not None and opp.holding + len(opp.played) == 5)
             and not (opp.shown and opp.kept_from_shown is not None)]
         dealt: list[list[int]] = []
         weights: list[float] = []
-        for index in range(count):
-            if counting is not None and index >= self.samples and counting.draws >= self.draws:
-                if self.note is None:
-                    self.note = float(index)
-                break
-            hands, weight = drawer.deal(source)
-            for opp in weighed:
-                weight *= hand_weight(k, opp, [*map(int, opp.played),
-                                               *ids_of_mask(hands[opp.seat])])
-            dealt.append(hands)
-            weights.append(weight)
-        if counting is not None:
-            counting.hand_back(rng)
+        with DrawBudget(rng, self.draws) as budget:
+            while len(dealt) < count and budget.allows(len(dealt), self.samples):
+                hands, weight = drawer.deal(budget.source)
+                for opp in weighed:
+                    weight *= hand_weight(k, opp, [*map(int, opp.played),
+                                                   *ids_of_mask(hands[opp.seat])])
+                dealt.append(hands)
+                weights.append(weight)
+        self._note_cut(budget, len(dealt))
         if not any(w > 0 for w in weights):
             weights = [1.0] * len(weights)
         return dealt, weights
