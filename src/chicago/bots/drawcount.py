@@ -72,7 +72,7 @@ class DrawBudget:
     """
 
     def __init__(self, rng: Random, limit: int) -> None:
-        self._rng = rng
+        self._handed = rng
         self._counting = CountingRandom(rng) if limit else None
         self.source: Random = rng if self._counting is None else self._counting
         """The generator to deal from."""
@@ -96,4 +96,4 @@ class DrawBudget:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         if self._counting is not None:
-            self._counting.hand_back(self._rng)
+            self._counting.hand_back(self._handed)
