@@ -116,7 +116,11 @@ def test_the_benchmark_prints_each_lags_counts(bench: ModuleType, tmp_path: Path
          "frozen": 1_300_000},
     ]
     path.write_text("".join(json.dumps(e) + "\n" for e in events))
-    bench.print_stalls(path, bench.Watch(), [], 100.0, 110.0, 90.0)
+    watch = bench.Watch()
+    try:
+        bench.print_stalls(path, watch, [], 100.0, 110.0, 90.0)
+    finally:
+        watch.close()  # its collector hook must not outlive the test (it reads the clock)
     out = capsys.readouterr().out
     assert "in it pings 640, pongs 12" in out
     assert "lag 60 ms" in out
