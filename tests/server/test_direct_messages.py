@@ -239,6 +239,11 @@ SCENARIOS: dict[str, list[bytes]] = {
     "a surrogate in UTF-8": [text("a") + masked(0x81, "\ud800".encode(
         "utf-8", "surrogatepass"))],
     "a text begun in a fragment": [masked(0x01, b"ab") + text("c"), CLOSE],
+    # The peer's close read with a text that is not UTF-8 (found by hypothesis in CI):
+    # websockets has answered the close already, so no close of 1007 can follow.
+    "not UTF-8 and a close in one read": [masked(0x81, b"\x80") + CLOSE],
+    "a text, not UTF-8 and a close in one read": [text("a") + masked(0x81, b"\xff\xfe")
+                                                  + CLOSE + text("after")],
     "empty texts": [text("") + text("") + text("x"), CLOSE],
 }
 

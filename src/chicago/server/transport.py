@@ -553,6 +553,8 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
                 direct.put(text)
 
         def send_receive_event_to_app(self) -> None:
+            if self._not_utf8_after_the_peers_close():
+                return
             direct = self.direct_messages
             if direct is None:
                 super().send_receive_event_to_app()
@@ -574,6 +576,22 @@ def protocol_classes() -> tuple[type[Any], type[Any]]:
                 direct.put(text)
             else:
                 direct.put(data)
+
+        def _not_utf8_after_the_peers_close(self) -> bool:
+            """A text that is not UTF-8, read with the peer's close in the same data: uvicorn
+            would answer it with a close of its own (1007), which websockets refuses
+            (InvalidState, out of ``data_received``) as it has answered the peer's close
+            already. The text is dropped and said in the log, as uvicorn does, and the
+            peer's close, the next event, ends the connection."""
+            if self.close_sent or self.curr_msg_data_type != "text" or self.conn.state is OPEN:
+                return False
+            try:
+                b"".join(self.frames).decode()
+            except UnicodeDecodeError:
+                self.frames = []
+                self.logger.exception("Invalid UTF-8 sequence received from client.")
+                return True
+            return False
 
         def schedule_ping(self) -> None:
             # uvicorn's: the interval after the handshake, or after the last ping (the
