@@ -159,8 +159,12 @@ class Pairing:
         self.manager.tasks.spawn(self._count())
 
     def _revoked(self, _site: str, note: Revocation) -> None:
-        self.manager.tasks.spawn(asyncio.to_thread(self.places.revoke, note.profile,
-                                                   note.grant))
+        self.manager.tasks.spawn(self.revoke(note))
+
+    async def revoke(self, note: Revocation) -> int:
+        """The profile of ``note`` signed out everywhere: its waiting places taken under an
+        older credential end (how many; ending none twice is harmless)."""
+        return await asyncio.to_thread(self.places.revoke, note.profile, note.grant)
 
     async def _run(self) -> None:
         while True:

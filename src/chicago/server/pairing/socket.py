@@ -168,9 +168,17 @@ class PairingConnection(Socket):
 
     def _revoked(self, _site: str, note: Revocation) -> None:
         if note.profile == self.profile_id and note.grant != self.grant:
+            self.pairing.manager.tasks.spawn(self._signed_out(note))
+
+    async def _signed_out(self, note: Revocation) -> None:
+        """The place ends in storage first, then the page hears ``left``: once told, it is
+        counted nowhere and paired with nobody."""
+        ticket = self.ticket
+        await self.pairing.revoke(note)
+        if ticket is not None and self.ticket == ticket:  # not let go meanwhile
             self._frame("left", reason="signed_out")
             self.drop()
-            self.close(SIGNED_OUT)
+        self.close(SIGNED_OUT)
 
     def _counts(self, counts: dict[tuple[str, int, bool], int]) -> None:
         if self.key is not None and self.ticket is not None:
