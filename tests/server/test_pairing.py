@@ -248,6 +248,28 @@ def test_one_profile_one_place_and_signing_out_ends_it(
     assert counts(client) == []
 
 
+def test_signing_out_ends_the_socket_even_when_the_store_fails(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Revoking a credential ends what it opened: with the database refusing to end the
+    place, the page is still told ``left`` and its socket closes (4401); the place goes
+    when its grace is over (no socket holds it)."""
+    def failing(self: PairingStore, profile_id: str, grant: str) -> int:
+        raise RuntimeError("the database is away")
+
+    monkeypatch.setattr(PairingStore, "revoke", failing)
+    secret = profile(client, "Siv")
+    with ExitStack() as stack:
+        one = Waiter(client, stack)
+        assert one.queue(profile=secret, wait=None)["type"] == "queued"
+        response = client.post("/api/profiles/me/rotate", headers={"X-Chicago-Profile": secret})
+        assert response.status_code == 200, response.text
+        assert one.until("left")["reason"] == "signed_out"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            one.until("never")
+        assert closed.value.code == 4401
+
+
 def test_rated_pairs_profiles_close_in_rating(client: TestClient) -> None:
     anna, bo = profile(client, "Anna"), profile(client, "Bo")
     with ExitStack() as stack:

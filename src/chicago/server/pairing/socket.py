@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import math
 from typing import Any
 
@@ -41,6 +42,8 @@ from chicago.server.storage.pairing import PAIRED, PlaceRow
 from chicago.server.together.site import SIGNED_OUT
 
 __all__ = ["FieldError", "PairingConnection", "pairing_socket", "parse_message"]
+
+log = logging.getLogger("chicago.server")
 
 _SECRET_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 
@@ -174,7 +177,11 @@ class PairingConnection(Socket):
         """The place ends in storage first, then the page hears ``left``: once told, it is
         counted nowhere and paired with nobody."""
         ticket = self.ticket
-        await self.pairing.revoke(note)
+        try:
+            await self.pairing.revoke(note)
+        except Exception:  # the database away: the socket still ends, and so does the
+            # place, once its grace is over with no socket holding it
+            log.exception("ending the places of a signed-out profile failed")
         if ticket is not None and self.ticket == ticket:  # not let go meanwhile
             self._frame("left", reason="signed_out")
             self.drop()
