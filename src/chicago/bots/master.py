@@ -350,11 +350,11 @@ DEFAULT_TILT_DRAW = 0
 (:class:`~chicago.bots.tiltdraw.TiltDrawer`: exact for the opponents only sizes, voids and a
 known card constrain; the others dealt by the engine's sampler and weighed by their tilt),
 then weighs it by the hand-made plausibility and the play likelihood, not the tilt again
-(:meth:`MasterBot._tilt_pool`). Off: at the decisions against experts (pagat, seed 2026, 26
-games) it gained +0.122 ± 0.048 points per deal, as ``tilt=1`` did, at 1.3 times the median
-CPU with a long tail, since cut to a p90 of 1.3 times ``master``'s and a maximum below it
-(docs/BOTS.md, "Cutting the tail"); ``basic`` and a second seed not yet run (docs/BOTS.md,
-"Dealing from the tilted law")."""
+(:meth:`MasterBot._tilt_pool`). Off: at the decisions against experts (pagat, seed 2026, 89
+games) it gained +0.056 ± 0.026 points per deal and no win chance (−0.02 ± 0.08 points),
+against ``basic`` nothing (−0.022 ± 0.063), at 1.1 times ``master``'s median CPU, its tail
+cut to a p90 of 1.3 times ``master``'s and a maximum below it (docs/BOTS.md, "Dealing from
+the tilted law", "Cutting the tail", "More games against experts, and against ``basic``")."""
 DEFAULT_TILT_CALL = 0
 """Off: the Chicago call deals its worlds as the expert does. ``tiltcall=1`` (needs
 ``tiltdraw``) deals them from the tilted law too, weighed by the plausibility and resampled
