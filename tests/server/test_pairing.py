@@ -6,7 +6,7 @@ and the hostile messages of the new socket."""
 from __future__ import annotations
 
 import json
-import time
+import threading
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -224,16 +224,19 @@ def test_one_profile_one_place_and_signing_out_ends_it(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """One place per profile; signing out everywhere ends it, and by the time the page is
-    told (``left``) the place is gone from the counts. The store's ending of the place is
-    slowed here (as a busy machine slows it: CI once saw the count after ``left``), so the
-    order is the server's, not the machine's."""
+    told (``left``) the store has ended the place (CI once saw it still counted after
+    ``left``). The store's ending is held until the test waits for ``left``, and records
+    when it is done: the page must not hear ``left`` before that, whatever the speed."""
     revoke = PairingStore.revoke
+    release, done = threading.Event(), threading.Event()
 
-    def slow_revoke(self: PairingStore, profile_id: str, grant: str) -> int:
-        time.sleep(0.3)  # widens the window; the test waits on the frame, not on this
-        return revoke(self, profile_id, grant)
+    def held_revoke(self: PairingStore, profile_id: str, grant: str) -> int:
+        release.wait()
+        ended = revoke(self, profile_id, grant)
+        done.set()
+        return ended
 
-    monkeypatch.setattr(PairingStore, "revoke", slow_revoke)
+    monkeypatch.setattr(PairingStore, "revoke", held_revoke)
     secret = profile(client, "Rut")
     with ExitStack() as stack:
         one, two = Waiter(client, stack), Waiter(client, stack)
@@ -244,7 +247,9 @@ def test_one_profile_one_place_and_signing_out_ends_it(
         assert unknown["type"] == "error" and unknown["code"] == "bad_profile"
         response = client.post("/api/profiles/me/rotate", headers={"X-Chicago-Profile": secret})
         assert response.status_code == 200, response.text
+        release.set()
         assert one.until("left")["reason"] == "signed_out"
+        assert done.is_set()
     assert counts(client) == []
 
 
