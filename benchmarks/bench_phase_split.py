@@ -61,6 +61,7 @@ def play(bot: str, others: str, rules: Rules, seed: int, game_index: int,
     made = [0] * players
     locked = [0] * players
     deals = 0
+    starts: list[list[int]] = []  # every seat's score at each deal's start
     for event in game.events:
         if isinstance(event, Score):
             reason = event.reason
@@ -72,6 +73,7 @@ def play(bot: str, others: str, rules: Rules, seed: int, game_index: int,
         elif isinstance(event, ChicagoResult) and event.made:
             made[event.seat] += 1
         elif isinstance(event, Deal):
+            starts.append(list(event.scores))
             for i, flag in enumerate(event.locked):
                 locked[i] += int(flag)
         elif isinstance(event, DealEnd):
@@ -79,7 +81,7 @@ def play(bot: str, others: str, rules: Rules, seed: int, game_index: int,
     return {"game": game_index, "me": me, "deals": deals, "scores": list(game.scores),
             "winners": list(game.winners), "reasons": [dict(r) for r in by_reason],
             "calls": calls, "made": made,
-            "locked": locked, "times": times}
+            "locked": locked, "starts": starts, "times": times}
 
 
 def main(argv: list[str] | None = None) -> int:

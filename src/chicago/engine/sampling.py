@@ -350,7 +350,7 @@ def holds_kept(cards: Sequence[int], claim: Claim, rules: Rules) -> bool:
 
 
 def _order(k: Knowledge) -> list[Opponent]:
-    """Opponents, most constrained first."""
+    """Opponents, most constrained first (the order of the quick tries)."""
     def weight(opp: Opponent) -> tuple[int, int, int, int]:
         return (
             0 if opp.claim is not None else 1,
@@ -359,6 +359,25 @@ def _order(k: Knowledge) -> list[Opponent]:
             opp.seat,
         )
     return sorted(k.opponents.values(), key=weight)
+
+
+def _orders(k: Knowledge) -> list[list[Opponent]]:
+    """The orders of the thorough tries: :func:`_order` first, then every other order of the
+    opponents bound by a claim, a protected combination or a shown hand (the others after
+    them as before). Built one after another, an earlier hand can take cards that a later
+    one must hold: a claimed full house dealt tens full leaves too few tens for another
+    player's protected pair of tens (R-ANN-1, R-EX-4), while the other order fits."""
+    first = _order(k)
+    bound = [opp for opp in first
+             if opp.claim is not None or opp.kept
+             or (opp.shown and opp.kept_from_shown is not None)]
+    free = [opp for opp in first if all(opp.seat != b.seat for b in bound)]
+    orders = [first]
+    for head in itertools.permutations(bound):
+        order = [*head, *free]
+        if [opp.seat for opp in order] != [opp.seat for opp in first]:
+            orders.append(order)
+    return orders
 
 
 def void_mask(voids: int) -> int:
@@ -372,14 +391,15 @@ def void_mask(voids: int) -> int:
 
 def _try_sample(
     k: Knowledge, rng: random.Random, strict: int, weight: Weight | None = None,
-    thorough: bool = False, proposals: int = 0,
+    thorough: bool = False, proposals: int = 0, order: Sequence[Opponent] | None = None,
 ) -> list[int] | None:
     """One sample; ``strict`` 2 keeps every constraint, 1 drops claims and shows, 0 voids too;
     ``weight``: an opponent's freely drawn cards are redrawn until accepted with the chance
     ``weight`` gives (at most a few times), or with ``proposals`` > 1 chosen among that many
     draws in proportion to ``weight`` (:func:`_resample`); ``thorough``: a claim made after
     a shown hand is built on each possible choice of the shown cards kept in turn
-    (:func:`_claimed_from_shown`) instead of being checked afterwards."""
+    (:func:`_claimed_from_shown`) instead of being checked afterwards; ``order``: the
+    order the opponents' hands are built in (:func:`_order` if None)."""
     pool = 0
     for card in k.unseen:
         pool |= 1 << card
@@ -387,7 +407,7 @@ def _try_sample(
         pool &= ~opp.known
     hands = [0] * k.players
     hands[k.seat] = k.hand_mask
-    for opp in _order(k):
+    for opp in _order(k) if order is None else order:
         known = opp.known
         need = opp.holding - known.bit_count()
         allowed = pool & ~void_mask(opp.voids) if strict >= 1 else pool
@@ -539,14 +559,17 @@ def sample_hands(
     number then; the ``master`` bot's learned model, :mod:`chicago.bots.handmodel`).
 
     A sample that keeps every constraint is looked for first, the quick way, then the
-    thorough way; only if both fail is the softest constraint dropped. With ``exact`` no
+    thorough way (building the bound opponents' hands in each order in turn); only if both
+    fail is the softest constraint dropped. With ``exact`` no
     constraint is ever dropped: if no fitting deal is found,
     :class:`~chicago.engine.errors.WorldError` is raised (the worlds that the engine plays
     on, :func:`chicago.engine.worlds.sample_world`, must fit every announcement).
     """
     if exact:
-        for _ in range(_EXACT_TRIES):
-            hands = _try_sample(k, rng, 2, weight, thorough=True, proposals=proposals)
+        orders = _orders(k)
+        for attempt in range(_EXACT_TRIES):
+            hands = _try_sample(k, rng, 2, weight, thorough=True, proposals=proposals,
+                                order=orders[attempt % len(orders)])
             if hands is not None:
                 return hands
         raise WorldError(f"no deal of the hidden cards fits what seat {k.seat} knows")
@@ -556,8 +579,10 @@ def sample_hands(
             if hands is not None:
                 return hands
         if strict == 2:
-            for _ in range(_SAMPLE_TRIES):
-                hands = _try_sample(k, rng, 2, weight, thorough=True, proposals=proposals)
+            orders = _orders(k)
+            for attempt in range(_SAMPLE_TRIES):
+                hands = _try_sample(k, rng, 2, weight, thorough=True, proposals=proposals,
+                                    order=orders[attempt % len(orders)])
                 if hands is not None:
                     return hands
     raise ValueError("no deal of the hidden cards fits what this seat knows")
