@@ -196,3 +196,67 @@ def test_a_claim_and_another_players_protected_pair_are_both_kept_R_ANN_1_R_EX_4
         hands = sample_hands(k, rng)
         assert consistent(k, hands) == []
         assert hands[2] & mask_of(parse_cards("Tc Ts")) == mask_of(parse_cards("Tc Ts"))
+
+
+class _CountingRandom(random.Random):
+    """Python's generator, counting the calls of its two primitive methods."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.draws = 0
+
+    def random(self) -> float:
+        self.draws += 1
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self.draws += 1
+        return super().getrandbits(k)
+
+
+def test_two_protected_trips_are_one_and_built_from_the_revealed_rank_R_EX_4_R_ANN_1():
+    """A player who won the first round with trips (no tie-break, so no rank revealed) and
+    the second with trips of kings, and has exchanged since without showing, kept one
+    combination: the kings (R-ANN-1: the second announcement named the hand's category, so
+    the first trips it still held were those). The sampler built the unrevealed trips first,
+    on a rank drawn among all that fit, and rejected every rank but the kings: some 450
+    random draws per sample (the 6.6 s trick decision of docs/BOTS.md, "Decision times");
+    now the two are one combination with the revealed rank, about 25 draws per sample, and
+    every sample holds the three kings."""
+    game = Game(Rules.preset("pagat"), players=4, seed=2)
+    k = knowledge(game.view(game.to_act))
+    opp = next(iter(k.opponents.values()))
+    opp.kept = (Claim(1, Category.THREE_OF_A_KIND, ()), Claim(2, Category.THREE_OF_A_KIND, (13,)))
+    kings = [c for c in range(52) if (c >> 2) + 2 == 13 and c in k.unseen]
+    rng = _CountingRandom(1)
+    for _ in range(100):
+        hands = sample_hands(k, rng)
+        assert consistent(k, hands) == []
+        assert sum(1 for c in kings if hands[opp.seat] >> c & 1) == 3
+    assert rng.draws < 5_000, rng.draws
+
+
+def test_a_revealed_pair_then_unrevealed_trips_are_built_from_the_pair_R_EX_4():
+    """Seed 13's first deal, four ``basic``, seat 1 with three cards left: seat 2 won the
+    first round with a pair of kings and the second with trips (no tie-break), exchanged
+    since and played two low cards. Both combinations are protected (R-EX-4) and the trips
+    hold the kings (its five cards are the trips and the two played). Built trips first, on
+    a rank drawn among all that fit, the sampler rejected nearly every deal: 2,361 random
+    draws a sample; built from the revealed pair first it is some 30, every sample fits,
+    and seat 2 holds the three other kings."""
+    game = Game(Rules.preset("pagat"), players=4, seed=13)
+    bots = [make_bot("basic") for _ in range(4)]
+    rng = random.Random(13)
+    while not (game.to_act == 1 and str(game.phase) == "play" and len(game.hands[1]) == 3):
+        seat = game.to_act
+        assert seat is not None and game.deal_number == 1
+        game.apply(bots[seat].decide(game.view(seat), game.legal_actions(), rng))
+    k = knowledge(game.view(1))
+    kept = [(c.category, c.stages) for c in k.opponents[2].kept]
+    assert kept == [(Category.PAIR, (13,)), (Category.THREE_OF_A_KIND, ())]
+    counting = _CountingRandom(0)
+    for _ in range(10):
+        hands = sample_hands(k, counting, weight=hand_weight)
+        assert consistent(k, hands) == []
+        assert sum(1 for c in range(52) if (c >> 2) + 2 == 13 and hands[2] >> c & 1) == 3
+    assert counting.draws < 1_000, counting.draws

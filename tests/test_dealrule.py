@@ -78,7 +78,10 @@ def _kinds_of(bot: MasterBot, game: Game) -> None:
 def test_before_any_card_the_rules_players_are_read() -> None:
     """At the last exchange, the Chicago call and the first lead, after two deals of
     ``basic``'s play, every opponent is read as a rules player (``dealrule`` needs its
-    chance there, where ``infer=3`` alone never reads it)."""
+    chance there, where ``infer=3`` alone never reads it). The chance is read on sampled
+    worlds, so it moves with the sampler's stream: on seed 21 it was 0.996 at least before
+    the sampler dealt two protected combinations as one (R-EX-4), 0.966 after (the least
+    of seeds 21-28 averaged 0.921 before, 0.923 after)."""
     games = _early_games(21, 5)
     phases = {str(g.phase) for g in games}
     assert {"exchange", "play"} <= phases
@@ -87,7 +90,7 @@ def test_before_any_card_the_rules_players_are_read() -> None:
         assert isinstance(bot, MasterBot)
         _kinds_of(bot, game)
         assert set(bot._kinds) == {1, 2, 3}
-        assert all(kinds[0] > 0.99 for kinds in bot._kinds.values())
+        assert all(kinds[0] > 0.95 for kinds in bot._kinds.values())
 
 
 def test_a_rules_player_who_drew_three_without_a_pair_weighs_the_floor() -> None:

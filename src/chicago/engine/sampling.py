@@ -269,9 +269,16 @@ def _kept_core(
     """The cards of the protected combinations ``kept`` (R-EX-4), added to ``fixed`` from
     ``available``: each combination's groups of equal ranks (a revealed rank where known,
     else one drawn by :func:`_pick_rank`), or all five cards of a five-card combination.
-    None if they do not fit in five cards."""
+    None if they do not fit in five cards. Two combinations of one category are one (the
+    later round's announcement named the hand's category, so the earlier combination it
+    still held *was* that one: :func:`_with_kept`), and the combinations with revealed ranks
+    are built first, so that an unrevealed group finds the cards already chosen."""
     chosen = set(fixed)
-    for claim in sorted(kept, key=lambda c: -int(c.category)):
+    if len(kept) > 1:
+        latest = max(kept, key=lambda c: c.round)
+        merged, earlier = _with_kept(latest, [c for c in kept if c is not latest])
+        kept = [merged, *earlier]
+    for claim in sorted(kept, key=lambda c: (not c.stages, -int(c.category))):
         groups = _GROUPS.get(claim.category)
         if groups is None or claim.category is Category.FULL_HOUSE:
             core = _propose(available & ~_mask(chosen), sorted(chosen), claim, rng)
