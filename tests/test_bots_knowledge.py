@@ -260,3 +260,20 @@ def test_a_revealed_pair_then_unrevealed_trips_are_built_from_the_pair_R_EX_4():
         assert consistent(k, hands) == []
         assert sum(1 for c in range(52) if (c >> 2) + 2 == 13 and hands[2] >> c & 1) == 3
     assert counting.draws < 1_000, counting.draws
+
+
+def test_a_flush_revealed_to_its_top_card_is_built_below_it_R_ANN_3():
+    """A flush's tie-break reveals its highest cards first (R-ANN-3), so its other cards lie
+    below the lowest revealed one. The sampler drew them from the whole suit and rejected
+    the hands whose top was higher (a nine-high flush: some 150 random draws a sample); it
+    now draws them below, some 25, and every sample still fits."""
+    game = Game(Rules.preset("pagat"), players=4, seed=2)
+    k = knowledge(game.view(game.to_act))
+    opp = next(iter(k.opponents.values()))
+    opp.claim = Claim(1, Category.FLUSH, (9,))
+    rng = _CountingRandom(1)
+    for _ in range(100):
+        hands = sample_hands(k, rng)
+        assert consistent(k, hands) == []
+        assert max((c >> 2) + 2 for c in range(52) if hands[opp.seat] >> c & 1) == 9
+    assert rng.draws < 5_000, rng.draws

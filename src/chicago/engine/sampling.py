@@ -167,7 +167,8 @@ def _propose(
                 return None
             chosen.add(_card(r, rng.choice(options)))
         return list(chosen)
-    # A plain flush: the revealed ranks, then any others of the suit.
+    # A plain flush: the revealed ranks (its highest, R-ANN-3), then others of the suit
+    # below the lowest of them.
     for rank in stages:
         if any((c >> 2) + 2 == rank for c in chosen):
             continue
@@ -175,7 +176,8 @@ def _propose(
         if not available >> card & 1:
             return None
         chosen.add(card)
-    free = [c for c in _bits(available & _SUIT_BITS[suit]) if c not in chosen]
+    below = stages[-1] if stages else 15
+    free = [c for c in _bits(available & _SUIT_BITS[suit]) if c not in chosen and _rank(c) < below]
     missing = 5 - len(chosen)
     if missing > len(free):
         return None
