@@ -277,3 +277,30 @@ def test_a_flush_revealed_to_its_top_card_is_built_below_it_R_ANN_3():
         assert consistent(k, hands) == []
         assert max((c >> 2) + 2 for c in range(52) if hands[opp.seat] >> c & 1) == 9
     assert rng.draws < 5_000, rng.draws
+
+
+def test_a_revealed_pair_inside_a_later_two_pair_R_EX_4():
+    """Seed 33's fourth deal, four ``basic``, seat 3 with four cards: seat 0 won the first
+    round with a pair of queens and the second with two pair, aces on top, and has exchanged
+    since; both are protected (R-EX-4), so its two pair are aces and queens (its four cards
+    and the one it played hold no room for a third pair). Built two pair first, its second
+    pair on a rank drawn among all that fit, the sampler rejected most deals (some 3,200
+    random draws a sample); with the pair of queens first, a few dozen."""
+    game = Game(Rules.preset("pagat"), players=4, seed=33)
+    bots = [make_bot("basic") for _ in range(4)]
+    rng = random.Random(33)
+    while not (game.deal_number == 4 and game.to_act == 3 and str(game.phase) == "play"
+               and len(game.hands[3]) == 4):
+        seat = game.to_act
+        assert seat is not None and game.deal_number <= 4
+        game.apply(bots[seat].decide(game.view(seat), game.legal_actions(), rng))
+    k = knowledge(game.view(3))
+    kept = [(c.category, c.stages) for c in k.opponents[0].kept]
+    assert kept == [(Category.PAIR, (12,)), (Category.TWO_PAIR, (14,))]
+    counting = _CountingRandom(33)
+    for _ in range(10):
+        hands = sample_hands(k, counting, weight=hand_weight)
+        assert consistent(k, hands) == []
+        ranks = sorted((c >> 2) + 2 for c in range(52) if hands[0] >> c & 1)
+        assert ranks.count(14) == 2 and ranks.count(12) == 2
+    assert counting.draws < 2_000, counting.draws

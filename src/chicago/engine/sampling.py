@@ -273,14 +273,16 @@ def _kept_core(
     else one drawn by :func:`_pick_rank`), or all five cards of a five-card combination.
     None if they do not fit in five cards. Two combinations of one category are one (the
     later round's announcement named the hand's category, so the earlier combination it
-    still held *was* that one: :func:`_with_kept`), and the combinations with revealed ranks
-    are built first, so that an unrevealed group finds the cards already chosen."""
+    still held *was* that one: :func:`_with_kept`), and the combinations are built those with
+    the fewest unrevealed ranks first (:func:`_unrevealed`), so that an unrevealed group
+    finds the cards already chosen (a revealed pair of queens, then two pair with aces on
+    top: the queens are the other pair)."""
     chosen = set(fixed)
     if len(kept) > 1:
         latest = max(kept, key=lambda c: c.round)
         merged, earlier = _with_kept(latest, [c for c in kept if c is not latest])
         kept = [merged, *earlier]
-    for claim in sorted(kept, key=lambda c: (not c.stages, -int(c.category))):
+    for claim in sorted(kept, key=lambda c: (_unrevealed(c), -int(c.category))):
         groups = _GROUPS.get(claim.category)
         if groups is None or claim.category is Category.FULL_HOUSE:
             core = _propose(available & ~_mask(chosen), sorted(chosen), claim, rng)
@@ -312,6 +314,15 @@ def _kept_core(
     if len(chosen) > 5:
         return None
     return sorted(chosen)
+
+
+def _unrevealed(claim: Claim) -> int:
+    """How many of a combination's defining ranks the tie-break left unrevealed: its groups
+    of equal ranks without a stage, or 1 for a straight or a flush with no stage."""
+    groups = _GROUPS.get(claim.category)
+    if groups is None:
+        return 0 if claim.stages else 1
+    return max(0, len(groups) - len(claim.stages))
 
 
 def _mask(cards: Sequence[int] | set[int]) -> int:
