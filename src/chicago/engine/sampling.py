@@ -273,8 +273,8 @@ def _kept_core(
     else one drawn by :func:`_pick_rank`), or all five cards of a five-card combination.
     None if they do not fit in five cards. Two combinations of one category are one (the
     later round's announcement named the hand's category, so the earlier combination it
-    still held *was* that one: :func:`_with_kept`), and the combinations are built those with
-    the fewest unrevealed ranks first (:func:`_unrevealed`), so that an unrevealed group
+    still held *was* that one: :func:`_with_kept`), and the combinations with the fewest
+    unrevealed ranks are built first (:func:`_unrevealed`), so that an unrevealed group
     finds the cards already chosen (a revealed pair of queens, then two pair with aces on
     top: the queens are the other pair)."""
     chosen = set(fixed)
