@@ -66,23 +66,26 @@ def test_locked_self_compares_only_the_deals_the_seat_began_locked_R_EX_5() -> N
     """R-EX-5: with a lock at 1 point, deal 1 has nobody locked and deal 2 locks each seat
     that scored. ``--locked self`` counts and compares only decisions of a locked seat in
     deal 2 — never an exchange, which a locked seat does not make — and every disagreement
-    it finds is one the unfiltered tool finds too (the game itself is the same)."""
-    every = _game(None)
-    mine = _game("self")
+    it finds is one the unfiltered tool finds too (the game itself is the same). A
+    disagreement at the lock is rare in these small games (seed 7 alone of seeds 0-15 has
+    one since the sampler deals protected combinations and revealed flushes otherwise;
+    seed 6 had one before), so the game is the first of seeds 0-39 with one."""
+    seed = next(s for s in range(40) if _game("self", seed=s)["disagreements"])
+    every = _game(None, seed=seed)
+    mine = _game("self", seed=seed)
     assert mine["deals"] == every["deals"]
     assert 0 < sum(mine["decisions"].values()) < sum(every["decisions"].values())
     assert not any(phase.startswith("exchange") for phase in mine["decisions"])
     assert 0 < mine["scoped_deals"] <= 4
     assert set(mine["lock_deals"]) <= {"self", "both"}
     assert sum(mine["lock_deals"].values()) == mine["scoped_deals"]
-    assert mine["disagreements"], "model=0.3 plays another card somewhere at the lock"
     key = [(c["deal"], c["phase"], c["bot"], c["expert"]) for c in every["disagreements"]]
     for case in mine["disagreements"]:
         assert case["deal"] == 2 and case["lock"] in ("self", "both")
         assert (case["deal"], case["phase"], case["bot"], case["expert"]) in key
     assert all(case["lock"] is None for case in every["disagreements"])
     assert "scoped_deals" not in every
-    assert _game("self") == mine  # a seed fixes every choice and value
+    assert _game("self", seed=seed) == mine  # a seed fixes every choice and value
     lines = _tool().report([mine])
     assert any(line.startswith("  --locked self:") for line in lines)
     assert any(line.startswith("    self ") or line.startswith("    both ") for line in lines)
