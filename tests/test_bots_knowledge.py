@@ -12,6 +12,7 @@ import pytest
 
 from chicago import Game, Rules
 from chicago.bots import make_bot
+from chicago.bots.drawcount import CountingRandom
 from chicago.bots.plausibility import hand_weight
 from chicago.cards import mask_of, parse_cards
 from chicago.engine.knowledge import Claim, knowledge
@@ -198,20 +199,9 @@ def test_a_claim_and_another_players_protected_pair_are_both_kept_R_ANN_1_R_EX_4
         assert hands[2] & mask_of(parse_cards("Tc Ts")) == mask_of(parse_cards("Tc Ts"))
 
 
-class _CountingRandom(random.Random):
-    """Python's generator, counting the calls of its two primitive methods."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.draws = 0
-
-    def random(self) -> float:
-        self.draws += 1
-        return super().random()
-
-    def getrandbits(self, k: int, /) -> int:
-        self.draws += 1
-        return super().getrandbits(k)
+def _counting(seed: int) -> CountingRandom:
+    """A seeded generator that counts its random draws (the bots' own counter)."""
+    return CountingRandom(random.Random(seed))
 
 
 def test_two_protected_trips_are_one_and_built_from_the_revealed_rank_R_EX_4_R_ANN_1():
@@ -228,7 +218,7 @@ def test_two_protected_trips_are_one_and_built_from_the_revealed_rank_R_EX_4_R_A
     opp = next(iter(k.opponents.values()))
     opp.kept = (Claim(1, Category.THREE_OF_A_KIND, ()), Claim(2, Category.THREE_OF_A_KIND, (13,)))
     kings = [c for c in range(52) if (c >> 2) + 2 == 13 and c in k.unseen]
-    rng = _CountingRandom(1)
+    rng = _counting(1)
     for _ in range(100):
         hands = sample_hands(k, rng)
         assert consistent(k, hands) == []
@@ -254,7 +244,7 @@ def test_a_revealed_pair_then_unrevealed_trips_are_built_from_the_pair_R_EX_4():
     k = knowledge(game.view(1))
     kept = [(c.category, c.stages) for c in k.opponents[2].kept]
     assert kept == [(Category.PAIR, (13,)), (Category.THREE_OF_A_KIND, ())]
-    counting = _CountingRandom(0)
+    counting = _counting(0)
     for _ in range(10):
         hands = sample_hands(k, counting, weight=hand_weight)
         assert consistent(k, hands) == []
@@ -271,7 +261,7 @@ def test_a_flush_revealed_to_its_top_card_is_built_below_it_R_ANN_3():
     k = knowledge(game.view(game.to_act))
     opp = next(iter(k.opponents.values()))
     opp.claim = Claim(1, Category.FLUSH, (9,))
-    rng = _CountingRandom(1)
+    rng = _counting(1)
     for _ in range(100):
         hands = sample_hands(k, rng)
         assert consistent(k, hands) == []
@@ -297,7 +287,7 @@ def test_a_revealed_pair_inside_a_later_two_pair_R_EX_4():
     k = knowledge(game.view(3))
     kept = [(c.category, c.stages) for c in k.opponents[0].kept]
     assert kept == [(Category.PAIR, (12,)), (Category.TWO_PAIR, (14,))]
-    counting = _CountingRandom(33)
+    counting = _counting(33)
     for _ in range(10):
         hands = sample_hands(k, counting, weight=hand_weight)
         assert consistent(k, hands) == []
