@@ -234,14 +234,8 @@ def test_a_revealed_pair_then_unrevealed_trips_are_built_from_the_pair_R_EX_4():
     a rank drawn among all that fit, the sampler rejected nearly every deal: 2,361 random
     draws a sample; built from the revealed pair first it is some 30, every sample fits,
     and seat 2 holds the three other kings."""
-    game = Game(Rules.preset("pagat"), players=4, seed=13)
-    bots = [make_bot("basic") for _ in range(4)]
-    rng = random.Random(13)
-    while not (game.to_act == 1 and str(game.phase) == "play" and len(game.hands[1]) == 3):
-        seat = game.to_act
-        assert seat is not None and game.deal_number == 1
-        game.apply(bots[seat].decide(game.view(seat), game.legal_actions(), rng))
-    k = knowledge(game.view(1))
+    k = next(k for _, k in _walk("pagat", ["basic"] * 4, range(13, 14), deals=1)
+             if k.seat == 1 and k.phase == "play" and len(k.hand) == 3)
     kept = [(c.category, c.stages) for c in k.opponents[2].kept]
     assert kept == [(Category.PAIR, (13,)), (Category.THREE_OF_A_KIND, ())]
     counting = _counting(0)
@@ -276,15 +270,8 @@ def test_a_revealed_pair_inside_a_later_two_pair_R_EX_4():
     and the one it played hold no room for a third pair). Built two pair first, its second
     pair on a rank drawn among all that fit, the sampler rejected most deals (some 3,200
     random draws a sample); with the pair of queens first, a few dozen."""
-    game = Game(Rules.preset("pagat"), players=4, seed=33)
-    bots = [make_bot("basic") for _ in range(4)]
-    rng = random.Random(33)
-    while not (game.deal_number == 4 and game.to_act == 3 and str(game.phase) == "play"
-               and len(game.hands[3]) == 4):
-        seat = game.to_act
-        assert seat is not None and game.deal_number <= 4
-        game.apply(bots[seat].decide(game.view(seat), game.legal_actions(), rng))
-    k = knowledge(game.view(3))
+    k = next(k for game, k in _walk("pagat", ["basic"] * 4, range(33, 34))
+             if game.deal_number == 4 and k.seat == 3 and k.phase == "play" and len(k.hand) == 4)
     kept = [(c.category, c.stages) for c in k.opponents[0].kept]
     assert kept == [(Category.PAIR, (12,)), (Category.TWO_PAIR, (14,))]
     counting = _counting(33)

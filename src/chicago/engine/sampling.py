@@ -191,11 +191,12 @@ def _claimed_hidden(
 ) -> list[int] | None:
     """``need`` hidden cards that with ``fixed`` make the claimed hand, containing the
     protected combinations ``kept`` (from earlier rounds), or None."""
+    combinations = _combinations(kept)
     for _ in range(_CLAIM_TRIES):
         base = fixed
         pool = available
         if kept:
-            core = _kept_core(available, fixed, kept, rng)
+            core = _kept_core(available, fixed, combinations, rng)
             if core is None or len(core) > len(fixed) + need:
                 continue
             base = core
@@ -265,24 +266,30 @@ def _rank(card: int) -> int:
     return (card >> 2) + 2
 
 
-def _kept_core(
-    available: int, fixed: Sequence[int], kept: Sequence[Claim], rng: random.Random
-) -> list[int] | None:
-    """The cards of the protected combinations ``kept`` (R-EX-4), added to ``fixed`` from
-    ``available``: each combination's groups of equal ranks (a revealed rank where known,
-    else one drawn by :func:`_pick_rank`), or all five cards of a five-card combination.
-    None if they do not fit in five cards. Two combinations of one category are one (the
-    later round's announcement named the hand's category, so the earlier combination it
-    still held *was* that one: :func:`_with_kept`), and the combinations with the fewest
-    unrevealed ranks are built first (:func:`_unrevealed`), so that an unrevealed group
-    finds the cards already chosen (a revealed pair of queens, then two pair with aces on
-    top: the queens are the other pair)."""
-    chosen = set(fixed)
+def _combinations(kept: Sequence[Claim]) -> list[Claim]:
+    """The protected combinations ``kept`` (R-EX-4) in the order :func:`_kept_core` builds
+    them. Two combinations of one category are one (the later round's announcement named
+    the hand's category, so the earlier combination it still held *was* that one:
+    :func:`_with_kept`), and those with the fewest unrevealed ranks come first
+    (:func:`_unrevealed`), so that an unrevealed group finds the cards already chosen (a
+    revealed pair of queens, then two pair with aces on top: the queens are the other
+    pair)."""
     if len(kept) > 1:
         latest = max(kept, key=lambda c: c.round)
         merged, earlier = _with_kept(latest, [c for c in kept if c is not latest])
         kept = [merged, *earlier]
-    for claim in sorted(kept, key=lambda c: (_unrevealed(c), -int(c.category))):
+    return sorted(kept, key=lambda c: (_unrevealed(c), -int(c.category)))
+
+
+def _kept_core(
+    available: int, fixed: Sequence[int], combinations: Sequence[Claim], rng: random.Random
+) -> list[int] | None:
+    """The cards of the protected ``combinations`` (R-EX-4; as :func:`_combinations` orders
+    them), added to ``fixed`` from ``available``: each combination's groups of equal ranks
+    (a revealed rank where known, else one drawn by :func:`_pick_rank`), or all five cards
+    of a five-card combination. None if they do not fit in five cards."""
+    chosen = set(fixed)
+    for claim in combinations:
         groups = _GROUPS.get(claim.category)
         if groups is None or claim.category is Category.FULL_HOUSE:
             core = _propose(available & ~_mask(chosen), sorted(chosen), claim, rng)
@@ -523,8 +530,9 @@ def _free_hidden(
     """``need`` hidden cards from ``cards``: the protected combinations ``kept`` first
     (:func:`_kept_core`), the rest at random; None if they cannot be had."""
     extra: list[int] = []
+    combinations = _combinations(kept)
     for _ in range(_CLAIM_TRIES if kept else 0):
-        core = _kept_core(allowed, fixed, kept, rng)
+        core = _kept_core(allowed, fixed, combinations, rng)
         if core is not None and len(core) - len(fixed) <= need:
             extra = [c for c in core if c not in fixed]
             break
