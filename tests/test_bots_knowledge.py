@@ -281,3 +281,24 @@ def test_a_revealed_pair_inside_a_later_two_pair_R_EX_4():
         ranks = sorted((c >> 2) + 2 for c in range(52) if hands[0] >> c & 1)
         assert ranks.count(14) == 2 and ranks.count(12) == 2
     assert counting.draws < 2_000, counting.draws
+
+
+def test_two_claimed_flushes_in_one_suit_are_built_in_either_order_R_ANN_1_R_ANN_3():
+    """Seed 39's sixth deal, four ``basic``, seat 3 with four cards: seat 0 claims an
+    ace-high flush and seat 1 a jack-high flush, in the same suit (R-ANN-1, R-ANN-3). The
+    quick tries built seat 0's first every time, and its ace-high flush took the nine or the
+    ten that seat 1's needs in most of them: some 900 random draws a sample, every quick try
+    failing in turn. The quick tries now take the bound players in each order after the
+    first (as the thorough ones do): a few hundred at most, and every sample fits."""
+    k = next(k for game, k in _walk("pagat", ["basic"] * 4, range(39, 40), deals=6)
+             if game.deal_number == 6 and k.seat == 3 and k.phase == "play"
+             and len(k.hand) == 4)
+    claims = {seat: (opp.claim.category, opp.claim.stages)
+              for seat, opp in k.opponents.items() if opp.claim is not None}
+    assert claims == {0: (Category.FLUSH, (14,)), 1: (Category.FLUSH, (11,))}
+    for seed in (1, 2, 3):
+        counting = _counting(seed)
+        for _ in range(10):
+            hands = sample_hands(k, counting, weight=hand_weight)
+            assert consistent(k, hands) == []
+        assert counting.draws < 3_000, (seed, counting.draws)

@@ -587,8 +587,11 @@ def sample_hands(
     number then; the ``master`` bot's learned model, :mod:`chicago.bots.handmodel`).
 
     A sample that keeps every constraint is looked for first, the quick way, then the
-    thorough way (building the bound opponents' hands in each order in turn); only if both
-    fail is the softest constraint dropped. With ``exact`` no
+    thorough way; both build the bound opponents' hands in each order in turn (the first
+    quick try in :func:`_order`'s), so that one hand built first cannot keep taking the
+    cards another needs (two claimed flushes in one suit: the ace-high one, built first,
+    takes the nine or ten the jack-high one must hold). Only if both fail is the softest
+    constraint dropped. With ``exact`` no
     constraint is ever dropped: if no fitting deal is found,
     :class:`~chicago.engine.errors.WorldError` is raised (the worlds that the engine plays
     on, :func:`chicago.engine.worlds.sample_world`, must fit every announcement).
@@ -601,13 +604,20 @@ def sample_hands(
             if hands is not None:
                 return hands
         raise WorldError(f"no deal of the hidden cards fits what seat {k.seat} knows")
+    orders: list[list[Opponent]] | None = None
     for strict in (2, 1, 0):
-        for _ in range(_SAMPLE_TRIES if strict else 1):
-            hands = _try_sample(k, rng, strict, weight, proposals=proposals)
+        for attempt in range(_SAMPLE_TRIES if strict else 1):
+            order: list[Opponent] | None = None
+            if strict == 2 and attempt:
+                if orders is None:
+                    orders = _orders(k)
+                order = orders[attempt % len(orders)]
+            hands = _try_sample(k, rng, strict, weight, proposals=proposals, order=order)
             if hands is not None:
                 return hands
         if strict == 2:
-            orders = _orders(k)
+            if orders is None:
+                orders = _orders(k)
             for attempt in range(_SAMPLE_TRIES):
                 hands = _try_sample(k, rng, 2, weight, thorough=True, proposals=proposals,
                                     order=orders[attempt % len(orders)])
