@@ -597,10 +597,10 @@ def sample_hands(
     on, :func:`chicago.engine.worlds.sample_world`, must fit every announcement).
     """
     if exact:
-        orders = _orders(k)
+        every = _orders(k)
         for attempt in range(_EXACT_TRIES):
             hands = _try_sample(k, rng, 2, weight, thorough=True, proposals=proposals,
-                                order=orders[attempt % len(orders)])
+                                order=every[attempt % len(every)])
             if hands is not None:
                 return hands
         raise WorldError(f"no deal of the hidden cards fits what seat {k.seat} knows")
