@@ -239,3 +239,21 @@ def test_only_site_js_writes_the_title() -> None:
     writers = sorted(path.name for path in (STATIC / "js").glob("*.js")
                      if re.search(r"document\.title\s*=(?!=)", path.read_text(encoding="utf-8")))
     assert writers == ["site.js"], writers
+
+
+def test_your_own_profile_by_its_id_is_the_profile_of_the_navigation(
+        browser: Any, live: LiveServer) -> None:
+    """``#/profile/ID`` with this browser's own profile is the page "Profile" leads to (the
+    router draws it as yours); with another's id it is another page, marked nowhere."""
+    mine = api(live, "POST", "api/profiles", {"name": "Mine"})
+    other = api(live, "POST", "api/profiles", {"name": "Other"})
+    context = _context(browser, storage={"chicago.profile": {**mine["profile"],
+                                                             "secret": mine["secret"]}})
+    page = context.new_page()
+    page.goto(f"{live.url}#/profile/{mine['profile']['id']}")
+    expect(page).to_have_title("Profile – Chicago")
+    _current(page, "#/profile")
+    page.goto(f"{live.url}#/profile/{other['profile']['id']}")
+    expect(page).to_have_title("A player’s profile – Chicago")
+    _current(page, None)
+    context.close()
