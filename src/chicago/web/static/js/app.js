@@ -24,7 +24,8 @@ import { HelpPage } from "./help.js";
 import { ProfilePage, SignInPage, LeaderboardPage } from "./club.js";
 import { TournamentsPage, TournamentPage } from "./tournament.js";
 import { leavePage } from "./notice.js";
-import { startSite, showTurns } from "./site.js";
+import { startSite, showTurns, setPageTitle } from "./site.js";
+import * as store from "./store.js";
 import { startInvites } from "./invites.js";
 import { resumeQueue } from "./pairing.js";
 import { TurnsPage } from "./turns.js";
@@ -46,26 +47,71 @@ function route() {
   const root = h("div", { class: "page-root" });
   replace(main, root);
   const [head, a, b] = parts;
-  if (head === "table" && a) page = new TablePage(root, a);
-  else if (head === "watch" && a) page = new TablePage(root, a, { watch: true });
-  else if (head === "replay" && a && b) page = new ReplayPage(root, a, b, { review: params.get("review") });
-  else if (head === "games") page = new GamesPage(root);
-  else if (head === "turns") page = new TurnsPage(root);
-  else if ((head === "confirm" || head === "unsubscribe") && a) page = new MailLinkPage(root, head, a);
-  else if (head === "help") page = new HelpPage(root);
-  else if (head === "profile") page = new ProfilePage(root, a || null);
-  else if (head === "signin" && a) page = new SignInPage(root, a);
-  else if (head === "leaderboard") page = new LeaderboardPage(root, a || null);
-  else if (head === "tournaments") page = new TournamentsPage(root);
-  else if (head === "tournament" && a) page = new TournamentPage(root, a);
-  else if (head === "practice") page = new PracticePage(root);
-  else page = new LobbyPage(root);
+  const [place, made] = pageFor(root, head, a, b, params);
+  page = made;
+  setPageTitle(PLACES[place].title);
+  markNav(PLACES[place].nav || null);
   document.body.dataset.page = head || "lobby";
   page.mount();
 }
 
+/**
+ * Where each route is: the catalogue key of its name in the tab's title ("Finished games –
+ * Chicago", WCAG 2.4.2; site.js makes the title) and the link of the top navigation that
+ * leads to it (marked aria-current="page"), if any. The names are generic: a table's or a
+ * tournament's own name (typed by someone) is never put in the title.
+ */
+const PLACES = {
+  lobby: { title: "nav.lobby", nav: "#/" },
+  games: { title: "nav.games", nav: "#/games" },
+  turns: { title: "nav.turns", nav: "#/turns" },
+  tournaments: { title: "nav.tournaments", nav: "#/tournaments" },
+  leaderboard: { title: "nav.leaderboard", nav: "#/leaderboard" },
+  profile: { title: "nav.profile", nav: "#/profile" },
+  practice: { title: "nav.practice", nav: "#/practice" },
+  help: { title: "nav.help", nav: "#/help" },
+  table: { title: "table.title" },
+  watch: { title: "page.watch" },
+  replay: { title: "replay.title" },
+  mail: { title: "mail.title" },
+  signin: { title: "page.signin" },
+  player: { title: "page.player" },
+  tournament: { title: "page.tournament" },
+};
+
+/** The page of a route and where it is (a key of PLACES); anything unknown is the lobby. */
+function pageFor(root, head, a, b, params) {
+  if (head === "table" && a) return ["table", new TablePage(root, a)];
+  if (head === "watch" && a) return ["watch", new TablePage(root, a, { watch: true })];
+  if (head === "replay" && a && b) return ["replay", new ReplayPage(root, a, b, { review: params.get("review") })];
+  if (head === "games") return ["games", new GamesPage(root)];
+  if (head === "turns") return ["turns", new TurnsPage(root)];
+  if ((head === "confirm" || head === "unsubscribe") && a) return ["mail", new MailLinkPage(root, head, a)];
+  if (head === "help") return ["help", new HelpPage(root)];
+  if (head === "profile") {
+    // another's profile is not "Profile" (yours) of the navigation; your own id is
+    const own = !a || a === (store.profile() || {}).id;
+    return [own ? "profile" : "player", new ProfilePage(root, a || null)];
+  }
+  if (head === "signin" && a) return ["signin", new SignInPage(root, a)];
+  if (head === "leaderboard") return ["leaderboard", new LeaderboardPage(root, a || null)];
+  if (head === "tournaments") return ["tournaments", new TournamentsPage(root)];
+  if (head === "tournament" && a) return ["tournament", new TournamentPage(root, a)];
+  if (head === "practice") return ["practice", new PracticePage(root)];
+  return ["lobby", new LobbyPage(root)];
+}
+
+/** Mark the navigation's link to the page shown (`href`; null: none leads here) as the
+ * current page, and no other (WCAG 1.3.1: said by screen readers, not by colour alone). */
+function markNav(href) {
+  for (const link of document.querySelectorAll(".topbar nav a")) {
+    if (link.getAttribute("href") === href) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+}
+
 function chrome() {
-  showTurns(); // the tab's title: the app's name, after the count of tables waiting for you
+  showTurns(); // the tab's title: the count of tables waiting for you, the page's name, the app's
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.setAttribute("aria-pressed", String(button.dataset.lang === lang()));

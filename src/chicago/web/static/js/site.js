@@ -3,6 +3,8 @@
 // this browser holds) and gets the tables where it is their turn ("Your games"), again each
 // time that changes. Shown as a badge on "Your games", in the tab's title, and, when the tab
 // is hidden and the person allowed it, as a notification of the browser (Notification API).
+// The tab's title is made here alone: "(n) " for the tables waiting, then the page's name
+// (set by app.js on each route, setPageTitle) and the app's, in the current language.
 
 import { t, onLangChange } from "./i18n.js";
 import * as store from "./store.js";
@@ -16,6 +18,7 @@ let invites = { invites: [], sent: [], ended: [] }; // the last "invites" frame
 let known = null; // the tables already announced (null: none yet, the first list is not news)
 let retry = 500;
 let started = false;
+let pageKey = "nav.lobby"; // the catalogue key of the page shown, for the tab's title
 
 /** The tables where it is this person's turn: [{table, name, seat, game, since, deadline, clock_days}]. */
 export function yourTurns() {
@@ -147,7 +150,17 @@ function notify(fresh) {
   }
 }
 
-/** The badge of "Your games" and the tab's title: how many tables wait for this person. */
+/**
+ * Name the page shown in the tab's title (WCAG 2.4.2): `key` is a catalogue key ("nav.games",
+ * "table.title"), never a name someone typed; the title follows the language from here on.
+ */
+export function setPageTitle(key) {
+  pageKey = key;
+  show();
+}
+
+/** The badge of "Your games" and the tab's title: how many tables wait for this person, the
+ * page's name and the app's ("(2) Finished games – Chicago"). */
 function show() {
   const n = turns.length;
   const badge = document.getElementById("turns-badge");
@@ -156,7 +169,7 @@ function show() {
     badge.hidden = !n;
     badge.setAttribute("aria-label", t("turns.badge", { n }));
   }
-  document.title = (n ? `(${n}) ` : "") + t("app.title");
+  document.title = (n ? `(${n}) ` : "") + t("page.title", { page: t(pageKey), app: t("app.title") });
 }
 
 /** Start the site socket (once), and say hello again when the seats or profile change. */
